@@ -1,0 +1,187 @@
+"""Counter-based random streams, one per (run seed, game index, stream).
+
+Every random draw in meeplelab comes from here; there is no global RNG anywhere.
+
+A stream is a 64-bit *key* plus a 64-bit *counter*. Draw ``n`` of a stream is
+``mix64(key + n * GOLDEN)``: SplitMix64 evaluated at an explicit counter, so the value of a
+draw depends only on (run seed, game index, stream id, draw number). Because each game keeps
+its own counter (an array ``uint64[B]`` inside the batch state), a game's trajectory is the same
+whether it is played alone, in a batch of 10,000, in any chunk, on any worker or backend.
+
+Stream ids: :data:`GAME_STREAM` (0) for the rules (shuffles, bag draws), and
+:func:`strategy_stream` (seat) for the strategy sitting at that seat, so a strategy's random
+choices never shift the game's shuffles (TAG's separate ``redeterminisationRnd``).
+
+Two faces of the same arithmetic:
+- numba kernels (:func:`draw_u64`, :func:`draw_below`, :func:`shuffle_range`) for rule code, which
+  take the batch's ``keys``/``counters`` arrays and a game index ``g``;
+- :class:`Streams`, a vectorized numpy view used by Python strategies on a subset of games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S11 = np.uint64(11)
+_ONE = np.uint64(1)
+_INV53 = 1.0 / 9007199254740992.0  # 2**-53
+
+GAME_STREAM = 0
+"""Stream id of the rules themselves (setup shuffles, draws, bags)."""
+
+
+def strategy_stream(seat: int) -> int:
+    """Stream id of the strategy at ``seat`` (0-based); distinct from :data:`GAME_STREAM`."""
+    return 1 + int(seat)
+
+
+ROLLOUT_STREAM_BASE = 1000
+"""Stream ids from here on are for search strategies' redeterminisation and rollouts."""
+
+
+@njit(cache=True)
+def mix64(z):
+    """SplitMix64 finaliser of one ``uint64``; a bijection with good avalanche."""
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+def _mix64_np(z: np.ndarray) -> np.ndarray:
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+def stream_keys(seed: int, game_ids: np.ndarray, stream: int) -> np.ndarray:
+    """Keys of the streams for ``game_ids`` under run ``seed``.
+
+    Args:
+        seed: run seed, any integer in [0, 2**63).
+        game_ids: ``int64[B]`` game indices within the run.
+        stream: stream id (:data:`GAME_STREAM`, :func:`strategy_stream`, ...).
+
+    Returns:
+        ``uint64[B]`` keys; with counters starting at 0 they define the streams.
+    """
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
+    ids = np.asarray(game_ids, dtype=np.int64).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        s = _mix64_np(np.full(ids.shape, np.uint64(seed & 0xFFFFFFFFFFFFFFFF)) ^ np.uint64(0x5851F42D4C957F2D))
+        k = _mix64_np(s + ids * GOLDEN)
+        k = _mix64_np(k ^ (np.uint64(stream) * _M2 + _ONE))
+    return k
+
+
+@njit(cache=True)
+def draw_u64(keys, counters, g):
+    """Next ``uint64`` of game ``g``'s stream; advances its counter by one."""
+    counters[g] += _ONE
+    return mix64(keys[g] + counters[g] * GOLDEN)
+
+
+@njit(cache=True)
+def draw_uniform(keys, counters, g):
+    """Next float in [0, 1) of game ``g``'s stream (53 random bits)."""
+    return float(draw_u64(keys, counters, g) >> _S11) * _INV53
+
+
+@njit(cache=True)
+def draw_below(keys, counters, g, n):
+    """Uniform integer in [0, n) for game ``g`` (``n`` >= 1)."""
+    return int(draw_uniform(keys, counters, g) * n)
+
+
+@njit(cache=True)
+def shuffle_range(keys, counters, g, arr, lo, hi):
+    """Fisher-Yates shuffle of ``arr[lo:hi]`` in place with game ``g``'s stream."""
+    for i in range(hi - 1, lo, -1):
+        j = lo + draw_below(keys, counters, g, i - lo + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+
+
+@njit(cache=True)
+def choose_legal(keys, counters, rows, mask, out):
+    """Uniform choice among True entries of each ``mask`` row.
+
+    ``rows[i]`` is the game index (into keys/counters) of mask row ``i``; ``out[i]`` receives the
+    chosen action or -1 for an empty row.
+    """
+    n, a = mask.shape
+    for i in range(n):
+        c = 0
+        for j in range(a):
+            if mask[i, j]:
+                c += 1
+        if c == 0:
+            out[i] = -1
+            continue
+        k = draw_below(keys, counters, rows[i], c)
+        for j in range(a):
+            if mask[i, j]:
+                if k == 0:
+                    out[i] = j
+                    break
+                k -= 1
+
+
+class Streams:
+    """A batch of counter-based streams, ``keys``/``counters`` of shape ``[B]``.
+
+    Python-side face of the same streams kernels use; each method draws once for every game in
+    ``idx`` (indices into the batch) and advances only those games' counters, so what a game
+    draws never depends on which other games share the batch.
+    """
+
+    __slots__ = ("keys", "counters")
+
+    def __init__(self, keys: np.ndarray, counters: np.ndarray | None = None):
+        self.keys = np.ascontiguousarray(keys, dtype=np.uint64)
+        self.counters = (
+            np.zeros_like(self.keys) if counters is None else np.ascontiguousarray(counters, dtype=np.uint64)
+        )
+
+    @classmethod
+    def for_games(cls, seed: int, game_ids: np.ndarray, stream: int) -> "Streams":
+        """Fresh streams (counters at 0) for ``game_ids`` of run ``seed``."""
+        return cls(stream_keys(seed, game_ids, stream))
+
+    def copy(self) -> "Streams":
+        """Independent copy (keys shared by value, counters copied)."""
+        return Streams(self.keys.copy(), self.counters.copy())
+
+    def take(self, idx: np.ndarray) -> "Streams":
+        """Streams of a subset of games (copies)."""
+        return Streams(self.keys[idx], self.counters[idx])
+
+    def u64(self, idx: np.ndarray) -> np.ndarray:
+        """``uint64[len(idx)]``: one draw per game in ``idx``."""
+        idx = np.asarray(idx, dtype=np.int64)
+        with np.errstate(over="ignore"):
+            self.counters[idx] += _ONE
+            return _mix64_np(self.keys[idx] + self.counters[idx] * GOLDEN)
+
+    def random(self, idx: np.ndarray) -> np.ndarray:
+        """``float64[len(idx)]`` uniform in [0, 1)."""
+        return (self.u64(idx) >> _S11).astype(np.float64) * _INV53
+
+    def integers(self, idx: np.ndarray, n) -> np.ndarray:
+        """``int64[len(idx)]`` uniform in [0, n) (``n`` scalar or per-game array, >= 1)."""
+        return (self.random(idx) * np.asarray(n)).astype(np.int64)
+
+    def choose_legal(self, idx: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Uniform legal action per row of ``mask`` (``bool[len(idx), A]``); -1 for empty rows."""
+        idx = np.ascontiguousarray(idx, dtype=np.int64)
+        out = np.empty(len(idx), dtype=np.int64)
+        choose_legal(self.keys, self.counters, idx, np.ascontiguousarray(mask), out)
+        return out
