@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import os
 
 from .core.errors import ConfigError
 from .core.game import Game
@@ -19,6 +20,22 @@ _BUILTIN: dict[str, str] = {
 _REGISTERED: dict[str, type[Game]] = {}
 
 
+_PLUGINS_LOADED = False
+
+
+def _load_plugins() -> None:
+    """Import the modules named in ``MEEPLELAB_PLUGINS`` (comma separated); each registers games."""
+    global _PLUGINS_LOADED
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    for mod in filter(None, (m.strip() for m in os.environ.get("MEEPLELAB_PLUGINS", "").split(","))):
+        try:
+            importlib.import_module(mod)
+        except ImportError as e:
+            raise ConfigError(f"MEEPLELAB_PLUGINS names {mod!r}, which cannot be imported: {e}") from None
+
+
 def register_game(cls: type[Game]) -> type[Game]:
     """Register an engine class under ``cls.name`` (usable as a decorator)."""
     _REGISTERED[cls.name] = cls
@@ -27,6 +44,7 @@ def register_game(cls: type[Game]) -> type[Game]:
 
 def available_games() -> list[str]:
     """Ids of every known game, built-in first."""
+    _load_plugins()
     return list(_BUILTIN) + [n for n in _REGISTERED if n not in _BUILTIN]
 
 
@@ -36,6 +54,7 @@ def get_game_class(name: str) -> type[Game]:
     Raises:
         ConfigError: unknown id; the message names close matches and every allowed id.
     """
+    _load_plugins()
     if name in _REGISTERED:
         return _REGISTERED[name]
     if name in _BUILTIN:

@@ -166,3 +166,49 @@ class ToyGame(Game):
 
     def action_label(self, action: int) -> str:
         return ("draw", "stop")[action]
+
+
+# ---------------------------------------------------------------------------- test-only strategies
+import time as _time  # noqa: E402
+
+from strategies.base import RandomStrategy  # noqa: E402
+from strategies.registry import Arg, register_strategy  # noqa: E402
+
+
+class SlowRandom(RandomStrategy):
+    """Random, but sleeps ``ms`` per decision (to interrupt runs mid-way in tests)."""
+
+    name = "slow-random"
+
+    def act(self, view, legal_mask, rng):
+        _time.sleep(self.args.get("ms", 5) / 1000)
+        return super().act(view, legal_mask, rng)
+
+
+class AlwaysDraw(RandomStrategy):
+    """Draws whenever drawing is legal (a fixed plan; consumes no randomness)."""
+
+    name = "always-draw"
+
+    def act(self, view, legal_mask, rng):
+        return np.where(legal_mask[:, DRAW], DRAW, STOP).astype(np.int64)
+
+
+class Interrupting(RandomStrategy):
+    """Random, but raises KeyboardInterrupt at its ``after``-th call (Ctrl-C in tests)."""
+
+    name = "interrupting"
+    calls = 0
+
+    def act(self, view, legal_mask, rng):
+        Interrupting.calls += 1
+        if Interrupting.calls == self.args.get("after", 10):
+            raise KeyboardInterrupt
+        return super().act(view, legal_mask, rng)
+
+
+register_strategy("slow-random", SlowRandom, games=("toy",), args={"ms": Arg(int, 5, "sleep per decision (ms)", 0, 1000)},
+                  doc="Random with a delay (tests).")
+register_strategy("always-draw", AlwaysDraw, games=("toy",), doc="Draw while legal (tests).")
+register_strategy("interrupting", Interrupting, games=("toy",), args={"after": Arg(int, 10, "calls before Ctrl-C", 1)},
+                  doc="Raises KeyboardInterrupt (tests).")

@@ -1,0 +1,146 @@
+"""Charts: one function per chart, each returning a matplotlib Figure with labelled axes (units)
+and its intervals drawn. :func:`save` writes PNG files for reports.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+
+STYLE = {
+    "figure.figsize": (7.0, 4.0), "figure.dpi": 110, "axes.grid": True, "grid.alpha": 0.3,
+    "axes.spines.top": False, "axes.spines.right": False, "font.size": 10, "axes.titleweight": "bold",
+}
+COLORS = ["#3b6ea8", "#d1843b", "#4c9a5b", "#b9484e", "#7b62a3", "#8c6d4f", "#c36fb0", "#6f6f6f"]
+
+
+def _fig(title: str):
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots()
+    ax.set_title(title)
+    for k, v in STYLE.items():
+        if k.startswith("axes.grid") and v:
+            ax.grid(True, alpha=STYLE["grid.alpha"])
+    ax.spines["top"].set_visible(False)
+    ax.spines["right"].set_visible(False)
+    return fig, ax
+
+
+def _err(df: pl.DataFrame, scale: float = 1.0):
+    est = df["est"].to_numpy() * scale
+    lo = np.nan_to_num(est - df["low"].to_numpy() * scale)
+    hi = np.nan_to_num(df["high"].to_numpy() * scale - est)
+    return est, np.vstack([lo, hi])
+
+
+def bar_with_interval(df: pl.DataFrame, label_col: str, *, title: str, xlabel: str, scale: float = 1.0,
+                      ref: float | None = None, ref_label: str = "") -> plt.Figure:
+    """Horizontal bars of ``est`` with ``low``/``high`` error bars, one per row of ``df``."""
+    fig, ax = _fig(title)
+    labels = [str(x) for x in df[label_col].to_list()]
+    est, err = _err(df, scale)
+    y = np.arange(len(labels))
+    ax.barh(y, est, xerr=err, color=[COLORS[i % len(COLORS)] for i in range(len(labels))], capsize=4, alpha=0.85)
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    if ref is not None:
+        ax.axvline(ref * scale, color="k", ls="--", lw=1, label=ref_label)
+        ax.legend(loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def win_rate_chart(df: pl.DataFrame, by: str = "strategy") -> plt.Figure:
+    """Win rate by ``by`` (percent) with Wilson 95% intervals."""
+    return bar_with_interval(df, by, title="Win rate (95% Wilson interval)", xlabel="win rate (%)", scale=100)
+
+
+def seat_advantage_chart(df: pl.DataFrame) -> plt.Figure:
+    """Win rate by seat with Wilson intervals against the fair share 1/players."""
+    fig, ax = _fig("Win rate by seat (95% Wilson interval)")
+    for i, (players, sub) in enumerate(df.group_by("players", maintain_order=True)):
+        p = int(players[0])
+        est, err = _err(sub, 100)
+        x = sub["seat"].to_numpy() + 1 + (i * 0.15)
+        ax.errorbar(x, est, yerr=err, fmt="o", capsize=4, color=COLORS[i % len(COLORS)], label=f"{p} players")
+        ax.axhline(100 / p, color=COLORS[i % len(COLORS)], ls="--", lw=1)
+    seats = sorted(set(int(x) for x in df["seat"].to_list()))
+    ax.set_xticks([x + 1 for x in seats], [str(x + 1) for x in seats])
+    ax.set_xlabel("seat (1 = first player)")
+    ax.set_ylabel("win rate (%)")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def mean_chart(df: pl.DataFrame, label_col: str, *, title: str, xlabel: str) -> plt.Figure:
+    """Means with t intervals as horizontal bars."""
+    return bar_with_interval(df, label_col, title=title, xlabel=xlabel)
+
+
+def breakdown_chart(df: pl.DataFrame, group: str = "strategy") -> plt.Figure:
+    """Mean VP per score category, grouped bars per ``group`` value, t intervals."""
+    fig, ax = _fig("Final VP by category (95% t interval)")
+    cats = sorted(df["category"].unique().to_list())
+    groups = df[group].unique(maintain_order=True).to_list()
+    w = 0.8 / max(len(groups), 1)
+    x = np.arange(len(cats))
+    for i, gname in enumerate(groups):
+        sub = df.filter(pl.col(group) == gname)
+        m = {c: r for c, r in zip(sub["category"].to_list(), sub.iter_rows(named=True))}
+        est = np.array([m[c]["est"] if c in m else 0 for c in cats], float)
+        lo = np.array([m[c]["est"] - m[c]["low"] if c in m else 0 for c in cats], float)
+        hi = np.array([m[c]["high"] - m[c]["est"] if c in m else 0 for c in cats], float)
+        ax.bar(x + i * w, est, w, yerr=np.nan_to_num(np.vstack([lo, hi])), capsize=2, label=str(gname),
+               color=COLORS[i % len(COLORS)])
+    ax.set_xticks(x + w * (len(groups) - 1) / 2, cats, rotation=30, ha="right")
+    ax.set_ylabel("mean VP per seat")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def histogram(values: np.ndarray, *, title: str, xlabel: str, bins: int = 30) -> plt.Figure:
+    """Histogram of one measure (e.g. game length in turns) with its mean marked."""
+    fig, ax = _fig(title)
+    ax.hist(values, bins=bins, color=COLORS[0], alpha=0.8)
+    if len(values):
+        ax.axvline(float(np.mean(values)), color="k", ls="--", lw=1, label=f"mean {np.mean(values):.1f}")
+        ax.legend()
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("games")
+    fig.tight_layout()
+    return fig
+
+
+def line_with_band(x, est, low, high, *, title: str, xlabel: str, ylabel: str, labels=None) -> plt.Figure:
+    """One or more lines with shaded interval bands (sweeps, trajectories)."""
+    fig, ax = _fig(title)
+    x = np.asarray(x)
+    est, low, high = (np.atleast_2d(np.asarray(a, float)) for a in (est, low, high))
+    for i in range(est.shape[0]):
+        c = COLORS[i % len(COLORS)]
+        ax.plot(x, est[i], marker="o", color=c, label=None if labels is None else labels[i])
+        ax.fill_between(x, low[i], high[i], color=c, alpha=0.2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if labels is not None:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def save(fig: plt.Figure, path: Path) -> Path:
+    """Save as PNG and close the figure."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png")
+    plt.close(fig)
+    return path

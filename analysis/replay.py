@@ -1,0 +1,74 @@
+"""``meeplelab replay``: one game of a run, decision by decision, in words.
+
+A game's trajectory depends only on (run seed, game index), so the replay plays that one game
+again as a batch of one with the run's game, parameters, content and strategies, prints every
+decision (``describe_action``) and every event (``describe_event``), and checks that the final
+scores equal the logged ones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import polars as pl
+
+from sim.config import RunConfig
+from sim.core.errors import RunFolderError
+from sim.core.logs import drain
+from sim.core.rng import Streams, strategy_stream
+from sim.registry import make_game
+from sim.runfolder import read_manifest
+
+
+def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
+    """Lines describing game ``game_id`` of ``run``.
+
+    Raises:
+        RunFolderError: not a run folder, or ``game_id`` not in the run (the allowed range named).
+    """
+    from strategies.base import StrategyRNG, View
+    from strategies.registry import make_strategy
+
+    run = Path(run)
+    m = read_manifest(run)
+    cfg = RunConfig.from_dict(m["config"])
+    if not (0 <= game_id < cfg.games):
+        raise RunFolderError(f"game {game_id} is not in run {str(run)!r}: games 0 to {cfg.games - 1}")
+    chunk = next((c for c in m["chunks"] if c["lo"] <= game_id < c["hi"]), None)
+    if chunk is None or chunk["status"] != "done":
+        raise RunFolderError(f"game {game_id} of run {str(run)!r} has not been played yet (run status {m['status']!r})")
+    game = make_game(cfg.game, cfg.make_params(), cfg.content)
+    strategies = [make_strategy(cfg.game, s) for s in cfg.strategies]
+    state = game.init(np.array([game_id], np.int64), cfg.seed, cfg.players)
+    rngs = [Streams.for_games(cfg.seed, state.game_id, strategy_stream(s)) for s in range(cfg.players)]
+    espec = game.event_spec()
+    names = [c.name for c in espec.columns]
+    yield f"{game.title}, game {game_id} of run {run.name} (seed {cfg.seed}, {cfg.players} players)"
+    for s, st in enumerate(cfg.strategies):
+        yield f"  seat {s + 1}: {st}"
+    idx = np.zeros(1, np.int64)
+    while not game.done(state)[0]:
+        mask = game.legal_action_mask(state)
+        seat = int(game.to_act(state)[0])
+        a = int(strategies[seat].act(View(game, state, idx, seat), mask, StrategyRNG(rngs[seat], idx))[0])
+        line = f"ply {int(state.ply[0]):4d}  seat {seat + 1}: {game.describe_action(state, 0, a)}"
+        game.step(state, np.array([a]), mask)
+        yield line
+        _, rows = drain(state.event_buf, state.event_n, state.game_id)
+        for r in rows:
+            row = {}
+            for c, v in zip(espec.columns, r):
+                row[c.name] = c.vocab[v] if c.vocab else int(v)
+            yield "            " + game.describe_event(row)
+        state.turn_n[:] = 0
+    scores = game.final_scores(state)[0]
+    yield "final scores: " + ", ".join(f"seat {s + 1} {int(v)} VP" for s, v in enumerate(scores))
+    logged = (pl.scan_parquet(str(run / "games" / "*.parquet")).filter(pl.col("game") == game_id)
+              .sort("seat").select("vp").collect()["vp"].to_list())
+    if logged and logged != [int(v) for v in scores]:
+        yield f"WARNING: logged final scores {logged} differ from the replay"
+    elif logged:
+        yield "(matches the logged final scores)"
+    _ = names

@@ -1,0 +1,200 @@
+"""``meeplelab report``: one HTML page (and a Markdown twin) per set of run folders.
+
+The report holds the generic balance sections (win rates, seat advantage, VP and margin, score
+breakdown, game length, games needed), each game's own analyses (registered in
+:mod:`analysis.sections`), and the provenance of every run (config, versions, seeds, parameter
+values with the assumed ones marked). It is built in a temporary folder and moved into place, so
+an existing report is never left half-written.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import polars as pl
+
+from sim.core.errors import RunFolderError
+
+from . import figures as F
+from . import metrics as M
+from .load import Runs, load_runs
+
+
+@dataclass
+class Section:
+    """A report section: heading, prose, figures ``(file stem, Figure, caption)``, tables ``(caption, df)``."""
+
+    title: str
+    text: str = ""
+    figures: list = field(default_factory=list)
+    tables: list = field(default_factory=list)
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:,.3f}" if abs(v) < 10 else f"{v:,.1f}"
+    return str(v)
+
+
+def _html_table(df: pl.DataFrame, caption: str) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in r) + "</tr>" for r in df.iter_rows())
+    return f"<table><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def _md_table(df: pl.DataFrame, caption: str) -> str:
+    lines = [f"*{caption}*", "", "| " + " | ".join(df.columns) + " |", "|" + "---|" * len(df.columns)]
+    lines += ["| " + " | ".join(_fmt(v) for v in r) + " |" for r in df.iter_rows()]
+    return "\n".join(lines)
+
+
+def _interval_cols(df: pl.DataFrame, pct: bool = False) -> pl.DataFrame:
+    if pct:
+        df = M.as_percent(df)
+    return df.with_columns([pl.col(c).round(3) for c in ("est", "low", "high", "mean", "sd", "wins") if c in df.columns])
+
+
+def generic_sections(runs: Runs) -> list[Section]:
+    """Sections every game gets."""
+    g = runs.games
+    out = []
+    wr = M.win_rates(g)
+    seat = M.seat_win_rates(g)
+    out.append(Section(
+        "Win rates", "Share of games won (a first place shared by k seats counts 1/k), with Wilson 95% intervals.",
+        [("win_rate", F.win_rate_chart(wr), "Win rate by strategy"),
+         ("seat_advantage", F.seat_advantage_chart(seat), "Win rate by seat against the fair share (dashed)")],
+        [("Win rate by strategy (percent)", _interval_cols(wr, True)),
+         ("Win rate by seat (percent); fair = 1/players", _interval_cols(seat.with_columns(pl.col("fair") * 100), True))]))
+    vp = M.mean_by(g, "vp")
+    vps = M.mean_by(g, "vp", ("strategy", "seat"))
+    mg = M.mean_by(g, "margin")
+    out.append(Section(
+        "Final VP and margin", "Mean final VP and margin (VP minus the best other seat) with Student-t 95% intervals.",
+        [("mean_vp", F.mean_chart(vp, "strategy", title="Mean final VP (95% t interval)", xlabel="VP"), "Mean final VP"),
+         ("margin", F.mean_chart(mg, "strategy", title="Mean margin (95% t interval)", xlabel="VP"), "Mean margin")],
+        [("Mean final VP by strategy", _interval_cols(vp)), ("Mean final VP by strategy and seat", _interval_cols(vps)),
+         ("Mean margin by strategy", _interval_cols(mg))]))
+    bd = M.score_breakdown(g)
+    if bd.height:
+        out.append(Section("Score breakdown", "Mean VP per final-score category, per seat.",
+                           [("breakdown", F.breakdown_chart(bd), "VP by category")],
+                           [("Mean VP by category", _interval_cols(bd))]))
+    gl = M.game_length(g)
+    turns = g.filter(pl.col("seat") == 0).select("turns").collect()["turns"].to_numpy()
+    out.append(Section("Game length", "Turns, rounds (Cycles) and decisions per game.",
+                       [("game_length", F.histogram(turns, title="Game length", xlabel="turns per game"), "Turns per game")],
+                       [("Game length", _interval_cols(gl))]))
+    need = M.games_needed_summary(g)
+    n_games = int(g.filter(pl.col("seat") == 0).select(pl.len()).collect().item())
+    out.append(Section(
+        "Games needed",
+        f"These runs hold {n_games:,} games. For a win-rate interval {need['rate_width'] * 100:.0f} points wide "
+        f"(+-{need['rate_width'] * 50:.0f}) about {need['games_for_rate']:,} games per compared group are needed; for a "
+        f"mean-VP interval {need['vp_width']:.0f} VP wide (VP sd {need['vp_sd']:.1f}), about {need['games_for_vp']:,} "
+        "seat-results. Paired comparisons on common seeds need fewer.",
+        [], [("Games needed", pl.DataFrame([need]))]))
+    return out
+
+
+def provenance_section(runs: Runs) -> Section:
+    """Config, versions, seeds, parameters (assumed ones marked) of each run."""
+    tables = []
+    text = []
+    for name, m in runs.manifests.items():
+        cfg = m["config"]
+        text.append(f"Run {name}: {cfg['games']:,} games of {cfg['game']}, {cfg['players']} players, "
+                    f"strategies {', '.join(cfg['strategies'])}, seed {cfg['seed']}, status {m['status']}, "
+                    f"created {m.get('created')}; versions {json.dumps(m.get('versions', {}))}; "
+                    f"content hash {m['game'].get('content_hash')}, params hash {m['game'].get('params_hash')}.")
+        assumed = set(m["game"].get("assumed_params", []))
+        changed = m["game"].get("params_changed", {})
+        rows = [{"parameter": k, "value": str(v), "assumed": k in assumed, "changed": k in changed}
+                for k, v in m["game"]["params"].items()]
+        if rows:
+            tables.append((f"Parameters of run {name} (assumed = an assumption ID, not a published rule)",
+                           pl.DataFrame(rows)))
+    return Section("Provenance", "\n".join(text), [], tables)
+
+
+def build_sections(runs: Runs) -> list[Section]:
+    """Generic sections, then the game's own analyses, then provenance."""
+    from .sections import game_sections
+
+    secs = generic_sections(runs)
+    for fn in game_sections(next(iter(runs.game_names))):
+        secs.extend(fn(runs))
+    secs.append(provenance_section(runs))
+    return secs
+
+
+_CSS = """body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:0.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
+caption{text-align:left;font-style:italic;margin-bottom:4px}img{max-width:100%;border:1px solid #eee}
+h2{border-bottom:2px solid #3b6ea8;padding-bottom:3px}"""
+
+
+def build_report(folders: Sequence[Path | str], dest: Path | str, *,
+                 sections: Callable[[Runs], list[Section]] | None = None) -> Path:
+    """Write ``dest/report.html``, ``dest/report.md`` and ``dest/figures/*.png``.
+
+    Returns:
+        the HTML page's path.
+
+    Raises:
+        RunFolderError: empty or unreadable run folders, corrupt part files, nothing to report.
+    """
+    t0 = time.perf_counter()
+    runs = load_runs(list(folders))
+    secs = (sections or build_sections)(runs)
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.tmp-", dir=dest.parent))
+    try:
+        (tmp / "figures").mkdir()
+        title = f"meeplelab balance report: {', '.join(sorted(runs.game_names))}"
+        h = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+             f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>",
+             f"<p>Runs: {html.escape(', '.join(runs.manifests))}.</p>"]
+        md = [f"# {title}", "", f"Runs: {', '.join(runs.manifests)}.", ""]
+        for i, s in enumerate(secs):
+            h.append(f"<h2>{html.escape(s.title)}</h2>")
+            md += [f"## {s.title}", ""]
+            for para in filter(None, s.text.split("\n")):
+                h.append(f"<p>{html.escape(para)}</p>")
+                md += [para, ""]
+            for stem, fig, cap in s.figures:
+                rel = f"figures/{i:02d}_{stem}.png"
+                F.save(fig, tmp / rel)
+                h.append(f"<figure><img src='{rel}' alt='{html.escape(cap)}'><figcaption>{html.escape(cap)}</figcaption></figure>")
+                md += [f"![{cap}]({rel})", ""]
+            for cap, df in s.tables:
+                if df.height == 0:
+                    continue
+                h.append(_html_table(df, cap))
+                md += [_md_table(df, cap), ""]
+        h.append(f"<p><small>Built in {time.perf_counter() - t0:.1f} s by meeplelab.</small></p></body></html>")
+        (tmp / "report.html").write_text("\n".join(h))
+        (tmp / "report.md").write_text("\n".join(md) + "\n")
+        old = None
+        if dest.exists():
+            old = dest.with_name(f".{dest.name}.old-{os.getpid()}")
+            os.replace(dest, old)
+        os.replace(tmp, dest)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return dest / "report.html"
+
+
+__all__ = ["RunFolderError", "Section", "build_report", "build_sections"]

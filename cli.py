@@ -1,0 +1,192 @@
+"""meeplelab command line (typer): simulate, report, replay, games, strategies, params.
+
+Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
+exits with code 2. Ctrl-C during a run marks the run folder's manifest ``interrupted`` and exits
+with code 130; ``--resume`` completes it.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+from typing import Callable, List, Optional
+
+import typer
+
+# typer may vendor click; take its exception base from typer's own BadParameter
+_ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None, help="Monte Carlo strategy analysis for Unconscious Mind and Galileo's Truth.")
+
+
+def _fail(msg: str, code: int = 2) -> None:
+    typer.echo(f"error: {msg}", err=True)
+    raise typer.Exit(code)
+
+
+def user_errors(fn: Callable) -> Callable:
+    """Turn UserError into a one-line message and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*a, **kw):
+        from sim.core.errors import UserError
+
+        try:
+            return fn(*a, **kw)
+        except UserError as e:
+            _fail(str(e))
+
+    return wrapper
+
+
+def _split(s: Optional[str]) -> Optional[tuple[str, ...]]:
+    if s is None:
+        return None
+    parts = tuple(p.strip() for p in s.split(",") if p.strip())
+    return parts
+
+
+@app.command()
+@user_errors
+def simulate(
+    game: Optional[str] = typer.Option(None, "--game", help="Game id: unconscious-mind or galileos-truth."),
+    players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default 4)."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (default random)."),
+    games: Optional[int] = typer.Option(None, "--games", help="Number of games (default 2000)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Run seed (default 0)."),
+    batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch and per part file (default 1024)."),
+    n_jobs: Optional[int] = typer.Option(None, "--n-jobs", help="Parallel workers, -1 = all cores (default -1)."),
+    backend: Optional[str] = typer.Option(None, "--backend", help="loky (default), threading or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address for --backend dask."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Run folder to write."),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="Run config TOML (e.g. RUN/run.toml); options given here override it."),
+    resume: bool = typer.Option(False, "--resume", help="Complete the interrupted run in --out."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the run in --out."),
+    no_turns: bool = typer.Option(False, "--no-turns", help="Do not write the turns table."),
+    no_events: bool = typer.Option(False, "--no-events", help="Do not write the events table."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml)."""
+    from sim.config import RunConfig, load_toml
+    from sim.core.params import parse_set_options
+    from sim.runner import simulate as run
+
+    base: dict = load_toml(config) if config is not None else {}
+    given = {"game": game, "players": players, "strategies": _split(strategies), "games": games, "seed": seed,
+             "batch_size": batch_size, "n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
+             "out": str(out) if out is not None else None}
+    for k, v in given.items():
+        if v is not None:
+            base[k] = v
+    if set_:
+        base["params"] = {**dict(base.get("params") or {}), **parse_set_options(set_)}
+    if no_turns:
+        base["log_turns"] = False
+    if no_events:
+        base["log_events"] = False
+    defaults = {"players": 4, "strategies": ("random",), "games": 2000, "seed": 0, "batch_size": 1024, "n_jobs": -1}
+    for k, v in defaults.items():
+        base.setdefault(k, v)
+    if "game" not in base:
+        _fail("--game is required: unconscious-mind or galileos-truth (see 'meeplelab games')")
+    if "out" not in base:
+        _fail("--out is required: the run folder to write")
+    cfg = RunConfig.from_dict(base)
+    try:
+        summary = run(cfg, resume=resume, overwrite=overwrite, progress=progress and sys.stderr.isatty())
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: the run in {cfg.out} is incomplete; complete it with --resume", err=True)
+        raise typer.Exit(130)
+    verb = "completed" if summary.resumed else "wrote"
+    typer.echo(f"{verb} {summary.games} games of {cfg.game} to {summary.out} "
+               f"({summary.games_played_now} played now in {summary.seconds:.1f} s, {summary.games_per_second:,.0f} games/s)")
+
+
+@app.command()
+@user_errors
+def report(
+    runs: List[Path] = typer.Argument(..., help="Run folder(s)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Report folder (default RUN/report)."),
+) -> None:
+    """Write a balance report (HTML and Markdown with charts) for one or more run folders."""
+    from analysis.report import build_report
+
+    dest = out if out is not None else runs[0] / "report"
+    page = build_report(runs, dest)
+    typer.echo(f"wrote {page}")
+
+
+@app.command()
+@user_errors
+def replay(
+    run: Path = typer.Argument(..., help="Run folder."),
+    game_id: int = typer.Option(..., "--game-id", help="Game index within the run."),
+) -> None:
+    """Print one logged game turn by turn, in words a player recognises."""
+    from analysis.replay import replay_text
+
+    for line in replay_text(run, game_id):
+        typer.echo(line)
+
+
+@app.command("games")
+def games_cmd() -> None:
+    """List the games."""
+    from sim.registry import available_games, get_game_class
+
+    for name in available_games():
+        try:
+            cls = get_game_class(name)
+            typer.echo(f"{name:18s} {cls.title} ({cls.min_players}-{cls.max_players} players, {cls.num_actions} actions)")
+        except (ImportError, AttributeError) as e:  # an engine that is not installed or failed to import
+            typer.echo(f"{name:18s} (unavailable: {e})")
+
+
+@app.command("strategies")
+@user_errors
+def strategies_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
+    """List the strategies for a game, with their arguments."""
+    from sim.registry import get_game_class
+    from strategies.registry import strategies_for
+
+    get_game_class(game)
+    for s in strategies_for(game):
+        typer.echo(f"{s.name}: {s.doc}")
+        for k, a in s.args.items():
+            rng = f" [{a.lo}..{a.hi}]" if a.lo is not None or a.hi is not None else ""
+            typer.echo(f"    {k}={a.default} ({a.type.__name__}{rng}): {a.doc}")
+
+
+@app.command("params")
+@user_errors
+def params_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
+    """List every rule parameter of a game: default, unit, source or assumption ID."""
+    from sim.core.params import describe
+    from sim.registry import get_game_class
+
+    cls = get_game_class(game)
+    for d in describe(cls.Params()):
+        v = ",".join(map(str, d["default"])) if isinstance(d["default"], tuple) else d["default"]
+        typer.echo(f"{d['name']} = {v} [{d['unit']}] ({d['source']}): {d['doc']}")
+
+
+def main() -> None:
+    """Console-script entry point: run the app, usage errors as one line with exit code 2."""
+    try:
+        rc = app(standalone_mode=False)
+    except _ClickException as e:
+        typer.echo(f"error: {e.format_message()}", err=True)
+        sys.exit(2)
+    except typer.Abort:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+    except typer.Exit as e:
+        sys.exit(e.exit_code)
+    sys.exit(rc if isinstance(rc, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

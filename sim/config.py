@@ -1,0 +1,143 @@
+"""Run configuration: what ``meeplelab simulate`` runs, as one validated value.
+
+A run is fully described by a :class:`RunConfig`; it is written into every run folder as
+``run.toml`` so ``meeplelab simulate --config RUN/run.toml --out NEW`` repeats it exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from .core.errors import ConfigError
+from .core.params import apply_overrides
+from .registry import get_game_class
+
+BACKENDS = ("loky", "threading", "dask")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """One simulation run.
+
+    Attributes:
+        game: game id (``unconscious-mind``, ``galileos-truth``).
+        players: seats per game (the game's supported range).
+        strategies: one strategy id per seat (a single id is repeated for every seat).
+        games: number of games (>= 1).
+        seed: run seed (>= 0); game ``i`` uses streams keyed by (seed, i).
+        batch_size: games advanced together in one batch; also the games per chunk / part file.
+        n_jobs: joblib workers (-1 = all cores).
+        backend: ``loky`` (processes), ``threading`` or ``dask`` (needs ``scheduler``).
+        scheduler: Dask scheduler address (``tcp://host:8786``) for the dask backend.
+        out: run folder.
+        params: parameter overrides ``{name: value}`` applied to the game's defaults.
+        content: folder of content files replacing the packaged ones (None = packaged).
+        log_turns, log_events: write the turns / events tables.
+    """
+
+    game: str
+    players: int
+    strategies: tuple[str, ...]
+    games: int
+    seed: int = 0
+    batch_size: int = 1024
+    n_jobs: int = 1
+    backend: str = "loky"
+    scheduler: str | None = None
+    out: str = "runs/run"
+    params: dict[str, Any] = field(default_factory=dict)
+    content: str | None = None
+    log_turns: bool = True
+    log_events: bool = True
+
+    # fields that do not change a run's results (may differ on --resume)
+    EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out")
+
+    def validated(self) -> "RunConfig":
+        """This config with strategies expanded to one per seat; ConfigError on any bad value."""
+        cls = get_game_class(self.game)
+        if not isinstance(self.players, int) or not (cls.min_players <= self.players <= cls.max_players):
+            raise ConfigError(f"{self.game} takes {cls.min_players} to {cls.max_players} players, got {self.players}")
+        strategies = tuple(self.strategies)
+        if len(strategies) == 1:
+            strategies = strategies * self.players
+        if len(strategies) != self.players:
+            raise ConfigError(
+                f"{len(strategies)} strategies given for {self.players} players: give one per seat or one for all")
+        from strategies.registry import make_strategy
+
+        for s in strategies:
+            make_strategy(self.game, s)
+        if not isinstance(self.games, int) or self.games < 1:
+            raise ConfigError(f"--games must be at least 1, got {self.games}")
+        if not isinstance(self.batch_size, int) or self.batch_size < 1:
+            raise ConfigError(f"--batch-size must be at least 1, got {self.batch_size}")
+        if not isinstance(self.seed, int) or self.seed < 0 or self.seed >= 2**63:
+            raise ConfigError(f"--seed must be an integer from 0 to 2**63-1, got {self.seed}")
+        if not isinstance(self.n_jobs, int) or self.n_jobs == 0 or self.n_jobs < -1:
+            raise ConfigError(f"--n-jobs must be a positive integer or -1 (all cores), got {self.n_jobs}")
+        if self.backend not in BACKENDS:
+            raise ConfigError(f"unknown backend {self.backend!r}: allowed: {', '.join(BACKENDS)}")
+        if self.backend == "dask" and not self.scheduler:
+            raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+        apply_overrides(cls.Params(), self.params)
+        if self.content is not None and not Path(self.content).is_dir():
+            raise ConfigError(f"content folder {self.content!r} does not exist")
+        return dataclasses.replace(self, strategies=strategies)
+
+    def make_params(self):
+        """The game's Params with this config's overrides applied."""
+        cls = get_game_class(self.game)
+        return apply_overrides(cls.Params(), self.params)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict (TOML/JSON), None values dropped."""
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        d["strategies"] = list(self.strategies)
+        d["params"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.params.items()}
+        return {k: v for k, v in d.items() if v is not None}
+
+    def result_key(self) -> dict[str, Any]:
+        """The fields that determine the results (everything but execution settings)."""
+        d = self.to_dict()
+        for k in self.EXECUTION_FIELDS:
+            d.pop(k, None)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RunConfig":
+        """Build from a dict (ConfigError on unknown keys, naming the allowed ones)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = [k for k in d if k not in names]
+        if unknown:
+            raise ConfigError(f"unknown config key {unknown[0]!r}: allowed: {', '.join(sorted(names))}")
+        missing = [k for k in ("game", "players", "strategies", "games") if k not in d]
+        if missing:
+            raise ConfigError(f"config is missing {missing[0]!r}")
+        d = dict(d)
+        s = d["strategies"]
+        d["strategies"] = tuple(s.split(",")) if isinstance(s, str) else tuple(s)
+        d["params"] = dict(d.get("params") or {})
+        return cls(**d)
+
+
+def load_toml(path: Path) -> dict[str, Any]:
+    """Read a run config TOML file (ConfigError on a missing file or a syntax error)."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"config file {str(path)!r} not found") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"config file {str(path)!r} has a TOML syntax error: {e}") from None
+
+
+def dump_toml(config: RunConfig) -> str:
+    """TOML text of a config (``run.toml``)."""
+    return tomli_w.dumps(config.to_dict())

@@ -1,0 +1,149 @@
+"""Run folders: ``manifest.json``, ``run.toml`` and Parquet part files, written atomically.
+
+Layout of a run folder::
+
+    RUN/manifest.json          config, versions, params and content hashes, seeds, chunk status
+    RUN/run.toml               the config, to repeat the run (simulate --config RUN/run.toml --out NEW)
+    RUN/games/part-000000.parquet   one row per (game, seat)
+    RUN/turns/part-000000.parquet   one row per turn
+    RUN/events/part-000000.parquet  one row per event
+
+Every file is written under a temporary name that no ``*.parquet`` glob matches and then renamed
+(``os.replace``), so a reader never sees a half-written file. Part files are Parquet, zstd,
+dictionary-encoded strings, readable with ``polars.scan_parquet(RUN / "turns" / "*.parquet")``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .core.errors import RunFolderError
+
+TABLES = ("games", "turns", "events")
+MANIFEST = "manifest.json"
+RUN_TOML = "run.toml"
+FORMAT_VERSION = 1
+
+
+def now() -> str:
+    """UTC timestamp, ISO 8601."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary name and a rename."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def part_name(chunk: int) -> str:
+    """File name of a chunk's part file."""
+    return f"part-{chunk:06d}.parquet"
+
+
+def write_part(run: Path, table_name: str, chunk: int, table: pa.Table) -> int:
+    """Write one part file atomically; returns its size in bytes."""
+    d = run / table_name
+    d.mkdir(parents=True, exist_ok=True)
+    final = d / part_name(chunk)
+    tmp = d / f".{part_name(chunk)}.tmp-{os.getpid()}"
+    pq.write_table(table, tmp, compression="zstd", compression_level=6, use_dictionary=True)
+    os.replace(tmp, final)
+    return final.stat().st_size
+
+
+def remove_temp_files(run: Path) -> int:
+    """Delete leftover temporary files of an interrupted run; returns how many."""
+    n = 0
+    for sub in TABLES:
+        d = run / sub
+        if d.is_dir():
+            for p in d.glob(".*.tmp-*"):
+                p.unlink(missing_ok=True)
+                n += 1
+    for p in run.glob(".*.tmp-*"):
+        p.unlink(missing_ok=True)
+        n += 1
+    return n
+
+
+def read_manifest(run: Path) -> dict[str, Any]:
+    """The manifest of a run folder.
+
+    Raises:
+        RunFolderError: no such folder, no manifest, or an unreadable manifest.
+    """
+    run = Path(run)
+    if not run.is_dir():
+        raise RunFolderError(f"run folder {str(run)!r} does not exist")
+    p = run / MANIFEST
+    if not p.is_file():
+        raise RunFolderError(f"{str(run)!r} is not a run folder: no {MANIFEST}")
+    try:
+        return json.loads(p.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise RunFolderError(f"{str(p)!r} is unreadable: {e}") from None
+
+
+def write_manifest(run: Path, manifest: dict[str, Any]) -> None:
+    """Write the manifest atomically (updated timestamp refreshed)."""
+    manifest["updated"] = now()
+    write_atomic(Path(run) / MANIFEST, (json.dumps(manifest, indent=1, default=str) + "\n").encode())
+
+
+def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> bool:
+    """Check and prepare the output folder; returns True when an existing run is resumed.
+
+    Raises:
+        RunFolderError: the folder holds another run (without --resume/--overwrite), holds
+            other files, is not writable, or --resume finds nothing to resume.
+    """
+    run = Path(run)
+    if resume and overwrite:
+        raise RunFolderError("--resume and --overwrite exclude each other: choose one")
+    has_manifest = (run / MANIFEST).is_file()
+    if resume:
+        if not has_manifest:
+            raise RunFolderError(f"nothing to resume: {str(run)!r} holds no run (no {MANIFEST})")
+        _check_writable(run)
+        return True
+    if run.exists() and not run.is_dir():
+        raise RunFolderError(f"output path {str(run)!r} is a file, not a folder")
+    if has_manifest and not overwrite:
+        raise RunFolderError(
+            f"output folder {str(run)!r} holds another run: use --resume to complete it or --overwrite to replace it")
+    if run.is_dir():
+        others = [p.name for p in run.iterdir() if p.name not in TABLES + (MANIFEST, RUN_TOML, "report")
+                  and not p.name.startswith(".")]
+        if others:
+            raise RunFolderError(
+                f"output folder {str(run)!r} is not empty and not a run folder (holds {others[0]!r}): choose a new --out")
+    _check_writable(run)
+    if overwrite and has_manifest:
+        for sub in TABLES + ("report",):
+            shutil.rmtree(run / sub, ignore_errors=True)
+        (run / MANIFEST).unlink(missing_ok=True)
+        (run / RUN_TOML).unlink(missing_ok=True)
+    return False
+
+
+def _check_writable(run: Path) -> None:
+    try:
+        run.mkdir(parents=True, exist_ok=True)
+        probe = run / f".write-probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        raise RunFolderError(f"cannot write to output folder {str(run)!r}: {e.strerror or e}") from None

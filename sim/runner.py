@@ -1,0 +1,271 @@
+"""``simulate(config)``: play a run's games in chunks, in parallel, into a run folder.
+
+Game indices ``0..games-1`` are split into chunks of ``batch_size`` games. Each chunk is one
+joblib task (loky processes by default, threads, or a Dask cluster through joblib's dask
+backend); it plays its games as one batch and writes its own part files atomically. The parent
+process records each finished chunk in ``manifest.json``, so an interrupted run (Ctrl-C, a
+killed process) is completed by ``simulate(config, resume=True)``: finished chunks are kept,
+the others are played again, and every game appears exactly once.
+
+Because every game draws from its own streams keyed by (seed, game index), the tables do not
+depend on batch size, chunking, n_jobs or backend.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import platform
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+
+from . import runfolder as rf
+from .config import RunConfig, dump_toml
+from .core.errors import ConfigError, RunFolderError, UserError
+from .core.params import describe, params_hash, to_dict
+from .core.rng import GAME_STREAM, strategy_stream
+from .registry import get_game_class, make_game
+
+
+@dataclass
+class RunSummary:
+    """What a finished :func:`simulate` call did: folder, games played now, seconds, games/s."""
+
+    out: Path
+    games: int
+    games_played_now: int
+    seconds: float
+    resumed: bool
+
+    @property
+    def games_per_second(self) -> float:
+        """Games played in this call per wall-clock second."""
+        return self.games_played_now / self.seconds if self.seconds > 0 else float("nan")
+
+
+def chunk_bounds(games: int, batch_size: int) -> list[tuple[int, int]]:
+    """``[(lo, hi), ...]`` game index ranges of the chunks."""
+    return [(lo, min(lo + batch_size, games)) for lo in range(0, games, batch_size)]
+
+
+def run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
+              game_module: str | None = None) -> dict[str, Any]:
+    """Play games ``lo..hi-1`` of a run and write their part files (a joblib task).
+
+    ``game_module`` is imported first so games registered by plugins exist in worker processes.
+
+    Returns:
+        ``{"chunk", "rows": {table: n}, "bytes": {table: n}, "seconds"}``.
+    """
+    from strategies.registry import make_strategy
+
+    from .play import play_batch
+
+    t0 = time.perf_counter()
+    if game_module:
+        import importlib
+
+        importlib.import_module(game_module)
+    cfg = RunConfig.from_dict(config)
+    params = cfg.make_params()
+    game = make_game(cfg.game, params, cfg.content)
+    strategies = [make_strategy(cfg.game, s) for s in cfg.strategies]
+    res = play_batch(game, strategies, np.arange(lo, hi, dtype=np.int64), cfg.seed,
+                     log_turns=cfg.log_turns, log_events=cfg.log_events, params_id=params_hash(params))
+    run = Path(out)
+    rows, size = {}, {}
+    for name, table in (("games", res.games), ("turns", res.turns), ("events", res.events)):
+        size[name] = rf.write_part(run, name, chunk, table)
+        rows[name] = table.num_rows
+    return {"chunk": chunk, "rows": rows, "bytes": size, "seconds": time.perf_counter() - t0}
+
+
+def _versions() -> dict[str, str]:
+    import joblib
+    import numba
+    import polars
+    import pyarrow
+
+    from . import __version__
+
+    return {"meeplelab": __version__, "python": platform.python_version(), "numpy": np.__version__,
+            "numba": numba.__version__, "polars": polars.__version__, "pyarrow": pyarrow.__version__,
+            "joblib": joblib.__version__}
+
+
+def new_manifest(cfg: RunConfig) -> dict[str, Any]:
+    """Manifest of a run about to start (every chunk pending)."""
+    params = cfg.make_params()
+    game = make_game(cfg.game, params, cfg.content)
+    return {
+        "format": rf.FORMAT_VERSION,
+        "status": "running",
+        "created": rf.now(),
+        "config": cfg.to_dict(),
+        "versions": _versions(),
+        "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine()},
+        "game": {
+            "name": game.name, "title": game.title, "params": to_dict(params), "params_hash": params_hash(params),
+            "params_changed": {k: v for k, v in cfg.params.items()},
+            "assumed_params": [d["name"] for d in describe(params) if d["assumed"]],
+            "content_hash": game.content_hash(),
+            "content_files": [str(p.name) for p in game.content_files()],
+        },
+        "seeds": {"run_seed": cfg.seed, "game_stream": GAME_STREAM,
+                  "strategy_streams": {str(s): strategy_stream(s) for s in range(cfg.players)},
+                  "key": "stream key = f(run_seed, game index, stream id); see sim/core/rng.py"},
+        "chunks": [{"id": i, "lo": lo, "hi": hi, "status": "pending"} for i, (lo, hi) in
+                   enumerate(chunk_bounds(cfg.games, cfg.batch_size))],
+    }
+
+
+def _check_resumable(old: dict[str, Any], cfg: RunConfig) -> None:
+    old_cfg = RunConfig.from_dict(old["config"])
+    a, b = old_cfg.result_key(), cfg.result_key()
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) != b.get(k):
+            raise RunFolderError(
+                f"cannot resume: the run in the folder has {k}={a.get(k)!r}, this config has {k}={b.get(k)!r}")
+    params = cfg.make_params()
+    game = make_game(cfg.game, params, cfg.content)
+    if old["game"]["content_hash"] != game.content_hash():
+        raise RunFolderError("cannot resume: the content files changed since the run started")
+
+
+@contextlib.contextmanager
+def _backend(cfg: RunConfig) -> Iterator[int]:
+    """joblib backend context; yields the n_jobs to pass to Parallel."""
+    import joblib
+
+    if cfg.backend == "dask":
+        try:
+            from dask.distributed import Client
+        except ImportError:  # pragma: no cover - dask is a dependency
+            raise ConfigError("--backend dask needs dask.distributed: pip install 'dask[distributed]'") from None
+        try:
+            client = Client(cfg.scheduler, timeout="10s", set_as_default=False)
+        except (OSError, TimeoutError) as e:
+            raise ConfigError(f"cannot reach Dask scheduler {cfg.scheduler!r} within 10 s: {type(e).__name__}") from None
+        try:
+            with joblib.parallel_config(backend="dask", scheduler_host=cfg.scheduler):
+                yield -1
+        finally:
+            client.close()
+    else:
+        with joblib.parallel_config(backend=cfg.backend):
+            yield cfg.n_jobs
+
+
+def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False,
+             progress: bool = False) -> RunSummary:
+    """Run (or complete) a simulation into ``config.out``.
+
+    Args:
+        config: the run.
+        resume: complete the interrupted run already in ``config.out``.
+        overwrite: replace a run already in ``config.out``.
+        progress: show a progress bar (rich) on the terminal.
+
+    Returns:
+        :class:`RunSummary`.
+
+    Raises:
+        ConfigError: bad config (unknown game/strategy, players, parameters, backend...).
+        RunFolderError: the output folder holds another run, is not writable, or cannot be resumed.
+        KeyboardInterrupt: after marking the manifest ``interrupted``.
+    """
+    from joblib import Parallel, delayed
+
+    cfg = config.validated()
+    out = Path(cfg.out)
+    resumed = rf.prepare_out(out, resume=resume, overwrite=overwrite)
+    if resumed:
+        manifest = rf.read_manifest(out)
+        _check_resumable(manifest, cfg)
+        rf.remove_temp_files(out)
+        manifest["status"] = "running"
+        manifest.setdefault("resumed", []).append(rf.now())
+    else:
+        manifest = new_manifest(cfg)
+        rf.write_atomic(out / rf.RUN_TOML, dump_toml(cfg).encode())
+    rf.write_manifest(out, manifest)
+    todo = [c for c in manifest["chunks"] if c["status"] != "done"]
+    done_games = sum(c["hi"] - c["lo"] for c in manifest["chunks"] if c["status"] == "done")
+    total = manifest["chunks"][-1]["hi"]
+    cfg_dict = cfg.to_dict()
+    t0 = time.perf_counter()
+    played = 0
+    bar = _progress(progress, total, done_games, cfg.game)
+    try:
+        with bar, _backend(cfg) as n_jobs:
+            mod = get_game_class(cfg.game).__module__
+            tasks = (delayed(run_chunk)(cfg_dict, c["id"], c["lo"], c["hi"], str(out), mod) for c in todo)
+            results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks) if todo else []
+            by_id = {c["id"]: c for c in manifest["chunks"]}
+            for r in results:
+                c = by_id[r["chunk"]]
+                c.update(status="done", rows=r["rows"], bytes=r["bytes"], seconds=round(r["seconds"], 3))
+                rf.write_manifest(out, manifest)
+                played += c["hi"] - c["lo"]
+                bar.advance(c["hi"] - c["lo"])
+    except KeyboardInterrupt:
+        manifest["status"] = "interrupted"
+        rf.write_manifest(out, manifest)
+        raise
+    except UserError:
+        manifest["status"] = "failed"
+        rf.write_manifest(out, manifest)
+        raise
+    except Exception as e:
+        manifest["status"] = "failed"
+        manifest["error"] = f"{type(e).__name__}: {e}"
+        rf.write_manifest(out, manifest)
+        raise
+    secs = time.perf_counter() - t0
+    manifest["status"] = "complete"
+    manifest["totals"] = {t: sum(c["rows"][t] for c in manifest["chunks"]) for t in rf.TABLES}
+    manifest["totals"]["bytes"] = sum(sum(c["bytes"].values()) for c in manifest["chunks"])
+    manifest["last_call"] = {"games_played": played, "seconds": round(secs, 3),
+                             "games_per_second": round(played / secs, 1) if secs > 0 else None,
+                             "n_jobs": cfg.n_jobs, "backend": cfg.backend}
+    rf.write_manifest(out, manifest)
+    return RunSummary(out, total, played, secs, resumed)
+
+
+class _NoBar:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+    def advance(self, n: int) -> None:
+        pass
+
+
+class _RichBar:
+    def __init__(self, total: int, done: int, label: str):
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+
+        self.p = Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                          TimeElapsedColumn(), TimeRemainingColumn(), transient=False)
+        self.task = self.p.add_task("games", total=total, completed=done)
+
+    def __enter__(self):
+        self.p.start()
+        return self
+
+    def __exit__(self, *a):
+        self.p.stop()
+        return False
+
+    def advance(self, n: int) -> None:
+        self.p.advance(self.task, n)
+
+
+def _progress(on: bool, total: int, done: int, label: str):
+    return _RichBar(total, done, label) if on else _NoBar()

@@ -1,0 +1,82 @@
+"""The ``games`` table: one row per (game, seat), declared once here.
+
+Core columns are listed in :data:`GAMES_COLUMNS`; each game adds ``vp_<category>`` columns for its
+``score_categories`` (the final-score breakdown).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from .core.game import Game
+from .core.logs import Column
+from .core.state import BatchState
+
+GAMES_COLUMNS: tuple[Column, ...] = (
+    Column("game", "int64", "index", "Game index within the run (key of its random streams)."),
+    Column("seat", "int8", "seat", "Seat, 0 = first player."),
+    Column("players", "int8", "seats", "Seats in the game."),
+    Column("strategy", "str", "-", "Strategy id at this seat, with its arguments."),
+    Column("vp", "int32", "VP", "Final score."),
+    Column("rank", "int8", "place", "Final place, 1 = best; seats tied on VP and tie-break share a place."),
+    Column("win", "bool", "-", "True when the seat finished in first place (shared on a full tie)."),
+    Column("win_share", "float64", "wins", "1/k for each of k seats sharing first place, else 0."),
+    Column("margin", "int32", "VP", "VP minus the best VP among the other seats (0 for solo)."),
+    Column("plies", "int32", "decisions", "Decisions taken in the game (all seats)."),
+    Column("turns", "int32", "turns", "Turns taken in the game (all seats)."),
+    Column("rounds", "int16", "rounds", "Rounds (Cycles) played."),
+    Column("params_id", "str", "-", "Hash of the parameter values the game ran with."),
+)
+
+
+def games_schema(game: Game) -> pa.Schema:
+    """Arrow schema of the games table for ``game``."""
+    fields = [pa.field(c.name, c.arrow_type()) for c in GAMES_COLUMNS]
+    fields += [pa.field(f"vp_{c}", pa.int32()) for c in game.score_categories]
+    return pa.schema(fields)
+
+
+def ranks(scores: np.ndarray, tiebreak: np.ndarray) -> np.ndarray:
+    """``int[B, P]`` places (1 = best) by (VP, tie-break), ties sharing the better place."""
+    key = scores.astype(np.int64) * (1 << 20) + np.clip(tiebreak, -(1 << 19), (1 << 19) - 1)
+    # place = 1 + number of seats with a strictly better key
+    return 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
+
+
+def games_table(game: Game, state: BatchState, strategy_ids: list[str], params_id: str) -> pa.Table:
+    """The games table of a finished batch (rows in (game, seat) order)."""
+    b, p = state.batch_size, state.num_players
+    scores = np.asarray(game.final_scores(state), np.int64)
+    rk = ranks(scores, np.asarray(game.tiebreak(state), np.int64))
+    win = rk == 1
+    share = np.where(win, 1.0 / win.sum(axis=1, keepdims=True), 0.0)
+    if p > 1:
+        other = np.where(np.eye(p, dtype=bool)[None], np.iinfo(np.int64).min, scores[:, None, :]).max(axis=2)
+        margin = scores - other
+    else:
+        margin = np.zeros_like(scores)
+    turns, rounds = game.progress(state)
+    rep = lambda a: np.repeat(np.asarray(a), p)  # noqa: E731
+    strat_codes = np.tile(np.arange(p), b)
+    vocab = list(dict.fromkeys(strategy_ids))
+    codes = np.array([vocab.index(s) for s in strategy_ids], np.int16)[strat_codes]
+    cols = {
+        "game": pa.array(rep(state.game_id).astype(np.int64)),
+        "seat": pa.array(np.tile(np.arange(p, dtype=np.int8), b)),
+        "players": pa.array(np.full(b * p, p, np.int8)),
+        "strategy": pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(vocab, pa.string())),
+        "vp": pa.array(scores.reshape(-1).astype(np.int32)),
+        "rank": pa.array(rk.reshape(-1).astype(np.int8)),
+        "win": pa.array(win.reshape(-1)),
+        "win_share": pa.array(share.reshape(-1)),
+        "margin": pa.array(margin.reshape(-1).astype(np.int32)),
+        "plies": pa.array(rep(state.ply).astype(np.int32)),
+        "turns": pa.array(rep(turns).astype(np.int32)),
+        "rounds": pa.array(rep(rounds).astype(np.int16)),
+        "params_id": pa.DictionaryArray.from_arrays(pa.array(np.zeros(b * p, np.int16)), pa.array([params_id], pa.string())),
+    }
+    bd = game.score_breakdown(state)
+    for c in game.score_categories:
+        cols[f"vp_{c}"] = pa.array(np.asarray(bd[c]).reshape(-1).astype(np.int32))
+    return pa.Table.from_pydict(cols, schema=games_schema(game))

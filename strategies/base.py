@@ -1,0 +1,109 @@
+"""Strategy protocol: ``act(view, legal_mask, rng) -> int[n]``, vectorized over games.
+
+A strategy sits at one seat. Each time that seat must decide in some games of the batch, the
+runner calls :meth:`Strategy.act` once for all of them with
+
+- ``view``: a :class:`View` (the game, the batch state, the indices ``idx`` of the deciding games,
+  the seat). Treat the state as read-only; search strategies work on ``state.take(idx)`` copies.
+- ``legal_mask``: ``bool[n, A]``, the legal actions of those ``n`` games.
+- ``rng``: a :class:`StrategyRNG`, the seat's own counter-based stream for each of those games
+  (separate from the game's stream, so a strategy's randomness never changes the shuffles).
+
+It returns ``int[n]`` legal actions. Per-step work should stay narrow (no wide per-step numpy
+passes over ``[B, A]``) or be compiled with numba.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sim.core.rng import Streams
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sim.core import BatchState, Game
+
+
+@dataclass
+class View:
+    """What a strategy sees when it decides.
+
+    Attributes:
+        game: the engine (rules, ``vp``, ``action_label``...).
+        state: the whole batch state (read-only for strategies).
+        idx: ``int64[n]`` indices into the batch of the games where this seat decides now.
+        seat: the seat (0-based).
+    """
+
+    game: "Game"
+    state: "BatchState"
+    idx: np.ndarray
+    seat: int
+
+
+class StrategyRNG:
+    """A seat's random streams restricted to the deciding games ``idx``.
+
+    Every method draws exactly once per game in ``idx`` and advances only those games' counters.
+    """
+
+    __slots__ = ("streams", "idx")
+
+    def __init__(self, streams: Streams, idx: np.ndarray):
+        self.streams = streams
+        self.idx = np.asarray(idx, dtype=np.int64)
+
+    def random(self) -> np.ndarray:
+        """``float64[n]`` uniform in [0, 1)."""
+        return self.streams.random(self.idx)
+
+    def integers(self, n) -> np.ndarray:
+        """``int64[n_games]`` uniform in [0, n)."""
+        return self.streams.integers(self.idx, n)
+
+    def choose_legal(self, mask: np.ndarray) -> np.ndarray:
+        """A uniformly random True column per row of ``mask`` (``bool[n, A]``)."""
+        return self.streams.choose_legal(self.idx, mask)
+
+    def subset(self, rows: np.ndarray) -> "StrategyRNG":
+        """The same streams for a subset of the deciding games (``rows`` index into ``idx``)."""
+        return StrategyRNG(self.streams, self.idx[rows])
+
+
+class Strategy:
+    """Base class of strategies. Subclasses set ``name`` and implement :meth:`act`.
+
+    Attributes:
+        name: registry name (``random``, ``greedy-vp``...).
+        args: the parsed arguments of the strategy id.
+    """
+
+    name: str = "?"
+
+    def __init__(self, **args: Any):
+        self.args = args
+
+    @property
+    def id(self) -> str:
+        """Full strategy id with arguments, as written in logs (``abjure-at:cycle=3``)."""
+        if not self.args:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.args.items())
+
+    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+        """``int64[n]`` chosen legal actions for the games ``view.idx``."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def __repr__(self) -> str:
+        return f"<strategy {self.id}>"
+
+
+class RandomStrategy(Strategy):
+    """Uniform over the legal actions (the baseline)."""
+
+    name = "random"
+
+    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+        return rng.choose_legal(legal_mask)

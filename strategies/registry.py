@@ -1,0 +1,111 @@
+"""Strategies by string id with arguments: ``random``, ``greedy-vp``, ``abjure-at:cycle=3``.
+
+An id is ``name`` or ``name:arg=value,arg=value``. :func:`make_strategy` parses and checks it for
+a game; an unknown name or argument raises :class:`ConfigError` naming the close matches.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from sim.core.errors import ConfigError
+
+from .base import RandomStrategy, Strategy
+
+
+@dataclass(frozen=True)
+class Arg:
+    """An argument of a strategy: type (int/float/str), default, doc, optional bounds."""
+
+    type: type
+    default: Any
+    doc: str
+    lo: float | None = None
+    hi: float | None = None
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """Registry entry: name, the games it plays (None = every game), factory, arguments, doc."""
+
+    name: str
+    factory: Callable[..., Strategy]
+    games: tuple[str, ...] | None
+    args: dict[str, Arg] = field(default_factory=dict)
+    doc: str = ""
+
+
+_REGISTRY: dict[str, StrategyInfo] = {}
+
+
+def register_strategy(name: str, factory: Callable[..., Strategy], *, games: tuple[str, ...] | None = None,
+                      args: dict[str, Arg] | None = None, doc: str = "") -> None:
+    """Add a strategy to the registry (``games`` limits it to those game ids)."""
+    _REGISTRY[name] = StrategyInfo(name, factory, games, dict(args or {}), doc)
+
+
+def _load_builtins() -> None:
+    import importlib
+
+    for mod in ("strategies.generic", "strategies.unconscious_mind", "strategies.galileos_truth"):
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as e:  # a game's strategy module that does not exist yet
+            if e.name != mod:
+                raise
+
+
+def strategies_for(game: str) -> list[StrategyInfo]:
+    """Registry entries usable in ``game``, sorted by name."""
+    _load_builtins()
+    return sorted((s for s in _REGISTRY.values() if s.games is None or game in s.games), key=lambda s: s.name)
+
+
+def parse_id(spec: str) -> tuple[str, dict[str, str]]:
+    """``"name:a=1,b=2"`` -> ``("name", {"a": "1", "b": "2"})``."""
+    spec = spec.strip()
+    name, _, rest = spec.partition(":")
+    args: dict[str, str] = {}
+    if rest:
+        for part in rest.split(","):
+            if "=" not in part:
+                raise ConfigError(f"strategy {spec!r}: argument {part!r} needs the form name=value")
+            k, v = part.split("=", 1)
+            args[k.strip()] = v.strip()
+    return name.strip(), args
+
+
+def make_strategy(game: str, spec: str) -> Strategy:
+    """A strategy instance for ``game`` from its id.
+
+    Raises:
+        ConfigError: unknown strategy (close matches named), unknown argument, bad value.
+    """
+    name, raw = parse_id(spec)
+    avail = {s.name: s for s in strategies_for(game)}
+    if name not in avail:
+        close = difflib.get_close_matches(name, list(avail), n=3, cutoff=0.5)
+        hint = f"did you mean {', '.join(close)}? " if close else ""
+        raise ConfigError(f"unknown strategy {name!r} for {game}: {hint}allowed: {', '.join(avail)}")
+    info = avail[name]
+    args: dict[str, Any] = {}
+    for k, v in raw.items():
+        if k not in info.args:
+            close = difflib.get_close_matches(k, list(info.args), n=2, cutoff=0.5)
+            hint = f"did you mean {', '.join(close)}? " if close else ""
+            allowed = ", ".join(info.args) or "none"
+            raise ConfigError(f"strategy {name!r} has no argument {k!r}: {hint}allowed: {allowed}")
+        a = info.args[k]
+        try:
+            val = a.type(v)
+        except ValueError:
+            raise ConfigError(f"strategy {name!r}: argument {k}={v!r} must be {a.type.__name__}") from None
+        if (a.lo is not None and val < a.lo) or (a.hi is not None and val > a.hi):
+            raise ConfigError(f"strategy {name!r}: argument {k}={v!r} is out of range: allowed {a.lo} to {a.hi}")
+        args[k] = val
+    return info.factory(**args)
+
+
+register_strategy("random", RandomStrategy, doc="Uniform over the legal actions (baseline).")

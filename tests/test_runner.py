@@ -1,0 +1,207 @@
+"""The runner: chunking, n_jobs and backends give identical tables; manifests; resume after
+SIGKILL; atomic part files; Ctrl-C marks the run incomplete."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+
+from sim import runfolder as rf
+from sim.config import RunConfig
+from sim.core.errors import RunFolderError
+from sim.runner import simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cfg(out, **kw) -> RunConfig:
+    base = dict(game="toy", players=3, strategies=("random",), games=300, seed=11, batch_size=64, n_jobs=1, out=str(out))
+    base.update(kw)
+    return RunConfig(**base)
+
+
+def tables(run: Path) -> dict[str, pl.DataFrame]:
+    out = {}
+    for t in rf.TABLES:
+        df = pl.read_parquet(str(run / t / "*.parquet"))
+        keys = ["game", "seat"] if t == "games" else ["game", "ply"] + (["kind"] if t == "events" else [])
+        out[t] = df.sort(keys, maintain_order=True)
+    return out
+
+
+def assert_same_tables(a: Path, b: Path):
+    ta, tb = tables(a), tables(b)
+    for t in rf.TABLES:
+        assert ta[t].height > 0
+        assert ta[t].equals(tb[t]), f"{t} differs between {a.name} and {b.name}"
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ref") / "run"
+    simulate(cfg(out, batch_size=300))
+    return out
+
+
+@pytest.mark.parametrize("batch_size,n_jobs,backend", [
+    (1, 1, "loky"), (64, 2, "loky"), (512, 1, "loky"), (64, 2, "threading"), (7, 1, "threading")])
+def test_tables_identical_for_any_batch_size_n_jobs_and_backend(tmp_path, reference, batch_size, n_jobs, backend):
+    out = tmp_path / "run"
+    simulate(cfg(out, batch_size=batch_size, n_jobs=n_jobs, backend=backend))
+    assert_same_tables(reference, out)
+
+
+def test_dask_backend_on_a_local_cluster_gives_identical_tables(tmp_path, reference):
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        out = tmp_path / "run"
+        simulate(cfg(out, backend="dask", scheduler=cluster.scheduler_address))
+    assert_same_tables(reference, out)
+    assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
+
+
+def test_unreachable_dask_scheduler_is_a_clear_error(tmp_path):
+    from sim.core.errors import ConfigError
+
+    t0 = time.monotonic()
+    with pytest.raises(ConfigError, match=r"cannot reach Dask scheduler 'tcp://127.0.0.1:9' within 10 s"):
+        simulate(cfg(tmp_path / "run", backend="dask", scheduler="tcp://127.0.0.1:9"))
+    assert time.monotonic() - t0 < 30
+
+
+def test_manifest_records_config_versions_params_seeds_and_chunks(tmp_path):
+    out = tmp_path / "run"
+    simulate(cfg(out, games=130, batch_size=50, params={"rounds": 5}))
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["status"] == "complete"
+    assert m["config"]["games"] == 130 and m["config"]["params"] == {"rounds": 5}
+    assert {"numpy", "polars", "pyarrow", "numba", "meeplelab"} <= set(m["versions"])
+    assert m["game"]["params"]["rounds"] == 5 and m["game"]["params_changed"] == {"rounds": 5}
+    assert [(c["lo"], c["hi"]) for c in m["chunks"]] == [(0, 50), (50, 100), (100, 130)]
+    assert all(c["status"] == "done" for c in m["chunks"])
+    assert sum(c["rows"]["games"] for c in m["chunks"]) == 130 * 3 == m["totals"]["games"]
+    assert m["seeds"]["run_seed"] == 11 and m["seeds"]["strategy_streams"] == {"0": 1, "1": 2, "2": 3}
+    assert sorted(p.name for p in (out / "games").iterdir()) == [rf.part_name(i) for i in range(3)]
+
+
+def test_run_is_repeatable_from_its_run_toml(tmp_path):
+    from sim.config import load_toml
+
+    a = tmp_path / "a"
+    simulate(cfg(a, params={"max_draws": 2}))
+    d = load_toml(a / "run.toml")
+    d["out"] = str(tmp_path / "b")
+    simulate(RunConfig.from_dict(d))
+    assert_same_tables(a, tmp_path / "b")
+
+
+def test_part_files_are_written_atomically(tmp_path, monkeypatch):
+    calls = {"n": 0}
+    real = pq.write_table
+
+    def failing(table, where, **kw):
+        calls["n"] += 1
+        if calls["n"] == 3:  # fail while writing a part: half a file under its temp name
+            Path(where).write_bytes(b"PAR1 half")
+            raise OSError("disk full")
+        return real(table, where, **kw)
+
+    monkeypatch.setattr(pq, "write_table", failing)
+    out = tmp_path / "run"
+    with pytest.raises(OSError):
+        simulate(cfg(out, games=200, batch_size=50))
+    assert not list((out / "events").glob("*.parquet")), "a failed write left a visible part file"
+    for t in ("games", "turns"):
+        for p in (out / t).glob("*.parquet"):
+            pq.read_metadata(p)  # every visible part is complete
+    assert json.loads((out / "manifest.json").read_text())["status"] == "failed"
+    monkeypatch.setattr(pq, "write_table", real)
+    simulate(cfg(out, games=200, batch_size=50), resume=True)
+    assert not [p for p in out.rglob(".*") if p.is_file()]  # temp files cleaned up
+    assert pl.read_parquet(str(out / "games" / "*.parquet")).height == 600
+
+
+def test_resume_after_sigkill_yields_every_game_exactly_once(tmp_path):
+    out = tmp_path / "killed"
+    cmd = [sys.executable, "-c", "import tests.toygame; from cli import main; main()", "simulate", "--game", "toy",
+           "--players", "2", "--strategies", "slow-random:ms=3", "--games", "60", "--batch-size", "3", "--n-jobs", "1",
+           "--seed", "5", "--out", str(out), "--no-progress"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    done = 0
+    while time.monotonic() < deadline:
+        try:
+            m = json.loads((out / "manifest.json").read_text())
+            done = sum(c["status"] == "done" for c in m["chunks"])
+        except (OSError, json.JSONDecodeError):
+            done = 0
+        if done >= 4 or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["status"] == "running", "the killed run must not claim to be complete"
+    n_done = sum(c["status"] == "done" for c in m["chunks"])
+    assert 0 < n_done < len(m["chunks"]), "kill should land mid-run"
+    res = subprocess.run(cmd + ["--resume"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert "completed 60 games" in res.stdout
+    fresh = tmp_path / "fresh"
+    subprocess.run(cmd[:-3] + ["--out", str(fresh), "--no-progress"], cwd=ROOT, check=True, capture_output=True, timeout=300)
+    g = pl.read_parquet(str(out / "games" / "*.parquet"))
+    assert g.group_by("game", "seat").len()["len"].max() == 1 and g["game"].n_unique() == 60
+    assert_same_tables(out, fresh)
+    assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
+
+
+def test_ctrl_c_stops_cleanly_and_manifest_says_incomplete(tmp_path):
+    import tests.toygame as toy
+
+    toy.Interrupting.calls = 0
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        simulate(cfg(out, strategies=("interrupting:after=40",), games=200, batch_size=10))
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["status"] == "interrupted"
+    assert any(c["status"] == "pending" for c in m["chunks"])
+    toy.Interrupting.calls = -10**9  # never again
+    simulate(cfg(out, strategies=("interrupting:after=40",), games=200, batch_size=10), resume=True)
+    assert pl.read_parquet(str(out / "games" / "*.parquet")).height == 600
+
+
+def test_output_folder_holding_another_run_is_refused_unless_resume_or_overwrite(tmp_path):
+    out = tmp_path / "run"
+    simulate(cfg(out, games=20))
+    with pytest.raises(RunFolderError, match=r"holds another run: use --resume to complete it or --overwrite to replace it"):
+        simulate(cfg(out, games=20))
+    simulate(cfg(out, games=30), overwrite=True)
+    assert pl.read_parquet(str(out / "games" / "*.parquet"))["game"].n_unique() == 30
+
+
+def test_resume_with_a_different_config_is_refused(tmp_path):
+    out = tmp_path / "run"
+    simulate(cfg(out, games=20))
+    with pytest.raises(RunFolderError, match=r"cannot resume: the run in the folder has seed=11, this config has seed=12"):
+        simulate(cfg(out, games=20, seed=12), resume=True)
+
+
+def test_scan_parquet_reads_each_table_lazily(tmp_path):
+    out = tmp_path / "run"
+    simulate(cfg(out, games=100))
+    lf = pl.scan_parquet(out / "turns" / "*.parquet")
+    assert lf.select(pl.len()).collect().item() > 100
+    schema = pq.read_schema(next((out / "events").glob("*.parquet")))
+    assert str(schema.field("kind").type).startswith("dictionary")
+    meta = pq.read_metadata(next((out / "turns").glob("*.parquet")))
+    assert meta.row_group(0).column(0).compression == "ZSTD"
