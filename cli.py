@@ -62,6 +62,7 @@ def simulate(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address for --backend dask."),
     out: Optional[Path] = typer.Option(None, "--out", help="Run folder to write."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
+    content: Optional[Path] = typer.Option(None, "--content", help="Folder of content files replacing the packaged ones."),
     config: Optional[Path] = typer.Option(None, "--config", help="Run config TOML (e.g. RUN/run.toml); options given here override it."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted run in --out."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the run in --out."),
@@ -77,7 +78,7 @@ def simulate(
     base: dict = load_toml(config) if config is not None else {}
     given = {"game": game, "players": players, "strategies": _split(strategies), "games": games, "seed": seed,
              "batch_size": batch_size, "n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
-             "out": str(out) if out is not None else None}
+             "out": str(out) if out is not None else None, "content": str(content) if content is not None else None}
     for k, v in given.items():
         if v is not None:
             base[k] = v

@@ -180,50 +180,47 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
     from joblib import Parallel, delayed
 
     cfg = config.validated()
-    out = Path(cfg.out)
-    resumed = rf.prepare_out(out, resume=resume, overwrite=overwrite)
-    if resumed:
-        manifest = rf.read_manifest(out)
-        _check_resumable(manifest, cfg)
-        rf.remove_temp_files(out)
-        manifest["status"] = "running"
-        manifest.setdefault("resumed", []).append(rf.now())
-    else:
-        manifest = new_manifest(cfg)
-        rf.write_atomic(out / rf.RUN_TOML, dump_toml(cfg).encode())
-    rf.write_manifest(out, manifest)
-    todo = [c for c in manifest["chunks"] if c["status"] != "done"]
-    done_games = sum(c["hi"] - c["lo"] for c in manifest["chunks"] if c["status"] == "done")
-    total = manifest["chunks"][-1]["hi"]
-    cfg_dict = cfg.to_dict()
-    t0 = time.perf_counter()
-    played = 0
-    bar = _progress(progress, total, done_games, cfg.game)
-    try:
-        with bar, _backend(cfg) as n_jobs:
-            mod = get_game_class(cfg.game).__module__
-            tasks = (delayed(run_chunk)(cfg_dict, c["id"], c["lo"], c["hi"], str(out), mod) for c in todo)
-            results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks) if todo else []
-            by_id = {c["id"]: c for c in manifest["chunks"]}
-            for r in results:
-                c = by_id[r["chunk"]]
-                c.update(status="done", rows=r["rows"], bytes=r["bytes"], seconds=round(r["seconds"], 3))
-                rf.write_manifest(out, manifest)
-                played += c["hi"] - c["lo"]
-                bar.advance(c["hi"] - c["lo"])
-    except KeyboardInterrupt:
-        manifest["status"] = "interrupted"
+    with _backend(cfg) as n_jobs:  # connect first: an unreachable scheduler leaves nothing behind
+        out = Path(cfg.out)
+        resumed = rf.prepare_out(out, resume=resume, overwrite=overwrite)
+        if resumed:
+            manifest = rf.read_manifest(out)
+            _check_resumable(manifest, cfg)
+            rf.remove_temp_files(out)
+            manifest["status"] = "running"
+            manifest.setdefault("resumed", []).append(rf.now())
+        else:
+            manifest = new_manifest(cfg)
+            rf.write_atomic(out / rf.RUN_TOML, dump_toml(cfg).encode())
         rf.write_manifest(out, manifest)
-        raise
-    except UserError:
-        manifest["status"] = "failed"
-        rf.write_manifest(out, manifest)
-        raise
-    except Exception as e:
-        manifest["status"] = "failed"
-        manifest["error"] = f"{type(e).__name__}: {e}"
-        rf.write_manifest(out, manifest)
-        raise
+        todo = [c for c in manifest["chunks"] if c["status"] != "done"]
+        done_games = sum(c["hi"] - c["lo"] for c in manifest["chunks"] if c["status"] == "done")
+        total = manifest["chunks"][-1]["hi"]
+        cfg_dict = cfg.to_dict()
+        t0 = time.perf_counter()
+        played = 0
+        try:
+            with _progress(progress, total, done_games, cfg.game) as bar:
+                mod = get_game_class(cfg.game).__module__
+                tasks = (delayed(run_chunk)(cfg_dict, c["id"], c["lo"], c["hi"], str(out), mod) for c in todo)
+                results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks) if todo else []
+                by_id = {c["id"]: c for c in manifest["chunks"]}
+                for r in results:
+                    c = by_id[r["chunk"]]
+                    c.update(status="done", rows=r["rows"], bytes=r["bytes"], seconds=round(r["seconds"], 3))
+                    rf.write_manifest(out, manifest)
+                    played += c["hi"] - c["lo"]
+                    bar.advance(c["hi"] - c["lo"])
+        except KeyboardInterrupt:
+            manifest["status"] = "interrupted"
+            rf.write_manifest(out, manifest)
+            raise
+        except BaseException as e:
+            manifest["status"] = "failed"
+            if not isinstance(e, UserError):
+                manifest["error"] = f"{type(e).__name__}: {e}"
+            rf.write_manifest(out, manifest)
+            raise
     secs = time.perf_counter() - t0
     manifest["status"] = "complete"
     manifest["totals"] = {t: sum(c["rows"][t] for c in manifest["chunks"]) for t in rf.TABLES}

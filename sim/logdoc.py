@@ -1,0 +1,71 @@
+"""Generate ``docs/logs.md`` (every column of every table: name, type, unit, meaning) from the
+schemas declared in code, so the documentation cannot drift: ``python -m sim.logdoc > docs/logs.md``.
+A test checks the file is current.
+"""
+
+from __future__ import annotations
+
+from .core.logs import GAME_COL, TURN_BASE, event_base
+from .registry import _BUILTIN, get_game_class
+from .schema import GAMES_COLUMNS
+
+
+def _rows(cols) -> list[str]:
+    out = ["| column | type | unit | meaning |", "|---|---|---|---|"]
+    for c in cols:
+        t = "string (dictionary)" if c.dtype == "str" else c.dtype
+        doc = c.doc
+        if c.vocab and c.name != "kind":
+            doc += " Values: " + ", ".join(f"`{v}`" for v in c.vocab) + "."
+        out.append(f"| `{c.name}` | {t} | {c.unit} | {doc} |")
+    return out
+
+
+def render() -> str:
+    """The Markdown text of docs/logs.md."""
+    lines = [
+        "# Run folder tables",
+        "",
+        "Generated from the schemas in code by `python -m sim.logdoc > docs/logs.md`; a test checks it is current.",
+        "",
+        "A run folder holds `games/`, `turns/` and `events/`, each a set of Parquet part files (zstd,",
+        "dictionary-encoded strings), one per chunk. Read them lazily with polars:",
+        "",
+        "```python",
+        "import polars as pl",
+        'turns = pl.scan_parquet("RUN/turns/*.parquet")',
+        "```",
+        "",
+        "`manifest.json` records the config, package versions, parameter values (assumed ones listed),",
+        "content hash, seeds and the status and row counts of every chunk; `run.toml` repeats the run.",
+        "",
+        "## games: one row per (game, seat)",
+        "",
+        *_rows(GAMES_COLUMNS),
+        "| `vp_<category>` | int32 | VP | Final VP from one score category (the game's categories below); they sum to `vp`. |",
+        "",
+        "## turns: one row per finished turn (core columns)",
+        "",
+        *_rows((GAME_COL,) + TURN_BASE),
+        "",
+        "## events: one row per event (core columns)",
+        "",
+        *_rows((GAME_COL,) + event_base(("...",))),
+        "",
+    ]
+    for name in _BUILTIN:
+        cls = get_game_class(name)
+        lines += [f"## {cls.title} (`{name}`)", "",
+                  "Score categories (`vp_<category>` in games): " + ", ".join(f"`{c}`" for c in cls.score_categories) + ".", "",
+                  "### turns: game columns", "", *_rows(cls.turn_columns), "",
+                  "### events: kinds", "", ", ".join(f"`{k}`" for k in cls.event_kinds) + ".", "",
+                  "### events: game columns", "", *_rows(cls.event_columns), ""]
+        notes = getattr(cls, "event_notes", None)
+        if notes:
+            lines += ["### events: what each kind fills in", "", "| kind | columns |", "|---|---|"]
+            lines += [f"| `{k}` | {v} |" for k, v in notes.items()] + [""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(render(), end="")

@@ -1,0 +1,128 @@
+"""Bad input: one line naming the bad value and what is allowed, exit code 2, nothing partial."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import cli
+from sim.config import RunConfig
+from sim.runner import simulate
+
+
+def run_cli(argv, capsys, monkeypatch) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["meeplelab", *argv])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    cap = capsys.readouterr()
+    return e.value.code, cap.out, cap.err
+
+
+def expect_error(argv, message, capsys, monkeypatch):
+    code, out, err = run_cli(argv, capsys, monkeypatch)
+    assert code == 2, (code, err)
+    assert err.strip() == f"error: {message}", err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.fixture
+def small_run(tmp_path):
+    out = tmp_path / "done"
+    simulate(RunConfig(game="toy", players=2, strategies=("random",), games=20, seed=1, batch_size=10, out=str(out)))
+    return out
+
+
+SIM = ["simulate", "--no-progress"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--game", "toi"], "unknown game 'toi': did you mean toy? allowed: unconscious-mind, galileos-truth, toy"),
+    (["--game", "toy", "--strategies", "randon"],
+     "unknown strategy 'randon' for toy: did you mean random, slow-random? allowed: always-draw, interrupting, random, slow-random"),
+    (["--game", "toy", "--players", "2", "--strategies", "random,random,random"],
+     "3 strategies given for 2 players: give one per seat or one for all"),
+    (["--game", "toy", "--players", "0"], "toy takes 1 to 4 players, got 0"),
+    (["--game", "toy", "--players", "5"], "toy takes 1 to 4 players, got 5"),
+    (["--game", "toy", "--games", "0"], "--games must be at least 1, got 0"),
+    (["--game", "toy", "--games", "-3"], "--games must be at least 1, got -3"),
+    (["--game", "toy", "--batch-size", "0"], "--batch-size must be at least 1, got 0"),
+    (["--game", "toy", "--set", "roundz=3"], "unknown parameter 'roundz' for ToyParams; did you mean rounds?"),
+    (["--game", "toy", "--set", "rounds=three"], "parameter rounds='three' has the wrong type: expected an integer"),
+    (["--game", "toy", "--set", "rounds=99"], "parameter rounds='99' is out of range: allowed 1 to 50"),
+    (["--game", "toy", "--backend", "mpi"], "unknown backend 'mpi': allowed: loky, threading, dask"),
+    (["--game", "toy", "--strategies", "slow-random:speed=3"],
+     "strategy 'slow-random' has no argument 'speed': allowed: ms"),
+])
+def test_bad_simulate_input_is_one_line_exit_2_and_writes_nothing(args, message, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "out"
+    expect_error(SIM + args + ["--out", str(out)], message, capsys, monkeypatch)
+    assert not out.exists()
+
+
+def test_toml_config_with_a_syntax_error(tmp_path, capsys, monkeypatch):
+    bad = tmp_path / "run.toml"
+    bad.write_text('game = "toy"\nplayers = = 2\n')
+    code, _, err = run_cli(SIM + ["--config", str(bad), "--out", str(tmp_path / "o")], capsys, monkeypatch)
+    assert code == 2 and err.startswith(f"error: config file '{bad}' has a TOML syntax error: ")
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "o").exists()
+
+
+def test_output_folder_holding_another_run(small_run, capsys, monkeypatch):
+    before = sorted(p.name for p in small_run.rglob("*"))
+    expect_error(SIM + ["--game", "toy", "--out", str(small_run)],
+                 f"output folder '{small_run}' holds another run: use --resume to complete it or --overwrite to replace it",
+                 capsys, monkeypatch)
+    assert sorted(p.name for p in small_run.rglob("*")) == before
+
+
+def test_output_path_not_writable(tmp_path, capsys, monkeypatch):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    blocker = ro / "file"
+    blocker.write_text("x")
+    expect_error(SIM + ["--game", "toy", "--out", str(blocker / "run")],
+                 f"cannot write to output folder '{blocker / 'run'}': Not a directory", capsys, monkeypatch)
+
+
+def test_report_on_a_corrupt_parquet_part_names_the_part(small_run, tmp_path, capsys, monkeypatch):
+    part = small_run / "turns" / "part-000001.parquet"
+    part.write_bytes(b"not parquet at all")
+    expect_error(["report", str(small_run), "--out", str(tmp_path / "rep")],
+                 f"corrupt Parquet part '{part}': ArrowInvalid", capsys, monkeypatch)
+    assert not (tmp_path / "rep").exists()
+
+
+def test_report_on_an_empty_folder(tmp_path, capsys, monkeypatch):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    expect_error(["report", str(empty)], f"'{empty}' is not a run folder: no manifest.json", capsys, monkeypatch)
+    assert list(empty.iterdir()) == []
+
+
+def test_replay_of_a_game_not_in_the_run(small_run, capsys, monkeypatch):
+    expect_error(["replay", str(small_run), "--game-id", "20"],
+                 f"game 20 is not in run '{small_run}': games 0 to 19", capsys, monkeypatch)
+
+
+def test_unreachable_dask_scheduler(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "o"
+    expect_error(SIM + ["--game", "toy", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--out", str(out)],
+                 "cannot reach Dask scheduler 'tcp://127.0.0.1:9' within 10 s: OSError", capsys, monkeypatch)
+    assert not out.exists()
+
+
+def test_non_integer_option_is_one_line(tmp_path, capsys, monkeypatch):
+    code, _, err = run_cli(SIM + ["--game", "toy", "--players", "two", "--out", str(tmp_path / "o")], capsys, monkeypatch)
+    assert code == 2 and err.startswith("error: Invalid value for '--players'") and len(err.strip().splitlines()) == 1
+
+
+def test_simulate_then_replay_then_report_succeed(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "run"
+    code, stdout, _ = run_cli(SIM + ["--game", "toy", "--players", "2", "--games", "50", "--out", str(out)], capsys, monkeypatch)
+    assert code == 0 and "wrote 50 games of toy" in stdout
+    code, stdout, _ = run_cli(["replay", str(out), "--game-id", "3"], capsys, monkeypatch)
+    assert code == 0 and "(matches the logged final scores)" in stdout
+    code, stdout, _ = run_cli(["report", str(out)], capsys, monkeypatch)
+    assert code == 0 and (out / "report" / "report.html").is_file()
