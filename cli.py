@@ -122,6 +122,42 @@ def report(
 
 @app.command()
 @user_errors
+def sweep(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    vary: List[str] = typer.Option(..., "--vary", help="name=v1,v2,... (repeatable; the cartesian product is run)."),
+    players: int = typer.Option(4, "--players", help="Seats per game."),
+    strategies: str = typer.Option("random", "--strategies", help="One strategy id per seat, or one for all."),
+    games: int = typer.Option(1000, "--games", help="Games per variant."),
+    seed: int = typer.Option(0, "--seed", help="Seed shared by every variant (common random numbers)."),
+    batch_size: int = typer.Option(1024, "--batch-size"),
+    n_jobs: int = typer.Option(-1, "--n-jobs"),
+    backend: str = typer.Option("loky", "--backend"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler"),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
+    out: Path = typer.Option(..., "--out", help="Sweep folder (one run folder per variant, plus report/)."),
+    resume: bool = typer.Option(False, "--resume"),
+    overwrite: bool = typer.Option(False, "--overwrite"),
+) -> None:
+    """Run parameter variants on common seeds and chart each metric against the parameter."""
+    from analysis.report import build_report
+    from analysis.sweep import sweep_sections
+    from sim.config import RunConfig
+    from sim.core.params import parse_set_options
+    from sim.sweep import parse_vary, read_sweep, run_sweep
+
+    base = RunConfig(game=game, players=players, strategies=_split(strategies) or ("random",), games=games, seed=seed,
+                     batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler, out=str(out),
+                     params=parse_set_options(set_))
+    v = parse_vary(vary)
+    run_sweep(base, v, out, resume=resume, overwrite=overwrite,
+              on_variant=lambda i, n, name: typer.echo(f"variant {i + 1}/{n}: {name}", err=True))
+    meta = read_sweep(out)
+    page = build_report([out / x["folder"] for x in meta["variants"]], out / "report", sections=sweep_sections(out))
+    typer.echo(f"wrote {len(meta['variants'])} variants to {out}; report {page}")
+
+
+@app.command()
+@user_errors
 def replay(
     run: Path = typer.Argument(..., help="Run folder."),
     game_id: int = typer.Option(..., "--game-id", help="Game index within the run."),
