@@ -158,6 +158,35 @@ def sweep(
 
 @app.command()
 @user_errors
+def tournament(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    strategies: str = typer.Option(..., "--strategies", help="Strategy ids to compare, comma separated (two or more)."),
+    players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default: one per strategy)."),
+    games: int = typer.Option(1000, "--games", help="Games per seat arrangement."),
+    seed: int = typer.Option(0, "--seed", help="Seed shared by every arrangement (common random numbers)."),
+    batch_size: int = typer.Option(1024, "--batch-size"),
+    n_jobs: int = typer.Option(-1, "--n-jobs"),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
+    out: Path = typer.Option(..., "--out", help="Tournament folder (one run folder per seat arrangement)."),
+    overwrite: bool = typer.Option(False, "--overwrite"),
+) -> None:
+    """Every seat arrangement of the strategies on common seeds: win rates, VP and margins with intervals."""
+    from sim.core.params import parse_set_options
+    from strategies.tournament import format_table, run_tournament
+
+    ids = list(_split(strategies) or ())
+    n = players if players is not None else len(ids)
+    tables = run_tournament(game, ids, n, games, seed, out, batch_size=batch_size, n_jobs=n_jobs,
+                            params=parse_set_options(set_), overwrite=overwrite,
+                            on_lineup=lambda i, k, u: typer.echo(f"lineup {i + 1}/{k}: {', '.join(u)}", err=True))
+    typer.echo(format_table(tables["summary"]))
+    typer.echo("")
+    typer.echo(format_table(tables["seats"]))
+    typer.echo(f"\nwrote {out / 'summary.parquet'} and {out / 'seats.parquet'}")
+
+
+@app.command()
+@user_errors
 def replay(
     run: Path = typer.Argument(..., help="Run folder."),
     game_id: int = typer.Option(..., "--game-id", help="Game index within the run."),

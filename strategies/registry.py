@@ -37,13 +37,16 @@ class StrategyInfo:
     doc: str = ""
 
 
-_REGISTRY: dict[str, StrategyInfo] = {}
+_REGISTRY: dict[tuple[str, tuple[str, ...] | None], StrategyInfo] = {}
 
 
 def register_strategy(name: str, factory: Callable[..., Strategy], *, games: tuple[str, ...] | None = None,
                       args: dict[str, Arg] | None = None, doc: str = "") -> None:
-    """Add a strategy to the registry (``games`` limits it to those game ids)."""
-    _REGISTRY[name] = StrategyInfo(name, factory, games, dict(args or {}), doc)
+    """Add a strategy to the registry (``games`` limits it to those game ids).
+
+    A game-specific entry overrides a generic one of the same name for its games.
+    """
+    _REGISTRY[(name, tuple(games) if games else None)] = StrategyInfo(name, factory, games, dict(args or {}), doc)
 
 
 def _load_builtins() -> None:
@@ -60,7 +63,14 @@ def _load_builtins() -> None:
 def strategies_for(game: str) -> list[StrategyInfo]:
     """Registry entries usable in ``game``, sorted by name."""
     _load_builtins()
-    return sorted((s for s in _REGISTRY.values() if s.games is None or game in s.games), key=lambda s: s.name)
+    chosen: dict[str, StrategyInfo] = {}
+    for s in _REGISTRY.values():
+        if s.games is None:
+            chosen.setdefault(s.name, s)
+    for s in _REGISTRY.values():
+        if s.games is not None and game in s.games:
+            chosen[s.name] = s
+    return sorted(chosen.values(), key=lambda s: s.name)
 
 
 def parse_id(spec: str) -> tuple[str, dict[str, str]]:

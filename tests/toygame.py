@@ -212,3 +212,14 @@ register_strategy("slow-random", SlowRandom, games=("toy",), args={"ms": Arg(int
 register_strategy("always-draw", AlwaysDraw, games=("toy",), doc="Draw while legal (tests).")
 register_strategy("interrupting", Interrupting, games=("toy",), args={"after": Arg(int, 10, "calls before Ctrl-C", 1)},
                   doc="Raises KeyboardInterrupt (tests).")
+
+
+def _toy_redeterminize(self, state, seat, streams):
+    """The undrawn part of the deck is hidden: shuffle it."""
+    for g in range(state.batch_size):
+        t = int(state.top[g])
+        if t < state.deck.shape[1] - 1:
+            shuffle_range(streams.keys, streams.counters, g, state.deck[g], t, state.deck.shape[1])
+
+
+ToyGame.redeterminize = _toy_redeterminize

@@ -146,6 +146,18 @@ class Game(abc.ABC):
         """``int[B, P]`` VP held now (greedy and heuristic strategies); final scores by default."""
         return self.final_scores(state)
 
+    def features(self, state: BatchState) -> dict[str, np.ndarray]:
+        """``{name: float[B, P]}`` state features heuristic strategies weigh (VP by default)."""
+        return {"vp": self.vp(state).astype(np.float64)}
+
+    def redeterminize(self, state: BatchState, seat: np.ndarray, streams) -> None:
+        """Re-sample, in place, everything game ``g`` hides from ``seat[g]`` (deck orders, bags,
+        face-down stacks, other hands) from ``streams`` (a :class:`sim.core.rng.Streams` over the
+        batch). Search strategies call it on their copies before looking ahead, so they never
+        see hidden information (TAG's redeterminisation). Games without hidden information keep
+        this default, which changes nothing.
+        """
+
     def progress(self, state: BatchState) -> tuple[np.ndarray, np.ndarray]:
         """``(turns int[B], rounds int[B])`` played so far (games table)."""
         z = np.zeros(state.batch_size, np.int64)
@@ -200,13 +212,15 @@ class Game(abc.ABC):
             turn_buf=tb, turn_n=tn, event_buf=eb, event_n=en)
         return self._init(base, int(num_players))
 
-    def step(self, state: BatchState, actions: np.ndarray, mask: np.ndarray | None = None) -> None:
+    def step(self, state: BatchState, actions: np.ndarray, mask: np.ndarray | None = None,
+             where: np.ndarray | None = None) -> None:
         """Advance every unfinished game by one decision, in place.
 
         Args:
             state: the batch.
             actions: ``int[B]`` chosen action per game (ignored for finished games).
             mask: the legal action mask already computed for this state (recomputed when None).
+            where: ``bool[B]``: advance only these games (search strategies); all when None.
 
         Raises:
             IllegalActionError: an action outside the legal mask (names game, action, legal set).
@@ -214,6 +228,8 @@ class Game(abc.ABC):
         """
         actions = np.asarray(actions, dtype=np.int64)
         active = ~self.done(state)
+        if where is not None:
+            active &= where
         if not active.any():
             return
         if mask is None:

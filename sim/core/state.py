@@ -16,6 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 
 
+_LOG_FIELDS = ("turn_buf", "turn_n", "event_buf", "event_n")
+
+
 @dataclass
 class BatchState:
     """Fields every game's state carries.
@@ -55,13 +58,22 @@ class BatchState:
             kw[f.name] = v.copy() if isinstance(v, np.ndarray) else v
         return type(self)(**kw)
 
-    def take(self, idx: np.ndarray) -> "BatchState":
-        """A new state holding games ``idx`` (indices into the batch), arrays copied."""
+    def take(self, idx: np.ndarray, *, fresh_logs: bool = False) -> "BatchState":
+        """A new state holding games ``idx`` (indices into the batch), arrays copied.
+
+        With ``fresh_logs`` the log buffers start empty instead of being copied (lookahead and
+        rollouts, whose logs are thrown away).
+        """
         idx = np.asarray(idx, dtype=np.int64)
         kw = {}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
-            kw[f.name] = np.ascontiguousarray(v[idx]) if isinstance(v, np.ndarray) else v
+            if not isinstance(v, np.ndarray):
+                kw[f.name] = v
+            elif fresh_logs and f.name in _LOG_FIELDS:
+                kw[f.name] = np.zeros((idx.shape[0],) + v.shape[1:], v.dtype)
+            else:
+                kw[f.name] = np.ascontiguousarray(v[idx])
         return type(self)(**kw)
 
     def repeat(self, k: int) -> "BatchState":

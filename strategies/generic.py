@@ -1,0 +1,124 @@
+"""Strategies every game gets: greedy VP, weighted heuristic (one-step lookahead), rollouts."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import Strategy, StrategyRNG, View
+from .registry import Arg, register_strategy
+from .search import advance, candidates, derived_streams, pick_best, value
+
+
+class GreedyVP(Strategy):
+    """Largest immediate VP gain: each legal action is tried on a copy of the game (hidden
+    information re-sampled first); ties are broken at random from the seat's stream."""
+
+    name = "greedy-vp"
+
+    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+        game, state = view.game, view.state
+        rows, acts, starts = candidates(legal_mask)
+        streams = derived_streams(rng, rows)
+        u = rng.random()
+        seat = np.full(rows.size, view.seat)
+        sub = state.take(view.idx[rows], fresh_logs=True)
+        before = game.vp(sub)[:, view.seat].astype(np.float64)
+        game.redeterminize(sub, seat, streams)
+        game.step(sub, acts, legal_mask[rows])
+        gain = game.vp(sub)[:, view.seat] - before
+        return pick_best(gain, rows, acts, starts, legal_mask.shape[0], u)
+
+
+class Heuristic(Strategy):
+    """Scores every legal action by the weighted feature value (own minus best opponent) of the
+    state it leads to, finishing the seat's current turn with random sub-decisions
+    (``finish=1``) so multi-part choices are valued by where they end."""
+
+    name = "heuristic"
+    default_weights: dict[str, float] = {"vp": 1.0}
+
+    def __init__(self, **args):
+        super().__init__(**args)
+        self.weights = {**self.default_weights, **{k: float(v) for k, v in args.items() if k in self.default_weights}}
+        self.finish = int(args.get("finish", 1))
+
+    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+        game, state = view.game, view.state
+        rows, acts, starts = candidates(legal_mask)
+        streams = derived_streams(rng, rows)
+        u = rng.random()
+        seat = np.full(rows.size, view.seat)
+        sub = state.take(view.idx[rows], fresh_logs=True)
+        turns0 = game.progress(sub)[0].copy()
+        game.redeterminize(sub, seat, streams)
+        game.step(sub, acts, legal_mask[rows])
+        if self.finish:
+            advance(game, sub, streams, seat, until_turn_ends=True, max_plies=32, turns0=turns0)
+        score = value(game, sub, seat, self.weights)
+        return pick_best(score, rows, acts, starts, legal_mask.shape[0], u)
+
+
+class Rollout(Strategy):
+    """For each of the ``top`` best candidate actions by the heuristic, ``k`` continuations played
+    with random legal actions for ``horizon`` turns (or to the end); picks the best mean margin
+    (final VP margin when the game ended, weighted heuristic value otherwise)."""
+
+    name = "rollout"
+
+    def __init__(self, **args):
+        super().__init__(**args)
+        self.k = int(args.get("k", 8))
+        self.top = int(args.get("top", 4))
+        self.horizon = int(args.get("horizon", 4))
+        self.heuristic = Heuristic()
+
+    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+        game, state = view.game, view.state
+        n = legal_mask.shape[0]
+        first = self.heuristic.act(view, legal_mask, rng)
+        if self.top <= 1:
+            return first
+        # candidate set: the heuristic's pick plus random other legal actions, up to `top` per game
+        rows, acts, starts = candidates(legal_mask)
+        u = rng.random()
+        keyed = derived_streams(rng, rows).random(np.arange(rows.size))
+        keyed[acts == first[rows]] = -1.0  # the heuristic's choice always kept
+        order = np.lexsort((keyed, rows))
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        rank = rank - starts[np.searchsorted(starts, np.arange(rows.size), side="right") - 1]
+        keep = rank < self.top
+        crow, cact = rows[keep], acts[keep]
+        cstarts = np.flatnonzero(np.r_[True, crow[1:] != crow[:-1]])
+        rep = np.repeat(np.arange(crow.size), self.k)
+        sub = state.take(view.idx[crow[rep]], fresh_logs=True)
+        seat = np.full(rep.size, view.seat)
+        streams = derived_streams(rng, crow[rep])
+        game.redeterminize(sub, seat, streams)
+        game.step(sub, cact[rep], legal_mask[crow[rep]])
+        turns0 = game.progress(sub)[0].copy()
+        for _ in range(self.horizon * max(state.num_players, 1) * 64):
+            if game.done(sub).all() or (game.progress(sub)[0] - turns0 >= self.horizon).all():
+                break
+            live = ~game.done(sub) & (game.progress(sub)[0] - turns0 < self.horizon)
+            mask = game.legal_action_mask(sub)
+            li = np.flatnonzero(live)
+            a = np.full(sub.batch_size, -1, np.int64)
+            a[li] = streams.choose_legal(li, mask[li])
+            game.step(sub, a, mask, where=live)
+            sub.turn_n[:] = 0
+            sub.event_n[:] = 0
+        score = value(game, sub, seat, self.heuristic.weights).reshape(-1, self.k).mean(axis=1)
+        return pick_best(score, crow, cact, cstarts, n, u)
+
+
+register_strategy("greedy-vp", GreedyVP, doc="Largest immediate VP gain (one-step lookahead, hidden info re-sampled).")
+register_strategy("heuristic", Heuristic, args={
+    "vp": Arg(float, 1.0, "weight of VP"),
+    "finish": Arg(int, 1, "finish the turn's sub-decisions at random before valuing (1) or not (0)", 0, 1),
+}, doc="One-step lookahead scored by weighted state features (generic: VP only).")
+register_strategy("rollout", Rollout, args={
+    "k": Arg(int, 8, "continuations per candidate action", 1, 256),
+    "top": Arg(int, 4, "candidate actions rolled out per decision (heuristic's pick plus random others)", 1, 64),
+    "horizon": Arg(int, 4, "turns each continuation is played before it is valued", 1, 1000),
+}, doc="Monte Carlo rollouts of the best candidates; best mean margin.")

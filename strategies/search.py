@@ -1,0 +1,92 @@
+"""Lookahead machinery shared by greedy, heuristic and rollout strategies.
+
+Candidates are (deciding game, legal action) pairs. Each candidate gets its own copy of its
+game (``state.take``), with everything hidden from the deciding seat re-sampled first
+(``game.redeterminize``), so lookahead never peeks at deck orders or bags. Random choices made
+while looking ahead come from streams derived from the seat's own stream.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core.rng import GOLDEN, Streams, _mix64_np
+
+from .base import StrategyRNG
+
+
+def candidates(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(rows, actions, starts)``: every True entry of ``mask`` in row-major order, and where
+    each row's run of candidates starts."""
+    rows, acts = np.nonzero(mask)
+    starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]]) if rows.size else np.zeros(0, np.int64)
+    return rows, acts.astype(np.int64), starts
+
+
+def derived_streams(rng: StrategyRNG, rows: np.ndarray) -> Streams:
+    """One fresh stream per candidate, keyed from one draw of the deciding game's own stream."""
+    base = rng.streams.u64(rng.idx)
+    with np.errstate(over="ignore"):
+        keys = _mix64_np(base[rows] ^ ((np.arange(rows.size, dtype=np.uint64) + np.uint64(1)) * GOLDEN))
+    return Streams(keys)
+
+
+def pick_best(scores: np.ndarray, rows: np.ndarray, acts: np.ndarray, starts: np.ndarray, n: int,
+              u: np.ndarray, eps: float = 1e-9) -> np.ndarray:
+    """Per row, the action with the highest score; ties broken by ``u`` (uniform per row)."""
+    rowmax = np.maximum.reduceat(scores, starts)
+    best = scores >= rowmax[rows] - eps
+    cnt = np.add.reduceat(best.astype(np.int64), starts)
+    k = np.minimum((u * cnt).astype(np.int64), cnt - 1)
+    csum = np.cumsum(best) - best  # best candidates before this one overall
+    rank_in_row = csum - csum[starts][rows]
+    chosen = best & (rank_in_row == k[rows])
+    out = np.full(n, -1, np.int64)
+    out[rows[chosen]] = acts[chosen]
+    return out
+
+
+def advance(game, state, streams: Streams, seat: np.ndarray, *, until_turn_ends: bool, max_plies: int,
+            turns0: np.ndarray | None = None) -> None:
+    """Play copies forward with uniform random legal actions.
+
+    With ``until_turn_ends``: only while the deciding seat is still in the same turn (finish a
+    multi-part decision); otherwise for up to ``max_plies`` plies or to the end.
+    """
+    if turns0 is None:
+        turns0 = game.progress(state)[0].copy()
+    for _ in range(max_plies):
+        done = game.done(state)
+        live = ~done
+        if until_turn_ends:
+            live &= (game.progress(state)[0] == turns0) & (game.to_act(state) == seat)
+        if not live.any():
+            return
+        mask = game.legal_action_mask(state)
+        li = np.flatnonzero(live)
+        a = np.full(state.batch_size, -1, np.int64)
+        a[li] = streams.choose_legal(li, mask[li])
+        game.step(state, a, mask, where=live)
+        state.turn_n[:] = 0
+        state.event_n[:] = 0
+
+
+def value(game, state, seat: np.ndarray, weights: dict[str, float] | None) -> np.ndarray:
+    """``float[B]``: weighted feature value of ``seat[g]`` minus the best other seat's (margin).
+
+    ``weights=None`` scores VP alone.
+    """
+    feats = game.features(state)
+    if weights is None:
+        v = feats["vp"]
+    else:
+        v = sum(w * feats[k] for k, w in weights.items() if w)
+        if not isinstance(v, np.ndarray):
+            v = np.zeros((state.batch_size, state.num_players))
+    b = np.arange(state.batch_size)
+    own = v[b, seat]
+    if state.num_players == 1:
+        return own
+    other = v.copy()
+    other[b, seat] = -np.inf
+    return own - other.max(axis=1)

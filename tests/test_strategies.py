@@ -1,0 +1,98 @@
+"""Strategy protocol, registry and the generic lookahead strategies (on the test game)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.core.errors import ConfigError
+from sim.play import play_batch
+from sim.registry import make_game
+from strategies import make_strategy
+from strategies.registry import parse_id
+from strategies.search import pick_best
+from strategies.tournament import lineups
+
+
+def test_strategy_ids_parse_with_arguments():
+    assert parse_id("rollout:k=4,horizon=2") == ("rollout", {"k": "4", "horizon": "2"})
+    s = make_strategy("toy", "rollout:k=4,horizon=2")
+    assert s.k == 4 and s.horizon == 2 and s.id == "rollout:k=4,horizon=2"
+
+
+@pytest.mark.parametrize("spec,msg", [
+    ("rollot", "unknown strategy 'rollot' for toy: did you mean rollout? allowed:"),
+    ("rollout:kk=3", "strategy 'rollout' has no argument 'kk': did you mean k? allowed: k, top, horizon"),
+    ("rollout:k=abc", "strategy 'rollout': argument k='abc' must be int"),
+    ("rollout:k=0", "strategy 'rollout': argument k='0' is out of range: allowed 1 to 256"),
+])
+def test_bad_strategy_ids_name_what_is_allowed(spec, msg):
+    with pytest.raises(ConfigError) as e:
+        make_strategy("toy", spec)
+    assert str(e.value).startswith(msg)
+
+
+def test_pick_best_breaks_ties_with_the_given_uniforms():
+    rows = np.array([0, 0, 0, 1, 1])
+    acts = np.array([3, 5, 7, 1, 2])
+    starts = np.array([0, 3])
+    scores = np.array([1.0, 2.0, 2.0, 0.0, -1.0])
+    assert pick_best(scores, rows, acts, starts, 2, np.array([0.1, 0.9])).tolist() == [5, 1]
+    assert pick_best(scores, rows, acts, starts, 2, np.array([0.9, 0.9])).tolist() == [7, 1]
+
+
+def test_greedy_vp_stops_when_every_hidden_card_would_bust_the_pot():
+    game = make_game("toy")
+    state = game.init(np.arange(3), 1, 2)
+    state.pot[:] = [0, 4, 2]
+    state.deck[1:, :] = 0  # whatever the re-sampled order, a draw busts games 1 and 2
+    state.deck[0, :] = 3  # game 0 gains 3 VP by drawing
+    view_idx = np.arange(3)
+    from sim.core.rng import Streams
+    from strategies.base import StrategyRNG, View
+
+    mask = game.legal_action_mask(state)
+    acts = make_strategy("toy", "greedy-vp").act(View(game, state, view_idx, 0), mask,
+                                                  StrategyRNG(Streams.for_games(1, state.game_id, 1), view_idx))
+    assert acts.tolist() == [0, 1, 1]  # draw, stop, stop
+
+
+def test_lookahead_does_not_change_the_real_game():
+    game = make_game("toy")
+    res_a = play_batch(game, [make_strategy("toy", "greedy-vp"), make_strategy("toy", "random")], np.arange(64), 9)
+    res_b = play_batch(game, [make_strategy("toy", "greedy-vp"), make_strategy("toy", "random")], np.arange(64), 9)
+    assert res_a.games.equals(res_b.games)
+    rnd = play_batch(game, [make_strategy("toy", "random")] * 2, np.arange(64), 9)
+    assert np.array_equal(res_a.state.deck, rnd.state.deck)
+
+
+def test_search_strategies_beat_random_on_the_test_game():
+    game = make_game("toy")
+    for spec in ("greedy-vp", "heuristic", "rollout:k=4,top=2,horizon=2"):
+        a = play_batch(game, [make_strategy("toy", spec), make_strategy("toy", "random")], np.arange(300), 3)
+        b = play_batch(game, [make_strategy("toy", "random"), make_strategy("toy", spec)], np.arange(300), 3)
+        wins = a.games.to_pandas().query("seat == 0").win_share.sum() + b.games.to_pandas().query("seat == 1").win_share.sum()
+        assert wins / 600 > 0.6, (spec, wins / 600)
+
+
+def test_tournament_lineups_cover_every_seat_arrangement():
+    assert lineups(["a", "b"], 2) == [("a", "b"), ("b", "a")]
+    assert len(lineups(["a", "b", "c"], 3)) == 6
+    four = lineups(["a", "b"], 4)
+    assert len(four) == 14 and all({"a", "b"} == set(x) for x in four)
+    with pytest.raises(ConfigError, match="at least two strategies"):
+        lineups(["a"], 2)
+
+
+def test_tournament_writes_parquet_summary_with_intervals(tmp_path):
+    import polars as pl
+
+    from strategies.tournament import run_tournament
+
+    t = run_tournament("toy", ["random", "always-draw"], 2, 200, 5, tmp_path / "t", n_jobs=1)
+    s = pl.read_parquet(tmp_path / "t" / "summary.parquet")
+    assert s.equals(t["summary"]) and s.height == 2
+    assert (s["win_low"] <= s["win_rate"]).all() and (s["win_rate"] <= s["win_high"]).all()
+    assert s["games"].to_list() == [400, 400]
+    seats = pl.read_parquet(tmp_path / "t" / "seats.parquet")
+    assert seats.height == 4 and seats["games"].to_list() == [200] * 4
