@@ -57,6 +57,7 @@ def simulate(
     games: Optional[int] = typer.Option(None, "--games", help="Number of games (default 2000)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Run seed (default 0)."),
     batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch and per part file (default 1024)."),
+    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per task and part file (default: batches filling at least 1024 games)."),
     n_jobs: Optional[int] = typer.Option(None, "--n-jobs", help="Parallel workers, -1 = all cores (default -1)."),
     backend: Optional[str] = typer.Option(None, "--backend", help="loky (default), threading or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address for --backend dask."),
@@ -77,7 +78,7 @@ def simulate(
 
     base: dict = load_toml(config) if config is not None else {}
     given = {"game": game, "players": players, "strategies": _split(strategies), "games": games, "seed": seed,
-             "batch_size": batch_size, "n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
+             "batch_size": batch_size, "chunk_size": chunk_size, "n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
              "out": str(out) if out is not None else None, "content": str(content) if content is not None else None}
     for k, v in given.items():
         if v is not None:
@@ -196,6 +197,21 @@ def replay(
 
     for line in replay_text(run, game_id):
         typer.echo(line)
+
+
+@app.command()
+@user_errors
+def bench(
+    games: str = typer.Option("unconscious-mind,galileos-truth", "--games", help="Games to measure, comma separated."),
+    quick: bool = typer.Option(False, "--quick", help="Smaller game counts (smoke run)."),
+    memory: bool = typer.Option(True, "--memory/--no-memory", help="Measure peak memory of 10k and 200k-game runs."),
+    out: Path = typer.Option(Path("benchmarks/RESULTS.md"), "--out", help="Results file (Markdown)."),
+) -> None:
+    """Measure games/s, batch and n_jobs scaling, peak memory and Parquet bytes per game."""
+    from benchmarks.bench import main as bench_main
+
+    args = ["--games", games, "--out", str(out)] + (["--quick"] if quick else []) + ([] if memory else ["--no-memory"])
+    bench_main(args)
 
 
 @app.command("games")

@@ -31,7 +31,9 @@ class RunConfig:
         strategies: one strategy id per seat (a single id is repeated for every seat).
         games: number of games (>= 1).
         seed: run seed (>= 0); game ``i`` uses streams keyed by (seed, i).
-        batch_size: games advanced together in one batch; also the games per chunk / part file.
+        batch_size: games advanced together in one batch (the vector width of the kernels).
+        chunk_size: games per joblib task and per part file (a whole number of batches; default: the
+            smallest multiple of ``batch_size`` that is at least 1024).
         n_jobs: joblib workers (-1 = all cores).
         backend: ``loky`` (processes), ``threading`` or ``dask`` (needs ``scheduler``).
         scheduler: Dask scheduler address (``tcp://host:8786``) for the dask backend.
@@ -47,6 +49,7 @@ class RunConfig:
     games: int
     seed: int = 0
     batch_size: int = 1024
+    chunk_size: int | None = None
     n_jobs: int = 1
     backend: str = "loky"
     scheduler: str | None = None
@@ -57,7 +60,7 @@ class RunConfig:
     log_events: bool = True
 
     # fields that do not change a run's results (may differ on --resume)
-    EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out")
+    EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out", "batch_size", "chunk_size")
 
     def validated(self) -> "RunConfig":
         """This config with strategies expanded to one per seat; ConfigError on any bad value."""
@@ -78,6 +81,8 @@ class RunConfig:
             raise ConfigError(f"--games must be at least 1, got {self.games}")
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
             raise ConfigError(f"--batch-size must be at least 1, got {self.batch_size}")
+        if self.chunk_size is not None and (not isinstance(self.chunk_size, int) or self.chunk_size < 1):
+            raise ConfigError(f"--chunk-size must be at least 1, got {self.chunk_size}")
         if not isinstance(self.seed, int) or self.seed < 0 or self.seed >= 2**63:
             raise ConfigError(f"--seed must be an integer from 0 to 2**63-1, got {self.seed}")
         if not isinstance(self.n_jobs, int) or self.n_jobs == 0 or self.n_jobs < -1:
@@ -90,6 +95,13 @@ class RunConfig:
         if self.content is not None and not Path(self.content).is_dir():
             raise ConfigError(f"content folder {self.content!r} does not exist")
         return dataclasses.replace(self, strategies=strategies)
+
+    @property
+    def games_per_chunk(self) -> int:
+        """Games per chunk (task and part file)."""
+        if self.chunk_size is not None:
+            return self.chunk_size
+        return self.batch_size * max(1, -(-1024 // self.batch_size))
 
     def make_params(self):
         """The game's Params with this config's overrides applied."""

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import numpy as np
+import pyarrow as pa
 
 from . import runfolder as rf
 from .config import RunConfig, dump_toml
@@ -73,11 +74,19 @@ def run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
     params = cfg.make_params()
     game = make_game(cfg.game, params, cfg.content)
     strategies = [make_strategy(cfg.game, s) for s in cfg.strategies]
-    res = play_batch(game, strategies, np.arange(lo, hi, dtype=np.int64), cfg.seed,
-                     log_turns=cfg.log_turns, log_events=cfg.log_events, params_id=params_hash(params))
+    parts: dict[str, list] = {"games": [], "turns": [], "events": []}
+    pid = params_hash(params)
+    for b_lo in range(lo, hi, cfg.batch_size):
+        ids = np.arange(b_lo, min(b_lo + cfg.batch_size, hi), dtype=np.int64)
+        res = play_batch(game, strategies, ids, cfg.seed, log_turns=cfg.log_turns, log_events=cfg.log_events,
+                         params_id=pid)
+        parts["games"].append(res.games)
+        parts["turns"].append(res.turns)
+        parts["events"].append(res.events)
     run = Path(out)
     rows, size = {}, {}
-    for name, table in (("games", res.games), ("turns", res.turns), ("events", res.events)):
+    for name in rf.TABLES:
+        table = pa.concat_tables(parts[name]).combine_chunks() if len(parts[name]) > 1 else parts[name][0]
         size[name] = rf.write_part(run, name, chunk, table)
         rows[name] = table.num_rows
     return {"chunk": chunk, "rows": rows, "bytes": size, "seconds": time.perf_counter() - t0}
@@ -118,7 +127,7 @@ def new_manifest(cfg: RunConfig) -> dict[str, Any]:
                   "strategy_streams": {str(s): strategy_stream(s) for s in range(cfg.players)},
                   "key": "stream key = f(run_seed, game index, stream id); see sim/core/rng.py"},
         "chunks": [{"id": i, "lo": lo, "hi": hi, "status": "pending"} for i, (lo, hi) in
-                   enumerate(chunk_bounds(cfg.games, cfg.batch_size))],
+                   enumerate(chunk_bounds(cfg.games, cfg.games_per_chunk))],
     }
 
 

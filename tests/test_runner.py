@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def cfg(out, **kw) -> RunConfig:
     base = dict(game="toy", players=3, strategies=("random",), games=300, seed=11, batch_size=64, n_jobs=1, out=str(out))
     base.update(kw)
+    base.setdefault("chunk_size", base["batch_size"])
     return RunConfig(**base)
 
 
@@ -52,11 +53,13 @@ def reference(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("batch_size,n_jobs,backend", [
-    (1, 1, "loky"), (64, 2, "loky"), (512, 1, "loky"), (64, 2, "threading"), (7, 1, "threading")])
-def test_tables_identical_for_any_batch_size_n_jobs_and_backend(tmp_path, reference, batch_size, n_jobs, backend):
+@pytest.mark.parametrize("batch_size,chunk_size,n_jobs,backend", [
+    (1, 1, 1, "loky"), (1, 40, 1, "loky"), (64, 64, 2, "loky"), (64, 192, 2, "loky"), (512, 512, 1, "loky"),
+    (64, 64, 2, "threading"), (7, 21, 1, "threading")])
+def test_tables_identical_for_any_batch_size_chunking_n_jobs_and_backend(tmp_path, reference, batch_size, chunk_size,
+                                                                        n_jobs, backend):
     out = tmp_path / "run"
-    simulate(cfg(out, batch_size=batch_size, n_jobs=n_jobs, backend=backend))
+    simulate(cfg(out, batch_size=batch_size, chunk_size=chunk_size, n_jobs=n_jobs, backend=backend))
     assert_same_tables(reference, out)
 
 
@@ -134,7 +137,7 @@ def test_part_files_are_written_atomically(tmp_path, monkeypatch):
 def test_resume_after_sigkill_yields_every_game_exactly_once(tmp_path):
     out = tmp_path / "killed"
     cmd = [sys.executable, "-c", "import tests.toygame; from cli import main; main()", "simulate", "--game", "toy",
-           "--players", "2", "--strategies", "slow-random:ms=3", "--games", "60", "--batch-size", "3", "--n-jobs", "1",
+           "--players", "2", "--strategies", "slow-random:ms=3", "--games", "60", "--batch-size", "3", "--chunk-size", "3", "--n-jobs", "1",
            "--seed", "5", "--out", str(out), "--no-progress"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120

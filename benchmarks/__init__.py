@@ -1,0 +1,1 @@
+"""Benchmarks: games per second, batch-size scaling, parallel speed-up, peak memory, Parquet size."""
