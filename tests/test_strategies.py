@@ -96,3 +96,42 @@ def test_tournament_writes_parquet_summary_with_intervals(tmp_path):
     assert s["games"].to_list() == [400, 400]
     seats = pl.read_parquet(tmp_path / "t" / "seats.parquet")
     assert seats.height == 4 and seats["games"].to_list() == [200] * 4
+
+
+def test_priority_list_takes_the_first_rule_with_a_legal_preferred_action():
+    from sim.core.rng import Streams
+    from strategies.base import StrategyRNG, View
+    from strategies.priority import PriorityStrategy
+
+    game = make_game("toy")
+    state = game.init(np.arange(4), 2, 2)
+    state.draws[:] = [0, 3, 0, 3]  # games 1 and 3 have used their draws: only stop is legal
+    state.pot[:] = [5, 5, 0, 0]
+
+    def want_draw_if_pot_small(view, legal):
+        m = np.zeros_like(legal)
+        m[:, 0] = view.state.pot[view.idx] < 4
+        return m
+
+    def want_stop(view, legal):
+        m = np.zeros_like(legal)
+        m[:, 1] = True
+        return m
+
+    s = PriorityStrategy([("draw while the pot is under 4", want_draw_if_pot_small), ("stop", want_stop)])
+    idx = np.arange(4)
+    acts = s.act(View(game, state, idx, 0), game.legal_action_mask(state), StrategyRNG(Streams.for_games(2, idx, 1), idx))
+    assert acts.tolist() == [1, 1, 0, 1]
+    assert s.explain() == ["draw while the pot is under 4", "stop", "otherwise: random"]
+
+
+def test_a_users_function_plays_through_the_adapter():
+    from strategies.priority import FunctionStrategy
+
+    def cautious(game, state, g, seat, legal, rng):
+        return 1 if state.pot[g] >= 3 or 0 not in legal else 0
+
+    game = make_game("toy")
+    res = play_batch(game, [FunctionStrategy(cautious, "cautious"), make_strategy("toy", "random")], np.arange(40), 8)
+    g = res.games.to_pandas()
+    assert set(g.strategy) == {"cautious", "random"} and g.query("seat == 0").vp.mean() > g.query("seat == 1").vp.mean()
