@@ -1,0 +1,342 @@
+"""The Galileo's Truth engine: wires the ``Game`` hooks to the numba kernels of :mod:`.rules`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sim.core import Column, Game
+
+from . import content as ct
+from . import rules
+from .params import Params, to_vector
+from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_GROUP, A_INV, A_KEEP, A_OLEVEL, A_PASS, A_PAY,
+                    A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, D_FRAMES, EVENT_CATEGORIES,
+                    EVENT_KINDS, MAIN_NAMES, NCAT, NUM_ACTIONS, P_OORDER, P_PENPAY, P_PLACE, P_REMOVE, P_SEC,
+                    P_STACK, PH_STAKE, SCORE_CATEGORIES,
+                    SEC_NAMES, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE, Z_PLAY, Z_REMOVED, GTState, arrays)
+
+SUBJ_TITLE = ("Astronomy", "Physics", "Mathematics", "Philosophy")
+
+
+def _action_label(a: int) -> str:
+    if a == A_PASS:
+        return "pass"
+    if a == A_DONE:
+        return "done"
+    if a == A_ABJURE:
+        return "abjure"
+    if a == A_UPGRADE:
+        return "upgrade-level"
+    if a == A_PAY:
+        return "pay-penance"
+    if a == A_DECKTOP:
+        return "card-to-deck-top"
+    if A_GROUP <= a < A_SUBJ:
+        return ("group:a", "group:b", "group:both")[a - A_GROUP]
+    if A_SUBJ <= a < A_SEC:
+        return f"subject:{ct.SUBJECTS[a - A_SUBJ]}"
+    if A_SEC <= a < A_OLEVEL:
+        return f"secondary:{SEC_NAMES[a - A_SEC]}"
+    if A_OLEVEL <= a < A_KEEP:
+        return f"observe-level:{a - A_OLEVEL + 1}"
+    if A_KEEP <= a < A_CARD:
+        return f"choice:{a - A_KEEP}"
+    if A_CARD <= a < A_RMDISC:
+        return f"card:{a - A_CARD}"
+    if A_RMDISC <= a < A_RMPLAY:
+        return f"remove-discard:{a - A_RMDISC}"
+    if A_RMPLAY <= a < A_BOARD:
+        return f"remove-play:{a - A_RMPLAY}"
+    if A_BOARD <= a < A_INV:
+        return f"treatise:{a - A_BOARD}"
+    if A_INV <= a < A_SLOT:
+        return f"use-invention:{a - A_INV}"
+    if A_SLOT <= a < A_SPACE:
+        return f"workshop-slot:{a - A_SLOT}"
+    if A_SPACE <= a < A_WIN:
+        return f"philosopher:{a - A_SPACE}"
+    if A_WIN <= a < NUM_ACTIONS:
+        return f"window:row{(a - A_WIN) // ct.WCOLS}:col{(a - A_WIN) % ct.WCOLS}"
+    return f"action:{a}"
+
+
+class GalileosTruth(Game):
+    """Galileo's Truth (1-4 players): deck building, worker placement and Suspicion management."""
+
+    name = "galileos-truth"
+    title = "Galileo's Truth"
+    min_players, max_players = 1, 4
+    num_actions = NUM_ACTIONS
+    Params = Params
+    turn_columns = (
+        Column("main_action", "str", "-", "Main Action of the turn.", MAIN_NAMES),
+        Column("vp_gained", "int16", "VP", "VP the seat gained during the turn."),
+        Column("suspicion_after", "int8", "Suspicion", "The seat's Suspicion after the turn."),
+        Column("principle_after", "str", "-", "The seat's Principle Coin after the turn.", ("copernican", "ptolemaic")),
+        Column("coins_after", "int16", "Coins", "The seat's Coins after the turn."),
+        Column("research_after", "int16", "Research", "The seat's Research tokens after the turn."),
+        Column("cards_played", "int8", "cards", "Cards played from hand in the turn."),
+    )
+    event_kinds = EVENT_KINDS
+    event_columns = (
+        Column("category", "str", "-", "VP category, Suspicion cause or Penance outcome.", EVENT_CATEGORIES),
+        Column("amount", "int16", "-", "VP gained, Suspicion change, seal VP or coins paid (by kind)."),
+        Column("target_seat", "int8", "seat", "The other seat involved (cause of Suspicion, seal owner scored), -1 none."),
+        Column("item", "int16", "id", "Treatise board, Invention, tile, card type or Level involved, -1 none."),
+        Column("cycle", "int8", "Cycles", "Cycle of the event."),
+        Column("before", "int16", "-", "Value before (VP, Suspicion, Level; seal space or Window cell for actions)."),
+        Column("after", "int16", "-", "Value after."),
+    )
+    score_categories = SCORE_CATEGORIES
+    turn_capacity = 16
+    event_capacity = 256
+
+    def __init__(self, params=None, content_dir=None):
+        super().__init__(params, content_dir)
+        self.pvec = to_vector(self.params)
+
+    # ------------------------------------------------------------------ content
+    def load_content(self, content_dir: Path):
+        return ct.load(content_dir)
+
+    def content_files(self) -> list[Path]:
+        return list(self.content.files)
+
+    @property
+    def C(self):
+        return self.content.arrays
+
+    # ------------------------------------------------------------------ setup
+    def max_plies(self, num_players: int) -> int:
+        # turns per Cycle per seat are bounded by cards owned + Inventions + spaces + upgrades + abjure + pass;
+        # each turn by a bounded number of sub-decisions. Random play stays far below this.
+        nc = len(self.C.BASIC_CARDS) + ct.NB + len(self.C.PEN_TYPES)
+        return int(num_players * self.params.cycles * (nc + len(self.C.INV_TYPE) + 8) * 40 + 100)
+
+    def _init(self, base: dict, num_players: int) -> GTState:
+        C = self.C
+        p = self.params
+        B = base["game_id"].shape[0]
+        P = num_players
+        nc = len(C.BASIC_CARDS) + ct.NB + len(C.PEN_TYPES)
+        ni = len(C.INV_TYPE)
+        ntl = max(int((C.TILE_LEVEL == lv).sum()) for lv in (1, 2, 3))
+        i32 = np.int32
+
+        def z(*shape, fill=0, dtype=i32):
+            return np.full((B,) + shape, fill, dtype)
+
+        st = GTState(
+            **base,
+            cycle=z(fill=1), over=z(dtype=np.bool_), seat=z(), first=z(), passed=z(P, dtype=np.bool_), turn=z(),
+            phase=z(), inq_up=z(dtype=np.bool_), stack=z(nc, fill=-1), stack_n=z(), stack_subj=z(fill=-1),
+            fr_n=z(), fr_set=z(D_FRAMES), fr_sel=z(D_FRAMES), fr_used=z(D_FRAMES), cur_op=z(), cur_a=z(),
+            cur_b=z(), cur_c=z(), cur_bit=z(), cur_card=z(fill=-1), obs_level=z(), obs_tiles=z(2, fill=-1),
+            obs_tile=z(fill=-1), obs_cell=z(fill=-1), turn_main=z(), turn_vp0=z(), act_vp=z(), turn_cards=z(),
+            workshop=z(4, fill=-1), inv_deck=z(3, ni, fill=-1), inv_deck_n=z(3), ws_dirty=z(dtype=np.bool_),
+            inv_owner=z(ni, fill=-1), inv_tapped=z(ni, dtype=np.bool_), bag=z(3, ntl, fill=-1), bag_n=z(3),
+            bagdisc=z(3, ntl, fill=-1), bagdisc_n=z(3), window=z(P, ct.WROWS, ct.WCOLS, fill=-1),
+            tseal=z(ct.NB, ct.SEAL_SPACES, fill=-1), mastery=z(*C.MASTERY_VP.shape, fill=-1),
+            lvl_seal=z(3, 4, fill=-1), grad=z(3, fill=-1), space_used=z(len(C.SPACE_LEVEL)),
+            pen_pile=z(max(1, len(C.PEN_TYPES)), fill=-1), pen_n=z(),
+            coins=z(P, fill=p.start_coins), research=z(P, fill=p.start_research), books=z(P, 4, fill=p.start_books),
+            susp=z(P, fill=p.start_suspicion), coper=z(P, fill=True, dtype=np.bool_), abjure_cycle=z(P),
+            level=z(P, fill=1), mentor=z(P, p.mentors, fill=p.seals_per_mentor), beside=z(P), phil=z(P),
+            phil_space=z(P, fill=-1), vp=z(P), vp_cat=z(P, NCAT), vp_ev=z(P), end_loss=z(P),
+            ctype=z(P, nc, fill=-1), czone=z(P, nc), deck=z(P, nc, fill=-1), deck_n=z(P), nslots=z(P),
+        )
+        rules.setup_kernel(arrays(st), C, self.pvec)
+        return st
+
+    # ------------------------------------------------------------------ hooks
+    def legal_action_mask(self, state: GTState) -> np.ndarray:
+        out = np.zeros((state.batch_size, NUM_ACTIONS), np.bool_)
+        rules.mask_kernel(arrays(state), self.C, self.pvec, out)
+        return out
+
+    def to_act(self, state: GTState) -> np.ndarray:
+        return state.seat.astype(np.int64)
+
+    def _apply(self, state: GTState, actions: np.ndarray, active: np.ndarray) -> None:
+        rules.apply_kernel(arrays(state), self.C, self.pvec, np.ascontiguousarray(actions, np.int64),
+                           np.ascontiguousarray(active))
+
+    def done(self, state: GTState) -> np.ndarray:
+        return state.over.copy()
+
+    def final_scores(self, state: GTState) -> np.ndarray:
+        return state.vp.astype(np.int64)
+
+    def vp(self, state: GTState) -> np.ndarray:
+        return state.vp.astype(np.int64)
+
+    def score_breakdown(self, state: GTState) -> dict[str, np.ndarray]:
+        return {c: state.vp_cat[:, :, i].astype(np.int64) for i, c in enumerate(SCORE_CATEGORIES)}
+
+    def tiebreak(self, state: GTState) -> np.ndarray:
+        """Lower Suspicion wins a tie, then more Coins (A-GT-22)."""
+        return (-state.susp.astype(np.int64) * 1000 + state.coins.astype(np.int64))
+
+    def progress(self, state: GTState):
+        done = state.over
+        cycles = np.where(done, state.cycle, state.cycle - 1).astype(np.int64)
+        return state.turn.astype(np.int64), cycles
+
+    def action_label(self, action: int) -> str:
+        return _action_label(int(action))
+
+    # ------------------------------------------------------------------ invariants
+    def check_invariants(self, state: GTState) -> list[str]:
+        C = self.C
+        p = self.params
+        out: list[str] = []
+        gid = state.game_id
+
+        def bad(mask_b, what):
+            idx = np.flatnonzero(mask_b)
+            if idx.size:
+                out.append(f"game {int(gid[idx[0]])}: {what} ({idx.size} games)")
+
+        bad((state.coins < 0).any(1), "negative Coins")
+        bad((state.research < 0).any(1), "negative Research")
+        bad((state.books < 0).any((1, 2)), "negative Books")
+        bad(((state.susp < 0) | (state.susp > p.suspicion_max)).any(1), "Suspicion off the track")
+        bad((state.abjure_cycle >= p.period3_first_cycle).any(1), "Abjure in Period III")
+        bad((state.vp != state.vp_cat.sum(2)).any(1), "VP differs from the sum of VP categories")
+        bad((state.vp != state.vp_ev).any(1), "VP differs from the sum of VP events")
+        # cards: every used slot in exactly one zone, deck array = deck zone, unused slots empty
+        nc = state.ctype.shape[2]
+        slot = np.arange(nc)[None, None, :]
+        used = slot < state.nslots[:, :, None]
+        bad((used & ((state.czone < Z_DECK) | (state.czone > Z_REMOVED) | (state.ctype < 0))).any((1, 2)),
+            "owned card slot without a zone")
+        bad((~used & (state.ctype >= 0)).any((1, 2)), "card type in an unused slot")
+        in_deck = (state.czone == Z_DECK) & used
+        bad((in_deck.sum(2) != state.deck_n).any(1), "deck count differs from cards in the deck zone")
+        valid = slot < state.deck_n[:, :, None]
+        ids = np.where(valid, state.deck, 0)
+        hit = np.zeros(state.ctype.shape, np.int64)
+        bi, pi, _ = np.indices(ids.shape)
+        np.add.at(hit, (bi, pi, np.clip(ids, 0, nc - 1)), valid.astype(np.int64))
+        ok_deck = ~((hit != in_deck.astype(np.int64)).any((1, 2)) | (valid & (state.deck < 0)).any((1, 2)))
+        bad(~ok_deck, "deck order does not match the deck zone")
+        kind = np.where(state.ctype >= 0, C.CARD_KIND[np.maximum(state.ctype, 0)], -1)
+        pen_owned = (kind == 2).sum((1, 2))
+        bad(pen_owned + state.pen_n != len(C.PEN_TYPES), "Penance cards not conserved")
+        seals_on_boards = np.stack([(state.tseal == q).sum((1, 2)) for q in range(state.num_players)], 1)
+        bad(((kind == 1).sum(2) != seals_on_boards).any(1), "Treatise cards taken differ from pyramid seals")
+        lv_seals = np.stack([(state.lvl_seal == q).sum((1, 2)) for q in range(state.num_players)], 1)
+        m_seals = np.stack([(state.mastery == q).sum((1, 2)) for q in range(state.num_players)], 1)
+        total = state.mentor.sum(2) + seals_on_boards + lv_seals + m_seals + state.beside
+        bad((total != p.mentors * p.seals_per_mentor).any(1), "Wax Seals not conserved")
+        bad((state.level - 1 != lv_seals).any(1), "Academic Level differs from Level seals")
+        live = ~state.over
+        bad(live & (state.fr_n > D_FRAMES), "frame stack overflow")
+        return out
+
+    # ------------------------------------------------------------------ words
+    def _card_name(self, t: int) -> str:
+        return self.content.card_ids[t] if 0 <= t < len(self.content.card_ids) else f"card {t}"
+
+    def describe_action(self, state: GTState, g: int, action: int) -> str:
+        a = int(action)
+        ph = int(state.phase[g])
+        seat = int(state.seat[g])
+        who = f"Seat {seat + 1}"
+        if a == A_PASS:
+            return f"{who} passes for the rest of Cycle {int(state.cycle[g])}"
+        if a == A_DONE:
+            return {P_PENPAY: f"{who} keeps the Penance card (it cycles back into the deck)",
+                    P_STACK: f"{who} finishes the stack (the top card is the Active Card)",
+                    P_SEC: f"{who} skips the remaining Secondary Actions"}.get(ph, f"{who} is done with this step")
+        if a == A_ABJURE:
+            return f"{who} abjures: Principle Coin to Ptolemaic, Suspicion -{self.params.abjure_suspicion_drop}"
+        if a == A_UPGRADE:
+            return f"{who} upgrades to Academic Level {int(state.level[g, seat]) + 1}"
+        if a == A_PAY:
+            return f"{who} pays Coins to remove the Penance card from the game"
+        if a == A_DECKTOP:
+            return f"{who} puts the new Treatise on top of the deck"
+        if A_GROUP <= a < A_SUBJ:
+            return f"{who} resolves " + ("the first icon group", "the second icon group",
+                                         "both icon groups (+1 Suspicion)")[a - A_GROUP]
+        if A_SUBJ <= a < A_SEC:
+            return f"{who} chooses {SUBJ_TITLE[a - A_SUBJ]}"
+        if A_SEC <= a < A_OLEVEL:
+            return f"{who} takes the Secondary Action {SEC_NAMES[a - A_SEC].capitalize()}"
+        if A_OLEVEL <= a < A_KEEP:
+            return f"{who} observes the sky at Level {a - A_OLEVEL + 1}"
+        if A_KEEP <= a < A_CARD:
+            if ph == P_OORDER:
+                return f"{who} activates the " + ("Window space's icons first", "tile's icons first")[a - A_KEEP]
+            t = int(state.obs_tiles[g, a - A_KEEP])
+            return f"{who} keeps Observation tile {self.content.tile_ids[t] if t >= 0 else '?'}"
+        if A_CARD <= a < A_RMDISC:
+            t = a - A_CARD
+            name = self._card_name(t)
+            return {P_STACK: f"{who} adds {name} to the stack", P_PLACE: f"{who} takes the new card into hand, discarding {name}",
+                    P_REMOVE: f"{who} removes {name} from hand"}.get(ph, f"{who} plays {name}")
+        if A_RMDISC <= a < A_RMPLAY:
+            return f"{who} removes {self._card_name(a - A_RMDISC)} from the discard pile"
+        if A_RMPLAY <= a < A_BOARD:
+            return f"{who} removes {self._card_name(a - A_RMPLAY)} from the play area"
+        if A_BOARD <= a < A_INV:
+            b = a - A_BOARD
+            verb = {ct.OP["write"]: "writes", ct.OP["copy"]: "copies", ct.OP["read"]: "reads"}.get(int(state.cur_op[g]), "takes")
+            return f"{who} {verb} the Treatise {self._card_name(int(self.C.BOARD_CARD[b]))} ({self.content.board_ids[b]})"
+        if A_INV <= a < A_SLOT:
+            return f"{who} uses the Invention {self.content.inv_ids[a - A_INV]}"
+        if A_SLOT <= a < A_SPACE:
+            i = int(state.workshop[g, a - A_SLOT])
+            return f"{who} creates the Invention {self.content.inv_ids[i] if i >= 0 else '?'} (Workshop slot {a - A_SLOT})"
+        if A_SPACE <= a < A_WIN:
+            return f"{who} assigns the Natural Philosopher to {self.content.space_ids[a - A_SPACE]}"
+        cell = a - A_WIN
+        return f"{who} lays the tile on Window row {cell // ct.WCOLS + 1}, column {cell % ct.WCOLS + 1}"
+
+    def describe_event(self, row: dict) -> str:
+        kind = row.get("kind")
+        seat = row.get("seat")
+        cat = row.get("category")
+        amt = row.get("amount")
+        item = row.get("item", -1)
+        if isinstance(kind, (int, np.integer)):
+            kind = EVENT_KINDS[int(kind)]
+        if isinstance(cat, (int, np.integer)):
+            cat = EVENT_CATEGORIES[int(cat)]
+        who = f"Seat {int(seat) + 1}" if seat is not None else "Seat ?"
+        if kind == "vp":
+            return f"{who} {'scores' if amt >= 0 else 'loses'} {abs(amt)} VP ({cat}), now {row.get('after')}"
+        if kind == "suspicion":
+            by = f" because of Seat {row['target_seat'] + 1}" if row.get("target_seat", -1) >= 0 else ""
+            return f"{who} Suspicion {row.get('before')} -> {row.get('after')} ({cat}{by})"
+        if kind == "abjure":
+            return (f"{who} abjures in Cycle {row.get('cycle')}: Suspicion {row.get('before')} -> {row.get('after')}, "
+                    f"{amt} Copernican(s) hit")
+        if kind == "prison":
+            return f"{who}'s Natural Philosopher goes to Prison (Suspicion {row.get('after')})"
+        if kind == "stake":
+            return f"{who}'s Natural Philosopher goes to the Stake (Suspicion {row.get('after')})"
+        if kind in ("write", "copy", "read"):
+            name = self.content.board_ids[item] if 0 <= item < len(self.content.board_ids) else item
+            tgt = row.get("target_seat", -1)
+            extra = (f" for {amt} VP" if kind == "write" else
+                     (f", Seat {tgt + 1} scores {amt} VP" if amt and tgt is not None and tgt >= 0 else ", nobody scores"))
+            return f"{who} {'reads' if kind == 'read' else kind + 's'} Treatise {name}{extra}"
+        if kind == "invent":
+            return f"{who} creates the Invention {self.content.inv_ids[item]} for {amt} Coins"
+        if kind == "use-invention":
+            return f"{who} uses the Invention {self.content.inv_ids[item]}"
+        if kind == "observe":
+            return f"{who} observes the sky: Level {amt} tile {self.content.tile_ids[item]}"
+        if kind == "upgrade":
+            return f"{who} reaches Academic Level {row.get('after')} (seal space {amt + 1})"
+        if kind == "penance":
+            what = {"paid": f"pays {amt} Coins to remove a Penance card", "gained": "gains a Penance card",
+                    "-": "plays a Penance card"}.get(cat, "Penance")
+            return f"{who} {what}"
+        if kind == "inquisition":
+            return f"The Inquisition token turns face up (Cycle {row.get('cycle')})"
+        return super().describe_event(row)

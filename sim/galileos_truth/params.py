@@ -1,0 +1,122 @@
+"""Every rule number of Galileo's Truth as a documented, sweepable field.
+
+Sources: ``seed 001 §Section`` for the exact rules excerpt, ``A-GT-nn`` for assumptions recorded in
+``docs/rules/galileos_truth.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.core import param
+
+S = "seed 001"
+
+
+@dataclass(frozen=True)
+class Params:
+    # ---- structure (A-GT-01..03)
+    cycles: int = param(5, unit="Cycles", source="A-GT-01", doc="Cycles in a game (seed: Period III is Cycle 5).", lo=1, hi=8)
+    period2_first_cycle: int = param(3, unit="Cycle", source="A-GT-01", doc="First Cycle of Period II.", lo=1, hi=8)
+    period3_first_cycle: int = param(5, unit="Cycle", source=f"{S} §Abjure", doc="First Cycle of Period III (no Abjure from here on).", lo=1, hi=8)
+    hand_size: int = param(5, unit="cards", source="A-GT-04", doc="Cards drawn at the start of each Cycle (hand refill).", lo=1, hi=10)
+    # ---- start (A-GT-05)
+    start_coins: int = param(2, unit="Coins", source="A-GT-05", doc="Coins at setup.", lo=0, hi=20)
+    start_research: int = param(2, unit="Research", source="A-GT-05", doc="Research tokens at setup.", lo=0, hi=20)
+    start_suspicion: int = param(2, unit="Suspicion", source="A-GT-05", doc="Suspicion at setup.", lo=0, hi=12)
+    start_books: int = param(0, unit="Books", source="A-GT-05", doc="Books per Subject at setup.", lo=0, hi=9)
+    # ---- income (A-GT-06)
+    income_coins_by_level: tuple = param((1, 2, 3), unit="Coins", source="A-GT-06", doc="Income Coins by Physics Book-track Level I/II/III.", lo=0, hi=10)
+    income_research_by_level: tuple = param((1, 2, 3), unit="Research", source="A-GT-06", doc="Income Research by Mathematics Book-track Level I/II/III.", lo=0, hi=10)
+    # ---- Book tracks (A-GT-07)
+    book_level_starts: tuple = param((0, 5, 10), unit="Books", source="A-GT-07", doc="First space of Book-track Levels I, II, III.", lo=0, hi=30)
+    book_track_max: int = param(15, unit="Books", source="A-GT-07", doc="Last space of a Book track (gains beyond are lost).", lo=1, hi=40)
+    # ---- Abjure (seed)
+    abjure_suspicion_drop: int = param(5, unit="Suspicion", source=f"{S} §Abjure", doc="Suspicion the abjuring player loses.", lo=0, hi=12)
+    abjure_other_rise: int = param(1, unit="Suspicion", source=f"{S} §Abjure", doc="Suspicion every other Copernican gains when someone abjures.", lo=0, hi=12)
+    # ---- Suspicion (A-GT-11, A-GT-12)
+    suspicion_max: int = param(12, unit="Suspicion", source="A-GT-11", doc="Top of the Suspicion track (values are clamped to 0..max).", lo=1, hi=30)
+    prison_at: int = param(8, unit="Suspicion", source="A-GT-11", doc="Reaching this Suspicion sends the Philosopher to Prison.", lo=1, hi=30)
+    stake_at: int = param(12, unit="Suspicion", source="A-GT-11", doc="Reaching this Suspicion sends the Philosopher to the Stake (lost for the game).", lo=1, hi=30)
+    inquisition_flip_cycle: int = param(3, unit="Cycle", source="A-GT-12", doc="Start of this Cycle the Inquisition token turns face up.", lo=1, hi=9)
+    penance_threshold: int = param(6, unit="Suspicion", source="A-GT-15", doc="At End of Cycle each Copernican with at least this Suspicion gains a Penance card.", lo=0, hi=30)
+    penance_suspicion_drop: int = param(1, unit="Suspicion", source=f"{S} §Play a Penance Card", doc="Suspicion lost playing Penance while the Inquisition token is face down.", lo=0, hi=5)
+    # ---- Levels (seed + A-GT-13)
+    level_space_vp_2: tuple = param((4, 2, 1, 0), unit="VP", source=f"{S} §Upgrade (first) + A-GT-13", doc="VP under the Level II seal spaces, leftmost first.", lo=-10, hi=30)
+    level_space_vp_3: tuple = param((6, 3, 2, 1), unit="VP", source=f"{S} §Upgrade (first) + A-GT-13", doc="VP under the Level III seal spaces, leftmost first.", lo=-10, hi=30)
+    level_space_vp_4: tuple = param((8, 4, 3, 2), unit="VP", source=f"{S} §Upgrade (first) + A-GT-13", doc="VP under the Level IV seal spaces, leftmost first.", lo=-10, hi=30)
+    vp_per_level_gained: int = param(2, unit="VP", source=f"{S} §Effects", doc="VP per Level gained for the 'x Level' VP icon.", lo=0, hi=10)
+    # ---- Mentors and seals (A-GT-14)
+    mentors: int = param(3, unit="Mentors", source="A-GT-14", doc="Mentors per player.", lo=1, hi=6)
+    seals_per_mentor: int = param(4, unit="seals", source="A-GT-14", doc="Wax Seals on each Mentor at setup.", lo=1, hi=10)
+    seal_beside_vp: int = param(1, unit="VP", source="A-GT-14", doc="End VP per Wax Seal put beside your board by the Mentor-seal icon.", lo=0, hi=5)
+    # ---- Workshop (A-GT-17)
+    workshop_slot_coins: tuple = param((3, 2, 1, 0), unit="Coins", source="A-GT-17", doc="Coins printed beside Workshop slots, top slot first.", lo=0, hi=10)
+    # ---- Observe (seed + A-GT-18)
+    observe_draw: int = param(2, unit="tiles", source=f"{S} §Observe the Sky", doc="Tiles drawn (keep 1) when the bag holds enough.", lo=1, hi=2)
+    observe_bonus_vp: int = param(2, unit="VP", source=f"{S} §Observe the Sky", doc="Bonus VP for an Observation.", lo=0, hi=10)
+    observe_bonus_coins: int = param(1, unit="Coins", source=f"{S} §Observe the Sky", doc="Bonus Coins for an Observation.", lo=0, hi=10)
+    # ---- Read/Write (seed)
+    write_research_bottom: int = param(3, unit="Research", source=f"{S} §Write a Treatise", doc="Research cost of bottom-row Treatises.", lo=0, hi=10)
+    # ---- final scoring (A-GT-20, A-GT-21, A-GT-22)
+    truth_vp_per_tile: int = param(2, unit="VP", source="A-GT-20", doc="Copernican Truth bonus: end VP per Observation tile for a player still Copernican.", lo=0, hi=10)
+    truth_vp_flat: int = param(0, unit="VP", source="A-GT-20", doc="Copernican Truth bonus: flat end VP for a player still Copernican.", lo=0, hi=30)
+    suspicion_band_starts: tuple = param((0, 4, 7, 10), unit="Suspicion", source="A-GT-21", doc="Lowest Suspicion of each end band (below the Stake).", lo=0, hi=30)
+    suspicion_band_vp: tuple = param((0, -2, -5, -10), unit="VP", source="A-GT-21", doc="End VP of each Suspicion band.", lo=-50, hi=10)
+    stake_vp: int = param(-15, unit="VP", source="A-GT-21", doc="End VP for a player whose Philosopher went to the Stake.", lo=-60, hi=0)
+    tiebreak: str = param("suspicion", unit="-", source="A-GT-22", doc="Tie-break: lower Suspicion, then more Coins.", choices=("suspicion",))
+    solo_mode: str = param("no-opponent", unit="-", source="A-GT-23", doc="Solo: one seat, no opponent effects, uncontested first-to-Level VP.", choices=("no-opponent",))
+
+    @classmethod
+    def harsh_inquisition(cls) -> "Params":
+        """Preset: Prison at 6, Stake at 10, steeper end bands (Abjure sensitivity runs)."""
+        return cls(prison_at=6, stake_at=10, suspicion_band_vp=(0, -3, -7, -14))
+
+    @classmethod
+    def no_truth_bonus(cls) -> "Params":
+        """Preset: Copernicans get no Truth bonus (Abjure payoff lower bound)."""
+        return cls(truth_vp_per_tile=0, truth_vp_flat=0)
+
+    def replace(self, **kw) -> "Params":
+        return dataclasses.replace(self, **kw)
+
+
+# index of each scalar in the int64 vector the kernels read
+_SCALARS = (
+    "cycles", "period2_first_cycle", "period3_first_cycle", "hand_size", "start_coins", "start_research",
+    "start_suspicion", "start_books", "book_track_max", "abjure_suspicion_drop", "abjure_other_rise",
+    "suspicion_max", "prison_at", "stake_at", "inquisition_flip_cycle", "penance_threshold",
+    "penance_suspicion_drop", "vp_per_level_gained", "mentors", "seals_per_mentor", "seal_beside_vp",
+    "observe_draw", "observe_bonus_vp", "observe_bonus_coins", "write_research_bottom", "truth_vp_per_tile",
+    "truth_vp_flat", "stake_vp",
+)
+_TUPLES = (("income_coins_by_level", 3), ("income_research_by_level", 3), ("book_level_starts", 3),
+           ("level_space_vp_2", 4), ("level_space_vp_3", 4), ("level_space_vp_4", 4),
+           ("workshop_slot_coins", 4), ("suspicion_band_starts", 4), ("suspicion_band_vp", 4))
+
+IDX: dict[str, int] = {}
+_i = 0
+for _n in _SCALARS:
+    IDX[_n] = _i
+    _i += 1
+for _n, _k in _TUPLES:
+    IDX[_n] = _i
+    _i += _k
+PARAM_VECTOR_LEN = _i
+
+
+def to_vector(p: Params) -> np.ndarray:
+    """The parameters as the int64 vector the kernels index with the ``P_*`` constants."""
+    v = np.zeros(PARAM_VECTOR_LEN, np.int64)
+    for n in _SCALARS:
+        v[IDX[n]] = int(getattr(p, n))
+    for n, k in _TUPLES:
+        t = tuple(getattr(p, n))
+        if len(t) != k:
+            from sim.core import ConfigError
+            raise ConfigError(f"parameter {n} needs {k} values, got {len(t)}")
+        v[IDX[n]:IDX[n] + k] = t
+    return v

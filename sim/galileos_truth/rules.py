@@ -1,0 +1,1390 @@
+"""Rule kernels of Galileo's Truth: scalar per-game numba code looping over the batch.
+
+``S`` is the state namedtuple (:data:`state.SArr`), ``C`` the compiled content
+(:class:`content.Content`), ``PR`` the int64 parameter vector (``state.I_*`` indices).
+The acting seat is ``S.seat[g]``; every decision in a game is taken by that seat.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.core.logs import alloc_row
+from sim.core.rng import draw_below, shuffle_range
+
+from .content import K_ICONS, PURPLE, WCOLS, WROWS, ASTRONOMY, PHYSICS, MATHEMATICS
+from .state import *  # noqa: F401,F403  (integer constants)
+from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_GROUP, A_INV, A_KEEP, A_OLEVEL, A_PASS, A_PAY,
+                    A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, C_END_LOSS, C_GAINED,
+                    C_ICONS, C_INVENTION, C_KEPT, C_LEVEL, C_MASTERY, C_NONE, C_OBSERVATION, C_PAID, C_S_ABJURE,
+                    C_S_ABJURE_OTHER, C_S_COPERNICANS, C_S_ICON, C_S_LINE, C_S_OTHERS, C_S_PENANCE, C_SEALS,
+                    C_SUSPICION, C_TREATISE, C_TRUTH, D_FRAMES)
+
+# ====================================================================== small helpers
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def ev(S, g, seat, kind, cat, amount, target, item, before, after):
+    """Append one event row (core ply, turn, seat, kind + category, amount, target, item, cycle, before, after)."""
+    r = alloc_row(S.event_buf, S.event_n, g)
+    b = S.event_buf
+    b[g, r, 0] = S.ply[g]
+    b[g, r, 1] = S.turn[g]
+    b[g, r, 2] = seat
+    b[g, r, 3] = kind
+    b[g, r, 4] = cat
+    b[g, r, 5] = amount
+    b[g, r, 6] = target
+    b[g, r, 7] = item
+    b[g, r, 8] = S.cycle[g]
+    b[g, r, 9] = before
+    b[g, r, 10] = after
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def add_vp(S, g, p, n, cat, item):
+    """Every VP change goes through here: total, category, running event sum, and a ``vp`` event."""
+    if n == 0:
+        return
+    before = S.vp[g, p]
+    S.vp[g, p] += n
+    S.vp_cat[g, p, cat] += n
+    S.vp_ev[g, p] += n
+    if p == S.seat[g]:
+        S.act_vp[g] += n
+    ev(S, g, p, E_VP, cat, n, -1, item, before, S.vp[g, p])
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def add_susp(S, PR, g, p, d, cause, target):
+    """Move a Suspicion marker (clamped to the track); Prison / Stake when reached going up."""
+    before = S.susp[g, p]
+    after = before + d
+    if after < 0:
+        after = 0
+    if after > PR[I_SUSP_MAX]:
+        after = PR[I_SUSP_MAX]
+    if after == before:
+        return
+    S.susp[g, p] = after
+    ev(S, g, p, E_SUSP, cause, after - before, target, -1, before, after)
+    if after > before:
+        if S.phil[g, p] != PH_STAKE and before < PR[I_STAKE] <= after:
+            S.phil[g, p] = PH_STAKE
+            ev(S, g, p, E_STAKE, cause, 0, -1, -1, before, after)
+        elif S.phil[g, p] != PH_STAKE and S.phil[g, p] != PH_PRISON and before < PR[I_PRISON] <= after:
+            S.phil[g, p] = PH_PRISON
+            ev(S, g, p, E_PRISON, cause, 0, -1, -1, before, after)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def book_level(PR, n):
+    """Book-track Level (1..3) of ``n`` Books."""
+    if n >= PR[I_BOOK_LV + 2]:
+        return 3
+    if n >= PR[I_BOOK_LV + 1]:
+        return 2
+    return 1
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def add_books(S, PR, g, p, s, n):
+    v = S.books[g, p, s] + n
+    if v > PR[I_BOOK_MAX]:
+        v = PR[I_BOOK_MAX]
+    if v < 0:
+        v = 0
+    S.books[g, p, s] = v
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def pay(arr, g, p, n):
+    """Pay ``n`` (never below zero)."""
+    v = arr[g, p] - n
+    arr[g, p] = v if v > 0 else 0
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def seals_left(S, g, p):
+    t = 0
+    for m in range(S.mentor.shape[2]):
+        t += S.mentor[g, p, m]
+    return t
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def take_seal(S, g, p):
+    """Take a Wax Seal from a Mentor (the first with seals left; Mentors are interchangeable, A-GT-14)."""
+    for m in range(S.mentor.shape[2]):
+        if S.mentor[g, p, m] > 0:
+            S.mentor[g, p, m] -= 1
+            return True
+    return False
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def diff_subjects_in_play(S, C, g, p):
+    """Treatises of different Subjects in the play area (purple and Penance ignored), at most 4."""
+    seen = 0
+    for c in range(S.nslots[g, p]):
+        if S.czone[g, p, c] == Z_PLAY:
+            t = S.ctype[g, p, c]
+            s = C.CARD_SUBJ[t]
+            if 0 <= s < PURPLE:
+                seen |= 1 << s
+    n = 0
+    for s in range(4):
+        if seen & (1 << s):
+            n += 1
+    return n if n < 4 else 4
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def count_tiles(S, g, p):
+    n = 0
+    for r in range(WROWS):
+        for c in range(WCOLS):
+            if S.window[g, p, r, c] >= 0:
+                n += 1
+    return n
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def count_treatise_seals(S, g, p):
+    n = 0
+    for b in range(S.tseal.shape[1]):
+        for i in range(S.tseal.shape[2]):
+            if S.tseal[g, b, i] == p:
+                n += 1
+    return n
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def count_inventions(S, g, p):
+    n = 0
+    for i in range(S.inv_owner.shape[1]):
+        if S.inv_owner[g, i] == p:
+            n += 1
+    return n
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def has_in_zone(S, C, g, p, t, zone):
+    """Slot of a card of type ``t`` in ``zone`` (-1: none)."""
+    for c in range(S.nslots[g, p]):
+        if S.ctype[g, p, c] == t and S.czone[g, p, c] == zone:
+            return c
+    return -1
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def hand_types(S, g, p):
+    """Bitmask of the card types in seat ``p``'s hand (one scan for a whole mask)."""
+    bits = 0
+    for c in range(S.nslots[g, p]):
+        if S.czone[g, p, c] == Z_HAND:
+            bits |= 1 << S.ctype[g, p, c]
+    return bits
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def penance_in_hand(S, C, g, p):
+    for c in range(S.nslots[g, p]):
+        if S.czone[g, p, c] == Z_HAND and C.CARD_KIND[S.ctype[g, p, c]] == 2:
+            return True
+    return False
+
+
+# ====================================================================== cards
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def reshuffle(S, g, p):
+    """Shuffle the discard pile into a new deck (called when the deck is empty)."""
+    n = S.deck_n[g, p]
+    lo = n
+    for c in range(S.nslots[g, p]):
+        if S.czone[g, p, c] == Z_DISCARD:
+            S.czone[g, p, c] = Z_DECK
+            S.deck[g, p, n] = c
+            n += 1
+    shuffle_range(S.rng_key, S.rng_ctr, g, S.deck[g, p], lo, n)
+    S.deck_n[g, p] = n
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def draw_one(S, g, p):
+    """Draw one card; an empty deck reshuffles the discard first. False when nothing could be drawn."""
+    if S.deck_n[g, p] == 0:
+        reshuffle(S, g, p)
+    if S.deck_n[g, p] == 0:
+        return False
+    S.deck_n[g, p] -= 1
+    c = S.deck[g, p, S.deck_n[g, p]]
+    S.deck[g, p, S.deck_n[g, p]] = -1
+    S.czone[g, p, c] = Z_HAND
+    return True
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def draw_n(S, g, p, n):
+    got = 0
+    for _ in range(n):
+        if draw_one(S, g, p):
+            got += 1
+        else:
+            break
+    return got
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def put_on_deck(S, g, p, c):
+    S.deck[g, p, S.deck_n[g, p]] = c
+    S.deck_n[g, p] += 1
+    S.czone[g, p, c] = Z_DECK
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def new_card(S, g, p, t):
+    c = S.nslots[g, p]
+    S.ctype[g, p, c] = t
+    S.czone[g, p, c] = Z_NONE
+    S.nslots[g, p] = c + 1
+    return c
+
+
+# ====================================================================== icon effects
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks):
+    """Can the mandatory payments of groups ``sel`` be met (gains counted first)?"""
+    if not C.ISET_PAY[iset]:
+        return True
+    cg = 0
+    cp = 0
+    rg = 0
+    rp = 0
+    for gi in range(2):
+        if not (sel & (1 << gi)):
+            continue
+        for j in range(K_ICONS):
+            op = C.ISET_OP[iset, gi, j]
+            a = C.ISET_ARG[iset, gi, j, 0]
+            if op == O_COINS:
+                if a >= 0:
+                    cg += a
+                else:
+                    cp -= a
+            elif op == O_RESEARCH:
+                if a >= 0:
+                    rg += a
+                else:
+                    rp -= a
+    if S.coins[g, p] + cg < cp or S.research[g, p] + rg < rp:
+        return False
+    for s in range(4):
+        gain = 0
+        need = 0
+        for gi in range(2):
+            if not (sel & (1 << gi)):
+                continue
+            for j in range(K_ICONS):
+                op = C.ISET_OP[iset, gi, j]
+                if op == O_BOOKS and C.ISET_ARG[iset, gi, j, 0] == s:
+                    gain += C.ISET_ARG[iset, gi, j, 1]
+                elif op == O_BOOKS_PAY and C.ISET_ARG[iset, gi, j, 0] == s:
+                    need += C.ISET_ARG[iset, gi, j, 1]
+                    if S.level[g, p] < C.ISET_ARG[iset, gi, j, 2]:
+                        return False
+        have = S.books[g, p, s] + gain + (xbooks if s == xsubj else 0)
+        if have < need:
+            return False
+    return True
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def iset_ok(S, C, PR, g, p, iset, xsubj, xbooks):
+    """Some legal group choice of icon set ``iset`` can be paid."""
+    sep = C.ISET_SEP[iset]
+    if sep == SEP_NONE:
+        return group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks)
+    if sep == SEP_PRINC:
+        return group_ok(S, C, PR, g, p, iset, 1 if S.coper[g, p] else 2, xsubj, xbooks)
+    return group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks) or group_ok(S, C, PR, g, p, iset, 2, xsubj, xbooks)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def mastery_seal(S, C, g, p, t):
+    """Seal on the leftmost free space of Mastery track ``t`` and score it (nothing if full or no seal)."""
+    for i in range(S.mastery.shape[2]):
+        if C.MASTERY_VP[t, i] == -999:
+            return
+        if S.mastery[g, t, i] == -1:
+            if take_seal(S, g, p):
+                S.mastery[g, t, i] = p
+                add_vp(S, g, p, C.MASTERY_VP[t, i], C_MASTERY, t)
+            return
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def apply_simple(S, C, PR, g, p, op, a0, a1, a2, a3, item):
+    """One mandatory Effect that needs no choice."""
+    if op == O_COINS:
+        if a0 >= 0:
+            S.coins[g, p] += a0
+        else:
+            pay(S.coins, g, p, -a0)
+    elif op == O_RESEARCH:
+        if a0 >= 0:
+            S.research[g, p] += a0
+        else:
+            pay(S.research, g, p, -a0)
+    elif op == O_VP or op == O_VP_PLUS:
+        add_vp(S, g, p, a0, C_ICONS, item)
+    elif op == O_VP_X2:
+        if S.act_vp[g] > 0:
+            add_vp(S, g, p, S.act_vp[g], C_ICONS, item)
+    elif op == O_VP_END:
+        S.end_loss[g, p] += a0 if a0 > 0 else -a0
+    elif op == O_VP_XLEVEL:
+        add_vp(S, g, p, PR[I_VP_PER_LEVEL] * (S.level[g, p] - 1), C_ICONS, item)
+    elif op == O_VP_LVL:
+        lv = S.level[g, p]
+        v = a0 if lv == 1 else (a1 if lv == 2 else (a2 if lv == 3 else a3))
+        add_vp(S, g, p, v, C_ICONS, item)
+    elif op == O_SUSP_DOWN:
+        add_susp(S, PR, g, p, -a0, C_S_ICON, -1)
+    elif op == O_SUSP_DOWN_DIFF:
+        add_susp(S, PR, g, p, -diff_subjects_in_play(S, C, g, p), C_S_ICON, -1)
+    elif op == O_SUSP_UP:
+        add_susp(S, PR, g, p, a0, C_S_ICON, -1)
+    elif op == O_SUSP_UP_OTHERS:
+        for q in range(S.susp.shape[1]):
+            if q != p:
+                add_susp(S, PR, g, q, a0, C_S_OTHERS, p)
+    elif op == O_SUSP_UP_COP:
+        for q in range(S.susp.shape[1]):
+            if S.coper[g, q]:
+                add_susp(S, PR, g, q, a0, C_S_COPERNICANS, p)
+    elif op == O_BOOKS:
+        add_books(S, PR, g, p, a0, a1)
+    elif op == O_BOOKS_PAY:
+        add_books(S, PR, g, p, a0, -a1)
+    elif op == O_MASTERY:
+        mastery_seal(S, C, g, p, a0)
+    elif op == O_MENTOR_SEAL:
+        if take_seal(S, g, p):
+            S.beside[g, p] += 1
+    elif op == O_PHIL_BACK:
+        if S.phil[g, p] == PH_ON_SPACE:
+            S.phil[g, p] = PH_STANDING
+    elif op == O_INCOME_PHYS:
+        S.coins[g, p] += PR[I_INC_COINS + book_level(PR, S.books[g, p, PHYSICS]) - 1]
+    elif op == O_INCOME_MATH:
+        S.research[g, p] += PR[I_INC_RES + book_level(PR, S.books[g, p, MATHEMATICS]) - 1]
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def apply_iset_simple(S, C, PR, g, p, iset, item):
+    """All icons of group A of a no-choice icon set (Income / Ongoing Inventions, Invention bottoms)."""
+    for j in range(K_ICONS):
+        op = C.ISET_OP[iset, 0, j]
+        if op != 0:
+            apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1],
+                         C.ISET_ARG[iset, 0, j, 2], C.ISET_ARG[iset, 0, j, 3], item)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def trigger(S, C, PR, g, p, trig):
+    """Ongoing Inventions of ``p`` whose condition is ``trig``."""
+    for i in range(C.INV_TYPE.shape[0]):
+        if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ONGOING and C.INV_TRIG[i] == trig:
+            apply_iset_simple(S, C, PR, g, p, C.INV_ISET[i], i)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def push_frame(S, C, g, iset):
+    """Start resolving an icon set (ignored when it has no icons)."""
+    empty = True
+    for gi in range(2):
+        for j in range(K_ICONS):
+            if C.ISET_OP[iset, gi, j] != 0:
+                empty = False
+    if empty or S.fr_n[g] >= D_FRAMES:
+        return
+    k = S.fr_n[g]
+    S.fr_set[g, k] = iset
+    S.fr_sel[g, k] = 0
+    S.fr_used[g, k] = 0
+    S.fr_n[g] = k + 1
+
+
+# ====================================================================== feasibility of choices
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def write_research(S, C, PR, g, p, b):
+    if C.BOARD_ROW[b] == 0:
+        return PR[I_WRITE_RES]
+    r = 0
+    for side in range(2):
+        below = C.BOARD_BELOW[b, side]
+        mine = False
+        for i in range(S.tseal.shape[2]):
+            if S.tseal[g, below, i] == p:
+                mine = True
+        if not mine:
+            r += C.BOARD_RES[b, side]
+    return r
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def board_has_seal_of(S, g, b, p):
+    for i in range(S.tseal.shape[2]):
+        if S.tseal[g, b, i] == p:
+            return True
+    return False
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def board_free_space(S, g, b, leftmost):
+    n = S.tseal.shape[2]
+    for k in range(n):
+        i = k if leftmost else n - 1 - k
+        if S.tseal[g, b, i] == -1:
+            return i
+    return -1
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def board_leftmost_owner(S, g, b):
+    for i in range(S.tseal.shape[2]):
+        if S.tseal[g, b, i] >= 0:
+            return S.tseal[g, b, i]
+    return -1
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def write_ok(S, C, PR, g, p, b):
+    if board_has_seal_of(S, g, b, p) or board_free_space(S, g, b, True) < 0 or seals_left(S, g, p) == 0:
+        return False
+    for s in range(4):
+        if S.books[g, p, s] < C.BOARD_BOOKS[b, s]:
+            return False
+    return S.research[g, p] >= write_research(S, C, PR, g, p, b)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def copy_ok(S, C, g, p, b, lvl, coins):
+    if C.BOARD_ROW[b] + 1 > lvl or board_has_seal_of(S, g, b, p) or board_free_space(S, g, b, False) < 0:
+        return False
+    if board_leftmost_owner(S, g, b) < 0 or seals_left(S, g, p) == 0:
+        return False
+    return S.coins[g, p] >= coins
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def read_ok(S, C, g, p, b, lvl, coins):
+    if C.BOARD_ROW[b] + 1 > lvl or board_leftmost_owner(S, g, b) < 0:
+        return False
+    return S.coins[g, p] >= coins
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def slot_ok(S, C, PR, g, p, w):
+    i = S.workshop[g, w]
+    if i < 0:
+        return False
+    if S.coins[g, p] < PR[I_WS_COINS + w] + C.INV_COINS[i] or S.research[g, p] < C.INV_RES[i]:
+        return False
+    for s in range(4):
+        if S.books[g, p, s] < C.INV_BOOKS[i, s]:
+            return False
+    return True
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def cell_ok(S, C, g, p, r, c):
+    """Window space (r, c) is empty, placeable (start space first, then orthogonally adjacent) and paid."""
+    if S.window[g, p, r, c] >= 0:
+        return False
+    if count_tiles(S, g, p) == 0:
+        if r != 0 or c != 0:
+            return False
+    else:
+        adj = False
+        if r > 0 and S.window[g, p, r - 1, c] >= 0:
+            adj = True
+        if r < WROWS - 1 and S.window[g, p, r + 1, c] >= 0:
+            adj = True
+        if c > 0 and S.window[g, p, r, c - 1] >= 0:
+            adj = True
+        if c < WCOLS - 1 and S.window[g, p, r, c + 1] >= 0:
+            adj = True
+        if not adj:
+            return False
+    return S.research[g, p] >= C.WIN_RES[r, c] and S.books[g, p, ASTRONOMY] >= C.WIN_ASTRO[r, c]
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def obs_level_ok(S, C, g, p, lv):
+    if S.bag_n[g, lv - 1] + S.bagdisc_n[g, lv - 1] == 0:
+        return False
+    for c in range(WCOLS):
+        if cell_ok(S, C, g, p, lv - 1, c):
+            return True
+    return False
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def removable(S, C, g, p, t, zone):
+    return C.CARD_KIND[t] != 2 and has_in_zone(S, C, g, p, t, zone) >= 0
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def sec_ok(S, C, PR, g, p, kind, a0, a1, a2):
+    """The Secondary Action of ``kind`` (with icon args) has at least one legal way to be done."""
+    op = kind + O_FIRST_SECONDARY
+    if op == O_DRAW:
+        return True
+    if op == O_WRITE:
+        for b in range(S.tseal.shape[1]):
+            if write_ok(S, C, PR, g, p, b):
+                return True
+        return False
+    if op == O_COPY:
+        for b in range(S.tseal.shape[1]):
+            if copy_ok(S, C, g, p, b, a0, a1):
+                return True
+        return False
+    if op == O_READ:
+        for b in range(S.tseal.shape[1]):
+            if read_ok(S, C, g, p, b, a0, a1):
+                return True
+        return False
+    if op == O_INVENT:
+        for w in range(S.workshop.shape[1]):
+            if slot_ok(S, C, PR, g, p, w):
+                return True
+        return False
+    if op == O_OBSERVE:
+        for lv in range(1, 4):
+            if obs_level_ok(S, C, g, p, lv):
+                return True
+        return False
+    if op == O_REMOVE:
+        for c in range(S.nslots[g, p]):
+            z = S.czone[g, p, c]
+            if (z == Z_HAND or z == Z_DISCARD or z == Z_PLAY) and C.CARD_KIND[S.ctype[g, p, c]] != 2:
+                return True
+        return False
+    return False
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def frame_sec_kinds(S, C, PR, g):
+    """Bitmask of Secondary Action kinds still open (and doable) in the top frame."""
+    k = S.fr_n[g] - 1
+    iset = S.fr_set[g, k]
+    sel = S.fr_sel[g, k]
+    used = S.fr_used[g, k]
+    p = S.seat[g]
+    out = 0
+    for gi in range(2):
+        if not (sel & (1 << gi)):
+            continue
+        for j in range(K_ICONS):
+            op = C.ISET_OP[iset, gi, j]
+            if op >= O_FIRST_SECONDARY and not (used & (1 << (gi * K_ICONS + j))):
+                kind = op - O_FIRST_SECONDARY
+                if sec_ok(S, C, PR, g, p, kind, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
+                          C.ISET_ARG[iset, gi, j, 2]):
+                    out |= 1 << kind
+    return out
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def grad_ok(S, C, g, p, tile):
+    r = C.GRAD_REQ[tile]
+    books = 0
+    for s in range(4):
+        books += S.books[g, p, s]
+    return (count_treatise_seals(S, g, p) >= r[0] and count_tiles(S, g, p) >= r[1]
+            and count_inventions(S, g, p) >= r[2] and books >= r[3] and S.research[g, p] >= r[4]
+            and S.coins[g, p] >= r[5])
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def upgrade_ok(S, C, g, p):
+    lv = S.level[g, p]
+    if lv >= 4 or seals_left(S, g, p) == 0:
+        return False
+    free = False
+    for i in range(S.lvl_seal.shape[2]):
+        if S.lvl_seal[g, lv - 1, i] == -1:
+            free = True
+    return free and grad_ok(S, C, g, p, S.grad[g, lv - 1])
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def stack_card_ok(S, C, PR, g, p, t, hand):
+    """Card type ``t`` in hand (``hand`` bitmask) can go on the current stack (Subject rule) and be paid."""
+    if not (hand >> t) & 1:
+        return False
+    s = C.CARD_SUBJ[t]
+    if C.CARD_KIND[t] == 2:
+        return False
+    ss = S.stack_subj[g]
+    if S.stack_n[g] > 0 and ss >= 0 and s != PURPLE and s != ss:
+        return False
+    subj = ss if ss >= 0 else s
+    xb = C.CARD_BOOKS[t]
+    for i in range(S.stack_n[g]):
+        xb += C.CARD_BOOKS[S.ctype[g, p, S.stack[g, i]]]
+    return iset_ok(S, C, PR, g, p, C.CARD_ISET[t], subj if subj < PURPLE else -1, xb)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def space_ok(S, C, PR, g, p, sp):
+    if S.phil[g, p] != PH_STANDING or C.SPACE_LEVEL[sp] > S.level[g, p]:
+        return False
+    if C.SPACE_EXCL[sp] and S.space_used[g, sp] > 0:
+        return False
+    return iset_ok(S, C, PR, g, p, C.SPACE_ISET[sp], -1, 0)
+
+
+# ====================================================================== legal mask
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def mask_game(S, C, PR, g, out):
+    # ``out`` arrives all False (legal_action_mask allocates it zeroed)
+    if S.over[g]:
+        return
+    p = S.seat[g]
+    ph = S.phase[g]
+    nt = C.CARD_SUBJ.shape[0]
+    if ph == P_MAIN or ph == P_STACK:
+        hand = hand_types(S, g, p)
+    else:
+        hand = 0
+    if ph == P_MAIN:
+        # cheap inline tests first: every helper call copies the state tuple, so call only when needed
+        pen_bits = 0
+        for t in range(nt):
+            if C.CARD_KIND[t] == 2:
+                pen_bits |= 1 << t
+        out[A_PASS] = (hand & pen_bits) == 0
+        out[A_ABJURE] = S.coper[g, p] and S.cycle[g] < PR[I_P3]
+        if S.level[g, p] < 4:
+            out[A_UPGRADE] = upgrade_ok(S, C, g, p)
+        for t in range(nt):
+            if not (hand >> t) & 1:
+                continue
+            k = C.CARD_KIND[t]
+            if k == 2:
+                out[A_CARD + t] = True
+            elif k >= 0:
+                if C.ISET_PAY[C.CARD_ISET[t]]:
+                    out[A_CARD + t] = stack_card_ok(S, C, PR, g, p, t, hand)
+                else:
+                    out[A_CARD + t] = True
+        for i in range(C.INV_TYPE.shape[0]):
+            if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ONCE and not S.inv_tapped[g, i]:
+                iset = C.INV_ISET[i]
+                out[A_INV + i] = (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0)
+        if S.phil[g, p] == PH_STANDING:
+            lv = S.level[g, p]
+            for sp in range(C.SPACE_LEVEL.shape[0]):
+                if C.SPACE_LEVEL[sp] > lv or (C.SPACE_EXCL[sp] and S.space_used[g, sp] > 0):
+                    continue
+                iset = C.SPACE_ISET[sp]
+                out[A_SPACE + sp] = (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0)
+    elif ph == P_STACK:
+        out[A_DONE] = True
+        for t in range(nt):
+            if (hand >> t) & 1 and (C.CARD_KIND[t] == 0 or C.CARD_KIND[t] == 1):
+                out[A_CARD + t] = stack_card_ok(S, C, PR, g, p, t, hand)
+    elif ph == P_PURPLE:
+        for s in range(4):
+            out[A_SUBJ + s] = True
+    elif ph == P_PENPAY:
+        out[A_DONE] = True
+        out[A_PAY] = S.coins[g, p] >= C.CARD_PEN_COINS[S.ctype[g, p, S.cur_card[g]]]
+    elif ph == P_GROUP:
+        k = S.fr_n[g] - 1
+        iset = S.fr_set[g, k]
+        a_ok = group_ok(S, C, PR, g, p, iset, 1, -1, 0)
+        b_ok = group_ok(S, C, PR, g, p, iset, 2, -1, 0)
+        both = C.ISET_SEP[iset] == SEP_SUSP and group_ok(S, C, PR, g, p, iset, 3, -1, 0)
+        if not (a_ok or b_ok or both):
+            a_ok = True
+            b_ok = True   # nothing payable: pay what you can (A-GT-24)
+        out[A_GROUP] = a_ok
+        out[A_GROUP + 1] = b_ok
+        out[A_GROUP + 2] = both
+    elif ph == P_SEC:
+        out[A_DONE] = True
+        kinds = frame_sec_kinds(S, C, PR, g)
+        for kd in range(7):
+            out[A_SEC + kd] = (kinds >> kd) & 1 == 1
+    elif ph == P_BOOKSUBJ:
+        for s in range(4):
+            if S.cur_op[g] == O_BOOK_UP:
+                out[A_SUBJ + s] = book_level(PR, S.books[g, p, s]) < 3
+            else:
+                out[A_SUBJ + s] = True
+    elif ph == P_TARGET:
+        for b in range(S.tseal.shape[1]):
+            if S.cur_op[g] == O_WRITE:
+                out[A_BOARD + b] = write_ok(S, C, PR, g, p, b)
+            elif S.cur_op[g] == O_COPY:
+                out[A_BOARD + b] = copy_ok(S, C, g, p, b, S.cur_a[g], S.cur_b[g])
+            else:
+                out[A_BOARD + b] = read_ok(S, C, g, p, b, S.cur_a[g], S.cur_b[g])
+    elif ph == P_PLACE:
+        out[A_DECKTOP] = True
+        nt_new = S.ctype[g, p, S.cur_card[g]]
+        for t in range(nt):
+            if C.CARD_KIND[t] == 0 or C.CARD_KIND[t] == 1:
+                out[A_CARD + t] = t != nt_new and has_in_zone(S, C, g, p, t, Z_HAND) >= 0
+    elif ph == P_SLOT:
+        for w in range(S.workshop.shape[1]):
+            out[A_SLOT + w] = slot_ok(S, C, PR, g, p, w)
+    elif ph == P_OLEVEL:
+        for lv in range(1, 4):
+            out[A_OLEVEL + lv - 1] = obs_level_ok(S, C, g, p, lv)
+    elif ph == P_OKEEP or ph == P_OORDER:
+        out[A_KEEP] = True
+        out[A_KEEP + 1] = True
+    elif ph == P_OSPACE:
+        r = S.obs_level[g] - 1
+        for c in range(WCOLS):
+            out[A_WIN + r * WCOLS + c] = cell_ok(S, C, g, p, r, c)
+    elif ph == P_REMOVE:
+        for t in range(nt):
+            if C.CARD_KIND[t] == 0 or C.CARD_KIND[t] == 1:
+                out[A_CARD + t] = removable(S, C, g, p, t, Z_HAND)
+                out[A_RMDISC + t] = removable(S, C, g, p, t, Z_DISCARD)
+                out[A_RMPLAY + t] = removable(S, C, g, p, t, Z_PLAY)
+
+
+@njit(cache=True)
+def mask_kernel(S, C, PR, out):
+    for g in range(out.shape[0]):
+        mask_game(S, C, PR, g, out[g])
+
+
+# ====================================================================== turn / cycle flow
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def start_turn(S, g):
+    S.phase[g] = P_MAIN
+    S.turn_vp0[g] = S.vp[g, S.seat[g]]
+    S.act_vp[g] = 0
+    S.turn_cards[g] = 0
+    S.turn_main[g] = 0
+    S.stack_n[g] = 0
+    S.fr_n[g] = 0
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def period_of(PR, cycle):
+    if cycle >= PR[I_P3]:
+        return 3
+    if cycle >= PR[I_P2]:
+        return 2
+    return 1
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def refill_workshop(S, PR, g):
+    """Slide the Workshop down to fill gaps; reveal new cards in the top slots from the current Period's deck."""
+    n = S.workshop.shape[1]
+    w = n - 1
+    for r in range(n - 1, -1, -1):
+        if S.workshop[g, r] >= 0:
+            S.workshop[g, w] = S.workshop[g, r]
+            if w != r:
+                S.workshop[g, r] = -1
+            w -= 1
+    per = period_of(PR, S.cycle[g]) - 1
+    while w >= 0:
+        if S.inv_deck_n[g, per] > 0:
+            S.inv_deck_n[g, per] -= 1
+            S.workshop[g, w] = S.inv_deck[g, per, S.inv_deck_n[g, per]]
+        else:
+            S.workshop[g, w] = -1
+        w -= 1
+    S.ws_dirty[g] = False
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def start_cycle(S, C, PR, g):
+    """Inquisition flip, Income Phase, hands of ``hand_size``; first player opens."""
+    P = S.coins.shape[1]
+    if S.cycle[g] == PR[I_INQ] and not S.inq_up[g]:
+        S.inq_up[g] = True
+        ev(S, g, S.first[g], E_INQUISITION, C_NONE, 0, -1, -1, 0, 1)
+    for p in range(P):
+        S.passed[g, p] = False
+        S.coins[g, p] += PR[I_INC_COINS + book_level(PR, S.books[g, p, PHYSICS]) - 1]
+        S.research[g, p] += PR[I_INC_RES + book_level(PR, S.books[g, p, MATHEMATICS]) - 1]
+        for i in range(C.INV_TYPE.shape[0]):
+            if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_INCOME:
+                apply_iset_simple(S, C, PR, g, p, C.INV_ISET[i], i)
+        draw_n(S, g, p, PR[I_HAND])
+    S.seat[g] = S.first[g]
+    start_turn(S, g)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def final_scoring(S, C, PR, g):
+    P = S.coins.shape[1]
+    for p in range(P):
+        for i in range(C.INV_TYPE.shape[0]):
+            if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ENDGAME:
+                k = C.INV_END_KIND[i]
+                n = C.INV_END_N[i]
+                if k == 0:
+                    v = n
+                elif k == 1:
+                    v = n * count_tiles(S, g, p)
+                elif k == 2:
+                    v = n * count_treatise_seals(S, g, p)
+                elif k == 3:
+                    v = n * count_inventions(S, g, p)
+                else:
+                    v = n * S.level[g, p]
+                add_vp(S, g, p, v, C_INVENTION, i)
+        if S.coper[g, p]:
+            add_vp(S, g, p, PR[I_TRUTH_FLAT] + PR[I_TRUTH_TILE] * count_tiles(S, g, p), C_TRUTH, -1)
+        if S.phil[g, p] == PH_STAKE:
+            add_vp(S, g, p, PR[I_STAKE_VP], C_SUSPICION, -1)
+        else:
+            band = 0
+            for k in range(4):
+                if S.susp[g, p] >= PR[I_BAND_START + k]:
+                    band = k
+            add_vp(S, g, p, PR[I_BAND_VP + band], C_SUSPICION, -1)
+        add_vp(S, g, p, -S.end_loss[g, p], C_END_LOSS, -1)
+        add_vp(S, g, p, S.beside[g, p] * PR[I_BESIDE_VP], C_SEALS, -1)
+    S.over[g] = True
+    S.phase[g] = P_OVER
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def end_cycle(S, C, PR, g):
+    """End of Cycle: hand and play area to discard, Inventions upright, Philosophers back, Penance, next Cycle."""
+    P = S.coins.shape[1]
+    for p in range(P):
+        for c in range(S.nslots[g, p]):
+            z = S.czone[g, p, c]
+            if z == Z_HAND or z == Z_PLAY:
+                S.czone[g, p, c] = Z_DISCARD
+        if S.phil[g, p] == PH_ON_SPACE:
+            S.phil[g, p] = PH_STANDING
+        elif S.phil[g, p] == PH_LYING:
+            S.phil[g, p] = PH_STANDING
+        elif S.phil[g, p] == PH_PRISON:
+            S.phil[g, p] = PH_LYING
+        if S.coper[g, p] and S.susp[g, p] >= PR[I_PEN_THR] and S.pen_n[g] > 0:
+            S.pen_n[g] -= 1
+            t = S.pen_pile[g, S.pen_n[g]]
+            c = new_card(S, g, p, t)
+            S.czone[g, p, c] = Z_DISCARD
+            ev(S, g, p, E_PENANCE, C_GAINED, 0, -1, t, S.susp[g, p], S.susp[g, p])
+    for i in range(S.inv_tapped.shape[1]):
+        S.inv_tapped[g, i] = False
+    for sp in range(S.space_used.shape[1]):
+        S.space_used[g, sp] = 0
+    if S.cycle[g] >= PR[I_CYCLES]:
+        final_scoring(S, C, PR, g)
+        return
+    S.cycle[g] += 1
+    S.first[g] = (S.first[g] + 1) % P
+    start_cycle(S, C, PR, g)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def end_turn(S, C, PR, g):
+    p = S.seat[g]
+    if S.ws_dirty[g]:
+        refill_workshop(S, PR, g)
+    r = alloc_row(S.turn_buf, S.turn_n, g)
+    b = S.turn_buf
+    b[g, r, 0] = S.ply[g] + 1
+    b[g, r, 1] = S.turn[g]
+    b[g, r, 2] = S.cycle[g]
+    b[g, r, 3] = p
+    b[g, r, 4] = S.turn_main[g]
+    b[g, r, 5] = S.vp[g, p] - S.turn_vp0[g]
+    b[g, r, 6] = S.susp[g, p]
+    b[g, r, 7] = 0 if S.coper[g, p] else 1
+    b[g, r, 8] = S.coins[g, p]
+    b[g, r, 9] = S.research[g, p]
+    b[g, r, 10] = S.turn_cards[g]
+    S.turn[g] += 1
+    P = S.coins.shape[1]
+    for k in range(1, P + 1):
+        q = (p + k) % P
+        if not S.passed[g, q]:
+            S.seat[g] = q
+            start_turn(S, g)
+            return
+    end_cycle(S, C, PR, g)
+
+
+# ====================================================================== icon resolution machine
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def advance(S, C, PR, g):
+    """Resolve icons until a decision is needed; end the turn when the Main Action is complete."""
+    p = S.seat[g]
+    while True:
+        n = S.fr_n[g]
+        if n == 0:
+            end_turn(S, C, PR, g)
+            return
+        k = n - 1
+        iset = S.fr_set[g, k]
+        if S.fr_sel[g, k] == 0:
+            sep = C.ISET_SEP[iset]
+            if sep == SEP_NONE:
+                S.fr_sel[g, k] = 1
+            elif sep == SEP_PRINC:
+                S.fr_sel[g, k] = 1 if S.coper[g, p] else 2
+            else:
+                S.phase[g] = P_GROUP
+                return
+        sel = S.fr_sel[g, k]
+        # mandatory Effects, gains and payments in printed order; choice Effects ask
+        for gi in range(2):
+            if not (sel & (1 << gi)):
+                continue
+            for j in range(K_ICONS):
+                bit = 1 << (gi * K_ICONS + j)
+                op = C.ISET_OP[iset, gi, j]
+                if op == 0 or op >= O_FIRST_SECONDARY or (S.fr_used[g, k] & bit):
+                    continue
+                if op == O_BOOK_ANY or op == O_BOOK_DIFF or op == O_BOOK_UP:
+                    can = True
+                    if op == O_BOOK_DIFF and diff_subjects_in_play(S, C, g, p) == 0:
+                        can = False
+                    if op == O_BOOK_UP:
+                        can = False
+                        for s in range(4):
+                            if book_level(PR, S.books[g, p, s]) < 3:
+                                can = True
+                    if not can:
+                        S.fr_used[g, k] |= bit
+                        continue
+                    S.cur_op[g] = op
+                    S.cur_a[g] = C.ISET_ARG[iset, gi, j, 0]
+                    S.cur_bit[g] = bit
+                    S.phase[g] = P_BOOKSUBJ
+                    return
+                S.fr_used[g, k] |= bit
+                apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
+                             C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
+        if frame_sec_kinds(S, C, PR, g) != 0:
+            S.phase[g] = P_SEC
+            return
+        S.fr_n[g] = k
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def finish_stack(S, C, PR, g):
+    """Books from every visible spine in the stack's Subject, then the Active (top) card's icons."""
+    p = S.seat[g]
+    total = 0
+    for i in range(S.stack_n[g]):
+        total += C.CARD_BOOKS[S.ctype[g, p, S.stack[g, i]]]
+    add_books(S, PR, g, p, S.stack_subj[g], total)
+    trigger(S, C, PR, g, p, TR_PLAY)
+    top = S.stack[g, S.stack_n[g] - 1]
+    push_frame(S, C, g, C.CARD_ISET[S.ctype[g, p, top]])
+    advance(S, C, PR, g)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def start_secondary(S, C, PR, g, kind):
+    """Mark the first open icon of ``kind`` in the top frame as used and begin that Secondary Action."""
+    p = S.seat[g]
+    k = S.fr_n[g] - 1
+    iset = S.fr_set[g, k]
+    sel = S.fr_sel[g, k]
+    op_want = kind + O_FIRST_SECONDARY
+    for gi in range(2):
+        if not (sel & (1 << gi)):
+            continue
+        for j in range(K_ICONS):
+            bit = 1 << (gi * K_ICONS + j)
+            if C.ISET_OP[iset, gi, j] == op_want and not (S.fr_used[g, k] & bit) and sec_ok(
+                    S, C, PR, g, p, kind, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
+                    C.ISET_ARG[iset, gi, j, 2]):
+                S.fr_used[g, k] |= bit
+                S.cur_op[g] = op_want
+                S.cur_a[g] = C.ISET_ARG[iset, gi, j, 0]
+                S.cur_b[g] = C.ISET_ARG[iset, gi, j, 1]
+                S.cur_c[g] = C.ISET_ARG[iset, gi, j, 2]
+                if op_want == O_DRAW:
+                    draw_one(S, g, p)
+                    advance(S, C, PR, g)
+                elif op_want == O_WRITE or op_want == O_COPY or op_want == O_READ:
+                    S.phase[g] = P_TARGET
+                elif op_want == O_INVENT:
+                    S.phase[g] = P_SLOT
+                elif op_want == O_OBSERVE:
+                    S.phase[g] = P_OLEVEL
+                else:
+                    S.phase[g] = P_REMOVE
+                return
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def bag_draw(S, g, lv):
+    """One tile of Level ``lv`` (an empty bag is refilled from that Level's discards); -1 if none."""
+    i = lv - 1
+    if S.bag_n[g, i] == 0:
+        n = 0
+        for k in range(S.bagdisc_n[g, i]):
+            S.bag[g, i, n] = S.bagdisc[g, i, k]
+            n += 1
+        S.bagdisc_n[g, i] = 0
+        shuffle_range(S.rng_key, S.rng_ctr, g, S.bag[g, i], 0, n)
+        S.bag_n[g, i] = n
+    if S.bag_n[g, i] == 0:
+        return -1
+    S.bag_n[g, i] -= 1
+    return S.bag[g, i, S.bag_n[g, i]]
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def tile_discard(S, g, lv, t):
+    i = lv - 1
+    S.bagdisc[g, i, S.bagdisc_n[g, i]] = t
+    S.bagdisc_n[g, i] += 1
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def take_card(S, C, PR, g, p, t, kind, b, before):
+    """Write/Copy: a new card of type ``t``; the player then places it (deck top or hand)."""
+    c = new_card(S, g, p, t)
+    S.czone[g, p, c] = Z_HAND     # held while the player decides where it goes
+    S.cur_card[g] = c
+    S.phase[g] = P_PLACE
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def apply_game(S, C, PR, g, a):
+    p = S.seat[g]
+    ph = S.phase[g]
+    nt = C.CARD_SUBJ.shape[0]
+    if ph == P_MAIN:
+        if a == A_PASS:
+            S.passed[g, p] = True
+            S.turn_main[g] = M_PASS
+            end_turn(S, C, PR, g)
+        elif a == A_ABJURE:
+            S.turn_main[g] = M_ABJURE
+            before = S.susp[g, p]
+            S.coper[g, p] = False
+            S.abjure_cycle[g, p] = S.cycle[g]
+            add_susp(S, PR, g, p, -PR[I_ABJ_DROP], C_S_ABJURE, -1)
+            hit = 0
+            for q in range(S.coper.shape[1]):
+                if q != p and S.coper[g, q]:
+                    hit += 1
+            ev(S, g, p, E_ABJURE, C_S_ABJURE, hit, -1, -1, before, S.susp[g, p])
+            for q in range(S.coper.shape[1]):
+                if q != p and S.coper[g, q]:
+                    add_susp(S, PR, g, q, PR[I_ABJ_RISE], C_S_ABJURE_OTHER, p)
+            end_turn(S, C, PR, g)
+        elif a == A_UPGRADE:
+            S.turn_main[g] = M_UPGRADE
+            lv = S.level[g, p]
+            take_seal(S, g, p)
+            for i in range(S.lvl_seal.shape[2]):
+                if S.lvl_seal[g, lv - 1, i] == -1:
+                    S.lvl_seal[g, lv - 1, i] = p
+                    S.level[g, p] = lv + 1
+                    ev(S, g, p, E_UPGRADE, C_LEVEL, i, -1, lv + 1, lv, lv + 1)
+                    add_vp(S, g, p, PR[I_LVL_VP + 4 * (lv - 1) + i], C_LEVEL, lv + 1)
+                    break
+            trigger(S, C, PR, g, p, TR_UPGRADE)
+            end_turn(S, C, PR, g)
+        elif A_CARD <= a < A_CARD + nt:
+            t = a - A_CARD
+            c = has_in_zone(S, C, g, p, t, Z_HAND)
+            S.czone[g, p, c] = Z_PLAY
+            S.turn_cards[g] += 1
+            if C.CARD_KIND[t] == 2:
+                S.turn_main[g] = M_PENANCE
+                S.cur_card[g] = c
+                before = S.susp[g, p]
+                if not S.inq_up[g]:
+                    add_susp(S, PR, g, p, -PR[I_PEN_DROP], C_S_PENANCE, -1)
+                ev(S, g, p, E_PENANCE, C_NONE, 0, -1, t, before, S.susp[g, p])
+                S.phase[g] = P_PENPAY
+            else:
+                S.turn_main[g] = M_PLAY
+                S.stack[g, 0] = c
+                S.stack_n[g] = 1
+                S.stack_subj[g] = C.CARD_SUBJ[t] if C.CARD_SUBJ[t] < PURPLE else -1
+                S.phase[g] = P_STACK
+        elif A_INV <= a < A_INV + S.inv_owner.shape[1]:
+            i = a - A_INV
+            S.turn_main[g] = M_INVENTION
+            S.inv_tapped[g, i] = True
+            ev(S, g, p, E_USE_INV, C_NONE, 0, -1, i, 0, 0)
+            push_frame(S, C, g, C.INV_ISET[i])
+            advance(S, C, PR, g)
+        elif A_SPACE <= a < A_SPACE + S.space_used.shape[1]:
+            sp = a - A_SPACE
+            S.turn_main[g] = M_PHILOSOPHER
+            S.phil[g, p] = PH_ON_SPACE
+            S.phil_space[g, p] = sp
+            S.space_used[g, sp] += 1
+            push_frame(S, C, g, C.SPACE_ISET[sp])
+            advance(S, C, PR, g)
+    elif ph == P_STACK:
+        if a == A_DONE:
+            if S.stack_subj[g] < 0:
+                S.phase[g] = P_PURPLE
+            else:
+                finish_stack(S, C, PR, g)
+        else:
+            t = a - A_CARD
+            c = has_in_zone(S, C, g, p, t, Z_HAND)
+            S.czone[g, p, c] = Z_PLAY
+            S.turn_cards[g] += 1
+            S.stack[g, S.stack_n[g]] = c
+            S.stack_n[g] += 1
+            if S.stack_subj[g] < 0 and C.CARD_SUBJ[t] < PURPLE:
+                S.stack_subj[g] = C.CARD_SUBJ[t]
+    elif ph == P_PURPLE:
+        S.stack_subj[g] = a - A_SUBJ
+        finish_stack(S, C, PR, g)
+    elif ph == P_PENPAY:
+        c = S.cur_card[g]
+        t = S.ctype[g, p, c]
+        if a == A_PAY:
+            pay(S.coins, g, p, C.CARD_PEN_COINS[t])
+            S.czone[g, p, c] = Z_REMOVED
+            ev(S, g, p, E_PENANCE, C_PAID, C.CARD_PEN_COINS[t], -1, t, S.susp[g, p], S.susp[g, p])
+        end_turn(S, C, PR, g)
+    elif ph == P_GROUP:
+        k = S.fr_n[g] - 1
+        if a == A_GROUP + 2:
+            add_susp(S, PR, g, p, 1, C_S_LINE, -1)
+            S.fr_sel[g, k] = 3
+        else:
+            S.fr_sel[g, k] = 1 if a == A_GROUP else 2
+        advance(S, C, PR, g)
+    elif ph == P_SEC:
+        if a == A_DONE:
+            S.fr_n[g] -= 1
+            advance(S, C, PR, g)
+        else:
+            start_secondary(S, C, PR, g, a - A_SEC)
+    elif ph == P_BOOKSUBJ:
+        s = a - A_SUBJ
+        op = S.cur_op[g]
+        if op == O_BOOK_ANY:
+            add_books(S, PR, g, p, s, S.cur_a[g])
+        elif op == O_BOOK_DIFF:
+            add_books(S, PR, g, p, s, diff_subjects_in_play(S, C, g, p))
+        else:
+            lv = book_level(PR, S.books[g, p, s])
+            S.books[g, p, s] = PR[I_BOOK_LV + lv]
+        if S.cur_bit[g] != 0 and S.fr_n[g] > 0:
+            S.fr_used[g, S.fr_n[g] - 1] |= S.cur_bit[g]
+        S.cur_bit[g] = 0
+        advance(S, C, PR, g)
+    elif ph == P_TARGET:
+        b = a - A_BOARD
+        op = S.cur_op[g]
+        if op == O_WRITE:
+            for s in range(4):
+                add_books(S, PR, g, p, s, -C.BOARD_BOOKS[b, s])
+            pay(S.research, g, p, write_research(S, C, PR, g, p, b))
+            take_seal(S, g, p)
+            i = board_free_space(S, g, b, True)
+            S.tseal[g, b, i] = p
+            ev(S, g, p, E_WRITE, C_TREATISE, C.BOARD_SEALVP[b, i], p, b, i, 0)
+            add_vp(S, g, p, C.BOARD_SEALVP[b, i], C_TREATISE, b)
+            trigger(S, C, PR, g, p, TR_WRITE)
+            take_card(S, C, PR, g, p, C.BOARD_CARD[b], 0, b, 0)
+        elif op == O_COPY:
+            pay(S.coins, g, p, S.cur_b[g])
+            take_seal(S, g, p)
+            owner = board_leftmost_owner(S, g, b)
+            i = board_free_space(S, g, b, False)
+            S.tseal[g, b, i] = p
+            ev(S, g, p, E_COPY, C_TREATISE, S.cur_c[g], owner, b, i, 0)
+            add_vp(S, g, owner, S.cur_c[g], C_TREATISE, b)
+            trigger(S, C, PR, g, p, TR_COPY)
+            take_card(S, C, PR, g, p, C.BOARD_CARD[b], 1, b, 0)
+        else:
+            pay(S.coins, g, p, S.cur_b[g])
+            owner = board_leftmost_owner(S, g, b)
+            ev(S, g, p, E_READ, C_TREATISE, S.cur_c[g] if owner != p else 0, owner, b, 0, 0)
+            if owner != p:
+                add_vp(S, g, owner, S.cur_c[g], C_TREATISE, b)
+            trigger(S, C, PR, g, p, TR_READ)
+            push_frame(S, C, g, C.CARD_ISET[C.BOARD_CARD[b]])
+            advance(S, C, PR, g)
+    elif ph == P_PLACE:
+        c = S.cur_card[g]
+        if a == A_DECKTOP:
+            put_on_deck(S, g, p, c)
+        else:
+            d = has_in_zone(S, C, g, p, a - A_CARD, Z_HAND)
+            S.czone[g, p, d] = Z_DISCARD
+        advance(S, C, PR, g)
+    elif ph == P_SLOT:
+        w = a - A_SLOT
+        i = S.workshop[g, w]
+        pay(S.coins, g, p, PR[I_WS_COINS + w] + C.INV_COINS[i])
+        pay(S.research, g, p, C.INV_RES[i])
+        for s in range(4):
+            add_books(S, PR, g, p, s, -C.INV_BOOKS[i, s])
+        trigger(S, C, PR, g, p, TR_INVENT)
+        S.inv_owner[g, i] = p
+        S.workshop[g, w] = -1
+        S.ws_dirty[g] = True
+        ev(S, g, p, E_INVENT, C_NONE, PR[I_WS_COINS + w] + C.INV_COINS[i], -1, i, w, 0)
+        apply_iset_simple(S, C, PR, g, p, C.INV_BOTTOM[i], i)
+        advance(S, C, PR, g)
+    elif ph == P_OLEVEL:
+        lv = a - A_OLEVEL + 1
+        S.obs_level[g] = lv
+        t1 = bag_draw(S, g, lv)
+        t2 = -1
+        if PR[I_OBS_DRAW] >= 2:
+            t2 = bag_draw(S, g, lv)
+        if t2 >= 0:
+            S.obs_tiles[g, 0] = t1
+            S.obs_tiles[g, 1] = t2
+            S.phase[g] = P_OKEEP
+        else:
+            S.obs_tile[g] = t1
+            S.phase[g] = P_OSPACE
+    elif ph == P_OKEEP:
+        i = a - A_KEEP
+        S.obs_tile[g] = S.obs_tiles[g, i]
+        tile_discard(S, g, S.obs_level[g], S.obs_tiles[g, 1 - i])
+        S.phase[g] = P_OSPACE
+    elif ph == P_OSPACE:
+        cell = a - A_WIN
+        r = cell // WCOLS
+        c = cell % WCOLS
+        pay(S.research, g, p, C.WIN_RES[r, c])
+        add_books(S, PR, g, p, ASTRONOMY, -C.WIN_ASTRO[r, c])
+        S.window[g, p, r, c] = S.obs_tile[g]
+        S.obs_cell[g] = cell
+        ev(S, g, p, E_OBSERVE, C_OBSERVATION, S.obs_level[g], -1, S.obs_tile[g], cell, 0)
+        add_vp(S, g, p, PR[I_OBS_VP], C_OBSERVATION, S.obs_tile[g])
+        S.coins[g, p] += PR[I_OBS_COINS]
+        trigger(S, C, PR, g, p, TR_OBSERVE)
+        S.phase[g] = P_OORDER
+    elif ph == P_OORDER:
+        cell = S.obs_cell[g]
+        sp_iset = C.WIN_ISET[cell // WCOLS, cell % WCOLS]
+        tl_iset = C.TILE_ISET[S.obs_tile[g]]
+        if a == A_KEEP:     # space icons first: push the tile's frame underneath
+            push_frame(S, C, g, tl_iset)
+            push_frame(S, C, g, sp_iset)
+        else:
+            push_frame(S, C, g, sp_iset)
+            push_frame(S, C, g, tl_iset)
+        advance(S, C, PR, g)
+    elif ph == P_REMOVE:
+        if a < A_RMDISC:
+            t = a - A_CARD
+            zone = Z_HAND
+        elif a < A_RMPLAY:
+            t = a - A_RMDISC
+            zone = Z_DISCARD
+        else:
+            t = a - A_RMPLAY
+            zone = Z_PLAY
+        c = has_in_zone(S, C, g, p, t, zone)
+        S.czone[g, p, c] = Z_REMOVED
+        s = C.CARD_SUBJ[t]
+        if s < PURPLE:
+            add_books(S, PR, g, p, s, C.CARD_BOOKS[t])
+            advance(S, C, PR, g)
+        else:      # a purple spine: its Books in one chosen Subject (A-GT-07)
+            S.cur_op[g] = O_BOOK_ANY
+            S.cur_a[g] = C.CARD_BOOKS[t]
+            S.cur_bit[g] = 0
+            S.phase[g] = P_BOOKSUBJ
+
+
+@njit(cache=True)
+def apply_kernel(S, C, PR, actions, active):
+    for g in range(actions.shape[0]):
+        if active[g]:
+            apply_game(S, C, PR, g, actions[g])
+
+
+# ====================================================================== setup
+
+
+@njit(cache=True)
+def setup_kernel(S, C, PR):
+    """Shuffle decks, Workshop decks, bags, Penance pile; draw Graduation tiles; first Cycle starts."""
+    B = S.cycle.shape[0]
+    P = S.coins.shape[1]
+    nbasic = C.BASIC_CARDS.shape[0]
+    for g in range(B):
+        for p in range(P):
+            for i in range(nbasic):
+                S.ctype[g, p, i] = C.BASIC_CARDS[i]
+                S.czone[g, p, i] = Z_DECK
+                S.deck[g, p, i] = i
+            S.deck_n[g, p] = nbasic
+            S.nslots[g, p] = nbasic
+            shuffle_range(S.rng_key, S.rng_ctr, g, S.deck[g, p], 0, nbasic)
+        for per in range(3):
+            n = 0
+            for i in range(C.INV_PERIOD.shape[0]):
+                if C.INV_PERIOD[i] == per + 1:
+                    S.inv_deck[g, per, n] = i
+                    n += 1
+            S.inv_deck_n[g, per] = n
+            shuffle_range(S.rng_key, S.rng_ctr, g, S.inv_deck[g, per], 0, n)
+        for lv in range(3):
+            n = 0
+            for t in range(C.TILE_LEVEL.shape[0]):
+                if C.TILE_LEVEL[t] == lv + 1:
+                    S.bag[g, lv, n] = t
+                    n += 1
+            S.bag_n[g, lv] = n
+            shuffle_range(S.rng_key, S.rng_ctr, g, S.bag[g, lv], 0, n)
+        npen = C.PEN_TYPES.shape[0]
+        for i in range(npen):
+            S.pen_pile[g, i] = C.PEN_TYPES[i]
+        S.pen_n[g] = npen
+        shuffle_range(S.rng_key, S.rng_ctr, g, S.pen_pile[g], 0, npen)
+        for lv in range(2, 5):
+            n = 0
+            for i in range(C.GRAD_LEVEL.shape[0]):
+                if C.GRAD_LEVEL[i] == lv:
+                    n += 1
+            k = 0
+            if n > 1:
+                k = draw_below(S.rng_key, S.rng_ctr, g, n)
+            for i in range(C.GRAD_LEVEL.shape[0]):
+                if C.GRAD_LEVEL[i] == lv:
+                    if k == 0:
+                        S.grad[g, lv - 2] = i
+                        break
+                    k -= 1
+        refill_workshop(S, PR, g)
+        start_cycle(S, C, PR, g)

@@ -1,0 +1,155 @@
+"""Content validation, Params, and random games for 1-4 players."""
+
+import dataclasses
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.core import ContentError
+from sim.core.params import apply_overrides, describe
+from sim.core.rng import Streams
+from sim.galileos_truth import GalileosTruth, Params
+from sim.galileos_truth.params import to_vector
+from sim.galileos_truth.state import A_DONE, A_PASS
+
+DATA = Path(__file__).resolve().parents[2] / "sim" / "galileos_truth" / "data"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "rules" / "galileos_truth.md"
+
+
+def edited(tmp_path, fname, old, new, count=1):
+    d = tmp_path / "data"
+    shutil.copytree(DATA, d)
+    text = (d / fname).read_text()
+    assert old in text
+    (d / fname).write_text(text.replace(old, new, count))
+    return d
+
+
+def test_content_missing_field_names_file_entry_and_field(tmp_path):
+    d = edited(tmp_path, "treatises.toml", 'id = "star-charts"\nsubject = "astronomy"\nbooks = 1\n',
+               'id = "star-charts"\nsubject = "astronomy"\n')
+    with pytest.raises(ContentError) as e:
+        GalileosTruth(content_dir=d)
+    assert str(e.value) == "treatises.toml: [[card]] entry 'star-charts': field 'books': missing required field"
+
+
+def test_content_wrong_type_names_file_entry_and_field(tmp_path):
+    d = edited(tmp_path, "penance.toml", "coins = 3", 'coins = "three"')
+    with pytest.raises(ContentError) as e:
+        GalileosTruth(content_dir=d)
+    assert str(e.value).startswith("penance.toml: [[penance]] entry 'penance': field 'coins': Input should be a valid integer")
+
+
+def test_content_unknown_opcode_is_refused(tmp_path):
+    d = edited(tmp_path, "board.toml", 'icons = ["coins +3"]', 'icons = ["gold +3"]')
+    with pytest.raises(ContentError) as e:
+        GalileosTruth(content_dir=d)
+    msg = str(e.value)
+    assert msg.startswith("board.toml: [[space]] entry 'market': field 'icons': unknown effect opcode 'gold'; known: ")
+    assert "susp_up_others" in msg
+
+
+def test_content_duplicate_id_is_refused(tmp_path):
+    d = edited(tmp_path, "treatises.toml", 'id = "pendulum"', 'id = "falling-bodies"')
+    with pytest.raises(ContentError) as e:
+        GalileosTruth(content_dir=d)
+    assert str(e.value) == "treatises.toml: [[card]] entry 'falling-bodies': duplicate id 'falling-bodies'"
+
+
+def test_content_bad_argument_and_missing_second_group(tmp_path):
+    d = edited(tmp_path, "observation.toml", 'icons = ["books astronomy 1"]', 'icons = ["books astrology 1"]')
+    with pytest.raises(ContentError, match="'astrology' is not one of astronomy, physics, mathematics, philosophy"):
+        GalileosTruth(content_dir=d)
+    d2 = tmp_path / "d2"
+    shutil.copytree(DATA, d2)
+    t = (d2 / "board.toml").read_text().replace('icons = ["copy 2 2 2"]\nicons_b = ["research +2"]\nsep = "line"',
+                                                'icons = ["copy 2 2 2"]\nsep = "line"')
+    (d2 / "board.toml").write_text(t)
+    with pytest.raises(ContentError) as e:
+        GalileosTruth(content_dir=d2)
+    assert str(e.value) == ("board.toml: [[space]] entry 'academy': field 'icons_b': separator 'line' needs a "
+                            "second icon group")
+
+
+def test_content_read_icon_not_allowed_on_a_card_page(tmp_path):
+    d = edited(tmp_path, "treatises.toml", 'icons = ["research +1", "write"]', 'icons = ["research +1", "read 1 1 1"]')
+    with pytest.raises(ContentError, match="icon 'read 1 1 1' is not allowed here"):
+        GalileosTruth(content_dir=d)
+
+
+def test_content_hash_and_files():
+    game = GalileosTruth()
+    assert len(game.content_files()) == 8 and len(game.content_hash()) == 16
+
+
+def test_every_param_has_unit_source_doc_and_assumptions_are_documented():
+    rows = describe(Params())
+    doc = DOC.read_text()
+    for r in rows:
+        assert r["unit"] and r["doc"], r["name"]
+        assert r["source"].startswith("seed 001") or re.match(r"A-GT-\d\d", r["source"]), r
+        for aid in re.findall(r"A-GT-\d\d", r["source"]):
+            assert aid in doc, aid
+        assert f"`{r['name']}`" in doc, r["name"]
+
+
+def test_params_vector_presets_and_overrides():
+    p = Params()
+    v = to_vector(p)
+    assert v.dtype == np.int64 and int(v[0]) == 5
+    h = Params.harsh_inquisition()
+    assert h.prison_at == 6 and h != p
+    q = apply_overrides(p, {"abjure_suspicion_drop": "4", "suspicion_band_vp": "0,-1,-2,-3"})
+    assert q.abjure_suspicion_drop == 4 and q.suspicion_band_vp == (0, -1, -2, -3)
+    assert dataclasses.replace(p, cycles=4).cycles == 4
+
+
+def _play(game, players, n, seed, avoid_pass):
+    s = game.init(np.arange(n), seed, players)
+    st = Streams.for_games(seed, s.game_id, 1)
+    ev_vp = np.zeros((n, players), np.int64)
+    half_ev, half_turn = game.event_capacity // 2, game.turn_capacity // 2
+    steps = 0
+    while not game.done(s).all():
+        d = game.done(s)
+        m = game.legal_action_mask(s)
+        live = np.flatnonzero(~d)
+        assert m[live].any(1).all()
+        pick = m.copy()
+        if avoid_pass:
+            alt = pick[:, 2:].any(1)
+            r = st.random(np.arange(n))
+            pick[alt & (r < 0.95), A_PASS] = False
+            pick[alt & (r < 0.6), A_DONE] = False
+        a = np.full(n, -1, np.int64)
+        a[live] = st.choose_legal(live, pick[live])
+        game.step(s, a, m)
+        assert s.event_n.max() <= half_ev and s.turn_n.max() <= half_turn
+        bad = game.check_invariants(s)
+        assert not bad, bad
+        for g in range(n):
+            for r_ in range(s.event_n[g]):
+                row = s.event_buf[g, r_]
+                if row[3] == 0:
+                    ev_vp[g, row[2]] += row[5]
+        s.turn_n[:] = 0
+        s.event_n[:] = 0
+        steps += 1
+        assert steps <= game.max_plies(players)
+    assert np.array_equal(ev_vp, s.vp)
+    assert np.array_equal(sum(game.score_breakdown(s).values()), game.final_scores(s))
+    return s
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_random_games_end_within_ply_bound_without_invariant_breaks(players):
+    game = GalileosTruth()
+    s1 = _play(game, players, 150, 11, avoid_pass=False)
+    s2 = _play(game, players, 150, 12, avoid_pass=True)
+    bound = game.max_plies(players)
+    assert s1.ply.max() < bound // 10 and s2.ply.max() < bound // 10
+    assert s2.level.max() >= 3                     # the deep paths were exercised
+    assert (s2.tseal >= 0).any() and (s2.window >= 0).any() and (s2.inv_owner >= 0).any()

@@ -1,0 +1,366 @@
+"""Seed rules: resolving icons and the Main Actions (one test per rule)."""
+
+import numpy as np
+import pytest
+
+from sim.core import IllegalActionError
+from sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSOPHY, PHYSICS
+from sim.galileos_truth.state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_GROUP, A_INV, A_PASS, A_PAY, A_SEC, A_SPACE,
+                                      A_SUBJ, A_UPGRADE, P_BOOKSUBJ, P_GROUP, P_MAIN, P_PENPAY, P_PURPLE, P_SEC,
+                                      P_STACK, PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING, Z_DECK,
+                                      Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED)
+
+from .helpers import INV, SPACE, T, act, all_cards, events, legal, new, set_cards, zone_count, zone_of
+
+SEC_WRITE, SEC_DRAW = 0, 5
+
+
+# ---------------------------------------------------------------- resolving icons
+def test_unframed_icons_are_mandatory_effects():
+    game, s = new()
+    s.coins[:, 0] = 0
+    act(game, s, A_SPACE + SPACE(game, "market"))          # unframed: Coins +3
+    assert s.coins[:, 0].tolist() == [3] * 4
+    assert (s.seat == 1).all() and (s.phase == P_MAIN).all()   # no decision asked: the turn is over
+
+
+def test_framed_icons_are_optional_secondary_actions():
+    game, s = new()
+    all_cards(s, hand=[], deck=[T(game, "abacus")] * 3)
+    act(game, s, A_SPACE + SPACE(game, "printing-house"))  # Write, Draw (both framed)
+    assert (s.phase == P_SEC).all()
+    assert legal(game, s, A_DONE).all() and legal(game, s, A_SEC + SEC_DRAW).all()
+    act(game, s, [A_DONE, A_DONE, A_SEC + SEC_DRAW, A_SEC + SEC_DRAW])
+    hands = [zone_count(s, g, 0, Z_HAND) for g in range(4)]
+    assert hands[:2] == [0, 0] and hands[2:] == [1, 1]
+
+
+def test_plain_line_means_pick_one_group():
+    game, s = new()
+    all_cards(s, hand=[T(game, "lunar-notes")], deck=[T(game, "abacus")] * 3)   # Coins +1 | Draw
+    s.coins[:, 0] = 0
+    act(game, s, A_CARD + T(game, "lunar-notes"))
+    act(game, s, A_DONE)
+    assert (s.phase == P_GROUP).all()
+    assert legal(game, s, A_GROUP).all() and legal(game, s, A_GROUP + 1).all()
+    assert not legal(game, s, A_GROUP + 2).any()        # no "both" across a plain line
+    act(game, s, [A_GROUP, A_GROUP, A_GROUP + 1, A_GROUP + 1])
+    assert s.coins[:, 0].tolist() == [1, 1, 0, 0]
+    assert s.phase.tolist()[2:] == [P_SEC, P_SEC]
+
+
+def test_suspicion_line_one_group_free_or_both_after_one_suspicion():
+    game, s = new()
+    all_cards(s, hand=[T(game, "euclid")])                # Research +1 / suspicion line / any Book
+    s.susp[:, 0] = 2
+    s.research[:, 0] = 0
+    act(game, s, A_CARD + T(game, "euclid"))
+    act(game, s, A_DONE)
+    assert legal(game, s, A_GROUP + 2).all()
+    act(game, s, [A_GROUP, A_GROUP + 2, A_GROUP, A_GROUP + 2])
+    assert s.susp[:, 0].tolist() == [2, 3, 2, 3]
+    assert s.research[:, 0].tolist() == [1, 1, 1, 1]
+    assert s.phase.tolist() == [P_MAIN, P_BOOKSUBJ, P_MAIN, P_BOOKSUBJ]
+
+
+def test_principle_split_does_the_group_matching_the_coin():
+    game, s = new()
+    all_cards(s, hand=[T(game, "aristotle")])           # Copernican: Coins +1, Suspicion -1 | Ptolemaic: VP +1
+    s.coper[:, 0] = [True, True, False, False]
+    s.coins[:, 0] = 0
+    s.susp[:, 0] = 4
+    act(game, s, A_CARD + T(game, "aristotle"))
+    act(game, s, A_DONE)
+    assert (s.phase == P_MAIN).all()                    # no choice offered
+    assert s.coins[:, 0].tolist() == [1, 1, 0, 0]
+    assert s.susp[:, 0].tolist() == [3, 3, 4, 4]
+    assert s.vp[:, 0].tolist() == [0, 0, 1, 1]
+
+
+def test_empty_deck_draws_what_it_can_reshuffles_discard_and_keeps_drawing():
+    game, s = new(players=1)
+    a = T(game, "abacus")
+    all_cards(s, hand=[], deck=[a, a], discard=[a] * 6)
+    act(game, s, A_PASS)                                # End of Cycle, next Cycle draws a hand of 5
+    assert (s.cycle == 2).all()
+    for g in range(4):
+        assert zone_count(s, g, 0, Z_HAND) == 5
+        assert zone_count(s, g, 0, Z_DECK) == 3 and s.deck_n[g, 0] == 3
+        assert zone_count(s, g, 0, Z_DISCARD) == 0
+
+
+# ---------------------------------------------------------------- Abjure
+def test_abjure_turns_coin_to_ptolemaic_and_is_final():
+    game, s = new(players=1)
+    act(game, s, A_ABJURE)
+    assert not s.coper[:, 0].any()
+    assert (s.abjure_cycle[:, 0] == 1).all()
+    assert not legal(game, s, A_ABJURE).any()          # same seat's next turn: no way back
+
+
+def test_abjure_not_allowed_in_cycle_five():
+    game, s = new()
+    s.cycle[:] = [4, 5, 4, 5]
+    assert legal(game, s, A_ABJURE).tolist() == [True, False, True, False]
+
+
+def test_abjure_reduces_own_suspicion_by_five():
+    game, s = new()
+    s.susp[:, 0] = [7, 5, 3, 12]
+    act(game, s, A_ABJURE)
+    assert s.susp[:, 0].tolist() == [2, 0, 0, 7]
+    ab = events(game, s, 0, "abjure")[0]
+    assert (ab["before"], ab["after"], ab["cycle"]) == (7, 2, 1)
+
+
+def test_abjure_raises_other_copernicans_suspicion_by_one():
+    game, s = new(players=3)
+    s.susp[:, :] = [[6, 3, 4]] * 4
+    s.coper[:, 2] = False                                # seat 2 already Ptolemaic
+    act(game, s, A_ABJURE)
+    assert s.susp[:, 1].tolist() == [4] * 4
+    assert s.susp[:, 2].tolist() == [4] * 4
+    assert events(game, s, 0, "abjure")[0]["amount"] == 1   # Copernicans hit
+
+
+# ---------------------------------------------------------------- Play Treatise Cards
+def test_stacked_cards_must_share_one_subject():
+    game, s = new()
+    all_cards(s, hand=[T(game, "star-charts"), T(game, "lunar-notes"), T(game, "pendulum")])
+    act(game, s, A_CARD + T(game, "star-charts"))
+    assert (s.phase == P_STACK).all()
+    assert legal(game, s, A_CARD + T(game, "lunar-notes")).all()
+    assert not legal(game, s, A_CARD + T(game, "pendulum")).any()
+
+
+def test_purple_card_matches_the_subject_of_the_stack():
+    game, s = new()
+    all_cards(s, hand=[T(game, "star-charts"), T(game, "starry-messenger")])
+    act(game, s, A_CARD + T(game, "star-charts"))
+    assert legal(game, s, A_CARD + T(game, "starry-messenger")).all()
+    act(game, s, A_CARD + T(game, "starry-messenger"))
+    act(game, s, A_DONE)
+    assert (s.phase != P_PURPLE).all()
+    assert s.books[:, 0, ASTRONOMY].tolist() == [2] * 4     # 1 + 1 spine Books, all in Astronomy
+
+
+def test_purple_card_alone_takes_chosen_subject():
+    game, s = new()
+    all_cards(s, hand=[T(game, "starry-messenger")])
+    act(game, s, A_CARD + T(game, "starry-messenger"))
+    act(game, s, A_DONE)
+    assert (s.phase == P_PURPLE).all()
+    act(game, s, [A_SUBJ + MATHEMATICS, A_SUBJ + PHYSICS, A_SUBJ + MATHEMATICS, A_SUBJ + PHILOSOPHY])
+    assert s.books[:, 0, MATHEMATICS].tolist() == [1, 0, 1, 0]
+    assert s.books[:, 0, PHYSICS].tolist() == [0, 1, 0, 0]
+    assert s.books[:, 0, PHILOSOPHY].tolist() == [0, 0, 0, 1]
+
+
+def test_purple_cards_only_with_purple_take_one_chosen_subject():
+    game, s = new()
+    all_cards(s, hand=[T(game, "starry-messenger"), T(game, "wild-compendium")])
+    act(game, s, A_CARD + T(game, "starry-messenger"))
+    act(game, s, A_CARD + T(game, "wild-compendium"))
+    act(game, s, A_DONE)
+    assert (s.phase == P_PURPLE).all()
+    act(game, s, A_SUBJ + PHILOSOPHY)
+    assert s.books[:, 0, PHILOSOPHY].tolist() == [3] * 4    # 1 + 2
+
+
+def test_stack_gains_every_book_on_every_visible_spine_in_its_subject():
+    game, s = new()
+    all_cards(s, hand=[T(game, "star-charts"), T(game, "lunar-notes"), T(game, "sidereus-nuncius")])
+    act(game, s, A_CARD + T(game, "star-charts"))
+    act(game, s, A_CARD + T(game, "lunar-notes"))
+    act(game, s, A_CARD + T(game, "sidereus-nuncius"))
+    act(game, s, A_DONE)
+    assert s.books[:, 0, ASTRONOMY].tolist() == [4] * 4
+    assert s.books[:, 0, PHYSICS].sum() == 0
+
+
+def test_only_the_active_top_card_icons_activate():
+    game, s = new()
+    pend, fall = T(game, "pendulum"), T(game, "falling-bodies")   # Coins +1 / Coins +2 & Suspicion +1
+    all_cards(s, hand=[pend, fall])
+    s.coins[:, 0] = 0
+    s.susp[:, 0] = 2
+    act(game, s, [A_CARD + pend, A_CARD + pend, A_CARD + fall, A_CARD + fall])
+    act(game, s, [A_CARD + fall, A_CARD + fall, A_CARD + pend, A_CARD + pend])
+    act(game, s, A_DONE)
+    assert s.coins[:, 0].tolist() == [2, 2, 1, 1]
+    assert s.susp[:, 0].tolist() == [3, 3, 2, 2]
+    assert s.books[:, 0, PHYSICS].tolist() == [2] * 4
+
+
+# ---------------------------------------------------------------- Penance
+def test_penance_must_be_played_in_the_cycle_it_is_drawn():
+    game, s = new()
+    pen = T(game, "penance")
+    all_cards(s, hand=[pen, T(game, "abacus")])
+    assert not legal(game, s, A_PASS).any()
+    assert legal(game, s, A_CARD + pen).all()
+
+
+def test_penance_reduces_suspicion_only_while_inquisition_token_face_down():
+    game, s = new()
+    pen = T(game, "penance")
+    all_cards(s, hand=[pen])
+    s.inq_up[:] = [False, True, False, True]
+    s.susp[:, 0] = 5
+    act(game, s, A_CARD + pen)
+    assert (s.phase == P_PENPAY).all()
+    assert s.susp[:, 0].tolist() == [4, 5, 4, 5]
+
+
+def test_penance_paid_coins_remove_it_from_the_game():
+    game, s = new()
+    pen = T(game, "penance")                       # 3 Coins
+    all_cards(s, hand=[pen])
+    s.coins[:, 0] = [5, 3, 2, 5]
+    act(game, s, A_CARD + pen)
+    assert legal(game, s, A_PAY).tolist() == [True, True, False, True]
+    act(game, s, [A_PAY, A_PAY, A_DONE, A_DONE])
+    assert s.coins[:, 0].tolist() == [2, 0, 2, 5]
+    assert [zone_of(s, g, 0, pen) for g in range(4)] == [[Z_REMOVED], [Z_REMOVED], [Z_PLAY], [Z_PLAY]]
+
+
+def test_penance_not_paid_cycles_back_into_the_deck():
+    game, s = new(players=1)
+    pen = T(game, "penance")
+    all_cards(s, hand=[pen], deck=[T(game, "abacus")] * 8)
+    act(game, s, A_CARD + pen)
+    act(game, s, A_DONE)
+    assert zone_of(s, 0, 0, pen) == [Z_PLAY]
+    # the seat keeps the rest of its hand and passes: End of Cycle puts the play area on the discard
+    act(game, s, A_PASS)
+    for g in range(4):
+        assert zone_of(s, g, 0, pen)[0] in (Z_DISCARD, Z_HAND, Z_DECK)
+
+
+# ---------------------------------------------------------------- Use an Invention
+def test_once_per_cycle_invention_is_turned_until_end_of_cycle():
+    game, s = new(players=1)
+    tel = INV(game, "telescope")                      # once per Cycle: Research +2 | Observe
+    s.inv_owner[:, tel] = 0
+    all_cards(s, hand=[T(game, "abacus")] * 2)
+    assert legal(game, s, A_INV + tel).all()
+    act(game, s, A_INV + tel)
+    act(game, s, A_GROUP)
+    assert s.inv_tapped[:, tel].all()
+    assert not legal(game, s, A_INV + tel).any()      # the seat's next turn, same Cycle
+    act(game, s, A_PASS)
+    assert not s.inv_tapped[:, tel].any()
+    assert legal(game, s, A_INV + tel).all()
+
+
+def test_income_invention_works_without_an_action():
+    game, s = new(players=1)
+    s.inv_owner[:, INV(game, "compass")] = [0, 0, -1, -1]   # Income: Coins +1
+    s.coins[:, 0] = 0
+    act(game, s, A_PASS)
+    assert s.coins[:, 0].tolist() == [2, 2, 1, 1]      # Physics Level I income 1 (+1 with the compass)
+
+
+def test_ongoing_invention_works_each_time_its_condition_is_met():
+    game, s = new()
+    s.inv_owner[:, INV(game, "pendulum-clock")] = [0, 0, -1, -1]   # Ongoing: each Write, VP +1
+    s.research[:, 0] = 3
+    s.books[:, 0, ASTRONOMY] = 2
+    act(game, s, A_SPACE + SPACE(game, "printing-house"))
+    act(game, s, A_SEC + SEC_WRITE)
+    act(game, s, A_BOARD + game.content.board_ids.index("b0-0"))
+    act(game, s, A_DECKTOP)
+    assert s.vp[:, 0].tolist() == [4, 4, 3, 3]
+
+
+def test_end_game_invention_scores_at_the_end_without_an_action():
+    game, s = new(players=1)
+    s.inv_owner[:, INV(game, "orrery")] = [0, -1, 0, -1]          # End-Game: 5 VP
+    s.cycle[:] = 5
+    all_cards(s, hand=[])
+    act(game, s, A_PASS)
+    assert s.over.all()
+    assert s.vp_cat[:, 0, 5].tolist() == [5, 0, 5, 0]
+
+
+# ---------------------------------------------------------------- Upgrade your Academic Level
+def test_upgrade_requires_the_graduation_tile_requirement():
+    game, s = new()
+    s.grad[:, 0] = game.content.grad_ids.index("bachelor-books")     # Books 6
+    s.books[:, 0, :] = 0
+    s.books[:, 0, PHYSICS] = [5, 6, 3, 9]
+    assert legal(game, s, A_UPGRADE).tolist() == [False, True, False, True]
+
+
+def test_upgrade_takes_a_wax_seal_from_a_mentor():
+    game, s = new()
+    game.C.GRAD_REQ[:] = 0
+    s.mentor[:, 0, :] = [[4, 4, 4], [0, 0, 1], [0, 0, 0], [1, 0, 0]]
+    assert legal(game, s, A_UPGRADE).tolist() == [True, True, False, True]
+    act(game, s, [A_UPGRADE, A_UPGRADE, A_PASS, A_UPGRADE])
+    assert s.mentor[:, 0, :].sum(1).tolist() == [11, 0, 0, 0]
+
+
+def test_upgrade_seal_on_leftmost_free_space_first_to_reach_two_three_four_scores_4_6_8():
+    game, s = new()
+    game.C.GRAD_REQ[:] = 0
+    s.level[:, 0] = [1, 2, 3, 1]
+    s.lvl_seal[3, 0, 0] = 1                            # game 3: seat 1 reached Level II first
+    act(game, s, A_UPGRADE)
+    assert s.level[:, 0].tolist() == [2, 3, 4, 2]
+    assert s.vp[:, 0].tolist() == [4, 6, 8, 2]         # second to Level II: the next space's VP
+    assert s.lvl_seal[0, 0, 0] == 0 and s.lvl_seal[1, 1, 0] == 0 and s.lvl_seal[2, 2, 0] == 0
+    assert s.lvl_seal[3, 0, 1] == 0
+
+
+def test_upgrade_one_level_per_action_in_order():
+    game, s = new(players=1)
+    game.C.GRAD_REQ[:] = 0
+    act(game, s, A_UPGRADE)
+    assert s.level[:, 0].tolist() == [2] * 4
+    act(game, s, A_UPGRADE)
+    assert s.level[:, 0].tolist() == [3] * 4
+    assert (s.lvl_seal[:, 0, 0] == 0).all() and (s.lvl_seal[:, 1, 0] == 0).all() and (s.lvl_seal[:, 2] == -1).all()
+
+
+# ---------------------------------------------------------------- Assign your Natural Philosopher
+def test_philosopher_goes_to_a_space_of_your_level_or_lower():
+    game, s = new()
+    s.level[:, 0] = [1, 2, 3, 4]
+    assert legal(game, s, A_SPACE + SPACE(game, "university")).all()
+    assert legal(game, s, A_SPACE + SPACE(game, "academy")).tolist() == [False, True, True, True]
+    assert legal(game, s, A_SPACE + SPACE(game, "court")).tolist() == [False, False, True, True]
+    assert legal(game, s, A_SPACE + SPACE(game, "florence")).tolist() == [False, False, False, True]
+
+
+def test_philosopher_unavailable_lying_down_on_a_space_in_prison_or_at_the_stake():
+    game, s = new()
+    s.phil[:, 0] = [PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STAKE]
+    assert not game.legal_action_mask(s)[:, A_SPACE:A_SPACE + 16].any()
+    s.phil[:, 0] = PH_STANDING
+    assert legal(game, s, A_SPACE + SPACE(game, "university")).all()
+
+
+def test_philosopher_effects_all_done_then_lies_on_the_space():
+    game, s = new()
+    s.coins[:, 0] = 0
+    s.research[:, 0] = 0
+    act(game, s, A_SPACE + SPACE(game, "university"))          # Research +1, Coins +1
+    assert s.coins[:, 0].tolist() == [1] * 4 and s.research[:, 0].tolist() == [1] * 4
+    assert (s.phil[:, 0] == PH_ON_SPACE).all()
+
+
+def test_exclusive_space_takes_one_philosopher_per_cycle_shared_any_number():
+    game, s = new()
+    market, uni = SPACE(game, "market"), SPACE(game, "university")
+    act(game, s, [A_SPACE + market, A_SPACE + market, A_SPACE + uni, A_SPACE + uni])
+    assert (s.seat == 1).all()
+    assert legal(game, s, A_SPACE + market).tolist() == [False, False, True, True]
+    assert legal(game, s, A_SPACE + uni).all()
+
+
+def test_illegal_action_is_refused():
+    game, s = new()
+    s.cycle[:] = 5
+    with pytest.raises(IllegalActionError):
+        act(game, s, A_ABJURE)
