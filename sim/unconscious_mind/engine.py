@@ -1,0 +1,380 @@
+"""The Unconscious Mind engine: wires the :class:`sim.core.Game` hooks to the numba rule kernels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sim.core import Column, ConfigError, Game
+
+from . import rules as R
+from .actions import (CARD0, CH0, DONE, MODE0, MODE_NAMES, NUM_ACTIONS, PASS, PLACE0, POS0, RECALL, TREAT, XFER0,
+                      action_label)
+from .content import FILES, LEVELS, LOCATIONS, MT_ACTIONS, QUALITIES, Content, load_content
+from .params import Params
+from .consts import CONST_FIELDS, CONTENT_ARRAYS, X_LAYOUT_HASH
+from .state import FIELD_NAMES, Layout, UMState, arrays, layout_spec
+
+_I = np.int64
+
+
+def _arr(t) -> np.ndarray:
+    return np.asarray(t, dtype=np.int64)
+
+
+class UnconsciousMind(Game):
+    """Unconscious Mind (Fantasia Games, 2024), 1-4 players. Rules: ``docs/rules/unconscious_mind.md``."""
+
+    name = "unconscious-mind"
+    title = "Unconscious Mind"
+    min_players, max_players = 1, 4
+    num_actions = NUM_ACTIONS
+    Params = Params
+    turn_columns = (
+        Column("option", "str", "-", "Turn option taken.", ("pass", "state_ideas", "recall", "treat")),
+        Column("mt_action", "str", "-", "Meeting Table action space used by State Ideas.", ("none",) + MT_ACTIONS),
+        Column("coffee_spent", "int16", "Coffee", "Coffee the seat spent in the turn."),
+        Column("coffee_gained", "int16", "Coffee", "Coffee the seat gained in the turn."),
+        Column("vp_gained", "int16", "VP", "VP the seat gained in the turn."),
+        Column("vp_after", "int16", "VP", "The seat's VP after the turn."),
+        Column("coffee_after", "int16", "Coffee", "The seat's Coffee after the turn."),
+        Column("insight_after", "int16", "Insights", "Insights on the seat's dial rings after the turn."),
+        Column("cured_after", "int16", "clients", "The seat's cured clients after the turn."),
+    )
+    event_kinds = R.EVENT_KINDS
+    event_columns = (
+        Column("category", "str", "-", "What the event was for (VP category, Coffee use, ...).", R.CATS),
+        Column("amount", "int16", "-", "Amount gained (+) or spent; VP for vp/cite events."),
+        Column("target_seat", "int8", "seat", "The other seat involved (cited seat, citer), -1 none."),
+        Column("item", "int16", "id", "Tile, card, Treatise, client, location or dial position involved."),
+        Column("cost", "int16", "-", "Coffee cost paid or citing Treatise."),
+        Column("count", "int16", "count", "Count or position (notebook space, room, Volumes)."),
+    )
+    score_categories = R.VP_CATEGORIES
+    turn_capacity = 8
+    event_capacity = 128
+
+    def __init__(self, params=None, content_dir: Path | None = None):
+        super().__init__(params, content_dir)
+        p = self.params
+        if len(p.reputation_vp) != p.track_length + 1:
+            raise ConfigError(f"parameter reputation_vp needs track_length+1 = {p.track_length + 1} values, "
+                              f"got {len(p.reputation_vp)}")
+        if len(self.content.space_ids) > 16:
+            raise ConfigError("board.toml: at most 16 idea spaces")
+        if R.layout_signature() != X_LAYOUT_HASH:
+            raise RuntimeError("stale numba cache for sim/unconscious_mind/rules.py (the field layout in state.py, "
+                               "consts.py or actions.py changed): delete sim/unconscious_mind/__pycache__")
+        self.A = self._content_arrays()
+        self.K = np.concatenate([self.A[a].ravel() for a in CONTENT_ARRAYS]).astype(np.int64)
+        self._cache: dict = {}
+        self._scratch = np.zeros(NUM_ACTIONS, np.bool_)
+
+    # ------------------------------------------------------------------ content
+    def load_content(self, content_dir: Path) -> Content:
+        return load_content(content_dir)
+
+    def content_files(self) -> list[Path]:
+        return [self.content_dir / f for f in FILES]
+
+    def _content_arrays(self) -> dict[str, np.ndarray]:
+        A = {k: v.astype(np.int64) for k, v in self.content.arrays.items()}
+        lv = A["tile_level"]
+        A["tiles_per_level"] = np.array([(lv == 0).sum(), (lv == 1).sum()], np.int64)
+        A["effects"] = self.content.effects.astype(np.int64)
+        p = self.params
+        A.update(tile_cost=_arr(p.tile_cost), empty_vp=_arr(p.empty_space_vp), icon_req=_arr(p.icon_cured_needed),
+                 dist_thr=_arr(p.district_thresholds), face_lines=_arr(p.face_lines), rep_vp=_arr(p.reputation_vp),
+                 district_vp=_arr(p.district_vp), rows_vp=_arr(p.full_rows_vp), tags_vp=_arr(p.unique_tags_vp))
+        return A
+
+    def _sizes(self, P: int) -> dict:
+        c, p, A = self.content, self.params, self.A
+        return dict(ncat=len(R.CATS), spaces=len(c.space_ids), ntl=int(A["tiles_per_level"].max()),
+                    cards=len(c.card_ids), rdisp=p.research_display, treatises=len(c.treatise_ids),
+                    trdisp=p.treatise_display, routine=int((A["cl_kind"] == 0).sum()), rdisp_cl=p.routine_display,
+                    case=int((A["cl_kind"] == 1).sum()), cdisp_cl=p.case_display, clients=len(c.client_ids),
+                    latent=int((A["dr_kind"] == 0).sum()), manifest=int((A["dr_kind"] == 1).sum()),
+                    mdisp=p.manifest_display, goals=min(p.goal_tiles, len(c.goal_ids)))
+
+    def _consts(self, P: int):
+        """Integer constants of the kernels for P seats: content offsets in K, field offsets in M, parameters."""
+        if P in self._cache:
+            return self._cache[P]
+        v: dict[str, int] = {}
+        o = 0
+        for a in CONTENT_ARRAYS:
+            x = self.A[a]
+            v[f"o_{a}"] = o
+            v[f"n_{a}"] = x.shape[0]
+            v[f"w_{a}"] = x.shape[1] if x.ndim > 1 else 1
+            v[f"w2_{a}"] = x.shape[2] if x.ndim > 2 else 1
+            o += x.size
+        lay = Layout(layout_spec(P, self._sizes(P)))
+        for f in FIELD_NAMES:
+            sh = lay.shape[f]
+            v[f"so_{f}"] = lay.off[f]
+            v[f"sd1_{f}"] = sh[0] if sh else 1
+            v[f"sw_{f}"] = sh[1] if len(sh) > 1 else 1
+        p = self.params
+        v.update(
+            full_rep=p.notebook_full_reputation, row_elev=p.row_bonus_elevations, col_lvl=p.column_bonus_level,
+            ins_elev=p.insight_elevations, ins_xfer=p.insight_transfers, play_max=p.research_play_max,
+            cite_bright=p.cite_bright_ideas, prof_max=p.professor_max_move, freud_max=p.freud_max_move,
+            loc_cap=p.location_cap, loc_bright=p.location_bright_bonus, conv_coffee=p.conversion_coffee,
+            recall_coffee=p.recall_coffee_per_space, ther_max=p.therapy_max, cath_space=p.catharsis_space,
+            sym_hearts=p.symbol_match_hearts, dist_tokens=p.district_tokens, dist_rep_tokens=p.district_rep_tokens,
+            track_len=p.track_length, end_vp=p.end_trigger_vp, track_first=p.track_bonus_first,
+            track_second=p.track_bonus_second, heart_vp=p.heart_box_vp, coffee_per_bright=p.coffee_per_bright,
+            bright_vp=p.bright_vp, round_limit=p.round_limit, solo_every=p.solo_freud_every)
+        c = np.array([int(v[k]) for k in CONST_FIELDS], np.int64)
+        self._cache[P] = (c, lay)
+        return self._cache[P]
+
+    # ------------------------------------------------------------------ hooks
+    def max_plies(self, num_players: int) -> int:
+        # a generous bound: a turn rarely takes more than ~40 decisions; random play never comes near it
+        return (self.params.round_limit + 2) * num_players * 300
+
+    def _init(self, base: dict, num_players: int) -> UMState:
+        B = base["game_id"].shape[0]
+        P = num_players
+        p = self.params
+        A = self.A
+        C, lay = self._consts(P)
+        state = UMState(**base, M=lay.new_matrix(B), layout=lay)
+        lv = A["tile_level"]
+        n1, n2 = int((lv == 0).sum()), int((lv == 1).sum())
+        state.tstack[:, 0, :n1] = np.arange(n1)
+        state.tstack[:, 1, :n2] = n1 + np.arange(n2)
+        state.coffee[:] = p.start_coffee
+        state.freud_rep[:] = p.freud_rep_start
+        state.ideas_hand[:] = p.start_ideas
+        state.ideas_locked[:] = p.locked_ideas
+        state.dial_w[:, :, 0] = p.start_white
+        state.room_open[:, :, 0] = 1
+        state.rdeck[:] = np.arange(state.rdeck.shape[1])
+        state.trdeck[:] = np.arange(state.trdeck.shape[1])
+        state.rdeck_cl[:] = np.flatnonzero(A["cl_kind"] == 0)
+        state.cdeck_cl[:] = np.flatnonzero(A["cl_kind"] == 1)
+        state.ldeck[:] = np.flatnonzero(A["dr_kind"] == 0)
+        state.mdeck[:] = np.flatnonzero(A["dr_kind"] == 1)
+        state.prof_loc[:] = p.professor_start
+        state.freud_loc[:] = p.freud_start
+        state.dist_left[:] = p.district_tokens
+        R.batch_setup(arrays(state, self.K), C, p.start_hand)
+        return state
+
+    def legal_action_mask(self, state: UMState) -> np.ndarray:
+        out = np.zeros((state.batch_size, NUM_ACTIONS), np.bool_)
+        R.batch_mask(arrays(state, self.K), self._consts(state.num_players)[0], out)
+        return out
+
+    def to_act(self, state: UMState) -> np.ndarray:
+        return state.seat.astype(np.int64)
+
+    def _apply(self, state: UMState, actions: np.ndarray, active: np.ndarray) -> None:
+        R.batch_apply(arrays(state, self.K), self._consts(state.num_players)[0], np.ascontiguousarray(actions, np.int64),
+                      np.ascontiguousarray(active, np.bool_), self._scratch)
+
+    def done(self, state: UMState) -> np.ndarray:
+        return state.over.astype(bool)
+
+    def final_scores(self, state: UMState) -> np.ndarray:
+        return state.vp.astype(np.int64)
+
+    def vp(self, state: UMState) -> np.ndarray:
+        return state.vp.astype(np.int64)
+
+    def score_breakdown(self, state: UMState) -> dict[str, np.ndarray]:
+        return {name: state.vp_cat[:, :, 1 + i].astype(np.int64) for i, name in enumerate(R.VP_CATEGORIES)}
+
+    def tiebreak(self, state: UMState) -> np.ndarray:
+        """Assumed (A-UM-25): further on the reputation track, then more heart boxes."""
+        return (state.rep * 1000 + state.hearts).astype(np.int64)
+
+    def progress(self, state: UMState):
+        return state.turn.astype(np.int64), np.where(state.over == 1, state.rnd, state.rnd - 1).astype(np.int64)
+
+    # ------------------------------------------------------------------ invariants
+    def check_invariants(self, state: UMState) -> list[str]:
+        out: list[str] = []
+        gid = state.game_id
+        c = self.content
+        p = self.params
+
+        def bad(mask, msg):
+            for g in np.flatnonzero(mask)[:3]:
+                out.append(f"game {int(gid[g])}: {msg}")
+
+        for name in ("coffee", "bright", "hearts", "ideas_hand", "ideas_locked"):
+            bad((getattr(state, name) < 0).any(axis=1), f"{name} negative")
+        bad((state.dial_w < 0).any(axis=(1, 2)) | (state.dial_c < 0).any(axis=(1, 2)), "dial count negative")
+        bad((state.dial_w.sum(axis=2) != p.start_white).any(axis=1), "white Insights not conserved")
+        bad(((state.dial_c.sum(axis=2) + state.col_board + state.col_spent) != 6).any(axis=1),
+            "player-colour Insights not conserved")
+        bad((state.vp != state.vp_ev).any(axis=1), "VP differs from the sum of VP events")
+        bad((state.vp_cat.sum(axis=2) != state.vp).any(axis=1), "VP categories do not sum to VP")
+        # Ideas: hand + board + on the table
+        on_table = np.zeros_like(state.ideas_hand)
+        for s in range(state.space_owner.shape[1]):
+            own = state.space_owner[:, s]
+            for q in range(state.num_players):
+                on_table[:, q] += np.where(own == q, state.space_n[:, s], 0)
+        bad(((state.ideas_hand + state.ideas_locked + on_table) != p.start_ideas + p.locked_ideas).any(axis=1),
+            "Ideas not conserved")
+        # Notebook tiles: stacks + market + boards + discarded
+        n_tiles = len(c.tile_ids)
+        tpl = self.A["tiles_per_level"]
+        in_stacks = (tpl[0] - state.ttop[:, 0]) + (tpl[1] - state.ttop[:, 1])
+        placed = (state.nb >= 0).sum(axis=(1, 2))
+        market = (state.market >= 0).sum(axis=(1, 2))
+        pending = np.zeros(state.batch_size, np.int64)  # a tile taken and not yet placed sits on the stack
+        for k in (R.D_PLACE,):
+            sel = state.stk[:, :, 0] == k
+            idx = np.arange(state.stk.shape[1])[None, :] < state.sp[:, None]
+            pending += (sel & idx).sum(axis=1)
+        bad(in_stacks + placed + market + state.tdisc + pending != n_tiles, "Notebook tiles not conserved")
+        # Research cards
+        NC = len(c.card_ids)
+        bad(((state.card_loc == R.L_DECK).sum(axis=1) != NC - state.rtop), "Research deck count wrong")
+        bad(((state.card_loc == R.L_DISPLAY).sum(axis=1) != (state.rdisp >= 0).sum(axis=1)), "Research display wrong")
+        vol = (state.card_loc == R.L_TREATISE).sum(axis=1)
+        bad(vol != np.where(state.tr_owner >= 0, state.tr_n, 0).sum(axis=1) + (state.pub_fill >= 0).sum(axis=1),
+            "Volumes under Treatises not conserved")
+        # dreams
+        nd = len(c.dream_ids)
+        dreams = ((state.ldeck.shape[1] - state.ltop) + (state.mdeck.shape[1] - state.mtop) +
+                  (state.mdisp >= 0).sum(axis=1) + (state.room_latent >= 0).sum(axis=(1, 2)) +
+                  (state.room_manifest >= 0).sum(axis=(1, 2)) + state.dr_gone)
+        bad(dreams != nd, "dream cards not conserved")
+        bad((state.rep > p.track_length).any(axis=1) | (state.freud_rep > p.track_length), "reputation past the end")
+        live = state.over == 0
+        bad(live & (state.sp <= 0), "running game with an empty decision stack")
+        return out
+
+    # ------------------------------------------------------------------ words
+    def action_label(self, action: int) -> str:
+        return action_label(action)
+
+    def describe_action(self, state: UMState, g: int, action: int) -> str:
+        a = int(action)
+        c = self.content
+        if state.sp[g] == 0:
+            return action_label(a)
+        kind, ka, kb, _ = (int(x) for x in state.stk[g, state.sp[g] - 1])
+        ch = a - CH0
+        if a == DONE:
+            return "skip / done"
+        if kind == R.D_TURN:
+            if PLACE0 <= a < MODE0:
+                s = (a - PLACE0) // 4
+                mt = int(self.A["space_act"][s, (a - PLACE0) % 4])
+                return f"State Ideas on space {c.space_ids[s]} pointing at {MT_ACTIONS[mt]}"
+            if a == RECALL:
+                return "Recall Ideas"
+            if a == TREAT:
+                return "Treat Clients"
+            if a == PASS:
+                return "pass (no turn option possible)"
+            if POS0 <= a < XFER0:
+                i = a - POS0
+                return f"pay {self.params.conversion_coffee} Coffee: raise a {QUALITIES[i // 3]} {LEVELS[i % 3]} Insight"
+            if XFER0 <= a < CH0:
+                i, q2 = divmod(a - XFER0, 3)
+                return (f"pay {self.params.conversion_coffee} Coffee: change a {QUALITIES[i // 3]} {LEVELS[i % 3]} "
+                        f"Insight to {QUALITIES[q2]}")
+            if ch == R.CH_HEART_CONV:
+                return "convert a minor, a median and a major Insight into a heart-shaped box"
+        if kind == R.D_MODE:
+            return f"place {MODE_NAMES[a - MODE0]} on {MT_ACTIONS[kb]}"
+        if POS0 <= a < XFER0:
+            i = a - POS0
+            if kind == R.D_GENANY:
+                return (f"Generate (reserve empty): move a {QUALITIES[i // 3]} {LEVELS[i % 3]} Insight to "
+                        f"{QUALITIES[(ka - 1) // 3]} {LEVELS[(ka - 1) % 3]}")
+            return f"Elevate a {QUALITIES[i // 3]} {LEVELS[i % 3]} Insight"
+        if XFER0 <= a < CH0:
+            i, q2 = divmod(a - XFER0, 3)
+            return f"Transfer a {QUALITIES[i // 3]} {LEVELS[i % 3]} Insight to {QUALITIES[q2]}"
+        if a >= CARD0:
+            card = a - CARD0
+            verb = {R.D_SWAP: "swap out", R.D_QUILL: "set aside as the quill Volume",
+                    R.D_GATHER: "use as a Volume"}.get(kind, "play")
+            return f"{verb} Research card {c.card_ids[card]}"
+        words = {
+            R.D_INKPOT: lambda: f"move the inkpot {kb + ch - 2} spaces",
+            R.D_GENQ: lambda: f"Generate a {QUALITIES[ch]} {LEVELS[ka]} Insight",
+            R.D_TILE_SRC: lambda: f"take the {('stack', 'center', 'right')[ka]} tile of level {'I' * (ch + 1)}",
+            R.D_ORDER: lambda: ("main effect first, then banner" if ch == 0 else "banner effect first, then main"),
+            R.D_FREE_TILE: lambda: f"take the free tile from the level {'I' * (ch + 1)} stack",
+            R.D_PLACE: lambda: (f"place tile {c.tile_ids[ka]} in row {ch + 1}" if ch < 3 else
+                                f"replace the tile in space {ch - 3 + 1} with {c.tile_ids[ka]}"),
+            R.D_SWAP2: lambda: f"swap with display slot {ch + 1}",
+            R.D_RESPLAY: lambda: f"publish Treatise {c.treatise_ids[int(state.trdisp[g, ch])]}",
+            R.D_GATHER: lambda: f"cite Treatise {c.treatise_ids[ch]} of seat {int(state.tr_owner[g, ch])}",
+            R.D_PROF: lambda: ("move the Professor to Freud's Location" if ch == R.CH_TO_FREUD else
+                               f"advance the Professor {ch + 1} Location(s)"),
+            R.D_FREUD: lambda: f"advance Freud {ch + 1} Location(s)",
+            R.D_LOCTRIG: lambda: (f"trigger {LOCATIONS[ka]} once per {'figure' if ch % 2 == 0 else 'tag'}"
+                                  + (" (+Bright Idea)" if ch >= 2 else "")),
+            R.D_LOCEFF: lambda: f"{LOCATIONS[ka]} effect: {c.effect_text[int(self.A['loc_eff'][ka, ch])]}",
+            R.D_COLUMN: lambda: f"activate Notebook column {ch + 1}",
+            R.D_TILEORDER: lambda: (f"resolve the main effect of tile {c.tile_ids[int(state.nb[g, state.seat[g], ch])]} "
+                                    f"(row {ch // 3 + 1}, space {ch % 3 + 1})"),
+            R.D_REPACT: lambda: f"reputation-track action: {c.effect_text[int(self.A['sec_action'][ch])]}",
+            R.D_RECALLB: lambda: self._recall_words(state, g, ch),
+            R.D_TREAT: lambda: f"treat the client in room {ch + 1}",
+            R.D_THERAPY: lambda: f"therapy for the client in room {ch + 1}",
+            R.D_HEARTS: lambda: f"spend a heart box on the client in room {ch + 1}",
+            R.D_NEWCLIENT: lambda: (f"take Routine client {c.client_ids[int(state.rdisp_cl[g, ch])]}" if ch < 3 else
+                                    f"take Case Study client {c.client_ids[int(state.cdisp_cl[g, ch - 3])]}"),
+            R.D_MANIFEST: lambda: ("take the top manifest dream of the deck" if ch == R.CH_MANIFEST_DECK else
+                                   f"take manifest dream {c.dream_ids[int(state.mdisp[g, ch])]}"),
+        }
+        try:
+            return words[kind]()
+        except (KeyError, IndexError):
+            return action_label(a)
+
+    def _recall_words(self, state, g, ch) -> str:
+        p = int(state.seat[g])
+        w = 0 if (ch < 3 or 6 <= ch < 10) else 1
+        loc = int(state.prof_loc[g, p]) if w == 0 else int(state.freud_loc[g])
+        who = "Professor's" if w == 0 else "Freud's"
+        if ch < 6:
+            return (f"Location bonus {ch % 3 + 1} at {who} Location {LOCATIONS[loc]}: "
+                    f"{self.content.effect_text[int(self.A['loc_bon'][loc, ch % 3])]}")
+        s = (ch - 6) % 4
+        d = int(self.A['loc_dist'][loc])
+        return (f"District bonus of {self.content.district_ids[d]} ({self.params.district_thresholds[s]} tags): "
+                f"{self.content.effect_text[int(self.A['dist_rew'][d, s])]}")
+
+    def describe_event(self, row: dict) -> str:
+        k = row.get("kind")
+        seat = row.get("seat")
+        cat = row.get("category")
+        amt = row.get("amount")
+        item = row.get("item")
+        if k == "vp":
+            return f"seat {seat} scores {amt} VP ({cat})"
+        if k == "coffee_gain":
+            return f"seat {seat} gains {amt} Coffee ({cat})"
+        if k == "coffee_spend":
+            return f"seat {seat} spends {amt} Coffee ({cat})"
+        if k == "cite":
+            return f"seat {seat} cites a Volume of seat {row.get('target_seat')}'s Treatise {item}: {amt} VP to them"
+        if k == "cure":
+            return f"seat {seat} cures client {item} ({amt} VP)"
+        if k == "reputation":
+            return f"seat {seat} gains reputation (now {item}) from {cat}"
+        if k == "freud":
+            return f"Freud's reputation advances to {item}"
+        if k == "tile":
+            return f"seat {seat}: Notebook tile {item} ({cat})"
+        if k == "publish":
+            return f"seat {seat} publishes Treatise {item} ({row.get('count')} Volumes, {amt} VP)"
+        if k == "end":
+            return f"the end is triggered ({cat})"
+        return super().describe_event(row)
