@@ -21,6 +21,7 @@ Two faces of the same arithmetic:
 from __future__ import annotations
 
 import numpy as np
+from numba import config as _numba_config
 from numba import njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -133,6 +134,22 @@ def choose_legal(keys, counters, rows, mask, out):
                     out[i] = j
                     break
                 k -= 1
+
+
+if _numba_config.DISABLE_JIT:  # plain-Python twins: exact 64-bit wraparound without overflow warnings
+    _MASK = (1 << 64) - 1
+
+    def mix64(z):  # noqa: F811
+        """SplitMix64 finaliser of one ``uint64`` (uncompiled twin)."""
+        z = int(z)
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return np.uint64(z ^ (z >> 31))
+
+    def draw_u64(keys, counters, g):  # noqa: F811
+        """Next ``uint64`` of game ``g``'s stream (uncompiled twin)."""
+        counters[g] = np.uint64((int(counters[g]) + 1) & _MASK)
+        return mix64((int(keys[g]) + int(counters[g]) * 0x9E3779B97F4A7C15) & _MASK)
 
 
 class Streams:
