@@ -1,0 +1,44 @@
+"""Compile (and cache) every engine's numba kernels ahead of use: ``python -m sim.warmup``.
+
+Numba compiles a kernel on its first call and caches it on disk (``cache=True``). A fresh
+checkout pays that once per engine; this module pays it up front, one process per game in
+parallel, so the test suite and the first simulation start warm.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import warnings
+
+
+def warm(name: str) -> float:
+    """Play a few random games of ``name`` at every player count; returns seconds."""
+    import numpy as np
+
+    from sim.registry import make_game
+
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        game = make_game(name)
+        for players in range(game.min_players, game.max_players + 1):
+            game.play_random(np.arange(2), 1, players)
+    return time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    from sim.registry import _BUILTIN
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "--one":
+        print(f"warmed {args[1]} in {warm(args[1]):.0f} s", flush=True)
+        return 0
+    names = args or list(_BUILTIN)
+    procs = [subprocess.Popen([sys.executable, "-m", "sim.warmup", "--one", n]) for n in names]
+    return max(p.wait() for p in procs)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
