@@ -187,6 +187,49 @@ class GalileosTruth(Game):
     def action_label(self, action: int) -> str:
         return _action_label(int(action))
 
+    # ------------------------------------------------------------------ strategies
+    def features(self, state: GTState) -> dict[str, np.ndarray]:
+        """``{name: float[B, P]}`` features the heuristic weighs: ``vp``; ``end_vp`` (end-game VP
+        already in sight if the game ended now: Copernican Truth bonus, Suspicion band or Stake,
+        red end-game VP, seals beside the board, End-Game Inventions ignored); ``coins``,
+        ``research``, ``books`` (all Subjects), ``suspicion``, ``level``, ``seals_left`` (on the
+        Mentors), ``cards`` (owned Treatise cards), ``treatises`` (Treatise seals on the pyramid),
+        ``tiles`` (Observation tiles), ``inventions`` (owned), ``copernican`` (0/1)."""
+        C, p = self.C, self.params
+        f64 = np.float64
+        P = state.num_players
+        tiles = (state.window >= 0).sum((2, 3))
+        susp = state.susp
+        band = np.zeros(susp.shape, np.int64)
+        for k, start in enumerate(p.suspicion_band_starts):
+            band = np.where(susp >= start, k, band)
+        band_vp = np.asarray(p.suspicion_band_vp)[band]
+        from .state import PH_STAKE
+        band_vp = np.where(state.phil == PH_STAKE, p.stake_vp, band_vp)
+        truth = np.where(state.coper, p.truth_vp_flat + p.truth_vp_per_tile * tiles, 0)
+        end_vp = truth + band_vp - state.end_loss + state.beside * p.seal_beside_vp
+        kind = np.where(state.ctype >= 0, C.CARD_KIND[np.maximum(state.ctype, 0)], -1)
+        owner = state.inv_owner
+        inv = np.stack([(owner == q).sum(1) for q in range(P)], 1)
+        seals = np.stack([(state.tseal == q).sum((1, 2)) for q in range(P)], 1)
+        return {"vp": state.vp.astype(f64), "end_vp": end_vp.astype(f64), "coins": state.coins.astype(f64),
+                "research": state.research.astype(f64), "books": state.books.sum(2).astype(f64),
+                "suspicion": susp.astype(f64), "level": state.level.astype(f64),
+                "seals_left": state.mentor.sum(2).astype(f64), "cards": ((kind == 0) | (kind == 1)).sum(2).astype(f64),
+                "treatises": seals.astype(f64),
+                "tiles": tiles.astype(f64), "inventions": inv.astype(f64), "copernican": state.coper.astype(f64)}
+
+    def redeterminize(self, state: GTState, seat: np.ndarray, streams) -> None:
+        """Re-sample what game ``g`` hides from ``seat[g]`` (in place): every deck order (nobody
+        looks through a deck), the other seats' hands (pooled with their decks, redealt at the
+        same size), the Observation bags and the Invention decks (kernel in
+        :mod:`strategies.galileos_truth`)."""
+        from strategies.galileos_truth import redeterminize_kernel
+
+        redeterminize_kernel(streams.keys, streams.counters, np.ascontiguousarray(seat, np.int64), state.ctype,
+                             state.czone, state.deck, state.deck_n, state.nslots, state.bag, state.bag_n,
+                             state.inv_deck, state.inv_deck_n)
+
     # ------------------------------------------------------------------ invariants
     def check_invariants(self, state: GTState) -> list[str]:
         C = self.C

@@ -1,0 +1,412 @@
+"""Galileo's Truth strategies: scripted plans (priority lists), a tuned heuristic, and the
+redeterminisation kernel the engine's ``redeterminize`` uses.
+
+Every scripted strategy is a :class:`~strategies.priority.PriorityStrategy`: a short list of
+``(label, preferred)`` rules read like a player's plan. Rules are built from
+
+- an action set (constant ``bool[A]`` row: "spaces whose icons Write", "Secondary Action Observe"),
+- a phase gate (the pending decision, ``state.phase``), and
+- an optional per-game condition (Cycle, the seat's Suspicion).
+
+The fallback never Abjures and never passes while anything else is legal, so only the rule that
+says so Abjures (``abjure-at``, ``suspicion-averse``), and a plan never idles a Cycle away.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import Streams, shuffle_range
+from sim.galileos_truth import content as ct
+from sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DECKTOP, A_DONE, A_GROUP, A_INV, A_OLEVEL, A_PASS, A_PAY,
+                                      A_SEC, A_SPACE, A_UPGRADE, P_GROUP, P_MAIN, P_OLEVEL, P_PENPAY, P_PLACE,
+                                      P_SEC, P_STACK, Z_DECK, Z_HAND)
+
+from .base import Strategy, StrategyRNG, View
+from .generic import Heuristic, Rollout
+from .priority import PriorityStrategy
+from .registry import Arg, register_strategy
+
+GAME = ("galileos-truth",)
+OP = ct.OP
+SEC = {name: A_SEC + i for i, name in enumerate(ct.SECONDARY)}
+
+
+# ====================================================================== redeterminisation kernel
+
+@njit(cache=True)
+def redeterminize_kernel(keys, counters, seat, ctype, czone, deck, deck_n, nslots, bag, bag_n, inv_deck, inv_deck_n):
+    """Re-sample, in place, what game ``g`` hides from ``seat[g]``: every deck order, the other
+    seats' hands (pooled with their decks and redealt at the same hand size), the Observation
+    bags and the Invention decks. Card slots keep their types, so cards are conserved."""
+    B, P, NC = ctype.shape
+    pool = np.empty(NC, np.int64)
+    for g in range(B):
+        for p in range(P):
+            if p == seat[g]:
+                shuffle_range(keys, counters, g, deck[g, p], 0, deck_n[g, p])
+                continue
+            n = 0
+            nh = 0
+            for s in range(nslots[g, p]):
+                z = czone[g, p, s]
+                if z == Z_HAND:
+                    pool[n] = s
+                    n += 1
+                    nh += 1
+            for k in range(deck_n[g, p]):
+                pool[n] = deck[g, p, k]
+                n += 1
+            shuffle_range(keys, counters, g, pool, 0, n)
+            for i in range(nh):
+                czone[g, p, pool[i]] = Z_HAND
+            for i in range(nh, n):
+                czone[g, p, pool[i]] = Z_DECK
+                deck[g, p, i - nh] = pool[i]
+        for lv in range(bag.shape[1]):
+            shuffle_range(keys, counters, g, bag[g, lv], 0, bag_n[g, lv])
+        for lv in range(inv_deck.shape[1]):
+            shuffle_range(keys, counters, g, inv_deck[g, lv], 0, inv_deck_n[g, lv])
+
+
+# ====================================================================== rule building blocks
+
+_CACHE: dict = {}
+
+
+def _tables(game):
+    """Constant action rows of a game instance (cached): which cards / spaces carry an opcode."""
+    key = id(game)
+    if key not in _CACHE:
+        C = game.C
+        A = game.num_actions
+
+        def has_op(iset, *ops):
+            return bool(np.isin(C.ISET_OP[iset], [OP[o] for o in ops]).any())
+
+        def row(actions):
+            r = np.zeros(A, bool)
+            r[list(actions)] = True
+            return r
+
+        nt = C.CARD_KIND.shape[0]
+        treat = [t for t in range(nt) if C.CARD_KIND[t] in (0, 1)]
+        pen = [t for t in range(nt) if C.CARD_KIND[t] == 2]
+
+        def cards(*ops):
+            return row(A_CARD + t for t in treat if has_op(C.CARD_ISET[t], *ops))
+
+        def spaces(*ops):
+            return row(A_SPACE + s for s in range(len(C.SPACE_LEVEL)) if has_op(C.SPACE_ISET[s], *ops))
+
+        T = {
+            "upgrade": row([A_UPGRADE]), "abjure": row([A_ABJURE]), "pass": row([A_PASS]), "done": row([A_DONE]),
+            "pay": row([A_PAY]), "decktop": row([A_DECKTOP]), "both": row([A_GROUP + 2]),
+            "one-group": row([A_GROUP, A_GROUP + 1]),
+            "penance-card": row(A_CARD + t for t in pen), "treatise-card": row(A_CARD + t for t in treat),
+            "use-invention": row(range(A_INV, A_INV + ct.NI_MAX)),
+            "high-level": row([A_OLEVEL + 2, A_OLEVEL + 1]),
+        }
+        for lv in range(1, 5):
+            T[f"space-l{lv}"] = row(A_SPACE + s for s in range(len(C.SPACE_LEVEL)) if C.SPACE_LEVEL[s] == lv)
+        for name, a in SEC.items():
+            T[f"sec-{name}"] = row([a])
+        T["spaces-act"] = spaces("write", "observe", "invent", "copy", "read")
+        T["sec-good"] = row(SEC[k] for k in ("write", "observe", "invent", "copy", "read"))
+        for name, ops in (("write", ("write",)), ("observe", ("observe",)), ("invent", ("invent",)),
+                          ("calm", ("susp_down", "susp_down_diff")), ("loud", ("susp_up", "susp_up_copernicans"))):
+            T[f"cards-{name}"] = cards(*ops)
+            T[f"spaces-{name}"] = spaces(*ops)
+        _CACHE[key] = T
+    return _CACHE[key]
+
+
+def R(action_set: str, *phases: int, when=None, exclude: str | None = None):
+    """A rule: prefer ``action_set`` in the given phases (all phases if none), in the games where
+    ``when(view) -> bool[n]`` holds; ``exclude`` drops another action set."""
+
+    def fn(view: View, legal: np.ndarray) -> np.ndarray:
+        T = _tables(view.game)
+        row = T[action_set] & ~T[exclude] if exclude else T[action_set]
+        gate = np.ones(legal.shape[0], bool)
+        if phases:
+            gate &= np.isin(view.state.phase[view.idx], phases)
+        if when is not None:
+            gate &= when(view)
+        return row[None, :] & gate[:, None]
+
+    return fn
+
+
+def cycle_is(n: int):
+    return lambda v: v.state.cycle[v.idx] == n
+
+
+def susp_at_least(n: int):
+    return lambda v: v.state.susp[v.idx, v.seat] >= n
+
+
+def susp_below(n: int):
+    return lambda v: v.state.susp[v.idx, v.seat] < n
+
+
+def can_write(v):
+    return (v.state.research[v.idx, v.seat] >= 3) & (v.state.books[v.idx, v.seat].sum(1) >= 4)
+
+
+class Sensible(Strategy):
+    """Fallback: a random legal action, but never Abjure, and pass / skip only when nothing else
+    is legal."""
+
+    name = "sensible"
+
+    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+        T = _tables(view.game)
+        m = legal_mask & ~T["abjure"] & ~T["pass"] & ~T["done"]
+        empty = ~m.any(axis=1)
+        m[empty] = legal_mask[empty] & ~T["abjure"]
+        empty = ~m.any(axis=1)
+        m[empty] = legal_mask[empty]
+        return rng.choose_legal(m)
+
+
+# ====================================================================== plans
+
+def general_plan(both_below: int = 4) -> list:
+    """The shared backbone: climb Levels, clear Penance, use the strongest space, play cards, and
+    take every useful Secondary Action."""
+    return [
+        ("upgrade your Academic Level whenever you can", R("upgrade", P_MAIN)),
+        ("play a drawn Penance card", R("penance-card", P_MAIN)),
+        ("pay to remove a Penance card", R("pay", P_PENPAY)),
+        ("use a ready Invention", R("use-invention", P_MAIN)),
+        ("Philosopher to a Level IV space", R("space-l4", P_MAIN)),
+        ("... else Level III", R("space-l3", P_MAIN)),
+        ("... else a Writing space once Research and Books allow", R("spaces-write", P_MAIN, when=can_write)),
+        ("... else a space with a Secondary Action (Write, Observe, Invent...)", R("spaces-act", P_MAIN)),
+        ("... else a Level II space", R("space-l2", P_MAIN)),
+        ("... else any Level I space", R("space-l1", P_MAIN)),
+        ("play a Treatise card", R("treatise-card", P_MAIN)),
+        ("one card per stack (keep the hand for more turns)", R("done", P_STACK)),
+        ("Write a Treatise", R("sec-write", P_SEC)),
+        ("Observe the Sky", R("sec-observe", P_SEC)),
+        ("Create an Invention", R("sec-invent", P_SEC)),
+        ("Copy or Read", R("sec-good", P_SEC)),
+        ("Draw", R("sec-draw", P_SEC)),
+        (f"take both groups while Suspicion < {both_below}", R("both", P_GROUP, when=susp_below(both_below))),
+        ("observe at the highest Level", R("high-level", P_OLEVEL)),
+        ("new Treatise on top of the deck", R("decktop", P_PLACE)),
+    ]
+
+
+def scripted(name: str, rules: list) -> PriorityStrategy:
+    s = PriorityStrategy(rules=rules, fallback=Sensible())
+    s.name = name
+    return s
+
+
+class AbjureAt(PriorityStrategy):
+    """General plan; Abjure at the first opportunity in Cycle ``cycle``."""
+
+    name = "abjure-at"
+
+    def __init__(self, cycle: int = 3):
+        super().__init__(rules=[(f"Abjure in Cycle {cycle}", R("abjure", P_MAIN, when=cycle_is(cycle)))]
+                         + general_plan(), fallback=Sensible(), cycle=cycle)
+
+
+def never_abjure(**_):
+    return scripted("never-abjure", general_plan())
+
+
+def inventor(**_):
+    rules = [
+        ("use a ready Invention first", R("use-invention", P_MAIN)),
+        ("Philosopher to the Workshop", R("spaces-invent", P_MAIN)),
+        ("play cards that Create Inventions", R("cards-invent", P_MAIN)),
+        ("Create an Invention", R("sec-invent", P_SEC)),
+    ] + general_plan()
+    return scripted("inventor", rules)
+
+
+def observer(**_):
+    rules = [
+        ("Philosopher to the Observatory", R("spaces-observe", P_MAIN)),
+        ("play cards that Observe", R("cards-observe", P_MAIN)),
+        ("Observe the Sky", R("sec-observe", P_SEC)),
+        ("observe at the highest Level", R("high-level", P_OLEVEL)),
+    ] + general_plan()
+    return scripted("observer", rules)
+
+
+def writer(**_):
+    rules = [
+        ("upgrade first", R("upgrade", P_MAIN)),
+        ("Philosopher to a Writing space", R("spaces-write", P_MAIN)),
+        ("play cards that Write", R("cards-write", P_MAIN)),
+        ("Write a Treatise", R("sec-write", P_SEC)),
+    ] + general_plan()
+    return scripted("writer", rules)
+
+
+def suspicion_averse(threshold: int | None = None, **_):
+    given, threshold = threshold is not None, 6 if threshold is None else threshold
+    rules = [
+        (f"Abjure once Suspicion >= {threshold}", R("abjure", P_MAIN, when=susp_at_least(threshold))),
+        ("play a drawn Penance card (Suspicion -1)", R("penance-card", P_MAIN)),
+        ("Suspicion-reducing space", R("spaces-calm", P_MAIN, exclude="spaces-loud")),
+        ("Suspicion-reducing card", R("cards-calm", P_MAIN, exclude="cards-loud")),
+        ("never both groups of a Suspicion line", R("one-group", P_GROUP)),
+    ] + general_plan(both_below=0)
+    s = scripted("suspicion-averse", rules)
+    s.args = {"threshold": threshold} if given else {}
+    return s
+
+
+# ====================================================================== heuristic
+
+class GTHeuristic(Heuristic):
+    """One-step lookahead scored by Galileo's Truth features (margin over the best opponent):
+    each legal action is tried on a redeterminised copy, the rest of the seat's turn is finished
+    by the general plan (``finish=1``; the generic heuristic finishes at random), and the state
+    is valued by VP plus the end-game VP already in sight (Copernican Truth, Suspicion band),
+    resources and progress."""
+
+    name = "heuristic"
+    # tuned against writer (2 seats, 200-game pairs): the Copernican side is worth ~6 VP of
+    # option value (Truth bonus still to come); the others moved the win rate little
+    default_weights = {"vp": 1.0, "end_vp": 0.8, "coins": 0.15, "research": 0.25, "books": 0.2, "level": 1.5,
+                       "tiles": 0.5, "inventions": 0.3, "treatises": 1.0, "suspicion": -0.3, "seals_left": 0.0,
+                       "cards": 0.0, "copernican": 6.0}
+
+    def __init__(self, **args):
+        super().__init__(**args)
+        self.plan = scripted("general-plan", general_plan())
+
+    def scores(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG):
+        """``(rows, acts, starts, score, u)``: every legal (game, action) candidate with its value."""
+        from .search import candidates, derived_streams, value
+
+        game, state = view.game, view.state
+        rows, acts, starts = candidates(legal_mask)
+        streams = derived_streams(rng, rows)
+        u = rng.random()
+        seat = np.full(rows.size, view.seat)
+        sub = state.take(view.idx[rows], fresh_logs=True)
+        turns0 = game.progress(sub)[0].copy()
+        game.redeterminize(sub, seat, streams)
+        game.step(sub, acts, legal_mask[rows])
+        if self.finish:
+            finish_turn(game, sub, streams, view.seat, self.plan, turns0)
+        return rows, acts, starts, value(game, sub, seat, self.weights), u
+
+    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+        from .search import pick_best
+
+        rows, acts, starts, score, u = self.scores(view, legal_mask, rng)
+        return pick_best(score, rows, acts, starts, legal_mask.shape[0], u)
+
+
+def finish_turn(game, sub, streams, seat: int, plan: Strategy, turns0: np.ndarray, max_plies: int = 48) -> None:
+    """Play ``seat``'s current turn to its end on the copies ``sub`` with ``plan``."""
+    for _ in range(max_plies):
+        live = ~game.done(sub) & (game.progress(sub)[0] == turns0) & (game.to_act(sub) == seat)
+        if not live.any():
+            return
+        li = np.flatnonzero(live)
+        mask = game.legal_action_mask(sub)
+        a = np.full(sub.batch_size, -1, np.int64)
+        a[li] = plan.act(View(game, sub, li, seat), mask[li], StrategyRNG(streams, li))
+        game.step(sub, a, mask, where=live)
+        sub.turn_n[:] = 0
+        sub.event_n[:] = 0
+
+
+class GTRollout(Rollout):
+    """Monte Carlo rollouts for Galileo's Truth: the tuned heuristic's ``top`` best actions, each
+    continued ``k`` times for ``horizon`` turns (``horizon=1``: to the end of the seat's own turn)
+    with every seat playing the general plan instead of uniform random play, on common random
+    numbers across candidates, valued by the heuristic's weighted margin; best mean wins."""
+
+    name = "rollout"
+
+    def __init__(self, **args):
+        super().__init__(**args)
+        self.k = int(args.get("k", 4))
+        self.top = int(args.get("top", 3))
+        self.horizon = int(args.get("horizon", 3))
+        self.heuristic = GTHeuristic()
+        self.plan = self.heuristic.plan
+
+    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+        from .search import derived_streams, pick_best, value
+
+        game, state = view.game, view.state
+        n = legal_mask.shape[0]
+        rows, acts, starts, hscore, u = self.heuristic.scores(view, legal_mask, rng)
+        first = pick_best(hscore, rows, acts, starts, n, u)
+        if self.top <= 1:
+            return first
+        # candidates: the heuristic's ``top`` best actions of each game
+        order = np.lexsort((-hscore, rows))
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        rank = rank - starts[np.searchsorted(starts, np.arange(rows.size), side="right") - 1]
+        keep = (rank < self.top) | (acts == first[rows])
+        crow, cact = rows[keep], acts[keep]
+        cstarts = np.flatnonzero(np.r_[True, crow[1:] != crow[:-1]])
+        if (np.diff(np.r_[cstarts, crow.size]) == 1).all():
+            return first
+        rep = np.repeat(np.arange(crow.size), self.k)
+        sub = state.take(view.idx[crow[rep]], fresh_logs=True)
+        seat = np.full(rep.size, view.seat)
+        # common random numbers: continuation j of every candidate of a game shares its stream
+        # (same re-sampled hidden information, same plan draws), so candidates differ by their action
+        base = derived_streams(rng, np.repeat(np.arange(n), self.k))
+        kidx = crow[rep] * self.k + np.tile(np.arange(self.k), crow.size)
+        streams = Streams(base.keys[kidx].copy())
+        game.redeterminize(sub, seat, streams)
+        game.step(sub, cact[rep], legal_mask[crow[rep]])
+        turns0 = game.progress(sub)[0].copy()
+        for _ in range(self.horizon * max(state.num_players, 1) * 48):
+            live = ~game.done(sub) & (game.progress(sub)[0] - turns0 < self.horizon)
+            if not live.any():
+                break
+            mask = game.legal_action_mask(sub)
+            who = game.to_act(sub)
+            a = np.full(sub.batch_size, -1, np.int64)
+            for q in range(state.num_players):
+                li = np.flatnonzero(live & (who == q))
+                if li.size:
+                    a[li] = self.plan.act(View(game, sub, li, q), mask[li], StrategyRNG(streams, li))
+            game.step(sub, a, mask, where=live)
+            sub.turn_n[:] = 0
+            sub.event_n[:] = 0
+        score = value(game, sub, seat, self.heuristic.weights).reshape(-1, self.k).mean(axis=1)
+        return pick_best(score, crow, cact, cstarts, n, u)
+
+
+register_strategy("abjure-at", AbjureAt, games=GAME, args={
+    "cycle": Arg(int, 3, "Cycle (1-4) in which to Abjure at the first opportunity", 1, 4)},
+    doc="General plan (upgrade, Penance, best space, cards, Write/Observe/Invent); Abjures first thing in Cycle N.")
+register_strategy("never-abjure", never_abjure, games=GAME, doc="General plan; stays Copernican.")
+register_strategy("inventor", inventor, games=GAME,
+                  doc="Uses Inventions, Philosopher to the Workshop, Creates Inventions; then the general plan.")
+register_strategy("observer", observer, games=GAME,
+                  doc="Observatory, Observe cards, Observe the Sky at the highest Level; then the general plan.")
+register_strategy("writer", writer, games=GAME,
+                  doc="Upgrades, Writing spaces and cards, Writes Treatises; then the general plan.")
+register_strategy("suspicion-averse", suspicion_averse, games=GAME, args={
+    "threshold": Arg(int, 6, "Suspicion at which it Abjures", 1, 12)},
+    doc="Penance, Suspicion-reducing spaces/cards, never both groups; Abjures when Suspicion is high.")
+register_strategy("heuristic", GTHeuristic, games=GAME, args={
+    **{k: Arg(float, v, f"weight of feature {k}") for k, v in GTHeuristic.default_weights.items()},
+    "finish": Arg(int, 1, "finish the turn with the general plan before valuing (1) or not (0)", 0, 1),
+}, doc="One-step lookahead scored by weighted Galileo's Truth features (margin over the best opponent).")
+register_strategy("rollout", GTRollout, games=GAME, args={
+    "k": Arg(int, 4, "continuations per candidate action", 1, 256),
+    "top": Arg(int, 3, "candidate actions rolled out per decision (the heuristic's best)", 1, 64),
+    "horizon": Arg(int, 3, "turns each continuation is played (1 = to the end of the own turn; all seats on the "
+                   "general plan) before valuing", 1, 1000),
+}, doc="Rollouts of the heuristic's best candidates with general-plan continuations; best mean weighted margin.")

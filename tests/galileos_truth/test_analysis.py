@@ -1,0 +1,122 @@
+"""Abjure-timing analysis on small real runs."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis import galileos_truth as A
+from analysis.load import load_runs
+from analysis.report import build_report
+from sim.config import RunConfig
+from sim.runner import simulate
+
+GAMES = 200
+
+
+def _run(path, strategies, seed=21, games=GAMES):
+    simulate(RunConfig(game="galileos-truth", players=2, strategies=tuple(strategies), games=games, seed=seed,
+                       batch_size=games, out=str(path)))
+    return path
+
+
+@pytest.fixture(scope="module")
+def runs_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("gt_abjure")
+    mixed = _run(d / "mixed", ["abjure-at:cycle=2", "abjure-at:cycle=4"])
+    a = _run(d / "abj1", ["abjure-at:cycle=1", "never-abjure"], seed=33)
+    b = _run(d / "never", ["never-abjure", "never-abjure"], seed=33)
+    return {"mixed": mixed, "a": a, "b": b}
+
+
+def _check_interval(df, est, low, high):
+    e, lo, hi = (df[c].to_numpy().astype(float) for c in (est, low, high))
+    ok = ~np.isnan(lo)
+    assert (lo[ok] <= e[ok] + 1e-9).all() and (e[ok] <= hi[ok] + 1e-9).all()
+
+
+def test_abjure_rows_match_the_turns_table(runs_dir):
+    runs = load_runs([runs_dir["mixed"]])
+    tab = A.abjure_table(runs)
+    assert tab.height == 2 * GAMES
+    n_events = runs.events.filter(pl.col("kind") == "abjure").select(pl.len()).collect().item()
+    n_turns = runs.turns.filter(pl.col("main_action") == "abjure").select(pl.len()).collect().item()
+    assert tab["abjure_cycle"].is_not_null().sum() == n_events == n_turns
+    assert n_events > GAMES  # both seats abjure in most games
+    # the strategies' chosen Cycles
+    by_seat = tab.filter(pl.col("abjure_cycle").is_not_null()).group_by("strategy").agg(
+        pl.col("abjure_cycle").unique())
+    got = {s: sorted(c) for s, c in by_seat.rows()}
+    assert got == {"abjure-at:cycle=2": [2], "abjure-at:cycle=4": [4]}
+
+
+def test_outcome_by_cycle_has_the_chosen_cycles_and_valid_intervals(runs_dir):
+    runs = load_runs([runs_dir["mixed"]])
+    df = A.outcome_by_abjure_cycle(runs)
+    assert set(df["abjured"]) <= {"2", "4", "never"} and {"2", "4"} <= set(df["abjured"])
+    assert df["games"].sum() == 2 * GAMES
+    assert ((df["win_rate"] >= 0) & (df["win_rate"] <= 1)).all()
+    _check_interval(df, "win_rate", "win_low", "win_high")
+    _check_interval(df, "vp", "vp_low", "vp_high")
+    # the wins are exactly the games table's win shares
+    g = runs.games.collect()
+    assert df["wins"].sum() == pytest.approx(g["win_share"].sum())
+    A.outcome_chart(df)
+    A.outcome_chart(df, "vp")
+
+
+def test_suspicion_trajectories(runs_dir):
+    runs = load_runs([runs_dir["mixed"]])
+    cyc = A.suspicion_by_cycle(runs)
+    assert set(cyc["cycle"]) == {1, 2, 3, 4, 5}
+    _check_interval(cyc, "est", "low", "high")
+    around = A.suspicion_around_abjure(runs, window=3)
+    assert set(around["rel_turn"]) <= set(range(-3, 4)) and 0 in set(around["rel_turn"])
+    # Abjure drops Suspicion: mean at the Abjure turn is below the turn before
+    for lab in ("2", "4"):
+        sub = around.filter(pl.col("abjured") == lab)
+        before = sub.filter(pl.col("rel_turn") == -1)["est"].item()
+        at = sub.filter(pl.col("rel_turn") == 0)["est"].item()
+        assert at < before
+    A.trajectory_chart(cyc)
+    A.trajectory_chart(around, "rel_turn")
+
+
+def test_copernicans_hit(runs_dir):
+    runs = load_runs([runs_dir["mixed"]])
+    df = A.copernicans_hit_effect(runs)
+    assert set(df["copernicans_hit"]) <= {0, 1}
+    n_ab = A.abjure_table(runs)["abjure_cycle"].is_not_null().sum()
+    assert df["games"].sum() == n_ab
+    _check_interval(df, "win_rate", "win_low", "win_high")
+    # cycle-2 abjurers always hit the still-Copernican cycle-4 player
+    hit = A.abjure_table(runs).filter(pl.col("abjured") == "2")["copernicans_hit"]
+    assert (hit == 1).all()
+    A.copernicans_chart(df)
+
+
+def test_paired_vs_never(runs_dir):
+    df = A.paired_vs_never(runs_dir["a"], runs_dir["b"], seat=0)
+    assert df["metric"].to_list() == ["vp", "win"]
+    assert df["n"].to_list() == [GAMES, GAMES]
+    assert df["strategy_a"][0] == "abjure-at:cycle=1" and df["strategy_b"][0] == "never-abjure"
+    _check_interval(df, "est", "low", "high")
+    # the estimate is the difference of the two runs' means of seat 0
+    ga = load_runs([runs_dir["a"]]).games.filter(pl.col("seat") == 0).collect()
+    gb = load_runs([runs_dir["b"]]).games.filter(pl.col("seat") == 0).collect()
+    vp = df.filter(pl.col("metric") == "vp")
+    assert vp["est"].item() == pytest.approx(ga["vp"].mean() - gb["vp"].mean())
+    with pytest.raises(ValueError):
+        A.paired_vs_never(runs_dir["a"], runs_dir["mixed"], seat=0)
+    A.paired_chart(df)
+
+
+def test_report_includes_the_section(runs_dir, tmp_path):
+    page = build_report([runs_dir["mixed"]], tmp_path / "rep")
+    html = page.read_text()
+    assert "Abjure timing: outcome by Cycle" in html and "Abjure timing: strategies compared" in html
+    page2 = build_report([runs_dir["a"], runs_dir["b"]], tmp_path / "rep2")
+    html2 = page2.read_text()
+    assert "Abjure timing: paired against never-abjure" in html2
+    assert len(list((tmp_path / "rep2" / "figures").glob("*abjure*.png"))) >= 4
