@@ -125,18 +125,25 @@ def _tables(game):
 def R(action_set: str, *phases: int, when=None, exclude: str | None = None):
     """A rule: prefer ``action_set`` in the given phases (all phases if none), in the games where
     ``when(view) -> bool[n]`` holds; ``exclude`` drops another action set."""
+    phase_ok = np.zeros(64, bool)
+    phase_ok[list(phases)] = True
 
-    def fn(view: View, legal: np.ndarray) -> np.ndarray:
+    def fn(view: View, legal: np.ndarray):
         T = _tables(view.game)
-        row = T[action_set] & ~T[exclude] if exclude else T[action_set]
-        gate = np.ones(legal.shape[0], bool)
-        if phases:
-            gate &= np.isin(view.state.phase[view.idx], phases)
+        key = (action_set, exclude)
+        cols = _COLS.get((id(T), key))
+        if cols is None:
+            row = T[action_set] & ~T[exclude] if exclude else T[action_set]
+            cols = _COLS[(id(T), key)] = np.flatnonzero(row)
+        gate = phase_ok[view.state.phase[view.idx]] if phases else np.ones(legal.shape[0], bool)
         if when is not None:
-            gate &= when(view)
-        return row[None, :] & gate[:, None]
+            gate = gate & when(view)
+        return cols, gate
 
     return fn
+
+
+_COLS: dict = {}
 
 
 def cycle_is(n: int):

@@ -1,10 +1,12 @@
 """Priority-list strategies (dominiate's ``gainPriority``) and the adapter for a user's function.
 
 A priority strategy is a short list of rules, each ``(label, preferred)`` where ``preferred(view,
-legal)`` returns ``bool[n, A]``: the actions the rule would like in each deciding game. For each
-game the first rule with a legal preferred action decides (uniformly among its preferred legal
-actions, from the seat's stream); games no rule covers go to the fallback strategy. A plan reads
-like a player's: "complete a row if you can; else buy the right tile if Coffee >= 3; else ...".
+legal)`` returns the actions the rule would like in each deciding game, either as ``bool[n, A]`` or,
+cheaper, as ``(actions: int[k], gate: bool[n])`` (the same ``k`` actions for every game where
+``gate`` holds). For each game the first rule with a legal preferred action decides (uniformly
+among its preferred legal actions, from the seat's stream); games no rule covers go to the
+fallback strategy. A plan reads like a player's: "complete a row if you can; else buy the right
+tile if Coffee >= 3; else ...".
 """
 
 from __future__ import annotations
@@ -42,7 +44,21 @@ class PriorityStrategy(Strategy):
         for _label, fn in self.rules:
             if not open_.any():
                 break
-            pref = np.asarray(fn(view, legal_mask), bool) & legal_mask
+            res = fn(view, legal_mask)
+            if isinstance(res, tuple):  # fast path: (action ids, gate per game)
+                cols, gate = res
+                cand = np.flatnonzero(open_ & gate)
+                if cand.size == 0 or len(cols) == 0:
+                    continue
+                sub = legal_mask[cand[:, None], np.asarray(cols)[None, :]]
+                ok = sub.any(axis=1)
+                if ok.any():
+                    rows = cand[ok]
+                    pick = rng.subset(rows).choose_legal(sub[ok])
+                    out[rows] = np.asarray(cols)[pick]
+                    open_[rows] = False
+                continue
+            pref = np.asarray(res, bool) & legal_mask
             hit = open_ & pref.any(axis=1)
             if hit.any():
                 rows = np.flatnonzero(hit)
