@@ -26,8 +26,12 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: strategy used per game for the throughput figures ("scripted strategies" of issue 7)
-BENCH_STRATEGY = {"unconscious-mind": "random", "galileos-truth": "random", "toy": "random"}
+#: scripted strategies per game for the throughput figures (issue 7), seat by seat; cycled when fewer
+BENCH_STRATEGY = {
+    "unconscious-mind": ("coffee-engine", "publisher", "citer", "curer"),
+    "galileos-truth": ("writer", "observer", "inventor", "never-abjure"),
+    "toy": ("random",),
+}
 
 
 @dataclass
@@ -75,8 +79,10 @@ def machine() -> dict:
             "numpy": np_build, "numba": numba.__version__, "platform": platform.platform()}
 
 
-def _strategy(game: str) -> str:
-    return BENCH_STRATEGY.get(game, "random")
+def _strategy(game: str, players: int = 4) -> str:
+    """Comma-separated strategy ids for ``players`` seats."""
+    ids = BENCH_STRATEGY.get(game, ("random",))
+    return ",".join(ids[i % len(ids)] for i in range(players))
 
 
 def time_simulate(game: str, players: int, games: int, batch: int, n_jobs: int, logs: bool, seed: int = 1,
@@ -86,7 +92,8 @@ def time_simulate(game: str, players: int, games: int, batch: int, n_jobs: int, 
     from sim.runner import simulate
 
     with tempfile.TemporaryDirectory() as d:
-        cfg = RunConfig(game=game, players=players, strategies=(_strategy(game),), games=games, seed=seed,
+        cfg = RunConfig(game=game, players=players, strategies=tuple(_strategy(game, players).split(",")), games=games,
+                        seed=seed,
                         batch_size=batch, chunk_size=chunk, n_jobs=n_jobs, out=str(Path(d) / "run"),
                         log_turns=logs, log_events=logs)
         t0 = time.perf_counter()
@@ -104,7 +111,7 @@ def peak_memory(game: str, players: int, games: int, batch: int) -> Row:
                 "try:\n    main()\nexcept SystemExit:\n    pass\n"
                 "print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
         cmd = [sys.executable, "-c", code, "simulate", "--game", game, "--players", str(players), "--strategies",
-               _strategy(game), "--games", str(games), "--batch-size", str(batch), "--n-jobs", "1",
+               _strategy(game, players), "--games", str(games), "--batch-size", str(batch), "--n-jobs", "1",
                "--out", str(Path(d) / "run"), "--no-progress"]
         t0 = time.perf_counter()
         res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
@@ -154,7 +161,7 @@ def render(rows: list[Row], info: dict, notes: str = "") -> str:
     out += [f"- {k}: {v}" for k, v in info.items()]
     for g in dict.fromkeys(r.game for r in rows):
         gr = [r for r in rows if r.game == g]
-        out += ["", f"## {g} (strategy `{_strategy(g)}` at every seat)", "", "### Throughput (complete games per second)", "",
+        out += ["", f"## {g} (strategies by seat: `{_strategy(g, 4)}`; 2 seats: `{_strategy(g, 2)}`)", "", "### Throughput (complete games per second)", "",
                 "| seats | batch | n_jobs | logs | games | seconds | games/s | Parquet bytes/game |", "|---|---|---|---|---|---|---|---|"]
         for r in gr:
             if r.measure == "throughput":

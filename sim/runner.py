@@ -206,6 +206,10 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
         done_games = sum(c["hi"] - c["lo"] for c in manifest["chunks"] if c["status"] == "done")
         total = manifest["chunks"][-1]["hi"]
         cfg_dict = cfg.to_dict()
+        if todo and cfg.backend == "loky" and n_jobs != 1:
+            # compile (or load) the rule kernels once here, so worker processes load them from the
+            # on-disk cache instead of each compiling them at the same time
+            make_game(cfg.game, cfg.make_params(), cfg.content).play_random(np.arange(1), cfg.seed, cfg.players)
         t0 = time.perf_counter()
         played = 0
         try:
