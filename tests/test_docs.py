@@ -31,3 +31,19 @@ def test_every_table_column_is_documented():
         cls = get_game_class(name)
         for c in cls.turn_columns + cls.event_columns:
             assert f"| `{c.name}` |" in text
+
+
+def test_user_strategy_examples_in_the_strategies_doc_run_and_stay_short():
+    import re
+
+    text = (ROOT / "docs" / "strategies.md").read_text()
+    section = text[text.index("## Your own strategy"):]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 2
+    assert len(blocks[0].strip().splitlines()) <= 15, "the priority-list example must fit in 15 lines"
+    ns: dict = {}
+    exec(compile(blocks[0], "strategies.md#1", "exec"), ns)
+    rates = ns["res"].games.to_pandas().groupby("strategy").win_share.mean()
+    assert set(rates.index) == {"priority", "random"} and rates["priority"] > rates["random"]
+    exec(compile(blocks[1], "strategies.md#2", "exec"), ns)
+    assert set(ns["res"].games.to_pandas().strategy) == {"cautious", "random"}
