@@ -194,6 +194,49 @@ class UnconsciousMind(Game):
         """Assumed (A-UM-25): further on the reputation track, then more heart boxes."""
         return (state.rep * 1000 + state.hearts).astype(np.int64)
 
+    def features(self, state: UMState) -> dict[str, np.ndarray]:
+        """``{name: float[B, P]}``: vp, coffee, bright (Bright Ideas), insight (Insights on the dial rings,
+        weighted by level 1/2/3), colour (player-colour Insights on the dial), cured (cured clients), tiles
+        (Notebook tiles placed), rows / cols (completed rows / columns), inplay / hand (Research cards),
+        rep (reputation), hearts (heart boxes), treatises (Treatises published), ideas (Ideas in hand),
+        clients (clients in the office rooms), therapy (therapy progress of those clients)."""
+        P = state.num_players
+        f = np.float64
+        lvl = np.zeros(10)
+        lvl[1:] = np.tile([1.0, 2.0, 3.0], 3)
+        dial = (state.dial_w + state.dial_c).astype(f)
+        loc, own = state.card_loc, state.card_own
+        seats = np.arange(P)[None, :, None]
+        inplay = ((loc == R.L_INPLAY)[:, None, :] & (own[:, None, :] == seats)).sum(axis=2)
+        hand = ((loc == R.L_HAND)[:, None, :] & (own[:, None, :] == seats)).sum(axis=2)
+        trs = (state.tr_owner[:, None, :] == seats).sum(axis=2)
+        return {
+            "vp": state.vp.astype(f), "coffee": state.coffee.astype(f), "bright": state.bright.astype(f),
+            "insight": (dial * lvl).sum(axis=2), "colour": state.dial_c[:, :, 1:].sum(axis=2).astype(f),
+            "cured": state.cured.astype(f), "tiles": (state.nb >= 0).sum(axis=2).astype(f),
+            "rows": state.row_done.sum(axis=2).astype(f), "cols": state.col_done.sum(axis=2).astype(f),
+            "inplay": inplay.astype(f), "hand": hand.astype(f), "rep": state.rep.astype(f),
+            "hearts": state.hearts.astype(f), "treatises": trs.astype(f), "ideas": state.ideas_hand.astype(f),
+            "clients": (state.room_client >= 0).sum(axis=2).astype(f),
+            "therapy": np.where(state.room_client >= 0, state.room_ther, 0).sum(axis=2).astype(f),
+        }
+
+    def redeterminize(self, state: UMState, seat: np.ndarray, streams) -> None:
+        """Re-sample what game g hides from ``seat[g]``: the order of the Notebook tile stacks, the Research,
+        Treatise, client and dream decks, and the other players' Research hands (shuffled back with the
+        deck and re-dealt in the same counts). Kernel: :func:`strategies.unconscious_mind.redeterminize_kernel`."""
+        from strategies.unconscious_mind import redeterminize_kernel
+
+        lay = state.layout
+        names = ("tstack", "ttop", "rdeck", "rtop", "card_loc", "card_own", "trdeck", "trtop", "rdeck_cl", "rtop_cl",
+                 "cdeck_cl", "ctop_cl", "ldeck", "ltop", "mdeck", "mtop")
+        off = np.array([lay.off[n] for n in names], np.int64)
+        dims = np.array([lay.shape["tstack"][1], self.A["tiles_per_level"][0], self.A["tiles_per_level"][1],
+                         lay.shape["rdeck"][0], lay.shape["trdeck"][0], lay.shape["rdeck_cl"][0],
+                         lay.shape["cdeck_cl"][0], lay.shape["ldeck"][0], lay.shape["mdeck"][0],
+                         state.num_players, R.L_DECK, R.L_HAND], np.int64)
+        redeterminize_kernel(state.M, np.ascontiguousarray(seat, np.int64), streams.keys, streams.counters, off, dims)
+
     def progress(self, state: UMState):
         return state.turn.astype(np.int64), np.where(state.over == 1, state.rnd, state.rnd - 1).astype(np.int64)
 

@@ -1,0 +1,342 @@
+"""Unconscious Mind analyses: VP per Coffee (by purchase, phase, strategy, seat) and Treatise citation payoffs.
+
+Every table function takes :class:`analysis.load.Runs` and returns a tidy ``polars.DataFrame`` with
+``est``/``low``/``high`` (95%): ratios of sums with a percentile bootstrap over games, means with Student-t
+intervals, rates with Wilson intervals. Each has a chart function returning a matplotlib Figure.
+``SECTIONS`` feeds ``meeplelab report``.
+
+Attribution of VP to Coffee (stated in the report): a turn's VP (the turns table's ``vp_gained``, equal to
+the seat's VP events in that turn) is split over the purchases of that turn in proportion to the Coffee each
+took (the ``coffee_spend`` events: tile action at cost 1/2/3, conversions, others). VP in turns without
+Coffee spent, and end-of-game scoring, are not attributed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from . import figures as F
+from .load import Runs
+from .metrics import _with_t
+from .report import Section
+
+PURCHASES = ("tile_cost_1", "tile_cost_2", "tile_cost_3", "conversion", "other")
+PHASES = ("early", "middle", "late")
+KEY = ["run", "game"]
+
+
+# ------------------------------------------------------------------ helpers
+def _seat_info(runs: Runs) -> pl.LazyFrame:
+    return runs.games.select("run", "game", "seat", "strategy", "rounds", "players")
+
+
+def _ratio_boot(df: pl.DataFrame, by: list[str], num: str, den: str, cluster: list[str], *, resamples: int = 400,
+                seed: int = 0) -> pl.DataFrame:
+    """``sum(num) / sum(den)`` per group with a percentile bootstrap over clusters (games)."""
+    cluster = [c for c in cluster if c not in by]
+    per = df.group_by(by + cluster).agg(pl.col(num).sum(), pl.col(den).sum())
+    rows = []
+    gen = np.random.Generator(np.random.Philox(seed))
+    for key, sub in per.group_by(by, maintain_order=False):
+        x = sub[num].to_numpy().astype(float)
+        y = sub[den].to_numpy().astype(float)
+        est = x.sum() / y.sum() if y.sum() > 0 else np.nan
+        lo = hi = np.nan
+        if x.size >= 2 and y.sum() > 0:
+            idx = gen.integers(0, x.size, size=(resamples, x.size))
+            ys = y[idx].sum(axis=1)
+            r = np.where(ys > 0, x[idx].sum(axis=1) / np.maximum(ys, 1e-12), np.nan)
+            lo, hi = np.nanquantile(r, 0.025), np.nanquantile(r, 0.975)
+            lo, hi = min(lo, est), max(hi, est)
+        rows.append({**dict(zip(by, key)), "games": x.size, num: float(x.sum()), den: float(y.sum()),
+                     "est": float(est), "low": float(lo), "high": float(hi)})
+    if not rows:
+        return pl.DataFrame(schema={**{b: pl.String for b in by}, "games": pl.Int64, num: pl.Float64,
+                                    den: pl.Float64, "est": pl.Float64, "low": pl.Float64, "high": pl.Float64})
+    return pl.DataFrame(rows).sort(by)
+
+
+def _mean_t(df: pl.DataFrame, by: list[str], value: str) -> pl.DataFrame:
+    out = df.group_by(by).agg(pl.len().alias("n"), pl.col(value).mean().alias("mean"),
+                              pl.col(value).std().alias("sd")).sort(by)
+    return _with_t(out, "mean", "sd", "n")
+
+
+def _label(df: pl.DataFrame, cols) -> pl.DataFrame:
+    return df.with_columns(pl.concat_str([pl.col(c).cast(pl.String) for c in cols], separator=" / ").alias("label"))
+
+
+# ------------------------------------------------------------------ VP per Coffee
+def coffee_purchases(runs: Runs) -> pl.DataFrame:
+    """One row per (run, game, turn, seat, purchase): Coffee spent on it and the turn's VP attributed to it.
+
+    Columns: run, game, turn, seat, strategy, round, phase, purchase, coffee, vp.
+    ``purchase``: tile_cost_1/2/3 (stack / center / right tile action), conversion, other.
+    """
+    ev = (runs.events.filter(pl.col("kind") == "coffee_spend")
+          .with_columns(pl.when(pl.col("category") == "tile_cost")
+                        .then(pl.format("tile_cost_{}", pl.col("item").cast(pl.Int64) + 1))
+                        .when(pl.col("category") == "conversion").then(pl.lit("conversion"))
+                        .otherwise(pl.lit("other")).alias("purchase"))
+          .group_by(KEY + ["turn", "seat", "purchase"]).agg(pl.col("amount").cast(pl.Int64).sum().alias("coffee")))
+    turns = runs.turns.select(KEY + ["turn", "seat", "round", pl.col("coffee_spent").cast(pl.Int64),
+                                     pl.col("vp_gained").cast(pl.Int64)])
+    df = (ev.join(turns, on=KEY + ["turn", "seat"], how="inner")
+          .join(_seat_info(runs), on=KEY + ["seat"], how="left")
+          .with_columns((pl.col("vp_gained") * pl.col("coffee") / pl.col("coffee_spent")).alias("vp"),
+                        pl.min_horizontal(pl.lit(2), ((pl.col("round").cast(pl.Int64) - 1) * 3)
+                                          // pl.max_horizontal(pl.col("rounds").cast(pl.Int64), pl.lit(1)))
+                        .alias("phase_i"))
+          .with_columns(pl.col("phase_i").replace_strict(list(range(3)), list(PHASES), default="late").alias("phase"))
+          .select("run", "game", "turn", "seat", "strategy", pl.col("round").cast(pl.Int64), "phase", "purchase",
+                  "coffee", "vp")
+          .sort("run", "game", "turn", "purchase"))
+    return df.collect()
+
+
+def vp_per_coffee(runs: Runs, by: tuple[str, ...] = ("purchase",), *, purchases: pl.DataFrame | None = None,
+                  resamples: int = 400) -> pl.DataFrame:
+    """VP per Coffee spent (sum of attributed VP / sum of Coffee) by ``by`` (any of purchase, phase,
+    strategy, seat), with a percentile bootstrap interval over games.
+
+    Columns: ``*by, games, vp, coffee, est, low, high``.
+    """
+    df = purchases if purchases is not None else coffee_purchases(runs)
+    return _ratio_boot(df, list(by), "vp", "coffee", ["run", "game", "seat"], resamples=resamples)
+
+
+def coffee_spent_by_seat(runs: Runs) -> pl.DataFrame:
+    """Coffee spent per game by strategy and seat (t interval), and the share of it spent on tiles."""
+    df = coffee_purchases(runs)
+    per = (df.group_by(["run", "game", "seat", "strategy"])
+           .agg(pl.col("coffee").sum(), pl.col("coffee").filter(pl.col("purchase").str.starts_with("tile")).sum()
+                .alias("tiles")))
+    full = (_seat_info(runs).select("run", "game", "seat", "strategy").collect()
+            .join(per.drop("strategy"), on=["run", "game", "seat"], how="left").fill_null(0))
+    return _mean_t(full, ["strategy", "seat"], "coffee")
+
+
+def vp_per_coffee_chart(df: pl.DataFrame, by: tuple[str, ...] = ("purchase",), title: str = "") -> "F.plt.Figure":
+    """VP per Coffee with bootstrap 95% intervals, one bar per group."""
+    return F.bar_with_interval(_label(df, by), "label", title=title or "VP per Coffee spent (95% bootstrap interval)",
+                               xlabel="VP per Coffee")
+
+
+def vp_per_coffee_phase_chart(df: pl.DataFrame, group: str = "purchase") -> "F.plt.Figure":
+    """VP per Coffee across game thirds (early / middle / late), one line per ``group`` value, with bands."""
+    groups = sorted(df[group].unique().to_list())
+    est, lo, hi = [], [], []
+    for gname in groups:
+        sub = df.filter(pl.col(group) == gname)
+        m = {r["phase"]: r for r in sub.iter_rows(named=True)}
+        est.append([m[p]["est"] if p in m else np.nan for p in PHASES])
+        lo.append([m[p]["low"] if p in m else np.nan for p in PHASES])
+        hi.append([m[p]["high"] if p in m else np.nan for p in PHASES])
+    fig = F.line_with_band(np.arange(3), est, lo, hi, title="VP per Coffee by game third (95% bootstrap band)",
+                           xlabel="third of the game (by round)", ylabel="VP per Coffee", labels=groups)
+    fig.axes[0].set_xticks(np.arange(3), list(PHASES))
+    return fig
+
+
+ATTRIBUTION = ("Attribution: each turn's VP (turns table vp_gained, which equals the seat's VP events of that turn) "
+               "is split over the Coffee purchases of that turn in proportion to the Coffee each took "
+               "(coffee_spend events: tile action at cost 1 stack / 2 center / 3 right, Insight conversions, other). "
+               "VP of turns without Coffee spent and end-of-game scoring are not attributed. VP per Coffee = "
+               "attributed VP / Coffee, with a 95% percentile bootstrap over games (seat-games resampled). "
+               "Game thirds are by round relative to the game's last round.")
+
+
+def coffee_sections(runs: Runs) -> list[Section]:
+    """The VP per Coffee section of the report."""
+    pur = coffee_purchases(runs)
+    if pur.height == 0:
+        return [Section("VP per Coffee", "No Coffee was spent in these runs.")]
+    by_p = vp_per_coffee(runs, ("purchase",), purchases=pur)
+    by_s = vp_per_coffee(runs, ("strategy",), purchases=pur)
+    by_ss = vp_per_coffee(runs, ("strategy", "seat"), purchases=pur)
+    by_sp = vp_per_coffee(runs, ("strategy", "purchase"), purchases=pur)
+    by_ph = vp_per_coffee(runs, ("purchase", "phase"), purchases=pur)
+    best = by_s.sort("est", descending=True).row(0, named=True)
+    text = (f"{ATTRIBUTION} Best converter of Coffee into VP: {best['strategy']} "
+            f"({best['est']:.2f} VP per Coffee, 95% {best['low']:.2f} to {best['high']:.2f}).")
+    r3 = lambda d: d.with_columns([pl.col(c).round(3) for c in ("vp", "coffee", "est", "low", "high")])  # noqa: E731
+    return [Section("VP per Coffee", text,
+                    [("um_vp_per_coffee_purchase", vp_per_coffee_chart(by_p, ("purchase",)),
+                      "VP per Coffee by what the Coffee bought"),
+                     ("um_vp_per_coffee_strategy", vp_per_coffee_chart(by_s, ("strategy",),
+                                                                       "VP per Coffee by strategy (95% bootstrap)"),
+                      "VP per Coffee by strategy"),
+                     ("um_vp_per_coffee_phase", vp_per_coffee_phase_chart(by_ph), "VP per Coffee by game third")],
+                    [("VP per Coffee by purchase", r3(by_p)), ("VP per Coffee by strategy", r3(by_s)),
+                     ("VP per Coffee by strategy and seat", r3(by_ss)),
+                     ("VP per Coffee by strategy and purchase", r3(by_sp)),
+                     ("VP per Coffee by purchase and game third", r3(by_ph))])]
+
+
+# ------------------------------------------------------------------ citations
+def citations(runs: Runs) -> pl.DataFrame:
+    """One row per citation (a citing publication and one cited seat): Volumes cited, VP and Bright Ideas to
+    the cited seat, and the citer's Treatise VP.
+
+    Columns: run, game, turn, citer, cited, treatise (the citing one), volumes, cited_vp, cited_bright,
+    treatise_vp, citer_strategy, cited_strategy.
+    """
+    e = runs.events
+    cites = (e.filter(pl.col("kind") == "cite")
+             .group_by(KEY + ["turn", pl.col("seat").alias("citer"), pl.col("target_seat").alias("cited"),
+                              pl.col("cost").alias("treatise")])
+             .agg(pl.len().alias("volumes"), pl.col("amount").cast(pl.Int64).sum().alias("cited_vp")))
+    bright = (e.filter((pl.col("kind") == "bright") & (pl.col("category") == "cited_bright"))
+              .group_by(KEY + ["turn", pl.col("seat").alias("cited"), pl.col("target_seat").alias("citer")])
+              .agg(pl.col("amount").cast(pl.Int64).sum().alias("cited_bright")))
+    pub = (e.filter(pl.col("kind") == "publish")
+           .select(KEY + ["turn", pl.col("seat").alias("citer"), pl.col("item").alias("treatise"),
+                          pl.col("amount").cast(pl.Int64).alias("treatise_vp")]))
+    seats = _seat_info(runs).select(KEY + ["seat", "strategy"])
+    # one Bright Idea per cited seat per publication: split a turn's Bright Ideas over its citing publications
+    npub = cites.group_by(KEY + ["turn", "citer", "cited"]).agg(pl.len().alias("_npub"))
+    bright = (bright.join(npub, on=KEY + ["turn", "cited", "citer"], how="inner")
+              .with_columns((pl.col("cited_bright") / pl.col("_npub")).alias("cited_bright")).drop("_npub"))
+    df = (cites.join(bright, on=KEY + ["turn", "cited", "citer"], how="left")
+          .join(pub, on=KEY + ["turn", "citer", "treatise"], how="left")
+          .join(seats.rename({"seat": "citer", "strategy": "citer_strategy"}), on=KEY + ["citer"], how="left")
+          .join(seats.rename({"seat": "cited", "strategy": "cited_strategy"}), on=KEY + ["cited"], how="left")
+          .with_columns(pl.col("cited_bright").fill_null(0))
+          .select("run", "game", "turn", pl.col("citer").cast(pl.Int64), pl.col("cited").cast(pl.Int64),
+                  pl.col("treatise").cast(pl.Int64), pl.col("volumes").cast(pl.Int64), "cited_vp", "cited_bright",
+                  "treatise_vp", "citer_strategy", "cited_strategy")
+          .sort("run", "game", "turn", "cited"))
+    return df.collect()
+
+
+def publications(runs: Runs) -> pl.DataFrame:
+    """One row per published Treatise: its VP, Volumes, Volumes cited, VP given to cited seats and the net
+    payoff ``treatise_vp - vp_given`` (the citer's VP margin gain over the seats it cited).
+
+    Columns: run, game, turn, seat, strategy, treatise, treatise_vp, volumes, volumes_cited, vp_given,
+    bright_given, net.
+    """
+    pub = (runs.events.filter(pl.col("kind") == "publish")
+           .select(KEY + ["turn", "seat", pl.col("item").cast(pl.Int64).alias("treatise"),
+                          pl.col("amount").cast(pl.Int64).alias("treatise_vp"),
+                          pl.col("count").cast(pl.Int64).alias("volumes")]).collect()
+           .with_columns(pl.col("seat").cast(pl.Int64)))
+    cit = citations(runs)
+    agg = cit.group_by(["run", "game", "turn", "citer", "treatise"]).agg(
+        pl.col("volumes").sum().alias("volumes_cited"), pl.col("cited_vp").sum().alias("vp_given"),
+        pl.col("cited_bright").sum().alias("bright_given")).rename({"citer": "seat"})
+    seats = _seat_info(runs).select(KEY + ["seat", "strategy"]).collect().with_columns(pl.col("seat").cast(pl.Int64))
+    return (pub.join(agg, on=["run", "game", "turn", "seat", "treatise"], how="left")
+            .with_columns([pl.col(c).fill_null(0) for c in ("volumes_cited", "vp_given", "bright_given")])
+            .join(seats, on=KEY + ["seat"], how="left")
+            .with_columns((pl.col("treatise_vp") - pl.col("vp_given")).alias("net"))
+            .select("run", "game", "turn", "seat", "strategy", "treatise", "treatise_vp", "volumes", "volumes_cited",
+                    "vp_given", "bright_given", "net")
+            .sort("run", "game", "turn"))
+
+
+def citation_payoffs(runs: Runs) -> pl.DataFrame:
+    """Per citation, by Volumes cited: mean VP and Bright Ideas to the cited seat and the citer's Treatise VP
+    (t intervals). Long format: ``volumes, measure, n, mean, sd, est, low, high``."""
+    cit = citations(runs)
+    out = []
+    for m in ("cited_vp", "cited_bright", "treatise_vp"):
+        out.append(_mean_t(cit.drop_nulls(m), ["volumes"], m).with_columns(pl.lit(m).alias("measure")))
+    if not out or cit.height == 0:
+        return pl.DataFrame(schema={"volumes": pl.Int64, "measure": pl.String, "n": pl.UInt32, "mean": pl.Float64,
+                                    "sd": pl.Float64, "est": pl.Float64, "low": pl.Float64, "high": pl.Float64})
+    return pl.concat(out).select("volumes", "measure", "n", "mean", "sd", "est", "low", "high").sort("measure",
+                                                                                                   "volumes")
+
+
+def net_payoff_by_volumes(runs: Runs) -> pl.DataFrame:
+    """Net payoff of a publication (Treatise VP minus VP given to cited seats) by Volumes cited (0 = no
+    citation), with t intervals and quartiles: ``volumes_cited, n, mean, sd, est, low, high, q25, median, q75``."""
+    pub = publications(runs)
+    t = _mean_t(pub, ["volumes_cited"], "net")
+    q = pub.group_by("volumes_cited").agg(pl.col("net").quantile(0.25).alias("q25"),
+                                          pl.col("net").median().alias("median"),
+                                          pl.col("net").quantile(0.75).alias("q75"))
+    return t.join(q, on="volumes_cited").sort("volumes_cited")
+
+
+def citation_gains(runs: Runs) -> pl.DataFrame:
+    """Who gains from citing and from being cited, per seat-game by strategy and seat (t intervals).
+
+    Measures (long format, column ``measure``): ``citing_net`` (net payoff of the seat's citing publications),
+    ``vp_given`` (VP it handed out by citing), ``vp_received`` and ``bright_received`` (from being cited),
+    ``volumes_cited_by`` (Volumes it cited), ``cited_volumes`` (its Volumes others cited).
+    """
+    cit = citations(runs)
+    pub = publications(runs).filter(pl.col("volumes_cited") > 0)
+    seats = _seat_info(runs).select(KEY + ["seat", "strategy"]).collect().with_columns(pl.col("seat").cast(pl.Int64))
+    giver = pub.group_by(KEY + ["seat"]).agg(pl.col("net").sum().alias("citing_net"),
+                                             pl.col("vp_given").sum(), pl.col("volumes_cited").sum()
+                                             .alias("volumes_cited_by"))
+    recv = cit.group_by(KEY + [pl.col("cited").alias("seat")]).agg(
+        pl.col("cited_vp").sum().alias("vp_received"), pl.col("cited_bright").sum().alias("bright_received"),
+        pl.col("volumes").sum().alias("cited_volumes"))
+    per = (seats.join(giver, on=KEY + ["seat"], how="left").join(recv, on=KEY + ["seat"], how="left").fill_null(0))
+    measures = ["citing_net", "vp_given", "volumes_cited_by", "vp_received", "bright_received", "cited_volumes"]
+    long = per.unpivot(index=["strategy", "seat"], on=measures, variable_name="measure", value_name="value") \
+        .with_columns(pl.col("value").cast(pl.Float64))
+    return _mean_t(long, ["strategy", "seat", "measure"], "value").select(
+        "strategy", "seat", "measure", "n", "mean", "sd", "est", "low", "high")
+
+
+def net_payoff_chart(df: pl.DataFrame) -> "F.plt.Figure":
+    """Net payoff per publication (VP) by Volumes cited, mean with t 95% intervals."""
+    d = df.with_columns(pl.format("{} Volumes cited", pl.col("volumes_cited")).alias("label"))
+    return F.bar_with_interval(d, "label", title="Net payoff of a publication by Volumes cited (95% t interval)",
+                               xlabel="Treatise VP minus VP given to cited seats", ref=0.0,
+                               ref_label="break-even")
+
+
+def citation_gains_chart(df: pl.DataFrame) -> "F.plt.Figure":
+    """VP received from being cited and VP given by citing, per seat-game, by strategy and seat."""
+    fig, ax = F._fig("VP through citations per game (95% t interval)")
+    d = _label(df.filter(pl.col("measure").is_in(["vp_received", "vp_given"])), ("strategy", "seat"))
+    labels = sorted(d["label"].unique().to_list())
+    y = np.arange(len(labels))
+    for i, m in enumerate(("vp_received", "vp_given")):
+        sub = d.filter(pl.col("measure") == m)
+        mm = {r["label"]: r for r in sub.iter_rows(named=True)}
+        est = np.array([mm[l]["est"] if l in mm else 0 for l in labels], float)
+        err = np.nan_to_num(np.vstack([[mm[l]["est"] - mm[l]["low"] if l in mm else 0 for l in labels],
+                                       [mm[l]["high"] - mm[l]["est"] if l in mm else 0 for l in labels]]))
+        ax.barh(y + i * 0.4, est, 0.4, xerr=err, capsize=3, color=F.COLORS[i], label=m.replace("_", " "))
+    ax.set_yticks(y + 0.2, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("VP per game (strategy / seat)")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def citation_sections(runs: Runs) -> list[Section]:
+    """The Treatise citation payoffs section of the report."""
+    cit = citations(runs)
+    if cit.height == 0:
+        return [Section("Treatise citation payoffs", "No Treatise was cited in these runs.")]
+    pay = citation_payoffs(runs)
+    net = net_payoff_by_volumes(runs)
+    gains = citation_gains(runs)
+    text = ("A citation is one citing publication and one cited seat (cite events grouped by turn, citer, cited "
+            "seat and citing Treatise). The cited seat gets 2 VP per Volume cited (cite events) and one Bright Idea "
+            "(cited_bright events); the citer scores its Treatise VP (publish event). Net payoff of a publication = "
+            "Treatise VP minus the VP it gave to cited seats; 0 Volumes cited is the comparison (publishing from own "
+            "Volumes only). Means with Student-t 95% intervals; per seat-game gains include games without "
+            f"citations. {cit.height} citations, {int(cit['volumes'].sum())} Volumes cited.")
+    def r3(d):
+        return d.with_columns([pl.col(c).round(3) for c in ("mean", "sd", "est", "low", "high") if c in d.columns])
+    return [Section("Treatise citation payoffs", text,
+                    [("um_citation_net_payoff", net_payoff_chart(net), "Net payoff by Volumes cited"),
+                     ("um_citation_gains", citation_gains_chart(gains), "VP received and given through citations")],
+                    [("Per citation, by Volumes cited: VP and Bright Ideas to the cited seat, citer's Treatise VP",
+                      r3(pay)),
+                     ("Net payoff of a publication by Volumes cited", r3(net)),
+                     ("Gains from citing and being cited per seat-game, by strategy and seat", r3(gains))])]
+
+
+SECTIONS = [coffee_sections, citation_sections]

@@ -1,0 +1,416 @@
+"""Unconscious Mind strategies: five scripted plans, a tuned heuristic, and the redeterminisation kernel.
+
+Each scripted plan is a short priority list (:class:`strategies.priority.PriorityStrategy`). A rule reads the
+pending decision on top of each deciding game's stack (``state.stk[g, sp-1]``) and marks the actions it
+prefers; action ids mean different things under different decisions (see ``sim/unconscious_mind/actions.py``).
+Everything is vectorized over the deciding games; no per-game Python loops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.errors import ConfigError
+from sim.core.rng import shuffle_range
+from sim.unconscious_mind import rules as R
+from sim.unconscious_mind.actions import CARD0, CH0, DONE, MODE0, N_CARD, NUM_ACTIONS, PLACE0, POS0, RECALL, TREAT
+
+from .base import RandomStrategy
+from .generic import Heuristic
+from .priority import PriorityStrategy
+from .registry import Arg, register_strategy
+
+GAME = ("unconscious-mind",)
+A = NUM_ACTIONS
+
+
+# ------------------------------------------------------------------ redeterminisation kernel
+@njit(cache=True)
+def redeterminize_kernel(M, seat, keys, counters, off, dims):
+    """Re-sample in place what game g hides from ``seat[g]`` (see ``UnconsciousMind.redeterminize``).
+
+    ``off``: offsets in a row of ``M`` of tstack, ttop, rdeck, rtop, card_loc, card_own, trdeck, trtop, rdeck_cl,
+    rtop_cl, cdeck_cl, ctop_cl, ldeck, ltop, mdeck, mtop. ``dims``: tile-stack width, tiles of level I and II,
+    Research cards, Treatises, Routine / Case Study clients, latent / manifest dreams, seats, L_DECK, L_HAND.
+    """
+    ntl = dims[0]
+    nc = dims[3]
+    P = dims[9]
+    LD = dims[10]
+    LH = dims[11]
+    pool = np.empty(nc, np.int64)
+    cnt = np.zeros(P, np.int64)
+    for g in range(M.shape[0]):
+        row = M[g]
+        me = seat[g]
+        for lvl in range(2):  # Notebook tile stacks (face down)
+            lo = off[0] + lvl * ntl
+            shuffle_range(keys, counters, g, row, lo + row[off[1] + lvl], lo + dims[1 + lvl])
+        # Research deck plus the other players' hands, re-dealt in the same counts
+        rtop = row[off[3]]
+        n = 0
+        for i in range(rtop, nc):
+            pool[n] = row[off[2] + i]
+            n += 1
+        for q in range(P):
+            cnt[q] = 0
+        for c in range(nc):
+            q = row[off[5] + c]
+            if row[off[4] + c] == LH and q != me and q >= 0:
+                cnt[q] += 1
+                pool[n] = c
+                n += 1
+        shuffle_range(keys, counters, g, pool, 0, n)
+        k = 0
+        for q in range(P):
+            if q == me:
+                continue
+            for _ in range(cnt[q]):
+                c = pool[k]
+                k += 1
+                row[off[4] + c] = LH
+                row[off[5] + c] = q
+        for i in range(rtop, nc):
+            c = pool[k]
+            k += 1
+            row[off[2] + i] = c
+            row[off[4] + c] = LD
+            row[off[5] + c] = -1
+        # Treatise, client and dream decks
+        for j in range(4):
+            d0 = off[6 + 2 * j]
+            top = row[off[7 + 2 * j]]
+            shuffle_range(keys, counters, g, row, d0 + top, d0 + dims[4 + j])
+        d0 = off[14]
+        shuffle_range(keys, counters, g, row, d0 + row[off[15]], d0 + dims[8])
+
+
+# ------------------------------------------------------------------ rule helpers
+_PLACE_MT: dict[int, np.ndarray] = {}
+
+
+def _place_mt(game) -> np.ndarray:
+    """``int[A]``: the Meeting Table action a PLACE action points at (-1 elsewhere)."""
+    key = id(game)
+    if key not in _PLACE_MT:
+        sa = game.A["space_act"]
+        out = np.full(A, -1, np.int64)
+        for s in range(sa.shape[0]):
+            for d in range(sa.shape[1]):
+                out[PLACE0 + s * 4 + d] = sa[s, d]
+        _PLACE_MT[key] = out
+    return _PLACE_MT[key]
+
+
+def _top(view):
+    st, g = view.state, view.idx
+    e = st.stk[g, st.sp[g] - 1]
+    return e[:, 0], e[:, 1], e[:, 2]
+
+
+def _row(ids) -> np.ndarray:
+    r = np.zeros(A, bool)
+    r[np.asarray(list(ids), np.int64)] = True
+    return r
+
+
+def on(kind, ids, cond=None):
+    """Rule: under decision ``kind`` prefer actions ``ids`` (where ``cond(view) -> bool[n]`` holds)."""
+    r = _row(ids)
+
+    def fn(view, legal):
+        k, _, _ = _top(view)
+        ok = k == kind
+        if cond is not None:
+            ok = ok & cond(view)
+        return ok[:, None] & r[None, :]
+    return fn
+
+
+def place(*mts, cond=None):
+    """Rule: on the turn decision, State Ideas on a space pointing at one of Meeting Table actions ``mts``."""
+    def fn(view, legal):
+        k, _, _ = _top(view)
+        ok = k == R.D_TURN
+        if cond is not None:
+            ok = ok & cond(view)
+        return ok[:, None] & np.isin(_place_mt(view.game), mts)[None, :]
+    return fn
+
+
+def most(kind, base, score):
+    """Rule: under ``kind`` prefer the legal choice ``CH0+i`` with the highest ``score(view) -> [n, m]``."""
+    def fn(view, legal):
+        k, _, _ = _top(view)
+        s = score(view).astype(np.float64)
+        m = s.shape[1]
+        lg = legal[:, base:base + m]
+        s = np.where(lg, s, -np.inf)
+        best = lg & (s >= s.max(axis=1, keepdims=True))
+        out = np.zeros(legal.shape, bool)
+        out[:, base:base + m] = best & (k == kind)[:, None]
+        return out
+    return fn
+
+
+def _mine(view, name):
+    return getattr(view.state, name)[view.idx, view.seat]
+
+
+def no_colour(view):
+    return view.state.dial_c[view.idx, view.seat].sum(axis=1) == 0
+
+
+def hand_cards(view):
+    st, g = view.state, view.idx
+    return ((st.card_loc[g] == R.L_HAND) & (st.card_own[g] == view.seat)).sum(axis=1)
+
+
+def inplay_cards(view):
+    st, g = view.state, view.idx
+    return ((st.card_loc[g] == R.L_INPLAY) & (st.card_own[g] == view.seat)).sum(axis=1)
+
+
+def row_fill(view):
+    return (view.state.nb[view.idx, view.seat].reshape(-1, 3, 3) >= 0).sum(axis=2)
+
+
+def col_fill(view):
+    return (view.state.nb[view.idx, view.seat].reshape(-1, 3, 3) >= 0).sum(axis=1)
+
+
+def ideas_on_table(view):
+    return (view.state.space_owner[view.idx] == view.seat).sum(axis=1)
+
+
+CARDS = range(CARD0, CARD0 + N_CARD)
+PUBLISH = [CH0 + k for k in range(6)]
+ELEVATE = range(POS0, POS0 + 9)
+
+# sub-decisions every plan handles the same way (after its own rules)
+COMMON = [
+    ("two Ideas at once", on(R.D_MODE, [MODE0 + 2])),
+    ("one plain Idea", on(R.D_MODE, [MODE0 + 0])),
+    ("publish a Treatise if the Play space allows", on(R.D_RESPLAY, PUBLISH)),
+    ("play Research cards", on(R.D_RESPLAY, CARDS)),
+    ("fill the fullest Notebook row", most(R.D_PLACE, CH0, row_fill)),
+    ("activate the fullest column", most(R.D_COLUMN, CH0, col_fill)),
+    ("take free tiles", on(R.D_FREE_TILE, [CH0, CH0 + 1])),
+    ("use Elevations", on(R.D_ELXF, ELEVATE)),
+    ("district slots before Location bonuses", on(R.D_RECALLB, range(CH0 + 6, CH0 + 14))),
+    ("take Location bonuses", on(R.D_RECALLB, range(CH0, CH0 + 6))),
+    ("treat every treatable client", on(R.D_TREAT, [CH0, CH0 + 1])),
+]
+
+
+class Plan(PriorityStrategy):
+    """A named scripted plan: its own rules, then :data:`COMMON`, then random."""
+
+    def __init__(self, name: str, rules, **args):
+        super().__init__(rules=list(rules) + COMMON, fallback=RandomStrategy(), **args)
+        self.name = name
+
+
+def _plan(name, rules):
+    return lambda **args: Plan(name, rules, **args)
+
+
+def others_citable(view):
+    """bool[n]: another seat has a published Treatise with Volumes left to cite."""
+    st, g = view.state, view.idx
+    own = st.tr_owner[g]
+    return ((own >= 0) & (own != view.seat) & (st.tr_n[g] > 0)).any(axis=1)
+
+
+def cite_match(view, legal):
+    """Rule: publish a displayed Treatise needing a colour that some other seat's Treatise can supply now."""
+    st, g, gm = view.state, view.idx, view.game
+    k, _, _ = _top(view)
+    col = gm.A["card_col"]
+    own, n = st.tr_owner[g], st.tr_n[g]
+    ok = (own >= 0) & (own != view.seat) & (n > 0)
+    last = np.take_along_axis(st.tr_cards[g], np.maximum(n - 1, 0)[:, :, None], axis=2)[:, :, 0]
+    cc = np.zeros((g.size, 4), bool)
+    rows = np.nonzero(ok)
+    cc[rows[0], col[last[rows]]] = True
+    tcols, tlen = gm.A["tr_cols"], gm.A["tr_len"]
+    need = np.zeros((tcols.shape[0], 4), bool)
+    for t in range(tcols.shape[0]):
+        need[t, tcols[t, 1:tlen[t]]] = True
+    disp = st.trdisp[g]
+    m = (need[np.maximum(disp, 0)] & cc[:, None, :]).any(axis=2) & (disp >= 0)
+    out = np.zeros(legal.shape, bool)
+    out[:, CH0:CH0 + disp.shape[1]] = m & (k == R.D_RESPLAY)[:, None]
+    return out
+
+
+def late(view):
+    return view.state.rnd[view.idx] >= 18
+
+
+# ------------------------------------------------------------------ scripted plans
+COFFEE_ENGINE = [
+    ("right tile (both effects) with 3+ Coffee", place(R.MT_RIGHT)),
+    ("center tile with 2+ Coffee", place(R.MT_CENTER)),
+    ("stack tile", place(R.MT_STACK)),
+    ("play Research cards in hand", place(R.MT_PLAY, cond=lambda v: hand_cards(v) > 0)),
+    ("Recall for Coffee when 2+ spaces are held", on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 2)),
+    ("Generate Insights", place(R.MT_GEN)),
+    ("level II tiles", on(R.D_TILE_SRC, [CH0 + 1])),
+]
+
+PUBLISHER = [
+    ("no colour Insight: buy a tile to uncover one", place(R.MT_STACK, R.MT_CENTER, cond=no_colour)),
+    ("Play when cards are in hand or enough in play", place(R.MT_PLAY, cond=lambda v: (hand_cards(v) > 0)
+                                                          | (inplay_cards(v) >= 3))),
+    ("buy a tile for a colour Insight", place(R.MT_CENTER, R.MT_STACK, cond=lambda v: _mine(v, "coffee") >= 1)),
+    ("draw Research cards", place(R.MT_DRAW)),
+    ("Recall when 2+ spaces are held", on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 2)),
+    ("own Volumes before citing", on(R.D_GATHER, CARDS)),
+]
+
+
+CITER = [
+    ("no colour Insight: buy a tile to uncover one", place(R.MT_STACK, R.MT_CENTER, cond=no_colour)),
+    ("Play when cards are in hand or some in play", place(R.MT_PLAY, cond=lambda v: (hand_cards(v) > 0)
+                                                          | (inplay_cards(v) >= 2))),
+    ("cite other players' Treatises", on(R.D_GATHER, range(CH0, CH0 + 24))),
+    ("publish a Treatise someone else's Treatise can feed", cite_match),
+    ("publish once someone can be cited (or late)",
+     on(R.D_RESPLAY, PUBLISH, cond=lambda v: others_citable(v) | late(v))),
+    ("else keep playing cards", on(R.D_RESPLAY, CARDS)),
+    ("buy a tile for a colour Insight", place(R.MT_STACK, R.MT_CENTER, cond=lambda v: _mine(v, "coffee") >= 1)),
+    ("draw Research cards", place(R.MT_DRAW)),
+    ("Recall when 2+ spaces are held", on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 2)),
+]
+
+CURER = [
+    ("Treat Clients", on(R.D_TURN, [TREAT])),
+    ("spend heart boxes on clients", on(R.D_HEARTS, [CH0, CH0 + 1])),
+    ("therapy on a client", on(R.D_THERAPY, [CH0, CH0 + 1])),
+    ("play Research cards in hand", place(R.MT_PLAY, cond=lambda v: hand_cards(v) > 0)),
+    ("Elevate Insights for dream costs", place(R.MT_ELEV)),
+    ("Generate Insights", place(R.MT_GEN)),
+    ("Case Study clients", on(R.D_NEWCLIENT, range(CH0 + 3, CH0 + 6))),
+    ("Recall when 2+ spaces are held", on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 2)),
+]
+
+CITY_WALKER = [
+    ("play Research cards in hand for their tags", place(R.MT_PLAY, cond=lambda v: hand_cards(v) > 0)),
+    ("move the Professor", place(R.MT_PROF)),
+    ("Recall for Location and district bonuses when 3+ spaces are held",
+     on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 3)),
+    ("center tile for tags and Coffee", place(R.MT_CENTER)),
+    ("stack tile for tags", place(R.MT_STACK)),
+    ("draw Research cards", place(R.MT_DRAW)),
+    ("resolve Locations once per tag", on(R.D_LOCTRIG, [CH0 + 1, CH0 + 3])),
+    ("move the Professor as far as allowed", on(R.D_PROF, [CH0 + 1])),
+    ("Recall when 2+ spaces are held", on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 2)),
+]
+
+for _name, _rules, _doc in (
+        ("coffee-engine", COFFEE_ENGINE, "Notebook tiles at the dearest affordable cost, rows and columns completed."),
+        ("publisher", PUBLISHER, "Draw and play Research cards, publish Treatises from own Volumes."),
+        ("citer", CITER, "Publish Treatises once other players' Treatises can be cited for the Volumes."),
+        ("curer", CURER, "Treat and cure clients; Insights raised to pay dream costs."),
+        ("city-walker", CITY_WALKER, "Cards for tags, the Professor around the city, Recall for Location and district bonuses."),
+):
+    register_strategy(_name, _plan(_name, _rules), games=GAME, doc=_doc)
+
+
+# ------------------------------------------------------------------ heuristic
+class UMHeuristic(Heuristic):
+    """One-step lookahead (turn finished at random) scored by weighted Unconscious Mind features."""
+
+    name = "heuristic"
+    default_weights = {"vp": 1.0, "coffee": 0.3, "bright": 0.8, "insight": 0.15, "colour": 0.3, "cured": 1.0,
+                       "tiles": 0.6, "inplay": 0.5, "hand": 0.2, "rep": 0.8, "hearts": 0.4, "therapy": 0.1}
+
+
+register_strategy("heuristic", UMHeuristic, games=GAME, args={
+    **{k: Arg(float, v, f"weight of feature {k}") for k, v in UMHeuristic.default_weights.items()},
+    "finish": Arg(int, 1, "finish the turn's sub-decisions at random before valuing (1) or not (0)", 0, 1),
+}, doc="One-step lookahead scored by weighted features (VP, Coffee, Bright Ideas, Insights, tiles, cards, ...).")
+
+
+# ------------------------------------------------------------------ rollout over the tuned heuristic
+from sim.core.rng import Streams  # noqa: E402
+
+from .base import StrategyRNG, View  # noqa: E402
+from .generic import Rollout  # noqa: E402
+from .search import candidates, derived_streams, pick_best, value  # noqa: E402
+
+
+class UMRollout(Rollout):
+    """Monte Carlo rollouts with this game's heuristic: the heuristic's pick plus random other legal actions
+    (``top`` per decision), each continued ``k`` times for ``horizon`` turns with every seat played by the
+    scripted ``policy`` (``random`` for uniform play), valued by the tuned heuristic's weighted margin."""
+
+    def __init__(self, **args):
+        super().__init__(**args)
+        self.heuristic = UMHeuristic()
+        pol = str(args.get("policy", "publisher"))
+        if pol != "random" and pol not in PLANS:
+            raise ConfigError(f"rollout policy {pol!r}: allowed random, {', '.join(PLANS)}")
+        self.policy = RandomStrategy() if pol == "random" else _plan(pol, PLANS[pol])()
+        self.prior = float(args.get("prior", 1.0))
+
+    def _play(self, game, sub, streams: Streams, live: np.ndarray) -> None:
+        mask = game.legal_action_mask(sub)
+        seat = game.to_act(sub)
+        a = np.full(sub.batch_size, -1, np.int64)
+        for s in range(sub.num_players):
+            li = np.flatnonzero(live & (seat == s))
+            if li.size:
+                a[li] = self.policy.act(View(game, sub, li, s), mask[li], StrategyRNG(streams, li))
+        game.step(sub, a, mask, where=live)
+        sub.turn_n[:] = 0
+        sub.event_n[:] = 0
+
+    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+        game, state = view.game, view.state
+        n = legal_mask.shape[0]
+        first = self.heuristic.act(view, legal_mask, rng)
+        if self.top <= 1:
+            return first
+        rows, acts, starts = candidates(legal_mask)
+        u = rng.random()
+        keyed = derived_streams(rng, rows).random(np.arange(rows.size))
+        keyed[acts == first[rows]] = -1.0  # the heuristic's choice always kept
+        order = np.lexsort((keyed, rows))
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        rank = rank - starts[np.searchsorted(starts, np.arange(rows.size), side="right") - 1]
+        keep = rank < self.top
+        crow, cact = rows[keep], acts[keep]
+        cstarts = np.flatnonzero(np.r_[True, crow[1:] != crow[:-1]])
+        rep = np.repeat(np.arange(crow.size), self.k)
+        sub = state.take(view.idx[crow[rep]], fresh_logs=True)
+        seat = np.full(rep.size, view.seat)
+        streams = derived_streams(rng, crow[rep])
+        game.redeterminize(sub, seat, streams)
+        game.step(sub, cact[rep], legal_mask[crow[rep]])
+        turns0 = game.progress(sub)[0].copy()
+        for _ in range(self.horizon * max(state.num_players, 1) * 64):
+            live = ~game.done(sub) & (game.progress(sub)[0] - turns0 < self.horizon)
+            if not live.any():
+                break
+            self._play(game, sub, streams, live)
+        score = value(game, sub, seat, self.heuristic.weights).reshape(-1, self.k).mean(axis=1)
+        # the heuristic's pick wins ties and near-ties (rollout noise)
+        score = score + self.prior * (cact == first[crow])
+        return pick_best(score, crow, cact, cstarts, n, u)
+
+
+PLANS = {"coffee-engine": COFFEE_ENGINE, "publisher": PUBLISHER, "citer": CITER, "curer": CURER,
+         "city-walker": CITY_WALKER}
+
+register_strategy("rollout", UMRollout, games=GAME, args={
+    "k": Arg(int, 8, "continuations per candidate action", 1, 256),
+    "top": Arg(int, 4, "candidate actions rolled out per decision (heuristic's pick plus random others)", 1, 64),
+    "horizon": Arg(int, 4, "turns each continuation is played before it is valued", 1, 1000),
+    "policy": Arg(str, "publisher", "continuation policy: a scripted plan name or random"),
+    "prior": Arg(float, 1.0, "bonus (in heuristic value) of the heuristic's own pick", 0, 100),
+}, doc="Monte Carlo rollouts of the heuristic's pick and other candidates, continued by a scripted plan "
+       "(default publisher), valued by the tuned heuristic; best mean margin.")

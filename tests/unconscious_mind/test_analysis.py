@@ -1,0 +1,123 @@
+"""Unconscious Mind analyses on small real runs: VP per Coffee and Treatise citation payoffs."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis import unconscious_mind as U
+from analysis.load import load_runs
+from analysis.report import build_report
+from sim.config import RunConfig
+from sim.runner import simulate
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("um") / "run"
+    simulate(RunConfig(game="unconscious-mind", players=2, strategies=("citer", "publisher"), games=240, seed=4,
+                       batch_size=120, out=str(out)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(run_dir):
+    return load_runs([run_dir])
+
+
+def _ordered(df):
+    d = df.drop_nulls(["low", "high"])
+    assert d.height > 0
+    assert (d["low"] <= d["est"] + 1e-9).all() and (d["est"] <= d["high"] + 1e-9).all()
+
+
+def test_coffee_purchases_add_up_to_the_events(runs):
+    pur = U.coffee_purchases(runs)
+    ev = runs.events.filter(pl.col("kind") == "coffee_spend").collect()
+    assert pur["coffee"].sum() == ev["amount"].cast(pl.Int64).sum() > 0
+    turns = runs.turns.collect()
+    assert pur["coffee"].sum() == turns["coffee_spent"].cast(pl.Int64).sum()
+    # attributed VP of a turn sums back to the turn's VP gained
+    per_turn = pur.group_by("run", "game", "turn").agg(pl.col("vp").sum())
+    j = per_turn.join(turns.select("run", "game", "turn", "vp_gained"), on=["run", "game", "turn"])
+    assert np.allclose(j["vp"].to_numpy(), j["vp_gained"].to_numpy())
+    assert set(pur["purchase"].unique()) <= set(U.PURCHASES)
+    assert set(pur["phase"].unique()) <= set(U.PHASES)
+    assert {"tile_cost_1", "tile_cost_2"} <= set(pur["purchase"].unique())
+
+
+def test_vp_per_coffee_tables_have_ordered_intervals(runs):
+    pur = U.coffee_purchases(runs)
+    by_p = U.vp_per_coffee(runs, ("purchase",), purchases=pur)
+    _ordered(by_p)
+    assert np.isclose(by_p["vp"].sum(), pur["vp"].sum()) and by_p["coffee"].sum() == pur["coffee"].sum()
+    row = by_p.row(0, named=True)
+    assert np.isclose(row["est"], row["vp"] / row["coffee"])
+    for by in (("strategy",), ("strategy", "seat"), ("purchase", "phase"), ("strategy", "phase")):
+        df = U.vp_per_coffee(runs, by, purchases=pur, resamples=100)
+        _ordered(df)
+        assert set(by) <= set(df.columns)
+    s = U.coffee_spent_by_seat(runs)
+    _ordered(s)
+    figs = [U.vp_per_coffee_chart(by_p), U.vp_per_coffee_phase_chart(U.vp_per_coffee(runs, ("purchase", "phase"),
+                                                                                    purchases=pur, resamples=50))]
+    assert all(isinstance(f, plt.Figure) for f in figs)
+    plt.close("all")
+
+
+def test_every_citation_pays_two_vp_per_volume_and_one_bright_idea(runs):
+    cit = U.citations(runs)
+    assert cit.height > 20
+    assert (cit["cited_vp"] == 2 * cit["volumes"]).all()
+    assert np.allclose(cit["cited_bright"].to_numpy(), 1.0)
+    assert (cit["citer"] != cit["cited"]).all()
+    assert cit["treatise_vp"].null_count() == 0 and (cit["treatise_vp"] > 0).all()
+    ev = runs.events.filter(pl.col("kind") == "cite").collect()
+    assert cit["volumes"].sum() == ev.height
+    # the games table's "cited" VP category matches
+    g = runs.games.collect()
+    assert cit["cited_vp"].sum() == g["vp_cited"].sum()
+
+
+def test_citation_payoffs_and_net_payoff(runs):
+    pay = U.citation_payoffs(runs)
+    _ordered(pay)
+    vp = pay.filter(pl.col("measure") == "cited_vp")
+    assert np.allclose(vp["est"].to_numpy(), 2 * vp["volumes"].to_numpy())
+    pub = U.publications(runs)
+    assert pub.height == runs.events.filter(pl.col("kind") == "publish").collect().height
+    assert (pub["net"] == pub["treatise_vp"] - 2 * pub["volumes_cited"]).all()
+    assert (pub["volumes_cited"] <= pub["volumes"]).all()
+    net = U.net_payoff_by_volumes(runs)
+    _ordered(net)
+    assert 0 in net["volumes_cited"].to_list() and net["volumes_cited"].max() >= 1
+    assert net["n"].sum() == pub.height
+
+
+def test_citation_gains_by_strategy_and_seat(runs):
+    gains = U.citation_gains(runs)
+    _ordered(gains)
+    assert set(gains["strategy"].unique()) == {"citer", "publisher"}
+    # VP given by one seat is VP received by the other (two seats)
+    m = {(r["strategy"], r["measure"]): r["est"] for r in gains.iter_rows(named=True)}
+    assert np.isclose(m[("citer", "vp_given")], m[("publisher", "vp_received")])
+    assert np.isclose(m[("publisher", "vp_given")], m[("citer", "vp_received")])
+    assert m[("citer", "volumes_cited_by")] > 0
+    f1 = U.net_payoff_chart(U.net_payoff_by_volumes(runs))
+    f2 = U.citation_gains_chart(gains)
+    assert isinstance(f1, plt.Figure) and isinstance(f2, plt.Figure)
+    plt.close("all")
+
+
+def test_sections_and_report(runs, run_dir, tmp_path):
+    secs = [s for f in U.SECTIONS for s in f(runs)]
+    titles = [s.title for s in secs]
+    assert titles == ["VP per Coffee", "Treatise citation payoffs"]
+    assert "Attribution" in secs[0].text and secs[0].figures and secs[0].tables
+    assert secs[1].figures and secs[1].tables
+    plt.close("all")
+    dest = build_report([run_dir], tmp_path / "report")
+    html = "".join(p.read_text() for p in (tmp_path / "report").rglob("*.html"))
+    assert "VP per Coffee" in html and "Treatise citation payoffs" in html
+    assert any("um_citation_net_payoff" in p.name for p in (tmp_path / "report").rglob("*.png"))
+    assert dest is not None

@@ -1,0 +1,187 @@
+"""Unconscious Mind strategies: scripted plans play legally, publish and cite; redeterminisation hides only
+what is hidden; strategy randomness never touches the game's shuffles."""
+
+import numpy as np
+import polars as pl
+import pytest
+
+from sim.core.rng import Streams
+from sim.play import play_batch
+from sim.core.errors import ConfigError
+from strategies.base import RandomStrategy
+from strategies.registry import make_strategy, strategies_for
+from strategies.unconscious_mind import Plan, UMHeuristic, UMRollout
+
+from .util import game
+
+G = "unconscious-mind"
+SCRIPTED = ("coffee-engine", "publisher", "citer", "curer", "city-walker")
+
+
+def _check(state):
+    bad = game().check_invariants(state)
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("name", SCRIPTED)
+def test_scripted_strategy_plays_complete_games_legally(name, players):
+    gm = game()
+    others = ["random", "publisher", "curer"][: players - 1]
+    strats = [make_strategy(G, name)] + [make_strategy(G, o) for o in others]
+    steps = [0]
+
+    def on_step(state):
+        steps[0] += 1
+        if steps[0] % 25 == 0:
+            _check(state)
+
+    r = play_batch(gm, strats, np.arange(6), seed=31 + players, on_step=on_step)
+    assert gm.done(r.state).all()
+    _check(r.state)
+    g = pl.from_arrow(r.games)
+    assert g.height == 6 * players
+    assert set(g.filter(pl.col("seat") == 0)["strategy"]) == {name}
+
+
+def test_registry_lists_the_game_strategies_with_readable_plans():
+    names = {s.name for s in strategies_for(G)}
+    assert set(SCRIPTED) | {"heuristic", "rollout", "random", "greedy-vp"} <= names
+    for n in SCRIPTED:
+        s = make_strategy(G, n)
+        assert isinstance(s, Plan) and s.id == n
+        plan = s.explain()
+        assert plan[-1] == "otherwise: random" and len(plan) >= 5
+    h = make_strategy(G, "heuristic:vp=2,coffee=0.5")
+    assert isinstance(h, UMHeuristic) and h.weights["vp"] == 2.0 and h.weights["coffee"] == 0.5
+    assert h.weights["tiles"] == UMHeuristic.default_weights["tiles"]
+    assert isinstance(make_strategy(G, "rollout:k=2,top=2,horizon=1"), UMRollout)
+    assert isinstance(make_strategy(G, "rollout:policy=random").policy, RandomStrategy)
+    with pytest.raises(ConfigError):
+        make_strategy(G, "rollout:policy=nobody")
+
+
+def _events(names, B=48, seed=3):
+    gm = game()
+    r = play_batch(gm, [make_strategy(G, n) for n in names], np.arange(B), seed=seed, log_turns=False)
+    return pl.from_arrow(r.events), B
+
+
+def test_publisher_publishes_and_citer_cites_in_most_games():
+    e, B = _events(["citer", "publisher"])
+    pub = e.filter((pl.col("kind") == "publish") & (pl.col("seat") == 1))
+    cite = e.filter((pl.col("kind") == "cite") & (pl.col("seat") == 0))
+    assert pub["game"].n_unique() > 0.7 * B
+    assert cite["game"].n_unique() > 0.5 * B
+    # citations go to the other seat, 2 VP per Volume, and the citer's publish follows in the same game
+    assert (cite["target_seat"] == 1).all() and (cite["amount"] == 2).all()
+    # random play almost never publishes
+    e2, _ = _events(["random", "random"])
+    assert e2.filter(pl.col("kind") == "publish")["game"].n_unique() < 0.25 * B
+
+
+def test_scripted_plans_beat_random():
+    gm = game()
+    r = play_batch(gm, [make_strategy(G, "publisher"), make_strategy(G, "random")], np.arange(40), seed=8,
+                   log_turns=False, log_events=False)
+    g = pl.from_arrow(r.games)
+    assert g.filter(pl.col("seat") == 0)["win"].mean() > 0.75
+
+
+SETUP_FIELDS = ("tstack", "rdeck", "trdeck", "rdeck_cl", "cdeck_cl", "ldeck", "mdeck", "goal_id")
+
+
+def test_strategy_randomness_never_changes_the_setup_shuffles():
+    gm = game()
+    ids = np.arange(8)
+    a = play_batch(gm, [make_strategy(G, "random"), make_strategy(G, "citer")], ids, seed=77,
+                   log_turns=False, log_events=False).state
+    b = play_batch(gm, [make_strategy(G, "curer"), make_strategy(G, "coffee-engine")], ids, seed=77,
+                   log_turns=False, log_events=False).state
+    init = gm.init(ids, 77, 2)
+    for f in SETUP_FIELDS:  # deck orders are never rewritten by play (only their tops move)
+        assert np.array_equal(getattr(a, f), getattr(init, f)), f
+        assert np.array_equal(getattr(b, f), getattr(init, f)), f
+    # and the games really differed
+    assert not np.array_equal(a.vp, b.vp)
+
+
+def _mid_game(P=3, B=24, plies=150, seed=5):
+    gm = game()
+    s = gm.init(np.arange(B), seed, P)
+    st = Streams.for_games(seed, s.game_id, 9)
+    for _ in range(plies):
+        live = np.flatnonzero(~gm.done(s))
+        m = gm.legal_action_mask(s)
+        acts = np.full(B, -1, np.int64)
+        acts[live] = st.choose_legal(live, m[live])
+        gm.step(s, acts, m)
+        s.event_n[:] = 0
+        s.turn_n[:] = 0
+    return gm, s
+
+
+HIDDEN = ("tstack", "rdeck", "card_loc", "card_own", "trdeck", "rdeck_cl", "cdeck_cl", "ldeck", "mdeck")
+
+
+def test_redeterminize_keeps_invariants_and_what_the_seat_sees():
+    gm, s = _mid_game()
+    seat = gm.to_act(s)
+    before = s.take(np.arange(s.batch_size))
+    gm.redeterminize(s, seat, Streams(np.arange(1, s.batch_size + 1, dtype=np.uint64) * np.uint64(7919)))
+    _check(s)
+    lay = s.layout
+    free = np.zeros(s.M.shape[1], bool)
+    for f in HIDDEN:
+        n = int(np.prod(lay.shape[f]))
+        free[lay.off[f]:lay.off[f] + n] = True
+    assert np.array_equal(s.M[:, ~free], before.M[:, ~free])  # everything else untouched
+    P = s.num_players
+    changed = 0
+    for g in range(s.batch_size):
+        me = seat[g]
+        for f, top in (("rdeck", "rtop"), ("trdeck", "trtop"), ("rdeck_cl", "rtop_cl"), ("cdeck_cl", "ctop_cl"),
+                       ("ldeck", "ltop"), ("mdeck", "mtop")):
+            t = int(getattr(s, top)[g])
+            assert np.array_equal(getattr(s, f)[g, :t], getattr(before, f)[g, :t])  # drawn part unchanged
+            assert sorted(getattr(s, f)[g, t:]) == sorted(getattr(before, f)[g, t:]) or f == "rdeck"
+        for lvl in range(2):
+            t = int(s.ttop[g, lvl])
+            assert np.array_equal(s.tstack[g, lvl, :t], before.tstack[g, lvl, :t])
+            assert sorted(s.tstack[g, lvl, t:]) == sorted(before.tstack[g, lvl, t:])
+        loc, own = s.card_loc[g], s.card_own[g]
+        loc0, own0 = before.card_loc[g], before.card_own[g]
+        visible = ~((loc0 == 0) | ((loc0 == 2) & (own0 != me)))
+        assert np.array_equal(loc[visible], loc0[visible]) and np.array_equal(own[visible], own0[visible])
+        for q in range(P):  # hand sizes kept, own hand identical
+            assert ((loc == 2) & (own == q)).sum() == ((loc0 == 2) & (own0 == q)).sum()
+        assert set(np.flatnonzero((loc == 2) & (own == me))) == set(np.flatnonzero((loc0 == 2) & (own0 == me)))
+        deck = s.rdeck[g, int(s.rtop[g]):]
+        assert (loc[deck] == 0).all() and (own[deck] == -1).all()
+        changed += not np.array_equal(s.M[g], before.M[g])
+    assert changed > s.batch_size // 2
+    # the game goes on legally from a redeterminized state
+    m = gm.legal_action_mask(s)
+    live = ~gm.done(s)
+    assert m[live].any(axis=1).all()
+
+
+def test_features_have_one_value_per_seat():
+    gm, s = _mid_game(P=2, B=6, plies=80)
+    f = gm.features(s)
+    for k in ("vp", "coffee", "bright", "insight", "colour", "cured", "tiles", "inplay", "hand", "rep"):
+        assert f[k].shape == (6, 2) and f[k].dtype == np.float64
+    assert np.array_equal(f["vp"], s.vp)
+    assert np.array_equal(f["tiles"], (s.nb >= 0).sum(axis=2))
+
+
+def test_heuristic_and_rollout_play_legally():
+    gm = game()
+    r = play_batch(gm, [make_strategy(G, "heuristic"), make_strategy(G, "publisher")], np.arange(4), seed=2,
+                   log_turns=False, log_events=False)
+    assert gm.done(r.state).all()
+    _check(r.state)
+    r = play_batch(gm, [make_strategy(G, "citer"), make_strategy(G, "rollout:k=2,top=2,horizon=1")], np.arange(2),
+                   seed=2, log_turns=False, log_events=False)
+    assert gm.done(r.state).all()
+    _check(r.state)
