@@ -347,7 +347,7 @@ class GTRollout(Rollout):
         self.plan = self.heuristic.plan
 
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
-        from .search import derived_streams, pick_best, value
+        from .search import continue_for, derived_streams, pick_best, value
 
         game, state = view.game, view.state
         n = legal_mask.shape[0]
@@ -376,20 +376,7 @@ class GTRollout(Rollout):
         game.redeterminize(sub, seat, streams)
         game.step(sub, cact[rep], legal_mask[crow[rep]])
         turns0 = game.progress(sub)[0].copy()
-        for _ in range(self.horizon * max(state.num_players, 1) * 48):
-            live = ~game.done(sub) & (game.progress(sub)[0] - turns0 < self.horizon)
-            if not live.any():
-                break
-            mask = game.legal_action_mask(sub)
-            who = game.to_act(sub)
-            a = np.full(sub.batch_size, -1, np.int64)
-            for q in range(state.num_players):
-                li = np.flatnonzero(live & (who == q))
-                if li.size:
-                    a[li] = self.plan.act(View(game, sub, li, q), mask[li], StrategyRNG(streams, li))
-            game.step(sub, a, mask, where=live)
-            sub.turn_n[:] = 0
-            sub.event_n[:] = 0
+        continue_for(game, sub, streams, turns0, self.horizon, self.plan, cap=48)
         score = value(game, sub, seat, self.heuristic.weights).reshape(-1, self.k).mean(axis=1)
         return pick_best(score, crow, cact, cstarts, n, u)
 

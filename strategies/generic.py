@@ -6,7 +6,7 @@ import numpy as np
 
 from .base import Strategy, StrategyRNG, View
 from .registry import Arg, register_strategy
-from .search import advance, candidates, derived_streams, pick_best, value
+from .search import advance, candidates, continue_for, derived_streams, pick_best, value
 
 
 class GreedyVP(Strategy):
@@ -59,11 +59,16 @@ class Heuristic(Strategy):
 
 
 class Rollout(Strategy):
-    """For each of the ``top`` best candidate actions by the heuristic, ``k`` continuations played
-    with random legal actions for ``horizon`` turns (or to the end); picks the best mean margin
-    (final VP margin when the game ended, weighted heuristic value otherwise)."""
+    """The heuristic's pick plus random other legal actions (``top`` per decision), each continued
+    ``k`` times for ``horizon`` turns (or to the end) by ``policy`` at every seat (None: uniform
+    random); picks the best mean weighted margin, the heuristic's pick getting a ``prior`` bonus.
+
+    Games customise it by setting ``heuristic``, ``policy`` and ``prior`` in ``__init__``.
+    """
 
     name = "rollout"
+    policy: Strategy | None = None
+    prior: float = 0.0
 
     def __init__(self, **args):
         super().__init__(**args)
@@ -97,18 +102,10 @@ class Rollout(Strategy):
         game.redeterminize(sub, seat, streams)
         game.step(sub, cact[rep], legal_mask[crow[rep]])
         turns0 = game.progress(sub)[0].copy()
-        for _ in range(self.horizon * max(state.num_players, 1) * 64):
-            if game.done(sub).all() or (game.progress(sub)[0] - turns0 >= self.horizon).all():
-                break
-            live = ~game.done(sub) & (game.progress(sub)[0] - turns0 < self.horizon)
-            mask = game.legal_action_mask(sub)
-            li = np.flatnonzero(live)
-            a = np.full(sub.batch_size, -1, np.int64)
-            a[li] = streams.choose_legal(li, mask[li])
-            game.step(sub, a, mask, where=live)
-            sub.turn_n[:] = 0
-            sub.event_n[:] = 0
+        continue_for(game, sub, streams, turns0, self.horizon, self.policy)
         score = value(game, sub, seat, self.heuristic.weights).reshape(-1, self.k).mean(axis=1)
+        if self.prior:
+            score = score + self.prior * (cact == first[crow])  # the heuristic's pick wins near-ties
         return pick_best(score, crow, cact, cstarts, n, u)
 
 

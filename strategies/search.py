@@ -12,7 +12,7 @@ import numpy as np
 
 from sim.core.rng import GOLDEN, Streams, _mix64_np
 
-from .base import StrategyRNG
+from .base import StrategyRNG, View
 
 
 def candidates(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -90,3 +90,31 @@ def value(game, state, seat: np.ndarray, weights: dict[str, float] | None) -> np
     other = v.copy()
     other[b, seat] = -np.inf
     return own - other.max(axis=1)
+
+
+def policy_step(game, sub, streams: Streams, live: np.ndarray, policy=None) -> None:
+    """One decision in every ``live`` copy: uniform random legal actions (``policy=None``) or the
+    given strategy at every seat, drawing from ``streams``."""
+    mask = game.legal_action_mask(sub)
+    a = np.full(sub.batch_size, -1, np.int64)
+    if policy is None:
+        li = np.flatnonzero(live)
+        a[li] = streams.choose_legal(li, mask[li])
+    else:
+        who = game.to_act(sub)
+        for q in range(sub.num_players):
+            li = np.flatnonzero(live & (who == q))
+            if li.size:
+                a[li] = policy.act(View(game, sub, li, q), mask[li], StrategyRNG(streams, li))
+    game.step(sub, a, mask, where=live)
+    sub.turn_n[:] = 0
+    sub.event_n[:] = 0
+
+
+def continue_for(game, sub, streams: Streams, turns0: np.ndarray, horizon: int, policy=None, cap: int = 64) -> None:
+    """Play copies on for ``horizon`` turns past ``turns0`` (or to the end) with ``policy``."""
+    for _ in range(horizon * max(sub.num_players, 1) * cap):
+        live = ~game.done(sub) & (game.progress(sub)[0] - turns0 < horizon)
+        if not live.any():
+            return
+        policy_step(game, sub, streams, live, policy)

@@ -14,7 +14,7 @@ from numba import njit
 from sim.core.errors import ConfigError
 from sim.core.rng import shuffle_range
 from sim.unconscious_mind import rules as R
-from sim.unconscious_mind.actions import CARD0, CH0, DONE, MODE0, N_CARD, NUM_ACTIONS, PLACE0, POS0, RECALL, TREAT
+from sim.unconscious_mind.actions import CARD0, CH0, MODE0, N_CARD, NUM_ACTIONS, PLACE0, POS0, RECALL, TREAT
 
 from .base import RandomStrategy
 from .generic import Heuristic
@@ -335,11 +335,7 @@ register_strategy("heuristic", UMHeuristic, games=GAME, args={
 
 
 # ------------------------------------------------------------------ rollout over the tuned heuristic
-from sim.core.rng import Streams  # noqa: E402
-
-from .base import StrategyRNG, View  # noqa: E402
 from .generic import Rollout  # noqa: E402
-from .search import candidates, derived_streams, pick_best, value  # noqa: E402
 
 
 class UMRollout(Rollout):
@@ -355,52 +351,6 @@ class UMRollout(Rollout):
             raise ConfigError(f"rollout policy {pol!r}: allowed random, {', '.join(PLANS)}")
         self.policy = RandomStrategy() if pol == "random" else _plan(pol, PLANS[pol])()
         self.prior = float(args.get("prior", 1.0))
-
-    def _play(self, game, sub, streams: Streams, live: np.ndarray) -> None:
-        mask = game.legal_action_mask(sub)
-        seat = game.to_act(sub)
-        a = np.full(sub.batch_size, -1, np.int64)
-        for s in range(sub.num_players):
-            li = np.flatnonzero(live & (seat == s))
-            if li.size:
-                a[li] = self.policy.act(View(game, sub, li, s), mask[li], StrategyRNG(streams, li))
-        game.step(sub, a, mask, where=live)
-        sub.turn_n[:] = 0
-        sub.event_n[:] = 0
-
-    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
-        game, state = view.game, view.state
-        n = legal_mask.shape[0]
-        first = self.heuristic.act(view, legal_mask, rng)
-        if self.top <= 1:
-            return first
-        rows, acts, starts = candidates(legal_mask)
-        u = rng.random()
-        keyed = derived_streams(rng, rows).random(np.arange(rows.size))
-        keyed[acts == first[rows]] = -1.0  # the heuristic's choice always kept
-        order = np.lexsort((keyed, rows))
-        rank = np.empty_like(order)
-        rank[order] = np.arange(order.size)
-        rank = rank - starts[np.searchsorted(starts, np.arange(rows.size), side="right") - 1]
-        keep = rank < self.top
-        crow, cact = rows[keep], acts[keep]
-        cstarts = np.flatnonzero(np.r_[True, crow[1:] != crow[:-1]])
-        rep = np.repeat(np.arange(crow.size), self.k)
-        sub = state.take(view.idx[crow[rep]], fresh_logs=True)
-        seat = np.full(rep.size, view.seat)
-        streams = derived_streams(rng, crow[rep])
-        game.redeterminize(sub, seat, streams)
-        game.step(sub, cact[rep], legal_mask[crow[rep]])
-        turns0 = game.progress(sub)[0].copy()
-        for _ in range(self.horizon * max(state.num_players, 1) * 64):
-            live = ~game.done(sub) & (game.progress(sub)[0] - turns0 < self.horizon)
-            if not live.any():
-                break
-            self._play(game, sub, streams, live)
-        score = value(game, sub, seat, self.heuristic.weights).reshape(-1, self.k).mean(axis=1)
-        # the heuristic's pick wins ties and near-ties (rollout noise)
-        score = score + self.prior * (cact == first[crow])
-        return pick_best(score, crow, cact, cstarts, n, u)
 
 
 PLANS = {"coffee-engine": COFFEE_ENGINE, "publisher": PUBLISHER, "citer": CITER, "curer": CURER,
