@@ -116,9 +116,15 @@ def report(
     """Write a balance report (HTML and Markdown with charts) for one or more run folders."""
     from analysis.report import build_report
 
+    from analysis.load import load_runs
+    from analysis.metrics import games_needed_summary
+
     dest = out if out is not None else runs[0] / "report"
     page = build_report(runs, dest)
+    need = games_needed_summary(load_runs(runs, check=False).games)
     typer.echo(f"wrote {page}")
+    typer.echo(f"games needed: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} point; "
+               f"{need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd {need['vp_sd']:.1f})")
 
 
 @app.command()

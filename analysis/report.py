@@ -93,6 +93,14 @@ def generic_sections(runs: Runs) -> list[Section]:
     out.append(Section("Game length", "Turns, rounds (Cycles) and decisions per game.",
                        [("game_length", F.histogram(turns, title="Game length", xlabel="turns per game"), "Turns per game")],
                        [("Game length", _interval_cols(gl))]))
+    tcols = [c for c, t in runs.turns.collect_schema().items() if t == pl.String and c != "run"]
+    if tcols:
+        freq = M.action_frequencies(runs.turns, tcols[0])
+        out.append(Section(
+            "Action frequencies", f"Share of turns by `{tcols[0]}` (all seats), Wilson 95% intervals.",
+            [("actions", F.bar_with_interval(freq, tcols[0], title=f"Turns by {tcols[0]} (95% Wilson interval)",
+                                             xlabel="share of turns (%)", scale=100), f"Turns by {tcols[0]}")],
+            [(f"Turns by {tcols[0]} (percent)", _interval_cols(freq, True))]))
     need = M.games_needed_summary(g)
     n_games = int(g.filter(pl.col("seat") == 0).select(pl.len()).collect().item())
     out.append(Section(

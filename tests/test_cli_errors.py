@@ -126,3 +126,20 @@ def test_simulate_then_replay_then_report_succeed(tmp_path, capsys, monkeypatch)
     assert code == 0 and "(matches the logged final scores)" in stdout
     code, stdout, _ = run_cli(["report", str(out)], capsys, monkeypatch)
     assert code == 0 and (out / "report" / "report.html").is_file()
+
+
+def test_bad_content_folder_names_file_entry_and_field(tmp_path, capsys, monkeypatch):
+    import shutil
+
+    from sim.registry import get_game_class
+
+    src = get_game_class("galileos-truth").default_content_dir()
+    bad = tmp_path / "content"
+    shutil.copytree(src, bad)
+    f = bad / "penance.toml"
+    f.write_text(f.read_text().replace("coins = 2", "coinz = 2", 1))
+    out = tmp_path / "o"
+    code, _, err = run_cli(SIM + ["--game", "galileos-truth", "--content", str(bad), "--out", str(out)], capsys, monkeypatch)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert err.startswith("error: penance.toml: [[") and "'coinz': unknown field" in err
+    assert not out.exists()
