@@ -189,6 +189,7 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
     from joblib import Parallel, delayed
 
     cfg = config.validated()
+    make_game(cfg.game, cfg.make_params(), cfg.content)  # content files validated before anything is written
     with _backend(cfg) as n_jobs:  # connect first: an unreachable scheduler leaves nothing behind
         out = Path(cfg.out)
         resumed = rf.prepare_out(out, resume=resume, overwrite=overwrite)
