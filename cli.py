@@ -76,6 +76,8 @@ def simulate(
     from sim.core.params import parse_set_options
     from sim.runner import simulate as run
 
+    if config is None and resume and game is None and out is not None and (out / "run.toml").is_file():
+        config = out / "run.toml"  # --resume alone: the run's own config
     base: dict = load_toml(config) if config is not None else {}
     given = {"game": game, "players": players, "strategies": _split(strategies), "games": games, "seed": seed,
              "batch_size": batch_size, "chunk_size": chunk_size, "n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
@@ -97,6 +99,10 @@ def simulate(
     if "out" not in base:
         _fail("--out is required: the run folder to write")
     cfg = RunConfig.from_dict(base)
+    cfg.validated()  # bad input is reported before anything else is said
+    if not _kernels_cached(cfg.game):
+        typer.echo(f"compiling the {cfg.game} rule kernels (first run on this machine: a few minutes; cached after)",
+                   err=True)
     try:
         summary = run(cfg, resume=resume, overwrite=overwrite, progress=progress and sys.stderr.isatty())
     except KeyboardInterrupt:
@@ -105,6 +111,17 @@ def simulate(
     verb = "completed" if summary.resumed else "wrote"
     typer.echo(f"{verb} {summary.games} games of {cfg.game} to {summary.out} "
                f"({summary.games_played_now} played now in {summary.seconds:.1f} s, {summary.games_per_second:,.0f} games/s)")
+
+
+def _kernels_cached(game: str) -> bool:
+    """True when numba's on-disk cache holds the game's rule kernels."""
+    from sim.registry import get_game_class
+
+    try:
+        mod = sys.modules[get_game_class(game).__module__]
+    except Exception:  # unknown game: the run reports it
+        return True
+    return any((Path(mod.__file__).resolve().parent / "__pycache__").glob("*.nbi"))
 
 
 @app.command()

@@ -34,8 +34,8 @@ def _fig(title: str):
 
 def _err(df: pl.DataFrame, scale: float = 1.0):
     est = df["est"].to_numpy() * scale
-    lo = np.nan_to_num(est - df["low"].to_numpy() * scale)
-    hi = np.nan_to_num(df["high"].to_numpy() * scale - est)
+    lo = np.maximum(np.nan_to_num(est - df["low"].to_numpy() * scale), 0.0)  # rounding at 0% / 100%
+    hi = np.maximum(np.nan_to_num(df["high"].to_numpy() * scale - est), 0.0)
     return est, np.vstack([lo, hi])
 
 

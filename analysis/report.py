@@ -68,8 +68,11 @@ def generic_sections(runs: Runs) -> list[Section]:
     out = []
     wr = M.win_rates(g)
     seat = M.seat_win_rates(g)
+    fixed = any(len(set(m["config"]["strategies"])) > 1 for m in runs.manifests.values())
+    note = (" Strategies sit in fixed seats in these runs, so the seat table mixes seat advantage with strategy "
+            "strength; `meeplelab tournament` rotates seats to separate them." if fixed else "")
     out.append(Section(
-        "Win rates", "Share of games won (a first place shared by k seats counts 1/k), with Wilson 95% intervals.",
+        "Win rates", "Share of games won (a first place shared by k seats counts 1/k), with Wilson 95% intervals." + note,
         [("win_rate", F.win_rate_chart(wr), "Win rate by strategy"),
          ("seat_advantage", F.seat_advantage_chart(seat), "Win rate by seat against the fair share (dashed)")],
         [("Win rate by strategy (percent)", _interval_cols(wr, True)),
@@ -161,11 +164,18 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
         RunFolderError: empty or unreadable run folders, corrupt part files, nothing to report.
     """
     t0 = time.perf_counter()
+    dest = Path(dest)
+    if dest.exists() and not (dest.is_dir() and (dest / "report.html").is_file()):
+        if not (dest.is_dir() and not any(dest.iterdir())):
+            raise RunFolderError(f"report folder {str(dest)!r} exists and is not a report: choose a new or empty --out")
     runs = load_runs(list(folders))
     secs = (sections or build_sections)(runs)
-    dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.tmp-", dir=dest.parent))
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.tmp-", dir=dest.parent))
+        os.chmod(tmp, 0o755)
+    except OSError as e:
+        raise RunFolderError(f"cannot write the report to {str(dest)!r}: {e.strerror or e}") from None
     try:
         (tmp / "figures").mkdir()
         title = f"meeplelab balance report: {', '.join(sorted(runs.game_names))}"
@@ -173,6 +183,12 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
              f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>",
              f"<p>Runs: {html.escape(', '.join(runs.manifests))}.</p>"]
         md = [f"# {title}", "", f"Runs: {', '.join(runs.manifests)}.", ""]
+        partial = [n for n, m in runs.manifests.items() if m.get("status") != "complete"]
+        if partial:
+            warn = (f"Warning: run(s) {', '.join(partial)} are not complete (status "
+                    f"{', '.join(repr(runs.manifests[n].get('status')) for n in partial)}); figures cover the finished chunks only.")
+            h.append(f"<p style='color:#b9484e'><b>{html.escape(warn)}</b></p>")
+            md += [f"**{warn}**", ""]
         for i, s in enumerate(secs):
             h.append(f"<h2>{html.escape(s.title)}</h2>")
             md += [f"## {s.title}", ""]

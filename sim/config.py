@@ -148,6 +148,8 @@ def load_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"config file {str(path)!r} not found") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"config file {str(path)!r} has a TOML syntax error: {e}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"config file {str(path)!r} cannot be read: {type(e).__name__}") from None
 
 
 def dump_toml(config: RunConfig) -> str:

@@ -156,8 +156,9 @@ def _backend(cfg: RunConfig) -> Iterator[int]:
             raise ConfigError("--backend dask needs dask.distributed: pip install 'dask[distributed]'") from None
         try:
             client = Client(cfg.scheduler, timeout="10s", set_as_default=False)
-        except (OSError, TimeoutError) as e:
-            raise ConfigError(f"cannot reach Dask scheduler {cfg.scheduler!r} within 10 s: {type(e).__name__}") from None
+        except (OSError, TimeoutError, ValueError) as e:
+            raise ConfigError(f"cannot reach Dask scheduler {cfg.scheduler!r} within 10 s: {type(e).__name__}"
+                              " (addresses look like tcp://host:8786)") from None
         try:
             with joblib.parallel_config(backend="dask", scheduler_host=cfg.scheduler):
                 yield -1

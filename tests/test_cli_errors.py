@@ -109,7 +109,8 @@ def test_replay_of_a_game_not_in_the_run(small_run, capsys, monkeypatch):
 def test_unreachable_dask_scheduler(tmp_path, capsys, monkeypatch):
     out = tmp_path / "o"
     expect_error(SIM + ["--game", "toy", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--out", str(out)],
-                 "cannot reach Dask scheduler 'tcp://127.0.0.1:9' within 10 s: OSError", capsys, monkeypatch)
+                 "cannot reach Dask scheduler 'tcp://127.0.0.1:9' within 10 s: OSError (addresses look like tcp://host:8786)",
+                 capsys, monkeypatch)
     assert not out.exists()
 
 
@@ -143,3 +144,45 @@ def test_bad_content_folder_names_file_entry_and_field(tmp_path, capsys, monkeyp
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert err.strip() == "error: penance.toml: [[penance]] entry 'penance-minor': field 'coins': missing required field"
     assert not out.exists()
+
+
+def test_report_refuses_to_write_into_a_folder_that_is_not_a_report(small_run, tmp_path, capsys, monkeypatch):
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "important.txt").write_text("keep me")
+    expect_error(["report", str(small_run), "--out", str(victim)],
+                 f"report folder '{victim}' exists and is not a report: choose a new or empty --out", capsys, monkeypatch)
+    assert (victim / "important.txt").read_text() == "keep me"
+    expect_error(["report", str(small_run), "--out", str(small_run)],
+                 f"report folder '{small_run}' exists and is not a report: choose a new or empty --out", capsys, monkeypatch)
+    assert (small_run / "manifest.json").is_file()
+
+
+def test_config_that_is_a_folder_is_one_line(tmp_path, capsys, monkeypatch):
+    expect_error(SIM + ["--config", str(tmp_path), "--out", str(tmp_path / "o")],
+                 f"config file '{tmp_path}' cannot be read: IsADirectoryError", capsys, monkeypatch)
+
+
+def test_resume_needs_only_the_run_folder(tmp_path, capsys, monkeypatch):
+    import json
+
+    out = tmp_path / "run"
+    simulate(RunConfig(game="toy", players=2, strategies=("random",), games=40, seed=1, batch_size=10, chunk_size=10,
+                       out=str(out)))
+    m = json.loads((out / "manifest.json").read_text())
+    m["chunks"][2]["status"] = "pending"
+    m["status"] = "running"
+    (out / "manifest.json").write_text(json.dumps(m))
+    code, stdout, _ = run_cli(SIM + ["--out", str(out), "--resume"], capsys, monkeypatch)
+    assert code == 0 and "completed 40 games of toy" in stdout and "10 played now" in stdout
+
+
+def test_interval_bars_at_a_100_percent_win_rate_do_not_crash():
+    import polars as pl
+
+    from analysis.figures import win_rate_chart
+    from analysis.stats import wilson
+
+    p, lo, hi = wilson([300.0, 0.0], [300, 300])
+    df = pl.DataFrame({"strategy": ["writer", "random"], "est": p, "low": lo, "high": hi})
+    assert win_rate_chart(df) is not None

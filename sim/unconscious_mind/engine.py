@@ -397,6 +397,11 @@ class UnconsciousMind(Game):
     def describe_event(self, row: dict) -> str:
         k = row.get("kind")
         seat = row.get("seat")
+        if isinstance(seat, (int, np.integer)) and seat >= 0:
+            seat = int(seat) + 1  # seats are numbered from 1 in words, as in the decision lines
+        tgt = row.get("target_seat")
+        if isinstance(tgt, (int, np.integer)) and tgt >= 0:
+            row = {**row, "target_seat": int(tgt) + 1}
         cat = row.get("category")
         amt = row.get("amount")
         item = row.get("item")
