@@ -425,4 +425,49 @@ class UnconsciousMind(Game):
             return f"seat {seat} publishes Treatise {item} ({row.get('count')} Volumes, {amt} VP)"
         if k == "end":
             return f"the end is triggered ({cat})"
-        return super().describe_event(row)
+        return self._describe_more(k, seat, cat, amt, item, row)
+
+    @staticmethod
+    def _describe_more(k, seat, cat, amt, item, row) -> str:
+        """Words for the remaining event kinds (see rules.ev calls for what each column holds)."""
+        n = int(amt) if amt is not None else 0
+        cnt = row.get("count")
+        if k in ("bright", "heart_box"):
+            what = "Bright Idea" if k == "bright" else "heart box"
+            verb = "gains" if n >= 0 else "spends"
+            return f"seat {seat} {verb} {abs(n)} {what}{'s' if abs(n) != 1 else ''} ({cat})"
+        if k == "insight":
+            if cat == "generate" and item is not None and 0 <= item < 9:
+                q, lvl = ("Growth", "Freedom", "Passion")[item // 3], ("Minor", "Median", "Major")[item % 3]
+                return f"seat {seat} generates a {lvl} {q} Insight"
+            if cat == "tile" and item is not None and item >= 100:
+                line = f"column {item - 200 + 1}" if item >= 200 else f"row {item - 100 + 1}"
+                return f"seat {seat} completes Notebook {line}: its player-colour Insight goes to the dial's reserve"
+            return f"seat {seat}: Insight ({cat})"
+        if k == "card":
+            if cat == "research_draw":
+                return f"seat {seat} draws Research card {item}"
+            if cat == "research_swap":
+                return f"seat {seat} swaps Research card {cnt} from hand with display card {item}"
+            return f"seat {seat} plays Research card {item}"
+        if k == "client":
+            if cat == "treat":
+                return f"seat {seat} treats client {item}"
+            return f"seat {seat} takes client {item} into room {int(cnt) + 1 if cnt is not None else '?'} (therapy {n})"
+        if k == "catharsis":
+            return f"seat {seat}'s client {item} reaches catharsis: grief layer removed, ability unlocked"
+        if k == "idea":
+            if cat == "inkpot":
+                return f"seat {seat} gains an Idea from the inkpot rondel"
+            if cat == "recall":
+                return f"seat {seat} takes back {n} Idea{'s' if n != 1 else ''} from the Meeting Table"
+            return f"seat {seat} places {n} Idea{'s' if n != 1 else ''} on idea space {item}"
+        if k == "goal":
+            return f"seat {seat} claims location goal tile {item} ({n} reputation)"
+        if k == "bonus":
+            return f"seat {seat} takes a {'district' if cat == 'district' else 'Location'} bonus (slot {item})"
+        if k == "move":
+            who = "Freud" if cat == "freud" else f"seat {seat}'s Professor"
+            how = "straight to Freud's Location" if (cat == "professor" and n == 0) else f"{n} Location{'s' if n != 1 else ''}"
+            return f"{who} moves {how}, now at Location {item}"
+        return ", ".join(f"{key}={v}" for key, v in row.items() if key not in ("game", "ply", "turn"))
