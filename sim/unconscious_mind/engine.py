@@ -349,7 +349,11 @@ class UnconsciousMind(Game):
         words = {
             R.D_INKPOT: lambda: f"move the inkpot {kb + ch - 2} spaces",
             R.D_GENQ: lambda: f"Generate a {QUALITIES[ch]} {LEVELS[ka]} Insight",
-            R.D_TILE_SRC: lambda: f"take the {('stack', 'center', 'right')[ka]} tile of level {'I' * (ch + 1)}",
+            R.D_TILE_SRC: lambda: (
+                f"choose the empty {('stack', 'center', 'right')[ka]} space of level {'I' * (ch + 1)} "
+                "(scores its printed VP, nothing else)"
+                if ka > 0 and int(state.market[g, ch, ka - 1]) < 0 else
+                f"take the {('stack', 'center', 'right')[ka]} tile of level {'I' * (ch + 1)}"),
             R.D_ORDER: lambda: ("main effect first, then banner" if ch == 0 else "banner effect first, then main"),
             R.D_FREE_TILE: lambda: f"take the free tile from the level {'I' * (ch + 1)} stack",
             R.D_PLACE: lambda: (f"place tile {c.tile_ids[ka]} in row {ch + 1}" if ch < 3 else
@@ -420,7 +424,9 @@ class UnconsciousMind(Game):
         if k == "freud":
             return f"Freud's reputation advances to {item}"
         if k == "tile":
-            return f"seat {seat}: Notebook tile {item} ({cat})"
+            ids = self.content.tile_ids
+            name = ids[item] if item is not None and 0 <= item < len(ids) else item
+            return f"seat {seat}: Notebook tile {name} ({cat})"
         if k == "publish":
             return f"seat {seat} publishes Treatise {item} ({row.get('count')} Volumes, {amt} VP)"
         if k == "end":
