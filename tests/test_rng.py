@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,7 +84,16 @@ def _disturb_global_rngs(_state):
     np.random.random(3)
 
 
-def test_game_records_identical_in_batch_of_1_7_512_and_with_global_rngs_disturbed():
+@pytest.fixture
+def restore_global_rngs():
+    """Put the global generators back afterwards (other tests, Hypothesis, must not see the disturbance)."""
+    py, npy = random.getstate(), np.random.get_state()
+    yield
+    random.setstate(py)
+    np.random.set_state(npy)
+
+
+def test_game_records_identical_in_batch_of_1_7_512_and_with_global_rngs_disturbed(restore_global_rngs):
     game = make_game("toy")
     strat = [make_strategy("toy", "random")] * 3
     big = play_batch(game, strat, np.arange(512), seed=77)
