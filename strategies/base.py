@@ -15,6 +15,7 @@ passes over ``[B, A]``) or be compiled with numba.
 
 from __future__ import annotations
 
+import abc
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +73,7 @@ class StrategyRNG:
         return StrategyRNG(self.streams, self.idx[rows])
 
 
-class Strategy:
+class Strategy(abc.ABC):
     """Base class of strategies. Subclasses set ``name`` and implement :meth:`act`.
 
     Attributes:
@@ -92,9 +93,9 @@ class Strategy:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.args.items())
 
+    @abc.abstractmethod
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
         """``int64[n]`` chosen legal actions for the games ``view.idx``."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
     def __repr__(self) -> str:
         return f"<strategy {self.id}>"
