@@ -291,28 +291,8 @@ class GTHeuristic(Heuristic):
         super().__init__(**args)
         self.plan = scripted("general-plan", general_plan())
 
-    def scores(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG):
-        """``(rows, acts, starts, score, u)``: every legal (game, action) candidate with its value."""
-        from .search import candidates, derived_streams, value
-
-        game, state = view.game, view.state
-        rows, acts, starts = candidates(legal_mask)
-        streams = derived_streams(rng, rows)
-        u = rng.random()
-        seat = np.full(rows.size, view.seat)
-        sub = state.take(view.idx[rows], fresh_logs=True)
-        turns0 = game.progress(sub)[0].copy()
-        game.redeterminize(sub, seat, streams)
-        game.step(sub, acts, legal_mask[rows])
-        if self.finish:
-            finish_turn(game, sub, streams, view.seat, self.plan, turns0)
-        return rows, acts, starts, value(game, sub, seat, self.weights), u
-
-    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
-        from .search import pick_best
-
-        rows, acts, starts, score, u = self.scores(view, legal_mask, rng)
-        return pick_best(score, rows, acts, starts, legal_mask.shape[0], u)
+    def finish_turn(self, game, sub, streams, seat: int, turns0: np.ndarray) -> None:
+        finish_turn(game, sub, streams, seat, self.plan, turns0)
 
 
 def finish_turn(game, sub, streams, seat: int, plan: Strategy, turns0: np.ndarray, max_plies: int = 48) -> None:

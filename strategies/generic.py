@@ -42,7 +42,8 @@ class Heuristic(Strategy):
         self.weights = {**self.default_weights, **{k: float(v) for k, v in args.items() if k in self.default_weights}}
         self.finish = int(args.get("finish", 1))
 
-    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+    def scores(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG):
+        """``(rows, acts, starts, score, u)``: every legal (game, action) candidate with its value."""
         game, state = view.game, view.state
         rows, acts, starts = candidates(legal_mask)
         streams = derived_streams(rng, rows)
@@ -53,8 +54,17 @@ class Heuristic(Strategy):
         game.redeterminize(sub, seat, streams)
         game.step(sub, acts, legal_mask[rows])
         if self.finish:
-            advance(game, sub, streams, seat, until_turn_ends=True, max_plies=32, turns0=turns0)
-        score = value(game, sub, seat, self.weights)
+            self.finish_turn(game, sub, streams, view.seat, turns0)
+        return rows, acts, starts, value(game, sub, seat, self.weights), u
+
+    def finish_turn(self, game, sub, streams, seat: int, turns0: np.ndarray) -> None:
+        """Play the seat's current turn to its end on the copies (random sub-decisions here;
+        games override this with a scripted plan)."""
+        advance(game, sub, streams, np.full(sub.batch_size, seat), until_turn_ends=True, max_plies=32,
+                turns0=turns0)
+
+    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+        rows, acts, starts, score, u = self.scores(view, legal_mask, rng)
         return pick_best(score, rows, acts, starts, legal_mask.shape[0], u)
 
 
