@@ -19,7 +19,7 @@ from numba import njit
 
 from sim.core.rng import Streams, shuffle_range
 from sim.galileos_truth import content as ct
-from sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DECKTOP, A_DONE, A_GROUP, A_INV, A_OLEVEL, A_PASS, A_PAY,
+from sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_OLEVEL, A_PASS, A_PAY,
                                       A_SEC, A_SPACE, A_UPGRADE, P_GROUP, P_MAIN, P_OLEVEL, P_PENPAY, P_PLACE,
                                       P_SEC, P_STACK, Z_DECK, Z_HAND)
 
@@ -102,6 +102,7 @@ def _tables(game):
 
         T = {
             "upgrade": row([A_UPGRADE]), "abjure": row([A_ABJURE]), "pass": row([A_PASS]), "done": row([A_DONE]),
+            "effects": row([A_EFFECTS]),
             "pay": row([A_PAY]), "decktop": row([A_DECKTOP]), "both": row([A_GROUP + 2]),
             "one-group": row([A_GROUP, A_GROUP + 1]),
             "penance-card": row(A_CARD + t for t in pen), "treatise-card": row(A_CARD + t for t in treat),
@@ -207,8 +208,13 @@ def general_plan(both_below: int = 4) -> list:
     ]
 
 
+#: scripted plans resolve an icon set's mandatory Effects before its Secondary Actions (their gains
+#: usually pay for them); the order is the player's choice (A-GT-25), explored by heuristic and rollout
+EFFECTS_FIRST = ("resolve the Effects before the Secondary Actions", R("effects", P_SEC))
+
+
 def scripted(name: str, rules: list) -> PriorityStrategy:
-    s = PriorityStrategy(rules=rules, fallback=Sensible())
+    s = PriorityStrategy(rules=[EFFECTS_FIRST] + rules, fallback=Sensible())
     s.name = name
     return s
 
@@ -219,7 +225,7 @@ class AbjureAt(PriorityStrategy):
     name = "abjure-at"
 
     def __init__(self, cycle: int = 3):
-        super().__init__(rules=[(f"Abjure in Cycle {cycle}", R("abjure", P_MAIN, when=cycle_is(cycle)))]
+        super().__init__(rules=[EFFECTS_FIRST, (f"Abjure in Cycle {cycle}", R("abjure", P_MAIN, when=cycle_is(cycle)))]
                          + general_plan(), fallback=Sensible(), cycle=cycle)
 
 

@@ -13,37 +13,12 @@ import numpy as np
 import pytest
 
 from sim.core.rng import Streams
+from sim.fuzz import fuzz
 from sim.registry import available_games, make_game
 
 GAMES = available_games()
 FUZZ_GAMES = int(os.environ.get("MEEPLELAB_FUZZ_GAMES", "20000"))
 FUZZ_BATCH = int(os.environ.get("MEEPLELAB_FUZZ_BATCH", "2500"))
-
-
-def fuzz(game, players: int, game_ids: np.ndarray, seed: int) -> tuple[int, list[str]]:
-    """Play random games with invariant checks after every step; returns (plies, violations)."""
-    state = game.init(game_ids, seed, players)
-    streams = Streams.for_games(seed, state.game_id, 1)
-    bound = game.max_plies(players)
-    plies = 0
-    while True:
-        done = game.done(state)
-        if done.all():
-            break
-        mask = game.legal_action_mask(state)
-        live = np.flatnonzero(~done)
-        assert mask[live].any(axis=1).all(), "empty legal mask in a running game"
-        acts = np.full(state.batch_size, -1, np.int64)
-        acts[live] = streams.choose_legal(live, mask[live])
-        game.step(state, acts, mask)
-        plies += live.size
-        bad = game.check_invariants(state)
-        if bad:
-            return plies, bad
-        state.turn_n[:] = 0
-        state.event_n[:] = 0
-        assert state.ply.max() <= bound
-    return plies, []
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -55,8 +30,9 @@ def test_random_games_keep_every_invariant_and_end_within_the_ply_bound(name):
     for players in counts:
         for lo in range(0, per, FUZZ_BATCH):
             ids = np.arange(lo, min(lo + FUZZ_BATCH, per), dtype=np.int64)
-            _, bad = fuzz(game, players, ids, seed=1000 + players)
-            assert not bad, f"{name} {players}p: {bad[:3]}"
+            res = fuzz(game, players, ids, seed=1000 + players)
+            assert not res.violations, f"{name} {players}p: {res.violations[:3]}"
+            assert res.max_ply <= game.max_plies(players)
             total += ids.size
     assert total >= FUZZ_GAMES - len(counts)
 

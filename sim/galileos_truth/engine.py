@@ -11,7 +11,7 @@ from sim.core import Column, Game
 from . import content as ct
 from . import rules
 from .params import Params, to_vector
-from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_GROUP, A_INV, A_KEEP, A_OLEVEL, A_PASS, A_PAY,
+from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_KEEP, A_OLEVEL, A_PASS, A_PAY,
                     A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, D_FRAMES, EVENT_CATEGORIES,
                     EVENT_KINDS, MAIN_NAMES, NCAT, NUM_ACTIONS, P_OORDER, P_PENPAY, P_PLACE, P_REMOVE, P_SEC,
                     P_STACK, PH_STAKE, SCORE_CATEGORIES,
@@ -57,7 +57,9 @@ def _action_label(a: int) -> str:
         return f"workshop-slot:{a - A_SLOT}"
     if A_SPACE <= a < A_WIN:
         return f"philosopher:{a - A_SPACE}"
-    if A_WIN <= a < NUM_ACTIONS:
+    if a == A_EFFECTS:
+        return "effects"
+    if A_WIN <= a < A_EFFECTS:
         return f"window:row{(a - A_WIN) // ct.WCOLS}:col{(a - A_WIN) % ct.WCOLS}"
     return f"action:{a}"
 
@@ -336,6 +338,8 @@ class GalileosTruth(Game):
             return f"{who} creates the Invention {self.content.inv_ids[i] if i >= 0 else '?'} (Workshop slot {a - A_SLOT})"
         if A_SPACE <= a < A_WIN:
             return f"{who} assigns the Natural Philosopher to {self.content.space_ids[a - A_SPACE]}"
+        if a == A_EFFECTS:
+            return f"{who} resolves the icon set's Effects now"
         cell = a - A_WIN
         return f"{who} lays the tile on Window row {cell // ct.WCOLS + 1}, column {cell % ct.WCOLS + 1}"
 

@@ -14,8 +14,8 @@ from sim.core.rng import draw_below, shuffle_range
 
 from .content import K_ICONS, PURPLE, WCOLS, WROWS, ASTRONOMY, PHYSICS, MATHEMATICS
 from .state import *  # noqa: F401,F403  (integer constants)
-from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_GROUP, A_INV, A_KEEP, A_OLEVEL, A_PASS, A_PAY,
-                    A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, C_END_LOSS, C_GAINED,
+from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_KEEP, A_OLEVEL, A_PASS,
+                    A_PAY, A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, C_END_LOSS, C_GAINED,
                     C_ICONS, C_INVENTION, C_KEPT, C_LEVEL, C_MASTERY, C_NONE, C_OBSERVATION, C_PAID, C_S_ABJURE,
                     C_S_ABJURE_OTHER, C_S_COPERNICANS, C_S_ICON, C_S_LINE, C_S_OTHERS, C_S_PENANCE, C_SEALS,
                     C_SUSPICION, C_TREATISE, C_TRUTH, D_FRAMES)
@@ -604,6 +604,33 @@ def frame_sec_kinds(S, C, PR, g):
     return out
 
 
+EFF_GO = 1 << (2 * K_ICONS)   # fr_used flag: the frame's mandatory Effects are being resolved (A-GT-25)
+PEND_EFFECTS, PEND_PAYMENT = 1, 2
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def pending_effects(S, C, g):
+    """Top frame: ``PEND_EFFECTS`` if a mandatory Effect of the chosen groups is still unresolved, plus
+    ``PEND_PAYMENT`` if one of them is a payment (red Coins, Research or Books). 0 once they resolve."""
+    k = S.fr_n[g] - 1
+    if S.fr_used[g, k] & EFF_GO:
+        return 0
+    iset = S.fr_set[g, k]
+    sel = S.fr_sel[g, k]
+    out = 0
+    for gi in range(2):
+        if not (sel & (1 << gi)):
+            continue
+        for j in range(K_ICONS):
+            op = C.ISET_OP[iset, gi, j]
+            if op == 0 or op >= O_FIRST_SECONDARY or (S.fr_used[g, k] & (1 << (gi * K_ICONS + j))):
+                continue
+            out |= PEND_EFFECTS
+            if op == O_BOOKS_PAY or ((op == O_COINS or op == O_RESEARCH) and C.ISET_ARG[iset, gi, j, 0] < 0):
+                out |= PEND_PAYMENT
+    return out
+
+
 @njit(cache=True, no_cpython_wrapper=True)
 def grad_ok(S, C, g, p, tile):
     r = C.GRAD_REQ[tile]
@@ -725,8 +752,10 @@ def mask_game(S, C, PR, g, out):
         out[A_GROUP + 1] = b_ok
         out[A_GROUP + 2] = both
     elif ph == P_SEC:
-        out[A_DONE] = True
-        kinds = frame_sec_kinds(S, C, PR, g)
+        pend = pending_effects(S, C, g)
+        out[A_DONE] = pend == 0
+        out[A_EFFECTS] = pend != 0
+        kinds = frame_sec_kinds(S, C, PR, g) if (pend & PEND_PAYMENT) == 0 else 0
         for kd in range(7):
             out[A_SEC + kd] = (kinds >> kd) & 1 == 1
     elif ph == P_BOOKSUBJ:
@@ -961,6 +990,15 @@ def advance(S, C, PR, g):
                 S.phase[g] = P_GROUP
                 return
         sel = S.fr_sel[g, k]
+        # icons activate in the order the player likes (A-GT-25): while mandatory Effects are pending
+        # and a Secondary Action can be done now, the player chooses between them; a pending payment
+        # is made first so that no Secondary Action spends what the Effect must pay
+        if not (S.fr_used[g, k] & EFF_GO):
+            pend = pending_effects(S, C, g)
+            if pend == PEND_EFFECTS and frame_sec_kinds(S, C, PR, g) != 0:
+                S.phase[g] = P_SEC
+                return
+            S.fr_used[g, k] |= EFF_GO
         # mandatory Effects, gains and payments in printed order; choice Effects ask
         for gi in range(2):
             if not (sel & (1 << gi)):
@@ -1188,6 +1226,9 @@ def apply_game(S, C, PR, g, a):
     elif ph == P_SEC:
         if a == A_DONE:
             S.fr_n[g] -= 1
+            advance(S, C, PR, g)
+        elif a == A_EFFECTS:
+            S.fr_used[g, S.fr_n[g] - 1] |= EFF_GO
             advance(S, C, PR, g)
         else:
             start_secondary(S, C, PR, g, a - A_SEC)

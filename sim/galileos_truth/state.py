@@ -74,7 +74,8 @@ A_INV = A_BOARD + NB
 A_SLOT = A_INV + NI_MAX
 A_SPACE = A_SLOT + 4
 A_WIN = A_SPACE + NS_MAX
-NUM_ACTIONS = A_WIN + WROWS * WCOLS
+A_EFFECTS = A_WIN + WROWS * WCOLS   # resolve the pending mandatory Effects of the icon set now (A-GT-25)
+NUM_ACTIONS = A_EFFECTS + 1
 D_FRAMES = 8
 
 # ---- parameter vector indices (numba compile-time constants)

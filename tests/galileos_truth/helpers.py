@@ -76,6 +76,12 @@ def act(game, s, a):
     game.step(s, acts, where=acts >= 0)
 
 
+def effects_now(game, s):
+    """Resolve the pending mandatory Effects first in every game where that choice is open (A-GT-25)."""
+    from sim.galileos_truth.state import A_EFFECTS
+    act(game, s, np.where(legal(game, s, A_EFFECTS), A_EFFECTS, -1))
+
+
 def legal(game, s, a):
     """``bool[B]``: action ``a`` is legal in each game."""
     return game.legal_action_mask(s)[:, a]

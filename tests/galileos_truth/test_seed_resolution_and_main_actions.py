@@ -5,12 +5,12 @@ import pytest
 
 from sim.core import IllegalActionError
 from sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSOPHY, PHYSICS
-from sim.galileos_truth.state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_GROUP, A_INV, A_PASS, A_PAY, A_SEC, A_SPACE,
+from sim.galileos_truth.state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_PASS, A_PAY, A_SEC, A_SPACE,
                                       A_SUBJ, A_UPGRADE, P_BOOKSUBJ, P_GROUP, P_MAIN, P_PENPAY, P_PURPLE, P_SEC,
                                       P_STACK, PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING, Z_DECK,
                                       Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED)
 
-from .helpers import INV, SPACE, T, act, all_cards, events, legal, new, set_cards, zone_count, zone_of
+from .helpers import BOARD, INV, SPACE, T, act, all_cards, events, legal, new, set_cards, set_icons, zone_count, zone_of
 
 SEC_WRITE, SEC_DRAW = 0, 5
 
@@ -33,6 +33,44 @@ def test_framed_icons_are_optional_secondary_actions():
     act(game, s, [A_DONE, A_DONE, A_SEC + SEC_DRAW, A_SEC + SEC_DRAW])
     hands = [zone_count(s, g, 0, Z_HAND) for g in range(4)]
     assert hands[:2] == [0, 0] and hands[2:] == [1, 1]
+
+
+def test_icons_activate_in_the_order_you_like():
+    game, s = new()
+    ph = SPACE(game, "printing-house")
+    set_icons(game, int(game.C.SPACE_ISET[ph]), a=["vp_x2", "write"])  # x2 doubles the action's VP so far
+    b = BOARD(game, "b0-0")
+    s.research[:, 0] = 9
+    s.books[:, 0, :] = 5
+    act(game, s, A_SPACE + ph)
+    assert (s.phase == P_SEC).all()
+    # the mandatory Effect may go first or after the Secondary Action; skipping it is not an option
+    assert legal(game, s, A_EFFECTS).all() and legal(game, s, A_SEC + SEC_WRITE).all()
+    assert not legal(game, s, A_DONE).any()
+    act(game, s, [A_EFFECTS, A_EFFECTS, A_SEC + SEC_WRITE, A_SEC + SEC_WRITE])
+    assert s.vp[:2, 0].tolist() == [0, 0]                  # x2 of nothing yet
+    assert legal(game, s, A_DONE)[:2].all() and not legal(game, s, A_EFFECTS)[:2].any()
+    act(game, s, [A_SEC + SEC_WRITE, A_SEC + SEC_WRITE, A_BOARD + b, A_BOARD + b])
+    act(game, s, [A_BOARD + b, A_BOARD + b, A_DECKTOP, A_DECKTOP])
+    act(game, s, [A_DECKTOP, A_DECKTOP, -1, -1])
+    seal_vp = int(s.vp[0, 0])
+    assert seal_vp > 0
+    assert s.vp[:, 0].tolist() == [seal_vp, seal_vp, 2 * seal_vp, 2 * seal_vp]   # Write first: x2 doubles it
+    assert (s.seat == 1).all() and (s.phase == P_MAIN).all()
+
+
+def test_a_pending_payment_is_made_before_any_secondary_action():
+    game, s = new()
+    ph = SPACE(game, "printing-house")
+    set_icons(game, int(game.C.SPACE_ISET[ph]), a=["coins -2", "draw", "vp +1"])
+    all_cards(s, hand=[], deck=[T(game, "abacus")] * 3)
+    s.coins[:, 0] = [2, 3, 4, 5]
+    act(game, s, A_SPACE + ph)
+    # the red Coins are paid (and the other Effects resolve) before Draw can be chosen
+    assert s.coins[:, 0].tolist() == [0, 1, 2, 3]
+    assert s.vp[:, 0].tolist() == [1] * 4
+    assert (s.phase == P_SEC).all()
+    assert not legal(game, s, A_EFFECTS).any() and legal(game, s, A_DONE).all()
 
 
 def test_plain_line_means_pick_one_group():

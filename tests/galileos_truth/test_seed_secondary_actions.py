@@ -3,12 +3,12 @@
 import numpy as np
 
 from sim.galileos_truth.content import ASTRONOMY, PHYSICS
-from sim.galileos_truth.state import (A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_GROUP, A_KEEP, A_OLEVEL, A_RMDISC,
+from sim.galileos_truth.state import (A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_KEEP, A_OLEVEL, A_RMDISC,
                                       A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_WIN, C_OBSERVATION, P_OKEEP, P_OLEVEL,
                                       P_OORDER, P_OSPACE, P_PLACE, P_REMOVE, P_SEC, P_TARGET, Z_DECK, Z_DISCARD,
                                       Z_HAND, Z_PLAY, Z_REMOVED)
 
-from .helpers import BOARD, INV, SPACE, T, act, all_cards, events, legal, new, zone_count, zone_of
+from .helpers import BOARD, INV, SPACE, T, act, all_cards, effects_now, events, legal, new, zone_count, zone_of
 
 SEC_WRITE, SEC_COPY, SEC_READ, SEC_INVENT, SEC_OBSERVE, SEC_DRAW, SEC_REMOVE = range(7)
 
@@ -166,6 +166,9 @@ def test_read_activates_the_treatise_icons_on_their_own():
     all_cards(s, hand=[T(game, "pendulum")])
     start_read(game, s)
     act(game, s, A_BOARD + b)
+    assert s.coins[:, 0].tolist() == [4] * 4                  # -1 to read; the page's Coins +2 still pending
+    assert (s.phase == P_SEC).all() and legal(game, s, A_EFFECTS).all() and not legal(game, s, A_DONE).any()
+    act(game, s, A_EFFECTS)
     assert s.coins[:, 0].tolist() == [6] * 4                  # -1 to read, +2 from the page
     assert zone_of(s, 0, 0, T(game, "pendulum")) == [Z_HAND]   # hand untouched
     assert (s.fr_n == 2).all()                                # the page's frame above the space's
@@ -175,6 +178,7 @@ def test_read_activates_the_treatise_icons_on_their_own():
 def start_invent(game, s):
     s.level[:, 0] = 2
     act(game, s, A_SPACE + SPACE(game, "workshop"))           # Invent, Coins +1
+    effects_now(game, s)                                      # the Coin first
     act(game, s, A_SEC + SEC_INVENT)
 
 
@@ -212,6 +216,7 @@ def start_observe(game, s):
     all_cards(s, hand=[T(game, "sidereus-nuncius")])          # Research +2, Observe
     act(game, s, A_CARD + T(game, "sidereus-nuncius"))
     act(game, s, A_DONE)
+    effects_now(game, s)                                      # the Research first
     act(game, s, A_SEC + SEC_OBSERVE)
     assert (s.phase == P_OLEVEL).all()
 
