@@ -16,7 +16,7 @@ passes over ``[B, A]``) or be compiled with numba.
 from __future__ import annotations
 
 import abc
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -42,6 +42,9 @@ class View:
     state: "BatchState"
     idx: np.ndarray
     seat: int
+    #: per-decision scratch space for rules that share a derived array (e.g. the pending decision
+    #: kind); valid while this one ``act`` call runs, since the state does not change meanwhile
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 class StrategyRNG:

@@ -104,52 +104,68 @@ def _place_mt(game) -> np.ndarray:
 
 
 def _top(view):
-    st, g = view.state, view.idx
-    e = st.stk[g, st.sp[g] - 1]
-    return e[:, 0], e[:, 1], e[:, 2]
+    """``(kind, a, b)`` of the pending decision on each deciding game's stack, each ``int64[n]`` (cached per view)."""
+    c = view.cache.get("um_top")
+    if c is None:
+        st, g = view.state, view.idx
+        e = st.stk[g, st.sp[g] - 1]
+        c = view.cache["um_top"] = (e[:, 0], e[:, 1], e[:, 2])
+    return c
 
 
-def _row(ids) -> np.ndarray:
-    r = np.zeros(A, bool)
-    r[np.asarray(list(ids), np.int64)] = True
-    return r
+def _cols(ids) -> np.ndarray:
+    return np.unique(np.asarray(list(ids), np.int64))
+
+
+_EMPTY = np.zeros(0, np.int64)
 
 
 def on(kind, ids, cond=None):
-    """Rule: under decision ``kind`` prefer actions ``ids`` (where ``cond(view) -> bool[n]`` holds)."""
-    r = _row(ids)
+    """Rule: under decision ``kind`` prefer actions ``ids`` (where ``cond(view) -> bool[n]`` holds).
+
+    Returns the priority fast path ``(actions, gate)``; ``cond`` is only evaluated when some game is
+    at decision ``kind``."""
+    cols = _cols(ids)
 
     def fn(view, legal):
-        k, _, _ = _top(view)
-        ok = k == kind
-        if cond is not None:
+        ok = _top(view)[0] == kind
+        if cond is not None and ok.any():
             ok = ok & cond(view)
-        return ok[:, None] & r[None, :]
+        return cols, ok
     return fn
+
+
+_PLACE_COLS: dict = {}
 
 
 def place(*mts, cond=None):
     """Rule: on the turn decision, State Ideas on a space pointing at one of Meeting Table actions ``mts``."""
     def fn(view, legal):
-        k, _, _ = _top(view)
-        ok = k == R.D_TURN
-        if cond is not None:
+        key = (id(view.game), mts)
+        cols = _PLACE_COLS.get(key)
+        if cols is None:
+            cols = _PLACE_COLS[key] = np.flatnonzero(np.isin(_place_mt(view.game), mts))
+        ok = _top(view)[0] == R.D_TURN
+        if cond is not None and ok.any():
             ok = ok & cond(view)
-        return ok[:, None] & np.isin(_place_mt(view.game), mts)[None, :]
+        return cols, ok
     return fn
 
 
 def most(kind, base, score):
     """Rule: under ``kind`` prefer the legal choice ``CH0+i`` with the highest ``score(view) -> [n, m]``."""
     def fn(view, legal):
-        k, _, _ = _top(view)
+        k = _top(view)[0]
+        at = k == kind
+        if not at.any():
+            return _EMPTY, at
         s = score(view).astype(np.float64)
         m = s.shape[1]
         lg = legal[:, base:base + m]
         s = np.where(lg, s, -np.inf)
         best = lg & (s >= s.max(axis=1, keepdims=True))
         out = np.zeros(legal.shape, bool)
-        out[:, base:base + m] = best & (k == kind)[:, None]
+        out[:, base:base + m] = best & at[:, None]
         return out
     return fn
 
@@ -227,6 +243,8 @@ def cite_match(view, legal):
     """Rule: publish a displayed Treatise needing a colour that some other seat's Treatise can supply now."""
     st, g, gm = view.state, view.idx, view.game
     k, _, _ = _top(view)
+    if not (k == R.D_RESPLAY).any():
+        return _EMPTY, k == R.D_RESPLAY
     col = gm.A["card_col"]
     own, n = st.tr_owner[g], st.tr_n[g]
     ok = (own >= 0) & (own != view.seat) & (n > 0)

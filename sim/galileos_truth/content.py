@@ -48,6 +48,9 @@ SEC_KIND = {name: i for i, name in enumerate(SECONDARY)}
 CHOICE_OPS = ("book_any", "book_diff", "book_up")
 # ops allowed where nothing can be chosen (income / ongoing inventions)
 SIMPLE_ONLY = tuple(o for o in OPCODES if o not in SECONDARY and o not in CHOICE_OPS)
+# an Observation's own icons cannot Observe again: the seed lays the tile (step 5) after its icons (step 4), so a
+# nested Observation could see the space still empty (A-GT-33)
+NO_OBSERVE = tuple(o for o in OPCODES if o != "observe")
 SEP = {"none": 0, "line": 1, "suspicion": 2, "principle": 3}
 INV_TYPES = ("income", "ongoing", "once", "endgame")
 TRIGGERS = ("write", "observe", "invent", "upgrade", "play", "read", "copy")
@@ -325,7 +328,7 @@ def load(content_dir: Path) -> Compiled:
     t_level = np.zeros(len(tiles), np.int64)
     t_iset = np.zeros(len(tiles), np.int64)
     for i, t in enumerate(tiles):
-        t_iset[i] = _iconset(comp, "observation.toml", "tile", t, t.icons, t.icons_b, t.sep)
+        t_iset[i] = _iconset(comp, "observation.toml", "tile", t, t.icons, t.icons_b, t.sep, NO_OBSERVE)
         t_level[i] = t.level
         comp.tile_ids.append(t.id)
     for lv in (1, 2, 3):
@@ -341,7 +344,8 @@ def load(content_dir: Path) -> Compiled:
             raise ContentError(f"{w('row')}: row/col outside the {WROWS}x{WCOLS} Window")
         if w_iset[ws.row, ws.col] >= 0:
             raise ContentError(f"{w('col')}: Window space row {ws.row} col {ws.col} given twice")
-        w_iset[ws.row, ws.col] = _iconset(comp, "observation.toml", "space", ws, ws.icons, ws.icons_b, ws.sep)
+        w_iset[ws.row, ws.col] = _iconset(comp, "observation.toml", "space", ws, ws.icons, ws.icons_b, ws.sep,
+                                               NO_OBSERVE)
         w_res[ws.row, ws.col], w_astro[ws.row, ws.col] = ws.research, ws.astronomy
     if (w_iset < 0).any():
         raise ContentError(f"observation.toml: [[space]] must cover all {WROWS}x{WCOLS} Window spaces")

@@ -605,6 +605,7 @@ def frame_sec_kinds(S, C, PR, g):
 
 
 EFF_GO = 1 << (2 * K_ICONS)   # fr_used flag: the frame's mandatory Effects are being resolved (A-GT-25)
+OBS_BONUS = 1 << (2 * K_ICONS + 1)   # fr_used flag: an Observation's bonus is due when this frame is on top again
 PEND_EFFECTS, PEND_PAYMENT = 1, 2
 
 
@@ -979,6 +980,10 @@ def advance(S, C, PR, g):
             end_turn(S, C, PR, g)
             return
         k = n - 1
+        if S.fr_used[g, k] & OBS_BONUS:   # Observe the Sky, step 6: Bonus 2 VP, 1 Coin after the icons
+            S.fr_used[g, k] -= OBS_BONUS
+            add_vp(S, g, p, PR[I_OBS_VP], C_OBSERVATION, S.obs_tile[g])
+            S.coins[g, p] += PR[I_OBS_COINS]
         iset = S.fr_set[g, k]
         if S.fr_sel[g, k] == 0:
             sep = C.ISET_SEP[iset]
@@ -1329,14 +1334,15 @@ def apply_game(S, C, PR, g, a):
         S.window[g, p, r, c] = S.obs_tile[g]
         S.obs_cell[g] = cell
         ev(S, g, p, E_OBSERVE, C_OBSERVATION, S.obs_level[g], -1, S.obs_tile[g], cell, 0)
-        add_vp(S, g, p, PR[I_OBS_VP], C_OBSERVATION, S.obs_tile[g])
-        S.coins[g, p] += PR[I_OBS_COINS]
         trigger(S, C, PR, g, p, TR_OBSERVE)
         S.phase[g] = P_OORDER
     elif ph == P_OORDER:
         cell = S.obs_cell[g]
         sp_iset = C.WIN_ISET[cell // WCOLS, cell % WCOLS]
         tl_iset = C.TILE_ISET[S.obs_tile[g]]
+        # seed step 6: the bonus comes after both icon sets; the frame that started Observe pays it
+        # out when it is on top again (see advance)
+        S.fr_used[g, S.fr_n[g] - 1] |= OBS_BONUS
         if a == A_KEEP:     # space icons first: push the tile's frame underneath
             push_frame(S, C, g, tl_iset)
             push_frame(S, C, g, sp_iset)

@@ -80,6 +80,12 @@ def test_content_read_icon_not_allowed_on_a_card_page(tmp_path):
         GalileosTruth(content_dir=d)
 
 
+def test_content_observe_icon_not_allowed_on_an_observation_tile_or_window_space(tmp_path):
+    d = edited(tmp_path, "observation.toml", 'icons = ["research +1"]', 'icons = ["research +1", "observe"]')
+    with pytest.raises(ContentError, match=r"observation.toml: \[\[(tile|space)\]\] entry .*icon 'observe' is not allowed here"):
+        GalileosTruth(content_dir=d)
+
+
 def test_content_hash_and_files():
     game = GalileosTruth()
     assert len(game.content_files()) == 8 and len(game.content_hash()) == 16

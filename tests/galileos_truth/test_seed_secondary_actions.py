@@ -4,11 +4,11 @@ import numpy as np
 
 from sim.galileos_truth.content import ASTRONOMY, PHYSICS
 from sim.galileos_truth.state import (A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_KEEP, A_OLEVEL, A_RMDISC,
-                                      A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_WIN, C_OBSERVATION, P_OKEEP, P_OLEVEL,
+                                      A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_WIN, C_ICONS, C_OBSERVATION, P_OKEEP, P_OLEVEL,
                                       P_OORDER, P_OSPACE, P_PLACE, P_REMOVE, P_SEC, P_TARGET, Z_DECK, Z_DISCARD,
                                       Z_HAND, Z_PLAY, Z_REMOVED)
 
-from .helpers import BOARD, INV, SPACE, T, act, all_cards, effects_now, events, legal, new, zone_count, zone_of
+from .helpers import BOARD, INV, SPACE, T, act, all_cards, effects_now, events, legal, new, set_icons, zone_count, zone_of
 
 SEC_WRITE, SEC_COPY, SEC_READ, SEC_INVENT, SEC_OBSERVE, SEC_DRAW, SEC_REMOVE = range(7)
 
@@ -304,9 +304,12 @@ def test_observe_pays_research_and_astronomy_books_of_the_space_then_two_vp_one_
     act(game, s, A_WIN + 1)                                   # row 0, col 1: 1 Research, 0 Astronomy
     assert s.research[:, 0].tolist() == [6] * 4
     assert s.books[:, 0, ASTRONOMY].tolist() == [5] * 4       # 3 + 2 from the card's spine, none paid
-    assert s.vp_cat[:, 0, C_OBSERVATION].tolist() == [2] * 4
-    assert s.coins[:, 0].tolist() == [1] * 4
     assert (s.phase == P_OORDER).all()
+    assert s.vp_cat[:, 0, C_OBSERVATION].tolist() == [0] * 4  # the bonus waits for the icons
+    coins = s.coins[:, 0].copy()
+    act(game, s, A_KEEP)
+    assert s.vp_cat[:, 0, C_OBSERVATION].tolist() == [2] * 4
+    assert (s.coins[:, 0] >= coins + 1).all()
 
 
 def test_observation_space_and_tile_icons_resolve_in_the_order_chosen():
@@ -367,3 +370,22 @@ def test_remove_treatise_from_hand_discard_or_play_gains_spine_books_never_penan
     assert zone_of(s, 2, 0, dia) == [Z_REMOVED]
     assert s.books[:, 0, :].sum(1).tolist() == [1, 1, 1, 1]
     assert s.books[1, 0, PHYSICS] == 1
+
+
+def test_observe_bonus_comes_after_the_icons_on_the_space_and_the_tile():
+    game, s = new()
+    set_icons(game, int(game.C.WIN_ISET[0, 0]), a=["vp_x2"])   # start space: x2 the VP this action gave
+    for t in range(len(game.C.TILE_ISET)):
+        set_icons(game, int(game.C.TILE_ISET[t]), a=["research +1"])
+    s.research[:, 0] = 9
+    s.books[:, 0, ASTRONOMY] = 9
+    start_observe(game, s)
+    s.act_vp[:] = [0, 1, 0, 3]                                # VP this Main Action already gave
+    act(game, s, A_OLEVEL)
+    act(game, s, A_KEEP)
+    act(game, s, A_WIN + 0)
+    act(game, s, [A_KEEP, A_KEEP + 1, A_KEEP, A_KEEP + 1])      # either order of the two icon sets
+    assert (s.seat == 1).all()                                # the turn is over
+    # x2 doubled only what the action gave before; the 2 VP bonus came after the icons, undoubled
+    assert s.vp_cat[:, 0, C_ICONS].tolist() == [0, 1, 0, 3]
+    assert s.vp_cat[:, 0, C_OBSERVATION].tolist() == [2] * 4
