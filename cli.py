@@ -228,12 +228,24 @@ def bench(
     games: str = typer.Option("unconscious-mind,galileos-truth", "--games", help="Games to measure, comma separated."),
     quick: bool = typer.Option(False, "--quick", help="Smaller game counts (smoke run)."),
     memory: bool = typer.Option(True, "--memory/--no-memory", help="Measure peak memory of 10k and 200k-game runs."),
+    only: str = typer.Option("throughput,memory,sweep,profile", "--only",
+                             help="Parts to measure: throughput, memory, sweep, profile (comma separated)."),
+    scale: float = typer.Option(1.0, "--scale", help="Scale the throughput game counts."),
     out: Path = typer.Option(Path("benchmarks/RESULTS.md"), "--out", help="Results file (Markdown)."),
 ) -> None:
-    """Measure games/s, batch and n_jobs scaling, peak memory and Parquet bytes per game."""
+    """Measure games/s, batch and n_jobs scaling, peak memory, Parquet bytes per game, a profile and the
+    sweep at scale; stores rows in results.json beside --out and renders the Markdown from all of them."""
+    from benchmarks.bench import PARTS
     from benchmarks.bench import main as bench_main
+    from sim.core.errors import ConfigError
 
-    args = ["--games", games, "--out", str(out)] + (["--quick"] if quick else []) + ([] if memory else ["--no-memory"])
+    bad = [x for x in only.split(",") if x and x not in PARTS]
+    if bad:
+        raise ConfigError(f"--only: unknown part {bad[0]!r}; allowed {', '.join(PARTS)}")
+    if scale <= 0:
+        raise ConfigError(f"--scale {scale}: must be > 0")
+    args = (["--games", games, "--out", str(out), "--only", only, "--scale", str(scale)]
+            + (["--quick"] if quick else []) + ([] if memory else ["--no-memory"]))
     bench_main(args)
 
 

@@ -3,7 +3,11 @@
 Measures, for each game: complete games per second at 2 and 4 seats with the game's benchmark
 strategy, logs written and not written, batch sizes 1 / 64 / 512 / 4096, n_jobs 1 and 2; peak
 resident memory of a whole ``simulate`` process for 10k and 200k games; Parquet bytes per game;
-and optionally a sweep at scale. Writes ``benchmarks/RESULTS.md`` with the machine and the date.
+a cProfile of one batch per game; and the sweep at scale (50 variants x 10,000 Unconscious Mind
+games, timed end to end). ``--only`` picks parts (throughput, memory, sweep, profile); every
+measured row is stored in ``benchmarks/results.json`` (rows of a part measured again replace the
+old ones) and ``benchmarks/RESULTS.md`` is rendered from all stored rows, with the machine, the
+date of each measurement and the hand-written analysis in ``benchmarks/notes.md`` appended.
 Timings live here, never as assertions in tests.
 """
 
@@ -120,71 +124,166 @@ def peak_memory(game: str, players: int, games: int, batch: int) -> Row:
     return Row(game, "memory", players, batch, 1, True, games, secs, {"peak_mib": peak})
 
 
-def run(games: list[str], *, quick: bool = False, memory: bool = True, out: Path | None = None,
-        echo=print) -> list[Row]:
-    """The benchmark matrix; ``quick`` shrinks game counts for a smoke run."""
-    rows: list[Row] = []
-    scale = 0.1 if quick else 1.0
-    for g in games:
-        echo(f"{g}: warming up (compile, worker pool)")
-        time_simulate(g, 4, 64, 64, 1, True)
-        time_simulate(g, 4, 256, 64, 2, True, chunk=64)
-        for players in (2, 4):
-            for batch in (1, 64, 512, 4096):
-                n = {1: 100, 64: 2048, 512: 8192, 4096: 16384}[batch]
-                n = max(int(n * scale), batch if batch > 1 else 20)
-                for logs in (True, False):
-                    r = time_simulate(g, players, n, batch, 1, logs)
-                    rows.append(r)
-                    echo(f"  {players}p batch {batch:5d} logs {'on ' if logs else 'off'} n_jobs 1: {r.gps:10.1f} games/s")
-            n = max(int(32768 * scale), 4096)
-            bj = 2048 if not quick else 512
-            r = time_simulate(g, players, n, bj, 2, True, chunk=bj)
-            rows.append(r)
-            echo(f"  {players}p n_jobs 2: {r.gps:10.1f} games/s")
-            r1 = time_simulate(g, players, n, bj, 1, True, chunk=bj)
-            rows.append(r1)
-            echo(f"  {players}p n_jobs 1 (same run): {r1.gps:10.1f} games/s")
-        if memory:
-            for n in ((10_000, 200_000) if not quick else (2_000, 20_000)):
-                r = peak_memory(g, 4, n, 4096 if not quick else 1024)
-                rows.append(r)
-                echo(f"  peak memory {n} games: {r.extra['peak_mib']:.0f} MiB")
+PARTS = ("throughput", "memory", "sweep", "profile")
+RESULTS_JSON = ROOT / "benchmarks" / "results.json"
+NOTES = ROOT / "benchmarks" / "notes.md"
+
+#: the sweep at scale (issue 7): 5 x 10 = 50 variants of Unconscious Mind on common seeds
+SWEEP_VARY = ("conversion_coffee=1,2,3,4,5", "end_trigger_vp=0,1,2,3,4,5,6,7,8,9")
+
+
+def sweep_at_scale(games_per_variant: int = 10_000, n_jobs: int = 2, batch: int = 2048) -> Row:
+    """Time ``meeplelab sweep`` end to end (50 variants x ``games_per_variant`` games, report included)."""
+    game = "unconscious-mind"
+    with tempfile.TemporaryDirectory() as d:
+        code = ("import resource, sys; from cli import main; sys.argv=['meeplelab']+sys.argv[1:]\n"
+                "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+                "print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
+                "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+        cmd = [sys.executable, "-c", code, "sweep", "--game", game, "--players", "4", "--strategies",
+               _strategy(game, 4), "--games", str(games_per_variant), "--batch-size", str(batch),
+               "--n-jobs", str(n_jobs), "--out", str(Path(d) / "sweep")]
+        for v in SWEEP_VARY:
+            cmd += ["--vary", v]
+        t0 = time.perf_counter()
+        res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        secs = time.perf_counter() - t0
+        if res.returncode != 0:
+            raise RuntimeError(f"sweep failed: {res.stderr[-2000:]}")
+        peak = [int(x) / 1024 for x in res.stdout.strip().splitlines()[-1].split()[1:]]
+        variants = 1
+        for v in SWEEP_VARY:
+            variants *= len(v.split("=", 1)[1].split(","))
+        size = sum(f.stat().st_size for f in (Path(d) / "sweep").rglob("*.parquet"))
+    return Row(game, "sweep", 4, batch, n_jobs, True, variants * games_per_variant, secs,
+               {"variants": variants, "peak_mib": max(peak), "vary": " x ".join(SWEEP_VARY),
+                "bytes_per_game": size / (variants * games_per_variant)})
+
+
+def profile(game: str, games: int = 2048, batch: int = 2048, top: int = 12) -> list[Row]:
+    """cProfile of one ``simulate`` (4 seats, logs written): the ``top`` functions by own time."""
+    import cProfile
+    import pstats
+
+    time_simulate(game, 4, 64, 64, 1, True)  # compile outside the profile
+    pr = cProfile.Profile()
+    pr.enable()
+    r = time_simulate(game, 4, games, batch, 1, True)
+    pr.disable()
+    st = pstats.Stats(pr)
+    total = sum(v[2] for v in st.stats.values())
+    rows = []
+    for (fname, line, func), (cc, nc, tt, ct, _) in sorted(st.stats.items(), key=lambda kv: -kv[1][2])[:top]:
+        where = f"{Path(fname).name}:{line} {func}" if fname != "~" else func
+        if str(ROOT) in fname:
+            where = f"{Path(fname).relative_to(ROOT)}:{line} {func}"
+        rows.append(Row(game, "profile", 4, batch, 1, True, games, tt,
+                        {"where": where, "calls": nc, "share": tt / total, "cumtime": ct, "gps": r.gps}))
     return rows
 
 
-def render(rows: list[Row], info: dict, notes: str = "") -> str:
-    """Markdown of RESULTS.md."""
+def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PARTS, echo=print) -> list[Row]:
+    """The benchmark matrix for ``parts`` (throughput, memory, sweep, profile); ``quick`` shrinks it."""
+    rows: list[Row] = []
+    scale = 0.1 if quick else scale
+    for g in games:
+        if "throughput" in parts:
+            echo(f"{g}: warming up (compile, worker pool)")
+            time_simulate(g, 4, 64, 64, 1, True)
+            time_simulate(g, 4, 256, 64, 2, True, chunk=64)
+            for players in (2, 4):
+                for batch in (1, 64, 512, 4096):
+                    n = {1: 100, 64: 2048, 512: 8192, 4096: 16384}[batch]
+                    n = max(int(n * scale), batch if batch > 1 else 20)
+                    for logs in (True, False):
+                        r = time_simulate(g, players, n, batch, 1, logs)
+                        rows.append(r)
+                        echo(f"  {players}p batch {batch:5d} logs {'on ' if logs else 'off'} n_jobs 1: "
+                             f"{r.gps:10.1f} games/s")
+                n = max(int(32768 * scale), 4096)
+                bj = 2048 if not quick else 512
+                r = time_simulate(g, players, n, bj, 2, True, chunk=bj)
+                rows.append(r)
+                echo(f"  {players}p n_jobs 2: {r.gps:10.1f} games/s")
+                r1 = time_simulate(g, players, n, bj, 1, True, chunk=bj)
+                rows.append(r1)
+                echo(f"  {players}p n_jobs 1 (same run): {r1.gps:10.1f} games/s")
+        if "memory" in parts:
+            for n in ((10_000, 200_000) if not quick else (2_000, 20_000)):
+                r = peak_memory(g, 4, n, 4096 if not quick else 1024)
+                rows.append(r)
+                echo(f"  {g}: peak memory {n} games: {r.extra['peak_mib']:.0f} MiB")
+        if "profile" in parts:
+            pr = profile(g, games=512 if quick else 2048, batch=512 if quick else 2048)
+            rows += pr
+            echo(f"  {g}: profiled ({pr[0].extra['gps']:.0f} games/s under the profiler)")
+        if "sweep" in parts and g == "unconscious-mind":
+            r = sweep_at_scale(games_per_variant=200 if quick else 10_000)
+            rows.append(r)
+            echo(f"  sweep {r.extra['variants']} x {r.games // r.extra['variants']:,} games: {r.seconds:.0f} s "
+                 f"({r.gps:.0f} games/s)")
+    return rows
+
+
+def merge(old: list[dict], new: list[Row]) -> list[dict]:
+    """Replace the stored rows of every (game, measure) measured again; keep the others."""
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    fresh = {(r.game, r.measure) for r in new}
+    kept = [r for r in old if (r["game"], r["measure"]) not in fresh]
+    return kept + [dict(vars(r), when=stamp) for r in new]
+
+
+def render(rows: list, info: dict, notes: str = "") -> str:
+    """Markdown of RESULTS.md from stored rows (dicts or :class:`Row`)."""
+    rows = [r if isinstance(r, Row) else Row(**{k: v for k, v in r.items() if k != "when"}) for r in rows]
     date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    out = ["# Benchmark results", "", f"Measured {date} by `meeplelab bench` (benchmarks/bench.py).", "",
-           "## Machine", ""]
+    out = ["# Benchmark results", "", f"Rendered {date} by `meeplelab bench` (benchmarks/bench.py) from "
+           "`benchmarks/results.json`; each table says when it was measured.", "", "## Machine", ""]
     out += [f"- {k}: {v}" for k, v in info.items()]
     for g in dict.fromkeys(r.game for r in rows):
         gr = [r for r in rows if r.game == g]
-        out += ["", f"## {g} (strategies by seat: `{_strategy(g, 4)}`; 2 seats: `{_strategy(g, 2)}`)", "", "### Throughput (complete games per second)", "",
-                "| seats | batch | n_jobs | logs | games | seconds | games/s | Parquet bytes/game |", "|---|---|---|---|---|---|---|---|"]
-        for r in gr:
-            if r.measure == "throughput":
-                bpg = r.extra.get("bytes_per_game", 0) if r.logs else r.extra.get("bytes_per_game", 0)
-                out.append(f"| {r.players} | {r.batch} | {r.n_jobs} | {'written' if r.logs else 'not written'} | {r.games} "
-                           f"| {r.seconds:.2f} | {r.gps:,.1f} | {bpg:,.0f} |")
-        for p in (2, 4):
-            b1 = next((r for r in gr if r.measure == "throughput" and r.players == p and r.batch == 1 and r.logs), None)
-            b4 = next((r for r in gr if r.measure == "throughput" and r.players == p and r.batch == 4096 and r.logs), None)
-            j = [r for r in gr if r.measure == "throughput" and r.players == p and r.batch in (512, 2048) and r.games >= 4096]
-            j2 = next((r for r in j if r.n_jobs == 2), None)
-            j1 = next((r for r in reversed(j) if r.n_jobs == 1 and r.games == (j2.games if j2 else -1)), None)
-            if b1 and b4:
-                out.append(f"\n{p} seats: batch 4096 is {b4.gps / b1.gps:.1f}x batch 1.")
-            if j1 and j2:
-                out.append(f"{p} seats: n_jobs 2 is {j2.gps / j1.gps:.2f}x n_jobs 1.")
+        tp = [r for r in gr if r.measure == "throughput"]
+        if tp:
+            out += ["", f"## {g} (strategies by seat: `{_strategy(g, 4)}`; 2 seats: `{_strategy(g, 2)}`)", "",
+                    "### Throughput (complete games per second)", "",
+                    "| seats | batch | n_jobs | logs | games | seconds | games/s | Parquet bytes/game |",
+                    "|---|---|---|---|---|---|---|---|"]
+            for r in tp:
+                out.append(f"| {r.players} | {r.batch} | {r.n_jobs} | {'written' if r.logs else 'not written'} | "
+                           f"{r.games} | {r.seconds:.2f} | {r.gps:,.1f} | {r.extra.get('bytes_per_game', 0):,.0f} |")
+            for p in (2, 4):
+                b1 = next((r for r in tp if r.players == p and r.batch == 1 and r.logs), None)
+                b4 = next((r for r in tp if r.players == p and r.batch == 4096 and r.logs), None)
+                j = [r for r in tp if r.players == p and r.batch in (512, 2048) and r.games >= 4096]
+                j2 = next((r for r in j if r.n_jobs == 2), None)
+                j1 = next((r for r in reversed(j) if r.n_jobs == 1 and r.games == (j2.games if j2 else -1)), None)
+                if b1 and b4:
+                    out.append(f"\n{p} seats: batch 4096 is {b4.gps / b1.gps:.1f}x batch 1.")
+                if j1 and j2:
+                    out.append(f"{p} seats: n_jobs 2 is {j2.gps / j1.gps:.2f}x n_jobs 1.")
         mem = [r for r in gr if r.measure == "memory"]
         if mem:
-            out += ["", "### Peak resident memory of one simulate process (4 seats, logs written)", "",
-                    "| games | batch | seconds | peak MiB |", "|---|---|---|---|"]
-            out += [f"| {r.games:,} | {r.batch} | {r.seconds:.1f} | {r.extra['peak_mib']:.0f} |" for r in mem]
+            out += ["", f"### {g}: peak resident memory of one simulate process (4 seats, logs written)", "",
+                    "| games | batch | seconds | games/s | peak MiB |", "|---|---|---|---|---|"]
+            out += [f"| {r.games:,} | {r.batch} | {r.seconds:.1f} | {r.gps:,.0f} | {r.extra['peak_mib']:.0f} |"
+                    for r in mem]
+        prof = [r for r in gr if r.measure == "profile"]
+        if prof:
+            out += ["", f"### {g}: profile (cProfile, 4 seats, batch {prof[0].batch}, {prof[0].games:,} games, "
+                    f"{prof[0].extra['gps']:.0f} games/s under the profiler), functions by own time", "",
+                    "| function | calls | own seconds | share |", "|---|---|---|---|"]
+            out += [f"| `{r.extra['where']}` | {r.extra['calls']:,} | {r.seconds:.2f} | {r.extra['share']:.0%} |"
+                    for r in prof]
+        sw = [r for r in gr if r.measure == "sweep"]
+        for r in sw:
+            out += ["", f"### {g}: sweep at scale", "",
+                    f"`meeplelab sweep` of {r.extra['variants']} variants ({r.extra['vary']}) x "
+                    f"{r.games // r.extra['variants']:,} games, 4 seats, n_jobs {r.n_jobs}, batch {r.batch}, "
+                    f"every log written, report included: **{r.seconds / 60:.1f} minutes** end to end "
+                    f"({r.gps:,.0f} games/s), peak memory {r.extra['peak_mib']:.0f} MiB per process, "
+                    f"{r.extra['bytes_per_game']:,.0f} Parquet bytes per game."]
     if notes:
-        out += ["", notes]
+        out += ["", notes.rstrip()]
     return "\n".join(out) + "\n"
 
 
@@ -193,17 +292,32 @@ def main(argv: list[str] | None = None) -> None:
 
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", default="unconscious-mind,galileos-truth")
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="game counts scaled to a tenth (smoke run)")
+    ap.add_argument("--scale", type=float, default=1.0, help="scale the throughput game counts")
+    ap.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts of {', '.join(PARTS)}")
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "RESULTS.md"))
+    ap.add_argument("--json", default=None, help="stored rows (default: results.json beside --out)")
     a = ap.parse_args(argv)
+    parts = [x for x in a.only.split(",") if x]
+    bad = [x for x in parts if x not in PARTS]
+    if bad:
+        raise SystemExit(f"unknown bench part {bad[0]!r}: allowed {', '.join(PARTS)}")
+    if a.no_memory:
+        parts = [x for x in parts if x != "memory"]
     info = machine()
-    rows = run(a.games.split(","), quick=a.quick, memory=not a.no_memory)
-    text = render(rows, info)
-    tmp = Path(a.out).with_suffix(".md.tmp")
-    tmp.write_text(text)
-    tmp.replace(a.out)
-    print(f"wrote {a.out}")
+    rows = run(a.games.split(","), quick=a.quick, scale=a.scale, parts=parts)
+    out = Path(a.out)
+    store = Path(a.json) if a.json else out.with_name("results.json")
+    old = json.loads(store.read_text()) if store.exists() else []
+    merged = merge(old, rows)
+    notes_file = out.with_name("notes.md")
+    notes = notes_file.read_text() if notes_file.exists() else ""
+    for path, text in ((store, json.dumps(merged, indent=1)), (out, render(merged, info, notes))):
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(text)
+        tmp.replace(path)
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

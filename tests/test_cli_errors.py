@@ -186,3 +186,12 @@ def test_interval_bars_at_a_100_percent_win_rate_do_not_crash():
     p, lo, hi = wilson([300.0, 0.0], [300, 300])
     df = pl.DataFrame({"strategy": ["writer", "random"], "est": p, "low": lo, "high": hi})
     assert win_rate_chart(df) is not None
+
+
+def test_bench_with_an_unknown_part_or_a_bad_scale_is_refused(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "R.md"
+    expect_error(["bench", "--games", "toy", "--only", "speed", "--out", str(out)],
+                 "--only: unknown part 'speed'; allowed throughput, memory, sweep, profile", capsys, monkeypatch)
+    expect_error(["bench", "--games", "toy", "--scale", "0", "--out", str(out)], "--scale 0.0: must be > 0",
+                 capsys, monkeypatch)
+    assert not out.exists()

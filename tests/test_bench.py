@@ -1,0 +1,46 @@
+"""The benchmark entry point runs and records what it measured (no timing is asserted here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench(tmp_path: Path, only: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, MEEPLELAB_PLUGINS="tests.toygame", PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "benchmarks.bench", "--games", "toy", "--quick", "--only", only,
+                           "--out", str(tmp_path / "RESULTS.md")], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=600)
+
+
+def test_bench_writes_results_and_keeps_parts_not_measured_again(tmp_path):
+    (tmp_path / "notes.md").write_text("## Analysis\n\nhand-written notes stay at the end\n")
+    r = _bench(tmp_path, "throughput")
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / "RESULTS.md").read_text()
+    assert "## Machine" in text and "- cores:" in text
+    assert "| 4 | 4096 | 1 | written |" in text and "4 seats: batch 4096 is" in text
+    assert "n_jobs 2 is" in text and text.rstrip().endswith("hand-written notes stay at the end")
+    rows = json.loads((tmp_path / "results.json").read_text())
+    n_tp = sum(r["measure"] == "throughput" for r in rows)
+    assert n_tp == 2 * (4 * 2 + 2) and all(r["games"] > 0 and r["seconds"] > 0 for r in rows)
+
+    r = _bench(tmp_path, "profile")
+    assert r.returncode == 0, r.stderr
+    rows = json.loads((tmp_path / "results.json").read_text())
+    assert sum(r["measure"] == "throughput" for r in rows) == n_tp      # kept from the first run
+    prof = [r for r in rows if r["measure"] == "profile"]
+    assert 0 < len(prof) <= 12 and 0 < sum(p["extra"]["share"] for p in prof) <= 1.0 + 1e-9
+    text = (tmp_path / "RESULTS.md").read_text()
+    assert "### toy: profile" in text and "| 4 | 4096 | 1 | written |" in text
+
+
+def test_bench_refuses_an_unknown_part(tmp_path):
+    r = _bench(tmp_path, "speed")
+    assert r.returncode != 0 and "unknown bench part 'speed': allowed throughput, memory, sweep, profile" in r.stderr
+    assert not (tmp_path / "RESULTS.md").exists()
