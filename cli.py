@@ -159,8 +159,9 @@ def sweep(
     scheduler: Optional[str] = typer.Option(None, "--scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Sweep folder (one run folder per variant, plus report/)."),
-    resume: bool = typer.Option(False, "--resume"),
-    overwrite: bool = typer.Option(False, "--overwrite"),
+    resume: bool = typer.Option(False, "--resume", help="Complete the interrupted sweep in --out."),
+    overwrite: bool = typer.Option(False, "--overwrite",
+                                   help="Replace the sweep in --out (its variant folders and report are deleted)."),
 ) -> None:
     """Run parameter variants on common seeds and chart each metric against the parameter."""
     from analysis.report import build_report
@@ -192,9 +193,13 @@ def tournament(
     n_jobs: int = typer.Option(-1, "--n-jobs"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Tournament folder (one run folder per seat arrangement)."),
-    overwrite: bool = typer.Option(False, "--overwrite"),
+    overwrite: bool = typer.Option(False, "--overwrite",
+                                   help="Replace the tournament in --out (its lineup folders are deleted)."),
 ) -> None:
-    """Every seat arrangement of the strategies on common seeds: win rates, VP and margins with intervals."""
+    """Every seat arrangement of the strategies on common seeds: win rates, VP and margins with intervals.
+
+    A tournament is written whole and cannot be resumed; --overwrite replaces an earlier one.
+    """
     from sim.core.params import parse_set_options
     from strategies.tournament import format_table, run_tournament
 

@@ -1,5 +1,9 @@
 """Charts: one function per chart, each returning a matplotlib Figure with labelled axes (units)
 and its intervals drawn. :func:`save` writes PNG files for reports.
+
+Axes of whole-number quantities (Cycles, turns, integer parameter values) get integer tick labels,
+histograms of them one bin per whole number (or per run of whole numbers), and a reference line
+(break-even, no difference) is always drawn inside the plotted range, never on the frame.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 import polars as pl  # noqa: E402
 
 STYLE = {
@@ -32,6 +37,36 @@ def _fig(title: str):
     return fig, ax
 
 
+def is_whole(values) -> bool:
+    """True when every finite value is a whole number (and there is at least one)."""
+    v = np.asarray(values, dtype=float).ravel()
+    v = v[np.isfinite(v)]
+    return v.size > 0 and bool(np.all(v == np.round(v)))
+
+
+def integer_ticks(ax, values, max_fixed: int = 12) -> None:
+    """Whole-number tick labels on the x axis: ticks at the ``values`` themselves when there are
+    at most ``max_fixed`` of them, else ``MaxNLocator(integer=True)``."""
+    v = np.asarray(values, dtype=float).ravel()
+    uniq = np.unique(v[np.isfinite(v)])
+    if 0 < uniq.size <= max_fixed:
+        ax.set_xticks(uniq, [str(int(u)) for u in uniq])
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _ref_inside(ax, ref: float, pad: float = 0.05) -> None:
+    """Widen the x limits so a vertical reference line at ``ref`` sits inside the axes, not on the
+    frame (bars start at 0 and autoscaling puts the limit exactly there, hiding a line at 0)."""
+    lo, hi = ax.get_xlim()
+    span = max(hi, ref) - min(lo, ref) or 1.0
+    if ref <= lo + pad * span / 2:
+        lo = ref - pad * span
+    if ref >= hi - pad * span / 2:
+        hi = ref + pad * span
+    ax.set_xlim(lo, hi)
+
+
 def _err(df: pl.DataFrame, scale: float = 1.0):
     est = df["est"].to_numpy() * scale
     lo = np.maximum(np.nan_to_num(est - df["low"].to_numpy() * scale), 0.0)  # rounding at 0% / 100%
@@ -41,7 +76,11 @@ def _err(df: pl.DataFrame, scale: float = 1.0):
 
 def bar_with_interval(df: pl.DataFrame, label_col: str, *, title: str, xlabel: str, scale: float = 1.0,
                       ref: float | None = None, ref_label: str = "") -> plt.Figure:
-    """Horizontal bars of ``est`` with ``low``/``high`` error bars, one per row of ``df``."""
+    """Horizontal bars of ``est`` with ``low``/``high`` error bars, one per row of ``df``.
+
+    ``ref`` (in ``est`` units) draws a dashed reference line labelled ``ref_label`` in the legend;
+    the x range is widened so that the line lies inside the axes and can be seen.
+    """
     fig, ax = _fig(title)
     labels = [str(x) for x in df[label_col].to_list()]
     est, err = _err(df, scale)
@@ -52,6 +91,7 @@ def bar_with_interval(df: pl.DataFrame, label_col: str, *, title: str, xlabel: s
     ax.set_xlabel(xlabel)
     if ref is not None:
         ax.axvline(ref * scale, color="k", ls="--", lw=1, label=ref_label)
+        _ref_inside(ax, ref * scale)
         ax.legend(loc="lower right")
     fig.tight_layout()
     return fig
@@ -107,10 +147,31 @@ def breakdown_chart(df: pl.DataFrame, group: str = "strategy") -> plt.Figure:
     return fig
 
 
+def integer_bins(values, max_bins: int = 30) -> np.ndarray:
+    """Bin edges for whole numbers: at ``k - 0.5``, each bin ``w`` whole numbers wide (``w`` the
+    smallest width giving at most ``max_bins`` bins), so no bin is empty for lack of a whole number
+    and none holds more whole numbers than another."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    lo, hi = int(v.min()), int(v.max())
+    w = max(1, -(-(hi - lo + 1) // max_bins))
+    return np.arange(lo, hi + w + 1, w) - 0.5
+
+
 def histogram(values: np.ndarray, *, title: str, xlabel: str, bins: int = 30) -> plt.Figure:
-    """Histogram of one measure (e.g. game length in turns) with its mean marked."""
+    """Histogram of one measure (e.g. game length in turns) with its mean marked.
+
+    Whole-number values (turns, rounds) get bins aligned on the whole numbers (edges at
+    ``k - 0.5``, at most ``bins`` of them, see :func:`integer_bins`) and integer tick labels;
+    other values get ``bins`` equal bins.
+    """
     fig, ax = _fig(title)
-    ax.hist(values, bins=bins, color=COLORS[0], alpha=0.8)
+    values = np.asarray(values)
+    whole = is_whole(values)
+    ax.hist(values, bins=integer_bins(values, bins) if whole else bins, color=COLORS[0], alpha=0.8)
+    if whole:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     if len(values):
         ax.axvline(float(np.mean(values)), color="k", ls="--", lw=1, label=f"mean {np.mean(values):.1f}")
         ax.legend()
@@ -121,7 +182,11 @@ def histogram(values: np.ndarray, *, title: str, xlabel: str, bins: int = 30) ->
 
 
 def line_with_band(x, est, low, high, *, title: str, xlabel: str, ylabel: str, labels=None) -> plt.Figure:
-    """One or more lines with shaded interval bands (sweeps, trajectories)."""
+    """One or more lines with shaded interval bands (sweeps, trajectories).
+
+    When every ``x`` is a whole number (Cycles, turns, integer parameter values) the x axis gets
+    integer tick labels (see :func:`integer_ticks`).
+    """
     fig, ax = _fig(title)
     x = np.asarray(x)
     est, low, high = (np.atleast_2d(np.asarray(a, float)) for a in (est, low, high))
@@ -129,6 +194,8 @@ def line_with_band(x, est, low, high, *, title: str, xlabel: str, ylabel: str, l
         c = COLORS[i % len(COLORS)]
         ax.plot(x, est[i], marker="o", color=c, label=None if labels is None else labels[i])
         ax.fill_between(x, low[i], high[i], color=c, alpha=0.2)
+    if is_whole(x):
+        integer_ticks(ax, x)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if labels is not None:

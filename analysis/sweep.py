@@ -3,6 +3,9 @@
 Variants of a sweep share seeds, so game ``i`` of every variant starts from the same shuffles;
 differences against the baseline variant are taken game by game (paired), which gives much
 tighter intervals than comparing two independent means.
+
+Win rates are fractions in :func:`sweep_table` and percent (points for differences) in the charts
+and in the report's table (:func:`shown_table`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,11 @@ METRICS = {
     "winner_vp": "winning score (VP)",
     "turns": "game length (turns)",
 }
+#: unit of each metric as charts and report tables show it (rates in percent)
+UNITS = {"seat1_win_rate": "%", "mean_vp": "VP", "winner_vp": "VP", "turns": "turns"}
+#: metrics that are rates: fractions in sweep_table, percent when shown
+RATES = ("seat1_win_rate",)
+VALUE_COLS = ("est", "low", "high", "diff", "diff_low", "diff_high")
 
 
 def _per_game(games: pl.DataFrame) -> pl.DataFrame:
@@ -77,11 +85,12 @@ def sweep_charts(folder: Path | str) -> list[tuple[str, object, str]]:
     out = []
     for m, label in METRICS.items():
         sub = df.filter(pl.col("metric") == m)
+        names = None
         try:
-            x = np.array([float(v) for v in sub[param].to_list()])
+            x = np.array([float(v) for v in sub[param].to_list()])  # whole numbers get integer ticks
         except ValueError:
-            x = np.arange(sub.height)
-        scale = 100.0 if m == "seat1_win_rate" else 1.0
+            x, names = np.arange(sub.height), [str(v) for v in sub[param].to_list()]
+        scale = 100.0 if m in RATES else 1.0
         unit = " (%)" if scale == 100 else ""
         fig = F.line_with_band(x, sub["est"].to_numpy() * scale, sub["low"].to_numpy() * scale,
                                sub["high"].to_numpy() * scale, title=f"{label} by {param}", xlabel=param,
@@ -92,11 +101,28 @@ def sweep_charts(folder: Path | str) -> list[tuple[str, object, str]]:
                                title=f"Paired difference vs {param}={sub[param][0]}", xlabel=param,
                                ylabel=f"difference in {label}{unit}")
         out.append((f"sweep_{m}_diff", fig, f"{label}: paired difference against the first variant"))
+    if names is not None:  # non-numeric values: one tick per variant, named by its value
+        for _, fig, _ in out:
+            fig.axes[0].set_xticks(x, names)
     return out
 
 
+def shown_table(df: pl.DataFrame) -> pl.DataFrame:
+    """:func:`sweep_table` as the report shows it, like the charts: rates (estimate, interval and
+    paired difference) in percent rounded to 0.1 as in the other report tables, other values rounded
+    to 3 places, and a ``unit`` column after ``metric``."""
+    pct = pl.col("metric").is_in(list(RATES))
+    out = df.with_columns([pl.when(pct).then((pl.col(c) * 100).round(1)).otherwise(pl.col(c).round(3)).alias(c)
+                           for c in VALUE_COLS])
+    out = out.with_columns(pl.col("metric").replace_strict(UNITS, default="-").alias("unit"))
+    cols = out.columns
+    i = cols.index("metric") + 1
+    return out.select(cols[:i] + ["unit"] + [c for c in cols[i:] if c != "unit"])
+
+
 def sweep_sections(folder: Path | str):
-    """Report sections of a sweep: charts per metric and the table with paired differences."""
+    """Report sections of a sweep: charts per metric and the table with paired differences (win
+    rates in percent, as in the charts)."""
     from .report import Section, provenance_section
 
     meta = read_sweep(folder)
@@ -105,10 +131,11 @@ def sweep_sections(folder: Path | str):
             f"seed {meta['seed']} for every variant (common random numbers). Differences are paired game by game "
             f"against the first variant ({meta['variants'][0]['folder']}), with Student-t 95% intervals; win rates "
             "carry Wilson intervals.")
-    shown = df.with_columns([pl.col(c).round(3) for c in ("est", "low", "high", "diff", "diff_low", "diff_high")])
+    shown = shown_table(df)
 
     def build(runs):
-        return [Section("Parameter sweep", text, sweep_charts(folder), [("Metrics by variant", shown)]),
+        return [Section("Parameter sweep", text, sweep_charts(folder),
+                        [("Metrics by variant (win rates and their differences in percent)", shown)]),
                 provenance_section(runs)]
 
     return build

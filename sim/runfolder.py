@@ -125,8 +125,7 @@ def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> bool:
         raise RunFolderError(
             f"output folder {str(run)!r} holds another run: use --resume to complete it or --overwrite to replace it")
     if run.is_dir():
-        others = [p.name for p in run.iterdir() if p.name not in TABLES + (MANIFEST, RUN_TOML, "report")
-                  and not p.name.startswith(".")]
+        others = foreign_entries(run)
         if others:
             raise RunFolderError(
                 f"output folder {str(run)!r} is not empty and not a run folder (holds {others[0]!r}): choose a new --out")
@@ -137,6 +136,34 @@ def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> bool:
         (run / MANIFEST).unlink(missing_ok=True)
         (run / RUN_TOML).unlink(missing_ok=True)
     return False
+
+
+def foreign_entries(run: Path) -> list[str]:
+    """Names in the folder ``run`` that a run folder does not hold (hidden temporary files aside), sorted."""
+    return sorted(p.name for p in Path(run).iterdir()
+                  if p.name not in TABLES + (MANIFEST, RUN_TOML, "report") and not p.name.startswith("."))
+
+
+def remove_runs(folders) -> int:
+    """Delete the run folders of an earlier sweep or tournament (``--overwrite``); returns how many.
+
+    Every existing folder is checked before anything is deleted: it must hold nothing but run files
+    (manifest.json, run.toml, games/, turns/, events/, report/, hidden temporary files). Missing
+    folders are skipped.
+
+    Raises:
+        RunFolderError: one of them is a file or holds anything else (nothing is deleted then).
+    """
+    found = [Path(f) for f in folders if Path(f).exists() or Path(f).is_symlink()]
+    for f in found:
+        if f.is_symlink() or not f.is_dir():
+            raise RunFolderError(f"{str(f)!r} is not a run folder: remove it or choose a new --out")
+        others = foreign_entries(f)
+        if others:
+            raise RunFolderError(f"{str(f)!r} is not a run folder (holds {others[0]!r}): remove it or choose a new --out")
+    for f in found:
+        shutil.rmtree(f)
+    return len(found)
 
 
 def _check_writable(run: Path) -> None:

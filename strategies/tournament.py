@@ -4,6 +4,12 @@ Each arrangement (lineup) is an ordinary run folder under ``out/`` played with t
 game ``i`` of every lineup starts from the same shuffles; seat advantage cancels out over the
 lineups. The summary (win rate with Wilson 95% intervals, mean VP and margin with t intervals)
 and a seat-by-seat table are written as Parquet and returned as polars DataFrames.
+
+A tournament folder holds only ``lineup-NN/`` run folders, ``tournament.json`` and the Parquet
+tables. ``overwrite`` replaces an earlier tournament whole (its lineup folders are checked to be
+run folders first), so a smaller tournament leaves no stale lineup; a folder that is neither empty
+nor a tournament is refused, never written into or deleted. There is no resume: rerun with
+``overwrite`` or choose a new folder.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import re
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -18,10 +25,12 @@ import polars as pl
 
 from sim import runfolder as rf
 from sim.config import RunConfig
-from sim.core.errors import ConfigError
+from sim.core.errors import ConfigError, RunFolderError
 from sim.runner import simulate
 
 TOURNAMENT_FILE = "tournament.json"
+TABLE_FILES = ("summary.parquet", "seats.parquet", "lineups.parquet")
+LINEUP_DIR = re.compile(r"lineup-\d+")
 
 
 def lineups(strategies: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -50,8 +59,16 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
                    on_lineup: Callable[[int, int, tuple], None] | None = None) -> dict[str, pl.DataFrame]:
     """Play every lineup for ``games`` games each and summarise.
 
+    Lineup ``i`` is played into ``out/lineup-<i>``. With ``overwrite`` an earlier tournament in
+    ``out`` is deleted first.
+
     Returns:
         ``{"summary": per strategy, "seats": per strategy and seat, "lineups": per lineup}``.
+
+    Raises:
+        ConfigError: bad strategies, players or parameters (before anything is written).
+        RunFolderError: ``out`` holds another tournament (without ``overwrite``), is not empty and
+            not a tournament folder, or an earlier lineup folder holds files other than a run's.
     """
     out = Path(out)
     ups = lineups(strategies, players)
@@ -60,6 +77,7 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
                      params=dict(params or {}))
     cfgs = [dataclasses.replace(base, strategies=tuple(u), out=str(out / f"lineup-{i:02d}")).validated()
             for i, u in enumerate(ups)]
+    _prepare_out(out, overwrite=overwrite)
     out.mkdir(parents=True, exist_ok=True)
     for i, c in enumerate(cfgs):
         if on_lineup:
@@ -73,6 +91,28 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
                                                         "games_per_lineup": games, "seed": seed,
                                                         "lineups": [list(u) for u in ups]}, indent=1).encode())
     return tables
+
+
+def _prepare_out(out: Path, *, overwrite: bool) -> None:
+    """Check ``out``; with ``overwrite`` delete the earlier tournament in it (see :func:`run_tournament`)."""
+    if out.exists() and not out.is_dir():
+        raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
+    entries = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+    if not entries:
+        return
+    ours = [p for p in entries if (p.name in (TOURNAMENT_FILE,) + TABLE_FILES and p.is_file() and not p.is_symlink())
+            or (LINEUP_DIR.fullmatch(p.name) and p.is_dir() and not p.is_symlink())]
+    others = sorted(p.name for p in entries if p not in ours)
+    if others:
+        raise RunFolderError(
+            f"output folder {str(out)!r} is not empty and not a tournament folder (holds {others[0]!r}): choose a new --out")
+    if not overwrite:
+        raise RunFolderError(
+            f"output folder {str(out)!r} holds another tournament: use --overwrite to replace it or choose a new --out")
+    rf.remove_runs([p for p in ours if p.is_dir()])
+    for p in ours:
+        if p.is_file():
+            p.unlink()
 
 
 def summarize(folders: Sequence[Path]) -> dict[str, pl.DataFrame]:

@@ -195,3 +195,48 @@ def test_bench_with_an_unknown_part_or_a_bad_scale_is_refused(tmp_path, capsys, 
     expect_error(["bench", "--games", "toy", "--scale", "0", "--out", str(out)], "--scale 0.0: must be > 0",
                  capsys, monkeypatch)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("game,sets,message", [
+    ("galileos-truth", ["prison_at=12", "stake_at=8"],
+     "parameters prison_at=12, stake_at=8 and suspicion_max=12 contradict each other: allowed prison_at < stake_at "
+     "<= suspicion_max (Prison comes before the Stake, both on the Suspicion track)"),
+    ("unconscious-mind", ["district_thresholds=3,5,4,6"],
+     "parameter district_thresholds=3,5,4,6 must not decrease: each district bonus slot needs at least the tags of "
+     "the slot before"),
+])
+def test_contradictory_parameters_are_one_line_exit_2_and_write_nothing(game, sets, message, tmp_path, capsys,
+                                                                       monkeypatch):
+    out = tmp_path / "out"
+    args = [x for s in sets for x in ("--set", s)]
+    expect_error(SIM + ["--game", game] + args + ["--out", str(out)], message, capsys, monkeypatch)
+    assert not out.exists()
+    expect_error(["sweep", "--game", game, "--vary", "abjure_suspicion_drop=3,4" if game == "galileos-truth"
+                  else "conversion_coffee=1,2"] + args + ["--out", str(out)], message, capsys, monkeypatch)
+    assert not out.exists()
+
+
+def test_tournament_into_an_earlier_tournament_names_only_its_own_options(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "t"
+    argv = ["tournament", "--game", "toy", "--strategies", "random,always-draw", "--games", "10", "--n-jobs", "1",
+            "--out", str(out)]
+    code, _, _ = run_cli(argv, capsys, monkeypatch)
+    assert code == 0
+    before = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
+    expect_error(argv, f"output folder '{out}' holds another tournament: use --overwrite to replace it or choose a "
+                       "new --out", capsys, monkeypatch)
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == before
+    code, help_text, _ = run_cli(["tournament", "--help"], capsys, monkeypatch)
+    options = help_text.split("Options:")[1]
+    assert code == 0 and "--overwrite" in options and "--resume" not in help_text
+
+
+def test_tournament_refuses_a_folder_that_is_not_a_tournament(tmp_path, capsys, monkeypatch):
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "important.txt").write_text("keep me")
+    expect_error(["tournament", "--game", "toy", "--strategies", "random,always-draw", "--games", "10", "--out",
+                  str(victim), "--overwrite"],
+                 f"output folder '{victim}' is not empty and not a tournament folder (holds 'important.txt'): choose "
+                 "a new --out", capsys, monkeypatch)
+    assert [p.name for p in victim.iterdir()] == ["important.txt"]

@@ -1,10 +1,11 @@
 """The runner: chunking, n_jobs and backends give identical tables; manifests; resume after
-SIGKILL; atomic part files; Ctrl-C marks the run incomplete."""
+SIGKILL; atomic part files; Ctrl-C marks the run incomplete; sweeps replace an earlier sweep whole."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -190,6 +191,49 @@ def test_output_folder_holding_another_run_is_refused_unless_resume_or_overwrite
         simulate(cfg(out, games=20))
     simulate(cfg(out, games=30), overwrite=True)
     assert pl.read_parquet(str(out / "games" / "*.parquet"))["game"].n_unique() == 30
+
+
+def test_sweep_overwrite_leaves_no_variant_of_a_larger_earlier_sweep(tmp_path):
+    from sim.sweep import read_sweep, run_sweep
+
+    out = tmp_path / "sw"
+    base = cfg(out, games=20)
+    run_sweep(base, {"rounds": ["1", "2", "3", "4"]}, out)
+    (out / "report").mkdir()
+    (out / "report" / "report.html").write_text("<html>old</html>")
+    with pytest.raises(RunFolderError, match="holds another sweep: use --resume or --overwrite"):
+        run_sweep(base, {"rounds": ["1", "2"]}, out)
+    run_sweep(base, {"rounds": ["1", "2"]}, out, overwrite=True)
+    assert sorted(p.name for p in out.iterdir()) == ["rounds=1", "rounds=2", "sweep.json"]
+    assert [v["folder"] for v in read_sweep(out)["variants"]] == ["rounds=1", "rounds=2"]
+    # a folder left by older versions: sweep.json lists two variants, two stale variant runs beside them
+    run_sweep(base, {"rounds": ["1", "2", "3", "4"]}, out, overwrite=True)
+    meta = read_sweep(out)
+    meta["variants"] = meta["variants"][:2]
+    (out / "sweep.json").write_text(json.dumps(meta))
+    run_sweep(base, {"rounds": ["2", "3"]}, out, overwrite=True)
+    assert sorted(p.name for p in out.iterdir()) == ["rounds=2", "rounds=3", "sweep.json"]
+
+
+def test_sweep_never_deletes_or_writes_into_a_folder_that_is_not_a_sweep(tmp_path):
+    from sim.sweep import run_sweep
+
+    victim = tmp_path / "victim"
+    (victim / "rounds=1").mkdir(parents=True)
+    (victim / "important.txt").write_text("keep me")
+    for kw in ({}, {"overwrite": True}, {"resume": True}):
+        with pytest.raises(RunFolderError, match=re.escape(f"output folder '{victim}' is not empty and not a sweep folder "
+                                                           "(holds 'important.txt'): choose a new --out")):
+            run_sweep(cfg(victim, games=20), {"rounds": ["1", "2"]}, victim, **kw)
+    assert sorted(p.name for p in victim.rglob("*")) == ["important.txt", "rounds=1"]
+    # an earlier sweep whose variant folder holds other files: refused before anything is deleted
+    out = tmp_path / "sw"
+    run_sweep(cfg(out, games=20), {"rounds": ["1", "2", "3"]}, out)
+    (out / "rounds=3" / "notes.txt").write_text("mine")
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    with pytest.raises(RunFolderError, match=re.escape(f"'{out / 'rounds=3'}' is not a run folder (holds 'notes.txt')")):
+        run_sweep(cfg(out, games=20), {"rounds": ["1", "2"]}, out, overwrite=True)
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
 
 
 def test_resume_with_a_different_config_is_refused(tmp_path):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -96,6 +98,37 @@ def test_tournament_writes_parquet_summary_with_intervals(tmp_path):
     assert s["games"].to_list() == [400, 400]
     seats = pl.read_parquet(tmp_path / "t" / "seats.parquet")
     assert seats.height == 4 and seats["games"].to_list() == [200] * 4
+
+
+def test_tournament_overwrite_leaves_no_lineup_of_a_larger_earlier_tournament(tmp_path):
+    import polars as pl
+
+    from sim.core.errors import RunFolderError
+    from strategies.tournament import run_tournament
+
+    out = tmp_path / "t"
+    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 20, 5, out, n_jobs=1)
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [f"lineup-{i:02d}" for i in range(6)]
+    with pytest.raises(RunFolderError, match="holds another tournament: use --overwrite to replace it or choose a new"):
+        run_tournament("toy", ["random", "always-draw"], 2, 20, 5, out, n_jobs=1)
+    t = run_tournament("toy", ["random", "always-draw"], 2, 20, 5, out, n_jobs=1, overwrite=True)
+    assert sorted(p.name for p in out.iterdir()) == ["lineup-00", "lineup-01", "lineups.parquet", "seats.parquet",
+                                                      "summary.parquet", "tournament.json"]
+    assert set(pl.read_parquet(out / "lineups.parquet")["run"]) == {"lineup-00", "lineup-01"}
+    assert set(t["summary"]["strategy"]) == {"random", "always-draw"}
+
+
+def test_tournament_overwrite_deletes_nothing_when_a_lineup_folder_holds_other_files(tmp_path):
+    from sim.core.errors import RunFolderError
+    from strategies.tournament import run_tournament
+
+    out = tmp_path / "t"
+    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 20, 5, out, n_jobs=1)
+    (out / "lineup-04" / "notes.txt").write_text("mine")
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    with pytest.raises(RunFolderError, match=re.escape(f"'{out / 'lineup-04'}' is not a run folder (holds 'notes.txt')")):
+        run_tournament("toy", ["random", "always-draw"], 2, 20, 5, out, n_jobs=1, overwrite=True)
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
 
 
 def test_priority_list_takes_the_first_rule_with_a_legal_preferred_action():

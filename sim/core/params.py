@@ -5,6 +5,13 @@ A game's ``Params`` is a ``@dataclass(frozen=True)`` whose fields are declared w
 ID such as ``A-UM-03``) and the allowed range. A variant is a value
 (``dataclasses.replace(p, abjure_suspicion_drop=4)``) and a sweep is a list of them (TAG's
 ``addTunableParameter``).
+
+A ``Params`` class may define ``check()``, raising :class:`ConfigError` when values contradict each
+other (Galileo's Truth: Prison before the Stake); :func:`apply_overrides` calls it, so a
+contradictory set of ``--set`` overrides is refused before anything is run or written.
+
+A field's ``source`` starts with the assumption ID when any part of its value is assumed (the
+seed part is named in the doc), so :func:`is_assumed` marks it.
 """
 
 from __future__ import annotations
@@ -26,7 +33,8 @@ def param(default: Any, *, unit: str, source: str, doc: str, lo: float | None = 
         default: the default value (int, float, bool, str, or a tuple of ints).
         unit: unit of the value (``VP``, ``Coffee``, ``cards``, ``-``).
         source: where the number comes from: ``seed 000 §Gaining Notebook tiles``, ``research UM §7``,
-            or an assumption ID ``A-UM-nn`` / ``A-GT-nn`` recorded in ``docs/rules/<game>.md``.
+            or an assumption ID ``A-UM-nn`` / ``A-GT-nn`` recorded in ``docs/rules/<game>.md``; a value
+            only partly from the seed takes its assumption ID (the doc names the seed part).
         doc: one sentence saying what the number governs.
         lo, hi: inclusive bounds for numeric values (each element of a tuple).
         choices: allowed values for a string field.
@@ -107,7 +115,8 @@ def apply_overrides(params: Any, overrides: dict[str, Any]) -> Any:
     """A copy of ``params`` with ``overrides`` applied, each parsed and range-checked.
 
     Raises:
-        ConfigError: unknown name (close matches named), wrong type, or out of range; one line each.
+        ConfigError: unknown name (close matches named), wrong type, out of range, or values that
+            contradict each other (the class's ``check()``); one line each.
     """
     fields = {f.name: f for f in dataclasses.fields(params)}
     new = {}
@@ -130,7 +139,11 @@ def apply_overrides(params: Any, overrides: dict[str, Any]) -> Any:
         if isinstance(f.default, tuple) and f.default and len(v) != len(f.default) and md.get("fixed_len", True):
             raise ConfigError(f"parameter {name}={raw!r} needs {len(f.default)} values, got {len(v)}")
         new[name] = v
-    return dataclasses.replace(params, **new)
+    out = dataclasses.replace(params, **new)
+    check = getattr(out, "check", None)
+    if callable(check):
+        check()
+    return out
 
 
 def parse_set_options(items: list[str] | None) -> dict[str, str]:

@@ -1,7 +1,8 @@
 """Every rule number of Galileo's Truth as a documented, sweepable field.
 
 Sources: ``seed 001 §Section`` for the exact rules excerpt, ``A-GT-nn`` for assumptions recorded in
-``docs/rules/galileos_truth.md``.
+``docs/rules/galileos_truth.md``; a value only partly from the seed takes its assumption ID (the
+doc names the seed part). :meth:`Params.check` refuses values that contradict each other.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core import param
+from sim.core import ConfigError, param
 
 S = "seed 001"
 
@@ -44,10 +45,10 @@ class Params:
     inquisition_flip_cycle: int = param(3, unit="Cycle", source="A-GT-12", doc="Start of this Cycle the Inquisition token turns face up.", lo=1, hi=9)
     penance_threshold: int = param(6, unit="Suspicion", source="A-GT-15", doc="At End of Cycle each Copernican with at least this Suspicion gains a Penance card.", lo=0, hi=30)
     penance_suspicion_drop: int = param(1, unit="Suspicion", source=f"{S} §Play a Penance Card", doc="Suspicion lost playing Penance while the Inquisition token is face down.", lo=0, hi=5)
-    # ---- Levels (seed + A-GT-13)
-    level_space_vp_2: tuple = param((4, 2, 1, 0), unit="VP", source=f"{S} §Upgrade (first) + A-GT-13", doc="VP under the Level II seal spaces, leftmost first.", lo=-10, hi=30)
-    level_space_vp_3: tuple = param((6, 3, 2, 1), unit="VP", source=f"{S} §Upgrade (first) + A-GT-13", doc="VP under the Level III seal spaces, leftmost first.", lo=-10, hi=30)
-    level_space_vp_4: tuple = param((8, 4, 3, 2), unit="VP", source=f"{S} §Upgrade (first) + A-GT-13", doc="VP under the Level IV seal spaces, leftmost first.", lo=-10, hi=30)
+    # ---- Levels (A-GT-13; the first value of each is seed)
+    level_space_vp_2: tuple = param((4, 2, 1, 0), unit="VP", source="A-GT-13", doc="VP under the Level II seal spaces, leftmost first (seed 001 §Upgrade: the first value).", lo=-10, hi=30)
+    level_space_vp_3: tuple = param((6, 3, 2, 1), unit="VP", source="A-GT-13", doc="VP under the Level III seal spaces, leftmost first (seed 001 §Upgrade: the first value).", lo=-10, hi=30)
+    level_space_vp_4: tuple = param((8, 4, 3, 2), unit="VP", source="A-GT-13", doc="VP under the Level IV seal spaces, leftmost first (seed 001 §Upgrade: the first value).", lo=-10, hi=30)
     vp_per_level_gained: int = param(2, unit="VP", source=f"{S} §Effects", doc="VP per Level gained for the 'x Level' VP icon.", lo=0, hi=10)
     # ---- Mentors and seals (A-GT-14)
     mentors: int = param(3, unit="Mentors", source="A-GT-14", doc="Mentors per player.", lo=1, hi=6)
@@ -70,6 +71,37 @@ class Params:
     tiebreak: str = param("suspicion", unit="-", source="A-GT-22", doc="Tie-break: lower Suspicion, then more Coins.", choices=("suspicion",))
     solo_mode: str = param("no-opponent", unit="-", source="A-GT-23", doc="Solo: one seat, no opponent effects, uncontested first-to-Level VP.", choices=("no-opponent",))
 
+    def check(self) -> None:
+        """Refuse values that contradict each other (called by ``apply_overrides``).
+
+        Allowed: ``start_suspicion < prison_at < stake_at <= suspicion_max`` (players start out of
+        Prison, Prison comes before the Stake, both on the track), ``period2_first_cycle <
+        period3_first_cycle``, ``book_level_starts`` increasing with the last at most
+        ``book_track_max``, ``suspicion_band_starts`` increasing.
+
+        Raises:
+            ConfigError: one line naming the values and what is allowed.
+        """
+        if not self.prison_at < self.stake_at <= self.suspicion_max:
+            raise ConfigError(f"parameters prison_at={self.prison_at}, stake_at={self.stake_at} and suspicion_max="
+                              f"{self.suspicion_max} contradict each other: allowed prison_at < stake_at <= "
+                              "suspicion_max (Prison comes before the Stake, both on the Suspicion track)")
+        if not self.start_suspicion < self.prison_at:
+            raise ConfigError(f"parameters start_suspicion={self.start_suspicion} and prison_at={self.prison_at} "
+                              "contradict each other: allowed start_suspicion < prison_at (players start out of Prison)")
+        if not self.period2_first_cycle < self.period3_first_cycle:
+            raise ConfigError(f"parameters period2_first_cycle={self.period2_first_cycle} and period3_first_cycle="
+                              f"{self.period3_first_cycle} contradict each other: allowed period2_first_cycle < "
+                              "period3_first_cycle (Period II comes before Period III)")
+        b = self.book_level_starts
+        if any(x >= y for x, y in zip(b, b[1:])) or b[-1] > self.book_track_max:
+            raise ConfigError(f"parameters book_level_starts={_csv(b)} and book_track_max={self.book_track_max} "
+                              "contradict each other: allowed increasing Level starts, the last at most book_track_max")
+        t = self.suspicion_band_starts
+        if any(x >= y for x, y in zip(t, t[1:])):
+            raise ConfigError(f"parameter suspicion_band_starts={_csv(t)} must increase: each end band starts "
+                              "above the one before")
+
     @classmethod
     def harsh_inquisition(cls) -> "Params":
         """Preset: Prison at 6, Stake at 10, steeper end bands (Abjure sensitivity runs)."""
@@ -82,6 +114,11 @@ class Params:
 
     def replace(self, **kw) -> "Params":
         return dataclasses.replace(self, **kw)
+
+
+def _csv(t) -> str:
+    """A tuple as ``--set`` takes it (``0,5,10``)."""
+    return ",".join(map(str, t))
 
 
 # index of each scalar in the int64 vector the kernels read
@@ -116,7 +153,6 @@ def to_vector(p: Params) -> np.ndarray:
     for n, k in _TUPLES:
         t = tuple(getattr(p, n))
         if len(t) != k:
-            from sim.core import ConfigError
             raise ConfigError(f"parameter {n} needs {k} values, got {len(t)}")
         v[IDX[n]:IDX[n] + k] = t
     return v

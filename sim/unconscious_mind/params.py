@@ -2,13 +2,14 @@
 
 Sources: ``seed 000 §...`` (the exact rules excerpt), ``research UM §n`` (the public-facts note),
 or an assumption ID ``A-UM-nn`` recorded with its reason in ``docs/rules/unconscious_mind.md``.
+:meth:`Params.check` refuses values that contradict each other.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.core import param
+from sim.core import ConfigError, param
 
 S = "seed 000"
 
@@ -124,6 +125,36 @@ class Params:
     solo_freud_every: int = param(2, unit="turns", source="A-UM-14",
                                   doc="Solo: Freud gains 1 reputation after every this many turns.", lo=1, hi=10)
 
+    def check(self) -> None:
+        """Refuse values that contradict each other (called by ``apply_overrides``).
+
+        Allowed: ``reputation_vp`` with ``track_length + 1`` values, ``face_lines`` increasing from 1
+        to ``track_length``, ``district_thresholds`` not decreasing, ``district_rep_tokens <=
+        district_tokens``, ``catharsis_space <= therapy_max``.
+
+        Raises:
+            ConfigError: one line naming the values and what is allowed.
+        """
+        if len(self.reputation_vp) != self.track_length + 1:
+            raise ConfigError(f"parameter reputation_vp needs track_length+1 = {self.track_length + 1} values, "
+                              f"got {len(self.reputation_vp)}")
+        f = self.face_lines
+        if f and (any(x >= y for x, y in zip(f, f[1:])) or f[0] < 1 or f[-1] > self.track_length):
+            raise ConfigError(f"parameters face_lines={_csv(f)} and track_length={self.track_length} contradict each "
+                              "other: allowed increasing face lines from 1 to track_length")
+        t = self.district_thresholds
+        if any(x > y for x, y in zip(t, t[1:])):
+            raise ConfigError(f"parameter district_thresholds={_csv(t)} must not decrease: each district bonus slot "
+                              "needs at least the tags of the slot before")
+        if self.district_rep_tokens > self.district_tokens:
+            raise ConfigError(f"parameters district_rep_tokens={self.district_rep_tokens} and district_tokens="
+                              f"{self.district_tokens} contradict each other: allowed district_rep_tokens <= "
+                              "district_tokens (the reputation tokens are part of the stack)")
+        if self.catharsis_space > self.therapy_max:
+            raise ConfigError(f"parameters catharsis_space={self.catharsis_space} and therapy_max={self.therapy_max} "
+                              "contradict each other: allowed catharsis_space <= therapy_max (the star is on the "
+                              "therapy track)")
+
     @classmethod
     def default(cls) -> "Params":
         """The default (assumed where unknown) rules."""
@@ -133,3 +164,8 @@ class Params:
     def short(cls) -> "Params":
         """A shorter game (track of 6) for quick experiments."""
         return cls(track_length=6, reputation_vp=(0, 0, 1, 3, 5, 7, 9), face_lines=(2, 4))
+
+
+def _csv(t) -> str:
+    """A tuple as ``--set`` takes it (``3,4,5,6``)."""
+    return ",".join(map(str, t))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 import pytest
@@ -81,6 +82,25 @@ def test_suspicion_trajectories(runs_dir):
         assert at < before
     A.trajectory_chart(cyc)
     A.trajectory_chart(around, "rel_turn")
+
+
+def _tick_labels(ax):
+    ax.figure.canvas.draw()
+    return [t.get_text().replace("\u2212", "-") for t in ax.get_xticklabels()]
+
+
+def test_suspicion_charts_label_cycles_and_turns_with_whole_numbers():
+    rows = [{"abjured": lab, "cycle": c, "n": 10, "est": 2.0 + c, "low": 1.0 + c, "high": 3.0 + c}
+            for lab in ("2", "never") for c in range(1, 6)]
+    ax = A.trajectory_chart(pl.DataFrame(rows)).axes[0]
+    assert _tick_labels(ax) == ["1", "2", "3", "4", "5"]
+    plt.close(ax.figure)
+    rows = [{"abjured": "2", "rel_turn": r, "n": 10, "est": 5.0, "low": 4.0, "high": 6.0} for r in range(-6, 7)]
+    ax = A.trajectory_chart(pl.DataFrame(rows), "rel_turn").axes[0]
+    ticks = ax.get_xticks()
+    assert len(ticks) >= 3 and np.allclose(ticks, np.round(ticks))
+    assert all(t.lstrip("-").isdigit() for t in _tick_labels(ax))
+    plt.close(ax.figure)
 
 
 def test_copernicans_hit(runs_dir):

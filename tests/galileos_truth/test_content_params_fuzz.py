@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.core import ContentError
+from sim.core import ConfigError, ContentError
 from sim.core.params import apply_overrides, describe
 from sim.core.rng import Streams
 from sim.galileos_truth import GalileosTruth, Params
@@ -100,6 +100,54 @@ def test_every_param_has_unit_source_doc_and_assumptions_are_documented():
         for aid in re.findall(r"A-GT-\d\d", r["source"]):
             assert aid in doc, aid
         assert f"`{r['name']}`" in doc, r["name"]
+
+
+def test_a_param_with_an_assumed_part_is_marked_assumed():
+    rows = {r["name"]: r for r in describe(Params())}
+    for n in ("level_space_vp_2", "level_space_vp_3", "level_space_vp_4"):
+        assert rows[n]["source"] == "A-GT-13" and rows[n]["assumed"], rows[n]
+        assert "seed 001 §Upgrade: the first value" in rows[n]["doc"]
+    # any source naming an assumption ID is an assumption, also when part of it is seed
+    for r in rows.values():
+        assert r["assumed"] == bool(re.search(r"A-GT-\d\d", r["source"])), r
+
+
+@pytest.mark.parametrize("overrides,message", [
+    ({"prison_at": "12", "stake_at": "8"},
+     "parameters prison_at=12, stake_at=8 and suspicion_max=12 contradict each other: allowed prison_at < stake_at "
+     "<= suspicion_max (Prison comes before the Stake, both on the Suspicion track)"),
+    ({"prison_at": "8", "stake_at": "8"},
+     "parameters prison_at=8, stake_at=8 and suspicion_max=12 contradict each other: allowed prison_at < stake_at "
+     "<= suspicion_max (Prison comes before the Stake, both on the Suspicion track)"),
+    ({"suspicion_max": "10"},
+     "parameters prison_at=8, stake_at=12 and suspicion_max=10 contradict each other: allowed prison_at < stake_at "
+     "<= suspicion_max (Prison comes before the Stake, both on the Suspicion track)"),
+    ({"start_suspicion": "9"},
+     "parameters start_suspicion=9 and prison_at=8 contradict each other: allowed start_suspicion < prison_at "
+     "(players start out of Prison)"),
+    ({"period2_first_cycle": "6"},
+     "parameters period2_first_cycle=6 and period3_first_cycle=5 contradict each other: allowed period2_first_cycle "
+     "< period3_first_cycle (Period II comes before Period III)"),
+    ({"book_level_starts": "0,10,5"},
+     "parameters book_level_starts=0,10,5 and book_track_max=15 contradict each other: allowed increasing Level "
+     "starts, the last at most book_track_max"),
+    ({"book_track_max": "8"},
+     "parameters book_level_starts=0,5,10 and book_track_max=8 contradict each other: allowed increasing Level "
+     "starts, the last at most book_track_max"),
+    ({"suspicion_band_starts": "0,7,4,10"},
+     "parameter suspicion_band_starts=0,7,4,10 must increase: each end band starts above the one before"),
+])
+def test_contradictory_params_are_refused(overrides, message):
+    with pytest.raises(ConfigError) as e:
+        apply_overrides(Params(), overrides)
+    assert str(e.value) == message
+
+
+def test_consistent_params_and_the_presets_pass_the_check():
+    for p in (Params(), Params.harsh_inquisition(), Params.no_truth_bonus()):
+        p.check()
+    q = apply_overrides(Params(), {"prison_at": "6", "stake_at": "10", "suspicion_max": "10", "cycles": "4"})
+    assert (q.prison_at, q.stake_at, q.suspicion_max) == (6, 10, 10)
 
 
 def test_params_vector_presets_and_overrides():

@@ -94,6 +94,20 @@ def test_citation_payoffs_and_net_payoff(runs):
     assert net["n"].sum() == pub.height
 
 
+@pytest.mark.parametrize("est", [[5.0, 4.0, 3.0], [-5.0, -4.0, -3.0], [-2.0, 1.0, 3.0]])
+def test_the_break_even_line_in_the_legend_is_drawn_inside_the_net_payoff_chart(est):
+    e = np.array(est)
+    net = pl.DataFrame({"volumes_cited": [0, 1, 2], "est": e, "low": e - 0.5, "high": e + 0.5})
+    ax = U.net_payoff_chart(net).axes[0]
+    (line,) = [ln for ln in ax.lines if ln.get_label() == "break-even"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["break-even"]
+    x0, x1 = ax.get_xlim()
+    assert list(line.get_xdata()) == [0.0, 0.0] and line.get_visible()
+    # inside the axes by at least 2% of the width, not on the frame where the bars start
+    assert x0 + 0.02 * (x1 - x0) <= 0.0 <= x1 - 0.02 * (x1 - x0), (x0, x1)
+    plt.close(ax.figure)
+
+
 def test_citation_gains_by_strategy_and_seat(runs):
     gains = U.citation_gains(runs)
     _ordered(gains)

@@ -116,6 +116,37 @@ def test_params_override_changes_the_rules_and_bad_values_are_refused():
         UnconsciousMind(dataclasses.replace(Params(), track_length=8))  # reputation_vp has 11 values
 
 
+@pytest.mark.parametrize("overrides,message", [
+    ({"track_length": "8"}, "parameter reputation_vp needs track_length+1 = 9 values, got 11"),
+    ({"face_lines": "3,9,6"},
+     "parameters face_lines=3,9,6 and track_length=10 contradict each other: allowed increasing face lines from 1 "
+     "to track_length"),
+    ({"face_lines": "3,6,12"},
+     "parameters face_lines=3,6,12 and track_length=10 contradict each other: allowed increasing face lines from 1 "
+     "to track_length"),
+    ({"district_thresholds": "3,5,4,6"},
+     "parameter district_thresholds=3,5,4,6 must not decrease: each district bonus slot needs at least the tags of "
+     "the slot before"),
+    ({"district_rep_tokens": "7"},
+     "parameters district_rep_tokens=7 and district_tokens=6 contradict each other: allowed district_rep_tokens <= "
+     "district_tokens (the reputation tokens are part of the stack)"),
+    ({"therapy_max": "2"},
+     "parameters catharsis_space=3 and therapy_max=2 contradict each other: allowed catharsis_space <= therapy_max "
+     "(the star is on the therapy track)"),
+])
+def test_contradictory_params_are_refused(overrides, message):
+    with pytest.raises(ConfigError) as e:
+        apply_overrides(Params(), overrides)
+    assert str(e.value) == message
+
+
+def test_consistent_params_pass_the_check():
+    for p in (Params(), Params.short()):
+        p.check()
+    q = apply_overrides(Params(), {"district_thresholds": "3,3,5,6", "district_rep_tokens": "6", "face_lines": "1,5,10"})
+    assert q.district_thresholds == (3, 3, 5, 6) and q.face_lines == (1, 5, 10)
+
+
 def test_short_preset_is_consistent():
     gm = UnconsciousMind(Params.short())
     st = gm.play_random(np.arange(3), 2, 3)
