@@ -136,8 +136,14 @@ def R(action_set: str, *phases: int, when=None, exclude: str | None = None):
         if cols is None:
             row = T[action_set] & ~T[exclude] if exclude else T[action_set]
             cols = _COLS[(id(T), key)] = np.flatnonzero(row)
-        gate = phase_ok[view.state.phase[view.idx]] if phases else np.ones(legal.shape[0], bool)
-        if when is not None:
+        if not phases:
+            gate = np.ones(legal.shape[0], bool)
+        else:
+            ph = view.cache.get("gt_phase")
+            if ph is None:
+                ph = view.cache["gt_phase"] = view.state.phase[view.idx]
+            gate = phase_ok[ph]
+        if when is not None and gate.any():
             gate = gate & when(view)
         return cols, gate
 
