@@ -1,8 +1,9 @@
 """meeplelab command line (typer): simulate, report, replay, games, strategies, params.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
-exits with code 2. Ctrl-C during a run marks the run folder's manifest ``interrupted`` and exits
-with code 130; ``--resume`` completes it.
+exits with code 2. Ctrl-C during simulate, sweep or tournament marks the run folder's manifest (and a
+sweep's sweep.json) ``interrupted``, prints one line saying how to complete it and exits with code
+130; SIGTERM is handled the same way but exits with code 143. ``--resume`` completes a run or sweep.
 """
 
 from __future__ import annotations
@@ -41,11 +42,19 @@ def user_errors(fn: Callable) -> Callable:
     return wrapper
 
 
-def _split(s: Optional[str]) -> Optional[tuple[str, ...]]:
-    if s is None:
-        return None
-    parts = tuple(p.strip() for p in s.split(",") if p.strip())
-    return parts
+def _strategies(s: Optional[str]) -> Optional[tuple[str, ...]]:
+    """``--strategies`` as ids: ``heuristic:vp=1,coins=0.3,random`` -> two ids (see split_strategies)."""
+    from sim.config import split_strategies
+
+    return None if s is None else split_strategies(s)
+
+
+def _interrupted(e: KeyboardInterrupt, what: str) -> None:
+    """One line on stderr, then exit 130 (Ctrl-C) or 143 (SIGTERM)."""
+    from sim.runner import interrupt_exit_code
+
+    typer.echo(f"interrupted: {what}", err=True)
+    raise typer.Exit(interrupt_exit_code(e))
 
 
 @app.command()
@@ -53,7 +62,7 @@ def _split(s: Optional[str]) -> Optional[tuple[str, ...]]:
 def simulate(
     game: Optional[str] = typer.Option(None, "--game", help="Game id: unconscious-mind or galileos-truth."),
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default 4)."),
-    strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (default random)."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (default random); arguments follow the id: heuristic:vp=1,finish=0,random."),
     games: Optional[int] = typer.Option(None, "--games", help="Number of games (default 2000)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Run seed (default 0)."),
     batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch and per part file (default 1024)."),
@@ -75,11 +84,12 @@ def simulate(
     from sim.config import RunConfig, load_toml
     from sim.core.params import parse_set_options
     from sim.runner import simulate as run
+    from sim.runner import terminate_as_interrupt
 
     if config is None and resume and game is None and out is not None and (out / "run.toml").is_file():
         config = out / "run.toml"  # --resume alone: the run's own config
     base: dict = load_toml(config) if config is not None else {}
-    given = {"game": game, "players": players, "strategies": _split(strategies), "games": games, "seed": seed,
+    given = {"game": game, "players": players, "strategies": _strategies(strategies), "games": games, "seed": seed,
              "batch_size": batch_size, "chunk_size": chunk_size, "n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
              "out": str(out) if out is not None else None, "content": str(content) if content is not None else None}
     for k, v in given.items():
@@ -104,10 +114,10 @@ def simulate(
         typer.echo(f"compiling the {cfg.game} rule kernels (first run on this machine: a few minutes; cached after)",
                    err=True)
     try:
-        summary = run(cfg, resume=resume, overwrite=overwrite, progress=progress and sys.stderr.isatty())
-    except KeyboardInterrupt:
-        typer.echo(f"interrupted: the run in {cfg.out} is incomplete; complete it with --resume", err=True)
-        raise typer.Exit(130)
+        with terminate_as_interrupt():
+            summary = run(cfg, resume=resume, overwrite=overwrite, progress=progress and sys.stderr.isatty())
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the run in {cfg.out} is incomplete; complete it with --resume")
     verb = "completed" if summary.resumed else "wrote"
     typer.echo(f"{verb} {summary.games} games of {cfg.game} to {summary.out} "
                f"({summary.games_played_now} played now in {summary.seconds:.1f} s, {summary.games_per_second:,.0f} games/s)")
@@ -150,7 +160,7 @@ def sweep(
     game: str = typer.Option(..., "--game", help="Game id."),
     vary: List[str] = typer.Option(..., "--vary", help="name=v1,v2,... (repeatable; the cartesian product is run)."),
     players: int = typer.Option(4, "--players", help="Seats per game."),
-    strategies: str = typer.Option("random", "--strategies", help="One strategy id per seat, or one for all."),
+    strategies: str = typer.Option("random", "--strategies", help="One strategy id per seat, comma separated, or one for all."),
     games: int = typer.Option(1000, "--games", help="Games per variant."),
     seed: int = typer.Option(0, "--seed", help="Seed shared by every variant (common random numbers)."),
     batch_size: int = typer.Option(1024, "--batch-size"),
@@ -159,7 +169,8 @@ def sweep(
     scheduler: Optional[str] = typer.Option(None, "--scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Sweep folder (one run folder per variant, plus report/)."),
-    resume: bool = typer.Option(False, "--resume", help="Complete the interrupted sweep in --out."),
+    resume: bool = typer.Option(False, "--resume",
+                                help="Complete the interrupted sweep in --out (the same options; a different sweep is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite",
                                    help="Replace the sweep in --out (its variant folders and report are deleted)."),
 ) -> None:
@@ -168,14 +179,19 @@ def sweep(
     from analysis.sweep import sweep_sections
     from sim.config import RunConfig
     from sim.core.params import parse_set_options
+    from sim.runner import terminate_as_interrupt
     from sim.sweep import parse_vary, read_sweep, run_sweep
 
-    base = RunConfig(game=game, players=players, strategies=_split(strategies) or ("random",), games=games, seed=seed,
-                     batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler, out=str(out),
-                     params=parse_set_options(set_))
+    base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or ("random",), games=games,
+                     seed=seed, batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
+                     out=str(out), params=parse_set_options(set_))
     v = parse_vary(vary)
-    run_sweep(base, v, out, resume=resume, overwrite=overwrite,
-              on_variant=lambda i, n, name: typer.echo(f"variant {i + 1}/{n}: {name}", err=True))
+    try:
+        with terminate_as_interrupt():
+            run_sweep(base, v, out, resume=resume, overwrite=overwrite,
+                      on_variant=lambda i, n, name: typer.echo(f"variant {i + 1}/{n}: {name}", err=True))
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the sweep in {out} is incomplete; complete it with the same command and --resume")
     meta = read_sweep(out)
     page = build_report([out / x["folder"] for x in meta["variants"]], out / "report", sections=sweep_sections(out))
     typer.echo(f"wrote {len(meta['variants'])} variants to {out}; report {page}")
@@ -186,7 +202,7 @@ def sweep(
 def tournament(
     game: str = typer.Option(..., "--game", help="Game id."),
     strategies: str = typer.Option(..., "--strategies", help="Strategy ids to compare, comma separated (two or more)."),
-    players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default: one per strategy)."),
+    players: Optional[int] = typer.Option(None, "--players", help="Seats per game, at least 2 (default: one per strategy)."),
     games: int = typer.Option(1000, "--games", help="Games per seat arrangement."),
     seed: int = typer.Option(0, "--seed", help="Seed shared by every arrangement (common random numbers)."),
     batch_size: int = typer.Option(1024, "--batch-size"),
@@ -201,13 +217,19 @@ def tournament(
     A tournament is written whole and cannot be resumed; --overwrite replaces an earlier one.
     """
     from sim.core.params import parse_set_options
+    from sim.runner import terminate_as_interrupt
     from strategies.tournament import format_table, run_tournament
 
-    ids = list(_split(strategies) or ())
+    ids = list(_strategies(strategies) or ())
     n = players if players is not None else len(ids)
-    tables = run_tournament(game, ids, n, games, seed, out, batch_size=batch_size, n_jobs=n_jobs,
-                            params=parse_set_options(set_), overwrite=overwrite,
-                            on_lineup=lambda i, k, u: typer.echo(f"lineup {i + 1}/{k}: {', '.join(u)}", err=True))
+    try:
+        with terminate_as_interrupt():
+            tables = run_tournament(game, ids, n, games, seed, out, batch_size=batch_size, n_jobs=n_jobs,
+                                    params=parse_set_options(set_), overwrite=overwrite,
+                                    on_lineup=lambda i, k, u: typer.echo(f"lineup {i + 1}/{k}: {', '.join(u)}", err=True))
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the tournament in {out} is incomplete (tournaments cannot be resumed); "
+                        "run it again with --overwrite")
     typer.echo(format_table(tables["summary"]))
     typer.echo("")
     typer.echo(format_table(tables["seats"]))

@@ -65,14 +65,22 @@ def load_runs(folders: Sequence[Path | str], *, check: bool = True) -> Runs:
     """Lazy tables over one or more run folders.
 
     Raises:
-        RunFolderError: no folder given, a folder that is not a run, a run without games, a
-            corrupt part file (named), or runs of different games.
+        RunFolderError: no folder given, the same folder given twice (compared resolved), a folder
+            that is not a run, a run without games, a corrupt part file (named), or runs of different games.
     """
+    folders = list(folders)
     if not folders:
         raise RunFolderError("no run folder given")
     manifests: dict[str, dict] = {}
     paths: dict[str, Path] = {}
     frames: dict[str, list[pl.LazyFrame]] = {t: [] for t in TABLES}
+    given: dict[Path, Path] = {}
+    for f in folders:
+        run = Path(f)
+        first = given.setdefault(run.resolve(), run)
+        if first is not run:
+            same = "twice" if str(first) == str(run) else f"twice (as {str(first)!r} and {str(run)!r})"
+            raise RunFolderError(f"run folder {str(run)!r} is given {same}: give each run once")
     for f in folders:
         run = Path(f)
         m = read_manifest(run)

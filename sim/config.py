@@ -21,6 +21,34 @@ from .registry import get_game_class
 BACKENDS = ("loky", "threading", "dask")
 
 
+def split_strategies(text: str, option: str = "--strategies") -> tuple[str, ...]:
+    """Strategy ids of a comma-separated list, each keeping its own arguments.
+
+    ``"heuristic:vp=1,coins=0.3,random"`` -> ``("heuristic:vp=1,coins=0.3", "random")``: a token of the
+    form ``name=value`` (an ``=`` before any ``:``; strategy ids never contain ``=``) continues the
+    argument list of the strategy before it. Empty tokens are skipped.
+
+    Raises:
+        ConfigError: an argument with no strategy before it, or after a strategy without ``:``.
+    """
+    out: list[str] = []
+    for tok in (t.strip() for t in text.split(",")):
+        if not tok:
+            continue
+        is_arg = "=" in tok and ":" not in tok.split("=", 1)[0]
+        if not is_arg:
+            out.append(tok)
+        elif not out:
+            raise ConfigError(f"{option} {text!r}: argument {tok!r} has no strategy before it: "
+                              f"write it after the strategy id, as in heuristic:{tok}")
+        elif ":" not in out[-1]:
+            raise ConfigError(f"{option} {text!r}: argument {tok!r} follows {out[-1]!r}, which has no argument list: "
+                              f"write {out[-1]}:{tok}")
+        else:
+            out[-1] = f"{out[-1]},{tok}"
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class RunConfig:
     """One simulation run.
@@ -134,7 +162,7 @@ class RunConfig:
             raise ConfigError(f"config is missing {missing[0]!r}")
         d = dict(d)
         s = d["strategies"]
-        d["strategies"] = tuple(s.split(",")) if isinstance(s, str) else tuple(s)
+        d["strategies"] = split_strategies(s, "strategies") if isinstance(s, str) else tuple(s)
         d["params"] = dict(d.get("params") or {})
         return cls(**d)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
@@ -86,15 +87,39 @@ def read_manifest(run: Path) -> dict[str, Any]:
         RunFolderError: no such folder, no manifest, or an unreadable manifest.
     """
     run = Path(run)
+    if run.exists() and not run.is_dir():
+        raise RunFolderError(f"{str(run)!r} is a file, not a run folder: give a folder written by meeplelab simulate")
     if not run.is_dir():
         raise RunFolderError(f"run folder {str(run)!r} does not exist")
     p = run / MANIFEST
     if not p.is_file():
-        raise RunFolderError(f"{str(run)!r} is not a run folder: no {MANIFEST}")
+        raise RunFolderError(_not_a_run(run))
     try:
         return json.loads(p.read_text())
     except (OSError, json.JSONDecodeError) as e:
         raise RunFolderError(f"{str(p)!r} is unreadable: {e}") from None
+
+
+def _not_a_run(run: Path) -> str:
+    """Why ``run`` (a folder without a manifest) is not a run folder; points into a sweep or tournament."""
+    subs = sorted(p.name for p in run.iterdir() if p.is_dir() and (p / MANIFEST).is_file())
+    if (run / "sweep.json").is_file():
+        kind, where = "sweep", "variant"
+    elif (run / "tournament.json").is_file() or any(re.fullmatch(r"lineup-\d+", n) for n in subs):
+        kind, where = "tournament", "lineup"
+    elif subs:
+        kind, where = "folder of runs", "run"
+    else:
+        return f"{str(run)!r} is not a run folder: no {MANIFEST}"
+    if not subs:
+        return f"{str(run)!r} is a {kind} folder, not a run folder, and holds no {where} runs yet"
+    msg = (f"{str(run)!r} is a {kind} folder, not a run folder: give its {where} folders "
+           f"({len(subs)}, e.g. {str(run / subs[0])!r})")
+    if kind == "sweep" and (run / "report" / "report.html").is_file():
+        msg += f"; the sweep's report is {str(run / 'report' / 'report.html')!r}"
+    elif kind == "tournament" and (run / "summary.parquet").is_file():
+        msg += f"; the tournament's tables are {str(run / 'summary.parquet')!r} and seats.parquet beside it"
+    return msg
 
 
 def write_manifest(run: Path, manifest: dict[str, Any]) -> None:

@@ -9,12 +9,19 @@ the others are played again, and every game appears exactly once.
 
 Because every game draws from its own streams keyed by (seed, game index), the tables do not
 depend on batch size, chunking, n_jobs or backend.
+
+Inside :func:`terminate_as_interrupt` (the CLI's simulate, sweep and tournament run in it) a SIGTERM
+is handled like Ctrl-C: it raises :class:`Terminated`, a ``KeyboardInterrupt``, so the manifest is
+marked ``interrupted`` and the run can be resumed; the CLI then exits with code 143 (128 + SIGTERM)
+instead of Ctrl-C's 130.
 """
 
 from __future__ import annotations
 
 import contextlib
 import platform
+import signal
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +36,41 @@ from .core.errors import ConfigError, RunFolderError, UserError
 from .core.params import describe, params_hash, to_dict
 from .core.rng import GAME_STREAM, strategy_stream
 from .registry import get_game_class, make_game
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM received inside :func:`terminate_as_interrupt`: handled like Ctrl-C (exit code 143)."""
+
+    exit_code = 128 + signal.SIGTERM
+
+
+def interrupt_exit_code(e: KeyboardInterrupt) -> int:
+    """Exit code for an interrupted command: 143 after SIGTERM, 130 after Ctrl-C (SIGINT)."""
+    return e.exit_code if isinstance(e, Terminated) else 130
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """While inside, SIGTERM raises :class:`Terminated` (a KeyboardInterrupt) in the main thread.
+
+    The previous handler is restored on exit, and as soon as the first SIGTERM arrives, so a second
+    SIGTERM acts as it did before (by default: ends the process at once). Outside the main thread
+    (where handlers cannot be installed) this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def handler(signum, frame):
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+        raise Terminated()
+
+    signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
 
 @dataclass

@@ -8,6 +8,11 @@ them. ``overwrite`` replaces an earlier sweep whole: the variant folders its swe
 other variant-named run folder, and its report are deleted (run folders only, all checked first),
 so a smaller sweep leaves no stale variant.
 A folder that is neither empty nor a sweep is refused, never written into or deleted.
+
+``resume`` completes an interrupted sweep (``sweep.json`` status ``interrupted`` or ``failed``) and
+refuses when the requested sweep differs from the saved one (the varied values, or any setting of the
+base run: players, strategies, games, seed, ``--set`` parameters...), naming the difference. Every
+check (duplicate values, a parameter both varied and fixed, bad values) runs before anything is written.
 """
 
 from __future__ import annotations
@@ -23,8 +28,10 @@ from typing import Callable
 from . import runfolder as rf
 from .config import RunConfig
 from .core.errors import ConfigError, RunFolderError
+from .core.params import _parse as parse_value
 from .core.params import apply_overrides
 from .registry import get_game_class
+from .runner import _check_resumable as check_run_resumable
 from .runner import simulate
 
 SWEEP_FILE = "sweep.json"
@@ -33,19 +40,36 @@ VARIANT_DIR = re.compile(r"[A-Za-z_]\w*=[^,/\\]*(,[A-Za-z_]\w*=[^,/\\]*)*")
 
 
 def parse_vary(items: list[str]) -> dict[str, list[str]]:
-    """``["a=1,2,3"]`` -> ``{"a": ["1", "2", "3"]}`` (ConfigError on a malformed item)."""
+    """``["a=1,2,3"]`` -> ``{"a": ["1", "2", "3"]}``.
+
+    Raises:
+        ConfigError: a malformed item, fewer than two values, a value listed twice, or a parameter
+            given in two ``--vary`` options.
+    """
     out: dict[str, list[str]] = {}
     for it in items:
         if "=" not in it:
             raise ConfigError(f"--vary {it!r} needs the form name=value1,value2,...")
         k, v = it.split("=", 1)
+        k = k.strip()
         vals = [x.strip() for x in v.split(",") if x.strip()]
         if len(vals) < 2:
             raise ConfigError(f"--vary {it!r} needs at least two values")
-        out[k.strip()] = vals
+        dup = next((x for i, x in enumerate(vals) if x in vals[:i]), None)
+        if dup is not None:
+            raise ConfigError(f"--vary {it!r} lists the value {dup!r} twice: list each value once")
+        if k in out:
+            raise ConfigError(f"parameter {k!r} is given in two --vary options ({k}={','.join(out[k])} and {it.strip()}): "
+                              f"list all its values in one, as {k}={','.join(out[k] + vals)}")
+        out[k] = vals
     if not out:
         raise ConfigError("a sweep needs at least one --vary name=v1,v2")
     return out
+
+
+def format_vary(vary: dict[str, list]) -> str:
+    """``{"a": ["1", "2"]}`` -> ``"a=1,2"`` (several parameters separated by spaces)."""
+    return " ".join(f"{k}={','.join(map(str, v))}" for k, v in vary.items())
 
 
 def variant_name(values: dict[str, str]) -> str:
@@ -62,12 +86,26 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
     first; with ``resume``, finished variants are kept and unfinished ones completed.
 
     Raises:
-        ConfigError: an unknown parameter or a bad value (checked for all variants before any game).
+        ConfigError: an unknown parameter or a bad value (checked for all variants before any game), a
+            parameter both varied and in ``base.params``, or two values of a parameter that are equal.
         RunFolderError: ``out`` holds another sweep (without resume/overwrite), is not empty and not a
-            sweep folder, or an earlier variant folder holds files other than a run's.
+            sweep folder, an earlier variant folder holds files other than a run's, or (``resume``) the
+            saved sweep or one of its variant runs differs from this one.
+        KeyboardInterrupt: after marking ``sweep.json`` ``interrupted`` (other errors mark it ``failed``).
     """
     out = Path(out)
     cls = get_game_class(base.game)
+    both = [k for k in vary if k in base.params]
+    if both:
+        raise ConfigError(f"parameter {both[0]!r} is given both in --vary and --set: give it in one of them")
+    fields = {f.name: f for f in dataclasses.fields(cls.Params)}
+    for k, vals in vary.items():
+        seen: dict = {}
+        for x in vals:
+            v = parse_value(k, x, fields[k].default) if k in fields else x  # "1" and "01" are one value
+            if v in seen:
+                raise ConfigError(f"--vary {k}: the values {seen[v]!r} and {x!r} are the same value: list each value once")
+            seen[v] = x
     names = list(vary)
     combos = [dict(zip(names, vals)) for vals in itertools.product(*(vary[n] for n in names))]
     configs = []
@@ -75,23 +113,56 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
         params = {**base.params, **c}
         apply_overrides(cls.Params(), params)  # all variants are valid before anything runs
         configs.append(dataclasses.replace(base, params=params, out=str(out / variant_name(c))).validated())
+    base_key = dataclasses.replace(configs[0], params=dict(base.params)).result_key()
     _prepare_out(out, resume=resume, overwrite=overwrite)
     sweep_file = out / SWEEP_FILE
+    meta = {"game": base.game, "vary": {k: list(v) for k, v in vary.items()}, "seed": base.seed, "games": base.games,
+            "base": base_key, "variants": [{"values": c, "folder": variant_name(c)} for c in combos],
+            "status": "running"}
+    if resume and sweep_file.is_file():
+        _check_resumable(read_sweep(out), meta)
+        for cfg in configs:  # finished variants are kept: they must be runs of this sweep
+            folder = Path(cfg.out)
+            if (folder / rf.MANIFEST).is_file():
+                try:
+                    check_run_resumable(rf.read_manifest(folder), cfg)
+                except RunFolderError as e:
+                    raise RunFolderError(f"variant {folder.name!r}: {e}") from None
     out.mkdir(parents=True, exist_ok=True)
-    meta = {"game": base.game, "vary": vary, "seed": base.seed, "games": base.games,
-            "variants": [{"values": c, "folder": variant_name(c)} for c in combos], "status": "running"}
     rf.write_atomic(sweep_file, json.dumps(meta, indent=1).encode())
-    for i, (c, cfg) in enumerate(zip(combos, configs)):
-        if on_variant:
-            on_variant(i, len(configs), variant_name(c))
-        folder = Path(cfg.out)
-        done = (folder / rf.MANIFEST).is_file() and rf.read_manifest(folder).get("status") == "complete"
-        if resume and done:
-            continue
-        simulate(cfg, resume=resume and (folder / rf.MANIFEST).is_file(), overwrite=overwrite, progress=progress)
+    try:
+        for i, (c, cfg) in enumerate(zip(combos, configs)):
+            if on_variant:
+                on_variant(i, len(configs), variant_name(c))
+            folder = Path(cfg.out)
+            done = (folder / rf.MANIFEST).is_file() and rf.read_manifest(folder).get("status") == "complete"
+            if resume and done:
+                continue
+            simulate(cfg, resume=resume and (folder / rf.MANIFEST).is_file(), overwrite=overwrite, progress=progress)
+    except BaseException as e:
+        meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
+        rf.write_atomic(sweep_file, json.dumps(meta, indent=1).encode())
+        raise
     meta["status"] = "complete"
     rf.write_atomic(sweep_file, json.dumps(meta, indent=1).encode())
     return out
+
+
+def _check_resumable(old: dict, new: dict) -> None:
+    """RunFolderError naming the first setting in which the saved sweep differs from ``new``."""
+    if old.get("game") != new["game"]:
+        raise RunFolderError(f"cannot resume: the sweep in the folder is of game {old.get('game')!r}, "
+                             f"this sweep is of {new['game']!r}")
+    old_vary = list((old.get("vary") or {}).items())
+    if [(k, list(v)) for k, v in old_vary] != [(k, list(v)) for k, v in new["vary"].items()]:
+        raise RunFolderError(f"cannot resume: the sweep in the folder has --vary {format_vary(dict(old_vary))}, "
+                             f"this sweep has --vary {format_vary(new['vary'])}")
+    a = old.get("base") or {k: old.get(k) for k in ("seed", "games")}  # sweeps written before "base" was saved
+    b = new["base"]
+    for k in sorted(set(a) | set(b)):
+        if k in a and a.get(k) != b.get(k):
+            raise RunFolderError(
+                f"cannot resume: the sweep in the folder has {k}={a.get(k)!r}, this sweep has {k}={b.get(k)!r}")
 
 
 def _prepare_out(out: Path, *, resume: bool, overwrite: bool) -> None:

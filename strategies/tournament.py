@@ -41,13 +41,16 @@ def lineups(strategies: Sequence[str], players: int) -> list[tuple[str, ...]]:
     choice of ``players`` distinct strategies.
 
     Raises:
-        ConfigError: fewer than two strategies, or repeated ids.
+        ConfigError: fewer than two seats, fewer than two strategies, or repeated ids.
     """
     s = list(strategies)
     if len(s) < 2:
         raise ConfigError("a tournament needs at least two strategies")
     if len(set(s)) != len(s):
         raise ConfigError(f"strategies repeat in {','.join(s)}: list each once")
+    if not isinstance(players, int) or players < 2:
+        raise ConfigError(f"a tournament needs at least 2 players per game (strategies play against each other), "
+                          f"got --players {players}")
     if players <= len(s):
         return list(itertools.permutations(s, players))
     return [t for t in itertools.product(s, repeat=players) if set(t) == set(s)]

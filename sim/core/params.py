@@ -147,11 +147,17 @@ def apply_overrides(params: Any, overrides: dict[str, Any]) -> Any:
 
 
 def parse_set_options(items: list[str] | None) -> dict[str, str]:
-    """``["a=1", "b=2,3"]`` -> ``{"a": "1", "b": "2,3"}`` (ConfigError on a missing ``=``)."""
+    """``["a=1", "b=2,3"]`` -> ``{"a": "1", "b": "2,3"}``.
+
+    Raises:
+        ConfigError: an item without ``=``, or a parameter set twice.
+    """
     out: dict[str, str] = {}
     for it in items or []:
         if "=" not in it:
             raise ConfigError(f"--set {it!r} needs the form name=value")
-        k, v = it.split("=", 1)
-        out[k.strip()] = v.strip()
+        k, v = (x.strip() for x in it.split("=", 1))
+        if k in out:
+            raise ConfigError(f"parameter {k!r} is set twice (--set {k}={out[k]} and --set {k}={v}): set it once")
+        out[k] = v
     return out
