@@ -124,14 +124,36 @@ def simulate(
 
 
 def _kernels_cached(game: str) -> bool:
-    """True when numba's on-disk cache holds the game's rule kernels."""
+    """True when numba's on-disk cache holds a current compile of every rule kernel of the game.
+
+    Reads each cached dispatcher's index (numba checks it against the source file's stamp), so a
+    compile that was killed part-way, or stale cache files of an older source, count as not cached."""
+    import importlib
+
     from sim.registry import get_game_class
 
     try:
         mod = sys.modules[get_game_class(game).__module__]
     except Exception:  # unknown game: the run reports it
         return True
-    return any((Path(mod.__file__).resolve().parent / "__pycache__").glob("*.nbi"))
+    try:
+        rules = importlib.import_module(mod.__name__.rsplit(".", 1)[0] + ".rules")
+    except ImportError:
+        rules = mod
+    found = False
+    for v in list(vars(rules).values()):
+        cache_file = getattr(getattr(v, "_cache", None), "_cache_file", None)
+        if cache_file is None or getattr(getattr(v, "py_func", None), "__module__", None) != rules.__name__:
+            continue
+        if getattr(v, "targetoptions", {}).get("no_cpython_wrapper"):
+            continue  # an inner helper: compiled (and cached) with the kernels that call it
+        found = True
+        try:
+            if not cache_file._load_index():
+                return False
+        except Exception:  # numba internals differ: fall back to the presence of index files
+            return any((Path(rules.__file__).resolve().parent / "__pycache__").glob("*.nbi"))
+    return found or any((Path(mod.__file__).resolve().parent / "__pycache__").glob("*.nbi"))
 
 
 @app.command()

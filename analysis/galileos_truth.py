@@ -18,7 +18,7 @@ import polars as pl
 
 from . import figures as F
 from .load import Runs, load_runs
-from .report import Section
+from .report import Section, TableFormat
 from .stats import mean_t, mean_t_from_moments, wilson
 
 CYCLE_ORDER = ["1", "2", "3", "4", "never"]
@@ -267,17 +267,21 @@ def abjure_sections(runs: Runs) -> list[Section]:
     if pairs:
         df = pl.concat([paired_vs_never(runs.paths[a], runs.paths[b], s).with_columns(
             pl.lit(a).alias("run_a"), pl.lit(b).alias("run_b"), pl.lit(s).alias("seat")) for a, b, s in pairs])
+        win = pl.col("metric") == "win"  # win-share differences in percentage points, as the other rates
+        shown = df.with_columns([pl.when(win).then((pl.col(c) * 100).round(1)).otherwise(pl.col(c)).alias(c)
+                                 for c in ("est", "low", "high", "mean_a", "mean_b")])
         secs.append(Section("Abjure timing: paired against never-abjure",
                             "Runs on common seeds that differ only in one seat's strategy: mean per-game difference "
                             "(strategy minus never-abjure) in that seat's VP and win share, 95% t intervals.",
                             [("abjure_paired", paired_chart(df), "Paired VP difference vs never-abjure.")],
-                            [("Paired differences", df)]))
+                            [("Paired differences (vp in VP, win in percentage points)", shown)]))
     else:
         st = by_strategy(runs)
         secs.append(Section("Abjure timing: strategies compared",
                             "No paired never-abjure run in this report: per-strategy win rate, VP and Abjure rate "
                             "within the run(s).", [("abjure_strategies", strategy_chart(st), "Win rate by strategy.")],
-                            [("Per strategy (rates in %)", _pct(st, rate_cols))]))
+                            [("Per strategy (rates in %; mean_abjure_cycle over the seat-results that Abjured)",
+                              _pct(st, rate_cols), TableFormat(missing={"mean_abjure_cycle": "never"}))]))
     return secs
 
 

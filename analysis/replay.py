@@ -2,8 +2,9 @@
 
 A game's trajectory depends only on (run seed, game index), so the replay plays that one game
 again as a batch of one with the run's game, parameters, content and strategies, prints every
-decision (``describe_action``) and every event (``describe_event``), and checks that the final
-scores equal the logged ones.
+decision (``describe_action``) and every event (``describe_event``) with a header line whenever a
+round (Cycle) begins (the game's ``describe_round``, else ``--- Round k ---``), and checks that the
+final scores equal the logged ones.
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
     for s, st in enumerate(cfg.strategies):
         yield f"  seat {s + 1}: {st}"
     idx = np.zeros(1, np.int64)
+    # a header line whenever a new round (Cycle) begins: games that can say what its start does
+    # define describe_round(state, g); the round is the games table's count of finished rounds + 1
+    header = (getattr(game, "describe_round", None)
+              or (lambda st, g: f"--- Round {int(game.progress(st)[1][g]) + 1} ---"))
+    round_col = next((n for n in ("cycle", "round") if n in names), None)  # events that know their round
+    rounds = int(game.progress(state)[1][0])
+    yield header(state, 0)
     while not game.done(state)[0]:
         mask = game.legal_action_mask(state)
         seat = int(game.to_act(state)[0])
@@ -56,12 +64,21 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
         line = f"ply {int(state.ply[0]):4d}  seat {seat + 1}: {game.describe_action(state, 0, a)}"
         game.step(state, np.array([a]), mask)
         yield line
-        _, rows = drain(state.event_buf, state.event_n, state.game_id)
-        for r in rows:
-            row = {}
-            for c, v in zip(espec.columns, r):
-                row[c.name] = c.vocab[v] if c.vocab else int(v)
-            yield "            " + game.describe_event(row)
+        _, raw = drain(state.event_buf, state.event_n, state.game_id)
+        rows = [{c.name: (c.vocab[v] if c.vocab else int(v)) for c, v in zip(espec.columns, r)} for r in raw]
+        now = int(game.progress(state)[1][0])
+        new_round = now != rounds and not game.done(state)[0]
+        # events of the new round's start (stamped with a later round than the one that ended) go under its header
+        starts = [new_round and round_col is not None and r[round_col] > rounds + 1 for r in rows]
+        for r, late in zip(rows, starts):
+            if not late:
+                yield "            " + game.describe_event(r)
+        if new_round:
+            rounds = now
+            yield header(state, 0)
+        for r, late in zip(rows, starts):
+            if late:
+                yield "            " + game.describe_event(r)
         state.turn_n[:] = 0
     scores = game.final_scores(state)[0]
     yield "final scores: " + ", ".join(f"seat {s + 1} {int(v)} VP" for s, v in enumerate(scores))
@@ -77,4 +94,3 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
         yield "(matches the logged final scores)"
     else:
         yield "(the games table holds no row for this game: not checked)"
-    _ = names

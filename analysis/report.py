@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -28,9 +30,27 @@ from . import metrics as M
 from .load import Runs, load_runs
 
 
+MISSING = "\u2014"  # em dash: a value that cannot be computed (an interval of one observation, no data)
+
+
+@dataclass(frozen=True)
+class TableFormat:
+    """How a report table shows some of its columns (everything else follows :func:`format_table`).
+
+    Attributes:
+        decimals: places for a column or a column family (``est`` covers est/low/high/sd; ``vp``
+            covers vp/vp_low/vp_high; see :func:`_family`).
+        missing: text for a missing value in a column instead of the em dash (e.g. ``"never"``).
+    """
+
+    decimals: dict = field(default_factory=dict)
+    missing: dict = field(default_factory=dict)
+
+
 @dataclass
 class Section:
-    """A report section: heading, prose, figures ``(file stem, Figure, caption)``, tables ``(caption, df)``."""
+    """A report section: heading, prose, figures ``(file stem, Figure, caption)``, tables
+    ``(caption, df)`` or ``(caption, df, TableFormat)``."""
 
     title: str
     text: str = ""
@@ -38,22 +58,112 @@ class Section:
     tables: list = field(default_factory=list)
 
 
-def _fmt(v) -> str:
-    if isinstance(v, float):
-        return f"{v:,.3f}" if abs(v) < 10 else f"{v:,.1f}"
-    return str(v)
+# ------------------------------------------------------------------ table formatting (the one place)
+_EST_FAMILY = ("est", "low", "high", "mean", "sd", "q25", "median", "q75", "mean_a", "mean_b", "fair")
 
 
-def _html_table(df: pl.DataFrame, caption: str) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in r) + "</tr>" for r in df.iter_rows())
-    return f"<table><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+def _family(col: str) -> str:
+    """Columns that share one number format: an estimate with its interval (``est``/``low``/
+    ``high``; ``vp``/``vp_low``/``vp_high``; ``win_rate``/``win_low``/``win_high``)."""
+    if col in _EST_FAMILY:
+        return "est"
+    for suffix in ("_low", "_high", "_rate"):
+        if col.endswith(suffix):
+            return col[: -len(suffix)]
+    return col
 
 
-def _md_table(df: pl.DataFrame, caption: str) -> str:
-    lines = [f"*{caption}*", "", "| " + " | ".join(df.columns) + " |", "|" + "---|" * len(df.columns)]
-    lines += ["| " + " | ".join(_fmt(v) for v in r) + " |" for r in df.iter_rows()]
+def _finite(v) -> bool:
+    return v is not None and not (isinstance(v, float) and not math.isfinite(v))
+
+
+def shown_frame(df: pl.DataFrame) -> pl.DataFrame:
+    """The table as the report shows it: seats numbered from 1 (data keep 0-based ``seat``), and a
+    ``mean`` column dropped where it only repeats ``est``."""
+    if "seat" in df.columns and df.schema["seat"].is_integer():
+        df = df.with_columns(pl.col("seat") + 1)
+    if "mean" in df.columns and "est" in df.columns:
+        a, b = df["mean"].cast(pl.Float64).to_list(), df["est"].cast(pl.Float64).to_list()
+        if all((not _finite(x) and not _finite(y)) or (_finite(x) and _finite(y) and math.isclose(x, y, abs_tol=1e-9))
+               for x, y in zip(a, b)):
+            df = df.drop("mean")
+    return df
+
+
+def format_table(df: pl.DataFrame, fmt: TableFormat | None = None) -> tuple[list[str], list[list[str]]]:
+    """Column names and cell texts of a report table (Markdown and HTML use the same cells).
+
+    Missing values (null, NaN, infinite) show as an em dash (or ``fmt.missing[col]``), never as
+    "None" or "nan". Whole-number columns show as integers with thousands separators; estimates
+    and their intervals (a column family, see :func:`_family`) share one number of decimals: 1
+    when any value is 1 or more (VP, percent), else 3 (ratios below 1); ``fmt.decimals`` overrides.
+    Booleans show as yes/no.
+    """
+    fmt = fmt or TableFormat()
+    df = shown_frame(df)
+    cols = df.columns
+    fam_of = {c: _family(c) for c in cols}
+    estimate = {f for c, f in fam_of.items() if f == "est" or f"{f}_low" in cols or f"{f}_high" in cols}
+    fam_vals: dict[str, list[float]] = {}
+    for c in cols:
+        if df.schema[c].is_float():
+            fam_vals.setdefault(fam_of[c], []).extend(float(v) for v in df[c].to_list() if _finite(v))
+    places: dict[str, int | None] = {}  # None = whole numbers shown as integers
+    for f, vals in fam_vals.items():
+        if f in fmt.decimals:
+            places[f] = fmt.decimals[f]
+        elif vals and f not in estimate and all(v == round(v) for v in vals):
+            places[f] = None
+        else:
+            places[f] = 1 if any(abs(v) >= 1 for v in vals) else 3
+
+    def cell(c: str, v) -> str:
+        if not _finite(v):
+            return fmt.missing.get(c, MISSING)
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, int):
+            return f"{v:,}"
+        if isinstance(v, float):
+            d = fmt.decimals.get(c, places.get(fam_of[c], 3))
+            text = f"{round(v):,}" if d is None else f"{v:,.{d}f}"
+            return text[1:] if text.startswith("-") and not text.strip("-0.,") else text  # no "-0.0"
+        return str(v)
+
+    return cols, [[cell(c, v) for c, v in zip(cols, r)] for r in df.iter_rows()]
+
+
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def _inline_html(text: str) -> str:
+    """Escaped HTML of prose or a caption with Markdown inline code (backticks) as ``<code>``."""
+    return _CODE.sub(lambda m: f"<code>{m.group(1)}</code>", html.escape(text, quote=False))
+
+
+def _plain(text: str) -> str:
+    """Text without Markdown backticks (for attributes such as an image's alt text)."""
+    return _CODE.sub(lambda m: m.group(1), text)
+
+
+def _html_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) -> str:
+    cols, rows = format_table(df, fmt)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in r) + "</tr>" for r in rows)
+    return (f"<table><caption>{_inline_html(caption)}</caption><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>")
+
+
+def _md_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) -> str:
+    cols, rows = format_table(df, fmt)
+    lines = [f"*{caption}*", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines)
+
+
+def fmt_number(v, places: int = 1, missing: str = "n/a") -> str:
+    """One number for prose: ``places`` decimals, or ``missing`` when it cannot be computed."""
+    return f"{v:,.{places}f}" if _finite(v) else missing
 
 
 def _interval_cols(df: pl.DataFrame, pct: bool = False) -> pl.DataFrame:
@@ -76,7 +186,8 @@ def generic_sections(runs: Runs) -> list[Section]:
         [("win_rate", F.win_rate_chart(wr), "Win rate by strategy"),
          ("seat_advantage", F.seat_advantage_chart(seat), "Win rate by seat against the fair share (dashed)")],
         [("Win rate by strategy (percent)", _interval_cols(wr, True)),
-         ("Win rate by seat (percent); fair = 1/players", _interval_cols(seat.with_columns(pl.col("fair") * 100), True))]))
+         ("Win rate by seat (percent; seats numbered from 1 = first player, as in replays); fair = 1/players",
+          _interval_cols(seat.with_columns(pl.col("fair") * 100), True))]))
     vp = M.mean_by(g, "vp")
     vps = M.mean_by(g, "vp", ("strategy", "seat"))
     mg = M.mean_by(g, "margin")
@@ -90,7 +201,7 @@ def generic_sections(runs: Runs) -> list[Section]:
     if bd.height:
         out.append(Section("Score breakdown", "Mean VP per final-score category, per seat.",
                            [("breakdown", F.breakdown_chart(bd), "VP by category")],
-                           [("Mean VP by category", _interval_cols(bd))]))
+                           [("Mean VP by category", _interval_cols(bd), TableFormat(decimals={"est": 2}))]))
     gl = M.game_length(g)
     turns = g.filter(pl.col("seat") == 0).select("turns").collect()["turns"].to_numpy()
     out.append(Section("Game length", "Turns, rounds (Cycles) and decisions per game.",
@@ -116,19 +227,31 @@ def generic_sections(runs: Runs) -> list[Section]:
     return out
 
 
+def _games_played(manifest: dict) -> str:
+    """``"3,000 games"`` for a complete run, ``"1,024 of 3,000 games (run incomplete)"`` otherwise
+    (the games of the chunks marked done, which are the only ones the report reads)."""
+    total = int(manifest["config"]["games"])
+    chunks = manifest.get("chunks") or []
+    done = sum(int(c["hi"]) - int(c["lo"]) for c in chunks if c.get("status") == "done") if chunks else total
+    if manifest.get("status") == "complete" and done == total:
+        return f"{total:,} games"
+    return f"{done:,} of {total:,} games (run incomplete)"
+
+
 def provenance_section(runs: Runs) -> Section:
     """Config, versions, seeds, parameters (assumed ones marked) of each run."""
     tables = []
     text = []
     for name, m in runs.manifests.items():
         cfg = m["config"]
-        text.append(f"Run {name}: {cfg['games']:,} games of {cfg['game']}, {cfg['players']} players, "
+        text.append(f"Run {name}: {_games_played(m)} of {cfg['game']}, {cfg['players']} players, "
                     f"strategies {', '.join(cfg['strategies'])}, seed {cfg['seed']}, status {m['status']}, "
                     f"created {m.get('created')}; versions {json.dumps(m.get('versions', {}))}; "
                     f"content hash {m['game'].get('content_hash')}, params hash {m['game'].get('params_hash')}.")
         assumed = set(m["game"].get("assumed_params", []))
         changed = m["game"].get("params_changed", {})
-        rows = [{"parameter": k, "value": str(v), "assumed": k in assumed, "changed": k in changed}
+        rows = [{"parameter": k, "value": MISSING if v is None else str(v), "assumed": k in assumed,
+                 "changed": k in changed}
                 for k, v in m["game"]["params"].items()]
         if rows:
             tables.append((f"Parameters of run {name} (assumed = an assumption ID, not a published rule)",
@@ -150,7 +273,7 @@ def build_sections(runs: Runs) -> list[Section]:
 _CSS = """body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
 caption{text-align:left;font-style:italic;margin-bottom:4px}img{max-width:100%;border:1px solid #eee}
-h2{border-bottom:2px solid #3b6ea8;padding-bottom:3px}"""
+h2{border-bottom:2px solid #3b6ea8;padding-bottom:3px}code{background:#f2f2f2;padding:0 3px;border-radius:3px}"""
 
 
 def build_report(folders: Sequence[Path | str], dest: Path | str, *,
@@ -193,18 +316,19 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
             h.append(f"<h2>{html.escape(s.title)}</h2>")
             md += [f"## {s.title}", ""]
             for para in filter(None, s.text.split("\n")):
-                h.append(f"<p>{html.escape(para)}</p>")
+                h.append(f"<p>{_inline_html(para)}</p>")
                 md += [para, ""]
             for stem, fig, cap in s.figures:
                 rel = f"figures/{i:02d}_{stem}.png"
                 F.save(fig, tmp / rel)
-                h.append(f"<figure><img src='{rel}' alt='{html.escape(cap)}'><figcaption>{html.escape(cap)}</figcaption></figure>")
+                h.append(f"<figure><img src='{rel}' alt='{html.escape(_plain(cap))}'>"
+                         f"<figcaption>{_inline_html(cap)}</figcaption></figure>")
                 md += [f"![{cap}]({rel})", ""]
-            for cap, df in s.tables:
+            for cap, df, *fmt in s.tables:
                 if df.height == 0:
                     continue
-                h.append(_html_table(df, cap))
-                md += [_md_table(df, cap), ""]
+                h.append(_html_table(df, cap, *fmt))
+                md += [_md_table(df, cap, *fmt), ""]
         h.append(f"<p><small>Built in {time.perf_counter() - t0:.1f} s by meeplelab.</small></p></body></html>")
         (tmp / "report.html").write_text("\n".join(h))
         (tmp / "report.md").write_text("\n".join(md) + "\n")
@@ -221,4 +345,5 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
     return dest / "report.html"
 
 
-__all__ = ["RunFolderError", "Section", "build_report", "build_sections"]
+__all__ = ["MISSING", "RunFolderError", "Section", "TableFormat", "build_report", "build_sections", "fmt_number",
+           "format_table", "shown_frame"]

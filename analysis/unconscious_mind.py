@@ -19,7 +19,7 @@ import polars as pl
 from . import figures as F
 from .load import Runs
 from .metrics import _with_t
-from .report import Section
+from .report import Section, TableFormat, fmt_number
 
 PURCHASES = ("tile_cost_1", "tile_cost_2", "tile_cost_3", "conversion", "other")
 PHASES = ("early", "middle", "late")
@@ -64,7 +64,10 @@ def _mean_t(df: pl.DataFrame, by: list[str], value: str) -> pl.DataFrame:
 
 
 def _label(df: pl.DataFrame, cols) -> pl.DataFrame:
-    return df.with_columns(pl.concat_str([pl.col(c).cast(pl.String) for c in cols], separator=" / ").alias("label"))
+    """A ``label`` column joining ``cols`` for chart axes; seats numbered from 1 (``seat 1`` = first player)."""
+    parts = [pl.format("seat {}", pl.col(c).cast(pl.Int64) + 1) if c == "seat" else pl.col(c).cast(pl.String)
+             for c in cols]
+    return df.with_columns(pl.concat_str(parts, separator=" / ").alias("label"))
 
 
 # ------------------------------------------------------------------ VP per Coffee
@@ -158,8 +161,11 @@ def coffee_sections(runs: Runs) -> list[Section]:
     by_sp = vp_per_coffee(runs, ("strategy", "purchase"), purchases=pur)
     by_ph = vp_per_coffee(runs, ("purchase", "phase"), purchases=pur)
     best = by_s.sort("est", descending=True).row(0, named=True)
+    interval = (f", 95% {fmt_number(best['low'], 2)} to {fmt_number(best['high'], 2)}"
+                if np.isfinite(best["low"]) and np.isfinite(best["high"]) else ", too few games for an interval")
     text = (f"{ATTRIBUTION} Best converter of Coffee into VP: {best['strategy']} "
-            f"({best['est']:.2f} VP per Coffee, 95% {best['low']:.2f} to {best['high']:.2f}).")
+            f"({fmt_number(best['est'], 2)} VP per Coffee{interval}).")
+    per_coffee = TableFormat(decimals={"est": 2})
     r3 = lambda d: d.with_columns([pl.col(c).round(3) for c in ("vp", "coffee", "est", "low", "high")])  # noqa: E731
     return [Section("VP per Coffee", text,
                     [("um_vp_per_coffee_purchase", vp_per_coffee_chart(by_p, ("purchase",)),
@@ -168,10 +174,11 @@ def coffee_sections(runs: Runs) -> list[Section]:
                                                                        "VP per Coffee by strategy (95% bootstrap)"),
                       "VP per Coffee by strategy"),
                      ("um_vp_per_coffee_phase", vp_per_coffee_phase_chart(by_ph), "VP per Coffee by game third")],
-                    [("VP per Coffee by purchase", r3(by_p)), ("VP per Coffee by strategy", r3(by_s)),
-                     ("VP per Coffee by strategy and seat", r3(by_ss)),
-                     ("VP per Coffee by strategy and purchase", r3(by_sp)),
-                     ("VP per Coffee by purchase and game third", r3(by_ph))])]
+                    [("VP per Coffee by purchase", r3(by_p), per_coffee),
+                     ("VP per Coffee by strategy", r3(by_s), per_coffee),
+                     ("VP per Coffee by strategy and seat", r3(by_ss), per_coffee),
+                     ("VP per Coffee by strategy and purchase", r3(by_sp), per_coffee),
+                     ("VP per Coffee by purchase and game third", r3(by_ph), per_coffee)])]
 
 
 # ------------------------------------------------------------------ citations

@@ -7,6 +7,7 @@ a game; an unknown name or argument raises :class:`ConfigError` naming the close
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -112,6 +113,8 @@ def make_strategy(game: str, spec: str) -> Strategy:
             val = a.type(v)
         except ValueError:
             raise ConfigError(f"strategy {name!r}: argument {k}={v!r} must be {a.type.__name__}") from None
+        if isinstance(val, float) and not math.isfinite(val):  # nan, inf and overflowing literals like 1e400
+            raise ConfigError(f"strategy {name!r}: argument {k}={v!r} must be a finite number")
         if (a.lo is not None and val < a.lo) or (a.hi is not None and val > a.hi):
             raise ConfigError(f"strategy {name!r}: argument {k}={v!r} is out of range: allowed {a.lo} to {a.hi}")
         args[k] = val

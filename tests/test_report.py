@@ -4,6 +4,7 @@ whole-number charts have integer ticks and bins; intervals are right."""
 
 from __future__ import annotations
 
+import re
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
@@ -131,3 +132,84 @@ def test_charts_of_whole_numbers_get_integer_ticks_and_gapless_integer_bins():
     assert sorted(p.get_x() for p in ax.patches) == [k - 0.5 for k in range(100, 160, 2)]
     assert all(p.get_height() == 2 for p in ax.patches)
     plt.close("all")
+
+
+def _md_rows(md: str, caption: str) -> list[list[str]]:
+    """Cells of the Markdown table under ``*caption*``."""
+    lines = md.split(f"*{caption}*\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    return [[c.strip() for c in ln.strip("|").split("|")] for ln in lines[2:]]
+
+
+def test_missing_values_show_as_a_dash_never_as_nan_or_none():
+    from analysis.report import TableFormat, _html_table, _md_table, format_table
+
+    # a citation-payoff row with n = 1: no sd and no interval can be computed
+    df = pl.DataFrame({"volumes": [1], "measure": ["cited_bright"], "n": [1], "mean": [1.0], "sd": [None],
+                       "est": [1.0], "low": [float("nan")], "high": [float("inf")]},
+                      schema_overrides={"sd": pl.Float64})
+    cols, rows = format_table(df)
+    assert cols == ["volumes", "measure", "n", "sd", "est", "low", "high"]  # mean repeats est: dropped
+    assert rows == [["1", "cited_bright", "1", "—", "1.0", "—", "—"]]
+    md, page = _md_table(df, "c"), _html_table(df, "c")
+    for text in (md, page):
+        assert "nan" not in text.lower() and "None" not in text and "inf" not in text
+    # a strategy that never Abjured: its mean Abjure Cycle says so
+    st = pl.DataFrame({"strategy": ["abjure-at:cycle=2", "never-abjure"], "mean_abjure_cycle": [2.0, None]})
+    assert format_table(st, TableFormat(missing={"mean_abjure_cycle": "never"}))[1] == [
+        ["abjure-at:cycle=2", "2"], ["never-abjure", "never"]]
+
+
+def test_each_column_is_formatted_one_way():
+    from analysis.report import TableFormat, format_table
+
+    df = pl.DataFrame({"strategy": ["a", "b", "c", "d"], "n": [1234, 5, 60, 7], "wins": [24.0, 8.0, 5.0, 1.0],
+                       "mean": [7.9, 7.8, -5.287, -14.9], "est": [7.9, 7.8, -5.287, -14.9],
+                       "low": [7.0, 6.95, -6.0, -0.04], "high": [8.0, 9.0, -4.5, -3.0],
+                       "ratio": [0.1234, 0.5, 0.25, 0.0], "ok": [True, False, True, True]})
+    cols, rows = format_table(df)
+    assert cols == ["strategy", "n", "wins", "est", "low", "high", "ratio", "ok"]
+    assert [r[1] for r in rows] == ["1,234", "5", "60", "7"]  # counts: integers, thousands separators
+    assert [r[2] for r in rows] == ["24", "8", "5", "1"]  # whole-number floats as integers
+    assert [r[3] for r in rows] == ["7.9", "7.8", "-5.3", "-14.9"]  # an estimate: one decimal throughout
+    assert [r[4] for r in rows] == ["7.0", "7.0", "-6.0", "0.0"]  # its interval the same; no "-0.0"
+    assert [r[6] for r in rows] == ["0.123", "0.500", "0.250", "0.000"]  # ratios below 1: three places
+    assert [r[7] for r in rows] == ["yes", "no", "yes", "yes"]
+    assert [r[3] for r in format_table(df, TableFormat(decimals={"est": 2}))[1]] == ["7.90", "7.80", "-5.29", "-14.90"]
+    # mean is kept when it differs from est
+    assert "mean" in format_table(df.with_columns(pl.col("mean") + 1))[0]
+
+
+def test_report_numbers_seats_from_one_and_renders_inline_code(toy_run, tmp_path):
+    page = build_report([toy_run], tmp_path / "r")
+    md = (tmp_path / "r" / "report.md").read_text()
+    cap = "Win rate by seat (percent; seats numbered from 1 = first player, as in replays); fair = 1/players"
+    assert md.count("seats numbered from 1 = first player") == 1
+    assert [r[1] for r in _md_rows(md, cap)] == ["1", "2", "3"]
+    # sorted by strategy: always-draw (seat 2), then random (seats 1, 3)
+    assert [r[1] for r in _md_rows(md, "Mean final VP by strategy and seat")] == ["2", "1", "3"]
+    # seat 1's row is the data's seat 0
+    g = pl.read_parquet(str(toy_run / "games" / "*.parquet"))
+    wins0 = g.filter(pl.col("seat") == 0)["win_share"].sum()
+    assert float(_md_rows(md, cap)[0][3].replace(",", "")) == pytest.approx(wins0, abs=0.05)
+    html = page.read_text()
+    assert "by <code>ended_by</code>" in html and "`" not in html
+    tables = "\n".join(ln for ln in md.splitlines() if ln.startswith("|"))
+    assert not re.search(r"\|\s*(None|nan|NaN|inf)\s*\|", tables)
+    assert "| strategy | games | wins | est | low | high |" in md and "| mean |" not in md
+
+
+def test_provenance_of_an_interrupted_run_says_how_many_games_it_holds(tmp_path):
+    import tests.toygame as toy
+
+    out = tmp_path / "run"
+    toy.Interrupting.calls = 0
+    with pytest.raises(KeyboardInterrupt):
+        simulate(RunConfig(game="toy", players=3, strategies=("interrupting:after=130",), games=200, seed=1,
+                           batch_size=10, chunk_size=10, n_jobs=1, out=str(out)))
+    toy.Interrupting.calls = -10**9
+    done = pl.read_parquet(str(out / "games" / "*.parquet"))["game"].n_unique()
+    assert 0 < done < 200
+    build_report([out], tmp_path / "r")
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert f"Run run: {done:,} of 200 games (run incomplete) of toy, 3 players" in md
+    assert "200 games of toy" not in md

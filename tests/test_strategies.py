@@ -27,11 +27,39 @@ def test_strategy_ids_parse_with_arguments():
     ("rollout:kk=3", "strategy 'rollout' has no argument 'kk': did you mean k? allowed: k, top, horizon"),
     ("rollout:k=abc", "strategy 'rollout': argument k='abc' must be int"),
     ("rollout:k=0", "strategy 'rollout': argument k='0' is out of range: allowed 1 to 256"),
+    ("heuristic:vp=nan", "strategy 'heuristic': argument vp='nan' must be a finite number"),
+    ("heuristic:vp=inf", "strategy 'heuristic': argument vp='inf' must be a finite number"),
+    ("heuristic:vp=-inf", "strategy 'heuristic': argument vp='-inf' must be a finite number"),
+    ("heuristic:vp=1e400", "strategy 'heuristic': argument vp='1e400' must be a finite number"),
 ])
 def test_bad_strategy_ids_name_what_is_allowed(spec, msg):
     with pytest.raises(ConfigError) as e:
         make_strategy("toy", spec)
     assert str(e.value).startswith(msg)
+
+
+@pytest.mark.parametrize("game,spec", [
+    ("unconscious-mind", "heuristic:vp=nan"), ("galileos-truth", "heuristic:vp=inf"),
+])
+def test_non_finite_weights_of_the_game_heuristics_are_refused(game, spec):
+    with pytest.raises(ConfigError, match=r"argument vp='(nan|inf)' must be a finite number"):
+        make_strategy(game, spec)
+
+
+def test_a_nan_weight_on_the_command_line_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, monkeypatch):
+    import sys
+
+    import cli
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(sys, "argv", ["meeplelab", "simulate", "--no-progress", "--game", "toy", "--players", "4",
+                                      "--strategies", "heuristic:vp=nan,random,random,random", "--out", str(out)])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    err = capsys.readouterr().err
+    assert e.value.code == 2
+    assert err.strip() == "error: strategy 'heuristic': argument vp='nan' must be a finite number"
+    assert not out.exists()
 
 
 def test_pick_best_breaks_ties_with_the_given_uniforms():

@@ -335,13 +335,28 @@ class GalileosTruth(Game):
             return f"{who} uses the Invention {self.content.inv_ids[a - A_INV]}"
         if A_SLOT <= a < A_SPACE:
             i = int(state.workshop[g, a - A_SLOT])
-            return f"{who} creates the Invention {self.content.inv_ids[i] if i >= 0 else '?'} (Workshop slot {a - A_SLOT})"
+            return (f"{who} creates the Invention {self.content.inv_ids[i] if i >= 0 else '?'} "
+                    f"(Workshop slot {a - A_SLOT + 1} from the top)")
         if A_SPACE <= a < A_WIN:
             return f"{who} assigns the Natural Philosopher to {self.content.space_ids[a - A_SPACE]}"
         if a == A_EFFECTS:
             return f"{who} resolves the icon set's Effects now"
         cell = a - A_WIN
         return f"{who} lays the tile on Window row {cell // ct.WCOLS + 1}, column {cell % ct.WCOLS + 1}"
+
+    def describe_round(self, state: GTState, g: int) -> str:
+        """Header line of the Cycle now under way (replay), naming what its start did (``start_cycle``,
+        after ``end_cycle`` for Cycles after the first; A-GT-04, A-GT-06, A-GT-31). The Inquisition
+        flip (A-GT-12) has its own event line under the header."""
+        p = self.params
+        c = int(state.cycle[g])
+        period = "III" if c >= p.period3_first_cycle else "II" if c >= p.period2_first_cycle else "I"
+        steps = [] if c == 1 else ["hands and play areas discarded, Philosophers back"]
+        steps += ["Income", f"hands of {p.hand_size}"]
+        if c == p.period3_first_cycle:
+            steps.append("no Abjure from now on")
+        return (f"--- Cycle {c} of {p.cycles} (Period {period}) begins: {', '.join(steps)}; "
+                f"Seat {int(state.first[g]) + 1} goes first ---")
 
     def describe_event(self, row: dict) -> str:
         kind = row.get("kind")
@@ -371,13 +386,22 @@ class GalileosTruth(Game):
             tgt = row.get("target_seat", -1)
             extra = (f" for {amt} VP" if kind == "write" else
                      (f", Seat {tgt + 1} scores {amt} VP" if amt and tgt is not None and tgt >= 0 else ", nobody scores"))
-            return f"{who} {'reads' if kind == 'read' else kind + 's'} Treatise {name}{extra}"
+            verb = {"write": "writes", "copy": "copies", "read": "reads"}[kind]
+            seal = row.get("before")
+            where = (f" on seal space {seal + 1}" if kind in ("write", "copy") and isinstance(seal, (int, np.integer))
+                     and seal >= 0 else "")
+            return f"{who} {verb} Treatise {name}{where}{extra}"
         if kind == "invent":
-            return f"{who} creates the Invention {self.content.inv_ids[item]} for {amt} Coins"
+            slot = row.get("before")
+            where = f" from Workshop slot {slot + 1}" if isinstance(slot, (int, np.integer)) and slot >= 0 else ""
+            return f"{who} creates the Invention {self.content.inv_ids[item]}{where} for {amt} Coins"
         if kind == "use-invention":
             return f"{who} uses the Invention {self.content.inv_ids[item]}"
         if kind == "observe":
-            return f"{who} observes the sky: Level {amt} tile {self.content.tile_ids[item]}"
+            cell = row.get("before")
+            where = (f" on Window row {cell // ct.WCOLS + 1}, column {cell % ct.WCOLS + 1}"
+                     if isinstance(cell, (int, np.integer)) and cell >= 0 else "")
+            return f"{who} observes the sky: Level {amt} tile {self.content.tile_ids[item]}{where}"
         if kind == "upgrade":
             return f"{who} reaches Academic Level {row.get('after')} (seal space {amt + 1})"
         if kind == "penance":

@@ -360,7 +360,7 @@ class UnconsciousMind(Game):
                                 f"replace the tile in space {ch - 3 + 1} with {c.tile_ids[ka]}"),
             R.D_SWAP2: lambda: f"swap with display slot {ch + 1}",
             R.D_RESPLAY: lambda: f"publish Treatise {c.treatise_ids[int(state.trdisp[g, ch])]}",
-            R.D_GATHER: lambda: f"cite Treatise {c.treatise_ids[ch]} of seat {int(state.tr_owner[g, ch])}",
+            R.D_GATHER: lambda: f"cite Treatise {c.treatise_ids[ch]} of seat {int(state.tr_owner[g, ch]) + 1}",
             R.D_PROF: lambda: ("move the Professor to Freud's Location" if ch == R.CH_TO_FREUD else
                                f"advance the Professor {ch + 1} Location(s)"),
             R.D_FREUD: lambda: f"advance Freud {ch + 1} Location(s)",
@@ -398,7 +398,26 @@ class UnconsciousMind(Game):
         return (f"District bonus of {self.content.district_ids[d]} ({self.params.district_thresholds[s]} tags): "
                 f"{self.content.effect_text[int(self.A['dist_rew'][d, s])]}")
 
+    def describe_round(self, state: UMState, g: int) -> str:
+        """Header line of the round now under way (replay): seat 1 opens every round (A-UM-35)."""
+        rnd = int(state.rnd[g])
+        note = ""
+        if int(state.end_trig[g]) == 1 and rnd >= int(state.last_round[g]):
+            note = " (final round: no new clients)"
+        elif rnd >= self.params.round_limit:
+            note = f" (last round: the round limit of {self.params.round_limit})"
+        return f"--- Round {rnd} begins{note}: seat 1 opens ---"
+
+    @staticmethod
+    def _cid(ids, item) -> str:
+        """Content id of an index (``r26``, ``routine03``), or the raw value when it is not one."""
+        if isinstance(item, (int, np.integer)) and 0 <= int(item) < len(ids):
+            return ids[int(item)]
+        return str(item)
+
     def describe_event(self, row: dict) -> str:
+        """One event row in words: seats from 1, content by its id (``r26``, ``routine03``, ``t1_07``),
+        rooms, rows, spaces and bonus slots from 1, Locations by name."""
         k = row.get("kind")
         seat = row.get("seat")
         if isinstance(seat, (int, np.integer)) and seat >= 0:
@@ -409,6 +428,7 @@ class UnconsciousMind(Game):
         cat = row.get("category")
         amt = row.get("amount")
         item = row.get("item")
+        c = self.content
         if k == "vp":
             return f"seat {seat} scores {amt} VP ({cat})"
         if k == "coffee_gain":
@@ -416,26 +436,39 @@ class UnconsciousMind(Game):
         if k == "coffee_spend":
             return f"seat {seat} spends {amt} Coffee ({cat})"
         if k == "cite":
-            return f"seat {seat} cites a Volume of seat {row.get('target_seat')}'s Treatise {item}: {amt} VP to them"
+            return (f"seat {seat} cites a Volume of seat {row.get('target_seat')}'s Treatise "
+                    f"{self._cid(c.treatise_ids, item)}: {amt} VP to them")
         if k == "cure":
-            return f"seat {seat} cures client {item} ({amt} VP)"
+            return f"seat {seat} cures client {self._cid(c.client_ids, item)} ({amt} VP)"
         if k == "reputation":
             return f"seat {seat} gains reputation (now {item}) from {cat}"
         if k == "freud":
             return f"Freud's reputation advances to {item}"
         if k == "tile":
-            ids = self.content.tile_ids
-            name = ids[item] if item is not None and 0 <= item < len(ids) else item
-            return f"seat {seat}: Notebook tile {name} ({cat})"
+            return self._tile_words(seat, cat, item, row.get("count"))
         if k == "publish":
-            return f"seat {seat} publishes Treatise {item} ({row.get('count')} Volumes, {amt} VP)"
+            return (f"seat {seat} publishes Treatise {self._cid(c.treatise_ids, item)} ({row.get('count')} Volumes, "
+                    f"{amt} VP)")
         if k == "end":
             return f"the end is triggered ({cat})"
         return self._describe_more(k, seat, cat, amt, item, row)
 
-    @staticmethod
-    def _describe_more(k, seat, cat, amt, item, row) -> str:
+    def _tile_words(self, seat, cat, item, cnt) -> str:
+        name = self._cid(self.content.tile_ids, item)
+        pos = int(cnt) if isinstance(cnt, (int, np.integer)) else -1
+        if cat == "none" and 0 <= pos < 9:
+            return f"seat {seat} places Notebook tile {name} in row {pos // 3 + 1}, space {pos % 3 + 1}"
+        if cat == "replace" and pos >= 0:
+            return f"seat {seat} replaces Notebook tile {name} in space {pos + 1} (it is discarded)"
+        if cat == "discard":
+            return f"seat {seat} discards tile {name}"
+        if cat in ("tile_stack", "tile_center", "tile_right", "free"):
+            return f"seat {seat} takes tile {name} ({cat})"
+        return f"seat {seat}: Notebook tile {name} ({cat})"
+
+    def _describe_more(self, k, seat, cat, amt, item, row) -> str:
         """Words for the remaining event kinds (see rules.ev calls for what each column holds)."""
+        c = self.content
         n = int(amt) if amt is not None else 0
         cnt = row.get("count")
         if k in ("bright", "heart_box"):
@@ -452,28 +485,41 @@ class UnconsciousMind(Game):
             return f"seat {seat}: Insight ({cat})"
         if k == "card":
             if cat == "research_draw":
-                return f"seat {seat} draws Research card {item}"
+                return f"seat {seat} draws Research card {self._cid(c.card_ids, item)}"
             if cat == "research_swap":
-                return f"seat {seat} swaps Research card {cnt} from hand with display card {item}"
-            return f"seat {seat} plays Research card {item}"
+                return (f"seat {seat} swaps Research card {self._cid(c.card_ids, cnt)} from hand with display card "
+                        f"{self._cid(c.card_ids, item)}")
+            return f"seat {seat} plays Research card {self._cid(c.card_ids, item)}"
         if k == "client":
             if cat == "treat":
-                return f"seat {seat} treats client {item}"
-            return f"seat {seat} takes client {item} into room {int(cnt) + 1 if cnt is not None else '?'} (therapy {n})"
+                return (f"seat {seat} treats client {self._cid(c.client_ids, item)} "
+                        f"(dream {self._cid(c.dream_ids, cnt)})")
+            return (f"seat {seat} takes client {self._cid(c.client_ids, item)} into room "
+                    f"{int(cnt) + 1 if cnt is not None else '?'} (therapy {n})")
         if k == "catharsis":
-            return f"seat {seat}'s client {item} reaches catharsis: grief layer removed, ability unlocked"
+            return (f"seat {seat}'s client {self._cid(c.client_ids, item)} reaches catharsis: grief layer removed, "
+                    "ability unlocked")
         if k == "idea":
             if cat == "inkpot":
                 return f"seat {seat} gains an Idea from the inkpot rondel"
             if cat == "recall":
                 return f"seat {seat} takes back {n} Idea{'s' if n != 1 else ''} from the Meeting Table"
-            return f"seat {seat} places {n} Idea{'s' if n != 1 else ''} on idea space {item}"
+            return f"seat {seat} places {n} Idea{'s' if n != 1 else ''} on idea space {self._cid(c.space_ids, item)}"
         if k == "goal":
-            return f"seat {seat} claims location goal tile {item} ({n} reputation)"
+            return f"seat {seat} claims location goal tile {self._cid(c.goal_ids, item)} ({n} reputation)"
         if k == "bonus":
-            return f"seat {seat} takes a {'district' if cat == 'district' else 'Location'} bonus (slot {item})"
+            i = int(item) if isinstance(item, (int, np.integer)) else -1
+            if cat == "district" and i >= 0:
+                d, slot = divmod(i, 4)
+                th = self.params.district_thresholds
+                tags = f" ({th[slot]} tags)" if slot < len(th) else ""
+                return f"seat {seat} takes the District bonus of {self._cid(c.district_ids, d)}{tags}"
+            if i >= 0:
+                loc, slot = divmod(i, 3)
+                return f"seat {seat} takes Location bonus {slot + 1} at {self._cid(LOCATIONS, loc)}"
+            return f"seat {seat} takes a {'District' if cat == 'district' else 'Location'} bonus"
         if k == "move":
             who = "Freud" if cat == "freud" else f"seat {seat}'s Professor"
             how = "straight to Freud's Location" if (cat == "professor" and n == 0) else f"{n} Location{'s' if n != 1 else ''}"
-            return f"{who} moves {how}, now at Location {item}"
+            return f"{who} moves {how}, now at {self._cid(LOCATIONS, item)}"
         return ", ".join(f"{key}={v}" for key, v in row.items() if key not in ("game", "ply", "turn"))

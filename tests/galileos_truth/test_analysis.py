@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
@@ -140,3 +141,35 @@ def test_report_includes_the_section(runs_dir, tmp_path):
     html2 = page2.read_text()
     assert "Abjure timing: paired against never-abjure" in html2
     assert len(list((tmp_path / "rep2" / "figures").glob("*abjure*.png"))) >= 4
+
+
+def _md_rows(md: str, caption: str) -> list[dict]:
+    """Rows of the Markdown table under ``*caption*`` as ``{column: cell}``."""
+    lines = md.split(f"*{caption}*\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    cols = [c.strip() for c in lines[0].strip("|").split("|")]
+    return [dict(zip(cols, (c.strip() for c in ln.strip("|").split("|")))) for ln in lines[2:]]
+
+
+def test_report_tables_say_never_for_strategies_that_never_abjure_and_hold_no_nan(runs_dir, tmp_path):
+    build_report([runs_dir["a"]], tmp_path / "rep")
+    md = (tmp_path / "rep" / "report.md").read_text()
+    rows = {r["strategy"]: r for r in _md_rows(
+        md, "Per strategy (rates in %; mean_abjure_cycle over the seat-results that Abjured)")}
+    assert rows["never-abjure"]["mean_abjure_cycle"] == "never" and rows["never-abjure"]["abjurers"] == "0"
+    assert rows["abjure-at:cycle=1"]["mean_abjure_cycle"] == "1"
+    assert rows["never-abjure"]["abjure_rate"] == "0.0"
+    tables = "\n".join(ln for ln in md.splitlines() if ln.startswith("|"))
+    assert not re.search(r"\|\s*(None|nan|NaN|inf)\s*\|", tables)
+    plt.close("all")
+
+
+def test_paired_table_numbers_the_seat_from_one_and_gives_win_differences_in_points(runs_dir, tmp_path):
+    build_report([runs_dir["a"], runs_dir["b"]], tmp_path / "rep")
+    md = (tmp_path / "rep" / "report.md").read_text()
+    rows = {r["metric"]: r for r in _md_rows(md, "Paired differences (vp in VP, win in percentage points)")}
+    assert rows["vp"]["seat"] == rows["win"]["seat"] == "1"  # the data's seat 0, the first player
+    df = A.paired_vs_never(runs_dir["a"], runs_dir["b"], seat=0)
+    win = df.filter(pl.col("metric") == "win").row(0, named=True)
+    assert rows["win"]["est"] == f"{round(win['est'] * 100, 1):.1f}"
+    assert rows["win"]["mean_a"] == f"{round(win['mean_a'] * 100, 1):.1f}"
+    plt.close("all")

@@ -135,3 +135,22 @@ def test_sections_and_report(runs, run_dir, tmp_path):
     assert "VP per Coffee" in html and "Treatise citation payoffs" in html
     assert any("um_citation_net_payoff" in p.name for p in (tmp_path / "report").rglob("*.png"))
     assert dest is not None
+
+
+def test_report_numbers_seats_from_one_renders_inline_code_and_holds_no_nan(runs, run_dir, tmp_path):
+    import re
+
+    build_report([run_dir], tmp_path / "report")
+    md = (tmp_path / "report" / "report.md").read_text()
+    html = (tmp_path / "report" / "report.html").read_text()
+    assert "by <code>option</code>" in html and "`" not in html
+    cap = "*Gains from citing and being cited per seat-game, by strategy and seat*\n\n"
+    block = md.split(cap, 1)[1].split("\n\n", 1)[0].splitlines()
+    assert block[0] == "| strategy | seat | measure | n | sd | est | low | high |"  # mean repeated est: dropped
+    seats = {ln.split("|")[1].strip(): ln.split("|")[2].strip() for ln in block[2:]}
+    assert seats == {"citer": "1", "publisher": "2"}
+    tables = "\n".join(ln for ln in md.splitlines() if ln.startswith("|"))
+    assert not re.search(r"\|\s*(None|nan|NaN|inf)\s*\|", tables)
+    ax = U.citation_gains_chart(U.citation_gains(runs)).axes[0]
+    assert sorted(t.get_text() for t in ax.get_yticklabels()) == ["citer / seat 1", "publisher / seat 2"]
+    plt.close("all")
