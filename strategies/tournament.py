@@ -141,14 +141,17 @@ def summarize(folders: Sequence[Path]) -> dict[str, pl.DataFrame]:
 
 
 def format_table(df: pl.DataFrame) -> str:
-    """Plain-text table for the terminal (rates in percent)."""
+    """Plain-text table for the terminal (rates in percent; seats numbered from 1 = first player, as in
+    reports and replays; the Parquet tables keep the 0-based ``seat``)."""
     cols = df.columns
     rows = []
     for r in df.iter_rows(named=True):
         cells = []
         for c in cols:
             v = r[c]
-            if isinstance(v, float):
+            if c == "seat" and isinstance(v, int):
+                cells.append(str(v + 1))
+            elif isinstance(v, float):
                 cells.append(f"{v * 100:.1f}" if c.startswith("win") else f"{v:.2f}")
             else:
                 cells.append(str(v))

@@ -196,3 +196,14 @@ def test_a_users_function_plays_through_the_adapter():
     res = play_batch(game, [FunctionStrategy(cautious, "cautious"), make_strategy("toy", "random")], np.arange(40), 8)
     g = res.games.to_pandas()
     assert set(g.strategy) == {"cautious", "random"} and g.query("seat == 0").vp.mean() > g.query("seat == 1").vp.mean()
+
+
+def test_tournament_terminal_table_numbers_seats_from_one():
+    import polars as pl
+
+    from strategies.tournament import format_table
+
+    text = format_table(pl.DataFrame({"strategy": ["a", "a"], "seat": [0, 1], "win_rate": [0.25, 0.5]}))
+    lines = text.splitlines()
+    assert lines[0].split() == ["strategy", "seat", "win_rate", "%"]
+    assert [ln.split() for ln in lines[2:]] == [["a", "1", "25.0"], ["a", "2", "50.0"]]
