@@ -235,17 +235,23 @@ def merge(old: list[dict], new: list[Row]) -> list[dict]:
 
 def render(rows: list, info: dict, notes: str = "") -> str:
     """Markdown of RESULTS.md from stored rows (dicts or :class:`Row`)."""
+    when = {(r["game"], r["measure"]): r.get("when") for r in rows if isinstance(r, dict)}
     rows = [r if isinstance(r, Row) else Row(**{k: v for k, v in r.items() if k != "when"}) for r in rows]
+
+    def at(game: str, measure: str) -> str:
+        w = when.get((game, measure))
+        return f" (measured {w})" if w else ""
+
     date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = ["# Benchmark results", "", f"Rendered {date} by `meeplelab bench` (benchmarks/bench.py) from "
-           "`benchmarks/results.json`; each table says when it was measured.", "", "## Machine", ""]
+           "`benchmarks/results.json`; each table says when it was measured (UTC).", "", "## Machine", ""]
     out += [f"- {k}: {v}" for k, v in info.items()]
     for g in dict.fromkeys(r.game for r in rows):
         gr = [r for r in rows if r.game == g]
         tp = [r for r in gr if r.measure == "throughput"]
         if tp:
             out += ["", f"## {g} (strategies by seat: `{_strategy(g, 4)}`; 2 seats: `{_strategy(g, 2)}`)", "",
-                    "### Throughput (complete games per second)", "",
+                    f"### Throughput (complete games per second){at(g, 'throughput')}", "",
                     "| seats | batch | n_jobs | logs | games | seconds | games/s | Parquet bytes/game |",
                     "|---|---|---|---|---|---|---|---|"]
             for r in tp:
@@ -263,20 +269,20 @@ def render(rows: list, info: dict, notes: str = "") -> str:
                     out.append(f"{p} seats: n_jobs 2 is {j2.gps / j1.gps:.2f}x n_jobs 1.")
         mem = [r for r in gr if r.measure == "memory"]
         if mem:
-            out += ["", f"### {g}: peak resident memory of one simulate process (4 seats, logs written)", "",
+            out += ["", f"### {g}: peak resident memory of one simulate process (4 seats, logs written){at(g, 'memory')}", "",
                     "| games | batch | seconds | games/s | peak MiB |", "|---|---|---|---|---|"]
             out += [f"| {r.games:,} | {r.batch} | {r.seconds:.1f} | {r.gps:,.0f} | {r.extra['peak_mib']:.0f} |"
                     for r in mem]
         prof = [r for r in gr if r.measure == "profile"]
         if prof:
             out += ["", f"### {g}: profile (cProfile, 4 seats, batch {prof[0].batch}, {prof[0].games:,} games, "
-                    f"{prof[0].extra['gps']:.0f} games/s under the profiler), functions by own time", "",
+                    f"{prof[0].extra['gps']:.0f} games/s under the profiler), functions by own time{at(g, 'profile')}", "",
                     "| function | calls | own seconds | share |", "|---|---|---|---|"]
             out += [f"| `{r.extra['where']}` | {r.extra['calls']:,} | {r.seconds:.2f} | {r.extra['share']:.0%} |"
                     for r in prof]
         sw = [r for r in gr if r.measure == "sweep"]
         for r in sw:
-            out += ["", f"### {g}: sweep at scale", "",
+            out += ["", f"### {g}: sweep at scale{at(g, 'sweep')}", "",
                     f"`meeplelab sweep` of {r.extra['variants']} variants ({r.extra['vary']}) x "
                     f"{r.games // r.extra['variants']:,} games, 4 seats, n_jobs {r.n_jobs}, batch {r.batch}, "
                     f"every log written, report included: **{r.seconds / 60:.1f} minutes** end to end "
