@@ -42,10 +42,6 @@ def start_and_signal(cmd: list[str], run: Path, sig: int) -> tuple[int, str]:
 
 
 def test_sigterm_handler_raises_terminated_and_is_restored():
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        pytest.skip("signal handlers can only be installed in the main thread")
     before = signal.getsignal(signal.SIGTERM)
     with pytest.raises(Terminated) as e:
         with terminate_as_interrupt():
