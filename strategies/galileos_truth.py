@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rng import Streams, shuffle_range
+from sim.core.rng import shuffle_range
 from sim.galileos_truth import content as ct
 from sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_OLEVEL, A_PASS, A_PAY,
                                       A_SEC, A_SPACE, A_UPGRADE, P_GROUP, P_MAIN, P_OLEVEL, P_PENPAY, P_PLACE,
@@ -336,41 +336,8 @@ class GTRollout(Rollout):
         self.top = int(args.get("top", 3))
         self.horizon = int(args.get("horizon", 3))
         self.heuristic = GTHeuristic()
-        self.plan = self.heuristic.plan
-
-    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
-        from .search import continue_for, derived_streams, pick_best, value
-
-        game, state = view.game, view.state
-        n = legal_mask.shape[0]
-        rows, acts, starts, hscore, u = self.heuristic.scores(view, legal_mask, rng)
-        first = pick_best(hscore, rows, acts, starts, n, u)
-        if self.top <= 1:
-            return first
-        # candidates: the heuristic's ``top`` best actions of each game
-        order = np.lexsort((-hscore, rows))
-        rank = np.empty_like(order)
-        rank[order] = np.arange(order.size)
-        rank = rank - starts[np.searchsorted(starts, np.arange(rows.size), side="right") - 1]
-        keep = (rank < self.top) | (acts == first[rows])
-        crow, cact = rows[keep], acts[keep]
-        cstarts = np.flatnonzero(np.r_[True, crow[1:] != crow[:-1]])
-        if (np.diff(np.r_[cstarts, crow.size]) == 1).all():
-            return first
-        rep = np.repeat(np.arange(crow.size), self.k)
-        sub = state.take(view.idx[crow[rep]], fresh_logs=True)
-        seat = np.full(rep.size, view.seat)
-        # common random numbers: continuation j of every candidate of a game shares its stream
-        # (same re-sampled hidden information, same plan draws), so candidates differ by their action
-        base = derived_streams(rng, np.repeat(np.arange(n), self.k))
-        kidx = crow[rep] * self.k + np.tile(np.arange(self.k), crow.size)
-        streams = Streams(base.keys[kidx].copy())
-        game.redeterminize(sub, seat, streams)
-        game.step(sub, cact[rep], legal_mask[crow[rep]])
-        turns0 = game.progress(sub)[0].copy()
-        continue_for(game, sub, streams, turns0, self.horizon, self.plan, cap=48)
-        score = value(game, sub, seat, self.heuristic.weights).reshape(-1, self.k).mean(axis=1)
-        return pick_best(score, crow, cact, cstarts, n, u)
+        self.plan = self.policy = self.heuristic.plan
+        self.candidates, self.common_numbers, self.cap = "heuristic", True, 48
 
 
 register_strategy("abjure-at", AbjureAt, games=GAME, args={

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.rng import Streams
+
 from .base import Strategy, StrategyRNG, View
 from .registry import Arg, register_strategy
 from .search import advance, candidates, continue_for, derived_streams, pick_best, value
@@ -69,16 +71,26 @@ class Heuristic(Strategy):
 
 
 class Rollout(Strategy):
-    """The heuristic's pick plus random other legal actions (``top`` per decision), each continued
-    ``k`` times for ``horizon`` turns (or to the end) by ``policy`` at every seat (None: uniform
-    random); picks the best mean weighted margin, the heuristic's pick getting a ``prior`` bonus.
+    """Candidate actions (``top`` per decision), each continued ``k`` times for ``horizon`` turns (or
+    to the end) by ``policy`` at every seat (None: uniform random); picks the best mean weighted
+    margin, the heuristic's pick getting a ``prior`` bonus.
 
-    Games customise it by setting ``heuristic``, ``policy`` and ``prior`` in ``__init__``.
+    Games customise it in ``__init__`` through:
+        heuristic: the valuation (and the source of the first candidate).
+        policy, prior: the continuation strategy and the bonus of the heuristic's pick.
+        candidates: ``"random"`` (the heuristic's pick plus random other legal actions) or
+            ``"heuristic"`` (the heuristic's ``top`` best-scored actions).
+        common_numbers: continuation j of every candidate of a game shares one stream (same
+            re-sampled hidden information and policy draws), so candidates differ only by their action.
+        cap: plies per seat and turn a continuation may take (see ``search.continue_for``).
     """
 
     name = "rollout"
     policy: Strategy | None = None
     prior: float = 0.0
+    candidates: str = "random"
+    common_numbers: bool = False
+    cap: int = 64
 
     def __init__(self, **args):
         super().__init__(**args)
@@ -90,29 +102,42 @@ class Rollout(Strategy):
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
         game, state = view.game, view.state
         n = legal_mask.shape[0]
-        first = self.heuristic.act(view, legal_mask, rng)
-        if self.top <= 1:
-            return first
-        # candidate set: the heuristic's pick plus random other legal actions, up to `top` per game
-        rows, acts, starts = candidates(legal_mask)
-        u = rng.random()
-        keyed = derived_streams(rng, rows).random(np.arange(rows.size))
-        keyed[acts == first[rows]] = -1.0  # the heuristic's choice always kept
+        if self.candidates == "heuristic":  # the heuristic's best-scored actions
+            rows, acts, starts, hscore, u = self.heuristic.scores(view, legal_mask, rng)
+            first = pick_best(hscore, rows, acts, starts, n, u)
+            if self.top <= 1:
+                return first
+            keyed = -hscore
+        else:  # the heuristic's pick plus random other legal actions
+            first = self.heuristic.act(view, legal_mask, rng)
+            if self.top <= 1:
+                return first
+            rows, acts, starts = candidates(legal_mask)
+            u = rng.random()
+            keyed = derived_streams(rng, rows).random(np.arange(rows.size))
+            keyed[acts == first[rows]] = -1.0  # the heuristic's choice always kept
         order = np.lexsort((keyed, rows))
         rank = np.empty_like(order)
         rank[order] = np.arange(order.size)
         rank = rank - starts[np.searchsorted(starts, np.arange(rows.size), side="right") - 1]
-        keep = rank < self.top
+        keep = (rank < self.top) | (acts == first[rows])
         crow, cact = rows[keep], acts[keep]
         cstarts = np.flatnonzero(np.r_[True, crow[1:] != crow[:-1]])
+        if self.common_numbers and (np.diff(np.r_[cstarts, crow.size]) == 1).all():
+            return first  # one candidate in every game: nothing to compare
         rep = np.repeat(np.arange(crow.size), self.k)
         sub = state.take(view.idx[crow[rep]], fresh_logs=True)
         seat = np.full(rep.size, view.seat)
-        streams = derived_streams(rng, crow[rep])
+        if self.common_numbers:
+            base = derived_streams(rng, np.repeat(np.arange(n), self.k))
+            kidx = crow[rep] * self.k + np.tile(np.arange(self.k), crow.size)
+            streams = Streams(base.keys[kidx].copy())
+        else:
+            streams = derived_streams(rng, crow[rep])
         game.redeterminize(sub, seat, streams)
         game.step(sub, cact[rep], legal_mask[crow[rep]])
         turns0 = game.progress(sub)[0].copy()
-        continue_for(game, sub, streams, turns0, self.horizon, self.policy)
+        continue_for(game, sub, streams, turns0, self.horizon, self.policy, cap=self.cap)
         score = value(game, sub, seat, self.heuristic.weights).reshape(-1, self.k).mean(axis=1)
         if self.prior:
             score = score + self.prior * (cact == first[crow])  # the heuristic's pick wins near-ties
