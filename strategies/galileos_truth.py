@@ -329,12 +329,10 @@ class GTRollout(Rollout):
     numbers across candidates, valued by the heuristic's weighted margin; best mean wins."""
 
     name = "rollout"
+    defaults = {"k": 4, "top": 3, "horizon": 3}
 
     def __init__(self, **args):
         super().__init__(**args)
-        self.k = int(args.get("k", 4))
-        self.top = int(args.get("top", 3))
-        self.horizon = int(args.get("horizon", 3))
         self.heuristic = GTHeuristic()
         self.plan = self.policy = self.heuristic.plan
         self.candidates, self.common_numbers, self.cap = "heuristic", True, 48

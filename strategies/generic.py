@@ -91,12 +91,14 @@ class Rollout(Strategy):
     candidates: str = "random"
     common_numbers: bool = False
     cap: int = 64
+    #: defaults of ``k``, ``top`` and ``horizon`` when not given
+    defaults: dict = {"k": 8, "top": 4, "horizon": 4}
 
     def __init__(self, **args):
         super().__init__(**args)
-        self.k = int(args.get("k", 8))
-        self.top = int(args.get("top", 4))
-        self.horizon = int(args.get("horizon", 4))
+        self.k = int(args.get("k", self.defaults["k"]))
+        self.top = int(args.get("top", self.defaults["top"]))
+        self.horizon = int(args.get("horizon", self.defaults["horizon"]))
         self.heuristic = Heuristic()
 
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
