@@ -200,6 +200,36 @@ def ideas_on_table(view):
     return (view.state.space_owner[view.idx] == view.seat).sum(axis=1)
 
 
+def colour_from_ring(view, legal):
+    """Rule for the player-colour Insight a Treatise or district slot takes from a ring (D_COLOUR, reserve
+    already ruled out): a ring Insight that no client's next dream needs (removing it leaves every room's next
+    dream payable), lowest level first; else the lowest level. Compared in order: needed, then level."""
+    k = _top(view)[0]
+    at = k == R.D_COLOUR
+    if not at.any():
+        return _EMPTY, at
+    st, g, gm, p = view.state, view.idx, view.game, view.seat
+    tok = (st.dial_w[g, p] + st.dial_c[g, p])[:, 1:]  # [n, 9] Insights on the rings
+    q = np.arange(9) // 3
+    lvl = np.arange(9) % 3
+    needed = np.zeros((g.size, 9), bool)
+    for room in range(2):
+        d = np.where(st.room_manifest[g, p, room] >= 0, st.room_manifest[g, p, room], st.room_latent[g, p, room])
+        has = (st.room_client[g, p, room] >= 0) & (d >= 0)
+        dd = np.maximum(d, 0)
+        cq, cl = gm.A["dr_cq"][dd], gm.A["dr_cl"][dd]
+        pays = ((cq[:, None] == 3) | (q[None, :] == cq[:, None])) & (lvl[None, :] >= cl[:, None])  # [n, 9]
+        last = (pays * tok).sum(axis=1) == 1  # exactly one Insight pays this dream
+        needed |= has[:, None] & last[:, None] & pays
+    lg = legal[:, CH0 + 1:CH0 + 10]
+    cand = np.where((lg & ~needed).any(axis=1, keepdims=True), lg & ~needed, lg)
+    big = np.where(cand, lvl[None, :], 9)
+    best = cand & (big == big.min(axis=1, keepdims=True))
+    out = np.zeros(legal.shape, bool)
+    out[:, CH0 + 1:CH0 + 10] = best & at[:, None]
+    return out
+
+
 CARDS = range(CARD0, CARD0 + N_CARD)
 PUBLISH = [CH0 + k for k in range(6)]
 ELEVATE = range(POS0, POS0 + 9)
@@ -215,6 +245,8 @@ COMMON = [
     ("take free tiles", on(R.D_FREE_TILE, [CH0, CH0 + 1])),
     ("use Elevations", on(R.D_ELXF, ELEVATE)),
     ("district slots before Location bonuses", on(R.D_RECALLB, range(CH0 + 6, CH0 + 14))),
+    ("player-colour Insight from the reserve (an idle token)", on(R.D_COLOUR, [CH0])),
+    ("else from a ring Insight no client's next dream needs, lowest level first", colour_from_ring),
     ("take Location bonuses", on(R.D_RECALLB, range(CH0, CH0 + 6))),
     ("treat every treatable client", on(R.D_TREAT, [CH0, CH0 + 1])),
 ]

@@ -22,7 +22,7 @@ SCALARS = (
     "full_rep", "row_elev", "col_lvl", "ins_elev", "ins_xfer", "play_max", "cite_bright", "prof_max", "freud_max",
     "loc_cap", "loc_bright", "conv_coffee", "recall_coffee", "ther_max", "cath_space", "sym_hearts", "dist_tokens",
     "dist_rep_tokens", "track_len", "end_vp", "track_first", "track_second", "heart_vp", "coffee_per_bright",
-    "bright_vp", "round_limit", "solo_every",
+    "bright_vp", "round_limit", "solo_every", "limit_stop",
 )
 CONST_FIELDS = (tuple(f"{k}_{a}" for a in CONTENT_ARRAYS for k in ("o", "n", "w", "w2")) +
                  tuple(f"{k}_{f}" for f in FIELD_NAMES for k in ("so", "sd1", "sw")) + SCALARS)

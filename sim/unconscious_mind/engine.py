@@ -127,7 +127,8 @@ class UnconsciousMind(Game):
             sym_hearts=p.symbol_match_hearts, dist_tokens=p.district_tokens, dist_rep_tokens=p.district_rep_tokens,
             track_len=p.track_length, end_vp=p.end_trigger_vp, track_first=p.track_bonus_first,
             track_second=p.track_bonus_second, heart_vp=p.heart_box_vp, coffee_per_bright=p.coffee_per_bright,
-            bright_vp=p.bright_vp, round_limit=p.round_limit, solo_every=p.solo_freud_every)
+            bright_vp=p.bright_vp, round_limit=p.round_limit, solo_every=p.solo_freud_every,
+            limit_stop=int(p.limit_round_trigger == "stop"))
         c = np.array([int(v[k]) for k in CONST_FIELDS], np.int64)
         self._cache[P] = (c, lay)
         return self._cache[P]
@@ -191,8 +192,26 @@ class UnconsciousMind(Game):
         return {name: state.vp_cat[:, :, 1 + i].astype(np.int64) for i, name in enumerate(R.VP_CATEGORIES)}
 
     def tiebreak(self, state: UMState) -> np.ndarray:
-        """Assumed (A-UM-25): further on the reputation track, then more heart boxes."""
-        return (state.rep * 1000 + state.hearts).astype(np.int64)
+        """``int[B, P, 2]`` keys compared in order (A-UM-25): the reputation marker ahead (fewer markers ahead
+        of it; same space: the one underneath, which arrived earlier, is ahead: ``rules.marker_ahead``, the
+        definition the end-of-track bonus uses), then more heart boxes."""
+        ahead = np.zeros((state.batch_size, state.num_players), np.int64)
+        R.batch_markers_ahead(arrays(state, self.K), self._consts(state.num_players)[0], ahead)
+        return np.stack([-ahead, state.hearts.astype(np.int64)], axis=2)
+
+    end_reasons = {
+        "clock": "Freud's reputation marker reached the end of the track; the round was finished and one more "
+                 "played (research UM §7; an end triggered in the limit round too, A-UM-36).",
+        "round_limit": "round_limit rounds were played without the end being triggered (A-UM-13; with "
+                       "limit_round_trigger = stop also an end triggered in the limit round, A-UM-36).",
+    }
+    safety_stops = ("round_limit",)
+
+    def end_reason(self, state: UMState) -> np.ndarray:
+        """``int[B]`` index into :attr:`end_reasons`: 0 clock (the end was triggered and its last round played),
+        1 round limit (valid once ``done``)."""
+        clock = (state.end_trig == 1) & (state.rnd >= state.last_round)
+        return np.where(clock, 0, 1).astype(np.int64)
 
     def features(self, state: UMState) -> dict[str, np.ndarray]:
         """``{name: float[B, P]}``: vp, coffee, bright (Bright Ideas), insight (Insights on the dial rings,
@@ -368,6 +387,9 @@ class UnconsciousMind(Game):
                                   + (" (+Bright Idea)" if ch >= 2 else "")),
             R.D_LOCEFF: lambda: f"{LOCATIONS[ka]} effect: {c.effect_text[int(self.A['loc_eff'][ka, ch])]}",
             R.D_COLUMN: lambda: f"activate Notebook column {ch + 1}",
+            R.D_COLOUR: lambda: (f"take the player-colour Insight for the {('Treatise', 'district slot')[ka]} from "
+                                 + ("the dial's reserve" if ch == 0 else
+                                    f"the {QUALITIES[(ch - 1) // 3]} {LEVELS[(ch - 1) % 3]} ring")),
             R.D_TILEORDER: lambda: (f"resolve the main effect of tile {c.tile_ids[int(state.nb[g, state.seat[g], ch])]} "
                                     f"(row {ch // 3 + 1}, space {ch % 3 + 1})"),
             R.D_REPACT: lambda: f"reputation-track action: {c.effect_text[int(self.A['sec_action'][ch])]}",
@@ -405,7 +427,8 @@ class UnconsciousMind(Game):
         if int(state.end_trig[g]) == 1 and rnd >= int(state.last_round[g]):
             note = " (final round: no new clients)"
         elif rnd >= self.params.round_limit:
-            note = f" (last round: the round limit of {self.params.round_limit})"
+            note = (f" (last round: the round limit of {self.params.round_limit}"
+                    + (", unless the end is triggered in it)" if self.params.limit_round_trigger == "finish" else ")"))
         return f"--- Round {rnd} begins{note}: seat 1 opens ---"
 
     @staticmethod
@@ -482,6 +505,11 @@ class UnconsciousMind(Game):
             if cat == "tile" and item is not None and item >= 100:
                 line = f"column {item - 200 + 1}" if item >= 200 else f"row {item - 100 + 1}"
                 return f"seat {seat} completes Notebook {line}: its player-colour Insight goes to the dial's reserve"
+            if cat in ("publish", "district") and item is not None:
+                where = "the dial's reserve" if item < 0 else (
+                    f"the {('Growth', 'Freedom', 'Passion')[item // 3]} {('Minor', 'Median', 'Major')[item % 3]} ring")
+                what = "the Treatise" if cat == "publish" else "a district slot"
+                return f"seat {seat} puts a player-colour Insight from {where} on {what}"
             return f"seat {seat}: Insight ({cat})"
         if k == "card":
             if cat == "research_draw":

@@ -122,6 +122,10 @@ class Params:
     round_limit: int = param(30, unit="rounds", source="A-UM-13",
                              doc="Safety end: the game ends after this round even if Freud never reaches the end.",
                              lo=5, hi=100)
+    limit_round_trigger: str = param("finish", unit="-", source="A-UM-36",
+                                     doc="An end triggered in the limit round: 'finish' plays that round out and "
+                                         "one more (the clock's rule wins over round_limit); 'stop' ends the game "
+                                         "after the limit round anyway.", choices=("finish", "stop"))
     solo_freud_every: int = param(2, unit="turns", source="A-UM-14",
                                   doc="Solo: Freud gains 1 reputation after every this many turns.", lo=1, hi=10)
 

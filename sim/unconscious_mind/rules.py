@@ -63,6 +63,7 @@ D_COLUMN = 34
 K_GENQL = 35
 D_TILEORDER = 36
 D_GENANY = 37
+D_COLOUR = 38
 
 
 # Meeting Table actions
@@ -77,6 +78,9 @@ L_DECK, L_DISPLAY, L_HAND, L_INPLAY, L_TREATISE = 0, 1, 2, 3, 4
 
 # inkpot kinds
 INK_PLAIN, INK_ROW, INK_COLUMN, INK_REP = 0, 1, 2, 3
+
+# D_COLOUR purposes (the stack entry's a)
+COLOUR_PUBLISH, COLOUR_DISTRICT = 0, 1
 
 # choice offsets
 CH_TO_FREUD = 5        # D_PROF: move straight to Freud
@@ -251,15 +255,38 @@ def has_colour(S, C, g, p):
 
 
 @njit(cache=True)
-def take_colour(S, C, g, p):
-    """Remove a player-colour Insight from the dial (reserve first, then the lowest ring, A-UM-22)."""
-    order = (0, 1, 4, 7, 2, 5, 8, 3, 6, 9)
-    for k in range(10):
-        i = order[k]
+def colour_sources(S, C, g, p):
+    """How many dial positions (reserve or a ring) hold a player-colour Insight of seat p."""
+    n = 0
+    for i in range(10):
         if S.M[g, C[X_so_dial_c] + p * C[X_sw_dial_c] + i] > 0:
-            S.M[g, C[X_so_dial_c] + p * C[X_sw_dial_c] + i] -= 1
-            S.M[g, C[X_so_col_spent] + p] += 1
-            return True
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def take_colour_at(S, C, g, p, pos, why):
+    """Remove a player-colour Insight of seat p from dial position ``pos`` (0 = reserve, 1+q*3+l); an
+    ``insight`` event (category publish or district, item = q*3+l, -1 for the reserve) records where from."""
+    if S.M[g, C[X_so_dial_c] + p * C[X_sw_dial_c] + pos] <= 0:
+        return False
+    S.M[g, C[X_so_dial_c] + p * C[X_sw_dial_c] + pos] -= 1
+    S.M[g, C[X_so_col_spent] + p] += 1
+    ev(S, C, g, EV_INSIGHT, p, C_PUBLISH if why == COLOUR_PUBLISH else C_DISTRICT, -1, -1, pos - 1, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def take_colour(S, C, g, p, why):
+    """Put a player-colour Insight from the dial (reserve or any ring, seed §Publishing a Treatise step 5) on a
+    Treatise or district slot: the seat chooses where from (a D_COLOUR decision) when two or more dial
+    positions hold one; with one position it is taken from there (A-UM-22)."""
+    if colour_sources(S, C, g, p) >= 2:
+        push(S, C, g, D_COLOUR, why, 0, 0)
+        return True
+    for i in range(10):
+        if S.M[g, C[X_so_dial_c] + p * C[X_sw_dial_c] + i] > 0:
+            return take_colour_at(S, C, g, p, i, why)
     return False
 
 
@@ -308,6 +335,30 @@ def gain_rep(S, C, g, p, n, cat):
             if k > 0:
                 S.M[g, C[X_so_freud_loc]] = (S.M[g, C[X_so_freud_loc]] + k) % C[X_n_loc_dist]
                 ev(S, C, g, EV_MOVE, p, C_FREUD, k, -1, S.M[g, C[X_so_freud_loc]], 0, 0)
+
+
+@njit(cache=True)
+def marker_ahead(S, C, g, a, b):
+    """True when seat a's reputation marker is ahead of seat b's: further along the track, or on the same space
+    and underneath it (arrived earlier). The one definition of "ahead" (end-of-track bonus, tie-break; A-UM-25)."""
+    ra = S.M[g, C[X_so_rep] + a]
+    rb = S.M[g, C[X_so_rep] + b]
+    if ra != rb:
+        return ra > rb
+    return S.M[g, C[X_so_rep_order] + a] < S.M[g, C[X_so_rep_order] + b]
+
+
+@njit(cache=True)
+def batch_markers_ahead(S, C, out):
+    """``out[g, p]``: how many seats' reputation markers are ahead of seat p's (:func:`marker_ahead`)."""
+    P = C[X_sd1_vp]
+    for g in range(out.shape[0]):
+        for p in range(P):
+            n = 0
+            for q in range(P):
+                if q != p and marker_ahead(S, C, g, q, p):
+                    n += 1
+            out[g, p] = n
 
 
 @njit(cache=True)
@@ -844,7 +895,7 @@ def final_scoring(S, C, g):
         for j in range(P - 1 - i):
             a = order[j]
             b = order[j + 1]
-            if S.M[g, C[X_so_rep] + b] > S.M[g, C[X_so_rep] + a] or (S.M[g, C[X_so_rep] + b] == S.M[g, C[X_so_rep] + a] and S.M[g, C[X_so_rep_order] + b] < S.M[g, C[X_so_rep_order] + a]):
+            if marker_ahead(S, C, g, b, a):
                 order[j] = b
                 order[j + 1] = a
     for p in range(P):
@@ -941,8 +992,8 @@ def finish_turn(S, C, g):
         end = False
         if S.M[g, C[X_so_end_trig]] == 1 and done_round >= S.M[g, C[X_so_last_round]]:
             end = True
-        elif done_round >= C[X_round_limit]:
-            end = True
+        elif done_round >= C[X_round_limit] and (S.M[g, C[X_so_end_trig]] == 0 or C[X_limit_stop] == 1):
+            end = True  # safety stop (A-UM-13); an end already triggered is played out unless limit_stop (A-UM-36)
             ev(S, C, g, EV_END, 0, C_ROUND_LIMIT, 0, -1, done_round, 0, 0)
         if end:
             S.M[g, C[X_so_rnd]] = done_round
@@ -1004,7 +1055,7 @@ def run_auto(S, C, g, kind, a, b, c):
 def publish_finish(S, C, g, p, t):
     S.M[g, C[X_so_tr_owner] + t] = p
     S.M[g, C[X_so_tr_n] + t] = S.K[C[X_o_tr_len] + t]
-    take_colour(S, C, g, p)
+    take_colour(S, C, g, p, COLOUR_PUBLISH)
     ev(S, C, g, EV_PUBLISH, p, C_TREATISE, S.K[C[X_o_tr_vp] + t], -1, t, 0, S.K[C[X_o_tr_len] + t])
     add_vp(S, C, g, p, S.K[C[X_o_tr_vp] + t], C_TREATISE, t)
     for q in range(C[X_sd1_pub_cited]):
@@ -1244,6 +1295,13 @@ def _mask_row_genany(S, C, g, p, kind, a, b, out):
 
 
 @njit(cache=True)
+def _mask_row_colour(S, C, g, p, kind, a, b, out):
+    for i in range(10):
+        if S.M[g, C[X_so_dial_c] + p * C[X_sw_dial_c] + i] > 0:
+            out[CH0 + i] = True
+
+
+@njit(cache=True)
 def _mask_row_tileorder(S, C, g, p, kind, a, b, out):
     for i in range(9):
         if (a >> i) & 1:
@@ -1378,6 +1436,8 @@ def mask_row(S, C, g, out):
         _mask_row_column(S, C, g, p, kind, a, b, out)
     elif kind == D_GENANY:
         _mask_row_genany(S, C, g, p, kind, a, b, out)
+    elif kind == D_COLOUR:
+        _mask_row_colour(S, C, g, p, kind, a, b, out)
     elif kind == D_TILEORDER:
         _mask_row_tileorder(S, C, g, p, kind, a, b, out)
     elif kind == D_REPACT:
@@ -1735,6 +1795,11 @@ def _apply_one_genany(S, C, g, p, act, kind, a, b, ch):
 
 
 @njit(cache=True)
+def _apply_one_colour(S, C, g, p, act, kind, a, b, ch):
+    take_colour_at(S, C, g, p, ch, a)
+
+
+@njit(cache=True)
 def _apply_one_tileorder(S, C, g, p, act, kind, a, b, ch):
     push_tiles(S, C, g, p, a & ~(1 << ch))
     t = S.M[g, C[X_so_nb] + p * C[X_sw_nb] + ch]
@@ -1766,10 +1831,10 @@ def _apply_one_recallb(S, C, g, p, act, kind, a, b, ch):
             gain_rep(S, C, g, p, 1, C_BONUS)
     else:
         s = (ch - 6) % 4
-        take_colour(S, C, g, p)
         S.M[g, C[X_so_dist_slot] + d * C[X_sw_dist_slot] + s] = p
         ev(S, C, g, EV_BONUS, p, C_DISTRICT, 0, -1, d * 4 + s, 0, token)
         push(S, C, g, K_EFFECT, S.K[C[X_o_dist_rew] + d * C[X_w_dist_rew] + s], C_DISTRICT, -1)
+        take_colour(S, C, g, p, COLOUR_DISTRICT)  # after the push: a D_COLOUR choice comes before the reward
 
 
 @njit(cache=True)
@@ -1900,6 +1965,8 @@ def apply_one(S, C, g, act):
         _apply_one_column(S, C, g, p, act, kind, a, b, ch)
     elif kind == D_GENANY:
         _apply_one_genany(S, C, g, p, act, kind, a, b, ch)
+    elif kind == D_COLOUR:
+        _apply_one_colour(S, C, g, p, act, kind, a, b, ch)
     elif kind == D_TILEORDER:
         _apply_one_tileorder(S, C, g, p, act, kind, a, b, ch)
     elif kind == D_REPACT:

@@ -178,6 +178,41 @@ def test_publish_steps4_to_6_cards_overlap_colour_insight_on_tile_and_vp_scored(
     assert all(s.card_loc[0, c] == R.L_TREATISE for c in used)
 
 
+def test_publish_step5_put_a_player_colour_insight_from_your_dial_reserve_or_any_ring_on_the_tile():
+    gm, s = new()
+    cols, used = _setup_publish(gm, s, t=0)
+    s.dial_c[:, 0, 2] = 1  # a second colour Insight, on the growth median ring
+    s.dial_c[:, 0, 9] = 1  # and a third, on the passion major ring
+    s.col_board[:, 0] = 3
+    push(s, R.D_QUILL, 0)
+    for c in used:
+        step(gm, s, CARD0 + c)
+    # the seat chooses where the Insight comes from: reserve or either ring
+    assert top_entry(s)[:2] == (R.D_COLOUR, R.COLOUR_PUBLISH)
+    m = gm.legal_action_mask(s)[0]
+    assert [a - CH0 for a in np.flatnonzero(m)] == [0, 2, 9]
+    assert (s.tr_owner[:, 0] == 0).all() and s.vp[0, 0] == gm.A["tr_vp"][0]
+    step(gm, s, np.array([CH0 + 2, CH0 + 0, CH0 + 9, CH0 + 2]))
+    assert [list(s.dial_c[g, 0, [0, 2, 9]]) for g in range(4)] == [[1, 0, 1], [0, 1, 1], [1, 1, 0], [1, 0, 1]]
+    assert (s.col_spent[:, 0] == 1).all()
+    assert (s.dial_c[:, 0].sum(axis=1) + s.col_board[:, 0] + s.col_spent[:, 0] == 6).all()  # conserved
+    ins = [e for e in events(gm, s, 0, "insight") if e["category"] == "publish"]
+    assert [(e["seat"], e["item"]) for e in ins] == [(0, 1)]  # growth median (dial position 2 = item 1)
+
+
+def test_publish_step5_no_decision_when_every_colour_insight_sits_on_one_position():
+    gm, s = new()
+    cols, used = _setup_publish(gm, s, t=0)
+    s.dial_c[:, 0, 0] = 0
+    s.dial_c[:, 0, 4] = 2  # two on the freedom minor ring: taking either is the same
+    s.col_board[:, 0] = 4
+    push(s, R.D_QUILL, 0)
+    for c in used:
+        step(gm, s, CARD0 + c)
+    assert top(s) != R.D_COLOUR
+    assert (s.dial_c[:, 0, 4] == 1).all() and (s.col_spent[:, 0] == 1).all()
+
+
 def test_publishing_needs_a_player_colour_insight():
     gm, s = new()
     _setup_publish(gm, s, t=0)

@@ -185,3 +185,33 @@ def test_heuristic_and_rollout_play_legally():
                    seed=2, log_turns=False, log_events=False)
     assert gm.done(r.state).all()
     _check(r.state)
+
+
+def test_scripted_plans_and_heuristic_choose_where_the_colour_insight_comes_from():
+    from strategies.base import StrategyRNG, View
+    from sim.unconscious_mind import rules as R
+
+    from .util import CH0, new, push
+
+    gm, s = new(P=2, B=3)
+    s.dial_w[:, 0, :] = 0
+    s.dial_w[:, 0, 0] = gm.params.start_white
+    s.dial_c[:, 0, :] = 0
+    s.dial_c[0, 0, [0, 1]] = 1  # reserve and growth minor: the reserve (an idle token)
+    s.dial_c[1, 0, [1, 6]] = 1  # growth minor (the only Insight paying the client's dream) and freedom major
+    s.dial_c[2, 0, [3, 4]] = 1  # growth major and freedom minor, no clients: the lowest level
+    s.col_board[:, 0] = 4
+    s.room_client[:, 0, :] = -1
+    d = int(np.flatnonzero((gm.A["dr_cq"] == 0) & (gm.A["dr_cl"] == 0) & (gm.A["dr_kind"] == 0))[0])
+    s.room_client[1, 0, 0] = 0
+    s.room_latent[1, 0, 0] = d
+    s.room_manifest[1, 0, 0] = -1
+    push(s, R.D_COLOUR, R.COLOUR_PUBLISH)
+    m = gm.legal_action_mask(s)
+    idx = np.arange(3)
+    rng = StrategyRNG(Streams.for_games(1, s.game_id, 9), idx)
+    for name in SCRIPTED:
+        acts = make_strategy(G, name).act(View(gm, s, idx, 0), m, rng)
+        assert (acts - CH0).tolist() == [0, 6, 4], name
+    h = make_strategy(G, "heuristic:finish=0").act(View(gm, s, idx, 0), m, rng)
+    assert h[0] == CH0 + 0  # the heuristic keeps its ring Insights too

@@ -182,6 +182,29 @@ def test_district_bonus_needs_colour_insight_and_enough_tags():
     assert (s.dist_slot[:, d, 0] == 0).all() and (s.col_spent[:, 0] == 1).all()
 
 
+def test_district_bonus_colour_insight_comes_from_the_reserve_or_any_ring_as_the_seat_chooses():
+    gm, s = new()
+    loc = int(s.prof_loc[0, 0])
+    d = int(gm.A["loc_dist"][loc])
+    tagged = [c for c in range(40) if gm.A["loc_dist"][gm.A["card_tag"][c]] == d][:3]
+    for c in tagged:
+        s.card_loc[:, c] = R.L_INPLAY
+        s.card_own[:, c] = 0
+    s.dial_c[:, 0, 0] = 1
+    s.dial_c[:, 0, 7] = 1  # passion minor ring
+    s.col_board[:, 0] = 4
+    push(s, R.D_RECALLB)
+    step(gm, s, CH0 + 6)
+    assert (s.dist_slot[:, d, 0] == 0).all()
+    assert top_entry(s)[:2] == (R.D_COLOUR, R.COLOUR_DISTRICT)  # chosen before the slot's reward resolves
+    m = gm.legal_action_mask(s)[0]
+    assert [int(a) - CH0 for a in np.flatnonzero(m)] == [0, 7]
+    step(gm, s, np.array([CH0 + 7, CH0 + 0, CH0 + 7, CH0 + 0]))
+    assert [list(s.dial_c[g, 0, [0, 7]]) for g in range(4)] == [[1, 0], [0, 1], [1, 0], [0, 1]]
+    assert (s.col_spent[:, 0] == 1).all()
+    assert (s.dial_c[:, 0].sum(axis=1) + s.col_board[:, 0] + s.col_spent[:, 0] == 6).all()  # conserved
+
+
 def test_inkpot_reputation_space_scores_section_then_freud_section_action():
     gm, s = new()
     n = len(gm.A["ink_kind"])
