@@ -106,10 +106,31 @@ def games_needed_summary(games: pl.LazyFrame, rate_width: float = 0.02, vp_width
             "vp_width": vp_width, "vp_sd": sd, "games_for_vp": games_for_mean_width(vp_width, max(sd, 1e-9))}
 
 
+def end_reasons(games: pl.LazyFrame) -> pl.DataFrame:
+    """How games ended, per run: ``run, end_reason, safety_stop, games, all, est, low, high`` (share of the
+    run's games, Wilson interval). Empty for runs written before the games table had ``end_reason``."""
+    if "end_reason" not in games.collect_schema().names():
+        return pl.DataFrame()
+    one = games.filter(pl.col("seat") == 0).filter(pl.col("end_reason").is_not_null())
+    df = (one.group_by("run", "end_reason", "safety_stop").agg(pl.len().alias("games"))
+          .join(one.group_by("run").agg(pl.len().alias("all")), on="run").sort("run", "end_reason").collect())
+    return _with_wilson(df, "games", "all")
+
+
+def without_safety_stops(games: pl.LazyFrame) -> pl.LazyFrame:
+    """The games not ended by a safety stop (``safety_stop`` False; every game of runs without the column).
+
+    Use it to keep such games out of win rates and means: ``M.win_rates(M.without_safety_stops(runs.games))``.
+    """
+    if "safety_stop" not in games.collect_schema().names():
+        return games
+    return games.filter(~pl.col("safety_stop").fill_null(False))
+
+
 def as_percent(df: pl.DataFrame, cols=("est", "low", "high")) -> pl.DataFrame:
     """Rates in percent (for tables)."""
     return df.with_columns([(pl.col(c) * 100).round(1) for c in cols if c in df.columns])
 
 
-__all__ = ["action_frequencies", "as_percent", "game_length", "games_needed_summary", "mean_by", "paired_margin",
-           "score_breakdown", "seat_win_rates", "win_rates", "np"]
+__all__ = ["action_frequencies", "as_percent", "end_reasons", "game_length", "games_needed_summary", "mean_by",
+           "paired_margin", "score_breakdown", "seat_win_rates", "win_rates", "without_safety_stops", "np"]

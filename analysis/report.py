@@ -207,6 +207,10 @@ def generic_sections(runs: Runs) -> list[Section]:
     out.append(Section("Game length", "Turns, rounds (Cycles) and decisions per game.",
                        [("game_length", F.histogram(turns, title="Game length", xlabel="turns per game"), "Turns per game")],
                        [("Game length", _interval_cols(gl))]))
+    ends = M.end_reasons(g)
+    if ends.height:
+        out.append(Section("How games ended", _safety_line(ends), [],
+                           [("Games by end reason (percent of each run's games)", _interval_cols(ends, True))]))
     tcols = [c for c, t in runs.turns.collect_schema().items() if t == pl.String and c != "run"]
     if tcols:
         freq = M.action_frequencies(runs.turns, tcols[0])
@@ -225,6 +229,19 @@ def generic_sections(runs: Runs) -> list[Section]:
         "seat-results. Paired comparisons on common seeds need fewer.",
         [], [("Games needed", pl.DataFrame([need]))]))
     return out
+
+
+def _safety_line(ends: pl.DataFrame) -> str:
+    """The report line counting the games a safety stop ended (from :func:`analysis.metrics.end_reasons`)."""
+    total = int(ends.group_by("run").agg(pl.col("all").first())["all"].sum())
+    stops = ends.filter(pl.col("safety_stop"))
+    n = int(stops["games"].sum()) if stops.height else 0
+    if n == 0:
+        return f"All {total:,} games ended by the rules' own end; none hit a safety stop."
+    what = ", ".join(sorted(set(stops["end_reason"].to_list())))
+    return (f"{n:,} of {total:,} games ({100 * n / total:.1f}%) hit a safety stop ({what}), not the rules' own end; "
+            "they are included in every table and chart of this report. `analysis.metrics.without_safety_stops("
+            "runs.games)` leaves them out.")
 
 
 def _games_played(manifest: dict) -> str:

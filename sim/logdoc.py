@@ -41,6 +41,10 @@ def render() -> str:
         "",
         "## games: one row per (game, seat)",
         "",
+        "A game stopped by a safety stop (Unconscious Mind's `round_limit`) has `safety_stop` = true; reports say how",
+        "many and `analysis.metrics.without_safety_stops(games)` leaves them out. The max-ply guard is not a stop:",
+        "a game reaching it raises `PlyLimitError` and the run stops with that message, writing no row for it.",
+        "",
         *_rows(GAMES_COLUMNS),
         "| `vp_<category>` | int32 | VP | Final VP from one score category (the game's categories below); they sum to `vp`. |",
         "",
@@ -57,6 +61,9 @@ def render() -> str:
         cls = get_game_class(name)
         lines += [f"## {cls.title} (`{name}`)", "",
                   "Score categories (`vp_<category>` in games): " + ", ".join(f"`{c}`" for c in cls.score_categories) + ".", "",
+                  "End reasons (`end_reason` in games):", "",
+                  *[f"- `{r}`{' (safety stop: `safety_stop` = true)' if r in cls.safety_stops else ''}: {m}"
+                    for r, m in cls.end_reasons.items()], "",
                   "### turns: game columns", "", *_rows(cls.turn_columns), "",
                   "### events: kinds", "", ", ".join(f"`{k}`" for k in cls.event_kinds) + ".", "",
                   "### events: game columns", "", *_rows(cls.event_columns), ""]

@@ -26,6 +26,10 @@ GAMES_COLUMNS: tuple[Column, ...] = (
     Column("plies", "int32", "decisions", "Decisions taken in the game (all seats)."),
     Column("turns", "int32", "turns", "Turns taken in the game (all seats)."),
     Column("rounds", "int16", "rounds", "Rounds (Cycles) played."),
+    Column("end_reason", "str", "-", "How the game ended (the game's end reasons are listed in its section "
+           "below)."),
+    Column("safety_stop", "bool", "-", "True when the game was ended by a safety stop (e.g. Unconscious Mind's "
+           "round_limit) rather than by the rules' own end; reports count them and can exclude them."),
     Column("params_id", "str", "-", "Hash of the parameter values the game ran with."),
 )
 
@@ -38,10 +42,23 @@ def games_schema(game: Game) -> pa.Schema:
 
 
 def ranks(scores: np.ndarray, tiebreak: np.ndarray) -> np.ndarray:
-    """``int[B, P]`` places (1 = best) by (VP, tie-break), ties sharing the better place."""
-    key = scores.astype(np.int64) * (1 << 20) + np.clip(tiebreak, -(1 << 19), (1 << 19) - 1)
-    # place = 1 + number of seats with a strictly better key
-    return 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
+    """``int[B, P]`` places (1 = best) by VP, then the tie-break key(s) (``int[B, P]`` or ``int[B, P, K]``),
+    compared in order (never combined by arithmetic); seats equal on every key share the better place."""
+    tb = np.asarray(tiebreak, np.int64)
+    if tb.ndim == 2:
+        tb = tb[:, :, None]
+    keys = np.concatenate([np.asarray(scores, np.int64)[:, :, None], tb], axis=2)  # [B, P, 1 + K]
+    b, p, nk = keys.shape
+    # better[g, i, j]: seat j's keys beat seat i's in lexicographic order
+    better = np.zeros((b, p, p), bool)
+    equal = np.ones((b, p, p), bool)
+    for k in range(nk):
+        kj = keys[:, None, :, k]
+        ki = keys[:, :, None, k]
+        better |= equal & (kj > ki)
+        equal &= kj == ki
+    # place = 1 + number of seats with strictly better keys
+    return 1 + better.sum(axis=2)
 
 
 def games_table(game: Game, state: BatchState, strategy_ids: list[str], params_id: str) -> pa.Table:
@@ -57,6 +74,9 @@ def games_table(game: Game, state: BatchState, strategy_ids: list[str], params_i
     else:
         margin = np.zeros_like(scores)
     turns, rounds = game.progress(state)
+    reasons = list(game.end_reasons)
+    end = np.asarray(game.end_reason(state), np.int64)
+    safety = [reasons.index(r) for r in game.safety_stops]
     rep = lambda a: np.repeat(np.asarray(a), p)  # noqa: E731
     strat_codes = np.tile(np.arange(p), b)
     vocab = list(dict.fromkeys(strategy_ids))
@@ -74,6 +94,9 @@ def games_table(game: Game, state: BatchState, strategy_ids: list[str], params_i
         "plies": pa.array(rep(state.ply).astype(np.int32)),
         "turns": pa.array(rep(turns).astype(np.int32)),
         "rounds": pa.array(rep(rounds).astype(np.int16)),
+        "end_reason": pa.DictionaryArray.from_arrays(pa.array(rep(end).astype(np.int16)),
+                                                     pa.array(reasons, pa.string())),
+        "safety_stop": pa.array(rep(np.isin(end, safety))),
         "params_id": pa.DictionaryArray.from_arrays(pa.array(np.zeros(b * p, np.int16)), pa.array([params_id], pa.string())),
     }
     bd = game.score_breakdown(state)

@@ -139,8 +139,18 @@ class Game(abc.ABC):
         return {}
 
     def tiebreak(self, state: BatchState) -> np.ndarray:
-        """``int[B, P]`` tie-break key (higher wins) among seats tied on VP; zeros by default."""
+        """``int[B, P]`` tie-break key, or ``int[B, P, K]`` keys compared in order (higher wins), among seats
+        tied on VP; zeros by default."""
         return np.zeros((state.batch_size, state.num_players), np.int64)
+
+    #: how a game can end: ``{reason: meaning}`` (the games table's ``end_reason`` column)
+    end_reasons: dict = {"end": "The game's end condition."}
+    #: the reasons that are safety stops, not the rules' own end (``safety_stop`` in the games table)
+    safety_stops: tuple = ()
+
+    def end_reason(self, state: BatchState) -> np.ndarray:
+        """``int[B]`` index into :attr:`end_reasons` of how each finished game ended (0 by default)."""
+        return np.zeros(state.batch_size, np.int64)
 
     def vp(self, state: BatchState) -> np.ndarray:
         """``int[B, P]`` VP held now (greedy and heuristic strategies); final scores by default."""

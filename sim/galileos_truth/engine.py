@@ -181,6 +181,8 @@ class GalileosTruth(Game):
         """Lower Suspicion wins a tie, then more Coins (A-GT-22)."""
         return (-state.susp.astype(np.int64) * 1000 + state.coins.astype(np.int64))
 
+    end_reasons = {"last_cycle": "The game ended after its last Cycle (the only end; no safety stop)."}
+
     def progress(self, state: GTState):
         done = state.over
         cycles = np.where(done, state.cycle, state.cycle - 1).astype(np.int64)
