@@ -63,6 +63,8 @@ def test_ranks_compare_keys_in_order_not_by_a_weighted_sum():
     tb = np.array([[[0, 5000], [1, 0], [1, 0]]])
     assert ranks(scores, tb).tolist() == [[3, 1, 1]]
     assert ranks(np.array([[2000, 1999]]), np.array([[-5, 10 ** 9]])).tolist() == [[1, 2]]
+    # tie-break keys are never clipped or scaled: a large key still decides
+    assert ranks(np.array([[10, 10]]), np.array([[600_000, 700_000]])).tolist() == [[2, 1]]
 
 
 # ------------------------------------------------------------------ how the game ended
