@@ -154,3 +154,28 @@ def test_report_numbers_seats_from_one_renders_inline_code_and_holds_no_nan(runs
     ax = U.citation_gains_chart(U.citation_gains(runs)).axes[0]
     assert sorted(t.get_text() for t in ax.get_yticklabels()) == ["citer / seat 1", "publisher / seat 2"]
     plt.close("all")
+
+
+def test_report_counts_safety_stops_and_analysis_can_leave_them_out(tmp_path):
+    """2 random seats with round_limit = 15: some games stop at the limit (safety stop), some end on the clock;
+    the report says how many, and ``without_safety_stops`` drops exactly those games' rows."""
+    from analysis import metrics as M
+
+    out = tmp_path / "run"
+    simulate(RunConfig(game="unconscious-mind", players=2, strategies=("random", "random"), games=60, seed=7,
+                       batch_size=60, out=str(out), params={"round_limit": "15"}, log_turns=False, log_events=False))
+    runs = load_runs([out])
+    g = runs.games.collect()
+    stops = g.filter(pl.col("seat") == 0)["safety_stop"]
+    n = int(stops.sum())
+    assert 0 < n < 60
+    assert set(g["end_reason"].unique()) == {"clock", "round_limit"}
+    assert (g.filter(pl.col("safety_stop"))["end_reason"] == "round_limit").all()
+    assert (g.filter(pl.col("end_reason") == "round_limit")["rounds"] == 15).all()
+    kept = M.without_safety_stops(runs.games).collect()
+    assert kept.height == 2 * (60 - n) and not kept["safety_stop"].any()
+    ends = M.end_reasons(runs.games)
+    assert dict(zip(ends["end_reason"], ends["games"])) == {"clock": 60 - n, "round_limit": n}
+    build_report([out], tmp_path / "report")
+    md = (tmp_path / "report" / "report.md").read_text()
+    assert f"{n} of 60 games ({100 * n / 60:.1f}%) hit a safety stop (round_limit)" in md
