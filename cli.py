@@ -62,8 +62,9 @@ def _interrupted(e: KeyboardInterrupt, what: str) -> None:
 def simulate(
     game: Optional[str] = typer.Option(None, "--game", help="Game id: unconscious-mind or galileos-truth."),
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default 4)."),
-    strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (default random); arguments follow the id: heuristic:vp=1,finish=0,random."),
-    games: Optional[int] = typer.Option(None, "--games", help="Number of games (default 2000)."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (a mirror match; default random); arguments follow the id: heuristic:vp=1,finish=0,random."),
+    games: Optional[int] = typer.Option(None, "--games", help="Number of games in total, over all seat orders (default 2000)."),
+    seating: Optional[str] = typer.Option(None, "--seating", help="rotate (default: every strategy in every seat equally often, seat orders on common game seeds), random (a seat order drawn per game) or fixed (strategy k in seat k)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Run seed (default 0)."),
     batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch and per part file (default 1024)."),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per task and part file (default: batches filling at least 1024 games)."),
@@ -89,7 +90,10 @@ def simulate(
     if config is None and resume and game is None and out is not None and (out / "run.toml").is_file():
         config = out / "run.toml"  # --resume alone: the run's own config
     base: dict = load_toml(config) if config is not None else {}
+    if config is not None and resume and "seating" not in base:
+        base["seating"] = "fixed"  # a run.toml written before seating existed: its games were seated fixed
     given = {"game": game, "players": players, "strategies": _strategies(strategies), "games": games, "seed": seed,
+             "seating": seating,
              "batch_size": batch_size, "chunk_size": chunk_size, "n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
              "out": str(out) if out is not None else None, "content": str(content) if content is not None else None}
     for k, v in given.items():
@@ -101,7 +105,8 @@ def simulate(
         base["log_turns"] = False
     if no_events:
         base["log_events"] = False
-    defaults = {"players": 4, "strategies": ("random",), "games": 2000, "seed": 0, "batch_size": 1024, "n_jobs": -1}
+    defaults = {"players": 4, "strategies": ("random",), "games": 2000, "seed": 0, "batch_size": 1024, "n_jobs": -1,
+                "seating": "rotate"}
     for k, v in defaults.items():
         base.setdefault(k, v)
     if "game" not in base:
@@ -119,8 +124,9 @@ def simulate(
     except KeyboardInterrupt as e:
         _interrupted(e, f"the run in {cfg.out} is incomplete; complete it with --resume")
     verb = "completed" if summary.resumed else "wrote"
-    typer.echo(f"{verb} {summary.games} games of {cfg.game} to {summary.out} "
-               f"({summary.games_played_now} played now in {summary.seconds:.1f} s, {summary.games_per_second:,.0f} games/s)")
+    typer.echo(f"{verb} {summary.games:,} games of {cfg.game} to {summary.out} "
+               f"({summary.games_played_now:,} played now in {summary.seconds:.1f} s, {summary.games_per_second:,.0f} games/s)")
+    typer.echo(cfg.plan_for().describe())
 
 
 def _kernels_cached(game: str) -> bool:

@@ -56,8 +56,13 @@ class RunConfig:
     Attributes:
         game: game id (``unconscious-mind``, ``galileos-truth``).
         players: seats per game (the game's supported range).
-        strategies: one strategy id per seat (a single id is repeated for every seat).
-        games: number of games (>= 1).
+        strategies: one strategy id per seat, the roster (a single id is repeated for every seat: a
+            mirror match).
+        games: number of games (>= 1), the total over all seat orders.
+        seating: ``rotate`` (every strategy in every seat equally often, seat orders on common game
+            seeds), ``random`` (a seat order drawn per game) or ``fixed`` (strategy k in seat k); see
+            :mod:`sim.seating`. The dataclass default is ``fixed`` (runs written before seating
+            existed, tournament lineups); the CLI defaults to ``rotate``.
         seed: run seed (>= 0); game ``i`` uses streams keyed by (seed, i).
         batch_size: games advanced together in one batch (the vector width of the kernels).
         chunk_size: games per joblib task and per part file (a whole number of batches; default: the
@@ -86,6 +91,7 @@ class RunConfig:
     content: str | None = None
     log_turns: bool = True
     log_events: bool = True
+    seating: str = "fixed"
 
     # fields that do not change a run's results (may differ on --resume)
     EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out", "batch_size", "chunk_size")
@@ -120,9 +126,19 @@ class RunConfig:
         if self.backend == "dask" and not self.scheduler:
             raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
         apply_overrides(cls.Params(), self.params)
+        self.plan_for(strategies)
         if self.content is not None and not Path(self.content).is_dir():
             raise ConfigError(f"content folder {self.content!r} does not exist")
         return dataclasses.replace(self, strategies=strategies)
+
+    def plan_for(self, strategies: tuple[str, ...] | None = None):
+        """The :class:`sim.seating.SeatingPlan` of this run (ConfigError on a bad seating)."""
+        from .seating import plan_seating
+
+        roster = tuple(strategies if strategies is not None else self.strategies)
+        if len(roster) == 1:
+            roster = roster * self.players
+        return plan_seating(self.seating, roster, self.games, self.seed)
 
     @property
     def games_per_chunk(self) -> int:

@@ -14,7 +14,7 @@ from .core.logs import Column
 from .core.state import BatchState
 
 GAMES_COLUMNS: tuple[Column, ...] = (
-    Column("game", "int64", "index", "Game index within the run (key of its random streams)."),
+    Column("game", "int64", "index", "Game index within the run (its random streams are keyed by `game_seed`)."),
     Column("seat", "int8", "seat", "Seat, 0 = first player."),
     Column("players", "int8", "seats", "Seats in the game."),
     Column("strategy", "str", "-", "Strategy id at this seat, with its arguments."),
@@ -27,6 +27,10 @@ GAMES_COLUMNS: tuple[Column, ...] = (
     Column("turns", "int32", "turns", "Turns taken in the game (all seats)."),
     Column("rounds", "int16", "rounds", "Rounds (Cycles) played."),
     Column("params_id", "str", "-", "Hash of the parameter values the game ran with."),
+    Column("seat_order", "int16", "index", "Seat order the game was played in (index into the manifest's "
+           "`seating.orders`; 0 under fixed seating)."),
+    Column("game_seed", "int64", "index", "Key of the game's random streams: games of different seat orders with "
+           "the same `game_seed` share their shuffles (common random numbers)."),
 )
 
 
@@ -75,6 +79,8 @@ def games_table(game: Game, state: BatchState, strategy_ids: list[str], params_i
         "turns": pa.array(rep(turns).astype(np.int32)),
         "rounds": pa.array(rep(rounds).astype(np.int16)),
         "params_id": pa.DictionaryArray.from_arrays(pa.array(np.zeros(b * p, np.int16)), pa.array([params_id], pa.string())),
+        "seat_order": pa.array(np.zeros(b * p, np.int16)),
+        "game_seed": pa.array(rep(state.game_id).astype(np.int64)),
     }
     bd = game.score_breakdown(state)
     for c in game.score_categories:
