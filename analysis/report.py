@@ -176,18 +176,25 @@ def generic_sections(runs: Runs) -> list[Section]:
     """Sections every game gets."""
     g = runs.games
     out = []
+    from .seats import confounded_runs, games_frame, seat_advantage, seat_source
+
     wr = M.win_rates(g)
-    seat = M.seat_win_rates(g)
-    fixed = any(len(set(m["config"]["strategies"])) > 1 for m in runs.manifests.values())
-    note = (" Strategies sit in fixed seats in these runs, so the seat table mixes seat advantage with strategy "
-            "strength; `meeplelab tournament` rotates seats to separate them." if fixed else "")
+    names, source = seat_source(runs)
+    seat = seat_advantage(games_frame(runs).filter(pl.col("run").is_in(names)))
+    conf = confounded_runs(runs)
+    note = (f" CONFOUNDED: run(s) {', '.join(conf)} seat strategy k always in seat k (--seating fixed), so these "
+            "strategy win rates include each seat's advantage; `meeplelab simulate` rotates seats by default."
+            if conf else " Every strategy sat in every seat equally often (rotated seats), so seat advantage cancels"
+            " out of the strategy table." if len(set().union(*(m["config"]["strategies"]
+                                                                for m in runs.manifests.values()))) > 1 else "")
     out.append(Section(
-        "Win rates", "Share of games won (a first place shared by k seats counts 1/k), with Wilson 95% intervals." + note,
+        "Win rates", "Share of games won (a first place shared by k seats counts 1/k), with Wilson 95% intervals." + note
+        + f"\nSeat advantage is estimated from {source}.",
         [("win_rate", F.win_rate_chart(wr), "Win rate by strategy"),
          ("seat_advantage", F.seat_advantage_chart(seat), "Win rate by seat against the fair share (dashed)")],
         [("Win rate by strategy (percent)", _interval_cols(wr, True)),
-         ("Win rate by seat (percent; seats numbered from 1 = first player, as in replays); fair = 1/players",
-          _interval_cols(seat.with_columns(pl.col("fair") * 100), True))]))
+         (f"Win rate by seat (percent; seats numbered from 1 = first player, as in replays); fair = 1/players; "
+          f"from {source}", _interval_cols(seat.with_columns(pl.col("fair") * 100), True))]))
     vp = M.mean_by(g, "vp")
     vps = M.mean_by(g, "vp", ("strategy", "seat"))
     mg = M.mean_by(g, "margin")
@@ -263,7 +270,9 @@ def build_sections(runs: Runs) -> list[Section]:
     """Generic sections, then the game's own analyses, then provenance."""
     from .sections import game_sections
 
-    secs = generic_sections(runs)
+    from .verdict import verdict_section
+
+    secs = [verdict_section(runs)] + generic_sections(runs)
     for fn in game_sections(next(iter(runs.game_names))):
         secs.extend(fn(runs))
     secs.append(provenance_section(runs))
