@@ -1,4 +1,4 @@
-"""meeplelab command line (typer): simulate, report, replay, games, strategies, params.
+"""meeplelab command line (typer): simulate, report, sweep, experiment, tournament, replay, games, strategies, params.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
 exits with code 2. Ctrl-C during simulate, sweep or tournament marks the run folder's manifest (and a
@@ -223,6 +223,48 @@ def sweep(
     meta = read_sweep(out)
     page = build_report([out / x["folder"] for x in meta["variants"]], out / "report", sections=sweep_sections(out))
     typer.echo(f"wrote {len(meta['variants'])} variants to {out}; report {page}")
+
+
+@app.command()
+@user_errors
+def experiment(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    strategies: str = typer.Option(..., "--strategies", help="With --control: the field, one strategy per other seat; with a rule-parameter --vary: the roster (one per seat, or one for all)."),
+    vary: Optional[str] = typer.Option(None, "--vary", help="One axis: strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4, against --control) or parameter=v1,v2 (the first value is the control)."),
+    control: Optional[str] = typer.Option(None, "--control", help="The focal player's control strategy (never-abjure) for a strategy-argument axis or a treatment."),
+    treat: Optional[str] = typer.Option(None, "--treat", help="Treatment of the focal player against the untreated control: field+n (coffee+1 = one more start Coffee)."),
+    players: int = typer.Option(4, "--players", help="Seats per game."),
+    games: int = typer.Option(2400, "--games", help="Games per arm in total over all seat orders."),
+    seed: int = typer.Option(0, "--seed", help="Seed shared by every arm (common random numbers)."),
+    seating: str = typer.Option("rotate", "--seating", help="rotate (default), random or fixed."),
+    batch_size: int = typer.Option(1024, "--batch-size"),
+    n_jobs: int = typer.Option(-1, "--n-jobs"),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
+    out: Path = typer.Option(..., "--out", help="Experiment folder (one run folder per arm, plus report/)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the experiment in --out."),
+) -> None:
+    """Effects by intervention: a control and its variants on common seeds in every seat order, reported as
+    paired differences against the control (with the unpaired interval beside them)."""
+    from analysis.experiment import experiment_sections
+    from analysis.report import build_report
+    from sim.config import RunConfig
+    from sim.core.params import parse_set_options
+    from sim.experiment import plan_experiment, run_experiment
+    from sim.runner import terminate_as_interrupt
+
+    base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
+                     batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=parse_set_options(set_),
+                     seating=seating)
+    arms = plan_experiment(base, vary=vary, control=control, treat=treat)
+    typer.echo(f"{len(arms)} arms, {arms[0].config.plan_for().describe()}", err=True)
+    try:
+        with terminate_as_interrupt():
+            run_experiment(arms, out, overwrite=overwrite,
+                           on_variant=lambda i, n, name: typer.echo(f"arm {i + 1}/{n}: {name}", err=True))
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the experiment in {out} is incomplete; run it again with --overwrite")
+    page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out))
+    typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); report {page}")
 
 
 @app.command()

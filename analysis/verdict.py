@@ -189,15 +189,16 @@ def rule_effect_flags(runs: Runs, df: pl.DataFrame, top: int = 3) -> tuple[list[
     return lines, t
 
 
-def verdict_section(runs: Runs):
-    """The "Verdict" section (first in every report)."""
+def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | None = None):
+    """The "Verdict" section (first in every report); ``extra`` lines (an experiment's largest
+    effects) are added at the end, ``scope`` names what the flags were computed on."""
     from .report import Section, TableFormat
 
     from .seats import seating_lines
 
     df = games_frame(runs)
     conf = confounded_runs(runs)
-    lines = ["Seating: " + "; ".join(seating_lines(runs)) + "."]
+    lines = ([f"Flags computed on {scope}."] if scope else []) + ["Seating: " + "; ".join(seating_lines(runs)) + "."]
     if conf:
         lines.append(f"FLAG confounded: run(s) {', '.join(conf)} seat strategy k always in seat k, so strategy win "
                      "rates include the seat's advantage and the seat table includes strategy strength; "
@@ -205,7 +206,7 @@ def verdict_section(runs: Runs):
     s_lines, rates = strategy_flags(df, bool(conf) and len(conf) == len(runs.manifests))
     seat_lines, spread = seat_flags(runs, df)
     r_lines, effects = rule_effect_flags(runs, df)
-    lines += s_lines + seat_lines + safety_flags(runs) + mechanics_flags(runs) + r_lines
+    lines += s_lines + seat_lines + safety_flags(runs) + mechanics_flags(runs) + r_lines + list(extra or [])
     tables = [("Win rate by strategy (percent; fair = 1/players)",
                rates.with_columns([pl.col(c) * 100 for c in ("est", "low", "high", "fair")]), TableFormat(decimals={"est": 1}))]
     if spread.height:

@@ -63,6 +63,9 @@ class RunConfig:
             seeds), ``random`` (a seat order drawn per game) or ``fixed`` (strategy k in seat k); see
             :mod:`sim.seating`. The dataclass default is ``fixed`` (runs written before seating
             existed, tournament lineups); the CLI defaults to ``rotate``.
+        treatment: ``{"position": k, "field": name, "add": n}``: the roster entry ``k`` (wherever the
+            seat order puts it) starts with ``n`` more of the state's per-seat array ``name``
+            (``coffee``: +1 start Coffee for one player); see :mod:`sim.experiment`.
         seed: run seed (>= 0); game ``i`` uses streams keyed by (seed, i).
         batch_size: games advanced together in one batch (the vector width of the kernels).
         chunk_size: games per joblib task and per part file (a whole number of batches; default: the
@@ -92,6 +95,7 @@ class RunConfig:
     log_turns: bool = True
     log_events: bool = True
     seating: str = "fixed"
+    treatment: dict | None = None
 
     # fields that do not change a run's results (may differ on --resume)
     EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out", "batch_size", "chunk_size")
@@ -127,6 +131,8 @@ class RunConfig:
             raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
         apply_overrides(cls.Params(), self.params)
         self.plan_for(strategies)
+        if self.treatment is not None:
+            self.check_treatment(len(strategies))
         if self.content is not None and not Path(self.content).is_dir():
             raise ConfigError(f"content folder {self.content!r} does not exist")
         return dataclasses.replace(self, strategies=strategies)
@@ -139,6 +145,27 @@ class RunConfig:
         if len(roster) == 1:
             roster = roster * self.players
         return plan_seating(self.seating, roster, self.games, self.seed)
+
+    def check_treatment(self, players: int) -> None:
+        """ConfigError unless ``treatment`` names a roster position and a per-seat ``[B, P]`` integer
+        array of the game's state (checked on one initialised game)."""
+        t = dict(self.treatment or {})
+        if set(t) != {"position", "field", "add"}:
+            raise ConfigError(f"treatment {t!r} needs exactly the keys position, field, add")
+        if not isinstance(t["position"], int) or not 0 <= t["position"] < players:
+            raise ConfigError(f"treatment position {t['position']!r} must be a roster position 0 to {players - 1}")
+        if not isinstance(t["add"], int):
+            raise ConfigError(f"treatment add {t['add']!r} must be an integer")
+        import numpy as np
+
+        from .registry import make_game
+
+        state = make_game(self.game, self.make_params(), self.content).init(np.zeros(1, np.int64), 0, self.players)
+        arr = getattr(state, str(t["field"]), None)
+        if not (isinstance(arr, np.ndarray) and arr.ndim == 2 and arr.shape[1] == self.players
+                and np.issubdtype(arr.dtype, np.integer)):
+            raise ConfigError(f"treatment field {t['field']!r} is not a per-seat integer array of the "
+                              f"{self.game} state (e.g. coffee)")
 
     @property
     def games_per_chunk(self) -> int:

@@ -128,7 +128,9 @@ def run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
         sel_g, sel_s = gidx[order_of == o], seed_of[order_of == o]
         for b in range(0, sel_g.size, cfg.batch_size):
             glob, seeds = sel_g[b:b + cfg.batch_size], sel_s[b:b + cfg.batch_size]
-            res = play_batch(game, seated[o], seeds, cfg.seed, log_turns=cfg.log_turns,
+            played = game if not cfg.treatment else _Treated(game, plan.orders[o].index(cfg.treatment["position"]),
+                                                             cfg.treatment["field"], cfg.treatment["add"])
+            res = play_batch(played, seated[o], seeds, cfg.seed, log_turns=cfg.log_turns,
                              log_events=cfg.log_events, params_id=pid)
             parts["games"].append(_seat_columns(_global_games(res.games, seeds, glob), o))
             parts["turns"].append(_global_games(res.turns, seeds, glob))
@@ -142,6 +144,22 @@ def run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
         size[name] = rf.write_part(run, name, chunk, table)
         rows[name] = table.num_rows
     return {"chunk": chunk, "rows": rows, "bytes": size, "seconds": time.perf_counter() - t0}
+
+
+class _Treated:
+    """The game with one seat's per-seat state array raised at the start (an experiment's treatment:
+    ``coffee`` +1 for the seat holding the treated roster entry); everything else is the game's."""
+
+    def __init__(self, game, seat: int, field: str, add: int):
+        self._game, self._seat, self._field, self._add = game, seat, field, add
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def init(self, *a, **kw):
+        state = self._game.init(*a, **kw)
+        getattr(state, self._field)[:, self._seat] += self._add
+        return state
 
 
 def _global_games(table: pa.Table, seeds: np.ndarray, glob: np.ndarray) -> pa.Table:
