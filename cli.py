@@ -188,8 +188,10 @@ def sweep(
     game: str = typer.Option(..., "--game", help="Game id."),
     vary: List[str] = typer.Option(..., "--vary", help="name=v1,v2,... (repeatable; the cartesian product is run)."),
     players: int = typer.Option(4, "--players", help="Seats per game."),
-    strategies: str = typer.Option("random", "--strategies", help="One strategy id per seat, comma separated, or one for all."),
-    games: int = typer.Option(1000, "--games", help="Games per variant."),
+    strategies: str = typer.Option("random", "--strategies", help="One strategy id per seat, comma separated, or one for all. Use scripted strategies for rule effects: random seats rarely react to a rule."),
+    games: int = typer.Option(1000, "--games", help="Games per variant (in total over all seat orders)."),
+    seating: str = typer.Option("rotate", "--seating", help="rotate (default), random or fixed."),
+    target: Optional[str] = typer.Option(None, "--target", help="STRATEGY=RATE: solve for the value of the first swept parameter that brings the strategy to the win rate (percent or fraction), with an interval from the paired data."),
     seed: int = typer.Option(0, "--seed", help="Seed shared by every variant (common random numbers)."),
     batch_size: int = typer.Option(1024, "--batch-size"),
     n_jobs: int = typer.Option(-1, "--n-jobs"),
@@ -210,10 +212,24 @@ def sweep(
     from sim.runner import terminate_as_interrupt
     from sim.sweep import parse_vary, read_sweep, run_sweep
 
+    from sim.core.errors import ConfigError
+
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or ("random",), games=games,
                      seed=seed, batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
-                     out=str(out), params=parse_set_options(set_))
+                     out=str(out), params=parse_set_options(set_), seating=seating)
     v = parse_vary(vary)
+    goal = None
+    if target is not None:
+        sid, _, rate = target.rpartition("=")
+        try:
+            r = float(rate)
+        except ValueError:
+            r = -1.0
+        r = r / 100 if r > 1 else r
+        if not sid or not 0 <= r <= 1:
+            raise ConfigError(f"--target {target!r} needs the form STRATEGY=RATE with a win rate from 0 to 100 "
+                              "(percent) or 0 to 1 (e.g. writer=25)")
+        goal = (sid, r)
     try:
         with terminate_as_interrupt():
             run_sweep(base, v, out, resume=resume, overwrite=overwrite,
@@ -221,7 +237,8 @@ def sweep(
     except KeyboardInterrupt as e:
         _interrupted(e, f"the sweep in {out} is incomplete; complete it with the same command and --resume")
     meta = read_sweep(out)
-    page = build_report([out / x["folder"] for x in meta["variants"]], out / "report", sections=sweep_sections(out))
+    page = build_report([out / x["folder"] for x in meta["variants"]], out / "report",
+                        sections=sweep_sections(out, goal))
     typer.echo(f"wrote {len(meta['variants'])} variants to {out}; report {page}")
 
 

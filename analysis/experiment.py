@@ -142,13 +142,15 @@ def experiment_sections(folder: Path | str):
             lines.append(f"{r['arm']} ({r['strategy']}): final VP {r['est']:+.2f} [{r['low']:.2f}, {r['high']:.2f}] "
                          f"(control mean {r['mean_control']:.1f} VP).")
         shown = df.drop("sd")
+        title = ("Abjure timing: paired against never-abjure" if meta["game"] == "galileos-truth"
+                 and meta["arms"][0]["strategies"][0] == "never-abjure" else "Effects by intervention")
         top = win.with_columns(pl.col("est").abs().alias("_a")).sort("_a", descending=True).head(3)
         effect_lines = [f"Largest effect: {r['arm']} moves {r['strategy']}'s win rate by {r['est']:+.1f} percentage "
                         f"points [{r['low']:.1f}, {r['high']:.1f}] against {meta['arms'][0]['label']} (paired, "
                         f"{r['n']:,} games)." for r in top.iter_rows(named=True)]
         ctrl_runs = load_runs([folder / meta["arms"][0]["folder"]])
         secs = [verdict_section(ctrl_runs, extra=effect_lines, scope="the control arm"),
-                Section("Effects by intervention", "\n".join(lines),
+                Section(title, "\n".join(lines),
                         [("effect_win", effects_chart(df, "win", meta["arms"][0]["label"]), "Paired win-rate difference"),
                          ("effect_vp", effects_chart(df, "vp", meta["arms"][0]["label"]), "Paired VP difference")],
                         [("Paired differences against the control (win in percentage points, VP in VP; unpaired "

@@ -150,8 +150,8 @@ def _html_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) 
     cols, rows = format_table(df, fmt)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in r) + "</tr>" for r in rows)
-    return (f"<table><caption>{_inline_html(caption)}</caption><thead><tr>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table>")
+    return (f"<div class='tw'><table><caption>{_inline_html(caption)}</caption><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table></div>")
 
 
 def _md_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) -> str:
@@ -172,6 +172,16 @@ def _interval_cols(df: pl.DataFrame, pct: bool = False) -> pl.DataFrame:
     return df.with_columns([pl.col(c).round(3) for c in ("est", "low", "high", "mean", "sd", "wins") if c in df.columns])
 
 
+def _win_rate_chart(wr: pl.DataFrame, runs: Runs):
+    """Win rate by strategy with the fair share 1/players drawn when the runs share a player count."""
+    players = {int(m["config"]["players"]) for m in runs.manifests.values()}
+    fair = 1.0 / next(iter(players)) if len(players) == 1 else None
+    fig = F.bar_with_interval(wr, "strategy", title="Win rate (95% Wilson interval)", xlabel="win rate (%)",
+                              scale=100, ref=fair, ref_label="fair share (1/players)")
+    fig.axes[0].set_ylabel("strategy")
+    return fig
+
+
 def generic_sections(runs: Runs) -> list[Section]:
     """Sections every game gets."""
     g = runs.games
@@ -190,11 +200,11 @@ def generic_sections(runs: Runs) -> list[Section]:
     out.append(Section(
         "Win rates", "Share of games won (a first place shared by k seats counts 1/k), with Wilson 95% intervals." + note
         + f"\nSeat advantage is estimated from {source}.",
-        [("win_rate", F.win_rate_chart(wr), "Win rate by strategy"),
+        [("win_rate", _win_rate_chart(wr, runs), "Win rate by strategy against the fair share (dashed)"),
          ("seat_advantage", F.seat_advantage_chart(seat), "Win rate by seat against the fair share (dashed)")],
         [("Win rate by strategy (percent)", _interval_cols(wr, True)),
-         (f"Win rate by seat (percent; seats numbered from 1 = first player, as in replays); fair = 1/players; "
-          f"from {source}", _interval_cols(seat.with_columns(pl.col("fair") * 100), True))]))
+         ("Win rate by seat (percent; seats numbered from 1 = first player, as in replays); fair = 1/players",
+          _interval_cols(seat.with_columns(pl.col("fair") * 100), True))]))
     vp = M.mean_by(g, "vp")
     vps = M.mean_by(g, "vp", ("strategy", "seat"))
     mg = M.mean_by(g, "margin")
@@ -282,7 +292,7 @@ def build_sections(runs: Runs) -> list[Section]:
 _CSS = """body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
 caption{text-align:left;font-style:italic;margin-bottom:4px}img{max-width:100%;border:1px solid #eee}
-h2{border-bottom:2px solid #3b6ea8;padding-bottom:3px}code{background:#f2f2f2;padding:0 3px;border-radius:3px}"""
+h2{border-bottom:2px solid #3b6ea8;padding-bottom:3px}.tw{overflow-x:auto;max-width:100%}code{background:#f2f2f2;padding:0 3px;border-radius:3px}"""
 
 
 def build_report(folders: Sequence[Path | str], dest: Path | str, *,
