@@ -180,6 +180,11 @@ def report(
     typer.echo(f"wrote {page}")
     typer.echo(f"games needed: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} point; "
                f"{need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd {need['vp_sd']:.1f})")
+    from analysis.report import _observed_need
+
+    observed = _observed_need(load_runs(runs, check=False)).strip()
+    if observed:
+        typer.echo(observed)
 
 
 @app.command()
@@ -320,6 +325,12 @@ def tournament(
     typer.echo(format_table(tables["summary"]))
     typer.echo("")
     typer.echo(format_table(tables["seats"]))
+    from analysis.load import load_runs
+    from analysis.report import _observed_need
+
+    observed = _observed_need(load_runs(sorted(p for p in out.glob("lineup-*") if p.is_dir()), check=False)).strip()
+    if observed:
+        typer.echo(observed)
     typer.echo(f"\nwrote {out / 'summary.parquet'} and {out / 'seats.parquet'}")
 
 

@@ -239,15 +239,35 @@ def generic_sections(runs: Runs) -> list[Section]:
         f"These runs hold {n_games:,} games. For a win-rate interval {need['rate_width'] * 100:.0f} points wide "
         f"(+-{need['rate_width'] * 50:.0f}) about {need['games_for_rate']:,} games per compared group are needed; for a "
         f"mean-VP interval {need['vp_width']:.0f} VP wide (VP sd {need['vp_sd']:.1f}), about {need['games_for_vp']:,} "
-        "seat-results. Paired comparisons on common seeds need fewer.",
+        "seat-results. Paired comparisons on common seeds need fewer." + _observed_need(runs),
         [], [("Games needed", pl.DataFrame([need]))]))
     return out
+
+
+def _observed_need(runs: Runs) -> str:
+    """Games needed to resolve the win-rate difference observed between the two best strategies
+    (paired per game where both sit, as under rotated seats), with the unpaired figure beside it."""
+    from .seats import games_frame, head_to_head, strategy_rates
+
+    df = games_frame(runs)
+    rates = strategy_rates(df).sort("est", descending=True)
+    if rates.height < 2 or rates["players"].n_unique() > 1:
+        return ""
+    a, b = rates["strategy"][0], rates["strategy"][1]
+    h = head_to_head(df, a, b)
+    if h["games_needed"] is None:
+        return ""
+    ra, rb = float(rates["est"][0]), float(rates["est"][1])
+    unpaired = M.games_for_difference_unpaired(ra, rb)
+    return (f" The difference observed between {a} and {b}, {h['est'] * 100:.1f} percentage points "
+            f"[{h['low'] * 100:.1f}, {h['high'] * 100:.1f}] paired over {h['n']:,} games, needs about "
+            f"{h['games_needed']:,} games to be told from zero (paired; compared unpaired, about {unpaired:,}).")
 
 
 def _games_played(manifest: dict) -> str:
     """``"3,000 games"`` for a complete run, ``"1,024 of 3,000 games (run incomplete)"`` otherwise
     (the games of the chunks marked done, which are the only ones the report reads)."""
-    total = int(manifest["config"]["games"])
+    total = int((manifest.get("seating") or {}).get("games") or manifest["config"]["games"])
     chunks = manifest.get("chunks") or []
     done = sum(int(c["hi"]) - int(c["lo"]) for c in chunks if c.get("status") == "done") if chunks else total
     if manifest.get("status") == "complete" and done == total:
