@@ -165,7 +165,7 @@ def _kernels_cached(game: str) -> bool:
 @app.command()
 @user_errors
 def report(
-    runs: List[Path] = typer.Argument(..., help="Run folder(s)."),
+    runs: List[Path] = typer.Argument(..., help="Run folder(s), or one experiment folder."),
     out: Optional[Path] = typer.Option(None, "--out", help="Report folder (default RUN/report)."),
 ) -> None:
     """Write a balance report (HTML and Markdown with charts) for one or more run folders."""
@@ -175,6 +175,14 @@ def report(
     from analysis.metrics import games_needed_summary
 
     dest = out if out is not None else runs[0] / "report"
+    if len(runs) == 1 and (runs[0] / "experiment.json").is_file():  # an experiment folder: its own report
+        from analysis.experiment import experiment_sections
+        from sim.experiment import read_experiment
+
+        meta = read_experiment(runs[0])
+        page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest, sections=experiment_sections(runs[0]))
+        typer.echo(f"wrote {page}")
+        return
     page = build_report(runs, dest)
     need = games_needed_summary(load_runs(runs, check=False).games)
     typer.echo(f"wrote {page}")
