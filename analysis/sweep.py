@@ -155,7 +155,7 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
         secs = [verdict_section(first, extra=effect_lines, scope=f"the first variant ({meta['variants'][0]['folder']}); "
                                 "rule effects on every variant"),
                 Section("Parameter sweep", text, sweep_charts(folder),
-                        [("Metrics by variant (win rates and their differences in percent)", shown)]),
+                        [("Metrics by variant (win rates in percent, their differences in percentage points)", shown)]),
                 Section("Strategies and game metrics by variant", "\n".join(lines), strategy_charts(folder), tables)]
         if target is not None:
             t = solve_target(folder, *target)
