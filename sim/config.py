@@ -69,7 +69,9 @@ class RunConfig:
         seed: run seed (>= 0); game ``i`` uses streams keyed by (seed, i).
         batch_size: games advanced together in one batch (the vector width of the kernels).
         chunk_size: games per joblib task and per part file (a whole number of batches; default: the
-            smallest multiple of ``batch_size`` that is at least 1024).
+            smallest multiple of ``batch_size`` that is at least 1024; under rotated seating with fewer
+            game seeds per seat order than ``batch_size``, the smallest number of whole seat orders
+            holding at least 1024 games).
         n_jobs: joblib workers (-1 = all cores).
         backend: ``loky`` (processes), ``threading`` or ``dask`` (needs ``scheduler``).
         scheduler: Dask scheduler address (``tcp://host:8786``) for the dask backend.
@@ -172,6 +174,10 @@ class RunConfig:
         """Games per chunk (task and part file)."""
         if self.chunk_size is not None:
             return self.chunk_size
+        if self.seating == "rotate":  # whole seat orders per chunk, so no batch is cut short at an order's end
+            m = self.plan_for().seeds_per_order or 1
+            if m < self.batch_size:
+                return m * max(1, -(-1024 // m))
         return self.batch_size * max(1, -(-1024 // self.batch_size))
 
     def make_params(self):
