@@ -246,7 +246,7 @@ def generic_sections(runs: Runs) -> list[Section]:
 
 def _observed_need(runs: Runs) -> str:
     """Games needed to resolve the win-rate difference observed between the two best strategies
-    (paired per game where both sit, as under rotated seats), with the unpaired figure beside it."""
+    (paired per game where both sit, as under rotated seats)."""
     from .seats import games_frame, head_to_head, strategy_rates
 
     df = games_frame(runs)
@@ -257,11 +257,10 @@ def _observed_need(runs: Runs) -> str:
     h = head_to_head(df, a, b)
     if h["games_needed"] is None:
         return ""
-    ra, rb = float(rates["est"][0]), float(rates["est"][1])
-    unpaired = M.games_for_difference_unpaired(ra, rb)
     return (f" The difference observed between {a} and {b}, {h['est'] * 100:.1f} percentage points "
-            f"[{h['low'] * 100:.1f}, {h['high'] * 100:.1f}] paired over {h['n']:,} games, needs about "
-            f"{h['games_needed']:,} games to be told from zero (paired; compared unpaired, about {unpaired:,}).")
+            f"[{h['low'] * 100:.1f}, {h['high'] * 100:.1f}] paired over the {h['n']:,} games where both sat, needs "
+            f"about {h['games_needed']:,} games to be told from zero (paired within each game; their win shares "
+            "in one game are negatively correlated, since only one can win).")
 
 
 def _games_played(manifest: dict) -> str:
