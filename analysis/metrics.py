@@ -106,15 +106,6 @@ def games_needed_summary(games: pl.LazyFrame, rate_width: float = 0.02, vp_width
             "vp_width": vp_width, "vp_sd": sd, "games_for_vp": games_for_mean_width(vp_width, max(sd, 1e-9))}
 
 
-def games_for_difference_unpaired(p_a: float, p_b: float) -> int | None:
-    """Games per group for two independent win rates ``p_a`` and ``p_b`` to differ with a 95% interval
-    that excludes zero (normal approximation); None when they are equal."""
-    from .stats import games_for_difference
-
-    sd = float(np.sqrt(p_a * (1 - p_a) + p_b * (1 - p_b)))
-    return games_for_difference(sd, p_a - p_b)
-
-
 def as_percent(df: pl.DataFrame, cols=("est", "low", "high")) -> pl.DataFrame:
     """Rates in percent (for tables)."""
     return df.with_columns([(pl.col(c) * 100).round(1) for c in cols if c in df.columns])
