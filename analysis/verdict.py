@@ -11,8 +11,8 @@ Flags:
 - **degenerate strategies**: win rate upper bound below half the fair share;
 - **safety-limit games**: games that ended by a safety limit (an ``end_reason`` column when the
   games table has one, else the rule parameter ``round_limit`` reached);
-- **unused mechanics**: turn options used in under :data:`RARE_SHARE` of turns, and event kinds that
-  never happened;
+- **unused mechanics**: turn options that fewer than :data:`RARE_SHARE` of seat-games use even once,
+  and event kinds that never happened;
 - **largest rule effects**: among runs that differ only in rule parameters (a sweep or experiment
   in one report), the paired win-rate differences with the largest size.
 """
@@ -28,7 +28,7 @@ from .seats import (SEAT_SPREAD_POINTS, confounded_runs, games_frame, head_to_he
                     strategy_rates)
 
 DOMINANT_POINTS = 10.0
-RARE_SHARE = 0.01
+RARE_SHARE = 0.05
 
 
 def _pct(x: float) -> str:
@@ -120,7 +120,8 @@ def safety_flags(runs: Runs) -> list[str]:
 
 
 def mechanics_flags(runs: Runs) -> list[str]:
-    """Turn options used in under :data:`RARE_SHARE` of turns; event kinds that never happened."""
+    """Turn options used at least once in under :data:`RARE_SHARE` of seat-games; event kinds that never
+    happened."""
     from sim.registry import get_game_class
 
     from .stats import wilson
@@ -135,22 +136,27 @@ def mechanics_flags(runs: Runs) -> list[str]:
     tcols = [c for c, t in schema.items() if t == pl.String and c != "run"]
     if tcols:
         col = tcols[0]
-        freq = runs.turns.group_by(col).agg(pl.len().alias("n")).collect()
+        seat_games = int(runs.games.select(pl.len()).collect().item())
+        freq = (runs.turns.group_by(col).agg(pl.len().alias("n"),
+                                             pl.struct("run", "game", "seat").n_unique().alias("used_by"))
+                .collect())
         total = int(freq["n"].sum())
-        seen = dict(zip(freq[col].to_list(), freq["n"].to_list()))
+        seen = {r[col]: (int(r["n"]), int(r["used_by"])) for r in freq.iter_rows(named=True)}
         vocab = next((c.vocab for c in (cls.turn_columns if cls else ()) if c.name == col and c.vocab), None)
         for v in (vocab or sorted(seen)):
-            n = int(seen.get(v, 0))
-            if total and n / total < RARE_SHARE:
-                p, lo, hi = wilson(n, total)
-                lines.append(f"FLAG barely used: turn {col} `{v}` in {n:,} of {total:,} turns "
-                             f"({_pct(float(p))}% {_interval(float(lo), float(hi))}).")
+            n, used = seen.get(v, (0, 0))
+            if seat_games and used / seat_games < RARE_SHARE:
+                p, lo, hi = wilson(used, seat_games)
+                lines.append(f"FLAG barely used: turn {col} `{v}` taken by a seat in {used:,} of {seat_games:,} "
+                             f"seat-games ({_pct(float(p))}% {_interval(float(lo), float(hi))}; {n:,} of "
+                             f"{total:,} turns).")
     if cls is not None and cls.event_kinds and runs.events.collect_schema().get("kind") is not None:
         ev = runs.events.select(pl.col("kind").cast(pl.String)).unique().collect()["kind"].to_list()
         never = [k for k in cls.event_kinds if k not in set(ev)]
         if never:
             lines.append(f"FLAG unused: event kinds that never happened: {', '.join(never)}.")
-    return lines or ["Mechanics: every turn option used in at least 1% of turns, every event kind happened."]
+    return lines or [f"Mechanics: every turn option used in at least {RARE_SHARE:.0%} of seat-games, every event "
+                     "kind happened."]
 
 
 def rule_effect_flags(runs: Runs, df: pl.DataFrame, top: int = 3) -> tuple[list[str], pl.DataFrame]:
