@@ -30,8 +30,27 @@ def is_mirror(manifest: dict) -> bool:
 
 
 def confounded_runs(runs: Runs) -> list[str]:
-    """Runs whose seat table mixes seat advantage with strategy strength (fixed seating, several strategies)."""
-    return [n for n, m in runs.manifests.items() if seating_mode(m) == "fixed" and not is_mirror(m)]
+    """Runs whose seat table mixes seat advantage with strategy strength: fixed seating with several
+    strategies, unless the run is one of a set of fixed runs (a tournament's lineups) on the same seed,
+    games and players in which every strategy sits in every seat equally often."""
+    fixed = {n: m for n, m in runs.manifests.items() if seating_mode(m) == "fixed" and not is_mirror(m)}
+    groups: dict[tuple, list[str]] = {}
+    for n, m in fixed.items():
+        c = m["config"]
+        groups.setdefault((c["players"], c["seed"], c["games"]), []).append(n)
+    out = []
+    for names in groups.values():
+        counts: dict[tuple, int] = {}
+        for n in names:
+            for seat, s in enumerate(fixed[n]["config"]["strategies"]):
+                counts[(s, seat)] = counts.get((s, seat), 0) + 1
+        strategies = {s for s, _ in counts}
+        players = fixed[names[0]]["config"]["players"]
+        balanced = (len(names) > 1 and len(set(counts.values())) == 1
+                    and len(counts) == len(strategies) * players)
+        if not balanced:
+            out += names
+    return out
 
 
 def seating_lines(runs: Runs) -> list[str]:
@@ -66,7 +85,9 @@ def seat_source(runs: Runs) -> tuple[list[str], str]:
     mirror = [n for n, m in runs.manifests.items() if is_mirror(m)]
     if mirror:
         return mirror, "mirror matches (the same strategy in every seat)"
-    bal = [n for n, m in runs.manifests.items() if seating_mode(m) in ("rotate", "random")]
+    conf = set(confounded_runs(runs))
+    bal = [n for n, m in runs.manifests.items() if seating_mode(m) in ("rotate", "random")
+           or (seating_mode(m) == "fixed" and n not in conf)]
     if bal:
         return bal, "rotated seats (every strategy in every seat equally often: strategy effects balanced)"
     return list(runs.manifests), ("CONFOUNDED: fixed seats, strategy k always in seat k, so this table mixes seat "

@@ -91,3 +91,15 @@ def test_verdict_flags_the_seat_spread_of_a_mirror_match(tmp_path):
     assert float(m.group(3)) == pytest.approx(d.mean() * 100, abs=0.05) and float(m.group(3)) > 20
     half = 1.96 * d.std(ddof=1) / np.sqrt(d.size) * 100
     assert float(m.group(4)) == pytest.approx(d.mean() * 100 - half, abs=0.1)
+
+
+def test_a_tournaments_fixed_lineups_together_are_balanced_not_confounded(runs, tmp_path):
+    """Both seat orders as two fixed runs on the same seed (a tournament's lineups) balance seats."""
+    other = _run(tmp_path, "fixed-swapped", "fixed", ("draw-once", "always-draw"))
+    build_report([runs["fixed"], other], tmp_path / "both")
+    v = _verdict(tmp_path / "both")
+    assert "FLAG confounded" not in v and "CONFOUNDED" not in v
+    g = pl.concat([pl.read_parquet(str(r / "games" / "*.parquet")) for r in (runs["fixed"], other)])
+    rate = dict(g.group_by("strategy").agg(pl.col("win_share").mean()).iter_rows())
+    assert rate["draw-once"] > rate["always-draw"]  # the rotated ranking again
+    assert re.search(r"win rates \(fair share 50.0%\): draw-once ", v)
