@@ -114,6 +114,11 @@ def abjure_removed(folder: Path | str) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+def _who(r: dict) -> str:
+    """``arm`` or ``arm (strategy)`` when the arm is not named by the strategy."""
+    return r["arm"] if r["arm"] == r["strategy"] else f"{r['arm']} ({r['strategy']})"
+
+
 def experiment_sections(folder: Path | str):
     """Report builder for an experiment folder: the verdict, the effects by intervention (paired,
     with the unpaired interval beside it once), game-specific effect tables, then the descriptive
@@ -123,7 +128,8 @@ def experiment_sections(folder: Path | str):
     folder = Path(folder)
     meta = read_experiment(folder)
     df = effects(folder)
-    control = f"{meta['arms'][0]['label']} ({', '.join(f'{k} {v}' for k, v in meta['arms'][0]['change'].items())})"
+    ch = meta["arms"][0]["change"]
+    control = ch["strategy"] if "strategy" in ch else f"{ch.get('param')}={ch.get('value')}"
 
     def build(runs: Runs):
         from .verdict import verdict_section
@@ -135,18 +141,18 @@ def experiment_sections(folder: Path | str):
                     if meta.get("focal_position") is not None else "every strategy, seat by seat.")]
         for r in win.iter_rows(named=True):
             need = f"; about {r['games_needed']:,} games resolve a difference this size" if r["games_needed"] else ""
-            lines.append(f"{r['arm']} ({r['strategy']}): win rate {r['est']:+.1f} percentage points "
+            lines.append(f"{_who(r)}: win rate {r['est']:+.1f} percentage points "
                          f"[{r['low']:.1f}, {r['high']:.1f}] paired over {r['n']:,} games (unpaired interval "
                          f"[{r['unpaired_low']:.1f}, {r['unpaired_high']:.1f}]){need}.")
         for r in df.filter(pl.col("metric") == "vp").iter_rows(named=True):
-            lines.append(f"{r['arm']} ({r['strategy']}): final VP {r['est']:+.2f} [{r['low']:.2f}, {r['high']:.2f}] "
+            lines.append(f"{_who(r)}: final VP {r['est']:+.2f} [{r['low']:.2f}, {r['high']:.2f}] "
                          f"(control mean {r['mean_control']:.1f} VP).")
         shown = df.drop("sd")
         title = ("Abjure timing: paired against never-abjure" if meta["game"] == "galileos-truth"
                  and meta["arms"][0]["strategies"][0] == "never-abjure" else "Effects by intervention")
         top = win.with_columns(pl.col("est").abs().alias("_a")).sort("_a", descending=True).head(3)
         effect_lines = [f"Largest effect: {r['arm']} moves {r['strategy']}'s win rate by {r['est']:+.1f} percentage "
-                        f"points [{r['low']:.1f}, {r['high']:.1f}] against {meta['arms'][0]['label']} (paired, "
+                        f"points [{r['low']:.1f}, {r['high']:.1f}] against {control} (paired, "
                         f"{r['n']:,} games)." for r in top.iter_rows(named=True)]
         ctrl_runs = load_runs([folder / meta["arms"][0]["folder"]])
         secs = [verdict_section(ctrl_runs, extra=effect_lines, scope="the control arm"),
@@ -161,9 +167,10 @@ def experiment_sections(folder: Path | str):
                                 "The focal player's Abjures in each arm: share of its games, mean Cycle, and the "
                                 "Suspicion each Abjure removed (abjure event, before minus after; the rule value is "
                                 "`abjure_suspicion_drop`, the track floor limits it), with t 95% intervals.", [],
-                                [("Abjures of the focal player by arm", ab, TableFormat(decimals={"est": 2}))]))
+                                [("Abjures of the focal player by arm (abjure_rate in percent; removed in Suspicion)",
+                                  ab, TableFormat(decimals={"removed": 2, "abjure_rate": 1, "cycle": 2}))]))
         for s in build_sections(runs)[1:]:
-            if s.title != "Provenance":
+            if s.title != "Provenance" and "(descriptive" not in s.title:
                 s.title = f"{s.title} (descriptive: groups differ by strategy and seat)"
             secs.append(s)
         return secs

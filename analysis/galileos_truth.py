@@ -151,10 +151,13 @@ def paired_vs_never(run_a: Path | str, run_b: Path | str, seat: int) -> pl.DataF
 
 
 def paired_pairs(runs: Runs) -> list[tuple[str, str, int]]:
-    """Pairs ``(run_a, run_b, seat)`` among ``runs`` that share seed, games and players and differ
-    in exactly one seat's strategy, ``run_b``'s being ``never-abjure``."""
+    """Pairs ``(run_a, run_b, seat)`` among ``runs`` with fixed seats that share seed, games and players
+    and differ in exactly one seat's strategy, ``run_b``'s being ``never-abjure``. Rotated runs are
+    compared by :mod:`analysis.experiment` (their seat 0 holds a different strategy in each seat order)."""
+    from .seats import seating_mode
+
     out = []
-    items = list(runs.manifests.items())
+    items = [(n, m) for n, m in runs.manifests.items() if seating_mode(m) == "fixed"]
     for na, ma in items:
         for nb, mb in items:
             ca, cb = ma["config"], mb["config"]

@@ -42,6 +42,6 @@ def test_abjure_timing_is_paired_against_never_abjure_for_cycles_1_to_4(tmp_path
     md = (page.parent / "report.md").read_text()
     sec = md[md.index("## Abjure timing: paired against never-abjure"):]
     for k in (1, 2, 3, 4):
-        assert re.search(rf"abjure-at:cycle={k} \(abjure-at:cycle={k}\): win rate [+-][\d.]+ percentage points "
+        assert re.search(rf"abjure-at:cycle={k}: win rate [+-][\d.]+ percentage points "
                          rf"\[-?[\d.]+, -?[\d.]+\] paired over 24 games", sec)
     assert "## Abjure: Suspicion actually removed" in md
