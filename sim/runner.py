@@ -7,8 +7,10 @@ process records each finished chunk in ``manifest.json``, so an interrupted run 
 killed process) is completed by ``simulate(config, resume=True)``: finished chunks are kept,
 the others are played again, and every game appears exactly once.
 
-Because every game draws from its own streams keyed by (seed, game index), the tables do not
-depend on batch size, chunking, n_jobs or backend.
+Because every game draws from its own streams keyed by (seed, game seed), the tables do not
+depend on batch size, chunking, n_jobs or backend. Under seating (:mod:`sim.seating`) game index
+``i`` maps to a seat order and a game seed; a batch holds games of one seat order, played with their
+game seeds, and its tables are written with the run's game indices.
 
 Inside :func:`terminate_as_interrupt` (the CLI's simulate, sweep and tournament run in it) a SIGTERM
 is handled like Ctrl-C: it raises :class:`Terminated`, a ``KeyboardInterrupt``, so the manifest is
@@ -214,7 +216,8 @@ def new_manifest(cfg: RunConfig) -> dict[str, Any]:
         },
         "seeds": {"run_seed": cfg.seed, "game_stream": GAME_STREAM,
                   "strategy_streams": {str(s): strategy_stream(s) for s in range(cfg.players)},
-                  "key": "stream key = f(run_seed, game index, stream id); see sim/core/rng.py"},
+                  "key": "stream key = f(run_seed, game seed, stream id); see sim/core/rng.py; the game seed of "
+                         "game i is the games table's game_seed (sim/seating.py)"},
         "seating": plan.to_dict(),
         "chunks": [{"id": i, "lo": lo, "hi": hi, "status": "pending"} for i, (lo, hi) in
                    enumerate(chunk_bounds(plan.games, cfg.games_per_chunk))],
