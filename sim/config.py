@@ -193,10 +193,13 @@ class RunConfig:
         return {k: v for k, v in d.items() if v is not None}
 
     def result_key(self) -> dict[str, Any]:
-        """The fields that determine the results (everything but execution settings)."""
+        """The fields that determine the results (everything but execution settings; the seating of a
+        mirror match, which plays the same games under every seating)."""
         d = self.to_dict()
         for k in self.EXECUTION_FIELDS:
             d.pop(k, None)
+        if len(set(self.strategies)) == 1:  # a mirror match: one seat order under every seating, the same games
+            d.pop("seating", None)
         return d
 
     @classmethod

@@ -31,7 +31,14 @@ class DrawOnce(RandomStrategy):
         return np.where((view.state.draws[view.idx] == 0) & legal_mask[:, 0], 0, 1)
 
 
-register_strategy("draw-once", DrawOnce, games=("toy",), doc="Draw one card, then stop (tests).")
+@pytest.fixture(scope="module", autouse=True)
+def draw_once():
+    """Registered for this module only (other tests list the toy game's strategies)."""
+    from strategies.registry import _REGISTRY
+
+    register_strategy("draw-once", DrawOnce, games=("toy",), doc="Draw one card, then stop (tests).")
+    yield
+    _REGISTRY.pop(("draw-once", ("toy",)), None)
 
 
 def _run(tmp, name, seating, strategies, params=TIGHT, games=2000):
