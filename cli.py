@@ -1,4 +1,4 @@
-"""meeplelab command line (typer): simulate, report, replay, games, strategies, params.
+"""meeplelab command line (typer): simulate, report, sweep, experiment, tournament, replay, games, strategies, params.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
 exits with code 2. Ctrl-C during simulate, sweep or tournament marks the run folder's manifest (and a
@@ -62,8 +62,9 @@ def _interrupted(e: KeyboardInterrupt, what: str) -> None:
 def simulate(
     game: Optional[str] = typer.Option(None, "--game", help="Game id: unconscious-mind or galileos-truth."),
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default 4)."),
-    strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (default random); arguments follow the id: heuristic:vp=1,finish=0,random."),
-    games: Optional[int] = typer.Option(None, "--games", help="Number of games (default 2000)."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (a mirror match; default random); arguments follow the id: heuristic:vp=1,finish=0,random."),
+    games: Optional[int] = typer.Option(None, "--games", help="Number of games in total, over all seat orders (default 2000)."),
+    seating: Optional[str] = typer.Option(None, "--seating", help="rotate (default: every strategy in every seat equally often, seat orders on common game seeds), random (a seat order drawn per game) or fixed (strategy k in seat k)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Run seed (default 0)."),
     batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch and per part file (default 1024)."),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per task and part file (default: batches filling at least 1024 games)."),
@@ -89,7 +90,10 @@ def simulate(
     if config is None and resume and game is None and out is not None and (out / "run.toml").is_file():
         config = out / "run.toml"  # --resume alone: the run's own config
     base: dict = load_toml(config) if config is not None else {}
+    if config is not None and resume and "seating" not in base:
+        base["seating"] = "fixed"  # a run.toml written before seating existed: its games were seated fixed
     given = {"game": game, "players": players, "strategies": _strategies(strategies), "games": games, "seed": seed,
+             "seating": seating,
              "batch_size": batch_size, "chunk_size": chunk_size, "n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
              "out": str(out) if out is not None else None, "content": str(content) if content is not None else None}
     for k, v in given.items():
@@ -101,7 +105,8 @@ def simulate(
         base["log_turns"] = False
     if no_events:
         base["log_events"] = False
-    defaults = {"players": 4, "strategies": ("random",), "games": 2000, "seed": 0, "batch_size": 1024, "n_jobs": -1}
+    defaults = {"players": 4, "strategies": ("random",), "games": 2000, "seed": 0, "batch_size": 1024, "n_jobs": -1,
+                "seating": "rotate"}
     for k, v in defaults.items():
         base.setdefault(k, v)
     if "game" not in base:
@@ -119,8 +124,9 @@ def simulate(
     except KeyboardInterrupt as e:
         _interrupted(e, f"the run in {cfg.out} is incomplete; complete it with --resume")
     verb = "completed" if summary.resumed else "wrote"
-    typer.echo(f"{verb} {summary.games} games of {cfg.game} to {summary.out} "
-               f"({summary.games_played_now} played now in {summary.seconds:.1f} s, {summary.games_per_second:,.0f} games/s)")
+    typer.echo(f"{verb} {summary.games:,} games of {cfg.game} to {summary.out} "
+               f"({summary.games_played_now:,} played now in {summary.seconds:.1f} s, {summary.games_per_second:,.0f} games/s)")
+    typer.echo(cfg.plan_for().describe())
 
 
 def _kernels_cached(game: str) -> bool:
@@ -159,7 +165,7 @@ def _kernels_cached(game: str) -> bool:
 @app.command()
 @user_errors
 def report(
-    runs: List[Path] = typer.Argument(..., help="Run folder(s)."),
+    runs: List[Path] = typer.Argument(..., help="Run folder(s), or one experiment folder."),
     out: Optional[Path] = typer.Option(None, "--out", help="Report folder (default RUN/report)."),
 ) -> None:
     """Write a balance report (HTML and Markdown with charts) for one or more run folders."""
@@ -169,11 +175,24 @@ def report(
     from analysis.metrics import games_needed_summary
 
     dest = out if out is not None else runs[0] / "report"
+    if len(runs) == 1 and (runs[0] / "experiment.json").is_file():  # an experiment folder: its own report
+        from analysis.experiment import experiment_sections
+        from sim.experiment import read_experiment
+
+        meta = read_experiment(runs[0])
+        page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest, sections=experiment_sections(runs[0]))
+        typer.echo(f"wrote {page}")
+        return
     page = build_report(runs, dest)
     need = games_needed_summary(load_runs(runs, check=False).games)
     typer.echo(f"wrote {page}")
     typer.echo(f"games needed: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} point; "
                f"{need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd {need['vp_sd']:.1f})")
+    from analysis.report import _observed_need
+
+    observed = _observed_need(load_runs(runs, check=False)).strip()
+    if observed:
+        typer.echo(observed)
 
 
 @app.command()
@@ -182,8 +201,10 @@ def sweep(
     game: str = typer.Option(..., "--game", help="Game id."),
     vary: List[str] = typer.Option(..., "--vary", help="name=v1,v2,... (repeatable; the cartesian product is run)."),
     players: int = typer.Option(4, "--players", help="Seats per game."),
-    strategies: str = typer.Option("random", "--strategies", help="One strategy id per seat, comma separated, or one for all."),
-    games: int = typer.Option(1000, "--games", help="Games per variant."),
+    strategies: str = typer.Option("random", "--strategies", help="One strategy id per seat, comma separated, or one for all. Use scripted strategies for rule effects: random seats rarely react to a rule."),
+    games: int = typer.Option(1000, "--games", help="Games per variant (in total over all seat orders)."),
+    seating: str = typer.Option("rotate", "--seating", help="rotate (default), random or fixed."),
+    target: Optional[str] = typer.Option(None, "--target", help="STRATEGY=RATE: solve for the value of the first swept parameter that brings the strategy to the win rate (percent or fraction), with an interval from the paired data."),
     seed: int = typer.Option(0, "--seed", help="Seed shared by every variant (common random numbers)."),
     batch_size: int = typer.Option(1024, "--batch-size"),
     n_jobs: int = typer.Option(-1, "--n-jobs"),
@@ -204,10 +225,24 @@ def sweep(
     from sim.runner import terminate_as_interrupt
     from sim.sweep import parse_vary, read_sweep, run_sweep
 
+    from sim.core.errors import ConfigError
+
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or ("random",), games=games,
                      seed=seed, batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
-                     out=str(out), params=parse_set_options(set_))
+                     out=str(out), params=parse_set_options(set_), seating=seating)
     v = parse_vary(vary)
+    goal = None
+    if target is not None:
+        sid, _, rate = target.rpartition("=")
+        try:
+            r = float(rate)
+        except ValueError:
+            r = -1.0
+        r = r / 100 if r > 1 else r
+        if not sid or not 0 <= r <= 1:
+            raise ConfigError(f"--target {target!r} needs the form STRATEGY=RATE with a win rate from 0 to 100 "
+                              "(percent) or 0 to 1 (e.g. writer=25)")
+        goal = (sid, r)
     try:
         with terminate_as_interrupt():
             run_sweep(base, v, out, resume=resume, overwrite=overwrite,
@@ -215,8 +250,51 @@ def sweep(
     except KeyboardInterrupt as e:
         _interrupted(e, f"the sweep in {out} is incomplete; complete it with the same command and --resume")
     meta = read_sweep(out)
-    page = build_report([out / x["folder"] for x in meta["variants"]], out / "report", sections=sweep_sections(out))
+    page = build_report([out / x["folder"] for x in meta["variants"]], out / "report",
+                        sections=sweep_sections(out, goal))
     typer.echo(f"wrote {len(meta['variants'])} variants to {out}; report {page}")
+
+
+@app.command()
+@user_errors
+def experiment(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    strategies: str = typer.Option(..., "--strategies", help="With --control: the field, one strategy per other seat; with a rule-parameter --vary: the roster (one per seat, or one for all)."),
+    vary: Optional[str] = typer.Option(None, "--vary", help="One axis: strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4, against --control) or parameter=v1,v2 (the first value is the control)."),
+    control: Optional[str] = typer.Option(None, "--control", help="The focal player's control strategy (never-abjure) for a strategy-argument axis or a treatment."),
+    treat: Optional[str] = typer.Option(None, "--treat", help="Treatment of the focal player against the untreated control: field+n (coffee+1 = one more start Coffee)."),
+    players: int = typer.Option(4, "--players", help="Seats per game."),
+    games: int = typer.Option(2400, "--games", help="Games per arm in total over all seat orders."),
+    seed: int = typer.Option(0, "--seed", help="Seed shared by every arm (common random numbers)."),
+    seating: str = typer.Option("rotate", "--seating", help="rotate (default), random or fixed."),
+    batch_size: int = typer.Option(1024, "--batch-size"),
+    n_jobs: int = typer.Option(-1, "--n-jobs"),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
+    out: Path = typer.Option(..., "--out", help="Experiment folder (one run folder per arm, plus report/)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the experiment in --out."),
+) -> None:
+    """Effects by intervention: a control and its variants on common seeds in every seat order, reported as
+    paired differences against the control (with the unpaired interval beside them)."""
+    from analysis.experiment import experiment_sections
+    from analysis.report import build_report
+    from sim.config import RunConfig
+    from sim.core.params import parse_set_options
+    from sim.experiment import plan_experiment, run_experiment
+    from sim.runner import terminate_as_interrupt
+
+    base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
+                     batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=parse_set_options(set_),
+                     seating=seating)
+    arms = plan_experiment(base, vary=vary, control=control, treat=treat)
+    typer.echo(f"{len(arms)} arms, {arms[0].config.plan_for().describe()}", err=True)
+    try:
+        with terminate_as_interrupt():
+            run_experiment(arms, out, overwrite=overwrite,
+                           on_variant=lambda i, n, name: typer.echo(f"arm {i + 1}/{n}: {name}", err=True))
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the experiment in {out} is incomplete; run it again with --overwrite")
+    page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out))
+    typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); report {page}")
 
 
 @app.command()
@@ -255,6 +333,12 @@ def tournament(
     typer.echo(format_table(tables["summary"]))
     typer.echo("")
     typer.echo(format_table(tables["seats"]))
+    from analysis.load import load_runs
+    from analysis.report import _observed_need
+
+    observed = _observed_need(load_runs(sorted(p for p in out.glob("lineup-*") if p.is_dir()), check=False)).strip()
+    if observed:
+        typer.echo(observed)
     typer.echo(f"\nwrote {out / 'summary.parquet'} and {out / 'seats.parquet'}")
 
 

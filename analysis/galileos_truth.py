@@ -151,10 +151,13 @@ def paired_vs_never(run_a: Path | str, run_b: Path | str, seat: int) -> pl.DataF
 
 
 def paired_pairs(runs: Runs) -> list[tuple[str, str, int]]:
-    """Pairs ``(run_a, run_b, seat)`` among ``runs`` that share seed, games and players and differ
-    in exactly one seat's strategy, ``run_b``'s being ``never-abjure``."""
+    """Pairs ``(run_a, run_b, seat)`` among ``runs`` with fixed seats that share seed, games and players
+    and differ in exactly one seat's strategy, ``run_b``'s being ``never-abjure``. Rotated runs are
+    compared by :mod:`analysis.experiment` (their seat 0 holds a different strategy in each seat order)."""
+    from .seats import seating_mode
+
     out = []
-    items = list(runs.manifests.items())
+    items = [(n, m) for n, m in runs.manifests.items() if seating_mode(m) == "fixed"]
     for na, ma in items:
         for nb, mb in items:
             ca, cb = ma["config"], mb["config"]
@@ -171,15 +174,18 @@ def paired_pairs(runs: Runs) -> list[tuple[str, str, int]]:
 
 # ====================================================================== charts
 
-def outcome_chart(df: pl.DataFrame, what: str = "win_rate"):
+def outcome_chart(df: pl.DataFrame, what: str = "win_rate", fair: float | None = None):
     """Bars of the win rate (percent) or mean VP by Abjure Cycle, with intervals."""
     lo, hi = ("win_low", "win_high") if what == "win_rate" else ("vp_low", "vp_high")
     d = df.select(pl.col("abjured").cast(pl.String), pl.col(what).alias("est"), pl.col(lo).alias("low"),
                   pl.col(hi).alias("high"))
     if what == "win_rate":
-        return F.bar_with_interval(d, "abjured", title="Win rate by Cycle of Abjure", xlabel="win rate (%)",
-                                   scale=100)
-    return F.bar_with_interval(d, "abjured", title="Final VP by Cycle of Abjure", xlabel="VP")
+        fig = F.bar_with_interval(d, "abjured", title="Win rate by Cycle of Abjure (descriptive)",
+                                  xlabel="win rate (%)", scale=100, ref=fair, ref_label="fair share")
+    else:
+        fig = F.bar_with_interval(d, "abjured", title="Final VP by Cycle of Abjure (descriptive)", xlabel="VP")
+    fig.axes[0].set_ylabel("Cycle of Abjure (never = stayed Copernican)")
+    return fig
 
 
 def trajectory_chart(df: pl.DataFrame, x: str = "cycle"):
@@ -200,12 +206,14 @@ def trajectory_chart(df: pl.DataFrame, x: str = "cycle"):
                             labels=[f"abjured: {lab}" for lab in labels])
 
 
-def copernicans_chart(df: pl.DataFrame):
+def copernicans_chart(df: pl.DataFrame, fair: float | None = None):
     """Abjurer's win rate by the number of Copernicans its Abjure hit."""
     d = df.select(pl.col("copernicans_hit").cast(pl.String), pl.col("win_rate").alias("est"),
                   pl.col("win_low").alias("low"), pl.col("win_high").alias("high"))
-    return F.bar_with_interval(d, "copernicans_hit", title="Abjurer's win rate by Copernicans hit",
-                               xlabel="win rate (%)", scale=100)
+    fig = F.bar_with_interval(d, "copernicans_hit", title="Abjurer's win rate by Copernicans hit",
+                              xlabel="win rate (%)", scale=100, ref=fair, ref_label="fair share")
+    fig.axes[0].set_ylabel("other Copernicans hit by the Abjure")
+    return fig
 
 
 def paired_chart(df: pl.DataFrame):
@@ -216,17 +224,26 @@ def paired_chart(df: pl.DataFrame):
                                xlabel="VP difference", ref=0.0, ref_label="no difference")
 
 
-def strategy_chart(df: pl.DataFrame):
+def strategy_chart(df: pl.DataFrame, fair: float | None = None):
     """Win rate by strategy with Wilson intervals."""
     d = df.select("strategy", pl.col("win_rate").alias("est"), pl.col("win_low").alias("low"),
                   pl.col("win_high").alias("high"))
-    return F.bar_with_interval(d, "strategy", title="Win rate by strategy", xlabel="win rate (%)", scale=100)
+    fig = F.bar_with_interval(d, "strategy", title="Win rate by strategy", xlabel="win rate (%)", scale=100,
+                              ref=fair, ref_label="fair share")
+    fig.axes[0].set_ylabel("strategy")
+    return fig
 
 
 # ====================================================================== report section
 
 def _pct(df: pl.DataFrame, cols: Sequence[str]) -> pl.DataFrame:
     return df.with_columns([(pl.col(c) * 100).round(1) for c in cols if c in df.columns])
+
+
+def _fair(runs: Runs) -> float | None:
+    """The fair share 1/players when every run has the same player count (else no line)."""
+    players = {int(m["config"]["players"]) for m in runs.manifests.values()}
+    return 1.0 / players.pop() if len(players) == 1 else None
 
 
 def abjure_sections(runs: Runs) -> list[Section]:
@@ -237,14 +254,18 @@ def abjure_sections(runs: Runs) -> list[Section]:
     by_cycle = outcome_by_abjure_cycle(runs)
     secs = []
     text = (f"{out.height} seat-results, {n_ab} of them Abjured. Win rate (Wilson 95%) and final VP (t 95%) "
-            f"by the Cycle in which the seat Abjured; 'never' = stayed Copernican. This is observational: "
-            f"strategies choose when to Abjure, so compare paired runs for causal effects.")
-    figs = [("abjure_win_rate", outcome_chart(by_cycle), "Win rate by Cycle of Abjure (95% Wilson)."),
+            f"by the Cycle in which the seat Abjured; 'never' = stayed Copernican. Descriptive: groups differ by "
+            f"strategy and seat (strategies choose when to Abjure). The effect of Abjure timing is measured by "
+            f"`meeplelab experiment --control never-abjure --vary abjure-at.cycle=1,2,3,4` (paired, same seeds, "
+            f"every seat order).")
+    fair = _fair(runs)
+    figs = [("abjure_win_rate", outcome_chart(by_cycle, fair=fair), "Win rate by Cycle of Abjure (95% Wilson)."),
             ("abjure_vp", outcome_chart(by_cycle, "vp"), "Final VP by Cycle of Abjure (95% t).")]
     tables = [("Outcome by Cycle of Abjure (rates in %)", _pct(by_cycle, rate_cols)),
               ("Outcome by Cycle of Abjure and strategy (rates in %)",
                _pct(outcome_by_abjure_cycle(runs, by_strategy=True), rate_cols))]
-    secs.append(Section("Abjure timing: outcome by Cycle", text, figs, tables))
+    secs.append(Section("Abjure timing: outcome by Cycle (descriptive: groups differ by strategy and seat)", text,
+                        figs, tables))
 
     traj = suspicion_by_cycle(runs)
     figs = [("abjure_suspicion_cycle", trajectory_chart(traj), "Mean end-of-Cycle Suspicion (95% t bands).")]
@@ -252,15 +273,15 @@ def abjure_sections(runs: Runs) -> list[Section]:
     if around.height:
         figs.append(("abjure_suspicion_rel", trajectory_chart(around, "rel_turn"),
                      "Mean Suspicion after the abjurer's own turns around the Abjure (0 = Abjure)."))
-    secs.append(Section("Abjure timing: Suspicion before and after",
+    secs.append(Section("Abjure timing: Suspicion before and after (descriptive: groups differ by strategy and seat)",
                         "Suspicion trajectory of seats by their Abjure Cycle, from the turns table "
                         "(suspicion_after).", figs, [("Mean end-of-Cycle Suspicion", traj)]))
 
     cop = copernicans_hit_effect(runs)
     if cop.height:
-        secs.append(Section("Abjure timing: Copernicans hit",
+        secs.append(Section("Abjure timing: Copernicans hit (descriptive: groups differ by strategy and seat)",
                             "The abjurer's outcome by how many other Copernicans its Abjure raised (+1 Suspicion "
-                            "each).", [("abjure_copernicans", copernicans_chart(cop), "Win rate by Copernicans hit.")],
+                            "each).", [("abjure_copernicans", copernicans_chart(cop, _fair(runs)), "Win rate by Copernicans hit.")],
                             [("Outcome by Copernicans hit (rates in %)", _pct(cop, rate_cols))]))
 
     pairs = paired_pairs(runs)
@@ -279,7 +300,7 @@ def abjure_sections(runs: Runs) -> list[Section]:
         st = by_strategy(runs)
         secs.append(Section("Abjure timing: strategies compared",
                             "No paired never-abjure run in this report: per-strategy win rate, VP and Abjure rate "
-                            "within the run(s).", [("abjure_strategies", strategy_chart(st), "Win rate by strategy.")],
+                            "within the run(s).", [("abjure_strategies", strategy_chart(st, _fair(runs)), "Win rate by strategy.")],
                             [("Per strategy (rates in %; mean_abjure_cycle over the seat-results that Abjured)",
                               _pct(st, rate_cols), TableFormat(missing={"mean_abjure_cycle": "never"}))]))
     return secs

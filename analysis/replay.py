@@ -35,19 +35,23 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
     run = Path(run)
     m = read_manifest(run)
     cfg = RunConfig.from_dict(m["config"])
-    if not (0 <= game_id < cfg.games):
-        raise RunFolderError(f"game {game_id} is not in run {str(run)!r}: games 0 to {cfg.games - 1}")
+    plan = cfg.plan_for()
+    if not (0 <= game_id < plan.games):
+        raise RunFolderError(f"game {game_id} is not in run {str(run)!r}: games 0 to {plan.games - 1}")
     chunk = next((c for c in m["chunks"] if c["lo"] <= game_id < c["hi"]), None)
     if chunk is None or chunk["status"] != "done":
         raise RunFolderError(f"game {game_id} of run {str(run)!r} has not been played yet (run status {m['status']!r})")
     game = make_game(cfg.game, cfg.make_params(), cfg.content)
-    strategies = [make_strategy(cfg.game, s) for s in cfg.strategies]
-    state = game.init(np.array([game_id], np.int64), cfg.seed, cfg.players)
+    order, game_seed = (int(x[0]) for x in plan.locate(np.array([game_id], np.int64)))
+    seated = plan.strategies(order)
+    strategies = [make_strategy(cfg.game, s) for s in seated]
+    state = game.init(np.array([game_seed], np.int64), cfg.seed, cfg.players)
     rngs = [Streams.for_games(cfg.seed, state.game_id, strategy_stream(s)) for s in range(cfg.players)]
     espec = game.event_spec()
     names = [c.name for c in espec.columns]
-    yield f"{game.title}, game {game_id} of run {run.name} (seed {cfg.seed}, {cfg.players} players)"
-    for s, st in enumerate(cfg.strategies):
+    yield (f"{game.title}, game {game_id} of run {run.name} (seed {cfg.seed}, {cfg.players} players, "
+           f"seat order {order}, game seed {game_seed})")
+    for s, st in enumerate(seated):
         yield f"  seat {s + 1}: {st}"
     idx = np.zeros(1, np.int64)
     # a header line whenever a new round (Cycle) begins: games that can say what its start does

@@ -150,8 +150,8 @@ def _html_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) 
     cols, rows = format_table(df, fmt)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in r) + "</tr>" for r in rows)
-    return (f"<table><caption>{_inline_html(caption)}</caption><thead><tr>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table>")
+    return (f"<div class='tw'><table><caption>{_inline_html(caption)}</caption><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table></div>")
 
 
 def _md_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) -> str:
@@ -172,18 +172,35 @@ def _interval_cols(df: pl.DataFrame, pct: bool = False) -> pl.DataFrame:
     return df.with_columns([pl.col(c).round(3) for c in ("est", "low", "high", "mean", "sd", "wins") if c in df.columns])
 
 
+def _win_rate_chart(wr: pl.DataFrame, runs: Runs):
+    """Win rate by strategy with the fair share 1/players drawn when the runs share a player count."""
+    players = {int(m["config"]["players"]) for m in runs.manifests.values()}
+    fair = 1.0 / next(iter(players)) if len(players) == 1 else None
+    fig = F.bar_with_interval(wr, "strategy", title="Win rate (95% Wilson interval)", xlabel="win rate (%)",
+                              scale=100, ref=fair, ref_label="fair share (1/players)")
+    fig.axes[0].set_ylabel("strategy")
+    return fig
+
+
 def generic_sections(runs: Runs) -> list[Section]:
     """Sections every game gets."""
     g = runs.games
     out = []
+    from .seats import confounded_runs, games_frame, seat_advantage, seat_source
+
     wr = M.win_rates(g)
-    seat = M.seat_win_rates(g)
-    fixed = any(len(set(m["config"]["strategies"])) > 1 for m in runs.manifests.values())
-    note = (" Strategies sit in fixed seats in these runs, so the seat table mixes seat advantage with strategy "
-            "strength; `meeplelab tournament` rotates seats to separate them." if fixed else "")
+    names, source = seat_source(runs)
+    seat = seat_advantage(games_frame(runs).filter(pl.col("run").is_in(names)))
+    conf = confounded_runs(runs)
+    note = (f" CONFOUNDED: run(s) {', '.join(conf)} seat strategy k always in seat k (--seating fixed), so these "
+            "strategy win rates include each seat's advantage; `meeplelab simulate` rotates seats by default."
+            if conf else " Every strategy sat in every seat equally often (rotated seats), so seat advantage cancels"
+            " out of the strategy table." if len(set().union(*(m["config"]["strategies"]
+                                                                for m in runs.manifests.values()))) > 1 else "")
     out.append(Section(
-        "Win rates", "Share of games won (a first place shared by k seats counts 1/k), with Wilson 95% intervals." + note,
-        [("win_rate", F.win_rate_chart(wr), "Win rate by strategy"),
+        "Win rates", "Share of games won (a first place shared by k seats counts 1/k), with Wilson 95% intervals." + note
+        + f"\nSeat advantage is estimated from {source}.",
+        [("win_rate", _win_rate_chart(wr, runs), "Win rate by strategy against the fair share (dashed)"),
          ("seat_advantage", F.seat_advantage_chart(seat), "Win rate by seat against the fair share (dashed)")],
         [("Win rate by strategy (percent)", _interval_cols(wr, True)),
          ("Win rate by seat (percent; seats numbered from 1 = first player, as in replays); fair = 1/players",
@@ -226,7 +243,7 @@ def generic_sections(runs: Runs) -> list[Section]:
         f"These runs hold {n_games:,} games. For a win-rate interval {need['rate_width'] * 100:.0f} points wide "
         f"(+-{need['rate_width'] * 50:.0f}) about {need['games_for_rate']:,} games per compared group are needed; for a "
         f"mean-VP interval {need['vp_width']:.0f} VP wide (VP sd {need['vp_sd']:.1f}), about {need['games_for_vp']:,} "
-        "seat-results. Paired comparisons on common seeds need fewer.",
+        "seat-results. Paired comparisons on common seeds need fewer." + _observed_need(runs),
         [], [("Games needed", pl.DataFrame([need]))]))
     return out
 
@@ -244,10 +261,29 @@ def _safety_line(ends: pl.DataFrame) -> str:
             "runs.games)` leaves them out.")
 
 
+def _observed_need(runs: Runs) -> str:
+    """Games needed to resolve the win-rate difference observed between the two best strategies
+    (paired per game where both sit, as under rotated seats)."""
+    from .seats import games_frame, head_to_head, strategy_rates
+
+    df = games_frame(runs)
+    rates = strategy_rates(df).sort("est", descending=True)
+    if rates.height < 2 or rates["players"].n_unique() > 1:
+        return ""
+    a, b = rates["strategy"][0], rates["strategy"][1]
+    h = head_to_head(df, a, b)
+    if h["games_needed"] is None:
+        return ""
+    return (f" The difference observed between {a} and {b}, {h['est'] * 100:.1f} percentage points "
+            f"[{h['low'] * 100:.1f}, {h['high'] * 100:.1f}] paired over the {h['n']:,} games where both sat, needs "
+            f"about {h['games_needed']:,} games to be told from zero (paired within each game; their win shares "
+            "in one game are negatively correlated, since only one can win).")
+
+
 def _games_played(manifest: dict) -> str:
     """``"3,000 games"`` for a complete run, ``"1,024 of 3,000 games (run incomplete)"`` otherwise
     (the games of the chunks marked done, which are the only ones the report reads)."""
-    total = int(manifest["config"]["games"])
+    total = int((manifest.get("seating") or {}).get("games") or manifest["config"]["games"])
     chunks = manifest.get("chunks") or []
     done = sum(int(c["hi"]) - int(c["lo"]) for c in chunks if c.get("status") == "done") if chunks else total
     if manifest.get("status") == "complete" and done == total:
@@ -280,7 +316,9 @@ def build_sections(runs: Runs) -> list[Section]:
     """Generic sections, then the game's own analyses, then provenance."""
     from .sections import game_sections
 
-    secs = generic_sections(runs)
+    from .verdict import verdict_section
+
+    secs = [verdict_section(runs)] + generic_sections(runs)
     for fn in game_sections(next(iter(runs.game_names))):
         secs.extend(fn(runs))
     secs.append(provenance_section(runs))
@@ -290,7 +328,7 @@ def build_sections(runs: Runs) -> list[Section]:
 _CSS = """body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
 caption{text-align:left;font-style:italic;margin-bottom:4px}img{max-width:100%;border:1px solid #eee}
-h2{border-bottom:2px solid #3b6ea8;padding-bottom:3px}code{background:#f2f2f2;padding:0 3px;border-radius:3px}"""
+h2{border-bottom:2px solid #3b6ea8;padding-bottom:3px}.tw{overflow-x:auto;max-width:100%}code{background:#f2f2f2;padding:0 3px;border-radius:3px}"""
 
 
 def build_report(folders: Sequence[Path | str], dest: Path | str, *,

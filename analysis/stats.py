@@ -103,3 +103,14 @@ def games_for_mean_width(width: float, sd: float, level: float = LEVEL) -> int:
         raise ValueError(f"width must be positive, got {width}")
     z = z_value(level)
     return int(math.ceil((2 * z * sd / width) ** 2))
+
+
+def games_for_difference(sd: float, diff: float, level: float = LEVEL) -> int | None:
+    """Games (pairs, for a paired design) needed so a 95% interval of a difference of size ``diff``
+    excludes zero: ``ceil((z * sd / diff)^2)`` with ``sd`` the standard deviation of one game's
+    difference (paired) or of one game's value times sqrt(2) (unpaired). None when ``diff`` is 0 or
+    ``sd`` is not finite."""
+    if not (math.isfinite(sd) and math.isfinite(diff)) or diff == 0:
+        return None
+    z = z_value(level)
+    return max(2, int(math.ceil((z * sd / abs(diff)) ** 2)))

@@ -120,9 +120,10 @@ def shown_table(df: pl.DataFrame) -> pl.DataFrame:
     return out.select(cols[:i] + ["unit"] + [c for c in cols[i:] if c != "unit"])
 
 
-def sweep_sections(folder: Path | str):
+def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
     """Report sections of a sweep: charts per metric and the table with paired differences (win
-    rates in percent, as in the charts)."""
+    rates in percent, as in the charts); per-strategy win rates and the game's own metrics per
+    variant; with ``target = (strategy, rate)`` the parameter value that reaches it (:func:`solve_target`)."""
     from .report import Section, provenance_section
 
     meta = read_sweep(folder)
@@ -134,8 +135,210 @@ def sweep_sections(folder: Path | str):
     shown = shown_table(df)
 
     def build(runs):
-        return [Section("Parameter sweep", text, sweep_charts(folder),
-                        [("Metrics by variant (win rates and their differences in percent)", shown)]),
-                provenance_section(runs)]
+        st = strategy_table(folder)
+        gm = game_metric_table(folder)
+        lines = [f"Per strategy: win rate (Wilson 95%, percent) in every variant and the paired difference against "
+                 f"the first variant, game and seat matched (percentage points, t 95%), with the games needed to "
+                 f"resolve the difference observed. Seating: {meta.get('seating_plan', 'see provenance')}."]
+        for r in st.filter(pl.col("variant") != meta["variants"][0]["folder"]).iter_rows(named=True):
+            need = f"; about {r['games_needed']:,} games resolve it" if r["games_needed"] else ""
+            lines.append(f"{r['variant']}: {r['strategy']} {r['est']:.1f}% ({r['diff']:+.1f} percentage points "
+                         f"[{r['diff_low']:.1f}, {r['diff_high']:.1f}]){need}.")
+        tables = [("Win rate by strategy and variant (percent; differences in percentage points, paired)", st)]
+        if gm.height:
+            tables.append(("The game's own metrics by variant (paired differences against the first variant)", gm))
+        from .seats import games_frame
+        from .verdict import rule_effect_flags, verdict_section
+
+        effect_lines, _ = rule_effect_flags(runs, games_frame(runs))
+        first = load_runs([folder / meta["variants"][0]["folder"]])
+        secs = [verdict_section(first, extra=effect_lines, scope=f"the first variant ({meta['variants'][0]['folder']}); "
+                                "rule effects on every variant"),
+                Section("Parameter sweep", text, sweep_charts(folder),
+                        [("Metrics by variant (win rates in percent, their differences in percentage points)", shown)]),
+                Section("Strategies and game metrics by variant", "\n".join(lines), strategy_charts(folder), tables)]
+        if target is not None:
+            t = solve_target(folder, *target)
+            if t["value"] is None:
+                ttext = f"Target {t['strategy']} at {t['target'] * 100:.1f}%: {t['note']}."
+            else:
+                iv = (f" [{t['low']:g}, {t['high']:g}] from the paired 95% band" if t["low"] is not None
+                      else " (the paired band does not cross the target inside the swept range: no interval)")
+                ttext = (f"Target: {t['param']} = {t['value']:.3g}{iv} brings {t['strategy']} to a "
+                         f"{t['target'] * 100:.1f}% win rate (linear interpolation between the variants).")
+            secs.append(Section("Target", ttext))
+        return secs + [provenance_section(runs)]
 
     return build
+
+
+# ---------------------------------------------------------------- per strategy, game metrics, target solve
+def _per_game_metrics_gt(runs) -> pl.DataFrame:
+    """Galileo's Truth per game: Abjures per seat (share of seats that Abjured) and mean final Suspicion."""
+    players = runs.games.filter(pl.col("seat") == 0).select("game", pl.col("players").cast(pl.Float64))
+    ab = runs.events.filter(pl.col("kind") == "abjure").group_by("game").agg(pl.len().alias("_n"))
+    susp = (runs.turns.sort("turn").group_by("game", "seat").agg(pl.col("suspicion_after").last())
+            .group_by("game").agg(pl.col("suspicion_after").cast(pl.Float64).mean().alias("final_suspicion")))
+    return (players.join(ab, on="game", how="left").join(susp, on="game", how="left")
+            .with_columns((pl.col("_n").fill_null(0) / pl.col("players")).alias("abjure_rate"))
+            .select("game", "abjure_rate", "final_suspicion").collect())
+
+
+def _per_game_metrics_um(runs) -> pl.DataFrame:
+    """Unconscious Mind per game: Coffee spent per seat and Volumes cited per game."""
+    players = runs.games.filter(pl.col("seat") == 0).select("game", pl.col("players").cast(pl.Float64))
+    cs = (runs.events.filter(pl.col("kind") == "coffee_spend").group_by("game")
+          .agg(pl.col("amount").cast(pl.Float64).sum().alias("_c")))
+    ci = runs.events.filter(pl.col("kind") == "cite").group_by("game").agg(pl.len().cast(pl.Float64).alias("citations"))
+    return (players.join(cs, on="game", how="left").join(ci, on="game", how="left")
+            .with_columns((pl.col("_c").fill_null(0) / pl.col("players")).alias("coffee_spent"),
+                          pl.col("citations").fill_null(0))
+            .select("game", "coffee_spent", "citations").collect())
+
+
+#: the game's own metrics in sweeps: per-game values, averaged per variant with paired differences
+GAME_METRICS = {"galileos-truth": (_per_game_metrics_gt, {"abjure_rate": "Abjures per seat (share)",
+                                                          "final_suspicion": "final Suspicion per seat"}),
+                "unconscious-mind": (_per_game_metrics_um, {"coffee_spent": "Coffee spent per seat",
+                                                            "citations": "Volumes cited per game"})}
+
+
+def _variants(folder: Path):
+    meta = read_sweep(folder)
+    for v in meta["variants"]:
+        yield meta, v, load_runs([folder / v["folder"]])
+
+
+def strategy_table(folder: Path | str) -> pl.DataFrame:
+    """Win rate of every strategy in every variant (Wilson 95%, percent) and its paired difference
+    against the first variant (same game and seat, percentage points, t 95%), with the games needed
+    to resolve that difference: ``variant, <swept>, strategy, games, est, low, high, fair, diff,
+    diff_low, diff_high, games_needed``."""
+    from .stats import games_for_difference, mean_t
+
+    folder = Path(folder)
+    rows, base = [], None
+    for meta, v, runs in _variants(folder):
+        g = runs.games.select("game", "seat", "players", "strategy", "win_share").collect()
+        if base is None:
+            base = g
+        j = g.join(base.select("game", "seat", pl.col("win_share").alias("_b")), on=["game", "seat"])
+        for (s,), sub in g.group_by("strategy", maintain_order=True):
+            est, lo, hi = wilson(sub["win_share"].sum(), sub.height)
+            d = j.filter(pl.col("strategy") == s)
+            dd = (d["win_share"] - d["_b"]).to_numpy()
+            dm, dlo, dhi = mean_t(dd)
+            sd = float(dd.std(ddof=1)) if dd.size > 1 else float("nan")
+            row = {"variant": v["folder"], **{k: v["values"][k] for k in meta["vary"]}, "strategy": s,
+                   "games": sub.height, "est": float(est) * 100, "low": float(lo) * 100, "high": float(hi) * 100,
+                   "fair": 100.0 / float(sub["players"][0]), "diff": dm * 100, "diff_low": dlo * 100,
+                   "diff_high": dhi * 100, "games_needed": games_for_difference(sd, dm)}
+            rows.append(row)
+    return pl.DataFrame(rows)
+
+
+def game_metric_table(folder: Path | str) -> pl.DataFrame:
+    """The game's own metrics (:data:`GAME_METRICS`) per variant with t 95% intervals and the paired
+    difference against the first variant: ``variant, <swept>, metric, games, est, low, high, diff,
+    diff_low, diff_high`` (empty for games without metrics)."""
+    from .stats import mean_t
+
+    folder = Path(folder)
+    meta = read_sweep(folder)
+    spec = GAME_METRICS.get(meta["game"])
+    if spec is None:
+        return pl.DataFrame()
+    fn, names = spec
+    rows, base = [], None
+    for meta, v, runs in _variants(folder):
+        per = fn(runs)
+        if base is None:
+            base = per
+        j = per.join(base, on="game", suffix="_b")
+        for m in names:
+            est, lo, hi = mean_t(per[m].to_numpy())
+            dm, dlo, dhi = mean_t((j[m] - j[f"{m}_b"]).to_numpy())
+            rows.append({"variant": v["folder"], **{k: v["values"][k] for k in meta["vary"]}, "metric": m,
+                         "games": per.height, "est": est, "low": lo, "high": hi, "diff": dm, "diff_low": dlo,
+                         "diff_high": dhi})
+    return pl.DataFrame(rows)
+
+
+def solve_target(folder: Path | str, strategy: str, rate: float) -> dict:
+    """The value of the (first, numeric) swept parameter that brings ``strategy``'s win rate to
+    ``rate`` (a fraction), by linear interpolation between the variants that bracket it; the interval
+    comes from the paired bands (first variant's win rate plus the paired difference's 95% interval).
+
+    Returns:
+        ``{"param", "strategy", "target", "value", "low", "high", "note"}`` (None values when the
+        target is not reached inside the swept range).
+
+    Raises:
+        ConfigError: the strategy is not in the sweep, or the swept values are not numbers.
+    """
+    from sim.core.errors import ConfigError
+
+    folder = Path(folder)
+    meta = read_sweep(folder)
+    param = list(meta["vary"])[0]
+    st = strategy_table(folder).filter(pl.col("strategy") == strategy)
+    if st.height == 0:
+        raise ConfigError(f"--target: strategy {strategy!r} is not in this sweep")
+    try:
+        x = np.array([float(v) for v in st[param].to_list()])
+    except ValueError:
+        raise ConfigError(f"--target needs numeric values of {param}") from None
+    order = np.argsort(x)
+    x = x[order]
+    base = float(st["est"][0])
+    est = st["est"].to_numpy()[order] / 100
+    lo = (base + st["diff_low"].to_numpy()[order]) / 100
+    hi = (base + st["diff_high"].to_numpy()[order]) / 100
+
+    def cross(y):
+        for i in range(len(x) - 1):
+            a, b = y[i] - rate, y[i + 1] - rate
+            if a == 0:
+                return float(x[i])
+            if a * b < 0:
+                return float(x[i] + (x[i + 1] - x[i]) * a / (a - b))
+        return float(x[-1]) if y[-1] == rate else None
+
+    value, c_lo, c_hi = cross(est), cross(lo), cross(hi)
+    bounds = sorted(v for v in (c_lo, c_hi) if v is not None)
+    note = ("" if value is not None else
+            f"not reached: {strategy}'s win rate runs from {est.min() * 100:.1f}% to {est.max() * 100:.1f}% over "
+            f"{param} {x.min():g} to {x.max():g}")
+    return {"param": param, "strategy": strategy, "target": rate, "value": value,
+            "low": bounds[0] if len(bounds) == 2 else None, "high": bounds[1] if len(bounds) == 2 else None,
+            "note": note}
+
+
+def strategy_charts(folder: Path | str) -> list:
+    """Per-strategy win rate against the first swept parameter (fair-share line) and its paired
+    difference (zero line)."""
+    meta = read_sweep(folder)
+    param = list(meta["vary"])[0]
+    st = strategy_table(folder)
+    names = sorted(st["strategy"].unique().to_list())
+    first = st.filter(pl.col("strategy") == names[0])
+    try:
+        x = np.array([float(v) for v in first[param].to_list()])
+        ticks = None
+    except ValueError:
+        x, ticks = np.arange(first.height), [str(v) for v in first[param].to_list()]
+    out = []
+    for col, lo, hi, title, ylabel, ref, ref_label in (
+            ("est", "low", "high", f"Win rate by strategy against {param}", "win rate (%)",
+             float(first["fair"][0]), "fair share"),
+            ("diff", "diff_low", "diff_high", f"Paired win-rate difference vs {param}={first[param][0]}",
+             "difference (percentage points)", 0.0, "no difference")):
+        arr = lambda c: np.vstack([st.filter(pl.col("strategy") == s)[c].to_numpy() for s in names])  # noqa: E731
+        fig = F.line_with_band(x, arr(col), arr(lo), arr(hi), title=title, xlabel=param, ylabel=ylabel, labels=names)
+        ax = fig.axes[0]
+        ax.axhline(ref, color="k", ls="--", lw=1, label=ref_label)
+        ax.legend(fontsize=8)
+        if ticks is not None:
+            ax.set_xticks(x, ticks)
+        out.append((f"sweep_strategy_{col}", fig, f"{title} (95% interval; dashed: {ref_label})"))
+    return out

@@ -85,6 +85,11 @@ def coffee_purchases(runs: Runs) -> pl.DataFrame:
           .group_by(KEY + ["turn", "seat", "purchase"]).agg(pl.col("amount").cast(pl.Int64).sum().alias("coffee")))
     turns = runs.turns.select(KEY + ["turn", "seat", "round", pl.col("coffee_spent").cast(pl.Int64),
                                      pl.col("vp_gained").cast(pl.Int64)])
+    # the end-trigger bonus is scored in the turn that ends the game, not bought with that turn's Coffee
+    bonus = (runs.events.filter((pl.col("kind") == "vp") & (pl.col("category") == "end_trigger"))
+             .group_by(KEY + ["turn", "seat"]).agg(pl.col("amount").cast(pl.Int64).sum().alias("_bonus")))
+    turns = (turns.join(bonus, on=KEY + ["turn", "seat"], how="left")
+             .with_columns((pl.col("vp_gained") - pl.col("_bonus").fill_null(0)).alias("vp_gained")).drop("_bonus"))
     df = (ev.join(turns, on=KEY + ["turn", "seat"], how="inner")
           .join(_seat_info(runs), on=KEY + ["seat"], how="left")
           .with_columns((pl.col("vp_gained") * pl.col("coffee") / pl.col("coffee_spent")).alias("vp"),
@@ -145,7 +150,10 @@ def vp_per_coffee_phase_chart(df: pl.DataFrame, group: str = "purchase") -> "F.p
 ATTRIBUTION = ("Attribution: each turn's VP (turns table vp_gained, which equals the seat's VP events of that turn) "
                "is split over the Coffee purchases of that turn in proportion to the Coffee each took "
                "(coffee_spend events: tile action at cost 1 stack / 2 center / 3 right, Insight conversions, other). "
-               "VP of turns without Coffee spent and end-of-game scoring are not attributed. VP per Coffee = "
+               "VP of turns without Coffee spent, the end-trigger bonus and end-of-game scoring are not attributed. "
+               "Every strategy is listed (a dash: it spent no Coffee). This is descriptive: groups differ by strategy and "
+               "seat, and the strategies that buy with Coffee are not a random sample; the marginal value of Coffee is "
+               "measured by `meeplelab experiment --treat coffee+1` (paired, same seeds). VP per Coffee = "
                "attributed VP / Coffee, with a 95% percentile bootstrap over games (seat-games resampled). "
                "Game thirds are by round relative to the game's last round.")
 
@@ -157,17 +165,22 @@ def coffee_sections(runs: Runs) -> list[Section]:
         return [Section("VP per Coffee", "No Coffee was spent in these runs.")]
     by_p = vp_per_coffee(runs, ("purchase",), purchases=pur)
     by_s = vp_per_coffee(runs, ("strategy",), purchases=pur)
+    every = (_seat_info(runs).group_by("strategy").agg(pl.len().alias("seat_results")).collect())
+    by_s = (every.join(by_s, on="strategy", how="left")
+            .with_columns(pl.col("games").fill_null(0), pl.col("vp").fill_null(0.0), pl.col("coffee").fill_null(0.0))
+            .select("strategy", "seat_results", pl.col("games").alias("games_with_coffee"), "vp", "coffee", "est",
+                    "low", "high").sort("strategy"))
     by_ss = vp_per_coffee(runs, ("strategy", "seat"), purchases=pur)
     by_sp = vp_per_coffee(runs, ("strategy", "purchase"), purchases=pur)
     by_ph = vp_per_coffee(runs, ("purchase", "phase"), purchases=pur)
-    best = by_s.sort("est", descending=True).row(0, named=True)
+    best = by_s.drop_nulls("est").sort("est", descending=True).row(0, named=True)
     interval = (f", 95% {fmt_number(best['low'], 2)} to {fmt_number(best['high'], 2)}"
                 if np.isfinite(best["low"]) and np.isfinite(best["high"]) else ", too few games for an interval")
     text = (f"{ATTRIBUTION} Best converter of Coffee into VP: {best['strategy']} "
             f"({fmt_number(best['est'], 2)} VP per Coffee{interval}).")
     per_coffee = TableFormat(decimals={"est": 2})
     r3 = lambda d: d.with_columns([pl.col(c).round(3) for c in ("vp", "coffee", "est", "low", "high")])  # noqa: E731
-    return [Section("VP per Coffee", text,
+    return [Section("VP per Coffee (descriptive: groups differ by strategy and seat)", text,
                     [("um_vp_per_coffee_purchase", vp_per_coffee_chart(by_p, ("purchase",)),
                       "VP per Coffee by what the Coffee bought"),
                      ("um_vp_per_coffee_strategy", vp_per_coffee_chart(by_s, ("strategy",),
@@ -337,7 +350,10 @@ def citation_sections(runs: Runs) -> list[Section]:
             f"citations. {cit.height} citations, {int(cit['volumes'].sum())} Volumes cited.")
     def r3(d):
         return d.with_columns([pl.col(c).round(3) for c in ("mean", "sd", "est", "low", "high") if c in d.columns])
-    return [Section("Treatise citation payoffs", text,
+    text += (" Descriptive: groups differ by strategy and seat, and publications with and without citations differ "
+             "in their Treatise; the effect of citing is measured by an experiment against a control (paired, same "
+             "seeds), e.g. `meeplelab experiment --vary cite_bright_ideas=1,0,2`.")
+    return [Section("Treatise citation payoffs (descriptive: groups differ by strategy and seat)", text,
                     [("um_citation_net_payoff", net_payoff_chart(net), "Net payoff by Volumes cited"),
                      ("um_citation_gains", citation_gains_chart(gains), "VP received and given through citations")],
                     [("Per citation, by Volumes cited: VP and Bright Ideas to the cited seat, citer's Treatise VP",

@@ -56,12 +56,22 @@ class RunConfig:
     Attributes:
         game: game id (``unconscious-mind``, ``galileos-truth``).
         players: seats per game (the game's supported range).
-        strategies: one strategy id per seat (a single id is repeated for every seat).
-        games: number of games (>= 1).
+        strategies: one strategy id per seat, the roster (a single id is repeated for every seat: a
+            mirror match).
+        games: number of games (>= 1), the total over all seat orders.
+        seating: ``rotate`` (every strategy in every seat equally often, seat orders on common game
+            seeds), ``random`` (a seat order drawn per game) or ``fixed`` (strategy k in seat k); see
+            :mod:`sim.seating`. The dataclass default is ``fixed`` (runs written before seating
+            existed, tournament lineups); the CLI defaults to ``rotate``.
+        treatment: ``{"position": k, "field": name, "add": n}``: the roster entry ``k`` (wherever the
+            seat order puts it) starts with ``n`` more of the state's per-seat array ``name``
+            (``coffee``: +1 start Coffee for one player); see :mod:`sim.experiment`.
         seed: run seed (>= 0); game ``i`` uses streams keyed by (seed, i).
         batch_size: games advanced together in one batch (the vector width of the kernels).
         chunk_size: games per joblib task and per part file (a whole number of batches; default: the
-            smallest multiple of ``batch_size`` that is at least 1024).
+            smallest multiple of ``batch_size`` that is at least 1024; under rotated seating with fewer
+            game seeds per seat order than ``batch_size``, the smallest number of whole seat orders
+            holding at least 1024 games).
         n_jobs: joblib workers (-1 = all cores).
         backend: ``loky`` (processes), ``threading`` or ``dask`` (needs ``scheduler``).
         scheduler: Dask scheduler address (``tcp://host:8786``) for the dask backend.
@@ -86,6 +96,8 @@ class RunConfig:
     content: str | None = None
     log_turns: bool = True
     log_events: bool = True
+    seating: str = "fixed"
+    treatment: dict | None = None
 
     # fields that do not change a run's results (may differ on --resume)
     EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out", "batch_size", "chunk_size")
@@ -120,15 +132,52 @@ class RunConfig:
         if self.backend == "dask" and not self.scheduler:
             raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
         apply_overrides(cls.Params(), self.params)
+        self.plan_for(strategies)
+        if self.treatment is not None:
+            self.check_treatment(len(strategies))
         if self.content is not None and not Path(self.content).is_dir():
             raise ConfigError(f"content folder {self.content!r} does not exist")
         return dataclasses.replace(self, strategies=strategies)
+
+    def plan_for(self, strategies: tuple[str, ...] | None = None):
+        """The :class:`sim.seating.SeatingPlan` of this run (ConfigError on a bad seating)."""
+        from .seating import plan_seating
+
+        roster = tuple(strategies if strategies is not None else self.strategies)
+        if len(roster) == 1:
+            roster = roster * self.players
+        return plan_seating(self.seating, roster, self.games, self.seed)
+
+    def check_treatment(self, players: int) -> None:
+        """ConfigError unless ``treatment`` names a roster position and a per-seat ``[B, P]`` integer
+        array of the game's state (checked on one initialised game)."""
+        t = dict(self.treatment or {})
+        if set(t) != {"position", "field", "add"}:
+            raise ConfigError(f"treatment {t!r} needs exactly the keys position, field, add")
+        if not isinstance(t["position"], int) or not 0 <= t["position"] < players:
+            raise ConfigError(f"treatment position {t['position']!r} must be a roster position 0 to {players - 1}")
+        if not isinstance(t["add"], int):
+            raise ConfigError(f"treatment add {t['add']!r} must be an integer")
+        import numpy as np
+
+        from .registry import make_game
+
+        state = make_game(self.game, self.make_params(), self.content).init(np.zeros(1, np.int64), 0, self.players)
+        arr = getattr(state, str(t["field"]), None)
+        if not (isinstance(arr, np.ndarray) and arr.ndim == 2 and arr.shape[1] == self.players
+                and np.issubdtype(arr.dtype, np.integer)):
+            raise ConfigError(f"treatment field {t['field']!r} is not a per-seat integer array of the "
+                              f"{self.game} state (e.g. coffee)")
 
     @property
     def games_per_chunk(self) -> int:
         """Games per chunk (task and part file)."""
         if self.chunk_size is not None:
             return self.chunk_size
+        if self.seating == "rotate":  # whole seat orders per chunk, so no batch is cut short at an order's end
+            m = self.plan_for().seeds_per_order or 1
+            if m < self.batch_size:
+                return m * max(1, -(-1024 // m))
         return self.batch_size * max(1, -(-1024 // self.batch_size))
 
     def make_params(self):
@@ -144,10 +193,13 @@ class RunConfig:
         return {k: v for k, v in d.items() if v is not None}
 
     def result_key(self) -> dict[str, Any]:
-        """The fields that determine the results (everything but execution settings)."""
+        """The fields that determine the results (everything but execution settings; the seating of a
+        mirror match, which plays the same games under every seating)."""
         d = self.to_dict()
         for k in self.EXECUTION_FIELDS:
             d.pop(k, None)
+        if len(set(self.strategies)) == 1:  # a mirror match: one seat order under every seating, the same games
+            d.pop("seating", None)
         return d
 
     @classmethod

@@ -7,8 +7,10 @@ process records each finished chunk in ``manifest.json``, so an interrupted run 
 killed process) is completed by ``simulate(config, resume=True)``: finished chunks are kept,
 the others are played again, and every game appears exactly once.
 
-Because every game draws from its own streams keyed by (seed, game index), the tables do not
-depend on batch size, chunking, n_jobs or backend.
+Because every game draws from its own streams keyed by (seed, game seed), the tables do not
+depend on batch size, chunking, n_jobs or backend. Under seating (:mod:`sim.seating`) game index
+``i`` maps to a seat order and a game seed; a batch holds games of one seat order, played with their
+game seeds, and its tables are written with the run's game indices.
 
 Inside :func:`terminate_as_interrupt` (the CLI's simulate, sweep and tournament run in it) a SIGTERM
 is handled like Ctrl-C: it raises :class:`Terminated`, a ``KeyboardInterrupt``, so the manifest is
@@ -115,23 +117,69 @@ def run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
     cfg = RunConfig.from_dict(config)
     params = cfg.make_params()
     game = make_game(cfg.game, params, cfg.content)
-    strategies = [make_strategy(cfg.game, s) for s in cfg.strategies]
+    plan = cfg.plan_for()
+    seated: dict[int, list] = {}  # seat order -> one strategy instance per seat
     parts: dict[str, list] = {"games": [], "turns": [], "events": []}
     pid = params_hash(params)
-    for b_lo in range(lo, hi, cfg.batch_size):
-        ids = np.arange(b_lo, min(b_lo + cfg.batch_size, hi), dtype=np.int64)
-        res = play_batch(game, strategies, ids, cfg.seed, log_turns=cfg.log_turns, log_events=cfg.log_events,
-                         params_id=pid)
-        parts["games"].append(res.games)
-        parts["turns"].append(res.turns)
-        parts["events"].append(res.events)
+    gidx = np.arange(lo, hi, dtype=np.int64)
+    order_of, seed_of = plan.locate(gidx)
+    for o in np.unique(order_of):
+        o = int(o)
+        if o not in seated:
+            seated[o] = [make_strategy(cfg.game, s) for s in plan.strategies(o)]
+        sel_g, sel_s = gidx[order_of == o], seed_of[order_of == o]
+        for b in range(0, sel_g.size, cfg.batch_size):
+            glob, seeds = sel_g[b:b + cfg.batch_size], sel_s[b:b + cfg.batch_size]
+            played = game if not cfg.treatment else _Treated(game, plan.orders[o].index(cfg.treatment["position"]),
+                                                             cfg.treatment["field"], cfg.treatment["add"])
+            res = play_batch(played, seated[o], seeds, cfg.seed, log_turns=cfg.log_turns,
+                             log_events=cfg.log_events, params_id=pid)
+            parts["games"].append(_seat_columns(_global_games(res.games, seeds, glob), o))
+            parts["turns"].append(_global_games(res.turns, seeds, glob))
+            parts["events"].append(_global_games(res.events, seeds, glob))
     run = Path(out)
     rows, size = {}, {}
     for name in rf.TABLES:
         table = pa.concat_tables(parts[name]).combine_chunks() if len(parts[name]) > 1 else parts[name][0]
+        if len(parts[name]) > 1:  # (game, time) order whatever the seat orders' interleaving
+            table = table.take(pa.array(np.argsort(table.column("game").to_numpy(), kind="stable")))
         size[name] = rf.write_part(run, name, chunk, table)
         rows[name] = table.num_rows
     return {"chunk": chunk, "rows": rows, "bytes": size, "seconds": time.perf_counter() - t0}
+
+
+class _Treated:
+    """The game with one seat's per-seat state array raised at the start (an experiment's treatment:
+    ``coffee`` +1 for the seat holding the treated roster entry); everything else is the game's."""
+
+    def __init__(self, game, seat: int, field: str, add: int):
+        self._game, self._seat, self._field, self._add = game, seat, field, add
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def init(self, *a, **kw):
+        state = self._game.init(*a, **kw)
+        getattr(state, self._field)[:, self._seat] += self._add
+        return state
+
+
+def _global_games(table: pa.Table, seeds: np.ndarray, glob: np.ndarray) -> pa.Table:
+    """``table`` with its ``game`` column (the game seeds a batch was played with, ascending) replaced
+    by the run's global game indices ``glob`` (same length and order as ``seeds``)."""
+    if table.num_rows == 0 or np.array_equal(seeds, glob):
+        return table
+    col = table.column("game").to_numpy()
+    i = table.schema.get_field_index("game")
+    return table.set_column(i, table.schema.field(i), pa.array(glob[np.searchsorted(seeds, col)]))
+
+
+def _seat_columns(games: pa.Table, order: int) -> pa.Table:
+    """The games table with its ``seat_order`` set (``game_seed`` already holds the stream key)."""
+    if order == 0 or "seat_order" not in games.column_names:
+        return games
+    i = games.schema.get_field_index("seat_order")
+    return games.set_column(i, games.schema.field(i), pa.array(np.full(games.num_rows, order, np.int16)))
 
 
 def _versions() -> dict[str, str]:
@@ -151,6 +199,7 @@ def new_manifest(cfg: RunConfig) -> dict[str, Any]:
     """Manifest of a run about to start (every chunk pending)."""
     params = cfg.make_params()
     game = make_game(cfg.game, params, cfg.content)
+    plan = cfg.plan_for()
     return {
         "format": rf.FORMAT_VERSION,
         "status": "running",
@@ -167,9 +216,11 @@ def new_manifest(cfg: RunConfig) -> dict[str, Any]:
         },
         "seeds": {"run_seed": cfg.seed, "game_stream": GAME_STREAM,
                   "strategy_streams": {str(s): strategy_stream(s) for s in range(cfg.players)},
-                  "key": "stream key = f(run_seed, game index, stream id); see sim/core/rng.py"},
+                  "key": "stream key = f(run_seed, game seed, stream id); see sim/core/rng.py; the game seed of "
+                         "game i is the games table's game_seed (sim/seating.py)"},
+        "seating": plan.to_dict(),
         "chunks": [{"id": i, "lo": lo, "hi": hi, "status": "pending"} for i, (lo, hi) in
-                   enumerate(chunk_bounds(cfg.games, cfg.games_per_chunk))],
+                   enumerate(chunk_bounds(plan.games, cfg.games_per_chunk))],
     }
 
 

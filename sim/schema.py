@@ -14,7 +14,7 @@ from .core.logs import Column
 from .core.state import BatchState
 
 GAMES_COLUMNS: tuple[Column, ...] = (
-    Column("game", "int64", "index", "Game index within the run (key of its random streams)."),
+    Column("game", "int64", "index", "Game index within the run (its random streams are keyed by `game_seed`)."),
     Column("seat", "int8", "seat", "Seat, 0 = first player."),
     Column("players", "int8", "seats", "Seats in the game."),
     Column("strategy", "str", "-", "Strategy id at this seat, with its arguments."),
@@ -31,6 +31,10 @@ GAMES_COLUMNS: tuple[Column, ...] = (
     Column("safety_stop", "bool", "-", "True when the game was ended by a safety stop (e.g. Unconscious Mind's "
            "round_limit) rather than by the rules' own end; reports count them and can exclude them."),
     Column("params_id", "str", "-", "Hash of the parameter values the game ran with."),
+    Column("seat_order", "int16", "index", "Seat order the game was played in (index into the manifest's "
+           "`seating.orders`; 0 under fixed seating)."),
+    Column("game_seed", "int64", "index", "Key of the game's random streams: games of different seat orders with "
+           "the same `game_seed` share their shuffles (common random numbers)."),
 )
 
 
@@ -98,6 +102,8 @@ def games_table(game: Game, state: BatchState, strategy_ids: list[str], params_i
                                                      pa.array(reasons, pa.string())),
         "safety_stop": pa.array(rep(np.isin(end, safety))),
         "params_id": pa.DictionaryArray.from_arrays(pa.array(np.zeros(b * p, np.int16)), pa.array([params_id], pa.string())),
+        "seat_order": pa.array(np.zeros(b * p, np.int16)),
+        "game_seed": pa.array(rep(state.game_id).astype(np.int64)),
     }
     bd = game.score_breakdown(state)
     for c in game.score_categories:

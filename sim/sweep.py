@@ -118,6 +118,7 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
     sweep_file = out / SWEEP_FILE
     meta = {"game": base.game, "vary": {k: list(v) for k, v in vary.items()}, "seed": base.seed, "games": base.games,
             "base": base_key, "variants": [{"values": c, "folder": variant_name(c)} for c in combos],
+            "seating_plan": configs[0].plan_for().describe(),
             "status": "running"}
     if resume and sweep_file.is_file():
         _check_resumable(read_sweep(out), meta)

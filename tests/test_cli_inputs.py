@@ -46,7 +46,7 @@ def test_simulate_takes_strategies_with_several_arguments(tmp_path, capsys, monk
     out = tmp_path / "run"
     code, stdout, err = run_cli(SIM + ["--game", "toy", "--players", "2", "--strategies",
                                        "heuristic:vp=2,finish=0,rollout:k=1,top=1,horizon=1", "--games", "4",
-                                       "--n-jobs", "1", "--out", str(out)], capsys, monkeypatch)
+                                       "--seating", "fixed", "--n-jobs", "1", "--out", str(out)], capsys, monkeypatch)
     assert code == 0, err
     assert "wrote 4 games of toy" in stdout
     assert manifest(out)["config"]["strategies"] == ["heuristic:vp=2,finish=0", "rollout:k=1,top=1,horizon=1"]

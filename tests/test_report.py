@@ -90,9 +90,9 @@ def test_sweep_report_shows_win_rates_in_percent_and_charts_whole_parameter_valu
     run_sweep(base, {"rounds": ["2", "3", "5"]}, tmp_path / "sw")
     df = sweep_table(tmp_path / "sw")
     runs = load_runs([tmp_path / "sw" / f"rounds={r}" for r in (2, 3, 5)])
-    sec = sweep_sections(tmp_path / "sw")(runs)[0]
+    sec = next(s for s in sweep_sections(tmp_path / "sw")(runs) if s.title == "Parameter sweep")
     (cap, shown), = sec.tables
-    assert cap == "Metrics by variant (win rates and their differences in percent)"
+    assert cap == "Metrics by variant (win rates in percent, their differences in percentage points)"
     assert shown.columns[:3] == ["variant", "metric", "unit"]
     for metric, unit, scale, places in (("seat1_win_rate", "%", 100, 1), ("turns", "turns", 1, 3)):
         raw = df.filter(pl.col("metric") == metric).sort("rounds")

@@ -55,7 +55,7 @@ class Column:
         return _PA_TYPES[self.dtype]
 
 
-GAME_COL = Column("game", "int64", "index", "Game index within the run (key of its random streams).")
+GAME_COL = Column("game", "int64", "index", "Game index within the run (the games table's `game_seed` keys its random streams).")
 
 TURN_BASE: tuple[Column, ...] = (
     Column("ply", "int32", "decisions", "Decisions taken in the game before this turn ended (exclusive)."),

@@ -67,6 +67,7 @@ class UnconsciousMind(Game):
             raise RuntimeError("stale numba cache for sim/unconscious_mind/rules.py (the field layout in state.py, "
                                "consts.py or actions.py changed): delete sim/unconscious_mind/__pycache__")
         self.A = self._content_arrays()
+        self.A["tr_cite_vp"] = np.full_like(self.A["tr_cite_vp"], p.cite_vp_per_volume)  # seed: 2 VP per Volume
         self.K = np.concatenate([self.A[a].ravel() for a in CONTENT_ARRAYS]).astype(np.int64)
         self._cache: dict = {}
         self._scratch = np.zeros(NUM_ACTIONS, np.bool_)

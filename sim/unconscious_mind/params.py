@@ -45,6 +45,9 @@ class Params:
     treatise_display: int = param(3, unit="tiles", source="A-UM-03", doc="Face-up Treatise tiles.", lo=1, hi=6)
     cite_bright_ideas: int = param(1, unit="Bright Ideas", source=f"{S} §Citing Treatises",
                                    doc="Bright Ideas each cited player gains (once per player cited).", lo=0, hi=3)
+    cite_vp_per_volume: int = param(2, unit="VP", source=f"{S} §Citing Treatises",
+                                    doc="VP a cited player gains per Volume cited (replaces every Treatise's cite_vp "
+                                        "in treatises.toml).", lo=0, hi=6)
     start_hand: int = param(2, unit="cards", source="A-UM-04", doc="Research cards dealt to each player.", lo=0, hi=5)
     # ---- Movement (seed)
     professor_max_move: int = param(2, unit="Locations", source=f"{S} §Moving your Professor or Freud",

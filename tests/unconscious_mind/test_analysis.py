@@ -37,10 +37,15 @@ def test_coffee_purchases_add_up_to_the_events(runs):
     assert pur["coffee"].sum() == ev["amount"].cast(pl.Int64).sum() > 0
     turns = runs.turns.collect()
     assert pur["coffee"].sum() == turns["coffee_spent"].cast(pl.Int64).sum()
-    # attributed VP of a turn sums back to the turn's VP gained
+    # attributed VP of a turn sums back to the turn's VP gained minus the end-trigger bonus scored in it
+    bonus = (runs.events.filter((pl.col("kind") == "vp") & (pl.col("category") == "end_trigger"))
+             .group_by("run", "game", "turn").agg(pl.col("amount").cast(pl.Int64).sum().alias("bonus")).collect())
+    assert bonus.height > 0 and (bonus["bonus"] > 0).all()
     per_turn = pur.group_by("run", "game", "turn").agg(pl.col("vp").sum())
-    j = per_turn.join(turns.select("run", "game", "turn", "vp_gained"), on=["run", "game", "turn"])
-    assert np.allclose(j["vp"].to_numpy(), j["vp_gained"].to_numpy())
+    j = (per_turn.join(turns.select("run", "game", "turn", "vp_gained"), on=["run", "game", "turn"])
+         .join(bonus, on=["run", "game", "turn"], how="left").with_columns(pl.col("bonus").fill_null(0)))
+    assert np.allclose(j["vp"].to_numpy(), (j["vp_gained"] - j["bonus"]).to_numpy())
+    assert j.filter(pl.col("bonus") > 0).height > 0  # some game ends in a turn that also bought with Coffee
     assert set(pur["purchase"].unique()) <= set(U.PURCHASES)
     assert set(pur["phase"].unique()) <= set(U.PHASES)
     assert {"tile_cost_1", "tile_cost_2"} <= set(pur["purchase"].unique())
@@ -126,7 +131,11 @@ def test_citation_gains_by_strategy_and_seat(runs):
 def test_sections_and_report(runs, run_dir, tmp_path):
     secs = [s for f in U.SECTIONS for s in f(runs)]
     titles = [s.title for s in secs]
-    assert titles == ["VP per Coffee", "Treatise citation payoffs"]
+    assert titles == ["VP per Coffee (descriptive: groups differ by strategy and seat)",
+                      "Treatise citation payoffs (descriptive: groups differ by strategy and seat)"]
+    by_strategy = next(df for cap, df, *_ in secs[0].tables if cap == "VP per Coffee by strategy")
+    assert by_strategy["strategy"].to_list() == ["citer", "publisher"]  # every strategy, none dropped
+    assert by_strategy["seat_results"].to_list() == [240, 240]
     assert "Attribution" in secs[0].text and secs[0].figures and secs[0].tables
     assert secs[1].figures and secs[1].tables
     plt.close("all")

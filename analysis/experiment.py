@@ -1,0 +1,178 @@
+"""Experiment analysis: paired differences of every arm against the named control.
+
+Arms of an experiment (:mod:`sim.experiment`) share the seed and the seat orders, so game ``i`` of
+every arm is the same game seed in the same seat order. The focal player's result in game ``i`` of
+an arm minus its result in game ``i`` of the control is one paired difference; its mean carries a
+Student-t 95% interval. The unpaired interval (the two arms' means compared as independent samples)
+is reported beside it, to show what the common random numbers buy. Win rates and their
+differences are in percent / percentage points.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from sim.experiment import read_experiment
+
+from . import figures as F
+from .load import Runs, load_runs
+from .stats import games_for_difference, mean_t, z_value
+
+METRICS = {"win": ("win_share", "win rate (percentage points)", 100.0), "vp": ("vp", "final VP", 1.0)}
+
+
+def _games(folder: Path) -> pl.DataFrame:
+    g = load_runs([folder]).games
+    return g.select("game", "seat", "strategy", "vp", "win_share").collect().with_columns(pl.col("seat").cast(pl.Int64))
+
+
+def paired(x: np.ndarray, y: np.ndarray) -> dict:
+    """Paired mean difference ``x - y`` with its t interval, the unpaired (Welch, normal) interval of
+    the same difference, the sd of one pair's difference and the games needed to resolve it."""
+    d = x - y
+    est, lo, hi = mean_t(d)
+    n = d.size
+    se_u = math.sqrt(x.var(ddof=1) / n + y.var(ddof=1) / n) if n > 1 else math.nan
+    sd = float(d.std(ddof=1)) if n > 1 else math.nan
+    return {"n": n, "est": est, "low": lo, "high": hi, "unpaired_low": est - z_value() * se_u,
+            "unpaired_high": est + z_value() * se_u, "sd": sd, "mean_arm": float(x.mean()),
+            "mean_control": float(y.mean()), "games_needed": games_for_difference(sd, est),
+            "games_needed_unpaired": games_for_difference(math.sqrt(2) * float(np.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2))
+                                                          if n > 1 else math.nan, est)}
+
+
+def effects(folder: Path | str) -> pl.DataFrame:
+    """Paired differences of every arm against the control.
+
+    Focal experiments (strategy argument or treatment): the focal entry's win share and VP per game.
+    Rule-parameter experiments: every strategy's, per (game, seat).
+
+    Columns: ``arm, strategy, metric, n, mean_arm, mean_control, est, low, high, unpaired_low,
+    unpaired_high, sd, games_needed, games_needed_unpaired`` (win in percent / points, VP in VP).
+    """
+    folder = Path(folder)
+    meta = read_experiment(folder)
+    arms = meta["arms"]
+    ctrl = _games(folder / arms[0]["folder"])
+    rows = []
+    for a in arms[1:]:
+        g = _games(folder / a["folder"])
+        if meta.get("focal_position") is not None:
+            fa, fc = a["strategies"][0], arms[0]["strategies"][0]
+            j = g.filter(pl.col("strategy") == fa).join(ctrl.filter(pl.col("strategy") == fc), on="game",
+                                                         suffix="_c")
+            groups = [(fa, j)]
+        else:
+            j = g.join(ctrl, on=["game", "seat"], suffix="_c")
+            groups = [(s, sub) for (s,), sub in j.group_by("strategy", maintain_order=True)]
+        for strat, sub in groups:
+            for m, (col, _, scale) in METRICS.items():
+                r = paired(sub[col].to_numpy().astype(float), sub[f"{col}_c"].to_numpy().astype(float))
+                for k in ("est", "low", "high", "unpaired_low", "unpaired_high", "sd", "mean_arm", "mean_control"):
+                    r[k] *= scale
+                rows.append({"arm": a["label"], "strategy": strat, "metric": m, **r})
+    return pl.DataFrame(rows)
+
+
+def effects_chart(df: pl.DataFrame, metric: str, control: str):
+    """Paired difference against the control per arm (and strategy), with t intervals and a zero line."""
+    d = df.filter(pl.col("metric") == metric).with_columns(
+        pl.when(pl.col("arm").str.contains(pl.col("strategy"), literal=True)).then(pl.col("arm"))
+        .otherwise(pl.col("arm") + " / " + pl.col("strategy")).alias("label"))
+    unit = "percentage points" if metric == "win" else "VP"
+    return F.bar_with_interval(d.select("label", "est", "low", "high"), "label",
+                               title=f"Paired difference vs {control} (same seeds, every seat order)",
+                               xlabel=f"{'win rate' if metric == 'win' else 'final VP'} difference ({unit})",
+                               ref=0.0, ref_label="no difference")
+
+
+def abjure_removed(folder: Path | str) -> pl.DataFrame:
+    """Galileo's Truth: per arm, the focal player's Abjures: share of games with one (percent), the
+    Cycle, and the Suspicion it actually removed (``before - after`` of the abjure event) with t
+    intervals: ``arm, games, abjures, abjure_rate, cycle, removed, removed_low, removed_high``."""
+    folder = Path(folder)
+    meta = read_experiment(folder)
+    rows = []
+    for a in meta["arms"]:
+        runs = load_runs([folder / a["folder"]])
+        focal = a["strategies"][0]
+        seats = runs.games.filter(pl.col("strategy") == focal).select("game", pl.col("seat").cast(pl.Int64))
+        n = int(seats.select(pl.len()).collect().item())
+        ev = (runs.events.filter(pl.col("kind") == "abjure")
+              .select("game", pl.col("seat").cast(pl.Int64), pl.col("cycle").cast(pl.Float64),
+                      (pl.col("before") - pl.col("after")).cast(pl.Float64).alias("removed"))
+              .join(seats, on=["game", "seat"]).collect())
+        m, lo, hi = mean_t(ev["removed"].to_numpy()) if ev.height else (math.nan,) * 3
+        rows.append({"arm": a["label"], "games": n, "abjures": ev.height,
+                     "abjure_rate": 100.0 * ev.height / max(n, 1),
+                     "cycle": float(ev["cycle"].mean()) if ev.height else math.nan,
+                     "removed": m, "removed_low": lo, "removed_high": hi})
+    return pl.DataFrame(rows)
+
+
+def _who(r: dict) -> str:
+    """``arm`` or ``arm (strategy)`` when the arm is not named by the strategy."""
+    return r["arm"] if r["arm"] == r["strategy"] else f"{r['arm']} ({r['strategy']})"
+
+
+def experiment_sections(folder: Path | str):
+    """Report builder for an experiment folder: the verdict, the effects by intervention (paired,
+    with the unpaired interval beside it once), game-specific effect tables, then the descriptive
+    sections of the pooled arms, labelled as such."""
+    from .report import Section, TableFormat, build_sections
+
+    folder = Path(folder)
+    meta = read_experiment(folder)
+    df = effects(folder)
+    ch = meta["arms"][0]["change"]
+    control = ch["strategy"] if "strategy" in ch else f"{ch.get('param')}={ch.get('value')}"
+
+    def build(runs: Runs):
+        from .verdict import verdict_section
+
+        win = df.filter(pl.col("metric") == "win")
+        lines = [f"Each arm is played on the same {meta['games']:,} games as the control ({meta['seating_plan']}); "
+                 f"control: {control}. Paired difference = arm minus control, game by game, for "
+                 + ("the focal player (the first roster entry, rotated through every seat)."
+                    if meta.get("focal_position") is not None else "every strategy, seat by seat.")]
+        for r in win.iter_rows(named=True):
+            need = f"; about {r['games_needed']:,} games resolve a difference this size" if r["games_needed"] else ""
+            lines.append(f"{_who(r)}: win rate {r['est']:+.1f} percentage points "
+                         f"[{r['low']:.1f}, {r['high']:.1f}] paired over {r['n']:,} games (unpaired interval "
+                         f"[{r['unpaired_low']:.1f}, {r['unpaired_high']:.1f}]){need}.")
+        for r in df.filter(pl.col("metric") == "vp").iter_rows(named=True):
+            lines.append(f"{_who(r)}: final VP {r['est']:+.2f} [{r['low']:.2f}, {r['high']:.2f}] "
+                         f"(control mean {r['mean_control']:.1f} VP).")
+        shown = df.drop("sd")
+        title = ("Abjure timing: paired against never-abjure" if meta["game"] == "galileos-truth"
+                 and meta["arms"][0]["strategies"][0] == "never-abjure" else "Effects by intervention")
+        top = win.with_columns(pl.col("est").abs().alias("_a")).sort("_a", descending=True).head(3)
+        effect_lines = [f"Largest effect: {r['arm']} moves {r['strategy']}'s win rate by {r['est']:+.1f} percentage "
+                        f"points [{r['low']:.1f}, {r['high']:.1f}] against {control} (paired, "
+                        f"{r['n']:,} games)." for r in top.iter_rows(named=True)]
+        ctrl_runs = load_runs([folder / meta["arms"][0]["folder"]])
+        secs = [verdict_section(ctrl_runs, extra=effect_lines, scope="the control arm"),
+                Section(title, "\n".join(lines),
+                        [("effect_win", effects_chart(df, "win", meta["arms"][0]["label"]), "Paired win-rate difference"),
+                         ("effect_vp", effects_chart(df, "vp", meta["arms"][0]["label"]), "Paired VP difference")],
+                        [("Paired differences against the control (win in percentage points, VP in VP; unpaired "
+                          "interval for comparison)", shown, TableFormat(decimals={"est": 2, "unpaired": 2}))])]
+        if meta["game"] == "galileos-truth" and meta.get("focal_position") is not None:
+            ab = abjure_removed(folder)
+            secs.append(Section("Abjure: Suspicion actually removed",
+                                "The focal player's Abjures in each arm: share of its games, mean Cycle, and the "
+                                "Suspicion each Abjure removed (abjure event, before minus after; the rule value is "
+                                "`abjure_suspicion_drop`, the track floor limits it), with t 95% intervals.", [],
+                                [("Abjures of the focal player by arm (abjure_rate in percent; removed in Suspicion)",
+                                  ab, TableFormat(decimals={"removed": 2, "abjure_rate": 1, "cycle": 2}))]))
+        for s in build_sections(runs)[1:]:
+            if s.title != "Provenance" and "(descriptive" not in s.title:
+                s.title = f"{s.title} (descriptive: groups differ by strategy and seat)"
+            secs.append(s)
+        return secs
+
+    return build

@@ -1,0 +1,167 @@
+"""Seats in the report: how each run was seated, seat advantage with strategy effects balanced, and
+strategy win rates that are not confounded with seats.
+
+Seat advantage is read from, in this order of preference: mirror matches (every seat the same
+strategy), runs seated by ``rotate`` or ``random`` (every strategy in every seat, so strategy
+strength cancels), and only when nothing else exists from ``fixed`` runs, flagged as confounded.
+One observation is one seat-result; the spread between the best and the worst seat carries a paired
+interval (the two seats' win shares differ game by game).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from .load import Runs
+from .stats import games_for_difference, mean_t, wilson
+
+#: a seat advantage spread (best minus worst seat win rate) past this many percentage points is flagged
+SEAT_SPREAD_POINTS = 5.0
+
+
+def seating_mode(manifest: dict) -> str:
+    """``rotate``, ``random`` or ``fixed`` (runs written before seating existed were fixed)."""
+    return (manifest.get("seating") or {}).get("mode") or manifest["config"].get("seating") or "fixed"
+
+
+def is_mirror(manifest: dict) -> bool:
+    """Every seat holds the same strategy."""
+    return len(set(manifest["config"]["strategies"])) == 1
+
+
+def confounded_runs(runs: Runs) -> list[str]:
+    """Runs whose seat table mixes seat advantage with strategy strength: fixed seating with several
+    strategies, unless the run is one of a set of fixed runs (a tournament's lineups) on the same seed,
+    games and players in which every strategy sits in every seat equally often."""
+    fixed = {n: m for n, m in runs.manifests.items() if seating_mode(m) == "fixed" and not is_mirror(m)}
+    groups: dict[tuple, list[str]] = {}
+    for n, m in fixed.items():
+        c = m["config"]
+        groups.setdefault((c["players"], c["seed"], c["games"]), []).append(n)
+    out = []
+    for names in groups.values():
+        counts: dict[tuple, int] = {}
+        for n in names:
+            for seat, s in enumerate(fixed[n]["config"]["strategies"]):
+                counts[(s, seat)] = counts.get((s, seat), 0) + 1
+        strategies = {s for s, _ in counts}
+        players = fixed[names[0]]["config"]["players"]
+        balanced = (len(names) > 1 and len(set(counts.values())) == 1
+                    and len(counts) == len(strategies) * players)
+        if not balanced:
+            out += names
+    return out
+
+
+def seating_lines(runs: Runs) -> list[str]:
+    """One line per run: how its games were seated."""
+    out = []
+    for n, m in runs.manifests.items():
+        desc = (m.get("seating") or {}).get("description")
+        if not desc:
+            desc = "seating fixed (a run written before seating was recorded): strategy k always in seat k"
+        out.append(f"{n}: {desc}")
+    return out
+
+
+def games_frame(runs: Runs) -> pl.DataFrame:
+    """Seat-results with ``seat_order`` and ``game_seed`` filled for runs that predate them."""
+    g = runs.games
+    names = g.collect_schema().names()
+    cols = ["run", "game", "seat", "players", "strategy", "vp", "win_share", "margin"]
+    extra = [c for c in ("seat_order", "game_seed") if c in names]
+    df = g.select(cols + extra).collect()
+    if "seat_order" not in df.columns:
+        df = df.with_columns(pl.lit(0).alias("seat_order"))
+    if "game_seed" not in df.columns:
+        df = df.with_columns(pl.col("game").alias("game_seed"))
+    return df.with_columns(pl.col("seat_order").fill_null(0).cast(pl.Int64),
+                           pl.col("game_seed").fill_null(pl.col("game")).cast(pl.Int64),
+                           pl.col("seat").cast(pl.Int64), pl.col("players").cast(pl.Int64))
+
+
+def seat_source(runs: Runs) -> tuple[list[str], str]:
+    """The runs the seat-advantage table is read from, and how it was estimated."""
+    mirror = [n for n, m in runs.manifests.items() if is_mirror(m)]
+    if mirror:
+        return mirror, "mirror matches (the same strategy in every seat)"
+    conf = set(confounded_runs(runs))
+    bal = [n for n, m in runs.manifests.items() if seating_mode(m) in ("rotate", "random")
+           or (seating_mode(m) == "fixed" and n not in conf)]
+    if bal:
+        return bal, "rotated seats (every strategy in every seat equally often: strategy effects balanced)"
+    return list(runs.manifests), ("CONFOUNDED: fixed seats, strategy k always in seat k, so this table mixes seat "
+                                  "advantage with strategy strength")
+
+
+def seat_advantage(df: pl.DataFrame) -> pl.DataFrame:
+    """Win rate by (players, seat) with Wilson 95% intervals and the fair share ``1/players``:
+    ``players, seat, games, wins, est, low, high, fair`` (rates in [0, 1])."""
+    g = df.group_by("players", "seat").agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins")) \
+        .sort("players", "seat")
+    p, lo, hi = wilson(g["wins"].to_numpy(), g["games"].to_numpy())
+    return g.with_columns(pl.Series("est", p), pl.Series("low", lo), pl.Series("high", hi),
+                          (1.0 / pl.col("players")).alias("fair"))
+
+
+def seat_spread(df: pl.DataFrame, threshold_points: float = SEAT_SPREAD_POINTS) -> pl.DataFrame:
+    """Per player count: best and worst seat, the spread (best minus worst win rate) in percentage
+    points with a paired 95% t interval (per game, the best seat's win share minus the worst's),
+    games needed to resolve the observed spread, and ``flagged`` (spread past ``threshold_points``).
+
+    Columns: ``players, games, best_seat, best, worst_seat, worst, spread, spread_low, spread_high,
+    games_needed, flagged`` (seats 0-based; rates and spread in percent)."""
+    rows = []
+    for (players,), sub in df.group_by("players", maintain_order=True):
+        rates = sub.group_by("seat").agg(pl.col("win_share").mean().alias("r")).sort("seat")
+        best = int(rates.sort("r", descending=True)["seat"][0])
+        worst = int(rates.sort("r")["seat"][0])
+        wide = sub.filter(pl.col("seat").is_in([best, worst])).pivot(
+            on="seat", index=["run", "game"], values="win_share").drop_nulls()
+        d = (wide[str(best)] - wide[str(worst)]).to_numpy() if best != worst else rates["r"].to_numpy() * 0
+        est, lo, hi = mean_t(d)
+        sd = float(d.std(ddof=1)) if d.size > 1 else float("nan")
+        rmap = dict(zip(rates["seat"].to_list(), rates["r"].to_list()))
+        rows.append({"players": int(players), "games": int(wide.height), "best_seat": best,
+                     "best": rmap[best] * 100, "worst_seat": worst, "worst": rmap[worst] * 100,
+                     "spread": est * 100, "spread_low": lo * 100, "spread_high": hi * 100,
+                     "games_needed": games_for_difference(sd, est),
+                     "flagged": bool(est * 100 > threshold_points)})
+    return pl.DataFrame(rows).sort("players") if rows else pl.DataFrame()
+
+
+def strategy_rates(df: pl.DataFrame) -> pl.DataFrame:
+    """Win rate and mean VP by (players, strategy), Wilson / t 95% intervals, with the fair share:
+    ``players, strategy, games, wins, est, low, high, fair, vp, vp_low, vp_high``.
+
+    Under rotated seating every strategy sits in every seat equally often, so seat effects cancel;
+    under fixed seating they do not (see :func:`confounded_runs`)."""
+    g = df.group_by("players", "strategy").agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"),
+                                               pl.col("vp").mean().alias("m"), pl.col("vp").std().alias("sd")) \
+        .sort("players", "strategy")
+    p, lo, hi = wilson(g["wins"].to_numpy(), g["games"].to_numpy())
+    from .stats import mean_t_from_moments
+
+    m, mlo, mhi = mean_t_from_moments(g["m"].to_numpy(), g["sd"].fill_null(0).to_numpy(), g["games"].to_numpy())
+    return g.with_columns(pl.Series("est", p), pl.Series("low", lo), pl.Series("high", hi),
+                          (1.0 / pl.col("players")).alias("fair"), pl.Series("vp", m), pl.Series("vp_low", mlo),
+                          pl.Series("vp_high", mhi)).drop("m", "sd")
+
+
+def head_to_head(df: pl.DataFrame, a: str, b: str) -> dict:
+    """Paired difference of win share (``a`` minus ``b``) over the games where both sit, and the
+    unpaired difference of their win rates for comparison: ``n, est, low, high, unpaired_low,
+    unpaired_high, sd, games_needed`` (rates in [0, 1])."""
+    import math
+
+    wide = df.filter(pl.col("strategy").is_in([a, b])).group_by("run", "game", "strategy").agg(
+        pl.col("win_share").mean()).pivot(on="strategy", index=["run", "game"], values="win_share").drop_nulls()
+    if wide.height < 2 or a not in wide.columns or b not in wide.columns:
+        return {"n": wide.height, "est": math.nan, "low": math.nan, "high": math.nan, "unpaired_low": math.nan,
+                "unpaired_high": math.nan, "sd": math.nan, "games_needed": None}
+    x, y = wide[a].to_numpy(), wide[b].to_numpy()
+    est, lo, hi = mean_t(x - y)
+    sd = float((x - y).std(ddof=1))
+    se_u = math.sqrt(x.var(ddof=1) / x.size + y.var(ddof=1) / y.size)
+    return {"n": wide.height, "est": est, "low": lo, "high": hi, "unpaired_low": est - 1.96 * se_u,
+            "unpaired_high": est + 1.96 * se_u, "sd": sd, "games_needed": games_for_difference(sd, est)}

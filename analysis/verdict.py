@@ -1,0 +1,225 @@
+"""The verdict that opens every report: short flags a designer can paste into a design doc, each
+with its evidence (numbers, 95% interval, sample size).
+
+Flags:
+- **dominant strategy**: the best strategy's win rate is above its fair share by more than
+  :data:`DOMINANT_POINTS` percentage points (Wilson lower bound) and it beats the runner-up head to
+  head (paired interval above 0);
+- **seat advantage** per player count: the spread between the best and the worst seat (paired
+  interval), flagged past :data:`analysis.seats.SEAT_SPREAD_POINTS` points; from mirror matches or
+  rotated seats, and marked confounded when only fixed seats exist;
+- **degenerate strategies**: win rate upper bound below half the fair share;
+- **safety-limit games**: games that ended by a safety limit (an ``end_reason`` column when the
+  games table has one, else the rule parameter ``round_limit`` reached);
+- **unused mechanics**: turn options that fewer than :data:`RARE_SHARE` of seat-games use even once,
+  and event kinds that never happened;
+- **largest rule effects**: among runs that differ only in rule parameters (a sweep or experiment
+  in one report), the paired win-rate differences with the largest size.
+"""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+from .load import Runs
+from .seats import (SEAT_SPREAD_POINTS, confounded_runs, games_frame, head_to_head, seat_source, seat_spread,
+                    strategy_rates)
+
+DOMINANT_POINTS = 10.0
+RARE_SHARE = 0.05
+
+
+def _pct(x: float) -> str:
+    return "n/a" if x is None or not math.isfinite(x) else f"{x * 100:.1f}"
+
+
+def _interval(lo: float, hi: float, scale: float = 100.0, places: int = 1) -> str:
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return "[no interval: too few games]"
+    return f"[{lo * scale:.{places}f}, {hi * scale:.{places}f}]"
+
+
+def strategy_flags(df: pl.DataFrame, confounded: bool) -> tuple[list[str], pl.DataFrame]:
+    """Ranking, dominant and degenerate strategies per player count: lines and the table behind them."""
+    lines = []
+    rates = strategy_rates(df)
+    note = " (CONFOUNDED with seat: fixed seats)" if confounded else ""
+    for (players,), sub in rates.group_by("players", maintain_order=True):
+        sub = sub.sort("est", descending=True)
+        fair = 1.0 / players
+        if sub.height < 2:
+            r = sub.row(0, named=True)
+            lines.append(f"{players} players: one strategy ({r['strategy']}), a mirror match: no ranking.")
+            continue
+        top, second = sub.row(0, named=True), sub.row(1, named=True)
+        h = head_to_head(df.filter(pl.col("players") == players), top["strategy"], second["strategy"])
+        ranking = ", ".join(f"{r['strategy']} {_pct(r['est'])}% {_interval(r['low'], r['high'])}"
+                            for r in sub.iter_rows(named=True))
+        need = f"; about {h['games_needed']:,} games resolve a difference this size" if h["games_needed"] else ""
+        lines.append(f"{players} players, win rates{note} (fair share {fair * 100:.1f}%): {ranking}. "
+                     f"{top['strategy']} minus {second['strategy']}: {_pct(h['est'])} percentage points "
+                     f"{_interval(h['low'], h['high'])} paired over {h['n']:,} games{need}.")
+        dominant = top["low"] - fair > DOMINANT_POINTS / 100 and h["low"] > 0
+        if dominant:
+            lines.append(f"FLAG dominant strategy ({players} players): {top['strategy']} wins {_pct(top['est'])}% "
+                         f"{_interval(top['low'], top['high'])} of {top['games']:,} games, more than "
+                         f"{DOMINANT_POINTS:.0f} points above the fair share {fair * 100:.1f}%, and beats "
+                         f"{second['strategy']} by {_pct(h['est'])} points {_interval(h['low'], h['high'])}.")
+        for r in sub.iter_rows(named=True):
+            if r["high"] < fair / 2:
+                lines.append(f"FLAG degenerate strategy ({players} players): {r['strategy']} wins {_pct(r['est'])}% "
+                             f"{_interval(r['low'], r['high'])} of {r['games']:,} games, below half the fair "
+                             f"share ({fair * 50:.1f}%).")
+    return lines, rates
+
+
+def seat_flags(runs: Runs, df: pl.DataFrame, threshold: float = SEAT_SPREAD_POINTS) -> tuple[list[str], pl.DataFrame]:
+    """Seat advantage spread per player count (flagged past ``threshold`` points)."""
+    names, source = seat_source(runs)
+    sp = seat_spread(df.filter(pl.col("run").is_in(names)), threshold)
+    lines = []
+    for r in sp.iter_rows(named=True):
+        flag = "FLAG seat advantage" if r["flagged"] else "seat advantage"
+        need = f"; about {r['games_needed']:,} games resolve a spread this size" if r["games_needed"] else ""
+        lines.append(f"{flag} ({r['players']} players, from {source}): seat {r['best_seat'] + 1} wins "
+                     f"{r['best']:.1f}%, seat {r['worst_seat'] + 1} {r['worst']:.1f}%; spread {r['spread']:.1f} "
+                     f"percentage points {_interval(r['spread_low'], r['spread_high'], 1)} paired over "
+                     f"{r['games']:,} games (threshold {threshold:.0f} points){need}.")
+    return lines, sp
+
+
+def safety_flags(runs: Runs) -> list[str]:
+    """Games that ended by a safety limit."""
+    g = runs.games
+    names = g.collect_schema().names()
+    one = g.filter(pl.col("seat") == 0)
+    total = int(one.select(pl.len()).collect().item())
+    if "end_reason" in names:
+        d = one.select(pl.col("end_reason").cast(pl.String)).collect()
+        hit = int(d["end_reason"].str.contains("(?i)limit|safety").sum())
+        how = "end_reason"
+    else:
+        hit, how = 0, None
+        for n, m in runs.manifests.items():
+            lim = m["game"]["params"].get("round_limit")
+            if lim is None:
+                continue
+            how = "round_limit reached"
+            hit += int(one.filter((pl.col("run") == n) & (pl.col("rounds") >= lim)).select(pl.len()).collect().item())
+        if how is None:
+            return [f"Safety limit: no game ended by one ({total:,} games; a game passing the engine's ply bound "
+                    "stops the run with an error, so none is in these tables)."]
+    from .stats import wilson
+
+    p, lo, hi = wilson(hit, total)
+    flag = "FLAG safety-limit games" if hit else "Safety limit"
+    return [f"{flag}: {hit:,} of {total:,} games ({_pct(float(p))}% {_interval(float(lo), float(hi))}) ended by a "
+            f"safety limit ({how})."]
+
+
+def mechanics_flags(runs: Runs) -> list[str]:
+    """Turn options used at least once in under :data:`RARE_SHARE` of seat-games; event kinds that never
+    happened."""
+    from sim.registry import get_game_class
+
+    from .stats import wilson
+
+    lines = []
+    game = next(iter(runs.game_names))
+    try:
+        cls = get_game_class(game)
+    except Exception:  # an engine not importable here: its turn vocabulary is unknown
+        cls = None
+    schema = runs.turns.collect_schema()
+    tcols = [c for c, t in schema.items() if t == pl.String and c != "run"]
+    if tcols:
+        col = tcols[0]
+        seat_games = int(runs.games.select(pl.len()).collect().item())
+        freq = (runs.turns.group_by(col).agg(pl.len().alias("n"),
+                                             pl.struct("run", "game", "seat").n_unique().alias("used_by"))
+                .collect())
+        total = int(freq["n"].sum())
+        seen = {r[col]: (int(r["n"]), int(r["used_by"])) for r in freq.iter_rows(named=True)}
+        vocab = next((c.vocab for c in (cls.turn_columns if cls else ()) if c.name == col and c.vocab), None)
+        for v in (vocab or sorted(seen)):
+            n, used = seen.get(v, (0, 0))
+            if seat_games and used / seat_games < RARE_SHARE:
+                p, lo, hi = wilson(used, seat_games)
+                lines.append(f"FLAG barely used: turn {col} `{v}` taken by a seat in {used:,} of {seat_games:,} "
+                             f"seat-games ({_pct(float(p))}% {_interval(float(lo), float(hi))}; {n:,} of "
+                             f"{total:,} turns).")
+    if cls is not None and cls.event_kinds and runs.events.collect_schema().get("kind") is not None:
+        ev = runs.events.select(pl.col("kind").cast(pl.String)).unique().collect()["kind"].to_list()
+        never = [k for k in cls.event_kinds if k not in set(ev)]
+        if never:
+            lines.append(f"FLAG unused: event kinds that never happened: {', '.join(never)}.")
+    return lines or [f"Mechanics: every turn option used in at least {RARE_SHARE:.0%} of seat-games, every event "
+                     "kind happened."]
+
+
+def rule_effect_flags(runs: Runs, df: pl.DataFrame, top: int = 3) -> tuple[list[str], pl.DataFrame]:
+    """Largest paired win-rate differences between runs that differ only in rule parameters."""
+    items = list(runs.manifests.items())
+    if len(items) < 2:
+        return [], pl.DataFrame()
+    key = lambda m: (m["config"]["players"], tuple(m["config"]["strategies"]), m["config"]["seed"],  # noqa: E731
+                     m["config"].get("seating", "fixed"))
+    rows = []
+    for i, (na, ma) in enumerate(items):
+        for nb, mb in items[i + 1:]:
+            if key(ma) != key(mb):
+                continue
+            pa_, pb = ma["game"]["params"], mb["game"]["params"]
+            changed = {k: (pb.get(k), pa_.get(k)) for k in set(pa_) | set(pb) if pa_.get(k) != pb.get(k)}
+            if not changed:
+                continue
+            a = df.filter(pl.col("run") == na)
+            b = df.filter(pl.col("run") == nb)
+            j = a.join(b, on=["game", "seat"], suffix="_b")
+            for (s,), sub in j.group_by("strategy", maintain_order=True):
+                from .stats import mean_t
+
+                d = (sub["win_share_b"] - sub["win_share"]).to_numpy()
+                est, lo, hi = mean_t(d)
+                rows.append({"change": ", ".join(f"{k} {v[1]} -> {v[0]}" for k, v in sorted(changed.items())),
+                             "strategy": s, "n": sub.height, "est": est * 100, "low": lo * 100, "high": hi * 100,
+                             "from_run": na, "to_run": nb})
+    if not rows:
+        return [], pl.DataFrame()
+    t = pl.DataFrame(rows).with_columns(pl.col("est").abs().alias("_a")).sort("_a", descending=True).drop("_a")
+    lines = [f"Rule effect: {r['change']} moves {r['strategy']}'s win rate by {r['est']:+.1f} percentage points "
+             f"{_interval(r['low'], r['high'], 1)} (paired over {r['n']:,} seat-results, same seeds)."
+             for r in t.head(top).iter_rows(named=True)]
+    return lines, t
+
+
+def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | None = None):
+    """The "Verdict" section (first in every report); ``extra`` lines (an experiment's largest
+    effects) are added at the end, ``scope`` names what the flags were computed on."""
+    from .report import Section, TableFormat
+
+    from .seats import seating_lines
+
+    df = games_frame(runs)
+    conf = confounded_runs(runs)
+    lines = ([f"Flags computed on {scope}."] if scope else []) + ["Seating: " + "; ".join(seating_lines(runs)) + "."]
+    if conf:
+        lines.append(f"FLAG confounded: run(s) {', '.join(conf)} seat strategy k always in seat k, so strategy win "
+                     "rates include the seat's advantage and the seat table includes strategy strength; "
+                     "simulate with --seating rotate (the default) to separate them.")
+    s_lines, rates = strategy_flags(df, bool(conf) and len(conf) == len(runs.manifests))
+    seat_lines, spread = seat_flags(runs, df)
+    r_lines, effects = rule_effect_flags(runs, df)
+    lines += s_lines + seat_lines + safety_flags(runs) + mechanics_flags(runs) + r_lines + list(extra or [])
+    tables = [("Win rate by strategy (percent; fair = 1/players)",
+               rates.with_columns([pl.col(c) * 100 for c in ("est", "low", "high", "fair")]), TableFormat(decimals={"est": 1}))]
+    if spread.height:
+        tables.append(("Seat advantage spread, best minus worst seat (percentage points, paired interval; seats "
+                       "from 1)", spread.with_columns(pl.col("best_seat") + 1, pl.col("worst_seat") + 1),
+                       TableFormat(decimals={"spread": 1, "best": 1, "worst": 1})))
+    if effects.height:
+        tables.append(("Rule effects: paired win-rate difference of the later run minus the earlier, per strategy "
+                       "(percentage points)", effects))
+    return Section("Verdict", "\n".join(lines), [], tables)

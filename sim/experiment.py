@@ -1,0 +1,204 @@
+"""Experiments: effects measured by intervention, on common random numbers in every seat order.
+
+An experiment plays a *control* and its *variants*, each an ordinary run folder under ``out/``, all
+with the same seed and the same seat orders (rotated seating by default), so game ``i`` of every
+variant is the same game seed in the same seat order: the variants differ only by the intervention.
+``analysis.experiment`` reports paired differences against the control.
+
+Axes (``--vary``), one per experiment:
+
+- a **strategy argument**: ``abjure-at.cycle=1,2,3,4`` plays ``abjure-at:cycle=1`` ... in the
+  focal roster entry (position 0) against the ``--control`` strategy (``never-abjure``) there;
+- a **rule parameter**: ``truth_vp_per_tile=0,2,4`` plays every value with the same roster; the
+  first value is the control;
+- a **treatment** (``--treat coffee+1``): the focal entry starts with one more of a per-seat state
+  value (``coffee``: +1 start Coffee for one player), against the untreated control.
+
+The focal entry moves through the seats with the rotation, so the effect is averaged over seats.
+The field (the other roster entries) must not repeat the focal ids, so that every variant has the
+same seat orders.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from . import runfolder as rf
+from .config import RunConfig
+from .core.errors import ConfigError, RunFolderError
+from .core.params import apply_overrides
+from .registry import get_game_class
+from .runner import simulate
+
+EXPERIMENT_FILE = "experiment.json"
+_TREAT = re.compile(r"([a-z_]\w*)([+-]\d+)")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One arm of an experiment: ``label`` (``control`` for the control), its run config and what
+    changed (``{"strategy": id}``, ``{"param": name, "value": v}`` or ``{"treatment": ...}``)."""
+
+    label: str
+    config: RunConfig
+    change: dict
+
+
+def parse_treatment(text: str) -> dict:
+    """``"coffee+1"`` -> ``{"position": 0, "field": "coffee", "add": 1}`` (ConfigError otherwise)."""
+    m = _TREAT.fullmatch(text.strip())
+    if not m:
+        raise ConfigError(f"--treat {text!r} needs the form field+n or field-n (e.g. coffee+1: one more start "
+                          "Coffee for the focal player)")
+    return {"position": 0, "field": m.group(1), "add": int(m.group(2))}
+
+
+def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | None = None,
+                    treat: str | None = None) -> list[Variant]:
+    """The control and variants of an experiment (all validated before anything runs).
+
+    Args:
+        base: players, the field (``strategies``: the other roster entries when ``control`` is
+            given, else the whole roster), games per arm, seed, seating, fixed ``params``.
+        vary: ``strategy.arg=v1,v2`` or ``param=v1,v2`` (one axis), or None with ``treat``.
+        control: the focal strategy of the control arm (strategy-argument axes and treatments).
+        treat: a treatment ``field+n`` of the focal entry.
+
+    Raises:
+        ConfigError: a malformed axis, fewer than one variant, a focal id repeated in the field, an
+            unknown parameter or strategy, bad values.
+    """
+    if (vary is None) == (treat is None):
+        raise ConfigError("an experiment needs exactly one of --vary (a strategy argument or rule parameter) "
+                          "and --treat (field+n)")
+    field_ids = tuple(base.strategies)
+    arms: list[tuple[str, tuple[str, ...], dict, dict | None, dict]] = []
+    if treat is not None or (vary is not None and "." in vary.split("=", 1)[0]):
+        if not control:
+            raise ConfigError("a strategy-argument axis or a treatment needs --control STRATEGY (the focal "
+                              "player's control, e.g. never-abjure)")
+        if len(field_ids) + 1 != base.players:
+            raise ConfigError(f"--strategies gives the field: {base.players - 1} strategies for the seats besides "
+                              f"the focal player, got {len(field_ids)}")
+        arms.append(("control", (control,) + field_ids, {}, None, {"strategy": control}))
+        if treat is not None:
+            t = parse_treatment(treat)
+            arms.append((treat.strip(), (control,) + field_ids, {}, t, {"treatment": treat.strip()}))
+        else:
+            name_arg, _, vals = vary.partition("=")
+            name, _, arg = name_arg.partition(".")
+            values = [v.strip() for v in vals.split(",") if v.strip()]
+            if not name or not arg or not values:
+                raise ConfigError(f"--vary {vary!r} needs the form strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4)")
+            for v in values:
+                sid = f"{name}:{arg}={v}"
+                arms.append((sid, (sid,) + field_ids, {}, None, {"strategy": sid}))
+        focal = {a[1][0] for a in arms}
+        clash = sorted(focal & set(field_ids))
+        if clash:
+            raise ConfigError(f"the field repeats the focal strategy {clash[0]!r}: choose field strategies other "
+                              "than the control and the variants, so every arm has the same seat orders")
+    else:
+        if control:
+            raise ConfigError("--control is for strategy-argument axes and treatments; a rule-parameter axis "
+                              "uses its first value as the control")
+        name, _, vals = vary.partition("=")
+        name = name.strip()
+        values = [v.strip() for v in vals.split(",") if v.strip()]
+        if len(values) < 2:
+            raise ConfigError(f"--vary {vary!r} needs at least two values (the first is the control)")
+        if name in base.params:
+            raise ConfigError(f"parameter {name!r} is given both in --vary and --set: give it in one of them")
+        roster = field_ids if len(field_ids) > 1 else field_ids * base.players
+        for i, v in enumerate(values):
+            arms.append(("control" if i == 0 else f"{name}={v}", roster, {name: v}, None,
+                         {"param": name, "value": v}))
+    labels = [a[0] for a in arms]
+    dup = next((x for i, x in enumerate(labels) if x in labels[:i]), None)
+    if dup is not None:
+        raise ConfigError(f"the variant {dup!r} is listed twice: list each value once")
+    cls = get_game_class(base.game)
+    out = []
+    for label, roster, params, treatment, change in arms:
+        p = {**base.params, **params}
+        apply_overrides(cls.Params(), p)
+        cfg = dataclasses.replace(base, strategies=roster, params=p, treatment=treatment,
+                                  out=str(Path(base.out) / _folder(label))).validated()
+        out.append(Variant(label, cfg, change))
+    n = {len(v.config.plan_for().orders) for v in out}
+    if len(n) != 1:  # pragma: no cover - the clash check above makes this impossible
+        raise ConfigError("the arms of this experiment would have different seat orders")
+    return out
+
+
+def _folder(label: str) -> str:
+    return "control" if label == "control" else re.sub(r"[^A-Za-z0-9_.=+-]", "_", label)
+
+
+def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool = False,
+                   on_variant: Callable[[int, int, str], None] | None = None) -> Path:
+    """Play every arm into ``out/<arm>/`` and write ``out/experiment.json``.
+
+    Raises:
+        RunFolderError: ``out`` holds something other than an experiment, or an experiment without
+            ``overwrite``.
+    """
+    out = Path(out)
+    _prepare_out(out, overwrite)
+    out.mkdir(parents=True, exist_ok=True)
+    c0 = variants[0].config
+    meta = {"game": c0.game, "players": c0.players, "seed": c0.seed, "games": c0.games, "seating": c0.seating,
+            "control": variants[0].label, "focal_position": 0 if "strategy" in variants[0].change else None,
+            "arms": [{"label": v.label, "folder": Path(v.config.out).name, "change": v.change,
+                      "strategies": list(v.config.strategies)} for v in variants],
+            "seating_plan": c0.plan_for().describe(), "status": "running"}
+    rf.write_atomic(out / EXPERIMENT_FILE, json.dumps(meta, indent=1).encode())
+    try:
+        for i, v in enumerate(variants):
+            if on_variant:
+                on_variant(i, len(variants), v.label)
+            simulate(v.config, overwrite=overwrite)
+    except BaseException as e:
+        meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
+        rf.write_atomic(out / EXPERIMENT_FILE, json.dumps(meta, indent=1).encode())
+        raise
+    meta["status"] = "complete"
+    rf.write_atomic(out / EXPERIMENT_FILE, json.dumps(meta, indent=1).encode())
+    return out
+
+
+def read_experiment(out: Path | str) -> dict:
+    """The experiment.json of an experiment folder (RunFolderError when missing or unreadable)."""
+    p = Path(out) / EXPERIMENT_FILE
+    if not p.is_file():
+        raise RunFolderError(f"{str(out)!r} is not an experiment folder: no {EXPERIMENT_FILE}")
+    try:
+        return json.loads(p.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise RunFolderError(f"{str(p)!r} is unreadable: {e}") from None
+
+
+def _prepare_out(out: Path, overwrite: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
+    entries = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+    if not entries:
+        return
+    if not (out / EXPERIMENT_FILE).is_file():
+        raise RunFolderError(f"output folder {str(out)!r} is not empty and not an experiment folder (holds "
+                             f"{sorted(p.name for p in entries)[0]!r}): choose a new --out")
+    if not overwrite:
+        raise RunFolderError(f"output folder {str(out)!r} holds another experiment: use --overwrite or a new --out")
+    old = read_experiment(out)
+    runs = [out / a["folder"] for a in old.get("arms", []) if isinstance(a, dict) and "/" not in str(a.get("folder"))]
+    rf.remove_runs([p for p in runs if p.is_dir()])
+    report = out / "report"
+    if report.is_dir() and (report / "report.html").is_file():
+        shutil.rmtree(report)
+    (out / EXPERIMENT_FILE).unlink()

@@ -1,0 +1,72 @@
+"""Experiments: arms on common seeds in every seat order, paired differences against the named control.
+
+Known answers on the toy game: a treatment of +3 starting VP for the focal player (decisions of
+always-draw/random do not look at VP) moves its final VP by exactly +3 in every game, so the paired
+interval is [3, 3] while the unpaired one is wide; a strategy argument that changes nothing
+(slow-random's sleep) gives a paired difference of exactly 0."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+
+from analysis.experiment import effects, experiment_sections
+from analysis.report import build_report
+from sim.config import RunConfig
+from sim.core.errors import ConfigError
+from sim.experiment import plan_experiment, run_experiment
+
+
+def _base(tmp, name, strategies, players=3, games=120):
+    return RunConfig(game="toy", players=players, strategies=strategies, games=games, seed=4, batch_size=64,
+                     n_jobs=1, out=str(tmp / name), seating="rotate")
+
+
+def test_treatment_is_measured_paired_and_the_paired_interval_is_narrower(tmp_path):
+    arms = plan_experiment(_base(tmp_path, "e", ("slow-random:ms=0", "always-draw")), control="random", treat="vp+3")
+    assert [a.label for a in arms] == ["control", "vp+3"]
+    out = run_experiment(arms, tmp_path / "e")
+    df = effects(out)
+    vp = df.filter(pl.col("metric") == "vp").row(0, named=True)
+    assert vp["strategy"] == "random" and vp["n"] == 120
+    assert vp["est"] == pytest.approx(3.0) and vp["low"] == pytest.approx(3.0) and vp["high"] == pytest.approx(3.0)
+    assert vp["unpaired_high"] - vp["unpaired_low"] > 0.5  # the same data compared unpaired
+    win = df.filter(pl.col("metric") == "win").row(0, named=True)
+    assert win["est"] > 0 and (win["high"] - win["low"]) < (win["unpaired_high"] - win["unpaired_low"])
+    # the focal player sat in every seat equally often in both arms
+    g = pl.read_parquet(str(out / "vp+3" / "games" / "*.parquet")).filter(pl.col("strategy") == "random")
+    assert g.group_by("seat").len()["len"].to_list() == [40, 40, 40]
+    page = build_report([out / "control", out / "vp+3"], out / "report", sections=experiment_sections(out))
+    md = (page.parent / "report.md").read_text()
+    assert md.index("## Verdict") < md.index("## Effects by intervention") < md.index("(descriptive: groups differ")
+    assert "vp+3 (random): final VP +3.00 [3.00, 3.00]" in md
+    assert json.loads((out / "experiment.json").read_text())["status"] == "complete"
+
+
+def test_a_strategy_argument_that_changes_nothing_has_a_paired_difference_of_exactly_zero(tmp_path):
+    arms = plan_experiment(_base(tmp_path, "s", ("random", "always-draw"), games=60), control="slow-random:ms=0",
+                           vary="slow-random.ms=1")
+    assert [a.config.strategies[0] for a in arms] == ["slow-random:ms=0", "slow-random:ms=1"]
+    df = effects(run_experiment(arms, tmp_path / "s"))
+    assert df["est"].to_list() == [0.0, 0.0] and df["n"].to_list() == [60, 60]
+
+
+def test_rule_parameter_axis_pairs_every_strategy_seat_by_seat(tmp_path):
+    arms = plan_experiment(_base(tmp_path, "p", ("random", "always-draw", "always-draw"), games=60),
+                           vary="max_draws=3,1")
+    assert [a.label for a in arms] == ["control", "max_draws=1"]
+    df = effects(run_experiment(arms, tmp_path / "p"))
+    assert sorted(df["strategy"].unique().to_list()) == ["always-draw", "random"]
+    ad = df.filter((pl.col("strategy") == "always-draw") & (pl.col("metric") == "vp")).row(0, named=True)
+    assert ad["n"] == 120 and ad["est"] < 0  # one draw a turn scores less than three
+
+
+def test_the_field_may_not_repeat_the_focal_strategy():
+    with pytest.raises(ConfigError, match="the field repeats the focal strategy 'random'"):
+        plan_experiment(RunConfig(game="toy", players=2, strategies=("random",), games=10), control="random",
+                        treat="vp+1")
+    with pytest.raises(ConfigError, match="--treat 'coffee' needs the form field\\+n"):
+        plan_experiment(RunConfig(game="toy", players=2, strategies=("random",), games=10), control="always-draw",
+                        treat="coffee")

@@ -1,0 +1,43 @@
+"""The README main job's lineups: with rotated seats (the default) every strategy sits in every seat
+equally often on common game seeds, and the report's ranking is the rotated one; the same lineup in
+fixed seats is flagged as confounded (issue 12: fixed seats reversed both rankings)."""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+import pytest
+
+from analysis.report import build_report
+from sim.config import RunConfig
+from sim.runner import simulate
+
+LINEUPS = {"unconscious-mind": ("coffee-engine", "publisher", "citer", "curer"),
+           "galileos-truth": ("abjure-at:cycle=2", "never-abjure", "writer", "suspicion-averse")}
+
+
+@pytest.mark.parametrize("game", list(LINEUPS))
+def test_report_ranking_is_the_rotated_one_and_fixed_seats_are_flagged(game, tmp_path):
+    runs = {}
+    for seating in ("rotate", "fixed"):
+        out = tmp_path / seating
+        simulate(RunConfig(game=game, players=4, strategies=LINEUPS[game], games=48, seed=12, batch_size=48,
+                           n_jobs=1, out=str(out), seating=seating))
+        runs[seating] = out
+    g = pl.read_parquet(str(runs["rotate"] / "games" / "*.parquet"))
+    assert g.group_by("strategy", "seat").len()["len"].unique().to_list() == [12]  # 24 orders x 2 seeds
+    assert g.group_by("seat_order").agg(pl.col("game_seed").unique().sort()).get_column("game_seed").to_list() \
+        == [[0, 1]] * 24
+    rate = g.group_by("strategy").agg(pl.col("win_share").mean()).sort("win_share", descending=True)
+    build_report([runs["rotate"]], tmp_path / "rep")
+    md = (tmp_path / "rep" / "report.md").read_text()
+    verdict = md[md.index("## Verdict"):md.index("## Win rates")]
+    line = re.search(r"4 players, win rates \(fair share 25.0%\): (.*?)\. ", verdict).group(1)
+    shown = [(m.group(1), float(m.group(2))) for m in re.finditer(r"(\S+) ([\d.]+)% \[", line)]
+    assert [s for s, _ in shown] == rate["strategy"].to_list()
+    for (s, v), r in zip(shown, rate["win_share"].to_list()):
+        assert v == pytest.approx(r * 100, abs=0.051)
+    assert "CONFOUNDED" not in verdict
+    build_report([runs["fixed"]], tmp_path / "fix")
+    assert "FLAG confounded" in (tmp_path / "fix" / "report.md").read_text()

@@ -1,0 +1,45 @@
+"""Sweeps answer "what number do I set": per-strategy win rates with paired differences in every
+variant, the game's own metrics, and a --target solve with an interval from the paired bands."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from analysis.sweep import solve_target, strategy_table
+from sim.config import RunConfig
+from sim.sweep import run_sweep
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("sw")
+    base = RunConfig(game="toy", players=2, strategies=("always-draw", "random"), games=1000, seed=1, batch_size=1000,
+                     n_jobs=1, out=str(tmp / "sw"), seating="rotate")
+    return run_sweep(base, {"rounds": ["1", "2", "4"]}, tmp / "sw")
+
+
+def test_every_strategy_has_a_win_rate_and_a_paired_difference_in_every_variant(sweep):
+    st = strategy_table(sweep)
+    assert st.height == 6 and set(st["strategy"]) == {"always-draw", "random"}
+    g = {v: pl.read_parquet(str(sweep / f"rounds={v}" / "games" / "*.parquet")) for v in ("1", "2")}
+    ad = st.filter((pl.col("strategy") == "always-draw") & (pl.col("rounds") == "2")).row(0, named=True)
+    rate = g["2"].filter(pl.col("strategy") == "always-draw")["win_share"].mean()
+    assert ad["est"] == pytest.approx(rate * 100) and ad["fair"] == 50.0 and ad["games"] == 1000
+    j = g["2"].join(g["1"], on=["game", "seat"], suffix="_b").filter(pl.col("strategy") == "always-draw")
+    assert ad["diff"] == pytest.approx(float((j["win_share"] - j["win_share_b"]).mean()) * 100)
+    assert ad["diff_low"] < ad["diff"] < ad["diff_high"]
+    # in a two-seat game one strategy's gain is the other's loss, game by game
+    rd = st.filter((pl.col("strategy") == "random") & (pl.col("rounds") == "2")).row(0, named=True)
+    assert rd["diff"] == pytest.approx(-ad["diff"])
+
+
+def test_target_is_solved_by_interpolation_with_an_interval_from_the_paired_band(sweep):
+    st = strategy_table(sweep).filter(pl.col("strategy") == "always-draw").sort("rounds")
+    r2, r4 = st["est"][1] / 100, st["est"][2] / 100
+    assert r4 > r2  # more rounds let always-draw's edge show
+    t = solve_target(sweep, "always-draw", (r2 + r4) / 2)
+    assert t["param"] == "rounds" and t["value"] == pytest.approx(3.0)
+    assert t["low"] is not None and 2 < t["low"] < 3.0 < t["high"] < 4
+    far = solve_target(sweep, "always-draw", 0.05)
+    assert far["value"] is None and "not reached" in far["note"]

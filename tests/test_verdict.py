@@ -1,0 +1,112 @@
+"""The verdict opens every report: the rotated ranking is what the report shows (the fixed one is
+flagged as confounded), and a seat spread the data contain is flagged with its paired interval.
+
+Known answers on the toy game: with one card of each value 0..3, three draws a turn and two rounds,
+the first seat has a large advantage; always-draw in seat 1 then looks stronger than draw-once,
+while rotated seats show draw-once ahead."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis.report import build_report
+from sim.config import RunConfig
+from sim.runner import simulate
+from strategies.base import RandomStrategy
+from strategies.registry import register_strategy
+
+TIGHT = {"copies": 1, "max_value": 3, "max_draws": 3, "rounds": 2}
+
+
+class DrawOnce(RandomStrategy):
+    """Draw one card, then stop (test-only strategy; runs in-process with n_jobs=1)."""
+
+    name = "draw-once"
+
+    def act(self, view, legal_mask, rng):
+        return np.where((view.state.draws[view.idx] == 0) & legal_mask[:, 0], 0, 1)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def draw_once():
+    """Registered for this module only (other tests list the toy game's strategies)."""
+    from strategies.registry import _REGISTRY
+
+    register_strategy("draw-once", DrawOnce, games=("toy",), doc="Draw one card, then stop (tests).")
+    yield
+    _REGISTRY.pop(("draw-once", ("toy",)), None)
+
+
+def _run(tmp, name, seating, strategies, params=TIGHT, games=2000):
+    out = tmp / name
+    simulate(RunConfig(game="toy", players=2, strategies=strategies, games=games, seed=1, batch_size=1000, n_jobs=1,
+                       out=str(out), params=dict(params), seating=seating))
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("verdict")
+    return {s: _run(tmp, s, s, ("always-draw", "draw-once")) for s in ("fixed", "rotate")}
+
+
+def _verdict(report_dir):
+    md = (report_dir / "report.md").read_text()
+    return md[md.index("## Verdict"):md.index("## Win rates")]
+
+
+def test_rotated_ranking_is_what_the_report_shows(runs, tmp_path):
+    g = pl.read_parquet(str(runs["rotate"] / "games" / "*.parquet"))
+    # balanced: each strategy in each seat 1,000 times; draw-once is ahead once seats are rotated
+    per_seat = g.group_by("strategy", "seat").agg(pl.col("win_share").mean(), pl.len())
+    assert set(per_seat["len"].to_list()) == {1000}
+    rate = dict(g.group_by("strategy").agg(pl.col("win_share").mean()).iter_rows())
+    assert rate["draw-once"] > rate["always-draw"] + 0.05
+    build_report([runs["rotate"]], tmp_path / "rot")
+    v = _verdict(tmp_path / "rot")
+    first = re.search(r"win rates \(fair share 50.0%\): (\S+) ([\d.]+)%", v)
+    assert first.group(1) == "draw-once" and float(first.group(2)) == pytest.approx(rate["draw-once"] * 100, abs=0.05)
+    assert "CONFOUNDED" not in v and "rotate (every seat order): 2 seat orders x 1,000 game seeds" in v
+
+
+def test_fixed_seats_are_flagged_where_they_confound(runs, tmp_path):
+    g = pl.read_parquet(str(runs["fixed"] / "games" / "*.parquet"))
+    rate = dict(g.group_by("strategy").agg(pl.col("win_share").mean()).iter_rows())
+    assert rate["always-draw"] > rate["draw-once"]  # the reversed ranking fixed seats give
+    build_report([runs["fixed"]], tmp_path / "fix")
+    v = _verdict(tmp_path / "fix")
+    assert "FLAG confounded" in v and "(CONFOUNDED with seat: fixed seats)" in v
+    md = (tmp_path / "fix" / "report.md").read_text()
+    assert "CONFOUNDED: run(s) fixed seat strategy k always in seat k" in md
+
+
+def test_verdict_flags_the_seat_spread_of_a_mirror_match(tmp_path):
+    run = _run(tmp_path, "mirror", "rotate", ("always-draw",), {"copies": 1, "max_value": 4, "max_draws": 2,
+                                                                 "rounds": 3}, games=1500)
+    g = pl.read_parquet(str(run / "games" / "*.parquet"))
+    w = g.pivot(on="seat", index="game", values="win_share")
+    d = (w["0"] - w["1"]).to_numpy()
+    build_report([run], tmp_path / "rep")
+    v = _verdict(tmp_path / "rep")
+    m = re.search(r"FLAG seat advantage \(2 players, from mirror matches[^)]*\)\): seat 1 wins ([\d.]+)%, seat 2 "
+                  r"([\d.]+)%; spread ([\d.]+) percentage points \[([\d.]+), ([\d.]+)\] paired over 1,500 games", v)
+    assert m, v
+    assert float(m.group(3)) == pytest.approx(d.mean() * 100, abs=0.05) and float(m.group(3)) > 20
+    half = 1.96 * d.std(ddof=1) / np.sqrt(d.size) * 100
+    assert float(m.group(4)) == pytest.approx(d.mean() * 100 - half, abs=0.1)
+
+
+def test_a_tournaments_fixed_lineups_together_are_balanced_not_confounded(runs, tmp_path):
+    """Both seat orders as two fixed runs on the same seed (a tournament's lineups) balance seats."""
+    other = _run(tmp_path, "fixed-swapped", "fixed", ("draw-once", "always-draw"))
+    build_report([runs["fixed"], other], tmp_path / "both")
+    v = _verdict(tmp_path / "both")
+    assert "FLAG confounded" not in v and "CONFOUNDED" not in v
+    g = pl.concat([pl.read_parquet(str(r / "games" / "*.parquet")) for r in (runs["fixed"], other)])
+    rate = dict(g.group_by("strategy").agg(pl.col("win_share").mean()).iter_rows())
+    assert rate["draw-once"] > rate["always-draw"]  # the rotated ranking again
+    assert re.search(r"win rates \(fair share 50.0%\): draw-once ", v)
