@@ -148,6 +148,7 @@ class GalileosTruth(Game):
             level=z(P, fill=1), mentor=z(P, p.mentors, fill=p.seals_per_mentor), beside=z(P), phil=z(P),
             phil_space=z(P, fill=-1), vp=z(P), vp_cat=z(P, NCAT), vp_ev=z(P), end_loss=z(P),
             ctype=z(P, nc, fill=-1), czone=z(P, nc), deck=z(P, nc, fill=-1), deck_n=z(P), nslots=z(P),
+            first_pass=z(fill=-1),
         )
         rules.setup_kernel(arrays(st), C, self.pvec)
         return st

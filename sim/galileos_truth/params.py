@@ -15,6 +15,8 @@ import numpy as np
 from sim.core import ConfigError, param
 
 S = "seed 001"
+#: first-player rules (A-GT-31), coded in the kernels' parameter vector by their position here
+FIRST_PLAYER_RULES = ("rotate", "first-to-pass", "fewest-vp", "fixed")
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,12 @@ class Params:
     suspicion_band_vp: tuple = param((0, -2, -5, -10), unit="VP", source="A-GT-21", doc="End VP of each Suspicion band.", lo=-50, hi=10)
     stake_vp: int = param(-15, unit="VP", source="A-GT-21", doc="End VP for a player whose Philosopher went to the Stake.", lo=-60, hi=0)
     tiebreak: str = param("suspicion", unit="-", source="A-GT-22", doc="Tie-break: lower Suspicion, then more Coins.", choices=("suspicion",))
+    # ---- turn order (A-GT-31; seat advantage: docs/seat_advantage.md)
+    first_player_rule: str = param(
+        "rotate", unit="-", source="A-GT-31", choices=FIRST_PLAYER_RULES,
+        doc="Who opens the next Cycle: rotate (the next seat clockwise), first-to-pass (the first seat that "
+            "passed this Cycle), fewest-vp (catch-up: fewest VP, ties clockwise from the next seat), fixed "
+            "(Seat 1 opens every Cycle). Seat 1 opens Cycle 1 under every rule.")
     solo_mode: str = param("no-opponent", unit="-", source="A-GT-23", doc="Solo: one seat, no opponent effects, uncontested first-to-Level VP.", choices=("no-opponent",))
 
     def check(self) -> None:
@@ -134,6 +142,9 @@ _TUPLES = (("income_coins_by_level", 3), ("income_research_by_level", 3), ("book
            ("level_space_vp_2", 4), ("level_space_vp_3", 4), ("level_space_vp_4", 4),
            ("workshop_slot_coins", 4), ("suspicion_band_starts", 4), ("suspicion_band_vp", 4))
 
+#: string parameters coded as their position in the allowed values (appended after the tuples)
+_CODED = (("first_player_rule", FIRST_PLAYER_RULES),)
+
 IDX: dict[str, int] = {}
 _i = 0
 for _n in _SCALARS:
@@ -142,6 +153,9 @@ for _n in _SCALARS:
 for _n, _k in _TUPLES:
     IDX[_n] = _i
     _i += _k
+for _n, _ in _CODED:
+    IDX[_n] = _i
+    _i += 1
 PARAM_VECTOR_LEN = _i
 
 
@@ -155,4 +169,6 @@ def to_vector(p: Params) -> np.ndarray:
         if len(t) != k:
             raise ConfigError(f"parameter {n} needs {k} values, got {len(t)}")
         v[IDX[n]:IDX[n] + k] = t
+    for n, allowed in _CODED:
+        v[IDX[n]] = allowed.index(getattr(p, n))
     return v

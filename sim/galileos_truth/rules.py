@@ -858,6 +858,7 @@ def start_cycle(S, C, PR, g):
     if S.cycle[g] == PR[I_INQ] and not S.inq_up[g]:
         S.inq_up[g] = True
         ev(S, g, S.first[g], E_INQUISITION, C_NONE, 0, -1, -1, 0, 1)
+    S.first_pass[g] = -1
     for p in range(P):
         S.passed[g, p] = False
         S.coins[g, p] += PR[I_INC_COINS + book_level(PR, S.books[g, p, PHYSICS]) - 1]
@@ -906,6 +907,28 @@ def final_scoring(S, C, PR, g):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
+def next_first_player(S, PR, g):
+    """Seat that opens the next Cycle (A-GT-31, ``first_player_rule``): rotate = the next seat
+    clockwise; first-to-pass = the first seat that passed this Cycle; fewest-vp = the seat with the
+    fewest VP, ties clockwise from the next seat; fixed = the seat that opened this Cycle."""
+    P = S.coins.shape[1]
+    f = S.first[g]
+    rule = PR[I_FIRST_RULE]
+    if rule == 1 and S.first_pass[g] >= 0:
+        return S.first_pass[g]
+    if rule == 2:
+        best = (f + 1) % P
+        for k in range(2, P + 1):
+            q = (f + k) % P
+            if S.vp[g, q] < S.vp[g, best]:
+                best = q
+        return best
+    if rule == 3:
+        return f
+    return (f + 1) % P
+
+
+@njit(cache=True, no_cpython_wrapper=True)
 def end_cycle(S, C, PR, g):
     """End of Cycle: hand and play area to discard, Inventions upright, Philosophers back, Penance, next Cycle."""
     P = S.coins.shape[1]
@@ -934,7 +957,7 @@ def end_cycle(S, C, PR, g):
         final_scoring(S, C, PR, g)
         return
     S.cycle[g] += 1
-    S.first[g] = (S.first[g] + 1) % P
+    S.first[g] = next_first_player(S, PR, g)
     start_cycle(S, C, PR, g)
 
 
@@ -1130,6 +1153,8 @@ def apply_game(S, C, PR, g, a):
     if ph == P_MAIN:
         if a == A_PASS:
             S.passed[g, p] = True
+            if S.first_pass[g] < 0:
+                S.first_pass[g] = p
             S.turn_main[g] = M_PASS
             end_turn(S, C, PR, g)
         elif a == A_ABJURE:

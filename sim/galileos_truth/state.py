@@ -93,6 +93,7 @@ I_INC_COINS = IDX["income_coins_by_level"]; I_INC_RES = IDX["income_research_by_
 I_BOOK_LV = IDX["book_level_starts"]; I_LVL_VP = IDX["level_space_vp_2"]   # 3 consecutive tuples of 4
 I_WS_COINS = IDX["workshop_slot_coins"]; I_BAND_START = IDX["suspicion_band_starts"]
 I_BAND_VP = IDX["suspicion_band_vp"]
+I_FIRST_RULE = IDX["first_player_rule"]   # 0 rotate, 1 first-to-pass, 2 fewest-vp, 3 fixed (params.FIRST_PLAYER_RULES)
 assert IDX["level_space_vp_3"] == I_LVL_VP + 4 and IDX["level_space_vp_4"] == I_LVL_VP + 8
 
 
@@ -167,6 +168,7 @@ class GTState(BatchState):
     deck: np.ndarray         # int32[B, P, NC] deck order (slot ids), top = deck_n - 1
     deck_n: np.ndarray       # int32[B, P]
     nslots: np.ndarray       # int32[B, P]
+    first_pass: np.ndarray   # int32[B] first seat to pass in this Cycle (-1: nobody yet; A-GT-31)
 
 
 STATE_FIELDS = tuple(f.name for f in fields(GTState) if f.name != "num_players")
