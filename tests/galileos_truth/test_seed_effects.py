@@ -4,9 +4,9 @@ import numpy as np
 
 from sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSOPHY, PHYSICS
 from sim.galileos_truth.state import (A_CARD, A_DONE, A_PASS, A_SUBJ, C_END_LOSS, C_ICONS, C_MASTERY, C_SEALS,
-                                      P_BOOKSUBJ, P_MAIN, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING)
+                                      P_BOOKSUBJ, P_MAIN, P_SEC, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING)
 
-from .helpers import T, act, all_cards, card_icons, legal, new, set_cards
+from .helpers import T, act, all_cards, card_icons, effects_now, legal, new, set_cards
 
 
 def play_test_card(game, s, icons, icons_b=(), sep="none", extra_play=()):
@@ -42,6 +42,8 @@ def test_research_gain_and_red_number_pays():
 def test_vp_plus_adds_to_the_action_vp_and_x2_doubles_it():
     game, s = new()
     play_test_card(game, s, ["vp +2", "vp_plus 1", "vp_x2"])
+    assert (s.phase == P_SEC).all()                            # the order matters here, so it is asked (A-GT-25)
+    effects_now(game, s)                                       # printed order
     assert s.vp[:, 0].tolist() == [6] * 4                      # (2 + 1) x 2
     assert s.vp_cat[:, 0, C_ICONS].tolist() == [6] * 4
 
