@@ -211,11 +211,14 @@ def test_window_space_icons_and_invention_bottom_icons_must_be_payable_before_th
     assert legal(game, s, A_SEC + SEC_OBSERVE).tolist() == [False, True, False, True]
     game, s = new()
     w = 3
-    i = int(s.workshop[0, w])
+    i, j = int(s.workshop[0, w]), int(s.workshop[0, w - 1])
     s.workshop[:, w] = i
+    s.workshop[:, w - 1] = j                                   # a free Invention keeps Invent open everywhere
     set_icons(game, int(game.C.INV_BOTTOM[i]), a=["vp +1", "research -1"])
-    game.C.INV_COINS[i], game.C.INV_RES[i] = 0, 1
+    set_icons(game, int(game.C.INV_BOTTOM[j]), a=["vp +1"])
+    game.C.INV_COINS[i], game.C.INV_RES[i], game.C.INV_COINS[j], game.C.INV_RES[j] = 0, 1, 0, 0
     game.C.INV_BOOKS[i] = 0
+    game.C.INV_BOOKS[j] = 0
     s.research[:, 0] = [1, 2, 1, 2]
     s.coins[:, 0] = 5
     start_invent(game, s)
