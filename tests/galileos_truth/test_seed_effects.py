@@ -39,6 +39,16 @@ def test_research_gain_and_red_number_pays():
     assert s.research[:, 0].tolist() == [5] * 4
 
 
+def test_red_number_is_paid_in_full_even_when_printed_before_the_gain_that_funds_it():
+    # a payment is never skipped (A-GT-24 revised): printed before its gain, it waits for the gain
+    game, s = new()
+    s.research[:, 0] = 0
+    s.coins[:, 0] = [0, 0, 3, 3]
+    play_test_card(game, s, ["research -1", "coins -2", "research +1", "coins +2"])
+    assert s.research[:, 0].tolist() == [0] * 4
+    assert s.coins[:, 0].tolist() == [0, 0, 3, 3]
+
+
 def test_vp_plus_adds_to_the_action_vp_and_x2_doubles_it():
     game, s = new()
     play_test_card(game, s, ["vp +2", "vp_plus 1", "vp_x2"])
