@@ -257,12 +257,13 @@ def new_card(S, g, p, t):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv):
+def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
     """Can the mandatory payments of groups ``sel`` be met in full (gains counted first)?
 
     What happens before the icons resolve is passed as offsets: ``xbooks`` Books of Subject ``xsubj``
     (the stack's spines; negative: a cost), ``dc`` Coins and ``dr`` Research (Read's Coins, a Window
-    space's cost, Ongoing gains), ``inv`` >= 0: that Invention's Book costs are paid first (Create).
+    space's cost, Ongoing Coins and Research), ``inv`` >= 0: that Invention's Book costs are paid first
+    (Create), ``trig`` >= 0: the Books the Ongoing Inventions with that condition give come first.
     Every path that activates icons asks this before it starts (A-GT-24)."""
     if not C.ISET_PAY[iset]:
         return True
@@ -303,6 +304,8 @@ def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv):
                     if S.level[g, p] < C.ISET_ARG[iset, gi, j, 2]:
                         return False
         have = S.books[g, p, s] + (xbooks if s == xsubj else 0) - (C.INV_BOOKS[inv, s] if inv >= 0 else 0)
+        if trig >= 0:
+            have += trig_books(S, C, g, p, trig, s)
         if have > PR[I_BOOK_MAX]:
             have = PR[I_BOOK_MAX]     # the track stops at its end before the page's gains
         if have + gain < need:
@@ -311,18 +314,31 @@ def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def iset_ok(S, C, PR, g, p, iset, xsubj, xbooks, dc, dr):
+def iset_ok(S, C, PR, g, p, iset, xsubj, xbooks, dc, dr, trig):
     """Some legal group choice of icon set ``iset`` can be paid (offsets as in :func:`group_ok`);
     across a Suspicion line that includes doing both groups."""
     sep = C.ISET_SEP[iset]
     if sep == SEP_NONE:
-        return group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks, dc, dr, -1)
+        return group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks, dc, dr, -1, trig)
     if sep == SEP_PRINC:
-        return group_ok(S, C, PR, g, p, iset, 1 if S.coper[g, p] else 2, xsubj, xbooks, dc, dr, -1)
-    if group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks, dc, dr, -1) or group_ok(S, C, PR, g, p, iset, 2, xsubj,
-                                                                                  xbooks, dc, dr, -1):
+        return group_ok(S, C, PR, g, p, iset, 1 if S.coper[g, p] else 2, xsubj, xbooks, dc, dr, -1, trig)
+    if group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks, dc, dr, -1, trig) or group_ok(S, C, PR, g, p, iset, 2, xsubj,
+                                                                                        xbooks, dc, dr, -1, trig):
         return True
-    return sep == SEP_SUSP and group_ok(S, C, PR, g, p, iset, 3, xsubj, xbooks, dc, dr, -1)
+    return sep == SEP_SUSP and group_ok(S, C, PR, g, p, iset, 3, xsubj, xbooks, dc, dr, -1, trig)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def trig_books(S, C, g, p, trig, s):
+    """Books of Subject ``s`` the Ongoing Inventions of ``p`` with condition ``trig`` give."""
+    n = 0
+    for i in range(C.INV_TYPE.shape[0]):
+        if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ONGOING and C.INV_TRIG[i] == trig:
+            iset = C.INV_ISET[i]
+            for j in range(K_ICONS):
+                if C.ISET_OP[iset, 0, j] == O_BOOKS and C.ISET_ARG[iset, 0, j, 0] == s:
+                    n += C.ISET_ARG[iset, 0, j, 1]
+    return n
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -541,7 +557,7 @@ def read_ok(S, C, PR, g, p, b, lvl, coins):
     iset = C.CARD_ISET[C.BOARD_CARD[b]]
     return (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0,
                                              trig_gain(S, C, g, p, TR_READ, False) - coins,
-                                             trig_gain(S, C, g, p, TR_READ, True))
+                                             trig_gain(S, C, g, p, TR_READ, True), TR_READ)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -557,7 +573,7 @@ def slot_ok(S, C, PR, g, p, w):
     # Create 2: the bottom-right icons are activated after the costs; their payments must be met too
     return group_ok(S, C, PR, g, p, C.INV_BOTTOM[i], 1, -1, 0,
                     trig_gain(S, C, g, p, TR_INVENT, False) - PR[I_WS_COINS + w] - C.INV_COINS[i],
-                    trig_gain(S, C, g, p, TR_INVENT, True) - C.INV_RES[i], i)
+                    trig_gain(S, C, g, p, TR_INVENT, True) - C.INV_RES[i], i, TR_INVENT)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -587,7 +603,7 @@ def cell_ok(S, C, PR, g, p, r, c):
     iset = C.WIN_ISET[r, c]
     return (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, ASTRONOMY, -C.WIN_ASTRO[r, c],
                                              trig_gain(S, C, g, p, TR_OBSERVE, False),
-                                             trig_gain(S, C, g, p, TR_OBSERVE, True) - C.WIN_RES[r, c])
+                                             trig_gain(S, C, g, p, TR_OBSERVE, True) - C.WIN_RES[r, c], TR_OBSERVE)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -834,9 +850,9 @@ def top_ok(S, C, PR, g, p, t, subj, xb):
     dc = trig_gain(S, C, g, p, TR_PLAY, False)
     dr = trig_gain(S, C, g, p, TR_PLAY, True)
     if subj >= 0:
-        return iset_ok(S, C, PR, g, p, iset, subj, xb, dc, dr)
+        return iset_ok(S, C, PR, g, p, iset, subj, xb, dc, dr, TR_PLAY)
     for s in range(4):
-        if iset_ok(S, C, PR, g, p, iset, s, xb, dc, dr):
+        if iset_ok(S, C, PR, g, p, iset, s, xb, dc, dr, TR_PLAY):
             return True
     return False
 
@@ -901,7 +917,7 @@ def space_ok(S, C, PR, g, p, sp):
         return False
     if C.SPACE_EXCL[sp] and S.space_used[g, sp] > 0:
         return False
-    return iset_ok(S, C, PR, g, p, C.SPACE_ISET[sp], -1, 0, 0, 0)
+    return iset_ok(S, C, PR, g, p, C.SPACE_ISET[sp], -1, 0, 0, 0, -1)
 
 
 # ====================================================================== legal mask
@@ -943,14 +959,14 @@ def mask_game(S, C, PR, g, out):
         for i in range(C.INV_TYPE.shape[0]):
             if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ONCE and not S.inv_tapped[g, i]:
                 iset = C.INV_ISET[i]
-                out[A_INV + i] = (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0, 0, 0)
+                out[A_INV + i] = (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0, 0, 0, -1)
         if S.phil[g, p] == PH_STANDING:
             lv = S.level[g, p]
             for sp in range(C.SPACE_LEVEL.shape[0]):
                 if C.SPACE_LEVEL[sp] > lv or (C.SPACE_EXCL[sp] and S.space_used[g, sp] > 0):
                     continue
                 iset = C.SPACE_ISET[sp]
-                out[A_SPACE + sp] = (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0, 0, 0)
+                out[A_SPACE + sp] = (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0, 0, 0, -1)
     elif ph == P_STACK:
         # the Active (top) card's page must be payable to finish (only its icons activate)
         top_t = S.ctype[g, p, S.stack[g, S.stack_n[g] - 1]]
@@ -969,9 +985,9 @@ def mask_game(S, C, PR, g, out):
     elif ph == P_GROUP:
         k = S.fr_n[g] - 1
         iset = S.fr_set[g, k]
-        a_ok = group_ok(S, C, PR, g, p, iset, 1, -1, 0, 0, 0, -1)
-        b_ok = group_ok(S, C, PR, g, p, iset, 2, -1, 0, 0, 0, -1)
-        both = C.ISET_SEP[iset] == SEP_SUSP and group_ok(S, C, PR, g, p, iset, 3, -1, 0, 0, 0, -1)
+        a_ok = group_ok(S, C, PR, g, p, iset, 1, -1, 0, 0, 0, -1, -1)
+        b_ok = group_ok(S, C, PR, g, p, iset, 2, -1, 0, 0, 0, -1, -1)
+        both = C.ISET_SEP[iset] == SEP_SUSP and group_ok(S, C, PR, g, p, iset, 3, -1, 0, 0, 0, -1, -1)
         if not (a_ok or b_ok or both):
             a_ok = True
             b_ok = True   # unreachable: every path checks the payments before it starts (A-GT-24)

@@ -7,7 +7,7 @@ from sim.core import IllegalActionError
 from sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSOPHY, PHYSICS
 from sim.galileos_truth.state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_PASS, A_PAY, A_SEC, A_SPACE,
                                       A_SUBJ, A_UPGRADE, P_BOOKSUBJ, P_GROUP, P_MAIN, P_PENPAY, P_PURPLE, P_SEC,
-                                      P_STACK, PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING, Z_DECK,
+                                      P_STACK, TR_PLAY, PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING, Z_DECK,
                                       Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED)
 
 from .helpers import (BOARD, INV, SPACE, T, act, all_cards, card_icons, events, legal, new, set_cards, set_icons, zone_count,
@@ -288,6 +288,24 @@ def test_other_cards_pages_are_ignored_so_an_unpayable_page_may_go_under_the_act
     all_cards(s, hand=[dof])
     s.research[:, 0] = [0, 1, 0, 1]
     assert legal(game, s, A_CARD + dof).tolist() == [False, True, False, True]
+
+
+def test_what_an_ongoing_invention_gives_on_a_play_counts_before_the_active_card_pays():
+    # the Ongoing Invention fires on the play, before the Active card's icons: its Books and Research pay them
+    game, s = new()
+    inv = INV(game, "pendulum-clock")
+    game.C.INV_TRIG[inv] = TR_PLAY                       # Ongoing: each time you play Treatise Cards
+    set_icons(game, int(game.C.INV_ISET[inv]), a=["books physics 2", "research +1"])
+    card_icons(game, "star-charts", ["books_pay physics 2 1", "research -1", "vp +1"])
+    all_cards(s, hand=[T(game, "star-charts")])
+    s.inv_owner[:, inv] = [0, 0, -1, -1]
+    s.books[:, 0, :] = 0
+    s.research[:, 0] = 0
+    assert legal(game, s, A_CARD + T(game, "star-charts")).tolist() == [True, True, False, False]
+    act(game, s, [A_CARD + T(game, "star-charts")] * 2 + [-1, -1])
+    act(game, s, [A_DONE, A_DONE, -1, -1])
+    assert s.vp[:2, 0].tolist() == [1, 1] and s.books[:2, 0, PHYSICS].tolist() == [0, 0]
+    assert s.research[:2, 0].tolist() == [0, 0]
 
 
 def test_spine_books_of_this_stack_count_in_its_own_subject_for_the_active_card():
