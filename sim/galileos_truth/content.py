@@ -161,7 +161,7 @@ def _where(fname: str, table: str, eid: str, field: str) -> str:
 
 
 def _iconset(comp: Compiled, fname: str, table: str, e, a: list[str], b: list[str], sep: str,
-             allowed: tuple | None = None, field_a: str = "icons") -> int:
+             allowed: tuple | None = None, field_a: str = "icons", no_pay: bool = False) -> int:
     if sep != "none" and not b:
         raise ContentError(f"{_where(fname, table, e.id, 'icons_b')}: separator {sep!r} needs a second icon group")
     if sep == "none" and b:
@@ -175,6 +175,9 @@ def _iconset(comp: Compiled, fname: str, table: str, e, a: list[str], b: list[st
             parsed = parse_effect(txt, OPCODES, where=_where(fname, table, e.id, field))
             if allowed is not None and parsed[0] not in allowed:
                 raise ContentError(f"{_where(fname, table, e.id, field)}: icon {txt!r} is not allowed here")
+            if no_pay and (parsed[0] == "books_pay" or (parsed[0] in ("coins", "research") and parsed[1] < 0)):
+                raise ContentError(f"{_where(fname, table, e.id, field)}: icon {txt!r} is a payment; payments are "
+                                   f"not allowed here (nobody can decline these icons, A-GT-32)")
             g.append(parsed)
         groups.append(g)
     comp.isets.append((SEP[sep], groups))
@@ -300,7 +303,7 @@ def load(content_dir: Path) -> Compiled:
         w = lambda f: _where("inventions.toml", "invention", v.id, f)  # noqa: E731
         simple = v.type in ("income", "ongoing")
         i_iset[i] = _iconset(comp, "inventions.toml", "invention", v, v.icons, v.icons_b, v.sep,
-                             SIMPLE_ONLY if simple else None)
+                             SIMPLE_ONLY if simple else None, no_pay=simple)
         if simple and v.sep != "none":
             raise ContentError(f"{w('sep')}: {v.type} inventions take one icon group")
         i_bottom[i] = _iconset(comp, "inventions.toml", "invention", v, v.bottom, [], "none", SIMPLE_ONLY, "bottom")
@@ -328,7 +331,7 @@ def load(content_dir: Path) -> Compiled:
     t_level = np.zeros(len(tiles), np.int64)
     t_iset = np.zeros(len(tiles), np.int64)
     for i, t in enumerate(tiles):
-        t_iset[i] = _iconset(comp, "observation.toml", "tile", t, t.icons, t.icons_b, t.sep, NO_OBSERVE)
+        t_iset[i] = _iconset(comp, "observation.toml", "tile", t, t.icons, t.icons_b, t.sep, NO_OBSERVE, no_pay=True)
         t_level[i] = t.level
         comp.tile_ids.append(t.id)
     for lv in (1, 2, 3):

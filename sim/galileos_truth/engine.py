@@ -11,7 +11,7 @@ from sim.core import Column, Game
 from . import content as ct
 from . import rules
 from .params import Params, to_vector
-from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_KEEP, A_OLEVEL, A_PASS, A_PAY,
+from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_KEEP, A_OLEVEL, A_PASS, A_PAY,
                     A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, D_FRAMES, EVENT_CATEGORIES,
                     EVENT_KINDS, MAIN_NAMES, NCAT, NUM_ACTIONS, P_OORDER, P_PENPAY, P_PLACE, P_REMOVE, P_SEC,
                     P_STACK, PH_STAKE, SCORE_CATEGORIES,
@@ -59,6 +59,8 @@ def _action_label(a: int) -> str:
         return f"philosopher:{a - A_SPACE}"
     if a == A_EFFECTS:
         return "effects"
+    if a >= A_ICON:
+        return f"effect-icon:{(a - A_ICON) // ct.K_ICONS}:{(a - A_ICON) % ct.K_ICONS}"
     if A_WIN <= a < A_EFFECTS:
         return f"window:row{(a - A_WIN) // ct.WCOLS}:col{(a - A_WIN) % ct.WCOLS}"
     return f"action:{a}"
@@ -179,8 +181,15 @@ class GalileosTruth(Game):
         return {c: state.vp_cat[:, :, i].astype(np.int64) for i, c in enumerate(SCORE_CATEGORIES)}
 
     def tiebreak(self, state: GTState) -> np.ndarray:
-        """Lower Suspicion wins a tie, then more Coins (A-GT-22)."""
-        return (-state.susp.astype(np.int64) * 1000 + state.coins.astype(np.int64))
+        """``int64[B, P]`` tie-break key (higher wins; A-GT-22): lower Suspicion wins a tie, then more
+        Coins, compared in that order (lexicographic, never combined by arithmetic). The key of seat
+        ``p`` is the number of seats of its game that ``p`` beats on (Suspicion, Coins), so equal
+        pairs get equal keys and the values stay in 0..P-1 whatever the Coins."""
+        susp = state.susp.astype(np.int64)
+        coins = state.coins.astype(np.int64)
+        a_s, b_s = susp[:, :, None], susp[:, None, :]
+        beats = (a_s < b_s) | ((a_s == b_s) & (coins[:, :, None] > coins[:, None, :]))
+        return beats.sum(axis=2).astype(np.int64)
 
     end_reasons = {"last_cycle": "The game ended after its last Cycle (the only end; no safety stop)."}
 
@@ -344,6 +353,13 @@ class GalileosTruth(Game):
             return f"{who} assigns the Natural Philosopher to {self.content.space_ids[a - A_SPACE]}"
         if a == A_EFFECTS:
             return f"{who} resolves the icon set's Effects now"
+        if a >= A_ICON:
+            i = a - A_ICON
+            k = int(state.fr_n[g]) - 1
+            op = int(self.C.ISET_OP[int(state.fr_set[g, k]), i // ct.K_ICONS, i % ct.K_ICONS]) if k >= 0 else 0
+            name = list(ct.OPCODES)[op - 1] if op > 0 else "?"
+            return (f"{who} resolves the Effect {name} (group {'AB'[i // ct.K_ICONS]}, icon {i % ct.K_ICONS + 1}) "
+                    f"before the others")
         cell = a - A_WIN
         return f"{who} lays the tile on Window row {cell // ct.WCOLS + 1}, column {cell % ct.WCOLS + 1}"
 

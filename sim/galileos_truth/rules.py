@@ -14,7 +14,7 @@ from sim.core.rng import draw_below, shuffle_range
 
 from .content import K_ICONS, PURPLE, WCOLS, WROWS, ASTRONOMY, PHYSICS, MATHEMATICS
 from .state import *  # noqa: F401,F403  (integer constants)
-from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_KEEP, A_OLEVEL, A_PASS,
+from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_KEEP, A_OLEVEL, A_PASS,
                     A_PAY, A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, C_END_LOSS, C_GAINED,
                     C_ICONS, C_INVENTION, C_KEPT, C_LEVEL, C_MASTERY, C_NONE, C_OBSERVATION, C_PAID, C_S_ABJURE,
                     C_S_ABJURE_OTHER, C_S_COPERNICANS, C_S_ICON, C_S_LINE, C_S_OTHERS, C_S_PENANCE, C_SEALS,
@@ -257,8 +257,14 @@ def new_card(S, g, p, t):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks):
-    """Can the mandatory payments of groups ``sel`` be met (gains counted first)?"""
+def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
+    """Can the mandatory payments of groups ``sel`` be met in full (gains counted first)?
+
+    What happens before the icons resolve is passed as offsets: ``xbooks`` Books of Subject ``xsubj``
+    (the stack's spines; negative: a cost), ``dc`` Coins and ``dr`` Research (Read's Coins, a Window
+    space's cost, Ongoing Coins and Research), ``inv`` >= 0: that Invention's Book costs are paid first
+    (Create), ``trig`` >= 0: the Books the Ongoing Inventions with that condition give come first.
+    Every path that activates icons asks this before it starts (A-GT-24)."""
     if not C.ISET_PAY[iset]:
         return True
     cg = 0
@@ -281,7 +287,7 @@ def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks):
                     rg += a
                 else:
                     rp -= a
-    if S.coins[g, p] + cg < cp or S.research[g, p] + rg < rp:
+    if S.coins[g, p] + dc + cg < cp or S.research[g, p] + dr + rg < rp:
         return False
     for s in range(4):
         gain = 0
@@ -297,21 +303,57 @@ def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks):
                     need += C.ISET_ARG[iset, gi, j, 1]
                     if S.level[g, p] < C.ISET_ARG[iset, gi, j, 2]:
                         return False
-        have = S.books[g, p, s] + gain + (xbooks if s == xsubj else 0)
-        if have < need:
+        have = S.books[g, p, s] + (xbooks if s == xsubj else 0) - (C.INV_BOOKS[inv, s] if inv >= 0 else 0)
+        if trig >= 0:
+            have += trig_books(S, C, g, p, trig, s)
+        if have > PR[I_BOOK_MAX]:
+            have = PR[I_BOOK_MAX]     # the track stops at its end before the page's gains
+        if have + gain < need:
             return False
     return True
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def iset_ok(S, C, PR, g, p, iset, xsubj, xbooks):
-    """Some legal group choice of icon set ``iset`` can be paid."""
+def iset_ok(S, C, PR, g, p, iset, xsubj, xbooks, dc, dr, trig):
+    """Some legal group choice of icon set ``iset`` can be paid (offsets as in :func:`group_ok`);
+    across a Suspicion line that includes doing both groups."""
     sep = C.ISET_SEP[iset]
     if sep == SEP_NONE:
-        return group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks)
+        return group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks, dc, dr, -1, trig)
     if sep == SEP_PRINC:
-        return group_ok(S, C, PR, g, p, iset, 1 if S.coper[g, p] else 2, xsubj, xbooks)
-    return group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks) or group_ok(S, C, PR, g, p, iset, 2, xsubj, xbooks)
+        return group_ok(S, C, PR, g, p, iset, 1 if S.coper[g, p] else 2, xsubj, xbooks, dc, dr, -1, trig)
+    if group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks, dc, dr, -1, trig) or group_ok(S, C, PR, g, p, iset, 2, xsubj,
+                                                                                        xbooks, dc, dr, -1, trig):
+        return True
+    return sep == SEP_SUSP and group_ok(S, C, PR, g, p, iset, 3, xsubj, xbooks, dc, dr, -1, trig)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def trig_books(S, C, g, p, trig, s):
+    """Books of Subject ``s`` the Ongoing Inventions of ``p`` with condition ``trig`` give."""
+    n = 0
+    for i in range(C.INV_TYPE.shape[0]):
+        if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ONGOING and C.INV_TRIG[i] == trig:
+            iset = C.INV_ISET[i]
+            for j in range(K_ICONS):
+                if C.ISET_OP[iset, 0, j] == O_BOOKS and C.ISET_ARG[iset, 0, j, 0] == s:
+                    n += C.ISET_ARG[iset, 0, j, 1]
+    return n
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def trig_gain(S, C, g, p, trig, research):
+    """Coins (``research`` False) or Research the Ongoing Inventions of ``p`` with condition ``trig`` give
+    before the icons they precede resolve (they carry no payments, A-GT-32)."""
+    n = 0
+    op_want = O_RESEARCH if research else O_COINS
+    for i in range(C.INV_TYPE.shape[0]):
+        if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ONGOING and C.INV_TRIG[i] == trig:
+            iset = C.INV_ISET[i]
+            for j in range(K_ICONS):
+                if C.ISET_OP[iset, 0, j] == op_want and C.ISET_ARG[iset, 0, j, 0] > 0:
+                    n += C.ISET_ARG[iset, 0, j, 0]
+    return n
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -325,6 +367,18 @@ def mastery_seal(S, C, g, p, t):
                 S.mastery[g, t, i] = p
                 add_vp(S, g, p, C.MASTERY_VP[t, i], C_MASTERY, t)
             return
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def pay_now_ok(S, g, p, op, a0, a1):
+    """The icon is no payment, or its payment (red Coins, Research, Books) can be made in full now."""
+    if op == O_COINS and a0 < 0:
+        return S.coins[g, p] >= -a0
+    if op == O_RESEARCH and a0 < 0:
+        return S.research[g, p] >= -a0
+    if op == O_BOOKS_PAY:
+        return S.books[g, p, a0] >= a1
+    return True
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -387,10 +441,18 @@ def apply_simple(S, C, PR, g, p, op, a0, a1, a2, a3, item):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def apply_iset_simple(S, C, PR, g, p, iset, item):
-    """All icons of group A of a no-choice icon set (Income / Ongoing Inventions, Invention bottoms)."""
+    """All icons of group A of a no-choice icon set (Income / Ongoing Inventions, Invention bottoms), in
+    printed order; a payment that cannot be made yet waits for the gains after it (A-GT-24)."""
+    done = 0
     for j in range(K_ICONS):
         op = C.ISET_OP[iset, 0, j]
-        if op != 0:
+        if op != 0 and pay_now_ok(S, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1]):
+            done |= 1 << j
+            apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1],
+                         C.ISET_ARG[iset, 0, j, 2], C.ISET_ARG[iset, 0, j, 3], item)
+    for j in range(K_ICONS):
+        op = C.ISET_OP[iset, 0, j]
+        if op != 0 and not (done & (1 << j)):
             apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1],
                          C.ISET_ARG[iset, 0, j, 2], C.ISET_ARG[iset, 0, j, 3], item)
 
@@ -485,10 +547,17 @@ def copy_ok(S, C, g, p, b, lvl, coins):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def read_ok(S, C, g, p, b, lvl, coins):
+def read_ok(S, C, PR, g, p, b, lvl, coins):
+    """Read: Level cap, any seal, the Coins, and the page's payments as if it were played (seed Read 2)
+    after the Coins and what Ongoing Inventions give on a Read."""
     if C.BOARD_ROW[b] + 1 > lvl or board_leftmost_owner(S, g, b) < 0:
         return False
-    return S.coins[g, p] >= coins
+    if S.coins[g, p] < coins:
+        return False
+    iset = C.CARD_ISET[C.BOARD_CARD[b]]
+    return (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0,
+                                             trig_gain(S, C, g, p, TR_READ, False) - coins,
+                                             trig_gain(S, C, g, p, TR_READ, True), TR_READ)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -501,12 +570,17 @@ def slot_ok(S, C, PR, g, p, w):
     for s in range(4):
         if S.books[g, p, s] < C.INV_BOOKS[i, s]:
             return False
-    return True
+    # Create 2: the bottom-right icons are activated after the costs; their payments must be met too
+    return group_ok(S, C, PR, g, p, C.INV_BOTTOM[i], 1, -1, 0,
+                    trig_gain(S, C, g, p, TR_INVENT, False) - PR[I_WS_COINS + w] - C.INV_COINS[i],
+                    trig_gain(S, C, g, p, TR_INVENT, True) - C.INV_RES[i], i, TR_INVENT)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def cell_ok(S, C, g, p, r, c):
-    """Window space (r, c) is empty, placeable (start space first, then orthogonally adjacent) and paid."""
+def cell_ok(S, C, PR, g, p, r, c):
+    """Window space (r, c) is empty, placeable (start space first, then orthogonally adjacent) and paid,
+    and the space's own icons can be paid after its cost (the tile's gains are not counted: the tile
+    is not known when the Level is chosen, and tiles carry no payments, A-GT-24)."""
     if S.window[g, p, r, c] >= 0:
         return False
     if count_tiles(S, g, p) == 0:
@@ -524,15 +598,20 @@ def cell_ok(S, C, g, p, r, c):
             adj = True
         if not adj:
             return False
-    return S.research[g, p] >= C.WIN_RES[r, c] and S.books[g, p, ASTRONOMY] >= C.WIN_ASTRO[r, c]
+    if S.research[g, p] < C.WIN_RES[r, c] or S.books[g, p, ASTRONOMY] < C.WIN_ASTRO[r, c]:
+        return False
+    iset = C.WIN_ISET[r, c]
+    return (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, ASTRONOMY, -C.WIN_ASTRO[r, c],
+                                             trig_gain(S, C, g, p, TR_OBSERVE, False),
+                                             trig_gain(S, C, g, p, TR_OBSERVE, True) - C.WIN_RES[r, c], TR_OBSERVE)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def obs_level_ok(S, C, g, p, lv):
+def obs_level_ok(S, C, PR, g, p, lv):
     if S.bag_n[g, lv - 1] + S.bagdisc_n[g, lv - 1] == 0:
         return False
     for c in range(WCOLS):
-        if cell_ok(S, C, g, p, lv - 1, c):
+        if cell_ok(S, C, PR, g, p, lv - 1, c):
             return True
     return False
 
@@ -560,7 +639,7 @@ def sec_ok(S, C, PR, g, p, kind, a0, a1, a2):
         return False
     if op == O_READ:
         for b in range(S.tseal.shape[1]):
-            if read_ok(S, C, g, p, b, a0, a1):
+            if read_ok(S, C, PR, g, p, b, a0, a1):
                 return True
         return False
     if op == O_INVENT:
@@ -570,7 +649,7 @@ def sec_ok(S, C, PR, g, p, kind, a0, a1, a2):
         return False
     if op == O_OBSERVE:
         for lv in range(1, 4):
-            if obs_level_ok(S, C, g, p, lv):
+            if obs_level_ok(S, C, PR, g, p, lv):
                 return True
         return False
     if op == O_REMOVE:
@@ -633,6 +712,111 @@ def pending_effects(S, C, g):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
+def order_matters(S, C, PR, g):
+    """Top frame: the order of its pending mandatory Effects can change the outcome, so the player picks
+    them one by one (seed: icons activate in the order you like; A-GT-25). Pairs that interact: "x2" VP with
+    another VP icon; own Suspicion up and down where the track's ends, Prison or the Stake lie in reach;
+    Wax Seal takers when seals run short; Income tubes or the up-arrow Book with other Book changes, and a
+    Book gain and payment where the track's end is in reach. Red Coins and Research never need it: a payment
+    waits for the gains when it cannot be made first, and neither track has an end above."""
+    k = S.fr_n[g] - 1
+    if S.fr_used[g, k] & EFF_GO:
+        return False
+    p = S.seat[g]
+    iset = S.fr_set[g, k]
+    sel = S.fr_sel[g, k]
+    n = 0
+    x2 = 0
+    vpgain = 0
+    up = 0
+    down = 0
+    takers = 0
+    mentor = 0
+    track = -1
+    tracks = 0
+    income = 0
+    bookup = 0
+    bookchg = 0
+    lv = S.level[g, p]
+    for gi in range(2):
+        if not (sel & (1 << gi)):
+            continue
+        for j in range(K_ICONS):
+            op = C.ISET_OP[iset, gi, j]
+            if op == 0 or op >= O_FIRST_SECONDARY or (S.fr_used[g, k] & (1 << (gi * K_ICONS + j))):
+                continue
+            a0 = C.ISET_ARG[iset, gi, j, 0]
+            n += 1
+            if op == O_VP_X2:
+                x2 += 1
+            elif op == O_VP or op == O_VP_PLUS:
+                vpgain += 1 if a0 != 0 else 0
+            elif op == O_VP_XLEVEL:
+                vpgain += 1 if lv > 1 else 0
+            elif op == O_VP_LVL:
+                vpgain += 1 if C.ISET_ARG[iset, gi, j, lv - 1] != 0 else 0
+            elif op == O_MASTERY or op == O_MENTOR_SEAL:
+                takers += 1
+                if op == O_MASTERY:
+                    vpgain += 1
+                    if track != a0:
+                        tracks += 1
+                        track = a0
+                else:
+                    mentor = 1
+            elif op == O_SUSP_UP:
+                up += a0
+            elif op == O_SUSP_UP_COP:
+                if S.coper[g, p]:
+                    up += a0
+            elif op == O_SUSP_DOWN:
+                down += a0
+            elif op == O_SUSP_DOWN_DIFF:
+                down += diff_subjects_in_play(S, C, g, p)
+            elif op == O_INCOME_PHYS or op == O_INCOME_MATH:
+                income += 1
+            elif op == O_BOOK_UP:
+                bookup += 1
+                bookchg += 1
+            elif op == O_BOOK_ANY or op == O_BOOK_DIFF:
+                bookchg += 1
+            elif op == O_BOOKS or op == O_BOOKS_PAY:
+                bookchg += 1
+    if n < 2:
+        return False
+    if x2 > 0 and vpgain > 0:
+        return True
+    if up > 0 and down > 0:
+        v = S.susp[g, p]
+        if v - down < 0 or v + up > PR[I_SUSP_MAX]:
+            return True
+        if v - down < PR[I_PRISON] <= v + up or v - down < PR[I_STAKE] <= v + up:
+            return True
+    if takers >= 2 and seals_left(S, g, p) < takers and (mentor + tracks) >= 2:
+        return True
+    if (income > 0 and bookchg > 0) or (bookup > 0 and bookchg >= 2):
+        return True
+    if bookchg >= 2:
+        for sb in range(4):
+            gsum = 0
+            psum = 0
+            for gi in range(2):
+                if not (sel & (1 << gi)):
+                    continue
+                for j in range(K_ICONS):
+                    op = C.ISET_OP[iset, gi, j]
+                    if (S.fr_used[g, k] & (1 << (gi * K_ICONS + j))) or C.ISET_ARG[iset, gi, j, 0] != sb:
+                        continue
+                    if op == O_BOOKS:
+                        gsum += C.ISET_ARG[iset, gi, j, 1]
+                    elif op == O_BOOKS_PAY:
+                        psum += C.ISET_ARG[iset, gi, j, 1]
+            if gsum > 0 and psum > 0 and S.books[g, p, sb] + gsum > PR[I_BOOK_MAX]:
+                return True
+    return False
+
+
+@njit(cache=True, no_cpython_wrapper=True)
 def grad_ok(S, C, g, p, tile):
     r = C.GRAD_REQ[tile]
     books = 0
@@ -656,21 +840,75 @@ def upgrade_ok(S, C, g, p):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
+def top_ok(S, C, PR, g, p, t, subj, xb):
+    """Card type ``t`` as the Active card of a stack whose spines give ``xb`` Books in Subject ``subj``
+    (-1: only purple, the Subject is still to be chosen: any one that works) can have its page paid,
+    after what Ongoing Inventions give on a play."""
+    iset = C.CARD_ISET[t]
+    if not C.ISET_PAY[iset]:
+        return True
+    dc = trig_gain(S, C, g, p, TR_PLAY, False)
+    dr = trig_gain(S, C, g, p, TR_PLAY, True)
+    if subj >= 0:
+        return iset_ok(S, C, PR, g, p, iset, subj, xb, dc, dr, TR_PLAY)
+    for s in range(4):
+        if iset_ok(S, C, PR, g, p, iset, s, xb, dc, dr, TR_PLAY):
+            return True
+    return False
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def stack_books(S, C, g, p):
+    xb = 0
+    for i in range(S.stack_n[g]):
+        xb += C.CARD_BOOKS[S.ctype[g, p, S.stack[g, i]]]
+    return xb
+
+
+@njit(cache=True, no_cpython_wrapper=True)
 def stack_card_ok(S, C, PR, g, p, t, hand):
-    """Card type ``t`` in hand (``hand`` bitmask) can go on the current stack (Subject rule) and be paid."""
+    """Card type ``t`` in hand (``hand`` bitmask) can go on the current stack: the Subject rule, and the
+    stack can still be finished with an Active card whose page can be paid. Only the Active card's page
+    is activated (seed Play 3: other cards' pages are ignored), so a card whose own page cannot be paid
+    may go under one that can."""
     if not (hand >> t) & 1:
         return False
     s = C.CARD_SUBJ[t]
     if C.CARD_KIND[t] == 2:
         return False
-    ss = S.stack_subj[g]
-    if S.stack_n[g] > 0 and ss >= 0 and s != PURPLE and s != ss:
+    ss = S.stack_subj[g] if S.stack_n[g] > 0 else -1
+    if ss >= 0 and s != PURPLE and s != ss:
         return False
-    subj = ss if ss >= 0 else s
-    xb = C.CARD_BOOKS[t]
-    for i in range(S.stack_n[g]):
-        xb += C.CARD_BOOKS[S.ctype[g, p, S.stack[g, i]]]
-    return iset_ok(S, C, PR, g, p, C.CARD_ISET[t], subj if subj < PURPLE else -1, xb)
+    subj = ss if ss >= 0 else (s if s < PURPLE else -1)
+    xb = C.CARD_BOOKS[t] + stack_books(S, C, g, p)
+    if top_ok(S, C, PR, g, p, t, subj, xb):      # done right after: t is the Active card
+        return True
+    # or more cards follow: every other fitting card in hand goes under a last one, the Active card
+    for s4 in range(4):
+        if subj >= 0 and s4 != subj:
+            continue
+        more = 0
+        skip = True
+        for c in range(S.nslots[g, p]):
+            u = S.ctype[g, p, c]
+            if S.czone[g, p, c] != Z_HAND or C.CARD_KIND[u] == 2:
+                continue
+            if u == t and skip:
+                skip = False          # the copy of t being played
+                continue
+            if C.CARD_SUBJ[u] == PURPLE or C.CARD_SUBJ[u] == s4:
+                more += C.CARD_BOOKS[u]
+        skip = True
+        for c in range(S.nslots[g, p]):
+            u = S.ctype[g, p, c]
+            if S.czone[g, p, c] != Z_HAND or C.CARD_KIND[u] == 2:
+                continue
+            if u == t and skip:
+                skip = False
+                continue
+            if (C.CARD_SUBJ[u] == PURPLE or C.CARD_SUBJ[u] == s4) and top_ok(S, C, PR, g, p, u, s4, xb + more):
+                return True
+    return False
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -679,7 +917,7 @@ def space_ok(S, C, PR, g, p, sp):
         return False
     if C.SPACE_EXCL[sp] and S.space_used[g, sp] > 0:
         return False
-    return iset_ok(S, C, PR, g, p, C.SPACE_ISET[sp], -1, 0)
+    return iset_ok(S, C, PR, g, p, C.SPACE_ISET[sp], -1, 0, 0, 0, -1)
 
 
 # ====================================================================== legal mask
@@ -721,34 +959,38 @@ def mask_game(S, C, PR, g, out):
         for i in range(C.INV_TYPE.shape[0]):
             if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ONCE and not S.inv_tapped[g, i]:
                 iset = C.INV_ISET[i]
-                out[A_INV + i] = (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0)
+                out[A_INV + i] = (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0, 0, 0, -1)
         if S.phil[g, p] == PH_STANDING:
             lv = S.level[g, p]
             for sp in range(C.SPACE_LEVEL.shape[0]):
                 if C.SPACE_LEVEL[sp] > lv or (C.SPACE_EXCL[sp] and S.space_used[g, sp] > 0):
                     continue
                 iset = C.SPACE_ISET[sp]
-                out[A_SPACE + sp] = (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0)
+                out[A_SPACE + sp] = (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0, 0, 0, -1)
     elif ph == P_STACK:
-        out[A_DONE] = True
+        # the Active (top) card's page must be payable to finish (only its icons activate)
+        top_t = S.ctype[g, p, S.stack[g, S.stack_n[g] - 1]]
+        out[A_DONE] = top_ok(S, C, PR, g, p, top_t, S.stack_subj[g], stack_books(S, C, g, p))
         for t in range(nt):
             if (hand >> t) & 1 and (C.CARD_KIND[t] == 0 or C.CARD_KIND[t] == 1):
                 out[A_CARD + t] = stack_card_ok(S, C, PR, g, p, t, hand)
     elif ph == P_PURPLE:
+        top_t = S.ctype[g, p, S.stack[g, S.stack_n[g] - 1]]
+        xb = stack_books(S, C, g, p)
         for s in range(4):
-            out[A_SUBJ + s] = True
+            out[A_SUBJ + s] = top_ok(S, C, PR, g, p, top_t, s, xb)
     elif ph == P_PENPAY:
         out[A_DONE] = True
         out[A_PAY] = S.coins[g, p] >= C.CARD_PEN_COINS[S.ctype[g, p, S.cur_card[g]]]
     elif ph == P_GROUP:
         k = S.fr_n[g] - 1
         iset = S.fr_set[g, k]
-        a_ok = group_ok(S, C, PR, g, p, iset, 1, -1, 0)
-        b_ok = group_ok(S, C, PR, g, p, iset, 2, -1, 0)
-        both = C.ISET_SEP[iset] == SEP_SUSP and group_ok(S, C, PR, g, p, iset, 3, -1, 0)
+        a_ok = group_ok(S, C, PR, g, p, iset, 1, -1, 0, 0, 0, -1, -1)
+        b_ok = group_ok(S, C, PR, g, p, iset, 2, -1, 0, 0, 0, -1, -1)
+        both = C.ISET_SEP[iset] == SEP_SUSP and group_ok(S, C, PR, g, p, iset, 3, -1, 0, 0, 0, -1, -1)
         if not (a_ok or b_ok or both):
             a_ok = True
-            b_ok = True   # nothing payable: pay what you can (A-GT-24)
+            b_ok = True   # unreachable: every path checks the payments before it starts (A-GT-24)
         out[A_GROUP] = a_ok
         out[A_GROUP + 1] = b_ok
         out[A_GROUP + 2] = both
@@ -759,6 +1001,19 @@ def mask_game(S, C, PR, g, out):
         kinds = frame_sec_kinds(S, C, PR, g) if (pend & PEND_PAYMENT) == 0 else 0
         for kd in range(7):
             out[A_SEC + kd] = (kinds >> kd) & 1 == 1
+        if pend != 0 and order_matters(S, C, PR, g):   # one pending Effect now, the rest later (A-GT-25)
+            k = S.fr_n[g] - 1
+            iset = S.fr_set[g, k]
+            sel = S.fr_sel[g, k]
+            for gi in range(2):
+                if not (sel & (1 << gi)):
+                    continue
+                for j in range(K_ICONS):
+                    op = C.ISET_OP[iset, gi, j]
+                    if op == 0 or op >= O_FIRST_SECONDARY or (S.fr_used[g, k] & (1 << (gi * K_ICONS + j))):
+                        continue
+                    out[A_ICON + gi * K_ICONS + j] = pay_now_ok(S, g, p, op, C.ISET_ARG[iset, gi, j, 0],
+                                                                C.ISET_ARG[iset, gi, j, 1])
     elif ph == P_BOOKSUBJ:
         for s in range(4):
             if S.cur_op[g] == O_BOOK_UP:
@@ -772,7 +1027,7 @@ def mask_game(S, C, PR, g, out):
             elif S.cur_op[g] == O_COPY:
                 out[A_BOARD + b] = copy_ok(S, C, g, p, b, S.cur_a[g], S.cur_b[g])
             else:
-                out[A_BOARD + b] = read_ok(S, C, g, p, b, S.cur_a[g], S.cur_b[g])
+                out[A_BOARD + b] = read_ok(S, C, PR, g, p, b, S.cur_a[g], S.cur_b[g])
     elif ph == P_PLACE:
         out[A_DECKTOP] = True
         nt_new = S.ctype[g, p, S.cur_card[g]]
@@ -784,14 +1039,14 @@ def mask_game(S, C, PR, g, out):
             out[A_SLOT + w] = slot_ok(S, C, PR, g, p, w)
     elif ph == P_OLEVEL:
         for lv in range(1, 4):
-            out[A_OLEVEL + lv - 1] = obs_level_ok(S, C, g, p, lv)
+            out[A_OLEVEL + lv - 1] = obs_level_ok(S, C, PR, g, p, lv)
     elif ph == P_OKEEP or ph == P_OORDER:
         out[A_KEEP] = True
         out[A_KEEP + 1] = True
     elif ph == P_OSPACE:
         r = S.obs_level[g] - 1
         for c in range(WCOLS):
-            out[A_WIN + r * WCOLS + c] = cell_ok(S, C, g, p, r, c)
+            out[A_WIN + r * WCOLS + c] = cell_ok(S, C, PR, g, p, r, c)
     elif ph == P_REMOVE:
         for t in range(nt):
             if C.CARD_KIND[t] == 0 or C.CARD_KIND[t] == 1:
@@ -853,7 +1108,7 @@ def refill_workshop(S, PR, g):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def start_cycle(S, C, PR, g):
-    """Inquisition flip, Income Phase, hands of ``hand_size``; first player opens."""
+    """Inquisition flip, Income Phase, hands drawn up to ``hand_size``; first player opens."""
     P = S.coins.shape[1]
     if S.cycle[g] == PR[I_INQ] and not S.inq_up[g]:
         S.inq_up[g] = True
@@ -866,7 +1121,12 @@ def start_cycle(S, C, PR, g):
         for i in range(C.INV_TYPE.shape[0]):
             if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_INCOME:
                 apply_iset_simple(S, C, PR, g, p, C.INV_ISET[i], i)
-        draw_n(S, g, p, PR[I_HAND])
+        held = 0
+        for c in range(S.nslots[g, p]):
+            if S.czone[g, p, c] == Z_HAND:
+                held += 1
+        if held < PR[I_HAND]:
+            draw_n(S, g, p, PR[I_HAND] - held)     # up to the hand size (A-GT-04)
     S.seat[g] = S.first[g]
     start_turn(S, g)
 
@@ -1023,11 +1283,12 @@ def advance(S, C, PR, g):
         # is made first so that no Secondary Action spends what the Effect must pay
         if not (S.fr_used[g, k] & EFF_GO):
             pend = pending_effects(S, C, g)
-            if pend == PEND_EFFECTS and frame_sec_kinds(S, C, PR, g) != 0:
+            if (pend == PEND_EFFECTS and frame_sec_kinds(S, C, PR, g) != 0) or (pend != 0 and order_matters(S, C, PR, g)):
                 S.phase[g] = P_SEC
                 return
             S.fr_used[g, k] |= EFF_GO
-        # mandatory Effects, gains and payments in printed order; choice Effects ask
+        # mandatory Effects, gains and payments in printed order; choice Effects ask; a payment that
+        # cannot be made in full yet waits for the gains printed after it (A-GT-24), then is paid
         for gi in range(2):
             if not (sel & (1 << gi)):
                 continue
@@ -1053,6 +1314,19 @@ def advance(S, C, PR, g):
                     S.cur_bit[g] = bit
                     S.phase[g] = P_BOOKSUBJ
                     return
+                if not pay_now_ok(S, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1]):
+                    continue
+                S.fr_used[g, k] |= bit
+                apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
+                             C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
+        for gi in range(2):     # the payments that waited; the gains came first
+            if not (sel & (1 << gi)):
+                continue
+            for j in range(K_ICONS):
+                bit = 1 << (gi * K_ICONS + j)
+                op = C.ISET_OP[iset, gi, j]
+                if op == 0 or op >= O_FIRST_SECONDARY or (S.fr_used[g, k] & bit):
+                    continue
                 S.fr_used[g, k] |= bit
                 apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
                              C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
@@ -1073,6 +1347,39 @@ def finish_stack(S, C, PR, g):
     trigger(S, C, PR, g, p, TR_PLAY)
     top = S.stack[g, S.stack_n[g] - 1]
     push_frame(S, C, g, C.CARD_ISET[S.ctype[g, p, top]])
+    advance(S, C, PR, g)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def resolve_icon(S, C, PR, g, i):
+    """Resolve pending Effect icon ``i`` (= group * K_ICONS + position) of the top frame now (A-GT-25)."""
+    p = S.seat[g]
+    k = S.fr_n[g] - 1
+    iset = S.fr_set[g, k]
+    gi = i // K_ICONS
+    j = i % K_ICONS
+    bit = 1 << i
+    op = C.ISET_OP[iset, gi, j]
+    if op == O_BOOK_ANY or op == O_BOOK_DIFF or op == O_BOOK_UP:
+        can = True
+        if op == O_BOOK_DIFF and diff_subjects_in_play(S, C, g, p) == 0:
+            can = False
+        if op == O_BOOK_UP:
+            can = False
+            for s in range(4):
+                if book_level(PR, S.books[g, p, s]) < 3:
+                    can = True
+        if can:
+            S.cur_op[g] = op
+            S.cur_a[g] = C.ISET_ARG[iset, gi, j, 0]
+            S.cur_bit[g] = bit
+            S.phase[g] = P_BOOKSUBJ
+            return
+        S.fr_used[g, k] |= bit
+    else:
+        S.fr_used[g, k] |= bit
+        apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
+                     C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
     advance(S, C, PR, g)
 
 
@@ -1260,6 +1567,8 @@ def apply_game(S, C, PR, g, a):
         elif a == A_EFFECTS:
             S.fr_used[g, S.fr_n[g] - 1] |= EFF_GO
             advance(S, C, PR, g)
+        elif a >= A_ICON:
+            resolve_icon(S, C, PR, g, a - A_ICON)
         else:
             start_secondary(S, C, PR, g, a - A_SEC)
     elif ph == P_BOOKSUBJ:

@@ -9,7 +9,7 @@ import numpy as np
 
 from sim.core import BatchState
 
-from .content import NB, NI_MAX, NS_MAX, OP, SEAL_SPACES, T_MAX, WCOLS, WROWS
+from .content import K_ICONS, NB, NI_MAX, NS_MAX, OP, SEAL_SPACES, T_MAX, WCOLS, WROWS
 from .params import IDX
 
 # ---- card zones
@@ -75,7 +75,8 @@ A_SLOT = A_INV + NI_MAX
 A_SPACE = A_SLOT + 4
 A_WIN = A_SPACE + NS_MAX
 A_EFFECTS = A_WIN + WROWS * WCOLS   # resolve the pending mandatory Effects of the icon set now (A-GT-25)
-NUM_ACTIONS = A_EFFECTS + 1
+A_ICON = A_EFFECTS + 1   # +gi*K_ICONS+j: resolve that one pending Effect icon now (order choice, A-GT-25)
+NUM_ACTIONS = A_ICON + 2 * K_ICONS
 D_FRAMES = 8
 
 # ---- parameter vector indices (numba compile-time constants)

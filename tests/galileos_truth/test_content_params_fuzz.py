@@ -86,6 +86,23 @@ def test_content_observe_icon_not_allowed_on_an_observation_tile_or_window_space
         GalileosTruth(content_dir=d)
 
 
+def test_content_payment_not_allowed_where_nobody_can_decline_the_icons(tmp_path):
+    # Income Inventions and Observation tiles resolve without a choice, so a payment there could not be
+    # checked before it starts (A-GT-24, A-GT-32)
+    d = edited(tmp_path, "inventions.toml", 'type = "income"\ncoins = 1\nicons = ["coins +1"]',
+               'type = "income"\ncoins = 1\nicons = ["coins -1"]')
+    with pytest.raises(ContentError, match=r"inventions.toml: \[\[invention\]\] entry 'compass'.*'coins -1' is a payment"):
+        GalileosTruth(content_dir=d)
+    d2 = tmp_path / "t2"
+    shutil.copytree(DATA, d2)
+    text = (d2 / "observation.toml").read_text()
+    i = text.index("[[tile]]")
+    j = text.index("icons = [", i)
+    (d2 / "observation.toml").write_text(text[:j] + 'icons = ["research -1"]\n' + text[text.index("\n", j) + 1:])
+    with pytest.raises(ContentError, match=r"observation.toml: \[\[tile\]\].*'research -1' is a payment"):
+        GalileosTruth(content_dir=d2)
+
+
 def test_content_hash_and_files():
     game = GalileosTruth()
     assert len(game.content_files()) == 8 and len(game.content_hash()) == 16

@@ -1,11 +1,12 @@
 """The assumed game around the seed (A-GT-nn): Cycles, Income, Suspicion track, Penance, scoring, logs."""
 
 import numpy as np
+from numba import njit
 
-from sim.galileos_truth import Params
+from sim.galileos_truth import Params, rules
 from sim.galileos_truth.content import PHYSICS
 from sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DONE, A_PASS, C_SUSPICION, C_TRUTH, PH_LYING,
-                                      PH_PRISON, PH_STAKE, PH_STANDING, Z_DISCARD, Z_HAND)
+                                      PH_PRISON, PH_STAKE, PH_STANDING, Z_DISCARD, Z_HAND, arrays)
 
 from .helpers import T, act, all_cards, card_icons, events, new, set_cards, zone_count, zone_of
 
@@ -47,6 +48,23 @@ def test_passed_player_is_out_of_the_cycle():
     act(game, s, A_CARD + T(game, "abacus"))
     act(game, s, A_DONE)
     assert (s.seat == 2).all()                 # seats 0 and 1 are skipped
+
+
+@njit(cache=True)
+def _start_cycle(S, C, PR, g):
+    rules.start_cycle(S, C, PR, g)
+
+
+def test_cycle_start_draws_up_to_the_hand_size():
+    # issue 18 item 12: "a hand of 5 drawn at the start of every Cycle" (A-GT-04) is up to 5, never 5 more
+    game, s = new(players=1)
+    a = T(game, "abacus")
+    for g, held in enumerate([5, 3, 7, 0]):
+        set_cards(s, g, 0, hand=[a] * held, deck=[a] * 8)
+    for g in range(4):
+        _start_cycle(arrays(s), game.C, game.pvec, g)
+    assert [zone_count(s, g, 0, Z_HAND) for g in range(4)] == [5, 5, 7, 5]
+    assert s.deck_n[:, 0].tolist() == [8, 6, 8, 3]
 
 
 def test_income_phase_and_hand_of_five_at_start_of_cycle():
@@ -176,6 +194,20 @@ def test_progress_counts_turns_and_cycles():
     act(game, s, A_PASS)
     turns, cycles = game.progress(s)
     assert turns.tolist() == [1] * 4 and cycles.tolist() == [1] * 4
+
+
+def test_tiebreak_compares_lower_suspicion_then_more_coins_in_order():
+    # issue 18 item 12: the keys are compared in order, so no number of Coins outweighs one Suspicion
+    from sim.schema import ranks
+    game, s = new(players=3)
+    s.susp[0] = [2, 1, 2]
+    s.coins[0] = [1500, 0, 1500]
+    s.susp[1] = [4, 4, 4]
+    s.coins[1] = [3, 7, 3]
+    vp = np.zeros((4, 3), np.int64)
+    rk = ranks(vp, game.tiebreak(s))
+    assert rk[0].tolist() == [2, 1, 2]                   # lower Suspicion wins; equal pairs share a place
+    assert rk[1].tolist() == [2, 1, 2]                   # equal Suspicion: more Coins
 
 
 def test_tiebreak_prefers_lower_suspicion_then_coins():

@@ -4,9 +4,9 @@ import numpy as np
 
 from sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSOPHY, PHYSICS
 from sim.galileos_truth.state import (A_CARD, A_DONE, A_PASS, A_SUBJ, C_END_LOSS, C_ICONS, C_MASTERY, C_SEALS,
-                                      P_BOOKSUBJ, P_MAIN, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING)
+                                      P_BOOKSUBJ, P_MAIN, P_SEC, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING)
 
-from .helpers import T, act, all_cards, card_icons, legal, new, set_cards
+from .helpers import T, act, all_cards, card_icons, effects_now, legal, new, set_cards
 
 
 def play_test_card(game, s, icons, icons_b=(), sep="none", extra_play=()):
@@ -39,9 +39,21 @@ def test_research_gain_and_red_number_pays():
     assert s.research[:, 0].tolist() == [5] * 4
 
 
+def test_red_number_is_paid_in_full_even_when_printed_before_the_gain_that_funds_it():
+    # a payment is never skipped (A-GT-24 revised): printed before its gain, it waits for the gain
+    game, s = new()
+    s.research[:, 0] = 0
+    s.coins[:, 0] = [0, 0, 3, 3]
+    play_test_card(game, s, ["research -1", "coins -2", "research +1", "coins +2"])
+    assert s.research[:, 0].tolist() == [0] * 4
+    assert s.coins[:, 0].tolist() == [0, 0, 3, 3]
+
+
 def test_vp_plus_adds_to_the_action_vp_and_x2_doubles_it():
     game, s = new()
     play_test_card(game, s, ["vp +2", "vp_plus 1", "vp_x2"])
+    assert (s.phase == P_SEC).all()                            # the order matters here, so it is asked (A-GT-25)
+    effects_now(game, s)                                       # printed order
     assert s.vp[:, 0].tolist() == [6] * 4                      # (2 + 1) x 2
     assert s.vp_cat[:, 0, C_ICONS].tolist() == [6] * 4
 

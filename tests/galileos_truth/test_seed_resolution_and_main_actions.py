@@ -5,12 +5,13 @@ import pytest
 
 from sim.core import IllegalActionError
 from sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSOPHY, PHYSICS
-from sim.galileos_truth.state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_PASS, A_PAY, A_SEC, A_SPACE,
+from sim.galileos_truth.state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_PASS, A_PAY, A_SEC, A_SPACE,
                                       A_SUBJ, A_UPGRADE, P_BOOKSUBJ, P_GROUP, P_MAIN, P_PENPAY, P_PURPLE, P_SEC,
-                                      P_STACK, PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING, Z_DECK,
+                                      P_STACK, TR_PLAY, PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING, Z_DECK,
                                       Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED)
 
-from .helpers import BOARD, INV, SPACE, T, act, all_cards, events, legal, new, set_cards, set_icons, zone_count, zone_of
+from .helpers import (BOARD, INV, SPACE, T, act, all_cards, card_icons, events, legal, new, set_cards, set_icons, zone_count,
+                      zone_of)
 
 SEC_WRITE, SEC_DRAW = 0, 5
 
@@ -57,6 +58,34 @@ def test_icons_activate_in_the_order_you_like():
     assert seal_vp > 0
     assert s.vp[:, 0].tolist() == [seal_vp, seal_vp, 2 * seal_vp, 2 * seal_vp]   # Write first: x2 doubles it
     assert (s.seat == 1).all() and (s.phase == P_MAIN).all()
+
+
+def test_icons_activate_in_the_order_you_like_also_against_the_printed_order():
+    # issue 14 fault 3: "x2" printed before "+2 VP"; in printed order 2 VP, +2 first then x2 gives 4
+    game, s = new()
+    mk = SPACE(game, "market")
+    set_icons(game, int(game.C.SPACE_ISET[mk]), a=["vp_x2", "vp +2"])
+    act(game, s, A_SPACE + mk)
+    assert (s.phase == P_SEC).all()
+    assert legal(game, s, A_ICON + 0).all() and legal(game, s, A_ICON + 1).all() and legal(game, s, A_EFFECTS).all()
+    assert not legal(game, s, A_DONE).any()                 # mandatory: no skipping
+    act(game, s, [A_ICON + 1, A_ICON + 1, A_EFFECTS, A_ICON + 0])
+    assert s.vp[:, 0].tolist() == [4, 4, 2, 2]
+    assert (s.seat == 1).all() and (s.phase == P_MAIN).all()
+
+
+def test_icons_order_is_offered_only_where_it_changes_the_outcome():
+    # Suspicion +1 and -1: at 7 the order decides Prison (8), at 3 it changes nothing and nothing is asked
+    game, s = new()
+    mk = SPACE(game, "market")
+    set_icons(game, int(game.C.SPACE_ISET[mk]), a=["susp_up 1", "susp_down 1"])
+    s.susp[:, 0] = [7, 7, 7, 3]
+    act(game, s, A_SPACE + mk)
+    assert s.phase.tolist() == [P_SEC, P_SEC, P_SEC, P_MAIN]
+    assert s.susp[3, 0] == 3
+    act(game, s, [A_ICON + 1, A_ICON + 0, A_EFFECTS, -1])     # down first / up first / printed (up first)
+    assert s.susp[:, 0].tolist() == [7, 7, 7, 3]
+    assert s.phil[:, 0].tolist() == [PH_ON_SPACE, PH_PRISON, PH_PRISON, PH_ON_SPACE]
 
 
 def test_a_pending_payment_is_made_before_any_secondary_action():
@@ -228,6 +257,88 @@ def test_only_the_active_top_card_icons_activate():
     assert s.coins[:, 0].tolist() == [2, 2, 1, 1]
     assert s.susp[:, 0].tolist() == [3, 3, 2, 2]
     assert s.books[:, 0, PHYSICS].tolist() == [2] * 4
+
+
+def test_other_cards_pages_are_ignored_so_an_unpayable_page_may_go_under_the_active_card():
+    # issue 14 fault 1: solo; discourse-on-floating (Mathematics; VP x Level, Research -1) and abacus
+    # (Mathematics; Research +1); Research 0. Only the Active card's page must be payable.
+    game, s = new(players=1)
+    dof, ab = T(game, "discourse-on-floating"), T(game, "abacus")
+    all_cards(s, hand=[dof, ab])
+    s.research[:, 0] = 0
+    s.books[:, 0, :] = 0
+    assert legal(game, s, A_CARD + dof).all()            # it can go under abacus
+    act(game, s, A_CARD + dof)
+    assert (s.phase == P_STACK).all()
+    assert not legal(game, s, A_DONE).any()              # it cannot stay the Active card: Research -1 unpaid
+    assert legal(game, s, A_CARD + ab).all()
+    act(game, s, A_CARD + ab)
+    act(game, s, A_DONE)
+    assert s.books[:, 0, MATHEMATICS].tolist() == [4] * 4    # 3 + 1 spine Books
+    assert s.research[:, 0].tolist() == [1] * 4              # abacus' page only
+    assert s.vp[:, 0].tolist() == [0] * 4
+    # abacus first: discourse-on-floating on top would be the Active card, whose Research -1 cannot be paid
+    game, s = new(players=1)
+    all_cards(s, hand=[dof, ab])
+    s.research[:, 0] = 0
+    act(game, s, A_CARD + ab)
+    assert not legal(game, s, A_CARD + dof).any() and legal(game, s, A_DONE).all()
+    # alone with Research 0 it cannot be played at all; with Research 1 it can
+    game, s = new(players=1)
+    all_cards(s, hand=[dof])
+    s.research[:, 0] = [0, 1, 0, 1]
+    assert legal(game, s, A_CARD + dof).tolist() == [False, True, False, True]
+
+
+def test_what_an_ongoing_invention_gives_on_a_play_counts_before_the_active_card_pays():
+    # the Ongoing Invention fires on the play, before the Active card's icons: its Books and Research pay them
+    game, s = new()
+    inv = INV(game, "pendulum-clock")
+    game.C.INV_TRIG[inv] = TR_PLAY                       # Ongoing: each time you play Treatise Cards
+    set_icons(game, int(game.C.INV_ISET[inv]), a=["books physics 2", "research +1"])
+    card_icons(game, "star-charts", ["books_pay physics 2 1", "research -1", "vp +1"])
+    all_cards(s, hand=[T(game, "star-charts")])
+    s.inv_owner[:, inv] = [0, 0, -1, -1]
+    s.books[:, 0, :] = 0
+    s.research[:, 0] = 0
+    assert legal(game, s, A_CARD + T(game, "star-charts")).tolist() == [True, True, False, False]
+    act(game, s, [A_CARD + T(game, "star-charts")] * 2 + [-1, -1])
+    act(game, s, [A_DONE, A_DONE, -1, -1])
+    assert s.vp[:2, 0].tolist() == [1, 1] and s.books[:2, 0, PHYSICS].tolist() == [0, 0]
+    assert s.research[:2, 0].tolist() == [0, 0]
+
+
+def test_spine_books_of_this_stack_count_in_its_own_subject_for_the_active_card():
+    # a stale Subject of an earlier turn's stack must not decide where this stack's Books go
+    game, s = new()
+    card_icons(game, "abacus", ["books_pay mathematics 1 1", "vp +1"])
+    all_cards(s, hand=[T(game, "abacus")])              # 1 Mathematics Book on its spine
+    s.books[:, 0, :] = 0
+    s.stack_subj[:] = PHYSICS                            # left from an earlier Physics stack
+    s.stack_n[:] = 0
+    assert legal(game, s, A_CARD + T(game, "abacus")).all()
+    act(game, s, A_CARD + T(game, "abacus"))
+    act(game, s, A_DONE)
+    assert s.vp[:, 0].tolist() == [1] * 4 and s.books[:, 0, MATHEMATICS].tolist() == [0] * 4
+
+
+def test_suspicion_line_both_groups_may_pay_what_one_group_alone_cannot():
+    game, s = new()
+    # A alone cannot pay its Research, B alone cannot pay its Coin; both together can
+    card_icons(game, "euclid", ["research -1", "coins +1", "vp +2"], ["research +1", "coins -1"], sep="suspicion")
+    all_cards(s, hand=[T(game, "euclid")])
+    s.research[:, 0] = 0
+    s.coins[:, 0] = 0
+    s.susp[:, 0] = 2
+    assert legal(game, s, A_CARD + T(game, "euclid")).all()
+    act(game, s, A_CARD + T(game, "euclid"))
+    act(game, s, A_DONE)
+    assert (s.phase == P_GROUP).all()
+    assert not legal(game, s, A_GROUP).any() and not legal(game, s, A_GROUP + 1).any()
+    assert legal(game, s, A_GROUP + 2).all()
+    act(game, s, A_GROUP + 2)
+    assert s.research[:, 0].tolist() == [0] * 4 and s.coins[:, 0].tolist() == [0] * 4
+    assert s.vp[:, 0].tolist() == [2] * 4 and s.susp[:, 0].tolist() == [3] * 4
 
 
 # ---------------------------------------------------------------- Penance

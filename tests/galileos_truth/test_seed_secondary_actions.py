@@ -174,6 +174,57 @@ def test_read_activates_the_treatise_icons_on_their_own():
     assert (s.fr_n == 2).all()                                # the page's frame above the space's
 
 
+def test_read_activates_all_its_icons_as_if_you_were_playing_it_payments_included():
+    # issue 14 fault 2: board b2-1 (discourse-on-floating: VP x Level, Research -1) sealed by seat 1; seat 0
+    # at Level III with 5 Coins reads it from the Court (Read Level 3, 2 Coins, 2 VP to the seal's owner)
+    game, s = new()
+    b, other = BOARD(game, "b2-1"), BOARD(game, "b0-1")
+    s.tseal[:, b, 0] = 1
+    s.tseal[:, other, 0] = 1                                   # a second readable board keeps Read open
+    s.level[:, 0] = 3
+    s.coins[:, 0] = 5
+    s.research[:, 0] = [0, 0, 1, 1]
+    all_cards(s, hand=[T(game, "discourse-on-floating")])
+    assert legal(game, s, A_CARD + T(game, "discourse-on-floating")).tolist() == [False, False, True, True]
+    act(game, s, A_SPACE + SPACE(game, "court"))
+    act(game, s, A_SEC + SEC_READ)
+    assert (s.phase == P_TARGET).all()
+    assert legal(game, s, A_BOARD + b).tolist() == [False, False, True, True]   # like playing it
+    assert legal(game, s, A_BOARD + other).all()
+    act(game, s, [A_BOARD + other, A_BOARD + other, A_BOARD + b, A_BOARD + b])
+    assert s.research[2:, 0].tolist() == [0, 0]                # the Research -1 is paid
+    assert s.vp[2:, 0].tolist() == [4, 4]                      # 2 VP x 2 Levels gained
+    assert s.coins[2:, 0].tolist() == [3, 3] and s.vp[2:, 1].tolist() == [2, 2]
+
+
+def test_window_space_icons_and_invention_bottom_icons_must_be_payable_before_they_start():
+    # the other paths that activate icons: a Window space's icons after its cost, an Invention's bottom icons
+    # after its costs; a place whose payments cannot be met is not offered
+    game, s = new()
+    set_icons(game, int(game.C.WIN_ISET[0, 0]), a=["coins -2", "vp +1"])
+    s.coins[:, 0] = [1, 2, 1, 2]
+    s.research[:, 0] = 9
+    s.books[:, 0, ASTRONOMY] = 9
+    s.level[:, 0] = 2
+    act(game, s, A_SPACE + SPACE(game, "observatory"))
+    act(game, s, A_GROUP)
+    assert legal(game, s, A_SEC + SEC_OBSERVE).tolist() == [False, True, False, True]
+    game, s = new()
+    w = 3
+    i, j = int(s.workshop[0, w]), int(s.workshop[0, w - 1])
+    s.workshop[:, w] = i
+    s.workshop[:, w - 1] = j                                   # a free Invention keeps Invent open everywhere
+    set_icons(game, int(game.C.INV_BOTTOM[i]), a=["vp +1", "research -1"])
+    set_icons(game, int(game.C.INV_BOTTOM[j]), a=["vp +1"])
+    game.C.INV_COINS[i], game.C.INV_RES[i], game.C.INV_COINS[j], game.C.INV_RES[j] = 0, 1, 0, 0
+    game.C.INV_BOOKS[i] = 0
+    game.C.INV_BOOKS[j] = 0
+    s.research[:, 0] = [1, 2, 1, 2]
+    s.coins[:, 0] = 5
+    start_invent(game, s)
+    assert legal(game, s, A_SLOT + w).tolist() == [False, True, False, True]
+
+
 # ---------------------------------------------------------------- Create an Invention
 def start_invent(game, s):
     s.level[:, 0] = 2
