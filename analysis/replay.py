@@ -18,7 +18,7 @@ import polars as pl
 from sim.config import RunConfig
 from sim.core.errors import RunFolderError
 from sim.core.logs import drain
-from sim.core.rng import Streams, strategy_stream
+from sim.core.rng import stream_keys, strategy_stream
 from sim.registry import make_game
 from sim.runfolder import read_manifest
 
@@ -46,7 +46,7 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
     seated = plan.strategies(order)
     strategies = [make_strategy(cfg.game, s) for s in seated]
     state = game.init(np.array([game_seed], np.int64), cfg.seed, cfg.players)
-    rngs = [Streams.for_games(cfg.seed, state.game_id, strategy_stream(s)) for s in range(cfg.players)]
+    seat_keys = [stream_keys(cfg.seed, state.game_id, strategy_stream(s)) for s in range(cfg.players)]
     espec = game.event_spec()
     names = [c.name for c in espec.columns]
     yield (f"{game.title}, game {game_id} of run {run.name} (seed {cfg.seed}, {cfg.players} players, "
@@ -64,7 +64,7 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
     while not game.done(state)[0]:
         mask = game.legal_action_mask(state)
         seat = int(game.to_act(state)[0])
-        a = int(strategies[seat].act(View(game, state, idx, seat), mask, StrategyRNG(rngs[seat], idx))[0])
+        a = int(strategies[seat].act(View(game, state, idx, seat), mask, StrategyRNG.for_decision(seat_keys[seat], state.ply))[0])
         line = f"ply {int(state.ply[0]):4d}  seat {seat + 1}: {game.describe_action(state, 0, a)}"
         game.step(state, np.array([a]), mask)
         yield line

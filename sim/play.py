@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from .core.game import Game
 from .core.logs import drain
-from .core.rng import Streams, strategy_stream
+from .core.rng import stream_keys, strategy_stream
 from .core.state import BatchState
 from .schema import games_table
 
@@ -57,7 +57,7 @@ def play_batch(game: Game, strategies: Sequence, game_ids: np.ndarray, seed: int
     players = len(strategies)
     state = game.init(np.asarray(game_ids, np.int64), seed, players)
     b = state.batch_size
-    seat_rng = [Streams.for_games(seed, state.game_id, strategy_stream(s)) for s in range(players)]
+    seat_keys = [stream_keys(seed, state.game_id, strategy_stream(s)) for s in range(players)]
     tspec, espec = game.turn_spec(), game.event_spec()
     tlim = int(game.turn_capacity * DRAIN_FRACTION)
     elim = int(game.event_capacity * DRAIN_FRACTION)
@@ -78,7 +78,8 @@ def play_batch(game: Game, strategies: Sequence, game_ids: np.ndarray, seed: int
             idx = np.flatnonzero(live & (seat == s))
             if idx.size == 0:
                 continue
-            acts[idx] = strategies[s].act(View(game, state, idx, s), mask[idx], StrategyRNG(seat_rng[s], idx))
+            rng = StrategyRNG.for_decision(seat_keys[s][idx], state.ply[idx])  # keyed by (seed, game, seat, ply)
+            acts[idx] = strategies[s].act(View(game, state, idx, s), mask[idx], rng)
         game.step(state, acts, mask)
         if on_step is not None:
             on_step(state)

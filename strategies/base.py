@@ -6,8 +6,10 @@ runner calls :meth:`Strategy.act` once for all of them with
 - ``view``: a :class:`View` (the game, the batch state, the indices ``idx`` of the deciding games,
   the seat). Treat the state as read-only; search strategies work on ``state.take(idx)`` copies.
 - ``legal_mask``: ``bool[n, A]``, the legal actions of those ``n`` games.
-- ``rng``: a :class:`StrategyRNG`, the seat's own counter-based stream for each of those games
-  (separate from the game's stream, so a strategy's randomness never changes the shuffles).
+- ``rng``: a :class:`StrategyRNG`, the stream of this decision for each of those games, keyed by
+  (run seed, game, seat, decision number) (:meth:`StrategyRNG.for_decision`; separate from the
+  game's chance events, so a strategy's randomness never changes the shuffles, and independent of
+  the batch, so a game's result never depends on which games share its call).
 
 It returns ``int[n]`` legal actions. Per-step work should stay narrow (no wide per-step numpy
 passes over ``[B, A]``) or be compiled with numba.
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sim.core.rng import Streams
+from sim.core.rng import Streams, decision_keys
 
 if TYPE_CHECKING:  # pragma: no cover
     from sim.core import BatchState, Game
@@ -58,6 +60,17 @@ class StrategyRNG:
     def __init__(self, streams: Streams, idx: np.ndarray):
         self.streams = streams
         self.idx = np.asarray(idx, dtype=np.int64)
+
+    @classmethod
+    def for_decision(cls, seat_keys: np.ndarray, decision: np.ndarray) -> "StrategyRNG":
+        """Fresh streams of one decision in each deciding game.
+
+        Args:
+            seat_keys: ``uint64[n]`` the deciding seat's stream key in each deciding game
+                (``stream_keys(seed, game_ids, strategy_stream(seat))`` taken at those games).
+            decision: ``int[n]`` each game's decision number (``state.ply``).
+        """
+        return cls(Streams(decision_keys(seat_keys, decision)), np.arange(len(seat_keys), dtype=np.int64))
 
     def random(self) -> np.ndarray:
         """``float64[n]`` uniform in [0, 1)."""

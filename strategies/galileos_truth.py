@@ -1,5 +1,4 @@
-"""Galileo's Truth strategies: scripted plans (priority lists), a tuned heuristic, and the
-redeterminisation kernel the engine's ``redeterminize`` uses.
+"""Galileo's Truth strategies: scripted plans (priority lists), a tuned heuristic and rollouts.
 
 Every scripted strategy is a :class:`~strategies.priority.PriorityStrategy`: a short list of
 ``(label, preferred)`` rules read like a player's plan. Rules are built from
@@ -15,13 +14,11 @@ says so Abjures (``abjure-at``, ``suspicion-averse``), and a plan never idles a 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from sim.core.rng import shuffle_range
 from sim.galileos_truth import content as ct
 from sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_OLEVEL, A_PASS, A_PAY,
                                       A_SEC, A_SPACE, A_UPGRADE, P_GROUP, P_MAIN, P_OLEVEL, P_PENPAY, P_PLACE,
-                                      P_SEC, P_STACK, Z_DECK, Z_HAND)
+                                      P_SEC, P_STACK)
 
 from .base import Strategy, StrategyRNG, View
 from .generic import Heuristic, Rollout
@@ -31,43 +28,6 @@ from .registry import Arg, register_strategy
 GAME = ("galileos-truth",)
 OP = ct.OP
 SEC = {name: A_SEC + i for i, name in enumerate(ct.SECONDARY)}
-
-
-# ====================================================================== redeterminisation kernel
-
-@njit(cache=True)
-def redeterminize_kernel(keys, counters, seat, ctype, czone, deck, deck_n, nslots, bag, bag_n, inv_deck, inv_deck_n):
-    """Re-sample, in place, what game ``g`` hides from ``seat[g]``: every deck order, the other
-    seats' hands (pooled with their decks and redealt at the same hand size), the Observation
-    bags and the Invention decks. Card slots keep their types, so cards are conserved."""
-    B, P, NC = ctype.shape
-    pool = np.empty(NC, np.int64)
-    for g in range(B):
-        for p in range(P):
-            if p == seat[g]:
-                shuffle_range(keys, counters, g, deck[g, p], 0, deck_n[g, p])
-                continue
-            n = 0
-            nh = 0
-            for s in range(nslots[g, p]):
-                z = czone[g, p, s]
-                if z == Z_HAND:
-                    pool[n] = s
-                    n += 1
-                    nh += 1
-            for k in range(deck_n[g, p]):
-                pool[n] = deck[g, p, k]
-                n += 1
-            shuffle_range(keys, counters, g, pool, 0, n)
-            for i in range(nh):
-                czone[g, p, pool[i]] = Z_HAND
-            for i in range(nh, n):
-                czone[g, p, pool[i]] = Z_DECK
-                deck[g, p, i - nh] = pool[i]
-        for lv in range(bag.shape[1]):
-            shuffle_range(keys, counters, g, bag[g, lv], 0, bag_n[g, lv])
-        for lv in range(inv_deck.shape[1]):
-            shuffle_range(keys, counters, g, inv_deck[g, lv], 0, inv_deck_n[g, lv])
 
 
 # ====================================================================== rule building blocks

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.rng import Streams
-
 from .base import Strategy, StrategyRNG, View
 from .registry import Arg, register_strategy
 from .search import advance, candidates, continue_for, derived_streams, pick_best, value
@@ -20,7 +18,7 @@ class GreedyVP(Strategy):
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
         game, state = view.game, view.state
         rows, acts, starts = candidates(legal_mask)
-        streams = derived_streams(rng, rows)
+        streams = derived_streams(rng, rows, acts)
         u = rng.random()
         seat = np.full(rows.size, view.seat)
         sub = state.take(view.idx[rows], fresh_logs=True)
@@ -48,7 +46,7 @@ class Heuristic(Strategy):
         """``(rows, acts, starts, score, u)``: every legal (game, action) candidate with its value."""
         game, state = view.game, view.state
         rows, acts, starts = candidates(legal_mask)
-        streams = derived_streams(rng, rows)
+        streams = derived_streams(rng, rows, acts)
         u = rng.random()
         seat = np.full(rows.size, view.seat)
         sub = state.take(view.idx[rows], fresh_logs=True)
@@ -116,7 +114,7 @@ class Rollout(Strategy):
                 return first
             rows, acts, starts = candidates(legal_mask)
             u = rng.random()
-            keyed = derived_streams(rng, rows).random(np.arange(rows.size))
+            keyed = derived_streams(rng, rows, acts).random(np.arange(rows.size))
             keyed[acts == first[rows]] = -1.0  # the heuristic's choice always kept
         order = np.lexsort((keyed, rows))
         rank = np.empty_like(order)
@@ -128,14 +126,13 @@ class Rollout(Strategy):
         if self.common_numbers and (np.diff(np.r_[cstarts, crow.size]) == 1).all():
             return first  # one candidate in every game: nothing to compare
         rep = np.repeat(np.arange(crow.size), self.k)
+        j = np.tile(np.arange(self.k), crow.size)  # continuation number of each copy
         sub = state.take(view.idx[crow[rep]], fresh_logs=True)
         seat = np.full(rep.size, view.seat)
-        if self.common_numbers:
-            base = derived_streams(rng, np.repeat(np.arange(n), self.k))
-            kidx = crow[rep] * self.k + np.tile(np.arange(self.k), crow.size)
-            streams = Streams(base.keys[kidx].copy())
-        else:
-            streams = derived_streams(rng, crow[rep])
+        if self.common_numbers:  # continuation j of every candidate of a game: one stream, keyed by j
+            streams = derived_streams(rng, crow[rep], j)
+        else:  # keyed by (action, j)
+            streams = derived_streams(rng, crow[rep], cact[rep] * (1 << 16) + j)
         game.redeterminize(sub, seat, streams)
         game.step(sub, cact[rep], legal_mask[crow[rep]])
         turns0 = game.progress(sub)[0].copy()

@@ -2,15 +2,18 @@
 
 Candidates are (deciding game, legal action) pairs. Each candidate gets its own copy of its
 game (``state.take``), with everything hidden from the deciding seat re-sampled first
-(``game.redeterminize``), so lookahead never peeks at deck orders or bags. Random choices made
-while looking ahead come from streams derived from the seat's own stream.
+(``game.redeterminize``), so lookahead never peeks at deck orders or bags, and from then on every
+chance event of the copy comes from the searching seat's stream, never the game's own. Random
+choices made while looking ahead come from streams derived from the decision's stream and keyed by
+the candidate's identity (its action, its continuation number), never by its position in the call's
+batch, so a game's result never depends on which games share its batch.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.core.rng import GOLDEN, Streams, _mix64_np
+from sim.core.rng import Streams, candidate_keys
 
 from .base import StrategyRNG, View
 
@@ -23,12 +26,21 @@ def candidates(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return rows, acts.astype(np.int64), starts
 
 
-def derived_streams(rng: StrategyRNG, rows: np.ndarray) -> Streams:
-    """One fresh stream per candidate, keyed from one draw of the deciding game's own stream."""
+def derived_streams(rng: StrategyRNG, rows: np.ndarray, tags: np.ndarray) -> Streams:
+    """One fresh stream per candidate ``i``: keyed by one draw of its deciding game's stream
+    (``rows[i]`` indexes the deciding games) and by the candidate's identity ``tags[i]`` (its
+    action id; action and continuation number for rollouts; equal tags give equal streams).
+
+    Args:
+        rng: the decision's streams (``n`` deciding games); each game's stream advances by one draw.
+        rows: ``int[m]`` deciding game of each candidate (index into ``rng``'s games).
+        tags: ``int[m]`` candidate identity within its game, never its position in the batch.
+
+    Returns:
+        ``Streams`` of ``m`` streams, counters at 0.
+    """
     base = rng.streams.u64(rng.idx)
-    with np.errstate(over="ignore"):
-        keys = _mix64_np(base[rows] ^ ((np.arange(rows.size, dtype=np.uint64) + np.uint64(1)) * GOLDEN))
-    return Streams(keys)
+    return Streams(candidate_keys(base[np.asarray(rows, np.int64)], tags))
 
 
 def pick_best(scores: np.ndarray, rows: np.ndarray, acts: np.ndarray, starts: np.ndarray, n: int,

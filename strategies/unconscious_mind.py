@@ -1,4 +1,4 @@
-"""Unconscious Mind strategies: five scripted plans, a tuned heuristic, and the redeterminisation kernel.
+"""Unconscious Mind strategies: five scripted plans, a tuned heuristic and rollouts.
 
 Each scripted plan is a short priority list (:class:`strategies.priority.PriorityStrategy`). A rule reads the
 pending decision on top of each deciding game's stack (``state.stk[g, sp-1]``) and marks the actions it
@@ -9,10 +9,8 @@ Everything is vectorized over the deciding games; no per-game Python loops.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.errors import ConfigError
-from sim.core.rng import shuffle_range
 from sim.unconscious_mind import rules as R
 from sim.unconscious_mind.actions import CARD0, CH0, MODE0, N_CARD, NUM_ACTIONS, PLACE0, POS0, RECALL, TREAT
 
@@ -23,67 +21,6 @@ from .registry import Arg, register_strategy
 
 GAME = ("unconscious-mind",)
 A = NUM_ACTIONS
-
-
-# ------------------------------------------------------------------ redeterminisation kernel
-@njit(cache=True)
-def redeterminize_kernel(M, seat, keys, counters, off, dims):
-    """Re-sample in place what game g hides from ``seat[g]`` (see ``UnconsciousMind.redeterminize``).
-
-    ``off``: offsets in a row of ``M`` of tstack, ttop, rdeck, rtop, card_loc, card_own, trdeck, trtop, rdeck_cl,
-    rtop_cl, cdeck_cl, ctop_cl, ldeck, ltop, mdeck, mtop. ``dims``: tile-stack width, tiles of level I and II,
-    Research cards, Treatises, Routine / Case Study clients, latent / manifest dreams, seats, L_DECK, L_HAND.
-    """
-    ntl = dims[0]
-    nc = dims[3]
-    P = dims[9]
-    LD = dims[10]
-    LH = dims[11]
-    pool = np.empty(nc, np.int64)
-    cnt = np.zeros(P, np.int64)
-    for g in range(M.shape[0]):
-        row = M[g]
-        me = seat[g]
-        for lvl in range(2):  # Notebook tile stacks (face down)
-            lo = off[0] + lvl * ntl
-            shuffle_range(keys, counters, g, row, lo + row[off[1] + lvl], lo + dims[1 + lvl])
-        # Research deck plus the other players' hands, re-dealt in the same counts
-        rtop = row[off[3]]
-        n = 0
-        for i in range(rtop, nc):
-            pool[n] = row[off[2] + i]
-            n += 1
-        for q in range(P):
-            cnt[q] = 0
-        for c in range(nc):
-            q = row[off[5] + c]
-            if row[off[4] + c] == LH and q != me and q >= 0:
-                cnt[q] += 1
-                pool[n] = c
-                n += 1
-        shuffle_range(keys, counters, g, pool, 0, n)
-        k = 0
-        for q in range(P):
-            if q == me:
-                continue
-            for _ in range(cnt[q]):
-                c = pool[k]
-                k += 1
-                row[off[4] + c] = LH
-                row[off[5] + c] = q
-        for i in range(rtop, nc):
-            c = pool[k]
-            k += 1
-            row[off[2] + i] = c
-            row[off[4] + c] = LD
-            row[off[5] + c] = -1
-        # Treatise, client and dream decks
-        for j in range(4):
-            d0 = off[6 + 2 * j]
-            top = row[off[7 + 2 * j]]
-            shuffle_range(keys, counters, g, row, d0 + top, d0 + dims[4 + j])
-        d0 = off[14]
-        shuffle_range(keys, counters, g, row, d0 + row[off[15]], d0 + dims[8])
 
 
 # ------------------------------------------------------------------ rule helpers

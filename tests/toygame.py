@@ -16,7 +16,7 @@ from numba import njit
 
 from sim.core import BatchState, Column, Game, param
 from sim.core.logs import alloc_row
-from sim.core.rng import shuffle_range
+from sim.core.rng import chance_shuffle, shuffle_range
 from sim.registry import register_game
 
 DRAW, STOP = 0, 1
@@ -47,7 +47,7 @@ class ToyState(BatchState):
 @njit(cache=True)
 def _setup(deck, key, ctr):
     for g in range(deck.shape[0]):
-        shuffle_range(key, ctr, g, deck[g], 0, deck.shape[1])
+        chance_shuffle(key, ctr, g, 0, deck[g], 0, deck.shape[1])  # zone 0: the deck
 
 
 @njit(cache=True)
@@ -214,7 +214,7 @@ register_strategy("interrupting", Interrupting, games=("toy",), args={"after": A
                   doc="Raises KeyboardInterrupt (tests).")
 
 
-def _toy_redeterminize(self, state, seat, streams):
+def _toy_redeterminize(self, state, seat, streams):  # noqa: ARG001
     """The undrawn part of the deck is hidden: shuffle it."""
     for g in range(state.batch_size):
         t = int(state.top[g])
@@ -222,4 +222,4 @@ def _toy_redeterminize(self, state, seat, streams):
             shuffle_range(streams.keys, streams.counters, g, state.deck[g], t, state.deck.shape[1])
 
 
-ToyGame.redeterminize = _toy_redeterminize
+ToyGame._redeterminize = _toy_redeterminize

@@ -42,6 +42,9 @@ class Game(abc.ABC):
         event_columns: payload columns the game adds to the core event columns.
         score_categories: final-score categories; the games table has a ``vp_<category>`` column each.
         turn_capacity, event_capacity: rows per game buffered between drains.
+        chance_zones: Z, the number of chance zones (decks, bags, piles, each seat's own) whose
+            chance events are counted apart in ``state.rng_ctr`` (``uint64[B, Z]``), so each event
+            is keyed by what it is (:func:`sim.core.rng.chance_shuffle`).
 
     Args:
         params: a ``Params`` value (defaults when None).
@@ -63,6 +66,7 @@ class Game(abc.ABC):
     score_categories: ClassVar[tuple[str, ...]] = ()
     turn_capacity: ClassVar[int] = 64
     event_capacity: ClassVar[int] = 512
+    chance_zones: ClassVar[int] = 1
 
     def __init__(self, params: Any = None, content_dir: Path | None = None):
         self.params = params if params is not None else self.Params()
@@ -161,11 +165,26 @@ class Game(abc.ABC):
         return {"vp": self.vp(state).astype(np.float64)}
 
     def redeterminize(self, state: BatchState, seat: np.ndarray, streams) -> None:
+        """Make ``state`` (search copies, ``B`` games) an honest sample of what ``seat[g]`` knows.
+
+        Every future chance event of copy ``g`` then comes from ``streams`` (the searching seat's,
+        one per copy), never from the game's own chance stream: ``rng_key[g]`` is replaced by a
+        draw of stream ``g`` (copies sharing a stream key share their future luck: common random
+        numbers). Then :meth:`_redeterminize` re-samples what ``seat[g]`` cannot know.
+
+        Args:
+            state: the copies (changed in place).
+            seat: ``int[B]`` the searching seat of each copy.
+            streams: a :class:`sim.core.rng.Streams` with ``B`` streams.
+        """
+        state.rng_key[:] = streams.u64(np.arange(state.batch_size))
+        self._redeterminize(state, np.ascontiguousarray(seat, np.int64), streams)
+
+    def _redeterminize(self, state: BatchState, seat: np.ndarray, streams) -> None:
         """Re-sample, in place, everything game ``g`` hides from ``seat[g]`` (deck orders, bags,
-        face-down stacks, other hands) from ``streams`` (a :class:`sim.core.rng.Streams` over the
-        batch). Search strategies call it on their copies before looking ahead, so they never
-        see hidden information (TAG's redeterminisation). Games without hidden information keep
-        this default, which changes nothing.
+        face-down stacks, unknown cards in other hands) from ``streams``, keeping everything the
+        seat knows (TAG's redeterminisation). Games without hidden information keep this default,
+        which changes nothing.
         """
 
     def progress(self, state: BatchState) -> tuple[np.ndarray, np.ndarray]:
@@ -218,7 +237,8 @@ class Game(abc.ABC):
         eb, en = alloc_buffers(b, self.event_capacity, self.event_spec().width)
         base = dict(
             num_players=int(num_players), game_id=game_ids, ply=np.zeros(b, np.int32),
-            rng_key=_rng.stream_keys(seed, game_ids, _rng.GAME_STREAM), rng_ctr=np.zeros(b, np.uint64),
+            rng_key=_rng.stream_keys(seed, game_ids, _rng.GAME_STREAM),
+            rng_ctr=np.zeros((b, self.chance_zones), np.uint64),
             turn_buf=tb, turn_n=tn, event_buf=eb, event_n=en)
         return self._init(base, int(num_players))
 

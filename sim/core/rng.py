@@ -12,6 +12,16 @@ Stream ids: :data:`GAME_STREAM` (0) for the rules (shuffles, bag draws), and
 :func:`strategy_stream` (seat) for the strategy sitting at that seat, so a strategy's random
 choices never shift the game's shuffles (TAG's separate ``redeterminisationRnd``).
 
+Chance events of the rules are keyed by what they are, not by their place in one shared
+sequence: a *zone* (an engine-defined integer: "seat 1's deck", "the Level II bag") and how
+many times that zone has had a chance event (``counts[g, zone]``, kept in the state as
+``rng_ctr``). Event ``n`` of ``zone`` uses the key :func:`event_key` (game key, zone, n), so what
+one seat does never moves another seat's shuffles (:func:`chance_shuffle`, :func:`chance_below`).
+
+Strategy draws are keyed by decision: :func:`decision_keys` (the seat's stream key, the game's
+decision number ``ply``) gives a fresh stream per decision, so a strategy's draws never depend
+on the batch, on how many draws earlier decisions took, or on the other games in the call.
+
 Two faces of the same arithmetic:
 - numba kernels (:func:`draw_u64`, :func:`draw_below`, :func:`shuffle_range`) for rule code, which
   take the batch's ``keys``/``counters`` arrays and a game index ``g``;
@@ -112,6 +122,50 @@ def shuffle_range(keys, counters, g, arr, lo, hi):
 
 
 @njit(cache=True)
+def event_key(key, zone, count):
+    """Key of chance event number ``count`` (0-based) of ``zone`` under a game's rules ``key``."""
+    z = mix64(key ^ ((np.uint64(zone) + _ONE) * _M1))
+    return mix64(z + (np.uint64(count) + _ONE) * GOLDEN)
+
+
+@njit(cache=True)
+def _event_draw_below(k, d, n):
+    """Uniform integer in [0, n) from draw ``d`` (>= 1) of event key ``k``."""
+    return int(float(mix64(k + np.uint64(d) * GOLDEN) >> _S11) * _INV53 * n)
+
+
+@njit(cache=True)
+def chance_shuffle(keys, counts, g, zone, arr, lo, hi):
+    """Fisher-Yates shuffle of ``arr[lo:hi]`` as the next chance event of ``zone`` in game ``g``.
+
+    Args:
+        keys: ``uint64[B]`` rules keys (``state.rng_key``).
+        counts: ``uint64[B, Z]`` chance events so far per zone (``state.rng_ctr``); ``counts[g, zone]``
+            is advanced by one.
+        g: game row; zone: zone id in ``[0, Z)``; arr, lo, hi: the slice shuffled in place.
+
+    The permutation depends only on (game key, zone, event number, ``hi - lo``).
+    """
+    k = event_key(keys[g], zone, counts[g, zone])
+    counts[g, zone] += _ONE
+    d = 0
+    for i in range(hi - 1, lo, -1):
+        d += 1
+        j = lo + _event_draw_below(k, d, i - lo + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+
+
+@njit(cache=True)
+def chance_below(keys, counts, g, zone, n):
+    """Uniform integer in [0, n) as the next chance event of ``zone`` in game ``g`` (see :func:`chance_shuffle`)."""
+    k = event_key(keys[g], zone, counts[g, zone])
+    counts[g, zone] += _ONE
+    return _event_draw_below(k, 1, n)
+
+
+@njit(cache=True)
 def choose_legal(keys, counters, rows, mask, out):
     """Uniform choice among True entries of each ``mask`` row.
 
@@ -150,6 +204,48 @@ if _numba_config.DISABLE_JIT:  # plain-Python twins: exact 64-bit wraparound wit
         """Next ``uint64`` of game ``g``'s stream (uncompiled twin)."""
         counters[g] = np.uint64((int(counters[g]) + 1) & _MASK)
         return mix64((int(keys[g]) + int(counters[g]) * 0x9E3779B97F4A7C15) & _MASK)
+
+    def event_key(key, zone, count):  # noqa: F811
+        """Key of a zone's chance event (uncompiled twin)."""
+        z = int(mix64(int(key) ^ (((int(zone) + 1) * 0xBF58476D1CE4E5B9) & _MASK)))
+        return mix64((z + (int(count) + 1) * 0x9E3779B97F4A7C15) & _MASK)
+
+    def _event_draw_below(k, d, n):  # noqa: F811
+        """Draw ``d`` of an event key (uncompiled twin)."""
+        u = int(mix64((int(k) + int(d) * 0x9E3779B97F4A7C15) & _MASK))
+        return int(float(u >> 11) * _INV53 * n)
+
+
+def event_keys(keys: np.ndarray, zone: int, count) -> np.ndarray:
+    """``uint64[B]``: numpy face of :func:`event_key` for a batch of rules keys (tests, audits)."""
+    with np.errstate(over="ignore"):
+        z = _mix64_np(np.asarray(keys, np.uint64) ^ ((np.uint64(zone) + _ONE) * _M1))
+        return _mix64_np(z + (np.asarray(count, np.uint64) + _ONE) * GOLDEN)
+
+
+def decision_keys(seat_keys: np.ndarray, decision: np.ndarray) -> np.ndarray:
+    """``uint64[n]`` keys of the streams of one decision per game.
+
+    Args:
+        seat_keys: ``uint64[n]`` keys of the deciding seat's stream in each game (:func:`stream_keys`
+            with :func:`strategy_stream`).
+        decision: ``int[n]`` the game's decision number (``state.ply``: decisions taken so far).
+
+    A strategy draws from the stream of (run seed, game, seat, decision) with its counter starting at
+    0, so its draws never depend on the batch or on the draws of earlier decisions.
+    """
+    with np.errstate(over="ignore"):
+        d = np.asarray(decision, np.int64).astype(np.uint64)
+        return _mix64_np(np.asarray(seat_keys, np.uint64) ^ _mix64_np((d + _ONE) * GOLDEN))
+
+
+def candidate_keys(base: np.ndarray, tag: np.ndarray) -> np.ndarray:
+    """``uint64[m]`` keys of per-candidate streams: ``base`` (one draw of the deciding game's decision
+    stream, per candidate) mixed with the candidate's identity ``tag`` (its action id, or action and
+    continuation number), never with its position in a batch."""
+    with np.errstate(over="ignore"):
+        t = np.asarray(tag, np.int64).astype(np.uint64)
+        return _mix64_np(np.asarray(base, np.uint64) ^ _mix64_np((t + _ONE) * _M2))
 
 
 class Streams:

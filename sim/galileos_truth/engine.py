@@ -9,8 +9,9 @@ import numpy as np
 from sim.core import Column, Game
 
 from . import content as ct
-from . import rules
+from . import hidden, rules
 from .params import Params, to_vector
+from .state import N_CHANCE_ZONES
 from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_KEEP, A_OLEVEL, A_PASS, A_PAY,
                     A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, D_FRAMES, EVENT_CATEGORIES,
                     EVENT_KINDS, MAIN_NAMES, NCAT, NUM_ACTIONS, P_OORDER, P_PENPAY, P_PLACE, P_REMOVE, P_SEC,
@@ -96,6 +97,7 @@ class GalileosTruth(Game):
     score_categories = SCORE_CATEGORIES
     turn_capacity = 16
     event_capacity = 256
+    chance_zones = N_CHANCE_ZONES
 
     def __init__(self, params=None, content_dir=None):
         super().__init__(params, content_dir)
@@ -151,6 +153,7 @@ class GalileosTruth(Game):
             phil_space=z(P, fill=-1), vp=z(P), vp_cat=z(P, NCAT), vp_ev=z(P), end_loss=z(P),
             ctype=z(P, nc, fill=-1), czone=z(P, nc), deck=z(P, nc, fill=-1), deck_n=z(P), nslots=z(P),
             first_pass=z(fill=-1),
+            known=z(P, nc, dtype=np.bool_),
         )
         rules.setup_kernel(arrays(st), C, self.pvec)
         return st
@@ -233,16 +236,14 @@ class GalileosTruth(Game):
                 "treatises": seals.astype(f64),
                 "tiles": tiles.astype(f64), "inventions": inv.astype(f64), "copernican": state.coper.astype(f64)}
 
-    def redeterminize(self, state: GTState, seat: np.ndarray, streams) -> None:
-        """Re-sample what game ``g`` hides from ``seat[g]`` (in place): every deck order (nobody
-        looks through a deck), the other seats' hands (pooled with their decks, redealt at the
-        same size), the Observation bags and the Invention decks (kernel in
-        :mod:`strategies.galileos_truth`)."""
-        from strategies.galileos_truth import redeterminize_kernel
-
-        redeterminize_kernel(streams.keys, streams.counters, np.ascontiguousarray(seat, np.int64), state.ctype,
-                             state.czone, state.deck, state.deck_n, state.nslots, state.bag, state.bag_n,
-                             state.inv_deck, state.inv_deck_n)
+    def _redeterminize(self, state: GTState, seat: np.ndarray, streams) -> None:
+        """Re-sample what game ``g`` hides from ``seat[g]`` (in place): every deck order below its
+        known top (nobody looks through a deck; a card put on top stays), the other seats' unknown
+        hand cards (pooled with their decks, redealt at the same size), the Observation bags, the
+        Invention decks and the Penance supply (:mod:`sim.galileos_truth.hidden`)."""
+        hidden.redeterminize_kernel(streams.keys, streams.counters, seat, state.ctype, state.czone, state.known,
+                                    state.deck, state.deck_n, state.nslots, state.bag, state.bag_n, state.inv_deck,
+                                    state.inv_deck_n, state.pen_pile, state.pen_n)
 
     # ------------------------------------------------------------------ invariants
     def check_invariants(self, state: GTState) -> list[str]:

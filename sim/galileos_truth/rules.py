@@ -10,7 +10,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.core.logs import alloc_row
-from sim.core.rng import draw_below, shuffle_range
+from sim.core.rng import chance_below, chance_shuffle
 
 from .content import K_ICONS, PURPLE, WCOLS, WROWS, ASTRONOMY, PHYSICS, MATHEMATICS
 from .state import *  # noqa: F401,F403  (integer constants)
@@ -206,9 +206,10 @@ def reshuffle(S, g, p):
     for c in range(S.nslots[g, p]):
         if S.czone[g, p, c] == Z_DISCARD:
             S.czone[g, p, c] = Z_DECK
+            S.known[g, p, c] = False
             S.deck[g, p, n] = c
             n += 1
-    shuffle_range(S.rng_key, S.rng_ctr, g, S.deck[g, p], lo, n)
+    chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_DECK + p, S.deck[g, p], lo, n)
     S.deck_n[g, p] = n
 
 
@@ -1428,7 +1429,7 @@ def bag_draw(S, g, lv):
             S.bag[g, i, n] = S.bagdisc[g, i, k]
             n += 1
         S.bagdisc_n[g, i] = 0
-        shuffle_range(S.rng_key, S.rng_ctr, g, S.bag[g, i], 0, n)
+        chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_BAG + i, S.bag[g, i], 0, n)
         S.bag_n[g, i] = n
     if S.bag_n[g, i] == 0:
         return -1
@@ -1448,6 +1449,7 @@ def take_card(S, C, PR, g, p, t, kind, b, before):
     """Write/Copy: a new card of type ``t``; the player then places it (deck top or hand)."""
     c = new_card(S, g, p, t)
     S.czone[g, p, c] = Z_HAND     # held while the player decides where it goes
+    S.known[g, p, c] = True       # everyone saw it taken (search copies keep it where it goes)
     S.cur_card[g] = c
     S.phase[g] = P_PLACE
 
@@ -1731,7 +1733,7 @@ def setup_kernel(S, C, PR):
                 S.deck[g, p, i] = i
             S.deck_n[g, p] = nbasic
             S.nslots[g, p] = nbasic
-            shuffle_range(S.rng_key, S.rng_ctr, g, S.deck[g, p], 0, nbasic)
+            chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_DECK + p, S.deck[g, p], 0, nbasic)
         for per in range(3):
             n = 0
             for i in range(C.INV_PERIOD.shape[0]):
@@ -1739,7 +1741,7 @@ def setup_kernel(S, C, PR):
                     S.inv_deck[g, per, n] = i
                     n += 1
             S.inv_deck_n[g, per] = n
-            shuffle_range(S.rng_key, S.rng_ctr, g, S.inv_deck[g, per], 0, n)
+            chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_INV + per, S.inv_deck[g, per], 0, n)
         for lv in range(3):
             n = 0
             for t in range(C.TILE_LEVEL.shape[0]):
@@ -1747,12 +1749,12 @@ def setup_kernel(S, C, PR):
                     S.bag[g, lv, n] = t
                     n += 1
             S.bag_n[g, lv] = n
-            shuffle_range(S.rng_key, S.rng_ctr, g, S.bag[g, lv], 0, n)
+            chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_BAG + lv, S.bag[g, lv], 0, n)
         npen = C.PEN_TYPES.shape[0]
         for i in range(npen):
             S.pen_pile[g, i] = C.PEN_TYPES[i]
         S.pen_n[g] = npen
-        shuffle_range(S.rng_key, S.rng_ctr, g, S.pen_pile[g], 0, npen)
+        chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_PENANCE, S.pen_pile[g], 0, npen)
         for lv in range(2, 5):
             n = 0
             for i in range(C.GRAD_LEVEL.shape[0]):
@@ -1760,7 +1762,7 @@ def setup_kernel(S, C, PR):
                     n += 1
             k = 0
             if n > 1:
-                k = draw_below(S.rng_key, S.rng_ctr, g, n)
+                k = chance_below(S.rng_key, S.rng_ctr, g, RZ_GRAD + lv - 2, n)
             for i in range(C.GRAD_LEVEL.shape[0]):
                 if C.GRAD_LEVEL[i] == lv:
                     if k == 0:

@@ -14,6 +14,15 @@ from .params import IDX
 
 # ---- card zones
 Z_NONE, Z_DECK, Z_HAND, Z_PLAY, Z_DISCARD, Z_REMOVED = 0, 1, 2, 3, 4, 5
+# ---- chance zones (sim.core.rng.chance_shuffle): each chance event is keyed by its zone and how many
+# times that zone has had one, so one seat's play never moves another seat's shuffles
+MAX_SEATS = 4
+RZ_DECK = 0                    # + seat: that seat's deck (setup shuffle, then every reshuffle)
+RZ_INV = RZ_DECK + MAX_SEATS   # + Period - 1: that Period's Invention deck
+RZ_BAG = RZ_INV + 3            # + Level - 1: that Level's Observation bag (setup, then every refill)
+RZ_PENANCE = RZ_BAG + 3        # the Penance supply
+RZ_GRAD = RZ_PENANCE + 1       # + Level - 2: the Graduation tile drawn for Levels II..IV
+N_CHANCE_ZONES = RZ_GRAD + 3
 # ---- Natural Philosopher
 PH_STANDING, PH_ON_SPACE, PH_LYING, PH_PRISON, PH_STAKE = 0, 1, 2, 3, 4
 # ---- decision phases
@@ -170,6 +179,8 @@ class GTState(BatchState):
     deck_n: np.ndarray       # int32[B, P]
     nslots: np.ndarray       # int32[B, P]
     first_pass: np.ndarray   # int32[B] first seat to pass in this Cycle (-1: nobody yet; A-GT-31)
+    known: np.ndarray        # bool[B, P, NC] card public: taken from a Treatise Board (Write/Copy), then only in
+    #                          hand, on top of the deck or in public zones; cleared when reshuffled into the deck
 
 
 STATE_FIELDS = tuple(f.name for f in fields(GTState) if f.name != "num_players")

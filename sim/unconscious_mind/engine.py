@@ -8,6 +8,7 @@ import numpy as np
 
 from sim.core import Column, ConfigError, Game
 
+from . import hidden
 from . import rules as R
 from .actions import (CARD0, CH0, DONE, MODE0, MODE_NAMES, NUM_ACTIONS, PASS, PLACE0, POS0, RECALL, TREAT, XFER0,
                       action_label)
@@ -31,6 +32,7 @@ class UnconsciousMind(Game):
     min_players, max_players = 1, 4
     num_actions = NUM_ACTIONS
     Params = Params
+    chance_zones = R.N_CHANCE_ZONES
     turn_columns = (
         Column("option", "str", "-", "Turn option taken.", ("pass", "state_ideas", "recall", "treat")),
         Column("mt_action", "str", "-", "Meeting Table action space used by State Ideas.", ("none",) + MT_ACTIONS),
@@ -241,21 +243,18 @@ class UnconsciousMind(Game):
             "therapy": np.where(state.room_client >= 0, state.room_ther, 0).sum(axis=2).astype(f),
         }
 
-    def redeterminize(self, state: UMState, seat: np.ndarray, streams) -> None:
+    def _redeterminize(self, state: UMState, seat: np.ndarray, streams) -> None:
         """Re-sample what game g hides from ``seat[g]``: the order of the Notebook tile stacks, the Research,
-        Treatise, client and dream decks, and the other players' Research hands (shuffled back with the
-        deck and re-dealt in the same counts). Kernel: :func:`strategies.unconscious_mind.redeterminize_kernel`."""
-        from strategies.unconscious_mind import redeterminize_kernel
-
+        Treatise, client and dream decks, and the other players' unknown Research hand cards (shuffled back with
+        the deck and re-dealt in the same counts; cards taken from the display stay). Kernel:
+        :func:`sim.unconscious_mind.hidden.redeterminize_kernel`."""
         lay = state.layout
-        names = ("tstack", "ttop", "rdeck", "rtop", "card_loc", "card_own", "trdeck", "trtop", "rdeck_cl", "rtop_cl",
-                 "cdeck_cl", "ctop_cl", "ldeck", "ltop", "mdeck", "mtop")
-        off = np.array([lay.off[n] for n in names], np.int64)
+        off = np.array([lay.off[n] for n in hidden.OFFSET_FIELDS], np.int64)
         dims = np.array([lay.shape["tstack"][1], self.A["tiles_per_level"][0], self.A["tiles_per_level"][1],
                          lay.shape["rdeck"][0], lay.shape["trdeck"][0], lay.shape["rdeck_cl"][0],
                          lay.shape["cdeck_cl"][0], lay.shape["ldeck"][0], lay.shape["mdeck"][0],
                          state.num_players, R.L_DECK, R.L_HAND], np.int64)
-        redeterminize_kernel(state.M, np.ascontiguousarray(seat, np.int64), streams.keys, streams.counters, off, dims)
+        hidden.redeterminize_kernel(state.M, seat, streams.keys, streams.counters, off, dims)
 
     def progress(self, state: UMState):
         return state.turn.astype(np.int64), np.where(state.over == 1, state.rnd, state.rnd - 1).astype(np.int64)

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.logs import alloc_row
-from sim.core.rng import shuffle_range
+from sim.core.rng import chance_shuffle
 
 from .consts import *  # noqa: F401,F403  X_* indices into C
 from .actions import (CARD0, CH0, DONE, MODE0, MODE_BRIGHT, MODE_NORMAL, NUM_ACTIONS, PASS, PLACE0,
@@ -1674,6 +1674,7 @@ def _apply_one_swap2(S, C, g, p, act, kind, a, b, ch):
     S.M[g, C[X_so_card_own] + c] = -1
     S.M[g, C[X_so_card_loc] + d] = L_HAND
     S.M[g, C[X_so_card_own] + d] = p
+    S.M[g, C[X_so_card_known] + d] = 1  # taken from the face-up display: everyone knows where it is
     ev(S, C, g, EV_CARD, p, C_RSWAP, 0, -1, d, 0, c)
 
 
@@ -2003,6 +2004,12 @@ def batch_apply(S, C, actions, active, scratch):
         advance(S, C, g, scratch)
 
 
+# chance zones (sim.core.rng.chance_shuffle): each setup shuffle keyed by what it shuffles
+RZ_TSTACK = 0     # + level (0, 1): the Notebook tile stacks
+RZ_RDECK, RZ_TRDECK, RZ_RDECK_CL, RZ_CDECK_CL, RZ_LDECK, RZ_MDECK, RZ_GOALS = 2, 3, 4, 5, 6, 7, 8
+N_CHANCE_ZONES = 9
+
+
 @njit(cache=True)
 def batch_setup(S, C, start_hand):
     scratch = np.zeros(NUM_ACTIONS, np.bool_)
@@ -2011,38 +2018,38 @@ def batch_setup(S, C, start_hand):
     ctr = S.rng_ctr
     for g in range(S.M.shape[0]):
         for lvl in range(2):
-            shuffle_range(key, ctr, g, S.M[g, C[X_so_tstack] + lvl * C[X_sw_tstack]:C[X_so_tstack] + lvl * C[X_sw_tstack] + C[X_sw_tstack]], 0, S.K[C[X_o_tiles_per_level] + lvl])
+            chance_shuffle(key, ctr, g, RZ_TSTACK + lvl, S.M[g, C[X_so_tstack] + lvl * C[X_sw_tstack]:C[X_so_tstack] + lvl * C[X_sw_tstack] + C[X_sw_tstack]], 0, S.K[C[X_o_tiles_per_level] + lvl])
             S.M[g, C[X_so_market] + lvl * C[X_sw_market] + 1] = stack_draw(S, C, g, lvl)
             S.M[g, C[X_so_market] + lvl * C[X_sw_market] + 0] = stack_draw(S, C, g, lvl)
-        shuffle_range(key, ctr, g, S.M[g, C[X_so_rdeck]:C[X_so_rdeck] + C[X_sd1_rdeck]], 0, C[X_sd1_rdeck])
+        chance_shuffle(key, ctr, g, RZ_RDECK, S.M[g, C[X_so_rdeck]:C[X_so_rdeck] + C[X_sd1_rdeck]], 0, C[X_sd1_rdeck])
         for k in range(C[X_sd1_rdisp]):
             c = S.M[g, C[X_so_rdeck] + (S.M[g, C[X_so_rtop]])]
             S.M[g, C[X_so_rtop]] += 1
             S.M[g, C[X_so_rdisp] + k] = c
             S.M[g, C[X_so_card_loc] + c] = L_DISPLAY
-        shuffle_range(key, ctr, g, S.M[g, C[X_so_trdeck]:C[X_so_trdeck] + C[X_sd1_trdeck]], 0, C[X_sd1_trdeck])
+        chance_shuffle(key, ctr, g, RZ_TRDECK, S.M[g, C[X_so_trdeck]:C[X_so_trdeck] + C[X_sd1_trdeck]], 0, C[X_sd1_trdeck])
         for k in range(C[X_sd1_trdisp]):
             if S.M[g, C[X_so_trtop]] < C[X_sd1_trdeck]:
                 S.M[g, C[X_so_trdisp] + k] = S.M[g, C[X_so_trdeck] + (S.M[g, C[X_so_trtop]])]
                 S.M[g, C[X_so_trtop]] += 1
-        shuffle_range(key, ctr, g, S.M[g, C[X_so_rdeck_cl]:C[X_so_rdeck_cl] + C[X_sd1_rdeck_cl]], 0, C[X_sd1_rdeck_cl])
+        chance_shuffle(key, ctr, g, RZ_RDECK_CL, S.M[g, C[X_so_rdeck_cl]:C[X_so_rdeck_cl] + C[X_sd1_rdeck_cl]], 0, C[X_sd1_rdeck_cl])
         for k in range(C[X_sd1_rdisp_cl]):
             if S.M[g, C[X_so_rtop_cl]] < C[X_sd1_rdeck_cl]:
                 S.M[g, C[X_so_rdisp_cl] + k] = S.M[g, C[X_so_rdeck_cl] + (S.M[g, C[X_so_rtop_cl]])]
                 S.M[g, C[X_so_rtop_cl]] += 1
-        shuffle_range(key, ctr, g, S.M[g, C[X_so_cdeck_cl]:C[X_so_cdeck_cl] + C[X_sd1_cdeck_cl]], 0, C[X_sd1_cdeck_cl])
+        chance_shuffle(key, ctr, g, RZ_CDECK_CL, S.M[g, C[X_so_cdeck_cl]:C[X_so_cdeck_cl] + C[X_sd1_cdeck_cl]], 0, C[X_sd1_cdeck_cl])
         for k in range(C[X_sd1_cdisp_cl]):
             if S.M[g, C[X_so_ctop_cl]] < C[X_sd1_cdeck_cl]:
                 S.M[g, C[X_so_cdisp_cl] + k] = S.M[g, C[X_so_cdeck_cl] + (S.M[g, C[X_so_ctop_cl]])]
                 S.M[g, C[X_so_ctop_cl]] += 1
-        shuffle_range(key, ctr, g, S.M[g, C[X_so_ldeck]:C[X_so_ldeck] + C[X_sd1_ldeck]], 0, C[X_sd1_ldeck])
-        shuffle_range(key, ctr, g, S.M[g, C[X_so_mdeck]:C[X_so_mdeck] + C[X_sd1_mdeck]], 0, C[X_sd1_mdeck])
+        chance_shuffle(key, ctr, g, RZ_LDECK, S.M[g, C[X_so_ldeck]:C[X_so_ldeck] + C[X_sd1_ldeck]], 0, C[X_sd1_ldeck])
+        chance_shuffle(key, ctr, g, RZ_MDECK, S.M[g, C[X_so_mdeck]:C[X_so_mdeck] + C[X_sd1_mdeck]], 0, C[X_sd1_mdeck])
         for k in range(C[X_sd1_mdisp]):
             S.M[g, C[X_so_mdisp] + k] = draw_manifest(S, C, g)
         # goal tiles: the first n of a shuffled order
         ng = C[X_n_goal_rep]
         order = np.arange(ng)
-        shuffle_range(key, ctr, g, order, 0, ng)
+        chance_shuffle(key, ctr, g, RZ_GOALS, order, 0, ng)
         for i in range(C[X_sd1_goal_id]):
             S.M[g, C[X_so_goal_id] + i] = order[i] if i < ng else -1
         for p in range(P):

@@ -58,6 +58,8 @@ def layout_spec(P: int, n: dict) -> list[tuple[str, tuple[int, ...], int]]:
         # City
         ("prof_loc", (P,), 0), ("freud_loc", (), 0), ("loc_cov", (6, 3), 0), ("dist_left", (3,), 0),
         ("dist_slot", (3, 4), -1), ("goal_id", (n["goals"],), -1), ("goal_owner", (n["goals"],), -1),
+        # hidden information: 1 = everyone saw this Research card go into its holder's hand (display swap)
+        ("card_known", (n["cards"],), 0),
     ]
 
 

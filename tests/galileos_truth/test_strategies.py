@@ -161,7 +161,7 @@ def test_redeterminize_keeps_invariants_and_what_the_seat_sees(game):
     assert game.check_invariants(r) == []
     for f in ("vp", "coins", "research", "books", "susp", "coper", "level", "tseal", "window", "workshop",
               "inv_owner", "mastery", "lvl_seal", "phase", "seat", "cycle", "ctype", "deck_n", "bag_n", "inv_deck_n",
-              "pen_pile", "bagdisc"):
+              "pen_n", "bagdisc", "known"):
         assert np.array_equal(getattr(r, f), getattr(s, f)), f
     changed = False
     for g in range(s.batch_size):
@@ -174,6 +174,8 @@ def test_redeterminize_keeps_invariants_and_what_the_seat_sees(game):
             assert len(_zone_multiset(r, g, q, Z_HAND)) == len(_zone_multiset(s, g, q, Z_HAND))
             assert (sorted(_zone_multiset(r, g, q, Z_HAND) + _zone_multiset(r, g, q, Z_DECK))
                     == sorted(_zone_multiset(s, g, q, Z_HAND) + _zone_multiset(s, g, q, Z_DECK)))
+        n = s.pen_n[g]  # the face-down Penance supply: same cards, re-sampled order
+        assert sorted(r.pen_pile[g, :n]) == sorted(s.pen_pile[g, :n])
         for lv in range(3):
             n = s.bag_n[g, lv]
             assert sorted(r.bag[g, lv, :n]) == sorted(s.bag[g, lv, :n])
