@@ -294,6 +294,16 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
     runs = load_runs(list(folders))
     secs = (sections or build_sections)(runs)
     try:
+        return _write_report(runs, secs, dest, t0)
+    finally:  # every figure is released, also when writing fails part-way
+        for s in secs:
+            for _, fig, _ in s.figures:
+                F.close(fig)
+
+
+def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float) -> Path:
+    """Write the page of ``secs`` into a temporary folder beside ``dest``, then move it into place."""
+    try:
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.tmp-", dir=dest.parent))
         os.chmod(tmp, 0o755)
