@@ -20,7 +20,7 @@ from sim.core.errors import RunFolderError
 from sim.core.logs import drain
 from sim.core.rng import Streams, strategy_stream
 from sim.registry import make_game
-from sim.runfolder import read_manifest
+from sim.runfolder import read_manifest, run_config
 
 
 def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
@@ -34,7 +34,7 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
 
     run = Path(run)
     m = read_manifest(run)
-    cfg = RunConfig.from_dict(m["config"])
+    cfg = run_config(run, m)  # content and paths read against the run folder (it may have moved)
     if not (0 <= game_id < cfg.games):
         raise RunFolderError(f"game {game_id} is not in run {str(run)!r}: games 0 to {cfg.games - 1}")
     chunk = next((c for c in m["chunks"] if c["lo"] <= game_id < c["hi"]), None)

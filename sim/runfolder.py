@@ -4,6 +4,7 @@ Layout of a run folder::
 
     RUN/manifest.json          config, versions, params and content hashes, seeds, chunk status
     RUN/run.toml               the config, to repeat the run (simulate --config RUN/run.toml --out NEW)
+    RUN/content/               a copy of custom content files (runs with --content only)
     RUN/games/part-000000.parquet   one row per (game, seat)
     RUN/turns/part-000000.parquet   one row per turn
     RUN/events/part-000000.parquet  one row per event
@@ -11,6 +12,12 @@ Layout of a run folder::
 Every file is written under a temporary name that no ``*.parquet`` glob matches and then renamed
 (``os.replace``), so a reader never sees a half-written file. Part files are Parquet, zstd,
 dictionary-encoded strings, readable with ``polars.scan_parquet(RUN / "turns" / "*.parquet")``.
+
+A run folder is self-contained and can be moved: ``run.toml`` and the manifest's config hold paths
+relative to the run folder (``out = "."``, ``content = "content"``), custom content is copied into
+``RUN/content/`` (its hash is in the manifest), and paths in a config file are read relative to
+that file's folder (:func:`sim.config.load_toml`). :func:`run_config` gives a run's config with
+those paths resolved.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from .core.errors import RunFolderError
 TABLES = ("games", "turns", "events")
 MANIFEST = "manifest.json"
 RUN_TOML = "run.toml"
+CONTENT = "content"
 FORMAT_VERSION = 1
 
 
@@ -47,6 +55,60 @@ def write_atomic(path: Path, data: bytes) -> None:
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
+
+
+def stored_config(config: dict[str, Any]) -> dict[str, Any]:
+    """A config dict as a run folder stores it: ``out`` is the run folder itself (``"."``) and
+    custom content is the folder's own copy (``"content"``), so nothing points outside the folder."""
+    d = dict(config)
+    d["out"] = "."
+    if d.get("content") is not None:
+        d["content"] = CONTENT
+    return d
+
+
+def resolve_paths(config: dict[str, Any], base: Path) -> dict[str, Any]:
+    """``config`` with relative ``out`` and ``content`` read against the folder ``base`` (absolute
+    paths, as older run folders hold, are kept)."""
+    d = dict(config)
+    for k in ("out", "content"):
+        v = d.get(k)
+        if isinstance(v, str) and not Path(v).is_absolute():
+            d[k] = str(Path(base) / v) if v not in ("", ".") else str(base)
+    return d
+
+
+def run_config(run: Path, manifest: dict[str, Any] | None = None):
+    """The :class:`~sim.config.RunConfig` of a run folder, its paths resolved against the folder.
+
+    Raises:
+        RunFolderError: not a run folder (see :func:`read_manifest`).
+        ConfigError: the stored config is not valid.
+    """
+    from .config import RunConfig
+
+    m = read_manifest(run) if manifest is None else manifest
+    return RunConfig.from_dict(resolve_paths(m["config"], Path(run)))
+
+
+def content_blobs(files: list[Path], root: Path) -> dict[str, bytes]:
+    """The bytes of content ``files`` by their path relative to the content folder ``root``."""
+    return {str(Path(f).resolve().relative_to(Path(root).resolve())): Path(f).read_bytes() for f in files}
+
+
+def write_content(run: Path, blobs: dict[str, bytes]) -> None:
+    """Write the copy of custom content into ``run/content`` (a whole folder, renamed into place)."""
+    run = Path(run)
+    tmp = run / f".{CONTENT}.tmp-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    for name, data in blobs.items():
+        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp / name).write_bytes(data)
+    old = run / f".{CONTENT}.old-{os.getpid()}"
+    if (run / CONTENT).exists():
+        os.replace(run / CONTENT, old)
+    os.replace(tmp, run / CONTENT)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def part_name(chunk: int) -> str:
@@ -156,7 +218,7 @@ def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> bool:
                 f"output folder {str(run)!r} is not empty and not a run folder (holds {others[0]!r}): choose a new --out")
     _check_writable(run)
     if overwrite and has_manifest:
-        for sub in TABLES + ("report",):
+        for sub in TABLES + ("report", CONTENT):
             shutil.rmtree(run / sub, ignore_errors=True)
         (run / MANIFEST).unlink(missing_ok=True)
         (run / RUN_TOML).unlink(missing_ok=True)
@@ -166,14 +228,14 @@ def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> bool:
 def foreign_entries(run: Path) -> list[str]:
     """Names in the folder ``run`` that a run folder does not hold (hidden temporary files aside), sorted."""
     return sorted(p.name for p in Path(run).iterdir()
-                  if p.name not in TABLES + (MANIFEST, RUN_TOML, "report") and not p.name.startswith("."))
+                  if p.name not in TABLES + (MANIFEST, RUN_TOML, "report", CONTENT) and not p.name.startswith("."))
 
 
 def remove_runs(folders) -> int:
     """Delete the run folders of an earlier sweep or tournament (``--overwrite``); returns how many.
 
     Every existing folder is checked before anything is deleted: it must hold nothing but run files
-    (manifest.json, run.toml, games/, turns/, events/, report/, hidden temporary files). Missing
+    (manifest.json, run.toml, games/, turns/, events/, report/, content/, hidden temporary files). Missing
     folders are skipped.
 
     Raises:

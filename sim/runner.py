@@ -19,6 +19,7 @@ instead of Ctrl-C's 130.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import platform
 import signal
 import threading
@@ -148,14 +149,15 @@ def _versions() -> dict[str, str]:
 
 
 def new_manifest(cfg: RunConfig) -> dict[str, Any]:
-    """Manifest of a run about to start (every chunk pending)."""
+    """Manifest of a run about to start (every chunk pending); its config holds paths relative to
+    the run folder (:func:`sim.runfolder.stored_config`)."""
     params = cfg.make_params()
     game = make_game(cfg.game, params, cfg.content)
     return {
         "format": rf.FORMAT_VERSION,
         "status": "running",
         "created": rf.now(),
-        "config": cfg.to_dict(),
+        "config": rf.stored_config(cfg.to_dict()),
         "versions": _versions(),
         "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine()},
         "game": {
@@ -176,6 +178,8 @@ def new_manifest(cfg: RunConfig) -> dict[str, Any]:
 def _check_resumable(old: dict[str, Any], cfg: RunConfig) -> None:
     old_cfg = RunConfig.from_dict(old["config"])
     a, b = old_cfg.result_key(), cfg.result_key()
+    for d in (a, b):  # content is compared by its hash below, not by where it lies
+        d["content"] = "custom" if d.get("content") is not None else None
     for k in sorted(set(a) | set(b)):
         if a.get(k) != b.get(k):
             raise RunFolderError(
@@ -232,7 +236,9 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
     from joblib import Parallel, delayed
 
     cfg = config.validated()
-    make_game(cfg.game, cfg.make_params(), cfg.content)  # content files validated before anything is written
+    game0 = make_game(cfg.game, cfg.make_params(), cfg.content)  # content files validated before anything is written
+    # custom content is copied into the run folder (read first: it may lie in the folder being replaced)
+    blobs = rf.content_blobs(game0.content_files(), game0.content_dir) if cfg.content is not None else None
     with _backend(cfg) as n_jobs:  # connect first: an unreachable scheduler leaves nothing behind
         out = Path(cfg.out)
         resumed = rf.prepare_out(out, resume=resume, overwrite=overwrite)
@@ -244,7 +250,13 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
             manifest.setdefault("resumed", []).append(rf.now())
         else:
             manifest = new_manifest(cfg)
-            rf.write_atomic(out / rf.RUN_TOML, dump_toml(cfg).encode())
+        if blobs is not None and not (resumed and (out / rf.CONTENT).is_dir()):
+            rf.write_content(out, blobs)
+        if not resumed:
+            stored = RunConfig.from_dict(rf.stored_config(cfg.to_dict()))
+            rf.write_atomic(out / rf.RUN_TOML, dump_toml(stored).encode())
+        if blobs is not None:  # the workers play from the folder's own copy
+            cfg = dataclasses.replace(cfg, content=str((out / rf.CONTENT).resolve()))
         rf.write_manifest(out, manifest)
         todo = [c for c in manifest["chunks"] if c["status"] != "done"]
         done_games = sum(c["hi"] - c["lo"] for c in manifest["chunks"] if c["status"] == "done")
