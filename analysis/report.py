@@ -322,6 +322,10 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float) -> Pat
                     f"{', '.join(repr(runs.manifests[n].get('status')) for n in partial)}); figures cover the finished chunks only.")
             h.append(f"<p style='color:#b9484e'><b>{html.escape(warn)}</b></p>")
             md += [f"**{warn}**", ""]
+        for n, notes in runs.notes.items():  # files and manifest disagree (see analysis.load)
+            for note in notes:
+                h.append(f"<p style='color:#b9484e'><b>{html.escape(f'Run {n}: {note}.')}</b></p>")
+                md += [f"**Run {n}: {note}.**", ""]
         for i, s in enumerate(secs):
             h.append(f"<h2>{html.escape(s.title)}</h2>")
             md += [f"## {s.title}", ""]

@@ -127,6 +127,68 @@ def write_part(run: Path, table_name: str, chunk: int, table: pa.Table) -> int:
     return final.stat().st_size
 
 
+PART_RE = re.compile(r"part-(\d{6})\.parquet")
+
+
+def resume_hint(run: Path) -> str:
+    """The command that completes (or repairs) the run in ``run``."""
+    return f"meeplelab simulate --out {str(run)!r} --resume"
+
+
+def part_problem(run: Path, table: str, chunk: dict[str, Any], *, footer: bool = True) -> str | None:
+    """What is wrong with the part file of a chunk the manifest lists as done, or None.
+
+    Checks that the file exists and, with ``footer``, that its Parquet footer reads and holds the
+    row count the manifest recorded for the chunk.
+    """
+    p = Path(run) / table / part_name(int(chunk["id"]))
+    if not p.is_file():
+        return "missing"
+    if not footer:
+        return None
+    try:
+        rows = pq.read_metadata(p).num_rows
+    except Exception as e:  # pyarrow raises ArrowInvalid / OSError on a truncated or corrupt file
+        return f"corrupt ({type(e).__name__})"
+    want = (chunk.get("rows") or {}).get(table)
+    if want is not None and rows != int(want):
+        return f"holds {rows:,} rows where the manifest lists {int(want):,}"
+    return None
+
+
+def verify_chunks(run: Path, manifest: dict[str, Any], *, footer: bool = True) -> dict[int, dict[str, str]]:
+    """Part files of the chunks marked done that do not match the manifest.
+
+    Returns:
+        ``{chunk id: {table: problem}}`` (see :func:`part_problem`); empty when files and manifest agree.
+    """
+    out: dict[int, dict[str, str]] = {}
+    for c in manifest.get("chunks") or []:
+        if c.get("status") != "done":
+            continue
+        for t in TABLES:
+            why = part_problem(run, t, c, footer=footer)
+            if why is not None:
+                out.setdefault(int(c["id"]), {})[t] = why
+    return out
+
+
+def unlisted_parts(run: Path, manifest: dict[str, Any]) -> list[str]:
+    """Part files (``table/part-NNNNNN.parquet``) of chunks the manifest does not list as done, e.g.
+    written by chunks that finished after Ctrl-C or by workers that outlived a killed parent. Hidden
+    and temporary files (``.*``) are not part files and are not listed."""
+    done = {int(c["id"]) for c in manifest.get("chunks") or [] if c.get("status") == "done"}
+    out = []
+    for t in TABLES:
+        d = Path(run) / t
+        if d.is_dir():
+            for p in sorted(d.iterdir()):
+                m = PART_RE.fullmatch(p.name)
+                if m and int(m.group(1)) not in done:
+                    out.append(f"{t}/{p.name}")
+    return out
+
+
 def remove_temp_files(run: Path) -> int:
     """Delete leftover temporary files of an interrupted run; returns how many."""
     n = 0

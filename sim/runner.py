@@ -90,6 +90,56 @@ class RunSummary:
         return self.games_played_now / self.seconds if self.seconds > 0 else float("nan")
 
 
+class ChunkFailed(Exception):
+    """An exception inside :func:`run_chunk` (in a worker), carrying the chunk and its game range.
+
+    Args (also ``.args``, so it pickles back from a worker process): chunk id, first game, last game
+    + 1, ``"Type: message"`` of the original exception, its formatted traceback.
+    """
+
+    def __init__(self, chunk: int, lo: int, hi: int, what: str, trace: str = ""):
+        super().__init__(chunk, lo, hi, what, trace)
+        self.chunk, self.lo, self.hi, self.what, self.trace = chunk, lo, hi, what, trace
+
+    def __str__(self) -> str:
+        return f"chunk {self.chunk} (games {self.lo} to {self.hi - 1}): {self.what}"
+
+
+class WorkerFailed(RunFolderError):
+    """A chunk failed in a worker (an exception in it) or a worker process died: the run is marked
+    ``failed`` with the finished chunks kept; the message names the games and the resume command."""
+
+
+def _game_ranges(chunks: list[dict[str, Any]]) -> str:
+    """``"games 192 to 299"`` (adjacent chunks merged; several ranges joined by commas)."""
+    spans: list[list[int]] = []
+    for c in sorted(chunks, key=lambda c: c["lo"]):
+        if spans and spans[-1][1] == c["lo"]:
+            spans[-1][1] = c["hi"]
+        else:
+            spans.append([c["lo"], c["hi"]])
+    return "games " + ", ".join(f"{lo} to {hi - 1}" for lo, hi in spans)
+
+
+def _worker_failure(out: Path, manifest: dict[str, Any], e: BaseException) -> WorkerFailed:
+    """The one-line error for a chunk that failed in a worker or a worker that died; the manifest
+    gets the error (and the worker's traceback) and is marked ``failed`` by the caller."""
+    import re
+    import traceback
+
+    hint = f"the finished chunks are kept; complete the run with: {rf.resume_hint(out)}"
+    if isinstance(e, ChunkFailed):
+        manifest["error"] = str(e)
+        manifest["traceback"] = e.trace
+        return WorkerFailed(f"{e} in a worker; {hint}")
+    left = [c for c in manifest["chunks"] if c["status"] != "done"]
+    codes = re.search(r"exit codes of the workers are \{([^}]*)\}", str(e))
+    why = f"{type(e).__name__}" + (f", exit code {codes.group(1)}" if codes else "")
+    manifest["error"] = f"{type(e).__name__}: {e}"
+    manifest["traceback"] = "".join(traceback.format_exception(e))
+    return WorkerFailed(f"a worker process died ({why}) while {_game_ranges(left)} were not finished; {hint}")
+
+
 def chunk_bounds(games: int, batch_size: int) -> list[tuple[int, int]]:
     """``[(lo, hi), ...]`` game index ranges of the chunks."""
     return [(lo, min(lo + batch_size, games)) for lo in range(0, games, batch_size)]
@@ -103,7 +153,22 @@ def run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
 
     Returns:
         ``{"chunk", "rows": {table: n}, "bytes": {table: n}, "seconds"}``.
+
+    Raises:
+        ChunkFailed: any exception but a :class:`UserError` (kept as it is), naming the chunk.
     """
+    try:
+        return _run_chunk(config, chunk, lo, hi, out, game_module)
+    except UserError:
+        raise
+    except Exception as e:
+        import traceback
+
+        raise ChunkFailed(chunk, lo, hi, f"{type(e).__name__}: {e}", "".join(traceback.format_exception(e))) from None
+
+
+def _run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
+               game_module: str | None) -> dict[str, Any]:
     from strategies.registry import make_strategy
 
     from .play import play_batch
@@ -190,6 +255,23 @@ def _check_resumable(old: dict[str, Any], cfg: RunConfig) -> None:
         raise RunFolderError("cannot resume: the content files changed since the run started")
 
 
+def _reopen_bad_chunks(out: Path, manifest: dict[str, Any]) -> list[int]:
+    """Mark pending every chunk marked done whose part files do not match the manifest (missing, a
+    footer that does not read, another row count), and delete its parts; returns their ids. The
+    resumed run then plays them again."""
+    bad = rf.verify_chunks(out, manifest)
+    for c in manifest["chunks"]:
+        if int(c["id"]) in bad:
+            c["status"] = "pending"
+            for k in ("rows", "bytes", "seconds"):
+                c.pop(k, None)
+            for t in rf.TABLES:
+                (out / t / rf.part_name(int(c["id"]))).unlink(missing_ok=True)
+    if bad:
+        manifest.setdefault("repaired", []).append({"at": rf.now(), "chunks": sorted(bad)})
+    return sorted(bad)
+
+
 @contextlib.contextmanager
 def _backend(cfg: RunConfig) -> Iterator[int]:
     """joblib backend context; yields the n_jobs to pass to Parallel."""
@@ -221,7 +303,9 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
 
     Args:
         config: the run.
-        resume: complete the interrupted run already in ``config.out``.
+        resume: complete the run already in ``config.out``: every part file the manifest lists is
+            checked (present, footer, row count) and the chunks whose parts are missing or damaged
+            are played again with the chunks not done.
         overwrite: replace a run already in ``config.out``.
         progress: show a progress bar (rich) on the terminal.
 
@@ -246,7 +330,10 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
             manifest = rf.read_manifest(out)
             _check_resumable(manifest, cfg)
             rf.remove_temp_files(out)
+            _reopen_bad_chunks(out, manifest)
             manifest["status"] = "running"
+            manifest.pop("error", None)
+            manifest.pop("traceback", None)
             manifest.setdefault("resumed", []).append(rf.now())
         else:
             manifest = new_manifest(cfg)
@@ -274,7 +361,16 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
                 tasks = (delayed(run_chunk)(cfg_dict, c["id"], c["lo"], c["hi"], str(out), mod) for c in todo)
                 results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks) if todo else []
                 by_id = {c["id"]: c for c in manifest["chunks"]}
-                for r in results:
+                it = iter(results)
+                while True:
+                    try:
+                        r = next(it)
+                    except StopIteration:
+                        break
+                    except (KeyboardInterrupt, UserError):
+                        raise
+                    except Exception as e:  # an exception in a chunk, or a worker process that died
+                        raise _worker_failure(out, manifest, e) from None
                     c = by_id[r["chunk"]]
                     c.update(status="done", rows=r["rows"], bytes=r["bytes"], seconds=round(r["seconds"], 3))
                     rf.write_manifest(out, manifest)
