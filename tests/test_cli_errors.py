@@ -87,7 +87,7 @@ def test_output_path_not_writable(tmp_path, capsys, monkeypatch):
 
 
 def test_report_on_a_corrupt_parquet_part_names_the_part(small_run, tmp_path, capsys, monkeypatch):
-    part = small_run / "turns" / "part-000001.parquet"
+    part = small_run / "turns" / "part-000000.parquet"  # the run's one chunk: a part the manifest lists
     part.write_bytes(b"not parquet at all")
     expect_error(["report", str(small_run), "--out", str(tmp_path / "rep")],
                  f"corrupt Parquet part '{part}': ArrowInvalid; meeplelab simulate --out '{small_run}' --resume "

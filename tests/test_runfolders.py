@@ -228,3 +228,44 @@ def test_a_dead_worker_ends_in_one_line_and_resume_completes_the_run(exit_, tmp_
     assert m["status"] == "complete" and "error" not in m
     g = pl.read_parquet([str(out / "games" / rf.part_name(i)) for i in range(6)])
     assert g["game"].n_unique() == 300 and g.height == 600
+
+
+def test_parts_written_by_workers_that_outlive_a_killed_parent_are_reconciled(tmp_path, capsys, monkeypatch):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from analysis.load import load_runs
+
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-c", "import tests.toygame; from cli import main; main()", "simulate", "--game", "toy",
+           "--players", "2", "--strategies", "slow-random:ms=4", "--games", "80", "--batch-size", "4", "--chunk-size", "4",
+           "--n-jobs", "2", "--seed", "8", "--out", str(out), "--no-progress"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if sum(c["status"] == "done" for c in manifest(out)["chunks"]) >= 3:
+                break
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)  # the loky workers are left running their chunks
+    proc.wait()
+    time.sleep(5)  # let orphaned workers finish and write their parts
+    m = manifest(out)
+    listed = {c["id"] for c in m["chunks"] if c["status"] == "done"}
+    assert 3 <= len(listed) < 20
+    on_disk = {int(p.name[5:11]) for p in (out / "games").glob("part-*.parquet")}
+    runs = load_runs([out])
+    n = runs.games.select(pl.col("game").n_unique()).collect().item()
+    assert n == 4 * len(listed)  # the tables hold exactly the games the manifest counts
+    extra = on_disk - listed
+    assert extra, "the loky workers outlived their killed parent and wrote parts (the case under test)"
+    assert bool(runs.notes) == bool(extra)
+    code, stdout, err = run_cli(SIM + ["--out", str(out), "--resume"], capsys, monkeypatch)
+    assert code == 0, err
+    assert "completed 80 games of toy" in stdout
+    assert load_runs([out]).games.select(pl.col("game").n_unique()).collect().item() == 80
