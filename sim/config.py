@@ -66,9 +66,10 @@ class RunConfig:
         n_jobs: joblib workers (-1 = all cores).
         backend: ``loky`` (processes), ``threading`` or ``dask`` (needs ``scheduler``).
         scheduler: Dask scheduler address (``tcp://host:8786``) for the dask backend.
-        out: run folder.
+        out: run folder (a run folder's own ``run.toml`` stores ``"."``: the folder itself).
         params: parameter overrides ``{name: value}`` applied to the game's defaults.
-        content: folder of content files replacing the packaged ones (None = packaged).
+        content: folder of content files replacing the packaged ones (None = packaged); the run
+            folder keeps a copy in ``content/`` and its ``run.toml`` stores ``"content"``.
         log_turns, log_events: write the turns / events tables.
     """
 
