@@ -110,6 +110,9 @@ def simulate(
         _fail("--out is required: the run folder to write")
     cfg = RunConfig.from_dict(base)
     cfg.validated()  # bad input is reported before anything else is said
+    from sim.registry import make_game
+
+    make_game(cfg.game, cfg.make_params(), cfg.validated().content)  # content files too (ContentError: one line)
     if not _kernels_cached(cfg.game):
         typer.echo(f"compiling the {cfg.game} rule kernels (first run on this machine: a few minutes; cached after)",
                    err=True)
