@@ -5,7 +5,7 @@ source file only, so editing a module the kernel imports (a constant in :mod:`si
 kernel in another file) would leave the cached machine code running the old way. :func:`install`
 (called when :mod:`sim` is imported, before any kernel module) makes every cache locator key a
 kernel of this project by the sha256 of the source files its module imports, directly or through
-other modules of the project (the import closure); when any of them changes,
+other modules of the project (the import closure, imports inside functions aside); when any of them changes,
 numba finds the index stale and compiles again. Kernels of other packages keep numba's own key.
 
 numba writes its cache beside the source (``__pycache__``) or in the user's cache folder
@@ -28,7 +28,7 @@ from pathlib import Path
 PACKAGES = ("sim", "strategies", "analysis", "benchmarks", "tests")
 
 _MODULES: dict[Path, tuple[str, bool] | None] = {}  # file -> (module name, is package), or None
-_IMPORTS: dict[Path, list[str]] = {}
+_IMPORTS: dict[Path, tuple[list[str], list[str]]] = {}
 _DIGESTS: dict[Path, str] = {}
 
 
@@ -59,23 +59,52 @@ def _file_of(root: Path, name: str) -> Path | None:
 
 _IMPORT_RE = re.compile(
     rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]+))", re.M)
+_DEF_RE = re.compile(rb"^([ \t]*)(?:async[ \t]+)?def[ \t]", re.M)
 _NAME_RE = re.compile(r"^[A-Za-z_][\w.]*$")
 
 
-def _imports(py_file: Path, name: str, is_pkg: bool) -> list[str]:
-    """Absolute names of the modules ``py_file`` imports (every ``import``/``from ... import`` line,
-    also inside functions, with their parent packages; ``from M import x`` also names ``M.x`` in
-    case it is a module). Read with a regular expression (parsing every file with :mod:`ast` costs a
-    second per process); a line in a docstring that looks like an import only adds a file to hash."""
+def _in_function(text: bytes, pos: int, defs: list[tuple[int, int]]) -> bool:
+    """True when the line starting at ``pos`` lies in the body of a ``def`` (indented more than a
+    ``def`` line before it, with no line in between indented as little as that ``def``)."""
+    line_end = text.find(b"\n", pos)
+    line = text[pos: line_end if line_end >= 0 else len(text)]
+    indent = len(line) - len(line.lstrip(b" \t"))
+    if indent == 0:
+        return False
+    for start, d_indent in reversed(defs):
+        if start >= pos:
+            continue
+        if d_indent >= indent:
+            continue
+        # a def less indented than this line: is every non-blank line between them indented deeper?
+        between = text[text.find(b"\n", start) + 1: pos].split(b"\n")
+        if all(not ln.strip() or len(ln) - len(ln.lstrip(b" \t")) > d_indent for ln in between):
+            return True
+        return False
+    return False
+
+
+def _imports(py_file: Path, name: str, is_pkg: bool) -> tuple[list[str], list[str]]:
+    """What ``py_file`` imports outside function bodies: (modules it names, their parent packages).
+
+    Every ``import``/``from ... import`` line that is not inside a ``def`` counts (also under a
+    module-level ``if``/``try``); ``from M import x`` also names ``M.x`` in case it is a module.
+    Imports inside functions run when the function is called and cannot change what a kernel
+    compiles against. Read with regular expressions (parsing every file with :mod:`ast` costs a
+    second per process); a docstring line that looks like an import only adds a file to hash."""
     if py_file in _IMPORTS:
         return _IMPORTS[py_file]
     try:
         text = py_file.read_bytes()
     except OSError:
         text = b""
+    defs = [(m.start(), len(m.group(1))) for m in _DEF_RE.finditer(text)]
     package = name if is_pkg else name.rpartition(".")[0]
     found: set[str] = set()
-    for frm, what, plain in _IMPORT_RE.findall(text):
+    for m in _IMPORT_RE.finditer(text):
+        if _in_function(text, m.start(), defs):
+            continue
+        frm, what, plain = m.groups()
         if plain:
             for part in plain.decode("utf-8", "replace").split(","):
                 mod = part.split(" as ")[0].strip()
@@ -97,33 +126,41 @@ def _imports(py_file: Path, name: str, is_pkg: bool) -> list[str]:
             n = part.split(" as ")[0].strip()
             if n.isidentifier():
                 found.add(f"{mod}.{n}")
-    names = set()
+    parents = set()
     for n in found:
         parts = n.split(".")
-        names.update(".".join(parts[: i + 1]) for i in range(len(parts)))
-    _IMPORTS[py_file] = sorted(names)
+        parents.update(".".join(parts[:i]) for i in range(1, len(parts)))
+    _IMPORTS[py_file] = (sorted(found), sorted(parents - found))
     return _IMPORTS[py_file]
 
 
 def closure(py_file: Path | str) -> list[Path]:
     """The project source files that ``py_file`` imports, directly or through each other (itself
-    included), sorted; only modules of :data:`PACKAGES` under the same root are followed."""
+    included), sorted; only modules of :data:`PACKAGES` under the same root are followed. Parent
+    packages of an imported module are included (their ``__init__.py`` runs first) but their own
+    imports are followed only when they are imported themselves."""
     m = _module_of(Path(py_file))
     if m is None:
         return [Path(py_file).resolve()]
     root, name, is_pkg = m
     start = Path(py_file).resolve()
     seen = {start: (name, is_pkg)}
+    hashed = set()
     todo = [start]
     while todo:
         f = todo.pop()
         fname, fpkg = seen[f]
-        for dep in _imports(f, fname, fpkg):
+        mods, parents = _imports(f, fname, fpkg)
+        for dep in mods:
             g = _file_of(root, dep)
             if g is not None and g not in seen:
                 seen[g] = (dep, g.name == "__init__.py")
                 todo.append(g)
-    return sorted(seen)
+        for dep in parents:
+            g = _file_of(root, dep)
+            if g is not None:
+                hashed.add(g)
+    return sorted(set(seen) | hashed)
 
 
 def source_digest(py_file: Path | str) -> str:
