@@ -14,9 +14,8 @@ histograms of them one bin per whole number (or per run of whole numbers), and a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import sys
+from pathlib import Path
 
 import matplotlib as mpl
 import numpy as np
