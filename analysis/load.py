@@ -96,7 +96,7 @@ def _reconcile(run: Path, m: dict) -> tuple[dict, list[str]]:
         m["status"] = f"{m.get('status')}, {len(missing)} chunk(s) missing"
     if extra:
         notes.append(f"{len(extra)} part file(s) not listed in the manifest as done were left out "
-                     f"(e.g. {extra[0]}: a chunk that finished after an interruption); "
+                     f"(e.g. {extra[0]}: a chunk that finished after an interruption, or one still running); "
                      f"{rf.resume_hint(run)} completes the run")
     return m, notes
 

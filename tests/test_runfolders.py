@@ -181,7 +181,7 @@ def test_parts_not_listed_as_done_are_left_out_and_said(finished, tmp_path, caps
     code, err, md = _report(run, tmp_path, capsys, monkeypatch)
     assert code == 0, err
     assert err.splitlines() == [f"warning: run run: 3 part file(s) not listed in the manifest as done were left out "
-                                f"(e.g. games/part-000015.parquet: a chunk that finished after an interruption); "
+                                f"(e.g. games/part-000015.parquet: a chunk that finished after an interruption, or one still running); "
                                 f"meeplelab simulate --out '{run}' --resume completes the run"]
     assert "Run run: 1,920 of 2,048 games (run incomplete) of toy" in md
     assert _games(run) == 1920
