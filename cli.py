@@ -115,6 +115,9 @@ def simulate(
         _fail("--out is required: the run folder to write")
     cfg = RunConfig.from_dict(base)
     cfg.validated()  # bad input is reported before anything else is said
+    from sim.registry import make_game
+
+    make_game(cfg.game, cfg.make_params(), cfg.validated().content)  # content files too (ContentError: one line)
     if not _kernels_cached(cfg.game):
         typer.echo(f"compiling the {cfg.game} rule kernels (first run on this machine: a few minutes; cached after)",
                    err=True)
@@ -184,7 +187,11 @@ def report(
         typer.echo(f"wrote {page}")
         return
     page = build_report(runs, dest)
-    need = games_needed_summary(load_runs(runs, check=False).games)
+    loaded = load_runs(runs, check=False)
+    for name, notes in loaded.notes.items():  # files and manifest disagree: said, and left out
+        for note in notes:
+            typer.echo(f"warning: run {name}: {note}", err=True)
+    need = games_needed_summary(loaded.games)
     typer.echo(f"wrote {page}")
     typer.echo(f"games needed: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} point; "
                f"{need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd {need['vp_sd']:.1f})")
@@ -435,6 +442,15 @@ def main() -> None:
         sys.exit(130)
     except typer.Exit as e:
         sys.exit(e.exit_code)
+    except RuntimeError as e:
+        if "no locator available" not in str(e):
+            raise
+        from sim.jitcache import fallback_cache_dir  # numba could not cache a kernel anywhere
+
+        typer.echo("error: numba finds no writable folder to cache the rule kernels in (the package folder, the "
+                   f"user's cache folder and {fallback_cache_dir()} are read-only or not yours): set NUMBA_CACHE_DIR to a "
+                   "writable folder", err=True)
+        sys.exit(2)
     sys.exit(rc if isinstance(rc, int) else 0)
 
 

@@ -1,6 +1,12 @@
 """Charts: one function per chart, each returning a matplotlib Figure with labelled axes (units)
 and its intervals drawn. :func:`save` writes PNG files for reports.
 
+Figures are ``matplotlib.figure.Figure`` objects made without pyplot: importing this module never
+chooses or switches the caller's matplotlib backend (a notebook's ``%matplotlib inline`` keeps
+working, and ``display(fig)`` or a cell ending in ``fig`` shows the chart), and no figure is
+registered with pyplot, so none stays open when a caller drops it. PNG files are written with
+matplotlib's Agg renderer whatever the backend.
+
 Axes of whole-number quantities (Cycles, turns, integer parameter values) get integer tick labels,
 histograms of them one bin per whole number (or per run of whole numbers), and a reference line
 (break-even, no difference) is always drawn inside the plotted range, never on the frame.
@@ -8,15 +14,14 @@ histograms of them one bin per whole number (or per run of whole numbers), and a
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
-import polars as pl  # noqa: E402
+import matplotlib as mpl
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 STYLE = {
     "figure.figsize": (7.0, 4.0), "figure.dpi": 110, "axes.grid": True, "grid.alpha": 0.3,
@@ -26,8 +31,10 @@ COLORS = ["#3b6ea8", "#d1843b", "#4c9a5b", "#b9484e", "#7b62a3", "#8c6d4f", "#c3
 
 
 def _fig(title: str):
-    with plt.rc_context(STYLE):
-        fig, ax = plt.subplots()
+    """A new Figure (not registered with pyplot) with one styled Axes titled ``title``."""
+    with mpl.rc_context(STYLE):
+        fig = Figure()
+        ax = fig.subplots()
     ax.set_title(title)
     for k, v in STYLE.items():
         if k.startswith("axes.grid") and v:
@@ -75,7 +82,7 @@ def _err(df: pl.DataFrame, scale: float = 1.0):
 
 
 def bar_with_interval(df: pl.DataFrame, label_col: str, *, title: str, xlabel: str, scale: float = 1.0,
-                      ref: float | None = None, ref_label: str = "") -> plt.Figure:
+                      ref: float | None = None, ref_label: str = "") -> Figure:
     """Horizontal bars of ``est`` with ``low``/``high`` error bars, one per row of ``df``.
 
     ``ref`` (in ``est`` units) draws a dashed reference line labelled ``ref_label`` in the legend;
@@ -97,12 +104,12 @@ def bar_with_interval(df: pl.DataFrame, label_col: str, *, title: str, xlabel: s
     return fig
 
 
-def win_rate_chart(df: pl.DataFrame, by: str = "strategy") -> plt.Figure:
+def win_rate_chart(df: pl.DataFrame, by: str = "strategy") -> Figure:
     """Win rate by ``by`` (percent) with Wilson 95% intervals."""
     return bar_with_interval(df, by, title="Win rate (95% Wilson interval)", xlabel="win rate (%)", scale=100)
 
 
-def seat_advantage_chart(df: pl.DataFrame) -> plt.Figure:
+def seat_advantage_chart(df: pl.DataFrame) -> Figure:
     """Win rate by seat with Wilson intervals against the fair share 1/players."""
     fig, ax = _fig("Win rate by seat (95% Wilson interval)")
     for i, (players, sub) in enumerate(df.group_by("players", maintain_order=True)):
@@ -120,12 +127,12 @@ def seat_advantage_chart(df: pl.DataFrame) -> plt.Figure:
     return fig
 
 
-def mean_chart(df: pl.DataFrame, label_col: str, *, title: str, xlabel: str) -> plt.Figure:
+def mean_chart(df: pl.DataFrame, label_col: str, *, title: str, xlabel: str) -> Figure:
     """Means with t intervals as horizontal bars."""
     return bar_with_interval(df, label_col, title=title, xlabel=xlabel)
 
 
-def breakdown_chart(df: pl.DataFrame, group: str = "strategy") -> plt.Figure:
+def breakdown_chart(df: pl.DataFrame, group: str = "strategy") -> Figure:
     """Mean VP per score category, grouped bars per ``group`` value, t intervals."""
     fig, ax = _fig("Final VP by category (95% t interval)")
     cats = sorted(df["category"].unique().to_list())
@@ -158,7 +165,7 @@ def integer_bins(values, max_bins: int = 30) -> np.ndarray:
     return np.arange(lo, hi + w + 1, w) - 0.5
 
 
-def histogram(values: np.ndarray, *, title: str, xlabel: str, bins: int = 30) -> plt.Figure:
+def histogram(values: np.ndarray, *, title: str, xlabel: str, bins: int = 30) -> Figure:
     """Histogram of one measure (e.g. game length in turns) with its mean marked.
 
     Whole-number values (turns, rounds) get bins aligned on the whole numbers (edges at
@@ -181,7 +188,7 @@ def histogram(values: np.ndarray, *, title: str, xlabel: str, bins: int = 30) ->
     return fig
 
 
-def line_with_band(x, est, low, high, *, title: str, xlabel: str, ylabel: str, labels=None) -> plt.Figure:
+def line_with_band(x, est, low, high, *, title: str, xlabel: str, ylabel: str, labels=None) -> Figure:
     """One or more lines with shaded interval bands (sweeps, trajectories).
 
     When every ``x`` is a whole number (Cycles, turns, integer parameter values) the x axis gets
@@ -204,10 +211,21 @@ def line_with_band(x, est, low, high, *, title: str, xlabel: str, ylabel: str, l
     return fig
 
 
-def save(fig: plt.Figure, path: Path) -> Path:
-    """Save as PNG and close the figure."""
+def close(fig: Figure) -> None:
+    """Release a figure: forget it in pyplot when a caller made it there (pyplot is never imported
+    here), and drop its artists."""
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:
+        plt.close(fig)
+    fig.clear()
+
+
+def save(fig: Figure, path: Path) -> Path:
+    """Save as PNG (Agg renderer, whatever the backend) and close the figure."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png")
-    plt.close(fig)
+    try:
+        fig.savefig(path, format="png")
+    finally:
+        close(fig)
     return path

@@ -4,19 +4,27 @@
     runs.games.collect()                       # polars DataFrame; .to_pandas() for pandas
 
 Each table gets a ``run`` column (the folder name) so many runs can be compared; ``manifest``
-holds each run's provenance. Only complete chunks' part files exist under ``*.parquet``, so a
-reader never sees a half-written file.
+holds each run's provenance.
+
+Readers take the manifest's list: the part files of the chunks marked done, nothing else. Hidden
+and temporary files (``._part-000002.parquet``, ``.part-000003.parquet.tmp-123``) are never read;
+part files of chunks the manifest does not list (finished after Ctrl-C, or written by a worker
+that outlived its parent) are left out; a listed part that is missing leaves its chunk out. Both
+are said in ``Runs.notes``, and the run's manifest in ``Runs.manifests`` then shows the chunk as
+``missing`` and the run as not complete, so no count claims games the tables do not hold.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
 import polars as pl
 import pyarrow.parquet as pq
 
+from sim import runfolder as rf
 from sim.core.errors import RunFolderError
 from sim.runfolder import TABLES, read_manifest
 
@@ -29,6 +37,7 @@ class Runs:
         games, turns, events: ``polars.LazyFrame`` with a leading ``run`` column.
         manifests: ``{run name: manifest dict}``.
         paths: ``{run name: folder}``.
+        notes: ``{run name: [sentence]}`` where the files and the manifest disagree (parts left out).
     """
 
     games: pl.LazyFrame
@@ -36,6 +45,7 @@ class Runs:
     events: pl.LazyFrame
     manifests: dict[str, dict]
     paths: dict[str, Path]
+    notes: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def game_names(self) -> set[str]:
@@ -43,22 +53,52 @@ class Runs:
         return {m["config"]["game"] for m in self.manifests.values()}
 
 
-def _parts(run: Path, table: str) -> list[Path]:
-    return sorted((run / table).glob("*.parquet"))
+def _parts(run: Path, table: str, manifest: dict) -> list[Path]:
+    """The part files of ``table`` the manifest lists (chunks marked done) and that exist."""
+    return [run / table / rf.part_name(int(c["id"])) for c in manifest.get("chunks") or []
+            if c.get("status") == "done" and (run / table / rf.part_name(int(c["id"]))).is_file()]
 
 
-def check_parts(run: Path) -> None:
-    """Open every part file's footer; RunFolderError naming the first corrupt part.
+def check_parts(run: Path, manifest: dict | None = None) -> None:
+    """Open the footer of every part file the manifest lists and compare its row count with the
+    manifest; RunFolderError naming the first corrupt or mismatched part.
 
     Raises:
-        RunFolderError: a part file that is not valid Parquet.
+        RunFolderError: a listed part file that is not valid Parquet or holds another row count.
     """
-    for t in TABLES:
-        for p in _parts(run, t):
-            try:
-                pq.read_metadata(p)
-            except Exception as e:  # pyarrow raises ArrowInvalid / OSError on corrupt files
-                raise RunFolderError(f"corrupt Parquet part {str(p)!r}: {type(e).__name__}") from None
+    run = Path(run)
+    m = read_manifest(run) if manifest is None else manifest
+    for cid, bad in sorted(rf.verify_chunks(run, m).items()):
+        for t, why in bad.items():
+            if why == "missing":
+                continue  # left out and said in Runs.notes
+            p = run / t / rf.part_name(cid)
+            what = f"corrupt Parquet part {str(p)!r}: {why[9:-1]}" if why.startswith("corrupt") else \
+                f"Parquet part {str(p)!r} {why}"
+            raise RunFolderError(f"{what}; {rf.resume_hint(run)} replays its games")
+
+
+def _reconcile(run: Path, m: dict) -> tuple[dict, list[str]]:
+    """The manifest as the readers use it (chunks with a missing listed part marked ``missing``, the
+    run then not complete) and the notes saying where files and manifest disagree."""
+    notes = []
+    extra = rf.unlisted_parts(run, m)
+    missing = {cid: bad for cid, bad in rf.verify_chunks(run, m, footer=False).items()}
+    if missing:
+        m = copy.deepcopy(m)
+        chunks = {int(c["id"]): c for c in m["chunks"]}
+        for cid, bad in sorted(missing.items()):
+            c = chunks[cid]
+            c["status"] = "missing"
+            notes.append(f"{', '.join(f'{t}/{rf.part_name(cid)}' for t in bad)} listed in the manifest "
+                         f"{'is' if len(bad) == 1 else 'are'} missing: games {c['lo']} to {c['hi'] - 1} are left out; "
+                         f"{rf.resume_hint(run)} replays them")
+        m["status"] = f"{m.get('status')}, {len(missing)} chunk(s) missing"
+    if extra:
+        notes.append(f"{len(extra)} part file(s) not listed in the manifest as done were left out "
+                     f"(e.g. {extra[0]}: a chunk that finished after an interruption, or one still running); "
+                     f"{rf.resume_hint(run)} completes the run")
+    return m, notes
 
 
 def load_runs(folders: Sequence[Path | str], *, check: bool = True) -> Runs:
@@ -66,7 +106,9 @@ def load_runs(folders: Sequence[Path | str], *, check: bool = True) -> Runs:
 
     Raises:
         RunFolderError: no folder given, the same folder given twice (compared resolved), a folder
-            that is not a run, a run without games, a corrupt part file (named), or runs of different games.
+            that is not a run, a run without games, a listed part file that is corrupt or holds another
+            row count than the manifest (named, with the command that replays it; ``check``), or runs
+            of different games.
     """
     folders = list(folders)
     if not folders:
@@ -81,20 +123,25 @@ def load_runs(folders: Sequence[Path | str], *, check: bool = True) -> Runs:
         if first is not run:
             same = "twice" if str(first) == str(run) else f"twice (as {str(first)!r} and {str(run)!r})"
             raise RunFolderError(f"run folder {str(run)!r} is given {same}: give each run once")
+    notes: dict[str, list[str]] = {}
     for f in folders:
         run = Path(f)
         m = read_manifest(run)
         name = run.resolve().name
         if name in manifests:
             name = str(run)
-        if not _parts(run, "games"):
-            raise RunFolderError(f"run folder {str(run)!r} holds no games yet (status {m.get('status')!r})")
         if check:
-            check_parts(run)
+            check_parts(run, m)
+        m, why = _reconcile(run, m)
+        if not _parts(run, "games", m):
+            raise RunFolderError(f"run folder {str(run)!r} holds no games yet (status {m.get('status')!r})"
+                                 + (f": {why[0]}" if why else ""))
         manifests[name] = m
         paths[name] = run
+        if why:
+            notes[name] = why
         for t in TABLES:
-            parts = _parts(run, t)
+            parts = _parts(run, t, m)
             if parts:
                 lf = pl.scan_parquet([str(p) for p in parts]).with_columns(
                     pl.col(pl.Categorical).cast(pl.String)).with_columns(pl.lit(name).alias("run"))
@@ -106,4 +153,4 @@ def load_runs(folders: Sequence[Path | str], *, check: bool = True) -> Runs:
     for t in TABLES:
         fr = frames[t]
         out[t] = pl.concat(fr, how="diagonal_relaxed") if fr else pl.LazyFrame({"run": []}, schema={"run": pl.String})
-    return Runs(out["games"], out["turns"], out["events"], manifests, paths)
+    return Runs(out["games"], out["turns"], out["events"], manifests, paths, notes)

@@ -20,7 +20,7 @@ from sim.core.errors import RunFolderError
 from sim.core.logs import drain
 from sim.core.rng import stream_keys, strategy_stream
 from sim.registry import make_game
-from sim.runfolder import read_manifest
+from sim.runfolder import part_name, read_manifest, run_config
 
 
 def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
@@ -34,7 +34,7 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
 
     run = Path(run)
     m = read_manifest(run)
-    cfg = RunConfig.from_dict(m["config"])
+    cfg = run_config(run, m)  # content and paths read against the run folder (it may have moved)
     plan = cfg.plan_for()
     if not (0 <= game_id < plan.games):
         raise RunFolderError(f"game {game_id} is not in run {str(run)!r}: games 0 to {plan.games - 1}")
@@ -87,7 +87,7 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
     scores = game.final_scores(state)[0]
     yield "final scores: " + ", ".join(f"seat {s + 1} {int(v)} VP" for s, v in enumerate(scores))
     try:
-        logged = (pl.scan_parquet(str(run / "games" / "*.parquet")).filter(pl.col("game") == game_id)
+        logged = (pl.scan_parquet(str(run / "games" / part_name(int(chunk["id"])))).filter(pl.col("game") == game_id)
                   .sort("seat").select("vp").collect()["vp"].to_list())
     except Exception as e:  # missing or corrupt games part
         yield f"(could not check against the logged final scores: {type(e).__name__})"

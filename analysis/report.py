@@ -349,6 +349,16 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
     runs = load_runs(list(folders))
     secs = (sections or build_sections)(runs)
     try:
+        return _write_report(runs, secs, dest, t0)
+    finally:  # every figure is released, also when writing fails part-way
+        for s in secs:
+            for _, fig, _ in s.figures:
+                F.close(fig)
+
+
+def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float) -> Path:
+    """Write the page of ``secs`` into a temporary folder beside ``dest``, then move it into place."""
+    try:
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.tmp-", dir=dest.parent))
         os.chmod(tmp, 0o755)
@@ -367,6 +377,10 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
                     f"{', '.join(repr(runs.manifests[n].get('status')) for n in partial)}); figures cover the finished chunks only.")
             h.append(f"<p style='color:#b9484e'><b>{html.escape(warn)}</b></p>")
             md += [f"**{warn}**", ""]
+        for n, notes in runs.notes.items():  # files and manifest disagree (see analysis.load)
+            for note in notes:
+                h.append(f"<p style='color:#b9484e'><b>{html.escape(f'Run {n}: {note}.')}</b></p>")
+                md += [f"**Run {n}: {note}.**", ""]
         for i, s in enumerate(secs):
             h.append(f"<h2>{html.escape(s.title)}</h2>")
             md += [f"## {s.title}", ""]

@@ -1,7 +1,8 @@
 """Run configuration: what ``meeplelab simulate`` runs, as one validated value.
 
 A run is fully described by a :class:`RunConfig`; it is written into every run folder as
-``run.toml`` so ``meeplelab simulate --config RUN/run.toml --out NEW`` repeats it exactly.
+``run.toml`` so ``meeplelab simulate --config RUN/run.toml --out NEW`` repeats it exactly. Paths in
+a config file are relative to the file's folder (see :func:`load_toml`).
 """
 
 from __future__ import annotations
@@ -75,9 +76,10 @@ class RunConfig:
         n_jobs: joblib workers (-1 = all cores).
         backend: ``loky`` (processes), ``threading`` or ``dask`` (needs ``scheduler``).
         scheduler: Dask scheduler address (``tcp://host:8786``) for the dask backend.
-        out: run folder.
+        out: run folder (a run folder's own ``run.toml`` stores ``"."``: the folder itself).
         params: parameter overrides ``{name: value}`` applied to the game's defaults.
-        content: folder of content files replacing the packaged ones (None = packaged).
+        content: folder of content files replacing the packaged ones (None = packaged); the run
+            folder keeps a copy in ``content/`` and its ``run.toml`` stores ``"content"``.
         log_turns, log_events: write the turns / events tables.
     """
 
@@ -220,10 +222,17 @@ class RunConfig:
 
 
 def load_toml(path: Path) -> dict[str, Any]:
-    """Read a run config TOML file (ConfigError on a missing file or a syntax error)."""
+    """Read a run config TOML file (ConfigError on a missing file or a syntax error).
+
+    Relative ``out`` and ``content`` paths are read against the file's own folder (a run folder's
+    ``run.toml`` holds ``out = "."`` and ``content = "content"``, so a moved run folder's config
+    points into the moved folder); absolute paths are kept.
+    """
+    from .runfolder import resolve_paths
+
     try:
         with open(path, "rb") as fh:
-            return tomllib.load(fh)
+            return resolve_paths(tomllib.load(fh), Path(path).parent)
     except FileNotFoundError:
         raise ConfigError(f"config file {str(path)!r} not found") from None
     except tomllib.TOMLDecodeError as e:

@@ -4,6 +4,7 @@ Layout of a run folder::
 
     RUN/manifest.json          config, versions, params and content hashes, seeds, chunk status
     RUN/run.toml               the config, to repeat the run (simulate --config RUN/run.toml --out NEW)
+    RUN/content/               a copy of custom content files (runs with --content only)
     RUN/games/part-000000.parquet   one row per (game, seat)
     RUN/turns/part-000000.parquet   one row per turn
     RUN/events/part-000000.parquet  one row per event
@@ -11,6 +12,12 @@ Layout of a run folder::
 Every file is written under a temporary name that no ``*.parquet`` glob matches and then renamed
 (``os.replace``), so a reader never sees a half-written file. Part files are Parquet, zstd,
 dictionary-encoded strings, readable with ``polars.scan_parquet(RUN / "turns" / "*.parquet")``.
+
+A run folder is self-contained and can be moved: ``run.toml`` and the manifest's config hold paths
+relative to the run folder (``out = "."``, ``content = "content"``), custom content is copied into
+``RUN/content/`` (its hash is in the manifest), and paths in a config file are read relative to
+that file's folder (:func:`sim.config.load_toml`). :func:`run_config` gives a run's config with
+those paths resolved.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from .core.errors import RunFolderError
 TABLES = ("games", "turns", "events")
 MANIFEST = "manifest.json"
 RUN_TOML = "run.toml"
+CONTENT = "content"
 FORMAT_VERSION = 1
 
 
@@ -49,6 +57,60 @@ def write_atomic(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def stored_config(config: dict[str, Any]) -> dict[str, Any]:
+    """A config dict as a run folder stores it: ``out`` is the run folder itself (``"."``) and
+    custom content is the folder's own copy (``"content"``), so nothing points outside the folder."""
+    d = dict(config)
+    d["out"] = "."
+    if d.get("content") is not None:
+        d["content"] = CONTENT
+    return d
+
+
+def resolve_paths(config: dict[str, Any], base: Path) -> dict[str, Any]:
+    """``config`` with relative ``out`` and ``content`` read against the folder ``base`` (absolute
+    paths, as older run folders hold, are kept)."""
+    d = dict(config)
+    for k in ("out", "content"):
+        v = d.get(k)
+        if isinstance(v, str) and not Path(v).is_absolute():
+            d[k] = str(Path(base) / v) if v not in ("", ".") else str(base)
+    return d
+
+
+def run_config(run: Path, manifest: dict[str, Any] | None = None):
+    """The :class:`~sim.config.RunConfig` of a run folder, its paths resolved against the folder.
+
+    Raises:
+        RunFolderError: not a run folder (see :func:`read_manifest`).
+        ConfigError: the stored config is not valid.
+    """
+    from .config import RunConfig
+
+    m = read_manifest(run) if manifest is None else manifest
+    return RunConfig.from_dict(resolve_paths(m["config"], Path(run)))
+
+
+def content_blobs(files: list[Path], root: Path) -> dict[str, bytes]:
+    """The bytes of content ``files`` by their path relative to the content folder ``root``."""
+    return {str(Path(f).resolve().relative_to(Path(root).resolve())): Path(f).read_bytes() for f in files}
+
+
+def write_content(run: Path, blobs: dict[str, bytes]) -> None:
+    """Write the copy of custom content into ``run/content`` (a whole folder, renamed into place)."""
+    run = Path(run)
+    tmp = run / f".{CONTENT}.tmp-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    for name, data in blobs.items():
+        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp / name).write_bytes(data)
+    old = run / f".{CONTENT}.old-{os.getpid()}"
+    if (run / CONTENT).exists():
+        os.replace(run / CONTENT, old)
+    os.replace(tmp, run / CONTENT)
+    shutil.rmtree(old, ignore_errors=True)
+
+
 def part_name(chunk: int) -> str:
     """File name of a chunk's part file."""
     return f"part-{chunk:06d}.parquet"
@@ -63,6 +125,68 @@ def write_part(run: Path, table_name: str, chunk: int, table: pa.Table) -> int:
     pq.write_table(table, tmp, compression="zstd", compression_level=6, use_dictionary=True)
     os.replace(tmp, final)
     return final.stat().st_size
+
+
+PART_RE = re.compile(r"part-(\d{6})\.parquet")
+
+
+def resume_hint(run: Path) -> str:
+    """The command that completes (or repairs) the run in ``run``."""
+    return f"meeplelab simulate --out {str(run)!r} --resume"
+
+
+def part_problem(run: Path, table: str, chunk: dict[str, Any], *, footer: bool = True) -> str | None:
+    """What is wrong with the part file of a chunk the manifest lists as done, or None.
+
+    Checks that the file exists and, with ``footer``, that its Parquet footer reads and holds the
+    row count the manifest recorded for the chunk.
+    """
+    p = Path(run) / table / part_name(int(chunk["id"]))
+    if not p.is_file():
+        return "missing"
+    if not footer:
+        return None
+    try:
+        rows = pq.read_metadata(p).num_rows
+    except Exception as e:  # pyarrow raises ArrowInvalid / OSError on a truncated or corrupt file
+        return f"corrupt ({type(e).__name__})"
+    want = (chunk.get("rows") or {}).get(table)
+    if want is not None and rows != int(want):
+        return f"holds {rows:,} rows where the manifest lists {int(want):,}"
+    return None
+
+
+def verify_chunks(run: Path, manifest: dict[str, Any], *, footer: bool = True) -> dict[int, dict[str, str]]:
+    """Part files of the chunks marked done that do not match the manifest.
+
+    Returns:
+        ``{chunk id: {table: problem}}`` (see :func:`part_problem`); empty when files and manifest agree.
+    """
+    out: dict[int, dict[str, str]] = {}
+    for c in manifest.get("chunks") or []:
+        if c.get("status") != "done":
+            continue
+        for t in TABLES:
+            why = part_problem(run, t, c, footer=footer)
+            if why is not None:
+                out.setdefault(int(c["id"]), {})[t] = why
+    return out
+
+
+def unlisted_parts(run: Path, manifest: dict[str, Any]) -> list[str]:
+    """Part files (``table/part-NNNNNN.parquet``) of chunks the manifest does not list as done, e.g.
+    written by chunks that finished after Ctrl-C or by workers that outlived a killed parent. Hidden
+    and temporary files (``.*``) are not part files and are not listed."""
+    done = {int(c["id"]) for c in manifest.get("chunks") or [] if c.get("status") == "done"}
+    out = []
+    for t in TABLES:
+        d = Path(run) / t
+        if d.is_dir():
+            for p in sorted(d.iterdir()):
+                m = PART_RE.fullmatch(p.name)
+                if m and int(m.group(1)) not in done:
+                    out.append(f"{t}/{p.name}")
+    return out
 
 
 def remove_temp_files(run: Path) -> int:
@@ -156,7 +280,7 @@ def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> bool:
                 f"output folder {str(run)!r} is not empty and not a run folder (holds {others[0]!r}): choose a new --out")
     _check_writable(run)
     if overwrite and has_manifest:
-        for sub in TABLES + ("report",):
+        for sub in TABLES + ("report", CONTENT):
             shutil.rmtree(run / sub, ignore_errors=True)
         (run / MANIFEST).unlink(missing_ok=True)
         (run / RUN_TOML).unlink(missing_ok=True)
@@ -166,14 +290,14 @@ def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> bool:
 def foreign_entries(run: Path) -> list[str]:
     """Names in the folder ``run`` that a run folder does not hold (hidden temporary files aside), sorted."""
     return sorted(p.name for p in Path(run).iterdir()
-                  if p.name not in TABLES + (MANIFEST, RUN_TOML, "report") and not p.name.startswith("."))
+                  if p.name not in TABLES + (MANIFEST, RUN_TOML, "report", CONTENT) and not p.name.startswith("."))
 
 
 def remove_runs(folders) -> int:
     """Delete the run folders of an earlier sweep or tournament (``--overwrite``); returns how many.
 
     Every existing folder is checked before anything is deleted: it must hold nothing but run files
-    (manifest.json, run.toml, games/, turns/, events/, report/, hidden temporary files). Missing
+    (manifest.json, run.toml, games/, turns/, events/, report/, content/, hidden temporary files). Missing
     folders are skipped.
 
     Raises:

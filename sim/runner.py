@@ -21,6 +21,7 @@ instead of Ctrl-C's 130.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import platform
 import signal
 import threading
@@ -91,6 +92,56 @@ class RunSummary:
         return self.games_played_now / self.seconds if self.seconds > 0 else float("nan")
 
 
+class ChunkFailed(Exception):
+    """An exception inside :func:`run_chunk` (in a worker), carrying the chunk and its game range.
+
+    Args (also ``.args``, so it pickles back from a worker process): chunk id, first game, last game
+    + 1, ``"Type: message"`` of the original exception, its formatted traceback.
+    """
+
+    def __init__(self, chunk: int, lo: int, hi: int, what: str, trace: str = ""):
+        super().__init__(chunk, lo, hi, what, trace)
+        self.chunk, self.lo, self.hi, self.what, self.trace = chunk, lo, hi, what, trace
+
+    def __str__(self) -> str:
+        return f"chunk {self.chunk} (games {self.lo} to {self.hi - 1}): {self.what}"
+
+
+class WorkerFailed(RunFolderError):
+    """A chunk failed in a worker (an exception in it) or a worker process died: the run is marked
+    ``failed`` with the finished chunks kept; the message names the games and the resume command."""
+
+
+def _game_ranges(chunks: list[dict[str, Any]]) -> str:
+    """``"games 192 to 299"`` (adjacent chunks merged; several ranges joined by commas)."""
+    spans: list[list[int]] = []
+    for c in sorted(chunks, key=lambda c: c["lo"]):
+        if spans and spans[-1][1] == c["lo"]:
+            spans[-1][1] = c["hi"]
+        else:
+            spans.append([c["lo"], c["hi"]])
+    return "games " + ", ".join(f"{lo} to {hi - 1}" for lo, hi in spans)
+
+
+def _worker_failure(out: Path, manifest: dict[str, Any], e: BaseException) -> WorkerFailed:
+    """The one-line error for a chunk that failed in a worker or a worker that died; the manifest
+    gets the error (and the worker's traceback) and is marked ``failed`` by the caller."""
+    import re
+    import traceback
+
+    hint = f"the finished chunks are kept; complete the run with: {rf.resume_hint(out)}"
+    if isinstance(e, ChunkFailed):
+        manifest["error"] = str(e)
+        manifest["traceback"] = e.trace
+        return WorkerFailed(f"{e} in a worker; {hint}")
+    left = [c for c in manifest["chunks"] if c["status"] != "done"]
+    codes = re.search(r"exit codes of the workers are \{([^}]*)\}", str(e))
+    why = f"{type(e).__name__}" + (f", exit code {codes.group(1)}" if codes else "")
+    manifest["error"] = f"{type(e).__name__}: {e}"
+    manifest["traceback"] = "".join(traceback.format_exception(e))
+    return WorkerFailed(f"a worker process died ({why}) while {_game_ranges(left)} were not finished; {hint}")
+
+
 def chunk_bounds(games: int, batch_size: int) -> list[tuple[int, int]]:
     """``[(lo, hi), ...]`` game index ranges of the chunks."""
     return [(lo, min(lo + batch_size, games)) for lo in range(0, games, batch_size)]
@@ -104,7 +155,22 @@ def run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
 
     Returns:
         ``{"chunk", "rows": {table: n}, "bytes": {table: n}, "seconds"}``.
+
+    Raises:
+        ChunkFailed: any exception but a :class:`UserError` (kept as it is), naming the chunk.
     """
+    try:
+        return _run_chunk(config, chunk, lo, hi, out, game_module)
+    except UserError:
+        raise
+    except Exception as e:
+        import traceback
+
+        raise ChunkFailed(chunk, lo, hi, f"{type(e).__name__}: {e}", "".join(traceback.format_exception(e))) from None
+
+
+def _run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
+               game_module: str | None) -> dict[str, Any]:
     from strategies.registry import make_strategy
 
     from .play import play_batch
@@ -196,7 +262,8 @@ def _versions() -> dict[str, str]:
 
 
 def new_manifest(cfg: RunConfig) -> dict[str, Any]:
-    """Manifest of a run about to start (every chunk pending)."""
+    """Manifest of a run about to start (every chunk pending); its config holds paths relative to
+    the run folder (:func:`sim.runfolder.stored_config`)."""
     params = cfg.make_params()
     game = make_game(cfg.game, params, cfg.content)
     plan = cfg.plan_for()
@@ -204,7 +271,7 @@ def new_manifest(cfg: RunConfig) -> dict[str, Any]:
         "format": rf.FORMAT_VERSION,
         "status": "running",
         "created": rf.now(),
-        "config": cfg.to_dict(),
+        "config": rf.stored_config(cfg.to_dict()),
         "versions": _versions(),
         "machine": {"platform": platform.platform(), "processor": platform.processor() or platform.machine()},
         "game": {
@@ -227,6 +294,8 @@ def new_manifest(cfg: RunConfig) -> dict[str, Any]:
 def _check_resumable(old: dict[str, Any], cfg: RunConfig) -> None:
     old_cfg = RunConfig.from_dict(old["config"])
     a, b = old_cfg.result_key(), cfg.result_key()
+    for d in (a, b):  # content is compared by its hash below, not by where it lies
+        d["content"] = "custom" if d.get("content") is not None else None
     for k in sorted(set(a) | set(b)):
         if a.get(k) != b.get(k):
             raise RunFolderError(
@@ -235,6 +304,23 @@ def _check_resumable(old: dict[str, Any], cfg: RunConfig) -> None:
     game = make_game(cfg.game, params, cfg.content)
     if old["game"]["content_hash"] != game.content_hash():
         raise RunFolderError("cannot resume: the content files changed since the run started")
+
+
+def _reopen_bad_chunks(out: Path, manifest: dict[str, Any]) -> list[int]:
+    """Mark pending every chunk marked done whose part files do not match the manifest (missing, a
+    footer that does not read, another row count), and delete its parts; returns their ids. The
+    resumed run then plays them again."""
+    bad = rf.verify_chunks(out, manifest)
+    for c in manifest["chunks"]:
+        if int(c["id"]) in bad:
+            c["status"] = "pending"
+            for k in ("rows", "bytes", "seconds"):
+                c.pop(k, None)
+            for t in rf.TABLES:
+                (out / t / rf.part_name(int(c["id"]))).unlink(missing_ok=True)
+    if bad:
+        manifest.setdefault("repaired", []).append({"at": rf.now(), "chunks": sorted(bad)})
+    return sorted(bad)
 
 
 @contextlib.contextmanager
@@ -268,7 +354,9 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
 
     Args:
         config: the run.
-        resume: complete the interrupted run already in ``config.out``.
+        resume: complete the run already in ``config.out``: every part file the manifest lists is
+            checked (present, footer, row count) and the chunks whose parts are missing or damaged
+            are played again with the chunks not done.
         overwrite: replace a run already in ``config.out``.
         progress: show a progress bar (rich) on the terminal.
 
@@ -283,7 +371,9 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
     from joblib import Parallel, delayed
 
     cfg = config.validated()
-    make_game(cfg.game, cfg.make_params(), cfg.content)  # content files validated before anything is written
+    game0 = make_game(cfg.game, cfg.make_params(), cfg.content)  # content files validated before anything is written
+    # custom content is copied into the run folder (read first: it may lie in the folder being replaced)
+    blobs = rf.content_blobs(game0.content_files(), game0.content_dir) if cfg.content is not None else None
     with _backend(cfg) as n_jobs:  # connect first: an unreachable scheduler leaves nothing behind
         out = Path(cfg.out)
         resumed = rf.prepare_out(out, resume=resume, overwrite=overwrite)
@@ -291,11 +381,20 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
             manifest = rf.read_manifest(out)
             _check_resumable(manifest, cfg)
             rf.remove_temp_files(out)
+            _reopen_bad_chunks(out, manifest)
             manifest["status"] = "running"
+            manifest.pop("error", None)
+            manifest.pop("traceback", None)
             manifest.setdefault("resumed", []).append(rf.now())
         else:
             manifest = new_manifest(cfg)
-            rf.write_atomic(out / rf.RUN_TOML, dump_toml(cfg).encode())
+        if blobs is not None and not (resumed and (out / rf.CONTENT).is_dir()):
+            rf.write_content(out, blobs)
+        if not resumed:
+            stored = RunConfig.from_dict(rf.stored_config(cfg.to_dict()))
+            rf.write_atomic(out / rf.RUN_TOML, dump_toml(stored).encode())
+        if blobs is not None:  # the workers play from the folder's own copy
+            cfg = dataclasses.replace(cfg, content=str((out / rf.CONTENT).resolve()))
         rf.write_manifest(out, manifest)
         todo = [c for c in manifest["chunks"] if c["status"] != "done"]
         done_games = sum(c["hi"] - c["lo"] for c in manifest["chunks"] if c["status"] == "done")
@@ -313,7 +412,16 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
                 tasks = (delayed(run_chunk)(cfg_dict, c["id"], c["lo"], c["hi"], str(out), mod) for c in todo)
                 results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks) if todo else []
                 by_id = {c["id"]: c for c in manifest["chunks"]}
-                for r in results:
+                it = iter(results)
+                while True:
+                    try:
+                        r = next(it)
+                    except StopIteration:
+                        break
+                    except (KeyboardInterrupt, UserError):
+                        raise
+                    except Exception as e:  # an exception in a chunk, or a worker process that died
+                        raise _worker_failure(out, manifest, e) from None
                     c = by_id[r["chunk"]]
                     c.update(status="done", rows=r["rows"], bytes=r["bytes"], seconds=round(r["seconds"], 3))
                     rf.write_manifest(out, manifest)

@@ -40,7 +40,7 @@ SIM = ["simulate", "--no-progress"]
 @pytest.mark.parametrize("args,message", [
     (["--game", "toi"], "unknown game 'toi': did you mean toy? allowed: unconscious-mind, galileos-truth, toy"),
     (["--game", "toy", "--strategies", "randon"],
-     "unknown strategy 'randon' for toy: did you mean random, slow-random? allowed: always-draw, greedy-vp, heuristic, interrupting, random, rollout, slow-random"),
+     "unknown strategy 'randon' for toy: did you mean random, slow-random? allowed: always-draw, crashing, greedy-vp, heuristic, interrupting, random, rollout, slow-random"),
     (["--game", "toy", "--players", "2", "--strategies", "random,random,random"],
      "3 strategies given for 2 players: give one per seat or one for all"),
     (["--game", "toy", "--players", "0"], "toy takes 1 to 4 players, got 0"),
@@ -87,10 +87,11 @@ def test_output_path_not_writable(tmp_path, capsys, monkeypatch):
 
 
 def test_report_on_a_corrupt_parquet_part_names_the_part(small_run, tmp_path, capsys, monkeypatch):
-    part = small_run / "turns" / "part-000001.parquet"
+    part = small_run / "turns" / "part-000000.parquet"  # the run's one chunk: a part the manifest lists
     part.write_bytes(b"not parquet at all")
     expect_error(["report", str(small_run), "--out", str(tmp_path / "rep")],
-                 f"corrupt Parquet part '{part}': ArrowInvalid", capsys, monkeypatch)
+                 f"corrupt Parquet part '{part}': ArrowInvalid; meeplelab simulate --out '{small_run}' --resume "
+                 "replays its games", capsys, monkeypatch)
     assert not (tmp_path / "rep").exists()
 
 

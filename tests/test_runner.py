@@ -19,7 +19,7 @@ import pytest
 from sim import runfolder as rf
 from sim.config import RunConfig
 from sim.core.errors import RunFolderError
-from sim.runner import simulate
+from sim.runner import WorkerFailed, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -122,7 +122,7 @@ def test_part_files_are_written_atomically(tmp_path, monkeypatch):
 
     monkeypatch.setattr(pq, "write_table", failing)
     out = tmp_path / "run"
-    with pytest.raises(OSError):
+    with pytest.raises(WorkerFailed, match=r"^chunk 0 \(games 0 to 49\): OSError: disk full in a worker; "):
         simulate(cfg(out, games=200, batch_size=50))
     assert not list((out / "events").glob("*.parquet")), "a failed write left a visible part file"
     for t in ("games", "turns"):

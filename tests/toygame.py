@@ -207,11 +207,32 @@ class Interrupting(RandomStrategy):
         return super().act(view, legal_mask, rng)
 
 
+class Crashing(RandomStrategy):
+    """Random, but fails when it decides in game ``game`` while the file named by the environment
+    variable ``MEEPLELAB_TEST_CRASH`` exists: ``exit=0`` raises RuntimeError, ``exit=1`` ends its
+    process at once (``os._exit(3)``), as a worker that dies does (tests)."""
+
+    name = "crashing"
+
+    def act(self, view, legal_mask, rng):
+        import os
+
+        flag = os.environ.get("MEEPLELAB_TEST_CRASH")
+        if flag and os.path.exists(flag) and int(self.args.get("game", 0)) in view.state.game_id[view.idx]:
+            if self.args.get("exit", 0):
+                os._exit(3)
+            raise RuntimeError(f"crashing strategy in game {self.args.get('game', 0)}")
+        return super().act(view, legal_mask, rng)
+
+
 register_strategy("slow-random", SlowRandom, games=("toy",), args={"ms": Arg(int, 5, "sleep per decision (ms)", 0, 1000)},
                   doc="Random with a delay (tests).")
 register_strategy("always-draw", AlwaysDraw, games=("toy",), doc="Draw while legal (tests).")
 register_strategy("interrupting", Interrupting, games=("toy",), args={"after": Arg(int, 10, "calls before Ctrl-C", 1)},
                   doc="Raises KeyboardInterrupt (tests).")
+register_strategy("crashing", Crashing, games=("toy",),
+                  args={"game": Arg(int, 0, "game index where it fails", 0), "exit": Arg(int, 0, "1 = end the process", 0, 1)},
+                  doc="Fails in one game while a flag file exists (tests).")
 
 
 def _toy_redeterminize(self, state, seat, streams):  # noqa: ARG001

@@ -1,0 +1,248 @@
+"""numba's on-disk kernel cache: never stale, and always somewhere writable.
+
+Rule kernels are compiled with ``@njit(cache=True)``. numba checks a cached kernel against its own
+source file only, so editing a module the kernel imports (a constant in :mod:`sim.core.rng`, a helper
+kernel in another file) would leave the cached machine code running the old way. :func:`install`
+(called when :mod:`sim` is imported, before any kernel module) makes every cache locator key a
+kernel of this project by the sha256 of the source files its module imports, directly or through
+other modules of the project (the import closure, imports inside functions aside); when any of them changes,
+numba finds the index stale and compiles again. Kernels of other packages keep numba's own key.
+
+numba writes its cache beside the source (``__pycache__``) or in the user's cache folder
+(``~/.cache/numba``). When neither is writable (a read-only install with a read-only HOME) numba
+refuses to define a cached kernel ("no locator available"); :func:`install` adds a last locator
+that uses ``$TMPDIR/meeplelab-numba-cache-<uid>``. Set ``NUMBA_CACHE_DIR`` to choose the folder
+yourself (numba's own setting; it is used first when set).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import stat
+import tempfile
+from pathlib import Path
+
+#: top-level packages of this project: their kernels are keyed by their import closure
+PACKAGES = ("sim", "strategies", "analysis", "benchmarks", "tests")
+
+_MODULES: dict[Path, tuple[str, bool] | None] = {}  # file -> (module name, is package), or None
+_IMPORTS: dict[Path, tuple[list[str], list[str]]] = {}
+_DIGESTS: dict[Path, str] = {}
+
+
+def _module_of(py_file: Path) -> tuple[Path, str, bool] | None:
+    """(root folder on sys.path, dotted module name, is a package) of a file in a package tree."""
+    p = Path(py_file).resolve()
+    is_pkg = p.name == "__init__.py"
+    parts = [] if is_pkg else [p.stem]
+    d = p.parent
+    while (d / "__init__.py").is_file():
+        parts.insert(0, d.name)
+        d = d.parent
+    if not parts:
+        return None
+    return d, ".".join(parts), is_pkg
+
+
+def _file_of(root: Path, name: str) -> Path | None:
+    """The source file of module ``name`` under ``root`` (package ``__init__.py`` or module file)."""
+    if name.split(".")[0] not in PACKAGES:
+        return None
+    base = root.joinpath(*name.split("."))
+    for f in (base / "__init__.py", base.with_suffix(".py")):
+        if f.is_file():
+            return f.resolve()
+    return None
+
+
+_IMPORT_RE = re.compile(
+    rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]+))", re.M)
+_DEF_RE = re.compile(rb"^([ \t]*)(?:async[ \t]+)?def[ \t]", re.M)
+_NAME_RE = re.compile(r"^[A-Za-z_][\w.]*$")
+
+
+def _in_function(text: bytes, pos: int, defs: list[tuple[int, int]]) -> bool:
+    """True when the line starting at ``pos`` lies in the body of a ``def`` (indented more than a
+    ``def`` line before it, with no line in between indented as little as that ``def``)."""
+    line_end = text.find(b"\n", pos)
+    line = text[pos: line_end if line_end >= 0 else len(text)]
+    indent = len(line) - len(line.lstrip(b" \t"))
+    if indent == 0:
+        return False
+    for start, d_indent in reversed(defs):
+        if start >= pos:
+            continue
+        if d_indent >= indent:
+            continue
+        # a def less indented than this line: is every non-blank line between them indented deeper?
+        between = text[text.find(b"\n", start) + 1: pos].split(b"\n")
+        if all(not ln.strip() or len(ln) - len(ln.lstrip(b" \t")) > d_indent for ln in between):
+            return True
+        return False
+    return False
+
+
+def _imports(py_file: Path, name: str, is_pkg: bool) -> tuple[list[str], list[str]]:
+    """What ``py_file`` imports outside function bodies: (modules it names, their parent packages).
+
+    Every ``import``/``from ... import`` line that is not inside a ``def`` counts (also under a
+    module-level ``if``/``try``); ``from M import x`` also names ``M.x`` in case it is a module.
+    Imports inside functions run when the function is called and cannot change what a kernel
+    compiles against. Read with regular expressions (parsing every file with :mod:`ast` costs a
+    second per process); a docstring line that looks like an import only adds a file to hash."""
+    if py_file in _IMPORTS:
+        return _IMPORTS[py_file]
+    try:
+        text = py_file.read_bytes()
+    except OSError:
+        text = b""
+    defs = [(m.start(), len(m.group(1))) for m in _DEF_RE.finditer(text)]
+    package = name if is_pkg else name.rpartition(".")[0]
+    found: set[str] = set()
+    for m in _IMPORT_RE.finditer(text):
+        if _in_function(text, m.start(), defs):
+            continue
+        frm, what, plain = m.groups()
+        if plain:
+            for part in plain.decode("utf-8", "replace").split(","):
+                mod = part.split(" as ")[0].strip()
+                if _NAME_RE.match(mod):
+                    found.add(mod)
+            continue
+        frm = frm.decode("utf-8", "replace")
+        level = len(frm) - len(frm.lstrip("."))
+        if level:
+            pk = package.split(".") if package else []
+            base = pk[: len(pk) - (level - 1)] if level - 1 <= len(pk) else []
+            mod = ".".join(base + ([frm[level:]] if frm[level:] else []))
+        else:
+            mod = frm
+        if not _NAME_RE.match(mod or "-"):
+            continue
+        found.add(mod)
+        for part in what.decode("utf-8", "replace").strip("() \t\n").split(","):
+            n = part.split(" as ")[0].strip()
+            if n.isidentifier():
+                found.add(f"{mod}.{n}")
+    parents = set()
+    for n in found:
+        parts = n.split(".")
+        parents.update(".".join(parts[:i]) for i in range(1, len(parts)))
+    _IMPORTS[py_file] = (sorted(found), sorted(parents - found))
+    return _IMPORTS[py_file]
+
+
+def closure(py_file: Path | str) -> list[Path]:
+    """The project source files that ``py_file`` imports, directly or through each other (itself
+    included), sorted; only modules of :data:`PACKAGES` under the same root are followed. Parent
+    packages of an imported module are included (their ``__init__.py`` runs first) but their own
+    imports are followed only when they are imported themselves."""
+    m = _module_of(Path(py_file))
+    if m is None:
+        return [Path(py_file).resolve()]
+    root, name, is_pkg = m
+    start = Path(py_file).resolve()
+    seen = {start: (name, is_pkg)}
+    hashed = set()
+    todo = [start]
+    while todo:
+        f = todo.pop()
+        fname, fpkg = seen[f]
+        mods, parents = _imports(f, fname, fpkg)
+        for dep in mods:
+            g = _file_of(root, dep)
+            if g is not None and g not in seen:
+                seen[g] = (dep, g.name == "__init__.py")
+                todo.append(g)
+        for dep in parents:
+            g = _file_of(root, dep)
+            if g is not None:
+                hashed.add(g)
+    return sorted(set(seen) | hashed)
+
+
+def source_digest(py_file: Path | str) -> str:
+    """sha256 (hex) over the paths (relative to the root) and bytes of :func:`closure` of ``py_file``;
+    computed once per process and file."""
+    key = Path(py_file).resolve()
+    if key not in _DIGESTS:
+        m = _module_of(key)
+        root = m[0] if m else key.parent
+        h = hashlib.sha256()
+        for f in closure(key):
+            h.update(str(f.relative_to(root) if f.is_relative_to(root) else f).encode() + b"\0")
+            h.update(f.read_bytes())
+            h.update(b"\0")
+        _DIGESTS[key] = h.hexdigest()
+    return _DIGESTS[key]
+
+
+def is_project_file(py_file: str | Path) -> bool:
+    """True for a source file of one of :data:`PACKAGES` (its kernels are keyed by their closure)."""
+    m = _module_of(Path(py_file)) if str(py_file).endswith(".py") and os.path.exists(py_file) else None
+    return m is not None and m[1].split(".")[0] in PACKAGES
+
+
+def fallback_cache_dir() -> Path:
+    """The writable folder used when numba finds no other: ``$TMPDIR/meeplelab-numba-cache-<uid>``."""
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return Path(tempfile.gettempdir()) / f"meeplelab-numba-cache-{uid}"
+
+
+def _keyed(cls: type) -> type:
+    """A subclass of numba locator ``cls`` whose source stamp also covers the kernel's import closure."""
+
+    def get_source_stamp(self):
+        stamp = cls.get_source_stamp(self)
+        py_file = getattr(self, "_py_file", None)
+        if py_file is not None and is_project_file(py_file):
+            return (stamp, "meeplelab-closure", source_digest(py_file))
+        return stamp
+
+    return type(f"Closure{cls.__name__}", (cls,), {"get_source_stamp": get_source_stamp, "_meeplelab": True})
+
+
+def _fallback_locator(base: type) -> type:
+    """A locator (after numba's own) caching into :func:`fallback_cache_dir`."""
+
+    class FallbackCacheLocator(base):
+        _meeplelab = True
+
+        def __init__(self, py_func, py_file):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = str(fallback_cache_dir() / self.get_suitable_cache_subpath(py_file))
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not os.path.exists(py_file):
+                return None
+            top = fallback_cache_dir()
+            try:
+                top.mkdir(mode=0o700, exist_ok=True)
+                st = top.stat()
+                if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+                    return None  # someone else's folder: never load their machine code
+                self = cls(py_func, py_file)
+                self.ensure_cache_path()
+            except OSError:
+                return None
+            return self
+
+    return FallbackCacheLocator
+
+
+def install() -> None:
+    """Key cached kernels by their import closure and add the writable fallback locator (once)."""
+    from numba.core import caching
+
+    classes = caching._CacheImpl._locator_classes if hasattr(caching, "_CacheImpl") else caching.CacheImpl._locator_classes
+    if any(getattr(c, "_meeplelab", False) for c in classes):
+        return
+    base = getattr(caching, "UserProvidedCacheLocator", None) or getattr(caching, "_UserProvidedCacheLocator")
+    classes[:] = [_keyed(c) for c in classes] + [_keyed(_fallback_locator(base))]

@@ -1,0 +1,168 @@
+"""numba's kernel cache (issue 18 items 8 and 9): a cached kernel is compiled again when a module
+it imports changes, and a read-only install (package folder and HOME read-only) still imports and
+runs, caching into a writable fallback folder, or says in one line what to set."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+IGNORE = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "data_*")
+
+PROBE = '''
+import numpy as np
+from numba import njit
+
+from sim.core.rng import mix64
+
+
+@njit(cache=True)
+def probe(x):
+    """A strategy-side kernel that calls the core's random-number mixer (imported, not its own)."""
+    return mix64(x)
+'''
+
+RUN_PROBE = ("import numpy as np\n"
+             "from strategies._probe import probe\n"
+             "v = int(probe(np.uint64(12345)))\n"
+             "print(v, sum(probe.stats.cache_hits.values()), sum(probe.stats.cache_misses.values()))\n")
+
+
+def splitmix(z: int, m1: int, m2: int) -> int:
+    mask = 2**64 - 1
+    z = ((z ^ (z >> 30)) * m1) & mask
+    z = ((z ^ (z >> 27)) * m2) & mask
+    return z ^ (z >> 31)
+
+
+def _copy_tree(dst: Path) -> None:
+    for pkg in ("sim", "strategies"):
+        shutil.copytree(ROOT / pkg, dst / pkg, ignore=IGNORE)
+    shutil.copy(ROOT / "cli.py", dst / "cli.py")
+
+
+def _env(tree: Path, **extra) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env.update(PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1", **extra)
+    return env
+
+
+def test_a_cached_kernel_is_compiled_again_when_a_module_it_imports_changes(tmp_path):
+    tree = tmp_path / "tree"
+    _copy_tree(tree)
+    (tree / "strategies" / "_probe.py").write_text(PROBE)
+    m1, m2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+    def run() -> tuple[int, int, int]:
+        r = subprocess.run([sys.executable, "-c", RUN_PROBE], cwd=tree, env=_env(tree), capture_output=True,
+                           text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+        v, hits, misses = map(int, r.stdout.split())
+        return v, hits, misses
+
+    assert run() == (splitmix(12345, m1, m2), 0, 1)  # compiled, then cached
+    assert run() == (splitmix(12345, m1, m2), 1, 0)  # loaded from the cache
+    rng = tree / "sim" / "core" / "rng.py"
+    new_m1 = 0xD6E8FEB86659FD93
+    text = rng.read_text()
+    assert text.count("_M1 = np.uint64(0xBF58476D1CE4E5B9)") == 1
+    rng.write_text(text.replace("_M1 = np.uint64(0xBF58476D1CE4E5B9)", f"_M1 = np.uint64({new_m1:#x})"))
+    assert run() == (splitmix(12345, new_m1, m2), 0, 1)  # the edit in the imported module is seen
+    assert run() == (splitmix(12345, new_m1, m2), 1, 0)  # and the new compile is cached
+
+
+def test_the_cache_key_covers_the_import_closure():
+    from sim import jitcache
+
+    rules = ROOT / "sim" / "galileos_truth" / "rules.py"
+    files = {str(p.relative_to(ROOT)) for p in jitcache.closure(rules)}
+    assert {"sim/galileos_truth/rules.py", "sim/galileos_truth/content.py", "sim/core/rng.py"} <= files
+    assert "sim/runner.py" not in files and "cli.py" not in files  # not imported by the kernels
+    # imported only inside functions of the engine (which run after the kernels are compiled) or
+    # by the package's __init__ for its own job: editing them compiles nothing again
+    assert "strategies/galileos_truth.py" not in files and "sim/jitcache.py" not in files
+    probe = ROOT / "strategies" / "galileos_truth.py"
+    assert "sim/galileos_truth/rules.py" in {str(p.relative_to(ROOT)) for p in jitcache.closure(probe)}
+    assert [str(p.relative_to(ROOT)) for p in jitcache.closure(ROOT / "sim" / "core" / "rng.py")] == ["sim/core/rng.py"]
+
+
+def _unprivileged(tmp: Path) -> tuple[list[str], callable]:
+    """A command prefix that runs as a user who cannot write ``tmp`` (root cannot be stopped by
+    permissions: drop to ``nobody``); and a function making a folder writable for that user."""
+    if os.getuid() == 0:
+        return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"], lambda p: os.chown(p, 65534, 65534)
+    return [], lambda p: None
+
+
+def _readonly_install(tmp_path_factory):
+    base = Path(tempfile.mkdtemp(prefix="meeplelab-ro-"))  # world-readable, unlike pytest's tmp folders
+    os.chmod(base, 0o755)
+    tree, home = base / "site-packages", base / "home"
+    _copy_tree(tree)
+    home.mkdir()
+    prefix, give = _unprivileged(base)
+    if not prefix:
+        for p in [tree, home, *tree.rglob("*")]:
+            if p.is_dir():
+                os.chmod(p, 0o555)
+    return base, tree, home, prefix, give
+
+
+@pytest.fixture
+def readonly(tmp_path_factory):
+    base, tree, home, prefix, give = _readonly_install(tmp_path_factory)
+    yield base, tree, home, prefix, give
+    for p in [base, *base.rglob("*")]:
+        if p.is_dir():
+            os.chmod(p, 0o755)
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_read_only_install_imports_and_caches_into_a_writable_fallback(readonly):
+    base, tree, home, prefix, give = readonly
+    tmpdir = base / "tmp"
+    tmpdir.mkdir()
+    give(tmpdir)
+    env = _env(tree, HOME=str(home), TMPDIR=str(tmpdir), XDG_CACHE_HOME=str(home / ".cache"))
+    r = subprocess.run(prefix + [sys.executable, "-c", "import cli; cli.main()", "games"], cwd=base, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert [ln.split()[0] for ln in lines] == ["unconscious-mind", "galileos-truth"]
+    assert not any("unavailable" in ln for ln in lines), r.stdout
+    assert not (tree / "sim" / "core" / "__pycache__").exists() and not any(home.iterdir())
+    code = ("import numpy as np\nfrom sim.core.rng import mix64\nprint(int(mix64(np.uint64(7))), "
+            "sum(mix64.stats.cache_hits.values()))")
+    out = [subprocess.run(prefix + [sys.executable, "-c", code], cwd=base, env=env, capture_output=True, text=True,
+                          timeout=600) for _ in range(2)]
+    assert [o.returncode for o in out] == [0, 0], out[0].stderr + out[1].stderr
+    want = splitmix(7, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
+    assert [o.stdout.split() for o in out] == [[str(want), "0"], [str(want), "1"]]  # cached, then loaded
+    cache = list((tmpdir / f"meeplelab-numba-cache-{65534 if prefix else os.getuid()}").rglob("rng.mix64-*.nbi"))
+    assert len(cache) == 1
+
+
+def test_a_read_only_install_without_any_writable_folder_says_so_in_one_line(readonly):
+    base, tree, home, prefix, give = readonly
+    tmpdir = base / "tmp"
+    tmpdir.mkdir()
+    give(tmpdir)
+    uid = 65534 if prefix else os.getuid()
+    taken = tmpdir / f"meeplelab-numba-cache-{uid}"  # the fallback folder exists, read-only (or another user's)
+    taken.mkdir(mode=0o555)
+    env = _env(tree, HOME=str(home), TMPDIR=str(tmpdir), XDG_CACHE_HOME=str(home / ".cache"))
+    r = subprocess.run(prefix + [sys.executable, "-c", "import cli; cli.main()", "games"], cwd=base, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == (
+        "error: numba finds no writable folder to cache the rule kernels in (the package folder, the user's cache "
+        f"folder and {taken} are read-only or not yours): "
+        "set NUMBA_CACHE_DIR to a writable folder")
+    assert r.stdout == ""
