@@ -1,4 +1,4 @@
-"""meeplelab command line (typer): simulate, report, replay, games, strategies, params.
+"""meeplelab command line (typer): simulate, report, sweep, tournament, tune, replay, games, strategies, params.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
 exits with code 2. Ctrl-C during simulate, sweep or tournament marks the run folder's manifest (and a
@@ -274,6 +274,45 @@ def tournament(
         from analysis.tournament_report import build_tournament_report
 
         typer.echo(f"report {build_tournament_report(out)}")
+
+
+@app.command()
+@user_errors
+def tune(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    strategy: str = typer.Option("heuristic", "--strategy", help="Strategy whose arguments are searched (e.g. heuristic)."),
+    against: str = typer.Option(..., "--against", help="The field: strategy ids it plays against, comma separated."),
+    budget: int = typer.Option(4000, "--budget", help="Games for the search (all trials together)."),
+    games_per_trial: int = typer.Option(50, "--games-per-trial", help="Games per lineup for each candidate."),
+    eval_games: int = typer.Option(200, "--eval-games", help="Games per lineup in the held-out evaluation (fresh seeds)."),
+    players: int = typer.Option(2, "--players", help="Seats per game (the candidate sits in every seat in turn)."),
+    seed: int = typer.Option(0, "--seed", help="Run seed of the search; the evaluation uses seed + 1."),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
+    out: Path = typer.Option(..., "--out", help="Folder for preset.toml and tune.json."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the files in --out."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar (games)."),
+) -> None:
+    """Search a strategy's arguments with Optuna on common seeds in all seat orders; write a preset
+    (--strategies heuristic:preset=OUT/preset.toml) and evaluate it on fresh seeds against the field and
+    the untuned strategy."""
+    from sim.core.params import parse_set_options
+    from sim.tune import summary_lines
+    from sim.tune import tune as run_tune
+
+    if players < 2:
+        _fail(f"--players {players}: tuning needs at least 2 seats")
+    for k, v in (("--budget", budget), ("--games-per-trial", games_per_trial), ("--eval-games", eval_games)):
+        if v < 1:
+            _fail(f"{k} {v}: must be at least 1")
+    field = list(_strategies(against) or ())
+    res = run_tune(game, strategy, field, budget=budget, games_per_trial=games_per_trial, seed=seed, players=players,
+                   eval_games=eval_games, params=parse_set_options(set_), out=out, overwrite=overwrite,
+                   progress=progress and sys.stderr.isatty(), log=lambda m: typer.echo(m, err=True))
+    typer.echo(f"tuned {res.strategy}: {', '.join(f'{k}={v}' for k, v in res.best_args.items())}")
+    for line in summary_lines(res):
+        typer.echo(line)
+    typer.echo(f"wrote {out / 'preset.toml'} (use --strategies {res.strategy}:preset={out / 'preset.toml'}) "
+               f"and {out / 'tune.json'}")
 
 
 @app.command()
