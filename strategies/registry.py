@@ -55,7 +55,7 @@ def register_strategy(name: str, factory: Callable[..., Strategy], *, games: tup
 def _load_builtins() -> None:
     import importlib
 
-    for mod in ("strategies.generic", "strategies.unconscious_mind", "strategies.galileos_truth"):
+    for mod in ("strategies.generic", "strategies.unconscious_mind", "strategies.galileos_truth", "strategies.ismcts"):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as e:  # a game's strategy module that does not exist yet
