@@ -204,8 +204,9 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
                                 for i, f in enumerate(field)}}
     res = TuneResult(name, best, float(study.best_value), trials, heldout)
     out.mkdir(parents=True, exist_ok=True)
-    write_preset(out / "preset.toml", game, name, best, note=f"meeplelab tune --against {','.join(field)} "
-                 f"--budget {budget} --games-per-trial {games_per_trial} --seed {seed}")
+    write_preset(out / "preset.toml", game, name, best, note=f"meeplelab tune --game {game} --strategy {strategy} "
+                 f"--against {','.join(field)} --players {players} --budget {budget} --games-per-trial "
+                 f"{games_per_trial} --eval-games {eval_games} --seed {seed}")
     (out / "tune.json").write_text(json.dumps({"game": game, "strategy": name, "field": list(field), "players": players,
                                                "budget": budget, "games_per_trial": games_per_trial, "seed": seed,
                                                "best_args": best, "best_train": res.best_train, "trials": trials,
