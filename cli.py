@@ -1,9 +1,10 @@
-"""meeplelab command line (typer): simulate, report, sweep, experiment, tournament, replay, games, strategies, params.
+"""meeplelab command line (typer): simulate, report, sweep, experiment, tournament, tune, robustness, balance, replay, games,
+strategies, params.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
 exits with code 2. Ctrl-C during simulate, sweep or tournament marks the run folder's manifest (and a
-sweep's sweep.json) ``interrupted``, prints one line saying how to complete it and exits with code
-130; SIGTERM is handled the same way but exits with code 143. ``--resume`` completes a run or sweep.
+sweep's sweep.json or a tournament's tournament.json) ``interrupted``, prints one line saying how to complete it and exits with code
+130; SIGTERM is handled the same way but exits with code 143. ``--resume`` completes a run, sweep or tournament.
 """
 
 from __future__ import annotations
@@ -168,15 +169,20 @@ def _kernels_cached(game: str) -> bool:
 @app.command()
 @user_errors
 def report(
-    runs: List[Path] = typer.Argument(..., help="Run folder(s), or one experiment folder."),
+    runs: List[Path] = typer.Argument(..., help="Run folder(s), one experiment folder, or one tournament folder (reported as a whole)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Report folder (default RUN/report)."),
 ) -> None:
-    """Write a balance report (HTML and Markdown with charts) for one or more run folders."""
+    """Write a balance report (HTML and Markdown with charts) for one or more run folders or a tournament."""
     from analysis.report import build_report
 
     from analysis.load import load_runs
     from analysis.metrics import games_needed_summary
 
+    if len(runs) == 1 and (runs[0] / "tournament.json").is_file():
+        from analysis.tournament_report import build_tournament_report
+
+        typer.echo(f"wrote {build_tournament_report(runs[0], out)}")
+        return
     dest = out if out is not None else runs[0] / "report"
     if len(runs) == 1 and (runs[0] / "experiment.json").is_file():  # an experiment folder: its own report
         from analysis.experiment import experiment_sections
@@ -310,43 +316,95 @@ def tournament(
     game: str = typer.Option(..., "--game", help="Game id."),
     strategies: str = typer.Option(..., "--strategies", help="Strategy ids to compare, comma separated (two or more)."),
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game, at least 2 (default: one per strategy)."),
-    games: int = typer.Option(1000, "--games", help="Games per seat arrangement."),
-    seed: int = typer.Option(0, "--seed", help="Seed shared by every arrangement (common random numbers)."),
+    games: int = typer.Option(1000, "--games", help="Games per lineup (seat arrangement); every lineup plays the same seeds."),
+    seed: int = typer.Option(0, "--seed", help="Seed shared by every lineup (common random numbers)."),
     batch_size: int = typer.Option(1024, "--batch-size"),
     n_jobs: int = typer.Option(-1, "--n-jobs"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
-    out: Path = typer.Option(..., "--out", help="Tournament folder (one run folder per seat arrangement)."),
+    every_profile: bool = typer.Option(False, "--every-profile",
+                                       help="Also play lineups where a strategy holds several seats (the metagame needs them at 3+ seats)."),
+    out: Path = typer.Option(..., "--out", help="Tournament folder (one run folder per lineup)."),
+    resume: bool = typer.Option(False, "--resume", help="Complete the interrupted tournament in --out (the same options)."),
     overwrite: bool = typer.Option(False, "--overwrite",
                                    help="Replace the tournament in --out (its lineup folders are deleted)."),
+    report: bool = typer.Option(True, "--report/--no-report", help="Write the tournament report into --out/report."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar per lineup."),
 ) -> None:
-    """Every seat arrangement of the strategies on common seeds: win rates, VP and margins with intervals.
-
-    A tournament is written whole and cannot be resumed; --overwrite replaces an earlier one.
+    """Every seat arrangement (lineup) of the strategies on common seeds: win rate against the fair share,
+    head-to-head, ratings, seat effect and the metagame (report in --out/report).
     """
+    from analysis.tournament import TERMINAL_COLUMNS, format_terminal
     from sim.core.params import parse_set_options
     from sim.runner import terminate_as_interrupt
-    from strategies.tournament import format_table, run_tournament
+    from sim.tournament import run_tournament
 
     ids = list(_strategies(strategies) or ())
     n = players if players is not None else len(ids)
     try:
         with terminate_as_interrupt():
             tables = run_tournament(game, ids, n, games, seed, out, batch_size=batch_size, n_jobs=n_jobs,
-                                    params=parse_set_options(set_), overwrite=overwrite,
+                                    params=parse_set_options(set_), overwrite=overwrite, resume=resume,
+                                    every_profile=every_profile, progress=progress and sys.stderr.isatty(),
                                     on_lineup=lambda i, k, u: typer.echo(f"lineup {i + 1}/{k}: {', '.join(u)}", err=True))
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the tournament in {out} is incomplete (tournaments cannot be resumed); "
-                        "run it again with --overwrite")
-    typer.echo(format_table(tables["summary"]))
-    typer.echo("")
-    typer.echo(format_table(tables["seats"]))
+        _interrupted(e, f"the tournament in {out} is incomplete; complete it with the same command and --resume")
+    s = tables["summary"]
+    lineups = tables["lineups"]["run"].n_unique()
+    typer.echo(f"{lineups} lineups x {games:,} games per lineup = {lineups * games:,} games, "
+               f"{lineups * games * n:,} seat-results; fair share 1/{n} = {100 / n:.1f}% per seat-result")
+    typer.echo(format_terminal(s.select(TERMINAL_COLUMNS)))
+    typer.echo("(games: games a strategy sat in; seat_results: its seats' outcomes; win_rate: share of its "
+               "seat-results won, 95% Wilson interval win_low..win_high; x_fair: win_rate / fair)")
     from analysis.load import load_runs
     from analysis.report import _observed_need
 
     observed = _observed_need(load_runs(sorted(p for p in out.glob("lineup-*") if p.is_dir()), check=False)).strip()
     if observed:
         typer.echo(observed)
-    typer.echo(f"\nwrote {out / 'summary.parquet'} and {out / 'seats.parquet'}")
+    typer.echo(f"\nwrote {out / 'summary.parquet'}, seats.parquet, pairwise.parquet and lineups.parquet")
+    if report:
+        from analysis.tournament_report import build_tournament_report
+
+        typer.echo(f"report {build_tournament_report(out)}")
+
+
+@app.command()
+@user_errors
+def tune(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    strategy: str = typer.Option("heuristic", "--strategy", help="Strategy whose arguments are searched (e.g. heuristic)."),
+    against: str = typer.Option(..., "--against", help="The field: strategy ids it plays against, comma separated."),
+    budget: int = typer.Option(4000, "--budget", help="Games for the search (all trials together)."),
+    games_per_trial: int = typer.Option(50, "--games-per-trial", help="Games per lineup for each candidate."),
+    eval_games: int = typer.Option(200, "--eval-games", help="Games per lineup in the held-out evaluation (fresh seeds)."),
+    players: int = typer.Option(2, "--players", help="Seats per game (the candidate sits in every seat in turn)."),
+    seed: int = typer.Option(0, "--seed", help="Run seed of the search; the evaluation uses seed + 1."),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
+    out: Path = typer.Option(..., "--out", help="Folder for preset.toml and tune.json."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the files in --out."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar (games)."),
+) -> None:
+    """Search a strategy's arguments with Optuna on common seeds in all seat orders; write a preset
+    (--strategies heuristic:preset=OUT/preset.toml) and evaluate it on fresh seeds against the field and
+    the untuned strategy."""
+    from sim.core.params import parse_set_options
+    from sim.tune import summary_lines
+    from sim.tune import tune as run_tune
+
+    if players < 2:
+        _fail(f"--players {players}: tuning needs at least 2 seats")
+    for k, v in (("--budget", budget), ("--games-per-trial", games_per_trial), ("--eval-games", eval_games)):
+        if v < 1:
+            _fail(f"{k} {v}: must be at least 1")
+    field = list(_strategies(against) or ())
+    res = run_tune(game, strategy, field, budget=budget, games_per_trial=games_per_trial, seed=seed, players=players,
+                   eval_games=eval_games, params=parse_set_options(set_), out=out, overwrite=overwrite,
+                   progress=progress and sys.stderr.isatty(), log=lambda m: typer.echo(m, err=True))
+    typer.echo(f"tuned {res.strategy}: {', '.join(f'{k}={v}' for k, v in res.best_args.items())}")
+    for line in summary_lines(res):
+        typer.echo(line)
+    typer.echo(f"wrote {out / 'preset.toml'} (use --strategies {res.strategy}:preset={out / 'preset.toml'}) "
+               f"and {out / 'tune.json'}")
 
 
 @app.command()

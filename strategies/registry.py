@@ -1,7 +1,9 @@
 """Strategies by string id with arguments: ``random``, ``greedy-vp``, ``abjure-at:cycle=3``.
 
-An id is ``name`` or ``name:arg=value,arg=value``. :func:`make_strategy` parses and checks it for
-a game; an unknown name or argument raises :class:`ConfigError` naming the close matches.
+An id is ``name`` or ``name:arg=value,arg=value``; ``name:preset=FILE`` takes the arguments from a
+preset TOML file (:func:`read_preset`, written by ``meeplelab tune``). :func:`make_strategy` parses
+and checks it for a game; an unknown name or argument raises :class:`ConfigError` naming the close
+matches.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ def register_strategy(name: str, factory: Callable[..., Strategy], *, games: tup
 def _load_builtins() -> None:
     import importlib
 
-    for mod in ("strategies.generic", "strategies.unconscious_mind", "strategies.galileos_truth"):
+    for mod in ("strategies.generic", "strategies.unconscious_mind", "strategies.galileos_truth", "strategies.ismcts"):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as e:  # a game's strategy module that does not exist yet
@@ -101,6 +103,8 @@ def make_strategy(game: str, spec: str) -> Strategy:
         hint = f"did you mean {', '.join(close)}? " if close else ""
         raise ConfigError(f"unknown strategy {name!r} for {game}: {hint}allowed: {', '.join(avail)}")
     info = avail[name]
+    if "preset" in raw:
+        raw = {**read_preset(raw.pop("preset"), game, name), **raw}  # arguments given in the id win
     args: dict[str, Any] = {}
     for k, v in raw.items():
         if k not in info.args:
@@ -119,6 +123,30 @@ def make_strategy(game: str, spec: str) -> Strategy:
             raise ConfigError(f"strategy {name!r}: argument {k}={v!r} is out of range: allowed {a.lo} to {a.hi}")
         args[k] = val
     return info.factory(**args)
+
+
+def read_preset(path: str, game: str, name: str) -> dict[str, str]:
+    """Arguments of a preset file (``meeplelab tune`` writes them): a TOML file with ``strategy``,
+    ``game`` and an ``[args]`` table; used as ``heuristic:preset=tuned.toml`` (further arguments in
+    the id override the preset's).
+
+    Raises:
+        ConfigError: a missing or unreadable file, or a preset of another strategy or game.
+    """
+    import tomllib
+    from pathlib import Path
+
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"strategy {name!r}: preset file {path!r} does not exist") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"strategy {name!r}: preset file {path!r} is unreadable: {e}") from None
+    if data.get("strategy") != name or data.get("game") != game or not isinstance(data.get("args"), dict):
+        raise ConfigError(f"strategy {name!r}: preset file {path!r} is not a {name} preset for {game} (it holds "
+                          f"strategy={data.get('strategy')!r}, game={data.get('game')!r}; an [args] table is needed)")
+    return {str(k): str(v) for k, v in data["args"].items()}
 
 
 register_strategy("random", RandomStrategy, doc="Uniform over the legal actions (baseline).")

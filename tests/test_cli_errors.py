@@ -40,7 +40,7 @@ SIM = ["simulate", "--no-progress"]
 @pytest.mark.parametrize("args,message", [
     (["--game", "toi"], "unknown game 'toi': did you mean toy? allowed: unconscious-mind, galileos-truth, toy"),
     (["--game", "toy", "--strategies", "randon"],
-     "unknown strategy 'randon' for toy: did you mean random, slow-random? allowed: always-draw, crashing, greedy-vp, heuristic, interrupting, random, rollout, slow-random"),
+     "unknown strategy 'randon' for toy: did you mean random, slow-random? allowed: always-draw, crashing, greedy-vp, heuristic, interrupting, ismcts, random, rollout, slow-random"),
     (["--game", "toy", "--players", "2", "--strategies", "random,random,random"],
      "3 strategies given for 2 players: give one per seat or one for all"),
     (["--game", "toy", "--players", "0"], "toy takes 1 to 4 players, got 0"),
@@ -224,12 +224,12 @@ def test_tournament_into_an_earlier_tournament_names_only_its_own_options(tmp_pa
     code, _, _ = run_cli(argv, capsys, monkeypatch)
     assert code == 0
     before = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
-    expect_error(argv, f"output folder '{out}' holds another tournament: use --overwrite to replace it or choose a "
-                       "new --out", capsys, monkeypatch)
+    expect_error(argv, f"output folder '{out}' holds another tournament: use --resume to complete it, --overwrite "
+                       "to replace it or choose a new --out", capsys, monkeypatch)
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == before
     code, help_text, _ = run_cli(["tournament", "--help"], capsys, monkeypatch)
     options = help_text.split("Options:")[1]
-    assert code == 0 and "--overwrite" in options and "--resume" not in help_text
+    assert code == 0 and "--overwrite" in options and "--resume" in options
 
 
 def test_tournament_refuses_a_folder_that_is_not_a_tournament(tmp_path, capsys, monkeypatch):

@@ -194,10 +194,11 @@ def test_report_on_a_file_says_it_is_a_file(tmp_path, capsys, monkeypatch):
 
 
 def test_report_on_a_tournament_or_sweep_folder_points_to_its_runs(tmp_path, capsys, monkeypatch):
-    from strategies.tournament import run_tournament
+    from sim.tournament import run_tournament
 
     t = tmp_path / "t"
     run_tournament("toy", ["random", "always-draw"], 2, 10, 0, t, n_jobs=1)
+    (t / "tournament.json").unlink()  # lineup folders without the tournament's settings: not reportable as a whole
     expect_error(["report", str(t)], f"'{t}' is a tournament folder, not a run folder: give its lineup folders "
                                      f"(2, e.g. '{t / 'lineup-00'}'); the tournament's tables are "
                                      f"'{t / 'summary.parquet'}' and seats.parquet beside it", capsys, monkeypatch)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
@@ -13,7 +11,6 @@ from sim.registry import make_game
 from strategies import make_strategy
 from strategies.registry import parse_id
 from strategies.search import pick_best
-from strategies.tournament import lineups
 
 
 def test_strategy_ids_parse_with_arguments():
@@ -105,60 +102,6 @@ def test_search_strategies_beat_random_on_the_test_game():
         assert wins / 600 > 0.6, (spec, wins / 600)
 
 
-def test_tournament_lineups_cover_every_seat_arrangement():
-    assert lineups(["a", "b"], 2) == [("a", "b"), ("b", "a")]
-    assert len(lineups(["a", "b", "c"], 3)) == 6
-    four = lineups(["a", "b"], 4)
-    assert len(four) == 14 and all({"a", "b"} == set(x) for x in four)
-    with pytest.raises(ConfigError, match="at least two strategies"):
-        lineups(["a"], 2)
-
-
-def test_tournament_writes_parquet_summary_with_intervals(tmp_path):
-    import polars as pl
-
-    from strategies.tournament import run_tournament
-
-    t = run_tournament("toy", ["random", "always-draw"], 2, 200, 5, tmp_path / "t", n_jobs=1)
-    s = pl.read_parquet(tmp_path / "t" / "summary.parquet")
-    assert s.equals(t["summary"]) and s.height == 2
-    assert (s["win_low"] <= s["win_rate"]).all() and (s["win_rate"] <= s["win_high"]).all()
-    assert s["games"].to_list() == [400, 400]
-    seats = pl.read_parquet(tmp_path / "t" / "seats.parquet")
-    assert seats.height == 4 and seats["games"].to_list() == [200] * 4
-
-
-def test_tournament_overwrite_leaves_no_lineup_of_a_larger_earlier_tournament(tmp_path):
-    import polars as pl
-
-    from sim.core.errors import RunFolderError
-    from strategies.tournament import run_tournament
-
-    out = tmp_path / "t"
-    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 20, 5, out, n_jobs=1)
-    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [f"lineup-{i:02d}" for i in range(6)]
-    with pytest.raises(RunFolderError, match="holds another tournament: use --overwrite to replace it or choose a new"):
-        run_tournament("toy", ["random", "always-draw"], 2, 20, 5, out, n_jobs=1)
-    t = run_tournament("toy", ["random", "always-draw"], 2, 20, 5, out, n_jobs=1, overwrite=True)
-    assert sorted(p.name for p in out.iterdir()) == ["lineup-00", "lineup-01", "lineups.parquet", "seats.parquet",
-                                                      "summary.parquet", "tournament.json"]
-    assert set(pl.read_parquet(out / "lineups.parquet")["run"]) == {"lineup-00", "lineup-01"}
-    assert set(t["summary"]["strategy"]) == {"random", "always-draw"}
-
-
-def test_tournament_overwrite_deletes_nothing_when_a_lineup_folder_holds_other_files(tmp_path):
-    from sim.core.errors import RunFolderError
-    from strategies.tournament import run_tournament
-
-    out = tmp_path / "t"
-    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 20, 5, out, n_jobs=1)
-    (out / "lineup-04" / "notes.txt").write_text("mine")
-    before = sorted(p.relative_to(out) for p in out.rglob("*"))
-    with pytest.raises(RunFolderError, match=re.escape(f"'{out / 'lineup-04'}' is not a run folder (holds 'notes.txt')")):
-        run_tournament("toy", ["random", "always-draw"], 2, 20, 5, out, n_jobs=1, overwrite=True)
-    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
-
-
 def test_priority_list_takes_the_first_rule_with_a_legal_preferred_action():
     from sim.core.rng import Streams
     from strategies.base import StrategyRNG, View
@@ -196,14 +139,3 @@ def test_a_users_function_plays_through_the_adapter():
     res = play_batch(game, [FunctionStrategy(cautious, "cautious"), make_strategy("toy", "random")], np.arange(40), 8)
     g = res.games.to_pandas()
     assert set(g.strategy) == {"cautious", "random"} and g.query("seat == 0").vp.mean() > g.query("seat == 1").vp.mean()
-
-
-def test_tournament_terminal_table_numbers_seats_from_one():
-    import polars as pl
-
-    from strategies.tournament import format_table
-
-    text = format_table(pl.DataFrame({"strategy": ["a", "a"], "seat": [0, 1], "win_rate": [0.25, 0.5]}))
-    lines = text.splitlines()
-    assert lines[0].split() == ["strategy", "seat", "win_rate", "%"]
-    assert [ln.split() for ln in lines[2:]] == [["a", "1", "25.0"], ["a", "2", "50.0"]]

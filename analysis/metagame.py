@@ -1,0 +1,403 @@
+"""The metagame of a tournament: which mix of strategies is stable (empirical game-theoretic analysis).
+
+A tournament over ``K`` strategies at ``n`` seats gives an empirical *heuristic payoff table*
+(Walsh et al. 2002; OpenSpiel's ``heuristic_payoff_table``): one row per profile (how many seats
+each strategy holds, ``counts[R, K]`` summing to ``n``), and the mean per-seat win share of each
+strategy present in that profile (``payoffs[R, K]``, NaN where absent). The mirror profile (one
+strategy in every seat) is known without playing it: each seat's win share is ``1/n`` by symmetry.
+
+From the table:
+
+- :func:`deviation_payoffs`: the expected win share ``u_j(x)`` of one seat playing ``j`` when
+  the other ``n - 1`` seats are drawn from the population mix ``x``;
+- :func:`symmetric_nash`: a symmetric Nash equilibrium mix. At 2 seats the game is constant-sum
+  (win shares add to 1), so the maximin linear program (``scipy.optimize.linprog``) solves it
+  exactly; at 3+ seats replicator dynamics (OpenSpiel's ``egt.dynamics.replicator``) are
+  integrated from the uniform mix and the point or time-average with the lower exploitability kept;
+- :func:`exploitability`: how much a best response gains against a mix, ``max_j u_j(x) - x.u(x)``
+  (0 at an equilibrium), in win share per seat;
+- :func:`dominated`: strategies strictly dominated by another pure strategy (lower payoff against
+  every profile of the others);
+- :func:`alpha_rank`: the alpha-rank stationary distribution (OpenSpiel's ``egt.alpharank`` at 2
+  seats, its n-seat generalisation :func:`alpha_rank_n` at 3+; finite population ``m``, selection
+  intensity ``alpha``);
+- :func:`bootstrap_metagame`: all of the above on bootstrap resamples of the seeds (common
+  seeds resampled together, so every lineup keeps its pairing).
+
+Which library and why: ``docs/metagame.md``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class PayoffTable:
+    """An empirical heuristic payoff table.
+
+    Attributes:
+        strategies: the ``K`` strategy ids (column order).
+        players: seats per game ``n``.
+        counts: int[R, K], seats held by each strategy in each profile (rows sum to ``n``), every
+            composition of ``n`` into ``K`` parts in a fixed order.
+        payoffs: float[R, K], mean win share per seat of each strategy present (NaN where absent or
+            not played).
+        seat_results: int[R, K], seat-results behind each payoff (0 for the mirror profiles, whose
+            payoff ``1/n`` is known by symmetry).
+    """
+
+    strategies: list[str]
+    players: int
+    counts: np.ndarray
+    payoffs: np.ndarray
+    seat_results: np.ndarray
+
+    @property
+    def missing(self) -> list[tuple[int, ...]]:
+        """Profiles (seat counts) with a strategy present whose payoff was not played."""
+        bad = (self.counts > 0) & ~np.isfinite(self.payoffs)
+        return [tuple(int(c) for c in self.counts[r]) for r in np.flatnonzero(bad.any(axis=1))]
+
+    @property
+    def complete(self) -> bool:
+        """True when every profile's payoffs are known."""
+        return not self.missing
+
+
+def compositions(n: int, k: int) -> np.ndarray:
+    """Every way to seat ``n`` players among ``k`` strategies: int[R, k], R = C(n + k - 1, k - 1)."""
+    rows = []
+    for bars in itertools.combinations(range(n + k - 1), k - 1):
+        edges = (-1,) + bars + (n + k - 1,)
+        rows.append([edges[i + 1] - edges[i] - 1 for i in range(k)])
+    return np.array(rows, dtype=np.int64).reshape(-1, k)
+
+
+def table_from_sums(strategies: list[str], players: int, profiles: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]]
+                    ) -> PayoffTable:
+    """Build a :class:`PayoffTable` from summed win shares and seat-result counts per profile.
+
+    Args:
+        profiles: ``{counts tuple: (win share sums float[K], seat-results int[K])}``.
+    """
+    k = len(strategies)
+    counts = compositions(players, k)
+    pay = np.full(counts.shape, np.nan)
+    n = np.zeros(counts.shape, dtype=np.int64)
+    for r, c in enumerate(counts):
+        key = tuple(int(x) for x in c)
+        if (c == players).any():
+            pay[r, int(np.argmax(c))] = 1.0 / players
+            continue
+        if key in profiles:
+            s, m = profiles[key]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                pay[r] = np.where((c > 0) & (m > 0), s / np.maximum(m, 1), np.nan)
+            n[r] = m
+    return PayoffTable(list(strategies), players, counts, pay, n)
+
+
+def table_from_matrix(strategies: list[str], a: np.ndarray) -> PayoffTable:
+    """A 2-seat table from a matrix ``a[i, j]`` = win share of ``i`` against ``j`` (diagonal ignored:
+    1/2 by symmetry). Used for known test games (rock-paper-scissors)."""
+    a = np.asarray(a, dtype=float)
+    k = a.shape[0]
+    prof = {}
+    for i in range(k):
+        for j in range(i + 1, k):
+            c = [0] * k
+            c[i] += 1
+            c[j] += 1
+            s = np.zeros(k)
+            s[i], s[j] = a[i, j], a[j, i]
+            prof[tuple(c)] = (s, np.array(c))
+    return table_from_sums(strategies, 2, prof)
+
+
+def _others_index(table: PayoffTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every strategy ``j`` and every profile ``m`` of the other ``n - 1`` seats: the row of
+    ``m + e_j`` and the multinomial coefficient of ``m``. Returns (others int[Q, K], coef float[Q],
+    row int[K, Q])."""
+    k, n = len(table.strategies), table.players
+    others = compositions(n - 1, k)
+    coef = np.array([math.factorial(n - 1) / np.prod([math.factorial(int(x)) for x in m]) for m in others])
+    lookup = {tuple(int(x) for x in c): r for r, c in enumerate(table.counts)}
+    row = np.empty((k, len(others)), dtype=np.int64)
+    for j in range(k):
+        for q, m in enumerate(others):
+            c = m.copy()
+            c[j] += 1
+            row[j, q] = lookup[tuple(int(x) for x in c)]
+    return others, coef, row
+
+
+def deviation_payoffs(table: PayoffTable, x: np.ndarray, payoffs: np.ndarray | None = None) -> np.ndarray:
+    """Expected win share ``u[K]`` of one seat playing each pure strategy when the other seats are
+    drawn independently from the mix ``x[K]`` (``payoffs`` overrides the table's, same shape)."""
+    p = table.payoffs if payoffs is None else payoffs
+    others, coef, row = _cached_index(table)
+    prob = coef * np.prod(np.power(np.asarray(x, float)[None, :], others), axis=1)  # [Q]
+    return p[row, np.arange(len(table.strategies))[:, None]] @ prob
+
+
+_INDEX_CACHE: dict[tuple, tuple] = {}
+
+
+def _cached_index(table: PayoffTable):
+    key = (len(table.strategies), table.players)
+    if key not in _INDEX_CACHE:
+        _INDEX_CACHE[key] = _others_index(table)
+    return _INDEX_CACHE[key]
+
+
+def exploitability(table: PayoffTable, x: np.ndarray, payoffs: np.ndarray | None = None) -> float:
+    """``max_j u_j(x) - x . u(x)``: the win share per seat a best response gains over the mix's own
+    players (0 at a symmetric Nash equilibrium)."""
+    u = deviation_payoffs(table, x, payoffs)
+    return float(u.max() - np.dot(x, u))
+
+
+def _matrix(table: PayoffTable, payoffs: np.ndarray) -> np.ndarray:
+    """2 seats: ``a[i, j]`` = win share of ``i`` against ``j``."""
+    k = len(table.strategies)
+    a = np.empty((k, k))
+    for r, c in enumerate(table.counts):
+        idx = np.flatnonzero(c)
+        if len(idx) == 1:
+            a[idx[0], idx[0]] = payoffs[r, idx[0]]
+        else:
+            i, j = idx
+            a[i, j], a[j, i] = payoffs[r, i], payoffs[r, j]
+    return a
+
+
+def symmetric_nash(table: PayoffTable, payoffs: np.ndarray | None = None, *, steps: int = 5000,
+                   dt: float = 0.2) -> np.ndarray:
+    """A symmetric Nash equilibrium mix ``x[K]`` (sums to 1).
+
+    2 seats: the maximin strategy of the constant-sum matrix game by linear programming (exact; a
+    strictly dominated strategy gets weight 0, rock-paper-scissors 1/3 each). 3+ seats: replicator
+    dynamics ``dx/dt = x (u(x) - x.u(x))`` (OpenSpiel's ``dynamics.replicator``) from the uniform
+    mix, Euler steps of ``dt`` with a floor of 1e-12; the final point or the time average over the
+    second half (cycles around an interior equilibrium average to it), whichever is less exploitable,
+    then refined on its support by solving for equal payoffs (kept when less exploitable).
+
+    Raises:
+        ValueError: the table has unplayed profiles (see :attr:`PayoffTable.missing`).
+    """
+    p = table.payoffs if payoffs is None else payoffs
+    if table.missing and payoffs is None:
+        raise ValueError(f"payoff table incomplete: profiles {table.missing[:3]} were not played")
+    k = len(table.strategies)
+    if table.players == 2:
+        from scipy.optimize import linprog
+
+        a = _matrix(table, p)
+        # variables x[0..k-1], v; maximise v s.t. x.A[:, j] >= v, sum x = 1, x >= 0
+        c = np.zeros(k + 1)
+        c[-1] = -1.0
+        a_ub = np.hstack([-a.T, np.ones((k, 1))])
+        res = linprog(c, A_ub=a_ub, b_ub=np.zeros(k), A_eq=np.hstack([np.ones((1, k)), [[0.0]]]), b_eq=[1.0],
+                      bounds=[(0, None)] * k + [(None, None)], method="highs")
+        x = np.clip(res.x[:k], 0, None)
+        return x / x.sum()
+    from open_spiel.python.egt.dynamics import replicator
+
+    x = np.full(k, 1.0 / k)
+    avg = np.zeros(k)
+    for i in range(steps):
+        x = np.maximum(x + dt * replicator(x, deviation_payoffs(table, x, p)), 1e-12)
+        x /= x.sum()
+        if i >= steps // 2:
+            avg += x
+    avg /= avg.sum()
+    best = min((x, avg), key=lambda y: exploitability(table, y, p))
+    return _polish(table, best, p)
+
+
+def _polish(table: PayoffTable, x: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Refine a near-equilibrium ``x``: on its support (weight > 1e-3), solve for equal deviation
+    payoffs (``scipy.optimize.least_squares``); kept only when it is less exploitable."""
+    from scipy.optimize import least_squares
+
+    sup = np.flatnonzero(x > 1e-3)
+    if len(sup) < 2:
+        return x
+
+    def full(z):
+        y = np.zeros_like(x)
+        y[sup] = np.clip(z, 0, None)
+        return y / max(y.sum(), 1e-300)
+
+    def resid(z):
+        u = deviation_payoffs(table, full(z), p)[sup]
+        return np.append(u - u.mean(), z.sum() - 1.0)
+
+    z = least_squares(resid, x[sup] / x[sup].sum(), bounds=(0, 1), xtol=1e-14, ftol=1e-14).x
+    y = full(z)
+    return y if exploitability(table, y, p) < exploitability(table, x, p) else x
+
+
+def dominated(table: PayoffTable, payoffs: np.ndarray | None = None) -> dict[str, str]:
+    """Strategies strictly dominated by a pure strategy: ``{dominated: dominating}``.
+
+    ``i`` is dominated by ``j`` when, against every profile of the other ``n - 1`` seats, a seat
+    playing ``j`` has a higher expected win share than one playing ``i``.
+    """
+    p = table.payoffs if payoffs is None else payoffs
+    others, _, row = _cached_index(table)
+    k = len(table.strategies)
+    out = {}
+    for i in range(k):
+        for j in range(k):
+            if i != j and np.all(p[row[j], j] > p[row[i], i]):
+                out[table.strategies[i]] = table.strategies[j]
+                break
+    return out
+
+
+def hpt_array(table: PayoffTable, payoffs: np.ndarray | None = None) -> np.ndarray:
+    """The table in OpenSpiel's heuristic-payoff-table layout: float[R, 2K] (counts, then payoffs with
+    0 for absent strategies)."""
+    p = table.payoffs if payoffs is None else payoffs
+    return np.hstack([table.counts.astype(float), np.where(table.counts > 0, np.nan_to_num(p), 0.0)])
+
+
+def alpha_rank(table: PayoffTable, payoffs: np.ndarray | None = None, *, alpha: float = 100.0,
+               m: int = 50) -> np.ndarray:
+    """Alpha-rank stationary distribution over the pure strategies, float[K].
+
+    Single population of ``m`` agents, monomorphic except for one mutant strategy at a time; the
+    mutant fixes with the Fermi probability at selection intensity ``alpha`` (payoffs are win shares
+    in [0, 1], so alpha = 100 separates win-share gaps of a few points). At 2 seats this calls
+    OpenSpiel's ``egt.alpharank.compute``; OpenSpiel's single-population model takes 2-player
+    profiles only, so at 3+ seats :func:`alpha_rank_n` generalises it (co-players drawn without
+    replacement from the population), identical to OpenSpiel at 2 seats (tested).
+    """
+    if table.players != 2:
+        return alpha_rank_n(table, payoffs, alpha=alpha, m=m)
+    from open_spiel.python.egt import alpharank
+    from open_spiel.python.egt.heuristic_payoff_table import from_heuristic_payoff_table
+
+    hpt = from_heuristic_payoff_table(hpt_array(table, payoffs))
+    with np.errstate(over="ignore"):  # exp(large) of a near-certain fixation: the probability is still right
+        _, _, pi, _, _ = alpharank.compute([hpt], m=m, alpha=alpha, use_local_selection_model=False)
+    return np.asarray(pi, dtype=float)
+
+
+def alpha_rank_n(table: PayoffTable, payoffs: np.ndarray | None = None, *, alpha: float = 100.0,
+                 m: int = 50) -> np.ndarray:
+    """Alpha-rank for ``n`` seats (Omidshafiei et al. 2019, single population, Fermi selection).
+
+    With ``k`` mutants ``r`` among ``m`` agents otherwise playing ``s``, a mutant's fitness is its
+    expected win share when its ``n - 1`` co-players are drawn without replacement from the other
+    ``m - 1`` agents (hypergeometric), a resident's likewise. The fixation probability of ``r`` in
+    ``s`` is ``1 / (1 + sum_l prod_{k<=l} exp(-alpha (f_r(k) - f_s(k))))``, the Markov chain moves
+    from ``s`` to ``r`` with ``rho / (K - 1)``, and its stationary distribution is returned.
+    """
+    from scipy.stats import hypergeom
+
+    p = table.payoffs if payoffs is None else payoffs
+    n, kk = table.players, len(table.strategies)
+    lookup = {tuple(int(x) for x in c): r for r, c in enumerate(table.counts)}
+
+    def pay(s: int, r: int, a: int, who: int) -> float:
+        """Payoff of ``who`` in the profile with ``a`` seats of r and ``n - a`` of s."""
+        c = [0] * kk
+        c[r] += a
+        c[s] += n - a
+        return float(p[lookup[tuple(c)], who])
+
+    c_mat = np.zeros((kk, kk))
+    ks = np.arange(1, m)[:, None]
+    a = np.arange(n)[None, :]
+    h_mut = hypergeom.pmf(a, m - 1, ks - 1, n - 1)  # [m-1, n]: x other mutants among a mutant's co-players
+    h_res = hypergeom.pmf(a, m - 1, ks, n - 1)  # likewise for a resident
+    for s in range(kk):
+        for r in range(kk):
+            if r == s:
+                continue
+            pr = np.array([pay(s, r, x + 1, r) for x in range(n)])
+            ps = np.array([pay(s, r, x, s) for x in range(n)])
+            diff = h_mut @ pr - h_res @ ps
+            expo = np.cumsum(-alpha * diff)
+            rho = 1.0 / (1.0 + np.exp(np.clip(expo, -700, 700)).sum())
+            c_mat[s, r] = rho / (kk - 1)
+        c_mat[s, s] = 1.0 - c_mat[s].sum()
+    w, v = np.linalg.eig(c_mat.T)
+    pi = np.abs(np.real(v[:, np.argmin(np.abs(w - 1.0))]))
+    return pi / pi.sum()
+
+
+@dataclass
+class Metagame:
+    """The metagame of a tournament with bootstrap uncertainty.
+
+    Attributes:
+        table: the payoff table.
+        nash: float[K] equilibrium mix; ``nash_low``/``nash_high``: 95% percentile bootstrap bounds.
+        exploitability: of ``nash`` on the point estimates (win share per seat).
+        best_response_gain: float[K], ``u_j(nash) - nash.u(nash)`` for each pure strategy.
+        alpha: float[K] alpha-rank mass, with ``alpha_low``/``alpha_high``.
+        dominated: ``{strategy: dominating strategy}`` on the point estimates.
+        dominated_share: ``{strategy: share of bootstrap resamples in which it is dominated}``.
+        resamples: bootstrap resamples behind the bounds.
+    """
+
+    table: PayoffTable
+    nash: np.ndarray
+    nash_low: np.ndarray
+    nash_high: np.ndarray
+    exploitability: float
+    best_response_gain: np.ndarray
+    alpha: np.ndarray
+    alpha_low: np.ndarray
+    alpha_high: np.ndarray
+    dominated: dict
+    dominated_share: dict
+    resamples: int
+
+
+def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray, *, resamples: int = 200,
+                       seed: int = 0, level: float = 0.95) -> Metagame:
+    """Solve the metagame and its bootstrap over seeds.
+
+    Args:
+        table: the point-estimate table (:func:`table_from_sums`).
+        sums: float[S, R, K] win-share sums per seed index (game number, common to every lineup) and
+            profile row; ``results``: int[S, R, K] seat-results likewise. A resample draws ``S`` seed
+            indices with replacement and keeps every lineup's games of each drawn seed.
+        resamples: bootstrap resamples; ``seed``: the analysis generator's seed (Philox).
+    """
+    mirror = (table.counts == table.players)
+    nash = symmetric_nash(table)
+    u = deviation_payoffs(table, nash)
+    gen = np.random.Generator(np.random.Philox(seed))
+    s = sums.shape[0]
+    ns, al, dom = [], [], {k: 0 for k in table.strategies}
+    for _ in range(resamples):
+        w = np.bincount(gen.integers(0, s, size=s), minlength=s).astype(float)
+        ss = np.tensordot(w, sums, axes=1)
+        nn = np.tensordot(w, results, axes=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = np.where(nn > 0, ss / nn, table.payoffs)
+        p = np.where(mirror, 1.0 / table.players, p)
+        ns.append(symmetric_nash(table, p, steps=1000))
+        al.append(alpha_rank(table, p))
+        for d in dominated(table, p):
+            dom[d] += 1
+    ns, al = np.array(ns), np.array(al)
+    a = (1 - level) / 2
+    return Metagame(table, nash, np.quantile(ns, a, axis=0), np.quantile(ns, 1 - a, axis=0),
+                    exploitability(table, nash), u - np.dot(nash, u), alpha_rank(table),
+                    np.quantile(al, a, axis=0), np.quantile(al, 1 - a, axis=0), dominated(table),
+                    {k: v / resamples for k, v in dom.items()}, resamples)
+
+
+__all__ = ["Metagame", "PayoffTable", "alpha_rank", "alpha_rank_n", "bootstrap_metagame", "compositions", "deviation_payoffs",
+           "dominated", "exploitability", "hpt_array", "symmetric_nash", "table_from_matrix", "table_from_sums"]

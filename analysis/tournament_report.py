@@ -1,0 +1,255 @@
+"""``meeplelab report TOURNAMENT``: the report of a tournament as a whole.
+
+Sections: what was played and what the columns count; win rate against the fair share; the
+head-to-head matrix (heat map); Bradley-Terry ratings; the seat effect per player count; the
+metagame (symmetric Nash equilibrium mix, alpha-rank, dominated strategies, exploitability, with
+bootstrap intervals over seeds); provenance. Built with :func:`analysis.report.build_report`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from . import figures as F
+from . import tournament as T
+from .load import Runs
+from .report import MISSING, Section, TableFormat, build_report, fmt_number
+
+WORDS = ("Words: a *lineup* is one seat arrangement of the strategies (one run folder); *games* counts games "
+         "(once per strategy however many seats it holds); *seat-results* counts one seat's outcome in one game "
+         "(a game of n seats gives n); *win rate* is the share of a strategy's seat-results that won (a shared first "
+         "place counts 1/k) and its *fair share* is 1/players, what every seat wins when all strategies are equally "
+         "strong; *x fair* is win rate / fair share; *game win rate* is the share of its games that one of its seats "
+         "won, against the fair share seats held / players. Every lineup is played on the same seeds (common random "
+         "numbers), so game i of each lineup starts from the same shuffles.")
+
+
+def _pct(df: pl.DataFrame, cols) -> pl.DataFrame:
+    return df.with_columns([(pl.col(c) * 100).round(2) for c in cols if c in df.columns])
+
+
+def heatmap(pw: pl.DataFrame, order: list[str]) -> "F.plt.Figure":
+    """Head-to-head heat map: cell (row, column) = percent of common-seed games in which the row
+    strategy finished ahead of the column strategy, with the 95% Wilson interval and the games."""
+    k = len(order)
+    pos = {s: i for i, s in enumerate(order)}
+    m = np.full((k, k), np.nan)
+    text = [["" for _ in range(k)] for _ in range(k)]
+    for r in pw.iter_rows(named=True):
+        i, j = pos[r["row"]], pos[r["column"]]
+        m[i, j] = r["est"] * 100
+        text[i][j] = f"{r['est'] * 100:.0f}%\n[{r['low'] * 100:.0f}, {r['high'] * 100:.0f}]\nn={r['games']:,}"
+    fig, ax = F._fig("Head-to-head: row finishes ahead of column (%)")
+    fig.set_size_inches(max(5.0, 1.3 * k + 2), max(4.0, 1.0 * k + 1.5))
+    ax.grid(False)
+    im = ax.imshow(m, cmap="RdBu", vmin=0, vmax=100)
+    for i in range(k):
+        for j in range(k):
+            ax.text(j, i, text[i][j] if i != j else MISSING, ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(k), order, rotation=30, ha="right")
+    ax.set_yticks(range(k), order)
+    ax.set_xlabel("column strategy")
+    ax.set_ylabel("row strategy")
+    fig.colorbar(im, ax=ax, label="row ahead (%)")
+    fig.tight_layout()
+    return fig
+
+
+def mix_chart(labels: list[str], series: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]], title: str):
+    """Grouped horizontal bars of mixes (share %) with bootstrap 95% bounds."""
+    fig, ax = F._fig(title)
+    y = np.arange(len(labels))
+    h = 0.8 / len(series)
+    for s, (name, est, lo, hi) in enumerate(series):
+        err = np.vstack([np.maximum(est - lo, 0), np.maximum(hi - est, 0)]) * 100
+        ax.barh(y + s * h - 0.4 + h / 2, est * 100, height=h, xerr=err, capsize=3, label=name,
+                color=F.COLORS[s % len(F.COLORS)], alpha=0.85)
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("share of the population (%)")
+    ax.set_xlim(0, 105)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def tournament_sections(out: Path, *, resamples: int = 200):
+    """The section builder for :func:`build_report` on the tournament in ``out``."""
+    from sim.tournament import read_tournament
+
+    meta = read_tournament(out)
+
+    def build(runs: Runs) -> list[Section]:
+        return sections(runs, meta, resamples=resamples)
+
+    return build
+
+
+def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
+    """The report sections of a tournament (see module docstring)."""
+    from .metagame import bootstrap_metagame
+
+    g = runs.games
+    # the ids as the games table writes them (arguments normalised: vp=2 -> vp=2.0), in lineup order
+    strategies = (g.filter(pl.col("game") == pl.col("game").min()).sort("run", "seat").select("strategy")
+                  .collect()["strategy"].unique(maintain_order=True).to_list())
+    players = int(meta["players"])
+    summ = T.summary_table(g)
+    n_games = int(g.select(pl.struct("run", "game").n_unique()).collect().item())
+    n_seat = int(g.select(pl.len()).collect().item())
+    lineups = len(runs.manifests)
+    secs = [Section("Tournament",
+                    f"{meta['game']}: strategies {', '.join(strategies)} at {players} seats; {lineups} lineups "
+                    f"(every seat arrangement{', every profile' if meta.get('every_profile') else ''}) of "
+                    f"{meta['games_per_lineup']:,} games each (games per lineup) on seed {meta['seed']}: "
+                    f"{n_games:,} games, {n_seat:,} seat-results.\n" + WORDS)]
+
+    fair = float(summ["fair"].mean())
+    chart = summ.select("strategy", pl.col("win_rate").alias("est"), pl.col("win_low").alias("low"),
+                        pl.col("win_high").alias("high"))
+    shown = _pct(summ, ["fair", "win_rate", "win_low", "win_high", "game_win_rate", "game_win_low", "game_win_high",
+                        "game_fair"])
+    best = summ.row(0, named=True)
+    secs.append(Section(
+        "Win rate against the fair share",
+        f"Win rate per seat-result with Wilson 95% intervals; the fair share is 1/{players} = {fair * 100:.1f}%. "
+        f"Highest: {best['strategy']} with {best['win_rate'] * 100:.1f}% [{best['win_low'] * 100:.1f}, "
+        f"{best['win_high'] * 100:.1f}] of {best['seat_results']:,} seat-results, {best['x_fair']:.2f} x fair. "
+        "Mean rank, VP and margin (VP minus the best other seat) with Student-t 95% intervals. Seat-results of one "
+        "strategy in the same game are not independent when it holds several seats; the game win rate counts each "
+        "game once.",
+        [("fair_share", F.bar_with_interval(chart, "strategy", title="Win rate per seat-result (95% Wilson interval)",
+                                            xlabel="win rate (%)", scale=100, ref=fair, ref_label="fair share"),
+          "Win rate per seat-result against the fair share (dashed)")],
+        [("Per strategy (rates in percent; x fair = win rate / fair share)", shown,
+          TableFormat(decimals={"x_fair": 2, "mean_rank": 2, "game_fair": 1}))]))
+
+    pw = T.pairwise(g)
+    order = summ["strategy"].to_list()
+    pw_shown = _pct(pw, ["est", "low", "high"])
+    secs.append(Section(
+        "Head-to-head",
+        "Cell (row, column): share of the games where both sit in which the row strategy's best seat finished ahead "
+        "of the column strategy's best seat (a tie counts 1/2), Wilson 95% interval, n games. Every lineup uses the "
+        "same seeds, so each cell is paired on common seeds and balanced over seat orders; row + column = 100%.",
+        [("head_to_head", heatmap(pw, order), "Head-to-head matrix (row ahead of column, %)")],
+        [("Head-to-head (percent)", pw_shown)]))
+
+    rt = T.ratings(g, resamples=resamples)
+    rchart = rt.select("strategy", pl.col("rating").alias("est"), pl.col("rating_low").alias("low"),
+                       pl.col("rating_high").alias("high"))
+    secs.append(Section(
+        "Ratings",
+        f"Bradley-Terry strengths fitted on every pairwise finish of every game (MM algorithm), on the Elo scale "
+        f"(400 log10 of the strength ratio; mean 0), with percentile bootstrap 95% intervals over {resamples} "
+        "resamples of the seeds. A difference of 100 points means the higher one finishes ahead about 64% of the "
+        "time; p_vs_mean is the chance of finishing ahead of a strategy rated 0.",
+        [("ratings", F.bar_with_interval(rchart, "strategy", title="Bradley-Terry rating, Elo scale (95% bootstrap)",
+                                         xlabel="rating (Elo points)", ref=0.0, ref_label="mean"), "Ratings")],
+        [("Ratings (Elo points)", _pct(rt, ["p_vs_mean"]), TableFormat(decimals={"rating": 0, "p_vs_mean": 1}))]))
+
+    se = T.seat_effect(g)
+    chart = se.select("players", "seat", pl.col("win_rate").alias("est"), pl.col("win_low").alias("low"),
+                      pl.col("win_high").alias("high"))
+    st = T.seat_table(g)
+    first = se.row(0, named=True)
+    secs.append(Section(
+        "Seat effect",
+        "Win rate by seat with every strategy pooled, per player count. Every strategy sits in every seat equally "
+        f"often, so this is the effect of the seat itself. Seat 1 (first player) wins {first['win_rate'] * 100:.1f}% "
+        f"[{first['win_low'] * 100:.1f}, {first['win_high'] * 100:.1f}] against a fair {first['fair'] * 100:.1f}% "
+        f"({first['seat_results']:,} seat-results).",
+        [("seat_effect", F.seat_advantage_chart(chart), "Win rate by seat against the fair share (dashed)")],
+        [("Seat effect (percent; seats from 1 = first player)",
+          _pct(se, ["fair", "win_rate", "win_low", "win_high"]), TableFormat(decimals={"x_fair": 2})),
+         ("Win rate by strategy and seat (percent)", _pct(st, ["fair", "win_rate", "win_low", "win_high"]))]))
+
+    table, sums, cnt = T.payoff_data(g, strategies, players)
+    if not table.complete:
+        miss = table.missing
+        secs.append(Section(
+            "Metagame",
+            f"The metagame needs the payoff of every profile (how many seats each strategy holds); "
+            f"{len(miss)} were not played (e.g. seat counts {miss[0]} over {', '.join(strategies)}). At 3+ seats "
+            "play the tournament with `--every-profile` (lineups in which a strategy holds several seats)."))
+    else:
+        mg = bootstrap_metagame(table, sums, cnt, resamples=resamples)
+        rows = []
+        for i, s in enumerate(strategies):
+            rows.append({"strategy": s, "nash": mg.nash[i], "nash_low": mg.nash_low[i], "nash_high": mg.nash_high[i],
+                         "alpha_rank": mg.alpha[i], "alpha_rank_low": mg.alpha_low[i],
+                         "alpha_rank_high": mg.alpha_high[i], "br_gain": mg.best_response_gain[i],
+                         "dominated_by": mg.dominated.get(s), "dominated_share": mg.dominated_share[s]})
+        df = pl.DataFrame(rows).sort("nash", descending=True)
+        dom = ", ".join(f"{a} (by {b})" for a, b in mg.dominated.items()) or "none"
+        solver = ("the maximin linear program of the constant-sum 2-seat game (scipy.optimize.linprog, exact)"
+                  if players == 2 else "replicator dynamics from the uniform mix (OpenSpiel's egt.dynamics)")
+        in_mix = [f"{r['strategy']} {r['nash'] * 100:.0f}%" for r in df.iter_rows(named=True) if r["nash"] > 0.005]
+        secs.append(Section(
+            "Metagame",
+            f"Empirical payoff table: the mean win share per seat of each strategy in each profile (every lineup on "
+            f"common seeds; a mirror match gives 1/{players} by symmetry). Symmetric Nash equilibrium mix by "
+            f"{solver}: {', '.join(in_mix)}. Its exploitability (what a best response gains per seat over the "
+            f"mix's own players) is {fmt_number(mg.exploitability * 100, 2)} points of win share; br_gain is each "
+            "pure strategy's gain against the mix (0 or below for the strategies in it). Alpha-rank (single "
+            "population of 50, selection intensity 100): the share of time an evolving population spends on each "
+            f"strategy. Strictly dominated (lower win share than another strategy against every profile of the "
+            f"others): {dom}; dominated_share is the share of bootstrap resamples in which it is dominated. "
+            f"Intervals: percentile bootstrap 95% over {mg.resamples} resamples of the seeds.",
+            [("metagame", mix_chart(df["strategy"].to_list(),
+                                    [("Nash mix", df["nash"].to_numpy(), df["nash_low"].to_numpy(),
+                                      df["nash_high"].to_numpy()),
+                                     ("alpha-rank", df["alpha_rank"].to_numpy(), df["alpha_rank_low"].to_numpy(),
+                                      df["alpha_rank_high"].to_numpy())],
+                                    "Equilibrium mix and alpha-rank (95% bootstrap)"),
+              "Symmetric Nash equilibrium mix and alpha-rank mass with bootstrap intervals")],
+            [("Metagame (percent)", _pct(df, ["nash", "nash_low", "nash_high", "alpha_rank", "alpha_rank_low",
+                                             "alpha_rank_high", "br_gain", "dominated_share"]),
+              TableFormat(decimals={"nash": 1, "alpha_rank": 1, "br_gain": 2, "dominated_share": 0},
+                          missing={"dominated_by": "-"})),
+             ("Payoff table (mean win share per seat, percent; n = seat-results)", _payoff_frame(table))]))
+
+    m0 = next(iter(runs.manifests.values()))
+    secs.append(Section(
+        "Provenance",
+        f"Tournament settings: {json.dumps({k: v for k, v in meta.items() if k != 'lineups'})}. Lineups: "
+        + "; ".join(f"{n}: {', '.join(m['config']['strategies'])} ({m.get('status')})" for n, m in runs.manifests.items())
+        + f". Versions {json.dumps(m0.get('versions', {}))}; content hash {m0['game'].get('content_hash')}, params hash "
+          f"{m0['game'].get('params_hash')}."))
+    return secs
+
+
+def _payoff_frame(table) -> pl.DataFrame:
+    rows = []
+    for r, c in enumerate(table.counts):
+        row = {"profile": ", ".join(f"{int(n)}x {s}" for s, n in zip(table.strategies, c) if n)}
+        for i, s in enumerate(table.strategies):
+            row[s] = float(table.payoffs[r, i] * 100) if c[i] else None
+        row["n"] = int(table.seat_results[r].sum())
+        rows.append(row)
+    return pl.DataFrame(rows)
+
+
+def build_tournament_report(out: Path | str, dest: Path | str | None = None, *, resamples: int = 200) -> Path:
+    """Write ``dest`` (default ``out/report``) for the tournament in ``out``; returns the HTML path.
+
+    Raises:
+        RunFolderError: not a tournament folder, or its lineups hold no games.
+    """
+    from sim.tournament import lineup_folders
+
+    out = Path(out)
+    folders = lineup_folders(out)
+    from sim.core.errors import RunFolderError
+
+    if not folders:
+        raise RunFolderError(f"tournament {str(out)!r} holds no lineup runs yet: run it (or --resume it) first")
+    return build_report(folders, Path(dest) if dest is not None else out / "report",
+                        sections=tournament_sections(out, resamples=resamples))
+
+
+__all__ = ["WORDS", "build_tournament_report", "heatmap", "mix_chart", "sections", "tournament_sections"]

@@ -1,0 +1,209 @@
+"""Tournaments: every seat arrangement (lineup) of the chosen strategies, on common seeds.
+
+Each lineup is an ordinary run folder ``out/lineup-NN`` played with the same run seed, so game
+``i`` of every lineup starts from the same shuffles (common random numbers) and seat advantage
+cancels out over the lineups. ``games`` is the number of games *per lineup*: a tournament of
+``L`` lineups plays ``L * games`` games and ``L * games * players`` seat-results.
+
+A tournament folder holds only ``lineup-NN/`` run folders, ``tournament.json`` (the settings,
+the lineups and a status) and the Parquet tables written by :mod:`analysis.tournament`.
+``overwrite`` replaces an earlier tournament whole (its lineup folders are checked to be run
+folders first); ``resume`` keeps the finished lineups and completes the others (the saved settings
+must match); a folder that is neither empty nor a tournament is refused, never written into or
+deleted. ``meeplelab report TOURNAMENT`` reports the tournament as a whole.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import re
+from pathlib import Path
+from typing import Callable, Sequence
+
+import polars as pl
+
+from . import runfolder as rf
+from .config import RunConfig
+from .core.errors import ConfigError, RunFolderError
+from .runner import _check_resumable as check_run_resumable
+from .runner import simulate
+
+TOURNAMENT_FILE = "tournament.json"
+TABLE_FILES = ("summary.parquet", "seats.parquet", "lineups.parquet", "pairwise.parquet")
+LINEUP_DIR = re.compile(r"lineup-\d+")
+
+
+def lineups(strategies: Sequence[str], players: int, *, every_profile: bool = False) -> list[tuple[str, ...]]:
+    """Seat arrangements: every ordering of the strategies over the seats, each strategy seated.
+
+    With as many strategies as seats: all permutations. With more seats than strategies: every
+    arrangement in which each strategy holds at least one seat. With fewer seats: every ordered
+    choice of ``players`` distinct strategies. With ``every_profile``: every arrangement of the
+    strategies over the seats with repetition, except the mirror matches (one strategy in every
+    seat, whose per-seat win share is 1/players by symmetry); the metagame
+    (:mod:`analysis.metagame`) needs these profiles at 3+ seats.
+
+    Raises:
+        ConfigError: fewer than two seats, fewer than two strategies, or repeated ids.
+    """
+    s = list(strategies)
+    if len(s) < 2:
+        raise ConfigError("a tournament needs at least two strategies")
+    if len(set(s)) != len(s):
+        raise ConfigError(f"strategies repeat in {','.join(s)}: list each once")
+    if not isinstance(players, int) or players < 2:
+        raise ConfigError(f"a tournament needs at least 2 players per game (strategies play against each other), "
+                          f"got --players {players}")
+    if every_profile:
+        return [t for t in itertools.product(s, repeat=players) if len(set(t)) > 1]
+    if players <= len(s):
+        return list(itertools.permutations(s, players))
+    return [t for t in itertools.product(s, repeat=players) if set(t) == set(s)]
+
+
+def run_tournament(game: str, strategies: Sequence[str], players: int, games: int, seed: int, out: Path | str, *,
+                   batch_size: int = 1024, n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
+                   params: dict | None = None, overwrite: bool = False, resume: bool = False,
+                   every_profile: bool = False, progress: bool = False,
+                   on_lineup: Callable[[int, int, tuple], None] | None = None) -> dict[str, pl.DataFrame]:
+    """Play every lineup for ``games`` games each (games per lineup) and summarise.
+
+    Lineup ``i`` is played into ``out/lineup-<i>``. With ``overwrite`` an earlier tournament in
+    ``out`` is deleted first; with ``resume`` finished lineups are kept and the rest completed.
+
+    Returns:
+        the tables of :func:`analysis.tournament.summarize` (also written as Parquet into ``out``).
+
+    Raises:
+        ConfigError: bad strategies, players or parameters (before anything is written).
+        RunFolderError: ``out`` holds another tournament (without ``overwrite``/``resume``), is not
+            empty and not a tournament folder, an earlier lineup folder holds files other than a
+            run's, or (``resume``) nothing to resume or the saved tournament differs from this one.
+        KeyboardInterrupt: after marking ``tournament.json`` ``interrupted``.
+    """
+    from analysis.tournament import summarize
+
+    out = Path(out)
+    ups = lineups(strategies, players, every_profile=every_profile)
+    base = RunConfig(game=game, players=players, strategies=tuple(ups[0]), games=games, seed=seed,
+                     batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler, out=str(out),
+                     params=dict(params or {}))
+    cfgs = [dataclasses.replace(base, strategies=tuple(u), out=str(out / f"lineup-{i:02d}")).validated()
+            for i, u in enumerate(ups)]
+    meta = {"game": game, "strategies": list(strategies), "players": players, "games_per_lineup": games,
+            "seed": seed, "params": {k: str(v) for k, v in sorted((params or {}).items())},
+            "every_profile": every_profile, "lineups": [list(u) for u in ups], "status": "running"}
+    _prepare_out(out, overwrite=overwrite, resume=resume)
+    if resume:
+        _check_resumable(read_tournament(out), meta)
+        for cfg in cfgs:
+            folder = Path(cfg.out)
+            if (folder / rf.MANIFEST).is_file():
+                try:
+                    check_run_resumable(rf.read_manifest(folder), cfg)
+                except RunFolderError as e:
+                    raise RunFolderError(f"lineup {folder.name!r}: {e}") from None
+    out.mkdir(parents=True, exist_ok=True)
+    rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
+    try:
+        for i, c in enumerate(cfgs):
+            if on_lineup:
+                on_lineup(i, len(cfgs), c.strategies)
+            folder = Path(c.out)
+            has = (folder / rf.MANIFEST).is_file()
+            if resume and has and rf.read_manifest(folder).get("status") == "complete":
+                continue
+            simulate(c, resume=resume and has, overwrite=overwrite, progress=progress)
+    except BaseException as e:
+        meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
+        rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
+        raise
+    tables = summarize([Path(c.out) for c in cfgs])
+    for name, df in tables.items():
+        df.write_parquet(out / f".{name}.parquet.tmp")
+        (out / f".{name}.parquet.tmp").replace(out / f"{name}.parquet")
+    meta["status"] = "complete"
+    rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
+    return tables
+
+
+def read_tournament(out: Path | str) -> dict:
+    """The ``tournament.json`` of a tournament folder.
+
+    Raises:
+        RunFolderError: missing or unreadable.
+    """
+    p = Path(out) / TOURNAMENT_FILE
+    if not p.is_file():
+        raise RunFolderError(f"{str(out)!r} is not a tournament folder: no {TOURNAMENT_FILE}")
+    try:
+        return json.loads(p.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise RunFolderError(f"{str(p)!r} is unreadable: {e}") from None
+
+
+def lineup_folders(out: Path | str) -> list[Path]:
+    """The lineup run folders of a tournament, in lineup order (those that hold a run)."""
+    meta = read_tournament(out)
+    return [Path(out) / f"lineup-{i:02d}" for i in range(len(meta["lineups"]))
+            if (Path(out) / f"lineup-{i:02d}" / rf.MANIFEST).is_file()]
+
+
+def _check_resumable(old: dict, new: dict) -> None:
+    """RunFolderError naming the first setting in which the saved tournament differs from ``new``."""
+    for k in ("game", "strategies", "players", "games_per_lineup", "seed", "params", "every_profile"):
+        a, b = old.get(k, False if k == "every_profile" else None), new[k]
+        if k == "params" and a is None:
+            a = {}
+        if a != b:
+            opt = {"games_per_lineup": "--games", "every_profile": "--every-profile",
+                   "params": "--set"}.get(k, f"--{k}")
+            raise RunFolderError(f"cannot resume: the tournament in the folder has {opt} {_show(a)}, "
+                                 f"this tournament has {opt} {_show(b)}")
+
+
+def _show(v) -> str:
+    if isinstance(v, list):
+        return ",".join(map(str, v))
+    if isinstance(v, dict):
+        return ",".join(f"{k}={x}" for k, x in v.items()) or "(none)"
+    return str(v)
+
+
+def _prepare_out(out: Path, *, overwrite: bool, resume: bool = False) -> None:
+    """Check ``out``; with ``overwrite`` delete the earlier tournament in it (see :func:`run_tournament`)."""
+    if resume and overwrite:
+        raise RunFolderError("--resume and --overwrite exclude each other: choose one")
+    if out.exists() and not out.is_dir():
+        raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
+    entries = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+    if not entries:
+        if resume:
+            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no tournament (no {TOURNAMENT_FILE})")
+        return
+    ours = [p for p in entries if (p.name in (TOURNAMENT_FILE,) + TABLE_FILES and p.is_file() and not p.is_symlink())
+            or (LINEUP_DIR.fullmatch(p.name) and p.is_dir() and not p.is_symlink())
+            or (p.name == "report" and p.is_dir() and not p.is_symlink() and (p / "report.html").is_file())]
+    others = sorted(p.name for p in entries if p not in ours)
+    if others:
+        raise RunFolderError(
+            f"output folder {str(out)!r} is not empty and not a tournament folder (holds {others[0]!r}): choose a new --out")
+    if resume:
+        return
+    if not overwrite:
+        raise RunFolderError(f"output folder {str(out)!r} holds another tournament: use --resume to complete it, "
+                             "--overwrite to replace it or choose a new --out")
+    rf.remove_runs([p for p in ours if p.is_dir() and p.name != "report"])
+    for p in ours:
+        if p.is_file():
+            p.unlink()
+        elif p.name == "report":
+            import shutil
+
+            shutil.rmtree(p)
+
+
+__all__ = ["LINEUP_DIR", "TABLE_FILES", "TOURNAMENT_FILE", "lineup_folders", "lineups", "read_tournament",
+           "run_tournament"]

@@ -1,0 +1,241 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012).
+
+One tree per deciding game, rooted at the deciding seat's information set; its edges are the actions
+played from there (every seat's, as the deciding seat sees them). Each iteration:
+
+1. **Redeterminise**: a copy of the game with everything hidden from the deciding seat re-sampled
+   (the engine's ``redeterminize``) from a stream keyed by (game, seat, decision, iteration): the
+   seat's own stream gives one draw per decision (its counter is the seat's decision count in that
+   game), mixed with the iteration number; never by position in the batch.
+2. **Select** down the tree by UCT among the actions legal in this determinisation (at the root: the
+   heuristic's ``top`` best actions, expanded best first, as the rollout strategy's candidates), with
+   availability counts (a child's exploration term uses how often it was *available*, the
+   subset-armed bandit of ISMCTS), until an action not yet in the tree is legal.
+3. **Expand** one such action (chosen uniformly from the iteration's stream).
+4. **Roll out** ``horizon`` turns with the game's scripted plan at every seat.
+5. **Back up** a reward for every seat: its win share for a finished game (1 won, 1/k shared, 0 lost),
+   otherwise the logistic of the heuristic's weighted margin over ``scale``; each edge gets the
+   reward of the seat that took it.
+
+The root action visited most often is played (ties to the better mean). Iterations run for all
+deciding games of the batch at once (the rules and rollouts are batched; tree walks are per game).
+``iters`` bounds the iterations; ``ms`` > 0 additionally stops after that many milliseconds per
+decision batch (then results depend on machine speed and batch size: leave ``ms=0`` for
+reproducible runs).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from sim.core.rng import GOLDEN, Streams, _mix64_np
+
+from .base import RandomStrategy, Strategy, StrategyRNG, View
+from .generic import Heuristic
+from .registry import Arg, register_strategy
+from .search import continue_for, value
+
+
+class _Node:
+    __slots__ = ("children", "n", "w", "avail")
+
+    def __init__(self):
+        self.children: dict[int, _Node] = {}
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+
+
+def iteration_streams(base: np.ndarray, iteration: int) -> Streams:
+    """Streams for iteration ``iteration`` of each deciding game: key = mix64(base ^ (iteration + 1) x golden),
+    ``base`` being one draw per game from the deciding seat's own stream (keyed by game, seat and decision)."""
+    with np.errstate(over="ignore"):
+        return Streams(_mix64_np(base ^ (np.uint64(iteration + 1) * GOLDEN)))
+
+
+class ISMCTS(Strategy):
+    """Single-observer information-set MCTS with UCT, redeterminisation every iteration and
+    scripted-plan rollouts (see module docstring).
+
+    Games customise it in ``__init__``: ``heuristic`` (weights valuing an unfinished rollout) and
+    ``policy`` (the rollout plan at every seat; None = uniform random).
+    """
+
+    name = "ismcts"
+    policy: Strategy | None = None
+
+    def __init__(self, **args):
+        super().__init__(**args)
+        self.iters = int(args.get("iters", 64))
+        self.ms = float(args.get("ms", 0))
+        self.c = float(args.get("c", 0.7))
+        self.horizon = int(args.get("horizon", 2))
+        self.scale = float(args.get("scale", 5.0))
+        self.top = int(args.get("top", 3))
+        self.heuristic = Heuristic()
+
+    def root_actions(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG, todo: np.ndarray) -> list:
+        """Per searched game, the root's candidate actions: with ``top`` > 0 the heuristic's ``top``
+        best (best first, as expanded), else every legal action in a random order."""
+        if self.top > 0:
+            rows, acts, starts, score, _ = self.heuristic.scores(view, legal_mask, rng)
+            ends = np.r_[starts[1:], rows.size]
+            by_row = {int(rows[a]): acts[a:b][np.argsort(-score[a:b], kind="stable")][: self.top]
+                      for a, b in zip(starts, ends)}
+            return [by_row[int(r)] for r in todo]
+        u = rng.streams.random(rng.idx[todo]) if todo.size else np.zeros(0)
+        out = []
+        for k, r in enumerate(todo):
+            legal = np.flatnonzero(legal_mask[r])
+            out.append(np.roll(legal, int(u[k] * legal.size)))
+        return out
+
+    def rewards(self, game, sub) -> np.ndarray:
+        """``float[B, P]`` reward of every seat in every copy (see module docstring)."""
+        b, p = sub.batch_size, sub.num_players
+        r = np.empty((b, p))
+        for q in range(p):
+            r[:, q] = value(game, sub, np.full(b, q), self.heuristic.weights)
+        done = game.done(sub)
+        soft = 1.0 / (1.0 + np.exp(-r / self.scale))
+        if done.any():
+            fs = np.asarray(game.final_scores(sub), dtype=np.float64)
+            if fs.ndim == 2:
+                top = fs >= fs.max(axis=1, keepdims=True)
+                soft[done] = (top / np.maximum(top.sum(axis=1, keepdims=True), 1))[done]  # win share
+        return soft
+
+    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+        game, state = view.game, view.state
+        n = legal_mask.shape[0]
+        single = legal_mask.sum(axis=1) == 1
+        out = np.full(n, -1, np.int64)
+        out[single] = np.argmax(legal_mask[single], axis=1)
+        base = rng.streams.u64(rng.idx)  # one draw per game and decision, even where nothing is searched
+        todo = np.flatnonzero(~single)
+        if todo.size == 0:
+            return out
+        roots = [_Node() for _ in todo]
+        seat = np.full(todo.size, view.seat)
+        allowed = self.root_actions(view, legal_mask, rng, todo)
+        t0 = time.perf_counter()
+        for it in range(self.iters):
+            if self.ms > 0 and it > 0 and (time.perf_counter() - t0) * 1000 > self.ms:
+                break
+            streams = iteration_streams(base[todo], it)
+            sub = state.take(view.idx[todo], fresh_logs=True)
+            game.redeterminize(sub, seat, streams)
+            paths: list[list[tuple[_Node, int]]] = [[] for _ in todo]
+            cur = list(roots)
+            live = np.ones(todo.size, bool)
+            for _depth in range(64):
+                live &= ~game.done(sub)
+                if not live.any():
+                    break
+                mask = game.legal_action_mask(sub)
+                who = game.to_act(sub)
+                acts = np.full(todo.size, -1, np.int64)
+                li = np.flatnonzero(live)
+                u = streams.random(li)
+                expanded = np.zeros(todo.size, bool)
+                for k, r in enumerate(li):
+                    node = cur[r]
+                    if node is roots[r]:  # the root: the heuristic's best actions, expanded best first
+                        legal = allowed[r]
+                        untried = [a for a in legal if int(a) not in node.children][:1]
+                    else:
+                        legal = np.flatnonzero(mask[r])
+                        untried = [a for a in legal if int(a) not in node.children]
+                    if untried:
+                        a = int(untried[min(int(u[k] * len(untried)), len(untried) - 1)])
+                        node.children[a] = _Node()
+                        expanded[r] = True
+                    else:
+                        best, a = -math.inf, int(legal[0])
+                        for x in legal:
+                            ch = node.children[int(x)]
+                            sc = ch.w / ch.n + self.c * math.sqrt(math.log(max(ch.avail, 1)) / ch.n)
+                            if sc > best:
+                                best, a = sc, int(x)
+                    for x in legal:
+                        ch = node.children.get(int(x))
+                        if ch is not None:
+                            ch.avail += 1
+                    acts[r] = a
+                    paths[r].append((node.children[a], int(who[r])))
+                    cur[r] = node.children[a]
+                game.step(sub, acts, mask, where=live)
+                sub.turn_n[:] = 0
+                sub.event_n[:] = 0
+                live &= ~expanded
+                if not live.any():
+                    break
+            turns0 = game.progress(sub)[0].copy()
+            continue_for(game, sub, streams, turns0, self.horizon, self.policy, cap=48)
+            rew = self.rewards(game, sub)
+            for r in range(todo.size):
+                for node, mover in paths[r]:
+                    node.n += 1
+                    node.w += float(rew[r, mover])
+        for k, r in enumerate(todo):
+            ch = roots[k].children
+            if not ch:
+                out[r] = int(allowed[k][0])
+                continue
+            out[r] = max(ch, key=lambda a: (ch[a].n, ch[a].w / max(ch[a].n, 1), -a))
+        return out
+
+
+ARGS = {
+    "iters": Arg(int, 64, "iterations per decision (one redeterminisation each)", 1, 100000),
+    "ms": Arg(float, 0.0, "time per decision batch in milliseconds, 0 = iterations only (reproducible)", 0, 600000),
+    "c": Arg(float, 0.7, "UCT exploration constant (rewards in [0, 1])", 0, 10),
+    "top": Arg(int, 3, "root candidates: the heuristic's best N actions, expanded best first (0 = every legal "
+               "action)", 0, 256),
+    "horizon": Arg(int, 2, "turns each rollout is played with the scripted plan after expansion", 0, 1000),
+    "scale": Arg(float, 5.0, "heuristic margin giving reward 0.73 (logistic scale) for an unfinished rollout",
+                 0.001, 1000),
+}
+register_strategy("ismcts", ISMCTS, args=ARGS,
+                  doc="Information-set MCTS: UCT over redeterminisations, random rollouts, VP margin rewards.")
+
+
+def _register_games() -> None:
+    """The games' own ISMCTS: their tuned heuristic's weights and their scripted plan in rollouts."""
+    from .galileos_truth import GAME as GT
+    from .galileos_truth import GTHeuristic
+    from .unconscious_mind import GAME as UM
+    from .unconscious_mind import PLANS, UMHeuristic, _plan
+
+    class GTISMCTS(ISMCTS):
+        """ISMCTS for Galileo's Truth: the heuristic's weights, the general plan in rollouts."""
+
+        def __init__(self, **args):
+            super().__init__(**args)
+            self.heuristic = GTHeuristic()
+            self.policy = self.heuristic.plan
+
+    class UMISMCTS(ISMCTS):
+        """ISMCTS for Unconscious Mind: the heuristic's weights, the publisher plan in rollouts."""
+
+        def __init__(self, **args):
+            super().__init__(**args)
+            self.heuristic = UMHeuristic()
+            pol = str(args.get("policy", "publisher"))
+            if pol != "random" and pol not in PLANS:
+                from sim.core.errors import ConfigError
+
+                raise ConfigError(f"ismcts policy {pol!r}: allowed random, {', '.join(PLANS)}")
+            self.policy = RandomStrategy() if pol == "random" else _plan(pol, PLANS[pol])()
+
+    register_strategy("ismcts", GTISMCTS, games=GT, args=ARGS,
+                      doc="Information-set MCTS: UCT over redeterminisations, general-plan rollouts, heuristic rewards.")
+    register_strategy("ismcts", UMISMCTS, games=UM, args={**ARGS, "policy": Arg(
+        str, "publisher", "rollout plan: a scripted plan name or random")},
+        doc="Information-set MCTS: UCT over redeterminisations, scripted-plan rollouts, heuristic rewards.")
+
+
+_register_games()

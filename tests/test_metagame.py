@@ -1,0 +1,102 @@
+"""The metagame solver on small games whose answer is known (analysis/metagame.py)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from analysis.metagame import (alpha_rank, alpha_rank_n, compositions, deviation_payoffs, dominated, exploitability,
+                               symmetric_nash, table_from_matrix, table_from_sums)
+
+RPS = np.array([[0.5, 0.0, 1.0], [1.0, 0.5, 0.0], [0.0, 1.0, 0.5]])  # win share of row against column
+
+
+def rps_three_seats(edge: float = 0.1):
+    """A 3-seat cyclic game: a seat gains ``edge`` per co-player it beats (rock beats scissors...) and
+    loses it per co-player that beats it; win shares of a game add to 1."""
+    k, n = 3, 3
+    prof = {}
+    for c in compositions(n, k):
+        if (c == n).any():
+            continue
+        s = np.array([c[i] * (1 / n + edge * (c[(i + 2) % 3] - c[(i + 1) % 3]) / (n - 1)) if c[i] else 0.0
+                      for i in range(k)])
+        assert math.isclose(s.sum(), 1.0)
+        prof[tuple(int(x) for x in c)] = (s, c.copy())
+    return table_from_sums(["rock", "paper", "scissors"], n, prof)
+
+
+def test_compositions_count_every_profile():
+    c = compositions(4, 3)
+    assert len(c) == math.comb(6, 2) == 15 and (c.sum(axis=1) == 4).all() and len({tuple(r) for r in c}) == 15
+
+
+def test_rock_paper_scissors_mixes_one_third_each():
+    t = table_from_matrix(["rock", "paper", "scissors"], RPS)
+    x = symmetric_nash(t)
+    np.testing.assert_allclose(x, [1 / 3] * 3, atol=1e-9)
+    assert exploitability(t, x) == pytest.approx(0.0, abs=1e-9)
+    np.testing.assert_allclose(alpha_rank(t), [1 / 3] * 3, atol=1e-9)
+    assert dominated(t) == {}
+    # against pure rock, paper gains half a game per seat over rock's own mirror share
+    assert exploitability(t, np.array([1.0, 0.0, 0.0])) == pytest.approx(0.5)
+
+
+def test_rock_paper_scissors_at_three_seats_mixes_one_third_each():
+    t = rps_three_seats()
+    x = symmetric_nash(t)
+    np.testing.assert_allclose(x, [1 / 3] * 3, atol=1e-3)
+    assert exploitability(t, x) < 1e-4
+    np.testing.assert_allclose(deviation_payoffs(t, np.full(3, 1 / 3)), [1 / 3] * 3, atol=1e-12)
+    np.testing.assert_allclose(alpha_rank(t), [1 / 3] * 3, atol=1e-9)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_strictly_dominated_strategy_gets_weight_zero(players):
+    # soft rock-paper-scissors plus "dud", which does worse than rock against everything
+    a = np.array([[0.5, 0.2, 0.8, 0.6], [0.8, 0.5, 0.2, 0.9], [0.2, 0.8, 0.5, 0.3], [0.4, 0.1, 0.7, 0.5]])
+    np.testing.assert_allclose(a + a.T, 1.0)
+    names = ["rock", "paper", "scissors", "dud"]
+    if players == 2:
+        t = table_from_matrix(names, a)
+    else:  # 3 seats: each seat's share is the mean of its pairwise shares against its co-players (sums to 1)
+        prof = {}
+        for c in compositions(3, 4):
+            if (c == 3).any():
+                continue
+            seats = [i for i in range(4) for _ in range(c[i])]
+            s = np.zeros(4)
+            for p, i in enumerate(seats):
+                s[i] += np.mean([a[i, seats[q]] for q in range(3) if q != p]) * 2 / 3
+            prof[tuple(int(x) for x in c)] = (s, c.copy())
+        t = table_from_sums(names, 3, prof)
+    x = symmetric_nash(t)
+    assert x[3] < 1e-6
+    np.testing.assert_allclose(x[:3], [1 / 3] * 3, atol=2e-3)
+    assert dominated(t) == {"dud": "rock"}
+    assert alpha_rank(t).sum() == pytest.approx(1.0)  # alpha-rank is no Nash refinement: dud invades scissors
+
+
+def test_a_dominant_strategy_is_the_whole_mix():
+    a = np.array([[0.5, 0.6, 0.7], [0.4, 0.5, 0.55], [0.3, 0.45, 0.5]])
+    t = table_from_matrix(["a", "b", "c"], a)
+    np.testing.assert_allclose(symmetric_nash(t), [1, 0, 0], atol=1e-9)
+    assert dominated(t) == {"b": "a", "c": "a"}
+
+
+def test_own_n_seat_alpha_rank_equals_openspiel_at_two_seats():
+    a = np.array([[0.5, 0.6, 0.3], [0.4, 0.5, 0.7], [0.7, 0.3, 0.5]])
+    t = table_from_matrix(["a", "b", "c"], a)
+    for al in (1.0, 5.0, 30.0):
+        np.testing.assert_allclose(alpha_rank_n(t, alpha=al), alpha_rank(t, alpha=al), atol=1e-9)
+    assert alpha_rank(t, alpha=5.0)[1] > 0.4  # b beats the strategy that beats... the cycle is uneven
+
+
+def test_an_incomplete_table_is_refused_by_name():
+    prof = {(1, 1, 1): (np.array([0.4, 0.3, 0.3]), np.array([1, 1, 1]))}
+    t = table_from_sums(["a", "b", "c"], 3, prof)
+    assert not t.complete and (2, 1, 0) in t.missing
+    with pytest.raises(ValueError, match="payoff table incomplete: profiles"):
+        symmetric_nash(t)

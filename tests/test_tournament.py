@@ -1,0 +1,243 @@
+"""Tournaments (sim/tournament.py) and their tables and report (analysis/tournament*.py) on the toy game."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis.load import load_runs
+from analysis.tournament import bradley_terry, pairwise, payoff_data, summary_table
+from sim.core.errors import ConfigError, RunFolderError
+from sim.tournament import lineup_folders, lineups, run_tournament
+from tests.test_cli_errors import expect_error, run_cli
+
+
+def raw_games(out) -> pl.DataFrame:
+    return load_runs(lineup_folders(out)).games.collect()
+
+
+def test_tournament_lineups_cover_every_seat_arrangement():
+    assert lineups(["a", "b"], 2) == [("a", "b"), ("b", "a")]
+    assert len(lineups(["a", "b", "c"], 3)) == 6
+    four = lineups(["a", "b"], 4)
+    assert len(four) == 14 and all({"a", "b"} == set(x) for x in four)
+    every = lineups(["a", "b", "c"], 3, every_profile=True)
+    assert len(every) == 27 - 3 and ("a", "a", "b") in every and ("a", "a", "a") not in every
+    with pytest.raises(ConfigError, match="at least two strategies"):
+        lineups(["a"], 2)
+
+
+def test_tournament_writes_parquet_summary_with_intervals(tmp_path):
+    t = run_tournament("toy", ["random", "always-draw"], 2, 200, 5, tmp_path / "t", n_jobs=1)
+    s = pl.read_parquet(tmp_path / "t" / "summary.parquet")
+    assert s.equals(t["summary"]) and s.height == 2
+    assert (s["win_low"] <= s["win_rate"]).all() and (s["win_rate"] <= s["win_high"]).all()
+    assert s["games"].to_list() == [400, 400] and s["seat_results"].to_list() == [400, 400]
+    seats = pl.read_parquet(tmp_path / "t" / "seats.parquet")
+    assert seats.height == 4 and seats["seat_results"].to_list() == [200] * 4
+    assert json.loads((tmp_path / "t" / "tournament.json").read_text())["status"] == "complete"
+
+
+def test_fair_share_arithmetic_when_a_strategy_holds_several_seats(tmp_path):
+    out = tmp_path / "t"
+    t = run_tournament("toy", ["random", "always-draw"], 4, 30, 2, out, n_jobs=1)
+    s = {r["strategy"]: r for r in t["summary"].iter_rows(named=True)}
+    g = raw_games(out)
+    # 14 lineups (1, 2 or 3 seats of a strategy: 4 + 6 + 4 arrangements); each strategy sits in every game
+    assert len(lineup_folders(out)) == 14
+    for name in ("random", "always-draw"):
+        mine = g.filter(pl.col("strategy") == name)
+        assert s[name]["games"] == 14 * 30 and s[name]["seat_results"] == (4 * 1 + 6 * 2 + 4 * 3) * 30 == mine.height
+        assert s[name]["fair"] == pytest.approx(0.25)
+        assert s[name]["win_rate"] == pytest.approx(mine["win_share"].sum() / mine.height)
+        assert s[name]["x_fair"] == pytest.approx(s[name]["win_rate"] / 0.25)
+        assert s[name]["game_fair"] == pytest.approx(28 / 56)  # mean seats held / players over the lineups
+        assert s[name]["game_win_rate"] == pytest.approx(mine["win_share"].sum() / (14 * 30))
+        assert s[name]["mean_rank"] == pytest.approx(mine["rank"].cast(pl.Float64).mean())
+    # every game's win shares add to 1: seat-result win rates weighted by seat-results give the games
+    total = sum(r["win_rate"] * r["seat_results"] for r in s.values())
+    assert total == pytest.approx(14 * 30)
+    assert s["always-draw"]["game_win_rate"] + s["random"]["game_win_rate"] == pytest.approx(1.0)
+    # the seat-result rate of the strong strategy is far above fair, and the game rate above its fair half
+    assert s["always-draw"]["win_rate"] > 0.3 and s["always-draw"]["game_win_rate"] > 0.5
+
+
+def test_pairwise_counts_and_rates_match_the_games(tmp_path):
+    out = tmp_path / "t"
+    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 40, 3, out, n_jobs=1)
+    g = raw_games(out)
+    pw = pairwise(load_runs(lineup_folders(out)).games)
+    assert pw.height == 6 and set(pw["games"].to_list()) == {80}  # two lineups (both seat orders) per pair
+    for r in pw.iter_rows(named=True):
+        both = g.group_by("run").agg(pl.col("strategy")).filter(
+            pl.col("strategy").list.contains(r["row"]) & pl.col("strategy").list.contains(r["column"]))["run"]
+        mine = g.filter(pl.col("run").is_in(both.to_list()) & (pl.col("strategy") == r["row"]))
+        assert mine.height == r["games"] and r["wins"] == pytest.approx(mine["win_share"].sum())  # 2 seats: ahead = won
+        assert r["low"] <= r["est"] <= r["high"]
+    back = {(r["row"], r["column"]): r["wins"] for r in pw.iter_rows(named=True)}
+    assert all(back[a, b] + back[b, a] == 80 for a, b in back)
+
+
+def test_pairwise_at_three_seats_counts_every_game_of_the_pair(tmp_path):
+    out = tmp_path / "t"
+    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 3, 10, 3, out, n_jobs=1)
+    pw = pairwise(load_runs(lineup_folders(out)).games)
+    assert set(pw["games"].to_list()) == {60}  # all three sit in each of 6 lineups x 10 games
+
+
+def test_bradley_terry_recovers_known_strengths():
+    p = np.array([1.0, 2.0, 4.0])
+    n = 1e6
+    wins = n * p[:, None] / (p[:, None] + p[None, :])
+    np.fill_diagonal(wins, 0)
+    b = bradley_terry(wins)
+    np.testing.assert_allclose(b - b[0], np.log(p / p[0]), atol=1e-4)
+    assert b.mean() == pytest.approx(0.0, abs=1e-12)
+
+
+def test_payoff_table_at_four_seats_is_complete_and_sums_to_one(tmp_path):
+    out = tmp_path / "t"
+    run_tournament("toy", ["random", "always-draw"], 4, 20, 1, out, n_jobs=1)
+    table, sums, cnt = payoff_data(load_runs(lineup_folders(out)).games, ["random", "always-draw"], 4)
+    assert table.complete and sums.shape == (20, 5, 2)
+    # seats x payoff per seat adds to 1 in every profile (a game's win shares add to 1)
+    np.testing.assert_allclose((table.counts * np.nan_to_num(table.payoffs)).sum(axis=1), 1.0)
+    assert cnt.sum() == 14 * 20 * 4
+
+
+def test_three_seat_tournament_of_distinct_lineups_has_no_metagame_but_every_profile_has(tmp_path):
+    out = tmp_path / "t"
+    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 3, 8, 1, out, n_jobs=1)
+    table, _, _ = payoff_data(load_runs(lineup_folders(out)).games, ["random", "always-draw", "greedy-vp"], 3)
+    assert not table.complete and (2, 1, 0) in table.missing
+    out2 = tmp_path / "t2"
+    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 3, 8, 1, out2, n_jobs=1, every_profile=True)
+    table, _, _ = payoff_data(load_runs(lineup_folders(out2)).games, ["random", "always-draw", "greedy-vp"], 3)
+    assert table.complete
+
+
+def test_resume_completes_an_interrupted_tournament_with_the_same_games(tmp_path, monkeypatch):
+    import sim.tournament as st
+
+    ref = run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 30, 4, tmp_path / "ref", n_jobs=1)
+    out = tmp_path / "t"
+    real = st.simulate
+    played = []
+
+    def interrupt_third(cfg, **kw):
+        if cfg.out.endswith("lineup-02"):
+            raise KeyboardInterrupt
+        played.append(cfg.out)
+        return real(cfg, **kw)
+
+    monkeypatch.setattr(st, "simulate", interrupt_third)
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 30, 4, out, n_jobs=1)
+    assert json.loads((out / "tournament.json").read_text())["status"] == "interrupted"
+    with pytest.raises(RunFolderError, match="holds another tournament: use --resume to complete it"):
+        run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 30, 4, out, n_jobs=1)
+    with pytest.raises(RunFolderError, match=re.escape("cannot resume: the tournament in the folder has --games 30, "
+                                                       "this tournament has --games 40")):
+        run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 40, 4, out, n_jobs=1, resume=True)
+    monkeypatch.setattr(st, "simulate", real)
+    before = (out / "lineup-00" / "manifest.json").read_text()
+    t = run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 30, 4, out, n_jobs=1, resume=True)
+    assert (out / "lineup-00" / "manifest.json").read_text() == before  # a finished lineup is not played again
+    assert t["summary"].equals(ref["summary"]) and t["pairwise"].equals(ref["pairwise"])
+    assert json.loads((out / "tournament.json").read_text())["status"] == "complete"
+
+
+def test_resume_with_nothing_to_resume_is_refused(tmp_path):
+    with pytest.raises(RunFolderError, match="nothing to resume"):
+        run_tournament("toy", ["random", "always-draw"], 2, 10, 0, tmp_path / "t", n_jobs=1, resume=True)
+
+
+def test_tournament_overwrite_leaves_no_lineup_of_a_larger_earlier_tournament(tmp_path):
+    out = tmp_path / "t"
+    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 20, 5, out, n_jobs=1)
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [f"lineup-{i:02d}" for i in range(6)]
+    with pytest.raises(RunFolderError, match="holds another tournament: use --resume to complete it, --overwrite"):
+        run_tournament("toy", ["random", "always-draw"], 2, 20, 5, out, n_jobs=1)
+    t = run_tournament("toy", ["random", "always-draw"], 2, 20, 5, out, n_jobs=1, overwrite=True)
+    assert sorted(p.name for p in out.iterdir()) == ["lineup-00", "lineup-01", "lineups.parquet", "pairwise.parquet",
+                                                      "seats.parquet", "summary.parquet", "tournament.json"]
+    assert set(pl.read_parquet(out / "lineups.parquet")["run"]) == {"lineup-00", "lineup-01"}
+    assert set(t["summary"]["strategy"]) == {"random", "always-draw"}
+
+
+def test_tournament_overwrite_deletes_nothing_when_a_lineup_folder_holds_other_files(tmp_path):
+    out = tmp_path / "t"
+    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 20, 5, out, n_jobs=1)
+    (out / "lineup-04" / "notes.txt").write_text("mine")
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    with pytest.raises(RunFolderError, match=re.escape(f"'{out / 'lineup-04'}' is not a run folder (holds 'notes.txt')")):
+        run_tournament("toy", ["random", "always-draw"], 2, 20, 5, out, n_jobs=1, overwrite=True)
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+
+
+def test_terminal_table_numbers_seats_from_one_and_shows_percent():
+    from analysis.tournament import format_terminal
+
+    text = format_terminal(pl.DataFrame({"strategy": ["a", "a"], "seat": [0, 1], "fair": [0.5, 0.5],
+                                         "win_rate": [0.25, 0.5], "seat_results": [1200, 1200]}))
+    lines = text.splitlines()
+    assert lines[0].split() == ["strategy", "seat", "fair", "%", "win_rate", "%", "seat_results"]
+    assert [ln.split() for ln in lines[2:]] == [["a", "1", "50.0", "25.0", "1,200"], ["a", "2", "50.0", "50.0", "1,200"]]
+
+
+def test_cli_tournament_says_games_per_lineup_and_fair_share_and_reports(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "t"
+    code, text, err = run_cli(["tournament", "--game", "toy", "--strategies", "random,always-draw", "--players", "3",
+                               "--games", "12", "--n-jobs", "1", "--out", str(out)], capsys, monkeypatch)
+    assert code == 0, err
+    assert "6 lineups x 12 games per lineup = 72 games, 216 seat-results; fair share 1/3 = 33.3% per seat-result" in text
+    head = next(ln for ln in text.splitlines() if ln.startswith("strategy"))
+    assert head.split()[:6] == ["strategy", "games", "seat_results", "fair", "%", "win_rate"]
+    md = (out / "report" / "report.md").read_text()
+    for title in ("## Win rate against the fair share", "## Head-to-head", "## Ratings", "## Seat effect",
+                  "## Metagame", "Symmetric Nash equilibrium mix by replicator dynamics"):
+        assert title in md
+    assert "Strategies sit in fixed seats" not in md
+    assert len(list((out / "report" / "figures").glob("*.png"))) == 5
+
+
+def test_report_on_a_tournament_folder_reports_the_tournament_as_a_whole(tmp_path, capsys, monkeypatch):
+    t = tmp_path / "t"
+    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 3, 6, 0, t, n_jobs=1)
+    code, text, err = run_cli(["report", str(t)], capsys, monkeypatch)
+    assert code == 0, err and text.strip() == f"wrote {t / 'report' / 'report.html'}"
+    md = (t / "report" / "report.md").read_text()
+    assert "18 lineups" not in md and "6 lineups (every seat arrangement) of 6 games each (games per lineup)" in md
+    assert "At 3+ seats play the tournament with `--every-profile`" in md  # distinct lineups: no 3-seat metagame
+    assert "<h2>Head-to-head</h2>" in (t / "report" / "report.html").read_text()
+
+
+def test_report_on_a_two_seat_tournament_shows_the_dominated_strategy(tmp_path):
+    from analysis.tournament_report import build_tournament_report
+
+    t = tmp_path / "t"
+    run_tournament("toy", ["random", "always-draw"], 2, 150, 0, t, n_jobs=1)
+    md = build_tournament_report(t, resamples=50).with_suffix(".md").read_text()
+    assert "Symmetric Nash equilibrium mix by the maximin linear program" in md and "always-draw 100%" in md
+    assert "random (by always-draw)" in md
+
+
+def test_a_tournament_that_is_not_complete_resumes_from_the_cli_with_resume(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "t"
+    argv = ["tournament", "--game", "toy", "--strategies", "random,always-draw", "--games", "10", "--n-jobs", "1",
+            "--no-report", "--out", str(out)]
+    assert run_cli(argv, capsys, monkeypatch)[0] == 0
+    meta = json.loads((out / "tournament.json").read_text())
+    meta["status"] = "interrupted"
+    (out / "tournament.json").write_text(json.dumps(meta))
+    code, text, err = run_cli(argv + ["--resume"], capsys, monkeypatch)
+    assert code == 0, err and "lineup 2/2" in err
+    assert json.loads((out / "tournament.json").read_text())["status"] == "complete"
+    expect_error(argv + ["--resume", "--overwrite"], "--resume and --overwrite exclude each other: choose one",
+                 capsys, monkeypatch)
+    assert not math.isnan(pl.read_parquet(out / "summary.parquet")["win_rate"][0])

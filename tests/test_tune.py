@@ -1,0 +1,79 @@
+"""``meeplelab tune`` (sim/tune.py) and strategy presets on the toy game."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from sim.core.errors import ConfigError
+from sim.tune import play_field, search_space, tune, write_preset
+from strategies import make_strategy
+from tests.test_cli_errors import expect_error, run_cli
+
+
+def test_search_space_takes_bounded_ints_and_skips_switches():
+    dims = {d.name: d for d in search_space("toy", "rollout")}
+    assert set(dims) == {"k", "top", "horizon"} and (dims["k"].lo, dims["k"].hi) == (1, 65)
+    with pytest.raises(ConfigError, match="strategy 'heuristic' has no argument to tune"):
+        search_space("toy", "heuristic")  # vp is the unit and finish a switch
+
+
+def test_play_field_puts_the_candidate_in_every_seat_on_common_seeds():
+    w = play_field("toy", "always-draw", ["random"], 2, 30, 3)
+    assert w.shape == (1, 2, 30)
+    again = play_field("toy", "always-draw", ["random"], 2, 30, 3)
+    np.testing.assert_array_equal(w, again)
+    # seat 0 against random is game i of lineup (always-draw, random): the same as a direct play
+    from sim.play import play_batch
+    from sim.registry import make_game
+
+    res = play_batch(make_game("toy"), [make_strategy("toy", "always-draw"), make_strategy("toy", "random")],
+                     np.arange(30), 3, log_turns=False, log_events=False).games.to_pandas()
+    np.testing.assert_allclose(w[0, 0], res.query("seat == 0").sort_values("game").win_share.to_numpy())
+
+
+def test_tune_writes_a_preset_that_plays_and_evaluates_on_fresh_seeds(tmp_path):
+    out = tmp_path / "tune"
+    res = tune("toy", "rollout:top=2", ["random", "always-draw"], budget=4 * 2 * 2 * 8, games_per_trial=8,
+               seed=2, eval_games=12, out=out)
+    meta = json.loads((out / "tune.json").read_text())
+    assert len(meta["trials"]) == 4 and meta["trials"][0]["args"] == {"top": 2, "k": 8, "horizon": 4}  # untuned first
+    assert res.best_train == max(t["win_rate"] for t in meta["trials"]) >= meta["trials"][0]["win_rate"]
+    assert res.best_args["top"] == 2  # an argument given in the id is kept, not searched
+    h = res.heldout
+    assert h["seed"] == 3 and h["tuned_vs_field"]["seat_results"] == 12 * 2 * 2
+    assert h["tuned_vs_untuned"]["seat_results"] == 12 * 2
+    d = h["paired_difference"]
+    assert d["est"] == pytest.approx(h["tuned_vs_field"]["win_rate"] - h["untuned_vs_field"]["win_rate"])
+    s = make_strategy("toy", f"rollout:preset={out / 'preset.toml'}")
+    assert (s.k, s.top, s.horizon) == (res.best_args["k"], 2, res.best_args["horizon"])
+    assert make_strategy("toy", f"rollout:preset={out / 'preset.toml'},k=3").k == 3  # the id's own argument wins
+
+
+def test_a_preset_of_another_strategy_or_a_missing_file_is_refused(tmp_path):
+    p = tmp_path / "p.toml"
+    write_preset(p, "toy", "rollout", {"k": 2})
+    with pytest.raises(ConfigError, match="is not a greedy-vp preset for toy"):
+        make_strategy("toy", f"greedy-vp:preset={p}")
+    with pytest.raises(ConfigError, match="preset file '.*nope.toml' does not exist"):
+        make_strategy("toy", f"rollout:preset={tmp_path / 'nope.toml'}")
+
+
+def test_cli_tune_refuses_a_budget_below_two_trials(tmp_path, capsys, monkeypatch):
+    expect_error(["tune", "--game", "toy", "--strategy", "rollout", "--against", "random", "--budget", "10",
+                  "--games-per-trial", "8", "--out", str(tmp_path / "t")],
+                 "--budget 10: a trial plays 16 games (8 per lineup x 1 field x 2 seats); give at least 32",
+                 capsys, monkeypatch)
+    assert not (tmp_path / "t").exists()
+
+
+def test_cli_tune_prints_the_heldout_evaluation(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "t"
+    code, text, err = run_cli(["tune", "--game", "toy", "--strategy", "rollout", "--against", "random", "--budget",
+                               "32", "--games-per-trial", "8", "--eval-games", "10", "--out", str(out)],
+                              capsys, monkeypatch)
+    assert code == 0, err
+    assert "held-out seeds (run seed 1, 10 games per lineup, every seat order):" in text
+    assert "tuned - untuned:" in text and f"use --strategies rollout:preset={out / 'preset.toml'}" in text
