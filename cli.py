@@ -329,14 +329,25 @@ def strategies_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
 @app.command("params")
 @user_errors
 def params_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
-    """List every rule parameter of a game: default, unit, source or assumption ID."""
+    """List every rule parameter of a game: default, unit, source or assumption ID, and for assumptions the
+    plausible range and its reason (sim/<game>/data/plausible.toml)."""
     from sim.core.params import describe
     from sim.registry import get_game_class
 
     cls = get_game_class(game)
+    ranges = _plausible_or_none(cls)
     for d in describe(cls.Params()):
         v = ",".join(map(str, d["default"])) if isinstance(d["default"], tuple) else d["default"]
-        typer.echo(f"{d['name']} = {v} [{d['unit']}] ({d['source']}): {d['doc']}")
+        r = ranges.get(d["name"])
+        extra = f" | plausible {r.text()}: {r.reason}" if r is not None else ""
+        typer.echo(f"{d['name']} = {v} [{d['unit']}] ({d['source']}): {d['doc']}{extra}")
+
+
+def _plausible_or_none(cls) -> dict:
+    """The game's plausible ranges (``sim/plausible.py``), or {} for a game without a plausible.toml."""
+    from sim.plausible import load_plausible, plausible_path
+
+    return load_plausible(cls) if plausible_path(cls).is_file() else {}
 
 
 def main() -> None:
