@@ -1,4 +1,4 @@
-"""meeplelab command line (typer): simulate, report, replay, games, strategies, params.
+"""meeplelab command line (typer): simulate, report, replay, games, strategies, params, robustness, balance.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
 exits with code 2. Ctrl-C during simulate, sweep or tournament marks the run folder's manifest (and a
@@ -324,6 +324,49 @@ def strategies_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
         for k, a in s.args.items():
             rng = f" [{a.lo}..{a.hi}]" if a.lo is not None or a.hi is not None else ""
             typer.echo(f"    {k}={a.default} ({a.type.__name__}{rng}): {a.doc}")
+
+
+@app.command()
+@user_errors
+def robustness(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    budget: int = typer.Option(..., "--budget", help="Games to play in all (defaults, Morris and Sobol stages)."),
+    out: Path = typer.Option(..., "--out", help="Robustness folder (design, points/, results, report/)."),
+    games_per_lineup: Optional[int] = typer.Option(None, "--games-per-lineup",
+                                                   help="Games per lineup at each design point (default: the study's)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the design and of every game (common random numbers)."),
+    n_jobs: int = typer.Option(1, "--n-jobs", help="Worker processes (design points in parallel)."),
+    sobol_max: int = typer.Option(5, "--sobol-max", help="Most assumptions taken into the Sobol stage."),
+    resume: bool = typer.Option(False, "--resume", help="Complete the interrupted run in --out (same options)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the robustness run in --out."),
+) -> None:
+    """Which balance conclusions survive the assumed rule numbers: Morris screening then Sobol indices over
+    the plausible ranges (sim/<game>/data/plausible.toml), scripted strategies in rotated seats on common
+    seeds; a verdict per conclusion in out/report/robustness.html and .md."""
+    from sim.core.errors import ConfigError
+    from sim.robustness import run_robustness
+    from sim.runner import terminate_as_interrupt
+
+    if budget < 1:
+        raise ConfigError(f"--budget {budget}: must be a number of games >= 1")
+    if n_jobs == 0 or n_jobs < -1:
+        raise ConfigError(f"--n-jobs {n_jobs}: allowed -1 (all cores) or a number >= 1")
+    if sobol_max < 1:
+        raise ConfigError(f"--sobol-max {sobol_max}: must be >= 1")
+    cmd = (f"meeplelab robustness --game {game} --budget {budget} --out {out} --seed {seed}"
+           + (f" --games-per-lineup {games_per_lineup}" if games_per_lineup is not None else "")
+           + (f" --sobol-max {sobol_max}" if sobol_max != 5 else ""))
+    try:
+        with terminate_as_interrupt():
+            res = run_robustness(game, out, budget, games=games_per_lineup, seed=seed, n_jobs=n_jobs,
+                                 resume=resume, overwrite=overwrite, sobol_max=sobol_max,
+                                 progress=lambda s: typer.echo(s, err=True), command=cmd)
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the robustness run in {out} is incomplete; complete it with the same command and --resume")
+    page = res["page"]
+    for c in res["json"]["conclusions"]:
+        typer.echo(f"{c['title']}: {c['statement']}: {c['verdict']}")
+    typer.echo(f"wrote {page}")
 
 
 @app.command("params")
