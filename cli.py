@@ -369,6 +369,45 @@ def robustness(
     typer.echo(f"wrote {page}")
 
 
+@app.command()
+@user_errors
+def balance(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    vary: List[str] = typer.Option(..., "--vary", help="name=LOW..HIGH to search (repeatable; tuples as 0,4,8..0,6,12)."),
+    target: List[str] = typer.Option(..., "--target",
+                                     help="seat-spread<=P, strategy-excess<=P or length=LOW..HIGH (repeatable)."),
+    out: Path = typer.Option(..., "--out", help="Balance folder (trials, re-check, proposal.toml, report/)."),
+    trials: int = typer.Option(30, "--trials", help="Candidates to evaluate (Optuna TPE)."),
+    games_per_lineup: Optional[int] = typer.Option(None, "--games-per-lineup",
+                                                   help="Games per rotated lineup per candidate (default: the study's)."),
+    recheck: int = typer.Option(3, "--recheck", help="Best candidates re-played on fresh seeds."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the search and of its games (fresh seeds are derived)."),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the balance search in --out."),
+) -> None:
+    """Search rule numbers for designer targets on common seeds (Optuna), re-check the best on fresh seeds,
+    and propose a parameter set as a --set line and proposal.toml (simulate --config accepts it)."""
+    from sim.balance import run_balance
+    from sim.core.errors import ConfigError
+    from sim.core.params import parse_set_options
+    from sim.runner import terminate_as_interrupt
+
+    if recheck < 1:
+        raise ConfigError(f"--recheck {recheck}: must be >= 1")
+    try:
+        with terminate_as_interrupt():
+            s = run_balance(game, list(vary), list(target), out, trials=trials, games=games_per_lineup, seed=seed,
+                            recheck=recheck, fixed=parse_set_options(set_), overwrite=overwrite,
+                            progress=lambda m: typer.echo(m, err=True))
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the balance search in {out} is incomplete (it cannot be resumed); run it again with --overwrite")
+    p = s["proposal"]
+    typer.echo(f"proposal (trial {p['trial']}) meets {p['met']} of {len(s['targets'])} targets on fresh seeds: "
+               + "; ".join(f"{t} {p[t]:.2f} [{p[t + ' low']:.2f}, {p[t + ' high']:.2f}]" for t in s["targets"]))
+    typer.echo(s["set_line"])
+    typer.echo(f"wrote {out / 'proposal.toml'} and {s['page']}")
+
+
 @app.command("params")
 @user_errors
 def params_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:

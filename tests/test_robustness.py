@@ -39,7 +39,7 @@ def test_a_parameter_no_rule_reads_gets_index_zero(toy):
         m = {x["factor"]: x for x in c["morris"]}
         assert m["table_colour"]["mu_star"] == 0.0 and m["table_colour"]["mu"] == 0.0
     assert "table_colour" not in res["json"]["meta"]["sobol_factors"]
-    st = {x["factor"]: x for x in cons["length-duel"]["sobol"]}
+    st = {x["factor"]: x for x in cons["length-field-2"]["sobol"]}
     assert st["rounds"]["ST"] > 0.5
     assert abs(st["max_value"]["ST"]) < 0.05 and abs(st["copies"]["ST"]) < 0.05
 
@@ -49,7 +49,7 @@ def test_sensitivity_ranking_puts_the_deciding_parameter_first(toy):
     assert cons["always-beats-once"]["morris"][0]["factor"] == "max_value"
     assert cons["always-beats-once"]["sobol"][0]["factor"] == "max_value"
     assert cons["always-beats-once"]["sobol"][0]["ST"] > 0.5
-    assert cons["length-duel"]["morris"][0]["factor"] == "rounds"
+    assert cons["length-field-2"]["morris"][0]["factor"] == "rounds"
 
 
 def test_a_flipped_conclusion_is_reported_as_flipped_with_its_threshold(toy):

@@ -65,23 +65,23 @@ PLAUSIBLE = {
 
 
 def _always_minus_once(g: pl.DataFrame, f: dict):
-    d = rows(g, "duel")
+    d = rows(g, "field-2")
     w = d.pivot(on="strategy", index=["rot", "game"], values="vp", aggregate_function="sum")
     return mean_se((w["always-draw"] - w["draw-once"]).cast(pl.Float64).to_numpy())
 
 
 def _once_vp(g: pl.DataFrame, f: dict):
-    return mean_se(rows(g, "duel", "draw-once")["vp"].cast(pl.Float64).to_numpy())
+    return mean_se(rows(g, "field-2", "draw-once")["vp"].cast(pl.Float64).to_numpy())
 
 
 def study() -> Study:
-    return Study("toy-robust", tuple(panel("duel", ("always-draw", "draw-once"))), (
+    return Study("toy-robust", tuple(panel("field-2", ("always-draw", "draw-once"))), (
         Conclusion("always-beats-once", "always-draw vs draw-once (VP)", _always_minus_once,
                    lambda f, q: f"always-draw scores {q:+.2f} VP more than draw-once", unit="VP"),
         Conclusion("once-scores", "draw-once scores VP", _once_vp,
                    lambda f, q: f"draw-once scores {q:.2f} VP", unit="VP"),
-        seat_advantage("duel", 2, "Seat advantage (2 seats)"),
-        game_length("duel", "Game length"),
+        seat_advantage("field-2", 2, "Seat advantage (2 seats)"),
+        game_length("field-2", "Game length"),
     ), default_games=200, plausible=PLAUSIBLE)
 
 
