@@ -44,6 +44,7 @@ class Conclusion:
         unit: unit of ``q`` (``points``, ``VP``, ``turns``).
         test: ``sign`` or ``within`` (see module docstring).
         tol: ``within`` only: ``fn(frame) -> (centre, tolerance)``.
+        panels: the panels the measure reads (empty: all of the study's).
     """
 
     name: str
@@ -54,6 +55,7 @@ class Conclusion:
     unit: str = ""
     test: str = "sign"
     tol: Callable[[dict], tuple[float, float]] | None = None
+    panels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,7 @@ def dominant(panel: str, title: str) -> Conclusion:
 
     return Conclusion(f"dominant-{panel}", title, measure,
                       lambda f, q: f"{f['top']} has the highest rotated win rate ({q:+.1f} points over the next)",
-                      frame, "points")
+                      frame, "points", panels=(panel,))
 
 
 def ranking(panel: str, title: str) -> Conclusion:
@@ -178,7 +180,7 @@ def ranking(panel: str, title: str) -> Conclusion:
 
     return Conclusion(f"ranking-{panel}", title, measure,
                       lambda f, q: f"rotated ranking {' > '.join(f['order'])} (smallest gap {q:+.1f} points)",
-                      frame, "points")
+                      frame, "points", panels=(panel,))
 
 
 def seat_advantage(panel: str, players: int, title: str) -> Conclusion:
@@ -194,7 +196,7 @@ def seat_advantage(panel: str, players: int, title: str) -> Conclusion:
 
     return Conclusion(f"seat-{players}", title, measure,
                       lambda f, q: f"seat {f['seat'] + 1} is favoured at {players} seats ({q:+.1f} points over fair share)",
-                      frame, "points")
+                      frame, "points", panels=(panel,))
 
 
 def game_length(panel: str, title: str, tol: float = 0.10) -> Conclusion:
@@ -207,7 +209,7 @@ def game_length(panel: str, title: str, tol: float = 0.10) -> Conclusion:
 
     return Conclusion(f"length-{panel}", title, measure,
                       lambda f, q: f"mean game length stays within {tol:.0%} of {f['turns']:.1f} turns",
-                      frame, "turns", "within", lambda f: (f["turns"], tol * f["turns"]))
+                      frame, "turns", "within", lambda f: (f["turns"], tol * f["turns"]), panels=(panel,))
 
 
 def paired_effect(name: str, title: str, treated: tuple, control: tuple, what: str, value: str = "vp",
@@ -225,4 +227,4 @@ def paired_effect(name: str, title: str, treated: tuple, control: tuple, what: s
         verb = "gains" if q > 0 else "costs"
         return f"{what} {verb} {abs(q):.2f} {unit} (paired)"
 
-    return Conclusion(name, title, measure, statement, lambda g: {}, unit)
+    return Conclusion(name, title, measure, statement, lambda g: {}, unit, panels=(treated[0], control[0]))

@@ -10,7 +10,9 @@ seats, see :mod:`analysis.studies`):
   (``seat-spread:4<=3`` for one count);
 - ``strategy-excess<=5``: the best strategy's rotated win rate minus fair share (``100/P``), points,
   in the largest field;
-- ``length=120..150``: mean game length in turns (all seats), largest field.
+- ``length=120..150``: mean game length in turns (all seats), largest field;
+- a study conclusion's quantity, e.g. ``abjure-cycle-3=-1..1`` (the paired VP effect of Abjuring in
+  Cycle 3 within 1 VP of 0: Abjuring a real choice), played on that conclusion's panels.
 
 Each candidate is played on the same seeds as every other (common random numbers), so candidates
 differ by their rules, not by their luck. Optuna's TPE sampler (seeded: the search is repeatable)
@@ -85,9 +87,14 @@ class Target:
     panels: tuple[str, ...]
     lo: float | None
     hi: float
+    conclusion: object = None
 
     def value(self, g: pl.DataFrame) -> float:
-        """The metric (worst over the panels: largest for ``<=``, farthest outside for ranges)."""
+        """The metric (worst over the panels: largest for ``<=``, farthest outside for ranges); for a
+        conclusion target, the conclusion's quantity (its frame read from the same games)."""
+        if self.conclusion is not None:
+            c = self.conclusion
+            return float(c.measure(g, c.frame(g))[0])
         fn = METRICS[self.metric][0]
         vals = [fn(g, p) for p in self.panels]
         if self.lo is None:
@@ -105,19 +112,22 @@ class Target:
         return v if self.lo is None else self.excess(v)
 
 
-def parse_target(text: str, lineups) -> Target:
-    """``seat-spread<=3``, ``seat-spread:2,4<=3``, ``strategy-excess<=5``, ``length=120..150``.
+def parse_target(text: str, lineups, conclusions=()) -> Target:
+    """``seat-spread<=3``, ``seat-spread:2,4<=3``, ``strategy-excess<=5``, ``length=120..150``, or a study
+    conclusion's quantity (``abjure-cycle-3=-1..1``: the paired Abjure effect within 1 VP of 0).
 
     Raises:
         ConfigError: unknown metric, bad bound, or a seat count without a rotated field in the study.
     """
-    m = re.fullmatch(r"\s*([a-z-]+)(?::([\d,]+))?\s*(<=|=)\s*(-?\d+(?:\.\d+)?)(?:\.\.(-?\d+(?:\.\d+)?))?\s*", text)
+    named = {c.name: c for c in conclusions}
+    m = re.fullmatch(r"\s*([a-z][a-z0-9-]*?)(?::([\d,]+))?\s*(<=|=)\s*(-?\d+(?:\.\d+)?)(?:\.\.(-?\d+(?:\.\d+)?))?\s*", text)
     allowed = "seat-spread<=P, strategy-excess<=P, length=LOW..HIGH (seat-spread:2,3<=P for some seat counts)"
     if not m:
         raise ConfigError(f"--target {text!r}: expected one of {allowed}")
     name, counts, op, a, b = m.groups()
-    if name not in METRICS:
-        raise ConfigError(f"--target {text!r}: unknown metric {name!r}; allowed {', '.join(METRICS)}")
+    if name not in METRICS and name not in named:
+        extra = f"; or a conclusion: {', '.join(named)}" if named else ""
+        raise ConfigError(f"--target {text!r}: unknown metric {name!r}; allowed {', '.join(METRICS)}{extra}")
     try:
         a_f = float(a)
         b_f = float(b) if b is not None else None
@@ -125,6 +135,10 @@ def parse_target(text: str, lineups) -> Target:
         raise ConfigError(f"--target {text!r}: the bound is not a number; expected {allowed}") from None
     if (op == "<=") != (b_f is None) or (b_f is not None and b_f < a_f):
         raise ConfigError(f"--target {text!r}: use <= with one bound or = with LOW..HIGH (LOW <= HIGH)")
+    if name in named:
+        c = named[name]
+        return Target(text.strip(), name, c.panels or tuple(dict.fromkeys(lu.panel for lu in lineups)),
+                      None if b_f is None else a_f, b_f if b_f is not None else a_f, c)
     fields = _field_panels(lineups)
     if not fields:
         raise ConfigError("this study has no rotated field panels (field-P) to measure targets on")
@@ -234,7 +248,7 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     apply_overrides(cls.Params(), fixed)
     if not targets:
         raise ConfigError("balance needs at least one --target (e.g. seat-spread<=3)")
-    tgs = [parse_target(t, study.lineups) for t in targets]
+    tgs = [parse_target(t, study.lineups, study.conclusions) for t in targets]
     if trials < 1:
         raise ConfigError(f"--trials {trials}: must be >= 1")
     games = games if games is not None else study.default_games

@@ -102,3 +102,17 @@ def test_bad_balance_input_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert e.value.code == 2 and err == "error: --trials 0: must be >= 1\n"
     assert not (tmp_path / "b").exists()
+
+
+def test_a_study_conclusion_can_be_a_target():
+    from sim.robustness import evaluate_point
+
+    st = T.study()
+    t = parse_target("always-beats-once=-0.5..0.5", st.lineups, st.conclusions)
+    assert t.conclusion.name == "always-beats-once" and t.panels == ("field-2",) and (t.lo, t.hi) == (-0.5, 0.5)
+    cls = get_game_class("toy-robust")
+    g = evaluate_point(cls, {"max_value": 4}, st.lineups, 40, 0)
+    q = t.value(g)
+    assert q == st.conclusion("always-beats-once").measure(g, {})[0] and q > 0.5 and t.excess(q) == q - 0.5
+    with pytest.raises(ConfigError, match="or a conclusion: always-beats-once, once-scores, seat-2, length-field-2"):
+        parse_target("nosuch<=1", st.lineups, st.conclusions)
