@@ -427,9 +427,16 @@ def params_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
 
 def _plausible_or_none(cls) -> dict:
     """The game's plausible ranges (``sim/plausible.py``), or {} for a game without a plausible.toml."""
+    from sim.core.errors import ConfigError
     from sim.plausible import load_plausible, plausible_path
 
-    return load_plausible(cls) if plausible_path(cls).is_file() else {}
+    if not plausible_path(cls).is_file():
+        return {}
+    try:
+        return load_plausible(cls)
+    except ConfigError as e:  # e.g. a new assumption without a range yet: list the others, say what is missing
+        typer.echo(f"warning: {e}", err=True)
+        return load_plausible(cls, strict=False)
 
 
 def main() -> None:

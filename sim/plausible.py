@@ -100,13 +100,14 @@ def plausible_path(game_cls) -> Path:
     return Path(mod.__file__).resolve().parent / "data" / FILE
 
 
-def load_plausible(game: str | type, data: Mapping | None = None) -> dict[str, Range]:
+def load_plausible(game: str | type, data: Mapping | None = None, *, strict: bool = True) -> dict[str, Range]:
     """The validated plausible ranges of ``game`` (an id or engine class), by field name, in field order.
 
     Args:
         game: game id or engine class.
         data: the ranges as a dict (``{name: {"low":..., "high":..., "reason":...}}``) instead of the
             game's ``plausible.toml`` (tests, games without a file).
+        strict: refuse a missing assumed parameter (False: leave it out; ``meeplelab params`` lists the rest).
 
     Raises:
         ConfigError: the file is missing or unreadable, or any check in the module docstring fails
@@ -134,7 +135,9 @@ def load_plausible(game: str | type, data: Mapping | None = None) -> dict[str, R
             raise ConfigError(f"{where}: {name!r} is not an assumption (source {fields[name].metadata.get('source')!r}): "
                               "only A-... parameters take plausible ranges")
     missing = [n for n in assumed if n not in data]
-    if missing:
+    if not strict:
+        assumed = [n for n in assumed if n in data]
+    elif missing:
         raise ConfigError(f"{where}: assumed parameter {missing[0]!r} ({fields[missing[0]].metadata['source']}) has no "
                           f"plausible range ({len(missing)} missing): add low/high or choices and a reason")
     out = {n: _range(where, fields[n], data[n]) for n in assumed}

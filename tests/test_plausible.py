@@ -102,3 +102,23 @@ def test_rules_doc_table_is_current(game):
     text = rules_doc(game).read_text()
     assert text[text.index(BEGIN):text.index(END) + len(END)] == markdown_table(game), \
         "run python -m sim.plausible to refresh docs/rules tables"
+
+
+def test_params_command_still_lists_when_a_range_is_missing(tmp_path, capsys, monkeypatch):
+    import sim.plausible as P
+
+    data = _raw("galileos-truth")
+    del data["stake_at"]
+    f = tmp_path / "plausible.toml"
+    import tomli_w
+
+    f.write_text(tomli_w.dumps(data))
+    monkeypatch.setattr(P, "plausible_path", lambda cls: f)
+    monkeypatch.setattr(sys, "argv", ["meeplelab", "params", "galileos-truth"])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    cap = capsys.readouterr()
+    assert e.value.code == 0
+    assert "warning:" in cap.err and "'stake_at' (A-GT-11) has no plausible range" in cap.err
+    assert "| plausible 6..9:" in next(x for x in cap.out.splitlines() if x.startswith("prison_at ="))
+    assert "plausible" not in next(x for x in cap.out.splitlines() if x.startswith("stake_at ="))
