@@ -375,7 +375,8 @@ def balance(
     game: str = typer.Option(..., "--game", help="Game id."),
     vary: List[str] = typer.Option(..., "--vary", help="name=LOW..HIGH to search (repeatable; tuples as 0,4,8..0,6,12)."),
     target: List[str] = typer.Option(..., "--target",
-                                     help="seat-spread<=P, strategy-excess<=P or length=LOW..HIGH (repeatable)."),
+                                     help="seat-spread<=P, strategy-excess<=P, length=LOW..HIGH, or a conclusion of "
+                                          "the study: abjure-cycle-3=-1..1 (repeatable; docs/robustness.md)."),
     out: Path = typer.Option(..., "--out", help="Balance folder (trials, re-check, proposal.toml, report/)."),
     trials: int = typer.Option(30, "--trials", help="Candidates to evaluate (Optuna TPE)."),
     games_per_lineup: Optional[int] = typer.Option(None, "--games-per-lineup",
