@@ -93,18 +93,29 @@ def _unit_matrix(d, ranges) -> np.ndarray:
     return u
 
 
+def _rule_scale(r, x: float) -> float:
+    """A point's value of a factor as one number ordered like the value (tuples: their sum; choices: index)."""
+    v = r.value(x)
+    if r.choices is not None:
+        return float(r.choices.index(v))
+    return float(sum(v)) if isinstance(v, tuple) else float(v)
+
+
 def _threshold_rule(d, ranges, u, flipped, holds, mu_star):
-    """Best single-factor rule ``u <= t`` / ``u >= t`` separating flipped from holding points (Youden)."""
+    """Best single-factor rule ``value <= t`` / ``value >= t`` separating flipped from holding points (Youden),
+    on the values actually played (rounded), returned with the unit coordinate of a point at the threshold."""
     best = None
     for j, f in enumerate(d.factors):
-        for t in np.unique(u[flipped | holds, j]):
+        vals = np.array([_rule_scale(ranges[f], x) for x in u[:, j]])
+        for t in np.unique(vals[flipped | holds]):
+            at = float(u[np.flatnonzero(vals == t)[0], j])
             for sense in ("<=", ">="):
-                pick = u[:, j] <= t if sense == "<=" else u[:, j] >= t
+                pick = vals <= t if sense == "<=" else vals >= t
                 tpr = (pick & flipped).sum() / max(flipped.sum(), 1)
                 fpr = (pick & holds).sum() / max(holds.sum(), 1)
                 key = (round(tpr - fpr, 9), mu_star[j] if np.isfinite(mu_star[j]) else 0.0)
                 if best is None or key > best[0]:
-                    best = (key, f, t, sense, int((pick & flipped).sum()), int((pick & holds).sum()))
+                    best = (key, f, at, sense, int((pick & flipped).sum()), int((pick & holds).sum()))
     return best
 
 
