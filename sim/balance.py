@@ -18,7 +18,7 @@ Each candidate is played on the same seeds as every other (common random numbers
 differ by their rules, not by their luck. Optuna's TPE sampler (seeded: the search is repeatable)
 minimises, per target, the metric (``<=`` targets) or its distance outside the range (``a..b``
 targets); several targets give a multi-objective search and a Pareto table. A candidate whose
-values contradict each other (``Params.check``) is pruned. The ``recheck`` best candidates (all
+values contradict each other (``Params.check``) is pruned. The ``recheck`` best distinct candidates (all
 targets met on the search seeds first, then the smallest total excess) are played again on fresh
 seeds with ``recheck_factor`` times the games; their metrics get 95% bootstrap intervals (over
 games) and the proposal is the re-checked candidate that meets the most targets on fresh seeds,
@@ -294,7 +294,7 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     tab.write_parquet(out / "trials.parquet")
     pareto = sorted({t.number for t in ost.best_trials})
     order = tab.sort(["met", "excess", "trial"], descending=[True, False, False])
-    cand = order.head(recheck)["trial"].to_list()
+    cand = order.unique(subset=list(ranges), keep="first", maintain_order=True).head(recheck)["trial"].to_list()
     fresh = []
     for tr in cand:
         values = {n: parse_value(n, tab.filter(pl.col("trial") == tr)[n][0], ranges[n].default) for n in ranges}

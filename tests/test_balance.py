@@ -116,3 +116,9 @@ def test_a_study_conclusion_can_be_a_target():
     assert q == st.conclusion("always-beats-once").measure(g, {})[0] and q > 0.5 and t.excess(q) == q - 0.5
     with pytest.raises(ConfigError, match="or a conclusion: always-beats-once, once-scores, seat-2, length-field-2"):
         parse_target("nosuch<=1", st.lineups, st.conclusions)
+
+
+def test_the_recheck_plays_distinct_candidates(found):
+    out, s = found
+    rc = pl.read_parquet(out / "recheck.parquet")
+    assert rc.select("rounds", "max_value").unique().height == rc.height
