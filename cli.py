@@ -475,17 +475,118 @@ def strategies_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
             typer.echo(f"    {k}={a.default} ({a.type.__name__}{rng}): {a.doc}")
 
 
+@app.command()
+@user_errors
+def robustness(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    budget: int = typer.Option(..., "--budget", help="Games to play in all (defaults, Morris and Sobol stages)."),
+    out: Path = typer.Option(..., "--out", help="Robustness folder (design, points/, results, report/)."),
+    games_per_lineup: Optional[int] = typer.Option(None, "--games-per-lineup",
+                                                   help="Games per lineup at each design point (default: the study's)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the design and of every game (common random numbers)."),
+    n_jobs: int = typer.Option(1, "--n-jobs", help="Worker processes (design points in parallel)."),
+    sobol_max: int = typer.Option(5, "--sobol-max", help="Most assumptions taken into the Sobol stage."),
+    resume: bool = typer.Option(False, "--resume", help="Complete the interrupted run in --out (same options)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the robustness run in --out."),
+) -> None:
+    """Which balance conclusions survive the assumed rule numbers: Morris screening then Sobol indices over
+    the plausible ranges (sim/<game>/data/plausible.toml), scripted strategies in rotated seats on common
+    seeds; a verdict per conclusion in out/report/robustness.html and .md."""
+    from sim.core.errors import ConfigError
+    from sim.robustness import run_robustness
+    from sim.runner import terminate_as_interrupt
+
+    if budget < 1:
+        raise ConfigError(f"--budget {budget}: must be a number of games >= 1")
+    if n_jobs == 0 or n_jobs < -1:
+        raise ConfigError(f"--n-jobs {n_jobs}: allowed -1 (all cores) or a number >= 1")
+    if sobol_max < 1:
+        raise ConfigError(f"--sobol-max {sobol_max}: must be >= 1")
+    cmd = (f"meeplelab robustness --game {game} --budget {budget} --out {out} --seed {seed}"
+           + (f" --games-per-lineup {games_per_lineup}" if games_per_lineup is not None else "")
+           + (f" --sobol-max {sobol_max}" if sobol_max != 5 else ""))
+    try:
+        with terminate_as_interrupt():
+            res = run_robustness(game, out, budget, games=games_per_lineup, seed=seed, n_jobs=n_jobs,
+                                 resume=resume, overwrite=overwrite, sobol_max=sobol_max,
+                                 progress=lambda s: typer.echo(s, err=True), command=cmd)
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the robustness run in {out} is incomplete; complete it with the same command and --resume")
+    page = res["page"]
+    for c in res["json"]["conclusions"]:
+        typer.echo(f"{c['title']}: {c['statement']}: {c['verdict']}")
+    typer.echo(f"wrote {page}")
+
+
+@app.command()
+@user_errors
+def balance(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    vary: List[str] = typer.Option(..., "--vary", help="name=LOW..HIGH to search (repeatable; tuples as 0,4,8..0,6,12)."),
+    target: List[str] = typer.Option(..., "--target",
+                                     help="seat-spread<=P, strategy-excess<=P, length=LOW..HIGH, or a conclusion of "
+                                          "the study: abjure-cycle-3=-1..1 (repeatable; docs/robustness.md)."),
+    out: Path = typer.Option(..., "--out", help="Balance folder (trials, re-check, proposal.toml, report/)."),
+    trials: int = typer.Option(30, "--trials", help="Candidates to evaluate (Optuna TPE)."),
+    games_per_lineup: Optional[int] = typer.Option(None, "--games-per-lineup",
+                                                   help="Games per rotated lineup per candidate (default: the study's)."),
+    recheck: int = typer.Option(3, "--recheck", help="Best candidates re-played on fresh seeds."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the search and of its games (fresh seeds are derived)."),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the balance search in --out."),
+) -> None:
+    """Search rule numbers for designer targets on common seeds (Optuna), re-check the best on fresh seeds,
+    and propose a parameter set as a --set line and proposal.toml (simulate --config accepts it)."""
+    from sim.balance import run_balance
+    from sim.core.errors import ConfigError
+    from sim.core.params import parse_set_options
+    from sim.runner import terminate_as_interrupt
+
+    if recheck < 1:
+        raise ConfigError(f"--recheck {recheck}: must be >= 1")
+    try:
+        with terminate_as_interrupt():
+            s = run_balance(game, list(vary), list(target), out, trials=trials, games=games_per_lineup, seed=seed,
+                            recheck=recheck, fixed=parse_set_options(set_), overwrite=overwrite,
+                            progress=lambda m: typer.echo(m, err=True))
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the balance search in {out} is incomplete (it cannot be resumed); run it again with --overwrite")
+    p = s["proposal"]
+    typer.echo(f"proposal (trial {p['trial']}) meets {p['met']} of {len(s['targets'])} targets on fresh seeds: "
+               + "; ".join(f"{t} {p[t]:.2f} [{p[t + ' low']:.2f}, {p[t + ' high']:.2f}]" for t in s["targets"]))
+    typer.echo(s["set_line"])
+    typer.echo(f"wrote {out / 'proposal.toml'} and {s['page']}")
+
+
 @app.command("params")
 @user_errors
 def params_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
-    """List every rule parameter of a game: default, unit, source or assumption ID."""
+    """List every rule parameter of a game: default, unit, source or assumption ID, and for assumptions the
+    plausible range and its reason (sim/<game>/data/plausible.toml)."""
     from sim.core.params import describe
     from sim.registry import get_game_class
 
     cls = get_game_class(game)
+    ranges = _plausible_or_none(cls)
     for d in describe(cls.Params()):
         v = ",".join(map(str, d["default"])) if isinstance(d["default"], tuple) else d["default"]
-        typer.echo(f"{d['name']} = {v} [{d['unit']}] ({d['source']}): {d['doc']}")
+        r = ranges.get(d["name"])
+        extra = f" | plausible {r.text()}: {r.reason}" if r is not None else ""
+        typer.echo(f"{d['name']} = {v} [{d['unit']}] ({d['source']}): {d['doc']}{extra}")
+
+
+def _plausible_or_none(cls) -> dict:
+    """The game's plausible ranges (``sim/plausible.py``), or {} for a game without a plausible.toml."""
+    from sim.core.errors import ConfigError
+    from sim.plausible import load_plausible, plausible_path
+
+    if not plausible_path(cls).is_file():
+        return {}
+    try:
+        return load_plausible(cls)
+    except ConfigError as e:  # e.g. a new assumption without a range yet: list the others, say what is missing
+        typer.echo(f"warning: {e}", err=True)
+        return load_plausible(cls, strict=False)
 
 
 def main() -> None:

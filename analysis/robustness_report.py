@@ -1,0 +1,146 @@
+"""The robustness report (Markdown and HTML with tornado charts) from ``results.json`` of a robustness run.
+
+Opens with one verdict line per conclusion, then per conclusion: the baseline with its interval,
+the share of design points where it holds, the flipped points, a tornado chart (Morris ``mu``: the
+change of the conclusion's quantity from the low to the high end of each assumption's plausible
+range, with a 95% interval over the trajectories) and the Morris and Sobol tables.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import numpy as np
+
+from sim import runfolder as rf
+
+from . import figures as F
+
+TOP = 10
+
+
+def tornado(c: dict, path: Path) -> Path:
+    """Tornado chart of one conclusion's Morris effects (the ``TOP`` largest ``mu*``)."""
+    ms = [m for m in c["morris"][:TOP]][::-1]
+    fig, ax = F._fig(c["title"])
+    y = np.arange(len(ms))
+    mu = np.array([m["mu"] for m in ms])
+    err = np.array([[m["mu"] - m["mu_low"] for m in ms], [m["mu_high"] - m["mu"] for m in ms]])
+    ax.barh(y, mu, xerr=err, color=["#c0504d" if v < 0 else "#4f81bd" for v in mu], capsize=3)
+    ax.scatter([m["mu_star"] for m in ms], y, marker="|", color="black", s=120, label="mu* (mean |effect|)", zorder=3)
+    ax.axvline(0, color="grey", lw=1)
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{m['id']} {m['factor']} ({m['range']})" for m in ms], fontsize=7)
+    ax.set_xlabel(f"change from low to high end of the range ({c['unit']}); Morris mu, 95% interval")
+    ax.legend(loc="best", fontsize=7)
+    fig.set_size_inches(8, 1.2 + 0.35 * len(ms))
+    fig.tight_layout()
+    return F.save(fig, path)
+
+
+def _fmt(v, places=2) -> str:
+    return "n/a" if v is None or not np.isfinite(v) else f"{v:,.{places}f}"
+
+
+def build(out: Path, res: dict, command: str = "") -> Path:
+    """Write ``out/report/robustness.md`` and ``robustness.html`` (with PNG charts); returns the HTML path."""
+    rep = Path(out) / "report"
+    rep.mkdir(parents=True, exist_ok=True)
+    m = res["meta"]
+    md: list[str] = [f"# Robustness of the balance conclusions: {m['game']}", ""]
+    if command:
+        md += [f"Reproduce: `{command}`", ""]
+    md += [f"{m['points']:,} design points ({m['morris_points']:,} Morris: {m['trajectories']} trajectories over "
+           f"{len(m['factors'])} assumed parameters; {m['sobol_points']:,} Sobol: N={m['sobol_N']} over "
+           f"{', '.join(m['sobol_factors']) or 'none'}), {m['games_per_point']:,} games per point "
+           f"({m['lineups']} lineups x {m['games_per_lineup']} games on common seeds, seed {m['seed']}), "
+           f"{m['games_played']:,} games in all (budget {m['budget']:,}). Point 0 is the default rules. "
+           f"A point counts as flipped when its 95% interval, Bonferroni-corrected over the points "
+           f"(z = {m['flip_z']:.2f}), lies on the wrong side.", "", "## Verdicts", ""]
+    for c in res["conclusions"]:
+        md.append(f"- **{c['title']}**: {c['statement']}: **{c['verdict']}**")
+    md.append("")
+    for c in res["conclusions"]:
+        png = tornado(c, rep / f"tornado-{c['name']}.png")
+        b = c["baseline"]
+        md += [f"## {c['title']}", "", f"Statement at the defaults: {c['statement']} "
+               f"({_fmt(b['q'])} [{_fmt(b['low'])}, {_fmt(b['high'])}] {c['unit']}, n={b['n']:,}).", "",
+               f"Verdict: **{c['verdict']}**", "",
+               f"Holds at {c['holds']} of {c['points']} design points ({c['share']:.0%} "
+               f"[{c['share_low']:.0%}, {c['share_high']:.0%}], Wilson); flipped at {c['flipped']}.", "",
+               f"![tornado]({png.name})", ""]
+        if c["flips"]:
+            keys = [k for k in c["flips"][0] if k not in ("point", "q", "low", "high")]
+            md += ["Flipped points (first 20):", "", "| point | q | 95% interval | " + " | ".join(keys) + " |",
+                   "|---|---|---|" + "---|" * len(keys)]
+            md += [f"| {f['point']} | {_fmt(f['q'])} | [{_fmt(f['low'])}, {_fmt(f['high'])}] | "
+                   + " | ".join(str(f[k]) for k in keys) + " |" for f in c["flips"]]
+            md.append("")
+        md += [f"Morris screening ({c['unit']} per plausible range; largest mu* first):", "",
+               "| assumption | parameter | range | mu | 95% interval | mu* | mu* +- | sigma |",
+               "|---|---|---|---|---|---|---|---|"]
+        md += [f"| {x['id']} | `{x['factor']}` | {x['range']} | {_fmt(x['mu'])} | [{_fmt(x['mu_low'])}, "
+               f"{_fmt(x['mu_high'])}] | {_fmt(x['mu_star'])} | {_fmt(x['mu_star_conf'])} | {_fmt(x['sigma'])} |"
+               for x in c["morris"][:TOP]]
+        md.append("")
+        if c["sobol"]:
+            md += ["Sobol indices (other assumptions at their defaults):", "",
+                   "| assumption | parameter | S1 | +- | ST | +- |", "|---|---|---|---|---|---|"]
+            md += [f"| {x['id']} | `{x['factor']}` | {_fmt(x['S1'])} | {_fmt(x['S1_conf'])} | {_fmt(x['ST'])} | "
+                   f"{_fmt(x['ST_conf'])} |" for x in c["sobol"]]
+            md.append("")
+    text = "\n".join(md) + "\n"
+    rf.write_atomic(rep / "robustness.md", text.encode())
+    page = rep / "robustness.html"
+    rf.write_atomic(page, _html(text).encode())
+    return page
+
+
+def _html(md: str) -> str:
+    """A plain HTML rendering of the report Markdown (headings, lists, tables, images, bold, code)."""
+    import re
+
+    def inline(s: str) -> str:
+        s = html.escape(s)
+        s = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", s)
+        s = re.sub(r"`(.+?)`", r"<code>\1</code>", s)
+        return re.sub(r"!\[(.*?)\]\((.+?)\)", r'<img alt="\1" src="\2">', s)
+
+    out, table, lst = [], False, False
+    for line in md.splitlines():
+        if line.startswith("|"):
+            cells = [x.strip() for x in line.strip("|").split("|")]
+            if set("".join(cells)) <= set("-"):
+                continue
+            if not table:
+                out.append('<div style="overflow-x:auto"><table border="1" cellspacing="0" cellpadding="3">')
+                table = True
+                out.append("<tr>" + "".join(f"<th>{inline(x)}</th>" for x in cells) + "</tr>")
+            else:
+                out.append("<tr>" + "".join(f"<td>{inline(x)}</td>" for x in cells) + "</tr>")
+            continue
+        if table:
+            out.append("</table></div>")
+            table = False
+        if line.startswith("- "):
+            if not lst:
+                out.append("<ul>")
+                lst = True
+            out.append(f"<li>{inline(line[2:])}</li>")
+            continue
+        if lst:
+            out.append("</ul>")
+            lst = False
+        if line.startswith("#"):
+            n = len(line) - len(line.lstrip("#"))
+            out.append(f"<h{n}>{inline(line[n:].strip())}</h{n}>")
+        elif line.strip():
+            out.append(f"<p>{inline(line)}</p>")
+    if table:
+        out.append("</table></div>")
+    if lst:
+        out.append("</ul>")
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>robustness</title>"
+            "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}td,th{font-size:12px}</style></head><body>"
+            + "\n".join(out) + "</body></html>\n")

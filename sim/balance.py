@@ -1,0 +1,365 @@
+"""Search rule numbers for designer targets (``meeplelab balance``), with Optuna.
+
+``--vary name=LOW..HIGH`` names the rule numbers to search (an int or float parameter in its range;
+a tuple parameter as ``0,4,8..0,6,12``, searched along the line between the two tuples like a
+plausible range). ``--target`` names what a designer wants, each a registered metric of the games
+of the study's rotated fields (panels ``field-P``: the scripted strategies in balanced rotation at P
+seats, see :mod:`analysis.studies`):
+
+- ``seat-spread<=3``: best minus worst seat win rate, percentage points, at every field's seat count
+  (``seat-spread:4<=3`` for one count);
+- ``strategy-excess<=5``: the best strategy's rotated win rate minus fair share (``100/P``), points,
+  in the largest field;
+- ``length=120..150``: mean game length in turns (all seats), largest field;
+- a study conclusion's quantity, e.g. ``abjure-cycle-3=-1..1`` (the paired VP effect of Abjuring in
+  Cycle 3 within 1 VP of 0: Abjuring a real choice), played on that conclusion's panels.
+
+Each candidate is played on the same seeds as every other (common random numbers), so candidates
+differ by their rules, not by their luck. Optuna's TPE sampler (seeded: the search is repeatable)
+minimises, per target, the metric (``<=`` targets) or its distance outside the range (``a..b``
+targets); several targets give a multi-objective search and a Pareto table. A candidate whose
+values contradict each other (``Params.check``) is pruned. The ``recheck`` best distinct candidates (all
+targets met on the search seeds first, then the smallest total excess) are played again on fresh
+seeds with ``recheck_factor`` times the games; their metrics get 95% bootstrap intervals (over
+games) and the proposal is the re-checked candidate that meets the most targets on fresh seeds,
+then the smallest excess. It is written as a ``--set`` line and as ``proposal.toml`` (a run config
+with ``game`` and ``[params]``: ``meeplelab simulate --config proposal.toml --out RUN`` plays it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import polars as pl
+
+from . import runfolder as rf
+from .core.errors import ConfigError, RunFolderError
+from .core.params import _parse as parse_value
+from .core.params import apply_overrides
+from .plausible import Range, format_value
+
+FRESH_SEED_OFFSET = 1_000_003
+OUR = ("balance.json", "trials.parquet", "recheck.parquet", "proposal.toml", "report")
+
+
+# ------------------------------------------------------------------------------------------- targets
+def _field_panels(lineups) -> dict[int, str]:
+    return {int(lu.panel.split("-")[1]): lu.panel for lu in lineups if re.fullmatch(r"field-\d+", lu.panel)}
+
+
+def seat_spread(g: pl.DataFrame, panel: str) -> float:
+    """Best minus worst seat win rate in ``panel`` (percentage points)."""
+    w = g.filter(pl.col("panel") == panel).group_by("seat").agg(pl.col("win_share").mean())["win_share"]
+    return float((w.max() - w.min()) * 100)
+
+
+def strategy_excess(g: pl.DataFrame, panel: str) -> float:
+    """Best strategy's win rate minus fair share (points) in ``panel``."""
+    p = g.filter(pl.col("panel") == panel)
+    w = p.group_by("strategy").agg(pl.col("win_share").mean())["win_share"]
+    return float((w.max() - 1.0 / int(p["players"][0])) * 100)
+
+
+def mean_length(g: pl.DataFrame, panel: str) -> float:
+    """Mean game length in turns in ``panel``."""
+    return float(g.filter((pl.col("panel") == panel) & (pl.col("seat") == 0))["turns"].mean())
+
+
+METRICS: dict[str, tuple[Callable[[pl.DataFrame, str], float], str]] = {
+    "seat-spread": (seat_spread, "points"),
+    "strategy-excess": (strategy_excess, "points"),
+    "length": (mean_length, "turns"),
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """One designer target: ``metric`` over ``panels`` (worst of them) ``<= hi`` or within ``lo..hi``."""
+
+    text: str
+    metric: str
+    panels: tuple[str, ...]
+    lo: float | None
+    hi: float
+    conclusion: object = None
+
+    def value(self, g: pl.DataFrame) -> float:
+        """The metric (worst over the panels: largest for ``<=``, farthest outside for ranges); for a
+        conclusion target, the conclusion's quantity (its frame read from the same games)."""
+        if self.conclusion is not None:
+            c = self.conclusion
+            return float(c.measure(g, c.frame(g))[0])
+        fn = METRICS[self.metric][0]
+        vals = [fn(g, p) for p in self.panels]
+        if self.lo is None:
+            return max(vals)
+        return max(vals, key=lambda v: self.excess(v))
+
+    def excess(self, v: float) -> float:
+        """How far ``v`` is outside the target (0 when met)."""
+        if self.lo is None:
+            return max(0.0, v - self.hi)
+        return max(0.0, self.lo - v, v - self.hi)
+
+    def objective(self, v: float) -> float:
+        """What the search minimises: the metric for ``<=`` targets, the excess for ranges."""
+        return v if self.lo is None else self.excess(v)
+
+
+def parse_target(text: str, lineups, conclusions=()) -> Target:
+    """``seat-spread<=3``, ``seat-spread:2,4<=3``, ``strategy-excess<=5``, ``length=120..150``, or a study
+    conclusion's quantity (``abjure-cycle-3=-1..1``: the paired Abjure effect within 1 VP of 0).
+
+    Raises:
+        ConfigError: unknown metric, bad bound, or a seat count without a rotated field in the study.
+    """
+    named = {c.name: c for c in conclusions}
+    m = re.fullmatch(r"\s*([a-z][a-z0-9-]*?)(?::([\d,]+))?\s*(<=|=)\s*(-?\d+(?:\.\d+)?)(?:\.\.(-?\d+(?:\.\d+)?))?\s*", text)
+    allowed = "seat-spread<=P, strategy-excess<=P, length=LOW..HIGH (seat-spread:2,3<=P for some seat counts)"
+    if not m:
+        raise ConfigError(f"--target {text!r}: expected one of {allowed}")
+    name, counts, op, a, b = m.groups()
+    if name not in METRICS and name not in named:
+        extra = f"; or a conclusion: {', '.join(named)}" if named else ""
+        raise ConfigError(f"--target {text!r}: unknown metric {name!r}; allowed {', '.join(METRICS)}{extra}")
+    try:
+        a_f = float(a)
+        b_f = float(b) if b is not None else None
+    except ValueError:
+        raise ConfigError(f"--target {text!r}: the bound is not a number; expected {allowed}") from None
+    if (op == "<=") != (b_f is None) or (b_f is not None and b_f < a_f):
+        raise ConfigError(f"--target {text!r}: use <= with one bound or = with LOW..HIGH (LOW <= HIGH)")
+    if name in named:
+        c = named[name]
+        return Target(text.strip(), name, c.panels or tuple(dict.fromkeys(lu.panel for lu in lineups)),
+                      None if b_f is None else a_f, b_f if b_f is not None else a_f, c)
+    fields = _field_panels(lineups)
+    if not fields:
+        raise ConfigError("this study has no rotated field panels (field-P) to measure targets on")
+    if counts:
+        want = [int(x) for x in counts.split(",") if x]
+        bad = [c for c in want if c not in fields]
+        if bad:
+            raise ConfigError(f"--target {text!r}: no rotated field at {bad[0]} seats; allowed "
+                              f"{', '.join(map(str, sorted(fields)))}")
+        panels = tuple(fields[c] for c in want)
+    elif name == "seat-spread":
+        panels = tuple(fields[c] for c in sorted(fields))
+    else:
+        panels = (fields[max(fields)],)
+    return Target(text.strip(), name, panels, None if b_f is None else a_f, b_f if b_f is not None else a_f)
+
+
+# --------------------------------------------------------------------------------------------- vary
+def parse_vary_range(items: list[str], params_cls) -> dict[str, Range]:
+    """``["prison_at=6..9", "suspicion_band_vp=0,-3,-7,-14..0,-1,-3,-6"]`` as ranges.
+
+    Raises:
+        ConfigError: malformed item, unknown parameter, string parameter, low above high, a bound
+            outside the parameter's range, or a parameter given twice.
+    """
+    import dataclasses
+
+    fields = {f.name: f for f in dataclasses.fields(params_cls)}
+    out: dict[str, Range] = {}
+    for it in items:
+        if "=" not in it or ".." not in it.split("=", 1)[1]:
+            raise ConfigError(f"--vary {it!r} needs the form name=LOW..HIGH")
+        name, rest = (x.strip() for x in it.split("=", 1))
+        if name not in fields:
+            apply_overrides(params_cls(), {name: "0"})  # names close matches
+        if name in out:
+            raise ConfigError(f"parameter {name!r} is given in two --vary options: give it once")
+        f = fields[name]
+        if isinstance(f.default, (str, bool)):
+            raise ConfigError(f"--vary {it!r}: {name} is not a number; allowed int, float or tuple parameters")
+        lo_s, hi_s = rest.split("..", 1)
+        lo, hi = parse_value(name, lo_s, f.default), parse_value(name, hi_s, f.default)
+        for v in (lo, hi):
+            apply_overrides(params_cls(), {name: v})  # type, length, bounds
+        los, his = (lo if isinstance(lo, tuple) else (lo,)), (hi if isinstance(hi, tuple) else (hi,))
+        if any(a > b for a, b in zip(los, his)) or lo == hi:
+            raise ConfigError(f"--vary {it!r}: LOW must be below HIGH (element by element)")
+        out[name] = Range(name, f.metadata.get("source", ""), f.default, low=lo, high=hi, reason="--vary")
+    if not out:
+        raise ConfigError("balance needs at least one --vary name=LOW..HIGH")
+    return out
+
+
+def _suggest(trial, r: Range) -> Any:
+    if isinstance(r.default, tuple):
+        return r.value(trial.suggest_float(r.name + ".u", 0.0, 1.0))
+    if isinstance(r.default, int):
+        return trial.suggest_int(r.name, r.low, r.high)
+    return trial.suggest_float(r.name, r.low, r.high)
+
+
+# ---------------------------------------------------------------------------------------------- run
+def bootstrap(g: pl.DataFrame, t: Target, resamples: int = 200, seed: int = 0) -> tuple[float, float]:
+    """95% percentile bootstrap interval of ``t.value`` resampling games (a game index with all its lineups:
+    the common seed is the unit, so the rotation stays balanced)."""
+    keys = g.select("game").unique().sort("game")
+    rng = np.random.default_rng(seed)  # keyed by the re-check seed: repeatable
+    vals = []
+    for _ in range(resamples):
+        pick = keys[rng.integers(0, len(keys), len(keys))].with_row_index("copy")
+        vals.append(t.value(pick.join(g, on="game").with_columns(pl.col("copy").cast(pl.Int64).alias("game"))))
+    return float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5))
+
+
+def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str, *, trials: int = 30,
+                games: int | None = None, seed: int = 0, recheck: int = 3, recheck_factor: int = 2,
+                fixed: dict | None = None, overwrite: bool = False, study=None,
+                progress: Callable[[str], None] | None = None) -> dict:
+    """Search, re-check, propose (see module docstring); returns the summary (also ``balance.json``).
+
+    Args:
+        game: game id.
+        vary: ``name=LOW..HIGH`` items.
+        targets: target texts.
+        out: folder to write.
+        trials: Optuna trials (candidates), each ``games`` games per field lineup.
+        fixed: ``--set`` overrides held fixed.
+
+    Raises:
+        ConfigError: bad vary/target/trials/games (before anything is written).
+        RunFolderError: ``out`` is not empty and not a balance folder, or holds one without ``overwrite``.
+    """
+    import optuna
+
+    from analysis.conclusions import study_for
+    from sim.registry import get_game_class
+
+    from .robustness import evaluate_point
+
+    cls = get_game_class(game)
+    study = study or study_for(game)
+    ranges = parse_vary_range(vary, cls.Params)
+    fixed = dict(fixed or {})
+    both = [k for k in ranges if k in fixed]
+    if both:
+        raise ConfigError(f"parameter {both[0]!r} is given both in --vary and --set: give it in one of them")
+    apply_overrides(cls.Params(), fixed)
+    if not targets:
+        raise ConfigError("balance needs at least one --target (e.g. seat-spread<=3)")
+    tgs = [parse_target(t, study.lineups, study.conclusions) for t in targets]
+    if trials < 1:
+        raise ConfigError(f"--trials {trials}: must be >= 1")
+    games = games if games is not None else study.default_games
+    if games < 1:
+        raise ConfigError(f"--games-per-lineup {games}: must be >= 1")
+    need = {p for t in tgs for p in t.panels}
+    lineups = tuple(lu for lu in study.lineups if lu.panel in need)
+    out = Path(out)
+    _prepare(out, overwrite)
+    out.mkdir(parents=True, exist_ok=True)
+    say = progress or (lambda s: None)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    directions = ["minimize"] * len(tgs)
+    sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, max(2, trials // 3)))
+    ost = optuna.create_study(directions=directions, sampler=sampler)
+    rows: list[dict] = []
+
+    def objective(trial):
+        values = {n: _suggest(trial, r) for n, r in ranges.items()}
+        try:
+            apply_overrides(cls.Params(), {**fixed, **values})
+        except ConfigError as e:
+            trial.set_user_attr("refused", str(e))
+            raise optuna.TrialPruned() from None
+        g = evaluate_point(cls, {**fixed, **values}, lineups, games, seed)
+        ms = [t.value(g) for t in tgs]
+        rows.append({"trial": trial.number, **{n: format_value(v) for n, v in values.items()},
+                     **{t.text: m for t, m in zip(tgs, ms)},
+                     "met": sum(t.excess(m) == 0 for t, m in zip(tgs, ms)), "excess": sum(t.excess(m) for t, m in zip(tgs, ms))})
+        trial.set_user_attr("values", {n: format_value(v) for n, v in values.items()})
+        say(f"trial {trial.number} ({trial.number + 1}/{trials}{', the defaults' if trial.number == 0 and defaults_first else ''}): " + ", ".join(f"{n}={format_value(v)}" for n, v in values.items())
+            + " -> " + ", ".join(f"{t.metric} {m:.2f}" for t, m in zip(tgs, ms)))
+        return tuple(t.objective(m) for t, m in zip(tgs, ms)) if len(tgs) > 1 else tgs[0].objective(ms[0])
+
+    # the defaults first (when inside every range): the baseline every proposal is compared with
+    defaults_first = all(_inside(r) for r in ranges.values())
+    ost.enqueue_trial({(n + ".u" if isinstance(r.default, tuple) else n): (r.unit_of(r.default) if isinstance(r.default, tuple) else r.default)
+                       for n, r in ranges.items() if _inside(r)})
+    ost.optimize(objective, n_trials=trials)
+    if not rows:
+        raise ConfigError(f"every candidate was refused by the rules' consistency check ({trials} trials): narrow --vary")
+    tab = pl.DataFrame(rows)
+    tab.write_parquet(out / "trials.parquet")
+    pareto = sorted({t.number for t in ost.best_trials})
+    order = tab.sort(["met", "excess", "trial"], descending=[True, False, False])
+    cand = order.unique(subset=list(ranges), keep="first", maintain_order=True).head(recheck)["trial"].to_list()
+    fresh = []
+    for tr in cand:
+        values = {n: parse_value(n, tab.filter(pl.col("trial") == tr)[n][0], ranges[n].default) for n in ranges}
+        g = evaluate_point(cls, {**fixed, **values}, lineups, games * recheck_factor, seed + FRESH_SEED_OFFSET)
+        row = {"trial": tr, **{n: format_value(v) for n, v in values.items()}}
+        met = 0
+        exc = 0.0
+        for t in tgs:
+            v = t.value(g)
+            lo, hi = bootstrap(g, t, seed=seed + FRESH_SEED_OFFSET)
+            row[t.text], row[t.text + " low"], row[t.text + " high"] = v, lo, hi
+            met += t.excess(v) == 0
+            exc += t.excess(v)
+        row["met"], row["excess"] = met, exc
+        fresh.append(row)
+        say(f"re-check on fresh seeds: trial {tr}: " + ", ".join(f"{t.metric} {row[t.text]:.2f} [{row[t.text + ' low']:.2f}, "
+                                                                  f"{row[t.text + ' high']:.2f}]" for t in tgs))
+    rc = pl.DataFrame(fresh)
+    rc.write_parquet(out / "recheck.parquet")
+    best = rc.sort(["met", "excess", "trial"], descending=[True, False, False]).row(0, named=True)
+    values = {n: best[n] for n in ranges}
+    set_line = " ".join(f"--set {k}={v}" for k, v in {**{k: format_value(v) for k, v in fixed.items()}, **values}.items())
+    import tomli_w
+
+    params = {**fixed, **{n: parse_value(n, v, ranges[n].default) for n, v in values.items()}}
+    rf.write_atomic(out / "proposal.toml", tomli_w.dumps(
+        {"game": game, "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}}).encode())
+    summary = {
+        "game": game, "targets": [t.text for t in tgs], "vary": {n: r.text() for n, r in ranges.items()},
+        "fixed": {k: format_value(v) for k, v in fixed.items()}, "trials": trials, "games_per_lineup": games,
+        "lineups": len(lineups), "seed": seed, "fresh_seed": seed + FRESH_SEED_OFFSET,
+        "recheck_games_per_lineup": games * recheck_factor, "pareto": pareto, "proposal": best, "set_line": set_line,
+        "meets_all_on_fresh_seeds": best["met"] == len(tgs),
+        "defaults": rows[0] if rows and rows[0]["trial"] == 0 and defaults_first else None,
+    }
+    rf.write_atomic(out / "balance.json", json.dumps(summary, indent=1, default=str).encode())
+    from analysis.balance_report import build
+
+    summary["page"] = str(build(out, summary, tab, rc, tgs))
+    return summary
+
+
+def _inside(r: Range) -> bool:
+    lows = r.low if isinstance(r.low, tuple) else (r.low,)
+    highs = r.high if isinstance(r.high, tuple) else (r.high,)
+    ds = r.default if isinstance(r.default, tuple) else (r.default,)
+    return all(a <= d <= b for a, d, b in zip(lows, ds, highs)) and (not isinstance(r.default, tuple) or r.value(r.unit_of(r.default)) == r.default)
+
+
+def _prepare(out: Path, overwrite: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
+    entries = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+    if not entries:
+        return
+    others = sorted(p.name for p in entries if p.name not in OUR)
+    if others or not (out / "balance.json").is_file():
+        raise RunFolderError(f"output folder {str(out)!r} is not empty and not a balance folder "
+                             f"(holds {(others or [entries[0].name])[0]!r}): choose a new --out")
+    if not overwrite:
+        raise RunFolderError(f"output folder {str(out)!r} holds another balance search: use --overwrite or a new --out")
+    for name in OUR:
+        p = out / name
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        elif p.is_file():
+            p.unlink()
+

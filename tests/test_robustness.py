@@ -1,0 +1,173 @@
+"""meeplelab robustness on the toy game whose answers are known (tests/toy_robust.py).
+
+Known: ``table_colour`` is read by no rule (every index exactly 0); "always-draw scores more than
+draw-once" flips exactly when ``max_value <= 1``; "draw-once scores VP" holds everywhere; game length
+is ``2 * rounds`` turns unless the deck runs out (only ``rounds`` matters with 8+ copies).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+import polars as pl
+import pytest
+
+import cli
+import tests.toy_robust as T
+from sim.core.errors import ConfigError, RunFolderError
+from sim.panels import Lineup, panel, play_lineups
+from sim.play import play_batch
+from sim.registry import make_game
+from sim.robustness import run_robustness
+from strategies.registry import make_strategy
+
+BUDGET = 40_000
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rob") / "toy"
+    res = run_robustness("toy-robust", out, BUDGET)
+    return out, {c["name"]: c for c in res["json"]["conclusions"]}, res
+
+
+def test_a_parameter_no_rule_reads_gets_index_zero(toy):
+    _, cons, res = toy
+    for c in cons.values():
+        m = {x["factor"]: x for x in c["morris"]}
+        assert m["table_colour"]["mu_star"] == 0.0 and m["table_colour"]["mu"] == 0.0
+    assert "table_colour" not in res["json"]["meta"]["sobol_factors"]
+    st = {x["factor"]: x for x in cons["length-field-2"]["sobol"]}
+    assert st["rounds"]["ST"] > 0.5
+    assert abs(st["max_value"]["ST"]) < 0.05 and abs(st["copies"]["ST"]) < 0.05
+
+
+def test_sensitivity_ranking_puts_the_deciding_parameter_first(toy):
+    _, cons, _ = toy
+    assert cons["always-beats-once"]["morris"][0]["factor"] == "max_value"
+    assert cons["always-beats-once"]["sobol"][0]["factor"] == "max_value"
+    assert cons["always-beats-once"]["sobol"][0]["ST"] > 0.5
+    assert cons["length-field-2"]["morris"][0]["factor"] == "rounds"
+
+
+def test_a_flipped_conclusion_is_reported_as_flipped_with_its_threshold(toy):
+    _, cons, _ = toy
+    c = cons["always-beats-once"]
+    assert c["baseline"]["low"] > 0  # established at the defaults
+    assert c["flipped"] > 0
+    assert c["verdict"].startswith("depends on A-TOY-02 (flips when max_value <= 1: ")
+    assert c["rules"][0] == {"factor": "max_value", "sense": "<=", "value": "1", "flipped_in": c["flipped"],
+                             "holding_in": 0}
+
+
+def test_robust_and_unresolved_verdicts(toy):
+    _, cons, _ = toy
+    assert cons["once-scores"]["verdict"].startswith("robust: holds at 100% ")
+    assert cons["once-scores"]["flipped"] == 0
+    seat = cons["seat-2"]
+    assert seat["baseline"]["low"] < 0 < seat["baseline"]["high"]
+    assert seat["verdict"].startswith("not resolved with this budget: not established at the defaults")
+
+
+def test_report_and_tables_are_written(toy):
+    out, cons, _ = toy
+    md = (out / "report" / "robustness.md").read_text()
+    assert "**depends on A-TOY-02 (flips when max_value <= 1" in md
+    assert (out / "report" / "tornado-always-beats-once.png").stat().st_size > 1000
+    assert (out / "report" / "robustness.html").read_text().count("<img") == len(cons)
+    pts = pl.read_parquet(out / "conclusions.parquet")
+    assert pts.filter(pl.col("conclusion") == "always-beats-once")["flipped"].sum() == cons["always-beats-once"]["flipped"]
+    design = json.loads((out / "robustness.json").read_text())
+    assert design["status"] == "done" and design["budget"] == BUDGET
+    games = sum(len(pl.read_parquet(p)) for p in (out / "points").glob("p*.parquet")) // 2
+    assert games == json.loads((out / "results.json").read_text())["meta"]["games_played"] <= BUDGET
+
+
+def test_results_do_not_depend_on_n_jobs_or_on_an_interrupted_resume(tmp_path):
+    kw = dict(games=50)
+    run_robustness("toy-robust", tmp_path / "one", 5_000, **kw)
+    run_robustness("toy-robust", tmp_path / "two", 5_000, n_jobs=2, **kw)  # real worker processes
+    calls = []
+
+    def stop(msg):
+        calls.append(msg)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_robustness("toy-robust", tmp_path / "cut", 5_000, progress=stop, **kw)
+    assert json.loads((tmp_path / "cut" / "robustness.json").read_text())["status"] == "interrupted"
+    assert len(list((tmp_path / "cut" / "points").glob("p*.parquet"))) == 4
+    with pytest.raises(RunFolderError, match="holds another robustness run: use --resume or --overwrite"):
+        run_robustness("toy-robust", tmp_path / "cut", 5_000, **kw)
+    with pytest.raises(RunFolderError, match="cannot resume: .* has budget=5000, this one budget=6000"):
+        run_robustness("toy-robust", tmp_path / "cut", 6_000, resume=True, **kw)
+    run_robustness("toy-robust", tmp_path / "cut", 5_000, resume=True, **kw)
+    a = pl.read_parquet(tmp_path / "one" / "conclusions.parquet")
+    assert a.equals(pl.read_parquet(tmp_path / "two" / "conclusions.parquet"))
+    assert a.equals(pl.read_parquet(tmp_path / "cut" / "conclusions.parquet"))
+
+
+def test_lineups_in_one_batch_play_exactly_as_each_lineup_alone():
+    game = make_game("toy-robust")
+    lus = panel("duel", ("always-draw", "draw-once")) + [Lineup("r", 0, ("random", "draw-once"))]
+    g = play_lineups(game, lus, 30, seed=5, batch_size=37)
+    for i, lu in enumerate(lus):
+        alone = play_batch(game, [make_strategy("toy-robust", s) for s in lu.strategies], np.arange(30), 5,
+                           log_turns=False, log_events=False).games
+        mine = g.filter(pl.col("lineup") == i).sort("game", "seat")
+        assert mine["vp"].to_list() == alone.column("vp").to_pylist()
+        assert mine["win_share"].to_list() == alone.column("win_share").to_pylist()
+
+
+def test_a_treatment_changes_only_the_treated_seat_at_setup():
+    from sim.panels import register_treatment
+
+    def bonus(game, state, rows, seat):
+        state.vp[rows, seat] += 100
+
+    register_treatment("toy-robust", "bonus", bonus)
+    lus = panel("duel", ("always-draw", "draw-once")) + panel("t", ("always-draw", "draw-once"), treatment="bonus")
+    g = play_lineups(make_game("toy-robust"), lus, 20, seed=1)
+    base = g.filter(pl.col("panel") == "duel").sort("rot", "game", "seat")
+    tr = g.filter(pl.col("panel") == "t").sort("rot", "game", "seat")
+    diff = (tr["vp"] - base["vp"]).to_numpy()
+    assert set(diff[tr["treated"].to_numpy()]) == {100} and set(diff[~tr["treated"].to_numpy()]) == {0}
+    assert tr.filter(pl.col("treated")).group_by("rot").agg(pl.col("seat").first()).sort("rot")["seat"].to_list() == [0, 1]
+    with pytest.raises(ConfigError, match="unknown treatment 'nope' for toy-robust: allowed bonus"):
+        play_lineups(make_game("toy-robust"), panel("x", ("always-draw", "draw-once"), treatment="nope"), 2, 0)
+
+
+def _cli(argv, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["meeplelab", *argv])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    cap = capsys.readouterr()
+    return e.value.code, cap.out, cap.err
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--game", "toy-robust", "--budget", "100"], "--budget 100 games is too small: at least 4,400 for the defaults"),
+    (["--game", "nosuch", "--budget", "100"], "unknown game 'nosuch'"),
+    (["--game", "toy-robust", "--budget", "9000", "--n-jobs", "0"], "--n-jobs 0: allowed -1 (all cores) or a number >= 1"),
+    (["--game", "toy-robust", "--budget", "9000", "--games-per-lineup", "0"], "--games-per-lineup 0: must be >= 1"),
+    (["--game", "toy", "--budget", "9000"], "no robustness study for 'toy': allowed"),
+])
+def test_bad_robustness_input_is_one_line_exit_2(args, message, tmp_path, capsys, monkeypatch):
+    code, out, err = _cli(["robustness", *args, "--out", str(tmp_path / "r")], capsys, monkeypatch)
+    assert code == 2 and err.startswith(f"error: {message}") and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "r").exists()
+
+
+def test_robustness_command_prints_a_verdict_per_conclusion(tmp_path, capsys, monkeypatch):
+    code, out, err = _cli(["robustness", "--game", "toy-robust", "--budget", "5000", "--games-per-lineup", "50",
+                           "--out", str(tmp_path / "r")], capsys, monkeypatch)
+    assert code == 0, err
+    lines = out.strip().splitlines()
+    assert len(lines) == 5 and lines[-1] == f"wrote {tmp_path / 'r' / 'report' / 'robustness.html'}"
+    # every one of the 21 points holds, but 21 points bound the share holding only at >= 85%: too few to say robust
+    assert lines[1].startswith("draw-once scores VP: draw-once scores ")
+    assert ": not resolved with this budget: holds at 100% [85%, 100%] of 21 points, none flipped" in lines[1]
+    assert "morris: point 1/" in err
