@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 from .core.errors import ConfigError
-from .core.rng import Streams, strategy_stream
+from .core.rng import stream_keys, strategy_stream
 from .schema import ranks
 
 #: treatments by (game id, name): ``fn(game, state, rows, seat)`` changes the state of games ``rows``
@@ -136,7 +136,7 @@ def _play(game, lineups, lu_idx, gids, seed, players, make_strategy) -> pl.DataF
         lu = lineups[li]
         if lu.treatment:
             TREATMENTS[(game.name, lu.treatment)](game, state, np.flatnonzero(lu_idx == li), lu.treated_seat)
-    seat_rng = [Streams.for_games(seed, state.game_id, strategy_stream(s)) for s in range(players)]
+    seat_keys = [stream_keys(seed, state.game_id, strategy_stream(s)) for s in range(players)]  # keyed by (seed, game, seat)
     # per seat: distinct strategy id -> (instance, bool[B] games where it sits there)
     plan = []
     for s in range(players):
@@ -158,7 +158,7 @@ def _play(game, lineups, lu_idx, gids, seed, players, make_strategy) -> pl.DataF
             for strat, where in plan[s]:
                 idx = np.flatnonzero(here & where)
                 if idx.size:
-                    acts[idx] = strat.act(View(game, state, idx, s), mask[idx], StrategyRNG(seat_rng[s], idx))
+                    acts[idx] = strat.act(View(game, state, idx, s), mask[idx], StrategyRNG.for_decision(seat_keys[s][idx], state.ply[idx]))
         game.step(state, acts, mask)
         state.turn_n[:] = 0  # no logs kept: buffers emptied every step
         state.event_n[:] = 0

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = """
 import json, sys, warnings
 warnings.simplefilter("ignore")
-import numpy as np, tests.toygame
+import numpy as np, tests.toygame, tests.toy_robust
 from sim.registry import make_game
 g = make_game(sys.argv[1])
 s = g.play_random(np.arange(3), 17, g.min_players + 1 if g.max_players > g.min_players else g.min_players)

@@ -48,7 +48,8 @@ def test_a_moved_run_folder_resumes_in_place_and_replays_without_its_content_fol
     assert str(tmp_path) not in toml and str(tmp_path) not in man  # no absolute path is stored
     m = json.loads(man)
     assert m["config"]["out"] == "." and m["config"]["content"] == "content"
-    assert sorted(p.name for p in (out / "content").iterdir()) == sorted(p.name for p in content.iterdir())
+    from sim.unconscious_mind.content import FILES  # the content files (plausible.toml is parameter metadata)
+    assert sorted(p.name for p in (out / "content").iterdir()) == sorted(FILES)
     before = replay_lines(out, capsys, monkeypatch)
     moved = tmp_path / "elsewhere" / "um-moved"
     moved.parent.mkdir()
@@ -119,7 +120,7 @@ def test_a_deleted_part_is_said_and_left_out_and_resume_replays_it(finished, tmp
     assert _games(run) == 1920  # the count the report gives is the count the tables hold
     code, stdout, err = run_cli(SIM + ["--out", str(run), "--resume"], capsys, monkeypatch)
     assert code == 0, err
-    assert f"completed 2048 games of toy to {run} (128 played now" in stdout
+    assert f"completed 2,048 games of toy to {run} (128 played now" in stdout
     assert pl.read_parquet(run / "games" / rf.part_name(1)).equals(original)
     assert manifest(run)["repaired"][0]["chunks"] == [1]
     code, err, md = _report(run, tmp_path, capsys, monkeypatch, "rep2")
@@ -140,7 +141,7 @@ def test_resume_replays_a_truncated_part_of_an_interrupted_run(finished, tmp_pat
     part.write_bytes(part.read_bytes()[: part.stat().st_size // 2])  # truncated: no footer
     code, stdout, err = run_cli(SIM + ["--out", str(run), "--resume"], capsys, monkeypatch)
     assert code == 0, err
-    assert f"completed 2048 games of toy to {run} ({5 * 128} played now" in stdout
+    assert f"completed 2,048 games of toy to {run} ({5 * 128} played now" in stdout
     code, err, md = _report(run, tmp_path, capsys, monkeypatch)
     assert code == 0, err
     assert "Run run: 2,048 games of toy" in md

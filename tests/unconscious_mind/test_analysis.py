@@ -166,13 +166,13 @@ def test_report_numbers_seats_from_one_renders_inline_code_and_holds_no_nan(runs
 
 
 def test_report_counts_safety_stops_and_analysis_can_leave_them_out(tmp_path):
-    """2 random seats with round_limit = 15: some games stop at the limit (safety stop), some end on the clock;
+    """2 random seats with round_limit = 22: some games stop at the limit (safety stop), some end on the clock;
     the report says how many, and ``without_safety_stops`` drops exactly those games' rows."""
     from analysis import metrics as M
 
     out = tmp_path / "run"
     simulate(RunConfig(game="unconscious-mind", players=2, strategies=("random", "random"), games=60, seed=7,
-                       batch_size=60, out=str(out), params={"round_limit": "15"}, log_turns=False, log_events=False))
+                       batch_size=60, out=str(out), params={"round_limit": "22"}, log_turns=False, log_events=False))
     runs = load_runs([out])
     g = runs.games.collect()
     stops = g.filter(pl.col("seat") == 0)["safety_stop"]
@@ -180,7 +180,7 @@ def test_report_counts_safety_stops_and_analysis_can_leave_them_out(tmp_path):
     assert 0 < n < 60
     assert set(g["end_reason"].unique()) == {"clock", "round_limit"}
     assert (g.filter(pl.col("safety_stop"))["end_reason"] == "round_limit").all()
-    assert (g.filter(pl.col("end_reason") == "round_limit")["rounds"] == 15).all()
+    assert (g.filter(pl.col("end_reason") == "round_limit")["rounds"] == 22).all()
     kept = M.without_safety_stops(runs.games).collect()
     assert kept.height == 2 * (60 - n) and not kept["safety_stop"].any()
     ends = M.end_reasons(runs.games)
