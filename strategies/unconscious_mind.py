@@ -361,7 +361,10 @@ def no_cite_mask(view, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     - D_MODE on a Play space: more performances than cards in hand (at least one) are dropped; D_RESPLAY
       after the first card and D_PLAYN keep a hand card for each Play performance still pending (DONE).
 
-    A game keeps its full legal row when the restriction would leave nothing (a forced choice).
+    A game keeps its full legal row when the restriction would leave nothing (a forced choice). Dropping
+    only the D_GATHER citations is not enough: in the 40 games of the strategy test the citer's publishing
+    rules then start 69 publications that only citations can finish (69 forced citations); with the upstream
+    restrictions, none.
 
     Args:
         view: the deciding games; legal: ``bool[n, A]``.
