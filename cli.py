@@ -273,7 +273,7 @@ def sweep(
 def experiment(
     game: str = typer.Option(..., "--game", help="Game id."),
     strategies: str = typer.Option(..., "--strategies", help="With --control: the field, one strategy per other seat; with a rule-parameter --vary: the roster (one per seat, or one for all)."),
-    vary: Optional[str] = typer.Option(None, "--vary", help="One axis: strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4, against --control) or parameter=v1,v2 (the first value is the control)."),
+    vary: Optional[str] = typer.Option(None, "--vary", help="One axis: strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4, against --control), strategy=id1,id2 (strategy=citer against --control never-cite) or parameter=v1,v2 (the first value is the control)."),
     control: Optional[str] = typer.Option(None, "--control", help="The focal player's control strategy (never-abjure) for a strategy-argument axis or a treatment."),
     treat: Optional[str] = typer.Option(None, "--treat", help="Treatment of the focal player against the untreated control: field+n (coffee+1 = one more start Coffee)."),
     players: int = typer.Option(4, "--players", help="Seats per game."),

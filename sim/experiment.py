@@ -9,6 +9,8 @@ Axes (``--vary``), one per experiment:
 
 - a **strategy argument**: ``abjure-at.cycle=1,2,3,4`` plays ``abjure-at:cycle=1`` ... in the
   focal roster entry (position 0) against the ``--control`` strategy (``never-abjure``) there;
+- a **strategy**: ``strategy=citer`` plays whole strategy ids in the focal entry against the
+  ``--control`` strategy (``never-cite``: citing vs never citing);
 - a **rule parameter**: ``truth_vp_per_tile=0,2,4`` plays every value with the same roster; the
   first value is the control;
 - a **treatment** (``--treat coffee+1``): the focal entry starts with one more of a per-seat state
@@ -66,7 +68,8 @@ def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | 
     Args:
         base: players, the field (``strategies``: the other roster entries when ``control`` is
             given, else the whole roster), games per arm, seed, seating, fixed ``params``.
-        vary: ``strategy.arg=v1,v2`` or ``param=v1,v2`` (one axis), or None with ``treat``.
+        vary: ``strategy.arg=v1,v2``, ``strategy=id1,id2`` (whole focal strategies) or ``param=v1,v2``
+            (one axis), or None with ``treat``.
         control: the focal strategy of the control arm (strategy-argument axes and treatments).
         treat: a treatment ``field+n`` of the focal entry.
 
@@ -79,7 +82,8 @@ def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | 
                           "and --treat (field+n)")
     field_ids = tuple(base.strategies)
     arms: list[tuple[str, tuple[str, ...], dict, dict | None, dict]] = []
-    if treat is not None or (vary is not None and "." in vary.split("=", 1)[0]):
+    axis = vary.split("=", 1)[0].strip() if vary is not None else ""
+    if treat is not None or "." in axis or axis == "strategy":
         if not control:
             raise ConfigError("a strategy-argument axis or a treatment needs --control STRATEGY (the focal "
                               "player's control, e.g. never-abjure)")
@@ -92,12 +96,15 @@ def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | 
             arms.append((treat.strip(), (control,) + field_ids, {}, t, {"treatment": treat.strip()}))
         else:
             name_arg, _, vals = vary.partition("=")
-            name, _, arg = name_arg.partition(".")
+            name, _, arg = name_arg.strip().partition(".")
             values = [v.strip() for v in vals.split(",") if v.strip()]
-            if not name or not arg or not values:
+            if axis == "strategy":
+                if not values:
+                    raise ConfigError(f"--vary {vary!r} needs the form strategy=id1,id2 (strategy=citer)")
+            elif not name or not arg or not values:
                 raise ConfigError(f"--vary {vary!r} needs the form strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4)")
             for v in values:
-                sid = f"{name}:{arg}={v}"
+                sid = v if axis == "strategy" else f"{name}:{arg}={v}"
                 arms.append((sid, (sid,) + field_ids, {}, None, {"strategy": sid}))
         focal = {a[1][0] for a in arms}
         clash = sorted(focal & set(field_ids))

@@ -272,6 +272,10 @@ CITER = [
     ("Recall when 2+ spaces are held", on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 2)),
 ]
 
+# the citer's plan with its one citing rule replaced by own Volumes (the never-cite control)
+NEVER_CITE = [(("own Volumes, never a citation", on(R.D_GATHER, CARDS)) if label == "cite other players' Treatises"
+               else (label, fn)) for label, fn in CITER]
+
 CURER = [
     ("Treat Clients", on(R.D_TURN, [TREAT])),
     ("spend heart boxes on clients", on(R.D_HEARTS, [CH0, CH0 + 1])),
@@ -304,6 +308,136 @@ for _name, _rules, _doc in (
         ("city-walker", CITY_WALKER, "Cards for tags, the Professor around the city, Recall for Location and district bonuses."),
 ):
     register_strategy(_name, _plan(_name, _rules), games=GAME, doc=_doc)
+
+
+# ------------------------------------------------------------------ never-cite control
+_NEED: dict[int, np.ndarray] = {}
+
+
+def _treatise_need(game) -> np.ndarray:
+    """``int[T, 4]``: Volumes of each colour a Treatise needs in all (the quill included)."""
+    key = id(game)
+    if key not in _NEED:
+        tcols, tlen = game.A["tr_cols"], game.A["tr_len"]
+        need = np.zeros((tcols.shape[0], 4), np.int64)
+        for t in range(tcols.shape[0]):
+            np.add.at(need[t], tcols[t, :tlen[t]], 1)
+        _NEED[key] = need
+    return _NEED[key]
+
+
+def own_publishable(view) -> np.ndarray:
+    """``bool[n, D]``: each displayed Treatise (slot ``CH0+j`` of D_RESPLAY) can be published from the seat's
+    own in-play Research cards alone, no citation (a colour Insight held, every Volume colour covered)."""
+    st, g, gm = view.state, view.idx, view.game
+    inplay = (st.card_loc[g] == R.L_INPLAY) & (st.card_own[g] == view.seat)  # [n, cards]
+    own = np.zeros((g.size, 4), np.int64)
+    for c in range(4):
+        own[:, c] = (inplay & (gm.A["card_col"] == c)[None, :]).sum(axis=1)
+    disp = st.trdisp[g]  # [n, D]
+    need = _treatise_need(gm)[np.maximum(disp, 0)]  # [n, D, 4]
+    return (own[:, None, :] >= need).all(axis=2) & (disp >= 0) & ~no_colour(view)[:, None]
+
+
+def _pending_plays(view) -> np.ndarray:
+    """``int[n]``: Play-space performances still waiting under the top of the stack (two Ideas on Play)."""
+    st, g = view.state, view.idx
+    stk, sp = st.stk[g], st.sp[g]
+    below = np.arange(stk.shape[1])[None, :] < (sp - 1)[:, None]
+    return (below & (stk[:, :, 0] == R.K_PERFORM) & (stk[:, :, 1] == R.MT_PLAY)).sum(axis=1)
+
+
+def no_cite_mask(view, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The legal action mask without every choice that cites or commits the seat to citing.
+
+    Citing is an action only under D_GATHER (``CH0+k``: take the rightmost Volume of Treatise ``k`` of
+    another seat, seed "Publish a Treatise"); a D_GATHER offers an own card whenever the rest can still be
+    gathered, so citations are avoided upstream, where the seat commits to a publication:
+
+    - D_GATHER: the citations (``CH0..CH0+23``) are dropped;
+    - D_RESPLAY (first action of a Play): publishing a displayed Treatise own cards cannot fill is dropped;
+    - D_TURN: stating Ideas on a Play space when neither a card in hand nor an own-publishable Treatise
+      would make the Play possible is dropped;
+    - D_MODE on a Play space: more performances than cards in hand (at least one) are dropped; D_RESPLAY
+      after the first card and D_PLAYN keep a hand card for each Play performance still pending (DONE).
+
+    A game keeps its full legal row when the restriction would leave nothing (a forced choice). Dropping
+    only the D_GATHER citations is not enough: in the 40 games of the strategy test the citer's publishing
+    rules then start 69 publications that only citations can finish (69 forced citations); with the upstream
+    restrictions, none.
+
+    Args:
+        view: the deciding games; legal: ``bool[n, A]``.
+
+    Returns:
+        ``(mask bool[n, A], forced bool[n])``: the restricted mask, and the games where only restricted
+        actions were legal (for D_GATHER: a forced citation).
+    """
+    k, a, b = _top(view)
+    out = legal.copy()
+    rows = k == R.D_GATHER
+    if rows.any():
+        out[rows, CH0:CH0 + 24] = False
+    rows = (k == R.D_RESPLAY) & (b == 0)
+    if rows.any():
+        pub = own_publishable(view)
+        nd = pub.shape[1]
+        out[:, CH0:CH0 + nd] &= ~(rows[:, None] & ~pub)
+    hand = None
+    rows = k == R.D_TURN
+    if rows.any():
+        hand = hand_cards(view)
+        cannot = rows & (hand == 0) & ~own_publishable(view).any(axis=1)
+        if cannot.any():
+            cols = np.flatnonzero(_place_mt(view.game) == R.MT_PLAY)
+            out[np.ix_(np.flatnonzero(cannot), cols)] = False
+    rows = (k == R.D_MODE) & (b == R.MT_PLAY)
+    if rows.any():
+        hand = hand_cards(view) if hand is None else hand
+        perf = np.asarray(R.MODE_NORMAL) + np.asarray(R.MODE_BRIGHT)  # [5]
+        too_many = perf[None, :] > np.maximum(hand, 1)[:, None]
+        out[:, MODE0:MODE0 + 5] &= ~(rows[:, None] & too_many)
+    rows = ((k == R.D_RESPLAY) & (b > 0)) | (k == R.D_PLAYN)
+    if rows.any():
+        hand = hand_cards(view) if hand is None else hand
+        keep = rows & (_pending_plays(view) >= hand) & (hand > 0)
+        if keep.any():
+            out[keep, CARD0:CARD0 + N_CARD] = False
+    forced = ~out.any(axis=1)
+    out[forced] = legal[forced]
+    return out, forced
+
+
+class NeverCite(Plan):
+    """The ``citer`` plan that never cites: the control of "citing vs never citing".
+
+    The citer's rules (its citing rule replaced by own Volumes), played on the legal mask of
+    :func:`no_cite_mask`, so neither a rule nor the random fallback ever picks a citation or a choice that
+    would force one. Citing is then still possible only where it is the sole legal action: a turn whose only
+    option is stating Ideas on a Play space that only a citing publication makes possible (D_TURN offers
+    no pass while any option exists, A-UM-20), or a second Play performance whose first one used up the hand
+    (D_RESPLAY offers no DONE before the first action). ``forced`` counts such decisions per decision kind
+    (``{kind: count}``, in this process; ``forced[R.D_GATHER]`` = forced citations). Measured: none in 2,400
+    four-seat games (docs/balance.md, citing vs never citing) nor in the 40 games of the strategy tests.
+    Cost: one ``[n, A]`` mask copy per decision plus the own-Volume count where a Play is possible.
+    """
+
+    def __init__(self, **args):
+        super().__init__("never-cite", NEVER_CITE, **args)
+        self.forced: dict[int, int] = {}
+
+    def act(self, view, legal_mask, rng):
+        mask, forced = no_cite_mask(view, legal_mask)
+        if forced.any():
+            k = _top(view)[0][forced]
+            for kind, cnt in zip(*np.unique(k, return_counts=True)):
+                self.forced[int(kind)] = self.forced.get(int(kind), 0) + int(cnt)
+        return super().act(view, mask, rng)
+
+
+register_strategy("never-cite", NeverCite, games=GAME,
+                  doc="The citer's plan that never cites another player's Treatise (publishes from own Volumes "
+                      "only): the control for citing vs never citing.")
 
 
 # ------------------------------------------------------------------ heuristic

@@ -70,3 +70,22 @@ def test_the_field_may_not_repeat_the_focal_strategy():
     with pytest.raises(ConfigError, match="--treat 'coffee' needs the form field\\+n"):
         plan_experiment(RunConfig(game="toy", players=2, strategies=("random",), games=10), control="always-draw",
                         treat="coffee")
+
+
+def test_a_strategy_axis_plays_whole_strategies_against_the_control(tmp_path):
+    # `--vary strategy=ID` (e.g. citer against --control never-cite): the focal entry is the whole strategy id;
+    # here an id that plays exactly like the control, so the paired difference is exactly zero
+    arms = plan_experiment(_base(tmp_path, "w", ("random", "always-draw"), games=60), control="slow-random:ms=0",
+                           vary="strategy=slow-random:ms=1")
+    assert [a.label for a in arms] == ["control", "slow-random:ms=1"]
+    assert [a.config.strategies for a in arms] == [("slow-random:ms=0", "random", "always-draw"),
+                                                   ("slow-random:ms=1", "random", "always-draw")]
+    assert arms[1].change == {"strategy": "slow-random:ms=1"}
+    df = effects(run_experiment(arms, tmp_path / "w"))
+    assert df["est"].to_list() == [0.0, 0.0] and df["n"].to_list() == [60, 60]
+    with pytest.raises(ConfigError, match="the field repeats the focal strategy 'random'"):
+        plan_experiment(_base(tmp_path, "x", ("random", "always-draw")), control="slow-random:ms=0",
+                        vary="strategy=random")
+    with pytest.raises(ConfigError, match="needs the form strategy=id1,id2"):
+        plan_experiment(_base(tmp_path, "y", ("random", "always-draw")), control="slow-random:ms=0",
+                        vary="strategy=")

@@ -215,3 +215,53 @@ def test_scripted_plans_and_heuristic_choose_where_the_colour_insight_comes_from
         assert (acts - CH0).tolist() == [0, 6, 4], name
     h = make_strategy(G, "heuristic:finish=0").act(View(gm, s, idx, 0), m, rng)
     assert h[0] == CH0 + 0  # the heuristic keeps its ring Insights too
+
+
+def test_never_cite_seats_never_cite_while_citer_seats_in_the_same_games_do():
+    """never-cite is the citer's plan on a legal mask without citations: 40 four-seat games with never-cite
+    in two seats (each seat order of never-cite against citer and publisher), zero citations by never-cite
+    (its forced-citation counter is zero, and every citation would be counted there), > 0 by citer."""
+    from sim.unconscious_mind import rules as R
+    from strategies.unconscious_mind import NeverCite
+
+    gm = game()
+    names = [("never-cite", "citer", "publisher", "never-cite"), ("citer", "never-cite", "never-cite", "publisher")]
+    cites, pubs, forced = [], [], {}
+    for k, lineup in enumerate(names):
+        strats = [make_strategy(G, n) for n in lineup]
+        r = play_batch(gm, strats, np.arange(20), seed=41 + k, log_turns=False)
+        e = pl.from_arrow(r.events).with_columns(pl.col("seat").replace_strict(
+            dict(enumerate(lineup)), return_dtype=pl.String).alias("who"))
+        cites.append(e.filter(pl.col("kind") == "cite"))
+        pubs.append(e.filter(pl.col("kind") == "publish"))
+        for s in strats:
+            if isinstance(s, NeverCite):
+                for kind, n in s.forced.items():
+                    forced[kind] = forced.get(kind, 0) + n
+    cites, pubs = pl.concat(cites), pl.concat(pubs)
+    by = dict(cites.group_by("who").len().iter_rows())
+    assert by.get("never-cite", 0) == forced.get(R.D_GATHER, 0) == 0
+    assert by["citer"] > 10  # 19 citations in these 40 games
+    # never-cite still publishes (from its own Volumes) and is cited by the others
+    assert pubs.filter(pl.col("who") == "never-cite").height > 10
+    assert set(make_strategy(G, "never-cite").explain()) - set(make_strategy(G, "citer").explain()) == {
+        "own Volumes, never a citation"}
+
+
+def test_no_cite_mask_drops_every_citation_and_keeps_a_forced_one():
+    from sim.unconscious_mind import rules as R
+    from sim.unconscious_mind.actions import CARD0, CH0, NUM_ACTIONS
+    from strategies.base import View
+    from strategies.unconscious_mind import no_cite_mask
+
+    gm = game()
+    s = gm.init(np.arange(2), 5, 4)
+    g = np.arange(2)
+    s.stk[g, s.sp[g]] = (R.D_GATHER, 0, 0, 0)
+    s.sp[g] += 1
+    legal = np.zeros((2, NUM_ACTIONS), bool)
+    legal[:, CH0 + 3] = True  # a citation of Treatise 3
+    legal[0, CARD0 + 7] = True  # game 0 also has an own Volume
+    mask, forced = no_cite_mask(View(gm, s, g, 0), legal)
+    assert mask[0].nonzero()[0].tolist() == [CARD0 + 7] and not forced[0]
+    assert mask[1].nonzero()[0].tolist() == [CH0 + 3] and forced[1]
