@@ -107,7 +107,8 @@ def seat_advantage(df: pl.DataFrame) -> pl.DataFrame:
 def seat_spread(df: pl.DataFrame, threshold_points: float = SEAT_SPREAD_POINTS) -> pl.DataFrame:
     """Per player count: best and worst seat, the spread (best minus worst win rate) in percentage
     points with a paired 95% t interval (per game, the best seat's win share minus the worst's),
-    games needed to resolve the observed spread, and ``flagged`` (spread past ``threshold_points``).
+    games needed to resolve the observed spread, and ``flagged`` (spread past ``threshold_points`` and its
+    paired interval clear of 0: an unresolved spread is never flagged).
 
     Columns: ``players, games, best_seat, best, worst_seat, worst, spread, spread_low, spread_high,
     games_needed, flagged`` (seats 0-based; rates and spread in percent)."""
@@ -126,7 +127,7 @@ def seat_spread(df: pl.DataFrame, threshold_points: float = SEAT_SPREAD_POINTS) 
                      "best": rmap[best] * 100, "worst_seat": worst, "worst": rmap[worst] * 100,
                      "spread": est * 100, "spread_low": lo * 100, "spread_high": hi * 100,
                      "games_needed": games_for_difference(sd, est),
-                     "flagged": bool(est * 100 > threshold_points)})
+                     "flagged": bool(est * 100 > threshold_points and lo > 0)})
     return pl.DataFrame(rows).sort("players") if rows else pl.DataFrame()
 
 

@@ -81,7 +81,9 @@ def seat_flags(runs: Runs, df: pl.DataFrame, threshold: float = SEAT_SPREAD_POIN
     sp = seat_spread(df.filter(pl.col("run").is_in(names)), threshold)
     lines = []
     for r in sp.iter_rows(named=True):
-        flag = "FLAG seat advantage" if r["flagged"] else "seat advantage"
+        unresolved = r["spread"] > threshold and not r["flagged"]  # past the threshold, interval includes 0
+        flag = ("FLAG seat advantage" if r["flagged"] else
+                "seat advantage not resolved (the interval includes 0)" if unresolved else "seat advantage")
         need = f"; about {r['games_needed']:,} games resolve a spread this size" if r["games_needed"] else ""
         lines.append(f"{flag} ({r['players']} players, from {source}): seat {r['best_seat'] + 1} wins "
                      f"{r['best']:.1f}%, seat {r['worst_seat'] + 1} {r['worst']:.1f}%; spread {r['spread']:.1f} "

@@ -110,3 +110,17 @@ def test_a_tournaments_fixed_lineups_together_are_balanced_not_confounded(runs, 
     rate = dict(g.group_by("strategy").agg(pl.col("win_share").mean()).iter_rows())
     assert rate["draw-once"] > rate["always-draw"]  # the rotated ranking again
     assert re.search(r"win rates \(fair share 50.0%\): draw-once ", v)
+
+
+def test_a_seat_spread_whose_interval_includes_zero_is_not_flagged():
+    """Past the 5-point threshold but unresolved (paired interval includes 0): said as not resolved, no FLAG."""
+    from analysis.seats import seat_spread
+
+    # 2 seats, 10 games: seat 1 wins 6, seat 2 wins 4 -> spread 20 points, interval far wider than that
+    wins0 = [1.0] * 6 + [0.0] * 4
+    df = pl.DataFrame({"run": ["r"] * 20, "game": [g for g in range(10) for _ in (0, 1)],
+                       "seat": [0, 1] * 10, "players": [2] * 20,
+                       "win_share": [x for w in wins0 for x in (w, 1.0 - w)]})
+    sp = seat_spread(df).row(0, named=True)
+    assert sp["spread"] == pytest.approx(20.0) and sp["spread_low"] < 0 < sp["spread_high"]
+    assert sp["flagged"] is False
