@@ -119,6 +119,18 @@ def _who(r: dict) -> str:
     return r["arm"] if r["arm"] == r["strategy"] else f"{r['arm']} ({r['strategy']})"
 
 
+def effect_line(rank: int, r: dict, control: str) -> str:
+    """One verdict line for the ``rank``-th largest paired win-rate effect (0 = largest): the arm, the
+    strategy it moves, the difference in percentage points with its paired 95% interval and games,
+    and whether the interval settles it (clear of 0) or not."""
+    head = ("Largest effect" if rank == 0 else f"{('Second', 'Third')[rank - 1] if rank <= 2 else f'#{rank + 1}'} "
+            "largest effect")
+    settled = (r["low"] > 0 or r["high"] < 0)
+    tail = "" if settled else "; not resolved: the interval includes 0"
+    return (f"{head}: in arm {r['arm']}, {r['strategy']}'s win rate changes by {r['est']:+.1f} percentage points "
+            f"[{r['low']:.1f}, {r['high']:.1f}] against the control {control} (paired, {r['n']:,} games){tail}.")
+
+
 def experiment_sections(folder: Path | str):
     """Report builder for an experiment folder: the verdict, the effects by intervention (paired,
     with the unpaired interval beside it once), game-specific effect tables, then the descriptive
@@ -137,7 +149,7 @@ def experiment_sections(folder: Path | str):
         win = df.filter(pl.col("metric") == "win")
         lines = [f"Each arm is played on the same {meta['games']:,} games as the control ({meta['seating_plan']}); "
                  f"control: {control}. Paired difference = arm minus control, game by game, for "
-                 + ("the focal player (the first roster entry, rotated through every seat)."
+                 + (f"the strategy under study ({control} in the control arm), which sits in every seat in turn."
                     if meta.get("focal_position") is not None else "every strategy, seat by seat.")]
         for r in win.iter_rows(named=True):
             need = f"; about {r['games_needed']:,} games resolve a difference this size" if r["games_needed"] else ""
@@ -151,9 +163,7 @@ def experiment_sections(folder: Path | str):
         title = ("Abjure timing: paired against never-abjure" if meta["game"] == "galileos-truth"
                  and meta["arms"][0]["strategies"][0] == "never-abjure" else "Effects by intervention")
         top = win.with_columns(pl.col("est").abs().alias("_a")).sort("_a", descending=True).head(3)
-        effect_lines = [f"Largest effect: {r['arm']} moves {r['strategy']}'s win rate by {r['est']:+.1f} percentage "
-                        f"points [{r['low']:.1f}, {r['high']:.1f}] against {control} (paired, "
-                        f"{r['n']:,} games)." for r in top.iter_rows(named=True)]
+        effect_lines = [effect_line(i, r, control) for i, r in enumerate(top.iter_rows(named=True))]
         ctrl_runs = load_runs([folder / meta["arms"][0]["folder"]])
         secs = [verdict_section(ctrl_runs, extra=effect_lines, scope="the control arm"),
                 Section(title, "\n".join(lines),

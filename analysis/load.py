@@ -134,7 +134,8 @@ def load_runs(folders: Sequence[Path | str], *, check: bool = True) -> Runs:
             check_parts(run, m)
         m, why = _reconcile(run, m)
         if not _parts(run, "games", m):
-            raise RunFolderError(f"run folder {str(run)!r} holds no games yet (status {m.get('status')!r})"
+            yet = "" if str(m.get("status", "")).startswith("complete") else " yet"
+            raise RunFolderError(f"run folder {str(run)!r} holds no games{yet} (status {m.get('status')!r})"
                                  + (f": {why[0]}" if why else ""))
         manifests[name] = m
         paths[name] = run

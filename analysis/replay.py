@@ -50,7 +50,7 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
     espec = game.event_spec()
     names = [c.name for c in espec.columns]
     yield (f"{game.title}, game {game_id} of run {run.name} (seed {cfg.seed}, {cfg.players} players, "
-           f"seat order {order}, game seed {game_seed})")
+           f"seat order {order + 1} of {len(plan.orders)}, game seed {game_seed})")
     for s, st in enumerate(seated):
         yield f"  seat {s + 1}: {st}"
     idx = np.zeros(1, np.int64)

@@ -54,13 +54,13 @@ def confounded_runs(runs: Runs) -> list[str]:
 
 
 def seating_lines(runs: Runs) -> list[str]:
-    """One line per run: how its games were seated."""
+    """One line per run, ``run 'NAME': seating ...``: how its games were seated."""
     out = []
     for n, m in runs.manifests.items():
         desc = (m.get("seating") or {}).get("description")
         if not desc:
             desc = "seating fixed (a run written before seating was recorded): strategy k always in seat k"
-        out.append(f"{n}: {desc}")
+        out.append(f"run {n!r}: {desc}")
     return out
 
 
@@ -110,11 +110,13 @@ def seat_spread(df: pl.DataFrame, threshold_points: float = SEAT_SPREAD_POINTS) 
     games needed to resolve the observed spread, and ``flagged`` (spread past ``threshold_points`` and its
     paired interval clear of 0: an unresolved spread is never flagged).
 
-    Columns: ``players, games, best_seat, best, worst_seat, worst, spread, spread_low, spread_high,
-    games_needed, flagged`` (seats 0-based; rates and spread in percent)."""
+    Columns: ``players, games, best_seat, best, best_low, best_high, worst_seat, worst, worst_low,
+    worst_high, spread, spread_low, spread_high, games_needed, flagged`` (seats 0-based; rates with
+    their Wilson 95% intervals and the spread in percent)."""
     rows = []
     for (players,), sub in df.group_by("players", maintain_order=True):
-        rates = sub.group_by("seat").agg(pl.col("win_share").mean().alias("r")).sort("seat")
+        rates = sub.group_by("seat").agg(pl.col("win_share").mean().alias("r"), pl.col("win_share").sum().alias("w"),
+                                         pl.len().alias("n")).sort("seat")
         best = int(rates.sort("r", descending=True)["seat"][0])
         worst = int(rates.sort("r")["seat"][0])
         wide = sub.filter(pl.col("seat").is_in([best, worst])).pivot(
@@ -123,8 +125,12 @@ def seat_spread(df: pl.DataFrame, threshold_points: float = SEAT_SPREAD_POINTS) 
         est, lo, hi = mean_t(d)
         sd = float(d.std(ddof=1)) if d.size > 1 else float("nan")
         rmap = dict(zip(rates["seat"].to_list(), rates["r"].to_list()))
+        _, wlo, whi = wilson(rates["w"].to_numpy(), rates["n"].to_numpy())
+        ci = {s_: (l_ * 100, h_ * 100) for s_, l_, h_ in zip(rates["seat"].to_list(), wlo, whi)}
         rows.append({"players": int(players), "games": int(wide.height), "best_seat": best,
-                     "best": rmap[best] * 100, "worst_seat": worst, "worst": rmap[worst] * 100,
+                     "best": rmap[best] * 100, "best_low": ci[best][0], "best_high": ci[best][1],
+                     "worst_seat": worst, "worst": rmap[worst] * 100, "worst_low": ci[worst][0],
+                     "worst_high": ci[worst][1],
                      "spread": est * 100, "spread_low": lo * 100, "spread_high": hi * 100,
                      "games_needed": games_for_difference(sd, est),
                      "flagged": bool(est * 100 > threshold_points and lo > 0)})

@@ -86,7 +86,8 @@ def seat_flags(runs: Runs, df: pl.DataFrame, threshold: float = SEAT_SPREAD_POIN
                 "seat advantage not resolved (the interval includes 0)" if unresolved else "seat advantage")
         need = f"; about {r['games_needed']:,} games resolve a spread this size" if r["games_needed"] else ""
         lines.append(f"{flag} ({r['players']} players, from {source}): seat {r['best_seat'] + 1} wins "
-                     f"{r['best']:.1f}%, seat {r['worst_seat'] + 1} {r['worst']:.1f}%; spread {r['spread']:.1f} "
+                     f"{r['best']:.1f}% {_interval(r['best_low'], r['best_high'], 1)}, seat {r['worst_seat'] + 1} "
+                     f"{r['worst']:.1f}% {_interval(r['worst_low'], r['worst_high'], 1)}; spread {r['spread']:.1f} "
                      f"percentage points {_interval(r['spread_low'], r['spread_high'], 1)} paired over "
                      f"{r['games']:,} games (threshold {threshold:.0f} points){need}.")
     return lines, sp
@@ -206,7 +207,7 @@ def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | Non
 
     df = games_frame(runs)
     conf = confounded_runs(runs)
-    lines = ([f"Flags computed on {scope}."] if scope else []) + ["Seating: " + "; ".join(seating_lines(runs)) + "."]
+    lines = ([f"Flags computed on {scope}."] if scope else []) + ["How the games were seated: " + "; ".join(seating_lines(runs)) + "."]
     if conf:
         lines.append(f"FLAG confounded: run(s) {', '.join(conf)} seat strategy k always in seat k, so strategy win "
                      "rates include the seat's advantage and the seat table includes strategy strength; "

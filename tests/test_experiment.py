@@ -89,3 +89,16 @@ def test_a_strategy_axis_plays_whole_strategies_against_the_control(tmp_path):
     with pytest.raises(ConfigError, match="needs the form strategy=id1,id2"):
         plan_experiment(_base(tmp_path, "y", ("random", "always-draw")), control="slow-random:ms=0",
                         vary="strategy=")
+
+
+def test_effect_lines_rank_the_effects_and_say_when_the_interval_includes_zero():
+    from analysis.experiment import effect_line
+
+    r = {"arm": "abjure-at:cycle=2", "strategy": "abjure-at", "est": -7.24, "low": -8.9, "high": -5.6, "n": 4800}
+    assert effect_line(0, r, "never-abjure") == (
+        "Largest effect: in arm abjure-at:cycle=2, abjure-at's win rate changes by -7.2 percentage points "
+        "[-8.9, -5.6] against the control never-abjure (paired, 4,800 games).")
+    r2 = dict(r, est=0.4, low=-1.2, high=2.0)
+    line = effect_line(1, r2, "never-abjure")
+    assert line.startswith("Second largest effect:") and line.endswith("; not resolved: the interval includes 0.")
+    assert effect_line(2, r2, "x").startswith("Third largest effect:")

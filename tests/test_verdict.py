@@ -92,9 +92,15 @@ def test_verdict_flags_the_seat_spread_of_a_mirror_match(tmp_path):
     d = (w["0"] - w["1"]).to_numpy()
     build_report([run], tmp_path / "rep")
     v = _verdict(tmp_path / "rep")
-    m = re.search(r"FLAG seat advantage \(2 players, from mirror matches[^)]*\)\): seat 1 wins ([\d.]+)%, seat 2 "
-                  r"([\d.]+)%; spread ([\d.]+) percentage points \[([\d.]+), ([\d.]+)\] paired over 1,500 games", v)
+    m = re.search(r"FLAG seat advantage \(2 players, from mirror matches[^)]*\)\): seat 1 wins ([\d.]+)% \[([\d.]+), "
+                  r"([\d.]+)\], seat 2 ([\d.]+)% \[[\d.]+, [\d.]+\]; spread ([\d.]+) percentage points \[([\d.]+), "
+                  r"([\d.]+)\] paired over 1,500 games", v)
     assert m, v
+    from analysis.stats import wilson
+    _, wlo, whi = wilson(np.array([w["0"].sum()]), np.array([1500]))
+    assert float(m.group(2)) == pytest.approx(wlo[0] * 100, abs=0.05) and float(m.group(3)) == pytest.approx(whi[0] * 100, abs=0.05)
+    m = re.search(r"seat 1 wins ([\d.]+)% \[[\d.]+, [\d.]+\], seat 2 ([\d.]+)% \[[\d.]+, [\d.]+\]; spread ([\d.]+) "
+                  r"percentage points \[([\d.]+), ([\d.]+)\]", v)
     assert float(m.group(3)) == pytest.approx(d.mean() * 100, abs=0.05) and float(m.group(3)) > 20
     half = 1.96 * d.std(ddof=1) / np.sqrt(d.size) * 100
     assert float(m.group(4)) == pytest.approx(d.mean() * 100 - half, abs=0.1)
