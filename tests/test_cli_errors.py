@@ -107,6 +107,7 @@ def test_replay_of_a_game_not_in_the_run(small_run, capsys, monkeypatch):
                  f"game 20 is not in run '{small_run}': games 0 to 19", capsys, monkeypatch)
 
 
+@pytest.mark.slow
 def test_unreachable_dask_scheduler(tmp_path, capsys, monkeypatch):
     out = tmp_path / "o"
     expect_error(SIM + ["--game", "toy", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--out", str(out)],

@@ -21,6 +21,7 @@ FUZZ_GAMES = int(os.environ.get("MEEPLELAB_FUZZ_GAMES", "20000"))
 FUZZ_BATCH = int(os.environ.get("MEEPLELAB_FUZZ_BATCH", "2500"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_random_games_keep_every_invariant_and_end_within_the_ply_bound(name):
     game = make_game(name)

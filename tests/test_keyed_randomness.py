@@ -16,7 +16,7 @@ from tests.test_runner import assert_same_tables
 #: the partner seat of each game (a scripted plan)
 PARTNER = {"galileos-truth": "writer", "unconscious-mind": "publisher"}
 #: cheaper arguments where the defaults would make a slow test (same code paths)
-CHEAP = {"rollout": "rollout:k=2,top=2,horizon=1"}
+CHEAP = {"rollout": "rollout:k=2,top=2,horizon=1", "ismcts": "ismcts:iters=6,top=2,horizon=1"}
 CASES = [(g, CHEAP.get(i.name, i.name)) for g in PARTNER for i in strategies_for(g)]
 
 

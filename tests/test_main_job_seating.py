@@ -13,6 +13,8 @@ from analysis.report import build_report
 from sim.config import RunConfig
 from sim.runner import simulate
 
+pytestmark = pytest.mark.slow
+
 LINEUPS = {"unconscious-mind": ("coffee-engine", "publisher", "citer", "curer"),
            "galileos-truth": ("abjure-at:cycle=2", "never-abjure", "writer", "suspicion-averse")}
 

@@ -14,6 +14,8 @@ import pytest
 
 from sim.registry import available_games, make_game
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 
 SCRIPT = """

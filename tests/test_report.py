@@ -25,6 +25,7 @@ def toy_run(tmp_path_factory):
     return out
 
 
+@pytest.mark.browser
 def test_report_page_loads_every_image_and_no_table_is_empty_in_headless_chromium(toy_run, tmp_path):
     page = build_report([toy_run], tmp_path / "report")
     assert page.name == "report.html" and (tmp_path / "report" / "report.md").is_file()

@@ -38,6 +38,7 @@ def test_real_game_tables_identical_across_batch_size_n_jobs_and_backend(referen
     assert_same_tables(ref, out)
 
 
+@pytest.mark.slow
 def test_real_game_tables_identical_on_a_dask_local_cluster(reference, tmp_path):
     from dask.distributed import LocalCluster
 

@@ -191,6 +191,7 @@ def test_parts_not_listed_as_done_are_left_out_and_said(finished, tmp_path, caps
     assert _games(run) == 2048
 
 
+@pytest.mark.slow
 # ------------------------------------------------------------------ issue 18 item 6: a dead worker
 @pytest.mark.parametrize("exit_", [1, 0], ids=["worker-exits", "exception-in-worker"])
 def test_a_dead_worker_ends_in_one_line_and_resume_completes_the_run(exit_, tmp_path):
@@ -231,6 +232,7 @@ def test_a_dead_worker_ends_in_one_line_and_resume_completes_the_run(exit_, tmp_
     assert g["game"].n_unique() == 300 and g.height == 600
 
 
+@pytest.mark.slow
 def test_parts_written_by_workers_that_outlive_a_killed_parent_are_reconciled(tmp_path, capsys, monkeypatch):
     import os
     import signal

@@ -64,6 +64,7 @@ def test_tables_identical_for_any_batch_size_chunking_n_jobs_and_backend(tmp_pat
     assert_same_tables(reference, out)
 
 
+@pytest.mark.slow
 def test_dask_backend_on_a_local_cluster_gives_identical_tables(tmp_path, reference):
     from dask.distributed import LocalCluster
 
@@ -74,6 +75,7 @@ def test_dask_backend_on_a_local_cluster_gives_identical_tables(tmp_path, refere
     assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
 
 
+@pytest.mark.slow
 def test_unreachable_dask_scheduler_is_a_clear_error(tmp_path):
     from sim.core.errors import ConfigError
 
@@ -135,6 +137,7 @@ def test_part_files_are_written_atomically(tmp_path, monkeypatch):
     assert pl.read_parquet(str(out / "games" / "*.parquet")).height == 600
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill_yields_every_game_exactly_once(tmp_path):
     out = tmp_path / "killed"
     cmd = [sys.executable, "-c", "import tests.toygame; from cli import main; main()", "simulate", "--game", "toy",

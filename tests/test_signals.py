@@ -52,6 +52,7 @@ def test_sigterm_handler_raises_terminated_and_is_restored():
     assert signal.getsignal(signal.SIGTERM) is before
 
 
+@pytest.mark.slow
 def test_simulate_killed_with_sigterm_is_marked_interrupted_and_resumes(tmp_path):
     out = tmp_path / "run"
     cmd = CLI + ["simulate", "--game", "toy", "--players", "2", "--strategies", "slow-random:ms=3", "--games", "60",
@@ -70,6 +71,7 @@ def test_simulate_killed_with_sigterm_is_marked_interrupted_and_resumes(tmp_path
     assert g.height == 120 and g["game"].n_unique() == 60
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_interrupted_sweep_is_marked_interrupted_and_resumes(tmp_path, sig, code):
     out = tmp_path / "sw"

@@ -8,11 +8,14 @@ from __future__ import annotations
 import re
 
 import polars as pl
+import pytest
 
 from analysis.experiment import abjure_removed, effects, experiment_sections
 from analysis.report import build_report
 from sim.config import RunConfig
 from sim.experiment import plan_experiment, run_experiment
+
+pytestmark = pytest.mark.slow
 
 
 def test_abjure_timing_is_paired_against_never_abjure_for_cycles_1_to_4(tmp_path):
