@@ -25,6 +25,7 @@ import polars as pl
 
 from .core.errors import ConfigError
 from .core.rng import stream_keys, strategy_stream
+from .play import plies
 from .schema import ranks
 
 #: treatments by (game id, name): ``fn(game, state, rows, seat)`` changes the state of games ``rows``
@@ -142,24 +143,7 @@ def _play(game, lineups, lu_idx, gids, seed, players, make_strategy) -> pl.DataF
     for s in range(players):
         ids = np.array([lineups[li].strategies[s] for li in lu_idx], dtype=object)
         plan.append([(make_strategy(game.name, sid), ids == sid) for sid in dict.fromkeys(ids.tolist())])
-    from strategies.base import StrategyRNG, View
-
-    acts = np.empty(b, np.int64)
-    while True:
-        done = game.done(state)
-        if done.all():
-            break
-        mask = game.legal_action_mask(state)
-        seat = game.to_act(state)
-        acts.fill(-1)
-        live = ~done
-        for s in range(players):
-            here = live & (seat == s)
-            for strat, where in plan[s]:
-                idx = np.flatnonzero(here & where)
-                if idx.size:
-                    acts[idx] = strat.act(View(game, state, idx, s), mask[idx], StrategyRNG.for_decision(seat_keys[s][idx], state.ply[idx]))
-        game.step(state, acts, mask)
+    for _ in plies(game, state, plan, seat_keys):
         state.turn_n[:] = 0  # no logs kept: buffers emptied every step
         state.event_n[:] = 0
     scores = np.asarray(game.final_scores(state), np.int64)

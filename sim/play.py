@@ -9,7 +9,7 @@ This is the inner loop of the runner, usable on its own (notebooks, tournaments,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -34,6 +34,50 @@ class BatchResult:
     state: BatchState
 
 
+#: who decides at a seat: ``plan[s]`` lists ``(strategy, where)`` pairs, ``where`` a ``bool[B]`` of the
+#: games in which that strategy holds seat ``s`` (``None``: every game of the batch)
+SeatPlan = Sequence[Sequence[tuple]]
+
+
+def plies(game: Game, state: BatchState, plan: SeatPlan, seat_keys: Sequence[np.ndarray]) -> Iterator[BatchState]:
+    """Advance every game of ``state`` one ply at a time until all have ended, yielding the state
+    after each step (the one play loop: :func:`play_batch` and the panels of ``sim/panels.py`` use it).
+
+    Each live game's action comes from the strategy seated at its acting seat, with that decision's
+    stream keyed by (run seed, game, seat, ply): ``seat_keys[s]`` is ``uint64[B, 2]`` (or the keys of
+    :func:`sim.core.rng.stream_keys`), never by the game's position in the batch.
+
+    Args:
+        game: the engine.
+        state: ``B`` games, advanced in place.
+        plan: per seat, ``(strategy, where)`` pairs (:data:`SeatPlan`).
+        seat_keys: per seat, the strategy stream keys of the ``B`` games.
+
+    Raises:
+        IllegalActionError, PlyLimitError: a strategy or the engine broke the rules.
+    """
+    from strategies.base import StrategyRNG, View
+
+    acts = np.empty(state.batch_size, np.int64)
+    while True:
+        done = game.done(state)
+        if done.all():
+            return
+        mask = game.legal_action_mask(state)
+        seat = game.to_act(state)
+        acts.fill(-1)
+        live = ~done
+        for s, seated in enumerate(plan):
+            here = live & (seat == s)
+            for strategy, where in seated:
+                idx = np.flatnonzero(here if where is None else here & where)
+                if idx.size:
+                    rng = StrategyRNG.for_decision(seat_keys[s][idx], state.ply[idx])  # (seed, game, seat, ply)
+                    acts[idx] = strategy.act(View(game, state, idx, s), mask[idx], rng)
+        game.step(state, acts, mask)
+        yield state
+
+
 def play_batch(game: Game, strategies: Sequence, game_ids: np.ndarray, seed: int, *,
                log_turns: bool = True, log_events: bool = True, params_id: str = "",
                on_step: Callable[[BatchState], None] | None = None) -> BatchResult:
@@ -56,31 +100,13 @@ def play_batch(game: Game, strategies: Sequence, game_ids: np.ndarray, seed: int
     """
     players = len(strategies)
     state = game.init(np.asarray(game_ids, np.int64), seed, players)
-    b = state.batch_size
     seat_keys = [stream_keys(seed, state.game_id, strategy_stream(s)) for s in range(players)]
     tspec, espec = game.turn_spec(), game.event_spec()
     tlim = int(game.turn_capacity * DRAIN_FRACTION)
     elim = int(game.event_capacity * DRAIN_FRACTION)
     turn_parts: list[tuple[np.ndarray, np.ndarray]] = []
     event_parts: list[tuple[np.ndarray, np.ndarray]] = []
-    from strategies.base import StrategyRNG, View
-
-    acts = np.empty(b, np.int64)
-    while True:
-        done = game.done(state)
-        if done.all():
-            break
-        mask = game.legal_action_mask(state)
-        seat = game.to_act(state)
-        acts.fill(-1)
-        live = ~done
-        for s in range(players):
-            idx = np.flatnonzero(live & (seat == s))
-            if idx.size == 0:
-                continue
-            rng = StrategyRNG.for_decision(seat_keys[s][idx], state.ply[idx])  # keyed by (seed, game, seat, ply)
-            acts[idx] = strategies[s].act(View(game, state, idx, s), mask[idx], rng)
-        game.step(state, acts, mask)
+    for _ in plies(game, state, [[(strategies[s], None)] for s in range(players)], seat_keys):
         if on_step is not None:
             on_step(state)
         if state.turn_n.max() > tlim:
