@@ -115,10 +115,9 @@ def simulate(
     if "out" not in base:
         _fail("--out is required: the run folder to write")
     cfg = RunConfig.from_dict(base)
-    cfg.validated()  # bad input is reported before anything else is said
-    from sim.registry import make_game
+    from sim.plan import resolve
 
-    make_game(cfg.game, cfg.make_params(), cfg.validated().content)  # content files too (ContentError: one line)
+    resolve(cfg).game  # bad input (content files too) is reported in one line before anything else is said
     if not _kernels_cached(cfg.game):
         typer.echo(f"compiling the {cfg.game} rule kernels (first run on this machine: a few minutes; cached after)",
                    err=True)

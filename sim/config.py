@@ -105,7 +105,19 @@ class RunConfig:
     EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out", "batch_size", "chunk_size")
 
     def validated(self) -> "RunConfig":
-        """This config with strategies expanded to one per seat; ConfigError on any bad value."""
+        """This config with strategies expanded to one per seat; ConfigError on any bad value (the
+        checks of :func:`sim.plan.resolve`, which also parses the parameters and plans the seating)."""
+        from .plan import resolve
+
+        return resolve(self).config
+
+    def checked(self) -> "RunConfig":
+        """The checks that need no parameter parsing or seating plan (called by
+        :func:`sim.plan.resolve`): this config with strategies expanded to one per seat.
+
+        Raises:
+            ConfigError: a bad game, player count, strategy, count, seed, backend or content folder.
+        """
         cls = get_game_class(self.game)
         if not isinstance(self.players, int) or not (cls.min_players <= self.players <= cls.max_players):
             raise ConfigError(f"{self.game} takes {cls.min_players} to {cls.max_players} players, got {self.players}")
@@ -133,10 +145,6 @@ class RunConfig:
             raise ConfigError(f"unknown backend {self.backend!r}: allowed: {', '.join(BACKENDS)}")
         if self.backend == "dask" and not self.scheduler:
             raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
-        apply_overrides(cls.Params(), self.params)
-        self.plan_for(strategies)
-        if self.treatment is not None:
-            self.check_treatment(len(strategies))
         if self.content is not None and not Path(self.content).is_dir():
             raise ConfigError(f"content folder {self.content!r} does not exist")
         return dataclasses.replace(self, strategies=strategies)
@@ -150,9 +158,9 @@ class RunConfig:
             roster = roster * self.players
         return plan_seating(self.seating, roster, self.games, self.seed)
 
-    def check_treatment(self, players: int) -> None:
+    def check_treatment(self, players: int, game=None) -> None:
         """ConfigError unless ``treatment`` names a roster position and a per-seat ``[B, P]`` integer
-        array of the game's state (checked on one initialised game)."""
+        array of the game's state (checked on one initialised game: ``game``, or one made here)."""
         t = dict(self.treatment or {})
         if set(t) != {"position", "field", "add"}:
             raise ConfigError(f"treatment {t!r} needs exactly the keys position, field, add")
@@ -162,9 +170,11 @@ class RunConfig:
             raise ConfigError(f"treatment add {t['add']!r} must be an integer")
         import numpy as np
 
-        from .registry import make_game
+        if game is None:
+            from .registry import make_game
 
-        state = make_game(self.game, self.make_params(), self.content).init(np.zeros(1, np.int64), 0, self.players)
+            game = make_game(self.game, self.make_params(), self.content)
+        state = game.init(np.zeros(1, np.int64), 0, self.players)
         arr = getattr(state, str(t["field"]), None)
         if not (isinstance(arr, np.ndarray) and arr.ndim == 2 and arr.shape[1] == self.players
                 and np.issubdtype(arr.dtype, np.integer)):

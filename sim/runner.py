@@ -21,7 +21,6 @@ instead of Ctrl-C's 130.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import platform
 import signal
 import threading
@@ -38,7 +37,7 @@ from .config import RunConfig, dump_toml
 from .core.errors import ConfigError, RunFolderError, UserError
 from .core.params import describe, params_hash, to_dict
 from .core.rng import GAME_STREAM, strategy_stream
-from .registry import get_game_class, make_game
+from .plan import RunPlan, chunk_bounds, resolve  # noqa: F401 (chunk_bounds: public here too)
 
 
 class Terminated(KeyboardInterrupt):
@@ -142,16 +141,11 @@ def _worker_failure(out: Path, manifest: dict[str, Any], e: BaseException) -> Wo
     return WorkerFailed(f"a worker process died ({why}) while {_game_ranges(left)} were not finished; {hint}")
 
 
-def chunk_bounds(games: int, batch_size: int) -> list[tuple[int, int]]:
-    """``[(lo, hi), ...]`` game index ranges of the chunks."""
-    return [(lo, min(lo + batch_size, games)) for lo in range(0, games, batch_size)]
-
-
-def run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
-              game_module: str | None = None) -> dict[str, Any]:
+def run_chunk(plan: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str, Any]:
     """Play games ``lo..hi-1`` of a run and write their part files (a joblib task).
 
-    ``game_module`` is imported first so games registered by plugins exist in worker processes.
+    ``plan`` is the run resolved once (:mod:`sim.plan`); unpickling it in a worker imports the game's
+    module, so games registered by plugins exist in worker processes.
 
     Returns:
         ``{"chunk", "rows": {table: n}, "bytes": {table: n}, "seconds"}``.
@@ -160,7 +154,7 @@ def run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
         ChunkFailed: any exception but a :class:`UserError` (kept as it is), naming the chunk.
     """
     try:
-        return _run_chunk(config, chunk, lo, hi, out, game_module)
+        return _run_chunk(plan, chunk, lo, hi, out)
     except UserError:
         raise
     except Exception as e:
@@ -169,21 +163,13 @@ def run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
         raise ChunkFailed(chunk, lo, hi, f"{type(e).__name__}: {e}", "".join(traceback.format_exception(e))) from None
 
 
-def _run_chunk(config: dict[str, Any], chunk: int, lo: int, hi: int, out: str,
-               game_module: str | None) -> dict[str, Any]:
+def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str, Any]:
     from strategies.registry import make_strategy
 
     from .play import play_batch
 
     t0 = time.perf_counter()
-    if game_module:
-        import importlib
-
-        importlib.import_module(game_module)
-    cfg = RunConfig.from_dict(config)
-    params = cfg.make_params()
-    game = make_game(cfg.game, params, cfg.content)
-    plan = cfg.plan_for()
+    cfg, params, game, plan = run.config, run.params, run.game, run.seating
     seated: dict[int, list] = {}  # seat order -> one strategy instance per seat
     parts: dict[str, list] = {"games": [], "turns": [], "events": []}
     pid = params_hash(params)
@@ -261,12 +247,10 @@ def _versions() -> dict[str, str]:
             "joblib": joblib.__version__}
 
 
-def new_manifest(cfg: RunConfig) -> dict[str, Any]:
+def new_manifest(run: RunPlan) -> dict[str, Any]:
     """Manifest of a run about to start (every chunk pending); its config holds paths relative to
     the run folder (:func:`sim.runfolder.stored_config`)."""
-    params = cfg.make_params()
-    game = make_game(cfg.game, params, cfg.content)
-    plan = cfg.plan_for()
+    cfg, params, game, plan = run.config, run.params, run.game, run.seating
     return {
         "format": rf.FORMAT_VERSION,
         "status": "running",
@@ -286,12 +270,15 @@ def new_manifest(cfg: RunConfig) -> dict[str, Any]:
                   "key": "stream key = f(run_seed, game seed, stream id); see sim/core/rng.py; the game seed of "
                          "game i is the games table's game_seed (sim/seating.py)"},
         "seating": plan.to_dict(),
-        "chunks": [{"id": i, "lo": lo, "hi": hi, "status": "pending"} for i, (lo, hi) in
-                   enumerate(chunk_bounds(plan.games, cfg.games_per_chunk))],
+        "chunks": [{"id": i, "lo": lo, "hi": hi, "status": "pending"} for i, (lo, hi) in enumerate(run.chunks)],
     }
 
 
-def _check_resumable(old: dict[str, Any], cfg: RunConfig) -> None:
+def _check_resumable(old: dict[str, Any], run: RunPlan | RunConfig) -> None:
+    """RunFolderError unless the run in the folder (its manifest ``old``) is this run: the same
+    result-determining settings and the same content files."""
+    run = run if isinstance(run, RunPlan) else resolve(run)
+    cfg = run.config
     old_cfg = RunConfig.from_dict(old["config"])
     a, b = old_cfg.result_key(), cfg.result_key()
     for d in (a, b):  # content is compared by its hash below, not by where it lies
@@ -300,9 +287,7 @@ def _check_resumable(old: dict[str, Any], cfg: RunConfig) -> None:
         if a.get(k) != b.get(k):
             raise RunFolderError(
                 f"cannot resume: the run in the folder has {k}={a.get(k)!r}, this config has {k}={b.get(k)!r}")
-    params = cfg.make_params()
-    game = make_game(cfg.game, params, cfg.content)
-    if old["game"]["content_hash"] != game.content_hash():
+    if old["game"]["content_hash"] != run.game.content_hash():
         raise RunFolderError("cannot resume: the content files changed since the run started")
 
 
@@ -370,8 +355,9 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
     """
     from joblib import Parallel, delayed
 
-    cfg = config.validated()
-    game0 = make_game(cfg.game, cfg.make_params(), cfg.content)  # content files validated before anything is written
+    run = resolve(config)  # the one place the config is checked, parsed and planned
+    cfg = run.config
+    game0 = run.game  # content files validated before anything is written
     # custom content is copied into the run folder (read first: it may lie in the folder being replaced)
     blobs = rf.content_blobs(game0.content_files(), game0.content_dir) if cfg.content is not None else None
     with _backend(cfg) as n_jobs:  # connect first: an unreachable scheduler leaves nothing behind
@@ -379,7 +365,7 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
         resumed = rf.prepare_out(out, resume=resume, overwrite=overwrite)
         if resumed:
             manifest = rf.read_manifest(out)
-            _check_resumable(manifest, cfg)
+            _check_resumable(manifest, run)
             rf.remove_temp_files(out)
             _reopen_bad_chunks(out, manifest)
             manifest["status"] = "running"
@@ -387,29 +373,28 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
             manifest.pop("traceback", None)
             manifest.setdefault("resumed", []).append(rf.now())
         else:
-            manifest = new_manifest(cfg)
+            manifest = new_manifest(run)
         if blobs is not None and not (resumed and (out / rf.CONTENT).is_dir()):
             rf.write_content(out, blobs)
         if not resumed:
             stored = RunConfig.from_dict(rf.stored_config(cfg.to_dict()))
             rf.write_atomic(out / rf.RUN_TOML, dump_toml(stored).encode())
         if blobs is not None:  # the workers play from the folder's own copy
-            cfg = dataclasses.replace(cfg, content=str((out / rf.CONTENT).resolve()))
+            run = run.with_content(str((out / rf.CONTENT).resolve()))
+            cfg = run.config
         rf.write_manifest(out, manifest)
         todo = [c for c in manifest["chunks"] if c["status"] != "done"]
         done_games = sum(c["hi"] - c["lo"] for c in manifest["chunks"] if c["status"] == "done")
         total = manifest["chunks"][-1]["hi"]
-        cfg_dict = cfg.to_dict()
         if todo and cfg.backend == "loky" and n_jobs != 1:
             # compile (or load) the rule kernels once here, so worker processes load them from the
             # on-disk cache instead of each compiling them at the same time
-            make_game(cfg.game, cfg.make_params(), cfg.content).play_random(np.arange(1), cfg.seed, cfg.players)
+            run.game.play_random(np.arange(1), cfg.seed, cfg.players)
         t0 = time.perf_counter()
         played = 0
         try:
             with _progress(progress, total, done_games, cfg.game) as bar:
-                mod = get_game_class(cfg.game).__module__
-                tasks = (delayed(run_chunk)(cfg_dict, c["id"], c["lo"], c["hi"], str(out), mod) for c in todo)
+                tasks = (delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], str(out)) for c in todo)
                 results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks) if todo else []
                 by_id = {c["id"]: c for c in manifest["chunks"]}
                 it = iter(results)

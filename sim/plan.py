@@ -1,0 +1,80 @@
+"""A run resolved once: the :class:`RunPlan` every part of a run works from.
+
+``meeplelab simulate`` and :func:`sim.runner.simulate` take a :class:`sim.config.RunConfig` (what the
+user asked for, as text and numbers) and resolve it here, once: the config validated with one
+strategy per seat, the game class looked up, the parameter overrides parsed into the game's
+``Params``, the seating plan and the chunks. The runner, the manifest writer, the resume check and
+every worker (the plan is pickled into each joblib task) use these values and never parse or look
+anything up again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .config import RunConfig
+from .core.params import apply_overrides
+from .registry import get_game_class
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """One run, resolved.
+
+    Attributes:
+        config: the validated config (``strategies`` one per seat).
+        game_cls: the engine class (pickled by reference: a worker imports its module, so games
+            registered by plugins or tests exist there too).
+        params: the game's ``Params`` with the overrides applied (parsed once, checked by
+            ``Params.check``).
+        seating: the :class:`sim.seating.SeatingPlan` (which seat order and game seed each game index plays).
+        chunks: ``((lo, hi), ...)`` game index ranges, one per joblib task and part file.
+    """
+
+    config: RunConfig
+    game_cls: type
+    params: Any
+    seating: Any
+    chunks: tuple
+
+    @cached_property
+    def game(self):
+        """The engine instance (made once per process; content files read and validated)."""
+        return self.game_cls(params=self.params, content_dir=self.config.content)
+
+    def with_content(self, content: str | None) -> "RunPlan":
+        """The same plan playing from another content folder (the run folder's own copy)."""
+        return dataclasses.replace(self, config=dataclasses.replace(self.config, content=content))
+
+    def __getstate__(self):  # the engine instance is made again where the plan is unpickled
+        d = dict(self.__dict__)
+        d.pop("game", None)
+        return d
+
+    def __setstate__(self, d):
+        self.__dict__.update(d)
+
+
+def chunk_bounds(games: int, size: int) -> list[tuple[int, int]]:
+    """``[(lo, hi), ...]`` game index ranges of ``size`` games (the last may be shorter)."""
+    return [(lo, min(lo + size, games)) for lo in range(0, games, size)]
+
+
+def resolve(config: RunConfig) -> RunPlan:
+    """Validate ``config`` and resolve it into a :class:`RunPlan` (the one place a run's game class,
+    parameters, seating and chunks are worked out).
+
+    Raises:
+        ConfigError: any bad value of the config (one line naming it and what is allowed).
+    """
+    cfg = config.checked()
+    cls = get_game_class(cfg.game)
+    params = apply_overrides(cls.Params(), cfg.params)
+    seating = cfg.plan_for()
+    plan = RunPlan(cfg, cls, params, seating, tuple(chunk_bounds(seating.games, cfg.games_per_chunk)))
+    if cfg.treatment is not None:
+        cfg.check_treatment(cfg.players, plan.game)
+    return plan
