@@ -1,4 +1,4 @@
-"""Game-specific report sections, by game id.
+"""Game-specific report sections, by game id (the module named by the game's spec, ``sim/<game>/spec.py``).
 
 Each entry is a function ``(runs) -> list[Section]``. Games without their own analyses get only
 the generic sections.
@@ -9,12 +9,12 @@ from __future__ import annotations
 import importlib
 from typing import Callable
 
-_MODULES = {"unconscious-mind": "analysis.unconscious_mind", "galileos-truth": "analysis.galileos_truth"}
-
-
 def game_sections(game: str) -> list[Callable]:
-    """Section builders for ``game`` (the module's ``SECTIONS`` list; empty when it has none)."""
-    mod = _MODULES.get(game)
+    """Section builders for ``game`` (the ``SECTIONS`` list of the module its spec names; empty when
+    it names none)."""
+    from sim.registry import get_spec
+
+    mod = get_spec(game).sections
     if mod is None:
         return []
     try:

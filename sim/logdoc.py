@@ -6,7 +6,7 @@ A test checks the file is current.
 from __future__ import annotations
 
 from .core.logs import GAME_COL, TURN_BASE, event_base
-from .registry import _BUILTIN, get_game_class
+from .registry import builtin_games, get_game_class
 from .schema import GAMES_COLUMNS
 
 
@@ -57,7 +57,7 @@ def render() -> str:
         *_rows((GAME_COL,) + event_base(("...",))),
         "",
     ]
-    for name in _BUILTIN:
+    for name in builtin_games():
         cls = get_game_class(name)
         lines += [f"## {cls.title} (`{name}`)", "",
                   "Score categories (`vp_<category>` in games): " + ", ".join(f"`{c}`" for c in cls.score_categories) + ".", "",

@@ -29,13 +29,13 @@ def warm(name: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from sim.registry import _BUILTIN
+    from sim.registry import builtin_games
 
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "--one":
         print(f"warmed {args[1]} in {warm(args[1]):.0f} s", flush=True)
         return 0
-    names = args or list(_BUILTIN)
+    names = args or builtin_games()
     procs = [subprocess.Popen([sys.executable, "-m", "sim.warmup", "--one", n]) for n in names]
     return max(p.wait() for p in procs)
 

@@ -55,12 +55,11 @@ def register_strategy(name: str, factory: Callable[..., Strategy], *, games: tup
 def _load_builtins() -> None:
     import importlib
 
-    for mod in ("strategies.generic", "strategies.unconscious_mind", "strategies.galileos_truth", "strategies.ismcts"):
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as e:  # a game's strategy module that does not exist yet
-            if e.name != mod:
-                raise
+    from sim.registry import all_specs
+
+    # the strategies for every game, each game's own (the modules its spec names), then the tree search
+    for mod in ("strategies.generic", *(m for sp in all_specs() for m in sp.strategies), "strategies.ismcts"):
+        importlib.import_module(mod)
 
 
 def strategies_for(game: str) -> list[StrategyInfo]:

@@ -38,7 +38,7 @@ SIM = ["simulate", "--no-progress"]
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--game", "toi"], "unknown game 'toi': did you mean toy? allowed: unconscious-mind, galileos-truth, toy, toy-robust"),
+    (["--game", "toi"], "unknown game 'toi': did you mean toy? allowed: galileos-truth, unconscious-mind, toy, toy-robust"),
     (["--game", "toy", "--strategies", "randon"],
      "unknown strategy 'randon' for toy: did you mean random, slow-random? allowed: always-draw, crashing, greedy-vp, heuristic, interrupting, ismcts, random, rollout, slow-random"),
     (["--game", "toy", "--players", "2", "--strategies", "random,random,random"],

@@ -66,6 +66,11 @@ TURN_BASE: tuple[Column, ...] = (
 
 EVENT_BASE_NAMES = ("ply", "turn", "seat", "kind")
 
+# buffer columns of the core columns, in the order of TURN_BASE and event_base (tests/test_logcols.py
+# checks them against the schemas); a game's own columns follow, named in sim/<game>/logcols.py
+T_PLY, T_TURN, T_ROUND, T_SEAT = 0, 1, 2, 3
+E_PLY, E_TURN, E_SEAT, E_KIND = 0, 1, 2, 3
+
 
 def event_base(kinds: tuple[str, ...]) -> tuple[Column, ...]:
     """Core event columns; ``kind`` takes the game's declared event kinds as its vocabulary."""
@@ -132,6 +137,43 @@ def alloc_row(buf, n, g):
     n[g] = r + 1
     for k in range(buf.shape[2]):
         buf[g, r, k] = 0
+    return r
+
+
+@njit(cache=True)
+def begin_turn_row(buf, n, g, ply, turn, rnd, seat):
+    """Append a turns-table row of game ``g`` with its core columns (ply, turn, round, seat) set and
+    the game's columns 0; returns the row, for the game to fill its columns by their names
+    (``sim/<game>/logcols.py``). The one writer of turn rows (issue 15).
+
+    Args:
+        buf: ``int32[B, capacity, K]`` turn buffer; n: ``int32[B]`` rows used per game.
+
+    Raises:
+        RuntimeError: the buffer is full (:func:`alloc_row`).
+    """
+    r = alloc_row(buf, n, g)
+    buf[g, r, T_PLY] = ply
+    buf[g, r, T_TURN] = turn
+    buf[g, r, T_ROUND] = rnd
+    buf[g, r, T_SEAT] = seat
+    return r
+
+
+@njit(cache=True)
+def begin_event_row(buf, n, g, ply, turn, seat, kind):
+    """Append an events-table row of game ``g`` with its core columns (ply, turn, seat, kind code)
+    set and the payload 0; returns the row, for the game to fill its payload columns by their names
+    (``sim/<game>/logcols.py``). The one writer of event rows (issue 15).
+
+    Raises:
+        RuntimeError: the buffer is full (:func:`alloc_row`).
+    """
+    r = alloc_row(buf, n, g)
+    buf[g, r, E_PLY] = ply
+    buf[g, r, E_TURN] = turn
+    buf[g, r, E_SEAT] = seat
+    buf[g, r, E_KIND] = kind
     return r
 
 

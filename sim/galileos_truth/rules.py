@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.core.logs import alloc_row
+from sim.core.logs import begin_event_row, begin_turn_row
 from sim.core.rng import chance_below, chance_shuffle
 
+from .logcols import (EV_AFTER, EV_AMOUNT, EV_BEFORE, EV_CATEGORY, EV_CYCLE, EV_ITEM, EV_TARGET_SEAT,
+                      TURN_CARDS_PLAYED, TURN_COINS_AFTER, TURN_MAIN_ACTION, TURN_PRINCIPLE_AFTER,
+                      TURN_RESEARCH_AFTER, TURN_SUSPICION_AFTER, TURN_VP_GAINED)
 from .content import K_ICONS, PURPLE, WCOLS, WROWS, ASTRONOMY, PHYSICS, MATHEMATICS
 from .state import *  # noqa: F401,F403  (integer constants)
 from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_KEEP, A_OLEVEL, A_PASS,
@@ -26,19 +29,15 @@ from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_G
 @njit(cache=True, no_cpython_wrapper=True)
 def ev(S, g, seat, kind, cat, amount, target, item, before, after):
     """Append one event row (core ply, turn, seat, kind + category, amount, target, item, cycle, before, after)."""
-    r = alloc_row(S.event_buf, S.event_n, g)
     b = S.event_buf
-    b[g, r, 0] = S.ply[g]
-    b[g, r, 1] = S.turn[g]
-    b[g, r, 2] = seat
-    b[g, r, 3] = kind
-    b[g, r, 4] = cat
-    b[g, r, 5] = amount
-    b[g, r, 6] = target
-    b[g, r, 7] = item
-    b[g, r, 8] = S.cycle[g]
-    b[g, r, 9] = before
-    b[g, r, 10] = after
+    r = begin_event_row(b, S.event_n, g, S.ply[g], S.turn[g], seat, kind)
+    b[g, r, EV_CATEGORY] = cat
+    b[g, r, EV_AMOUNT] = amount
+    b[g, r, EV_TARGET_SEAT] = target
+    b[g, r, EV_ITEM] = item
+    b[g, r, EV_CYCLE] = S.cycle[g]
+    b[g, r, EV_BEFORE] = before
+    b[g, r, EV_AFTER] = after
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -1227,19 +1226,15 @@ def end_turn(S, C, PR, g):
     p = S.seat[g]
     if S.ws_dirty[g]:
         refill_workshop(S, PR, g)
-    r = alloc_row(S.turn_buf, S.turn_n, g)
     b = S.turn_buf
-    b[g, r, 0] = S.ply[g] + 1
-    b[g, r, 1] = S.turn[g]
-    b[g, r, 2] = S.cycle[g]
-    b[g, r, 3] = p
-    b[g, r, 4] = S.turn_main[g]
-    b[g, r, 5] = S.vp[g, p] - S.turn_vp0[g]
-    b[g, r, 6] = S.susp[g, p]
-    b[g, r, 7] = 0 if S.coper[g, p] else 1
-    b[g, r, 8] = S.coins[g, p]
-    b[g, r, 9] = S.research[g, p]
-    b[g, r, 10] = S.turn_cards[g]
+    r = begin_turn_row(b, S.turn_n, g, S.ply[g] + 1, S.turn[g], S.cycle[g], p)
+    b[g, r, TURN_MAIN_ACTION] = S.turn_main[g]
+    b[g, r, TURN_VP_GAINED] = S.vp[g, p] - S.turn_vp0[g]
+    b[g, r, TURN_SUSPICION_AFTER] = S.susp[g, p]
+    b[g, r, TURN_PRINCIPLE_AFTER] = 0 if S.coper[g, p] else 1
+    b[g, r, TURN_COINS_AFTER] = S.coins[g, p]
+    b[g, r, TURN_RESEARCH_AFTER] = S.research[g, p]
+    b[g, r, TURN_CARDS_PLAYED] = S.turn_cards[g]
     S.turn[g] += 1
     P = S.coins.shape[1]
     for k in range(1, P + 1):
@@ -1719,6 +1714,17 @@ def apply_kernel(S, C, PR, actions, active):
 # ====================================================================== setup
 
 
+@njit(cache=True, no_cpython_wrapper=True)
+def ids_where(key, value, out):
+    """Write the ids ``i`` with ``key[i] == value`` into ``out`` in id order; returns how many."""
+    n = 0
+    for i in range(key.shape[0]):
+        if key[i] == value:
+            out[n] = i
+            n += 1
+    return n
+
+
 @njit(cache=True)
 def setup_kernel(S, C, PR):
     """Shuffle decks, Workshop decks, bags, Penance pile; draw Graduation tiles; first Cycle starts."""
@@ -1734,20 +1740,12 @@ def setup_kernel(S, C, PR):
             S.deck_n[g, p] = nbasic
             S.nslots[g, p] = nbasic
             chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_DECK + p, S.deck[g, p], 0, nbasic)
-        for per in range(3):
-            n = 0
-            for i in range(C.INV_PERIOD.shape[0]):
-                if C.INV_PERIOD[i] == per + 1:
-                    S.inv_deck[g, per, n] = i
-                    n += 1
+        for per in range(3):  # one Invention deck per Period, shuffled
+            n = ids_where(C.INV_PERIOD, per + 1, S.inv_deck[g, per])
             S.inv_deck_n[g, per] = n
             chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_INV + per, S.inv_deck[g, per], 0, n)
-        for lv in range(3):
-            n = 0
-            for t in range(C.TILE_LEVEL.shape[0]):
-                if C.TILE_LEVEL[t] == lv + 1:
-                    S.bag[g, lv, n] = t
-                    n += 1
+        for lv in range(3):  # one Observation bag per Level, shuffled
+            n = ids_where(C.TILE_LEVEL, lv + 1, S.bag[g, lv])
             S.bag_n[g, lv] = n
             chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_BAG + lv, S.bag[g, lv], 0, n)
         npen = C.PEN_TYPES.shape[0]

@@ -18,10 +18,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.logs import alloc_row
+from sim.core.logs import begin_event_row, begin_turn_row
 from sim.core.rng import chance_shuffle
 
 from .consts import *  # noqa: F401,F403  X_* indices into C
+from .logcols import (EV_AMOUNT, EV_CATEGORY, EV_COST, EV_COUNT, EV_ITEM, EV_TARGET_SEAT, TURN_COFFEE_AFTER,
+                      TURN_COFFEE_GAINED, TURN_COFFEE_SPENT, TURN_CURED_AFTER, TURN_INSIGHT_AFTER, TURN_MT_ACTION,
+                      TURN_OPTION, TURN_VP_AFTER, TURN_VP_GAINED)
 from .actions import (CARD0, CH0, DONE, MODE0, MODE_BRIGHT, MODE_NORMAL, NUM_ACTIONS, PASS, PLACE0,
                       POS0, RECALL, TREAT, XFER0)
 
@@ -115,18 +118,14 @@ OPT_PASS, OPT_STATE, OPT_RECALL, OPT_TREAT = 0, 1, 2, 3
 @njit(cache=True)
 def ev(S, C, g, kind, seat, cat, amount, target, item, cost, count):
     """Append one event row (core columns then category, amount, target_seat, item, cost, count)."""
-    r = alloc_row(S.event_buf, S.event_n, g)
     b = S.event_buf
-    b[g, r, 0] = S.ply[g]
-    b[g, r, 1] = S.M[g, C[X_so_turn]]
-    b[g, r, 2] = seat
-    b[g, r, 3] = kind
-    b[g, r, 4] = cat
-    b[g, r, 5] = amount
-    b[g, r, 6] = target
-    b[g, r, 7] = item
-    b[g, r, 8] = cost
-    b[g, r, 9] = count
+    r = begin_event_row(b, S.event_n, g, S.ply[g], S.M[g, C[X_so_turn]], seat, kind)
+    b[g, r, EV_CATEGORY] = cat
+    b[g, r, EV_AMOUNT] = amount
+    b[g, r, EV_TARGET_SEAT] = target
+    b[g, r, EV_ITEM] = item
+    b[g, r, EV_COST] = cost
+    b[g, r, EV_COUNT] = count
 
 
 @njit(cache=True)
@@ -966,24 +965,20 @@ def finish_turn(S, C, g):
     if P == 1 and (S.M[g, C[X_so_turn]] + 1) % C[X_solo_every] == 0:
         freud_step(S, C, g, -1)
     # turn log row
-    r = alloc_row(S.turn_buf, S.turn_n, g)
     tb = S.turn_buf
-    tb[g, r, 0] = S.ply[g] + 1
-    tb[g, r, 1] = S.M[g, C[X_so_turn]]
-    tb[g, r, 2] = S.M[g, C[X_so_rnd]]
-    tb[g, r, 3] = p
-    tb[g, r, 4] = S.M[g, C[X_so_t_opt]]
-    tb[g, r, 5] = S.M[g, C[X_so_t_act]] + 1
-    tb[g, r, 6] = S.M[g, C[X_so_t_cspent]]
-    tb[g, r, 7] = S.M[g, C[X_so_t_cgain]]
-    tb[g, r, 8] = S.M[g, C[X_so_t_vp]]
-    tb[g, r, 9] = S.M[g, C[X_so_vp] + p]
-    tb[g, r, 10] = S.M[g, C[X_so_coffee] + p]
+    r = begin_turn_row(tb, S.turn_n, g, S.ply[g] + 1, S.M[g, C[X_so_turn]], S.M[g, C[X_so_rnd]], p)
+    tb[g, r, TURN_OPTION] = S.M[g, C[X_so_t_opt]]
+    tb[g, r, TURN_MT_ACTION] = S.M[g, C[X_so_t_act]] + 1
+    tb[g, r, TURN_COFFEE_SPENT] = S.M[g, C[X_so_t_cspent]]
+    tb[g, r, TURN_COFFEE_GAINED] = S.M[g, C[X_so_t_cgain]]
+    tb[g, r, TURN_VP_GAINED] = S.M[g, C[X_so_t_vp]]
+    tb[g, r, TURN_VP_AFTER] = S.M[g, C[X_so_vp] + p]
+    tb[g, r, TURN_COFFEE_AFTER] = S.M[g, C[X_so_coffee] + p]
     ins = 0
     for i in range(1, 10):
         ins += tok_at(S, C, g, p, i)
-    tb[g, r, 11] = ins
-    tb[g, r, 12] = S.M[g, C[X_so_cured] + p]
+    tb[g, r, TURN_INSIGHT_AFTER] = ins
+    tb[g, r, TURN_CURED_AFTER] = S.M[g, C[X_so_cured] + p]
     S.M[g, C[X_so_turn]] += 1
     S.M[g, C[X_so_seat]] = (p + 1) % P
     if S.M[g, C[X_so_seat]] == 0:

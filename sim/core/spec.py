@@ -1,0 +1,51 @@
+"""What a game is made of, declared in one place: :class:`GameSpec`.
+
+Each game package declares one ``SPEC`` (its engine, the modules that register its strategies, the
+module of its report sections, its rules document) and registers it once, as an entry point of the
+group ``meeplelab.games`` in ``pyproject.toml``:
+
+    [project.entry-points."meeplelab.games"]
+    galileos-truth = "sim.galileos_truth.spec:SPEC"
+
+A third-party game plugs in the same way from its own package (or, without packaging, by a module
+named in ``MEEPLELAB_PLUGINS`` that calls :func:`sim.registry.register_spec`). The game, strategy and
+report registries all read the specs (:mod:`sim.registry`); nothing else lists the games.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def load_ref(ref: str) -> Any:
+    """The object named by ``"module:attribute"`` (imported on call)."""
+    mod, _, attr = ref.partition(":")
+    obj = importlib.import_module(mod)
+    return getattr(obj, attr) if attr else obj
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game's parts.
+
+    Attributes:
+        name: the game id (``--game``), equal to the engine's ``name``.
+        engine: ``"module:Class"`` of the engine (imported on first use), or the class itself.
+        strategies: modules that register the game's strategies when imported
+            (``strategies.registry.register_strategy``).
+        sections: module whose ``SECTIONS`` list holds the game's report section builders (None: the
+            generic sections only).
+        rules_doc: the game's rules document (assumption IDs, parameters), relative to the repository.
+    """
+
+    name: str
+    engine: Any
+    strategies: tuple[str, ...] = field(default_factory=tuple)
+    sections: str | None = None
+    rules_doc: str | None = None
+
+    def engine_class(self) -> type:
+        """The engine class (imports its module the first time)."""
+        return load_ref(self.engine) if isinstance(self.engine, str) else self.engine

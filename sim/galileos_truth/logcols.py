@@ -1,0 +1,23 @@
+"""Buffer columns of Galileo's Truth's own log columns (after the core ones of ``sim/core/logs.py``),
+named after the columns of ``GalileosTruth.turn_columns`` / ``event_columns``; the rule kernels
+write log rows through ``begin_turn_row`` / ``begin_event_row`` and these names, never by position.
+``tests/test_logcols.py`` checks every constant against the schema and that every column has one.
+"""
+
+# turns table: ply, turn, round, seat (core), then
+TURN_MAIN_ACTION = 4
+TURN_VP_GAINED = 5
+TURN_SUSPICION_AFTER = 6
+TURN_PRINCIPLE_AFTER = 7
+TURN_COINS_AFTER = 8
+TURN_RESEARCH_AFTER = 9
+TURN_CARDS_PLAYED = 10
+
+# events table: ply, turn, seat, kind (core), then
+EV_CATEGORY = 4
+EV_AMOUNT = 5
+EV_TARGET_SEAT = 6
+EV_ITEM = 7
+EV_CYCLE = 8
+EV_BEFORE = 9
+EV_AFTER = 10

@@ -1,0 +1,24 @@
+"""Buffer columns of Unconscious Mind's own log columns (after the core ones of ``sim/core/logs.py``),
+named after the columns of ``UnconsciousMind.turn_columns`` / ``event_columns``; the rule kernels
+write log rows through ``begin_turn_row`` / ``begin_event_row`` and these names, never by position.
+``tests/test_logcols.py`` checks every constant against the schema and that every column has one.
+"""
+
+# turns table: ply, turn, round, seat (core), then
+TURN_OPTION = 4
+TURN_MT_ACTION = 5
+TURN_COFFEE_SPENT = 6
+TURN_COFFEE_GAINED = 7
+TURN_VP_GAINED = 8
+TURN_VP_AFTER = 9
+TURN_COFFEE_AFTER = 10
+TURN_INSIGHT_AFTER = 11
+TURN_CURED_AFTER = 12
+
+# events table: ply, turn, seat, kind (core), then
+EV_CATEGORY = 4
+EV_AMOUNT = 5
+EV_TARGET_SEAT = 6
+EV_ITEM = 7
+EV_COST = 8
+EV_COUNT = 9
