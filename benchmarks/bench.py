@@ -4,7 +4,7 @@ Measures, for each game: complete games per second at 2 and 4 seats with the gam
 strategy, logs written and not written, batch sizes 1 / 64 / 512 / 4096, n_jobs 1 and 2; peak
 resident memory of a whole ``simulate`` process for 10k and 200k games; Parquet bytes per game;
 a cProfile of one batch per game; and the sweep at scale (50 variants x 10,000 Unconscious Mind
-games, timed end to end). ``--only`` picks parts (throughput, memory, sweep, profile); every
+games, timed end to end). ``--only`` picks parts (throughput, memory, sweep, profile, compile: the cold compile of the rule kernels); every
 measured row is stored in ``benchmarks/results.json`` (rows of a part measured again replace the
 old ones) and ``benchmarks/RESULTS.md`` is rendered from all stored rows, with the machine, the
 date of each measurement and the hand-written analysis in ``benchmarks/notes.md`` appended.
@@ -124,7 +124,22 @@ def peak_memory(game: str, players: int, games: int, batch: int) -> Row:
     return Row(game, "memory", players, batch, 1, True, games, secs, {"peak_mib": peak})
 
 
-PARTS = ("throughput", "memory", "sweep", "profile")
+def cold_compile(game: str) -> Row:
+    """Seconds to compile ``game``'s rule kernels from nothing: ``python -m sim.warmup --one GAME`` in
+    a separate process whose numba cache folder (``NUMBA_CACHE_DIR``) is new and empty, so no
+    cached kernel is found (issue 15's target: 90 s or less per engine)."""
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, NUMBA_CACHE_DIR=d)
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "sim.warmup", "--one", game], cwd=ROOT, env=env, check=True,
+                       capture_output=True, text=True)
+        secs = time.perf_counter() - t0
+        cached = sum(1 for _ in Path(d).rglob("*.nbi"))
+    load = os.getloadavg()[0]
+    return Row(game, "compile", 0, 0, 1, False, 0, secs, {"kernels_cached": cached, "load_after": round(load, 1)})
+
+
+PARTS = ("throughput", "memory", "sweep", "profile", "compile")
 RESULTS_JSON = ROOT / "benchmarks" / "results.json"
 NOTES = ROOT / "benchmarks" / "notes.md"
 
@@ -183,10 +198,14 @@ def profile(game: str, games: int = 2048, batch: int = 2048, top: int = 12) -> l
 
 
 def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PARTS, echo=print) -> list[Row]:
-    """The benchmark matrix for ``parts`` (throughput, memory, sweep, profile); ``quick`` shrinks it."""
+    """The benchmark matrix for ``parts`` (throughput, memory, sweep, profile, compile); ``quick`` shrinks it."""
     rows: list[Row] = []
     scale = 0.1 if quick else scale
     for g in games:
+        if "compile" in parts:
+            r = cold_compile(g)
+            rows.append(r)
+            echo(f"  {g}: cold compile {r.seconds:.0f} s ({r.extra['kernels_cached']} kernels cached)")
         if "throughput" in parts:
             echo(f"{g}: warming up (compile, worker pool)")
             time_simulate(g, 4, 64, 64, 1, True)
@@ -267,6 +286,12 @@ def render(rows: list, info: dict, notes: str = "") -> str:
                     out.append(f"\n{p} seats: batch 4096 is {b4.gps / b1.gps:.1f}x batch 1.")
                 if j1 and j2:
                     out.append(f"{p} seats: n_jobs 2 is {j2.gps / j1.gps:.2f}x n_jobs 1.")
+        comp = [r for r in gr if r.measure == "compile"]
+        for r in comp:
+            out += ["", f"### {g}: cold compile of the rule kernels{at(g, 'compile')}", "",
+                    f"`python -m sim.warmup --one {g}` with an empty numba cache folder: **{r.seconds:.0f} s** "
+                    f"({r.extra['kernels_cached']} kernels cached; load average {r.extra['load_after']} when it "
+                    "ended). Target (issue 15): 90 s or less."]
         mem = [r for r in gr if r.measure == "memory"]
         if mem:
             out += ["", f"### {g}: peak resident memory of one simulate process (4 seats, logs written){at(g, 'memory')}", "",

@@ -30,3 +30,9 @@ def test_every_game_column_has_a_constant_equal_to_its_schema_position(name):
         assert set(consts) == {c.name for c in own}, (prefix, sorted(consts))
         for col, pos in consts.items():
             assert pos == spec.index(col), (col, pos)
+
+
+def test_the_core_columns_sit_at_the_same_positions_in_both_tables():
+    # begin_row writes positions 0-3 for both tables: ply and turn coincide, then round/seat, seat/kind
+    assert (logs.T_PLY, logs.T_TURN, logs.T_ROUND, logs.T_SEAT) == (0, 1, 2, 3)
+    assert (logs.E_PLY, logs.E_TURN, logs.E_SEAT, logs.E_KIND) == (0, 1, 2, 3)

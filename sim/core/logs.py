@@ -141,40 +141,36 @@ def alloc_row(buf, n, g):
 
 
 @njit(cache=True)
-def begin_turn_row(buf, n, g, ply, turn, rnd, seat):
-    """Append a turns-table row of game ``g`` with its core columns (ply, turn, round, seat) set and
-    the game's columns 0; returns the row, for the game to fill its columns by their names
-    (``sim/<game>/logcols.py``). The one writer of turn rows (issue 15).
+def begin_row(buf, n, g, c0, c1, c2, c3):
+    """Append a row of game ``g`` with its four core columns set to ``c0..c3`` and the game's columns
+    0; returns the row, for the game to fill its own columns by their names (``sim/<game>/logcols.py``).
+    The one writer of log rows (issue 15); call it through :func:`begin_turn_row` /
+    :func:`begin_event_row`, which name the core columns.
 
     Args:
-        buf: ``int32[B, capacity, K]`` turn buffer; n: ``int32[B]`` rows used per game.
+        buf: ``int32[B, capacity, K]`` buffer; n: ``int32[B]`` rows used per game.
 
     Raises:
         RuntimeError: the buffer is full (:func:`alloc_row`).
     """
     r = alloc_row(buf, n, g)
-    buf[g, r, T_PLY] = ply
-    buf[g, r, T_TURN] = turn
-    buf[g, r, T_ROUND] = rnd
-    buf[g, r, T_SEAT] = seat
+    buf[g, r, 0] = c0  # T_PLY == E_PLY
+    buf[g, r, 1] = c1  # T_TURN == E_TURN
+    buf[g, r, 2] = c2  # T_ROUND / E_SEAT
+    buf[g, r, 3] = c3  # T_SEAT / E_KIND
     return r
 
 
 @njit(cache=True)
-def begin_event_row(buf, n, g, ply, turn, seat, kind):
-    """Append an events-table row of game ``g`` with its core columns (ply, turn, seat, kind code)
-    set and the payload 0; returns the row, for the game to fill its payload columns by their names
-    (``sim/<game>/logcols.py``). The one writer of event rows (issue 15).
+def begin_turn_row(buf, n, g, ply, turn, rnd, seat):
+    """A new turns-table row with ply, turn, round and seat set (:func:`begin_row`)."""
+    return begin_row(buf, n, g, ply, turn, rnd, seat)
 
-    Raises:
-        RuntimeError: the buffer is full (:func:`alloc_row`).
-    """
-    r = alloc_row(buf, n, g)
-    buf[g, r, E_PLY] = ply
-    buf[g, r, E_TURN] = turn
-    buf[g, r, E_SEAT] = seat
-    buf[g, r, E_KIND] = kind
-    return r
+
+@njit(cache=True)
+def begin_event_row(buf, n, g, ply, turn, seat, kind):
+    """A new events-table row with ply, turn, seat and kind code set (:func:`begin_row`)."""
+    return begin_row(buf, n, g, ply, turn, seat, kind)
 
 
 def drain(buf: np.ndarray, n: np.ndarray, game_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,8 +1,4 @@
-"""Buffer columns of Unconscious Mind's own log columns (after the core ones of ``sim/core/logs.py``),
-named after the columns of ``UnconsciousMind.turn_columns`` / ``event_columns``; the rule kernels
-write log rows through ``begin_turn_row`` / ``begin_event_row`` and these names, never by position.
-``tests/test_logcols.py`` checks every constant against the schema and that every column has one.
-"""
+"""The buffer column of each of Unconscious Mind's own log columns, by name (the convention: docs/engine_guide.md)."""
 
 # turns table: ply, turn, round, seat (core), then
 TURN_OPTION = 4
