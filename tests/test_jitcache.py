@@ -135,7 +135,7 @@ def test_a_read_only_install_imports_and_caches_into_a_writable_fallback(readonl
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert [ln.split()[0] for ln in lines] == ["unconscious-mind", "galileos-truth"]
+    assert [ln.split()[0] for ln in lines] == ["galileos-truth", "unconscious-mind"]
     assert not any("unavailable" in ln for ln in lines), r.stdout
     assert not (tree / "sim" / "core" / "__pycache__").exists() and not any(home.iterdir())
     code = ("import numpy as np\nfrom sim.core.rng import mix64\nprint(int(mix64(np.uint64(7))), "
