@@ -522,7 +522,8 @@ def robustness(
 @user_errors
 def balance(
     game: str = typer.Option(..., "--game", help="Game id."),
-    vary: List[str] = typer.Option(..., "--vary", help="name=LOW..HIGH to search (repeatable; tuples as 0,4,8..0,6,12)."),
+    vary: List[str] = typer.Option(..., "--vary", help="name=LOW..HIGH to search (repeatable; tuples as 0,4,8..0,6,12; a choice "
+                                                        "parameter as name=A,B,...: first_player_rule=rotate,fewest-vp)."),
     target: List[str] = typer.Option(..., "--target",
                                      help="seat-spread<=P, strategy-excess<=P, length=LOW..HIGH, or a conclusion of "
                                           "the study: abjure-cycle-3=-1..1 (repeatable; docs/robustness.md)."),

@@ -158,19 +158,24 @@ def parse_target(text: str, lineups, conclusions=()) -> Target:
 
 # --------------------------------------------------------------------------------------------- vary
 def parse_vary_range(items: list[str], params_cls) -> dict[str, Range]:
-    """``["prison_at=6..9", "suspicion_band_vp=0,-3,-7,-14..0,-1,-3,-6"]`` as ranges.
+    """``["prison_at=6..9", "suspicion_band_vp=0,-3,-7,-14..0,-1,-3,-6", "first_player_rule=rotate,fewest-vp"]``
+    as ranges: a number or tuple parameter as ``LOW..HIGH``, a choice parameter (a string field with
+    allowed values, e.g. ``first_player_rule``, A-GT-31, or a true/false field) as a comma-separated list of
+    two or more of its values (searched as an Optuna categorical).
 
     Raises:
-        ConfigError: malformed item, unknown parameter, string parameter, low above high, a bound
-            outside the parameter's range, or a parameter given twice.
+        ConfigError: malformed item, unknown parameter, a choice parameter given as a range or a number
+            parameter as a list, a value the parameter does not allow (the allowed values named), a choice
+            given twice or only one, low above high, a bound outside the parameter's range, or a parameter
+            given twice.
     """
     import dataclasses
 
     fields = {f.name: f for f in dataclasses.fields(params_cls)}
     out: dict[str, Range] = {}
     for it in items:
-        if "=" not in it or ".." not in it.split("=", 1)[1]:
-            raise ConfigError(f"--vary {it!r} needs the form name=LOW..HIGH")
+        if "=" not in it:
+            raise ConfigError(f"--vary {it!r} needs the form name=LOW..HIGH (numbers) or name=A,B,... (choices)")
         name, rest = (x.strip() for x in it.split("=", 1))
         if name not in fields:
             apply_overrides(params_cls(), {name: "0"})  # names close matches
@@ -178,7 +183,10 @@ def parse_vary_range(items: list[str], params_cls) -> dict[str, Range]:
             raise ConfigError(f"parameter {name!r} is given in two --vary options: give it once")
         f = fields[name]
         if isinstance(f.default, (str, bool)):
-            raise ConfigError(f"--vary {it!r}: {name} is not a number; allowed int, float or tuple parameters")
+            out[name] = _choice_range(it, f, rest, params_cls)
+            continue
+        if ".." not in rest:
+            raise ConfigError(f"--vary {it!r} needs the form name=LOW..HIGH ({name} is a number parameter)")
         lo_s, hi_s = rest.split("..", 1)
         lo, hi = parse_value(name, lo_s, f.default), parse_value(name, hi_s, f.default)
         for v in (lo, hi):
@@ -192,12 +200,43 @@ def parse_vary_range(items: list[str], params_cls) -> dict[str, Range]:
     return out
 
 
+def _choice_range(it: str, f, rest: str, params_cls) -> Range:
+    """The ``--vary name=A,B,...`` choices of a string or true/false field, each checked by the parameter."""
+    allowed = f.metadata.get("choices") or ((True, False) if isinstance(f.default, bool) else None)
+    listed = ", ".join(map(str, allowed)) if allowed else "any text"
+    if ".." in rest:
+        raise ConfigError(f"--vary {it!r}: {f.name} is a choice, not a number: give two or more of {listed} "
+                          "separated by commas")
+    vals = []
+    for raw in (x.strip() for x in rest.split(",")):
+        try:
+            v = parse_value(f.name, raw, f.default)
+            apply_overrides(params_cls(), {f.name: v})
+        except ConfigError as e:
+            raise ConfigError(f"--vary {it!r}: {e}") from None
+        if v in vals:
+            raise ConfigError(f"--vary {it!r}: {raw!r} is given twice; give each choice once")
+        vals.append(v)
+    if len(vals) < 2:
+        raise ConfigError(f"--vary {it!r}: give two or more choices separated by commas (allowed {listed})")
+    return Range(f.name, f.metadata.get("source", ""), f.default, choices=tuple(vals), reason="--vary")
+
+
 def _suggest(trial, r: Range) -> Any:
+    if r.choices is not None:
+        return trial.suggest_categorical(r.name, list(r.choices))
     if isinstance(r.default, tuple):
         return r.value(trial.suggest_float(r.name + ".u", 0.0, 1.0))
     if isinstance(r.default, int):
         return trial.suggest_int(r.name, r.low, r.high)
     return trial.suggest_float(r.name, r.low, r.high)
+
+
+def _enqueued(r: Range) -> tuple[str, Any]:
+    """The Optuna distribution name and value that put the default first."""
+    if r.choices is None and isinstance(r.default, tuple):
+        return r.name + ".u", r.unit_of(r.default)
+    return r.name, r.default
 
 
 # ---------------------------------------------------------------------------------------------- run
@@ -265,6 +304,7 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, max(2, trials // 3)))
     ost = optuna.create_study(directions=directions, sampler=sampler)
     rows: list[dict] = []
+    seen: dict[tuple, list[float]] = {}
 
     def objective(trial):
         values = {n: _suggest(trial, r) for n, r in ranges.items()}
@@ -273,8 +313,11 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         except ConfigError as e:
             trial.set_user_attr("refused", str(e))
             raise optuna.TrialPruned() from None
-        g = evaluate_point(cls, {**fixed, **values}, lineups, games, seed)
-        ms = [t.value(g) for t in tgs]
+        key = tuple(format_value(v) for v in values.values())
+        if key not in seen:  # same rules, same seeds: the same games (a small discrete space repeats points)
+            g = evaluate_point(cls, {**fixed, **values}, lineups, games, seed)
+            seen[key] = [t.value(g) for t in tgs]
+        ms = seen[key]
         rows.append({"trial": trial.number, **{n: format_value(v) for n, v in values.items()},
                      **{t.text: m for t, m in zip(tgs, ms)},
                      "met": sum(t.excess(m) == 0 for t, m in zip(tgs, ms)), "excess": sum(t.excess(m) for t, m in zip(tgs, ms))})
@@ -285,8 +328,7 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
 
     # the defaults first (when inside every range): the baseline every proposal is compared with
     defaults_first = all(_inside(r) for r in ranges.values())
-    ost.enqueue_trial({(n + ".u" if isinstance(r.default, tuple) else n): (r.unit_of(r.default) if isinstance(r.default, tuple) else r.default)
-                       for n, r in ranges.items() if _inside(r)})
+    ost.enqueue_trial(dict(_enqueued(r) for r in ranges.values() if _inside(r)))
     ost.optimize(objective, n_trials=trials)
     if not rows:
         raise ConfigError(f"every candidate was refused by the rules' consistency check ({trials} trials): narrow --vary")
@@ -338,6 +380,8 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
 
 
 def _inside(r: Range) -> bool:
+    if r.choices is not None:
+        return r.default in r.choices
     lows = r.low if isinstance(r.low, tuple) else (r.low,)
     highs = r.high if isinstance(r.high, tuple) else (r.high,)
     ds = r.default if isinstance(r.default, tuple) else (r.default,)
