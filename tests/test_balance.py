@@ -84,7 +84,9 @@ def test_bad_targets_are_refused(text, message):
 
 
 @pytest.mark.parametrize("items,message", [
-    (["rounds=2"], "needs the form name=LOW..HIGH"),
+    (["rounds=2"], "needs the form name=LOW..HIGH \\(rounds is a number parameter\\)"),
+    (["rounds=2,4"], "needs the form name=LOW..HIGH \\(rounds is a number parameter\\)"),
+    (["rounds"], "needs the form name=LOW..HIGH \\(numbers\\) or name=A,B,... \\(choices\\)"),
     (["roundz=2..4"], "unknown parameter 'roundz'"),
     (["rounds=4..2"], "LOW must be below HIGH"),
     (["rounds=0..4"], "out of range: allowed 1 to 50"),
@@ -122,3 +124,43 @@ def test_the_recheck_plays_distinct_candidates(found):
     out, s = found
     rc = pl.read_parquet(out / "recheck.parquet")
     assert rc.select("rounds", "max_value").unique().height == rc.height
+
+
+def test_a_choice_parameter_is_varied_as_a_list_of_its_values():
+    from sim.galileos_truth.params import Params
+
+    r = parse_vary_range(["first_player_rule=rotate, first-to-pass,fewest-vp", "start_books=0..2"], Params)
+    assert r["first_player_rule"].choices == ("rotate", "first-to-pass", "fewest-vp")
+    assert r["first_player_rule"].source == "A-GT-31" and r["first_player_rule"].text() == "rotate|first-to-pass|fewest-vp"
+    assert (r["start_books"].low, r["start_books"].high, r["start_books"].choices) == (0, 2, None)
+    assert parse_vary_range(["printing_house=shared,exclusive"], Params)["printing_house"].choices == ("shared", "exclusive")
+
+
+@pytest.mark.parametrize("item,message", [
+    ("first_player_rule=rotate,clockwise", "--vary 'first_player_rule=rotate,clockwise': parameter "
+     "first_player_rule='clockwise' is not allowed: choose one of rotate, first-to-pass, fewest-vp, fixed"),
+    ("first_player_rule=rotate", "--vary 'first_player_rule=rotate': give two or more choices separated by commas "
+     "(allowed rotate, first-to-pass, fewest-vp, fixed)"),
+    ("first_player_rule=rotate..fixed", "--vary 'first_player_rule=rotate..fixed': first_player_rule is a choice, not "
+     "a number: give two or more of rotate, first-to-pass, fewest-vp, fixed separated by commas"),
+    ("printing_house=shared,shared", "--vary 'printing_house=shared,shared': 'shared' is given twice; give each choice once"),
+])
+def test_bad_choice_vary_is_refused_naming_the_allowed_values(item, message):
+    from sim.galileos_truth.params import Params
+
+    with pytest.raises(ConfigError) as e:
+        parse_vary_range([item], Params)
+    assert str(e.value) == message
+
+
+def test_a_bad_choice_on_the_command_line_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["meeplelab", "balance", "--game", "galileos-truth", "--vary",
+                                      "first_player_rule=rotate,last-to-pass", "--target", "seat-spread:2<=5",
+                                      "--out", str(tmp_path / "b")])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err == ("error: --vary 'first_player_rule=rotate,last-to-pass': parameter "
+                                         "first_player_rule='last-to-pass' is not allowed: choose one of rotate, "
+                                         "first-to-pass, fewest-vp, fixed\n")
+    assert not (tmp_path / "b").exists()
