@@ -44,3 +44,22 @@ def test_shared_needs_a_printing_house_in_the_content(tmp_path):
         GalileosTruth(params=Params(printing_house="shared"), content_dir=d)
     with pytest.raises(ConfigError, match="printing_house='open' is not allowed: choose one of exclusive, shared"):
         apply_overrides(Params(), {"printing_house": "open"})
+
+
+def test_shared_plays_the_same_games_as_the_content_edit_and_changes_them(tmp_path):
+    """The parameter is the content edit docs/seat_advantage.md first measured (board.toml's printing-house
+    ``exclusive = false``): the same games, game for game; and it does change games against the default."""
+    from sim.panels import panel, play_lineups
+
+    d = tmp_path / "content"
+    shutil.copytree(GalileosTruth().content_dir, d)
+    board = d / "board.toml"
+    text = board.read_text()
+    at = text.index('id = "printing-house"')
+    board.write_text(text[:at] + text[at:].replace("exclusive = true", "exclusive = false", 1))
+    lus = panel("field-2", ("writer", "never-abjure"))
+    by_param = play_lineups(GalileosTruth(params=Params(printing_house="shared")), lus, 6, 0)
+    by_content = play_lineups(GalileosTruth(content_dir=d), lus, 6, 0)
+    default = play_lineups(GalileosTruth(), lus, 6, 0)
+    assert by_param.equals(by_content)
+    assert not by_param.select("vp", "turns").equals(default.select("vp", "turns"))
