@@ -183,35 +183,39 @@ def test_a_bad_choice_on_the_command_line_is_one_line_exit_2(tmp_path, capsys, m
 @pytest.fixture(scope="module")
 def gt_choice(tmp_path_factory):
     out = tmp_path_factory.mktemp("balgt") / "b"
-    # Seat 1 opening every Cycle (first_player_rule=fixed, A-GT-31) hands Seat 1 nearly every win
-    # (docs/seat_advantage.md: 98% in the writer mirror at 2 seats); rotating is far closer to fair
-    s = run_balance("galileos-truth", ["first_player_rule=fixed,rotate", "printing_house=exclusive,shared"],
-                    ["seat-spread:2<=50"], out, trials=6, games=30, recheck=2)
+    # with the exclusive printing-house, Seat 1 opening every Cycle (first_player_rule=fixed, A-GT-31) hands
+    # Seat 1 nearly every win (docs/seat_advantage.md: 98% in the writer mirror at 2 seats); rotating is far
+    # closer to fair. (With a shared printing-house even `fixed` is close to fair: the opening matters
+    # through that one exclusive space, docs/balance.md.)
+    s = run_balance("galileos-truth", ["first_player_rule=fixed,rotate"], ["seat-spread:2<=50"], out, trials=4,
+                    games=30, recheck=2, fixed={"printing_house": "exclusive"})
     return out, s
 
 
 def test_a_choice_search_on_galileos_truth_proposes_the_known_answer(gt_choice):
     out, s = gt_choice
     tr = pl.read_parquet(out / "trials.parquet")
-    assert s["defaults"]["first_player_rule"] == "rotate" and s["defaults"]["printing_house"] == "exclusive"
+    assert s["defaults"]["first_player_rule"] == "rotate"
     spread = dict(tr.group_by("first_player_rule").agg(pl.col("seat-spread:2<=50").min()).iter_rows())
-    assert spread["fixed"] > 80 > 50 > spread["rotate"]
+    assert spread["fixed"] > 70 > 50 > spread["rotate"]
+    rc = pl.read_parquet(out / "recheck.parquet")
+    assert sorted(rc["first_player_rule"]) == ["fixed", "rotate"]      # both re-checked on fresh seeds
+    fresh = dict(rc.select("first_player_rule", "seat-spread:2<=50").iter_rows())
+    assert fresh["fixed"] > 70 > 50 > fresh["rotate"]
     assert s["proposal"]["first_player_rule"] == "rotate" and s["meets_all_on_fresh_seeds"]
-    assert s["vary"] == {"first_player_rule": "fixed|rotate", "printing_house": "exclusive|shared"}
+    assert s["vary"] == {"first_player_rule": "fixed|rotate"} and s["fixed"] == {"printing_house": "exclusive"}
 
 
 def test_a_choice_proposal_is_a_set_line_and_a_run_config(gt_choice, tmp_path, monkeypatch):
     from sim.core.params import parse_set_options
 
     out, s = gt_choice
-    p = s["proposal"]
     data = tomllib.loads((out / "proposal.toml").read_text())
-    assert data == {"game": "galileos-truth", "params": {"first_player_rule": "rotate",
-                                                          "printing_house": p["printing_house"]}}
+    assert data == {"game": "galileos-truth", "params": {"printing_house": "exclusive", "first_player_rule": "rotate"}}
+    assert s["set_line"] == "--set printing_house=exclusive --set first_player_rule=rotate"
     toks = s["set_line"].split()
-    assert toks[0::2] == ["--set", "--set"]
     params = apply_overrides(get_game_class("galileos-truth").Params(), parse_set_options(toks[1::2]))
-    assert (params.first_player_rule, params.printing_house) == ("rotate", p["printing_house"])
+    assert (params.first_player_rule, params.printing_house) == ("rotate", "exclusive")
     monkeypatch.setattr(sys, "argv", ["meeplelab", "simulate", "--config", str(out / "proposal.toml"), "--players", "2",
                                       "--strategies", "writer", "--games", "2", "--n-jobs", "1",
                                       "--out", str(tmp_path / "run"), "--no-progress"])
@@ -221,5 +225,5 @@ def test_a_choice_proposal_is_a_set_line_and_a_run_config(gt_choice, tmp_path, m
     import json
 
     man = json.loads((tmp_path / "run" / "manifest.json").read_text())
-    assert man["game"]["params"]["printing_house"] == p["printing_house"]
+    assert man["game"]["params_changed"] == {"printing_house": "exclusive", "first_player_rule": "rotate"}
     assert man["game"]["params"]["first_player_rule"] == "rotate"
