@@ -37,7 +37,7 @@ def build(out: Path, s: dict, trials: pl.DataFrame, recheck: pl.DataFrame, targe
           f"Targets: {', '.join(f'`{t}`' for t in s['targets'])}. Searched: "
           + ", ".join(f"`{k}` {v}" for k, v in s["vary"].items())
           + (f"; fixed: {', '.join(f'`{k}={v}`' for k, v in s['fixed'].items())}" if s["fixed"] else "") + ".", "",
-          f"{s['trials']} candidates (Optuna TPE, seed {s['seed']}), each {s['lineups']} rotated lineups x "
+          f"{s['trials']} candidates (Optuna {s.get('sampler', 'TPE')}, seed {s['seed']}), each {s['lineups']} rotated lineups x "
           f"{s['games_per_lineup']} games on the same seeds; the best {len(recheck)} re-checked on fresh seeds "
           f"(seed {s['fresh_seed']}, {s['recheck_games_per_lineup']} games per lineup) with 95% bootstrap intervals "
           "over games.", "", f"**Verdict: {verdict}.**", "", "Proposal:", "", f"    {s['set_line']}", "",

@@ -15,7 +15,9 @@ seats, see :mod:`analysis.studies`):
   Cycle 3 within 1 VP of 0: Abjuring a real choice), played on that conclusion's panels.
 
 Each candidate is played on the same seeds as every other (common random numbers), so candidates
-differ by their rules, not by their luck. Optuna's TPE sampler (seeded: the search is repeatable)
+differ by their rules, not by their luck. When every varied parameter is discrete (choices, int ranges)
+and ``trials`` covers the whole grid, Optuna's BruteForceSampler plays every candidate once (the search
+stops there); otherwise Optuna's TPE sampler (seeded: the search is repeatable)
 minimises, per target, the metric (``<=`` targets) or its distance outside the range (``a..b``
 targets); several targets give a multi-objective search and a Pareto table. A candidate whose
 values contradict each other (``Params.check``) is pruned. The ``recheck`` best distinct candidates (all
@@ -237,6 +239,19 @@ def _suggest(trial, r: Range) -> Any:
     return trial.suggest_float(r.name, r.low, r.high)
 
 
+def grid_size(ranges: dict[str, Range]) -> int | None:
+    """Candidates in the search space when every range is discrete (choices, int ranges), else None."""
+    n = 1
+    for r in ranges.values():
+        if r.choices is not None:
+            n *= len(r.choices)
+        elif isinstance(r.default, int) and not isinstance(r.default, bool):
+            n *= r.high - r.low + 1
+        else:
+            return None
+    return n
+
+
 def _enqueued(r: Range) -> tuple[str, Any]:
     """The Optuna distribution name and value that put the default first."""
     if r.choices is None and isinstance(r.default, tuple):
@@ -308,7 +323,16 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     say = progress or (lambda s: None)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     directions = ["minimize"] * len(tgs)
-    sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, max(2, trials // 3)))
+    grid = grid_size(ranges)
+    if grid is not None and grid <= trials:  # a small discrete space: try every candidate once
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            sampler = optuna.samplers.BruteForceSampler(seed=seed)
+        say(f"search: all {grid} candidates of the discrete space, each once (Optuna BruteForceSampler)")
+    else:
+        sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, max(2, trials // 3)))
     ost = optuna.create_study(directions=directions, sampler=sampler)
     rows: list[dict] = []
     seen: dict[tuple, list[float]] = {}
@@ -375,7 +399,8 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         {"game": game, "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}}).encode())
     summary = {
         "game": game, "targets": [t.text for t in tgs], "vary": {n: r.text() for n, r in ranges.items()},
-        "fixed": {k: format_value(v) for k, v in fixed.items()}, "trials": trials, "games_per_lineup": games,
+        "fixed": {k: format_value(v) for k, v in fixed.items()}, "trials": len(ost.trials),
+        "sampler": "BruteForceSampler (every candidate once)" if isinstance(sampler, optuna.samplers.BruteForceSampler) else "TPE", "games_per_lineup": games,
         "lineups": len(lineups), "seed": seed, "fresh_seed": seed + FRESH_SEED_OFFSET,
         "recheck_games_per_lineup": games * recheck_factor, "pareto": pareto, "proposal": best, "set_line": set_line,
         "meets_all_on_fresh_seeds": best["met"] == len(tgs),

@@ -11,7 +11,7 @@ import pytest
 
 import cli
 import tests.toy_robust as T  # noqa: F401  registers toy-robust and its study
-from sim.balance import parse_target, parse_vary_range, run_balance
+from sim.balance import grid_size, parse_target, parse_vary_range, run_balance
 from sim.core.errors import ConfigError
 from sim.core.params import apply_overrides
 from sim.registry import get_game_class
@@ -196,6 +196,9 @@ def test_a_choice_search_on_galileos_truth_proposes_the_known_answer(gt_choice):
     out, s = gt_choice
     tr = pl.read_parquet(out / "trials.parquet")
     assert s["defaults"]["first_player_rule"] == "rotate"
+    # a 2-candidate discrete space with 4 trials: every candidate once, then the search stops
+    assert s["sampler"].startswith("BruteForceSampler") and s["trials"] == 2
+    assert sorted(tr["first_player_rule"]) == ["fixed", "rotate"]
     spread = dict(tr.group_by("first_player_rule").agg(pl.col("seat-spread:2<=50").min()).iter_rows())
     assert spread["fixed"] > 70 > 50 > spread["rotate"]
     rc = pl.read_parquet(out / "recheck.parquet")
@@ -227,3 +230,18 @@ def test_a_choice_proposal_is_a_set_line_and_a_run_config(gt_choice, tmp_path, m
     man = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert man["game"]["params_changed"] == {"printing_house": "exclusive", "first_player_rule": "rotate"}
     assert man["game"]["params"]["first_player_rule"] == "rotate"
+
+
+def test_grid_size_counts_a_discrete_space_and_refuses_a_continuous_one():
+    from sim.galileos_truth.params import Params
+
+    r = parse_vary_range(["first_player_rule=rotate,first-to-pass,fewest-vp", "printing_house=exclusive,shared",
+                          "start_books=0..1"], Params)
+    assert grid_size(r) == 12
+    assert grid_size(parse_vary_range(["rounds=2..8", "max_value=1..6"], get_game_class("toy-robust").Params)) == 42
+    assert grid_size(parse_vary_range(["suspicion_band_vp=0,-3,-7,-14..0,-1,-3,-6"], Params)) is None
+
+
+def test_a_search_larger_than_its_grid_uses_tpe(found):
+    out, s = found
+    assert s["sampler"] == "TPE" and s["trials"] == 14      # 42 candidates, 14 trials
