@@ -2,7 +2,8 @@
 
 ``--vary name=LOW..HIGH`` names the rule numbers to search (an int or float parameter in its range;
 a tuple parameter as ``0,4,8..0,6,12``, searched along the line between the two tuples like a
-plausible range). ``--target`` names what a designer wants, each a registered metric of the games
+plausible range; a choice parameter as ``first_player_rule=rotate,first-to-pass,fewest-vp``, an Optuna
+categorical). ``--target`` names what a designer wants, each a registered metric of the games
 of the study's rotated fields (panels ``field-P``: the scripted strategies in balanced rotation at P
 seats, see :mod:`analysis.studies`):
 
@@ -167,8 +168,9 @@ def parse_target(text: str, lineups, conclusions=()) -> Target:
 def parse_vary_range(items: list[str], params_cls) -> dict[str, Range]:
     """``["prison_at=6..9", "suspicion_band_vp=0,-3,-7,-14..0,-1,-3,-6", "first_player_rule=rotate,fewest-vp"]``
     as ranges: a number or tuple parameter as ``LOW..HIGH``, a choice parameter (a string field with
-    allowed values, e.g. ``first_player_rule``, A-GT-31, or a true/false field) as a comma-separated list of
-    two or more of its values (searched as an Optuna categorical).
+    allowed values, e.g. ``first_player_rule``, A-GT-31, or a true/false field) as a list of two or more
+    of its values separated by ``,`` (or ``|``, as ``meeplelab params`` shows choices), searched as an
+    Optuna categorical.
 
     Raises:
         ConfigError: malformed item, unknown parameter, a choice parameter given as a range or a number
@@ -215,7 +217,7 @@ def _choice_range(it: str, f, rest: str, params_cls) -> Range:
         raise ConfigError(f"--vary {it!r}: {f.name} is a choice, not a number: give two or more of {listed} "
                           "separated by commas")
     vals = []
-    for raw in (x.strip() for x in rest.split(",")):
+    for raw in (x.strip() for x in re.split(r"[,|]", rest)):  # "|" as Range.text() and `meeplelab params` show it
         try:
             v = parse_value(f.name, raw, f.default)
             apply_overrides(params_cls(), {f.name: v})

@@ -148,6 +148,11 @@ def test_a_choice_parameter_is_varied_as_a_list_of_its_values():
     assert r["first_player_rule"].source == "A-GT-31" and r["first_player_rule"].text() == "rotate|first-to-pass|fewest-vp"
     assert (r["start_books"].low, r["start_books"].high, r["start_books"].choices) == (0, 2, None)
     assert parse_vary_range(["printing_house=shared,exclusive"], Params)["printing_house"].choices == ("shared", "exclusive")
+    # the plausible range's text (as `meeplelab params` and the robustness notebook print it) is accepted as is
+    from sim.plausible import load_plausible
+
+    fp = load_plausible("galileos-truth")["first_player_rule"]
+    assert parse_vary_range([f"first_player_rule={fp.text()}"], Params)["first_player_rule"].choices == fp.choices
 
 
 @pytest.mark.parametrize("item,message", [
