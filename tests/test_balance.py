@@ -110,13 +110,17 @@ def test_bad_vary_is_refused(items, message):
         parse_vary_range(items, get_game_class("toy-robust").Params)
 
 
-def test_bad_balance_input_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("option,message", [
+    (["--trials", "0"], "error: --trials 0: must be >= 1\n"),
+    (["--recheck-factor", "0"], "error: --recheck-factor 0: must be >= 1\n"),
+])
+def test_bad_balance_input_is_one_line_exit_2(tmp_path, capsys, monkeypatch, option, message):
     monkeypatch.setattr(sys, "argv", ["meeplelab", "balance", "--game", "toy-robust", "--vary", "rounds=2..8",
-                                      "--target", "length=9..11", "--trials", "0", "--out", str(tmp_path / "b")])
+                                      "--target", "length=9..11", *option, "--out", str(tmp_path / "b")])
     with pytest.raises(SystemExit) as e:
         cli.main()
     err = capsys.readouterr().err
-    assert e.value.code == 2 and err == "error: --trials 0: must be >= 1\n"
+    assert e.value.code == 2 and err == message
     assert not (tmp_path / "b").exists()
 
 
