@@ -521,7 +521,8 @@ def robustness(
 @user_errors
 def balance(
     game: str = typer.Option(..., "--game", help="Game id."),
-    vary: List[str] = typer.Option(..., "--vary", help="name=LOW..HIGH to search (repeatable; tuples as 0,4,8..0,6,12)."),
+    vary: List[str] = typer.Option(..., "--vary", help="name=LOW..HIGH to search (repeatable; tuples as 0,4,8..0,6,12; a choice "
+                                                        "parameter as name=A,B,...: first_player_rule=rotate,fewest-vp)."),
     target: List[str] = typer.Option(..., "--target",
                                      help="seat-spread<=P, strategy-excess<=P, length=LOW..HIGH, or a conclusion of "
                                           "the study: abjure-cycle-3=-1..1 (repeatable; docs/robustness.md)."),
@@ -530,6 +531,8 @@ def balance(
     games_per_lineup: Optional[int] = typer.Option(None, "--games-per-lineup",
                                                    help="Games per rotated lineup per candidate (default: the study's)."),
     recheck: int = typer.Option(3, "--recheck", help="Best candidates re-played on fresh seeds."),
+    recheck_factor: int = typer.Option(2, "--recheck-factor",
+                                       help="The re-check plays this many times --games-per-lineup (narrower intervals)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the search and of its games (fresh seeds are derived)."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the balance search in --out."),
@@ -543,15 +546,18 @@ def balance(
 
     if recheck < 1:
         raise ConfigError(f"--recheck {recheck}: must be >= 1")
+    if recheck_factor < 1:
+        raise ConfigError(f"--recheck-factor {recheck_factor}: must be >= 1")
     try:
         with terminate_as_interrupt():
             s = run_balance(game, list(vary), list(target), out, trials=trials, games=games_per_lineup, seed=seed,
-                            recheck=recheck, fixed=parse_set_options(set_), overwrite=overwrite,
+                            recheck=recheck, recheck_factor=recheck_factor, fixed=parse_set_options(set_), overwrite=overwrite,
                             progress=lambda m: typer.echo(m, err=True))
     except KeyboardInterrupt as e:
         _interrupted(e, f"the balance search in {out} is incomplete (it cannot be resumed); run it again with --overwrite")
     p = s["proposal"]
-    typer.echo(f"proposal (trial {p['trial']}) meets {p['met']} of {len(s['targets'])} targets on fresh seeds: "
+    typer.echo(f"proposal (trial {p['trial']}) meets {p['met']} of {len(s['targets'])} targets on fresh seeds "
+               f"(whole 95% interval inside for {p['met_interval']}): "
                + "; ".join(f"{t} {p[t]:.2f} [{p[t + ' low']:.2f}, {p[t + ' high']:.2f}]" for t in s["targets"]))
     typer.echo(s["set_line"])
     typer.echo(f"wrote {out / 'proposal.toml'} and {s['page']}")

@@ -29,14 +29,15 @@ def build(out: Path, s: dict, trials: pl.DataFrame, recheck: pl.DataFrame, targe
     rep.mkdir(parents=True, exist_ok=True)
     p = s["proposal"]
     n = len(targets)
-    verdict = (f"proposal meets {p['met']} of {n} targets on fresh seeds ("
+    verdict = (f"proposal meets {p['met']} of {n} targets on fresh seeds by point estimate, with the whole 95% "
+               f"interval inside the target for {p['met_interval']} of {n} ("
                + "; ".join(f"{t.text}: {p[t.text]:.2f} [{p[t.text + ' low']:.2f}, {p[t.text + ' high']:.2f}]"
                            for t in targets) + ")")
     md = [f"# Balance search: {s['game']}", "",
           f"Targets: {', '.join(f'`{t}`' for t in s['targets'])}. Searched: "
           + ", ".join(f"`{k}` {v}" for k, v in s["vary"].items())
           + (f"; fixed: {', '.join(f'`{k}={v}`' for k, v in s['fixed'].items())}" if s["fixed"] else "") + ".", "",
-          f"{s['trials']} candidates (Optuna TPE, seed {s['seed']}), each {s['lineups']} rotated lineups x "
+          f"{s['trials']} candidates (Optuna {s.get('sampler', 'TPE')}, seed {s['seed']}), each {s['lineups']} rotated lineups x "
           f"{s['games_per_lineup']} games on the same seeds; the best {len(recheck)} re-checked on fresh seeds "
           f"(seed {s['fresh_seed']}, {s['recheck_games_per_lineup']} games per lineup) with 95% bootstrap intervals "
           "over games.", "", f"**Verdict: {verdict}.**", "", "Proposal:", "", f"    {s['set_line']}", "",

@@ -2,7 +2,8 @@
 
 ``--vary name=LOW..HIGH`` names the rule numbers to search (an int or float parameter in its range;
 a tuple parameter as ``0,4,8..0,6,12``, searched along the line between the two tuples like a
-plausible range). ``--target`` names what a designer wants, each a registered metric of the games
+plausible range; a choice parameter as ``first_player_rule=rotate,first-to-pass,fewest-vp``, an Optuna
+categorical). ``--target`` names what a designer wants, each a registered metric of the games
 of the study's rotated fields (panels ``field-P``: the scripted strategies in balanced rotation at P
 seats, see :mod:`analysis.studies`):
 
@@ -15,14 +16,18 @@ seats, see :mod:`analysis.studies`):
   Cycle 3 within 1 VP of 0: Abjuring a real choice), played on that conclusion's panels.
 
 Each candidate is played on the same seeds as every other (common random numbers), so candidates
-differ by their rules, not by their luck. Optuna's TPE sampler (seeded: the search is repeatable)
+differ by their rules, not by their luck. When every varied parameter is discrete (choices, int ranges)
+and ``trials`` covers the whole grid, Optuna's BruteForceSampler plays every candidate once (the search
+stops there); otherwise Optuna's TPE sampler (seeded: the search is repeatable)
 minimises, per target, the metric (``<=`` targets) or its distance outside the range (``a..b``
 targets); several targets give a multi-objective search and a Pareto table. A candidate whose
 values contradict each other (``Params.check``) is pruned. The ``recheck`` best distinct candidates (all
 targets met on the search seeds first, then the smallest total excess) are played again on fresh
 seeds with ``recheck_factor`` times the games; their metrics get 95% bootstrap intervals (over
-games) and the proposal is the re-checked candidate that meets the most targets on fresh seeds,
-then the smallest excess. It is written as a ``--set`` line and as ``proposal.toml`` (a run config
+games) and the proposal is the re-checked candidate that meets the most targets on fresh seeds
+(point estimates), then the smallest excess, then the most targets whose whole interval lies inside
+(``met_interval``; ties are common when several candidates meet every target), then the smallest
+excess of the intervals' far ends. It is written as a ``--set`` line and as ``proposal.toml`` (a run config
 with ``game`` and ``[params]``: ``meeplelab simulate --config proposal.toml --out RUN`` plays it).
 """
 
@@ -45,6 +50,9 @@ from .core.params import apply_overrides
 from .plausible import Range, format_value
 
 FRESH_SEED_OFFSET = 1_000_003
+#: how re-checked candidates are ranked: targets met (point estimate), total excess, targets whose whole
+#: 95% interval is inside, the intervals' total excess (their far ends), then the earlier trial
+RECHECK_ORDER = ["met", "excess", "met_interval", "excess_interval", "trial"]
 OUR = ("balance.json", "trials.parquet", "recheck.parquet", "proposal.toml", "report")
 
 
@@ -158,19 +166,25 @@ def parse_target(text: str, lineups, conclusions=()) -> Target:
 
 # --------------------------------------------------------------------------------------------- vary
 def parse_vary_range(items: list[str], params_cls) -> dict[str, Range]:
-    """``["prison_at=6..9", "suspicion_band_vp=0,-3,-7,-14..0,-1,-3,-6"]`` as ranges.
+    """``["prison_at=6..9", "suspicion_band_vp=0,-3,-7,-14..0,-1,-3,-6", "first_player_rule=rotate,fewest-vp"]``
+    as ranges: a number or tuple parameter as ``LOW..HIGH``, a choice parameter (a string field with
+    allowed values, e.g. ``first_player_rule``, A-GT-31, or a true/false field) as a list of two or more
+    of its values separated by ``,`` (or ``|``, as ``meeplelab params`` shows choices), searched as an
+    Optuna categorical.
 
     Raises:
-        ConfigError: malformed item, unknown parameter, string parameter, low above high, a bound
-            outside the parameter's range, or a parameter given twice.
+        ConfigError: malformed item, unknown parameter, a choice parameter given as a range or a number
+            parameter as a list, a value the parameter does not allow (the allowed values named), a choice
+            given twice or only one, low above high, a bound outside the parameter's range, or a parameter
+            given twice.
     """
     import dataclasses
 
     fields = {f.name: f for f in dataclasses.fields(params_cls)}
     out: dict[str, Range] = {}
     for it in items:
-        if "=" not in it or ".." not in it.split("=", 1)[1]:
-            raise ConfigError(f"--vary {it!r} needs the form name=LOW..HIGH")
+        if "=" not in it:
+            raise ConfigError(f"--vary {it!r} needs the form name=LOW..HIGH (numbers) or name=A,B,... (choices)")
         name, rest = (x.strip() for x in it.split("=", 1))
         if name not in fields:
             apply_overrides(params_cls(), {name: "0"})  # names close matches
@@ -178,7 +192,10 @@ def parse_vary_range(items: list[str], params_cls) -> dict[str, Range]:
             raise ConfigError(f"parameter {name!r} is given in two --vary options: give it once")
         f = fields[name]
         if isinstance(f.default, (str, bool)):
-            raise ConfigError(f"--vary {it!r}: {name} is not a number; allowed int, float or tuple parameters")
+            out[name] = _choice_range(it, f, rest, params_cls)
+            continue
+        if ".." not in rest:
+            raise ConfigError(f"--vary {it!r} needs the form name=LOW..HIGH ({name} is a number parameter)")
         lo_s, hi_s = rest.split("..", 1)
         lo, hi = parse_value(name, lo_s, f.default), parse_value(name, hi_s, f.default)
         for v in (lo, hi):
@@ -192,12 +209,56 @@ def parse_vary_range(items: list[str], params_cls) -> dict[str, Range]:
     return out
 
 
+def _choice_range(it: str, f, rest: str, params_cls) -> Range:
+    """The ``--vary name=A,B,...`` choices of a string or true/false field, each checked by the parameter."""
+    allowed = f.metadata.get("choices") or ((True, False) if isinstance(f.default, bool) else None)
+    listed = ", ".join(map(str, allowed)) if allowed else "any text"
+    if ".." in rest:
+        raise ConfigError(f"--vary {it!r}: {f.name} is a choice, not a number: give two or more of {listed} "
+                          "separated by commas")
+    vals = []
+    for raw in (x.strip() for x in re.split(r"[,|]", rest)):  # "|" as Range.text() and `meeplelab params` show it
+        try:
+            v = parse_value(f.name, raw, f.default)
+            apply_overrides(params_cls(), {f.name: v})
+        except ConfigError as e:
+            raise ConfigError(f"--vary {it!r}: {e}") from None
+        if v in vals:
+            raise ConfigError(f"--vary {it!r}: {raw!r} is given twice; give each choice once")
+        vals.append(v)
+    if len(vals) < 2:
+        raise ConfigError(f"--vary {it!r}: give two or more choices separated by commas (allowed {listed})")
+    return Range(f.name, f.metadata.get("source", ""), f.default, choices=tuple(vals), reason="--vary")
+
+
 def _suggest(trial, r: Range) -> Any:
+    if r.choices is not None:
+        return trial.suggest_categorical(r.name, list(r.choices))
     if isinstance(r.default, tuple):
         return r.value(trial.suggest_float(r.name + ".u", 0.0, 1.0))
     if isinstance(r.default, int):
         return trial.suggest_int(r.name, r.low, r.high)
     return trial.suggest_float(r.name, r.low, r.high)
+
+
+def grid_size(ranges: dict[str, Range]) -> int | None:
+    """Candidates in the search space when every range is discrete (choices, int ranges), else None."""
+    n = 1
+    for r in ranges.values():
+        if r.choices is not None:
+            n *= len(r.choices)
+        elif isinstance(r.default, int) and not isinstance(r.default, bool):
+            n *= r.high - r.low + 1
+        else:
+            return None
+    return n
+
+
+def _enqueued(r: Range) -> tuple[str, Any]:
+    """The Optuna distribution name and value that put the default first."""
+    if r.choices is None and isinstance(r.default, tuple):
+        return r.name + ".u", r.unit_of(r.default)
+    return r.name, r.default
 
 
 # ---------------------------------------------------------------------------------------------- run
@@ -225,6 +286,8 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         targets: target texts.
         out: folder to write.
         trials: Optuna trials (candidates), each ``games`` games per field lineup.
+        recheck: the best distinct candidates re-played on fresh seeds.
+        recheck_factor: the re-check plays ``games * recheck_factor`` games per lineup.
         fixed: ``--set`` overrides held fixed.
 
     Raises:
@@ -262,9 +325,19 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     say = progress or (lambda s: None)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     directions = ["minimize"] * len(tgs)
-    sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, max(2, trials // 3)))
+    grid = grid_size(ranges)
+    if grid is not None and grid <= trials:  # a small discrete space: try every candidate once
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            sampler = optuna.samplers.BruteForceSampler(seed=seed)
+        say(f"search: all {grid} candidates of the discrete space, each once (Optuna BruteForceSampler)")
+    else:
+        sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, max(2, trials // 3)))
     ost = optuna.create_study(directions=directions, sampler=sampler)
     rows: list[dict] = []
+    seen: dict[tuple, list[float]] = {}
 
     def objective(trial):
         values = {n: _suggest(trial, r) for n, r in ranges.items()}
@@ -273,8 +346,11 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         except ConfigError as e:
             trial.set_user_attr("refused", str(e))
             raise optuna.TrialPruned() from None
-        g = evaluate_point(cls, {**fixed, **values}, lineups, games, seed)
-        ms = [t.value(g) for t in tgs]
+        key = tuple(format_value(v) for v in values.values())
+        if key not in seen:  # same rules, same seeds: the same games (a small discrete space repeats points)
+            g = evaluate_point(cls, {**fixed, **values}, lineups, games, seed)
+            seen[key] = [t.value(g) for t in tgs]
+        ms = seen[key]
         rows.append({"trial": trial.number, **{n: format_value(v) for n, v in values.items()},
                      **{t.text: m for t, m in zip(tgs, ms)},
                      "met": sum(t.excess(m) == 0 for t, m in zip(tgs, ms)), "excess": sum(t.excess(m) for t, m in zip(tgs, ms))})
@@ -285,8 +361,7 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
 
     # the defaults first (when inside every range): the baseline every proposal is compared with
     defaults_first = all(_inside(r) for r in ranges.values())
-    ost.enqueue_trial({(n + ".u" if isinstance(r.default, tuple) else n): (r.unit_of(r.default) if isinstance(r.default, tuple) else r.default)
-                       for n, r in ranges.items() if _inside(r)})
+    ost.enqueue_trial(dict(_enqueued(r) for r in ranges.values() if _inside(r)))
     ost.optimize(objective, n_trials=trials)
     if not rows:
         raise ConfigError(f"every candidate was refused by the rules' consistency check ({trials} trials): narrow --vary")
@@ -300,21 +375,23 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         values = {n: parse_value(n, tab.filter(pl.col("trial") == tr)[n][0], ranges[n].default) for n in ranges}
         g = evaluate_point(cls, {**fixed, **values}, lineups, games * recheck_factor, seed + FRESH_SEED_OFFSET)
         row = {"trial": tr, **{n: format_value(v) for n, v in values.items()}}
-        met = 0
-        exc = 0.0
+        met = met_iv = 0
+        exc = exc_iv = 0.0
         for t in tgs:
             v = t.value(g)
             lo, hi = bootstrap(g, t, seed=seed + FRESH_SEED_OFFSET)
             row[t.text], row[t.text + " low"], row[t.text + " high"] = v, lo, hi
             met += t.excess(v) == 0
             exc += t.excess(v)
-        row["met"], row["excess"] = met, exc
+            met_iv += max(t.excess(lo), t.excess(hi)) == 0
+            exc_iv += max(t.excess(lo), t.excess(hi))
+        row["met"], row["excess"], row["met_interval"], row["excess_interval"] = met, exc, met_iv, exc_iv
         fresh.append(row)
         say(f"re-check on fresh seeds: trial {tr}: " + ", ".join(f"{t.metric} {row[t.text]:.2f} [{row[t.text + ' low']:.2f}, "
                                                                   f"{row[t.text + ' high']:.2f}]" for t in tgs))
     rc = pl.DataFrame(fresh)
     rc.write_parquet(out / "recheck.parquet")
-    best = rc.sort(["met", "excess", "trial"], descending=[True, False, False]).row(0, named=True)
+    best = rc.sort(RECHECK_ORDER, descending=[True, False, True, False, False]).row(0, named=True)
     values = {n: best[n] for n in ranges}
     set_line = " ".join(f"--set {k}={v}" for k, v in {**{k: format_value(v) for k, v in fixed.items()}, **values}.items())
     import tomli_w
@@ -324,10 +401,12 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         {"game": game, "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}}).encode())
     summary = {
         "game": game, "targets": [t.text for t in tgs], "vary": {n: r.text() for n, r in ranges.items()},
-        "fixed": {k: format_value(v) for k, v in fixed.items()}, "trials": trials, "games_per_lineup": games,
+        "fixed": {k: format_value(v) for k, v in fixed.items()}, "trials": len(ost.trials),
+        "sampler": "BruteForceSampler (every candidate once)" if isinstance(sampler, optuna.samplers.BruteForceSampler) else "TPE", "games_per_lineup": games,
         "lineups": len(lineups), "seed": seed, "fresh_seed": seed + FRESH_SEED_OFFSET,
         "recheck_games_per_lineup": games * recheck_factor, "pareto": pareto, "proposal": best, "set_line": set_line,
         "meets_all_on_fresh_seeds": best["met"] == len(tgs),
+        "intervals_inside_all_on_fresh_seeds": best["met_interval"] == len(tgs),
         "defaults": rows[0] if rows and rows[0]["trial"] == 0 and defaults_first else None,
     }
     rf.write_atomic(out / "balance.json", json.dumps(summary, indent=1, default=str).encode())
@@ -338,6 +417,8 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
 
 
 def _inside(r: Range) -> bool:
+    if r.choices is not None:
+        return r.default in r.choices
     lows = r.low if isinstance(r.low, tuple) else (r.low,)
     highs = r.high if isinstance(r.high, tuple) else (r.high,)
     ds = r.default if isinstance(r.default, tuple) else (r.default,)

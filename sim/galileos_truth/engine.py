@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core import Column, Game
+from sim.core import Column, ConfigError, Game
 
 from . import content as ct
 from . import hidden, rules
@@ -102,6 +102,7 @@ class GalileosTruth(Game):
     def __init__(self, params=None, content_dir=None):
         super().__init__(params, content_dir)
         self.pvec = to_vector(self.params)
+        self._arrays = _board_rules(self.content, self.params)
 
     # ------------------------------------------------------------------ content
     def load_content(self, content_dir: Path):
@@ -112,7 +113,9 @@ class GalileosTruth(Game):
 
     @property
     def C(self):
-        return self.content.arrays
+        """The content arrays the kernels read, with the board rules of the parameters applied
+        (``printing_house``, A-GT-16: see :func:`_board_rules`)."""
+        return self._arrays
 
     # ------------------------------------------------------------------ setup
     def max_plies(self, num_players: int) -> int:
@@ -431,3 +434,24 @@ class GalileosTruth(Game):
         if kind == "inquisition":
             return f"The Inquisition token turns face up (Cycle {row.get('cycle')})"
         return super().describe_event(row)
+
+
+def _board_rules(content, params):
+    """The content arrays with ``params.printing_house`` (A-GT-16) applied to ``SPACE_EXCL[NS]``.
+
+    ``exclusive`` (default) keeps board.toml's flag (exclusive in the packaged content; the arrays are the
+    content's own, so games are unchanged); ``shared`` makes the space with id ``printing-house``
+    non-exclusive (any number of Natural Philosophers per Cycle), whatever board.toml says.
+
+    Raises:
+        ConfigError: ``shared`` with content that has no ``printing-house`` space.
+    """
+    arr = content.arrays
+    if params.printing_house == "exclusive":
+        return arr
+    if "printing-house" not in content.space_ids:
+        raise ConfigError(f"parameter printing_house={params.printing_house!r} needs a board.toml space with id "
+                          "'printing-house'; this content has none: use printing_house=exclusive")
+    excl = arr.SPACE_EXCL.copy()
+    excl[content.space_ids.index("printing-house")] = False
+    return arr._replace(SPACE_EXCL=excl)

@@ -17,6 +17,8 @@ from sim.core import ConfigError, param
 S = "seed 001"
 #: first-player rules (A-GT-31), coded in the kernels' parameter vector by their position here
 FIRST_PLAYER_RULES = ("rotate", "first-to-pass", "fewest-vp", "fixed")
+#: printing-house rules (A-GT-16): applied to the content's ``SPACE_EXCL`` by the engine, not in the vector
+PRINTING_HOUSE_RULES = ("exclusive", "shared")
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,11 @@ class Params:
         doc="Who opens the next Cycle: rotate (the next seat clockwise), first-to-pass (the first seat that "
             "passed this Cycle), fewest-vp (catch-up: fewest VP, ties clockwise from the next seat), fixed "
             "(Seat 1 opens every Cycle). Seat 1 opens Cycle 1 under every rule.")
+    # ---- board (A-GT-16; seat advantage: docs/seat_advantage.md)
+    printing_house: str = param(
+        "exclusive", unit="-", source="A-GT-16", choices=PRINTING_HOUSE_RULES,
+        doc="The printing-house (the only Level I Write space): exclusive (one Natural Philosopher per Cycle, "
+            "as board.toml says) or shared (any number per Cycle; overrides board.toml's exclusive flag).")
     solo_mode: str = param("no-opponent", unit="-", source="A-GT-23", doc="Solo: one seat, no opponent effects, uncontested first-to-Level VP.", choices=("no-opponent",))
 
     def check(self) -> None:
