@@ -341,8 +341,11 @@ class Metagame:
     Attributes:
         table: the payoff table.
         nash: float[K] equilibrium mix; ``nash_low``/``nash_high``: 95% percentile bootstrap bounds.
-        exploitability: of ``nash`` on the point estimates (win share per seat).
-        best_response_gain: float[K], ``u_j(nash) - nash.u(nash)`` for each pure strategy.
+        exploitability: of ``nash`` on the point estimates (win share per seat); ``exploitability_high``:
+            the 95th percentile of the same mix's exploitability on the bootstrap resamples (how much a
+            best response could gain against it, one-sided: exploitability is never below 0).
+        best_response_gain: float[K], ``u_j(nash) - nash.u(nash)`` for each pure strategy, with
+            ``gain_low``/``gain_high``: 95% percentile bounds of the same mix's gains on the resamples.
         alpha: float[K] alpha-rank mass, with ``alpha_low``/``alpha_high``.
         dominated: ``{strategy: dominating strategy}`` on the point estimates.
         dominated_share: ``{strategy: share of bootstrap resamples in which it is dominated}``.
@@ -361,6 +364,14 @@ class Metagame:
     dominated: dict
     dominated_share: dict
     resamples: int
+    exploitability_high: float = float("nan")
+    gain_low: np.ndarray | None = None
+    gain_high: np.ndarray | None = None
+
+    def settled_dominated(self, share: float = 0.95) -> dict[str, str]:
+        """The point-estimate dominated strategies that are dominated in at least ``share`` of the
+        resamples (the rest are dominated on the point estimates only: not settled at this size)."""
+        return {d: b for d, b in self.dominated.items() if self.dominated_share[d] >= share}
 
 
 def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray, *, resamples: int = 200,
@@ -379,7 +390,7 @@ def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray
     u = deviation_payoffs(table, nash)
     gen = np.random.Generator(np.random.Philox(seed))
     s = sums.shape[0]
-    ns, al, dom = [], [], {k: 0 for k in table.strategies}
+    ns, al, gains, dom = [], [], [], {k: 0 for k in table.strategies}
     for _ in range(resamples):
         w = np.bincount(gen.integers(0, s, size=s), minlength=s).astype(float)
         ss = np.tensordot(w, sums, axes=1)
@@ -389,14 +400,18 @@ def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray
         p = np.where(mirror, 1.0 / table.players, p)
         ns.append(symmetric_nash(table, p, steps=1000))
         al.append(alpha_rank(table, p))
+        ub = deviation_payoffs(table, nash, p)
+        gains.append(ub - np.dot(nash, ub))  # the point mix's best-response gains on this resample
         for d in dominated(table, p):
             dom[d] += 1
-    ns, al = np.array(ns), np.array(al)
+    ns, al, gains = np.array(ns), np.array(al), np.array(gains)
     a = (1 - level) / 2
     return Metagame(table, nash, np.quantile(ns, a, axis=0), np.quantile(ns, 1 - a, axis=0),
                     exploitability(table, nash), u - np.dot(nash, u), alpha_rank(table),
                     np.quantile(al, a, axis=0), np.quantile(al, 1 - a, axis=0), dominated(table),
-                    {k: v / resamples for k, v in dom.items()}, resamples)
+                    {k: v / resamples for k, v in dom.items()}, resamples,
+                    float(np.quantile(np.maximum(gains.max(axis=1), 0.0), level)),
+                    np.quantile(gains, a, axis=0), np.quantile(gains, 1 - a, axis=0))
 
 
 __all__ = ["Metagame", "PayoffTable", "alpha_rank", "alpha_rank_n", "bootstrap_metagame", "compositions", "deviation_payoffs",

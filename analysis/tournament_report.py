@@ -1,6 +1,7 @@
 """``meeplelab report TOURNAMENT``: the report of a tournament as a whole.
 
-Sections: what was played and what the columns count; win rate against the fair share; the
+Sections: what was played and what the columns count; the answer in a few sentences (is there a
+dominant strategy, the stable mix, dominated strategies, the seat effect); win rate against the fair share; the
 head-to-head matrix (heat map); Bradley-Terry ratings; the seat effect per player count; the
 metagame (symmetric Nash equilibrium mix, alpha-rank, dominated strategies, exploitability, with
 bootstrap intervals over seeds); provenance. Built with :func:`analysis.report.build_report`.
@@ -26,6 +27,57 @@ WORDS = ("Words: a *lineup* is one seat arrangement of the strategies (one run f
          "strong; *x fair* is win rate / fair share; *game win rate* is the share of its games that one of its seats "
          "won, against the fair share seats held / players. Every lineup is played on the same seeds (common random "
          "numbers), so game i of each lineup starts from the same shuffles.")
+
+
+#: share of bootstrap resamples in which a strategy must be dominated for the report to call it dominated
+SETTLED = 0.95
+
+
+def games_to_resolve(p: float) -> int | None:
+    """Games of a pair needed for a 95% interval of a head-to-head rate ``p`` to exclude 50%:
+    ``ceil((z sd / (p - 1/2))^2)`` with ``sd = sqrt(p (1 - p))`` the spread of one game's score
+    (:func:`analysis.stats.games_for_difference`); None at exactly 50%."""
+    from .stats import games_for_difference
+
+    return games_for_difference(float(np.sqrt(p * (1 - p))), p - 0.5)
+
+
+def _ci(est: float, lo: float, hi: float, places: int = 1) -> str:
+    return f"{est * 100:.{places}f}% [{lo * 100:.{places}f}, {hi * 100:.{places}f}]"
+
+
+def dominance_answer(summ: pl.DataFrame, pw: pl.DataFrame) -> str:
+    """One sentence answering "is there a dominant strategy?" from the head-to-head table.
+
+    A strategy is called dominant when it finishes ahead of every other strategy head to head with
+    every 95% Wilson interval above 50%. Otherwise the best-rated candidate (highest win rate) is
+    named with the pair that does not resolve (interval includes 50%: not resolved, with the games
+    a pair needs to resolve a difference of the size observed) or that it loses (interval below 50%).
+    """
+    order = summ["strategy"].to_list()
+    rows = {(r["row"], r["column"]): r for r in pw.iter_rows(named=True)}
+    for s in order:
+        mine = [rows[(s, o)] for o in order if o != s and (s, o) in rows]
+        if mine and all(r["low"] > 0.5 for r in mine):
+            w = min(mine, key=lambda r: r["low"])
+            return (f"Is there a dominant strategy? Yes: {s} finishes ahead of every other strategy head to head, every "
+                    f"95% interval above 50% (closest: {w['column']}, {_ci(w['est'], w['low'], w['high'])} of "
+                    f"{w['games']:,} games).")
+    top = order[0]
+    mine = sorted((rows[(top, o)] for o in order if o != top and (top, o) in rows), key=lambda r: r["est"])
+    lose = [r for r in mine if r["high"] < 0.5]
+    if lose:
+        r = lose[0]
+        return (f"Is there a dominant strategy? No: the strategy with the highest win rate, {top}, finishes behind "
+                f"{r['column']} head to head ({_ci(r['est'], r['low'], r['high'])} of {r['games']:,} games).")
+    open_ = [r for r in mine if r["low"] <= 0.5]
+    parts = []
+    for r in open_:
+        need = games_to_resolve(r["est"])
+        parts.append(f"against {r['column']} {_ci(r['est'], r['low'], r['high'])} of {r['games']:,} games"
+                     + (f", about {need:,} games resolve a difference this size" if need else ", even"))
+    return (f"Is there a dominant strategy? Not resolved at this size: {top} has the highest win rate, but its "
+            f"head-to-head interval includes 50% {'; '.join(parts)}.")
 
 
 def _pct(df: pl.DataFrame, cols) -> pl.DataFrame:
@@ -130,14 +182,17 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
 
     pw = T.pairwise(g)
     order = summ["strategy"].to_list()
-    pw_shown = _pct(pw, ["est", "low", "high"])
+    pw_shown = _pct(pw.with_columns(pl.Series("games_needed", [games_to_resolve(p) for p in pw["est"].to_list()],
+                                              dtype=pl.Int64)), ["est", "low", "high"])
     secs.append(Section(
         "Head-to-head",
         "Cell (row, column): share of the games where both sit in which the row strategy's best seat finished ahead "
         "of the column strategy's best seat (a tie counts 1/2), Wilson 95% interval, n games. Every lineup uses the "
-        "same seeds, so each cell is paired on common seeds and balanced over seat orders; row + column = 100%.",
+        "same seeds, so each cell is paired on common seeds and balanced over seat orders; row + column = 100%. "
+        "games_needed: games of the pair for a 95% interval of the rate observed to exclude 50% (a cell whose "
+        "interval includes 50% is not resolved at this size).",
         [("head_to_head", heatmap(pw, order), "Head-to-head matrix (row ahead of column, %)")],
-        [("Head-to-head (percent)", pw_shown)]))
+        [("Head-to-head (percent; est = row ahead)", pw_shown, TableFormat(missing={"games_needed": "-"}))]))
 
     rt = T.ratings(g, resamples=resamples)
     rchart = rt.select("strategy", pl.col("rating").alias("est"), pl.col("rating_low").alias("low"),
@@ -169,6 +224,7 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
          ("Win rate by strategy and seat (percent)", _pct(st, ["fair", "win_rate", "win_low", "win_high"]))]))
 
     table, sums, cnt = T.payoff_data(g, strategies, players)
+    answer = [dominance_answer(summ, pw)]
     if not table.complete:
         miss = table.missing
         secs.append(Section(
@@ -176,6 +232,7 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
             f"The metagame needs the payoff of every profile (how many seats each strategy holds); "
             f"{len(miss)} were not played (e.g. seat counts {miss[0]} over {', '.join(strategies)}). At 3+ seats "
             "play the tournament with `--every-profile` (lineups in which a strategy holds several seats)."))
+        answer.append("Stable mix: not computed (the metagame needs every profile; see Metagame).")
     else:
         mg = bootstrap_metagame(table, sums, cnt, resamples=resamples)
         rows = []
@@ -183,23 +240,38 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
             rows.append({"strategy": s, "nash": mg.nash[i], "nash_low": mg.nash_low[i], "nash_high": mg.nash_high[i],
                          "alpha_rank": mg.alpha[i], "alpha_rank_low": mg.alpha_low[i],
                          "alpha_rank_high": mg.alpha_high[i], "br_gain": mg.best_response_gain[i],
+                         "br_gain_low": mg.gain_low[i], "br_gain_high": mg.gain_high[i],
                          "dominated_by": mg.dominated.get(s), "dominated_share": mg.dominated_share[s]})
         df = pl.DataFrame(rows).sort("nash", descending=True)
-        dom = ", ".join(f"{a} (by {b})" for a, b in mg.dominated.items()) or "none"
+        settled = mg.settled_dominated(SETTLED)
+        dom = ", ".join(f"{a} (by {b}; {mg.dominated_share[a] * 100:.0f}% of resamples)"
+                        for a, b in settled.items()) or "none"
+        unsettled = {a: b for a, b in mg.dominated.items() if a not in settled}
+        dom_open = ("; dominated on the point estimates but not in at least "
+                    f"{SETTLED * 100:.0f}% of resamples (not settled at this size): "
+                    + ", ".join(f"{a} (by {b}; {mg.dominated_share[a] * 100:.0f}%)" for a, b in unsettled.items())
+                    if unsettled else "")
         solver = ("the maximin linear program of the constant-sum 2-seat game (scipy.optimize.linprog, exact)"
                   if players == 2 else "replicator dynamics from the uniform mix (OpenSpiel's egt.dynamics)")
-        in_mix = [f"{r['strategy']} {r['nash'] * 100:.0f}%" for r in df.iter_rows(named=True) if r["nash"] > 0.005]
+        in_mix = ", ".join(f"{r['strategy']} {_ci(r['nash'], r['nash_low'], r['nash_high'], 0)}"
+                           for r in df.iter_rows(named=True) if r["nash"] > 0.005)
+        expl = (f"{fmt_number(mg.exploitability * 100, 2)} points of win share on the point estimates; on the "
+                f"resamples a best response gains at most {fmt_number(mg.exploitability_high * 100, 2)} points "
+                f"against this mix (95th percentile)")
+        answer.append(f"Stable mix (symmetric Nash equilibrium, 95% bootstrap interval): {in_mix}; exploitability "
+                      f"{expl}. Strictly dominated in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}.")
         secs.append(Section(
             "Metagame",
             f"Empirical payoff table: the mean win share per seat of each strategy in each profile (every lineup on "
             f"common seeds; a mirror match gives 1/{players} by symmetry). Symmetric Nash equilibrium mix by "
-            f"{solver}: {', '.join(in_mix)}. Its exploitability (what a best response gains per seat over the "
-            f"mix's own players) is {fmt_number(mg.exploitability * 100, 2)} points of win share; br_gain is each "
-            "pure strategy's gain against the mix (0 or below for the strategies in it). Alpha-rank (single "
+            f"{solver}: {in_mix}. Its exploitability (what a best response gains per seat over the mix's own "
+            f"players) is {expl}. br_gain is each pure strategy's gain against the mix (0 or below for the "
+            "strategies in it; br_gain_low/high: the same mix on the resamples). Alpha-rank (single "
             "population of 50, selection intensity 100): the share of time an evolving population spends on each "
             f"strategy. Strictly dominated (lower win share than another strategy against every profile of the "
-            f"others): {dom}; dominated_share is the share of bootstrap resamples in which it is dominated. "
-            f"Intervals: percentile bootstrap 95% over {mg.resamples} resamples of the seeds.",
+            f"others) in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}; dominated_share is the share of "
+            f"bootstrap resamples in which it is dominated. Intervals: percentile bootstrap 95% over {mg.resamples} "
+            "resamples of the seeds.",
             [("metagame", mix_chart(df["strategy"].to_list(),
                                     [("Nash mix", df["nash"].to_numpy(), df["nash_low"].to_numpy(),
                                       df["nash_high"].to_numpy()),
@@ -208,10 +280,18 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
                                     "Equilibrium mix and alpha-rank (95% bootstrap)"),
               "Symmetric Nash equilibrium mix and alpha-rank mass with bootstrap intervals")],
             [("Metagame (percent)", _pct(df, ["nash", "nash_low", "nash_high", "alpha_rank", "alpha_rank_low",
-                                             "alpha_rank_high", "br_gain", "dominated_share"]),
+                                             "alpha_rank_high", "br_gain", "br_gain_low", "br_gain_high",
+                                             "dominated_share"]),
               TableFormat(decimals={"nash": 1, "alpha_rank": 1, "br_gain": 2, "dominated_share": 0},
                           missing={"dominated_by": "-"})),
-             ("Payoff table (mean win share per seat, percent; n = seat-results)", _payoff_frame(table))]))
+             ("Payoff table (mean win share per seat, percent; n = seat-results)", _payoff_frame(table),
+              TableFormat(decimals={s: 1 for s in table.strategies}))]))
+    spread = [r for r in se.iter_rows(named=True) if r["win_low"] > r["fair"] or r["win_high"] < r["fair"]]
+    answer.append("Seat effect: " + ("; ".join(
+        f"at {r['players']} seats seat {r['seat'] + 1} wins {_ci(r['win_rate'], r['win_low'], r['win_high'])} against "
+        f"a fair {r['fair'] * 100:.1f}%" for r in spread) + " (interval excludes the fair share)" if spread
+        else "no seat's interval excludes the fair share") + ".")
+    secs.insert(1, Section("Answer", " ".join(answer) + " Details and intervals in the sections below."))
 
     m0 = next(iter(runs.manifests.values()))
     secs.append(Section(
@@ -252,4 +332,5 @@ def build_tournament_report(out: Path | str, dest: Path | str | None = None, *, 
                         sections=tournament_sections(out, resamples=resamples))
 
 
-__all__ = ["WORDS", "build_tournament_report", "heatmap", "mix_chart", "sections", "tournament_sections"]
+__all__ = ["SETTLED", "WORDS", "build_tournament_report", "dominance_answer", "games_to_resolve", "heatmap", "mix_chart",
+           "sections", "tournament_sections"]

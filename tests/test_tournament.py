@@ -230,7 +230,60 @@ def test_report_on_a_two_seat_tournament_shows_the_dominated_strategy(tmp_path):
     run_tournament("toy", ["random", "always-draw"], 2, 150, 0, t, n_jobs=1)
     md = build_tournament_report(t, resamples=50).with_suffix(".md").read_text()
     assert "Symmetric Nash equilibrium mix by the maximin linear program" in md and "always-draw 100%" in md
-    assert "random (by always-draw)" in md
+    assert "random (by always-draw; 100% of resamples)" in md
+
+
+def _pw(rates: dict, games: int = 400) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A summary (strategy order) and head-to-head table from {(row, column): row-ahead rate}."""
+    from analysis.stats import wilson
+
+    rows = []
+    for (a, b), p in rates.items():
+        for r, c, q in ((a, b, p), (b, a, 1 - p)):
+            est, lo, hi = wilson(q * games, games)
+            rows.append({"row": r, "column": c, "games": games, "wins": q * games, "est": float(est),
+                         "low": float(lo), "high": float(hi)})
+    order = list(dict.fromkeys(x for pair in rates for x in pair))
+    return pl.DataFrame({"strategy": order}), pl.DataFrame(rows)
+
+
+def test_dominance_answer_says_yes_only_when_every_head_to_head_interval_is_above_half():
+    from analysis.tournament_report import dominance_answer, games_to_resolve
+
+    summ, pw = _pw({("h", "w"): 0.66, ("h", "o"): 0.70, ("w", "o"): 0.6})
+    assert dominance_answer(summ, pw) == ("Is there a dominant strategy? Yes: h finishes ahead of every other strategy "
+                                          "head to head, every 95% interval above 50% (closest: w, 66.0% [61.2, 70.5] "
+                                          "of 400 games).")
+    summ, pw = _pw({("h", "w"): 0.53, ("h", "o"): 0.70, ("w", "o"): 0.6})
+    text = dominance_answer(summ, pw)
+    assert text.startswith("Is there a dominant strategy? Not resolved at this size: h has the highest win rate")
+    assert f"against w 53.0% [48.1, 57.8] of 400 games, about {games_to_resolve(0.53):,} games resolve" in text
+    assert games_to_resolve(0.53) == 1064 and games_to_resolve(0.5) is None  # (1.96 * sqrt(.53 * .47) / .03)^2
+    summ, pw = _pw({("h", "w"): 0.40, ("h", "o"): 0.70, ("w", "o"): 0.4})  # a cycle: no strategy beats all
+    assert "No: the strategy with the highest win rate, h, finishes behind w head to head (40.0% [35.3, 44.9]" \
+        in dominance_answer(summ, pw)
+
+
+def test_report_does_not_call_a_near_tie_dominated_and_answers_first(tmp_path):
+    from analysis.tournament_report import build_tournament_report
+
+    t = tmp_path / "t"
+    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 150, 0, t, n_jobs=1)
+    md = build_tournament_report(t, resamples=50).with_suffix(".md").read_text()
+    heads = re.findall(r"^## (.+)$", md, flags=re.M)
+    assert heads[:3] == ["Tournament", "Answer", "Win rate against the fair share"]
+    answer = md.split("## Answer")[1].split("##")[0]
+    # always-draw vs greedy-vp is 53.0% [47.4, 58.6] of 300 games: neither dominant nor settled as dominated
+    assert "Not resolved at this size: always-draw has the highest win rate" in answer
+    assert "against greedy-vp 53.0% [47.4, 58.6] of 300 games, about 1,064 games resolve" in answer
+    assert "Strictly dominated in at least 95% of resamples: random (by always-draw; 100% of resamples); " \
+           "dominated on the point estimates but not in at least 95% of resamples (not settled at this size): " \
+           "greedy-vp (by always-draw; 80%)" in answer
+    assert "Stable mix (symmetric Nash equilibrium, 95% bootstrap interval): always-draw 100% [0, 100]" in answer
+    assert "a best response gains at most 1.22 points against this mix (95th percentile)" in answer
+    assert "| always-draw | greedy-vp | 300 | 159 | 53.0 | 47.4 | 58.6 | 1,064 |" in md  # games needed per pair
+    assert "| 1x always-draw, 1x greedy-vp | — | 53.0 | 47.0 | 600 |" in md  # one decimal in every payoff column
+    assert "| greedy-vp | 0.0 | 0.0 | 100.0 | 0.0 | 0.0 | 100.0 | -3.00 | -7.85 | 1.80 | always-draw | 80 |" in md
 
 
 def test_a_tournament_that_is_not_complete_resumes_from_the_cli_with_resume(tmp_path, capsys, monkeypatch):
