@@ -166,14 +166,19 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
     shown = _pct(summ, ["fair", "win_rate", "win_low", "win_high", "game_win_rate", "game_win_low", "game_win_high",
                         "game_fair"])
     best = summ.row(0, named=True)
+    one_seat = bool((summ["games"] == summ["seat_results"]).all())
+    if one_seat:  # no strategy held several seats: the game columns repeat the seat-result ones
+        shown = shown.drop([c for c in shown.columns if c.startswith("game_")])
     secs.append(Section(
         "Win rate against the fair share",
         f"Win rate per seat-result with Wilson 95% intervals; the fair share is 1/{players} = {fair * 100:.1f}%. "
         f"Highest: {best['strategy']} with {best['win_rate'] * 100:.1f}% [{best['win_low'] * 100:.1f}, "
         f"{best['win_high'] * 100:.1f}] of {best['seat_results']:,} seat-results, {best['x_fair']:.2f} x fair. "
-        "Mean rank, VP and margin (VP minus the best other seat) with Student-t 95% intervals. Seat-results of one "
-        "strategy in the same game are not independent when it holds several seats; the game win rate counts each "
-        "game once.",
+        "Mean rank, VP and margin (VP minus the best other seat) with Student-t 95% intervals. "
+        + ("No strategy held several seats of a game, so games = seat-results and the game win rate equals the "
+           "win rate (its columns are left out)." if one_seat else
+           "Seat-results of one strategy in the same game are not independent when it holds several seats; the game "
+           "win rate counts each game once."),
         [("fair_share", F.bar_with_interval(chart, "strategy", title="Win rate per seat-result (95% Wilson interval)",
                                             xlabel="win rate (%)", scale=100, ref=fair, ref_label="fair share"),
           "Win rate per seat-result against the fair share (dashed)")],
