@@ -261,6 +261,20 @@ def dominated(table: PayoffTable, payoffs: np.ndarray | None = None) -> dict[str
     return out
 
 
+def dominators(table: PayoffTable, payoffs: np.ndarray | None = None) -> dict[str, list[str]]:
+    """Every pure strategy that strictly dominates each dominated strategy: ``{dominated: [dominating,
+    ...]}`` in strategy order (:func:`dominated` names only the first)."""
+    p = table.payoffs if payoffs is None else payoffs
+    _, _, row = _cached_index(table)
+    k = len(table.strategies)
+    out: dict[str, list[str]] = {}
+    for i in range(k):
+        by = [table.strategies[j] for j in range(k) if j != i and np.all(p[row[j], j] > p[row[i], i])]
+        if by:
+            out[table.strategies[i]] = by
+    return out
+
+
 def hpt_array(table: PayoffTable, payoffs: np.ndarray | None = None) -> np.ndarray:
     """The table in OpenSpiel's heuristic-payoff-table layout: float[R, 2K] (counts, then payoffs with
     0 for absent strategies)."""
@@ -348,7 +362,9 @@ class Metagame:
             ``gain_low``/``gain_high``: 95% percentile bounds of the same mix's gains on the resamples.
         alpha: float[K] alpha-rank mass, with ``alpha_low``/``alpha_high``.
         dominated: ``{strategy: dominating strategy}`` on the point estimates.
-        dominated_share: ``{strategy: share of bootstrap resamples in which it is dominated}``.
+        dominated_share: ``{strategy: share of bootstrap resamples in which it is dominated}`` (by any
+            strategy); ``dominated_pairs``: ``{(dominated, dominating): share of resamples}`` for every
+            pair that dominates on the point estimates.
         resamples: bootstrap resamples behind the bounds.
     """
 
@@ -367,6 +383,7 @@ class Metagame:
     exploitability_high: float = float("nan")
     gain_low: np.ndarray | None = None
     gain_high: np.ndarray | None = None
+    dominated_pairs: dict | None = None
 
     def settled_dominated(self, share: float = 0.95) -> dict[str, str]:
         """The point-estimate dominated strategies that are dominated in at least ``share`` of the
@@ -391,6 +408,7 @@ def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray
     gen = np.random.Generator(np.random.Philox(seed))
     s = sums.shape[0]
     ns, al, gains, dom = [], [], [], {k: 0 for k in table.strategies}
+    point_pairs = {(d, b): 0 for d, bs in dominators(table).items() for b in bs}
     for _ in range(resamples):
         w = np.bincount(gen.integers(0, s, size=s), minlength=s).astype(float)
         ss = np.tensordot(w, sums, axes=1)
@@ -402,8 +420,11 @@ def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray
         al.append(alpha_rank(table, p))
         ub = deviation_payoffs(table, nash, p)
         gains.append(ub - np.dot(nash, ub))  # the point mix's best-response gains on this resample
-        for d in dominated(table, p):
+        for d, bs in dominators(table, p).items():
             dom[d] += 1
+            for b in bs:
+                if (d, b) in point_pairs:
+                    point_pairs[(d, b)] += 1
     ns, al, gains = np.array(ns), np.array(al), np.array(gains)
     a = (1 - level) / 2
     return Metagame(table, nash, np.quantile(ns, a, axis=0), np.quantile(ns, 1 - a, axis=0),
@@ -411,8 +432,9 @@ def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray
                     np.quantile(al, a, axis=0), np.quantile(al, 1 - a, axis=0), dominated(table),
                     {k: v / resamples for k, v in dom.items()}, resamples,
                     float(np.quantile(np.maximum(gains.max(axis=1), 0.0), level)),
-                    np.quantile(gains, a, axis=0), np.quantile(gains, 1 - a, axis=0))
+                    np.quantile(gains, a, axis=0), np.quantile(gains, 1 - a, axis=0),
+                    {k: v / resamples for k, v in point_pairs.items()})
 
 
 __all__ = ["Metagame", "PayoffTable", "alpha_rank", "alpha_rank_n", "bootstrap_metagame", "compositions", "deviation_payoffs",
-           "dominated", "exploitability", "hpt_array", "symmetric_nash", "table_from_matrix", "table_from_sums"]
+           "dominated", "dominators", "exploitability", "hpt_array", "symmetric_nash", "table_from_matrix", "table_from_sums"]

@@ -246,15 +246,23 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
                          "alpha_rank": mg.alpha[i], "alpha_rank_low": mg.alpha_low[i],
                          "alpha_rank_high": mg.alpha_high[i], "br_gain": mg.best_response_gain[i],
                          "br_gain_low": mg.gain_low[i], "br_gain_high": mg.gain_high[i],
-                         "dominated_by": mg.dominated.get(s), "dominated_share": mg.dominated_share[s]})
+                         "dominated_by": ", ".join(sorted((b for (d, b) in mg.dominated_pairs if d == s),
+                                                          key=lambda b: -mg.dominated_pairs[(s, b)])) or None,
+                         "dominated_share": mg.dominated_share[s]})
         df = pl.DataFrame(rows).sort("nash", descending=True)
         settled = mg.settled_dominated(SETTLED)
-        dom = ", ".join(f"{a} (by {b}; {mg.dominated_share[a] * 100:.0f}% of resamples)"
-                        for a, b in settled.items()) or "none"
-        unsettled = {a: b for a, b in mg.dominated.items() if a not in settled}
+        by = {a: sorted((b for (d, b) in mg.dominated_pairs if d == a), key=lambda b: -mg.dominated_pairs[(a, b)])
+              for a in mg.dominated}
+
+        def _by(a: str) -> str:  # every dominating strategy with the share of resamples in which it dominates
+            return ", ".join(f"{b} in {mg.dominated_pairs[(a, b)] * 100:.0f}%" for b in by[a])
+
+        dom = ", ".join(f"{a} (dominated in {mg.dominated_share[a] * 100:.0f}% of resamples; by {_by(a)})"
+                        for a in settled) or "none"
+        unsettled = [a for a in mg.dominated if a not in settled]
         dom_open = ("; dominated on the point estimates but not in at least "
                     f"{SETTLED * 100:.0f}% of resamples (not settled at this size): "
-                    + ", ".join(f"{a} (by {b}; {mg.dominated_share[a] * 100:.0f}%)" for a, b in unsettled.items())
+                    + ", ".join(f"{a} ({mg.dominated_share[a] * 100:.0f}%; by {_by(a)})" for a in unsettled)
                     if unsettled else "")
         solver = ("the maximin linear program of the constant-sum 2-seat game (scipy.optimize.linprog, exact)"
                   if players == 2 else "replicator dynamics from the uniform mix (OpenSpiel's egt.dynamics)")
@@ -275,7 +283,8 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
             "population of 50, selection intensity 100): the share of time an evolving population spends on each "
             f"strategy. Strictly dominated (lower win share than another strategy against every profile of the "
             f"others) in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}; dominated_share is the share of "
-            f"bootstrap resamples in which it is dominated. Intervals: percentile bootstrap 95% over {mg.resamples} "
+            f"bootstrap resamples in which it is dominated by any strategy, dominated_by every strategy that dominates it "
+            "on the point estimates. Intervals: percentile bootstrap 95% over {mg.resamples} "
             "resamples of the seeds.",
             [("metagame", mix_chart(df["strategy"].to_list(),
                                     [("Nash mix", df["nash"].to_numpy(), df["nash_low"].to_numpy(),

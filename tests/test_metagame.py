@@ -84,6 +84,9 @@ def test_a_dominant_strategy_is_the_whole_mix():
     t = table_from_matrix(["a", "b", "c"], a)
     np.testing.assert_allclose(symmetric_nash(t), [1, 0, 0], atol=1e-9)
     assert dominated(t) == {"b": "a", "c": "a"}
+    from analysis.metagame import dominators
+
+    assert dominators(t) == {"b": ["a"], "c": ["a", "b"]}  # b too beats c against every opponent (.4>.3, .5>.45, .55>.5)
 
 
 def test_own_n_seat_alpha_rank_equals_openspiel_at_two_seats():

@@ -230,7 +230,7 @@ def test_report_on_a_two_seat_tournament_shows_the_dominated_strategy(tmp_path):
     run_tournament("toy", ["random", "always-draw"], 2, 150, 0, t, n_jobs=1)
     md = build_tournament_report(t, resamples=50).with_suffix(".md").read_text()
     assert "Symmetric Nash equilibrium mix by the maximin linear program" in md and "always-draw 100%" in md
-    assert "random (by always-draw; 100% of resamples)" in md
+    assert "random (dominated in 100% of resamples; by always-draw in 100%)" in md
 
 
 def _pw(rates: dict, games: int = 400) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -276,9 +276,10 @@ def test_report_does_not_call_a_near_tie_dominated_and_answers_first(tmp_path):
     # always-draw vs greedy-vp is 53.0% [47.4, 58.6] of 300 games: neither dominant nor settled as dominated
     assert "Not resolved at this size: always-draw has the highest win rate" in answer
     assert "against greedy-vp 53.0% [47.4, 58.6] of 300 games, about 1,064 games resolve" in answer
-    assert "Strictly dominated in at least 95% of resamples: random (by always-draw; 100% of resamples); " \
-           "dominated on the point estimates but not in at least 95% of resamples (not settled at this size): " \
-           "greedy-vp (by always-draw; 80%)" in answer
+    # random is dominated by both others: both are named, not only the first found
+    assert "Strictly dominated in at least 95% of resamples: random (dominated in 100% of resamples; by always-draw " \
+           "in 100%, greedy-vp in 100%); dominated on the point estimates but not in at least 95% of resamples (not " \
+           "settled at this size): greedy-vp (80%; by always-draw in 80%)" in answer
     assert "Stable mix (symmetric Nash equilibrium, 95% bootstrap interval): always-draw 100% [0, 100]" in answer
     assert "a best response gains at most 1.22 points against this mix (95th percentile)" in answer
     assert "| always-draw | greedy-vp | 300 | 159 | 53.0 | 47.4 | 58.6 | 1,064 |" in md  # games needed per pair
@@ -287,6 +288,7 @@ def test_report_does_not_call_a_near_tie_dominated_and_answers_first(tmp_path):
     assert "| strategy | games | seat_results | fair | win_rate | win_low | win_high | x_fair | mean_rank |" in md
     assert "games = seat-results and the game win rate equals the win rate (its columns are left out)" in md
     assert "| greedy-vp | 0.0 | 0.0 | 100.0 | 0.0 | 0.0 | 100.0 | -3.00 | -7.85 | 1.80 | always-draw | 80 |" in md
+    assert "| random | 0.0 | 0.0 | 0.0 | 0.0 | 0.0 | 0.0 | -32.00 | -35.59 | -28.08 | always-draw, greedy-vp | 100 |" in md
 
 
 def test_a_tournament_that_is_not_complete_resumes_from_the_cli_with_resume(tmp_path, capsys, monkeypatch):
