@@ -80,6 +80,21 @@ def dominance_answer(summ: pl.DataFrame, pw: pl.DataFrame) -> str:
             f"head-to-head interval includes 50% {'; '.join(parts)}.")
 
 
+def seat_answer(se: pl.DataFrame) -> str:
+    """One sentence on the seat effect (:func:`analysis.tournament.seat_effect`): per player count,
+    every seat's win rate when any seat's 95% interval excludes the fair share."""
+    parts = []
+    for (n,), sub in se.group_by("players", maintain_order=True):
+        rows = sub.sort("seat").to_dicts()
+        if any(r["win_low"] > r["fair"] or r["win_high"] < r["fair"] for r in rows):
+            parts.append(f"at {n} seats " + ", ".join(f"seat {r['seat'] + 1} wins {_ci(r['win_rate'], r['win_low'], r['win_high'])}"
+                                                   for r in rows)
+                         + f" of {rows[0]['seat_results']:,} seat-results each against a fair {rows[0]['fair'] * 100:.1f}%")
+    if not parts:
+        return "Seat effect: no seat's 95% interval excludes the fair share."
+    return "Seat effect: " + "; ".join(parts) + " (an interval excludes the fair share)."
+
+
 def _pct(df: pl.DataFrame, cols) -> pl.DataFrame:
     return df.with_columns([(pl.col(c) * 100).round(2) for c in cols if c in df.columns])
 
@@ -300,11 +315,7 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
                           missing={"dominated_by": "-"})),
              ("Payoff table (mean win share per seat, percent; n = seat-results)", _payoff_frame(table),
               TableFormat(decimals={s: 1 for s in table.strategies}))]))
-    spread = [r for r in se.iter_rows(named=True) if r["win_low"] > r["fair"] or r["win_high"] < r["fair"]]
-    answer.append("Seat effect: " + ("; ".join(
-        f"at {r['players']} seats seat {r['seat'] + 1} wins {_ci(r['win_rate'], r['win_low'], r['win_high'])} against "
-        f"a fair {r['fair'] * 100:.1f}%" for r in spread) + " (interval excludes the fair share)" if spread
-        else "no seat's interval excludes the fair share") + ".")
+    answer.append(seat_answer(se))
     secs.insert(1, Section("Answer", " ".join(answer) + " Details and intervals in the sections below."))
 
     m0 = next(iter(runs.manifests.values()))
@@ -347,4 +358,4 @@ def build_tournament_report(out: Path | str, dest: Path | str | None = None, *, 
 
 
 __all__ = ["SETTLED", "WORDS", "build_tournament_report", "dominance_answer", "games_to_resolve", "heatmap", "mix_chart",
-           "sections", "tournament_sections"]
+           "seat_answer", "sections", "tournament_sections"]

@@ -305,3 +305,16 @@ def test_a_tournament_that_is_not_complete_resumes_from_the_cli_with_resume(tmp_
     expect_error(argv + ["--resume", "--overwrite"], "--resume and --overwrite exclude each other: choose one",
                  capsys, monkeypatch)
     assert not math.isnan(pl.read_parquet(out / "summary.parquet")["win_rate"][0])
+
+
+def test_seat_answer_lists_every_seat_of_a_player_count_whose_spread_is_past_chance():
+    from analysis.tournament_report import seat_answer
+
+    se = pl.DataFrame({"players": [2, 2, 3, 3, 3], "seat": [0, 1, 0, 1, 2],
+                       "seat_results": [2000, 2000, 300, 300, 300], "fair": [0.5, 0.5, 1 / 3, 1 / 3, 1 / 3],
+                       "win_rate": [0.441, 0.559, 0.34, 0.33, 0.33], "win_low": [0.42, 0.537, 0.29, 0.28, 0.28],
+                       "win_high": [0.463, 0.58, 0.39, 0.38, 0.38]})
+    assert seat_answer(se) == ("Seat effect: at 2 seats seat 1 wins 44.1% [42.0, 46.3], seat 2 wins 55.9% [53.7, 58.0] "
+                               "of 2,000 seat-results each against a fair 50.0% (an interval excludes the fair share).")
+    assert seat_answer(se.filter(pl.col("players") == 3)) == \
+        "Seat effect: no seat's 95% interval excludes the fair share."
