@@ -96,7 +96,9 @@ def seat_answer(se: pl.DataFrame) -> str:
 
 
 def _pct(df: pl.DataFrame, cols) -> pl.DataFrame:
-    return df.with_columns([(pl.col(c) * 100).round(2) for c in cols if c in df.columns])
+    """Rates in [0, 1] to percent, unrounded: the table formatter rounds once (rounding here first
+    turned 2.8475 into 2.85 and then 2.9, where the terminal table says 2.8)."""
+    return df.with_columns([pl.col(c) * 100 for c in cols if c in df.columns])
 
 
 def heatmap(pw: pl.DataFrame, order: list[str]) -> "F.plt.Figure":
