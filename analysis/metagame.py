@@ -348,6 +348,37 @@ def alpha_rank_n(table: PayoffTable, payoffs: np.ndarray | None = None, *, alpha
     return pi / pi.sum()
 
 
+def restrict(table: PayoffTable, sums: np.ndarray, results: np.ndarray, keep: list[str]
+             ) -> tuple[PayoffTable, np.ndarray, np.ndarray]:
+    """The sub-game of the strategies ``keep``: the profiles in which only they sit.
+
+    Args:
+        sums, results: float/int[S, R, K] per-seed sums (see :func:`bootstrap_metagame`).
+
+    Returns:
+        ``(table, sums[S, R', K'], results[S, R', K'])`` over ``keep`` in the table's order.
+
+    Raises:
+        ValueError: fewer than two strategies kept, or a name not in the table.
+    """
+    bad = [s for s in keep if s not in table.strategies]
+    if bad or len(set(keep)) < 2:
+        raise ValueError(f"restrict: keep two or more of {', '.join(table.strategies)}; got {', '.join(keep)}")
+    cols = [i for i, s in enumerate(table.strategies) if s in keep]
+    names = [table.strategies[i] for i in cols]
+    sub = compositions(table.players, len(cols))
+    lookup = {tuple(int(x) for x in c): r for r, c in enumerate(table.counts)}
+    rows = []
+    for c in sub:
+        full = [0] * len(table.strategies)
+        for j, i in enumerate(cols):
+            full[i] = int(c[j])
+        rows.append(lookup[tuple(full)])
+    s2, r2 = sums[:, rows][:, :, cols], results[:, rows][:, :, cols]
+    pay = table.payoffs[rows][:, cols]
+    return PayoffTable(names, table.players, sub, pay, table.seat_results[rows][:, cols]), s2, r2
+
+
 @dataclass
 class Metagame:
     """The metagame of a tournament with bootstrap uncertainty.
@@ -437,4 +468,4 @@ def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray
 
 
 __all__ = ["Metagame", "PayoffTable", "alpha_rank", "alpha_rank_n", "bootstrap_metagame", "compositions", "deviation_payoffs",
-           "dominated", "dominators", "exploitability", "hpt_array", "symmetric_nash", "table_from_matrix", "table_from_sums"]
+           "dominated", "dominators", "exploitability", "hpt_array", "restrict", "symmetric_nash", "table_from_matrix", "table_from_sums"]

@@ -95,6 +95,45 @@ def seat_answer(se: pl.DataFrame) -> str:
     return "Seat effect: " + "; ".join(parts) + " (an interval excludes the fair share)."
 
 
+def _metagame_words(mg) -> tuple[pl.DataFrame, str, str, str, str]:
+    """The metagame table (rates in [0, 1]) and its words: the mix with intervals, exploitability,
+    the settled dominated strategies and those dominated on the point estimates only."""
+    rows = []
+    by = {s: sorted((b for (d, b) in mg.dominated_pairs if d == s), key=lambda b: -mg.dominated_pairs[(s, b)])
+          for s in mg.table.strategies}
+    for i, s in enumerate(mg.table.strategies):
+        rows.append({"strategy": s, "nash": mg.nash[i], "nash_low": mg.nash_low[i], "nash_high": mg.nash_high[i],
+                     "alpha_rank": mg.alpha[i], "alpha_rank_low": mg.alpha_low[i],
+                     "alpha_rank_high": mg.alpha_high[i], "br_gain": mg.best_response_gain[i],
+                     "br_gain_low": mg.gain_low[i], "br_gain_high": mg.gain_high[i],
+                     "dominated_by": ", ".join(by[s]) or None, "dominated_share": mg.dominated_share[s]})
+    df = pl.DataFrame(rows).sort("nash", descending=True)
+    settled = mg.settled_dominated(SETTLED)
+
+    def _by(a: str) -> str:  # every dominating strategy with the share of resamples in which it dominates
+        return ", ".join(f"{b} in {mg.dominated_pairs[(a, b)] * 100:.0f}%" for b in by[a])
+
+    dom = ", ".join(f"{a} (dominated in {mg.dominated_share[a] * 100:.0f}% of resamples; by {_by(a)})"
+                    for a in settled) or "none"
+    unsettled = [a for a in mg.dominated if a not in settled]
+    dom_open = ("; dominated on the point estimates but not in at least "
+                f"{SETTLED * 100:.0f}% of resamples (not settled at this size): "
+                + ", ".join(f"{a} ({mg.dominated_share[a] * 100:.0f}%; by {_by(a)})" for a in unsettled)
+                if unsettled else "")
+    in_mix = ", ".join(f"{r['strategy']} {_ci(r['nash'], r['nash_low'], r['nash_high'], 0)}"
+                       for r in df.iter_rows(named=True) if r["nash"] > 0.005)
+    expl = (f"{fmt_number(mg.exploitability * 100, 2)} points of win share on the point estimates; on the "
+            f"resamples a best response gains at most {fmt_number(mg.exploitability_high * 100, 2)} points "
+            f"against this mix (95th percentile)")
+    return df, in_mix, expl, dom, dom_open
+
+
+_MG_PCT = ["nash", "nash_low", "nash_high", "alpha_rank", "alpha_rank_low", "alpha_rank_high", "br_gain", "br_gain_low",
+           "br_gain_high", "dominated_share"]
+_MG_FMT = TableFormat(decimals={"nash": 1, "alpha_rank": 1, "br_gain": 2, "dominated_share": 0},
+                      missing={"dominated_by": "-"})
+
+
 def _pct(df: pl.DataFrame, cols) -> pl.DataFrame:
     """Rates in [0, 1] to percent, unrounded: the table formatter rounds once (rounding here first
     turned 2.8475 into 2.85 and then 2.9, where the terminal table says 2.8)."""
@@ -257,37 +296,9 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
         answer.append("Stable mix: not computed (the metagame needs every profile; see Metagame).")
     else:
         mg = bootstrap_metagame(table, sums, cnt, resamples=resamples)
-        rows = []
-        for i, s in enumerate(strategies):
-            rows.append({"strategy": s, "nash": mg.nash[i], "nash_low": mg.nash_low[i], "nash_high": mg.nash_high[i],
-                         "alpha_rank": mg.alpha[i], "alpha_rank_low": mg.alpha_low[i],
-                         "alpha_rank_high": mg.alpha_high[i], "br_gain": mg.best_response_gain[i],
-                         "br_gain_low": mg.gain_low[i], "br_gain_high": mg.gain_high[i],
-                         "dominated_by": ", ".join(sorted((b for (d, b) in mg.dominated_pairs if d == s),
-                                                          key=lambda b: -mg.dominated_pairs[(s, b)])) or None,
-                         "dominated_share": mg.dominated_share[s]})
-        df = pl.DataFrame(rows).sort("nash", descending=True)
-        settled = mg.settled_dominated(SETTLED)
-        by = {a: sorted((b for (d, b) in mg.dominated_pairs if d == a), key=lambda b: -mg.dominated_pairs[(a, b)])
-              for a in mg.dominated}
-
-        def _by(a: str) -> str:  # every dominating strategy with the share of resamples in which it dominates
-            return ", ".join(f"{b} in {mg.dominated_pairs[(a, b)] * 100:.0f}%" for b in by[a])
-
-        dom = ", ".join(f"{a} (dominated in {mg.dominated_share[a] * 100:.0f}% of resamples; by {_by(a)})"
-                        for a in settled) or "none"
-        unsettled = [a for a in mg.dominated if a not in settled]
-        dom_open = ("; dominated on the point estimates but not in at least "
-                    f"{SETTLED * 100:.0f}% of resamples (not settled at this size): "
-                    + ", ".join(f"{a} ({mg.dominated_share[a] * 100:.0f}%; by {_by(a)})" for a in unsettled)
-                    if unsettled else "")
+        df, in_mix, expl, dom, dom_open = _metagame_words(mg)
         solver = ("the maximin linear program of the constant-sum 2-seat game (scipy.optimize.linprog, exact)"
                   if players == 2 else "replicator dynamics from the uniform mix (OpenSpiel's egt.dynamics)")
-        in_mix = ", ".join(f"{r['strategy']} {_ci(r['nash'], r['nash_low'], r['nash_high'], 0)}"
-                           for r in df.iter_rows(named=True) if r["nash"] > 0.005)
-        expl = (f"{fmt_number(mg.exploitability * 100, 2)} points of win share on the point estimates; on the "
-                f"resamples a best response gains at most {fmt_number(mg.exploitability_high * 100, 2)} points "
-                f"against this mix (95th percentile)")
         answer.append(f"Stable mix (symmetric Nash equilibrium, 95% bootstrap interval): {in_mix}; exploitability "
                       f"{expl}. Strictly dominated in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}.")
         secs.append(Section(
@@ -310,13 +321,25 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
                                       df["alpha_rank_high"].to_numpy())],
                                     "Equilibrium mix and alpha-rank (95% bootstrap)"),
               "Symmetric Nash equilibrium mix and alpha-rank mass with bootstrap intervals")],
-            [("Metagame (percent)", _pct(df, ["nash", "nash_low", "nash_high", "alpha_rank", "alpha_rank_low",
-                                             "alpha_rank_high", "br_gain", "br_gain_low", "br_gain_high",
-                                             "dominated_share"]),
-              TableFormat(decimals={"nash": 1, "alpha_rank": 1, "br_gain": 2, "dominated_share": 0},
-                          missing={"dominated_by": "-"})),
+            [("Metagame (percent)", _pct(df, _MG_PCT), _MG_FMT),
              ("Payoff table (mean win share per seat, percent; n = seat-results)", _payoff_frame(table),
               TableFormat(decimals={s: 1 for s in table.strategies}))]))
+        top = int(np.argmax(mg.nash))
+        if mg.nash[top] > 0.99 and mg.nash_low[top] > 0.99 and len(strategies) >= 3:
+            # a pure equilibrium says nothing about the others: the stable mix among the rest
+            from .metagame import restrict
+
+            rest = [x for x in strategies if x != strategies[top]]
+            sub = bootstrap_metagame(*restrict(table, sums, cnt, rest), resamples=resamples)
+            df2, mix2, expl2, dom2, open2 = _metagame_words(sub)
+            answer.append(f"Without {strategies[top]} (the pure equilibrium), the stable mix of the others: {mix2}; "
+                          f"strictly dominated among them in at least {SETTLED * 100:.0f}% of resamples: {dom2}{open2}.")
+            secs[-1].text += (f" Without {strategies[top]}: the equilibrium is pure {strategies[top]} in every "
+                              f"resample, which says nothing about the other strategies, so the same analysis on the "
+                              f"profiles of the others alone (the sub-game, same games): stable mix {mix2}; "
+                              f"exploitability {expl2}; strictly dominated in at least {SETTLED * 100:.0f}% of "
+                              f"resamples: {dom2}{open2}.")
+            secs[-1].tables.insert(1, (f"Metagame without {strategies[top]} (percent)", _pct(df2, _MG_PCT), _MG_FMT))
     answer.append(seat_answer(se))
     secs.insert(1, Section("Answer", " ".join(answer) + " Details and intervals in the sections below."))
 

@@ -146,3 +146,24 @@ def test_a_near_tie_is_dominated_on_the_point_estimate_but_not_settled():
     assert 0.5 < mg.dominated_share["b"] < 0.95 and mg.settled_dominated() == {}
     assert mg.exploitability_high > 0.0  # on some resamples b beats a: the pure-a mix is exploitable there
     assert mg.gain_low[1] < 0 < mg.gain_high[1]
+
+
+def test_the_sub_game_without_a_dominant_strategy_is_rock_paper_scissors():
+    from analysis.metagame import bootstrap_metagame, restrict
+
+    # rock-paper-scissors plus "boss", which beats each of them 80% of the time
+    a = np.zeros((4, 4))
+    a[:3, :3] = RPS
+    a[3, :3], a[:3, 3], a[3, 3] = 0.8, 0.2, 0.5
+    t = table_from_matrix(["rock", "paper", "scissors", "boss"], a)
+    np.testing.assert_allclose(symmetric_nash(t), [0, 0, 0, 1], atol=1e-9)
+    # per-seed sums: one seed holding the exact payoffs (one seat-result per strategy present)
+    sums = np.where(t.counts > 0, np.nan_to_num(t.payoffs), 0.0)[None] * (t.seat_results > 0)[None]
+    res = t.seat_results[None].astype(np.int64)
+    sub, s2, r2 = restrict(t, sums, res, ["rock", "paper", "scissors"])
+    assert sub.strategies == ["rock", "paper", "scissors"] and sub.complete and s2.shape == (1, 6, 3)
+    np.testing.assert_allclose(symmetric_nash(sub), [1 / 3] * 3, atol=1e-9)
+    mg = bootstrap_metagame(sub, s2, r2, resamples=5)
+    np.testing.assert_allclose(mg.nash_low, [1 / 3] * 3, atol=1e-9)  # one seed: every resample is the same game
+    with pytest.raises(ValueError, match="restrict: keep two or more of rock, paper, scissors, boss; got rock, dud"):
+        restrict(t, sums, res, ["rock", "dud"])
