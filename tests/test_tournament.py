@@ -29,7 +29,7 @@ def test_tournament_lineups_cover_every_seat_arrangement():
     assert len(four) == 14 and all({"a", "b"} == set(x) for x in four)
     every = lineups(["a", "b", "c"], 3, every_profile=True)
     assert len(every) == 27 - 3 and ("a", "a", "b") in every and ("a", "a", "a") not in every
-    with pytest.raises(ConfigError, match="at least two strategies"):
+    with pytest.raises(ConfigError, match="^--strategies a: a tournament needs at least two strategies, comma separated$"):
         lineups(["a"], 2)
 
 
