@@ -10,6 +10,7 @@ bootstrap intervals over seeds); provenance. Built with :func:`analysis.report.b
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -134,6 +135,16 @@ _MG_FMT = TableFormat(decimals={"nash": 1, "alpha_rank": 1, "br_gain": 2, "domin
                       missing={"dominated_by": "-"})
 
 
+def chart_label(strategy: str) -> str:
+    """A strategy id as a chart axis shows it: a preset's path cut to its file name
+    (``heuristic:preset=docs/presets/gt-tuned.toml`` -> ``heuristic:preset=gt-tuned.toml``)."""
+    return re.sub(r"preset=([^,]*)", lambda m: "preset=" + Path(m.group(1)).name, strategy)
+
+
+def _labels(df: pl.DataFrame, col: str = "strategy") -> pl.DataFrame:
+    return df.with_columns(pl.col(col).map_elements(chart_label, return_dtype=pl.String))
+
+
 def _pct(df: pl.DataFrame, cols) -> pl.DataFrame:
     """Rates in [0, 1] to percent, unrounded: the table formatter rounds once (rounding here first
     turned 2.8475 into 2.85 and then 2.9, where the terminal table says 2.8)."""
@@ -158,8 +169,8 @@ def heatmap(pw: pl.DataFrame, order: list[str]) -> "F.plt.Figure":
     for i in range(k):
         for j in range(k):
             ax.text(j, i, text[i][j] if i != j else MISSING, ha="center", va="center", fontsize=7)
-    ax.set_xticks(range(k), order, rotation=30, ha="right")
-    ax.set_yticks(range(k), order)
+    ax.set_xticks(range(k), [chart_label(x) for x in order], rotation=30, ha="right")
+    ax.set_yticks(range(k), [chart_label(x) for x in order])
     ax.set_xlabel("column strategy")
     ax.set_ylabel("row strategy")
     fig.colorbar(im, ax=ax, label="row ahead (%)")
@@ -201,8 +212,9 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
     """The report sections of a tournament (see module docstring)."""
     from .metagame import bootstrap_metagame
 
-    g = runs.games
-    # the ids as the games table writes them (arguments normalised: vp=2 -> vp=2.0), in lineup order
+    g = T.as_given(runs)  # ids as given (heuristic:preset=FILE), not expanded into every argument
+    full = {v: k for k, v in T.given_ids(runs).items()}
+    # the ids in lineup order
     strategies = (g.filter(pl.col("game") == pl.col("game").min()).sort("run", "seat").select("strategy")
                   .collect()["strategy"].unique(maintain_order=True).to_list())
     players = int(meta["players"])
@@ -235,7 +247,7 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
            "win rate (its columns are left out)." if one_seat else
            "Seat-results of one strategy in the same game are not independent when it holds several seats; the game "
            "win rate counts each game once."),
-        [("fair_share", F.bar_with_interval(chart, "strategy", title="Win rate per seat-result (95% Wilson interval)",
+        [("fair_share", F.bar_with_interval(_labels(chart), "strategy", title="Win rate per seat-result (95% Wilson interval)",
                                             xlabel="win rate (%)", scale=100, ref=fair, ref_label="fair share"),
           "Win rate per seat-result against the fair share (dashed)")],
         [("Per strategy (rates in percent; x fair = win rate / fair share)", shown,
@@ -264,7 +276,7 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
         f"(400 log10 of the strength ratio; mean 0), with percentile bootstrap 95% intervals over {resamples} "
         "resamples of the seeds. A difference of 100 points means the higher one finishes ahead about 64% of the "
         "time; p_vs_mean is the chance of finishing ahead of a strategy rated 0.",
-        [("ratings", F.bar_with_interval(rchart, "strategy", title="Bradley-Terry rating, Elo scale (95% bootstrap)",
+        [("ratings", F.bar_with_interval(_labels(rchart), "strategy", title="Bradley-Terry rating, Elo scale (95% bootstrap)",
                                          xlabel="rating (Elo points)", ref=0.0, ref_label="mean"), "Ratings")],
         [("Ratings (Elo points)", _pct(rt, ["p_vs_mean"]), TableFormat(decimals={"rating": 0, "p_vs_mean": 1}))]))
 
@@ -314,7 +326,7 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
             f"bootstrap resamples in which it is dominated by any strategy, dominated_by every strategy that dominates it "
             "on the point estimates. Intervals: percentile bootstrap 95% over {mg.resamples} "
             "resamples of the seeds.",
-            [("metagame", mix_chart(df["strategy"].to_list(),
+            [("metagame", mix_chart([chart_label(x) for x in df["strategy"].to_list()],
                                     [("Nash mix", df["nash"].to_numpy(), df["nash_low"].to_numpy(),
                                       df["nash_high"].to_numpy()),
                                      ("alpha-rank", df["alpha_rank"].to_numpy(), df["alpha_rank_low"].to_numpy(),
@@ -344,9 +356,11 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
     secs.insert(1, Section("Answer", " ".join(answer) + " Details and intervals in the sections below."))
 
     m0 = next(iter(runs.manifests.values()))
+    expanded = ("Strategies with their full arguments: " + "; ".join(f"{k} = {v}" for k, v in full.items()) + ". "
+                if full else "")
     secs.append(Section(
         "Provenance",
-        f"Tournament settings: {json.dumps({k: v for k, v in meta.items() if k != 'lineups'})}. Lineups: "
+        expanded + f"Tournament settings: {json.dumps({k: v for k, v in meta.items() if k != 'lineups'})}. Lineups: "
         + "; ".join(f"{n}: {', '.join(m['config']['strategies'])} ({m.get('status')})" for n, m in runs.manifests.items())
         + f". Versions {json.dumps(m0.get('versions', {}))}; content hash {m0['game'].get('content_hash')}, params hash "
           f"{m0['game'].get('params_hash')}."))
@@ -383,4 +397,4 @@ def build_tournament_report(out: Path | str, dest: Path | str | None = None, *, 
 
 
 __all__ = ["SETTLED", "WORDS", "build_tournament_report", "dominance_answer", "games_to_resolve", "heatmap", "mix_chart",
-           "seat_answer", "sections", "tournament_sections"]
+           "chart_label", "seat_answer", "sections", "tournament_sections"]

@@ -329,3 +329,22 @@ def test_report_tables_round_a_rate_once_like_the_terminal():
     _, rows = format_table(_pct(df, ["win_rate", "win_low", "win_high"]))
     assert rows[0][1:] == ["4.0", "2.8", "5.6"]  # not 2.9 (2.8475 rounded to 2.85, then to 2.9)
     assert format_terminal(df).splitlines()[2].split()[1:] == ["4.0", "2.8", "5.6"]
+
+
+def test_a_preset_strategy_keeps_its_given_name_in_tables_and_report(tmp_path):
+    from analysis.tournament_report import build_tournament_report, chart_label
+    from sim.tune import write_preset
+
+    p = tmp_path / "presets" / "fast.toml"
+    p.parent.mkdir()
+    write_preset(p, "toy", "rollout", {"k": 2, "top": 2, "horizon": 2})
+    given = f"rollout:preset={p}"
+    t = run_tournament("toy", [given, "random"], 2, 10, 0, tmp_path / "t", n_jobs=1)
+    # the games table expands the preset into every argument; tables use the id as given
+    assert raw_games(tmp_path / "t")["strategy"].unique().sort().to_list() == ["random", "rollout:k=2,top=2,horizon=2"]
+    assert sorted(t["summary"]["strategy"].to_list()) == sorted([given, "random"])
+    assert sorted(set(t["pairwise"]["row"].to_list())) == sorted([given, "random"])
+    md = build_tournament_report(tmp_path / "t", resamples=10).with_suffix(".md").read_text()
+    assert f"| {given} | 20 | 20 |" in md and "| rollout:k=2" not in md
+    assert f"Strategies with their full arguments: {given} = rollout:k=2,top=2,horizon=2." in md
+    assert chart_label(given) == "rollout:preset=fast.toml"
