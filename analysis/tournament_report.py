@@ -153,14 +153,17 @@ def _pct(df: pl.DataFrame, cols) -> pl.DataFrame:
 
 def heatmap(pw: pl.DataFrame, order: list[str]) -> "F.plt.Figure":
     """Head-to-head heat map: cell (row, column) = percent of common-seed games in which the row
-    strategy finished ahead of the column strategy, with the 95% Wilson interval and the games."""
+    strategy finished ahead of the column strategy, with the 95% Wilson interval and the games; a
+    cell whose interval excludes 50% is written in bold, one that includes it in grey (not resolved)."""
     k = len(order)
     pos = {s: i for i, s in enumerate(order)}
     m = np.full((k, k), np.nan)
     text = [["" for _ in range(k)] for _ in range(k)]
+    resolved = np.zeros((k, k), dtype=bool)
     for r in pw.iter_rows(named=True):
         i, j = pos[r["row"]], pos[r["column"]]
         m[i, j] = r["est"] * 100
+        resolved[i, j] = r["low"] > 0.5 or r["high"] < 0.5
         text[i][j] = f"{r['est'] * 100:.0f}%\n[{r['low'] * 100:.0f}, {r['high'] * 100:.0f}]\nn={r['games']:,}"
     fig, ax = F._fig("Head-to-head: row finishes ahead of column (%)")
     fig.set_size_inches(max(5.0, 1.3 * k + 2), max(4.0, 1.0 * k + 1.5))
@@ -168,7 +171,9 @@ def heatmap(pw: pl.DataFrame, order: list[str]) -> "F.plt.Figure":
     im = ax.imshow(m, cmap="RdBu", vmin=0, vmax=100)
     for i in range(k):
         for j in range(k):
-            ax.text(j, i, text[i][j] if i != j else MISSING, ha="center", va="center", fontsize=7)
+            ax.text(j, i, text[i][j] if i != j else MISSING, ha="center", va="center", fontsize=7,
+                    fontweight="bold" if resolved[i, j] else "normal", color="black" if resolved[i, j] or i == j
+                    else "dimgray")
     ax.set_xticks(range(k), [chart_label(x) for x in order], rotation=30, ha="right")
     ax.set_yticks(range(k), [chart_label(x) for x in order])
     ax.set_xlabel("column strategy")
@@ -264,7 +269,8 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
         "same seeds, so each cell is paired on common seeds and balanced over seat orders; row + column = 100%. "
         "games_needed: games of the pair for a 95% interval of the rate observed to exclude 50% (a cell whose "
         "interval includes 50% is not resolved at this size).",
-        [("head_to_head", heatmap(pw, order), "Head-to-head matrix (row ahead of column, %)")],
+        [("head_to_head", heatmap(pw, order), "Head-to-head matrix (row ahead of column, %); bold: the 95% interval "
+          "excludes 50%; grey: not resolved at this size")],
         [("Head-to-head (percent; est = row ahead)", pw_shown, TableFormat(missing={"games_needed": "-"}))]))
 
     rt = T.ratings(g, resamples=resamples)

@@ -348,3 +348,13 @@ def test_a_preset_strategy_keeps_its_given_name_in_tables_and_report(tmp_path):
     assert f"| {given} | 20 | 20 |" in md and "| rollout:k=2" not in md
     assert f"Strategies with their full arguments: {given} = rollout:k=2,top=2,horizon=2." in md
     assert chart_label(given) == "rollout:preset=fast.toml"
+
+
+def test_heatmap_writes_resolved_cells_bold_and_unresolved_grey():
+    from analysis.tournament_report import heatmap
+
+    _, pw = _pw({("h", "w"): 0.66, ("h", "o"): 0.53})
+    fig = heatmap(pw, ["h", "w", "o"])
+    cells = {t.get_text().split("\n")[0]: (t.get_fontweight(), t.get_color()) for t in fig.axes[0].texts}
+    assert cells["66%"] == ("bold", "black") and cells["34%"] == ("bold", "black")  # [61, 70] and [30, 39]
+    assert cells["53%"] == ("normal", "dimgray") and cells["47%"] == ("normal", "dimgray")  # [48, 58]: includes 50%
