@@ -358,3 +358,15 @@ def test_heatmap_writes_resolved_cells_bold_and_unresolved_grey():
     cells = {t.get_text().split("\n")[0]: (t.get_fontweight(), t.get_color()) for t in fig.axes[0].texts}
     assert cells["66%"] == ("bold", "black") and cells["34%"] == ("bold", "black")  # [61, 70] and [30, 39]
     assert cells["53%"] == ("normal", "dimgray") and cells["47%"] == ("normal", "dimgray")  # [48, 58]: includes 50%
+
+
+def test_cli_tournament_names_a_preset_as_given_in_its_terminal_lines(tmp_path, capsys, monkeypatch):
+    from sim.tune import write_preset
+
+    p = tmp_path / "fast.toml"
+    write_preset(p, "toy", "rollout", {"k": 2, "top": 2, "horizon": 2})
+    code, text, err = run_cli(["tournament", "--game", "toy", "--strategies", f"random,rollout:preset={p}", "--games",
+                               "20", "--n-jobs", "1", "--no-report", "--out", str(tmp_path / "t")], capsys, monkeypatch)
+    assert code == 0, err
+    assert "rollout:k=2" not in text and f"rollout:preset={p}" in text
+    assert f"The difference observed between rollout:preset={p} and random" in text
