@@ -357,7 +357,12 @@ def tournament(
     from analysis.load import load_runs
     from analysis.report import _observed_need
 
-    observed = _observed_need(load_runs(sorted(p for p in out.glob("lineup-*") if p.is_dir()), check=False)).strip()
+    from analysis.tournament import given_ids
+
+    lineup_runs = load_runs(sorted(p for p in out.glob("lineup-*") if p.is_dir()), check=False)
+    observed = _observed_need(lineup_runs).strip()
+    for full, given in given_ids(lineup_runs).items():  # a preset's id as given, not its every argument
+        observed = observed.replace(full, given)
     if observed:
         typer.echo(observed)
     typer.echo(f"\nwrote {out / 'summary.parquet'}, seats.parquet, pairwise.parquet and lineups.parquet")

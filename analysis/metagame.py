@@ -261,6 +261,20 @@ def dominated(table: PayoffTable, payoffs: np.ndarray | None = None) -> dict[str
     return out
 
 
+def dominators(table: PayoffTable, payoffs: np.ndarray | None = None) -> dict[str, list[str]]:
+    """Every pure strategy that strictly dominates each dominated strategy: ``{dominated: [dominating,
+    ...]}`` in strategy order (:func:`dominated` names only the first)."""
+    p = table.payoffs if payoffs is None else payoffs
+    _, _, row = _cached_index(table)
+    k = len(table.strategies)
+    out: dict[str, list[str]] = {}
+    for i in range(k):
+        by = [table.strategies[j] for j in range(k) if j != i and np.all(p[row[j], j] > p[row[i], i])]
+        if by:
+            out[table.strategies[i]] = by
+    return out
+
+
 def hpt_array(table: PayoffTable, payoffs: np.ndarray | None = None) -> np.ndarray:
     """The table in OpenSpiel's heuristic-payoff-table layout: float[R, 2K] (counts, then payoffs with
     0 for absent strategies)."""
@@ -334,6 +348,37 @@ def alpha_rank_n(table: PayoffTable, payoffs: np.ndarray | None = None, *, alpha
     return pi / pi.sum()
 
 
+def restrict(table: PayoffTable, sums: np.ndarray, results: np.ndarray, keep: list[str]
+             ) -> tuple[PayoffTable, np.ndarray, np.ndarray]:
+    """The sub-game of the strategies ``keep``: the profiles in which only they sit.
+
+    Args:
+        sums, results: float/int[S, R, K] per-seed sums (see :func:`bootstrap_metagame`).
+
+    Returns:
+        ``(table, sums[S, R', K'], results[S, R', K'])`` over ``keep`` in the table's order.
+
+    Raises:
+        ValueError: fewer than two strategies kept, or a name not in the table.
+    """
+    bad = [s for s in keep if s not in table.strategies]
+    if bad or len(set(keep)) < 2:
+        raise ValueError(f"restrict: keep two or more of {', '.join(table.strategies)}; got {', '.join(keep)}")
+    cols = [i for i, s in enumerate(table.strategies) if s in keep]
+    names = [table.strategies[i] for i in cols]
+    sub = compositions(table.players, len(cols))
+    lookup = {tuple(int(x) for x in c): r for r, c in enumerate(table.counts)}
+    rows = []
+    for c in sub:
+        full = [0] * len(table.strategies)
+        for j, i in enumerate(cols):
+            full[i] = int(c[j])
+        rows.append(lookup[tuple(full)])
+    s2, r2 = sums[:, rows][:, :, cols], results[:, rows][:, :, cols]
+    pay = table.payoffs[rows][:, cols]
+    return PayoffTable(names, table.players, sub, pay, table.seat_results[rows][:, cols]), s2, r2
+
+
 @dataclass
 class Metagame:
     """The metagame of a tournament with bootstrap uncertainty.
@@ -341,11 +386,16 @@ class Metagame:
     Attributes:
         table: the payoff table.
         nash: float[K] equilibrium mix; ``nash_low``/``nash_high``: 95% percentile bootstrap bounds.
-        exploitability: of ``nash`` on the point estimates (win share per seat).
-        best_response_gain: float[K], ``u_j(nash) - nash.u(nash)`` for each pure strategy.
+        exploitability: of ``nash`` on the point estimates (win share per seat); ``exploitability_high``:
+            the 95th percentile of the same mix's exploitability on the bootstrap resamples (how much a
+            best response could gain against it, one-sided: exploitability is never below 0).
+        best_response_gain: float[K], ``u_j(nash) - nash.u(nash)`` for each pure strategy, with
+            ``gain_low``/``gain_high``: 95% percentile bounds of the same mix's gains on the resamples.
         alpha: float[K] alpha-rank mass, with ``alpha_low``/``alpha_high``.
         dominated: ``{strategy: dominating strategy}`` on the point estimates.
-        dominated_share: ``{strategy: share of bootstrap resamples in which it is dominated}``.
+        dominated_share: ``{strategy: share of bootstrap resamples in which it is dominated}`` (by any
+            strategy); ``dominated_pairs``: ``{(dominated, dominating): share of resamples}`` for every
+            pair that dominates on the point estimates.
         resamples: bootstrap resamples behind the bounds.
     """
 
@@ -361,6 +411,15 @@ class Metagame:
     dominated: dict
     dominated_share: dict
     resamples: int
+    exploitability_high: float = float("nan")
+    gain_low: np.ndarray | None = None
+    gain_high: np.ndarray | None = None
+    dominated_pairs: dict | None = None
+
+    def settled_dominated(self, share: float = 0.95) -> dict[str, str]:
+        """The point-estimate dominated strategies that are dominated in at least ``share`` of the
+        resamples (the rest are dominated on the point estimates only: not settled at this size)."""
+        return {d: b for d, b in self.dominated.items() if self.dominated_share[d] >= share}
 
 
 def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray, *, resamples: int = 200,
@@ -379,7 +438,8 @@ def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray
     u = deviation_payoffs(table, nash)
     gen = np.random.Generator(np.random.Philox(seed))
     s = sums.shape[0]
-    ns, al, dom = [], [], {k: 0 for k in table.strategies}
+    ns, al, gains, dom = [], [], [], {k: 0 for k in table.strategies}
+    point_pairs = {(d, b): 0 for d, bs in dominators(table).items() for b in bs}
     for _ in range(resamples):
         w = np.bincount(gen.integers(0, s, size=s), minlength=s).astype(float)
         ss = np.tensordot(w, sums, axes=1)
@@ -389,15 +449,23 @@ def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray
         p = np.where(mirror, 1.0 / table.players, p)
         ns.append(symmetric_nash(table, p, steps=1000))
         al.append(alpha_rank(table, p))
-        for d in dominated(table, p):
+        ub = deviation_payoffs(table, nash, p)
+        gains.append(ub - np.dot(nash, ub))  # the point mix's best-response gains on this resample
+        for d, bs in dominators(table, p).items():
             dom[d] += 1
-    ns, al = np.array(ns), np.array(al)
+            for b in bs:
+                if (d, b) in point_pairs:
+                    point_pairs[(d, b)] += 1
+    ns, al, gains = np.array(ns), np.array(al), np.array(gains)
     a = (1 - level) / 2
     return Metagame(table, nash, np.quantile(ns, a, axis=0), np.quantile(ns, 1 - a, axis=0),
                     exploitability(table, nash), u - np.dot(nash, u), alpha_rank(table),
                     np.quantile(al, a, axis=0), np.quantile(al, 1 - a, axis=0), dominated(table),
-                    {k: v / resamples for k, v in dom.items()}, resamples)
+                    {k: v / resamples for k, v in dom.items()}, resamples,
+                    float(np.quantile(np.maximum(gains.max(axis=1), 0.0), level)),
+                    np.quantile(gains, a, axis=0), np.quantile(gains, 1 - a, axis=0),
+                    {k: v / resamples for k, v in point_pairs.items()})
 
 
 __all__ = ["Metagame", "PayoffTable", "alpha_rank", "alpha_rank_n", "bootstrap_metagame", "compositions", "deviation_payoffs",
-           "dominated", "exploitability", "hpt_array", "symmetric_nash", "table_from_matrix", "table_from_sums"]
+           "dominated", "dominators", "exploitability", "hpt_array", "restrict", "symmetric_nash", "table_from_matrix", "table_from_sums"]

@@ -228,13 +228,40 @@ def payoff_data(games: pl.LazyFrame, strategies: list[str], players: int):
     return table_from_sums(strategies, players, prof_sums), sums, cnt
 
 
+def given_ids(runs) -> dict[str, str]:
+    """``{id in the games table: id as the tournament was given it}`` where they differ.
+
+    The games table writes every strategy with all its arguments (``heuristic:preset=FILE`` becomes
+    ``heuristic:end_vp=0.6878,coins=...``: twelve numbers no reader can tell apart); the lineup's
+    manifest keeps the ids as given, seat by seat (lineups are seated fixed). Tables and charts show
+    the given id; the report's provenance lists the full arguments.
+    """
+    first = (runs.games.filter(pl.col("game") == pl.col("game").min().over("run")).select("run", "seat", "strategy")
+             .unique().collect())
+    out: dict[str, str] = {}
+    for run, seat, full in first.iter_rows():
+        cfg = runs.manifests[run]["config"]
+        if cfg.get("seating", "fixed") != "fixed":
+            continue
+        given = cfg["strategies"][int(seat)]
+        if given != full:
+            out.setdefault(full, given)
+    return out
+
+
+def as_given(runs) -> pl.LazyFrame:
+    """The games table of ``runs`` with strategy ids as the tournament was given them (:func:`given_ids`)."""
+    names = given_ids(runs)
+    return runs.games.with_columns(pl.col("strategy").replace(names)) if names else runs.games
+
+
 def summarize(folders: Sequence[Path]) -> dict[str, pl.DataFrame]:
     """The tournament tables of a set of lineup run folders: ``summary`` (:func:`summary_table`),
     ``seats`` (:func:`seat_table`), ``lineups`` (:func:`lineup_table`), ``pairwise``
-    (:func:`pairwise`)."""
+    (:func:`pairwise`); strategies named as given (:func:`given_ids`)."""
     from .load import load_runs
 
-    g = load_runs(folders).games
+    g = as_given(load_runs(folders))
     return {"summary": summary_table(g), "seats": seat_table(g), "lineups": lineup_table(g), "pairwise": pairwise(g)}
 
 
@@ -268,5 +295,5 @@ TERMINAL_COLUMNS = ("strategy", "games", "seat_results", "fair", "win_rate", "wi
                     "mean_rank", "vp", "margin")
 
 
-__all__ = ["ELO", "TERMINAL_COLUMNS", "bradley_terry", "format_terminal", "lineup_table", "pairwise", "payoff_data",
+__all__ = ["ELO", "TERMINAL_COLUMNS", "as_given", "bradley_terry", "format_terminal", "given_ids", "lineup_table", "pairwise", "payoff_data",
            "per_game", "ratings", "seat_effect", "seat_table", "summarize", "summary_table"]

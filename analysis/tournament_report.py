@@ -1,6 +1,7 @@
 """``meeplelab report TOURNAMENT``: the report of a tournament as a whole.
 
-Sections: what was played and what the columns count; win rate against the fair share; the
+Sections: what was played and what the columns count; the answer in a few sentences (is there a
+dominant strategy, the stable mix, dominated strategies, the seat effect); win rate against the fair share; the
 head-to-head matrix (heat map); Bradley-Terry ratings; the seat effect per player count; the
 metagame (symmetric Nash equilibrium mix, alpha-rank, dominated strategies, exploitability, with
 bootstrap intervals over seeds); provenance. Built with :func:`analysis.report.build_report`.
@@ -9,6 +10,7 @@ bootstrap intervals over seeds); provenance. Built with :func:`analysis.report.b
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -28,20 +30,140 @@ WORDS = ("Words: a *lineup* is one seat arrangement of the strategies (one run f
          "numbers), so game i of each lineup starts from the same shuffles.")
 
 
+#: share of bootstrap resamples in which a strategy must be dominated for the report to call it dominated
+SETTLED = 0.95
+
+
+def games_to_resolve(p: float) -> int | None:
+    """Games of a pair needed for a 95% interval of a head-to-head rate ``p`` to exclude 50%:
+    ``ceil((z sd / (p - 1/2))^2)`` with ``sd = sqrt(p (1 - p))`` the spread of one game's score
+    (:func:`analysis.stats.games_for_difference`); None at exactly 50%."""
+    from .stats import games_for_difference
+
+    return games_for_difference(float(np.sqrt(p * (1 - p))), p - 0.5)
+
+
+def _ci(est: float, lo: float, hi: float, places: int = 1) -> str:
+    return f"{est * 100:.{places}f}% [{lo * 100:.{places}f}, {hi * 100:.{places}f}]"
+
+
+def dominance_answer(summ: pl.DataFrame, pw: pl.DataFrame) -> str:
+    """One sentence answering "is there a dominant strategy?" from the head-to-head table.
+
+    A strategy is called dominant when it finishes ahead of every other strategy head to head with
+    every 95% Wilson interval above 50%. Otherwise the best-rated candidate (highest win rate) is
+    named with the pair that does not resolve (interval includes 50%: not resolved, with the games
+    a pair needs to resolve a difference of the size observed) or that it loses (interval below 50%).
+    """
+    order = summ["strategy"].to_list()
+    rows = {(r["row"], r["column"]): r for r in pw.iter_rows(named=True)}
+    for s in order:
+        mine = [rows[(s, o)] for o in order if o != s and (s, o) in rows]
+        if mine and all(r["low"] > 0.5 for r in mine):
+            w = min(mine, key=lambda r: r["low"])
+            return (f"Is there a dominant strategy? Yes: {s} finishes ahead of every other strategy head to head, every "
+                    f"95% interval above 50% (closest: {w['column']}, {_ci(w['est'], w['low'], w['high'])} of "
+                    f"{w['games']:,} games).")
+    top = order[0]
+    mine = sorted((rows[(top, o)] for o in order if o != top and (top, o) in rows), key=lambda r: r["est"])
+    lose = [r for r in mine if r["high"] < 0.5]
+    if lose:
+        r = lose[0]
+        return (f"Is there a dominant strategy? No: the strategy with the highest win rate, {top}, finishes behind "
+                f"{r['column']} head to head ({_ci(r['est'], r['low'], r['high'])} of {r['games']:,} games).")
+    open_ = [r for r in mine if r["low"] <= 0.5]
+    parts = []
+    for r in open_:
+        need = games_to_resolve(r["est"])
+        parts.append(f"against {r['column']} {_ci(r['est'], r['low'], r['high'])} of {r['games']:,} games"
+                     + (f", about {need:,} games resolve a difference this size" if need else ", even"))
+    return (f"Is there a dominant strategy? Not resolved at this size: {top} has the highest win rate, but its "
+            f"head-to-head interval includes 50% {'; '.join(parts)}.")
+
+
+def seat_answer(se: pl.DataFrame) -> str:
+    """One sentence on the seat effect (:func:`analysis.tournament.seat_effect`): per player count,
+    every seat's win rate when any seat's 95% interval excludes the fair share."""
+    parts = []
+    for (n,), sub in se.group_by("players", maintain_order=True):
+        rows = sub.sort("seat").to_dicts()
+        if any(r["win_low"] > r["fair"] or r["win_high"] < r["fair"] for r in rows):
+            parts.append(f"at {n} seats " + ", ".join(f"seat {r['seat'] + 1} wins {_ci(r['win_rate'], r['win_low'], r['win_high'])}"
+                                                   for r in rows)
+                         + f" of {rows[0]['seat_results']:,} seat-results each against a fair {rows[0]['fair'] * 100:.1f}%")
+    if not parts:
+        return "Seat effect: no seat's 95% interval excludes the fair share."
+    return "Seat effect: " + "; ".join(parts) + " (an interval excludes the fair share)."
+
+
+def _metagame_words(mg) -> tuple[pl.DataFrame, str, str, str, str]:
+    """The metagame table (rates in [0, 1]) and its words: the mix with intervals, exploitability,
+    the settled dominated strategies and those dominated on the point estimates only."""
+    rows = []
+    by = {s: sorted((b for (d, b) in mg.dominated_pairs if d == s), key=lambda b: -mg.dominated_pairs[(s, b)])
+          for s in mg.table.strategies}
+    for i, s in enumerate(mg.table.strategies):
+        rows.append({"strategy": s, "nash": mg.nash[i], "nash_low": mg.nash_low[i], "nash_high": mg.nash_high[i],
+                     "alpha_rank": mg.alpha[i], "alpha_rank_low": mg.alpha_low[i],
+                     "alpha_rank_high": mg.alpha_high[i], "br_gain": mg.best_response_gain[i],
+                     "br_gain_low": mg.gain_low[i], "br_gain_high": mg.gain_high[i],
+                     "dominated_by": ", ".join(by[s]) or None, "dominated_share": mg.dominated_share[s]})
+    df = pl.DataFrame(rows).sort("nash", descending=True)
+    settled = mg.settled_dominated(SETTLED)
+
+    def _by(a: str) -> str:  # every dominating strategy with the share of resamples in which it dominates
+        return ", ".join(f"{b} in {mg.dominated_pairs[(a, b)] * 100:.0f}%" for b in by[a])
+
+    dom = ", ".join(f"{a} (dominated in {mg.dominated_share[a] * 100:.0f}% of resamples; by {_by(a)})"
+                    for a in settled) or "none"
+    unsettled = [a for a in mg.dominated if a not in settled]
+    dom_open = ("; dominated on the point estimates but not in at least "
+                f"{SETTLED * 100:.0f}% of resamples (not settled at this size): "
+                + ", ".join(f"{a} ({mg.dominated_share[a] * 100:.0f}%; by {_by(a)})" for a in unsettled)
+                if unsettled else "")
+    in_mix = ", ".join(f"{r['strategy']} {_ci(r['nash'], r['nash_low'], r['nash_high'], 0)}"
+                       for r in df.iter_rows(named=True) if r["nash"] > 0.005)
+    expl = (f"{fmt_number(mg.exploitability * 100, 2)} points of win share on the point estimates; on the "
+            f"resamples a best response gains at most {fmt_number(mg.exploitability_high * 100, 2)} points "
+            f"against this mix (95th percentile)")
+    return df, in_mix, expl, dom, dom_open
+
+
+_MG_PCT = ["nash", "nash_low", "nash_high", "alpha_rank", "alpha_rank_low", "alpha_rank_high", "br_gain", "br_gain_low",
+           "br_gain_high", "dominated_share"]
+_MG_FMT = TableFormat(decimals={"nash": 1, "alpha_rank": 1, "br_gain": 2, "dominated_share": 0},
+                      missing={"dominated_by": "-"})
+
+
+def chart_label(strategy: str) -> str:
+    """A strategy id as a chart axis shows it: a preset's path cut to its file name
+    (``heuristic:preset=docs/presets/gt-tuned.toml`` -> ``heuristic:preset=gt-tuned.toml``)."""
+    return re.sub(r"preset=([^,]*)", lambda m: "preset=" + Path(m.group(1)).name, strategy)
+
+
+def _labels(df: pl.DataFrame, col: str = "strategy") -> pl.DataFrame:
+    return df.with_columns(pl.col(col).map_elements(chart_label, return_dtype=pl.String))
+
+
 def _pct(df: pl.DataFrame, cols) -> pl.DataFrame:
-    return df.with_columns([(pl.col(c) * 100).round(2) for c in cols if c in df.columns])
+    """Rates in [0, 1] to percent, unrounded: the table formatter rounds once (rounding here first
+    turned 2.8475 into 2.85 and then 2.9, where the terminal table says 2.8)."""
+    return df.with_columns([pl.col(c) * 100 for c in cols if c in df.columns])
 
 
 def heatmap(pw: pl.DataFrame, order: list[str]) -> "F.plt.Figure":
     """Head-to-head heat map: cell (row, column) = percent of common-seed games in which the row
-    strategy finished ahead of the column strategy, with the 95% Wilson interval and the games."""
+    strategy finished ahead of the column strategy, with the 95% Wilson interval and the games; a
+    cell whose interval excludes 50% is written in bold, one that includes it in grey (not resolved)."""
     k = len(order)
     pos = {s: i for i, s in enumerate(order)}
     m = np.full((k, k), np.nan)
     text = [["" for _ in range(k)] for _ in range(k)]
+    resolved = np.zeros((k, k), dtype=bool)
     for r in pw.iter_rows(named=True):
         i, j = pos[r["row"]], pos[r["column"]]
         m[i, j] = r["est"] * 100
+        resolved[i, j] = r["low"] > 0.5 or r["high"] < 0.5
         text[i][j] = f"{r['est'] * 100:.0f}%\n[{r['low'] * 100:.0f}, {r['high'] * 100:.0f}]\nn={r['games']:,}"
     fig, ax = F._fig("Head-to-head: row finishes ahead of column (%)")
     fig.set_size_inches(max(5.0, 1.3 * k + 2), max(4.0, 1.0 * k + 1.5))
@@ -49,9 +171,11 @@ def heatmap(pw: pl.DataFrame, order: list[str]) -> "F.plt.Figure":
     im = ax.imshow(m, cmap="RdBu", vmin=0, vmax=100)
     for i in range(k):
         for j in range(k):
-            ax.text(j, i, text[i][j] if i != j else MISSING, ha="center", va="center", fontsize=7)
-    ax.set_xticks(range(k), order, rotation=30, ha="right")
-    ax.set_yticks(range(k), order)
+            ax.text(j, i, text[i][j] if i != j else MISSING, ha="center", va="center", fontsize=7,
+                    fontweight="bold" if resolved[i, j] else "normal", color="black" if resolved[i, j] or i == j
+                    else "dimgray")
+    ax.set_xticks(range(k), [chart_label(x) for x in order], rotation=30, ha="right")
+    ax.set_yticks(range(k), [chart_label(x) for x in order])
     ax.set_xlabel("column strategy")
     ax.set_ylabel("row strategy")
     fig.colorbar(im, ax=ax, label="row ahead (%)")
@@ -93,8 +217,9 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
     """The report sections of a tournament (see module docstring)."""
     from .metagame import bootstrap_metagame
 
-    g = runs.games
-    # the ids as the games table writes them (arguments normalised: vp=2 -> vp=2.0), in lineup order
+    g = T.as_given(runs)  # ids as given (heuristic:preset=FILE), not expanded into every argument
+    full = {v: k for k, v in T.given_ids(runs).items()}
+    # the ids in lineup order
     strategies = (g.filter(pl.col("game") == pl.col("game").min()).sort("run", "seat").select("strategy")
                   .collect()["strategy"].unique(maintain_order=True).to_list())
     players = int(meta["players"])
@@ -114,15 +239,20 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
     shown = _pct(summ, ["fair", "win_rate", "win_low", "win_high", "game_win_rate", "game_win_low", "game_win_high",
                         "game_fair"])
     best = summ.row(0, named=True)
+    one_seat = bool((summ["games"] == summ["seat_results"]).all())
+    if one_seat:  # no strategy held several seats: the game columns repeat the seat-result ones
+        shown = shown.drop([c for c in shown.columns if c.startswith("game_")])
     secs.append(Section(
         "Win rate against the fair share",
         f"Win rate per seat-result with Wilson 95% intervals; the fair share is 1/{players} = {fair * 100:.1f}%. "
         f"Highest: {best['strategy']} with {best['win_rate'] * 100:.1f}% [{best['win_low'] * 100:.1f}, "
         f"{best['win_high'] * 100:.1f}] of {best['seat_results']:,} seat-results, {best['x_fair']:.2f} x fair. "
-        "Mean rank, VP and margin (VP minus the best other seat) with Student-t 95% intervals. Seat-results of one "
-        "strategy in the same game are not independent when it holds several seats; the game win rate counts each "
-        "game once.",
-        [("fair_share", F.bar_with_interval(chart, "strategy", title="Win rate per seat-result (95% Wilson interval)",
+        "Mean rank, VP and margin (VP minus the best other seat) with Student-t 95% intervals. "
+        + ("No strategy held several seats of a game, so games = seat-results and the game win rate equals the "
+           "win rate (its columns are left out)." if one_seat else
+           "Seat-results of one strategy in the same game are not independent when it holds several seats; the game "
+           "win rate counts each game once."),
+        [("fair_share", F.bar_with_interval(_labels(chart), "strategy", title="Win rate per seat-result (95% Wilson interval)",
                                             xlabel="win rate (%)", scale=100, ref=fair, ref_label="fair share"),
           "Win rate per seat-result against the fair share (dashed)")],
         [("Per strategy (rates in percent; x fair = win rate / fair share)", shown,
@@ -130,14 +260,18 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
 
     pw = T.pairwise(g)
     order = summ["strategy"].to_list()
-    pw_shown = _pct(pw, ["est", "low", "high"])
+    pw_shown = _pct(pw.with_columns(pl.Series("games_needed", [games_to_resolve(p) for p in pw["est"].to_list()],
+                                              dtype=pl.Int64)), ["est", "low", "high"])
     secs.append(Section(
         "Head-to-head",
         "Cell (row, column): share of the games where both sit in which the row strategy's best seat finished ahead "
         "of the column strategy's best seat (a tie counts 1/2), Wilson 95% interval, n games. Every lineup uses the "
-        "same seeds, so each cell is paired on common seeds and balanced over seat orders; row + column = 100%.",
-        [("head_to_head", heatmap(pw, order), "Head-to-head matrix (row ahead of column, %)")],
-        [("Head-to-head (percent)", pw_shown)]))
+        "same seeds, so each cell is paired on common seeds and balanced over seat orders; row + column = 100%. "
+        "games_needed: games of the pair for a 95% interval of the rate observed to exclude 50% (a cell whose "
+        "interval includes 50% is not resolved at this size).",
+        [("head_to_head", heatmap(pw, order), "Head-to-head matrix (row ahead of column, %); bold: the 95% interval "
+          "excludes 50%; grey: not resolved at this size")],
+        [("Head-to-head (percent; est = row ahead)", pw_shown, TableFormat(missing={"games_needed": "-"}))]))
 
     rt = T.ratings(g, resamples=resamples)
     rchart = rt.select("strategy", pl.col("rating").alias("est"), pl.col("rating_low").alias("low"),
@@ -148,7 +282,7 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
         f"(400 log10 of the strength ratio; mean 0), with percentile bootstrap 95% intervals over {resamples} "
         "resamples of the seeds. A difference of 100 points means the higher one finishes ahead about 64% of the "
         "time; p_vs_mean is the chance of finishing ahead of a strategy rated 0.",
-        [("ratings", F.bar_with_interval(rchart, "strategy", title="Bradley-Terry rating, Elo scale (95% bootstrap)",
+        [("ratings", F.bar_with_interval(_labels(rchart), "strategy", title="Bradley-Terry rating, Elo scale (95% bootstrap)",
                                          xlabel="rating (Elo points)", ref=0.0, ref_label="mean"), "Ratings")],
         [("Ratings (Elo points)", _pct(rt, ["p_vs_mean"]), TableFormat(decimals={"rating": 0, "p_vs_mean": 1}))]))
 
@@ -169,6 +303,7 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
          ("Win rate by strategy and seat (percent)", _pct(st, ["fair", "win_rate", "win_low", "win_high"]))]))
 
     table, sums, cnt = T.payoff_data(g, strategies, players)
+    answer = [dominance_answer(summ, pw)]
     if not table.complete:
         miss = table.missing
         secs.append(Section(
@@ -176,47 +311,62 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
             f"The metagame needs the payoff of every profile (how many seats each strategy holds); "
             f"{len(miss)} were not played (e.g. seat counts {miss[0]} over {', '.join(strategies)}). At 3+ seats "
             "play the tournament with `--every-profile` (lineups in which a strategy holds several seats)."))
+        answer.append("Stable mix: not computed (the metagame needs every profile; see Metagame).")
     else:
         mg = bootstrap_metagame(table, sums, cnt, resamples=resamples)
-        rows = []
-        for i, s in enumerate(strategies):
-            rows.append({"strategy": s, "nash": mg.nash[i], "nash_low": mg.nash_low[i], "nash_high": mg.nash_high[i],
-                         "alpha_rank": mg.alpha[i], "alpha_rank_low": mg.alpha_low[i],
-                         "alpha_rank_high": mg.alpha_high[i], "br_gain": mg.best_response_gain[i],
-                         "dominated_by": mg.dominated.get(s), "dominated_share": mg.dominated_share[s]})
-        df = pl.DataFrame(rows).sort("nash", descending=True)
-        dom = ", ".join(f"{a} (by {b})" for a, b in mg.dominated.items()) or "none"
+        df, in_mix, expl, dom, dom_open = _metagame_words(mg)
         solver = ("the maximin linear program of the constant-sum 2-seat game (scipy.optimize.linprog, exact)"
                   if players == 2 else "replicator dynamics from the uniform mix (OpenSpiel's egt.dynamics)")
-        in_mix = [f"{r['strategy']} {r['nash'] * 100:.0f}%" for r in df.iter_rows(named=True) if r["nash"] > 0.005]
+        answer.append(f"Stable mix (symmetric Nash equilibrium, 95% bootstrap interval): {in_mix}; exploitability "
+                      f"{expl}. Strictly dominated in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}.")
         secs.append(Section(
             "Metagame",
             f"Empirical payoff table: the mean win share per seat of each strategy in each profile (every lineup on "
             f"common seeds; a mirror match gives 1/{players} by symmetry). Symmetric Nash equilibrium mix by "
-            f"{solver}: {', '.join(in_mix)}. Its exploitability (what a best response gains per seat over the "
-            f"mix's own players) is {fmt_number(mg.exploitability * 100, 2)} points of win share; br_gain is each "
-            "pure strategy's gain against the mix (0 or below for the strategies in it). Alpha-rank (single "
+            f"{solver}: {in_mix}. Its exploitability (what a best response gains per seat over the mix's own "
+            f"players) is {expl}. br_gain is each pure strategy's gain against the mix (0 or below for the "
+            "strategies in it; br_gain_low/high: the same mix on the resamples). Alpha-rank (single "
             "population of 50, selection intensity 100): the share of time an evolving population spends on each "
             f"strategy. Strictly dominated (lower win share than another strategy against every profile of the "
-            f"others): {dom}; dominated_share is the share of bootstrap resamples in which it is dominated. "
-            f"Intervals: percentile bootstrap 95% over {mg.resamples} resamples of the seeds.",
-            [("metagame", mix_chart(df["strategy"].to_list(),
+            f"others) in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}; dominated_share is the share of "
+            f"bootstrap resamples in which it is dominated by any strategy, dominated_by every strategy that dominates it "
+            "on the point estimates. Intervals: percentile bootstrap 95% over {mg.resamples} "
+            "resamples of the seeds.",
+            [("metagame", mix_chart([chart_label(x) for x in df["strategy"].to_list()],
                                     [("Nash mix", df["nash"].to_numpy(), df["nash_low"].to_numpy(),
                                       df["nash_high"].to_numpy()),
                                      ("alpha-rank", df["alpha_rank"].to_numpy(), df["alpha_rank_low"].to_numpy(),
                                       df["alpha_rank_high"].to_numpy())],
                                     "Equilibrium mix and alpha-rank (95% bootstrap)"),
               "Symmetric Nash equilibrium mix and alpha-rank mass with bootstrap intervals")],
-            [("Metagame (percent)", _pct(df, ["nash", "nash_low", "nash_high", "alpha_rank", "alpha_rank_low",
-                                             "alpha_rank_high", "br_gain", "dominated_share"]),
-              TableFormat(decimals={"nash": 1, "alpha_rank": 1, "br_gain": 2, "dominated_share": 0},
-                          missing={"dominated_by": "-"})),
-             ("Payoff table (mean win share per seat, percent; n = seat-results)", _payoff_frame(table))]))
+            [("Metagame (percent)", _pct(df, _MG_PCT), _MG_FMT),
+             ("Payoff table (mean win share per seat, percent; n = seat-results)", _payoff_frame(table),
+              TableFormat(decimals={s: 1 for s in table.strategies}))]))
+        top = int(np.argmax(mg.nash))
+        if mg.nash[top] > 0.99 and mg.nash_low[top] > 0.99 and len(strategies) >= 3:
+            # a pure equilibrium says nothing about the others: the stable mix among the rest
+            from .metagame import restrict
+
+            rest = [x for x in strategies if x != strategies[top]]
+            sub = bootstrap_metagame(*restrict(table, sums, cnt, rest), resamples=resamples)
+            df2, mix2, expl2, dom2, open2 = _metagame_words(sub)
+            answer.append(f"Without {strategies[top]} (the pure equilibrium), the stable mix of the others: {mix2}; "
+                          f"strictly dominated among them in at least {SETTLED * 100:.0f}% of resamples: {dom2}{open2}.")
+            secs[-1].text += (f" Without {strategies[top]}: the equilibrium is pure {strategies[top]} in every "
+                              f"resample, which says nothing about the other strategies, so the same analysis on the "
+                              f"profiles of the others alone (the sub-game, same games): stable mix {mix2}; "
+                              f"exploitability {expl2}; strictly dominated in at least {SETTLED * 100:.0f}% of "
+                              f"resamples: {dom2}{open2}.")
+            secs[-1].tables.insert(1, (f"Metagame without {strategies[top]} (percent)", _pct(df2, _MG_PCT), _MG_FMT))
+    answer.append(seat_answer(se))
+    secs.insert(1, Section("Answer", " ".join(answer) + " Details and intervals in the sections below."))
 
     m0 = next(iter(runs.manifests.values()))
+    expanded = ("Strategies with their full arguments: " + "; ".join(f"{k} = {v}" for k, v in full.items()) + ". "
+                if full else "")
     secs.append(Section(
         "Provenance",
-        f"Tournament settings: {json.dumps({k: v for k, v in meta.items() if k != 'lineups'})}. Lineups: "
+        expanded + f"Tournament settings: {json.dumps({k: v for k, v in meta.items() if k != 'lineups'})}. Lineups: "
         + "; ".join(f"{n}: {', '.join(m['config']['strategies'])} ({m.get('status')})" for n, m in runs.manifests.items())
         + f". Versions {json.dumps(m0.get('versions', {}))}; content hash {m0['game'].get('content_hash')}, params hash "
           f"{m0['game'].get('params_hash')}."))
@@ -252,4 +402,5 @@ def build_tournament_report(out: Path | str, dest: Path | str | None = None, *, 
                         sections=tournament_sections(out, resamples=resamples))
 
 
-__all__ = ["WORDS", "build_tournament_report", "heatmap", "mix_chart", "sections", "tournament_sections"]
+__all__ = ["SETTLED", "WORDS", "build_tournament_report", "dominance_answer", "games_to_resolve", "heatmap", "mix_chart",
+           "chart_label", "seat_answer", "sections", "tournament_sections"]

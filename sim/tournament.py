@@ -50,7 +50,8 @@ def lineups(strategies: Sequence[str], players: int, *, every_profile: bool = Fa
     """
     s = list(strategies)
     if len(s) < 2:
-        raise ConfigError("a tournament needs at least two strategies")
+        raise ConfigError(f"--strategies {','.join(s) or '(none)'}: a tournament needs at least two strategies, "
+                          "comma separated")
     if len(set(s)) != len(s):
         raise ConfigError(f"strategies repeat in {','.join(s)}: list each once")
     if not isinstance(players, int) or players < 2:

@@ -248,6 +248,13 @@ def summary_lines(res: TuneResult) -> list[str]:
              f"  tuned vs untuned:  {w(h['tuned_vs_untuned'])} seat-results head to head"]
     if not math.isfinite(d["low"]):
         lines.append("  (too few games for an interval)")
+    if res.trials and res.best_args == res.trials[0]["args"]:
+        lines.append(f"  no candidate beat the untuned strategy (trial 0) on the search seeds: the preset holds the "
+                     f"untuned arguments (the head-to-head above is a mirror match); a larger --games-per-trial or "
+                     f"--budget may find one")
+    elif h["tuned_vs_untuned"]["low"] <= 0.5:
+        lines.append("  the tuned preset does not beat the untuned strategy head to head at this size (its 95% "
+                     "interval includes 50%)")
     return lines
 
 

@@ -84,6 +84,9 @@ def test_a_dominant_strategy_is_the_whole_mix():
     t = table_from_matrix(["a", "b", "c"], a)
     np.testing.assert_allclose(symmetric_nash(t), [1, 0, 0], atol=1e-9)
     assert dominated(t) == {"b": "a", "c": "a"}
+    from analysis.metagame import dominators
+
+    assert dominators(t) == {"b": ["a"], "c": ["a", "b"]}  # b too beats c against every opponent (.4>.3, .5>.45, .55>.5)
 
 
 def test_own_n_seat_alpha_rank_equals_openspiel_at_two_seats():
@@ -100,3 +103,67 @@ def test_an_incomplete_table_is_refused_by_name():
     assert not t.complete and (2, 1, 0) in t.missing
     with pytest.raises(ValueError, match="payoff table incomplete: profiles"):
         symmetric_nash(t)
+
+
+def _bernoulli_tournament(p: float, seeds: int, rng_seed: int = 0):
+    """2 strategies, 2 seats: 'a' beats 'b' with probability ``p`` in each of ``seeds`` common-seed games
+    (one game per seed index and lineup profile). Returns (table, sums[S, R, K], results[S, R, K])."""
+    from analysis.metagame import compositions
+
+    counts = compositions(2, 2)
+    r = next(i for i, c in enumerate(counts) if tuple(c) == (1, 1))
+    win = np.random.Generator(np.random.Philox(rng_seed)).random(seeds) < p
+    sums = np.zeros((seeds, len(counts), 2))
+    res = np.zeros((seeds, len(counts), 2), dtype=np.int64)
+    sums[:, r, 0], sums[:, r, 1] = win, 1 - win
+    res[:, r, :] = 1
+    t = table_from_sums(["a", "b"], 2, {(1, 1): (sums[:, r].sum(axis=0), res[:, r].sum(axis=0))})
+    return t, sums, res
+
+
+def test_bootstrap_gives_best_response_gains_and_exploitability_with_intervals():
+    from analysis.metagame import bootstrap_metagame
+
+    t, sums, res = _bernoulli_tournament(0.7, 400)
+    mg = bootstrap_metagame(t, sums, res, resamples=100)
+    np.testing.assert_allclose(mg.nash, [1, 0], atol=1e-9)
+    share_b = float(sums[:, :, 1].sum() / res[:, :, 1].sum())
+    # against pure a, a seat of b wins share_b instead of a's mirror 1/2: gain share_b - 1/2 (about -0.2)
+    assert mg.best_response_gain[1] == pytest.approx(share_b - 0.5)
+    assert mg.gain_low[1] < share_b - 0.5 < mg.gain_high[1] < 0  # the interval excludes 0: b does not pay
+    assert mg.gain_low[0] == mg.gain_high[0] == 0.0  # a against its own mirror gains nothing on any resample
+    assert mg.exploitability == pytest.approx(0.0) and mg.exploitability_high == pytest.approx(0.0)
+    assert mg.settled_dominated() == {"b": "a"}
+
+
+def test_a_near_tie_is_dominated_on_the_point_estimate_but_not_settled():
+    from analysis.metagame import bootstrap_metagame
+
+    t, sums, res = _bernoulli_tournament(0.53, 300, rng_seed=2)
+    assert float(sums[:, :, 0].sum() / 300) == pytest.approx(157 / 300)  # a wins 52.3% of 300 games
+    mg = bootstrap_metagame(t, sums, res, resamples=100)
+    assert mg.dominated == {"b": "a"}  # the point estimate says 52.3% > 47.7%
+    assert 0.5 < mg.dominated_share["b"] < 0.95 and mg.settled_dominated() == {}
+    assert mg.exploitability_high > 0.0  # on some resamples b beats a: the pure-a mix is exploitable there
+    assert mg.gain_low[1] < 0 < mg.gain_high[1]
+
+
+def test_the_sub_game_without_a_dominant_strategy_is_rock_paper_scissors():
+    from analysis.metagame import bootstrap_metagame, restrict
+
+    # rock-paper-scissors plus "boss", which beats each of them 80% of the time
+    a = np.zeros((4, 4))
+    a[:3, :3] = RPS
+    a[3, :3], a[:3, 3], a[3, 3] = 0.8, 0.2, 0.5
+    t = table_from_matrix(["rock", "paper", "scissors", "boss"], a)
+    np.testing.assert_allclose(symmetric_nash(t), [0, 0, 0, 1], atol=1e-9)
+    # per-seed sums: one seed holding the exact payoffs (one seat-result per strategy present)
+    sums = np.where(t.counts > 0, np.nan_to_num(t.payoffs), 0.0)[None] * (t.seat_results > 0)[None]
+    res = t.seat_results[None].astype(np.int64)
+    sub, s2, r2 = restrict(t, sums, res, ["rock", "paper", "scissors"])
+    assert sub.strategies == ["rock", "paper", "scissors"] and sub.complete and s2.shape == (1, 6, 3)
+    np.testing.assert_allclose(symmetric_nash(sub), [1 / 3] * 3, atol=1e-9)
+    mg = bootstrap_metagame(sub, s2, r2, resamples=5)
+    np.testing.assert_allclose(mg.nash_low, [1 / 3] * 3, atol=1e-9)  # one seed: every resample is the same game
+    with pytest.raises(ValueError, match="restrict: keep two or more of rock, paper, scissors, boss; got rock, dud"):
+        restrict(t, sums, res, ["rock", "dud"])

@@ -29,7 +29,7 @@ def test_tournament_lineups_cover_every_seat_arrangement():
     assert len(four) == 14 and all({"a", "b"} == set(x) for x in four)
     every = lineups(["a", "b", "c"], 3, every_profile=True)
     assert len(every) == 27 - 3 and ("a", "a", "b") in every and ("a", "a", "a") not in every
-    with pytest.raises(ConfigError, match="at least two strategies"):
+    with pytest.raises(ConfigError, match="^--strategies a: a tournament needs at least two strategies, comma separated$"):
         lineups(["a"], 2)
 
 
@@ -230,7 +230,65 @@ def test_report_on_a_two_seat_tournament_shows_the_dominated_strategy(tmp_path):
     run_tournament("toy", ["random", "always-draw"], 2, 150, 0, t, n_jobs=1)
     md = build_tournament_report(t, resamples=50).with_suffix(".md").read_text()
     assert "Symmetric Nash equilibrium mix by the maximin linear program" in md and "always-draw 100%" in md
-    assert "random (by always-draw)" in md
+    assert "random (dominated in 100% of resamples; by always-draw in 100%)" in md
+
+
+def _pw(rates: dict, games: int = 400) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A summary (strategy order) and head-to-head table from {(row, column): row-ahead rate}."""
+    from analysis.stats import wilson
+
+    rows = []
+    for (a, b), p in rates.items():
+        for r, c, q in ((a, b, p), (b, a, 1 - p)):
+            est, lo, hi = wilson(q * games, games)
+            rows.append({"row": r, "column": c, "games": games, "wins": q * games, "est": float(est),
+                         "low": float(lo), "high": float(hi)})
+    order = list(dict.fromkeys(x for pair in rates for x in pair))
+    return pl.DataFrame({"strategy": order}), pl.DataFrame(rows)
+
+
+def test_dominance_answer_says_yes_only_when_every_head_to_head_interval_is_above_half():
+    from analysis.tournament_report import dominance_answer, games_to_resolve
+
+    summ, pw = _pw({("h", "w"): 0.66, ("h", "o"): 0.70, ("w", "o"): 0.6})
+    assert dominance_answer(summ, pw) == ("Is there a dominant strategy? Yes: h finishes ahead of every other strategy "
+                                          "head to head, every 95% interval above 50% (closest: w, 66.0% [61.2, 70.5] "
+                                          "of 400 games).")
+    summ, pw = _pw({("h", "w"): 0.53, ("h", "o"): 0.70, ("w", "o"): 0.6})
+    text = dominance_answer(summ, pw)
+    assert text.startswith("Is there a dominant strategy? Not resolved at this size: h has the highest win rate")
+    assert f"against w 53.0% [48.1, 57.8] of 400 games, about {games_to_resolve(0.53):,} games resolve" in text
+    assert games_to_resolve(0.53) == 1064 and games_to_resolve(0.5) is None  # (1.96 * sqrt(.53 * .47) / .03)^2
+    summ, pw = _pw({("h", "w"): 0.40, ("h", "o"): 0.70, ("w", "o"): 0.4})  # a cycle: no strategy beats all
+    assert "No: the strategy with the highest win rate, h, finishes behind w head to head (40.0% [35.3, 44.9]" \
+        in dominance_answer(summ, pw)
+
+
+def test_report_does_not_call_a_near_tie_dominated_and_answers_first(tmp_path):
+    from analysis.tournament_report import build_tournament_report
+
+    t = tmp_path / "t"
+    run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 150, 0, t, n_jobs=1)
+    md = build_tournament_report(t, resamples=50).with_suffix(".md").read_text()
+    heads = re.findall(r"^## (.+)$", md, flags=re.M)
+    assert heads[:3] == ["Tournament", "Answer", "Win rate against the fair share"]
+    answer = md.split("## Answer")[1].split("##")[0]
+    # always-draw vs greedy-vp is 53.0% [47.4, 58.6] of 300 games: neither dominant nor settled as dominated
+    assert "Not resolved at this size: always-draw has the highest win rate" in answer
+    assert "against greedy-vp 53.0% [47.4, 58.6] of 300 games, about 1,064 games resolve" in answer
+    # random is dominated by both others: both are named, not only the first found
+    assert "Strictly dominated in at least 95% of resamples: random (dominated in 100% of resamples; by always-draw " \
+           "in 100%, greedy-vp in 100%); dominated on the point estimates but not in at least 95% of resamples (not " \
+           "settled at this size): greedy-vp (80%; by always-draw in 80%)" in answer
+    assert "Stable mix (symmetric Nash equilibrium, 95% bootstrap interval): always-draw 100% [0, 100]" in answer
+    assert "a best response gains at most 1.22 points against this mix (95th percentile)" in answer
+    assert "| always-draw | greedy-vp | 300 | 159 | 53.0 | 47.4 | 58.6 | 1,064 |" in md  # games needed per pair
+    assert "| 1x always-draw, 1x greedy-vp | — | 53.0 | 47.0 | 600 |" in md  # one decimal in every payoff column
+    # one seat per strategy: the game win-rate columns would repeat the win rate, so they are left out and said so
+    assert "| strategy | games | seat_results | fair | win_rate | win_low | win_high | x_fair | mean_rank |" in md
+    assert "games = seat-results and the game win rate equals the win rate (its columns are left out)" in md
+    assert "| greedy-vp | 0.0 | 0.0 | 100.0 | 0.0 | 0.0 | 100.0 | -3.00 | -7.85 | 1.80 | always-draw | 80 |" in md
+    assert "| random | 0.0 | 0.0 | 0.0 | 0.0 | 0.0 | 0.0 | -32.00 | -35.59 | -28.07 | always-draw, greedy-vp | 100 |" in md
 
 
 def test_a_tournament_that_is_not_complete_resumes_from_the_cli_with_resume(tmp_path, capsys, monkeypatch):
@@ -247,3 +305,68 @@ def test_a_tournament_that_is_not_complete_resumes_from_the_cli_with_resume(tmp_
     expect_error(argv + ["--resume", "--overwrite"], "--resume and --overwrite exclude each other: choose one",
                  capsys, monkeypatch)
     assert not math.isnan(pl.read_parquet(out / "summary.parquet")["win_rate"][0])
+
+
+def test_seat_answer_lists_every_seat_of_a_player_count_whose_spread_is_past_chance():
+    from analysis.tournament_report import seat_answer
+
+    se = pl.DataFrame({"players": [2, 2, 3, 3, 3], "seat": [0, 1, 0, 1, 2],
+                       "seat_results": [2000, 2000, 300, 300, 300], "fair": [0.5, 0.5, 1 / 3, 1 / 3, 1 / 3],
+                       "win_rate": [0.441, 0.559, 0.34, 0.33, 0.33], "win_low": [0.42, 0.537, 0.29, 0.28, 0.28],
+                       "win_high": [0.463, 0.58, 0.39, 0.38, 0.38]})
+    assert seat_answer(se) == ("Seat effect: at 2 seats seat 1 wins 44.1% [42.0, 46.3], seat 2 wins 55.9% [53.7, 58.0] "
+                               "of 2,000 seat-results each against a fair 50.0% (an interval excludes the fair share).")
+    assert seat_answer(se.filter(pl.col("players") == 3)) == \
+        "Seat effect: no seat's 95% interval excludes the fair share."
+
+
+def test_report_tables_round_a_rate_once_like_the_terminal():
+    from analysis.report import format_table
+    from analysis.tournament import format_terminal
+    from analysis.tournament_report import _pct
+
+    df = pl.DataFrame({"strategy": ["inventor"], "win_rate": [0.04], "win_low": [0.028475], "win_high": [0.055922]})
+    _, rows = format_table(_pct(df, ["win_rate", "win_low", "win_high"]))
+    assert rows[0][1:] == ["4.0", "2.8", "5.6"]  # not 2.9 (2.8475 rounded to 2.85, then to 2.9)
+    assert format_terminal(df).splitlines()[2].split()[1:] == ["4.0", "2.8", "5.6"]
+
+
+def test_a_preset_strategy_keeps_its_given_name_in_tables_and_report(tmp_path):
+    from analysis.tournament_report import build_tournament_report, chart_label
+    from sim.tune import write_preset
+
+    p = tmp_path / "presets" / "fast.toml"
+    p.parent.mkdir()
+    write_preset(p, "toy", "rollout", {"k": 2, "top": 2, "horizon": 2})
+    given = f"rollout:preset={p}"
+    t = run_tournament("toy", [given, "random"], 2, 10, 0, tmp_path / "t", n_jobs=1)
+    # the games table expands the preset into every argument; tables use the id as given
+    assert raw_games(tmp_path / "t")["strategy"].unique().sort().to_list() == ["random", "rollout:k=2,top=2,horizon=2"]
+    assert sorted(t["summary"]["strategy"].to_list()) == sorted([given, "random"])
+    assert sorted(set(t["pairwise"]["row"].to_list())) == sorted([given, "random"])
+    md = build_tournament_report(tmp_path / "t", resamples=10).with_suffix(".md").read_text()
+    assert f"| {given} | 20 | 20 |" in md and "| rollout:k=2" not in md
+    assert f"Strategies with their full arguments: {given} = rollout:k=2,top=2,horizon=2." in md
+    assert chart_label(given) == "rollout:preset=fast.toml"
+
+
+def test_heatmap_writes_resolved_cells_bold_and_unresolved_grey():
+    from analysis.tournament_report import heatmap
+
+    _, pw = _pw({("h", "w"): 0.66, ("h", "o"): 0.53})
+    fig = heatmap(pw, ["h", "w", "o"])
+    cells = {t.get_text().split("\n")[0]: (t.get_fontweight(), t.get_color()) for t in fig.axes[0].texts}
+    assert cells["66%"] == ("bold", "black") and cells["34%"] == ("bold", "black")  # [61, 70] and [30, 39]
+    assert cells["53%"] == ("normal", "dimgray") and cells["47%"] == ("normal", "dimgray")  # [48, 58]: includes 50%
+
+
+def test_cli_tournament_names_a_preset_as_given_in_its_terminal_lines(tmp_path, capsys, monkeypatch):
+    from sim.tune import write_preset
+
+    p = tmp_path / "fast.toml"
+    write_preset(p, "toy", "rollout", {"k": 2, "top": 2, "horizon": 2})
+    code, text, err = run_cli(["tournament", "--game", "toy", "--strategies", f"random,rollout:preset={p}", "--games",
+                               "20", "--n-jobs", "1", "--no-report", "--out", str(tmp_path / "t")], capsys, monkeypatch)
+    assert code == 0, err
+    assert "rollout:k=2" not in text and f"rollout:preset={p}" in text
+    assert f"The difference observed between rollout:preset={p} and random" in text

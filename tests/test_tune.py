@@ -77,3 +77,21 @@ def test_cli_tune_prints_the_heldout_evaluation(tmp_path, capsys, monkeypatch):
     assert code == 0, err
     assert "held-out seeds (run seed 1, 10 games per lineup, every seat order):" in text
     assert "tuned - untuned:" in text and f"use --strategies rollout:preset={out / 'preset.toml'}" in text
+
+
+def test_summary_says_when_the_search_kept_the_untuned_arguments_or_the_preset_does_not_win():
+    from sim.tune import TuneResult, summary_lines
+
+    w = {"win_rate": 0.5, "low": 0.451, "high": 0.549, "seat_results": 400}
+    h = {"seed": 1, "games_per_lineup": 200, "tuned_vs_field": w, "untuned_vs_field": w, "tuned_vs_untuned": w,
+         "paired_difference": {"est": 0.0, "low": 0.0, "high": 0.0, "games": 800}}
+    kept = TuneResult("heuristic", {"a": 1.0}, 0.7, [{"number": 0, "args": {"a": 1.0}, "win_rate": 0.7},
+                                                      {"number": 1, "args": {"a": 2.0}, "win_rate": 0.6}], h)
+    assert summary_lines(kept)[-1].startswith("  no candidate beat the untuned strategy (trial 0) on the search seeds")
+    moved = TuneResult("heuristic", {"a": 2.0}, 0.7, [{"number": 0, "args": {"a": 1.0}, "win_rate": 0.6},
+                                                       {"number": 1, "args": {"a": 2.0}, "win_rate": 0.7}], h)
+    assert summary_lines(moved)[-1] == ("  the tuned preset does not beat the untuned strategy head to head at this "
+                                        "size (its 95% interval includes 50%)")
+    won = TuneResult("heuristic", {"a": 2.0}, 0.7, moved.trials,
+                     dict(h, tuned_vs_untuned={"win_rate": 0.6, "low": 0.55, "high": 0.65, "seat_results": 400}))
+    assert summary_lines(won)[-1].startswith("  tuned vs untuned:  60.0% [55.0, 65.0] of 400")
