@@ -332,8 +332,9 @@ h2{border-bottom:2px solid #3b6ea8;padding-bottom:3px}.tw{overflow-x:auto;max-wi
 
 
 def build_report(folders: Sequence[Path | str], dest: Path | str, *,
-                 sections: Callable[[Runs], list[Section]] | None = None) -> Path:
-    """Write ``dest/report.html``, ``dest/report.md`` and ``dest/figures/*.png``.
+                 sections: Callable[[Runs], list[Section]] | None = None, kind: str = "balance") -> Path:
+    """Write ``dest/report.html``, ``dest/report.md`` and ``dest/figures/*.png``; the title reads
+    ``meeplelab <kind> report: <games>`` (``balance``, ``tournament``...).
 
     Returns:
         the HTML page's path.
@@ -349,14 +350,14 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
     runs = load_runs(list(folders))
     secs = (sections or build_sections)(runs)
     try:
-        return _write_report(runs, secs, dest, t0)
+        return _write_report(runs, secs, dest, t0, kind)
     finally:  # every figure is released, also when writing fails part-way
         for s in secs:
             for _, fig, _ in s.figures:
                 F.close(fig)
 
 
-def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float) -> Path:
+def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: str = "balance") -> Path:
     """Write the page of ``secs`` into a temporary folder beside ``dest``, then move it into place."""
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -366,7 +367,7 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float) -> Pat
         raise RunFolderError(f"cannot write the report to {str(dest)!r}: {e.strerror or e}") from None
     try:
         (tmp / "figures").mkdir()
-        title = f"meeplelab balance report: {', '.join(sorted(runs.game_names))}"
+        title = f"meeplelab {kind} report: {', '.join(sorted(runs.game_names))}"
         h = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
              f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>",
              f"<p>Runs: {html.escape(', '.join(runs.manifests))}.</p>"]

@@ -399,7 +399,7 @@ def build_tournament_report(out: Path | str, dest: Path | str | None = None, *, 
     if not folders:
         raise RunFolderError(f"tournament {str(out)!r} holds no lineup runs yet: run it (or --resume it) first")
     return build_report(folders, Path(dest) if dest is not None else out / "report",
-                        sections=tournament_sections(out, resamples=resamples))
+                        sections=tournament_sections(out, resamples=resamples), kind="tournament")
 
 
 __all__ = ["SETTLED", "WORDS", "build_tournament_report", "dominance_answer", "games_to_resolve", "heatmap", "mix_chart",

@@ -209,6 +209,7 @@ def test_cli_tournament_says_games_per_lineup_and_fair_share_and_reports(tmp_pat
                   "## Metagame", "Symmetric Nash equilibrium mix by replicator dynamics"):
         assert title in md
     assert "Strategies sit in fixed seats" not in md
+    assert md.startswith("# meeplelab tournament report: toy\n")
     assert len(list((out / "report" / "figures").glob("*.png"))) == 5
 
 
