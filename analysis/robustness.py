@@ -103,9 +103,13 @@ def _rule_scale(r, x: float) -> float:
 
 def _threshold_rule(d, ranges, u, flipped, holds, mu_star):
     """Best single-factor rule ``value <= t`` / ``value >= t`` separating flipped from holding points (Youden),
-    on the values actually played (rounded), returned with the unit coordinate of a point at the threshold."""
+    on the values actually played (rounded), returned with the unit coordinate of a point at the threshold.
+    A factor whose Morris ``mu*`` is exactly 0 (its steps never changed the quantity, on common seeds)
+    cannot cause a flip and is never named (None when no other factor is left)."""
     best = None
     for j, f in enumerate(d.factors):
+        if mu_star[j] == 0:
+            continue
         vals = np.array([_rule_scale(ranges[f], x) for x in u[:, j]])
         for t in np.unique(vals[flipped | holds]):
             at = float(u[np.flatnonzero(vals == t)[0], j])
@@ -164,7 +168,8 @@ def analyse(d, study, ranges, tables) -> dict:
                  for i in np.flatnonzero(flipped)]
         # a flip below and a flip above the baseline are separate rules (a "within" quantity can leave both ways)
         sides = [flipped & (q < centre), flipped & (q > centre)] if c.test == "within" else [flipped]
-        rules = [_threshold_rule(d, ranges, u, fl, holds & ~flipped, mi["mu_star"]) for fl in sides if fl.any()]
+        rules = sorted((r for r in (_threshold_rule(d, ranges, u, fl, holds & ~flipped, mi["mu_star"]) for fl in sides
+                                    if fl.any()) if r is not None), key=lambda r: -r[4])  # most flips explained first
         verdict = _verdict(c, established, q[0], se[0], n[0], flipped, holds, ok, share, slo, shi, rules, ranges, morris)
         out.append({
             "name": c.name, "title": c.title, "unit": c.unit, "test": c.test,
@@ -200,6 +205,9 @@ def _verdict(c, established, q0, se0, n0, flipped, holds, ok, share, slo, shi, r
     if not established:
         return (f"not resolved with this budget: not established at the defaults ({q0:+.2f} "
                 f"[{q0 - 1.96 * se0:+.2f}, {q0 + 1.96 * se0:+.2f}] {c.unit}, n={int(n0)}); holds at {at}")
+    if flipped.any() and not rules:
+        return (f"depends on the assumptions jointly (flipped at {int(flipped.sum())} points; no single assumption "
+                f"separates them); holds at {at}")
     if flipped.any():
         ids = ", ".join(dict.fromkeys(ranges[r[1]].source for r in rules))
         whens = " or ".join(f"{f} {sense} {format_value(ranges, f, t)}" for _, f, t, sense, _, _ in rules)

@@ -171,3 +171,21 @@ def test_robustness_command_prints_a_verdict_per_conclusion(tmp_path, capsys, mo
     assert lines[1].startswith("draw-once scores VP: draw-once scores ")
     assert ": not resolved with this budget: holds at 100% [85%, 100%] of 21 points, none flipped" in lines[1]
     assert "morris: point 1/" in err
+
+
+def test_an_assumption_that_never_changed_the_quantity_is_never_named_as_the_cause_of_a_flip():
+    from types import SimpleNamespace
+
+    from analysis.robustness import _threshold_rule
+    from sim.plausible import Range
+
+    ranges = {f: Range(f, "A-T-01", 0, low=0, high=4, reason="test") for f in ("inert", "live")}
+    d = SimpleNamespace(factors=["inert", "live"])
+    # the inert factor happens to separate the flipped points perfectly; the live one only partly
+    u = np.array([[1.0, 1.0], [1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [0.0, 1.0]])
+    flipped = np.array([True, True, False, False, False])
+    holds = ~flipped
+    assert _threshold_rule(d, ranges, u, flipped, holds, np.array([5.0, 2.0]))[1] == "inert"
+    best = _threshold_rule(d, ranges, u, flipped, holds, np.array([0.0, 2.0]))
+    assert best[1] == "live"
+    assert _threshold_rule(SimpleNamespace(factors=["inert"]), ranges, u[:, :1], flipped, holds, np.array([0.0])) is None
