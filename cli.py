@@ -561,7 +561,11 @@ def balance(
     except KeyboardInterrupt as e:
         _interrupted(e, f"the balance search in {out} is incomplete (it cannot be resumed); run it again with --overwrite")
     p = s["proposal"]
-    typer.echo(f"proposal (trial {p['trial']}) meets {p['met']} of {len(s['targets'])} targets on fresh seeds "
+    if p["met"] == 0:
+        typer.echo("no candidate met any target on fresh seeds; the closest candidate"
+                   + (" is the default rules" if s.get("proposal_is_defaults") else "") + ":")
+    typer.echo(f"{'proposal' if p['met'] else 'closest candidate'} (trial {p['trial']}) meets {p['met']} of "
+               f"{len(s['targets'])} targets on fresh seeds "
                f"(whole 95% interval inside for {p['met_interval']}): "
                + "; ".join(f"{t} {p[t]:.2f} [{p[t + ' low']:.2f}, {p[t + ' high']:.2f}]" for t in s["targets"]))
     typer.echo(s["set_line"])

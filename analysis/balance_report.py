@@ -40,8 +40,18 @@ def build(out: Path, s: dict, trials: pl.DataFrame, recheck: pl.DataFrame, targe
           f"{s['trials']} candidates (Optuna {s.get('sampler', 'TPE')}, seed {s['seed']}), each {s['lineups']} rotated lineups x "
           f"{s['games_per_lineup']} games on the same seeds; the best {len(recheck)} re-checked on fresh seeds "
           f"(seed {s['fresh_seed']}, {s['recheck_games_per_lineup']} games per lineup) with 95% bootstrap intervals "
-          "over games.", "", f"**Verdict: {verdict}.**", "", "Proposal:", "", f"    {s['set_line']}", "",
-          "or `meeplelab simulate --config proposal.toml --out RUN` (the file holds the game and the parameters).", ""]
+          "over games.", "", f"**Verdict: {verdict}.**", ""]
+    if p["met"] == 0:
+        md += ["**No candidate met any target on fresh seeds.** The closest candidate is shown below; it is not a "
+               "proposal that meets the targets.", ""]
+    if s.get("proposal_is_defaults"):
+        md += ["The candidate below is the default rules: no searched change did better.", ""]
+    md += ["Proposal:" if p["met"] else "Closest candidate:", "", f"    {s['set_line']}", "",
+           "or `meeplelab simulate --config BALANCE_FOLDER/proposal.toml --players P --strategies S... --out RUN` "
+           "(the file holds the game and the rule numbers only: give the seats and strategies, as the search "
+           "measured them in rotated seats):", ""]
+    md += [f"    meeplelab simulate --config proposal.toml --players {f['players']} --strategies "
+           f"{','.join(f['strategies'])} --out RUN   # {f['panel']}" for f in s.get("fields", [])] + [""]
     if s.get("defaults"):
         d = s["defaults"]
         md += ["Defaults on the search seeds: " + ", ".join(f"{t.text}: {d[t.text]:.2f}" for t in targets) + ".", ""]

@@ -115,6 +115,8 @@ def _threshold_rule(d, ranges, u, flipped, holds, mu_star):
             at = float(u[np.flatnonzero(vals == t)[0], j])
             for sense in ("<=", ">="):
                 pick = vals <= t if sense == "<=" else vals >= t
+                if pick[0]:  # a rule must exclude the default rules (point 0), where the conclusion is stated
+                    continue
                 tpr = (pick & flipped).sum() / max(flipped.sum(), 1)
                 fpr = (pick & holds).sum() / max(holds.sum(), 1)
                 key = (round(tpr - fpr, 9), mu_star[j] if np.isfinite(mu_star[j]) else 0.0)
@@ -211,7 +213,8 @@ def _verdict(c, established, q0, se0, n0, flipped, holds, ok, share, slo, shi, r
     if flipped.any():
         ids = ", ".join(dict.fromkeys(ranges[r[1]].source for r in rules))
         whens = " or ".join(f"{f} {sense} {format_value(ranges, f, t)}" for _, f, t, sense, _, _ in rules)
-        counts = ", ".join(f"{fin} of {int(flipped.sum())} flipped points and {hin} holding points there"
+        counts = ", ".join(f"{fin} of {int(flipped.sum())} flipped points and {hin} holding "
+                           f"point{'' if hin == 1 else 's'} there"
                            for *_, fin, hin in rules)
         return f"depends on {ids} (flips when {whens}: {counts}); holds at {at}"
     if slo >= ROBUST_SHARE:

@@ -51,9 +51,10 @@ def build(out: Path, res: dict, command: str = "") -> Path:
     md: list[str] = [f"# Robustness of the balance conclusions: {m['game']}", ""]
     if command:
         md += [f"Reproduce: `{command}`", ""]
+    sobol = (f"{m['sobol_points']:,} Sobol: N={m['sobol_N']} over {', '.join(m['sobol_factors']) or 'none'}"
+             if m["sobol_points"] else "no Sobol stage: the budget left after Morris was too small")
     md += [f"{m['points']:,} design points ({m['morris_points']:,} Morris: {m['trajectories']} trajectories over "
-           f"{len(m['factors'])} assumed parameters; {m['sobol_points']:,} Sobol: N={m['sobol_N']} over "
-           f"{', '.join(m['sobol_factors']) or 'none'}), {m['games_per_point']:,} games per point "
+           f"{len(m['factors'])} assumed parameters; {sobol}), {m['games_per_point']:,} games per point "
            f"({m['lineups']} lineups x {m['games_per_lineup']} games on common seeds, seed {m['seed']}), "
            f"{m['games_played']:,} games in all (budget {m['budget']:,}). Point 0 is the default rules. "
            f"A point counts as flipped when its 95% interval, Bonferroni-corrected over the points "

@@ -143,6 +143,8 @@ def parse_target(text: str, lineups, conclusions=()) -> Target:
         raise ConfigError(f"--target {text!r}: the bound is not a number; expected {allowed}") from None
     if (op == "<=") != (b_f is None) or (b_f is not None and b_f < a_f):
         raise ConfigError(f"--target {text!r}: use <= with one bound or = with LOW..HIGH (LOW <= HIGH)")
+    if name in ("seat-spread", "length") and min(a_f, b_f if b_f is not None else a_f) < 0:
+        raise ConfigError(f"--target {text!r}: a {name} is never negative; give a bound >= 0")
     if name in named:
         c = named[name]
         return Target(text.strip(), name, c.panels or tuple(dict.fromkeys(lu.panel for lu in lineups)),
@@ -312,6 +314,10 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     if not targets:
         raise ConfigError("balance needs at least one --target (e.g. seat-spread<=3)")
     tgs = [parse_target(t, study.lineups, study.conclusions) for t in targets]
+    seen = [t.text.replace(" ", "") for t in tgs]
+    dup = next((t for i, t in enumerate(seen) if t in seen[:i]), None)
+    if dup:
+        raise ConfigError(f"--target {dup!r} is given twice: give each target once")
     if trials < 1:
         raise ConfigError(f"--trials {trials}: must be >= 1")
     games = games if games is not None else study.default_games
@@ -408,6 +414,8 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         "meets_all_on_fresh_seeds": best["met"] == len(tgs),
         "intervals_inside_all_on_fresh_seeds": best["met_interval"] == len(tgs),
         "defaults": rows[0] if rows and rows[0]["trial"] == 0 and defaults_first else None,
+        "proposal_is_defaults": all(_same_value(ranges[n], v) for n, v in values.items()),
+        "fields": _fields(lineups),
     }
     rf.write_atomic(out / "balance.json", json.dumps(summary, indent=1, default=str).encode())
     from analysis.balance_report import build
@@ -425,6 +433,20 @@ def _inside(r: Range) -> bool:
     return all(a <= d <= b for a, d, b in zip(lows, ds, highs)) and (not isinstance(r.default, tuple) or r.value(r.unit_of(r.default)) == r.default)
 
 
+def _same_value(r: Range, text: str) -> bool:
+    """Whether the proposed value ``text`` is the parameter's default."""
+    return format_value(r.default) == str(text)
+
+
+def _fields(lineups) -> list[dict]:
+    """Per panel the search measured: its seat count and strategies (rotation 0), for the line that
+    plays the proposal in that field."""
+    out: dict[str, dict] = {}
+    for lu in lineups:
+        out.setdefault(lu.panel, {"panel": lu.panel, "players": len(lu.strategies), "strategies": list(lu.strategies)})
+    return list(out.values())
+
+
 def _prepare(out: Path, overwrite: bool) -> None:
     if out.exists() and not out.is_dir():
         raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
@@ -432,11 +454,12 @@ def _prepare(out: Path, overwrite: bool) -> None:
     if not entries:
         return
     others = sorted(p.name for p in entries if p.name not in OUR)
-    if others or not (out / "balance.json").is_file():
+    if others:
         raise RunFolderError(f"output folder {str(out)!r} is not empty and not a balance folder "
-                             f"(holds {(others or [entries[0].name])[0]!r}): choose a new --out")
+                             f"(holds {others[0]!r}): choose a new --out")
     if not overwrite:
-        raise RunFolderError(f"output folder {str(out)!r} holds another balance search: use --overwrite or a new --out")
+        what = "another" if (out / "balance.json").is_file() else "an interrupted"
+        raise RunFolderError(f"output folder {str(out)!r} holds {what} balance search: use --overwrite or a new --out")
     for name in OUR:
         p = out / name
         if p.is_dir() and not p.is_symlink():

@@ -298,6 +298,8 @@ def _prepare(out: Path, *, resume: bool, overwrite: bool) -> None:
         raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
     entries = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
     if not entries:
+        if resume:
+            raise RunFolderError(f"nothing to resume in {str(out)!r} (no {META}): start the run without --resume")
         return
     others = sorted(p.name for p in entries if p.name not in OUR_FILES + OUR_DIRS)
     if others or not (out / META).is_file():

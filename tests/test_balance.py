@@ -91,6 +91,7 @@ def test_the_recheck_counts_targets_whose_whole_interval_is_inside(found):
     ("length<=", "expected one of"),
     ("length=12..9", "use <= with one bound or = with LOW..HIGH (LOW <= HIGH)"),
     ("seat-spread:4<=3", "no rotated field at 4 seats; allowed 2"),
+    ("seat-spread<=-5", "a seat-spread is never negative; give a bound >= 0"),
 ])
 def test_bad_targets_are_refused(text, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
@@ -113,6 +114,7 @@ def test_bad_vary_is_refused(items, message):
 @pytest.mark.parametrize("option,message", [
     (["--trials", "0"], "error: --trials 0: must be >= 1\n"),
     (["--recheck-factor", "0"], "error: --recheck-factor 0: must be >= 1\n"),
+    (["--target", "length=9..11"], "error: --target 'length=9..11' is given twice: give each target once\n"),
 ])
 def test_bad_balance_input_is_one_line_exit_2(tmp_path, capsys, monkeypatch, option, message):
     monkeypatch.setattr(sys, "argv", ["meeplelab", "balance", "--game", "toy-robust", "--vary", "rounds=2..8",
@@ -254,3 +256,23 @@ def test_grid_size_counts_a_discrete_space_and_refuses_a_continuous_one():
 def test_a_search_larger_than_its_grid_uses_tpe(found):
     out, s = found
     assert s["sampler"] == "TPE" and s["trials"] == 14      # 42 candidates, 14 trials
+
+
+def test_an_interrupted_balance_folder_is_refused_without_overwrite_and_replaced_with_it(tmp_path):
+    out = tmp_path / "b"
+    out.mkdir()
+    (out / "trials.parquet").write_bytes(b"partial")  # what an interrupted search leaves (no balance.json)
+    from sim.core.errors import RunFolderError
+
+    with pytest.raises(RunFolderError, match="holds an interrupted balance search: use --overwrite or a new --out"):
+        run_balance("toy-robust", ["rounds=4..5"], ["length=9..11"], out, trials=2, games=4)
+    s = run_balance("toy-robust", ["rounds=4..5"], ["length=9..11"], out, trials=2, games=4, overwrite=True)
+    assert (out / "balance.json").is_file() and s["proposal"]["trial"] in (0, 1)
+
+
+def test_a_search_that_meets_no_target_says_so_and_names_the_closest_candidate(tmp_path):
+    s = run_balance("toy-robust", ["max_value=3..4"], ["length=100..120"], tmp_path / "b", trials=2, games=4)
+    md = (tmp_path / "b" / "report" / "balance.md").read_text()
+    assert s["proposal"]["met"] == 0 and "**No candidate met any target on fresh seeds.**" in md
+    assert "Closest candidate:" in md and "\nProposal:" not in md
+    assert "meeplelab simulate --config proposal.toml --players 2 --strategies" in md

@@ -181,11 +181,31 @@ def test_an_assumption_that_never_changed_the_quantity_is_never_named_as_the_cau
 
     ranges = {f: Range(f, "A-T-01", 0, low=0, high=4, reason="test") for f in ("inert", "live")}
     d = SimpleNamespace(factors=["inert", "live"])
-    # the inert factor happens to separate the flipped points perfectly; the live one only partly
-    u = np.array([[1.0, 1.0], [1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [0.0, 1.0]])
-    flipped = np.array([True, True, False, False, False])
+    # point 0 is the defaults (it holds); the inert factor happens to separate the flipped points
+    # perfectly, the live one only partly
+    u = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
+    flipped = np.array([False, True, True, False, False])
     holds = ~flipped
     assert _threshold_rule(d, ranges, u, flipped, holds, np.array([5.0, 2.0]))[1] == "inert"
     best = _threshold_rule(d, ranges, u, flipped, holds, np.array([0.0, 2.0]))
     assert best[1] == "live"
     assert _threshold_rule(SimpleNamespace(factors=["inert"]), ranges, u[:, :1], flipped, holds, np.array([0.0])) is None
+
+
+def test_a_flip_rule_never_includes_the_default_rules():
+    from types import SimpleNamespace
+
+    from analysis.robustness import _threshold_rule
+    from sim.plausible import Range
+
+    ranges = {"f": Range("f", "A-T-01", 2, low=0, high=4, reason="test")}
+    u = np.array([[0.5], [0.5], [1.0], [0.0], [0.0]])  # values 2 (defaults), 2, 4, 0, 0
+    flipped = np.array([False, True, True, False, False])
+    best = _threshold_rule(SimpleNamespace(factors=["f"]), ranges, u, flipped, ~flipped, np.array([1.0]))
+    assert best[1:4] == ("f", 1.0, ">=") and best[4:] == (1, 0)  # f >= 4, not f >= 2 (the default)
+
+
+def test_resume_with_nothing_to_resume_is_refused(tmp_path):
+    with pytest.raises(RunFolderError, match="nothing to resume in .* start the run without --resume"):
+        run_robustness("toy-robust", tmp_path / "new", 5_000, resume=True, games=2)
+    assert not (tmp_path / "new").exists()
