@@ -77,6 +77,7 @@ class ISMCTS(Strategy):
         self.top = int(args.get("top", 3))
         self.prior = float(args.get("prior", 0))
         self.widen = float(args.get("widen", 0))
+        self.depth = int(args.get("depth", 64))
         self.heuristic = Heuristic()
 
     def root_actions(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG, todo: np.ndarray) -> list:
@@ -173,7 +174,7 @@ class ISMCTS(Strategy):
             paths: list[list[tuple[_Node, int]]] = [[] for _ in todo]
             cur = list(roots)
             live = np.ones(todo.size, bool)
-            for _depth in range(64):
+            for _depth in range(self.depth):
                 live &= ~game.done(sub)
                 if not live.any():
                     break
@@ -256,6 +257,8 @@ ARGS = {
                  0.001, 1000),
     "prior": Arg(float, 0.0, "virtual visits of each root candidate at the reward of its heuristic margin "
                  "(0 = none; needs top > 0)", 0, 100000),
+    "depth": Arg(int, 64, "tree plies below the root an iteration may walk before its rollout (1 = a bandit over "
+                 "the root candidates)", 1, 64),
     "widen": Arg(float, 0.0, "below the root: the rollout policy's action first, another child only once the "
                  "node has widen x children visits (progressive widening; 0 = every legal action, random order)",
                  0, 100000),
