@@ -49,11 +49,13 @@ class _Node:
         self.avail = 0
 
 
-def iteration_streams(base: np.ndarray, iteration: int) -> Streams:
-    """Streams for iteration ``iteration`` of each deciding game: key = mix64(base ^ (iteration + 1) x golden),
-    ``base`` being one draw per game from the deciding seat's own stream (keyed by game, seat and decision)."""
+def iteration_streams(base: np.ndarray, iteration) -> Streams:
+    """Streams for iteration ``iteration`` (an int, or ``int[n]`` one per stream) of each deciding game:
+    key = mix64(base ^ (iteration + 1) x golden), ``base`` being one draw per game from the deciding seat's
+    own stream (keyed by game, seat and decision)."""
+    it = np.asarray(iteration, dtype=np.uint64) + np.uint64(1)
     with np.errstate(over="ignore"):
-        return Streams(_mix64_np(base ^ (np.uint64(iteration + 1) * GOLDEN)))
+        return Streams(_mix64_np(base ^ (it * GOLDEN)))
 
 
 class ISMCTS(Strategy):
@@ -78,6 +80,7 @@ class ISMCTS(Strategy):
         self.prior = float(args.get("prior", 0))
         self.widen = float(args.get("widen", 0))
         self.depth = int(args.get("depth", 64))
+        self.par = int(args.get("par", 1))
         self.heuristic = Heuristic()
 
     def root_actions(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG, todo: np.ndarray) -> list:
@@ -164,33 +167,37 @@ class ISMCTS(Strategy):
         for root, (acts, margins) in zip(roots, cands):
             self.seed_root(root, acts, margins)
         t0 = time.perf_counter()
-        for it in range(self.iters):
-            if self.ms > 0 and it > 0 and (time.perf_counter() - t0) * 1000 > self.ms:
+        par = max(1, self.par)
+        for it0 in range(0, self.iters, par):
+            if self.ms > 0 and it0 > 0 and (time.perf_counter() - t0) * 1000 > self.ms:
                 break
-            streams = iteration_streams(base[todo], it)
-            sub = state.take(view.idx[todo], fresh_logs=True)
-            game.redeterminize(sub, seat, streams)
+            m = min(par, self.iters - it0)  # iterations of this group, each a copy of every searched game
+            g_of = np.repeat(np.arange(todo.size), m)  # copy c = k * m + j: game k, iteration it0 + j
+            streams = iteration_streams(base[todo][g_of], it0 + np.tile(np.arange(m), todo.size))
+            nc = g_of.size
+            sub = state.take(view.idx[todo][g_of], fresh_logs=True)
+            game.redeterminize(sub, seat[g_of], streams)
             root_turns = game.progress(sub)[0].copy()
-            paths: list[list[tuple[_Node, int]]] = [[] for _ in todo]
-            cur = list(roots)
-            live = np.ones(todo.size, bool)
+            paths: list[list[tuple[_Node, int]]] = [[] for _ in range(nc)]
+            cur = [roots[k] for k in g_of]
+            live = np.ones(nc, bool)
             for _depth in range(self.depth):
                 live &= ~game.done(sub)
                 if not live.any():
                     break
                 mask = game.legal_action_mask(sub)
                 who = game.to_act(sub)
-                acts = np.full(todo.size, -1, np.int64)
+                acts = np.full(nc, -1, np.int64)
                 li = np.flatnonzero(live)
                 u = streams.random(li)
                 if self.widen > 0:  # below the root: the rollout policy's action is expanded first
-                    below = np.array([cur[r] is not roots[r] for r in li], bool)
+                    below = np.array([cur[r] is not roots[g_of[r]] for r in li], bool)
                     pa = self.policy_actions(game, sub, streams, mask, who, li[below])
-                expanded = np.zeros(todo.size, bool)
-                for k, r in enumerate(li):
-                    node = cur[r]
-                    if node is roots[r]:  # the root: the heuristic's best actions, expanded best first
-                        legal = allowed[r]
+                expanded = np.zeros(nc, bool)
+                for k, r in enumerate(li):  # copies of a game in iteration order: the virtual visits
+                    node = cur[r]          # of its earlier copies in the group steer the later ones
+                    if node is roots[g_of[r]]:  # the root: the heuristic's best actions, expanded best first
+                        legal = allowed[g_of[r]]
                         untried = [a for a in legal if int(a) not in node.children][:1]
                     elif self.widen > 0:  # progressive widening in the policy's order
                         legal = np.flatnonzero(mask[r])
@@ -220,8 +227,10 @@ class ISMCTS(Strategy):
                         if ch is not None:
                             ch.avail += 1
                     acts[r] = a
-                    paths[r].append((node.children[a], int(who[r])))
-                    cur[r] = node.children[a]
+                    child = node.children[a]
+                    child.n += 1  # a visit now (virtual loss until the group's rewards are backed up)
+                    paths[r].append((child, int(who[r])))
+                    cur[r] = child
                 game.step(sub, acts, mask, where=live)
                 sub.turn_n[:] = 0
                 sub.event_n[:] = 0
@@ -233,9 +242,8 @@ class ISMCTS(Strategy):
             turns0 = root_turns if self.widen > 0 else game.progress(sub)[0].copy()
             continue_for(game, sub, streams, turns0, self.horizon, self.policy, cap=48)
             rew = self.rewards(game, sub)
-            for r in range(todo.size):
+            for r in range(nc):
                 for node, mover in paths[r]:
-                    node.n += 1
                     node.w += float(rew[r, mover])
         for k, r in enumerate(todo):
             ch = roots[k].children
@@ -259,6 +267,8 @@ ARGS = {
                  "(0 = none; needs top > 0)", 0, 100000),
     "depth": Arg(int, 64, "tree plies below the root an iteration may walk before its rollout (1 = a bandit over "
                  "the root candidates)", 1, 64),
+    "par": Arg(int, 1, "iterations run together as one batch (virtual loss: a visit counts from selection, "
+               "its reward from the group's end); 1 = sequential UCT", 1, 4096),
     "widen": Arg(float, 0.0, "below the root: the rollout policy's action first, another child only once the "
                  "node has widen x children visits (progressive widening; 0 = every legal action, random order)",
                  0, 100000),
