@@ -17,6 +17,14 @@ played from there (every seat's, as the deciding seat sees them). Each iteration
    otherwise the logistic of the heuristic's weighted margin over ``scale``; each edge gets the
    reward of the seat that took it.
 
+Options (defaults give the search above): ``prior`` seeds each root candidate with that many virtual
+visits at the reward of its heuristic margin (prior knowledge, Gelly & Silver 2007); ``depth`` bounds the
+tree plies an iteration walks below the root (1 = a bandit over the root candidates); ``par`` runs that
+many iterations as one batch of copies with virtual loss (a visit counts when selected, its reward when
+the group ends; still keyed by iteration number); ``widen`` expands the rollout plan's action first below
+the root and another child only every ``widen`` visits per child, the horizon then counting from the
+root's turn.
+
 The root action visited most often is played (ties to the better mean). Iterations run for all
 deciding games of the batch at once (the rules and rollouts are batched; tree walks are per game).
 ``iters`` bounds the iterations; ``ms`` > 0 additionally stops after that many milliseconds per
