@@ -91,7 +91,9 @@ def test_bandit_with_heuristic_prior_beats_random_in_both_seat_orders():
     assert share > 0.65, share
 
 
-@pytest.mark.parametrize("arg", ["par=0", "depth=0", "prior=-1", "widen=-2"])
-def test_new_arguments_reject_values_out_of_range(arg):
-    with pytest.raises(ConfigError, match="ismcts"):
+@pytest.mark.parametrize("arg,allowed", [("par=0", "1 to 4096"), ("depth=0", "1 to 64"), ("prior=-1", "0 to 100000"),
+                                         ("widen=-2", "0 to 100000")])
+def test_new_arguments_reject_values_out_of_range(arg, allowed):
+    k, v = arg.split("=")
+    with pytest.raises(ConfigError, match=f"argument {k}='{v}' is out of range: allowed {allowed}"):
         make_strategy("toy", f"ismcts:{arg}")
