@@ -17,6 +17,14 @@ played from there (every seat's, as the deciding seat sees them). Each iteration
    otherwise the logistic of the heuristic's weighted margin over ``scale``; each edge gets the
    reward of the seat that took it.
 
+Options (defaults give the search above): ``prior`` seeds each root candidate with that many virtual
+visits at the reward of its heuristic margin (prior knowledge, Gelly & Silver 2007); ``depth`` bounds the
+tree plies an iteration walks below the root (1 = a bandit over the root candidates); ``par`` runs that
+many iterations as one batch of copies with virtual loss (a visit counts when selected, its reward when
+the group ends; still keyed by iteration number); ``widen`` expands the rollout plan's action first below
+the root and another child only every ``widen`` visits per child, the horizon then counting from the
+root's turn.
+
 The root action visited most often is played (ties to the better mean). Iterations run for all
 deciding games of the batch at once (the rules and rollouts are batched; tree walks are per game).
 ``iters`` bounds the iterations; ``ms`` > 0 additionally stops after that many milliseconds per
@@ -49,11 +57,13 @@ class _Node:
         self.avail = 0
 
 
-def iteration_streams(base: np.ndarray, iteration: int) -> Streams:
-    """Streams for iteration ``iteration`` of each deciding game: key = mix64(base ^ (iteration + 1) x golden),
-    ``base`` being one draw per game from the deciding seat's own stream (keyed by game, seat and decision)."""
+def iteration_streams(base: np.ndarray, iteration) -> Streams:
+    """Streams for iteration ``iteration`` (an int, or ``int[n]`` one per stream) of each deciding game:
+    key = mix64(base ^ (iteration + 1) x golden), ``base`` being one draw per game from the deciding seat's
+    own stream (keyed by game, seat and decision)."""
+    it = np.asarray(iteration, dtype=np.uint64) + np.uint64(1)
     with np.errstate(over="ignore"):
-        return Streams(_mix64_np(base ^ (np.uint64(iteration + 1) * GOLDEN)))
+        return Streams(_mix64_np(base ^ (it * GOLDEN)))
 
 
 class ISMCTS(Strategy):
@@ -75,23 +85,63 @@ class ISMCTS(Strategy):
         self.horizon = int(args.get("horizon", 2))
         self.scale = float(args.get("scale", 5.0))
         self.top = int(args.get("top", 3))
+        self.prior = float(args.get("prior", 0))
+        self.widen = float(args.get("widen", 0))
+        self.depth = int(args.get("depth", 64))
+        self.par = int(args.get("par", 1))
         self.heuristic = Heuristic()
 
     def root_actions(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG, todo: np.ndarray) -> list:
         """Per searched game, the root's candidate actions: with ``top`` > 0 the heuristic's ``top``
         best (best first, as expanded), else every legal action in a random order."""
+        return [acts for acts, _ in self.root_candidates(view, legal_mask, rng, todo)]
+
+    def root_candidates(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG,
+                        todo: np.ndarray) -> list[tuple[np.ndarray, np.ndarray | None]]:
+        """Per searched game ``(actions, margins)``: the root's candidate actions (as
+        :meth:`root_actions`) and, with ``top`` > 0, the heuristic's weighted margin of each
+        (``float[k]``, VP-like units; None with ``top=0``)."""
         if self.top > 0:
             rows, acts, starts, score, _ = self.heuristic.scores(view, legal_mask, rng)
             ends = np.r_[starts[1:], rows.size]
-            by_row = {int(rows[a]): acts[a:b][np.argsort(-score[a:b], kind="stable")][: self.top]
-                      for a, b in zip(starts, ends)}
+            by_row = {}
+            for a, b in zip(starts, ends):
+                order = np.argsort(-score[a:b], kind="stable")[: self.top]
+                by_row[int(rows[a])] = (acts[a:b][order], score[a:b][order])
             return [by_row[int(r)] for r in todo]
         u = rng.streams.random(rng.idx[todo]) if todo.size else np.zeros(0)
         out = []
         for k, r in enumerate(todo):
             legal = np.flatnonzero(legal_mask[r])
-            out.append(np.roll(legal, int(u[k] * legal.size)))
+            out.append((np.roll(legal, int(u[k] * legal.size)), None))
         return out
+
+    def seed_root(self, root: _Node, acts: np.ndarray, margins: np.ndarray | None) -> None:
+        """Prior knowledge at the root (Gelly & Silver 2007): with ``prior`` > 0 and heuristic
+        margins, each candidate starts with ``prior`` virtual visits (and availabilities) at the
+        reward its heuristic margin gives (the logistic over ``scale``, as an unfinished rollout)."""
+        if self.prior <= 0 or margins is None:
+            return
+        for a, m in zip(acts, margins):
+            ch = root.children[int(a)] = _Node()
+            ch.n = ch.avail = self.prior
+            ch.w = self.prior / (1.0 + math.exp(-float(m) / self.scale))
+
+    def policy_actions(self, game, sub, streams: Streams, mask: np.ndarray, who: np.ndarray,
+                       rows: np.ndarray) -> np.ndarray:
+        """``int[B]`` the rollout policy's action in copies ``rows`` (-1 elsewhere), drawing from
+        each copy's iteration stream."""
+        a = np.full(sub.batch_size, -1, np.int64)
+        if rows.size == 0:
+            return a
+        if self.policy is None:
+            a[rows] = streams.choose_legal(rows, mask[rows])
+            return a
+        for q in range(sub.num_players):
+            li = rows[who[rows] == q]
+            if li.size:
+                a[li] = self.policy.act(View(game, sub, li, q), mask[li], StrategyRNG(streams, li))
+        return a
 
     def rewards(self, game, sub) -> np.ndarray:
         """``float[B, P]`` reward of every seat in every copy (see module docstring)."""
@@ -120,32 +170,52 @@ class ISMCTS(Strategy):
             return out
         roots = [_Node() for _ in todo]
         seat = np.full(todo.size, view.seat)
-        allowed = self.root_actions(view, legal_mask, rng, todo)
+        cands = self.root_candidates(view, legal_mask, rng, todo)
+        allowed = [acts for acts, _ in cands]
+        for root, (acts, margins) in zip(roots, cands):
+            self.seed_root(root, acts, margins)
         t0 = time.perf_counter()
-        for it in range(self.iters):
-            if self.ms > 0 and it > 0 and (time.perf_counter() - t0) * 1000 > self.ms:
+        par = max(1, self.par)
+        for it0 in range(0, self.iters, par):
+            if self.ms > 0 and it0 > 0 and (time.perf_counter() - t0) * 1000 > self.ms:
                 break
-            streams = iteration_streams(base[todo], it)
-            sub = state.take(view.idx[todo], fresh_logs=True)
-            game.redeterminize(sub, seat, streams)
-            paths: list[list[tuple[_Node, int]]] = [[] for _ in todo]
-            cur = list(roots)
-            live = np.ones(todo.size, bool)
-            for _depth in range(64):
+            m = min(par, self.iters - it0)  # iterations of this group, each a copy of every searched game
+            g_of = np.repeat(np.arange(todo.size), m)  # copy c = k * m + j: game k, iteration it0 + j
+            streams = iteration_streams(base[todo][g_of], it0 + np.tile(np.arange(m), todo.size))
+            nc = g_of.size
+            sub = state.take(view.idx[todo][g_of], fresh_logs=True)
+            game.redeterminize(sub, seat[g_of], streams)
+            root_turns = game.progress(sub)[0].copy()
+            paths: list[list[tuple[_Node, int]]] = [[] for _ in range(nc)]
+            cur = [roots[k] for k in g_of]
+            live = np.ones(nc, bool)
+            for _depth in range(self.depth):
                 live &= ~game.done(sub)
                 if not live.any():
                     break
                 mask = game.legal_action_mask(sub)
                 who = game.to_act(sub)
-                acts = np.full(todo.size, -1, np.int64)
+                acts = np.full(nc, -1, np.int64)
                 li = np.flatnonzero(live)
                 u = streams.random(li)
-                expanded = np.zeros(todo.size, bool)
-                for k, r in enumerate(li):
-                    node = cur[r]
-                    if node is roots[r]:  # the root: the heuristic's best actions, expanded best first
-                        legal = allowed[r]
+                if self.widen > 0:  # below the root: the rollout policy's action is expanded first
+                    below = np.array([cur[r] is not roots[g_of[r]] for r in li], bool)
+                    pa = self.policy_actions(game, sub, streams, mask, who, li[below])
+                expanded = np.zeros(nc, bool)
+                for k, r in enumerate(li):  # copies of a game in iteration order: the virtual visits
+                    node = cur[r]          # of its earlier copies in the group steer the later ones
+                    if node is roots[g_of[r]]:  # the root: the heuristic's best actions, expanded best first
+                        legal = allowed[g_of[r]]
                         untried = [a for a in legal if int(a) not in node.children][:1]
+                    elif self.widen > 0:  # progressive widening in the policy's order
+                        legal = np.flatnonzero(mask[r])
+                        if int(pa[r]) not in node.children:
+                            untried = [int(pa[r])]
+                        elif node.n >= self.widen * len(node.children):
+                            untried = [a for a in legal if int(a) not in node.children]
+                        else:
+                            untried = []
+                            legal = [a for a in legal if int(a) in node.children]
                     else:
                         legal = np.flatnonzero(mask[r])
                         untried = [a for a in legal if int(a) not in node.children]
@@ -165,20 +235,23 @@ class ISMCTS(Strategy):
                         if ch is not None:
                             ch.avail += 1
                     acts[r] = a
-                    paths[r].append((node.children[a], int(who[r])))
-                    cur[r] = node.children[a]
+                    child = node.children[a]
+                    child.n += 1  # a visit now (virtual loss until the group's rewards are backed up)
+                    paths[r].append((child, int(who[r])))
+                    cur[r] = child
                 game.step(sub, acts, mask, where=live)
                 sub.turn_n[:] = 0
                 sub.event_n[:] = 0
                 live &= ~expanded
                 if not live.any():
                     break
-            turns0 = game.progress(sub)[0].copy()
+            # with widening the horizon counts from the root's turn (every iteration valued at the same
+            # point of the game however deep its tree path); otherwise from the expanded node's turn
+            turns0 = root_turns if self.widen > 0 else game.progress(sub)[0].copy()
             continue_for(game, sub, streams, turns0, self.horizon, self.policy, cap=48)
             rew = self.rewards(game, sub)
-            for r in range(todo.size):
+            for r in range(nc):
                 for node, mover in paths[r]:
-                    node.n += 1
                     node.w += float(rew[r, mover])
         for k, r in enumerate(todo):
             ch = roots[k].children
@@ -198,6 +271,15 @@ ARGS = {
     "horizon": Arg(int, 2, "turns each rollout is played with the scripted plan after expansion", 0, 1000),
     "scale": Arg(float, 5.0, "heuristic margin giving reward 0.73 (logistic scale) for an unfinished rollout",
                  0.001, 1000),
+    "prior": Arg(float, 0.0, "virtual visits of each root candidate at the reward of its heuristic margin "
+                 "(0 = none; needs top > 0)", 0, 100000),
+    "depth": Arg(int, 64, "tree plies below the root an iteration may walk before its rollout (1 = a bandit over "
+                 "the root candidates)", 1, 64),
+    "par": Arg(int, 1, "iterations run together as one batch (virtual loss: a visit counts from selection, "
+               "its reward from the group's end); 1 = sequential UCT", 1, 4096),
+    "widen": Arg(float, 0.0, "below the root: the rollout policy's action first, another child only once the "
+                 "node has widen x children visits (progressive widening; 0 = every legal action, random order)",
+                 0, 100000),
 }
 register_strategy("ismcts", ISMCTS, args=ARGS,
                   doc="Information-set MCTS: UCT over redeterminisations, random rollouts, VP margin rewards.")
