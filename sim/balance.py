@@ -448,9 +448,7 @@ def _fields(lineups) -> list[dict]:
 
 
 def _prepare(out: Path, overwrite: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
-    entries = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+    entries = rf.folder_entries(out, overwrite=overwrite)
     if not entries:
         return
     others = sorted(p.name for p in entries if p.name not in OUR)

@@ -292,11 +292,7 @@ def _check_same(old: Design, new: Design) -> None:
 
 
 def _prepare(out: Path, *, resume: bool, overwrite: bool) -> None:
-    if resume and overwrite:
-        raise RunFolderError("--resume and --overwrite exclude each other: choose one")
-    if out.exists() and not out.is_dir():
-        raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
-    entries = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
         if resume:
             raise RunFolderError(f"nothing to resume in {str(out)!r} (no {META}): start the run without --resume")

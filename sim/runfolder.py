@@ -323,3 +323,17 @@ def _check_writable(run: Path) -> None:
         probe.unlink()
     except OSError as e:
         raise RunFolderError(f"cannot write to output folder {str(run)!r}: {e.strerror or e}") from None
+
+
+def folder_entries(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
+    """The visible entries of a command's output folder ``out`` (empty when it does not exist), after the
+    checks every folder-writing command shares.
+
+    Raises:
+        RunFolderError: ``resume`` with ``overwrite``, or ``out`` is a file.
+    """
+    if resume and overwrite:
+        raise RunFolderError("--resume and --overwrite exclude each other: choose one")
+    if out.exists() and not out.is_dir():
+        raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
+    return [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []

@@ -175,11 +175,7 @@ def _show(v) -> str:
 
 def _prepare_out(out: Path, *, overwrite: bool, resume: bool = False) -> None:
     """Check ``out``; with ``overwrite`` delete the earlier tournament in it (see :func:`run_tournament`)."""
-    if resume and overwrite:
-        raise RunFolderError("--resume and --overwrite exclude each other: choose one")
-    if out.exists() and not out.is_dir():
-        raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
-    entries = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
         if resume:
             raise RunFolderError(f"nothing to resume: {str(out)!r} holds no tournament (no {TOURNAMENT_FILE})")
