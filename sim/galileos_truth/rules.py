@@ -1294,21 +1294,10 @@ def advance(S, C, PR, g):
                 if op == 0 or op >= O_FIRST_SECONDARY or (S.fr_used[g, k] & bit):
                     continue
                 if op == O_BOOK_ANY or op == O_BOOK_DIFF or op == O_BOOK_UP:
-                    can = True
-                    if op == O_BOOK_DIFF and diff_subjects_in_play(S, C, g, p) == 0:
-                        can = False
-                    if op == O_BOOK_UP:
-                        can = False
-                        for s in range(4):
-                            if book_level(PR, S.books[g, p, s]) < 3:
-                                can = True
-                    if not can:
+                    if not book_icon_can_act(S, C, PR, g, p, op):
                         S.fr_used[g, k] |= bit
                         continue
-                    S.cur_op[g] = op
-                    S.cur_a[g] = C.ISET_ARG[iset, gi, j, 0]
-                    S.cur_bit[g] = bit
-                    S.phase[g] = P_BOOKSUBJ
+                    start_book_icon(S, g, op, C.ISET_ARG[iset, gi, j, 0], bit)
                     return
                 if not pay_now_ok(S, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1]):
                     continue
@@ -1347,6 +1336,31 @@ def finish_stack(S, C, PR, g):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
+def book_icon_can_act(S, C, PR, g, p, op):
+    """Whether Book icon ``op`` (O_BOOK_ANY / O_BOOK_DIFF / O_BOOK_UP) has something to act on for seat
+    ``p`` (seed §Effects, the Book icon; an icon with nothing to act on is skipped): "one Book per
+    Treatise of a different Subject in play" needs such a Treatise (``diff_subjects_in_play``), "move a
+    Subject Marker to ... its next Level" needs a track below Level 3."""
+    if op == O_BOOK_DIFF:
+        return diff_subjects_in_play(S, C, g, p) > 0
+    if op == O_BOOK_UP:
+        for s in range(4):
+            if book_level(PR, S.books[g, p, s]) < 3:
+                return True
+        return False
+    return True
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def start_book_icon(S, g, op, arg, bit):
+    """Start Book icon ``op`` (argument ``arg``, pending-icon ``bit``): the seat chooses its Subject next."""
+    S.cur_op[g] = op
+    S.cur_a[g] = arg
+    S.cur_bit[g] = bit
+    S.phase[g] = P_BOOKSUBJ
+
+
+@njit(cache=True, no_cpython_wrapper=True)
 def resolve_icon(S, C, PR, g, i):
     """Resolve pending Effect icon ``i`` (= group * K_ICONS + position) of the top frame now (A-GT-25)."""
     p = S.seat[g]
@@ -1357,19 +1371,8 @@ def resolve_icon(S, C, PR, g, i):
     bit = 1 << i
     op = C.ISET_OP[iset, gi, j]
     if op == O_BOOK_ANY or op == O_BOOK_DIFF or op == O_BOOK_UP:
-        can = True
-        if op == O_BOOK_DIFF and diff_subjects_in_play(S, C, g, p) == 0:
-            can = False
-        if op == O_BOOK_UP:
-            can = False
-            for s in range(4):
-                if book_level(PR, S.books[g, p, s]) < 3:
-                    can = True
-        if can:
-            S.cur_op[g] = op
-            S.cur_a[g] = C.ISET_ARG[iset, gi, j, 0]
-            S.cur_bit[g] = bit
-            S.phase[g] = P_BOOKSUBJ
+        if book_icon_can_act(S, C, PR, g, p, op):
+            start_book_icon(S, g, op, C.ISET_ARG[iset, gi, j, 0], bit)
             return
         S.fr_used[g, k] |= bit
     else:
