@@ -291,6 +291,19 @@ def _check_resumable(old: dict[str, Any], run: RunPlan | RunConfig) -> None:
         raise RunFolderError("cannot resume: the content files changed since the run started")
 
 
+def check_runs_resumable(configs, what: str) -> None:
+    """Before resuming a tournament or sweep: every member run folder that already holds a run must be
+    that member's run (:func:`_check_resumable`); RunFolderError naming the member (``what`` is
+    ``lineup`` or ``variant``) otherwise."""
+    for cfg in configs:
+        folder = Path(cfg.out)
+        if (folder / rf.MANIFEST).is_file():
+            try:
+                _check_resumable(rf.read_manifest(folder), cfg)
+            except RunFolderError as e:
+                raise RunFolderError(f"{what} {folder.name!r}: {e}") from None
+
+
 def _reopen_bad_chunks(out: Path, manifest: dict[str, Any]) -> list[int]:
     """Mark pending every chunk marked done whose part files do not match the manifest (missing, a
     footer that does not read, another row count), and delete its parts; returns their ids. The

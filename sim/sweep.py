@@ -31,7 +31,7 @@ from .core.errors import ConfigError, RunFolderError
 from .core.params import _parse as parse_value
 from .core.params import apply_overrides
 from .registry import get_game_class
-from .runner import _check_resumable as check_run_resumable
+from .runner import check_runs_resumable
 from .runner import simulate
 
 SWEEP_FILE = "sweep.json"
@@ -122,13 +122,7 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
             "status": "running"}
     if resume and sweep_file.is_file():
         _check_resumable(read_sweep(out), meta)
-        for cfg in configs:  # finished variants are kept: they must be runs of this sweep
-            folder = Path(cfg.out)
-            if (folder / rf.MANIFEST).is_file():
-                try:
-                    check_run_resumable(rf.read_manifest(folder), cfg)
-                except RunFolderError as e:
-                    raise RunFolderError(f"variant {folder.name!r}: {e}") from None
+        check_runs_resumable(configs, "variant")  # finished variants are kept: they must be runs of this sweep
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(sweep_file, json.dumps(meta, indent=1).encode())
     try:

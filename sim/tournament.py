@@ -27,7 +27,7 @@ import polars as pl
 from . import runfolder as rf
 from .config import RunConfig
 from .core.errors import ConfigError, RunFolderError
-from .runner import _check_resumable as check_run_resumable
+from .runner import check_runs_resumable
 from .runner import simulate
 
 TOURNAMENT_FILE = "tournament.json"
@@ -99,13 +99,7 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
     _prepare_out(out, overwrite=overwrite, resume=resume)
     if resume:
         _check_resumable(read_tournament(out), meta)
-        for cfg in cfgs:
-            folder = Path(cfg.out)
-            if (folder / rf.MANIFEST).is_file():
-                try:
-                    check_run_resumable(rf.read_manifest(folder), cfg)
-                except RunFolderError as e:
-                    raise RunFolderError(f"lineup {folder.name!r}: {e}") from None
+        check_runs_resumable(cfgs, "lineup")
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
     try:
