@@ -1,0 +1,324 @@
+"""One state convention for every engine: fields declared once, grouped by entity, named columns.
+
+An engine declares its rule state as a :class:`Layout`: a few :class:`Group` arrays, one per entity
+(the game, a seat, a card, a Treatise, ...), each a table of :class:`Field` rows (name, shape, initial
+value, doc). Every group is one integer array with the batch first:
+
+======================  ==============================  ===========================================
+group ``rows``          array shape                     kernel access
+======================  ==============================  ===========================================
+``None`` (per game)     ``[B, W]``                      ``game[g, ROUND]``
+``"P"`` (per seat)      ``[B, P, W]``                   ``seat[g, p, COFFEE] += n``
+size name / int         ``[B, N, W]``                   ``card[g, c, CARD_LOC]``
+piles (``piles=``)      ``[B, n_piles, L]``             ``pile[g, RDECK, i]`` (positions, no fields)
+======================  ==============================  ===========================================
+
+A field spanning several columns (``shape=(10,)``, or ``(3, 4)``) starts at its constant:
+``seat[g, p, DIAL_W + pos]``, ``seat[g, p, WINDOW + r * 4 + c]``. ``W`` is the sum of the field sizes,
+fixed by the rules; ``N`` (cards, Treatises) and ``L`` (pile length) come from the content sizes at
+allocation, so kernels take sizes from array shapes (``card.shape[1]``), never from constants.
+
+The column constants are **written out** in a module (``sim/<game>/cols.py``) by
+:func:`constants_source` (``python -m sim.core.layout sim.<game>.state:LAYOUT sim/<game>/cols.py``);
+nothing is generated at import, every name can be grepped, and ``tests/test_layout.py`` fails when the
+written module and the table disagree. :class:`LayoutState` adds named Python views for tests and
+strategies: ``state.coffee`` is ``seat[:, :, COFFEE]`` (``[B, P]``), writable in place.
+
+Anchors: pgx's documented board layouts with index helpers, OpenSpiel's named tensor views.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .state import BatchState
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named field of a group.
+
+    Attributes:
+        name: lower_snake name; the Python view ``state.<name>`` and the constant ``<PREFIX><NAME>``.
+        shape: columns it spans inside its group's row, fixed by the rules (``()`` one column,
+            ``(10,)`` ten, ``(3, 4)`` twelve, row-major).
+        init: initial value of every column of the field.
+        doc: what it holds, with its unit (VP, Coffee) or code meaning.
+    """
+
+    name: str
+    shape: tuple[int, ...] = ()
+    init: int = 0
+    doc: str = ""
+
+    @property
+    def size(self) -> int:
+        """Columns the field spans."""
+        return int(np.prod(self.shape)) if self.shape else 1
+
+
+@dataclass(frozen=True)
+class Pile:
+    """One pile (deck, display, stack) of a piles group: positions ``0..length-1`` of its row.
+
+    Attributes:
+        name: lower_snake name; the view ``state.<name>`` (``[B, length]``) and the row constant.
+        length: positions, an int or a content size name (``"cards"``).
+        init: initial value of every position (``-1`` empty).
+        doc: what it holds.
+    """
+
+    name: str
+    length: int | str
+    init: int = -1
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Group:
+    """One entity's array: a table of fields (or piles) sharing a row layout.
+
+    Attributes:
+        name: the array's name in the state and in the kernels' argument tuple (``seat``).
+        rows: ``None`` one row per game (``[B, W]``); ``"P"`` one per seat (``[B, P, W]``); a
+            content size name or an int: that many rows (``[B, N, W]``); a tuple of them: rows on
+            several axes (``("P", "slots")`` gives ``[B, P, NC, W]``: ``slot[g, p, s, CTYPE]``).
+        fields: the columns, in order (empty for a piles group).
+        piles: for a piles group, its piles (``[B, len(piles), max length]``); rows are the piles.
+        prefix: prefix of the written constants (``"CARD_"`` gives ``CARD_LOC``), so groups never clash.
+        dtype: numpy dtype name of the array.
+        doc: what one row is.
+    """
+
+    name: str
+    rows: int | str | tuple | None = None
+    fields: tuple[Field, ...] = ()
+    piles: tuple[Pile, ...] = ()
+    prefix: str = ""
+    dtype: str = "int64"
+    doc: str = ""
+
+    @property
+    def width(self) -> int:
+        """W, the columns of one row (fields groups)."""
+        return sum(f.size for f in self.fields)
+
+    def offsets(self) -> dict[str, int]:
+        """First column of each field (fields groups) or row of each pile (piles groups)."""
+        if self.piles:
+            return {p.name: i for i, p in enumerate(self.piles)}
+        out, o = {}, 0
+        for f in self.fields:
+            out[f.name] = o
+            o += f.size
+        return out
+
+    def constant(self, name: str) -> str:
+        """The written constant naming a field or pile of this group."""
+        return self.prefix + name.upper()
+
+
+def _size(x, sizes: dict) -> int:
+    if isinstance(x, str):
+        if x not in sizes:
+            raise KeyError(f"size {x!r} is not given (have {sorted(sizes)})")
+        return int(sizes[x])
+    return int(x)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """An engine's whole rule state: its groups, in the order the kernels take them.
+
+    Raises:
+        ValueError: on a bad or repeated field/pile name, a bad shape, or a group that has both or
+            neither of fields and piles.
+    """
+
+    groups: tuple[Group, ...]
+
+    def __post_init__(self):
+        seen: set[str] = set()
+        consts: set[str] = set()
+        for g in self.groups:
+            if bool(g.fields) == bool(g.piles):
+                raise ValueError(f"group {g.name!r} needs either fields or piles")
+            for item in g.fields or g.piles:
+                if not _NAME.match(item.name):
+                    raise ValueError(f"field name {item.name!r} is not lower_snake")
+                if item.name in seen:
+                    raise ValueError(f"field {item.name!r} is declared twice")
+                seen.add(item.name)
+                c = g.constant(item.name)
+                if c in consts:
+                    raise ValueError(f"constant {c} is written twice")
+                consts.add(c)
+            for f in g.fields:
+                if any(int(d) < 1 for d in f.shape):
+                    raise ValueError(f"field {f.name!r} has shape {f.shape}; dims must be >= 1")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Group names, in kernel-argument order."""
+        return tuple(g.name for g in self.groups)
+
+    def group(self, name: str) -> Group:
+        for g in self.groups:
+            if g.name == name:
+                return g
+        raise KeyError(name)
+
+    def find(self, field: str) -> tuple[Group, Field | Pile, int]:
+        """(group, field or pile, first column or pile row) of a field name.
+
+        Raises:
+            KeyError: no group declares ``field``.
+        """
+        for g in self.groups:
+            off = g.offsets()
+            if field in off:
+                item = next(i for i in (g.fields or g.piles) if i.name == field)
+                return g, item, off[field]
+        raise KeyError(field)
+
+    def shapes(self, batch: int, num_players: int, sizes: dict[str, int]) -> dict[str, tuple[int, ...]]:
+        """Array shape of each group for ``batch`` games, ``num_players`` seats and content ``sizes``."""
+        sz = dict(sizes, P=num_players)
+        out = {}
+        for g in self.groups:
+            if g.piles:
+                out[g.name] = (batch, len(g.piles), max(_size(p.length, sz) for p in g.piles))
+            elif g.rows is None:
+                out[g.name] = (batch, g.width)
+            else:
+                rows = g.rows if isinstance(g.rows, tuple) else (g.rows,)
+                out[g.name] = (batch,) + tuple(_size(r, sz) for r in rows) + (g.width,)
+        return out
+
+    def allocate(self, batch: int, num_players: int, sizes: dict[str, int]) -> dict[str, np.ndarray]:
+        """Every group's array for ``batch`` games, each field at its initial value.
+
+        Returns ``{group name: array}`` with the shapes of :meth:`shapes` (``[B, W]``, ``[B, P, W]``,
+        ``[B, N, W]``, ``[B, n_piles, L]``).
+        """
+        out = {}
+        for g, shape in zip(self.groups, self.shapes(batch, num_players, sizes).values()):
+            a = np.zeros(shape, np.dtype(g.dtype))
+            if g.piles:
+                for i, p in enumerate(g.piles):
+                    a[:, i, :] = p.init
+            else:
+                o = 0
+                for f in g.fields:
+                    a[..., o:o + f.size] = f.init
+                    o += f.size
+            out[g.name] = a
+        return out
+
+    def view(self, arrays, name: str, sizes: dict[str, int] | None = None) -> np.ndarray:
+        """The named view of field ``name`` in ``arrays`` (a mapping or an object with the group
+        attributes): ``[B]``/``[B, *shape]`` for a per-game field, ``[B, R]``/``[B, R, *shape]`` for a
+        per-row field, ``[B, L]`` for a pile (its own length when ``sizes`` holds it). Writes go through.
+        """
+        g, item, o = self.find(name)
+        a = arrays[g.name] if isinstance(arrays, dict) else getattr(arrays, g.name)
+        if g.piles:
+            n = a.shape[2]
+            if sizes is not None and isinstance(item.length, str) and item.length in sizes:
+                n = int(sizes[item.length])
+            elif isinstance(item.length, int):
+                n = item.length
+            return a[:, o, :n]
+        lead = a.shape[:-1]
+        if not item.shape:
+            return a[..., o]
+        return a[..., o:o + item.size].reshape(lead + tuple(item.shape))
+
+    def constants_source(self, module_doc: str, source: str) -> str:
+        """Text of the written-out constants module: one line per field or pile, with its doc."""
+        lines = [f'"""{module_doc}', "", f"Written by ``python -m sim.core.layout {source}`` from the table in",
+                 "that module; ``tests/test_layout.py`` checks this file against it. Do not edit by hand.", '"""', ""]
+        for g in self.groups:
+            lines.append("")
+            if g.piles:
+                lines.append(f"# ---- {g.name}[g, PILE, i]: {g.doc}")
+                for i, p in enumerate(g.piles):
+                    lines.append(f"{g.constant(p.name)} = {i}  # [{p.length}] {p.doc}".rstrip())
+                continue
+            rows = () if g.rows is None else (g.rows if isinstance(g.rows, tuple) else (g.rows,))
+            axes = ", ".join(["g"] + ["p" if r == "P" else f"i{k} < {r}" for k, r in enumerate(rows)])
+            lines.append(f"# ---- {g.name}[{axes}, COLUMN]: {g.doc}")
+            o = 0
+            for f in g.fields:
+                shape = f" {list(f.shape)}" if f.shape else ""
+                lines.append(f"{g.constant(f.name)} = {o}  #{shape} {f.doc}".rstrip())
+                if len(f.shape) > 1:
+                    lines.append(f"{g.constant(f.name)}_W = {int(np.prod(f.shape[1:]))}  # row stride of "
+                                 f"{g.constant(f.name)}")
+                o += f.size
+            lines.append(f"{g.name.upper()}_WIDTH = {o}  # columns of {g.name}")
+        return "\n".join(lines) + "\n"
+
+    def check_module(self, module) -> list[str]:
+        """Differences between a written constants module and this table (empty when they agree)."""
+        bad = []
+        for g in self.groups:
+            for name, o in g.offsets().items():
+                c = g.constant(name)
+                if getattr(module, c, None) != o:
+                    bad.append(f"{c} should be {o}, is {getattr(module, c, None)}")
+            if g.fields and getattr(module, f"{g.name.upper()}_WIDTH", None) != g.width:
+                bad.append(f"{g.name.upper()}_WIDTH should be {g.width}")
+        return bad
+
+
+@dataclass
+class LayoutState(BatchState):
+    """A batch state whose rule arrays are a :class:`Layout`'s groups.
+
+    Subclasses declare one dataclass field per group (``game``, ``seat``, ...) and set the class
+    attribute ``LAYOUT``; ``state.<field>`` then returns the named view of any field of the table
+    (``state.coffee`` is ``[B, P]``, writable in place). ``sizes`` (content sizes, for pile lengths)
+    is a batch-wide constant.
+    """
+
+    LAYOUT = None  # set by the subclass (a class attribute, not a dataclass field)
+
+    def __getattr__(self, name):
+        lay = type(self).LAYOUT
+        if lay is None or name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            lay.find(name)
+        except KeyError:
+            raise AttributeError(name) from None
+        return lay.view(self, name, self.__dict__.get("sizes"))
+
+
+def main(argv=None) -> int:
+    """``python -m sim.core.layout module:LAYOUT path``: write the constants module of a layout."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2 or ":" not in args[0]:
+        print("usage: python -m sim.core.layout package.module:LAYOUT path/to/cols.py", file=sys.stderr)
+        return 2
+    mod_name, attr = args[0].split(":")
+    mod = importlib.import_module(mod_name)
+    layout = getattr(mod, attr)
+    doc = getattr(mod, "COLS_DOC", f"Column constants of {mod_name}.{attr}.")
+    Path(args[1]).write_text(layout.constants_source(doc, args[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = ["Field", "Pile", "Group", "Layout", "LayoutState"]
