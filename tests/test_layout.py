@@ -116,3 +116,8 @@ def test_rows_on_two_axes():
     assert a["slot"].shape == (2, 3, 5, 2) and (a["slot"][..., 0] == -1).all()
     assert lay.view(a, "zone").shape == (2, 3, 5)
     assert "slot[g, p, i1 < slots, COLUMN]" in lay.constants_source("d", "x")
+
+
+def test_a_field_named_like_a_group_is_refused():
+    with pytest.raises(ValueError, match="name of a group"):
+        Layout((Group("game", None, (Field("seat"),)), Group("seat", "P", (Field("vp"),))))

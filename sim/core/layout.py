@@ -148,6 +148,7 @@ class Layout:
     def __post_init__(self):
         seen: set[str] = set()
         consts: set[str] = set()
+        groups = {g.name for g in self.groups}
         for g in self.groups:
             if bool(g.fields) == bool(g.piles):
                 raise ValueError(f"group {g.name!r} needs either fields or piles")
@@ -156,6 +157,8 @@ class Layout:
                     raise ValueError(f"field name {item.name!r} is not lower_snake")
                 if item.name in seen:
                     raise ValueError(f"field {item.name!r} is declared twice")
+                if item.name in groups:
+                    raise ValueError(f"field {item.name!r} has the name of a group (the view would hide it)")
                 seen.add(item.name)
                 c = g.constant(item.name)
                 if c in consts:
