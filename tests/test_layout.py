@@ -90,24 +90,30 @@ def test_layout_state_views_by_attribute():
 
 
 def _engine_layouts():
-    root = Path(__file__).resolve().parents[1] / "sim"
-    out = []
-    for f in sorted(root.glob("*/state.py")):
+    root = Path(__file__).resolve().parents[1]
+    out = ["tests.toy"]
+    for f in sorted((root / "sim").glob("*/state.py")):
         mod = importlib.import_module(f"sim.{f.parent.name}.state")
         if getattr(mod, "LAYOUT", None) is not None:
-            out.append(f.parent.name)
+            out.append(f"sim.{f.parent.name}")
     return out
 
 
 @pytest.mark.parametrize("pkg", _engine_layouts())
-def test_each_engines_written_columns_match_its_table(pkg, tmp_path):
-    state = importlib.import_module(f"sim.{pkg}.state")
-    cols = importlib.import_module(f"sim.{pkg}.cols")
+def test_each_engines_written_columns_match_its_table(pkg):
+    state = importlib.import_module(f"{pkg}.state")
+    cols = importlib.import_module(f"{pkg}.cols")
     assert state.LAYOUT.check_module(cols) == []
+    ref = f"{pkg}.state:LAYOUT {pkg.replace('.', '/')}/cols.py"
+    assert state.LAYOUT.constants_source(state.COLS_DOC, ref) == Path(cols.__file__).read_text(), (
+        f"{pkg}/cols.py is stale: python -m sim.core.layout {ref}")
+
+
+def test_main_writes_the_constants_module(tmp_path):
     out = tmp_path / "cols.py"
-    assert main([f"sim.{pkg}.state:LAYOUT", str(out)]) == 0
-    assert out.read_text() == Path(cols.__file__).read_text(), (
-        f"sim/{pkg}/cols.py is stale: python -m sim.core.layout sim.{pkg}.state:LAYOUT sim/{pkg}/cols.py")
+    assert main(["tests.toy.state:LAYOUT", str(out)]) == 0
+    assert "DECK = 0" in out.read_text() and "GAME_WIDTH = 8" in out.read_text()
+    assert main(["no-colon"]) == 2
 
 
 def test_rows_on_two_axes():

@@ -92,6 +92,8 @@ class DecisionTable:
                 first = False
             if first:
                 lines.append("    pass")
+            else:
+                lines += ["    else:", f'        raise RuntimeError("no {which} handler for this decision kind")']
         return "\n".join(lines) + "\n"
 
     def handlers(self) -> list[tuple[str, object]]:

@@ -316,7 +316,7 @@ def main(argv=None) -> int:
     mod = importlib.import_module(mod_name)
     layout = getattr(mod, attr)
     doc = getattr(mod, "COLS_DOC", f"Column constants of {mod_name}.{attr}.")
-    Path(args[1]).write_text(layout.constants_source(doc, args[0]))
+    Path(args[1]).write_text(layout.constants_source(doc, f"{args[0]} {args[1]}"))
     return 0
 
 

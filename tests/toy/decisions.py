@@ -1,0 +1,18 @@
+"""The toy game's decision table: every decision kind, its legality and application handlers.
+
+``python -m sim.core.decisions tests.toy.decisions`` writes :data:`DISPATCH_MODULE` from it.
+"""
+
+from sim.core.decisions import Decision, DecisionTable
+
+DISPATCH_MODULE = "tests/toy/dispatch.py"
+
+TABLE = DecisionTable(
+    decisions=(
+        Decision("D_TURN", "tests.toy.rules", "legal_turn", "apply_turn"),
+    ),
+    kinds_module="tests.toy.state",
+    legal_args="S, prm, g, out",
+    apply_args="S, prm, g, a",
+    doc="Dispatchers of the toy game's decisions (tests/toy/decisions.py).",
+)
