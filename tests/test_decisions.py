@@ -61,3 +61,15 @@ def test_the_generated_router_dispatches_by_kind_and_refuses_an_unknown_one():
 def test_main_refuses_bad_arguments(capsys):
     assert main([]) == 2
     assert "usage" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mod", ["sim.unconscious_mind.params", "sim.galileos_truth.params", "tests.toy.params"])
+def test_every_parameter_cites_a_seed_section_or_an_assumption(mod):
+    from dataclasses import fields, is_dataclass
+
+    m = importlib.import_module(mod)
+    classes = [v for v in vars(m).values() if isinstance(v, type) and is_dataclass(v) and v.__module__ == mod]
+    assert classes
+    for cls in classes:
+        bad = [f.name for f in fields(cls) if not CITATION.search(str(f.metadata.get("source", "")))]
+        assert bad == [], f"{cls.__name__} parameters without a seed section or assumption ID: {bad}"

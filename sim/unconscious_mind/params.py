@@ -71,7 +71,7 @@ class Params:
     conversion_coffee: int = param(2, unit="Coffee", source="research UM §3",
                                    doc="Coffee to raise an Insight one level or change its quality.", lo=0, hi=9)
     # ---- Economy
-    start_coffee: int = param(2, unit="Coffee", source="RULES_DECISIONS A-UM content", doc="Starting Coffee.", lo=0,
+    start_coffee: int = param(2, unit="Coffee", source="A-UM-37", doc="Starting Coffee.", lo=0,
                               hi=20)
     recall_coffee_per_space: int = param(1, unit="Coffee", source="research UM §2",
                                          doc="Coffee per occupied Meeting Table space at Recall.", lo=0, hi=5)
