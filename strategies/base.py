@@ -124,3 +124,24 @@ class RandomStrategy(Strategy):
 
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
         return rng.choose_legal(legal_mask)
+
+
+_GAME_TABLES: "weakref.WeakKeyDictionary" = None  # game -> {name: table}, created on first use
+
+
+def game_table(game: "Game", name: str, build):
+    """A constant table derived from a game's content (``build(game)``), computed once per engine object.
+
+    Held in a weak dictionary keyed by the engine itself, so a table never outlives its game and a new
+    engine (other content or parameters) never receives an old one's table (an ``id(game)`` key could:
+    ids are reused after garbage collection).
+    """
+    import weakref
+
+    global _GAME_TABLES
+    if _GAME_TABLES is None:
+        _GAME_TABLES = weakref.WeakKeyDictionary()
+    tables = _GAME_TABLES.setdefault(game, {})
+    if name not in tables:
+        tables[name] = build(game)
+    return tables[name]
