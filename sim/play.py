@@ -78,9 +78,73 @@ def plies(game: Game, state: BatchState, plan: SeatPlan, seat_keys: Sequence[np.
         yield state
 
 
+def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_keys: Sequence[np.ndarray],
+                   tlim: int, elim: int) -> Iterator[BatchState]:
+    """Advance every game of ``state`` to its end on the compiled path (issue 16), yielding the state
+    whenever the play kernel returns (log buffers to drain, a Python seat to act, all games over).
+
+    Seats holding a :class:`strategies.plans.CompiledPlan` are played inside the engine's play kernel
+    (``game.compiled_module().play``); any other strategy decides its plies here, one ply at a time, as on
+    :func:`plies`. Games are identical to :func:`plies` with the same strategies: every decision is drawn
+    from the same (run seed, game, seat, ply) stream.
+
+    Args:
+        tlim, elim: a game leaves the kernel when its turn / event buffer holds more rows than this.
+
+    Raises:
+        PlyLimitError: a game reached its ply bound unfinished.
+        RuntimeError: an unfinished game with no legal action (an engine fault).
+    """
+    from sim.core.compiled import ST_BOUND, ST_OVER, ST_PYTHON, ST_STUCK
+    from strategies.base import StrategyRNG, View
+    from strategies.plans import CompiledPlan, Plan, compile_plans
+
+    from .core.errors import PlyLimitError
+
+    mod = game.compiled_module()
+    compiled_seat = np.array([isinstance(s, CompiledPlan) for s in strategies], np.bool_)
+    tables = compile_plans([s.plan if isinstance(s, CompiledPlan) else Plan("python") for s in strategies],
+                           mod.KINDS, mod.FEATURES, game.num_actions)
+    keys = np.ascontiguousarray(np.stack([np.asarray(k, np.uint64) for k in seat_keys]))
+    S, prm = mod.arrays(state), mod.param_vector(game)
+    bound = game.max_plies(state.num_players)
+    status = np.zeros(state.batch_size, np.int64)
+    while True:
+        mod.play(S, prm, tables.rules, tables.conds, tables.acts, tables.seat_rules, compiled_seat, keys, bound,
+                 tlim, elim, game.num_actions, status)
+        if (status == ST_BOUND).any():
+            g = int(np.flatnonzero(status == ST_BOUND)[0])
+            raise PlyLimitError(f"game {int(state.game_id[g])} reached its ply bound {bound} without ending")
+        if (status == ST_STUCK).any():
+            g = int(np.flatnonzero(status == ST_STUCK)[0])
+            raise RuntimeError(f"game {int(state.game_id[g])} (ply {int(state.ply[g])}) is unfinished with no "
+                               f"legal action: an engine fault")
+        py = status == ST_PYTHON
+        if py.any():
+            mask = game.legal_action_mask(state)
+            seat = game.to_act(state)
+            acts = np.full(state.batch_size, -1, np.int64)
+            for s, strategy in enumerate(strategies):
+                idx = np.flatnonzero(py & (seat == s))
+                if idx.size:
+                    rng = StrategyRNG.for_decision(seat_keys[s][idx], state.ply[idx])
+                    acts[idx] = strategy.act(View(game, state, idx, s), mask[idx], rng)
+            game.step(state, acts, mask, where=py)
+        yield state
+        if (status == ST_OVER).all() and not py.any():
+            return
+
+
+def uses_compiled_play(game: Game, strategies: Sequence) -> bool:
+    """True when ``game`` has compiled play and at least one seat holds a compiled plan."""
+    from strategies.plans import CompiledPlan
+
+    return game.compiled_play is not None and any(isinstance(s, CompiledPlan) for s in strategies)
+
+
 def play_batch(game: Game, strategies: Sequence, game_ids: np.ndarray, seed: int, *,
                log_turns: bool = True, log_events: bool = True, params_id: str = "",
-               on_step: Callable[[BatchState], None] | None = None) -> BatchResult:
+               on_step: Callable[[BatchState], None] | None = None, compiled: bool = True) -> BatchResult:
     """Play games ``game_ids`` of run ``seed`` to the end.
 
     Args:
@@ -90,7 +154,11 @@ def play_batch(game: Game, strategies: Sequence, game_ids: np.ndarray, seed: int
         seed: run seed (game and strategy streams are keyed by (seed, game index)).
         log_turns, log_events: keep the turns / events tables (empty tables otherwise).
         params_id: short id of the parameter values, stored in the games table.
-        on_step: called with the state after every step (invariant checks in tests).
+        on_step: called with the state after every step (invariant checks in tests); forces the
+            Python-loop path.
+        compiled: play compiled-plan seats inside the engine's play kernel (:func:`compiled_plies`) when
+            the engine has one; False plays every seat on the Python loop (:func:`plies`). The games
+            are the same either way.
 
     Returns:
         :class:`BatchResult`.
@@ -106,7 +174,11 @@ def play_batch(game: Game, strategies: Sequence, game_ids: np.ndarray, seed: int
     elim = int(game.event_capacity * DRAIN_FRACTION)
     turn_parts: list[tuple[np.ndarray, np.ndarray]] = []
     event_parts: list[tuple[np.ndarray, np.ndarray]] = []
-    for _ in plies(game, state, [[(strategies[s], None)] for s in range(players)], seat_keys):
+    if compiled and on_step is None and uses_compiled_play(game, strategies):
+        loop = compiled_plies(game, state, strategies, seat_keys, tlim, elim)
+    else:
+        loop = plies(game, state, [[(strategies[s], None)] for s in range(players)], seat_keys)
+    for _ in loop:
         if on_step is not None:
             on_step(state)
         if state.turn_n.max() > tlim:

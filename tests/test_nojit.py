@@ -40,3 +40,24 @@ def test_kernels_run_uncompiled_and_match_the_compiled_games(name):
     players = game.min_players + 1 if game.max_players > game.min_players else game.min_players
     s = game.play_random(np.arange(3), 17, players)
     assert plain == {"scores": game.final_scores(s).tolist(), "plies": s.ply.tolist()}
+
+
+COMPILED_PLAY = """
+import hashlib, warnings
+warnings.simplefilter("error", RuntimeWarning)
+import numpy as np, tests.toygame as toy
+from sim.registry import make_game
+from sim.play import play_batch
+from strategies.base import RandomStrategy
+r = play_batch(make_game("toy"), [toy.bank_at(3), RandomStrategy()], np.arange(30), 4)
+print(hashlib.sha256(r.events.to_pandas().to_csv().encode()).hexdigest())
+"""
+
+
+def test_compiled_play_runs_uncompiled_and_gives_the_same_games():
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    plain = subprocess.run([sys.executable, "-c", COMPILED_PLAY], cwd=ROOT, env=env, capture_output=True, text=True,
+                           timeout=600)
+    jit = subprocess.run([sys.executable, "-c", COMPILED_PLAY], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert plain.returncode == 0 and jit.returncode == 0, (plain.stderr[-2000:], jit.stderr[-2000:])
+    assert plain.stdout.split()[-1] == jit.stdout.split()[-1]

@@ -69,7 +69,7 @@ def test_seated_tables_identical_for_any_batch_size_chunking_and_n_jobs(tmp_path
                                                                         n_jobs):
     def run(name, **kw):
         out = tmp_path / name
-        simulate(RunConfig(game="toy", players=3, strategies=("random", "always-draw", "slow-random:ms=0"),
+        simulate(RunConfig(game="toy", players=3, strategies=("random", "bank-at:n=3", "slow-random:ms=0"),
                            games=90, seed=3, out=str(out), seating=seating, **kw))
         return out
 

@@ -92,3 +92,22 @@ register_strategy("interrupting", Interrupting, games=("toy",), args={"after": A
 register_strategy("crashing", Crashing, games=("toy",),
                   args={"game": Arg(int, 0, "game index where it fails", 0), "exit": Arg(int, 0, "1 = end the process", 0, 1)},
                   doc="Fails in one game while a flag file exists (tests).")
+
+
+# ---------------------------------------------------------------------------- compiled plans (issue 16)
+from strategies.plans import CompiledPlan, Plan, Rule, When  # noqa: E402
+
+
+def bank_at(n: int = 3) -> CompiledPlan:
+    """A compiled plan: bank the pot once it holds ``n`` VP or more, else draw (stop when drawing is not legal)."""
+    return CompiledPlan(Plan("bank-at", (
+        Rule(f"bank a pot of {n} or more", prefer=(STOP,), kinds=("D_TURN",), when=(When("pot", ">=", n),)),
+        Rule("draw", prefer=(DRAW,)),
+        Rule("stop", prefer=(STOP,)),
+    )), n=n)
+
+
+register_strategy("bank-at", bank_at, games=("toy",), args={"n": Arg(int, 3, "pot (VP) to bank at", 1, 30)},
+                  doc="Compiled plan: bank at a pot of n (tests).")
+register_strategy("plan-random", lambda: CompiledPlan(Plan("plan-random")), games=("toy",),
+                  doc="Compiled plan with no rules: uniform over the legal actions (tests).")

@@ -96,6 +96,11 @@ class DecisionTable:
                 lines += ["    else:", f'        raise RuntimeError("no {which} handler for this decision kind")']
         return "\n".join(lines) + "\n"
 
+    def kind_codes(self) -> dict[str, int]:
+        """``{kind name: code}`` of every decision in the table (codes from the kinds module)."""
+        mod = importlib.import_module(self.kinds_module)
+        return {d.kind: int(getattr(mod, d.kind)) for d in self.decisions}
+
     def handlers(self) -> list[tuple[str, object]]:
         """``(qualified name, function)`` of every handler in the table (imported)."""
         out = []

@@ -42,6 +42,8 @@ class Game(abc.ABC):
         event_columns: payload columns the game adds to the core event columns.
         score_categories: final-score categories; the games table has a ``vp_<category>`` column each.
         turn_capacity, event_capacity: rows per game buffered between drains.
+        compiled_play: dotted name of the engine's written play module (``sim/core/compiled.py``), or
+            None when the engine has no compiled play.
         chance_zones: Z, the number of chance zones (decks, bags, piles, each seat's own) whose
             chance events are counted apart in ``state.rng_ctr`` (``uint64[B, Z]``), so each event
             is keyed by what it is (:func:`sim.core.rng.chance_shuffle`).
@@ -67,6 +69,7 @@ class Game(abc.ABC):
     turn_capacity: ClassVar[int] = 64
     event_capacity: ClassVar[int] = 512
     chance_zones: ClassVar[int] = 1
+    compiled_play: ClassVar[str | None] = None
 
     def __init__(self, params: Any = None, content_dir: Path | None = None):
         self.params = params if params is not None else self.Params()
@@ -108,6 +111,14 @@ class Game(abc.ABC):
     def describe_params(self) -> list[dict]:
         """Every parameter with value, default, unit, source or assumption ID (see ``meeplelab params``)."""
         return describe(self.params)
+
+    def compiled_module(self):
+        """The engine's compiled play module (``compiled_play``), or None (Python-loop play only)."""
+        if not self.compiled_play:
+            return None
+        import importlib
+
+        return importlib.import_module(self.compiled_play)
 
     # ------------------------------------------------------------------ hooks (engines)
     @abc.abstractmethod

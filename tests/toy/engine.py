@@ -11,7 +11,8 @@ from sim.core.rng import shuffle_range
 
 from . import step
 from .cols import DRAWS, OVER, POT, ROUND, TO_ACT, TURN, VP
-from .params import ToyParams, param_vector
+from . import params as _params
+from .params import ToyParams
 from .rules import DRAW
 from .state import LAYOUT, ToyState
 
@@ -22,6 +23,11 @@ ToyArrays = namedtuple("ToyArrays", LAYOUT.names + ("ply", "turn_buf", "turn_n",
 def arrays(state: ToyState) -> ToyArrays:
     """The kernels' namedtuple of ``state``'s arrays (the same objects, updated in place)."""
     return ToyArrays(*(getattr(state, n) for n in ToyArrays._fields))
+
+
+def param_vector(game) -> np.ndarray:
+    """``int64[K]``: the parameters the kernels read (``tests/toy/params.py``)."""
+    return _params.param_vector(game.params)
 
 
 class ToyGame(Game):
@@ -42,6 +48,7 @@ class ToyGame(Game):
     score_categories = ("banked",)
     turn_capacity = 8
     event_capacity = 16
+    compiled_play = "tests.toy.play"
 
     def max_plies(self, num_players: int) -> int:
         p = self.params
@@ -59,14 +66,14 @@ class ToyGame(Game):
 
     def legal_action_mask(self, state: ToyState) -> np.ndarray:
         out = np.empty((state.batch_size, self.num_actions), np.bool_)
-        step.legal_mask(arrays(state), param_vector(self.params), out)
+        step.legal_mask(arrays(state), param_vector(self), out)
         return out
 
     def to_act(self, state: ToyState) -> np.ndarray:
         return state.game[:, TO_ACT].copy()
 
     def _apply(self, state: ToyState, actions: np.ndarray, active: np.ndarray) -> None:
-        step.apply(arrays(state), param_vector(self.params), actions, active)
+        step.apply(arrays(state), param_vector(self), actions, active)
 
     def done(self, state: ToyState) -> np.ndarray:
         return state.game[:, OVER] != 0

@@ -1,0 +1,223 @@
+"""Compiled play: the play loop of a batch in one numba kernel (issue 16).
+
+Every engine's play module (``<engine package>/play.py``) is **written out** from one template by
+:func:`play_module_source` (``python -m sim.core.compiled tests.toy``); ``tests/test_compiled_play.py``
+fails when a written module is stale. It defines
+
+- ``play(...)``: for each game of the batch, until it is over: the pending decision's legal actions
+  (the engine's ``dispatch.legal``), the seat's plan choice (:func:`plan_choice` over the engine's
+  feature vector), ``dispatch.apply``, the ply counter. A game leaves the loop when it ends, when its log
+  buffers pass their drain mark (Python drains them and calls again), when a Python strategy holds the
+  seat to act (Python decides that one ply), or at the ply bound; ``status[g]`` says which.
+- ``choose_batch(...)``: the same plan choice for the Python-loop path (:class:`strategies.plans.CompiledPlan`).
+
+The engine package provides: ``step.pending(S, g)`` (decision kind), ``step.to_act(S, g)``,
+``step.is_over(S, g)``, ``features.FEATURES`` and ``features.features(S, prm, g, p, out)``, ``dispatch``
+(the decision routers), ``decisions.TABLE`` and, in ``engine``, ``arrays(state)`` and ``param_vector(game)``.
+
+Each game keeps its own counter-based streams (the decision stream is keyed by run seed, game, seat and
+ply: :func:`decision_key`), so a game is the same whatever its batch, and the same as on the Python-loop
+path (:func:`sim.play.plies`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import numpy as np
+from numba import config as _numba_config
+from numba import njit
+
+from .rng import GOLDEN, mix64
+
+_ONE = np.uint64(1)
+_S11 = np.uint64(11)
+_INV53 = 1.0 / 9007199254740992.0
+
+#: ``status[g]`` after ``play``: why game g left the loop
+ST_OVER, ST_DRAIN, ST_PYTHON, ST_BOUND, ST_STUCK = 0, 1, 2, 3, 4
+#: a rule row's kind for "every decision kind" (strategies.plans.ANY_KIND)
+ANY_KIND = -1
+
+
+@njit(cache=True)
+def decision_key(seat_key, ply):
+    """Key of the stream of one decision: the seat's key (run seed, game, seat) and the ply, as
+    :func:`sim.core.rng.decision_keys` (``uint64``)."""
+    return mix64(seat_key ^ mix64((np.uint64(ply) + _ONE) * GOLDEN))
+
+
+@njit(cache=True)
+def first_below(key, n):
+    """The first draw of a fresh stream ``key``, uniform in ``[0, n)`` (as ``draw_below`` at counter 0)."""
+    u = mix64(key + _ONE * GOLDEN)
+    return int(float(u >> _S11) * _INV53 * n)
+
+
+if _numba_config.DISABLE_JIT:  # plain-Python twins: exact 64-bit wraparound without overflow warnings
+    _MASK = (1 << 64) - 1
+
+    def decision_key(seat_key, ply):  # noqa: F811
+        """Key of the stream of one decision (uncompiled twin)."""
+        return mix64(int(seat_key) ^ int(mix64(((int(ply) + 1) * 0x9E3779B97F4A7C15) & _MASK)))
+
+    def first_below(key, n):  # noqa: F811
+        """The first draw of a fresh stream (uncompiled twin)."""
+        u = int(mix64((int(key) + 0x9E3779B97F4A7C15) & _MASK))
+        return int(float(u >> 11) * _INV53 * n)
+
+
+@njit(cache=True)
+def compare(x, op, v):
+    """``x op v`` for the comparison codes of :data:`strategies.plans.OPS` (>=, <=, ==, !=, >, <)."""
+    if op == 0:
+        return x >= v
+    if op == 1:
+        return x <= v
+    if op == 2:
+        return x == v
+    if op == 3:
+        return x != v
+    if op == 4:
+        return x > v
+    return x < v
+
+
+@njit(cache=True)
+def plan_choice(rules, conds, acts, r0, r1, kind, fv, mask, key):
+    """The action of a plan for one decision: the first rule of rows ``r0:r1`` whose kind matches,
+    whose conditions hold on the feature vector ``fv`` (``int64[F]``) and which has a legal preferred
+    action picks uniformly among those (in listed order); otherwise uniform over ``mask``
+    (``bool[A]``). One draw of the decision stream ``key``; -1 when nothing is legal."""
+    for r in range(r0, r1):
+        k = rules[r, 0]
+        if k != ANY_KIND and k != kind:
+            continue
+        ok = True
+        for c in range(rules[r, 1], rules[r, 2]):
+            if not compare(fv[conds[c, 0]], conds[c, 1], conds[c, 2]):
+                ok = False
+                break
+        if not ok:
+            continue
+        n = 0
+        for i in range(rules[r, 3], rules[r, 4]):
+            if mask[acts[i]]:
+                n += 1
+        if n == 0:
+            continue
+        j = first_below(key, n)
+        for i in range(rules[r, 3], rules[r, 4]):
+            if mask[acts[i]]:
+                if j == 0:
+                    return acts[i]
+                j -= 1
+    n = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            n += 1
+    if n == 0:
+        return -1
+    j = first_below(key, n)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if j == 0:
+                return a
+            j -= 1
+    return -1
+
+
+_TEMPLATE = '''"""Compiled play of {pkg}: the play loop in one kernel, and plan choices for the Python loop.
+
+Written by ``python -m sim.core.compiled {pkg}`` from the template in ``sim/core/compiled.py``;
+``tests/test_compiled_play.py`` checks this file against it. Do not edit by hand.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.compiled import ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK, decision_key, plan_choice
+from {pkg} import dispatch
+from {pkg}.decisions import TABLE
+from {pkg}.engine import arrays, param_vector
+from {pkg}.features import FEATURES, features
+from {pkg}.step import is_over, pending, to_act
+
+#: decision kind codes by name (for strategies.plans.compile_plans)
+KINDS = TABLE.kind_codes()
+N_FEATURES = len(FEATURES)
+
+__all__ = ["KINDS", "FEATURES", "arrays", "param_vector", "play", "choose_batch"]
+
+
+@njit(cache=True)
+def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, num_actions, status):
+    """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
+    ST_DRAIN (a log buffer passed ``tlim``/``elim`` rows), ST_PYTHON (a Python seat acts), ST_BOUND
+    (ply bound reached unfinished), ST_STUCK (no legal action)). ``seat_keys``: ``uint64[P, B]``;
+    ``compiled_seat``: ``bool[P]``. Returns the plies played."""
+    mask = np.zeros(num_actions, np.bool_)
+    fv = np.zeros(N_FEATURES, np.int64)
+    plies = 0
+    for g in range(S.ply.shape[0]):
+        status[g] = ST_OVER
+        while not is_over(S, g):
+            if S.turn_n[g] > tlim or S.event_n[g] > elim:
+                status[g] = ST_DRAIN
+                break
+            p = to_act(S, g)
+            if not compiled_seat[p]:
+                status[g] = ST_PYTHON
+                break
+            if S.ply[g] >= bound:
+                status[g] = ST_BOUND
+                break
+            kind = pending(S, g)
+            mask[:] = False
+            dispatch.legal(kind, S, prm, g, mask)
+            features(S, prm, g, p, fv)
+            a = plan_choice(rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask,
+                            decision_key(seat_keys[p, g], S.ply[g]))
+            if a < 0:
+                status[g] = ST_STUCK
+                break
+            dispatch.apply(kind, S, prm, g, a)
+            S.ply[g] += 1
+            plies += 1
+    return plies
+
+
+@njit(cache=True)
+def choose_batch(S, prm, rules, conds, acts, r0, r1, idx, masks, keys, out):
+    """Plan choices (rule rows ``r0:r1``) of the games ``idx`` (``int64[n]``) with legal masks ``masks``
+    (``bool[n, A]``) and decision stream keys ``keys`` (``uint64[n]``) into ``out`` (``int64[n]``)."""
+    fv = np.zeros(N_FEATURES, np.int64)
+    for i in range(idx.shape[0]):
+        g = idx[i]
+        features(S, prm, g, to_act(S, g), fv)
+        out[i] = plan_choice(rules, conds, acts, r0, r1, pending(S, g), fv, masks[i], keys[i])
+'''
+
+
+def play_module_source(pkg: str) -> str:
+    """Text of the play module of engine package ``pkg`` (``tests.toy``, ``sim.unconscious_mind``)."""
+    return _TEMPLATE.format(pkg=pkg)
+
+
+def main(argv=None) -> int:
+    """``python -m sim.core.compiled PACKAGE``: write ``PACKAGE/play.py``."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m sim.core.compiled engine.package", file=sys.stderr)
+        return 2
+    pkg = importlib.import_module(args[0])
+    path = Path(pkg.__file__).parent / "play.py"
+    path.write_text(play_module_source(args[0]))
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,163 @@
+"""Scripted plans as data: priority rules a numba kernel evaluates (compiled play, issue 16).
+
+A :class:`Plan` is dominiate's priority list written as data: each :class:`Rule` names the decision
+kinds it applies to, conditions on the engine's named **features** (``coffee >= 3``: a column of the
+deciding seat or of the game, or a quantity the engine derives) and the actions it prefers. For each
+decision the first rule whose kind matches, whose conditions all hold and which has a legal preferred
+action decides, uniformly among its legal preferred actions (in the order listed) from the decision's
+stream; when no rule decides, the choice is uniform over the legal actions, exactly as
+:class:`strategies.base.RandomStrategy` (so the empty plan *is* ``random``).
+
+:func:`compile_plans` turns one plan per seat into flat ``int64`` tables; the engine's written play module
+(``sim/core/compiled.py``) evaluates them inside the play loop, and :class:`CompiledPlan` evaluates the
+same tables on the Python-loop path, so both paths give the same games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.core.errors import ConfigError
+
+from .base import Strategy, StrategyRNG, View
+
+#: comparison codes of a condition (the kernel's ``sim.core.compiled.compare``)
+OPS = {">=": 0, "<=": 1, "==": 2, "!=": 3, ">": 4, "<": 5}
+#: columns of a rule row
+R_KIND, R_COND0, R_COND1, R_ACT0, R_ACT1 = range(5)
+RULE_WIDTH = 5
+ANY_KIND = -1
+
+
+@dataclass(frozen=True)
+class When:
+    """A condition on a named feature of the engine: ``feature op value`` (``When("coffee", ">=", 3)``)."""
+
+    feature: str
+    op: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One priority rule.
+
+    Attributes:
+        label: what a player would say ("bank a pot of 3 or more").
+        prefer: the actions it would like, in order (ids of the engine's action space).
+        kinds: decision kind names where it applies (every kind when empty).
+        when: conditions that must all hold.
+    """
+
+    label: str
+    prefer: tuple[int, ...]
+    kinds: tuple[str, ...] = ()
+    when: tuple[When, ...] = ()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A priority list of rules; the fallback is uniform over the legal actions."""
+
+    name: str
+    rules: tuple[Rule, ...] = ()
+
+    def explain(self) -> list[str]:
+        """The plan in words: rule labels in priority order, then the fallback."""
+        return [r.label for r in self.rules] + ["otherwise: random"]
+
+
+@dataclass(frozen=True)
+class PlanTables:
+    """Plans compiled for the kernels, one per seat.
+
+    Attributes:
+        rules: ``int64[R, RULE_WIDTH]``: decision kind code (``ANY_KIND``), condition rows ``[c0, c1)``,
+            preferred action rows ``[a0, a1)``.
+        conds: ``int64[C, 3]``: feature id, comparison code (:data:`OPS`), value.
+        acts: ``int64[N]``: preferred actions, rule after rule.
+        seat_rules: ``int64[P + 1]``: seat ``p``'s rules are rows ``seat_rules[p]:seat_rules[p + 1]``.
+    """
+
+    rules: np.ndarray
+    conds: np.ndarray
+    acts: np.ndarray
+    seat_rules: np.ndarray
+
+
+def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_actions: int) -> PlanTables:
+    """Flat tables of one plan per seat (``plans[p]``).
+
+    Args:
+        plans: a :class:`Plan` per seat.
+        kinds: the engine's decision kind codes by name (``{"D_TURN": 1}``).
+        features: the engine's feature names, in the order of its feature vector.
+        num_actions: A, the size of the action space.
+
+    Raises:
+        ConfigError: an unknown kind, feature or comparison, or an action outside ``0..A-1`` (one line
+            naming the value and what is allowed).
+    """
+    rules, conds, acts, seat_rules = [], [], [], [0]
+    fid = {f: i for i, f in enumerate(features)}
+    for plan in plans:
+        for rule in plan.rules:
+            where = f"plan {plan.name!r}, rule {rule.label!r}"
+            ks = [kinds.get(k) for k in rule.kinds]
+            if None in ks:
+                bad = rule.kinds[ks.index(None)]
+                raise ConfigError(f"{where}: unknown decision kind {bad!r}; allowed: {', '.join(sorted(kinds))}")
+            for a in rule.prefer:
+                if not 0 <= int(a) < num_actions:
+                    raise ConfigError(f"{where}: action {a} is outside 0..{num_actions - 1}")
+            for w in rule.when:
+                if w.feature not in fid:
+                    raise ConfigError(f"{where}: unknown feature {w.feature!r}; allowed: {', '.join(features)}")
+                if w.op not in OPS:
+                    raise ConfigError(f"{where}: unknown comparison {w.op!r}; allowed: {' '.join(OPS)}")
+            for k in ks or [ANY_KIND]:  # a rule for several kinds is one row per kind
+                c0 = len(conds)
+                conds += [(fid[w.feature], OPS[w.op], int(w.value)) for w in rule.when]
+                a0 = len(acts)
+                acts += [int(a) for a in rule.prefer]
+                rules.append((k, c0, len(conds), a0, len(acts)))
+        seat_rules.append(len(rules))
+    return PlanTables(np.array(rules, np.int64).reshape(-1, RULE_WIDTH), np.array(conds, np.int64).reshape(-1, 3),
+                      np.array(acts, np.int64), np.array(seat_rules, np.int64))
+
+
+class CompiledPlan(Strategy):
+    """A :class:`Plan` at one seat: compiled play runs it inside the engine's play kernel; on the
+    Python-loop path :meth:`act` evaluates the same tables with the engine's compiled ``choose``.
+
+    Attributes:
+        plan: the plan.
+    """
+
+    name = "plan"
+
+    def __init__(self, plan: Plan, **args):
+        super().__init__(**args)
+        self.plan = plan
+        self.name = plan.name
+
+    @property
+    def id(self) -> str:
+        if not self.args:
+            return self.plan.name
+        return self.plan.name + ":" + ",".join(f"{k}={v}" for k, v in self.args.items())
+
+    def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
+        game = view.game
+        mod = game.compiled_module()
+        tables = compile_plans([self.plan], mod.KINDS, mod.FEATURES, game.num_actions)
+        out = np.empty(len(view.idx), np.int64)
+        keys = rng.streams.keys[rng.idx]
+        mod.choose_batch(mod.arrays(view.state), mod.param_vector(game), tables.rules, tables.conds, tables.acts,
+                         0, len(tables.rules), view.idx, np.ascontiguousarray(legal_mask), keys, out)
+        return out
+
+    def explain(self) -> list[str]:
+        return self.plan.explain()
