@@ -1,7 +1,7 @@
 """Compiled play: the play loop of a batch in one numba kernel (issue 16).
 
 Every engine's play module (``<engine package>/play.py``) is **written out** from one template by
-:func:`play_module_source` (``python -m sim.core.compiled tests.toy``); ``tests/test_compiled_play.py``
+:func:`play_module_source` (``python -m sim.core.compiled tests.toy``; the template is ``sim/core/data/play_module.py.tmpl``); ``tests/test_compiled_play.py``
 fails when a written module is stale. It defines
 
 - ``play(...)``: for each game of the batch, until it is over: the pending decision's legal actions
@@ -129,81 +129,13 @@ def plan_choice(rules, conds, acts, r0, r1, kind, fv, mask, key):
     return -1
 
 
-_TEMPLATE = '''"""Compiled play of {pkg}: the play loop in one kernel, and plan choices for the Python loop.
-
-Written by ``python -m sim.core.compiled {pkg}`` from the template in ``sim/core/compiled.py``;
-``tests/test_compiled_play.py`` checks this file against it. Do not edit by hand.
-"""
-
-import numpy as np
-from numba import njit
-
-from sim.core.compiled import ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK, decision_key, plan_choice
-from {pkg} import dispatch
-from {pkg}.decisions import TABLE
-from {pkg}.engine import arrays, param_vector
-from {pkg}.features import FEATURES, features
-from {pkg}.step import is_over, pending, to_act
-
-#: decision kind codes by name (for strategies.plans.compile_plans)
-KINDS = TABLE.kind_codes()
-N_FEATURES = len(FEATURES)
-
-__all__ = ["KINDS", "FEATURES", "arrays", "param_vector", "play", "choose_batch"]
-
-
-@njit(cache=True)
-def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, num_actions, status):
-    """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
-    ST_DRAIN (a log buffer passed ``tlim``/``elim`` rows), ST_PYTHON (a Python seat acts), ST_BOUND
-    (ply bound reached unfinished), ST_STUCK (no legal action)). ``seat_keys``: ``uint64[P, B]``;
-    ``compiled_seat``: ``bool[P]``. Returns the plies played."""
-    mask = np.zeros(num_actions, np.bool_)
-    fv = np.zeros(N_FEATURES, np.int64)
-    plies = 0
-    for g in range(S.ply.shape[0]):
-        status[g] = ST_OVER
-        while not is_over(S, g):
-            if S.turn_n[g] > tlim or S.event_n[g] > elim:
-                status[g] = ST_DRAIN
-                break
-            p = to_act(S, g)
-            if not compiled_seat[p]:
-                status[g] = ST_PYTHON
-                break
-            if S.ply[g] >= bound:
-                status[g] = ST_BOUND
-                break
-            kind = pending(S, g)
-            mask[:] = False
-            dispatch.legal(kind, S, prm, g, mask)
-            features(S, prm, g, p, fv)
-            a = plan_choice(rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask,
-                            decision_key(seat_keys[p, g], S.ply[g]))
-            if a < 0:
-                status[g] = ST_STUCK
-                break
-            dispatch.apply(kind, S, prm, g, a)
-            S.ply[g] += 1
-            plies += 1
-    return plies
-
-
-@njit(cache=True)
-def choose_batch(S, prm, rules, conds, acts, r0, r1, idx, masks, keys, out):
-    """Plan choices (rule rows ``r0:r1``) of the games ``idx`` (``int64[n]``) with legal masks ``masks``
-    (``bool[n, A]``) and decision stream keys ``keys`` (``uint64[n]``) into ``out`` (``int64[n]``)."""
-    fv = np.zeros(N_FEATURES, np.int64)
-    for i in range(idx.shape[0]):
-        g = idx[i]
-        features(S, prm, g, to_act(S, g), fv)
-        out[i] = plan_choice(rules, conds, acts, r0, r1, pending(S, g), fv, masks[i], keys[i])
-'''
+#: the template of every engine's play module (a data file, so the written modules are its only copies)
+TEMPLATE = Path(__file__).with_name("data") / "play_module.py.tmpl"
 
 
 def play_module_source(pkg: str) -> str:
     """Text of the play module of engine package ``pkg`` (``tests.toy``, ``sim.unconscious_mind``)."""
-    return _TEMPLATE.format(pkg=pkg)
+    return TEMPLATE.read_text().format(pkg=pkg)
 
 
 def main(argv=None) -> int:

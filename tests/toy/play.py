@@ -1,6 +1,6 @@
 """Compiled play of tests.toy: the play loop in one kernel, and plan choices for the Python loop.
 
-Written by ``python -m sim.core.compiled tests.toy`` from the template in ``sim/core/compiled.py``;
+Written by ``python -m sim.core.compiled tests.toy`` from ``sim/core/data/play_module.py.tmpl``;
 ``tests/test_compiled_play.py`` checks this file against it. Do not edit by hand.
 """
 
