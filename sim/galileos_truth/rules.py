@@ -2,7 +2,7 @@
 
 ``S`` is the state namedtuple (:data:`state.SArr`), ``C`` the compiled content
 (:class:`content.Content`), ``PR`` the int64 parameter vector (``state.I_*`` indices).
-The acting seat is ``S.seat[g]``; every decision in a game is taken by that seat.
+The acting seat is ``S.game[g, TO_ACT]``; every decision in a game is taken by that seat.
 """
 
 from __future__ import annotations
@@ -12,16 +12,38 @@ from numba import njit
 from sim.core.logs import begin_event_row, begin_turn_row
 from sim.core.rng import chance_below, chance_shuffle
 
+from .cols import (ABJURE_CYCLE, ACT_VP, BAGDISC_1, BAGDISC_N, BAG_1, BAG_N, BESIDE, BOOKS, COINS, COPER, CUR_A,
+                   CUR_B, CUR_BIT, CUR_C, CUR_CARD, CUR_OP, CYCLE, DECK_0, DECK_N, END_LOSS, FIRST, FIRST_PASS, FR_N,
+                   FR_SEL, FR_SET, FR_USED, GRAD, INQ_UP, INV_DECK_1, INV_DECK_N, INV_OWNER, INV_TAPPED, LEVEL,
+                   LVL_SEAL, LVL_SEAL_W, MASTERY, MENTOR, NSLOTS, OBS_CELL, OBS_LEVEL, OBS_TILE, OBS_TILES, OVER,
+                   PASSED, PEN_N, PEN_PILE, PHASE, PHIL, PHIL_SPACE, RESEARCH, SLOT_CTYPE, SLOT_CZONE, SLOT_KNOWN,
+                   SPACE_USED, STACK, STACK_N, STACK_SUBJ, SUSP, TO_ACT, TSEAL, TSEAL_W, TURN, TURN_CARDS, TURN_MAIN,
+                   TURN_VP0, VP, VP_CAT, VP_EV, WINDOW, WINDOW_W, WORKSHOP, WS_DIRTY)
+from .content import (ASTRONOMY, K_ICONS, MATHEMATICS, NB, PHYSICS, PURPLE, SEAL_SPACES, WCOLS, WROWS)
 from .logcols import (EV_AFTER, EV_AMOUNT, EV_BEFORE, EV_CATEGORY, EV_CYCLE, EV_ITEM, EV_TARGET_SEAT,
                       TURN_CARDS_PLAYED, TURN_COINS_AFTER, TURN_MAIN_ACTION, TURN_PRINCIPLE_AFTER,
                       TURN_RESEARCH_AFTER, TURN_SUSPICION_AFTER, TURN_VP_GAINED)
-from .content import K_ICONS, PURPLE, WCOLS, WROWS, ASTRONOMY, PHYSICS, MATHEMATICS
-from .state import *  # noqa: F401,F403  (integer constants)
-from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_KEEP, A_OLEVEL, A_PASS,
-                    A_PAY, A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, C_END_LOSS, C_GAINED,
-                    C_ICONS, C_INVENTION, C_KEPT, C_LEVEL, C_MASTERY, C_NONE, C_OBSERVATION, C_PAID, C_S_ABJURE,
-                    C_S_ABJURE_OTHER, C_S_COPERNICANS, C_S_ICON, C_S_LINE, C_S_OTHERS, C_S_PENANCE, C_SEALS,
-                    C_SUSPICION, C_TREATISE, C_TRUTH, D_FRAMES)
+from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_KEEP,
+                    A_OLEVEL, A_PASS, A_PAY, A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN,
+                    C_END_LOSS, C_GAINED, C_ICONS, C_INVENTION, C_LEVEL, C_MASTERY, C_NONE, C_OBSERVATION, C_PAID,
+                    C_SEALS, C_SUSPICION, C_S_ABJURE, C_S_ABJURE_OTHER, C_S_COPERNICANS, C_S_ICON, C_S_LINE,
+                    C_S_OTHERS, C_S_PENANCE, C_TREATISE, C_TRUTH, D_FRAMES, E_ABJURE, E_COPY, E_INQUISITION,
+                    E_INVENT, E_OBSERVE, E_PENANCE, E_PRISON, E_READ, E_STAKE, E_SUSP, E_UPGRADE, E_USE_INV, E_VP,
+                    E_WRITE, IT_ENDGAME, IT_INCOME, IT_ONCE, IT_ONGOING, I_ABJ_DROP, I_ABJ_RISE, I_BAND_START,
+                    I_BAND_VP, I_BESIDE_VP, I_BOOK_LV, I_BOOK_MAX, I_CYCLES, I_FIRST_RULE, I_HAND, I_INC_COINS,
+                    I_INC_RES, I_INQ, I_LVL_VP, I_OBS_COINS, I_OBS_DRAW, I_OBS_VP, I_P2, I_P3, I_PEN_DROP, I_PEN_THR,
+                    I_PRISON, I_STAKE, I_STAKE_VP, I_SUSP_MAX, I_TRUTH_FLAT, I_TRUTH_TILE, I_VP_PER_LEVEL,
+                    I_WRITE_RES, I_WS_COINS, LEVEL_SEAL_SPACES, M_ABJURE, M_INVENTION, M_PASS, M_PENANCE,
+                    M_PHILOSOPHER, M_PLAY, M_UPGRADE, O_BOOKS, O_BOOKS_PAY, O_BOOK_ANY, O_BOOK_DIFF, O_BOOK_UP,
+                    O_COINS, O_COPY, O_DRAW, O_FIRST_SECONDARY, O_INCOME_MATH, O_INCOME_PHYS, O_INVENT, O_MASTERY,
+                    O_MENTOR_SEAL, O_OBSERVE, O_PHIL_BACK, O_READ, O_REMOVE, O_RESEARCH, O_SUSP_DOWN,
+                    O_SUSP_DOWN_DIFF, O_SUSP_UP, O_SUSP_UP_COP, O_SUSP_UP_OTHERS, O_VP, O_VP_END, O_VP_LVL,
+                    O_VP_PLUS, O_VP_X2, O_VP_XLEVEL, O_WRITE, PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STAKE,
+                    PH_STANDING, P_BOOKSUBJ, P_GROUP, P_MAIN, P_OKEEP, P_OLEVEL, P_OORDER, P_OSPACE, P_OVER,
+                    P_PENPAY, P_PLACE, P_PURPLE, P_REMOVE, P_SEC, P_SLOT, P_STACK, P_TARGET, RZ_BAG, RZ_DECK,
+                    RZ_GRAD, RZ_INV, RZ_PENANCE, SEP_NONE, SEP_PRINC, SEP_SUSP, TR_COPY, TR_INVENT, TR_OBSERVE,
+                    TR_PLAY, TR_READ, TR_UPGRADE, TR_WRITE, WORKSHOP_SLOTS, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE,
+                    Z_PLAY, Z_REMOVED)
 
 # ====================================================================== small helpers
 
@@ -30,12 +52,12 @@ from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_G
 def ev(S, g, seat, kind, cat, amount, target, item, before, after):
     """Append one event row (core ply, turn, seat, kind + category, amount, target, item, cycle, before, after)."""
     b = S.event_buf
-    r = begin_event_row(b, S.event_n, g, S.ply[g], S.turn[g], seat, kind)
+    r = begin_event_row(b, S.event_n, g, S.ply[g], S.game[g, TURN], seat, kind)
     b[g, r, EV_CATEGORY] = cat
     b[g, r, EV_AMOUNT] = amount
     b[g, r, EV_TARGET_SEAT] = target
     b[g, r, EV_ITEM] = item
-    b[g, r, EV_CYCLE] = S.cycle[g]
+    b[g, r, EV_CYCLE] = S.game[g, CYCLE]
     b[g, r, EV_BEFORE] = before
     b[g, r, EV_AFTER] = after
 
@@ -45,19 +67,19 @@ def add_vp(S, g, p, n, cat, item):
     """Every VP change goes through here: total, category, running event sum, and a ``vp`` event."""
     if n == 0:
         return
-    before = S.vp[g, p]
-    S.vp[g, p] += n
-    S.vp_cat[g, p, cat] += n
-    S.vp_ev[g, p] += n
-    if p == S.seat[g]:
-        S.act_vp[g] += n
-    ev(S, g, p, E_VP, cat, n, -1, item, before, S.vp[g, p])
+    before = S.seat[g, p, VP]
+    S.seat[g, p, VP] += n
+    S.seat[g, p, VP_CAT + cat] += n
+    S.seat[g, p, VP_EV] += n
+    if p == S.game[g, TO_ACT]:
+        S.game[g, ACT_VP] += n
+    ev(S, g, p, E_VP, cat, n, -1, item, before, S.seat[g, p, VP])
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def add_susp(S, PR, g, p, d, cause, target):
     """Move a Suspicion marker (clamped to the track); Prison / Stake when reached going up."""
-    before = S.susp[g, p]
+    before = S.seat[g, p, SUSP]
     after = before + d
     if after < 0:
         after = 0
@@ -65,14 +87,14 @@ def add_susp(S, PR, g, p, d, cause, target):
         after = PR[I_SUSP_MAX]
     if after == before:
         return
-    S.susp[g, p] = after
+    S.seat[g, p, SUSP] = after
     ev(S, g, p, E_SUSP, cause, after - before, target, -1, before, after)
     if after > before:
-        if S.phil[g, p] != PH_STAKE and before < PR[I_STAKE] <= after:
-            S.phil[g, p] = PH_STAKE
+        if S.seat[g, p, PHIL] != PH_STAKE and before < PR[I_STAKE] <= after:
+            S.seat[g, p, PHIL] = PH_STAKE
             ev(S, g, p, E_STAKE, cause, 0, -1, -1, before, after)
-        elif S.phil[g, p] != PH_STAKE and S.phil[g, p] != PH_PRISON and before < PR[I_PRISON] <= after:
-            S.phil[g, p] = PH_PRISON
+        elif S.seat[g, p, PHIL] != PH_STAKE and S.seat[g, p, PHIL] != PH_PRISON and before < PR[I_PRISON] <= after:
+            S.seat[g, p, PHIL] = PH_PRISON
             ev(S, g, p, E_PRISON, cause, 0, -1, -1, before, after)
 
 
@@ -88,35 +110,35 @@ def book_level(PR, n):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def add_books(S, PR, g, p, s, n):
-    v = S.books[g, p, s] + n
+    v = S.seat[g, p, BOOKS + s] + n
     if v > PR[I_BOOK_MAX]:
         v = PR[I_BOOK_MAX]
     if v < 0:
         v = 0
-    S.books[g, p, s] = v
+    S.seat[g, p, BOOKS + s] = v
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def pay(arr, g, p, n):
-    """Pay ``n`` (never below zero)."""
-    v = arr[g, p] - n
-    arr[g, p] = v if v > 0 else 0
+def pay(S, g, p, col, n):
+    """Pay ``n`` of the seat column ``col`` (``COINS``, ``RESEARCH``), never below zero."""
+    v = S.seat[g, p, col] - n
+    S.seat[g, p, col] = v if v > 0 else 0
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def seals_left(S, g, p):
     t = 0
-    for m in range(S.mentor.shape[2]):
-        t += S.mentor[g, p, m]
+    for m in range(S.mentors.shape[2]):
+        t += S.mentors[g, p, m, MENTOR]
     return t
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def take_seal(S, g, p):
     """Take a Wax Seal from a Mentor (the first with seals left; Mentors are interchangeable, A-GT-14)."""
-    for m in range(S.mentor.shape[2]):
-        if S.mentor[g, p, m] > 0:
-            S.mentor[g, p, m] -= 1
+    for m in range(S.mentors.shape[2]):
+        if S.mentors[g, p, m, MENTOR] > 0:
+            S.mentors[g, p, m, MENTOR] -= 1
             return True
     return False
 
@@ -125,9 +147,9 @@ def take_seal(S, g, p):
 def diff_subjects_in_play(S, C, g, p):
     """Treatises of different Subjects in the play area (purple and Penance ignored), at most 4."""
     seen = 0
-    for c in range(S.nslots[g, p]):
-        if S.czone[g, p, c] == Z_PLAY:
-            t = S.ctype[g, p, c]
+    for c in range(S.seat[g, p, NSLOTS]):
+        if S.slot[g, p, c, SLOT_CZONE] == Z_PLAY:
+            t = S.slot[g, p, c, SLOT_CTYPE]
             s = C.CARD_SUBJ[t]
             if 0 <= s < PURPLE:
                 seen |= 1 << s
@@ -143,7 +165,7 @@ def count_tiles(S, g, p):
     n = 0
     for r in range(WROWS):
         for c in range(WCOLS):
-            if S.window[g, p, r, c] >= 0:
+            if S.seat[g, p, WINDOW + r * WINDOW_W + c] >= 0:
                 n += 1
     return n
 
@@ -151,9 +173,9 @@ def count_tiles(S, g, p):
 @njit(cache=True, no_cpython_wrapper=True)
 def count_treatise_seals(S, g, p):
     n = 0
-    for b in range(S.tseal.shape[1]):
-        for i in range(S.tseal.shape[2]):
-            if S.tseal[g, b, i] == p:
+    for b in range(NB):
+        for i in range(SEAL_SPACES):
+            if S.game[g, TSEAL + b * TSEAL_W + i] == p:
                 n += 1
     return n
 
@@ -161,8 +183,8 @@ def count_treatise_seals(S, g, p):
 @njit(cache=True, no_cpython_wrapper=True)
 def count_inventions(S, g, p):
     n = 0
-    for i in range(S.inv_owner.shape[1]):
-        if S.inv_owner[g, i] == p:
+    for i in range(S.inv.shape[1]):
+        if S.inv[g, i, INV_OWNER] == p:
             n += 1
     return n
 
@@ -170,8 +192,8 @@ def count_inventions(S, g, p):
 @njit(cache=True, no_cpython_wrapper=True)
 def has_in_zone(S, C, g, p, t, zone):
     """Slot of a card of type ``t`` in ``zone`` (-1: none)."""
-    for c in range(S.nslots[g, p]):
-        if S.ctype[g, p, c] == t and S.czone[g, p, c] == zone:
+    for c in range(S.seat[g, p, NSLOTS]):
+        if S.slot[g, p, c, SLOT_CTYPE] == t and S.slot[g, p, c, SLOT_CZONE] == zone:
             return c
     return -1
 
@@ -180,16 +202,16 @@ def has_in_zone(S, C, g, p, t, zone):
 def hand_types(S, g, p):
     """Bitmask of the card types in seat ``p``'s hand (one scan for a whole mask)."""
     bits = 0
-    for c in range(S.nslots[g, p]):
-        if S.czone[g, p, c] == Z_HAND:
-            bits |= 1 << S.ctype[g, p, c]
+    for c in range(S.seat[g, p, NSLOTS]):
+        if S.slot[g, p, c, SLOT_CZONE] == Z_HAND:
+            bits |= 1 << S.slot[g, p, c, SLOT_CTYPE]
     return bits
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def penance_in_hand(S, C, g, p):
-    for c in range(S.nslots[g, p]):
-        if S.czone[g, p, c] == Z_HAND and C.CARD_KIND[S.ctype[g, p, c]] == 2:
+    for c in range(S.seat[g, p, NSLOTS]):
+        if S.slot[g, p, c, SLOT_CZONE] == Z_HAND and C.CARD_KIND[S.slot[g, p, c, SLOT_CTYPE]] == 2:
             return True
     return False
 
@@ -200,29 +222,29 @@ def penance_in_hand(S, C, g, p):
 @njit(cache=True, no_cpython_wrapper=True)
 def reshuffle(S, g, p):
     """Shuffle the discard pile into a new deck (called when the deck is empty)."""
-    n = S.deck_n[g, p]
+    n = S.seat[g, p, DECK_N]
     lo = n
-    for c in range(S.nslots[g, p]):
-        if S.czone[g, p, c] == Z_DISCARD:
-            S.czone[g, p, c] = Z_DECK
-            S.known[g, p, c] = False
-            S.deck[g, p, n] = c
+    for c in range(S.seat[g, p, NSLOTS]):
+        if S.slot[g, p, c, SLOT_CZONE] == Z_DISCARD:
+            S.slot[g, p, c, SLOT_CZONE] = Z_DECK
+            S.slot[g, p, c, SLOT_KNOWN] = False
+            S.pile[g, DECK_0 + p, n] = c
             n += 1
-    chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_DECK + p, S.deck[g, p], lo, n)
-    S.deck_n[g, p] = n
+    chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_DECK + p, S.pile[g, DECK_0 + p], lo, n)
+    S.seat[g, p, DECK_N] = n
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def draw_one(S, g, p):
     """Draw one card; an empty deck reshuffles the discard first. False when nothing could be drawn."""
-    if S.deck_n[g, p] == 0:
+    if S.seat[g, p, DECK_N] == 0:
         reshuffle(S, g, p)
-    if S.deck_n[g, p] == 0:
+    if S.seat[g, p, DECK_N] == 0:
         return False
-    S.deck_n[g, p] -= 1
-    c = S.deck[g, p, S.deck_n[g, p]]
-    S.deck[g, p, S.deck_n[g, p]] = -1
-    S.czone[g, p, c] = Z_HAND
+    S.seat[g, p, DECK_N] -= 1
+    c = S.pile[g, DECK_0 + p, S.seat[g, p, DECK_N]]
+    S.pile[g, DECK_0 + p, S.seat[g, p, DECK_N]] = -1
+    S.slot[g, p, c, SLOT_CZONE] = Z_HAND
     return True
 
 
@@ -239,17 +261,17 @@ def draw_n(S, g, p, n):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def put_on_deck(S, g, p, c):
-    S.deck[g, p, S.deck_n[g, p]] = c
-    S.deck_n[g, p] += 1
-    S.czone[g, p, c] = Z_DECK
+    S.pile[g, DECK_0 + p, S.seat[g, p, DECK_N]] = c
+    S.seat[g, p, DECK_N] += 1
+    S.slot[g, p, c, SLOT_CZONE] = Z_DECK
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def new_card(S, g, p, t):
-    c = S.nslots[g, p]
-    S.ctype[g, p, c] = t
-    S.czone[g, p, c] = Z_NONE
-    S.nslots[g, p] = c + 1
+    c = S.seat[g, p, NSLOTS]
+    S.slot[g, p, c, SLOT_CTYPE] = t
+    S.slot[g, p, c, SLOT_CZONE] = Z_NONE
+    S.seat[g, p, NSLOTS] = c + 1
     return c
 
 
@@ -287,7 +309,7 @@ def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
                     rg += a
                 else:
                     rp -= a
-    if S.coins[g, p] + dc + cg < cp or S.research[g, p] + dr + rg < rp:
+    if S.seat[g, p, COINS] + dc + cg < cp or S.seat[g, p, RESEARCH] + dr + rg < rp:
         return False
     for s in range(4):
         gain = 0
@@ -301,9 +323,9 @@ def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
                     gain += C.ISET_ARG[iset, gi, j, 1]
                 elif op == O_BOOKS_PAY and C.ISET_ARG[iset, gi, j, 0] == s:
                     need += C.ISET_ARG[iset, gi, j, 1]
-                    if S.level[g, p] < C.ISET_ARG[iset, gi, j, 2]:
+                    if S.seat[g, p, LEVEL] < C.ISET_ARG[iset, gi, j, 2]:
                         return False
-        have = S.books[g, p, s] + (xbooks if s == xsubj else 0) - (C.INV_BOOKS[inv, s] if inv >= 0 else 0)
+        have = S.seat[g, p, BOOKS + s] + (xbooks if s == xsubj else 0) - (C.INV_BOOKS[inv, s] if inv >= 0 else 0)
         if trig >= 0:
             have += trig_books(S, C, g, p, trig, s)
         if have > PR[I_BOOK_MAX]:
@@ -321,7 +343,7 @@ def iset_ok(S, C, PR, g, p, iset, xsubj, xbooks, dc, dr, trig):
     if sep == SEP_NONE:
         return group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks, dc, dr, -1, trig)
     if sep == SEP_PRINC:
-        return group_ok(S, C, PR, g, p, iset, 1 if S.coper[g, p] else 2, xsubj, xbooks, dc, dr, -1, trig)
+        return group_ok(S, C, PR, g, p, iset, 1 if S.seat[g, p, COPER] else 2, xsubj, xbooks, dc, dr, -1, trig)
     if group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks, dc, dr, -1, trig) or group_ok(S, C, PR, g, p, iset, 2, xsubj,
                                                                                         xbooks, dc, dr, -1, trig):
         return True
@@ -333,7 +355,7 @@ def trig_books(S, C, g, p, trig, s):
     """Books of Subject ``s`` the Ongoing Inventions of ``p`` with condition ``trig`` give."""
     n = 0
     for i in range(C.INV_TYPE.shape[0]):
-        if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ONGOING and C.INV_TRIG[i] == trig:
+        if S.inv[g, i, INV_OWNER] == p and C.INV_TYPE[i] == IT_ONGOING and C.INV_TRIG[i] == trig:
             iset = C.INV_ISET[i]
             for j in range(K_ICONS):
                 if C.ISET_OP[iset, 0, j] == O_BOOKS and C.ISET_ARG[iset, 0, j, 0] == s:
@@ -348,7 +370,7 @@ def trig_gain(S, C, g, p, trig, research):
     n = 0
     op_want = O_RESEARCH if research else O_COINS
     for i in range(C.INV_TYPE.shape[0]):
-        if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ONGOING and C.INV_TRIG[i] == trig:
+        if S.inv[g, i, INV_OWNER] == p and C.INV_TYPE[i] == IT_ONGOING and C.INV_TRIG[i] == trig:
             iset = C.INV_ISET[i]
             for j in range(K_ICONS):
                 if C.ISET_OP[iset, 0, j] == op_want and C.ISET_ARG[iset, 0, j, 0] > 0:
@@ -359,12 +381,12 @@ def trig_gain(S, C, g, p, trig, research):
 @njit(cache=True, no_cpython_wrapper=True)
 def mastery_seal(S, C, g, p, t):
     """Seal on the leftmost free space of Mastery track ``t`` and score it (nothing if full or no seal)."""
-    for i in range(S.mastery.shape[2]):
+    for i in range(S.track.shape[2]):
         if C.MASTERY_VP[t, i] == -999:
             return
-        if S.mastery[g, t, i] == -1:
+        if S.track[g, t, i, MASTERY] == -1:
             if take_seal(S, g, p):
-                S.mastery[g, t, i] = p
+                S.track[g, t, i, MASTERY] = p
                 add_vp(S, g, p, C.MASTERY_VP[t, i], C_MASTERY, t)
             return
 
@@ -373,11 +395,11 @@ def mastery_seal(S, C, g, p, t):
 def pay_now_ok(S, g, p, op, a0, a1):
     """The icon is no payment, or its payment (red Coins, Research, Books) can be made in full now."""
     if op == O_COINS and a0 < 0:
-        return S.coins[g, p] >= -a0
+        return S.seat[g, p, COINS] >= -a0
     if op == O_RESEARCH and a0 < 0:
-        return S.research[g, p] >= -a0
+        return S.seat[g, p, RESEARCH] >= -a0
     if op == O_BOOKS_PAY:
-        return S.books[g, p, a0] >= a1
+        return S.seat[g, p, BOOKS + a0] >= a1
     return True
 
 
@@ -386,25 +408,25 @@ def apply_simple(S, C, PR, g, p, op, a0, a1, a2, a3, item):
     """One mandatory Effect that needs no choice."""
     if op == O_COINS:
         if a0 >= 0:
-            S.coins[g, p] += a0
+            S.seat[g, p, COINS] += a0
         else:
-            pay(S.coins, g, p, -a0)
+            pay(S, g, p, COINS, -a0)
     elif op == O_RESEARCH:
         if a0 >= 0:
-            S.research[g, p] += a0
+            S.seat[g, p, RESEARCH] += a0
         else:
-            pay(S.research, g, p, -a0)
+            pay(S, g, p, RESEARCH, -a0)
     elif op == O_VP or op == O_VP_PLUS:
         add_vp(S, g, p, a0, C_ICONS, item)
     elif op == O_VP_X2:
-        if S.act_vp[g] > 0:
-            add_vp(S, g, p, S.act_vp[g], C_ICONS, item)
+        if S.game[g, ACT_VP] > 0:
+            add_vp(S, g, p, S.game[g, ACT_VP], C_ICONS, item)
     elif op == O_VP_END:
-        S.end_loss[g, p] += a0 if a0 > 0 else -a0
+        S.seat[g, p, END_LOSS] += a0 if a0 > 0 else -a0
     elif op == O_VP_XLEVEL:
-        add_vp(S, g, p, PR[I_VP_PER_LEVEL] * (S.level[g, p] - 1), C_ICONS, item)
+        add_vp(S, g, p, PR[I_VP_PER_LEVEL] * (S.seat[g, p, LEVEL] - 1), C_ICONS, item)
     elif op == O_VP_LVL:
-        lv = S.level[g, p]
+        lv = S.seat[g, p, LEVEL]
         v = a0 if lv == 1 else (a1 if lv == 2 else (a2 if lv == 3 else a3))
         add_vp(S, g, p, v, C_ICONS, item)
     elif op == O_SUSP_DOWN:
@@ -414,12 +436,12 @@ def apply_simple(S, C, PR, g, p, op, a0, a1, a2, a3, item):
     elif op == O_SUSP_UP:
         add_susp(S, PR, g, p, a0, C_S_ICON, -1)
     elif op == O_SUSP_UP_OTHERS:
-        for q in range(S.susp.shape[1]):
+        for q in range(S.seat.shape[1]):
             if q != p:
                 add_susp(S, PR, g, q, a0, C_S_OTHERS, p)
     elif op == O_SUSP_UP_COP:
-        for q in range(S.susp.shape[1]):
-            if S.coper[g, q]:
+        for q in range(S.seat.shape[1]):
+            if S.seat[g, q, COPER]:
                 add_susp(S, PR, g, q, a0, C_S_COPERNICANS, p)
     elif op == O_BOOKS:
         add_books(S, PR, g, p, a0, a1)
@@ -429,14 +451,14 @@ def apply_simple(S, C, PR, g, p, op, a0, a1, a2, a3, item):
         mastery_seal(S, C, g, p, a0)
     elif op == O_MENTOR_SEAL:
         if take_seal(S, g, p):
-            S.beside[g, p] += 1
+            S.seat[g, p, BESIDE] += 1
     elif op == O_PHIL_BACK:
-        if S.phil[g, p] == PH_ON_SPACE:
-            S.phil[g, p] = PH_STANDING
+        if S.seat[g, p, PHIL] == PH_ON_SPACE:
+            S.seat[g, p, PHIL] = PH_STANDING
     elif op == O_INCOME_PHYS:
-        S.coins[g, p] += PR[I_INC_COINS + book_level(PR, S.books[g, p, PHYSICS]) - 1]
+        S.seat[g, p, COINS] += PR[I_INC_COINS + book_level(PR, S.seat[g, p, BOOKS + PHYSICS]) - 1]
     elif op == O_INCOME_MATH:
-        S.research[g, p] += PR[I_INC_RES + book_level(PR, S.books[g, p, MATHEMATICS]) - 1]
+        S.seat[g, p, RESEARCH] += PR[I_INC_RES + book_level(PR, S.seat[g, p, BOOKS + MATHEMATICS]) - 1]
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -461,7 +483,7 @@ def apply_iset_simple(S, C, PR, g, p, iset, item):
 def trigger(S, C, PR, g, p, trig):
     """Ongoing Inventions of ``p`` whose condition is ``trig``."""
     for i in range(C.INV_TYPE.shape[0]):
-        if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ONGOING and C.INV_TRIG[i] == trig:
+        if S.inv[g, i, INV_OWNER] == p and C.INV_TYPE[i] == IT_ONGOING and C.INV_TRIG[i] == trig:
             apply_iset_simple(S, C, PR, g, p, C.INV_ISET[i], i)
 
 
@@ -473,13 +495,13 @@ def push_frame(S, C, g, iset):
         for j in range(K_ICONS):
             if C.ISET_OP[iset, gi, j] != 0:
                 empty = False
-    if empty or S.fr_n[g] >= D_FRAMES:
+    if empty or S.game[g, FR_N] >= D_FRAMES:
         return
-    k = S.fr_n[g]
-    S.fr_set[g, k] = iset
-    S.fr_sel[g, k] = 0
-    S.fr_used[g, k] = 0
-    S.fr_n[g] = k + 1
+    k = S.game[g, FR_N]
+    S.game[g, FR_SET + k] = iset
+    S.game[g, FR_SEL + k] = 0
+    S.game[g, FR_USED + k] = 0
+    S.game[g, FR_N] = k + 1
 
 
 # ====================================================================== feasibility of choices
@@ -493,8 +515,8 @@ def write_research(S, C, PR, g, p, b):
     for side in range(2):
         below = C.BOARD_BELOW[b, side]
         mine = False
-        for i in range(S.tseal.shape[2]):
-            if S.tseal[g, below, i] == p:
+        for i in range(SEAL_SPACES):
+            if S.game[g, TSEAL + below * TSEAL_W + i] == p:
                 mine = True
         if not mine:
             r += C.BOARD_RES[b, side]
@@ -503,27 +525,27 @@ def write_research(S, C, PR, g, p, b):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def board_has_seal_of(S, g, b, p):
-    for i in range(S.tseal.shape[2]):
-        if S.tseal[g, b, i] == p:
+    for i in range(SEAL_SPACES):
+        if S.game[g, TSEAL + b * TSEAL_W + i] == p:
             return True
     return False
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def board_free_space(S, g, b, leftmost):
-    n = S.tseal.shape[2]
+    n = SEAL_SPACES
     for k in range(n):
         i = k if leftmost else n - 1 - k
-        if S.tseal[g, b, i] == -1:
+        if S.game[g, TSEAL + b * TSEAL_W + i] == -1:
             return i
     return -1
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def board_leftmost_owner(S, g, b):
-    for i in range(S.tseal.shape[2]):
-        if S.tseal[g, b, i] >= 0:
-            return S.tseal[g, b, i]
+    for i in range(SEAL_SPACES):
+        if S.game[g, TSEAL + b * TSEAL_W + i] >= 0:
+            return S.game[g, TSEAL + b * TSEAL_W + i]
     return -1
 
 
@@ -532,9 +554,9 @@ def write_ok(S, C, PR, g, p, b):
     if board_has_seal_of(S, g, b, p) or board_free_space(S, g, b, True) < 0 or seals_left(S, g, p) == 0:
         return False
     for s in range(4):
-        if S.books[g, p, s] < C.BOARD_BOOKS[b, s]:
+        if S.seat[g, p, BOOKS + s] < C.BOARD_BOOKS[b, s]:
             return False
-    return S.research[g, p] >= write_research(S, C, PR, g, p, b)
+    return S.seat[g, p, RESEARCH] >= write_research(S, C, PR, g, p, b)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -543,7 +565,7 @@ def copy_ok(S, C, g, p, b, lvl, coins):
         return False
     if board_leftmost_owner(S, g, b) < 0 or seals_left(S, g, p) == 0:
         return False
-    return S.coins[g, p] >= coins
+    return S.seat[g, p, COINS] >= coins
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -552,7 +574,7 @@ def read_ok(S, C, PR, g, p, b, lvl, coins):
     after the Coins and what Ongoing Inventions give on a Read."""
     if C.BOARD_ROW[b] + 1 > lvl or board_leftmost_owner(S, g, b) < 0:
         return False
-    if S.coins[g, p] < coins:
+    if S.seat[g, p, COINS] < coins:
         return False
     iset = C.CARD_ISET[C.BOARD_CARD[b]]
     return (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0,
@@ -562,13 +584,13 @@ def read_ok(S, C, PR, g, p, b, lvl, coins):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def slot_ok(S, C, PR, g, p, w):
-    i = S.workshop[g, w]
+    i = S.game[g, WORKSHOP + w]
     if i < 0:
         return False
-    if S.coins[g, p] < PR[I_WS_COINS + w] + C.INV_COINS[i] or S.research[g, p] < C.INV_RES[i]:
+    if S.seat[g, p, COINS] < PR[I_WS_COINS + w] + C.INV_COINS[i] or S.seat[g, p, RESEARCH] < C.INV_RES[i]:
         return False
     for s in range(4):
-        if S.books[g, p, s] < C.INV_BOOKS[i, s]:
+        if S.seat[g, p, BOOKS + s] < C.INV_BOOKS[i, s]:
             return False
     # Create 2: the bottom-right icons are activated after the costs; their payments must be met too
     return group_ok(S, C, PR, g, p, C.INV_BOTTOM[i], 1, -1, 0,
@@ -581,24 +603,24 @@ def cell_ok(S, C, PR, g, p, r, c):
     """Window space (r, c) is empty, placeable (start space first, then orthogonally adjacent) and paid,
     and the space's own icons can be paid after its cost (the tile's gains are not counted: the tile
     is not known when the Level is chosen, and tiles carry no payments, A-GT-24)."""
-    if S.window[g, p, r, c] >= 0:
+    if S.seat[g, p, WINDOW + r * WINDOW_W + c] >= 0:
         return False
     if count_tiles(S, g, p) == 0:
         if r != 0 or c != 0:
             return False
     else:
         adj = False
-        if r > 0 and S.window[g, p, r - 1, c] >= 0:
+        if r > 0 and S.seat[g, p, WINDOW + (r - 1) * WINDOW_W + c] >= 0:
             adj = True
-        if r < WROWS - 1 and S.window[g, p, r + 1, c] >= 0:
+        if r < WROWS - 1 and S.seat[g, p, WINDOW + (r + 1) * WINDOW_W + c] >= 0:
             adj = True
-        if c > 0 and S.window[g, p, r, c - 1] >= 0:
+        if c > 0 and S.seat[g, p, WINDOW + r * WINDOW_W + (c - 1)] >= 0:
             adj = True
-        if c < WCOLS - 1 and S.window[g, p, r, c + 1] >= 0:
+        if c < WCOLS - 1 and S.seat[g, p, WINDOW + r * WINDOW_W + (c + 1)] >= 0:
             adj = True
         if not adj:
             return False
-    if S.research[g, p] < C.WIN_RES[r, c] or S.books[g, p, ASTRONOMY] < C.WIN_ASTRO[r, c]:
+    if S.seat[g, p, RESEARCH] < C.WIN_RES[r, c] or S.seat[g, p, BOOKS + ASTRONOMY] < C.WIN_ASTRO[r, c]:
         return False
     iset = C.WIN_ISET[r, c]
     return (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, ASTRONOMY, -C.WIN_ASTRO[r, c],
@@ -608,7 +630,7 @@ def cell_ok(S, C, PR, g, p, r, c):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def obs_level_ok(S, C, PR, g, p, lv):
-    if S.bag_n[g, lv - 1] + S.bagdisc_n[g, lv - 1] == 0:
+    if S.game[g, BAG_N + (lv - 1)] + S.game[g, BAGDISC_N + (lv - 1)] == 0:
         return False
     for c in range(WCOLS):
         if cell_ok(S, C, PR, g, p, lv - 1, c):
@@ -628,22 +650,22 @@ def sec_ok(S, C, PR, g, p, kind, a0, a1, a2):
     if op == O_DRAW:
         return True
     if op == O_WRITE:
-        for b in range(S.tseal.shape[1]):
+        for b in range(NB):
             if write_ok(S, C, PR, g, p, b):
                 return True
         return False
     if op == O_COPY:
-        for b in range(S.tseal.shape[1]):
+        for b in range(NB):
             if copy_ok(S, C, g, p, b, a0, a1):
                 return True
         return False
     if op == O_READ:
-        for b in range(S.tseal.shape[1]):
+        for b in range(NB):
             if read_ok(S, C, PR, g, p, b, a0, a1):
                 return True
         return False
     if op == O_INVENT:
-        for w in range(S.workshop.shape[1]):
+        for w in range(WORKSHOP_SLOTS):
             if slot_ok(S, C, PR, g, p, w):
                 return True
         return False
@@ -653,9 +675,9 @@ def sec_ok(S, C, PR, g, p, kind, a0, a1, a2):
                 return True
         return False
     if op == O_REMOVE:
-        for c in range(S.nslots[g, p]):
-            z = S.czone[g, p, c]
-            if (z == Z_HAND or z == Z_DISCARD or z == Z_PLAY) and C.CARD_KIND[S.ctype[g, p, c]] != 2:
+        for c in range(S.seat[g, p, NSLOTS]):
+            z = S.slot[g, p, c, SLOT_CZONE]
+            if (z == Z_HAND or z == Z_DISCARD or z == Z_PLAY) and C.CARD_KIND[S.slot[g, p, c, SLOT_CTYPE]] != 2:
                 return True
         return False
     return False
@@ -664,11 +686,11 @@ def sec_ok(S, C, PR, g, p, kind, a0, a1, a2):
 @njit(cache=True, no_cpython_wrapper=True)
 def frame_sec_kinds(S, C, PR, g):
     """Bitmask of Secondary Action kinds still open (and doable) in the top frame."""
-    k = S.fr_n[g] - 1
-    iset = S.fr_set[g, k]
-    sel = S.fr_sel[g, k]
-    used = S.fr_used[g, k]
-    p = S.seat[g]
+    k = S.game[g, FR_N] - 1
+    iset = S.game[g, FR_SET + k]
+    sel = S.game[g, FR_SEL + k]
+    used = S.game[g, FR_USED + k]
+    p = S.game[g, TO_ACT]
     out = 0
     for gi in range(2):
         if not (sel & (1 << gi)):
@@ -692,18 +714,18 @@ PEND_EFFECTS, PEND_PAYMENT = 1, 2
 def pending_effects(S, C, g):
     """Top frame: ``PEND_EFFECTS`` if a mandatory Effect of the chosen groups is still unresolved, plus
     ``PEND_PAYMENT`` if one of them is a payment (red Coins, Research or Books). 0 once they resolve."""
-    k = S.fr_n[g] - 1
-    if S.fr_used[g, k] & EFF_GO:
+    k = S.game[g, FR_N] - 1
+    if S.game[g, FR_USED + k] & EFF_GO:
         return 0
-    iset = S.fr_set[g, k]
-    sel = S.fr_sel[g, k]
+    iset = S.game[g, FR_SET + k]
+    sel = S.game[g, FR_SEL + k]
     out = 0
     for gi in range(2):
         if not (sel & (1 << gi)):
             continue
         for j in range(K_ICONS):
             op = C.ISET_OP[iset, gi, j]
-            if op == 0 or op >= O_FIRST_SECONDARY or (S.fr_used[g, k] & (1 << (gi * K_ICONS + j))):
+            if op == 0 or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))):
                 continue
             out |= PEND_EFFECTS
             if op == O_BOOKS_PAY or ((op == O_COINS or op == O_RESEARCH) and C.ISET_ARG[iset, gi, j, 0] < 0):
@@ -719,12 +741,12 @@ def order_matters(S, C, PR, g):
     Wax Seal takers when seals run short; Income tubes or the up-arrow Book with other Book changes, and a
     Book gain and payment where the track's end is in reach. Red Coins and Research never need it: a payment
     waits for the gains when it cannot be made first, and neither track has an end above."""
-    k = S.fr_n[g] - 1
-    if S.fr_used[g, k] & EFF_GO:
+    k = S.game[g, FR_N] - 1
+    if S.game[g, FR_USED + k] & EFF_GO:
         return False
-    p = S.seat[g]
-    iset = S.fr_set[g, k]
-    sel = S.fr_sel[g, k]
+    p = S.game[g, TO_ACT]
+    iset = S.game[g, FR_SET + k]
+    sel = S.game[g, FR_SEL + k]
     n = 0
     x2 = 0
     vpgain = 0
@@ -737,13 +759,13 @@ def order_matters(S, C, PR, g):
     income = 0
     bookup = 0
     bookchg = 0
-    lv = S.level[g, p]
+    lv = S.seat[g, p, LEVEL]
     for gi in range(2):
         if not (sel & (1 << gi)):
             continue
         for j in range(K_ICONS):
             op = C.ISET_OP[iset, gi, j]
-            if op == 0 or op >= O_FIRST_SECONDARY or (S.fr_used[g, k] & (1 << (gi * K_ICONS + j))):
+            if op == 0 or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))):
                 continue
             a0 = C.ISET_ARG[iset, gi, j, 0]
             n += 1
@@ -767,7 +789,7 @@ def order_matters(S, C, PR, g):
             elif op == O_SUSP_UP:
                 up += a0
             elif op == O_SUSP_UP_COP:
-                if S.coper[g, p]:
+                if S.seat[g, p, COPER]:
                     up += a0
             elif op == O_SUSP_DOWN:
                 down += a0
@@ -787,7 +809,7 @@ def order_matters(S, C, PR, g):
     if x2 > 0 and vpgain > 0:
         return True
     if up > 0 and down > 0:
-        v = S.susp[g, p]
+        v = S.seat[g, p, SUSP]
         if v - down < 0 or v + up > PR[I_SUSP_MAX]:
             return True
         if v - down < PR[I_PRISON] <= v + up or v - down < PR[I_STAKE] <= v + up:
@@ -805,13 +827,13 @@ def order_matters(S, C, PR, g):
                     continue
                 for j in range(K_ICONS):
                     op = C.ISET_OP[iset, gi, j]
-                    if (S.fr_used[g, k] & (1 << (gi * K_ICONS + j))) or C.ISET_ARG[iset, gi, j, 0] != sb:
+                    if (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))) or C.ISET_ARG[iset, gi, j, 0] != sb:
                         continue
                     if op == O_BOOKS:
                         gsum += C.ISET_ARG[iset, gi, j, 1]
                     elif op == O_BOOKS_PAY:
                         psum += C.ISET_ARG[iset, gi, j, 1]
-            if gsum > 0 and psum > 0 and S.books[g, p, sb] + gsum > PR[I_BOOK_MAX]:
+            if gsum > 0 and psum > 0 and S.seat[g, p, BOOKS + sb] + gsum > PR[I_BOOK_MAX]:
                 return True
     return False
 
@@ -821,22 +843,22 @@ def grad_ok(S, C, g, p, tile):
     r = C.GRAD_REQ[tile]
     books = 0
     for s in range(4):
-        books += S.books[g, p, s]
+        books += S.seat[g, p, BOOKS + s]
     return (count_treatise_seals(S, g, p) >= r[0] and count_tiles(S, g, p) >= r[1]
-            and count_inventions(S, g, p) >= r[2] and books >= r[3] and S.research[g, p] >= r[4]
-            and S.coins[g, p] >= r[5])
+            and count_inventions(S, g, p) >= r[2] and books >= r[3] and S.seat[g, p, RESEARCH] >= r[4]
+            and S.seat[g, p, COINS] >= r[5])
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def upgrade_ok(S, C, g, p):
-    lv = S.level[g, p]
+    lv = S.seat[g, p, LEVEL]
     if lv >= 4 or seals_left(S, g, p) == 0:
         return False
     free = False
-    for i in range(S.lvl_seal.shape[2]):
-        if S.lvl_seal[g, lv - 1, i] == -1:
+    for i in range(LEVEL_SEAL_SPACES):
+        if S.game[g, LVL_SEAL + (lv - 1) * LVL_SEAL_W + i] == -1:
             free = True
-    return free and grad_ok(S, C, g, p, S.grad[g, lv - 1])
+    return free and grad_ok(S, C, g, p, S.game[g, GRAD + (lv - 1)])
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -860,8 +882,8 @@ def top_ok(S, C, PR, g, p, t, subj, xb):
 @njit(cache=True, no_cpython_wrapper=True)
 def stack_books(S, C, g, p):
     xb = 0
-    for i in range(S.stack_n[g]):
-        xb += C.CARD_BOOKS[S.ctype[g, p, S.stack[g, i]]]
+    for i in range(S.game[g, STACK_N]):
+        xb += C.CARD_BOOKS[S.slot[g, p, S.pile[g, STACK, i], SLOT_CTYPE]]
     return xb
 
 
@@ -876,7 +898,7 @@ def stack_card_ok(S, C, PR, g, p, t, hand):
     s = C.CARD_SUBJ[t]
     if C.CARD_KIND[t] == 2:
         return False
-    ss = S.stack_subj[g] if S.stack_n[g] > 0 else -1
+    ss = S.game[g, STACK_SUBJ] if S.game[g, STACK_N] > 0 else -1
     if ss >= 0 and s != PURPLE and s != ss:
         return False
     subj = ss if ss >= 0 else (s if s < PURPLE else -1)
@@ -889,9 +911,9 @@ def stack_card_ok(S, C, PR, g, p, t, hand):
             continue
         more = 0
         skip = True
-        for c in range(S.nslots[g, p]):
-            u = S.ctype[g, p, c]
-            if S.czone[g, p, c] != Z_HAND or C.CARD_KIND[u] == 2:
+        for c in range(S.seat[g, p, NSLOTS]):
+            u = S.slot[g, p, c, SLOT_CTYPE]
+            if S.slot[g, p, c, SLOT_CZONE] != Z_HAND or C.CARD_KIND[u] == 2:
                 continue
             if u == t and skip:
                 skip = False          # the copy of t being played
@@ -899,9 +921,9 @@ def stack_card_ok(S, C, PR, g, p, t, hand):
             if C.CARD_SUBJ[u] == PURPLE or C.CARD_SUBJ[u] == s4:
                 more += C.CARD_BOOKS[u]
         skip = True
-        for c in range(S.nslots[g, p]):
-            u = S.ctype[g, p, c]
-            if S.czone[g, p, c] != Z_HAND or C.CARD_KIND[u] == 2:
+        for c in range(S.seat[g, p, NSLOTS]):
+            u = S.slot[g, p, c, SLOT_CTYPE]
+            if S.slot[g, p, c, SLOT_CZONE] != Z_HAND or C.CARD_KIND[u] == 2:
                 continue
             if u == t and skip:
                 skip = False
@@ -913,9 +935,9 @@ def stack_card_ok(S, C, PR, g, p, t, hand):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def space_ok(S, C, PR, g, p, sp):
-    if S.phil[g, p] != PH_STANDING or C.SPACE_LEVEL[sp] > S.level[g, p]:
+    if S.seat[g, p, PHIL] != PH_STANDING or C.SPACE_LEVEL[sp] > S.seat[g, p, LEVEL]:
         return False
-    if C.SPACE_EXCL[sp] and S.space_used[g, sp] > 0:
+    if C.SPACE_EXCL[sp] and S.space[g, sp, SPACE_USED] > 0:
         return False
     return iset_ok(S, C, PR, g, p, C.SPACE_ISET[sp], -1, 0, 0, 0, -1)
 
@@ -926,10 +948,10 @@ def space_ok(S, C, PR, g, p, sp):
 @njit(cache=True, no_cpython_wrapper=True)
 def mask_game(S, C, PR, g, out):
     # ``out`` arrives all False (legal_action_mask allocates it zeroed)
-    if S.over[g]:
+    if S.game[g, OVER]:
         return
-    p = S.seat[g]
-    ph = S.phase[g]
+    p = S.game[g, TO_ACT]
+    ph = S.game[g, PHASE]
     nt = C.CARD_SUBJ.shape[0]
     if ph == P_MAIN or ph == P_STACK:
         hand = hand_types(S, g, p)
@@ -942,8 +964,8 @@ def mask_game(S, C, PR, g, out):
             if C.CARD_KIND[t] == 2:
                 pen_bits |= 1 << t
         out[A_PASS] = (hand & pen_bits) == 0
-        out[A_ABJURE] = S.coper[g, p] and S.cycle[g] < PR[I_P3]
-        if S.level[g, p] < 4:
+        out[A_ABJURE] = S.seat[g, p, COPER] and S.game[g, CYCLE] < PR[I_P3]
+        if S.seat[g, p, LEVEL] < 4:
             out[A_UPGRADE] = upgrade_ok(S, C, g, p)
         for t in range(nt):
             if not (hand >> t) & 1:
@@ -957,34 +979,34 @@ def mask_game(S, C, PR, g, out):
                 else:
                     out[A_CARD + t] = True
         for i in range(C.INV_TYPE.shape[0]):
-            if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ONCE and not S.inv_tapped[g, i]:
+            if S.inv[g, i, INV_OWNER] == p and C.INV_TYPE[i] == IT_ONCE and not S.inv[g, i, INV_TAPPED]:
                 iset = C.INV_ISET[i]
                 out[A_INV + i] = (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0, 0, 0, -1)
-        if S.phil[g, p] == PH_STANDING:
-            lv = S.level[g, p]
+        if S.seat[g, p, PHIL] == PH_STANDING:
+            lv = S.seat[g, p, LEVEL]
             for sp in range(C.SPACE_LEVEL.shape[0]):
-                if C.SPACE_LEVEL[sp] > lv or (C.SPACE_EXCL[sp] and S.space_used[g, sp] > 0):
+                if C.SPACE_LEVEL[sp] > lv or (C.SPACE_EXCL[sp] and S.space[g, sp, SPACE_USED] > 0):
                     continue
                 iset = C.SPACE_ISET[sp]
                 out[A_SPACE + sp] = (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0, 0, 0, -1)
     elif ph == P_STACK:
         # the Active (top) card's page must be payable to finish (only its icons activate)
-        top_t = S.ctype[g, p, S.stack[g, S.stack_n[g] - 1]]
-        out[A_DONE] = top_ok(S, C, PR, g, p, top_t, S.stack_subj[g], stack_books(S, C, g, p))
+        top_t = S.slot[g, p, S.pile[g, STACK, S.game[g, STACK_N] - 1], SLOT_CTYPE]
+        out[A_DONE] = top_ok(S, C, PR, g, p, top_t, S.game[g, STACK_SUBJ], stack_books(S, C, g, p))
         for t in range(nt):
             if (hand >> t) & 1 and (C.CARD_KIND[t] == 0 or C.CARD_KIND[t] == 1):
                 out[A_CARD + t] = stack_card_ok(S, C, PR, g, p, t, hand)
     elif ph == P_PURPLE:
-        top_t = S.ctype[g, p, S.stack[g, S.stack_n[g] - 1]]
+        top_t = S.slot[g, p, S.pile[g, STACK, S.game[g, STACK_N] - 1], SLOT_CTYPE]
         xb = stack_books(S, C, g, p)
         for s in range(4):
             out[A_SUBJ + s] = top_ok(S, C, PR, g, p, top_t, s, xb)
     elif ph == P_PENPAY:
         out[A_DONE] = True
-        out[A_PAY] = S.coins[g, p] >= C.CARD_PEN_COINS[S.ctype[g, p, S.cur_card[g]]]
+        out[A_PAY] = S.seat[g, p, COINS] >= C.CARD_PEN_COINS[S.slot[g, p, S.game[g, CUR_CARD], SLOT_CTYPE]]
     elif ph == P_GROUP:
-        k = S.fr_n[g] - 1
-        iset = S.fr_set[g, k]
+        k = S.game[g, FR_N] - 1
+        iset = S.game[g, FR_SET + k]
         a_ok = group_ok(S, C, PR, g, p, iset, 1, -1, 0, 0, 0, -1, -1)
         b_ok = group_ok(S, C, PR, g, p, iset, 2, -1, 0, 0, 0, -1, -1)
         both = C.ISET_SEP[iset] == SEP_SUSP and group_ok(S, C, PR, g, p, iset, 3, -1, 0, 0, 0, -1, -1)
@@ -1002,40 +1024,40 @@ def mask_game(S, C, PR, g, out):
         for kd in range(7):
             out[A_SEC + kd] = (kinds >> kd) & 1 == 1
         if pend != 0 and order_matters(S, C, PR, g):   # one pending Effect now, the rest later (A-GT-25)
-            k = S.fr_n[g] - 1
-            iset = S.fr_set[g, k]
-            sel = S.fr_sel[g, k]
+            k = S.game[g, FR_N] - 1
+            iset = S.game[g, FR_SET + k]
+            sel = S.game[g, FR_SEL + k]
             for gi in range(2):
                 if not (sel & (1 << gi)):
                     continue
                 for j in range(K_ICONS):
                     op = C.ISET_OP[iset, gi, j]
-                    if op == 0 or op >= O_FIRST_SECONDARY or (S.fr_used[g, k] & (1 << (gi * K_ICONS + j))):
+                    if op == 0 or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))):
                         continue
                     out[A_ICON + gi * K_ICONS + j] = pay_now_ok(S, g, p, op, C.ISET_ARG[iset, gi, j, 0],
                                                                 C.ISET_ARG[iset, gi, j, 1])
     elif ph == P_BOOKSUBJ:
         for s in range(4):
-            if S.cur_op[g] == O_BOOK_UP:
-                out[A_SUBJ + s] = book_level(PR, S.books[g, p, s]) < 3
+            if S.game[g, CUR_OP] == O_BOOK_UP:
+                out[A_SUBJ + s] = book_level(PR, S.seat[g, p, BOOKS + s]) < 3
             else:
                 out[A_SUBJ + s] = True
     elif ph == P_TARGET:
-        for b in range(S.tseal.shape[1]):
-            if S.cur_op[g] == O_WRITE:
+        for b in range(NB):
+            if S.game[g, CUR_OP] == O_WRITE:
                 out[A_BOARD + b] = write_ok(S, C, PR, g, p, b)
-            elif S.cur_op[g] == O_COPY:
-                out[A_BOARD + b] = copy_ok(S, C, g, p, b, S.cur_a[g], S.cur_b[g])
+            elif S.game[g, CUR_OP] == O_COPY:
+                out[A_BOARD + b] = copy_ok(S, C, g, p, b, S.game[g, CUR_A], S.game[g, CUR_B])
             else:
-                out[A_BOARD + b] = read_ok(S, C, PR, g, p, b, S.cur_a[g], S.cur_b[g])
+                out[A_BOARD + b] = read_ok(S, C, PR, g, p, b, S.game[g, CUR_A], S.game[g, CUR_B])
     elif ph == P_PLACE:
         out[A_DECKTOP] = True
-        nt_new = S.ctype[g, p, S.cur_card[g]]
+        nt_new = S.slot[g, p, S.game[g, CUR_CARD], SLOT_CTYPE]
         for t in range(nt):
             if C.CARD_KIND[t] == 0 or C.CARD_KIND[t] == 1:
                 out[A_CARD + t] = t != nt_new and has_in_zone(S, C, g, p, t, Z_HAND) >= 0
     elif ph == P_SLOT:
-        for w in range(S.workshop.shape[1]):
+        for w in range(WORKSHOP_SLOTS):
             out[A_SLOT + w] = slot_ok(S, C, PR, g, p, w)
     elif ph == P_OLEVEL:
         for lv in range(1, 4):
@@ -1044,7 +1066,7 @@ def mask_game(S, C, PR, g, out):
         out[A_KEEP] = True
         out[A_KEEP + 1] = True
     elif ph == P_OSPACE:
-        r = S.obs_level[g] - 1
+        r = S.game[g, OBS_LEVEL] - 1
         for c in range(WCOLS):
             out[A_WIN + r * WCOLS + c] = cell_ok(S, C, PR, g, p, r, c)
     elif ph == P_REMOVE:
@@ -1066,13 +1088,13 @@ def mask_kernel(S, C, PR, out):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def start_turn(S, g):
-    S.phase[g] = P_MAIN
-    S.turn_vp0[g] = S.vp[g, S.seat[g]]
-    S.act_vp[g] = 0
-    S.turn_cards[g] = 0
-    S.turn_main[g] = 0
-    S.stack_n[g] = 0
-    S.fr_n[g] = 0
+    S.game[g, PHASE] = P_MAIN
+    S.game[g, TURN_VP0] = S.seat[g, S.game[g, TO_ACT], VP]
+    S.game[g, ACT_VP] = 0
+    S.game[g, TURN_CARDS] = 0
+    S.game[g, TURN_MAIN] = 0
+    S.game[g, STACK_N] = 0
+    S.game[g, FR_N] = 0
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -1087,56 +1109,56 @@ def period_of(PR, cycle):
 @njit(cache=True, no_cpython_wrapper=True)
 def refill_workshop(S, PR, g):
     """Slide the Workshop down to fill gaps; reveal new cards in the top slots from the current Period's deck."""
-    n = S.workshop.shape[1]
+    n = WORKSHOP_SLOTS
     w = n - 1
     for r in range(n - 1, -1, -1):
-        if S.workshop[g, r] >= 0:
-            S.workshop[g, w] = S.workshop[g, r]
+        if S.game[g, WORKSHOP + r] >= 0:
+            S.game[g, WORKSHOP + w] = S.game[g, WORKSHOP + r]
             if w != r:
-                S.workshop[g, r] = -1
+                S.game[g, WORKSHOP + r] = -1
             w -= 1
-    per = period_of(PR, S.cycle[g]) - 1
+    per = period_of(PR, S.game[g, CYCLE]) - 1
     while w >= 0:
-        if S.inv_deck_n[g, per] > 0:
-            S.inv_deck_n[g, per] -= 1
-            S.workshop[g, w] = S.inv_deck[g, per, S.inv_deck_n[g, per]]
+        if S.game[g, INV_DECK_N + per] > 0:
+            S.game[g, INV_DECK_N + per] -= 1
+            S.game[g, WORKSHOP + w] = S.pile[g, INV_DECK_1 + per, S.game[g, INV_DECK_N + per]]
         else:
-            S.workshop[g, w] = -1
+            S.game[g, WORKSHOP + w] = -1
         w -= 1
-    S.ws_dirty[g] = False
+    S.game[g, WS_DIRTY] = False
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def start_cycle(S, C, PR, g):
     """Inquisition flip, Income Phase, hands drawn up to ``hand_size``; first player opens."""
-    P = S.coins.shape[1]
-    if S.cycle[g] == PR[I_INQ] and not S.inq_up[g]:
-        S.inq_up[g] = True
-        ev(S, g, S.first[g], E_INQUISITION, C_NONE, 0, -1, -1, 0, 1)
-    S.first_pass[g] = -1
+    P = S.seat.shape[1]
+    if S.game[g, CYCLE] == PR[I_INQ] and not S.game[g, INQ_UP]:
+        S.game[g, INQ_UP] = True
+        ev(S, g, S.game[g, FIRST], E_INQUISITION, C_NONE, 0, -1, -1, 0, 1)
+    S.game[g, FIRST_PASS] = -1
     for p in range(P):
-        S.passed[g, p] = False
-        S.coins[g, p] += PR[I_INC_COINS + book_level(PR, S.books[g, p, PHYSICS]) - 1]
-        S.research[g, p] += PR[I_INC_RES + book_level(PR, S.books[g, p, MATHEMATICS]) - 1]
+        S.seat[g, p, PASSED] = False
+        S.seat[g, p, COINS] += PR[I_INC_COINS + book_level(PR, S.seat[g, p, BOOKS + PHYSICS]) - 1]
+        S.seat[g, p, RESEARCH] += PR[I_INC_RES + book_level(PR, S.seat[g, p, BOOKS + MATHEMATICS]) - 1]
         for i in range(C.INV_TYPE.shape[0]):
-            if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_INCOME:
+            if S.inv[g, i, INV_OWNER] == p and C.INV_TYPE[i] == IT_INCOME:
                 apply_iset_simple(S, C, PR, g, p, C.INV_ISET[i], i)
         held = 0
-        for c in range(S.nslots[g, p]):
-            if S.czone[g, p, c] == Z_HAND:
+        for c in range(S.seat[g, p, NSLOTS]):
+            if S.slot[g, p, c, SLOT_CZONE] == Z_HAND:
                 held += 1
         if held < PR[I_HAND]:
             draw_n(S, g, p, PR[I_HAND] - held)     # up to the hand size (A-GT-04)
-    S.seat[g] = S.first[g]
+    S.game[g, TO_ACT] = S.game[g, FIRST]
     start_turn(S, g)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def final_scoring(S, C, PR, g):
-    P = S.coins.shape[1]
+    P = S.seat.shape[1]
     for p in range(P):
         for i in range(C.INV_TYPE.shape[0]):
-            if S.inv_owner[g, i] == p and C.INV_TYPE[i] == IT_ENDGAME:
+            if S.inv[g, i, INV_OWNER] == p and C.INV_TYPE[i] == IT_ENDGAME:
                 k = C.INV_END_KIND[i]
                 n = C.INV_END_N[i]
                 if k == 0:
@@ -1148,22 +1170,22 @@ def final_scoring(S, C, PR, g):
                 elif k == 3:
                     v = n * count_inventions(S, g, p)
                 else:
-                    v = n * S.level[g, p]
+                    v = n * S.seat[g, p, LEVEL]
                 add_vp(S, g, p, v, C_INVENTION, i)
-        if S.coper[g, p]:
+        if S.seat[g, p, COPER]:
             add_vp(S, g, p, PR[I_TRUTH_FLAT] + PR[I_TRUTH_TILE] * count_tiles(S, g, p), C_TRUTH, -1)
-        if S.phil[g, p] == PH_STAKE:
+        if S.seat[g, p, PHIL] == PH_STAKE:
             add_vp(S, g, p, PR[I_STAKE_VP], C_SUSPICION, -1)
         else:
             band = 0
             for k in range(4):
-                if S.susp[g, p] >= PR[I_BAND_START + k]:
+                if S.seat[g, p, SUSP] >= PR[I_BAND_START + k]:
                     band = k
             add_vp(S, g, p, PR[I_BAND_VP + band], C_SUSPICION, -1)
-        add_vp(S, g, p, -S.end_loss[g, p], C_END_LOSS, -1)
-        add_vp(S, g, p, S.beside[g, p] * PR[I_BESIDE_VP], C_SEALS, -1)
-    S.over[g] = True
-    S.phase[g] = P_OVER
+        add_vp(S, g, p, -S.seat[g, p, END_LOSS], C_END_LOSS, -1)
+        add_vp(S, g, p, S.seat[g, p, BESIDE] * PR[I_BESIDE_VP], C_SEALS, -1)
+    S.game[g, OVER] = True
+    S.game[g, PHASE] = P_OVER
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -1171,16 +1193,16 @@ def next_first_player(S, PR, g):
     """Seat that opens the next Cycle (A-GT-31, ``first_player_rule``): rotate = the next seat
     clockwise; first-to-pass = the first seat that passed this Cycle; fewest-vp = the seat with the
     fewest VP, ties clockwise from the next seat; fixed = the seat that opened this Cycle."""
-    P = S.coins.shape[1]
-    f = S.first[g]
+    P = S.seat.shape[1]
+    f = S.game[g, FIRST]
     rule = PR[I_FIRST_RULE]
-    if rule == 1 and S.first_pass[g] >= 0:
-        return S.first_pass[g]
+    if rule == 1 and S.game[g, FIRST_PASS] >= 0:
+        return S.game[g, FIRST_PASS]
     if rule == 2:
         best = (f + 1) % P
         for k in range(2, P + 1):
             q = (f + k) % P
-            if S.vp[g, q] < S.vp[g, best]:
+            if S.seat[g, q, VP] < S.seat[g, best, VP]:
                 best = q
         return best
     if rule == 3:
@@ -1191,56 +1213,56 @@ def next_first_player(S, PR, g):
 @njit(cache=True, no_cpython_wrapper=True)
 def end_cycle(S, C, PR, g):
     """End of Cycle: hand and play area to discard, Inventions upright, Philosophers back, Penance, next Cycle."""
-    P = S.coins.shape[1]
+    P = S.seat.shape[1]
     for p in range(P):
-        for c in range(S.nslots[g, p]):
-            z = S.czone[g, p, c]
+        for c in range(S.seat[g, p, NSLOTS]):
+            z = S.slot[g, p, c, SLOT_CZONE]
             if z == Z_HAND or z == Z_PLAY:
-                S.czone[g, p, c] = Z_DISCARD
-        if S.phil[g, p] == PH_ON_SPACE:
-            S.phil[g, p] = PH_STANDING
-        elif S.phil[g, p] == PH_LYING:
-            S.phil[g, p] = PH_STANDING
-        elif S.phil[g, p] == PH_PRISON:
-            S.phil[g, p] = PH_LYING
-        if S.coper[g, p] and S.susp[g, p] >= PR[I_PEN_THR] and S.pen_n[g] > 0:
-            S.pen_n[g] -= 1
-            t = S.pen_pile[g, S.pen_n[g]]
+                S.slot[g, p, c, SLOT_CZONE] = Z_DISCARD
+        if S.seat[g, p, PHIL] == PH_ON_SPACE:
+            S.seat[g, p, PHIL] = PH_STANDING
+        elif S.seat[g, p, PHIL] == PH_LYING:
+            S.seat[g, p, PHIL] = PH_STANDING
+        elif S.seat[g, p, PHIL] == PH_PRISON:
+            S.seat[g, p, PHIL] = PH_LYING
+        if S.seat[g, p, COPER] and S.seat[g, p, SUSP] >= PR[I_PEN_THR] and S.game[g, PEN_N] > 0:
+            S.game[g, PEN_N] -= 1
+            t = S.pile[g, PEN_PILE, S.game[g, PEN_N]]
             c = new_card(S, g, p, t)
-            S.czone[g, p, c] = Z_DISCARD
-            ev(S, g, p, E_PENANCE, C_GAINED, 0, -1, t, S.susp[g, p], S.susp[g, p])
-    for i in range(S.inv_tapped.shape[1]):
-        S.inv_tapped[g, i] = False
-    for sp in range(S.space_used.shape[1]):
-        S.space_used[g, sp] = 0
-    if S.cycle[g] >= PR[I_CYCLES]:
+            S.slot[g, p, c, SLOT_CZONE] = Z_DISCARD
+            ev(S, g, p, E_PENANCE, C_GAINED, 0, -1, t, S.seat[g, p, SUSP], S.seat[g, p, SUSP])
+    for i in range(S.inv.shape[1]):
+        S.inv[g, i, INV_TAPPED] = False
+    for sp in range(S.space.shape[1]):
+        S.space[g, sp, SPACE_USED] = 0
+    if S.game[g, CYCLE] >= PR[I_CYCLES]:
         final_scoring(S, C, PR, g)
         return
-    S.cycle[g] += 1
-    S.first[g] = next_first_player(S, PR, g)
+    S.game[g, CYCLE] += 1
+    S.game[g, FIRST] = next_first_player(S, PR, g)
     start_cycle(S, C, PR, g)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def end_turn(S, C, PR, g):
-    p = S.seat[g]
-    if S.ws_dirty[g]:
+    p = S.game[g, TO_ACT]
+    if S.game[g, WS_DIRTY]:
         refill_workshop(S, PR, g)
     b = S.turn_buf
-    r = begin_turn_row(b, S.turn_n, g, S.ply[g] + 1, S.turn[g], S.cycle[g], p)
-    b[g, r, TURN_MAIN_ACTION] = S.turn_main[g]
-    b[g, r, TURN_VP_GAINED] = S.vp[g, p] - S.turn_vp0[g]
-    b[g, r, TURN_SUSPICION_AFTER] = S.susp[g, p]
-    b[g, r, TURN_PRINCIPLE_AFTER] = 0 if S.coper[g, p] else 1
-    b[g, r, TURN_COINS_AFTER] = S.coins[g, p]
-    b[g, r, TURN_RESEARCH_AFTER] = S.research[g, p]
-    b[g, r, TURN_CARDS_PLAYED] = S.turn_cards[g]
-    S.turn[g] += 1
-    P = S.coins.shape[1]
+    r = begin_turn_row(b, S.turn_n, g, S.ply[g] + 1, S.game[g, TURN], S.game[g, CYCLE], p)
+    b[g, r, TURN_MAIN_ACTION] = S.game[g, TURN_MAIN]
+    b[g, r, TURN_VP_GAINED] = S.seat[g, p, VP] - S.game[g, TURN_VP0]
+    b[g, r, TURN_SUSPICION_AFTER] = S.seat[g, p, SUSP]
+    b[g, r, TURN_PRINCIPLE_AFTER] = 0 if S.seat[g, p, COPER] else 1
+    b[g, r, TURN_COINS_AFTER] = S.seat[g, p, COINS]
+    b[g, r, TURN_RESEARCH_AFTER] = S.seat[g, p, RESEARCH]
+    b[g, r, TURN_CARDS_PLAYED] = S.game[g, TURN_CARDS]
+    S.game[g, TURN] += 1
+    P = S.seat.shape[1]
     for k in range(1, P + 1):
         q = (p + k) % P
-        if not S.passed[g, q]:
-            S.seat[g] = q
+        if not S.seat[g, q, PASSED]:
+            S.game[g, TO_ACT] = q
             start_turn(S, g)
             return
     end_cycle(S, C, PR, g)
@@ -1252,37 +1274,37 @@ def end_turn(S, C, PR, g):
 @njit(cache=True, no_cpython_wrapper=True)
 def advance(S, C, PR, g):
     """Resolve icons until a decision is needed; end the turn when the Main Action is complete."""
-    p = S.seat[g]
+    p = S.game[g, TO_ACT]
     while True:
-        n = S.fr_n[g]
+        n = S.game[g, FR_N]
         if n == 0:
             end_turn(S, C, PR, g)
             return
         k = n - 1
-        if S.fr_used[g, k] & OBS_BONUS:   # Observe the Sky, step 6: Bonus 2 VP, 1 Coin after the icons
-            S.fr_used[g, k] -= OBS_BONUS
-            add_vp(S, g, p, PR[I_OBS_VP], C_OBSERVATION, S.obs_tile[g])
-            S.coins[g, p] += PR[I_OBS_COINS]
-        iset = S.fr_set[g, k]
-        if S.fr_sel[g, k] == 0:
+        if S.game[g, FR_USED + k] & OBS_BONUS:   # Observe the Sky, step 6: Bonus 2 VP, 1 Coin after the icons
+            S.game[g, FR_USED + k] -= OBS_BONUS
+            add_vp(S, g, p, PR[I_OBS_VP], C_OBSERVATION, S.game[g, OBS_TILE])
+            S.seat[g, p, COINS] += PR[I_OBS_COINS]
+        iset = S.game[g, FR_SET + k]
+        if S.game[g, FR_SEL + k] == 0:
             sep = C.ISET_SEP[iset]
             if sep == SEP_NONE:
-                S.fr_sel[g, k] = 1
+                S.game[g, FR_SEL + k] = 1
             elif sep == SEP_PRINC:
-                S.fr_sel[g, k] = 1 if S.coper[g, p] else 2
+                S.game[g, FR_SEL + k] = 1 if S.seat[g, p, COPER] else 2
             else:
-                S.phase[g] = P_GROUP
+                S.game[g, PHASE] = P_GROUP
                 return
-        sel = S.fr_sel[g, k]
+        sel = S.game[g, FR_SEL + k]
         # icons activate in the order the player likes (A-GT-25): while mandatory Effects are pending
         # and a Secondary Action can be done now, the player chooses between them; a pending payment
         # is made first so that no Secondary Action spends what the Effect must pay
-        if not (S.fr_used[g, k] & EFF_GO):
+        if not (S.game[g, FR_USED + k] & EFF_GO):
             pend = pending_effects(S, C, g)
             if (pend == PEND_EFFECTS and frame_sec_kinds(S, C, PR, g) != 0) or (pend != 0 and order_matters(S, C, PR, g)):
-                S.phase[g] = P_SEC
+                S.game[g, PHASE] = P_SEC
                 return
-            S.fr_used[g, k] |= EFF_GO
+            S.game[g, FR_USED + k] |= EFF_GO
         # mandatory Effects, gains and payments in printed order; choice Effects ask; a payment that
         # cannot be made in full yet waits for the gains printed after it (A-GT-24), then is paid
         for gi in range(2):
@@ -1291,17 +1313,17 @@ def advance(S, C, PR, g):
             for j in range(K_ICONS):
                 bit = 1 << (gi * K_ICONS + j)
                 op = C.ISET_OP[iset, gi, j]
-                if op == 0 or op >= O_FIRST_SECONDARY or (S.fr_used[g, k] & bit):
+                if op == 0 or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & bit):
                     continue
                 if op == O_BOOK_ANY or op == O_BOOK_DIFF or op == O_BOOK_UP:
                     if not book_icon_can_act(S, C, PR, g, p, op):
-                        S.fr_used[g, k] |= bit
+                        S.game[g, FR_USED + k] |= bit
                         continue
                     start_book_icon(S, g, op, C.ISET_ARG[iset, gi, j, 0], bit)
                     return
                 if not pay_now_ok(S, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1]):
                     continue
-                S.fr_used[g, k] |= bit
+                S.game[g, FR_USED + k] |= bit
                 apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
                              C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
         for gi in range(2):     # the payments that waited; the gains came first
@@ -1310,28 +1332,28 @@ def advance(S, C, PR, g):
             for j in range(K_ICONS):
                 bit = 1 << (gi * K_ICONS + j)
                 op = C.ISET_OP[iset, gi, j]
-                if op == 0 or op >= O_FIRST_SECONDARY or (S.fr_used[g, k] & bit):
+                if op == 0 or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & bit):
                     continue
-                S.fr_used[g, k] |= bit
+                S.game[g, FR_USED + k] |= bit
                 apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
                              C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
         if frame_sec_kinds(S, C, PR, g) != 0:
-            S.phase[g] = P_SEC
+            S.game[g, PHASE] = P_SEC
             return
-        S.fr_n[g] = k
+        S.game[g, FR_N] = k
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def finish_stack(S, C, PR, g):
     """Books from every visible spine in the stack's Subject, then the Active (top) card's icons."""
-    p = S.seat[g]
+    p = S.game[g, TO_ACT]
     total = 0
-    for i in range(S.stack_n[g]):
-        total += C.CARD_BOOKS[S.ctype[g, p, S.stack[g, i]]]
-    add_books(S, PR, g, p, S.stack_subj[g], total)
+    for i in range(S.game[g, STACK_N]):
+        total += C.CARD_BOOKS[S.slot[g, p, S.pile[g, STACK, i], SLOT_CTYPE]]
+    add_books(S, PR, g, p, S.game[g, STACK_SUBJ], total)
     trigger(S, C, PR, g, p, TR_PLAY)
-    top = S.stack[g, S.stack_n[g] - 1]
-    push_frame(S, C, g, C.CARD_ISET[S.ctype[g, p, top]])
+    top = S.pile[g, STACK, S.game[g, STACK_N] - 1]
+    push_frame(S, C, g, C.CARD_ISET[S.slot[g, p, top, SLOT_CTYPE]])
     advance(S, C, PR, g)
 
 
@@ -1345,7 +1367,7 @@ def book_icon_can_act(S, C, PR, g, p, op):
         return diff_subjects_in_play(S, C, g, p) > 0
     if op == O_BOOK_UP:
         for s in range(4):
-            if book_level(PR, S.books[g, p, s]) < 3:
+            if book_level(PR, S.seat[g, p, BOOKS + s]) < 3:
                 return True
         return False
     return True
@@ -1354,18 +1376,18 @@ def book_icon_can_act(S, C, PR, g, p, op):
 @njit(cache=True, no_cpython_wrapper=True)
 def start_book_icon(S, g, op, arg, bit):
     """Start Book icon ``op`` (argument ``arg``, pending-icon ``bit``): the seat chooses its Subject next."""
-    S.cur_op[g] = op
-    S.cur_a[g] = arg
-    S.cur_bit[g] = bit
-    S.phase[g] = P_BOOKSUBJ
+    S.game[g, CUR_OP] = op
+    S.game[g, CUR_A] = arg
+    S.game[g, CUR_BIT] = bit
+    S.game[g, PHASE] = P_BOOKSUBJ
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def resolve_icon(S, C, PR, g, i):
     """Resolve pending Effect icon ``i`` (= group * K_ICONS + position) of the top frame now (A-GT-25)."""
-    p = S.seat[g]
-    k = S.fr_n[g] - 1
-    iset = S.fr_set[g, k]
+    p = S.game[g, TO_ACT]
+    k = S.game[g, FR_N] - 1
+    iset = S.game[g, FR_SET + k]
     gi = i // K_ICONS
     j = i % K_ICONS
     bit = 1 << i
@@ -1374,9 +1396,9 @@ def resolve_icon(S, C, PR, g, i):
         if book_icon_can_act(S, C, PR, g, p, op):
             start_book_icon(S, g, op, C.ISET_ARG[iset, gi, j, 0], bit)
             return
-        S.fr_used[g, k] |= bit
+        S.game[g, FR_USED + k] |= bit
     else:
-        S.fr_used[g, k] |= bit
+        S.game[g, FR_USED + k] |= bit
         apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
                      C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
     advance(S, C, PR, g)
@@ -1385,35 +1407,35 @@ def resolve_icon(S, C, PR, g, i):
 @njit(cache=True, no_cpython_wrapper=True)
 def start_secondary(S, C, PR, g, kind):
     """Mark the first open icon of ``kind`` in the top frame as used and begin that Secondary Action."""
-    p = S.seat[g]
-    k = S.fr_n[g] - 1
-    iset = S.fr_set[g, k]
-    sel = S.fr_sel[g, k]
+    p = S.game[g, TO_ACT]
+    k = S.game[g, FR_N] - 1
+    iset = S.game[g, FR_SET + k]
+    sel = S.game[g, FR_SEL + k]
     op_want = kind + O_FIRST_SECONDARY
     for gi in range(2):
         if not (sel & (1 << gi)):
             continue
         for j in range(K_ICONS):
             bit = 1 << (gi * K_ICONS + j)
-            if C.ISET_OP[iset, gi, j] == op_want and not (S.fr_used[g, k] & bit) and sec_ok(
+            if C.ISET_OP[iset, gi, j] == op_want and not (S.game[g, FR_USED + k] & bit) and sec_ok(
                     S, C, PR, g, p, kind, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
                     C.ISET_ARG[iset, gi, j, 2]):
-                S.fr_used[g, k] |= bit
-                S.cur_op[g] = op_want
-                S.cur_a[g] = C.ISET_ARG[iset, gi, j, 0]
-                S.cur_b[g] = C.ISET_ARG[iset, gi, j, 1]
-                S.cur_c[g] = C.ISET_ARG[iset, gi, j, 2]
+                S.game[g, FR_USED + k] |= bit
+                S.game[g, CUR_OP] = op_want
+                S.game[g, CUR_A] = C.ISET_ARG[iset, gi, j, 0]
+                S.game[g, CUR_B] = C.ISET_ARG[iset, gi, j, 1]
+                S.game[g, CUR_C] = C.ISET_ARG[iset, gi, j, 2]
                 if op_want == O_DRAW:
                     draw_one(S, g, p)
                     advance(S, C, PR, g)
                 elif op_want == O_WRITE or op_want == O_COPY or op_want == O_READ:
-                    S.phase[g] = P_TARGET
+                    S.game[g, PHASE] = P_TARGET
                 elif op_want == O_INVENT:
-                    S.phase[g] = P_SLOT
+                    S.game[g, PHASE] = P_SLOT
                 elif op_want == O_OBSERVE:
-                    S.phase[g] = P_OLEVEL
+                    S.game[g, PHASE] = P_OLEVEL
                 else:
-                    S.phase[g] = P_REMOVE
+                    S.game[g, PHASE] = P_REMOVE
                 return
 
 
@@ -1421,72 +1443,72 @@ def start_secondary(S, C, PR, g, kind):
 def bag_draw(S, g, lv):
     """One tile of Level ``lv`` (an empty bag is refilled from that Level's discards); -1 if none."""
     i = lv - 1
-    if S.bag_n[g, i] == 0:
+    if S.game[g, BAG_N + i] == 0:
         n = 0
-        for k in range(S.bagdisc_n[g, i]):
-            S.bag[g, i, n] = S.bagdisc[g, i, k]
+        for k in range(S.game[g, BAGDISC_N + i]):
+            S.pile[g, BAG_1 + i, n] = S.pile[g, BAGDISC_1 + i, k]
             n += 1
-        S.bagdisc_n[g, i] = 0
-        chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_BAG + i, S.bag[g, i], 0, n)
-        S.bag_n[g, i] = n
-    if S.bag_n[g, i] == 0:
+        S.game[g, BAGDISC_N + i] = 0
+        chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_BAG + i, S.pile[g, BAG_1 + i], 0, n)
+        S.game[g, BAG_N + i] = n
+    if S.game[g, BAG_N + i] == 0:
         return -1
-    S.bag_n[g, i] -= 1
-    return S.bag[g, i, S.bag_n[g, i]]
+    S.game[g, BAG_N + i] -= 1
+    return S.pile[g, BAG_1 + i, S.game[g, BAG_N + i]]
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def tile_discard(S, g, lv, t):
     i = lv - 1
-    S.bagdisc[g, i, S.bagdisc_n[g, i]] = t
-    S.bagdisc_n[g, i] += 1
+    S.pile[g, BAGDISC_1 + i, S.game[g, BAGDISC_N + i]] = t
+    S.game[g, BAGDISC_N + i] += 1
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def take_card(S, C, PR, g, p, t, kind, b, before):
     """Write/Copy: a new card of type ``t``; the player then places it (deck top or hand)."""
     c = new_card(S, g, p, t)
-    S.czone[g, p, c] = Z_HAND     # held while the player decides where it goes
-    S.known[g, p, c] = True       # everyone saw it taken (search copies keep it where it goes)
-    S.cur_card[g] = c
-    S.phase[g] = P_PLACE
+    S.slot[g, p, c, SLOT_CZONE] = Z_HAND     # held while the player decides where it goes
+    S.slot[g, p, c, SLOT_KNOWN] = True       # everyone saw it taken (search copies keep it where it goes)
+    S.game[g, CUR_CARD] = c
+    S.game[g, PHASE] = P_PLACE
 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def apply_game(S, C, PR, g, a):
-    p = S.seat[g]
-    ph = S.phase[g]
+    p = S.game[g, TO_ACT]
+    ph = S.game[g, PHASE]
     nt = C.CARD_SUBJ.shape[0]
     if ph == P_MAIN:
         if a == A_PASS:
-            S.passed[g, p] = True
-            if S.first_pass[g] < 0:
-                S.first_pass[g] = p
-            S.turn_main[g] = M_PASS
+            S.seat[g, p, PASSED] = True
+            if S.game[g, FIRST_PASS] < 0:
+                S.game[g, FIRST_PASS] = p
+            S.game[g, TURN_MAIN] = M_PASS
             end_turn(S, C, PR, g)
         elif a == A_ABJURE:
-            S.turn_main[g] = M_ABJURE
-            before = S.susp[g, p]
-            S.coper[g, p] = False
-            S.abjure_cycle[g, p] = S.cycle[g]
+            S.game[g, TURN_MAIN] = M_ABJURE
+            before = S.seat[g, p, SUSP]
+            S.seat[g, p, COPER] = False
+            S.seat[g, p, ABJURE_CYCLE] = S.game[g, CYCLE]
             add_susp(S, PR, g, p, -PR[I_ABJ_DROP], C_S_ABJURE, -1)
             hit = 0
-            for q in range(S.coper.shape[1]):
-                if q != p and S.coper[g, q]:
+            for q in range(S.seat.shape[1]):
+                if q != p and S.seat[g, q, COPER]:
                     hit += 1
-            ev(S, g, p, E_ABJURE, C_S_ABJURE, hit, -1, -1, before, S.susp[g, p])
-            for q in range(S.coper.shape[1]):
-                if q != p and S.coper[g, q]:
+            ev(S, g, p, E_ABJURE, C_S_ABJURE, hit, -1, -1, before, S.seat[g, p, SUSP])
+            for q in range(S.seat.shape[1]):
+                if q != p and S.seat[g, q, COPER]:
                     add_susp(S, PR, g, q, PR[I_ABJ_RISE], C_S_ABJURE_OTHER, p)
             end_turn(S, C, PR, g)
         elif a == A_UPGRADE:
-            S.turn_main[g] = M_UPGRADE
-            lv = S.level[g, p]
+            S.game[g, TURN_MAIN] = M_UPGRADE
+            lv = S.seat[g, p, LEVEL]
             take_seal(S, g, p)
-            for i in range(S.lvl_seal.shape[2]):
-                if S.lvl_seal[g, lv - 1, i] == -1:
-                    S.lvl_seal[g, lv - 1, i] = p
-                    S.level[g, p] = lv + 1
+            for i in range(LEVEL_SEAL_SPACES):
+                if S.game[g, LVL_SEAL + (lv - 1) * LVL_SEAL_W + i] == -1:
+                    S.game[g, LVL_SEAL + (lv - 1) * LVL_SEAL_W + i] = p
+                    S.seat[g, p, LEVEL] = lv + 1
                     ev(S, g, p, E_UPGRADE, C_LEVEL, i, -1, lv + 1, lv, lv + 1)
                     add_vp(S, g, p, PR[I_LVL_VP + 4 * (lv - 1) + i], C_LEVEL, lv + 1)
                     break
@@ -1495,77 +1517,77 @@ def apply_game(S, C, PR, g, a):
         elif A_CARD <= a < A_CARD + nt:
             t = a - A_CARD
             c = has_in_zone(S, C, g, p, t, Z_HAND)
-            S.czone[g, p, c] = Z_PLAY
-            S.turn_cards[g] += 1
+            S.slot[g, p, c, SLOT_CZONE] = Z_PLAY
+            S.game[g, TURN_CARDS] += 1
             if C.CARD_KIND[t] == 2:
-                S.turn_main[g] = M_PENANCE
-                S.cur_card[g] = c
-                before = S.susp[g, p]
-                if not S.inq_up[g]:
+                S.game[g, TURN_MAIN] = M_PENANCE
+                S.game[g, CUR_CARD] = c
+                before = S.seat[g, p, SUSP]
+                if not S.game[g, INQ_UP]:
                     add_susp(S, PR, g, p, -PR[I_PEN_DROP], C_S_PENANCE, -1)
-                ev(S, g, p, E_PENANCE, C_NONE, 0, -1, t, before, S.susp[g, p])
-                S.phase[g] = P_PENPAY
+                ev(S, g, p, E_PENANCE, C_NONE, 0, -1, t, before, S.seat[g, p, SUSP])
+                S.game[g, PHASE] = P_PENPAY
             else:
-                S.turn_main[g] = M_PLAY
-                S.stack[g, 0] = c
-                S.stack_n[g] = 1
-                S.stack_subj[g] = C.CARD_SUBJ[t] if C.CARD_SUBJ[t] < PURPLE else -1
-                S.phase[g] = P_STACK
-        elif A_INV <= a < A_INV + S.inv_owner.shape[1]:
+                S.game[g, TURN_MAIN] = M_PLAY
+                S.pile[g, STACK, 0] = c
+                S.game[g, STACK_N] = 1
+                S.game[g, STACK_SUBJ] = C.CARD_SUBJ[t] if C.CARD_SUBJ[t] < PURPLE else -1
+                S.game[g, PHASE] = P_STACK
+        elif A_INV <= a < A_INV + S.inv.shape[1]:
             i = a - A_INV
-            S.turn_main[g] = M_INVENTION
-            S.inv_tapped[g, i] = True
+            S.game[g, TURN_MAIN] = M_INVENTION
+            S.inv[g, i, INV_TAPPED] = True
             ev(S, g, p, E_USE_INV, C_NONE, 0, -1, i, 0, 0)
             push_frame(S, C, g, C.INV_ISET[i])
             advance(S, C, PR, g)
-        elif A_SPACE <= a < A_SPACE + S.space_used.shape[1]:
+        elif A_SPACE <= a < A_SPACE + S.space.shape[1]:
             sp = a - A_SPACE
-            S.turn_main[g] = M_PHILOSOPHER
-            S.phil[g, p] = PH_ON_SPACE
-            S.phil_space[g, p] = sp
-            S.space_used[g, sp] += 1
+            S.game[g, TURN_MAIN] = M_PHILOSOPHER
+            S.seat[g, p, PHIL] = PH_ON_SPACE
+            S.seat[g, p, PHIL_SPACE] = sp
+            S.space[g, sp, SPACE_USED] += 1
             push_frame(S, C, g, C.SPACE_ISET[sp])
             advance(S, C, PR, g)
     elif ph == P_STACK:
         if a == A_DONE:
-            if S.stack_subj[g] < 0:
-                S.phase[g] = P_PURPLE
+            if S.game[g, STACK_SUBJ] < 0:
+                S.game[g, PHASE] = P_PURPLE
             else:
                 finish_stack(S, C, PR, g)
         else:
             t = a - A_CARD
             c = has_in_zone(S, C, g, p, t, Z_HAND)
-            S.czone[g, p, c] = Z_PLAY
-            S.turn_cards[g] += 1
-            S.stack[g, S.stack_n[g]] = c
-            S.stack_n[g] += 1
-            if S.stack_subj[g] < 0 and C.CARD_SUBJ[t] < PURPLE:
-                S.stack_subj[g] = C.CARD_SUBJ[t]
+            S.slot[g, p, c, SLOT_CZONE] = Z_PLAY
+            S.game[g, TURN_CARDS] += 1
+            S.pile[g, STACK, S.game[g, STACK_N]] = c
+            S.game[g, STACK_N] += 1
+            if S.game[g, STACK_SUBJ] < 0 and C.CARD_SUBJ[t] < PURPLE:
+                S.game[g, STACK_SUBJ] = C.CARD_SUBJ[t]
     elif ph == P_PURPLE:
-        S.stack_subj[g] = a - A_SUBJ
+        S.game[g, STACK_SUBJ] = a - A_SUBJ
         finish_stack(S, C, PR, g)
     elif ph == P_PENPAY:
-        c = S.cur_card[g]
-        t = S.ctype[g, p, c]
+        c = S.game[g, CUR_CARD]
+        t = S.slot[g, p, c, SLOT_CTYPE]
         if a == A_PAY:
-            pay(S.coins, g, p, C.CARD_PEN_COINS[t])
-            S.czone[g, p, c] = Z_REMOVED
-            ev(S, g, p, E_PENANCE, C_PAID, C.CARD_PEN_COINS[t], -1, t, S.susp[g, p], S.susp[g, p])
+            pay(S, g, p, COINS, C.CARD_PEN_COINS[t])
+            S.slot[g, p, c, SLOT_CZONE] = Z_REMOVED
+            ev(S, g, p, E_PENANCE, C_PAID, C.CARD_PEN_COINS[t], -1, t, S.seat[g, p, SUSP], S.seat[g, p, SUSP])
         end_turn(S, C, PR, g)
     elif ph == P_GROUP:
-        k = S.fr_n[g] - 1
+        k = S.game[g, FR_N] - 1
         if a == A_GROUP + 2:
             add_susp(S, PR, g, p, 1, C_S_LINE, -1)
-            S.fr_sel[g, k] = 3
+            S.game[g, FR_SEL + k] = 3
         else:
-            S.fr_sel[g, k] = 1 if a == A_GROUP else 2
+            S.game[g, FR_SEL + k] = 1 if a == A_GROUP else 2
         advance(S, C, PR, g)
     elif ph == P_SEC:
         if a == A_DONE:
-            S.fr_n[g] -= 1
+            S.game[g, FR_N] -= 1
             advance(S, C, PR, g)
         elif a == A_EFFECTS:
-            S.fr_used[g, S.fr_n[g] - 1] |= EFF_GO
+            S.game[g, FR_USED + (S.game[g, FR_N] - 1)] |= EFF_GO
             advance(S, C, PR, g)
         elif a >= A_ICON:
             resolve_icon(S, C, PR, g, a - A_ICON)
@@ -1573,110 +1595,110 @@ def apply_game(S, C, PR, g, a):
             start_secondary(S, C, PR, g, a - A_SEC)
     elif ph == P_BOOKSUBJ:
         s = a - A_SUBJ
-        op = S.cur_op[g]
+        op = S.game[g, CUR_OP]
         if op == O_BOOK_ANY:
-            add_books(S, PR, g, p, s, S.cur_a[g])
+            add_books(S, PR, g, p, s, S.game[g, CUR_A])
         elif op == O_BOOK_DIFF:
             add_books(S, PR, g, p, s, diff_subjects_in_play(S, C, g, p))
         else:
-            lv = book_level(PR, S.books[g, p, s])
-            S.books[g, p, s] = PR[I_BOOK_LV + lv]
-        if S.cur_bit[g] != 0 and S.fr_n[g] > 0:
-            S.fr_used[g, S.fr_n[g] - 1] |= S.cur_bit[g]
-        S.cur_bit[g] = 0
+            lv = book_level(PR, S.seat[g, p, BOOKS + s])
+            S.seat[g, p, BOOKS + s] = PR[I_BOOK_LV + lv]
+        if S.game[g, CUR_BIT] != 0 and S.game[g, FR_N] > 0:
+            S.game[g, FR_USED + (S.game[g, FR_N] - 1)] |= S.game[g, CUR_BIT]
+        S.game[g, CUR_BIT] = 0
         advance(S, C, PR, g)
     elif ph == P_TARGET:
         b = a - A_BOARD
-        op = S.cur_op[g]
+        op = S.game[g, CUR_OP]
         if op == O_WRITE:
             for s in range(4):
                 add_books(S, PR, g, p, s, -C.BOARD_BOOKS[b, s])
-            pay(S.research, g, p, write_research(S, C, PR, g, p, b))
+            pay(S, g, p, RESEARCH, write_research(S, C, PR, g, p, b))
             take_seal(S, g, p)
             i = board_free_space(S, g, b, True)
-            S.tseal[g, b, i] = p
+            S.game[g, TSEAL + b * TSEAL_W + i] = p
             ev(S, g, p, E_WRITE, C_TREATISE, C.BOARD_SEALVP[b, i], p, b, i, 0)
             add_vp(S, g, p, C.BOARD_SEALVP[b, i], C_TREATISE, b)
             trigger(S, C, PR, g, p, TR_WRITE)
             take_card(S, C, PR, g, p, C.BOARD_CARD[b], 0, b, 0)
         elif op == O_COPY:
-            pay(S.coins, g, p, S.cur_b[g])
+            pay(S, g, p, COINS, S.game[g, CUR_B])
             take_seal(S, g, p)
             owner = board_leftmost_owner(S, g, b)
             i = board_free_space(S, g, b, False)
-            S.tseal[g, b, i] = p
-            ev(S, g, p, E_COPY, C_TREATISE, S.cur_c[g], owner, b, i, 0)
-            add_vp(S, g, owner, S.cur_c[g], C_TREATISE, b)
+            S.game[g, TSEAL + b * TSEAL_W + i] = p
+            ev(S, g, p, E_COPY, C_TREATISE, S.game[g, CUR_C], owner, b, i, 0)
+            add_vp(S, g, owner, S.game[g, CUR_C], C_TREATISE, b)
             trigger(S, C, PR, g, p, TR_COPY)
             take_card(S, C, PR, g, p, C.BOARD_CARD[b], 1, b, 0)
         else:
-            pay(S.coins, g, p, S.cur_b[g])
+            pay(S, g, p, COINS, S.game[g, CUR_B])
             owner = board_leftmost_owner(S, g, b)
-            ev(S, g, p, E_READ, C_TREATISE, S.cur_c[g] if owner != p else 0, owner, b, 0, 0)
+            ev(S, g, p, E_READ, C_TREATISE, S.game[g, CUR_C] if owner != p else 0, owner, b, 0, 0)
             if owner != p:
-                add_vp(S, g, owner, S.cur_c[g], C_TREATISE, b)
+                add_vp(S, g, owner, S.game[g, CUR_C], C_TREATISE, b)
             trigger(S, C, PR, g, p, TR_READ)
             push_frame(S, C, g, C.CARD_ISET[C.BOARD_CARD[b]])
             advance(S, C, PR, g)
     elif ph == P_PLACE:
-        c = S.cur_card[g]
+        c = S.game[g, CUR_CARD]
         if a == A_DECKTOP:
             put_on_deck(S, g, p, c)
         else:
             d = has_in_zone(S, C, g, p, a - A_CARD, Z_HAND)
-            S.czone[g, p, d] = Z_DISCARD
+            S.slot[g, p, d, SLOT_CZONE] = Z_DISCARD
         advance(S, C, PR, g)
     elif ph == P_SLOT:
         w = a - A_SLOT
-        i = S.workshop[g, w]
-        pay(S.coins, g, p, PR[I_WS_COINS + w] + C.INV_COINS[i])
-        pay(S.research, g, p, C.INV_RES[i])
+        i = S.game[g, WORKSHOP + w]
+        pay(S, g, p, COINS, PR[I_WS_COINS + w] + C.INV_COINS[i])
+        pay(S, g, p, RESEARCH, C.INV_RES[i])
         for s in range(4):
             add_books(S, PR, g, p, s, -C.INV_BOOKS[i, s])
         trigger(S, C, PR, g, p, TR_INVENT)
-        S.inv_owner[g, i] = p
-        S.workshop[g, w] = -1
-        S.ws_dirty[g] = True
+        S.inv[g, i, INV_OWNER] = p
+        S.game[g, WORKSHOP + w] = -1
+        S.game[g, WS_DIRTY] = True
         ev(S, g, p, E_INVENT, C_NONE, PR[I_WS_COINS + w] + C.INV_COINS[i], -1, i, w, 0)
         apply_iset_simple(S, C, PR, g, p, C.INV_BOTTOM[i], i)
         advance(S, C, PR, g)
     elif ph == P_OLEVEL:
         lv = a - A_OLEVEL + 1
-        S.obs_level[g] = lv
+        S.game[g, OBS_LEVEL] = lv
         t1 = bag_draw(S, g, lv)
         t2 = -1
         if PR[I_OBS_DRAW] >= 2:
             t2 = bag_draw(S, g, lv)
         if t2 >= 0:
-            S.obs_tiles[g, 0] = t1
-            S.obs_tiles[g, 1] = t2
-            S.phase[g] = P_OKEEP
+            S.game[g, OBS_TILES + 0] = t1
+            S.game[g, OBS_TILES + 1] = t2
+            S.game[g, PHASE] = P_OKEEP
         else:
-            S.obs_tile[g] = t1
-            S.phase[g] = P_OSPACE
+            S.game[g, OBS_TILE] = t1
+            S.game[g, PHASE] = P_OSPACE
     elif ph == P_OKEEP:
         i = a - A_KEEP
-        S.obs_tile[g] = S.obs_tiles[g, i]
-        tile_discard(S, g, S.obs_level[g], S.obs_tiles[g, 1 - i])
-        S.phase[g] = P_OSPACE
+        S.game[g, OBS_TILE] = S.game[g, OBS_TILES + i]
+        tile_discard(S, g, S.game[g, OBS_LEVEL], S.game[g, OBS_TILES + (1 - i)])
+        S.game[g, PHASE] = P_OSPACE
     elif ph == P_OSPACE:
         cell = a - A_WIN
         r = cell // WCOLS
         c = cell % WCOLS
-        pay(S.research, g, p, C.WIN_RES[r, c])
+        pay(S, g, p, RESEARCH, C.WIN_RES[r, c])
         add_books(S, PR, g, p, ASTRONOMY, -C.WIN_ASTRO[r, c])
-        S.window[g, p, r, c] = S.obs_tile[g]
-        S.obs_cell[g] = cell
-        ev(S, g, p, E_OBSERVE, C_OBSERVATION, S.obs_level[g], -1, S.obs_tile[g], cell, 0)
+        S.seat[g, p, WINDOW + r * WINDOW_W + c] = S.game[g, OBS_TILE]
+        S.game[g, OBS_CELL] = cell
+        ev(S, g, p, E_OBSERVE, C_OBSERVATION, S.game[g, OBS_LEVEL], -1, S.game[g, OBS_TILE], cell, 0)
         trigger(S, C, PR, g, p, TR_OBSERVE)
-        S.phase[g] = P_OORDER
+        S.game[g, PHASE] = P_OORDER
     elif ph == P_OORDER:
-        cell = S.obs_cell[g]
+        cell = S.game[g, OBS_CELL]
         sp_iset = C.WIN_ISET[cell // WCOLS, cell % WCOLS]
-        tl_iset = C.TILE_ISET[S.obs_tile[g]]
+        tl_iset = C.TILE_ISET[S.game[g, OBS_TILE]]
         # seed step 6: the bonus comes after both icon sets; the frame that started Observe pays it
         # out when it is on top again (see advance)
-        S.fr_used[g, S.fr_n[g] - 1] |= OBS_BONUS
+        S.game[g, FR_USED + (S.game[g, FR_N] - 1)] |= OBS_BONUS
         if a == A_KEEP:     # space icons first: push the tile's frame underneath
             push_frame(S, C, g, tl_iset)
             push_frame(S, C, g, sp_iset)
@@ -1695,16 +1717,16 @@ def apply_game(S, C, PR, g, a):
             t = a - A_RMPLAY
             zone = Z_PLAY
         c = has_in_zone(S, C, g, p, t, zone)
-        S.czone[g, p, c] = Z_REMOVED
+        S.slot[g, p, c, SLOT_CZONE] = Z_REMOVED
         s = C.CARD_SUBJ[t]
         if s < PURPLE:
             add_books(S, PR, g, p, s, C.CARD_BOOKS[t])
             advance(S, C, PR, g)
         else:      # a purple spine: its Books in one chosen Subject (A-GT-07)
-            S.cur_op[g] = O_BOOK_ANY
-            S.cur_a[g] = C.CARD_BOOKS[t]
-            S.cur_bit[g] = 0
-            S.phase[g] = P_BOOKSUBJ
+            S.game[g, CUR_OP] = O_BOOK_ANY
+            S.game[g, CUR_A] = C.CARD_BOOKS[t]
+            S.game[g, CUR_BIT] = 0
+            S.game[g, PHASE] = P_BOOKSUBJ
 
 
 @njit(cache=True)
@@ -1731,31 +1753,31 @@ def ids_where(key, value, out):
 @njit(cache=True)
 def setup_kernel(S, C, PR):
     """Shuffle decks, Workshop decks, bags, Penance pile; draw Graduation tiles; first Cycle starts."""
-    B = S.cycle.shape[0]
-    P = S.coins.shape[1]
+    B = S.game.shape[0]
+    P = S.seat.shape[1]
     nbasic = C.BASIC_CARDS.shape[0]
     for g in range(B):
         for p in range(P):
             for i in range(nbasic):
-                S.ctype[g, p, i] = C.BASIC_CARDS[i]
-                S.czone[g, p, i] = Z_DECK
-                S.deck[g, p, i] = i
-            S.deck_n[g, p] = nbasic
-            S.nslots[g, p] = nbasic
-            chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_DECK + p, S.deck[g, p], 0, nbasic)
+                S.slot[g, p, i, SLOT_CTYPE] = C.BASIC_CARDS[i]
+                S.slot[g, p, i, SLOT_CZONE] = Z_DECK
+                S.pile[g, DECK_0 + p, i] = i
+            S.seat[g, p, DECK_N] = nbasic
+            S.seat[g, p, NSLOTS] = nbasic
+            chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_DECK + p, S.pile[g, DECK_0 + p], 0, nbasic)
         for per in range(3):  # one Invention deck per Period, shuffled
-            n = ids_where(C.INV_PERIOD, per + 1, S.inv_deck[g, per])
-            S.inv_deck_n[g, per] = n
-            chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_INV + per, S.inv_deck[g, per], 0, n)
+            n = ids_where(C.INV_PERIOD, per + 1, S.pile[g, INV_DECK_1 + per])
+            S.game[g, INV_DECK_N + per] = n
+            chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_INV + per, S.pile[g, INV_DECK_1 + per], 0, n)
         for lv in range(3):  # one Observation bag per Level, shuffled
-            n = ids_where(C.TILE_LEVEL, lv + 1, S.bag[g, lv])
-            S.bag_n[g, lv] = n
-            chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_BAG + lv, S.bag[g, lv], 0, n)
+            n = ids_where(C.TILE_LEVEL, lv + 1, S.pile[g, BAG_1 + lv])
+            S.game[g, BAG_N + lv] = n
+            chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_BAG + lv, S.pile[g, BAG_1 + lv], 0, n)
         npen = C.PEN_TYPES.shape[0]
         for i in range(npen):
-            S.pen_pile[g, i] = C.PEN_TYPES[i]
-        S.pen_n[g] = npen
-        chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_PENANCE, S.pen_pile[g], 0, npen)
+            S.pile[g, PEN_PILE, i] = C.PEN_TYPES[i]
+        S.game[g, PEN_N] = npen
+        chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_PENANCE, S.pile[g, PEN_PILE], 0, npen)
         for lv in range(2, 5):
             n = 0
             for i in range(C.GRAD_LEVEL.shape[0]):
@@ -1767,7 +1789,7 @@ def setup_kernel(S, C, PR):
             for i in range(C.GRAD_LEVEL.shape[0]):
                 if C.GRAD_LEVEL[i] == lv:
                     if k == 0:
-                        S.grad[g, lv - 2] = i
+                        S.game[g, GRAD + (lv - 2)] = i
                         break
                     k -= 1
         refill_workshop(S, PR, g)
