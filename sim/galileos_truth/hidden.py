@@ -32,7 +32,7 @@ def redeterminize_kernel(keys, counters, searcher, game, seat, slot, pile):
         keys, counters: ``uint64[B]`` the searching seat's copy streams (one per copy).
         searcher: ``int64[B]`` the searching seat of each copy.
         game, seat, slot, pile: the :class:`~sim.galileos_truth.state.GTState` groups of the copies
-            (``int32[B, GAME_WIDTH]``, ``[B, P, SEAT_WIDTH]``, ``[B, P, NC, SLOT_WIDTH]``, ``[B, 15, L]``).
+            (``int64[B, GAME_WIDTH]``, ``[B, P, SEAT_WIDTH]``, ``[B, P, NC, SLOT_WIDTH]``, ``[B, 15, L]``).
 
     Card slots keep their types (cards are conserved); every count is kept. Sources: seed 001
     §Draw a Card (never look through a deck), §Write a Treatise / §Copy a Treatise (a taken card is public).

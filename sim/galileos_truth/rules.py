@@ -12,6 +12,8 @@ from numba import njit
 from sim.core.logs import begin_event_row, begin_turn_row
 from sim.core.rng import chance_below, chance_shuffle
 
+from .jit import rule
+
 from .cols import (ABJURE_CYCLE, ACT_VP, BAGDISC_1, BAGDISC_N, BAG_1, BAG_N, BESIDE, BOOKS, COINS, COPER, CUR_A,
                    CUR_B, CUR_BIT, CUR_C, CUR_CARD, CUR_OP, CYCLE, DECK_0, DECK_N, END_LOSS, FIRST, FIRST_PASS, FR_N,
                    FR_SEL, FR_SET, FR_USED, GRAD, INQ_UP, INV_DECK_1, INV_DECK_N, INV_OWNER, INV_TAPPED, LEVEL,
@@ -48,7 +50,7 @@ from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_G
 # ====================================================================== small helpers
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def ev(S, g, seat, kind, cat, amount, target, item, before, after):
     """Append one event row (core ply, turn, seat, kind + category, amount, target, item, cycle, before, after)."""
     b = S.event_buf
@@ -62,7 +64,7 @@ def ev(S, g, seat, kind, cat, amount, target, item, before, after):
     b[g, r, EV_AFTER] = after
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def add_vp(S, g, p, n, cat, item):
     """Every VP change goes through here: total, category, running event sum, and a ``vp`` event."""
     if n == 0:
@@ -76,7 +78,7 @@ def add_vp(S, g, p, n, cat, item):
     ev(S, g, p, E_VP, cat, n, -1, item, before, S.seat[g, p, VP])
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def add_susp(S, PR, g, p, d, cause, target):
     """Move a Suspicion marker (clamped to the track); Prison / Stake when reached going up."""
     before = S.seat[g, p, SUSP]
@@ -98,7 +100,7 @@ def add_susp(S, PR, g, p, d, cause, target):
             ev(S, g, p, E_PRISON, cause, 0, -1, -1, before, after)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def book_level(PR, n):
     """Book-track Level (1..3) of ``n`` Books."""
     if n >= PR[I_BOOK_LV + 2]:
@@ -108,7 +110,7 @@ def book_level(PR, n):
     return 1
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def add_books(S, PR, g, p, s, n):
     v = S.seat[g, p, BOOKS + s] + n
     if v > PR[I_BOOK_MAX]:
@@ -118,14 +120,14 @@ def add_books(S, PR, g, p, s, n):
     S.seat[g, p, BOOKS + s] = v
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def pay(S, g, p, col, n):
     """Pay ``n`` of the seat column ``col`` (``COINS``, ``RESEARCH``), never below zero."""
     v = S.seat[g, p, col] - n
     S.seat[g, p, col] = v if v > 0 else 0
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def seals_left(S, g, p):
     t = 0
     for m in range(S.mentors.shape[2]):
@@ -133,7 +135,7 @@ def seals_left(S, g, p):
     return t
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def take_seal(S, g, p):
     """Take a Wax Seal from a Mentor (the first with seals left; Mentors are interchangeable, A-GT-14)."""
     for m in range(S.mentors.shape[2]):
@@ -143,7 +145,7 @@ def take_seal(S, g, p):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def diff_subjects_in_play(S, C, g, p):
     """Treatises of different Subjects in the play area (purple and Penance ignored), at most 4."""
     seen = 0
@@ -160,7 +162,7 @@ def diff_subjects_in_play(S, C, g, p):
     return n if n < 4 else 4
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def count_tiles(S, g, p):
     n = 0
     for r in range(WROWS):
@@ -170,7 +172,7 @@ def count_tiles(S, g, p):
     return n
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def count_treatise_seals(S, g, p):
     n = 0
     for b in range(NB):
@@ -180,7 +182,7 @@ def count_treatise_seals(S, g, p):
     return n
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def count_inventions(S, g, p):
     n = 0
     for i in range(S.inv.shape[1]):
@@ -189,7 +191,7 @@ def count_inventions(S, g, p):
     return n
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def has_in_zone(S, C, g, p, t, zone):
     """Slot of a card of type ``t`` in ``zone`` (-1: none)."""
     for c in range(S.seat[g, p, NSLOTS]):
@@ -198,7 +200,7 @@ def has_in_zone(S, C, g, p, t, zone):
     return -1
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def hand_types(S, g, p):
     """Bitmask of the card types in seat ``p``'s hand (one scan for a whole mask)."""
     bits = 0
@@ -208,7 +210,7 @@ def hand_types(S, g, p):
     return bits
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def penance_in_hand(S, C, g, p):
     for c in range(S.seat[g, p, NSLOTS]):
         if S.slot[g, p, c, SLOT_CZONE] == Z_HAND and C.CARD_KIND[S.slot[g, p, c, SLOT_CTYPE]] == 2:
@@ -219,7 +221,7 @@ def penance_in_hand(S, C, g, p):
 # ====================================================================== cards
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def reshuffle(S, g, p):
     """Shuffle the discard pile into a new deck (called when the deck is empty)."""
     n = S.seat[g, p, DECK_N]
@@ -234,7 +236,7 @@ def reshuffle(S, g, p):
     S.seat[g, p, DECK_N] = n
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def draw_one(S, g, p):
     """Draw one card; an empty deck reshuffles the discard first. False when nothing could be drawn."""
     if S.seat[g, p, DECK_N] == 0:
@@ -248,7 +250,7 @@ def draw_one(S, g, p):
     return True
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def draw_n(S, g, p, n):
     got = 0
     for _ in range(n):
@@ -259,14 +261,14 @@ def draw_n(S, g, p, n):
     return got
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def put_on_deck(S, g, p, c):
     S.pile[g, DECK_0 + p, S.seat[g, p, DECK_N]] = c
     S.seat[g, p, DECK_N] += 1
     S.slot[g, p, c, SLOT_CZONE] = Z_DECK
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def new_card(S, g, p, t):
     c = S.seat[g, p, NSLOTS]
     S.slot[g, p, c, SLOT_CTYPE] = t
@@ -278,7 +280,7 @@ def new_card(S, g, p, t):
 # ====================================================================== icon effects
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
     """Can the mandatory payments of groups ``sel`` be met in full (gains counted first)?
 
@@ -335,7 +337,7 @@ def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
     return True
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def iset_ok(S, C, PR, g, p, iset, xsubj, xbooks, dc, dr, trig):
     """Some legal group choice of icon set ``iset`` can be paid (offsets as in :func:`group_ok`);
     across a Suspicion line that includes doing both groups."""
@@ -350,7 +352,7 @@ def iset_ok(S, C, PR, g, p, iset, xsubj, xbooks, dc, dr, trig):
     return sep == SEP_SUSP and group_ok(S, C, PR, g, p, iset, 3, xsubj, xbooks, dc, dr, -1, trig)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def trig_books(S, C, g, p, trig, s):
     """Books of Subject ``s`` the Ongoing Inventions of ``p`` with condition ``trig`` give."""
     n = 0
@@ -363,7 +365,7 @@ def trig_books(S, C, g, p, trig, s):
     return n
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def trig_gain(S, C, g, p, trig, research):
     """Coins (``research`` False) or Research the Ongoing Inventions of ``p`` with condition ``trig`` give
     before the icons they precede resolve (they carry no payments, A-GT-32)."""
@@ -378,7 +380,7 @@ def trig_gain(S, C, g, p, trig, research):
     return n
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def mastery_seal(S, C, g, p, t):
     """Seal on the leftmost free space of Mastery track ``t`` and score it (nothing if full or no seal)."""
     for i in range(S.track.shape[2]):
@@ -391,7 +393,7 @@ def mastery_seal(S, C, g, p, t):
             return
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def pay_now_ok(S, g, p, op, a0, a1):
     """The icon is no payment, or its payment (red Coins, Research, Books) can be made in full now."""
     if op == O_COINS and a0 < 0:
@@ -403,7 +405,7 @@ def pay_now_ok(S, g, p, op, a0, a1):
     return True
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def apply_simple(S, C, PR, g, p, op, a0, a1, a2, a3, item):
     """One mandatory Effect that needs no choice."""
     if op == O_COINS:
@@ -461,7 +463,7 @@ def apply_simple(S, C, PR, g, p, op, a0, a1, a2, a3, item):
         S.seat[g, p, RESEARCH] += PR[I_INC_RES + book_level(PR, S.seat[g, p, BOOKS + MATHEMATICS]) - 1]
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def apply_iset_simple(S, C, PR, g, p, iset, item):
     """All icons of group A of a no-choice icon set (Income / Ongoing Inventions, Invention bottoms), in
     printed order; a payment that cannot be made yet waits for the gains after it (A-GT-24)."""
@@ -479,7 +481,7 @@ def apply_iset_simple(S, C, PR, g, p, iset, item):
                          C.ISET_ARG[iset, 0, j, 2], C.ISET_ARG[iset, 0, j, 3], item)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def trigger(S, C, PR, g, p, trig):
     """Ongoing Inventions of ``p`` whose condition is ``trig``."""
     for i in range(C.INV_TYPE.shape[0]):
@@ -487,7 +489,7 @@ def trigger(S, C, PR, g, p, trig):
             apply_iset_simple(S, C, PR, g, p, C.INV_ISET[i], i)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def push_frame(S, C, g, iset):
     """Start resolving an icon set (ignored when it has no icons)."""
     empty = True
@@ -507,7 +509,7 @@ def push_frame(S, C, g, iset):
 # ====================================================================== feasibility of choices
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def write_research(S, C, PR, g, p, b):
     if C.BOARD_ROW[b] == 0:
         return PR[I_WRITE_RES]
@@ -523,7 +525,7 @@ def write_research(S, C, PR, g, p, b):
     return r
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def board_has_seal_of(S, g, b, p):
     for i in range(SEAL_SPACES):
         if S.game[g, TSEAL + b * TSEAL_W + i] == p:
@@ -531,7 +533,7 @@ def board_has_seal_of(S, g, b, p):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def board_free_space(S, g, b, leftmost):
     n = SEAL_SPACES
     for k in range(n):
@@ -541,7 +543,7 @@ def board_free_space(S, g, b, leftmost):
     return -1
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def board_leftmost_owner(S, g, b):
     for i in range(SEAL_SPACES):
         if S.game[g, TSEAL + b * TSEAL_W + i] >= 0:
@@ -549,7 +551,7 @@ def board_leftmost_owner(S, g, b):
     return -1
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def write_ok(S, C, PR, g, p, b):
     if board_has_seal_of(S, g, b, p) or board_free_space(S, g, b, True) < 0 or seals_left(S, g, p) == 0:
         return False
@@ -559,7 +561,7 @@ def write_ok(S, C, PR, g, p, b):
     return S.seat[g, p, RESEARCH] >= write_research(S, C, PR, g, p, b)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def copy_ok(S, C, g, p, b, lvl, coins):
     if C.BOARD_ROW[b] + 1 > lvl or board_has_seal_of(S, g, b, p) or board_free_space(S, g, b, False) < 0:
         return False
@@ -568,7 +570,7 @@ def copy_ok(S, C, g, p, b, lvl, coins):
     return S.seat[g, p, COINS] >= coins
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def read_ok(S, C, PR, g, p, b, lvl, coins):
     """Read: Level cap, any seal, the Coins, and the page's payments as if it were played (seed Read 2)
     after the Coins and what Ongoing Inventions give on a Read."""
@@ -582,7 +584,7 @@ def read_ok(S, C, PR, g, p, b, lvl, coins):
                                              trig_gain(S, C, g, p, TR_READ, True), TR_READ)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def slot_ok(S, C, PR, g, p, w):
     i = S.game[g, WORKSHOP + w]
     if i < 0:
@@ -598,7 +600,7 @@ def slot_ok(S, C, PR, g, p, w):
                     trig_gain(S, C, g, p, TR_INVENT, True) - C.INV_RES[i], i, TR_INVENT)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def cell_ok(S, C, PR, g, p, r, c):
     """Window space (r, c) is empty, placeable (start space first, then orthogonally adjacent) and paid,
     and the space's own icons can be paid after its cost (the tile's gains are not counted: the tile
@@ -628,7 +630,7 @@ def cell_ok(S, C, PR, g, p, r, c):
                                              trig_gain(S, C, g, p, TR_OBSERVE, True) - C.WIN_RES[r, c], TR_OBSERVE)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def obs_level_ok(S, C, PR, g, p, lv):
     if S.game[g, BAG_N + (lv - 1)] + S.game[g, BAGDISC_N + (lv - 1)] == 0:
         return False
@@ -638,12 +640,12 @@ def obs_level_ok(S, C, PR, g, p, lv):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def removable(S, C, g, p, t, zone):
     return C.CARD_KIND[t] != 2 and has_in_zone(S, C, g, p, t, zone) >= 0
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def sec_ok(S, C, PR, g, p, kind, a0, a1, a2):
     """The Secondary Action of ``kind`` (with icon args) has at least one legal way to be done."""
     op = kind + O_FIRST_SECONDARY
@@ -683,7 +685,7 @@ def sec_ok(S, C, PR, g, p, kind, a0, a1, a2):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def frame_sec_kinds(S, C, PR, g):
     """Bitmask of Secondary Action kinds still open (and doable) in the top frame."""
     k = S.game[g, FR_N] - 1
@@ -710,7 +712,7 @@ OBS_BONUS = 1 << (2 * K_ICONS + 1)   # fr_used flag: an Observation's bonus is d
 PEND_EFFECTS, PEND_PAYMENT = 1, 2
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def pending_effects(S, C, g):
     """Top frame: ``PEND_EFFECTS`` if a mandatory Effect of the chosen groups is still unresolved, plus
     ``PEND_PAYMENT`` if one of them is a payment (red Coins, Research or Books). 0 once they resolve."""
@@ -733,7 +735,7 @@ def pending_effects(S, C, g):
     return out
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def order_matters(S, C, PR, g):
     """Top frame: the order of its pending mandatory Effects can change the outcome, so the player picks
     them one by one (seed: icons activate in the order you like; A-GT-25). Pairs that interact: "x2" VP with
@@ -838,7 +840,7 @@ def order_matters(S, C, PR, g):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def grad_ok(S, C, g, p, tile):
     r = C.GRAD_REQ[tile]
     books = 0
@@ -849,7 +851,7 @@ def grad_ok(S, C, g, p, tile):
             and S.seat[g, p, COINS] >= r[5])
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def upgrade_ok(S, C, g, p):
     lv = S.seat[g, p, LEVEL]
     if lv >= 4 or seals_left(S, g, p) == 0:
@@ -861,7 +863,7 @@ def upgrade_ok(S, C, g, p):
     return free and grad_ok(S, C, g, p, S.game[g, GRAD + (lv - 1)])
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def top_ok(S, C, PR, g, p, t, subj, xb):
     """Card type ``t`` as the Active card of a stack whose spines give ``xb`` Books in Subject ``subj``
     (-1: only purple, the Subject is still to be chosen: any one that works) can have its page paid,
@@ -879,7 +881,7 @@ def top_ok(S, C, PR, g, p, t, subj, xb):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def stack_books(S, C, g, p):
     xb = 0
     for i in range(S.game[g, STACK_N]):
@@ -887,7 +889,7 @@ def stack_books(S, C, g, p):
     return xb
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def stack_card_ok(S, C, PR, g, p, t, hand):
     """Card type ``t`` in hand (``hand`` bitmask) can go on the current stack: the Subject rule, and the
     stack can still be finished with an Active card whose page can be paid. Only the Active card's page
@@ -933,7 +935,7 @@ def stack_card_ok(S, C, PR, g, p, t, hand):
     return False
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def space_ok(S, C, PR, g, p, sp):
     if S.seat[g, p, PHIL] != PH_STANDING or C.SPACE_LEVEL[sp] > S.seat[g, p, LEVEL]:
         return False
@@ -945,7 +947,7 @@ def space_ok(S, C, PR, g, p, sp):
 # ====================================================================== legal mask
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def mask_game(S, C, PR, g, out):
     # ``out`` arrives all False (legal_action_mask allocates it zeroed)
     if S.game[g, OVER]:
@@ -1086,7 +1088,7 @@ def mask_kernel(S, C, PR, out):
 # ====================================================================== turn / cycle flow
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def start_turn(S, g):
     S.game[g, PHASE] = P_MAIN
     S.game[g, TURN_VP0] = S.seat[g, S.game[g, TO_ACT], VP]
@@ -1097,7 +1099,7 @@ def start_turn(S, g):
     S.game[g, FR_N] = 0
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def period_of(PR, cycle):
     if cycle >= PR[I_P3]:
         return 3
@@ -1106,7 +1108,7 @@ def period_of(PR, cycle):
     return 1
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def refill_workshop(S, PR, g):
     """Slide the Workshop down to fill gaps; reveal new cards in the top slots from the current Period's deck."""
     n = WORKSHOP_SLOTS
@@ -1128,7 +1130,7 @@ def refill_workshop(S, PR, g):
     S.game[g, WS_DIRTY] = False
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def start_cycle(S, C, PR, g):
     """Inquisition flip, Income Phase, hands drawn up to ``hand_size``; first player opens."""
     P = S.seat.shape[1]
@@ -1153,7 +1155,7 @@ def start_cycle(S, C, PR, g):
     start_turn(S, g)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def final_scoring(S, C, PR, g):
     P = S.seat.shape[1]
     for p in range(P):
@@ -1188,7 +1190,7 @@ def final_scoring(S, C, PR, g):
     S.game[g, PHASE] = P_OVER
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def next_first_player(S, PR, g):
     """Seat that opens the next Cycle (A-GT-31, ``first_player_rule``): rotate = the next seat
     clockwise; first-to-pass = the first seat that passed this Cycle; fewest-vp = the seat with the
@@ -1210,7 +1212,7 @@ def next_first_player(S, PR, g):
     return (f + 1) % P
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def end_cycle(S, C, PR, g):
     """End of Cycle: hand and play area to discard, Inventions upright, Philosophers back, Penance, next Cycle."""
     P = S.seat.shape[1]
@@ -1243,7 +1245,7 @@ def end_cycle(S, C, PR, g):
     start_cycle(S, C, PR, g)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def end_turn(S, C, PR, g):
     p = S.game[g, TO_ACT]
     if S.game[g, WS_DIRTY]:
@@ -1271,7 +1273,7 @@ def end_turn(S, C, PR, g):
 # ====================================================================== icon resolution machine
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def advance(S, C, PR, g):
     """Resolve icons until a decision is needed; end the turn when the Main Action is complete."""
     p = S.game[g, TO_ACT]
@@ -1343,7 +1345,7 @@ def advance(S, C, PR, g):
         S.game[g, FR_N] = k
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def finish_stack(S, C, PR, g):
     """Books from every visible spine in the stack's Subject, then the Active (top) card's icons."""
     p = S.game[g, TO_ACT]
@@ -1357,7 +1359,7 @@ def finish_stack(S, C, PR, g):
     advance(S, C, PR, g)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def book_icon_can_act(S, C, PR, g, p, op):
     """Whether Book icon ``op`` (O_BOOK_ANY / O_BOOK_DIFF / O_BOOK_UP) has something to act on for seat
     ``p`` (seed §Effects, the Book icon; an icon with nothing to act on is skipped): "one Book per
@@ -1373,7 +1375,7 @@ def book_icon_can_act(S, C, PR, g, p, op):
     return True
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def start_book_icon(S, g, op, arg, bit):
     """Start Book icon ``op`` (argument ``arg``, pending-icon ``bit``): the seat chooses its Subject next."""
     S.game[g, CUR_OP] = op
@@ -1382,7 +1384,7 @@ def start_book_icon(S, g, op, arg, bit):
     S.game[g, PHASE] = P_BOOKSUBJ
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def resolve_icon(S, C, PR, g, i):
     """Resolve pending Effect icon ``i`` (= group * K_ICONS + position) of the top frame now (A-GT-25)."""
     p = S.game[g, TO_ACT]
@@ -1404,7 +1406,7 @@ def resolve_icon(S, C, PR, g, i):
     advance(S, C, PR, g)
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def start_secondary(S, C, PR, g, kind):
     """Mark the first open icon of ``kind`` in the top frame as used and begin that Secondary Action."""
     p = S.game[g, TO_ACT]
@@ -1439,7 +1441,7 @@ def start_secondary(S, C, PR, g, kind):
                 return
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def bag_draw(S, g, lv):
     """One tile of Level ``lv`` (an empty bag is refilled from that Level's discards); -1 if none."""
     i = lv - 1
@@ -1457,14 +1459,14 @@ def bag_draw(S, g, lv):
     return S.pile[g, BAG_1 + i, S.game[g, BAG_N + i]]
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def tile_discard(S, g, lv, t):
     i = lv - 1
     S.pile[g, BAGDISC_1 + i, S.game[g, BAGDISC_N + i]] = t
     S.game[g, BAGDISC_N + i] += 1
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def take_card(S, C, PR, g, p, t, kind, b, before):
     """Write/Copy: a new card of type ``t``; the player then places it (deck top or hand)."""
     c = new_card(S, g, p, t)
@@ -1474,7 +1476,7 @@ def take_card(S, C, PR, g, p, t, kind, b, before):
     S.game[g, PHASE] = P_PLACE
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def apply_game(S, C, PR, g, a):
     p = S.game[g, TO_ACT]
     ph = S.game[g, PHASE]
@@ -1739,7 +1741,7 @@ def apply_kernel(S, C, PR, actions, active):
 # ====================================================================== setup
 
 
-@njit(cache=True, no_cpython_wrapper=True)
+@rule
 def ids_where(key, value, out):
     """Write the ids ``i`` with ``key[i] == value`` into ``out`` in id order; returns how many."""
     n = 0

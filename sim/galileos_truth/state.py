@@ -116,11 +116,12 @@ _F = Field
 
 
 def _G(*args, **kw) -> Group:
-    """A group of int32 columns (every Galileo's Truth array is int32)."""
-    return Group(*args, dtype="int32", **kw)
+    """A group of int64 columns: every Galileo's Truth array is int64, like the content arrays and the
+    parameter vector, so every value a kernel passes on has one type and each helper compiles once."""
+    return Group(*args, dtype="int64", **kw)
 
 
-#: Galileo's Truth's rule state, declared once: a few int32 arrays by entity (``sim.core.layout``). Former
+#: Galileo's Truth's rule state, declared once: a few int64 arrays by entity (``sim.core.layout``). Former
 #: flags are 0/1. Sizes: ``P`` seats, ``slots`` card slots per seat (basic + Treatise + Penance cards),
 #: ``inventions``, ``spaces`` (Philosopher spaces), ``tracks`` x ``track_spaces`` (Mastery tracks),
 #: ``mentors`` (parameter ``mentors``, A-GT-14), ``tiles`` (Observation tiles of the largest Level),
@@ -229,9 +230,9 @@ assert MAX_SEATS == 4  # piles deck_0..deck_3
 class GTState(LayoutState):
     """A batch of Galileo's Truth games: B games, P seats, the groups of :data:`LAYOUT`.
 
-    ``game`` ``int32[B, GAME_WIDTH]``, ``seat`` ``int32[B, P, SEAT_WIDTH]``, ``slot`` ``int32[B, P, NC, 3]``,
-    ``mentors`` ``int32[B, P, M, 1]``, ``inv`` ``int32[B, NI, 2]``, ``space`` ``int32[B, NS, 1]``,
-    ``track`` ``int32[B, NM, ML, 1]``, ``pile`` ``int32[B, 15, L]``. Every field of the table is a named
+    ``game`` ``int64[B, GAME_WIDTH]``, ``seat`` ``int64[B, P, SEAT_WIDTH]``, ``slot`` ``int64[B, P, NC, 3]``,
+    ``mentors`` ``int64[B, P, M, 1]``, ``inv`` ``int64[B, NI, 2]``, ``space`` ``int64[B, NS, 1]``,
+    ``track`` ``int64[B, NM, ML, 1]``, ``pile`` ``int64[B, 15, L]``. Every field of the table is a named
     view (``state.coins`` ``[B, P]``, ``state.window`` ``[B, P, 3, 4]``); the per-seat and per-Level
     piles also as one view: ``deck`` ``[B, P, NC]``, ``inv_deck`` ``[B, 3, NI]``, ``bag``/``bagdisc``
     ``[B, 3, NT]``.
@@ -253,22 +254,22 @@ class GTState(LayoutState):
 
     @property
     def deck(self) -> np.ndarray:
-        """``int32[B, P, NC]`` deck order of every seat (slot ids), top = ``deck_n - 1``."""
+        """``int64[B, P, NC]`` deck order of every seat (slot ids), top = ``deck_n - 1``."""
         return self._piles(LAYOUT.find("deck_0")[2], self.num_players, "slots")
 
     @property
     def inv_deck(self) -> np.ndarray:
-        """``int32[B, 3, NI]`` Invention decks of Periods I..III."""
+        """``int64[B, 3, NI]`` Invention decks of Periods I..III."""
         return self._piles(LAYOUT.find("inv_deck_1")[2], 3, "inventions")
 
     @property
     def bag(self) -> np.ndarray:
-        """``int32[B, 3, NT]`` Observation bags of Levels I..III."""
+        """``int64[B, 3, NT]`` Observation bags of Levels I..III."""
         return self._piles(LAYOUT.find("bag_1")[2], 3, "tiles")
 
     @property
     def bagdisc(self) -> np.ndarray:
-        """``int32[B, 3, NT]`` tiles discarded from Levels I..III."""
+        """``int64[B, 3, NT]`` tiles discarded from Levels I..III."""
         return self._piles(LAYOUT.find("bagdisc_1")[2], 3, "tiles")
 
 
