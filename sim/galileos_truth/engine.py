@@ -217,14 +217,14 @@ class GalileosTruth(Game):
         band_vp = np.where(state.phil == PH_STAKE, p.stake_vp, band_vp)
         truth = np.where(state.coper != 0, p.truth_vp_flat + p.truth_vp_per_tile * tiles, 0)
         end_vp = truth + band_vp - state.end_loss + state.beside * p.seal_beside_vp
-        kind = np.where(state.ctype >= 0, C.CARD_KIND[np.maximum(state.ctype, 0)], -1)
+        kind = np.where(state.ctype >= 0, C.CARD_KIND[np.maximum(state.ctype, 0)], ct.CK_NONE)
         owner = state.inv_owner
         inv = np.stack([(owner == q).sum(1) for q in range(P)], 1)
         seals = np.stack([(state.tseal == q).sum((1, 2)) for q in range(P)], 1)
         return {"vp": state.vp.astype(f64), "end_vp": end_vp.astype(f64), "coins": state.coins.astype(f64),
                 "research": state.research.astype(f64), "books": state.books.sum(2).astype(f64),
                 "suspicion": susp.astype(f64), "level": state.level.astype(f64),
-                "seals_left": state.mentor.sum(2).astype(f64), "cards": ((kind == 0) | (kind == 1)).sum(2).astype(f64),
+                "seals_left": state.mentor.sum(2).astype(f64), "cards": ((kind == ct.CK_BASIC) | (kind == ct.CK_PYRAMID)).sum(2).astype(f64),
                 "treatises": seals.astype(f64),
                 "tiles": tiles.astype(f64), "inventions": inv.astype(f64), "copernican": state.coper.astype(f64)}
 
@@ -271,11 +271,11 @@ class GalileosTruth(Game):
         np.add.at(hit, (bi, pi, np.clip(ids, 0, nc - 1)), valid.astype(np.int64))
         ok_deck = ~((hit != in_deck.astype(np.int64)).any((1, 2)) | (valid & (state.deck < 0)).any((1, 2)))
         bad(~ok_deck, "deck order does not match the deck zone")
-        kind = np.where(state.ctype >= 0, C.CARD_KIND[np.maximum(state.ctype, 0)], -1)
-        pen_owned = (kind == 2).sum((1, 2))
+        kind = np.where(state.ctype >= 0, C.CARD_KIND[np.maximum(state.ctype, 0)], ct.CK_NONE)
+        pen_owned = (kind == ct.CK_PENANCE).sum((1, 2))
         bad(pen_owned + state.pen_n != len(C.PEN_TYPES), "Penance cards not conserved")
         seals_on_boards = np.stack([(state.tseal == q).sum((1, 2)) for q in range(state.num_players)], 1)
-        bad(((kind == 1).sum(2) != seals_on_boards).any(1), "Treatise cards taken differ from pyramid seals")
+        bad(((kind == ct.CK_PYRAMID).sum(2) != seals_on_boards).any(1), "Treatise cards taken differ from pyramid seals")
         lv_seals = np.stack([(state.lvl_seal == q).sum((1, 2)) for q in range(state.num_players)], 1)
         m_seals = np.stack([(state.mastery == q).sum((1, 2)) for q in range(state.num_players)], 1)
         total = state.mentor.sum(2) + seals_on_boards + lv_seals + m_seals + state.beside
