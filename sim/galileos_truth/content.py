@@ -19,6 +19,7 @@ from sim.core import ContentError
 from sim.core.content import Entry, load_entries, parse_effect
 
 SUBJECTS = ("astronomy", "physics", "mathematics", "philosophy")
+N_SUBJECTS = len(SUBJECTS)   # Subjects (Book tracks), purple excluded (A-GT-07)
 PURPLE = 4
 ASTRONOMY, PHYSICS, MATHEMATICS, PHILOSOPHY = 0, 1, 2, 3
 K_ICONS = 4           # icons per group
@@ -44,6 +45,7 @@ OPCODES: dict[str, tuple] = {
 }
 OP = {name: i + 1 for i, name in enumerate(OPCODES)}
 SECONDARY = ("write", "copy", "read", "invent", "observe", "draw", "remove")
+N_SECONDARY = len(SECONDARY)   # Secondary Action kinds (seed 001 §Secondary Actions)
 SEC_KIND = {name: i for i, name in enumerate(SECONDARY)}
 CHOICE_OPS = ("book_any", "book_diff", "book_up")
 # ops allowed where nothing can be chosen (income / ongoing inventions)

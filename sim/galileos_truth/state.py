@@ -10,7 +10,7 @@ import numpy as np
 from sim.core.layout import Field, Group, Layout, LayoutState, Pile
 
 from .content import K_ICONS, NB, NI_MAX, NS_MAX, OP, SEAL_SPACES, T_MAX, WCOLS, WROWS
-from .params import IDX
+from .params import FIRST_PLAYER_RULES, IDX, Params
 
 # ---- card zones
 Z_NONE, Z_DECK, Z_HAND, Z_PLAY, Z_DISCARD, Z_REMOVED = 0, 1, 2, 3, 4, 5
@@ -25,6 +25,14 @@ RZ_GRAD = RZ_PENANCE + 1       # + Level - 2: the Graduation tile drawn for Leve
 N_CHANCE_ZONES = RZ_GRAD + 3
 WORKSHOP_SLOTS = 4      # Invention slots of the Workshop (seed 001 §Create an Invention)
 LEVEL_SEAL_SPACES = 4   # seal spaces of each Academic Level II..IV on the board
+MAX_LEVEL = 4           # Academic Levels I..IV (seed 001 §Upgrade your Academic Level)
+N_OBS_LEVELS = 3        # Observation Levels I..III (seed 001 §Observe the Sky; A-GT-18)
+BOOK_LEVELS = 3         # Levels I..III of a Book track (A-GT-07)
+N_BANDS = 4             # end Suspicion bands (A-GT-21; parameter suspicion_band_starts)
+# ---- icon groups chosen in a frame (fr_sel bits; seed 001 §Resolving icons)
+SEL_A, SEL_B, SEL_BOTH = 1, 2, 3
+# ---- first-player rules (params.FIRST_PLAYER_RULES, A-GT-31)
+FP_ROTATE, FP_FIRST_TO_PASS, FP_FEWEST_VP, FP_FIXED = range(4)
 # ---- Natural Philosopher
 PH_STANDING, PH_ON_SPACE, PH_LYING, PH_PRISON, PH_STAKE = 0, 1, 2, 3, 4
 # ---- decision phases
@@ -106,6 +114,8 @@ I_BOOK_LV = IDX["book_level_starts"]; I_LVL_VP = IDX["level_space_vp_2"]   # 3 c
 I_WS_COINS = IDX["workshop_slot_coins"]; I_BAND_START = IDX["suspicion_band_starts"]
 I_BAND_VP = IDX["suspicion_band_vp"]
 I_FIRST_RULE = IDX["first_player_rule"]   # 0 rotate, 1 first-to-pass, 2 fewest-vp, 3 fixed (params.FIRST_PLAYER_RULES)
+assert FIRST_PLAYER_RULES == ("rotate", "first-to-pass", "fewest-vp", "fixed")
+assert len(Params().suspicion_band_starts) == N_BANDS
 assert IDX["level_space_vp_3"] == I_LVL_VP + 4 and IDX["level_space_vp_4"] == I_LVL_VP + 8
 
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from ..cols import (BOOKS, COINS, GRAD, INV_OWNER, LEVEL, LVL_SEAL, LVL_SEAL_W, MASTERY, MENTOR, RESEARCH, TSEAL,
                     TSEAL_W, WINDOW, WINDOW_W)
-from ..content import NB, SEAL_SPACES, WCOLS, WROWS
+from ..content import NB, N_SUBJECTS, SEAL_SPACES, WCOLS, WROWS
 from ..jit import rule
-from ..state import C_MASTERY, LEVEL_SEAL_SPACES
+from ..state import C_MASTERY, LEVEL_SEAL_SPACES, MAX_LEVEL
 from .ledger import add_vp
 
 
 @rule
 def seals_left(S, g, p):
+    """Wax Seals seat ``p`` has left on its Mentors (A-GT-14)."""
     t = 0
     for m in range(S.mentors.shape[2]):
         t += S.mentors[g, p, m, MENTOR]
@@ -44,6 +45,7 @@ def mastery_seal(S, C, g, p, t):
 
 @rule
 def count_tiles(S, g, p):
+    """Observation tiles in seat ``p``'s Window (seed 001 §Observe the Sky)."""
     n = 0
     for r in range(WROWS):
         for c in range(WCOLS):
@@ -54,6 +56,7 @@ def count_tiles(S, g, p):
 
 @rule
 def count_treatise_seals(S, g, p):
+    """Seat ``p``'s seals on the Treatise boards of the pyramid (A-GT-09)."""
     n = 0
     for b in range(NB):
         for i in range(SEAL_SPACES):
@@ -64,6 +67,7 @@ def count_treatise_seals(S, g, p):
 
 @rule
 def count_inventions(S, g, p):
+    """Inventions seat ``p`` owns (seed 001 §Create an Invention)."""
     n = 0
     for i in range(S.inv.shape[1]):
         if S.inv[g, i, INV_OWNER] == p:
@@ -73,9 +77,11 @@ def count_inventions(S, g, p):
 
 @rule
 def grad_ok(S, C, g, p, tile):
+    """Seat ``p`` meets the requirements of Graduation tile ``tile`` (seals on Treatises, tiles, Inventions,
+    Books, Research, Coins: content REQS order; A-GT-13)."""
     r = C.GRAD_REQ[tile]
     books = 0
-    for s in range(4):
+    for s in range(N_SUBJECTS):
         books += S.seat[g, p, BOOKS + s]
     return (count_treatise_seals(S, g, p) >= r[0] and count_tiles(S, g, p) >= r[1]
             and count_inventions(S, g, p) >= r[2] and books >= r[3] and S.seat[g, p, RESEARCH] >= r[4]
@@ -84,8 +90,10 @@ def grad_ok(S, C, g, p, tile):
 
 @rule
 def upgrade_ok(S, C, g, p):
+    """Seat ``p`` may Upgrade: below Level IV, a seal left, a free seal space on the next Level and its
+    Graduation tile met (seed 001 §Upgrade your Academic Level)."""
     lv = S.seat[g, p, LEVEL]
-    if lv >= 4 or seals_left(S, g, p) == 0:
+    if lv >= MAX_LEVEL or seals_left(S, g, p) == 0:
         return False
     free = False
     for i in range(LEVEL_SEAL_SPACES):

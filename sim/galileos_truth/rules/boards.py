@@ -4,7 +4,7 @@ Treatise, §Copy a Treatise, §Read a Treatise; A-GT-09, A-GT-10)."""
 from __future__ import annotations
 
 from ..cols import BOOKS, COINS, CUR_CARD, PHASE, RESEARCH, SLOT_CZONE, SLOT_KNOWN, TSEAL, TSEAL_W
-from ..content import SEAL_SPACES
+from ..content import N_SUBJECTS, SEAL_SPACES
 from ..jit import rule
 from ..state import I_WRITE_RES, P_PLACE, TR_READ, Z_HAND
 from .academy import seals_left
@@ -14,6 +14,9 @@ from .icons import iset_ok, trig_gain
 
 @rule
 def write_research(S, C, PR, g, p, b):
+    """Research seat ``p`` pays to Write on board ``b``: write_research_bottom on the bottom row, else the two
+    costs of the boards below, each skipped with the seat's seal on that board (seed 001 §Write a Treatise;
+    A-GT-10)."""
     if C.BOARD_ROW[b] == 0:
         return PR[I_WRITE_RES]
     r = 0
@@ -30,6 +33,7 @@ def write_research(S, C, PR, g, p, b):
 
 @rule
 def board_has_seal_of(S, g, b, p):
+    """Seat ``p`` has a seal on Treatise board ``b``."""
     for i in range(SEAL_SPACES):
         if S.game[g, TSEAL + b * TSEAL_W + i] == p:
             return True
@@ -38,6 +42,7 @@ def board_has_seal_of(S, g, b, p):
 
 @rule
 def board_free_space(S, g, b, leftmost):
+    """The leftmost (Write) or rightmost (Copy) free seal space of board ``b``, -1 none (A-GT-09)."""
     n = SEAL_SPACES
     for k in range(n):
         i = k if leftmost else n - 1 - k
@@ -48,6 +53,8 @@ def board_free_space(S, g, b, leftmost):
 
 @rule
 def board_leftmost_owner(S, g, b):
+    """Seat of the leftmost seal of board ``b`` (its author: Copy and Read pay them), -1 none (seed 001 §Copy a
+    Treatise)."""
     for i in range(SEAL_SPACES):
         if S.game[g, TSEAL + b * TSEAL_W + i] >= 0:
             return S.game[g, TSEAL + b * TSEAL_W + i]
@@ -56,9 +63,11 @@ def board_leftmost_owner(S, g, b):
 
 @rule
 def write_ok(S, C, PR, g, p, b):
+    """Seat ``p`` may Write board ``b``: no seal of its own there, a free space, a seal left, the Books and the
+    Research (seed 001 §Write a Treatise)."""
     if board_has_seal_of(S, g, b, p) or board_free_space(S, g, b, True) < 0 or seals_left(S, g, p) == 0:
         return False
-    for s in range(4):
+    for s in range(N_SUBJECTS):
         if S.seat[g, p, BOOKS + s] < C.BOARD_BOOKS[b, s]:
             return False
     return S.seat[g, p, RESEARCH] >= write_research(S, C, PR, g, p, b)
@@ -66,6 +75,8 @@ def write_ok(S, C, PR, g, p, b):
 
 @rule
 def copy_ok(S, C, g, p, b, lvl, coins):
+    """Seat ``p`` may Copy board ``b`` with an icon of Level ``lvl`` costing ``coins``: the board within the
+    Level, written by another, a free space, a seal left, the Coins (seed 001 §Copy a Treatise)."""
     if C.BOARD_ROW[b] + 1 > lvl or board_has_seal_of(S, g, b, p) or board_free_space(S, g, b, False) < 0:
         return False
     if board_leftmost_owner(S, g, b) < 0 or seals_left(S, g, p) == 0:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sim.core.rng import chance_shuffle
 
 from ..cols import DECK_0, DECK_N, NSLOTS, SLOT_CTYPE, SLOT_CZONE, SLOT_KNOWN
-from ..content import CK_PENANCE, PURPLE
+from ..content import CK_PENANCE, N_SUBJECTS, PURPLE
 from ..jit import rule
 from ..state import RZ_DECK, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE, Z_PLAY
 
@@ -31,6 +31,7 @@ def hand_types(S, g, p):
 
 @rule
 def penance_in_hand(S, C, g, p):
+    """Seat ``p`` holds a Penance card (it must be played this Cycle: seed 001 §Play a Penance Card)."""
     for c in range(S.seat[g, p, NSLOTS]):
         if S.slot[g, p, c, SLOT_CZONE] == Z_HAND and C.CARD_KIND[S.slot[g, p, c, SLOT_CTYPE]] == CK_PENANCE:
             return True
@@ -68,6 +69,8 @@ def draw_one(S, g, p):
 
 @rule
 def draw_n(S, g, p, n):
+    """Draw up to ``n`` cards (reshuffling the discard pile when the deck runs out); returns the cards drawn
+    (seed 001 §Draw a Card; A-GT-04)."""
     got = 0
     for _ in range(n):
         if draw_one(S, g, p):
@@ -79,6 +82,7 @@ def draw_n(S, g, p, n):
 
 @rule
 def put_on_deck(S, g, p, c):
+    """Card slot ``c`` of seat ``p`` onto the top of its deck (seed 001 §Copy a Treatise: on top of your deck)."""
     S.pile[g, DECK_0 + p, S.seat[g, p, DECK_N]] = c
     S.seat[g, p, DECK_N] += 1
     S.slot[g, p, c, SLOT_CZONE] = Z_DECK
@@ -86,6 +90,7 @@ def put_on_deck(S, g, p, c):
 
 @rule
 def new_card(S, g, p, t):
+    """A new card slot of type ``t`` for seat ``p`` (no zone yet); returns the slot."""
     c = S.seat[g, p, NSLOTS]
     S.slot[g, p, c, SLOT_CTYPE] = t
     S.slot[g, p, c, SLOT_CZONE] = Z_NONE
@@ -104,12 +109,14 @@ def diff_subjects_in_play(S, C, g, p):
             if 0 <= s < PURPLE:
                 seen |= 1 << s
     n = 0
-    for s in range(4):
+    for s in range(N_SUBJECTS):
         if seen & (1 << s):
             n += 1
-    return n if n < 4 else 4
+    return n if n < N_SUBJECTS else N_SUBJECTS
 
 
 @rule
 def removable(S, C, g, p, t, zone):
+    """Seat ``p`` has a Treatise card of type ``t`` in ``zone`` it may remove (never a Penance card: seed 001
+    §Remove a Treatise Card)."""
     return C.CARD_KIND[t] != CK_PENANCE and has_in_zone(S, C, g, p, t, zone) >= 0

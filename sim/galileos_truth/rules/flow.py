@@ -14,11 +14,11 @@ from ..content import K_ICONS, MATHEMATICS, PHYSICS
 from ..jit import rule
 from ..logcols import (TURN_CARDS_PLAYED, TURN_COINS_AFTER, TURN_MAIN_ACTION, TURN_PRINCIPLE_AFTER,
                        TURN_RESEARCH_AFTER, TURN_SUSPICION_AFTER, TURN_VP_GAINED)
-from ..state import (C_GAINED, C_NONE, C_OBSERVATION, E_INQUISITION, E_PENANCE, IT_INCOME, I_CYCLES, I_FIRST_RULE,
-                     I_HAND, I_INC_COINS, I_INC_RES, I_INQ, I_OBS_COINS, I_OBS_VP, I_PEN_THR, O_BOOK_ANY,
-                     O_BOOK_DIFF, O_BOOK_UP, O_FIRST_SECONDARY, PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STANDING,
-                     P_GROUP, P_MAIN, P_SEC, RZ_BAG, RZ_DECK, RZ_GRAD, RZ_INV, RZ_PENANCE, SEP_NONE, SEP_PRINC,
-                     Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY)
+from ..state import (C_GAINED, C_NONE, C_OBSERVATION, E_INQUISITION, E_PENANCE, FP_FEWEST_VP, FP_FIRST_TO_PASS,
+                     FP_FIXED, IT_INCOME, I_CYCLES, I_FIRST_RULE, I_HAND, I_INC_COINS, I_INC_RES, I_INQ, I_OBS_COINS,
+                     I_OBS_VP, I_PEN_THR, MAX_LEVEL, O_BOOK_ANY, O_BOOK_DIFF, O_BOOK_UP, O_FIRST_SECONDARY, PH_LYING,
+                     PH_ON_SPACE, PH_PRISON, PH_STANDING, P_GROUP, P_MAIN, P_SEC, RZ_BAG, RZ_DECK, RZ_GRAD, RZ_INV,
+                     RZ_PENANCE, SEL_A, SEL_B, SEP_NONE, SEP_PRINC, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY)
 from .cards import draw_n, new_card
 from .icons import (EFF_GO, OBS_BONUS, PEND_EFFECTS, apply_iset_simple, apply_simple, book_icon_can_act,
                     order_matters, pay_now_ok, pending_effects, start_book_icon)
@@ -30,6 +30,7 @@ from .workshop import refill_workshop
 
 @rule
 def start_turn(S, g):
+    """Start the turn of the seat to act: a Main Action is pending; the turn's counters reset (A-GT-03)."""
     S.game[g, PHASE] = P_MAIN
     S.game[g, TURN_VP0] = S.seat[g, S.game[g, TO_ACT], VP]
     S.game[g, ACT_VP] = 0
@@ -71,17 +72,17 @@ def next_first_player(S, PR, g):
     fewest VP, ties clockwise from the next seat; fixed = the seat that opened this Cycle."""
     P = S.seat.shape[1]
     f = S.game[g, FIRST]
-    rule = PR[I_FIRST_RULE]
-    if rule == 1 and S.game[g, FIRST_PASS] >= 0:
+    fp = PR[I_FIRST_RULE]
+    if fp == FP_FIRST_TO_PASS and S.game[g, FIRST_PASS] >= 0:
         return S.game[g, FIRST_PASS]
-    if rule == 2:
+    if fp == FP_FEWEST_VP:
         best = (f + 1) % P
         for k in range(2, P + 1):
             q = (f + k) % P
             if S.seat[g, q, VP] < S.seat[g, best, VP]:
                 best = q
         return best
-    if rule == 3:
+    if fp == FP_FIXED:
         return f
     return (f + 1) % P
 
@@ -121,6 +122,8 @@ def end_cycle(S, C, PR, g):
 
 @rule
 def end_turn(S, C, PR, g):
+    """End the turn: Workshop refill, the turn's log row, then the next seat that has not passed, or the end of
+    the Cycle (A-GT-02)."""
     p = S.game[g, TO_ACT]
     if S.game[g, WS_DIRTY]:
         refill_workshop(S, PR, g)
@@ -162,9 +165,9 @@ def advance(S, C, PR, g):
         if S.game[g, FR_SEL + k] == 0:
             sep = C.ISET_SEP[iset]
             if sep == SEP_NONE:
-                S.game[g, FR_SEL + k] = 1
+                S.game[g, FR_SEL + k] = SEL_A
             elif sep == SEP_PRINC:
-                S.game[g, FR_SEL + k] = 1 if S.seat[g, p, COPER] else 2
+                S.game[g, FR_SEL + k] = SEL_A if S.seat[g, p, COPER] else SEL_B
             else:
                 S.game[g, PHASE] = P_GROUP
                 return
@@ -253,7 +256,7 @@ def setup_game(S, C, PR, g):
         S.pile[g, PEN_PILE, i] = C.PEN_TYPES[i]
     S.game[g, PEN_N] = npen
     chance_shuffle(S.rng_key, S.rng_ctr, g, RZ_PENANCE, S.pile[g, PEN_PILE], 0, npen)
-    for lv in range(2, 5):
+    for lv in range(2, MAX_LEVEL + 1):
         n = 0
         for i in range(C.GRAD_LEVEL.shape[0]):
             if C.GRAD_LEVEL[i] == lv:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from ..cols import (ACT_VP, BESIDE, BOOKS, COINS, COPER, CUR_A, CUR_BIT, CUR_OP, END_LOSS, FR_N, FR_SEL, FR_SET,
                     FR_USED, INV_OWNER, LEVEL, PHASE, PHIL, RESEARCH, SUSP, TO_ACT)
-from ..content import K_ICONS, MATHEMATICS, PHYSICS
+from ..content import K_ICONS, MATHEMATICS, N_SUBJECTS, PHYSICS
 from ..jit import rule
-from ..state import (C_ICONS, C_S_COPERNICANS, C_S_ICON, C_S_OTHERS, D_FRAMES, IT_ONGOING, I_BOOK_MAX, I_INC_COINS,
-                     I_INC_RES, I_PRISON, I_STAKE, I_SUSP_MAX, I_VP_PER_LEVEL, O_BOOKS, O_BOOKS_PAY, O_BOOK_ANY,
-                     O_BOOK_DIFF, O_BOOK_UP, O_COINS, O_FIRST_SECONDARY, O_INCOME_MATH, O_INCOME_PHYS, O_MASTERY,
-                     O_MENTOR_SEAL, O_PHIL_BACK, O_RESEARCH, O_SUSP_DOWN, O_SUSP_DOWN_DIFF, O_SUSP_UP, O_SUSP_UP_COP,
-                     O_SUSP_UP_OTHERS, O_VP, O_VP_END, O_VP_LVL, O_VP_PLUS, O_VP_X2, O_VP_XLEVEL, PH_ON_SPACE,
-                     PH_STANDING, P_BOOKSUBJ, SEP_NONE, SEP_PRINC, SEP_SUSP)
+from ..state import (BOOK_LEVELS, C_ICONS, C_S_COPERNICANS, C_S_ICON, C_S_OTHERS, D_FRAMES, IT_ONGOING, I_BOOK_MAX,
+                     I_INC_COINS, I_INC_RES, I_PRISON, I_STAKE, I_SUSP_MAX, I_VP_PER_LEVEL, O_BOOKS, O_BOOKS_PAY,
+                     O_BOOK_ANY, O_BOOK_DIFF, O_BOOK_UP, O_COINS, O_FIRST_SECONDARY, O_INCOME_MATH, O_INCOME_PHYS,
+                     O_MASTERY, O_MENTOR_SEAL, O_PHIL_BACK, O_RESEARCH, O_SUSP_DOWN, O_SUSP_DOWN_DIFF, O_SUSP_UP,
+                     O_SUSP_UP_COP, O_SUSP_UP_OTHERS, O_VP, O_VP_END, O_VP_LVL, O_VP_PLUS, O_VP_X2, O_VP_XLEVEL,
+                     PH_ON_SPACE, PH_STANDING, P_BOOKSUBJ, SEL_A, SEL_B, SEL_BOTH, SEP_NONE, SEP_PRINC, SEP_SUSP)
 from .academy import mastery_seal, seals_left, take_seal
 from .cards import diff_subjects_in_play
 from .ledger import add_books, add_susp, add_vp, book_level, pay
@@ -51,7 +51,7 @@ def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
                     rp -= a
     if S.seat[g, p, COINS] + dc + cg < cp or S.seat[g, p, RESEARCH] + dr + rg < rp:
         return False
-    for s in range(4):
+    for s in range(N_SUBJECTS):
         gain = 0
         need = 0
         for gi in range(2):
@@ -81,13 +81,13 @@ def iset_ok(S, C, PR, g, p, iset, xsubj, xbooks, dc, dr, trig):
     across a Suspicion line that includes doing both groups."""
     sep = C.ISET_SEP[iset]
     if sep == SEP_NONE:
-        return group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks, dc, dr, -1, trig)
+        return group_ok(S, C, PR, g, p, iset, SEL_A, xsubj, xbooks, dc, dr, -1, trig)
     if sep == SEP_PRINC:
-        return group_ok(S, C, PR, g, p, iset, 1 if S.seat[g, p, COPER] else 2, xsubj, xbooks, dc, dr, -1, trig)
-    if group_ok(S, C, PR, g, p, iset, 1, xsubj, xbooks, dc, dr, -1, trig) or group_ok(S, C, PR, g, p, iset, 2, xsubj,
-                                                                                        xbooks, dc, dr, -1, trig):
+        return group_ok(S, C, PR, g, p, iset, SEL_A if S.seat[g, p, COPER] else SEL_B, xsubj, xbooks, dc, dr, -1, trig)
+    if (group_ok(S, C, PR, g, p, iset, SEL_A, xsubj, xbooks, dc, dr, -1, trig)
+            or group_ok(S, C, PR, g, p, iset, SEL_B, xsubj, xbooks, dc, dr, -1, trig)):
         return True
-    return sep == SEP_SUSP and group_ok(S, C, PR, g, p, iset, 3, xsubj, xbooks, dc, dr, -1, trig)
+    return sep == SEP_SUSP and group_ok(S, C, PR, g, p, iset, SEL_BOTH, xsubj, xbooks, dc, dr, -1, trig)
 
 
 @rule
@@ -349,7 +349,7 @@ def order_matters(S, C, PR, g):
     if (income > 0 and bookchg > 0) or (bookup > 0 and bookchg >= 2):
         return True
     if bookchg >= 2:
-        for sb in range(4):
+        for sb in range(N_SUBJECTS):
             gsum = 0
             psum = 0
             for gi in range(2):
@@ -377,8 +377,8 @@ def book_icon_can_act(S, C, PR, g, p, op):
     if op == O_BOOK_DIFF:
         return diff_subjects_in_play(S, C, g, p) > 0
     if op == O_BOOK_UP:
-        for s in range(4):
-            if book_level(PR, S.seat[g, p, BOOKS + s]) < 3:
+        for s in range(N_SUBJECTS):
+            if book_level(PR, S.seat[g, p, BOOKS + s]) < BOOK_LEVELS:
                 return True
         return False
     return True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..cols import COINS, INV_OWNER, RESEARCH, TO_ACT, WORKSHOP, WS_DIRTY
+from ..content import N_SUBJECTS
 from ..jit import handler
 from ..state import A_SLOT, C_NONE, E_INVENT, I_WS_COINS, TR_INVENT, WORKSHOP_SLOTS
 from .flow import advance
@@ -29,7 +30,7 @@ def apply_slot(S, C, PR, g, a):
     i = S.game[g, WORKSHOP + w]
     pay(S, g, p, COINS, PR[I_WS_COINS + w] + C.INV_COINS[i])
     pay(S, g, p, RESEARCH, C.INV_RES[i])
-    for s in range(4):
+    for s in range(N_SUBJECTS):
         add_books(S, PR, g, p, s, -C.INV_BOOKS[i, s])
     trigger(S, C, PR, g, p, TR_INVENT)
     S.inv[g, i, INV_OWNER] = p

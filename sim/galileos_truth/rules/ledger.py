@@ -73,6 +73,8 @@ def book_level(PR, n):
 
 @rule
 def add_books(S, PR, g, p, s, n):
+    """Move seat ``p``'s marker on Subject ``s``'s Book track by ``n`` Books, kept within 0..book_track_max
+    (A-GT-07)."""
     v = S.seat[g, p, BOOKS + s] + n
     if v > PR[I_BOOK_MAX]:
         v = PR[I_BOOK_MAX]

@@ -9,9 +9,9 @@ from ..content import CK_NONE, CK_PENANCE, PURPLE
 from ..jit import handler, rule
 from ..state import (A_ABJURE, A_CARD, A_INV, A_PASS, A_SPACE, A_UPGRADE, C_LEVEL, C_NONE, C_S_ABJURE,
                      C_S_ABJURE_OTHER, C_S_PENANCE, E_ABJURE, E_PENANCE, E_UPGRADE, E_USE_INV, IT_ONCE, I_ABJ_DROP,
-                     I_ABJ_RISE, I_LVL_VP, I_P3, I_PEN_DROP, LEVEL_SEAL_SPACES, M_ABJURE, M_INVENTION, M_PASS,
-                     M_PENANCE, M_PHILOSOPHER, M_PLAY, M_UPGRADE, PH_ON_SPACE, PH_STANDING, P_PENPAY, P_STACK,
-                     TR_UPGRADE, Z_HAND, Z_PLAY)
+                     I_ABJ_RISE, I_LVL_VP, I_P3, I_PEN_DROP, LEVEL_SEAL_SPACES, MAX_LEVEL, M_ABJURE, M_INVENTION,
+                     M_PASS, M_PENANCE, M_PHILOSOPHER, M_PLAY, M_UPGRADE, PH_ON_SPACE, PH_STANDING, P_PENPAY,
+                     P_STACK, TR_UPGRADE, Z_HAND, Z_PLAY)
 from .academy import take_seal, upgrade_ok
 from .cards import hand_types, has_in_zone
 from .flow import advance, end_turn
@@ -22,6 +22,8 @@ from .play import stack_card_ok
 
 @rule
 def space_ok(S, C, PR, g, p, sp):
+    """Seat ``p`` may assign its standing Natural Philosopher to space ``sp``: Level, exclusivity, payable icons
+    (seed 001 §Assign your Natural Philosopher; A-GT-16)."""
     if S.seat[g, p, PHIL] != PH_STANDING or C.SPACE_LEVEL[sp] > S.seat[g, p, LEVEL]:
         return False
     if C.SPACE_EXCL[sp] and S.space[g, sp, SPACE_USED] > 0:
@@ -44,7 +46,7 @@ def legal_main(S, C, PR, g, out):
             pen_bits |= 1 << t
     out[A_PASS] = (hand & pen_bits) == 0
     out[A_ABJURE] = S.seat[g, p, COPER] and S.game[g, CYCLE] < PR[I_P3]
-    if S.seat[g, p, LEVEL] < 4:
+    if S.seat[g, p, LEVEL] < MAX_LEVEL:
         out[A_UPGRADE] = upgrade_ok(S, C, g, p)
     for t in range(nt):
         if not (hand >> t) & 1:

@@ -6,8 +6,8 @@ from ..cols import (FR_N, FR_USED, OBS_CELL, OBS_LEVEL, OBS_TILE, OBS_TILES, PHA
                     WINDOW_W)
 from ..content import ASTRONOMY, WCOLS
 from ..jit import handler
-from ..state import (A_KEEP, A_OLEVEL, A_WIN, C_OBSERVATION, E_OBSERVE, I_OBS_DRAW, P_OKEEP, P_OORDER, P_OSPACE,
-                     TR_OBSERVE)
+from ..state import (A_KEEP, A_OLEVEL, A_WIN, C_OBSERVATION, E_OBSERVE, I_OBS_DRAW, N_OBS_LEVELS, P_OKEEP, P_OORDER,
+                     P_OSPACE, TR_OBSERVE)
 from .flow import advance
 from .icons import OBS_BONUS, push_frame, trigger
 from .ledger import add_books, ev, pay
@@ -20,7 +20,7 @@ def legal_level(S, C, PR, g, out):
 
     Fills ``out`` (``bool[NUM_ACTIONS]``, all False on entry) for game ``g``."""
     p = S.game[g, TO_ACT]
-    for lv in range(1, 4):
+    for lv in range(1, N_OBS_LEVELS + 1):
         out[A_OLEVEL + lv - 1] = obs_level_ok(S, C, PR, g, p, lv)
 
 

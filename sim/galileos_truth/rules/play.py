@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..cols import (COINS, CUR_CARD, NSLOTS, PHASE, SLOT_CTYPE, SLOT_CZONE, STACK, STACK_N, STACK_SUBJ, SUSP, TO_ACT,
                     TURN_CARDS)
-from ..content import CK_BASIC, CK_PENANCE, CK_PYRAMID, PURPLE
+from ..content import CK_BASIC, CK_PENANCE, CK_PYRAMID, N_SUBJECTS, PURPLE
 from ..jit import handler, rule
 from ..state import A_CARD, A_DONE, A_PAY, A_SUBJ, C_PAID, E_PENANCE, P_PURPLE, TR_PLAY, Z_HAND, Z_PLAY, Z_REMOVED
 from .cards import hand_types, has_in_zone
@@ -26,7 +26,7 @@ def top_ok(S, C, PR, g, p, t, subj, xb):
     dr = trig_gain(S, C, g, p, TR_PLAY, True)
     if subj >= 0:
         return iset_ok(S, C, PR, g, p, iset, subj, xb, dc, dr, TR_PLAY)
-    for s in range(4):
+    for s in range(N_SUBJECTS):
         if iset_ok(S, C, PR, g, p, iset, s, xb, dc, dr, TR_PLAY):
             return True
     return False
@@ -34,6 +34,7 @@ def top_ok(S, C, PR, g, p, t, subj, xb):
 
 @rule
 def stack_books(S, C, g, p):
+    """Books on the spines of the stack being played (seed 001 §Play Treatise Cards, step 2)."""
     xb = 0
     for i in range(S.game[g, STACK_N]):
         xb += C.CARD_BOOKS[S.slot[g, p, S.pile[g, STACK, i], SLOT_CTYPE]]
@@ -59,7 +60,7 @@ def stack_card_ok(S, C, PR, g, p, t, hand):
     if top_ok(S, C, PR, g, p, t, subj, xb):      # done right after: t is the Active card
         return True
     # or more cards follow: every other fitting card in hand goes under a last one, the Active card
-    for s4 in range(4):
+    for s4 in range(N_SUBJECTS):
         if subj >= 0 and s4 != subj:
             continue
         more = 0
@@ -145,7 +146,7 @@ def legal_purple(S, C, PR, g, out):
     p = S.game[g, TO_ACT]
     top_t = S.slot[g, p, S.pile[g, STACK, S.game[g, STACK_N] - 1], SLOT_CTYPE]
     xb = stack_books(S, C, g, p)
-    for s in range(4):
+    for s in range(N_SUBJECTS):
         out[A_SUBJ + s] = top_ok(S, C, PR, g, p, top_t, s, xb)
 
 

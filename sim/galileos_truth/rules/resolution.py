@@ -4,11 +4,11 @@ icons, §Effects)."""
 from __future__ import annotations
 
 from ..cols import BOOKS, CUR_A, CUR_B, CUR_BIT, CUR_C, CUR_OP, FR_N, FR_SEL, FR_SET, FR_USED, PHASE, TO_ACT
-from ..content import K_ICONS
+from ..content import K_ICONS, N_SECONDARY, N_SUBJECTS
 from ..jit import handler
-from ..state import (A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_SEC, A_SUBJ, C_S_LINE, I_BOOK_LV, O_BOOK_ANY, O_BOOK_DIFF,
-                     O_BOOK_UP, O_COPY, O_DRAW, O_FIRST_SECONDARY, O_INVENT, O_OBSERVE, O_READ, O_WRITE, P_OLEVEL,
-                     P_REMOVE, P_SLOT, P_TARGET, SEP_SUSP)
+from ..state import (A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_SEC, A_SUBJ, BOOK_LEVELS, C_S_LINE, I_BOOK_LV, O_BOOK_ANY,
+                     O_BOOK_DIFF, O_BOOK_UP, O_COPY, O_DRAW, O_FIRST_SECONDARY, O_INVENT, O_OBSERVE, O_READ, O_WRITE,
+                     P_OLEVEL, P_REMOVE, P_SLOT, P_TARGET, SEL_A, SEL_B, SEL_BOTH, SEP_SUSP)
 from .cards import diff_subjects_in_play, draw_one
 from .flow import advance
 from .icons import (EFF_GO, PEND_PAYMENT, apply_simple, book_icon_can_act, group_ok, order_matters, pay_now_ok,
@@ -83,9 +83,9 @@ def legal_group(S, C, PR, g, out):
     p = S.game[g, TO_ACT]
     k = S.game[g, FR_N] - 1
     iset = S.game[g, FR_SET + k]
-    a_ok = group_ok(S, C, PR, g, p, iset, 1, -1, 0, 0, 0, -1, -1)
-    b_ok = group_ok(S, C, PR, g, p, iset, 2, -1, 0, 0, 0, -1, -1)
-    both = C.ISET_SEP[iset] == SEP_SUSP and group_ok(S, C, PR, g, p, iset, 3, -1, 0, 0, 0, -1, -1)
+    a_ok = group_ok(S, C, PR, g, p, iset, SEL_A, -1, 0, 0, 0, -1, -1)
+    b_ok = group_ok(S, C, PR, g, p, iset, SEL_B, -1, 0, 0, 0, -1, -1)
+    both = C.ISET_SEP[iset] == SEP_SUSP and group_ok(S, C, PR, g, p, iset, SEL_BOTH, -1, 0, 0, 0, -1, -1)
     if not (a_ok or b_ok or both):
         a_ok = True
         b_ok = True   # unreachable: every path checks the payments before it starts (A-GT-24)
@@ -102,9 +102,9 @@ def apply_group(S, C, PR, g, a):
     k = S.game[g, FR_N] - 1
     if a == A_GROUP + 2:
         add_susp(S, PR, g, p, 1, C_S_LINE, -1)
-        S.game[g, FR_SEL + k] = 3
+        S.game[g, FR_SEL + k] = SEL_BOTH
     else:
-        S.game[g, FR_SEL + k] = 1 if a == A_GROUP else 2
+        S.game[g, FR_SEL + k] = SEL_A if a == A_GROUP else SEL_B
     advance(S, C, PR, g)
 
 
@@ -119,7 +119,7 @@ def legal_secondary(S, C, PR, g, out):
     out[A_DONE] = pend == 0
     out[A_EFFECTS] = pend != 0
     kinds = frame_sec_kinds(S, C, PR, g) if (pend & PEND_PAYMENT) == 0 else 0
-    for kd in range(7):
+    for kd in range(N_SECONDARY):
         out[A_SEC + kd] = (kinds >> kd) & 1 == 1
     if pend != 0 and order_matters(S, C, PR, g):   # one pending Effect now, the rest later (A-GT-25)
         k = S.game[g, FR_N] - 1
@@ -159,9 +159,9 @@ def legal_book_subject(S, C, PR, g, out):
 
     Fills ``out`` (``bool[NUM_ACTIONS]``, all False on entry) for game ``g``."""
     p = S.game[g, TO_ACT]
-    for s in range(4):
+    for s in range(N_SUBJECTS):
         if S.game[g, CUR_OP] == O_BOOK_UP:
-            out[A_SUBJ + s] = book_level(PR, S.seat[g, p, BOOKS + s]) < 3
+            out[A_SUBJ + s] = book_level(PR, S.seat[g, p, BOOKS + s]) < BOOK_LEVELS
         else:
             out[A_SUBJ + s] = True
 

@@ -6,13 +6,15 @@ from ..cols import BESIDE, COPER, END_LOSS, INV_OWNER, LEVEL, OVER, PHASE, PHIL,
 from ..content import EG_FLAT, EG_PER_INVENTION, EG_PER_SEAL, EG_PER_TILE
 from ..jit import rule
 from ..state import (C_END_LOSS, C_INVENTION, C_SEALS, C_SUSPICION, C_TRUTH, IT_ENDGAME, I_BAND_START, I_BAND_VP,
-                     I_BESIDE_VP, I_STAKE_VP, I_TRUTH_FLAT, I_TRUTH_TILE, PH_STAKE, P_OVER)
+                     I_BESIDE_VP, I_STAKE_VP, I_TRUTH_FLAT, I_TRUTH_TILE, N_BANDS, PH_STAKE, P_OVER)
 from .academy import count_inventions, count_tiles, count_treatise_seals
 from .ledger import add_vp
 
 
 @rule
 def final_scoring(S, C, PR, g):
+    """End-game VP of every seat: End-Game Inventions, Copernican Truth bonus, Stake or Suspicion band (A-GT-20,
+    A-GT-21)."""
     P = S.seat.shape[1]
     for p in range(P):
         for i in range(C.INV_TYPE.shape[0]):
@@ -36,7 +38,7 @@ def final_scoring(S, C, PR, g):
             add_vp(S, g, p, PR[I_STAKE_VP], C_SUSPICION, -1)
         else:
             band = 0
-            for k in range(4):
+            for k in range(N_BANDS):
                 if S.seat[g, p, SUSP] >= PR[I_BAND_START + k]:
                     band = k
             add_vp(S, g, p, PR[I_BAND_VP + band], C_SUSPICION, -1)

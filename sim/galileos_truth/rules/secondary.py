@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..cols import FR_N, FR_SEL, FR_SET, FR_USED, NSLOTS, SLOT_CTYPE, SLOT_CZONE, TO_ACT
 from ..content import CK_PENANCE, K_ICONS, NB
 from ..jit import rule
-from ..state import (O_COPY, O_DRAW, O_FIRST_SECONDARY, O_INVENT, O_OBSERVE, O_READ, O_REMOVE, O_WRITE,
+from ..state import (N_OBS_LEVELS, O_COPY, O_DRAW, O_FIRST_SECONDARY, O_INVENT, O_OBSERVE, O_READ, O_REMOVE, O_WRITE,
                      WORKSHOP_SLOTS, Z_DISCARD, Z_HAND, Z_PLAY)
 from .boards import copy_ok, read_ok, write_ok
 from .sky import obs_level_ok
@@ -39,7 +39,7 @@ def sec_ok(S, C, PR, g, p, kind, a0, a1, a2):
                 return True
         return False
     if op == O_OBSERVE:
-        for lv in range(1, 4):
+        for lv in range(1, N_OBS_LEVELS + 1):
             if obs_level_ok(S, C, PR, g, p, lv):
                 return True
         return False

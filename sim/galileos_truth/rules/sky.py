@@ -44,6 +44,8 @@ def cell_ok(S, C, PR, g, p, r, c):
 
 @rule
 def obs_level_ok(S, C, PR, g, p, lv):
+    """Seat ``p`` can Observe at Level ``lv``: tiles left in the bag (or its discards) and a Window space it can
+    pay (seed 001 §Observe the Sky)."""
     if S.game[g, BAG_N + (lv - 1)] + S.game[g, BAGDISC_N + (lv - 1)] == 0:
         return False
     for c in range(WCOLS):
@@ -72,6 +74,7 @@ def bag_draw(S, g, lv):
 
 @rule
 def tile_discard(S, g, lv, t):
+    """Observation tile ``t`` to Level ``lv``'s discards (A-GT-29)."""
     i = lv - 1
     S.pile[g, BAGDISC_1 + i, S.game[g, BAGDISC_N + i]] = t
     S.game[g, BAGDISC_N + i] += 1

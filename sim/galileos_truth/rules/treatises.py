@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..cols import (COINS, CUR_A, CUR_B, CUR_BIT, CUR_C, CUR_CARD, CUR_OP, PHASE, RESEARCH, SLOT_CTYPE, SLOT_CZONE,
                     TO_ACT, TSEAL, TSEAL_W)
-from ..content import CK_BASIC, CK_PYRAMID, NB, PURPLE
+from ..content import CK_BASIC, CK_PYRAMID, NB, N_SUBJECTS, PURPLE
 from ..jit import handler
 from ..state import (A_BOARD, A_CARD, A_DECKTOP, A_RMDISC, A_RMPLAY, C_TREATISE, E_COPY, E_READ, E_WRITE, O_BOOK_ANY,
                      O_COPY, O_WRITE, P_BOOKSUBJ, TR_COPY, TR_READ, TR_WRITE, Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED)
@@ -40,7 +40,7 @@ def apply_target(S, C, PR, g, a):
     b = a - A_BOARD
     op = S.game[g, CUR_OP]
     if op == O_WRITE:
-        for s in range(4):
+        for s in range(N_SUBJECTS):
             add_books(S, PR, g, p, s, -C.BOARD_BOOKS[b, s])
         pay(S, g, p, RESEARCH, write_research(S, C, PR, g, p, b))
         take_seal(S, g, p)

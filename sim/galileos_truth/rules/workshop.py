@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..cols import BOOKS, COINS, CYCLE, INV_DECK_1, INV_DECK_N, RESEARCH, WORKSHOP, WS_DIRTY
+from ..content import N_SUBJECTS
 from ..jit import rule
 from ..state import I_P2, I_P3, I_WS_COINS, TR_INVENT, WORKSHOP_SLOTS
 from .icons import group_ok, trig_gain
@@ -10,6 +11,7 @@ from .icons import group_ok, trig_gain
 
 @rule
 def period_of(PR, cycle):
+    """Period (1..3) of Cycle ``cycle`` (A-GT-01)."""
     if cycle >= PR[I_P3]:
         return 3
     if cycle >= PR[I_P2]:
@@ -41,12 +43,14 @@ def refill_workshop(S, PR, g):
 
 @rule
 def slot_ok(S, C, PR, g, p, w):
+    """Seat ``p`` can buy the Invention in Workshop slot ``w``: slot and Invention costs, Books, and the
+    payments of its bottom icons (seed 001 §Create an Invention; A-GT-17, A-GT-24)."""
     i = S.game[g, WORKSHOP + w]
     if i < 0:
         return False
     if S.seat[g, p, COINS] < PR[I_WS_COINS + w] + C.INV_COINS[i] or S.seat[g, p, RESEARCH] < C.INV_RES[i]:
         return False
-    for s in range(4):
+    for s in range(N_SUBJECTS):
         if S.seat[g, p, BOOKS + s] < C.INV_BOOKS[i, s]:
             return False
     # Create 2: the bottom-right icons are activated after the costs; their payments must be met too
