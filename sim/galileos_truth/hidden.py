@@ -35,7 +35,7 @@ def redeterminize_kernel(keys, counters, searcher, game, seat, slot, pile):
             (``int64[B, GAME_WIDTH]``, ``[B, P, SEAT_WIDTH]``, ``[B, P, NC, SLOT_WIDTH]``, ``[B, 15, L]``).
 
     Card slots keep their types (cards are conserved); every count is kept. Sources: seed 001
-    §Draw a Card (never look through a deck), §Write a Treatise / §Copy a Treatise (a taken card is public).
+    §Remove a Treatise Card ("never through your deck"), §Copy a Treatise (where a taken card goes is public).
     """
     B, P, NC = slot.shape[0], slot.shape[1], slot.shape[2]
     pool = np.empty(NC, np.int64)
