@@ -51,8 +51,8 @@ def _tables(game):
             return r
 
         nt = C.CARD_KIND.shape[0]
-        treat = [t for t in range(nt) if C.CARD_KIND[t] in (0, 1)]
-        pen = [t for t in range(nt) if C.CARD_KIND[t] == 2]
+        treat = [t for t in range(nt) if C.CARD_KIND[t] in (ct.CK_BASIC, ct.CK_PYRAMID)]
+        pen = [t for t in range(nt) if C.CARD_KIND[t] == ct.CK_PENANCE]
 
         def cards(*ops):
             return row(A_CARD + t for t in treat if has_op(C.CARD_ISET[t], *ops))

@@ -81,15 +81,17 @@ def test_a_cached_kernel_is_compiled_again_when_a_module_it_imports_changes(tmp_
 def test_the_cache_key_covers_the_import_closure():
     from sim import jitcache
 
-    rules = ROOT / "sim" / "galileos_truth" / "rules.py"
+    rules = ROOT / "sim" / "galileos_truth" / "rules" / "__init__.py"
     files = {str(p.relative_to(ROOT)) for p in jitcache.closure(rules)}
-    assert {"sim/galileos_truth/rules.py", "sim/galileos_truth/content.py", "sim/core/rng.py"} <= files
+    assert {"sim/galileos_truth/rules/__init__.py", "sim/galileos_truth/rules/dispatch.py",
+            "sim/galileos_truth/rules/flow.py", "sim/galileos_truth/rules/ledger.py", "sim/galileos_truth/cols.py",
+            "sim/galileos_truth/content.py", "sim/core/rng.py"} <= files
     assert "sim/runner.py" not in files and "cli.py" not in files  # not imported by the kernels
     # imported only inside functions of the engine (which run after the kernels are compiled) or
     # by the package's __init__ for its own job: editing them compiles nothing again
     assert "strategies/galileos_truth.py" not in files and "sim/jitcache.py" not in files
     probe = ROOT / "strategies" / "galileos_truth.py"
-    assert "sim/galileos_truth/rules.py" in {str(p.relative_to(ROOT)) for p in jitcache.closure(probe)}
+    assert "sim/galileos_truth/rules/__init__.py" in {str(p.relative_to(ROOT)) for p in jitcache.closure(probe)}
     assert [str(p.relative_to(ROOT)) for p in jitcache.closure(ROOT / "sim" / "core" / "rng.py")] == ["sim/core/rng.py"]
 
 

@@ -19,6 +19,7 @@ from sim.core import ContentError
 from sim.core.content import Entry, load_entries, parse_effect
 
 SUBJECTS = ("astronomy", "physics", "mathematics", "philosophy")
+N_SUBJECTS = len(SUBJECTS)   # Subjects (Book tracks), purple excluded (A-GT-07)
 PURPLE = 4
 ASTRONOMY, PHYSICS, MATHEMATICS, PHILOSOPHY = 0, 1, 2, 3
 K_ICONS = 4           # icons per group
@@ -44,6 +45,7 @@ OPCODES: dict[str, tuple] = {
 }
 OP = {name: i + 1 for i, name in enumerate(OPCODES)}
 SECONDARY = ("write", "copy", "read", "invent", "observe", "draw", "remove")
+N_SECONDARY = len(SECONDARY)   # Secondary Action kinds (seed 001 §Secondary Actions)
 SEC_KIND = {name: i for i, name in enumerate(SECONDARY)}
 CHOICE_OPS = ("book_any", "book_diff", "book_up")
 # ops allowed where nothing can be chosen (income / ongoing inventions)
@@ -55,6 +57,10 @@ SEP = {"none": 0, "line": 1, "suspicion": 2, "principle": 3}
 INV_TYPES = ("income", "ongoing", "once", "endgame")
 TRIGGERS = ("write", "observe", "invent", "upgrade", "play", "read", "copy")
 ENDGAME = {"flat": 0, "per_tile": 1, "per_seal": 2, "per_invention": 3, "per_level": 4}
+#: End-Game Invention kinds (INV_END_KIND), the codes of ENDGAME
+EG_FLAT, EG_PER_TILE, EG_PER_SEAL, EG_PER_INVENTION, EG_PER_LEVEL = (ENDGAME[k] for k in ENDGAME)
+#: card kinds (CARD_KIND): no card, basic Treatise (starting deck), pyramid Treatise (Write/Copy), Penance
+CK_NONE, CK_BASIC, CK_PYRAMID, CK_PENANCE = -1, 0, 1, 2
 REQS = ("treatises", "tiles", "inventions", "books", "research", "coins")
 
 Sep = Literal["none", "line", "suspicion", "principle"]
@@ -222,7 +228,7 @@ def load(content_dir: Path) -> Compiled:
     card_books = np.zeros(T_MAX, np.int64)
     card_iset = np.zeros(T_MAX, np.int64)
     card_pen = np.full(T_MAX, -1, np.int64)
-    card_kind = np.full(T_MAX, -1, np.int64)   # 0 basic, 1 pyramid, 2 penance
+    card_kind = np.full(T_MAX, CK_NONE, np.int64)
     cid = {}
     for i, c in enumerate(cards):
         allowed = tuple(o for o in OPCODES if o not in ("read", "copy"))
@@ -231,7 +237,7 @@ def load(content_dir: Path) -> Compiled:
         if c.books < 0:
             raise ContentError(f"{_where('treatises.toml', 'card', c.id, 'books')}: must be >= 0")
         card_books[i] = c.books
-        card_kind[i] = 0 if c.kind == "basic" else 1
+        card_kind[i] = CK_BASIC if c.kind == "basic" else CK_PYRAMID
         cid[c.id] = i
         comp.card_ids.append(c.id)
     pen_types = []
@@ -240,7 +246,7 @@ def load(content_dir: Path) -> Compiled:
         if pn.coins < 0 or pn.count < 0:
             raise ContentError(f"{_where('penance.toml', 'penance', pn.id, 'coins')}: coins and count must be >= 0")
         card_pen[t] = pn.coins
-        card_kind[t] = 2
+        card_kind[t] = CK_PENANCE
         card_subj[t] = -1
         pen_types += [t] * pn.count
         comp.card_ids.append(pn.id)

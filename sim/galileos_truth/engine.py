@@ -16,7 +16,7 @@ from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_G
                     A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, D_FRAMES, EVENT_CATEGORIES,
                     EVENT_KINDS, MAIN_NAMES, NCAT, NUM_ACTIONS, P_OORDER, P_PENPAY, P_PLACE, P_REMOVE, P_SEC,
                     P_STACK, PH_STAKE, SCORE_CATEGORIES,
-                    SEC_NAMES, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE, Z_PLAY, Z_REMOVED, GTState, arrays)
+                    SEC_NAMES, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE, Z_PLAY, Z_REMOVED, GTState, LAYOUT, arrays)
 
 SUBJ_TITLE = ("Astronomy", "Physics", "Mathematics", "Philosophy")
 
@@ -124,40 +124,29 @@ class GalileosTruth(Game):
         nc = len(self.C.BASIC_CARDS) + ct.NB + len(self.C.PEN_TYPES)
         return int(num_players * self.params.cycles * (nc + len(self.C.INV_TYPE) + 8) * 40 + 100)
 
+    def sizes(self, num_players: int) -> dict[str, int]:
+        """Content sizes of the state's groups and piles (:data:`~sim.galileos_truth.state.LAYOUT`): card
+        ``slots`` per seat (basic + Treatise + Penance cards), ``inventions``, Philosopher ``spaces``, Mastery
+        ``tracks`` x ``track_spaces``, ``mentors`` (parameter, A-GT-14), Observation ``tiles`` of the largest
+        Level, ``penance`` supply (at least 1)."""
+        C = self.C
+        return {"slots": len(C.BASIC_CARDS) + ct.NB + len(C.PEN_TYPES), "inventions": len(C.INV_TYPE),
+                "spaces": len(C.SPACE_LEVEL), "tracks": C.MASTERY_VP.shape[0], "track_spaces": C.MASTERY_VP.shape[1],
+                "mentors": self.params.mentors, "tiles": max(int((C.TILE_LEVEL == lv).sum()) for lv in (1, 2, 3)),
+                "penance": max(1, len(C.PEN_TYPES))}
+
     def _init(self, base: dict, num_players: int) -> GTState:
         C = self.C
         p = self.params
         B = base["game_id"].shape[0]
         P = num_players
-        nc = len(C.BASIC_CARDS) + ct.NB + len(C.PEN_TYPES)
-        ni = len(C.INV_TYPE)
-        ntl = max(int((C.TILE_LEVEL == lv).sum()) for lv in (1, 2, 3))
-        i32 = np.int32
-
-        def z(*shape, fill=0, dtype=i32):
-            return np.full((B,) + shape, fill, dtype)
-
-        st = GTState(
-            **base,
-            cycle=z(fill=1), over=z(dtype=np.bool_), seat=z(), first=z(), passed=z(P, dtype=np.bool_), turn=z(),
-            phase=z(), inq_up=z(dtype=np.bool_), stack=z(nc, fill=-1), stack_n=z(), stack_subj=z(fill=-1),
-            fr_n=z(), fr_set=z(D_FRAMES), fr_sel=z(D_FRAMES), fr_used=z(D_FRAMES), cur_op=z(), cur_a=z(),
-            cur_b=z(), cur_c=z(), cur_bit=z(), cur_card=z(fill=-1), obs_level=z(), obs_tiles=z(2, fill=-1),
-            obs_tile=z(fill=-1), obs_cell=z(fill=-1), turn_main=z(), turn_vp0=z(), act_vp=z(), turn_cards=z(),
-            workshop=z(4, fill=-1), inv_deck=z(3, ni, fill=-1), inv_deck_n=z(3), ws_dirty=z(dtype=np.bool_),
-            inv_owner=z(ni, fill=-1), inv_tapped=z(ni, dtype=np.bool_), bag=z(3, ntl, fill=-1), bag_n=z(3),
-            bagdisc=z(3, ntl, fill=-1), bagdisc_n=z(3), window=z(P, ct.WROWS, ct.WCOLS, fill=-1),
-            tseal=z(ct.NB, ct.SEAL_SPACES, fill=-1), mastery=z(*C.MASTERY_VP.shape, fill=-1),
-            lvl_seal=z(3, 4, fill=-1), grad=z(3, fill=-1), space_used=z(len(C.SPACE_LEVEL)),
-            pen_pile=z(max(1, len(C.PEN_TYPES)), fill=-1), pen_n=z(),
-            coins=z(P, fill=p.start_coins), research=z(P, fill=p.start_research), books=z(P, 4, fill=p.start_books),
-            susp=z(P, fill=p.start_suspicion), coper=z(P, fill=True, dtype=np.bool_), abjure_cycle=z(P),
-            level=z(P, fill=1), mentor=z(P, p.mentors, fill=p.seals_per_mentor), beside=z(P), phil=z(P),
-            phil_space=z(P, fill=-1), vp=z(P), vp_cat=z(P, NCAT), vp_ev=z(P), end_loss=z(P),
-            ctype=z(P, nc, fill=-1), czone=z(P, nc), deck=z(P, nc, fill=-1), deck_n=z(P), nslots=z(P),
-            first_pass=z(fill=-1),
-            known=z(P, nc, dtype=np.bool_),
-        )
+        sizes = self.sizes(P)
+        st = GTState(**base, **LAYOUT.allocate(B, P, sizes), sizes=sizes)
+        st.coins[:] = p.start_coins
+        st.research[:] = p.start_research
+        st.books[:] = p.start_books
+        st.susp[:] = p.start_suspicion
+        st.mentor[:] = p.seals_per_mentor
         rules.setup_kernel(arrays(st), C, self.pvec)
         return st
 
@@ -168,14 +157,14 @@ class GalileosTruth(Game):
         return out
 
     def to_act(self, state: GTState) -> np.ndarray:
-        return state.seat.astype(np.int64)
+        return state.to_act.astype(np.int64)
 
     def _apply(self, state: GTState, actions: np.ndarray, active: np.ndarray) -> None:
         rules.apply_kernel(arrays(state), self.C, self.pvec, np.ascontiguousarray(actions, np.int64),
                            np.ascontiguousarray(active))
 
     def done(self, state: GTState) -> np.ndarray:
-        return state.over.copy()
+        return state.over != 0
 
     def final_scores(self, state: GTState) -> np.ndarray:
         return state.vp.astype(np.int64)
@@ -226,16 +215,16 @@ class GalileosTruth(Game):
         band_vp = np.asarray(p.suspicion_band_vp)[band]
         from .state import PH_STAKE
         band_vp = np.where(state.phil == PH_STAKE, p.stake_vp, band_vp)
-        truth = np.where(state.coper, p.truth_vp_flat + p.truth_vp_per_tile * tiles, 0)
+        truth = np.where(state.coper != 0, p.truth_vp_flat + p.truth_vp_per_tile * tiles, 0)
         end_vp = truth + band_vp - state.end_loss + state.beside * p.seal_beside_vp
-        kind = np.where(state.ctype >= 0, C.CARD_KIND[np.maximum(state.ctype, 0)], -1)
+        kind = np.where(state.ctype >= 0, C.CARD_KIND[np.maximum(state.ctype, 0)], ct.CK_NONE)
         owner = state.inv_owner
         inv = np.stack([(owner == q).sum(1) for q in range(P)], 1)
         seals = np.stack([(state.tseal == q).sum((1, 2)) for q in range(P)], 1)
         return {"vp": state.vp.astype(f64), "end_vp": end_vp.astype(f64), "coins": state.coins.astype(f64),
                 "research": state.research.astype(f64), "books": state.books.sum(2).astype(f64),
                 "suspicion": susp.astype(f64), "level": state.level.astype(f64),
-                "seals_left": state.mentor.sum(2).astype(f64), "cards": ((kind == 0) | (kind == 1)).sum(2).astype(f64),
+                "seals_left": state.mentor.sum(2).astype(f64), "cards": ((kind == ct.CK_BASIC) | (kind == ct.CK_PYRAMID)).sum(2).astype(f64),
                 "treatises": seals.astype(f64),
                 "tiles": tiles.astype(f64), "inventions": inv.astype(f64), "copernican": state.coper.astype(f64)}
 
@@ -244,9 +233,8 @@ class GalileosTruth(Game):
         known top (nobody looks through a deck; a card put on top stays), the other seats' unknown
         hand cards (pooled with their decks, redealt at the same size), the Observation bags, the
         Invention decks and the Penance supply (:mod:`sim.galileos_truth.hidden`)."""
-        hidden.redeterminize_kernel(streams.keys, streams.counters, seat, state.ctype, state.czone, state.known,
-                                    state.deck, state.deck_n, state.nslots, state.bag, state.bag_n, state.inv_deck,
-                                    state.inv_deck_n, state.pen_pile, state.pen_n)
+        hidden.redeterminize_kernel(streams.keys, streams.counters, seat, state.game, state.seat, state.slot,
+                                    state.pile)
 
     # ------------------------------------------------------------------ invariants
     def check_invariants(self, state: GTState) -> list[str]:
@@ -283,17 +271,17 @@ class GalileosTruth(Game):
         np.add.at(hit, (bi, pi, np.clip(ids, 0, nc - 1)), valid.astype(np.int64))
         ok_deck = ~((hit != in_deck.astype(np.int64)).any((1, 2)) | (valid & (state.deck < 0)).any((1, 2)))
         bad(~ok_deck, "deck order does not match the deck zone")
-        kind = np.where(state.ctype >= 0, C.CARD_KIND[np.maximum(state.ctype, 0)], -1)
-        pen_owned = (kind == 2).sum((1, 2))
+        kind = np.where(state.ctype >= 0, C.CARD_KIND[np.maximum(state.ctype, 0)], ct.CK_NONE)
+        pen_owned = (kind == ct.CK_PENANCE).sum((1, 2))
         bad(pen_owned + state.pen_n != len(C.PEN_TYPES), "Penance cards not conserved")
         seals_on_boards = np.stack([(state.tseal == q).sum((1, 2)) for q in range(state.num_players)], 1)
-        bad(((kind == 1).sum(2) != seals_on_boards).any(1), "Treatise cards taken differ from pyramid seals")
+        bad(((kind == ct.CK_PYRAMID).sum(2) != seals_on_boards).any(1), "Treatise cards taken differ from pyramid seals")
         lv_seals = np.stack([(state.lvl_seal == q).sum((1, 2)) for q in range(state.num_players)], 1)
         m_seals = np.stack([(state.mastery == q).sum((1, 2)) for q in range(state.num_players)], 1)
         total = state.mentor.sum(2) + seals_on_boards + lv_seals + m_seals + state.beside
         bad((total != p.mentors * p.seals_per_mentor).any(1), "Wax Seals not conserved")
         bad((state.level - 1 != lv_seals).any(1), "Academic Level differs from Level seals")
-        live = ~state.over
+        live = state.over == 0
         bad(live & (state.fr_n > D_FRAMES), "frame stack overflow")
         return out
 
@@ -304,7 +292,7 @@ class GalileosTruth(Game):
     def describe_action(self, state: GTState, g: int, action: int) -> str:
         a = int(action)
         ph = int(state.phase[g])
-        seat = int(state.seat[g])
+        seat = int(state.to_act[g])
         who = f"Seat {seat + 1}"
         if a == A_PASS:
             return f"{who} passes for the rest of Cycle {int(state.cycle[g])}"

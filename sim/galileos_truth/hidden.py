@@ -19,50 +19,53 @@ from numba import njit
 
 from sim.core.rng import shuffle_range
 
+from .cols import (BAG_1, BAG_N, DECK_0, DECK_N, INV_DECK_1, INV_DECK_N, NSLOTS, PEN_N, PEN_PILE, SLOT_CZONE,
+                   SLOT_KNOWN)
 from .state import Z_DECK, Z_HAND
 
 
 @njit(cache=True)
-def redeterminize_kernel(keys, counters, seat, ctype, czone, known, deck, deck_n, nslots, bag, bag_n, inv_deck,
-                         inv_deck_n, pen_pile, pen_n):
-    """Re-sample in place, for every game ``g``, what ``seat[g]`` cannot know.
+def redeterminize_kernel(keys, counters, searcher, game, seat, slot, pile):
+    """Re-sample in place, for every game ``g``, what ``searcher[g]`` cannot know.
 
     Args:
         keys, counters: ``uint64[B]`` the searching seat's copy streams (one per copy).
-        seat: ``int64[B]`` the searching seat of each copy.
-        ctype, czone, known, deck, deck_n, nslots, bag, bag_n, inv_deck, inv_deck_n, pen_pile, pen_n:
-            the :class:`~sim.galileos_truth.state.GTState` arrays of the copies (``[B, ...]``).
+        searcher: ``int64[B]`` the searching seat of each copy.
+        game, seat, slot, pile: the :class:`~sim.galileos_truth.state.GTState` groups of the copies
+            (``int64[B, GAME_WIDTH]``, ``[B, P, SEAT_WIDTH]``, ``[B, P, NC, SLOT_WIDTH]``, ``[B, 15, L]``).
 
-    Card slots keep their types (cards are conserved); every count is kept.
+    Card slots keep their types (cards are conserved); every count is kept. Sources: seed 001
+    §Remove a Treatise Card ("never through your deck"), §Copy a Treatise (where a taken card goes is public).
     """
-    B, P, NC = ctype.shape
+    B, P, NC = slot.shape[0], slot.shape[1], slot.shape[2]
     pool = np.empty(NC, np.int64)
     for g in range(B):
         for p in range(P):
-            top = deck_n[g, p]  # the known cards on top of the deck stay: only deck[0:top] is unknown
-            while top > 0 and known[g, p, deck[g, p, top - 1]]:
+            deck = pile[g, DECK_0 + p]
+            top = seat[g, p, DECK_N]  # the known cards on top of the deck stay: only deck[0:top] is unknown
+            while top > 0 and slot[g, p, deck[top - 1], SLOT_KNOWN]:
                 top -= 1
-            if p == seat[g]:
-                shuffle_range(keys, counters, g, deck[g, p], 0, top)
+            if p == searcher[g]:
+                shuffle_range(keys, counters, g, deck, 0, top)
                 continue
             n = 0
             nh = 0
-            for s in range(nslots[g, p]):
-                if czone[g, p, s] == Z_HAND and not known[g, p, s]:
+            for s in range(seat[g, p, NSLOTS]):
+                if slot[g, p, s, SLOT_CZONE] == Z_HAND and not slot[g, p, s, SLOT_KNOWN]:
                     pool[n] = s
                     n += 1
                     nh += 1
             for k in range(top):
-                pool[n] = deck[g, p, k]
+                pool[n] = deck[k]
                 n += 1
             shuffle_range(keys, counters, g, pool, 0, n)
             for i in range(nh):
-                czone[g, p, pool[i]] = Z_HAND
+                slot[g, p, pool[i], SLOT_CZONE] = Z_HAND
             for i in range(nh, n):
-                czone[g, p, pool[i]] = Z_DECK
-                deck[g, p, i - nh] = pool[i]
-        for lv in range(bag.shape[1]):
-            shuffle_range(keys, counters, g, bag[g, lv], 0, bag_n[g, lv])
-        for lv in range(inv_deck.shape[1]):
-            shuffle_range(keys, counters, g, inv_deck[g, lv], 0, inv_deck_n[g, lv])
-        shuffle_range(keys, counters, g, pen_pile[g], 0, pen_n[g])
+                slot[g, p, pool[i], SLOT_CZONE] = Z_DECK
+                deck[i - nh] = pool[i]
+        for lv in range(3):
+            shuffle_range(keys, counters, g, pile[g, BAG_1 + lv], 0, game[g, BAG_N + lv])
+        for per in range(3):
+            shuffle_range(keys, counters, g, pile[g, INV_DECK_1 + per], 0, game[g, INV_DECK_N + per])
+        shuffle_range(keys, counters, g, pile[g, PEN_PILE], 0, game[g, PEN_N])

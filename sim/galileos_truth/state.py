@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import namedtuple
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core import BatchState
+from sim.core.layout import Field, Group, Layout, LayoutState, Pile
 
 from .content import K_ICONS, NB, NI_MAX, NS_MAX, OP, SEAL_SPACES, T_MAX, WCOLS, WROWS
-from .params import IDX
+from .params import FIRST_PLAYER_RULES, IDX, Params
 
 # ---- card zones
 Z_NONE, Z_DECK, Z_HAND, Z_PLAY, Z_DISCARD, Z_REMOVED = 0, 1, 2, 3, 4, 5
@@ -23,6 +23,16 @@ RZ_BAG = RZ_INV + 3            # + Level - 1: that Level's Observation bag (setu
 RZ_PENANCE = RZ_BAG + 3        # the Penance supply
 RZ_GRAD = RZ_PENANCE + 1       # + Level - 2: the Graduation tile drawn for Levels II..IV
 N_CHANCE_ZONES = RZ_GRAD + 3
+WORKSHOP_SLOTS = 4      # Invention slots of the Workshop (seed 001 §Create an Invention)
+LEVEL_SEAL_SPACES = 4   # seal spaces of each Academic Level II..IV on the board
+MAX_LEVEL = 4           # Academic Levels I..IV (seed 001 §Upgrade your Academic Level)
+N_OBS_LEVELS = 3        # Observation Levels I..III (seed 001 §Observe the Sky; A-GT-18)
+BOOK_LEVELS = 3         # Levels I..III of a Book track (A-GT-07)
+N_BANDS = 4             # end Suspicion bands (A-GT-21; parameter suspicion_band_starts)
+# ---- icon groups chosen in a frame (fr_sel bits; seed 001 §Resolving icons)
+SEL_A, SEL_B, SEL_BOTH = 1, 2, 3
+# ---- first-player rules (params.FIRST_PLAYER_RULES, A-GT-31)
+FP_ROTATE, FP_FIRST_TO_PASS, FP_FEWEST_VP, FP_FIXED = range(4)
 # ---- Natural Philosopher
 PH_STANDING, PH_ON_SPACE, PH_LYING, PH_PRISON, PH_STAKE = 0, 1, 2, 3, 4
 # ---- decision phases
@@ -104,89 +114,180 @@ I_BOOK_LV = IDX["book_level_starts"]; I_LVL_VP = IDX["level_space_vp_2"]   # 3 c
 I_WS_COINS = IDX["workshop_slot_coins"]; I_BAND_START = IDX["suspicion_band_starts"]
 I_BAND_VP = IDX["suspicion_band_vp"]
 I_FIRST_RULE = IDX["first_player_rule"]   # 0 rotate, 1 first-to-pass, 2 fewest-vp, 3 fixed (params.FIRST_PLAYER_RULES)
+assert FIRST_PLAYER_RULES == ("rotate", "first-to-pass", "fewest-vp", "fixed")
+assert len(Params().suspicion_band_starts) == N_BANDS
 assert IDX["level_space_vp_3"] == I_LVL_VP + 4 and IDX["level_space_vp_4"] == I_LVL_VP + 8
 
 
+COLS_DOC = ("Column constants of Galileo's Truth's state (:data:`sim.galileos_truth.state.LAYOUT`): the column of each\n"
+            "field in its group's array, the row of each pile.")
+
+_F = Field
+
+
+def _G(*args, **kw) -> Group:
+    """A group of int64 columns: every Galileo's Truth array is int64, like the content arrays and the
+    parameter vector, so every value a kernel passes on has one type and each helper compiles once."""
+    return Group(*args, dtype="int64", **kw)
+
+
+#: Galileo's Truth's rule state, declared once: a few int64 arrays by entity (``sim.core.layout``). Former
+#: flags are 0/1. Sizes: ``P`` seats, ``slots`` card slots per seat (basic + Treatise + Penance cards),
+#: ``inventions``, ``spaces`` (Philosopher spaces), ``tracks`` x ``track_spaces`` (Mastery tracks),
+#: ``mentors`` (parameter ``mentors``, A-GT-14), ``tiles`` (Observation tiles of the largest Level),
+#: ``penance`` (Penance supply).
+LAYOUT = Layout((
+    _G("game", None, (
+        _F("cycle", init=1, doc="Cycle 1..cycles (A-GT-01)"),
+        _F("over", doc="1: the game has ended"),
+        _F("to_act", doc="seat to act (every decision of a game is taken by that seat)"),
+        _F("first", doc="first player of the Cycle"),
+        _F("turn", doc="turns played"),
+        _F("phase", doc="pending decision (P_*)"),
+        _F("inq_up", doc="1: Inquisition token face up (A-GT-12)"),
+        _F("stack_n", doc="cards in the stack being played (pile STACK)"),
+        _F("stack_subj", init=-1, doc="Subject of the stack (-1: only purple so far)"),
+        _F("fr_n", doc="icon-resolution frames in use"),
+        _F("fr_set", (D_FRAMES,), doc="icon set of each frame"),
+        _F("fr_sel", (D_FRAMES,), doc="selected groups of each frame (bit 0 = A, bit 1 = B; 0 = not chosen)"),
+        _F("fr_used", (D_FRAMES,), doc="icons done in each frame (bit gi*K + j; EFF_GO, OBS_BONUS flags)"),
+        _F("cur_op", doc="icon being resolved (sub-decision opcode)"),
+        _F("cur_a", doc="argument a of the icon being resolved"),
+        _F("cur_b", doc="argument b of the icon being resolved"),
+        _F("cur_c", doc="argument c of the icon being resolved"),
+        _F("cur_bit", doc="frame bit of a choice effect (0: none)"),
+        _F("cur_card", init=-1, doc="card slot being placed / Penance card played"),
+        _F("obs_level", doc="Level of the Observation under way"),
+        _F("obs_tiles", (2,), init=-1, doc="the two tiles drawn to choose from"),
+        _F("obs_tile", init=-1, doc="tile kept"),
+        _F("obs_cell", init=-1, doc="Window cell chosen"),
+        _F("turn_main", doc="Main Action of the turn (M_*)"),
+        _F("turn_vp0", doc="VP of the seat at the start of the turn"),
+        _F("act_vp", doc="VP the acting seat gained in this Main Action (x2, +)"),
+        _F("turn_cards", doc="cards played from hand in the turn"),
+        _F("workshop", (WORKSHOP_SLOTS,), init=-1, doc="Invention in each Workshop slot, slot 0 = top, -1 empty"),
+        _F("inv_deck_n", (3,), doc="cards in the Invention deck of Periods I..III (piles INV_DECK_1..3)"),
+        _F("ws_dirty", doc="1: the Workshop needs a refill"),
+        _F("bag_n", (3,), doc="tiles in the Observation bag of Levels I..III (piles BAG_1..3)"),
+        _F("bagdisc_n", (3,), doc="tiles discarded from Levels I..III (piles BAGDISC_1..3)"),
+        _F("tseal", (NB, SEAL_SPACES), init=-1, doc="seat owning each seal space of each Treatise board, -1 free"),
+        _F("lvl_seal", (3, LEVEL_SEAL_SPACES), init=-1, doc="seat on each seal space of Levels II..IV, -1 free"),
+        _F("grad", (3,), init=-1, doc="Graduation tile of Levels II..IV"),
+        _F("pen_n", doc="Penance cards in the supply (pile PEN_PILE, top = pen_n - 1)"),
+        _F("first_pass", init=-1, doc="first seat to pass in this Cycle (-1: nobody yet; A-GT-31)"),
+    ), doc="one game"),
+    _G("seat", "P", (
+        _F("passed", doc="1: passed for the rest of the Cycle"),
+        _F("coins", doc="Coins (start_coins at setup)"),
+        _F("research", doc="Research tokens (start_research at setup)"),
+        _F("books", (4,), doc="Books on each Subject track (start_books at setup)"),
+        _F("susp", doc="Suspicion (start_suspicion at setup)"),
+        _F("coper", init=1, doc="1: Principle Coin Copernican side up"),
+        _F("abjure_cycle", doc="Cycle of Abjure (0: never)"),
+        _F("level", init=1, doc="Academic Level 1..4"),
+        _F("beside", doc="Wax Seals beside the board"),
+        _F("phil", doc="Natural Philosopher state (PH_*)"),
+        _F("phil_space", init=-1, doc="space of the Natural Philosopher, -1 none"),
+        _F("vp", doc="VP"),
+        _F("vp_cat", (NCAT,), doc="VP by score category (C_*)"),
+        _F("vp_ev", doc="running sum of VP events written"),
+        _F("end_loss", doc="VP to lose at the end (red end-game icons)"),
+        _F("window", (WROWS, WCOLS), init=-1, doc="Observation tile on each Window cell, -1 empty"),
+        _F("deck_n", doc="cards in the deck (pile DECK_0 + seat, top = deck_n - 1)"),
+        _F("nslots", doc="card slots in use"),
+    ), doc="one seat"),
+    _G("slot", ("P", "slots"), (
+        _F("ctype", init=-1, doc="card type of the owned slot (-1 unused)"),
+        _F("czone", doc="zone of the card (Z_*)"),
+        _F("known", doc="1: card public: taken from a Treatise Board (Write/Copy), then only in hand, on top of "
+                        "the deck or in public zones; cleared when reshuffled into the deck"),
+    ), prefix="SLOT_", doc="one card slot of a seat"),
+    _G("mentors", ("P", "mentors"), (
+        _F("mentor", doc="Wax Seals left on the Mentor (seals_per_mentor at setup; A-GT-14)"),
+    ), doc="one Mentor of a seat"),
+    _G("inv", "inventions", (
+        _F("inv_owner", init=-1, doc="seat owning the Invention, -1 none"),
+        _F("inv_tapped", doc="1: used this Cycle"),
+    ), doc="one Invention"),
+    _G("space", "spaces", (
+        _F("space_used", doc="Natural Philosophers placed on the space this Cycle"),
+    ), doc="one Natural Philosopher space"),
+    _G("track", ("tracks", "track_spaces"), (
+        _F("mastery", init=-1, doc="seat on the Mastery track space, -1 free"),
+    ), doc="one space of a Mastery track"),
+    _G("pile", piles=(
+        Pile("stack", "slots", doc="card slots of the stack being played (last = Active card)"),
+        Pile("deck_0", "slots", doc="seat 0's deck order (slot ids), top = deck_n - 1"),
+        Pile("deck_1", "slots", doc="seat 1's deck"),
+        Pile("deck_2", "slots", doc="seat 2's deck"),
+        Pile("deck_3", "slots", doc="seat 3's deck"),
+        Pile("inv_deck_1", "inventions", doc="Invention deck of Period I (ids), top = inv_deck_n - 1"),
+        Pile("inv_deck_2", "inventions", doc="Invention deck of Period II"),
+        Pile("inv_deck_3", "inventions", doc="Invention deck of Period III"),
+        Pile("bag_1", "tiles", doc="Observation bag of Level I (tile ids)"),
+        Pile("bag_2", "tiles", doc="Observation bag of Level II"),
+        Pile("bag_3", "tiles", doc="Observation bag of Level III"),
+        Pile("bagdisc_1", "tiles", doc="tiles discarded from Level I"),
+        Pile("bagdisc_2", "tiles", doc="tiles discarded from Level II"),
+        Pile("bagdisc_3", "tiles", doc="tiles discarded from Level III"),
+        Pile("pen_pile", "penance", doc="Penance supply (card types), top = pen_n - 1"),
+    ), doc="decks, bags and the stack"),
+))
+assert MAX_SEATS == 4  # piles deck_0..deck_3
+
+
 @dataclass
-class GTState(BatchState):
-    """Arrays of a batch of Galileo's Truth games (B games, P seats, NC card slots per seat)."""
+class GTState(LayoutState):
+    """A batch of Galileo's Truth games: B games, P seats, the groups of :data:`LAYOUT`.
 
-    cycle: np.ndarray        # int32[B] 1..cycles
-    over: np.ndarray         # bool[B]
-    seat: np.ndarray         # int32[B] seat to act
-    first: np.ndarray        # int32[B] first player of the Cycle
-    passed: np.ndarray       # bool[B, P]
-    turn: np.ndarray         # int32[B]
-    phase: np.ndarray        # int32[B] pending decision
-    inq_up: np.ndarray       # bool[B] Inquisition token face up
-    stack: np.ndarray        # int32[B, NC] card slots of the stack being played (last = Active card)
-    stack_n: np.ndarray      # int32[B]
-    stack_subj: np.ndarray   # int32[B] Subject of the stack (-1: only purple so far)
-    fr_n: np.ndarray         # int32[B] icon-resolution frames
-    fr_set: np.ndarray       # int32[B, D] icon set of each frame
-    fr_sel: np.ndarray       # int32[B, D] selected groups (bit 0 = A, bit 1 = B; 0 = not chosen)
-    fr_used: np.ndarray      # int32[B, D] icons done (bit gi*K + j)
-    cur_op: np.ndarray       # int32[B] icon being resolved (sub-decision)
-    cur_a: np.ndarray        # int32[B]
-    cur_b: np.ndarray        # int32[B]
-    cur_c: np.ndarray        # int32[B]
-    cur_bit: np.ndarray      # int32[B] frame bit of a choice effect (0: none)
-    cur_card: np.ndarray     # int32[B] card slot being placed / penance played
-    obs_level: np.ndarray    # int32[B]
-    obs_tiles: np.ndarray    # int32[B, 2]
-    obs_tile: np.ndarray     # int32[B]
-    obs_cell: np.ndarray     # int32[B]
-    turn_main: np.ndarray    # int32[B]
-    turn_vp0: np.ndarray     # int32[B]
-    act_vp: np.ndarray       # int32[B] VP the acting seat gained in this Main Action (x2, +)
-    turn_cards: np.ndarray   # int32[B]
-    workshop: np.ndarray     # int32[B, 4] invention ids, slot 0 = top, -1 empty
-    inv_deck: np.ndarray     # int32[B, 3, NI]
-    inv_deck_n: np.ndarray   # int32[B, 3]
-    ws_dirty: np.ndarray     # bool[B]
-    inv_owner: np.ndarray    # int32[B, NI] (-1: not owned)
-    inv_tapped: np.ndarray   # bool[B, NI]
-    bag: np.ndarray          # int32[B, 3, NT]
-    bag_n: np.ndarray        # int32[B, 3]
-    bagdisc: np.ndarray      # int32[B, 3, NT]
-    bagdisc_n: np.ndarray    # int32[B, 3]
-    window: np.ndarray       # int32[B, P, 3, 4] tile id or -1
-    tseal: np.ndarray        # int32[B, NB, 4] seat or -1
-    mastery: np.ndarray      # int32[B, NM, ML] seat or -1
-    lvl_seal: np.ndarray     # int32[B, 3, 4] seat or -1 (Levels II..IV)
-    grad: np.ndarray         # int32[B, 3] Graduation tile of Levels II..IV
-    space_used: np.ndarray   # int32[B, NS] Philosophers placed this Cycle
-    pen_pile: np.ndarray     # int32[B, NPEN] Penance card types, top = pen_n - 1
-    pen_n: np.ndarray        # int32[B]
-    coins: np.ndarray        # int32[B, P]
-    research: np.ndarray     # int32[B, P]
-    books: np.ndarray        # int32[B, P, 4]
-    susp: np.ndarray         # int32[B, P]
-    coper: np.ndarray        # bool[B, P] Principle Coin Copernican side up
-    abjure_cycle: np.ndarray  # int32[B, P] Cycle of Abjure (0: never)
-    level: np.ndarray        # int32[B, P] Academic Level 1..4
-    mentor: np.ndarray       # int32[B, P, M] seals left on each Mentor
-    beside: np.ndarray       # int32[B, P] seals beside the board
-    phil: np.ndarray         # int32[B, P] Philosopher state
-    phil_space: np.ndarray   # int32[B, P]
-    vp: np.ndarray           # int32[B, P]
-    vp_cat: np.ndarray       # int32[B, P, NCAT]
-    vp_ev: np.ndarray        # int32[B, P] running sum of VP events written
-    end_loss: np.ndarray     # int32[B, P] VP to lose at the end (red end-game icons)
-    ctype: np.ndarray        # int32[B, P, NC] card type of each owned slot (-1 unused)
-    czone: np.ndarray        # int32[B, P, NC] zone of each slot
-    deck: np.ndarray         # int32[B, P, NC] deck order (slot ids), top = deck_n - 1
-    deck_n: np.ndarray       # int32[B, P]
-    nslots: np.ndarray       # int32[B, P]
-    first_pass: np.ndarray   # int32[B] first seat to pass in this Cycle (-1: nobody yet; A-GT-31)
-    known: np.ndarray        # bool[B, P, NC] card public: taken from a Treatise Board (Write/Copy), then only in
-    #                          hand, on top of the deck or in public zones; cleared when reshuffled into the deck
+    ``game`` ``int64[B, GAME_WIDTH]``, ``seat`` ``int64[B, P, SEAT_WIDTH]``, ``slot`` ``int64[B, P, NC, 3]``,
+    ``mentors`` ``int64[B, P, M, 1]``, ``inv`` ``int64[B, NI, 2]``, ``space`` ``int64[B, NS, 1]``,
+    ``track`` ``int64[B, NM, ML, 1]``, ``pile`` ``int64[B, 15, L]``. Every field of the table is a named
+    view (``state.coins`` ``[B, P]``, ``state.window`` ``[B, P, 3, 4]``); the per-seat and per-Level
+    piles also as one view: ``deck`` ``[B, P, NC]``, ``inv_deck`` ``[B, 3, NI]``, ``bag``/``bagdisc``
+    ``[B, 3, NT]``.
+    """
+
+    game: np.ndarray = None
+    seat: np.ndarray = None
+    slot: np.ndarray = None
+    mentors: np.ndarray = None
+    inv: np.ndarray = None
+    space: np.ndarray = None
+    track: np.ndarray = None
+    pile: np.ndarray = None
+    sizes: dict = None
+    LAYOUT = LAYOUT
+
+    def _piles(self, first: int, n: int, size: str) -> np.ndarray:
+        return self.pile[:, first:first + n, :self.sizes[size]]
+
+    @property
+    def deck(self) -> np.ndarray:
+        """``int64[B, P, NC]`` deck order of every seat (slot ids), top = ``deck_n - 1``."""
+        return self._piles(LAYOUT.find("deck_0")[2], self.num_players, "slots")
+
+    @property
+    def inv_deck(self) -> np.ndarray:
+        """``int64[B, 3, NI]`` Invention decks of Periods I..III."""
+        return self._piles(LAYOUT.find("inv_deck_1")[2], 3, "inventions")
+
+    @property
+    def bag(self) -> np.ndarray:
+        """``int64[B, 3, NT]`` Observation bags of Levels I..III."""
+        return self._piles(LAYOUT.find("bag_1")[2], 3, "tiles")
+
+    @property
+    def bagdisc(self) -> np.ndarray:
+        """``int64[B, 3, NT]`` tiles discarded from Levels I..III."""
+        return self._piles(LAYOUT.find("bagdisc_1")[2], 3, "tiles")
 
 
-STATE_FIELDS = tuple(f.name for f in fields(GTState) if f.name != "num_players")
+#: the arrays the kernels take, in order: core log/rng arrays, then the groups of LAYOUT
+STATE_FIELDS = ("game_id", "ply", "rng_key", "rng_ctr", "turn_buf", "turn_n", "event_buf", "event_n") + LAYOUT.names
 SArr = namedtuple("SArr", STATE_FIELDS)
 
 
 def arrays(state: GTState) -> SArr:
-    """The state's arrays as the namedtuple the kernels take."""
+    """The state's arrays as the namedtuple the kernels take (``S.game``, ``S.seat``, ... and the logs)."""
     return SArr(*(getattr(state, n) for n in STATE_FIELDS))

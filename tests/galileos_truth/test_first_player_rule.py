@@ -21,7 +21,7 @@ def _seat2_passes_first(rule):
     for _ in range(2):
         act(game, s, A_CARD + T(game, "abacus"))
         act(game, s, A_DONE)
-    assert (s.seat == 2).all()
+    assert (s.to_act == 2).all()
     act(game, s, A_PASS)                      # seat 3 (index 2) is the first to pass
     act(game, s, A_PASS)
     act(game, s, A_PASS)
@@ -32,18 +32,18 @@ def _seat2_passes_first(rule):
 def test_default_rule_is_rotate_and_the_next_seat_opens_the_next_cycle():
     assert Params().first_player_rule == "rotate"
     s = _seat2_passes_first("rotate")
-    assert (s.first == 1).all() and (s.seat == 1).all()
+    assert (s.first == 1).all() and (s.to_act == 1).all()
 
 
 def test_first_to_pass_rule_the_first_seat_that_passed_opens_the_next_cycle():
     s = _seat2_passes_first("first-to-pass")
-    assert (s.first == 2).all() and (s.seat == 2).all()
+    assert (s.first == 2).all() and (s.to_act == 2).all()
     assert (s.first_pass == -1).all()           # reset for the new Cycle
 
 
 def test_fixed_rule_seat_one_opens_every_cycle():
     s = _seat2_passes_first("fixed")
-    assert (s.first == 0).all() and (s.seat == 0).all()
+    assert (s.first == 0).all() and (s.to_act == 0).all()
 
 
 def test_fewest_vp_rule_the_seat_with_fewest_vp_opens_ties_clockwise_from_the_next_seat():
@@ -54,7 +54,7 @@ def test_fewest_vp_rule_the_seat_with_fewest_vp_opens_ties_clockwise_from_the_ne
     # game 0: seat 3 has the fewest; game 1: seats 1 and 3 tie, clockwise from seat 2 -> seat 3;
     # game 2: all tie -> seat 2 (the next seat); game 3: seat 1 (the opener) has the fewest
     assert s.first.tolist() == [2, 2, 1, 0]
-    assert s.seat.tolist() == [2, 2, 1, 0]
+    assert s.to_act.tolist() == [2, 2, 1, 0]
 
 
 def test_first_player_rule_is_coded_in_the_parameter_vector_and_checked():

@@ -30,24 +30,24 @@ def test_game_has_five_cycles_then_final_scoring():
 
 def test_first_player_rotates_each_cycle():
     game, s = new(players=3)
-    assert (s.seat == 0).all()
+    assert (s.to_act == 0).all()
     pass_all(game, s, 3)
-    assert (s.seat == 1).all() and (s.first == 1).all()
+    assert (s.to_act == 1).all() and (s.first == 1).all()
     pass_all(game, s, 3)
-    assert (s.seat == 2).all()
+    assert (s.to_act == 2).all()
 
 
 def test_passed_player_is_out_of_the_cycle():
     game, s = new(players=3)
     act(game, s, A_PASS)                       # seat 0 passes
     act(game, s, A_PASS)                       # seat 1 passes
-    assert (s.seat == 2).all()
+    assert (s.to_act == 2).all()
     all_cards(s, hand=[])
     for g in range(4):
         set_cards(s, g, 2, hand=[T(game, "abacus")] * 2)
     act(game, s, A_CARD + T(game, "abacus"))
     act(game, s, A_DONE)
-    assert (s.seat == 2).all()                 # seats 0 and 1 are skipped
+    assert (s.to_act == 2).all()                 # seats 0 and 1 are skipped
 
 
 @njit(cache=True)

@@ -97,7 +97,7 @@ def test_search_copies_never_reproduce_the_real_reshuffle(game):
     alive = np.ones(n, bool)      # the copy took every action the real game took
     result = np.full(n, -1)       # 1: the copy's new deck equals the real one, 0: differs
     for _ in range(400):
-        todo = alive & (result < 0) & ~real.over
+        todo = alive & (result < 0) & (real.over == 0)
         if not todo.any():
             break
         mr, mc = game.legal_action_mask(real), game.legal_action_mask(copy)
@@ -130,7 +130,7 @@ def _mid_game(game, n=32, seed=6, plies=150, players=3):
     rng = Streams.for_games(seed, s.game_id, 1)
     for _ in range(plies):
         m = game.legal_action_mask(s)
-        live = np.flatnonzero(~s.over)
+        live = np.flatnonzero(s.over == 0)
         a = np.full(n, -1, np.int64)
         a[live] = rng.choose_legal(live, m[live])
         game.step(s, a, m)
@@ -143,7 +143,7 @@ def test_search_copies_resample_the_penance_supply_and_take_a_new_chance_key(gam
     s = _mid_game(game)
     k = 16
     c = s.repeat(k)
-    game.redeterminize(c, np.repeat(s.seat.astype(np.int64), k), _streams(c.batch_size, 3))
+    game.redeterminize(c, np.repeat(s.to_act.astype(np.int64), k), _streams(c.batch_size, 3))
     real = s.repeat(k)
     same = 0
     for g in range(c.batch_size):
@@ -211,7 +211,7 @@ def test_a_card_taken_into_a_hand_stays_in_that_hand_for_other_seats(game):
     def just_taken_into_hand(state, g):  # the seat just chose to keep the card it took in its hand
         gid = int(state.game_id[g])
         prev = last.get(gid)
-        p = int(state.seat[g])
+        p = int(state.to_act[g])
         last[gid] = (int(state.phase[g]), p, int(state.nslots[g, p]))
         if prev is None or prev[0] != P_PLACE:
             return -1

@@ -22,7 +22,7 @@ def test_unframed_icons_are_mandatory_effects():
     s.coins[:, 0] = 0
     act(game, s, A_SPACE + SPACE(game, "market"))          # unframed: Coins +3
     assert s.coins[:, 0].tolist() == [3] * 4
-    assert (s.seat == 1).all() and (s.phase == P_MAIN).all()   # no decision asked: the turn is over
+    assert (s.to_act == 1).all() and (s.phase == P_MAIN).all()   # no decision asked: the turn is over
 
 
 def test_framed_icons_are_optional_secondary_actions():
@@ -57,7 +57,7 @@ def test_icons_activate_in_the_order_you_like():
     seal_vp = int(s.vp[0, 0])
     assert seal_vp > 0
     assert s.vp[:, 0].tolist() == [seal_vp, seal_vp, 2 * seal_vp, 2 * seal_vp]   # Write first: x2 doubles it
-    assert (s.seat == 1).all() and (s.phase == P_MAIN).all()
+    assert (s.to_act == 1).all() and (s.phase == P_MAIN).all()
 
 
 def test_icons_activate_in_the_order_you_like_also_against_the_printed_order():
@@ -71,7 +71,7 @@ def test_icons_activate_in_the_order_you_like_also_against_the_printed_order():
     assert not legal(game, s, A_DONE).any()                 # mandatory: no skipping
     act(game, s, [A_ICON + 1, A_ICON + 1, A_EFFECTS, A_ICON + 0])
     assert s.vp[:, 0].tolist() == [4, 4, 2, 2]
-    assert (s.seat == 1).all() and (s.phase == P_MAIN).all()
+    assert (s.to_act == 1).all() and (s.phase == P_MAIN).all()
 
 
 def test_icons_order_is_offered_only_where_it_changes_the_outcome():
@@ -503,7 +503,7 @@ def test_exclusive_space_takes_one_philosopher_per_cycle_shared_any_number():
     game, s = new()
     market, uni = SPACE(game, "market"), SPACE(game, "university")
     act(game, s, [A_SPACE + market, A_SPACE + market, A_SPACE + uni, A_SPACE + uni])
-    assert (s.seat == 1).all()
+    assert (s.to_act == 1).all()
     assert legal(game, s, A_SPACE + market).tolist() == [False, False, True, True]
     assert legal(game, s, A_SPACE + uni).all()
 

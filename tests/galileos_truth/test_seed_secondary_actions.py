@@ -452,7 +452,7 @@ def test_observe_bonus_comes_after_the_icons_on_the_space_and_the_tile():
     act(game, s, A_KEEP)
     act(game, s, A_WIN + 0)
     act(game, s, [A_KEEP, A_KEEP + 1, A_KEEP, A_KEEP + 1])      # either order of the two icon sets
-    assert (s.seat == 1).all()                                # the turn is over
+    assert (s.to_act == 1).all()                                # the turn is over
     # x2 doubled only what the action gave before; the 2 VP bonus came after the icons, undoubled
     assert s.vp_cat[:, 0, C_ICONS].tolist() == [0, 1, 0, 3]
     assert s.vp_cat[:, 0, C_OBSERVATION].tolist() == [2] * 4

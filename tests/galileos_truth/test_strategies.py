@@ -155,7 +155,7 @@ def _zone_multiset(s, g, p, zone):
 
 def test_redeterminize_keeps_invariants_and_what_the_seat_sees(game):
     s = _mid_game_state(game)
-    seat = s.seat.astype(np.int64)
+    seat = s.to_act.astype(np.int64)
     r = s.take(np.arange(s.batch_size))
     game.redeterminize(r, seat, Streams(np.arange(1, s.batch_size + 1, dtype=np.uint64) * np.uint64(977)))
     assert game.check_invariants(r) == []
@@ -184,7 +184,7 @@ def test_redeterminize_keeps_invariants_and_what_the_seat_sees(game):
     assert changed
     # the game keeps playing legally from the re-sampled state
     m = game.legal_action_mask(r)
-    assert m[~r.over].any(axis=1).all()
+    assert m[r.over == 0].any(axis=1).all()
 
 
 def test_features(game):
@@ -195,7 +195,7 @@ def test_features(game):
         assert f[k].shape == (8, 3) and f[k].dtype == np.float64, k
     assert np.array_equal(f["vp"], s.vp)
     assert np.array_equal(f["books"], s.books.sum(2))
-    assert (f["end_vp"][~s.coper] <= 0).all()
+    assert (f["end_vp"][s.coper == 0] <= 0).all()
 
 
 def test_heuristic_and_rollout_play_legal_games(game):
