@@ -49,6 +49,8 @@ def legal(kind, S, C, PR, g, out):
         legal_space(S, C, PR, g, out)
     elif kind == P_OORDER:
         legal_order(S, C, PR, g, out)
+    else:
+        raise RuntimeError("no legal handler for this decision kind")
 
 
 @njit(cache=True)
@@ -86,3 +88,5 @@ def apply(kind, S, C, PR, g, a):
         apply_order(S, C, PR, g, a)
     elif kind == P_OVER:
         apply_over(S, C, PR, g, a)
+    else:
+        raise RuntimeError("no apply handler for this decision kind")
