@@ -23,6 +23,7 @@ N_SUBJECTS = len(SUBJECTS)   # Subjects (Book tracks), purple excluded (A-GT-07)
 PURPLE = 4
 ASTRONOMY, PHYSICS, MATHEMATICS, PHILOSOPHY = 0, 1, 2, 3
 K_ICONS = 4           # icons per group
+N_GROUPS = 2          # icon groups per icon set (A, B; seed 001 §Resolving icons)
 T_MAX = 32            # card types (treatise + penance)
 NB = 10               # treatise boards in the pyramid
 NI_MAX = 24           # inventions

@@ -65,7 +65,9 @@ EVENT_KINDS = ("vp", "suspicion", "abjure", "prison", "stake", "write", "copy", 
 (E_VP, E_SUSP, E_ABJURE, E_PRISON, E_STAKE, E_WRITE, E_COPY, E_READ, E_INVENT, E_OBSERVE, E_UPGRADE, E_PENANCE,
  E_INQUISITION, E_USE_INV) = range(len(EVENT_KINDS))
 
-# ---- opcodes (content.OP) as module constants for numba
+# ---- opcodes (content.OP) as module constants for numba; 0 = no icon in that place
+O_NONE = 0
+assert min(OP.values()) > O_NONE
 O_COINS = OP["coins"]; O_RESEARCH = OP["research"]; O_VP = OP["vp"]; O_VP_PLUS = OP["vp_plus"]
 O_VP_X2 = OP["vp_x2"]; O_VP_END = OP["vp_end"]; O_VP_XLEVEL = OP["vp_xlevel"]; O_VP_LVL = OP["vp_lvl"]
 O_SUSP_DOWN = OP["susp_down"]; O_SUSP_DOWN_DIFF = OP["susp_down_diff"]; O_SUSP_UP = OP["susp_up"]

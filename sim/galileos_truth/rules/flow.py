@@ -10,15 +10,15 @@ from ..cols import (ACT_VP, BAG_1, BAG_N, BOOKS, COINS, COPER, CYCLE, DECK_0, DE
                     FR_SEL, FR_SET, FR_USED, GRAD, INQ_UP, INV_DECK_1, INV_DECK_N, INV_OWNER, INV_TAPPED, NSLOTS,
                     OBS_TILE, PASSED, PEN_N, PEN_PILE, PHASE, PHIL, RESEARCH, SLOT_CTYPE, SLOT_CZONE, SPACE_USED,
                     STACK_N, SUSP, TO_ACT, TURN, TURN_CARDS, TURN_MAIN, TURN_VP0, VP, WS_DIRTY)
-from ..content import K_ICONS, MATHEMATICS, PHYSICS
+from ..content import K_ICONS, MATHEMATICS, N_GROUPS, PHYSICS
 from ..jit import rule
 from ..logcols import (TURN_CARDS_PLAYED, TURN_COINS_AFTER, TURN_MAIN_ACTION, TURN_PRINCIPLE_AFTER,
                        TURN_RESEARCH_AFTER, TURN_SUSPICION_AFTER, TURN_VP_GAINED)
 from ..state import (C_GAINED, C_NONE, C_OBSERVATION, E_INQUISITION, E_PENANCE, FP_FEWEST_VP, FP_FIRST_TO_PASS,
                      FP_FIXED, IT_INCOME, I_CYCLES, I_FIRST_RULE, I_HAND, I_INC_COINS, I_INC_RES, I_INQ, I_OBS_COINS,
-                     I_OBS_VP, I_PEN_THR, MAX_LEVEL, O_BOOK_ANY, O_BOOK_DIFF, O_BOOK_UP, O_FIRST_SECONDARY, PH_LYING,
-                     PH_ON_SPACE, PH_PRISON, PH_STANDING, P_GROUP, P_MAIN, P_SEC, RZ_BAG, RZ_DECK, RZ_GRAD, RZ_INV,
-                     RZ_PENANCE, SEL_A, SEL_B, SEP_NONE, SEP_PRINC, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY)
+                     I_OBS_VP, I_PEN_THR, MAX_LEVEL, O_BOOK_ANY, O_BOOK_DIFF, O_BOOK_UP, O_FIRST_SECONDARY, O_NONE,
+                     PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STANDING, P_GROUP, P_MAIN, P_SEC, RZ_BAG, RZ_DECK, RZ_GRAD,
+                     RZ_INV, RZ_PENANCE, SEL_A, SEL_B, SEP_NONE, SEP_PRINC, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY)
 from .cards import draw_n, new_card
 from .icons import (EFF_GO, OBS_BONUS, PEND_EFFECTS, apply_iset_simple, apply_simple, book_icon_can_act,
                     order_matters, pay_now_ok, pending_effects, start_book_icon)
@@ -183,13 +183,13 @@ def advance(S, C, PR, g):
             S.game[g, FR_USED + k] |= EFF_GO
         # mandatory Effects, gains and payments in printed order; choice Effects ask; a payment that
         # cannot be made in full yet waits for the gains printed after it (A-GT-24), then is paid
-        for gi in range(2):
+        for gi in range(N_GROUPS):
             if not (sel & (1 << gi)):
                 continue
             for j in range(K_ICONS):
                 bit = 1 << (gi * K_ICONS + j)
                 op = C.ISET_OP[iset, gi, j]
-                if op == 0 or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & bit):
+                if op == O_NONE or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & bit):
                     continue
                 if op == O_BOOK_ANY or op == O_BOOK_DIFF or op == O_BOOK_UP:
                     if not book_icon_can_act(S, C, PR, g, p, op):
@@ -202,13 +202,13 @@ def advance(S, C, PR, g):
                 S.game[g, FR_USED + k] |= bit
                 apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
                              C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
-        for gi in range(2):     # the payments that waited; the gains came first
+        for gi in range(N_GROUPS):     # the payments that waited; the gains came first
             if not (sel & (1 << gi)):
                 continue
             for j in range(K_ICONS):
                 bit = 1 << (gi * K_ICONS + j)
                 op = C.ISET_OP[iset, gi, j]
-                if op == 0 or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & bit):
+                if op == O_NONE or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & bit):
                     continue
                 S.game[g, FR_USED + k] |= bit
                 apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],

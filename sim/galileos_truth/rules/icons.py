@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from ..cols import (ACT_VP, BESIDE, BOOKS, COINS, COPER, CUR_A, CUR_BIT, CUR_OP, END_LOSS, FR_N, FR_SEL, FR_SET,
                     FR_USED, INV_OWNER, LEVEL, PHASE, PHIL, RESEARCH, SUSP, TO_ACT)
-from ..content import K_ICONS, MATHEMATICS, N_SUBJECTS, PHYSICS
+from ..content import K_ICONS, MATHEMATICS, N_GROUPS, N_SUBJECTS, PHYSICS
 from ..jit import rule
 from ..state import (BOOK_LEVELS, C_ICONS, C_S_COPERNICANS, C_S_ICON, C_S_OTHERS, D_FRAMES, IT_ONGOING, I_BOOK_MAX,
                      I_INC_COINS, I_INC_RES, I_PRISON, I_STAKE, I_SUSP_MAX, I_VP_PER_LEVEL, O_BOOKS, O_BOOKS_PAY,
                      O_BOOK_ANY, O_BOOK_DIFF, O_BOOK_UP, O_COINS, O_FIRST_SECONDARY, O_INCOME_MATH, O_INCOME_PHYS,
-                     O_MASTERY, O_MENTOR_SEAL, O_PHIL_BACK, O_RESEARCH, O_SUSP_DOWN, O_SUSP_DOWN_DIFF, O_SUSP_UP,
-                     O_SUSP_UP_COP, O_SUSP_UP_OTHERS, O_VP, O_VP_END, O_VP_LVL, O_VP_PLUS, O_VP_X2, O_VP_XLEVEL,
-                     PH_ON_SPACE, PH_STANDING, P_BOOKSUBJ, SEL_A, SEL_B, SEL_BOTH, SEP_NONE, SEP_PRINC, SEP_SUSP)
+                     O_MASTERY, O_MENTOR_SEAL, O_NONE, O_PHIL_BACK, O_RESEARCH, O_SUSP_DOWN, O_SUSP_DOWN_DIFF,
+                     O_SUSP_UP, O_SUSP_UP_COP, O_SUSP_UP_OTHERS, O_VP, O_VP_END, O_VP_LVL, O_VP_PLUS, O_VP_X2,
+                     O_VP_XLEVEL, PH_ON_SPACE, PH_STANDING, P_BOOKSUBJ, SEL_A, SEL_B, SEL_BOTH, SEP_NONE, SEP_PRINC,
+                     SEP_SUSP)
 from .academy import mastery_seal, seals_left, take_seal
 from .cards import diff_subjects_in_play
 from .ledger import add_books, add_susp, add_vp, book_level, pay
@@ -33,7 +34,7 @@ def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
     cp = 0
     rg = 0
     rp = 0
-    for gi in range(2):
+    for gi in range(N_GROUPS):
         if not (sel & (1 << gi)):
             continue
         for j in range(K_ICONS):
@@ -54,7 +55,7 @@ def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
     for s in range(N_SUBJECTS):
         gain = 0
         need = 0
-        for gi in range(2):
+        for gi in range(N_GROUPS):
             if not (sel & (1 << gi)):
                 continue
             for j in range(K_ICONS):
@@ -195,13 +196,13 @@ def apply_iset_simple(S, C, PR, g, p, iset, item):
     done = 0
     for j in range(K_ICONS):
         op = C.ISET_OP[iset, 0, j]
-        if op != 0 and pay_now_ok(S, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1]):
+        if op != O_NONE and pay_now_ok(S, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1]):
             done |= 1 << j
             apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1],
                          C.ISET_ARG[iset, 0, j, 2], C.ISET_ARG[iset, 0, j, 3], item)
     for j in range(K_ICONS):
         op = C.ISET_OP[iset, 0, j]
-        if op != 0 and not (done & (1 << j)):
+        if op != O_NONE and not (done & (1 << j)):
             apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1],
                          C.ISET_ARG[iset, 0, j, 2], C.ISET_ARG[iset, 0, j, 3], item)
 
@@ -218,9 +219,9 @@ def trigger(S, C, PR, g, p, trig):
 def push_frame(S, C, g, iset):
     """Start resolving an icon set (ignored when it has no icons)."""
     empty = True
-    for gi in range(2):
+    for gi in range(N_GROUPS):
         for j in range(K_ICONS):
-            if C.ISET_OP[iset, gi, j] != 0:
+            if C.ISET_OP[iset, gi, j] != O_NONE:
                 empty = False
     if empty or S.game[g, FR_N] >= D_FRAMES:
         return
@@ -250,12 +251,12 @@ def pending_effects(S, C, g):
     iset = S.game[g, FR_SET + k]
     sel = S.game[g, FR_SEL + k]
     out = 0
-    for gi in range(2):
+    for gi in range(N_GROUPS):
         if not (sel & (1 << gi)):
             continue
         for j in range(K_ICONS):
             op = C.ISET_OP[iset, gi, j]
-            if op == 0 or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))):
+            if op == O_NONE or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))):
                 continue
             out |= PEND_EFFECTS
             if op == O_BOOKS_PAY or ((op == O_COINS or op == O_RESEARCH) and C.ISET_ARG[iset, gi, j, 0] < 0):
@@ -290,12 +291,12 @@ def order_matters(S, C, PR, g):
     bookup = 0
     bookchg = 0
     lv = S.seat[g, p, LEVEL]
-    for gi in range(2):
+    for gi in range(N_GROUPS):
         if not (sel & (1 << gi)):
             continue
         for j in range(K_ICONS):
             op = C.ISET_OP[iset, gi, j]
-            if op == 0 or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))):
+            if op == O_NONE or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))):
                 continue
             a0 = C.ISET_ARG[iset, gi, j, 0]
             n += 1
@@ -352,7 +353,7 @@ def order_matters(S, C, PR, g):
         for sb in range(N_SUBJECTS):
             gsum = 0
             psum = 0
-            for gi in range(2):
+            for gi in range(N_GROUPS):
                 if not (sel & (1 << gi)):
                     continue
                 for j in range(K_ICONS):

@@ -4,11 +4,11 @@ icons, §Effects)."""
 from __future__ import annotations
 
 from ..cols import BOOKS, CUR_A, CUR_B, CUR_BIT, CUR_C, CUR_OP, FR_N, FR_SEL, FR_SET, FR_USED, PHASE, TO_ACT
-from ..content import K_ICONS, N_SECONDARY, N_SUBJECTS
+from ..content import K_ICONS, N_GROUPS, N_SECONDARY, N_SUBJECTS
 from ..jit import handler
 from ..state import (A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_SEC, A_SUBJ, BOOK_LEVELS, C_S_LINE, I_BOOK_LV, O_BOOK_ANY,
-                     O_BOOK_DIFF, O_BOOK_UP, O_COPY, O_DRAW, O_FIRST_SECONDARY, O_INVENT, O_OBSERVE, O_READ, O_WRITE,
-                     P_OLEVEL, P_REMOVE, P_SLOT, P_TARGET, SEL_A, SEL_B, SEL_BOTH, SEP_SUSP)
+                     O_BOOK_DIFF, O_BOOK_UP, O_COPY, O_DRAW, O_FIRST_SECONDARY, O_INVENT, O_NONE, O_OBSERVE, O_READ,
+                     O_WRITE, P_OLEVEL, P_REMOVE, P_SLOT, P_TARGET, SEL_A, SEL_B, SEL_BOTH, SEP_SUSP)
 from .cards import diff_subjects_in_play, draw_one
 from .flow import advance
 from .icons import (EFF_GO, PEND_PAYMENT, apply_simple, book_icon_can_act, group_ok, order_matters, pay_now_ok,
@@ -47,7 +47,7 @@ def start_secondary(S, C, PR, g, kind):
     iset = S.game[g, FR_SET + k]
     sel = S.game[g, FR_SEL + k]
     op_want = kind + O_FIRST_SECONDARY
-    for gi in range(2):
+    for gi in range(N_GROUPS):
         if not (sel & (1 << gi)):
             continue
         for j in range(K_ICONS):
@@ -125,12 +125,12 @@ def legal_secondary(S, C, PR, g, out):
         k = S.game[g, FR_N] - 1
         iset = S.game[g, FR_SET + k]
         sel = S.game[g, FR_SEL + k]
-        for gi in range(2):
+        for gi in range(N_GROUPS):
             if not (sel & (1 << gi)):
                 continue
             for j in range(K_ICONS):
                 op = C.ISET_OP[iset, gi, j]
-                if op == 0 or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))):
+                if op == O_NONE or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))):
                     continue
                 out[A_ICON + gi * K_ICONS + j] = pay_now_ok(S, g, p, op, C.ISET_ARG[iset, gi, j, 0],
                                                             C.ISET_ARG[iset, gi, j, 1])

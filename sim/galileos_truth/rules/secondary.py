@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..cols import FR_N, FR_SEL, FR_SET, FR_USED, NSLOTS, SLOT_CTYPE, SLOT_CZONE, TO_ACT
-from ..content import CK_PENANCE, K_ICONS, NB
+from ..content import CK_PENANCE, K_ICONS, NB, N_GROUPS
 from ..jit import rule
 from ..state import (N_OBS_LEVELS, O_COPY, O_DRAW, O_FIRST_SECONDARY, O_INVENT, O_OBSERVE, O_READ, O_REMOVE, O_WRITE,
                      WORKSHOP_SLOTS, Z_DISCARD, Z_HAND, Z_PLAY)
@@ -61,7 +61,7 @@ def frame_sec_kinds(S, C, PR, g):
     used = S.game[g, FR_USED + k]
     p = S.game[g, TO_ACT]
     out = 0
-    for gi in range(2):
+    for gi in range(N_GROUPS):
         if not (sel & (1 << gi)):
             continue
         for j in range(K_ICONS):
