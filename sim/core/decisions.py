@@ -130,6 +130,21 @@ def uncited(functions) -> list[str]:
     return [name for name, fn in functions if not CITATION.search(docstring(fn))]
 
 
+def _load_table_module(name: str):
+    """The table module ``name`` loaded from its file alone, without importing its package (whose
+    ``__init__`` may import the very dispatch module being written, missing or stale)."""
+    import importlib.util
+
+    for root in map(Path, sys.path):
+        f = root.joinpath(*name.split(".")).with_suffix(".py")
+        if f.is_file():
+            spec = importlib.util.spec_from_file_location(f"_decision_table_{name.replace('.', '_')}", f)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            return mod
+    return importlib.import_module(name)
+
+
 def main(argv=None) -> int:
     """``python -m sim.core.decisions package.module[:TABLE]``: write the module's dispatch module.
 
@@ -140,7 +155,7 @@ def main(argv=None) -> int:
         print("usage: python -m sim.core.decisions package.module[:TABLE]", file=sys.stderr)
         return 2
     mod_name, _, attr = args[0].partition(":")
-    mod = importlib.import_module(mod_name)
+    mod = _load_table_module(mod_name)
     table = getattr(mod, attr or "TABLE")
     path = Path(mod.DISPATCH_MODULE)
     path.write_text(table.source(args[0]))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..cols import (BOOKS, COINS, GRAD, INV_OWNER, LEVEL, LVL_SEAL, LVL_SEAL_W, MASTERY, MENTOR, RESEARCH, TSEAL,
                     TSEAL_W, WINDOW, WINDOW_W)
 from ..content import NB, N_SUBJECTS, SEAL_SPACES, WCOLS, WROWS
-from ..jit import rule
+from sim.core.jit import rule
 from ..state import C_MASTERY, LEVEL_SEAL_SPACES, MAX_LEVEL
 from .ledger import add_vp
 

@@ -1,11 +1,11 @@
-"""The decorators of Galileo's Truth's kernels (sim/galileos_truth/jit.py): a rule helper compiles once per
+"""The rule-kernel decorators (sim/core/jit.py, used by Galileo's Truth): a rule helper compiles once per
 argument type, however many constant values its callers pass (issue 15 item 5: the cold compile)."""
 
 from __future__ import annotations
 
 from numba import config, njit
 
-from sim.galileos_truth.jit import handler, rule
+from sim.core.jit import handler, rule
 
 ONE, TWO, THREE = 1, 2, 3
 

@@ -1,4 +1,4 @@
-"""The numba decorator of Galileo's Truth's rule helpers: compiled once per argument *type*.
+"""numba decorators for rule kernels: a helper compiled once per argument *type*, a handler inlined into its dispatcher.
 
 numba types a module-level integer constant (``E_VP``, ``C_TREATISE``, ``TR_WRITE``) or a literal
 (``-1``, ``True``) passed to another jitted function as its own literal type, and compiles the callee
