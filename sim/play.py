@@ -106,11 +106,11 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     tables = compile_plans([s.plan if isinstance(s, CompiledPlan) else Plan("python") for s in strategies],
                            mod.KINDS, mod.FEATURES, game.num_actions)
     keys = np.ascontiguousarray(np.stack([np.asarray(k, np.uint64) for k in seat_keys]))
-    S, prm = mod.arrays(state), mod.param_vector(game)
+    ctx = mod.kernel_context(game, state)
     bound = game.max_plies(state.num_players)
     status = np.zeros(state.batch_size, np.int64)
     while True:
-        mod.play(S, prm, tables.rules, tables.conds, tables.acts, tables.seat_rules, compiled_seat, keys, bound,
+        mod.play(*ctx, tables.rules, tables.conds, tables.acts, tables.seat_rules, compiled_seat, keys, bound,
                  tlim, elim, game.num_actions, status)
         if (status == ST_BOUND).any():
             g = int(np.flatnonzero(status == ST_BOUND)[0])

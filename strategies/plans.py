@@ -155,7 +155,7 @@ class CompiledPlan(Strategy):
         tables = compile_plans([self.plan], mod.KINDS, mod.FEATURES, game.num_actions)
         out = np.empty(len(view.idx), np.int64)
         keys = rng.streams.keys[rng.idx]
-        mod.choose_batch(mod.arrays(view.state), mod.param_vector(game), tables.rules, tables.conds, tables.acts,
+        mod.choose_batch(*mod.kernel_context(game, view.state), tables.rules, tables.conds, tables.acts,
                          0, len(tables.rules), view.idx, np.ascontiguousarray(legal_mask), keys, out)
         return out
 

@@ -11,9 +11,10 @@ fails when a written module is stale. It defines
   seat to act (Python decides that one ply), or at the ply bound; ``status[g]`` says which.
 - ``choose_batch(...)``: the same plan choice for the Python-loop path (:class:`strategies.plans.CompiledPlan`).
 
-The engine package provides: ``step.pending(S, g)`` (decision kind), ``step.to_act(S, g)``,
-``step.is_over(S, g)``, ``features.FEATURES`` and ``features.features(S, prm, g, p, out)``, ``dispatch``
-(the decision routers), ``decisions.TABLE`` and, in ``engine``, ``arrays(state)`` and ``param_vector(game)``.
+The engine package provides: in ``features``, ``pending(S, g)`` (the decision kind game g waits for),
+``to_act(S, g)``, ``is_over(S, g)``, ``FEATURES`` (names) and ``features(<ctx>, g, p, out)``; ``dispatch`` and
+``decisions.TABLE`` (the decision routers and their table, in ``<pkg>.rules`` or ``<pkg>``); and in
+``engine``, ``kernel_context(game, state)``: the kernels' leading arguments ``<ctx>`` (``(S, prm)``).
 
 Each game keeps its own counter-based streams (the decision stream is keyed by run seed, game, seat and
 ply: :func:`decision_key`), so a game is the same whatever its batch, and the same as on the Python-loop
@@ -134,8 +135,16 @@ TEMPLATE = Path(__file__).with_name("data") / "play_module.py.tmpl"
 
 
 def play_module_source(pkg: str) -> str:
-    """Text of the play module of engine package ``pkg`` (``tests.toy``, ``sim.unconscious_mind``)."""
-    return TEMPLATE.read_text().format(pkg=pkg)
+    """Text of the play module of engine package ``pkg`` (``tests.toy``, ``sim.galileos_truth``): its
+    decision table is ``pkg.rules.decisions`` (or ``pkg.decisions``); the kernels' leading arguments are
+    the table's legality arguments before ``g`` (``S, C, PR``)."""
+    base = Path(importlib.import_module(pkg).__file__).parent
+    rules = f"{pkg}.rules" if (base / "rules" / "decisions.py").is_file() else pkg
+    table = importlib.import_module(f"{rules}.decisions").TABLE
+    ctx = table.legal_args.split(", g,")[0]
+    if not ctx.startswith("S"):
+        raise ValueError(f"{rules}.decisions: the handlers' first argument must be the state tuple S, got {ctx!r}")
+    return TEMPLATE.read_text().format(pkg=pkg, rules=rules, ctx=ctx)
 
 
 def main(argv=None) -> int:

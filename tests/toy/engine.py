@@ -30,6 +30,11 @@ def param_vector(game) -> np.ndarray:
     return _params.param_vector(game.params)
 
 
+def kernel_context(game, state) -> tuple:
+    """The kernels' leading arguments ``(S, prm)`` for ``state``."""
+    return arrays(state), param_vector(game)
+
+
 class ToyGame(Game):
     """Press-your-luck test game (tests/toygame.py): 1-4 players, 2 actions (draw, stop)."""
 

@@ -1,8 +1,9 @@
-"""Named features of a toy decision, for plans (strategies/plans.py): what a rule's conditions read."""
+"""What compiled play reads of a toy game: the pending decision, the seat to act, whether it is over, and the
+named features a plan's conditions read (strategies/plans.py)."""
 
 from numba import njit
 
-from .cols import DRAWS, POT, ROUND, TOP, VP
+from .cols import DECISION, DRAWS, OVER, POT, ROUND, TO_ACT, TOP, VP
 
 #: feature names, in the order of the feature vector
 FEATURES = ("pot", "draws", "round", "vp", "cards_left")
@@ -18,3 +19,21 @@ def features(S, prm, g, p, out):
     out[F_ROUND] = S.game[g, ROUND]
     out[F_VP] = S.seat[g, p, VP]
     out[F_CARDS_LEFT] = S.pile.shape[2] - S.game[g, TOP]
+
+
+@njit(cache=True)
+def pending(S, g):
+    """The decision kind game ``g`` waits for (0 when over)."""
+    return S.game[g, DECISION]
+
+
+@njit(cache=True)
+def to_act(S, g):
+    """The seat to act in game ``g``."""
+    return S.game[g, TO_ACT]
+
+
+@njit(cache=True)
+def is_over(S, g):
+    """True when game ``g`` has ended."""
+    return S.game[g, OVER] != 0

@@ -10,15 +10,14 @@ from numba import njit
 from sim.core.compiled import ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK, decision_key, plan_choice
 from tests.toy import dispatch
 from tests.toy.decisions import TABLE
-from tests.toy.engine import arrays, param_vector
-from tests.toy.features import FEATURES, features
-from tests.toy.step import is_over, pending, to_act
+from tests.toy.engine import kernel_context
+from tests.toy.features import FEATURES, features, is_over, pending, to_act
 
 #: decision kind codes by name (for strategies.plans.compile_plans)
 KINDS = TABLE.kind_codes()
 N_FEATURES = len(FEATURES)
 
-__all__ = ["KINDS", "FEATURES", "arrays", "param_vector", "play", "choose_batch"]
+__all__ = ["KINDS", "FEATURES", "kernel_context", "play", "choose_batch"]
 
 
 @njit(cache=True)

@@ -7,7 +7,7 @@ from numba import njit
 from sim.core.rng import chance_shuffle
 
 from . import dispatch
-from .cols import DECISION, DECK, OVER, TO_ACT
+from .cols import DECISION, DECK, OVER
 
 #: chance zone of the shared deck's shuffle (sim.core.rng.chance_shuffle)
 Z_DECK = 0
@@ -36,20 +36,3 @@ def apply(S, prm, actions, active):
         if active[g]:
             dispatch.apply(S.game[g, DECISION], S, prm, g, actions[g])
 
-
-@njit(cache=True)
-def pending(S, g):
-    """The decision kind game ``g`` waits for (0 when over)."""
-    return S.game[g, DECISION]
-
-
-@njit(cache=True)
-def to_act(S, g):
-    """The seat to act in game ``g``."""
-    return S.game[g, TO_ACT]
-
-
-@njit(cache=True)
-def is_over(S, g):
-    """True when game ``g`` has ended."""
-    return S.game[g, OVER] != 0
