@@ -154,9 +154,10 @@ class CompiledPlan(Strategy):
         mod = game.compiled_module()
         tables = compile_plans([self.plan], mod.KINDS, mod.FEATURES, game.num_actions)
         out = np.empty(len(view.idx), np.int64)
-        keys = rng.streams.keys[rng.idx]
         mod.choose_batch(*mod.kernel_context(game, view.state), tables.rules, tables.conds, tables.acts,
-                         0, len(tables.rules), view.idx, np.ascontiguousarray(legal_mask), keys, out)
+                         0, len(tables.rules), np.ascontiguousarray(view.idx, np.int64),
+                         np.ascontiguousarray(legal_mask), rng.streams.keys, rng.streams.counters,
+                         np.ascontiguousarray(rng.idx, np.int64), out)
         return out
 
     def explain(self) -> list[str]:

@@ -102,3 +102,21 @@ def test_a_bad_plan_is_refused_in_one_line_naming_the_value():
         compile_plans([Plan("p", (Rule("r", (5,)),))], mod.KINDS, mod.FEATURES, 2)
     with pytest.raises(ConfigError, match="unknown comparison '=>'"):
         compile_plans([Plan("p", (Rule("r", (0,), when=(When("pot", "=>", 1),)),))], mod.KINDS, mod.FEATURES, 2)
+
+
+def test_a_plan_on_running_streams_draws_as_the_python_strategies_do():
+    # rollouts hand strategies streams whose counters have advanced: the plan must draw the same
+    from sim.core.rng import Streams
+    from strategies.base import StrategyRNG, View
+
+    g = make_game("toy")
+    st = g.init(np.arange(64), 3, 2)
+    mask = g.legal_action_mask(st)
+    idx = np.arange(0, 64, 3)
+    keys = np.arange(1, 65, dtype=np.uint64) * np.uint64(7919)
+    ctr = np.arange(64, dtype=np.uint64) % np.uint64(5)
+    a_streams, b_streams = Streams(keys, ctr), Streams(keys, ctr)
+    a = CompiledPlan(Plan("random")).act(View(g, st, idx, 0), mask[idx], StrategyRNG(a_streams, idx))
+    b = RandomStrategy().act(View(g, st, idx, 0), mask[idx], StrategyRNG(b_streams, idx))
+    assert np.array_equal(a, b) and np.array_equal(a_streams.counters, b_streams.counters)
+    assert (a_streams.counters[idx] == ctr[idx] + 1).all()

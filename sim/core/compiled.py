@@ -31,11 +31,9 @@ import numpy as np
 from numba import config as _numba_config
 from numba import njit
 
-from .rng import GOLDEN, mix64
+from .rng import GOLDEN, draw_below, mix64
 
 _ONE = np.uint64(1)
-_S11 = np.uint64(11)
-_INV53 = 1.0 / 9007199254740992.0
 
 #: ``status[g]`` after ``play``: why game g left the loop
 ST_OVER, ST_DRAIN, ST_PYTHON, ST_BOUND, ST_STUCK = 0, 1, 2, 3, 4
@@ -50,24 +48,12 @@ def decision_key(seat_key, ply):
     return mix64(seat_key ^ mix64((np.uint64(ply) + _ONE) * GOLDEN))
 
 
-@njit(cache=True)
-def first_below(key, n):
-    """The first draw of a fresh stream ``key``, uniform in ``[0, n)`` (as ``draw_below`` at counter 0)."""
-    u = mix64(key + _ONE * GOLDEN)
-    return int(float(u >> _S11) * _INV53 * n)
-
-
 if _numba_config.DISABLE_JIT:  # plain-Python twins: exact 64-bit wraparound without overflow warnings
     _MASK = (1 << 64) - 1
 
     def decision_key(seat_key, ply):  # noqa: F811
         """Key of the stream of one decision (uncompiled twin)."""
         return mix64(int(seat_key) ^ int(mix64(((int(ply) + 1) * 0x9E3779B97F4A7C15) & _MASK)))
-
-    def first_below(key, n):  # noqa: F811
-        """The first draw of a fresh stream (uncompiled twin)."""
-        u = int(mix64((int(key) + 0x9E3779B97F4A7C15) & _MASK))
-        return int(float(u >> 11) * _INV53 * n)
 
 
 @njit(cache=True)
@@ -87,11 +73,12 @@ def compare(x, op, v):
 
 
 @njit(cache=True)
-def plan_choice(rules, conds, acts, r0, r1, kind, fv, mask, key):
+def plan_choice(rules, conds, acts, r0, r1, kind, fv, mask, keys, counters, row):
     """The action of a plan for one decision: the first rule of rows ``r0:r1`` whose kind matches,
     whose conditions hold on the feature vector ``fv`` (``int64[F]``) and which has a legal preferred
     action picks uniformly among those (in listed order); otherwise uniform over ``mask``
-    (``bool[A]``). One draw of the decision stream ``key``; -1 when nothing is legal."""
+    (``bool[A]``). One draw of stream ``row`` of ``keys``/``counters`` (``uint64[n]``, advanced), as
+    :meth:`sim.core.rng.Streams.choose_legal`; -1 (no draw) when nothing is legal."""
     for r in range(r0, r1):
         k = rules[r, 0]
         if k != ANY_KIND and k != kind:
@@ -109,7 +96,7 @@ def plan_choice(rules, conds, acts, r0, r1, kind, fv, mask, key):
                 n += 1
         if n == 0:
             continue
-        j = first_below(key, n)
+        j = draw_below(keys, counters, row, n)
         for i in range(rules[r, 3], rules[r, 4]):
             if mask[acts[i]]:
                 if j == 0:
@@ -121,7 +108,7 @@ def plan_choice(rules, conds, acts, r0, r1, kind, fv, mask, key):
             n += 1
     if n == 0:
         return -1
-    j = first_below(key, n)
+    j = draw_below(keys, counters, row, n)
     for a in range(mask.shape[0]):
         if mask[a]:
             if j == 0:

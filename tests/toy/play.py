@@ -28,6 +28,8 @@ def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound
     ``compiled_seat``: ``bool[P]``. Returns the plies played."""
     mask = np.zeros(num_actions, np.bool_)
     fv = np.zeros(N_FEATURES, np.int64)
+    key = np.zeros(1, np.uint64)  # the decision's fresh stream: its key, counter 0
+    ctr = np.zeros(1, np.uint64)
     plies = 0
     for g in range(S.ply.shape[0]):
         status[g] = ST_OVER
@@ -46,8 +48,9 @@ def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound
             mask[:] = False
             dispatch.legal(kind, S, prm, g, mask)
             features(S, prm, g, p, fv)
-            a = plan_choice(rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask,
-                            decision_key(seat_keys[p, g], S.ply[g]))
+            key[0] = decision_key(seat_keys[p, g], S.ply[g])
+            ctr[0] = 0
+            a = plan_choice(rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask, key, ctr, 0)
             if a < 0:
                 status[g] = ST_STUCK
                 break
@@ -58,11 +61,12 @@ def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound
 
 
 @njit(cache=True)
-def choose_batch(S, prm, rules, conds, acts, r0, r1, idx, masks, keys, out):
+def choose_batch(S, prm, rules, conds, acts, r0, r1, idx, masks, keys, counters, rows, out):
     """Plan choices (rule rows ``r0:r1``) of the games ``idx`` (``int64[n]``) with legal masks ``masks``
-    (``bool[n, A]``) and decision stream keys ``keys`` (``uint64[n]``) into ``out`` (``int64[n]``)."""
+    (``bool[n, A]``) into ``out`` (``int64[n]``); game ``idx[i]`` draws from stream ``rows[i]`` of
+    ``keys``/``counters`` (a :class:`sim.core.rng.Streams`, advanced as ``choose_legal`` advances it)."""
     fv = np.zeros(N_FEATURES, np.int64)
     for i in range(idx.shape[0]):
         g = idx[i]
         features(S, prm, g, to_act(S, g), fv)
-        out[i] = plan_choice(rules, conds, acts, r0, r1, pending(S, g), fv, masks[i], keys[i])
+        out[i] = plan_choice(rules, conds, acts, r0, r1, pending(S, g), fv, masks[i], keys, counters, rows[i])
