@@ -115,7 +115,7 @@ def test_a_plan_on_running_streams_draws_as_the_python_strategies_do():
     idx = np.arange(0, 64, 3)
     keys = np.arange(1, 65, dtype=np.uint64) * np.uint64(7919)
     ctr = np.arange(64, dtype=np.uint64) % np.uint64(5)
-    a_streams, b_streams = Streams(keys, ctr), Streams(keys, ctr)
+    a_streams, b_streams = Streams(keys.copy(), ctr.copy()), Streams(keys.copy(), ctr.copy())
     a = CompiledPlan(Plan("random")).act(View(g, st, idx, 0), mask[idx], StrategyRNG(a_streams, idx))
     b = RandomStrategy().act(View(g, st, idx, 0), mask[idx], StrategyRNG(b_streams, idx))
     assert np.array_equal(a, b) and np.array_equal(a_streams.counters, b_streams.counters)
