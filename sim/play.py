@@ -103,7 +103,7 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
 
     mod = game.compiled_module()
     compiled_seat = np.array([isinstance(s, CompiledPlan) for s in strategies], np.bool_)
-    tables = compile_plans([s.plan if isinstance(s, CompiledPlan) else Plan("python") for s in strategies],
+    tables = compile_plans([s.resolved(game) if isinstance(s, CompiledPlan) else Plan("python") for s in strategies],
                            mod.KINDS, mod.FEATURES, game.num_actions)
     keys = np.ascontiguousarray(np.stack([np.asarray(k, np.uint64) for k in seat_keys]))
     ctx = mod.kernel_context(game, state)

@@ -1,14 +1,16 @@
-"""Galileo's Truth strategies: scripted plans (priority lists), a tuned heuristic and rollouts.
+"""Galileo's Truth strategies: scripted plans (priority lists as data), a tuned heuristic and rollouts.
 
-Every scripted strategy is a :class:`~strategies.priority.PriorityStrategy`: a short list of
-``(label, preferred)`` rules read like a player's plan. Rules are built from
+Every scripted strategy is a :class:`~strategies.plans.Plan` of :class:`~strategies.plans.Rule` rows, read like a
+player's plan and played inside the compiled play kernel (docs/compiled_play.md). A rule names
 
-- an action set (constant ``bool[A]`` row: "spaces whose icons Write", "Secondary Action Observe"),
-- a phase gate (the pending decision, ``state.phase``), and
-- an optional per-game condition (Cycle, the seat's Suspicion).
+- an action set (a constant ``bool[A]`` row of :func:`action_sets`: "spaces whose icons Write", "Secondary
+  Action Observe"),
+- the phases it applies to (the pending decision, ``P_*``), and
+- optional conditions on named features (the Cycle, the seat's Suspicion, Research and Books:
+  ``sim/galileos_truth/features.py``).
 
-The fallback never Abjures and never passes while anything else is legal, so only the rule that
-says so Abjures (``abjure-at``, ``suspicion-averse``), and a plan never idles a Cycle away.
+The last rules never Abjure and never pass while anything else is legal, so only the rule that says so Abjures
+(``abjure-at``, ``suspicion-averse``), and a plan never idles a Cycle away.
 """
 
 from __future__ import annotations
@@ -17,12 +19,11 @@ import numpy as np
 
 from sim.galileos_truth import content as ct
 from sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_OLEVEL, A_PASS, A_PAY,
-                                      A_SEC, A_SPACE, A_UPGRADE, P_GROUP, P_MAIN, P_OLEVEL, P_PENPAY, P_PLACE,
-                                      P_SEC, P_STACK)
+                                      A_SEC, A_SPACE, A_UPGRADE)
 
-from .base import Strategy, StrategyRNG, View
+from .base import Strategy, StrategyRNG, View, game_table
 from .generic import Heuristic, Rollout
-from .priority import PriorityStrategy
+from .plans import CompiledPlan, Plan, Rule, When
 from .registry import Arg, register_strategy
 
 GAME = ("galileos-truth",)
@@ -32,101 +33,84 @@ SEC = {name: A_SEC + i for i, name in enumerate(ct.SECONDARY)}
 
 # ====================================================================== rule building blocks
 
-_CACHE: dict = {}
-
-
 def _tables(game):
-    """Constant action rows of a game instance (cached): which cards / spaces carry an opcode."""
-    key = id(game)
-    if key not in _CACHE:
-        C = game.C
-        A = game.num_actions
-
-        def has_op(iset, *ops):
-            return bool(np.isin(C.ISET_OP[iset], [OP[o] for o in ops]).any())
-
-        def row(actions):
-            r = np.zeros(A, bool)
-            r[list(actions)] = True
-            return r
-
-        nt = C.CARD_KIND.shape[0]
-        treat = [t for t in range(nt) if C.CARD_KIND[t] in (ct.CK_BASIC, ct.CK_PYRAMID)]
-        pen = [t for t in range(nt) if C.CARD_KIND[t] == ct.CK_PENANCE]
-
-        def cards(*ops):
-            return row(A_CARD + t for t in treat if has_op(C.CARD_ISET[t], *ops))
-
-        def spaces(*ops):
-            return row(A_SPACE + s for s in range(len(C.SPACE_LEVEL)) if has_op(C.SPACE_ISET[s], *ops))
-
-        T = {
-            "upgrade": row([A_UPGRADE]), "abjure": row([A_ABJURE]), "pass": row([A_PASS]), "done": row([A_DONE]),
-            "effects": row([A_EFFECTS]),
-            "pay": row([A_PAY]), "decktop": row([A_DECKTOP]), "both": row([A_GROUP + 2]),
-            "one-group": row([A_GROUP, A_GROUP + 1]),
-            "penance-card": row(A_CARD + t for t in pen), "treatise-card": row(A_CARD + t for t in treat),
-            "use-invention": row(range(A_INV, A_INV + ct.NI_MAX)),
-            "high-level": row([A_OLEVEL + 2, A_OLEVEL + 1]),
-        }
-        for lv in range(1, 5):
-            T[f"space-l{lv}"] = row(A_SPACE + s for s in range(len(C.SPACE_LEVEL)) if C.SPACE_LEVEL[s] == lv)
-        for name, a in SEC.items():
-            T[f"sec-{name}"] = row([a])
-        T["spaces-act"] = spaces("write", "observe", "invent", "copy", "read")
-        T["sec-good"] = row(SEC[k] for k in ("write", "observe", "invent", "copy", "read"))
-        for name, ops in (("write", ("write",)), ("observe", ("observe",)), ("invent", ("invent",)),
-                          ("calm", ("susp_down", "susp_down_diff")), ("loud", ("susp_up", "susp_up_copernicans"))):
-            T[f"cards-{name}"] = cards(*ops)
-            T[f"spaces-{name}"] = spaces(*ops)
-        _CACHE[key] = T
-    return _CACHE[key]
+    """Constant action rows of a game instance (cached per engine): which cards / spaces carry an opcode."""
+    return game_table(game, "gt-action-sets", _build_tables)
 
 
-def R(action_set: str, *phases: int, when=None, exclude: str | None = None):
-    """A rule: prefer ``action_set`` in the given phases (all phases if none), in the games where
-    ``when(view) -> bool[n]`` holds; ``exclude`` drops another action set."""
-    phase_ok = np.zeros(64, bool)
-    phase_ok[list(phases)] = True
+def _build_tables(game) -> dict[str, np.ndarray]:
+    """The action rows of :func:`_tables` (``bool[A]`` each) from ``game``'s content."""
+    C = game.C
+    A = game.num_actions
 
-    def fn(view: View, legal: np.ndarray):
-        T = _tables(view.game)
-        key = (action_set, exclude)
-        cols = _COLS.get((id(T), key))
-        if cols is None:
-            row = T[action_set] & ~T[exclude] if exclude else T[action_set]
-            cols = _COLS[(id(T), key)] = np.flatnonzero(row)
-        if not phases:
-            gate = np.ones(legal.shape[0], bool)
-        else:
-            ph = view.cache.get("gt_phase")
-            if ph is None:
-                ph = view.cache["gt_phase"] = view.state.phase[view.idx]
-            gate = phase_ok[ph]
-        if when is not None and gate.any():
-            gate = gate & when(view)
-        return cols, gate
+    def has_op(iset, *ops):
+        return bool(np.isin(C.ISET_OP[iset], [OP[o] for o in ops]).any())
 
-    return fn
+    def row(actions):
+        r = np.zeros(A, bool)
+        r[list(actions)] = True
+        return r
+
+    nt = C.CARD_KIND.shape[0]
+    treat = [t for t in range(nt) if C.CARD_KIND[t] in (ct.CK_BASIC, ct.CK_PYRAMID)]
+    pen = [t for t in range(nt) if C.CARD_KIND[t] == ct.CK_PENANCE]
+
+    def cards(*ops):
+        return row(A_CARD + t for t in treat if has_op(C.CARD_ISET[t], *ops))
+
+    def spaces(*ops):
+        return row(A_SPACE + s for s in range(len(C.SPACE_LEVEL)) if has_op(C.SPACE_ISET[s], *ops))
+
+    T = {
+        "upgrade": row([A_UPGRADE]), "abjure": row([A_ABJURE]), "pass": row([A_PASS]), "done": row([A_DONE]),
+        "effects": row([A_EFFECTS]),
+        "pay": row([A_PAY]), "decktop": row([A_DECKTOP]), "both": row([A_GROUP + 2]),
+        "one-group": row([A_GROUP, A_GROUP + 1]),
+        "penance-card": row(A_CARD + t for t in pen), "treatise-card": row(A_CARD + t for t in treat),
+        "use-invention": row(range(A_INV, A_INV + ct.NI_MAX)),
+        "high-level": row([A_OLEVEL + 2, A_OLEVEL + 1]),
+    }
+    for lv in range(1, 5):
+        T[f"space-l{lv}"] = row(A_SPACE + s for s in range(len(C.SPACE_LEVEL)) if C.SPACE_LEVEL[s] == lv)
+    for name, a in SEC.items():
+        T[f"sec-{name}"] = row([a])
+    T["spaces-act"] = spaces("write", "observe", "invent", "copy", "read")
+    T["sec-good"] = row(SEC[k] for k in ("write", "observe", "invent", "copy", "read"))
+    for name, ops in (("write", ("write",)), ("observe", ("observe",)), ("invent", ("invent",)),
+                      ("calm", ("susp_down", "susp_down_diff")), ("loud", ("susp_up", "susp_up_copernicans"))):
+        T[f"cards-{name}"] = cards(*ops)
+        T[f"spaces-{name}"] = spaces(*ops)
+    # the fallback of every plan: never Abjure, pass or skip while anything else is legal
+    T["sensible"] = ~T["abjure"] & ~T["pass"] & ~T["done"]
+    T["not-abjure"] = ~T["abjure"]
+    return T
 
 
-_COLS: dict = {}
+def action_sets(game) -> dict[str, np.ndarray]:
+    """The named action sets plans prefer (``bool[A]`` each), computed once per engine from its content."""
+    return _tables(game)
 
 
-def cycle_is(n: int):
-    return lambda v: v.state.cycle[v.idx] == n
+def R(action_set: str, *phases: str, when: tuple = (), exclude: str | None = None, label: str = "") -> Rule:
+    """A rule: prefer ``action_set`` in the given phases (``"P_MAIN"``; all phases if none) when the conditions
+    ``when`` hold; ``exclude`` drops another action set."""
+    return Rule(label, action_set, kinds=tuple(phases), when=tuple(when), exclude=exclude)
 
 
-def susp_at_least(n: int):
-    return lambda v: v.state.susp[v.idx, v.seat] >= n
+def cycle_is(n: int) -> tuple:
+    return (When("cycle", "==", n),)
 
 
-def susp_below(n: int):
-    return lambda v: v.state.susp[v.idx, v.seat] < n
+def susp_at_least(n: int) -> tuple:
+    return (When("suspicion", ">=", n),)
 
 
-def can_write(v):
-    return (v.state.research[v.idx, v.seat] >= 3) & (v.state.books[v.idx, v.seat].sum(1) >= 4)
+def susp_below(n: int) -> tuple:
+    return (When("suspicion", "<", n),)
+
+
+#: Research and Books enough for a Write (3 Research, 4 Books on the tracks)
+CAN_WRITE = (When("research", ">=", 3), When("books_total", ">=", 4))
 
 
 class Sensible(Strategy):
@@ -147,52 +131,52 @@ class Sensible(Strategy):
 
 # ====================================================================== plans
 
-def general_plan(both_below: int = 4) -> list:
+def general_plan(both_below: int = 4) -> list[Rule]:
     """The shared backbone: climb Levels, clear Penance, use the strongest space, play cards, and
     take every useful Secondary Action."""
     return [
-        ("upgrade your Academic Level whenever you can", R("upgrade", P_MAIN)),
-        ("play a drawn Penance card", R("penance-card", P_MAIN)),
-        ("pay to remove a Penance card", R("pay", P_PENPAY)),
-        ("use a ready Invention", R("use-invention", P_MAIN)),
-        ("Philosopher to a Level IV space", R("space-l4", P_MAIN)),
-        ("... else Level III", R("space-l3", P_MAIN)),
-        ("... else a Writing space once Research and Books allow", R("spaces-write", P_MAIN, when=can_write)),
-        ("... else a space with a Secondary Action (Write, Observe, Invent...)", R("spaces-act", P_MAIN)),
-        ("... else a Level II space", R("space-l2", P_MAIN)),
-        ("... else any Level I space", R("space-l1", P_MAIN)),
-        ("play a Treatise card", R("treatise-card", P_MAIN)),
-        ("one card per stack (keep the hand for more turns)", R("done", P_STACK)),
-        ("Write a Treatise", R("sec-write", P_SEC)),
-        ("Observe the Sky", R("sec-observe", P_SEC)),
-        ("Create an Invention", R("sec-invent", P_SEC)),
-        ("Copy or Read", R("sec-good", P_SEC)),
-        ("Draw", R("sec-draw", P_SEC)),
-        (f"take both groups while Suspicion < {both_below}", R("both", P_GROUP, when=susp_below(both_below))),
-        ("observe at the highest Level", R("high-level", P_OLEVEL)),
-        ("new Treatise on top of the deck", R("decktop", P_PLACE)),
+        R("upgrade", "P_MAIN", label="upgrade your Academic Level whenever you can"),
+        R("penance-card", "P_MAIN", label="play a drawn Penance card"),
+        R("pay", "P_PENPAY", label="pay to remove a Penance card"),
+        R("use-invention", "P_MAIN", label="use a ready Invention"),
+        R("space-l4", "P_MAIN", label="Philosopher to a Level IV space"),
+        R("space-l3", "P_MAIN", label="... else Level III"),
+        R("spaces-write", "P_MAIN", when=CAN_WRITE, label="... else a Writing space once Research and Books allow"),
+        R("spaces-act", "P_MAIN", label="... else a space with a Secondary Action (Write, Observe, Invent...)"),
+        R("space-l2", "P_MAIN", label="... else a Level II space"),
+        R("space-l1", "P_MAIN", label="... else any Level I space"),
+        R("treatise-card", "P_MAIN", label="play a Treatise card"),
+        R("done", "P_STACK", label="one card per stack (keep the hand for more turns)"),
+        R("sec-write", "P_SEC", label="Write a Treatise"),
+        R("sec-observe", "P_SEC", label="Observe the Sky"),
+        R("sec-invent", "P_SEC", label="Create an Invention"),
+        R("sec-good", "P_SEC", label="Copy or Read"),
+        R("sec-draw", "P_SEC", label="Draw"),
+        R("both", "P_GROUP", when=susp_below(both_below), label=f"take both groups while Suspicion < {both_below}"),
+        R("high-level", "P_OLEVEL", label="observe at the highest Level"),
+        R("decktop", "P_PLACE", label="new Treatise on top of the deck"),
     ]
 
 
 #: scripted plans resolve an icon set's mandatory Effects before its Secondary Actions (their gains
 #: usually pay for them); the order is the player's choice (A-GT-25), explored by heuristic and rollout
-EFFECTS_FIRST = ("resolve the Effects before the Secondary Actions", R("effects", P_SEC))
+EFFECTS_FIRST = R("effects", "P_SEC", label="resolve the Effects before the Secondary Actions")
+
+#: the fallback of every plan (the ``sensible`` strategy as rules): any action but Abjure, pass or skip; then
+#: any but Abjure; then any legal action
+SENSIBLE = [R("sensible", label="otherwise any action but Abjure, pass or skip"),
+            R("not-abjure", label="... else any action but Abjure")]
 
 
-def scripted(name: str, rules: list) -> PriorityStrategy:
-    s = PriorityStrategy(rules=[EFFECTS_FIRST] + rules, fallback=Sensible())
-    s.name = name
-    return s
+def scripted(name: str, rules: list[Rule], **args) -> CompiledPlan:
+    """A scripted plan: :data:`EFFECTS_FIRST`, its own ``rules``, then :data:`SENSIBLE` (random last)."""
+    return CompiledPlan(Plan(name, tuple([EFFECTS_FIRST] + rules + SENSIBLE)), action_sets=action_sets, **args)
 
 
-class AbjureAt(PriorityStrategy):
+def abjure_at(cycle: int = 3) -> CompiledPlan:
     """General plan; Abjure at the first opportunity in Cycle ``cycle``."""
-
-    name = "abjure-at"
-
-    def __init__(self, cycle: int = 3):
-        super().__init__(rules=[EFFECTS_FIRST, (f"Abjure in Cycle {cycle}", R("abjure", P_MAIN, when=cycle_is(cycle)))]
-                         + general_plan(), fallback=Sensible(), cycle=cycle)
+    return scripted("abjure-at", [R("abjure", "P_MAIN", when=cycle_is(cycle), label=f"Abjure in Cycle {cycle}")]
+                    + general_plan(), cycle=cycle)
 
 
 def never_abjure(**_):
@@ -201,30 +185,30 @@ def never_abjure(**_):
 
 def inventor(**_):
     rules = [
-        ("use a ready Invention first", R("use-invention", P_MAIN)),
-        ("Philosopher to the Workshop", R("spaces-invent", P_MAIN)),
-        ("play cards that Create Inventions", R("cards-invent", P_MAIN)),
-        ("Create an Invention", R("sec-invent", P_SEC)),
+        R("use-invention", "P_MAIN", label="use a ready Invention first"),
+        R("spaces-invent", "P_MAIN", label="Philosopher to the Workshop"),
+        R("cards-invent", "P_MAIN", label="play cards that Create Inventions"),
+        R("sec-invent", "P_SEC", label="Create an Invention"),
     ] + general_plan()
     return scripted("inventor", rules)
 
 
 def observer(**_):
     rules = [
-        ("Philosopher to the Observatory", R("spaces-observe", P_MAIN)),
-        ("play cards that Observe", R("cards-observe", P_MAIN)),
-        ("Observe the Sky", R("sec-observe", P_SEC)),
-        ("observe at the highest Level", R("high-level", P_OLEVEL)),
+        R("spaces-observe", "P_MAIN", label="Philosopher to the Observatory"),
+        R("cards-observe", "P_MAIN", label="play cards that Observe"),
+        R("sec-observe", "P_SEC", label="Observe the Sky"),
+        R("high-level", "P_OLEVEL", label="observe at the highest Level"),
     ] + general_plan()
     return scripted("observer", rules)
 
 
 def writer(**_):
     rules = [
-        ("upgrade first", R("upgrade", P_MAIN)),
-        ("Philosopher to a Writing space", R("spaces-write", P_MAIN)),
-        ("play cards that Write", R("cards-write", P_MAIN)),
-        ("Write a Treatise", R("sec-write", P_SEC)),
+        R("upgrade", "P_MAIN", label="upgrade first"),
+        R("spaces-write", "P_MAIN", label="Philosopher to a Writing space"),
+        R("cards-write", "P_MAIN", label="play cards that Write"),
+        R("sec-write", "P_SEC", label="Write a Treatise"),
     ] + general_plan()
     return scripted("writer", rules)
 
@@ -232,15 +216,13 @@ def writer(**_):
 def suspicion_averse(threshold: int | None = None, **_):
     given, threshold = threshold is not None, 6 if threshold is None else threshold
     rules = [
-        (f"Abjure once Suspicion >= {threshold}", R("abjure", P_MAIN, when=susp_at_least(threshold))),
-        ("play a drawn Penance card (Suspicion -1)", R("penance-card", P_MAIN)),
-        ("Suspicion-reducing space", R("spaces-calm", P_MAIN, exclude="spaces-loud")),
-        ("Suspicion-reducing card", R("cards-calm", P_MAIN, exclude="cards-loud")),
-        ("never both groups of a Suspicion line", R("one-group", P_GROUP)),
+        R("abjure", "P_MAIN", when=susp_at_least(threshold), label=f"Abjure once Suspicion >= {threshold}"),
+        R("penance-card", "P_MAIN", label="play a drawn Penance card (Suspicion -1)"),
+        R("spaces-calm", "P_MAIN", exclude="spaces-loud", label="Suspicion-reducing space"),
+        R("cards-calm", "P_MAIN", exclude="cards-loud", label="Suspicion-reducing card"),
+        R("one-group", "P_GROUP", label="never both groups of a Suspicion line"),
     ] + general_plan(both_below=0)
-    s = scripted("suspicion-averse", rules)
-    s.args = {"threshold": threshold} if given else {}
-    return s
+    return scripted("suspicion-averse", rules, **({"threshold": threshold} if given else {}))
 
 
 # ====================================================================== heuristic
@@ -298,7 +280,7 @@ class GTRollout(Rollout):
         self.candidates, self.common_numbers, self.cap = "heuristic", True, 48
 
 
-register_strategy("abjure-at", AbjureAt, games=GAME, args={
+register_strategy("abjure-at", abjure_at, games=GAME, args={
     "cycle": Arg(int, 3, "Cycle (1-4) in which to Abjure at the first opportunity", 1, 4)},
     doc="General plan (upgrade, Penance, best space, cards, Write/Observe/Invent); Abjures first thing in Cycle N.")
 register_strategy("never-abjure", never_abjure, games=GAME, doc="General plan; stays Copernican.")

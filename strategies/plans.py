@@ -46,15 +46,18 @@ class Rule:
 
     Attributes:
         label: what a player would say ("bank a pot of 3 or more").
-        prefer: the actions it would like, in order (ids of the engine's action space).
+        prefer: the actions it would like, in order (ids of the engine's action space), or the name of
+            an action set of the plan's ``action_sets`` (its actions in increasing id order).
         kinds: decision kind names where it applies (every kind when empty).
         when: conditions that must all hold.
+        exclude: the name of an action set taken out of a named ``prefer`` set.
     """
 
     label: str
-    prefer: tuple[int, ...]
+    prefer: tuple[int, ...] | str
     kinds: tuple[str, ...] = ()
     when: tuple[When, ...] = ()
+    exclude: str | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,8 @@ def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_a
     for plan in plans:
         for rule in plan.rules:
             where = f"plan {plan.name!r}, rule {rule.label!r}"
+            if isinstance(rule.prefer, str):
+                raise ConfigError(f"{where}: action set {rule.prefer!r} is not resolved (strategies.plans.resolve)")
             ks = [kinds.get(k) for k in rule.kinds]
             if None in ks:
                 bad = rule.kinds[ks.index(None)]
@@ -128,20 +133,61 @@ def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_a
                       np.array(acts, np.int64), np.array(seat_rules, np.int64))
 
 
+def resolve(plan: Plan, action_sets: dict | None) -> Plan:
+    """The plan with every named action set replaced by its action ids (``action_sets[name]`` is a
+    ``bool[A]`` row; ``exclude`` removes another set).
+
+    Raises:
+        ConfigError: an unknown action set (naming it and the sets there are).
+    """
+    rules = []
+    for r in plan.rules:
+        if isinstance(r.prefer, str):
+            names = [r.prefer] + ([r.exclude] if r.exclude else [])
+            for n in names:
+                if not action_sets or n not in action_sets:
+                    raise ConfigError(f"plan {plan.name!r}, rule {r.label!r}: unknown action set {n!r}; allowed: "
+                                      f"{', '.join(sorted(action_sets or ()))}")
+            row = np.asarray(action_sets[r.prefer], bool)
+            if r.exclude:
+                row = row & ~np.asarray(action_sets[r.exclude], bool)
+            r = Rule(r.label, tuple(int(a) for a in np.flatnonzero(row)), r.kinds, r.when)
+        rules.append(r)
+    return Plan(plan.name, tuple(rules))
+
+
 class CompiledPlan(Strategy):
     """A :class:`Plan` at one seat: compiled play runs it inside the engine's play kernel; on the
-    Python-loop path :meth:`act` evaluates the same tables with the engine's compiled ``choose``.
+    Python-loop path :meth:`act` evaluates the same tables with the engine's compiled ``choose_batch``.
 
     Attributes:
         plan: the plan.
+        action_sets: ``game -> {name: bool[A]}``, the named action sets its rules prefer (None: only
+            explicit action ids).
     """
 
     name = "plan"
 
-    def __init__(self, plan: Plan, **args):
+    def __init__(self, plan: Plan, action_sets=None, **args):
         super().__init__(**args)
         self.plan = plan
         self.name = plan.name
+        self.action_sets = action_sets
+        self._resolved = None  # (weak reference to the game, resolved plan, tables)
+
+    def resolved(self, game) -> Plan:
+        """The plan with its named action sets resolved for ``game`` (cached per game)."""
+        return self._for(game)[0]
+
+    def _for(self, game):
+        import weakref
+
+        if self._resolved is None or self._resolved[0]() is not game:
+            plan = resolve(self.plan, self.action_sets(game) if self.action_sets else None)
+            mod = game.compiled_module()
+            tables = compile_plans([plan], mod.KINDS, mod.FEATURES, game.num_actions)
+            self._resolved = (weakref.ref(game), plan, tables)
+        return self._resolved[1], self._resolved[2]
 
     @property
     def id(self) -> str:
@@ -152,7 +198,7 @@ class CompiledPlan(Strategy):
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
         game = view.game
         mod = game.compiled_module()
-        tables = compile_plans([self.plan], mod.KINDS, mod.FEATURES, game.num_actions)
+        tables = self._for(game)[1]
         out = np.empty(len(view.idx), np.int64)
         mod.choose_batch(*mod.kernel_context(game, view.state), tables.rules, tables.conds, tables.acts,
                          0, len(tables.rules), np.ascontiguousarray(view.idx, np.int64),

@@ -46,8 +46,9 @@ def table_hash(table) -> str:
     return hashlib.sha256(csv.encode()).hexdigest()[:16]
 
 
-def play_case(case: tuple) -> dict[str, str]:
-    """Hashes ``{"games", "turns", "events"}`` of one case's tables."""
+def play_case(case: tuple, compiled: bool = True) -> dict[str, str]:
+    """Hashes ``{"games", "turns", "events"}`` of one case's tables (``compiled=False``: every seat on the
+    Python loop, compiled plans included)."""
     from sim.play import play_batch
     from sim.registry import make_game
     from strategies.registry import make_strategy
@@ -55,7 +56,7 @@ def play_case(case: tuple) -> dict[str, str]:
     game_id, strategies, games, seed = case
     game = make_game(game_id)
     seats = [make_strategy(game_id, s) for s in strategies]
-    res = play_batch(game, seats, np.arange(games, dtype=np.int64), seed)
+    res = play_batch(game, seats, np.arange(games, dtype=np.int64), seed, compiled=compiled)
     return {"games": table_hash(res.games), "turns": table_hash(res.turns), "events": table_hash(res.events)}
 
 

@@ -67,6 +67,12 @@ def _action_label(a: int) -> str:
     return f"action:{a}"
 
 
+def kernel_context(game, state) -> tuple:
+    """The kernels' leading arguments ``(S, C, PR)``: the state's arrays, the content arrays and the parameter
+    vector (compiled play, sim/core/compiled.py)."""
+    return arrays(state), game.C, game.pvec
+
+
 class GalileosTruth(Game):
     """Galileo's Truth (1-4 players): deck building, worker placement and Suspicion management."""
 
@@ -98,6 +104,7 @@ class GalileosTruth(Game):
     turn_capacity = 16
     event_capacity = 256
     chance_zones = N_CHANCE_ZONES
+    compiled_play = "sim.galileos_truth.play"
 
     def __init__(self, params=None, content_dir=None):
         super().__init__(params, content_dir)

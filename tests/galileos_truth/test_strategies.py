@@ -12,7 +12,7 @@ from sim.galileos_truth import GalileosTruth
 from sim.galileos_truth.state import P_MAIN, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED
 from sim.play import play_batch
 from strategies.base import StrategyRNG, View
-from strategies.priority import PriorityStrategy
+from strategies.plans import CompiledPlan
 from strategies.registry import make_strategy, strategies_for
 
 G = "galileos-truth"
@@ -51,8 +51,9 @@ def test_scripted_plays_complete_legal_games(game, sid):
     g = pl.from_arrow(r.games)
     assert r.state.over.all() and g.height == 64
     s = make_strategy(G, sid)
-    assert isinstance(s, PriorityStrategy) and len(s.rules) <= 40
-    assert s.explain()[-1] == "otherwise: sensible"
+    assert isinstance(s, CompiledPlan) and len(s.plan.rules) <= 40  # a plan as data, played compiled
+    assert s.explain()[-3:] == ["otherwise any action but Abjure, pass or skip", "... else any action but Abjure",
+                                "otherwise: random"]
 
 
 @pytest.mark.parametrize("cycle", [1, 2, 3, 4])

@@ -1,0 +1,72 @@
+"""Compiled play of sim.galileos_truth: the play loop in one kernel, and plan choices for the Python loop.
+
+Written by ``python -m sim.core.compiled sim.galileos_truth`` from ``sim/core/data/play_module.py.tmpl``;
+``tests/test_compiled_play.py`` checks this file against it. Do not edit by hand.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.compiled import ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK, decision_key, plan_choice
+from sim.galileos_truth.rules import dispatch
+from sim.galileos_truth.rules.decisions import TABLE
+from sim.galileos_truth.engine import kernel_context
+from sim.galileos_truth.features import FEATURES, features, is_over, pending, to_act
+
+#: decision kind codes by name (for strategies.plans.compile_plans)
+KINDS = TABLE.kind_codes()
+N_FEATURES = len(FEATURES)
+
+__all__ = ["KINDS", "FEATURES", "kernel_context", "play", "choose_batch"]
+
+
+@njit(cache=True)
+def play(S, C, PR, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, num_actions, status):
+    """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
+    ST_DRAIN (a log buffer passed ``tlim``/``elim`` rows), ST_PYTHON (a Python seat acts), ST_BOUND
+    (ply bound reached unfinished), ST_STUCK (no legal action)). ``seat_keys``: ``uint64[P, B]``;
+    ``compiled_seat``: ``bool[P]``. Returns the plies played."""
+    mask = np.zeros(num_actions, np.bool_)
+    fv = np.zeros(N_FEATURES, np.int64)
+    key = np.zeros(1, np.uint64)  # the decision's fresh stream: its key, counter 0
+    ctr = np.zeros(1, np.uint64)
+    plies = 0
+    for g in range(S.ply.shape[0]):
+        status[g] = ST_OVER
+        while not is_over(S, g):
+            if S.turn_n[g] > tlim or S.event_n[g] > elim:
+                status[g] = ST_DRAIN
+                break
+            p = to_act(S, g)
+            if not compiled_seat[p]:
+                status[g] = ST_PYTHON
+                break
+            if S.ply[g] >= bound:
+                status[g] = ST_BOUND
+                break
+            kind = pending(S, g)
+            mask[:] = False
+            dispatch.legal(kind, S, C, PR, g, mask)
+            features(S, C, PR, g, p, fv)
+            key[0] = decision_key(seat_keys[p, g], S.ply[g])
+            ctr[0] = 0
+            a = plan_choice(rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask, key, ctr, 0)
+            if a < 0:
+                status[g] = ST_STUCK
+                break
+            dispatch.apply(kind, S, C, PR, g, a)
+            S.ply[g] += 1
+            plies += 1
+    return plies
+
+
+@njit(cache=True)
+def choose_batch(S, C, PR, rules, conds, acts, r0, r1, idx, masks, keys, counters, rows, out):
+    """Plan choices (rule rows ``r0:r1``) of the games ``idx`` (``int64[n]``) with legal masks ``masks``
+    (``bool[n, A]``) into ``out`` (``int64[n]``); game ``idx[i]`` draws from stream ``rows[i]`` of
+    ``keys``/``counters`` (a :class:`sim.core.rng.Streams`, advanced as ``choose_legal`` advances it)."""
+    fv = np.zeros(N_FEATURES, np.int64)
+    for i in range(idx.shape[0]):
+        g = idx[i]
+        features(S, C, PR, g, to_act(S, g), fv)
+        out[i] = plan_choice(rules, conds, acts, r0, r1, pending(S, g), fv, masks[i], keys, counters, rows[i])
