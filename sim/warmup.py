@@ -14,10 +14,13 @@ import warnings
 
 
 def warm(name: str) -> float:
-    """Play a few random games of ``name`` at every player count; returns seconds."""
+    """Play a few random games of ``name`` at every player count, on the Python loop and, when the engine
+    has compiled play, on its play kernel (docs/compiled_play.md); returns seconds."""
     import numpy as np
 
+    from sim.play import play_batch
     from sim.registry import make_game
+    from strategies.plans import CompiledPlan, Plan
 
     t0 = time.perf_counter()
     with warnings.catch_warnings():
@@ -25,6 +28,10 @@ def warm(name: str) -> float:
         game = make_game(name)
         for players in range(game.min_players, game.max_players + 1):
             game.play_random(np.arange(2), 1, players)
+        if game.compiled_play:
+            seats = [CompiledPlan(Plan("warmup"))] * game.min_players
+            for compiled in (True, False):  # the play kernel, then the plan choice of the Python loop
+                play_batch(game, seats, np.arange(2), 1, compiled=compiled)
     return time.perf_counter() - t0
 
 
