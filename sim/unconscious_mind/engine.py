@@ -14,8 +14,8 @@ from .actions import (CARD0, CH0, DONE, MODE0, MODE_NAMES, NUM_ACTIONS, PASS, PL
                       action_label)
 from .content import FILES, LEVELS, LOCATIONS, MT_ACTIONS, QUALITIES, Content, load_content
 from .params import Params
-from .consts import CONST_FIELDS, CONTENT_ARRAYS, X_LAYOUT_HASH
-from .state import FIELD_NAMES, Layout, UMState, arrays, layout_spec
+from .content_layout import CONTENT
+from .state import LAYOUT, UMState, arrays
 
 _I = np.int64
 
@@ -65,12 +65,9 @@ class UnconsciousMind(Game):
                               f"got {len(p.reputation_vp)}")
         if len(self.content.space_ids) > 16:
             raise ConfigError("board.toml: at most 16 idea spaces")
-        if R.layout_signature() != X_LAYOUT_HASH:
-            raise RuntimeError("stale numba cache for sim/unconscious_mind/rules.py (the field layout in state.py, "
-                               "consts.py or actions.py changed): delete sim/unconscious_mind/__pycache__")
         self.A = self._content_arrays()
         self.A["tr_cite_vp"] = np.full_like(self.A["tr_cite_vp"], p.cite_vp_per_volume)  # seed: 2 VP per Volume
-        self.K = np.concatenate([self.A[a].ravel() for a in CONTENT_ARRAYS]).astype(np.int64)
+        self.kernel_content = self._kernel_content()
         self._cache: dict = {}
         self._scratch = np.zeros(NUM_ACTIONS, np.bool_)
 
@@ -101,27 +98,51 @@ class UnconsciousMind(Game):
                     latent=int((A["dr_kind"] == 0).sum()), manifest=int((A["dr_kind"] == 1).sum()),
                     mdisp=p.manifest_display, goals=min(p.goal_tiles, len(c.goal_ids)))
 
-    def _consts(self, P: int):
-        """Integer constants of the kernels for P seats: content offsets in K, field offsets in M, parameters."""
-        if P in self._cache:
-            return self._cache[P]
-        v: dict[str, int] = {}
-        o = 0
-        for a in CONTENT_ARRAYS:
-            x = self.A[a]
-            v[f"o_{a}"] = o
-            v[f"n_{a}"] = x.shape[0]
-            v[f"w_{a}"] = x.shape[1] if x.ndim > 1 else 1
-            v[f"w2_{a}"] = x.shape[2] if x.ndim > 2 else 1
-            o += x.size
-        lay = Layout(layout_spec(P, self._sizes(P)))
-        for f in FIELD_NAMES:
-            sh = lay.shape[f]
-            v[f"so_{f}"] = lay.off[f]
-            v[f"sd1_{f}"] = sh[0] if sh else 1
-            v[f"sw_{f}"] = sh[1] if len(sh) > 1 else 1
-        p = self.params
-        v.update(
+    def _kernel_content(self) -> dict[str, np.ndarray]:
+        """The content groups of :data:`state.CONTENT` (``[N, W]``, batch axis dropped), ``eff``
+        (``int64[E, 4, 3]``) and ``par`` (``int64[W]``, the parameter vector ``C``).
+
+        Raises:
+            ConfigError: a tuple parameter longer than its column block (``face_lines`` > 20 values).
+        """
+        A, c, p = self.A, self.content, self.params
+        sizes = dict(cards=len(c.card_ids), treatises=len(c.treatise_ids), clients=len(c.client_ids),
+                     dreams=len(c.dream_ids), tiles=len(c.tile_ids),
+                     board=max(len(c.space_ids), len(A["act_row"]), len(A["loc_dist"]), len(A["ink_kind"]),
+                               len(A["sec_first"]), len(A["dist_rew"]), len(c.goal_ids)))
+        K = {k: v[0] for k, v in CONTENT.allocate(1, 1, sizes).items()}
+
+        def put(name, values):
+            g, f, o = CONTENT.find(name)
+            v = np.asarray(values, np.int64)
+            arr = K[g.name]
+            if g.rows is None:
+                flat = v.ravel()
+                if flat.size > f.size:
+                    raise ConfigError(f"parameter {name} has {flat.size} values; at most {f.size} allowed")
+                arr[o:o + flat.size] = flat
+            else:
+                arr[:v.shape[0], o:o + f.size] = v.reshape(v.shape[0], -1)
+
+        for name in ("card_col", "card_tag", "card_eff", "tr_len", "tr_cols", "tr_vp", "tr_cite_vp", "tr_tags",
+                     "cl_kind", "cl_start", "cl_sym", "cl_vp", "cl_tag", "cl_cath", "cl_abil", "cl_end", "dr_kind",
+                     "dr_cq", "dr_cl", "dr_eff", "dr_sym", "tile_level", "tile_main", "tile_banner", "act_row",
+                     "act_move", "loc_dist", "loc_eff", "loc_bon", "ink_kind", "ink_gen", "ink_idea",
+                     "sec_first", "sec_reward", "sec_action", "dist_rew", "goal_cond", "goal_rep", "goal_tag"):
+            put(name, A[name])
+        put("space_mt", A["space_act"])
+        put("ink_nb_row", A["ink_row"])
+        put("tiles_lvl", A["tiles_per_level"])
+        for name, key in (("tile_cost", "tile_cost"), ("empty_vp", "empty_vp"), ("icon_req", "icon_req"),
+                          ("dist_thr", "dist_thr"), ("face_lines", "face_lines"), ("rep_vp", "rep_vp"),
+                          ("district_vp", "district_vp"), ("rows_vp", "rows_vp"), ("tags_vp", "tags_vp")):
+            put(name, A[key])
+        sz = self._sizes(1)
+        scalars = dict(
+            n_spaces=len(c.space_ids), n_inkpots=len(A["ink_kind"]), n_sections=len(A["sec_first"]),
+            n_goal_tiles=len(c.goal_ids), n_routine=sz["routine"], n_case=sz["case"], n_latent=sz["latent"],
+            n_manifest=sz["manifest"], rdisp_n=p.research_display, trdisp_n=p.treatise_display,
+            rdisp_cl_n=p.routine_display, cdisp_cl_n=p.case_display, mdisp_n=p.manifest_display,
             full_rep=p.notebook_full_reputation, row_elev=p.row_bonus_elevations, col_lvl=p.column_bonus_level,
             ins_elev=p.insight_elevations, ins_xfer=p.insight_transfers, play_max=p.research_play_max,
             cite_bright=p.cite_bright_ideas, prof_max=p.professor_max_move, freud_max=p.freud_max_move,
@@ -131,10 +152,15 @@ class UnconsciousMind(Game):
             track_len=p.track_length, end_vp=p.end_trigger_vp, track_first=p.track_bonus_first,
             track_second=p.track_bonus_second, heart_vp=p.heart_box_vp, coffee_per_bright=p.coffee_per_bright,
             bright_vp=p.bright_vp, round_limit=p.round_limit, solo_every=p.solo_freud_every,
-            limit_stop=int(p.limit_round_trigger == "stop"))
-        c = np.array([int(v[k]) for k in CONST_FIELDS], np.int64)
-        self._cache[P] = (c, lay)
-        return self._cache[P]
+            limit_stop=int(p.limit_round_trigger == "stop"), n_face_lines=len(p.face_lines))
+        for name, v in scalars.items():
+            put(name, int(v))
+        K["eff"] = A["effects"]
+        return K
+
+    def kernel_args(self, state: UMState):
+        """``(S, C)``: the kernels' arrays (:class:`state.Arrays`) and parameter vector for ``state``."""
+        return arrays(state, self.kernel_content), self.kernel_content["par"]
 
     # ------------------------------------------------------------------ hooks
     def max_plies(self, num_players: int) -> int:
@@ -146,8 +172,8 @@ class UnconsciousMind(Game):
         P = num_players
         p = self.params
         A = self.A
-        C, lay = self._consts(P)
-        state = UMState(**base, M=lay.new_matrix(B), layout=lay)
+        sizes = self._sizes(P)
+        state = UMState(**base, **LAYOUT.allocate(B, P, sizes), sizes=sizes)
         lv = A["tile_level"]
         n1, n2 = int((lv == 0).sum()), int((lv == 1).sum())
         state.tstack[:, 0, :n1] = np.arange(n1)
@@ -167,19 +193,20 @@ class UnconsciousMind(Game):
         state.prof_loc[:] = p.professor_start
         state.freud_loc[:] = p.freud_start
         state.dist_left[:] = p.district_tokens
-        R.batch_setup(arrays(state, self.K), C, p.start_hand)
+        S, C = self.kernel_args(state)
+        R.batch_setup(S, C, p.start_hand)
         return state
 
     def legal_action_mask(self, state: UMState) -> np.ndarray:
         out = np.zeros((state.batch_size, NUM_ACTIONS), np.bool_)
-        R.batch_mask(arrays(state, self.K), self._consts(state.num_players)[0], out)
+        R.batch_mask(*self.kernel_args(state), out)
         return out
 
     def to_act(self, state: UMState) -> np.ndarray:
-        return state.seat.astype(np.int64)
+        return state.to_act.astype(np.int64)
 
     def _apply(self, state: UMState, actions: np.ndarray, active: np.ndarray) -> None:
-        R.batch_apply(arrays(state, self.K), self._consts(state.num_players)[0], np.ascontiguousarray(actions, np.int64),
+        R.batch_apply(*self.kernel_args(state), np.ascontiguousarray(actions, np.int64),
                       np.ascontiguousarray(active, np.bool_), self._scratch)
 
     def done(self, state: UMState) -> np.ndarray:
@@ -199,7 +226,7 @@ class UnconsciousMind(Game):
         of it; same space: the one underneath, which arrived earlier, is ahead: ``rules.marker_ahead``, the
         definition the end-of-track bonus uses), then more heart boxes."""
         ahead = np.zeros((state.batch_size, state.num_players), np.int64)
-        R.batch_markers_ahead(arrays(state, self.K), self._consts(state.num_players)[0], ahead)
+        R.batch_markers_ahead(*self.kernel_args(state), ahead)
         return np.stack([-ahead, state.hearts.astype(np.int64)], axis=2)
 
     end_reasons = {
@@ -248,13 +275,11 @@ class UnconsciousMind(Game):
         Treatise, client and dream decks, and the other players' unknown Research hand cards (shuffled back with
         the deck and re-dealt in the same counts; cards taken from the display stay). Kernel:
         :func:`sim.unconscious_mind.hidden.redeterminize_kernel`."""
-        lay = state.layout
-        off = np.array([lay.off[n] for n in hidden.OFFSET_FIELDS], np.int64)
-        dims = np.array([lay.shape["tstack"][1], self.A["tiles_per_level"][0], self.A["tiles_per_level"][1],
-                         lay.shape["rdeck"][0], lay.shape["trdeck"][0], lay.shape["rdeck_cl"][0],
-                         lay.shape["cdeck_cl"][0], lay.shape["ldeck"][0], lay.shape["mdeck"][0],
-                         state.num_players, R.L_DECK, R.L_HAND], np.int64)
-        hidden.redeterminize_kernel(state.M, seat, streams.keys, streams.counters, off, dims)
+        z = state.sizes
+        tpl = self.A["tiles_per_level"]
+        dims = np.array([tpl[0], tpl[1], z["treatises"], z["routine"], z["case"], z["latent"], z["manifest"],
+                         state.num_players], np.int64)
+        hidden.redeterminize_kernel(state.game, state.card, state.pile, seat, streams.keys, streams.counters, dims)
 
     def progress(self, state: UMState):
         return state.turn.astype(np.int64), np.where(state.over == 1, state.rnd, state.rnd - 1).astype(np.int64)
@@ -390,7 +415,7 @@ class UnconsciousMind(Game):
             R.D_COLOUR: lambda: (f"take the player-colour Insight for the {('Treatise', 'district slot')[ka]} from "
                                  + ("the dial's reserve" if ch == 0 else
                                     f"the {QUALITIES[(ch - 1) // 3]} {LEVELS[(ch - 1) % 3]} ring")),
-            R.D_TILEORDER: lambda: (f"resolve the main effect of tile {c.tile_ids[int(state.nb[g, state.seat[g], ch])]} "
+            R.D_TILEORDER: lambda: (f"resolve the main effect of tile {c.tile_ids[int(state.nb[g, state.to_act[g], ch])]} "
                                     f"(row {ch // 3 + 1}, space {ch % 3 + 1})"),
             R.D_REPACT: lambda: f"reputation-track action: {c.effect_text[int(self.A['sec_action'][ch])]}",
             R.D_RECALLB: lambda: self._recall_words(state, g, ch),
@@ -408,7 +433,7 @@ class UnconsciousMind(Game):
             return action_label(a)
 
     def _recall_words(self, state, g, ch) -> str:
-        p = int(state.seat[g])
+        p = int(state.to_act[g])
         w = 0 if (ch < 3 or 6 <= ch < 10) else 1
         loc = int(state.prof_loc[g, p]) if w == 0 else int(state.freud_loc[g])
         who = "Professor's" if w == 0 else "Freud's"
