@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.errors import ConfigError
-from sim.unconscious_mind import rules as R
+from sim.unconscious_mind import codes as R
 from sim.unconscious_mind.actions import CARD0, CH0, MODE0, N_CARD, NUM_ACTIONS, PLACE0, POS0, RECALL, TREAT
 
 from .base import RandomStrategy

@@ -1,8 +1,9 @@
 """The content and rule parameters Unconscious Mind's kernels read, declared as entity groups (sim.core.layout).
 
-Allocated with a batch of one and passed without the batch axis: ``S.kcard[c, CARD_COL]`` is Research card c's
-Volume colour, ``S.kboard[i, LOC_DIST]`` Location i's district, ``C[I_ROUND_LIMIT]`` the round limit (``C`` is the
-``par`` row). Filled by ``UnconsciousMind._kernel_content`` from the validated content files and the
+The kernels get the content groups stacked into one array ``S.K[group, row, column]`` (``int64``, padded to the
+longest group; one array instead of six keeps numba's compile short): ``S.K[KCARD, c, CARD_COL]`` is Research
+card c's Volume colour, ``S.K[KBOARD, i, LOC_DIST]`` Location i's district. The ``par`` group is the parameter
+vector ``C``: ``C[I_ROUND_LIMIT]`` the round limit. Filled by ``UnconsciousMind._kernel_content`` from the validated content files and the
 :class:`~sim.unconscious_mind.params.Params`. Column constants: :mod:`sim.unconscious_mind.kcols`, written by
 ``python -m sim.core.layout sim.unconscious_mind.content_layout:CONTENT sim/unconscious_mind/kcols.py``.
 """
@@ -16,7 +17,7 @@ from .state import MAX_VOLUMES
 F = Field
 
 COLS_DOC = ("Column constants of Unconscious Mind's content and parameters (sim.unconscious_mind.content_layout.CONTENT);\n"
-            "the kernels get each group without its batch axis: kcard[c, CARD_COL], C[I_ROUND_LIMIT].")
+            "the kernels read the groups stacked as S.K[group, row, COLUMN] (S.K[KCARD, c, CARD_COL]) and C[I_ROUND_LIMIT].")
 
 CONTENT = Layout((
     Group("kcard", "cards", (
@@ -84,4 +85,6 @@ CONTENT = Layout((
     ), prefix="I_", doc="content sizes and rule parameters (sim.unconscious_mind.params.Params)"),
 ))
 
-
+#: the first axis of the kernels' ``S.K``: one index per content group, in :data:`CONTENT` order
+KCARD, KTR, KCLIENT, KDREAM, KTILE, KBOARD = 0, 1, 2, 3, 4, 5
+K_GROUPS = ("kcard", "ktr", "kclient", "kdream", "ktile", "kboard")

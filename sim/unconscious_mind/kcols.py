@@ -1,5 +1,5 @@
 """Column constants of Unconscious Mind's content and parameters (sim.unconscious_mind.content_layout.CONTENT);
-the kernels get each group without its batch axis: kcard[c, CARD_COL], C[I_ROUND_LIMIT].
+the kernels read the groups stacked as S.K[group, row, COLUMN] (S.K[KCARD, c, CARD_COL]) and C[I_ROUND_LIMIT].
 
 Written by ``python -m sim.core.layout sim.unconscious_mind.content_layout:CONTENT`` from the table in
 that module; ``tests/test_layout.py`` checks this file against it. Do not edit by hand.

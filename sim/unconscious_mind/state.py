@@ -2,19 +2,19 @@
 
 :data:`LAYOUT` is the whole rule state of a batch: one integer array per entity, batch first.
 
-==========  ==========================  ====================================================================
-group       shape                       one row is
-==========  ==========================  ====================================================================
-``game``    ``[B, GAME_WIDTH]``         the game: turn structure, clock, Notebook market, City, publishing
-``seat``    ``[B, P, SEAT_WIDTH]``      a seat: Coffee, VP, dial, Notebook, office rooms, Professor
-``space``   ``[B, spaces, 4]``          a Meeting Table idea space
-``card``    ``[B, cards, 3]``           a Research card
-``treatise````[B, treatises, 7]``       a Treatise tile
-``client``  ``[B, clients, 2]``         a client
-``goal``    ``[B, goals, 2]``           a Location goal tile in play
-``stk``     ``[B, 48, 4]``              a pending-decision stack entry (kind, a, b, c)
-``pile``    ``[B, 13, L]``              decks, displays and the two Notebook tile stacks
-==========  ==========================  ====================================================================
+============  ==========================  ==================================================================
+group         shape                       one row is
+============  ==========================  ==================================================================
+``game``      ``[B, GAME_WIDTH]``         the game: turn structure, clock, Notebook market, City, publishing
+``seat``      ``[B, P, SEAT_WIDTH]``      a seat: Coffee, VP, dial, Notebook, office rooms, Professor
+``space``     ``[B, spaces, 4]``          a Meeting Table idea space
+``card``      ``[B, cards, 3]``           a Research card
+``treatise``  ``[B, treatises, 7]``       a Treatise tile
+``client``    ``[B, clients, 2]``         a client
+``goal``      ``[B, goals, 2]``           a Location goal tile in play
+``stk``       ``[B, 48, 4]``              a pending-decision stack entry (kind, a, b, c)
+``pile``      ``[B, 13, L]``              decks, displays and the two Notebook tile stacks
+============  ==========================  ==================================================================
 
 Kernels write ``S.seat[g, p, COFFEE] += n`` with the column constants of :mod:`sim.unconscious_mind.cols`
 (written from this table by ``python -m sim.core.layout sim.unconscious_mind.state:LAYOUT
@@ -22,7 +22,7 @@ sim/unconscious_mind/cols.py``). Python code reads named views: ``state.coffee``
 ``state.nb`` ``[B, P, 9]``, ``state.rdeck`` ``[B, cards]`` (see :class:`UMState`).
 
 :data:`sim.unconscious_mind.content_layout.CONTENT` declares the content and rule parameters the kernels read
-(columns in :mod:`sim.unconscious_mind.kcols`): ``S.kcard[c, CARD_COL]`` is card c's Volume colour, ``C[I_ROUND_LIMIT]``
+(columns in :mod:`sim.unconscious_mind.kcols`): ``S.K[KCARD, c, CARD_COL]`` is card c's Volume colour, ``C[I_ROUND_LIMIT]``
 the round limit.
 
 Dial positions: 0 = reserve, 1 + quality*3 + level (quality growth/freedom/passion, level minor/median/major).
@@ -170,18 +170,17 @@ class UMState(LayoutState):
 
 
 STATE_GROUPS = LAYOUT.names
-CONTENT_GROUPS = ("kcard", "ktr", "kclient", "kdream", "ktile", "kboard")
 
-Arrays = namedtuple("Arrays", STATE_GROUPS + CONTENT_GROUPS + (
-    "eff", "event_buf", "event_n", "turn_buf", "turn_n", "ply", "rng_key", "rng_ctr"))
-Arrays.__doc__ = """The arrays every kernel takes as ``S``: the state groups (``[B, ...]``), the content groups
-(``[N, W]``, :data:`CONTENT` without its batch axis), ``eff`` (``int64[E, 4, 3]`` effect rows: opcode, a, b) and the
-core log buffers and random streams."""
+Arrays = namedtuple("Arrays", STATE_GROUPS + ("K", "eff", "event_buf", "event_n", "turn_buf", "turn_n", "ply",
+                                              "rng_key", "rng_ctr"))
+Arrays.__doc__ = """The arrays every kernel takes as ``S``: the state groups (``[B, ...]``), ``K`` (``int64[6, R, W]``, the
+content groups of :data:`sim.unconscious_mind.content_layout.CONTENT` stacked: ``S.K[KCARD, c, CARD_COL]``),
+``eff`` (``int64[E, 4, 3]`` effect rows: opcode, a, b) and the core log buffers and random streams."""
 
 
 def arrays(state: UMState, content: dict) -> Arrays:
-    """The kernels' ``S`` (same objects, updated in place); ``content`` maps the content group names and ``eff``
-    to their arrays (``UnconsciousMind.kernel_content``)."""
-    return Arrays(*(getattr(state, n) for n in STATE_GROUPS), *(content[n] for n in CONTENT_GROUPS), content["eff"],
+    """The kernels' ``S`` (same objects, updated in place); ``content`` holds ``K`` and ``eff``
+    (``UnconsciousMind.kernel_content``)."""
+    return Arrays(*(getattr(state, n) for n in STATE_GROUPS), content["K"], content["eff"],
                   state.event_buf, state.event_n, state.turn_buf, state.turn_n, state.ply, state.rng_key,
                   state.rng_ctr)

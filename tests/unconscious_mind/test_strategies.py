@@ -187,7 +187,7 @@ def test_heuristic_and_rollout_play_legally():
 
 def test_scripted_plans_and_heuristic_choose_where_the_colour_insight_comes_from():
     from strategies.base import StrategyRNG, View
-    from sim.unconscious_mind import rules as R
+    from sim.unconscious_mind import codes as R
 
     from .util import CH0, new, push
 
@@ -219,7 +219,7 @@ def test_never_cite_seats_never_cite_while_citer_seats_in_the_same_games_do():
     """never-cite is the citer's plan on a legal mask without citations: 40 four-seat games with never-cite
     in two seats (each seat order of never-cite against citer and publisher), zero citations by never-cite
     (its forced-citation counter is zero, and every citation would be counted there), > 0 by citer."""
-    from sim.unconscious_mind import rules as R
+    from sim.unconscious_mind import codes as R
     from strategies.unconscious_mind import NeverCite
 
     gm = game()
@@ -247,7 +247,7 @@ def test_never_cite_seats_never_cite_while_citer_seats_in_the_same_games_do():
 
 
 def test_no_cite_mask_drops_every_citation_and_keeps_a_forced_one():
-    from sim.unconscious_mind import rules as R
+    from sim.unconscious_mind import codes as R
     from sim.unconscious_mind.actions import CARD0, CH0, NUM_ACTIONS
     from strategies.base import View
     from strategies.unconscious_mind import no_cite_mask

@@ -2,8 +2,9 @@
 
 import numpy as np
 
-from sim.unconscious_mind import rules as R
+from sim.unconscious_mind import codes as R
 from sim.unconscious_mind.actions import PASS, RECALL, TREAT
+from sim.unconscious_mind.rules.turn_flow import start_turn
 
 from .util import CH0, DONE, MODE0, events, new, place_action, push, step, top, top_entry
 
@@ -350,9 +351,9 @@ def test_final_scoring_categories():
     s.cured[:, 0] = 1
     s.tr_owner[:, 3] = 0
     S, C = gm.kernel_args(s)
-    R.start_turn(S, C, 0)  # seat 1's last turn
+    start_turn(S, C, 0)  # seat 1's last turn
     for g in range(1, 4):
-        R.start_turn(S, C, g)
+        start_turn(S, C, g)
     while not gm.done(s).all():
         step(gm, s, first_legal(gm, s))
     bd = gm.score_breakdown(s)
