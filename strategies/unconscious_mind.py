@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.errors import ConfigError
-from sim.unconscious_mind import rules as R
-from sim.unconscious_mind.actions import CARD0, CH0, MODE0, N_CARD, NUM_ACTIONS, PLACE0, POS0, RECALL, TREAT
+from sim.unconscious_mind import codes as R
+from sim.unconscious_mind.actions import (CARD0, CH0, MODE0, MODE_BRIGHT, MODE_NORMAL, N_CARD, NUM_ACTIONS, PLACE0, POS0,
+                                          RECALL, TREAT)
 
 from .base import RandomStrategy
 from .generic import Heuristic
@@ -394,7 +395,7 @@ def no_cite_mask(view, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rows = (k == R.D_MODE) & (b == R.MT_PLAY)
     if rows.any():
         hand = hand_cards(view) if hand is None else hand
-        perf = np.asarray(R.MODE_NORMAL) + np.asarray(R.MODE_BRIGHT)  # [5]
+        perf = np.asarray(MODE_NORMAL) + np.asarray(MODE_BRIGHT)  # [5]
         too_many = perf[None, :] > np.maximum(hand, 1)[:, None]
         out[:, MODE0:MODE0 + 5] &= ~(rows[:, None] & too_many)
     rows = ((k == R.D_RESPLAY) & (b > 0)) | (k == R.D_PLAYN)

@@ -9,13 +9,15 @@ import numpy as np
 from sim.core import Column, ConfigError, Game
 
 from . import hidden
-from . import rules as R
+from . import codes
 from .actions import (CARD0, CH0, DONE, MODE0, MODE_NAMES, NUM_ACTIONS, PASS, PLACE0, POS0, RECALL, TREAT, XFER0,
                       action_label)
 from .content import FILES, LEVELS, LOCATIONS, MT_ACTIONS, QUALITIES, Content, load_content
 from .params import Params
-from .consts import CONST_FIELDS, CONTENT_ARRAYS, X_LAYOUT_HASH
-from .state import FIELD_NAMES, Layout, UMState, arrays, layout_spec
+from .rules.loop import batch_apply, batch_mask, batch_setup
+from .rules.reputation import batch_markers_ahead
+from .content_layout import CONTENT, K_GROUPS
+from .state import LAYOUT, UMState, arrays
 
 _I = np.int64
 
@@ -32,7 +34,7 @@ class UnconsciousMind(Game):
     min_players, max_players = 1, 4
     num_actions = NUM_ACTIONS
     Params = Params
-    chance_zones = R.N_CHANCE_ZONES
+    chance_zones = codes.N_CHANCE_ZONES
     turn_columns = (
         Column("option", "str", "-", "Turn option taken.", ("pass", "state_ideas", "recall", "treat")),
         Column("mt_action", "str", "-", "Meeting Table action space used by State Ideas.", ("none",) + MT_ACTIONS),
@@ -44,16 +46,16 @@ class UnconsciousMind(Game):
         Column("insight_after", "int16", "Insights", "Insights on the seat's dial rings after the turn."),
         Column("cured_after", "int16", "clients", "The seat's cured clients after the turn."),
     )
-    event_kinds = R.EVENT_KINDS
+    event_kinds = codes.EVENT_KINDS
     event_columns = (
-        Column("category", "str", "-", "What the event was for (VP category, Coffee use, ...).", R.CATS),
+        Column("category", "str", "-", "What the event was for (VP category, Coffee use, ...).", codes.CATS),
         Column("amount", "int16", "-", "Amount gained (+) or spent; VP for vp/cite events."),
         Column("target_seat", "int8", "seat", "The other seat involved (cited seat, citer), -1 none."),
         Column("item", "int16", "id", "Tile, card, Treatise, client, location or dial position involved."),
         Column("cost", "int16", "-", "Coffee cost paid or citing Treatise."),
         Column("count", "int16", "count", "Count or position (notebook space, room, Volumes)."),
     )
-    score_categories = R.VP_CATEGORIES
+    score_categories = codes.VP_CATEGORIES
     turn_capacity = 8
     event_capacity = 128
 
@@ -65,12 +67,9 @@ class UnconsciousMind(Game):
                               f"got {len(p.reputation_vp)}")
         if len(self.content.space_ids) > 16:
             raise ConfigError("board.toml: at most 16 idea spaces")
-        if R.layout_signature() != X_LAYOUT_HASH:
-            raise RuntimeError("stale numba cache for sim/unconscious_mind/rules.py (the field layout in state.py, "
-                               "consts.py or actions.py changed): delete sim/unconscious_mind/__pycache__")
         self.A = self._content_arrays()
         self.A["tr_cite_vp"] = np.full_like(self.A["tr_cite_vp"], p.cite_vp_per_volume)  # seed: 2 VP per Volume
-        self.K = np.concatenate([self.A[a].ravel() for a in CONTENT_ARRAYS]).astype(np.int64)
+        self.kernel_content = self._kernel_content()
         self._cache: dict = {}
         self._scratch = np.zeros(NUM_ACTIONS, np.bool_)
 
@@ -94,34 +93,59 @@ class UnconsciousMind(Game):
 
     def _sizes(self, P: int) -> dict:
         c, p, A = self.content, self.params, self.A
-        return dict(ncat=len(R.CATS), spaces=len(c.space_ids), ntl=int(A["tiles_per_level"].max()),
+        return dict(ncat=len(codes.CATS), spaces=len(c.space_ids), ntl=int(A["tiles_per_level"].max()),
                     cards=len(c.card_ids), rdisp=p.research_display, treatises=len(c.treatise_ids),
                     trdisp=p.treatise_display, routine=int((A["cl_kind"] == 0).sum()), rdisp_cl=p.routine_display,
                     case=int((A["cl_kind"] == 1).sum()), cdisp_cl=p.case_display, clients=len(c.client_ids),
                     latent=int((A["dr_kind"] == 0).sum()), manifest=int((A["dr_kind"] == 1).sum()),
                     mdisp=p.manifest_display, goals=min(p.goal_tiles, len(c.goal_ids)))
 
-    def _consts(self, P: int):
-        """Integer constants of the kernels for P seats: content offsets in K, field offsets in M, parameters."""
-        if P in self._cache:
-            return self._cache[P]
-        v: dict[str, int] = {}
-        o = 0
-        for a in CONTENT_ARRAYS:
-            x = self.A[a]
-            v[f"o_{a}"] = o
-            v[f"n_{a}"] = x.shape[0]
-            v[f"w_{a}"] = x.shape[1] if x.ndim > 1 else 1
-            v[f"w2_{a}"] = x.shape[2] if x.ndim > 2 else 1
-            o += x.size
-        lay = Layout(layout_spec(P, self._sizes(P)))
-        for f in FIELD_NAMES:
-            sh = lay.shape[f]
-            v[f"so_{f}"] = lay.off[f]
-            v[f"sd1_{f}"] = sh[0] if sh else 1
-            v[f"sw_{f}"] = sh[1] if len(sh) > 1 else 1
-        p = self.params
-        v.update(
+    def _kernel_content(self) -> dict[str, np.ndarray]:
+        """The content groups of :data:`content_layout.CONTENT` (``[N, W]``, batch axis dropped), ``K`` (them
+        stacked, ``int64[6, R, W]``, what the kernels read), ``eff`` (``int64[E, 4, 3]``) and ``par``
+        (``int64[W]``, the parameter vector ``C``).
+
+        Raises:
+            ConfigError: a tuple parameter longer than its column block (``face_lines`` > 20 values).
+        """
+        A, c, p = self.A, self.content, self.params
+        sizes = dict(cards=len(c.card_ids), treatises=len(c.treatise_ids), clients=len(c.client_ids),
+                     dreams=len(c.dream_ids), tiles=len(c.tile_ids),
+                     board=max(len(c.space_ids), len(A["act_row"]), len(A["loc_dist"]), len(A["ink_kind"]),
+                               len(A["sec_first"]), len(A["dist_rew"]), len(c.goal_ids)))
+        K = {k: v[0] for k, v in CONTENT.allocate(1, 1, sizes).items()}
+
+        def put(name, values):
+            g, f, o = CONTENT.find(name)
+            v = np.asarray(values, np.int64)
+            arr = K[g.name]
+            if g.rows is None:
+                flat = v.ravel()
+                if flat.size > f.size:
+                    raise ConfigError(f"parameter {name} has {flat.size} values; at most {f.size} allowed")
+                arr[o:o + flat.size] = flat
+            else:
+                arr[:v.shape[0], o:o + f.size] = v.reshape(v.shape[0], -1)
+
+        for name in ("card_col", "card_tag", "card_eff", "tr_len", "tr_cols", "tr_vp", "tr_cite_vp", "tr_tags",
+                     "cl_kind", "cl_start", "cl_sym", "cl_vp", "cl_tag", "cl_cath", "cl_abil", "cl_end", "dr_kind",
+                     "dr_cq", "dr_cl", "dr_eff", "dr_sym", "tile_level", "tile_main", "tile_banner", "act_row",
+                     "act_move", "loc_dist", "loc_eff", "loc_bon", "ink_kind", "ink_gen", "ink_idea",
+                     "sec_first", "sec_reward", "sec_action", "dist_rew", "goal_cond", "goal_rep", "goal_tag"):
+            put(name, A[name])
+        put("space_mt", A["space_act"])
+        put("ink_nb_row", A["ink_row"])
+        put("tiles_lvl", A["tiles_per_level"])
+        for name, key in (("tile_cost", "tile_cost"), ("empty_vp", "empty_vp"), ("icon_req", "icon_req"),
+                          ("dist_thr", "dist_thr"), ("face_lines", "face_lines"), ("rep_vp", "rep_vp"),
+                          ("district_vp", "district_vp"), ("rows_vp", "rows_vp"), ("tags_vp", "tags_vp")):
+            put(name, A[key])
+        sz = self._sizes(1)
+        scalars = dict(
+            n_spaces=len(c.space_ids), n_inkpots=len(A["ink_kind"]), n_sections=len(A["sec_first"]),
+            n_goal_tiles=len(c.goal_ids), n_routine=sz["routine"], n_case=sz["case"], n_latent=sz["latent"],
+            n_manifest=sz["manifest"], rdisp_n=p.research_display, trdisp_n=p.treatise_display,
+            rdisp_cl_n=p.routine_display, cdisp_cl_n=p.case_display, mdisp_n=p.manifest_display,
             full_rep=p.notebook_full_reputation, row_elev=p.row_bonus_elevations, col_lvl=p.column_bonus_level,
             ins_elev=p.insight_elevations, ins_xfer=p.insight_transfers, play_max=p.research_play_max,
             cite_bright=p.cite_bright_ideas, prof_max=p.professor_max_move, freud_max=p.freud_max_move,
@@ -131,10 +155,20 @@ class UnconsciousMind(Game):
             track_len=p.track_length, end_vp=p.end_trigger_vp, track_first=p.track_bonus_first,
             track_second=p.track_bonus_second, heart_vp=p.heart_box_vp, coffee_per_bright=p.coffee_per_bright,
             bright_vp=p.bright_vp, round_limit=p.round_limit, solo_every=p.solo_freud_every,
-            limit_stop=int(p.limit_round_trigger == "stop"))
-        c = np.array([int(v[k]) for k in CONST_FIELDS], np.int64)
-        self._cache[P] = (c, lay)
-        return self._cache[P]
+            limit_stop=int(p.limit_round_trigger == "stop"), n_face_lines=len(p.face_lines))
+        for name, v in scalars.items():
+            put(name, int(v))
+        groups = [K[n] for n in K_GROUPS]
+        stacked = np.zeros((len(groups), max(x.shape[0] for x in groups), max(x.shape[1] for x in groups)), np.int64)
+        for i, x in enumerate(groups):
+            stacked[i, :x.shape[0], :x.shape[1]] = x
+        K["K"] = stacked
+        K["eff"] = A["effects"]
+        return K
+
+    def kernel_args(self, state: UMState):
+        """``(S, C)``: the kernels' arrays (:class:`state.Arrays`) and parameter vector for ``state``."""
+        return arrays(state, self.kernel_content), self.kernel_content["par"]
 
     # ------------------------------------------------------------------ hooks
     def max_plies(self, num_players: int) -> int:
@@ -146,8 +180,8 @@ class UnconsciousMind(Game):
         P = num_players
         p = self.params
         A = self.A
-        C, lay = self._consts(P)
-        state = UMState(**base, M=lay.new_matrix(B), layout=lay)
+        sizes = self._sizes(P)
+        state = UMState(**base, **LAYOUT.allocate(B, P, sizes), sizes=sizes)
         lv = A["tile_level"]
         n1, n2 = int((lv == 0).sum()), int((lv == 1).sum())
         state.tstack[:, 0, :n1] = np.arange(n1)
@@ -167,19 +201,20 @@ class UnconsciousMind(Game):
         state.prof_loc[:] = p.professor_start
         state.freud_loc[:] = p.freud_start
         state.dist_left[:] = p.district_tokens
-        R.batch_setup(arrays(state, self.K), C, p.start_hand)
+        S, C = self.kernel_args(state)
+        batch_setup(S, C, p.start_hand)
         return state
 
     def legal_action_mask(self, state: UMState) -> np.ndarray:
         out = np.zeros((state.batch_size, NUM_ACTIONS), np.bool_)
-        R.batch_mask(arrays(state, self.K), self._consts(state.num_players)[0], out)
+        batch_mask(*self.kernel_args(state), out)
         return out
 
     def to_act(self, state: UMState) -> np.ndarray:
-        return state.seat.astype(np.int64)
+        return state.to_act.astype(np.int64)
 
     def _apply(self, state: UMState, actions: np.ndarray, active: np.ndarray) -> None:
-        R.batch_apply(arrays(state, self.K), self._consts(state.num_players)[0], np.ascontiguousarray(actions, np.int64),
+        batch_apply(*self.kernel_args(state), np.ascontiguousarray(actions, np.int64),
                       np.ascontiguousarray(active, np.bool_), self._scratch)
 
     def done(self, state: UMState) -> np.ndarray:
@@ -192,14 +227,14 @@ class UnconsciousMind(Game):
         return state.vp.astype(np.int64)
 
     def score_breakdown(self, state: UMState) -> dict[str, np.ndarray]:
-        return {name: state.vp_cat[:, :, 1 + i].astype(np.int64) for i, name in enumerate(R.VP_CATEGORIES)}
+        return {name: state.vp_cat[:, :, 1 + i].astype(np.int64) for i, name in enumerate(codes.VP_CATEGORIES)}
 
     def tiebreak(self, state: UMState) -> np.ndarray:
         """``int[B, P, 2]`` keys compared in order (A-UM-25): the reputation marker ahead (fewer markers ahead
         of it; same space: the one underneath, which arrived earlier, is ahead: ``rules.marker_ahead``, the
         definition the end-of-track bonus uses), then more heart boxes."""
         ahead = np.zeros((state.batch_size, state.num_players), np.int64)
-        R.batch_markers_ahead(arrays(state, self.K), self._consts(state.num_players)[0], ahead)
+        batch_markers_ahead(*self.kernel_args(state), ahead)
         return np.stack([-ahead, state.hearts.astype(np.int64)], axis=2)
 
     end_reasons = {
@@ -229,8 +264,8 @@ class UnconsciousMind(Game):
         dial = (state.dial_w + state.dial_c).astype(f)
         loc, own = state.card_loc, state.card_own
         seats = np.arange(P)[None, :, None]
-        inplay = ((loc == R.L_INPLAY)[:, None, :] & (own[:, None, :] == seats)).sum(axis=2)
-        hand = ((loc == R.L_HAND)[:, None, :] & (own[:, None, :] == seats)).sum(axis=2)
+        inplay = ((loc == codes.L_INPLAY)[:, None, :] & (own[:, None, :] == seats)).sum(axis=2)
+        hand = ((loc == codes.L_HAND)[:, None, :] & (own[:, None, :] == seats)).sum(axis=2)
         trs = (state.tr_owner[:, None, :] == seats).sum(axis=2)
         return {
             "vp": state.vp.astype(f), "coffee": state.coffee.astype(f), "bright": state.bright.astype(f),
@@ -248,13 +283,11 @@ class UnconsciousMind(Game):
         Treatise, client and dream decks, and the other players' unknown Research hand cards (shuffled back with
         the deck and re-dealt in the same counts; cards taken from the display stay). Kernel:
         :func:`sim.unconscious_mind.hidden.redeterminize_kernel`."""
-        lay = state.layout
-        off = np.array([lay.off[n] for n in hidden.OFFSET_FIELDS], np.int64)
-        dims = np.array([lay.shape["tstack"][1], self.A["tiles_per_level"][0], self.A["tiles_per_level"][1],
-                         lay.shape["rdeck"][0], lay.shape["trdeck"][0], lay.shape["rdeck_cl"][0],
-                         lay.shape["cdeck_cl"][0], lay.shape["ldeck"][0], lay.shape["mdeck"][0],
-                         state.num_players, R.L_DECK, R.L_HAND], np.int64)
-        hidden.redeterminize_kernel(state.M, seat, streams.keys, streams.counters, off, dims)
+        z = state.sizes
+        tpl = self.A["tiles_per_level"]
+        dims = np.array([tpl[0], tpl[1], z["treatises"], z["routine"], z["case"], z["latent"], z["manifest"],
+                         state.num_players], np.int64)
+        hidden.redeterminize_kernel(state.game, state.card, state.pile, seat, streams.keys, streams.counters, dims)
 
     def progress(self, state: UMState):
         return state.turn.astype(np.int64), np.where(state.over == 1, state.rnd, state.rnd - 1).astype(np.int64)
@@ -293,16 +326,16 @@ class UnconsciousMind(Game):
         placed = (state.nb >= 0).sum(axis=(1, 2))
         market = (state.market >= 0).sum(axis=(1, 2))
         pending = np.zeros(state.batch_size, np.int64)  # a tile taken and not yet placed sits on the stack
-        for k in (R.D_PLACE,):
+        for k in (codes.D_PLACE,):
             sel = state.stk[:, :, 0] == k
             idx = np.arange(state.stk.shape[1])[None, :] < state.sp[:, None]
             pending += (sel & idx).sum(axis=1)
         bad(in_stacks + placed + market + state.tdisc + pending != n_tiles, "Notebook tiles not conserved")
         # Research cards
         NC = len(c.card_ids)
-        bad(((state.card_loc == R.L_DECK).sum(axis=1) != NC - state.rtop), "Research deck count wrong")
-        bad(((state.card_loc == R.L_DISPLAY).sum(axis=1) != (state.rdisp >= 0).sum(axis=1)), "Research display wrong")
-        vol = (state.card_loc == R.L_TREATISE).sum(axis=1)
+        bad(((state.card_loc == codes.L_DECK).sum(axis=1) != NC - state.rtop), "Research deck count wrong")
+        bad(((state.card_loc == codes.L_DISPLAY).sum(axis=1) != (state.rdisp >= 0).sum(axis=1)), "Research display wrong")
+        vol = (state.card_loc == codes.L_TREATISE).sum(axis=1)
         bad(vol != np.where(state.tr_owner >= 0, state.tr_n, 0).sum(axis=1) + (state.pub_fill >= 0).sum(axis=1),
             "Volumes under Treatises not conserved")
         # dreams
@@ -329,7 +362,7 @@ class UnconsciousMind(Game):
         ch = a - CH0
         if a == DONE:
             return "skip / done"
-        if kind == R.D_TURN:
+        if kind == codes.D_TURN:
             if PLACE0 <= a < MODE0:
                 s = (a - PLACE0) // 4
                 mt = int(self.A["space_act"][s, (a - PLACE0) % 4])
@@ -347,13 +380,13 @@ class UnconsciousMind(Game):
                 i, q2 = divmod(a - XFER0, 3)
                 return (f"pay {self.params.conversion_coffee} Coffee: change a {QUALITIES[i // 3]} {LEVELS[i % 3]} "
                         f"Insight to {QUALITIES[q2]}")
-            if ch == R.CH_HEART_CONV:
+            if ch == codes.CH_HEART_CONV:
                 return "convert a minor, a median and a major Insight into a heart-shaped box"
-        if kind == R.D_MODE:
+        if kind == codes.D_MODE:
             return f"place {MODE_NAMES[a - MODE0]} on {MT_ACTIONS[kb]}"
         if POS0 <= a < XFER0:
             i = a - POS0
-            if kind == R.D_GENANY:
+            if kind == codes.D_GENANY:
                 return (f"Generate (reserve empty): move a {QUALITIES[i // 3]} {LEVELS[i % 3]} Insight to "
                         f"{QUALITIES[(ka - 1) // 3]} {LEVELS[(ka - 1) % 3]}")
             return f"Elevate a {QUALITIES[i // 3]} {LEVELS[i % 3]} Insight"
@@ -362,44 +395,44 @@ class UnconsciousMind(Game):
             return f"Transfer a {QUALITIES[i // 3]} {LEVELS[i % 3]} Insight to {QUALITIES[q2]}"
         if a >= CARD0:
             card = a - CARD0
-            verb = {R.D_SWAP: "swap out", R.D_QUILL: "set aside as the quill Volume",
-                    R.D_GATHER: "use as a Volume"}.get(kind, "play")
+            verb = {codes.D_SWAP: "swap out", codes.D_QUILL: "set aside as the quill Volume",
+                    codes.D_GATHER: "use as a Volume"}.get(kind, "play")
             return f"{verb} Research card {c.card_ids[card]}"
         words = {
-            R.D_INKPOT: lambda: f"move the inkpot {kb + ch - 2} spaces",
-            R.D_GENQ: lambda: f"Generate a {QUALITIES[ch]} {LEVELS[ka]} Insight",
-            R.D_TILE_SRC: lambda: (
+            codes.D_INKPOT: lambda: f"move the inkpot {kb + ch - 2} spaces",
+            codes.D_GENQ: lambda: f"Generate a {QUALITIES[ch]} {LEVELS[ka]} Insight",
+            codes.D_TILE_SRC: lambda: (
                 f"choose the empty {('stack', 'center', 'right')[ka]} space of level {'I' * (ch + 1)} "
                 "(scores its printed VP, nothing else)"
                 if ka > 0 and int(state.market[g, ch, ka - 1]) < 0 else
                 f"take the {('stack', 'center', 'right')[ka]} tile of level {'I' * (ch + 1)}"),
-            R.D_ORDER: lambda: ("main effect first, then banner" if ch == 0 else "banner effect first, then main"),
-            R.D_FREE_TILE: lambda: f"take the free tile from the level {'I' * (ch + 1)} stack",
-            R.D_PLACE: lambda: (f"place tile {c.tile_ids[ka]} in row {ch + 1}" if ch < 3 else
+            codes.D_ORDER: lambda: ("main effect first, then banner" if ch == 0 else "banner effect first, then main"),
+            codes.D_FREE_TILE: lambda: f"take the free tile from the level {'I' * (ch + 1)} stack",
+            codes.D_PLACE: lambda: (f"place tile {c.tile_ids[ka]} in row {ch + 1}" if ch < 3 else
                                 f"replace the tile in space {ch - 3 + 1} with {c.tile_ids[ka]}"),
-            R.D_SWAP2: lambda: f"swap with display slot {ch + 1}",
-            R.D_RESPLAY: lambda: f"publish Treatise {c.treatise_ids[int(state.trdisp[g, ch])]}",
-            R.D_GATHER: lambda: f"cite Treatise {c.treatise_ids[ch]} of seat {int(state.tr_owner[g, ch]) + 1}",
-            R.D_PROF: lambda: ("move the Professor to Freud's Location" if ch == R.CH_TO_FREUD else
+            codes.D_SWAP2: lambda: f"swap with display slot {ch + 1}",
+            codes.D_RESPLAY: lambda: f"publish Treatise {c.treatise_ids[int(state.trdisp[g, ch])]}",
+            codes.D_GATHER: lambda: f"cite Treatise {c.treatise_ids[ch]} of seat {int(state.tr_owner[g, ch]) + 1}",
+            codes.D_PROF: lambda: ("move the Professor to Freud's Location" if ch == codes.CH_TO_FREUD else
                                f"advance the Professor {ch + 1} Location(s)"),
-            R.D_FREUD: lambda: f"advance Freud {ch + 1} Location(s)",
-            R.D_LOCTRIG: lambda: (f"trigger {LOCATIONS[ka]} once per {'figure' if ch % 2 == 0 else 'tag'}"
+            codes.D_FREUD: lambda: f"advance Freud {ch + 1} Location(s)",
+            codes.D_LOCTRIG: lambda: (f"trigger {LOCATIONS[ka]} once per {'figure' if ch % 2 == 0 else 'tag'}"
                                   + (" (+Bright Idea)" if ch >= 2 else "")),
-            R.D_LOCEFF: lambda: f"{LOCATIONS[ka]} effect: {c.effect_text[int(self.A['loc_eff'][ka, ch])]}",
-            R.D_COLUMN: lambda: f"activate Notebook column {ch + 1}",
-            R.D_COLOUR: lambda: (f"take the player-colour Insight for the {('Treatise', 'district slot')[ka]} from "
+            codes.D_LOCEFF: lambda: f"{LOCATIONS[ka]} effect: {c.effect_text[int(self.A['loc_eff'][ka, ch])]}",
+            codes.D_COLUMN: lambda: f"activate Notebook column {ch + 1}",
+            codes.D_COLOUR: lambda: (f"take the player-colour Insight for the {('Treatise', 'district slot')[ka]} from "
                                  + ("the dial's reserve" if ch == 0 else
                                     f"the {QUALITIES[(ch - 1) // 3]} {LEVELS[(ch - 1) % 3]} ring")),
-            R.D_TILEORDER: lambda: (f"resolve the main effect of tile {c.tile_ids[int(state.nb[g, state.seat[g], ch])]} "
+            codes.D_TILEORDER: lambda: (f"resolve the main effect of tile {c.tile_ids[int(state.nb[g, state.to_act[g], ch])]} "
                                     f"(row {ch // 3 + 1}, space {ch % 3 + 1})"),
-            R.D_REPACT: lambda: f"reputation-track action: {c.effect_text[int(self.A['sec_action'][ch])]}",
-            R.D_RECALLB: lambda: self._recall_words(state, g, ch),
-            R.D_TREAT: lambda: f"treat the client in room {ch + 1}",
-            R.D_THERAPY: lambda: f"therapy for the client in room {ch + 1}",
-            R.D_HEARTS: lambda: f"spend a heart box on the client in room {ch + 1}",
-            R.D_NEWCLIENT: lambda: (f"take Routine client {c.client_ids[int(state.rdisp_cl[g, ch])]}" if ch < 3 else
+            codes.D_REPACT: lambda: f"reputation-track action: {c.effect_text[int(self.A['sec_action'][ch])]}",
+            codes.D_RECALLB: lambda: self._recall_words(state, g, ch),
+            codes.D_TREAT: lambda: f"treat the client in room {ch + 1}",
+            codes.D_THERAPY: lambda: f"therapy for the client in room {ch + 1}",
+            codes.D_HEARTS: lambda: f"spend a heart box on the client in room {ch + 1}",
+            codes.D_NEWCLIENT: lambda: (f"take Routine client {c.client_ids[int(state.rdisp_cl[g, ch])]}" if ch < 3 else
                                     f"take Case Study client {c.client_ids[int(state.cdisp_cl[g, ch - 3])]}"),
-            R.D_MANIFEST: lambda: ("take the top manifest dream of the deck" if ch == R.CH_MANIFEST_DECK else
+            codes.D_MANIFEST: lambda: ("take the top manifest dream of the deck" if ch == codes.CH_MANIFEST_DECK else
                                    f"take manifest dream {c.dream_ids[int(state.mdisp[g, ch])]}"),
         }
         try:
@@ -408,7 +441,7 @@ class UnconsciousMind(Game):
             return action_label(a)
 
     def _recall_words(self, state, g, ch) -> str:
-        p = int(state.seat[g])
+        p = int(state.to_act[g])
         w = 0 if (ch < 3 or 6 <= ch < 10) else 1
         loc = int(state.prof_loc[g, p]) if w == 0 else int(state.freud_loc[g])
         who = "Professor's" if w == 0 else "Freud's"

@@ -17,47 +17,45 @@ from numba import njit
 
 from sim.core.rng import shuffle_range
 
-#: state fields whose offsets in a row of ``M`` the kernel takes, in this order
-OFFSET_FIELDS = ("tstack", "ttop", "rdeck", "rtop", "card_loc", "card_own", "trdeck", "trtop", "rdeck_cl", "rtop_cl",
-                 "cdeck_cl", "ctop_cl", "ldeck", "ltop", "mdeck", "mtop", "card_known")
+from .cols import (CARD_KNOWN, CARD_LOC, CARD_OWN, CDECK_CL, CTOP_CL, LDECK, LTOP, MDECK, MTOP, RDECK, RDECK_CL,
+                   RTOP, RTOP_CL, TRDECK, TRTOP, TSTACK_I, TTOP)
+from .codes import L_DECK, L_HAND
 
 
 @njit(cache=True)
-def redeterminize_kernel(M, seat, keys, counters, off, dims):
+def redeterminize_kernel(game, card, pile, seat, keys, counters, dims):
     """Re-sample in place what game ``g`` hides from ``seat[g]``.
 
     Args:
-        M: ``int64[B, W]`` the copies' state matrices.
+        game: ``int64[B, GAME_WIDTH]``, card: ``int64[B, cards, 3]``, pile: ``int64[B, 13, L]`` the copies'
+            state groups (:data:`sim.unconscious_mind.state.LAYOUT`).
         seat: ``int64[B]`` the searching seat of each copy.
         keys, counters: ``uint64[B]`` the searching seat's copy streams.
-        off: offsets in a row of ``M`` of :data:`OFFSET_FIELDS`.
-        dims: tile-stack width, tiles of level I and II, Research cards, Treatises, Routine / Case Study
-            clients, latent / manifest dreams, seats, L_DECK, L_HAND.
+        dims: ``int64[8]`` Notebook tiles of level I and II, Treatises, Routine / Case Study clients,
+            latent / manifest dreams, seats.
+
+    Rule source: seed 000 §Gaining Research cards (a card swapped from the face-up display stays known);
+    what else is hidden is listed in the module docstring.
     """
-    ntl = dims[0]
-    nc = dims[3]
-    P = dims[9]
-    LD = dims[10]
-    LH = dims[11]
+    nc = card.shape[1]
+    P = dims[7]
     pool = np.empty(nc, np.int64)
     cnt = np.zeros(P, np.int64)
-    for g in range(M.shape[0]):
-        row = M[g]
+    for g in range(game.shape[0]):
         me = seat[g]
         for lvl in range(2):  # Notebook tile stacks (face down)
-            lo = off[0] + lvl * ntl
-            shuffle_range(keys, counters, g, row, lo + row[off[1] + lvl], lo + dims[1 + lvl])
+            shuffle_range(keys, counters, g, pile[g, TSTACK_I + lvl], game[g, TTOP + lvl], dims[lvl])
         # Research deck plus the other players' unknown hand cards, re-dealt in the same counts
-        rtop = row[off[3]]
+        rtop = game[g, RTOP]
         n = 0
         for i in range(rtop, nc):
-            pool[n] = row[off[2] + i]
+            pool[n] = pile[g, RDECK, i]
             n += 1
         for q in range(P):
             cnt[q] = 0
         for c in range(nc):
-            q = row[off[5] + c]
-            if row[off[4] + c] == LH and q != me and q >= 0 and row[off[16] + c] == 0:
+            q = card[g, c, CARD_OWN]
+            if card[g, c, CARD_LOC] == L_HAND and q != me and q >= 0 and card[g, c, CARD_KNOWN] == 0:
                 cnt[q] += 1
                 pool[n] = c
                 n += 1
@@ -69,18 +67,17 @@ def redeterminize_kernel(M, seat, keys, counters, off, dims):
             for _ in range(cnt[q]):
                 c = pool[k]
                 k += 1
-                row[off[4] + c] = LH
-                row[off[5] + c] = q
+                card[g, c, CARD_LOC] = L_HAND
+                card[g, c, CARD_OWN] = q
         for i in range(rtop, nc):
             c = pool[k]
             k += 1
-            row[off[2] + i] = c
-            row[off[4] + c] = LD
-            row[off[5] + c] = -1
+            pile[g, RDECK, i] = c
+            card[g, c, CARD_LOC] = L_DECK
+            card[g, c, CARD_OWN] = -1
         # Treatise, client and dream decks
-        for j in range(4):
-            d0 = off[6 + 2 * j]
-            top = row[off[7 + 2 * j]]
-            shuffle_range(keys, counters, g, row, d0 + top, d0 + dims[4 + j])
-        d0 = off[14]
-        shuffle_range(keys, counters, g, row, d0 + row[off[15]], d0 + dims[8])
+        shuffle_range(keys, counters, g, pile[g, TRDECK], game[g, TRTOP], dims[2])
+        shuffle_range(keys, counters, g, pile[g, RDECK_CL], game[g, RTOP_CL], dims[3])
+        shuffle_range(keys, counters, g, pile[g, CDECK_CL], game[g, CTOP_CL], dims[4])
+        shuffle_range(keys, counters, g, pile[g, LDECK], game[g, LTOP], dims[5])
+        shuffle_range(keys, counters, g, pile[g, MDECK], game[g, MTOP], dims[6])

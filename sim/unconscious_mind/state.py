@@ -1,13 +1,32 @@
-"""Batch state of Unconscious Mind.
+"""Batch state of Unconscious Mind, declared once as entity groups (the convention of :mod:`sim.core.layout`).
 
-Every rule array lives in one ``int64[B, W]`` matrix ``M`` (one row per game), so the kernels take a single
-array instead of a hundred (numba compiles a big tuple of arrays very slowly). Each named field is a view of
-a column block of ``M`` with shape ``[B]``, ``[B, A]`` or ``[B, A, Z]``: ``state.coffee[g, p]`` reads and
-writes ``M`` in place. :data:`LAYOUT` lists the fields; the kernels address them through offsets
-``C.so_<field>`` (``S.M[g, C.so_coffee + p]`` is the seat's Coffee).
+:data:`LAYOUT` is the whole rule state of a batch: one integer array per entity, batch first.
+
+============  ==========================  ==================================================================
+group         shape                       one row is
+============  ==========================  ==================================================================
+``game``      ``[B, GAME_WIDTH]``         the game: turn structure, clock, Notebook market, City, publishing
+``seat``      ``[B, P, SEAT_WIDTH]``      a seat: Coffee, VP, dial, Notebook, office rooms, Professor
+``space``     ``[B, spaces, 4]``          a Meeting Table idea space
+``card``      ``[B, cards, 3]``           a Research card
+``treatise``  ``[B, treatises, 7]``       a Treatise tile
+``client``    ``[B, clients, 2]``         a client
+``goal``      ``[B, goals, 2]``           a Location goal tile in play
+``stk``       ``[B, 48, 4]``              a pending-decision stack entry (kind, a, b, c)
+``pile``      ``[B, 13, L]``              decks, displays and the two Notebook tile stacks
+============  ==========================  ==================================================================
+
+Kernels write ``S.seat[g, p, COFFEE] += n`` with the column constants of :mod:`sim.unconscious_mind.cols`
+(written from this table by ``python -m sim.core.layout sim.unconscious_mind.state:LAYOUT
+sim/unconscious_mind/cols.py``). Python code reads named views: ``state.coffee`` is ``[B, P]``,
+``state.nb`` ``[B, P, 9]``, ``state.rdeck`` ``[B, cards]`` (see :class:`UMState`).
+
+:data:`sim.unconscious_mind.content_layout.CONTENT` declares the content and rule parameters the kernels read
+(columns in :mod:`sim.unconscious_mind.kcols`): ``S.K[KCARD, c, CARD_COL]`` is card c's Volume colour, ``C[I_ROUND_LIMIT]``
+the round limit.
 
 Dial positions: 0 = reserve, 1 + quality*3 + level (quality growth/freedom/passion, level minor/median/major).
-Research card locations: 0 deck, 1 display, 2 hand, 3 in play, 4 Volume of a Treatise (owner = treatise id).
+Research card locations (``codes.L_*``): 0 deck, 1 display, 2 hand, 3 in play, 4 Volume of a Treatise.
 """
 
 from __future__ import annotations
@@ -17,116 +36,151 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core import BatchState
+from sim.core.layout import Field, Group, Layout, LayoutState, Pile
+
+from .codes import CATS
 
 STACK_DEPTH = 48
+MAX_VOLUMES = 5   # content.MAX_VOLUMES: Volumes of the longest Treatise
+N_LOCATIONS = 6   # content.LOCATIONS: the City loop
+N_DISTRICTS = 3   # content: exactly 3 districts
 
+COLS_DOC = "Column constants of Unconscious Mind's state groups (sim.unconscious_mind.state.LAYOUT)."
 
-def layout_spec(P: int, n: dict) -> list[tuple[str, tuple[int, ...], int]]:
-    """(field, shape after B, initial value) for ``P`` seats and content sizes ``n``."""
-    return [
-        # turn structure
-        ("seat", (), 0), ("turn", (), 0), ("rnd", (), 1), ("over", (), 0), ("end_trig", (), 0),
-        ("last_round", (), 0), ("stk", (STACK_DEPTH, 4), 0), ("sp", (), 0),
-        ("t_opt", (), 0), ("t_act", (), -1), ("t_cspent", (), 0), ("t_cgain", (), 0), ("t_vp", (), 0),
-        # per seat
-        ("coffee", (P,), 0), ("vp", (P,), 0), ("vp_ev", (P,), 0), ("vp_cat", (P, n["ncat"]), 0),
-        ("bright", (P,), 0), ("hearts", (P,), 0), ("rep", (P,), 0), ("rep_order", (P,), 0), ("rep_seq", (), 0),
-        ("freud_rep", (), 0), ("ideas_hand", (P,), 0), ("ideas_locked", (P,), 0), ("inkpot", (P,), 0),
-        ("dial_w", (P, 10), 0), ("dial_c", (P, 10), 0), ("col_board", (P,), 6), ("col_spent", (P,), 0),
-        # Meeting Table idea spaces
-        ("space_owner", (n["spaces"],), -1), ("space_act", (n["spaces"],), -1), ("space_n", (n["spaces"],), 0),
-        ("space_bright", (n["spaces"],), 0),
-        # Notebook
-        ("nb", (P, 9), -1), ("icons", (P,), 0), ("row_done", (P, 3), 0), ("col_done", (P, 3), 0),
-        ("nb_full", (P,), 0), ("tstack", (2, n["ntl"]), -1), ("ttop", (2,), 0), ("market", (2, 2), -1),
-        ("tdisc", (), 0),
-        # Research cards and Treatises
-        ("rdeck", (n["cards"],), 0), ("rtop", (), 0), ("rdisp", (n["rdisp"],), -1),
-        ("card_loc", (n["cards"],), 0), ("card_own", (n["cards"],), -1),
-        ("trdeck", (n["treatises"],), 0), ("trtop", (), 0), ("trdisp", (n["trdisp"],), -1),
-        ("tr_owner", (n["treatises"],), -1), ("tr_cards", (n["treatises"], 5), -1), ("tr_n", (n["treatises"],), 0),
-        ("pub_t", (), -1), ("pub_fill", (5,), -1), ("pub_cited", (P,), 0),
-        # clients and dreams
-        ("rdeck_cl", (n["routine"],), 0), ("rtop_cl", (), 0), ("rdisp_cl", (n["rdisp_cl"],), -1),
-        ("cdeck_cl", (n["case"],), 0), ("ctop_cl", (), 0), ("cdisp_cl", (n["cdisp_cl"],), -1),
-        ("cl_owner", (n["clients"],), -1), ("cl_where", (n["clients"],), 0),
-        ("room_client", (P, 2), -1), ("room_ther", (P, 2), 0), ("room_cath", (P, 2), 0), ("room_open", (P, 2), 0),
-        ("room_latent", (P, 2), -1), ("room_manifest", (P, 2), -1), ("cured", (P,), 0),
-        ("ldeck", (n["latent"],), 0), ("ltop", (), 0), ("mdeck", (n["manifest"],), 0), ("mtop", (), 0),
-        ("mdisp", (n["mdisp"],), -1), ("dr_gone", (), 0),
-        # City
-        ("prof_loc", (P,), 0), ("freud_loc", (), 0), ("loc_cov", (6, 3), 0), ("dist_left", (3,), 0),
-        ("dist_slot", (3, 4), -1), ("goal_id", (n["goals"],), -1), ("goal_owner", (n["goals"],), -1),
-        # hidden information: 1 = everyone saw this Research card go into its holder's hand (display swap)
-        ("card_known", (n["cards"],), 0),
-    ]
-
-
-FIELD_NAMES = tuple(f for f, _, _ in layout_spec(1, {k: 1 for k in (
-    "ncat", "spaces", "ntl", "cards", "rdisp", "treatises", "trdisp", "routine", "rdisp_cl", "case", "cdisp_cl",
-    "clients", "latent", "manifest", "mdisp", "goals")}))
-FIELD_NDIM = {f: len(t) for f, t, _ in layout_spec(1, {k: 1 for k in (
-    "ncat", "spaces", "ntl", "cards", "rdisp", "treatises", "trdisp", "routine", "rdisp_cl", "case", "cdisp_cl",
-    "clients", "latent", "manifest", "mdisp", "goals")})}
-
-
-class Layout:
-    """Offsets and shapes of the fields inside ``M`` (shared by every copy of a batch)."""
-
-    def __init__(self, spec):
-        self.off: dict[str, int] = {}
-        self.shape: dict[str, tuple[int, ...]] = {}
-        self.init: dict[str, int] = {}
-        o = 0
-        for name, shape, init in spec:
-            self.off[name] = o
-            self.shape[name] = tuple(int(x) for x in shape)
-            self.init[name] = init
-            o += int(np.prod(shape)) if shape else 1
-        self.width = o
-
-    def new_matrix(self, b: int) -> np.ndarray:
-        m = np.zeros((b, self.width), np.int64)
-        for name, o in self.off.items():
-            n = int(np.prod(self.shape[name])) if self.shape[name] else 1
-            m[:, o:o + n] = self.init[name]
-        return m
-
-    def __eq__(self, other):
-        return isinstance(other, Layout) and self.off == other.off and self.shape == other.shape
-
-    def __hash__(self):
-        return hash(tuple(self.off.items()))
-
+F = Field
+LAYOUT = Layout((
+    Group("game", None, (
+        F("to_act", doc="seat whose decision is pending"),
+        F("turn", doc="turns started"), F("rnd", init=1, doc="round (1-based)"), F("over", doc="1 once the game ended"),
+        F("end_trig", doc="1 once Freud reached the end of the reputation track"),
+        F("last_round", doc="the round the game ends after (set when the end is triggered)"),
+        F("sp", doc="entries on the decision stack"),
+        F("t_opt", doc="turn option taken this turn (codes.OPT_*)"), F("t_act", init=-1, doc="Meeting Table action"),
+        F("t_cspent", doc="Coffee spent this turn"), F("t_cgain", doc="Coffee gained this turn"),
+        F("t_vp", doc="VP gained this turn"),
+        F("rep_seq", doc="reputation steps so far (orders markers on one space)"),
+        F("freud_rep", doc="Freud's reputation"),
+        F("ttop", (2,), doc="tiles drawn from the level I / II Notebook tile stacks"),
+        F("market", (2, 2), init=-1, doc="Notebook tile market [level, center/right], tile id or -1"),
+        F("tdisc", doc="Notebook tiles discarded"),
+        F("rtop", doc="Research cards drawn from the deck"), F("trtop", doc="Treatises drawn from the deck"),
+        F("pub_t", init=-1, doc="Treatise being published, -1 none"),
+        F("pub_fill", (MAX_VOLUMES,), init=-1, doc="Research card in each Volume slot of the Treatise published"),
+        F("rtop_cl", doc="Routine clients drawn"), F("ctop_cl", doc="Case Study clients drawn"),
+        F("ltop", doc="latent dreams drawn"), F("mtop", doc="manifest dreams drawn"),
+        F("dr_gone", doc="dream cards out of the game"),
+        F("freud_loc", doc="Freud's Location"),
+        F("loc_cov", (N_LOCATIONS, 3), doc="Location bonus slots covered [location, slot]"),
+        F("dist_left", (N_DISTRICTS,), doc="tokens left in each district stack"),
+        F("dist_slot", (N_DISTRICTS, 4), init=-1, doc="seat holding each district bonus slot, -1 free"),
+    ), doc="one game"),
+    Group("seat", "P", (
+        F("coffee", doc="Coffee"), F("vp", doc="VP"), F("vp_ev", doc="sum of the seat's VP events (invariant)"),
+        F("vp_cat", (len(CATS),), doc="VP by category (codes.CATS)"),
+        F("bright", doc="Bright Ideas"), F("hearts", doc="heart-shaped boxes"), F("rep", doc="reputation"),
+        F("rep_order", doc="rep_seq when the marker arrived on its space"),
+        F("ideas_hand", doc="Ideas in hand"), F("ideas_locked", doc="Ideas locked on the player board"),
+        F("inkpot", doc="inkpot position"),
+        F("dial_w", (10,), doc="white Insights at each dial position"),
+        F("dial_c", (10,), doc="player-colour Insights at each dial position"),
+        F("col_board", init=6, doc="player-colour Insights still at the Notebook ends"),
+        F("col_spent", doc="player-colour Insights put on Treatises / district slots"),
+        F("nb", (9,), init=-1, doc="Notebook tile in each space (row*3+col), -1 empty"),
+        F("icons", doc="icon spaces covered"), F("row_done", (3,), doc="1 per completed row"),
+        F("col_done", (3,), doc="1 per completed column"), F("nb_full", doc="1 once all nine spaces are filled"),
+        F("pub_cited", doc="1 if the seat was cited by the Treatise being published"),
+        F("room_client", (2,), init=-1, doc="client in each office room, -1 none"),
+        F("room_ther", (2,), doc="therapy-track space of each room's client"),
+        F("room_cath", (2,), doc="1 once the room's client reached catharsis"),
+        F("room_open", (2,), doc="1 when the room is open"),
+        F("room_latent", (2,), init=-1, doc="latent dream on each room's client, -1 none"),
+        F("room_manifest", (2,), init=-1, doc="manifest dream on each room's client, -1 none"),
+        F("cured", doc="cured clients"), F("prof_loc", doc="the Professor's Location"),
+    ), doc="one seat"),
+    Group("space", "spaces", (
+        F("space_owner", init=-1, doc="seat whose Ideas are on the space, -1 empty"),
+        F("space_act", init=-1, doc="Meeting Table action the Ideas point at"),
+        F("space_n", doc="Ideas on the space"), F("space_bright", doc="Bright Ideas on the space"),
+    ), doc="one Meeting Table idea space"),
+    Group("card", "cards", (
+        F("card_loc", doc="where the card is (codes.L_*)"), F("card_own", init=-1, doc="holder seat or Treatise"),
+        F("card_known", doc="1 = everyone saw it go into its holder's hand (display swap)"),
+    ), doc="one Research card"),
+    Group("treatise", "treatises", (
+        F("tr_owner", init=-1, doc="seat that published it, -1 unpublished"),
+        F("tr_cards", (MAX_VOLUMES,), init=-1, doc="Research card in each Volume, bottom first"),
+        F("tr_n", doc="Volumes left under it (citing removes from the top)"),
+    ), doc="one Treatise tile"),
+    Group("client", "clients", (
+        F("cl_owner", init=-1, doc="seat that took the client"), F("cl_where", doc="room, or cured state"),
+    ), doc="one client"),
+    Group("goal", "goals", (
+        F("goal_id", init=-1, doc="goal tile (content row) in this slot, -1 none"),
+        F("goal_owner", init=-1, doc="seat that claimed it, -1 unclaimed"),
+    ), doc="one Location goal tile in play"),
+    Group("stk", STACK_DEPTH, (
+        F("stk_kind", doc="decision kind (codes.D_*/K_*)"), F("stk_a", doc="argument a"),
+        F("stk_b", doc="argument b"), F("stk_c", doc="argument c"),
+    ), doc="one pending-decision stack entry (top = sp - 1)"),
+    Group("pile", piles=(
+        Pile("rdeck", "cards", init=0, doc="Research deck (drawn from position rtop)"),
+        Pile("rdisp", "rdisp", doc="Research display"),
+        Pile("trdeck", "treatises", init=0, doc="Treatise deck (from trtop)"),
+        Pile("trdisp", "trdisp", doc="Treatise display"),
+        Pile("rdeck_cl", "routine", init=0, doc="Routine client deck (from rtop_cl)"),
+        Pile("rdisp_cl", "rdisp_cl", doc="Routine client display"),
+        Pile("cdeck_cl", "case", init=0, doc="Case Study client deck (from ctop_cl)"),
+        Pile("cdisp_cl", "cdisp_cl", doc="Case Study client display"),
+        Pile("ldeck", "latent", init=0, doc="latent dream deck (from ltop)"),
+        Pile("mdeck", "manifest", init=0, doc="manifest dream deck (from mtop)"),
+        Pile("mdisp", "mdisp", doc="manifest dream display"),
+        Pile("tstack_i", "ntl", doc="level I Notebook tile stack (from ttop[0])"),
+        Pile("tstack_ii", "ntl", doc="level II Notebook tile stack (from ttop[1]); must follow tstack_i"),
+    ), doc="decks, displays and tile stacks"),
+))
 
 @dataclass
-class UMState(BatchState):
-    """Core fields plus ``M`` (``int64[B, W]``, every rule array) and its ``layout``.
+class UMState(LayoutState):
+    """Core fields plus one array per :data:`LAYOUT` group (``game [B, GAME_WIDTH]``, ``seat [B, P, SEAT_WIDTH]``,
+    ``space``, ``card``, ``treatise``, ``client``, ``goal`` ``[B, N, W]``, ``stk [B, 48, 4]``,
+    ``pile [B, 13, L]``) and the content ``sizes`` (pile lengths).
 
-    Named fields (``state.coffee``, ``state.nb``, ...) are views into ``M``; see :func:`layout_spec`.
+    Every field of the table is a named, writable view: ``state.coffee`` ``[B, P]``, ``state.nb`` ``[B, P, 9]``,
+    ``state.market`` ``[B, 2, 2]``, ``state.rdeck`` ``[B, cards]``; ``state.tstack`` is ``[B, 2, ntl]`` (both
+    Notebook tile stacks).
     """
 
-    M: np.ndarray
-    layout: Layout
+    game: np.ndarray
+    seat: np.ndarray
+    space: np.ndarray
+    card: np.ndarray
+    treatise: np.ndarray
+    client: np.ndarray
+    goal: np.ndarray
+    stk: np.ndarray
+    pile: np.ndarray
+    sizes: dict
+    LAYOUT = LAYOUT
 
-    def __getattr__(self, name):
-        lay = self.__dict__.get("layout")
-        if lay is None or name not in lay.off:
-            raise AttributeError(name)
-        o = lay.off[name]
-        shape = lay.shape[name]
-        m = self.__dict__["M"]
-        if not shape:
-            return m[:, o]
-        n = int(np.prod(shape))
-        return m[:, o:o + n].reshape((m.shape[0],) + shape)
+    @property
+    def tstack(self) -> np.ndarray:
+        """``[B, 2, ntl]`` the level I and II Notebook tile stacks (a view of ``pile``)."""
+        from .cols import TSTACK_I
+        return self.pile[:, TSTACK_I:TSTACK_I + 2, :self.sizes["ntl"]]
 
 
-Arrays = namedtuple("Arrays", ("M", "K", "event_buf", "event_n", "turn_buf", "turn_n", "ply", "rng_key", "rng_ctr"))
+STATE_GROUPS = LAYOUT.names
+
+Arrays = namedtuple("Arrays", STATE_GROUPS + ("K", "eff", "event_buf", "event_n", "turn_buf", "turn_n", "ply",
+                                              "rng_key", "rng_ctr"))
+Arrays.__doc__ = """The arrays every kernel takes as ``S``: the state groups (``[B, ...]``), ``K`` (``int64[6, R, W]``, the
+content groups of :data:`sim.unconscious_mind.content_layout.CONTENT` stacked: ``S.K[KCARD, c, CARD_COL]``),
+``eff`` (``int64[E, 4, 3]`` effect rows: opcode, a, b) and the core log buffers and random streams."""
 
 
-def arrays(state: UMState, K: np.ndarray) -> Arrays:
-    """The namedtuple of arrays the kernels take (same objects, updated in place); ``K`` is the content."""
-    return Arrays(state.M, K, state.event_buf, state.event_n, state.turn_buf, state.turn_n, state.ply,
-                  state.rng_key, state.rng_ctr)
+def arrays(state: UMState, content: dict) -> Arrays:
+    """The kernels' ``S`` (same objects, updated in place); ``content`` holds ``K`` and ``eff``
+    (``UnconsciousMind.kernel_content``)."""
+    return Arrays(*(getattr(state, n) for n in STATE_GROUPS), content["K"], content["eff"],
+                  state.event_buf, state.event_n, state.turn_buf, state.turn_n, state.ply, state.rng_key,
+                  state.rng_ctr)

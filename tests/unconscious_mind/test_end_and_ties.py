@@ -8,9 +8,9 @@ from sim.core.rng import Streams
 from sim.play import play_batch
 from sim.schema import games_table, ranks
 from sim.unconscious_mind import UnconsciousMind
-from sim.unconscious_mind import rules as R
+from sim.unconscious_mind import codes as R
 from sim.unconscious_mind.params import Params
-from sim.unconscious_mind.state import arrays
+from sim.unconscious_mind.rules.scoring import final_scoring
 from strategies import make_strategy
 
 from .util import new, step, top
@@ -49,9 +49,9 @@ def test_same_space_markers_the_one_underneath_is_ahead_for_the_tiebreak_and_the
     s.vp[:] = 0
     s.vp_ev[:] = 0
     s.cured[:] = 1
-    C, _ = gm._consts(4)
+    S, C = gm.kernel_args(s)
     for g in range(2):
-        R.final_scoring(arrays(s, gm.K), C, g)
+        final_scoring(S, C, g)
     bd = gm.score_breakdown(s)
     p = gm.params
     assert (bd["end_track_bonus"] == np.array([0, p.track_bonus_second, p.track_bonus_first, 0])).all()

@@ -8,7 +8,7 @@ import numpy as np
 
 from sim.core.rng import Streams
 from sim.play import play_batch
-from sim.unconscious_mind.rules import L_DISPLAY, L_HAND
+from sim.unconscious_mind.codes import L_DISPLAY, L_HAND
 from strategies.registry import make_strategy
 
 from .util import game

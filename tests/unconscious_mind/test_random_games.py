@@ -50,7 +50,7 @@ def test_turn_and_event_logs_are_consistent():
     ki = gm.event_spec().index("kind")
     amt = gm.event_spec().index("amount")
     seat = gm.event_spec().index("seat")
-    from sim.unconscious_mind import rules as R
+    from sim.unconscious_mind import codes as R
     while not gm.done(s).all():
         m = gm.legal_action_mask(s)
         live = np.flatnonzero(~gm.done(s))

@@ -2,8 +2,9 @@
 
 import numpy as np
 
-from sim.unconscious_mind import rules as R
+from sim.unconscious_mind import codes as R
 from sim.unconscious_mind.actions import PASS, RECALL, TREAT
+from sim.unconscious_mind.rules.turn_flow import start_turn
 
 from .util import CH0, DONE, MODE0, events, new, place_action, push, step, top, top_entry
 
@@ -120,7 +121,7 @@ def test_bright_ideas_stand_in_return_at_end_of_turn_and_adjust_inkpot_by_one_ea
     assert list(np.flatnonzero(m[CH0:CH0 + 5])) == [1, 2, 3]  # move 2 -1/0/+1
     step(gm, s, CH0 + 1)
     assert (s.inkpot[:, 0] == 1).all()
-    while s.seat[0] == 0:
+    while s.to_act[0] == 0:
         step(gm, s, first_legal(gm, s))
     assert (s.space_owner[:, a // 4] == -1).all() and (s.bright[:, 0] == 0).all()
     assert (s.ideas_hand[:, 0] == gm.params.start_ideas).all()
@@ -300,7 +301,7 @@ def test_new_client_taken_at_end_of_turn_for_each_empty_open_room():
     gm, s = new()
     while top(s) != R.D_NEWCLIENT:
         step(gm, s, first_legal(gm, s))
-    assert s.seat[0] == 0 and top_entry(s)[1] == 0
+    assert s.to_act[0] == 0 and top_entry(s)[1] == 0
     cl = int(s.rdisp_cl[0, 0])
     step(gm, s, CH0)
     assert s.room_client[0, 0, 0] == cl and s.room_ther[0, 0, 0] == gm.A["cl_start"][cl]
@@ -335,7 +336,7 @@ def test_game_finishes_the_round_then_one_more_round_without_new_clients():
 
 def test_final_scoring_categories():
     gm, s = new(P=2)
-    s.seat[:] = 1
+    s.to_act[:] = 1
     s.sp[:] = 0
     s.end_trig[:] = 1
     s.last_round[:] = 1
@@ -349,11 +350,10 @@ def test_final_scoring_categories():
     s.rep_order[:, 0] = 1
     s.cured[:, 0] = 1
     s.tr_owner[:, 3] = 0
-    from sim.unconscious_mind.state import arrays
-    C, _ = gm._consts(2)
-    R.start_turn(arrays(s, gm.K), C, 0)  # seat 1's last turn
+    S, C = gm.kernel_args(s)
+    start_turn(S, C, 0)  # seat 1's last turn
     for g in range(1, 4):
-        R.start_turn(arrays(s, gm.K), C, g)
+        start_turn(S, C, g)
     while not gm.done(s).all():
         step(gm, s, first_legal(gm, s))
     bd = gm.score_breakdown(s)

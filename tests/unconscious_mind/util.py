@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.unconscious_mind import UnconsciousMind
-from sim.unconscious_mind import rules as R
+from sim.unconscious_mind import codes as R
 from sim.unconscious_mind.actions import CARD0, CH0, DONE, MODE0, PLACE0  # noqa: F401
 from sim.unconscious_mind.content import MT_ACTIONS
 
