@@ -1,7 +1,7 @@
 """Column constants of Unconscious Mind's content and parameters (sim.unconscious_mind.content_layout.CONTENT);
 the kernels read the groups stacked as S.K[group, row, COLUMN] (S.K[KCARD, c, CARD_COL]) and C[I_ROUND_LIMIT].
 
-Written by ``python -m sim.core.layout sim.unconscious_mind.content_layout:CONTENT`` from the table in
+Written by ``python -m sim.core.layout sim.unconscious_mind.content_layout:CONTENT sim/unconscious_mind/kcols.py`` from the table in
 that module; ``tests/test_layout.py`` checks this file against it. Do not edit by hand.
 """
 

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.layout import main
 from sim.unconscious_mind import cols, content_layout, kcols, state
 
 from .util import new
@@ -28,11 +27,10 @@ def _module_names(name: str) -> set[str]:
     return out
 
 
-def test_written_content_columns_match_the_content_table(tmp_path):
+def test_written_content_columns_match_the_content_table():
     assert content_layout.CONTENT.check_module(kcols) == []
-    out = tmp_path / "kcols.py"
-    assert main(["sim.unconscious_mind.content_layout:CONTENT", str(out)]) == 0
-    assert out.read_text() == (PKG / "kcols.py").read_text(), (
+    ref = "sim.unconscious_mind.content_layout:CONTENT sim/unconscious_mind/kcols.py"
+    assert content_layout.CONTENT.constants_source(content_layout.COLS_DOC, ref) == (PKG / "kcols.py").read_text(), (
         "sim/unconscious_mind/kcols.py is stale: python -m sim.core.layout sim.unconscious_mind.content_layout:CONTENT "
         "sim/unconscious_mind/kcols.py")
 

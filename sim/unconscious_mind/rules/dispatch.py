@@ -83,6 +83,8 @@ def legal(kind, S, C, g, p, a, b, out):
         legal_newclient(S, C, g, p, a, b, out)
     elif kind == D_MANIFEST:
         legal_manifest(S, C, g, p, a, b, out)
+    else:
+        raise RuntimeError("no legal handler for this decision kind")
 
 
 @njit(cache=True)
@@ -164,3 +166,5 @@ def apply(kind, S, C, g, p, act, a, b, c):
         finish_turn(S, C, g, p, act, a, b, c)
     elif kind == K_GENQL:
         auto_genql(S, C, g, p, act, a, b, c)
+    else:
+        raise RuntimeError("no apply handler for this decision kind")
