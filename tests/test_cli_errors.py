@@ -40,7 +40,7 @@ SIM = ["simulate", "--no-progress"]
 @pytest.mark.parametrize("args,message", [
     (["--game", "toi"], "unknown game 'toi': did you mean toy? allowed: galileos-truth, unconscious-mind, toy, toy-robust"),
     (["--game", "toy", "--strategies", "randon"],
-     "unknown strategy 'randon' for toy: did you mean random, slow-random? allowed: always-draw, crashing, greedy-vp, heuristic, interrupting, ismcts, random, rollout, slow-random"),
+     "unknown strategy 'randon' for toy: did you mean random, slow-random? allowed: always-draw, bank-at, crashing, empty-plan, greedy-vp, heuristic, interrupting, ismcts, random, rollout, slow-random"),
     (["--game", "toy", "--players", "2", "--strategies", "random,random,random"],
      "3 strategies given for 2 players: give one per seat or one for all"),
     (["--game", "toy", "--players", "0"], "toy takes 1 to 4 players, got 0"),

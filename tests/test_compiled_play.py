@@ -86,7 +86,7 @@ def test_games_are_the_same_for_any_batch_split():
 def test_the_runner_plays_compiled_plans_from_the_registry():
     assert isinstance(make_strategy("toy", "bank-at:n=4"), CompiledPlan)
     g = make_game("toy")
-    a = play_batch(g, [make_strategy("toy", "plan-random")] * 2, np.arange(40), 1)
+    a = play_batch(g, [make_strategy("toy", "empty-plan")] * 2, np.arange(40), 1)
     b = play_batch(g, [RandomStrategy()] * 2, np.arange(40), 1)
     assert a.events.equals(b.events)
 

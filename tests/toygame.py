@@ -109,5 +109,5 @@ def bank_at(n: int = 3) -> CompiledPlan:
 
 register_strategy("bank-at", bank_at, games=("toy",), args={"n": Arg(int, 3, "pot (VP) to bank at", 1, 30)},
                   doc="Compiled plan: bank at a pot of n (tests).")
-register_strategy("plan-random", lambda: CompiledPlan(Plan("plan-random")), games=("toy",),
+register_strategy("empty-plan", lambda: CompiledPlan(Plan("empty-plan")), games=("toy",),
                   doc="Compiled plan with no rules: uniform over the legal actions (tests).")
