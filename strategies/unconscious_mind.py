@@ -15,7 +15,7 @@ from sim.unconscious_mind import codes as R
 from sim.unconscious_mind.actions import (CARD0, CH0, MODE0, MODE_BRIGHT, MODE_NORMAL, N_CARD, NUM_ACTIONS, PLACE0, POS0,
                                           RECALL, TREAT)
 
-from .base import RandomStrategy
+from .base import RandomStrategy, game_table
 from .generic import Heuristic
 from .priority import PriorityStrategy
 from .registry import Arg, register_strategy
@@ -25,20 +25,18 @@ A = NUM_ACTIONS
 
 
 # ------------------------------------------------------------------ rule helpers
-_PLACE_MT: dict[int, np.ndarray] = {}
-
-
 def _place_mt(game) -> np.ndarray:
-    """``int[A]``: the Meeting Table action a PLACE action points at (-1 elsewhere)."""
-    key = id(game)
-    if key not in _PLACE_MT:
-        sa = game.A["space_act"]
-        out = np.full(A, -1, np.int64)
-        for s in range(sa.shape[0]):
-            for d in range(sa.shape[1]):
-                out[PLACE0 + s * 4 + d] = sa[s, d]
-        _PLACE_MT[key] = out
-    return _PLACE_MT[key]
+    """``int[A]``: the Meeting Table action a PLACE action points at (-1 elsewhere); cached per engine."""
+    return game_table(game, "um-place-mt", _build_place_mt)
+
+
+def _build_place_mt(game) -> np.ndarray:
+    sa = game.A["space_act"]
+    out = np.full(A, -1, np.int64)
+    for s in range(sa.shape[0]):
+        for d in range(sa.shape[1]):
+            out[PLACE0 + s * 4 + d] = sa[s, d]
+    return out
 
 
 def _top(view):
@@ -312,19 +310,17 @@ for _name, _rules, _doc in (
 
 
 # ------------------------------------------------------------------ never-cite control
-_NEED: dict[int, np.ndarray] = {}
-
-
 def _treatise_need(game) -> np.ndarray:
-    """``int[T, 4]``: Volumes of each colour a Treatise needs in all (the quill included)."""
-    key = id(game)
-    if key not in _NEED:
-        tcols, tlen = game.A["tr_cols"], game.A["tr_len"]
-        need = np.zeros((tcols.shape[0], 4), np.int64)
-        for t in range(tcols.shape[0]):
-            np.add.at(need[t], tcols[t, :tlen[t]], 1)
-        _NEED[key] = need
-    return _NEED[key]
+    """``int[T, 4]``: Volumes of each colour a Treatise needs in all (the quill included); cached per engine."""
+    return game_table(game, "um-treatise-need", _build_treatise_need)
+
+
+def _build_treatise_need(game) -> np.ndarray:
+    tcols, tlen = game.A["tr_cols"], game.A["tr_len"]
+    need = np.zeros((tcols.shape[0], 4), np.int64)
+    for t in range(tcols.shape[0]):
+        np.add.at(need[t], tcols[t, :tlen[t]], 1)
+    return need
 
 
 def own_publishable(view) -> np.ndarray:
