@@ -11,8 +11,9 @@ fails when a written module is stale. It defines
   seat to act (Python decides that one ply), or at the ply bound; ``status[g]`` says which.
 - ``choose_batch(...)``: the same plan choice for the Python-loop path (:class:`strategies.plans.CompiledPlan`).
 
-The engine package provides: in ``features``, ``pending(S, g)`` (the decision kind game g waits for),
-``to_act(S, g)``, ``is_over(S, g)``, ``FEATURES`` (names) and ``features(<ctx>, g, p, out)``; ``dispatch`` and
+The engine package provides: ``to_act`` and ``over`` columns in its ``game`` group (``cols.TO_ACT``,
+``cols.OVER``); in ``features``, ``pending(S, g)`` (the decision kind game g waits for), ``FEATURES``
+(names) and ``features(<ctx>, g, p, out)``; ``dispatch`` and
 ``decisions.TABLE`` (the decision routers and their table, in ``<pkg>.rules`` or ``<pkg>``); and in
 ``engine``, ``kernel_context(game, state)``: the kernels' leading arguments ``<ctx>`` (``(S, prm)``).
 

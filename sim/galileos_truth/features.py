@@ -1,10 +1,10 @@
 """What compiled play reads of a Galileo's Truth game (docs/compiled_play.md): the pending decision (its phase),
-the seat to act, whether the game is over, and the named features a plan's conditions read
+and the named features a plan's conditions read
 (strategies/plans.py)."""
 
 from numba import njit
 
-from .cols import BOOKS, COINS, CYCLE, LEVEL, OVER, PHASE, RESEARCH, SUSP, TO_ACT, VP
+from .cols import BOOKS, COINS, CYCLE, LEVEL, PHASE, RESEARCH, SUSP, VP
 from .content import N_SUBJECTS
 
 #: feature names, in the order of the feature vector
@@ -33,14 +33,3 @@ def pending(S, g):
     """The phase (``P_*``) game ``g`` waits for."""
     return S.game[g, PHASE]
 
-
-@njit(cache=True)
-def to_act(S, g):
-    """The seat to act in game ``g``."""
-    return S.game[g, TO_ACT]
-
-
-@njit(cache=True)
-def is_over(S, g):
-    """True when game ``g`` has ended."""
-    return S.game[g, OVER] != 0

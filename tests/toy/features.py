@@ -1,9 +1,9 @@
-"""What compiled play reads of a toy game: the pending decision, the seat to act, whether it is over, and the
+"""What compiled play reads of a toy game: the pending decision, and the
 named features a plan's conditions read (strategies/plans.py)."""
 
 from numba import njit
 
-from .cols import DECISION, DRAWS, OVER, POT, ROUND, TO_ACT, TOP, VP
+from .cols import DECISION, DRAWS, POT, ROUND, TOP, VP
 
 #: feature names, in the order of the feature vector
 FEATURES = ("pot", "draws", "round", "vp", "cards_left")
@@ -26,14 +26,3 @@ def pending(S, g):
     """The decision kind game ``g`` waits for (0 when over)."""
     return S.game[g, DECISION]
 
-
-@njit(cache=True)
-def to_act(S, g):
-    """The seat to act in game ``g``."""
-    return S.game[g, TO_ACT]
-
-
-@njit(cache=True)
-def is_over(S, g):
-    """True when game ``g`` has ended."""
-    return S.game[g, OVER] != 0

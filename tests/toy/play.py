@@ -10,14 +10,27 @@ from numba import njit
 from sim.core.compiled import ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK, decision_key, plan_choice
 from tests.toy import dispatch
 from tests.toy.decisions import TABLE
+from tests.toy.cols import OVER, TO_ACT
 from tests.toy.engine import kernel_context
-from tests.toy.features import FEATURES, features, is_over, pending, to_act
+from tests.toy.features import FEATURES, features, pending
 
 #: decision kind codes by name (for strategies.plans.compile_plans)
 KINDS = TABLE.kind_codes()
 N_FEATURES = len(FEATURES)
 
 __all__ = ["KINDS", "FEATURES", "kernel_context", "play", "choose_batch"]
+
+
+@njit(cache=True)
+def to_act(S, g):
+    """The seat to act in game ``g`` (the ``to_act`` column of the game group)."""
+    return S.game[g, TO_ACT]
+
+
+@njit(cache=True)
+def is_over(S, g):
+    """True when game ``g`` has ended (the ``over`` column of the game group)."""
+    return S.game[g, OVER] != 0
 
 
 @njit(cache=True)
