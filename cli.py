@@ -431,7 +431,7 @@ def bench(
     quick: bool = typer.Option(False, "--quick", help="Smaller game counts (smoke run)."),
     memory: bool = typer.Option(True, "--memory/--no-memory", help="Measure peak memory of 10k and 200k-game runs."),
     only: str = typer.Option("throughput,memory,sweep,profile", "--only",
-                             help="Parts to measure: throughput, memory, sweep, profile, compile (comma separated)."),
+                             help="Parts to measure: throughput, memory, sweep, profile, compile, compiled (comma separated)."),
     scale: float = typer.Option(1.0, "--scale", help="Scale the throughput game counts."),
     out: Path = typer.Option(Path("benchmarks/RESULTS.md"), "--out", help="Results file (Markdown)."),
 ) -> None:

@@ -4,7 +4,7 @@ Measures, for each game: complete games per second at 2 and 4 seats with the gam
 strategy, logs written and not written, batch sizes 1 / 64 / 512 / 4096, n_jobs 1 and 2; peak
 resident memory of a whole ``simulate`` process for 10k and 200k games; Parquet bytes per game;
 a cProfile of one batch per game; and the sweep at scale (50 variants x 10,000 Unconscious Mind
-games, timed end to end). ``--only`` picks parts (throughput, memory, sweep, profile, compile: the cold compile of the rule kernels); every
+games, timed end to end). ``--only`` picks parts (throughput, memory, sweep, profile, compile: the cold compile of the rule kernels, compiled: compiled play against the Python loop side by side); every
 measured row is stored in ``benchmarks/results.json`` (rows of a part measured again replace the
 old ones) and ``benchmarks/RESULTS.md`` is rendered from all stored rows, with the machine, the
 date of each measurement and the hand-written analysis in ``benchmarks/notes.md`` appended.
@@ -139,7 +139,32 @@ def cold_compile(game: str) -> Row:
     return Row(game, "compile", 0, 0, 1, False, 0, secs, {"kernels_cached": cached, "load_after": round(load, 1)})
 
 
-PARTS = ("throughput", "memory", "sweep", "profile", "compile")
+def side_by_side(game: str, players: int, games: int, batch: int, logs: bool, seed: int = 1) -> list[Row]:
+    """Compiled play against the Python loop (issue 16), in one process on the same seeds and strategies:
+    ``sim.play.play_batch`` over ``games`` games in batches of ``batch`` with ``compiled`` True, then False
+    (n_jobs 1, no Parquet). Rows ``measure="compiled"`` with ``extra["path"]`` and, on the compiled row,
+    ``extra["ratio"]`` (compiled games/s over Python-loop games/s)."""
+    from sim.play import play_batch
+    from sim.registry import make_game
+    from strategies.registry import make_strategy
+
+    g = make_game(game)
+    seats = [make_strategy(game, s) for s in _strategy(game, players).split(",")]
+    for compiled in (True, False):  # warm both paths
+        play_batch(g, seats, np.arange(8), seed, compiled=compiled)
+    out = []
+    for compiled in (True, False):
+        t0 = time.perf_counter()
+        for b in range(0, games, batch):
+            play_batch(g, seats, np.arange(b, min(b + batch, games)), seed, log_turns=logs, log_events=logs,
+                       compiled=compiled)
+        out.append(Row(game, "compiled", players, batch, 1, logs, games, time.perf_counter() - t0,
+                       {"path": "compiled" if compiled else "python-loop"}))
+    out[0].extra["ratio"] = out[0].gps / out[1].gps
+    return out
+
+
+PARTS = ("throughput", "memory", "sweep", "profile", "compile", "compiled")
 RESULTS_JSON = ROOT / "benchmarks" / "results.json"
 NOTES = ROOT / "benchmarks" / "notes.md"
 
@@ -202,6 +227,18 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
     rows: list[Row] = []
     scale = 0.1 if quick else scale
     for g in games:
+        if "compiled" in parts:
+            from sim.registry import make_game
+
+            if make_game(g).compiled_play is None:
+                echo(f"  {g}: no compiled play yet (Python loop only)")
+            else:
+                for players in (2, 4):
+                    for logs in (True, False):
+                        pair = side_by_side(g, players, max(int(4096 * scale), 512), 512, logs)
+                        rows += pair
+                        echo(f"  {g} {players}p logs {'on ' if logs else 'off'}: compiled {pair[0].gps:,.0f} games/s, "
+                             f"Python loop {pair[1].gps:,.0f} games/s ({pair[0].extra['ratio']:.2f}x)")
         if "compile" in parts:
             r = cold_compile(g)
             rows.append(r)
@@ -286,6 +323,16 @@ def render(rows: list, info: dict, notes: str = "") -> str:
                     out.append(f"\n{p} seats: batch 4096 is {b4.gps / b1.gps:.1f}x batch 1.")
                 if j1 and j2:
                     out.append(f"{p} seats: n_jobs 2 is {j2.gps / j1.gps:.2f}x n_jobs 1.")
+        cp = [r for r in gr if r.measure == "compiled"]
+        if cp:
+            out += ["", f"### {g}: compiled play against the Python loop, same run, seeds and strategies "
+                    f"(n_jobs 1, batch {cp[0].batch}, no Parquet){at(g, 'compiled')}", "",
+                    "| seats | logs | games | compiled games/s | Python-loop games/s | ratio |", "|---|---|---|---|---|---|"]
+            for c, py in zip(cp[0::2], cp[1::2]):
+                out.append(f"| {c.players} | {'written' if c.logs else 'not written'} | {c.games:,} | {c.gps:,.0f} | "
+                           f"{py.gps:,.0f} | {c.gps / py.gps:.2f}x |")
+            out.append("\nTargets (issue 16): compiled >= 3x the Python loop; 4 seats with logs >= 1,000 games/s "
+                       "(Galileo's Truth) / 2,000 (Unconscious Mind) with n_jobs 2.")
         comp = [r for r in gr if r.measure == "compile"]
         for r in comp:
             out += ["", f"### {g}: cold compile of the rule kernels{at(g, 'compile')}", "",
