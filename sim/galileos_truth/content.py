@@ -63,6 +63,8 @@ EG_FLAT, EG_PER_TILE, EG_PER_SEAL, EG_PER_INVENTION, EG_PER_LEVEL = (ENDGAME[k] 
 #: card kinds (CARD_KIND): no card, basic Treatise (starting deck), pyramid Treatise (Write/Copy), Penance
 CK_NONE, CK_BASIC, CK_PYRAMID, CK_PENANCE = -1, 0, 1, 2
 REQS = ("treatises", "tiles", "inventions", "books", "research", "coins")
+#: columns of GRAD_REQ (a Graduation tile's requirements), in REQS order
+REQ_TREATISES, REQ_TILES, REQ_INVENTIONS, REQ_BOOKS, REQ_RESEARCH, REQ_COINS = range(len(REQS))
 
 Sep = Literal["none", "line", "suspicion", "principle"]
 

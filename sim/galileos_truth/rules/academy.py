@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..cols import (BOOKS, COINS, GRAD, INV_OWNER, LEVEL, LVL_SEAL, LVL_SEAL_W, MASTERY, MENTOR, RESEARCH, TSEAL,
                     TSEAL_W, WINDOW, WINDOW_W)
-from ..content import NB, N_SUBJECTS, SEAL_SPACES, WCOLS, WROWS
+from ..content import (NB, N_SUBJECTS, REQ_BOOKS, REQ_COINS, REQ_INVENTIONS, REQ_RESEARCH, REQ_TILES, REQ_TREATISES,
+                       SEAL_SPACES, WCOLS, WROWS)
 from sim.core.jit import rule
 from ..state import C_MASTERY, LEVEL_SEAL_SPACES, MAX_LEVEL
 from .ledger import add_vp
@@ -83,9 +84,9 @@ def grad_ok(S, C, g, p, tile):
     books = 0
     for s in range(N_SUBJECTS):
         books += S.seat[g, p, BOOKS + s]
-    return (count_treatise_seals(S, g, p) >= r[0] and count_tiles(S, g, p) >= r[1]
-            and count_inventions(S, g, p) >= r[2] and books >= r[3] and S.seat[g, p, RESEARCH] >= r[4]
-            and S.seat[g, p, COINS] >= r[5])
+    return (count_treatise_seals(S, g, p) >= r[REQ_TREATISES] and count_tiles(S, g, p) >= r[REQ_TILES]
+            and count_inventions(S, g, p) >= r[REQ_INVENTIONS] and books >= r[REQ_BOOKS]
+            and S.seat[g, p, RESEARCH] >= r[REQ_RESEARCH] and S.seat[g, p, COINS] >= r[REQ_COINS])
 
 
 @rule

@@ -20,7 +20,7 @@ def write_research(S, C, PR, g, p, b):
     if C.BOARD_ROW[b] == 0:
         return PR[I_WRITE_RES]
     r = 0
-    for side in range(2):
+    for side in range(C.BOARD_BELOW.shape[1]):  # the two boards below
         below = C.BOARD_BELOW[b, side]
         mine = False
         for i in range(SEAL_SPACES):
