@@ -35,9 +35,9 @@ def test_every_handler_cites_a_seed_section_or_an_assumption(mod):
 
 def test_toy_table_covers_every_kind_and_a_missing_kind_or_citation_is_caught():
     m = importlib.import_module("tests.toy.decisions")
-    assert m.TABLE.uncovered("D_") == []
+    assert m.TABLE.uncovered("D_") == [], "add a Decision row to tests/toy/decisions.py for each kind listed"
     empty = DecisionTable((), "tests.toy.state", "S, prm, g, out", "S, prm, g, a")
-    assert empty.uncovered("D_") == ["D_TURN"]
+    assert "D_TURN" in empty.uncovered("D_")  # the toy may grow more kinds
 
     def bare():
         """Does something."""
