@@ -31,6 +31,12 @@ def test_the_written_play_module_matches_the_template():
     assert main([]) == 2
 
 
+def test_the_play_module_writer_refuses_an_unknown_package_in_one_line(capsys):
+    assert main(["no.such"]) == 2
+    assert capsys.readouterr().err.strip() == ("cannot import 'no.such' (No module named 'no'); allowed: an engine "
+                                               "package (tests.toy, sim.galileos_truth)")
+
+
 def test_the_empty_plan_is_the_random_strategy_on_the_same_streams():
     g = make_game("toy")
     plan = CompiledPlan(Plan("random"))

@@ -61,6 +61,11 @@ def test_the_generated_router_dispatches_by_kind_and_refuses_an_unknown_one():
 def test_main_refuses_bad_arguments(capsys):
     assert main([]) == 2
     assert "usage" in capsys.readouterr().err
+    assert main(["no.such"]) == 2
+    assert capsys.readouterr().err.strip() == ("cannot import 'no.such' (No module named 'no'); allowed: a module "
+                                               "holding a DecisionTable")
+    assert main(["tests.toy.decisions:NOPE"]) == 2
+    assert capsys.readouterr().err.strip() == "tests.toy.decisions has no DecisionTable named 'NOPE'; allowed: TABLE"
 
 
 @pytest.mark.parametrize("mod", ["sim.unconscious_mind.params", "sim.galileos_truth.params", "tests.toy.params"])

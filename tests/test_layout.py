@@ -119,6 +119,15 @@ def test_main_writes_the_constants_module(tmp_path):
     assert main(["no-colon"]) == 2
 
 
+def test_main_refuses_an_unknown_module_or_layout_in_one_line(tmp_path, capsys):
+    assert main(["no.such:LAYOUT", str(tmp_path / "c.py")]) == 2
+    assert capsys.readouterr().err.strip() == ("cannot import 'no.such' (No module named 'no'); allowed: an "
+                                               "importable module holding a Layout")
+    assert main(["tests.toy.state:NOPE", str(tmp_path / "c.py")]) == 2
+    assert capsys.readouterr().err.strip() == "tests.toy.state has no Layout named 'NOPE'; allowed: LAYOUT"
+    assert not (tmp_path / "c.py").exists()
+
+
 def test_rows_on_two_axes():
     lay = Layout((Group("slot", ("P", "slots"), (Field("ctype", init=-1), Field("zone"))),))
     a = lay.allocate(2, 3, {"slots": 5})
