@@ -90,6 +90,11 @@ class PlanTables:
     seat_rules: np.ndarray
 
 
+def _is_int(x) -> bool:
+    """An integer action id or condition value (``bool`` and floats are refused)."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
 def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_actions: int) -> PlanTables:
     """Flat tables of one plan per seat (``plans[p]``).
 
@@ -100,8 +105,8 @@ def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_a
         num_actions: A, the size of the action space.
 
     Raises:
-        ConfigError: an unknown kind, feature or comparison, or an action outside ``0..A-1`` (one line
-            naming the value and what is allowed).
+        ConfigError: an unknown kind, feature or comparison, an action that is not an integer in ``0..A-1``
+            or a condition value that is not an integer (one line naming the value and what is allowed).
     """
     rules, conds, acts, seat_rules = [], [], [], [0]
     fid = {f: i for i, f in enumerate(features)}
@@ -115,13 +120,16 @@ def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_a
                 bad = rule.kinds[ks.index(None)]
                 raise ConfigError(f"{where}: unknown decision kind {bad!r}; allowed: {', '.join(sorted(kinds))}")
             for a in rule.prefer:
-                if not 0 <= int(a) < num_actions:
-                    raise ConfigError(f"{where}: action {a} is outside 0..{num_actions - 1}")
+                if not _is_int(a) or not 0 <= int(a) < num_actions:
+                    raise ConfigError(f"{where}: action {a!r} is not an action id; allowed: integers "
+                                      f"0..{num_actions - 1} (or the name of an action set as the whole prefer)")
             for w in rule.when:
                 if w.feature not in fid:
                     raise ConfigError(f"{where}: unknown feature {w.feature!r}; allowed: {', '.join(features)}")
                 if w.op not in OPS:
                     raise ConfigError(f"{where}: unknown comparison {w.op!r}; allowed: {' '.join(OPS)}")
+                if not _is_int(w.value):
+                    raise ConfigError(f"{where}: value {w.value!r} of {w.feature!r} is not an integer; allowed: integers")
             for k in ks or [ANY_KIND]:  # a rule for several kinds is one row per kind
                 c0 = len(conds)
                 conds += [(fid[w.feature], OPS[w.op], int(w.value)) for w in rule.when]
@@ -146,8 +154,8 @@ def resolve(plan: Plan, action_sets: dict | None) -> Plan:
             names = [r.prefer] + ([r.exclude] if r.exclude else [])
             for n in names:
                 if not action_sets or n not in action_sets:
-                    raise ConfigError(f"plan {plan.name!r}, rule {r.label!r}: unknown action set {n!r}; allowed: "
-                                      f"{', '.join(sorted(action_sets or ()))}")
+                    allowed = ", ".join(sorted(action_sets or ())) or "none (this plan has no action sets: prefer action ids)"
+                    raise ConfigError(f"plan {plan.name!r}, rule {r.label!r}: unknown action set {n!r}; allowed: {allowed}")
             row = np.asarray(action_sets[r.prefer], bool)
             if r.exclude:
                 row = row & ~np.asarray(action_sets[r.exclude], bool)

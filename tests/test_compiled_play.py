@@ -14,7 +14,7 @@ from sim.core.errors import ConfigError
 from sim.play import play_batch
 from sim.registry import make_game
 from strategies.base import RandomStrategy
-from strategies.plans import CompiledPlan, Plan, Rule, When, compile_plans
+from strategies.plans import CompiledPlan, Plan, Rule, When, compile_plans, resolve
 from strategies.registry import make_strategy
 
 
@@ -29,6 +29,12 @@ def test_the_written_play_module_matches_the_template():
 
     assert Path(mod.__file__).read_text() == play_module_source("tests.toy")
     assert main([]) == 2
+
+
+def test_the_play_module_writer_refuses_an_unknown_package_in_one_line(capsys):
+    assert main(["no.such"]) == 2
+    assert capsys.readouterr().err.strip() == ("cannot import 'no.such' (No module named 'no'); allowed: an engine "
+                                               "package (tests.toy, sim.galileos_truth)")
 
 
 def test_the_empty_plan_is_the_random_strategy_on_the_same_streams():
@@ -98,8 +104,13 @@ def test_a_bad_plan_is_refused_in_one_line_naming_the_value():
         compile_plans([Plan("p", (Rule("r", (0,), when=(When("coffee", ">=", 1),)),))], mod.KINDS, mod.FEATURES, 2)
     with pytest.raises(ConfigError, match="unknown decision kind 'D_X'"):
         compile_plans([Plan("p", (Rule("r", (0,), kinds=("D_X",)),))], mod.KINDS, mod.FEATURES, 2)
-    with pytest.raises(ConfigError, match="action 5 is outside 0..1"):
-        compile_plans([Plan("p", (Rule("r", (5,)),))], mod.KINDS, mod.FEATURES, 2)
+    for a in (5, -1, 1.7, "stop", True):
+        with pytest.raises(ConfigError, match=r"action .* is not an action id; allowed: integers 0\.\.1"):
+            compile_plans([Plan("p", (Rule("r", (a,)),))], mod.KINDS, mod.FEATURES, 2)
+    with pytest.raises(ConfigError, match="value 'four' of 'pot' is not an integer"):
+        compile_plans([Plan("p", (Rule("r", (0,), when=(When("pot", ">=", "four"),)),))], mod.KINDS, mod.FEATURES, 2)
+    with pytest.raises(ConfigError, match="unknown action set 'drawers'; allowed: none"):
+        resolve(Plan("p", (Rule("r", "drawers"),)), None)
     with pytest.raises(ConfigError, match="unknown comparison '=>'"):
         compile_plans([Plan("p", (Rule("r", (0,), when=(When("pot", "=>", 1),)),))], mod.KINDS, mod.FEATURES, 2)
 

@@ -103,17 +103,29 @@ def _engine_layouts():
 def test_each_engines_written_columns_match_its_table(pkg):
     state = importlib.import_module(f"{pkg}.state")
     cols = importlib.import_module(f"{pkg}.cols")
-    assert state.LAYOUT.check_module(cols) == []
     ref = f"{pkg}.state:LAYOUT {pkg.replace('.', '/')}/cols.py"
-    assert state.LAYOUT.constants_source(state.COLS_DOC, ref) == Path(cols.__file__).read_text(), (
-        f"{pkg}/cols.py is stale: python -m sim.core.layout {ref}")
+    stale = f"{pkg.replace('.', '/')}/cols.py is stale: python -m sim.core.layout {ref}"
+    assert state.LAYOUT.check_module(cols) == [], stale
+    assert state.LAYOUT.constants_source(state.COLS_DOC, ref) == Path(cols.__file__).read_text(), stale
 
 
 def test_main_writes_the_constants_module(tmp_path):
     out = tmp_path / "cols.py"
     assert main(["tests.toy.state:LAYOUT", str(out)]) == 0
-    assert "DECK = 0" in out.read_text() and "GAME_WIDTH = 8" in out.read_text()
+    from tests.toy.state import LAYOUT
+
+    width = next(g.width for g in LAYOUT.groups if g.name == "game")  # the toy may grow: no fixed width here
+    assert "DECK = 0" in out.read_text() and f"\nGAME_WIDTH = {width} " in out.read_text()
     assert main(["no-colon"]) == 2
+
+
+def test_main_refuses_an_unknown_module_or_layout_in_one_line(tmp_path, capsys):
+    assert main(["no.such:LAYOUT", str(tmp_path / "c.py")]) == 2
+    assert capsys.readouterr().err.strip() == ("cannot import 'no.such' (No module named 'no'); allowed: an "
+                                               "importable module holding a Layout")
+    assert main(["tests.toy.state:NOPE", str(tmp_path / "c.py")]) == 2
+    assert capsys.readouterr().err.strip() == "tests.toy.state has no Layout named 'NOPE'; allowed: LAYOUT"
+    assert not (tmp_path / "c.py").exists()
 
 
 def test_rows_on_two_axes():

@@ -141,7 +141,12 @@ def main(argv=None) -> int:
     if len(args) != 1:
         print("usage: python -m sim.core.compiled engine.package", file=sys.stderr)
         return 2
-    pkg = importlib.import_module(args[0])
+    try:
+        pkg = importlib.import_module(args[0])
+    except ImportError as e:
+        print(f"cannot import {args[0]!r} ({e}); allowed: an engine package (tests.toy, sim.galileos_truth)",
+              file=sys.stderr)
+        return 2
     path = Path(pkg.__file__).parent / "play.py"
     path.write_text(play_module_source(args[0]))
     print(f"wrote {path}")

@@ -155,8 +155,16 @@ def main(argv=None) -> int:
         print("usage: python -m sim.core.decisions package.module[:TABLE]", file=sys.stderr)
         return 2
     mod_name, _, attr = args[0].partition(":")
-    mod = _load_table_module(mod_name)
-    table = getattr(mod, attr or "TABLE")
+    try:
+        mod = _load_table_module(mod_name)
+    except ImportError as e:
+        print(f"cannot import {mod_name!r} ({e}); allowed: a module holding a DecisionTable", file=sys.stderr)
+        return 2
+    table = getattr(mod, attr or "TABLE", None)
+    if not isinstance(table, DecisionTable) and type(table).__name__ != "DecisionTable":
+        names = ", ".join(n for n, v in vars(mod).items() if type(v).__name__ == "DecisionTable") or "none"
+        print(f"{mod_name} has no DecisionTable named {attr or 'TABLE'!r}; allowed: {names}", file=sys.stderr)
+        return 2
     path = Path(mod.DISPATCH_MODULE)
     path.write_text(table.source(args[0]))
     print(f"wrote {path}")

@@ -312,9 +312,17 @@ def main(argv=None) -> int:
     if len(args) != 2 or ":" not in args[0]:
         print("usage: python -m sim.core.layout package.module:LAYOUT path/to/cols.py", file=sys.stderr)
         return 2
-    mod_name, attr = args[0].split(":")
-    mod = importlib.import_module(mod_name)
-    layout = getattr(mod, attr)
+    mod_name, _, attr = args[0].partition(":")
+    try:
+        mod = importlib.import_module(mod_name)
+    except ImportError as e:
+        print(f"cannot import {mod_name!r} ({e}); allowed: an importable module holding a Layout", file=sys.stderr)
+        return 2
+    layout = getattr(mod, attr, None)
+    if not isinstance(layout, Layout):
+        names = ", ".join(n for n, v in vars(mod).items() if isinstance(v, Layout)) or "none"
+        print(f"{mod_name} has no Layout named {attr!r}; allowed: {names}", file=sys.stderr)
+        return 2
     doc = getattr(mod, "COLS_DOC", f"Column constants of {mod_name}.{attr}.")
     Path(args[1]).write_text(layout.constants_source(doc, f"{args[0]} {args[1]}"))
     return 0
