@@ -142,7 +142,8 @@ def _kernels_cached(game: str) -> bool:
     from sim.registry import get_game_class
 
     try:
-        mod = sys.modules[get_game_class(game).__module__]
+        cls = get_game_class(game)
+        mod = sys.modules[cls._apply.__module__]  # the engine's own module (a plugin may re-export the class)
     except Exception:  # unknown game: the run reports it
         return True
     try:
