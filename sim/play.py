@@ -109,9 +109,11 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     ctx = mod.kernel_context(game, state)
     bound = game.max_plies(state.num_players)
     status = np.zeros(state.batch_size, np.int64)
+    scratch = (np.zeros(game.num_actions, np.bool_), np.zeros(len(mod.FEATURES), np.int64),
+               np.zeros(1, np.uint64), np.zeros(1, np.uint64))  # mask, features, decision stream key, counter
     while True:
         mod.play(*ctx, tables.rules, tables.conds, tables.acts, tables.seat_rules, compiled_seat, keys, bound,
-                 tlim, elim, game.num_actions, status)
+                 tlim, elim, status, *scratch)
         if (status == ST_BOUND).any():
             g = int(np.flatnonzero(status == ST_BOUND)[0])
             raise PlyLimitError(f"game {int(state.game_id[g])} reached its ply bound {bound} without ending")

@@ -42,7 +42,7 @@ ST_OVER, ST_DRAIN, ST_PYTHON, ST_BOUND, ST_STUCK = 0, 1, 2, 3, 4
 ANY_KIND = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decision_key(seat_key, ply):
     """Key of the stream of one decision: the seat's key (run seed, game, seat) and the ply, as
     :func:`sim.core.rng.decision_keys` (``uint64``)."""
@@ -57,7 +57,7 @@ if _numba_config.DISABLE_JIT:  # plain-Python twins: exact 64-bit wraparound wit
         return mix64(int(seat_key) ^ int(mix64(((int(ply) + 1) * 0x9E3779B97F4A7C15) & _MASK)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def compare(x, op, v):
     """``x op v`` for the comparison codes of :data:`strategies.plans.OPS` (>=, <=, ==, !=, >, <)."""
     if op == 0:
@@ -73,7 +73,7 @@ def compare(x, op, v):
     return x < v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_choice(rules, conds, acts, r0, r1, kind, fv, mask, keys, counters, row):
     """The action of a plan for one decision: the first rule of rows ``r0:r1`` whose kind matches,
     whose conditions hold on the feature vector ``fv`` (``int64[F]``) and which has a legal preferred

@@ -62,6 +62,11 @@ class DecisionTable:
     legal_args: str
     apply_args: str
     doc: str = "Decision dispatchers."
+    #: the handlers allocate arrays (``np.zeros`` in a handler or a helper it calls): the dispatchers keep
+    #: numba's reference counting. Without it (the default) a dispatcher call costs tens of nanoseconds
+    #: instead of about a microsecond: each call otherwise counts a reference to every array of the state and
+    #: content tuples it is passed (docs/compiled_play.md, "Reference counting").
+    allocates: bool = False
 
     def source(self, table_ref: str) -> str:
         """Text of the dispatch module: imports, then ``legal(kind, ...)`` and ``apply(kind, ...)``."""
@@ -79,7 +84,8 @@ class DecisionTable:
         for mod, names in by_mod.items():
             lines.append(f"from {mod} import " + ", ".join(names))
         for which, args in (("legal", self.legal_args), ("apply", self.apply_args)):
-            lines += ["", "", "@njit(cache=True)", f"def {which}(kind, {args}):",
+            deco = "@njit(cache=True)" if self.allocates else "@njit(cache=True, _nrt=False)"
+            lines += ["", "", deco, f"def {which}(kind, {args}):",
                       f'    """{"Fill the legal action mask" if which == "legal" else "Apply the action"} of '
                       f'one game waiting for decision ``kind``."""']
             first = True

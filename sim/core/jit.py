@@ -28,7 +28,7 @@ def rule(func):
     ``NUMBA_DISABLE_JIT=1`` the plain Python function."""
     if config.DISABLE_JIT:
         return func
-    disp = _PlainTypes(py_func=func, locals={}, targetoptions={"nopython": True, "no_cpython_wrapper": True})
+    disp = _PlainTypes(py_func=func, locals={}, targetoptions={"nopython": True, "no_cpython_wrapper": True, "_nrt": False})
     disp.enable_caching()
     return disp
 

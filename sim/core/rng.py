@@ -57,7 +57,7 @@ ROLLOUT_STREAM_BASE = 1000
 """Stream ids from here on are for search strategies' redeterminisation and rollouts."""
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mix64(z):
     """SplitMix64 finaliser of one ``uint64``; a bijection with good avalanche."""
     z = (z ^ (z >> _S30)) * _M1
@@ -92,26 +92,26 @@ def stream_keys(seed: int, game_ids: np.ndarray, stream: int) -> np.ndarray:
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_u64(keys, counters, g):
     """Next ``uint64`` of game ``g``'s stream; advances its counter by one."""
     counters[g] += _ONE
     return mix64(keys[g] + counters[g] * GOLDEN)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_uniform(keys, counters, g):
     """Next float in [0, 1) of game ``g``'s stream (53 random bits)."""
     return float(draw_u64(keys, counters, g) >> _S11) * _INV53
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_below(keys, counters, g, n):
     """Uniform integer in [0, n) for game ``g`` (``n`` >= 1)."""
     return int(draw_uniform(keys, counters, g) * n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_range(keys, counters, g, arr, lo, hi):
     """Fisher-Yates shuffle of ``arr[lo:hi]`` in place with game ``g``'s stream."""
     for i in range(hi - 1, lo, -1):
@@ -121,20 +121,20 @@ def shuffle_range(keys, counters, g, arr, lo, hi):
         arr[j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def event_key(key, zone, count):
     """Key of chance event number ``count`` (0-based) of ``zone`` under a game's rules ``key``."""
     z = mix64(key ^ ((np.uint64(zone) + _ONE) * _M1))
     return mix64(z + (np.uint64(count) + _ONE) * GOLDEN)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _event_draw_below(k, d, n):
     """Uniform integer in [0, n) from draw ``d`` (>= 1) of event key ``k``."""
     return int(float(mix64(k + np.uint64(d) * GOLDEN) >> _S11) * _INV53 * n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chance_shuffle(keys, counts, g, zone, arr, lo, hi):
     """Fisher-Yates shuffle of ``arr[lo:hi]`` as the next chance event of ``zone`` in game ``g``.
 
@@ -157,7 +157,7 @@ def chance_shuffle(keys, counts, g, zone, arr, lo, hi):
         arr[j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chance_below(keys, counts, g, zone, n):
     """Uniform integer in [0, n) as the next chance event of ``zone`` in game ``g`` (see :func:`chance_shuffle`)."""
     k = event_key(keys[g], zone, counts[g, zone])
@@ -165,7 +165,7 @@ def chance_below(keys, counts, g, zone, n):
     return _event_draw_below(k, 1, n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_legal(keys, counters, rows, mask, out):
     """Uniform choice among True entries of each ``mask`` row.
 

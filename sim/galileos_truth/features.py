@@ -12,7 +12,7 @@ FEATURES = ("cycle", "suspicion", "research", "books_total", "coins", "level", "
 F_CYCLE, F_SUSPICION, F_RESEARCH, F_BOOKS_TOTAL, F_COINS, F_LEVEL, F_VP = range(len(FEATURES))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def features(S, C, PR, g, p, out):
     """Fill ``out`` (``int64[len(FEATURES)]``) for seat ``p`` deciding in game ``g``: the Cycle, the seat's
     Suspicion, Research tokens, Books on all Subject tracks, Coins, Academic Level and VP."""
@@ -28,7 +28,7 @@ def features(S, C, PR, g, p, out):
     out[F_VP] = S.seat[g, p, VP]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pending(S, g):
     """The phase (``P_*``) game ``g`` waits for."""
     return S.game[g, PHASE]

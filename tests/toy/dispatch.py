@@ -10,7 +10,7 @@ from tests.toy.state import D_TURN
 from tests.toy.rules import legal_turn, apply_turn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal(kind, S, prm, g, out):
     """Fill the legal action mask of one game waiting for decision ``kind``."""
     if kind == D_TURN:
@@ -19,7 +19,7 @@ def legal(kind, S, prm, g, out):
         raise RuntimeError("no legal handler for this decision kind")
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply(kind, S, prm, g, a):
     """Apply the action of one game waiting for decision ``kind``."""
     if kind == D_TURN:

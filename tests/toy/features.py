@@ -10,7 +10,7 @@ FEATURES = ("pot", "draws", "round", "vp", "cards_left")
 F_POT, F_DRAWS, F_ROUND, F_VP, F_CARDS_LEFT = range(len(FEATURES))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def features(S, prm, g, p, out):
     """Fill ``out`` (``int64[len(FEATURES)]``) for seat ``p`` deciding in game ``g``: the pot (VP), cards
     drawn this turn, the round, the seat's banked VP and the cards left in the deck."""
@@ -21,7 +21,7 @@ def features(S, prm, g, p, out):
     out[F_CARDS_LEFT] = S.pile.shape[2] - S.game[g, TOP]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pending(S, g):
     """The decision kind game ``g`` waits for (0 when over)."""
     return S.game[g, DECISION]

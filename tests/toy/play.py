@@ -33,16 +33,15 @@ def is_over(S, g):
     return S.game[g, OVER] != 0
 
 
-@njit(cache=True)
-def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, num_actions, status):
+@njit(cache=True, _nrt=False)
+def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, key,
+         ctr):
     """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
     ST_DRAIN (a log buffer passed ``tlim``/``elim`` rows), ST_PYTHON (a Python seat acts), ST_BOUND
     (ply bound reached unfinished), ST_STUCK (no legal action)). ``seat_keys``: ``uint64[P, B]``;
-    ``compiled_seat``: ``bool[P]``. Returns the plies played."""
-    mask = np.zeros(num_actions, np.bool_)
-    fv = np.zeros(N_FEATURES, np.int64)
-    key = np.zeros(1, np.uint64)  # the decision's fresh stream: its key, counter 0
-    ctr = np.zeros(1, np.uint64)
+    ``compiled_seat``: ``bool[P]``; scratch ``mask`` (``bool[A]``), ``fv`` (``int64[len(FEATURES)]``),
+    ``key`` and ``ctr`` (``uint64[1]``: the decision's fresh stream). Compiled without reference counting
+    (it allocates nothing). Returns the plies played."""
     plies = 0
     for g in range(S.ply.shape[0]):
         status[g] = ST_OVER

@@ -32,7 +32,7 @@ from .flow import setup_game, start_cycle
 __all__ = ["mask_kernel", "apply_kernel", "setup_kernel", "start_cycle"]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mask_kernel(S, C, PR, out):
     """Fill the legal action mask ``out`` (``bool[B, NUM_ACTIONS]``, all False on entry) of every game still
     running: the legality handler of its pending decision (:mod:`.decisions`)."""
@@ -42,7 +42,7 @@ def mask_kernel(S, C, PR, out):
         legal(S.game[g, PHASE], S, C, PR, g, out[g])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_kernel(S, C, PR, actions, active):
     """Apply ``actions[g]`` (``int64[B]``) to every game with ``active[g]`` (``bool[B]``): the application
     handler of its pending decision (:mod:`.decisions`)."""
@@ -51,7 +51,7 @@ def apply_kernel(S, C, PR, actions, active):
             apply(S.game[g, PHASE], S, C, PR, g, actions[g])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setup_kernel(S, C, PR):
     """Set up every game of the batch (:func:`.flow.setup_game`): shuffles, Workshop, first Cycle."""
     for g in range(S.game.shape[0]):

@@ -16,7 +16,7 @@ from sim.galileos_truth.rules.observe import legal_level, apply_level, legal_kee
 from sim.galileos_truth.rules.flow import apply_over
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal(kind, S, C, PR, g, out):
     """Fill the legal action mask of one game waiting for decision ``kind``."""
     if kind == P_MAIN:
@@ -53,7 +53,7 @@ def legal(kind, S, C, PR, g, out):
         raise RuntimeError("no legal handler for this decision kind")
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply(kind, S, C, PR, g, a):
     """Apply the action of one game waiting for decision ``kind``."""
     if kind == P_MAIN:
