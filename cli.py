@@ -80,6 +80,7 @@ def simulate(
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the run in --out."),
     no_turns: bool = typer.Option(False, "--no-turns", help="Do not write the turns table."),
     no_events: bool = typer.Option(False, "--no-events", help="Do not write the events table."),
+    python_loop: bool = typer.Option(False, "--python-loop", help="Play every ply on the Python loop instead of the engine's compiled play kernel (same games, slower: benchmarks, debugging)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml)."""
@@ -106,6 +107,8 @@ def simulate(
         base["log_turns"] = False
     if no_events:
         base["log_events"] = False
+    if python_loop:
+        base["compiled"] = False
     defaults = {"players": 4, "strategies": ("random",), "games": 2000, "seed": 0, "batch_size": 1024, "n_jobs": -1,
                 "seating": "rotate"}
     for k, v in defaults.items():

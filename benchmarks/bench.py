@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCH_STRATEGY = {
     "unconscious-mind": ("coffee-engine", "publisher", "citer", "curer"),
     "galileos-truth": ("writer", "observer", "inventor", "never-abjure"),
-    "toy": ("random",),
+    "toy": ("bank-at:n=4", "random"),
 }
 
 
@@ -90,8 +90,9 @@ def _strategy(game: str, players: int = 4) -> str:
 
 
 def time_simulate(game: str, players: int, games: int, batch: int, n_jobs: int, logs: bool, seed: int = 1,
-                  chunk: int | None = None) -> Row:
-    """One ``simulate`` call into a temporary folder (compile already warmed up)."""
+                  chunk: int | None = None, compiled: bool = True) -> Row:
+    """One ``simulate`` call into a temporary folder (compile already warmed up); ``compiled`` False plays
+    on the Python loop (``meeplelab simulate --python-loop``)."""
     from sim.config import RunConfig
     from sim.runner import simulate
 
@@ -99,13 +100,14 @@ def time_simulate(game: str, players: int, games: int, batch: int, n_jobs: int, 
         cfg = RunConfig(game=game, players=players, strategies=tuple(_strategy(game, players).split(",")), games=games,
                         seed=seed,
                         batch_size=batch, chunk_size=chunk, n_jobs=n_jobs, out=str(Path(d) / "run"),
-                        log_turns=logs, log_events=logs)
+                        log_turns=logs, log_events=logs, compiled=compiled)
         t0 = time.perf_counter()
         simulate(cfg)
         secs = time.perf_counter() - t0
         m = json.loads((Path(d) / "run" / "manifest.json").read_text())
         size = m["totals"]["bytes"]
-    return Row(game, "throughput", players, batch, n_jobs, logs, games, secs, {"bytes_per_game": size / games})
+    return Row(game, "throughput", players, batch, n_jobs, logs, games, secs,
+               {"bytes_per_game": size / games, "path": "compiled" if compiled else "python-loop"})
 
 
 def peak_memory(game: str, players: int, games: int, batch: int) -> Row:
@@ -139,28 +141,55 @@ def cold_compile(game: str) -> Row:
     return Row(game, "compile", 0, 0, 1, False, 0, secs, {"kernels_cached": cached, "load_after": round(load, 1)})
 
 
-def side_by_side(game: str, players: int, games: int, batch: int, logs: bool, seed: int = 1) -> list[Row]:
-    """Compiled play against the Python loop (issue 16), in one process on the same seeds and strategies:
-    ``sim.play.play_batch`` over ``games`` games in batches of ``batch`` with ``compiled`` True, then False
-    (n_jobs 1, no Parquet). Rows ``measure="compiled"`` with ``extra["path"]`` and, on the compiled row,
-    ``extra["ratio"]`` (compiled games/s over Python-loop games/s)."""
-    from sim.play import play_batch
-    from sim.registry import make_game
-    from strategies.registry import make_strategy
-
-    g = make_game(game)
-    seats = [make_strategy(game, s) for s in _strategy(game, players).split(",")]
-    for compiled in (True, False):  # warm both paths
-        play_batch(g, seats, np.arange(8), seed, compiled=compiled)
+def side_by_side(game: str, players: int, games: int, batch: int, n_jobs: int, logs: bool, seed: int = 1) -> list[Row]:
+    """Compiled play against the Python loop (issue 16), one after the other in one run on the same seeds and
+    strategies: ``simulate`` (Parquet written when ``logs``) with ``compiled`` True, then False. Rows
+    ``measure="compiled"`` with ``extra["path"]`` and, on the compiled row, ``extra["ratio"]`` (compiled games/s
+    over Python-loop games/s)."""
     out = []
     for compiled in (True, False):
-        t0 = time.perf_counter()
-        for b in range(0, games, batch):
-            play_batch(g, seats, np.arange(b, min(b + batch, games)), seed, log_turns=logs, log_events=logs,
-                       compiled=compiled)
-        out.append(Row(game, "compiled", players, batch, 1, logs, games, time.perf_counter() - t0,
-                       {"path": "compiled" if compiled else "python-loop"}))
+        r = time_simulate(game, players, games, batch, n_jobs, logs, seed, chunk=batch, compiled=compiled)
+        r.measure = "compiled"
+        out.append(r)
     out[0].extra["ratio"] = out[0].gps / out[1].gps
+    return out
+
+
+#: issue 16's throughput bar and aim (games/s, 4 seats, scripted strategies, logs written, n_jobs 2)
+TARGET_GPS = {"unconscious-mind": 2000, "galileos-truth": 1000}
+TARGET_AIM = {"unconscious-mind": 5000, "galileos-truth": 2000}
+
+
+def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool]]:
+    """Issue 16's targets for ``game`` from its stored rows: ``(target, measured, bar, met)``; a target whose
+    part was not measured is left out."""
+    out = []
+    cp = [r for r in rows if r.measure == "compiled"]
+    c4 = {r.n_jobs: r for r in cp if r.players == 4 and r.logs and r.extra.get("path") == "compiled"}
+    p4 = {r.n_jobs: r for r in cp if r.players == 4 and r.logs and r.extra.get("path") == "python-loop"}
+    if 2 in c4 and game in TARGET_GPS:
+        out.append(("games/s, 4 seats, logs written, n_jobs 2 (compiled)", f"{c4[2].gps:,.0f}",
+                    f">= {TARGET_GPS[game]:,} (aim {TARGET_AIM[game]:,})", c4[2].gps >= TARGET_GPS[game]))
+    for j in sorted(c4):
+        if j in p4:
+            ratio = c4[j].gps / p4[j].gps
+            out.append((f"compiled / Python loop, 4 seats, logs written, n_jobs {j}", f"{ratio:.2f}x", ">= 3x",
+                        ratio >= 3))
+    if 1 in c4 and 2 in c4:
+        sc = c4[2].gps / c4[1].gps
+        out.append(("n_jobs 2 / n_jobs 1 (compiled, 4 seats, logs written)", f"{sc:.2f}x", ">= 1.8x", sc >= 1.8))
+    mem = sorted((r for r in rows if r.measure == "memory"), key=lambda r: r.games)
+    if len(mem) >= 2:
+        grow = mem[-1].extra["peak_mib"] / mem[0].extra["peak_mib"]
+        out.append((f"peak memory {mem[-1].games:,} / {mem[0].games:,} games", f"{grow:.2f}x "
+                    f"({mem[0].extra['peak_mib']:.0f} -> {mem[-1].extra['peak_mib']:.0f} MiB)", "flat (<= 1.10x)",
+                    grow <= 1.10))
+    if 2 in c4:
+        b = c4[2].extra.get("bytes_per_game", 0)
+        out.append(("Parquet bytes per game (4 seats, every log)", f"{b:,.0f}", "<= 2,048", b <= 2048))
+    for r in rows:
+        if r.measure == "compile":
+            out.append(("cold compile of the engine (s)", f"{r.seconds:.0f}", "<= 90", r.seconds <= 90))
     return out
 
 
@@ -233,12 +262,18 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
             if make_game(g).compiled_play is None:
                 echo(f"  {g}: no compiled play yet (Python loop only)")
             else:
+                for compiled in (True, False):  # compile both paths, start the worker pool
+                    time_simulate(g, 4, 64, 64, 1, True, compiled=compiled)
+                    time_simulate(g, 4, 256, 64, 2, True, chunk=64, compiled=compiled)
                 for players in (2, 4):
                     for logs in (True, False):
-                        pair = side_by_side(g, players, max(int(4096 * scale), 512), 512, logs)
-                        rows += pair
-                        echo(f"  {g} {players}p logs {'on ' if logs else 'off'}: compiled {pair[0].gps:,.0f} games/s, "
-                             f"Python loop {pair[1].gps:,.0f} games/s ({pair[0].extra['ratio']:.2f}x)")
+                        for n_jobs in (1, 2):
+                            n = max(int(16384 * n_jobs * scale), 1024)
+                            pair = side_by_side(g, players, n, 2048 if not quick else 512, n_jobs, logs)
+                            rows += pair
+                            echo(f"  {g} {players}p logs {'on ' if logs else 'off'} n_jobs {n_jobs}: compiled "
+                                 f"{pair[0].gps:,.0f} games/s, Python loop {pair[1].gps:,.0f} games/s "
+                                 f"({pair[0].extra['ratio']:.2f}x)")
         if "compile" in parts:
             r = cold_compile(g)
             rows.append(r)
@@ -326,13 +361,18 @@ def render(rows: list, info: dict, notes: str = "") -> str:
         cp = [r for r in gr if r.measure == "compiled"]
         if cp:
             out += ["", f"### {g}: compiled play against the Python loop, same run, seeds and strategies "
-                    f"(n_jobs 1, batch {cp[0].batch}, no Parquet){at(g, 'compiled')}", "",
-                    "| seats | logs | games | compiled games/s | Python-loop games/s | ratio |", "|---|---|---|---|---|---|"]
+                    f"(`meeplelab simulate` with and without `--python-loop`, batch {cp[0].batch}, Parquet written "
+                    f"when logs are){at(g, 'compiled')}", "",
+                    "| seats | logs | n_jobs | games | compiled games/s | Python-loop games/s | ratio | Parquet bytes/game |",
+                    "|---|---|---|---|---|---|---|---|"]
             for c, py in zip(cp[0::2], cp[1::2]):
-                out.append(f"| {c.players} | {'written' if c.logs else 'not written'} | {c.games:,} | {c.gps:,.0f} | "
-                           f"{py.gps:,.0f} | {c.gps / py.gps:.2f}x |")
-            out.append("\nTargets (issue 16): compiled >= 3x the Python loop; 4 seats with logs >= 1,000 games/s "
-                       "(Galileo's Truth) / 2,000 (Unconscious Mind) with n_jobs 2.")
+                out.append(f"| {c.players} | {'written' if c.logs else 'not written'} | {c.n_jobs} | {c.games:,} | "
+                           f"{c.gps:,.0f} | {py.gps:,.0f} | {c.gps / py.gps:.2f}x | "
+                           f"{c.extra.get('bytes_per_game', 0):,.0f} |")
+        tg = targets(gr, g)
+        if tg:
+            out += ["", f"### {g}: targets of issue 16", "", "| target | measured | bar | met |", "|---|---|---|---|"]
+            out += [f"| {t} | {m} | {b} | {'yes' if ok else '**no**'} |" for t, m, b, ok in tg]
         comp = [r for r in gr if r.measure == "compile"]
         for r in comp:
             out += ["", f"### {g}: cold compile of the rule kernels{at(g, 'compile')}", "",

@@ -81,6 +81,9 @@ class RunConfig:
         content: folder of content files replacing the packaged ones (None = packaged); the run
             folder keeps a copy in ``content/`` and its ``run.toml`` stores ``"content"``.
         log_turns, log_events: write the turns / events tables.
+        compiled: play the seats holding compiled plans inside the engine's play kernel (issue 16,
+            docs/compiled_play.md); False plays every ply on the Python loop. An execution setting: the
+            games are identical either way.
     """
 
     game: str
@@ -100,9 +103,10 @@ class RunConfig:
     log_events: bool = True
     seating: str = "fixed"
     treatment: dict | None = None
+    compiled: bool = True
 
     # fields that do not change a run's results (may differ on --resume)
-    EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out", "batch_size", "chunk_size")
+    EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out", "batch_size", "chunk_size", "compiled")
 
     def validated(self) -> "RunConfig":
         """This config with strategies expanded to one per seat; ConfigError on any bad value (the

@@ -185,7 +185,7 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
             played = game if not cfg.treatment else _Treated(game, plan.orders[o].index(cfg.treatment["position"]),
                                                              cfg.treatment["field"], cfg.treatment["add"])
             res = play_batch(played, seated[o], seeds, cfg.seed, log_turns=cfg.log_turns,
-                             log_events=cfg.log_events, params_id=pid)
+                             log_events=cfg.log_events, params_id=pid, compiled=cfg.compiled)
             parts["games"].append(_seat_columns(_global_games(res.games, seeds, glob), o))
             parts["turns"].append(_global_games(res.turns, seeds, glob))
             parts["events"].append(_global_games(res.events, seeds, glob))

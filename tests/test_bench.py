@@ -56,3 +56,20 @@ def test_bench_measures_the_cold_compile_in_an_empty_numba_cache(tmp_path):
     assert len(rows) == 1 and rows[0]["seconds"] > 0 and rows[0]["extra"]["kernels_cached"] > 0
     text = (tmp_path / "RESULTS.md").read_text()
     assert "### toy: cold compile of the rule kernels" in text and "Target (issue 15): 90 s or less." in text
+
+
+@pytest.mark.slow
+def test_bench_compares_compiled_play_with_the_python_loop_and_writes_the_targets(tmp_path):
+    r = _bench(tmp_path, "compiled")
+    assert r.returncode == 0, r.stderr
+    rows = [x for x in json.loads((tmp_path / "results.json").read_text()) if x["measure"] == "compiled"]
+    # 2 and 4 seats x logs written and not x n_jobs 1 and 2, each on both paths
+    assert len(rows) == 16
+    assert {(x["players"], x["logs"], x["n_jobs"]) for x in rows} == {(p, lg, j) for p in (2, 4)
+                                                                       for lg in (True, False) for j in (1, 2)}
+    assert [x["extra"]["path"] for x in rows[:2]] == ["compiled", "python-loop"]
+    assert all(x["seconds"] > 0 for x in rows) and rows[0]["extra"]["ratio"] > 0
+    text = (tmp_path / "RESULTS.md").read_text()
+    assert "### toy: compiled play against the Python loop, same run, seeds and strategies" in text
+    assert "| compiled / Python loop, 4 seats, logs written, n_jobs 2 |" in text
+    assert "| n_jobs 2 / n_jobs 1 (compiled, 4 seats, logs written) |" in text
