@@ -154,7 +154,8 @@ def _load_table_module(name: str):
 def main(argv=None) -> int:
     """``python -m sim.core.decisions package.module[:TABLE]``: write the module's dispatch module.
 
-    The table module names its output as ``DISPATCH_MODULE`` (a file path relative to the repository).
+    The table module names its output as ``DISPATCH_MODULE`` (a file path relative to the folder its
+    package is imported from: the repository), so the command writes the same file from any working folder.
     """
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
@@ -171,7 +172,8 @@ def main(argv=None) -> int:
         names = ", ".join(n for n, v in vars(mod).items() if type(v).__name__ == "DecisionTable") or "none"
         print(f"{mod_name} has no DecisionTable named {attr or 'TABLE'!r}; allowed: {names}", file=sys.stderr)
         return 2
-    path = Path(mod.DISPATCH_MODULE)
+    root = Path(mod.__file__).resolve().parents[len(mod_name.split(".")) - 1]
+    path = root / mod.DISPATCH_MODULE
     path.write_text(table.source(args[0]))
     print(f"wrote {path}")
     return 0
