@@ -24,10 +24,12 @@ def _same(a, b):
     assert a.events.equals(b.events)
 
 
-def test_the_written_play_module_matches_the_template():
-    import tests.toy.play as mod
+@pytest.mark.parametrize("pkg", ["tests.toy", "sim.galileos_truth", "sim.unconscious_mind"])
+def test_the_written_play_module_matches_the_template(pkg):
+    import importlib
 
-    assert Path(mod.__file__).read_text() == play_module_source("tests.toy")
+    mod = importlib.import_module(f"{pkg}.play")
+    assert Path(mod.__file__).read_text() == play_module_source(pkg)
     assert main([]) == 2
 
 
