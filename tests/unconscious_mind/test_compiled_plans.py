@@ -50,7 +50,10 @@ def test_each_plan_plays_the_same_games_compiled_and_on_the_python_loop(name):
 
 def test_compiled_plans_beside_python_seats():
     gm = game()
+    from sim.play import uses_compiled_play
+
     seats = [make_strategy(G, n) for n in ("coffee-engine", "random", "heuristic:finish=0")]
+    assert uses_compiled_play(gm, seats)  # seat 0 in the play kernel, seats 1 and 2 called back
     a = play_batch(gm, seats, np.arange(2), 8)
     b = play_batch(gm, seats, np.arange(2), 8, compiled=False)
     _same(a, b)
