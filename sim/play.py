@@ -104,13 +104,14 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     mod = game.compiled_module()
     compiled_seat = np.array([isinstance(s, CompiledPlan) for s in strategies], np.bool_)
     tables = compile_plans([s.resolved(game) if isinstance(s, CompiledPlan) else Plan("python") for s in strategies],
-                           mod.KINDS, mod.FEATURES, game.num_actions)
+                           mod.KINDS, mod.FEATURES, game.num_actions, mod.SCORES)
     keys = np.ascontiguousarray(np.stack([np.asarray(k, np.uint64) for k in seat_keys]))
     ctx = mod.kernel_context(game, state)
     bound = game.max_plies(state.num_players)
     status = np.zeros(state.batch_size, np.int64)
     scratch = (np.zeros(game.num_actions, np.bool_), np.zeros(len(mod.FEATURES), np.int64),
-               np.zeros(1, np.uint64), np.zeros(1, np.uint64))  # mask, features, decision stream key, counter
+               np.zeros(game.num_actions, np.int64), np.zeros(1, np.uint64),
+               np.zeros(1, np.uint64))  # mask, features, action score, decision stream key, counter
     while True:
         mod.play(*ctx, tables.rules, tables.conds, tables.acts, tables.seat_rules, compiled_seat, keys, bound,
                  tlim, elim, status, *scratch)

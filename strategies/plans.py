@@ -8,6 +8,13 @@ action decides, uniformly among its legal preferred actions (in the order listed
 stream; when no rule decides, the choice is uniform over the legal actions, exactly as
 :class:`strategies.base.RandomStrategy` (so the empty plan *is* ``random``).
 
+Some preferences depend on the state ("the fullest Notebook row"): the engine names integer **action
+scores** (``SCORES`` of its features module, each an ``int64[A]`` row its ``action_scores`` kernel fills for
+the deciding seat), and a rule keeps, among its legal preferred actions, those with the highest score
+(``best="row_fill"``) or those with a positive score (``keep="cite_match"``). A plan's ``restrict`` names a
+score whose positive actions are the only ones the plan (its rules and the fallback) may take, unless that
+leaves nothing legal (the never-cite control).
+
 :func:`compile_plans` turns one plan per seat into flat ``int64`` tables; the engine's written play module
 (``sim/core/compiled.py``) evaluates them inside the play loop, and :class:`CompiledPlan` evaluates the
 same tables on the Python-loop path, so both paths give the same games.
@@ -26,9 +33,12 @@ from .base import Strategy, StrategyRNG, View
 #: comparison codes of a condition (the kernel's ``sim.core.compiled.compare``)
 OPS = {">=": 0, "<=": 1, "==": 2, "!=": 3, ">": 4, "<": 5}
 #: columns of a rule row
-R_KIND, R_COND0, R_COND1, R_ACT0, R_ACT1 = range(5)
-RULE_WIDTH = 5
-ANY_KIND = -1
+R_KIND, R_COND0, R_COND1, R_ACT0, R_ACT1, R_SCORE, R_MODE = range(7)
+RULE_WIDTH = 7
+#: a rule row's kind: every decision kind; the plan's restriction (``Plan.restrict``, first row of a seat)
+ANY_KIND, RESTRICT_KIND = -1, -2
+#: how a rule uses its score (``R_MODE``): not at all, the highest, the positive ones
+SCORE_NONE, SCORE_BEST, SCORE_KEEP = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,9 @@ class Rule:
         kinds: decision kind names where it applies (every kind when empty).
         when: conditions that must all hold.
         exclude: the name of an action set taken out of a named ``prefer`` set.
+        best: the name of an engine action score (``SCORES``): keep the legal preferred actions with the
+            highest score (ties drawn uniformly, in the order listed).
+        keep: the name of an engine action score: keep the legal preferred actions with a positive score.
     """
 
     label: str
@@ -58,18 +71,33 @@ class Rule:
     kinds: tuple[str, ...] = ()
     when: tuple[When, ...] = ()
     exclude: str | None = None
+    best: str | None = None
+    keep: str | None = None
 
 
 @dataclass(frozen=True)
 class Plan:
-    """A priority list of rules; the fallback is uniform over the legal actions."""
+    """A priority list of rules; the fallback is uniform over the legal actions.
+
+    Attributes:
+        name: the plan's name.
+        rules: the rules in priority order.
+        restrict: the name of an engine action score: only actions with a positive score are taken (by
+            the rules and the fallback), unless no legal action has one (then every legal action).
+    """
 
     name: str
     rules: tuple[Rule, ...] = ()
+    restrict: str | None = None
 
     def explain(self) -> list[str]:
-        """The plan in words: rule labels in priority order, then the fallback."""
-        return [r.label for r in self.rules] + ["otherwise: random"]
+        """The plan in words: rule labels in priority order (a label repeated by consecutive rules once),
+        then the fallback."""
+        out = []
+        for r in self.rules:
+            if not out or out[-1] != r.label:
+                out.append(r.label)
+        return out + ["otherwise: random"]
 
 
 @dataclass(frozen=True)
@@ -77,8 +105,9 @@ class PlanTables:
     """Plans compiled for the kernels, one per seat.
 
     Attributes:
-        rules: ``int64[R, RULE_WIDTH]``: decision kind code (``ANY_KIND``), condition rows ``[c0, c1)``,
-            preferred action rows ``[a0, a1)``.
+        rules: ``int64[R, RULE_WIDTH]``: decision kind code (``ANY_KIND``; ``RESTRICT_KIND`` for a plan's
+            restriction), condition rows ``[c0, c1)``, preferred action rows ``[a0, a1)``, action score id
+            (-1 none) and how it is used (``SCORE_*``).
         conds: ``int64[C, 3]``: feature id, comparison code (:data:`OPS`), value.
         acts: ``int64[N]``: preferred actions, rule after rule.
         seat_rules: ``int64[P + 1]``: seat ``p``'s rules are rows ``seat_rules[p]:seat_rules[p + 1]``.
@@ -95,7 +124,16 @@ def _is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
-def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_actions: int) -> PlanTables:
+def _score_id(where: str, name: str, scores: tuple[str, ...]) -> int:
+    """Index of action score ``name`` in the engine's ``scores``; ConfigError naming it otherwise."""
+    if name not in scores:
+        allowed = ", ".join(scores) or "none (this engine names no action scores)"
+        raise ConfigError(f"{where}: unknown action score {name!r}; allowed: {allowed}")
+    return scores.index(name)
+
+
+def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_actions: int,
+                  scores: tuple[str, ...] = ()) -> PlanTables:
     """Flat tables of one plan per seat (``plans[p]``).
 
     Args:
@@ -103,14 +141,20 @@ def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_a
         kinds: the engine's decision kind codes by name (``{"D_TURN": 1}``).
         features: the engine's feature names, in the order of its feature vector.
         num_actions: A, the size of the action space.
+        scores: the engine's action score names (``SCORES`` of its features module), in id order.
 
     Raises:
-        ConfigError: an unknown kind, feature or comparison, an action that is not an integer in ``0..A-1``
-            or a condition value that is not an integer (one line naming the value and what is allowed).
+        ConfigError: an unknown kind, feature, comparison or action score, a rule with both ``best`` and
+            ``keep``, an action that is not an integer in ``0..A-1`` or a condition value that is not an
+            integer (one line naming the value and what is allowed).
     """
     rules, conds, acts, seat_rules = [], [], [], [0]
     fid = {f: i for i, f in enumerate(features)}
+    scores = tuple(scores)
     for plan in plans:
+        if plan.restrict is not None:
+            sid = _score_id(f"plan {plan.name!r}, restrict", plan.restrict, scores)
+            rules.append((RESTRICT_KIND, len(conds), len(conds), len(acts), len(acts), sid, SCORE_KEEP))
         for rule in plan.rules:
             where = f"plan {plan.name!r}, rule {rule.label!r}"
             if isinstance(rule.prefer, str):
@@ -130,12 +174,19 @@ def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_a
                     raise ConfigError(f"{where}: unknown comparison {w.op!r}; allowed: {' '.join(OPS)}")
                 if not _is_int(w.value):
                     raise ConfigError(f"{where}: value {w.value!r} of {w.feature!r} is not an integer; allowed: integers")
+            if rule.best is not None and rule.keep is not None:
+                raise ConfigError(f"{where}: both best={rule.best!r} and keep={rule.keep!r}; allowed: one of them")
+            sid, mode = -1, SCORE_NONE
+            if rule.best is not None:
+                sid, mode = _score_id(where, rule.best, scores), SCORE_BEST
+            elif rule.keep is not None:
+                sid, mode = _score_id(where, rule.keep, scores), SCORE_KEEP
             for k in ks or [ANY_KIND]:  # a rule for several kinds is one row per kind
                 c0 = len(conds)
                 conds += [(fid[w.feature], OPS[w.op], int(w.value)) for w in rule.when]
                 a0 = len(acts)
                 acts += [int(a) for a in rule.prefer]
-                rules.append((k, c0, len(conds), a0, len(acts)))
+                rules.append((k, c0, len(conds), a0, len(acts), sid, mode))
         seat_rules.append(len(rules))
     return PlanTables(np.array(rules, np.int64).reshape(-1, RULE_WIDTH), np.array(conds, np.int64).reshape(-1, 3),
                       np.array(acts, np.int64), np.array(seat_rules, np.int64))
@@ -159,9 +210,9 @@ def resolve(plan: Plan, action_sets: dict | None) -> Plan:
             row = np.asarray(action_sets[r.prefer], bool)
             if r.exclude:
                 row = row & ~np.asarray(action_sets[r.exclude], bool)
-            r = Rule(r.label, tuple(int(a) for a in np.flatnonzero(row)), r.kinds, r.when)
+            r = Rule(r.label, tuple(int(a) for a in np.flatnonzero(row)), r.kinds, r.when, best=r.best, keep=r.keep)
         rules.append(r)
-    return Plan(plan.name, tuple(rules))
+    return Plan(plan.name, tuple(rules), plan.restrict)
 
 
 class CompiledPlan(Strategy):
@@ -193,7 +244,7 @@ class CompiledPlan(Strategy):
         if self._resolved is None or self._resolved[0]() is not game:
             plan = resolve(self.plan, self.action_sets(game) if self.action_sets else None)
             mod = game.compiled_module()
-            tables = compile_plans([plan], mod.KINDS, mod.FEATURES, game.num_actions)
+            tables = compile_plans([plan], mod.KINDS, mod.FEATURES, game.num_actions, mod.SCORES)
             self._resolved = (weakref.ref(game), plan, tables)
         return self._resolved[1], self._resolved[2]
 

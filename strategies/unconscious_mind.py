@@ -1,9 +1,21 @@
-"""Unconscious Mind strategies: five scripted plans, a tuned heuristic and rollouts.
+"""Unconscious Mind strategies: six scripted plans, a tuned heuristic and rollouts.
 
-Each scripted plan is a short priority list (:class:`strategies.priority.PriorityStrategy`). A rule reads the
-pending decision on top of each deciding game's stack (``state.stk[g, sp-1]``) and marks the actions it
-prefers; action ids mean different things under different decisions (see ``sim/unconscious_mind/actions.py``).
-Everything is vectorized over the deciding games; no per-game Python loops.
+Every scripted strategy is a :class:`~strategies.plans.Plan` of :class:`~strategies.plans.Rule` rows, read like a
+player's plan and played inside the compiled play kernel (docs/compiled_play.md). A rule names
+
+- the pending decision it applies to (the kind on top of the game's decision stack, ``D_TURN``, ``D_MODE``, ...;
+  action ids mean different things under different decisions: ``sim/unconscious_mind/actions.py``),
+- the actions it prefers: action ids, or a named action set of :func:`action_sets` ("State Ideas on a space
+  pointing at the Play action"), optionally ranked or filtered by an engine action score
+  (``sim/unconscious_mind/features.py``: ``row_fill`` "the fullest Notebook row", ``ring_colour``,
+  ``cite_match``), and
+- optional conditions on named features (Research cards in hand, Ideas on the table, Coffee, round, ...).
+
+An "A or B" condition is two rules with the same preferences, one per condition (the first that holds and has
+a legal preferred action decides, so the choice is the same). The rules are those of the former priority
+lists, in the same order, and choose exactly as they did (the golden games of ``tests/golden.json``).
+The Python helpers below (``row_fill``, ``own_publishable``, ``no_cite_mask``, ...) compute the same
+quantities on a batch view, for analysis and tests.
 """
 
 from __future__ import annotations
@@ -14,17 +26,20 @@ from sim.core.errors import ConfigError
 from sim.unconscious_mind import codes as R
 from sim.unconscious_mind.actions import (CARD0, CH0, MODE0, MODE_BRIGHT, MODE_NORMAL, N_CARD, NUM_ACTIONS, PLACE0, POS0,
                                           RECALL, TREAT)
+from sim.unconscious_mind.content import MT_ACTIONS
 
 from .base import RandomStrategy, game_table
 from .generic import Heuristic
-from .priority import PriorityStrategy
+from .plans import CompiledPlan
+from .plans import Plan as PlanData
+from .plans import Rule, When
 from .registry import Arg, register_strategy
 
 GAME = ("unconscious-mind",)
 A = NUM_ACTIONS
 
 
-# ------------------------------------------------------------------ rule helpers
+# ------------------------------------------------------------------ state helpers (Python, on a batch view)
 def _place_mt(game) -> np.ndarray:
     """``int[A]``: the Meeting Table action a PLACE action points at (-1 elsewhere); cached per engine."""
     return game_table(game, "um-place-mt", _build_place_mt)
@@ -49,121 +64,94 @@ def _top(view):
     return c
 
 
-def _cols(ids) -> np.ndarray:
-    return np.unique(np.asarray(list(ids), np.int64))
-
-
-_EMPTY = np.zeros(0, np.int64)
-
-
-def on(kind, ids, cond=None):
-    """Rule: under decision ``kind`` prefer actions ``ids`` (where ``cond(view) -> bool[n]`` holds).
-
-    Returns the priority fast path ``(actions, gate)``; ``cond`` is only evaluated when some game is
-    at decision ``kind``."""
-    cols = _cols(ids)
-
-    def fn(view, legal):
-        ok = _top(view)[0] == kind
-        if cond is not None and ok.any():
-            ok = ok & cond(view)
-        return cols, ok
-    return fn
-
-
-_PLACE_COLS: dict = {}
-
-
-def place(*mts, cond=None):
-    """Rule: on the turn decision, State Ideas on a space pointing at one of Meeting Table actions ``mts``."""
-    def fn(view, legal):
-        key = (id(view.game), mts)
-        cols = _PLACE_COLS.get(key)
-        if cols is None:
-            cols = _PLACE_COLS[key] = np.flatnonzero(np.isin(_place_mt(view.game), mts))
-        ok = _top(view)[0] == R.D_TURN
-        if cond is not None and ok.any():
-            ok = ok & cond(view)
-        return cols, ok
-    return fn
-
-
-def most(kind, base, score):
-    """Rule: under ``kind`` prefer the legal choice ``CH0+i`` with the highest ``score(view) -> [n, m]``."""
-    def fn(view, legal):
-        k = _top(view)[0]
-        at = k == kind
-        if not at.any():
-            return _EMPTY, at
-        s = score(view).astype(np.float64)
-        m = s.shape[1]
-        lg = legal[:, base:base + m]
-        s = np.where(lg, s, -np.inf)
-        best = lg & (s >= s.max(axis=1, keepdims=True))
-        out = np.zeros(legal.shape, bool)
-        out[:, base:base + m] = best & at[:, None]
-        return out
-    return fn
-
-
 def _mine(view, name):
     return getattr(view.state, name)[view.idx, view.seat]
 
 
 def no_colour(view):
+    """``bool[n]``: no player-colour Insight on the seat's dial (feature ``colour_insights == 0``)."""
     return view.state.dial_c[view.idx, view.seat].sum(axis=1) == 0
 
 
 def hand_cards(view):
+    """``int[n]``: Research cards in the seat's hand (feature ``hand_cards``)."""
     st, g = view.state, view.idx
     return ((st.card_loc[g] == R.L_HAND) & (st.card_own[g] == view.seat)).sum(axis=1)
 
 
 def inplay_cards(view):
+    """``int[n]``: the seat's Research cards in play (feature ``inplay_cards``)."""
     st, g = view.state, view.idx
     return ((st.card_loc[g] == R.L_INPLAY) & (st.card_own[g] == view.seat)).sum(axis=1)
 
 
 def row_fill(view):
+    """``int[n, 3]``: tiles in each Notebook row (action score ``row_fill``)."""
     return (view.state.nb[view.idx, view.seat].reshape(-1, 3, 3) >= 0).sum(axis=2)
 
 
 def col_fill(view):
+    """``int[n, 3]``: tiles in each Notebook column (action score ``col_fill``)."""
     return (view.state.nb[view.idx, view.seat].reshape(-1, 3, 3) >= 0).sum(axis=1)
 
 
 def ideas_on_table(view):
+    """``int[n]``: idea spaces holding the seat's Ideas (feature ``ideas_on_table``)."""
     return (view.state.space_owner[view.idx] == view.seat).sum(axis=1)
 
 
-def colour_from_ring(view, legal):
-    """Rule for the player-colour Insight a Treatise or district slot takes from a ring (D_COLOUR, reserve
-    already ruled out): a ring Insight that no client's next dream needs (removing it leaves every room's next
-    dream payable), lowest level first; else the lowest level. Compared in order: needed, then level."""
-    k = _top(view)[0]
-    at = k == R.D_COLOUR
-    if not at.any():
-        return _EMPTY, at
-    st, g, gm, p = view.state, view.idx, view.game, view.seat
-    tok = (st.dial_w[g, p] + st.dial_c[g, p])[:, 1:]  # [n, 9] Insights on the rings
-    q = np.arange(9) // 3
-    lvl = np.arange(9) % 3
-    needed = np.zeros((g.size, 9), bool)
-    for room in range(2):
-        d = np.where(st.room_manifest[g, p, room] >= 0, st.room_manifest[g, p, room], st.room_latent[g, p, room])
-        has = (st.room_client[g, p, room] >= 0) & (d >= 0)
-        dd = np.maximum(d, 0)
-        cq, cl = gm.A["dr_cq"][dd], gm.A["dr_cl"][dd]
-        pays = ((cq[:, None] == 3) | (q[None, :] == cq[:, None])) & (lvl[None, :] >= cl[:, None])  # [n, 9]
-        last = (pays * tok).sum(axis=1) == 1  # exactly one Insight pays this dream
-        needed |= has[:, None] & last[:, None] & pays
-    lg = legal[:, CH0 + 1:CH0 + 10]
-    cand = np.where((lg & ~needed).any(axis=1, keepdims=True), lg & ~needed, lg)
-    big = np.where(cand, lvl[None, :], 9)
-    best = cand & (big == big.min(axis=1, keepdims=True))
-    out = np.zeros(legal.shape, bool)
-    out[:, CH0 + 1:CH0 + 10] = best & at[:, None]
-    return out
+def others_citable(view):
+    """``bool[n]``: another seat has a published Treatise with Volumes left to cite (feature ``others_citable``)."""
+    st, g = view.state, view.idx
+    own = st.tr_owner[g]
+    return ((own >= 0) & (own != view.seat) & (st.tr_n[g] > 0)).any(axis=1)
+
+
+def late(view):
+    """``bool[n]``: round 18 or later (feature ``round``)."""
+    return view.state.rnd[view.idx] >= 18
+
+
+# ------------------------------------------------------------------ rule building blocks
+#: the place action sets the plans name: set name -> Meeting Table actions (filled by :func:`place`)
+_PLACE_SETS: dict[str, tuple[int, ...]] = {}
+
+
+def action_sets(game) -> dict[str, np.ndarray]:
+    """The named action sets the plans prefer (``bool[A]`` each, cached per engine): ``place:<MT actions>``,
+    the PLACE actions (State Ideas) whose idea space points at one of those Meeting Table actions."""
+    return game_table(game, "um-action-sets", _build_action_sets)
+
+
+def _build_action_sets(game) -> dict[str, np.ndarray]:
+    mt = _place_mt(game)
+    return {name: np.isin(mt, mts) for name, mts in _PLACE_SETS.items()}
+
+
+def on(label: str, kind: str, ids, when: tuple = (), **score) -> Rule:
+    """Rule: under decision ``kind`` (``"D_TURN"``) prefer actions ``ids`` (increasing id order) when the
+    conditions ``when`` hold; ``best=``/``keep=`` an engine action score."""
+    return Rule(label, tuple(sorted({int(a) for a in ids})), kinds=(kind,), when=tuple(when), **score)
+
+
+def place(label: str, *mts: int, when: tuple = ()) -> Rule:
+    """Rule: on the turn decision, State Ideas on a space pointing at one of Meeting Table actions ``mts``."""
+    name = "place:" + "+".join(MT_ACTIONS[m] for m in mts)
+    _PLACE_SETS[name] = tuple(mts)
+    return Rule(label, name, kinds=("D_TURN",), when=tuple(when))
+
+
+HAND = (When("hand_cards", ">", 0),)
+NO_COLOUR = (When("colour_insights", "==", 0),)
+HAS_COFFEE = (When("coffee", ">=", 1),)
+
+
+def ideas_at_least(n: int) -> tuple:
+    return (When("ideas_on_table", ">=", n),)
+
+
+def inplay_at_least(n: int) -> tuple:
+    return (When("inplay_cards", ">=", n),)
 
 
 CARDS = range(CARD0, CARD0 + N_CARD)
@@ -172,131 +160,102 @@ ELEVATE = range(POS0, POS0 + 9)
 
 # sub-decisions every plan handles the same way (after its own rules)
 COMMON = [
-    ("two Ideas at once", on(R.D_MODE, [MODE0 + 2])),
-    ("one plain Idea", on(R.D_MODE, [MODE0 + 0])),
-    ("publish a Treatise if the Play space allows", on(R.D_RESPLAY, PUBLISH)),
-    ("play Research cards", on(R.D_RESPLAY, CARDS)),
-    ("fill the fullest Notebook row", most(R.D_PLACE, CH0, row_fill)),
-    ("activate the fullest column", most(R.D_COLUMN, CH0, col_fill)),
-    ("take free tiles", on(R.D_FREE_TILE, [CH0, CH0 + 1])),
-    ("use Elevations", on(R.D_ELXF, ELEVATE)),
-    ("district slots before Location bonuses", on(R.D_RECALLB, range(CH0 + 6, CH0 + 14))),
-    ("player-colour Insight from the reserve (an idle token)", on(R.D_COLOUR, [CH0])),
-    ("else from a ring Insight no client's next dream needs, lowest level first", colour_from_ring),
-    ("take Location bonuses", on(R.D_RECALLB, range(CH0, CH0 + 6))),
-    ("treat every treatable client", on(R.D_TREAT, [CH0, CH0 + 1])),
+    on("two Ideas at once", "D_MODE", [MODE0 + 2]),
+    on("one plain Idea", "D_MODE", [MODE0 + 0]),
+    on("publish a Treatise if the Play space allows", "D_RESPLAY", PUBLISH),
+    on("play Research cards", "D_RESPLAY", CARDS),
+    on("fill the fullest Notebook row", "D_PLACE", range(CH0, CH0 + 3), best="row_fill"),
+    on("activate the fullest column", "D_COLUMN", range(CH0, CH0 + 3), best="col_fill"),
+    on("take free tiles", "D_FREE_TILE", [CH0, CH0 + 1]),
+    on("use Elevations", "D_ELXF", ELEVATE),
+    on("district slots before Location bonuses", "D_RECALLB", range(CH0 + 6, CH0 + 14)),
+    on("player-colour Insight from the reserve (an idle token)", "D_COLOUR", [CH0]),
+    on("else from a ring Insight no client's next dream needs, lowest level first", "D_COLOUR",
+       range(CH0 + 1, CH0 + 10), best="ring_colour"),
+    on("take Location bonuses", "D_RECALLB", range(CH0, CH0 + 6)),
+    on("treat every treatable client", "D_TREAT", [CH0, CH0 + 1]),
 ]
 
 
-class Plan(PriorityStrategy):
-    """A named scripted plan: its own rules, then :data:`COMMON`, then random."""
+class Plan(CompiledPlan):
+    """A named scripted plan: its own rules, then :data:`COMMON`, then random (a compiled plan).
 
-    def __init__(self, name: str, rules, **args):
-        super().__init__(rules=list(rules) + COMMON, fallback=RandomStrategy(), **args)
-        self.name = name
+    Args:
+        name: the registered name.
+        rules: its own rules (:class:`~strategies.plans.Rule`), in priority order.
+        restrict: an engine action score limiting every choice (``Plan.restrict``; never-cite).
+    """
+
+    def __init__(self, name: str, rules, restrict: str | None = None, **args):
+        super().__init__(PlanData(name, tuple(list(rules) + COMMON), restrict), action_sets=action_sets, **args)
 
 
 def _plan(name, rules):
     return lambda **args: Plan(name, rules, **args)
 
 
-def others_citable(view):
-    """bool[n]: another seat has a published Treatise with Volumes left to cite."""
-    st, g = view.state, view.idx
-    own = st.tr_owner[g]
-    return ((own >= 0) & (own != view.seat) & (st.tr_n[g] > 0)).any(axis=1)
-
-
-def cite_match(view, legal):
-    """Rule: publish a displayed Treatise needing a colour that some other seat's Treatise can supply now."""
-    st, g, gm = view.state, view.idx, view.game
-    k, _, _ = _top(view)
-    if not (k == R.D_RESPLAY).any():
-        return _EMPTY, k == R.D_RESPLAY
-    col = gm.A["card_col"]
-    own, n = st.tr_owner[g], st.tr_n[g]
-    ok = (own >= 0) & (own != view.seat) & (n > 0)
-    last = np.take_along_axis(st.tr_cards[g], np.maximum(n - 1, 0)[:, :, None], axis=2)[:, :, 0]
-    cc = np.zeros((g.size, 4), bool)
-    rows = np.nonzero(ok)
-    cc[rows[0], col[last[rows]]] = True
-    tcols, tlen = gm.A["tr_cols"], gm.A["tr_len"]
-    need = np.zeros((tcols.shape[0], 4), bool)
-    for t in range(tcols.shape[0]):
-        need[t, tcols[t, 1:tlen[t]]] = True
-    disp = st.trdisp[g]
-    m = (need[np.maximum(disp, 0)] & cc[:, None, :]).any(axis=2) & (disp >= 0)
-    out = np.zeros(legal.shape, bool)
-    out[:, CH0:CH0 + disp.shape[1]] = m & (k == R.D_RESPLAY)[:, None]
-    return out
-
-
-def late(view):
-    return view.state.rnd[view.idx] >= 18
-
-
 # ------------------------------------------------------------------ scripted plans
 COFFEE_ENGINE = [
-    ("right tile (both effects) with 3+ Coffee", place(R.MT_RIGHT)),
-    ("center tile with 2+ Coffee", place(R.MT_CENTER)),
-    ("stack tile", place(R.MT_STACK)),
-    ("play Research cards in hand", place(R.MT_PLAY, cond=lambda v: hand_cards(v) > 0)),
-    ("Recall for Coffee when 2+ spaces are held", on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 2)),
-    ("Generate Insights", place(R.MT_GEN)),
-    ("level II tiles", on(R.D_TILE_SRC, [CH0 + 1])),
+    place("right tile (both effects) with 3+ Coffee", R.MT_RIGHT),
+    place("center tile with 2+ Coffee", R.MT_CENTER),
+    place("stack tile", R.MT_STACK),
+    place("play Research cards in hand", R.MT_PLAY, when=HAND),
+    on("Recall for Coffee when 2+ spaces are held", "D_TURN", [RECALL], when=ideas_at_least(2)),
+    place("Generate Insights", R.MT_GEN),
+    on("level II tiles", "D_TILE_SRC", [CH0 + 1]),
 ]
 
 PUBLISHER = [
-    ("no colour Insight: buy a tile to uncover one", place(R.MT_STACK, R.MT_CENTER, cond=no_colour)),
-    ("Play when cards are in hand or enough in play", place(R.MT_PLAY, cond=lambda v: (hand_cards(v) > 0)
-                                                          | (inplay_cards(v) >= 3))),
-    ("buy a tile for a colour Insight", place(R.MT_CENTER, R.MT_STACK, cond=lambda v: _mine(v, "coffee") >= 1)),
-    ("draw Research cards", place(R.MT_DRAW)),
-    ("Recall when 2+ spaces are held", on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 2)),
-    ("own Volumes before citing", on(R.D_GATHER, CARDS)),
+    place("no colour Insight: buy a tile to uncover one", R.MT_STACK, R.MT_CENTER, when=NO_COLOUR),
+    place("Play when cards are in hand or enough in play", R.MT_PLAY, when=HAND),
+    place("Play when cards are in hand or enough in play", R.MT_PLAY, when=inplay_at_least(3)),
+    place("buy a tile for a colour Insight", R.MT_CENTER, R.MT_STACK, when=HAS_COFFEE),
+    place("draw Research cards", R.MT_DRAW),
+    on("Recall when 2+ spaces are held", "D_TURN", [RECALL], when=ideas_at_least(2)),
+    on("own Volumes before citing", "D_GATHER", CARDS),
 ]
 
 
 CITER = [
-    ("no colour Insight: buy a tile to uncover one", place(R.MT_STACK, R.MT_CENTER, cond=no_colour)),
-    ("Play when cards are in hand or some in play", place(R.MT_PLAY, cond=lambda v: (hand_cards(v) > 0)
-                                                          | (inplay_cards(v) >= 2))),
-    ("cite other players' Treatises", on(R.D_GATHER, range(CH0, CH0 + 24))),
-    ("publish a Treatise someone else's Treatise can feed", cite_match),
-    ("publish once someone can be cited (or late)",
-     on(R.D_RESPLAY, PUBLISH, cond=lambda v: others_citable(v) | late(v))),
-    ("else keep playing cards", on(R.D_RESPLAY, CARDS)),
-    ("buy a tile for a colour Insight", place(R.MT_STACK, R.MT_CENTER, cond=lambda v: _mine(v, "coffee") >= 1)),
-    ("draw Research cards", place(R.MT_DRAW)),
-    ("Recall when 2+ spaces are held", on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 2)),
+    place("no colour Insight: buy a tile to uncover one", R.MT_STACK, R.MT_CENTER, when=NO_COLOUR),
+    place("Play when cards are in hand or some in play", R.MT_PLAY, when=HAND),
+    place("Play when cards are in hand or some in play", R.MT_PLAY, when=inplay_at_least(2)),
+    on("cite other players' Treatises", "D_GATHER", range(CH0, CH0 + 24)),
+    on("publish a Treatise someone else's Treatise can feed", "D_RESPLAY", range(CH0, CH0 + 24), keep="cite_match"),
+    on("publish once someone can be cited (or late)", "D_RESPLAY", PUBLISH, when=(When("others_citable", "==", 1),)),
+    on("publish once someone can be cited (or late)", "D_RESPLAY", PUBLISH, when=(When("round", ">=", 18),)),
+    on("else keep playing cards", "D_RESPLAY", CARDS),
+    place("buy a tile for a colour Insight", R.MT_STACK, R.MT_CENTER, when=HAS_COFFEE),
+    place("draw Research cards", R.MT_DRAW),
+    on("Recall when 2+ spaces are held", "D_TURN", [RECALL], when=ideas_at_least(2)),
 ]
 
 # the citer's plan with its one citing rule replaced by own Volumes (the never-cite control)
-NEVER_CITE = [(("own Volumes, never a citation", on(R.D_GATHER, CARDS)) if label == "cite other players' Treatises"
-               else (label, fn)) for label, fn in CITER]
+NEVER_CITE = [on("own Volumes, never a citation", "D_GATHER", CARDS) if r.label == "cite other players' Treatises"
+              else r for r in CITER]
 
 CURER = [
-    ("Treat Clients", on(R.D_TURN, [TREAT])),
-    ("spend heart boxes on clients", on(R.D_HEARTS, [CH0, CH0 + 1])),
-    ("therapy on a client", on(R.D_THERAPY, [CH0, CH0 + 1])),
-    ("play Research cards in hand", place(R.MT_PLAY, cond=lambda v: hand_cards(v) > 0)),
-    ("Elevate Insights for dream costs", place(R.MT_ELEV)),
-    ("Generate Insights", place(R.MT_GEN)),
-    ("Case Study clients", on(R.D_NEWCLIENT, range(CH0 + 3, CH0 + 6))),
-    ("Recall when 2+ spaces are held", on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 2)),
+    on("Treat Clients", "D_TURN", [TREAT]),
+    on("spend heart boxes on clients", "D_HEARTS", [CH0, CH0 + 1]),
+    on("therapy on a client", "D_THERAPY", [CH0, CH0 + 1]),
+    place("play Research cards in hand", R.MT_PLAY, when=HAND),
+    place("Elevate Insights for dream costs", R.MT_ELEV),
+    place("Generate Insights", R.MT_GEN),
+    on("Case Study clients", "D_NEWCLIENT", range(CH0 + 3, CH0 + 6)),
+    on("Recall when 2+ spaces are held", "D_TURN", [RECALL], when=ideas_at_least(2)),
 ]
 
 CITY_WALKER = [
-    ("play Research cards in hand for their tags", place(R.MT_PLAY, cond=lambda v: hand_cards(v) > 0)),
-    ("move the Professor", place(R.MT_PROF)),
-    ("Recall for Location and district bonuses when 3+ spaces are held",
-     on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 3)),
-    ("center tile for tags and Coffee", place(R.MT_CENTER)),
-    ("stack tile for tags", place(R.MT_STACK)),
-    ("draw Research cards", place(R.MT_DRAW)),
-    ("resolve Locations once per tag", on(R.D_LOCTRIG, [CH0 + 1, CH0 + 3])),
-    ("move the Professor as far as allowed", on(R.D_PROF, [CH0 + 1])),
-    ("Recall when 2+ spaces are held", on(R.D_TURN, [RECALL], cond=lambda v: ideas_on_table(v) >= 2)),
+    place("play Research cards in hand for their tags", R.MT_PLAY, when=HAND),
+    place("move the Professor", R.MT_PROF),
+    on("Recall for Location and district bonuses when 3+ spaces are held", "D_TURN", [RECALL],
+       when=ideas_at_least(3)),
+    place("center tile for tags and Coffee", R.MT_CENTER),
+    place("stack tile for tags", R.MT_STACK),
+    place("draw Research cards", R.MT_DRAW),
+    on("resolve Locations once per tag", "D_LOCTRIG", [CH0 + 1, CH0 + 3]),
+    on("move the Professor as far as allowed", "D_PROF", [CH0 + 1]),
+    on("Recall when 2+ spaces are held", "D_TURN", [RECALL], when=ideas_at_least(2)),
 ]
 
 for _name, _rules, _doc in (
@@ -408,28 +367,30 @@ def no_cite_mask(view, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class NeverCite(Plan):
     """The ``citer`` plan that never cites: the control of "citing vs never citing".
 
-    The citer's rules (its citing rule replaced by own Volumes), played on the legal mask of
-    :func:`no_cite_mask`, so neither a rule nor the random fallback ever picks a citation or a choice that
-    would force one. Citing is then still possible only where it is the sole legal action: a turn whose only
-    option is stating Ideas on a Play space that only a citing publication makes possible (D_TURN offers
-    no pass while any option exists, A-UM-20), or a second Play performance whose first one used up the hand
-    (D_RESPLAY offers no DONE before the first action). ``forced`` counts such decisions per decision kind
-    (``{kind: count}``, in this process; ``forced[R.D_GATHER]`` = forced citations). Measured: none in 2,400
-    four-seat games (docs/balance.md, citing vs never citing) nor in the 40 games of the strategy tests.
-    Cost: one ``[n, A]`` mask copy per decision plus the own-Volume count where a Play is possible.
+    The citer's rules (its citing rule replaced by own Volumes) under the restriction ``no_cite`` (an engine
+    action score, ``sim/unconscious_mind/features.py``, the same mask as :func:`no_cite_mask`), so neither a
+    rule nor the random fallback ever picks a citation or a choice that would force one. Citing is then still
+    possible only where it is the sole legal action: a turn whose only option is stating Ideas on a Play space
+    that only a citing publication makes possible (D_TURN offers no pass while any option exists, A-UM-20), or
+    a second Play performance whose first one used up the hand (D_RESPLAY offers no DONE before the first
+    action). ``forced`` counts such decisions per decision kind (``{kind: count}``, in this process) on the
+    Python-loop path (``play_batch(compiled=False)``; in the compiled play kernel the plan is not called
+    back, so count citations in the events table: ``forced[R.D_GATHER]`` = forced citations). Measured: none
+    in 2,400 four-seat games (docs/balance.md, citing vs never citing) nor in the 40 games of the strategy
+    tests.
     """
 
     def __init__(self, **args):
-        super().__init__("never-cite", NEVER_CITE, **args)
+        super().__init__("never-cite", NEVER_CITE, restrict="no_cite", **args)
         self.forced: dict[int, int] = {}
 
     def act(self, view, legal_mask, rng):
-        mask, forced = no_cite_mask(view, legal_mask)
+        _, forced = no_cite_mask(view, legal_mask)
         if forced.any():
             k = _top(view)[0][forced]
             for kind, cnt in zip(*np.unique(k, return_counts=True)):
                 self.forced[int(kind)] = self.forced.get(int(kind), 0) + int(cnt)
-        return super().act(view, mask, rng)
+        return super().act(view, legal_mask, rng)
 
 
 register_strategy("never-cite", NeverCite, games=GAME,

@@ -28,6 +28,8 @@ CASES: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
     ("unconscious-mind", ("publisher", "citer"), 6, 1),
     ("unconscious-mind", ("coffee-engine", "publisher", "citer", "curer"), 4, 2),
     ("unconscious-mind", ("random", "heuristic", "city-walker"), 3, 3),
+    ("unconscious-mind", ("never-cite", "city-walker", "citer", "publisher"), 4, 4),
+    ("unconscious-mind", ("curer", "never-cite", "coffee-engine"), 4, 5),
     ("galileos-truth", ("writer", "never-abjure"), 6, 1),
     ("galileos-truth", ("abjure-at:cycle=2", "never-abjure", "writer", "suspicion-averse"), 4, 2),
     ("galileos-truth", ("random", "heuristic", "observer"), 3, 3),

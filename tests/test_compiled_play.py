@@ -24,10 +24,12 @@ def _same(a, b):
     assert a.events.equals(b.events)
 
 
-def test_the_written_play_module_matches_the_template():
-    import tests.toy.play as mod
+@pytest.mark.parametrize("pkg", ["tests.toy", "sim.galileos_truth", "sim.unconscious_mind"])
+def test_the_written_play_module_matches_the_template(pkg):
+    import importlib
 
-    assert Path(mod.__file__).read_text() == play_module_source("tests.toy")
+    mod = importlib.import_module(f"{pkg}.play")
+    assert Path(mod.__file__).read_text() == play_module_source(pkg)
     assert main([]) == 2
 
 
@@ -131,3 +133,76 @@ def test_a_plan_on_running_streams_draws_as_the_python_strategies_do():
     b = RandomStrategy().act(View(g, st, idx, 0), mask[idx], StrategyRNG(b_streams, idx))
     assert np.array_equal(a, b) and np.array_equal(a_streams.counters, b_streams.counters)
     assert (a_streams.counters[idx] == ctr[idx] + 1).all()
+
+
+# ---------------------------------------------------------------------------- engine action scores
+def _pot_or_deck_plan(**score):
+    """A plan whose one rule ranks or filters DRAW and STOP by the toy's ``pot_or_deck`` score."""
+    return CompiledPlan(Plan("pot-or-deck", (Rule("the higher of pot and deck", (toy.DRAW, toy.STOP),
+                                                  kinds=("D_TURN",), **score),)))
+
+
+@pytest.mark.parametrize("score", [{"best": "pot_or_deck"}, {"keep": "pot_or_deck"}])
+def test_a_rule_on_an_action_score_gives_the_same_games_on_both_paths(score):
+    g = make_game("toy", toy.ToyParams(max_draws=30, copies=2))
+    seats = [_pot_or_deck_plan(**score), RandomStrategy()]
+    a = play_batch(g, seats, np.arange(200), 3)
+    b = play_batch(g, seats, np.arange(200), 3, compiled=False)
+    _same(a, b)
+    r = play_batch(g, [CompiledPlan(Plan("random")), RandomStrategy()], np.arange(200), 3)
+    assert not a.events.equals(r.events)  # the score changed the choices
+
+
+def test_best_keeps_the_preferred_action_with_the_highest_score():
+    # pot_or_deck scores STOP by the pot and DRAW by the cards left: the plan stops exactly when the pot is
+    # above the cards left, draws when below, and draws one of the two at random on a tie
+    from sim.core.rng import Streams
+    from strategies.base import StrategyRNG, View
+
+    g = make_game("toy", toy.ToyParams(max_draws=30, copies=1))
+    st = g.init(np.arange(64), 3, 2)
+    from tests.toy.cols import POT, TOP
+
+    st.game[:, POT] = np.arange(64) % 8
+    left = st.deck.shape[1] - st.game[:, TOP]
+    pot = st.game[:, POT]
+    mask = g.legal_action_mask(st)
+    assert mask.all() and (left == 4).all()  # both legal, 4 cards in a fresh deck
+    idx = np.arange(64)
+    plan = _pot_or_deck_plan(best="pot_or_deck")
+    got = plan.act(View(g, st, idx, 0), mask, StrategyRNG(Streams.for_games(1, st.game_id, 9), idx))
+    assert (got[pot > left] == toy.STOP).all() and (got[pot < left] == toy.DRAW).all()
+    assert set(got[pot == left].tolist()) == {toy.DRAW, toy.STOP} and (pot == left).sum() == 8  # ties: a draw
+    kept = _pot_or_deck_plan(keep="pot_or_deck").act(View(g, st, idx, 0), mask,
+                                                      StrategyRNG(Streams.for_games(1, st.game_id, 9), idx))
+    assert (kept[pot == 0] == toy.DRAW).all()  # STOP scores 0 with an empty pot: not kept
+    assert set(kept[pot > 0].tolist()) == {toy.DRAW, toy.STOP}
+
+
+def test_a_restricted_plan_takes_only_positive_score_actions_unless_none_is_legal():
+    g = make_game("toy")
+    # restrict to positive pot_or_deck: STOP only with a pot, so a fresh turn always draws (both paths)
+    plan = CompiledPlan(Plan("no-empty-stop", restrict="pot_or_deck"))
+    seats = [plan, plan]
+    a = play_batch(g, seats, np.arange(100), 4)
+    b = play_batch(g, seats, np.arange(100), 4, compiled=False)
+    _same(a, b)
+    t = a.turns.to_pandas()
+    assert (t["draws"] >= 1).all()  # no turn banked an empty pot
+    r = play_batch(g, [CompiledPlan(Plan("random"))] * 2, np.arange(100), 4).turns.to_pandas()
+    assert (r["draws"] == 0).any()
+
+
+def test_an_unknown_action_score_is_refused_in_one_line_naming_it():
+    import sim.galileos_truth.play as gt
+    import tests.toy.play as mod
+
+    with pytest.raises(ConfigError, match=r"plan 'p', rule 'r': unknown action score 'row_fill'; allowed: pot_or_deck$"):
+        compile_plans([Plan("p", (Rule("r", (0,), best="row_fill"),))], mod.KINDS, mod.FEATURES, 2, mod.SCORES)
+    with pytest.raises(ConfigError, match=r"plan 'p', restrict: unknown action score 'x'; allowed: pot_or_deck$"):
+        compile_plans([Plan("p", restrict="x")], mod.KINDS, mod.FEATURES, 2, mod.SCORES)
+    with pytest.raises(ConfigError, match=r"unknown action score 'x'; allowed: none \(this engine names no action"):
+        compile_plans([Plan("p", (Rule("r", (0,), keep="x"),))], gt.KINDS, gt.FEATURES, 2, gt.SCORES)
+    with pytest.raises(ConfigError, match="both best='pot_or_deck' and keep='pot_or_deck'; allowed: one of them"):
+        compile_plans([Plan("p", (Rule("r", (0,), best="pot_or_deck", keep="pot_or_deck"),))], mod.KINDS,
+                      mod.FEATURES, 2, mod.SCORES)

@@ -5,16 +5,20 @@ Every engine's play module (``<engine package>/play.py``) is **written out** fro
 fails when a written module is stale. It defines
 
 - ``play(...)``: for each game of the batch, until it is over: the pending decision's legal actions
-  (the engine's ``dispatch.legal``), the seat's plan choice (:func:`plan_choice` over the engine's
-  feature vector), ``dispatch.apply``, the ply counter. A game leaves the loop when it ends, when its log
+  (the engine's ``legal_at``), the seat's plan choice (``plan_choice``: the rules over the engine's
+  feature vector and action scores, :func:`rule_choice`, :func:`uniform_choice`), ``apply_at``, the ply
+  counter. A game leaves the loop when it ends, when its log
   buffers pass their drain mark (Python drains them and calls again), when a Python strategy holds the
   seat to act (Python decides that one ply), or at the ply bound; ``status[g]`` says which.
 - ``choose_batch(...)``: the same plan choice for the Python-loop path (:class:`strategies.plans.CompiledPlan`).
 
 The engine package provides: ``to_act`` and ``over`` columns in its ``game`` group (``cols.TO_ACT``,
 ``cols.OVER``); in ``features``, ``pending(S, g)`` (the decision kind game g waits for), ``FEATURES``
-(names) and ``features(<ctx>, g, p, out)``; ``dispatch`` and
-``decisions.TABLE`` (the decision routers and their table, in ``<pkg>.rules`` or ``<pkg>``); and in
+(names) and ``features(<ctx>, g, p, out)``, ``SCORES`` (action score names) and
+``action_scores(<ctx>, g, p, score_id, out)`` (``int64[A]``), ``legal_at(kind, <ctx>, g, out)`` (the legal
+action mask of the pending decision) and ``apply_at(kind, <ctx>, g, a, scratch)`` (apply an action and
+advance to the next decision; ``scratch`` is a free ``bool[A]``); ``decisions.TABLE`` (the decision table,
+in ``<pkg>.rules`` or ``<pkg>``: its ``allocates`` flag decides whether ``play`` counts references); and in
 ``engine``, ``kernel_context(game, state)``: the kernels' leading arguments ``<ctx>`` (``(S, prm)``).
 
 Each game keeps its own counter-based streams (the decision stream is keyed by run seed, game, seat and
@@ -38,8 +42,10 @@ _ONE = np.uint64(1)
 
 #: ``status[g]`` after ``play``: why game g left the loop
 ST_OVER, ST_DRAIN, ST_PYTHON, ST_BOUND, ST_STUCK = 0, 1, 2, 3, 4
-#: a rule row's kind for "every decision kind" (strategies.plans.ANY_KIND)
-ANY_KIND = -1
+#: a rule row's kind for "every decision kind" and for a plan's restriction (strategies.plans.ANY_KIND,
+#: RESTRICT_KIND); how a rule uses its action score (strategies.plans.SCORE_*)
+ANY_KIND, RESTRICT_KIND = -1, -2
+SCORE_NONE, SCORE_BEST, SCORE_KEEP = 0, 1, 2
 
 
 @njit(cache=True, _nrt=False)
@@ -74,35 +80,77 @@ def compare(x, op, v):
 
 
 @njit(cache=True, _nrt=False)
-def plan_choice(rules, conds, acts, r0, r1, kind, fv, mask, keys, counters, row):
-    """The action of a plan for one decision: the first rule of rows ``r0:r1`` whose kind matches,
-    whose conditions hold on the feature vector ``fv`` (``int64[F]``) and which has a legal preferred
-    action picks uniformly among those (in listed order); otherwise uniform over ``mask``
-    (``bool[A]``). One draw of stream ``row`` of ``keys``/``counters`` (``uint64[n]``, advanced), as
-    :meth:`sim.core.rng.Streams.choose_legal`; -1 (no draw) when nothing is legal."""
-    for r in range(r0, r1):
-        k = rules[r, 0]
-        if k != ANY_KIND and k != kind:
-            continue
-        ok = True
-        for c in range(rules[r, 1], rules[r, 2]):
-            if not compare(fv[conds[c, 0]], conds[c, 1], conds[c, 2]):
-                ok = False
-                break
-        if not ok:
-            continue
-        n = 0
-        for i in range(rules[r, 3], rules[r, 4]):
-            if mask[acts[i]]:
-                n += 1
-        if n == 0:
-            continue
-        j = draw_below(keys, counters, row, n)
-        for i in range(rules[r, 3], rules[r, 4]):
-            if mask[acts[i]]:
-                if j == 0:
-                    return acts[i]
-                j -= 1
+def conditions_hold(conds, c0, c1, fv):
+    """True when the condition rows ``c0:c1`` of ``conds`` (feature id, comparison code, value) all hold on
+    the feature vector ``fv`` (``int64[F]``)."""
+    for c in range(c0, c1):
+        if not compare(fv[conds[c, 0]], conds[c, 1], conds[c, 2]):
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def restrict(mask, sc):
+    """A plan's restriction (``Plan.restrict``): keep only the legal actions with a positive score ``sc``
+    (``int64[A]``) in ``mask`` (``bool[A]``, changed in place), unless none has one (then ``mask`` stays)."""
+    n = 0
+    for a in range(mask.shape[0]):
+        if mask[a] and sc[a] > 0:
+            n += 1
+    if n == 0:
+        return
+    for a in range(mask.shape[0]):
+        if sc[a] <= 0:
+            mask[a] = False
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _kept(a, mode, sc, top, mask):
+    """True when preferred action ``a`` is legal and passes the rule's score (``SCORE_BEST``: ``sc[a] ==
+    top``; ``SCORE_KEEP``: ``sc[a] > 0``)."""
+    if not mask[a]:
+        return False
+    if mode == SCORE_KEEP:
+        return sc[a] > 0
+    if mode == SCORE_BEST:
+        return sc[a] == top
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def rule_choice(acts, a0, a1, mode, sc, mask, keys, counters, row):
+    """The choice of one rule whose kind and conditions hold: uniformly among its preferred actions
+    ``acts[a0:a1]`` (in listed order) that are legal in ``mask`` and pass its score (``mode``:
+    ``SCORE_NONE``; ``SCORE_BEST``, the highest ``sc``; ``SCORE_KEEP``, a positive ``sc``), one draw of
+    stream ``row``; -1 (no draw) when none."""
+    top = 0
+    if mode == SCORE_BEST:
+        seen = False
+        for i in range(a0, a1):
+            a = acts[i]
+            if mask[a] and (not seen or sc[a] > top):
+                top = sc[a]
+                seen = True
+    n = 0
+    for i in range(a0, a1):
+        if _kept(acts[i], mode, sc, top, mask):
+            n += 1
+    if n == 0:
+        return -1
+    j = draw_below(keys, counters, row, n)
+    for i in range(a0, a1):
+        if _kept(acts[i], mode, sc, top, mask):
+            if j == 0:
+                return acts[i]
+            j -= 1
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def uniform_choice(mask, keys, counters, row):
+    """Uniform over the legal actions of ``mask`` (``bool[A]``), one draw of stream ``row`` of
+    ``keys``/``counters`` (``uint64[n]``, advanced), as :meth:`sim.core.rng.Streams.choose_legal`; -1 (no
+    draw) when nothing is legal."""
     n = 0
     for a in range(mask.shape[0]):
         if mask[a]:
@@ -132,7 +180,8 @@ def play_module_source(pkg: str) -> str:
     ctx = table.legal_args.split(", g,")[0]
     if not ctx.startswith("S"):
         raise ValueError(f"{rules}.decisions: the handlers' first argument must be the state tuple S, got {ctx!r}")
-    return TEMPLATE.read_text().format(pkg=pkg, rules=rules, ctx=ctx)
+    nrt = "" if getattr(table, "allocates", False) else ", _nrt=False"  # allocating handlers need the NRT
+    return TEMPLATE.read_text().format(pkg=pkg, rules=rules, ctx=ctx, nrt=nrt)
 
 
 def main(argv=None) -> int:

@@ -1,12 +1,16 @@
-"""What compiled play reads of a Galileo's Truth game (docs/compiled_play.md): the pending decision (its phase),
-and the named features a plan's conditions read
-(strategies/plans.py)."""
+"""What compiled play reads of and does to a Galileo's Truth game (docs/compiled_play.md): the pending decision
+(its phase), the named features a plan's conditions read (strategies/plans.py), the action scores (none), and
+the legal action mask and application of one decision (the decision routers)."""
 
 from numba import njit
+
+from .rules import dispatch
 
 from .cols import BOOKS, COINS, CYCLE, LEVEL, PHASE, RESEARCH, SUSP, VP
 from .content import N_SUBJECTS
 
+#: action score names (none: Galileo's Truth plans prefer constant action sets)
+SCORES = ()
 #: feature names, in the order of the feature vector
 FEATURES = ("cycle", "suspicion", "research", "books_total", "coins", "level", "vp")
 F_CYCLE, F_SUSPICION, F_RESEARCH, F_BOOKS_TOTAL, F_COINS, F_LEVEL, F_VP = range(len(FEATURES))
@@ -33,3 +37,22 @@ def pending(S, g):
     """The phase (``P_*``) game ``g`` waits for."""
     return S.game[g, PHASE]
 
+
+
+@njit(cache=True, _nrt=False)
+def action_scores(S, C, PR, g, p, score_id, out):
+    """Fill ``out`` (``int64[A]``) with action score ``score_id``: Galileo's Truth names none (zeros)."""
+    out[:] = 0
+
+
+@njit(cache=True, _nrt=False)
+def legal_at(kind, S, C, PR, g, out):
+    """The legal action mask (``bool[A]``, overwritten) of game ``g`` waiting for phase ``kind``."""
+    out[:] = False
+    dispatch.legal(kind, S, C, PR, g, out)
+
+
+@njit(cache=True, _nrt=False)
+def apply_at(kind, S, C, PR, g, a, scratch):
+    """Apply action ``a`` to game ``g`` waiting for phase ``kind`` (``scratch`` unused)."""
+    dispatch.apply(kind, S, C, PR, g, a)

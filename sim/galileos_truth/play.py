@@ -7,18 +7,18 @@ Written by ``python -m sim.core.compiled sim.galileos_truth`` from ``sim/core/da
 import numpy as np
 from numba import njit
 
-from sim.core.compiled import ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK, decision_key, plan_choice
-from sim.galileos_truth.rules import dispatch
+from sim.core.compiled import (ANY_KIND, RESTRICT_KIND, ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK,
+                               conditions_hold, decision_key, restrict, rule_choice, uniform_choice)
 from sim.galileos_truth.rules.decisions import TABLE
 from sim.galileos_truth.cols import OVER, TO_ACT
 from sim.galileos_truth.engine import kernel_context
-from sim.galileos_truth.features import FEATURES, features, pending
+from sim.galileos_truth.features import FEATURES, SCORES, action_scores, apply_at, features, legal_at, pending
 
 #: decision kind codes by name (for strategies.plans.compile_plans)
 KINDS = TABLE.kind_codes()
 N_FEATURES = len(FEATURES)
 
-__all__ = ["KINDS", "FEATURES", "kernel_context", "play", "choose_batch"]
+__all__ = ["KINDS", "FEATURES", "SCORES", "kernel_context", "play", "choose_batch"]
 
 
 @njit(cache=True)
@@ -34,14 +34,40 @@ def is_over(S, g):
 
 
 @njit(cache=True, _nrt=False)
-def play(S, C, PR, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, key,
-         ctr):
+def plan_choice(S, C, PR, g, p, rules, conds, acts, r0, r1, kind, fv, mask, sc, keys, counters, row):
+    """The action of seat ``p``'s plan (rule rows ``r0:r1``) in game ``g`` waiting for decision ``kind``:
+    the plan's restriction (a ``RESTRICT_KIND`` row: ``mask`` is narrowed in place), then the first rule
+    whose kind matches, whose conditions hold on ``fv`` and which keeps a legal preferred action decides
+    (its action score, if any, filled into the scratch ``sc``, ``int64[A]``); otherwise uniform over
+    ``mask``. One draw of stream ``row`` of ``keys``/``counters``; -1 when nothing is legal."""
+    for r in range(r0, r1):
+        k = rules[r, 0]
+        if k == RESTRICT_KIND:
+            action_scores(S, C, PR, g, p, rules[r, 5], sc)
+            restrict(mask, sc)
+            continue
+        if k != ANY_KIND and k != kind:
+            continue
+        if not conditions_hold(conds, rules[r, 1], rules[r, 2], fv):
+            continue
+        if rules[r, 5] >= 0:
+            action_scores(S, C, PR, g, p, rules[r, 5], sc)
+        a = rule_choice(acts, rules[r, 3], rules[r, 4], rules[r, 6], sc, mask, keys, counters, row)
+        if a >= 0:
+            return a
+    return uniform_choice(mask, keys, counters, row)
+
+
+@njit(cache=True, _nrt=False)
+def play(S, C, PR, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, sc,
+         key, ctr):
     """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
     ST_DRAIN (a log buffer passed ``tlim``/``elim`` rows), ST_PYTHON (a Python seat acts), ST_BOUND
     (ply bound reached unfinished), ST_STUCK (no legal action)). ``seat_keys``: ``uint64[P, B]``;
     ``compiled_seat``: ``bool[P]``; scratch ``mask`` (``bool[A]``), ``fv`` (``int64[len(FEATURES)]``),
-    ``key`` and ``ctr`` (``uint64[1]``: the decision's fresh stream). Compiled without reference counting
-    (it allocates nothing). Returns the plies played."""
+    ``sc`` (``int64[A]``: an action score), ``key`` and ``ctr`` (``uint64[1]``: the decision's fresh
+    stream). It allocates nothing itself (compiled without reference counting unless the engine's
+    handlers allocate). Returns the plies played."""
     plies = 0
     for g in range(S.ply.shape[0]):
         status[g] = ST_OVER
@@ -57,16 +83,16 @@ def play(S, C, PR, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bou
                 status[g] = ST_BOUND
                 break
             kind = pending(S, g)
-            mask[:] = False
-            dispatch.legal(kind, S, C, PR, g, mask)
+            legal_at(kind, S, C, PR, g, mask)
             features(S, C, PR, g, p, fv)
             key[0] = decision_key(seat_keys[p, g], S.ply[g])
             ctr[0] = 0
-            a = plan_choice(rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask, key, ctr, 0)
+            a = plan_choice(S, C, PR, g, p, rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask, sc, key,
+                            ctr, 0)
             if a < 0:
                 status[g] = ST_STUCK
                 break
-            dispatch.apply(kind, S, C, PR, g, a)
+            apply_at(kind, S, C, PR, g, a, mask)
             S.ply[g] += 1
             plies += 1
     return plies
@@ -76,9 +102,15 @@ def play(S, C, PR, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bou
 def choose_batch(S, C, PR, rules, conds, acts, r0, r1, idx, masks, keys, counters, rows, out):
     """Plan choices (rule rows ``r0:r1``) of the games ``idx`` (``int64[n]``) with legal masks ``masks``
     (``bool[n, A]``) into ``out`` (``int64[n]``); game ``idx[i]`` draws from stream ``rows[i]`` of
-    ``keys``/``counters`` (a :class:`sim.core.rng.Streams`, advanced as ``choose_legal`` advances it)."""
+    ``keys``/``counters`` (a :class:`sim.core.rng.Streams`, advanced as ``choose_legal`` advances it);
+    ``masks`` is left as it is (a plan's restriction narrows a copy)."""
     fv = np.zeros(N_FEATURES, np.int64)
+    mask = np.zeros(masks.shape[1], np.bool_)
+    sc = np.zeros(masks.shape[1], np.int64)
     for i in range(idx.shape[0]):
         g = idx[i]
-        features(S, C, PR, g, to_act(S, g), fv)
-        out[i] = plan_choice(rules, conds, acts, r0, r1, pending(S, g), fv, masks[i], keys, counters, rows[i])
+        p = to_act(S, g)
+        features(S, C, PR, g, p, fv)
+        mask[:] = masks[i]
+        out[i] = plan_choice(S, C, PR, g, p, rules, conds, acts, r0, r1, pending(S, g), fv, mask, sc, keys, counters,
+                             rows[i])

@@ -26,6 +26,12 @@ def _arr(t) -> np.ndarray:
     return np.asarray(t, dtype=np.int64)
 
 
+def kernel_context(game, state) -> tuple:
+    """The kernels' leading arguments ``(S, C)``: the state's arrays with the content, and the parameter vector
+    (compiled play, sim/core/compiled.py)."""
+    return game.kernel_args(state)
+
+
 class UnconsciousMind(Game):
     """Unconscious Mind (Fantasia Games, 2024), 1-4 players. Rules: ``docs/rules/unconscious_mind.md``."""
 
@@ -58,6 +64,7 @@ class UnconsciousMind(Game):
     score_categories = codes.VP_CATEGORIES
     turn_capacity = 8
     event_capacity = 128
+    compiled_play = "sim.unconscious_mind.play"
 
     def __init__(self, params=None, content_dir: Path | None = None):
         super().__init__(params, content_dir)

@@ -1,9 +1,16 @@
-"""What compiled play reads of a toy game: the pending decision, and the
-named features a plan's conditions read (strategies/plans.py)."""
+"""What compiled play reads of and does to a toy game: the pending decision, the named features a plan's
+conditions read and the action scores its rules rank by (strategies/plans.py), and the legal action mask and
+application of one decision."""
 
 from numba import njit
 
+from . import dispatch
 from .cols import DECISION, DRAWS, POT, ROUND, TOP, VP
+from .rules import DRAW, STOP
+
+#: action score names: ``pot_or_deck`` scores STOP by the pot (VP) and DRAW by the cards left in the deck
+SCORES = ("pot_or_deck",)
+S_POT_OR_DECK = 0
 
 #: feature names, in the order of the feature vector
 FEATURES = ("pot", "draws", "round", "vp", "cards_left")
@@ -26,3 +33,26 @@ def pending(S, g):
     """The decision kind game ``g`` waits for (0 when over)."""
     return S.game[g, DECISION]
 
+
+
+@njit(cache=True, _nrt=False)
+def action_scores(S, prm, g, p, score_id, out):
+    """Fill ``out`` (``int64[2]``) with action score ``score_id`` for seat ``p`` in game ``g``:
+    ``pot_or_deck``: STOP the pot (VP), DRAW the cards left in the deck."""
+    out[:] = 0
+    if score_id == S_POT_OR_DECK:
+        out[STOP] = S.game[g, POT]
+        out[DRAW] = S.pile.shape[2] - S.game[g, TOP]
+
+
+@njit(cache=True, _nrt=False)
+def legal_at(kind, S, prm, g, out):
+    """The legal action mask (``bool[2]``, overwritten) of game ``g`` waiting for decision ``kind``."""
+    out[:] = False
+    dispatch.legal(kind, S, prm, g, out)
+
+
+@njit(cache=True, _nrt=False)
+def apply_at(kind, S, prm, g, a, scratch):
+    """Apply action ``a`` to game ``g`` waiting for decision ``kind`` (``scratch`` unused)."""
+    dispatch.apply(kind, S, prm, g, a)

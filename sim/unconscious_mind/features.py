@@ -1,0 +1,239 @@
+"""What compiled play reads of and does to an Unconscious Mind game (docs/compiled_play.md): the pending decision
+(the kind on top of the decision stack), the named features a plan's conditions read, the action scores its
+rules rank or filter by (strategies/plans.py, strategies/unconscious_mind.py), and the legal action mask and
+application of one decision (``rules/loop.py``: automatic stack entries run until the next real decision).
+
+Every kernel reads the deciding seat ``p`` of game ``g``; ``S`` is :class:`sim.unconscious_mind.state.Arrays`,
+``C`` the parameter vector. The action scores and features allocate nothing (compiled without reference
+counting); ``legal_at``/``apply_at`` call the rule kernels, which still allocate (``DecisionTable.allocates``).
+"""
+
+from numba import njit
+
+from .actions import CARD0, CH0, MODE0, N_CARD, N_CH, PLACE0
+from .codes import (D_COLOUR, D_COLUMN, D_GATHER, D_MODE, D_PLACE, D_PLAYN, D_RESPLAY, D_TURN, K_PERFORM, L_HAND,
+                    L_INPLAY, MT_PLAY)
+from .cols import (CARD_LOC, CARD_OWN, COFFEE, DIAL_C, DIAL_W, NB, RND, ROOM_CLIENT, ROOM_LATENT, ROOM_MANIFEST, SP,
+                   SPACE_OWNER, STK_A, STK_B, STK_KIND, TR_CARDS, TR_N, TR_OWNER, TRDISP)
+from .content_layout import KBOARD, KCARD, KDREAM, KTR
+from .kcols import CARD_COL, DR_CL, DR_CQ, I_TRDISP_N, SPACE_MT, TR_COLS, TR_LEN
+from .rules.loop import advance, apply_one, mask_row
+
+#: feature names, in the order of the feature vector
+FEATURES = ("hand_cards", "inplay_cards", "ideas_on_table", "coffee", "colour_insights", "others_citable", "round")
+F_HAND, F_INPLAY, F_IDEAS_ON_TABLE, F_COFFEE, F_COLOUR, F_OTHERS_CITABLE, F_ROUND = range(len(FEATURES))
+
+#: action score names, in id order (``action_scores``)
+SCORES = ("row_fill", "col_fill", "ring_colour", "cite_match", "no_cite")
+S_ROW_FILL, S_COL_FILL, S_RING_COLOUR, S_CITE_MATCH, S_NO_CITE = range(len(SCORES))
+
+#: Ideas (normal + Bright) each D_MODE choice places (actions.MODE_NORMAL + MODE_BRIGHT)
+_MODE_IDEAS = (1, 1, 2, 2, 2)
+
+
+@njit(cache=True, _nrt=False)
+def pending(S, g):
+    """The decision kind on top of game ``g``'s decision stack (``codes.D_*``; -1 when the stack is empty)."""
+    sp = S.game[g, SP]
+    if sp == 0:
+        return -1
+    return S.stk[g, sp - 1, STK_KIND]
+
+
+@njit(cache=True, _nrt=False)
+def cards_at(S, g, p, loc):
+    """Research cards seat ``p`` holds at ``loc`` (``codes.L_HAND``, ``L_INPLAY``)."""
+    n = 0
+    for c in range(S.card.shape[1]):
+        if S.card[g, c, CARD_LOC] == loc and S.card[g, c, CARD_OWN] == p:
+            n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def colour_insights(S, g, p):
+    """Player-colour Insights on seat ``p``'s dial (reserve and rings)."""
+    n = 0
+    for i in range(10):
+        n += S.seat[g, p, DIAL_C + i]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def features(S, C, g, p, out):
+    """Fill ``out`` (``int64[len(FEATURES)]``) for seat ``p`` deciding in game ``g``: Research cards in hand
+    and in play, idea spaces holding its Ideas, Coffee, player-colour Insights on the dial, 1 when another
+    seat has a published Treatise with Volumes left to cite (else 0), and the round."""
+    out[F_HAND] = cards_at(S, g, p, L_HAND)
+    out[F_INPLAY] = cards_at(S, g, p, L_INPLAY)
+    n = 0
+    for s in range(S.space.shape[1]):
+        if S.space[g, s, SPACE_OWNER] == p:
+            n += 1
+    out[F_IDEAS_ON_TABLE] = n
+    out[F_COFFEE] = S.seat[g, p, COFFEE]
+    out[F_COLOUR] = colour_insights(S, g, p)
+    out[F_OTHERS_CITABLE] = 0
+    for t in range(S.treatise.shape[1]):
+        own = S.treatise[g, t, TR_OWNER]
+        if own >= 0 and own != p and S.treatise[g, t, TR_N] > 0:
+            out[F_OTHERS_CITABLE] = 1
+            break
+    out[F_ROUND] = S.game[g, RND]
+
+
+@njit(cache=True, _nrt=False)
+def _ring_colour(S, g, p, out):
+    """``ring_colour``: D_COLOUR's ring positions ``CH0+1+i`` (i = quality*3 + level): 13 - level for a ring
+    Insight that no client's next dream needs (removing it leaves every room's next dream payable), 3 - level
+    for one that is the only Insight paying some client's next dream, so the highest score is "not needed,
+    then lowest level" (strategies.unconscious_mind.colour_from_ring)."""
+    for i in range(9):
+        q, lvl = i // 3, i % 3
+        needed = False
+        for room in range(2):
+            d = S.seat[g, p, ROOM_MANIFEST + room]
+            if d < 0:
+                d = S.seat[g, p, ROOM_LATENT + room]
+            if S.seat[g, p, ROOM_CLIENT + room] < 0 or d < 0:
+                continue
+            cq, cl = S.K[KDREAM, d, DR_CQ], S.K[KDREAM, d, DR_CL]
+            if not ((cq == 3 or q == cq) and lvl >= cl):
+                continue
+            paying = 0  # Insights on the rings that pay this dream
+            for j in range(9):
+                if (cq == 3 or j // 3 == cq) and j % 3 >= cl:
+                    paying += S.seat[g, p, DIAL_W + 1 + j] + S.seat[g, p, DIAL_C + 1 + j]
+            if paying == 1:
+                needed = True
+        out[CH0 + 1 + i] = (3 if needed else 13) - lvl
+
+
+@njit(cache=True, _nrt=False)
+def _cite_match(S, C, g, p, out):
+    """``cite_match``: 1 at D_RESPLAY's ``CH0+j`` when displayed Treatise j needs (beyond its quill) a colour
+    that the top Volume of another seat's published Treatise supplies now (it can be cited)."""
+    for j in range(C[I_TRDISP_N]):
+        t = S.pile[g, TRDISP, j]
+        if t < 0:
+            continue
+        hit = False
+        for u in range(S.treatise.shape[1]):
+            own, n = S.treatise[g, u, TR_OWNER], S.treatise[g, u, TR_N]
+            if own < 0 or own == p or n <= 0:
+                continue
+            col = S.K[KCARD, S.treatise[g, u, TR_CARDS + n - 1], CARD_COL]
+            for v in range(1, S.K[KTR, t, TR_LEN]):
+                if S.K[KTR, t, TR_COLS + v] == col:
+                    hit = True
+                    break
+            if hit:
+                break
+        out[CH0 + j] = 1 if hit else 0
+
+
+@njit(cache=True, _nrt=False)
+def own_publishable(S, C, g, p, j):
+    """True when displayed Treatise j (D_RESPLAY's ``CH0+j``) can be published from seat ``p``'s own in-play
+    Research cards alone, no citation: a colour Insight held and every Volume colour (the quill included)
+    covered (strategies.unconscious_mind.own_publishable)."""
+    t = S.pile[g, TRDISP, j]
+    if t < 0 or colour_insights(S, g, p) == 0:
+        return False
+    for colour in range(4):
+        need = 0
+        for v in range(S.K[KTR, t, TR_LEN]):
+            if S.K[KTR, t, TR_COLS + v] == colour:
+                need += 1
+        if need == 0:
+            continue
+        have = 0
+        for c in range(S.card.shape[1]):
+            if (S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p
+                    and S.K[KCARD, c, CARD_COL] == colour):
+                have += 1
+        if have < need:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _no_cite(S, C, g, p, out):
+    """``no_cite``: 1 for every action that neither cites nor commits the seat to citing, 0 for the others
+    (strategies.unconscious_mind.no_cite_mask: the citations of D_GATHER; publishing a Treatise own cards
+    cannot fill; a Play space when neither a hand card nor an own-publishable Treatise makes the Play
+    possible; more Play performances than hand cards; a hand card each pending Play performance needs)."""
+    out[:] = 1
+    sp = S.game[g, SP]
+    k, b = S.stk[g, sp - 1, STK_KIND], S.stk[g, sp - 1, STK_B]
+    if k == D_GATHER:
+        for i in range(N_CH):
+            out[CH0 + i] = 0
+    elif k == D_RESPLAY and b == 0:
+        for j in range(C[I_TRDISP_N]):
+            if not own_publishable(S, C, g, p, j):
+                out[CH0 + j] = 0
+    elif k == D_TURN:
+        if cards_at(S, g, p, L_HAND) == 0:
+            for j in range(C[I_TRDISP_N]):
+                if own_publishable(S, C, g, p, j):
+                    return
+            for s in range(S.space.shape[1]):
+                for d in range(4):
+                    if S.K[KBOARD, s, SPACE_MT + d] == MT_PLAY:
+                        out[PLACE0 + s * 4 + d] = 0
+    elif k == D_MODE and b == MT_PLAY:
+        hand = max(cards_at(S, g, p, L_HAND), 1)
+        for m in range(5):
+            if _MODE_IDEAS[m] > hand:
+                out[MODE0 + m] = 0
+    if (k == D_RESPLAY and b > 0) or k == D_PLAYN:
+        hand = cards_at(S, g, p, L_HAND)
+        plays = 0  # Play-space performances still waiting under the top of the stack
+        for i in range(sp - 1):
+            if S.stk[g, i, STK_KIND] == K_PERFORM and S.stk[g, i, STK_A] == MT_PLAY:
+                plays += 1
+        if hand > 0 and plays >= hand:
+            for c in range(N_CARD):
+                out[CARD0 + c] = 0
+
+
+@njit(cache=True, _nrt=False)
+def action_scores(S, C, g, p, score_id, out):
+    """Fill ``out`` (``int64[A]``) with action score ``score_id`` (:data:`SCORES`) of seat ``p`` deciding in
+    game ``g``; actions a score does not rank get 0.
+
+    - ``row_fill`` (D_PLACE ``CH0+r``): tiles in Notebook row r; ``col_fill`` (D_COLUMN ``CH0+c``): tiles in
+      column c;
+    - ``ring_colour`` (D_COLOUR ``CH0+1+i``): see :func:`_ring_colour`;
+    - ``cite_match`` (D_RESPLAY ``CH0+j``): see :func:`_cite_match`;
+    - ``no_cite``: see :func:`_no_cite` (a plan restriction)."""
+    if score_id == S_NO_CITE:
+        _no_cite(S, C, g, p, out)
+        return
+    out[:] = 0
+    if score_id == S_ROW_FILL or score_id == S_COL_FILL:
+        for r in range(3):
+            for c in range(3):
+                if S.seat[g, p, NB + r * 3 + c] >= 0:
+                    out[CH0 + (r if score_id == S_ROW_FILL else c)] += 1
+    elif score_id == S_RING_COLOUR:
+        _ring_colour(S, g, p, out)
+    elif score_id == S_CITE_MATCH:
+        _cite_match(S, C, g, p, out)
+
+
+@njit(cache=True)
+def legal_at(kind, S, C, g, out):
+    """The legal action mask (``bool[A]``, overwritten) of the decision on top of game ``g``'s stack
+    (``rules.loop.mask_row``: never empty, DONE when nothing else, A-UM-20); ``kind`` is that decision."""
+    mask_row(S, C, g, out)
+
+
+@njit(cache=True)
+def apply_at(kind, S, C, g, a, scratch):
+    """Apply action ``a`` to the decision on top of game ``g``'s stack and run the automatic entries up to the
+    next decision (``rules.loop.apply_one``, ``advance``; ``scratch``: a free ``bool[A]``), as
+    ``UnconsciousMind.step`` does."""
+    apply_one(S, C, g, a)
+    advance(S, C, g, scratch)

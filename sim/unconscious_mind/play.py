@@ -1,0 +1,116 @@
+"""Compiled play of sim.unconscious_mind: the play loop in one kernel, and plan choices for the Python loop.
+
+Written by ``python -m sim.core.compiled sim.unconscious_mind`` from ``sim/core/data/play_module.py.tmpl``;
+``tests/test_compiled_play.py`` checks this file against it. Do not edit by hand.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.compiled import (ANY_KIND, RESTRICT_KIND, ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK,
+                               conditions_hold, decision_key, restrict, rule_choice, uniform_choice)
+from sim.unconscious_mind.rules.decisions import TABLE
+from sim.unconscious_mind.cols import OVER, TO_ACT
+from sim.unconscious_mind.engine import kernel_context
+from sim.unconscious_mind.features import FEATURES, SCORES, action_scores, apply_at, features, legal_at, pending
+
+#: decision kind codes by name (for strategies.plans.compile_plans)
+KINDS = TABLE.kind_codes()
+N_FEATURES = len(FEATURES)
+
+__all__ = ["KINDS", "FEATURES", "SCORES", "kernel_context", "play", "choose_batch"]
+
+
+@njit(cache=True)
+def to_act(S, g):
+    """The seat to act in game ``g`` (the ``to_act`` column of the game group)."""
+    return S.game[g, TO_ACT]
+
+
+@njit(cache=True)
+def is_over(S, g):
+    """True when game ``g`` has ended (the ``over`` column of the game group)."""
+    return S.game[g, OVER] != 0
+
+
+@njit(cache=True, _nrt=False)
+def plan_choice(S, C, g, p, rules, conds, acts, r0, r1, kind, fv, mask, sc, keys, counters, row):
+    """The action of seat ``p``'s plan (rule rows ``r0:r1``) in game ``g`` waiting for decision ``kind``:
+    the plan's restriction (a ``RESTRICT_KIND`` row: ``mask`` is narrowed in place), then the first rule
+    whose kind matches, whose conditions hold on ``fv`` and which keeps a legal preferred action decides
+    (its action score, if any, filled into the scratch ``sc``, ``int64[A]``); otherwise uniform over
+    ``mask``. One draw of stream ``row`` of ``keys``/``counters``; -1 when nothing is legal."""
+    for r in range(r0, r1):
+        k = rules[r, 0]
+        if k == RESTRICT_KIND:
+            action_scores(S, C, g, p, rules[r, 5], sc)
+            restrict(mask, sc)
+            continue
+        if k != ANY_KIND and k != kind:
+            continue
+        if not conditions_hold(conds, rules[r, 1], rules[r, 2], fv):
+            continue
+        if rules[r, 5] >= 0:
+            action_scores(S, C, g, p, rules[r, 5], sc)
+        a = rule_choice(acts, rules[r, 3], rules[r, 4], rules[r, 6], sc, mask, keys, counters, row)
+        if a >= 0:
+            return a
+    return uniform_choice(mask, keys, counters, row)
+
+
+@njit(cache=True)
+def play(S, C, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, sc,
+         key, ctr):
+    """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
+    ST_DRAIN (a log buffer passed ``tlim``/``elim`` rows), ST_PYTHON (a Python seat acts), ST_BOUND
+    (ply bound reached unfinished), ST_STUCK (no legal action)). ``seat_keys``: ``uint64[P, B]``;
+    ``compiled_seat``: ``bool[P]``; scratch ``mask`` (``bool[A]``), ``fv`` (``int64[len(FEATURES)]``),
+    ``sc`` (``int64[A]``: an action score), ``key`` and ``ctr`` (``uint64[1]``: the decision's fresh
+    stream). It allocates nothing itself (compiled without reference counting unless the engine's
+    handlers allocate). Returns the plies played."""
+    plies = 0
+    for g in range(S.ply.shape[0]):
+        status[g] = ST_OVER
+        while not is_over(S, g):
+            if S.turn_n[g] > tlim or S.event_n[g] > elim:
+                status[g] = ST_DRAIN
+                break
+            p = to_act(S, g)
+            if not compiled_seat[p]:
+                status[g] = ST_PYTHON
+                break
+            if S.ply[g] >= bound:
+                status[g] = ST_BOUND
+                break
+            kind = pending(S, g)
+            legal_at(kind, S, C, g, mask)
+            features(S, C, g, p, fv)
+            key[0] = decision_key(seat_keys[p, g], S.ply[g])
+            ctr[0] = 0
+            a = plan_choice(S, C, g, p, rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask, sc, key,
+                            ctr, 0)
+            if a < 0:
+                status[g] = ST_STUCK
+                break
+            apply_at(kind, S, C, g, a, mask)
+            S.ply[g] += 1
+            plies += 1
+    return plies
+
+
+@njit(cache=True)
+def choose_batch(S, C, rules, conds, acts, r0, r1, idx, masks, keys, counters, rows, out):
+    """Plan choices (rule rows ``r0:r1``) of the games ``idx`` (``int64[n]``) with legal masks ``masks``
+    (``bool[n, A]``) into ``out`` (``int64[n]``); game ``idx[i]`` draws from stream ``rows[i]`` of
+    ``keys``/``counters`` (a :class:`sim.core.rng.Streams`, advanced as ``choose_legal`` advances it);
+    ``masks`` is left as it is (a plan's restriction narrows a copy)."""
+    fv = np.zeros(N_FEATURES, np.int64)
+    mask = np.zeros(masks.shape[1], np.bool_)
+    sc = np.zeros(masks.shape[1], np.int64)
+    for i in range(idx.shape[0]):
+        g = idx[i]
+        p = to_act(S, g)
+        features(S, C, g, p, fv)
+        mask[:] = masks[i]
+        out[i] = plan_choice(S, C, g, p, rules, conds, acts, r0, r1, pending(S, g), fv, mask, sc, keys, counters,
+                             rows[i])

@@ -1,0 +1,128 @@
+"""Unconscious Mind's scripted plans as compiled plans (issue 16): the play module is the template's, every plan
+plays the same games inside the compiled play kernel and on the Python loop, beside Python seats too, and the
+engine's features and action scores equal the Python helpers the former priority lists used."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.core.rng import Streams
+from sim.play import play_batch
+from sim.unconscious_mind import codes as R
+from sim.unconscious_mind.actions import CH0, NUM_ACTIONS
+from strategies import unconscious_mind as U
+from strategies.base import View
+from strategies.plans import CompiledPlan
+from strategies.registry import make_strategy
+
+from .util import game
+
+G = "unconscious-mind"
+PLANS = ("coffee-engine", "publisher", "citer", "curer", "city-walker", "never-cite")
+
+
+def _same(a, b):
+    assert a.games.equals(b.games) and a.turns.equals(b.turns) and a.events.equals(b.events)
+
+
+def test_the_play_module_names_the_engine_action_scores():
+    import sim.unconscious_mind.play as mod
+
+    from sim.unconscious_mind.rules.decisions import TABLE
+
+    # play counts references only while the rule handlers allocate (the decision table says which)
+    deco = "@njit(cache=True)" if TABLE.allocates else "@njit(cache=True, _nrt=False)"
+    assert f"{deco}\ndef play(" in Path(mod.__file__).read_text()
+    assert mod.SCORES == ("row_fill", "col_fill", "ring_colour", "cite_match", "no_cite")
+
+
+@pytest.mark.parametrize("name", PLANS)
+def test_each_plan_plays_the_same_games_compiled_and_on_the_python_loop(name):
+    gm = game()
+    seats = [make_strategy(G, n) for n in (name, "publisher", name)]
+    assert all(isinstance(s, CompiledPlan) for s in seats)
+    a = play_batch(gm, seats, np.arange(3), 17)
+    b = play_batch(gm, seats, np.arange(3), 17, compiled=False)
+    _same(a, b)
+    assert a.events.num_rows > 500
+
+
+def test_compiled_plans_beside_python_seats():
+    gm = game()
+    from sim.play import uses_compiled_play
+
+    seats = [make_strategy(G, n) for n in ("coffee-engine", "random", "heuristic:finish=0")]
+    assert uses_compiled_play(gm, seats)  # seat 0 in the play kernel, seats 1 and 2 called back
+    a = play_batch(gm, seats, np.arange(2), 8)
+    b = play_batch(gm, seats, np.arange(2), 8, compiled=False)
+    _same(a, b)
+    assert gm.done(a.state).all()
+
+
+def _mid_game(P=3, B=48, plies=200, seed=6):
+    gm = game()
+    s = gm.init(np.arange(B), seed, P)
+    st = Streams.for_games(seed, s.game_id, 9)
+    for _ in range(plies):
+        live = np.flatnonzero(~gm.done(s))
+        m = gm.legal_action_mask(s)
+        acts = np.full(B, -1, np.int64)
+        acts[live] = st.choose_legal(live, m[live])
+        gm.step(s, acts, m)
+        s.event_n[:] = 0
+        s.turn_n[:] = 0
+    return gm, s
+
+
+def test_features_and_action_scores_equal_the_python_helpers():
+    from sim.unconscious_mind import features as F
+
+    gm, s = _mid_game()
+    S, C = gm.kernel_args(s)
+    legal = gm.legal_action_mask(s)
+    fv, sc = np.zeros(len(F.FEATURES), np.int64), np.zeros(NUM_ACTIONS, np.int64)
+    seen = set()
+    live = np.flatnonzero(~gm.done(s))
+    assert live.size > 30
+    for g in live:
+        p = int(s.to_act[g])
+        v = View(gm, s, np.array([g]), p)
+        F.features(S, C, g, p, fv)
+        assert fv.tolist() == [U.hand_cards(v)[0], U.inplay_cards(v)[0], U.ideas_on_table(v)[0],
+                               s.coffee[g, p], s.dial_c[g, p].sum(), int(U.others_citable(v)[0]), s.rnd[g]]
+        assert F.pending(S, g) == s.stk[g, s.sp[g] - 1, 0]
+        F.action_scores(S, C, g, p, F.S_ROW_FILL, sc)
+        assert sc[CH0:CH0 + 3].tolist() == U.row_fill(v)[0].tolist() and sc.sum() == U.row_fill(v).sum()
+        F.action_scores(S, C, g, p, F.S_COL_FILL, sc)
+        assert sc[CH0:CH0 + 3].tolist() == U.col_fill(v)[0].tolist()
+        F.action_scores(S, C, g, p, F.S_NO_CITE, sc)
+        mask, forced = U.no_cite_mask(v, legal[g:g + 1])
+        restricted = legal[g] & (sc > 0)
+        assert (mask[0] == (legal[g] if not restricted.any() else restricted)).all()
+        seen.add(int(F.pending(S, g)))
+        if forced[0]:
+            seen.add(-1)
+    assert {R.D_TURN} < seen  # several decision kinds met
+
+
+def test_ring_colour_prefers_an_unneeded_ring_insight_then_the_lowest_level():
+    # growth minor pays the client's latent dream alone (needed); freedom major is free: it scores highest
+    from sim.unconscious_mind import features as F
+
+    from .util import new
+
+    gm, s = new(P=2, B=1)
+    s.dial_w[0, 0, :] = 0
+    s.dial_c[0, 0, :] = 0
+    s.dial_c[0, 0, [1, 6]] = 1
+    s.room_client[0, 0, :] = -1
+    d = int(np.flatnonzero((gm.A["dr_cq"] == 0) & (gm.A["dr_cl"] == 0) & (gm.A["dr_kind"] == 0))[0])
+    s.room_client[0, 0, 0] = 0
+    s.room_latent[0, 0, 0] = d
+    s.room_manifest[0, 0, 0] = -1
+    S, C = gm.kernel_args(s)
+    sc = np.zeros(NUM_ACTIONS, np.int64)
+    F.action_scores(S, C, 0, 0, F.S_RING_COLOUR, sc)
+    assert sc[CH0 + 1] == 3 and sc[CH0 + 6] == 13 - 2  # needed minor 3 - 0; free major 13 - 2
+    assert sc[CH0 + 4] == 13 and sc[CH0 + 2] == 3 - 1  # freedom minor pays no dream; growth median would
