@@ -33,6 +33,7 @@ def test_every_conclusion_is_measured_on_real_games(game, n):
 
 
 def test_the_coffee_treatment_gives_the_treated_seat_one_coffee_at_setup():
+    import analysis.studies  # noqa: F401  (registers the treatment; the test must not rely on another test's import)
     from sim.panels import TREATMENTS
 
     game = make_game("unconscious-mind")
