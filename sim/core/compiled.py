@@ -120,23 +120,44 @@ def plan_choice(rules, conds, acts, r0, r1, kind, fv, mask, keys, counters, row)
 
 #: the template of every engine's play module (a data file, so the written modules are its only copies)
 TEMPLATE = Path(__file__).with_name("data") / "play_module.py.tmpl"
+#: the templates of an engine's lookahead module (the compiled heuristic; a stub when the engine's features
+#: module has no ``VALUE_FEATURES``)
+LOOKAHEAD_TEMPLATE = Path(__file__).with_name("data") / "lookahead_module.py.tmpl"
+LOOKAHEAD_STUB = Path(__file__).with_name("data") / "lookahead_stub.py.tmpl"
 
 
-def play_module_source(pkg: str) -> str:
-    """Text of the play module of engine package ``pkg`` (``tests.toy``, ``sim.galileos_truth``): its
-    decision table is ``pkg.rules.decisions`` (or ``pkg.decisions``); the kernels' leading arguments are
-    the table's legality arguments before ``g`` (``S, C, PR``)."""
+def _names(pkg: str) -> tuple[str, str]:
+    """(rules package, kernel context ``S, C, PR``) of engine package ``pkg``."""
     base = Path(importlib.import_module(pkg).__file__).parent
     rules = f"{pkg}.rules" if (base / "rules" / "decisions.py").is_file() else pkg
     table = importlib.import_module(f"{rules}.decisions").TABLE
     ctx = table.legal_args.split(", g,")[0]
     if not ctx.startswith("S"):
         raise ValueError(f"{rules}.decisions: the handlers' first argument must be the state tuple S, got {ctx!r}")
+    return rules, ctx
+
+
+def play_module_source(pkg: str) -> str:
+    """Text of the play module of engine package ``pkg`` (``tests.toy``, ``sim.galileos_truth``): its
+    decision table is ``pkg.rules.decisions`` (or ``pkg.decisions``); the kernels' leading arguments are
+    the table's legality arguments before ``g`` (``S, C, PR``)."""
+    rules, ctx = _names(pkg)
     return TEMPLATE.read_text().format(pkg=pkg, rules=rules, ctx=ctx)
 
 
+def lookahead_module_source(pkg: str) -> str:
+    """Text of the lookahead module (the compiled heuristic, :mod:`sim.core.lookahead`) of engine package
+    ``pkg``: the full module when ``pkg.features`` has ``VALUE_FEATURES`` (then ``pkg.hidden`` provides
+    ``redeterminize_one``), else a stub that leaves heuristic seats on the Python path. Scratch-game calls
+    take the context with ``D`` (the scratch state tuple) in place of ``S``."""
+    rules, ctx = _names(pkg)
+    feats = importlib.import_module(f"{pkg}.features")
+    tmpl = LOOKAHEAD_TEMPLATE if hasattr(feats, "VALUE_FEATURES") else LOOKAHEAD_STUB
+    return tmpl.read_text().format(pkg=pkg, rules=rules, ctx=ctx, dctx="D" + ctx[1:])
+
+
 def main(argv=None) -> int:
-    """``python -m sim.core.compiled PACKAGE``: write ``PACKAGE/play.py``."""
+    """``python -m sim.core.compiled PACKAGE``: write ``PACKAGE/play.py`` and ``PACKAGE/lookahead.py``."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m sim.core.compiled engine.package", file=sys.stderr)
@@ -147,9 +168,10 @@ def main(argv=None) -> int:
         print(f"cannot import {args[0]!r} ({e}); allowed: an engine package (tests.toy, sim.galileos_truth)",
               file=sys.stderr)
         return 2
-    path = Path(pkg.__file__).parent / "play.py"
-    path.write_text(play_module_source(args[0]))
-    print(f"wrote {path}")
+    base = Path(pkg.__file__).parent
+    (base / "lookahead.py").write_text(lookahead_module_source(args[0]))
+    (base / "play.py").write_text(play_module_source(args[0]))
+    print(f"wrote {base / 'play.py'} and {base / 'lookahead.py'}")
     return 0
 
 

@@ -13,6 +13,7 @@ from tests.toy.decisions import TABLE
 from tests.toy.cols import OVER, TO_ACT
 from tests.toy.engine import kernel_context
 from tests.toy.features import FEATURES, features, pending
+from tests.toy.lookahead import heuristic_choice
 
 #: decision kind codes by name (for strategies.plans.compile_plans)
 KINDS = TABLE.kind_codes()
@@ -35,12 +36,14 @@ def is_over(S, g):
 
 @njit(cache=True, _nrt=False)
 def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, key,
-         ctr):
+         ctr, heur_seat, H):
     """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
     ST_DRAIN (a log buffer passed ``tlim``/``elim`` rows), ST_PYTHON (a Python seat acts), ST_BOUND
     (ply bound reached unfinished), ST_STUCK (no legal action)). ``seat_keys``: ``uint64[P, B]``;
     ``compiled_seat``: ``bool[P]``; scratch ``mask`` (``bool[A]``), ``fv`` (``int64[len(FEATURES)]``),
-    ``key`` and ``ctr`` (``uint64[1]``: the decision's fresh stream). Compiled without reference counting
+    ``key`` and ``ctr`` (``uint64[1]``: the decision's fresh stream). A seat with ``heur_seat[p]`` (``bool[P]``,
+    compiled too) decides by the compiled heuristic (``tests.toy.lookahead``, its tables and scratch ``H``:
+    ``sim.core.lookahead.heuristic_tables``) instead of its plan. Compiled without reference counting
     (it allocates nothing). Returns the plies played."""
     plies = 0
     for g in range(S.ply.shape[0]):
@@ -59,10 +62,13 @@ def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound
             kind = pending(S, g)
             mask[:] = False
             dispatch.legal(kind, S, prm, g, mask)
-            features(S, prm, g, p, fv)
             key[0] = decision_key(seat_keys[p, g], S.ply[g])
             ctr[0] = 0
-            a = plan_choice(rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask, key, ctr, 0)
+            if heur_seat[p]:
+                a = heuristic_choice(S, prm, g, p, mask, key, ctr, H)
+            else:
+                features(S, prm, g, p, fv)
+                a = plan_choice(rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask, key, ctr, 0)
             if a < 0:
                 status[g] = ST_STUCK
                 break
