@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tests.toygame as toy
-from sim.core.compiled import main, play_module_source
+from sim.core.compiled import lookahead_module_source, main, play_module_source
 from sim.core.errors import ConfigError
 from sim.play import play_batch
 from sim.registry import make_game
@@ -29,6 +29,17 @@ def test_the_written_play_module_matches_the_template():
 
     assert Path(mod.__file__).read_text() == play_module_source("tests.toy")
     assert main([]) == 2
+
+
+@pytest.mark.parametrize("pkg", ["tests.toy", "sim.galileos_truth"])
+def test_the_written_lookahead_modules_match_their_templates(pkg):
+    import importlib
+
+    play = importlib.import_module(f"{pkg}.play")
+    look = importlib.import_module(f"{pkg}.lookahead")
+    assert Path(play.__file__).read_text() == play_module_source(pkg)
+    assert Path(look.__file__).read_text() == lookahead_module_source(pkg)
+    assert look.COMPILED_HEURISTIC == (pkg == "sim.galileos_truth")  # the toy engine values no features
 
 
 def test_the_play_module_writer_refuses_an_unknown_package_in_one_line(capsys):
