@@ -5,6 +5,7 @@ finish), decision by decision and whole games, on several seeds, seat counts and
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
 import pytest
 from numba import njit
 
@@ -169,3 +170,16 @@ def test_heuristics_without_a_compiled_form_stay_on_the_python_path(game):
     odd = make_strategy(G, "heuristic")
     odd.weights = {**odd.weights, "not-a-feature": 1.0}
     assert heuristic_specs(game, [odd]) == [None]
+
+
+def test_compiled_heuristic_games_do_not_depend_on_the_batch(game):
+    seats = [make_strategy(G, s) for s in ("heuristic", "writer", "heuristic:finish=0")]
+    whole = play_batch(game, seats, np.arange(6), 3)
+    for split in ([1] * 6, [2, 4], [5, 1]):
+        parts, b = [], 0
+        for n in split:
+            parts.append(play_batch(game, seats, np.arange(b, b + n), 3))
+            b += n
+        games = pa.concat_tables([p.games for p in parts])
+        events = pa.concat_tables([p.events for p in parts])
+        assert games.equals(whole.games) and events.equals(whole.events), split
