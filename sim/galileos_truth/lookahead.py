@@ -68,7 +68,7 @@ def heuristic_choice(S, C, PR, g, p, mask, key, ctr, H):
         copy_game(S, g, D, 0)
         t0 = turn_of(D, 0)
         D.rng_key[0] = draw_u64(ckey, cctr, 0)
-        redeterminize_one(D, 0, p, ckey, cctr, 0, pool)
+        redeterminize_one(D, C, PR, 0, p, ckey, cctr, 0, pool)
         dispatch.apply(pending(D, 0), D, C, PR, 0, a)
         D.ply[0] += 1
         if finish[p]:

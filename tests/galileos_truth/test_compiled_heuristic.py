@@ -96,7 +96,7 @@ def test_one_game_redeterminize_draws_as_the_batch_kernel(game):
     cb = np.zeros(s.batch_size, np.uint64)
     pool = np.zeros(b.slot.shape[2], np.int64)
     for g in range(s.batch_size):
-        hidden.redeterminize_one(arrays(b), g, seat[g], keys, cb, g, pool)
+        hidden.redeterminize_one(arrays(b), game.C, game.pvec, g, seat[g], keys, cb, g, pool)
     assert a.equals(b) and np.array_equal(ca, cb)
     assert not a.equals(s)  # something was re-sampled
 
