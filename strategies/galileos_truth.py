@@ -246,7 +246,17 @@ class GTHeuristic(Heuristic):
         self.plan = scripted("general-plan", general_plan())
 
     def finish_turn(self, game, sub, streams, seat: int, turns0: np.ndarray) -> None:
-        finish_turn(game, sub, streams, seat, self.plan, turns0)
+        finish_turn(game, sub, streams, seat, self.plan, turns0, self.finish_plies)
+
+    #: plies the finish may take (``finish_turn``)
+    finish_plies = 48
+
+    def finish_plan(self, game):
+        """The general plan, resolved for ``game`` (what :meth:`finish_turn` plays), or None when a subclass
+        finishes otherwise."""
+        if type(self).finish_turn is not GTHeuristic.finish_turn or not isinstance(self.plan, CompiledPlan):
+            return None
+        return self.plan.resolved(game)
 
 
 def finish_turn(game, sub, streams, seat: int, plan: Strategy, turns0: np.ndarray, max_plies: int = 48) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import Strategy, StrategyRNG, View
+from .plans import Plan
 from .registry import Arg, register_strategy
 from .search import advance, candidates, continue_for, derived_streams, pick_best, value
 
@@ -60,12 +61,35 @@ class Heuristic(Strategy):
     def finish_turn(self, game, sub, streams, seat: int, turns0: np.ndarray) -> None:
         """Play the seat's current turn to its end on the copies (random sub-decisions here;
         games override this with a scripted plan)."""
-        advance(game, sub, streams, np.full(sub.batch_size, seat), until_turn_ends=True, max_plies=32,
-                turns0=turns0)
+        advance(game, sub, streams, np.full(sub.batch_size, seat), until_turn_ends=True,
+                max_plies=self.finish_plies, turns0=turns0)
 
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
         rows, acts, starts, score, u = self.scores(view, legal_mask, rng)
         return pick_best(score, rows, acts, starts, legal_mask.shape[0], u)
+
+    #: plies the finish may take (``finish_turn``)
+    finish_plies = 32
+
+    def finish_plan(self, game):
+        """The resolved :class:`strategies.plans.Plan` :meth:`finish_turn` plays (the empty plan: uniform
+        random sub-decisions, the draws of ``search.advance``), or None when it is not a plan."""
+        return Plan("random-finish") if type(self).finish_turn is Heuristic.finish_turn else None
+
+    def compiled(self, game):
+        """The :class:`sim.core.lookahead.HeuristicSpec` of this heuristic for ``game``'s play kernel (the same
+        choices as :meth:`act`, issue 16), or None when a subclass changes the scoring or its finish is not a
+        plan (then the seat decides on the Python path)."""
+        from sim.core.lookahead import HeuristicSpec
+
+        cls = type(self)
+        if cls.scores is not Heuristic.scores or cls.act is not Heuristic.act:
+            return None
+        plan = self.finish_plan(game) if self.finish else None
+        if self.finish and plan is None:
+            return None
+        return HeuristicSpec(dict(self.weights), bool(self.finish), plan if plan is not None else Plan("no-finish"),
+                             self.finish_plies)
 
 
 class Rollout(Strategy):

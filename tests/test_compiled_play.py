@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tests.toygame as toy
-from sim.core.compiled import main, play_module_source
+from sim.core.compiled import choice_module_source, lookahead_module_source, main, play_module_source
 from sim.core.errors import ConfigError
 from sim.play import play_batch
 from sim.registry import make_game
@@ -30,7 +30,20 @@ def test_the_written_play_module_matches_the_template(pkg):
 
     mod = importlib.import_module(f"{pkg}.play")
     assert Path(mod.__file__).read_text() == play_module_source(pkg)
+    choice = importlib.import_module(f"{pkg}.choice")
+    assert Path(choice.__file__).read_text() == choice_module_source(pkg)
     assert main([]) == 2
+
+
+@pytest.mark.parametrize("pkg", ["tests.toy", "sim.galileos_truth", "sim.unconscious_mind"])
+def test_the_written_lookahead_modules_match_their_templates(pkg):
+    import importlib
+
+    play = importlib.import_module(f"{pkg}.play")
+    look = importlib.import_module(f"{pkg}.lookahead")
+    assert Path(play.__file__).read_text() == play_module_source(pkg)
+    assert Path(look.__file__).read_text() == lookahead_module_source(pkg)
+    assert look.COMPILED_HEURISTIC == (pkg == "sim.galileos_truth")  # the toy and UM engines value no features (yet)
 
 
 def test_the_play_module_writer_refuses_an_unknown_package_in_one_line(capsys):

@@ -168,24 +168,57 @@ def uniform_choice(mask, keys, counters, row):
 
 #: the template of every engine's play module (a data file, so the written modules are its only copies)
 TEMPLATE = Path(__file__).with_name("data") / "play_module.py.tmpl"
+#: the template of an engine's choice module (``plan_choice``, shared by its play and lookahead modules)
+CHOICE_TEMPLATE = Path(__file__).with_name("data") / "choice_module.py.tmpl"
+#: the templates of an engine's lookahead module (the compiled heuristic; a stub when the engine's features
+#: module has no ``VALUE_FEATURES``)
+LOOKAHEAD_TEMPLATE = Path(__file__).with_name("data") / "lookahead_module.py.tmpl"
+LOOKAHEAD_STUB = Path(__file__).with_name("data") / "lookahead_stub.py.tmpl"
 
 
-def play_module_source(pkg: str) -> str:
-    """Text of the play module of engine package ``pkg`` (``tests.toy``, ``sim.galileos_truth``): its
-    decision table is ``pkg.rules.decisions`` (or ``pkg.decisions``); the kernels' leading arguments are
-    the table's legality arguments before ``g`` (``S, C, PR``)."""
+def _names(pkg: str) -> tuple[str, str]:
+    """(rules package, kernel context ``S, C, PR``) of engine package ``pkg``."""
     base = Path(importlib.import_module(pkg).__file__).parent
     rules = f"{pkg}.rules" if (base / "rules" / "decisions.py").is_file() else pkg
     table = importlib.import_module(f"{rules}.decisions").TABLE
     ctx = table.legal_args.split(", g,")[0]
     if not ctx.startswith("S"):
         raise ValueError(f"{rules}.decisions: the handlers' first argument must be the state tuple S, got {ctx!r}")
+    return rules, ctx
+
+
+def _fill(template: Path, pkg: str) -> str:
+    rules, ctx = _names(pkg)
+    table = importlib.import_module(f"{rules}.decisions").TABLE
     nrt = "" if getattr(table, "allocates", False) else ", _nrt=False"  # allocating handlers need the NRT
-    return TEMPLATE.read_text().format(pkg=pkg, rules=rules, ctx=ctx, nrt=nrt)
+    return template.read_text().format(pkg=pkg, rules=rules, ctx=ctx, dctx="D" + ctx[1:], nrt=nrt)
+
+
+def play_module_source(pkg: str) -> str:
+    """Text of the play module of engine package ``pkg`` (``tests.toy``, ``sim.galileos_truth``): its
+    decision table is ``pkg.rules.decisions`` (or ``pkg.decisions``); the kernels' leading arguments are
+    the table's legality arguments before ``g`` (``S, C, PR``)."""
+    return _fill(TEMPLATE, pkg)
+
+
+def choice_module_source(pkg: str) -> str:
+    """Text of the choice module of engine package ``pkg``: ``plan_choice``, a plan's choice for one decision
+    with the engine's action scores (imported by its play and lookahead modules)."""
+    return _fill(CHOICE_TEMPLATE, pkg)
+
+
+def lookahead_module_source(pkg: str) -> str:
+    """Text of the lookahead module (the compiled heuristic, :mod:`sim.core.lookahead`) of engine package
+    ``pkg``: the full module when ``pkg.features`` has ``VALUE_FEATURES`` (then ``pkg.hidden`` provides
+    ``redeterminize_one``), else a stub that leaves heuristic seats on the Python path. Scratch-game calls
+    take the context with ``D`` (the scratch state tuple) in place of ``S``."""
+    feats = importlib.import_module(f"{pkg}.features")
+    return _fill(LOOKAHEAD_TEMPLATE if hasattr(feats, "VALUE_FEATURES") else LOOKAHEAD_STUB, pkg)
 
 
 def main(argv=None) -> int:
-    """``python -m sim.core.compiled PACKAGE``: write ``PACKAGE/play.py``."""
+    """``python -m sim.core.compiled PACKAGE``: write ``PACKAGE/choice.py``, ``PACKAGE/lookahead.py`` and
+    ``PACKAGE/play.py``."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m sim.core.compiled engine.package", file=sys.stderr)
@@ -196,9 +229,11 @@ def main(argv=None) -> int:
         print(f"cannot import {args[0]!r} ({e}); allowed: an engine package (tests.toy, sim.galileos_truth)",
               file=sys.stderr)
         return 2
-    path = Path(pkg.__file__).parent / "play.py"
-    path.write_text(play_module_source(args[0]))
-    print(f"wrote {path}")
+    base = Path(pkg.__file__).parent
+    (base / "choice.py").write_text(choice_module_source(args[0]))
+    (base / "lookahead.py").write_text(lookahead_module_source(args[0]))
+    (base / "play.py").write_text(play_module_source(args[0]))
+    print(f"wrote {base / 'choice.py'}, {base / 'lookahead.py'} and {base / 'play.py'}")
     return 0
 
 

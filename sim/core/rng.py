@@ -239,6 +239,19 @@ def decision_keys(seat_keys: np.ndarray, decision: np.ndarray) -> np.ndarray:
         return _mix64_np(np.asarray(seat_keys, np.uint64) ^ _mix64_np((d + _ONE) * GOLDEN))
 
 
+@njit(cache=True, _nrt=False)
+def candidate_key(base, tag):
+    """Key of one candidate's stream (kernel face of :func:`candidate_keys`): ``base`` (``uint64``) mixed with
+    the candidate's identity ``tag`` (an int >= 0)."""
+    return mix64(base ^ mix64((np.uint64(tag) + _ONE) * _M2))
+
+
+if _numba_config.DISABLE_JIT:  # plain-Python twin: exact 64-bit wraparound
+    def candidate_key(base, tag):  # noqa: F811
+        """Key of one candidate's stream (uncompiled twin)."""
+        return mix64(int(base) ^ int(mix64(((int(tag) + 1) * 0x94D049BB133111EB) & ((1 << 64) - 1))))
+
+
 def candidate_keys(base: np.ndarray, tag: np.ndarray) -> np.ndarray:
     """``uint64[m]`` keys of per-candidate streams: ``base`` (one draw of the deciding game's decision
     stream, per candidate) mixed with the candidate's identity ``tag`` (its action id, or action and

@@ -1,13 +1,15 @@
 """What compiled play reads of and does to a Galileo's Truth game (docs/compiled_play.md): the pending decision
-(its phase), the named features a plan's conditions read (strategies/plans.py), the action scores (none), and
-the legal action mask and application of one decision (the decision routers)."""
+(its phase), the named features a plan's conditions read (strategies/plans.py), the action scores (none), the
+legal action mask and application of one decision (the decision routers), and what the compiled heuristic
+(``<pkg>/lookahead.py``) reads: the turn counter and the valued features of :meth:`GalileosTruth.features`."""
 
 from numba import njit
 
+from .cols import (BESIDE, BOOKS, COINS, COPER, CYCLE, END_LOSS, INV_OWNER, LEVEL, MENTOR, PHASE, PHIL, RESEARCH,
+                   SLOT_CTYPE, SUSP, TSEAL, TURN, VP, WINDOW)
+from .content import CK_BASIC, CK_PYRAMID, N_SUBJECTS, NB, SEAL_SPACES, WCOLS, WROWS
 from .rules import dispatch
-
-from .cols import BOOKS, COINS, CYCLE, LEVEL, PHASE, RESEARCH, SUSP, VP
-from .content import N_SUBJECTS
+from .state import I_BAND_START, I_BAND_VP, I_BESIDE_VP, I_STAKE_VP, I_TRUTH_FLAT, I_TRUTH_TILE, N_BANDS, PH_STAKE
 
 #: action score names (none: Galileo's Truth plans prefer constant action sets)
 SCORES = ()
@@ -38,7 +40,6 @@ def pending(S, g):
     return S.game[g, PHASE]
 
 
-
 @njit(cache=True, _nrt=False)
 def action_scores(S, C, PR, g, p, score_id, out):
     """Fill ``out`` (``int64[A]``) with action score ``score_id``: Galileo's Truth names none (zeros)."""
@@ -56,3 +57,72 @@ def legal_at(kind, S, C, PR, g, out):
 def apply_at(kind, S, C, PR, g, a, scratch):
     """Apply action ``a`` to game ``g`` waiting for phase ``kind`` (``scratch`` unused)."""
     dispatch.apply(kind, S, C, PR, g, a)
+
+
+#: the features the heuristic weighs, in the order of :func:`value_features` (the keys of
+#: :meth:`sim.galileos_truth.engine.GalileosTruth.features`, same values: ``tests/test_compiled_heuristic.py``)
+VALUE_FEATURES = ("vp", "end_vp", "coins", "research", "books", "suspicion", "level", "seals_left", "cards",
+                  "treatises", "tiles", "inventions", "copernican")
+
+
+@njit(cache=True, _nrt=False)
+def turn_of(S, g):
+    """Turns played in game ``g`` (the first value of :meth:`GalileosTruth.progress`): a seat's turn has ended
+    when it changes."""
+    return S.game[g, TURN]
+
+
+@njit(cache=True, _nrt=False)
+def value_features(S, C, PR, g, p, out):
+    """Fill ``out`` (``float64[len(VALUE_FEATURES)]``) with seat ``p``'s valued features in game ``g``, exactly as
+    :meth:`GalileosTruth.features` computes them: VP; end-game VP in sight (Copernican Truth bonus, Suspicion
+    band (A-GT-21) or the Stake, red end-game VP, seals beside the board); Coins; Research; Books (all Subjects);
+    Suspicion; Academic Level; Wax Seals left on the Mentors; Treatise cards owned; Treatise seals on the
+    pyramid; Observation tiles; Inventions owned; 1 when Copernican."""
+    tiles = 0
+    for c in range(WROWS * WCOLS):
+        if S.seat[g, p, WINDOW + c] >= 0:
+            tiles += 1
+    susp = S.seat[g, p, SUSP]
+    band = 0
+    for k in range(N_BANDS):
+        if susp >= PR[I_BAND_START + k]:
+            band = k
+    band_vp = PR[I_BAND_VP + band]
+    if S.seat[g, p, PHIL] == PH_STAKE:
+        band_vp = PR[I_STAKE_VP]
+    truth = 0
+    if S.seat[g, p, COPER] != 0:
+        truth = PR[I_TRUTH_FLAT] + PR[I_TRUTH_TILE] * tiles
+    books = 0
+    for k in range(N_SUBJECTS):
+        books += S.seat[g, p, BOOKS + k]
+    seals_left = 0
+    for m in range(S.mentors.shape[2]):
+        seals_left += S.mentors[g, p, m, MENTOR]
+    cards = 0
+    for s in range(S.slot.shape[2]):
+        t = S.slot[g, p, s, SLOT_CTYPE]
+        if t >= 0 and (C.CARD_KIND[t] == CK_BASIC or C.CARD_KIND[t] == CK_PYRAMID):
+            cards += 1
+    treatises = 0
+    for i in range(NB * SEAL_SPACES):
+        if S.game[g, TSEAL + i] == p:
+            treatises += 1
+    inventions = 0
+    for i in range(S.inv.shape[1]):
+        if S.inv[g, i, INV_OWNER] == p:
+            inventions += 1
+    out[0] = S.seat[g, p, VP]
+    out[1] = truth + band_vp - S.seat[g, p, END_LOSS] + S.seat[g, p, BESIDE] * PR[I_BESIDE_VP]
+    out[2] = S.seat[g, p, COINS]
+    out[3] = S.seat[g, p, RESEARCH]
+    out[4] = books
+    out[5] = susp
+    out[6] = S.seat[g, p, LEVEL]
+    out[7] = seals_left
+    out[8] = cards
+    out[9] = treatises
+    out[10] = tiles
+    out[11] = inventions
+    out[12] = S.seat[g, p, COPER]

@@ -37,35 +37,51 @@ def redeterminize_kernel(keys, counters, searcher, game, seat, slot, pile):
     Card slots keep their types (cards are conserved); every count is kept. Sources: seed 001
     §Remove a Treatise Card ("never through your deck"), §Copy a Treatise (where a taken card goes is public).
     """
-    B, P, NC = slot.shape[0], slot.shape[1], slot.shape[2]
-    pool = np.empty(NC, np.int64)
-    for g in range(B):
-        for p in range(P):
-            deck = pile[g, DECK_0 + p]
-            top = seat[g, p, DECK_N]  # the known cards on top of the deck stay: only deck[0:top] is unknown
-            while top > 0 and slot[g, p, deck[top - 1], SLOT_KNOWN]:
-                top -= 1
-            if p == searcher[g]:
-                shuffle_range(keys, counters, g, deck, 0, top)
-                continue
-            n = 0
-            nh = 0
-            for s in range(seat[g, p, NSLOTS]):
-                if slot[g, p, s, SLOT_CZONE] == Z_HAND and not slot[g, p, s, SLOT_KNOWN]:
-                    pool[n] = s
-                    n += 1
-                    nh += 1
-            for k in range(top):
-                pool[n] = deck[k]
+    pool = np.empty(slot.shape[2], np.int64)
+    for g in range(slot.shape[0]):
+        redeterminize_game(keys, counters, g, searcher[g], game, seat, slot, pile, g, pool)
+
+
+@njit(cache=True, _nrt=False)
+def redeterminize_game(keys, counters, r, searcher, game, seat, slot, pile, g, pool):
+    """Re-sample in place what seat ``searcher`` cannot know in game ``g`` (row ``g`` of the groups), drawing
+    from stream ``r`` of ``keys``/``counters``; ``pool`` is ``int64[NC]`` scratch (allocation-free: the
+    compiled heuristic calls it inside the play kernel). Same draws as one game of
+    :func:`redeterminize_kernel`."""
+    P = slot.shape[1]
+    for p in range(P):
+        deck = pile[g, DECK_0 + p]
+        top = seat[g, p, DECK_N]  # the known cards on top of the deck stay: only deck[0:top] is unknown
+        while top > 0 and slot[g, p, deck[top - 1], SLOT_KNOWN]:
+            top -= 1
+        if p == searcher:
+            shuffle_range(keys, counters, r, deck, 0, top)
+            continue
+        n = 0
+        nh = 0
+        for s in range(seat[g, p, NSLOTS]):
+            if slot[g, p, s, SLOT_CZONE] == Z_HAND and not slot[g, p, s, SLOT_KNOWN]:
+                pool[n] = s
                 n += 1
-            shuffle_range(keys, counters, g, pool, 0, n)
-            for i in range(nh):
-                slot[g, p, pool[i], SLOT_CZONE] = Z_HAND
-            for i in range(nh, n):
-                slot[g, p, pool[i], SLOT_CZONE] = Z_DECK
-                deck[i - nh] = pool[i]
-        for lv in range(3):
-            shuffle_range(keys, counters, g, pile[g, BAG_1 + lv], 0, game[g, BAG_N + lv])
-        for per in range(3):
-            shuffle_range(keys, counters, g, pile[g, INV_DECK_1 + per], 0, game[g, INV_DECK_N + per])
-        shuffle_range(keys, counters, g, pile[g, PEN_PILE], 0, game[g, PEN_N])
+                nh += 1
+        for k in range(top):
+            pool[n] = deck[k]
+            n += 1
+        shuffle_range(keys, counters, r, pool, 0, n)
+        for i in range(nh):
+            slot[g, p, pool[i], SLOT_CZONE] = Z_HAND
+        for i in range(nh, n):
+            slot[g, p, pool[i], SLOT_CZONE] = Z_DECK
+            deck[i - nh] = pool[i]
+    for lv in range(3):
+        shuffle_range(keys, counters, r, pile[g, BAG_1 + lv], 0, game[g, BAG_N + lv])
+    for per in range(3):
+        shuffle_range(keys, counters, r, pile[g, INV_DECK_1 + per], 0, game[g, INV_DECK_N + per])
+    shuffle_range(keys, counters, r, pile[g, PEN_PILE], 0, game[g, PEN_N])
+
+
+@njit(cache=True, _nrt=False)
+def redeterminize_one(S, C, PR, g, searcher, keys, counters, r, pool):
+    """:func:`redeterminize_game` on the state tuple ``S`` (the compiled heuristic's engine hook; it takes the
+    kernels' whole context, content ``C`` and parameters ``PR`` unused here)."""
+    redeterminize_game(keys, counters, r, searcher, S.game, S.seat, S.slot, S.pile, g, pool)

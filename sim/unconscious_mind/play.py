@@ -7,12 +7,13 @@ Written by ``python -m sim.core.compiled sim.unconscious_mind`` from ``sim/core/
 import numpy as np
 from numba import njit
 
-from sim.core.compiled import (ANY_KIND, RESTRICT_KIND, ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK,
-                               conditions_hold, decision_key, restrict, rule_choice, uniform_choice)
+from sim.core.compiled import ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK, decision_key
 from sim.unconscious_mind.rules.decisions import TABLE
 from sim.unconscious_mind.cols import OVER, TO_ACT
 from sim.unconscious_mind.engine import kernel_context
-from sim.unconscious_mind.features import FEATURES, SCORES, action_scores, apply_at, features, legal_at, pending
+from sim.unconscious_mind.choice import plan_choice
+from sim.unconscious_mind.features import FEATURES, SCORES, apply_at, features, legal_at, pending
+from sim.unconscious_mind.lookahead import heuristic_choice
 
 #: decision kind codes by name (for strategies.plans.compile_plans)
 KINDS = TABLE.kind_codes()
@@ -33,41 +34,18 @@ def is_over(S, g):
     return S.game[g, OVER] != 0
 
 
-@njit(cache=True, _nrt=False)
-def plan_choice(S, C, g, p, rules, conds, acts, r0, r1, kind, fv, mask, sc, keys, counters, row):
-    """The action of seat ``p``'s plan (rule rows ``r0:r1``) in game ``g`` waiting for decision ``kind``:
-    the plan's restriction (a ``RESTRICT_KIND`` row: ``mask`` is narrowed in place), then the first rule
-    whose kind matches, whose conditions hold on ``fv`` and which keeps a legal preferred action decides
-    (its action score, if any, filled into the scratch ``sc``, ``int64[A]``); otherwise uniform over
-    ``mask``. One draw of stream ``row`` of ``keys``/``counters``; -1 when nothing is legal."""
-    for r in range(r0, r1):
-        k = rules[r, 0]
-        if k == RESTRICT_KIND:
-            action_scores(S, C, g, p, rules[r, 5], sc)
-            restrict(mask, sc)
-            continue
-        if k != ANY_KIND and k != kind:
-            continue
-        if not conditions_hold(conds, rules[r, 1], rules[r, 2], fv):
-            continue
-        if rules[r, 5] >= 0:
-            action_scores(S, C, g, p, rules[r, 5], sc)
-        a = rule_choice(acts, rules[r, 3], rules[r, 4], rules[r, 6], sc, mask, keys, counters, row)
-        if a >= 0:
-            return a
-    return uniform_choice(mask, keys, counters, row)
-
-
 @njit(cache=True)
 def play(S, C, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, sc,
-         key, ctr):
+         key, ctr, heur_seat, H):
     """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
     ST_DRAIN (a log buffer passed ``tlim``/``elim`` rows), ST_PYTHON (a Python seat acts), ST_BOUND
     (ply bound reached unfinished), ST_STUCK (no legal action)). ``seat_keys``: ``uint64[P, B]``;
     ``compiled_seat``: ``bool[P]``; scratch ``mask`` (``bool[A]``), ``fv`` (``int64[len(FEATURES)]``),
     ``sc`` (``int64[A]``: an action score), ``key`` and ``ctr`` (``uint64[1]``: the decision's fresh
-    stream). It allocates nothing itself (compiled without reference counting unless the engine's
-    handlers allocate). Returns the plies played."""
+    stream). A seat with ``heur_seat[p]`` (``bool[P]``, compiled too) decides by the compiled heuristic
+    (``sim.unconscious_mind.lookahead``, its tables and scratch ``H``: ``sim.core.lookahead.heuristic_tables``) instead of
+    its plan. It allocates nothing itself (compiled without reference counting unless the engine's handlers
+    allocate). Returns the plies played."""
     plies = 0
     for g in range(S.ply.shape[0]):
         status[g] = ST_OVER
@@ -84,11 +62,14 @@ def play(S, C, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, 
                 break
             kind = pending(S, g)
             legal_at(kind, S, C, g, mask)
-            features(S, C, g, p, fv)
             key[0] = decision_key(seat_keys[p, g], S.ply[g])
             ctr[0] = 0
-            a = plan_choice(S, C, g, p, rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask, sc, key,
-                            ctr, 0)
+            if heur_seat[p]:
+                a = heuristic_choice(S, C, g, p, mask, key, ctr, H)
+            else:
+                features(S, C, g, p, fv)
+                a = plan_choice(S, C, g, p, rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask, sc,
+                                key, ctr, 0)
             if a < 0:
                 status[g] = ST_STUCK
                 break

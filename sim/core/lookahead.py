@@ -1,0 +1,202 @@
+"""The heuristic's one-step lookahead inside the play kernel (compiled play, issue 16; docs/compiled_play.md).
+
+The engine-independent pieces of the compiled heuristic (:class:`strategies.generic.Heuristic` and its games'
+subclasses), used by each engine's written lookahead module (``<pkg>/lookahead.py``, from
+``sim/core/data/lookahead_module.py.tmpl``):
+
+- :func:`copy_game`: one game's rows of every state array into a scratch game slot, with fresh log counters
+  (as ``BatchState.take(..., fresh_logs=True)``; the rules only ever write the log buffers, so the rows
+  already in the scratch buffers are never read);
+- :func:`weighted_margin`: the weighted feature value of a seat minus the best other seat's, with the float
+  arithmetic of :func:`strategies.search.value`;
+- :func:`pick_best_one`: :func:`strategies.search.pick_best` for one deciding game;
+- :func:`heuristic_tables`: the Python side, turning the seats' heuristics into the kernel's tables and
+  scratch (``H``), or leaving a seat on the Python path when its heuristic cannot be compiled.
+
+Every kernel here is allocation-free (``_nrt=False``): scratch comes from Python, once per batch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+#: the log fields of every state (:data:`sim.core.state._LOG_FIELDS`): buffers not copied, counters zeroed
+LOG_COUNTERS = ("turn_n", "event_n")
+LOG_BUFFERS = ("turn_buf", "event_buf")
+#: ``pick_best``'s tolerance: a score within this of the best is tied with it
+TIE_EPS = 1e-9
+
+
+def copy_game(S, g, D, d):
+    """Copy game ``g`` of the state tuple ``S`` into row ``d`` of the state tuple ``D`` (same fields and
+    shapes but the batch), with empty logs: ``turn_n``/``event_n`` zero, the buffers not copied. The compiled
+    form is generated per state tuple type from its field names (:func:`_copy_game_impl`)."""
+    for name in S._fields:
+        if name in LOG_COUNTERS:
+            getattr(D, name)[d] = 0
+        elif name not in LOG_BUFFERS:
+            getattr(D, name)[d] = getattr(S, name)[g]
+
+
+@overload(copy_game)
+def _copy_game_impl(S, g, D, d):
+    if not isinstance(S, types.BaseNamedTuple):
+        return None
+    lines = ["def impl(S, g, D, d):"]
+    for name, typ in zip(S.fields, S.types):
+        if name in LOG_COUNTERS:
+            lines.append(f"    D.{name}[d] = 0")
+        elif name not in LOG_BUFFERS:  # element loops: an array slice assignment would need reference counting
+            lines += [f"    a = S.{name}", f"    b = D.{name}"]
+            idx = ""
+            for k in range(1, typ.ndim):
+                lines.append("    " * k + f"for i{k} in range(a.shape[{k}]):")
+                idx += f", i{k}"
+            lines.append("    " * typ.ndim + f"b[d{idx}] = a[g{idx}]")
+    ns: dict = {}
+    exec("\n".join(lines), ns)  # noqa: S102 - code from the state tuple's own field names
+    return ns["impl"]
+
+
+@njit(cache=True, _nrt=False)
+def weighted_margin(vals, p):
+    """``vals[p]`` minus the largest ``vals[q]``, ``q != p`` (``vals[p]`` alone with one seat): the margin of
+    :func:`strategies.search.value`."""
+    P = vals.shape[0]
+    if P == 1:
+        return vals[p]
+    m = -np.inf
+    for q in range(P):
+        if q != p and vals[q] > m:
+            m = vals[q]
+    return vals[p] - m
+
+
+@njit(cache=True, _nrt=False)
+def weighted_value(vf, widx, wval, p):
+    """``sum_k wval[p, k] * vf[widx[p, k]]`` over ``k`` until ``widx[p, k] < 0``, added left to right from 0
+    (the order of the heuristic's weights, zero weights left out: :func:`strategies.search.value`)."""
+    v = 0.0
+    for k in range(widx.shape[1]):
+        i = widx[p, k]
+        if i < 0:
+            break
+        v += wval[p, k] * vf[i]
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def pick_best_one(scores, mask, u):
+    """The legal action (``mask``, ``bool[A]``) with the highest ``scores`` (``float64[A]``); ties (within
+    :data:`TIE_EPS` of the best) broken by the uniform ``u``, in action order: :func:`strategies.search.pick_best`
+    for one game. -1 when nothing is legal."""
+    best = -np.inf
+    n = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            n += 1
+            if scores[a] > best:
+                best = scores[a]
+    if n == 0:
+        return -1
+    lim = best - TIE_EPS
+    cnt = 0
+    for a in range(mask.shape[0]):
+        if mask[a] and scores[a] >= lim:
+            cnt += 1
+    k = int(u * cnt)
+    if k > cnt - 1:
+        k = cnt - 1
+    for a in range(mask.shape[0]):
+        if mask[a] and scores[a] >= lim:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@dataclass(frozen=True)
+class HeuristicSpec:
+    """What the compiled heuristic needs of one seat's heuristic (:meth:`strategies.generic.Heuristic.compiled`).
+
+    Attributes:
+        weights: ``{feature: weight}`` in the order the value adds them (:func:`strategies.search.value`).
+        finish: finish the seat's turn before valuing.
+        plan: the resolved :class:`strategies.plans.Plan` that finishes the turn (the empty plan: uniform).
+        max_plies: plies the finish may take at most.
+    """
+
+    weights: dict
+    finish: bool
+    plan: object
+    max_plies: int
+
+
+def _lookahead_module(game):
+    """The engine's written lookahead module (``<pkg>/lookahead.py``, next to its play module)."""
+    import importlib
+
+    return importlib.import_module(game.compiled_play.rsplit(".", 1)[0] + ".lookahead")
+
+
+def heuristic_specs(game, strategies) -> list:
+    """Per seat, the :class:`HeuristicSpec` of its strategy when it plays inside ``game``'s play kernel, else
+    None: the strategy has no compiled form (``compiled(game)``), the engine has no compiled heuristic, or a
+    weighted feature is not among the engine's ``VALUE_FEATURES``."""
+    if game.compiled_play is None:
+        return [None] * len(strategies)
+    look = _lookahead_module(game)
+    specs = []
+    for s in strategies:
+        spec = None
+        if look.COMPILED_HEURISTIC and hasattr(s, "compiled"):
+            spec = s.compiled(game)
+            if spec is not None and any(k not in look.VALUE_FEATURES for k, w in spec.weights.items() if w):
+                spec = None
+        specs.append(spec)
+    return specs
+
+
+def heuristic_tables(game, state, strategies):
+    """``(heur_seat bool[P], H)``: which seats play their heuristic inside the play kernel
+    (:func:`heuristic_specs`), and the kernel's heuristic argument tuple (``<pkg>/lookahead.py``
+    ``heuristic_choice``): a scratch game slot (``state``'s shapes, batch 1), the finishing plans' tables by
+    seat, the maximum finishing plies ``int64[P]``, the weights (``widx int64[P, K]`` feature ids in the
+    weights' order, -1 ending a row; ``wval float64[P, K]``), ``finish int64[P]``, and scratch (the last:
+    ``int64[A]``, the finishing plan's action scores).
+    """
+    from strategies.plans import Plan, compile_plans
+
+    mod = game.compiled_module()
+    look = _lookahead_module(game)
+    P = len(strategies)
+    specs = heuristic_specs(game, strategies)
+    heur_seat = np.array([sp is not None for sp in specs], np.bool_)
+    nvf = len(look.VALUE_FEATURES)
+    tables = compile_plans([sp.plan if sp is not None else Plan("none") for sp in specs], mod.KINDS, mod.FEATURES,
+                           game.num_actions, scores=mod.SCORES)
+    widx = np.full((P, nvf + 1), -1, np.int64)
+    wval = np.zeros((P, nvf + 1), np.float64)
+    max_plies = np.zeros(P, np.int64)
+    finish = np.zeros(P, np.int64)
+    for p, sp in enumerate(specs):
+        if sp is None:
+            continue
+        used = [(k, float(w)) for k, w in sp.weights.items() if w]
+        for k, (name, w) in enumerate(used):
+            widx[p, k] = look.VALUE_FEATURES.index(name)
+            wval[p, k] = w
+        max_plies[p] = sp.max_plies
+        finish[p] = int(bool(sp.finish))
+    scratch_state = state.take(np.zeros(1, np.int64), fresh_logs=True)
+    D = mod.kernel_context(game, scratch_state)[0]
+    pool = np.zeros(max([a[0].size for a in D if isinstance(a, np.ndarray) and a.ndim > 1] + [1]), np.int64)
+    H = (D, tables.rules, tables.conds, tables.acts, tables.seat_rules, max_plies, widx, wval, finish,
+         np.zeros(game.num_actions, np.bool_), np.zeros(len(mod.FEATURES), np.int64), pool,
+         np.zeros(nvf, np.float64), np.zeros(P, np.float64), np.zeros(game.num_actions, np.float64),
+         np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(game.num_actions, np.int64))
+    return heur_seat, H
