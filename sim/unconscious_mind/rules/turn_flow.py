@@ -27,7 +27,7 @@ from .meeting_table import can_perform, own_points_at
 from .scoring import final_scoring
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_turn(S, C, g):
     """Start the turn of the seat to act: the stack ``[K_FINISH, K_CLIENTS, D_HEARTS, D_TURN]`` (research UM §2)."""
     S.game[g, T_OPT] = OPT_PASS
@@ -41,7 +41,7 @@ def start_turn(S, C, g):
     push(S, C, g, D_TURN, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish_turn(S, C, g, p, act, a, b, c):
     """``K_FINISH`` handler: end the turn, the round and maybe the game (research UM §2, §7; A-UM-13, A-UM-14,
     A-UM-35, A-UM-36)."""
@@ -91,7 +91,7 @@ def finish_turn(S, C, g, p, act, a, b, c):
     start_turn(S, C, g)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_turn(S, C, g, p, a, b, out):
     """Turn choice (research UM §2): State Ideas on an empty idea space at an action the seat's own Ideas do not
     point at and can pay, Recall, Treat Clients; PASS only when none is possible (A-UM-20); Coffee conversions and
@@ -131,7 +131,7 @@ def legal_turn(S, C, g, p, a, b, out):
         out[CH0 + CH_HEART_CONV] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_turn(S, C, g, p, act, a, b, c):
     """Apply the turn choice (research UM §2): State Ideas pushes ``D_MODE``; Recall returns the Ideas, gains Coffee
     per space and offers a bonus (``D_RECALLB``); Treat pushes ``D_TREAT``; conversions (research UM §3, A-UM-31)
