@@ -178,7 +178,7 @@ content groups of :data:`sim.unconscious_mind.content_layout.CONTENT` stacked: `
 ``eff`` (``int64[E, 4, 3]`` effect rows: opcode, a, b), the core log buffers and random streams, and ``work``
 (``int64[WK_ROWS, L]``, scratch rows, see :data:`WK_ROWS`)."""
 
-# Scratch rows of ``S.work`` (``int64[WK_ROWS, max(4, treatises, P)]``): the rule kernels run without numba's
+# Scratch rows of ``S.work`` (``int64[WK_ROWS, max(4, N_LOCATIONS, treatises, P)]``): the rule kernels run without numba's
 # reference counting (``_nrt=False``, issue 16) and so cannot allocate arrays; the few that need a small
 # working array use one of these rows. No game state lives here: every user fills its row before reading it,
 # and each row has one user at a time (a helper never uses a row its caller still holds).
@@ -188,12 +188,14 @@ WK_CF_NEED = 2  # [4] cite_feasible's working copy of the Volumes needed
 WK_CF_CAND = 3  # [treatises] cite_feasible: the citable Treatises
 WK_CF_TAKE = 4  # [treatises] cite_feasible: Volumes taken from each citable Treatise
 WK_ORDER = 5    # [P] scoring.final_scoring: seats by reputation marker, furthest first
-WK_ROWS = 6
+WK_TAGS = 6     # [N_LOCATIONS] city.check_goals: the seat's tags of each Location
+WK_ROWS = 7
 
 
 def work_array(state: UMState) -> np.ndarray:
-    """Fresh scratch rows ``int64[WK_ROWS, max(4, treatises, P)]`` for the kernels' ``S.work`` (see :data:`WK_ROWS`)."""
-    return np.zeros((WK_ROWS, max(4, state.treatise.shape[1], state.seat.shape[1])), np.int64)
+    """Fresh scratch rows ``int64[WK_ROWS, max(4, N_LOCATIONS, treatises, P)]`` for the kernels' ``S.work`` (see
+    :data:`WK_ROWS`)."""
+    return np.zeros((WK_ROWS, max(4, N_LOCATIONS, state.treatise.shape[1], state.seat.shape[1])), np.int64)
 
 
 def arrays(state: UMState, content: dict) -> Arrays:

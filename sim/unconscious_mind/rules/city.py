@@ -15,7 +15,7 @@ from ..kcols import (CARD_TAG, CL_TAG, DIST_REW, GOAL_COND, GOAL_REP, GOAL_TAG, 
                      I_DIST_TOKENS, I_FREUD_MAX, I_LOC_BRIGHT, I_LOC_CAP, I_PROF_MAX, LOC_BON, LOC_DIST, LOC_EFF,
                      TR_TAGS)
 from ..actions import CH0, DONE
-from ..state import N_LOCATIONS
+from ..state import N_LOCATIONS, WK_TAGS
 from ..content_layout import KBOARD, KCARD, KCLIENT, KTR
 from .events import ev
 from .stack import push
@@ -79,14 +79,60 @@ def goal_met(S, C, g, p, gid):
 
 
 @njit(cache=True, _nrt=False)
+def tags_by_location(S, C, g, p, out):
+    """``out[loc]`` (``int64[N_LOCATIONS]``) = :func:`tags_at` of every Location, in one pass (A-UM-32)."""
+    for loc in range(N_LOCATIONS):
+        out[loc] = 0
+    for c in range(S.card.shape[1]):
+        if S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p:
+            tag = S.K[KCARD, c, CARD_TAG]
+            if 0 <= tag < N_LOCATIONS:
+                out[tag] += 1
+    for t in range(S.treatise.shape[1]):
+        if S.treatise[g, t, TR_OWNER] == p:
+            for k in range(2):
+                tag = S.K[KTR, t, TR_TAGS + k]
+                if 0 <= tag < N_LOCATIONS:
+                    out[tag] += 1
+    for cl in range(S.client.shape[1]):
+        if S.client[g, cl, CL_OWNER] == p:
+            tag = S.K[KCLIENT, cl, CL_TAG]
+            if 0 <= tag < N_LOCATIONS:
+                out[tag] += 1
+    for i in range(S.goal.shape[1]):
+        if S.goal[g, i, GOAL_ID] >= 0 and S.goal[g, i, GOAL_OWNER] == p:
+            tag = S.K[KBOARD, S.goal[g, i, GOAL_ID], GOAL_TAG]
+            if 0 <= tag < N_LOCATIONS:
+                out[tag] += 1
+
+
+@njit(cache=True, _nrt=False)
 def check_goals(S, C, g, p):
-    """Seat p claims every goal tile whose condition it meets, gaining its reputation (research UM §7; A-UM-29)."""
+    """Seat p claims every goal tile whose condition it meets, gaining its reputation (research UM §7; A-UM-29).
+
+    Runs at every decision, so tag conditions read the seat's tags of every Location counted once
+    (:func:`tags_by_location`, scratch row ``S.work[WK_TAGS]``), counted again after a claim (a claimed tile
+    adds its own tag): the same result as :func:`goal_met` goal by goal."""
+    tags = S.work[WK_TAGS]
+    fresh = False
     for i in range(S.goal.shape[1]):
         gid = S.goal[g, i, GOAL_ID]
-        if gid >= 0 and S.goal[g, i, GOAL_OWNER] < 0 and goal_met(S, C, g, p, gid):
+        if gid < 0 or S.goal[g, i, GOAL_OWNER] >= 0:
+            continue
+        if S.K[KBOARD, gid, GOAL_COND + 0] == 1:
+            loc = S.K[KBOARD, gid, GOAL_COND + 1]
+            if not fresh:
+                tags_by_location(S, C, g, p, tags)
+                fresh = True
+            n = tags[loc] if 0 <= loc < N_LOCATIONS else 0
+            met = n >= S.K[KBOARD, gid, GOAL_COND + 2]
+        else:
+            met = goal_met(S, C, g, p, gid)
+        if met:
             S.goal[g, i, GOAL_OWNER] = p
             ev(S, C, g, EV_GOAL, p, C_GOAL, S.K[KBOARD, gid, GOAL_REP], -1, gid, 0, 0)
             gain_rep(S, C, g, p, S.K[KBOARD, gid, GOAL_REP], C_GOAL)
+            fresh = False
 
 
 @njit(cache=True, _nrt=False)

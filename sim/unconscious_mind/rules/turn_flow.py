@@ -23,7 +23,7 @@ from .insight import level_pos, tok_at, tok_move
 from .reputation import freud_step
 from .city import check_goals
 from .clients import room_treatable
-from .meeting_table import can_perform, own_points_at
+from .meeting_table import can_perform
 from .scoring import final_scoring
 
 
@@ -98,16 +98,29 @@ def legal_turn(S, C, g, p, a, b, out):
     the heart-box conversion (research UM §3, A-UM-31)."""
     any_opt = False
     has_idea = S.seat[g, p, IDEAS_HAND] > 0 or S.seat[g, p, BRIGHT] > 0
-    for s in range(S.space.shape[1]):
-        if S.space[g, s, SPACE_OWNER] >= 0 or not has_idea:
-            continue
-        for d in range(4):
-            act = S.K[KBOARD, s, SPACE_MT + d]
-            if act < 0 or own_points_at(S, C, g, p, act):
+    if has_idea:
+        # bit ``act`` of ``own``: one of p's Ideas points at action ``act`` (own_points_at); ``asked`` / ``can``:
+        # can_perform(act, 1) evaluated once per action, not once per space pointing at it
+        own = 0
+        for s in range(S.space.shape[1]):
+            if S.space[g, s, SPACE_OWNER] == p and S.space[g, s, SPACE_ACT] >= 0:
+                own |= 1 << S.space[g, s, SPACE_ACT]
+        asked = 0
+        can = 0
+        for s in range(S.space.shape[1]):
+            if S.space[g, s, SPACE_OWNER] >= 0:
                 continue
-            if can_perform(S, C, g, p, act, 1):
-                out[PLACE0 + s * 4 + d] = True
-                any_opt = True
+            for d in range(4):
+                act = S.K[KBOARD, s, SPACE_MT + d]
+                if act < 0 or (own >> act) & 1:
+                    continue
+                if not (asked >> act) & 1:
+                    asked |= 1 << act
+                    if can_perform(S, C, g, p, act, 1):
+                        can |= 1 << act
+                if (can >> act) & 1:
+                    out[PLACE0 + s * 4 + d] = True
+                    any_opt = True
     for s in range(S.space.shape[1]):
         if S.space[g, s, SPACE_OWNER] == p and S.space[g, s, SPACE_N] > 0:
             out[RECALL] = True
