@@ -172,15 +172,35 @@ class UMState(LayoutState):
 STATE_GROUPS = LAYOUT.names
 
 Arrays = namedtuple("Arrays", STATE_GROUPS + ("K", "eff", "event_buf", "event_n", "turn_buf", "turn_n", "ply",
-                                              "rng_key", "rng_ctr"))
+                                              "rng_key", "rng_ctr", "work"))
 Arrays.__doc__ = """The arrays every kernel takes as ``S``: the state groups (``[B, ...]``), ``K`` (``int64[6, R, W]``, the
 content groups of :data:`sim.unconscious_mind.content_layout.CONTENT` stacked: ``S.K[KCARD, c, CARD_COL]``),
-``eff`` (``int64[E, 4, 3]`` effect rows: opcode, a, b) and the core log buffers and random streams."""
+``eff`` (``int64[E, 4, 3]`` effect rows: opcode, a, b), the core log buffers and random streams, and ``work``
+(``int64[WK_ROWS, L]``, scratch rows, see :data:`WK_ROWS`)."""
+
+# Scratch rows of ``S.work`` (``int64[WK_ROWS, max(4, N_LOCATIONS, treatises, P)]``): the rule kernels run without numba's
+# reference counting (``_nrt=False``, issue 16) and so cannot allocate arrays; the few that need a small
+# working array use one of these rows. No game state lives here: every user fills its row before reading it,
+# and each row has one user at a time (a helper never uses a row its caller still holds).
+WK_NEED = 0     # [4] Volumes still to gather per colour (treatises.publishable, legal_gather)
+WK_OWN = 1      # [4] own in-play Research cards per colour (treatises.publishable, legal_gather)
+WK_CF_NEED = 2  # [4] cite_feasible's working copy of the Volumes needed
+WK_CF_CAND = 3  # [treatises] cite_feasible: the citable Treatises
+WK_CF_TAKE = 4  # [treatises] cite_feasible: Volumes taken from each citable Treatise
+WK_ORDER = 5    # [P] scoring.final_scoring: seats by reputation marker, furthest first
+WK_TAGS = 6     # [N_LOCATIONS] city.check_goals: the seat's tags of each Location
+WK_ROWS = 7
+
+
+def work_array(state: UMState) -> np.ndarray:
+    """Fresh scratch rows ``int64[WK_ROWS, max(4, N_LOCATIONS, treatises, P)]`` for the kernels' ``S.work`` (see
+    :data:`WK_ROWS`)."""
+    return np.zeros((WK_ROWS, max(4, N_LOCATIONS, state.treatise.shape[1], state.seat.shape[1])), np.int64)
 
 
 def arrays(state: UMState, content: dict) -> Arrays:
-    """The kernels' ``S`` (same objects, updated in place); ``content`` holds ``K`` and ``eff``
-    (``UnconsciousMind.kernel_content``)."""
+    """The kernels' ``S`` (same objects, updated in place, plus fresh scratch rows ``work``); ``content`` holds
+    ``K`` and ``eff`` (``UnconsciousMind.kernel_content``)."""
     return Arrays(*(getattr(state, n) for n in STATE_GROUPS), content["K"], content["eff"],
                   state.event_buf, state.event_n, state.turn_buf, state.turn_n, state.ply, state.rng_key,
-                  state.rng_ctr)
+                  state.rng_ctr, work_array(state))

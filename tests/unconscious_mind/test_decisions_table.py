@@ -72,3 +72,20 @@ def test_every_parameter_names_its_source():
            if not (CITATION.search(f.metadata.get("source", ""))
                    or f.metadata.get("source", "").startswith("RULES_DECISIONS"))]
     assert bad == []
+
+
+def test_every_rule_kernel_runs_without_reference_counting():
+    # issue 16: with numba's reference counting a kernel call counts a reference to every array of S (about
+    # 1 us a call); a kernel compiled with _nrt=False cannot allocate, so the rules use S.work's scratch rows.
+    # Only batch_setup (called once per batch) keeps counting.
+    from numba.core.registry import CPUDispatcher
+
+    pkg = Path(loop.__file__).parent
+    counting = []
+    for f in sorted(pkg.glob("*.py")):
+        mod = importlib.import_module(f"sim.unconscious_mind.rules.{f.stem}")
+        for name, obj in vars(mod).items():
+            if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == mod.__name__:
+                if obj.targetoptions.get("_nrt", True):
+                    counting.append(f"{f.stem}.{name}")
+    assert counting == ["loop.batch_setup"]

@@ -15,7 +15,7 @@ from ..kcols import (CARD_TAG, CL_TAG, DIST_REW, GOAL_COND, GOAL_REP, GOAL_TAG, 
                      I_DIST_TOKENS, I_FREUD_MAX, I_LOC_BRIGHT, I_LOC_CAP, I_PROF_MAX, LOC_BON, LOC_DIST, LOC_EFF,
                      TR_TAGS)
 from ..actions import CH0, DONE
-from ..state import N_LOCATIONS
+from ..state import N_LOCATIONS, WK_TAGS
 from ..content_layout import KBOARD, KCARD, KCLIENT, KTR
 from .events import ev
 from .stack import push
@@ -23,7 +23,7 @@ from .insight import has_colour, take_colour
 from .reputation import gain_rep
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tags_at(S, C, g, p, loc):
     """Seat p's tags of Location ``loc``: in-play cards, own Treatises, cured clients, claimed goal tiles (A-UM-32;
     seed 000 §Publishing a Treatise: covered cards' tags no longer count)."""
@@ -45,7 +45,7 @@ def tags_at(S, C, g, p, loc):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def district_tags(S, C, g, p, d):
     """Seat p's tags of the Locations of district ``d`` (research UM §5)."""
     n = 0
@@ -55,7 +55,7 @@ def district_tags(S, C, g, p, d):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def goal_met(S, C, g, p, gid):
     """True when seat p meets the condition of goal tile ``gid`` (A-UM-16)."""
     op = S.K[KBOARD, gid, GOAL_COND + 0]
@@ -78,18 +78,64 @@ def goal_met(S, C, g, p, gid):
     return k >= n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def tags_by_location(S, C, g, p, out):
+    """``out[loc]`` (``int64[N_LOCATIONS]``) = :func:`tags_at` of every Location, in one pass (A-UM-32)."""
+    for loc in range(N_LOCATIONS):
+        out[loc] = 0
+    for c in range(S.card.shape[1]):
+        if S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p:
+            tag = S.K[KCARD, c, CARD_TAG]
+            if 0 <= tag < N_LOCATIONS:
+                out[tag] += 1
+    for t in range(S.treatise.shape[1]):
+        if S.treatise[g, t, TR_OWNER] == p:
+            for k in range(2):
+                tag = S.K[KTR, t, TR_TAGS + k]
+                if 0 <= tag < N_LOCATIONS:
+                    out[tag] += 1
+    for cl in range(S.client.shape[1]):
+        if S.client[g, cl, CL_OWNER] == p:
+            tag = S.K[KCLIENT, cl, CL_TAG]
+            if 0 <= tag < N_LOCATIONS:
+                out[tag] += 1
+    for i in range(S.goal.shape[1]):
+        if S.goal[g, i, GOAL_ID] >= 0 and S.goal[g, i, GOAL_OWNER] == p:
+            tag = S.K[KBOARD, S.goal[g, i, GOAL_ID], GOAL_TAG]
+            if 0 <= tag < N_LOCATIONS:
+                out[tag] += 1
+
+
+@njit(cache=True, _nrt=False)
 def check_goals(S, C, g, p):
-    """Seat p claims every goal tile whose condition it meets, gaining its reputation (research UM §7; A-UM-29)."""
+    """Seat p claims every goal tile whose condition it meets, gaining its reputation (research UM §7; A-UM-29).
+
+    Runs at every decision, so tag conditions read the seat's tags of every Location counted once
+    (:func:`tags_by_location`, scratch row ``S.work[WK_TAGS]``), counted again after a claim (a claimed tile
+    adds its own tag): the same result as :func:`goal_met` goal by goal."""
+    tags = S.work[WK_TAGS]
+    fresh = False
     for i in range(S.goal.shape[1]):
         gid = S.goal[g, i, GOAL_ID]
-        if gid >= 0 and S.goal[g, i, GOAL_OWNER] < 0 and goal_met(S, C, g, p, gid):
+        if gid < 0 or S.goal[g, i, GOAL_OWNER] >= 0:
+            continue
+        if S.K[KBOARD, gid, GOAL_COND + 0] == 1:
+            loc = S.K[KBOARD, gid, GOAL_COND + 1]
+            if not fresh:
+                tags_by_location(S, C, g, p, tags)
+                fresh = True
+            n = tags[loc] if 0 <= loc < N_LOCATIONS else 0
+            met = n >= S.K[KBOARD, gid, GOAL_COND + 2]
+        else:
+            met = goal_met(S, C, g, p, gid)
+        if met:
             S.goal[g, i, GOAL_OWNER] = p
             ev(S, C, g, EV_GOAL, p, C_GOAL, S.K[KBOARD, gid, GOAL_REP], -1, gid, 0, 0)
             gain_rep(S, C, g, p, S.K[KBOARD, gid, GOAL_REP], C_GOAL)
+            fresh = False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_prof(S, C, g, p, a, b, out):
     """Advance the Professor 1-2 Locations or straight to Freud's Location from elsewhere (seed 000 §Moving your
     Professor or Freud)."""
@@ -99,14 +145,14 @@ def legal_prof(S, C, g, p, a, b, out):
         out[CH0 + CH_TO_FREUD] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_freud(S, C, g, p, a, b, out):
     """Advance Freud 1-3 Locations clockwise (seed 000 §Moving your Professor or Freud)."""
     for i in range(C[I_FREUD_MAX]):
         out[CH0 + i] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_loctrig(S, C, g, p, a, b, out):
     """Trigger the Location once per figure or per tag, optionally +2 with a Bright Idea, or decline (seed 000
     §Moving your Professor or Freud; research UM §5)."""
@@ -118,14 +164,14 @@ def legal_loctrig(S, C, g, p, a, b, out):
         out[CH0 + 3] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_loceff(S, C, g, p, a, b, out):
     """One of the Location's three effects (A-UM-26)."""
     for k in range(3):
         out[CH0 + k] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_recallb(S, C, g, p, a, b, out):
     """A Location bonus at the Professor's or Freud's Location, or a district bonus with enough tags and a
     player-colour Insight (research UM §2, §5; A-UM-33)."""
@@ -145,7 +191,7 @@ def legal_recallb(S, C, g, p, a, b, out):
                     out[CH0 + 6 + w * 4 + s] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_prof(S, C, g, p, act, a, b, c):
     """Move the Professor, then offer the new Location's effects (seed 000 §Moving your Professor or Freud)."""
     ch = act - CH0
@@ -157,7 +203,7 @@ def apply_prof(S, C, g, p, act, a, b, c):
     push(S, C, g, D_LOCTRIG, S.seat[g, p, PROF_LOC], 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_freud(S, C, g, p, act, a, b, c):
     """Move Freud, then offer the new Location's effects (seed 000 §Moving your Professor or Freud)."""
     ch = act - CH0
@@ -166,7 +212,7 @@ def apply_freud(S, C, g, p, act, a, b, c):
     push(S, C, g, D_LOCTRIG, S.game[g, FREUD_LOC], 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_loctrig(S, C, g, p, act, a, b, c):
     """Count the resolutions (cap ``location_cap``, research UM §5) and push one ``D_LOCEFF`` per resolution."""
     ch = act - CH0
@@ -191,14 +237,14 @@ def apply_loctrig(S, C, g, p, act, a, b, c):
         push(S, C, g, D_LOCEFF, loc, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_loceff(S, C, g, p, act, a, b, c):
     """Resolve the chosen Location effect (A-UM-26)."""
     ch = act - CH0
     push(S, C, g, K_EFFECT, S.K[KBOARD, a, LOC_EFF + ch], C_LOCATION, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_recallb(S, C, g, p, act, a, b, c):
     """Take the bonus: cover the Location slot (district token, reputation on the top tokens, A-UM-09) or take the
     district slot with a player-colour Insight (research UM §5; A-UM-22)."""

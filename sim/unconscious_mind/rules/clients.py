@@ -22,7 +22,7 @@ from .stack import push
 from .insight import pay_pos, tok_move
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def catharsis(S, C, g, p, room):
     """The client in ``room`` reaches catharsis: its grief bonus and ability resolve once, room 2 opens (research UM
     §4; A-UM-24)."""
@@ -36,7 +36,7 @@ def catharsis(S, C, g, p, room):
     push(S, C, g, K_EFFECT, S.K[KCLIENT, cl, CL_CATH], C_CLIENT, room)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cure(S, C, g, p, room):
     """The client in ``room`` is cured: its VP, the room empties, its dreams leave the game (research UM §4)."""
     cl = S.seat[g, p, ROOM_CLIENT + room]
@@ -55,7 +55,7 @@ def cure(S, C, g, p, room):
     S.seat[g, p, ROOM_THER + room] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def therapy_move(S, C, g, p, room, n):
     """n therapy points on the client in ``room``: catharsis passing the star, cure at 0, excess -> boxes."""
     for _ in range(n):
@@ -69,7 +69,7 @@ def therapy_move(S, C, g, p, room, n):
             cure(S, C, g, p, room)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def room_treatable(S, C, g, p, room):
     """True when seat p can pay the top dream of the client in ``room`` (research UM §4)."""
     if S.seat[g, p, ROOM_CLIENT + room] < 0:
@@ -82,7 +82,7 @@ def room_treatable(S, C, g, p, room):
     return pay_pos(S, C, g, p, S.K[KDREAM, d, DR_CQ], S.K[KDREAM, d, DR_CL]) >= 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_latent(S, C, g):
     """The top latent dream, or -1 when the deck is empty (research UM §4)."""
     if S.game[g, LTOP] < C[I_N_LATENT]:
@@ -92,7 +92,7 @@ def draw_latent(S, C, g):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_manifest(S, C, g):
     """The top manifest dream, or -1 when the deck is empty (research UM §4)."""
     if S.game[g, MTOP] < C[I_N_MANIFEST]:
@@ -102,7 +102,7 @@ def draw_manifest(S, C, g):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_clients(S, C, g, p, act, a, b, c):
     """End of turn: take a new client for each empty open room (never in the final round).
 
@@ -128,7 +128,7 @@ def end_clients(S, C, g, p, act, a, b, c):
             S.seat[g, p, ROOM_LATENT + room] = draw_latent(S, C, g)  # A-UM-19
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_treat(S, C, g, p, a, b, out):
     """Rooms whose client's top dream the seat can pay (research UM §4)."""
     for room in range(2):
@@ -138,7 +138,7 @@ def legal_treat(S, C, g, p, a, b, out):
         out[DONE] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_therapy(S, C, g, p, a, b, out):
     """Rooms whose client can take therapy (research UM §4)."""
     for room in range(2):
@@ -148,7 +148,7 @@ def legal_therapy(S, C, g, p, a, b, out):
         out[DONE] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_hearts(S, C, g, p, a, b, out):
     """Rooms where a heart box may be spent at the end of the turn (research UM §4)."""
     if S.seat[g, p, HEARTS] > 0:
@@ -158,7 +158,7 @@ def legal_hearts(S, C, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_newclient(S, C, g, p, a, b, out):
     """A face-up Routine or Case Study client for an empty open room (research UM §4)."""
     for k in range(C[I_RDISP_CL_N]):
@@ -169,7 +169,7 @@ def legal_newclient(S, C, g, p, a, b, out):
             out[CH0 + 3 + k] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_manifest(S, C, g, p, a, b, out):
     """A face-up manifest dream or the top of the deck (research UM §4)."""
     for k in range(C[I_MDISP_N]):
@@ -185,7 +185,7 @@ def legal_manifest(S, C, g, p, a, b, out):
         out[DONE] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_treat(S, C, g, p, act, a, b, c):
     """Pay the top dream (manifest first) and resolve its hearts; symbol match gains a heart box (research UM §4;
     A-UM-34)."""
@@ -212,7 +212,7 @@ def apply_treat(S, C, g, p, act, a, b, c):
     push(S, C, g, K_EFFECT, S.K[KDREAM, d, DR_EFF], C_CLIENT, room)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_therapy(S, C, g, p, act, a, b, c):
     """Therapy for the chosen room's client (research UM §4)."""
     ch = act - CH0
@@ -221,7 +221,7 @@ def apply_therapy(S, C, g, p, act, a, b, c):
     therapy_move(S, C, g, p, ch, a)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_hearts(S, C, g, p, act, a, b, c):
     """Spend a heart box as therapy (research UM §4)."""
     ch = act - CH0
@@ -233,7 +233,7 @@ def apply_hearts(S, C, g, p, act, a, b, c):
     therapy_move(S, C, g, p, ch, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_newclient(S, C, g, p, act, a, b, c):
     """Take the client with a latent dream, then choose its manifest dream (research UM §4; A-UM-19)."""
     ch = act - CH0
@@ -260,7 +260,7 @@ def apply_newclient(S, C, g, p, act, a, b, c):
     push(S, C, g, D_MANIFEST, room, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_manifest(S, C, g, p, act, a, b, c):
     """Put the manifest dream on the new client (research UM §4)."""
     ch = act - CH0

@@ -65,5 +65,4 @@ TABLE = DecisionTable(
     legal_args="S, C, g, p, a, b, out",
     apply_args="S, C, g, p, act, a, b, c",
     doc="Decision dispatchers of Unconscious Mind: route a decision kind to its legality or application handler.",
-    allocates=True,  # effects and treatises helpers allocate small arrays
 )

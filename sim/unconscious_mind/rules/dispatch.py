@@ -20,7 +20,7 @@ from sim.unconscious_mind.rules.clients import legal_treat, apply_treat, legal_t
 from sim.unconscious_mind.rules.effects import run_effect
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal(kind, S, C, g, p, a, b, out):
     """Fill the legal action mask of one game waiting for decision ``kind``."""
     if kind == D_TURN:
@@ -87,7 +87,7 @@ def legal(kind, S, C, g, p, a, b, out):
         raise RuntimeError("no legal handler for this decision kind")
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply(kind, S, C, g, p, act, a, b, c):
     """Apply the action of one game waiting for decision ``kind``."""
     if kind == D_TURN:

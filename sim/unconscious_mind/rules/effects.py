@@ -4,7 +4,6 @@ seat (A-UM-15: every tile, card, dream, client, Location and track effect uses t
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..codes import (D_ELXF, D_FREE_TILE, D_GENQ, D_PLAYN, D_THERAPY, OP_BRIGHT, OP_COFFEE, OP_DRAW, OP_ELEV,
@@ -17,20 +16,16 @@ from .research import draw_card
 from .clients import therapy_move
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_effect(S, C, g, p, act, e, cat, ctx):
-    """Apply effect row ``e``: immediate opcodes at once, choices pushed (first op on top).
+    """Apply effect row ``e``: immediate opcodes at once, in order, then the choices pushed (first op on top).
 
     ``K_EFFECT`` handler: resolve effect row ``e`` for seat p (category ``cat``, context ``ctx``; A-UM-15)."""
-    ck = np.zeros(4, np.int64)
-    ca = np.zeros(4, np.int64)
-    nc = 0
-    for i in range(S.eff.shape[1]):
+    n = S.eff.shape[1]
+    for i in range(n):
         op = S.eff[e, i, 0]
         a = S.eff[e, i, 1]
         b = S.eff[e, i, 2]
-        if op == 0:
-            continue
         if op == OP_COFFEE:
             gain_coffee(S, C, g, p, a, cat)
         elif op == OP_VP:
@@ -42,43 +37,30 @@ def run_effect(S, C, g, p, act, e, cat, ctx):
         elif op == OP_REP:
             gain_rep(S, C, g, p, a, cat)
         elif op == OP_GEN:
-            if a == 3:
-                ck[nc] = D_GENQ
-                ca[nc] = b
-                nc += 1
-            else:
+            if a != 3:
                 generate(S, C, g, p, a, b)
-        elif op == OP_ELEV:
-            ck[nc] = D_ELXF
-            ca[nc] = a * 16
-            nc += 1
-        elif op == OP_XFER:
-            ck[nc] = D_ELXF
-            ca[nc] = a
-            nc += 1
         elif op == OP_DRAW:
             for _ in range(a):
                 draw_card(S, C, g, p)
-        elif op == OP_PLAY:
-            ck[nc] = D_PLAYN
-            ca[nc] = a
-            nc += 1
-        elif op == OP_TILE:
-            ck[nc] = D_FREE_TILE
-            ca[nc] = a
-            nc += 1
-        elif op == OP_THERAPY:
-            ck[nc] = D_THERAPY
-            ca[nc] = a
-            nc += 1
         elif op == OP_HEARTS:
             if ctx >= 0:
                 therapy_move(S, C, g, p, ctx, a)
-    for j in range(nc - 1, -1, -1):
-        if ck[j] == D_ELXF:
-            push(S, C, g, D_ELXF, ca[j] // 16, ca[j] % 16, 0)
-        elif ck[j] == D_FREE_TILE:
-            for _ in range(ca[j]):
+    # the choices, last op first, so the first one ends on top of the stack
+    for i in range(n - 1, -1, -1):
+        op = S.eff[e, i, 0]
+        a = S.eff[e, i, 1]
+        b = S.eff[e, i, 2]
+        if op == OP_GEN:
+            if a == 3:
+                push(S, C, g, D_GENQ, b, 0, 0)
+        elif op == OP_ELEV:
+            push(S, C, g, D_ELXF, a, 0, 0)
+        elif op == OP_XFER:
+            push(S, C, g, D_ELXF, a // 16, a % 16, 0)
+        elif op == OP_PLAY:
+            push(S, C, g, D_PLAYN, a, 0, 0)
+        elif op == OP_TILE:
+            for _ in range(a):
                 push(S, C, g, D_FREE_TILE, 0, 0, 0)
-        else:
-            push(S, C, g, ck[j], ca[j], 0, 0)
+        elif op == OP_THERAPY:
+            push(S, C, g, D_THERAPY, a, 0, 0)

@@ -15,7 +15,7 @@ from ..cols import BRIGHT, COFFEE, HEARTS, TO_ACT, TURN, T_CGAIN, T_CSPENT, T_VP
 from ..logcols import EV_AMOUNT, EV_CATEGORY, EV_COST, EV_COUNT, EV_ITEM, EV_TARGET_SEAT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def ev(S, C, g, kind, seat, cat, amount, target, item, cost, count):
     """Append one event row (core columns then category, amount, target_seat, item, cost, count)."""
     b = S.event_buf
@@ -29,7 +29,7 @@ def ev(S, C, g, kind, seat, cat, amount, target, item, cost, count):
     b[g, r, EV_COUNT] = count
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def gain_coffee(S, C, g, p, n, cat):
     """Seat p gains ``n`` Coffee (a ``coffee_gain`` event of category ``cat``)."""
     if n <= 0:
@@ -40,7 +40,7 @@ def gain_coffee(S, C, g, p, n, cat):
     ev(S, C, g, EV_CGAIN, p, cat, n, -1, -1, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def spend_coffee(S, C, g, p, n, cat, item):
     """Seat p pays ``n`` Coffee for ``item`` (a ``coffee_spend`` event; seed 000 §Gaining Notebook tiles: paid in
     full each time)."""
@@ -52,7 +52,7 @@ def spend_coffee(S, C, g, p, n, cat, item):
     ev(S, C, g, EV_CSPEND, p, cat, n, -1, item, n, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def add_vp(S, C, g, p, n, cat, item):
     """Every VP change goes through here: VP, the running sum of VP events, the category, and the event."""
     if n == 0:
@@ -67,7 +67,7 @@ def add_vp(S, C, g, p, n, cat, item):
     ev(S, C, g, EV_VP, p, cat, n, -1, item, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def gain_bright(S, C, g, p, n, cat, src):
     """Seat p gains ``n`` Bright Ideas (``src``: the seat that caused it, e.g. the citer, seed 000 §Citing
     Treatises)."""
@@ -77,7 +77,7 @@ def gain_bright(S, C, g, p, n, cat, src):
     ev(S, C, g, EV_BRIGHT, p, cat, n, src, -1, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def gain_heart(S, C, g, p, n, cat):
     """Seat p gains ``n`` heart-shaped boxes (research UM §4)."""
     if n <= 0:

@@ -19,7 +19,7 @@ from .stack import push
 from .reputation import section_of
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def push_tiles(S, C, g, p, rem):
     """Resolve the main effects of the Notebook tiles in bit set ``rem`` (spaces 0..8) in an order the seat
     chooses: a D_TILEORDER decision while two or more remain."""
@@ -36,7 +36,7 @@ def push_tiles(S, C, g, p, rem):
         push(S, C, g, D_TILEORDER, rem, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def inkpot_move(S, C, g, p, dist):
     """Move seat p's inkpot ``dist`` spaces: gain-idea spaces passed unlock an Idea; the space reached activates its
     row, column or reputation action (research UM §2; A-UM-27)."""
@@ -68,7 +68,7 @@ def inkpot_move(S, C, g, p, dist):
         push(S, C, g, K_EFFECT, S.K[KBOARD, s, SEC_REWARD], C_REPTRACK, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_inkpot(S, C, g, p, a, b, out):
     """The inkpot move adjusted by +-1 per Bright Idea placed, never below 1 (research UM §2, A-UM-30)."""
     for k in range(5):
@@ -77,14 +77,14 @@ def legal_inkpot(S, C, g, p, a, b, out):
             out[CH0 + k] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_column(S, C, g, p, a, b, out):
     """A Notebook column to activate (research UM §2; the 'no idea above it' condition is ignored, A-UM-27)."""
     for k in range(3):
         out[CH0 + k] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_tileorder(S, C, g, p, a, b, out):
     """The next tile of an activated row or column to resolve (research UM §2: any order; A-UM-27)."""
     for i in range(9):
@@ -92,14 +92,14 @@ def legal_tileorder(S, C, g, p, a, b, out):
             out[CH0 + i] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_inkpot(S, C, g, p, act, a, b, c):
     """Move the inkpot by the chosen distance (research UM §2)."""
     ch = act - CH0
     push(S, C, g, K_INKPOT, b + ch - 2, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_column(S, C, g, p, act, a, b, c):
     """Activate the column: its tiles' main effects in the chosen order, then its Generate if unlocked (seed 000
     §Completing rows and columns; A-UM-27, A-UM-02)."""
@@ -114,7 +114,7 @@ def apply_column(S, C, g, p, act, a, b, c):
     push_tiles(S, C, g, p, rem)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_tileorder(S, C, g, p, act, a, b, c):
     """Resolve the chosen tile's main effect (A-UM-27)."""
     ch = act - CH0
@@ -123,7 +123,7 @@ def apply_tileorder(S, C, g, p, act, a, b, c):
     push(S, C, g, K_EFFECT, S.K[KTILE, t, TILE_MAIN], C_TILE, -1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def auto_inkpot_start(S, C, g, p, act, a, b, c):
     """``K_INKPOT_START``: move the inkpot by the row value ``b``, or ask for the +-1 adjustment when ``a``
     Bright Ideas were placed (research UM §2)."""
@@ -133,7 +133,7 @@ def auto_inkpot_start(S, C, g, p, act, a, b, c):
         inkpot_move(S, C, g, p, b)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def auto_inkpot(S, C, g, p, act, a, b, c):
     """``K_INKPOT``: move the inkpot ``a`` spaces and activate the space it stops on (research UM §2)."""
     inkpot_move(S, C, g, p, a)

@@ -17,14 +17,14 @@ from .events import ev
 from .stack import push
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tok_at(S, C, g, p, pos):
     """Insights (white + player colour) at dial position ``pos`` of seat p (0 = reserve, 1+q*3+l; research UM
     §3)."""
     return S.seat[g, p, DIAL_W + pos] + S.seat[g, p, DIAL_C + pos]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tok_move(S, C, g, p, src, dst):
     """Move one token (white first) from dial position ``src`` to ``dst`` (0 = reserve, 1+q*3+l)."""
     if S.seat[g, p, DIAL_W + src] > 0:
@@ -38,7 +38,7 @@ def tok_move(S, C, g, p, src, dst):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def generate(S, C, g, p, q, lvl):
     """Generate: a reserve token into wedge q, ring lvl. With an empty reserve the seat may take a token from
     anywhere on its dial instead (a D_GENANY decision, research UM §3)."""
@@ -53,7 +53,7 @@ def generate(S, C, g, p, q, lvl):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pay_pos(S, C, g, p, cq, cl):
     """Dial position paying an Insight cost (quality cq, 3 = any; level cl): lowest sufficient level first."""
     for lv in range(cl, 3):
@@ -63,7 +63,7 @@ def pay_pos(S, C, g, p, cq, cl):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def level_pos(S, C, g, p, lv):
     """A dial position holding a token of exactly level lv (lowest quality index), or -1."""
     for q in range(3):
@@ -72,7 +72,7 @@ def level_pos(S, C, g, p, lv):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_colour(S, C, g, p):
     """True when seat p has a player-colour Insight anywhere on its dial (seed 000 §Publishing a Treatise step
     5)."""
@@ -82,7 +82,7 @@ def has_colour(S, C, g, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def colour_sources(S, C, g, p):
     """How many dial positions (reserve or a ring) hold a player-colour Insight of seat p."""
     n = 0
@@ -92,7 +92,7 @@ def colour_sources(S, C, g, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_colour_at(S, C, g, p, pos, why):
     """Remove a player-colour Insight of seat p from dial position ``pos`` (0 = reserve, 1+q*3+l); an
     ``insight`` event (category publish or district, item = q*3+l, -1 for the reserve) records where from."""
@@ -104,7 +104,7 @@ def take_colour_at(S, C, g, p, pos, why):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_colour(S, C, g, p, why):
     """Put a player-colour Insight from the dial (reserve or any ring, seed §Publishing a Treatise step 5) on a
     Treatise or district slot: the seat chooses where from (a D_COLOUR decision) when two or more dial
@@ -118,7 +118,7 @@ def take_colour(S, C, g, p, why):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_elxf(S, C, g, p, a, b, out):
     """Elevations and Transfers left (seed 000 §Insight actions: up to two Elevations and one Transfer, in any
     order); Elevate never from the reserve nor past major (research UM §3)."""
@@ -133,14 +133,14 @@ def legal_elxf(S, C, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_genq(S, C, g, p, a, b, out):
     """The quality of a Generate of a chosen quality (seed 000 §Insight actions; research UM §3)."""
     for q in range(3):
         out[CH0 + q] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_genany(S, C, g, p, a, b, out):
     """A dial token to move to the generated space when the reserve is empty (research UM §3, A-UM-21)."""
     for i in range(9):
@@ -149,7 +149,7 @@ def legal_genany(S, C, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_colour(S, C, g, p, a, b, out):
     """Dial positions holding a player-colour Insight (seed 000 §Publishing a Treatise step 5: reserve or any ring;
     A-UM-22)."""
@@ -158,7 +158,7 @@ def legal_colour(S, C, g, p, a, b, out):
             out[CH0 + i] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_elxf(S, C, g, p, act, a, b, c):
     """One Elevation or Transfer (seed 000 §Insight actions), then the rest of the budget."""
     if act == DONE:
@@ -178,14 +178,14 @@ def apply_elxf(S, C, g, p, act, a, b, c):
         push(S, C, g, D_ELXF, a, b, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_genq(S, C, g, p, act, a, b, c):
     """Generate an Insight of the chosen quality (research UM §3)."""
     ch = act - CH0
     generate(S, C, g, p, ch, a)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_genany(S, C, g, p, act, a, b, c):
     """Move the chosen token to the generated space (A-UM-21)."""
     if act == DONE:
@@ -194,14 +194,14 @@ def apply_genany(S, C, g, p, act, a, b, c):
     ev(S, C, g, EV_INSIGHT, p, C_GENERATE, 1, -1, a - 1, 0, act - POS0 + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_colour(S, C, g, p, act, a, b, c):
     """Take the player-colour Insight from the chosen position (seed 000 §Publishing a Treatise step 5; A-UM-22)."""
     ch = act - CH0
     take_colour_at(S, C, g, p, ch, a)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def auto_genql(S, C, g, p, act, a, b, c):
     """``K_GENQL``: Generate an Insight of quality ``a``, level ``b`` (research UM §3)."""
     generate(S, C, g, p, a, b)

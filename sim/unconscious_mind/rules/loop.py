@@ -30,7 +30,7 @@ from .turn_flow import start_turn
 from .dispatch import apply, legal
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def automatic(kind):
     """True for the ``K_*`` kinds, which run without a decision (the decision table's rows without a legality
     handler; ``tests/unconscious_mind/test_decisions_table.py`` checks the two agree)."""
@@ -38,7 +38,7 @@ def automatic(kind):
             or kind == K_PUBLISH or kind == K_CLIENTS or kind == K_FINISH or kind == K_GENQL)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mask_row(S, C, g, out):
     """Fill ``out`` (``bool[NUM_ACTIONS]``) with game g's legal actions for the decision on top of its stack
     (:func:`dispatch.legal`); never empty: a decision with no option can be declined (DONE, A-UM-20)."""
@@ -59,7 +59,7 @@ def mask_row(S, C, g, out):
         out[DONE] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def only_done(out):
     """True when DONE is the only legal action (the decision is skipped)."""
     if not out[DONE]:
@@ -70,7 +70,7 @@ def only_done(out):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance(S, C, g, scratch):
     """Run automatic entries until a decision with a real choice is on top (or the game is over); goal tiles
     are claimed as soon as their condition holds, checked at every decision (A-UM-29)."""
@@ -94,7 +94,7 @@ def advance(S, C, g, scratch):
             return
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def apply_one(S, C, g, act):
     """Apply action ``act`` of the seat to act to the decision on top of game g's stack: pop it, then its
     application handler (:func:`dispatch.apply`) pushes what follows (research UM §2 turn structure)."""
@@ -105,14 +105,14 @@ def apply_one(S, C, g, act):
     apply(kind, S, C, g, p, act, S.stk[g, top, STK_A], S.stk[g, top, STK_B], S.stk[g, top, STK_C])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def batch_mask(S, C, out):
     """``out`` (``bool[B, NUM_ACTIONS]``): every game's legal action mask (A-UM-20: never empty)."""
     for g in range(out.shape[0]):
         mask_row(S, C, g, out[g])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def batch_apply(S, C, actions, active, scratch):
     """Apply ``actions`` (``int64[B]``) to the ``active`` (``bool[B]``) games and advance each to its next
     decision (research UM §2)."""

@@ -19,7 +19,7 @@ from .research import draw_card, hand_size
 from .treatises import publishable
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def own_points_at(S, C, g, p, act):
     """True when one of seat p's Ideas already points at Meeting Table action ``act`` (research UM §2)."""
     for s in range(S.space.shape[1]):
@@ -28,7 +28,7 @@ def own_points_at(S, C, g, p, act):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_perform(S, C, g, p, act, times):
     """True when seat p can perform action ``act`` ``times`` times (Coffee for tile spaces paid in full each time:
     seed 000 §Gaining Notebook tiles; A-UM-30)."""
@@ -44,7 +44,7 @@ def can_perform(S, C, g, p, act, times):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def perform(S, C, g, p, act, mt, b, c):
     """``K_PERFORM`` handler: perform Meeting Table action ``mt`` once, paid in full each time (seed 000 §Meeting
     Table Actions, §Gaining Notebook tiles)."""
@@ -67,7 +67,7 @@ def perform(S, C, g, p, act, mt, b, c):
         push(S, C, g, D_FREUD, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_mode(S, C, g, p, a, b, out):
     """How many Ideas / Bright Ideas to place (research UM §2); two Ideas on a Coffee action need Coffee for both at
     placement (A-UM-30)."""
@@ -79,7 +79,7 @@ def legal_mode(S, C, g, p, a, b, out):
             out[MODE0 + m] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_mode(S, C, g, p, act, a, b, c):
     """Place the Ideas (research UM §2), then perform the action once per Idea (``K_PERFORM``) and move the inkpot
     (``K_INKPOT_START``)."""

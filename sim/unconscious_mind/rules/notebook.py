@@ -19,7 +19,7 @@ from .stack import push
 from .reputation import gain_rep
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_col(S, C, g, p, r):
     """The leftmost empty space of row r of seat p's Notebook, or 3 when full (seed 000 §Gaining Notebook tiles:
     Placing the tile)."""
@@ -29,7 +29,7 @@ def next_col(S, C, g, p, r):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_place_row(S, C, g, p, r):
     """True when the tile fits row r: an empty space, and an icon space needs the Cured Clients of
     ``Params.icon_cured_needed`` (seed 000 §Gaining Notebook tiles; A-UM-18)."""
@@ -43,7 +43,7 @@ def can_place_row(S, C, g, p, r):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place_tile(S, C, g, p, r, tile):
     """Place ``tile`` in row r; complete rows / columns release their player-colour Insight, a full Notebook gains
     reputation (seed 000 §Gaining Notebook tiles, §Completing rows and columns)."""
@@ -77,7 +77,7 @@ def place_tile(S, C, g, p, r, tile):
             gain_rep(S, C, g, p, C[I_FULL_REP], C_NB_FULL)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stack_draw(S, C, g, lvl):
     """The top tile of the level ``lvl`` stack, or -1 when exhausted (seed 000 §Gaining Notebook tiles:
     Refilling)."""
@@ -88,7 +88,7 @@ def stack_draw(S, C, g, lvl):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def refill_market(S, C, g, lvl):
     """Right takes the center slid across, then the center takes the stack top (banner side up)."""
     for _ in range(2):
@@ -99,7 +99,7 @@ def refill_market(S, C, g, lvl):
             S.game[g, MARKET + lvl * MARKET_W + 0] = stack_draw(S, C, g, lvl)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_tile_src(S, C, g, p, a, b, out):
     """Market spaces of the tile action taken (seed 000 §Gaining Notebook tiles), an empty one included (it scores
     its printed VP, A-UM-01)."""
@@ -107,14 +107,14 @@ def legal_tile_src(S, C, g, p, a, b, out):
     out[CH0 + 1] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_order(S, C, g, p, a, b, out):
     """Main effect first or banner first (seed 000 §Gaining Notebook tiles: right column, either order)."""
     out[CH0 + 0] = True
     out[CH0 + 1] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_free_tile(S, C, g, p, a, b, out):
     """Which stack a free tile comes from (seed 000 §Gaining Notebook tiles: free, from the top of the level I or II
     stack)."""
@@ -124,7 +124,7 @@ def legal_free_tile(S, C, g, p, a, b, out):
     out[DONE] = not (out[CH0] or out[CH0 + 1])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_place(S, C, g, p, a, b, out):
     """Rows where the tile fits (leftmost empty space, icon spaces need Cured Clients: seed 000 §Gaining Notebook
     tiles); replacing only when it fits nowhere (seed 000 §Replacing Notebook tiles); DONE discards it."""
@@ -140,7 +140,7 @@ def legal_place(S, C, g, p, a, b, out):
         out[DONE] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_tile_src(S, C, g, p, act, a, b, c):
     """Take the tile (seed 000 §Gaining Notebook tiles): the stack top triggers nothing, center its banner, right
     both in either order (``D_ORDER``); an empty space scores its VP only; refill the market. Effects resolve before
@@ -172,7 +172,7 @@ def apply_tile_src(S, C, g, p, act, a, b, c):
         push(S, C, g, D_ORDER, tile, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_order(S, C, g, p, act, a, b, c):
     """Push the tile's main and banner effects in the chosen order (seed 000 §Gaining Notebook tiles)."""
     ch = act - CH0
@@ -184,7 +184,7 @@ def apply_order(S, C, g, p, act, a, b, c):
         push(S, C, g, K_EFFECT, S.K[KTILE, a, TILE_BANNER], C_TILE, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_free_tile(S, C, g, p, act, a, b, c):
     """Take the free tile from the chosen stack top (seed 000 §Gaining Notebook tiles)."""
     ch = act - CH0
@@ -195,7 +195,7 @@ def apply_free_tile(S, C, g, p, act, a, b, c):
     push(S, C, g, D_PLACE, tile, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_place(S, C, g, p, act, a, b, c):
     """Place the tile in the chosen row or replace a tile, discarding the old one (seed 000 §Gaining Notebook tiles,
     §Replacing Notebook tiles)."""

@@ -16,7 +16,7 @@ from .events import add_vp, ev
 from .stack import push
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def face_crossed(S, C, old, new):
     """Face lines (``Params.face_lines``, A-UM-10) crossed moving a reputation marker from ``old`` to ``new``."""
     n = 0
@@ -27,7 +27,7 @@ def face_crossed(S, C, old, new):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def freud_step(S, C, g, causer):
     """Freud's reputation marker advances one space (always first); reaching the end triggers the end."""
     if S.game[g, FREUD_REP] >= C[I_TRACK_LEN]:
@@ -47,7 +47,7 @@ def freud_step(S, C, g, causer):
             add_vp(S, C, g, causer, C[I_END_VP], C_END_TRIGGER, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gain_rep(S, C, g, p, n, cat):
     """Seat p gains ``n`` reputation: Freud's marker steps first each time; face lines move Freud's figure (research
     UM §7, A-UM-10)."""
@@ -65,7 +65,7 @@ def gain_rep(S, C, g, p, n, cat):
                 ev(S, C, g, EV_MOVE, p, C_FREUD, k, -1, S.game[g, FREUD_LOC], 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def marker_ahead(S, C, g, a, b):
     """True when seat a's reputation marker is ahead of seat b's: further along the track, or on the same space
     and underneath it (arrived earlier). The one definition of "ahead" (end-of-track bonus, tie-break; A-UM-25)."""
@@ -76,7 +76,7 @@ def marker_ahead(S, C, g, a, b):
     return S.seat[g, a, REP_ORDER] < S.seat[g, b, REP_ORDER]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def batch_markers_ahead(S, C, out):
     """``out[g, p]``: how many seats' reputation markers are ahead of seat p's (:func:`marker_ahead`)."""
     P = S.seat.shape[1]
@@ -89,7 +89,7 @@ def batch_markers_ahead(S, C, out):
             out[g, p] = n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def section_of(S, C, pos):
     """The reputation-track section (content ``sec_first``) of space ``pos`` (research UM §2, A-UM-17)."""
     s = 0
@@ -99,7 +99,7 @@ def section_of(S, C, pos):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_repact(S, C, g, p, a, b, out):
     """The action of the reputation-track section Freud is in, or decline (research UM §2)."""
     for k in range(a + 1):
@@ -107,7 +107,7 @@ def legal_repact(S, C, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_repact(S, C, g, p, act, a, b, c):
     """Resolve the section action (research UM §2)."""
     ch = act - CH0

@@ -19,7 +19,7 @@ from .stack import push
 from .treatises import publishable
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_card(S, C, g, p):
     """Draw the top Research card into the hand (nothing when the deck is empty, A-UM-23)."""
     if S.game[g, RTOP] >= S.card.shape[1]:
@@ -31,7 +31,7 @@ def draw_card(S, C, g, p):
     ev(S, C, g, EV_CARD, p, C_RDRAW, 1, -1, c, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_size(S, C, g, p):
     """Research cards in seat p's hand (seed 000 §Gaining Research cards: no limit)."""
     n = 0
@@ -41,7 +41,7 @@ def hand_size(S, C, g, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_swap(S, C, g, p, a, b, out):
     """A hand card to swap with the display, or DONE (seed 000 §Gaining Research cards)."""
     for c in range(S.card.shape[1]):
@@ -50,7 +50,7 @@ def legal_swap(S, C, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_swap2(S, C, g, p, a, b, out):
     """Either face-up display card (seed 000 §Gaining Research cards)."""
     for k in range(C[I_RDISP_N]):
@@ -59,7 +59,7 @@ def legal_swap2(S, C, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_play_cards(S, C, g, p, kind, a, b, out):
     for c in range(S.card.shape[1]):
         if S.card[g, c, CARD_LOC] == L_HAND and S.card[g, c, CARD_OWN] == p:
@@ -72,7 +72,7 @@ def _legal_play_cards(S, C, g, p, kind, a, b, out):
         out[DONE] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_swap(S, C, g, p, act, a, b, c):
     """Choose the hand card to swap (seed 000 §Gaining Research cards), then the display slot (``D_SWAP2``)."""
     if act == DONE:
@@ -80,7 +80,7 @@ def apply_swap(S, C, g, p, act, a, b, c):
     push(S, C, g, D_SWAP2, act - CARD0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_swap2(S, C, g, p, act, a, b, c):
     """Swap the hand card with the chosen display card; everyone saw it go into the hand (seed 000 §Gaining Research
     cards)."""
@@ -98,7 +98,7 @@ def apply_swap2(S, C, g, p, act, a, b, c):
     ev(S, C, g, EV_CARD, p, C_RSWAP, 0, -1, d, 0, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_play_cards(S, C, g, p, act, kind, a, b, ch):
     if act == DONE:
         return
@@ -118,27 +118,27 @@ def _apply_play_cards(S, C, g, p, act, kind, a, b, ch):
         push(S, C, g, D_QUILL, t, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def legal_resplay(S, C, g, p, a, b, out):
     """The research play action: play a hand card or choose a publishable Treatise from the display (seed 000
     §Playing Research cards, §Publishing a Treatise step 1)."""
     _legal_play_cards(S, C, g, p, D_RESPLAY, a, b, out)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def apply_resplay(S, C, g, p, act, a, b, c):
     """Play the card (its bottom effect triggers) or start publishing the chosen Treatise (seed 000 §Playing
     Research cards, §Publishing a Treatise)."""
     _apply_play_cards(S, C, g, p, act, D_RESPLAY, a, b, act - CH0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def legal_playn(S, C, g, p, a, b, out):
     """Play a hand card where an effect shows the play icon, or stop (seed 000 §Playing Research cards)."""
     _legal_play_cards(S, C, g, p, D_PLAYN, a, b, out)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def apply_playn(S, C, g, p, act, a, b, c):
     """Play the card: it is in play and its bottom effect triggers (seed 000 §Playing Research cards)."""
     _apply_play_cards(S, C, g, p, act, D_PLAYN, a, b, act - CH0)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..codes import (C_END_BRIGHT, C_END_CASE, C_END_DISTRICTS, C_END_HEARTS, C_END_REP, C_END_ROWS, C_END_TAGS,
@@ -12,20 +11,23 @@ from ..cols import (BRIGHT, CARD_LOC, CARD_OWN, CL_OWNER, COFFEE, CURED, DIST_SL
                     ROW_DONE, TR_OWNER)
 from ..kcols import (CL_END, CL_END_W, CL_KIND, I_BRIGHT_VP, I_COFFEE_PER_BRIGHT, I_DISTRICT_VP, I_HEART_VP,
                      I_REP_VP, I_ROWS_VP, I_TAGS_VP, I_TRACK_FIRST, I_TRACK_SECOND)
-from ..state import N_LOCATIONS
+from ..state import N_LOCATIONS, WK_ORDER
 from ..content_layout import KCLIENT
 from .events import add_vp
 from .reputation import marker_ahead
 from .city import tags_at
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def final_scoring(S, C, g):
     """Final scoring of game g (research UM §7; A-UM-11, A-UM-12, A-UM-25): reputation space, end-of-track bonus,
-    districts, full rows, tags, Case Study scoring, heart boxes, Coffee to Bright Ideas."""
+    districts, full rows, tags, Case Study scoring, heart boxes, Coffee to Bright Ideas (scratch row
+    ``S.work[WK_ORDER]``)."""
     P = S.seat.shape[1]
     # end-of-track bonus: furthest and second furthest marker (arrived earlier = underneath = ahead)
-    order = np.arange(P)
+    order = S.work[WK_ORDER]
+    for i in range(P):
+        order[i] = i
     for i in range(P):
         for j in range(P - 1 - i):
             a = order[j]

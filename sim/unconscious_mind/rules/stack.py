@@ -8,7 +8,7 @@ from numba import njit
 from ..cols import SP, STK_A, STK_B, STK_C, STK_KIND
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def push(S, C, g, kind, a, b, c):
     """Push the stack entry (kind, a, b, c) on game g's decision stack (``RuntimeError`` past 48 entries)."""
     sp = S.game[g, SP]

@@ -5,7 +5,6 @@ Decisions: ``D_QUILL``, ``D_GATHER``, ``K_PUBLISH``.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..codes import (COLOUR_PUBLISH, C_CITED, C_CITED_BRIGHT, C_TREATISE, D_GATHER, EV_CITE, EV_PUBLISH, K_PUBLISH,
@@ -13,14 +12,14 @@ from ..codes import (COLOUR_PUBLISH, C_CITED, C_CITED_BRIGHT, C_TREATISE, D_GATH
 from ..cols import CARD_LOC, CARD_OWN, PUB_CITED, PUB_FILL, PUB_T, TRDECK, TRDISP, TRTOP, TR_CARDS, TR_N, TR_OWNER
 from ..kcols import CARD_COL, I_CITE_BRIGHT, I_TRDISP_N, TR_CITE_VP, TR_COLS, TR_LEN, TR_VP
 from ..actions import CARD0, CH0
-from ..state import MAX_VOLUMES
+from ..state import MAX_VOLUMES, WK_CF_CAND, WK_CF_NEED, WK_CF_TAKE, WK_NEED, WK_OWN
 from ..content_layout import KCARD, KTR
 from .events import add_vp, ev, gain_bright
 from .stack import push
 from .insight import has_colour, take_colour
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def own_counts(S, C, g, p, out):
     """``out[colour]`` (``int64[4]``) += seat p's in-play Research cards of each colour (seed 000 §Publishing a
     Treatise step 3)."""
@@ -31,7 +30,7 @@ def own_counts(S, C, g, p, out):
             out[S.K[KCARD, c, CARD_COL]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def covered(need, own):
     """True when ``own`` (``int64[4]`` per colour) covers ``need`` (seed 000 §Publishing a Treatise step 3: exact
     colours)."""
@@ -41,18 +40,22 @@ def covered(need, own):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cite_feasible(S, C, g, p, need0, own):
     """Can the Volumes ``need0`` be gathered from own in-play cards ``own`` plus citations?
 
     Citations take the rightmost card of another player's Treatise, working inward, only Volumes still
-    needed. Iterative depth-first search over how many Volumes to take from each citable Treatise.
+    needed. Iterative depth-first search over how many Volumes to take from each citable Treatise. Works in
+    the scratch rows ``S.work[WK_CF_NEED]``, ``[WK_CF_CAND]``, ``[WK_CF_TAKE]`` (``need0`` and ``own`` must be
+    other rows or arrays).
     """
-    need = need0.copy()
+    need = S.work[WK_CF_NEED]
+    for col in range(4):
+        need[col] = need0[col]
     if covered(need, own):
         return True
     nt = S.treatise.shape[1]
-    cand = np.zeros(nt, np.int64)
+    cand = S.work[WK_CF_CAND]
     nc = 0
     for k in range(nt):
         q = S.treatise[g, k, TR_OWNER]
@@ -61,7 +64,8 @@ def cite_feasible(S, C, g, p, need0, own):
             nc += 1
     if nc == 0:
         return False
-    m = np.zeros(nc, np.int64)
+    m = S.work[WK_CF_TAKE]
+    m[0] = 0
     d = 0
     while True:
         if covered(need, own):
@@ -88,7 +92,7 @@ def cite_feasible(S, C, g, p, need0, own):
             return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def need_counts(S, C, g, t, out):
     """``out[colour]`` (``int64[4]``) += Volumes of Treatise t still to gather (seed 000 §Publishing a Treatise step
     3)."""
@@ -99,24 +103,27 @@ def need_counts(S, C, g, t, out):
             out[S.K[KTR, t, TR_COLS + i]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def publishable(S, C, g, p, t):
-    """Treatise t can be published by p: a colour Insight, a quill card, and the rest gatherable."""
+    """Treatise t can be published by p: a colour Insight, a quill card, and the rest gatherable (scratch rows
+    ``S.work[WK_OWN]``, ``[WK_NEED]``)."""
     if t < 0 or not has_colour(S, C, g, p):
         return False
-    own = np.zeros(4, np.int64)
+    own = S.work[WK_OWN]
     own_counts(S, C, g, p, own)
     qc = S.K[KTR, t, TR_COLS + 0]
     if own[qc] < 1:
         return False
     own[qc] -= 1
-    need = np.zeros(4, np.int64)
+    need = S.work[WK_NEED]
+    for k in range(4):
+        need[k] = 0
     for i in range(1, S.K[KTR, t, TR_LEN]):
         need[S.K[KTR, t, TR_COLS + i]] += 1
     return cite_feasible(S, C, g, p, need, own)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill_slot(S, C, g, t, card):
     """Put ``card`` in the leftmost free Volume slot of its colour of the Treatise being published (seed 000
     §Publishing a Treatise step 4; A-UM-33)."""
@@ -131,7 +138,7 @@ def fill_slot(S, C, g, t, card):
     raise RuntimeError("no Volume slot for the card")
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gather_left(S, C, g, t):
     """Volume slots of Treatise t still empty (seed 000 §Publishing a Treatise step 3)."""
     n = 0
@@ -141,7 +148,7 @@ def gather_left(S, C, g, t):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def publish_finish(S, C, g, p, act, t, b, c):
     """``K_PUBLISH`` handler: finish publishing Treatise ``t`` (seed 000 §Publishing a Treatise steps 4-6, §Citing
     Treatises: one Bright Idea per cited player)."""
@@ -164,7 +171,7 @@ def publish_finish(S, C, g, p, act, t, b, c):
             S.game[g, TRTOP] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_quill(S, C, g, p, a, b, out):
     """In-play cards of the quill (leftmost) Volume's colour (seed 000 §Publishing a Treatise step 2)."""
     qc = S.K[KTR, a, TR_COLS + 0]
@@ -173,13 +180,13 @@ def legal_quill(S, C, g, p, a, b, out):
             out[CARD0 + c] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_gather(S, C, g, p, a, b, out):
     """Own in-play cards or citations that keep the Treatise completable, exact colours, no spare Volume (seed 000
-    §Publishing a Treatise step 3, §Citing Treatises)."""
+    §Publishing a Treatise step 3, §Citing Treatises). Scratch rows ``S.work[WK_NEED]``, ``[WK_OWN]``."""
     t = a
-    need = np.zeros(4, np.int64)
-    own = np.zeros(4, np.int64)
+    need = S.work[WK_NEED]
+    own = S.work[WK_OWN]
     need_counts(S, C, g, t, need)
     own_counts(S, C, g, p, own)
     for col in range(4):
@@ -207,7 +214,7 @@ def legal_gather(S, C, g, p, a, b, out):
         need[col] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_quill(S, C, g, p, act, a, b, c):
     """Set the quill Volume aside and gather the rest (seed 000 §Publishing a Treatise steps 2-3)."""
     t = a
@@ -218,7 +225,7 @@ def apply_quill(S, C, g, p, act, a, b, c):
         push(S, C, g, K_PUBLISH, t, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_gather(S, C, g, p, act, a, b, c):
     """Use an in-play card as a Volume or cite the rightmost card of another player's Treatise, scoring its owner 2
     VP per Volume (seed 000 §Citing Treatises)."""

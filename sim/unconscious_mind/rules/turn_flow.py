@@ -23,11 +23,11 @@ from .insight import level_pos, tok_at, tok_move
 from .reputation import freud_step
 from .city import check_goals
 from .clients import room_treatable
-from .meeting_table import can_perform, own_points_at
+from .meeting_table import can_perform
 from .scoring import final_scoring
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_turn(S, C, g):
     """Start the turn of the seat to act: the stack ``[K_FINISH, K_CLIENTS, D_HEARTS, D_TURN]`` (research UM §2)."""
     S.game[g, T_OPT] = OPT_PASS
@@ -41,7 +41,7 @@ def start_turn(S, C, g):
     push(S, C, g, D_TURN, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish_turn(S, C, g, p, act, a, b, c):
     """``K_FINISH`` handler: end the turn, the round and maybe the game (research UM §2, §7; A-UM-13, A-UM-14,
     A-UM-35, A-UM-36)."""
@@ -91,23 +91,36 @@ def finish_turn(S, C, g, p, act, a, b, c):
     start_turn(S, C, g)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_turn(S, C, g, p, a, b, out):
     """Turn choice (research UM §2): State Ideas on an empty idea space at an action the seat's own Ideas do not
     point at and can pay, Recall, Treat Clients; PASS only when none is possible (A-UM-20); Coffee conversions and
     the heart-box conversion (research UM §3, A-UM-31)."""
     any_opt = False
     has_idea = S.seat[g, p, IDEAS_HAND] > 0 or S.seat[g, p, BRIGHT] > 0
-    for s in range(S.space.shape[1]):
-        if S.space[g, s, SPACE_OWNER] >= 0 or not has_idea:
-            continue
-        for d in range(4):
-            act = S.K[KBOARD, s, SPACE_MT + d]
-            if act < 0 or own_points_at(S, C, g, p, act):
+    if has_idea:
+        # bit ``act`` of ``own``: one of p's Ideas points at action ``act`` (own_points_at); ``asked`` / ``can``:
+        # can_perform(act, 1) evaluated once per action, not once per space pointing at it
+        own = 0
+        for s in range(S.space.shape[1]):
+            if S.space[g, s, SPACE_OWNER] == p and S.space[g, s, SPACE_ACT] >= 0:
+                own |= 1 << S.space[g, s, SPACE_ACT]
+        asked = 0
+        can = 0
+        for s in range(S.space.shape[1]):
+            if S.space[g, s, SPACE_OWNER] >= 0:
                 continue
-            if can_perform(S, C, g, p, act, 1):
-                out[PLACE0 + s * 4 + d] = True
-                any_opt = True
+            for d in range(4):
+                act = S.K[KBOARD, s, SPACE_MT + d]
+                if act < 0 or (own >> act) & 1:
+                    continue
+                if not (asked >> act) & 1:
+                    asked |= 1 << act
+                    if can_perform(S, C, g, p, act, 1):
+                        can |= 1 << act
+                if (can >> act) & 1:
+                    out[PLACE0 + s * 4 + d] = True
+                    any_opt = True
     for s in range(S.space.shape[1]):
         if S.space[g, s, SPACE_OWNER] == p and S.space[g, s, SPACE_N] > 0:
             out[RECALL] = True
@@ -131,7 +144,7 @@ def legal_turn(S, C, g, p, a, b, out):
         out[CH0 + CH_HEART_CONV] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_turn(S, C, g, p, act, a, b, c):
     """Apply the turn choice (research UM §2): State Ideas pushes ``D_MODE``; Recall returns the Ideas, gains Coffee
     per space and offers a bonus (``D_RECALLB``); Treat pushes ``D_TREAT``; conversions (research UM §3, A-UM-31)
