@@ -223,14 +223,14 @@ def action_scores(S, C, g, p, score_id, out):
         _cite_match(S, C, g, p, out)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_at(kind, S, C, g, out):
     """The legal action mask (``bool[A]``, overwritten) of the decision on top of game ``g``'s stack
     (``rules.loop.mask_row``: never empty, DONE when nothing else, A-UM-20); ``kind`` is that decision."""
     mask_row(S, C, g, out)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_at(kind, S, C, g, a, scratch):
     """Apply action ``a`` to the decision on top of game ``g``'s stack and run the automatic entries up to the
     next decision (``rules.loop.apply_one``, ``advance``; ``scratch``: a free ``bool[A]``), as

@@ -34,7 +34,7 @@ def is_over(S, g):
     return S.game[g, OVER] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play(S, C, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, sc,
          key, ctr, heur_seat, H):
     """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
