@@ -62,7 +62,10 @@ class Field:
     @property
     def size(self) -> int:
         """Columns the field spans."""
-        return int(np.prod(self.shape)) if self.shape else 1
+        n = 1
+        for d in self.shape:
+            n *= int(d)
+        return n
 
 
 @dataclass(frozen=True)
@@ -185,12 +188,15 @@ class Layout:
         Raises:
             KeyError: no group declares ``field``.
         """
-        for g in self.groups:
-            off = g.offsets()
-            if field in off:
-                item = next(i for i in (g.fields or g.piles) if i.name == field)
-                return g, item, off[field]
-        raise KeyError(field)
+        index = self.__dict__.get("_index")
+        if index is None:  # built once: a named view (state.coffee) looks its field up on every access
+            index = {}
+            for g in self.groups:
+                off = g.offsets()
+                for item in g.fields or g.piles:
+                    index[item.name] = (g, item, off[item.name])
+            object.__setattr__(self, "_index", index)  # the layout is frozen; the index is derived from it
+        return index[field]
 
     def shapes(self, batch: int, num_players: int, sizes: dict[str, int]) -> dict[str, tuple[int, ...]]:
         """Array shape of each group for ``batch`` games, ``num_players`` seats and content ``sizes``."""
