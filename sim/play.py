@@ -79,7 +79,7 @@ def plies(game: Game, state: BatchState, plan: SeatPlan, seat_keys: Sequence[np.
 
 
 def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_keys: Sequence[np.ndarray],
-                   tlim: int, elim: int) -> Iterator[BatchState]:
+                   tlim: int, elim: int, kernel_profile: np.ndarray | None = None) -> Iterator[BatchState]:
     """Advance every game of ``state`` to its end on the compiled path (issue 16), yielding the state
     whenever the play kernel returns (log buffers to drain, a Python seat to act, all games over).
 
@@ -91,6 +91,9 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
 
     Args:
         tlim, elim: a game leaves the kernel when its turn / event buffer holds more rows than this.
+        kernel_profile: ``uint64[K, 4]`` (K above every decision kind code) the kernel adds, per decision
+            kind, the CPU cycles of the legal action mask, the choice and the application, and the count of
+            decisions (:mod:`sim.core.cycles`); None: not measured.
 
     Raises:
         PlyLimitError: a game reached its ply bound unfinished.
@@ -112,12 +115,13 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     ctx = mod.kernel_context(game, state)
     bound = game.max_plies(state.num_players)
     status = np.zeros(state.batch_size, np.int64)
+    prof = np.zeros((0, 4), np.uint64) if kernel_profile is None else kernel_profile
     scratch = (np.zeros(game.num_actions, np.bool_), np.zeros(len(mod.FEATURES), np.int64),
                np.zeros(game.num_actions, np.int64), np.zeros(1, np.uint64),
                np.zeros(1, np.uint64))  # mask, features, action score, decision stream key, counter
     while True:
         mod.play(*ctx, tables.rules, tables.conds, tables.acts, tables.seat_rules, compiled_seat, keys, bound,
-                 tlim, elim, status, *scratch, heur_seat, H)
+                 tlim, elim, status, *scratch, heur_seat, H, prof)
         if (status == ST_BOUND).any():
             g = int(np.flatnonzero(status == ST_BOUND)[0])
             raise PlyLimitError(f"game {int(state.game_id[g])} reached its ply bound {bound} without ending")
@@ -157,7 +161,8 @@ def uses_compiled_play(game: Game, strategies: Sequence) -> bool:
 
 def play_batch(game: Game, strategies: Sequence, game_ids: np.ndarray, seed: int, *,
                log_turns: bool = True, log_events: bool = True, params_id: str = "",
-               on_step: Callable[[BatchState], None] | None = None, compiled: bool = True) -> BatchResult:
+               on_step: Callable[[BatchState], None] | None = None, compiled: bool = True,
+               kernel_profile: np.ndarray | None = None) -> BatchResult:
     """Play games ``game_ids`` of run ``seed`` to the end.
 
     Args:
@@ -172,6 +177,8 @@ def play_batch(game: Game, strategies: Sequence, game_ids: np.ndarray, seed: int
         compiled: play compiled-plan seats inside the engine's play kernel (:func:`compiled_plies`) when
             the engine has one; False plays every seat on the Python loop (:func:`plies`). The games
             are the same either way.
+        kernel_profile: on the compiled path, ``uint64[K, 4]`` cycles per decision kind the play kernel adds to
+            (:func:`compiled_plies`; ``meeplelab bench --only profile``).
 
     Returns:
         :class:`BatchResult`.
@@ -188,7 +195,7 @@ def play_batch(game: Game, strategies: Sequence, game_ids: np.ndarray, seed: int
     turn_parts: list[tuple[np.ndarray, np.ndarray]] = []
     event_parts: list[tuple[np.ndarray, np.ndarray]] = []
     if compiled and on_step is None and uses_compiled_play(game, strategies):
-        loop = compiled_plies(game, state, strategies, seat_keys, tlim, elim)
+        loop = compiled_plies(game, state, strategies, seat_keys, tlim, elim, kernel_profile)
     else:
         loop = plies(game, state, [[(strategies[s], None)] for s in range(players)], seat_keys)
     for _ in loop:

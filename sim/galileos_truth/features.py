@@ -55,8 +55,10 @@ def legal_at(kind, S, C, PR, g, out):
 
 @njit(cache=True, _nrt=False)
 def apply_at(kind, S, C, PR, g, a, scratch):
-    """Apply action ``a`` to game ``g`` waiting for phase ``kind`` (``scratch`` unused)."""
+    """Apply action ``a`` to game ``g`` waiting for phase ``kind`` (``scratch`` unused); False: the next
+    decision's legal action mask is not computed here."""
     dispatch.apply(kind, S, C, PR, g, a)
+    return False
 
 
 #: the features the heuristic weighs, in the order of :func:`value_features` (the keys of

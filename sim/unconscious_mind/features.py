@@ -234,6 +234,7 @@ def legal_at(kind, S, C, g, out):
 def apply_at(kind, S, C, g, a, scratch):
     """Apply action ``a`` to the decision on top of game ``g``'s stack and run the automatic entries up to the
     next decision (``rules.loop.apply_one``, ``advance``; ``scratch``: a free ``bool[A]``), as
-    ``UnconsciousMind.step`` does."""
+    ``UnconsciousMind.step`` does. Returns True when ``scratch`` then holds the next decision's legal action
+    mask (``advance`` computed it to skip forced decisions), so the play loop need not compute it again."""
     apply_one(S, C, g, a)
-    advance(S, C, g, scratch)
+    return advance(S, C, g, scratch)

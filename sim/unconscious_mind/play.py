@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.compiled import ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK, decision_key
+from sim.core.cycles import cycles
 from sim.unconscious_mind.rules.decisions import TABLE
 from sim.unconscious_mind.cols import OVER, TO_ACT
 from sim.unconscious_mind.engine import kernel_context
@@ -36,7 +37,7 @@ def is_over(S, g):
 
 @njit(cache=True, _nrt=False)
 def play(S, C, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, sc,
-         key, ctr, heur_seat, H):
+         key, ctr, heur_seat, H, prof):
     """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
     ST_DRAIN (a log buffer passed ``tlim``/``elim`` rows), ST_PYTHON (a Python seat acts), ST_BOUND
     (ply bound reached unfinished), ST_STUCK (no legal action)). ``seat_keys``: ``uint64[P, B]``;
@@ -44,11 +45,16 @@ def play(S, C, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, 
     ``sc`` (``int64[A]``: an action score), ``key`` and ``ctr`` (``uint64[1]``: the decision's fresh
     stream). A seat with ``heur_seat[p]`` (``bool[P]``, compiled too) decides by the compiled heuristic
     (``sim.unconscious_mind.lookahead``, its tables and scratch ``H``: ``sim.core.lookahead.heuristic_tables``) instead of
-    its plan. It allocates nothing itself (compiled without reference counting unless the engine's handlers
-    allocate). Returns the plies played."""
+    its plan. ``prof`` (``uint64[K, 4]``, K > the largest decision kind code; K = 0: off) accumulates, per
+    decision kind, the cycles (:mod:`sim.core.cycles`) of the legal action mask, the choice and the
+    application, and the decisions taken. It allocates nothing itself (compiled without reference counting
+    unless the engine's handlers allocate). Returns the plies played."""
+    timed = prof.shape[0] > 0
+    t0 = t1 = t2 = cycles()
     plies = 0
     for g in range(S.ply.shape[0]):
         status[g] = ST_OVER
+        fresh = False  # mask holds game g's pending decision's legal actions (apply_at computed them)
         while not is_over(S, g):
             if S.turn_n[g] > tlim or S.event_n[g] > elim:
                 status[g] = ST_DRAIN
@@ -61,7 +67,12 @@ def play(S, C, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, 
                 status[g] = ST_BOUND
                 break
             kind = pending(S, g)
-            legal_at(kind, S, C, g, mask)
+            if timed:
+                t0 = cycles()
+            if not fresh:
+                legal_at(kind, S, C, g, mask)
+            if timed:
+                t1 = cycles()
             key[0] = decision_key(seat_keys[p, g], S.ply[g])
             ctr[0] = 0
             if heur_seat[p]:
@@ -73,7 +84,15 @@ def play(S, C, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, 
             if a < 0:
                 status[g] = ST_STUCK
                 break
-            apply_at(kind, S, C, g, a, mask)
+            if timed:
+                t2 = cycles()
+            fresh = apply_at(kind, S, C, g, a, mask)
+            if timed:
+                t3 = cycles()
+                prof[kind, 0] += t1 - t0
+                prof[kind, 1] += t2 - t1
+                prof[kind, 2] += t3 - t2
+                prof[kind, 3] += 1
             S.ply[g] += 1
             plies += 1
     return plies

@@ -54,5 +54,7 @@ def legal_at(kind, S, prm, g, out):
 
 @njit(cache=True, _nrt=False)
 def apply_at(kind, S, prm, g, a, scratch):
-    """Apply action ``a`` to game ``g`` waiting for decision ``kind`` (``scratch`` unused)."""
+    """Apply action ``a`` to game ``g`` waiting for decision ``kind`` (``scratch`` unused); False: the next
+    decision's legal action mask is not computed here."""
     dispatch.apply(kind, S, prm, g, a)
+    return False

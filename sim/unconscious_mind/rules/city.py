@@ -109,12 +109,14 @@ def tags_by_location(S, C, g, p, out):
 @njit(cache=True, _nrt=False)
 def check_goals(S, C, g, p):
     """Seat p claims every goal tile whose condition it meets, gaining its reputation (research UM §7; A-UM-29).
+    Returns the number of tiles claimed (0: the state is unchanged).
 
     Runs at every decision, so tag conditions read the seat's tags of every Location counted once
     (:func:`tags_by_location`, scratch row ``S.work[WK_TAGS]``), counted again after a claim (a claimed tile
     adds its own tag): the same result as :func:`goal_met` goal by goal."""
     tags = S.work[WK_TAGS]
     fresh = False
+    claimed = 0
     for i in range(S.goal.shape[1]):
         gid = S.goal[g, i, GOAL_ID]
         if gid < 0 or S.goal[g, i, GOAL_OWNER] >= 0:
@@ -133,6 +135,8 @@ def check_goals(S, C, g, p):
             ev(S, C, g, EV_GOAL, p, C_GOAL, S.K[KBOARD, gid, GOAL_REP], -1, gid, 0, 0)
             gain_rep(S, C, g, p, S.K[KBOARD, gid, GOAL_REP], C_GOAL)
             fresh = False
+            claimed += 1
+    return claimed
 
 
 @njit(cache=True, _nrt=False)

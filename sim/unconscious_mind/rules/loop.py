@@ -73,7 +73,9 @@ def only_done(out):
 @njit(cache=True, _nrt=False)
 def advance(S, C, g, scratch):
     """Run automatic entries until a decision with a real choice is on top (or the game is over); goal tiles
-    are claimed as soon as their condition holds, checked at every decision (A-UM-29)."""
+    are claimed as soon as their condition holds, checked at every decision (A-UM-29). Returns True when
+    ``scratch`` (``bool[NUM_ACTIONS]``) holds the legal action mask of the decision now on top (no goal was
+    claimed after it was computed): compiled play then skips a second mask pass (docs/compiled_play.md)."""
     while S.game[g, OVER] == 0:
         if S.game[g, SP] == 0:
             start_turn(S, C, g)
@@ -89,9 +91,10 @@ def advance(S, C, g, scratch):
         if only_done(scratch):
             S.game[g, SP] = top
             continue
-        check_goals(S, C, g, S.game[g, TO_ACT])
+        claimed = check_goals(S, C, g, S.game[g, TO_ACT])
         if S.game[g, OVER] == 0 and S.game[g, SP] > 0:
-            return
+            return claimed == 0
+    return False
 
 
 @njit(cache=True, inline="always", _nrt=False)
