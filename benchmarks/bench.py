@@ -251,6 +251,41 @@ def profile(game: str, games: int = 2048, batch: int = 2048, top: int = 12) -> l
     return rows
 
 
+def kernel_profile(game: str, games: int = 2048, batch: int = 2048) -> list[Row]:
+    """Cycle-counter profile of the play kernel (4 seats, the game's benchmark strategies): per decision kind,
+    decisions per game and nanoseconds of the legal action mask, the choice and the application
+    (``play_batch(kernel_profile=...)``, :mod:`sim.core.cycles`)."""
+    from sim.core.cycles import cycles_per_second
+    from sim.play import play_batch
+    from sim.registry import make_game
+    from strategies.registry import make_strategy
+
+    g = make_game(game)
+    if g.compiled_play is None:
+        return []
+    seats = [make_strategy(game, s) for s in _strategy(game, 4).split(",")]
+    play_batch(g, seats, np.arange(8), 1)
+    kinds = {v: k for k, v in g.compiled_module().KINDS.items()}
+    prof = np.zeros((max(kinds) + 1, 4), np.uint64)
+    t0 = time.perf_counter()
+    for b in range(0, games, batch):
+        play_batch(g, seats, np.arange(b, min(b + batch, games)), 1, kernel_profile=prof)
+    secs = time.perf_counter() - t0
+    hz = cycles_per_second()
+    total = float(prof[:, :3].sum()) / hz
+    rows = []
+    for k in sorted(kinds):
+        n = int(prof[k, 3])
+        if n == 0:
+            continue
+        ns = [float(prof[k, i]) / hz / n * 1e9 for i in range(3)]
+        rows.append(Row(game, "kernel", 4, batch, 1, True, games, float(prof[k, :3].sum()) / hz,
+                        {"kind": kinds[k], "per_game": n / games, "legal_ns": ns[0], "choice_ns": ns[1],
+                         "apply_ns": ns[2], "share": float(prof[k, :3].sum()) / hz / total,
+                         "kernel_s": total, "wall_s": secs}))
+    return rows
+
+
 def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PARTS, echo=print) -> list[Row]:
     """The benchmark matrix for ``parts`` (throughput, memory, sweep, profile, compile); ``quick`` shrinks it."""
     rows: list[Row] = []
@@ -307,6 +342,7 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
         if "profile" in parts:
             pr = profile(g, games=512 if quick else 2048, batch=512 if quick else 2048)
             rows += pr
+            rows += kernel_profile(g, games=512 if quick else 2048)
             echo(f"  {g}: profiled ({pr[0].extra['gps']:.0f} games/s under the profiler)")
         if "sweep" in parts and g == "unconscious-mind":
             r = sweep_at_scale(games_per_variant=200 if quick else 10_000)
@@ -392,6 +428,16 @@ def render(rows: list, info: dict, notes: str = "") -> str:
                     "| function | calls | own seconds | share |", "|---|---|---|---|"]
             out += [f"| `{r.extra['where']}` | {r.extra['calls']:,} | {r.seconds:.2f} | {r.extra['share']:.0%} |"
                     for r in prof]
+        kp = sorted((r for r in gr if r.measure == "kernel"), key=lambda r: -r.seconds)
+        if kp:
+            x = kp[0].extra
+            out += ["", f"### {g}: play kernel by decision kind (CPU cycle counter, 4 seats, {kp[0].games:,} games; "
+                    f"{x['kernel_s']:.2f} s in the kernel's mask, choice and apply of {x['wall_s']:.2f} s){at(g, 'kernel')}",
+                    "", "Mask 0 ns: the decision's legal actions came with the previous apply (no second pass).", "",
+                    "| decision | per game | legal mask ns | choice ns | apply ns | share of kernel time |",
+                    "|---|---|---|---|---|---|"]
+            out += [f"| {r.extra['kind']} | {r.extra['per_game']:.1f} | {r.extra['legal_ns']:,.0f} | "
+                    f"{r.extra['choice_ns']:,.0f} | {r.extra['apply_ns']:,.0f} | {r.extra['share']:.1%} |" for r in kp]
         sw = [r for r in gr if r.measure == "sweep"]
         for r in sw:
             out += ["", f"### {g}: sweep at scale{at(g, 'sweep')}", "",

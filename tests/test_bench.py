@@ -40,6 +40,11 @@ def test_bench_writes_results_and_keeps_parts_not_measured_again(tmp_path):
     assert 0 < len(prof) <= 12 and 0 < sum(p["extra"]["share"] for p in prof) <= 1.0 + 1e-9
     text = (tmp_path / "RESULTS.md").read_text()
     assert "### toy: profile" in text and "| 4 | 4096 | 1 | written |" in text
+    # the play kernel's cycle-counter profile: the toy's one decision kind, every game's decisions counted
+    kern = [r for r in rows if r["measure"] == "kernel"]
+    assert [k["extra"]["kind"] for k in kern] == ["D_TURN"] and kern[0]["extra"]["per_game"] > 1
+    assert kern[0]["extra"]["apply_ns"] > 0 and abs(kern[0]["extra"]["share"] - 1.0) < 1e-9
+    assert "### toy: play kernel by decision kind" in text and "| D_TURN |" in text
 
 
 def test_bench_refuses_an_unknown_part(tmp_path):
