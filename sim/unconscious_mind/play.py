@@ -51,6 +51,7 @@ def play(S, C, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, 
     unless the engine's handlers allocate). Returns the plies played."""
     timed = prof.shape[0] > 0
     t0 = t1 = t2 = cycles()
+    row0 = np.int64(0)  # the decision stream's row, typed int64 as in choose_batch (a literal compiles again)
     plies = 0
     for g in range(S.ply.shape[0]):
         status[g] = ST_OVER
@@ -80,7 +81,7 @@ def play(S, C, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, 
             else:
                 features(S, C, g, p, fv)
                 a = plan_choice(S, C, g, p, rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask, sc,
-                                key, ctr, 0)
+                                key, ctr, row0)
             if a < 0:
                 status[g] = ST_STUCK
                 break
