@@ -158,6 +158,16 @@ def test_the_heuristics_finish_is_the_uniform_plan_of_32_plies(game):
     assert make_strategy(G, "heuristic:finish=0").compiled(game).finish is False
 
 
+def test_rollouts_and_heuristics_scored_otherwise_stay_on_the_python_path(game):
+    class Custom(UMHeuristic):
+        def scores(self, view, legal_mask, rng):
+            return super().scores(view, legal_mask, rng)
+
+    seats = [Custom(), make_strategy(G, "rollout"), make_strategy(G, "random")]
+    assert heuristic_specs(game, seats) == [None, None, None]
+    assert not uses_compiled_play(game, [Custom(), make_strategy(G, "random")])
+
+
 @pytest.mark.parametrize("ids,n,seed", [(("heuristic", "publisher"), 3, 1),
                                         (("city-walker", "heuristic", "heuristic:finish=0"), 2, 2),
                                         (("heuristic:vp=2,coffee=0", "random", "heuristic", "curer"), 2, 4)])
