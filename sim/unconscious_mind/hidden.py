@@ -3,13 +3,14 @@
 A rules fact, so it lives with the engine (issue 15): :meth:`UnconsciousMind.redeterminize` calls
 :func:`redeterminize_kernel` on copies of the deciding games; the compiled heuristic calls
 :func:`redeterminize_one` on its scratch copy inside the play kernel. Both run :func:`redeterminize_game`, so
-one game draws the same in both. Kept, because the searching seat
-knows it: every face-up card and tile (displays, markets, Notebooks, in-play cards, Treatises),
-the seat's own hand, every count (deck positions, hand sizes), and the Research cards other
-players took from the face-up display ("swap any one card from your hand with either face-up card
-of the display", seed 000: ``card_known``), which stay in their hands. Re-sampled: the order of
-the Notebook tile stacks, of the Research, Treatise, client and dream decks, and the other
-players' unknown Research hand cards (shuffled with the Research deck, re-dealt in the same counts).
+one game draws the same in both.
+
+Kept, because the searching seat knows it: every face-up card and tile (displays, markets, Notebooks, in-play
+cards, Treatises), the seat's own hand, every count (deck positions, hand sizes), and the Research cards other
+players took from the face-up display ("swap any one card from your hand with either face-up card of the
+display", seed 000: ``card_known``), which stay in their hands. Re-sampled: the order of the Notebook tile
+stacks, of the Research, Treatise, client and dream decks, and the other players' unknown Research hand cards
+(shuffled with the Research deck, re-dealt in the same counts).
 """
 
 from __future__ import annotations
