@@ -3,6 +3,7 @@ and strategies (``sim.play.play_batch`` with ``compiled`` True, then False; n_jo
 no Parquet). Small by design (seconds); the figures in docs/compiled_play.md come from::
 
     python -m benchmarks.heuristic --games 128
+    python -m benchmarks.heuristic --game unconscious-mind --games 128
 
 Each line: the seats, the games, compiled games/s, Python-loop games/s and their ratio. The ``random`` seat is
 a Python strategy: its plies leave the play kernel (``ST_PYTHON``) on the compiled path.
@@ -15,9 +16,13 @@ import time
 
 import numpy as np
 
-#: seatings measured by default (Galileo's Truth)
-SEATINGS = ("heuristic+random", "heuristic+observer", "observer+heuristic+writer+inventor",
-            "heuristic+heuristic+heuristic+heuristic")
+#: seatings measured by default, by game
+SEATINGS = {
+    "galileos-truth": ("heuristic+random", "heuristic+observer", "observer+heuristic+writer+inventor",
+                       "heuristic+heuristic+heuristic+heuristic"),
+    "unconscious-mind": ("heuristic+random", "heuristic+publisher", "publisher+heuristic+citer+curer",
+                         "heuristic+heuristic+heuristic+heuristic"),
+}
 
 
 def side_by_side(game_name: str, seating: str, games: int, seed: int = 1) -> tuple[float, float]:
@@ -42,13 +47,15 @@ def side_by_side(game_name: str, seating: str, games: int, seed: int = 1) -> tup
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=128, help="games per seating and path (default 128)")
-    ap.add_argument("--game", default="galileos-truth")
-    ap.add_argument("seatings", nargs="*", default=list(SEATINGS), help="seats joined by + (default: %(default)s)")
+    ap.add_argument("--game", default="galileos-truth", help="a registered game (default: %(default)s)")
+    ap.add_argument("seatings", nargs="*", help="seats joined by + (default: the game's SEATINGS)")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error(f"--games {args.games}: allowed: an integer >= 1")
+    if not args.seatings and args.game not in SEATINGS:
+        ap.error(f"--game {args.game} has no default seatings: name them, or use one of {', '.join(SEATINGS)}")
     print("| seats | games | compiled games/s | Python-loop games/s | ratio |\n|---|---|---|---|---|")
-    for s in args.seatings:
+    for s in args.seatings or SEATINGS[args.game]:
         c, p = side_by_side(args.game, s, args.games)
         print(f"| {s} | {args.games} | {c:,.0f} | {p:,.1f} | {c / p:.1f}x |")
     return 0

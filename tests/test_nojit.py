@@ -64,24 +64,26 @@ def test_compiled_play_runs_uncompiled_and_gives_the_same_games():
 
 
 COMPILED_HEURISTIC = """
-import hashlib, warnings
+import hashlib, sys, warnings
 warnings.simplefilter("error", RuntimeWarning)
 import numpy as np
 from sim.registry import make_game
 from sim.play import play_batch
 from strategies.registry import make_strategy
-g = make_game("galileos-truth")
-r = play_batch(g, [make_strategy("galileos-truth", s) for s in ("heuristic", "observer")], np.arange(2), 4)
+name, seats, n = sys.argv[1], sys.argv[2].split("+"), int(sys.argv[3])
+r = play_batch(make_game(name), [make_strategy(name, s) for s in seats], np.arange(n), 4)
 print(hashlib.sha256(r.events.to_pandas().to_csv().encode()).hexdigest(), r.events.num_rows)
 """
 
 
-def test_the_compiled_heuristic_runs_uncompiled_and_gives_the_same_games():
+@pytest.mark.parametrize("args", [("galileos-truth", "heuristic+observer", "2"),
+                                  ("unconscious-mind", "heuristic+publisher", "1")])
+def test_the_compiled_heuristic_runs_uncompiled_and_gives_the_same_games(args):
     # the in-kernel game copy is generated for numba; uncompiled, its plain-Python body does the same
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    plain = subprocess.run([sys.executable, "-c", COMPILED_HEURISTIC], cwd=ROOT, env=env, capture_output=True,
+    plain = subprocess.run([sys.executable, "-c", COMPILED_HEURISTIC, *args], cwd=ROOT, env=env, capture_output=True,
                            text=True, timeout=600)
-    jit = subprocess.run([sys.executable, "-c", COMPILED_HEURISTIC], cwd=ROOT, capture_output=True, text=True,
+    jit = subprocess.run([sys.executable, "-c", COMPILED_HEURISTIC, *args], cwd=ROOT, capture_output=True, text=True,
                          timeout=600)
     assert plain.returncode == 0 and jit.returncode == 0, (plain.stderr[-2000:], jit.stderr[-2000:])
     assert plain.stdout.split()[-2:] == jit.stdout.split()[-2:]

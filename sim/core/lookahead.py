@@ -27,15 +27,22 @@ from numba.extending import overload
 #: the log fields of every state (:data:`sim.core.state._LOG_FIELDS`): buffers not copied, counters zeroed
 LOG_COUNTERS = ("turn_n", "event_n")
 LOG_BUFFERS = ("turn_buf", "event_buf")
+#: the name of a state tuple class's attribute listing its fields that are not per game (content, scratch rows:
+#: no batch axis), which :func:`copy_game` leaves alone (Unconscious Mind's ``Arrays``: ``K``, ``eff``, ``work``)
+NOT_PER_GAME = "NOT_PER_GAME"
 #: ``pick_best``'s tolerance: a score within this of the best is tied with it
 TIE_EPS = 1e-9
 
 
 def copy_game(S, g, D, d):
     """Copy game ``g`` of the state tuple ``S`` into row ``d`` of the state tuple ``D`` (same fields and
-    shapes but the batch), with empty logs: ``turn_n``/``event_n`` zero, the buffers not copied. The compiled
-    form is generated per state tuple type from its field names (:func:`_copy_game_impl`)."""
+    shapes but the batch), with empty logs: ``turn_n``/``event_n`` zero, the buffers not copied, nor the fields
+    the tuple's class names in its :data:`NOT_PER_GAME` attribute (shared content, scratch). The compiled form is
+    generated per state tuple type from its field names (:func:`_copy_game_impl`)."""
+    skip = getattr(type(S), NOT_PER_GAME, ())
     for name in S._fields:
+        if name in skip:
+            continue
         if name in LOG_COUNTERS:
             getattr(D, name)[d] = 0
         elif name not in LOG_BUFFERS:
@@ -47,7 +54,10 @@ def _copy_game_impl(S, g, D, d):
     if not isinstance(S, types.BaseNamedTuple):
         return None
     lines = ["def impl(S, g, D, d):"]
+    skip = getattr(S.instance_class, NOT_PER_GAME, ())
     for name, typ in zip(S.fields, S.types):
+        if name in skip:
+            continue
         if name in LOG_COUNTERS:
             lines.append(f"    D.{name}[d] = 0")
         elif name not in LOG_BUFFERS:  # element loops: an array slice assignment would need reference counting

@@ -34,17 +34,17 @@ def finish_turn(D, C, PR, p, t0, rules, conds, acts, r0, r1, max_plies, hmask, h
     """Play seat ``p``'s turn (begun at turn counter ``t0``) to its end in scratch game 0 with the plan of rule
     rows ``r0:r1``, for at most ``max_plies`` plies, drawing from ``ckey``/``cctr`` (``finish_turn`` of the
     Python heuristic: log counters emptied after every ply)."""
-    Z = np.int64(0)  # the scratch game, typed int64: a literal 0 would compile every callee once more for it
+    z = np.int64(0)  # game 0 and stream 0 as a variable: a literal 0 would compile every callee a second time
     for _ in range(max_plies):
-        if D.game[0, OVER] != 0 or turn_of(D, Z) != t0 or D.game[0, TO_ACT] != p:
+        if D.game[0, OVER] != 0 or turn_of(D, z) != t0 or D.game[0, TO_ACT] != p:
             return
-        kind = pending(D, Z)
-        legal_at(kind, D, C, PR, Z, hmask)
-        features(D, C, PR, Z, p, hfv)
-        b = plan_choice(D, C, PR, Z, p, rules, conds, acts, r0, r1, kind, hfv, hmask, hsc, ckey, cctr, Z)
+        kind = pending(D, z)
+        legal_at(kind, D, C, PR, z, hmask)
+        features(D, C, PR, z, p, hfv)
+        b = plan_choice(D, C, PR, z, p, rules, conds, acts, r0, r1, kind, hfv, hmask, hsc, ckey, cctr, z)
         if b < 0:
             return
-        apply_at(kind, D, C, PR, Z, b, hmask)
+        apply_at(kind, D, C, PR, z, b, hmask)
         D.ply[0] += 1
         D.turn_n[0] = 0
         D.event_n[0] = 0
@@ -57,26 +57,26 @@ def heuristic_choice(S, C, PR, g, p, mask, key, ctr, H):
     :func:`sim.core.lookahead.heuristic_tables`. -1 when nothing is legal."""
     (D, rules, conds, acts, seat_rules, max_plies, widx, wval, finish, hmask, hfv, pool, vf, vals, scores,
      ckey, cctr, hsc) = H
-    Z = np.int64(0)  # the scratch game and stream row, typed int64 (a literal 0 compiles callees again)
-    base = draw_u64(key, ctr, Z)
-    u = draw_uniform(key, ctr, Z)
+    z = np.int64(0)  # game 0 and stream 0 as a variable (see finish_turn)
+    base = draw_u64(key, ctr, z)
+    u = draw_uniform(key, ctr, z)
     P = vals.shape[0]
     for a in range(mask.shape[0]):
         if not mask[a]:
             continue
         ckey[0] = candidate_key(base, a)
         cctr[0] = 0
-        copy_game(S, g, D, Z)
-        t0 = turn_of(D, Z)
-        D.rng_key[0] = draw_u64(ckey, cctr, Z)
-        redeterminize_one(D, C, PR, Z, p, ckey, cctr, Z, pool)
-        apply_at(pending(D, Z), D, C, PR, Z, a, hmask)
+        copy_game(S, g, D, z)
+        t0 = turn_of(D, z)
+        D.rng_key[0] = draw_u64(ckey, cctr, z)
+        redeterminize_one(D, C, PR, z, p, ckey, cctr, z, pool)
+        apply_at(pending(D, z), D, C, PR, z, a, hmask)
         D.ply[0] += 1
         if finish[p]:
             finish_turn(D, C, PR, p, t0, rules, conds, acts, seat_rules[p], seat_rules[p + 1], max_plies[p], hmask,
                         hfv, hsc, ckey, cctr)
         for q in range(P):
-            value_features(D, C, PR, Z, q, vf)
+            value_features(D, C, PR, z, q, vf)
             vals[q] = weighted_value(vf, widx, wval, p)
         scores[a] = weighted_margin(vals, p)
     return pick_best_one(scores, mask, u)

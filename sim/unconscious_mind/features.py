@@ -1,11 +1,13 @@
 """What compiled play reads of and does to an Unconscious Mind game (docs/compiled_play.md): the pending decision
 (the kind on top of the decision stack), the named features a plan's conditions read, the action scores its
-rules rank or filter by (strategies/plans.py, strategies/unconscious_mind.py), and the legal action mask and
-application of one decision (``rules/loop.py``: automatic stack entries run until the next real decision).
+rules rank or filter by (strategies/plans.py, strategies/unconscious_mind.py), the legal action mask and
+application of one decision (``rules/loop.py``: automatic stack entries run until the next real decision), and
+what the compiled heuristic (``lookahead.py``) reads: the turn counter and the valued features of
+:meth:`UnconsciousMind.features`.
 
 Every kernel reads the deciding seat ``p`` of game ``g``; ``S`` is :class:`sim.unconscious_mind.state.Arrays`,
-``C`` the parameter vector. The action scores and features allocate nothing (compiled without reference
-counting); ``legal_at``/``apply_at`` call the rule kernels, which still allocate (``DecisionTable.allocates``).
+``C`` the parameter vector. Every kernel here is compiled without reference counting and allocates nothing
+(the rule kernels ``legal_at``/``apply_at`` call use the scratch rows ``S.work``).
 """
 
 from numba import njit
@@ -13,8 +15,9 @@ from numba import njit
 from .actions import CARD0, CH0, MODE0, N_CARD, N_CH, PLACE0
 from .codes import (D_COLOUR, D_COLUMN, D_GATHER, D_MODE, D_PLACE, D_PLAYN, D_RESPLAY, D_TURN, K_PERFORM, L_HAND,
                     L_INPLAY, MT_PLAY)
-from .cols import (CARD_LOC, CARD_OWN, COFFEE, DIAL_C, DIAL_W, NB, RND, ROOM_CLIENT, ROOM_LATENT, ROOM_MANIFEST, SP,
-                   SPACE_OWNER, STK_A, STK_B, STK_KIND, TR_CARDS, TR_N, TR_OWNER, TRDISP)
+from .cols import (BRIGHT, CARD_LOC, CARD_OWN, COFFEE, COL_DONE, CURED, DIAL_C, DIAL_W, HEARTS, IDEAS_HAND, NB, REP, RND,
+                   ROOM_CLIENT, ROOM_LATENT, ROOM_MANIFEST, ROOM_THER, ROW_DONE, SP, SPACE_OWNER, STK_A, STK_B, STK_KIND,
+                   TR_CARDS, TR_N, TR_OWNER, TRDISP, TURN, VP)
 from .content_layout import KBOARD, KCARD, KDREAM, KTR
 from .kcols import CARD_COL, DR_CL, DR_CQ, I_TRDISP_N, SPACE_MT, TR_COLS, TR_LEN
 from .rules.loop import advance, apply_one, mask_row
@@ -238,3 +241,69 @@ def apply_at(kind, S, C, g, a, scratch):
     mask (``advance`` computed it to skip forced decisions), so the play loop need not compute it again."""
     apply_one(S, C, g, a)
     return advance(S, C, g, scratch)
+
+
+#: the features the heuristic weighs, in the order of :func:`value_features` (the keys of
+#: :meth:`sim.unconscious_mind.engine.UnconsciousMind.features`, same values:
+#: ``tests/unconscious_mind/test_compiled_heuristic.py``)
+VALUE_FEATURES = ("vp", "coffee", "bright", "insight", "colour", "cured", "tiles", "rows", "cols", "inplay", "hand",
+                  "rep", "hearts", "treatises", "ideas", "clients", "therapy")
+
+
+@njit(cache=True, _nrt=False)
+def turn_of(S, g):
+    """Turns started in game ``g`` (the first value of :meth:`UnconsciousMind.progress`): a seat's turn has
+    ended when it changes."""
+    return S.game[g, TURN]
+
+
+@njit(cache=True, _nrt=False)
+def value_features(S, C, g, p, out):
+    """Fill ``out`` (``float64[len(VALUE_FEATURES)]``) with seat ``p``'s valued features in game ``g``, exactly as
+    :meth:`UnconsciousMind.features` computes them (all integer counts, so the float sums are exact): VP, Coffee,
+    Bright Ideas, Insights on the dial rings weighted by level (minor 1, median 2, major 3; white and
+    player-colour), player-colour Insights on the rings, cured clients, Notebook tiles placed, completed rows and
+    columns, Research cards in play and in hand, reputation, heart boxes, Treatises published, Ideas in hand,
+    clients in the office rooms and their therapy progress."""
+    insight = 0
+    colour = 0
+    for i in range(9):
+        w, c = S.seat[g, p, DIAL_W + 1 + i], S.seat[g, p, DIAL_C + 1 + i]
+        insight += (w + c) * (1 + i % 3)
+        colour += c
+    tiles = 0
+    for k in range(9):
+        if S.seat[g, p, NB + k] >= 0:
+            tiles += 1
+    rows = 0
+    cols = 0
+    for k in range(3):
+        rows += S.seat[g, p, ROW_DONE + k]
+        cols += S.seat[g, p, COL_DONE + k]
+    treatises = 0
+    for t in range(S.treatise.shape[1]):
+        if S.treatise[g, t, TR_OWNER] == p:
+            treatises += 1
+    clients = 0
+    therapy = 0
+    for room in range(2):
+        if S.seat[g, p, ROOM_CLIENT + room] >= 0:
+            clients += 1
+            therapy += S.seat[g, p, ROOM_THER + room]
+    out[0] = S.seat[g, p, VP]
+    out[1] = S.seat[g, p, COFFEE]
+    out[2] = S.seat[g, p, BRIGHT]
+    out[3] = insight
+    out[4] = colour
+    out[5] = S.seat[g, p, CURED]
+    out[6] = tiles
+    out[7] = rows
+    out[8] = cols
+    out[9] = cards_at(S, g, p, L_INPLAY)
+    out[10] = cards_at(S, g, p, L_HAND)
+    out[11] = S.seat[g, p, REP]
+    out[12] = S.seat[g, p, HEARTS]
+    out[13] = treatises
+    out[14] = S.seat[g, p, IDEAS_HAND]
+    out[15] = clients
+    out[16] = therapy

@@ -1,20 +1,82 @@
-"""The compiled heuristic of sim.unconscious_mind: not provided (its heuristic seats decide on the Python path).
+"""The compiled heuristic of sim.unconscious_mind: one-step lookahead inside the play kernel (issue 16).
 
-Written by ``python -m sim.core.compiled sim.unconscious_mind`` from ``sim/core/data/lookahead_stub.py.tmpl`` (the engine's
-``features`` module has no ``VALUE_FEATURES``); ``tests/test_compiled_play.py`` checks this file against it.
-Do not edit by hand.
+Written by ``python -m sim.core.compiled sim.unconscious_mind`` from ``sim/core/data/lookahead_module.py.tmpl``;
+``tests/test_compiled_play.py`` checks this file against it. Do not edit by hand.
+
+:func:`heuristic_choice` makes the choice of :class:`strategies.generic.Heuristic` (and its games' subclasses)
+for one decision, on the same streams and with the same float arithmetic: for every legal action, in action
+order, a copy of the game in a scratch slot (fresh logs), hidden information re-sampled from the candidate's
+stream (the decision stream's first draw mixed with the action: ``search.derived_streams``), the action
+applied, the seat's turn finished by the seat's finishing plan from the same stream, the copy valued by the
+weighted feature margin (``search.value``); the best by ``search.pick_best`` with the decision stream's
+second draw. The engine provides ``features.VALUE_FEATURES``, ``value_features``, ``turn_of`` and
+``hidden.redeterminize_one``.
 """
 
+import numpy as np
 from numba import njit
 
-#: this engine has no compiled heuristic (sim.core.lookahead.heuristic_tables)
-COMPILED_HEURISTIC = False
-VALUE_FEATURES = ()
+from sim.core.lookahead import copy_game, pick_best_one, weighted_margin, weighted_value
+from sim.core.rng import candidate_key, draw_u64, draw_uniform
+from sim.unconscious_mind.choice import plan_choice
+from sim.unconscious_mind.cols import OVER, TO_ACT
+from sim.unconscious_mind.features import VALUE_FEATURES, apply_at, features, legal_at, pending, turn_of, value_features
+from sim.unconscious_mind.hidden import redeterminize_one
+
+#: this engine plays the heuristic inside the play kernel (sim.core.lookahead.heuristic_tables)
+COMPILED_HEURISTIC = True
 
 __all__ = ["COMPILED_HEURISTIC", "VALUE_FEATURES", "heuristic_choice"]
 
 
 @njit(cache=True, _nrt=False)
+def finish_turn(D, C, p, t0, rules, conds, acts, r0, r1, max_plies, hmask, hfv, hsc, ckey, cctr):
+    """Play seat ``p``'s turn (begun at turn counter ``t0``) to its end in scratch game 0 with the plan of rule
+    rows ``r0:r1``, for at most ``max_plies`` plies, drawing from ``ckey``/``cctr`` (``finish_turn`` of the
+    Python heuristic: log counters emptied after every ply)."""
+    z = np.int64(0)  # game 0 and stream 0 as a variable: a literal 0 would compile every callee a second time
+    for _ in range(max_plies):
+        if D.game[0, OVER] != 0 or turn_of(D, z) != t0 or D.game[0, TO_ACT] != p:
+            return
+        kind = pending(D, z)
+        legal_at(kind, D, C, z, hmask)
+        features(D, C, z, p, hfv)
+        b = plan_choice(D, C, z, p, rules, conds, acts, r0, r1, kind, hfv, hmask, hsc, ckey, cctr, z)
+        if b < 0:
+            return
+        apply_at(kind, D, C, z, b, hmask)
+        D.ply[0] += 1
+        D.turn_n[0] = 0
+        D.event_n[0] = 0
+
+
+@njit(cache=True, _nrt=False)
 def heuristic_choice(S, C, g, p, mask, key, ctr, H):
-    """Never called (no seat is a compiled heuristic here): -1."""
-    return -1
+    """The heuristic's action for seat ``p`` in game ``g`` with legal actions ``mask`` (``bool[A]``), drawing
+    from the decision stream ``key``/``ctr`` (``uint64[1]``, counter at 0); ``H`` from
+    :func:`sim.core.lookahead.heuristic_tables`. -1 when nothing is legal."""
+    (D, rules, conds, acts, seat_rules, max_plies, widx, wval, finish, hmask, hfv, pool, vf, vals, scores,
+     ckey, cctr, hsc) = H
+    z = np.int64(0)  # game 0 and stream 0 as a variable (see finish_turn)
+    base = draw_u64(key, ctr, z)
+    u = draw_uniform(key, ctr, z)
+    P = vals.shape[0]
+    for a in range(mask.shape[0]):
+        if not mask[a]:
+            continue
+        ckey[0] = candidate_key(base, a)
+        cctr[0] = 0
+        copy_game(S, g, D, z)
+        t0 = turn_of(D, z)
+        D.rng_key[0] = draw_u64(ckey, cctr, z)
+        redeterminize_one(D, C, z, p, ckey, cctr, z, pool)
+        apply_at(pending(D, z), D, C, z, a, hmask)
+        D.ply[0] += 1
+        if finish[p]:
+            finish_turn(D, C, p, t0, rules, conds, acts, seat_rules[p], seat_rules[p + 1], max_plies[p], hmask,
+                        hfv, hsc, ckey, cctr)
+        for q in range(P):
+            value_features(D, C, z, q, vf)
+            vals[q] = weighted_value(vf, widx, wval, p)
+        scores[a] = weighted_margin(vals, p)
+    return pick_best_one(scores, mask, u)

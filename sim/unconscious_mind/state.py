@@ -176,7 +176,10 @@ Arrays = namedtuple("Arrays", STATE_GROUPS + ("K", "eff", "event_buf", "event_n"
 Arrays.__doc__ = """The arrays every kernel takes as ``S``: the state groups (``[B, ...]``), ``K`` (``int64[6, R, W]``, the
 content groups of :data:`sim.unconscious_mind.content_layout.CONTENT` stacked: ``S.K[KCARD, c, CARD_COL]``),
 ``eff`` (``int64[E, 4, 3]`` effect rows: opcode, a, b), the core log buffers and random streams, and ``work``
-(``int64[WK_ROWS, L]``, scratch rows, see :data:`WK_ROWS`)."""
+(``int64[WK_ROWS, L]``, scratch rows, see :data:`WK_ROWS`). ``K``, ``eff`` and ``work`` have no batch axis
+(:data:`Arrays.NOT_PER_GAME`: the compiled heuristic's game copy, :func:`sim.core.lookahead.copy_game`, leaves
+them alone)."""
+Arrays.NOT_PER_GAME = ("K", "eff", "work")
 
 # Scratch rows of ``S.work`` (``int64[WK_ROWS, max(4, N_LOCATIONS, treatises, P)]``): the rule kernels run without numba's
 # reference counting (``_nrt=False``, issue 16) and so cannot allocate arrays; the few that need a small
@@ -189,7 +192,8 @@ WK_CF_CAND = 3  # [treatises] cite_feasible: the citable Treatises
 WK_CF_TAKE = 4  # [treatises] cite_feasible: Volumes taken from each citable Treatise
 WK_ORDER = 5    # [P] scoring.final_scoring: seats by reputation marker, furthest first
 WK_TAGS = 6     # [N_LOCATIONS] city.check_goals: the seat's tags of each Location
-WK_ROWS = 7
+WK_HANDS = 7    # [P] hidden.redeterminize_one: the other seats' unknown hand cards (the compiled heuristic)
+WK_ROWS = 8
 
 
 def work_array(state: UMState) -> np.ndarray:

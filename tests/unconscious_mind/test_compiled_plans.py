@@ -53,7 +53,7 @@ def test_compiled_plans_beside_python_seats():
     from sim.play import uses_compiled_play
 
     seats = [make_strategy(G, n) for n in ("coffee-engine", "random", "heuristic:finish=0")]
-    assert uses_compiled_play(gm, seats)  # seat 0 in the play kernel, seats 1 and 2 called back
+    assert uses_compiled_play(gm, seats)  # seats 0 and 2 (a compiled heuristic) in the kernel, seat 1 called back
     a = play_batch(gm, seats, np.arange(2), 8)
     b = play_batch(gm, seats, np.arange(2), 8, compiled=False)
     _same(a, b)
