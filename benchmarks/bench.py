@@ -111,13 +111,16 @@ def time_simulate(game: str, players: int, games: int, batch: int, n_jobs: int, 
 
 
 def peak_memory(game: str, players: int, games: int, batch: int) -> Row:
-    """Peak RSS of a separate ``meeplelab simulate`` process (MiB)."""
+    """Peak RSS of a separate ``meeplelab simulate`` process (MiB), seats fixed: one seat order, so every batch
+    holds ``batch`` games whatever the number of games (under rotated seating 10,000 games split into seat
+    orders of 416 and play smaller batches than 200,000 do, which compares batch sizes, not game counts)."""
     with tempfile.TemporaryDirectory() as d:
         code = ("import resource, sys; from cli import main; sys.argv=['meeplelab']+sys.argv[1:]\n"
                 "try:\n    main()\nexcept SystemExit:\n    pass\n"
                 "print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
         cmd = [sys.executable, "-c", code, "simulate", "--game", game, "--players", str(players), "--strategies",
                _strategy(game, players), "--games", str(games), "--batch-size", str(batch), "--n-jobs", "1",
+               "--seating", "fixed",
                "--out", str(Path(d) / "run"), "--no-progress"]
         t0 = time.perf_counter()
         res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
@@ -417,7 +420,7 @@ def render(rows: list, info: dict, notes: str = "") -> str:
                     "ended). Target (issue 15): 90 s or less."]
         mem = [r for r in gr if r.measure == "memory"]
         if mem:
-            out += ["", f"### {g}: peak resident memory of one simulate process (4 seats, logs written){at(g, 'memory')}", "",
+            out += ["", f"### {g}: peak resident memory of one simulate process (4 seats fixed, logs written){at(g, 'memory')}", "",
                     "| games | batch | seconds | games/s | peak MiB |", "|---|---|---|---|---|"]
             out += [f"| {r.games:,} | {r.batch} | {r.seconds:.1f} | {r.gps:,.0f} | {r.extra['peak_mib']:.0f} |"
                     for r in mem]

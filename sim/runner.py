@@ -189,14 +189,20 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
             parts["games"].append(_seat_columns(_global_games(res.games, seeds, glob), o))
             parts["turns"].append(_global_games(res.turns, seeds, glob))
             parts["events"].append(_global_games(res.events, seeds, glob))
+            del res  # its batch state (log buffers included) goes before the next batch allocates its own
     run = Path(out)
     rows, size = {}, {}
     for name in rf.TABLES:
-        table = pa.concat_tables(parts[name]).combine_chunks() if len(parts[name]) > 1 else parts[name][0]
-        if len(parts[name]) > 1:  # (game, time) order whatever the seat orders' interleaving
-            table = table.take(pa.array(np.argsort(table.column("game").to_numpy(), kind="stable")))
+        pieces, parts[name] = parts[name], []
+        table = pa.concat_tables(pieces) if len(pieces) > 1 else pieces[0]  # chunked: no copy yet
+        del pieces
+        if table.num_columns and table.column("game").num_chunks > 1:  # (game, time) whatever the seat orders' interleaving
+            order = np.argsort(table.column("game").to_numpy(), kind="stable")
+            table = table.take(pa.array(order))  # the one copy: the chunked input is released as it is replaced
         size[name] = rf.write_part(run, name, chunk, table)
         rows[name] = table.num_rows
+        del table
+    pa.default_memory_pool().release_unused()  # give the chunk's log tables back: peak memory flat in the games
     return {"chunk": chunk, "rows": rows, "bytes": size, "seconds": time.perf_counter() - t0}
 
 
