@@ -19,6 +19,7 @@ from strategies.base import StrategyRNG, View
 from strategies.plans import Plan
 from strategies.registry import make_strategy
 from strategies.unconscious_mind import UMHeuristic
+from tests.random_play import random_plies
 
 G = "unconscious-mind"
 
@@ -34,18 +35,7 @@ def _mid_game_states(game, players, n=8, seed=6, plies=(2, 40, 160)):
     out = []
     for k in plies:
         s = game.init(np.arange(n), seed + k, players)
-        rng = Streams.for_games(seed, s.game_id, 1)
-        for _ in range(k):
-            m = game.legal_action_mask(s)
-            live = ~game.done(s)
-            idx = np.flatnonzero(live)
-            if not idx.size:
-                break
-            a = np.full(n, -1, np.int64)
-            a[idx] = rng.choose_legal(idx, m[idx])
-            game.step(s, a, m, where=live)
-            s.turn_n[:] = 0
-            s.event_n[:] = 0
+        random_plies(game, s, seed, 1, k)
         out.append(s)
     return out
 

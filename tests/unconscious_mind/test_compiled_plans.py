@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.core.rng import Streams
 from sim.play import play_batch
 from sim.unconscious_mind import codes as R
 from sim.unconscious_mind.actions import CH0, NUM_ACTIONS
+from tests.random_play import random_plies
 from strategies import unconscious_mind as U
 from strategies.base import View
 from strategies.plans import CompiledPlan
@@ -63,15 +63,7 @@ def test_compiled_plans_beside_python_seats():
 def _mid_game(P=3, B=48, plies=200, seed=6):
     gm = game()
     s = gm.init(np.arange(B), seed, P)
-    st = Streams.for_games(seed, s.game_id, 9)
-    for _ in range(plies):
-        live = np.flatnonzero(~gm.done(s))
-        m = gm.legal_action_mask(s)
-        acts = np.full(B, -1, np.int64)
-        acts[live] = st.choose_legal(live, m[live])
-        gm.step(s, acts, m)
-        s.event_n[:] = 0
-        s.turn_n[:] = 0
+    random_plies(gm, s, seed, 9, plies)
     return gm, s
 
 

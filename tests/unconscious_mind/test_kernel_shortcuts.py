@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.rng import Streams
 from sim.unconscious_mind import cols
 from sim.unconscious_mind.actions import NUM_ACTIONS, PLACE0
 from sim.unconscious_mind.codes import C_GOAL, EV_GOAL, L_INPLAY
@@ -19,6 +18,7 @@ from sim.unconscious_mind.rules.reputation import gain_rep
 from sim.unconscious_mind.rules.turn_flow import legal_turn
 from sim.unconscious_mind.state import N_LOCATIONS, WK_TAGS
 
+from tests.random_play import random_plies
 from .util import game
 
 
@@ -26,18 +26,7 @@ def _states(P, B, plies, seed):
     """Random play: a snapshot every 40 plies."""
     gm = game()
     s = gm.init(np.arange(B), seed, P)
-    st = Streams.for_games(seed, s.game_id, 3)
-    out = []
-    for k in range(plies):
-        live = np.flatnonzero(~gm.done(s))
-        m = gm.legal_action_mask(s)
-        acts = np.full(B, -1, np.int64)
-        acts[live] = st.choose_legal(live, m[live])
-        gm.step(s, acts, m)
-        s.event_n[:] = 0
-        s.turn_n[:] = 0
-        if k % 40 == 39:
-            out.append(s.copy())
+    out = random_plies(gm, s, seed, 3, plies, every=40)
     return gm, out
 
 

@@ -8,6 +8,7 @@ import pytest
 from sim.core.rng import Streams
 from sim.play import play_batch
 from sim.core.errors import ConfigError
+from tests.random_play import random_plies
 from strategies.base import RandomStrategy
 from strategies.registry import make_strategy, strategies_for
 from strategies.unconscious_mind import Plan, UMHeuristic, UMRollout
@@ -109,15 +110,7 @@ def test_strategy_randomness_never_changes_the_setup_shuffles():
 def _mid_game(P=3, B=24, plies=150, seed=5):
     gm = game()
     s = gm.init(np.arange(B), seed, P)
-    st = Streams.for_games(seed, s.game_id, 9)
-    for _ in range(plies):
-        live = np.flatnonzero(~gm.done(s))
-        m = gm.legal_action_mask(s)
-        acts = np.full(B, -1, np.int64)
-        acts[live] = st.choose_legal(live, m[live])
-        gm.step(s, acts, m)
-        s.event_n[:] = 0
-        s.turn_n[:] = 0
+    random_plies(gm, s, seed, 9, plies)
     return gm, s
 
 
