@@ -78,6 +78,36 @@ def plies(game: Game, state: BatchState, plan: SeatPlan, seat_keys: Sequence[np.
         yield state
 
 
+def check_kernel_profile(game: Game, kernel_profile) -> None:
+    """Check a ``kernel_profile`` argument (:func:`play_batch`, :func:`compiled_plies`) before any game is played:
+    a writable C-contiguous ``numpy.uint64`` array of shape ``(K, 4)``, with K above every decision kind code of
+    ``game``'s play kernel (``game.compiled_module().KINDS``; any K >= 1 for an engine without one), which the
+    kernel indexes as ``prof[kind, :]``.
+
+    Raises:
+        ValueError: any other value, in one line naming what is wrong and what is allowed.
+    """
+    mod = game.compiled_module()
+    k_min = max(mod.KINDS.values()) + 1 if mod is not None and mod.KINDS else 1
+    allowed = f"allowed: a writable C-contiguous numpy uint64 array of shape (K, 4) with K >= {k_min}"
+    p = kernel_profile
+    if not isinstance(p, np.ndarray):
+        bad = f"is a {type(p).__name__}, not a numpy array"
+    elif p.dtype != np.uint64:
+        bad = f"has dtype {p.dtype}"
+    elif p.ndim != 2 or p.shape[1] != 4:
+        bad = f"has shape {p.shape}"
+    elif p.shape[0] < k_min:
+        bad = f"has {p.shape[0]} rows, too few for the decision kind codes up to {k_min - 1} of the play kernel"
+    elif not p.flags.c_contiguous:
+        bad = "is not C-contiguous"
+    elif not p.flags.writeable:
+        bad = "is read-only"
+    else:
+        return
+    raise ValueError(f"kernel_profile {bad}: {allowed}")
+
+
 def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_keys: Sequence[np.ndarray],
                    tlim: int, elim: int, kernel_profile: np.ndarray | None = None) -> Iterator[BatchState]:
     """Advance every game of ``state`` to its end on the compiled path (issue 16), yielding the state
@@ -96,6 +126,7 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
             decisions (:mod:`sim.core.cycles`); None: not measured.
 
     Raises:
+        ValueError: a bad ``kernel_profile`` (:func:`check_kernel_profile`), before any ply is played.
         PlyLimitError: a game reached its ply bound unfinished.
         RuntimeError: an unfinished game with no legal action (an engine fault).
     """
@@ -106,6 +137,8 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     from .core.errors import PlyLimitError
     from .core.lookahead import heuristic_tables
 
+    if kernel_profile is not None:
+        check_kernel_profile(game, kernel_profile)
     mod = game.compiled_module()
     heur_seat, H = heuristic_tables(game, state, strategies)
     compiled_seat = np.array([isinstance(s, CompiledPlan) for s in strategies], np.bool_) | heur_seat
@@ -178,14 +211,18 @@ def play_batch(game: Game, strategies: Sequence, game_ids: np.ndarray, seed: int
             the engine has one; False plays every seat on the Python loop (:func:`plies`). The games
             are the same either way.
         kernel_profile: on the compiled path, ``uint64[K, 4]`` cycles per decision kind the play kernel adds to
-            (:func:`compiled_plies`; ``meeplelab bench --only profile``).
+            (:func:`compiled_plies`; ``meeplelab bench --only profile``), checked by :func:`check_kernel_profile`
+            whichever path plays.
 
     Returns:
         :class:`BatchResult`.
 
     Raises:
+        ValueError: a bad ``kernel_profile`` (one line, before any game is played).
         IllegalActionError, PlyLimitError: a strategy or engine broke the rules.
     """
+    if kernel_profile is not None:
+        check_kernel_profile(game, kernel_profile)
     players = len(strategies)
     state = game.init(np.asarray(game_ids, np.int64), seed, players)
     seat_keys = [stream_keys(seed, state.game_id, strategy_stream(s)) for s in range(players)]

@@ -219,3 +219,48 @@ def test_an_unknown_action_score_is_refused_in_one_line_naming_it():
     with pytest.raises(ConfigError, match="both best='pot_or_deck' and keep='pot_or_deck'; allowed: one of them"):
         compile_plans([Plan("p", (Rule("r", (0,), best="pot_or_deck", keep="pot_or_deck"),))], mod.KINDS,
                       mod.FEATURES, 2, mod.SCORES)
+
+
+def test_a_bad_kernel_profile_is_refused_in_one_line_before_any_game_is_played():
+    import tests.toy.play as mod
+
+    k = max(mod.KINDS.values()) + 1  # the kernel indexes prof[kind]: K above every decision kind code
+    g = make_game("toy")
+    acted = []
+
+    class Counting(RandomStrategy):
+        def act(self, view, legal_mask, rng):
+            acted.append(len(view.idx))
+            return super().act(view, legal_mask, rng)
+
+    seats = [toy.bank_at(3), Counting()]  # compiled path, with a Python seat that would act if a game were played
+    allowed = rf"allowed: a writable C-contiguous numpy uint64 array of shape \(K, 4\) with K >= {k}$"
+    bad = {
+        "has dtype int64": np.zeros((k, 4), np.int64),
+        "has dtype float64": np.zeros((k, 4)),
+        r"has shape \(8,\)": np.zeros(8, np.uint64),
+        rf"has shape \(2, {k}, 4\)": np.zeros((2, k, 4), np.uint64),
+        rf"has shape \({k}, 3\)": np.zeros((k, 3), np.uint64),
+        rf"has {k - 1} rows, too few for the decision kind codes up to {k - 1}": np.zeros((k - 1, 4), np.uint64),
+        "has 0 rows": np.zeros((0, 4), np.uint64),
+        "is not C-contiguous": np.zeros((4, k), np.uint64).T,
+        "is a list, not a numpy array": [[0, 0, 0, 0]] * k,
+    }
+    ro = np.zeros((k, 4), np.uint64)
+    ro.flags.writeable = False
+    bad["is read-only"] = ro
+    for what, prof in bad.items():
+        for compiled in (True, False):
+            with pytest.raises(ValueError, match=f"^kernel_profile {what}.*: {allowed}") as e:
+                play_batch(g, seats, np.arange(20), 3, kernel_profile=prof, compiled=compiled)
+            assert "\n" not in str(e.value)
+    assert acted == []  # refused before any game was played
+    assert not np.asarray(bad["is not C-contiguous"]).any()  # nothing written into a refused array
+    prof = np.zeros((k, 4), np.uint64)
+    r = play_batch(g, seats, np.arange(20), 3, kernel_profile=prof)
+    python_plies = sum(acted)  # the Python seat's decisions, one game each
+    assert python_plies > 0
+    _same(r, play_batch(g, seats, np.arange(20), 3))  # profiling changes no game
+    compiled_plies_played = int(r.state.ply.sum()) - python_plies
+    assert int(prof[:, 3].sum()) == compiled_plies_played > 0  # one counted decision per compiled ply
+    assert (prof[mod.KINDS["D_TURN"], :3] > 0).all()
