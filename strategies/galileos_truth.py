@@ -22,7 +22,7 @@ from sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DECKTOP, A_DONE, A_EFF
                                       A_SEC, A_SPACE, A_UPGRADE)
 
 from .base import Strategy, StrategyRNG, View, game_table
-from .generic import Heuristic, Rollout
+from .generic import Heuristic, Rollout, weight_arg
 from .plans import CompiledPlan, Plan, Rule, When
 from .registry import Arg, register_strategy
 
@@ -304,7 +304,7 @@ register_strategy("suspicion-averse", suspicion_averse, games=GAME, args={
     "threshold": Arg(int, 6, "Suspicion at which it Abjures", 1, 12)},
     doc="Penance, Suspicion-reducing spaces/cards, never both groups; Abjures when Suspicion is high.")
 register_strategy("heuristic", GTHeuristic, games=GAME, args={
-    **{k: Arg(float, v, f"weight of feature {k}") for k, v in GTHeuristic.default_weights.items()},
+    **{k: weight_arg(v, f"weight of feature {k}") for k, v in GTHeuristic.default_weights.items()},
     "finish": Arg(int, 1, "finish the turn with the general plan before valuing (1) or not (0)", 0, 1),
 }, doc="One-step lookahead scored by weighted Galileo's Truth features (margin over the best opponent).")
 register_strategy("rollout", GTRollout, games=GAME, args={

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+from sim.core.errors import ConfigError
 
 from .base import Strategy, StrategyRNG, View
 from .plans import Plan
@@ -30,10 +34,28 @@ class GreedyVP(Strategy):
         return pick_best(gain, rows, acts, starts, legal_mask.shape[0], u)
 
 
+#: largest magnitude of a heuristic weight: finite weights up to it keep every score finite, so the compiled
+#: heuristic and the Python one (which gives up on a NaN score) choose alike
+WEIGHT_BOUND = 1e6
+
+
+def weight_arg(default: float, doc: str):
+    """The registry :class:`Arg` of a heuristic weight: a float from ``-WEIGHT_BOUND`` to ``WEIGHT_BOUND``."""
+    return Arg(float, default, doc, -WEIGHT_BOUND, WEIGHT_BOUND)
+
+
 class Heuristic(Strategy):
     """Scores every legal action by the weighted feature value (own minus best opponent) of the
     state it leads to, finishing the seat's current turn with random sub-decisions
-    (``finish=1``) so multi-part choices are valued by where they end."""
+    (``finish=1``) so multi-part choices are valued by where they end.
+
+    Every weight must be a finite number from -1e6 to 1e6 (:data:`WEIGHT_BOUND`): larger ones can turn
+    scores into inf or NaN, on which the compiled and the Python heuristic would not agree.
+
+    Raises:
+        ConfigError: a weight that is not finite or beyond :data:`WEIGHT_BOUND` (``make_strategy`` refuses
+            it when parsing the id, naming the argument, its value and the allowed range).
+    """
 
     name = "heuristic"
     default_weights: dict[str, float] = {"vp": 1.0}
@@ -41,6 +63,10 @@ class Heuristic(Strategy):
     def __init__(self, **args):
         super().__init__(**args)
         self.weights = {**self.default_weights, **{k: float(v) for k, v in args.items() if k in self.default_weights}}
+        for k, w in self.weights.items():
+            if not (math.isfinite(w) and abs(w) <= WEIGHT_BOUND):
+                raise ConfigError(f"strategy {self.name!r}: weight {k}={w!r} is out of range: allowed finite numbers "
+                                  f"from {-WEIGHT_BOUND:g} to {WEIGHT_BOUND:g}")
         self.finish = int(args.get("finish", 1))
 
     def scores(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG):
@@ -169,7 +195,7 @@ class Rollout(Strategy):
 
 register_strategy("greedy-vp", GreedyVP, doc="Largest immediate VP gain (one-step lookahead, hidden info re-sampled).")
 register_strategy("heuristic", Heuristic, args={
-    "vp": Arg(float, 1.0, "weight of VP"),
+    "vp": weight_arg(1.0, "weight of VP"),
     "finish": Arg(int, 1, "finish the turn's sub-decisions at random before valuing (1) or not (0)", 0, 1),
 }, doc="One-step lookahead scored by weighted state features (generic: VP only).")
 register_strategy("rollout", Rollout, args={

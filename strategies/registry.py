@@ -92,8 +92,11 @@ def parse_id(spec: str) -> tuple[str, dict[str, str]]:
 def make_strategy(game: str, spec: str) -> Strategy:
     """A strategy instance for ``game`` from its id.
 
+    Heuristic weights must be finite numbers from -1e6 to 1e6 (:data:`strategies.generic.WEIGHT_BOUND`).
+
     Raises:
-        ConfigError: unknown strategy (close matches named), unknown argument, bad value.
+        ConfigError: unknown strategy (close matches named), unknown argument, a bad value (a number out of
+            its range, a weight that is not finite or beyond 1e6 in size).
     """
     name, raw = parse_id(spec)
     avail = {s.name: s for s in strategies_for(game)}

@@ -29,7 +29,7 @@ from sim.unconscious_mind.actions import (CARD0, CH0, MODE0, MODE_BRIGHT, MODE_N
 from sim.unconscious_mind.content import MT_ACTIONS
 
 from .base import RandomStrategy, game_table
-from .generic import Heuristic
+from .generic import Heuristic, weight_arg
 from .plans import CompiledPlan
 from .plans import Plan as PlanData
 from .plans import Rule, When
@@ -408,7 +408,7 @@ class UMHeuristic(Heuristic):
 
 
 register_strategy("heuristic", UMHeuristic, games=GAME, args={
-    **{k: Arg(float, v, f"weight of feature {k}") for k, v in UMHeuristic.default_weights.items()},
+    **{k: weight_arg(v, f"weight of feature {k}") for k, v in UMHeuristic.default_weights.items()},
     "finish": Arg(int, 1, "finish the turn's sub-decisions at random before valuing (1) or not (0)", 0, 1),
 }, doc="One-step lookahead scored by weighted features (VP, Coffee, Bright Ideas, Insights, tiles, cards, ...).")
 

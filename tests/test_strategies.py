@@ -59,6 +59,48 @@ def test_a_nan_weight_on_the_command_line_is_one_line_exit_2_and_writes_nothing(
     assert not out.exists()
 
 
+@pytest.mark.parametrize("game,spec,shown", [
+    ("toy", "heuristic:vp=1e308", "vp='1e308'"),
+    ("toy", "heuristic:vp=-1000001", "vp='-1000001'"),
+    ("unconscious-mind", "heuristic:coffee=2e6", "coffee='2e6'"),
+    ("galileos-truth", "heuristic:suspicion=-1e300", "suspicion='-1e300'"),
+])
+def test_huge_heuristic_weights_are_refused_naming_the_weight_and_the_range(game, spec, shown):
+    with pytest.raises(ConfigError) as e:
+        make_strategy(game, spec)
+    assert str(e.value) == f"strategy 'heuristic': argument {shown} is out of range: allowed -1000000.0 to 1000000.0"
+
+
+def test_heuristic_weights_up_to_the_bound_are_kept_and_the_bound_holds_for_direct_construction():
+    from strategies.generic import WEIGHT_BOUND, Heuristic
+
+    assert WEIGHT_BOUND == 1e6
+    assert make_strategy("toy", "heuristic:vp=1e6").weights == {"vp": 1e6}
+    assert make_strategy("unconscious-mind", "heuristic:coffee=-1e6").weights["coffee"] == -1e6
+    for w in (1e308, -2e6, float("nan"), float("inf")):
+        with pytest.raises(ConfigError) as e:
+            Heuristic(vp=w)
+        assert str(e.value) == (f"strategy 'heuristic': weight vp={w!r} is out of range: allowed finite numbers "
+                                "from -1e+06 to 1e+06")
+
+
+def test_a_huge_weight_on_the_command_line_is_one_line_exit_2_and_writes_nothing(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, str(root / "cli.py"), "simulate", "--no-progress", "--game", "unconscious-mind",
+                        "--players", "2", "--strategies", "heuristic:vp=1e308,coffee=0.3,random", "--out", str(out)],
+                       cwd=root, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2
+    assert r.stderr.splitlines() == ["error: strategy 'heuristic': argument vp='1e308' is out of range: allowed "
+                                     "-1000000.0 to 1000000.0"]
+    assert r.stdout == ""
+    assert not out.exists()
+
+
 def test_pick_best_breaks_ties_with_the_given_uniforms():
     rows = np.array([0, 0, 0, 1, 1])
     acts = np.array([3, 5, 7, 1, 2])
