@@ -76,7 +76,11 @@ def strategies_for(game: str) -> list[StrategyInfo]:
 
 
 def parse_id(spec: str) -> tuple[str, dict[str, str]]:
-    """``"name:a=1,b=2"`` -> ``("name", {"a": "1", "b": "2"})``."""
+    """``"name:a=1,b=2"`` -> ``("name", {"a": "1", "b": "2"})``.
+
+    Raises:
+        ConfigError: an argument not of the form ``name=value``, or one given twice (``vp=1,vp=2``).
+    """
     spec = spec.strip()
     name, _, rest = spec.partition(":")
     args: dict[str, str] = {}
@@ -85,7 +89,11 @@ def parse_id(spec: str) -> tuple[str, dict[str, str]]:
             if "=" not in part:
                 raise ConfigError(f"strategy {spec!r}: argument {part!r} needs the form name=value")
             k, v = part.split("=", 1)
-            args[k.strip()] = v.strip()
+            k = k.strip()
+            if k in args:
+                raise ConfigError(f"strategy {spec!r}: argument {k!r} is given twice ({k}={args[k]}, {k}={v.strip()}): "
+                                  f"allowed once")
+            args[k] = v.strip()
     return name.strip(), args
 
 
@@ -95,8 +103,8 @@ def make_strategy(game: str, spec: str) -> Strategy:
     Heuristic weights must be finite numbers from -1e6 to 1e6 (:data:`strategies.generic.WEIGHT_BOUND`).
 
     Raises:
-        ConfigError: unknown strategy (close matches named), unknown argument, a bad value (a number out of
-            its range, a weight that is not finite or beyond 1e6 in size).
+        ConfigError: unknown strategy (close matches named), unknown argument, an argument given twice, a bad
+            value (a number out of its range, a weight that is not finite or beyond 1e6 in size).
     """
     name, raw = parse_id(spec)
     avail = {s.name: s for s in strategies_for(game)}

@@ -101,6 +101,19 @@ def test_a_huge_weight_on_the_command_line_is_one_line_exit_2_and_writes_nothing
     assert not out.exists()
 
 
+@pytest.mark.parametrize("spec,arg,first,second", [
+    ("heuristic:vp=1,vp=2", "vp", "1", "2"),
+    ("rollout:k=4,top=2,k=4", "k", "4", "4"),
+    ("heuristic:preset=a.toml, preset = b.toml", "preset", "a.toml", "b.toml"),
+])
+def test_an_argument_given_twice_is_refused_naming_it(spec, arg, first, second):
+    for parse in (parse_id, lambda s: make_strategy("toy", s)):
+        with pytest.raises(ConfigError) as e:
+            parse(spec)
+        assert str(e.value) == (f"strategy {spec!r}: argument {arg!r} is given twice ({arg}={first}, {arg}={second}): "
+                                "allowed once")
+
+
 def test_pick_best_breaks_ties_with_the_given_uniforms():
     rows = np.array([0, 0, 0, 1, 1])
     acts = np.array([3, 5, 7, 1, 2])
