@@ -107,6 +107,9 @@ class RunConfig:
 
     # fields that do not change a run's results (may differ on --resume)
     EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out", "batch_size", "chunk_size", "compiled")
+    # fields that must hold a real int (not a bool, float or string; chunk_size may be None) / a real bool
+    INT_FIELDS = ("players", "games", "seed", "batch_size", "chunk_size", "n_jobs")
+    BOOL_FIELDS = ("log_turns", "log_events", "compiled")
 
     def validated(self) -> "RunConfig":
         """This config with strategies expanded to one per seat; ConfigError on any bad value (the
@@ -120,8 +123,18 @@ class RunConfig:
         :func:`sim.plan.resolve`): this config with strategies expanded to one per seat.
 
         Raises:
-            ConfigError: a bad game, player count, strategy, count, seed, backend or content folder.
+            ConfigError: a field of the wrong type (an int field holding a string, float or bool, as ``seed = "7"``
+                in a config file; a bool field holding anything but true or false, as ``compiled = "false"``), a
+                bad game, player count, strategy, count, seed, backend or content folder.
         """
+        for k in self.BOOL_FIELDS:
+            v = getattr(self, k)
+            if not isinstance(v, bool):
+                raise ConfigError(f"config field {k!r} is {v!r} ({type(v).__name__}): allowed true or false")
+        for k in self.INT_FIELDS:
+            v = getattr(self, k)
+            if (isinstance(v, bool) or not isinstance(v, int)) and not (k == "chunk_size" and v is None):
+                raise ConfigError(f"config field {k!r} is {v!r} ({type(v).__name__}): it must be an integer")
         cls = get_game_class(self.game)
         if not isinstance(self.players, int) or not (cls.min_players <= self.players <= cls.max_players):
             raise ConfigError(f"{self.game} takes {cls.min_players} to {cls.max_players} players, got {self.players}")

@@ -69,6 +69,43 @@ def test_toml_config_with_a_syntax_error(tmp_path, capsys, monkeypatch):
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "o").exists()
 
 
+TOML_BASE = 'game = "toy"\nplayers = 2\nstrategies = ["random"]\ngames = 20\nbatch_size = 10\nn_jobs = 1\n'
+
+
+@pytest.mark.parametrize("line,message", [
+    ('compiled = "false"', "config field 'compiled' is 'false' (str): allowed true or false"),
+    ('log_turns = "no"', "config field 'log_turns' is 'no' (str): allowed true or false"),
+    ("log_events = 0", "config field 'log_events' is 0 (int): allowed true or false"),
+    ('seed = "7"', "config field 'seed' is '7' (str): it must be an integer"),
+    ("games = 20.0", "config field 'games' is 20.0 (float): it must be an integer"),
+    ("players = true", "config field 'players' is True (bool): it must be an integer"),
+    ('batch_size = "10"', "config field 'batch_size' is '10' (str): it must be an integer"),
+    ('n_jobs = "1"', "config field 'n_jobs' is '1' (str): it must be an integer"),
+    ('chunk_size = "20"', "config field 'chunk_size' is '20' (str): it must be an integer"),
+])
+def test_toml_config_fields_of_the_wrong_type_are_one_line(tmp_path, capsys, monkeypatch, line, message):
+    key = line.split(" = ")[0]
+    cfg = tmp_path / "run.toml"
+    cfg.write_text("".join(x + "\n" for x in TOML_BASE.splitlines() if not x.startswith(key + " ")) + line + "\n")
+    out = tmp_path / "o"
+    expect_error(SIM + ["--config", str(cfg), "--out", str(out)], message, capsys, monkeypatch)
+    assert not out.exists()
+
+
+def test_toml_config_with_real_booleans_runs(tmp_path, capsys, monkeypatch):
+    import pyarrow.parquet as pq
+
+    cfg = tmp_path / "run.toml"
+    cfg.write_text(TOML_BASE + "seed = 7\ncompiled = false\nlog_turns = false\nlog_events = true\n")
+    out = tmp_path / "o"
+    code, stdout, err = run_cli(SIM + ["--config", str(cfg), "--out", str(out)], capsys, monkeypatch)
+    assert code == 0, err
+    assert stdout.startswith("wrote 20 games of toy to ")
+    assert pq.read_table(out / "games").num_rows == 40  # 20 games x 2 seats
+    assert pq.read_table(out / "turns").num_rows == 0 and pq.read_table(out / "events").num_rows > 0
+    assert "seed = 7\n" in (out / "run.toml").read_text() and "compiled = false\n" in (out / "run.toml").read_text()
+
+
 def test_output_folder_holding_another_run(small_run, capsys, monkeypatch):
     before = sorted(p.name for p in small_run.rglob("*"))
     expect_error(SIM + ["--game", "toy", "--out", str(small_run)],
