@@ -435,7 +435,8 @@ def bench(
     quick: bool = typer.Option(False, "--quick", help="Smaller game counts (smoke run)."),
     memory: bool = typer.Option(True, "--memory/--no-memory", help="Measure peak memory of 10k and 200k-game runs."),
     only: str = typer.Option("throughput,memory,sweep,profile", "--only",
-                             help="Parts to measure: throughput, memory, sweep, profile, compile, compiled (comma separated)."),
+                             help="Parts to measure: throughput, memory, sweep, profile, compile, compiled, baseline (compiled play "
+                                  "against the Python-loop path of the commit issue 16 was filed against) (comma separated)."),
     scale: float = typer.Option(1.0, "--scale", help="Scale the throughput game counts."),
     out: Path = typer.Option(Path("benchmarks/RESULTS.md"), "--out", help="Results file (Markdown)."),
 ) -> None:
@@ -450,6 +451,8 @@ def bench(
         raise ConfigError(f"--only: unknown part {bad[0]!r}; allowed {', '.join(PARTS)}")
     if scale <= 0:
         raise ConfigError(f"--scale {scale}: must be > 0")
+    if not out.parent.is_dir():
+        raise ConfigError(f"--out {out}: folder {out.parent} does not exist; allowed a file in an existing folder")
     args = (["--games", games, "--out", str(out), "--only", only, "--scale", str(scale)]
             + (["--quick"] if quick else []) + ([] if memory else ["--no-memory"]))
     bench_main(args)

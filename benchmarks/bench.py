@@ -4,7 +4,8 @@ Measures, for each game: complete games per second at 2 and 4 seats with the gam
 strategy, logs written and not written, batch sizes 1 / 64 / 512 / 4096, n_jobs 1 and 2; peak
 resident memory of a whole ``simulate`` process for 10k and 200k games; Parquet bytes per game;
 a cProfile of one batch per game; and the sweep at scale (50 variants x 10,000 Unconscious Mind
-games, timed end to end). ``--only`` picks parts (throughput, memory, sweep, profile, compile: the cold compile of the rule kernels, compiled: compiled play against the Python loop side by side); every
+games, timed end to end). ``--only`` picks parts (throughput, memory, sweep, profile, compile: the cold compile of the rule kernels, compiled: compiled play against the Python loop side by side, baseline: compiled play against the
+Python-loop path of commit ``ISSUE16_BASE`` that issue 16 was filed against, same run); every
 measured row is stored in ``benchmarks/results.json`` (rows of a part measured again replace the
 old ones) and ``benchmarks/RESULTS.md`` is rendered from all stored rows, with the machine, the
 date of each measurement and the hand-written analysis in ``benchmarks/notes.md`` appended.
@@ -158,14 +159,129 @@ def side_by_side(game: str, players: int, games: int, batch: int, n_jobs: int, l
     return out
 
 
+#: the last commit before compiled play (issue 16 was filed against it): "today's Python-loop path" of the
+#: issue, scripted plans as numpy priority lists (strategies/priority.py) stepped by the Python loop over
+#: batch rule kernels of that day. The ``baseline`` part plays it in the same run as compiled play.
+ISSUE16_BASE = "26d39a8bee851afe7978da54d157b4305fb669fc"
+BASELINE_DIR = ROOT / ".bench"
+
+#: run inside the baseline tree: warm up (compile, worker pool), then time one ``simulate``; prints JSON
+_BASELINE_DRIVER = """
+import json, sys, time
+from pathlib import Path
+from sim.config import RunConfig
+from sim.runner import simulate
+game, players, strategies, games, batch, n_jobs, logs, seed, out = sys.argv[1:]
+players, games, batch, n_jobs, seed, logs = int(players), int(games), int(batch), int(n_jobs), int(seed), logs == "1"
+def cfg(n, where, chunk):
+    return RunConfig(game=game, players=players, strategies=tuple(strategies.split(",")), games=n, seed=seed,
+                     batch_size=chunk, chunk_size=chunk, n_jobs=n_jobs, out=where, log_turns=logs, log_events=logs)
+simulate(cfg(64 * n_jobs, out + "-warm", 64))
+t0 = time.perf_counter()
+simulate(cfg(games, out, batch))
+secs = time.perf_counter() - t0
+m = json.loads((Path(out) / "manifest.json").read_text())
+print(json.dumps({"seconds": secs, "bytes": m["totals"]["bytes"]}))
+"""
+
+
+def baseline_tree(sha: str = ISSUE16_BASE, repo: Path = ROOT, into: Path = BASELINE_DIR) -> Path:
+    """The source tree of commit ``sha`` of ``repo``, unpacked once into ``into/<sha[:12]>`` (``git archive``;
+    kept between bench runs, with its numba cache).
+
+    Raises:
+        SystemExit: (exit 2, one line on stderr) when ``sha`` is not in ``repo``'s history (a shallow clone or an export without
+            ``.git``) or git is missing.
+    """
+    import io
+    import tarfile
+
+    tree = Path(into) / sha[:12]
+    if (tree / ".complete").exists():
+        return tree
+    try:
+        res = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", sha], capture_output=True,
+                             check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        err = getattr(e, "stderr", b"") or str(e).encode()
+        _refuse(f"bench part 'baseline' needs commit {sha[:12]} in the git history of {repo} (a full clone; "
+                f"or leave the part out): {(err.decode(errors='replace').strip().splitlines() or ['git failed'])[-1]}")
+    if tree.exists():
+        shutil.rmtree(tree)
+    tree.mkdir(parents=True)
+    with tarfile.open(fileobj=io.BytesIO(res.stdout)) as tar:
+        tar.extractall(tree, filter="data")
+    (tree / ".complete").write_text(sha + "\n")
+    return tree
+
+
+def time_baseline(tree: Path, game: str, players: int, games: int, batch: int, n_jobs: int, logs: bool,
+                  out: Path, seed: int = 1) -> Row:
+    """``simulate`` of the baseline tree (:data:`ISSUE16_BASE`) in a separate process with this interpreter
+    (same packages), the tree first on the path; only the timed ``simulate`` counts (the process warms up
+    first). The run is written to ``out`` (its games table is compared with compiled play's)."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    cmd = [sys.executable, "-c", _BASELINE_DRIVER, game, str(players), _strategy(game, players), str(games),
+           str(batch), str(n_jobs), "1" if logs else "0", str(seed), str(out)]
+    res = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise RuntimeError(f"baseline simulate failed: {res.stderr[-2000:]}")
+    got = json.loads(res.stdout.strip().splitlines()[-1])
+    return Row(game, "baseline", players, batch, n_jobs, logs, games, got["seconds"],
+               {"bytes_per_game": got["bytes"] / games, "path": "issue-16 base"})
+
+
+def same_games(a: Path, b: Path) -> bool:
+    """True when runs ``a`` and ``b`` hold the same games: every (game, seat) row of their games tables
+    equal on the columns both have (final VP, rank, ...)."""
+    import pyarrow.dataset as ds
+
+    ta, tb = ds.dataset(a / "games").to_table(), ds.dataset(b / "games").to_table()
+    cols = [c for c in ta.column_names if c in tb.column_names and c not in ("params_id",)]
+    if ta.num_rows != tb.num_rows or not cols:
+        return False
+    key = [("game", "ascending"), ("seat", "ascending")]
+    return ta.select(cols).sort_by(key).equals(tb.select(cols).sort_by(key))
+
+
+def against_baseline(game: str, players: int, games: int, batch: int, n_jobs: int, logs: bool, tree: Path,
+                     seed: int = 1) -> list[Row]:
+    """Compiled play, today's Python loop and the Python loop of :data:`ISSUE16_BASE`, one after the other in
+    one run on the same seeds, strategies and seat order (``simulate``, Parquet written when ``logs``): rows
+    ``measure="baseline"`` with ``extra["path"]``; the compiled row carries ``extra["ratio"]`` (over the
+    baseline) and ``extra["same_games"]`` (the three runs' games tables equal)."""
+    from sim.config import RunConfig
+    from sim.runner import simulate
+
+    out = []
+    with tempfile.TemporaryDirectory() as d:
+        for compiled in (True, False):
+            where = Path(d) / ("compiled" if compiled else "python-loop")
+            cfg = RunConfig(game=game, players=players, strategies=tuple(_strategy(game, players).split(",")),
+                            games=games, seed=seed, batch_size=batch, chunk_size=batch, n_jobs=n_jobs,
+                            out=str(where), log_turns=logs, log_events=logs, compiled=compiled)
+            t0 = time.perf_counter()
+            simulate(cfg)
+            secs = time.perf_counter() - t0
+            size = json.loads((where / "manifest.json").read_text())["totals"]["bytes"]
+            out.append(Row(game, "baseline", players, batch, n_jobs, logs, games, secs,
+                           {"bytes_per_game": size / games, "path": "compiled" if compiled else "python-loop"}))
+        out.append(time_baseline(tree, game, players, games, batch, n_jobs, logs, Path(d) / "base", seed))
+        same = same_games(Path(d) / "compiled", Path(d) / "base") and same_games(Path(d) / "compiled",
+                                                                                    Path(d) / "python-loop")
+    out[0].extra["ratio"] = out[0].gps / out[2].gps
+    out[0].extra["same_games"] = same
+    return out
+
+
 #: issue 16's throughput bar and aim (games/s, 4 seats, scripted strategies, logs written, n_jobs 2)
 TARGET_GPS = {"unconscious-mind": 2000, "galileos-truth": 1000}
 TARGET_AIM = {"unconscious-mind": 5000, "galileos-truth": 2000}
 
 
-def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool]]:
-    """Issue 16's targets for ``game`` from its stored rows: ``(target, measured, bar, met)``; a target whose
-    part was not measured is left out."""
+def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool | None]]:
+    """Issue 16's targets for ``game`` from its stored rows: ``(target, measured, bar, met)``, ``met`` None for a
+    figure shown beside the targets without a bar; a target whose part was not measured is left out."""
     out = []
     cp = [r for r in rows if r.measure == "compiled"]
     c4 = {r.n_jobs: r for r in cp if r.players == 4 and r.logs and r.extra.get("path") == "compiled"}
@@ -176,8 +292,21 @@ def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool]]:
     for j in sorted(c4):
         if j in p4:
             ratio = c4[j].gps / p4[j].gps
-            out.append((f"compiled / Python loop, 4 seats, logs written, n_jobs {j}", f"{ratio:.2f}x", ">= 3x",
-                        ratio >= 3))
+            out.append((f"compiled / this commit's --python-loop (same compiled kernels and plan choice), 4 seats, "
+                        f"logs written, n_jobs {j}", f"{ratio:.2f}x", "none: the loop's own cost (the 3x bar is "
+                        f"against commit {ISSUE16_BASE[:7]}, below)", None))
+    bl = [r for r in rows if r.measure == "baseline" and r.players == 4 and r.logs]
+    bc = {r.n_jobs: r for r in bl if r.extra.get("path") == "compiled"}
+    bb = {r.n_jobs: r for r in bl if r.extra.get("path") == "issue-16 base"}
+    for j in sorted(bc):
+        if j in bb:
+            ratio = bc[j].gps / bb[j].gps
+            out.append((f"compiled / the issue's Python-loop path (commit {ISSUE16_BASE[:7]}), 4 seats, logs written, "
+                        f"n_jobs {j}, same run", f"{ratio:.2f}x", ">= 3x", ratio >= 3))
+    if bc:
+        same = all(r.extra.get("same_games", False) for r in bl if r.extra.get("path") == "compiled")
+        out.append((f"same games as the numpy plans of commit {ISSUE16_BASE[:7]} (every baseline row)",
+                    "yes" if same else "no", "identical games tables", same))
     if 1 in c4 and 2 in c4:
         sc = c4[2].gps / c4[1].gps
         out.append(("n_jobs 2 / n_jobs 1 (compiled, 4 seats, logs written)", f"{sc:.2f}x", ">= 1.8x", sc >= 1.8))
@@ -196,7 +325,7 @@ def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool]]:
     return out
 
 
-PARTS = ("throughput", "memory", "sweep", "profile", "compile", "compiled")
+PARTS = ("throughput", "memory", "sweep", "profile", "compile", "compiled", "baseline")
 RESULTS_JSON = ROOT / "benchmarks" / "results.json"
 NOTES = ROOT / "benchmarks" / "notes.md"
 
@@ -312,6 +441,23 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
                             echo(f"  {g} {players}p logs {'on ' if logs else 'off'} n_jobs {n_jobs}: compiled "
                                  f"{pair[0].gps:,.0f} games/s, Python loop {pair[1].gps:,.0f} games/s "
                                  f"({pair[0].extra['ratio']:.2f}x)")
+        if "baseline" in parts:
+            from sim.registry import make_game
+
+            if make_game(g).compiled_play is None:
+                echo(f"  {g}: no compiled play yet (Python loop only)")
+            else:
+                tree = baseline_tree()
+                echo(f"  {g}: against the Python loop of commit {ISSUE16_BASE[:7]} (tree {tree})")
+                time_simulate(g, 4, 64, 64, 1, True)
+                time_simulate(g, 4, 256, 64, 2, True, chunk=64)
+                for players, logs, n_jobs in ((p, lg, j) for p in (2, 4) for lg in (True, False) for j in (1, 2)):
+                    n = max(int(8192 * n_jobs * scale), 1024)
+                    trio = against_baseline(g, players, n, 2048 if not quick else 512, n_jobs, logs, tree)
+                    rows += trio
+                    echo(f"  {g} {players}p logs {'on ' if logs else 'off'} n_jobs {n_jobs}: compiled {trio[0].gps:,.0f}"
+                         f", Python loop now {trio[1].gps:,.0f}, at {ISSUE16_BASE[:7]} {trio[2].gps:,.0f} games/s "
+                         f"({trio[0].extra['ratio']:.2f}x; same games: {trio[0].extra['same_games']})")
         if "compile" in parts:
             r = cold_compile(g)
             rows.append(r)
@@ -363,7 +509,7 @@ def merge(old: list[dict], new: list[Row]) -> list[dict]:
     return kept + [dict(vars(r), when=stamp) for r in new]
 
 
-def render(rows: list, info: dict, notes: str = "") -> str:
+def render(rows: list, info: dict, notes: str = "", store: str = "benchmarks/results.json") -> str:
     """Markdown of RESULTS.md from stored rows (dicts or :class:`Row`)."""
     when = {(r["game"], r["measure"]): r.get("when") for r in rows if isinstance(r, dict)}
     rows = [r if isinstance(r, Row) else Row(**{k: v for k, v in r.items() if k != "when"}) for r in rows]
@@ -374,7 +520,7 @@ def render(rows: list, info: dict, notes: str = "") -> str:
 
     date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = ["# Benchmark results", "", f"Rendered {date} by `meeplelab bench` (benchmarks/bench.py) from "
-           "`benchmarks/results.json`; each table says when it was measured (UTC).", "", "## Machine", ""]
+           f"`{store}`; each table says when it was measured (UTC).", "", "## Machine", ""]
     out += [f"- {k}: {v}" for k, v in info.items()]
     for g in dict.fromkeys(r.game for r in rows):
         gr = [r for r in rows if r.game == g]
@@ -408,10 +554,24 @@ def render(rows: list, info: dict, notes: str = "") -> str:
                 out.append(f"| {c.players} | {'written' if c.logs else 'not written'} | {c.n_jobs} | {c.games:,} | "
                            f"{c.gps:,.0f} | {py.gps:,.0f} | {c.gps / py.gps:.2f}x | "
                            f"{c.extra.get('bytes_per_game', 0):,.0f} |")
+        bl = [r for r in gr if r.measure == "baseline"]
+        if bl:
+            out += ["", f"### {g}: compiled play against the issue's Python-loop path (commit {ISSUE16_BASE[:7]}: "
+                    "numpy priority plans stepped by the Python loop), same run, seeds, strategies and seat order, "
+                    f"batch {bl[0].batch}, Parquet written when logs are{at(g, 'baseline')}", "",
+                    "`Python loop now` is this commit's `--python-loop`, which runs the same compiled rule kernels "
+                    "and compiled plan choice as compiled play; `same games`: the three runs' games tables are equal.",
+                    "", "| seats | logs | n_jobs | games | compiled games/s | Python loop now games/s | "
+                    f"{ISSUE16_BASE[:7]} games/s | compiled / {ISSUE16_BASE[:7]} | same games |",
+                    "|---|---|---|---|---|---|---|---|---|"]
+            for c, now, base in zip(bl[0::3], bl[1::3], bl[2::3]):
+                out.append(f"| {c.players} | {'written' if c.logs else 'not written'} | {c.n_jobs} | {c.games:,} | "
+                           f"{c.gps:,.0f} | {now.gps:,.0f} | {base.gps:,.0f} | {c.gps / base.gps:.2f}x | "
+                           f"{'yes' if c.extra.get('same_games') else '**no**'} |")
         tg = targets(gr, g)
         if tg:
             out += ["", f"### {g}: targets of issue 16", "", "| target | measured | bar | met |", "|---|---|---|---|"]
-            out += [f"| {t} | {m} | {b} | {'yes' if ok else '**no**'} |" for t, m, b, ok in tg]
+            out += [f"| {t} | {m} | {b} | {'-' if ok is None else 'yes' if ok else '**no**'} |" for t, m, b, ok in tg]
         comp = [r for r in gr if r.measure == "compile"]
         for r in comp:
             out += ["", f"### {g}: cold compile of the rule kernels{at(g, 'compile')}", "",
@@ -454,6 +614,20 @@ def render(rows: list, info: dict, notes: str = "") -> str:
     return "\n".join(out) + "\n"
 
 
+def _shown(path: Path) -> str:
+    """``path`` relative to the checkout when inside it (as RESULTS.md names it), else absolute."""
+    try:
+        return str(Path(path).resolve().relative_to(ROOT))
+    except ValueError:
+        return str(Path(path).resolve())
+
+
+def _refuse(line: str) -> None:
+    """Bad input: one line on stderr, exit 2."""
+    print(line, file=sys.stderr)
+    raise SystemExit(2)
+
+
 def main(argv: list[str] | None = None) -> None:
     import argparse
 
@@ -469,18 +643,22 @@ def main(argv: list[str] | None = None) -> None:
     parts = [x for x in a.only.split(",") if x]
     bad = [x for x in parts if x not in PARTS]
     if bad:
-        raise SystemExit(f"unknown bench part {bad[0]!r}: allowed {', '.join(PARTS)}")
+        _refuse(f"unknown bench part {bad[0]!r}: allowed {', '.join(PARTS)}")
+    out = Path(a.out)
+    store = Path(a.json) if a.json else out.with_name("results.json")
+    for f in (out, store):  # refused before anything is measured, so nothing is half-written
+        if not f.parent.is_dir() or not os.access(f.parent, os.W_OK):
+            _refuse(f"--out/--json {f}: folder {f.parent} does not exist or is not writable: allowed a file in "
+                    "an existing writable folder")
     if a.no_memory:
         parts = [x for x in parts if x != "memory"]
     info = machine()
     rows = run(a.games.split(","), quick=a.quick, scale=a.scale, parts=parts)
-    out = Path(a.out)
-    store = Path(a.json) if a.json else out.with_name("results.json")
     old = json.loads(store.read_text()) if store.exists() else []
     merged = merge(old, rows)
     notes_file = out.with_name("notes.md")
     notes = notes_file.read_text() if notes_file.exists() else ""
-    for path, text in ((store, json.dumps(merged, indent=1)), (out, render(merged, info, notes))):
+    for path, text in ((store, json.dumps(merged, indent=1)), (out, render(merged, info, notes, _shown(store)))):
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_text(text)
         tmp.replace(path)

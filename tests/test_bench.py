@@ -49,8 +49,97 @@ def test_bench_writes_results_and_keeps_parts_not_measured_again(tmp_path):
 
 def test_bench_refuses_an_unknown_part(tmp_path):
     r = _bench(tmp_path, "speed")
-    assert r.returncode != 0 and "unknown bench part 'speed': allowed throughput, memory, sweep, profile" in r.stderr
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "unknown bench part 'speed': allowed throughput, memory, sweep, profile, compile, compiled, baseline"]
     assert not (tmp_path / "RESULTS.md").exists()
+
+
+def test_bench_refuses_an_out_folder_that_does_not_exist_before_measuring(tmp_path):
+    env = dict(os.environ, MEEPLELAB_PLUGINS="tests.toygame", PYTHONPATH=str(ROOT))
+    out = tmp_path / "missing" / "RESULTS.md"
+    r = subprocess.run([sys.executable, "-m", "benchmarks.bench", "--games", "toy", "--quick", "--only", "throughput",
+                        "--out", str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip().splitlines() == [
+        f"--out/--json {out}: folder {out.parent} does not exist or is not writable: allowed a file in an existing "
+        "writable folder"]
+    assert not out.parent.exists()
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True,
+                          env=dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+                                   GIT_COMMITTER_EMAIL="t@t")).stdout.strip()
+
+
+def test_baseline_tree_unpacks_the_commit_once_and_refuses_a_commit_not_in_the_history(tmp_path, capsys):
+    from benchmarks.bench import baseline_tree
+
+    repo = tmp_path / "repo"
+    (repo / "sim").mkdir(parents=True)
+    (repo / "sim" / "rule.py").write_text("VP = 3\n")
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "first")
+    first = _git(repo, "rev-parse", "HEAD")
+    (repo / "sim" / "rule.py").write_text("VP = 4\n")
+    _git(repo, "commit", "-qam", "second")
+    tree = baseline_tree(first, repo, tmp_path / "cache")
+    assert tree == tmp_path / "cache" / first[:12]
+    assert (tree / "sim" / "rule.py").read_text() == "VP = 3\n"   # the commit's text, not the work tree's
+    (tree / "sim" / "rule.py").write_text("kept")                 # unpacked once, then reused
+    assert baseline_tree(first, repo, tmp_path / "cache") == tree and (tree / "sim" / "rule.py").read_text() == "kept"
+    missing = "0" * 40
+    with pytest.raises(SystemExit) as e:
+        baseline_tree(missing, repo, tmp_path / "cache")
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"bench part 'baseline' needs commit {missing[:12]} in the git history")
+    assert not (tmp_path / "cache" / missing[:12]).exists()
+
+
+def test_against_baseline_plays_the_same_games_on_three_paths_and_renders_the_ratio(monkeypatch):
+    # the checkout itself stands in for the baseline tree: its Python loop in a separate process must play the
+    # same games as compiled play and this process's Python loop
+    from benchmarks.bench import ISSUE16_BASE, against_baseline, render, targets
+
+    monkeypatch.setenv("MEEPLELAB_PLUGINS", "tests.toygame")
+    rows = []
+    for n_jobs in (1, 2):
+        trio = against_baseline("toy", 4, 256, 64, n_jobs, True, ROOT)
+        assert [r.extra["path"] for r in trio] == ["compiled", "python-loop", "issue-16 base"]
+        assert all(r.measure == "baseline" and r.games == 256 and r.seconds > 0 for r in trio)
+        assert trio[0].extra["same_games"] is True
+        assert trio[0].extra["ratio"] == pytest.approx(trio[0].gps / trio[2].gps)
+        assert trio[2].extra["bytes_per_game"] > 0
+        rows += trio
+    tg = {t: (m, ok) for t, m, _, ok in targets(rows, "toy")}
+    key = f"compiled / the issue's Python-loop path (commit {ISSUE16_BASE[:7]}), 4 seats, logs written, n_jobs 2, same run"
+    assert tg[key] == (f"{rows[3].gps / rows[5].gps:.2f}x", rows[3].gps / rows[5].gps >= 3)
+    assert tg[f"same games as the numpy plans of commit {ISSUE16_BASE[:7]} (every baseline row)"] == ("yes", True)
+    text = render(rows, {"cores": 2})
+    assert f"### toy: compiled play against the issue's Python-loop path (commit {ISSUE16_BASE[:7]}" in text
+    assert text.count("| 4 | written | ") == 2 and "| yes |" in text
+
+
+def test_same_games_compares_the_games_tables(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from benchmarks.bench import same_games
+
+    def run(name, vp, extra=False):
+        (tmp_path / name / "games").mkdir(parents=True)
+        cols = {"game": [1, 0, 0, 1], "seat": [0, 0, 1, 1], "vp": vp}
+        if extra:
+            cols["vp_seals"] = [0, 0, 0, 0]          # a column one version has and the other not is not compared
+        pq.write_table(pa.table(cols), tmp_path / name / "games" / "part-000000.parquet")
+        return tmp_path / name
+
+    a = run("a", [3, 5, 7, 9])
+    b = run("b", [3, 5, 7, 9], extra=True)
+    c = run("c", [3, 5, 7, 8])
+    assert same_games(a, b) and same_games(b, a) and not same_games(a, c)
 
 
 @pytest.mark.slow
@@ -76,5 +165,6 @@ def test_bench_compares_compiled_play_with_the_python_loop_and_writes_the_target
     assert all(x["seconds"] > 0 for x in rows) and rows[0]["extra"]["ratio"] > 0
     text = (tmp_path / "RESULTS.md").read_text()
     assert "### toy: compiled play against the Python loop, same run, seeds and strategies" in text
-    assert "| compiled / Python loop, 4 seats, logs written, n_jobs 2 |" in text
+    assert ("| compiled / this commit's --python-loop (same compiled kernels and plan choice), 4 seats, logs written, "
+            "n_jobs 2 |") in text
     assert "| n_jobs 2 / n_jobs 1 (compiled, 4 seats, logs written) |" in text
