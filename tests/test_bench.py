@@ -168,3 +168,19 @@ def test_bench_compares_compiled_play_with_the_python_loop_and_writes_the_target
     assert ("| compiled / this commit's --python-loop (same compiled kernels and plan choice), 4 seats, logs written, "
             "n_jobs 2 |") in text
     assert "| n_jobs 2 / n_jobs 1 (compiled, 4 seats, logs written) |" in text
+
+
+def test_derived_state_study_counts_a_hit_only_when_the_payability_inputs_repeat(monkeypatch):
+    import benchmarks.derived_state as ds
+
+    full = ds.cache_hits(20)
+    assert set(full) == {"P_MAIN", "P_STACK", "P_SEC"}
+    assert all(n > 20 and 0 <= h <= n for n, h in full.values())
+    # the stack's count is an input, so two stack decisions in a row never share their inputs
+    assert full["P_STACK"][1] == 0
+    # keyed only by Level, Copernican side and Natural Philosopher, most decisions repeat their inputs
+    whole = ds.payability_inputs
+    monkeypatch.setattr(ds, "payability_inputs", lambda st, b, p: whole(st, b, p)[4:7])
+    coarse = ds.cache_hits(20)
+    assert {k: n for k, (n, _) in coarse.items()} == {k: n for k, (n, _) in full.items()}   # same games, decisions
+    assert all(h > n // 2 for n, h in coarse.values())
