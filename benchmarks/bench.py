@@ -197,8 +197,11 @@ def baseline_tree(sha: str = ISSUE16_BASE, repo: Path = ROOT, into: Path = BASEL
     import tarfile
 
     tree = Path(into) / sha[:12]
-    if (tree / ".complete").exists():
+    if (tree / ".complete").is_file():
         return tree
+    for f in (Path(into), tree):
+        if f.exists() and not f.is_dir():
+            _refuse(f"bench part 'baseline' unpacks commit {sha[:12]} into {tree}, but {f} is a file: move it away")
     try:
         res = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", sha], capture_output=True,
                              check=True)
@@ -213,6 +216,21 @@ def baseline_tree(sha: str = ISSUE16_BASE, repo: Path = ROOT, into: Path = BASEL
         tar.extractall(tree, filter="data")
     (tree / ".complete").write_text(sha + "\n")
     return tree
+
+
+def warm_baseline(tree: Path, game: str) -> float:
+    """Compile (or load from the tree's cache) ``game``'s rule kernels of the baseline tree in a separate process
+    (``python -m sim.warmup --one GAME`` there); seconds taken.
+
+    Raises:
+        RuntimeError: the warm-up failed (its last lines of stderr)."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    t0 = time.perf_counter()
+    res = subprocess.run([sys.executable, "-m", "sim.warmup", "--one", game], cwd=tree, env=env,
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        raise RuntimeError(f"baseline warm-up failed: {res.stderr[-2000:]}")
+    return time.perf_counter() - t0
 
 
 def time_baseline(tree: Path, game: str, players: int, games: int, batch: int, n_jobs: int, logs: bool,
@@ -304,7 +322,8 @@ def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool | None
             out.append((f"compiled / the issue's Python-loop path (commit {ISSUE16_BASE[:7]}), 4 seats, logs written, "
                         f"n_jobs {j}, same run", f"{ratio:.2f}x", ">= 3x", ratio >= 3))
     if bc:
-        same = all(r.extra.get("same_games", False) for r in bl if r.extra.get("path") == "compiled")
+        every = [r for r in rows if r.measure == "baseline" and r.extra.get("path") == "compiled"]
+        same = all(r.extra.get("same_games", False) for r in every)
         out.append((f"same games as the numpy plans of commit {ISSUE16_BASE[:7]} (every baseline row)",
                     "yes" if same else "no", "identical games tables", same))
     if 1 in c4 and 2 in c4:
@@ -448,11 +467,14 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
                 echo(f"  {g}: no compiled play yet (Python loop only)")
             else:
                 tree = baseline_tree()
-                echo(f"  {g}: against the Python loop of commit {ISSUE16_BASE[:7]} (tree {tree})")
-                time_simulate(g, 4, 64, 64, 1, True)
-                time_simulate(g, 4, 256, 64, 2, True, chunk=64)
+                echo(f"  {g}: against the Python loop of commit {ISSUE16_BASE[:7]} (tree {tree}); compiling its "
+                     "rule kernels (first run: several minutes; cached in the tree after)")
+                warm_baseline(tree, g)
                 for players, logs, n_jobs in ((p, lg, j) for p in (2, 4) for lg in (True, False) for j in (1, 2)):
                     n = max(int(8192 * n_jobs * scale), 1024)
+                    # compile this commit's paths and (re)start the worker pool right before each configuration
+                    time_simulate(g, players, 64 * n_jobs, 64, n_jobs, logs, chunk=64)
+                    time_simulate(g, players, 64 * n_jobs, 64, n_jobs, logs, chunk=64, compiled=False)
                     trio = against_baseline(g, players, n, 2048 if not quick else 512, n_jobs, logs, tree)
                     rows += trio
                     echo(f"  {g} {players}p logs {'on ' if logs else 'off'} n_jobs {n_jobs}: compiled {trio[0].gps:,.0f}"
@@ -650,6 +672,18 @@ def main(argv: list[str] | None = None) -> None:
         if not f.parent.is_dir() or not os.access(f.parent, os.W_OK):
             _refuse(f"--out/--json {f}: folder {f.parent} does not exist or is not writable: allowed a file in "
                     "an existing writable folder")
+        if f.is_dir():
+            _refuse(f"--out/--json {f}: is a folder: allowed a file in an existing writable folder")
+    if not a.scale > 0:
+        _refuse(f"--scale {a.scale}: allowed a number above 0")
+    from sim.core.errors import ConfigError
+    from sim.registry import make_game
+
+    for g in a.games.split(","):
+        try:
+            make_game(g)
+        except ConfigError as e:
+            _refuse(f"--games {g!r}: {e}")
     if a.no_memory:
         parts = [x for x in parts if x != "memory"]
     info = machine()

@@ -8,9 +8,11 @@ a config file are relative to the file's folder (see :func:`load_toml`).
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import tomli_w
@@ -110,6 +112,11 @@ class RunConfig:
     # fields that must hold a real int (not a bool, float or string; chunk_size may be None) / a real bool
     INT_FIELDS = ("players", "games", "seed", "batch_size", "chunk_size", "n_jobs")
     BOOL_FIELDS = ("log_turns", "log_events", "compiled")
+    # fields that must hold text (a path may be a path object); None allowed for the second group
+    TEXT_FIELDS = ("game", "backend", "seating", "out")
+    OPTIONAL_TEXT_FIELDS = ("scheduler", "content")
+    # fields that must hold a table (a TOML table, a dict); None allowed for treatment
+    TABLE_FIELDS = ("params", "treatment")
 
     def validated(self) -> "RunConfig":
         """This config with strategies expanded to one per seat; ConfigError on any bad value (the
@@ -124,7 +131,9 @@ class RunConfig:
 
         Raises:
             ConfigError: a field of the wrong type (an int field holding a string, float or bool, as ``seed = "7"``
-                in a config file; a bool field holding anything but true or false, as ``compiled = "false"``), a
+                in a config file; a bool field holding anything but true or false, as ``compiled = "false"``; a
+                text field holding a number; ``params`` or ``treatment`` not a table; ``strategies`` not a list of
+                strings), a
                 bad game, player count, strategy, count, seed, backend or content folder.
         """
         for k in self.BOOL_FIELDS:
@@ -135,6 +144,19 @@ class RunConfig:
             v = getattr(self, k)
             if (isinstance(v, bool) or not isinstance(v, int)) and not (k == "chunk_size" and v is None):
                 raise ConfigError(f"config field {k!r} is {v!r} ({type(v).__name__}): it must be an integer")
+        for k in self.TEXT_FIELDS + self.OPTIONAL_TEXT_FIELDS:
+            v = getattr(self, k)
+            if not (isinstance(v, (str, os.PathLike)) or (v is None and k in self.OPTIONAL_TEXT_FIELDS)):
+                raise ConfigError(f"config field {k!r} is {v!r} ({type(v).__name__}): it must be a string")
+        for k in self.TABLE_FIELDS:
+            v = getattr(self, k)
+            if not (isinstance(v, Mapping) or (v is None and k == "treatment")):
+                raise ConfigError(f"config field {k!r} is {v!r} ({type(v).__name__}): it must be a table "
+                                  f"({k} = {{ name = value }})")
+        if isinstance(self.strategies, (str, bytes)) or not isinstance(self.strategies, (list, tuple)) or not all(
+                isinstance(x, str) for x in self.strategies):
+            raise ConfigError(f"config field 'strategies' is {self.strategies!r}: it must be a list of strategy ids "
+                              '(strings, as ["publisher", "citer"]) or one comma-separated string')
         cls = get_game_class(self.game)
         if not isinstance(self.players, int) or not (cls.min_players <= self.players <= cls.max_players):
             raise ConfigError(f"{self.game} takes {cls.min_players} to {cls.max_players} players, got {self.players}")
@@ -243,7 +265,15 @@ class RunConfig:
             raise ConfigError(f"config is missing {missing[0]!r}")
         d = dict(d)
         s = d["strategies"]
+        if not isinstance(s, str) and not (isinstance(s, (list, tuple)) and all(isinstance(x, str) for x in s)):
+            raise ConfigError(f"config field 'strategies' is {s!r}: it must be a list of strategy ids (strings, as "
+                              '["publisher", "citer"]) or one comma-separated string')
         d["strategies"] = split_strategies(s, "strategies") if isinstance(s, str) else tuple(s)
+        for k in cls.TABLE_FIELDS:
+            v = d.get(k)
+            if v is not None and not isinstance(v, Mapping):
+                raise ConfigError(f"config field {k!r} is {v!r} ({type(v).__name__}): it must be a table "
+                                  f"({k} = {{ name = value }})")
         d["params"] = dict(d.get("params") or {})
         return cls(**d)
 

@@ -62,11 +62,18 @@ class Heuristic(Strategy):
 
     def __init__(self, **args):
         super().__init__(**args)
-        self.weights = {**self.default_weights, **{k: float(v) for k, v in args.items() if k in self.default_weights}}
-        for k, w in self.weights.items():
+        self.weights = dict(self.default_weights)
+        for k, v in args.items():
+            if k not in self.default_weights:
+                continue
+            try:
+                w = float(v)
+            except (TypeError, ValueError, OverflowError):
+                w = math.nan
             if not (math.isfinite(w) and abs(w) <= WEIGHT_BOUND):
-                raise ConfigError(f"strategy {self.name!r}: weight {k}={w!r} is out of range: allowed finite numbers "
-                                  f"from {-WEIGHT_BOUND:g} to {WEIGHT_BOUND:g}")
+                raise ConfigError(f"strategy {self.name!r}: weight {k}={v!r} is out of range: allowed finite numbers "
+                                  f"from {-WEIGHT_BOUND} to {WEIGHT_BOUND}")
+            self.weights[k] = w
         self.finish = int(args.get("finish", 1))
 
     def scores(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG):

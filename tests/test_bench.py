@@ -184,3 +184,37 @@ def test_derived_state_study_counts_a_hit_only_when_the_payability_inputs_repeat
     coarse = ds.cache_hits(20)
     assert {k: n for k, (n, _) in coarse.items()} == {k: n for k, (n, _) in full.items()}   # same games, decisions
     assert all(h > n // 2 for n, h in coarse.values())
+
+
+@pytest.mark.parametrize("args,line", [
+    (["--out", "{tmp}"], "--out/--json {tmp}: is a folder: allowed a file in an existing writable folder"),
+    (["--scale", "-1"], "--scale -1.0: allowed a number above 0"),
+    (["--games", "toy,nosuch"], "--games 'nosuch': unknown game 'nosuch'"),
+])
+def test_bench_refuses_bad_arguments_before_measuring(tmp_path, args, line):
+    env = dict(os.environ, MEEPLELAB_PLUGINS="tests.toygame", PYTHONPATH=str(ROOT))
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    base = {"--games": "toy", "--out": str(tmp_path / "RESULTS.md")}
+    for k, v in zip(args[0::2], args[1::2]):
+        base[k] = v
+    cmd = [sys.executable, "-m", "benchmarks.bench", "--quick", "--only", "throughput"]
+    for k, v in base.items():
+        cmd += [k, v]
+    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    err = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and r.stdout == "" and len(err) == 1
+    assert err[0].startswith(line.replace("{tmp}", str(tmp_path)))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_targets_say_same_games_only_when_every_baseline_row_has_them():
+    from benchmarks.bench import ISSUE16_BASE, Row, targets
+
+    def trio(players, same):
+        c = Row("toy", "baseline", players, 64, 1, True, 100, 0.1, {"path": "compiled", "same_games": same})
+        return [c, Row("toy", "baseline", players, 64, 1, True, 100, 0.2, {"path": "python-loop"}),
+                Row("toy", "baseline", players, 64, 1, True, 100, 0.5, {"path": "issue-16 base"})]
+
+    label = f"same games as the numpy plans of commit {ISSUE16_BASE[:7]} (every baseline row)"
+    assert {t: ok for t, _, _, ok in targets(trio(4, True) + trio(2, True), "toy")}[label] is True
+    assert {t: ok for t, _, _, ok in targets(trio(4, True) + trio(2, False), "toy")}[label] is False

@@ -82,6 +82,16 @@ TOML_BASE = 'game = "toy"\nplayers = 2\nstrategies = ["random"]\ngames = 20\nbat
     ('batch_size = "10"', "config field 'batch_size' is '10' (str): it must be an integer"),
     ('n_jobs = "1"', "config field 'n_jobs' is '1' (str): it must be an integer"),
     ('chunk_size = "20"', "config field 'chunk_size' is '20' (str): it must be an integer"),
+    ("game = 5", "config field 'game' is 5 (int): it must be a string"),
+    ("content = 5", "config field 'content' is 5 (int): it must be a string"),
+    ("scheduler = 5", "config field 'scheduler' is 5 (int): it must be a string"),
+    ('backend = ["loky"]', "config field 'backend' is ['loky'] (list): it must be a string"),
+    ('params = "x"', "config field 'params' is 'x' (str): it must be a table (params = { name = value })"),
+    ('treatment = "x"', "config field 'treatment' is 'x' (str): it must be a table (treatment = { name = value })"),
+    ("strategies = 5", "config field 'strategies' is 5: it must be a list of strategy ids (strings, as "
+                       '["publisher", "citer"]) or one comma-separated string'),
+    ("strategies = [1, 2]", "config field 'strategies' is [1, 2]: it must be a list of strategy ids (strings, as "
+                            '["publisher", "citer"]) or one comma-separated string'),
 ])
 def test_toml_config_fields_of_the_wrong_type_are_one_line(tmp_path, capsys, monkeypatch, line, message):
     key = line.split(" = ")[0]

@@ -77,11 +77,12 @@ def test_heuristic_weights_up_to_the_bound_are_kept_and_the_bound_holds_for_dire
     assert WEIGHT_BOUND == 1e6
     assert make_strategy("toy", "heuristic:vp=1e6").weights == {"vp": 1e6}
     assert make_strategy("unconscious-mind", "heuristic:coffee=-1e6").weights["coffee"] == -1e6
-    for w in (1e308, -2e6, float("nan"), float("inf")):
+    for w in (1e308, -2e6, float("nan"), float("inf"), "abc", 10**400, None):
         with pytest.raises(ConfigError) as e:
             Heuristic(vp=w)
         assert str(e.value) == (f"strategy 'heuristic': weight vp={w!r} is out of range: allowed finite numbers "
-                                "from -1e+06 to 1e+06")
+                                "from -1000000.0 to 1000000.0")
+    assert Heuristic(vp="2.5").weights == {"vp": 2.5}
 
 
 def test_a_huge_weight_on_the_command_line_is_one_line_exit_2_and_writes_nothing(tmp_path):
