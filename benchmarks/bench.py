@@ -91,24 +91,25 @@ def _strategy(game: str, players: int = 4) -> str:
 
 
 def time_simulate(game: str, players: int, games: int, batch: int, n_jobs: int, logs: bool, seed: int = 1,
-                  chunk: int | None = None, compiled: bool = True) -> Row:
-    """One ``simulate`` call into a temporary folder (compile already warmed up); ``compiled`` False plays
-    on the Python loop (``meeplelab simulate --python-loop``)."""
+                  chunk: int | None = None, compiled: bool = True, out: Path | None = None) -> Row:
+    """One ``simulate`` call into ``out`` (a temporary folder when None; compile already warmed up);
+    ``compiled`` False plays on the Python loop (``meeplelab simulate --python-loop``)."""
     from sim.config import RunConfig
     from sim.runner import simulate
 
     with tempfile.TemporaryDirectory() as d:
+        where = Path(out) if out is not None else Path(d) / "run"
         cfg = RunConfig(game=game, players=players, strategies=tuple(_strategy(game, players).split(",")), games=games,
                         seed=seed,
-                        batch_size=batch, chunk_size=chunk, n_jobs=n_jobs, out=str(Path(d) / "run"),
+                        batch_size=batch, chunk_size=chunk, n_jobs=n_jobs, out=str(where),
                         log_turns=logs, log_events=logs, compiled=compiled)
         t0 = time.perf_counter()
         simulate(cfg)
         secs = time.perf_counter() - t0
-        m = json.loads((Path(d) / "run" / "manifest.json").read_text())
+        m = json.loads((where / "manifest.json").read_text())
         size = m["totals"]["bytes"]
     return Row(game, "throughput", players, batch, n_jobs, logs, games, secs,
-               {"bytes_per_game": size / games, "path": "compiled" if compiled else "python-loop"})
+               {"bytes_per_game": size / games, "path": _path_name(compiled)})
 
 
 def peak_memory(game: str, players: int, games: int, batch: int) -> Row:
@@ -262,28 +263,24 @@ def same_games(a: Path, b: Path) -> bool:
     return ta.select(cols).sort_by(key).equals(tb.select(cols).sort_by(key))
 
 
+def _path_name(compiled: bool) -> str:
+    """The ``extra["path"]`` of a row of this commit's ``simulate``: compiled play or the Python loop."""
+    return "compiled" if compiled else "python-loop"
+
+
 def against_baseline(game: str, players: int, games: int, batch: int, n_jobs: int, logs: bool, tree: Path,
                      seed: int = 1) -> list[Row]:
     """Compiled play, today's Python loop and the Python loop of :data:`ISSUE16_BASE`, one after the other in
     one run on the same seeds, strategies and seat order (``simulate``, Parquet written when ``logs``): rows
     ``measure="baseline"`` with ``extra["path"]``; the compiled row carries ``extra["ratio"]`` (over the
     baseline) and ``extra["same_games"]`` (the three runs' games tables equal)."""
-    from sim.config import RunConfig
-    from sim.runner import simulate
-
     out = []
     with tempfile.TemporaryDirectory() as d:
         for compiled in (True, False):
-            where = Path(d) / ("compiled" if compiled else "python-loop")
-            cfg = RunConfig(game=game, players=players, strategies=tuple(_strategy(game, players).split(",")),
-                            games=games, seed=seed, batch_size=batch, chunk_size=batch, n_jobs=n_jobs,
-                            out=str(where), log_turns=logs, log_events=logs, compiled=compiled)
-            t0 = time.perf_counter()
-            simulate(cfg)
-            secs = time.perf_counter() - t0
-            size = json.loads((where / "manifest.json").read_text())["totals"]["bytes"]
-            out.append(Row(game, "baseline", players, batch, n_jobs, logs, games, secs,
-                           {"bytes_per_game": size / games, "path": "compiled" if compiled else "python-loop"}))
+            r = time_simulate(game, players, games, batch, n_jobs, logs, seed, chunk=batch, compiled=compiled,
+                              out=Path(d) / _path_name(compiled))
+            r.measure = "baseline"
+            out.append(r)
         out.append(time_baseline(tree, game, players, games, batch, n_jobs, logs, Path(d) / "base", seed))
         same = same_games(Path(d) / "compiled", Path(d) / "base") and same_games(Path(d) / "compiled",
                                                                                     Path(d) / "python-loop")
