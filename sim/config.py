@@ -11,8 +11,8 @@ import dataclasses
 import os
 import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import tomli_w
@@ -133,8 +133,7 @@ class RunConfig:
             ConfigError: a field of the wrong type (an int field holding a string, float or bool, as ``seed = "7"``
                 in a config file; a bool field holding anything but true or false, as ``compiled = "false"``; a
                 text field holding a number; ``params`` or ``treatment`` not a table; ``strategies`` not a list of
-                strings), a
-                bad game, player count, strategy, count, seed, backend or content folder.
+                strings), a bad game, player count, strategy, count, seed, backend or content folder.
         """
         for k in self.BOOL_FIELDS:
             v = getattr(self, k)
@@ -149,14 +148,8 @@ class RunConfig:
             if not (isinstance(v, (str, os.PathLike)) or (v is None and k in self.OPTIONAL_TEXT_FIELDS)):
                 raise ConfigError(f"config field {k!r} is {v!r} ({type(v).__name__}): it must be a string")
         for k in self.TABLE_FIELDS:
-            v = getattr(self, k)
-            if not (isinstance(v, Mapping) or (v is None and k == "treatment")):
-                raise ConfigError(f"config field {k!r} is {v!r} ({type(v).__name__}): it must be a table "
-                                  f"({k} = {{ name = value }})")
-        if isinstance(self.strategies, (str, bytes)) or not isinstance(self.strategies, (list, tuple)) or not all(
-                isinstance(x, str) for x in self.strategies):
-            raise ConfigError(f"config field 'strategies' is {self.strategies!r}: it must be a list of strategy ids "
-                              '(strings, as ["publisher", "citer"]) or one comma-separated string')
+            _check_table(k, getattr(self, k), none_ok=k == "treatment")
+        _check_strategies(self.strategies, text_ok=False)
         cls = get_game_class(self.game)
         if not isinstance(self.players, int) or not (cls.min_players <= self.players <= cls.max_players):
             raise ConfigError(f"{self.game} takes {cls.min_players} to {cls.max_players} players, got {self.players}")
@@ -265,17 +258,29 @@ class RunConfig:
             raise ConfigError(f"config is missing {missing[0]!r}")
         d = dict(d)
         s = d["strategies"]
-        if not isinstance(s, str) and not (isinstance(s, (list, tuple)) and all(isinstance(x, str) for x in s)):
-            raise ConfigError(f"config field 'strategies' is {s!r}: it must be a list of strategy ids (strings, as "
-                              '["publisher", "citer"]) or one comma-separated string')
+        _check_strategies(s, text_ok=True)
         d["strategies"] = split_strategies(s, "strategies") if isinstance(s, str) else tuple(s)
         for k in cls.TABLE_FIELDS:
-            v = d.get(k)
-            if v is not None and not isinstance(v, Mapping):
-                raise ConfigError(f"config field {k!r} is {v!r} ({type(v).__name__}): it must be a table "
-                                  f"({k} = {{ name = value }})")
+            _check_table(k, d.get(k), none_ok=True)
         d["params"] = dict(d.get("params") or {})
         return cls(**d)
+
+
+def _check_table(key: str, value, none_ok: bool) -> None:
+    """ConfigError unless ``value`` of config field ``key`` is a table (a mapping), or None when ``none_ok``."""
+    if not (isinstance(value, Mapping) or (value is None and none_ok)):
+        raise ConfigError(f"config field {key!r} is {value!r} ({type(value).__name__}): it must be a table "
+                          f"({key} = {{ name = value }})")
+
+
+def _check_strategies(value, text_ok: bool) -> None:
+    """ConfigError unless ``value`` is a list or tuple of strategy id strings (or, when ``text_ok``, one
+    comma-separated string, as a config file may give)."""
+    if (isinstance(value, str) and text_ok) or (isinstance(value, (list, tuple)) and all(isinstance(x, str)
+                                                                                         for x in value)):
+        return
+    raise ConfigError(f"config field 'strategies' is {value!r}: it must be a list of strategy ids (strings, as "
+                      '["publisher", "citer"]) or one comma-separated string')
 
 
 def load_toml(path: Path) -> dict[str, Any]:
