@@ -19,8 +19,30 @@ import typer
 # typer may vendor click; take its exception base from typer's own BadParameter
 _ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None, help="Monte Carlo strategy analysis for Unconscious Mind and Galileo's Truth.")
+
+
+def package_version() -> str:
+    """The installed distribution's version (``pyproject.toml``), or ``0+unknown`` for an uninstalled tree."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("meeplelab")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"meeplelab {package_version()}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                       help="Print the meeplelab version and exit.")) -> None:
+    """Monte Carlo strategy analysis for Unconscious Mind and Galileo's Truth."""
 
 
 def _fail(msg: str, code: int = 2) -> None:
@@ -612,8 +634,10 @@ def _plausible_or_none(cls) -> dict:
 
 def main() -> None:
     """Console-script entry point: run the app, usage errors as one line with exit code 2."""
+    if len(sys.argv) <= 1:  # bare `meeplelab`: the help on stdout, exit 0 (not a usage error)
+        sys.argv.append("--help")
     try:
-        rc = app(standalone_mode=False)
+        rc = app(standalone_mode=False, prog_name="meeplelab")
     except _ClickException as e:
         typer.echo(f"error: {e.format_message()}", err=True)
         sys.exit(2)

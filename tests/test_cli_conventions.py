@@ -1,0 +1,50 @@
+"""CLI conventions (issue 26): --version, bare ``meeplelab`` shows the help with exit 0, shell completion."""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(argv, capsys, monkeypatch) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["meeplelab", *argv])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    cap = capsys.readouterr()
+    return e.value.code, cap.out, cap.err
+
+
+def test_version_prints_the_installed_version(capsys, monkeypatch):
+    code, out, err = run_cli(["--version"], capsys, monkeypatch)
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert code == 0 and err == ""
+    assert out.strip() == f"meeplelab {version('meeplelab')}" == f"meeplelab {declared}"
+
+
+def test_bare_command_shows_the_help_on_stdout_with_exit_0(capsys, monkeypatch):
+    code, out, err = run_cli([], capsys, monkeypatch)
+    assert code == 0 and err == ""
+    assert out.startswith("Usage: meeplelab"), out[:200]
+    for command in ("simulate", "report", "experiment", "tournament", "robustness", "balance"):
+        assert f"  {command} " in out
+
+
+def test_shell_completion_is_offered(capsys, monkeypatch):
+    code, out, _ = run_cli(["--help"], capsys, monkeypatch)
+    assert code == 0
+    assert "--install-completion" in out and "--show-completion" in out
+
+
+def test_license_is_an_spdx_expression_with_its_file():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "MIT"
+    assert project["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
