@@ -10,7 +10,7 @@ import polars as pl
 
 from sim import runfolder as rf
 
-from .robustness_report import _html
+from .markdown import row, to_html
 
 
 def _cell(v) -> str:
@@ -19,7 +19,7 @@ def _cell(v) -> str:
 
 def _table(df: pl.DataFrame) -> list[str]:
     out = ["| " + " | ".join(df.columns) + " |", "|" + "---|" * len(df.columns)]
-    out += ["| " + " | ".join(_cell(v) for v in r) + " |" for r in df.iter_rows()]
+    out += [row(_cell(v) for v in r) for r in df.iter_rows()]
     return out
 
 
@@ -64,5 +64,5 @@ def build(out: Path, s: dict, trials: pl.DataFrame, recheck: pl.DataFrame, targe
     text = "\n".join(md) + "\n"
     rf.write_atomic(rep / "balance.md", text.encode())
     page = rep / "balance.html"
-    rf.write_atomic(page, _html(text).encode())
+    rf.write_atomic(page, to_html(text, f"Balance search: {s['game']}").encode())
     return page

@@ -8,7 +8,6 @@ range, with a 95% interval over the trajectories) and the Morris and Sobol table
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ import numpy as np
 from sim import runfolder as rf
 
 from . import figures as F
+from .markdown import row, to_html
 
 TOP = 10
 
@@ -75,15 +75,15 @@ def build(out: Path, res: dict, command: str = "") -> Path:
             keys = [k for k in c["flips"][0] if k not in ("point", "q", "low", "high")]
             md += ["Flipped points (first 20):", "", "| point | q | 95% interval | " + " | ".join(keys) + " |",
                    "|---|---|---|" + "---|" * len(keys)]
-            md += [f"| {f['point']} | {_fmt(f['q'])} | [{_fmt(f['low'])}, {_fmt(f['high'])}] | "
-                   + " | ".join(str(f[k]) for k in keys) + " |" for f in c["flips"]]
+            md += [row([f['point'], _fmt(f['q']), f"[{_fmt(f['low'])}, {_fmt(f['high'])}]", *(f[k] for k in keys)])
+                   for f in c["flips"]]
             md.append("")
         md += [f"Morris screening ({c['unit']} per plausible range; largest mu* first):", "",
                "| assumption | parameter | range | mu | 95% interval | mu* | mu* +- | sigma |",
                "|---|---|---|---|---|---|---|---|"]
-        md += [f"| {x['id']} | `{x['factor']}` | {x['range']} | {_fmt(x['mu'])} | [{_fmt(x['mu_low'])}, "
-               f"{_fmt(x['mu_high'])}] | {_fmt(x['mu_star'])} | {_fmt(x['mu_star_conf'])} | {_fmt(x['sigma'])} |"
-               for x in c["morris"][:TOP]]
+        md += [row([x['id'], f"`{x['factor']}`", x['range'], _fmt(x['mu']),
+                    f"[{_fmt(x['mu_low'])}, {_fmt(x['mu_high'])}]", _fmt(x['mu_star']), _fmt(x['mu_star_conf']),
+                    _fmt(x['sigma'])]) for x in c["morris"][:TOP]]
         md.append("")
         if c["sobol"]:
             md += ["Sobol indices (other assumptions at their defaults):", "",
@@ -94,54 +94,7 @@ def build(out: Path, res: dict, command: str = "") -> Path:
     text = "\n".join(md) + "\n"
     rf.write_atomic(rep / "robustness.md", text.encode())
     page = rep / "robustness.html"
-    rf.write_atomic(page, _html(text).encode())
+    rf.write_atomic(page, to_html(text, f"Robustness: {m['game']}").encode())
     return page
 
 
-def _html(md: str) -> str:
-    """A plain HTML rendering of the report Markdown (headings, lists, tables, images, bold, code)."""
-    import re
-
-    def inline(s: str) -> str:
-        s = html.escape(s)
-        s = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", s)
-        s = re.sub(r"`(.+?)`", r"<code>\1</code>", s)
-        return re.sub(r"!\[(.*?)\]\((.+?)\)", r'<img alt="\1" src="\2">', s)
-
-    out, table, lst = [], False, False
-    for line in md.splitlines():
-        if line.startswith("|"):
-            cells = [x.strip() for x in line.strip("|").split("|")]
-            if set("".join(cells)) <= set("-"):
-                continue
-            if not table:
-                out.append('<div style="overflow-x:auto"><table border="1" cellspacing="0" cellpadding="3">')
-                table = True
-                out.append("<tr>" + "".join(f"<th>{inline(x)}</th>" for x in cells) + "</tr>")
-            else:
-                out.append("<tr>" + "".join(f"<td>{inline(x)}</td>" for x in cells) + "</tr>")
-            continue
-        if table:
-            out.append("</table></div>")
-            table = False
-        if line.startswith("- "):
-            if not lst:
-                out.append("<ul>")
-                lst = True
-            out.append(f"<li>{inline(line[2:])}</li>")
-            continue
-        if lst:
-            out.append("</ul>")
-            lst = False
-        if line.startswith("#"):
-            n = len(line) - len(line.lstrip("#"))
-            out.append(f"<h{n}>{inline(line[n:].strip())}</h{n}>")
-        elif line.strip():
-            out.append(f"<p>{inline(line)}</p>")
-    if table:
-        out.append("</table></div>")
-    if lst:
-        out.append("</ul>")
-    return ("<!doctype html><html><head><meta charset='utf-8'><title>robustness</title>"
-            "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}td,th{font-size:12px}</style></head><body>"
-            + "\n".join(out) + "</body></html>\n")

@@ -209,3 +209,23 @@ def test_resume_with_nothing_to_resume_is_refused(tmp_path):
     with pytest.raises(RunFolderError, match="nothing to resume in .* start the run without --resume"):
         run_robustness("toy-robust", tmp_path / "new", 5_000, resume=True, games=2)
     assert not (tmp_path / "new").exists()
+
+
+def test_a_choice_range_with_pipes_stays_one_table_cell(toy, tmp_path):
+    """Issue 30: a range written ``rotate|first-to-pass|fewest-vp`` split the Morris tables' cells."""
+    import re
+
+    from analysis.robustness_report import build
+
+    out, _, _ = toy
+    res = json.loads((out / "results.json").read_text())
+    res["conclusions"][0]["morris"][0]["range"] = "rotate|first-to-pass|fewest-vp"
+    page = build(tmp_path, res)
+    md = (tmp_path / "report" / "robustness.md").read_text()
+    line = next(x for x in md.splitlines() if "first-to-pass" in x)
+    assert len(re.split(r"(?<!\\)\|", line.strip().strip("|"))) == 8  # the table's 8 columns
+    html_text = page.read_text()
+    tr = next(r for r in html_text.split("<tr>") if "first-to-pass" in r)
+    assert tr.count("<td>") == 8 and "<td>rotate|first-to-pass|fewest-vp</td>" in tr
+    separators = sum(x.startswith("|---") for x in md.splitlines())
+    assert html_text.count("<table>") == separators > 0 and "<img" in html_text
