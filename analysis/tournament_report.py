@@ -330,7 +330,7 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
             f"strategy. Strictly dominated (lower win share than another strategy against every profile of the "
             f"others) in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}; dominated_share is the share of "
             f"bootstrap resamples in which it is dominated by any strategy, dominated_by every strategy that dominates it "
-            "on the point estimates. Intervals: percentile bootstrap 95% over {mg.resamples} "
+            f"on the point estimates. Intervals: percentile bootstrap 95% over {mg.resamples} "
             "resamples of the seeds.",
             [("metagame", mix_chart([chart_label(x) for x in df["strategy"].to_list()],
                                     [("Nash mix", df["nash"].to_numpy(), df["nash_low"].to_numpy(),

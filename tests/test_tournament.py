@@ -232,6 +232,7 @@ def test_report_on_a_two_seat_tournament_shows_the_dominated_strategy(tmp_path):
     md = build_tournament_report(t, resamples=50).with_suffix(".md").read_text()
     assert "Symmetric Nash equilibrium mix by the maximin linear program" in md and "always-draw 100%" in md
     assert "random (dominated in 100% of resamples; by always-draw in 100%)" in md
+    assert "percentile bootstrap 95% over 50 resamples of the seeds" in md and "{mg." not in md  # issue 30 bug
 
 
 def _pw(rates: dict, games: int = 400) -> tuple[pl.DataFrame, pl.DataFrame]:
