@@ -158,15 +158,7 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
                         [("Metrics by variant (win rates in percent, their differences in percentage points)", shown)]),
                 Section("Strategies and game metrics by variant", "\n".join(lines), strategy_charts(folder), tables)]
         if target is not None:
-            t = solve_target(folder, *target)
-            if t["value"] is None:
-                ttext = f"Target {t['strategy']} at {t['target'] * 100:.1f}%: {t['note']}."
-            else:
-                iv = (f" [{t['low']:g}, {t['high']:g}] from the paired 95% band" if t["low"] is not None
-                      else " (the paired band does not cross the target inside the swept range: no interval)")
-                ttext = (f"Target: {t['param']} = {t['value']:.3g}{iv} brings {t['strategy']} to a "
-                         f"{t['target'] * 100:.1f}% win rate (linear interpolation between the variants).")
-            secs.append(Section("Target", ttext))
+            secs.append(Section("Target", target_text(solve_target(folder, *target))))
         return secs + [provenance_section(runs)]
 
     return build
@@ -270,8 +262,11 @@ def solve_target(folder: Path | str, strategy: str, rate: float) -> dict:
     comes from the paired bands (first variant's win rate plus the paired difference's 95% interval).
 
     Returns:
-        ``{"param", "strategy", "target", "value", "low", "high", "note"}`` (None values when the
-        target is not reached inside the swept range).
+        ``{"param", "strategy", "target", "value", "low", "high", "note", "integers"}`` (None values when
+        the target is not reached inside the swept range). For an integer rule number ``integers`` lists
+        the integers either side of the crossing (one when it falls on an integer), each with the
+        strategy's win rate and Wilson 95% bounds (fractions), ``played`` False when that value was not
+        swept (then interpolated between the swept variants); else ``integers`` is None.
 
     Raises:
         ConfigError: the strategy is not in the sweep, or the swept values are not numbers.
@@ -309,9 +304,51 @@ def solve_target(folder: Path | str, strategy: str, rate: float) -> dict:
     note = ("" if value is not None else
             f"not reached: {strategy}'s win rate runs from {est.min() * 100:.1f}% to {est.max() * 100:.1f}% over "
             f"{param} {x.min():g} to {x.max():g}")
+    integers = None
+    if value is not None and _is_integer_param(meta["game"], param):
+        own_lo, own_hi = st["low"].to_numpy()[order] / 100, st["high"].to_numpy()[order] / 100
+        integers = []
+        for v in sorted({int(np.floor(value)), int(np.ceil(value))}):
+            played = bool(np.any(x == v))
+            integers.append({"value": v, "played": played, "est": float(np.interp(v, x, est)),
+                             "low": float(np.interp(v, x, own_lo)), "high": float(np.interp(v, x, own_hi))})
     return {"param": param, "strategy": strategy, "target": rate, "value": value,
             "low": bounds[0] if len(bounds) == 2 else None, "high": bounds[1] if len(bounds) == 2 else None,
-            "note": note}
+            "note": note, "integers": integers}
+
+
+def _is_integer_param(game: str, param: str) -> bool:
+    """True when ``param`` is an integer rule number of ``game``'s ``Params`` (a target is then answered with
+    the integers either side of the crossing, not a fractional value the rules cannot take)."""
+    import dataclasses
+
+    from sim.registry import get_game_class
+
+    fields = {f.name: f for f in dataclasses.fields(get_game_class(game).Params)}
+    f = fields.get(param)
+    return f is not None and type(f.default) is int
+
+
+def target_text(t: dict) -> str:
+    """The Target section's sentence for a :func:`solve_target` answer (win rates in percent)."""
+    if t["value"] is None:
+        return f"Target {t['strategy']} at {t['target'] * 100:.1f}%: {t['note']}."
+    if t.get("integers"):
+        parts = []
+        for i in t["integers"]:
+            how = ("played" if i["played"] else
+                   f"interpolated between the swept values, not played: add {t['param']}={i['value']} to --vary to "
+                   "measure it")
+            parts.append(f"{t['param']} = {i['value']}: {t['strategy']} {i['est'] * 100:.1f}% "
+                         f"[{i['low'] * 100:.1f}, {i['high'] * 100:.1f}] ({how})")
+        side = ("lies at" if len(t["integers"]) == 1 else "lies between")
+        return (f"Target {t['strategy']} at {t['target'] * 100:.1f}% win rate: {t['param']} is an integer rule number, "
+                f"and the target {side} " + " and ".join(str(i["value"]) for i in t["integers"]) + ". "
+                + "; ".join(parts) + " (Wilson 95%).")
+    iv = (f" [{t['low']:g}, {t['high']:g}] from the paired 95% band" if t["low"] is not None
+          else " (the paired band does not cross the target inside the swept range: no interval)")
+    return (f"Target: {t['param']} = {t['value']:.3g}{iv} brings {t['strategy']} to a "
+            f"{t['target'] * 100:.1f}% win rate (linear interpolation between the variants).")
 
 
 def strategy_charts(folder: Path | str) -> list:

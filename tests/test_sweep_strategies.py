@@ -43,3 +43,22 @@ def test_target_is_solved_by_interpolation_with_an_interval_from_the_paired_band
     assert t["low"] is not None and 2 < t["low"] < 3.0 < t["high"] < 4
     far = solve_target(sweep, "always-draw", 0.05)
     assert far["value"] is None and "not reached" in far["note"]
+
+
+def test_an_integer_rule_target_is_answered_with_the_integers_either_side(sweep):
+    """Issue 30: ``--target`` answered "truth_vp_per_tile = 2.09" for an integer rule number."""
+    from analysis.sweep import target_text
+
+    st = strategy_table(sweep).filter(pl.col("strategy") == "always-draw").sort("rounds")
+    est = st["est"].to_numpy() / 100
+    t = solve_target(sweep, "always-draw", 0.75 * est[1] + 0.25 * est[2])  # a quarter of the way from 2 to 4
+    assert 2 < t["value"] < 3
+    ints = t["integers"]
+    assert [i["value"] for i in ints] == [2, 3] and [i["played"] for i in ints] == [True, False]
+    played = st.filter(pl.col("rounds") == "2").row(0, named=True)
+    assert ints[0]["est"] == pytest.approx(played["est"] / 100)
+    assert ints[0]["low"] == pytest.approx(played["low"] / 100) and ints[0]["high"] == pytest.approx(played["high"] / 100)
+    assert ints[0]["low"] < ints[0]["est"] < ints[0]["high"] and ints[1]["low"] < ints[1]["est"] < ints[1]["high"]
+    text = target_text(t)
+    assert "rounds is an integer rule number, and the target lies between 2 and 3" in text
+    assert "add rounds=3 to --vary to measure it" in text and f"{t['value']:.3g}" not in text
