@@ -29,7 +29,7 @@ def build(out: Path, s: dict, trials: pl.DataFrame, recheck: pl.DataFrame, targe
     rep.mkdir(parents=True, exist_ok=True)
     p = s["proposal"]
     n = len(targets)
-    verdict = (f"proposal meets {p['met']} of {n} targets on fresh seeds by point estimate, with the whole 95% "
+    verdict = (f"{'proposal' if p['met'] else 'closest candidate'} meets {p['met']} of {n} targets on fresh seeds by point estimate, with the whole 95% "
                f"interval inside the target for {p['met_interval']} of {n} ("
                + "; ".join(f"{t.text}: {p[t.text]:.2f} [{p[t.text + ' low']:.2f}, {p[t.text + ' high']:.2f}]"
                            for t in targets) + ")")

@@ -50,6 +50,9 @@ from .core.params import apply_overrides
 from .plausible import Range, format_value
 
 FRESH_SEED_OFFSET = 1_000_003
+#: relative tolerance (of the bound) within which a metric meets a target: sums of win shares differ from
+#: the exact rational answer in the 15th digit, far below any interval (a 4-seat game's win share is k/4)
+MET_TOLERANCE = 1e-9
 #: how re-checked candidates are ranked: targets met (point estimate), total excess, targets whose whole
 #: 95% interval is inside, the intervals' total excess (their far ends), then the earlier trial
 RECHECK_ORDER = ["met", "excess", "met_interval", "excess_interval", "trial"]
@@ -110,10 +113,10 @@ class Target:
         return max(vals, key=lambda v: self.excess(v))
 
     def excess(self, v: float) -> float:
-        """How far ``v`` is outside the target (0 when met)."""
-        if self.lo is None:
-            return max(0.0, v - self.hi)
-        return max(0.0, self.lo - v, v - self.hi)
+        """How far ``v`` is outside the target (0 when met). A metric within :data:`MET_TOLERANCE` of a bound
+        (floating-point noise of averaged win shares: 5.000000000000002 against ``<= 5``) meets it."""
+        e = max(0.0, v - self.hi) if self.lo is None else max(0.0, self.lo - v, v - self.hi)
+        return 0.0 if e <= MET_TOLERANCE * max(1.0, abs(self.hi)) else e
 
     def objective(self, v: float) -> float:
         """What the search minimises: the metric for ``<=`` targets, the excess for ranges."""

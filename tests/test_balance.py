@@ -275,4 +275,15 @@ def test_a_search_that_meets_no_target_says_so_and_names_the_closest_candidate(t
     md = (tmp_path / "b" / "report" / "balance.md").read_text()
     assert s["proposal"]["met"] == 0 and "**No candidate met any target on fresh seeds.**" in md
     assert "Closest candidate:" in md and "\nProposal:" not in md
+    assert "**Verdict: closest candidate meets 0 of 1 targets" in md and "proposal meets" not in md  # issue 30
     assert "meeplelab simulate --config proposal.toml --players 2 --strategies" in md
+
+
+def test_a_metric_equal_to_its_bound_but_for_float_noise_meets_the_target():
+    """Issue 30: 5.000000000000002 against ``<= 5`` was counted as not met."""
+    t = parse_target("seat-spread<=5", T.study().lineups)
+    assert t.excess(5.000000000000002) == 0.0 and t.excess(5.0) == 0.0 and t.excess(4.0) == 0.0
+    assert t.excess(5.01) == pytest.approx(0.01)
+    r = parse_target("length=9..11", T.study().lineups)
+    assert r.excess(8.999999999999998) == 0.0 and r.excess(11.000000000000002) == 0.0
+    assert r.excess(8.5) == pytest.approx(0.5) and r.excess(11.5) == pytest.approx(0.5)
