@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import sys
 from pathlib import Path
+from enum import Enum
 from typing import Callable, List, Optional
 
 import typer
@@ -448,6 +449,32 @@ def replay(
 
     for line in replay_text(run, game_id):
         typer.echo(line)
+
+
+class ExportFormat(str, Enum):
+    """The file formats of ``meeplelab export``."""
+
+    csv = "csv"
+    json = "json"
+    parquet = "parquet"
+
+
+@app.command()
+@user_errors
+def export(
+    run: Path = typer.Argument(..., help="Run folder (simulate --out)."),
+    fmt: ExportFormat = typer.Option(ExportFormat.csv, "--format", help="File format of the tables."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Folder to write (default RUN/export-FORMAT)."),
+    table: Optional[List[str]] = typer.Option(None, "--table", help="games, turns or events (repeat; default all three)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an earlier export in --out."),
+) -> None:
+    """Write a run's games, turns and events tables as CSV, JSON or Parquet files (only the parts its manifest lists)."""
+    from analysis.export import export_run
+    from sim.runfolder import TABLES
+
+    dest = out if out is not None else run / f"export-{fmt.value}"
+    for path in export_run(run, dest, fmt.value, tables=tuple(table) if table else TABLES, overwrite=overwrite):
+        typer.echo(f"wrote {path}")
 
 
 @app.command()

@@ -357,6 +357,25 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
                 F.close(fig)
 
 
+def table_slug(caption: str, limit: int = 48) -> str:
+    """A file-name stem from a table caption: lower-case words joined by ``-`` (at most ``limit`` characters)."""
+    import re
+
+    words = re.findall(r"[a-z0-9]+", _plain(caption).lower())
+    return "-".join(words)[:limit].strip("-") or "table"
+
+
+def write_table_csv(df: pl.DataFrame, path: Path) -> Path:
+    """Write one report table as CSV for a spreadsheet (every column at full precision; list columns joined
+    by ``;``), creating its folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    flat = df.with_columns([pl.col(c).cast(pl.List(pl.Utf8)).list.join(";") for c, t in df.schema.items()
+                            if isinstance(t, pl.List)])
+    flat = flat.select([c for c, t in flat.schema.items() if not isinstance(t, (pl.Struct, pl.Object))])
+    flat.write_csv(path)
+    return path
+
+
 def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: str = "balance") -> Path:
     """Write the page of ``secs`` into a temporary folder beside ``dest``, then move it into place."""
     try:
@@ -394,11 +413,14 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                 h.append(f"<figure><img src='{rel}' alt='{html.escape(_plain(cap))}'>"
                          f"<figcaption>{_inline_html(cap)}</figcaption></figure>")
                 md += [f"![{cap}]({rel})", ""]
-            for cap, df, *fmt in s.tables:
+            for k, (cap, df, *fmt) in enumerate(s.tables):
                 if df.height == 0:
                     continue
+                rel = f"tables/{i:02d}_{k:02d}_{table_slug(cap)}.csv"
+                write_table_csv(df, tmp / rel)
                 h.append(_html_table(df, cap, *fmt))
-                md += [_md_table(df, cap, *fmt), ""]
+                h.append(f"<p class='csv'><a href='{rel}'>CSV</a></p>")
+                md += [_md_table(df, cap, *fmt), "", f"[CSV]({rel})", ""]
         h.append(f"<p><small>Built in {time.perf_counter() - t0:.1f} s by meeplelab.</small></p></body></html>")
         (tmp / "report.html").write_text("\n".join(h))
         (tmp / "report.md").write_text("\n".join(md) + "\n")
@@ -416,4 +438,4 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
 
 
 __all__ = ["MISSING", "RunFolderError", "Section", "TableFormat", "build_report", "build_sections", "fmt_number",
-           "format_table", "shown_frame"]
+           "format_table", "shown_frame", "table_slug", "write_table_csv"]
