@@ -9,7 +9,6 @@ if str(ROOT) not in sys.path:
 try:
     import tests.toygame  # noqa: E402,F401  registers the test-only game "toy"
 except ImportError as e:  # a kernel imports a constant or handler a stale written module lacks
-    raise ImportError(f"{e}; if tests/toy/cols.py or tests/toy/dispatch.py is stale, rewrite them: python -m "
-                      "sim.core.layout tests.toy.state:LAYOUT tests/toy/cols.py; python -m sim.core.decisions "
-                      "tests.toy.decisions") from e
+    raise ImportError(f"{e}; if a written module of tests/toy (cols.py, dispatch.py, play.py...) is stale, rewrite "
+                      "every written module: python -m sim.core.generate") from e
 import tests.toy_robust  # noqa: E402,F401  registers "toy-robust" (robustness tests), in every worker alike

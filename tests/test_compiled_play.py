@@ -48,7 +48,7 @@ def test_the_written_lookahead_modules_match_their_templates(pkg):
 
 def test_the_play_module_writer_refuses_an_unknown_package_in_one_line(capsys):
     assert main(["no.such"]) == 2
-    assert capsys.readouterr().err.strip() == ("cannot import 'no.such' (No module named 'no'); allowed: an engine "
+    assert capsys.readouterr().err.strip() == ("cannot find 'no.such' (no module file for 'no.such' on sys.path); allowed: an engine "
                                                "package (tests.toy, sim.galileos_truth)")
 
 

@@ -24,7 +24,7 @@ def _tables():
 def test_the_written_dispatchers_match_the_table(mod):
     m = importlib.import_module(mod)
     written = (ROOT / m.DISPATCH_MODULE).read_text()
-    assert m.TABLE.source(mod) == written, f"{m.DISPATCH_MODULE} is stale: python -m sim.core.decisions {mod}"
+    assert m.TABLE.source(mod) == written, f"{m.DISPATCH_MODULE} is stale: python -m sim.core.generate"
 
 
 @pytest.mark.parametrize("mod", _tables())
@@ -62,7 +62,7 @@ def test_main_refuses_bad_arguments(capsys):
     assert main([]) == 2
     assert "usage" in capsys.readouterr().err
     assert main(["no.such"]) == 2
-    assert capsys.readouterr().err.strip() == ("cannot import 'no.such' (No module named 'no'); allowed: a module "
+    assert capsys.readouterr().err.strip() == ("cannot import 'no.such' (no module file for 'no.such' on sys.path); allowed: a module "
                                                "holding a DecisionTable")
     assert main(["tests.toy.decisions:NOPE"]) == 2
     assert capsys.readouterr().err.strip() == "tests.toy.decisions has no DecisionTable named 'NOPE'; allowed: TABLE"

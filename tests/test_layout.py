@@ -104,7 +104,7 @@ def test_each_engines_written_columns_match_its_table(pkg):
     state = importlib.import_module(f"{pkg}.state")
     cols = importlib.import_module(f"{pkg}.cols")
     ref = f"{pkg}.state:LAYOUT {pkg.replace('.', '/')}/cols.py"
-    stale = f"{pkg.replace('.', '/')}/cols.py is stale: python -m sim.core.layout {ref}"
+    stale = f"{pkg.replace('.', '/')}/cols.py is stale: python -m sim.core.generate"
     assert state.LAYOUT.check_module(cols) == [], stale
     assert state.LAYOUT.constants_source(state.COLS_DOC, ref) == Path(cols.__file__).read_text(), stale
 
@@ -121,7 +121,7 @@ def test_main_writes_the_constants_module(tmp_path):
 
 def test_main_refuses_an_unknown_module_or_layout_in_one_line(tmp_path, capsys):
     assert main(["no.such:LAYOUT", str(tmp_path / "c.py")]) == 2
-    assert capsys.readouterr().err.strip() == ("cannot import 'no.such' (No module named 'no'); allowed: an "
+    assert capsys.readouterr().err.strip() == ("cannot import 'no.such' (no module file for 'no.such' on sys.path); allowed: an "
                                                "importable module holding a Layout")
     assert main(["tests.toy.state:NOPE", str(tmp_path / "c.py")]) == 2
     assert capsys.readouterr().err.strip() == "tests.toy.state has no Layout named 'NOPE'; allowed: LAYOUT"

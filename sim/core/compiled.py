@@ -178,9 +178,11 @@ LOOKAHEAD_STUB = Path(__file__).with_name("data") / "lookahead_stub.py.tmpl"
 
 def _names(pkg: str) -> tuple[str, str]:
     """(rules package, kernel context ``S, C, PR``) of engine package ``pkg``."""
-    base = Path(importlib.import_module(pkg).__file__).parent
+    from .source import load_alone, package_folder
+
+    base = package_folder(pkg)  # read from the source files alone: the package imports what is written here
     rules = f"{pkg}.rules" if (base / "rules" / "decisions.py").is_file() else pkg
-    table = importlib.import_module(f"{rules}.decisions").TABLE
+    table = load_alone(f"{rules}.decisions").TABLE
     ctx = table.legal_args.split(", g,")[0]
     if not ctx.startswith("S"):
         raise ValueError(f"{rules}.decisions: the handlers' first argument must be the state tuple S, got {ctx!r}")
@@ -188,8 +190,10 @@ def _names(pkg: str) -> tuple[str, str]:
 
 
 def _fill(template: Path, pkg: str) -> str:
+    from .source import load_alone
+
     rules, ctx = _names(pkg)
-    table = importlib.import_module(f"{rules}.decisions").TABLE
+    table = load_alone(f"{rules}.decisions").TABLE
     nrt = "" if getattr(table, "allocates", False) else ", _nrt=False"  # allocating handlers need the NRT
     return template.read_text().format(pkg=pkg, rules=rules, ctx=ctx, dctx="D" + ctx[1:], nrt=nrt)
 
@@ -212,8 +216,9 @@ def lookahead_module_source(pkg: str) -> str:
     ``pkg``: the full module when ``pkg.features`` has ``VALUE_FEATURES`` (then ``pkg.hidden`` provides
     ``redeterminize_one``), else a stub that leaves heuristic seats on the Python path. Scratch-game calls
     take the context with ``D`` (the scratch state tuple) in place of ``S``."""
-    feats = importlib.import_module(f"{pkg}.features")
-    return _fill(LOOKAHEAD_TEMPLATE if hasattr(feats, "VALUE_FEATURES") else LOOKAHEAD_STUB, pkg)
+    from .source import defines
+
+    return _fill(LOOKAHEAD_TEMPLATE if defines(f"{pkg}.features", "VALUE_FEATURES") else LOOKAHEAD_STUB, pkg)
 
 
 def main(argv=None) -> int:
@@ -223,13 +228,14 @@ def main(argv=None) -> int:
     if len(args) != 1:
         print("usage: python -m sim.core.compiled engine.package", file=sys.stderr)
         return 2
+    from .source import package_folder
+
     try:
-        pkg = importlib.import_module(args[0])
+        base = package_folder(args[0])
     except ImportError as e:
-        print(f"cannot import {args[0]!r} ({e}); allowed: an engine package (tests.toy, sim.galileos_truth)",
+        print(f"cannot find {args[0]!r} ({e}); allowed: an engine package (tests.toy, sim.galileos_truth)",
               file=sys.stderr)
         return 2
-    base = Path(pkg.__file__).parent
     (base / "choice.py").write_text(choice_module_source(args[0]))
     (base / "lookahead.py").write_text(lookahead_module_source(args[0]))
     (base / "play.py").write_text(play_module_source(args[0]))

@@ -136,21 +136,6 @@ def uncited(functions) -> list[str]:
     return [name for name, fn in functions if not CITATION.search(docstring(fn))]
 
 
-def _load_table_module(name: str):
-    """The table module ``name`` loaded from its file alone, without importing its package (whose
-    ``__init__`` may import the very dispatch module being written, missing or stale)."""
-    import importlib.util
-
-    for root in map(Path, sys.path):
-        f = root.joinpath(*name.split(".")).with_suffix(".py")
-        if f.is_file():
-            spec = importlib.util.spec_from_file_location(f"_decision_table_{name.replace('.', '_')}", f)
-            mod = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(mod)
-            return mod
-    return importlib.import_module(name)
-
-
 def main(argv=None) -> int:
     """``python -m sim.core.decisions package.module[:TABLE]``: write the module's dispatch module.
 
@@ -163,7 +148,9 @@ def main(argv=None) -> int:
         return 2
     mod_name, _, attr = args[0].partition(":")
     try:
-        mod = _load_table_module(mod_name)
+        from .source import load_alone
+
+        mod = load_alone(mod_name)  # from its file alone: its package may import the dispatch module written here
     except ImportError as e:
         print(f"cannot import {mod_name!r} ({e}); allowed: a module holding a DecisionTable", file=sys.stderr)
         return 2

@@ -313,24 +313,34 @@ class LayoutState(BatchState):
 
 
 def main(argv=None) -> int:
-    """``python -m sim.core.layout module:LAYOUT path``: write the constants module of a layout."""
+    """``python -m sim.core.layout module:LAYOUT path``: write the constants module of a layout (a relative
+    ``path`` is taken from the source tree's root, so the command writes the same file from any folder; the
+    one command for every generated module is ``python -m sim.core.generate``)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2 or ":" not in args[0]:
         print("usage: python -m sim.core.layout package.module:LAYOUT path/to/cols.py", file=sys.stderr)
         return 2
+    from .source import load_alone
+
+    # run as `python -m sim.core.layout` this file is __main__: its Layout is another class than the one the
+    # layout module imports, so compare against the package's own class
+    lay_cls = importlib.import_module("sim.core.layout").Layout
     mod_name, _, attr = args[0].partition(":")
     try:
-        mod = importlib.import_module(mod_name)
+        mod = load_alone(mod_name)  # its package imports the very cols module being written
     except ImportError as e:
         print(f"cannot import {mod_name!r} ({e}); allowed: an importable module holding a Layout", file=sys.stderr)
         return 2
     layout = getattr(mod, attr, None)
-    if not isinstance(layout, Layout):
-        names = ", ".join(n for n, v in vars(mod).items() if isinstance(v, Layout)) or "none"
+    if not isinstance(layout, lay_cls):
+        names = ", ".join(n for n, v in vars(mod).items() if isinstance(v, lay_cls)) or "none"
         print(f"{mod_name} has no Layout named {attr!r}; allowed: {names}", file=sys.stderr)
         return 2
     doc = getattr(mod, "COLS_DOC", f"Column constants of {mod_name}.{attr}.")
-    Path(args[1]).write_text(layout.constants_source(doc, f"{args[0]} {args[1]}"))
+    from .source import TREE
+
+    target = Path(args[1]) if Path(args[1]).is_absolute() else TREE / args[1]  # the same file from any folder
+    target.write_text(layout.constants_source(doc, f"{args[0]} {args[1]}"))
     return 0
 
 

@@ -21,7 +21,7 @@ PKG = ROOT / "sim" / "galileos_truth"
 def test_the_written_dispatchers_are_the_tables():
     written = (ROOT / decisions.DISPATCH_MODULE).read_text()
     assert written == decisions.TABLE.source("sim.galileos_truth.rules.decisions"), (
-        "stale: python -m sim.core.decisions sim.galileos_truth.rules.decisions")
+        "stale: python -m sim.core.generate")
 
 
 def test_every_phase_has_one_row_and_only_the_end_has_no_legal_actions():

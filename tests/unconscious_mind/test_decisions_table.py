@@ -19,8 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_written_dispatch_module_is_the_tables():
     written = (ROOT / decisions.DISPATCH_MODULE).read_text()
     assert written == decisions.TABLE.source("sim.unconscious_mind.rules.decisions"), (
-        "sim/unconscious_mind/rules/dispatch.py is stale: python -m sim.core.decisions "
-        "sim.unconscious_mind.rules.decisions")
+        "sim/unconscious_mind/rules/dispatch.py is stale: python -m sim.core.generate")
 
 
 def test_every_decision_kind_has_one_row():

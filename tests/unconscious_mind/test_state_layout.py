@@ -31,8 +31,7 @@ def test_written_content_columns_match_the_content_table():
     assert content_layout.CONTENT.check_module(kcols) == []
     ref = "sim.unconscious_mind.content_layout:CONTENT sim/unconscious_mind/kcols.py"
     assert content_layout.CONTENT.constants_source(content_layout.COLS_DOC, ref) == (PKG / "kcols.py").read_text(), (
-        "sim/unconscious_mind/kcols.py is stale: python -m sim.core.layout sim.unconscious_mind.content_layout:CONTENT "
-        "sim/unconscious_mind/kcols.py")
+        "sim/unconscious_mind/kcols.py is stale: python -m sim.core.generate")
 
 
 def test_no_constant_name_means_two_things_in_the_kernels_namespace():
