@@ -287,6 +287,8 @@ def experiment(
     n_jobs: int = typer.Option(-1, "--n-jobs"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Experiment folder (one run folder per arm, plus report/)."),
+    resume: bool = typer.Option(False, "--resume",
+                                help="Complete the interrupted experiment in --out (the same options; a different experiment is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the experiment in --out."),
 ) -> None:
     """Effects by intervention: a control and its variants on common seeds in every seat order, reported as
@@ -305,10 +307,10 @@ def experiment(
     typer.echo(f"{len(arms)} arms, {arms[0].config.plan_for().describe()}", err=True)
     try:
         with terminate_as_interrupt():
-            run_experiment(arms, out, overwrite=overwrite,
+            run_experiment(arms, out, overwrite=overwrite, resume=resume,
                            on_variant=lambda i, n, name: typer.echo(f"arm {i + 1}/{n}: {name}", err=True))
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the experiment in {out} is incomplete; run it again with --overwrite")
+        _interrupted(e, f"the experiment in {out} is incomplete; complete it with the same command and --resume")
     page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out))
     typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); report {page}")
 
