@@ -549,6 +549,8 @@ def balance(
                                        help="The re-check plays this many times --games-per-lineup (narrower intervals)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the search and of its games (fresh seeds are derived)."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
+    resume: bool = typer.Option(False, "--resume",
+                                help="Complete the interrupted balance search in --out (the same options; a different search is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the balance search in --out."),
 ) -> None:
     """Search rule numbers for designer targets on common seeds (Optuna), re-check the best on fresh seeds,
@@ -566,9 +568,9 @@ def balance(
         with terminate_as_interrupt():
             s = run_balance(game, list(vary), list(target), out, trials=trials, games=games_per_lineup, seed=seed,
                             recheck=recheck, recheck_factor=recheck_factor, fixed=parse_set_options(set_), overwrite=overwrite,
-                            progress=lambda m: typer.echo(m, err=True))
+                            resume=resume, progress=lambda m: typer.echo(m, err=True))
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the balance search in {out} is incomplete (it cannot be resumed); run it again with --overwrite")
+        _interrupted(e, f"the balance search in {out} is incomplete; complete it with the same command and --resume")
     p = s["proposal"]
     if p["met"] == 0:
         typer.echo("no candidate met any target on fresh seeds; the closest candidate"
