@@ -2,9 +2,11 @@
 strategies, params.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
-exits with code 2. Ctrl-C during simulate, sweep or tournament marks the run folder's manifest (and a
-sweep's sweep.json or a tournament's tournament.json) ``interrupted``, prints one line saying how to complete it and exits with code
-130; SIGTERM is handled the same way but exits with code 143. ``--resume`` completes a run, sweep or tournament.
+exits with code 2. Ctrl-C during a command that plays games (simulate, sweep, experiment, tournament, tune,
+robustness, balance) marks its folder ``interrupted`` (a run's manifest; a sweep's sweep.json, an experiment's
+experiment.json, a tournament's tournament.json, robustness.json, a tune or balance folder's search.json), prints
+one line saying how to complete it and exits with code 130; SIGTERM is handled the same way but exits with code
+143. ``--resume`` completes any of them and refuses (one line, exit 2) when the options differ from the saved ones.
 """
 
 from __future__ import annotations
@@ -390,7 +392,9 @@ def tune(
     players: int = typer.Option(2, "--players", help="Seats per game (the candidate sits in every seat in turn)."),
     seed: int = typer.Option(0, "--seed", help="Run seed of the search; the evaluation uses seed + 1."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
-    out: Path = typer.Option(..., "--out", help="Folder for preset.toml and tune.json."),
+    out: Path = typer.Option(..., "--out", help="Folder for preset.toml, tune.json and search.json."),
+    resume: bool = typer.Option(False, "--resume",
+                                help="Complete the interrupted tuning in --out (the same options; a different tuning is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the files in --out."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar (games)."),
 ) -> None:
@@ -398,6 +402,7 @@ def tune(
     (--strategies heuristic:preset=OUT/preset.toml) and evaluate it on fresh seeds against the field and
     the untuned strategy."""
     from sim.core.params import parse_set_options
+    from sim.runner import terminate_as_interrupt
     from sim.tune import summary_lines
     from sim.tune import tune as run_tune
 
@@ -407,9 +412,14 @@ def tune(
         if v < 1:
             _fail(f"{k} {v}: must be at least 1")
     field = list(_strategies(against) or ())
-    res = run_tune(game, strategy, field, budget=budget, games_per_trial=games_per_trial, seed=seed, players=players,
-                   eval_games=eval_games, params=parse_set_options(set_), out=out, overwrite=overwrite,
-                   progress=progress and sys.stderr.isatty(), log=lambda m: typer.echo(m, err=True))
+    try:
+        with terminate_as_interrupt():
+            res = run_tune(game, strategy, field, budget=budget, games_per_trial=games_per_trial, seed=seed,
+                           players=players, eval_games=eval_games, params=parse_set_options(set_), out=out,
+                           overwrite=overwrite, resume=resume, progress=progress and sys.stderr.isatty(),
+                           log=lambda m: typer.echo(m, err=True))
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the tuning in {out} is incomplete; complete it with the same command and --resume")
     typer.echo(f"tuned {res.strategy}: {', '.join(f'{k}={v}' for k, v in res.best_args.items())}")
     for line in summary_lines(res):
         typer.echo(line)
