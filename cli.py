@@ -306,11 +306,15 @@ def experiment(
                      batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=parse_set_options(set_),
                      seating=seating)
     arms = plan_experiment(base, vary=vary, control=control, treat=treat)
-    typer.echo(f"{len(arms)} arms, {arms[0].config.plan_for().describe()}", err=True)
+
+    def on_arm(i: int, n: int, name: str) -> None:
+        if i == 0:  # the folder and a resume are checked by now: a refusal stays one line
+            typer.echo(f"{len(arms)} arms, {arms[0].config.plan_for().describe()}", err=True)
+        typer.echo(f"arm {i + 1}/{n}: {name}", err=True)
+
     try:
         with terminate_as_interrupt():
-            run_experiment(arms, out, overwrite=overwrite, resume=resume,
-                           on_variant=lambda i, n, name: typer.echo(f"arm {i + 1}/{n}: {name}", err=True))
+            run_experiment(arms, out, overwrite=overwrite, resume=resume, on_variant=on_arm)
     except KeyboardInterrupt as e:
         _interrupted(e, f"the experiment in {out} is incomplete; complete it with the same command and --resume")
     page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out))
