@@ -86,8 +86,11 @@ def test_an_experiment_killed_then_stopped_then_resumed_writes_the_uninterrupted
     want = files_of(ref)
     assert sorted(want) == sorted(files_of(out)) and len([k for k in want if k.endswith(".parquet")]) == 9
     assert files_of(out) == want  # every part of every arm and experiment.json, byte for byte
-    assert (out / "report" / "report.md").read_text() == (ref / "report" / "report.md").read_text().replace(
-        str(ref), str(out))
+    def report(folder):  # the report's numbers (its provenance line holds the runs' start times)
+        return [x.replace(str(folder), "F") for x in (folder / "report" / "report.md").read_text().splitlines()
+                if "+00:00" not in x]
+
+    assert "## Effects by intervention" in "\n".join(report(out)) and report(out) == report(ref)
 
 
 def test_an_experiment_resume_with_other_options_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
