@@ -16,6 +16,10 @@ Axes (``--vary``), one per experiment:
 - a **treatment** (``--treat coffee+1``): the focal entry starts with one more of a per-seat state
   value (``coffee``: +1 start Coffee for one player), against the untreated control.
 
+``out/experiment.json`` lists the arms with the settings and a status (``running``, ``interrupted``,
+``failed``, ``complete``); ``resume`` completes an interrupted experiment (finished arms kept, the
+interrupted arm's run resumed) and refuses a different one, naming the difference.
+
 The focal entry moves through the seats with the rotation, so the effect is averaged over seats.
 The field (the other roster entries) must not repeat the focal ids, so that every variant has the
 same seat orders.
