@@ -2,9 +2,11 @@
 strategies, params.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
-exits with code 2. Ctrl-C during simulate, sweep or tournament marks the run folder's manifest (and a
-sweep's sweep.json or a tournament's tournament.json) ``interrupted``, prints one line saying how to complete it and exits with code
-130; SIGTERM is handled the same way but exits with code 143. ``--resume`` completes a run, sweep or tournament.
+exits with code 2. Ctrl-C during a command that plays games (simulate, sweep, experiment, tournament, tune,
+robustness, balance) marks its folder ``interrupted`` (a run's manifest; a sweep's sweep.json, an experiment's
+experiment.json, a tournament's tournament.json, robustness.json, a tune or balance folder's search.json), prints
+one line saying how to complete it and exits with code 130; SIGTERM is handled the same way but exits with code
+143. ``--resume`` completes any of them and refuses (one line, exit 2) when the options differ from the saved ones.
 """
 
 from __future__ import annotations
@@ -310,6 +312,8 @@ def experiment(
     n_jobs: int = typer.Option(-1, "--n-jobs"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Experiment folder (one run folder per arm, plus report/)."),
+    resume: bool = typer.Option(False, "--resume",
+                                help="Complete the interrupted experiment in --out (the same options; a different experiment is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the experiment in --out."),
 ) -> None:
     """Effects by intervention: a control and its variants on common seeds in every seat order, reported as
@@ -325,13 +329,17 @@ def experiment(
                      batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=parse_set_options(set_),
                      seating=seating)
     arms = plan_experiment(base, vary=vary, control=control, treat=treat)
-    typer.echo(f"{len(arms)} arms, {arms[0].config.plan_for().describe()}", err=True)
+
+    def on_arm(i: int, n: int, name: str) -> None:
+        if i == 0:  # the folder and a resume are checked by now: a refusal stays one line
+            typer.echo(f"{len(arms)} arms, {arms[0].config.plan_for().describe()}", err=True)
+        typer.echo(f"arm {i + 1}/{n}: {name}", err=True)
+
     try:
         with terminate_as_interrupt():
-            run_experiment(arms, out, overwrite=overwrite,
-                           on_variant=lambda i, n, name: typer.echo(f"arm {i + 1}/{n}: {name}", err=True))
+            run_experiment(arms, out, overwrite=overwrite, resume=resume, on_variant=on_arm)
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the experiment in {out} is incomplete; run it again with --overwrite")
+        _interrupted(e, f"the experiment in {out} is incomplete; complete it with the same command and --resume")
     page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out))
     typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); report {page}")
 
@@ -411,7 +419,9 @@ def tune(
     players: int = typer.Option(2, "--players", help="Seats per game (the candidate sits in every seat in turn)."),
     seed: int = typer.Option(0, "--seed", help="Run seed of the search; the evaluation uses seed + 1."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
-    out: Path = typer.Option(..., "--out", help="Folder for preset.toml and tune.json."),
+    out: Path = typer.Option(..., "--out", help="Folder for preset.toml, tune.json and search.json."),
+    resume: bool = typer.Option(False, "--resume",
+                                help="Complete the interrupted tuning in --out (the same options; a different tuning is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the files in --out."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar (games)."),
 ) -> None:
@@ -419,6 +429,7 @@ def tune(
     (--strategies heuristic:preset=OUT/preset.toml) and evaluate it on fresh seeds against the field and
     the untuned strategy."""
     from sim.core.params import parse_set_options
+    from sim.runner import terminate_as_interrupt
     from sim.tune import summary_lines
     from sim.tune import tune as run_tune
 
@@ -428,9 +439,14 @@ def tune(
         if v < 1:
             _fail(f"{k} {v}: must be at least 1")
     field = list(_strategies(against) or ())
-    res = run_tune(game, strategy, field, budget=budget, games_per_trial=games_per_trial, seed=seed, players=players,
-                   eval_games=eval_games, params=parse_set_options(set_), out=out, overwrite=overwrite,
-                   progress=progress and sys.stderr.isatty(), log=lambda m: typer.echo(m, err=True))
+    try:
+        with terminate_as_interrupt():
+            res = run_tune(game, strategy, field, budget=budget, games_per_trial=games_per_trial, seed=seed,
+                           players=players, eval_games=eval_games, params=parse_set_options(set_), out=out,
+                           overwrite=overwrite, resume=resume, progress=progress and sys.stderr.isatty(),
+                           log=lambda m: typer.echo(m, err=True))
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the tuning in {out} is incomplete; complete it with the same command and --resume")
     typer.echo(f"tuned {res.strategy}: {', '.join(f'{k}={v}' for k, v in res.best_args.items())}")
     for line in summary_lines(res):
         typer.echo(line)
@@ -596,6 +612,8 @@ def balance(
                                        help="The re-check plays this many times --games-per-lineup (narrower intervals)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the search and of its games (fresh seeds are derived)."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
+    resume: bool = typer.Option(False, "--resume",
+                                help="Complete the interrupted balance search in --out (the same options; a different search is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the balance search in --out."),
 ) -> None:
     """Search rule numbers for designer targets on common seeds (Optuna), re-check the best on fresh seeds,
@@ -613,9 +631,9 @@ def balance(
         with terminate_as_interrupt():
             s = run_balance(game, list(vary), list(target), out, trials=trials, games=games_per_lineup, seed=seed,
                             recheck=recheck, recheck_factor=recheck_factor, fixed=parse_set_options(set_), overwrite=overwrite,
-                            progress=lambda m: typer.echo(m, err=True))
+                            resume=resume, progress=lambda m: typer.echo(m, err=True))
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the balance search in {out} is incomplete (it cannot be resumed); run it again with --overwrite")
+        _interrupted(e, f"the balance search in {out} is incomplete; complete it with the same command and --resume")
     p = s["proposal"]
     if p["met"] == 0:
         typer.echo("no candidate met any target on fresh seeds; the closest candidate"

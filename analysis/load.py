@@ -2,6 +2,10 @@
 
     runs = load_runs(["runs/a", "runs/b"])     # one or many (sweeps)
     runs.games.collect()                       # polars DataFrame; .to_pandas() for pandas
+    turns = scan_run("runs/a", "turns")        # one table of one run, as written (no run column)
+
+Never glob a table folder (``pl.scan_parquet("RUN/turns/*.parquet")``): that also reads part files
+no chunk of the manifest lists (a part copied in from another run, a chunk finished after Ctrl-C).
 
 Each table gets a ``run`` column (the folder name) so many runs can be compared; ``manifest``
 holds each run's provenance.
@@ -99,6 +103,25 @@ def _reconcile(run: Path, m: dict) -> tuple[dict, list[str]]:
                      f"(e.g. {extra[0]}: a chunk that finished after an interruption, or one still running); "
                      f"{rf.resume_hint(run)} completes the run")
     return m, notes
+
+
+def scan_run(run: Path | str, table: str = "games", *, check: bool = True) -> pl.LazyFrame:
+    """One table of one run folder, lazily, read from the part files of the chunks the manifest marks
+    done (the manifest-aware read of ``RUN/<table>/``; columns as written, no ``run`` column). Where the
+    files and the manifest disagree the sentence of :attr:`Runs.notes` is given as a ``UserWarning``.
+
+    Raises:
+        RunFolderError: an unknown table (the allowed named), or as :func:`load_runs`.
+    """
+    if table not in TABLES:
+        raise RunFolderError(f"unknown table {table!r}: allowed {', '.join(TABLES)}")
+    runs = load_runs([run], check=check)
+    for notes in runs.notes.values():
+        for note in notes:
+            import warnings
+
+            warnings.warn(f"run {str(run)!r}: {note}", UserWarning, stacklevel=2)
+    return getattr(runs, table).drop("run")
 
 
 def load_runs(folders: Sequence[Path | str], *, check: bool = True) -> Runs:

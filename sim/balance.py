@@ -29,6 +29,12 @@ games) and the proposal is the re-checked candidate that meets the most targets 
 (``met_interval``; ties are common when several candidates meet every target), then the smallest
 excess of the intervals' far ends. It is written as a ``--set`` line and as ``proposal.toml`` (a run config
 with ``game`` and ``[params]``: ``meeplelab simulate --config proposal.toml --out RUN`` plays it).
+
+``out/search.json`` records the request, the metrics of every candidate played (written as each one
+finishes) and of every re-check, and a status (``running``, ``interrupted``, ``failed``, ``complete``).
+``resume`` completes an interrupted search: the seeded sampler proposes the same candidates again, the
+saved ones are read instead of played, and the files written are the ones an uninterrupted search writes;
+a search whose options differ from the saved ones is refused, the first difference named.
 """
 
 from __future__ import annotations
@@ -56,7 +62,10 @@ MET_TOLERANCE = 1e-9
 #: how re-checked candidates are ranked: targets met (point estimate), total excess, targets whose whole
 #: 95% interval is inside, the intervals' total excess (their far ends), then the earlier trial
 RECHECK_ORDER = ["met", "excess", "met_interval", "excess_interval", "trial"]
-OUR = ("balance.json", "trials.parquet", "recheck.parquet", "proposal.toml", "report")
+#: the saved search (the request, every candidate's metrics, every re-check row and a status): ``--resume``
+#: replays the seeded Optuna search reading the saved metrics instead of playing those candidates again
+STATE = "search.json"
+OUR = ("balance.json", "trials.parquet", "recheck.parquet", "proposal.toml", "report", STATE)
 
 
 # ------------------------------------------------------------------------------------------- targets
@@ -281,7 +290,7 @@ def bootstrap(g: pl.DataFrame, t: Target, resamples: int = 200, seed: int = 0) -
 
 def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str, *, trials: int = 30,
                 games: int | None = None, seed: int = 0, recheck: int = 3, recheck_factor: int = 2,
-                fixed: dict | None = None, overwrite: bool = False, study=None,
+                fixed: dict | None = None, overwrite: bool = False, resume: bool = False, study=None,
                 progress: Callable[[str], None] | None = None) -> dict:
     """Search, re-check, propose (see module docstring); returns the summary (also ``balance.json``).
 
@@ -294,17 +303,16 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         recheck: the best distinct candidates re-played on fresh seeds.
         recheck_factor: the re-check plays ``games * recheck_factor`` games per lineup.
         fixed: ``--set`` overrides held fixed.
+        resume: complete the interrupted search in ``out`` (the same options).
 
     Raises:
         ConfigError: bad vary/target/trials/games (before anything is written).
-        RunFolderError: ``out`` is not empty and not a balance folder, or holds one without ``overwrite``.
+        RunFolderError: ``out`` is not empty and not a balance folder, or holds one without ``overwrite``
+            or ``resume``; (``resume``) nothing to resume or the saved search differs (named).
+        KeyboardInterrupt: after marking ``search.json`` ``interrupted`` (other errors mark it ``failed``).
     """
-    import optuna
-
     from analysis.conclusions import study_for
     from sim.registry import get_game_class
-
-    from .robustness import evaluate_point
 
     cls = get_game_class(game)
     study = study or study_for(game)
@@ -329,8 +337,45 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     need = {p for t in tgs for p in t.panels}
     lineups = tuple(lu for lu in study.lineups if lu.panel in need)
     out = Path(out)
-    _prepare(out, overwrite)
+    request = {"game": game, "vary": {n: r.text() for n, r in ranges.items()}, "targets": [t.text for t in tgs],
+               "trials": trials, "games_per_lineup": games, "seed": seed, "recheck": recheck,
+               "recheck_factor": recheck_factor, "fixed": {k: format_value(v) for k, v in fixed.items()},
+               "lineups": [[lu.panel, lu.rot, list(lu.strategies), lu.treatment, lu.treated_seat] for lu in lineups]}
+    _prepare(out, overwrite, resume=resume)
+    state = {**request, "status": "running", "evaluated": [], "rechecked": []}
+    if resume:
+        old = _read_state(out)
+        _check_same(old, request)
+        state["evaluated"], state["rechecked"] = list(old.get("evaluated") or []), list(old.get("rechecked") or [])
     out.mkdir(parents=True, exist_ok=True)
+    _save_state(out, state)
+    try:
+        s = _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck, recheck_factor,
+                    game, progress)
+    except KeyboardInterrupt:
+        state["status"] = "interrupted"
+        _save_state(out, state)
+        raise
+    except BaseException:
+        state["status"] = "failed"
+        _save_state(out, state)
+        raise
+    state["status"] = "complete"
+    _save_state(out, state)
+    return s
+
+
+def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck, recheck_factor, game,
+            progress) -> dict:
+    """The search, re-check and proposal of :func:`run_balance`; every candidate's metrics and every
+    re-check row are saved in ``state`` (``search.json``) as they are computed, and read from it when
+    saved before (a resumed search)."""
+    import optuna
+
+    from .robustness import evaluate_point
+
+    saved = {tuple(e["key"]): list(e["metrics"]) for e in state["evaluated"]}
+    saved_rc = {int(r["trial"]): r for r in state["rechecked"]}
     say = progress or (lambda s: None)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     directions = ["minimize"] * len(tgs)
@@ -356,9 +401,13 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
             trial.set_user_attr("refused", str(e))
             raise optuna.TrialPruned() from None
         key = tuple(format_value(v) for v in values.values())
+        if key not in seen and key in saved:  # played before the search was interrupted: the same games
+            seen[key] = saved[key]
         if key not in seen:  # same rules, same seeds: the same games (a small discrete space repeats points)
             g = evaluate_point(cls, {**fixed, **values}, lineups, games, seed)
             seen[key] = [t.value(g) for t in tgs]
+            state["evaluated"].append({"key": list(key), "metrics": seen[key]})
+            _save_state(out, state)
         ms = seen[key]
         rows.append({"trial": trial.number, **{n: format_value(v) for n, v in values.items()},
                      **{t.text: m for t, m in zip(tgs, ms)},
@@ -382,6 +431,10 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     fresh = []
     for tr in cand:
         values = {n: parse_value(n, tab.filter(pl.col("trial") == tr)[n][0], ranges[n].default) for n in ranges}
+        row = saved_rc.get(int(tr))
+        if row is not None and all(row.get(n) == format_value(v) for n, v in values.items()):
+            fresh.append(row)  # re-checked before the search was interrupted
+            continue
         g = evaluate_point(cls, {**fixed, **values}, lineups, games * recheck_factor, seed + FRESH_SEED_OFFSET)
         row = {"trial": tr, **{n: format_value(v) for n, v in values.items()}}
         met = met_iv = 0
@@ -396,6 +449,8 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
             exc_iv += max(t.excess(lo), t.excess(hi))
         row["met"], row["excess"], row["met_interval"], row["excess_interval"] = met, exc, met_iv, exc_iv
         fresh.append(row)
+        state["rechecked"].append(row)
+        _save_state(out, state)
         say(f"re-check on fresh seeds: trial {tr}: " + ", ".join(f"{t.metric} {row[t.text]:.2f} [{row[t.text + ' low']:.2f}, "
                                                                   f"{row[t.text + ' high']:.2f}]" for t in tgs))
     rc = pl.DataFrame(fresh)
@@ -450,17 +505,63 @@ def _fields(lineups) -> list[dict]:
     return list(out.values())
 
 
-def _prepare(out: Path, overwrite: bool) -> None:
-    entries = rf.folder_entries(out, overwrite=overwrite)
+def _save_state(out: Path, state: dict) -> None:
+    rf.write_atomic(out / STATE, json.dumps(state, indent=1).encode())
+
+
+def _read_state(out: Path) -> dict:
+    try:
+        d = json.loads((out / STATE).read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise RunFolderError(f"{str(out / STATE)!r} is unreadable: {e}") from None
+    if not isinstance(d, dict):
+        raise RunFolderError(f"{str(out / STATE)!r} is unreadable: not a saved balance search")
+    return d
+
+
+_OPTIONS = {"game": "--game", "vary": "--vary", "targets": "--target", "trials": "--trials",
+            "games_per_lineup": "--games-per-lineup", "seed": "--seed", "recheck": "--recheck",
+            "recheck_factor": "--recheck-factor", "fixed": "--set", "lineups": "the study's lineups"}
+
+
+def _check_same(old: dict, new: dict) -> None:
+    """RunFolderError naming the first option in which the saved search differs from ``new``."""
+    def show(v) -> str:
+        if isinstance(v, dict):
+            return " ".join(f"{k}={x}" for k, x in v.items()) or "(none)"
+        if isinstance(v, list) and all(isinstance(x, str) for x in v):
+            return " ".join(v)
+        return str(v)
+
+    for k, opt in _OPTIONS.items():
+        a, b = old.get(k), new[k]
+        if a != b:
+            if k == "lineups":
+                raise RunFolderError("cannot resume: the balance search in the folder was played on other lineups "
+                                     "of the study: use --overwrite")
+            raise RunFolderError(f"cannot resume: the balance search in the folder has {opt} {show(a)}, this search "
+                                 f"has {opt} {show(b)}: use the same options or --overwrite")
+
+
+def _prepare(out: Path, overwrite: bool, *, resume: bool = False) -> None:
+    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
+        if resume:
+            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no balance search (no {STATE})")
         return
     others = sorted(p.name for p in entries if p.name not in OUR)
     if others:
         raise RunFolderError(f"output folder {str(out)!r} is not empty and not a balance folder "
                              f"(holds {others[0]!r}): choose a new --out")
+    if resume:
+        if not (out / STATE).is_file():
+            raise RunFolderError(f"nothing to resume: {str(out)!r} holds a balance search without {STATE} (written "
+                                 "before searches could be resumed): use --overwrite")
+        return
     if not overwrite:
         what = "another" if (out / "balance.json").is_file() else "an interrupted"
-        raise RunFolderError(f"output folder {str(out)!r} holds {what} balance search: use --overwrite or a new --out")
+        how = "--resume to complete it, " if (out / STATE).is_file() else ""
+        raise RunFolderError(f"output folder {str(out)!r} holds {what} balance search: use {how}--overwrite or a new --out")
     for name in OUR:
         p = out / name
         if p.is_dir() and not p.is_symlink():

@@ -16,6 +16,10 @@ Axes (``--vary``), one per experiment:
 - a **treatment** (``--treat coffee+1``): the focal entry starts with one more of a per-seat state
   value (``coffee``: +1 start Coffee for one player), against the untreated control.
 
+``out/experiment.json`` lists the arms with the settings and a status (``running``, ``interrupted``,
+``failed``, ``complete``); ``resume`` completes an interrupted experiment (finished arms kept, the
+interrupted arm's run resumed) and refuses a different one, naming the difference.
+
 The focal entry moves through the seats with the rotation, so the effect is averaged over seats.
 The field (the other roster entries) must not repeat the focal ids, so that every variant has the
 same seat orders.
@@ -36,6 +40,7 @@ from .config import RunConfig
 from .core.errors import ConfigError, RunFolderError
 from .core.params import apply_overrides
 from .registry import get_game_class
+from .runner import check_runs_resumable
 from .runner import simulate
 
 EXPERIMENT_FILE = "experiment.json"
@@ -148,29 +153,43 @@ def _folder(label: str) -> str:
     return "control" if label == "control" else re.sub(r"[^A-Za-z0-9_.=+-]", "_", label)
 
 
-def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool = False,
+def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool = False, resume: bool = False,
                    on_variant: Callable[[int, int, str], None] | None = None) -> Path:
     """Play every arm into ``out/<arm>/`` and write ``out/experiment.json``.
 
+    With ``resume`` the finished arms are kept and the others completed (each arm's run resumed where
+    it stopped); the saved experiment must be this one (game, players, games, seed, seating, ``--set``
+    parameters and the arms), and every arm folder already holding a run must be that arm's run.
+
     Raises:
         RunFolderError: ``out`` holds something other than an experiment, or an experiment without
-            ``overwrite``.
+            ``overwrite`` or ``resume``; (``resume``) nothing to resume, or the saved experiment differs
+            (the first difference named).
+        KeyboardInterrupt: after marking ``experiment.json`` ``interrupted`` (other errors: ``failed``).
     """
     out = Path(out)
-    _prepare_out(out, overwrite)
-    out.mkdir(parents=True, exist_ok=True)
+    _prepare_out(out, overwrite, resume=resume)
     c0 = variants[0].config
     meta = {"game": c0.game, "players": c0.players, "seed": c0.seed, "games": c0.games, "seating": c0.seating,
+            "params": {k: str(v) for k, v in sorted(_fixed_params(variants).items())},
             "control": variants[0].label, "focal_position": 0 if "strategy" in variants[0].change else None,
             "arms": [{"label": v.label, "folder": Path(v.config.out).name, "change": v.change,
                       "strategies": list(v.config.strategies)} for v in variants],
             "seating_plan": c0.plan_for().describe(), "status": "running"}
+    if resume:
+        _check_resumable(read_experiment(out), meta)
+        check_runs_resumable([v.config for v in variants], "arm")
+    out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(out / EXPERIMENT_FILE, json.dumps(meta, indent=1).encode())
     try:
         for i, v in enumerate(variants):
             if on_variant:
                 on_variant(i, len(variants), v.label)
-            simulate(v.config, overwrite=overwrite)
+            folder = Path(v.config.out)
+            has = (folder / rf.MANIFEST).is_file()
+            if resume and has and rf.read_manifest(folder).get("status") == "complete":
+                continue
+            simulate(v.config, resume=resume and has, overwrite=overwrite)
     except BaseException as e:
         meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
         rf.write_atomic(out / EXPERIMENT_FILE, json.dumps(meta, indent=1).encode())
@@ -178,6 +197,43 @@ def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool 
     meta["status"] = "complete"
     rf.write_atomic(out / EXPERIMENT_FILE, json.dumps(meta, indent=1).encode())
     return out
+
+
+def _fixed_params(variants: list[Variant]) -> dict:
+    """The ``--set`` parameters every arm shares (a rule-parameter axis adds its own to each arm)."""
+    common = dict(variants[0].config.params)
+    for v in variants[1:]:
+        common = {k: x for k, x in common.items() if v.config.params.get(k) == x}
+    return common
+
+
+#: the saved settings compared on --resume, with the option that sets each
+_RESUME_KEYS = {"game": "--game", "players": "--players", "games": "--games", "seed": "--seed",
+                "seating": "--seating", "params": "--set", "arms": "the arms (--vary/--control/--treat/--strategies)"}
+
+
+def _check_resumable(old: dict, new: dict) -> None:
+    """RunFolderError naming the first setting in which the saved experiment differs from ``new``."""
+    for k, opt in _RESUME_KEYS.items():
+        if k not in old and k == "params":
+            continue  # an experiment.json written before the parameters were saved: the arm runs are compared
+        a, b = old.get(k), new[k]
+        if k == "arms":
+            a = [(x.get("label"), x.get("strategies")) for x in a or []]
+            b = [(x["label"], x["strategies"]) for x in b]
+            if a != b:
+                raise RunFolderError(
+                    f"cannot resume: the experiment in the folder has the arms {_arms(old.get('arms'))}, this "
+                    f"experiment has {_arms(new['arms'])}: use the same options or --overwrite")
+            continue
+        if a != b:
+            show = (lambda v: ",".join(f"{x}={y}" for x, y in v.items()) or "(none)") if k == "params" else str
+            raise RunFolderError(f"cannot resume: the experiment in the folder has {opt} {show(a)}, this experiment "
+                                 f"has {opt} {show(b)}: use the same options or --overwrite")
+
+
+def _arms(arms) -> str:
+    return "; ".join(f"{a.get('label')} ({','.join(a.get('strategies') or [])})" for a in arms or [])
 
 
 def read_experiment(out: Path | str) -> dict:
@@ -191,17 +247,20 @@ def read_experiment(out: Path | str) -> dict:
         raise RunFolderError(f"{str(p)!r} is unreadable: {e}") from None
 
 
-def _prepare_out(out: Path, overwrite: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
-    entries = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+def _prepare_out(out: Path, overwrite: bool, *, resume: bool = False) -> None:
+    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
+        if resume:
+            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no experiment (no {EXPERIMENT_FILE})")
         return
     if not (out / EXPERIMENT_FILE).is_file():
         raise RunFolderError(f"output folder {str(out)!r} is not empty and not an experiment folder (holds "
                              f"{sorted(p.name for p in entries)[0]!r}): choose a new --out")
+    if resume:
+        return
     if not overwrite:
-        raise RunFolderError(f"output folder {str(out)!r} holds another experiment: use --overwrite or a new --out")
+        raise RunFolderError(f"output folder {str(out)!r} holds another experiment: use --resume to complete it, "
+                             "--overwrite to replace it or choose a new --out")
     old = read_experiment(out)
     runs = [out / a["folder"] for a in old.get("arms", []) if isinstance(a, dict) and "/" not in str(a.get("folder"))]
     rf.remove_runs([p for p in runs if p.is_dir()])

@@ -8,10 +8,14 @@ Layout of a run folder::
     RUN/games/part-000000.parquet   one row per (game, seat)
     RUN/turns/part-000000.parquet   one row per turn
     RUN/events/part-000000.parquet  one row per event
+    RUN/stray/games/part-000099.parquet  part files no chunk of the manifest lists, moved out of the
+                               tables by --resume (copied in from another run, or finished after Ctrl-C)
 
 Every file is written under a temporary name that no ``*.parquet`` glob matches and then renamed
 (``os.replace``), so a reader never sees a half-written file. Part files are Parquet, zstd,
-dictionary-encoded strings, readable with ``polars.scan_parquet(RUN / "turns" / "*.parquet")``.
+dictionary-encoded strings. Read a run through its manifest (``analysis.load.scan_run(RUN, "turns")`` or
+``load_runs``), which reads only the parts of the chunks marked done; a glob of the table folder would
+also read a part no chunk lists until ``--resume`` has moved it into ``RUN/stray/``.
 
 A run folder is self-contained and can be moved: ``run.toml`` and the manifest's config hold paths
 relative to the run folder (``out = "."``, ``content = "content"``), custom content is copied into
@@ -39,6 +43,7 @@ TABLES = ("games", "turns", "events")
 MANIFEST = "manifest.json"
 RUN_TOML = "run.toml"
 CONTENT = "content"
+STRAY = "stray"
 FORMAT_VERSION = 1
 
 
@@ -189,6 +194,33 @@ def unlisted_parts(run: Path, manifest: dict[str, Any]) -> list[str]:
     return out
 
 
+def move_stray_parts(run: Path, manifest: dict[str, Any]) -> list[str]:
+    """Move the part files no chunk marked done lists (:func:`unlisted_parts`) out of the table folders
+    into ``run/stray/<table>/`` (a name already there gets ``-1``, ``-2``... before ``.parquet``), so
+    that nothing but the manifest's chunks is left where the tables are read; returns the moved
+    names (``table/part-NNNNNN.parquet``). The chunks of the run that are not done are played again."""
+    run = Path(run)
+    moved = unlisted_parts(run, manifest)
+    for name in moved:
+        src = run / name
+        dst = run / STRAY / name
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        n = 0
+        while dst.exists():
+            n += 1
+            dst = dst.with_name(f"{src.stem}-{n}{src.suffix}")
+        os.replace(src, dst)
+    return moved
+
+
+def stray_note(run: Path, moved: list[str]) -> str:
+    """The one line that says which part files :func:`move_stray_parts` moved, and where."""
+    k = len(moved)
+    shown = ", ".join(moved[:3]) + (f" and {k - 3} more" if k > 3 else "")
+    return (f"note: moved {k} part file{'s' if k != 1 else ''} that no finished chunk of the manifest lists out of the "
+            f"tables into {str(Path(run) / STRAY)!r} ({shown}); the run's own chunks not done are played again")
+
+
 def remove_temp_files(run: Path) -> int:
     """Delete leftover temporary files of an interrupted run; returns how many."""
     n = 0
@@ -280,7 +312,7 @@ def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> bool:
                 f"output folder {str(run)!r} is not empty and not a run folder (holds {others[0]!r}): choose a new --out")
     _check_writable(run)
     if overwrite and has_manifest:
-        for sub in TABLES + ("report", CONTENT):
+        for sub in TABLES + ("report", CONTENT, STRAY):
             shutil.rmtree(run / sub, ignore_errors=True)
         (run / MANIFEST).unlink(missing_ok=True)
         (run / RUN_TOML).unlink(missing_ok=True)
@@ -290,14 +322,14 @@ def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> bool:
 def foreign_entries(run: Path) -> list[str]:
     """Names in the folder ``run`` that a run folder does not hold (hidden temporary files aside), sorted."""
     return sorted(p.name for p in Path(run).iterdir()
-                  if p.name not in TABLES + (MANIFEST, RUN_TOML, "report", CONTENT) and not p.name.startswith("."))
+                  if p.name not in TABLES + (MANIFEST, RUN_TOML, "report", CONTENT, STRAY) and not p.name.startswith("."))
 
 
 def remove_runs(folders) -> int:
     """Delete the run folders of an earlier sweep or tournament (``--overwrite``); returns how many.
 
     Every existing folder is checked before anything is deleted: it must hold nothing but run files
-    (manifest.json, run.toml, games/, turns/, events/, report/, content/, hidden temporary files). Missing
+    (manifest.json, run.toml, games/, turns/, events/, report/, content/, stray/, hidden temporary files). Missing
     folders are skipped.
 
     Raises:

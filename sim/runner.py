@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import platform
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -387,6 +388,9 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
             _check_resumable(manifest, run)
             rf.remove_temp_files(out)
             _reopen_bad_chunks(out, manifest)
+            stray = rf.move_stray_parts(out, manifest)
+            if stray:  # said in one line; the tables are read from the manifest's chunks only
+                print(rf.stray_note(out, stray), file=sys.stderr, flush=True)
             manifest["status"] = "running"
             manifest.pop("error", None)
             manifest.pop("traceback", None)

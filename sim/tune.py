@@ -13,6 +13,12 @@ gives each win rate with its Wilson interval, the paired difference tuned minus 
 (common seeds) with its t interval, and tuned against untuned head to head. TAG's NTBEA is the
 anchor (an N-tuple bandit over discrete parameter values); Optuna's TPE takes the continuous weights
 as they are and is a maintained library (see docs/strategies.md).
+
+``out/search.json`` records the request, every trial's arguments and win rate (written as each trial
+finishes), the held-out evaluation's games as they are played, and a status (``running``,
+``interrupted``, ``failed``, ``complete``). ``resume`` completes an interrupted tuning: the seeded sampler
+proposes the same candidates again, the saved trials are read instead of played, and the files written
+are those of an uninterrupted run; different options are refused, the first difference named.
 """
 
 from __future__ import annotations
@@ -128,20 +134,32 @@ def _wilson(x: np.ndarray) -> dict:
     return {"win_rate": float(p), "low": float(lo), "high": float(hi), "seat_results": int(x.size)}
 
 
+STATE = "search.json"
+#: the files tune writes into its folder
+OUR = ("preset.toml", "tune.json", STATE)
+_OPTIONS = {"game": "--game", "strategy": "--strategy", "field": "--against", "players": "--players",
+            "budget": "--budget", "games_per_trial": "--games-per-trial", "eval_games": "--eval-games",
+            "seed": "--seed", "params": "--set"}
+
+
 def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_per_trial: int, seed: int = 0,
          players: int = 2, eval_games: int = 200, params: dict | None = None, out: Path | str,
-         overwrite: bool = False, progress: bool = False, log: Callable[[str], None] = lambda s: None) -> TuneResult:
+         overwrite: bool = False, resume: bool = False, progress: bool = False,
+         log: Callable[[str], None] = lambda s: None) -> TuneResult:
     """Search ``strategy``'s arguments against ``field`` and evaluate the best on fresh seeds.
 
     Args:
         budget: games for the search (trials = budget // (games_per_trial x |field| x players)).
         games_per_trial: games per lineup for each candidate.
         eval_games: games per lineup in the held-out evaluation (run seed ``seed + 1``).
-        out: folder for ``preset.toml`` and ``tune.json``.
+        out: folder for ``preset.toml``, ``tune.json`` and ``search.json``.
+        resume: complete the interrupted tuning in ``out`` (the same options).
 
     Raises:
         ConfigError: unknown strategy or field member, nothing to tune, a budget below one trial.
-        RunFolderError: ``out`` holds files and ``overwrite`` is not given.
+        RunFolderError: ``out`` holds files and neither ``overwrite`` nor ``resume`` is given, holds files
+            other than tune's, or (``resume``) nothing to resume or the saved tuning differs (named).
+        KeyboardInterrupt: after marking ``search.json`` ``interrupted`` (other errors mark it ``failed``).
     """
     import optuna
 
@@ -164,10 +182,43 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
         raise ConfigError(f"--budget {budget}: a trial plays {per_trial} games ({games_per_trial} per lineup x "
                           f"{len(field)} field x {players} seats); give at least {2 * per_trial}")
     out = Path(out)
-    if out.exists() and any(out.iterdir()) and not overwrite:
-        raise RunFolderError(f"output folder {str(out)!r} is not empty: use --overwrite or choose a new --out")
+    request = {"game": game, "strategy": strategy, "field": list(field), "players": players, "budget": budget,
+               "games_per_trial": games_per_trial, "eval_games": eval_games, "seed": seed,
+               "params": {k: str(v) for k, v in sorted((params or {}).items())}}
+    _prepare(out, overwrite=overwrite, resume=resume)
+    state = {**request, "status": "running", "trials": [], "heldout": {}}
+    if resume:
+        old = _read_state(out)
+        _check_same(old, request)
+        state["trials"], state["heldout"] = list(old.get("trials") or []), dict(old.get("heldout") or {})
+    out.mkdir(parents=True, exist_ok=True)
+    _save_state(out, state)
+    try:
+        res = _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget, games_per_trial, seed,
+                    players, eval_games, params, out, state, progress, log)
+    except KeyboardInterrupt:
+        state["status"] = "interrupted"
+        _save_state(out, state)
+        raise
+    except BaseException:
+        state["status"] = "failed"
+        _save_state(out, state)
+        raise
+    state["status"] = "complete"
+    _save_state(out, state)
+    return res
+
+
+def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget, games_per_trial, seed, players,
+          eval_games, params, out: Path, state: dict, progress, log) -> TuneResult:
+    """The search and held-out evaluation of :func:`tune`; each trial and each held-out evaluation is
+    saved in ``state`` (``search.json``) when it finishes and read from it when saved before."""
+    import optuna
+
+    from . import runfolder as rf
     from .runner import _progress
 
+    saved = {int(t["number"]): t for t in state["trials"]}
     total = n_trials * per_trial + 2 * eval_games * len(field) * players + eval_games * players
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed))
@@ -179,9 +230,16 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
             for d in dims:
                 args[d.name] = (float(f"{trial.suggest_float(d.name, d.lo, d.hi):.4g}") if d.type is float
                                 else trial.suggest_int(d.name, int(d.lo), int(d.hi)))
+            done = saved.get(trial.number)
+            if done is not None and done["args"] == args:  # played before the tuning was interrupted
+                bar.advance(per_trial)
+                trials.append(done)
+                return float(done["win_rate"])
             w = play_field(game, spec_of(name, args), field, players, games_per_trial, seed, params=params,
                            on_games=bar.advance)
             trials.append({"number": trial.number, "args": args, "win_rate": float(w.mean())})
+            state["trials"] = [t for t in state["trials"] if t["number"] != trial.number] + [trials[-1]]
+            _save_state(out, state)
             return float(w.mean())
 
         study.optimize(objective, n_trials=n_trials)
@@ -189,9 +247,20 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
         tuned, untuned = spec_of(name, best), spec_of(name, dict(fixed))
         log(f"best of {n_trials} trials: {tuned} ({study.best_value * 100:.1f}% on the search seeds)")
         ev = seed + 1
-        wt = play_field(game, tuned, field, players, eval_games, ev, params=params, on_games=bar.advance)
-        wu = play_field(game, untuned, field, players, eval_games, ev, params=params, on_games=bar.advance)
-        wh = play_field(game, tuned, [untuned], players, eval_games, ev, params=params, on_games=bar.advance)
+
+        def heldout_games(key: str, spec: str, opponents: list) -> np.ndarray:
+            got = state["heldout"].get(key)
+            if got is not None and got["spec"] == spec:  # played before the tuning was interrupted
+                bar.advance(eval_games * len(opponents) * players)
+                return np.asarray(got["win_share"], dtype=float)
+            w = play_field(game, spec, opponents, players, eval_games, ev, params=params, on_games=bar.advance)
+            state["heldout"][key] = {"spec": spec, "win_share": w.tolist()}
+            _save_state(out, state)
+            return w
+
+        wt = heldout_games("tuned", tuned, list(field))
+        wu = heldout_games("untuned", untuned, list(field))
+        wh = heldout_games("head_to_head", tuned, [untuned])
     from analysis.stats import mean_t
 
     d = (wt - wu).ravel()
@@ -207,11 +276,65 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     write_preset(out / "preset.toml", game, name, best, note=f"meeplelab tune --game {game} --strategy {strategy} "
                  f"--against {','.join(field)} --players {players} --budget {budget} --games-per-trial "
                  f"{games_per_trial} --eval-games {eval_games} --seed {seed}")
-    (out / "tune.json").write_text(json.dumps({"game": game, "strategy": name, "field": list(field), "players": players,
+    rf.write_atomic(out / "tune.json", json.dumps({"game": game, "strategy": name, "field": list(field), "players": players,
                                                "budget": budget, "games_per_trial": games_per_trial, "seed": seed,
                                                "best_args": best, "best_train": res.best_train, "trials": trials,
-                                               "heldout": heldout}, indent=1, default=float))
+                                               "heldout": heldout}, indent=1, default=float).encode())
     return res
+
+
+def _save_state(out: Path, state: dict) -> None:
+    from . import runfolder as rf
+
+    rf.write_atomic(out / STATE, json.dumps(state, indent=1).encode())
+
+
+def _read_state(out: Path) -> dict:
+    try:
+        d = json.loads((out / STATE).read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise RunFolderError(f"{str(out / STATE)!r} is unreadable: {e}") from None
+    if not isinstance(d, dict):
+        raise RunFolderError(f"{str(out / STATE)!r} is unreadable: not a saved tuning")
+    return d
+
+
+def _check_same(old: dict, new: dict) -> None:
+    """RunFolderError naming the first option in which the saved tuning differs from ``new``."""
+    def show(v) -> str:
+        if isinstance(v, dict):
+            return " ".join(f"{k}={x}" for k, x in v.items()) or "(none)"
+        return ",".join(map(str, v)) if isinstance(v, list) else str(v)
+
+    for k, opt in _OPTIONS.items():
+        if old.get(k) != new[k]:
+            raise RunFolderError(f"cannot resume: the tuning in the folder has {opt} {show(old.get(k))}, this tuning "
+                                 f"has {opt} {show(new[k])}: use the same options or --overwrite")
+
+
+def _prepare(out: Path, *, overwrite: bool, resume: bool) -> None:
+    """Check ``out``; with ``overwrite`` delete the earlier tuning's files in it."""
+    from . import runfolder as rf
+
+    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
+    if not entries:
+        if resume:
+            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no tuning (no {STATE})")
+        return
+    if resume:
+        if not (out / STATE).is_file():
+            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no tuning (no {STATE}): start it without "
+                                 "--resume in a new --out, or use --overwrite")
+        others = sorted(p.name for p in entries if p.name not in OUR)
+        if others:
+            raise RunFolderError(f"output folder {str(out)!r} holds {others[0]!r}, not a file of tune: choose a new --out")
+        return
+    if not overwrite:
+        how = "--resume to complete it, " if (out / STATE).is_file() else ""
+        raise RunFolderError(f"output folder {str(out)!r} is not empty: use {how}--overwrite or choose a new --out")
+    for n in OUR:
+        if (out / n).is_file() and not (out / n).is_symlink():
+            (out / n).unlink()
 
 
 def _default(game: str, name: str, d: Dim):

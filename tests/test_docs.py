@@ -47,3 +47,17 @@ def test_user_strategy_examples_in_the_strategies_doc_run_and_stay_short():
     assert set(rates.index) == {"priority", "random"} and rates["priority"] > rates["random"]
     exec(compile(blocks[1], "strategies.md#2", "exec"), ns)
     assert set(ns["res"].games.to_pandas().strategy) == {"cautious", "random"}
+
+
+def test_no_doc_or_notebook_reads_a_run_by_globbing_its_part_files():
+    # a glob of a table folder also reads a part file no finished chunk lists (issue 24 item 10): the
+    # documented read is the manifest-aware one (analysis.load.scan_run / load_runs)
+    import re
+
+    glob = re.compile(r"(scan|read)_parquet\([^)]*(\*|(games|turns|events)\W*\))")
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md")), *sorted((ROOT / "notebooks").glob("*.ipynb")),
+             ROOT / "sim" / "runfolder.py"]
+    found = [f"{f.relative_to(ROOT)}: {line.strip()}" for f in files for line in f.read_text().splitlines()
+             if glob.search(line)]
+    assert found == []
+    assert 'turns = scan_run("RUN", "turns")' in (ROOT / "docs" / "logs.md").read_text()

@@ -191,6 +191,68 @@ def test_parts_not_listed_as_done_are_left_out_and_said(finished, tmp_path, caps
     assert _games(run) == 2048
 
 
+# ------------------------------------------------------------------ issue 24 item 10: a part no chunk lists
+def test_a_part_copied_in_from_another_run_is_moved_aside_by_resume_and_never_read(finished, tmp_path, capsys,
+                                                                                  monkeypatch):
+    import warnings
+
+    from analysis.load import scan_run
+
+    run = _copy(finished, tmp_path)
+    other = tmp_path / "other"
+    from sim.config import RunConfig
+    from sim.runner import simulate
+
+    simulate(RunConfig(game="toy", players=3, strategies=("random",), games=128, seed=9, batch_size=128,
+                       chunk_size=128, n_jobs=1, out=str(other)))
+    for t in rf.TABLES:  # a valid part of another run, under a chunk id this run does not have
+        shutil.copy(other / t / rf.part_name(0), run / t / rf.part_name(99))
+    assert pl.scan_parquet(str(run / "games" / "*.parquet")).collect().height == 2048 * 3 + 128 * 3  # a glob reads it
+    with pytest.warns(UserWarning, match="3 part file.s. not listed in the manifest as done were left out"):
+        g = scan_run(run, "games").collect()
+    assert g.height == 2048 * 3 and "run" not in g.columns  # the manifest-aware read does not
+    assert g.equals(scan_run(finished, "games").collect())
+    code, stdout, err = run_cli(SIM + ["--out", str(run), "--resume"], capsys, monkeypatch)
+    assert code == 0, err
+    assert err.splitlines() == [f"note: moved 3 part files that no finished chunk of the manifest lists out of the "
+                                f"tables into '{run / 'stray'}' (games/part-000099.parquet, turns/part-000099.parquet, "
+                                "events/part-000099.parquet); the run's own chunks not done are played again"]
+    assert "(0 played now" in stdout
+    for t in rf.TABLES:
+        assert not (run / t / rf.part_name(99)).exists()
+        moved = run / "stray" / t / rf.part_name(99)
+        assert moved.read_bytes() == (other / t / rf.part_name(0)).read_bytes()
+    assert pl.scan_parquet(str(run / "games" / "*.parquet")).collect().height == 2048 * 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # every later read is clean: nothing tells the user to resume again
+        assert scan_run(run, "turns").collect().equals(scan_run(finished, "turns").collect())
+    code, err, md = _report(run, tmp_path, capsys, monkeypatch)
+    assert code == 0 and err == "" and "Run run: 2,048 games of toy" in md
+    # a second copy under the same name is kept beside the first; --overwrite removes stray/ with the run
+    shutil.copy(other / "games" / rf.part_name(0), run / "games" / rf.part_name(99))
+    code, _, err = run_cli(SIM + ["--out", str(run), "--resume"], capsys, monkeypatch)
+    assert code == 0 and "moved 1 part file " in err, err
+    assert sorted(p.name for p in (run / "stray" / "games").iterdir()) == ["part-000099-1.parquet", "part-000099.parquet"]
+    code, _, err = run_cli(SIM + ["--game", "toy", "--players", "3", "--games", "8", "--batch-size", "8", "--n-jobs", "1",
+                                  "--out", str(run), "--overwrite"], capsys, monkeypatch)
+    assert code == 0, err
+    assert not (run / "stray").exists()
+
+
+def test_resume_moves_aside_the_parts_of_chunks_not_done_and_plays_them_again(finished, tmp_path, capsys, monkeypatch):
+    run = _copy(finished, tmp_path)
+    m = manifest(run)
+    m["status"] = "interrupted"
+    m["chunks"][15]["status"] = "pending"  # finished after Ctrl-C: its parts are on disk, not listed
+    (run / rf.MANIFEST).write_text(json.dumps(m))
+    code, stdout, err = run_cli(SIM + ["--out", str(run), "--resume"], capsys, monkeypatch)
+    assert code == 0 and "(128 played now" in stdout, err
+    assert "note: moved 3 part files" in err and len(err.splitlines()) == 1
+    for t in rf.TABLES:
+        assert (run / t / rf.part_name(15)).read_bytes() == (finished / t / rf.part_name(15)).read_bytes()
+        assert (run / "stray" / t / rf.part_name(15)).is_file()
+
+
 @pytest.mark.slow
 # ------------------------------------------------------------------ issue 18 item 6: a dead worker
 @pytest.mark.parametrize("exit_", [1, 0], ids=["worker-exits", "exception-in-worker"])
