@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as st
 
-from .stats import wilson
+from .stats import bonferroni_z, wilson, z_value
 
 ROBUST_SHARE = 0.9
 
@@ -130,7 +130,7 @@ def analyse(d, study, ranges, tables) -> dict:
     vals = conclusion_values(study, tables)
     npts = len(tables)
     nm = 1 + len(d.morris_X)
-    zb = float(st.norm.ppf(1 - 0.05 / max(npts, 1)))
+    zb = bonferroni_z(npts)  # one-sided Bonferroni over the points: no flip is claimed by chance (5% family-wise)
     u = _unit_matrix(d, ranges)
     stage = np.array(["default"] + ["morris"] * len(d.morris_X) + ["sobol"] * (npts - nm))
     rows, out = [], []
@@ -150,7 +150,8 @@ def analyse(d, study, ranges, tables) -> dict:
             s = q * sign
             holds = ok & (s > 0)
             flipped = ok & (s + zb * se < 0)
-            established = bool(abs(q[0]) > 1.96 * se[0]) if se[0] > 0 else bool(q[0] != 0)
+            # se is never 0 with 2 or more games (analysis.conclusions.mean_se); without one, nothing is established
+            established = bool(abs(q[0]) > z_value() * se[0]) if (np.isfinite(se[0]) and se[0] > 0) else False
         mi = morris_indices(d, q[1:nm])
         si = sobol_indices(d, q[nm:]) if npts > nm else None
         share, slo, shi = (float(x) for x in wilson(holds[ok].sum(), max(ok.sum(), 1)))
@@ -165,7 +166,7 @@ def analyse(d, study, ranges, tables) -> dict:
             sobol = sorted(({"factor": f, "id": ranges[f].source, "S1": float(si["S1"][j]), "S1_conf": float(si["S1_conf"][j]),
                              "ST": float(si["ST"][j]), "ST_conf": float(si["ST_conf"][j])}
                             for j, f in enumerate(d.sobol_factors)), key=lambda r: -r["ST"])
-        flips = [{"point": int(i), "q": float(q[i]), "low": float(q[i] - 1.96 * se[i]), "high": float(q[i] + 1.96 * se[i]),
+        flips = [{"point": int(i), "q": float(q[i]), "low": float(q[i] - z_value() * se[i]), "high": float(q[i] + z_value() * se[i]),
                   **{f: format_value(ranges, f, u[i, d.factors.index(f)]) for f in top}}
                  for i in np.flatnonzero(flipped)]
         # a flip below and a flip above the baseline are separate rules (a "within" quantity can leave both ways)
@@ -176,7 +177,7 @@ def analyse(d, study, ranges, tables) -> dict:
         out.append({
             "name": c.name, "title": c.title, "unit": c.unit, "test": c.test,
             "statement": c.statement(fr, float(q[0])),
-            "baseline": {"q": float(q[0]), "low": float(q[0] - 1.96 * se[0]), "high": float(q[0] + 1.96 * se[0]),
+            "baseline": {"q": float(q[0]), "low": float(q[0] - z_value() * se[0]), "high": float(q[0] + z_value() * se[0]),
                          "n": int(n[0])},
             "points": int(ok.sum()), "holds": int(holds.sum()), "share": share, "share_low": slo, "share_high": shi,
             "flipped": int(flipped.sum()), "flips": flips[:20], "morris": morris, "sobol": sobol, "verdict": verdict,
@@ -206,7 +207,7 @@ def _verdict(c, established, q0, se0, n0, flipped, holds, ok, share, slo, shi, r
     at = f"{share:.0%} [{slo:.0%}, {shi:.0%}] of {int(ok.sum())} points"
     if not established:
         return (f"not resolved with this budget: not established at the defaults ({q0:+.2f} "
-                f"[{q0 - 1.96 * se0:+.2f}, {q0 + 1.96 * se0:+.2f}] {c.unit}, n={int(n0)}); holds at {at}")
+                f"[{q0 - z_value() * se0:+.2f}, {q0 + z_value() * se0:+.2f}] {c.unit}, n={int(n0)}); holds at {at}")
     if flipped.any() and not rules:
         return (f"depends on the assumptions jointly (flipped at {int(flipped.sum())} points; no single assumption "
                 f"separates them); holds at {at}")
