@@ -27,6 +27,7 @@ import polars as pl
 
 from .metrics import mean_by
 from .stats import holm, mean_t_from_moments, rate_p, wilson
+from .tables import canonical
 
 ELO = 400.0 / math.log(10.0)  # Elo points per unit of Bradley-Terry log-strength
 
@@ -47,7 +48,7 @@ def per_game(games: pl.LazyFrame) -> pl.DataFrame:
     Columns ``run, game, strategy, players, seats, win_share, best_rank``."""
     return (games.group_by("run", "game", "strategy")
             .agg(pl.col("players").first(), pl.len().alias("seats"), pl.col("win_share").sum(),
-                 pl.col("rank").min().alias("best_rank")).collect())
+                 pl.col("rank").min().alias("best_rank")).sort("run", "game", "strategy").collect())
 
 
 def summary_table(games: pl.LazyFrame) -> pl.DataFrame:
@@ -72,10 +73,10 @@ def summary_table(games: pl.LazyFrame) -> pl.DataFrame:
     out = (sr.join(gw, on="strategy").join(rk, on="strategy").join(_mean_cols(games, "vp", "vp"), on="strategy")
            .join(_mean_cols(games, "margin", "margin"), on="strategy"))
     out = out.with_columns((pl.col("win_rate") / pl.col("fair")).alias("x_fair"))
-    return out.select("strategy", "games", "seat_results", "fair", "win_rate", "win_low", "win_high", "x_fair",
-                      "game_win_rate", "game_win_low", "game_win_high", "game_fair", "mean_rank", "mean_rank_low",
-                      "mean_rank_high", "vp", "vp_low", "vp_high", "margin", "margin_low",
-                      "margin_high").sort("win_rate", "strategy", descending=[True, False])
+    return canonical(out.select("strategy", "games", "seat_results", "fair", "win_rate", "win_low", "win_high", "x_fair",
+                                "game_win_rate", "game_win_low", "game_win_high", "game_fair", "mean_rank", "mean_rank_low",
+                                "mean_rank_high", "vp", "vp_low", "vp_high", "margin", "margin_low", "margin_high"),
+                     by=["win_rate", "strategy"], descending=[True, False])
 
 
 def seat_table(games: pl.LazyFrame) -> pl.DataFrame:
@@ -86,8 +87,8 @@ def seat_table(games: pl.LazyFrame) -> pl.DataFrame:
                                                  pl.col("vp").mean().alias("vp")).collect())
     df = _wilson_cols(df, "wins", "seat_results", "win_rate").rename({"win_rate_low": "win_low",
                                                                        "win_rate_high": "win_high"})
-    return df.select("strategy", "seat", "seat_results", "fair", "win_rate", "win_low", "win_high",
-                     "vp").sort("strategy", "seat")
+    return canonical(df.select("strategy", "seat", "seat_results", "fair", "win_rate", "win_low", "win_high",
+                               "vp").sort("strategy", "seat"))
 
 
 def seat_effect(games: pl.LazyFrame) -> pl.DataFrame:
@@ -103,10 +104,10 @@ def seat_effect(games: pl.LazyFrame) -> pl.DataFrame:
                                                                        "win_rate_high": "win_high"})
     pv = np.asarray(rate_p(df["wins"].to_numpy(), df["seat_results"].to_numpy(), df["fair"].to_numpy()), float).reshape(-1)
     adj = holm(pv)
-    return df.with_columns((pl.col("win_rate") / pl.col("fair")).alias("x_fair"), pl.Series("p", pv),
-                           pl.Series("p_holm", adj), pl.Series("resolved", adj < 0.05)).select(
+    return canonical(df.with_columns((pl.col("win_rate") / pl.col("fair")).alias("x_fair"), pl.Series("p", pv),
+                                     pl.Series("p_holm", adj), pl.Series("resolved", adj < 0.05)).select(
         "players", "seat", "seat_results", "fair", "win_rate", "win_low", "win_high", "x_fair", "p", "p_holm",
-        "resolved").sort("players", "seat")
+        "resolved").sort("players", "seat"))
 
 
 def lineup_table(games: pl.LazyFrame) -> pl.DataFrame:
@@ -114,8 +115,8 @@ def lineup_table(games: pl.LazyFrame) -> pl.DataFrame:
     df = (games.group_by("run", "strategy").agg(pl.col("game").n_unique().alias("games"),
                                                 pl.len().alias("seat_results"), pl.col("win_share").sum().alias("wins"))
           .collect())
-    return _wilson_cols(df, "wins", "seat_results", "win_rate").rename(
-        {"win_rate_low": "win_low", "win_rate_high": "win_high"}).drop("wins").sort("run", "strategy")
+    return canonical(_wilson_cols(df, "wins", "seat_results", "win_rate").rename(
+        {"win_rate_low": "win_low", "win_rate_high": "win_high"}).drop("wins").sort("run", "strategy"))
 
 
 def _pair_rows(pg: pl.DataFrame) -> pl.DataFrame:
@@ -147,8 +148,8 @@ def pairwise(games: pl.LazyFrame) -> pl.DataFrame:
     adj_u = holm(np.where(upper, pv, np.nan))
     at = {(r, c): a for r, c, a, u in zip(rows, cols, adj_u, upper) if u}
     adj = np.array([at.get((r, c), at.get((c, r), np.nan)) for r, c in zip(rows, cols)], dtype=float)
-    return df.with_columns(pl.Series("est", p), pl.Series("low", lo), pl.Series("high", hi), pl.Series("p", pv),
-                           pl.Series("p_holm", adj), pl.Series("resolved", adj < 0.05)).sort("row", "column")
+    return canonical(df.with_columns(pl.Series("est", p), pl.Series("low", lo), pl.Series("high", hi), pl.Series("p", pv),
+                                     pl.Series("p_holm", adj), pl.Series("resolved", adj < 0.05)).sort("row", "column"))
 
 
 def comparisons(pw: pl.DataFrame) -> int:
@@ -191,7 +192,7 @@ def _seed_tensor(games: pl.LazyFrame, strategies: list[str]) -> tuple[np.ndarray
     seeds = np.sort(j["game"].unique().to_numpy())
     pos = {int(s): i for i, s in enumerate(seeds)}
     t = np.zeros((len(seeds), len(strategies), len(strategies)))
-    agg = j.group_by("game", "row", "column").agg(pl.col("score").sum())
+    agg = j.group_by("game", "row", "column").agg(pl.col("score").sum()).sort("game", "row", "column")
     for g, r, c, s in agg.iter_rows():
         t[pos[int(g)], idx[r], idx[c]] += s
     return t, seeds
@@ -293,6 +294,7 @@ def format_terminal(df: pl.DataFrame) -> str:
     """Plain-text table for the terminal: rates in percent (columns ending ``%``), seats numbered
     from 1 (= first player, as in reports; the Parquet tables keep the 0-based ``seat``), counts
     with thousands separators."""
+    df = canonical(df)
     cols = df.columns
     pct = {c for c in cols if c in ("fair", "game_fair") or c.startswith("win") or c.startswith("game_win")}
     rows = []
