@@ -201,3 +201,65 @@ def test_verdict_strategy_flags_are_holm_adjusted_over_the_family():
         claims += any(x.startswith("FLAG") for x in lines)
         assert any("Holm-adjusted over" in x for x in lines)
     assert claims == 0
+
+
+# ------------------------------------------------------------------------------------------- item 4
+def _games_table(gen: np.random.Generator, games: int = 3000) -> pl.DataFrame:
+    """A 3-seat tournament-like games table: strategies a, b, c (a holds two seats in some lineups, so
+    ``game_fair`` is a mean of 1/3 and 2/3), ranks, VP and margins."""
+    rows = []
+    lineups = [("a", "b", "c"), ("a", "a", "b"), ("c", "a", "b"), ("b", "c", "a")]
+    for li, lu in enumerate(lineups):
+        win = gen.integers(0, 3, size=games)
+        vp = gen.integers(0, 40, size=(games, 3))
+        for s, strat in enumerate(lu):
+            rows.append(pl.DataFrame({"run": f"lineup-{li:02d}", "game": np.arange(games), "seat": s, "players": 3,
+                                      "strategy": strat, "win_share": (win == s).astype(float),
+                                      "rank": np.where(win == s, 1, 2 + (s > 0)), "vp": vp[:, s],
+                                      "margin": vp[:, s] - vp.max(axis=1)}))
+    return pl.concat(rows)
+
+
+def _hash(path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_tournament_tables_are_the_same_bytes_for_any_row_order_or_chunking(tmp_path):
+    from analysis.tables import write_table
+    from analysis.tournament import pairwise, seat_effect, seat_table, summary_table
+
+    g = _games_table(_gen("a games table shuffled and chunked"))
+    gen = _gen("row orders of the same games")
+    versions = [g]
+    for k in (1, 7, 64):  # shuffled rows, cut into k chunks (separate Arrow chunks, as part files give)
+        perm = gen.permutation(g.height)
+        parts = np.array_split(perm, k)
+        versions.append(pl.concat([g[p.tolist()] for p in parts], rechunk=False))
+    hashes = {}
+    for i, v in enumerate(versions):
+        for name, fn in (("summary", summary_table), ("seats", seat_table), ("seat_effect", seat_effect),
+                         ("pairwise", pairwise)):
+            for rep in range(2):
+                hashes.setdefault(name, set()).add(_hash(write_table(fn(v.lazy()), tmp_path / f"{name}-{i}-{rep}.parquet")))
+    assert {k: len(v) for k, v in hashes.items()} == {"summary": 1, "seats": 1, "seat_effect": 1, "pairwise": 1}
+    fair = pl.read_parquet(tmp_path / "summary-0-0.parquet").filter(pl.col("strategy") == "a")["game_fair"][0]
+    assert fair == pytest.approx((1 / 3 + 2 / 3 + 1 / 3 + 1 / 3) / 4)
+
+
+def test_canonical_rounds_last_bit_noise_away():
+    from analysis.tables import canonical, canonical_json
+
+    a = canonical(pl.DataFrame({"x": [0.3333333333333332, 0.33333333333333337, 0.33333333333333315]}))
+    assert a["x"].n_unique() == 1 and a["x"][0] == pytest.approx(1 / 3, abs=1e-12)
+    assert canonical_json({"q": [0.1 + 0.2], "n": 3}) == {"q": [0.3], "n": 3}
+
+
+def test_a_toy_tournament_played_twice_writes_the_same_table_bytes(tmp_path):
+    from sim.tournament import TABLE_FILES, run_tournament
+
+    for name in ("one", "two"):
+        run_tournament("toy", ["random", "always-draw", "greedy-vp"], 3, 60, 73, tmp_path / name, n_jobs=1)
+    for f in TABLE_FILES:
+        assert _hash(tmp_path / "one" / f) == _hash(tmp_path / "two" / f), f
