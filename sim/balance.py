@@ -33,6 +33,8 @@ with ``game`` and ``[params]``: ``meeplelab simulate --config proposal.toml --ou
 
 from __future__ import annotations
 
+import math
+
 import json
 import re
 import shutil
@@ -266,14 +268,24 @@ def _enqueued(r: Range) -> tuple[str, Any]:
 # ---------------------------------------------------------------------------------------------- run
 def bootstrap(g: pl.DataFrame, t: Target, resamples: int = 200, seed: int = 0) -> tuple[float, float]:
     """95% percentile bootstrap interval of ``t.value`` resampling games (a game index with all its lineups:
-    the common seed is the unit, so the rotation stays balanced)."""
+    the common seed is the unit, so the rotation stays balanced). When every resample gives the same
+    value (no spread) the interval keeps a real width: +-z/(n+2) of 100 points for a point metric (the
+    Agresti-Min half-width with no discordant game), the t width of whole turns' rounding sd for length."""
     keys = g.select("game").unique().sort("game")
     rng = np.random.default_rng(seed)  # keyed by the re-check seed: repeatable
     vals = []
     for _ in range(resamples):
         pick = keys[rng.integers(0, len(keys), len(keys))].with_row_index("copy")
         vals.append(t.value(pick.join(g, on="game").with_columns(pl.col("copy").cast(pl.Int64).alias("game"))))
-    return float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5))
+    lo, hi = float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5))
+    if hi - lo <= 0:  # every resample gave one value: keep the width of the metric's resolution at this size
+        from analysis.stats import sd_floor, z_value
+
+        n, v = len(keys), float(t.value(g))
+        half = (100.0 * z_value() / (n + 2) if METRICS[t.metric][1] == "points"  # Agresti-Min, no discordant game
+                else z_value() * sd_floor(1.0) / math.sqrt(max(n, 1)))  # whole turns
+        lo, hi = min(lo, v - half), max(hi, v + half)
+    return lo, hi
 
 
 def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str, *, trials: int = 30,
@@ -419,7 +431,8 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         "proposal_is_defaults": all(_same_value(ranges[n], v) for n, v in values.items()),
         "fields": _fields(lineups),
     }
-    rf.write_atomic(out / "balance.json", json.dumps(canonical_json(summary), indent=1, default=str).encode())
+    summary = canonical_json(summary)  # rounded like the tables: the same games give the same bytes
+    rf.write_atomic(out / "balance.json", json.dumps(summary, indent=1, default=str).encode())
     from analysis.balance_report import build
 
     summary["page"] = str(build(out, summary, tab, rc, tgs))
