@@ -132,7 +132,8 @@ def paired_shares(x, y, level: float = LEVEL) -> dict:
     se = math.sqrt(max(var, 0.0) / nt)
     z = z_value(level)
     p = float(2 * st.norm.sf(abs(mt) / se)) if se > 0 else 1.0
-    return {"n": n, "est": float(d.mean()), "low": max(-1.0, mt - z * se), "high": min(1.0, mt + z * se), "p": p,
+    est = float(d.mean())  # the plain mean; the interval never excludes it (it is centred on the adjusted one)
+    return {"n": n, "est": est, "low": min(max(-1.0, mt - z * se), est), "high": max(min(1.0, mt + z * se), est), "p": p,
             "sd": float(d.std(ddof=1)) if n > 1 else math.nan}
 
 
