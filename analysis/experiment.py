@@ -3,9 +3,12 @@
 Arms of an experiment (:mod:`sim.experiment`) share the seed and the seat orders, so game ``i`` of
 every arm is the same game seed in the same seat order. The focal player's result in game ``i`` of
 an arm minus its result in game ``i`` of the control is one paired difference; its mean carries a
-Student-t 95% interval. The unpaired interval (the two arms' means compared as independent samples)
-is reported beside it, to show what the common random numbers buy. Win rates and their
-differences are in percent / percentage points.
+95% interval (win shares: Agresti-Min adjusted Wald for matched proportions; VP: Student t with the sd
+floored at the rounding sd of whole VP), never of zero width at 0/N or N/N. The unpaired interval
+(win shares: Newcombe's hybrid score; VP: Welch) is reported beside it, to show what the common random
+numbers buy. Every (arm, strategy) effect is one claim of a family: ``resolved`` is decided by the
+Holm-adjusted p-value over the family. Win rates and their differences are in percent / percentage
+points.
 """
 
 from __future__ import annotations

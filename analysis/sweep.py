@@ -132,7 +132,8 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
     df = sweep_table(folder)
     text = (f"Sweep of {', '.join(meta['vary'])} over {len(meta['variants'])} variants, {meta['games']:,} games each, "
             f"seed {meta['seed']} for every variant (common random numbers). Differences are paired game by game "
-            f"against the first variant ({meta['variants'][0]['folder']}), with Student-t 95% intervals; win rates "
+            f"against the first variant ({meta['variants'][0]['folder']}), with Student-t 95% intervals (sd never below "
+            "the rounding sd of the values' resolution) and Agresti-Min intervals for win-share differences; win rates "
             "carry Wilson intervals.")
     shown = shown_table(df)
 
@@ -140,7 +141,8 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
         st = strategy_table(folder)
         gm = game_metric_table(folder)
         lines = [f"Per strategy: win rate (Wilson 95%, percent) in every variant and the paired difference against "
-                 f"the first variant, game and seat matched (percentage points, t 95%), with the games needed to "
+                 f"the first variant, game and seat matched (percentage points, Agresti-Min adjusted Wald 95%), with the "
+                 f"games needed to "
                  f"resolve the difference observed. Seating: {meta.get('seating_plan', 'see provenance')}."]
         for r in st.filter(pl.col("variant") != meta["variants"][0]["folder"]).iter_rows(named=True):
             need = f"; about {r['games_needed']:,} games resolve it" if r["games_needed"] else ""
