@@ -131,13 +131,14 @@ def test_null_tournaments_of_six_equal_strategies_rarely_mark_any_head_to_head_r
     from analysis.tournament import pairwise
 
     gen = _gen("null tournaments of six equal strategies, 40 games per arrangement")
-    any_claim = 0
+    any_claim = uncorrected = 0
     for _ in range(SIMS):
         pw = pairwise(_null_tournament(gen).lazy())
         assert pw.height == 30
         any_claim += bool(pw["resolved"].any())
-    # without the correction about 55% of these tournaments had a resolved pair (issue 24: 58%)
+        uncorrected += bool(((pw["low"] > 0.5) | (pw["high"] < 0.5)).any())  # the old rule: a cell's interval
     assert any_claim / SIMS <= 0.05 + MARGIN
+    assert uncorrected / SIMS > 0.4  # the same tournaments without the correction (issue 24: 58%)
 
 
 def test_a_large_head_to_head_effect_is_still_resolved_after_holm():
@@ -169,13 +170,16 @@ def test_four_seat_games_without_a_seat_effect_rarely_get_a_seat_claim():
     from analysis.tournament_report import seat_answer
 
     gen = _gen("four-seat coin-flip games with no seat effect")
-    spread_flags = answer_claims = 0
+    spread_flags = answer_claims = uncorrected = 0
     for _ in range(SIMS):
         df = _seat_games(gen, 240)
         spread_flags += bool(seat_spread(df)["flagged"].any())
-        answer_claims += "resolved away" in seat_answer(seat_effect(df.lazy())).replace("no seat resolved away", "")
+        se = seat_effect(df.lazy())
+        answer_claims += "resolved away" in seat_answer(se).replace("no seat resolved away", "")
+        uncorrected += bool(((se["win_low"] > se["fair"]) | (se["win_high"] < se["fair"])).any())  # the old rule
     assert spread_flags / SIMS <= 0.05 + MARGIN
     assert answer_claims / SIMS <= 0.05 + MARGIN
+    assert uncorrected / SIMS > 0.1  # the same tables without the correction (issue 24: 15%)
 
 
 def test_a_real_seat_advantage_is_still_flagged_and_says_which_correction():
@@ -260,6 +264,6 @@ def test_a_toy_tournament_played_twice_writes_the_same_table_bytes(tmp_path):
     from sim.tournament import TABLE_FILES, run_tournament
 
     for name in ("one", "two"):
-        run_tournament("toy", ["random", "always-draw", "greedy-vp"], 3, 60, 73, tmp_path / name, n_jobs=1)
+        run_tournament("toy", ["random", "always-draw", "greedy-vp"], 3, 30, 73, tmp_path / name, n_jobs=1)
     for f in TABLE_FILES:
         assert _hash(tmp_path / "one" / f) == _hash(tmp_path / "two" / f), f
