@@ -33,9 +33,8 @@ with ``game`` and ``[params]``: ``meeplelab simulate --config proposal.toml --ou
 
 from __future__ import annotations
 
-import math
-
 import json
+import math
 import re
 import shutil
 from dataclasses import dataclass
