@@ -108,13 +108,29 @@ def study_for(game: str) -> Study:
 
 
 # ---------------------------------------------------------------------------------------- measures
-def mean_se(x: np.ndarray) -> tuple[float, float, int]:
-    """Mean, standard error (sd / sqrt(n); 0 for n < 2) and n of ``x``."""
+def mean_se(x: np.ndarray, shares: float | None = None) -> tuple[float, float, int]:
+    """Mean, standard error and n of ``x`` (nan se for n < 2), never 0 for n >= 2.
+
+    ``shares``: ``x`` are win-share quantities times ``shares`` (a paired difference of win shares in
+    points: ``shares=100``); the se is then Agresti-Min's (half a pseudo-pair each way at
+    ``+-shares``, :func:`analysis.stats.paired_shares`), so a quantity that is 0 in every game (no
+    discordant game) still has a real interval. Otherwise the sd is floored at the rounding sd of the
+    values' recorded resolution (:func:`analysis.stats.sd_floor`)."""
+    from .stats import resolution, sd_floor
+
     x = np.asarray(x, float)
     n = x.size
     if n == 0:
         return float("nan"), float("nan"), 0
-    se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+    if n < 2:
+        return float(x.mean()), float("nan"), n
+    if shares:
+        u = x / shares
+        nt = n + 2.0
+        mt = float(u.sum()) / nt
+        se = shares * math.sqrt(max((float((u * u).sum()) + 1.0) / nt - mt * mt, 0.0) / nt)
+    else:
+        se = max(float(x.std(ddof=1)), sd_floor(resolution(x))) / math.sqrt(n)
     return float(x.mean()), se, n
 
 
@@ -132,7 +148,8 @@ def paired(a: pl.DataFrame, b: pl.DataFrame, value: str = "vp", scale: float = 1
     """Paired difference ``a - b`` of ``value`` joined on (rot, game, seat), times ``scale``."""
     j = a.select("rot", "game", "seat", pl.col(value).alias("a")).join(
         b.select("rot", "game", "seat", pl.col(value).alias("b")), on=["rot", "game", "seat"])
-    return mean_se((j["a"].cast(pl.Float64) - j["b"].cast(pl.Float64)).to_numpy() * scale)
+    return mean_se((j["a"].cast(pl.Float64) - j["b"].cast(pl.Float64)).to_numpy() * scale,
+                   shares=scale if value == "win_share" else None)
 
 
 def win_rates(g: pl.DataFrame, panel: str, by: str = "strategy") -> dict:
@@ -159,7 +176,7 @@ def dominant(panel: str, title: str) -> Conclusion:
     def measure(g, f):
         w = win_rates(g, panel)
         other = max((s for s in w if s != f["top"]), key=w.get)
-        return mean_se(per_game(g, panel, f["top"], other) * 100)
+        return mean_se(per_game(g, panel, f["top"], other) * 100, shares=100)
 
     return Conclusion(f"dominant-{panel}", title, measure,
                       lambda f, q: f"{f['top']} has the highest rotated win rate ({q:+.1f} points over the next)",
@@ -175,7 +192,7 @@ def ranking(panel: str, title: str) -> Conclusion:
 
     def measure(g, f):
         o = f["order"]
-        gaps = [mean_se(per_game(g, panel, a, b) * 100) for a, b in zip(o, o[1:])]
+        gaps = [mean_se(per_game(g, panel, a, b) * 100, shares=100) for a, b in zip(o, o[1:])]
         return min(gaps, key=lambda t: t[0])
 
     return Conclusion(f"ranking-{panel}", title, measure,
@@ -192,7 +209,7 @@ def seat_advantage(panel: str, players: int, title: str) -> Conclusion:
 
     def measure(g, f):
         x = rows(g, panel).filter(pl.col("seat") == f["seat"])["win_share"].to_numpy()
-        return mean_se((x - 1.0 / players) * 100)
+        return mean_se((x - 1.0 / players) * 100, shares=100)
 
     return Conclusion(f"seat-{players}", title, measure,
                       lambda f, q: f"seat {f['seat'] + 1} is favoured at {players} seats ({q:+.1f} points over fair share)",

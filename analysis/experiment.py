@@ -3,9 +3,12 @@
 Arms of an experiment (:mod:`sim.experiment`) share the seed and the seat orders, so game ``i`` of
 every arm is the same game seed in the same seat order. The focal player's result in game ``i`` of
 an arm minus its result in game ``i`` of the control is one paired difference; its mean carries a
-Student-t 95% interval. The unpaired interval (the two arms' means compared as independent samples)
-is reported beside it, to show what the common random numbers buy. Win rates and their
-differences are in percent / percentage points.
+95% interval (win shares: Agresti-Min adjusted Wald for matched proportions; VP: Student t with the sd
+floored at the rounding sd of whole VP), never of zero width at 0/N or N/N. The unpaired interval
+(win shares: Newcombe's hybrid score; VP: Welch) is reported beside it, to show what the common random
+numbers buy. Every (arm, strategy) effect is one claim of a family: ``resolved`` is decided by the
+Holm-adjusted p-value over the family. Win rates and their differences are in percent / percentage
+points.
 """
 
 from __future__ import annotations
@@ -20,7 +23,10 @@ from sim.experiment import read_experiment
 
 from . import figures as F
 from .load import Runs, load_runs
-from .stats import games_for_difference, mean_t, z_value
+from scipy import stats as st
+
+from .stats import (LEVEL, games_for_difference, holm, holm_words, mean_t, newcombe, paired_shares, resolution, sd_floor,
+                    z_value)
 
 METRICS = {"win": ("win_share", "win rate (percentage points)", 100.0), "vp": ("vp", "final VP", 1.0)}
 
@@ -30,17 +36,33 @@ def _games(folder: Path) -> pl.DataFrame:
     return g.select("game", "seat", "strategy", "vp", "win_share").collect().with_columns(pl.col("seat").cast(pl.Int64))
 
 
-def paired(x: np.ndarray, y: np.ndarray) -> dict:
-    """Paired mean difference ``x - y`` with its t interval, the unpaired (Welch, normal) interval of
-    the same difference, the sd of one pair's difference and the games needed to resolve it."""
+def paired(x: np.ndarray, y: np.ndarray, shares: bool = False) -> dict:
+    """Paired mean difference ``x - y`` with its interval and p-value, the unpaired interval of the same
+    difference, the sd of one pair's difference and the games needed to resolve it.
+
+    Win shares (``shares``, values in [0, 1]): the paired interval is Agresti-Min's adjusted Wald for
+    matched proportions and the unpaired one Newcombe's hybrid score interval
+    (:func:`analysis.stats.paired_shares`, :func:`analysis.stats.newcombe`), both of real width when a
+    strategy wins 0 (or all) of its games in both arms. Other values (VP): the paired t interval and
+    the unpaired Welch (normal) interval, each sd floored at the rounding sd of whole numbers
+    (:func:`analysis.stats.sd_floor`)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     d = x - y
-    est, lo, hi = mean_t(d)
     n = d.size
-    se_u = math.sqrt(x.var(ddof=1) / n + y.var(ddof=1) / n) if n > 1 else math.nan
+    if shares:
+        r = paired_shares(x, y)
+        est, lo, hi, pv = r["est"], r["low"], r["high"], r["p"]
+        _, ulo, uhi = newcombe(x.sum(), n, y.sum(), n) if n else (math.nan,) * 3
+    else:
+        est, lo, hi = mean_t(d)
+        fl = sd_floor(resolution(np.concatenate([x, y]))) if n else math.nan
+        sd_d = max(float(d.std(ddof=1)), fl) if n > 1 else math.nan
+        pv = float(2 * st.t.sf(abs(est) / (sd_d / math.sqrt(n)), n - 1)) if n > 1 else math.nan
+        se_u = (math.sqrt(max(x.var(ddof=1), fl * fl) / n + max(y.var(ddof=1), fl * fl) / n) if n > 1 else math.nan)
+        ulo, uhi = est - z_value() * se_u, est + z_value() * se_u
     sd = float(d.std(ddof=1)) if n > 1 else math.nan
-    return {"n": n, "est": est, "low": lo, "high": hi, "unpaired_low": est - z_value() * se_u,
-            "unpaired_high": est + z_value() * se_u, "sd": sd, "mean_arm": float(x.mean()),
-            "mean_control": float(y.mean()), "games_needed": games_for_difference(sd, est),
+    return {"n": n, "est": est, "low": lo, "high": hi, "p": pv, "unpaired_low": ulo, "unpaired_high": uhi, "sd": sd,
+            "mean_arm": float(x.mean()), "mean_control": float(y.mean()), "games_needed": games_for_difference(sd, est),
             "games_needed_unpaired": games_for_difference(math.sqrt(2) * float(np.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2))
                                                           if n > 1 else math.nan, est)}
 
@@ -51,8 +73,10 @@ def effects(folder: Path | str) -> pl.DataFrame:
     Focal experiments (strategy argument or treatment): the focal entry's win share and VP per game.
     Rule-parameter experiments: every strategy's, per (game, seat).
 
-    Columns: ``arm, strategy, metric, n, mean_arm, mean_control, est, low, high, unpaired_low,
-    unpaired_high, sd, games_needed, games_needed_unpaired`` (win in percent / points, VP in VP).
+    Columns: ``arm, strategy, metric, n, est, low, high, p, unpaired_low, unpaired_high, sd, mean_arm,
+    mean_control, games_needed, games_needed_unpaired, p_holm, resolved`` (win in percent / points, VP
+    in VP). ``p_holm`` is Holm-adjusted over every (arm, strategy) of the metric; ``resolved`` is
+    ``p_holm < 0.05``: the family-wise chance of calling any null effect resolved is at most 5%.
     """
     folder = Path(folder)
     meta = read_experiment(folder)
@@ -71,11 +95,18 @@ def effects(folder: Path | str) -> pl.DataFrame:
             groups = [(s, sub) for (s,), sub in j.group_by("strategy", maintain_order=True)]
         for strat, sub in groups:
             for m, (col, _, scale) in METRICS.items():
-                r = paired(sub[col].to_numpy().astype(float), sub[f"{col}_c"].to_numpy().astype(float))
+                r = paired(sub[col].to_numpy().astype(float), sub[f"{col}_c"].to_numpy().astype(float), shares=m == "win")
                 for k in ("est", "low", "high", "unpaired_low", "unpaired_high", "sd", "mean_arm", "mean_control"):
                     r[k] *= scale
                 rows.append({"arm": a["label"], "strategy": strat, "metric": m, **r})
-    return pl.DataFrame(rows)
+    df = pl.DataFrame(rows)
+    if df.height:  # every (arm, strategy) is one claim: Holm over the family of each metric
+        adj = np.full(df.height, np.nan)
+        for m in METRICS:
+            at = np.flatnonzero((df["metric"] == m).to_numpy())
+            adj[at] = holm(df["p"].to_numpy()[at])
+        df = df.with_columns(pl.Series("p_holm", adj), pl.Series("resolved", adj < 1 - LEVEL))
+    return df
 
 
 def effects_chart(df: pl.DataFrame, metric: str, control: str):
@@ -119,14 +150,20 @@ def _who(r: dict) -> str:
     return r["arm"] if r["arm"] == r["strategy"] else f"{r['arm']} ({r['strategy']})"
 
 
-def effect_line(rank: int, r: dict, control: str) -> str:
+def effect_line(rank: int, r: dict, control: str, comparisons: int | None = None) -> str:
     """One verdict line for the ``rank``-th largest paired win-rate effect (0 = largest): the arm, the
     strategy it moves, the difference in percentage points with its paired 95% interval and games,
-    and whether the interval settles it (clear of 0) or not."""
+    and whether it is resolved. With ``comparisons`` (the family size) a row's ``p_holm`` decides and the
+    line says "Holm-adjusted over N comparisons"; without, the interval clear of 0 does."""
     head = ("Largest effect" if rank == 0 else f"{('Second', 'Third')[rank - 1] if rank <= 2 else f'#{rank + 1}'} "
             "largest effect")
-    settled = (r["low"] > 0 or r["high"] < 0)
-    tail = "" if settled else "; not resolved: the interval includes 0"
+    if comparisons is not None and r.get("p_holm") is not None:
+        words = holm_words(comparisons)
+        tail = (f"; resolved ({words}: p = {r['p_holm']:.2g})" if r["p_holm"] < 1 - LEVEL else
+                f"; not resolved ({words}: p = {r['p_holm']:.2g})")
+    else:
+        settled = (r["low"] > 0 or r["high"] < 0)
+        tail = "" if settled else "; not resolved: the interval includes 0"
     return (f"{head}: in arm {r['arm']}, {r['strategy']}'s win rate changes by {r['est']:+.1f} percentage points "
             f"[{r['low']:.1f}, {r['high']:.1f}] against the control {control} (paired, {r['n']:,} games){tail}.")
 
@@ -150,12 +187,17 @@ def experiment_sections(folder: Path | str):
         lines = [f"Each arm is played on the same {meta['games']:,} games as the control ({meta['seating_plan']}); "
                  f"control: {control}. Paired difference = arm minus control, game by game, for "
                  + (f"the strategy under study ({control} in the control arm), which sits in every seat in turn."
-                    if meta.get("focal_position") is not None else "every strategy, seat by seat.")]
+                    if meta.get("focal_position") is not None else "every strategy, seat by seat.")
+                 + " Win-rate intervals: Agresti-Min adjusted Wald for paired shares, Newcombe's hybrid score "
+                 "(Wilson-based) unpaired, both of real width at 0 or all wins; VP: t intervals. An effect is "
+                 f"called resolved when its Holm-adjusted p-value over the {win.height} win-rate comparison"
+                 f"{'' if win.height == 1 else 's'} of this experiment is below 0.05."]
         for r in win.iter_rows(named=True):
             need = f"; about {r['games_needed']:,} games resolve a difference this size" if r["games_needed"] else ""
             lines.append(f"{_who(r)}: win rate {r['est']:+.1f} percentage points "
                          f"[{r['low']:.1f}, {r['high']:.1f}] paired over {r['n']:,} games (unpaired interval "
-                         f"[{r['unpaired_low']:.1f}, {r['unpaired_high']:.1f}]){need}.")
+                         f"[{r['unpaired_low']:.1f}, {r['unpaired_high']:.1f}]; "
+                         f"{'resolved' if r['resolved'] else 'not resolved'}, {holm_words(win.height)}){need}.")
         for r in df.filter(pl.col("metric") == "vp").iter_rows(named=True):
             lines.append(f"{_who(r)}: final VP {r['est']:+.2f} [{r['low']:.2f}, {r['high']:.2f}] "
                          f"(control mean {r['mean_control']:.1f} VP).")
@@ -163,7 +205,7 @@ def experiment_sections(folder: Path | str):
         title = ("Abjure timing: paired against never-abjure" if meta["game"] == "galileos-truth"
                  and meta["arms"][0]["strategies"][0] == "never-abjure" else "Effects by intervention")
         top = win.with_columns(pl.col("est").abs().alias("_a")).sort("_a", descending=True).head(3)
-        effect_lines = [effect_line(i, r, control) for i, r in enumerate(top.iter_rows(named=True))]
+        effect_lines = [effect_line(i, r, control, win.height) for i, r in enumerate(top.iter_rows(named=True))]
         ctrl_runs = load_runs([folder / meta["arms"][0]["folder"]])
         secs = [verdict_section(ctrl_runs, extra=effect_lines, scope="the control arm"),
                 Section(title, "\n".join(lines),

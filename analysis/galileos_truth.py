@@ -19,7 +19,7 @@ import polars as pl
 from . import figures as F
 from .load import Runs, load_runs
 from .report import Section, TableFormat
-from .stats import mean_t, mean_t_from_moments, wilson
+from .stats import mean_t, mean_t_from_moments, paired_shares, wilson
 
 CYCLE_ORDER = ["1", "2", "3", "4", "never"]
 KEYS = ["run", "game", "seat"]
@@ -143,7 +143,11 @@ def paired_vs_never(run_a: Path | str, run_b: Path | str, seat: int) -> pl.DataF
     for metric, col in (("vp", "vp"), ("win", "win_share")):
         x = j[col].to_numpy().astype(float)
         y = j[f"{col}_b"].to_numpy().astype(float)
-        est, lo, hi = mean_t(x - y)
+        if metric == "win":  # win shares: Agresti-Min adjusted Wald (real width with no discordant game)
+            pr = paired_shares(x, y)
+            est, lo, hi = pr["est"], pr["low"], pr["high"]
+        else:
+            est, lo, hi = mean_t(x - y)
         rows.append({"metric": metric, "strategy_a": str(j["strategy"][0]), "strategy_b": str(j["strategy_b"][0]),
                      "n": j.height, "est": est, "low": lo, "high": hi, "mean_a": float(x.mean()),
                      "mean_b": float(y.mean())})

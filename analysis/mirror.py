@@ -37,7 +37,7 @@ import numpy as np
 
 from sim.core.errors import ConfigError, UserError
 
-from .stats import games_for_mean_width, games_for_rate_width, mean_t, wilson
+from .stats import games_for_mean_width, games_for_rate_width, mean_t, paired_shares, wilson
 
 BLOCK = re.compile(r"(<!-- mirror (?P<args>[^>]*?) -->\n)(?P<body>.*?)(<!-- /mirror -->)", re.S)
 
@@ -130,7 +130,7 @@ def vary_tables(runs: list[tuple[str, Mirror]]) -> str:
         rows.append("| " + " | ".join(cells) + " |")
     if len(runs) > 1:
         base_name, base = runs[0]
-        rows += ["", f"Paired difference of win share against `{base_name}` (points, 95% t interval; same games):", ""]
+        rows += ["", f"Paired difference of win share against `{base_name}` (points, 95% Agresti-Min adjusted Wald interval; same games):", ""]
         head = ["value"] + [f"seat {s + 1}" for s in range(P)] + ["games needed (largest difference)"]
         rows += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for name, m in runs[1:]:
@@ -138,7 +138,8 @@ def vary_tables(runs: list[tuple[str, Mirror]]) -> str:
             cells = [f"`{name}`"]
             big, sd = 0.0, 0.0
             for s in range(P):
-                v, lo, hi = mean_t(d[:, s])
+                pr = paired_shares(m.share[:, s], base.share[:, s])  # Agresti-Min: width at 0 discordant games
+                v, lo, hi = pr["est"], pr["low"], pr["high"]
                 cells.append(f"{100 * v:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]")
                 if abs(v) > big:
                     big, sd = abs(v), float(d[:, s].std(ddof=1))

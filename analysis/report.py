@@ -99,8 +99,10 @@ def format_table(df: pl.DataFrame, fmt: TableFormat | None = None) -> tuple[list
     when any value is 1 or more (VP, percent), else 3 (ratios below 1); ``fmt.decimals`` overrides.
     Booleans show as yes/no.
     """
+    from .tables import canonical
+
     fmt = fmt or TableFormat()
-    df = shown_frame(df)
+    df = canonical(shown_frame(df))  # last-bit noise of parallel sums never changes a shown digit
     cols = df.columns
     fam_of = {c: _family(c) for c in cols}
     estimate = {f for c, f in fam_of.items() if f == "est" or f"{f}_low" in cols or f"{f}_high" in cols}

@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as st
 
-from .stats import wilson
+from .stats import bonferroni_z, holm, holm_words, wilson, z_value
 
 ROBUST_SHARE = 0.9
 
@@ -130,10 +130,18 @@ def analyse(d, study, ranges, tables) -> dict:
     vals = conclusion_values(study, tables)
     npts = len(tables)
     nm = 1 + len(d.morris_X)
-    zb = float(st.norm.ppf(1 - 0.05 / max(npts, 1)))
+    zb = bonferroni_z(npts)  # one-sided Bonferroni over the points: no flip is claimed by chance (5% family-wise)
     u = _unit_matrix(d, ranges)
     stage = np.array(["default"] + ["morris"] * len(d.morris_X) + ["sobol"] * (npts - nm))
     rows, out = [], []
+    # whether each directional conclusion is established at the defaults is one claim per conclusion:
+    # Holm over them (the flips at the points are Bonferroni over the points, above)
+    p0 = {}
+    for c in study.conclusions:
+        q_, se_ = vals[c.name]["q"][0], vals[c.name]["se"][0]
+        if c.test != "within":
+            p0[c.name] = float(2 * st.norm.sf(abs(q_) / se_)) if (np.isfinite(se_) and se_ > 0 and np.isfinite(q_)) else 1.0
+    adj0 = dict(zip(p0, holm(list(p0.values())))) if p0 else {}
     for c in study.conclusions:
         v = vals[c.name]
         q, se, n, fr = v["q"], v["se"], v["n"], v["frame"]
@@ -150,7 +158,9 @@ def analyse(d, study, ranges, tables) -> dict:
             s = q * sign
             holds = ok & (s > 0)
             flipped = ok & (s + zb * se < 0)
-            established = bool(abs(q[0]) > 1.96 * se[0]) if se[0] > 0 else bool(q[0] != 0)
+            # se is never 0 with 2 or more games (analysis.conclusions.mean_se); without one, nothing is
+            # established; Holm-adjusted over the directional conclusions of the study
+            established = bool(adj0[c.name] < 0.05)
         mi = morris_indices(d, q[1:nm])
         si = sobol_indices(d, q[nm:]) if npts > nm else None
         share, slo, shi = (float(x) for x in wilson(holds[ok].sum(), max(ok.sum(), 1)))
@@ -165,18 +175,19 @@ def analyse(d, study, ranges, tables) -> dict:
             sobol = sorted(({"factor": f, "id": ranges[f].source, "S1": float(si["S1"][j]), "S1_conf": float(si["S1_conf"][j]),
                              "ST": float(si["ST"][j]), "ST_conf": float(si["ST_conf"][j])}
                             for j, f in enumerate(d.sobol_factors)), key=lambda r: -r["ST"])
-        flips = [{"point": int(i), "q": float(q[i]), "low": float(q[i] - 1.96 * se[i]), "high": float(q[i] + 1.96 * se[i]),
+        flips = [{"point": int(i), "q": float(q[i]), "low": float(q[i] - z_value() * se[i]), "high": float(q[i] + z_value() * se[i]),
                   **{f: format_value(ranges, f, u[i, d.factors.index(f)]) for f in top}}
                  for i in np.flatnonzero(flipped)]
         # a flip below and a flip above the baseline are separate rules (a "within" quantity can leave both ways)
         sides = [flipped & (q < centre), flipped & (q > centre)] if c.test == "within" else [flipped]
         rules = sorted((r for r in (_threshold_rule(d, ranges, u, fl, holds & ~flipped, mi["mu_star"]) for fl in sides
                                     if fl.any()) if r is not None), key=lambda r: -r[4])  # most flips explained first
-        verdict = _verdict(c, established, q[0], se[0], n[0], flipped, holds, ok, share, slo, shi, rules, ranges, morris)
+        verdict = _verdict(c, established, q[0], se[0], n[0], flipped, holds, ok, share, slo, shi, rules, ranges, morris,
+                           note=f"; {holm_words(len(p0))}: p = {adj0[c.name]:.2g}" if c.name in adj0 else "")
         out.append({
             "name": c.name, "title": c.title, "unit": c.unit, "test": c.test,
             "statement": c.statement(fr, float(q[0])),
-            "baseline": {"q": float(q[0]), "low": float(q[0] - 1.96 * se[0]), "high": float(q[0] + 1.96 * se[0]),
+            "baseline": {"q": float(q[0]), "low": float(q[0] - z_value() * se[0]), "high": float(q[0] + z_value() * se[0]),
                          "n": int(n[0])},
             "points": int(ok.sum()), "holds": int(holds.sum()), "share": share, "share_low": slo, "share_high": shi,
             "flipped": int(flipped.sum()), "flips": flips[:20], "morris": morris, "sobol": sobol, "verdict": verdict,
@@ -190,7 +201,8 @@ def analyse(d, study, ranges, tables) -> dict:
             "games_per_point": d.games_per_point, "points": npts, "morris_points": nm - 1, "trajectories": d.r,
             "sobol_points": npts - nm, "sobol_factors": d.sobol_factors or [], "sobol_N": d.sobol_N,
             "games_played": sum(t is not None for t in tables) * d.games_per_point,
-            "factors": d.factors, "flip_z": zb, "seed": d.seed}
+            "factors": d.factors, "flip_z": zb, "seed": d.seed,
+            "established_correction": holm_words(len(p0)) + " (directional conclusions at the defaults)"}
     return {"json": {"meta": meta, "conclusions": out}, "points": points}
 
 
@@ -200,13 +212,13 @@ def format_value(ranges, f, unit: float) -> str:
     return fv(ranges[f].value(unit))
 
 
-def _verdict(c, established, q0, se0, n0, flipped, holds, ok, share, slo, shi, rules, ranges, morris) -> str:
+def _verdict(c, established, q0, se0, n0, flipped, holds, ok, share, slo, shi, rules, ranges, morris, note: str = "") -> str:
     movers = ", ".join(f"{m['id']} {m['factor']} (mu* {m['mu_star']:.2g} +- {m['mu_star_conf']:.2g} {c.unit})"
                        for m in morris[:2] if m["mu_star"] > 0)
     at = f"{share:.0%} [{slo:.0%}, {shi:.0%}] of {int(ok.sum())} points"
     if not established:
         return (f"not resolved with this budget: not established at the defaults ({q0:+.2f} "
-                f"[{q0 - 1.96 * se0:+.2f}, {q0 + 1.96 * se0:+.2f}] {c.unit}, n={int(n0)}); holds at {at}")
+                f"[{q0 - z_value() * se0:+.2f}, {q0 + z_value() * se0:+.2f}] {c.unit}, n={int(n0)}{note}); holds at {at}")
     if flipped.any() and not rules:
         return (f"depends on the assumptions jointly (flipped at {int(flipped.sum())} points; no single assumption "
                 f"separates them); holds at {at}")

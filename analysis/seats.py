@@ -13,7 +13,7 @@ from __future__ import annotations
 import polars as pl
 
 from .load import Runs
-from .stats import games_for_difference, mean_t, wilson
+from .stats import games_for_difference, holm, newcombe, paired_shares, wilson
 
 #: a seat advantage spread (best minus worst seat win rate) past this many percentage points is flagged
 SEAT_SPREAD_POINTS = 5.0
@@ -106,35 +106,70 @@ def seat_advantage(df: pl.DataFrame) -> pl.DataFrame:
 
 def seat_spread(df: pl.DataFrame, threshold_points: float = SEAT_SPREAD_POINTS) -> pl.DataFrame:
     """Per player count: best and worst seat, the spread (best minus worst win rate) in percentage
-    points with a paired 95% t interval (per game, the best seat's win share minus the worst's),
-    games needed to resolve the observed spread, and ``flagged`` (spread past ``threshold_points`` and its
-    paired interval clear of 0: an unresolved spread is never flagged).
+    points with a paired 95% interval (per game, the best seat's win share minus the worst's;
+    Agresti-Min adjusted Wald, :func:`analysis.stats.paired_shares`), games needed to resolve the
+    observed spread, and ``flagged``.
+
+    Picking the best and the worst of ``P`` seats after looking is a choice among every pair of seats,
+    so the claim is tested as one of a family: every pair of seats at every player count is compared
+    (paired), the p-values are Holm-adjusted over that family (``comparisons`` pairs), and ``flagged``
+    needs the spread past ``threshold_points`` and the best-worst pair's Holm-adjusted p-value
+    (``p_holm``) below 0.05. With no seat effect at all, the chance that any player count is flagged is
+    at most 5%.
 
     Columns: ``players, games, best_seat, best, best_low, best_high, worst_seat, worst, worst_low,
-    worst_high, spread, spread_low, spread_high, games_needed, flagged`` (seats 0-based; rates with
-    their Wilson 95% intervals and the spread in percent)."""
-    rows = []
+    worst_high, spread, spread_low, spread_high, p_holm, comparisons, games_needed, flagged`` (seats
+    0-based; rates with their Wilson 95% intervals and the spread in percent)."""
+    import itertools
+
+    import numpy as np
+
+    rows, pvals = [], []
+    df = df.sort("players", "run", "game", "seat")
     for (players,), sub in df.group_by("players", maintain_order=True):
         rates = sub.group_by("seat").agg(pl.col("win_share").mean().alias("r"), pl.col("win_share").sum().alias("w"),
                                          pl.len().alias("n")).sort("seat")
-        best = int(rates.sort("r", descending=True)["seat"][0])
-        worst = int(rates.sort("r")["seat"][0])
-        wide = sub.filter(pl.col("seat").is_in([best, worst])).pivot(
-            on="seat", index=["run", "game"], values="win_share").drop_nulls()
-        d = (wide[str(best)] - wide[str(worst)]).to_numpy() if best != worst else rates["r"].to_numpy() * 0
-        est, lo, hi = mean_t(d)
-        sd = float(d.std(ddof=1)) if d.size > 1 else float("nan")
+        best = int(rates.sort(["r", "seat"], descending=[True, False])["seat"][0])
+        worst = int(rates.sort(["r", "seat"])["seat"][0])
+        wide = sub.pivot(on="seat", index=["run", "game"], values="win_share", aggregate_function="sum").sort("run", "game")
+        seats = [str(x) for x in rates["seat"].to_list() if str(x) in wide.columns]
+        ps = {}
+        for a, b in itertools.combinations(seats, 2):
+            both = wide.select(a, b).drop_nulls()
+            ps[(a, b)] = ps[(b, a)] = paired_shares(both[a].to_numpy(), both[b].to_numpy())["p"]
+        key = sorted(ps.items())
+        pvals.append([v for (a, b), v in key if a < b])
+        pair = wide.select(str(best), str(worst)).drop_nulls() if best != worst else wide.select(str(best)).drop_nulls()
+        if best != worst:
+            r = paired_shares(pair[str(best)].to_numpy(), pair[str(worst)].to_numpy())
+        else:
+            r = paired_shares(pair[str(best)].to_numpy(), pair[str(best)].to_numpy())
         rmap = dict(zip(rates["seat"].to_list(), rates["r"].to_list()))
         _, wlo, whi = wilson(rates["w"].to_numpy(), rates["n"].to_numpy())
         ci = {s_: (l_ * 100, h_ * 100) for s_, l_, h_ in zip(rates["seat"].to_list(), wlo, whi)}
-        rows.append({"players": int(players), "games": int(wide.height), "best_seat": best,
+        rows.append({"players": int(players), "games": int(pair.height), "best_seat": best,
                      "best": rmap[best] * 100, "best_low": ci[best][0], "best_high": ci[best][1],
                      "worst_seat": worst, "worst": rmap[worst] * 100, "worst_low": ci[worst][0],
                      "worst_high": ci[worst][1],
-                     "spread": est * 100, "spread_low": lo * 100, "spread_high": hi * 100,
-                     "games_needed": games_for_difference(sd, est),
-                     "flagged": bool(est * 100 > threshold_points and lo > 0)})
-    return pl.DataFrame(rows).sort("players") if rows else pl.DataFrame()
+                     "spread": r["est"] * 100, "spread_low": r["low"] * 100, "spread_high": r["high"] * 100,
+                     "_p": ps.get((str(best), str(worst)), float("nan")),
+                     "games_needed": games_for_difference(r["sd"], r["est"])})
+    if not rows:
+        return pl.DataFrame()
+    flat = [p for ps_ in pvals for p in ps_]
+    m = int(np.isfinite(np.asarray(flat, dtype=float)).sum())
+    # Holm over the whole family, then the best-worst pair's adjusted value: the largest adjusted
+    # value among p-values no larger than it (Holm is monotone in p)
+    adj_all = holm(flat)
+    for r in rows:
+        p0 = r.pop("_p")
+        le = [a for q, a in zip(flat, adj_all) if np.isfinite(q) and q <= p0]
+        r["p_holm"] = float(max(le)) if (le and np.isfinite(p0)) else float("nan")
+        r["comparisons"] = m
+        r["flagged"] = bool(r["spread"] > threshold_points and r["p_holm"] < 0.05)
+    cols = ["players", "games", "best_seat", "best", "best_low", "best_high", "worst_seat", "worst", "worst_low",
+            "worst_high", "spread", "spread_low", "spread_high", "p_holm", "comparisons", "games_needed", "flagged"]
+    return pl.DataFrame(rows).select(cols).sort("players")
 
 
 def strategy_rates(df: pl.DataFrame) -> pl.DataFrame:
@@ -157,18 +192,19 @@ def strategy_rates(df: pl.DataFrame) -> pl.DataFrame:
 
 def head_to_head(df: pl.DataFrame, a: str, b: str) -> dict:
     """Paired difference of win share (``a`` minus ``b``) over the games where both sit, and the
-    unpaired difference of their win rates for comparison: ``n, est, low, high, unpaired_low,
-    unpaired_high, sd, games_needed`` (rates in [0, 1])."""
+    unpaired difference of their win rates for comparison: ``n, est, low, high, p, unpaired_low,
+    unpaired_high, sd, games_needed`` (rates in [0, 1]; paired: Agresti-Min adjusted Wald, unpaired:
+    Newcombe's hybrid score interval, both of real width when neither ever wins)."""
     import math
 
     wide = df.filter(pl.col("strategy").is_in([a, b])).group_by("run", "game", "strategy").agg(
         pl.col("win_share").mean()).pivot(on="strategy", index=["run", "game"], values="win_share").drop_nulls()
     if wide.height < 2 or a not in wide.columns or b not in wide.columns:
-        return {"n": wide.height, "est": math.nan, "low": math.nan, "high": math.nan, "unpaired_low": math.nan,
+        return {"n": wide.height, "est": math.nan, "low": math.nan, "high": math.nan, "p": math.nan,
+                "unpaired_low": math.nan,
                 "unpaired_high": math.nan, "sd": math.nan, "games_needed": None}
     x, y = wide[a].to_numpy(), wide[b].to_numpy()
-    est, lo, hi = mean_t(x - y)
-    sd = float((x - y).std(ddof=1))
-    se_u = math.sqrt(x.var(ddof=1) / x.size + y.var(ddof=1) / y.size)
-    return {"n": wide.height, "est": est, "low": lo, "high": hi, "unpaired_low": est - 1.96 * se_u,
-            "unpaired_high": est + 1.96 * se_u, "sd": sd, "games_needed": games_for_difference(sd, est)}
+    r = paired_shares(x, y)
+    _, ulo, uhi = newcombe(x.sum(), x.size, y.sum(), y.size)
+    return {"n": wide.height, "est": r["est"], "low": r["low"], "high": r["high"], "p": r["p"], "unpaired_low": ulo,
+            "unpaired_high": uhi, "sd": r["sd"], "games_needed": games_for_difference(r["sd"], r["est"])}

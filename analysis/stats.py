@@ -1,7 +1,13 @@
 """Interval estimates: Wilson score intervals for rates, t intervals for means, percentile
-bootstrap, and the number of games needed for a wanted interval width.
+bootstrap, and the number of games needed for a wanted interval width; differences of rates (paired:
+Agresti-Min adjusted Wald; unpaired: Newcombe's hybrid score) and the Holm correction for many claims.
 
 Functions return ``(estimate, low, high)`` and work on scalars or numpy arrays.
+
+No interval here has zero width because the sample's spread is 0 (a strategy that wins 0 of 96 games
+in both arms of an experiment, 96 identical VP differences): rates and their differences use score or
+pseudo-count methods, which have real width at 0/N and N/N, and an interval of a mean never takes the
+standard deviation below that of rounding to the values' recorded resolution (:func:`sd_floor`).
 """
 
 from __future__ import annotations
@@ -40,29 +46,54 @@ def wilson(successes, n, level: float = LEVEL):
     return p, np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
 
 
-def mean_t(values, level: float = LEVEL):
-    """Mean with a Student-t interval: ``(mean, low, high)`` (nan bounds for fewer than 2 values)."""
+def resolution(values) -> float:
+    """The recorded resolution of ``values``: 1 when every finite value is a whole number (VP, Coffee,
+    Suspicion, ranks), else the smallest ``10**-d`` (d <= 6) on whose grid every value lies, else 1e-6."""
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    for d in range(7):
+        if np.allclose(x, np.round(x, d), rtol=0, atol=1e-9):
+            return 10.0 ** -d
+    return 1e-6
+
+
+def sd_floor(res) -> float:
+    """The smallest standard deviation an interval of a mean uses: ``res / sqrt(12)``, the sd of the
+    rounding error of a value recorded to the resolution ``res``. With a spread of 0 (every value
+    equal) the interval keeps this width instead of collapsing to a point; a sample with any real
+    spread is barely affected (its sd is at least about ``res / 2``)."""
+    return float(res) / math.sqrt(12.0)
+
+
+def mean_t(values, level: float = LEVEL, res: float | None = None):
+    """Mean with a Student-t interval: ``(mean, low, high)`` (nan bounds for fewer than 2 values).
+
+    The sd is never taken below :func:`sd_floor` of ``res`` (default: :func:`resolution` of the values)."""
     x = np.asarray(values, dtype=float)
     n = x.size
     m = float(x.mean()) if n else math.nan
     if n < 2:
         return m, math.nan, math.nan
-    se = float(x.std(ddof=1)) / math.sqrt(n)
-    h = float(st.t.ppf(0.5 + level / 2, n - 1)) * se
+    sd = max(float(x.std(ddof=1)), sd_floor(resolution(x) if res is None else res))
+    h = float(st.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
     return m, m - h, m + h
 
 
-def mean_t_from_moments(mean, sd, n, level: float = LEVEL):
-    """t interval from summary moments (vectorized; n >= 2)."""
+def mean_t_from_moments(mean, sd, n, level: float = LEVEL, res: float = 1.0):
+    """t interval from summary moments (vectorized; n >= 2). The sd is floored at :func:`sd_floor` of
+    ``res`` (default 1: whole-number values such as VP, ranks, Coffee, Suspicion)."""
     mean, sd, n = (np.asarray(a, dtype=float) for a in (mean, sd, n))
+    sd = np.maximum(np.nan_to_num(sd, nan=0.0), sd_floor(res))
     tq = st.t.ppf(0.5 + level / 2, np.maximum(n - 1, 1))
     h = tq * sd / np.sqrt(np.maximum(n, 1))
     h = np.where(n >= 2, h, np.nan)
     return mean, mean - h, mean + h
 
 
-def bootstrap_mean(values, *, resamples: int = 2000, level: float = LEVEL, seed: int = 0):
-    """Percentile bootstrap interval of a mean: ``(mean, low, high)``.
+def bootstrap_mean(values, *, resamples: int = 2000, level: float = LEVEL, seed: int = 0, res: float | None = None):
+    """Percentile bootstrap interval of a mean: ``(mean, low, high)``, never narrower around the mean
+    than the t interval at the sd floor (:func:`sd_floor`; a sample without spread has a bootstrap
+    distribution of one point).
 
     Resampling uses a generator seeded by ``seed`` (analysis randomness, separate from games).
     """
@@ -73,7 +104,85 @@ def bootstrap_mean(values, *, resamples: int = 2000, level: float = LEVEL, seed:
     idx = gen.integers(0, x.size, size=(resamples, x.size))
     means = x[idx].mean(axis=1)
     a = (1 - level) / 2
-    return float(x.mean()), float(np.quantile(means, a)), float(np.quantile(means, 1 - a))
+    m = float(x.mean())
+    h = float(st.t.ppf(0.5 + level / 2, x.size - 1)) * sd_floor(resolution(x) if res is None else res) / math.sqrt(x.size)
+    return m, min(float(np.quantile(means, a)), m - h), max(float(np.quantile(means, 1 - a)), m + h)
+
+
+def paired_shares(x, y, level: float = LEVEL) -> dict:
+    """Paired difference of win shares (values in [0, 1], ties as fractions), ``x - y`` per game:
+    the Agresti-Min (2005) adjusted Wald interval for matched proportions, which adds half a pair to
+    each cell of the 2x2 table (one pseudo-pair of difference +1 weighted 1/2, one of -1 weighted 1/2,
+    two of 0 weighted 1/2 each) before the Wald interval. For 0/1 outcomes this is exactly
+    Agresti-Min; fractional shares enter through their sums of ``d`` and ``d**2``. With no
+    discordant game (0 of 96 in both arms) the interval is about ``+-z/(n+2)``, not a point.
+
+    Returns:
+        ``{"n", "est", "low", "high", "p", "sd"}``: ``est`` the plain mean difference; ``low, high``
+        in [-1, 1]; ``p`` the two-sided p-value of the same adjusted Wald statistic (so ``p < 1 -
+        level`` exactly when the interval excludes 0); ``sd`` of one game's difference (plain).
+    """
+    d = np.asarray(x, dtype=float) - np.asarray(y, dtype=float)
+    n = d.size
+    if n == 0:
+        return {"n": 0, "est": math.nan, "low": math.nan, "high": math.nan, "p": math.nan, "sd": math.nan}
+    nt = n + 2.0
+    mt = float(d.sum()) / nt
+    var = (float((d * d).sum()) + 1.0) / nt - mt * mt
+    se = math.sqrt(max(var, 0.0) / nt)
+    z = z_value(level)
+    p = float(2 * st.norm.sf(abs(mt) / se)) if se > 0 else 1.0
+    est = float(d.mean())  # the plain mean; the interval never excludes it (it is centred on the adjusted one)
+    return {"n": n, "est": est, "low": min(max(-1.0, mt - z * se), est), "high": max(min(1.0, mt + z * se), est), "p": p,
+            "sd": float(d.std(ddof=1)) if n > 1 else math.nan}
+
+
+def newcombe(s1, n1, s2, n2, level: float = LEVEL):
+    """Unpaired difference of two rates ``s1/n1 - s2/n2`` with Newcombe's (1998) hybrid score
+    interval (method 10: the two Wilson intervals combined), which has real width at 0/N and N/N:
+    ``(diff, low, high)``."""
+    p1, l1, u1 = (np.asarray(a, dtype=float) for a in wilson(s1, n1, level))
+    p2, l2, u2 = (np.asarray(a, dtype=float) for a in wilson(s2, n2, level))
+    diff = p1 - p2
+    low = diff - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = diff + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    if diff.ndim == 0:
+        return float(diff), float(low), float(high)
+    return diff, low, high
+
+
+def rate_p(successes, n, p0):
+    """Two-sided p-value of the score test of a rate against ``p0`` (the test the Wilson interval
+    inverts: ``p < 1 - level`` exactly when the Wilson interval excludes ``p0``)."""
+    s, n, p0 = (np.asarray(a, dtype=float) for a in (successes, n, p0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (s / n - p0) / np.sqrt(p0 * (1 - p0) / n)
+    out = np.where(n > 0, 2 * st.norm.sf(np.abs(z)), np.nan)
+    return float(out) if out.ndim == 0 else out
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm (1979) step-down adjusted p-values, in the given order; nan p-values stay nan and do not
+    count as comparisons. Claiming every comparison whose adjusted p-value is below ``alpha`` keeps the
+    chance of any false claim in the family at most ``alpha``, whatever the dependence between them."""
+    p = np.asarray(pvalues, dtype=float).ravel()
+    out = np.full(p.shape, np.nan)
+    idx = np.flatnonzero(np.isfinite(p))
+    m = idx.size
+    if m:
+        idx = idx[np.argsort(p[idx], kind="stable")]
+        out[idx] = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[idx]))
+    return out
+
+
+def holm_words(m: int) -> str:
+    """How a report names the correction: ``Holm-adjusted over N comparisons``."""
+    return f"Holm-adjusted over {m} comparison{'' if m == 1 else 's'}"
+
+
+def bonferroni_z(m: int, alpha: float = 1 - LEVEL, sides: int = 1) -> float:
+    """The normal quantile a Bonferroni correction over ``m`` tests uses (``sides`` 1 or 2)."""
+    return float(st.norm.ppf(1 - alpha / (sides * max(int(m), 1))))
 
 
 def games_for_rate_width(width: float, p: float = 0.5, level: float = LEVEL) -> int:

@@ -19,7 +19,7 @@ from sim.sweep import read_sweep
 
 from . import figures as F
 from .load import load_runs
-from .stats import mean_t_from_moments, wilson
+from .stats import mean_t, paired_shares, resolution, wilson
 
 METRICS = {
     "seat1_win_rate": "win rate of seat 1 (first player)",
@@ -63,12 +63,14 @@ def sweep_table(folder: Path | str) -> pl.DataFrame:
         for m in METRICS:
             x = g[m].to_numpy().astype(float)
             n = x.size
-            if m == "seat1_win_rate":
+            xa, xb = joined[m].to_numpy().astype(float), joined[f"{m}_base"].to_numpy().astype(float)
+            if m == "seat1_win_rate":  # a share: Wilson, and Agresti-Min for the paired difference
                 est, lo, hi = wilson(x.sum(), n)
-            else:
-                est, lo, hi = mean_t_from_moments(x.mean(), x.std(ddof=1) if n > 1 else 0.0, n)
-            d = joined[m].to_numpy().astype(float) - joined[f"{m}_base"].to_numpy().astype(float)
-            dm, dlo, dhi = mean_t_from_moments(d.mean(), d.std(ddof=1) if d.size > 1 else 0.0, d.size)
+                pr = paired_shares(xa, xb)
+                dm, dlo, dhi = pr["est"], pr["low"], pr["high"]
+            else:  # sd floored at the values' resolution: identical games still give an interval
+                est, lo, hi = mean_t(x)
+                dm, dlo, dhi = mean_t(xa - xb, res=resolution(np.concatenate([xa, xb])))
             row = {"variant": g["variant"][0], "metric": m, "games": n, "est": float(est), "low": float(lo),
                    "high": float(hi), "diff": float(dm), "diff_low": float(dlo), "diff_high": float(dhi)}
             for k in meta["vary"]:
@@ -130,7 +132,8 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
     df = sweep_table(folder)
     text = (f"Sweep of {', '.join(meta['vary'])} over {len(meta['variants'])} variants, {meta['games']:,} games each, "
             f"seed {meta['seed']} for every variant (common random numbers). Differences are paired game by game "
-            f"against the first variant ({meta['variants'][0]['folder']}), with Student-t 95% intervals; win rates "
+            f"against the first variant ({meta['variants'][0]['folder']}), with Student-t 95% intervals (sd never below "
+            "the rounding sd of the values' resolution) and Agresti-Min intervals for win-share differences; win rates "
             "carry Wilson intervals.")
     shown = shown_table(df)
 
@@ -138,7 +141,8 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
         st = strategy_table(folder)
         gm = game_metric_table(folder)
         lines = [f"Per strategy: win rate (Wilson 95%, percent) in every variant and the paired difference against "
-                 f"the first variant, game and seat matched (percentage points, t 95%), with the games needed to "
+                 f"the first variant, game and seat matched (percentage points, Agresti-Min adjusted Wald 95%), with the "
+                 f"games needed to "
                  f"resolve the difference observed. Seating: {meta.get('seating_plan', 'see provenance')}."]
         for r in st.filter(pl.col("variant") != meta["variants"][0]["folder"]).iter_rows(named=True):
             need = f"; about {r['games_needed']:,} games resolve it" if r["games_needed"] else ""
@@ -203,10 +207,11 @@ def _variants(folder: Path):
 
 def strategy_table(folder: Path | str) -> pl.DataFrame:
     """Win rate of every strategy in every variant (Wilson 95%, percent) and its paired difference
-    against the first variant (same game and seat, percentage points, t 95%), with the games needed
+    against the first variant (same game and seat, percentage points, Agresti-Min adjusted Wald 95%:
+    :func:`analysis.stats.paired_shares`), with the games needed
     to resolve that difference: ``variant, <swept>, strategy, games, est, low, high, fair, diff,
     diff_low, diff_high, games_needed``."""
-    from .stats import games_for_difference, mean_t
+    from .stats import games_for_difference
 
     folder = Path(folder)
     rows, base = [], None
@@ -218,9 +223,8 @@ def strategy_table(folder: Path | str) -> pl.DataFrame:
         for (s,), sub in g.group_by("strategy", maintain_order=True):
             est, lo, hi = wilson(sub["win_share"].sum(), sub.height)
             d = j.filter(pl.col("strategy") == s)
-            dd = (d["win_share"] - d["_b"]).to_numpy()
-            dm, dlo, dhi = mean_t(dd)
-            sd = float(dd.std(ddof=1)) if dd.size > 1 else float("nan")
+            pr = paired_shares(d["win_share"].to_numpy(), d["_b"].to_numpy())  # Agresti-Min: width at 0/N
+            dm, dlo, dhi, sd = pr["est"], pr["low"], pr["high"], pr["sd"]
             row = {"variant": v["folder"], **{k: v["values"][k] for k in meta["vary"]}, "strategy": s,
                    "games": sub.height, "est": float(est) * 100, "low": float(lo) * 100, "high": float(hi) * 100,
                    "fair": 100.0 / float(sub["players"][0]), "diff": dm * 100, "diff_low": dlo * 100,

@@ -26,7 +26,8 @@ import numpy as np
 import polars as pl
 
 from .metrics import mean_by
-from .stats import mean_t_from_moments, wilson
+from .stats import holm, mean_t_from_moments, rate_p, wilson
+from .tables import canonical
 
 ELO = 400.0 / math.log(10.0)  # Elo points per unit of Bradley-Terry log-strength
 
@@ -47,7 +48,7 @@ def per_game(games: pl.LazyFrame) -> pl.DataFrame:
     Columns ``run, game, strategy, players, seats, win_share, best_rank``."""
     return (games.group_by("run", "game", "strategy")
             .agg(pl.col("players").first(), pl.len().alias("seats"), pl.col("win_share").sum(),
-                 pl.col("rank").min().alias("best_rank")).collect())
+                 pl.col("rank").min().alias("best_rank")).sort("run", "game", "strategy").collect())
 
 
 def summary_table(games: pl.LazyFrame) -> pl.DataFrame:
@@ -72,10 +73,10 @@ def summary_table(games: pl.LazyFrame) -> pl.DataFrame:
     out = (sr.join(gw, on="strategy").join(rk, on="strategy").join(_mean_cols(games, "vp", "vp"), on="strategy")
            .join(_mean_cols(games, "margin", "margin"), on="strategy"))
     out = out.with_columns((pl.col("win_rate") / pl.col("fair")).alias("x_fair"))
-    return out.select("strategy", "games", "seat_results", "fair", "win_rate", "win_low", "win_high", "x_fair",
-                      "game_win_rate", "game_win_low", "game_win_high", "game_fair", "mean_rank", "mean_rank_low",
-                      "mean_rank_high", "vp", "vp_low", "vp_high", "margin", "margin_low",
-                      "margin_high").sort("win_rate", "strategy", descending=[True, False])
+    return canonical(out.select("strategy", "games", "seat_results", "fair", "win_rate", "win_low", "win_high", "x_fair",
+                                "game_win_rate", "game_win_low", "game_win_high", "game_fair", "mean_rank", "mean_rank_low",
+                                "mean_rank_high", "vp", "vp_low", "vp_high", "margin", "margin_low", "margin_high"),
+                     by=["win_rate", "strategy"], descending=[True, False])
 
 
 def seat_table(games: pl.LazyFrame) -> pl.DataFrame:
@@ -86,19 +87,27 @@ def seat_table(games: pl.LazyFrame) -> pl.DataFrame:
                                                  pl.col("vp").mean().alias("vp")).collect())
     df = _wilson_cols(df, "wins", "seat_results", "win_rate").rename({"win_rate_low": "win_low",
                                                                        "win_rate_high": "win_high"})
-    return df.select("strategy", "seat", "seat_results", "fair", "win_rate", "win_low", "win_high",
-                     "vp").sort("strategy", "seat")
+    return canonical(df.select("strategy", "seat", "seat_results", "fair", "win_rate", "win_low", "win_high",
+                               "vp").sort("strategy", "seat"))
 
 
 def seat_effect(games: pl.LazyFrame) -> pl.DataFrame:
     """Win rate by seat per player count, all strategies pooled (seats rotated, so this measures the
-    seat itself): ``players, seat, seat_results, fair, win_rate, win_low, win_high, x_fair``."""
-    df = (games.group_by("players", "seat").agg(pl.len().alias("seat_results"), pl.col("win_share").sum().alias("wins"))
-          .collect().with_columns((1.0 / pl.col("players").cast(pl.Float64)).alias("fair")))
+    seat itself): ``players, seat, seat_results, fair, win_rate, win_low, win_high, x_fair, p, p_holm,
+    resolved``; ``p`` is the score test against the fair share, ``p_holm`` Holm-adjusted over every
+    seat of every player count, ``resolved`` = ``p_holm < 0.05`` (no seat effect: any seat called
+    resolved at most 5% of the time)."""
+    df = (games.sort("players", "seat", "run", "game").group_by("players", "seat", maintain_order=True)
+          .agg(pl.len().alias("seat_results"), pl.col("win_share").sum().alias("wins"))
+          .collect().with_columns((1.0 / pl.col("players").cast(pl.Float64)).alias("fair")).sort("players", "seat"))
     df = _wilson_cols(df, "wins", "seat_results", "win_rate").rename({"win_rate_low": "win_low",
                                                                        "win_rate_high": "win_high"})
-    return df.with_columns((pl.col("win_rate") / pl.col("fair")).alias("x_fair")).select(
-        "players", "seat", "seat_results", "fair", "win_rate", "win_low", "win_high", "x_fair").sort("players", "seat")
+    pv = np.asarray(rate_p(df["wins"].to_numpy(), df["seat_results"].to_numpy(), df["fair"].to_numpy()), float).reshape(-1)
+    adj = holm(pv)
+    return canonical(df.with_columns((pl.col("win_rate") / pl.col("fair")).alias("x_fair"), pl.Series("p", pv),
+                                     pl.Series("p_holm", adj), pl.Series("resolved", adj < 0.05)).select(
+        "players", "seat", "seat_results", "fair", "win_rate", "win_low", "win_high", "x_fair", "p", "p_holm",
+        "resolved").sort("players", "seat"))
 
 
 def lineup_table(games: pl.LazyFrame) -> pl.DataFrame:
@@ -106,8 +115,8 @@ def lineup_table(games: pl.LazyFrame) -> pl.DataFrame:
     df = (games.group_by("run", "strategy").agg(pl.col("game").n_unique().alias("games"),
                                                 pl.len().alias("seat_results"), pl.col("win_share").sum().alias("wins"))
           .collect())
-    return _wilson_cols(df, "wins", "seat_results", "win_rate").rename(
-        {"win_rate_low": "win_low", "win_rate_high": "win_high"}).drop("wins").sort("run", "strategy")
+    return canonical(_wilson_cols(df, "wins", "seat_results", "win_rate").rename(
+        {"win_rate_low": "win_low", "win_rate_high": "win_high"}).drop("wins").sort("run", "strategy"))
 
 
 def _pair_rows(pg: pl.DataFrame) -> pl.DataFrame:
@@ -124,12 +133,28 @@ def pairwise(games: pl.LazyFrame) -> pl.DataFrame:
     (tie 1/2), over every game where both sit (common seeds, all lineups).
 
     Returns:
-        ``row, column, games, wins, est, low, high`` (Wilson 95%); ``wins`` of row + column = games.
+        ``row, column, games, wins, est, low, high, p, p_holm, resolved`` (Wilson 95%; ``wins`` of row +
+        column = games). ``p`` is the score test against 50% (the test the Wilson interval inverts);
+        ``p_holm`` is Holm-adjusted over the ``K(K-1)/2`` pairs of strategies (a cell and its mirror are
+        one comparison) and ``resolved`` is ``p_holm < 0.05``, so among equally strong strategies the
+        chance that any cell is called resolved is at most 5%.
     """
-    j = _pair_rows(per_game(games))
-    df = j.group_by("row", "column").agg(pl.len().alias("games"), pl.col("score").sum().alias("wins"))
+    j = _pair_rows(per_game(games).sort("run", "game", "strategy")).sort("row", "column", "run", "game")
+    df = j.group_by("row", "column", maintain_order=True).agg(pl.len().alias("games"), pl.col("score").sum().alias("wins"))
     p, lo, hi = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
-    return df.with_columns(pl.Series("est", p), pl.Series("low", lo), pl.Series("high", hi)).sort("row", "column")
+    pv = np.asarray(rate_p(df["wins"].to_numpy(), df["games"].to_numpy(), 0.5), dtype=float).reshape(-1)
+    rows, cols = df["row"].to_list(), df["column"].to_list()
+    upper = np.array([r < c for r, c in zip(rows, cols)], dtype=bool)
+    adj_u = holm(np.where(upper, pv, np.nan))
+    at = {(r, c): a for r, c, a, u in zip(rows, cols, adj_u, upper) if u}
+    adj = np.array([at.get((r, c), at.get((c, r), np.nan)) for r, c in zip(rows, cols)], dtype=float)
+    return canonical(df.with_columns(pl.Series("est", p), pl.Series("low", lo), pl.Series("high", hi), pl.Series("p", pv),
+                                     pl.Series("p_holm", adj), pl.Series("resolved", adj < 0.05)).sort("row", "column"))
+
+
+def comparisons(pw: pl.DataFrame) -> int:
+    """The number of comparisons a head-to-head table's Holm correction is over (pairs of strategies)."""
+    return int(pw.filter(pl.col("row") < pl.col("column")).height)
 
 
 def bradley_terry(wins: np.ndarray, iters: int = 2000, tol: float = 1e-10) -> np.ndarray:
@@ -167,7 +192,7 @@ def _seed_tensor(games: pl.LazyFrame, strategies: list[str]) -> tuple[np.ndarray
     seeds = np.sort(j["game"].unique().to_numpy())
     pos = {int(s): i for i, s in enumerate(seeds)}
     t = np.zeros((len(seeds), len(strategies), len(strategies)))
-    agg = j.group_by("game", "row", "column").agg(pl.col("score").sum())
+    agg = j.group_by("game", "row", "column").agg(pl.col("score").sum()).sort("game", "row", "column")
     for g, r, c, s in agg.iter_rows():
         t[pos[int(g)], idx[r], idx[c]] += s
     return t, seeds
@@ -269,6 +294,7 @@ def format_terminal(df: pl.DataFrame) -> str:
     """Plain-text table for the terminal: rates in percent (columns ending ``%``), seats numbered
     from 1 (= first player, as in reports; the Parquet tables keep the 0-based ``seat``), counts
     with thousands separators."""
+    df = canonical(df)
     cols = df.columns
     pct = {c for c in cols if c in ("fair", "game_fair") or c.startswith("win") or c.startswith("game_win")}
     rows = []
@@ -295,5 +321,5 @@ TERMINAL_COLUMNS = ("strategy", "games", "seat_results", "fair", "win_rate", "wi
                     "mean_rank", "vp", "margin")
 
 
-__all__ = ["ELO", "TERMINAL_COLUMNS", "as_given", "bradley_terry", "format_terminal", "given_ids", "lineup_table", "pairwise", "payoff_data",
+__all__ = ["ELO", "TERMINAL_COLUMNS", "as_given", "bradley_terry", "comparisons", "format_terminal", "given_ids", "lineup_table", "pairwise", "payoff_data",
            "per_game", "ratings", "seat_effect", "seat_table", "summarize", "summary_table"]

@@ -47,50 +47,78 @@ def _ci(est: float, lo: float, hi: float, places: int = 1) -> str:
     return f"{est * 100:.{places}f}% [{lo * 100:.{places}f}, {hi * 100:.{places}f}]"
 
 
+def _resolved(r: dict) -> bool:
+    """A head-to-head cell (or seat) is resolved: Holm-adjusted (its ``resolved`` column) when the table
+    has one, else its interval excludes the reference."""
+    if r.get("resolved") is not None:
+        return bool(r["resolved"])
+    ref = r.get("fair", 0.5)
+    lo, hi = r.get("low", r.get("win_low")), r.get("high", r.get("win_high"))
+    return lo > ref or hi < ref
+
+
+def _holm_note(n: int) -> str:
+    from .stats import holm_words
+
+    return f"{holm_words(n)}: resolved means the Holm-adjusted p-value is below 0.05"
+
+
 def dominance_answer(summ: pl.DataFrame, pw: pl.DataFrame) -> str:
     """One sentence answering "is there a dominant strategy?" from the head-to-head table.
 
-    A strategy is called dominant when it finishes ahead of every other strategy head to head with
-    every 95% Wilson interval above 50%. Otherwise the best-rated candidate (highest win rate) is
-    named with the pair that does not resolve (interval includes 50%: not resolved, with the games
-    a pair needs to resolve a difference of the size observed) or that it loses (interval below 50%).
+    A strategy is called dominant when it finishes ahead of every other strategy head to head, every
+    pair resolved above 50% (Holm-adjusted over the pairs of strategies when the table carries
+    ``resolved``, :func:`analysis.tournament.pairwise`; its 95% Wilson interval above 50% otherwise).
+    Otherwise the best-rated candidate (highest win rate) is named with the pairs that do not resolve
+    (with the games a pair needs to resolve a difference of the size observed) or that it loses.
     """
     order = summ["strategy"].to_list()
     rows = {(r["row"], r["column"]): r for r in pw.iter_rows(named=True)}
+    note = ""
+    if "resolved" in pw.columns:
+        note = f" ({_holm_note(int(pw.filter(pl.col('row') < pl.col('column')).height))})"
     for s in order:
         mine = [rows[(s, o)] for o in order if o != s and (s, o) in rows]
-        if mine and all(r["low"] > 0.5 for r in mine):
+        if mine and all(r["est"] > 0.5 and _resolved(r) for r in mine):
             w = min(mine, key=lambda r: r["low"])
+            how = "pair resolved above 50%" if note else "95% interval above 50%"
             return (f"Is there a dominant strategy? Yes: {s} finishes ahead of every other strategy head to head, every "
-                    f"95% interval above 50% (closest: {w['column']}, {_ci(w['est'], w['low'], w['high'])} of "
-                    f"{w['games']:,} games).")
+                    f"{how} (closest: {w['column']}, {_ci(w['est'], w['low'], w['high'])} of "
+                    f"{w['games']:,} games){note}.")
     top = order[0]
     mine = sorted((rows[(top, o)] for o in order if o != top and (top, o) in rows), key=lambda r: r["est"])
-    lose = [r for r in mine if r["high"] < 0.5]
+    lose = [r for r in mine if r["est"] < 0.5 and _resolved(r)]
     if lose:
         r = lose[0]
         return (f"Is there a dominant strategy? No: the strategy with the highest win rate, {top}, finishes behind "
-                f"{r['column']} head to head ({_ci(r['est'], r['low'], r['high'])} of {r['games']:,} games).")
-    open_ = [r for r in mine if r["low"] <= 0.5]
+                f"{r['column']} head to head ({_ci(r['est'], r['low'], r['high'])} of {r['games']:,} games){note}.")
+    open_ = [r for r in mine if not (r["est"] > 0.5 and _resolved(r))]
     parts = []
     for r in open_:
         need = games_to_resolve(r["est"])
         parts.append(f"against {r['column']} {_ci(r['est'], r['low'], r['high'])} of {r['games']:,} games"
                      + (f", about {need:,} games resolve a difference this size" if need else ", even"))
     return (f"Is there a dominant strategy? Not resolved at this size: {top} has the highest win rate, but its "
-            f"head-to-head interval includes 50% {'; '.join(parts)}.")
+            f"head-to-head is not resolved {'; '.join(parts)}{note}.")
 
 
 def seat_answer(se: pl.DataFrame) -> str:
     """One sentence on the seat effect (:func:`analysis.tournament.seat_effect`): per player count,
-    every seat's win rate when any seat's 95% interval excludes the fair share."""
+    every seat's win rate when any seat is resolved away from the fair share (Holm-adjusted over every
+    seat of every player count when the table carries ``resolved``; else its 95% interval excludes it)."""
     parts = []
+    held = "resolved" in se.columns
     for (n,), sub in se.group_by("players", maintain_order=True):
         rows = sub.sort("seat").to_dicts()
-        if any(r["win_low"] > r["fair"] or r["win_high"] < r["fair"] for r in rows):
+        if any(_resolved(r) for r in rows):
             parts.append(f"at {n} seats " + ", ".join(f"seat {r['seat'] + 1} wins {_ci(r['win_rate'], r['win_low'], r['win_high'])}"
                                                    for r in rows)
                          + f" of {rows[0]['seat_results']:,} seat-results each against a fair {rows[0]['fair'] * 100:.1f}%")
+    if held:
+        note = _holm_note(se.height)
+        if not parts:
+            return f"Seat effect: no seat resolved away from the fair share ({note})."
+        return "Seat effect: " + "; ".join(parts) + f" (a seat is resolved away from the fair share; {note})."
     if not parts:
         return "Seat effect: no seat's 95% interval excludes the fair share."
     return "Seat effect: " + "; ".join(parts) + " (an interval excludes the fair share)."
@@ -154,7 +182,8 @@ def _pct(df: pl.DataFrame, cols) -> pl.DataFrame:
 def heatmap(pw: pl.DataFrame, order: list[str]) -> "F.plt.Figure":
     """Head-to-head heat map: cell (row, column) = percent of common-seed games in which the row
     strategy finished ahead of the column strategy, with the 95% Wilson interval and the games; a
-    cell whose interval excludes 50% is written in bold, one that includes it in grey (not resolved)."""
+    resolved cell (Holm-adjusted over the pairs, ``resolved``; tables without it: interval excludes 50%)
+    is written in bold, the others in grey (not resolved)."""
     k = len(order)
     pos = {s: i for i, s in enumerate(order)}
     m = np.full((k, k), np.nan)
@@ -163,7 +192,7 @@ def heatmap(pw: pl.DataFrame, order: list[str]) -> "F.plt.Figure":
     for r in pw.iter_rows(named=True):
         i, j = pos[r["row"]], pos[r["column"]]
         m[i, j] = r["est"] * 100
-        resolved[i, j] = r["low"] > 0.5 or r["high"] < 0.5
+        resolved[i, j] = bool(r["resolved"]) if "resolved" in r else (r["low"] > 0.5 or r["high"] < 0.5)
         text[i][j] = f"{r['est'] * 100:.0f}%\n[{r['low'] * 100:.0f}, {r['high'] * 100:.0f}]\nn={r['games']:,}"
     fig, ax = F._fig("Head-to-head: row finishes ahead of column (%)")
     fig.set_size_inches(max(5.0, 1.3 * k + 2), max(4.0, 1.0 * k + 1.5))
@@ -260,17 +289,18 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
 
     pw = T.pairwise(g)
     order = summ["strategy"].to_list()
-    pw_shown = _pct(pw.with_columns(pl.Series("games_needed", [games_to_resolve(p) for p in pw["est"].to_list()],
-                                              dtype=pl.Int64)), ["est", "low", "high"])
+    pw_shown = _pct(pw.drop("p").with_columns(pl.Series("games_needed", [games_to_resolve(p) for p in pw["est"].to_list()],
+                                                        dtype=pl.Int64)), ["est", "low", "high"])
     secs.append(Section(
         "Head-to-head",
         "Cell (row, column): share of the games where both sit in which the row strategy's best seat finished ahead "
         "of the column strategy's best seat (a tie counts 1/2), Wilson 95% interval, n games. Every lineup uses the "
         "same seeds, so each cell is paired on common seeds and balanced over seat orders; row + column = 100%. "
-        "games_needed: games of the pair for a 95% interval of the rate observed to exclude 50% (a cell whose "
-        "interval includes 50% is not resolved at this size).",
-        [("head_to_head", heatmap(pw, order), "Head-to-head matrix (row ahead of column, %); bold: the 95% interval "
-          "excludes 50%; grey: not resolved at this size")],
+        "games_needed: games of the pair for a 95% interval of the rate observed to exclude 50%. A cell is "
+        f"resolved when its score-test p-value against 50%, {_holm_note(T.comparisons(pw))} (so with equally "
+        "strong strategies the chance that any cell is called resolved is at most 5%).",
+        [("head_to_head", heatmap(pw, order), "Head-to-head matrix (row ahead of column, %); bold: resolved "
+          f"({_holm_note(T.comparisons(pw))}); grey: not resolved at this size")],
         [("Head-to-head (percent; est = row ahead)", pw_shown, TableFormat(missing={"games_needed": "-"}))]))
 
     rt = T.ratings(g, resamples=resamples)

@@ -42,12 +42,21 @@ def _interval(lo: float, hi: float, scale: float = 100.0, places: int = 1) -> st
 
 
 def strategy_flags(df: pl.DataFrame, confounded: bool) -> tuple[list[str], pl.DataFrame]:
-    """Ranking, dominant and degenerate strategies per player count: lines and the table behind them."""
+    """Ranking, dominant and degenerate strategies per player count: lines and the table behind them.
+
+    Every flag is a claim of one family (a dominant-strategy test per player count, a degenerate test
+    per strategy and player count), Holm-adjusted together (:func:`analysis.stats.holm`): with equally
+    strong strategies the chance of any such flag is at most 5%. The dominant test is the larger of
+    two p-values (win rate above fair + :data:`DOMINANT_POINTS`, score test; and ahead of the runner-up
+    head to head, paired), the degenerate one the score test of the win rate against half the fair share."""
+    from .stats import holm, holm_words, rate_p
+
     lines = []
     rates = strategy_rates(df)
     note = " (CONFOUNDED with seat: fixed seats)" if confounded else ""
+    claims = []  # (p-value, index into lines where the flag goes, text builder)
     for (players,), sub in rates.group_by("players", maintain_order=True):
-        sub = sub.sort("est", descending=True)
+        sub = sub.sort(["est", "strategy"], descending=[True, False])
         fair = 1.0 / players
         if sub.height < 2:
             r = sub.row(0, named=True)
@@ -61,35 +70,49 @@ def strategy_flags(df: pl.DataFrame, confounded: bool) -> tuple[list[str], pl.Da
         lines.append(f"{players} players, win rates{note} (fair share {fair * 100:.1f}%): {ranking}. "
                      f"{top['strategy']} minus {second['strategy']}: {_pct(h['est'])} percentage points "
                      f"{_interval(h['low'], h['high'])} paired over {h['n']:,} games{need}.")
-        dominant = top["low"] - fair > DOMINANT_POINTS / 100 and h["low"] > 0
-        if dominant:
-            lines.append(f"FLAG dominant strategy ({players} players): {top['strategy']} wins {_pct(top['est'])}% "
-                         f"{_interval(top['low'], top['high'])} of {top['games']:,} games, more than "
-                         f"{DOMINANT_POINTS:.0f} points above the fair share {fair * 100:.1f}%, and beats "
-                         f"{second['strategy']} by {_pct(h['est'])} points {_interval(h['low'], h['high'])}.")
+        bar = min(fair + DOMINANT_POINTS / 100, 1.0 - 1e-9)
+        p_rate = float(rate_p(top["wins"], top["games"], bar)) / 2 if top["est"] > bar else 1.0  # one-sided
+        p_h2h = h["p"] / 2 if (h["est"] == h["est"] and h["est"] > 0) else 1.0
+        p_dom = max(p_rate, p_h2h) if math.isfinite(p_h2h) else 1.0
+        claims.append((p_dom, lambda words, players=players, top=top, second=second, h=h, fair=fair: (
+            f"FLAG dominant strategy ({players} players): {top['strategy']} wins {_pct(top['est'])}% "
+            f"{_interval(top['low'], top['high'])} of {top['games']:,} games, more than "
+            f"{DOMINANT_POINTS:.0f} points above the fair share {fair * 100:.1f}%, and beats "
+            f"{second['strategy']} by {_pct(h['est'])} points {_interval(h['low'], h['high'])} ({words}).")))
         for r in sub.iter_rows(named=True):
-            if r["high"] < fair / 2:
-                lines.append(f"FLAG degenerate strategy ({players} players): {r['strategy']} wins {_pct(r['est'])}% "
-                             f"{_interval(r['low'], r['high'])} of {r['games']:,} games, below half the fair "
-                             f"share ({fair * 50:.1f}%).")
+            p_deg = float(rate_p(r["wins"], r["games"], fair / 2)) / 2 if r["est"] < fair / 2 else 1.0
+            claims.append((p_deg, lambda words, players=players, r=r, fair=fair: (
+                f"FLAG degenerate strategy ({players} players): {r['strategy']} wins {_pct(r['est'])}% "
+                f"{_interval(r['low'], r['high'])} of {r['games']:,} games, below half the fair "
+                f"share ({fair * 50:.1f}%) ({words}).")))
+    if claims:
+        adj = holm([c[0] for c in claims])
+        words = holm_words(len(claims))
+        lines += [text(f"{words}: p = {a:.2g}") for (_, text), a in zip(claims, adj) if a < 0.05]
+        if not any(a < 0.05 for a in adj):
+            lines.append(f"No dominant or degenerate strategy flagged ({words} flag tests).")
     return lines, rates
 
 
 def seat_flags(runs: Runs, df: pl.DataFrame, threshold: float = SEAT_SPREAD_POINTS) -> tuple[list[str], pl.DataFrame]:
-    """Seat advantage spread per player count (flagged past ``threshold`` points)."""
+    """Seat advantage spread per player count (flagged past ``threshold`` points when the best-worst pair
+    is resolved, Holm-adjusted over every pair of seats: :func:`analysis.seats.seat_spread`)."""
+    from .stats import holm_words
+
     names, source = seat_source(runs)
     sp = seat_spread(df.filter(pl.col("run").is_in(names)), threshold)
     lines = []
     for r in sp.iter_rows(named=True):
-        unresolved = r["spread"] > threshold and not r["flagged"]  # past the threshold, interval includes 0
+        unresolved = r["spread"] > threshold and not r["flagged"]  # past the threshold, not resolved
         flag = ("FLAG seat advantage" if r["flagged"] else
-                "seat advantage not resolved (the interval includes 0)" if unresolved else "seat advantage")
+                "seat advantage not resolved (not clear of 0 after the correction)" if unresolved else "seat advantage")
         need = f"; about {r['games_needed']:,} games resolve a spread this size" if r["games_needed"] else ""
         lines.append(f"{flag} ({r['players']} players, from {source}): seat {r['best_seat'] + 1} wins "
                      f"{r['best']:.1f}% {_interval(r['best_low'], r['best_high'], 1)}, seat {r['worst_seat'] + 1} "
                      f"{r['worst']:.1f}% {_interval(r['worst_low'], r['worst_high'], 1)}; spread {r['spread']:.1f} "
                      f"percentage points {_interval(r['spread_low'], r['spread_high'], 1)} paired over "
-                     f"{r['games']:,} games (threshold {threshold:.0f} points){need}.")
+                     f"{r['games']:,} games (threshold {threshold:.0f} points; flagged only when the best-worst "
+                     f"pair is resolved, {holm_words(r['comparisons'])} of seats, p = {r['p_holm']:.2g}){need}.")
     return lines, sp
 
 
@@ -182,10 +205,10 @@ def rule_effect_flags(runs: Runs, df: pl.DataFrame, top: int = 3) -> tuple[list[
             b = df.filter(pl.col("run") == nb)
             j = a.join(b, on=["game", "seat"], suffix="_b")
             for (s,), sub in j.group_by("strategy", maintain_order=True):
-                from .stats import mean_t
+                from .stats import paired_shares
 
-                d = (sub["win_share_b"] - sub["win_share"]).to_numpy()
-                est, lo, hi = mean_t(d)
+                pr = paired_shares(sub["win_share_b"].to_numpy(), sub["win_share"].to_numpy())
+                est, lo, hi = pr["est"], pr["low"], pr["high"]
                 rows.append({"change": ", ".join(f"{k} {v[1]} -> {v[0]}" for k, v in sorted(changed.items())),
                              "strategy": s, "n": sub.height, "est": est * 100, "low": lo * 100, "high": hi * 100,
                              "from_run": na, "to_run": nb})

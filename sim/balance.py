@@ -40,6 +40,7 @@ a search whose options differ from the saved ones is refused, the first differen
 from __future__ import annotations
 
 import json
+import math
 import re
 import shutil
 from dataclasses import dataclass
@@ -278,14 +279,24 @@ def _enqueued(r: Range) -> tuple[str, Any]:
 # ---------------------------------------------------------------------------------------------- run
 def bootstrap(g: pl.DataFrame, t: Target, resamples: int = 200, seed: int = 0) -> tuple[float, float]:
     """95% percentile bootstrap interval of ``t.value`` resampling games (a game index with all its lineups:
-    the common seed is the unit, so the rotation stays balanced)."""
+    the common seed is the unit, so the rotation stays balanced). When every resample gives the same
+    value (no spread) the interval keeps a real width: +-z/(n+2) of 100 points for a point metric (the
+    Agresti-Min half-width with no discordant game), the t width of whole turns' rounding sd for length."""
     keys = g.select("game").unique().sort("game")
     rng = np.random.default_rng(seed)  # keyed by the re-check seed: repeatable
     vals = []
     for _ in range(resamples):
         pick = keys[rng.integers(0, len(keys), len(keys))].with_row_index("copy")
         vals.append(t.value(pick.join(g, on="game").with_columns(pl.col("copy").cast(pl.Int64).alias("game"))))
-    return float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5))
+    lo, hi = float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5))
+    if hi - lo <= 0:  # every resample gave one value: keep the width of the metric's resolution at this size
+        from analysis.stats import sd_floor, z_value
+
+        n, v = len(keys), float(t.value(g))
+        half = (100.0 * z_value() / (n + 2) if METRICS[t.metric][1] == "points"  # Agresti-Min, no discordant game
+                else z_value() * sd_floor(1.0) / math.sqrt(max(n, 1)))  # whole turns
+        lo, hi = min(lo, v - half), max(hi, v + half)
+    return lo, hi
 
 
 def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str, *, trials: int = 30,
@@ -424,7 +435,9 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
     if not rows:
         raise ConfigError(f"every candidate was refused by the rules' consistency check ({trials} trials): narrow --vary")
     tab = pl.DataFrame(rows)
-    tab.write_parquet(out / "trials.parquet")
+    from analysis.tables import canonical_json, write_table
+
+    write_table(tab, out / "trials.parquet")
     pareto = sorted({t.number for t in ost.best_trials})
     order = tab.sort(["met", "excess", "trial"], descending=[True, False, False])
     cand = order.unique(subset=list(ranges), keep="first", maintain_order=True).head(recheck)["trial"].to_list()
@@ -454,7 +467,7 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
         say(f"re-check on fresh seeds: trial {tr}: " + ", ".join(f"{t.metric} {row[t.text]:.2f} [{row[t.text + ' low']:.2f}, "
                                                                   f"{row[t.text + ' high']:.2f}]" for t in tgs))
     rc = pl.DataFrame(fresh)
-    rc.write_parquet(out / "recheck.parquet")
+    write_table(rc, out / "recheck.parquet")
     best = rc.sort(RECHECK_ORDER, descending=[True, False, True, False, False]).row(0, named=True)
     values = {n: best[n] for n in ranges}
     set_line = " ".join(f"--set {k}={v}" for k, v in {**{k: format_value(v) for k, v in fixed.items()}, **values}.items())
@@ -475,6 +488,7 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
         "proposal_is_defaults": all(_same_value(ranges[n], v) for n, v in values.items()),
         "fields": _fields(lineups),
     }
+    summary = canonical_json(summary)  # rounded like the tables: the same games give the same bytes
     rf.write_atomic(out / "balance.json", json.dumps(summary, indent=1, default=str).encode())
     from analysis.balance_report import build
 

@@ -186,9 +186,11 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
     from analysis.robustness import analyse
 
     res = analyse(d, study, ranges, tables)
+    from analysis.tables import canonical_json, write_table
+
+    res["json"] = canonical_json(res["json"])  # rounded: the same games give the same bytes
     rf.write_atomic(out / "results.json", json.dumps(res["json"], indent=1, default=float).encode())
-    res["points"].write_parquet(out / ".conclusions.parquet.tmp")
-    (out / ".conclusions.parquet.tmp").replace(out / "conclusions.parquet")
+    write_table(res["points"], out / "conclusions.parquet")
     from analysis.robustness_report import build
 
     res["page"] = build(out, res["json"], command)

@@ -116,9 +116,10 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
         rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
         raise
     tables = summarize([Path(c.out) for c in cfgs])
-    for name, df in tables.items():
-        df.write_parquet(out / f".{name}.parquet.tmp")
-        (out / f".{name}.parquet.tmp").replace(out / f"{name}.parquet")
+    from analysis.tables import write_table
+
+    for name, df in tables.items():  # rounded and ordered: the same games give the same bytes
+        write_table(df, out / f"{name}.parquet")
     meta["status"] = "complete"
     rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
     return tables

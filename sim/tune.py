@@ -276,10 +276,12 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
     write_preset(out / "preset.toml", game, name, best, note=f"meeplelab tune --game {game} --strategy {strategy} "
                  f"--against {','.join(field)} --players {players} --budget {budget} --games-per-trial "
                  f"{games_per_trial} --eval-games {eval_games} --seed {seed}")
-    rf.write_atomic(out / "tune.json", json.dumps({"game": game, "strategy": name, "field": list(field), "players": players,
-                                               "budget": budget, "games_per_trial": games_per_trial, "seed": seed,
-                                               "best_args": best, "best_train": res.best_train, "trials": trials,
-                                               "heldout": heldout}, indent=1, default=float).encode())
+    from analysis.tables import canonical_json
+
+    rf.write_atomic(out / "tune.json", json.dumps(canonical_json({
+        "game": game, "strategy": name, "field": list(field), "players": players, "budget": budget,
+        "games_per_trial": games_per_trial, "seed": seed, "best_args": best, "best_train": res.best_train,
+        "trials": trials, "heldout": heldout}), indent=1, default=float).encode())
     return res
 
 
