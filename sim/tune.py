@@ -59,7 +59,7 @@ def search_space(game: str, strategy: str) -> list[Dim]:
         raise ConfigError(f"unknown strategy {name!r} for {game}: allowed: {', '.join(avail)}")
     dims = []
     for k, a in avail[name].args.items():
-        if k in SKIP:
+        if k in SKIP or a.default is None:  # an optional condition (abjure-at's suspicion, margin) is not tuned
             continue
         if a.type is float:
             d = float(a.default)
