@@ -7,7 +7,8 @@ player's plan and played inside the compiled play kernel (docs/compiled_play.md)
   Action Observe"),
 - the phases it applies to (the pending decision, ``P_*``), and
 - optional conditions on named features (the Cycle, the seat's Suspicion, Research and Books:
-  ``sim/galileos_truth/features.py``).
+  ``sim/galileos_truth/features.py``), compared with a constant or with a rule number the engine names as a
+  feature (``prison_at``, ``penance_threshold``...: ``abjure-at:margin=M``).
 
 The last rules never Abjure and never pass while anything else is legal, so only the rule that says so Abjures
 (``abjure-at``, ``suspicion-averse``), and a plan never idles a Cycle away.

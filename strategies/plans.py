@@ -204,7 +204,8 @@ def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_a
                 acts += [int(a) for a in rule.prefer]
                 rules.append((k, c0, len(conds), a0, len(acts), sid, mode))
         seat_rules.append(len(rules))
-    return PlanTables(np.array(rules, np.int64).reshape(-1, RULE_WIDTH), np.array(conds, np.int64).reshape(-1, COND_WIDTH),
+    return PlanTables(np.array(rules, np.int64).reshape(-1, RULE_WIDTH),
+                      np.array(conds, np.int64).reshape(-1, COND_WIDTH),
                       np.array(acts, np.int64), np.array(seat_rules, np.int64))
 
 
