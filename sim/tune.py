@@ -52,7 +52,8 @@ def search_space(game: str, strategy: str) -> list[Dim]:
     """The searched arguments of ``strategy`` in ``game``: every float argument (a weight ``w`` is
     searched in [0, 2w], a negative one in [2w, 0], a zero one in [-1, 1], within its declared bounds)
     and every bounded int argument over its bounds; switches (``finish``) and the unit weight ``vp``
-    are kept at their default (see :data:`SKIP`).
+    are kept at their default (see :data:`SKIP`), and an argument without a default (an optional
+    condition such as ``abjure-at``'s ``suspicion`` and ``margin``) is left out.
 
     Raises:
         ConfigError: unknown strategy, or nothing to search.
@@ -65,7 +66,7 @@ def search_space(game: str, strategy: str) -> list[Dim]:
         raise ConfigError(f"unknown strategy {name!r} for {game}: allowed: {', '.join(avail)}")
     dims = []
     for k, a in avail[name].args.items():
-        if k in SKIP:
+        if k in SKIP or a.default is None:  # an optional condition (abjure-at's suspicion, margin) is not tuned
             continue
         if a.type is float:
             d = float(a.default)

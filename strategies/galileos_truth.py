@@ -7,7 +7,8 @@ player's plan and played inside the compiled play kernel (docs/compiled_play.md)
   Action Observe"),
 - the phases it applies to (the pending decision, ``P_*``), and
 - optional conditions on named features (the Cycle, the seat's Suspicion, Research and Books:
-  ``sim/galileos_truth/features.py``).
+  ``sim/galileos_truth/features.py``), compared with a constant or with a rule number the engine names as a
+  feature (``prison_at``, ``penance_threshold``...: ``abjure-at:margin=M``).
 
 The last rules never Abjure and never pass while anything else is legal, so only the rule that says so Abjures
 (``abjure-at``, ``suspicion-averse``), and a plan never idles a Cycle away.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.errors import ConfigError
 from sim.galileos_truth import content as ct
 from sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_OLEVEL, A_PASS, A_PAY,
                                       A_SEC, A_SPACE, A_UPGRADE)
@@ -173,10 +175,40 @@ def scripted(name: str, rules: list[Rule], **args) -> CompiledPlan:
     return CompiledPlan(Plan(name, tuple([EFFECTS_FIRST] + rules + SENSIBLE)), action_sets=action_sets, **args)
 
 
-def abjure_at(cycle: int = 3) -> CompiledPlan:
-    """General plan; Abjure at the first opportunity in Cycle ``cycle``."""
-    return scripted("abjure-at", [R("abjure", "P_MAIN", when=cycle_is(cycle), label=f"Abjure in Cycle {cycle}")]
-                    + general_plan(), cycle=cycle)
+def abjure_at(cycle: int | None = None, suspicion: int | None = None, margin: int | None = None) -> CompiledPlan:
+    """General plan; Abjure at the first main decision (seed 001 §Abjure: a Main Action of a Copernican, not in
+    Period III, which the legal mask enforces) where its conditions hold.
+
+    - ``cycle=N``: in Cycle N, whatever the Suspicion (the only condition when none is given: ``cycle=3``);
+    - ``suspicion=S``: once the seat's Suspicion is at least S, in any Cycle the rules allow;
+    - ``margin=M``: once the seat's Suspicion is within M of the nearer of the End-of-Cycle Penance threshold
+      (``penance_threshold``, A-GT-15) and the Prison threshold (``prison_at``, A-GT-11), both read from the
+      game's rule numbers (features of ``sim/galileos_truth/features.py``): Suspicion >= threshold - M.
+
+    ``cycle`` combines with either (Abjure in that Cycle once the condition holds); ``suspicion`` and
+    ``margin`` together are refused. Reads the Cycle, the seat's Suspicion and the two rule numbers.
+
+    Raises:
+        ConfigError: both ``suspicion`` and ``margin`` given.
+    """
+    if suspicion is not None and margin is not None:
+        raise ConfigError(f"strategy 'abjure-at': suspicion={suspicion} and margin={margin} are two Suspicion "
+                          "conditions: allowed one of them (either may be combined with cycle)")
+    if cycle is None and suspicion is None and margin is None:
+        cycle = 3
+    base = cycle_is(cycle) if cycle is not None else ()
+    in_cycle = f" in Cycle {cycle}" if cycle is not None else ""
+    if suspicion is not None:
+        rules = [R("abjure", "P_MAIN", when=base + susp_at_least(suspicion),
+                   label=f"Abjure{in_cycle} once Suspicion >= {suspicion}")]
+    elif margin is not None:
+        label = f"Abjure{in_cycle} once Suspicion is within {margin} of the Penance or Prison threshold"
+        rules = [R("abjure", "P_MAIN", when=base + (When("suspicion", ">=", -margin, ref=ref),), label=label)
+                 for ref in ("penance_threshold", "prison_at")]
+    else:
+        rules = [R("abjure", "P_MAIN", when=base, label=f"Abjure in Cycle {cycle}")]
+    given = {k: v for k, v in (("cycle", cycle), ("suspicion", suspicion), ("margin", margin)) if v is not None}
+    return scripted("abjure-at", rules + general_plan(), **given)
 
 
 def never_abjure(**_):
@@ -291,8 +323,14 @@ class GTRollout(Rollout):
 
 
 register_strategy("abjure-at", abjure_at, games=GAME, args={
-    "cycle": Arg(int, 3, "Cycle (1-4) in which to Abjure at the first opportunity", 1, 4)},
-    doc="General plan (upgrade, Penance, best space, cards, Write/Observe/Invent); Abjures first thing in Cycle N.")
+    "cycle": Arg(int, 3, "Cycle (1-4) in which to Abjure at the first opportunity (3 when no other condition is "
+                 "given; with suspicion or margin: in that Cycle once it holds)", 1, 4),
+    "suspicion": Arg(int, None, "Abjure once the seat's Suspicion is at least this (none: no Suspicion condition)",
+                     1, 12),
+    "margin": Arg(int, None, "Abjure once Suspicion >= the nearer of the rules' penance_threshold and prison_at "
+                  "minus this (none: no such condition; not with suspicion)", 0, 12)},
+    doc="General plan (upgrade, Penance, best space, cards, Write/Observe/Invent); Abjures first thing in Cycle N, "
+        "or once Suspicion reaches a value or comes within a margin of the rules' Penance/Prison threshold.")
 register_strategy("never-abjure", never_abjure, games=GAME, doc="General plan; stays Copernican.")
 register_strategy("inventor", inventor, games=GAME,
                   doc="Uses Inventions, Philosopher to the Workshop, Creates Inventions; then the general plan.")

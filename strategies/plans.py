@@ -8,6 +8,11 @@ action decides, uniformly among its legal preferred actions (in the order listed
 stream; when no rule decides, the choice is uniform over the legal actions, exactly as
 :class:`strategies.base.RandomStrategy` (so the empty plan *is* ``random``).
 
+A condition compares a feature with a constant or with another feature plus a constant (``When("suspicion",
+">=", -1, ref="prison_at")``: Suspicion within 1 of Prison). Engines name their rule numbers as features
+(Galileo's Truth's ``prison_at``, ``penance_threshold``..., read from the game's parameter vector), so such a
+plan plays differently when a rule number changes.
+
 Some preferences depend on the state ("the fullest Notebook row"): the engine names integer **action
 scores** (``SCORES`` of its features module, each an ``int64[A]`` row its ``action_scores`` kernel fills for
 the deciding seat), and a rule keeps, among its legal preferred actions, those with the highest score
@@ -35,6 +40,8 @@ OPS = {">=": 0, "<=": 1, "==": 2, "!=": 3, ">": 4, "<": 5}
 #: columns of a rule row
 R_KIND, R_COND0, R_COND1, R_ACT0, R_ACT1, R_SCORE, R_MODE = range(7)
 RULE_WIDTH = 7
+#: columns of a condition row: feature id, comparison code, value, reference feature id (-1 none)
+COND_WIDTH = 4
 #: a rule row's kind: every decision kind; the plan's restriction (``Plan.restrict``, first row of a seat)
 ANY_KIND, RESTRICT_KIND = -1, -2
 #: how a rule uses its score (``R_MODE``): not at all, the highest, the positive ones
@@ -43,11 +50,15 @@ SCORE_NONE, SCORE_BEST, SCORE_KEEP = 0, 1, 2
 
 @dataclass(frozen=True)
 class When:
-    """A condition on a named feature of the engine: ``feature op value`` (``When("coffee", ">=", 3)``)."""
+    """A condition on a named feature of the engine: ``feature op value`` (``When("coffee", ">=", 3)``), or,
+    with ``ref``, ``feature op ref + value``: a comparison with another feature, typically a rule number the
+    engine names as a feature (``When("suspicion", ">=", -1, ref="prison_at")``: Suspicion at least one
+    below the Prison threshold of the game's rules)."""
 
     feature: str
     op: str
     value: int
+    ref: str | None = None
 
 
 @dataclass(frozen=True)
@@ -108,7 +119,8 @@ class PlanTables:
         rules: ``int64[R, RULE_WIDTH]``: decision kind code (``ANY_KIND``; ``RESTRICT_KIND`` for a plan's
             restriction), condition rows ``[c0, c1)``, preferred action rows ``[a0, a1)``, action score id
             (-1 none) and how it is used (``SCORE_*``).
-        conds: ``int64[C, 3]``: feature id, comparison code (:data:`OPS`), value.
+        conds: ``int64[C, COND_WIDTH]``: feature id, comparison code (:data:`OPS`), value, reference feature
+            id (-1: none; else the condition is ``feature op reference + value``).
         acts: ``int64[N]``: preferred actions, rule after rule.
         seat_rules: ``int64[P + 1]``: seat ``p``'s rules are rows ``seat_rules[p]:seat_rules[p + 1]``.
     """
@@ -174,6 +186,9 @@ def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_a
                     raise ConfigError(f"{where}: unknown comparison {w.op!r}; allowed: {' '.join(OPS)}")
                 if not _is_int(w.value):
                     raise ConfigError(f"{where}: value {w.value!r} of {w.feature!r} is not an integer; allowed: integers")
+                if w.ref is not None and w.ref not in fid:
+                    raise ConfigError(f"{where}: unknown reference feature {w.ref!r} of {w.feature!r}; allowed: "
+                                      f"{', '.join(features)}")
             if rule.best is not None and rule.keep is not None:
                 raise ConfigError(f"{where}: both best={rule.best!r} and keep={rule.keep!r}; allowed: one of them")
             sid, mode = -1, SCORE_NONE
@@ -183,12 +198,14 @@ def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_a
                 sid, mode = _score_id(where, rule.keep, scores), SCORE_KEEP
             for k in ks or [ANY_KIND]:  # a rule for several kinds is one row per kind
                 c0 = len(conds)
-                conds += [(fid[w.feature], OPS[w.op], int(w.value)) for w in rule.when]
+                conds += [(fid[w.feature], OPS[w.op], int(w.value), -1 if w.ref is None else fid[w.ref])
+                          for w in rule.when]
                 a0 = len(acts)
                 acts += [int(a) for a in rule.prefer]
                 rules.append((k, c0, len(conds), a0, len(acts), sid, mode))
         seat_rules.append(len(rules))
-    return PlanTables(np.array(rules, np.int64).reshape(-1, RULE_WIDTH), np.array(conds, np.int64).reshape(-1, 3),
+    return PlanTables(np.array(rules, np.int64).reshape(-1, RULE_WIDTH),
+                      np.array(conds, np.int64).reshape(-1, COND_WIDTH),
                       np.array(acts, np.int64), np.array(seat_rules, np.int64))
 
 

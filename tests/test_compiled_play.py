@@ -84,6 +84,28 @@ def test_compiled_and_python_loop_paths_give_the_same_games(n):
     assert not a.events.equals(r.events)
 
 
+def _bank_over(lead: int) -> CompiledPlan:
+    """Bank once the pot is at least the round number plus ``lead`` (a condition against another feature)."""
+    return CompiledPlan(Plan("bank-over", (
+        Rule(f"bank once the pot >= round + {lead}", prefer=(toy.STOP,), kinds=("D_TURN",),
+             when=(When("pot", ">=", lead, ref="round"),)),
+        Rule("draw", prefer=(toy.DRAW,)),
+        Rule("stop", prefer=(toy.STOP,)),
+    )))
+
+
+def test_a_condition_against_another_feature_gives_the_same_games_on_both_paths():
+    g = make_game("toy")
+    seats = [_bank_over(1), toy.bank_at(3)]
+    a = play_batch(g, seats, np.arange(300), 7)
+    b = play_batch(g, seats, np.arange(300), 7, compiled=False)
+    _same(a, b)
+    # the reference feature is read: no constant threshold plays these games, and the lead matters
+    for n in range(1, 9):
+        assert not play_batch(g, [toy.bank_at(n), toy.bank_at(3)], np.arange(300), 7).events.equals(a.events), n
+    assert not play_batch(g, [_bank_over(2), toy.bank_at(3)], np.arange(300), 7).events.equals(a.events)
+
+
 def test_mixed_compiled_and_python_seats():
     g = make_game("toy")
     seats = [toy.bank_at(3), RandomStrategy(), toy.bank_at(2)]
@@ -126,6 +148,9 @@ def test_a_bad_plan_is_refused_in_one_line_naming_the_value():
         compile_plans([Plan("p", (Rule("r", (0,), when=(When("pot", ">=", "four"),)),))], mod.KINDS, mod.FEATURES, 2)
     with pytest.raises(ConfigError, match="unknown action set 'drawers'; allowed: none"):
         resolve(Plan("p", (Rule("r", "drawers"),)), None)
+    with pytest.raises(ConfigError, match="unknown reference feature 'prison_at' of 'pot'; allowed: pot, draws"):
+        compile_plans([Plan("p", (Rule("r", (0,), when=(When("pot", ">=", 0, ref="prison_at"),)),))], mod.KINDS,
+                      mod.FEATURES, 2)
     with pytest.raises(ConfigError, match="unknown comparison '=>'"):
         compile_plans([Plan("p", (Rule("r", (0,), when=(When("pot", "=>", 1),)),))], mod.KINDS, mod.FEATURES, 2)
 

@@ -88,3 +88,16 @@ def test_the_compiled_heuristic_runs_uncompiled_and_gives_the_same_games(args):
     assert plain.returncode == 0 and jit.returncode == 0, (plain.stderr[-2000:], jit.stderr[-2000:])
     assert plain.stdout.split()[-2:] == jit.stdout.split()[-2:]
     assert int(jit.stdout.split()[-1]) > 100
+
+
+def test_plan_conditions_against_rule_numbers_run_uncompiled_and_give_the_same_games():
+    # abjure-at:margin compares Suspicion with the rules' penance_threshold and prison_at (reference features)
+    args = ("galileos-truth", "abjure-at:margin=1+abjure-at:suspicion=4+never-abjure", "3")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    plain = subprocess.run([sys.executable, "-c", COMPILED_HEURISTIC, *args], cwd=ROOT, env=env, capture_output=True,
+                           text=True, timeout=600)
+    jit = subprocess.run([sys.executable, "-c", COMPILED_HEURISTIC, *args], cwd=ROOT, capture_output=True, text=True,
+                         timeout=600)
+    assert plain.returncode == 0 and jit.returncode == 0, (plain.stderr[-2000:], jit.stderr[-2000:])
+    assert plain.stdout.split()[-2:] == jit.stdout.split()[-2:]
+    assert int(jit.stdout.split()[-1]) > 100

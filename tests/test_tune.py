@@ -18,6 +18,8 @@ def test_search_space_takes_bounded_ints_and_skips_switches():
     assert set(dims) == {"k", "top", "horizon"} and (dims["k"].lo, dims["k"].hi) == (1, 65)
     with pytest.raises(ConfigError, match="strategy 'heuristic' has no argument to tune"):
         search_space("toy", "heuristic")  # vp is the unit and finish a switch
+    # abjure-at's optional Suspicion conditions have no default: only the Cycle is searched
+    assert [(d.name, d.lo, d.hi) for d in search_space("galileos-truth", "abjure-at")] == [("cycle", 1, 4)]
 
 
 def test_play_field_puts_the_candidate_in_every_seat_on_common_seeds():

@@ -81,10 +81,15 @@ def compare(x, op, v):
 
 @njit(cache=True, _nrt=False)
 def conditions_hold(conds, c0, c1, fv):
-    """True when the condition rows ``c0:c1`` of ``conds`` (feature id, comparison code, value) all hold on
-    the feature vector ``fv`` (``int64[F]``)."""
+    """True when the condition rows ``c0:c1`` of ``conds`` (feature id, comparison code, value, reference
+    feature id) all hold on the feature vector ``fv`` (``int64[F]``): ``fv[feature] op value``, or, with a
+    reference feature (id >= 0, e.g. a rule number the engine names as a feature), ``fv[feature] op
+    fv[reference] + value``."""
     for c in range(c0, c1):
-        if not compare(fv[conds[c, 0]], conds[c, 1], conds[c, 2]):
+        v = conds[c, 2]
+        if conds[c, 3] >= 0:
+            v += fv[conds[c, 3]]
+        if not compare(fv[conds[c, 0]], conds[c, 1], v):
             return False
     return True
 

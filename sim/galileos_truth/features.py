@@ -9,19 +9,26 @@ from .cols import (BESIDE, BOOKS, COINS, COPER, CYCLE, END_LOSS, INV_OWNER, LEVE
                    SLOT_CTYPE, SUSP, TSEAL, TURN, VP, WINDOW)
 from .content import CK_BASIC, CK_PYRAMID, N_SUBJECTS, NB, SEAL_SPACES, WCOLS, WROWS
 from .rules import dispatch
-from .state import I_BAND_START, I_BAND_VP, I_BESIDE_VP, I_STAKE_VP, I_TRUTH_FLAT, I_TRUTH_TILE, N_BANDS, PH_STAKE
+from .state import (I_ABJ_DROP, I_BAND_START, I_BAND_VP, I_BESIDE_VP, I_P3, I_PEN_THR, I_PRISON, I_STAKE, I_STAKE_VP,
+                    I_TRUTH_FLAT, I_TRUTH_TILE, N_BANDS, PH_STAKE)
 
 #: action score names (none: Galileo's Truth plans prefer constant action sets)
 SCORES = ()
-#: feature names, in the order of the feature vector
-FEATURES = ("cycle", "suspicion", "research", "books_total", "coins", "level", "vp")
-F_CYCLE, F_SUSPICION, F_RESEARCH, F_BOOKS_TOTAL, F_COINS, F_LEVEL, F_VP = range(len(FEATURES))
+#: feature names, in the order of the feature vector: the deciding seat's state, then rule numbers of the
+#: game's parameters (``Params`` fields of the same names), which a condition compares a feature with
+#: (``When("suspicion", ">=", -1, ref="prison_at")``)
+FEATURES = ("cycle", "suspicion", "research", "books_total", "coins", "level", "vp",
+            "prison_at", "stake_at", "penance_threshold", "abjure_suspicion_drop", "period3_first_cycle")
+(F_CYCLE, F_SUSPICION, F_RESEARCH, F_BOOKS_TOTAL, F_COINS, F_LEVEL, F_VP,
+ F_PRISON_AT, F_STAKE_AT, F_PENANCE_THRESHOLD, F_ABJURE_DROP, F_PERIOD3) = range(len(FEATURES))
 
 
 @njit(cache=True, _nrt=False)
 def features(S, C, PR, g, p, out):
     """Fill ``out`` (``int64[len(FEATURES)]``) for seat ``p`` deciding in game ``g``: the Cycle, the seat's
-    Suspicion, Research tokens, Books on all Subject tracks, Coins, Academic Level and VP."""
+    Suspicion, Research tokens, Books on all Subject tracks, Coins, Academic Level and VP; then the rule numbers
+    ``prison_at``, ``stake_at``, ``penance_threshold``, ``abjure_suspicion_drop`` and ``period3_first_cycle``
+    (the first Cycle without Abjure) from the parameter vector ``PR``."""
     out[F_CYCLE] = S.game[g, CYCLE]
     out[F_SUSPICION] = S.seat[g, p, SUSP]
     out[F_RESEARCH] = S.seat[g, p, RESEARCH]
@@ -32,6 +39,11 @@ def features(S, C, PR, g, p, out):
     out[F_COINS] = S.seat[g, p, COINS]
     out[F_LEVEL] = S.seat[g, p, LEVEL]
     out[F_VP] = S.seat[g, p, VP]
+    out[F_PRISON_AT] = PR[I_PRISON]
+    out[F_STAKE_AT] = PR[I_STAKE]
+    out[F_PENANCE_THRESHOLD] = PR[I_PEN_THR]
+    out[F_ABJURE_DROP] = PR[I_ABJ_DROP]
+    out[F_PERIOD3] = PR[I_P3]
 
 
 @njit(cache=True, _nrt=False)

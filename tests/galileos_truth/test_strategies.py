@@ -7,8 +7,11 @@ import numpy as np
 import polars as pl
 import pytest
 
+from analysis.stats import wilson
+from sim.core.errors import ConfigError
 from sim.core.rng import Streams
 from sim.galileos_truth import GalileosTruth
+from sim.galileos_truth.params import Params
 from sim.galileos_truth.state import P_MAIN, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED
 from sim.play import play_batch
 from strategies.base import StrategyRNG, View
@@ -17,7 +20,8 @@ from strategies.registry import make_strategy, strategies_for
 
 G = "galileos-truth"
 SCRIPTED = ["abjure-at:cycle=1", "abjure-at:cycle=2", "abjure-at:cycle=3", "abjure-at:cycle=4", "never-abjure",
-            "inventor", "observer", "writer", "suspicion-averse"]
+            "inventor", "observer", "writer", "suspicion-averse", "abjure-at:suspicion=4", "abjure-at:margin=1",
+            "abjure-at:cycle=3,suspicion=4"]
 
 
 @pytest.fixture(scope="module")
@@ -212,3 +216,95 @@ def test_strategies_decide_only_in_their_phase(game):
     for sid in SCRIPTED:
         a = make_strategy(G, sid).act(View(game, s, idx, 0), m, StrategyRNG(Streams.for_games(1, s.game_id, 1), idx))
         assert m[idx, a].all()
+
+
+# ---------------------------------------------------------------------- plans that react to the rules (issue 28)
+
+#: rule numbers moved for the response test: the End-of-Cycle Penance threshold and Prison further up the track
+MOVED = {"penance_threshold": 9, "prison_at": 10}
+
+
+def _abjures(r, seat: int = 0) -> pl.DataFrame:
+    """The seat's Abjure events with the Suspicion the Abjure removed (``before - after`` of the event)."""
+    ev = pl.from_arrow(r.events).filter((pl.col("kind") == "abjure") & (pl.col("seat") == seat))
+    return ev.with_columns((pl.col("before").cast(pl.Int64) - pl.col("after").cast(pl.Int64)).alias("removed"))
+
+
+def _vs_never(game, sid: str, n: int = 300, seed: int = 3):
+    return play_batch(game, [make_strategy(G, sid), make_strategy(G, "never-abjure")], np.arange(n), seed)
+
+
+def test_abjure_at_ids_conditions_and_refusal():
+    assert make_strategy(G, "abjure-at").id == "abjure-at:cycle=3"  # unchanged: the golden games' id
+    assert make_strategy(G, "abjure-at:suspicion=4").id == "abjure-at:suspicion=4"
+    assert make_strategy(G, "abjure-at:margin=1").id == "abjure-at:margin=1"
+    both = make_strategy(G, "abjure-at:cycle=2,suspicion=4")
+    assert both.id == "abjure-at:cycle=2,suspicion=4"
+    assert both.explain()[1] == "Abjure in Cycle 2 once Suspicion >= 4"
+    assert make_strategy(G, "abjure-at:margin=1").explain()[1] == (
+        "Abjure once Suspicion is within 1 of the Penance or Prison threshold")
+    with pytest.raises(ConfigError, match=r"^strategy 'abjure-at': suspicion=4 and margin=1 are two Suspicion "
+                                          r"conditions: allowed one of them"):
+        make_strategy(G, "abjure-at:suspicion=4,margin=1")
+    with pytest.raises(ConfigError, match="out of range"):
+        make_strategy(G, "abjure-at:suspicion=0")
+
+
+def test_abjure_at_suspicion_and_margin_abjure_only_when_their_condition_holds(game):
+    s4 = _abjures(_vs_never(game, "abjure-at:suspicion=4", n=64))
+    assert s4.height >= 20 and (s4["before"] >= 4).all() and (s4["cycle"] < 5).all()
+    c3s4 = _abjures(_vs_never(game, "abjure-at:cycle=3,suspicion=4", n=64))
+    assert c3s4.height >= 10 and (c3s4["before"] >= 4).all() and (c3s4["cycle"] == 3).all()
+    m1 = _abjures(_vs_never(game, "abjure-at:margin=1", n=64))
+    assert m1.height >= 5 and (m1["before"] >= 6 - 1).all()  # penance_threshold 6 is the nearer threshold
+    moved = _abjures(_vs_never(GalileosTruth(params=Params().replace(penance_threshold=7, prison_at=9)),
+                               "abjure-at:margin=2", n=64))
+    assert moved.height >= 5 and (moved["before"] >= 7 - 2).all()
+
+
+def test_the_conditional_plan_responds_to_the_rule_numbers_where_abjure_at_cycle_does_not(game):
+    # 300 games per arm against never-abjure, common seeds; Abjure rate of seat 0 with 95% Wilson intervals
+    moved_game = GalileosTruth(params=Params().replace(**MOVED))
+    rate = {}
+    for sid in ("abjure-at:margin=1", "abjure-at:cycle=2"):
+        for name, g in (("default", game), ("moved", moved_game)):
+            k = _abjures(_vs_never(g, sid)).height
+            rate[sid, name] = tuple(float(x) for x in wilson(k, 300))  # rate, low, high
+    m_def, m_mov = rate["abjure-at:margin=1", "default"], rate["abjure-at:margin=1", "moved"]
+    c_def, c_mov = rate["abjure-at:cycle=2", "default"], rate["abjure-at:cycle=2", "moved"]
+    # measured: margin=1 27.0% [22.3, 32.3] -> 1.3% [0.5, 3.4]; cycle=2 100% [98.7, 100] both
+    assert 0.2 < m_def[0] < 0.35 and m_mov[0] < 0.05
+    assert m_mov[2] < m_def[1]                            # the intervals are apart: the plan read the rules
+    assert c_def[0] == c_mov[0] and c_def[0] > 0.98       # the Cycle plan abjures as before
+    assert not (c_mov[2] < c_def[1] or c_def[2] < c_mov[1])  # its intervals overlap
+
+
+def test_abjure_at_suspicion_removes_nearly_the_full_drop_where_abjure_at_cycle_does_not(game):
+    drop = game.params.abjure_suspicion_drop
+    share = {}
+    for sid in ("abjure-at:suspicion=4", "abjure-at:cycle=2"):
+        ab = _abjures(_vs_never(game, sid))
+        k = int((ab["removed"] >= drop - 1).sum())
+        share[sid] = (ab["removed"].mean(), *(float(x) for x in wilson(k, ab.height)))  # mean, share, low, high
+    s4, c2 = share["abjure-at:suspicion=4"], share["abjure-at:cycle=2"]
+    # measured (300 games each): suspicion=4 removes 4.07 on average, 181 of 181 Abjures remove >= 4 of the 5;
+    # cycle=2 removes 1.95, 9 of 300 remove >= 4 (3.0% [1.6, 5.6])
+    assert s4[0] >= 4.0 and c2[0] < 2.5
+    assert s4[1] > 0.95 and c2[1] < 0.1
+    assert s4[2] > c2[3]                                   # the intervals are apart
+
+
+@pytest.mark.parametrize("params", [None, MOVED])
+def test_conditional_abjure_games_are_the_same_on_both_paths_and_for_any_batch_split(params):
+    g = GalileosTruth(params=Params().replace(**params) if params else None)
+    ids = ["abjure-at:margin=1", "abjure-at:suspicion=4", "abjure-at:cycle=3,suspicion=4"]
+    seats = [make_strategy(G, s) for s in ids]
+    a = play_batch(g, seats, np.arange(8), 5)
+    b = play_batch(g, seats, np.arange(8), 5, compiled=False)
+    parts = [play_batch(g, seats, np.arange(i, j), 5) for i, j in ((0, 3), (3, 6), (6, 8))]  # batch sizes 3 and 2
+    import pyarrow as pa
+
+    for t in ("games", "turns", "events"):
+        assert getattr(a, t).equals(getattr(b, t)), t
+        assert pa.concat_tables([getattr(p, t) for p in parts]).equals(getattr(a, t)), t
+    assert pl.from_arrow(a.events).filter(pl.col("kind") == "abjure").height >= 4  # the condition fired
