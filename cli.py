@@ -48,6 +48,27 @@ def _root(version: bool = typer.Option(False, "--version", callback=_print_versi
     """Monte Carlo strategy analysis for Unconscious Mind and Galileo's Truth."""
 
 
+class Seating(str, Enum):
+    """``--seating``: how strategies take the seats (sim.seating)."""
+
+    rotate = "rotate"
+    random = "random"
+    fixed = "fixed"
+
+
+class Backend(str, Enum):
+    """``--backend``: the joblib backend that runs the chunks."""
+
+    loky = "loky"
+    threading = "threading"
+    dask = "dask"
+
+
+def _plain(choice):
+    """An enum choice as its plain string (None stays None): what the run config stores."""
+    return None if choice is None else getattr(choice, "value", choice)
+
+
 def _fail(msg: str, code: int = 2) -> None:
     typer.echo(f"error: {msg}", err=True)
     raise typer.Exit(code)
@@ -90,12 +111,12 @@ def simulate(
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default 4)."),
     strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (a mirror match; default random); arguments follow the id: heuristic:vp=1,finish=0,random."),
     games: Optional[int] = typer.Option(None, "--games", help="Number of games in total, over all seat orders (default 2000); rotate rounds it down to a whole number of games per seat order."),
-    seating: Optional[str] = typer.Option(None, "--seating", help="rotate (default: every strategy in every seat equally often, seat orders on common game seeds), random (a seat order drawn per game) or fixed (strategy k in seat k)."),
+    seating: Optional[Seating] = typer.Option(None, "--seating", help="rotate (default: every strategy in every seat equally often, seat orders on common game seeds), random (a seat order drawn per game) or fixed (strategy k in seat k)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Run seed (default 0)."),
     batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch and per part file (default 1024)."),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per task and part file (default: batches filling at least 1024 games)."),
     n_jobs: Optional[int] = typer.Option(None, "--n-jobs", help="Parallel workers, -1 = all cores (default -1)."),
-    backend: Optional[str] = typer.Option(None, "--backend", help="loky (default), threading or dask."),
+    backend: Optional[Backend] = typer.Option(None, "--backend", help="Where chunks run: loky worker processes (default), threads, or a Dask cluster (with --scheduler)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address for --backend dask."),
     out: Optional[Path] = typer.Option(None, "--out", help="Run folder to write."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
@@ -120,8 +141,8 @@ def simulate(
     if config is not None and resume and "seating" not in base:
         base["seating"] = "fixed"  # a run.toml written before seating existed: its games were seated fixed
     given = {"game": game, "players": players, "strategies": _strategies(strategies), "games": games, "seed": seed,
-             "seating": seating,
-             "batch_size": batch_size, "chunk_size": chunk_size, "n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
+             "seating": _plain(seating),
+             "batch_size": batch_size, "chunk_size": chunk_size, "n_jobs": n_jobs, "backend": _plain(backend), "scheduler": scheduler,
              "out": str(out) if out is not None else None, "content": str(content) if content is not None else None}
     for k, v in given.items():
         if v is not None:
@@ -244,13 +265,13 @@ def sweep(
     players: int = typer.Option(4, "--players", help="Seats per game."),
     strategies: str = typer.Option("random", "--strategies", help="One strategy id per seat, comma separated, or one for all. Use scripted strategies for rule effects: random seats rarely react to a rule."),
     games: int = typer.Option(1000, "--games", help="Games per variant (in total over all seat orders)."),
-    seating: str = typer.Option("rotate", "--seating", help="rotate (default), random or fixed."),
+    seating: Seating = typer.Option(Seating.rotate, "--seating", help="rotate: every strategy in every seat equally often, on common game seeds; random: a seat order drawn per game; fixed: strategy k in seat k."),
     target: Optional[str] = typer.Option(None, "--target", help="STRATEGY=RATE: solve for the value of the first swept parameter that brings the strategy to the win rate (percent or fraction), with an interval from the paired data."),
     seed: int = typer.Option(0, "--seed", help="Seed shared by every variant (common random numbers)."),
-    batch_size: int = typer.Option(1024, "--batch-size"),
-    n_jobs: int = typer.Option(-1, "--n-jobs"),
-    backend: str = typer.Option("loky", "--backend"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler"),
+    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
+    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    backend: Backend = typer.Option(Backend.loky, "--backend", help="Where chunks run: loky worker processes, threads, or a Dask cluster (with --scheduler)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://HOST:8786) for --backend dask."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Sweep folder (one run folder per variant, plus report/)."),
     resume: bool = typer.Option(False, "--resume",
@@ -269,8 +290,8 @@ def sweep(
     from sim.core.errors import ConfigError
 
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or ("random",), games=games,
-                     seed=seed, batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
-                     out=str(out), params=parse_set_options(set_), seating=seating)
+                     seed=seed, batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
+                     out=str(out), params=parse_set_options(set_), seating=_plain(seating))
     v = parse_vary(vary)
     goal = None
     if target is not None:
@@ -307,9 +328,9 @@ def experiment(
     players: int = typer.Option(4, "--players", help="Seats per game."),
     games: int = typer.Option(2400, "--games", help="Games per arm in total over all seat orders."),
     seed: int = typer.Option(0, "--seed", help="Seed shared by every arm (common random numbers)."),
-    seating: str = typer.Option("rotate", "--seating", help="rotate (default), random or fixed."),
-    batch_size: int = typer.Option(1024, "--batch-size"),
-    n_jobs: int = typer.Option(-1, "--n-jobs"),
+    seating: Seating = typer.Option(Seating.rotate, "--seating", help="rotate: every strategy in every seat equally often, on common game seeds; random: a seat order drawn per game; fixed: strategy k in seat k."),
+    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
+    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Experiment folder (one run folder per arm, plus report/)."),
     resume: bool = typer.Option(False, "--resume",
@@ -327,7 +348,7 @@ def experiment(
 
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
                      batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=parse_set_options(set_),
-                     seating=seating)
+                     seating=_plain(seating))
     arms = plan_experiment(base, vary=vary, control=control, treat=treat)
 
     def on_arm(i: int, n: int, name: str) -> None:
@@ -352,8 +373,8 @@ def tournament(
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game, at least 2 (default: one per strategy)."),
     games: int = typer.Option(1000, "--games", help="Games per lineup (seat arrangement); every lineup plays the same seeds."),
     seed: int = typer.Option(0, "--seed", help="Seed shared by every lineup (common random numbers)."),
-    batch_size: int = typer.Option(1024, "--batch-size"),
-    n_jobs: int = typer.Option(-1, "--n-jobs"),
+    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
+    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
     every_profile: bool = typer.Option(False, "--every-profile",
                                        help="Also play lineups where a strategy holds several seats (the metagame needs them at 3+ seats)."),

@@ -48,3 +48,24 @@ def test_license_is_an_spdx_expression_with_its_file():
     assert project["license"] == "MIT"
     assert project["license-files"] == ["LICENSE"]
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+
+
+def test_every_option_has_help_and_choices_are_listed(capsys, monkeypatch):
+    import typer
+
+    cmd = typer.main.get_command(cli.app)
+    missing = [(name, p.opts) for name, c in cmd.commands.items() for p in c.params
+               if p.param_type_name == "option" and not p.help]
+    assert missing == []
+    for command in ("simulate", "sweep", "experiment"):
+        code, out, _ = run_cli([command, "--help"], capsys, monkeypatch)
+        assert code == 0 and "rotate|random|fixed" in out, command
+    code, out, _ = run_cli(["sweep", "--help"], capsys, monkeypatch)
+    assert "loky|threading|dask" in out
+
+
+def test_a_seating_outside_the_choices_is_refused_listing_them(capsys, monkeypatch, tmp_path):
+    code, _, err = run_cli(["sweep", "--game", "toy", "--vary", "rounds=1,2", "--seating", "circle",
+                            "--out", str(tmp_path / "s")], capsys, monkeypatch)
+    assert code == 2 and "'circle'" in err and "rotate" in err and "fixed" in err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "s").exists()
