@@ -39,6 +39,7 @@ def user_errors(fn: Callable) -> Callable:
         from sim.core.errors import UserError, environment_message, os_error_of
 
         try:
+            _probe_writable(kw.get("out"))
             return fn(*a, **kw)
         except UserError as e:
             _fail(str(e))
@@ -49,6 +50,30 @@ def user_errors(fn: Callable) -> Callable:
             _fail(environment_message(err, _output_of(kw), _again(fn.__name__, kw)), code=1)
 
     return wrapper
+
+
+def _probe_writable(out: Optional[Path]) -> None:
+    """Raise the OSError of a read-only ``--out`` before anything is played or printed: a file is created and
+    removed in the nearest existing folder of ``out`` (nothing else is created)."""
+    import os
+    import tempfile
+
+    from sim.core.errors import is_environment_error
+
+    if out is None:
+        return
+    d = Path(out)
+    while not d.exists() and d != d.parent:
+        d = d.parent
+    if not d.is_dir():
+        return  # a file in the way: the command names it (bad input)
+    try:
+        fd, name = tempfile.mkstemp(prefix=".write-probe-", dir=d)
+        os.close(fd)
+        os.unlink(name)
+    except OSError as e:
+        if is_environment_error(e):
+            raise OSError(e.errno, e.strerror, str(d)) from None
 
 
 def _output_of(kw: dict) -> Optional[Path]:

@@ -33,7 +33,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .core.errors import RunFolderError
+from .core.errors import RunFolderError, is_environment_error
 
 TABLES = ("games", "turns", "events")
 MANIFEST = "manifest.json"
@@ -322,6 +322,8 @@ def _check_writable(run: Path) -> None:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as e:
+        if is_environment_error(e):  # a read-only or full file system: the CLI says so in one line, exit 1
+            raise OSError(e.errno, e.strerror, str(run)) from None
         raise RunFolderError(f"cannot write to output folder {str(run)!r}: {e.strerror or e}") from None
 
 

@@ -46,6 +46,11 @@ _READ_ONLY = {_errno.EROFS, _errno.EACCES, _errno.EPERM}
 _FULL = {_errno.ENOSPC, getattr(_errno, "EDQUOT", _errno.ENOSPC), _errno.EFBIG}
 
 
+def is_environment_error(e: OSError) -> bool:
+    """True for a read-only or full file system (EROFS, EACCES, EPERM, ENOSPC, EDQUOT, EFBIG)."""
+    return e.errno in _READ_ONLY | _FULL
+
+
 def os_error_of(e: BaseException) -> OSError | None:
     """The file-system error ``e`` is, or carries (a polars ``ComputeError`` wrapping "os error 28", an
     ``OSError`` in its cause chain), as an ``OSError`` with its errno; None when it is not one."""
