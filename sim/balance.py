@@ -372,7 +372,7 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     if not rows:
         raise ConfigError(f"every candidate was refused by the rules' consistency check ({trials} trials): narrow --vary")
     tab = pl.DataFrame(rows)
-    tab.write_parquet(out / "trials.parquet")
+    rf.write_frame(out / "trials.parquet", tab)
     pareto = sorted({t.number for t in ost.best_trials})
     order = tab.sort(["met", "excess", "trial"], descending=[True, False, False])
     cand = order.unique(subset=list(ranges), keep="first", maintain_order=True).head(recheck)["trial"].to_list()
@@ -396,7 +396,7 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         say(f"re-check on fresh seeds: trial {tr}: " + ", ".join(f"{t.metric} {row[t.text]:.2f} [{row[t.text + ' low']:.2f}, "
                                                                   f"{row[t.text + ' high']:.2f}]" for t in tgs))
     rc = pl.DataFrame(fresh)
-    rc.write_parquet(out / "recheck.parquet")
+    rf.write_frame(out / "recheck.parquet", rc)
     best = rc.sort(RECHECK_ORDER, descending=[True, False, True, False, False]).row(0, named=True)
     values = {n: best[n] for n in ranges}
     set_line = " ".join(f"--set {k}={v}" for k, v in {**{k: format_value(v) for k, v in fixed.items()}, **values}.items())

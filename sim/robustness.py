@@ -187,8 +187,7 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
 
     res = analyse(d, study, ranges, tables)
     rf.write_atomic(out / "results.json", json.dumps(res["json"], indent=1, default=float).encode())
-    res["points"].write_parquet(out / ".conclusions.parquet.tmp")
-    (out / ".conclusions.parquet.tmp").replace(out / "conclusions.parquet")
+    rf.write_frame(out / "conclusions.parquet", res["points"])
     from analysis.robustness_report import build
 
     res["page"] = build(out, res["json"], command)
@@ -206,9 +205,7 @@ def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, st
 
     def store(i, df):
         nonlocal n
-        tmp = out / "points" / f".p{i:05d}.parquet.tmp"
-        df.write_parquet(tmp)
-        tmp.replace(out / "points" / f"p{i:05d}.parquet")
+        rf.write_frame(out / "points" / f"p{i:05d}.parquet", df)
         n += 1
         el = time.perf_counter() - t0
         rate = n * gpp / el if el > 0 else 0.0

@@ -33,7 +33,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .core.errors import RunFolderError, is_environment_error
+from .core.errors import RunFolderError, is_environment_error, os_error_of
 
 TABLES = ("games", "turns", "events")
 MANIFEST = "manifest.json"
@@ -48,13 +48,55 @@ def now() -> str:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary name and a rename."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    """Write ``data`` to ``path`` through a temporary name and a rename.
+
+    On any failure (a full disk) the temporary file is removed and ``path`` keeps what it held; the error
+    is an ``OSError`` naming ``path``."""
+    path = Path(path)
+    with _replacing(path) as tmp:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+def write_frame(path: Path, df) -> None:
+    """Write a polars DataFrame as Parquet to ``path`` atomically (see :func:`write_atomic`); a polars
+    error that carries a file-system error (``ComputeError: ... (os error 28)``) becomes that ``OSError``."""
+    path = Path(path)
+    with _replacing(path) as tmp:
+        df.write_parquet(tmp)
+
+
+class _replacing:
+    """``with _replacing(path) as tmp``: write ``tmp`` (hidden, no ``*.parquet`` glob matches it), then it
+    replaces ``path``; on an exception ``tmp`` is removed and a file-system error is raised as an
+    ``OSError`` naming ``path``."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.tmp = self.path.with_name(f".{self.path.name}.tmp-{os.getpid()}")
+
+    def __enter__(self) -> Path:
+        return self.tmp
+
+    def __exit__(self, kind, e, tb) -> bool:
+        if e is None:
+            try:
+                os.replace(self.tmp, self.path)
+                return False
+            except OSError as err:
+                e = err
+        try:
+            self.tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        err = os_error_of(e) if isinstance(e, Exception) else None
+        if err is not None and (err.filename is None or not isinstance(e, OSError)):
+            raise OSError(err.errno, err.strerror or os.strerror(err.errno or 0), str(self.path)) from None
+        if isinstance(e, OSError) and kind is None:
+            raise e
+        return False
 
 
 def stored_config(config: dict[str, Any]) -> dict[str, Any]:
@@ -121,9 +163,8 @@ def write_part(run: Path, table_name: str, chunk: int, table: pa.Table) -> int:
     d = run / table_name
     d.mkdir(parents=True, exist_ok=True)
     final = d / part_name(chunk)
-    tmp = d / f".{part_name(chunk)}.tmp-{os.getpid()}"
-    pq.write_table(table, tmp, compression="zstd", compression_level=6, use_dictionary=True)
-    os.replace(tmp, final)
+    with _replacing(final) as tmp:
+        pq.write_table(table, tmp, compression="zstd", compression_level=6, use_dictionary=True)
     return final.stat().st_size
 
 

@@ -117,8 +117,7 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
         raise
     tables = summarize([Path(c.out) for c in cfgs])
     for name, df in tables.items():
-        df.write_parquet(out / f".{name}.parquet.tmp")
-        (out / f".{name}.parquet.tmp").replace(out / f"{name}.parquet")
+        rf.write_frame(out / f"{name}.parquet", df)
     meta["status"] = "complete"
     rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
     return tables

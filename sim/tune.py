@@ -207,10 +207,12 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     write_preset(out / "preset.toml", game, name, best, note=f"meeplelab tune --game {game} --strategy {strategy} "
                  f"--against {','.join(field)} --players {players} --budget {budget} --games-per-trial "
                  f"{games_per_trial} --eval-games {eval_games} --seed {seed}")
-    (out / "tune.json").write_text(json.dumps({"game": game, "strategy": name, "field": list(field), "players": players,
-                                               "budget": budget, "games_per_trial": games_per_trial, "seed": seed,
-                                               "best_args": best, "best_train": res.best_train, "trials": trials,
-                                               "heldout": heldout}, indent=1, default=float))
+    from . import runfolder as rf
+
+    rf.write_atomic(out / "tune.json", json.dumps({"game": game, "strategy": name, "field": list(field), "players": players,
+                                                   "budget": budget, "games_per_trial": games_per_trial, "seed": seed,
+                                                   "best_args": best, "best_train": res.best_train, "trials": trials,
+                                                   "heldout": heldout}, indent=1, default=float).encode())
     return res
 
 

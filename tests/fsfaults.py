@@ -48,7 +48,7 @@ class FullDisk:
         st = os.statvfs(self.path)
         return st.f_bavail * st.f_frsize
 
-    def fill(self, left: int = 8192) -> None:
+    def fill(self, left: int = 0) -> None:
         with open(self.filler, "ab") as fh:
             need = self.free() - left
             while need > 0:
