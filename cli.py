@@ -2,7 +2,9 @@
 strategies, params.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
-exits with code 2. Ctrl-C during simulate, sweep or tournament marks the run folder's manifest (and a
+exits with code 2. A write the environment refuses (a read-only folder, a full disk) prints one line
+naming the path and what to do and exits with code 1; the earlier output stays whole (docs/architecture.md,
+"Failures the user sees"). Ctrl-C during simulate, sweep or tournament marks the run folder's manifest (and a
 sweep's sweep.json or a tournament's tournament.json) ``interrupted``, prints one line saying how to complete it and exits with code
 130; SIGTERM is handled the same way but exits with code 143. ``--resume`` completes a run, sweep or tournament.
 """

@@ -53,7 +53,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     On any failure (a full disk) the temporary file is removed and ``path`` keeps what it held; the error
     is an ``OSError`` naming ``path``."""
     path = Path(path)
-    with _replacing(path) as tmp:
+    with replacing(path) as tmp:
         with open(tmp, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -64,12 +64,12 @@ def write_frame(path: Path, df) -> None:
     """Write a polars DataFrame as Parquet to ``path`` atomically (see :func:`write_atomic`); a polars
     error that carries a file-system error (``ComputeError: ... (os error 28)``) becomes that ``OSError``."""
     path = Path(path)
-    with _replacing(path) as tmp:
+    with replacing(path) as tmp:
         df.write_parquet(tmp)
 
 
-class _replacing:
-    """``with _replacing(path) as tmp``: write ``tmp`` (hidden, no ``*.parquet`` glob matches it), then it
+class replacing:
+    """``with replacing(path) as tmp``: write ``tmp`` (hidden, no ``*.parquet`` glob matches it), then it
     replaces ``path``; on an exception ``tmp`` is removed and a file-system error is raised as an
     ``OSError`` naming ``path``."""
 
@@ -163,7 +163,7 @@ def write_part(run: Path, table_name: str, chunk: int, table: pa.Table) -> int:
     d = run / table_name
     d.mkdir(parents=True, exist_ok=True)
     final = d / part_name(chunk)
-    with _replacing(final) as tmp:
+    with replacing(final) as tmp:
         pq.write_table(table, tmp, compression="zstd", compression_level=6, use_dictionary=True)
     return final.stat().st_size
 

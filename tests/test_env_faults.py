@@ -52,8 +52,8 @@ COMMANDS = {
 def earlier_run(tmp_path_factory):
     """A complete run folder with its report: the earlier good output."""
     run = tmp_path_factory.mktemp("earlier") / "run"
-    simulate(RunConfig(game="toy", players=2, strategies=("random",), games=20, seed=1, batch_size=10, n_jobs=1,
-                       out=str(run)))
+    simulate(RunConfig(game="toy", players=2, strategies=("random",), games=20, seed=1, batch_size=10, chunk_size=10,
+                       n_jobs=1, out=str(run)))  # two chunks: games 0 to 9 and 10 to 19
     from analysis.report import build_report
 
     build_report([run], run / "report")
@@ -202,3 +202,22 @@ def test_replay_of_a_truncated_games_part_names_the_part_and_the_repair(earlier_
     part.unlink()
     code, _, err = run_cli(["replay", run, "--game-id", "12"], capsys, monkeypatch)
     assert code == 2 and err.startswith(f"error: games part '{part}' is missing: game 12 cannot be checked")
+
+
+def test_a_disk_that_fills_during_a_run_is_one_line_and_resume_completes_it(full_disk, capsys, monkeypatch):
+    full_disk.fill(left=96 * 1024)  # room for the first parts only
+    out = full_disk.path / "run"
+    argv = ["simulate", "--no-progress", "--game", "toy", "--players", "2", "--games", "4000", "--batch-size", "10",
+            "--n-jobs", "1", "--seed", "5", "--out", out]
+    code, _, err = run_cli(argv, capsys, monkeypatch)
+    line = assert_one_line(code, err, 1, "No space left on device", "--resume (the finished part is kept)")
+    assert line.startswith(f"error: cannot write '{out}")
+    m = json.loads((out / "manifest.json").read_text())
+    done = [c for c in m["chunks"] if c["status"] == "done"]
+    assert 0 < len(done) < len(m["chunks"]) and "No space left on device" in m["error"]
+    assert_nothing_half_written(out)
+    full_disk.filler.unlink()
+    code, stdout, err = run_cli(argv + ["--resume"], capsys, monkeypatch)
+    assert code == 0, err
+    assert "completed 4,000 games of toy" in stdout
+    assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
