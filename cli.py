@@ -45,6 +45,8 @@ def user_errors(fn: Callable) -> Callable:
             return fn(*a, **kw)
         except UserError as e:
             _fail(str(e))
+        except (typer.Exit, _ClickException):
+            raise
         except Exception as e:
             err = os_error_of(e)
             if err is None:

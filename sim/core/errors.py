@@ -53,7 +53,8 @@ def is_environment_error(e: OSError) -> bool:
 
 def os_error_of(e: BaseException) -> OSError | None:
     """The file-system error ``e`` is, or carries (a polars ``ComputeError`` wrapping "os error 28", an
-    ``OSError`` in its cause chain), as an ``OSError`` with its errno; None when it is not one."""
+    ``OSError`` as its explicit cause, ``raise ... from err``), as an ``OSError`` with its errno; None when it
+    is not one (an error merely raised while an ``OSError`` was being handled is not one)."""
     seen = 0
     while e is not None and seen < 8:
         if isinstance(e, OSError):
@@ -62,7 +63,7 @@ def os_error_of(e: BaseException) -> OSError | None:
         if m and type(e).__module__.startswith(("polars", "pyarrow")):
             code = int(m.group(1) or m.group(2))
             return OSError(code, os_strerror(code))
-        e, seen = e.__cause__ or e.__context__, seen + 1
+        e, seen = e.__cause__, seen + 1
     return None
 
 
