@@ -92,9 +92,11 @@ class replacing:
         except OSError:
             pass
         err = os_error_of(e) if isinstance(e, Exception) else None
-        if err is not None and (err.filename is None or not isinstance(e, OSError)):
-            raise OSError(err.errno, err.strerror or os.strerror(err.errno or 0), str(self.path)) from None
-        if isinstance(e, OSError) and kind is None:
+        if err is not None and (is_environment_error(err) or err.filename is None or not isinstance(e, OSError)):
+            # named by the file being written, never by its hidden temporary name
+            raise OSError(err.errno, os.strerror(err.errno) if err.errno else (err.strerror or str(err)),
+                          str(self.path)) from None
+        if kind is None:  # the rename itself failed
             raise e
         return False
 

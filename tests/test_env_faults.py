@@ -221,3 +221,31 @@ def test_a_disk_that_fills_during_a_run_is_one_line_and_resume_completes_it(full
     assert code == 0, err
     assert "completed 4,000 games of toy" in stdout
     assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
+
+
+@pytest.mark.parametrize("make", [
+    lambda: OSError(28, "No space left on device", "/d/out/games/part-000003.parquet"),
+    lambda: OSError("Error writing bytes to file. Detail: [errno 28] No space left on device"),  # pyarrow's shape
+    lambda: __import__("polars").exceptions.ComputeError(
+        "parquet: File out of specification: underlying IO error: No space left on device (os error 28)"),
+])
+def test_every_shape_of_a_full_disk_error_is_the_same_one_line(make):
+    from sim.core.errors import environment_message, os_error_of
+
+    err = os_error_of(make())
+    assert err is not None and err.errno == 28
+    where = err.filename or "/d/out"
+    assert environment_message(err, "/d/out") == (f"cannot write {where!r}: No space left on device; free space there "
+                                                  "or choose an --out on another disk, then run the command again")
+
+
+def test_an_error_raised_while_handling_a_disk_error_is_not_taken_for_one():
+    from sim.core.errors import os_error_of
+
+    try:
+        try:
+            raise OSError(28, "No space left on device")
+        except OSError:
+            raise ValueError("a bug in the handler")
+    except ValueError as e:
+        assert os_error_of(e) is None

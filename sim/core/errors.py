@@ -57,12 +57,14 @@ def os_error_of(e: BaseException) -> OSError | None:
     is not one (an error merely raised while an ``OSError`` was being handled is not one)."""
     seen = 0
     while e is not None and seen < 8:
-        if isinstance(e, OSError):
+        if isinstance(e, OSError) and e.errno is not None:
             return e
         m = _re.search(r"\(os error (\d+)\)|\[errno (\d+)\]", str(e), _re.IGNORECASE)
-        if m and type(e).__module__.startswith(("polars", "pyarrow")):
+        if m and (isinstance(e, OSError) or type(e).__module__.startswith(("polars", "pyarrow"))):
             code = int(m.group(1) or m.group(2))
-            return OSError(code, os_strerror(code))
+            return OSError(code, os_strerror(code), getattr(e, "filename", None))
+        if isinstance(e, OSError):
+            return e
         e, seen = e.__cause__, seen + 1
     return None
 
