@@ -145,9 +145,13 @@ def write_content(run: Path, blobs: dict[str, bytes]) -> None:
     run = Path(run)
     tmp = run / f".{CONTENT}.tmp-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
-    for name, data in blobs.items():
-        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp / name).write_bytes(data)
+    try:
+        for name, data in blobs.items():
+            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / name).write_bytes(data)
+    except BaseException:  # a full disk: no half copy left behind
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     old = run / f".{CONTENT}.old-{os.getpid()}"
     if (run / CONTENT).exists():
         os.replace(run / CONTENT, old)
