@@ -249,3 +249,18 @@ def test_an_error_raised_while_handling_a_disk_error_is_not_taken_for_one():
             raise ValueError("a bug in the handler")
     except ValueError as e:
         assert os_error_of(e) is None
+
+
+def test_a_content_copy_on_a_full_disk_leaves_no_half_copy(full_disk, tmp_path, capsys, monkeypatch):
+    from sim.registry import get_game_class
+
+    src = Path(sys.modules[get_game_class("galileos-truth").__module__].__file__).parent / "data"
+    d = tmp_path / "content"
+    shutil.copytree(src, d)
+    full_disk.fill()
+    out = full_disk.path / "new"
+    code, _, err = run_cli(["simulate", "--no-progress", "--game", "galileos-truth", "--players", "2", "--games", "4",
+                            "--n-jobs", "1", "--content", d, "--out", out], capsys, monkeypatch)
+    assert_one_line(code, err, 1, "No space left on device", repr(str(out)), progress=True)  # after a compile notice
+    assert_nothing_half_written(out)
+    assert not (out / "content").exists()
