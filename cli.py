@@ -2,7 +2,9 @@
 strategies, params.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
-exits with code 2. Ctrl-C during a command that plays games (simulate, sweep, experiment, tournament, tune,
+exits with code 2. A write the environment refuses (a read-only folder, a full disk) prints one line
+naming the path and what to do and exits with code 1; the earlier output stays whole (docs/architecture.md,
+"Failures the user sees"). Ctrl-C during a command that plays games (simulate, sweep, experiment, tournament, tune,
 robustness, balance) marks its folder ``interrupted`` (a run's manifest; a sweep's sweep.json, an experiment's
 experiment.json, a tournament's tournament.json, robustness.json, a tune or balance folder's search.json), prints
 one line saying how to complete it and exits with code 130; SIGTERM is handled the same way but exits with code
@@ -75,18 +77,86 @@ def _fail(msg: str, code: int = 2) -> None:
 
 
 def user_errors(fn: Callable) -> Callable:
-    """Turn UserError into a one-line message and exit code 2."""
+    """Every command's one-line failures: a :class:`UserError` (bad input) exits 2; a write the environment
+    refuses (a read-only folder, a full disk: an ``OSError``, or a polars/pyarrow error carrying one) exits 1
+    with the path and what to do. The writers write under temporary names and rename, so an earlier good
+    output is left intact."""
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
-        from sim.core.errors import UserError
+        from sim.core.errors import UserError, environment_message, os_error_of
 
         try:
+            _probe_writable(kw.get("out"))
             return fn(*a, **kw)
         except UserError as e:
             _fail(str(e))
+        except (typer.Exit, _ClickException):
+            raise
+        except Exception as e:
+            err = os_error_of(e)
+            if err is None:
+                raise
+            _fail(environment_message(err, _output_of(kw), _again(fn.__name__, kw)), code=1)
 
     return wrapper
+
+
+def _probe_writable(out: Optional[Path]) -> None:
+    """Raise the OSError of a read-only ``--out`` before anything is played or printed: a file is created and
+    removed in the nearest existing folder of ``out`` (nothing else is created)."""
+    import os
+    import tempfile
+
+    from sim.core.errors import is_environment_error
+
+    if out is None:
+        return
+    d = Path(out)
+    while not d.exists() and d != d.parent:
+        d = d.parent
+    if not d.is_dir():
+        return  # a file in the way: the command names it (bad input)
+    try:
+        fd, name = tempfile.mkstemp(prefix=".write-probe-", dir=d)
+        os.close(fd)
+        os.unlink(name)
+    except OSError as e:
+        if is_environment_error(e):
+            raise OSError(e.errno, e.strerror, str(d)) from None
+
+
+def _output_of(kw: dict) -> Optional[Path]:
+    """The folder a command writes (for an error that names no file): its --out, else its run folder."""
+    for k in ("out", "run"):
+        if kw.get(k) is not None:
+            return kw[k]
+    runs = kw.get("runs")
+    return Path(runs[0]) / "report" if runs else None
+
+
+def _again(command: str, kw: dict) -> str:
+    """How to repeat ``command`` once the disk has room: with --resume where the command has it."""
+    return ("run the same command again with --resume (the finished part is kept)" if "resume" in kw
+            else "run the command again")
+
+
+def _bad_option_value(e: Exception) -> Optional[str]:
+    """typer's message for an option value it could not convert, with the value and what is allowed (typer
+    says only 'Input should be a valid integer'); None for other usage errors."""
+    from pydantic import ValidationError
+
+    from sim.core.errors import allowed_by
+
+    cause = e.__cause__
+    if not isinstance(e, typer.BadParameter) or not isinstance(cause, ValidationError) or not cause.errors():
+        return None
+    err = cause.errors()[0]
+    hint = e.param_hint if e.param_hint is not None else (e.param.opts[0] if e.param is not None and e.param.opts else None)
+    if isinstance(hint, (list, tuple)):
+        hint = " / ".join(hint)
+    name = f"'{hint}'" if hint and not str(hint).startswith("'") else str(hint)
+    return f"Invalid value for {name}: {err.get('input')!r} is not {allowed_by(err)}"
 
 
 def _strategies(s: Optional[str]) -> Optional[tuple[str, ...]]:
@@ -705,7 +775,7 @@ def main() -> None:
     try:
         rc = app(standalone_mode=False, prog_name="meeplelab")
     except _ClickException as e:
-        typer.echo(f"error: {e.format_message()}", err=True)
+        typer.echo(f"error: {_bad_option_value(e) or e.format_message()}", err=True)
         sys.exit(2)
     except typer.Abort:
         typer.echo("interrupted", err=True)

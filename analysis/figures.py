@@ -222,10 +222,13 @@ def close(fig: Figure) -> None:
 
 def save(fig: Figure, path: Path) -> Path:
     """Save as PNG (Agg renderer, whatever the backend) and close the figure."""
+    from sim.runfolder import replacing
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        fig.savefig(path, format="png")
+        with replacing(path) as tmp:  # a full disk leaves no half-written PNG (and an earlier one whole)
+            fig.savefig(tmp, format="png")
     finally:
         close(fig)
     return path

@@ -20,14 +20,16 @@ from sim.core.errors import RunFolderError
 from sim.core.logs import drain
 from sim.core.rng import stream_keys, strategy_stream
 from sim.registry import make_game
-from sim.runfolder import part_name, read_manifest, run_config
+from sim.runfolder import part_name, part_problem, read_manifest, resume_hint, run_config
 
 
 def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
     """Lines describing game ``game_id`` of ``run``.
 
     Raises:
-        RunFolderError: not a run folder, or ``game_id`` not in the run (the allowed range named).
+        RunFolderError: not a run folder, ``game_id`` not in the run (the allowed range named), or the
+            games part holding the game is missing, truncated or corrupt (the part and the repair command
+            named): the replay would not be checked against the logged final scores, so nothing is printed.
     """
     from strategies.base import StrategyRNG, View
     from strategies.registry import make_strategy
@@ -41,6 +43,10 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
     chunk = next((c for c in m["chunks"] if c["lo"] <= game_id < c["hi"]), None)
     if chunk is None or chunk["status"] != "done":
         raise RunFolderError(f"game {game_id} of run {str(run)!r} has not been played yet (run status {m['status']!r})")
+    part = run / "games" / part_name(int(chunk["id"]))
+    why = part_problem(run, "games", chunk)
+    if why is not None:
+        raise _unchecked(part, why, game_id, run)
     game = make_game(cfg.game, cfg.make_params(), cfg.content)
     order, game_seed = (int(x[0]) for x in plan.locate(np.array([game_id], np.int64)))
     seated = plan.strategies(order)
@@ -89,12 +95,18 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
     try:
         logged = (pl.scan_parquet(str(run / "games" / part_name(int(chunk["id"])))).filter(pl.col("game") == game_id)
                   .sort("seat").select("vp").collect()["vp"].to_list())
-    except Exception as e:  # missing or corrupt games part
-        yield f"(could not check against the logged final scores: {type(e).__name__})"
-        return
+    except Exception as e:  # the part went bad after the check above (its footer read, its data did not)
+        raise _unchecked(part, f"unreadable ({type(e).__name__})", game_id, run) from None
     if logged and logged != [int(v) for v in scores]:
         yield f"WARNING: logged final scores {logged} differ from the replay"
     elif logged:
         yield "(matches the logged final scores)"
     else:
         yield "(the games table holds no row for this game: not checked)"
+
+
+def _unchecked(part: Path, why: str, game_id: int, run: Path) -> RunFolderError:
+    """The one-line error for a games part the replay cannot check its final scores against."""
+    what = why if why.startswith("holds") else f"is {why}"
+    return RunFolderError(f"games part {str(part)!r} {what}: game {game_id} cannot be checked against its logged "
+                          f"final scores; repair the run with: {resume_hint(run)}")

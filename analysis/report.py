@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 import polars as pl
 
-from sim.core.errors import RunFolderError
+from sim.core.errors import RunFolderError, is_environment_error
 
 from . import figures as F
 from . import metrics as M
@@ -385,6 +385,8 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
         tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.tmp-", dir=dest.parent))
         os.chmod(tmp, 0o755)
     except OSError as e:
+        if is_environment_error(e):  # a read-only or full file system: one line, exit 1 (cli.user_errors)
+            raise OSError(e.errno, e.strerror, str(dest.parent)) from None
         raise RunFolderError(f"cannot write the report to {str(dest)!r}: {e.strerror or e}") from None
     try:
         (tmp / "figures").mkdir()

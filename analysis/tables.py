@@ -52,10 +52,10 @@ def canonical_json(obj):
 
 def write_table(df: pl.DataFrame, path: Path | str) -> Path:
     """Write ``canonical(df)`` (row order kept) to ``path`` through a temporary file and a rename."""
+    from sim.runfolder import write_frame
+
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    canonical(df).write_parquet(tmp)
-    tmp.replace(path)
+    write_frame(path, canonical(df))  # atomic; a full disk is an OSError naming the path
     return path
 
 

@@ -689,10 +689,10 @@ def main(argv: list[str] | None = None) -> None:
     merged = merge(old, rows)
     notes_file = out.with_name("notes.md")
     notes = notes_file.read_text() if notes_file.exists() else ""
+    from sim.runfolder import write_atomic
+
     for path, text in ((store, json.dumps(merged, indent=1)), (out, render(merged, info, notes, _shown(store)))):
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(text)
-        tmp.replace(path)
+        write_atomic(path, text.encode())  # a full disk leaves the earlier results whole
     print(f"wrote {out}")
 
 

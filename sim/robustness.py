@@ -208,9 +208,7 @@ def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, st
 
     def store(i, df):
         nonlocal n
-        tmp = out / "points" / f".p{i:05d}.parquet.tmp"
-        df.write_parquet(tmp)
-        tmp.replace(out / "points" / f"p{i:05d}.parquet")
+        rf.write_frame(out / "points" / f"p{i:05d}.parquet", df)
         n += 1
         el = time.perf_counter() - t0
         rate = n * gpp / el if el > 0 else 0.0

@@ -37,7 +37,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .core.errors import RunFolderError
+from .core.errors import RunFolderError, is_environment_error, os_error_of
 
 TABLES = ("games", "turns", "events")
 MANIFEST = "manifest.json"
@@ -53,13 +53,57 @@ def now() -> str:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary name and a rename."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    """Write ``data`` to ``path`` through a temporary name and a rename.
+
+    On any failure (a full disk) the temporary file is removed and ``path`` keeps what it held; the error
+    is an ``OSError`` naming ``path``."""
+    path = Path(path)
+    with replacing(path) as tmp:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+def write_frame(path: Path, df) -> None:
+    """Write a polars DataFrame as Parquet to ``path`` atomically (see :func:`write_atomic`); a polars
+    error that carries a file-system error (``ComputeError: ... (os error 28)``) becomes that ``OSError``."""
+    path = Path(path)
+    with replacing(path) as tmp:
+        df.write_parquet(tmp)
+
+
+class replacing:
+    """``with replacing(path) as tmp``: write ``tmp`` (hidden, no ``*.parquet`` glob matches it), then it
+    replaces ``path``; on an exception ``tmp`` is removed and a file-system error is raised as an
+    ``OSError`` naming ``path``."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.tmp = self.path.with_name(f".{self.path.name}.tmp-{os.getpid()}")
+
+    def __enter__(self) -> Path:
+        return self.tmp
+
+    def __exit__(self, kind, e, tb) -> bool:
+        if e is None:
+            try:
+                os.replace(self.tmp, self.path)
+                return False
+            except OSError as err:
+                e = err
+        try:
+            self.tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        err = os_error_of(e) if isinstance(e, Exception) else None
+        if err is not None and (is_environment_error(err) or err.filename is None or not isinstance(e, OSError)):
+            # named by the file being written, never by its hidden temporary name
+            raise OSError(err.errno, os.strerror(err.errno) if err.errno else (err.strerror or str(err)),
+                          str(self.path)) from None
+        if kind is None:  # the rename itself failed
+            raise e
+        return False
 
 
 def stored_config(config: dict[str, Any]) -> dict[str, Any]:
@@ -106,9 +150,13 @@ def write_content(run: Path, blobs: dict[str, bytes]) -> None:
     run = Path(run)
     tmp = run / f".{CONTENT}.tmp-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
-    for name, data in blobs.items():
-        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp / name).write_bytes(data)
+    try:
+        for name, data in blobs.items():
+            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / name).write_bytes(data)
+    except BaseException:  # a full disk: no half copy left behind
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     old = run / f".{CONTENT}.old-{os.getpid()}"
     if (run / CONTENT).exists():
         os.replace(run / CONTENT, old)
@@ -126,9 +174,8 @@ def write_part(run: Path, table_name: str, chunk: int, table: pa.Table) -> int:
     d = run / table_name
     d.mkdir(parents=True, exist_ok=True)
     final = d / part_name(chunk)
-    tmp = d / f".{part_name(chunk)}.tmp-{os.getpid()}"
-    pq.write_table(table, tmp, compression="zstd", compression_level=6, use_dictionary=True)
-    os.replace(tmp, final)
+    with replacing(final) as tmp:
+        pq.write_table(table, tmp, compression="zstd", compression_level=6, use_dictionary=True)
     return final.stat().st_size
 
 
@@ -354,6 +401,8 @@ def _check_writable(run: Path) -> None:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as e:
+        if is_environment_error(e):  # a read-only or full file system: the CLI says so in one line, exit 1
+            raise OSError(e.errno, e.strerror, str(run)) from None
         raise RunFolderError(f"cannot write to output folder {str(run)!r}: {e.strerror or e}") from None
 
 

@@ -21,6 +21,7 @@ instead of Ctrl-C's 130.
 from __future__ import annotations
 
 import contextlib
+import os
 import platform
 import signal
 import sys
@@ -35,7 +36,7 @@ import pyarrow as pa
 
 from . import runfolder as rf
 from .config import RunConfig, dump_toml
-from .core.errors import ConfigError, RunFolderError, UserError
+from .core.errors import ConfigError, RunFolderError, UserError, is_environment_error, os_error_of
 from .core.params import describe, params_hash, to_dict
 from .core.rng import GAME_STREAM, strategy_stream
 from .plan import RunPlan, chunk_bounds, resolve  # noqa: F401 (chunk_bounds: public here too)
@@ -99,9 +100,10 @@ class ChunkFailed(Exception):
     + 1, ``"Type: message"`` of the original exception, its formatted traceback.
     """
 
-    def __init__(self, chunk: int, lo: int, hi: int, what: str, trace: str = ""):
-        super().__init__(chunk, lo, hi, what, trace)
+    def __init__(self, chunk: int, lo: int, hi: int, what: str, trace: str = "", errno: int | None = None):
+        super().__init__(chunk, lo, hi, what, trace, errno)
         self.chunk, self.lo, self.hi, self.what, self.trace = chunk, lo, hi, what, trace
+        self.errno = errno  # the errno of a file-system error (a full disk in the worker), else None
 
     def __str__(self) -> str:
         return f"chunk {self.chunk} (games {self.lo} to {self.hi - 1}): {self.what}"
@@ -123,13 +125,17 @@ def _game_ranges(chunks: list[dict[str, Any]]) -> str:
     return "games " + ", ".join(f"{lo} to {hi - 1}" for lo, hi in spans)
 
 
-def _worker_failure(out: Path, manifest: dict[str, Any], e: BaseException) -> WorkerFailed:
+def _worker_failure(out: Path, manifest: dict[str, Any], e: BaseException) -> WorkerFailed | OSError:
     """The one-line error for a chunk that failed in a worker or a worker that died; the manifest
     gets the error (and the worker's traceback) and is marked ``failed`` by the caller."""
     import re
     import traceback
 
     hint = f"the finished chunks are kept; complete the run with: {rf.resume_hint(out)}"
+    if isinstance(e, ChunkFailed) and e.errno is not None and is_environment_error(OSError(e.errno, "")):
+        manifest["error"] = str(e)  # a full or read-only disk: the CLI's one line for it, exit 1
+        manifest["traceback"] = e.trace
+        return OSError(e.errno, os.strerror(e.errno), str(out))
     if isinstance(e, ChunkFailed):
         manifest["error"] = str(e)
         manifest["traceback"] = e.trace
@@ -161,7 +167,9 @@ def run_chunk(plan: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
     except Exception as e:
         import traceback
 
-        raise ChunkFailed(chunk, lo, hi, f"{type(e).__name__}: {e}", "".join(traceback.format_exception(e))) from None
+        err = os_error_of(e)
+        raise ChunkFailed(chunk, lo, hi, f"{type(e).__name__}: {e}", "".join(traceback.format_exception(e)),
+                          err.errno if err is not None else None) from None
 
 
 def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str, Any]:

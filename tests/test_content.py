@@ -39,12 +39,17 @@ def test_valid_entries_load(tmp_path):
 @pytest.mark.parametrize("entries,message", [
     ([{"id": "a"}], "tiles.toml: [[tile]] entry 'a': field 'level': missing required field"),
     ([{"id": "a", "level": "two"}],
-     "tiles.toml: [[tile]] entry 'a': field 'level': Input should be a valid integer, unable to parse string as an integer"),
-    ([{"id": "a", "level": 1, "colour": "red"}], "tiles.toml: [[tile]] entry 'a': field 'colour': unknown field"),
+     "tiles.toml: [[tile]] entry 'a': field 'level' is 'two' (str): allowed an integer (a whole number such as 3)"),
+    ([{"id": "a", "level": 2.5}],
+     "tiles.toml: [[tile]] entry 'a': field 'level' is 2.5 (float): allowed an integer (a whole number such as 3)"),
+    ([{"id": "a", "level": 1, "effects": "coffee +1"}],
+     "tiles.toml: [[tile]] entry 'a': field 'effects' is 'coffee +1' (str): allowed a list ([...])"),
+    ([{"id": "a", "level": 1, "colour": "red"}],
+     "tiles.toml: [[tile]] entry 'a': field 'colour' (given 'red'): unknown field; allowed fields: id, level, vp, effects"),
     ([{"id": "a", "level": 1}, {"id": "a", "level": 2}], "tiles.toml: [[tile]] entry 'a': duplicate id 'a'"),
     ([{"level": 1}], "tiles.toml: [[tile]] entry #1: field 'id': missing required field"),
 ])
-def test_bad_content_names_file_entry_and_field(tmp_path, entries, message):
+def test_bad_content_names_file_entry_field_value_and_what_is_allowed(tmp_path, entries, message):
     with pytest.raises(ContentError) as e:
         load_entries(write(tmp_path, entries), "tile", Tile)
     assert str(e.value) == message

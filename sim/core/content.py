@@ -2,7 +2,7 @@
 
 A content file holds arrays of tables, one per entry (``[[tile]]``, ``[[card]]``). Each entry is
 validated with a pydantic model (unknown fields refused); a failure raises :class:`ContentError`
-with one line naming the file, the entry (its ``id``) and the field. Duplicate ids are refused.
+with one line naming the file, the entry (its ``id``), the field, the value given and what is allowed. Duplicate ids are refused.
 
 Effects are written as short opcode strings (``"coffee +1"``, ``"generate growth minor"``) and
 checked against the game's opcode vocabulary with :func:`parse_effect`.
@@ -17,7 +17,7 @@ from typing import Any, Sequence, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .errors import ContentError
+from .errors import ContentError, bad_value_text
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -60,12 +60,14 @@ def load_entries(path: Path, table: str, model: type[M], *, min_count: int = 1) 
         except ValidationError as e:
             err = e.errors()[0]
             loc = ".".join(str(x) for x in err["loc"]) or "-"
-            msg = err["msg"]
             if err["type"] == "missing":
-                msg = "missing required field"
+                msg = ": missing required field"
             elif err["type"] == "extra_forbidden":
-                msg = "unknown field"
-            raise ContentError(f"{path.name}: [[{table}]] {label}: field {loc!r}: {msg}") from None
+                allowed = ", ".join(f for f in model.model_fields)
+                msg = f" (given {err.get('input')!r}): unknown field; allowed fields: {allowed}"
+            else:  # the value given and what the field allows
+                msg = " " + bad_value_text(err)
+            raise ContentError(f"{path.name}: [[{table}]] {label}: field {loc!r}{msg}") from None
         if obj.id in seen:
             raise ContentError(f"{path.name}: [[{table}]] {label}: duplicate id {obj.id!r}")
         seen.add(obj.id)

@@ -40,7 +40,8 @@ def test_content_wrong_type_names_file_entry_and_field(tmp_path):
     d = edited(tmp_path, "penance.toml", "coins = 3", 'coins = "three"')
     with pytest.raises(ContentError) as e:
         GalileosTruth(content_dir=d)
-    assert str(e.value).startswith("penance.toml: [[penance]] entry 'penance': field 'coins': Input should be a valid integer")
+    assert str(e.value) == ("penance.toml: [[penance]] entry 'penance': field 'coins' is 'three' (str): allowed an integer "
+                            "(a whole number such as 3)")
 
 
 def test_content_unknown_opcode_is_refused(tmp_path):
