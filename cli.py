@@ -156,6 +156,8 @@ def _bad_option_value(e: Exception) -> Optional[str]:
     if isinstance(hint, (list, tuple)):
         hint = " / ".join(hint)
     name = f"'{hint}'" if hint and not str(hint).startswith("'") else str(hint)
+    if err.get("type") == "value_error":  # a choice (enum): the validator's own sentence names value and choices
+        return f"Invalid value for {name}: {str(err.get('msg', '')).removeprefix('Value error, ').rstrip('.')}"
     return f"Invalid value for {name}: {err.get('input')!r} is not {allowed_by(err)}"
 
 

@@ -51,7 +51,7 @@ SIM = ["simulate", "--no-progress"]
     (["--game", "toy", "--set", "roundz=3"], "unknown parameter 'roundz' for ToyParams; did you mean rounds?"),
     (["--game", "toy", "--set", "rounds=three"], "parameter rounds='three' has the wrong type: expected an integer"),
     (["--game", "toy", "--set", "rounds=99"], "parameter rounds='99' is out of range: allowed 1 to 50"),
-    (["--game", "toy", "--backend", "mpi"], "unknown backend 'mpi': allowed: loky, threading, dask"),
+    (["--game", "toy", "--backend", "mpi"], "Invalid value for '--backend': 'mpi' is not one of 'loky', 'threading', 'dask'"),
     (["--game", "toy", "--strategies", "slow-random:speed=3"],
      "strategy 'slow-random' has no argument 'speed': allowed: ms"),
 ])
