@@ -92,6 +92,8 @@ def test_the_game_type_and_info_follow_the_engine(name):
 def test_rule_overrides_reach_the_engine_and_bad_ones_are_refused():
     game = load_game("toy", players=2, set="rounds=2; max_draws=1")
     assert (game.engine.params.rounds, game.engine.params.max_draws) == (2, 1)
+    um = load_game("unconscious-mind", set="round_limit=12;end_trigger_vp=5")  # the doc's example
+    assert (um.engine.params.round_limit, um.engine.params.end_trigger_vp) == (12, 5)
     with pytest.raises(Exception, match="rounds"):
         load_game("toy", players=2, set="rounds=0")
     with pytest.raises(Exception, match="players"):
