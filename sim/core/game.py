@@ -23,7 +23,7 @@ import numpy as np
 from . import rng as _rng
 from .content import content_hash
 from .errors import ConfigError, IllegalActionError, PlyLimitError
-from .logs import TURN_BASE, Column, LogSpec, alloc_buffers, event_base
+from .logs import TURN_BASE, Column, LogSpec, alloc_buffers, drain, event_base
 from .params import describe
 from .state import BatchState
 
@@ -257,6 +257,19 @@ class Game(abc.ABC):
              where: np.ndarray | None = None) -> None:
         """Advance every unfinished game by one decision, in place.
 
+        The rules append log rows to the state's turn and event buffers. A loop that never drains them
+        still works: before a step, a buffer that a stepped game has filled past half (past what one step
+        may add) is enlarged (:meth:`_make_log_room`), so every row of the game stays in the state until it
+        is taken out with :meth:`drain_logs`. The runner (:func:`sim.play.play_batch`) drains at half full
+        and never sees an enlarged buffer; the rows are the same either way. An OpenSpiel-style loop::
+
+            state = game.init(np.arange(1), seed, players)
+            streams = Streams.for_games(seed, state.game_id, 1)
+            while not game.done(state).all():
+                mask = game.legal_action_mask(state)
+                game.step(state, streams.choose_legal(np.arange(1), mask), mask)
+            turns, events = game.drain_logs(state)   # the turns and events tables (pyarrow)
+
         Args:
             state: the batch.
             actions: ``int[B]`` chosen action per game (ignored for finished games).
@@ -294,8 +307,36 @@ class Game(abc.ABC):
         if over.size:
             g = int(over[0])
             raise PlyLimitError(f"game {int(state.game_id[g])} reached its ply bound {bound} without ending")
+        self._make_log_room(state, rows)
         self._apply(state, actions, active)
         state.ply[rows] += 1
+
+    def _make_log_room(self, state: BatchState, rows: np.ndarray) -> None:
+        """Enlarge (double, as often as needed) a log buffer of ``state`` in which a game of ``rows`` has fewer
+        free rows than one step may add (half the class capacity: docs/engine_guide.md, "Conventions the runner
+        relies on"); the rows already written are kept in place. Buffers drained at half full, as the runner
+        drains them, are never enlarged."""
+        for buf_name, n_name, cap in (("turn_buf", "turn_n", self.turn_capacity),
+                                      ("event_buf", "event_n", self.event_capacity)):
+            buf, n = getattr(state, buf_name), getattr(state, n_name)
+            room = cap // 2
+            used = int(n[rows].max())
+            if used <= buf.shape[1] - room:
+                continue
+            size = buf.shape[1]
+            while used > size - room:
+                size *= 2
+            grown = np.zeros((buf.shape[0], size, buf.shape[2]), buf.dtype)
+            grown[:, :buf.shape[1]] = buf
+            setattr(state, buf_name, grown)
+
+    def drain_logs(self, state: BatchState) -> tuple:
+        """Take every buffered log row out of ``state``: ``(turns, events)`` as pyarrow tables in the schemas of
+        the run folder's turns and events tables, rows in (game, time) order; the buffers are left empty.
+        After a loop over :meth:`step` that never drained, they hold the games' whole logs."""
+        tg, tr = drain(state.turn_buf, state.turn_n, state.game_id)
+        eg, er = drain(state.event_buf, state.event_n, state.game_id)
+        return self.turn_spec().to_table(tg, tr), self.event_spec().to_table(eg, er)
 
     def play_random(self, game_ids: np.ndarray, seed: int, num_players: int, *, stream: int = 1) -> BatchState:
         """Play a batch to the end with uniform random legal actions (tests, fuzzing).
