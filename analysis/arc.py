@@ -1,0 +1,483 @@
+"""Game-arc metrics: is a game long, tense, decided early, won from behind? (issue 30 item 1)
+
+Every function takes polars tables (a run's ``turns`` and ``games``, lazy or not, with or without
+the ``run`` column :mod:`analysis.load` adds) and returns a polars DataFrame. Summaries are per
+player count (``players``) with ``n`` (the sample: games, or seat-games for per-seat measures), the
+estimate ``est`` and its 95% interval ``low``/``high``: Wilson for shares, Student t for means,
+a seeded percentile bootstrap (``scipy.stats.bootstrap``) for medians and quartiles.
+
+Definitions follow Ludii's evaluation metrics (``Evaluation/src/metrics`` of Ludeme/Ludii: Duration,
+DecisionMoves, BranchingFactor, Drama, LeadChange, DecisivenessMoves, ScoreDifference, Drawishness,
+Timeouts, AdvantageP1), which implement Browne's criteria (C. Browne, *Automatic Generation and
+Evaluation of Recombination Games*, 2008; Browne and Maire, *Evolutionary Game Design*, 2010), with
+the game's in-game VP as the state evaluation; ``docs/arc_metrics.md`` gives each definition and
+its source, and the figures measured on real runs.
+
+**In-game VP against final VP.** The standings are the VP each seat holds during play: the turns
+table's ``vp_after`` (Unconscious Mind, the toy game) or, where the table has only ``vp_gained``
+(Galileo's Truth), its running sum over the seat's turns (exact: the engine logs ``vp_gained`` as the
+seat's VP at the end of its turn minus at its start). A seat's VP between two of its turns is its
+VP after the earlier one. End-game scoring (Unconscious Mind's ``end_*`` categories, Galileo's
+Truth's ``end_loss``/``seals``) happens after the last turn, so in-game VP need not reach the games
+table's final ``vp``: the winner, ties, margins and the winning score are read from the games table
+(final VP), the standings during play from the turns table (in-game VP), and
+:func:`end_scoring` measures the gap.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+
+from .stats import LEVEL, mean_t, wilson
+
+#: Seconds a player takes per decision, the default of ``seconds_per_decision`` (assumption A-ARC-1:
+#: a mid-weight euro decision, between a quick pass and a long plan; not measured).
+SECONDS_PER_DECISION = 20.0
+#: Share of games the leader must go on to win for the lead to count as decisive (issue 30).
+DECISIVE_SHARE = 0.9
+#: Bootstrap resamples and seed of the quantile intervals (analysis randomness, never the games').
+RESAMPLES = 999
+SEED = 0
+
+
+def _lazy(df) -> pl.LazyFrame:
+    df = df.lazy() if isinstance(df, pl.DataFrame) else df
+    if "run" not in df.collect_schema().names():
+        df = df.with_columns(pl.lit("run").alias("run"))
+    return df
+
+
+KEY = ["run", "game"]
+
+
+# ------------------------------------------------------------------ standings during play
+def in_game_vp(turns) -> pl.LazyFrame:
+    """Turns with ``vp_in``, the acting seat's in-game VP after the turn (VP).
+
+    ``vp_after`` when the table logs it, else the running sum of ``vp_gained`` over the seat's turns in
+    turn order (Galileo's Truth). Raises ValueError when the table has neither.
+    """
+    t = _lazy(turns)
+    cols = t.collect_schema().names()
+    if "vp_after" in cols:
+        return t.with_columns(pl.col("vp_after").cast(pl.Int64).alias("vp_in"))
+    if "vp_gained" in cols:
+        return t.sort(KEY + ["turn"]).with_columns(
+            pl.col("vp_gained").cast(pl.Int64).cum_sum().over(KEY + ["seat"]).alias("vp_in"))
+    raise ValueError("the turns table has neither vp_after nor vp_gained: no in-game standings")
+
+
+def standings(turns, games, at: str = "round") -> pl.DataFrame:
+    """Every seat's in-game VP after every step of every game, and who leads.
+
+    Args:
+        turns, games: the run tables.
+        at: ``"round"`` (standings at the end of each round or Cycle) or ``"turn"`` (after every turn).
+
+    Returns:
+        one row per (run, game, step, seat): ``run, game, step, round, rounds_left, seat, vp, best,
+        leaders, lead`` where ``step`` is the round (or turn index), ``rounds_left`` = the game's
+        rounds minus the step's round (rounds still to play), ``vp`` the seat's in-game VP (VP),
+        ``best`` the highest in-game VP, ``leaders`` the number of seats on it and ``lead`` True when
+        the seat holds it alone.
+    """
+    if at not in ("round", "turn"):
+        raise ValueError(f"at must be 'round' or 'turn', got {at!r}")
+    t = in_game_vp(turns)
+    step = "round" if at == "round" else "turn"
+    last = (t.group_by(KEY + [step, "seat"]).agg(pl.col("vp_in").sort_by("turn").last().alias("vp"))
+            .rename({step: "step"}).with_columns(pl.col("seat").cast(pl.Int64)))
+    if step == "round":
+        steps = t.select(KEY + ["round"]).unique().with_columns(pl.col("round").alias("step"))
+    else:
+        steps = t.group_by(KEY + ["turn"]).agg(pl.col("round").max()).rename({"turn": "step"})
+    g = _lazy(games).select(KEY + ["seat", "rounds"]).with_columns(pl.col("seat").cast(pl.Int64))
+    grid = steps.join(g, on=KEY)
+    df = (grid.join(last, on=KEY + ["step", "seat"], how="left").sort(KEY + ["seat", "step"])
+          .with_columns(pl.col("vp").forward_fill().over(KEY + ["seat"]).fill_null(0))
+          .with_columns(pl.col("vp").max().over(KEY + ["step"]).alias("best"))
+          .with_columns((pl.col("vp") == pl.col("best")).sum().over(KEY + ["step"]).alias("leaders"))
+          .with_columns(((pl.col("vp") == pl.col("best")) & (pl.col("leaders") == 1)).alias("lead"),
+                        (pl.col("rounds").cast(pl.Int64) - pl.col("round").cast(pl.Int64)).alias("rounds_left"))
+          .select(KEY + ["step", "round", "rounds_left", "seat", "vp", "best", "leaders", "lead"])
+          .sort(KEY + ["step", "seat"]))
+    return df.collect()
+
+
+def _winners(games) -> pl.LazyFrame:
+    """One row per game: ``players, rounds, turns, plies, winners`` (seats sharing first place),
+    ``win_vp`` (final VP of first place), ``margin`` (winner's final VP minus the best other seat's;
+    0 on a tie), ``safety_stop``."""
+    g = _lazy(games)
+    cols = g.collect_schema().names()
+    stop = pl.col("safety_stop").any() if "safety_stop" in cols else pl.lit(False)
+    return g.group_by(KEY).agg(
+        pl.col("players").first().cast(pl.Int64), pl.col("rounds").first().cast(pl.Int64),
+        pl.col("turns").first().cast(pl.Int64), pl.col("plies").first().cast(pl.Int64),
+        pl.col("win").sum().cast(pl.Int64).alias("winners"),
+        pl.col("vp").max().cast(pl.Int64).alias("win_vp"),
+        pl.col("margin").filter(pl.col("win")).max().cast(pl.Int64).alias("margin"),
+        stop.alias("safety_stop"))
+
+
+def game_arcs(turns, games, at: str = "round") -> pl.DataFrame:
+    """One row per game: the per-game measures every summary is built from.
+
+    Columns (units): ``players``, ``rounds``, ``turns``, ``plies`` (decisions, all seats),
+    ``lead_changes`` (times the seat leading alone in in-game VP differs from the last seat that led
+    alone, over the steps ``at``; steps with a shared lead neither start nor end a lead: Ludii's
+    LeadChange counts a change of the set of leaders, see ``lead_set_changes``), ``lead_set_changes``
+    (Ludii's count: the set of seats on the highest in-game VP differs from the step before; the first
+    step counts when anyone leads alone), ``drama_max`` (VP: largest gap between the leader's and the
+    eventual winner's in-game VP; Ludii's Drama, maximum form), ``drama_mean`` (VP, mean gap over
+    steps; Ludii's Drama, average form), ``behind_share`` (share of steps the winner was strictly
+    behind: how long), ``comeback`` (the winner was strictly behind the in-game leader at the end of
+    the middle round, ``max(1, rounds // 2)``), ``tie`` (first place shared on final VP),
+    ``margin`` (VP, final), ``win_vp`` (VP, final), ``winners``, ``safety_stop``. Winners are the
+    seats with ``win`` in the games table (final VP and tie-break); with k tied winners the gap is their
+    mean (as Ludii's Drama).
+    """
+    s = standings(turns, games, at=at).lazy()
+    w = _lazy(games).filter(pl.col("win")).select(KEY + [pl.col("seat").cast(pl.Int64)]).with_columns(
+        pl.lit(True).alias("is_winner"))
+    s = s.join(w, on=KEY + ["seat"], how="left").with_columns(pl.col("is_winner").fill_null(False))
+    per_step = (s.group_by(KEY + ["step"]).agg(
+        pl.col("round").first(),
+        pl.col("seat").filter(pl.col("lead")).first().alias("leader"),
+        (pl.col("best") - pl.col("vp")).filter(pl.col("is_winner")).mean().alias("gap"),
+        (pl.lit(2, pl.Int64).pow(pl.col("seat"))).filter(pl.col("vp") == pl.col("best")).sum().alias("mask"),
+        pl.col("leaders").first().alias("k"))
+        .sort(KEY + ["step"]))
+    lc = (per_step.filter(pl.col("leader").is_not_null())
+          .with_columns((pl.col("leader") != pl.col("leader").shift(1).over(KEY)).fill_null(False).alias("chg"))
+          .group_by(KEY).agg(pl.col("chg").sum().cast(pl.Int64).alias("lead_changes")))
+    sets = (per_step
+            .with_columns(pl.when(pl.col("mask").shift(1).over(KEY).is_null())
+                          .then(pl.col("k") == 1)
+                          .otherwise(pl.col("mask") != pl.col("mask").shift(1).over(KEY)).alias("chg"))
+            .group_by(KEY).agg(pl.col("chg").sum().cast(pl.Int64).alias("lead_set_changes")))
+    drama = per_step.group_by(KEY).agg(pl.col("gap").max().cast(pl.Float64).alias("drama_max"),
+                                       pl.col("gap").mean().alias("drama_mean"),
+                                       (pl.col("gap") > 0).mean().alias("behind_share"))
+    base = _winners(games)
+    mid = (s.join(base.select(KEY + ["rounds"]), on=KEY)
+           .filter(pl.col("round") == pl.max_horizontal(pl.lit(1), pl.col("rounds") // 2)))
+    if at == "turn":  # the standings at the end of the middle round: its last turn
+        mid = mid.filter(pl.col("step") == pl.col("step").max().over(KEY))
+    comeback = mid.group_by(KEY).agg(((pl.col("best") - pl.col("vp")).filter(pl.col("is_winner")).mean() > 0)
+                                     .alias("comeback"))
+    out = (base.join(lc, on=KEY, how="left").join(sets, on=KEY, how="left").join(drama, on=KEY, how="left")
+           .join(comeback, on=KEY, how="left")
+           .with_columns(pl.col("lead_changes").fill_null(0), pl.col("lead_set_changes").fill_null(0),
+                         (pl.col("winners") > 1).alias("tie"))
+           .sort(KEY))
+    return out.select(KEY + ["players", "rounds", "turns", "plies", "lead_changes", "lead_set_changes", "drama_max",
+                             "drama_mean", "behind_share", "comeback", "tie", "margin", "win_vp", "winners",
+                             "safety_stop"]).collect()
+
+
+# ------------------------------------------------------------------ decisions and downtime
+def turn_decisions(turns) -> pl.DataFrame:
+    """One row per turn: ``decisions`` taken in it (the turn's ``ply`` minus the previous turn's, the first
+    turn's ``ply``) and ``downtime``, the decisions other seats took since the seat's previous turn
+    ended (null on a seat's first turn). Units: decisions."""
+    t = _lazy(turns).sort(KEY + ["turn"]).with_columns(
+        pl.col("ply").cast(pl.Int64).shift(1).over(KEY).fill_null(0).alias("start"))
+    t = t.with_columns((pl.col("ply").cast(pl.Int64) - pl.col("start")).alias("decisions"),
+                       (pl.col("start") - pl.col("ply").cast(pl.Int64).shift(1).over(KEY + ["seat"])).alias("downtime"))
+    return t.select(KEY + ["turn", "round", "seat", "ply", "decisions", "downtime"]).collect()
+
+
+# ------------------------------------------------------------------ interval helpers
+def _share(key: str, x: np.ndarray, players: int, unit: str, definition: str) -> dict:
+    x = np.asarray(x, dtype=float)
+    x = x[np.isfinite(x)]
+    p, lo, hi = (float(v) for v in wilson(x.sum(), max(x.size, 1)))
+    return {"players": players, "metric": key, "unit": unit, "n": int(x.size), "est": p if x.size else math.nan,
+            "low": lo if x.size else math.nan, "high": hi if x.size else math.nan, "interval": "Wilson",
+            "definition": definition}
+
+
+def _mean(key: str, x: np.ndarray, players: int, unit: str, definition: str) -> dict:
+    x = np.asarray(x, dtype=float)
+    x = x[np.isfinite(x)]
+    m, lo, hi = mean_t(x)
+    return {"players": players, "metric": key, "unit": unit, "n": int(x.size), "est": m, "low": lo, "high": hi,
+            "interval": "t", "definition": definition}
+
+
+def quantile_interval(x, q: float, *, level: float = LEVEL, resamples: int = RESAMPLES, seed: int = SEED):
+    """Quantile ``q`` of ``x`` with a seeded percentile-bootstrap interval (``scipy.stats.bootstrap``):
+    ``(estimate, low, high)``; nan bounds for fewer than 2 values or when every value is the same number
+    (then low = high = the value)."""
+    from scipy.stats import bootstrap
+
+    x = np.asarray(x, dtype=float)
+    x = x[np.isfinite(x)]
+    if x.size == 0:
+        return math.nan, math.nan, math.nan
+    est = float(np.quantile(x, q))
+    if x.size < 2:
+        return est, math.nan, math.nan
+    if np.all(x == x[0]):
+        return est, est, est
+    res = bootstrap((x,), lambda a, axis: np.quantile(a, q, axis=axis), n_resamples=resamples,
+                    confidence_level=level, method="percentile", vectorized=True,
+                    random_state=np.random.default_rng(seed))
+    return est, float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def _quantile(key: str, x, q: float, players: int, unit: str, definition: str, seed: int) -> dict:
+    x = np.asarray(x, dtype=float)
+    x = x[np.isfinite(x)]
+    est, lo, hi = quantile_interval(x, q, seed=seed)
+    return {"players": players, "metric": key, "unit": unit, "n": int(x.size), "est": est, "low": lo, "high": hi,
+            "interval": "bootstrap", "definition": definition}
+
+
+# ------------------------------------------------------------------ decisiveness
+def leader_wins(turns, games, at: str = "round") -> pl.DataFrame:
+    """How often the seat leading alone in in-game VP at the end of a round goes on to win (final VP),
+    by rounds still to play.
+
+    Returns:
+        ``players, rounds_left, games, wins, est, low, high``: ``games`` = games with a seat leading
+        alone at the end of the round ``rounds_left`` rounds before the game's last (0 = after the last
+        round's turns, before end-game scoring), ``wins`` = that leader's win shares (a first place
+        shared by k seats counts 1/k), Wilson interval.
+    """
+    s = standings(turns, games, at="round")
+    g = _lazy(games).select(KEY + [pl.col("seat").cast(pl.Int64), "win_share", pl.col("players").cast(pl.Int64)])
+    df = (s.lazy().filter(pl.col("lead")).join(g, on=KEY + ["seat"])
+          .group_by("players", "rounds_left").agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"))
+          .sort("players", "rounds_left").collect())
+    p, lo, hi = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
+    return df.with_columns(pl.Series("est", p), pl.Series("low", lo), pl.Series("high", hi))
+
+
+def decisive_rounds_left(table: pl.DataFrame, share: float = DECISIVE_SHARE) -> pl.DataFrame:
+    """Decisiveness per player count from :func:`leader_wins`: the most rounds left from which on the leader
+    wins at least ``share`` of the time at every later round end (estimate), and the same read from the
+    interval's lower bound (``sure``). Null when the leader never reaches it (not even after the last
+    round's turns: end-game scoring still turns it over).
+
+    Returns:
+        ``players, share, rounds_left, rounds_left_sure``.
+    """
+    rows = []
+    for (players,), sub in table.sort("rounds_left").group_by("players", maintain_order=True):
+        out = {}
+        for col, name in (("est", "rounds_left"), ("low", "rounds_left_sure")):
+            k = None
+            for r in sub.iter_rows(named=True):
+                if r[col] >= share:
+                    k = r["rounds_left"]
+                else:
+                    break
+            out[name] = k
+        rows.append({"players": int(players), "share": share, **out})
+    return pl.DataFrame(rows, schema={"players": pl.Int64, "share": pl.Float64, "rounds_left": pl.Int64,
+                                      "rounds_left_sure": pl.Int64})
+
+
+# ------------------------------------------------------------------ summaries
+def arc_summary(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECISION, at: str = "round",
+                seed: int = SEED) -> pl.DataFrame:
+    """Every arc metric per player count with its 95% interval and sample size.
+
+    Args:
+        turns, games: the run tables (one run or several; grouped by ``players``).
+        seconds_per_decision: assumed seconds a player spends per decision (A-ARC-1) for the table time.
+        at: the steps the standings are read at (``"round"`` or ``"turn"``) for lead changes and drama.
+        seed: seed of the bootstrap intervals.
+
+    Returns:
+        ``players, metric, unit, n, est, low, high, interval, definition``; shares in [0, 1].
+    """
+    arcs = game_arcs(turns, games, at=at)
+    td = turn_decisions(turns).join(arcs.select(KEY + ["players"]), on=KEY)
+    rows = []
+    for (players,), a in arcs.group_by("players", maintain_order=True):
+        p = int(players)
+        d = td.filter(pl.col("players") == p)
+        decisions_seat = (d.group_by(KEY + ["seat"]).agg(pl.col("decisions").sum())["decisions"].to_numpy())
+        down_game = d.group_by(KEY).agg(pl.col("downtime").mean())["downtime"].to_numpy()
+        plies = a["plies"].to_numpy()
+        rows += [
+            _mean("turns per game", a["turns"], p, "turns", "turns played, all seats (Ludii DurationTurns)"),
+            _mean("rounds per game", a["rounds"], p, "rounds", "rounds (Cycles) played"),
+            _mean("decisions per game", plies, p, "decisions", "decisions, all seats (Ludii DurationMoves)"),
+            _mean("decisions per seat", decisions_seat, p, "decisions",
+                  "decisions one seat takes in a game (n = seat-games)"),
+            _mean("table time", plies * seconds_per_decision / 60.0, p, "minutes",
+                  f"decisions per game x {seconds_per_decision:g} s per decision (assumption A-ARC-1)"),
+            _quantile("median decisions per game", plies, 0.5, p, "decisions", "median decisions per game", seed),
+            _mean("decisions per turn", d["decisions"], p, "decisions",
+                  "decisions within one turn (n = turns); the logs hold no legal-action count"),
+            _share("turns with more than one decision", (d["decisions"] > 1).to_numpy(), p, "share",
+                   "share of turns taking 2+ decisions (n = turns); not Ludii DecisionMoves, which needs the "
+                   "legal-action count the turns table does not log"),
+            _mean("downtime", down_game, p, "decisions",
+                  "others' decisions between a seat's consecutive turns, mean per game (n = games)"),
+            _mean("downtime (time)", down_game * seconds_per_decision, p, "seconds",
+                  f"downtime x {seconds_per_decision:g} s per decision (A-ARC-1)"),
+            _mean("lead changes", a["lead_changes"], p, "changes per game",
+                  f"times the seat leading alone in in-game VP changes, read at each {at} end"),
+            _mean("lead changes (Ludii sets)", a["lead_set_changes"], p, "changes per game",
+                  f"times the set of seats on the highest in-game VP changes, each {at} end (Ludii LeadChange, "
+                  "as a count)"),
+            _mean("drama: winner's largest deficit", a["drama_max"], p, "VP",
+                  f"max over {at} ends of leader's minus eventual winner's in-game VP (Ludii Drama, max)"),
+            _mean("drama: winner's mean deficit", a["drama_mean"], p, "VP",
+                  f"mean over {at} ends of the same gap (Ludii Drama, average)"),
+            _mean("drama: share of the game the winner trailed", a["behind_share"], p, "share",
+                  f"share of {at} ends with the eventual winner strictly behind"),
+            _share("comeback rate", a["comeback"].cast(pl.Float64), p, "share",
+                   "winner strictly behind the in-game leader at the end of the middle round (rounds // 2)"),
+            _share("ties", a["tie"].cast(pl.Float64), p, "share",
+                   "first place shared on final VP and tie-break (Ludii Drawishness)"),
+            _mean("winner's margin", a["margin"], p, "VP",
+                  "winner's final VP minus the best other seat's, 0 on a tie (Ludii ScoreDifference, end)"),
+            _quantile("winner's margin, 25th percentile", a["margin"], 0.25, p, "VP", "lower quartile", seed),
+            _quantile("winner's margin, median", a["margin"], 0.5, p, "VP", "median", seed),
+            _quantile("winner's margin, 75th percentile", a["margin"], 0.75, p, "VP", "upper quartile", seed),
+            _mean("winning score", a["win_vp"], p, "VP", "final VP of first place"),
+            _quantile("winning score, median", a["win_vp"], 0.5, p, "VP", "median final VP of first place", seed),
+            _share("safety stops", a["safety_stop"].cast(pl.Float64), p, "share",
+                   "games ended by a safety stop, not the rules (Ludii Timeouts)"),
+        ]
+    return pl.DataFrame(rows, schema={"players": pl.Int64, "metric": pl.Utf8, "unit": pl.Utf8, "n": pl.Int64,
+                                      "est": pl.Float64, "low": pl.Float64, "high": pl.Float64, "interval": pl.Utf8,
+                                      "definition": pl.Utf8})
+
+
+def distributions(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECISION) -> pl.DataFrame:
+    """Distributions per player count: ``players, measure, unit, n, min, q10, q25, median, q75, q90, max``
+    of turns, rounds and decisions per game, table time (minutes, A-ARC-1), lead changes, the winner's
+    margin and the winning score (VP)."""
+    arcs = game_arcs(turns, games)
+    rows = []
+    for (players,), a in arcs.group_by("players", maintain_order=True):
+        for measure, unit, x in (("turns per game", "turns", a["turns"]), ("rounds per game", "rounds", a["rounds"]),
+                                 ("decisions per game", "decisions", a["plies"]),
+                                 ("table time", "minutes", a["plies"] * seconds_per_decision / 60.0),
+                                 ("lead changes", "changes", a["lead_changes"]),
+                                 ("winner's margin", "VP", a["margin"]), ("winning score", "VP", a["win_vp"])):
+            v = x.cast(pl.Float64).drop_nulls().to_numpy()
+            qs = np.quantile(v, [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1]) if v.size else [math.nan] * 7
+            rows.append({"players": int(players), "measure": measure, "unit": unit, "n": int(v.size),
+                         **dict(zip(("min", "q10", "q25", "median", "q75", "q90", "max"), map(float, qs)))})
+    return pl.DataFrame(rows)
+
+
+def vp_curves(turns, games) -> pl.DataFrame:
+    """Mean in-game VP at the end of each round by strategy and player count, t intervals:
+    ``players, strategy, round, n, est, low, high`` (VP; n = seat-games that reached the round)."""
+    s = standings(turns, games, at="round")
+    g = _lazy(games).select(KEY + [pl.col("seat").cast(pl.Int64), "strategy", pl.col("players").cast(pl.Int64)])
+    df = (s.lazy().join(g, on=KEY + ["seat"]).group_by("players", "strategy", "round")
+          .agg(pl.len().alias("n"), pl.col("vp").mean().alias("mean"), pl.col("vp").std().alias("sd"))
+          .sort("players", "strategy", "round").collect())
+    from .stats import mean_t_from_moments
+
+    m, lo, hi = mean_t_from_moments(df["mean"].to_numpy(), df["sd"].fill_null(0).to_numpy(), df["n"].to_numpy())
+    return df.select("players", "strategy", "round", "n").with_columns(
+        pl.Series("est", m), pl.Series("low", lo), pl.Series("high", hi))
+
+
+def end_scoring(turns, games) -> pl.DataFrame:
+    """Final VP against in-game VP per player count: ``players, n, est, low, high`` = mean VP a seat scores
+    after its last turn (end-game scoring; final ``vp`` minus the last in-game VP), t interval over seat-games,
+    and ``exact`` = share of seat-games where the two agree."""
+    last = in_game_vp(turns).group_by(KEY + ["seat"]).agg(pl.col("vp_in").sort_by("turn").last())
+    g = _lazy(games).select(KEY + ["seat", "vp", pl.col("players").cast(pl.Int64)])
+    df = (g.join(last.with_columns(pl.col("seat").cast(g.collect_schema()["seat"])), on=KEY + ["seat"], how="left")
+          .with_columns((pl.col("vp").cast(pl.Int64) - pl.col("vp_in").fill_null(0)).alias("end")).collect())
+    rows = []
+    for (players,), sub in df.group_by("players", maintain_order=True):
+        m, lo, hi = mean_t(sub["end"].to_numpy())
+        rows.append({"players": int(players), "n": sub.height, "est": m, "low": lo, "high": hi,
+                     "exact": float((sub["end"] == 0).mean())})
+    return pl.DataFrame(rows).sort("players")
+
+
+# ------------------------------------------------------------------ report section
+def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION):
+    """The "Game arc" section of a balance report (one table per measure family, per player count)."""
+    from . import figures as F
+    from .report import Section, TableFormat
+
+    turns, games = runs.turns, runs.games
+    names = turns.collect_schema().names()
+    if not ({"vp_after", "vp_gained"} & set(names)) or "ply" not in names:
+        return Section("Game arc", "The turns table logs no VP per turn: no in-game standings, no arc metrics.")
+    summary = arc_summary(turns, games, seconds_per_decision=seconds_per_decision)
+    lw = leader_wins(turns, games)
+    dec = decisive_rounds_left(lw)
+    ends = end_scoring(turns, games)
+    dist = distributions(turns, games, seconds_per_decision=seconds_per_decision)
+    curves = vp_curves(turns, games)
+    lines = []
+    for r in dec.iter_rows(named=True):
+        p = r["players"]
+        sub = lw.filter(pl.col("players") == p)
+
+        def at(k):
+            x = sub.filter(pl.col("rounds_left") == k)
+            return (f"{x['est'][0] * 100:.1f}% [{x['low'][0] * 100:.1f}, {x['high'][0] * 100:.1f}] of "
+                    f"{x['games'][0]:,} games" if x.height else "n/a")
+        when = (f"from {r['rounds_left']} round(s) before the end" if r["rounds_left"] is not None
+                else "at no round end (end-game scoring still changes the winner often enough)")
+        lines.append(f"{p} players: the in-game leader with one round left wins {at(1)}, with four rounds left "
+                     f"{at(4)}; the leader wins {DECISIVE_SHARE:.0%} of the time {when}.")
+    e = "; ".join(f"{r['players']} players {r['est']:.1f} VP [{r['low']:.1f}, {r['high']:.1f}]"
+                  for r in ends.iter_rows(named=True))
+    text = ("How the game unfolds, per player count, after Ludii's evaluation metrics (docs/arc_metrics.md): length, "
+            "decisions, downtime, lead changes, drama, decisiveness, comebacks, closeness. Standings during play "
+            "are in-game VP (turns table), read at the end of each round; winners, ties, margins and scores are "
+            f"final VP (games table). End-game scoring adds per seat: {e}. Table time assumes "
+            f"{seconds_per_decision:g} s per decision (A-ARC-1). Intervals 95%: Wilson (shares), t (means), seeded "
+            "bootstrap (medians, quartiles).\n" + "\n".join(lines))
+    shown = summary.drop("definition").with_columns(
+        [pl.when(pl.col("unit") == "share").then(pl.col(c) * 100).otherwise(pl.col(c)).alias(c)
+         for c in ("est", "low", "high")]).with_columns(
+        pl.when(pl.col("unit") == "share").then(pl.lit("%")).otherwise(pl.col("unit")).alias("unit"))
+    figs = []
+    for (players,), sub in curves.group_by("players", maintain_order=True):
+        strategies = sorted(set(sub["strategy"].to_list()))
+        x = sorted(set(sub["round"].to_list()))
+        grid = {(s, r): v for s, r, *v in sub.select("strategy", "round", "est", "low", "high").iter_rows()}
+        arr = np.array([[grid.get((s, r), (math.nan,) * 3) for r in x] for s in strategies], dtype=float)
+        figs.append((f"vp_curve_{players}p", F.line_with_band(
+            x, arr[..., 0], arr[..., 1], arr[..., 2], title=f"In-game VP by round, {players} players (95% t)",
+            xlabel="round (Cycle)", ylabel="mean in-game VP", labels=strategies),
+            f"Mean in-game VP at the end of each round by strategy, {players} players"))
+    arcs = game_arcs(turns, games)
+    for (players,), sub in arcs.group_by("players", maintain_order=True):
+        figs.append((f"winning_score_{players}p", F.histogram(
+            sub["win_vp"].to_numpy(), title=f"Winning score, {players} players", xlabel="final VP of first place"),
+            f"Winning score distribution, {players} players"))
+    return Section("Game arc", text, figs, [
+        ("Game-arc metrics per player count (95% intervals; n = games unless the definition says otherwise)",
+         shown, TableFormat(decimals={"est": 2})),
+        ("The in-game leader's win rate (percent) by rounds left to play", lw.with_columns(
+            [(pl.col(c) * 100) for c in ("est", "low", "high")])),
+        (f"Decisiveness: rounds left from which the leader wins {DECISIVE_SHARE:.0%} (sure = the interval's lower "
+         "bound)", dec, TableFormat(missing={"rounds_left": "never", "rounds_left_sure": "never"})),
+        ("Distributions per player count (min, deciles, quartiles, median, max)", dist),
+        ("Metric definitions", summary.filter(pl.col("players") == summary["players"].min())
+         .select("metric", "unit", "interval", "definition")),
+    ])
+
+
+def arc_sections(runs) -> list:
+    """``[arc_section(runs)]``, for :func:`analysis.report.build_sections`."""
+    return [arc_section(runs)]
+
+
+__all__ = ["DECISIVE_SHARE", "SECONDS_PER_DECISION", "arc_section", "arc_sections", "arc_summary",
+           "decisive_rounds_left", "distributions", "end_scoring", "game_arcs", "in_game_vp", "leader_wins",
+           "quantile_interval", "standings", "turn_decisions", "vp_curves"]
