@@ -78,9 +78,10 @@ def standings(turns, games, at: str = "round") -> pl.DataFrame:
         at: ``"round"`` (standings at the end of each round or Cycle) or ``"turn"`` (after every turn).
 
     Returns:
-        one row per (run, game, step, seat): ``run, game, step, round, rounds_left, seat, vp, best,
-        leaders, lead`` where ``step`` is the round (or turn index), ``rounds_left`` = the game's
-        rounds minus the step's round (rounds still to play), ``vp`` the seat's in-game VP (VP),
+        one row per (run, game, step, seat): ``run, game, step, round, last_round, rounds_left, seat, vp,
+        best, leaders, lead`` where ``step`` is the round (or turn index), ``last_round`` the round of the
+        game's last turn, ``rounds_left`` = ``last_round`` minus the step's round (rounds still to play),
+        ``vp`` the seat's in-game VP (VP),
         ``best`` the highest in-game VP, ``leaders`` the number of seats on it and ``lead`` True when
         the seat holds it alone.
     """
@@ -94,15 +95,16 @@ def standings(turns, games, at: str = "round") -> pl.DataFrame:
         steps = t.select(KEY + ["round"]).unique().with_columns(pl.col("round").alias("step"))
     else:
         steps = t.group_by(KEY + ["turn"]).agg(pl.col("round").max()).rename({"turn": "step"})
-    g = _lazy(games).select(KEY + ["seat", "rounds"]).with_columns(pl.col("seat").cast(pl.Int64))
-    grid = steps.join(g, on=KEY)
+    g = _lazy(games).select(KEY + ["seat"]).with_columns(pl.col("seat").cast(pl.Int64))
+    grid = (steps.join(g, on=KEY)
+            .join(t.group_by(KEY).agg(pl.col("round").max().cast(pl.Int64).alias("last_round")), on=KEY))
     df = (grid.join(last, on=KEY + ["step", "seat"], how="left").sort(KEY + ["seat", "step"])
           .with_columns(pl.col("vp").forward_fill().over(KEY + ["seat"]).fill_null(0))
           .with_columns(pl.col("vp").max().over(KEY + ["step"]).alias("best"))
           .with_columns((pl.col("vp") == pl.col("best")).sum().over(KEY + ["step"]).alias("leaders"))
           .with_columns(((pl.col("vp") == pl.col("best")) & (pl.col("leaders") == 1)).alias("lead"),
-                        (pl.col("rounds").cast(pl.Int64) - pl.col("round").cast(pl.Int64)).alias("rounds_left"))
-          .select(KEY + ["step", "round", "rounds_left", "seat", "vp", "best", "leaders", "lead"])
+                        (pl.col("last_round") - pl.col("round").cast(pl.Int64)).alias("rounds_left"))
+          .select(KEY + ["step", "round", "last_round", "rounds_left", "seat", "vp", "best", "leaders", "lead"])
           .sort(KEY + ["step", "seat"]))
     return df.collect()
 
@@ -135,7 +137,7 @@ def game_arcs(turns, games, at: str = "round") -> pl.DataFrame:
     eventual winner's in-game VP; Ludii's Drama, maximum form), ``drama_mean`` (VP, mean gap over
     steps; Ludii's Drama, average form), ``behind_share`` (share of steps the winner was strictly
     behind: how long), ``comeback`` (the winner was strictly behind the in-game leader at the end of
-    the middle round, ``max(1, rounds // 2)``), ``tie`` (first place shared on final VP),
+    the middle round, ``max(1, last round // 2)``, the last round being that of the game's last turn), ``tie`` (first place shared on final VP),
     ``margin`` (VP, final), ``win_vp`` (VP, final), ``winners``, ``safety_stop``. Winners are the
     seats with ``win`` in the games table (final VP and tie-break); with k tied winners the gap is their
     mean (as Ludii's Drama).
@@ -163,8 +165,7 @@ def game_arcs(turns, games, at: str = "round") -> pl.DataFrame:
                                        pl.col("gap").mean().alias("drama_mean"),
                                        (pl.col("gap") > 0).mean().alias("behind_share"))
     base = _winners(games)
-    mid = (s.join(base.select(KEY + ["rounds"]), on=KEY)
-           .filter(pl.col("round") == pl.max_horizontal(pl.lit(1), pl.col("rounds") // 2)))
+    mid = s.filter(pl.col("round") == pl.max_horizontal(pl.lit(1), pl.col("last_round") // 2))
     if at == "turn":  # the standings at the end of the middle round: its last turn
         mid = mid.filter(pl.col("step") == pl.col("step").max().over(KEY))
     comeback = mid.group_by(KEY).agg(((pl.col("best") - pl.col("vp")).filter(pl.col("is_winner")).mean() > 0)
@@ -336,7 +337,7 @@ def arc_summary(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECIS
             _mean("drama: share of the game the winner trailed", a["behind_share"], p, "share",
                   f"share of {at} ends with the eventual winner strictly behind"),
             _share("comeback rate", a["comeback"].cast(pl.Float64), p, "share",
-                   "winner strictly behind the in-game leader at the end of the middle round (rounds // 2)"),
+                   "winner strictly behind the in-game leader at the end of the middle round (last round // 2)"),
             _share("ties", a["tie"].cast(pl.Float64), p, "share",
                    "first place shared on final VP and tie-break (Ludii Drawishness)"),
             _mean("winner's margin", a["margin"], p, "VP",
@@ -429,8 +430,10 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION):
             x = sub.filter(pl.col("rounds_left") == k)
             return (f"{x['est'][0] * 100:.1f}% [{x['low'][0] * 100:.1f}, {x['high'][0] * 100:.1f}] of "
                     f"{x['games'][0]:,} games" if x.height else "n/a")
-        when = (f"from {r['rounds_left']} round(s) before the end" if r["rounds_left"] is not None
-                else "at no round end (end-game scoring still changes the winner often enough)")
+        k = r["rounds_left"]
+        when = ("at no round end (end-game scoring or the last round still changes the winner too often)" if k is None
+                else "only at the end of the last round (before end-game scoring)" if k == 0
+                else f"from the end of the round {k} round(s) before the last on")
         lines.append(f"{p} players: the in-game leader with one round left wins {at(1)}, with four rounds left "
                      f"{at(4)}; the leader wins {DECISIVE_SHARE:.0%} of the time {when}.")
     e = "; ".join(f"{r['players']} players {r['est']:.1f} VP [{r['low']:.1f}, {r['high']:.1f}]"

@@ -168,3 +168,10 @@ def test_real_toy_runs_get_a_game_arc_section_per_player_count(toy_runs, tmp_pat
     assert "3 players: the in-game leader with one round left wins" in md
     assert (page.parent / "figures").glob("*vp_curve_2p.png")
     assert any(page.parent.glob("figures/*_vp_curve_3p.png")) and any(page.parent.glob("figures/*_winning_score_2p.png"))
+
+
+def test_rounds_left_count_from_the_last_turns_round_not_the_games_tables_finished_rounds():
+    # the toy game can end mid-round (deck out): the games table counts 2 finished rounds, the last turn is in round 3
+    turns, games = tables({0: SPEC[0]})
+    s = A.standings(turns, games.with_columns(pl.lit(2).alias("rounds")))
+    assert sorted(set(s["rounds_left"].to_list())) == [0, 1, 2]
