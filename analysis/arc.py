@@ -226,7 +226,7 @@ def quantile_interval(x, q: float, *, level: float = LEVEL, resamples: int = RES
     if np.all(x == x[0]):
         return est, est, est
     res = bootstrap((x,), lambda a, axis: np.quantile(a, q, axis=axis), n_resamples=resamples,
-                    confidence_level=level, method="percentile", vectorized=True,
+                    confidence_level=level, method="percentile", vectorized=True, batch=100,
                     random_state=np.random.default_rng(seed))
     return est, float(res.confidence_interval.low), float(res.confidence_interval.high)
 
@@ -286,7 +286,7 @@ def decisive_rounds_left(table: pl.DataFrame, share: float = DECISIVE_SHARE) -> 
 
 # ------------------------------------------------------------------ summaries
 def arc_summary(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECISION, at: str = "round",
-                seed: int = SEED) -> pl.DataFrame:
+                seed: int = SEED, arcs: pl.DataFrame | None = None) -> pl.DataFrame:
     """Every arc metric per player count with its 95% interval and sample size.
 
     Args:
@@ -294,14 +294,15 @@ def arc_summary(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECIS
         seconds_per_decision: assumed seconds a player spends per decision (A-ARC-1) for the table time.
         at: the steps the standings are read at (``"round"`` or ``"turn"``) for lead changes and drama.
         seed: seed of the bootstrap intervals.
+        arcs: :func:`game_arcs` of these tables, when already computed (read ``at`` the same steps).
 
     Returns:
         ``players, metric, unit, n, est, low, high, interval, definition``; shares in [0, 1].
     """
-    arcs = game_arcs(turns, games, at=at)
+    arcs = game_arcs(turns, games, at=at) if arcs is None else arcs
     td = turn_decisions(turns).join(arcs.select(KEY + ["players"]), on=KEY)
     rows = []
-    for (players,), a in arcs.group_by("players", maintain_order=True):
+    for (players,), a in arcs.sort("players").group_by("players", maintain_order=True):
         p = int(players)
         d = td.filter(pl.col("players") == p)
         decisions_seat = (d.group_by(KEY + ["seat"]).agg(pl.col("decisions").sum())["decisions"].to_numpy())
@@ -355,13 +356,14 @@ def arc_summary(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECIS
                                       "definition": pl.Utf8})
 
 
-def distributions(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECISION) -> pl.DataFrame:
+def distributions(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECISION,
+                  arcs: pl.DataFrame | None = None) -> pl.DataFrame:
     """Distributions per player count: ``players, measure, unit, n, min, q10, q25, median, q75, q90, max``
     of turns, rounds and decisions per game, table time (minutes, A-ARC-1), lead changes, the winner's
-    margin and the winning score (VP)."""
-    arcs = game_arcs(turns, games)
+    margin and the winning score (VP); ``arcs`` = :func:`game_arcs` when already computed."""
+    arcs = game_arcs(turns, games) if arcs is None else arcs
     rows = []
-    for (players,), a in arcs.group_by("players", maintain_order=True):
+    for (players,), a in arcs.sort("players").group_by("players", maintain_order=True):
         for measure, unit, x in (("turns per game", "turns", a["turns"]), ("rounds per game", "rounds", a["rounds"]),
                                  ("decisions per game", "decisions", a["plies"]),
                                  ("table time", "minutes", a["plies"] * seconds_per_decision / 60.0),
@@ -415,11 +417,12 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION):
     names = turns.collect_schema().names()
     if not ({"vp_after", "vp_gained"} & set(names)) or "ply" not in names:
         return Section("Game arc", "The turns table logs no VP per turn: no in-game standings, no arc metrics.")
-    summary = arc_summary(turns, games, seconds_per_decision=seconds_per_decision)
+    arcs = game_arcs(turns, games)
+    summary = arc_summary(turns, games, seconds_per_decision=seconds_per_decision, arcs=arcs)
     lw = leader_wins(turns, games)
     dec = decisive_rounds_left(lw)
     ends = end_scoring(turns, games)
-    dist = distributions(turns, games, seconds_per_decision=seconds_per_decision)
+    dist = distributions(turns, games, seconds_per_decision=seconds_per_decision, arcs=arcs)
     curves = vp_curves(turns, games)
     lines = []
     for r in dec.iter_rows(named=True):
@@ -458,8 +461,7 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION):
             x, arr[..., 0], arr[..., 1], arr[..., 2], title=f"In-game VP by round, {players} players (95% t)",
             xlabel="round (Cycle)", ylabel="mean in-game VP", labels=strategies),
             f"Mean in-game VP at the end of each round by strategy, {players} players"))
-    arcs = game_arcs(turns, games)
-    for (players,), sub in arcs.group_by("players", maintain_order=True):
+    for (players,), sub in arcs.sort("players").group_by("players", maintain_order=True):
         figs.append((f"winning_score_{players}p", F.histogram(
             sub["win_vp"].to_numpy(), title=f"Winning score, {players} players", xlabel="final VP of first place"),
             f"Winning score distribution, {players} players"))
