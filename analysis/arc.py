@@ -13,14 +13,14 @@ Evaluation of Recombination Games*, 2008; Browne and Maire, *Evolutionary Game D
 the game's in-game VP as the state evaluation; ``docs/arc_metrics.md`` gives each definition and
 its source, and the figures measured on real runs.
 
-**In-game VP against final VP.** The standings are the VP each seat holds during play: the turns
-table's ``vp_after`` (Unconscious Mind, the toy game) or, where the table has only ``vp_gained``
-(Galileo's Truth), its running sum over the seat's turns (exact: the engine logs ``vp_gained`` as the
-seat's VP at the end of its turn minus at its start). A seat's VP between two of its turns is its
-VP after the earlier one. End-game scoring (Unconscious Mind's ``end_*`` categories, Galileo's
-Truth's ``end_loss``/``seals``) happens after the last turn, so in-game VP need not reach the games
-table's final ``vp``: the winner, ties, margins and the winning score are read from the games table
-(final VP), the standings during play from the turns table (in-game VP), and
+**In-game VP against final VP.** The standings are the VP each seat holds during play
+(:func:`in_game_vp`): the turns table's ``vp_after`` (Unconscious Mind, the toy game) or, where the
+turns table has only ``vp_gained`` (Galileo's Truth), the events table's ``vp`` events (each with the
+VP ``after`` it; exact), else the running sum of ``vp_gained`` (which misses VP a seat scores on other
+seats' turns). A seat's VP between two observations is the earlier one. End-game scoring (Unconscious
+Mind's ``end_*`` categories, Galileo's Truth's final scoring after the last turn) is not in-game VP, so
+in-game VP need not reach the games table's final ``vp``: the winner, ties, margins and the winning
+score are read from the games table (final VP), the standings during play from in-game VP, and
 :func:`end_scoring` measures the gap.
 """
 
@@ -54,28 +54,67 @@ KEY = ["run", "game"]
 
 
 # ------------------------------------------------------------------ standings during play
-def in_game_vp(turns) -> pl.LazyFrame:
-    """Turns with ``vp_in``, the acting seat's in-game VP after the turn (VP).
+def in_game_vp(turns, events=None) -> pl.LazyFrame:
+    """Observations of in-game VP: one row per (turn, seat) whose VP is known after that turn:
+    ``run, game, turn, round, seat, vp_in`` (VP).
 
-    ``vp_after`` when the table logs it, else the running sum of ``vp_gained`` over the seat's turns in
-    turn order (Galileo's Truth). Raises ValueError when the table has neither.
+    From, in this order of preference:
+
+    1. the turns table's ``vp_after`` (Unconscious Mind, the toy game): the acting seat's VP after its turn
+       (VP a seat gains on another seat's turn shows at its own next turn);
+    2. the events table's ``vp`` events with ``after`` (Galileo's Truth, every VP change goes through one):
+       each seat's VP after the last VP change in each turn, for every seat that changed, so VP scored on
+       another seat's turn (a copied or read Treatise) counts in the turn it happened; changes between
+       turns (a Cycle's end) count in the next turn, changes after the last turn (end-game scoring) in none;
+    3. the running sum of ``vp_gained`` over the seat's turns (Galileo's Truth without events): the engine
+       logs the acting seat's VP at the end of its turn minus at its start, so VP the seat scored on other
+       seats' turns is left out for good (an underestimate, said in the report).
+
+    Raises:
+        ValueError: none of the three is there.
     """
     t = _lazy(turns)
     cols = t.collect_schema().names()
     if "vp_after" in cols:
-        return t.with_columns(pl.col("vp_after").cast(pl.Int64).alias("vp_in"))
+        return t.select(KEY + ["turn", "round", pl.col("seat").cast(pl.Int64),
+                               pl.col("vp_after").cast(pl.Int64).alias("vp_in")])
+    if _vp_events(events):
+        e = (_lazy(events).filter(pl.col("kind") == "vp").with_row_index("_order")
+             .group_by(KEY + ["turn", pl.col("seat").cast(pl.Int64)])
+             .agg(pl.col("after").sort_by("_order").last().cast(pl.Int64).alias("vp_in")))
+        rounds = t.select(KEY + ["turn", "round"])
+        return e.join(rounds, on=KEY + ["turn"]).select(KEY + ["turn", "round", "seat", "vp_in"])
     if "vp_gained" in cols:
-        return t.sort(KEY + ["turn"]).with_columns(
-            pl.col("vp_gained").cast(pl.Int64).cum_sum().over(KEY + ["seat"]).alias("vp_in"))
-    raise ValueError("the turns table has neither vp_after nor vp_gained: no in-game standings")
+        return t.sort(KEY + ["turn"]).select(
+            KEY + ["turn", "round", pl.col("seat").cast(pl.Int64),
+                   pl.col("vp_gained").cast(pl.Int64).cum_sum().over(KEY + ["seat"]).alias("vp_in")])
+    raise ValueError("neither the turns table (vp_after, vp_gained) nor the events table (vp events) gives in-game VP")
 
 
-def standings(turns, games, at: str = "round") -> pl.DataFrame:
+def _vp_events(events) -> bool:
+    """True when ``events`` holds ``vp`` events with the VP ``after`` them (Galileo's Truth)."""
+    if events is None:
+        return False
+    names = _lazy(events).collect_schema().names()
+    return {"kind", "after", "turn", "seat"} <= set(names)
+
+
+def vp_source(turns, events=None) -> str:
+    """Which log the in-game VP come from (see :func:`in_game_vp`): ``"vp_after"``, ``"events"`` or
+    ``"vp_gained"``."""
+    if "vp_after" in _lazy(turns).collect_schema().names():
+        return "vp_after"
+    return "events" if _vp_events(events) else "vp_gained"
+
+
+def standings(turns, games, at: str = "round", events=None) -> pl.DataFrame:
     """Every seat's in-game VP after every step of every game, and who leads.
 
     Args:
         turns, games: the run tables.
         at: ``"round"`` (standings at the end of each round or Cycle) or ``"turn"`` (after every turn).
+        events: the events table, read for in-game VP when the turns table has no ``vp_after``
+            (:func:`in_game_vp`).
 
     Returns:
         one row per (run, game, step, seat): ``run, game, step, round, last_round, rounds_left, seat, vp,
@@ -87,10 +126,11 @@ def standings(turns, games, at: str = "round") -> pl.DataFrame:
     """
     if at not in ("round", "turn"):
         raise ValueError(f"at must be 'round' or 'turn', got {at!r}")
-    t = in_game_vp(turns)
+    t = _lazy(turns)
+    obs = in_game_vp(turns, events)
     step = "round" if at == "round" else "turn"
-    last = (t.group_by(KEY + [step, "seat"]).agg(pl.col("vp_in").sort_by("turn").last().alias("vp"))
-            .rename({step: "step"}).with_columns(pl.col("seat").cast(pl.Int64)))
+    last = (obs.with_columns(pl.col("turn").alias("_o")).group_by(KEY + [step, "seat"])
+            .agg(pl.col("vp_in").sort_by("_o").last().alias("vp")).rename({step: "step"}))
     if step == "round":
         steps = t.select(KEY + ["round"]).unique().with_columns(pl.col("round").alias("step"))
     else:
@@ -125,7 +165,7 @@ def _winners(games) -> pl.LazyFrame:
         stop.alias("safety_stop"))
 
 
-def game_arcs(turns, games, at: str = "round") -> pl.DataFrame:
+def game_arcs(turns, games, at: str = "round", events=None) -> pl.DataFrame:
     """One row per game: the per-game measures every summary is built from.
 
     Columns (units): ``players``, ``rounds``, ``turns``, ``plies`` (decisions, all seats),
@@ -142,7 +182,7 @@ def game_arcs(turns, games, at: str = "round") -> pl.DataFrame:
     seats with ``win`` in the games table (final VP and tie-break); with k tied winners the gap is their
     mean (as Ludii's Drama).
     """
-    s = standings(turns, games, at=at).lazy()
+    s = standings(turns, games, at=at, events=events).lazy()
     w = _lazy(games).filter(pl.col("win")).select(KEY + [pl.col("seat").cast(pl.Int64)]).with_columns(
         pl.lit(True).alias("is_winner"))
     s = s.join(w, on=KEY + ["seat"], how="left").with_columns(pl.col("is_winner").fill_null(False))
@@ -240,7 +280,7 @@ def _quantile(key: str, x, q: float, players: int, unit: str, definition: str, s
 
 
 # ------------------------------------------------------------------ decisiveness
-def leader_wins(turns, games, at: str = "round") -> pl.DataFrame:
+def leader_wins(turns, games, events=None) -> pl.DataFrame:
     """How often the seat leading alone in in-game VP at the end of a round goes on to win (final VP),
     by rounds still to play.
 
@@ -250,7 +290,7 @@ def leader_wins(turns, games, at: str = "round") -> pl.DataFrame:
         round's turns, before end-game scoring), ``wins`` = that leader's win shares (a first place
         shared by k seats counts 1/k), Wilson interval.
     """
-    s = standings(turns, games, at="round")
+    s = standings(turns, games, at="round", events=events)
     g = _lazy(games).select(KEY + [pl.col("seat").cast(pl.Int64), "win_share", pl.col("players").cast(pl.Int64)])
     df = (s.lazy().filter(pl.col("lead")).join(g, on=KEY + ["seat"])
           .group_by("players", "rounds_left").agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"))
@@ -286,7 +326,7 @@ def decisive_rounds_left(table: pl.DataFrame, share: float = DECISIVE_SHARE) -> 
 
 # ------------------------------------------------------------------ summaries
 def arc_summary(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECISION, at: str = "round",
-                seed: int = SEED, arcs: pl.DataFrame | None = None) -> pl.DataFrame:
+                seed: int = SEED, arcs: pl.DataFrame | None = None, events=None) -> pl.DataFrame:
     """Every arc metric per player count with its 95% interval and sample size.
 
     Args:
@@ -295,11 +335,12 @@ def arc_summary(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECIS
         at: the steps the standings are read at (``"round"`` or ``"turn"``) for lead changes and drama.
         seed: seed of the bootstrap intervals.
         arcs: :func:`game_arcs` of these tables, when already computed (read ``at`` the same steps).
+        events: the events table (in-game VP of games whose turns table has no ``vp_after``).
 
     Returns:
         ``players, metric, unit, n, est, low, high, interval, definition``; shares in [0, 1].
     """
-    arcs = game_arcs(turns, games, at=at) if arcs is None else arcs
+    arcs = game_arcs(turns, games, at=at, events=events) if arcs is None else arcs
     td = turn_decisions(turns).join(arcs.select(KEY + ["players"]), on=KEY)
     rows = []
     for (players,), a in arcs.sort("players").group_by("players", maintain_order=True):
@@ -376,10 +417,10 @@ def distributions(turns, games, *, seconds_per_decision: float = SECONDS_PER_DEC
     return pl.DataFrame(rows)
 
 
-def vp_curves(turns, games) -> pl.DataFrame:
+def vp_curves(turns, games, events=None) -> pl.DataFrame:
     """Mean in-game VP at the end of each round by strategy and player count, t intervals:
     ``players, strategy, round, n, est, low, high`` (VP; n = seat-games that reached the round)."""
-    s = standings(turns, games, at="round")
+    s = standings(turns, games, at="round", events=events)
     g = _lazy(games).select(KEY + [pl.col("seat").cast(pl.Int64), "strategy", pl.col("players").cast(pl.Int64)])
     df = (s.lazy().join(g, on=KEY + ["seat"]).group_by("players", "strategy", "round")
           .agg(pl.len().alias("n"), pl.col("vp").mean().alias("mean"), pl.col("vp").std().alias("sd"))
@@ -391,11 +432,11 @@ def vp_curves(turns, games) -> pl.DataFrame:
         pl.Series("est", m), pl.Series("low", lo), pl.Series("high", hi))
 
 
-def end_scoring(turns, games) -> pl.DataFrame:
+def end_scoring(turns, games, events=None) -> pl.DataFrame:
     """Final VP against in-game VP per player count: ``players, n, est, low, high`` = mean VP a seat scores
     after its last turn (end-game scoring; final ``vp`` minus the last in-game VP), t interval over seat-games,
     and ``exact`` = share of seat-games where the two agree."""
-    last = in_game_vp(turns).group_by(KEY + ["seat"]).agg(pl.col("vp_in").sort_by("turn").last())
+    last = in_game_vp(turns, events).group_by(KEY + ["seat"]).agg(pl.col("vp_in").sort_by("turn").last())
     g = _lazy(games).select(KEY + ["seat", "vp", pl.col("players").cast(pl.Int64)])
     df = (g.join(last.with_columns(pl.col("seat").cast(g.collect_schema()["seat"])), on=KEY + ["seat"], how="left")
           .with_columns((pl.col("vp").cast(pl.Int64) - pl.col("vp_in").fill_null(0)).alias("end")).collect())
@@ -408,6 +449,12 @@ def end_scoring(turns, games) -> pl.DataFrame:
 
 
 # ------------------------------------------------------------------ report section
+SOURCE_TEXT = {
+    "vp_after": "the turns table's `vp_after`",
+    "events": "the events table's `vp` events, every VP change as it happened",
+    "vp_gained": "running sums of the turns table's `vp_gained`: VP a seat scores on other seats' turns are missing, "
+                 "so in-game VP run low; write the events table for exact standings",
+}
 def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION):
     """The "Game arc" section of a balance report (one table per measure family, per player count)."""
     from . import figures as F
@@ -417,13 +464,15 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION):
     names = turns.collect_schema().names()
     if not ({"vp_after", "vp_gained"} & set(names)) or "ply" not in names:
         return Section("Game arc", "The turns table logs no VP per turn: no in-game standings, no arc metrics.")
-    arcs = game_arcs(turns, games)
+    events = runs.events if _vp_events(runs.events) else None
+    source = vp_source(turns, events)
+    arcs = game_arcs(turns, games, events=events)
     summary = arc_summary(turns, games, seconds_per_decision=seconds_per_decision, arcs=arcs)
-    lw = leader_wins(turns, games)
+    lw = leader_wins(turns, games, events)
     dec = decisive_rounds_left(lw)
-    ends = end_scoring(turns, games)
+    ends = end_scoring(turns, games, events)
     dist = distributions(turns, games, seconds_per_decision=seconds_per_decision, arcs=arcs)
-    curves = vp_curves(turns, games)
+    curves = vp_curves(turns, games, events)
     lines = []
     for r in dec.iter_rows(named=True):
         p = r["players"]
@@ -443,7 +492,7 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION):
                   for r in ends.iter_rows(named=True))
     text = ("How the game unfolds, per player count, after Ludii's evaluation metrics (docs/arc_metrics.md): length, "
             "decisions, downtime, lead changes, drama, decisiveness, comebacks, closeness. Standings during play "
-            "are in-game VP (turns table), read at the end of each round; winners, ties, margins and scores are "
+            f"are in-game VP ({SOURCE_TEXT[source]}), read at the end of each round; winners, ties, margins and scores are "
             f"final VP (games table). End-game scoring adds per seat: {e}. Table time assumes "
             f"{seconds_per_decision:g} s per decision (A-ARC-1). Intervals 95%: Wilson (shares), t (means), seeded "
             "bootstrap (medians, quartiles).\n" + "\n".join(lines))
@@ -484,5 +533,5 @@ def arc_sections(runs) -> list:
 
 
 __all__ = ["DECISIVE_SHARE", "SECONDS_PER_DECISION", "arc_section", "arc_sections", "arc_summary",
-           "decisive_rounds_left", "distributions", "end_scoring", "game_arcs", "in_game_vp", "leader_wins",
+           "decisive_rounds_left", "distributions", "end_scoring", "game_arcs", "in_game_vp", "leader_wins", "vp_source",
            "quantile_interval", "standings", "turn_decisions", "vp_curves"]

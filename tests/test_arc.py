@@ -175,3 +175,23 @@ def test_rounds_left_count_from_the_last_turns_round_not_the_games_tables_finish
     turns, games = tables({0: SPEC[0]})
     s = A.standings(turns, games.with_columns(pl.lit(2).alias("rounds")))
     assert sorted(set(s["rounds_left"].to_list())) == [0, 1, 2]
+
+
+def test_in_game_vp_from_vp_events_counts_vp_scored_on_another_seats_turn_and_leaves_out_end_scoring():
+    # Galileo's Truth logs vp_gained only; its vp events carry the VP after each change. Game 0 of SPEC, but
+    # seat 0 scores a royalty of 3 VP on seat 1's turn 3 (9 VP: it still leads round 2), then 1 VP on turn 4;
+    # seat 1's 3 end-game VP come after the last turn (turn index 6) and stay out of in-game VP.
+    turns, games = tables({0: SPEC[0]}, cumulative=True)
+    ev = [(0, 0, 5), (1, 1, 3), (2, 0, 6), (3, 1, 8), (3, 0, 9), (4, 0, 10), (5, 1, 9), (6, 1, 12)]
+    events = pl.DataFrame([{"game": 0, "ply": 0, "turn": t, "seat": s, "kind": "vp", "after": a} for t, s, a in ev]
+                          + [{"game": 0, "ply": 0, "turn": 2, "seat": 1, "kind": "suspicion", "after": 40}])
+    assert A.vp_source(turns, events) == "events" and A.vp_source(turns) == "vp_gained"
+    s = A.standings(turns, games, events=events).sort("step", "seat")
+    assert s["vp"].to_list() == [5, 3, 9, 8, 10, 9]
+    arcs = A.game_arcs(turns, games, events=events)
+    assert arcs["lead_changes"].to_list() == [0]
+    assert arcs["drama_max"].to_list() == [2.0] and arcs["drama_mean"].to_list() == pytest.approx([4 / 3])
+    e = A.end_scoring(turns, games, events).row(0, named=True)
+    assert e["est"] == pytest.approx(3 / 2) and e["exact"] == pytest.approx(1 / 2)
+    # without the events the running sums of vp_gained are read (these hold no royalty): round 2 goes to seat 1
+    assert A.standings(turns, games).sort("step", "seat")["vp"].to_list() == [5, 3, 6, 8, 10, 9]
