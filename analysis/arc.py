@@ -204,7 +204,7 @@ def game_arcs(turns, games, at: str = "round", events=None) -> pl.DataFrame:
     drama = per_step.group_by(KEY).agg(pl.col("gap").max().cast(pl.Float64).alias("drama_max"),
                                        pl.col("gap").mean().alias("drama_mean"),
                                        (pl.col("gap") > 0).mean().alias("behind_share"))
-    base = _winners(games)
+    base = _winners(games).join(_lazy(turns).select(KEY).unique(), on=KEY, how="semi")  # games with turns logged
     mid = s.filter(pl.col("round") == pl.max_horizontal(pl.lit(1), pl.col("last_round") // 2))
     if at == "turn":  # the standings at the end of the middle round: its last turn
         mid = mid.filter(pl.col("step") == pl.col("step").max().over(KEY))
