@@ -169,11 +169,11 @@ def game_arcs(turns, games, at: str = "round", events=None) -> pl.DataFrame:
     """One row per game: the per-game measures every summary is built from.
 
     Columns (units): ``players``, ``rounds``, ``turns``, ``plies`` (decisions, all seats),
-    ``lead_changes`` (times the seat leading alone in in-game VP differs from the last seat that led
-    alone, over the steps ``at``; steps with a shared lead neither start nor end a lead: Ludii's
-    LeadChange counts a change of the set of leaders, see ``lead_set_changes``), ``lead_set_changes``
-    (Ludii's count: the set of seats on the highest in-game VP differs from the step before; the first
-    step counts when anyone leads alone), ``drama_max`` (VP: largest gap between the leader's and the
+    ``lead_set_changes`` (Ludii's LeadChange rule as a count: the set of seats on the highest in-game VP
+    differs from the one at the step before, from the second step on; a lead becoming shared or a shared
+    lead broken counts; this is the issue's hand count, 3.4 a game on Unconscious Mind), ``lead_changes``
+    (stricter: times the seat leading alone differs from the last seat that led alone; steps with a shared
+    lead neither start nor end a lead), ``drama_max`` (VP: largest gap between the leader's and the
     eventual winner's in-game VP; Ludii's Drama, maximum form), ``drama_mean`` (VP, mean gap over
     steps; Ludii's Drama, average form), ``behind_share`` (share of steps the winner was strictly
     behind: how long), ``comeback`` (the winner was strictly behind the in-game leader at the end of
@@ -197,9 +197,7 @@ def game_arcs(turns, games, at: str = "round", events=None) -> pl.DataFrame:
           .with_columns((pl.col("leader") != pl.col("leader").shift(1).over(KEY)).fill_null(False).alias("chg"))
           .group_by(KEY).agg(pl.col("chg").sum().cast(pl.Int64).alias("lead_changes")))
     sets = (per_step
-            .with_columns(pl.when(pl.col("mask").shift(1).over(KEY).is_null())
-                          .then(pl.col("k") == 1)
-                          .otherwise(pl.col("mask") != pl.col("mask").shift(1).over(KEY)).alias("chg"))
+            .with_columns((pl.col("mask") != pl.col("mask").shift(1).over(KEY)).fill_null(False).alias("chg"))
             .group_by(KEY).agg(pl.col("chg").sum().cast(pl.Int64).alias("lead_set_changes")))
     drama = per_step.group_by(KEY).agg(pl.col("gap").max().cast(pl.Float64).alias("drama_max"),
                                        pl.col("gap").mean().alias("drama_mean"),
@@ -281,19 +279,23 @@ def _quantile(key: str, x, q: float, players: int, unit: str, definition: str, s
 
 # ------------------------------------------------------------------ decisiveness
 def leader_wins(turns, games, events=None) -> pl.DataFrame:
-    """How often the seat leading alone in in-game VP at the end of a round goes on to win (final VP),
-    by rounds still to play.
+    """How often the in-game leader at the end of a round goes on to win (final VP), by rounds still to play.
+
+    Every game that played the round counts: the seats on the highest in-game VP share the lead, each
+    counting 1/k of a leader for k seats on it, so a game adds the leaders' mean win share (a first place
+    shared by j seats counts 1/j). This reproduces the issue's hand count on Unconscious Mind (the leader
+    with one round left wins 61.7%, four rounds left 36.4%; docs/arc_metrics.md).
 
     Returns:
-        ``players, rounds_left, games, wins, est, low, high``: ``games`` = games with a seat leading
-        alone at the end of the round ``rounds_left`` rounds before the game's last (0 = after the last
-        round's turns, before end-game scoring), ``wins`` = that leader's win shares (a first place
-        shared by k seats counts 1/k), Wilson interval.
+        ``players, rounds_left, games, wins, est, low, high``: ``rounds_left`` = rounds still to play after
+        the round (0 = after the last round's turns, before end-game scoring), ``wins`` = the leaders' win
+        shares summed over games, Wilson interval.
     """
     s = standings(turns, games, at="round", events=events)
     g = _lazy(games).select(KEY + [pl.col("seat").cast(pl.Int64), "win_share", pl.col("players").cast(pl.Int64)])
-    df = (s.lazy().filter(pl.col("lead")).join(g, on=KEY + ["seat"])
-          .group_by("players", "rounds_left").agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"))
+    df = (s.lazy().filter(pl.col("vp") == pl.col("best")).join(g, on=KEY + ["seat"])
+          .group_by("players", "rounds_left").agg(pl.struct(KEY).n_unique().alias("games"),
+                                                  (pl.col("win_share") / pl.col("leaders")).sum().alias("wins"))
           .sort("players", "rounds_left").collect())
     p, lo, hi = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
     return df.with_columns(pl.Series("est", p), pl.Series("low", lo), pl.Series("high", hi))
@@ -367,11 +369,12 @@ def arc_summary(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECIS
                   "others' decisions between a seat's consecutive turns, mean per game (n = games)"),
             _mean("downtime (time)", down_game * seconds_per_decision, p, "seconds",
                   f"downtime x {seconds_per_decision:g} s per decision (A-ARC-1)"),
-            _mean("lead changes", a["lead_changes"], p, "changes per game",
-                  f"times the seat leading alone in in-game VP changes, read at each {at} end"),
-            _mean("lead changes (Ludii sets)", a["lead_set_changes"], p, "changes per game",
-                  f"times the set of seats on the highest in-game VP changes, each {at} end (Ludii LeadChange, "
-                  "as a count)"),
+            _mean("lead changes", a["lead_set_changes"], p, "changes per game",
+                  f"times the set of seats on the highest in-game VP differs from the previous {at} end's "
+                  "(Ludii LeadChange, as a count)"),
+            _mean("lead changes, sole leader", a["lead_changes"], p, "changes per game",
+                  f"times the seat leading alone differs from the last seat that led alone ({at} ends; shared "
+                  "leads skipped)"),
             _mean("drama: winner's largest deficit", a["drama_max"], p, "VP",
                   f"max over {at} ends of leader's minus eventual winner's in-game VP (Ludii Drama, max)"),
             _mean("drama: winner's mean deficit", a["drama_mean"], p, "VP",
@@ -408,7 +411,7 @@ def distributions(turns, games, *, seconds_per_decision: float = SECONDS_PER_DEC
         for measure, unit, x in (("turns per game", "turns", a["turns"]), ("rounds per game", "rounds", a["rounds"]),
                                  ("decisions per game", "decisions", a["plies"]),
                                  ("table time", "minutes", a["plies"] * seconds_per_decision / 60.0),
-                                 ("lead changes", "changes", a["lead_changes"]),
+                                 ("lead changes", "changes", a["lead_set_changes"]),
                                  ("winner's margin", "VP", a["margin"]), ("winning score", "VP", a["win_vp"])):
             v = x.cast(pl.Float64).drop_nulls().to_numpy()
             qs = np.quantile(v, [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1]) if v.size else [math.nan] * 7
