@@ -38,6 +38,8 @@ from .stats import LEVEL, mean_t, wilson
 SECONDS_PER_DECISION = 20.0
 #: Share of games the leader must go on to win for the lead to count as decisive (issue 30).
 DECISIVE_SHARE = 0.9
+#: The VP-over-time figure shows the rounds at least this share of the games reach.
+CURVE_REACH = 0.25
 #: Bootstrap resamples and seed of the quantile intervals (analysis randomness, never the games').
 RESAMPLES = 999
 SEED = 0
@@ -506,13 +508,15 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION):
     figs = []
     for (players,), sub in curves.group_by("players", maintain_order=True):
         strategies = sorted(set(sub["strategy"].to_list()))
-        x = sorted(set(sub["round"].to_list()))
+        reach = sub.group_by("round").agg(pl.col("n").sum()).sort("round")
+        x = reach.filter(pl.col("n") >= CURVE_REACH * reach["n"].max())["round"].to_list()  # rounds most games reach
         grid = {(s, r): v for s, r, *v in sub.select("strategy", "round", "est", "low", "high").iter_rows()}
         arr = np.array([[grid.get((s, r), (math.nan,) * 3) for r in x] for s in strategies], dtype=float)
         figs.append((f"vp_curve_{players}p", F.line_with_band(
             x, arr[..., 0], arr[..., 1], arr[..., 2], title=f"In-game VP by round, {players} players (95% t)",
             xlabel="round (Cycle)", ylabel="mean in-game VP", labels=strategies),
-            f"Mean in-game VP at the end of each round by strategy, {players} players"))
+            f"Mean in-game VP at the end of each round by strategy, {players} players (rounds at least "
+            f"{CURVE_REACH:.0%} of the games reach; later rounds hold only the long games)"))
     for (players,), sub in arcs.sort("players").group_by("players", maintain_order=True):
         figs.append((f"winning_score_{players}p", F.histogram(
             sub["win_vp"].to_numpy(), title=f"Winning score, {players} players", xlabel="final VP of first place"),
