@@ -168,8 +168,10 @@ def test_real_toy_runs_get_a_game_arc_section_per_player_count(toy_runs, tmp_pat
     assert "## Game arc" in md
     assert "2 players: the in-game leader with one round left wins" in md
     assert "3 players: the in-game leader with one round left wins" in md
-    assert (page.parent / "figures").glob("*vp_curve_2p.png")
-    assert any(page.parent.glob("figures/*_vp_curve_3p.png")) and any(page.parent.glob("figures/*_winning_score_2p.png"))
+    for stem in ("vp_curve_2p", "vp_curve_3p", "winning_score_2p", "winning_score_3p"):
+        assert any(page.parent.glob(f"figures/*_{stem}.png")), stem
+    csv = sorted(page.parent.glob("tables/*game-arc-metrics*.csv"))
+    assert len(csv) == 1 and pl.read_csv(csv[0])["players"].unique().sort().to_list() == [2, 3]
 
 
 def test_rounds_left_count_from_the_last_turns_round_not_the_games_tables_finished_rounds():
