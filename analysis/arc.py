@@ -232,6 +232,75 @@ def turn_decisions(turns) -> pl.DataFrame:
     return t.select(KEY + ["turn", "round", "seat", "ply", "decisions", "downtime"]).collect()
 
 
+def decision_moves(run, games: int = 20) -> pl.DataFrame:
+    """Legal actions at every decision of ``games`` games of a run, played again (the logs hold no
+    legal-action count): Ludii's DecisionMoves and BranchingFactor.
+
+    A game's trajectory depends only on (run seed, game index), so each game is replayed as in
+    ``meeplelab replay`` (one game, the Python loop) and the legal-action mask is counted before each
+    decision. The games are spread evenly over the run's game indices (no randomness).
+
+    Returns:
+        one row per game: ``game, players, decisions, decision_moves`` (decisions with more than one legal
+        action), ``legal`` (legal actions summed over decisions), ``share`` = decision_moves / decisions
+        (Ludii DecisionMoves of the game), ``branching`` = legal / decisions (Ludii BranchingFactor, average
+        form), ``matches`` (the replay's final scores equal the games table's).
+    """
+    from pathlib import Path
+
+    from sim.core.rng import stream_keys, strategy_stream
+    from sim.registry import make_game
+    from sim.runfolder import read_manifest, run_config
+    from strategies.base import StrategyRNG, View
+    from strategies.registry import make_strategy
+
+    run = Path(run)
+    m = read_manifest(run)
+    cfg = run_config(run, m)
+    plan = cfg.plan_for()
+    done = sorted(g for c in m["chunks"] if c.get("status") == "done" for g in range(int(c["lo"]), int(c["hi"])))
+    pick = sorted({done[int(i)] for i in np.linspace(0, len(done) - 1, min(games, len(done)))}) if done else []
+    logged = (pl.scan_parquet(str(run / "games" / "*.parquet")).filter(pl.col("game").is_in(pick))
+              .sort("game", "seat").group_by("game", maintain_order=True).agg(pl.col("vp")).collect())
+    logged = dict(zip(logged["game"].to_list(), logged["vp"].to_list()))
+    game = make_game(cfg.game, cfg.make_params(), cfg.content)
+    idx = np.zeros(1, np.int64)
+    rows = []
+    for gid in pick:
+        order, seed = (int(x[0]) for x in plan.locate(np.array([gid], np.int64)))
+        strategies = [make_strategy(cfg.game, st) for st in plan.strategies(order)]
+        state = game.init(np.array([seed], np.int64), cfg.seed, cfg.players)
+        keys = [stream_keys(cfg.seed, state.game_id, strategy_stream(k)) for k in range(cfg.players)]
+        n = multi = legal = 0
+        while not game.done(state)[0]:
+            mask = game.legal_action_mask(state)
+            k = int(mask[0].sum())
+            n, multi, legal = n + 1, multi + (k > 1), legal + k
+            seat = int(game.to_act(state)[0])
+            a = strategies[seat].act(View(game, state, idx, seat), mask, StrategyRNG.for_decision(keys[seat], state.ply))
+            game.step(state, np.asarray(a[:1]), mask)
+            state.turn_n[:] = 0
+            state.event_n[:] = 0
+        scores = [int(v) for v in game.final_scores(state)[0]]
+        rows.append({"game": gid, "players": int(cfg.players), "decisions": n, "decision_moves": multi, "legal": legal,
+                     "share": multi / n if n else math.nan, "branching": legal / n if n else math.nan,
+                     "matches": logged.get(gid) == scores})
+    return pl.DataFrame(rows, schema={"game": pl.Int64, "players": pl.Int64, "decisions": pl.Int64,
+                                      "decision_moves": pl.Int64, "legal": pl.Int64, "share": pl.Float64,
+                                      "branching": pl.Float64, "matches": pl.Boolean})
+
+
+def decision_summary(moves: pl.DataFrame) -> pl.DataFrame:
+    """Per player count from :func:`decision_moves`: ``players, metric, unit, n, est, low, high, interval`` for
+    the share of decisions with more than one legal action and the mean legal actions per decision (each the
+    mean over games of the game's value, as Ludii averages over trials; t intervals, n = games replayed)."""
+    rows = []
+    for (players,), sub in moves.sort("players").group_by("players", maintain_order=True):
+        for key, col, unit in (("decision moves", "share", "share"), ("branching factor", "branching", "actions")):
+            rows.append(_mean(key, sub[col].to_numpy(), int(players), unit, f"Ludii {key.title().replace(' ', '')}"))
+    return pl.DataFrame(rows).drop("definition") if rows else pl.DataFrame()
+
+
 # ------------------------------------------------------------------ interval helpers
 def _share(key: str, x: np.ndarray, players: int, unit: str, definition: str) -> dict:
     x = np.asarray(x, dtype=float)
@@ -540,5 +609,5 @@ def arc_sections(runs) -> list:
 
 
 __all__ = ["DECISIVE_SHARE", "SECONDS_PER_DECISION", "arc_section", "arc_sections", "arc_summary",
-           "decisive_rounds_left", "distributions", "end_scoring", "game_arcs", "in_game_vp", "leader_wins", "vp_source",
+           "decision_moves", "decision_summary", "decisive_rounds_left", "distributions", "end_scoring", "game_arcs", "in_game_vp", "leader_wins", "vp_source",
            "quantile_interval", "standings", "turn_decisions", "vp_curves"]

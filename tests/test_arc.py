@@ -199,3 +199,24 @@ def test_in_game_vp_from_vp_events_counts_vp_scored_on_another_seats_turn_and_le
     assert e["est"] == pytest.approx(3 / 2) and e["exact"] == pytest.approx(1 / 2)
     # without the events the running sums of vp_gained are read (these hold no royalty): round 2 goes to seat 1
     assert A.standings(turns, games).sort("step", "seat")["vp"].to_list() == [5, 3, 6, 8, 10, 9]
+
+
+def test_decision_moves_replay_counts_the_forced_stops_of_always_draw(tmp_path):
+    # always-draw draws whenever drawing is legal, so every stop it makes is forced (one legal action) and
+    # every other decision had two: decision moves = 1 - stops / decisions, branching = 1 + that share
+    from sim.config import RunConfig
+    from sim.runner import simulate
+
+    simulate(RunConfig(game="toy", players=2, strategies=("always-draw",), games=12, seed=3, out=str(tmp_path / "r")))
+    d = A.decision_moves(tmp_path / "r", games=12).sort("game")
+    assert d.height == 12 and d["matches"].all()
+    turns = pl.read_parquet(str(tmp_path / "r" / "turns" / "*.parquet"))
+    games = pl.read_parquet(str(tmp_path / "r" / "games" / "*.parquet")).filter(pl.col("seat") == 0).sort("game")
+    stops = turns.group_by("game").agg((pl.col("ended_by") == "stop").sum().alias("stops")).sort("game")
+    assert d["decisions"].to_list() == games["plies"].to_list()
+    assert (d["decisions"] - d["decision_moves"]).to_list() == stops["stops"].to_list()
+    assert d["legal"].to_list() == (2 * d["decision_moves"] + (d["decisions"] - d["decision_moves"])).to_list()
+    s = A.decision_summary(d)
+    share = s.filter(pl.col("metric") == "decision moves").row(0, named=True)
+    assert share["n"] == 12 and share["low"] <= share["est"] <= share["high"]
+    assert share["est"] == pytest.approx(float(d["share"].mean()))
