@@ -38,6 +38,8 @@ from .stats import LEVEL, mean_t, wilson
 SECONDS_PER_DECISION = 20.0
 #: Share of games the leader must go on to win for the lead to count as decisive (issue 30).
 DECISIVE_SHARE = 0.9
+#: Games per run the report plays again to count legal actions (decision moves, branching factor).
+DECISION_GAMES = 30
 #: The VP-over-time figure shows the rounds at least this share of the games reach.
 CURVE_REACH = 0.25
 #: Bootstrap resamples and seed of the quantile intervals (analysis randomness, never the games').
@@ -529,8 +531,12 @@ SOURCE_TEXT = {
     "vp_gained": "running sums of the turns table's `vp_gained`: VP a seat scores on other seats' turns are missing, "
                  "so in-game VP run low; write the events table for exact standings",
 }
-def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION):
-    """The "Game arc" section of a balance report (one table per measure family, per player count)."""
+def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, decision_games: int | None = None):
+    """The "Game arc" section of a balance report (one table per measure family, per player count).
+
+    ``decision_games`` games of each run (default :data:`DECISION_GAMES`; 0 = none) are played again to count
+    legal actions (:func:`decision_moves`)."""
+    decision_games = DECISION_GAMES if decision_games is None else decision_games
     from . import figures as F
     from .report import Section, TableFormat
 
@@ -542,6 +548,19 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION):
     source = vp_source(turns, events)
     arcs = game_arcs(turns, games, events=events)
     summary = arc_summary(turns, games, seconds_per_decision=seconds_per_decision, arcs=arcs)
+    replayed, why = [], ""
+    try:
+        replayed = [decision_moves(path, decision_games) for path in runs.paths.values()] if decision_games else []
+    except Exception as e:  # a run whose strategies or content cannot be loaded here: the rest still reports
+        why = f" Decision moves and branching factor not measured: replaying failed ({type(e).__name__}: {e})."
+    if replayed:
+        moves = pl.concat(replayed)
+        ds = decision_summary(moves).with_columns(pl.lit(
+            f"Ludii DecisionMoves / BranchingFactor (mean of games' values), from {decision_games} games per run "
+            "played again (n = games)").alias("definition"))
+        summary = pl.concat([summary, ds.select(summary.columns)]).sort("players", maintain_order=True)
+        if not moves["matches"].all():
+            why = f" {int((~moves['matches']).sum())} replayed game(s) did not reproduce the logged scores."
     lw = leader_wins(turns, games, events)
     dec = decisive_rounds_left(lw)
     ends = end_scoring(turns, games, events)
@@ -569,7 +588,7 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION):
             f"are in-game VP ({SOURCE_TEXT[source]}), read at the end of each round; winners, ties, margins and scores are "
             f"final VP (games table). End-game scoring adds per seat: {e}. Table time assumes "
             f"{seconds_per_decision:g} s per decision (A-ARC-1). Intervals 95%: Wilson (shares), t (means), seeded "
-            "bootstrap (medians, quartiles).\n" + "\n".join(lines))
+            "bootstrap (medians, quartiles)." + why + "\n" + "\n".join(lines))
     shown = summary.drop("definition").with_columns(
         [pl.when(pl.col("unit") == "share").then(pl.col(c) * 100).otherwise(pl.col(c)).alias(c)
          for c in ("est", "low", "high")]).with_columns(

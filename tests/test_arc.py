@@ -168,6 +168,8 @@ def test_real_toy_runs_get_a_game_arc_section_per_player_count(toy_runs, tmp_pat
     assert "## Game arc" in md
     assert "2 players: the in-game leader with one round left wins" in md
     assert "3 players: the in-game leader with one round left wins" in md
+    assert "| 2 | decision moves | % | 30 |" in md and "| 3 | branching factor | actions | 30 |" in md
+    assert "not measured" not in md and "did not reproduce" not in md
     for stem in ("vp_curve_2p", "vp_curve_3p", "winning_score_2p", "winning_score_3p"):
         assert any(page.parent.glob(f"figures/*_{stem}.png")), stem
     csv = sorted(page.parent.glob("tables/*game-arc-metrics*.csv"))
