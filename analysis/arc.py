@@ -181,7 +181,8 @@ def game_arcs(turns, games, at: str = "round", events=None) -> pl.DataFrame:
     eventual winner's in-game VP; Ludii's Drama, maximum form), ``drama_mean`` (VP, mean gap over
     steps; Ludii's Drama, average form), ``behind_share`` (share of steps the winner was strictly
     behind: how long), ``comeback`` (the winner was strictly behind the in-game leader at the end of
-    the middle round, ``max(1, last round // 2)``, the last round being that of the game's last turn), ``tie`` (first place shared on final VP),
+    the middle round, ``max(1, last round // 2)``, the last round being that of the game's last turn),
+    ``tie`` (first place shared on final VP),
     ``margin`` (VP, final), ``win_vp`` (VP, final), ``winners``, ``safety_stop``. Winners are the
     seats with ``win`` in the games table (final VP and tie-break); with k tied winners the gap is their
     mean (as Ludii's Drama).
@@ -279,7 +280,8 @@ def decision_moves(run, games: int = 20) -> pl.DataFrame:
             k = int(mask[0].sum())
             n, multi, legal = n + 1, multi + (k > 1), legal + k
             seat = int(game.to_act(state)[0])
-            a = strategies[seat].act(View(game, state, idx, seat), mask, StrategyRNG.for_decision(keys[seat], state.ply))
+            rng = StrategyRNG.for_decision(keys[seat], state.ply)
+            a = strategies[seat].act(View(game, state, idx, seat), mask, rng)
             game.step(state, np.asarray(a[:1]), mask)
             state.turn_n[:] = 0
             state.event_n[:] = 0
@@ -585,7 +587,8 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
                   for r in ends.iter_rows(named=True))
     text = ("How the game unfolds, per player count, after Ludii's evaluation metrics (docs/arc_metrics.md): length, "
             "decisions, downtime, lead changes, drama, decisiveness, comebacks, closeness. Standings during play "
-            f"are in-game VP ({SOURCE_TEXT[source]}), read at the end of each round; winners, ties, margins and scores are "
+            f"are in-game VP ({SOURCE_TEXT[source]}), read at the end of each round; winners, ties, margins and "
+            "scores are "
             f"final VP (games table). End-game scoring adds per seat: {e}. Table time assumes "
             f"{seconds_per_decision:g} s per decision (A-ARC-1). Intervals 95%: Wilson (shares), t (means), seeded "
             "bootstrap (medians, quartiles)." + why + "\n" + "\n".join(lines))
@@ -628,5 +631,6 @@ def arc_sections(runs) -> list:
 
 
 __all__ = ["DECISIVE_SHARE", "SECONDS_PER_DECISION", "arc_section", "arc_sections", "arc_summary",
-           "decision_moves", "decision_summary", "decisive_rounds_left", "distributions", "end_scoring", "game_arcs", "in_game_vp", "leader_wins", "vp_source",
+           "decision_moves", "decision_summary", "decisive_rounds_left", "distributions", "end_scoring", "game_arcs",
+           "in_game_vp", "leader_wins", "vp_source",
            "quantile_interval", "standings", "turn_decisions", "vp_curves"]

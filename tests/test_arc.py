@@ -106,7 +106,8 @@ def test_summary_per_player_count_with_intervals():
     assert set(s["players"].to_list()) == {2}
     assert row["lead changes"]["est"] == pytest.approx(5 / 3) and row["lead changes"]["n"] == 3
     assert row["lead changes, sole leader"]["est"] == pytest.approx(1.0)
-    lo, hi = row["lead changes, sole leader"]["low"], row["lead changes, sole leader"]["high"]  # t interval of [2, 0, 1]: 1 +- 4.303 * 1/sqrt(3)
+    # t interval of [2, 0, 1]: 1 +- 4.303 * 1/sqrt(3)
+    lo, hi = row["lead changes, sole leader"]["low"], row["lead changes, sole leader"]["high"]
     assert (lo, hi) == pytest.approx((1 - 2.4842, 1 + 2.4842), abs=1e-3)
     assert row["ties"]["est"] == pytest.approx(1 / 3) and row["ties"]["interval"] == "Wilson"
     assert row["winner's margin, median"]["est"] == 1.0
@@ -124,7 +125,8 @@ def test_two_player_counts_are_summarised_apart():
     turns, games = pl.concat([t2, t3]), pl.concat([g2, g3])
     s = A.arc_summary(turns, games).filter(pl.col("metric") == "winning score")
     assert dict(zip(s["players"], s["est"])) == {2: pytest.approx(25 / 3), 3: 9.0}
-    assert s.filter(pl.col("players") == 3)["n"].item() == 1 and math.isnan(s.filter(pl.col("players") == 3)["low"].item())
+    three = s.filter(pl.col("players") == 3)
+    assert three["n"].item() == 1 and math.isnan(three["low"].item())  # one game: no interval
 
 
 def test_end_scoring_is_final_minus_in_game_vp():
