@@ -581,8 +581,15 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
         when = ("at no round end (end-game scoring or the last round still changes the winner too often)" if k is None
                 else "only at the end of the last round (before end-game scoring)" if k == 0
                 else f"from the end of the round {k} round(s) before the last on")
-        lines.append(f"{p} players: the in-game leader with one round left wins {at(1)}, with four rounds left "
-                     f"{at(4)}; the leader wins {DECISIVE_SHARE:.0%} of the time {when}.")
+        m = {x["metric"]: x for x in summary.filter(pl.col("players") == p).iter_rows(named=True)}
+
+        def iv(key, places=1):
+            x = m[key]
+            return f"{x['est']:.{places}f} [{x['low']:.{places}f}, {x['high']:.{places}f}]"
+        q1, q2, q3 = (m[f"winner's margin, {k}"]["est"] for k in ("25th percentile", "median", "75th percentile"))
+        lines.append(f"{p} players: {iv('lead changes', 2)} lead changes a game; the winner's margin has median {q2:g} VP "
+                     f"(quartiles {q1:g} and {q3:g}); the in-game leader with one round left wins {at(1)}, with four "
+                     f"rounds left {at(4)}; the leader wins {DECISIVE_SHARE:.0%} of the time {when}.")
     e = "; ".join(f"{r['players']} players {r['est']:.1f} VP [{r['low']:.1f}, {r['high']:.1f}]"
                   for r in ends.iter_rows(named=True))
     text = ("How the game unfolds, per player count, after Ludii's evaluation metrics (docs/arc_metrics.md): length, "

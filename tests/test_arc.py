@@ -168,8 +168,8 @@ def test_real_toy_runs_get_a_game_arc_section_per_player_count(toy_runs, tmp_pat
     page = build_report(toy_runs, tmp_path / "report")
     md = (page.parent / "report.md").read_text()
     assert "## Game arc" in md
-    assert "2 players: the in-game leader with one round left wins" in md
-    assert "3 players: the in-game leader with one round left wins" in md
+    assert "2 players: " in md and " lead changes a game; the winner's margin has median " in md
+    assert "3 players: " in md and "the in-game leader with one round left wins" in md
     assert "| 2 | decision moves | % | 30 |" in md and "| 3 | branching factor | actions | 30 |" in md
     assert "not measured" not in md and "did not reproduce" not in md
     for stem in ("vp_curve_2p", "vp_curve_3p", "winning_score_2p", "winning_score_3p"):
