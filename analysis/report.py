@@ -315,12 +315,13 @@ def provenance_section(runs: Runs) -> Section:
 
 
 def build_sections(runs: Runs) -> list[Section]:
-    """Generic sections, then the game's own analyses, then provenance."""
+    """Generic sections, the game arc (:mod:`analysis.arc`), then the game's own analyses, then provenance."""
     from .sections import game_sections
 
+    from .arc import arc_sections
     from .verdict import verdict_section
 
-    secs = [verdict_section(runs)] + generic_sections(runs)
+    secs = [verdict_section(runs)] + generic_sections(runs) + arc_sections(runs)
     for fn in game_sections(next(iter(runs.game_names))):
         secs.extend(fn(runs))
     secs.append(provenance_section(runs))
