@@ -169,6 +169,8 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
     from .play import play_batch
 
     t0 = time.perf_counter()
+    if run.registrations is not None:  # what the parent registered outside the built-in modules
+        run.registrations.install()
     cfg, params, game, plan = run.config, run.params, run.game, run.seating
     seated: dict[int, list] = {}  # seat order -> one strategy instance per seat
     parts: dict[str, list] = {"games": [], "turns": [], "events": []}

@@ -1,0 +1,152 @@
+"""Worker processes see what the parent registered, end with their parent, and say what happened
+(issue 24 items 1, 11, 12 and 13).
+
+Every test plays real games on real worker processes (loky, a Dask LocalCluster) and waits on files
+or processes with a deadline, never a fixed sleep; no process is left behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from sim.config import RunConfig
+from sim.core.errors import ConfigError
+from sim.runner import simulate
+from strategies.base import RandomStrategy
+from strategies.registry import register_strategy
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def games_of(out: Path) -> pl.DataFrame:
+    return pl.read_parquet(str(out / "games" / "*.parquet")).sort("game", "seat")
+
+
+# ------------------------------------------------------------- item 1: registrations reach the workers
+class LastLegal(RandomStrategy):
+    """Always the highest legal action id (registered by a test below, outside the built-in modules)."""
+
+    name = "last-legal"
+
+    def act(self, view, legal_mask, rng):
+        return (legal_mask.shape[1] - 1 - np.argmax(legal_mask[:, ::-1], axis=1)).astype(np.int64)
+
+
+def _register_last_legal():
+    register_strategy("last-legal", LastLegal, games=("toy",), doc="Highest legal action (tests).")
+
+
+def test_a_strategy_registered_by_the_caller_plays_on_loky_workers(tmp_path):
+    _register_last_legal()  # registered in this process only: no module a worker imports registers it
+    kw = dict(game="toy", players=2, strategies=["last-legal", "random"], games=24, seed=4, batch_size=4,
+              chunk_size=4, log_events=False)
+    simulate(RunConfig(**kw, n_jobs=2, backend="loky", out=str(tmp_path / "loky")))
+    simulate(RunConfig(**kw, n_jobs=1, out=str(tmp_path / "one")))
+    a, b = games_of(tmp_path / "loky"), games_of(tmp_path / "one")
+    assert a.height == 48 and a.equals(b)
+
+
+def test_a_treatment_of_the_games_spec_reaches_robustness_workers(tmp_path):
+    """Unconscious Mind's coffee+1 at n_jobs 2 (exit 2 "unknown treatment 'coffee+1' ... allowed none" before)."""
+    from analysis.conclusions import Study, paired_effect
+    from sim.panels import panel
+    from sim.plausible import load_plausible
+    from sim.robustness import run_robustness
+
+    field = ("coffee-engine", "publisher", "citer", "curer")
+    study = Study("unconscious-mind", tuple(panel("field-4", field) + panel("coffee", field, treatment="coffee+1")),
+                  (paired_effect("coffee", "Value of Coffee", ("coffee", None, True), ("field-4", None, None),
+                                 "One extra start Coffee"),), default_games=1)
+    ranges = load_plausible("unconscious-mind")
+    one = next(n for n, r in ranges.items() if r.varies)
+    ranges = {one: ranges[one]}  # one factor: 5 points of 8 lineups x 1 game
+    res = {}
+    for n_jobs in (2, 1):
+        out = tmp_path / f"r{n_jobs}"
+        run_robustness("unconscious-mind", out, 40, games=1, seed=74, n_jobs=n_jobs, study=study, ranges=ranges)
+        res[n_jobs] = [pl.read_parquet(p) for p in sorted((out / "points").glob("p*.parquet"))]
+    assert len(res[2]) == 5 and all(a.equals(b) for a, b in zip(res[2], res[1]))
+    treated = res[2][0].filter(pl.col("treated"))
+    assert treated.height == 4  # one treated seat in each of the coffee panel's 4 rotations
+
+
+def test_a_strategy_of_the_calling_script_plays_on_workers(tmp_path):
+    """A strategy registered in ``__main__`` (the script) goes to the workers by value."""
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys
+        import numpy as np
+        import tests.toygame
+        from strategies.base import RandomStrategy
+        from strategies.registry import register_strategy
+        from sim.config import RunConfig
+        from sim.runner import simulate
+
+        class LastLegal(RandomStrategy):
+            name = "last-legal"
+            def act(self, view, legal_mask, rng):
+                return (legal_mask.shape[1] - 1 - np.argmax(legal_mask[:, ::-1], axis=1)).astype(np.int64)
+
+        register_strategy("last-legal", LastLegal, games=("toy",))
+        if __name__ == "__main__":
+            simulate(RunConfig(game="toy", players=2, strategies=["last-legal", "random"], games=16, seed=4,
+                               batch_size=4, chunk_size=4, n_jobs=int(sys.argv[2]), out=sys.argv[1]))
+    """))
+    for n_jobs in (2, 1):
+        r = subprocess.run([sys.executable, str(script), str(tmp_path / f"o{n_jobs}"), str(n_jobs)], cwd=ROOT, env=ENV,
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+    assert games_of(tmp_path / "o2").equals(games_of(tmp_path / "o1"))
+
+
+def test_a_registration_workers_cannot_import_is_refused_before_play(tmp_path):
+    """A strategy whose module was loaded from a file by a name not on the Python path: one line, nothing played."""
+    import importlib.util
+
+    src = tmp_path / "hidden" / "my_private_strats.py"
+    src.parent.mkdir()
+    src.write_text(textwrap.dedent("""
+        import numpy as np
+        from strategies.base import RandomStrategy
+        from strategies.registry import register_strategy
+
+        class FirstLegal(RandomStrategy):
+            name = "first-legal"
+            def act(self, view, legal_mask, rng):
+                return np.argmax(legal_mask, axis=1).astype(np.int64)
+
+        register_strategy("first-legal", FirstLegal, games=("toy",))
+    """))
+    spec = importlib.util.spec_from_file_location("my_private_strats", src)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["my_private_strats"] = mod
+    try:
+        spec.loader.exec_module(mod)
+        out = tmp_path / "run"
+        with pytest.raises(ConfigError) as e:
+            simulate(RunConfig(game="toy", players=2, strategies=["first-legal", "random"], games=8, seed=1,
+                               n_jobs=2, out=str(out)))
+        msg = str(e.value)
+        assert "\n" not in msg
+        assert msg.startswith("strategy 'first-legal' of toy is defined in module 'my_private_strats'")
+        assert "which worker processes cannot import: put it in an importable module" in msg
+        assert not out.exists()  # refused before anything was written or played
+        simulate(RunConfig(game="toy", players=2, strategies=["first-legal", "random"], games=8, seed=1,
+                           n_jobs=1, out=str(out)))  # in this process it plays
+        assert games_of(out).height == 16
+    finally:
+        sys.modules.pop("my_private_strats", None)
+        from strategies import registry
+
+        registry._REGISTRY.pop(("first-legal", ("toy",)), None)
