@@ -234,9 +234,11 @@ def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, st
             regs.install()
         return i, evaluate_point(cls, ov, study.lineups, d.games, d.seed, batch_size)
 
-    for i, df in Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(
-            delayed(task)(i, ov) for i, ov in jobs):
-        store(i, df)
+    from .workers import loky_config
+
+    with loky_config():  # workers that end with this process
+        for i, df in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(task)(i, ov) for i, ov in jobs):
+            store(i, df)
 
 
 def _load_points(out, d: Design) -> list[pl.DataFrame | None]:

@@ -349,6 +349,11 @@ def _backend(cfg: RunConfig) -> Iterator[int]:
                 yield -1
         finally:
             client.close()
+    elif cfg.backend == "loky":  # workers that end with this process (sim/workers.py)
+        from .workers import loky_config
+
+        with loky_config():
+            yield cfg.n_jobs
     else:
         with joblib.parallel_config(backend=cfg.backend):
             yield cfg.n_jobs

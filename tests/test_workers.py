@@ -6,6 +6,7 @@ or processes with a deadline, never a fixed sleep; no process is left behind."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -150,3 +151,58 @@ def test_a_registration_workers_cannot_import_is_refused_before_play(tmp_path):
         from strategies import registry
 
         registry._REGISTRY.pop(("first-legal", ("toy",)), None)
+
+
+# ------------------------------------------------------------- item 11: workers end with their parent
+def _wait_for(cond, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def _done_chunks(out: Path) -> int:
+    try:
+        return sum(c["status"] == "done" for c in json.loads((out / "manifest.json").read_text())["chunks"])
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
+def _parts(out: Path) -> set[str]:
+    return {p.name for p in (out / "games").glob("part-*.parquet")} if (out / "games").is_dir() else set()
+
+
+@pytest.mark.slow
+def test_loky_workers_exit_when_their_parent_is_killed(tmp_path):
+    import psutil
+
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-c", "import tests.toygame; from cli import main; main()", "simulate", "--game", "toy",
+           "--players", "2", "--strategies", "slow-random:ms=6", "--games", "80", "--batch-size", "4", "--chunk-size",
+           "4", "--n-jobs", "2", "--seed", "8", "--no-events", "--out", str(out), "--no-progress"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(lambda: _done_chunks(out) >= 2 or proc.poll() is not None, 300, "2 finished chunks")
+        assert proc.poll() is None, "the run ended before it could be killed"
+        family = psutil.Process(proc.pid).children(recursive=True)
+        assert len([p for p in family if "loky" in " ".join(p.cmdline())]) >= 2  # the workers, running
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        gone, alive = psutil.wait_procs(family, timeout=15)
+        assert not alive, f"processes of the killed run still running: {[p.pid for p in alive]}"
+        assert proc.stdout.read() == b""  # the pipe is closed: nobody holds it open
+        parts = _parts(out)
+        assert len(parts) < 20  # not every chunk was finished by orphans
+        assert len(parts) - _done_chunks(out) <= 2  # at most a chunk per worker finished as the parent died
+        assert _parts(out) == parts  # no process of the run is left that could write one
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        for p in locals().get("family", []):  # the run's own processes only (none when the fix holds)
+            with contextlib.suppress(psutil.NoSuchProcess):
+                p.kill()
