@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import platform
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -329,9 +330,20 @@ def _reopen_bad_chunks(out: Path, manifest: dict[str, Any]) -> list[int]:
     return sorted(bad)
 
 
+def _dask_threads(client, wait: float = 10.0) -> int:
+    """Worker threads of the cluster, after waiting up to ``wait`` s for a first worker if it has none."""
+    n = sum(client.ncores().values())
+    if n == 0:
+        with contextlib.suppress(Exception):  # a timeout: still none
+            client.wait_for_workers(1, timeout=wait)
+        n = sum(client.ncores().values())
+    return n
+
+
 @contextlib.contextmanager
-def _backend(cfg: RunConfig) -> Iterator[int]:
-    """joblib backend context; yields the n_jobs to pass to Parallel."""
+def _backend(cfg: RunConfig) -> Iterator[tuple[int, str]]:
+    """joblib backend context; yields the n_jobs to pass to Parallel and, when a Dask cluster has fewer
+    than 2 worker threads (the chunks are then played in this process), what the cluster lacks."""
     import joblib
 
     if cfg.backend == "dask":
@@ -345,18 +357,27 @@ def _backend(cfg: RunConfig) -> Iterator[int]:
             raise ConfigError(f"cannot reach Dask scheduler {cfg.scheduler!r} within 10 s: {type(e).__name__}"
                               " (addresses look like tcp://host:8786)") from None
         try:
-            with joblib.parallel_config(backend="dask", scheduler_host=cfg.scheduler):
-                yield -1
+            threads = _dask_threads(client)
+            if threads <= 1:
+                # joblib plays every task in this process when the cluster has fewer than 2 worker threads
+                # (its dask backend falls back to sequential): run here, and say so (see simulate)
+                with joblib.parallel_config(backend="sequential"):
+                    yield 1, ("has lost its workers (none left)" if threads == 0 else
+                              "has lost its workers but one (1 worker thread: joblib plays on a cluster only with 2 "
+                              "or more)")
+            else:
+                with joblib.parallel_config(backend="dask", scheduler_host=cfg.scheduler):
+                    yield -1, ""
         finally:
             client.close()
     elif cfg.backend == "loky":  # workers that end with this process (sim/workers.py)
         from .workers import loky_config
 
         with loky_config():
-            yield cfg.n_jobs
+            yield cfg.n_jobs, ""
     else:
         with joblib.parallel_config(backend=cfg.backend):
-            yield cfg.n_jobs
+            yield cfg.n_jobs, ""
 
 
 def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False,
@@ -386,7 +407,7 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
     game0 = run.game  # content files validated before anything is written
     # custom content is copied into the run folder (read first: it may lie in the folder being replaced)
     blobs = rf.content_blobs(game0.content_files(), game0.content_dir) if cfg.content is not None else None
-    with _backend(cfg) as n_jobs:  # connect first: an unreachable scheduler leaves nothing behind
+    with _backend(cfg) as (n_jobs, lacking):  # connect first: an unreachable scheduler leaves nothing behind
         out = Path(cfg.out)
         resumed = rf.prepare_out(out, resume=resume, overwrite=overwrite)
         if resumed:
@@ -412,6 +433,10 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
         todo = [c for c in manifest["chunks"] if c["status"] != "done"]
         done_games = sum(c["hi"] - c["lo"] for c in manifest["chunks"] if c["status"] == "done")
         total = manifest["chunks"][-1]["hi"]
+        if todo and lacking:
+            print(f"warning: the Dask cluster at {cfg.scheduler} {lacking}, so the {len(todo)} remaining chunks "
+                  "run locally in this process (same games, not in parallel); start workers to use the cluster",
+                  file=sys.stderr, flush=True)
         if todo and cfg.backend == "loky" and n_jobs != 1:
             # compile (or load) the rule kernels once here, so worker processes load them from the
             # on-disk cache instead of each compiling them at the same time

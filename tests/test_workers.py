@@ -206,3 +206,30 @@ def test_loky_workers_exit_when_their_parent_is_killed(tmp_path):
         for p in locals().get("family", []):  # the run's own processes only (none when the fix holds)
             with contextlib.suppress(psutil.NoSuchProcess):
                 p.kill()
+
+
+# ------------------------------------------------------------- item 12: a Dask cluster that lost its workers
+@pytest.mark.slow
+def test_a_dask_cluster_that_lost_its_workers_is_named_and_the_run_plays_locally(tmp_path, capsys):
+    from dask.distributed import Client, LocalCluster
+
+    kw = dict(game="toy", players=2, strategies=["always-draw", "random"], games=24, seed=6, batch_size=4,
+              chunk_size=4, log_events=False)
+    simulate(RunConfig(**kw, n_jobs=1, out=str(tmp_path / "here")))
+    capsys.readouterr()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster.scheduler_address) as client:
+        dask = dict(backend="dask", scheduler=cluster.scheduler_address)
+        simulate(RunConfig(**kw, **dask, out=str(tmp_path / "two")))
+        assert capsys.readouterr().err == ""  # two worker threads: played on the cluster, nothing to say
+        for left, said in ((1, "has lost its workers but one (1 worker thread"), (0, "has lost its workers (none left)")):
+            cluster.scale(left)
+            _wait_for(lambda: len(client.scheduler_info()["workers"]) == left, 60, f"{left} workers")
+            out = tmp_path / f"left{left}"
+            simulate(RunConfig(**kw, **dask, out=str(out)))
+            err = capsys.readouterr().err.strip().splitlines()
+            assert len(err) == 1, err
+            assert err[0].startswith(f"warning: the Dask cluster at {cluster.scheduler_address} {said}")
+            assert "so the 6 remaining chunks run locally in this process" in err[0]
+            assert games_of(out).equals(games_of(tmp_path / "here"))
+    assert games_of(tmp_path / "two").equals(games_of(tmp_path / "here"))
