@@ -233,3 +233,39 @@ def test_a_dask_cluster_that_lost_its_workers_is_named_and_the_run_plays_locally
             assert "so the 6 remaining chunks run locally in this process" in err[0]
             assert games_of(out).equals(games_of(tmp_path / "here"))
     assert games_of(tmp_path / "two").equals(games_of(tmp_path / "here"))
+
+
+# ------------------------------------------------------------- item 13: loky's resource tracker killed
+@pytest.mark.slow
+def test_a_killed_resource_tracker_costs_the_run_nothing_and_says_at_most_one_line(tmp_path):
+    import psutil
+
+    out = tmp_path / "run"
+    args = ["--game", "toy", "--players", "2", "--strategies", "slow-random:ms=3", "--games", "80", "--batch-size", "4",
+            "--chunk-size", "4", "--seed", "8", "--no-events", "--no-progress"]
+    cmd = [sys.executable, "-c", "import tests.toygame; from cli import main; main()", "simulate", *args]
+    proc = subprocess.Popen(cmd + ["--n-jobs", "2", "--out", str(out)], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(lambda: _done_chunks(out) >= 2 or proc.poll() is not None, 300, "2 finished chunks")
+        assert proc.poll() is None, "the run ended before the tracker could be killed"
+        trackers = [p for p in psutil.Process(proc.pid).children(recursive=True)
+                    if "loky" in " ".join(p.cmdline()) and "popen_loky" not in " ".join(p.cmdline())
+                    or "sim.tracker" in " ".join(p.cmdline())]
+        assert len(trackers) == 1, [p.cmdline() for p in trackers]
+        os.kill(trackers[0].pid, signal.SIGKILL)
+        stdout, stderr = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, stderr
+    assert "completed" in stdout or "wrote 80 games of toy" in stdout
+    assert "Traceback" not in stderr and "KeyError" not in stderr, stderr
+    assert len(stderr.strip().splitlines()) <= 1, stderr
+    assert _done_chunks(out) == 20
+    fresh = tmp_path / "fresh"
+    r = subprocess.run(cmd + ["--n-jobs", "1", "--out", str(fresh)], cwd=ROOT, env=ENV, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert games_of(out).equals(games_of(fresh))  # identical results
