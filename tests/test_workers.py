@@ -211,28 +211,45 @@ def test_loky_workers_exit_when_their_parent_is_killed(tmp_path):
 # ------------------------------------------------------------- item 12: a Dask cluster that lost its workers
 @pytest.mark.slow
 def test_a_dask_cluster_that_lost_its_workers_is_named_and_the_run_plays_locally(tmp_path, capsys):
+    import threading
+
     from dask.distributed import Client, LocalCluster
 
-    kw = dict(game="toy", players=2, strategies=["always-draw", "random"], games=24, seed=6, batch_size=4,
+    kw = dict(game="toy", players=2, strategies=["slow-random:ms=2", "random"], games=48, seed=6, batch_size=4,
               chunk_size=4, log_events=False)
     simulate(RunConfig(**kw, n_jobs=1, out=str(tmp_path / "here")))
     capsys.readouterr()
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster.scheduler_address) as client:
         dask = dict(backend="dask", scheduler=cluster.scheduler_address)
-        simulate(RunConfig(**kw, **dask, out=str(tmp_path / "two")))
-        assert capsys.readouterr().err == ""  # two worker threads: played on the cluster, nothing to say
-        for left, said in ((1, "has lost its workers but one (1 worker thread"), (0, "has lost its workers (none left)")):
-            cluster.scale(left)
-            _wait_for(lambda: len(client.scheduler_info()["workers"]) == left, 60, f"{left} workers")
-            out = tmp_path / f"left{left}"
-            simulate(RunConfig(**kw, **dask, out=str(out)))
-            err = capsys.readouterr().err.strip().splitlines()
-            assert len(err) == 1, err
-            assert err[0].startswith(f"warning: the Dask cluster at {cluster.scheduler_address} {said}")
-            assert "so the 6 remaining chunks run locally in this process" in err[0]
-            assert games_of(out).equals(games_of(tmp_path / "here"))
-    assert games_of(tmp_path / "two").equals(games_of(tmp_path / "here"))
+        said = f"warning: the Dask cluster at {cluster.scheduler_address} has lost its workers (none left for 10 s)"
+        cluster.scale(1)  # one worker thread: joblib used to play every chunk in this process, silently
+        _wait_for(lambda: len(client.scheduler_info()["workers"]) == 1, 60, "1 worker")
+        simulate(RunConfig(**kw, **dask, out=str(tmp_path / "one")))
+        assert capsys.readouterr().err == ""  # played on the cluster: nothing to say
+        cluster.scale(2)
+        _wait_for(lambda: len(client.scheduler_info()["workers"]) == 2, 60, "2 workers")
+        lost = tmp_path / "lost"
+
+        def lose_every_worker():  # the cluster's last worker goes while the run has chunks left
+            _wait_for(lambda: _done_chunks(lost) >= 2, 300, "2 finished chunks")
+            cluster.scale(0)
+
+        t = threading.Thread(target=lose_every_worker, daemon=True)
+        t.start()
+        simulate(RunConfig(**kw, **dask, out=str(lost)))
+        t.join(60)
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(said), err
+        assert "remaining chunks run locally in this process" in err[0]
+        assert len(client.scheduler_info()["workers"]) == 0
+        none = tmp_path / "none"  # no worker from the start
+        simulate(RunConfig(**kw, **dask, out=str(none)))
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == [said + ", so the 12 remaining chunks run locally in this process (same games, not in parallel); "
+                              "start workers to use the cluster"]
+    for name in ("one", "lost", "none"):
+        assert games_of(tmp_path / name).equals(games_of(tmp_path / "here")), name
 
 
 # ------------------------------------------------------------- item 13: loky's resource tracker killed
