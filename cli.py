@@ -240,8 +240,9 @@ def simulate(
 
     resolve(cfg).game  # bad input (content files too) is reported in one line before anything else is said
     if not _kernels_cached(cfg.game):
-        typer.echo(f"compiling the {cfg.game} rule kernels (first run on this machine: a few minutes; cached after)",
-                   err=True)
+        from sim.jitcache import compile_notice, say_compiling
+
+        say_compiling(compile_notice(_kernel_cache_dir(cfg.game), f"{cfg.game} rule kernels"))
     try:
         with terminate_as_interrupt():
             summary = run(cfg, resume=resume, overwrite=overwrite, progress=progress and sys.stderr.isatty())
@@ -282,9 +283,27 @@ def _kernels_cached(game: str) -> bool:
         try:
             if not cache_file._load_index():
                 return False
-        except Exception:  # numba internals differ: fall back to the presence of index files
-            return any((Path(rules.__file__).resolve().parent / "__pycache__").glob("*.nbi"))
+        except Exception:  # an index that does not read (or numba internals differ): say it compiles
+            return False
     return found or any((Path(mod.__file__).resolve().parent / "__pycache__").glob("*.nbi"))
+
+
+def _kernel_cache_dir(game: str) -> str | None:
+    """The folder numba caches the game's rule kernels in (the fallback folder of a read-only install)."""
+    import importlib
+
+    from sim.registry import get_game_class
+
+    try:
+        mod = sys.modules[get_game_class(game)._apply.__module__]
+        rules = importlib.import_module(mod.__name__.rsplit(".", 1)[0] + ".rules")
+    except Exception:
+        return None
+    for v in list(vars(rules).values()):
+        where = getattr(getattr(v, "_cache", None), "_cache_path", None)
+        if where is not None:
+            return where
+    return None
 
 
 @app.command()
@@ -787,11 +806,9 @@ def main() -> None:
     except RuntimeError as e:
         if "no locator available" not in str(e):
             raise
-        from sim.jitcache import fallback_cache_dir  # numba could not cache a kernel anywhere
+        from sim.jitcache import no_cache_message  # numba could not cache a kernel anywhere
 
-        typer.echo("error: numba finds no writable folder to cache the rule kernels in (the package folder, the "
-                   f"user's cache folder and {fallback_cache_dir()} are read-only or not yours): set NUMBA_CACHE_DIR to a "
-                   "writable folder", err=True)
+        typer.echo(f"error: {no_cache_message()}", err=True)
         sys.exit(2)
     sys.exit(rc if isinstance(rc, int) else 0)
 

@@ -6,7 +6,8 @@ Galileo's Truth: a 4-seat field ``writer, observer, inventor, never-abjure`` in 
 paired on seat, seeds and rotation); 2- and 3-seat fields (seat advantage per player count).
 
 Unconscious Mind: a 4-seat field ``coffee-engine, publisher, citer, curer``; the same field with one
-seat given +1 start Coffee per rotation (the value of Coffee, paired); the field with ``citer``
+seat given +1 start Coffee per rotation (the value of Coffee, paired; the treatment ``coffee+1`` is
+registered by the game's spec, ``sim/unconscious_mind/treatments.py``, so every worker has it); the field with ``citer``
 replaced by ``publisher`` (the citation payoff: citing plan against the own-Volumes plan in the same
 seat and field, paired; the publisher still cites when it has no own Volume, so this is the payoff of
 the citing plan, not of a never-cite control); 2- and 3-seat fields.
@@ -14,7 +15,7 @@ the citing plan, not of a never-cite control); 2- and 3-seat fields.
 
 from __future__ import annotations
 
-from sim.panels import panel, register_treatment
+from sim.panels import panel
 
 from .conclusions import Study, dominant, game_length, paired_effect, ranking, register_study, seat_advantage
 
@@ -34,14 +35,6 @@ def _gt() -> Study:
     cons += [seat_advantage(f"field-{p}", p, f"Seat advantage ({p} seats)") for p in (2, 3, 4)]
     cons += [game_length("field-4", "Game length (4 seats)")]
     return Study("galileos-truth", tuple(lus), tuple(cons), default_games=8)
-
-
-def _um_extra_coffee(game, state, rows, seat) -> None:
-    """+1 Coffee at setup for ``seat`` in games ``rows`` (UM ``state.coffee[B, P]``)."""
-    state.coffee[rows, seat] += 1
-
-
-register_treatment("unconscious-mind", "coffee+1", _um_extra_coffee)
 
 
 def _um() -> Study:

@@ -12,7 +12,14 @@ numba writes its cache beside the source (``__pycache__``) or in the user's cach
 (``~/.cache/numba``). When neither is writable (a read-only install with a read-only HOME) numba
 refuses to define a cached kernel ("no locator available"); :func:`install` adds a last locator
 that uses ``$TMPDIR/meeplelab-numba-cache-<uid>``. Set ``NUMBA_CACHE_DIR`` to choose the folder
-yourself (numba's own setting; it is used first when set).
+yourself (numba's own setting; it is used first when set). When no folder can be used,
+:func:`no_cache_message` is the one line the CLI says (naming the folder ``NUMBA_CACHE_DIR`` names
+when it is set and not writable).
+
+Whenever a kernel of the project is about to be compiled (a cache miss: the first run, a changed
+source, a cache in a temporary fallback folder that was emptied), :func:`install`'s listener says so
+once per process on stderr, naming the folder the machine code will be cached in
+(:func:`compile_notice`), so a compile of several minutes never runs silently, whatever the command.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import hashlib
 import os
 import re
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
@@ -237,6 +245,72 @@ def _fallback_locator(base: type) -> type:
     return FallbackCacheLocator
 
 
+_NOTICED = False  # the compile notice was given in this process
+
+
+def _writable(folder: Path) -> bool:
+    """Whether files can be created in ``folder`` (made if missing); a real try, not permission bits."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+        return True
+    except OSError:
+        return False
+
+
+def no_cache_message() -> str:
+    """The one line for numba finding no folder to cache the kernels in ("no locator available")."""
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    if given and not _writable(Path(given)):
+        return (f"numba cannot cache the rule kernels: the folder NUMBA_CACHE_DIR names ({given}) is not writable "
+                f"(nor are the package folder, the user's cache folder and {fallback_cache_dir()}): point "
+                "NUMBA_CACHE_DIR at a writable folder")
+    return ("numba finds no writable folder to cache the rule kernels in (the package folder, the user's cache "
+            f"folder and {fallback_cache_dir()} are read-only or not yours): set NUMBA_CACHE_DIR to a writable folder")
+
+
+def compile_notice(where: str | None = None, what: str = "rule kernels") -> str:
+    """``compiling the rule kernels (...; cached in FOLDER after)``: the line said before a compile."""
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    why = ""
+    if given and where and not str(where).startswith(str(Path(given))):
+        why = f"; NUMBA_CACHE_DIR {given} is not writable"
+    elif where and str(where).startswith(str(fallback_cache_dir())):
+        why = "; the install's folders are read-only"
+    place = f"cached in {where} after{why}" if where else "cached after"
+    return f"compiling the {what} (first run on this machine or after a change: a few minutes; {place})"
+
+
+def say_compiling(text: str) -> None:
+    """Print the compile notice ``text`` on stderr, once per process (the listener then stays quiet)."""
+    global _NOTICED
+    if not _NOTICED:
+        _NOTICED = True
+        print(text, file=sys.stderr, flush=True)
+
+
+def _listen_for_compiles() -> None:
+    from numba.core import event
+
+    class CompileNotice(event.Listener):
+        """Says :func:`compile_notice` at the first compile of a cached kernel of the project."""
+
+        def on_start(self, ev):
+            if _NOTICED:
+                return
+            disp = (ev.data or {}).get("dispatcher")
+            mod = getattr(getattr(disp, "py_func", None), "__module__", "") or ""
+            where = getattr(getattr(disp, "_cache", None), "_cache_path", None)
+            if mod.split(".")[0] in PACKAGES and where is not None:
+                say_compiling(compile_notice(where))
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", CompileNotice())
+
+
 def install() -> None:
     """Key cached kernels by their import closure and add the writable fallback locator (once)."""
     from numba.core import caching
@@ -246,3 +320,4 @@ def install() -> None:
         return
     base = getattr(caching, "UserProvidedCacheLocator", None) or getattr(caching, "_UserProvidedCacheLocator")
     classes[:] = [_keyed(c) for c in classes] + [_keyed(_fallback_locator(base))]
+    _listen_for_compiles()

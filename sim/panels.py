@@ -31,11 +31,49 @@ from .schema import ranks
 #: treatments by (game id, name): ``fn(game, state, rows, seat)`` changes the state of games ``rows``
 #: for ``seat`` right after setup (before the first decision)
 TREATMENTS: dict[tuple[str, str], Callable] = {}
+#: the module that registered each treatment (built-in: a module its game's spec names)
+_ORIGIN: dict[tuple[str, str], str] = {}
 
 
 def register_treatment(game: str, name: str, fn: Callable) -> None:
-    """Register a setup treatment for one seat (``fn(game, state, rows, seat)``, in place)."""
+    """Register a setup treatment for one seat (``fn(game, state, rows, seat)``, in place).
+
+    A game's own treatments belong in a module its spec names (``GameSpec.treatments``): every process
+    imports those before looking a treatment up. One registered anywhere else (a script, a test) is
+    sent to the workers with the work (:mod:`sim.shipping`).
+    """
+    import sys
+
     TREATMENTS[(game, name)] = fn
+    _ORIGIN[(game, name)] = sys._getframe(1).f_globals.get("__name__", "")
+
+
+def load_treatments(game: str) -> None:
+    """Import the modules that register ``game``'s built-in treatments (its spec's ``treatments``)."""
+    import importlib
+
+    from .registry import get_spec
+
+    try:
+        mods = get_spec(game).treatments
+    except ConfigError:
+        return
+    for m in mods:
+        importlib.import_module(m)
+
+
+def shipped_treatments(game: str, names) -> list[tuple[str, str, Callable]]:
+    """``(game, name, fn)`` of the treatments ``names`` that were registered outside the game's spec
+    modules (a worker would not have them), for :mod:`sim.shipping`."""
+    from .registry import get_spec
+
+    load_treatments(game)
+    try:
+        builtin = set(get_spec(game).treatments)
+    except ConfigError:
+        builtin = set()
+    return [(game, n, TREATMENTS[(game, n)]) for n in dict.fromkeys(names)
+            if (game, n) in TREATMENTS and _ORIGIN.get((game, n)) not in builtin]
 
 
 @dataclass(frozen=True)
@@ -111,6 +149,7 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
 
     if games < 1:
         raise ConfigError(f"games per lineup must be >= 1, got {games}")
+    load_treatments(game.name)
     for lu in lineups:
         if lu.treatment and (game.name, lu.treatment) not in TREATMENTS:
             allowed = sorted(n for g, n in TREATMENTS if g == game.name) or ["none"]

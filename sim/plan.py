@@ -32,6 +32,9 @@ class RunPlan:
             ``Params.check``).
         seating: the :class:`sim.seating.SeatingPlan` (which seat order and game seed each game index plays).
         chunks: ``((lo, hi), ...)`` game index ranges, one per joblib task and part file.
+        registrations: the strategies the run uses that a worker process would not have (registered
+            outside the built-in modules: a script, a test), pickled (:mod:`sim.shipping`); installed by
+            each worker before its first chunk. None when there are none or the run plays in this process.
     """
 
     config: RunConfig
@@ -39,6 +42,7 @@ class RunPlan:
     params: Any
     seating: Any
     chunks: tuple
+    registrations: Any = None
 
     @cached_property
     def game(self):
@@ -74,7 +78,12 @@ def resolve(config: RunConfig) -> RunPlan:
     cls = get_game_class(cfg.game)
     params = apply_overrides(cls.Params(), cfg.params)
     seating = cfg.plan_for()
-    plan = RunPlan(cfg, cls, params, seating, tuple(chunk_bounds(seating.games, cfg.games_per_chunk)))
+    regs = None
+    if cfg.backend == "dask" or (cfg.backend == "loky" and cfg.n_jobs != 1):  # played in other processes
+        from .shipping import collect
+
+        regs = collect(cfg.game, cfg.strategies)
+    plan = RunPlan(cfg, cls, params, seating, tuple(chunk_bounds(seating.games, cfg.games_per_chunk)), regs)
     if cfg.treatment is not None:
         cfg.check_treatment(cfg.players, plan.game)
     return plan

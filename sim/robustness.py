@@ -223,12 +223,22 @@ def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, st
         return
     from joblib import Parallel, delayed
 
+    from .shipping import collect
+
+    # what the parent registered outside the built-in modules goes with every task (sim/shipping.py)
+    regs = collect(d.game, [s for lu in study.lineups for s in lu.strategies],
+                   [lu.treatment for lu in study.lineups if lu.treatment])
+
     def task(i, ov):
+        if regs is not None:
+            regs.install()
         return i, evaluate_point(cls, ov, study.lineups, d.games, d.seed, batch_size)
 
-    for i, df in Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(
-            delayed(task)(i, ov) for i, ov in jobs):
-        store(i, df)
+    from .workers import loky_config
+
+    with loky_config():  # workers that end with this process
+        for i, df in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(task)(i, ov) for i, ov in jobs):
+            store(i, df)
 
 
 def _load_points(out, d: Design) -> list[pl.DataFrame | None]:

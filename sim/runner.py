@@ -178,6 +178,8 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
     from .play import play_batch
 
     t0 = time.perf_counter()
+    if run.registrations is not None:  # what the parent registered outside the built-in modules
+        run.registrations.install()
     cfg, params, game, plan = run.config, run.params, run.game, run.seating
     seated: dict[int, list] = {}  # seat order -> one strategy instance per seat
     parts: dict[str, list] = {"games": [], "turns": [], "events": []}
@@ -336,9 +338,53 @@ def _reopen_bad_chunks(out: Path, manifest: dict[str, Any]) -> list[int]:
     return sorted(bad)
 
 
+#: seconds a Dask cluster may have no worker (before the run, or while chunks are pending) before the
+#: remaining chunks are played in this process
+DASK_GRACE = 10.0
+
+
+def _dask_results(client, scheduler: str, run: RunPlan, todo: list[dict[str, Any]], out: str,
+                  grace: float = DASK_GRACE) -> Iterator[dict[str, Any]]:
+    """The results of ``todo``'s chunks played on a Dask cluster, in the order they finish.
+
+    Each chunk is one task (``run_chunk``; an exception in it is raised here, as joblib did). When the
+    cluster has no worker for ``grace`` seconds while chunks are pending (it lost its last worker, or
+    had none to start with), the pending tasks are cancelled and those chunks are played here, after
+    one warning line on stderr saying so (the games are the same wherever they are played).
+    """
+    futures = {client.submit(run_chunk, run, c["id"], c["lo"], c["hi"], out, pure=False): c for c in todo}
+    pending = list(futures)
+    alone_since = None
+    while pending:
+        done = [f for f in pending if f.done()]  # this client's futures (distributed.wait needs a default client)
+        pending = [f for f in pending if f not in done]
+        for f in done:
+            yield f.result()
+        if not pending:
+            break
+        if not done:
+            time.sleep(0.05)
+        if sum(client.ncores().values()) > 0:
+            alone_since = None
+            continue
+        alone_since = alone_since if alone_since is not None else time.monotonic()
+        if time.monotonic() - alone_since < grace:
+            continue
+        left = sorted((futures[f] for f in pending), key=lambda c: c["lo"])
+        for f in pending:
+            f.cancel()
+        print(f"warning: the Dask cluster at {scheduler} has lost its workers (none left for {grace:.0f} s), so the "
+              f"{len(left)} remaining chunks run locally in this process (same games, not in parallel); start "
+              "workers to use the cluster", file=sys.stderr, flush=True)
+        for c in left:
+            yield run_chunk(run, c["id"], c["lo"], c["hi"], out)
+        return
+
+
 @contextlib.contextmanager
-def _backend(cfg: RunConfig) -> Iterator[int]:
-    """joblib backend context; yields the n_jobs to pass to Parallel."""
+def _backend(cfg: RunConfig) -> Iterator[tuple[int, Any]]:
+    """joblib backend context; yields the n_jobs to pass to Parallel and, for ``dask``, the client (the
+    chunks are submitted to it directly: :func:`_dask_results`)."""
     import joblib
 
     if cfg.backend == "dask":
@@ -352,13 +398,17 @@ def _backend(cfg: RunConfig) -> Iterator[int]:
             raise ConfigError(f"cannot reach Dask scheduler {cfg.scheduler!r} within 10 s: {type(e).__name__}"
                               " (addresses look like tcp://host:8786)") from None
         try:
-            with joblib.parallel_config(backend="dask", scheduler_host=cfg.scheduler):
-                yield -1
+            yield -1, client
         finally:
             client.close()
+    elif cfg.backend == "loky":  # workers that end with this process (sim/workers.py)
+        from .workers import loky_config
+
+        with loky_config():
+            yield cfg.n_jobs, None
     else:
         with joblib.parallel_config(backend=cfg.backend):
-            yield cfg.n_jobs
+            yield cfg.n_jobs, None
 
 
 def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False,
@@ -388,7 +438,7 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
     game0 = run.game  # content files validated before anything is written
     # custom content is copied into the run folder (read first: it may lie in the folder being replaced)
     blobs = rf.content_blobs(game0.content_files(), game0.content_dir) if cfg.content is not None else None
-    with _backend(cfg) as n_jobs:  # connect first: an unreachable scheduler leaves nothing behind
+    with _backend(cfg) as (n_jobs, client):  # connect first: an unreachable scheduler leaves nothing behind
         out = Path(cfg.out)
         resumed = rf.prepare_out(out, resume=resume, overwrite=overwrite)
         if resumed:
@@ -426,7 +476,12 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
         try:
             with _progress(progress, total, done_games, cfg.game) as bar:
                 tasks = (delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], str(out)) for c in todo)
-                results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks) if todo else []
+                if not todo:
+                    results = []
+                elif client is not None:  # on the cluster, or here when it has no worker (said in one line)
+                    results = _dask_results(client, cfg.scheduler, run, todo, str(out))
+                else:
+                    results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
                 by_id = {c["id"]: c for c in manifest["chunks"]}
                 it = iter(results)
                 while True:

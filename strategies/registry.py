@@ -38,6 +38,7 @@ class StrategyInfo:
     games: tuple[str, ...] | None
     args: dict[str, Arg] = field(default_factory=dict)
     doc: str = ""
+    module: str = ""  # the module that called register_strategy (built-in or not: see shipped_strategies)
 
 
 _REGISTRY: dict[tuple[str, tuple[str, ...] | None], StrategyInfo] = {}
@@ -49,7 +50,18 @@ def register_strategy(name: str, factory: Callable[..., Strategy], *, games: tup
 
     A game-specific entry overrides a generic one of the same name for its games.
     """
-    _REGISTRY[(name, tuple(games) if games else None)] = StrategyInfo(name, factory, games, dict(args or {}), doc)
+    import sys
+
+    origin = sys._getframe(1).f_globals.get("__name__", "")
+    _REGISTRY[(name, tuple(games) if games else None)] = StrategyInfo(name, factory, games, dict(args or {}), doc,
+                                                                      origin)
+
+
+def _builtin_modules() -> set[str]:
+    """The modules every process imports before looking a strategy up (:func:`_load_builtins`)."""
+    from sim.registry import all_specs
+
+    return {__name__, "strategies.generic", "strategies.ismcts", *(m for sp in all_specs() for m in sp.strategies)}
 
 
 def _load_builtins() -> None:
@@ -60,6 +72,30 @@ def _load_builtins() -> None:
     # the strategies for every game, each game's own (the modules its spec names), then the tree search
     for mod in ("strategies.generic", *(m for sp in all_specs() for m in sp.strategies), "strategies.ismcts"):
         importlib.import_module(mod)
+
+
+def shipped_strategies(game: str, ids) -> list[tuple[tuple, StrategyInfo]]:
+    """``(registry key, entry)`` of the strategies of ``ids`` (strategy ids of ``game``) that a worker
+    would not have: registered outside the built-in modules (a script, a test, a plugin), for
+    :mod:`sim.shipping`. Unknown names are left to :func:`make_strategy`."""
+    _load_builtins()
+    builtin = _builtin_modules()
+    avail = {s.name: s for s in strategies_for(game)}
+    keys = {id(v): k for k, v in _REGISTRY.items()}
+    out = []
+    for name in dict.fromkeys(parse_id(i)[0] for i in ids):
+        info = avail.get(name)
+        if info is not None and info.module not in builtin:
+            out.append((keys[id(info)], info))
+    return out
+
+
+def install_strategies(entries) -> None:
+    """Register ``(key, entry)`` pairs shipped from the parent (after this process's built-ins, so a
+    shipped entry wins as it did in the parent)."""
+    _load_builtins()
+    for key, info in entries:
+        _REGISTRY[key] = info
 
 
 def strategies_for(game: str) -> list[StrategyInfo]:

@@ -168,3 +168,68 @@ def test_a_read_only_install_without_any_writable_folder_says_so_in_one_line(rea
         f"folder and {taken} are read-only or not yours): "
         "set NUMBA_CACHE_DIR to a writable folder")
     assert r.stdout == ""
+
+
+# ------------------------------------------------------------------ issue 24 item 14
+@pytest.fixture
+def readonly_folder(tmp_path):
+    """A folder nobody can write: a read-only tmpfs mount for root (permissions do not stop root), else
+    a folder without write permission; unmounted in the finally block."""
+    folder = Path(tempfile.mkdtemp(prefix="meeplelab-ro-cache-"))
+    os.chmod(folder, 0o555)
+    mounted = False
+    try:
+        if os.getuid() == 0:
+            subprocess.run(["mount", "-t", "tmpfs", "-o", "ro", "tmpfs", str(folder)], check=True, timeout=60)
+            mounted = True
+        yield folder
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(folder)], check=True, timeout=60)
+        os.chmod(folder, 0o755)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_read_only_install_says_it_is_compiling_and_where_it_caches(readonly):
+    """The kernels of a read-only install compile into the temporary fallback folder: the notice comes
+    first, naming that folder (it used to compile for minutes without a word)."""
+    base, tree, home, prefix, give = readonly
+    for p in (tree / "strategies", tree / "strategies" / "_probe.py"):
+        if p.exists():
+            os.chmod(p, 0o755)
+    (tree / "strategies" / "_probe.py").write_text(PROBE)
+    os.chmod(tree / "strategies", 0o555)
+    tmpdir = base / "tmp"
+    tmpdir.mkdir()
+    give(tmpdir)
+    env = _env(tree, HOME=str(home), TMPDIR=str(tmpdir), XDG_CACHE_HOME=str(home / ".cache"))
+    runs = [subprocess.run(prefix + [sys.executable, "-c", RUN_PROBE], cwd=base, env=env, capture_output=True,
+                           text=True, timeout=600) for _ in range(2)]
+    assert [r.returncode for r in runs] == [0, 0], runs[0].stderr
+    fallback = tmpdir / f"meeplelab-numba-cache-{65534 if prefix else os.getuid()}"
+    notice = runs[0].stderr.strip().splitlines()
+    assert len(notice) == 1 and notice[0].startswith("compiling the rule kernels (first run on this machine or after "
+                                                     f"a change: a few minutes; cached in {fallback}/"), notice
+    assert notice[0].endswith(" after; the install's folders are read-only)")
+    assert runs[0].stdout.split()[1:] == ["0", "1"]  # compiled
+    assert runs[1].stdout.split()[1:] == ["1", "0"] and runs[1].stderr == ""  # loaded: nothing to say
+
+
+def test_a_read_only_numba_cache_dir_is_named_in_the_one_line_error(readonly, readonly_folder):
+    base, tree, home, prefix, give = readonly
+    tmpdir = base / "tmp"
+    tmpdir.mkdir()
+    give(tmpdir)
+    uid = 65534 if prefix else os.getuid()
+    taken = tmpdir / f"meeplelab-numba-cache-{uid}"
+    taken.mkdir(mode=0o555)  # the fallback folder is not usable either
+    env = _env(tree, HOME=str(home), TMPDIR=str(tmpdir), XDG_CACHE_HOME=str(home / ".cache"),
+               NUMBA_CACHE_DIR=str(readonly_folder))
+    r = subprocess.run(prefix + [sys.executable, "-c", "import cli; cli.main()", "games"], cwd=base, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == (
+        f"error: numba cannot cache the rule kernels: the folder NUMBA_CACHE_DIR names ({readonly_folder}) is not "
+        f"writable (nor are the package folder, the user's cache folder and {taken}): point NUMBA_CACHE_DIR at a "
+        "writable folder")
+    assert r.stdout == ""

@@ -35,6 +35,8 @@ class GameSpec:
         engine: ``"module:Class"`` of the engine (imported on first use), or the class itself.
         strategies: modules that register the game's strategies when imported
             (``strategies.registry.register_strategy``).
+        treatments: modules that register the game's setup treatments for panels when imported
+            (``sim.panels.register_treatment``; looked up in every process that plays a panel).
         sections: module whose ``SECTIONS`` list holds the game's report section builders (None: the
             generic sections only).
         rules_doc: the game's rules document (assumption IDs, parameters), relative to the repository.
@@ -43,6 +45,7 @@ class GameSpec:
     name: str
     engine: Any
     strategies: tuple[str, ...] = field(default_factory=tuple)
+    treatments: tuple[str, ...] = field(default_factory=tuple)
     sections: str | None = None
     rules_doc: str | None = None
 

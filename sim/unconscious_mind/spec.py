@@ -6,6 +6,7 @@ SPEC = GameSpec(
     name="unconscious-mind",
     engine="sim.unconscious_mind.engine:UnconsciousMind",
     strategies=("strategies.unconscious_mind",),
+    treatments=("sim.unconscious_mind.treatments",),
     sections="analysis.unconscious_mind",
     rules_doc="docs/rules/unconscious_mind.md",
 )

@@ -1,0 +1,288 @@
+"""Worker processes see what the parent registered, end with their parent, and say what happened
+(issue 24 items 1, 11, 12 and 13).
+
+Every test plays real games on real worker processes (loky, a Dask LocalCluster) and waits on files
+or processes with a deadline, never a fixed sleep; no process is left behind."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from sim.config import RunConfig
+from sim.core.errors import ConfigError
+from sim.runner import simulate
+from strategies.base import RandomStrategy
+from strategies.registry import register_strategy
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def games_of(out: Path) -> pl.DataFrame:
+    return pl.read_parquet(str(out / "games" / "*.parquet")).sort("game", "seat")
+
+
+# ------------------------------------------------------------- item 1: registrations reach the workers
+class LastLegal(RandomStrategy):
+    """Always the highest legal action id (registered by a test below, outside the built-in modules)."""
+
+    name = "last-legal"
+
+    def act(self, view, legal_mask, rng):
+        return (legal_mask.shape[1] - 1 - np.argmax(legal_mask[:, ::-1], axis=1)).astype(np.int64)
+
+
+def _register_last_legal():
+    register_strategy("last-legal", LastLegal, games=("toy",), doc="Highest legal action (tests).")
+
+
+def test_a_strategy_registered_by_the_caller_plays_on_loky_workers(tmp_path):
+    _register_last_legal()  # registered in this process only: no module a worker imports registers it
+    kw = dict(game="toy", players=2, strategies=["last-legal", "random"], games=24, seed=4, batch_size=4,
+              chunk_size=4, log_events=False)
+    simulate(RunConfig(**kw, n_jobs=2, backend="loky", out=str(tmp_path / "loky")))
+    simulate(RunConfig(**kw, n_jobs=1, out=str(tmp_path / "one")))
+    a, b = games_of(tmp_path / "loky"), games_of(tmp_path / "one")
+    assert a.height == 48 and a.equals(b)
+
+
+def test_a_treatment_of_the_games_spec_reaches_robustness_workers(tmp_path):
+    """Unconscious Mind's coffee+1 at n_jobs 2 (exit 2 "unknown treatment 'coffee+1' ... allowed none" before)."""
+    from analysis.conclusions import Study, paired_effect
+    from sim.panels import panel
+    from sim.plausible import load_plausible
+    from sim.robustness import run_robustness
+
+    field = ("coffee-engine", "publisher", "citer", "curer")
+    study = Study("unconscious-mind", tuple(panel("field-4", field) + panel("coffee", field, treatment="coffee+1")),
+                  (paired_effect("coffee", "Value of Coffee", ("coffee", None, True), ("field-4", None, None),
+                                 "One extra start Coffee"),), default_games=1)
+    ranges = load_plausible("unconscious-mind")
+    one = next(n for n, r in ranges.items() if r.varies)
+    ranges = {one: ranges[one]}  # one factor: 5 points of 8 lineups x 1 game
+    res = {}
+    for n_jobs in (2, 1):
+        out = tmp_path / f"r{n_jobs}"
+        run_robustness("unconscious-mind", out, 40, games=1, seed=74, n_jobs=n_jobs, study=study, ranges=ranges)
+        res[n_jobs] = [pl.read_parquet(p) for p in sorted((out / "points").glob("p*.parquet"))]
+    assert len(res[2]) == 5 and all(a.equals(b) for a, b in zip(res[2], res[1]))
+    treated = res[2][0].filter(pl.col("treated"))
+    assert treated.height == 4  # one treated seat in each of the coffee panel's 4 rotations
+
+
+def test_a_strategy_of_the_calling_script_plays_on_workers(tmp_path):
+    """A strategy registered in ``__main__`` (the script) goes to the workers by value."""
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys
+        import numpy as np
+        import tests.toygame
+        from strategies.base import RandomStrategy
+        from strategies.registry import register_strategy
+        from sim.config import RunConfig
+        from sim.runner import simulate
+
+        class LastLegal(RandomStrategy):
+            name = "last-legal"
+            def act(self, view, legal_mask, rng):
+                return (legal_mask.shape[1] - 1 - np.argmax(legal_mask[:, ::-1], axis=1)).astype(np.int64)
+
+        register_strategy("last-legal", LastLegal, games=("toy",))
+        if __name__ == "__main__":
+            simulate(RunConfig(game="toy", players=2, strategies=["last-legal", "random"], games=16, seed=4,
+                               batch_size=4, chunk_size=4, n_jobs=int(sys.argv[2]), out=sys.argv[1]))
+    """))
+    for n_jobs in (2, 1):
+        r = subprocess.run([sys.executable, str(script), str(tmp_path / f"o{n_jobs}"), str(n_jobs)], cwd=ROOT, env=ENV,
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+    assert games_of(tmp_path / "o2").equals(games_of(tmp_path / "o1"))
+
+
+def test_a_registration_workers_cannot_import_is_refused_before_play(tmp_path):
+    """A strategy whose module was loaded from a file by a name not on the Python path: one line, nothing played."""
+    import importlib.util
+
+    src = tmp_path / "hidden" / "my_private_strats.py"
+    src.parent.mkdir()
+    src.write_text(textwrap.dedent("""
+        import numpy as np
+        from strategies.base import RandomStrategy
+        from strategies.registry import register_strategy
+
+        class FirstLegal(RandomStrategy):
+            name = "first-legal"
+            def act(self, view, legal_mask, rng):
+                return np.argmax(legal_mask, axis=1).astype(np.int64)
+
+        register_strategy("first-legal", FirstLegal, games=("toy",))
+    """))
+    spec = importlib.util.spec_from_file_location("my_private_strats", src)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["my_private_strats"] = mod
+    try:
+        spec.loader.exec_module(mod)
+        out = tmp_path / "run"
+        with pytest.raises(ConfigError) as e:
+            simulate(RunConfig(game="toy", players=2, strategies=["first-legal", "random"], games=8, seed=1,
+                               n_jobs=2, out=str(out)))
+        msg = str(e.value)
+        assert "\n" not in msg
+        assert msg.startswith("strategy 'first-legal' of toy is defined in module 'my_private_strats'")
+        assert "which worker processes cannot import: put it in an importable module" in msg
+        assert not out.exists()  # refused before anything was written or played
+        simulate(RunConfig(game="toy", players=2, strategies=["first-legal", "random"], games=8, seed=1,
+                           n_jobs=1, out=str(out)))  # in this process it plays
+        assert games_of(out).height == 16
+    finally:
+        sys.modules.pop("my_private_strats", None)
+        from strategies import registry
+
+        registry._REGISTRY.pop(("first-legal", ("toy",)), None)
+
+
+# ------------------------------------------------------------- item 11: workers end with their parent
+def _wait_for(cond, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def _done_chunks(out: Path) -> int:
+    try:
+        return sum(c["status"] == "done" for c in json.loads((out / "manifest.json").read_text())["chunks"])
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
+def _parts(out: Path) -> set[str]:
+    return {p.name for p in (out / "games").glob("part-*.parquet")} if (out / "games").is_dir() else set()
+
+
+@pytest.mark.slow
+def test_loky_workers_exit_when_their_parent_is_killed(tmp_path):
+    import psutil
+
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-c", "import tests.toygame; from cli import main; main()", "simulate", "--game", "toy",
+           "--players", "2", "--strategies", "slow-random:ms=6", "--games", "80", "--batch-size", "4", "--chunk-size",
+           "4", "--n-jobs", "2", "--seed", "8", "--no-events", "--out", str(out), "--no-progress"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(lambda: _done_chunks(out) >= 2 or proc.poll() is not None, 300, "2 finished chunks")
+        assert proc.poll() is None, "the run ended before it could be killed"
+        family = psutil.Process(proc.pid).children(recursive=True)
+        assert len([p for p in family if "loky" in " ".join(p.cmdline())]) >= 2  # the workers, running
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        gone, alive = psutil.wait_procs(family, timeout=15)
+        assert not alive, f"processes of the killed run still running: {[p.pid for p in alive]}"
+        assert proc.stdout.read() == b""  # the pipe is closed: nobody holds it open
+        parts = _parts(out)
+        assert len(parts) < 20  # not every chunk was finished by orphans
+        assert len(parts) - _done_chunks(out) <= 2  # at most a chunk per worker finished as the parent died
+        assert _parts(out) == parts  # no process of the run is left that could write one
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        for p in locals().get("family", []):  # the run's own processes only (none when the fix holds)
+            with contextlib.suppress(psutil.NoSuchProcess):
+                p.kill()
+
+
+# ------------------------------------------------------------- item 12: a Dask cluster that lost its workers
+@pytest.mark.slow
+def test_a_dask_cluster_that_lost_its_workers_is_named_and_the_run_plays_locally(tmp_path, capsys):
+    import threading
+
+    from dask.distributed import Client, LocalCluster
+
+    kw = dict(game="toy", players=2, strategies=["slow-random:ms=2", "random"], games=48, seed=6, batch_size=4,
+              chunk_size=4, log_events=False)
+    simulate(RunConfig(**kw, n_jobs=1, out=str(tmp_path / "here")))
+    capsys.readouterr()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster.scheduler_address) as client:
+        dask = dict(backend="dask", scheduler=cluster.scheduler_address)
+        said = f"warning: the Dask cluster at {cluster.scheduler_address} has lost its workers (none left for 10 s)"
+        cluster.scale(1)  # one worker thread: joblib used to play every chunk in this process, silently
+        _wait_for(lambda: len(client.scheduler_info()["workers"]) == 1, 60, "1 worker")
+        simulate(RunConfig(**kw, **dask, out=str(tmp_path / "one")))
+        assert capsys.readouterr().err == ""  # played on the cluster: nothing to say
+        cluster.scale(2)
+        _wait_for(lambda: len(client.scheduler_info()["workers"]) == 2, 60, "2 workers")
+        lost = tmp_path / "lost"
+
+        def lose_every_worker():  # the cluster's last worker goes while the run has chunks left
+            _wait_for(lambda: _done_chunks(lost) >= 2, 300, "2 finished chunks")
+            cluster.scale(0)
+
+        t = threading.Thread(target=lose_every_worker, daemon=True)
+        t.start()
+        simulate(RunConfig(**kw, **dask, out=str(lost)))
+        t.join(60)
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(said), err
+        assert "remaining chunks run locally in this process" in err[0]
+        assert len(client.scheduler_info()["workers"]) == 0
+        none = tmp_path / "none"  # no worker from the start
+        simulate(RunConfig(**kw, **dask, out=str(none)))
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == [said + ", so the 12 remaining chunks run locally in this process (same games, not in parallel); "
+                              "start workers to use the cluster"]
+    for name in ("one", "lost", "none"):
+        assert games_of(tmp_path / name).equals(games_of(tmp_path / "here")), name
+
+
+# ------------------------------------------------------------- item 13: loky's resource tracker killed
+@pytest.mark.slow
+def test_a_killed_resource_tracker_costs_the_run_nothing_and_says_at_most_one_line(tmp_path):
+    import psutil
+
+    out = tmp_path / "run"
+    args = ["--game", "toy", "--players", "2", "--strategies", "slow-random:ms=3", "--games", "80", "--batch-size", "4",
+            "--chunk-size", "4", "--seed", "8", "--no-events", "--no-progress"]
+    cmd = [sys.executable, "-c", "import tests.toygame; from cli import main; main()", "simulate", *args]
+    proc = subprocess.Popen(cmd + ["--n-jobs", "2", "--out", str(out)], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(lambda: _done_chunks(out) >= 2 or proc.poll() is not None, 300, "2 finished chunks")
+        assert proc.poll() is None, "the run ended before the tracker could be killed"
+        trackers = [p for p in psutil.Process(proc.pid).children(recursive=True)
+                    if "loky" in " ".join(p.cmdline()) and "popen_loky" not in " ".join(p.cmdline())
+                    or "sim.tracker" in " ".join(p.cmdline())]
+        assert len(trackers) == 1, [p.cmdline() for p in trackers]
+        os.kill(trackers[0].pid, signal.SIGKILL)
+        stdout, stderr = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, stderr
+    assert "completed" in stdout or "wrote 80 games of toy" in stdout
+    assert "Traceback" not in stderr and "KeyError" not in stderr, stderr
+    assert len(stderr.strip().splitlines()) <= 1, stderr
+    assert _done_chunks(out) == 20
+    fresh = tmp_path / "fresh"
+    r = subprocess.run(cmd + ["--n-jobs", "1", "--out", str(fresh)], cwd=ROOT, env=ENV, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert games_of(out).equals(games_of(fresh))  # identical results
