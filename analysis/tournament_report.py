@@ -357,7 +357,7 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
         df, in_mix, expl, dom, dom_open = _metagame_words(mg)
         solver = ("the maximin linear program of the constant-sum 2-seat game (scipy.optimize.linprog, exact)"
                   if players == 2 else "replicator dynamics from the uniform mix (OpenSpiel's egt.dynamics)")
-        answer.append(f"Stable mix {where} (symmetric Nash equilibrium, 95% bootstrap interval): {in_mix}; exploitability "
+        answer.append(f"Stable mix (symmetric Nash equilibrium, 95% bootstrap interval) {where}: {in_mix}; exploitability "
                       f"{expl}. Strictly dominated in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}.")
         secs.append(Section(
             "Metagame",
