@@ -68,7 +68,8 @@ def test_rotated_ranking_is_what_the_report_shows(runs, tmp_path):
     assert rate["draw-once"] > rate["always-draw"] + 0.05
     build_report([runs["rotate"]], tmp_path / "rot")
     v = _verdict(tmp_path / "rot")
-    first = re.search(r"win rates \(fair share 50.0%\): (\S+) ([\d.]+)%", v)
+    first = re.search(r"win rates \(fair share 50.0%\) among the strategies played: always-draw, draw-once \(2,000 "
+                      r"games, rotated seats\): (\S+) ([\d.]+)%", v)
     assert first.group(1) == "draw-once" and float(first.group(2)) == pytest.approx(rate["draw-once"] * 100, abs=0.05)
     assert "CONFOUNDED" not in v and "rotate (every seat order): 2 seat orders x 1,000 game seeds" in v
 
@@ -92,7 +93,8 @@ def test_verdict_flags_the_seat_spread_of_a_mirror_match(tmp_path):
     d = (w["0"] - w["1"]).to_numpy()
     build_report([run], tmp_path / "rep")
     v = _verdict(tmp_path / "rep")
-    m = re.search(r"FLAG seat advantage \(2 players, from mirror matches[^)]*\)\): seat 1 wins ([\d.]+)% \[([\d.]+), "
+    m = re.search(r"FLAG seat advantage \(2 players, from mirror matches[^)]*\); seat numbers from the field among the "
+                  r"strategies played: always-draw \(1,500 games, mirror match\)\): seat 1 wins ([\d.]+)% \[([\d.]+), "
                   r"([\d.]+)\], seat 2 ([\d.]+)% \[[\d.]+, [\d.]+\]; spread ([\d.]+) percentage points \[([\d.]+), "
                   r"([\d.]+)\] paired over 1,500 games", v)
     assert m, v
@@ -115,7 +117,8 @@ def test_a_tournaments_fixed_lineups_together_are_balanced_not_confounded(runs, 
     g = pl.concat([pl.read_parquet(str(r / "games" / "*.parquet")) for r in (runs["fixed"], other)])
     rate = dict(g.group_by("strategy").agg(pl.col("win_share").mean()).iter_rows())
     assert rate["draw-once"] > rate["always-draw"]  # the rotated ranking again
-    assert re.search(r"win rates \(fair share 50.0%\): draw-once ", v)
+    assert re.search(r"win rates \(fair share 50.0%\) among the strategies played: always-draw, draw-once \(4,000 games, "
+                     r"fixed seats\): draw-once ", v)
 
 
 def test_a_seat_spread_whose_interval_includes_zero_is_not_flagged():
