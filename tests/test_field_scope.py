@@ -76,7 +76,7 @@ def test_a_leader_of_a_weak_field_is_called_dominant_among_that_field_by_name():
     field = "among the strategies played: A, W1, W2 (600 games, rotated seats)"
     flag = next(x for x in lines if x.startswith("FLAG dominant"))
     assert flag.startswith(f"FLAG dominant strategy (3 players, {field}): A wins 80.0% ")
-    assert f"of 600 games and beats every other strategy of this field head to head" in flag
+    assert "of 600 games and beats every other strategy of this field head to head" in flag
     # A minus W1 (and W2), paired over the 600 games: 0.8 - 0.1 = 70 points
     assert "(closest: W1 by 70.0 points" in flag or "(closest: W2 by 70.0 points" in flag
     assert flag.endswith(DEFINITION)
