@@ -150,11 +150,12 @@ def _who(r: dict) -> str:
     return r["arm"] if r["arm"] == r["strategy"] else f"{r['arm']} ({r['strategy']})"
 
 
-def effect_line(rank: int, r: dict, control: str, comparisons: int | None = None) -> str:
+def effect_line(rank: int, r: dict, control: str, comparisons: int | None = None, field: str | None = None) -> str:
     """One verdict line for the ``rank``-th largest paired win-rate effect (0 = largest): the arm, the
     strategy it moves, the difference in percentage points with its paired 95% interval and games,
     and whether it is resolved. With ``comparisons`` (the family size) a row's ``p_holm`` decides and the
-    line says "Holm-adjusted over N comparisons"; without, the interval clear of 0 does."""
+    line says "Holm-adjusted over N comparisons"; without, the interval clear of 0 does. With ``field``
+    (:func:`analysis.dominance.field_words` of the arm) the line says which field the effect holds among."""
     head = ("Largest effect" if rank == 0 else f"{('Second', 'Third')[rank - 1] if rank <= 2 else f'#{rank + 1}'} "
             "largest effect")
     if comparisons is not None and r.get("p_holm") is not None:
@@ -165,7 +166,8 @@ def effect_line(rank: int, r: dict, control: str, comparisons: int | None = None
         settled = (r["low"] > 0 or r["high"] < 0)
         tail = "" if settled else "; not resolved: the interval includes 0"
     return (f"{head}: in arm {r['arm']}, {r['strategy']}'s win rate changes by {r['est']:+.1f} percentage points "
-            f"[{r['low']:.1f}, {r['high']:.1f}] against the control {control} (paired, {r['n']:,} games){tail}.")
+            f"[{r['low']:.1f}, {r['high']:.1f}] against the control {control} (paired, {r['n']:,} games"
+            f"{'; ' + field if field else ''}){tail}.")
 
 
 def experiment_sections(folder: Path | str):
@@ -205,8 +207,14 @@ def experiment_sections(folder: Path | str):
         title = ("Abjure timing: paired against never-abjure" if meta["game"] == "galileos-truth"
                  and meta["arms"][0]["strategies"][0] == "never-abjure" else "Effects by intervention")
         top = win.with_columns(pl.col("est").abs().alias("_a")).sort("_a", descending=True).head(3)
-        effect_lines = [effect_line(i, r, control, win.height) for i, r in enumerate(top.iter_rows(named=True))]
+        from .dominance import field_words, seating_words
+
         ctrl_runs = load_runs([folder / meta["arms"][0]["folder"]])
+        seated = seating_words(ctrl_runs.manifests)
+        fields = {a["label"]: field_words(list(dict.fromkeys(a["strategies"])), meta["games"], seated)
+                  for a in meta["arms"]}
+        effect_lines = [effect_line(i, r, control, win.height, fields.get(r["arm"]))
+                        for i, r in enumerate(top.iter_rows(named=True))]
         secs = [verdict_section(ctrl_runs, extra=effect_lines, scope="the control arm"),
                 Section(title, "\n".join(lines),
                         [("effect_win", effects_chart(df, "win", meta["arms"][0]["label"]), "Paired win-rate difference"),

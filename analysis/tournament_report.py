@@ -1,7 +1,9 @@
 """``meeplelab report TOURNAMENT``: the report of a tournament as a whole.
 
-Sections: what was played and what the columns count; the answer in a few sentences (is there a
-dominant strategy, the stable mix, dominated strategies, the seat effect); win rate against the fair share; the
+Sections: what was played and what the columns count; the answer in a few sentences, each naming the
+field it holds among (is there a dominant strategy, in the one meaning of
+:data:`analysis.dominance.DEFINITION`, stated in the answer; the stable mix, strictly dominated
+strategies, the seat effect; the standing :data:`analysis.dominance.SCOPE` sentence); win rate against the fair share; the
 head-to-head matrix (heat map); Bradley-Terry ratings; the seat effect per player count; the
 metagame (symmetric Nash equilibrium mix, alpha-rank, dominated strategies, exploitability, with
 bootstrap intervals over seeds); provenance. Built with :func:`analysis.report.build_report`.
@@ -63,43 +65,47 @@ def _holm_note(n: int) -> str:
     return f"{holm_words(n)}: resolved means the Holm-adjusted p-value is below 0.05"
 
 
-def dominance_answer(summ: pl.DataFrame, pw: pl.DataFrame) -> str:
+def dominance_answer(summ: pl.DataFrame, pw: pl.DataFrame, field: str | None = None) -> str:
     """One sentence answering "is there a dominant strategy?" from the head-to-head table.
 
-    A strategy is called dominant when it finishes ahead of every other strategy head to head, every
-    pair resolved above 50% (Holm-adjusted over the pairs of strategies when the table carries
+    *Dominant* has the one meaning shared with the balance verdict (:data:`analysis.dominance.DEFINITION`,
+    decided by :func:`analysis.dominance.judge`): the strategy finishes ahead of every other strategy head
+    to head, every pair resolved above 50% (Holm-adjusted over the pairs of strategies when the table carries
     ``resolved``, :func:`analysis.tournament.pairwise`; its 95% Wilson interval above 50% otherwise).
     Otherwise the best-rated candidate (highest win rate) is named with the pairs that do not resolve
-    (with the games a pair needs to resolve a difference of the size observed) or that it loses.
+    (with the games a pair needs to resolve a difference of the size observed) or that it loses. With
+    ``field`` (:func:`analysis.dominance.field_words`) the answer says which field it holds among.
     """
+    from .dominance import judge
+
     order = summ["strategy"].to_list()
-    rows = {(r["row"], r["column"]): r for r in pw.iter_rows(named=True)}
+    rows = {(r["row"], r["column"]): {**r, "edge": r["est"] - 0.5, "resolved": _resolved(r)}
+            for r in pw.iter_rows(named=True)}
     note = ""
     if "resolved" in pw.columns:
         note = f" ({_holm_note(int(pw.filter(pl.col('row') < pl.col('column')).height))})"
-    for s in order:
-        mine = [rows[(s, o)] for o in order if o != s and (s, o) in rows]
-        if mine and all(r["est"] > 0.5 and _resolved(r) for r in mine):
-            w = min(mine, key=lambda r: r["low"])
-            how = "pair resolved above 50%" if note else "95% interval above 50%"
-            return (f"Is there a dominant strategy? Yes: {s} finishes ahead of every other strategy head to head, every "
-                    f"{how} (closest: {w['column']}, {_ci(w['est'], w['low'], w['high'])} of "
-                    f"{w['games']:,} games){note}.")
-    top = order[0]
-    mine = sorted((rows[(top, o)] for o in order if o != top and (top, o) in rows), key=lambda r: r["est"])
-    lose = [r for r in mine if r["est"] < 0.5 and _resolved(r)]
-    if lose:
-        r = lose[0]
-        return (f"Is there a dominant strategy? No: the strategy with the highest win rate, {top}, finishes behind "
-                f"{r['column']} head to head ({_ci(r['est'], r['low'], r['high'])} of {r['games']:,} games){note}.")
-    open_ = [r for r in mine if not (r["est"] > 0.5 and _resolved(r))]
+    where = f" {field}" if field else ""
+    j = judge(order, rows)
+    if j.dominant is not None:
+        s = j.dominant
+        w = min(j.pairs, key=lambda r: r["low"])
+        how = "pair resolved above 50%" if note else "95% interval above 50%"
+        return (f"Is there a dominant strategy{where}? Yes: {s} finishes ahead of every other strategy head to head, "
+                f"every {how} (closest: {w['column']}, {_ci(w['est'], w['low'], w['high'])} of "
+                f"{w['games']:,} games){note}.")
+    top = j.leader
+    if j.lost:
+        r = min(j.lost, key=lambda r: r["est"])
+        return (f"Is there a dominant strategy{where}? No: the strategy with the highest win rate, {top}, finishes "
+                f"behind {r['column']} head to head ({_ci(r['est'], r['low'], r['high'])} of {r['games']:,} "
+                f"games){note}; it is leading, not dominant.")
     parts = []
-    for r in open_:
+    for r in sorted(j.open, key=lambda r: r["est"]):
         need = games_to_resolve(r["est"])
         parts.append(f"against {r['column']} {_ci(r['est'], r['low'], r['high'])} of {r['games']:,} games"
                      + (f", about {need:,} games resolve a difference this size" if need else ", even"))
-    return (f"Is there a dominant strategy? Not resolved at this size: {top} has the highest win rate, but its "
-            f"head-to-head is not resolved {'; '.join(parts)}{note}.")
+    return (f"Is there a dominant strategy{where}? Not resolved at this size: {top} has the highest win rate "
+            f"(leading), but its head-to-head is not resolved {'; '.join(parts)}{note}.")
 
 
 def seat_answer(se: pl.DataFrame) -> str:
@@ -332,8 +338,12 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
           _pct(se, ["fair", "win_rate", "win_low", "win_high"]), TableFormat(decimals={"x_fair": 2})),
          ("Win rate by strategy and seat (percent)", _pct(st, ["fair", "win_rate", "win_low", "win_high"]))]))
 
+    from .dominance import DEFINITION, SCOPE, field_words
+
+    arrangement = "every seat arrangement" + (", every profile" if meta.get("every_profile") else "")
+    where = field_words(strategies, n_games, f"{players} seats, {arrangement}")
     table, sums, cnt = T.payoff_data(g, strategies, players)
-    answer = [dominance_answer(summ, pw)]
+    answer = [f"Every answer here holds {where}.", dominance_answer(summ, pw, where), DEFINITION]
     if not table.complete:
         miss = table.missing
         secs.append(Section(
@@ -347,7 +357,7 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
         df, in_mix, expl, dom, dom_open = _metagame_words(mg)
         solver = ("the maximin linear program of the constant-sum 2-seat game (scipy.optimize.linprog, exact)"
                   if players == 2 else "replicator dynamics from the uniform mix (OpenSpiel's egt.dynamics)")
-        answer.append(f"Stable mix (symmetric Nash equilibrium, 95% bootstrap interval): {in_mix}; exploitability "
+        answer.append(f"Stable mix (symmetric Nash equilibrium, 95% bootstrap interval) {where}: {in_mix}; exploitability "
                       f"{expl}. Strictly dominated in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}.")
         secs.append(Section(
             "Metagame",
@@ -388,7 +398,8 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
                               f"exploitability {expl2}; strictly dominated in at least {SETTLED * 100:.0f}% of "
                               f"resamples: {dom2}{open2}.")
             secs[-1].tables.insert(1, (f"Metagame without {strategies[top]} (percent)", _pct(df2, _MG_PCT), _MG_FMT))
-    answer.append(seat_answer(se))
+    answer.append(seat_answer(se).replace("Seat effect:", f"Seat effect (every strategy of the field pooled, {where}):", 1))
+    answer.append(SCOPE)
     secs.insert(1, Section("Answer", " ".join(answer) + " Details and intervals in the sections below."))
 
     m0 = next(iter(runs.manifests.values()))

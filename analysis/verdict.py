@@ -2,9 +2,10 @@
 with its evidence (numbers, 95% interval, sample size).
 
 Flags:
-- **dominant strategy**: the best strategy's win rate is above its fair share by more than
-  :data:`DOMINANT_POINTS` percentage points (Wilson lower bound) and it beats the runner-up head to
-  head (paired interval above 0);
+- **dominant strategy** (the one meaning of :data:`analysis.dominance.DEFINITION`, shared with the
+  tournament report): it beats every other strategy of the field head to head (paired win-share
+  difference), each pair resolved, Holm-adjusted; otherwise the top strategy is only *leading*, and the
+  line says which pair it loses or does not resolve;
 - **seat advantage** per player count: the spread between the best and the worst seat (paired
   interval), flagged past :data:`analysis.seats.SEAT_SPREAD_POINTS` points; from mirror matches or
   rotated seats, and marked confounded when only fixed seats exist;
@@ -15,6 +16,10 @@ Flags:
   and event kinds that never happened;
 - **largest rule effects**: among runs that differ only in rule parameters (a sweep or experiment
   in one report), the paired win-rate differences with the largest size.
+
+Every line names the field it holds among ("among the strategies played: a, b, c (N games, rotated
+seats)", :func:`analysis.dominance.field_words`), and the verdict ends with
+:data:`analysis.dominance.SCOPE`: the conclusions hold for this field only.
 """
 
 from __future__ import annotations
@@ -23,11 +28,11 @@ import math
 
 import polars as pl
 
+from .dominance import SCOPE
 from .load import Runs
 from .seats import (SEAT_SPREAD_POINTS, confounded_runs, games_frame, head_to_head, seat_source, seat_spread,
                     strategy_rates)
 
-DOMINANT_POINTS = 10.0
 RARE_SHARE = 0.05
 
 
@@ -41,56 +46,111 @@ def _interval(lo: float, hi: float, scale: float = 100.0, places: int = 1) -> st
     return f"[{lo * scale:.{places}f}, {hi * scale:.{places}f}]"
 
 
-def strategy_flags(df: pl.DataFrame, confounded: bool) -> tuple[list[str], pl.DataFrame]:
-    """Ranking, dominant and degenerate strategies per player count: lines and the table behind them.
+def _field(df: pl.DataFrame, manifests: dict | None, players: int | None = None) -> str:
+    """The field a line holds among: the strategies played (at ``players`` seats), games, seating."""
+    from .dominance import field_strategies, field_words, seating_words
 
-    Every flag is a claim of one family (a dominant-strategy test per player count, a degenerate test
-    per strategy and player count), Holm-adjusted together (:func:`analysis.stats.holm`): with equally
-    strong strategies the chance of any such flag is at most 5%. The dominant test is the larger of
-    two p-values (win rate above fair + :data:`DOMINANT_POINTS`, score test; and ahead of the runner-up
-    head to head, paired), the degenerate one the score test of the win rate against half the fair share."""
+    sub = df if players is None else df.filter(pl.col("players") == players)
+    runs = sub["run"].unique().to_list()
+    mans = {n: m for n, m in (manifests or {}).items() if n in runs}
+    games = int(sub.select(pl.struct("run", "game").n_unique()).item()) if sub.height else 0
+    present = sub.sort("run", "game", "seat")["strategy"].to_list()
+    return field_words(field_strategies(mans, present) if mans else list(dict.fromkeys(present)), games,
+                       seating_words(mans) if mans else "seating not recorded")
+
+
+def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = None) -> tuple[list[str], pl.DataFrame]:
+    """Ranking, dominant (or only leading) and degenerate strategies per player count: lines and the table
+    behind them; every line names the field it holds among (the strategies played at that player count,
+    games, seating: ``manifests`` of the runs, :func:`analysis.dominance.field_words`).
+
+    *Dominant* has the one meaning of :data:`analysis.dominance.DEFINITION` (:func:`analysis.dominance.judge`):
+    the strategy beats every other strategy of the field head to head (paired win-share difference over the
+    games where both sit, :func:`analysis.seats.head_to_head`), each pair resolved. Every head-to-head pair
+    of every player count and every degenerate test (the score test of a win rate against half the fair
+    share, one-sided) is one claim of one family, Holm-adjusted together (:func:`analysis.stats.holm`): with
+    equally strong strategies the chance of any flag is at most 5%."""
+    from .dominance import DEFINITION, judge
     from .stats import holm, holm_words, rate_p
 
-    lines = []
     rates = strategy_rates(df)
     note = " (CONFOUNDED with seat: fixed seats)" if confounded else ""
-    claims = []  # (p-value, index into lines where the flag goes, text builder)
+    blocks = []  # per player count: (players, sub, fair, field words, pairs {(a, b): h2h})
+    pvals, slots = [], []  # the family: ("pair", players, a, b) or ("deg", players, row)
     for (players,), sub in rates.group_by("players", maintain_order=True):
         sub = sub.sort(["est", "strategy"], descending=[True, False])
         fair = 1.0 / players
+        where = _field(df, manifests, players)
+        order = sub["strategy"].to_list()
+        pairs = {}
+        at = df.filter(pl.col("players") == players)
+        for i, a in enumerate(order):
+            for b in order[i + 1:]:
+                h = head_to_head(at, a, b)
+                pairs[(a, b)] = h
+                pvals.append(h["p"])
+                slots.append(("pair", players, a, b))
+        for r in sub.iter_rows(named=True):
+            pvals.append(float(rate_p(r["wins"], r["games"], fair / 2)) / 2 if r["est"] < fair / 2 else 1.0)
+            slots.append(("deg", players, r))
+        blocks.append((players, sub, fair, where, pairs))
+    adj = holm(pvals) if pvals else []
+    words = holm_words(int(sum(1 for p in pvals if p == p)))
+    adj_pair = {(s[1], s[2], s[3]): a for s, a in zip(slots, adj) if s[0] == "pair"}
+    lines, flagged = [], False
+    for players, sub, fair, where, pairs in blocks:
         if sub.height < 2:
             r = sub.row(0, named=True)
-            lines.append(f"{players} players: one strategy ({r['strategy']}), a mirror match: no ranking.")
+            lines.append(f"{players} players: one strategy ({r['strategy']}), a mirror match: no ranking ({where}).")
             continue
         top, second = sub.row(0, named=True), sub.row(1, named=True)
-        h = head_to_head(df.filter(pl.col("players") == players), top["strategy"], second["strategy"])
+        h = pairs[(top["strategy"], second["strategy"])]
         ranking = ", ".join(f"{r['strategy']} {_pct(r['est'])}% {_interval(r['low'], r['high'])}"
                             for r in sub.iter_rows(named=True))
         need = f"; about {h['games_needed']:,} games resolve a difference this size" if h["games_needed"] else ""
-        lines.append(f"{players} players, win rates{note} (fair share {fair * 100:.1f}%): {ranking}. "
+        lines.append(f"{players} players, win rates{note} (fair share {fair * 100:.1f}%) {where}: {ranking}. "
                      f"{top['strategy']} minus {second['strategy']}: {_pct(h['est'])} percentage points "
                      f"{_interval(h['low'], h['high'])} paired over {h['n']:,} games{need}.")
-        bar = min(fair + DOMINANT_POINTS / 100, 1.0 - 1e-9)
-        p_rate = float(rate_p(top["wins"], top["games"], bar)) / 2 if top["est"] > bar else 1.0  # one-sided
-        p_h2h = h["p"] / 2 if (h["est"] == h["est"] and h["est"] > 0) else 1.0
-        p_dom = max(p_rate, p_h2h) if math.isfinite(p_h2h) else 1.0
-        claims.append((p_dom, lambda words, players=players, top=top, second=second, h=h, fair=fair: (
-            f"FLAG dominant strategy ({players} players): {top['strategy']} wins {_pct(top['est'])}% "
-            f"{_interval(top['low'], top['high'])} of {top['games']:,} games, more than "
-            f"{DOMINANT_POINTS:.0f} points above the fair share {fair * 100:.1f}%, and beats "
-            f"{second['strategy']} by {_pct(h['est'])} points {_interval(h['low'], h['high'])} ({words}).")))
-        for r in sub.iter_rows(named=True):
-            p_deg = float(rate_p(r["wins"], r["games"], fair / 2)) / 2 if r["est"] < fair / 2 else 1.0
-            claims.append((p_deg, lambda words, players=players, r=r, fair=fair: (
-                f"FLAG degenerate strategy ({players} players): {r['strategy']} wins {_pct(r['est'])}% "
-                f"{_interval(r['low'], r['high'])} of {r['games']:,} games, below half the fair "
-                f"share ({fair * 50:.1f}%) ({words}).")))
-    if claims:
-        adj = holm([c[0] for c in claims])
-        words = holm_words(len(claims))
-        lines += [text(f"{words}: p = {a:.2g}") for (_, text), a in zip(claims, adj) if a < 0.05]
-        if not any(a < 0.05 for a in adj):
-            lines.append(f"No dominant or degenerate strategy flagged ({words} flag tests).")
+        rows = {}
+        for (a, b), hh in pairs.items():
+            p_adj = adj_pair[(players, a, b)]
+            ok = bool(p_adj == p_adj and p_adj < 0.05)
+            est = hh["est"] if hh["est"] == hh["est"] else 0.0
+            rows[(a, b)] = {**hh, "edge": est, "resolved": ok, "p_holm": p_adj, "column": b}
+            rows[(b, a)] = {**hh, "est": -hh["est"], "low": -hh["high"], "high": -hh["low"], "edge": -est,
+                            "resolved": ok, "p_holm": p_adj, "column": a}
+        j = judge(sub["strategy"].to_list(), rows)
+        if j.dominant is not None:
+            flagged = True
+            d = sub.filter(pl.col("strategy") == j.dominant).row(0, named=True)
+            w = min(j.pairs, key=lambda r: r["low"])
+            lines.append(f"FLAG dominant strategy ({players} players, {where}): {j.dominant} wins {_pct(d['est'])}% "
+                         f"{_interval(d['low'], d['high'])} of {d['games']:,} games and beats every other strategy of "
+                         f"this field head to head, each pair resolved (closest: {w['column']} by {_pct(w['est'])} "
+                         f"points {_interval(w['low'], w['high'])} paired over {w['n']:,} games, {words}: p = "
+                         f"{max(r['p_holm'] for r in j.pairs):.2g}). {DEFINITION}")
+        else:
+            why = []
+            for r in j.lost:
+                why.append(f"it loses to {r['column']} head to head by {_pct(-r['est'])} points "
+                           f"{_interval(-r['high'], -r['low'])} (p = {r['p_holm']:.2g})")
+            for r in j.open:
+                nd = f", about {r['games_needed']:,} games resolve a difference this size" if r["games_needed"] else ""
+                p = f"p = {r['p_holm']:.2g}" if r["p_holm"] == r["p_holm"] else "no test: too few games"
+                why.append(f"against {r['column']} {_pct(r['est'])} points {_interval(r['low'], r['high'])} paired over "
+                           f"{r['n']:,} games is not resolved ({p}{nd})")
+            lines.append(f"Leading, not dominant ({players} players, {where}): {j.leader} has the highest win rate, "
+                         f"but {'; '.join(why)} ({words}). {DEFINITION}")
+    for s, a in zip(slots, adj):
+        if s[0] == "deg" and a < 0.05:
+            flagged = True
+            players, r = s[1], s[2]
+            fair = 1.0 / players
+            lines.append(f"FLAG degenerate strategy ({players} players, {_field(df, manifests, players)}): {r['strategy']} "
+                         f"wins {_pct(r['est'])}% {_interval(r['low'], r['high'])} of {r['games']:,} games, below half "
+                         f"the fair share ({fair * 50:.1f}%) ({words}: p = {a:.2g}).")
+    if pvals and not flagged:
+        lines.append(f"No dominant or degenerate strategy flagged ({words}: every head-to-head pair and degenerate test).")
     return lines, rates
 
 
@@ -102,12 +162,14 @@ def seat_flags(runs: Runs, df: pl.DataFrame, threshold: float = SEAT_SPREAD_POIN
     names, source = seat_source(runs)
     sp = seat_spread(df.filter(pl.col("run").is_in(names)), threshold)
     lines = []
+    seat_df = df.filter(pl.col("run").is_in(names))
     for r in sp.iter_rows(named=True):
         unresolved = r["spread"] > threshold and not r["flagged"]  # past the threshold, not resolved
         flag = ("FLAG seat advantage" if r["flagged"] else
                 "seat advantage not resolved (not clear of 0 after the correction)" if unresolved else "seat advantage")
         need = f"; about {r['games_needed']:,} games resolve a spread this size" if r["games_needed"] else ""
-        lines.append(f"{flag} ({r['players']} players, from {source}): seat {r['best_seat'] + 1} wins "
+        lines.append(f"{flag} ({r['players']} players, from {source}; seat numbers from the field "
+                     f"{_field(seat_df, runs.manifests, r['players'])}): seat {r['best_seat'] + 1} wins "
                      f"{r['best']:.1f}% {_interval(r['best_low'], r['best_high'], 1)}, seat {r['worst_seat'] + 1} "
                      f"{r['worst']:.1f}% {_interval(r['worst_low'], r['worst_high'], 1)}; spread {r['spread']:.1f} "
                      f"percentage points {_interval(r['spread_low'], r['spread_high'], 1)} paired over "
@@ -203,6 +265,7 @@ def rule_effect_flags(runs: Runs, df: pl.DataFrame, top: int = 3) -> tuple[list[
                 continue
             a = df.filter(pl.col("run") == na)
             b = df.filter(pl.col("run") == nb)
+            where = _field(a, {na: ma})
             j = a.join(b, on=["game", "seat"], suffix="_b")
             for (s,), sub in j.group_by("strategy", maintain_order=True):
                 from .stats import paired_shares
@@ -210,15 +273,16 @@ def rule_effect_flags(runs: Runs, df: pl.DataFrame, top: int = 3) -> tuple[list[
                 pr = paired_shares(sub["win_share_b"].to_numpy(), sub["win_share"].to_numpy())
                 est, lo, hi = pr["est"], pr["low"], pr["high"]
                 rows.append({"change": ", ".join(f"{k} {v[1]} -> {v[0]}" for k, v in sorted(changed.items())),
-                             "strategy": s, "n": sub.height, "est": est * 100, "low": lo * 100, "high": hi * 100,
+                             "strategy": s, "n": sub.height, "field": where, "est": est * 100, "low": lo * 100, "high": hi * 100,
                              "from_run": na, "to_run": nb})
     if not rows:
         return [], pl.DataFrame()
     t = pl.DataFrame(rows).with_columns(pl.col("est").abs().alias("_a")).sort("_a", descending=True).drop("_a")
     lines = [f"Rule effect: {r['change']} moves {r['strategy']}'s win rate by {r['est']:+.1f} percentage points "
-             f"{_interval(r['low'], r['high'], 1)} (paired over {r['n']:,} seat-results, same seeds)."
+             f"{_interval(r['low'], r['high'], 1)} (paired over {r['n']:,} seat-results, same seeds; {r['field']}; "
+             "the players do not change with the rules)."
              for r in t.head(top).iter_rows(named=True)]
-    return lines, t
+    return lines, t.drop("field")
 
 
 def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | None = None):
@@ -235,10 +299,11 @@ def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | Non
         lines.append(f"FLAG confounded: run(s) {', '.join(conf)} seat strategy k always in seat k, so strategy win "
                      "rates include the seat's advantage and the seat table includes strategy strength; "
                      "simulate with --seating rotate (the default) to separate them.")
-    s_lines, rates = strategy_flags(df, bool(conf) and len(conf) == len(runs.manifests))
+    s_lines, rates = strategy_flags(df, bool(conf) and len(conf) == len(runs.manifests), runs.manifests)
     seat_lines, spread = seat_flags(runs, df)
     r_lines, effects = rule_effect_flags(runs, df)
     lines += s_lines + seat_lines + safety_flags(runs) + mechanics_flags(runs) + r_lines + list(extra or [])
+    lines.append(SCOPE)
     tables = [("Win rate by strategy (percent; fair = 1/players)",
                rates.with_columns([pl.col(c) * 100 for c in ("est", "low", "high", "fair")]), TableFormat(decimals={"est": 1}))]
     if spread.height:

@@ -8,6 +8,7 @@ interval is [2.95, 3.05] (the sd floor of whole numbers, never a point) while th
 from __future__ import annotations
 
 import json
+import re
 
 import polars as pl
 import pytest
@@ -46,6 +47,14 @@ def test_treatment_is_measured_paired_and_the_paired_interval_is_narrower(tmp_pa
     md = (page.parent / "report.md").read_text()
     assert md.index("## Verdict") < md.index("## Effects by intervention") < md.index("(descriptive: groups differ")
     assert "vp+3 (random): final VP +3.00 [2.95, 3.05]" in md
+    # the verdict's effect line names the arm's field, and the verdict ends with the scope sentence (issue 28)
+    from analysis.dominance import SCOPE
+
+    verdict = md[md.index("## Verdict"):md.index("## Effects by intervention")]
+    assert re.search(r"Largest effect: in arm vp\+3, random's win rate changes by [-+][\d.]+ percentage points "
+                     r"\[[-\d.]+, [-\d.]+\] against the control random \(paired, 120 games; among the strategies "
+                     r"played: random, slow-random:ms=0, always-draw \(120 games, rotated seats\)\)", verdict), verdict
+    assert SCOPE in verdict.splitlines()
     assert json.loads((out / "experiment.json").read_text())["status"] == "complete"
 
 

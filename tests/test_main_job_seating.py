@@ -35,7 +35,10 @@ def test_report_ranking_is_the_rotated_one_and_fixed_seats_are_flagged(game, tmp
     build_report([runs["rotate"]], tmp_path / "rep")
     md = (tmp_path / "rep" / "report.md").read_text()
     verdict = md[md.index("## Verdict"):md.index("## Win rates")]
-    line = re.search(r"4 players, win rates \(fair share 25.0%\): (.*?)\. ", verdict).group(1)
+    m = re.search(r"4 players, win rates \(fair share 25.0%\) among the strategies played: ([^()]*) \(48 games, "
+                  r"rotated seats\): (.*?)\. ", verdict)
+    assert m.group(1) == ", ".join(LINEUPS[game])  # the field the ranking holds among, as played (issue 28)
+    line = m.group(2)
     shown = [(m.group(1), float(m.group(2))) for m in re.finditer(r"(\S+) ([\d.]+)% \[", line)]
     # the verdict lists every strategy once, best first, each at its rotated win rate (ties in either order)
     assert sorted(s for s, _ in shown) == sorted(rate["strategy"].to_list())

@@ -282,7 +282,16 @@ def test_report_does_not_call_a_near_tie_dominated_and_answers_first(tmp_path):
     assert "Strictly dominated in at least 95% of resamples: random (dominated in 100% of resamples; by always-draw " \
            "in 100%, greedy-vp in 100%); dominated on the point estimates but not in at least 95% of resamples (not " \
            "settled at this size): greedy-vp (80%; by always-draw in 80%)" in answer
-    assert "Stable mix (symmetric Nash equilibrium, 95% bootstrap interval): always-draw 100% [0, 100]" in answer
+    # every answer names its field, the one meaning of dominant is stated, and the scope sentence closes it
+    where = "among the strategies played: random, always-draw, greedy-vp (900 games, 2 seats, every seat arrangement)"
+    from analysis.dominance import DEFINITION, SCOPE
+
+    assert answer.strip().startswith(f"Every answer here holds {where}. Is there a dominant strategy {where}? Not "
+                                     "resolved at this size: always-draw has the highest win rate (leading)")
+    assert DEFINITION in answer and f"{SCOPE} Details and intervals" in answer
+    assert f"Seat effect (every strategy of the field pooled, {where}): " in answer
+    assert (f"Stable mix (symmetric Nash equilibrium, 95% bootstrap interval) {where}: always-draw 100% [0, 100]"
+            in answer)
     assert "a best response gains at most 1.22 points against this mix (95th percentile)" in answer
     # games needed per pair; the Holm-adjusted p-value over the 3 pairs: not resolved
     assert "| always-draw | greedy-vp | 300 | 159 | 53.0 | 47.4 | 58.6 | 0.299 | no | 1,064 |" in md

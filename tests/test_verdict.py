@@ -68,7 +68,8 @@ def test_rotated_ranking_is_what_the_report_shows(runs, tmp_path):
     assert rate["draw-once"] > rate["always-draw"] + 0.05
     build_report([runs["rotate"]], tmp_path / "rot")
     v = _verdict(tmp_path / "rot")
-    first = re.search(r"win rates \(fair share 50.0%\): (\S+) ([\d.]+)%", v)
+    first = re.search(r"win rates \(fair share 50.0%\) among the strategies played: always-draw, draw-once \(2,000 "
+                      r"games, rotated seats\): (\S+) ([\d.]+)%", v)
     assert first.group(1) == "draw-once" and float(first.group(2)) == pytest.approx(rate["draw-once"] * 100, abs=0.05)
     assert "CONFOUNDED" not in v and "rotate (every seat order): 2 seat orders x 1,000 game seeds" in v
 
@@ -92,7 +93,8 @@ def test_verdict_flags_the_seat_spread_of_a_mirror_match(tmp_path):
     d = (w["0"] - w["1"]).to_numpy()
     build_report([run], tmp_path / "rep")
     v = _verdict(tmp_path / "rep")
-    m = re.search(r"FLAG seat advantage \(2 players, from mirror matches[^)]*\)\): seat 1 wins ([\d.]+)% \[([\d.]+), "
+    m = re.search(r"FLAG seat advantage \(2 players, from mirror matches[^)]*\); seat numbers from the field among the "
+                  r"strategies played: always-draw \(1,500 games, mirror match\)\): seat 1 wins ([\d.]+)% \[([\d.]+), "
                   r"([\d.]+)\], seat 2 ([\d.]+)% \[[\d.]+, [\d.]+\]; spread ([\d.]+) percentage points \[([\d.]+), "
                   r"([\d.]+)\] paired over 1,500 games", v)
     assert m, v
@@ -115,7 +117,8 @@ def test_a_tournaments_fixed_lineups_together_are_balanced_not_confounded(runs, 
     g = pl.concat([pl.read_parquet(str(r / "games" / "*.parquet")) for r in (runs["fixed"], other)])
     rate = dict(g.group_by("strategy").agg(pl.col("win_share").mean()).iter_rows())
     assert rate["draw-once"] > rate["always-draw"]  # the rotated ranking again
-    assert re.search(r"win rates \(fair share 50.0%\): draw-once ", v)
+    assert re.search(r"win rates \(fair share 50.0%\) among the strategies played: always-draw, draw-once \(4,000 games, "
+                     r"fixed seats\): draw-once ", v)
 
 
 def test_a_seat_spread_whose_interval_includes_zero_is_not_flagged():
@@ -130,3 +133,25 @@ def test_a_seat_spread_whose_interval_includes_zero_is_not_flagged():
     sp = seat_spread(df).row(0, named=True)
     assert sp["spread"] == pytest.approx(20.0) and sp["spread_low"] < 0 < sp["spread_high"]
     assert sp["flagged"] is False
+
+
+def test_every_verdict_line_names_its_field_and_the_report_states_what_dominant_means(runs, tmp_path):
+    """Ranking, dominant-or-leading and seat-spread lines say which strategies they hold among; the verdict
+    states the one meaning of "dominant" and ends with the scope sentence (issue 28 item 3)."""
+    from analysis.dominance import DEFINITION, SCOPE
+
+    build_report([runs["rotate"]], tmp_path / "rot")
+    v = _verdict(tmp_path / "rot")
+    where = "among the strategies played: always-draw, draw-once (2,000 games, rotated seats)"
+    lines = [x for x in v.splitlines() if x.strip()]
+    assert any(x.startswith(f"2 players, win rates (fair share 50.0%) {where}: draw-once ") for x in lines)
+    dom = [x for x in lines if x.startswith(("FLAG dominant strategy", "Leading, not dominant"))]
+    # draw-once beats the only other strategy by 12.8 points [8.6, 16.9] paired: dominant in this field of two
+    assert len(dom) == 1 and dom[0].startswith(f"FLAG dominant strategy (2 players, {where}): draw-once wins 56.4% ")
+    assert "beats every other strategy of this field head to head, each pair resolved (closest: always-draw by " \
+           "12.8 points [8.6, 16.9] paired over 2,000 games, Holm-adjusted over 3 comparisons" in dom[0]
+    assert DEFINITION in dom[0]
+    seat = next(x for x in lines if "seat advantage" in x)
+    assert f"from rotated seats (every strategy in every seat equally often: strategy effects balanced); seat numbers " \
+           f"from the field {where}): seat 1 wins" in seat
+    assert SCOPE in lines
