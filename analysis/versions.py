@@ -86,9 +86,9 @@ def versions(runs: Runs) -> list[Version]:
     content_differs = len({k[1] for k in keys}) > 1
     out = []
     for i, k in enumerate(keys):
-        changed = set()
-        for n in groups[k]:
-            changed |= set((runs.manifests[n]["game"].get("params_changed") or {}))
+        # a value some run of the version did not override is the game's default (the version's runs
+        # share every value), so it is marked "(default)"
+        changed = set.intersection(*(set(runs.manifests[n]["game"].get("params_changed") or {}) for n in groups[k]))
         parts = [f"{p}={params[k].get(p)}" + ("" if p in changed else " (default)") for p in differ]
         if content_differs:
             parts.append(_content_name(first[k]))
