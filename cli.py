@@ -337,8 +337,18 @@ def report(
     for name, notes in loaded.notes.items():  # files and manifest disagree: said, and left out
         for note in notes:
             typer.echo(f"warning: run {name}: {note}", err=True)
-    need = games_needed_summary(loaded.games)
+    from analysis.versions import pooled_sentence, version_line, versions
+
+    vs = versions(loaded)
     typer.echo(f"wrote {page}")
+    if len(vs) > 1:  # never pooled: one line per version with its own figures (the deltas are in the report)
+        typer.echo(f"{len(vs)} rule/content versions, not pooled; the report compares them in 'Versions compared':")
+        for v in vs:
+            typer.echo(version_line(loaded, v))
+        return
+    if pooled_sentence(vs[0]):
+        typer.echo(pooled_sentence(vs[0]))
+    need = games_needed_summary(loaded.games)
     typer.echo(f"games needed: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} point; "
                f"{need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd {need['vp_sd']:.1f})")
     from analysis.report import _observed_need

@@ -229,7 +229,7 @@ def experiment_sections(folder: Path | str):
                                 "`abjure_suspicion_drop`, the track floor limits it), with t 95% intervals.", [],
                                 [("Abjures of the focal player by arm (abjure_rate in percent; removed in Suspicion)",
                                   ab, TableFormat(decimals={"removed": 2, "abjure_rate": 1, "cycle": 2}))]))
-        for s in build_sections(runs)[1:]:
+        for s in build_sections(runs, by_version=False)[1:]:
             if s.title != "Provenance" and "(descriptive" not in s.title:
                 s.title = f"{s.title} (descriptive: groups differ by strategy and seat)"
             secs.append(s)

@@ -314,14 +314,26 @@ def provenance_section(runs: Runs) -> Section:
     return Section("Provenance", "\n".join(text), [], tables)
 
 
-def build_sections(runs: Runs) -> list[Section]:
-    """Generic sections, the game arc (:mod:`analysis.arc`), then the game's own analyses, then provenance."""
+def build_sections(runs: Runs, *, by_version: bool = True) -> list[Section]:
+    """Generic sections, the game arc (:mod:`analysis.arc`), then the game's own analyses, then provenance.
+
+    Runs of different rule or content versions (:mod:`analysis.versions`: the manifests' rule
+    parameters and content hash) are never pooled: each version gets its own verdict and sections,
+    then one table of paired deltas between the versions (``by_version=False`` pools them, for a
+    caller that compares them itself). Runs of one version are pooled, and the verdict says so."""
     from .sections import game_sections
+    from .versions import pooled_sentence, version_sections, versions
 
     from .arc import arc_sections
     from .verdict import verdict_section
 
+    vs = versions(runs)
+    if by_version and len(vs) > 1:
+        return version_sections(runs, vs, game_sections)
     secs = [verdict_section(runs)] + generic_sections(runs) + arc_sections(runs)
+    pooled = pooled_sentence(vs[0]) if len(vs) == 1 else ""
+    if pooled:
+        secs[0].text = f"{pooled[0].upper()}{pooled[1:]}.\n" + secs[0].text
     for fn in game_sections(next(iter(runs.game_names))):
         secs.extend(fn(runs))
     secs.append(provenance_section(runs))
