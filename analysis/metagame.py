@@ -35,6 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .stats import bootstrap
+
 
 @dataclass
 class PayoffTable:
@@ -436,35 +438,37 @@ def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray
     mirror = (table.counts == table.players)
     nash = symmetric_nash(table)
     u = deviation_payoffs(table, nash)
-    gen = np.random.Generator(np.random.Philox(seed))
-    s = sums.shape[0]
-    ns, al, gains, dom = [], [], [], {k: 0 for k in table.strategies}
-    point_pairs = {(d, b): 0 for d, bs in dominators(table).items() for b in bs}
-    for _ in range(resamples):
-        w = np.bincount(gen.integers(0, s, size=s), minlength=s).astype(float)
+    s, k = sums.shape[0], len(table.strategies)
+    point_pairs = [(d, b) for d, bs in dominators(table).items() for b in bs]
+
+    def solve(i):
+        """One resample's nash mix, alpha-rank, the point mix's best-response gains, dominated flags and
+        point-dominance pair flags, as one vector."""
+        w = np.bincount(i, minlength=s).astype(float)
         ss = np.tensordot(w, sums, axes=1)
         nn = np.tensordot(w, results, axes=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             p = np.where(nn > 0, ss / nn, table.payoffs)
         p = np.where(mirror, 1.0 / table.players, p)
-        ns.append(symmetric_nash(table, p, steps=1000))
-        al.append(alpha_rank(table, p))
         ub = deviation_payoffs(table, nash, p)
-        gains.append(ub - np.dot(nash, ub))  # the point mix's best-response gains on this resample
-        for d, bs in dominators(table, p).items():
-            dom[d] += 1
-            for b in bs:
-                if (d, b) in point_pairs:
-                    point_pairs[(d, b)] += 1
-    ns, al, gains = np.array(ns), np.array(al), np.array(gains)
-    a = (1 - level) / 2
-    return Metagame(table, nash, np.quantile(ns, a, axis=0), np.quantile(ns, 1 - a, axis=0),
+        doms = dominators(table, p)
+        flags = [float(x in doms) for x in table.strategies]
+        pairs = [float(d in doms and b in doms[d]) for d, b in point_pairs]
+        return np.concatenate([symmetric_nash(table, p, steps=1000), alpha_rank(table, p),
+                               ub - np.dot(nash, ub), flags, pairs])
+
+    # common seeds resampled together: every lineup keeps its games of a drawn seed
+    b = bootstrap(s, solve, purpose="metagame", seed=seed, resamples=resamples, level=level, vectorized=False)
+    d = b.distribution
+    gains = d[2 * k:3 * k].T
+    lo, hi = b.low, b.high
+    return Metagame(table, nash, lo[:k], hi[:k],
                     exploitability(table, nash), u - np.dot(nash, u), alpha_rank(table),
-                    np.quantile(al, a, axis=0), np.quantile(al, 1 - a, axis=0), dominated(table),
-                    {k: v / resamples for k, v in dom.items()}, resamples,
+                    lo[k:2 * k], hi[k:2 * k], dominated(table),
+                    dict(zip(table.strategies, d[3 * k:4 * k].mean(axis=1).tolist())), resamples,
                     float(np.quantile(np.maximum(gains.max(axis=1), 0.0), level)),
-                    np.quantile(gains, a, axis=0), np.quantile(gains, 1 - a, axis=0),
-                    {k: v / resamples for k, v in point_pairs.items()})
+                    lo[2 * k:3 * k], hi[2 * k:3 * k],
+                    dict(zip(point_pairs, d[4 * k:].mean(axis=1).tolist())))
 
 
 __all__ = ["Metagame", "PayoffTable", "alpha_rank", "alpha_rank_n", "bootstrap_metagame", "compositions", "deviation_payoffs",

@@ -12,7 +12,9 @@ standard deviation below that of rounding to the values' recorded resolution (:f
 
 from __future__ import annotations
 
+import hashlib
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats as st
@@ -90,23 +92,96 @@ def mean_t_from_moments(mean, sd, n, level: float = LEVEL, res: float = 1.0):
     return mean, mean - h, mean + h
 
 
+def seed_for(purpose: str, *key) -> int:
+    """The seed of the analysis generator used for ``purpose`` (``"ratings"``, ``"metagame"``, ...) keyed
+    by ``key`` (the caller's ``seed`` argument, a group): a 64-bit integer from SHA-256 of their text, the
+    same in every run and process, and different for different purposes, so no two analyses share draws."""
+    text = repr((purpose,) + tuple(key)).encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "little")
+
+
+@dataclass(frozen=True)
+class Boot:
+    """A percentile bootstrap: ``low``/``high`` the ``level`` bounds of every output of the statistic
+    (scalars for a scalar statistic, arrays of its shape otherwise); ``distribution`` the statistic on
+    each resample (resamples on the last axis)."""
+
+    low: np.ndarray | float
+    high: np.ndarray | float
+    distribution: np.ndarray
+
+
+def _vectorize(statistic, n: int):
+    """A statistic of one index vector as a vectorized one: outputs first, resamples on the last axes."""
+    def stat(i, axis=-1):
+        i = np.asarray(i)
+        lead = i.shape[:-1]
+        out = np.array([statistic(r) for r in i.reshape(-1, n)], dtype=float)
+        out = out.reshape(lead + out.shape[1:])
+        return np.moveaxis(out, tuple(range(len(lead))), tuple(range(out.ndim - len(lead), out.ndim)))
+
+    return stat
+
+
+def bootstrap(n: int, statistic, *, purpose: str, seed: int = 0, resamples: int = 2000, level: float = LEVEL,
+              vectorized: bool = True, center=None, floor=0.0) -> Boot:
+    """Percentile bootstrap over ``n`` units (games, seat-games, common seeds), on :func:`scipy.stats.bootstrap`.
+
+    The one resampling helper of the analyses: the sample is the unit indices ``0..n-1`` and ``statistic``
+    maps resampled indices to the value(s) of interest, so a unit carries everything that belongs to it
+    (every lineup's games of one common seed stay together: a clustered, paired resample).
+
+    Args:
+        n: number of units (one unit: every resample is the sample).
+        statistic: ``statistic(idx, axis=-1)`` on int index arrays of shape ``(..., n)`` returning the statistic
+            with the index axis reduced (``vectorized=True``: every resample of a batch at once; outputs of a
+            statistic with several values come first, as ``(K, ...)``); with ``vectorized=False`` it is called
+            on one index vector at a time and returns a scalar or a ``(K,)`` array.
+        purpose, seed: the generator is ``np.random.default_rng(seed_for(purpose, seed))``: repeatable run to
+            run, and never shared between analyses (no global generator).
+        resamples, level: bootstrap resamples and confidence level.
+        center, floor: when given, the interval is never narrower than ``center +- floor`` (the resolution
+            floor: a sample without spread has a bootstrap distribution of one point, but its interval keeps
+            the width of the values' recorded resolution, see :func:`sd_floor`).
+
+    Returns:
+        :class:`Boot`. Bounds are nan-aware quantiles (linear, as scipy's percentile method) of the
+        bootstrap distribution, so a resample on which the statistic is undefined (nan) is left out.
+    """
+    gen = np.random.default_rng(seed_for(purpose, seed))
+    stat = statistic if vectorized else _vectorize(statistic, n)
+    if n < 2:  # one unit (scipy needs two): every resample is the sample itself
+        one = np.asarray(stat(np.zeros((1, n), dtype=np.int64), axis=-1), dtype=float)
+        dist = np.repeat(one, resamples, axis=-1)
+    else:
+        batch = max(1, 2**22 // n)  # at most ~4M indices in memory at once
+        res = st.bootstrap((np.arange(n),), stat, n_resamples=resamples, batch=batch, vectorized=True, axis=-1,
+                           confidence_level=level, method="percentile", rng=gen)
+        dist = np.asarray(res.bootstrap_distribution, dtype=float)
+    a = (1 - level) / 2
+    with np.errstate(all="ignore"):
+        lo, hi = np.nanquantile(dist, a, axis=-1), np.nanquantile(dist, 1 - a, axis=-1)
+    if center is not None:
+        lo, hi = np.minimum(lo, np.asarray(center) - floor), np.maximum(hi, np.asarray(center) + floor)
+    if np.ndim(lo) == 0:
+        lo, hi = float(lo), float(hi)
+    return Boot(lo, hi, dist)
+
+
 def bootstrap_mean(values, *, resamples: int = 2000, level: float = LEVEL, seed: int = 0, res: float | None = None):
     """Percentile bootstrap interval of a mean: ``(mean, low, high)``, never narrower around the mean
     than the t interval at the sd floor (:func:`sd_floor`; a sample without spread has a bootstrap
-    distribution of one point).
-
-    Resampling uses a generator seeded by ``seed`` (analysis randomness, separate from games).
+    distribution of one point). Resampling: :func:`bootstrap` (purpose ``"mean"``, keyed by ``seed``;
+    analysis randomness, separate from games).
     """
     x = np.asarray(values, dtype=float)
     if x.size < 2:
         return float(x.mean()) if x.size else math.nan, math.nan, math.nan
-    gen = np.random.Generator(np.random.Philox(seed))
-    idx = gen.integers(0, x.size, size=(resamples, x.size))
-    means = x[idx].mean(axis=1)
-    a = (1 - level) / 2
     m = float(x.mean())
     h = float(st.t.ppf(0.5 + level / 2, x.size - 1)) * sd_floor(resolution(x) if res is None else res) / math.sqrt(x.size)
-    return m, min(float(np.quantile(means, a)), m - h), max(float(np.quantile(means, 1 - a)), m + h)
+    b = bootstrap(x.size, lambda i, axis=-1: x[i].mean(axis=axis), purpose="mean", seed=seed, resamples=resamples,
+                  level=level, center=m, floor=h)
+    return m, b.low, b.high
 
 
 def paired_shares(x, y, level: float = LEVEL) -> dict:

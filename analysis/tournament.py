@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from .metrics import mean_by
-from .stats import holm, mean_t_from_moments, rate_p, wilson
+from .stats import bootstrap, holm, mean_t_from_moments, rate_p, wilson
 from .tables import canonical
 
 ELO = 400.0 / math.log(10.0)  # Elo points per unit of Bradley-Terry log-strength
@@ -209,13 +209,11 @@ def ratings(games: pl.LazyFrame, *, resamples: int = 200, seed: int = 0, level: 
     strategies = sorted(games.select("strategy").unique().collect()["strategy"].to_list())
     t, _ = _seed_tensor(games, strategies)
     b = bradley_terry(t.sum(axis=0))
-    gen = np.random.Generator(np.random.Philox(seed))
     s = t.shape[0]
-    boot = np.array([bradley_terry(np.tensordot(np.bincount(gen.integers(0, s, size=s), minlength=s).astype(float),
-                                                t, axes=1)) for _ in range(resamples)])
-    a = (1 - level) / 2
-    df = pl.DataFrame({"strategy": strategies, "rating": b * ELO, "rating_low": np.quantile(boot, a, axis=0) * ELO,
-                       "rating_high": np.quantile(boot, 1 - a, axis=0) * ELO, "p_vs_mean": 1 / (1 + np.exp(-b))})
+    boot = bootstrap(s, lambda i: bradley_terry(np.tensordot(np.bincount(i, minlength=s).astype(float), t, axes=1)),
+                     purpose="ratings", seed=seed, resamples=resamples, level=level, vectorized=False)
+    df = pl.DataFrame({"strategy": strategies, "rating": b * ELO, "rating_low": boot.low * ELO,
+                       "rating_high": boot.high * ELO, "p_vs_mean": 1 / (1 + np.exp(-b))})
     return df.sort("rating", descending=True)
 
 

@@ -20,7 +20,7 @@ from . import figures as F
 from .load import Runs
 from .metrics import _with_t
 from .report import Section, TableFormat, fmt_number
-from .stats import resolution, sd_floor
+from .stats import bootstrap, resolution, sd_floor
 
 PURCHASES = ("tile_cost_1", "tile_cost_2", "tile_cost_3", "conversion", "other")
 PHASES = ("early", "middle", "late")
@@ -36,25 +36,26 @@ def _ratio_boot(df: pl.DataFrame, by: list[str], num: str, den: str, cluster: li
                 seed: int = 0) -> pl.DataFrame:
     """``sum(num) / sum(den)`` per group with a percentile bootstrap over clusters (games)."""
     cluster = [c for c in cluster if c not in by]
-    # a fixed order of groups and games: the resamples (one generator for all groups) fall on the same
-    # games in every run, so the interval is the same on the same games
+    # a fixed order of games within a group, and one generator per group keyed by the group: the resamples
+    # fall on the same games in every run, so the interval is the same on the same games
     per = df.group_by(by + cluster).agg(pl.col(num).sum(), pl.col(den).sum()).sort(by + cluster)
     rows = []
-    gen = np.random.Generator(np.random.Philox(seed))
     for key, sub in per.group_by(by, maintain_order=True):
         x = sub[num].to_numpy().astype(float)
         y = sub[den].to_numpy().astype(float)
         est = x.sum() / y.sum() if y.sum() > 0 else np.nan
         lo = hi = np.nan
         if x.size >= 2 and y.sum() > 0:
-            idx = gen.integers(0, x.size, size=(resamples, x.size))
-            ys = y[idx].sum(axis=1)
-            r = np.where(ys > 0, x[idx].sum(axis=1) / np.maximum(ys, 1e-12), np.nan)
-            lo, hi = np.nanquantile(r, 0.025), np.nanquantile(r, 0.975)
+            def ratio(i, axis=-1, x=x, y=y):
+                ys = y[i].sum(axis=axis)
+                return np.where(ys > 0, x[i].sum(axis=axis) / np.maximum(ys, 1e-12), np.nan)
+
             # no spread over the resamples (every game the same ratio): keep the width of the numerator's
             # recorded resolution (sd floor, analysis.stats.sd_floor) over the mean denominator
             h = 1.96 * sd_floor(resolution(x)) / np.sqrt(x.size) / (y.sum() / x.size)
-            lo, hi = min(lo, est - h), max(hi, est + h)
+            b = bootstrap(x.size, ratio, purpose=f"ratio {num}/{den}", seed=(seed, *map(str, key)), resamples=resamples,
+                          center=est, floor=h)
+            lo, hi = b.low, b.high
         rows.append({**dict(zip(by, key)), "games": x.size, num: float(x.sum()), den: float(y.sum()),
                      "est": float(est), "low": float(lo), "high": float(hi)})
     if not rows:

@@ -47,7 +47,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-import numpy as np
 import polars as pl
 
 from . import runfolder as rf
@@ -282,16 +281,18 @@ def bootstrap(g: pl.DataFrame, t: Target, resamples: int = 200, seed: int = 0) -
     the common seed is the unit, so the rotation stays balanced). When every resample gives the same
     value (no spread) the interval keeps a real width: +-z/(n+2) of 100 points for a point metric (the
     Agresti-Min half-width with no discordant game), the t width of whole turns' rounding sd for length."""
-    keys = g.select("game").unique().sort("game")
-    rng = np.random.default_rng(seed)  # keyed by the re-check seed: repeatable
-    vals = []
-    for _ in range(resamples):
-        pick = keys[rng.integers(0, len(keys), len(keys))].with_row_index("copy")
-        vals.append(t.value(pick.join(g, on="game").with_columns(pl.col("copy").cast(pl.Int64).alias("game"))))
-    lo, hi = float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5))
-    if hi - lo <= 0:  # every resample gave one value: keep the width of the metric's resolution at this size
-        from analysis.stats import sd_floor, z_value
+    from analysis.stats import bootstrap as boot, sd_floor, z_value
 
+    keys = g.select("game").unique().sort("game")
+
+    def value(i):
+        pick = keys[i].with_row_index("copy")
+        return t.value(pick.join(g, on="game").with_columns(pl.col("copy").cast(pl.Int64).alias("game")))
+
+    # keyed by the target and the re-check seed: repeatable
+    b = boot(len(keys), value, purpose=f"balance {t.text}", seed=seed, resamples=resamples, vectorized=False)
+    lo, hi = b.low, b.high
+    if hi - lo <= 0:  # every resample gave one value: keep the width of the metric's resolution at this size
         n, v = len(keys), float(t.value(g))
         half = (100.0 * z_value() / (n + 2) if METRICS[t.metric][1] == "points"  # Agresti-Min, no discordant game
                 else z_value() * sd_floor(1.0) / math.sqrt(max(n, 1)))  # whole turns
