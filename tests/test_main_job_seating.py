@@ -16,7 +16,7 @@ from sim.runner import simulate
 pytestmark = pytest.mark.slow
 
 LINEUPS = {"unconscious-mind": ("coffee-engine", "publisher", "citer", "curer"),
-           "galileos-truth": ("abjure-at:cycle=2", "never-abjure", "writer", "suspicion-averse")}
+           "galileos-truth": ("abjure-at:margin=1", "never-abjure", "writer", "suspicion-averse")}
 
 
 @pytest.mark.parametrize("game", list(LINEUPS))
