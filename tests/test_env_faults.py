@@ -94,12 +94,12 @@ def assert_nothing_half_written(folder: Path) -> None:
 
 
 def outputs(name: str, run: Path, out: Path) -> list:
-    if name == "report":
-        return ["report", run, "--out", out]
+    if name in ("report", "export"):
+        return [name, run, "--out", out]
     return COMMANDS[name] + ["--out", out]
 
 
-ALL = list(COMMANDS) + ["report"]
+ALL = list(COMMANDS) + ["report", "export"]
 
 
 @pytest.mark.parametrize("name", ALL)
