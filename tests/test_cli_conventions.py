@@ -10,16 +10,9 @@ from pathlib import Path
 import pytest
 
 import cli
+from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run_cli(argv, capsys, monkeypatch) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["meeplelab", *argv])
-    with pytest.raises(SystemExit) as e:
-        cli.main()
-    cap = capsys.readouterr()
-    return e.value.code, cap.out, cap.err
 
 
 def test_version_prints_the_installed_version(capsys, monkeypatch):

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 import cli
+from tests.cli_run import run_cli
 from analysis.export import export_run
 from analysis.load import load_runs
 from analysis.report import build_report
@@ -23,14 +24,6 @@ def toy_run(tmp_path_factory):
     simulate(RunConfig(game="toy", players=3, strategies=("random", "always-draw", "random"), games=300, seed=4,
                        batch_size=100, out=str(out)))
     return out
-
-
-def run_cli(argv, capsys, monkeypatch) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["meeplelab", *argv])
-    with pytest.raises(SystemExit) as e:
-        cli.main()
-    cap = capsys.readouterr()
-    return e.value.code, cap.out, cap.err
 
 
 def test_every_report_table_has_its_csv_beside_it(toy_run, tmp_path):
