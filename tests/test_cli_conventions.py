@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import tomllib
 from importlib.metadata import version
 from pathlib import Path

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 
 import polars as pl
 import pytest
 
-import cli
 from tests.cli_run import run_cli
 from analysis.export import export_run
 from analysis.load import load_runs
