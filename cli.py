@@ -405,6 +405,9 @@ def sweep(
         if not sid or not 0 <= r <= 1:
             raise ConfigError(f"--target {target!r} needs the form STRATEGY=RATE with a win rate from 0 to 100 "
                               "(percent) or 0 to 1 (e.g. writer=25)")
+        if sid not in base.strategies:  # checked before any variant is played
+            raise ConfigError(f"--target: strategy {sid!r} is not in this sweep: allowed "
+                              f"{', '.join(dict.fromkeys(base.strategies))}")
         goal = (sid, r)
     try:
         with terminate_as_interrupt():

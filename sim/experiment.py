@@ -66,6 +66,30 @@ def parse_treatment(text: str) -> dict:
     return {"position": 0, "field": m.group(1), "add": int(m.group(2))}
 
 
+def _check_treated_start(base: RunConfig, t: dict, text: str) -> None:
+    """Refuse a treatment that would start a seat below zero of its field (``coffee-99``): the start value is
+    read from one game set up under the experiment's rules.
+
+    Raises:
+        ConfigError: the treated start value would be negative.
+    """
+    import numpy as np
+
+    from .core.params import apply_overrides
+    from .registry import get_game_class, make_game
+
+    game = make_game(base.game, apply_overrides(get_game_class(base.game).Params(), base.params or {}))
+    state = game.init(np.zeros(1, dtype=np.int64), base.seed, base.players)
+    values = getattr(state, t["field"], None)
+    if values is None:
+        return  # an unknown field is refused with the field list where the treatment is checked
+    low = int(np.min(values[0])) + t["add"]
+    if low < 0:
+        least = int(np.min(values[0]))
+        raise ConfigError(f"--treat {text!r}: a seat would start with {low} {t['field']}; allowed: a start value of 0 "
+                          f"or more ({t['field']} starts at {least} here, so at most {t['field']}-{least})")
+
+
 def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | None = None,
                     treat: str | None = None) -> list[Variant]:
     """The control and variants of an experiment (all validated before anything runs).
@@ -98,6 +122,7 @@ def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | 
         arms.append(("control", (control,) + field_ids, {}, None, {"strategy": control}))
         if treat is not None:
             t = parse_treatment(treat)
+            _check_treated_start(base, t, treat.strip())
             arms.append((treat.strip(), (control,) + field_ids, {}, t, {"treatment": treat.strip()}))
         else:
             name_arg, _, vals = vary.partition("=")

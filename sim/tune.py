@@ -174,6 +174,11 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
         raise ConfigError("--against needs at least one strategy")
     for s in [strategy, *field]:
         make_strategy(game, s)  # bad ids are reported before any game
+    if params:  # bad rule overrides too, before anything is written (not inside a trial)
+        from .core.params import apply_overrides
+        from .registry import get_game_class
+
+        apply_overrides(get_game_class(game).Params(), params)
     types = {a: info.args[a].type for info in strategies_for(game) if info.name == name for a in info.args}
     fixed = {k: types[k](v) for k, v in fixed.items()}
     dims = [d for d in search_space(game, name) if d.name not in fixed]
