@@ -226,17 +226,20 @@ def verify_chunks(run: Path, manifest: dict[str, Any], *, footer: bool = True) -
 
 
 def unlisted_parts(run: Path, manifest: dict[str, Any]) -> list[str]:
-    """Part files (``table/part-NNNNNN.parquet``) of chunks the manifest does not list as done, e.g.
-    written by chunks that finished after Ctrl-C or by workers that outlived a killed parent. Hidden
-    and temporary files (``.*``) are not part files and are not listed."""
+    """Files of the table folders that are no part of a chunk the manifest lists as done: parts
+    (``table/part-NNNNNN.parquet``) written by chunks that finished after Ctrl-C or by workers that outlived
+    a killed parent, and any other file put there (``part-stray.parquet``, which a glob would read).
+    Hidden and temporary files (``.*``) are not listed."""
     done = {int(c["id"]) for c in manifest.get("chunks") or [] if c.get("status") == "done"}
     out = []
     for t in TABLES:
         d = Path(run) / t
         if d.is_dir():
             for p in sorted(d.iterdir()):
-                m = PART_RE.fullmatch(p.name)
-                if m and int(m.group(1)) not in done:
+                if p.name.startswith(".") or not p.is_file():
+                    continue
+                m = PART_RE.fullmatch(p.name)  # any other file (part-stray.parquet) is no part of this run either
+                if m is None or int(m.group(1)) not in done:
                     out.append(f"{t}/{p.name}")
     return out
 

@@ -233,6 +233,12 @@ def test_a_part_copied_in_from_another_run_is_moved_aside_by_resume_and_never_re
     code, _, err = run_cli(SIM + ["--out", str(run), "--resume"], capsys, monkeypatch)
     assert code == 0 and "moved 1 part file " in err, err
     assert sorted(p.name for p in (run / "stray" / "games").iterdir()) == ["part-000099-1.parquet", "part-000099.parquet"]
+    # a file of any other name in a table folder is moved aside too (a glob would read it)
+    shutil.copy(other / "games" / rf.part_name(0), run / "games" / "part-stray-um.parquet")
+    code, _, err = run_cli(SIM + ["--out", str(run), "--resume"], capsys, monkeypatch)
+    assert code == 0 and "moved 1 part file " in err and "games/part-stray-um.parquet" in err, err
+    assert (run / "stray" / "games" / "part-stray-um.parquet").is_file()
+    assert pl.scan_parquet(str(run / "games" / "*.parquet")).collect().height == 2048 * 3
     code, _, err = run_cli(SIM + ["--game", "toy", "--players", "3", "--games", "8", "--batch-size", "8", "--n-jobs", "1",
                                   "--out", str(run), "--overwrite"], capsys, monkeypatch)
     assert code == 0, err
