@@ -359,10 +359,15 @@ def _dask_results(client, scheduler: str, run: RunPlan, todo: list[dict[str, Any
         done = [f for f in pending if f.done()]  # this client's futures (distributed.wait needs a default client)
         pending = [f for f in pending if f not in done]
         for f in done:
-            yield f.result()
+            try:  # a finished task whose worker died before its result was gathered is done but has no result
+                res = f.result(timeout=1.0)
+            except TimeoutError:
+                pending.append(f)  # still pending: played here if the cluster stays without workers
+                continue
+            yield res
         if not pending:
             break
-        if not done:
+        if not any(f.status == "finished" for f in done):
             time.sleep(0.05)
         if sum(client.ncores().values()) > 0:
             alone_since = None
