@@ -521,17 +521,15 @@ def _fields(lineups) -> list[dict]:
 
 
 def _save_state(out: Path, state: dict) -> None:
-    rf.write_atomic(out / STATE, json.dumps(state, indent=1).encode())
+    from . import runfolder as rf
+
+    rf.save_state(out / STATE, state)
 
 
 def _read_state(out: Path) -> dict:
-    try:
-        d = json.loads((out / STATE).read_text())
-    except (OSError, json.JSONDecodeError) as e:
-        raise RunFolderError(f"{str(out / STATE)!r} is unreadable: {e}") from None
-    if not isinstance(d, dict):
-        raise RunFolderError(f"{str(out / STATE)!r} is unreadable: not a saved balance search")
-    return d
+    from . import runfolder as rf
+
+    return rf.read_state(out / STATE, "a saved balance search")
 
 
 _OPTIONS = {"game": "--game", "vary": "--vary", "targets": "--target", "trials": "--trials",

@@ -421,3 +421,24 @@ def folder_entries(out: Path, *, resume: bool = False, overwrite: bool = False) 
     if out.exists() and not out.is_dir():
         raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
     return [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+
+
+def save_state(path: Path, state: dict) -> None:
+    """Write a search's saved state (``search.json`` of tune and balance) atomically."""
+    write_atomic(Path(path), json.dumps(state, indent=1).encode())
+
+
+def read_state(path: Path, what: str) -> dict:
+    """A search's saved state; ``what`` names it in the error (``a saved tuning``).
+
+    Raises:
+        RunFolderError: the file is unreadable or holds no saved state.
+    """
+    path = Path(path)
+    try:
+        d = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise RunFolderError(f"{str(path)!r} is unreadable: {e}") from None
+    if not isinstance(d, dict):
+        raise RunFolderError(f"{str(path)!r} is unreadable: not {what}")
+    return d

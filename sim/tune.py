@@ -294,17 +294,13 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
 def _save_state(out: Path, state: dict) -> None:
     from . import runfolder as rf
 
-    rf.write_atomic(out / STATE, json.dumps(state, indent=1).encode())
+    rf.save_state(out / STATE, state)
 
 
 def _read_state(out: Path) -> dict:
-    try:
-        d = json.loads((out / STATE).read_text())
-    except (OSError, json.JSONDecodeError) as e:
-        raise RunFolderError(f"{str(out / STATE)!r} is unreadable: {e}") from None
-    if not isinstance(d, dict):
-        raise RunFolderError(f"{str(out / STATE)!r} is unreadable: not a saved tuning")
-    return d
+    from . import runfolder as rf
+
+    return rf.read_state(out / STATE, "a saved tuning")
 
 
 def _check_same(old: dict, new: dict) -> None:
