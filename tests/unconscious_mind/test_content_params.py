@@ -52,8 +52,8 @@ def test_content_wrong_type_names_file_entry_and_field(tmp_path):
     _edit(d, "treatises.toml", 'vp = 6', 'vp = "six"')
     with pytest.raises(ContentError) as e:
         UnconsciousMind(content_dir=d)
-    assert str(e.value) == ("treatises.toml: [[treatise]] entry 'tr01': field 'vp': "
-                            "Input should be a valid integer, unable to parse string as an integer")
+    assert str(e.value) == ("treatises.toml: [[treatise]] entry 'tr01': field 'vp' is 'six' (str): allowed an integer "
+                            "(a whole number such as 3)")
 
 
 def test_content_unknown_opcode_is_refused(tmp_path):
@@ -79,7 +79,8 @@ def test_content_unknown_field_and_bad_effect_argument(tmp_path):
     _edit(d, "clients.toml", 'vp = 2\n', 'vp = 2\nmood = "calm"\n')
     with pytest.raises(ContentError) as e:
         UnconsciousMind(content_dir=d)
-    assert str(e.value) == "clients.toml: [[client]] entry 'routine01': field 'mood': unknown field"
+    assert str(e.value) == ("clients.toml: [[client]] entry 'routine01': field 'mood' (given 'calm'): unknown field; "
+                            "allowed fields: id, kind, hearts, grief, symbol, vp, tag, catharsis, ability, end")
     d2 = _copy(tmp_path / "b")
     _edit(d2, "city.toml", '"generate growth minor", "vp 1"]', '"generate growth tiny", "vp 1"]')
     with pytest.raises(ContentError) as e:
