@@ -1,6 +1,6 @@
 """The heuristic's one-step lookahead inside the play kernel (compiled play, issue 16; docs/compiled_play.md).
 
-The engine-independent pieces of the compiled heuristic (:class:`strategies.generic.Heuristic` and its games'
+The engine-independent pieces of the compiled heuristic (:class:`meeplelab.strategies.generic.Heuristic` and its games'
 subclasses), used by each engine's written lookahead module (``<pkg>/lookahead.py``, from
 ``sim/core/data/lookahead_module.py.tmpl``):
 
@@ -8,10 +8,11 @@ subclasses), used by each engine's written lookahead module (``<pkg>/lookahead.p
   (as ``BatchState.take(..., fresh_logs=True)``; the rules only ever write the log buffers, so the rows
   already in the scratch buffers are never read);
 - :func:`weighted_margin`: the weighted feature value of a seat minus the best other seat's, with the float
-  arithmetic of :func:`strategies.search.value`;
-- :func:`pick_best_one`: :func:`strategies.search.pick_best` for one deciding game;
-- :func:`heuristic_tables`: the Python side, turning the seats' heuristics into the kernel's tables and
-  scratch (``H``), or leaving a seat on the Python path when its heuristic cannot be compiled.
+  arithmetic of :func:`meeplelab.strategies.search.value`;
+- :func:`pick_best_one`: :func:`meeplelab.strategies.search.pick_best` for one deciding game;
+- :func:`heuristic_specs`: which seats' heuristics have a compiled form (their tables and scratch are built one
+  floor up, by :func:`meeplelab.strategies.compiled.heuristic_tables`: the engine framework never imports
+  strategies).
 
 Every kernel here is allocation-free (``_nrt=False``): scratch comes from Python, once per batch.
 """
@@ -24,7 +25,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-#: the log fields of every state (:data:`sim.core.state._LOG_FIELDS`): buffers not copied, counters zeroed
+#: the log fields of every state (:data:`meeplelab.sim.core.state._LOG_FIELDS`): buffers not copied, counters zeroed
 LOG_COUNTERS = ("turn_n", "event_n")
 LOG_BUFFERS = ("turn_buf", "event_buf")
 #: the name of a state tuple class's attribute listing its fields that are not per game (content, scratch rows:
@@ -75,7 +76,7 @@ def _copy_game_impl(S, g, D, d):
 @njit(cache=True, _nrt=False)
 def weighted_margin(vals, p):
     """``vals[p]`` minus the largest ``vals[q]``, ``q != p`` (``vals[p]`` alone with one seat): the margin of
-    :func:`strategies.search.value`."""
+    :func:`meeplelab.strategies.search.value`."""
     P = vals.shape[0]
     if P == 1:
         return vals[p]
@@ -89,7 +90,7 @@ def weighted_margin(vals, p):
 @njit(cache=True, _nrt=False)
 def weighted_value(vf, widx, wval, p):
     """``sum_k wval[p, k] * vf[widx[p, k]]`` over ``k`` until ``widx[p, k] < 0``, added left to right from 0
-    (the order of the heuristic's weights, zero weights left out: :func:`strategies.search.value`)."""
+    (the order of the heuristic's weights, zero weights left out: :func:`meeplelab.strategies.search.value`)."""
     v = 0.0
     for k in range(widx.shape[1]):
         i = widx[p, k]
@@ -102,7 +103,7 @@ def weighted_value(vf, widx, wval, p):
 @njit(cache=True, _nrt=False)
 def pick_best_one(scores, mask, u):
     """The legal action (``mask``, ``bool[A]``) with the highest ``scores`` (``float64[A]``); ties (within
-    :data:`TIE_EPS` of the best) broken by the uniform ``u``, in action order: :func:`strategies.search.pick_best`
+    :data:`TIE_EPS` of the best) broken by the uniform ``u``, in action order: :func:`meeplelab.strategies.search.pick_best`
     for one game. -1 when nothing is legal."""
     best = -np.inf
     n = 0
@@ -131,12 +132,12 @@ def pick_best_one(scores, mask, u):
 
 @dataclass(frozen=True)
 class HeuristicSpec:
-    """What the compiled heuristic needs of one seat's heuristic (:meth:`strategies.generic.Heuristic.compiled`).
+    """What the compiled heuristic needs of one seat's heuristic (:meth:`meeplelab.strategies.generic.Heuristic.compiled`).
 
     Attributes:
-        weights: ``{feature: weight}`` in the order the value adds them (:func:`strategies.search.value`).
+        weights: ``{feature: weight}`` in the order the value adds them (:func:`meeplelab.strategies.search.value`).
         finish: finish the seat's turn before valuing.
-        plan: the resolved :class:`strategies.plans.Plan` that finishes the turn (the empty plan: uniform).
+        plan: the resolved :class:`meeplelab.strategies.plans.Plan` that finishes the turn (the empty plan: uniform).
         max_plies: plies the finish may take at most.
     """
 
@@ -169,44 +170,3 @@ def heuristic_specs(game, strategies) -> list:
                 spec = None
         specs.append(spec)
     return specs
-
-
-def heuristic_tables(game, state, strategies):
-    """``(heur_seat bool[P], H)``: which seats play their heuristic inside the play kernel
-    (:func:`heuristic_specs`), and the kernel's heuristic argument tuple (``<pkg>/lookahead.py``
-    ``heuristic_choice``): a scratch game slot (``state``'s shapes, batch 1), the finishing plans' tables by
-    seat, the maximum finishing plies ``int64[P]``, the weights (``widx int64[P, K]`` feature ids in the
-    weights' order, -1 ending a row; ``wval float64[P, K]``), ``finish int64[P]``, and scratch (the last:
-    ``int64[A]``, the finishing plan's action scores).
-    """
-    from strategies.plans import Plan, compile_plans
-
-    mod = game.compiled_module()
-    look = _lookahead_module(game)
-    P = len(strategies)
-    specs = heuristic_specs(game, strategies)
-    heur_seat = np.array([sp is not None for sp in specs], np.bool_)
-    nvf = len(look.VALUE_FEATURES)
-    tables = compile_plans([sp.plan if sp is not None else Plan("none") for sp in specs], mod.KINDS, mod.FEATURES,
-                           game.num_actions, scores=mod.SCORES)
-    widx = np.full((P, nvf + 1), -1, np.int64)
-    wval = np.zeros((P, nvf + 1), np.float64)
-    max_plies = np.zeros(P, np.int64)
-    finish = np.zeros(P, np.int64)
-    for p, sp in enumerate(specs):
-        if sp is None:
-            continue
-        used = [(k, float(w)) for k, w in sp.weights.items() if w]
-        for k, (name, w) in enumerate(used):
-            widx[p, k] = look.VALUE_FEATURES.index(name)
-            wval[p, k] = w
-        max_plies[p] = sp.max_plies
-        finish[p] = int(bool(sp.finish))
-    scratch_state = state.take(np.zeros(1, np.int64), fresh_logs=True)
-    D = mod.kernel_context(game, scratch_state)[0]
-    pool = np.zeros(max([a[0].size for a in D if isinstance(a, np.ndarray) and a.ndim > 1] + [1]), np.int64)
-    H = (D, tables.rules, tables.conds, tables.acts, tables.seat_rules, max_plies, widx, wval, finish,
-         np.zeros(game.num_actions, np.bool_), np.zeros(len(mod.FEATURES), np.int64), pool,
-         np.zeros(nvf, np.float64), np.zeros(P, np.float64), np.zeros(game.num_actions, np.float64),
-         np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(game.num_actions, np.int64))
-    return heur_seat, H

@@ -1,6 +1,6 @@
 """Load a module of the source tree from its file, without running its packages' ``__init__``.
 
-The generators (:mod:`sim.core.generate`) read an engine's declarations (its state ``Layout``, its
+The generators (:mod:`meeplelab.sim.core.generate`) read an engine's declarations (its state ``Layout``, its
 decision table, whether its features define ``VALUE_FEATURES``) from the source files alone: an engine
 package's ``__init__`` imports its engine, which imports the very modules being written (``cols.py``,
 ``dispatch.py``, ``play.py``), so importing the package would fail, or read a stale copy, when one of
@@ -16,17 +16,22 @@ import types
 from pathlib import Path
 
 
-#: the source tree holding this framework (the folder above ``sim/``): its ``tests`` engines are found from any folder
+#: the folder holding ``sim/`` (a checkout's root, or the installed ``meeplelab`` package): ``meeplelab.sim.x`` is
+#: ``TREE/sim/x``; a checkout's ``tests`` engines (``tests.toy``) are found here from any folder
 TREE = Path(__file__).resolve().parents[2]
 
 
 def module_file(name: str) -> Path:
-    """The ``.py`` file of module ``name`` (``sim.galileos_truth.state``) on ``sys.path``, found without importing.
+    """The ``.py`` file of module ``name`` (``meeplelab.sim.galileos_truth.state``) on ``sys.path``, found without importing.
 
     Raises:
         ImportError: no such file on ``sys.path``.
     """
     parts = name.split(".")
+    if parts[0] == "meeplelab" and len(parts) > 1:  # the one import name: meeplelab.sim.x is TREE/sim/x
+        for f in (TREE.joinpath(*parts[1:]).with_suffix(".py"), TREE.joinpath(*parts[1:], "__init__.py")):
+            if f.is_file():
+                return f
     roots = [Path(p) for p in sys.path or ["."]] + [TREE]
     try:  # a top-level package's place (an editable install's too), not imported
         top = importlib.util.find_spec(parts[0])
