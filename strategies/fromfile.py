@@ -169,6 +169,17 @@ class FileStrategy:
         return inst
 
 
+def needs_loading(name: str, info) -> bool:
+    """Whether the id ``name`` (``FILE.py:NAME``) must be (re)registered here: not registered yet, or registered
+    from another file than the one ``FILE.py`` names from the current folder, when that file exists (a test or
+    notebook that changed folder). A worker in another folder keeps the entry its parent shipped."""
+    if info is None:
+        return True
+    registered = getattr(info.factory, "path", None)
+    here = Path(name.rpartition(":")[0]).expanduser().resolve()
+    return registered is not None and str(here) != registered and here.is_file()
+
+
 def register_file_strategy(name: str) -> None:
     """Load the strategy ``FILE.py:NAME`` (the name of an id, :func:`file_name`) and register it under that
     name for every game.

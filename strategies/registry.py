@@ -153,11 +153,12 @@ def make_strategy(game: str, spec: str) -> Strategy:
     """
     name, raw = parse_id(spec)
     avail = {s.name: s for s in strategies_for(game)}
-    if name not in avail and name.partition(":")[0].endswith(".py"):  # your own bot: FILE.py:NAME
-        from .fromfile import register_file_strategy
+    if name.partition(":")[0].endswith(".py"):  # your own bot: FILE.py:NAME
+        from .fromfile import needs_loading, register_file_strategy
 
-        register_file_strategy(name)
-        avail = {s.name: s for s in strategies_for(game)}
+        if needs_loading(name, avail.get(name)):
+            register_file_strategy(name)
+            avail = {s.name: s for s in strategies_for(game)}
     if name not in avail:
         close = difflib.get_close_matches(name, list(avail), n=3, cutoff=0.5)
         hint = f"did you mean {', '.join(close)}? " if close else ""
