@@ -188,3 +188,28 @@ def test_a_bot_file_works_in_a_tournament_and_its_settings_repeat(bot, tmp_path,
     for name in ("summary.parquet", "lineups.parquet"):
         assert (tmp_path / "t" / name).read_bytes() == (tmp_path / "t2" / name).read_bytes()
     shutil.rmtree(tmp_path / "t2")
+
+
+def test_the_worked_example_of_the_strategies_doc_plays_and_its_error_line_is_the_real_one(tmp_path, capsys,
+                                                                                           monkeypatch):
+    import re
+
+    from strategies import registry
+
+    text = (ROOT / "docs" / "strategies.md").read_text()
+    section = text[text.index("## Your own bot from a file"):text.index("## Your own strategy")]
+    (tmp_path / "mybot.py").write_text(re.findall(r"```python\n(.*?)```", section, re.S)[0])
+    monkeypatch.chdir(tmp_path)
+    registry.strategies_for("toy")
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    for name in ("NoAbjure", "first_legal"):  # the toy game has no 'abjure': NoAbjure plays uniformly
+        out = tmp_path / name
+        code, stdout, err = run_cli(["simulate", "--game", "toy", "--players", "2", "--strategies",
+                                     f"mybot.py:{name},random", "--games", "20", "--n-jobs", "1", "--no-progress",
+                                     "--out", out], capsys, monkeypatch)
+        assert code == 0, err
+        assert f"mybot.py:{name}" in set(games_of(out)["strategy"].cast(pl.String))
+    shown = re.findall(r"```text\n(.*?)```", section, re.S)[0].strip()
+    code, _, err = run_cli(["simulate", "--game", "toy", "--strategies", "mybot.py:NoAbjur", "--out", tmp_path / "x"],
+                           capsys, monkeypatch)
+    assert (code, err.strip()) == (2, shown)
