@@ -9,6 +9,9 @@ robustness, balance) marks its folder ``interrupted`` (a run's manifest; a sweep
 experiment.json, a tournament's tournament.json, robustness.json, a tune or balance folder's search.json), prints
 one line saying how to complete it and exits with code 130; SIGTERM is handled the same way but exits with code
 143. ``--resume`` completes any of them and refuses (one line, exit 2) when the options differ from the saved ones.
+Each of them takes ``--config FILE.toml`` (its settings, validated by the command's model in sim/settings.py; options
+given on the command line beat the file) and writes its resolved settings into its folder (``config.toml``; a run's
+``run.toml``), so ``--config OUT/config.toml --out NEW`` repeats it exactly.
 """
 
 from __future__ import annotations
