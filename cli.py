@@ -211,6 +211,17 @@ def _param_text(v) -> str:
     return str(v)
 
 
+def _split_or_none(text: str):
+    """``sim.config.split_strategies(text)``, or None when it does not split."""
+    from sim.config import split_strategies
+    from sim.core.errors import ConfigError
+
+    try:
+        return split_strategies(text)
+    except ConfigError:
+        return None
+
+
 def _current_context():
     """The running command's click context (typer may vendor click)."""
     import importlib
@@ -241,7 +252,10 @@ def _read_settings_file(ctx: typer.Context, param, value: Optional[Path]) -> Opt
         if k == "params" or k not in names:
             continue
         if k in ("strategies", "against") and isinstance(v, list):
-            v = ",".join(v)  # the option's text: split again the same way
+            v = ",".join(v)  # the option's text: split again the same way, into the same ids
+            if _split_or_none(v) != tuple(data[k]):
+                raise _ConfigFileError(f"config field {k!r} is {data[k]!r}: each item must be one strategy id with "
+                                       'its arguments (as "heuristic:vp=1,coins=0.3")')
         defaults[k] = v
     ctx.default_map = {**(ctx.default_map or {}), **defaults}
     return value
@@ -260,6 +274,7 @@ def configured(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
+        from sim.config import split_strategies
         from sim.core.params import parse_set_options
         from sim.settings import MODELS, validate
 
@@ -272,6 +287,9 @@ def configured(fn: Callable) -> Callable:
         if "params" in given:
             given["params"] = parse_set_options(given["params"])
         given = {k: (str(v) if isinstance(v, Path) else _plain(v)) for k, v in given.items() if v is not None}
+        for k in ("strategies", "against"):
+            if isinstance(given.get(k), str):  # split here, so a bad list names its option
+                given[k] = split_strategies(given[k], f"--{k}")
         # an option the model lacks is left out (tests/test_settings.py fails on one: it would not be repeated)
         ctx.meta[_SETTINGS] = validate(model, {k: v for k, v in given.items() if k in model.model_fields})
         return fn(*a, **kw)

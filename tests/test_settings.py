@@ -170,3 +170,12 @@ def test_validate_names_the_bad_key_or_value_and_returns_the_settings():
     assert validate(TuneSettings, {"game": "toy"}, partial=True) is None  # a file may leave fields to the options
     with pytest.raises(ConfigError, match=r"^config field 'players' is True \(bool\): it must be an integer$"):
         validate(TuneSettings, {"game": "toy", "players": True}, partial=True)
+
+
+def test_a_strategies_list_item_that_is_not_one_id_is_one_line(tmp_path, capsys, monkeypatch):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text('game = "toy"\nstrategies = ["random", "vp=2"]\n')
+    code, _, err = run_cli(["tournament", "--config", cfg, "--out", tmp_path / "t"], capsys, monkeypatch)
+    assert (code, err.strip()) == (2, "error: config field 'strategies' is ['random', 'vp=2']: each item must be one "
+                                      'strategy id with its arguments (as "heuristic:vp=1,coins=0.3")')
+    assert not (tmp_path / "t").exists()
