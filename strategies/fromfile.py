@@ -3,18 +3,18 @@
 A strategy id whose name is ``FILE.py:NAME`` plays the class or function ``NAME`` defined in the
 Python file ``FILE.py`` (a path relative to the current folder, or absolute). ``NAME`` is one of
 
-- a :class:`strategies.base.Strategy` subclass (``act(view, legal_mask, rng) -> int[n]``, the documented
+- a :class:`meeplelab.strategies.base.Strategy` subclass (``act(view, legal_mask, rng) -> int[n]``, the documented
   protocol, docs/strategies.md), made with no arguments (``NAME()``); any other class with such an
   ``act`` method is used the same way;
 - a function ``act(view, legal_mask, rng) -> int[n]`` (the protocol as a plain function, vectorized over
   the deciding games);
 - a function ``fn(game, state, g, seat, legal, rng) -> action`` deciding one game at a time (the slow
-  path of :class:`strategies.priority.FunctionStrategy`).
+  path of :class:`meeplelab.strategies.priority.FunctionStrategy`).
 
 The file is loaded once per process (:mod:`importlib`, under a module name of its own) the first time
 the id is looked up, and the strategy is registered under the id as given, for every game; its games
 carry that id in the ``strategy`` column. The registry entry's factory is a :class:`FileStrategy`,
-which holds the file's absolute path: :mod:`sim.shipping` sends it to loky and Dask workers, which load
+which holds the file's absolute path: :mod:`meeplelab.play.shipping` sends it to loky and Dask workers, which load
 the same file by that path (a Dask worker needs the file at that path on its machine); a resumed run
 loads it again from the id. A missing file, a file that does not load, a missing name or an object that
 is not a strategy is refused in one line naming it, before any game is played.
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.errors import ConfigError
+from meeplelab.sim.core.errors import ConfigError
 
 from .base import Strategy
 

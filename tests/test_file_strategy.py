@@ -17,10 +17,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.config import RunConfig
-from sim.runner import simulate
-from sim.shipping import collect
-from strategies.registry import make_strategy, parse_id
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
+from meeplelab.play.shipping import collect
+from meeplelab.strategies.registry import make_strategy, parse_id
 from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +29,7 @@ BOT = textwrap.dedent('''\
     """Bots for the test: simple, deterministic, of every form the loader takes."""
     import numpy as np
 
-    from strategies.base import Strategy
+    from meeplelab.strategies.base import Strategy
 
 
     class FirstLegal(Strategy):
@@ -55,7 +55,7 @@ BOT = textwrap.dedent('''\
 def bot(tmp_path, monkeypatch) -> Path:
     """``bots/mybot.py`` in a fresh folder, the current folder of the test (ids name it relatively); the
     strategies it registers are gone afterwards (other tests list the registry)."""
-    from strategies import registry
+    from meeplelab.strategies import registry
 
     (tmp_path / "bots").mkdir()
     (tmp_path / "bots" / "mybot.py").write_text(BOT)
@@ -120,8 +120,8 @@ def test_every_form_of_the_protocol_plays_and_names_its_games(bot):
         assert s.id == f"bots/mybot.py:{name}"
     first = make_strategy("toy", "bots/mybot.py:FirstLegal")
     per_game = make_strategy("toy", "bots/mybot.py:first_per_game")
-    from sim.play import play_batch
-    from sim.registry import make_game
+    from meeplelab.play.batch import play_batch
+    from meeplelab.sim.registry import make_game
 
     game = make_game("toy")
     rnd = make_strategy("toy", "random")
@@ -141,7 +141,7 @@ def test_the_bot_goes_to_workers_by_its_absolute_path(bot, tmp_path):
     blob.write_bytes(pickle.dumps(regs))
     elsewhere = tmp_path / "elsewhere"  # a worker in another folder: the relative id would not find the file
     elsewhere.mkdir()
-    code = ("import pickle, sys, tests.toygame; from strategies.registry import make_strategy; "
+    code = ("import pickle, sys, tests.toygame; from meeplelab.strategies.registry import make_strategy; "
             "pickle.loads(open(sys.argv[1], 'rb').read()).install(); "
             "print(make_strategy('toy', 'bots/mybot.py:FirstLegal').id)")
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -194,7 +194,7 @@ def test_the_worked_example_of_the_strategies_doc_plays_and_its_error_line_is_th
                                                                                            monkeypatch):
     import re
 
-    from strategies import registry
+    from meeplelab.strategies import registry
 
     text = (ROOT / "docs" / "strategies.md").read_text()
     section = text[text.index("## Your own bot from a file"):text.index("## Your own strategy")]

@@ -1,5 +1,5 @@
 """``--config FILE.toml`` for every command that plays games, validated by one pydantic model per command
-(sim/settings.py; issue 26 items 2 and 5, part): the resolved settings are written into the output folder
+(play/settings.py; issue 26 items 2 and 5, part): the resolved settings are written into the output folder
 and ``meeplelab CMD --config OUT/config.toml --out NEW`` writes the same tables; the command line beats the
 file; a bad file is one line (exit 2) and nothing is written. Real commands on the toy games."""
 
@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 import typer
 
-import cli
-from sim.config import RunConfig
-from sim.core.errors import ConfigError
-from sim.settings import MODELS, SweepSettings, TuneSettings, validate
+from meeplelab import cli
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.play.settings import MODELS, SweepSettings, TuneSettings, validate
 from tests.cli_run import run_cli
 
 #: one small run of every command that plays games, and the settings file it leaves in its folder

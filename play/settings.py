@@ -4,7 +4,7 @@ Each command's settings (``meeplelab simulate``, ``sweep``, ``experiment``, ``to
 ``robustness``, ``balance``) are one model below; the fields every command shares (``game``, ``seed``,
 ``out``) are in :class:`CommandSettings`. A field's name is the command's option without its dashes
 (``--games-per-lineup`` is ``games_per_lineup``), except ``--set name=value``, which is the ``params``
-table, and for ``simulate`` the fields of :class:`sim.config.RunConfig` (``--no-turns`` is
+table, and for ``simulate`` the fields of :class:`meeplelab.play.config.RunConfig` (``--no-turns`` is
 ``log_turns = false``, ``--python-loop`` is ``compiled = false``).
 
 The values a user gives, from the command line and from a ``--config FILE.toml``, are validated by
@@ -25,7 +25,7 @@ from typing import Annotated, Any, Optional
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
 
-from .core.errors import ConfigError, allowed_by
+from meeplelab.sim.core.errors import ConfigError, allowed_by
 
 #: the name of the resolved settings file in a command's output folder
 SETTINGS_FILE = "config.toml"
@@ -36,9 +36,9 @@ def _fspath(v):
 
 
 def _ids(v):
-    """A comma-separated string of strategy ids as the ids (``sim.config.split_strategies``)."""
+    """A comma-separated string of strategy ids as the ids (``meeplelab.play.config.split_strategies``)."""
     if isinstance(v, str):
-        from .config import split_strategies
+        from meeplelab.play.config import split_strategies
 
         return split_strategies(v, "strategies")
     return v
@@ -78,7 +78,7 @@ class CommandSettings(BaseModel):
 
 
 class SimulateSettings(CommandSettings):
-    """``meeplelab simulate``: the fields of :class:`sim.config.RunConfig` (see there), a run's ``run.toml``."""
+    """``meeplelab simulate``: the fields of :class:`meeplelab.play.config.RunConfig` (see there), a run's ``run.toml``."""
 
     players: StrictInt
     strategies: Ids
@@ -234,7 +234,7 @@ def validate(model: type[CommandSettings], data: Mapping, *, partial: bool = Fal
     Raises:
         ConfigError: one line: an unknown key (the allowed keys listed), a missing required field, a
             value of the wrong type (``config field 'games' is 20.0 (float): it must be an integer``), or
-            strategy ids that do not split (``sim.config.split_strategies``).
+            strategy ids that do not split (``meeplelab.play.config.split_strategies``).
     """
     try:
         m = model.model_validate(dict(data))
