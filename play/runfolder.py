@@ -42,6 +42,8 @@ from meeplelab.sim.core.errors import RunFolderError, is_environment_error, os_e
 TABLES = ("games", "turns", "events")
 MANIFEST = "manifest.json"
 RUN_TOML = "run.toml"
+#: a command's resolved settings in its output folder (play/settings.py); a run folder's are its run.toml
+SETTINGS = "config.toml"
 CONTENT = "content"
 STRAY = "stray"
 FORMAT_VERSION = 1
@@ -421,6 +423,15 @@ def folder_entries(out: Path, *, resume: bool = False, overwrite: bool = False) 
     if out.exists() and not out.is_dir():
         raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
     return [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+
+
+def write_settings(out: Path, text: str | None) -> None:
+    """Write a command's resolved settings (``meeplelab.play.settings.settings_toml``) into its output folder ``out`` as
+    ``config.toml`` (atomically), so ``meeplelab CMD --config OUT/config.toml`` repeats it; nothing when
+    ``text`` is None (called from Python without settings). Called once the folder is accepted and the
+    command's own status file is written, so a refused command writes nothing."""
+    if text is not None:
+        write_atomic(Path(out) / SETTINGS, text.encode())
 
 
 def save_state(path: Path, state: dict) -> None:

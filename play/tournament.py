@@ -68,8 +68,10 @@ def play_tournament(game: str, strategies: Sequence[str], players: int, games: i
                     batch_size: int = 1024, n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
                     params: dict | None = None, overwrite: bool = False, resume: bool = False,
                     every_profile: bool = False, progress: bool = False,
-                    on_lineup: Callable[[int, int, tuple], None] | None = None) -> tuple[list[Path], dict]:
-    """Play every lineup for ``games`` games each (games per lineup); ``tournament.json`` says ``played``.
+                    on_lineup: Callable[[int, int, tuple], None] | None = None,
+                    settings: str | None = None) -> tuple[list[Path], dict]:
+    """Play every lineup for ``games`` games each (games per lineup); ``tournament.json`` says ``played``
+    (``settings``, the command's resolved settings TOML, is written as ``out/config.toml``).
 
     The summary tables (and the status ``complete``) are written one floor up, by
     :func:`meeplelab.studies.tournament.run_tournament`: running games never imports analysis.
@@ -103,6 +105,7 @@ def play_tournament(game: str, strategies: Sequence[str], players: int, games: i
         check_runs_resumable(cfgs, "lineup")
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
+    rf.write_settings(out, settings)
     try:
         for i, c in enumerate(cfgs):
             if on_lineup:
@@ -171,7 +174,8 @@ def _prepare_out(out: Path, *, overwrite: bool, resume: bool = False) -> None:
         if resume:
             raise RunFolderError(f"nothing to resume: {str(out)!r} holds no tournament (no {TOURNAMENT_FILE})")
         return
-    ours = [p for p in entries if (p.name in (TOURNAMENT_FILE,) + TABLE_FILES and p.is_file() and not p.is_symlink())
+    ours = [p for p in entries if (p.name in (TOURNAMENT_FILE, rf.SETTINGS) + TABLE_FILES and p.is_file()
+                                   and not p.is_symlink())
             or (LINEUP_DIR.fullmatch(p.name) and p.is_dir() and not p.is_symlink())
             or (p.name == "report" and p.is_dir() and not p.is_symlink() and (p / "report.html").is_file())]
     others = sorted(p.name for p in entries if p not in ours)
