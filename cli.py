@@ -538,7 +538,7 @@ def _replay_command(argv: list[str]) -> str:
     import shlex
 
     keep, skip = [], False
-    for a in argv:
+    for a in map(str, argv):
         if skip:
             skip = False
             continue
