@@ -465,7 +465,7 @@ def commit() -> str:
 def render(meta: dict, rungs: pl.DataFrame, luck: pl.DataFrame, plat: dict, *, date: str | None = None) -> str:
     """The ladder as Markdown: provenance, the rung table, where strength stops rising, luck against skill
     (the body of ``ladder.md`` and of the ``docs/strategies.md`` block)."""
-    date = date or _dt.date.today().isoformat()
+    date = date or meta.get("date") or _dt.date.today().isoformat()
     p = int(meta["players"])
     secs = meta.get("play_seconds")
     lines = [f"Measured {date} (commit {meta.get('commit', commit())}) with `{meta.get('command') or 'meeplelab ladder'}`: "
@@ -539,7 +539,7 @@ def write_outputs(out: Path | str, meta: dict, *, resamples: int = 400) -> dict[
 
     out = Path(out)
     meta["play_seconds"] = round(sum(_chunk_seconds(out / p["folder"]) for p in meta["pairings"]), 1)
-    meta["commit"] = commit()
+    meta.setdefault("commit", commit())
     comps = comparison_table(out, meta)
     strong = strength(out, meta, resamples=resamples, seed=int(meta["seed"]))
     plat = plateau(comps, meta)

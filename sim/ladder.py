@@ -35,6 +35,7 @@ folder that is neither empty nor a ladder is refused, never written into or dele
 from __future__ import annotations
 
 import dataclasses
+import datetime as _dt
 import json
 import re
 from dataclasses import dataclass
@@ -303,9 +304,15 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
             "tuned": [r.id for r in ladder if r.kind == "tuned"], "params": {k: str(v) for k, v in sorted(params.items())},
             "command": command, "status": "running"}
     _prepare_out(out, overwrite=overwrite, resume=resume)
+    from analysis.ladder import commit
+
     if resume:
-        _check_resumable(_read(out), meta)
+        old = _read(out)
+        _check_resumable(old, meta)
         check_runs_resumable([cfg(p) for p in first], "pairing")
+    # when and on which commit the games were first played (a resumed ladder keeps them)
+    meta["date"] = (old.get("date") if resume else None) or _dt.date.today().isoformat()
+    meta["commit"] = (old.get("commit") if resume else None) or commit()
     out.mkdir(parents=True, exist_ok=True)
 
     def save(pairs: list[Pairing], lad: list[Rung], comps: list[Comparison], status: str) -> None:
