@@ -330,19 +330,26 @@ def plateau(comps: pl.DataFrame, meta: dict) -> dict:
     if dbl.height == 0:
         return {"budget": None, "rising_to_budget": False,
                 "text": f"One search rung only (iters={first}): no doubling to compare (raise --budget)."}
+    steps = [f"{r['iters'] // 2} to {r['iters']}: {_pct(r['score'])} [{_pct(r['score_low'])}, {_pct(r['score_high'])}]"
+             for r in dbl.iter_rows(named=True)]
+    every = f" Every doubling (the doubled budget's score against the budget before, {dbl['games'][0]:,} games each): " \
+            + "; ".join(steps) + "."
     reached = first
     for r in dbl.iter_rows(named=True):
         cell = f"{_pct(r['score'])} [{_pct(r['score_low'])}, {_pct(r['score_high'])}] of {r['games']:,} games"
         if r["score_low"] > 0.5:
             reached = r["iters"]
             continue
-        need = _need_text(r["score"])
+        if r["score_high"] < 0.5:
+            why = "an interval below 50%: the doubled budget plays *worse*"
+        else:
+            why = f"an interval that includes 50% ({_need_text(r['score'])})"
         return {"budget": reached, "rising_to_budget": False,
                 "text": f"Strength stops rising measurably at **iters={reached}**: iters={r['iters']} against "
-                        f"iters={r['iters'] // 2} scores {cell}, an interval that includes 50% ({need})."}
+                        f"iters={r['iters'] // 2} scores {cell}, {why}." + every}
     return {"budget": reached, "rising_to_budget": True,
             "text": f"Strength is **still rising at the budget** (iters={reached}): every doubling scores above 50% "
-                    "with its whole interval; a larger --budget would show where it stops."}
+                    "with its whole interval; a larger --budget would show where it stops." + every}
 
 
 def _need_text(score: float) -> str:
@@ -387,8 +394,11 @@ def rung_table(comps: pl.DataFrame, meta: dict, strong: dict) -> pl.DataFrame:
 
 
 def luck_table(comps: pl.DataFrame, meta: dict, strong: dict, plat: dict) -> pl.DataFrame:
-    """The luck-against-skill measures: ``measure, between, est, low, high, games`` (rates in [0, 1], games
-    as counts; null bounds where none applies, a null games-to-be-ahead bound when it is unbounded)."""
+    """The luck-against-skill measures: ``measure, between, stronger, est, low, high, games, resolved`` (rates in
+    [0, 1], games as counts; null bounds where none applies, a null games-to-be-ahead bound when it is unbounded).
+    For the top rung against random and against the heuristic, ``stronger`` is the one with the higher measured
+    score (``resolved``: its Wilson interval excludes 50%), "weaker wins" is the other's score and the games to be
+    ahead are the stronger's."""
     top = meta["rungs"][-1]
     rows = []
     for opp, name in (("random", "random"), ("heuristic", "the heuristic")):
@@ -397,16 +407,21 @@ def luck_table(comps: pl.DataFrame, meta: dict, strong: dict, plat: dict) -> pl.
             continue
         x = sub.row(0, named=True)
         between = f"{top['label']} vs {name}"
-        rows.append({"measure": "weaker wins", "between": between, "est": 1 - x["score"], "low": 1 - x["score_high"],
-                     "high": 1 - x["score_low"], "games": x["games"]})
-        rows.append({"measure": "games to be ahead (95%)", "between": between,
-                     "est": _f(x["lead_games"]), "low": _f(x["lead_games_fewest"]), "high": _f(x["lead_games_most"]),
+        sc, slo, shi = x["score"], x["score_low"], x["score_high"]
+        up = sc >= 0.5  # the measured stronger of the two: the top rung, or its opponent
+        stronger = top["label"] if up else name
+        p, p_far, p_near = (sc, shi, slo) if up else (1 - sc, 1 - slo, 1 - shi)
+        rows.append({"measure": "weaker wins", "between": between, "stronger": stronger, "est": 1 - p,
+                     "low": 1 - p_far, "high": min(1 - p_near, 0.5), "games": x["games"],
+                     "resolved": bool(slo > 0.5 or shi < 0.5)})
+        rows.append({"measure": "games to be ahead (95%)", "between": between, "stronger": stronger,
+                     "est": _f(games_to_lead(p)), "low": _f(games_to_lead(p_far)), "high": _f(games_to_lead(p_near)),
                      "games": x["games"]})
-        lo, hi = sorted((float(binary_entropy(x["score_low"])), float(binary_entropy(x["score_high"]))))
-        if x["score_low"] <= 0.5 <= x["score_high"]:
+        lo, hi = sorted((float(binary_entropy(slo)), float(binary_entropy(shi))))
+        if slo <= 0.5 <= shi:
             hi = 1.0
-        rows.append({"measure": "luck (information)", "between": between, "est": float(binary_entropy(x["score"])),
-                     "low": lo, "high": hi, "games": x["games"]})
+        rows.append({"measure": "luck (information)", "between": between, "stronger": stronger,
+                     "est": float(binary_entropy(sc)), "low": lo, "high": hi, "games": x["games"]})
     n_games = int(comps.unique("pairing")["games"].sum())  # every pairing's games once
     e, lo, hi = strong["luck"]
     rows.append({"measure": "luck (information)", "between": "every rung (Bradley-Terry)", "est": e, "low": lo,
@@ -419,8 +434,9 @@ def luck_table(comps: pl.DataFrame, meta: dict, strong: dict, plat: dict) -> pl.
                  "games": int(dbl["games"].sum())})
     rows.append({"measure": "strength stops rising at iters", "between": "search doublings",
                  "est": _f(plat["budget"]), "low": None, "high": None, "games": int(dbl["games"].sum())})
-    return canonical(pl.DataFrame(rows, schema_overrides={"est": pl.Float64, "low": pl.Float64, "high": pl.Float64,
-                                                           "games": pl.Int64}))
+    return canonical(pl.DataFrame(rows, schema_overrides={"stronger": pl.String, "est": pl.Float64, "low": pl.Float64,
+                                                           "high": pl.Float64, "games": pl.Int64,
+                                                           "resolved": pl.Boolean}))
 
 
 def _f(v) -> float | None:
@@ -448,7 +464,7 @@ def _lead_text(est, lo, hi) -> str:
     if est is None or not math.isfinite(est):
         return f"no finite number of games (its rate is not above 50%, or more than {LEAD_CAP:,} would be needed)"
     most = f"{int(hi):,}" if hi is not None and math.isfinite(hi) else "unbounded"
-    return f"{int(est):,} games [{int(lo):,}, {most}]"
+    return f"{int(est):,} game{'' if int(est) == 1 else 's'} [{int(lo):,}, {most}]"
 
 
 def commit() -> str:
@@ -496,9 +512,11 @@ def render(meta: dict, rungs: pl.DataFrame, luck: pl.DataFrame, plat: dict, *, d
     for r in luck.iter_rows(named=True):
         m, b, n = r["measure"], r["between"], r["games"]
         if m == "weaker wins":
-            lines.append(f"- {b}: the weaker player wins {_rate_cell(r['est'], r['low'], r['high'], n)} of the games; "
-                         "the stronger needs " + _lead_text(*_lead_of(luck, b)) + " to be ahead with 95% probability; "
-                         "luck " + _unit_cell(_row(luck, "luck (information)", b)))
+            weaker = b.split(" vs ")[1] if r["stronger"] == b.split(" vs ")[0] else b.split(" vs ")[0]
+            caveat = "" if r["resolved"] else " (which is stronger is not resolved: the interval reaches 50%)"
+            lines.append(f"- {b}: the weaker ({weaker}) wins {_rate_cell(r['est'], r['low'], r['high'], n)} of the "
+                         f"games{caveat}; the stronger ({r['stronger']}) needs " + _lead_text(*_lead_of(luck, b))
+                         + " to be ahead with 95% probability; luck " + _unit_cell(_row(luck, "luck (information)", b)))
         elif m == "luck (information)" and b.startswith("every rung"):
             skill = _row(luck, "skill (1 - luck)", b)
             lines.append(f"- every rung paired uniformly (Bradley-Terry strengths, {n:,} games): luck "

@@ -90,8 +90,30 @@ def test_plateau_names_the_last_budget_of_rising_doublings():
     p = plateau(comps, meta)
     assert p["budget"] == 32 and not p["rising_to_budget"]
     assert p["text"].startswith("Strength stops rising measurably at **iters=32**: iters=64 against iters=32 scores 52.0%")
+    assert p["text"].endswith("Every doubling (the doubled budget's score against the budget before, 200 games each): "
+                              "8 to 16: 70.0% [63.0%, 76.0%]; 16 to 32: 60.0% [53.0%, 66.0%]; 32 to 64: 52.0% [45.0%, 59.0%].")
     rising = plateau(comps.with_columns(pl.lit(0.51).alias("score_low")), meta)
     assert rising["budget"] == 64 and rising["rising_to_budget"]
+    falls = plateau(comps.with_columns(pl.Series("score", [0.42, 0.6, 0.6]), pl.Series("score_low", [0.35, 0.53, 0.53]),
+                                       pl.Series("score_high", [0.49, 0.66, 0.66])), meta)
+    assert falls["budget"] == 8 and "an interval below 50%: the doubled budget plays *worse*" in falls["text"]
+
+
+def test_the_weaker_of_the_top_rung_and_its_opponent_is_the_one_measured_weaker():
+    from analysis.ladder import luck_table
+
+    meta = {"rungs": [{"id": "random", "label": "random", "kind": "baseline", "iters": None},
+                      {"id": "heuristic", "label": "heuristic", "kind": "heuristic", "iters": None},
+                      {"id": "s8", "label": "s 8", "kind": "search", "iters": 8}], "comparisons": []}
+    comps = pl.DataFrame({"rung": ["s8"], "opponent": ["heuristic"], "pairing": ["pair-00"], "role": ["heuristic"],
+                          "score": [0.4], "score_low": [0.333], "score_high": [0.471], "games": [200]})
+    strong = {"luck": (0.5, 0.4, 0.6), "skill_trace": (math.nan, math.nan, math.nan)}
+    luck = luck_table(comps, meta, strong, {"budget": 8})
+    row = {r["measure"]: r for r in luck.filter(pl.col("between") == "s 8 vs the heuristic").iter_rows(named=True)}
+    assert row["weaker wins"]["stronger"] == "the heuristic" and row["weaker wins"]["resolved"]
+    assert row["weaker wins"]["est"] == pytest.approx(0.4) and row["weaker wins"]["low"] == pytest.approx(0.333)
+    assert row["games to be ahead (95%)"]["est"] == games_to_lead(0.6) == 75
+    assert row["games to be ahead (95%)"]["low"] == games_to_lead(0.667)
 
 
 # ---------------------------------------------------------------------------------------------- a toy ladder
@@ -171,7 +193,8 @@ def test_luck_rows_follow_from_the_measured_rates(toy_ladder):
     assert weak["est"] == pytest.approx(1 - top["score"]) and weak["games"] == N
     assert get[("luck (information)", "ismcts 2 vs random")]["est"] == pytest.approx(float(binary_entropy(top["score"])))
     lead = get[("games to be ahead (95%)", "ismcts 2 vs random")]
-    assert lead["est"] == games_to_lead(top["score"])
+    assert top["score"] > 0.5 and weak["stronger"] == lead["stronger"] == "ismcts 2"
+    assert lead["est"] == games_to_lead(top["score"]) and lead["low"] == games_to_lead(top["score_high"])
     every = get[("luck (information)", "every rung (Bradley-Terry)")]
     assert 0 < every["low"] <= every["est"] <= every["high"] <= 1
     assert every["games"] == 9 * N  # each pairing's games once
