@@ -184,7 +184,10 @@ def rungs(game: str, *, plans: Sequence[str] | None = None, tuned: str | Path | 
     path = default_tuned(game) if tuned == "default" else (None if tuned in (None, "none") else Path(tuned))
     if path is not None:
         tid = f"heuristic:preset={_shown_path(path)}"
-        make_strategy(game, tid)
+        try:
+            make_strategy(game, tid)
+        except ConfigError as e:
+            raise ConfigError(f"--tuned {tuned}: {e} (give a heuristic preset of {game}, or none)") from None
         out.append(Rung(tid, "tuned", "tuned"))
     name, args = parse_id(search)
     if "iters" in args:

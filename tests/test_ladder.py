@@ -297,6 +297,8 @@ def test_cli_ladder_rewrites_only_its_games_block_in_the_docs(tmp_path, capsys, 
                                      "doubled up to --budget)"),
     (["--plans", "random"], "--plans random: 'random' is listed twice or is another rung (random and heuristic are "
                             "always rungs): list each plan once"),
+    (["--tuned", "nope.toml"], "--tuned nope.toml: strategy 'heuristic': preset file 'nope.toml' does not exist (give a "
+                               "heuristic preset of toy, or none)"),
     (["--players", "5"], "--players 5: toy takes 2-4 seats in a ladder (a rung plays against an opponent)"),
 ])
 def test_cli_ladder_bad_input_is_one_line_and_writes_nothing(argv, message, tmp_path, capsys, monkeypatch):
