@@ -212,13 +212,13 @@ def line_with_band(x, est, low, high, *, title: str, xlabel: str, ylabel: str, l
 
 
 def ladder_chart(rungs: pl.DataFrame, *, title: str = "Skill ladder") -> Figure:
-    """The skill ladder (:mod:`analysis.ladder`): per rung (rows in ladder order, weakest at the top), its win
+    """The skill ladder (:mod:`meeplelab.analysis.ladder`): per rung (rows in ladder order, weakest at the top), its win
     rate against the heuristic (left) and against the rung below (right), percent with 95% Wilson intervals,
     and a dashed line at 50% (even). A rung without that comparison (the heuristic against itself, the first
     rung below nothing) has no bar.
 
     Args:
-        rungs: the ``rungs`` table of :func:`analysis.ladder.rung_table` (``label``, ``h_score``, ``h_low``,
+        rungs: the ``rungs`` table of :func:`meeplelab.analysis.ladder.rung_table` (``label``, ``h_score``, ``h_low``,
             ``h_high``, ``b_score``, ``b_low``, ``b_high``, ``below``).
     """
     n = rungs.height
@@ -261,7 +261,7 @@ def close(fig: Figure) -> None:
 
 def save(fig: Figure, path: Path) -> Path:
     """Save as PNG (Agg renderer, whatever the backend) and close the figure."""
-    from sim.runfolder import replacing
+    from meeplelab.play.runfolder import replacing
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,4 @@
-"""The skill ladder's analysis (:mod:`sim.ladder`): per-rung tables, the budget where search strength stops
+"""The skill ladder's analysis (:mod:`meeplelab.studies.ladder`): per-rung tables, the budget where search strength stops
 rising, luck against skill, the chart, the Markdown report and the ``docs/strategies.md`` block.
 
 Words used in every table (rates in [0, 1]; the report shows percent):
@@ -10,7 +10,7 @@ Words used in every table (rates in [0, 1]; the report shows percent):
 - **margin**: the rung's VP minus the best VP of the other seats, mean with a 95% t interval;
 - **games/s**: games of the pairing per second of play (the sum of its chunks' seconds: one worker's
   throughput, whatever ``n_jobs``);
-- **rating**: Bradley-Terry strength fitted on every pairing's games (:func:`analysis.tournament.bradley_terry`),
+- **rating**: Bradley-Terry strength fitted on every pairing's games (:func:`meeplelab.analysis.tournament.bradley_terry`),
   in Elo points relative to the heuristic, with a percentile bootstrap interval over the common game seeds
   (a resample keeps every pairing's games of a seed together).
 
@@ -51,7 +51,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as st
 
-from sim.core.errors import ConfigError
+from meeplelab.sim.core.errors import ConfigError
 
 from .stats import bootstrap, games_for_rate_width, mean_t, rate_p, wilson
 from .tables import canonical, write_table
@@ -146,7 +146,7 @@ def skill_trace(utilities: Sequence[float]) -> float:
 
 # ---------------------------------------------------------------------------------------------- reading games
 def _chunk_seconds(folder: Path) -> float:
-    from sim.runfolder import read_manifest
+    from meeplelab.play.runfolder import read_manifest
 
     return float(sum(c.get("seconds", 0.0) for c in read_manifest(folder)["chunks"] if c.get("status") == "done"))
 
@@ -159,7 +159,7 @@ def pair_frame(folder: Path | str) -> pl.DataFrame:
         it finishes ahead of, ties 1/2), ``win_share``, ``margin`` (VP minus the best other VP), ``vp``;
         sorted by game.
     """
-    from sim.runfolder import read_manifest
+    from meeplelab.play.runfolder import read_manifest
 
     from .load import scan_run
 
@@ -206,12 +206,12 @@ def _lead_cells(s: float, lo: float, hi: float) -> tuple[int | None, int | None,
 
 
 def comparison_table(out: Path | str, meta: dict) -> pl.DataFrame:
-    """One row per comparison of the ladder (:mod:`sim.ladder`): ``rung, rung_label, opponent, opponent_label,
+    """One row per comparison of the ladder (:mod:`meeplelab.studies.ladder`): ``rung, rung_label, opponent, opponent_label,
     role, pairing, games, score, score_low, score_high, p`` (score test against 50%), ``win_rate, win_low,
     win_high, fair, margin, margin_low, margin_high, score_seat1 .. score_seatP`` (with ``_low``/``_high``),
     ``games_per_s, lead_games, lead_games_fewest, lead_games_most`` (:func:`games_to_lead` at the score and at
     its interval's bounds; null: never or beyond the cap)."""
-    from sim.ladder import Comparison, Pairing, served_by
+    from meeplelab.studies.ladder import Comparison, Pairing, served_by
 
     out = Path(out)
     players = int(meta["players"])
@@ -246,7 +246,7 @@ def comparison_table(out: Path | str, meta: dict) -> pl.DataFrame:
 def _seed_data(out: Path, meta: dict):
     """Per common game seed: pairwise scores between rungs ``float[S, K, K]`` (row ahead of column) and the
     per-seed score sums and game counts of every comparison ``(float[C, S], float[C, S])``."""
-    from sim.ladder import Comparison, Pairing, served_by
+    from meeplelab.studies.ladder import Comparison, Pairing, served_by
 
     players = int(meta["players"])
     ids = [r["id"] for r in meta["rungs"]]
@@ -469,7 +469,7 @@ def _lead_text(est, lo, hi) -> str:
 
 def commit() -> str:
     """The project's git commit (short), or ``unknown`` outside a git checkout."""
-    from sim.ladder import ROOT
+    from meeplelab.studies.ladder import ROOT
 
     try:
         return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
@@ -545,13 +545,13 @@ def _unit_cell(r: dict) -> str:
 
 def write_outputs(out: Path | str, meta: dict, *, resamples: int = 400) -> dict[str, pl.DataFrame]:
     """Analyse a played ladder and write ``rungs``, ``pairs`` and ``luck`` (Parquet and CSV), ``ladder.png`` and
-    ``ladder.md`` into ``out``; ``meta`` (the ladder's settings, :mod:`sim.ladder`) gains ``play_seconds`` and
+    ``ladder.md`` into ``out``; ``meta`` (the ladder's settings, :mod:`meeplelab.studies.ladder`) gains ``play_seconds`` and
     ``commit``, and ``meta["report"]`` the Markdown.
 
     Returns:
         ``{"rungs", "pairs", "luck"}`` tables.
     """
-    from sim import runfolder as rf
+    from meeplelab.play import runfolder as rf
 
     from .figures import ladder_chart, save
 
@@ -592,7 +592,7 @@ def check_docs(path: Path | str, game: str) -> None:
 def update_docs(path: Path | str, game: str, body: str) -> None:
     """Replace the body of ``game``'s ladder block in ``path`` with ``body`` (the file written atomically; the
     other blocks and the text around them unchanged)."""
-    from sim import runfolder as rf
+    from meeplelab.play import runfolder as rf
 
     check_docs(path, game)
     p = Path(path)

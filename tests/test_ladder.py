@@ -1,4 +1,4 @@
-"""The skill ladder (sim/ladder.py, analysis/ladder.py, meeplelab ladder) on the toy game, and its luck measures
+"""The skill ladder (studies/ladder.py, analysis/ladder.py, meeplelab ladder) on the toy game, and its luck measures
 against known answers."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.ladder import (binary_entropy, bt_probabilities, games_to_lead, information_luck, pair_frame, plateau,
+from meeplelab.analysis.ladder import (binary_entropy, bt_probabilities, games_to_lead, information_luck, pair_frame, plateau,
                              skill_trace)
-from analysis.load import scan_run
-from analysis.tournament import bradley_terry
-from sim.core.errors import ConfigError, RunFolderError
-from sim.ladder import budgets, read_ladder, run_ladder
+from meeplelab.analysis.load import scan_run
+from meeplelab.analysis.tournament import bradley_terry
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.studies.ladder import budgets, read_ladder, run_ladder
 from tests.test_cli_errors import expect_error, run_cli
 
 N = 120  # games per pairing: 2 seat orders x 60 common seeds
@@ -100,7 +100,7 @@ def test_plateau_names_the_last_budget_of_rising_doublings():
 
 
 def test_the_weaker_of_the_top_rung_and_its_opponent_is_the_one_measured_weaker():
-    from analysis.ladder import luck_table
+    from meeplelab.analysis.ladder import luck_table
 
     meta = {"rungs": [{"id": "random", "label": "random", "kind": "baseline", "iters": None},
                       {"id": "heuristic", "label": "heuristic", "kind": "heuristic", "iters": None},
@@ -228,7 +228,7 @@ def test_resume_refuses_other_settings_and_completes_the_same_ladder(toy_ladder)
 def test_an_interrupted_ladder_is_marked_and_resumes_to_the_same_tables(toy_ladder, tmp_path, monkeypatch):
     out, _ = toy_ladder
     other = tmp_path / "cut"
-    import sim.ladder as lad
+    import meeplelab.studies.ladder as lad
 
     real = lad.simulate
     calls = {"n": 0}

@@ -24,10 +24,10 @@ of them (common random numbers). Comparisons, in the order they are played:
 
 ``games_per_rung`` is the number of games of each pairing, over its seat orders (``players`` orders of
 ``games_per_rung / players`` seeds each). The analysis (tables, luck, the chart and the Markdown report)
-is :mod:`analysis.ladder`.
+is :mod:`meeplelab.analysis.ladder`.
 
 The folder holds ``ladder.json`` (the settings, the rungs, the pairings and a status), the ``pair-NN``
-run folders and what :mod:`analysis.ladder` writes. ``overwrite`` replaces an earlier ladder whole;
+run folders and what :mod:`meeplelab.analysis.ladder` writes. ``overwrite`` replaces an earlier ladder whole;
 ``resume`` keeps the finished pairings and completes the others (the saved settings must match); a
 folder that is neither empty nor a ladder is refused, never written into or deleted.
 """
@@ -42,13 +42,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import runfolder as rf
-from .config import RunConfig
-from .core.errors import ConfigError, RunFolderError
-from .runner import check_runs_resumable, simulate
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.play.runner import check_runs_resumable, simulate
 
 LADDER_FILE = "ladder.json"
-#: files :mod:`analysis.ladder` writes into the folder (an overwrite removes them with the pairings)
+#: files :mod:`meeplelab.analysis.ladder` writes into the folder (an overwrite removes them with the pairings)
 OUTPUT_FILES = ("rungs.parquet", "rungs.csv", "pairs.parquet", "pairs.csv", "luck.parquet", "luck.csv",
                 "ladder.png", "ladder.md")
 PAIR_DIR = re.compile(r"pair-\d+")
@@ -135,8 +135,8 @@ def search_id(search: str, iters: int) -> str:
 
 
 def _is_scripted(game: str, name: str) -> bool:
-    from strategies.plans import CompiledPlan
-    from strategies.registry import make_strategy
+    from meeplelab.strategies.plans import CompiledPlan
+    from meeplelab.strategies.registry import make_strategy
 
     try:
         return isinstance(make_strategy(game, name), CompiledPlan)
@@ -146,8 +146,8 @@ def _is_scripted(game: str, name: str) -> bool:
 
 def scripted_plans(game: str) -> list[str]:
     """Every scripted plan of ``game``: the registry's strategies whose default instance is a compiled plan
-    (:class:`strategies.plans.CompiledPlan`), by name."""
-    from strategies.registry import strategies_for
+    (:class:`meeplelab.strategies.plans.CompiledPlan`), by name."""
+    from meeplelab.strategies.registry import strategies_for
 
     return [s.name for s in strategies_for(game) if s.name != "random" and _is_scripted(game, s.name)]
 
@@ -168,7 +168,7 @@ def rungs(game: str, *, plans: Sequence[str] | None = None, tuned: str | Path | 
         ConfigError: an unknown or bad strategy id, a plan given twice or equal to another rung, a search id
             that sets ``iters`` or a bad budget.
     """
-    from strategies.registry import make_strategy, parse_id
+    from meeplelab.strategies.registry import make_strategy, parse_id
 
     out = [Rung("random", "baseline", "random")]
     plan_ids = list(scripted_plans(game) if plans is None else plans)
@@ -252,7 +252,7 @@ def pair_config(p: Pairing, *, game: str, players: int, games: int, seed: int, b
 def check_settings(game: str, players: int, games_per_rung: int) -> None:
     """Raises ConfigError for a player count the game does not take or a games-per-rung count that does not
     split evenly over the seat orders (each of the ``players`` orders plays the same game seeds, at least 2)."""
-    from .registry import get_game_class
+    from meeplelab.sim.registry import get_game_class
 
     cls = get_game_class(game)
     if not isinstance(players, int) or not max(2, cls.min_players) <= players <= cls.max_players:
@@ -269,7 +269,7 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
                params: dict | None = None, out: Path | str, overwrite: bool = False, resume: bool = False,
                progress: bool = False, command: str = "",
                on_pair: Callable[[int, int, Pairing], None] | None = None) -> dict:
-    """Play the ladder into ``out`` and write its analysis (:func:`analysis.ladder.write_outputs`).
+    """Play the ladder into ``out`` and write its analysis (:func:`meeplelab.analysis.ladder.write_outputs`).
 
     Args:
         game, players: the game and its seats (a rung in one seat, its opponent in the others).
@@ -290,7 +290,7 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
             ladder folder, or (``resume``) holds nothing to resume or a ladder with other settings.
         KeyboardInterrupt: after marking ``ladder.json`` ``interrupted``.
     """
-    from analysis.ladder import comparison_scores, write_outputs
+    from meeplelab.analysis.ladder import comparison_scores, write_outputs
 
     out = Path(out)
     check_settings(game, players, games_per_rung)
@@ -307,7 +307,7 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
             "tuned": [r.id for r in ladder if r.kind == "tuned"], "params": {k: str(v) for k, v in sorted(params.items())},
             "command": command, "status": "running"}
     _prepare_out(out, overwrite=overwrite, resume=resume)
-    from analysis.ladder import commit
+    from meeplelab.analysis.ladder import commit
 
     if resume:
         old = _read(out)
