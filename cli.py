@@ -1,12 +1,12 @@
-"""meeplelab command line (typer): simulate, report, sweep, experiment, tournament, tune, robustness, balance, replay, games,
+"""meeplelab command line (typer): simulate, report, sweep, experiment, tournament, ladder, tune, robustness, balance, replay, games,
 strategies, params.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
 exits with code 2. A write the environment refuses (a read-only folder, a full disk) prints one line
 naming the path and what to do and exits with code 1; the earlier output stays whole (docs/architecture.md,
-"Failures the user sees"). Ctrl-C during a command that plays games (simulate, sweep, experiment, tournament, tune,
+"Failures the user sees"). Ctrl-C during a command that plays games (simulate, sweep, experiment, tournament, ladder, tune,
 robustness, balance) marks its folder ``interrupted`` (a run's manifest; a sweep's sweep.json, an experiment's
-experiment.json, a tournament's tournament.json, robustness.json, a tune or balance folder's search.json), prints
+experiment.json, a tournament's tournament.json, a ladder's ladder.json, robustness.json, a tune or balance folder's search.json), prints
 one line saying how to complete it and exits with code 130; SIGTERM is handled the same way but exits with code
 143. ``--resume`` completes any of them and refuses (one line, exit 2) when the options differ from the saved ones.
 Each of them takes ``--config FILE.toml`` (its settings, validated by the command's model in play/settings.py; options
@@ -667,6 +667,79 @@ def tournament(
         from meeplelab.analysis.tournament_report import build_tournament_report
 
         typer.echo(f"report {build_tournament_report(out)}")
+
+
+def _replay_command(argv: list[str]) -> str:
+    """The ``meeplelab ladder`` command that plays these games again: ``argv`` without the options that only
+    say how to write (--resume, --overwrite, --docs, --docs-file, --progress)."""
+    import shlex
+
+    keep, skip = [], False
+    for a in map(str, argv):
+        if skip:
+            skip = False
+            continue
+        name = a.split("=", 1)[0]
+        if name in ("--resume", "--overwrite", "--docs", "--progress", "--no-progress"):
+            continue
+        if name == "--docs-file":
+            skip = "=" not in a
+            continue
+        keep.append(a)
+    return shlex.join(["meeplelab", "ladder", *keep])
+
+
+@app.command()
+@user_errors
+def ladder(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    players: int = typer.Option(2, "--players", help="Seats per game: the rung in one seat, its opponent in the others."),
+    budget: int = typer.Option(64, "--budget", help="Highest search budget (iterations per decision): the search rungs are --start-iters doubled up to it; 0 = no search rungs."),
+    start_iters: int = typer.Option(8, "--start-iters", help="Iterations of the first search rung."),
+    search: str = typer.Option("ismcts:par=8", "--search", help="The search strategy whose iters doubles, with its other arguments."),
+    plans: Optional[str] = typer.Option(None, "--plans", help="Scripted plan ids, comma separated (default: every scripted plan of the game)."),
+    tuned: Optional[str] = typer.Option(None, "--tuned", help="Preset file of the tuned heuristic (default docs/presets/GAME-heuristic-tuned.toml when it exists; none = no tuned rung)."),
+    games_per_rung: int = typer.Option(200, "--games-per-rung", help="Games of each pairing over its seat orders (a multiple of --players)."),
+    seed: int = typer.Option(0, "--seed", help="Seed shared by every pairing (common random numbers)."),
+    batch_size: int = typer.Option(64, "--batch-size", help="Games per batch, per task and per part file."),
+    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
+    out: Path = typer.Option(..., "--out", help="Ladder folder (one run folder per pairing, tables, chart, ladder.md)."),
+    resume: bool = typer.Option(False, "--resume", help="Complete the interrupted ladder in --out (the same options)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the ladder in --out (its pairing folders are deleted)."),
+    docs: bool = typer.Option(False, "--docs", help="Rewrite this game's ladder block in --docs-file with the result."),
+    docs_file: Path = typer.Option(Path(__file__).resolve().parent / "docs" / "strategies.md", "--docs-file",
+                                   help="Markdown file holding the '<!-- ladder GAME -->' blocks (default docs/strategies.md)."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar per pairing."),
+) -> None:
+    """The skill trace: every rung (random, each scripted plan, heuristic, tuned preset, the search at doubling
+    budgets) against the heuristic and the rung below, every seat order on common seeds; where search strength
+    stops rising; luck against skill (tables, ladder.png and ladder.md in --out)."""
+    from meeplelab.analysis.ladder import check_docs, update_docs
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.studies.ladder import run_ladder
+    from meeplelab.play.runner import terminate_as_interrupt
+
+    if docs:
+        check_docs(docs_file, game)  # before any game is played
+    ids = None if plans is None else list(_strategies(plans) or ())
+    command = _replay_command(sys.argv[2:]) if sys.argv[1:2] == ["ladder"] else "meeplelab ladder"
+    try:
+        with terminate_as_interrupt():
+            meta = run_ladder(game, players=players, games_per_rung=games_per_rung, seed=seed, budget=budget,
+                              start=start_iters, search=search, plans=ids, tuned="default" if tuned is None else tuned,
+                              batch_size=batch_size, n_jobs=n_jobs, params=parse_set_options(set_), out=out,
+                              overwrite=overwrite, resume=resume, progress=progress and sys.stderr.isatty(),
+                              command=command,
+                              on_pair=lambda i, k, p: typer.echo(f"pairing {i + 1}/{k}: {p.focal} against {p.opponent}",
+                                                                 err=True))
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the ladder in {out} is incomplete; complete it with the same command and --resume")
+    typer.echo(meta["report"])
+    typer.echo(f"wrote {out / 'rungs.parquet'} (and .csv), pairs.parquet, luck.parquet, ladder.png and ladder.md")
+    if docs:
+        update_docs(docs_file, game, meta["report"])
+        typer.echo(f"updated the {game} ladder block in {docs_file}")
 
 
 @app.command()

@@ -211,6 +211,45 @@ def line_with_band(x, est, low, high, *, title: str, xlabel: str, ylabel: str, l
     return fig
 
 
+def ladder_chart(rungs: pl.DataFrame, *, title: str = "Skill ladder") -> Figure:
+    """The skill ladder (:mod:`meeplelab.analysis.ladder`): per rung (rows in ladder order, weakest at the top), its win
+    rate against the heuristic (left) and against the rung below (right), percent with 95% Wilson intervals,
+    and a dashed line at 50% (even). A rung without that comparison (the heuristic against itself, the first
+    rung below nothing) has no bar.
+
+    Args:
+        rungs: the ``rungs`` table of :func:`meeplelab.analysis.ladder.rung_table` (``label``, ``h_score``, ``h_low``,
+            ``h_high``, ``b_score``, ``b_low``, ``b_high``, ``below``).
+    """
+    n = rungs.height
+    with mpl.rc_context({**STYLE, "figure.figsize": (9.0, max(3.0, 0.38 * n + 1.4))}):
+        fig = Figure()
+        axes = fig.subplots(1, 2, sharey=True)
+    labels = [str(x) for x in rungs["label"].to_list()]
+    y = np.arange(n)
+    for ax, pre, name in ((axes[0], "h", "against the heuristic"), (axes[1], "b", "against the rung below")):
+        est = np.array([np.nan if v is None else v for v in rungs[f"{pre}_score"].to_list()], float) * 100
+        lo = np.array([np.nan if v is None else v for v in rungs[f"{pre}_low"].to_list()], float) * 100
+        hi = np.array([np.nan if v is None else v for v in rungs[f"{pre}_high"].to_list()], float) * 100
+        ok = np.isfinite(est)
+        err = np.vstack([np.maximum(est - lo, 0), np.maximum(hi - est, 0)])[:, ok]
+        ax.barh(y[ok], est[ok], xerr=err, color=[COLORS[i % len(COLORS)] for i in np.flatnonzero(ok)], capsize=3,
+                alpha=0.85)
+        ax.axvline(50, color="k", ls="--", lw=1, label="even (50%)")
+        ax.set_xlim(0, 100)
+        ax.set_title(name, fontsize=10)
+        ax.set_xlabel("win rate (%, 95% Wilson)")
+        ax.grid(True, alpha=STYLE["grid.alpha"])
+        ax.spines["top"].set_visible(False)
+        ax.spines["right"].set_visible(False)
+    axes[0].set_yticks(y, labels)
+    axes[0].invert_yaxis()
+    axes[1].legend(loc="upper right", fontsize=8)  # the first rung has no rung below: free space
+    fig.suptitle(title, fontweight="bold")
+    fig.tight_layout()
+    return fig
+
+
 def close(fig: Figure) -> None:
     """Release a figure: forget it in pyplot when a caller made it there (pyplot is never imported
     here), and drop its artists."""

@@ -40,6 +40,8 @@ COMMANDS = {
     "experiment": ["experiment", "--game", "toy", "--players", "2", "--strategies", "always-draw", "--control", "random",
                    "--treat", "vp+3", "--games", "20", "--n-jobs", "1"],
     "tournament": ["tournament", "--game", "toy", "--strategies", "random,always-draw", "--games", "10", "--n-jobs", "1"],
+    "ladder": ["ladder", "--game", "toy", "--plans", "always-draw", "--tuned", "none", "--budget", "0",
+               "--games-per-rung", "8", "--batch-size", "4", "--n-jobs", "1", "--no-progress"],
     "tune": ["tune", "--game", "toy", "--strategy", "rollout", "--against", "random", "--budget", "32",
              "--games-per-trial", "8", "--eval-games", "10", "--no-progress"],
     "robustness": ["robustness", "--game", "toy-robust", "--budget", "5000", "--games-per-lineup", "50"],
