@@ -210,19 +210,22 @@ def _welch(m1, s1, n1, m0, s0, n0):
 
 def _within_strategy(st: pl.DataFrame) -> pl.DataFrame:
     """Win-rate difference took - did not, within each strategy, pooled over strategies with weights
-    ``n1 n0 / (n1 + n0)`` (a Mantel-Haenszel risk difference; Wald variance per stratum): columns
+    ``n1 n0 / (n1 + n0)`` (a Mantel-Haenszel risk difference; per stratum the Agresti-Caffo variance, one win
+    and one loss added to each group, so 0/N and N/N keep a real width; normal interval): columns
     ``players, kind, id, within, within_low, within_high``."""
     d = st.filter((pl.col("n1") > 0) & (pl.col("n0") > 0)).with_columns(
         (pl.col("w1") / pl.col("n1")).alias("p1"), (pl.col("w0") / pl.col("n0")).alias("p0"),
         (pl.col("n1") * pl.col("n0") / (pl.col("n1") + pl.col("n0"))).alias("wt"))
-    d = d.with_columns(((pl.col("p1") * (1 - pl.col("p1")) / pl.col("n1")) + (pl.col("p0") * (1 - pl.col("p0"))
-                                                                                / pl.col("n0"))).alias("var"))
+    # Agresti-Caffo: each stratum's variance from rates with one win and one loss added to each group, so a
+    # stratum at 0/N or N/N keeps a real width (the plain Wald variance would be 0 there)
+    a1, a0 = (pl.col("w1") + 1) / (pl.col("n1") + 2), (pl.col("w0") + 1) / (pl.col("n0") + 2)
+    d = d.with_columns((a1 * (1 - a1) / (pl.col("n1") + 2) + a0 * (1 - a0) / (pl.col("n0") + 2)).alias("var"))
     g = d.group_by("players", "kind", "id").agg(
         ((pl.col("wt") * (pl.col("p1") - pl.col("p0"))).sum() / pl.col("wt").sum()).alias("within"),
         ((pl.col("wt") ** 2 * pl.col("var")).sum().sqrt() / pl.col("wt").sum()).alias("se"))
     z = z_value()
-    return g.with_columns((pl.col("within") - z * pl.col("se")).alias("within_low"),
-                          (pl.col("within") + z * pl.col("se")).alias("within_high")).drop("se")
+    return g.with_columns((pl.col("within") - z * pl.col("se")).clip(-1.0, 1.0).alias("within_low"),
+                          (pl.col("within") + z * pl.col("se")).clip(-1.0, 1.0).alias("within_high")).drop("se")
 
 
 def strength(runs: Runs, *, family_level: float = LEVEL) -> pl.DataFrame:
@@ -233,7 +236,8 @@ def strength(runs: Runs, *, family_level: float = LEVEL) -> pl.DataFrame:
     (share of games in which any seat took it, Wilson ``taken_low, taken_high``), ``seats_took`` and
     ``seats_not`` (seat-results that took it at least once / never), ``win_took`` / ``win_not`` (win
     rates, Wilson intervals ``*_low, *_high``), ``win_diff`` (took - not, Newcombe interval),
-    ``within`` (the same difference within each strategy, pooled: Mantel-Haenszel weights, Wald interval;
+    ``within`` (the same difference within each strategy, pooled: Mantel-Haenszel weights, Agresti-Caffo
+    variance;
     equal to ``win_diff`` when one strategy plays every seat), ``vs_kind`` (win rate of the seats that took it
     minus that of the seats that took another item of its kind but never this one: Newcombe interval; the
     item against its own kind, so a seat's appetite for the kind cancels), ``vp_took``, ``vp_not`` (mean final VP),
@@ -397,7 +401,8 @@ def content_sections(runs: Runs) -> list:
         f"How often each content item is taken, over {n_games:,} games, and how the seat-results that took it did "
         "against those that did not. DESCRIPTIVE, not causal: seats that take an item differ in strategy, seat and in "
         "how their game was going (a seat that is ahead takes more), so a difference here suggests where to look; the "
-        "`within` columns compare within each strategy (Mantel-Haenszel, so strategy strength cancels), and `vs_kind` "
+        "`within` columns compare within each strategy (Mantel-Haenszel weights, Agresti-Caffo variance, so strategy "
+        "strength cancels), and `vs_kind` "
         "compares the seats that took it with the seats that took another item of the same kind but not this one (so "
         "a seat's appetite for the kind cancels: the item against its own kind). The cause is measured by removing "
         "the item (`meeplelab content-value`, paired on common seeds in every seat order).",
@@ -455,6 +460,7 @@ def removal_effects(folder: Path | str) -> pl.DataFrame:
 
     Columns: ``item, group, metric, n, est, low, high, p, unpaired_low, unpaired_high, sd, mean_arm,
     mean_control, games_needed, games_needed_unpaired, p_holm, resolved, takes_control, takes_removed``
+    (``games_needed``: paired seat-results of the group for a 95% interval of this size to exclude 0)
     (win in percent / percentage points: Agresti-Min paired, Newcombe unpaired; VP: paired t, Welch
     unpaired; ``p_holm`` Holm-adjusted over every row of the metric; ``takes_*``: the item's takes per game
     in each arm, 0 in the removal arm).
@@ -519,7 +525,8 @@ def removal_line(r: dict) -> str:
     """One sentence of a removal effect (a row of :func:`removal_effects`)."""
     unit = "percentage points" if r["metric"] == "win" else "VP"
     what = "win rate" if r["metric"] == "win" else "final VP"
-    need = f"; about {r['games_needed']:,} games resolve a difference this size" if r.get("games_needed") else ""
+    need = (f"; about {r['games_needed']:,} paired seat-results of this group resolve a difference this size"
+            if r.get("games_needed") else "")
     return (f"Removing {r['item']}: {r['group']}: {what} {r['est']:+.2f} {unit} [{r['low']:.2f}, {r['high']:.2f}] "
             f"(paired over {r['n']:,} seat-results; control mean {r['mean_control']:.2f}; "
             f"{'resolved' if r['resolved'] else 'not resolved'}, Holm-adjusted){need}.")
@@ -547,18 +554,30 @@ def removal_sections(folder: Path | str):
                 "every seat (a game's win shares sum to 1, so only VP). Win rates: Agresti-Min paired intervals "
                 "(Newcombe unpaired beside them), VP: t intervals; `resolved` by the Holm-adjusted p-value over "
                 "every row of the metric."]
-        text += [removal_line(r) for r in df.filter(pl.col("group") != "all seats").iter_rows(named=True)
-                 if r["group"] == "took it in control"]
-        text += [removal_line(r) for r in df.filter(pl.col("group") == "all seats").iter_rows(named=True)]
+        desc = strength(ctrl)
+        for r in df.filter(pl.col("group") == "took it in control").iter_rows(named=True):
+            text.append(removal_line(r))
+        for r in df.filter(pl.col("group") == "all seats").iter_rows(named=True):
+            text.append(removal_line(r))
+        for item in df["item"].unique(maintain_order=True).to_list():
+            kind, _, ident = item.partition(":")
+            d = desc.filter((pl.col("kind") == kind) & (pl.col("id") == ident))
+            if d.height and d["win_diff"][0] is not None:
+                r = d.row(0, named=True)
+                text.append(f"For comparison, the descriptive table of the control arm: the seats that took {item} won "
+                            f"{100 * r['win_diff']:+.1f} percentage points [{100 * r['win_diff_low']:.1f}, "
+                            f"{100 * r['win_diff_high']:.1f}] more often than those that did not ({r['seats_took']:,} "
+                            "seat-results; not causal).")
         figs = []
-        for m, cap in (("win", "Paired win-rate change of the seats that took the item in control (percentage points)"),
-                       ("vp", "Paired final-VP change (VP)")):
-            d = df.filter(pl.col("metric") == m)
+        for m, groups, cap in (("win", ("took it in control",), "Paired win-rate change of the seats that took the "
+                                "item in control (percentage points)"),
+                               ("vp", ("all seats", "took it in control"), "Paired final-VP change (VP)")):
+            d = df.filter((pl.col("metric") == m) & pl.col("group").is_in(list(groups)))
             if d.height:
                 d = d.with_columns((pl.col("item") + " / " + pl.col("group")).alias("label"))
                 figs.append((f"removal_{m}", F.bar_with_interval(
-                    d.select("label", "est", "low", "high"), "label", title="Removed vs unchanged content (same seeds, "
-                    "every seat order)", xlabel=cap, ref=0.0, ref_label="no difference"), cap))
+                    d.select("label", "est", "low", "high"), "label", title="Removed vs unchanged content (paired)",
+                    xlabel=cap, ref=0.0, ref_label="no difference"), cap))
         secs = [Section("Content value by removal", "\n".join(text), figs, [
             ("Paired differences against the unchanged content (win in percentage points, VP in VP; unpaired interval "
              "for comparison; takes per game of the item in each arm)", df.drop("sd"),

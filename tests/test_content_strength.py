@@ -226,3 +226,17 @@ def test_removed_content_changes_only_the_removed_entry(tmp_path):
     ids = make_game("unconscious-mind", content_dir=d).content.card_ids
     assert "r01" not in ids and len(ids) == len(make_game("unconscious-mind").content.card_ids) - 1
     assert np.all(np.asarray(ids) != "r01")
+
+
+def test_the_within_strategy_difference_keeps_a_real_width_when_every_taker_won():
+    from analysis.content import _within_strategy
+
+    st = pl.DataFrame({"players": [4, 4], "kind": ["tile", "tile"], "id": ["x", "x"], "strategy": ["a", "b"],
+                       "n1": [6, 6], "w1": [6.0, 6.0], "n0": [100, 100], "w0": [25.0, 25.0]})
+    r = _within_strategy(st).row(0, named=True)
+    assert r["within"] == pytest.approx(0.75)
+    # Agresti-Caffo per stratum: (7/8)(1/8)/8 + (26/102)(76/102)/102, two equal strata pooled
+    se = math.sqrt(2 * ((7 / 8) * (1 / 8) / 8 + (26 / 102) * (76 / 102) / 102)) / 2
+    assert r["within_low"] == pytest.approx(0.75 - 1.959964 * se, abs=1e-5)
+    assert r["within_high"] == pytest.approx(min(1.0, 0.75 + 1.959964 * se), abs=1e-5)
+    assert r["within_high"] - r["within_low"] > 0.2
