@@ -329,7 +329,14 @@ def report(
         from sim.experiment import read_experiment
 
         meta = read_experiment(runs[0])
-        page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest, sections=experiment_sections(runs[0]))
+        if any("remove" in a.get("change", {}) for a in meta["arms"]):  # a content-value experiment
+            from analysis.content import removal_sections
+
+            page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
+                                sections=removal_sections(runs[0]), kind="content-value")
+        else:
+            page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
+                                sections=experiment_sections(runs[0]))
         typer.echo(f"wrote {page}")
         return
     page = build_report(runs, dest)

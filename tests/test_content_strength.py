@@ -167,7 +167,8 @@ def test_a_removal_that_breaks_a_content_rule_is_refused_before_anything_is_play
     assert not (tmp_path / "cv").exists()
 
 
-def test_removing_an_item_makes_its_take_count_zero_and_the_paired_table_has_intervals(gt_run, tmp_path):
+def test_removing_an_item_makes_its_take_count_zero_and_the_paired_table_has_intervals(gt_run, tmp_path, capsys,
+                                                                                        monkeypatch):
     # the removable item most taken in the plain run of the same settings (the control arm replays it)
     t = strength(load_runs([gt_run])).filter(pl.col("removable")).sort("takes", descending=True)
     kind, ident = t["kind"][0], t["id"][0]
@@ -200,6 +201,12 @@ def test_removing_an_item_makes_its_take_count_zero_and_the_paired_table_has_int
     ctrl = scan_run(out / "control", "games").collect()
     rem = scan_run(arm, "games").collect()
     assert allseats["est"] == pytest.approx(float(rem["vp"].mean() - ctrl["vp"].mean()))
+    # `meeplelab report OUT` of a content-value folder is its removal report
+    code, printed, _ = run_cli(["report", out, "--out", tmp_path / "rep"], capsys, monkeypatch)
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert code in (0, None) and md.startswith("# meeplelab content-value report: galileos-truth")
+    assert md.index("## Content value by removal") < md.index("## Content strength (descriptive): control arm")
+    assert f"Removing {kind}:{ident}: took it in control: win rate " in md
 
 
 def test_the_cli_refuses_bad_items_in_one_line_and_writes_nothing(tmp_path, capsys, monkeypatch):
