@@ -7,7 +7,7 @@ final VP of the seat-results that took it against those that did not (Wilson, Ne
 score interval for the difference of win rates, a normal (Welch) interval for the VP difference).
 These are **descriptive**: a seat that takes an item differs from one that does not in its strategy,
 its seat and how its game went (a seat that is winning takes more), so a difference here is a
-suggestion, not a cause. ``meeplelab content-value`` (:mod:`sim.content_value`) measures the cause:
+suggestion, not a cause. ``meeplelab content-value`` (:mod:`meeplelab.studies.content_value`) measures the cause:
 the item removed from the content, paired on common seeds in every seat order.
 
 Which events say that a seat took an item is declared once per game in :data:`KINDS` (the event
@@ -70,14 +70,14 @@ class ItemKind:
 
 
 def _um_locations(_content) -> list[str]:
-    from sim.unconscious_mind.content import LOCATIONS
+    from meeplelab.sim.unconscious_mind.content import LOCATIONS
 
     return list(LOCATIONS)
 
 
 def _um_location_bonuses(_content) -> list[str]:
     """``cafe-bonus1`` ..: the three bonus slots of each Location (event item ``location * 3 + slot``)."""
-    from sim.unconscious_mind.content import LOCATIONS
+    from meeplelab.sim.unconscious_mind.content import LOCATIONS
 
     return [f"{loc}-bonus{k + 1}" for loc in LOCATIONS for k in range(3)]
 
@@ -89,7 +89,7 @@ def _um_district_slots(content) -> list[str]:
 
 def _gt_penance(content) -> list[str | None]:
     """Penance card types by card type index (None for the Treatise cards sharing that index range)."""
-    from sim.galileos_truth.content import CK_PENANCE
+    from meeplelab.sim.galileos_truth.content import CK_PENANCE
 
     kind = content.arrays.CARD_KIND
     return [c if int(kind[i]) == CK_PENANCE else None for i, c in enumerate(content.card_ids)]
@@ -144,8 +144,8 @@ def kinds_of(game: str) -> tuple[ItemKind, ...]:
 
 def _content_of(path: Path, manifest: dict):
     """The compiled content a run was played with (its ``content/`` copy, else the packaged content)."""
-    from sim import runfolder as rf
-    from sim.registry import make_game
+    from meeplelab.play import runfolder as rf
+    from meeplelab.sim.registry import make_game
 
     cfg = rf.run_config(path, manifest)
     return make_game(cfg.game, content_dir=cfg.content).content
@@ -468,7 +468,7 @@ def removal_effects(folder: Path | str) -> pl.DataFrame:
     Raises:
         RunFolderError: not an experiment folder, or an arm folder that does not read.
     """
-    from sim.experiment import read_experiment
+    from meeplelab.play.experiment import read_experiment
 
     from .experiment import METRICS, paired
     from .load import load_runs
@@ -535,7 +535,7 @@ def removal_line(r: dict) -> str:
 def removal_sections(folder: Path | str):
     """Report builder of a ``meeplelab content-value`` folder: the paired removal effects (table and chart),
     the take counts per arm, then the control arm's descriptive content strength and its provenance."""
-    from sim.experiment import read_experiment
+    from meeplelab.play.experiment import read_experiment
 
     from . import figures as F
     from .load import load_runs

@@ -13,14 +13,14 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.content import removal_effects, strength, takes
-from analysis.load import load_runs, scan_run
-from analysis.report import build_report
-from sim.config import RunConfig
-from sim.content_value import parse_items, remove_entry, removal_arms, removed_content, run_content_value
-from sim.core.errors import ConfigError, ContentError
-from sim.registry import get_game_class, make_game
-from sim.runner import simulate
+from meeplelab.analysis.content import removal_effects, strength, takes
+from meeplelab.analysis.load import load_runs, scan_run
+from meeplelab.analysis.report import build_report
+from meeplelab.play.config import RunConfig
+from meeplelab.studies.content_value import parse_items, remove_entry, removal_arms, removed_content, run_content_value
+from meeplelab.sim.core.errors import ConfigError, ContentError
+from meeplelab.sim.registry import get_game_class, make_game
+from meeplelab.play.runner import simulate
 from tests.cli_run import run_cli
 
 ROSTER = {"galileos-truth": ("writer", "observer"), "unconscious-mind": ("publisher", "curer")}
@@ -236,7 +236,7 @@ def test_removed_content_changes_only_the_removed_entry(tmp_path):
 
 
 def test_the_within_strategy_difference_keeps_a_real_width_when_every_taker_won():
-    from analysis.content import _within_strategy
+    from meeplelab.analysis.content import _within_strategy
 
     st = pl.DataFrame({"players": [4, 4], "kind": ["tile", "tile"], "id": ["x", "x"], "strategy": ["a", "b"],
                        "n1": [6, 6], "w1": [6.0, 6.0], "n0": [100, 100], "w0": [25.0, 25.0]})

@@ -1,10 +1,10 @@
 """``meeplelab content-value``: the causal value of content items, by removing them.
 
 Each chosen item (``kind:id``, e.g. ``invention:telescope``; a bare id when only one kind has it) is
-one arm of an experiment (:mod:`sim.experiment`): the same content with that one ``[[table]]`` entry
+one arm of an experiment (:mod:`meeplelab.play.experiment`): the same content with that one ``[[table]]`` entry
 deleted from its file, played on the same seed and the same seat orders as the control (the content
 unchanged), so game ``i`` of every arm is the same game seed in the same seat order and the arms
-differ only by the missing item. ``analysis.content.removal_effects`` pairs every seat-result with
+differ only by the missing item. ``meeplelab.analysis.content.removal_effects`` pairs every seat-result with
 itself in the control: the change of mean final VP of every seat, of each strategy's win rate and VP,
 and of the seats that took the item in the control game (its value to the seats that use it), with
 intervals, Holm-adjusted claims and the games needed.
@@ -12,7 +12,7 @@ intervals, Holm-adjusted claims and the games needed.
 Removal is a content edit checked like any content: the edited files must load
 (``ContentError`` otherwise: the message names the file and the rule) and a game must set up with
 them. Kinds the content rules fix in number are refused with the reason (Galileo's Truth's pyramid
-boards and Window spaces, Unconscious Mind's Locations; :data:`analysis.content.KINDS`).
+boards and Window spaces, Unconscious Mind's Locations; :data:`meeplelab.analysis.content.KINDS`).
 
 The edited content folders are written to a temporary folder while the arms play; each arm's run
 folder keeps its own copy in ``content/`` (as every run with ``--content`` does), so a resumed
@@ -30,20 +30,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from .config import RunConfig
-from .core.errors import ConfigError, ContentError
-from .experiment import Variant, _folder
-from .registry import get_game_class
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError, ContentError
+from meeplelab.play.experiment import Variant, _folder
+from meeplelab.sim.registry import get_game_class
 
 _HEADER = re.compile(r"^\s*\[")
 
 
 def _kinds(game: str):
-    from analysis.content import kinds_of
+    from meeplelab.analysis.content import kinds_of
 
     kinds = kinds_of(game)
     if not kinds:
-        from .registry import available_games
+        from meeplelab.sim.registry import available_games
 
         allowed = [g for g in available_games() if kinds_of(g)]
         raise ConfigError(f"--game {game!r} has no content catalogue for content-value: allowed {', '.join(allowed)}")
@@ -160,8 +160,8 @@ def check_removal(game: str, players: int, params: dict, folder: Path, what: str
     """
     import numpy as np
 
-    from .core.params import apply_overrides
-    from .registry import make_game
+    from meeplelab.sim.core.params import apply_overrides
+    from meeplelab.sim.registry import make_game
 
     cls = get_game_class(game)
     try:
@@ -211,9 +211,9 @@ def run_content_value(base: RunConfig, items: list[tuple[str, str]], *, overwrit
 
     Raises:
         ConfigError: see :func:`removal_arms`.
-        RunFolderError: see :func:`sim.experiment.run_experiment`.
+        RunFolderError: see :func:`meeplelab.play.experiment.run_experiment`.
     """
-    from .experiment import run_experiment
+    from meeplelab.play.experiment import run_experiment
 
     with removal_arms(base, items) as arms:
         return run_experiment(arms, base.out, overwrite=overwrite, resume=resume, on_variant=on_variant)
