@@ -1,10 +1,10 @@
-"""meeplelab command line (typer): simulate, report, sweep, experiment, tournament, ladder, tune, robustness, balance, replay, games,
+"""meeplelab command line (typer): simulate, report, sweep, experiment, content-value, tournament, ladder, tune, robustness, balance, replay, games,
 strategies, params.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
 exits with code 2. A write the environment refuses (a read-only folder, a full disk) prints one line
 naming the path and what to do and exits with code 1; the earlier output stays whole (docs/architecture.md,
-"Failures the user sees"). Ctrl-C during a command that plays games (simulate, sweep, experiment, tournament, ladder, tune,
+"Failures the user sees"). Ctrl-C during a command that plays games (simulate, sweep, experiment, content-value, tournament, ladder, tune,
 robustness, balance) marks its folder ``interrupted`` (a run's manifest; a sweep's sweep.json, an experiment's
 experiment.json, a tournament's tournament.json, a ladder's ladder.json, robustness.json, a tune or balance folder's search.json), prints
 one line saying how to complete it and exits with code 130; SIGTERM is handled the same way but exits with code
@@ -458,7 +458,14 @@ def report(
         from meeplelab.play.experiment import read_experiment
 
         meta = read_experiment(runs[0])
-        page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest, sections=experiment_sections(runs[0]))
+        if any("remove" in a.get("change", {}) for a in meta["arms"]):  # a content-value experiment
+            from meeplelab.analysis.content import removal_sections
+
+            page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
+                                sections=removal_sections(runs[0]), kind="content-value")
+        else:
+            page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
+                                sections=experiment_sections(runs[0]))
         typer.echo(f"wrote {page}")
         return
     page = build_report(runs, dest)
@@ -601,6 +608,68 @@ def experiment(
         _interrupted(e, f"the experiment in {out} is incomplete; complete it with the same command and --resume")
     page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out))
     typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); report {page}")
+
+
+@app.command("content-value")
+@user_errors
+def content_value(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    items: Optional[str] = typer.Option(None, "--items", help="Content items to remove, one arm each: kind:id,kind:id (invention:telescope; a bare id when one kind has it). --list names them."),
+    list_: bool = typer.Option(False, "--list", help="Print every content item of the game (kind, id, removable) and exit."),
+    strategies: str = typer.Option("heuristic", "--strategies", help="The roster: one strategy per seat, or one for all seats."),
+    players: int = typer.Option(4, "--players", help="Seats per game."),
+    games: int = typer.Option(2400, "--games", help="Games per arm in total over all seat orders."),
+    seed: int = typer.Option(0, "--seed", help="Seed shared by every arm (common random numbers)."),
+    seating: Seating = typer.Option(Seating.rotate, "--seating", help="rotate: every strategy in every seat equally often, on common game seeds; random: a seat order drawn per game; fixed: strategy k in seat k."),
+    content: Optional[Path] = typer.Option(None, "--content", help="The control's content folder (default: the packaged content); items are removed from it."),
+    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
+    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Experiment folder (one run folder per arm, plus report/)."),
+    resume: bool = typer.Option(False, "--resume", help="Complete the interrupted content-value experiment in --out (the same options)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the experiment in --out."),
+) -> None:
+    """The causal value of content items: each item removed from the content in its own arm, played on common
+    seeds in every seat order against the unchanged content and reported as paired differences."""
+    from meeplelab.analysis.content import removal_effects, removal_line, removal_sections
+    from meeplelab.analysis.report import build_report
+    from meeplelab.play.config import RunConfig
+    from meeplelab.studies.content_value import item_list, parse_items, run_content_value
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import terminate_as_interrupt
+
+    if list_:
+        for kind, ident, removable in item_list(game, content):
+            typer.echo(f"{kind}:{ident}\t{'removable' if removable else 'fixed'}")
+        return
+    if items is None:
+        raise ConfigError("--items is required (kind:id,kind:id, e.g. invention:telescope); --list names the items")
+    if out is None:
+        raise ConfigError("--out is required: the experiment folder to write")
+    chosen = parse_items(game, items, content)
+    base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
+                     batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=parse_set_options(set_),
+                     seating=_plain(seating), content=None if content is None else str(content))
+
+    def on_arm(i: int, n: int, name: str) -> None:
+        typer.echo(f"arm {i + 1}/{n}: {name}", err=True)
+
+    try:
+        with terminate_as_interrupt():
+            run_content_value(base, chosen, overwrite=overwrite, resume=resume, on_variant=on_arm)
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the content-value experiment in {out} is incomplete; complete it with the same command and "
+                        "--resume")
+    from meeplelab.play.experiment import read_experiment
+
+    meta = read_experiment(out)
+    page = build_report([out / a["folder"] for a in meta["arms"]], out / "report", sections=removal_sections(out),
+                        kind="content-value")
+    for r in removal_effects(out).iter_rows(named=True):
+        if r["group"] in ("took it in control", "all seats"):
+            typer.echo(removal_line(r))
+    typer.echo(f"wrote {len(meta['arms'])} arms to {out}; report {page}")
 
 
 @app.command()

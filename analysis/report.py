@@ -41,10 +41,13 @@ class TableFormat:
         decimals: places for a column or a column family (``est`` covers est/low/high/sd; ``vp``
             covers vp/vp_low/vp_high; see :func:`_family`).
         missing: text for a missing value in a column instead of the em dash (e.g. ``"never"``).
+        fold: the table is shown folded (an HTML ``<details>`` element, in the page and in the Markdown
+            twin), opened by a click on its caption: for long tables (every content item of a game).
     """
 
     decimals: dict = field(default_factory=dict)
     missing: dict = field(default_factory=dict)
+    fold: bool = False
 
 
 @dataclass
@@ -435,6 +438,13 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                     continue
                 rel = f"tables/{i:02d}_{k:02d}_{table_slug(cap)}.csv"
                 write_table_csv(df, tmp / rel)
+                if fmt and fmt[0].fold:  # a long table: folded under its caption, opened by a click
+                    summary = f"<summary>{_inline_html(cap)} ({df.height:,} rows; click to show)</summary>"
+                    h.append(f"<details>{summary}{_html_table(df, cap, *fmt)}"
+                             f"<p class='csv'><a href='{rel}'>CSV</a></p></details>")
+                    md += [f"<details><summary>{html.escape(_plain(cap))} ({df.height:,} rows)</summary>", "",
+                           _md_table(df, cap, *fmt), "", f"[CSV]({rel})", "", "</details>", ""]
+                    continue
                 h.append(_html_table(df, cap, *fmt))
                 h.append(f"<p class='csv'><a href='{rel}'>CSV</a></p>")
                 md += [_md_table(df, cap, *fmt), "", f"[CSV]({rel})", ""]

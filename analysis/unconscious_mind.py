@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from . import figures as F
+from .content import content_sections
 from .load import Runs
 from .metrics import _with_t
 from .report import Section, TableFormat, fmt_number
@@ -369,4 +370,4 @@ def citation_sections(runs: Runs) -> list[Section]:
                      ("Gains from citing and being cited per seat-game, by strategy and seat", r3(gains))])]
 
 
-SECTIONS = [coffee_sections, citation_sections]
+SECTIONS = [coffee_sections, citation_sections, content_sections]
