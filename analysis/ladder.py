@@ -53,8 +53,43 @@ from scipy import stats as st
 
 from meeplelab.sim.core.errors import ConfigError
 
+from dataclasses import dataclass
+
 from .stats import bootstrap, games_for_rate_width, mean_t, rate_p, wilson
 from .tables import canonical, write_table
+
+#: the project's checkout (for the commit a docs block names)
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A rung measured against an opponent: ``role`` ``heuristic``, ``below`` or ``random``."""
+
+    rung: str
+    opponent: str
+    role: str
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One run folder: ``focal`` in one seat, ``opponent`` in the others, every seat order."""
+
+    folder: str
+    focal: str
+    opponent: str
+
+
+def served_by(c: Comparison, pairs: Sequence[Pairing], players: int) -> Pairing | None:
+    """The pairing whose games measure ``c``: its own focal/opponent, or (at 2 seats, where the two
+    rosters play the same games) the reverse."""
+    for p in pairs:
+        if (p.focal, p.opponent) == (c.rung, c.opponent) or (
+                players == 2 and (p.focal, p.opponent) == (c.opponent, c.rung)):
+            return p
+    return None
+
+
 
 LEVEL = 0.95
 #: the longest match :func:`games_to_lead` looks at
@@ -211,8 +246,6 @@ def comparison_table(out: Path | str, meta: dict) -> pl.DataFrame:
     win_high, fair, margin, margin_low, margin_high, score_seat1 .. score_seatP`` (with ``_low``/``_high``),
     ``games_per_s, lead_games, lead_games_fewest, lead_games_most`` (:func:`games_to_lead` at the score and at
     its interval's bounds; null: never or beyond the cap)."""
-    from meeplelab.studies.ladder import Comparison, Pairing, served_by
-
     out = Path(out)
     players = int(meta["players"])
     labels = {r["id"]: r["label"] for r in meta["rungs"]}
@@ -246,8 +279,6 @@ def comparison_table(out: Path | str, meta: dict) -> pl.DataFrame:
 def _seed_data(out: Path, meta: dict):
     """Per common game seed: pairwise scores between rungs ``float[S, K, K]`` (row ahead of column) and the
     per-seed score sums and game counts of every comparison ``(float[C, S], float[C, S])``."""
-    from meeplelab.studies.ladder import Comparison, Pairing, served_by
-
     players = int(meta["players"])
     ids = [r["id"] for r in meta["rungs"]]
     idx = {s: i for i, s in enumerate(ids)}
@@ -469,8 +500,6 @@ def _lead_text(est, lo, hi) -> str:
 
 def commit() -> str:
     """The project's git commit (short), or ``unknown`` outside a git checkout."""
-    from meeplelab.studies.ladder import ROOT
-
     try:
         return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                               timeout=10).stdout.strip() or "unknown"

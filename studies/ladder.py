@@ -46,6 +46,7 @@ from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.play.runner import check_runs_resumable, simulate
+from meeplelab.analysis.ladder import Comparison, Pairing, served_by
 
 LADDER_FILE = "ladder.json"
 #: files :mod:`meeplelab.analysis.ladder` writes into the folder (an overwrite removes them with the pairings)
@@ -73,24 +74,6 @@ class Rung:
     kind: str
     label: str
     iters: int | None = None
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """A rung measured against an opponent: ``role`` ``heuristic``, ``below`` or ``random``."""
-
-    rung: str
-    opponent: str
-    role: str
-
-
-@dataclass(frozen=True)
-class Pairing:
-    """One run folder: ``focal`` in one seat, ``opponent`` in the others, every seat order."""
-
-    folder: str
-    focal: str
-    opponent: str
 
 
 def default_tuned(game: str) -> Path | None:
@@ -219,16 +202,6 @@ def later_comparisons(ladder: list[Rung]) -> list[Comparison]:
     if len(ladder) > 1:
         out.append(Comparison(ladder[-1].id, "random", "random"))
     return out
-
-
-def served_by(c: Comparison, pairs: Sequence[Pairing], players: int) -> Pairing | None:
-    """The pairing whose games measure ``c``: its own focal/opponent, or (at 2 seats, where the two
-    rosters play the same games) the reverse."""
-    for p in pairs:
-        if (p.focal, p.opponent) == (c.rung, c.opponent) or (
-                players == 2 and (p.focal, p.opponent) == (c.opponent, c.rung)):
-            return p
-    return None
 
 
 def add_pairings(pairs: list[Pairing], comps: Sequence[Comparison], players: int) -> list[Pairing]:
