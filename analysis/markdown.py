@@ -24,7 +24,7 @@ def row(values) -> str:
 
 def to_html(md: str, title: str) -> str:
     """A standalone HTML page of ``md`` (CommonMark + tables; raw HTML such as ``<details>`` folds passes
-    through), in the page template and stylesheet every report shares (:func:`analysis.pages.markdown_page`);
+    through), in the page template and stylesheet every report shares (:func:`meeplelab.analysis.pages.markdown_page`);
     tables wrapped in the column-fitting ``.tw`` block."""
     from .pages import markdown_page
 
@@ -38,7 +38,7 @@ _TD = re.compile(r"<td>(.*?)</td>", re.S)
 
 
 def _fit_cells(body: str) -> str:
-    """Table cells of rendered Markdown laid out like the report's (:mod:`analysis.pages`): a header may
+    """Table cells of rendered Markdown laid out like the report's (:mod:`meeplelab.analysis.pages`): a header may
     break after an underscore, a number-like cell never breaks, a text cell may."""
     from .pages import cell_class
 

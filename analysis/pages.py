@@ -1,9 +1,9 @@
 """The HTML pages of every report, rendered from jinja2 templates (``analysis/templates/``, package data).
 
 One stylesheet (``report.css``) and one page skeleton (``base.html.j2``) serve every page: the run,
-experiment, sweep and tournament reports (``report.html.j2``, built by :func:`analysis.report.build_report`)
+experiment, sweep and tournament reports (``report.html.j2``, built by :func:`meeplelab.analysis.report.build_report`)
 and the Markdown pages of the robustness and balance-search reports (``markdown.html.j2``, from
-:func:`analysis.markdown.to_html`). Autoescaping is on: every string handed to a template is escaped
+:func:`meeplelab.analysis.markdown.to_html`). Autoescaping is on: every string handed to a template is escaped
 unless it is :class:`markupsafe.Markup` (text already rendered to HTML: inline code of a caption, a
 page rendered by markdown-it). Tables render whatever columns and rows they are given, folded into
 ``<details>`` when asked.

@@ -14,10 +14,10 @@ import polars as pl
 import pytest
 from matplotlib.figure import Figure
 
-from analysis import figures as F
-from analysis import pages as P
-from analysis.markdown import to_html
-from analysis.report import TableFormat, _html_table
+from meeplelab.analysis import figures as F
+from meeplelab.analysis import pages as P
+from meeplelab.analysis.markdown import to_html
+from meeplelab.analysis.report import TableFormat, _html_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,7 +45,7 @@ def test_text_colour_is_the_one_of_higher_contrast(background, text):
 
 
 def _pw(rates: dict, games: int = 400):
-    from analysis.stats import wilson
+    from meeplelab.analysis.stats import wilson
 
     rows = []
     for (a, b), p in rates.items():
@@ -57,7 +57,7 @@ def _pw(rates: dict, games: int = 400):
 
 
 def test_heat_map_writes_white_on_maroon_and_navy_cells_and_black_on_light_ones():
-    from analysis.tournament_report import cell_text_colour, heatmap
+    from meeplelab.analysis.tournament_report import cell_text_colour, heatmap
 
     # 95% / 5% are the navy and maroon ends of RdBu; 66% / 34% light cells; 52% / 48% near white, not resolved
     fig = heatmap(_pw({("a", "b"): 0.95, ("a", "c"): 0.66, ("b", "c"): 0.52}), ["a", "b", "c"])
@@ -91,7 +91,7 @@ def test_a_y_label_set_after_tight_layout_is_clipped_until_fit_lays_the_figure_o
 
 
 def test_the_charts_lay_themselves_out_so_a_late_y_label_fits():
-    from analysis.galileos_truth import outcome_chart
+    from meeplelab.analysis.galileos_truth import outcome_chart
 
     d = pl.DataFrame({"abjured": ["1", "2", "never"], "games": [10, 10, 10], "wins": [3.0, 4.0, 5.0],
                       "win_rate": [0.3, 0.4, 0.5], "win_low": [0.1, 0.2, 0.3], "win_high": [0.6, 0.6, 0.7],
@@ -184,7 +184,7 @@ def test_a_template_value_left_out_is_an_error_not_an_empty_string():
 
 
 def test_a_robustness_verdict_holding_an_asterisk_stays_bold():
-    from analysis.robustness_report import _md
+    from meeplelab.analysis.robustness_report import _md
 
     verdict = "not resolved with this budget: moved most by A-TOY-02 max_value (mu* 12 +- 0.018 VP)"
     page = to_html(f"- **draw-once**: scores: **{_md(verdict)}**\n", "t")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import analysis.figures as F
+import meeplelab.analysis.figures as F
 import tests.toy_robust  # noqa: F401  registers toy-robust
 from tests.browser import check_page, screenshot
 
@@ -28,11 +28,11 @@ WIDTHS = (1024, 1280)
 
 def _build(kind: str, tmp: Path) -> Path:
     """Play the small run of ``kind`` in ``tmp`` and write its report; returns the HTML page."""
-    from analysis.report import build_report
-    from sim.config import RunConfig
+    from meeplelab.analysis.report import build_report
+    from meeplelab.play.config import RunConfig
 
     if kind == "balance-report":
-        from sim.runner import simulate
+        from meeplelab.play.runner import simulate
 
         run = tmp / "gt"
         simulate(RunConfig(game="galileos-truth", players=4, strategies=("abjure-at:margin=1", "never-abjure", "writer",
@@ -40,8 +40,8 @@ def _build(kind: str, tmp: Path) -> Path:
                            games=48, seed=3, seating="rotate", out=str(run)))
         return build_report([run], run / "report")
     if kind == "experiment":
-        from analysis.experiment import experiment_sections
-        from sim.experiment import plan_experiment, run_experiment
+        from meeplelab.analysis.experiment import experiment_sections
+        from meeplelab.play.experiment import plan_experiment, run_experiment
 
         base = RunConfig(game="unconscious-mind", players=4, strategies=("coffee-engine", "publisher", "citer", "curer"),
                          games=48, seed=3, seating="rotate", out=str(tmp / "um-cite"))
@@ -49,8 +49,8 @@ def _build(kind: str, tmp: Path) -> Path:
         out = run_experiment(arms, tmp / "um-cite")
         return build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out))
     if kind == "sweep":
-        from analysis.sweep import sweep_sections
-        from sim.sweep import read_sweep, run_sweep
+        from meeplelab.analysis.sweep import sweep_sections
+        from meeplelab.play.sweep import read_sweep, run_sweep
 
         base = RunConfig(game="toy", players=2, strategies=("random", "always-draw"), games=120, seed=4,
                          seating="rotate", out=str(tmp))
@@ -59,17 +59,17 @@ def _build(kind: str, tmp: Path) -> Path:
         meta = read_sweep(out)
         return build_report([out / x["folder"] for x in meta["variants"]], out / "report", sections=sweep_sections(out))
     if kind == "tournament":
-        from analysis.tournament_report import build_tournament_report
-        from sim.tournament import run_tournament
+        from meeplelab.analysis.tournament_report import build_tournament_report
+        from meeplelab.studies.tournament import run_tournament
 
         run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 40, 0, tmp / "t", n_jobs=1)
         return build_tournament_report(tmp / "t", resamples=50)
     if kind == "robustness":
-        from sim.robustness import run_robustness
+        from meeplelab.studies.robustness import run_robustness
 
         return Path(run_robustness("toy-robust", tmp / "rob", 5_000, games=50)["page"])
     if kind == "balance-search":
-        from sim.balance import run_balance
+        from meeplelab.studies.balance import run_balance
 
         return Path(run_balance("toy-robust", ["rounds=2..8", "max_value=1..6"], ["length=9..11", "seat-spread<=25"],
                                 tmp / "bal", trials=6, games=30)["page"])
