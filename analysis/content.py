@@ -444,7 +444,7 @@ def content_sections(runs: Runs) -> list:
         ("Items per kind: how many were ever taken, takes per game summed over the kind's items", per_kind,
          TableFormat(decimals={"takes_per_game": 2})),
         (f"Every content item ranked by win_diff (descriptive; {t.height:,} items; percent, percentage points)", shown,
-         TableFormat(decimals=fmt.decimals, fold=True)),
+         TableFormat(decimals=fmt.decimals, folded=True)),
     ])]
 
 

@@ -338,7 +338,6 @@ def citation_gains_chart(df: pl.DataFrame) -> "F.plt.Figure":
     ax.invert_yaxis()
     ax.set_xlabel("VP per game (strategy / seat)")
     ax.legend()
-    fig.tight_layout()
     return fig
 
 
