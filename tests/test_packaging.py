@@ -50,7 +50,7 @@ def test_the_wheel_installs_only_meeplelab(tmp_path):
     tops = {n.split("/")[0] for n in names}
     assert tops == {"meeplelab", wheel.name.split("-")[0] + "-" + wheel.name.split("-")[1] + ".dist-info"}
     for must in ("meeplelab/cli.py", "meeplelab/sim/core/data/play_module.py.tmpl", "meeplelab/play/runner.py",
-                 "meeplelab/studies/balance.py", "meeplelab/sim/galileos_truth/data/board.toml"):
+                 "meeplelab/studies/balance.py", "meeplelab/sim/galileos_truth/data/board.toml", "meeplelab/analysis/templates/report.css"):
         assert must in names
     entry = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "meeplelab = meeplelab.cli:main" in entry
