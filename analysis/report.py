@@ -425,7 +425,7 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                 write_table_csv(df, tmp / rel)
                 ps["tables"].append(_table_context(df, cap, *fmt, csv=rel))
                 if fmt and fmt[0].folded:  # a long table: folded in the Markdown twin too
-                    md += [f"<details><summary>{html.escape(_plain(cap))} ({df.height:,} rows)</summary>", "",
+                    md += [f"<details><summary>{html.escape(P.plain(cap))} ({df.height:,} rows)</summary>", "",
                            _md_table(df, cap, *fmt), "", f"[CSV]({rel})", "", "</details>", ""]
                 else:
                     md += [_md_table(df, cap, *fmt), "", f"[CSV]({rel})", ""]

@@ -131,8 +131,8 @@ def test_saved_pngs_are_the_fitted_canvas(tmp_path):
 def test_templates_are_package_data_and_jinja2_a_dependency():
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert any(d.startswith("jinja2") for d in data["project"]["dependencies"])
-    patterns = data["tool"]["setuptools"]["package-data"]["analysis"]
-    shipped = resources.files("analysis") / "templates"
+    patterns = data["tool"]["setuptools"]["package-data"]["meeplelab.analysis"]
+    shipped = resources.files("meeplelab.analysis") / "templates"
     names = sorted(p.name for p in Path(str(shipped)).iterdir())
     assert names == ["base.html.j2", "macros.html.j2", "markdown.html.j2", "report.css", "report.html.j2"]
     assert all(any(Path(n).match(p.split("/")[-1]) for p in patterns) for n in names)
@@ -161,7 +161,7 @@ def test_a_column_of_numbers_and_words_is_aligned_as_text():
 
 
 def test_every_page_uses_the_one_stylesheet():
-    css = (Path(str(resources.files("analysis") / "templates" / "report.css"))).read_text()
+    css = (Path(str(resources.files("meeplelab.analysis") / "templates" / "report.css"))).read_text()
     md_page = to_html("# T\n\n| a_b | c |\n|---|---|\n| 1,234 | x |\n\n<details><summary>more</summary>\n\nhidden\n\n"
                       "</details>\n", "Robustness: <game>")
     report_page = P.render("report.html.j2", title="meeplelab balance report: t", runs="r", warnings=["careful <now>"],
