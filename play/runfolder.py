@@ -26,6 +26,9 @@ those paths resolved.
 
 from __future__ import annotations
 
+import contextlib
+from typing import Callable
+
 import json
 import os
 import re
@@ -453,3 +456,22 @@ def read_state(path: Path, what: str) -> dict:
     if not isinstance(d, dict):
         raise RunFolderError(f"{str(path)!r} is unreadable: not {what}")
     return d
+
+
+@contextlib.contextmanager
+def status_marked(state: dict, save: Callable[[], None]):
+    """Mark a study folder's ``state["status"]`` when the block ends: ``complete`` when it returns,
+    ``interrupted`` on Ctrl-C, ``failed`` on any other error (then re-raised), calling ``save()`` each time
+    (tune's and balance's ``search.json``)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        state["status"] = "interrupted"
+        save()
+        raise
+    except BaseException:
+        state["status"] = "failed"
+        save()
+        raise
+    state["status"] = "complete"
+    save()

@@ -364,19 +364,9 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     out.mkdir(parents=True, exist_ok=True)
     _save_state(out, state)
     rf.write_settings(out, settings)
-    try:
+    with rf.status_marked(state, lambda: _save_state(out, state)):
         s = _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck, recheck_factor,
                     game, progress)
-    except KeyboardInterrupt:
-        state["status"] = "interrupted"
-        _save_state(out, state)
-        raise
-    except BaseException:
-        state["status"] = "failed"
-        _save_state(out, state)
-        raise
-    state["status"] = "complete"
-    _save_state(out, state)
     return s
 
 

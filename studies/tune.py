@@ -204,19 +204,9 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     from meeplelab.play import runfolder as rf
 
     rf.write_settings(out, settings)
-    try:
+    with rf.status_marked(state, lambda: _save_state(out, state)):
         res = _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget, games_per_trial, seed,
                     players, eval_games, params, out, state, progress, log)
-    except KeyboardInterrupt:
-        state["status"] = "interrupted"
-        _save_state(out, state)
-        raise
-    except BaseException:
-        state["status"] = "failed"
-        _save_state(out, state)
-        raise
-    state["status"] = "complete"
-    _save_state(out, state)
     return res
 
 
