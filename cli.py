@@ -66,6 +66,45 @@ class Backend(str, Enum):
     dask = "dask"
 
 
+#: the options every command that plays games shares, defined once: (flag, help). Each command takes them
+#: through :func:`shared`, so their names, help and choices are the same everywhere (docs/architecture.md).
+SHARED_OPTIONS = {
+    "n_jobs": ("--n-jobs", "Parallel workers, -1 = all cores."),
+    "backend": ("--backend", "Where the games run: loky worker processes, threads, or a Dask cluster (with --scheduler)."),
+    "scheduler": ("--scheduler", "Dask scheduler address (tcp://HOST:8786); only with --backend dask."),
+    "batch_size": ("--batch-size", "Games advanced together (and per part file); the games do not depend on it."),
+    "seed": ("--seed", "Run seed: every game's shuffles and decisions are keyed by it, so variants, arms and lineups "
+                       "play on common seeds."),
+    "progress": ("--progress/--no-progress", "Draw progress bars on stderr (only on a terminal; MEEPLELAB_PROGRESS=1 "
+                                             "draws them anywhere, MEEPLELAB_PROGRESS=0 never)."),
+    "seating": ("--seating", "rotate: every strategy in every seat equally often, on common game seeds; random: a seat "
+                             "order drawn per game; fixed: strategy k in seat k."),
+}
+
+
+def shared(name: str, default=None, *, shown: str | None = None):
+    """The typer option ``name`` of :data:`SHARED_OPTIONS` with this command's ``default`` (``shown``: the
+    default to print in the help when ``default`` is None because a config file may give it)."""
+    flag, text = SHARED_OPTIONS[name]
+    return typer.Option(default, flag, help=text, show_default=shown if shown is not None else True)
+
+
+def _draw(progress: bool) -> bool:
+    """Whether to draw progress bars (``--progress/--no-progress``, stderr a terminal; sim.progress.wanted)."""
+    from sim.jitcache import compile_progress
+    from sim.progress import wanted
+
+    compile_progress(progress)  # --no-progress: no compile progress line either (the notice is said anyway)
+    return wanted(progress)
+
+
+def _note(text: str) -> None:
+    """A line on stderr, above the progress bars when they are drawn (sim.progress.note)."""
+    from sim.progress import note
+
+    note(text)
+
+
 def _plain(choice):
     """An enum choice as its plain string (None stays None): what the run config stores."""
     return None if choice is None else getattr(choice, "value", choice)
@@ -183,13 +222,13 @@ def simulate(
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default 4)."),
     strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (a mirror match; default random); arguments follow the id: heuristic:vp=1,finish=0,random."),
     games: Optional[int] = typer.Option(None, "--games", help="Number of games in total, over all seat orders (default 2000); rotate rounds it down to a whole number of games per seat order."),
-    seating: Optional[Seating] = typer.Option(None, "--seating", help="rotate (default: every strategy in every seat equally often, seat orders on common game seeds), random (a seat order drawn per game) or fixed (strategy k in seat k)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Run seed (default 0)."),
-    batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch and per part file (default 1024)."),
+    seating: Optional[Seating] = shared("seating", shown="rotate"),
+    seed: Optional[int] = shared("seed", shown="0"),
+    batch_size: Optional[int] = shared("batch_size", shown="1024"),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per task and part file (default: batches filling at least 1024 games)."),
-    n_jobs: Optional[int] = typer.Option(None, "--n-jobs", help="Parallel workers, -1 = all cores (default -1)."),
-    backend: Optional[Backend] = typer.Option(None, "--backend", help="Where chunks run: loky worker processes (default), threads, or a Dask cluster (with --scheduler)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address for --backend dask."),
+    n_jobs: Optional[int] = shared("n_jobs", shown="-1"),
+    backend: Optional[Backend] = shared("backend", shown="loky"),
+    scheduler: Optional[str] = shared("scheduler"),
     out: Optional[Path] = typer.Option(None, "--out", help="Run folder to write."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
     content: Optional[Path] = typer.Option(None, "--content", help="Folder of content files replacing the packaged ones."),
@@ -199,7 +238,7 @@ def simulate(
     no_turns: bool = typer.Option(False, "--no-turns", help="Do not write the turns table."),
     no_events: bool = typer.Option(False, "--no-events", help="Do not write the events table."),
     python_loop: bool = typer.Option(False, "--python-loop", help="Play every ply on the Python loop instead of the engine's compiled play kernel (same games, slower: benchmarks, debugging)."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    progress: bool = shared("progress", True),
 ) -> None:
     """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml)."""
     from sim.config import RunConfig, load_toml
@@ -219,6 +258,8 @@ def simulate(
     for k, v in given.items():
         if v is not None:
             base[k] = v
+    if backend is not None and _plain(backend) != "dask" and scheduler is None:
+        base.pop("scheduler", None)  # a config's Dask address does not follow a run moved to another backend
     if set_:
         base["params"] = {**dict(base.get("params") or {}), **parse_set_options(set_)}
     if no_turns:
@@ -239,13 +280,10 @@ def simulate(
     from sim.plan import resolve
 
     resolve(cfg).game  # bad input (content files too) is reported in one line before anything else is said
-    if not _kernels_cached(cfg.game):
-        from sim.jitcache import compile_notice, say_compiling
-
-        say_compiling(compile_notice(_kernel_cache_dir(cfg.game), f"{cfg.game} rule kernels"))
+    # the compile notice (sim/jitcache.py) is said when numba really starts compiling, after every check
     try:
         with terminate_as_interrupt():
-            summary = run(cfg, resume=resume, overwrite=overwrite, progress=progress and sys.stderr.isatty())
+            summary = run(cfg, resume=resume, overwrite=overwrite, progress=_draw(progress))
     except KeyboardInterrupt as e:
         _interrupted(e, f"the run in {cfg.out} is incomplete; complete it with --resume")
     verb = "completed" if summary.resumed else "wrote"
@@ -254,63 +292,12 @@ def simulate(
     typer.echo(cfg.plan_for().describe())
 
 
-def _kernels_cached(game: str) -> bool:
-    """True when numba's on-disk cache holds a current compile of every rule kernel of the game.
-
-    Reads each cached dispatcher's index (numba checks it against the source file's stamp), so a
-    compile that was killed part-way, or stale cache files of an older source, count as not cached."""
-    import importlib
-
-    from sim.registry import get_game_class
-
-    try:
-        cls = get_game_class(game)
-        mod = sys.modules[cls._apply.__module__]  # the engine's own module (a plugin may re-export the class)
-    except Exception:  # unknown game: the run reports it
-        return True
-    try:
-        rules = importlib.import_module(mod.__name__.rsplit(".", 1)[0] + ".rules")
-    except ImportError:
-        rules = mod
-    found = False
-    for v in list(vars(rules).values()):
-        cache_file = getattr(getattr(v, "_cache", None), "_cache_file", None)
-        if cache_file is None or getattr(getattr(v, "py_func", None), "__module__", None) != rules.__name__:
-            continue
-        if getattr(v, "targetoptions", {}).get("no_cpython_wrapper"):
-            continue  # an inner helper: compiled (and cached) with the kernels that call it
-        found = True
-        try:
-            if not cache_file._load_index():
-                return False
-        except Exception:  # an index that does not read (or numba internals differ): say it compiles
-            return False
-    return found or any((Path(mod.__file__).resolve().parent / "__pycache__").glob("*.nbi"))
-
-
-def _kernel_cache_dir(game: str) -> str | None:
-    """The folder numba caches the game's rule kernels in (the fallback folder of a read-only install)."""
-    import importlib
-
-    from sim.registry import get_game_class
-
-    try:
-        mod = sys.modules[get_game_class(game)._apply.__module__]
-        rules = importlib.import_module(mod.__name__.rsplit(".", 1)[0] + ".rules")
-    except Exception:
-        return None
-    for v in list(vars(rules).values()):
-        where = getattr(getattr(v, "_cache", None), "_cache_path", None)
-        if where is not None:
-            return where
-    return None
-
-
 @app.command()
 @user_errors
 def report(
     runs: List[Path] = typer.Argument(..., help="Run folder(s), one experiment folder, or one tournament folder (reported as a whole)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Report folder (default RUN/report)."),
+    progress: bool = shared("progress", True),
 ) -> None:
     """Write a balance report (HTML and Markdown with charts) for one or more run folders or a tournament."""
     from analysis.report import build_report
@@ -318,10 +305,11 @@ def report(
     from analysis.load import load_runs
     from analysis.metrics import games_needed_summary
 
+    draw = _draw(progress)
     if len(runs) == 1 and (runs[0] / "tournament.json").is_file():
-        from analysis.tournament_report import build_tournament_report
+        from sim.tournament import write_report  # the tournament's own report: recorded in tournament.json
 
-        typer.echo(f"wrote {build_tournament_report(runs[0], out)}")
+        typer.echo(f"wrote {write_report(runs[0], out, progress=draw)}")
         return
     dest = out if out is not None else runs[0] / "report"
     if len(runs) == 1 and (runs[0] / "experiment.json").is_file():  # an experiment folder: its own report
@@ -329,10 +317,11 @@ def report(
         from sim.experiment import read_experiment
 
         meta = read_experiment(runs[0])
-        page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest, sections=experiment_sections(runs[0]))
+        page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest, sections=experiment_sections(runs[0]),
+                            progress=draw)
         typer.echo(f"wrote {page}")
         return
-    page = build_report(runs, dest)
+    page = build_report(runs, dest, progress=draw)
     loaded = load_runs(runs, check=False)
     for name, notes in loaded.notes.items():  # files and manifest disagree: said, and left out
         for note in notes:
@@ -366,19 +355,20 @@ def sweep(
     players: int = typer.Option(4, "--players", help="Seats per game."),
     strategies: str = typer.Option("random", "--strategies", help="One strategy id per seat, comma separated, or one for all. Use scripted strategies for rule effects: random seats rarely react to a rule."),
     games: int = typer.Option(1000, "--games", help="Games per variant (in total over all seat orders)."),
-    seating: Seating = typer.Option(Seating.rotate, "--seating", help="rotate: every strategy in every seat equally often, on common game seeds; random: a seat order drawn per game; fixed: strategy k in seat k."),
+    seating: Seating = shared("seating", Seating.rotate),
     target: Optional[str] = typer.Option(None, "--target", help="STRATEGY=RATE: solve for the value of the first swept parameter that brings the strategy to the win rate (percent or fraction), with an interval from the paired data."),
-    seed: int = typer.Option(0, "--seed", help="Seed shared by every variant (common random numbers)."),
-    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
-    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
-    backend: Backend = typer.Option(Backend.loky, "--backend", help="Where chunks run: loky worker processes, threads, or a Dask cluster (with --scheduler)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://HOST:8786) for --backend dask."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", -1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Sweep folder (one run folder per variant, plus report/)."),
     resume: bool = typer.Option(False, "--resume",
                                 help="Complete the interrupted sweep in --out (the same options; a different sweep is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite",
                                    help="Replace the sweep in --out (its variant folders and report are deleted)."),
+    progress: bool = shared("progress", True),
 ) -> None:
     """Run parameter variants on common seeds and chart each metric against the parameter."""
     from analysis.report import build_report
@@ -409,15 +399,21 @@ def sweep(
             raise ConfigError(f"--target: strategy {sid!r} is not in this sweep: allowed "
                               f"{', '.join(dict.fromkeys(base.strategies))}")
         goal = (sid, r)
+    draw = _draw(progress)
     try:
         with terminate_as_interrupt():
-            run_sweep(base, v, out, resume=resume, overwrite=overwrite,
-                      on_variant=lambda i, n, name: typer.echo(f"variant {i + 1}/{n}: {name}", err=True))
+            run_sweep(base, v, out, resume=resume, overwrite=overwrite, progress=draw,
+                      on_variant=lambda i, n, name: _note(f"variant {i + 1}/{n}: {name}"))
     except KeyboardInterrupt as e:
         _interrupted(e, f"the sweep in {out} is incomplete; complete it with the same command and --resume")
     meta = read_sweep(out)
-    page = build_report([out / x["folder"] for x in meta["variants"]], out / "report",
-                        sections=sweep_sections(out, goal))
+    try:
+        with terminate_as_interrupt():
+            page = build_report([out / x["folder"] for x in meta["variants"]], out / "report",
+                                sections=sweep_sections(out, goal), progress=draw)
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the sweep's games in {out} are complete but its report was not written; write it with the "
+                        "same command and --resume")
     typer.echo(f"wrote {len(meta['variants'])} variants to {out}; report {page}")
 
 
@@ -431,15 +427,18 @@ def experiment(
     treat: Optional[str] = typer.Option(None, "--treat", help="Treatment of the focal player against the untreated control: field+n (coffee+1 = one more start Coffee)."),
     players: int = typer.Option(4, "--players", help="Seats per game."),
     games: int = typer.Option(2400, "--games", help="Games per arm in total over all seat orders."),
-    seed: int = typer.Option(0, "--seed", help="Seed shared by every arm (common random numbers)."),
-    seating: Seating = typer.Option(Seating.rotate, "--seating", help="rotate: every strategy in every seat equally often, on common game seeds; random: a seat order drawn per game; fixed: strategy k in seat k."),
-    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
-    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    seed: int = shared("seed", 0),
+    seating: Seating = shared("seating", Seating.rotate),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", -1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Experiment folder (one run folder per arm, plus report/)."),
     resume: bool = typer.Option(False, "--resume",
                                 help="Complete the interrupted experiment in --out (the same options; a different experiment is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the experiment in --out."),
+    progress: bool = shared("progress", True),
 ) -> None:
     """Effects by intervention: a control and its variants on common seeds in every seat order, reported as
     paired differences against the control (with the unpaired interval beside them)."""
@@ -451,21 +450,30 @@ def experiment(
     from sim.runner import terminate_as_interrupt
 
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
-                     batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=parse_set_options(set_),
-                     seating=_plain(seating))
+                     batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
+                     params=parse_set_options(set_), seating=_plain(seating))
     arms = plan_experiment(base, vary=vary, control=control, treat=treat)
 
     def on_arm(i: int, n: int, name: str) -> None:
         if i == 0:  # the folder and a resume are checked by now: a refusal stays one line
-            typer.echo(f"{len(arms)} arms, {arms[0].config.plan_for().describe()}", err=True)
-        typer.echo(f"arm {i + 1}/{n}: {name}", err=True)
+            _note(f"{len(arms)} arms, {arms[0].config.plan_for().describe()}")
+        _note(f"arm {i + 1}/{n}: {name}")
 
+    draw = _draw(progress)
     try:
         with terminate_as_interrupt():
-            run_experiment(arms, out, overwrite=overwrite, resume=resume, on_variant=on_arm)
+            run_experiment(arms, out, overwrite=overwrite, resume=resume, on_variant=on_arm, progress=draw)
     except KeyboardInterrupt as e:
         _interrupted(e, f"the experiment in {out} is incomplete; complete it with the same command and --resume")
-    page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out))
+    try:
+        with terminate_as_interrupt():
+            page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out),
+                                progress=draw)
+    except KeyboardInterrupt as e:
+        from shlex import quote
+
+        _interrupted(e, f"the experiment's games in {out} are complete but its report was not written; write it with: "
+                        f"meeplelab report {quote(str(out))} (or run the same command again with --resume)")
     typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); report {page}")
 
 
@@ -476,9 +484,12 @@ def tournament(
     strategies: str = typer.Option(..., "--strategies", help="Strategy ids to compare, comma separated (two or more)."),
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game, at least 2 (default: one per strategy)."),
     games: int = typer.Option(1000, "--games", help="Games per lineup (seat arrangement); every lineup plays the same seeds."),
-    seed: int = typer.Option(0, "--seed", help="Seed shared by every lineup (common random numbers)."),
-    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
-    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    seed: int = shared("seed", 0),
+    seating: Seating = shared("seating", Seating.rotate),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", -1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
     every_profile: bool = typer.Option(False, "--every-profile",
                                        help="Also play lineups where a strategy holds several seats (the metagame needs them at 3+ seats)."),
@@ -487,7 +498,7 @@ def tournament(
     overwrite: bool = typer.Option(False, "--overwrite",
                                    help="Replace the tournament in --out (its lineup folders are deleted)."),
     report: bool = typer.Option(True, "--report/--no-report", help="Write the tournament report into --out/report."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar per lineup."),
+    progress: bool = shared("progress", True),
 ) -> None:
     """Every seat arrangement (lineup) of the strategies on common seeds: win rate against the fair share,
     head-to-head, ratings, seat effect and the metagame (report in --out/report).
@@ -495,17 +506,25 @@ def tournament(
     from analysis.tournament import TERMINAL_COLUMNS, format_terminal
     from sim.core.params import parse_set_options
     from sim.runner import terminate_as_interrupt
-    from sim.tournament import run_tournament
+    from sim.tournament import read_tournament, report_hint, run_tournament
 
     ids = list(_strategies(strategies) or ())
     n = players if players is not None else len(ids)
     try:
         with terminate_as_interrupt():
             tables = run_tournament(game, ids, n, games, seed, out, batch_size=batch_size, n_jobs=n_jobs,
+                                    backend=_plain(backend), scheduler=scheduler, seating=_plain(seating),
                                     params=parse_set_options(set_), overwrite=overwrite, resume=resume,
-                                    every_profile=every_profile, progress=progress and sys.stderr.isatty(),
-                                    on_lineup=lambda i, k, u: typer.echo(f"lineup {i + 1}/{k}: {', '.join(u)}", err=True))
+                                    every_profile=every_profile, progress=_draw(progress), report=report,
+                                    on_lineup=lambda i, k, u: _note(f"lineup {i + 1}/{k}: {', '.join(u)}"))
     except KeyboardInterrupt as e:
+        try:
+            reporting = "report" in read_tournament(out)  # set once every lineup is played
+        except Exception:
+            reporting = False
+        if reporting:
+            _interrupted(e, f"the tournament's games in {out} are complete but its report was not written; write it "
+                            f"with: {report_hint(out)}")
         _interrupted(e, f"the tournament in {out} is incomplete; complete it with the same command and --resume")
     s = tables["summary"]
     lineups = tables["lineups"]["run"].n_unique()
@@ -527,9 +546,7 @@ def tournament(
         typer.echo(observed)
     typer.echo(f"\nwrote {out / 'summary.parquet'}, seats.parquet, pairwise.parquet and lineups.parquet")
     if report:
-        from analysis.tournament_report import build_tournament_report
-
-        typer.echo(f"report {build_tournament_report(out)}")
+        typer.echo(f"report {out / 'report' / 'report.html'}")
 
 
 @app.command()
@@ -542,17 +559,22 @@ def tune(
     games_per_trial: int = typer.Option(50, "--games-per-trial", help="Games per lineup for each candidate."),
     eval_games: int = typer.Option(200, "--eval-games", help="Games per lineup in the held-out evaluation (fresh seeds)."),
     players: int = typer.Option(2, "--players", help="Seats per game (the candidate sits in every seat in turn)."),
-    seed: int = typer.Option(0, "--seed", help="Run seed of the search; the evaluation uses seed + 1."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", 1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Folder for preset.toml, tune.json and search.json."),
     resume: bool = typer.Option(False, "--resume",
                                 help="Complete the interrupted tuning in --out (the same options; a different tuning is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the files in --out."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar (games)."),
+    progress: bool = shared("progress", True),
 ) -> None:
     """Search a strategy's arguments with Optuna on common seeds in all seat orders; write a preset
-    (--strategies heuristic:preset=OUT/preset.toml) and evaluate it on fresh seeds against the field and
-    the untuned strategy."""
+    (--strategies heuristic:preset=OUT/preset.toml) and evaluate it on fresh seeds (run seed --seed + 1)
+    against the field and the untuned strategy. Each (field member, seat) pair of a trial is one task for
+    --n-jobs workers."""
     from sim.core.params import parse_set_options
     from sim.runner import terminate_as_interrupt
     from sim.tune import summary_lines
@@ -568,8 +590,8 @@ def tune(
         with terminate_as_interrupt():
             res = run_tune(game, strategy, field, budget=budget, games_per_trial=games_per_trial, seed=seed,
                            players=players, eval_games=eval_games, params=parse_set_options(set_), out=out,
-                           overwrite=overwrite, resume=resume, progress=progress and sys.stderr.isatty(),
-                           log=lambda m: typer.echo(m, err=True))
+                           overwrite=overwrite, resume=resume, progress=_draw(progress), log=_note,
+                           n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, batch_size=batch_size)
     except KeyboardInterrupt as e:
         _interrupted(e, f"the tuning in {out} is incomplete; complete it with the same command and --resume")
     typer.echo(f"tuned {res.strategy}: {', '.join(f'{k}={v}' for k, v in res.best_args.items())}")
@@ -684,15 +706,20 @@ def robustness(
     out: Path = typer.Option(..., "--out", help="Robustness folder (design, points/, results, report/)."),
     games_per_lineup: Optional[int] = typer.Option(None, "--games-per-lineup",
                                                    help="Games per lineup at each design point (default: the study's)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the design and of every game (common random numbers)."),
-    n_jobs: int = typer.Option(1, "--n-jobs", help="Worker processes (design points in parallel)."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 4096),
+    n_jobs: int = shared("n_jobs", 1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     sobol_max: int = typer.Option(5, "--sobol-max", help="Most assumptions taken into the Sobol stage."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted run in --out (same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the robustness run in --out."),
+    progress: bool = shared("progress", True),
 ) -> None:
     """Which balance conclusions survive the assumed rule numbers: Morris screening then Sobol indices over
     the plausible ranges (sim/<game>/data/plausible.toml), scripted strategies in rotated seats on common
-    seeds; a verdict per conclusion in out/report/robustness.html and .md."""
+    seeds (--seed keys the design and every game); a verdict per conclusion in out/report/robustness.html
+    and .md. Each design point is one task for --n-jobs workers; a line per point when no bar is drawn."""
     from sim.core.errors import ConfigError
     from sim.robustness import run_robustness
     from sim.runner import terminate_as_interrupt
@@ -701,6 +728,8 @@ def robustness(
         raise ConfigError(f"--budget {budget}: must be a number of games >= 1")
     if n_jobs == 0 or n_jobs < -1:
         raise ConfigError(f"--n-jobs {n_jobs}: allowed -1 (all cores) or a number >= 1")
+    if batch_size < 1:
+        raise ConfigError(f"--batch-size {batch_size}: must be >= 1")
     if sobol_max < 1:
         raise ConfigError(f"--sobol-max {sobol_max}: must be >= 1")
     cmd = (f"meeplelab robustness --game {game} --budget {budget} --out {out} --seed {seed}"
@@ -708,9 +737,11 @@ def robustness(
            + (f" --sobol-max {sobol_max}" if sobol_max != 5 else ""))
     try:
         with terminate_as_interrupt():
+            draw = _draw(progress)
             res = run_robustness(game, out, budget, games=games_per_lineup, seed=seed, n_jobs=n_jobs,
-                                 resume=resume, overwrite=overwrite, sobol_max=sobol_max,
-                                 progress=lambda s: typer.echo(s, err=True), command=cmd)
+                                 resume=resume, overwrite=overwrite, sobol_max=sobol_max, batch_size=batch_size,
+                                 backend=_plain(backend), scheduler=scheduler, progress_bar=draw,
+                                 progress=None if draw else _note, command=cmd)
     except KeyboardInterrupt as e:
         _interrupted(e, f"the robustness run in {out} is incomplete; complete it with the same command and --resume")
     page = res["page"]
@@ -735,14 +766,21 @@ def balance(
     recheck: int = typer.Option(3, "--recheck", help="Best candidates re-played on fresh seeds."),
     recheck_factor: int = typer.Option(2, "--recheck-factor",
                                        help="The re-check plays this many times --games-per-lineup (narrower intervals)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the search and of its games (fresh seeds are derived)."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 4096),
+    n_jobs: int = shared("n_jobs", 1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     resume: bool = typer.Option(False, "--resume",
                                 help="Complete the interrupted balance search in --out (the same options; a different search is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the balance search in --out."),
+    progress: bool = shared("progress", True),
 ) -> None:
-    """Search rule numbers for designer targets on common seeds (Optuna), re-check the best on fresh seeds,
-    and propose a parameter set as a --set line and proposal.toml (simulate --config accepts it)."""
+    """Search rule numbers for designer targets on common seeds (Optuna; --seed keys the search and its games,
+    the fresh seeds of the re-check are derived from it), re-check the best on fresh seeds, and propose a
+    parameter set as a --set line and proposal.toml (simulate --config accepts it). Each lineup of a
+    candidate is one task for --n-jobs workers."""
     from sim.balance import run_balance
     from sim.core.errors import ConfigError
     from sim.core.params import parse_set_options
@@ -756,7 +794,8 @@ def balance(
         with terminate_as_interrupt():
             s = run_balance(game, list(vary), list(target), out, trials=trials, games=games_per_lineup, seed=seed,
                             recheck=recheck, recheck_factor=recheck_factor, fixed=parse_set_options(set_), overwrite=overwrite,
-                            resume=resume, progress=lambda m: typer.echo(m, err=True))
+                            resume=resume, progress=_note, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
+                            batch_size=batch_size, progress_bar=_draw(progress))
     except KeyboardInterrupt as e:
         _interrupted(e, f"the balance search in {out} is incomplete; complete it with the same command and --resume")
     p = s["proposal"]

@@ -64,21 +64,38 @@ def lineups(strategies: Sequence[str], players: int, *, every_profile: bool = Fa
     return [t for t in itertools.product(s, repeat=players) if set(t) == set(s)]
 
 
+SEATINGS = ("rotate",)
+
+
+def check_seating(seating: str | None) -> None:
+    """ConfigError unless ``seating`` is ``rotate`` (or None): a tournament's lineups are every seat
+    arrangement of the strategies, each on the same seeds, so its seats are rotated by construction;
+    ``random`` and ``fixed`` would confound a strategy with its seat (simulate takes them)."""
+    if seating not in (None, *SEATINGS):
+        raise ConfigError(f"--seating {seating}: a tournament plays every seat arrangement (lineup) on the same seeds, "
+                          "so its seating is always rotate; allowed: rotate (for random or fixed seats play one run "
+                          "with meeplelab simulate --seating)")
+
+
 def run_tournament(game: str, strategies: Sequence[str], players: int, games: int, seed: int, out: Path | str, *,
                    batch_size: int = 1024, n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
                    params: dict | None = None, overwrite: bool = False, resume: bool = False,
                    every_profile: bool = False, progress: bool = False,
-                   on_lineup: Callable[[int, int, tuple], None] | None = None) -> dict[str, pl.DataFrame]:
+                   on_lineup: Callable[[int, int, tuple], None] | None = None, seating: str = "rotate",
+                   report: bool = False) -> dict[str, pl.DataFrame]:
     """Play every lineup for ``games`` games each (games per lineup) and summarise.
 
     Lineup ``i`` is played into ``out/lineup-<i>``. With ``overwrite`` an earlier tournament in
     ``out`` is deleted first; with ``resume`` finished lineups are kept and the rest completed.
+    ``progress`` draws a bar of lineups and each lineup's games (:mod:`sim.progress`). With
+    ``report`` the report is written into ``out/report`` (:func:`write_report`) before the
+    tournament is marked ``complete``; ``tournament.json``'s ``report`` says whether it was.
 
     Returns:
         the tables of :func:`analysis.tournament.summarize` (also written as Parquet into ``out``).
 
     Raises:
-        ConfigError: bad strategies, players or parameters (before anything is written).
+        ConfigError: bad strategies, players, parameters or seating (before anything is written).
         RunFolderError: ``out`` holds another tournament (without ``overwrite``/``resume``), is not
             empty and not a tournament folder, an earlier lineup folder holds files other than a
             run's, or (``resume``) nothing to resume or the saved tournament differs from this one.
@@ -87,6 +104,7 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
     from analysis.tournament import summarize
 
     out = Path(out)
+    check_seating(seating)
     ups = lineups(strategies, players, every_profile=every_profile)
     base = RunConfig(game=game, players=players, strategies=tuple(ups[0]), games=games, seed=seed,
                      batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler, out=str(out),
@@ -102,15 +120,19 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
         check_runs_resumable(cfgs, "lineup")
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
+    from .progress import bar
+
     try:
-        for i, c in enumerate(cfgs):
-            if on_lineup:
-                on_lineup(i, len(cfgs), c.strategies)
-            folder = Path(c.out)
-            has = (folder / rf.MANIFEST).is_file()
-            if resume and has and rf.read_manifest(folder).get("status") == "complete":
-                continue
-            simulate(c, resume=resume and has, overwrite=overwrite, progress=progress)
+        with bar("tournament", len(cfgs), unit="lineups", on=progress) as lineups_bar:
+            for i, c in enumerate(cfgs):
+                if on_lineup:
+                    on_lineup(i, len(cfgs), c.strategies)
+                folder = Path(c.out)
+                has = (folder / rf.MANIFEST).is_file()
+                if not (resume and has and rf.read_manifest(folder).get("status") == "complete"):
+                    simulate(c, resume=resume and has, overwrite=overwrite, progress=progress,
+                             label=f"lineup {i + 1}/{len(cfgs)}")
+                lineups_bar.advance(1)
     except BaseException as e:
         meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
         rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
@@ -120,9 +142,60 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
 
     for name, df in tables.items():  # rounded and ordered: the same games give the same bytes
         write_table(df, out / f"{name}.parquet")
-    meta["status"] = "complete"
-    rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
+    if report:
+        write_report(out, progress=progress)
+    else:
+        meta["status"], meta["report"] = "complete", "not asked (--no-report)"
+        rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
     return tables
+
+
+def write_report(out: Path | str, dest: Path | str | None = None, *, progress: bool = False) -> Path:
+    """Write the tournament report (:func:`analysis.tournament_report.build_tournament_report`) and record
+    it in ``tournament.json``: while it is written ``status`` is ``reporting``; then ``complete`` with
+    ``report`` ``written``. Interrupted (Ctrl-C, SIGTERM) ``status`` is ``interrupted`` and ``report``
+    says it was not written and that the games are complete (``failed`` likewise on an error), so
+    ``meeplelab report OUT`` or the same command with ``--resume`` finishes it. A report written
+    elsewhere (``dest`` other than ``out/report``) leaves ``tournament.json`` as it was.
+
+    Returns:
+        the report page's path.
+
+    Raises:
+        RunFolderError: not a tournament folder, or its lineups hold no games.
+        KeyboardInterrupt: after recording it.
+    """
+    from analysis.tournament_report import build_tournament_report
+
+    out = Path(out)
+    meta = read_tournament(out)
+    own = dest is None or Path(dest).resolve() == (out / "report").resolve()
+    games_done = all((f / rf.MANIFEST).is_file() and rf.read_manifest(f).get("status") == "complete"
+                     for f in (out / f"lineup-{i:02d}" for i in range(len(meta.get("lineups") or []))))
+
+    def record(status: str, report: str) -> None:
+        if own and games_done:
+            meta["status"], meta["report"] = status, report
+            rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
+
+    record("reporting", "being written")
+    try:
+        page = build_tournament_report(out, dest, progress=progress)
+    except KeyboardInterrupt:
+        record("interrupted", "not written: interrupted while it was being written (the games are complete)")
+        raise
+    except BaseException as e:
+        record("failed", f"not written: {type(e).__name__} while it was being written (the games are complete)")
+        raise
+    record("complete", "written")
+    return page
+
+
+def report_hint(out: Path | str) -> str:
+    """How to finish a tournament whose games are complete but whose report is not written."""
+    from shlex import quote
+
+    return f"meeplelab report {quote(str(out))} (or run the same command again with --resume)"
 
 
 def read_tournament(out: Path | str) -> dict:
@@ -197,5 +270,5 @@ def _prepare_out(out: Path, *, overwrite: bool, resume: bool = False) -> None:
             shutil.rmtree(p)
 
 
-__all__ = ["LINEUP_DIR", "TABLE_FILES", "TOURNAMENT_FILE", "lineup_folders", "lineups", "read_tournament",
-           "run_tournament"]
+__all__ = ["LINEUP_DIR", "SEATINGS", "TABLE_FILES", "TOURNAMENT_FILE", "check_seating", "lineup_folders", "lineups",
+           "read_tournament", "report_hint", "run_tournament", "write_report"]
