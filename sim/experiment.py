@@ -198,7 +198,7 @@ def _check_param_axis(game: str, name: str, vary: str) -> None:
                           f"as {name}.ARGUMENT=v1,v2 (its arguments: {args}) against --control, or whole strategies "
                           f"as strategy={name},OTHER")
     close = difflib.get_close_matches(name, fields, n=3, cutoff=0.5)
-    params = (f"did you mean {', '.join(close)}?" if close else f"one of {len(fields)}: {', '.join(fields)}")
+    params = f"one of {len(fields)}: {', '.join(fields)}" + (f"; did you mean {', '.join(close)}?" if close else "")
     raise ConfigError(f"--vary {vary!r}: {name!r} is not a rule parameter of {game}; allowed: a rule parameter "
                       f"({params}), {forms}")
 

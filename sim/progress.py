@@ -150,7 +150,8 @@ def bar(label: str, total: float, *, done: float = 0, unit: str = "games", on: b
                     display.progress.stop()
                 finally:
                     _ACTIVE = None
-            else:
+            else:  # drawn once in its last state, then removed
+                display.progress.refresh()
                 display.progress.remove_task(task)
 
 
