@@ -478,9 +478,12 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
             # compile (or load) every kernel a chunk plays once here, so worker processes load them from the
             # on-disk cache instead of each compiling them at the same time (and the compile notice and its
             # progress are said once, here)
+            from strategies.registry import make_strategy
+
             from .warmup import warm_for_run
 
-            warm_for_run(run.game, cfg.players, cfg.seed, cfg.compiled)
+            warm_for_run(run.game, cfg.players, cfg.seed, cfg.compiled,
+                         [make_strategy(cfg.game, s) for s in run.seating.strategies(0)])
         t0 = time.perf_counter()
         played = 0
         try:
@@ -490,6 +493,11 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
                     results = []
                 elif client is not None:  # on the cluster, or here when it has no worker (said in one line)
                     results = _dask_results(client, cfg.scheduler, run, todo, str(out))
+                elif cfg.backend == "loky":  # the workers' initializer is told now whether the notice was said
+                    from .workers import loky_config
+
+                    with loky_config():  # read by Parallel when it starts; the generator runs on outside it
+                        results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
                 else:
                     results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
                 by_id = {c["id"]: c for c in manifest["chunks"]}

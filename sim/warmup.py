@@ -42,22 +42,25 @@ def warm(name: str, say=None) -> float:
     return time.perf_counter() - t0
 
 
-def warm_for_run(game, players: int, seed: int, compiled: bool = True) -> None:
+def warm_for_run(game, players: int, seed: int, compiled: bool = True, strategies=None) -> None:
     """Compile (or load) in this process every engine kernel a run of ``game`` (an engine instance) at
     ``players`` seats plays: the rule kernels (one random game) and, when ``compiled`` and the engine has
-    compiled play, its play kernel (one game of a compiled plan). The runner calls it before starting loky
-    workers, so they load the kernels from the on-disk cache instead of each compiling them at once, and the
-    compile notice and its progress are said once, here (:mod:`sim.jitcache`). Nothing is written; the games
-    of the run do not depend on it (their streams are keyed by game)."""
+    compiled play, its play kernel (one game in which every seat whose strategy in ``strategies`` plays
+    inside the kernel, a compiled plan or a heuristic with a compiled form, keeps it and every other seat
+    plays a compiled plan, so no Python-side search is played here). The runner calls it before starting
+    loky workers, so they load the kernels from the on-disk cache instead of each compiling them at once,
+    and the compile notice and its progress are said once, here (:mod:`sim.jitcache`). Nothing is written;
+    the games of the run do not depend on it (their streams are keyed by game)."""
     import numpy as np
 
     game.play_random(np.arange(1), seed, players)
     if compiled and game.compiled_play:
-        from sim.play import play_batch
+        from sim.play import play_batch, uses_compiled_play
         from strategies.plans import CompiledPlan, Plan
 
-        play_batch(game, [CompiledPlan(Plan("warmup"))] * players, np.arange(1), seed, compiled=True,
-                   log_turns=False, log_events=False)
+        given = list(strategies) if strategies is not None and len(strategies) == players else [None] * players
+        seats = [s if s is not None and uses_compiled_play(game, [s]) else CompiledPlan(Plan("warmup")) for s in given]
+        play_batch(game, seats, np.arange(1), seed, compiled=True, log_turns=False, log_events=False)
 
 
 def main(argv: list[str] | None = None) -> int:
