@@ -72,7 +72,8 @@ SHARED_OPTIONS = {
     "n_jobs": ("--n-jobs", "Parallel workers, -1 = all cores."),
     "backend": ("--backend", "Where the games run: loky worker processes, threads, or a Dask cluster (with --scheduler)."),
     "scheduler": ("--scheduler", "Dask scheduler address (tcp://HOST:8786); only with --backend dask."),
-    "batch_size": ("--batch-size", "Games advanced together (and per part file); the games do not depend on it."),
+    "batch_size": ("--batch-size", "Games advanced together in one batch (a run's part files hold whole batches); the "
+                                   "games do not depend on it."),
     "seed": ("--seed", "Run seed: every game's shuffles and decisions are keyed by it, so variants, arms and lineups "
                        "play on common seeds."),
     "progress": ("--progress/--no-progress", "Draw progress bars on stderr (only on a terminal; MEEPLELAB_PROGRESS=1 "

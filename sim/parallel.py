@@ -58,15 +58,21 @@ def map_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], *, n_jobs: int
     from .runner import _backend
 
     with _backend(SimpleNamespace(backend=backend, scheduler=scheduler, n_jobs=n_jobs)) as (jobs, client):
-        if client is not None:
-            from dask.distributed import as_completed
+        if client is not None:  # this client's futures, polled (as_completed and wait need a default client)
+            import time
 
             futures = {client.submit(fn, *args, pure=False): i for i, args in enumerate(tasks)}
+            pending = list(futures)
             try:
-                for f in as_completed(list(futures)):
-                    yield futures[f], f.result()
+                while pending:
+                    done = [f for f in pending if f.done()]
+                    pending = [f for f in pending if f not in done]
+                    for f in done:
+                        yield futures[f], f.result()
+                    if not done:
+                        time.sleep(0.05)
             finally:
-                for f in futures:
+                for f in pending:
                     f.cancel()
             return
         from joblib import Parallel, delayed

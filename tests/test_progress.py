@@ -189,6 +189,22 @@ def test_a_tuning_field_and_a_balance_candidate_give_the_same_games_on_any_n_job
     assert a.height == len(lineups) * 12 * 2 and a.equals(b)
 
 
+@pytest.mark.slow
+def test_study_tasks_give_the_same_games_on_loky_workers_and_a_dask_cluster():
+    from dask.distributed import LocalCluster
+
+    from sim.parallel import map_unordered
+    from sim.tune import play_field
+
+    one = play_field("toy", "always-draw", ["random"], 2, 20, 4)
+    assert np.array_equal(one, play_field("toy", "always-draw", ["random"], 2, 20, 4, n_jobs=2, backend="loky"))
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        got = play_field("toy", "always-draw", ["random"], 2, 20, 4, backend="dask", scheduler=cluster.scheduler_address)
+        assert np.array_equal(one, got)
+        assert sorted(map_unordered(divmod, [(7, 2), (9, 4)], backend="dask", scheduler=cluster.scheduler_address)) == \
+            [(0, (3, 1)), (1, (2, 1))]
+
+
 # --------------------------------------------------------------------------------------------- compile notice
 
 NOTICE = "compiling the rule kernels (first run on this machine or after a change: a few minutes; cached in "
