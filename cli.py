@@ -51,7 +51,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_print_versi
 
 
 class Seating(str, Enum):
-    """``--seating``: how strategies take the seats (sim.seating)."""
+    """``--seating``: how strategies take the seats (meeplelab.play.seating)."""
 
     rotate = "rotate"
     random = "random"
@@ -91,17 +91,17 @@ def shared(name: str, default=None, *, shown: str | None = None):
 
 
 def _draw(progress: bool) -> bool:
-    """Whether to draw progress bars (``--progress/--no-progress``, stderr a terminal; sim.progress.wanted)."""
-    from sim.jitcache import compile_progress
-    from sim.progress import wanted
+    """Whether to draw progress bars (``--progress/--no-progress``, stderr a terminal; meeplelab.play.progress.wanted)."""
+    from meeplelab.sim.jitcache import compile_progress
+    from meeplelab.play.progress import wanted
 
     compile_progress(progress)  # --no-progress: no compile progress line either (the notice is said anyway)
     return wanted(progress)
 
 
 def _note(text: str) -> None:
-    """A line on stderr, above the progress bars when they are drawn (sim.progress.note)."""
-    from sim.progress import note
+    """A line on stderr, above the progress bars when they are drawn (meeplelab.play.progress.note)."""
+    from meeplelab.play.progress import note
 
     note(text)
 
@@ -124,7 +124,7 @@ def user_errors(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
-        from sim.core.errors import UserError, environment_message, os_error_of
+        from meeplelab.sim.core.errors import UserError, environment_message, os_error_of
 
         try:
             _probe_writable(kw.get("out"))
@@ -148,7 +148,7 @@ def _probe_writable(out: Optional[Path]) -> None:
     import os
     import tempfile
 
-    from sim.core.errors import is_environment_error
+    from meeplelab.sim.core.errors import is_environment_error
 
     if out is None:
         return
@@ -186,7 +186,7 @@ def _bad_option_value(e: Exception) -> Optional[str]:
     says only 'Input should be a valid integer'); None for other usage errors."""
     from pydantic import ValidationError
 
-    from sim.core.errors import allowed_by
+    from meeplelab.sim.core.errors import allowed_by
 
     cause = e.__cause__
     if not isinstance(e, typer.BadParameter) or not isinstance(cause, ValidationError) or not cause.errors():
@@ -203,14 +203,14 @@ def _bad_option_value(e: Exception) -> Optional[str]:
 
 def _strategies(s: Optional[str]) -> Optional[tuple[str, ...]]:
     """``--strategies`` as ids: ``heuristic:vp=1,coins=0.3,random`` -> two ids (see split_strategies)."""
-    from sim.config import split_strategies
+    from meeplelab.play.config import split_strategies
 
     return None if s is None else split_strategies(s)
 
 
 def _interrupted(e: KeyboardInterrupt, what: str) -> None:
     """One line on stderr, then exit 130 (Ctrl-C) or 143 (SIGTERM)."""
-    from sim.runner import interrupt_exit_code
+    from meeplelab.play.runner import interrupt_exit_code
 
     typer.echo(f"interrupted: {what}", err=True)
     raise typer.Exit(interrupt_exit_code(e))
@@ -242,10 +242,10 @@ def simulate(
     progress: bool = shared("progress", True),
 ) -> None:
     """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml)."""
-    from sim.config import RunConfig, load_toml
-    from sim.core.params import parse_set_options
-    from sim.runner import simulate as run
-    from sim.runner import terminate_as_interrupt
+    from meeplelab.play.config import RunConfig, load_toml
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import simulate as run
+    from meeplelab.play.runner import terminate_as_interrupt
 
     if config is None and resume and game is None and out is not None and (out / "run.toml").is_file():
         config = out / "run.toml"  # --resume alone: the run's own config
@@ -278,7 +278,7 @@ def simulate(
     if "out" not in base:
         _fail("--out is required: the run folder to write")
     cfg = RunConfig.from_dict(base)
-    from sim.plan import resolve
+    from meeplelab.play.plan import resolve
 
     resolve(cfg).game  # bad input (content files too) is reported in one line before anything else is said
     # the compile notice (sim/jitcache.py) is said when numba really starts compiling, after every check
@@ -301,21 +301,21 @@ def report(
     progress: bool = shared("progress", True),
 ) -> None:
     """Write a balance report (HTML and Markdown with charts) for one or more run folders or a tournament."""
-    from analysis.report import build_report
+    from meeplelab.analysis.report import build_report
 
-    from analysis.load import load_runs
-    from analysis.metrics import games_needed_summary
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.metrics import games_needed_summary
 
     draw = _draw(progress)
     if len(runs) == 1 and (runs[0] / "tournament.json").is_file():
-        from sim.tournament import write_report  # the tournament's own report: recorded in tournament.json
+        from meeplelab.play.tournament import write_report  # the tournament's own report: recorded in tournament.json
 
         typer.echo(f"wrote {write_report(runs[0], out, progress=draw)}")
         return
     dest = out if out is not None else runs[0] / "report"
     if len(runs) == 1 and (runs[0] / "experiment.json").is_file():  # an experiment folder: its own report
-        from analysis.experiment import experiment_sections
-        from sim.experiment import read_experiment
+        from meeplelab.analysis.experiment import experiment_sections
+        from meeplelab.play.experiment import read_experiment
 
         meta = read_experiment(runs[0])
         page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest, sections=experiment_sections(runs[0]),
@@ -327,7 +327,7 @@ def report(
     for name, notes in loaded.notes.items():  # files and manifest disagree: said, and left out
         for note in notes:
             typer.echo(f"warning: run {name}: {note}", err=True)
-    from analysis.versions import pooled_sentence, version_line, versions
+    from meeplelab.analysis.versions import pooled_sentence, version_line, versions
 
     vs = versions(loaded)
     typer.echo(f"wrote {page}")
@@ -341,7 +341,7 @@ def report(
     need = games_needed_summary(loaded.games)
     typer.echo(f"games needed: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} point; "
                f"{need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd {need['vp_sd']:.1f})")
-    from analysis.report import _observed_need
+    from meeplelab.analysis.report import _observed_need
 
     observed = _observed_need(load_runs(runs, check=False)).strip()
     if observed:
@@ -372,14 +372,14 @@ def sweep(
     progress: bool = shared("progress", True),
 ) -> None:
     """Run parameter variants on common seeds and chart each metric against the parameter."""
-    from analysis.report import build_report
-    from analysis.sweep import sweep_sections
-    from sim.config import RunConfig
-    from sim.core.params import parse_set_options
-    from sim.runner import terminate_as_interrupt
-    from sim.sweep import parse_vary, read_sweep, run_sweep
+    from meeplelab.analysis.report import build_report
+    from meeplelab.analysis.sweep import sweep_sections
+    from meeplelab.play.config import RunConfig
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import terminate_as_interrupt
+    from meeplelab.play.sweep import parse_vary, read_sweep, run_sweep
 
-    from sim.core.errors import ConfigError
+    from meeplelab.sim.core.errors import ConfigError
 
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or ("random",), games=games,
                      seed=seed, batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
@@ -443,12 +443,12 @@ def experiment(
 ) -> None:
     """Effects by intervention: a control and its variants on common seeds in every seat order, reported as
     paired differences against the control (with the unpaired interval beside them)."""
-    from analysis.experiment import experiment_sections
-    from analysis.report import build_report
-    from sim.config import RunConfig
-    from sim.core.params import parse_set_options
-    from sim.experiment import plan_experiment, run_experiment
-    from sim.runner import terminate_as_interrupt
+    from meeplelab.analysis.experiment import experiment_sections
+    from meeplelab.analysis.report import build_report
+    from meeplelab.play.config import RunConfig
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.experiment import plan_experiment, run_experiment
+    from meeplelab.play.runner import terminate_as_interrupt
 
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
                      batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
@@ -504,10 +504,10 @@ def tournament(
     """Every seat arrangement (lineup) of the strategies on common seeds: win rate against the fair share,
     head-to-head, ratings, seat effect and the metagame (report in --out/report).
     """
-    from analysis.tournament import TERMINAL_COLUMNS, format_terminal
-    from sim.core.params import parse_set_options
-    from sim.runner import terminate_as_interrupt
-    from sim.tournament import read_tournament, report_hint, run_tournament
+    from meeplelab.analysis.tournament import TERMINAL_COLUMNS, format_terminal
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import terminate_as_interrupt
+    from meeplelab.play.tournament import read_tournament, report_hint, run_tournament
 
     ids = list(_strategies(strategies) or ())
     n = players if players is not None else len(ids)
@@ -534,10 +534,10 @@ def tournament(
     typer.echo(format_terminal(s.select(TERMINAL_COLUMNS)))
     typer.echo("(games: games a strategy sat in; seat_results: its seats' outcomes; win_rate: share of its "
                "seat-results won, 95% Wilson interval win_low..win_high; x_fair: win_rate / fair)")
-    from analysis.load import load_runs
-    from analysis.report import _observed_need
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.report import _observed_need
 
-    from analysis.tournament import given_ids
+    from meeplelab.analysis.tournament import given_ids
 
     lineup_runs = load_runs(sorted(p for p in out.glob("lineup-*") if p.is_dir()), check=False)
     observed = _observed_need(lineup_runs).strip()
@@ -576,10 +576,10 @@ def tune(
     (--strategies heuristic:preset=OUT/preset.toml) and evaluate it on fresh seeds (run seed --seed + 1)
     against the field and the untuned strategy. Each (field member, seat) pair of a trial is one task for
     --n-jobs workers."""
-    from sim.core.params import parse_set_options
-    from sim.runner import terminate_as_interrupt
-    from sim.tune import summary_lines
-    from sim.tune import tune as run_tune
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import terminate_as_interrupt
+    from meeplelab.studies.tune import summary_lines
+    from meeplelab.studies.tune import tune as run_tune
 
     if players < 2:
         _fail(f"--players {players}: tuning needs at least 2 seats")
@@ -609,7 +609,7 @@ def replay(
     game_id: int = typer.Option(..., "--game-id", help="Game index within the run."),
 ) -> None:
     """Print one logged game turn by turn, in words a player recognises."""
-    from analysis.replay import replay_text
+    from meeplelab.analysis.replay import replay_text
 
     for line in replay_text(run, game_id):
         typer.echo(line)
@@ -633,8 +633,8 @@ def export(
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an earlier export in --out."),
 ) -> None:
     """Write a run's games, turns and events tables as CSV, JSON or Parquet files (only the parts its manifest lists)."""
-    from analysis.export import export_run
-    from sim.runfolder import TABLES
+    from meeplelab.analysis.export import export_run
+    from meeplelab.play.runfolder import TABLES
 
     dest = out if out is not None else run / f"export-{fmt.value}"
     for path in export_run(run, dest, fmt.value, tables=tuple(table) if table else TABLES, overwrite=overwrite):
@@ -655,9 +655,9 @@ def bench(
 ) -> None:
     """Measure games/s, batch and n_jobs scaling, peak memory, Parquet bytes per game, a profile and the
     sweep at scale; stores rows in results.json beside --out and renders the Markdown from all of them."""
-    from benchmarks.bench import PARTS
-    from benchmarks.bench import main as bench_main
-    from sim.core.errors import ConfigError
+    from meeplelab.benchmarks.bench import PARTS
+    from meeplelab.benchmarks.bench import main as bench_main
+    from meeplelab.sim.core.errors import ConfigError
 
     bad = [x for x in only.split(",") if x and x not in PARTS]
     if bad:
@@ -674,7 +674,7 @@ def bench(
 @app.command("games")
 def games_cmd() -> None:
     """List the games."""
-    from sim.registry import available_games, get_game_class
+    from meeplelab.sim.registry import available_games, get_game_class
 
     for name in available_games():
         try:
@@ -688,8 +688,8 @@ def games_cmd() -> None:
 @user_errors
 def strategies_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
     """List the strategies for a game, with their arguments."""
-    from sim.registry import get_game_class
-    from strategies.registry import strategies_for
+    from meeplelab.sim.registry import get_game_class
+    from meeplelab.strategies.registry import strategies_for
 
     get_game_class(game)
     for s in strategies_for(game):
@@ -721,9 +721,9 @@ def robustness(
     the plausible ranges (sim/<game>/data/plausible.toml), scripted strategies in rotated seats on common
     seeds (--seed keys the design and every game); a verdict per conclusion in out/report/robustness.html
     and .md. Each design point is one task for --n-jobs workers; a line per point when no bar is drawn."""
-    from sim.core.errors import ConfigError
-    from sim.robustness import run_robustness
-    from sim.runner import terminate_as_interrupt
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.studies.robustness import run_robustness
+    from meeplelab.play.runner import terminate_as_interrupt
 
     if budget < 1:
         raise ConfigError(f"--budget {budget}: must be a number of games >= 1")
@@ -782,10 +782,10 @@ def balance(
     the fresh seeds of the re-check are derived from it), re-check the best on fresh seeds, and propose a
     parameter set as a --set line and proposal.toml (simulate --config accepts it). Each lineup of a
     candidate is one task for --n-jobs workers."""
-    from sim.balance import run_balance
-    from sim.core.errors import ConfigError
-    from sim.core.params import parse_set_options
-    from sim.runner import terminate_as_interrupt
+    from meeplelab.studies.balance import run_balance
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import terminate_as_interrupt
 
     if recheck < 1:
         raise ConfigError(f"--recheck {recheck}: must be >= 1")
@@ -816,8 +816,8 @@ def balance(
 def params_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
     """List every rule parameter of a game: default, unit, source or assumption ID, and for assumptions the
     plausible range and its reason (sim/<game>/data/plausible.toml)."""
-    from sim.core.params import describe
-    from sim.registry import get_game_class
+    from meeplelab.sim.core.params import describe
+    from meeplelab.sim.registry import get_game_class
 
     cls = get_game_class(game)
     ranges = _plausible_or_none(cls)
@@ -830,8 +830,8 @@ def params_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
 
 def _plausible_or_none(cls) -> dict:
     """The game's plausible ranges (``sim/plausible.py``), or {} for a game without a plausible.toml."""
-    from sim.core.errors import ConfigError
-    from sim.plausible import load_plausible, plausible_path
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.sim.plausible import load_plausible, plausible_path
 
     if not plausible_path(cls).is_file():
         return {}
@@ -859,7 +859,7 @@ def main() -> None:
     except RuntimeError as e:
         if "no locator available" not in str(e):
             raise
-        from sim.jitcache import no_cache_message  # numba could not cache a kernel anywhere
+        from meeplelab.sim.jitcache import no_cache_message  # numba could not cache a kernel anywhere
 
         typer.echo(f"error: {no_cache_message()}", err=True)
         sys.exit(2)

@@ -1,7 +1,7 @@
 """numba's on-disk kernel cache: never stale, and always somewhere writable.
 
 Rule kernels are compiled with ``@njit(cache=True)``. numba checks a cached kernel against its own
-source file only, so editing a module the kernel imports (a constant in :mod:`sim.core.rng`, a helper
+source file only, so editing a module the kernel imports (a constant in :mod:`meeplelab.sim.core.rng`, a helper
 kernel in another file) would leave the cached machine code running the old way. :func:`install`
 (called when :mod:`sim` is imported, before any kernel module) makes every cache locator key a
 kernel of this project by the sha256 of the source files its module imports, directly or through
@@ -22,7 +22,7 @@ once per process on stderr, naming the folder the machine code will be cached in
 (:func:`compile_notice`), so a compile of several minutes never runs silently, whatever the command
 (the CLI, the API, a notebook). It is said when numba really starts compiling, so a one-line error
 about the input always comes first. While it compiles, :data:`COMPILES` shows which function and how
-many have compiled so far (a row of the progress display of :mod:`sim.progress` when one is drawn,
+many have compiled so far (a row of the progress display of :mod:`meeplelab.play.progress` when one is drawn,
 else one line rewritten in place on a terminal or in a notebook, erased at the end); in a pipe or a
 log only the notice is said. A loky worker whose parent said the notice says nothing
 (:func:`worker_mode`): one notice per command.
@@ -307,10 +307,10 @@ _WORKER = False  # a worker process: the notice at most, never the in-place prog
 
 
 def worker_mode(parent_noticed: bool) -> None:
-    """Called in every loky worker (:func:`sim.workers.watch_parent`): a worker never draws the in-place
+    """Called in every loky worker (:func:`meeplelab.play.workers.watch_parent`): a worker never draws the in-place
     compile progress line (several workers would write over each other), and says no notice when its
     parent already said one (the parent compiles every kernel a chunk needs before starting workers,
-    :func:`sim.warmup.warm_for_run`, so a worker only loads them; one notice per command)."""
+    :func:`meeplelab.play.warmup.warm_for_run`, so a worker only loads them; one notice per command)."""
     global _WORKER, _QUIET, _NOTICED
     _WORKER = True
     if parent_noticed:
@@ -319,7 +319,7 @@ def worker_mode(parent_noticed: bool) -> None:
 
 class _CompileProgress:
     """Which project function numba is compiling and how many it compiled in this process, drawn while it
-    compiles: as a row of the live progress display of :mod:`sim.progress` when one is drawn, else as one
+    compiles: as a row of the live progress display of :mod:`meeplelab.play.progress` when one is drawn, else as one
     line rewritten in place on a terminal (or in a notebook, or when ``MEEPLELAB_PROGRESS=1``) and erased
     when the compile ends. Elsewhere (a pipe, a log) only the notice is said. numba gives no total: the
     count of functions that will compile is not known before they compile."""
@@ -349,7 +349,7 @@ class _CompileProgress:
             return False
 
     def _row(self, state: str, name: str) -> bool:
-        mod = sys.modules.get("sim.progress")  # never imported here: rich stays out of a plain import of sim
+        mod = sys.modules.get("meeplelab.play.progress")  # never imported here: rich stays out of a plain import of sim
         return bool(mod is not None and mod._compile_row(state, self.count, name))
 
     def _draw(self, name: str, final: bool = False) -> None:

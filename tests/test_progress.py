@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import cli
+from meeplelab import cli
 from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,7 +115,7 @@ def test_an_unknown_experiment_axis_is_named_with_what_is_allowed_even_with_cont
 # ----------------------------------------------------------------------------------------- progress helper
 
 def test_bars_nest_into_one_display_and_notes_print_above_them(capsys, monkeypatch):
-    from sim import progress
+    from meeplelab.play import progress
 
     monkeypatch.setenv(progress.ENV, "1")
     with progress.bar("sweep", 2, unit="variants", on=True) as outer:
@@ -133,7 +133,7 @@ def test_bars_nest_into_one_display_and_notes_print_above_them(capsys, monkeypat
 
 
 def test_progress_is_off_with_the_flag_or_env_and_when_not_a_terminal(capsys, monkeypatch):
-    from sim import progress
+    from meeplelab.play import progress
 
     monkeypatch.delenv(progress.ENV, raising=False)
     assert progress.wanted(True) is False  # pytest's stderr is not a terminal
@@ -173,10 +173,10 @@ def test_sweep_draws_variants_games_and_report_bars_when_forced_and_nothing_with
 # -------------------------------------------------------------------------------------------- parallel tasks
 
 def test_a_tuning_field_and_a_balance_candidate_give_the_same_games_on_any_n_jobs_and_backend():
-    from sim.registry import get_game_class
-    from sim.robustness import evaluate_lineups
-    from sim.tune import play_field
-    from analysis.conclusions import study_for
+    from meeplelab.sim.registry import get_game_class
+    from meeplelab.studies.robustness import evaluate_lineups
+    from meeplelab.studies.tune import play_field
+    from meeplelab.analysis.conclusions import study_for
 
     one = play_field("toy", "always-draw", ["random", "slow-random:ms=0"], 2, 30, 3, batch_size=7)
     two = play_field("toy", "always-draw", ["random", "slow-random:ms=0"], 2, 30, 3, n_jobs=2, backend="threading")
@@ -193,8 +193,8 @@ def test_a_tuning_field_and_a_balance_candidate_give_the_same_games_on_any_n_job
 def test_study_tasks_give_the_same_games_on_loky_workers_and_a_dask_cluster():
     from dask.distributed import LocalCluster
 
-    from sim.parallel import map_unordered
-    from sim.tune import play_field
+    from meeplelab.play.parallel import map_unordered
+    from meeplelab.studies.tune import play_field
 
     one = play_field("toy", "always-draw", ["random"], 2, 20, 4)
     assert np.array_equal(one, play_field("toy", "always-draw", ["random"], 2, 20, 4, n_jobs=2, backend="loky"))
@@ -237,7 +237,7 @@ def _api_run(out: Path, **env) -> str:
     """stderr of a simulate through the API (as a notebook calls it), with INFO logging on stderr."""
     script = ("import logging, sys\n"
               "logging.basicConfig(level=logging.INFO, stream=sys.stderr, format='log: %(message)s')\n"
-              "import tests.toygame\nfrom sim.config import RunConfig\nfrom sim.runner import simulate\n"
+              "import tests.toygame\nfrom meeplelab.play.config import RunConfig\nfrom meeplelab.play.runner import simulate\n"
               "simulate(RunConfig(game='toy', players=2, strategies=('random',), games=8, batch_size=4, n_jobs=1, "
               f"out={str(out)!r}))\n")
     r = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=_env(**env), capture_output=True, timeout=900)
@@ -266,7 +266,7 @@ def test_loky_workers_say_no_second_notice_on_a_cold_cache(tmp_path):
 
 SLOW_REPORT = (
     "import sys, threading\nfrom pathlib import Path\nMARK = Path(sys.argv.pop(1))\nimport tests.toygame\n"
-    "import analysis.report as R\norig = R._write_report\n"
+    "import meeplelab.analysis.report as R\norig = R._write_report\n"
     "def held(*a, **k):\n"
     "    MARK.write_text('writing')\n"
     "    threading.Event().wait(600)  # until the test's SIGINT\n"

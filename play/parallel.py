@@ -1,10 +1,10 @@
 """Independent game-playing tasks on the backends the runner uses: loky processes, threads, a Dask cluster.
 
-:func:`sim.runner.simulate` plays a run's chunks; the studies play other units of work: a robustness
-design point (:mod:`sim.robustness`), a balance candidate's lineups (:mod:`sim.balance`), a tuning
-trial's (field member, seat) pairs (:mod:`sim.tune`). :func:`map_unordered` runs such tasks with the
+:func:`meeplelab.play.runner.simulate` plays a run's chunks; the studies play other units of work: a robustness
+design point (:mod:`meeplelab.studies.robustness`), a balance candidate's lineups (:mod:`meeplelab.studies.balance`), a tuning
+trial's (field member, seat) pairs (:mod:`meeplelab.studies.tune`). :func:`map_unordered` runs such tasks with the
 same ``--n-jobs`` / ``--backend`` / ``--scheduler`` meaning as a run (the connection and the loky
-workers that end with their parent come from :func:`sim.runner._backend`), and yields each result
+workers that end with their parent come from :func:`meeplelab.play.runner._backend`), and yields each result
 with its task index as it finishes. Every task's games are keyed by what they are (seed, game,
 lineup), never by the task or worker that plays them, so the results are the same for any
 ``n_jobs`` and backend; callers put them back in task order.
@@ -15,12 +15,12 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Sequence
 
-from .config import BACKENDS, check_scheduler
-from .core.errors import ConfigError
+from meeplelab.play.config import BACKENDS, check_scheduler
+from meeplelab.sim.core.errors import ConfigError
 
 
 def check_backend(backend: str, scheduler: str | None, n_jobs: int) -> None:
-    """The checks :class:`sim.config.RunConfig` makes of the three options, for a study's tasks.
+    """The checks :class:`meeplelab.play.config.RunConfig` makes of the three options, for a study's tasks.
 
     Raises:
         ConfigError: an unknown backend, dask without a scheduler, a scheduler without dask, or
@@ -55,7 +55,7 @@ def map_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], *, n_jobs: int
         for i, args in enumerate(tasks):
             yield i, fn(*args)
         return
-    from .runner import _backend
+    from meeplelab.play.runner import _backend
 
     with _backend(SimpleNamespace(backend=backend, scheduler=scheduler, n_jobs=n_jobs)) as (jobs, client):
         if client is not None:  # this client's futures, polled (as_completed and wait need a default client)

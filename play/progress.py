@@ -9,14 +9,14 @@ they look and behave alike (``docs/architecture.md``, "Progress and the compile 
   codes), ``0`` never draws.
 - :func:`bar` is a context manager yielding a :class:`Bar` (``advance``, ``update``). The first bar
   opened starts one rich live display on stderr; a bar opened while one is live (a sweep's variant
-  bar, then each variant's games bar from :func:`sim.runner.simulate`) is added as a row of the same
+  bar, then each variant's games bar from :func:`meeplelab.play.runner.simulate`) is added as a row of the same
   display and removed when its ``with`` block ends, so nesting never raises rich's "only one live
   display" error and the inner bar needs no flag of its own.
 - :func:`note` prints one line on stderr, above the bars while they are drawn (rich keeps the display
   below it), or plainly when nothing is drawn: the "variant 2/4: ..." lines of the commands.
-- While a display is live, the numba compile progress of :mod:`sim.jitcache` (which kernel, how many
+- While a display is live, the numba compile progress of :mod:`meeplelab.sim.jitcache` (which kernel, how many
   functions so far) is one more row of it (:func:`_compile_row`); with no display the compile notice
-  draws its own line (see :mod:`sim.jitcache`).
+  draws its own line (see :mod:`meeplelab.sim.jitcache`).
 
 Nothing here changes what is played or written: a bar only counts.
 """
@@ -171,7 +171,7 @@ def note(text: str) -> None:
 
 
 def _compile_row(state: str, count: int, name: str) -> bool:
-    """The compile progress of :mod:`sim.jitcache` as a row of the live display; returns False when no display
+    """The compile progress of :mod:`meeplelab.sim.jitcache` as a row of the live display; returns False when no display
     is live (jitcache then draws its own line). ``state``: ``start`` / ``tick`` / ``end`` of a top-level
     compile; ``count``: functions compiled so far in this process; ``name``: the function now compiling."""
     with _LOCK:

@@ -1,6 +1,6 @@
 """Global sensitivity of balance conclusions to the assumed rule numbers (``meeplelab robustness``).
 
-The factors are the assumed parameters that vary in their plausible ranges (:mod:`sim.plausible`),
+The factors are the assumed parameters that vary in their plausible ranges (:mod:`meeplelab.sim.plausible`),
 in unit coordinates. Two stages, both from SALib (Morris is not in scipy.stats.qmc; see
 ``docs/robustness.md``):
 
@@ -13,7 +13,7 @@ in unit coordinates. Two stages, both from SALib (Morris is not in scipy.stats.q
    excludes 0 for some conclusion (at most ``sobol_max``, largest normalised ``mu*`` first), the
    other factors held at their defaults.
 
-Each design point is one rule variant; it is played as the study's panels (:mod:`sim.panels`,
+Each design point is one rule variant; it is played as the study's panels (:mod:`meeplelab.play.panels`,
 every lineup on the same seeds, and the same seeds at every point: common random numbers across
 the whole design, so differences between points are not seed noise). Point 0 is the default rules.
 
@@ -41,11 +41,11 @@ from typing import Any, Callable
 import numpy as np
 import polars as pl
 
-from . import runfolder as rf
-from .core.errors import ConfigError, RunFolderError
-from .core.params import apply_overrides
-from .parallel import map_unordered
-from .plausible import Range, format_value, load_plausible
+from meeplelab.play import runfolder as rf
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.play.parallel import map_unordered
+from meeplelab.sim.plausible import Range, format_value, load_plausible
 
 META = "robustness.json"
 LEVELS = 4
@@ -99,7 +99,7 @@ def plan(game: str, budget: int, *, games: int | None = None, seed: int = 0, stu
         ConfigError: budget too small for point 0 and two Morris trajectories (the minimum named),
             games < 1, or no factor varies.
     """
-    from analysis.conclusions import study_for
+    from meeplelab.analysis.conclusions import study_for
     from SALib.sample import morris as morris_sample
 
     study = study or study_for(game)
@@ -128,8 +128,8 @@ def _overrides(ranges: dict[str, Range], point: dict[str, float]) -> dict[str, A
 
 
 def evaluate_point(game_cls, overrides: dict, lineups, games: int, seed: int, batch_size: int = 4096) -> pl.DataFrame:
-    """Play the study's lineups under ``overrides`` (values, not unit coordinates); see :func:`sim.panels.play_lineups`."""
-    from .panels import play_lineups
+    """Play the study's lineups under ``overrides`` (values, not unit coordinates); see :func:`meeplelab.play.panels.play_lineups`."""
+    from meeplelab.play.panels import play_lineups
 
     params = apply_overrides(game_cls.Params(), overrides)
     return play_lineups(game_cls(params=params), lineups, games, seed, batch_size=batch_size)
@@ -144,8 +144,8 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
     ``command`` as the line that reproduces it); returns ``{"json": results, "points": per point, "page": html}``.
 
     ``progress(line)`` is called after each design point; ``progress_bar`` draws a bar of points per stage
-    (:mod:`sim.progress`). ``n_jobs``, ``backend`` and ``scheduler`` say where the points are played
-    (:func:`sim.parallel.map_unordered`); the results do not depend on them, nor on ``batch_size``.
+    (:mod:`meeplelab.play.progress`). ``n_jobs``, ``backend`` and ``scheduler`` say where the points are played
+    (:func:`meeplelab.play.parallel.map_unordered`); the results do not depend on them, nor on ``batch_size``.
 
     Raises:
         ConfigError: bad budget/games/ranges (before anything is written).
@@ -153,14 +153,14 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
             not a robustness folder, or (resume) holds a different design.
         KeyboardInterrupt: after marking ``robustness.json`` ``interrupted`` (finished points are kept).
     """
-    from analysis.conclusions import study_for
-    from sim.registry import get_game_class
+    from meeplelab.analysis.conclusions import study_for
+    from meeplelab.sim.registry import get_game_class
 
     out = Path(out)
     study = study or study_for(game)
     ranges = ranges if ranges is not None else load_plausible(game, study.plausible)
     cls = get_game_class(game)
-    from .parallel import check_backend
+    from meeplelab.play.parallel import check_backend
 
     check_backend(backend, scheduler, n_jobs)
     d = plan(game, budget, games=games, seed=seed, study=study, ranges=ranges, sobol_max=sobol_max)
@@ -194,15 +194,15 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
         d.status = "failed"
         _save(out, d)
         raise
-    from analysis.robustness import analyse
+    from meeplelab.analysis.robustness import analyse
 
     res = analyse(d, study, ranges, tables)
-    from analysis.tables import canonical_json, write_table
+    from meeplelab.analysis.tables import canonical_json, write_table
 
     res["json"] = canonical_json(res["json"])  # rounded: the same games give the same bytes
     rf.write_atomic(out / "results.json", json.dumps(res["json"], indent=1, default=float).encode())
     write_table(res["points"], out / "conclusions.parquet")
-    from analysis.robustness_report import build
+    from meeplelab.analysis.robustness_report import build
 
     res["page"] = build(out, res["json"], command)
     return res
@@ -210,7 +210,7 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
 
 def evaluate_lineups(game_cls, overrides: dict, lineups, games: int, seed: int, batch_size: int = 4096, *,
                      n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None) -> pl.DataFrame:
-    """:func:`evaluate_point` with each lineup played as its own task (:func:`sim.parallel.map_unordered`):
+    """:func:`evaluate_point` with each lineup played as its own task (:func:`meeplelab.play.parallel.map_unordered`):
     the same frame (``lineup`` indexes ``lineups``; sorted by lineup, game, seat) for any ``n_jobs`` and
     backend, since every game is keyed by (seed, game) and its lineup, not by the batch it is played in.
 
@@ -219,7 +219,7 @@ def evaluate_lineups(game_cls, overrides: dict, lineups, games: int, seed: int, 
     """
     if (n_jobs == 1 and backend != "dask") or len(lineups) == 1:
         return evaluate_point(game_cls, overrides, lineups, games, seed, batch_size)
-    from .shipping import collect
+    from meeplelab.play.shipping import collect
 
     if backend == "loky":
         _warm(game_cls, lineups, seed)
@@ -234,8 +234,8 @@ def evaluate_lineups(game_cls, overrides: dict, lineups, games: int, seed: int, 
 
 def _warm(cls, lineups, seed: int) -> None:
     """Compile (or load) the rule kernels here at every seat count of ``lineups`` before loky workers start
-    (:func:`sim.warmup.warm_for_run`): the workers load them, and the compile notice is said once."""
-    from .warmup import warm_for_run
+    (:func:`meeplelab.play.warmup.warm_for_run`): the workers load them, and the compile notice is said once."""
+    from meeplelab.play.warmup import warm_for_run
 
     game = cls()
     for players in sorted({len(lu.strategies) for lu in lineups}):
@@ -243,7 +243,7 @@ def _warm(cls, lineups, seed: int) -> None:
 
 
 def _point_task(regs, cls, overrides, lineups, games: int, seed: int, batch_size: int):
-    """One design point in a worker: install what the parent registered (sim/shipping.py), then play it."""
+    """One design point in a worker: install what the parent registered (play/shipping.py), then play it."""
     if regs is not None:
         regs.install()
     return evaluate_point(cls, overrides, lineups, games, seed, batch_size)
@@ -251,7 +251,7 @@ def _point_task(regs, cls, overrides, lineups, games: int, seed: int, batch_size
 
 def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, stage, *, backend: str = "loky",
                  scheduler: str | None = None, progress_bar: bool = False) -> None:
-    from .progress import bar
+    from meeplelab.play.progress import bar
 
     pts = d.points()
     lo = 0 if stage == "morris" else 1 + len(d.morris_X)
@@ -262,9 +262,9 @@ def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, st
     t0, n = time.perf_counter(), 0
     regs = None
     if n_jobs != 1 or backend == "dask":
-        from .shipping import collect
+        from meeplelab.play.shipping import collect
 
-        # what the parent registered outside the built-in modules goes with every task (sim/shipping.py)
+        # what the parent registered outside the built-in modules goes with every task (play/shipping.py)
         regs = collect(d.game, [s for lu in study.lineups for s in lu.strategies],
                        [lu.treatment for lu in study.lineups if lu.treatment])
     if len(todo) > 1 and backend == "loky" and n_jobs != 1:  # compiled once here, loaded by the workers
@@ -293,7 +293,7 @@ def _load_points(out, d: Design) -> list[pl.DataFrame | None]:
 
 def _plan_sobol(d: Design, study, ranges, tables) -> None:
     """Choose the Sobol factors from the Morris results and the base sample size that fits the budget."""
-    from analysis.robustness import conclusion_values, morris_indices
+    from meeplelab.analysis.robustness import conclusion_values, morris_indices
     from SALib.sample import sobol as sobol_sample
 
     q = conclusion_values(study, tables[:1 + len(d.morris_X)])

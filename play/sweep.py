@@ -25,14 +25,14 @@ import shutil
 from pathlib import Path
 from typing import Callable
 
-from . import runfolder as rf
-from .config import RunConfig
-from .core.errors import ConfigError, RunFolderError
-from .core.params import _parse as parse_value
-from .core.params import apply_overrides
-from .registry import get_game_class
-from .runner import check_runs_resumable
-from .runner import simulate
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.sim.core.params import _parse as parse_value
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.registry import get_game_class
+from meeplelab.play.runner import check_runs_resumable
+from meeplelab.play.runner import simulate
 
 SWEEP_FILE = "sweep.json"
 #: folder names of variants (``name=value[,name=value...]``, see :func:`variant_name`)
@@ -84,7 +84,7 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
 
     With ``overwrite``, the earlier sweep in ``out`` (its variant folders and report) is deleted
     first; with ``resume``, finished variants are kept and unfinished ones completed. ``progress``
-    draws a bar of variants and, below it, each variant's games (:mod:`sim.progress`).
+    draws a bar of variants and, below it, each variant's games (:mod:`meeplelab.play.progress`).
 
     Raises:
         ConfigError: an unknown parameter or a bad value (checked for all variants before any game), a
@@ -126,7 +126,7 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
         check_runs_resumable(configs, "variant")  # finished variants are kept: they must be runs of this sweep
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(sweep_file, json.dumps(meta, indent=1).encode())
-    from .progress import bar
+    from meeplelab.play.progress import bar
 
     try:
         with bar("sweep", len(configs), unit="variants", on=progress) as variants:

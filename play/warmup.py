@@ -1,4 +1,4 @@
-"""Compile (and cache) every engine's numba kernels ahead of use: ``python -m sim.warmup``.
+"""Compile (and cache) every engine's numba kernels ahead of use: ``python -m meeplelab.play.warmup``.
 
 Numba compiles a kernel on its first call and caches it on disk (``cache=True``). A fresh
 checkout pays that once per engine; this module pays it up front, one process per game in
@@ -20,9 +20,9 @@ def warm(name: str, say=None) -> float:
     ``say(text)``, when given, is called before each step with ``warming NAME: step n of m (what)``."""
     import numpy as np
 
-    from sim.play import play_batch
-    from sim.registry import make_game
-    from strategies.plans import CompiledPlan, Plan
+    from meeplelab.play.batch import play_batch
+    from meeplelab.sim.registry import make_game
+    from meeplelab.strategies.plans import CompiledPlan, Plan
 
     t0 = time.perf_counter()
     with warnings.catch_warnings():
@@ -49,14 +49,14 @@ def warm_for_run(game, players: int, seed: int, compiled: bool = True, strategie
     inside the kernel, a compiled plan or a heuristic with a compiled form, keeps it and every other seat
     plays a compiled plan, so no Python-side search is played here). The runner calls it before starting
     loky workers, so they load the kernels from the on-disk cache instead of each compiling them at once,
-    and the compile notice and its progress are said once, here (:mod:`sim.jitcache`). Nothing is written;
+    and the compile notice and its progress are said once, here (:mod:`meeplelab.sim.jitcache`). Nothing is written;
     the games of the run do not depend on it (their streams are keyed by game)."""
     import numpy as np
 
     game.play_random(np.arange(1), seed, players)
     if compiled and game.compiled_play:
-        from sim.play import play_batch, uses_compiled_play
-        from strategies.plans import CompiledPlan, Plan
+        from meeplelab.play.batch import play_batch, uses_compiled_play
+        from meeplelab.strategies.plans import CompiledPlan, Plan
 
         given = list(strategies) if strategies is not None and len(strategies) == players else [None] * players
         seats = [s if s is not None and uses_compiled_play(game, [s]) else CompiledPlan(Plan("warmup")) for s in given]
@@ -64,14 +64,14 @@ def warm_for_run(game, players: int, seed: int, compiled: bool = True, strategie
 
 
 def main(argv: list[str] | None = None) -> int:
-    from sim.registry import builtin_games
+    from meeplelab.sim.registry import builtin_games
 
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "--one":
         print(f"warmed {args[1]} in {warm(args[1], say=lambda t: print(t, flush=True)):.0f} s", flush=True)
         return 0
     names = args or builtin_games()
-    procs = [subprocess.Popen([sys.executable, "-m", "sim.warmup", "--one", n]) for n in names]
+    procs = [subprocess.Popen([sys.executable, "-m", "meeplelab.play.warmup", "--one", n]) for n in names]
     return max(p.wait() for p in procs)
 
 
