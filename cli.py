@@ -69,6 +69,46 @@ class Backend(str, Enum):
     dask = "dask"
 
 
+#: the options every command that plays games shares, defined once: (flag, help). Each command takes them
+#: through :func:`shared`, so their names, help and choices are the same everywhere (docs/architecture.md).
+SHARED_OPTIONS = {
+    "n_jobs": ("--n-jobs", "Parallel workers, -1 = all cores."),
+    "backend": ("--backend", "Where the games run: loky worker processes, threads, or a Dask cluster (with --scheduler)."),
+    "scheduler": ("--scheduler", "Dask scheduler address (tcp://HOST:8786); only with --backend dask."),
+    "batch_size": ("--batch-size", "Games advanced together in one batch (a run's part files hold whole batches); the "
+                                   "games do not depend on it."),
+    "seed": ("--seed", "Run seed: every game's shuffles and decisions are keyed by it, so variants, arms and lineups "
+                       "play on common seeds."),
+    "progress": ("--progress/--no-progress", "Draw progress bars on stderr (only on a terminal; MEEPLELAB_PROGRESS=1 "
+                                             "draws them anywhere, MEEPLELAB_PROGRESS=0 never)."),
+    "seating": ("--seating", "rotate: every strategy in every seat equally often, on common game seeds; random: a seat "
+                             "order drawn per game; fixed: strategy k in seat k."),
+}
+
+
+def shared(name: str, default=None, *, shown: str | None = None):
+    """The typer option ``name`` of :data:`SHARED_OPTIONS` with this command's ``default`` (``shown``: the
+    default to print in the help when ``default`` is None because a config file may give it)."""
+    flag, text = SHARED_OPTIONS[name]
+    return typer.Option(default, flag, help=text, show_default=shown if shown is not None else True)
+
+
+def _draw(progress: bool) -> bool:
+    """Whether to draw progress bars (``--progress/--no-progress``, stderr a terminal; meeplelab.play.progress.wanted)."""
+    from meeplelab.sim.jitcache import compile_progress
+    from meeplelab.play.progress import wanted
+
+    compile_progress(progress)  # --no-progress: no compile progress line either (the notice is said anyway)
+    return wanted(progress)
+
+
+def _note(text: str) -> None:
+    """A line on stderr, above the progress bars when they are drawn (meeplelab.play.progress.note)."""
+    from meeplelab.play.progress import note
+
+    note(text)
+
+
 def _plain(choice):
     """An enum choice as its plain string (None stays None): what the run config stores."""
     return None if choice is None else getattr(choice, "value", choice)
@@ -312,13 +352,13 @@ def simulate(
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default 4)."),
     strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (a mirror match; default random); arguments follow the id: heuristic:vp=1,finish=0,random."),
     games: Optional[int] = typer.Option(None, "--games", help="Number of games in total, over all seat orders (default 2000); rotate rounds it down to a whole number of games per seat order."),
-    seating: Optional[Seating] = typer.Option(None, "--seating", help="rotate (default: every strategy in every seat equally often, seat orders on common game seeds), random (a seat order drawn per game) or fixed (strategy k in seat k)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Run seed (default 0)."),
-    batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch and per part file (default 1024)."),
+    seating: Optional[Seating] = shared("seating", shown="rotate"),
+    seed: Optional[int] = shared("seed", shown="0"),
+    batch_size: Optional[int] = shared("batch_size", shown="1024"),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per task and part file (default: batches filling at least 1024 games)."),
-    n_jobs: Optional[int] = typer.Option(None, "--n-jobs", help="Parallel workers, -1 = all cores (default -1)."),
-    backend: Optional[Backend] = typer.Option(None, "--backend", help="Where chunks run: loky worker processes (default), threads, or a Dask cluster (with --scheduler)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address for --backend dask."),
+    n_jobs: Optional[int] = shared("n_jobs", shown="-1"),
+    backend: Optional[Backend] = shared("backend", shown="loky"),
+    scheduler: Optional[str] = shared("scheduler"),
     out: Optional[Path] = typer.Option(None, "--out", help="Run folder to write."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
     content: Optional[Path] = typer.Option(None, "--content", help="Folder of content files replacing the packaged ones."),
@@ -328,7 +368,7 @@ def simulate(
     no_turns: bool = typer.Option(False, "--no-turns", help="Do not write the turns table."),
     no_events: bool = typer.Option(False, "--no-events", help="Do not write the events table."),
     python_loop: bool = typer.Option(False, "--python-loop", help="Play every ply on the Python loop instead of the engine's compiled play kernel (same games, slower: benchmarks, debugging)."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    progress: bool = shared("progress", True),
 ) -> None:
     """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml)."""
     from meeplelab.play.config import RunConfig, load_toml
@@ -348,6 +388,8 @@ def simulate(
     for k, v in given.items():
         if v is not None:
             base[k] = v
+    if backend is not None and _plain(backend) != "dask" and scheduler is None:
+        base.pop("scheduler", None)  # a config's Dask address does not follow a run moved to another backend
     if set_:
         base["params"] = {**dict(base.get("params") or {}), **parse_set_options(set_)}
     if no_turns:
@@ -368,13 +410,10 @@ def simulate(
     from meeplelab.play.plan import resolve
 
     resolve(cfg).game  # bad input (content files too) is reported in one line before anything else is said
-    if not _kernels_cached(cfg.game):
-        from meeplelab.sim.jitcache import compile_notice, say_compiling
-
-        say_compiling(compile_notice(_kernel_cache_dir(cfg.game), f"{cfg.game} rule kernels"))
+    # the compile notice (sim/jitcache.py) is said when numba really starts compiling, after every check
     try:
         with terminate_as_interrupt():
-            summary = run(cfg, resume=resume, overwrite=overwrite, progress=progress and sys.stderr.isatty())
+            summary = run(cfg, resume=resume, overwrite=overwrite, progress=_draw(progress))
     except KeyboardInterrupt as e:
         _interrupted(e, f"the run in {cfg.out} is incomplete; complete it with --resume")
     verb = "completed" if summary.resumed else "wrote"
@@ -383,63 +422,12 @@ def simulate(
     typer.echo(cfg.plan_for().describe())
 
 
-def _kernels_cached(game: str) -> bool:
-    """True when numba's on-disk cache holds a current compile of every rule kernel of the game.
-
-    Reads each cached dispatcher's index (numba checks it against the source file's stamp), so a
-    compile that was killed part-way, or stale cache files of an older source, count as not cached."""
-    import importlib
-
-    from meeplelab.sim.registry import get_game_class
-
-    try:
-        cls = get_game_class(game)
-        mod = sys.modules[cls._apply.__module__]  # the engine's own module (a plugin may re-export the class)
-    except Exception:  # unknown game: the run reports it
-        return True
-    try:
-        rules = importlib.import_module(mod.__name__.rsplit(".", 1)[0] + ".rules")
-    except ImportError:
-        rules = mod
-    found = False
-    for v in list(vars(rules).values()):
-        cache_file = getattr(getattr(v, "_cache", None), "_cache_file", None)
-        if cache_file is None or getattr(getattr(v, "py_func", None), "__module__", None) != rules.__name__:
-            continue
-        if getattr(v, "targetoptions", {}).get("no_cpython_wrapper"):
-            continue  # an inner helper: compiled (and cached) with the kernels that call it
-        found = True
-        try:
-            if not cache_file._load_index():
-                return False
-        except Exception:  # an index that does not read (or numba internals differ): say it compiles
-            return False
-    return found or any((Path(mod.__file__).resolve().parent / "__pycache__").glob("*.nbi"))
-
-
-def _kernel_cache_dir(game: str) -> str | None:
-    """The folder numba caches the game's rule kernels in (the fallback folder of a read-only install)."""
-    import importlib
-
-    from meeplelab.sim.registry import get_game_class
-
-    try:
-        mod = sys.modules[get_game_class(game)._apply.__module__]
-        rules = importlib.import_module(mod.__name__.rsplit(".", 1)[0] + ".rules")
-    except Exception:
-        return None
-    for v in list(vars(rules).values()):
-        where = getattr(getattr(v, "_cache", None), "_cache_path", None)
-        if where is not None:
-            return where
-    return None
-
-
 @app.command()
 @user_errors
 def report(
     runs: List[Path] = typer.Argument(..., help="Run folder(s), one experiment folder, or one tournament folder (reported as a whole)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Report folder (default RUN/report)."),
+    progress: bool = shared("progress", True),
 ) -> None:
     """Write a balance report (HTML and Markdown with charts) for one or more run folders or a tournament."""
     from meeplelab.analysis.report import build_report
@@ -447,10 +435,11 @@ def report(
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.metrics import games_needed_summary
 
+    draw = _draw(progress)
     if len(runs) == 1 and (runs[0] / "tournament.json").is_file():
-        from meeplelab.analysis.tournament_report import build_tournament_report
+        from meeplelab.studies.tournament import write_report  # the tournament's own report: recorded in tournament.json
 
-        typer.echo(f"wrote {build_tournament_report(runs[0], out)}")
+        typer.echo(f"wrote {write_report(runs[0], out, progress=draw)}")
         return
     dest = out if out is not None else runs[0] / "report"
     if len(runs) == 1 and (runs[0] / "experiment.json").is_file():  # an experiment folder: its own report
@@ -462,13 +451,13 @@ def report(
             from meeplelab.analysis.content import removal_sections
 
             page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
-                                sections=removal_sections(runs[0]), kind="content-value")
+                                sections=removal_sections(runs[0]), kind="content-value", progress=draw)
         else:
             page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
-                                sections=experiment_sections(runs[0]))
+                                sections=experiment_sections(runs[0]), progress=draw)
         typer.echo(f"wrote {page}")
         return
-    page = build_report(runs, dest)
+    page = build_report(runs, dest, progress=draw)
     loaded = load_runs(runs, check=False)
     for name, notes in loaded.notes.items():  # files and manifest disagree: said, and left out
         for note in notes:
@@ -503,13 +492,13 @@ def sweep(
     players: int = typer.Option(4, "--players", help="Seats per game."),
     strategies: str = typer.Option("random", "--strategies", help="One strategy id per seat, comma separated, or one for all. Use scripted strategies for rule effects: random seats rarely react to a rule."),
     games: int = typer.Option(1000, "--games", help="Games per variant (in total over all seat orders)."),
-    seating: Seating = typer.Option(Seating.rotate, "--seating", help="rotate: every strategy in every seat equally often, on common game seeds; random: a seat order drawn per game; fixed: strategy k in seat k."),
+    seating: Seating = shared("seating", Seating.rotate),
     target: Optional[str] = typer.Option(None, "--target", help="STRATEGY=RATE: solve for the value of the first swept parameter that brings the strategy to the win rate (percent or fraction), with an interval from the paired data."),
-    seed: int = typer.Option(0, "--seed", help="Seed shared by every variant (common random numbers)."),
-    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
-    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
-    backend: Backend = typer.Option(Backend.loky, "--backend", help="Where chunks run: loky worker processes, threads, or a Dask cluster (with --scheduler)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://HOST:8786) for --backend dask."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", -1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Sweep folder (one run folder per variant, plus report/)."),
     resume: bool = typer.Option(False, "--resume",
@@ -517,6 +506,7 @@ def sweep(
     overwrite: bool = typer.Option(False, "--overwrite",
                                    help="Replace the sweep in --out (its variant folders and report are deleted)."),
     config: Optional[Path] = CONFIG_OPTION,
+    progress: bool = shared("progress", True),
 ) -> None:
     """Run parameter variants on common seeds and chart each metric against the parameter."""
     from meeplelab.analysis.report import build_report
@@ -547,15 +537,21 @@ def sweep(
             raise ConfigError(f"--target: strategy {sid!r} is not in this sweep: allowed "
                               f"{', '.join(dict.fromkeys(base.strategies))}")
         goal = (sid, r)
+    draw = _draw(progress)
     try:
         with terminate_as_interrupt():
-            run_sweep(base, v, out, resume=resume, overwrite=overwrite, settings=_settings_text(),
-                      on_variant=lambda i, n, name: typer.echo(f"variant {i + 1}/{n}: {name}", err=True))
+            run_sweep(base, v, out, resume=resume, overwrite=overwrite, progress=draw, settings=_settings_text(),
+                      on_variant=lambda i, n, name: _note(f"variant {i + 1}/{n}: {name}"))
     except KeyboardInterrupt as e:
         _interrupted(e, f"the sweep in {out} is incomplete; complete it with the same command and --resume")
     meta = read_sweep(out)
-    page = build_report([out / x["folder"] for x in meta["variants"]], out / "report",
-                        sections=sweep_sections(out, goal))
+    try:
+        with terminate_as_interrupt():
+            page = build_report([out / x["folder"] for x in meta["variants"]], out / "report",
+                                sections=sweep_sections(out, goal), progress=draw)
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the sweep's games in {out} are complete but its report was not written; write it with the "
+                        "same command and --resume")
     typer.echo(f"wrote {len(meta['variants'])} variants to {out}; report {page}")
 
 
@@ -570,16 +566,19 @@ def experiment(
     treat: Optional[str] = typer.Option(None, "--treat", help="Treatment of the focal player against the untreated control: field+n (coffee+1 = one more start Coffee)."),
     players: int = typer.Option(4, "--players", help="Seats per game."),
     games: int = typer.Option(2400, "--games", help="Games per arm in total over all seat orders."),
-    seed: int = typer.Option(0, "--seed", help="Seed shared by every arm (common random numbers)."),
-    seating: Seating = typer.Option(Seating.rotate, "--seating", help="rotate: every strategy in every seat equally often, on common game seeds; random: a seat order drawn per game; fixed: strategy k in seat k."),
-    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
-    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    seed: int = shared("seed", 0),
+    seating: Seating = shared("seating", Seating.rotate),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", -1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Experiment folder (one run folder per arm, plus report/)."),
     resume: bool = typer.Option(False, "--resume",
                                 help="Complete the interrupted experiment in --out (the same options; a different experiment is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the experiment in --out."),
     config: Optional[Path] = CONFIG_OPTION,
+    progress: bool = shared("progress", True),
 ) -> None:
     """Effects by intervention: a control and its variants on common seeds in every seat order, reported as
     paired differences against the control (with the unpaired interval beside them)."""
@@ -591,22 +590,31 @@ def experiment(
     from meeplelab.play.runner import terminate_as_interrupt
 
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
-                     batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=parse_set_options(set_),
-                     seating=_plain(seating))
+                     batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
+                     params=parse_set_options(set_), seating=_plain(seating))
     arms = plan_experiment(base, vary=vary, control=control, treat=treat)
 
     def on_arm(i: int, n: int, name: str) -> None:
         if i == 0:  # the folder and a resume are checked by now: a refusal stays one line
-            typer.echo(f"{len(arms)} arms, {arms[0].config.plan_for().describe()}", err=True)
-        typer.echo(f"arm {i + 1}/{n}: {name}", err=True)
+            _note(f"{len(arms)} arms, {arms[0].config.plan_for().describe()}")
+        _note(f"arm {i + 1}/{n}: {name}")
 
+    draw = _draw(progress)
     try:
         with terminate_as_interrupt():
-            run_experiment(arms, out, overwrite=overwrite, resume=resume, on_variant=on_arm,
+            run_experiment(arms, out, overwrite=overwrite, resume=resume, on_variant=on_arm, progress=draw,
                            settings=_settings_text())
     except KeyboardInterrupt as e:
         _interrupted(e, f"the experiment in {out} is incomplete; complete it with the same command and --resume")
-    page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out))
+    try:
+        with terminate_as_interrupt():
+            page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out),
+                                progress=draw)
+    except KeyboardInterrupt as e:
+        from shlex import quote
+
+        _interrupted(e, f"the experiment's games in {out} are complete but its report was not written; write it with: "
+                        f"meeplelab report {quote(str(out))} (or run the same command again with --resume)")
     typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); report {page}")
 
 
@@ -619,15 +627,18 @@ def content_value(
     strategies: str = typer.Option("heuristic", "--strategies", help="The roster: one strategy per seat, or one for all seats."),
     players: int = typer.Option(4, "--players", help="Seats per game."),
     games: int = typer.Option(2400, "--games", help="Games per arm in total over all seat orders."),
-    seed: int = typer.Option(0, "--seed", help="Seed shared by every arm (common random numbers)."),
-    seating: Seating = typer.Option(Seating.rotate, "--seating", help="rotate: every strategy in every seat equally often, on common game seeds; random: a seat order drawn per game; fixed: strategy k in seat k."),
+    seed: int = shared("seed", 0),
+    seating: Seating = shared("seating", Seating.rotate),
     content: Optional[Path] = typer.Option(None, "--content", help="The control's content folder (default: the packaged content); items are removed from it."),
-    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
-    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", -1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Experiment folder (one run folder per arm, plus report/)."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted content-value experiment in --out (the same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the experiment in --out."),
+    progress: bool = shared("progress", True),
 ) -> None:
     """The causal value of content items: each item removed from the content in its own arm, played on common
     seeds in every seat order against the unchanged content and reported as paired differences."""
@@ -649,15 +660,17 @@ def content_value(
         raise ConfigError("--out is required: the experiment folder to write")
     chosen = parse_items(game, items, content)
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
-                     batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=parse_set_options(set_),
-                     seating=_plain(seating), content=None if content is None else str(content))
+                     batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
+                     params=parse_set_options(set_), seating=_plain(seating),
+                     content=None if content is None else str(content))
+    draw = _draw(progress)
 
     def on_arm(i: int, n: int, name: str) -> None:
-        typer.echo(f"arm {i + 1}/{n}: {name}", err=True)
+        _note(f"arm {i + 1}/{n}: {name}")
 
     try:
         with terminate_as_interrupt():
-            run_content_value(base, chosen, overwrite=overwrite, resume=resume, on_variant=on_arm)
+            run_content_value(base, chosen, overwrite=overwrite, resume=resume, on_variant=on_arm, progress=draw)
     except KeyboardInterrupt as e:
         _interrupted(e, f"the content-value experiment in {out} is incomplete; complete it with the same command and "
                         "--resume")
@@ -665,7 +678,7 @@ def content_value(
 
     meta = read_experiment(out)
     page = build_report([out / a["folder"] for a in meta["arms"]], out / "report", sections=removal_sections(out),
-                        kind="content-value")
+                        kind="content-value", progress=draw)
     for r in removal_effects(out).iter_rows(named=True):
         if r["group"] in ("took it in control", "all seats"):
             typer.echo(removal_line(r))
@@ -680,9 +693,12 @@ def tournament(
     strategies: str = typer.Option(..., "--strategies", help="Strategy ids to compare, comma separated (two or more)."),
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game, at least 2 (default: one per strategy)."),
     games: int = typer.Option(1000, "--games", help="Games per lineup (seat arrangement); every lineup plays the same seeds."),
-    seed: int = typer.Option(0, "--seed", help="Seed shared by every lineup (common random numbers)."),
-    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
-    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    seed: int = shared("seed", 0),
+    seating: Seating = shared("seating", Seating.rotate),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", -1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
     every_profile: bool = typer.Option(False, "--every-profile",
                                        help="Also play lineups where a strategy holds several seats (the metagame needs them at 3+ seats)."),
@@ -691,7 +707,7 @@ def tournament(
     overwrite: bool = typer.Option(False, "--overwrite",
                                    help="Replace the tournament in --out (its lineup folders are deleted)."),
     report: bool = typer.Option(True, "--report/--no-report", help="Write the tournament report into --out/report."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar per lineup."),
+    progress: bool = shared("progress", True),
     config: Optional[Path] = CONFIG_OPTION,
 ) -> None:
     """Every seat arrangement (lineup) of the strategies on common seeds: win rate against the fair share,
@@ -700,7 +716,8 @@ def tournament(
     from meeplelab.analysis.tournament import TERMINAL_COLUMNS, format_terminal
     from meeplelab.sim.core.params import parse_set_options
     from meeplelab.play.runner import terminate_as_interrupt
-    from meeplelab.studies.tournament import run_tournament
+    from meeplelab.play.tournament import read_tournament
+    from meeplelab.studies.tournament import report_hint, run_tournament
 
     ids = list(_strategies(strategies) or ())
     n = players if players is not None else len(ids)
@@ -708,10 +725,18 @@ def tournament(
         with terminate_as_interrupt():
             tables = run_tournament(game, ids, n, games, seed, out, batch_size=batch_size, n_jobs=n_jobs,
                                     settings=_settings_text(),
+                                    backend=_plain(backend), scheduler=scheduler, seating=_plain(seating),
                                     params=parse_set_options(set_), overwrite=overwrite, resume=resume,
-                                    every_profile=every_profile, progress=progress and sys.stderr.isatty(),
-                                    on_lineup=lambda i, k, u: typer.echo(f"lineup {i + 1}/{k}: {', '.join(u)}", err=True))
+                                    every_profile=every_profile, progress=_draw(progress), report=report,
+                                    on_lineup=lambda i, k, u: _note(f"lineup {i + 1}/{k}: {', '.join(u)}"))
     except KeyboardInterrupt as e:
+        try:
+            reporting = "report" in read_tournament(out)  # set once every lineup is played
+        except Exception:
+            reporting = False
+        if reporting:
+            _interrupted(e, f"the tournament's games in {out} are complete but its report was not written; write it "
+                            f"with: {report_hint(out)}")
         _interrupted(e, f"the tournament in {out} is incomplete; complete it with the same command and --resume")
     s = tables["summary"]
     lineups = tables["lineups"]["run"].n_unique()
@@ -733,9 +758,7 @@ def tournament(
         typer.echo(observed)
     typer.echo(f"\nwrote {out / 'summary.parquet'}, seats.parquet, pairwise.parquet and lineups.parquet")
     if report:
-        from meeplelab.analysis.tournament_report import build_tournament_report
-
-        typer.echo(f"report {build_tournament_report(out)}")
+        typer.echo(f"report {out / 'report' / 'report.html'}")
 
 
 def _replay_command(argv: list[str]) -> str:
@@ -769,9 +792,11 @@ def ladder(
     plans: Optional[str] = typer.Option(None, "--plans", help="Scripted plan ids, comma separated (default: every scripted plan of the game)."),
     tuned: Optional[str] = typer.Option(None, "--tuned", help="Preset file of the tuned heuristic (default docs/presets/GAME-heuristic-tuned.toml when it exists; none = no tuned rung)."),
     games_per_rung: int = typer.Option(200, "--games-per-rung", help="Games of each pairing over its seat orders (a multiple of --players)."),
-    seed: int = typer.Option(0, "--seed", help="Seed shared by every pairing (common random numbers)."),
-    batch_size: int = typer.Option(64, "--batch-size", help="Games per batch, per task and per part file."),
-    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 64),
+    n_jobs: int = shared("n_jobs", -1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Ladder folder (one run folder per pairing, tables, chart, ladder.md)."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted ladder in --out (the same options)."),
@@ -779,7 +804,7 @@ def ladder(
     docs: bool = typer.Option(False, "--docs", help="Rewrite this game's ladder block in --docs-file with the result."),
     docs_file: Path = typer.Option(Path(__file__).resolve().parent / "docs" / "strategies.md", "--docs-file",
                                    help="Markdown file holding the '<!-- ladder GAME -->' blocks (default docs/strategies.md)."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar per pairing."),
+    progress: bool = shared("progress", True),
 ) -> None:
     """The skill trace: every rung (random, each scripted plan, heuristic, tuned preset, the search at doubling
     budgets) against the heuristic and the rung below, every seat order on common seeds; where search strength
@@ -798,10 +823,9 @@ def ladder(
             meta = run_ladder(game, players=players, games_per_rung=games_per_rung, seed=seed, budget=budget,
                               start=start_iters, search=search, plans=ids, tuned="default" if tuned is None else tuned,
                               batch_size=batch_size, n_jobs=n_jobs, params=parse_set_options(set_), out=out,
-                              overwrite=overwrite, resume=resume, progress=progress and sys.stderr.isatty(),
-                              command=command,
-                              on_pair=lambda i, k, p: typer.echo(f"pairing {i + 1}/{k}: {p.focal} against {p.opponent}",
-                                                                 err=True))
+                              overwrite=overwrite, resume=resume, progress=_draw(progress),
+                              command=command, backend=_plain(backend), scheduler=scheduler,
+                              on_pair=lambda i, k, p: _note(f"pairing {i + 1}/{k}: {p.focal} against {p.opponent}"))
     except KeyboardInterrupt as e:
         _interrupted(e, f"the ladder in {out} is incomplete; complete it with the same command and --resume")
     typer.echo(meta["report"])
@@ -822,18 +846,23 @@ def tune(
     games_per_trial: int = typer.Option(50, "--games-per-trial", help="Games per lineup for each candidate."),
     eval_games: int = typer.Option(200, "--eval-games", help="Games per lineup in the held-out evaluation (fresh seeds)."),
     players: int = typer.Option(2, "--players", help="Seats per game (the candidate sits in every seat in turn)."),
-    seed: int = typer.Option(0, "--seed", help="Run seed of the search; the evaluation uses seed + 1."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", 1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Folder for preset.toml, tune.json and search.json."),
     resume: bool = typer.Option(False, "--resume",
                                 help="Complete the interrupted tuning in --out (the same options; a different tuning is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the files in --out."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar (games)."),
+    progress: bool = shared("progress", True),
     config: Optional[Path] = CONFIG_OPTION,
 ) -> None:
     """Search a strategy's arguments with Optuna on common seeds in all seat orders; write a preset
-    (--strategies heuristic:preset=OUT/preset.toml) and evaluate it on fresh seeds against the field and
-    the untuned strategy."""
+    (--strategies heuristic:preset=OUT/preset.toml) and evaluate it on fresh seeds (run seed --seed + 1)
+    against the field and the untuned strategy. Each (field member, seat) pair of a trial is one task for
+    --n-jobs workers."""
     from meeplelab.sim.core.params import parse_set_options
     from meeplelab.play.runner import terminate_as_interrupt
     from meeplelab.studies.tune import summary_lines
@@ -850,8 +879,8 @@ def tune(
             res = run_tune(game, strategy, field, budget=budget, games_per_trial=games_per_trial, seed=seed,
                            settings=_settings_text(),
                            players=players, eval_games=eval_games, params=parse_set_options(set_), out=out,
-                           overwrite=overwrite, resume=resume, progress=progress and sys.stderr.isatty(),
-                           log=lambda m: typer.echo(m, err=True))
+                           overwrite=overwrite, resume=resume, progress=_draw(progress), log=_note,
+                           n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, batch_size=batch_size)
     except KeyboardInterrupt as e:
         _interrupted(e, f"the tuning in {out} is incomplete; complete it with the same command and --resume")
     typer.echo(f"tuned {res.strategy}: {', '.join(f'{k}={v}' for k, v in res.best_args.items())}")
@@ -967,16 +996,21 @@ def robustness(
     out: Path = typer.Option(..., "--out", help="Robustness folder (design, points/, results, report/)."),
     games_per_lineup: Optional[int] = typer.Option(None, "--games-per-lineup",
                                                    help="Games per lineup at each design point (default: the study's)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the design and of every game (common random numbers)."),
-    n_jobs: int = typer.Option(1, "--n-jobs", help="Worker processes (design points in parallel)."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 4096),
+    n_jobs: int = shared("n_jobs", 1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     sobol_max: int = typer.Option(5, "--sobol-max", help="Most assumptions taken into the Sobol stage."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted run in --out (same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the robustness run in --out."),
+    progress: bool = shared("progress", True),
     config: Optional[Path] = CONFIG_OPTION,
 ) -> None:
     """Which balance conclusions survive the assumed rule numbers: Morris screening then Sobol indices over
     the plausible ranges (sim/<game>/data/plausible.toml), scripted strategies in rotated seats on common
-    seeds; a verdict per conclusion in out/report/robustness.html and .md."""
+    seeds (--seed keys the design and every game); a verdict per conclusion in out/report/robustness.html
+    and .md. Each design point is one task for --n-jobs workers; a line per point when no bar is drawn."""
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.studies.robustness import run_robustness
     from meeplelab.play.runner import terminate_as_interrupt
@@ -985,6 +1019,8 @@ def robustness(
         raise ConfigError(f"--budget {budget}: must be a number of games >= 1")
     if n_jobs == 0 or n_jobs < -1:
         raise ConfigError(f"--n-jobs {n_jobs}: allowed -1 (all cores) or a number >= 1")
+    if batch_size < 1:
+        raise ConfigError(f"--batch-size {batch_size}: must be >= 1")
     if sobol_max < 1:
         raise ConfigError(f"--sobol-max {sobol_max}: must be >= 1")
     cmd = (f"meeplelab robustness --game {game} --budget {budget} --out {out} --seed {seed}"
@@ -992,10 +1028,12 @@ def robustness(
            + (f" --sobol-max {sobol_max}" if sobol_max != 5 else ""))
     try:
         with terminate_as_interrupt():
+            draw = _draw(progress)
             res = run_robustness(game, out, budget, games=games_per_lineup, seed=seed, n_jobs=n_jobs,
+                                 resume=resume, overwrite=overwrite, sobol_max=sobol_max, batch_size=batch_size,
+                                 backend=_plain(backend), scheduler=scheduler, progress_bar=draw,
                                  settings=_settings_text(),
-                                 resume=resume, overwrite=overwrite, sobol_max=sobol_max,
-                                 progress=lambda s: typer.echo(s, err=True), command=cmd)
+                                 progress=None if draw else _note, command=cmd)
     except KeyboardInterrupt as e:
         _interrupted(e, f"the robustness run in {out} is incomplete; complete it with the same command and --resume")
     page = res["page"]
@@ -1021,15 +1059,22 @@ def balance(
     recheck: int = typer.Option(3, "--recheck", help="Best candidates re-played on fresh seeds."),
     recheck_factor: int = typer.Option(2, "--recheck-factor",
                                        help="The re-check plays this many times --games-per-lineup (narrower intervals)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the search and of its games (fresh seeds are derived)."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 4096),
+    n_jobs: int = shared("n_jobs", 1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     resume: bool = typer.Option(False, "--resume",
                                 help="Complete the interrupted balance search in --out (the same options; a different search is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the balance search in --out."),
+    progress: bool = shared("progress", True),
     config: Optional[Path] = CONFIG_OPTION,
 ) -> None:
-    """Search rule numbers for designer targets on common seeds (Optuna), re-check the best on fresh seeds,
-    and propose a parameter set as a --set line and proposal.toml (simulate --config accepts it)."""
+    """Search rule numbers for designer targets on common seeds (Optuna; --seed keys the search and its games,
+    the fresh seeds of the re-check are derived from it), re-check the best on fresh seeds, and propose a
+    parameter set as a --set line and proposal.toml (simulate --config accepts it). Each lineup of a
+    candidate is one task for --n-jobs workers."""
     from meeplelab.studies.balance import run_balance
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.sim.core.params import parse_set_options
@@ -1044,7 +1089,8 @@ def balance(
             s = run_balance(game, list(vary), list(target), out, trials=trials, games=games_per_lineup, seed=seed,
                             settings=_settings_text(),
                             recheck=recheck, recheck_factor=recheck_factor, fixed=parse_set_options(set_), overwrite=overwrite,
-                            resume=resume, progress=lambda m: typer.echo(m, err=True))
+                            resume=resume, progress=_note, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
+                            batch_size=batch_size, progress_bar=_draw(progress))
     except KeyboardInterrupt as e:
         _interrupted(e, f"the balance search in {out} is incomplete; complete it with the same command and --resume")
     p = s["proposal"]

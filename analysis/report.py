@@ -334,9 +334,11 @@ def build_sections(runs: Runs, *, by_version: bool = True) -> list[Section]:
 
 
 def build_report(folders: Sequence[Path | str], dest: Path | str, *,
-                 sections: Callable[[Runs], list[Section]] | None = None, kind: str = "balance") -> Path:
+                 sections: Callable[[Runs], list[Section]] | None = None, kind: str = "balance",
+                 progress: bool = False) -> Path:
     """Write ``dest/report.html``, ``dest/report.md`` and ``dest/figures/*.png``; the title reads
-    ``meeplelab <kind> report: <games>`` (``balance``, ``tournament``...).
+    ``meeplelab <kind> report: <games>`` (``balance``, ``tournament``...). ``progress`` draws a bar on stderr
+    (:mod:`meeplelab.play.progress`): reading the runs, analysing them, then each section written.
 
     Returns:
         the HTML page's path.
@@ -349,14 +351,19 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
     if dest.exists() and not (dest.is_dir() and (dest / "report.html").is_file()):
         if not (dest.is_dir() and not any(dest.iterdir())):
             raise RunFolderError(f"report folder {str(dest)!r} exists and is not a report: choose a new or empty --out")
-    runs = load_runs(list(folders))
-    secs = (sections or build_sections)(runs)
-    try:
-        return _write_report(runs, secs, dest, t0, kind)
-    finally:  # every figure is released, also when writing fails part-way
-        for s in secs:
-            for _, fig, _ in s.figures:
-                F.close(fig)
+    from meeplelab.play.progress import bar
+
+    with bar(f"{kind} report: reading runs", 2, unit="steps", on=progress) as b:
+        runs = load_runs(list(folders))
+        b.update(label=f"{kind} report: analysing", done=1)
+        secs = (sections or build_sections)(runs)
+        b.update(label=f"{kind} report: writing sections", total=2 + len(secs), done=2)
+        try:
+            return _write_report(runs, secs, dest, t0, kind, on_section=lambda: b.advance(1))
+        finally:  # every figure is released, also when writing fails part-way
+            for s in secs:
+                for _, fig, _ in s.figures:
+                    F.close(fig)
 
 
 def table_slug(caption: str, limit: int = 48) -> str:
@@ -378,7 +385,8 @@ def write_table_csv(df: pl.DataFrame, path: Path) -> Path:
     return path
 
 
-def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: str = "balance") -> Path:
+def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: str = "balance",
+                  on_section: Callable[[], None] = lambda: None) -> Path:
     """Write the page of ``secs`` into a temporary folder beside ``dest``, then move it into place."""
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -429,6 +437,7 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                            _md_table(df, cap, *fmt), "", f"[CSV]({rel})", "", "</details>", ""]
                 else:
                     md += [_md_table(df, cap, *fmt), "", f"[CSV]({rel})", ""]
+            on_section()
         page = P.render("report.html.j2", title=title, runs=", ".join(runs.manifests), warnings=warnings,
                         sections=page_secs, footer=f"Built in {time.perf_counter() - t0:.1f} s by meeplelab.")
         (tmp / "report.html").write_text(page)

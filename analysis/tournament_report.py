@@ -436,8 +436,11 @@ def _payoff_frame(table) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def build_tournament_report(out: Path | str, dest: Path | str | None = None, *, resamples: int = 200) -> Path:
+def build_tournament_report(out: Path | str, dest: Path | str | None = None, *, resamples: int = 200,
+                            progress: bool = False) -> Path:
     """Write ``dest`` (default ``out/report``) for the tournament in ``out``; returns the HTML path.
+    ``progress`` draws a bar on stderr (:func:`meeplelab.analysis.report.build_report`). ``tournament.json`` is not
+    changed here (:func:`meeplelab.play.tournament.write_report` records the report in it).
 
     Raises:
         RunFolderError: not a tournament folder, or its lineups hold no games.
@@ -451,7 +454,8 @@ def build_tournament_report(out: Path | str, dest: Path | str | None = None, *, 
     if not folders:
         raise RunFolderError(f"tournament {str(out)!r} holds no lineup runs yet: run it (or --resume it) first")
     return build_report(folders, Path(dest) if dest is not None else out / "report",
-                        sections=tournament_sections(out, resamples=resamples), kind="tournament")
+                        sections=tournament_sections(out, resamples=resamples), kind="tournament",
+                        progress=progress)
 
 
 __all__ = ["CELL_TEXT", "SETTLED", "WORDS", "build_tournament_report", "cell_text_colour", "chart_label",

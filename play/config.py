@@ -50,6 +50,17 @@ def split_strategies(text: str, option: str = "--strategies") -> tuple[str, ...]
     return tuple(out)
 
 
+def check_scheduler(backend: str | None, scheduler: str | None) -> None:
+    """ConfigError when a Dask scheduler address is given without the dask backend (it would be ignored).
+
+    Raises:
+        ConfigError: ``scheduler`` set and ``backend`` not ``dask``, naming both and what to do.
+    """
+    if scheduler and backend != "dask":
+        raise ConfigError(f"--scheduler {scheduler} is used only with --backend dask (this command has --backend "
+                          f"{backend or 'loky'}): add --backend dask, or leave --scheduler out to run on this machine")
+
+
 @dataclass(frozen=True)
 class RunConfig:
     """One simulation run.
@@ -159,6 +170,7 @@ class RunConfig:
             raise ConfigError(f"unknown backend {self.backend!r}: allowed: {', '.join(BACKENDS)}")
         if self.backend == "dask" and not self.scheduler:
             raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+        check_scheduler(self.backend, self.scheduler)
         if self.content is not None and not Path(self.content).is_dir():
             raise ConfigError(f"content folder {self.content!r} does not exist")
         return dataclasses.replace(self, strategies=strategies)

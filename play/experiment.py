@@ -142,11 +142,12 @@ def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | 
             raise ConfigError(f"the field repeats the focal strategy {clash[0]!r}: choose field strategies other "
                               "than the control and the variants, so every arm has the same seat orders")
     else:
+        name, _, vals = vary.partition("=")
+        name = name.strip()
+        _check_param_axis(base.game, name, vary)  # an unknown axis is named before --control is questioned
         if control:
             raise ConfigError("--control is for strategy-argument axes and treatments; a rule-parameter axis "
                               "uses its first value as the control")
-        name, _, vals = vary.partition("=")
-        name = name.strip()
         values = [v.strip() for v in vals.split(",") if v.strip()]
         if len(values) < 2:
             raise ConfigError(f"--vary {vary!r} needs at least two values (the first is the control)")
@@ -174,14 +175,45 @@ def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | 
     return out
 
 
+def _check_param_axis(game: str, name: str, vary: str) -> None:
+    """ConfigError unless ``name`` (the axis of ``--vary name=...`` without a dot) is a rule parameter of
+    ``game``: the message names the axis and lists what is allowed (the parameters, or the close ones, and
+    the strategy-argument and strategy axes; a strategy id given without its argument names its arguments).
+
+    Raises:
+        ConfigError: ``name`` is not a rule parameter.
+    """
+    import difflib
+
+    from meeplelab.strategies.registry import strategies_for
+
+    fields = [f.name for f in dataclasses.fields(get_game_class(game).Params)]
+    if name in fields:
+        return
+    forms = "strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4, with --control) or strategy=id1,id2 (with --control)"
+    info = next((s for s in strategies_for(game) if s.name == name), None)
+    if info is not None:
+        args = ", ".join(info.args) or "none"
+        raise ConfigError(f"--vary {vary!r}: {name!r} is a strategy, not a rule parameter; vary one of its arguments "
+                          f"as {name}.ARGUMENT=v1,v2 (its arguments: {args}) against --control, or whole strategies "
+                          f"as strategy={name},OTHER")
+    close = difflib.get_close_matches(name, fields, n=3, cutoff=0.5)
+    params = f"one of {len(fields)}: {', '.join(fields)}" + (f"; did you mean {', '.join(close)}?" if close else "")
+    raise ConfigError(f"--vary {vary!r}: {name!r} is not a rule parameter of {game}; allowed: a rule parameter "
+                      f"({params}), {forms}")
+
+
 def _folder(label: str) -> str:
     return "control" if label == "control" else re.sub(r"[^A-Za-z0-9_.=+-]", "_", label)
 
 
 def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool = False, resume: bool = False,
-                   on_variant: Callable[[int, int, str], None] | None = None, settings: str | None = None) -> Path:
+                   on_variant: Callable[[int, int, str], None] | None = None, settings: str | None = None,
+                   progress: bool = False) -> Path:
     """Play every arm into ``out/<arm>/`` and write ``out/experiment.json`` (and ``settings``, the command's
     resolved settings TOML, as ``out/config.toml``).
+
+    ``progress`` draws a bar of arms and, below it, each arm's games (:mod:`meeplelab.play.progress`).
 
     With ``resume`` the finished arms are kept and the others completed (each arm's run resumed where
     it stopped); the saved experiment must be this one (game, players, games, seed, seating, ``--set``
@@ -208,15 +240,19 @@ def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool 
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(out / EXPERIMENT_FILE, json.dumps(meta, indent=1).encode())
     rf.write_settings(out, settings)
+    from meeplelab.play.progress import bar
+
     try:
-        for i, v in enumerate(variants):
-            if on_variant:
-                on_variant(i, len(variants), v.label)
-            folder = Path(v.config.out)
-            has = (folder / rf.MANIFEST).is_file()
-            if resume and has and rf.read_manifest(folder).get("status") == "complete":
-                continue
-            simulate(v.config, resume=resume and has, overwrite=overwrite)
+        with bar("experiment", len(variants), unit="arms", on=progress) as arms:
+            for i, v in enumerate(variants):
+                if on_variant:
+                    on_variant(i, len(variants), v.label)
+                folder = Path(v.config.out)
+                has = (folder / rf.MANIFEST).is_file()
+                if not (resume and has and rf.read_manifest(folder).get("status") == "complete"):
+                    simulate(v.config, resume=resume and has, overwrite=overwrite, progress=progress,
+                             label=f"arm {v.label}")
+                arms.advance(1)
     except BaseException as e:
         meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
         rf.write_atomic(out / EXPERIMENT_FILE, json.dumps(meta, indent=1).encode())

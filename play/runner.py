@@ -421,7 +421,7 @@ def _backend(cfg: RunConfig) -> Iterator[tuple[int, Any]]:
 
 
 def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False,
-             progress: bool = False) -> RunSummary:
+             progress: bool = False, label: str | None = None) -> RunSummary:
     """Run (or complete) a simulation into ``config.out``.
 
     Args:
@@ -430,7 +430,9 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
             checked (present, footer, row count) and the chunks whose parts are missing or damaged
             are played again with the chunks not done.
         overwrite: replace a run already in ``config.out``.
-        progress: show a progress bar (rich) on the terminal.
+        progress: draw a games bar on stderr (:mod:`meeplelab.play.progress`; the caller decides, e.g. with
+            :func:`meeplelab.play.progress.wanted`); inside a drawn display (a sweep's) the bar is a row of it anyway.
+        label: the bar's label (default: the game id).
 
     Returns:
         :class:`RunSummary`.
@@ -477,18 +479,29 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
         done_games = sum(c["hi"] - c["lo"] for c in manifest["chunks"] if c["status"] == "done")
         total = manifest["chunks"][-1]["hi"]
         if todo and cfg.backend == "loky" and n_jobs != 1:
-            # compile (or load) the rule kernels once here, so worker processes load them from the
-            # on-disk cache instead of each compiling them at the same time
-            run.game.play_random(np.arange(1), cfg.seed, cfg.players)
+            # compile (or load) every kernel a chunk plays once here, so worker processes load them from the
+            # on-disk cache instead of each compiling them at the same time (and the compile notice and its
+            # progress are said once, here)
+            from meeplelab.strategies.registry import make_strategy
+
+            from meeplelab.play.warmup import warm_for_run
+
+            warm_for_run(run.game, cfg.players, cfg.seed, cfg.compiled,
+                         [make_strategy(cfg.game, s) for s in run.seating.strategies(0)])
         t0 = time.perf_counter()
         played = 0
         try:
-            with _progress(progress, total, done_games, cfg.game) as bar:
+            with _progress(progress, total, done_games, label or cfg.game) as bar:
                 tasks = (delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], str(out)) for c in todo)
                 if not todo:
                     results = []
                 elif client is not None:  # on the cluster, or here when it has no worker (said in one line)
                     results = _dask_results(client, cfg.scheduler, run, todo, str(out))
+                elif cfg.backend == "loky":  # the workers' initializer is told now whether the notice was said
+                    from meeplelab.play.workers import loky_config
+
+                    with loky_config():  # read by Parallel when it starts; the generator runs on outside it
+                        results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
                 else:
                     results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
                 by_id = {c["id"]: c for c in manifest["chunks"]}
@@ -528,37 +541,8 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
     return RunSummary(out, total, played, secs, resumed)
 
 
-class _NoBar:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *a):
-        return False
-
-    def advance(self, n: int) -> None:
-        pass
-
-
-class _RichBar:
-    def __init__(self, total: int, done: int, label: str):
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                                   TimeRemainingColumn)
-
-        self.p = Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-                          TimeElapsedColumn(), TimeRemainingColumn(), transient=False)
-        self.task = self.p.add_task("games", total=total, completed=done)
-
-    def __enter__(self):
-        self.p.start()
-        return self
-
-    def __exit__(self, *a):
-        self.p.stop()
-        return False
-
-    def advance(self, n: int) -> None:
-        self.p.advance(self.task, n)
-
-
 def _progress(on: bool, total: int, done: int, label: str):
-    return _RichBar(total, done, label) if on else _NoBar()
+    """A games bar of the shared progress display (:func:`meeplelab.play.progress.bar`)."""
+    from meeplelab.play.progress import bar
+
+    return bar(label, total, done=done, unit="games", on=on)

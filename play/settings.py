@@ -126,6 +126,8 @@ class ExperimentSettings(CommandSettings):
     seating: Text = "rotate"
     batch_size: StrictInt = 1024
     n_jobs: StrictInt = -1
+    backend: Text = "loky"
+    scheduler: Optional[Text] = None
     params: Table = {}
 
 
@@ -135,8 +137,11 @@ class TournamentSettings(CommandSettings):
     strategies: Ids
     players: Optional[StrictInt] = None
     games: StrictInt = 1000
+    seating: Text = "rotate"
     batch_size: StrictInt = 1024
     n_jobs: StrictInt = -1
+    backend: Text = "loky"
+    scheduler: Optional[Text] = None
     params: Table = {}
     every_profile: StrictBool = False
     report: StrictBool = True
@@ -151,6 +156,10 @@ class TuneSettings(CommandSettings):
     games_per_trial: StrictInt = 50
     eval_games: StrictInt = 200
     players: StrictInt = 2
+    batch_size: StrictInt = 1024
+    n_jobs: StrictInt = 1
+    backend: Text = "loky"
+    scheduler: Optional[Text] = None
     params: Table = {}
 
 
@@ -159,7 +168,10 @@ class RobustnessSettings(CommandSettings):
 
     budget: StrictInt
     games_per_lineup: Optional[StrictInt] = None
+    batch_size: StrictInt = 4096
     n_jobs: StrictInt = 1
+    backend: Text = "loky"
+    scheduler: Optional[Text] = None
     sobol_max: StrictInt = 5
 
 
@@ -172,6 +184,10 @@ class BalanceSettings(CommandSettings):
     games_per_lineup: Optional[StrictInt] = None
     recheck: StrictInt = 3
     recheck_factor: StrictInt = 2
+    batch_size: StrictInt = 4096
+    n_jobs: StrictInt = 1
+    backend: Text = "loky"
+    scheduler: Optional[Text] = None
     params: Table = {}
 
 

@@ -84,7 +84,8 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
     resolved settings TOML, as ``out/config.toml``: :func:`meeplelab.play.runfolder.write_settings`).
 
     With ``overwrite``, the earlier sweep in ``out`` (its variant folders and report) is deleted
-    first; with ``resume``, finished variants are kept and unfinished ones completed.
+    first; with ``resume``, finished variants are kept and unfinished ones completed. ``progress``
+    draws a bar of variants and, below it, each variant's games (:mod:`meeplelab.play.progress`).
 
     Raises:
         ConfigError: an unknown parameter or a bad value (checked for all variants before any game), a
@@ -127,15 +128,19 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(sweep_file, json.dumps(meta, indent=1).encode())
     rf.write_settings(out, settings)
+    from meeplelab.play.progress import bar
+
     try:
-        for i, (c, cfg) in enumerate(zip(combos, configs)):
-            if on_variant:
-                on_variant(i, len(configs), variant_name(c))
-            folder = Path(cfg.out)
-            done = (folder / rf.MANIFEST).is_file() and rf.read_manifest(folder).get("status") == "complete"
-            if resume and done:
-                continue
-            simulate(cfg, resume=resume and (folder / rf.MANIFEST).is_file(), overwrite=overwrite, progress=progress)
+        with bar("sweep", len(configs), unit="variants", on=progress) as variants:
+            for i, (c, cfg) in enumerate(zip(combos, configs)):
+                if on_variant:
+                    on_variant(i, len(configs), variant_name(c))
+                folder = Path(cfg.out)
+                done = (folder / rf.MANIFEST).is_file() and rf.read_manifest(folder).get("status") == "complete"
+                if not (resume and done):
+                    simulate(cfg, resume=resume and (folder / rf.MANIFEST).is_file(), overwrite=overwrite,
+                             progress=progress, label=variant_name(c))
+                variants.advance(1)
     except BaseException as e:
         meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
         rf.write_atomic(sweep_file, json.dumps(meta, indent=1).encode())

@@ -64,12 +64,25 @@ def lineups(strategies: Sequence[str], players: int, *, every_profile: bool = Fa
     return [t for t in itertools.product(s, repeat=players) if set(t) == set(s)]
 
 
+SEATINGS = ("rotate",)
+
+
+def check_seating(seating: str | None) -> None:
+    """ConfigError unless ``seating`` is ``rotate`` (or None): a tournament's lineups are every seat
+    arrangement of the strategies, each on the same seeds, so its seats are rotated by construction;
+    ``random`` and ``fixed`` would confound a strategy with its seat (simulate takes them)."""
+    if seating not in (None, *SEATINGS):
+        raise ConfigError(f"--seating {seating}: a tournament plays every seat arrangement (lineup) on the same seeds, "
+                          "so its seating is always rotate; allowed: rotate (for random or fixed seats play one run "
+                          "with meeplelab simulate --seating)")
+
+
 def play_tournament(game: str, strategies: Sequence[str], players: int, games: int, seed: int, out: Path | str, *,
                     batch_size: int = 1024, n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
                     params: dict | None = None, overwrite: bool = False, resume: bool = False,
                     every_profile: bool = False, progress: bool = False,
                     on_lineup: Callable[[int, int, tuple], None] | None = None,
-                    settings: str | None = None) -> tuple[list[Path], dict]:
+                    settings: str | None = None, seating: str = "rotate") -> tuple[list[Path], dict]:
     """Play every lineup for ``games`` games each (games per lineup); ``tournament.json`` says ``played``
     (``settings``, the command's resolved settings TOML, is written as ``out/config.toml``).
 
@@ -78,18 +91,20 @@ def play_tournament(game: str, strategies: Sequence[str], players: int, games: i
 
     Lineup ``i`` is played into ``out/lineup-<i>``. With ``overwrite`` an earlier tournament in
     ``out`` is deleted first; with ``resume`` finished lineups are kept and the rest completed.
+    ``progress`` draws a bar of lineups and each lineup's games (:mod:`meeplelab.play.progress`).
 
     Returns:
         ``(lineup folders, tournament meta)``: the meta as written to ``tournament.json``.
 
     Raises:
-        ConfigError: bad strategies, players or parameters (before anything is written).
+        ConfigError: bad strategies, players, parameters or seating (before anything is written).
         RunFolderError: ``out`` holds another tournament (without ``overwrite``/``resume``), is not
             empty and not a tournament folder, an earlier lineup folder holds files other than a
             run's, or (``resume``) nothing to resume or the saved tournament differs from this one.
         KeyboardInterrupt: after marking ``tournament.json`` ``interrupted``.
     """
     out = Path(out)
+    check_seating(seating)
     ups = lineups(strategies, players, every_profile=every_profile)
     base = RunConfig(game=game, players=players, strategies=tuple(ups[0]), games=games, seed=seed,
                      batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler, out=str(out),
@@ -106,15 +121,19 @@ def play_tournament(game: str, strategies: Sequence[str], players: int, games: i
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
     rf.write_settings(out, settings)
+    from meeplelab.play.progress import bar
+
     try:
-        for i, c in enumerate(cfgs):
-            if on_lineup:
-                on_lineup(i, len(cfgs), c.strategies)
-            folder = Path(c.out)
-            has = (folder / rf.MANIFEST).is_file()
-            if resume and has and rf.read_manifest(folder).get("status") == "complete":
-                continue
-            simulate(c, resume=resume and has, overwrite=overwrite, progress=progress)
+        with bar("tournament", len(cfgs), unit="lineups", on=progress) as lineups_bar:
+            for i, c in enumerate(cfgs):
+                if on_lineup:
+                    on_lineup(i, len(cfgs), c.strategies)
+                folder = Path(c.out)
+                has = (folder / rf.MANIFEST).is_file()
+                if not (resume and has and rf.read_manifest(folder).get("status") == "complete"):
+                    simulate(c, resume=resume and has, overwrite=overwrite, progress=progress,
+                             label=f"lineup {i + 1}/{len(cfgs)}")
+                lineups_bar.advance(1)
     except BaseException as e:
         meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
         rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
@@ -197,5 +216,5 @@ def _prepare_out(out: Path, *, overwrite: bool, resume: bool = False) -> None:
             shutil.rmtree(p)
 
 
-__all__ = ["LINEUP_DIR", "TABLE_FILES", "TOURNAMENT_FILE", "lineup_folders", "lineups", "read_tournament",
-           "run_tournament"]
+__all__ = ["LINEUP_DIR", "SEATINGS", "TABLE_FILES", "TOURNAMENT_FILE", "check_seating", "lineup_folders", "lineups",
+           "play_tournament", "read_tournament"]

@@ -13,9 +13,11 @@ import time
 import warnings
 
 
-def warm(name: str) -> float:
+def warm(name: str, say=None) -> float:
     """Play a few random games of ``name`` at every player count, on the Python loop and, when the engine
-    has compiled play, on its play kernel (docs/compiled_play.md); returns seconds."""
+    has compiled play, on its play kernel (docs/compiled_play.md); returns seconds.
+
+    ``say(text)``, when given, is called before each step with ``warming NAME: step n of m (what)``."""
     import numpy as np
 
     from meeplelab.play.batch import play_batch
@@ -26,13 +28,39 @@ def warm(name: str) -> float:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         game = make_game(name)
-        for players in range(game.min_players, game.max_players + 1):
-            game.play_random(np.arange(2), 1, players)
-        if game.compiled_play:
-            seats = [CompiledPlan(Plan("warmup"))] * game.min_players
-            for compiled in (True, False):  # the play kernel, then the plan choice of the Python loop
-                play_batch(game, seats, np.arange(2), 1, compiled=compiled)
+        counts = list(range(game.min_players, game.max_players + 1))
+        steps = [(f"rule kernels, {p} players", p, None) for p in counts]
+        if game.compiled_play:  # the play kernel, then the plan choice of the Python loop
+            steps += [("compiled play kernel", game.min_players, True), ("plans on the Python loop", game.min_players, False)]
+        for k, (what, players, compiled) in enumerate(steps):
+            if say is not None:
+                say(f"warming {name}: step {k + 1} of {len(steps)} ({what})")
+            if compiled is None:
+                game.play_random(np.arange(2), 1, players)
+            else:
+                play_batch(game, [CompiledPlan(Plan("warmup"))] * players, np.arange(2), 1, compiled=compiled)
     return time.perf_counter() - t0
+
+
+def warm_for_run(game, players: int, seed: int, compiled: bool = True, strategies=None) -> None:
+    """Compile (or load) in this process every engine kernel a run of ``game`` (an engine instance) at
+    ``players`` seats plays: the rule kernels (one random game) and, when ``compiled`` and the engine has
+    compiled play, its play kernel (one game in which every seat whose strategy in ``strategies`` plays
+    inside the kernel, a compiled plan or a heuristic with a compiled form, keeps it and every other seat
+    plays a compiled plan, so no Python-side search is played here). The runner calls it before starting
+    loky workers, so they load the kernels from the on-disk cache instead of each compiling them at once,
+    and the compile notice and its progress are said once, here (:mod:`meeplelab.sim.jitcache`). Nothing is written;
+    the games of the run do not depend on it (their streams are keyed by game)."""
+    import numpy as np
+
+    game.play_random(np.arange(1), seed, players)
+    if compiled and game.compiled_play:
+        from meeplelab.play.batch import play_batch, uses_compiled_play
+        from meeplelab.strategies.plans import CompiledPlan, Plan
+
+        given = list(strategies) if strategies is not None and len(strategies) == players else [None] * players
+        seats = [s if s is not None and uses_compiled_play(game, [s]) else CompiledPlan(Plan("warmup")) for s in given]
+        play_batch(game, seats, np.arange(1), seed, compiled=True, log_turns=False, log_events=False)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "--one":
-        print(f"warmed {args[1]} in {warm(args[1]):.0f} s", flush=True)
+        print(f"warmed {args[1]} in {warm(args[1], say=lambda t: print(t, flush=True)):.0f} s", flush=True)
         return 0
     names = args or builtin_games()
     procs = [subprocess.Popen([sys.executable, "-m", "meeplelab.play.warmup", "--one", n]) for n in names]

@@ -67,17 +67,24 @@ def quiet_resource_tracker() -> None:
     rt._meeplelab = True
 
 
-def watch_parent(parent: int) -> None:
-    """Worker initializer: end this process as soon as ``parent`` is no longer its parent."""
+def watch_parent(parent: int, parent_noticed: bool = False) -> None:
+    """Worker initializer: end this process as soon as ``parent`` is no longer its parent; compile progress
+    is the parent's to draw, and the compile notice too when the parent said it (``parent_noticed``,
+    :func:`meeplelab.sim.jitcache.worker_mode`)."""
     if os.getppid() != parent:
         os._exit(1)
+    from meeplelab.sim import jitcache
+
+    jitcache.worker_mode(parent_noticed)
     quiet_resource_tracker()
     threading.Thread(target=_watch, args=(parent,), name="meeplelab-watch-parent", daemon=True).start()
 
 
 def loky_kwargs() -> dict:
     """Arguments of a loky backend whose workers end with this process."""
-    return {"initializer": watch_parent, "initargs": (os.getpid(),)}
+    from meeplelab.sim import jitcache
+
+    return {"initializer": watch_parent, "initargs": (os.getpid(), jitcache.noticed())}
 
 
 @contextlib.contextmanager

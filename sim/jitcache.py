@@ -19,7 +19,13 @@ when it is set and not writable).
 Whenever a kernel of the project is about to be compiled (a cache miss: the first run, a changed
 source, a cache in a temporary fallback folder that was emptied), :func:`install`'s listener says so
 once per process on stderr, naming the folder the machine code will be cached in
-(:func:`compile_notice`), so a compile of several minutes never runs silently, whatever the command.
+(:func:`compile_notice`), so a compile of several minutes never runs silently, whatever the command
+(the CLI, the API, a notebook). It is said when numba really starts compiling, so a one-line error
+about the input always comes first. While it compiles, :data:`COMPILES` shows which function and how
+many have compiled so far (a row of the progress display of :mod:`meeplelab.play.progress` when one is drawn,
+else one line rewritten in place on a terminal or in a notebook, erased at the end); in a pipe or a
+log only the notice is said. A loky worker whose parent said the notice says nothing
+(:func:`worker_mode`): one notice per command.
 """
 
 from __future__ import annotations
@@ -292,26 +298,138 @@ def say_compiling(text: str) -> None:
     global _NOTICED
     if not _NOTICED:
         _NOTICED = True
-        print(text, file=sys.stderr, flush=True)
+        if not _QUIET:
+            print(text, file=sys.stderr, flush=True)
+
+
+def noticed() -> bool:
+    """True once this process said the compile notice (or was told its parent said it: :func:`worker_mode`)."""
+    return _NOTICED
+
+
+_QUIET = False  # a worker whose parent said the notice: nothing is said here
+_WORKER = False  # a worker process: the notice at most, never the in-place progress line
+
+
+def worker_mode(parent_noticed: bool) -> None:
+    """Called in every loky worker (:func:`meeplelab.play.workers.watch_parent`): a worker never draws the in-place
+    compile progress line (several workers would write over each other), and says no notice when its
+    parent already said one (the parent compiles every kernel a chunk needs before starting workers,
+    :func:`meeplelab.play.warmup.warm_for_run`, so a worker only loads them; one notice per command)."""
+    global _WORKER, _QUIET, _NOTICED
+    _WORKER = True
+    if parent_noticed:
+        _QUIET = _NOTICED = True
+
+
+class _CompileProgress:
+    """Which project function numba is compiling and how many it compiled in this process, drawn while it
+    compiles: as a row of the live progress display of :mod:`meeplelab.play.progress` when one is drawn, else as one
+    line rewritten in place on a terminal (or in a notebook, or when ``MEEPLELAB_PROGRESS=1``) and erased
+    when the compile ends. Elsewhere (a pipe, a log) only the notice is said. numba gives no total: the
+    count of functions that will compile is not known before they compile."""
+
+    def __init__(self):
+        self.depth = 0  # nesting of numba:compile events (a kernel compiles the functions it calls)
+        self.count = 0  # project functions compiled in this process
+        self.t0 = 0.0
+        self.drawn = 0  # characters of the in-place line now on the screen
+        self.last = 0.0
+        self.line = True  # False: never draw the in-place line (--no-progress; :func:`compile_progress`)
+
+    def _line_wanted(self) -> bool:
+        if _WORKER or _QUIET or not self.line:
+            return False
+        forced = os.environ.get("MEEPLELAB_PROGRESS", "").strip().lower()
+        if forced in ("0", "no", "off", "false", "never"):
+            return False
+        if forced in ("1", "yes", "on", "true", "always"):
+            return True
+        err = sys.stderr
+        if type(err).__module__.split(".")[0] == "ipykernel":  # a notebook: its output honours "\r"
+            return True
+        try:
+            return bool(err.isatty())
+        except (AttributeError, ValueError):
+            return False
+
+    def _row(self, state: str, name: str) -> bool:
+        mod = sys.modules.get("meeplelab.play.progress")  # never imported here: rich stays out of a plain import of sim
+        return bool(mod is not None and mod._compile_row(state, self.count, name))
+
+    def _draw(self, name: str, final: bool = False) -> None:
+        import time
+
+        if self._row("end" if final else "tick", name):
+            return
+        if not self._line_wanted():
+            return
+        now = time.monotonic()
+        if not final and now - self.last < 0.25 and self.drawn:
+            return
+        self.last = now
+        if final:
+            text = ""
+        else:
+            text = (f"compiling {name}: {self.count} function{'s' if self.count != 1 else ''} compiled, "
+                    f"{now - self.t0:.0f} s")
+        pad = " " * max(0, self.drawn - len(text))
+        sys.stderr.write(f"\r{text}{pad}" + ("\r" if final else ""))
+        sys.stderr.flush()
+        self.drawn = 0 if final else len(text)
+
+    def start(self, ev) -> None:
+        import time
+
+        disp = (ev.data or {}).get("dispatcher")
+        func = getattr(disp, "py_func", None)
+        mod = getattr(func, "__module__", "") or ""
+        self.depth += 1
+        if mod.split(".")[0] not in PACKAGES:
+            return
+        where = getattr(getattr(disp, "_cache", None), "_cache_path", None)
+        if not _NOTICED and where is not None:
+            say_compiling(compile_notice(where))
+        if self.depth == 1:
+            self.t0 = time.monotonic()
+        self.count += 1
+        self._draw(f"{mod}.{getattr(func, '__qualname__', '?')}")
+
+    def end(self, ev) -> None:
+        import logging
+        import time
+
+        self.depth = max(0, self.depth - 1)
+        if self.depth == 0 and self.count:
+            disp = (ev.data or {}).get("dispatcher")
+            func = getattr(disp, "py_func", None)
+            name = f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', '?')}"
+            self._draw(name, final=True)
+            logging.getLogger("meeplelab.compile").info(
+                "compiled %s (with the functions it calls) in %.1f s; %d functions compiled in this process",
+                name, time.monotonic() - self.t0, self.count)
+
+
+COMPILES = _CompileProgress()
+
+
+def compile_progress(on: bool) -> None:
+    """Turn the in-place compile progress line off (``--no-progress``) or back on; the notice is said anyway."""
+    COMPILES.line = bool(on)
 
 
 def _listen_for_compiles() -> None:
     from numba.core import event
 
     class CompileNotice(event.Listener):
-        """Says :func:`compile_notice` at the first compile of a cached kernel of the project."""
+        """Says :func:`compile_notice` at the first compile of a cached kernel of the project (a cache miss:
+        numba fires ``numba:compile`` only when it really compiles), then draws :data:`COMPILES`."""
 
         def on_start(self, ev):
-            if _NOTICED:
-                return
-            disp = (ev.data or {}).get("dispatcher")
-            mod = getattr(getattr(disp, "py_func", None), "__module__", "") or ""
-            where = getattr(getattr(disp, "_cache", None), "_cache_path", None)
-            if mod.split(".")[0] in PACKAGES and where is not None:
-                say_compiling(compile_notice(where))
+            COMPILES.start(ev)
 
         def on_end(self, ev):
-            pass
+            COMPILES.end(ev)
 
     event.register("numba:compile", CompileNotice())
 

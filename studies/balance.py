@@ -304,7 +304,9 @@ def bootstrap(g: pl.DataFrame, t: Target, resamples: int = 200, seed: int = 0) -
 def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str, *, trials: int = 30,
                 games: int | None = None, seed: int = 0, recheck: int = 3, recheck_factor: int = 2,
                 fixed: dict | None = None, overwrite: bool = False, resume: bool = False, study=None,
-                progress: Callable[[str], None] | None = None, settings: str | None = None) -> dict:
+                progress: Callable[[str], None] | None = None, settings: str | None = None, n_jobs: int = 1,
+                backend: str = "loky", scheduler: str | None = None, batch_size: int = 4096,
+                progress_bar: bool = False) -> dict:
     """Search, re-check, propose (see module docstring); returns the summary (also ``balance.json``).
 
     Args:
@@ -318,6 +320,11 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         fixed: ``--set`` overrides held fixed.
         resume: complete the interrupted search in ``out`` (the same options).
         settings: the command's resolved settings TOML, written as ``out/config.toml``.
+        progress: called with a line per candidate and per re-check; ``progress_bar``: draw bars of the
+            trials and the re-checks (:mod:`meeplelab.play.progress`).
+        n_jobs, backend, scheduler: where a candidate's lineups are played, one task per lineup
+            (:func:`meeplelab.studies.robustness.evaluate_lineups`); ``batch_size``: games advanced together. The
+            results depend on none of them.
 
     Raises:
         ConfigError: bad vary/target/trials/games (before anything is written).
@@ -329,6 +336,11 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     from meeplelab.sim.registry import get_game_class
 
     cls = get_game_class(game)
+    from meeplelab.play.parallel import check_backend
+
+    check_backend(backend, scheduler, n_jobs)
+    if batch_size < 1:
+        raise ConfigError(f"--batch-size {batch_size}: must be >= 1")
     study = study or study_for(game)
     ranges = parse_vary_range(vary, cls.Params)
     fixed = dict(fixed or {})
@@ -366,19 +378,22 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     rf.write_settings(out, settings)
     with rf.status_marked(state, lambda: _save_state(out, state)):
         s = _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck, recheck_factor,
-                    game, progress)
+                    game, progress, par={"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
+                                         "batch_size": batch_size}, progress_bar=progress_bar)
     return s
 
 
 def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck, recheck_factor, game,
-            progress) -> dict:
+            progress, par: dict | None = None, progress_bar: bool = False) -> dict:
     """The search, re-check and proposal of :func:`run_balance`; every candidate's metrics and every
     re-check row are saved in ``state`` (``search.json``) as they are computed, and read from it when
     saved before (a resumed search)."""
     import optuna
 
-    from meeplelab.studies.robustness import evaluate_point
+    from meeplelab.play.progress import bar
+    from meeplelab.studies.robustness import evaluate_lineups
 
+    par = dict(par or {})
     saved = {tuple(e["key"]): list(e["metrics"]) for e in state["evaluated"]}
     saved_rc = {int(r["trial"]): r for r in state["rechecked"]}
     say = progress or (lambda s: None)
@@ -404,12 +419,13 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
             apply_overrides(cls.Params(), {**fixed, **values})
         except ConfigError as e:
             trial.set_user_attr("refused", str(e))
+            trials_bar.advance(1)
             raise optuna.TrialPruned() from None
         key = tuple(format_value(v) for v in values.values())
         if key not in seen and key in saved:  # played before the search was interrupted: the same games
             seen[key] = saved[key]
         if key not in seen:  # same rules, same seeds: the same games (a small discrete space repeats points)
-            g = evaluate_point(cls, {**fixed, **values}, lineups, games, seed)
+            g = evaluate_lineups(cls, {**fixed, **values}, lineups, games, seed, **par)
             seen[key] = [t.value(g) for t in tgs]
             state["evaluated"].append({"key": list(key), "metrics": seen[key]})
             _save_state(out, state)
@@ -418,6 +434,7 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
                      **{t.text: m for t, m in zip(tgs, ms)},
                      "met": sum(t.excess(m) == 0 for t, m in zip(tgs, ms)), "excess": sum(t.excess(m) for t, m in zip(tgs, ms))})
         trial.set_user_attr("values", {n: format_value(v) for n, v in values.items()})
+        trials_bar.advance(1)
         say(f"trial {trial.number} ({trial.number + 1}/{trials}{', the defaults' if trial.number == 0 and defaults_first else ''}): " + ", ".join(f"{n}={format_value(v)}" for n, v in values.items())
             + " -> " + ", ".join(f"{t.metric} {m:.2f}" for t, m in zip(tgs, ms)))
         return tuple(t.objective(m) for t, m in zip(tgs, ms)) if len(tgs) > 1 else tgs[0].objective(ms[0])
@@ -425,7 +442,8 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
     # the defaults first (when inside every range): the baseline every proposal is compared with
     defaults_first = all(_inside(r) for r in ranges.values())
     ost.enqueue_trial(dict(_enqueued(r) for r in ranges.values() if _inside(r)))
-    ost.optimize(objective, n_trials=trials)
+    with bar("balance trials", trials, unit="trials", on=progress_bar) as trials_bar:
+        ost.optimize(objective, n_trials=trials)
     if not rows:
         raise ConfigError(f"every candidate was refused by the rules' consistency check ({trials} trials): narrow --vary")
     tab = pl.DataFrame(rows)
@@ -436,30 +454,34 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
     order = tab.sort(["met", "excess", "trial"], descending=[True, False, False])
     cand = order.unique(subset=list(ranges), keep="first", maintain_order=True).head(recheck)["trial"].to_list()
     fresh = []
-    for tr in cand:
-        values = {n: parse_value(n, tab.filter(pl.col("trial") == tr)[n][0], ranges[n].default) for n in ranges}
-        row = saved_rc.get(int(tr))
-        if row is not None and all(row.get(n) == format_value(v) for n, v in values.items()):
-            fresh.append(row)  # re-checked before the search was interrupted
-            continue
-        g = evaluate_point(cls, {**fixed, **values}, lineups, games * recheck_factor, seed + FRESH_SEED_OFFSET)
-        row = {"trial": tr, **{n: format_value(v) for n, v in values.items()}}
-        met = met_iv = 0
-        exc = exc_iv = 0.0
-        for t in tgs:
-            v = t.value(g)
-            lo, hi = bootstrap(g, t, seed=seed + FRESH_SEED_OFFSET)
-            row[t.text], row[t.text + " low"], row[t.text + " high"] = v, lo, hi
-            met += t.excess(v) == 0
-            exc += t.excess(v)
-            met_iv += max(t.excess(lo), t.excess(hi)) == 0
-            exc_iv += max(t.excess(lo), t.excess(hi))
-        row["met"], row["excess"], row["met_interval"], row["excess_interval"] = met, exc, met_iv, exc_iv
-        fresh.append(row)
-        state["rechecked"].append(row)
-        _save_state(out, state)
-        say(f"re-check on fresh seeds: trial {tr}: " + ", ".join(f"{t.metric} {row[t.text]:.2f} [{row[t.text + ' low']:.2f}, "
-                                                                  f"{row[t.text + ' high']:.2f}]" for t in tgs))
+    with bar("balance re-check", len(cand), unit="candidates", on=progress_bar) as rc_bar:
+        for tr in cand:
+            values = {n: parse_value(n, tab.filter(pl.col("trial") == tr)[n][0], ranges[n].default) for n in ranges}
+            row = saved_rc.get(int(tr))
+            if row is not None and all(row.get(n) == format_value(v) for n, v in values.items()):
+                fresh.append(row)  # re-checked before the search was interrupted
+                rc_bar.advance(1)
+                continue
+            g = evaluate_lineups(cls, {**fixed, **values}, lineups, games * recheck_factor, seed + FRESH_SEED_OFFSET,
+                                  **par)
+            row = {"trial": tr, **{n: format_value(v) for n, v in values.items()}}
+            met = met_iv = 0
+            exc = exc_iv = 0.0
+            for t in tgs:
+                v = t.value(g)
+                lo, hi = bootstrap(g, t, seed=seed + FRESH_SEED_OFFSET)
+                row[t.text], row[t.text + " low"], row[t.text + " high"] = v, lo, hi
+                met += t.excess(v) == 0
+                exc += t.excess(v)
+                met_iv += max(t.excess(lo), t.excess(hi)) == 0
+                exc_iv += max(t.excess(lo), t.excess(hi))
+            row["met"], row["excess"], row["met_interval"], row["excess_interval"] = met, exc, met_iv, exc_iv
+            fresh.append(row)
+            state["rechecked"].append(row)
+            _save_state(out, state)
+            rc_bar.advance(1)
+            say(f"re-check on fresh seeds: trial {tr}: " + ", ".join(f"{t.metric} {row[t.text]:.2f} [{row[t.text + ' low']:.2f}, "
+                                                                      f"{row[t.text + ' high']:.2f}]" for t in tgs))
     rc = pl.DataFrame(fresh)
     write_table(rc, out / "recheck.parquet")
     best = rc.sort(RECHECK_ORDER, descending=[True, False, True, False, False]).row(0, named=True)

@@ -205,9 +205,10 @@ def removal_arms(base: RunConfig, items: list[tuple[str, str]]) -> Iterator[list
 
 
 def run_content_value(base: RunConfig, items: list[tuple[str, str]], *, overwrite: bool = False,
-                      resume: bool = False, on_variant=None) -> Path:
+                      resume: bool = False, on_variant=None, progress: bool = False) -> Path:
     """Play the control and every removal arm into ``base.out`` (an experiment folder:
-    ``experiment.json``, one run folder per arm) and return it.
+    ``experiment.json``, one run folder per arm) and return it; ``progress`` draws a bar of arms and each
+    arm's games (:mod:`meeplelab.play.progress`).
 
     Raises:
         ConfigError: see :func:`removal_arms`.
@@ -216,7 +217,8 @@ def run_content_value(base: RunConfig, items: list[tuple[str, str]], *, overwrit
     from meeplelab.play.experiment import run_experiment
 
     with removal_arms(base, items) as arms:
-        return run_experiment(arms, base.out, overwrite=overwrite, resume=resume, on_variant=on_variant)
+        return run_experiment(arms, base.out, overwrite=overwrite, resume=resume, on_variant=on_variant,
+                              progress=progress)
 
 
 __all__ = ["check_removal", "item_list", "parse_items", "removal_arms", "remove_entry", "removed_content",

@@ -34,6 +34,7 @@ folder that is neither empty nor a ladder is refused, never written into or dele
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as _dt
 import json
@@ -214,11 +215,12 @@ def add_pairings(pairs: list[Pairing], comps: Sequence[Comparison], players: int
 
 
 def pair_config(p: Pairing, *, game: str, players: int, games: int, seed: int, batch_size: int, n_jobs: int,
-                params: dict, out: Path) -> RunConfig:
+                params: dict, out: Path, backend: str = "loky", scheduler: str | None = None) -> RunConfig:
     """The run of a pairing: ``focal`` then ``opponent`` in every other seat, seated ``rotate``, the games table
     only, one chunk per batch (so ``n_jobs`` workers share a pairing)."""
     return RunConfig(game=game, players=players, strategies=(p.focal,) + (p.opponent,) * (players - 1), games=games,
-                     seed=seed, batch_size=batch_size, chunk_size=batch_size, n_jobs=n_jobs, out=str(out / p.folder),
+                     seed=seed, batch_size=batch_size, chunk_size=batch_size, n_jobs=n_jobs, backend=backend,
+                     scheduler=scheduler, out=str(out / p.folder),
                      params=dict(params), log_turns=False, log_events=False, seating="rotate").validated()
 
 
@@ -240,7 +242,7 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
                start: int = START_ITERS, search: str = SEARCH, plans: Sequence[str] | None = None,
                tuned: str | Path | None = "default", batch_size: int = 64, n_jobs: int = -1,
                params: dict | None = None, out: Path | str, overwrite: bool = False, resume: bool = False,
-               progress: bool = False, command: str = "",
+               progress: bool = False, command: str = "", backend: str = "loky", scheduler: str | None = None,
                on_pair: Callable[[int, int, Pairing], None] | None = None) -> dict:
     """Play the ladder into ``out`` and write its analysis (:func:`meeplelab.analysis.ladder.write_outputs`).
 
@@ -249,8 +251,9 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
         games_per_rung: games of each pairing over its seat orders (a multiple of ``players``).
         seed: the run seed every pairing shares (common random numbers).
         budget, start, search, plans, tuned: the rungs (:func:`rungs`).
-        batch_size, n_jobs, params: as for ``meeplelab simulate`` (each batch is one chunk); results do not
-            depend on ``batch_size`` or ``n_jobs``.
+        batch_size, n_jobs, backend, scheduler, params: as for ``meeplelab simulate`` (each batch is one
+            chunk); results depend on none of ``batch_size``, ``n_jobs``, ``backend`` or ``scheduler``.
+        progress: draw a bar of pairings and each pairing's games (:mod:`meeplelab.play.progress`).
         command: the command line, recorded in ``ladder.json`` and the report.
         on_pair: called before each pairing with (its index, the number of pairings, the pairing).
 
@@ -270,7 +273,8 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
     ladder = rungs(game, plans=plans, tuned=tuned, search=search, budget=budget, start=start)
     params = dict(params or {})
     cfg = lambda p: pair_config(p, game=game, players=players, games=games_per_rung, seed=seed,  # noqa: E731
-                                batch_size=batch_size, n_jobs=n_jobs, params=params, out=out)
+                                batch_size=batch_size, n_jobs=n_jobs, params=params, out=out, backend=backend,
+                                scheduler=scheduler)
     first = add_pairings([], first_comparisons(ladder), players)
     for p in first:
         cfg(p)  # every strategy id and parameter checked before anything is written
@@ -297,6 +301,11 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
         rf.write_atomic(out / LADDER_FILE, json.dumps({k: v for k, v in meta.items() if k != "report"},
                                                       indent=1).encode())
 
+    from meeplelab.play.progress import bar
+
+    bars = contextlib.ExitStack()  # the pairings bar: closed once every pairing is played (or on an error)
+    pairs_bar = bars.enter_context(bar("ladder", total, unit="pairings", on=progress))
+
     def play(pairs: list[Pairing], todo: list[Pairing]) -> None:
         for p in todo:
             if on_pair:
@@ -304,9 +313,10 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
             c = cfg(p)
             folder = Path(c.out)
             has = (folder / rf.MANIFEST).is_file()
-            if resume and has and rf.read_manifest(folder).get("status") == "complete":
-                continue
-            simulate(c, resume=resume and has, overwrite=overwrite, progress=progress)
+            if not (resume and has and rf.read_manifest(folder).get("status") == "complete"):
+                simulate(c, resume=resume and has, overwrite=overwrite, progress=progress,
+                         label=f"pairing {pairs.index(p) + 1}/{total}")
+            pairs_bar.advance(1)
 
     comps = first_comparisons(ladder)
     pairs = first
@@ -326,6 +336,8 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
     except BaseException as e:
         save(pairs, ladder, comps, "interrupted" if isinstance(e, KeyboardInterrupt) else "failed")
         raise
+    finally:
+        bars.close()
     write_outputs(out, meta)
     save(pairs, ladder, comps, "complete")
     return meta

@@ -44,6 +44,7 @@ import polars as pl
 from meeplelab.play import runfolder as rf
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.sim.core.params import apply_overrides
+from meeplelab.play.parallel import map_unordered
 from meeplelab.sim.plausible import Range, format_value, load_plausible
 
 META = "robustness.json"
@@ -138,10 +139,15 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
                    n_jobs: int = 1, resume: bool = False, overwrite: bool = False, study=None,
                    ranges: dict[str, Range] | None = None, batch_size: int = 4096, sobol_max: int = 5,
                    progress: Callable[[str], None] | None = None, command: str = "",
-                   settings: str | None = None) -> dict:
+                   settings: str | None = None, backend: str = "loky", scheduler: str | None = None,
+                   progress_bar: bool = False) -> dict:
     """Plan (or resume), play every design point, analyse and write the report (``out/report``, with
     ``command`` as the line that reproduces it; ``settings``, the command's resolved settings TOML, as
     ``out/config.toml``); returns ``{"json": results, "points": per point, "page": html}``.
+
+    ``progress(line)`` is called after each design point; ``progress_bar`` draws a bar of points per stage
+    (:mod:`meeplelab.play.progress`). ``n_jobs``, ``backend`` and ``scheduler`` say where the points are played
+    (:func:`meeplelab.play.parallel.map_unordered`); the results do not depend on them, nor on ``batch_size``.
 
     Raises:
         ConfigError: bad budget/games/ranges (before anything is written).
@@ -156,6 +162,9 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
     study = study or study_for(game)
     ranges = ranges if ranges is not None else load_plausible(game, study.plausible)
     cls = get_game_class(game)
+    from meeplelab.play.parallel import check_backend
+
+    check_backend(backend, scheduler, n_jobs)
     d = plan(game, budget, games=games, seed=seed, study=study, ranges=ranges, sobol_max=sobol_max)
     _prepare(out, resume=resume, overwrite=overwrite)
     if resume and (out / META).is_file():
@@ -168,13 +177,15 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
         d.status = "running"
         _save(out, d)
         rf.write_settings(out, settings)
-        _play_points(out, d, cls, study, ranges, n_jobs, batch_size, say, stage="morris")
+        _play_points(out, d, cls, study, ranges, n_jobs, batch_size, say, stage="morris", backend=backend,
+                     scheduler=scheduler, progress_bar=progress_bar)
         tables = _load_points(out, d)
         if d.sobol_X is None:
             _plan_sobol(d, study, ranges, tables)
             _save(out, d)
         if d.sobol_X:
-            _play_points(out, d, cls, study, ranges, n_jobs, batch_size, say, stage="sobol")
+            _play_points(out, d, cls, study, ranges, n_jobs, batch_size, say, stage="sobol", backend=backend,
+                         scheduler=scheduler, progress_bar=progress_bar)
             tables = _load_points(out, d)
         d.status = "done"
         _save(out, d)
@@ -200,7 +211,51 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
     return res
 
 
-def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, stage) -> None:
+def evaluate_lineups(game_cls, overrides: dict, lineups, games: int, seed: int, batch_size: int = 4096, *,
+                     n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None) -> pl.DataFrame:
+    """:func:`evaluate_point` with each lineup played as its own task (:func:`meeplelab.play.parallel.map_unordered`):
+    the same frame (``lineup`` indexes ``lineups``; sorted by lineup, game, seat) for any ``n_jobs`` and
+    backend, since every game is keyed by (seed, game) and its lineup, not by the batch it is played in.
+
+    Raises:
+        ConfigError: bad backend options, unknown strategies or treatments (see :func:`evaluate_point`).
+    """
+    if (n_jobs == 1 and backend != "dask") or len(lineups) == 1:
+        return evaluate_point(game_cls, overrides, lineups, games, seed, batch_size)
+    from meeplelab.play.shipping import collect
+
+    if backend == "loky":
+        _warm(game_cls, lineups, seed)
+    regs = collect(game_cls.name, [s for lu in lineups for s in lu.strategies],
+                   [lu.treatment for lu in lineups if lu.treatment])
+    tasks = [(regs, game_cls, overrides, (lu,), games, seed, batch_size) for lu in lineups]
+    frames: list = [None] * len(lineups)
+    for i, df in map_unordered(_point_task, tasks, n_jobs=n_jobs, backend=backend, scheduler=scheduler):
+        frames[i] = df.with_columns(pl.lit(i, pl.Int32).alias("lineup"))
+    return pl.concat(frames).sort("lineup", "game", "seat")
+
+
+def _warm(cls, lineups, seed: int) -> None:
+    """Compile (or load) the rule kernels here at every seat count of ``lineups`` before loky workers start
+    (:func:`meeplelab.play.warmup.warm_for_run`): the workers load them, and the compile notice is said once."""
+    from meeplelab.play.warmup import warm_for_run
+
+    game = cls()
+    for players in sorted({len(lu.strategies) for lu in lineups}):
+        warm_for_run(game, players, seed, compiled=False)
+
+
+def _point_task(regs, cls, overrides, lineups, games: int, seed: int, batch_size: int):
+    """One design point in a worker: install what the parent registered (play/shipping.py), then play it."""
+    if regs is not None:
+        regs.install()
+    return evaluate_point(cls, overrides, lineups, games, seed, batch_size)
+
+
+def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, stage, *, backend: str = "loky",
+                 scheduler: str | None = None, progress_bar: bool = False) -> None:
+    from meeplelab.play.progress import bar
+
     pts = d.points()
     lo = 0 if stage == "morris" else 1 + len(d.morris_X)
     hi = 1 + len(d.morris_X) if stage == "morris" else len(pts)
@@ -208,40 +263,27 @@ def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, st
     total, gpp = len(pts), d.games_per_point
     done0 = sum((out / "points" / f"p{i:05d}.parquet").is_file() for i in range(total))
     t0, n = time.perf_counter(), 0
+    regs = None
+    if n_jobs != 1 or backend == "dask":
+        from meeplelab.play.shipping import collect
 
-    def store(i, df):
-        nonlocal n
-        rf.write_frame(out / "points" / f"p{i:05d}.parquet", df)
-        n += 1
-        el = time.perf_counter() - t0
-        rate = n * gpp / el if el > 0 else 0.0
-        left = (len(todo) - n) * gpp
-        say(f"{stage}: point {done0 + n}/{total} ({(done0 + n) * gpp:,} of {total * gpp:,} games planned), "
-            f"{rate:,.0f} games/s, {left / rate / 60 if rate else 0:.1f} min left in this stage")
-
+        # what the parent registered outside the built-in modules goes with every task (play/shipping.py)
+        regs = collect(d.game, [s for lu in study.lineups for s in lu.strategies],
+                       [lu.treatment for lu in study.lineups if lu.treatment])
+    if len(todo) > 1 and backend == "loky" and n_jobs != 1:  # compiled once here, loaded by the workers
+        _warm(cls, study.lineups, d.seed)
     jobs = [(i, _overrides(ranges, pts[i])) for i in todo]
-    if n_jobs == 1 or len(jobs) <= 1:
-        for i, ov in jobs:
-            store(i, evaluate_point(cls, ov, study.lineups, d.games, d.seed, batch_size))
-        return
-    from joblib import Parallel, delayed
-
-    from meeplelab.play.shipping import collect
-
-    # what the parent registered outside the built-in modules goes with every task (play/shipping.py)
-    regs = collect(d.game, [s for lu in study.lineups for s in lu.strategies],
-                   [lu.treatment for lu in study.lineups if lu.treatment])
-
-    def task(i, ov):
-        if regs is not None:
-            regs.install()
-        return i, evaluate_point(cls, ov, study.lineups, d.games, d.seed, batch_size)
-
-    from meeplelab.play.workers import loky_config
-
-    with loky_config():  # workers that end with this process
-        for i, df in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(task)(i, ov) for i, ov in jobs):
-            store(i, df)
+    tasks = [(regs, cls, ov, study.lineups, d.games, d.seed, batch_size) for _, ov in jobs]
+    with bar(f"robustness {stage}", hi - lo, done=(hi - lo) - len(todo), unit="points", on=progress_bar) as b:
+        for k, df in map_unordered(_point_task, tasks, n_jobs=n_jobs, backend=backend, scheduler=scheduler):
+            rf.write_frame(out / "points" / f"p{jobs[k][0]:05d}.parquet", df)
+            n += 1
+            b.advance(1)
+            el = time.perf_counter() - t0
+            rate = n * gpp / el if el > 0 else 0.0
+            left = (len(todo) - n) * gpp
+            say(f"{stage}: point {done0 + n}/{total} ({(done0 + n) * gpp:,} of {total * gpp:,} games planned), "
+                f"{rate:,.0f} games/s, {left / rate / 60 if rate else 0:.1f} min left in this stage")
 
 
 def _load_points(out, d: Design) -> list[pl.DataFrame | None]:

@@ -88,32 +88,55 @@ def spec_of(name: str, args: dict) -> str:
     return name + ":" + ",".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in args.items())
 
 
-def play_field(game: str, spec: str, field: Sequence[str], players: int, games: int, seed: int, *,
-               params: dict | None = None, on_games: Callable[[int], None] | None = None) -> np.ndarray:
-    """Win share of ``spec`` in every seat against every field member, game by game.
-
-    Returns:
-        float[F, P, G]: field member x candidate seat x game index (game indices 0..G-1 of run
-        ``seed``: the same shuffles for every candidate); the field member fills the other seats.
-    """
+def _field_task(regs, game: str, spec: str, opp: str, players: int, seat: int, games: int, seed: int,
+                params: dict | None, batch_size: int) -> np.ndarray:
+    """Win share ``float[games]`` of ``spec`` in ``seat`` against ``opp`` in every other seat (one task)."""
     from meeplelab.sim.core.params import apply_overrides
     from meeplelab.play.batch import play_batch
     from meeplelab.sim.registry import get_game_class, make_game
     from meeplelab.strategies import make_strategy
 
+    if regs is not None:
+        regs.install()
     g = make_game(game, apply_overrides(get_game_class(game).Params(), dict(params or {})))
+    strats = [make_strategy(game, spec if s == seat else opp) for s in range(players)]
+    out = np.zeros(games)
+    for lo in range(0, games, batch_size):
+        ids = np.arange(lo, min(games, lo + batch_size), dtype=np.int64)
+        t = play_batch(g, strats, ids, seed, log_turns=False, log_events=False).games
+        sel = np.asarray(t.column("seat").to_numpy()) == seat
+        gid = np.asarray(t.column("game").to_numpy())[sel]
+        out[gid] = np.asarray(t.column("win_share").to_numpy())[sel]
+    return out
+
+
+def play_field(game: str, spec: str, field: Sequence[str], players: int, games: int, seed: int, *,
+               params: dict | None = None, on_games: Callable[[int], None] | None = None, n_jobs: int = 1,
+               backend: str = "loky", scheduler: str | None = None, batch_size: int = 1024) -> np.ndarray:
+    """Win share of ``spec`` in every seat against every field member, game by game.
+
+    Each (field member, seat) pair is one task (:func:`meeplelab.play.parallel.map_unordered` on ``n_jobs`` /
+    ``backend`` / ``scheduler``), its games played ``batch_size`` at a time; the result depends on none
+    of them (every game is keyed by (seed, game index) and seat).
+
+    Returns:
+        float[F, P, G]: field member x candidate seat x game index (game indices 0..G-1 of run
+        ``seed``: the same shuffles for every candidate); the field member fills the other seats.
+    """
+    from meeplelab.play.parallel import map_unordered
+
+    regs = None
+    if n_jobs != 1 or backend == "dask":
+        from meeplelab.play.shipping import collect
+
+        regs = collect(game, [spec, *field])
+    tasks = [(regs, game, spec, opp, players, seat, games, seed, params, batch_size)
+             for opp in field for seat in range(players)]
     out = np.zeros((len(field), players, games))
-    ids = np.arange(games, dtype=np.int64)
-    for f, opp in enumerate(field):
-        for seat in range(players):
-            strats = [make_strategy(game, spec if s == seat else opp) for s in range(players)]
-            res = play_batch(g, strats, ids, seed, log_turns=False, log_events=False)
-            t = res.games
-            sel = np.asarray(t.column("seat").to_numpy()) == seat
-            gid = np.asarray(t.column("game").to_numpy())[sel]
-            out[f, seat, gid] = np.asarray(t.column("win_share").to_numpy())[sel]
-            if on_games:
-                on_games(games)
+    for k, w in map_unordered(_field_task, tasks, n_jobs=n_jobs, backend=backend, scheduler=scheduler):
+        out[k // players, k % players] = w
+        if on_games:
+            on_games(games)
     return out
 
 
@@ -146,7 +169,8 @@ _OPTIONS = {"game": "--game", "strategy": "--strategy", "field": "--against", "p
 def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_per_trial: int, seed: int = 0,
          players: int = 2, eval_games: int = 200, params: dict | None = None, out: Path | str,
          overwrite: bool = False, resume: bool = False, progress: bool = False,
-         log: Callable[[str], None] = lambda s: None, settings: str | None = None) -> TuneResult:
+         log: Callable[[str], None] = lambda s: None, settings: str | None = None, n_jobs: int = 1,
+         backend: str = "loky", scheduler: str | None = None, batch_size: int = 1024) -> TuneResult:
     """Search ``strategy``'s arguments against ``field`` and evaluate the best on fresh seeds.
 
     Args:
@@ -157,6 +181,9 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
         resume: complete the interrupted tuning in ``out`` (the same options).
         settings: the command's resolved settings TOML, written as ``out/config.toml``
             (:func:`meeplelab.play.runfolder.write_settings`).
+        progress: draw a games bar on stderr (:mod:`meeplelab.play.progress`).
+        n_jobs, backend, scheduler, batch_size: where and how many at a time the games are played
+            (:func:`play_field`); the results depend on none of them.
 
     Raises:
         ConfigError: unknown strategy or field member, nothing to tune, a budget below one trial.
@@ -169,6 +196,11 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     from meeplelab.strategies import make_strategy
     from meeplelab.strategies.registry import parse_id, strategies_for
 
+    from meeplelab.play.parallel import check_backend
+
+    check_backend(backend, scheduler, n_jobs)
+    if batch_size < 1:
+        raise ConfigError(f"--batch-size {batch_size}: must be >= 1")
     name, fixed = parse_id(strategy)
     if "preset" in fixed:
         raise ConfigError("tune: give the strategy without preset= (the search starts from its defaults)")
@@ -206,12 +238,13 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     rf.write_settings(out, settings)
     with rf.status_marked(state, lambda: _save_state(out, state)):
         res = _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget, games_per_trial, seed,
-                    players, eval_games, params, out, state, progress, log)
+                    players, eval_games, params, out, state, progress, log,
+                    {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler, "batch_size": batch_size})
     return res
 
 
 def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget, games_per_trial, seed, players,
-          eval_games, params, out: Path, state: dict, progress, log) -> TuneResult:
+          eval_games, params, out: Path, state: dict, progress, log, par: dict | None = None) -> TuneResult:
     """The search and held-out evaluation of :func:`tune`; each trial and each held-out evaluation is
     saved in ``state`` (``search.json``) when it finishes and read from it when saved before."""
     import optuna
@@ -219,6 +252,7 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
     from meeplelab.play import runfolder as rf
     from meeplelab.play.runner import _progress
 
+    par = dict(par or {})
     saved = {int(t["number"]): t for t in state["trials"]}
     total = n_trials * per_trial + 2 * eval_games * len(field) * players + eval_games * players
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -237,7 +271,7 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
                 trials.append(done)
                 return float(done["win_rate"])
             w = play_field(game, spec_of(name, args), field, players, games_per_trial, seed, params=params,
-                           on_games=bar.advance)
+                           on_games=bar.advance, **par)
             trials.append({"number": trial.number, "args": args, "win_rate": float(w.mean())})
             state["trials"] = [t for t in state["trials"] if t["number"] != trial.number] + [trials[-1]]
             _save_state(out, state)
@@ -254,7 +288,7 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
             if got is not None and got["spec"] == spec:  # played before the tuning was interrupted
                 bar.advance(eval_games * len(opponents) * players)
                 return np.asarray(got["win_share"], dtype=float)
-            w = play_field(game, spec, opponents, players, eval_games, ev, params=params, on_games=bar.advance)
+            w = play_field(game, spec, opponents, players, eval_games, ev, params=params, on_games=bar.advance, **par)
             state["heldout"][key] = {"spec": spec, "win_share": w.tolist()}
             _save_state(out, state)
             return w

@@ -221,17 +221,3 @@ def test_tournament_with_one_seat_is_refused(tmp_path, capsys, monkeypatch):
                   str(out)], "a tournament needs at least 2 players per game (strategies play against each other), "
                              "got --players 1", capsys, monkeypatch)
     assert not out.exists()
-
-
-def test_compile_notice_checks_every_kernel_of_the_rules_module(monkeypatch):
-    from meeplelab import cli
-    import meeplelab.sim.galileos_truth.rules as R
-    from meeplelab.sim.registry import make_game
-
-    import numpy as np
-
-    make_game("galileos-truth").play_random(np.arange(2), 0, 2)  # compiles (or loads) every entry kernel
-    assert cli._kernels_cached("galileos-truth") is True
-    # one entry kernel without a current cache entry (a compile killed part-way) -> not cached
-    monkeypatch.setattr(R.mask_kernel._cache._cache_file, "_load_index", lambda: {})
-    assert cli._kernels_cached("galileos-truth") is False

@@ -80,8 +80,8 @@ def test_a_setting_given_on_the_command_line_beats_the_file_and_set_is_merged_by
     assert not (out / "report").exists()  # report = false from the file
     saved = tomllib.loads((out / "config.toml").read_text())
     assert saved == {"game": "toy", "seed": 3, "out": ".", "strategies": ["random", "always-draw"], "games": 6,
-                     "batch_size": 1024, "n_jobs": 1, "params": {"rounds": "3", "max_value": "4"},
-                     "every_profile": False, "report": False}
+                     "seating": "rotate", "batch_size": 1024, "n_jobs": 1, "backend": "loky",
+                     "params": {"rounds": "3", "max_value": "4"}, "every_profile": False, "report": False}
 
 
 SIM_RUN_TOML = ('game = "toy"\nplayers = 2\nstrategies = ["random"]\ngames = 20\nseed = 0\nbatch_size = 10\n'
@@ -105,7 +105,7 @@ SIM_RUN_TOML = ('game = "toy"\nplayers = 2\nstrategies = ["random"]\ngames = 20\
      "config field 'strategies' is 5: it must be a list of strategy ids (strings, as [\"publisher\", \"citer\"]) or "
      "one comma-separated string"),
     ("robustness", 'game = "toy-robust"\nbudget = 5000\nparams = { rounds = 3 }\n',
-     "unknown config key 'params': allowed: budget, game, games_per_lineup, n_jobs, out, seed, sobol_max"),
+     "unknown config key 'params': allowed: backend, batch_size, budget, game, games_per_lineup, n_jobs, out, scheduler, seed, sobol_max"),
     ("sweep", 'game = "toy"\nplayers = = 2\n', None),
 ])
 def test_a_bad_settings_file_is_one_line_exit_2_and_nothing_is_written(command, text, message, tmp_path, capsys,
