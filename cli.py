@@ -181,7 +181,7 @@ def _interrupted(e: KeyboardInterrupt, what: str) -> None:
 def simulate(
     game: Optional[str] = typer.Option(None, "--game", help="Game id: unconscious-mind or galileos-truth."),
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default 4)."),
-    strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (a mirror match; default random); arguments follow the id: heuristic:vp=1,finish=0,random."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (a mirror match; default random), or a pool of more distinct ids than --players (rotated or random seating: every ordered choice of P of them); arguments follow the id: heuristic:vp=1,finish=0,random."),
     games: Optional[int] = typer.Option(None, "--games", help="Number of games in total, over all seat orders (default 2000); rotate rounds it down to a whole number of games per seat order."),
     seating: Optional[Seating] = typer.Option(None, "--seating", help="rotate (default: every strategy in every seat equally often, seat orders on common game seeds), random (a seat order drawn per game) or fixed (strategy k in seat k)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Run seed (default 0)."),
