@@ -33,6 +33,43 @@ from .load import Runs, load_runs
 MISSING = "\u2014"  # em dash: a value that cannot be computed (an interval of one observation, no data)
 
 
+#: rank a table by its ``est`` column when it has one and a categorical key (see :func:`ranked`)
+AUTO = "auto"
+#: a table longer than this is folded: its top rows shown, every row behind a <details> (HTML) or in its CSV
+FOLD_ROWS = 15
+#: rows a folded table shows (spread over its groups, at least :data:`MIN_GROUP_ROWS` of each)
+SHOW_ROWS = 10
+MIN_GROUP_ROWS = 3
+
+#: the header a column shows in the report pages (the CSV files keep the code names); a table's
+#: ``TableFormat.labels`` names what its estimate is ("win rate %", "mean VP")
+LABELS = {
+    "est": "estimate", "low": "95% low", "high": "95% high", "n": "sample (n)", "games": "games", "wins": "wins",
+    "sd": "sd", "mean": "mean", "fair": "fair share", "players": "players", "strategy": "strategy", "seat": "seat",
+    "vp": "mean VP", "vp_low": "VP 95% low", "vp_high": "VP 95% high",
+    "best_seat": "best seat", "best": "best seat win rate %", "best_low": "best 95% low", "best_high": "best 95% high",
+    "worst_seat": "worst seat", "worst": "worst seat win rate %", "worst_low": "worst 95% low",
+    "worst_high": "worst 95% high", "spread": "spread (points)", "spread_low": "spread 95% low",
+    "spread_high": "spread 95% high", "p_holm": "p (Holm-adjusted)", "p": "p", "comparisons": "comparisons",
+    "games_needed": "games needed", "flagged": "flagged", "run": "run", "measure": "measure", "metric": "metric",
+    "unit": "unit", "interval": "interval", "definition": "definition", "category": "category",
+    "min": "min", "max": "max", "q10": "10th percentile", "q25": "25th percentile", "median": "median",
+    "q75": "75th percentile", "q90": "90th percentile", "end_reason": "end reason", "safety_stop": "safety stop",
+    "all": "games of the run", "turns": "turns", "rounds_left": "rounds left", "rounds_left_sure": "rounds left (sure)",
+    "parameter": "parameter", "value": "value", "assumed": "assumed", "changed": "changed",
+    "win_rate": "win rate %", "win_low": "95% low", "win_high": "95% high", "rate_width": "win-rate interval width",
+    "games_for_rate": "games for that win-rate width", "vp_width": "VP interval width", "vp_sd": "VP sd",
+    "games_for_vp": "seat-results for that VP width", "from_run": "from run", "to_run": "to run", "change": "change",
+}
+#: columns whose values are ordered (a seat, a round): a table holding one keeps its own row order
+ORDINAL = ("seat", "round", "rounds_left", "cycle", "turn", "rel_turn", "volumes", "volumes_cited", "third",
+           "phase", "variant", "value", "abjure_cycle", "level")
+#: columns that group a table's rows: ranking happens within each group, groups keep their order
+GROUPS = ("players", "version", "run", "arm")
+#: string columns that name a measure of mixed units: a table keyed by one is never ranked automatically
+MIXED = ("metric", "measure", "unit", "interval", "definition")
+
+
 @dataclass(frozen=True)
 class TableFormat:
     """How a report table shows some of its columns (everything else follows :func:`format_table`).
@@ -41,21 +78,84 @@ class TableFormat:
         decimals: places for a column or a column family (``est`` covers est/low/high/sd; ``vp``
             covers vp/vp_low/vp_high; see :func:`_family`).
         missing: text for a missing value in a column instead of the em dash (e.g. ``"never"``).
+        labels: headers for columns, over :data:`LABELS` (``{"est": "win rate %"}``).
+        rank: the value column the rows are ranked by, highest first, within the table's groups
+            (:data:`GROUPS`); ``None`` keeps the data's order; :data:`AUTO` ranks by ``est`` when the table
+            has it, a categorical key and no ordered column (:func:`ranked`).
+        fold: rows past which the table is folded (:data:`FOLD_ROWS`).
     """
 
     decimals: dict = field(default_factory=dict)
     missing: dict = field(default_factory=dict)
+    labels: dict = field(default_factory=dict)
+    rank: str | None = AUTO
+    fold: int = FOLD_ROWS
 
 
 @dataclass
 class Section:
     """A report section: heading, prose, figures ``(file stem, Figure, caption)``, tables
-    ``(caption, df)`` or ``(caption, df, TableFormat)``."""
+    ``(caption, df)`` or ``(caption, df, TableFormat)``; ``summary``: the three plain sentences
+    (:mod:`analysis.summary`) a verdict section puts on top of the page."""
 
     title: str
     text: str = ""
     figures: list = field(default_factory=list)
     tables: list = field(default_factory=list)
+    summary: list = field(default_factory=list)
+
+
+def header(col: str, fmt: TableFormat | None = None) -> str:
+    """The header a report page shows for column ``col``: ``fmt.labels``, else :data:`LABELS`, else the
+    code name in words (``x_low`` -> ``x 95% low``, ``_`` -> space)."""
+    if fmt is not None and col in fmt.labels:
+        return fmt.labels[col]
+    if col in LABELS:
+        return LABELS[col]
+    for suffix, words in (("_low", "95% low"), ("_high", "95% high")):
+        if col.endswith(suffix) and len(col) > len(suffix):
+            return f"{header(col[: -len(suffix)], fmt)} {words}".replace(" % ", " ")
+    return col.replace("_", " ")
+
+
+def rank_column(df: pl.DataFrame, fmt: TableFormat | None = None) -> str | None:
+    """The column the table's rows are ranked by (see :class:`TableFormat` ``rank``), or None."""
+    fmt = fmt or TableFormat()
+    if fmt.rank != AUTO:
+        return fmt.rank if fmt.rank in df.columns else None
+    if "est" not in df.columns or any(c in df.columns for c in ORDINAL):
+        return None
+    keys = [c for c, t in df.schema.items() if t == pl.String and c not in GROUPS]
+    return "est" if keys and keys[0] not in MIXED else None
+
+
+def ranked(df: pl.DataFrame, fmt: TableFormat | None = None) -> pl.DataFrame:
+    """The rows of a report table in the order the pages and the CSV show them: ranked by
+    :func:`rank_column` (highest first, missing last, ties in the data's order) within each group of
+    :data:`GROUPS` columns, the groups in the order they first appear; unchanged without a rank column."""
+    col = rank_column(df, fmt)
+    if col is None or df.height < 2:
+        return df
+    groups = [c for c in GROUPS if c in df.columns]
+    d = df.with_row_index("_row")
+    if groups:
+        d = d.with_columns(pl.col("_row").min().over(groups).alias("_group"))
+    else:
+        d = d.with_columns(pl.lit(0).alias("_group"))
+    return d.sort(["_group", col], descending=[False, True], nulls_last=True, maintain_order=True).drop("_row", "_group")
+
+
+def shown_rows(df: pl.DataFrame, limit: int = SHOW_ROWS) -> pl.DataFrame:
+    """The top rows a folded table shows: the first ``limit`` rows, or for a table of several groups
+    (:data:`GROUPS`) the first ``max(MIN_GROUP_ROWS, limit // groups)`` rows of each group."""
+    groups = [c for c in GROUPS if c in df.columns]
+    if not groups:
+        return df.head(limit)
+    n = df.select(pl.struct(groups).n_unique()).item()
+    if n < 2:
+        return df.head(limit)
+    each = max(MIN_GROUP_ROWS, limit // n)
+    return df.with_row_index("_row").filter(pl.col("_row").rank("ordinal").over(groups) <= each).drop("_row")
 
 
 # ------------------------------------------------------------------ table formatting (the one place)
@@ -148,19 +248,63 @@ def _plain(text: str) -> str:
     return _CODE.sub(lambda m: m.group(1), text)
 
 
+def _cells(df: pl.DataFrame, fmt: TableFormat | None):
+    """Headers (:func:`header`), every row's cells, and the indices of the rows a folded table shows
+    (None when the table is not folded)."""
+    cols, rows = format_table(df, fmt)
+    heads = [header(c, fmt) for c in cols]
+    fold = (fmt or TableFormat()).fold
+    if df.height <= fold:
+        return heads, rows, None
+    top = shown_rows(df.with_row_index("_i"))["_i"].to_list()
+    return heads, rows, top
+
+
+def fold_note(df: pl.DataFrame, fmt: TableFormat | None, shown: int) -> str:
+    """``top 10 of 96 rows, ranked by win rate % within each players`` for a folded table."""
+    col = rank_column(df, fmt)
+    groups = [c for c in GROUPS if c in df.columns]
+    by = (f", ranked by {header(col, fmt)}" + (f" within each {', '.join(header(g, fmt) for g in groups)}"
+                                              if groups else "")) if col else ""
+    return f"top {shown} of {df.height:,} rows{by}"
+
+
 def _html_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) -> str:
-    cols, rows = format_table(df, fmt)
+    """One report table as HTML with human headers; a table past ``fmt.fold`` rows shows its top rows
+    and keeps every row behind a ``<details>``."""
+    cols, rows, top = _cells(df, fmt)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in r) + "</tr>" for r in rows)
-    return (f"<div class='tw'><table><caption>{_inline_html(caption)}</caption><thead><tr>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table></div>")
+
+    def table(rs, cap):
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in r) + "</tr>" for r in rs)
+        return (f"<div class='tw'><table><caption>{cap}</caption><thead><tr>{head}</tr></thead>"
+                f"<tbody>{body}</tbody></table></div>")
+
+    if top is None:
+        return table(rows, _inline_html(caption))
+    note = html.escape(fold_note(df, fmt, len(top)))
+    return (table([rows[i] for i in top], f"{_inline_html(caption)} ({note})")
+            + f"<details><summary>All {df.height:,} rows</summary>{table(rows, _inline_html(caption))}</details>")
 
 
-def _md_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) -> str:
-    cols, rows = format_table(df, fmt)
-    lines = [f"*{caption}*", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
+def _md_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None, csv: str | None = None) -> str:
+    """One report table as Markdown with human headers; a table past ``fmt.fold`` rows shows its top
+    rows and points to its CSV (``csv``) for the rest."""
+    from .markdown import row
+
+    cols, rows, top = _cells(df, fmt)
+    lines = [f"*{caption}*", "", row(cols), "|" + "---|" * len(cols)]
+    lines += [row(r) for r in (rows if top is None else [rows[i] for i in top])]
+    if top is not None:
+        lines += ["", f"*Folded: {fold_note(df, fmt, len(top))}; every row in "
+                      + (f"[the CSV]({csv})*" if csv else "the table's CSV*")]
     return "\n".join(lines)
+
+
+TABLE_NOTE = (f"Tables are ranked by their value column, highest first (within each player count where a table "
+              f"has several); a table over {FOLD_ROWS} rows shows its top rows and keeps the rest folded. Every "
+              "table is also a CSV file in `tables/`, at full precision and with the code column names (`est` = "
+              "estimate, `low`/`high` = its 95% interval, `n` = sample size; seats counted from 0 there).")
 
 
 def fmt_number(v, places: int = 1, missing: str = "n/a") -> str:
@@ -418,6 +562,18 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
             for note in notes:
                 h.append(f"<p style='color:#b9484e'><b>{html.escape(f'Run {n}: {note}.')}</b></p>")
                 md += [f"**Run {n}: {note}.**", ""]
+        summaries = [s for s in secs if s.summary]
+        for s in summaries:  # the three plain sentences (analysis.summary), before everything else
+            head = "In three sentences" + (f" ({s.title.split(': ', 1)[1]})" if len(summaries) > 1
+                                           and ": " in s.title else "")
+            h.append(f"<h2>{html.escape(head)}</h2>")
+            md += [f"## {head}", ""]
+            for sentence in s.summary:
+                h.append(f"<p>{_inline_html(sentence)}</p>")
+                md += [sentence, ""]
+        if any(t[1].height for s in secs for t in s.tables):
+            h.append(f"<p><small>{_inline_html(TABLE_NOTE)}</small></p>")
+            md += [f"*{TABLE_NOTE}*", ""]
         for i, s in enumerate(secs):
             h.append(f"<h2>{html.escape(s.title)}</h2>")
             md += [f"## {s.title}", ""]
@@ -433,11 +589,13 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
             for k, (cap, df, *fmt) in enumerate(s.tables):
                 if df.height == 0:
                     continue
+                f = fmt[0] if fmt else None
+                df = ranked(df, f)
                 rel = f"tables/{i:02d}_{k:02d}_{table_slug(cap)}.csv"
                 write_table_csv(df, tmp / rel)
-                h.append(_html_table(df, cap, *fmt))
+                h.append(_html_table(df, cap, f))
                 h.append(f"<p class='csv'><a href='{rel}'>CSV</a></p>")
-                md += [_md_table(df, cap, *fmt), "", f"[CSV]({rel})", ""]
+                md += [_md_table(df, cap, f, rel), "", f"[CSV]({rel})", ""]
         h.append(f"<p><small>Built in {time.perf_counter() - t0:.1f} s by meeplelab.</small></p></body></html>")
         (tmp / "report.html").write_text("\n".join(h))
         (tmp / "report.md").write_text("\n".join(md) + "\n")
