@@ -329,10 +329,15 @@ def report(
         from sim.experiment import read_experiment
 
         meta = read_experiment(runs[0])
-        page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest, sections=experiment_sections(runs[0]))
+        said: list = []
+        page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest, sections=experiment_sections(runs[0]),
+                            summary=said)
         typer.echo(f"wrote {page}")
+        for sentences in said:  # the three plain sentences the report opens with
+            typer.echo("\n".join(sentences))
         return
-    page = build_report(runs, dest)
+    said = []
+    page = build_report(runs, dest, summary=said)
     loaded = load_runs(runs, check=False)
     for name, notes in loaded.notes.items():  # files and manifest disagree: said, and left out
         for note in notes:
@@ -341,13 +346,15 @@ def report(
 
     vs = versions(loaded)
     typer.echo(f"wrote {page}")
+    for sentences in said:  # the three plain sentences the report opens with
+        typer.echo("\n".join(sentences))
     if len(vs) > 1:  # never pooled: one line per version with its own figures (the deltas are in the report)
         typer.echo(f"{len(vs)} rule/content versions, not pooled; the report compares them in 'Versions compared':")
         for v in vs:
             typer.echo(version_line(loaded, v))
         return
-    if pooled_sentence(vs[0]):
-        typer.echo(pooled_sentence(vs[0]))
+    if pooled_sentence(vs[0], loaded):
+        typer.echo(pooled_sentence(vs[0], loaded))
     need = games_needed_summary(loaded.games)
     typer.echo(f"games needed: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} point; "
                f"{need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd {need['vp_sd']:.1f})")

@@ -83,6 +83,7 @@ class TableFormat:
             (:data:`GROUPS`); ``None`` keeps the data's order; :data:`AUTO` ranks by ``est`` when the table
             has it, a categorical key and no ordered column (:func:`ranked`).
         fold: rows past which the table is folded (:data:`FOLD_ROWS`).
+        within: the columns whose groups are ranked separately (default: those of :data:`GROUPS` present).
     """
 
     decimals: dict = field(default_factory=dict)
@@ -90,19 +91,22 @@ class TableFormat:
     labels: dict = field(default_factory=dict)
     rank: str | None = AUTO
     fold: int = FOLD_ROWS
+    within: tuple | None = None
 
 
 @dataclass
 class Section:
     """A report section: heading, prose, figures ``(file stem, Figure, caption)``, tables
     ``(caption, df)`` or ``(caption, df, TableFormat)``; ``summary``: the three plain sentences
-    (:mod:`analysis.summary`) a verdict section puts on top of the page."""
+    (:mod:`analysis.summary`) a verdict section puts on top of the page; ``folded``: ``(summary words,
+    [figures])``, figures shown folded below the others (HTML ``<details>``; Markdown lists them)."""
 
     title: str
     text: str = ""
     figures: list = field(default_factory=list)
     tables: list = field(default_factory=list)
     summary: list = field(default_factory=list)
+    folded: tuple | None = None
 
 
 def header(col: str, fmt: TableFormat | None = None) -> str:
@@ -136,7 +140,7 @@ def ranked(df: pl.DataFrame, fmt: TableFormat | None = None) -> pl.DataFrame:
     col = rank_column(df, fmt)
     if col is None or df.height < 2:
         return df
-    groups = [c for c in GROUPS if c in df.columns]
+    groups = _groups(df, fmt)
     d = df.with_row_index("_row")
     if groups:
         d = d.with_columns(pl.col("_row").min().over(groups).alias("_group"))
@@ -145,16 +149,23 @@ def ranked(df: pl.DataFrame, fmt: TableFormat | None = None) -> pl.DataFrame:
     return d.sort(["_group", col], descending=[False, True], nulls_last=True, maintain_order=True).drop("_row", "_group")
 
 
-def shown_rows(df: pl.DataFrame, limit: int = SHOW_ROWS) -> pl.DataFrame:
+def _groups(df: pl.DataFrame, fmt: TableFormat | None) -> list[str]:
+    """The columns whose groups a table is ranked (and folded) within."""
+    within = fmt.within if fmt is not None and fmt.within is not None else GROUPS
+    return [c for c in within if c in df.columns]
+
+
+def shown_rows(df: pl.DataFrame, limit: int = SHOW_ROWS, fmt: TableFormat | None = None) -> pl.DataFrame:
     """The top rows a folded table shows: the first ``limit`` rows, or for a table of several groups
-    (:data:`GROUPS`) the first ``max(MIN_GROUP_ROWS, limit // groups)`` rows of each group."""
-    groups = [c for c in GROUPS if c in df.columns]
+    (:func:`_groups`) the first ``limit // groups`` rows of each (at least :data:`MIN_GROUP_ROWS` for up
+    to 3 groups, at least 1 for more)."""
+    groups = _groups(df, fmt)
     if not groups:
         return df.head(limit)
     n = df.select(pl.struct(groups).n_unique()).item()
     if n < 2:
         return df.head(limit)
-    each = max(MIN_GROUP_ROWS, limit // n)
+    each = max(MIN_GROUP_ROWS if n <= 3 else 1, limit // n)
     return df.with_row_index("_row").filter(pl.col("_row").rank("ordinal").over(groups) <= each).drop("_row")
 
 
@@ -256,15 +267,16 @@ def _cells(df: pl.DataFrame, fmt: TableFormat | None):
     fold = (fmt or TableFormat()).fold
     if df.height <= fold:
         return heads, rows, None
-    top = shown_rows(df.with_row_index("_i"))["_i"].to_list()
+    top = shown_rows(df.with_row_index("_i"), fmt=fmt)["_i"].to_list()
     return heads, rows, top
 
 
 def fold_note(df: pl.DataFrame, fmt: TableFormat | None, shown: int) -> str:
     """``top 10 of 96 rows, ranked by win rate % within each players`` for a folded table."""
     col = rank_column(df, fmt)
-    groups = [c for c in GROUPS if c in df.columns]
-    by = (f", ranked by {header(col, fmt)}" + (f" within each {', '.join(header(g, fmt) for g in groups)}"
+    groups = _groups(df, fmt)
+    words = {"players": "player count"}
+    by = (f", ranked by {header(col, fmt)}" + (f" within each {' and '.join(words.get(g, header(g, fmt)) for g in groups)}"
                                               if groups else "")) if col else ""
     return f"top {shown} of {df.height:,} rows{by}"
 
@@ -319,22 +331,55 @@ def _interval_cols(df: pl.DataFrame, pct: bool = False) -> pl.DataFrame:
 
 
 def _win_rate_chart(wr: pl.DataFrame, runs: Runs):
-    """Win rate by strategy with the fair share 1/players drawn when the runs share a player count."""
+    """Win rate by strategy with the fair share 1/players drawn when the runs share a player count (one
+    bar per strategy and player count, labelled so, when they do not)."""
     players = {int(m["config"]["players"]) for m in runs.manifests.values()}
     fair = 1.0 / next(iter(players)) if len(players) == 1 else None
-    fig = F.bar_with_interval(wr, "strategy", title="Win rate (95% Wilson interval)", xlabel="win rate (%)",
+    label = "strategy"
+    if "players" in wr.columns:
+        wr = wr.with_columns((pl.col("strategy") + ", " + pl.col("players").cast(pl.String) + " players").alias("_label"))
+        label = "_label"
+    fig = F.bar_with_interval(wr, label, title="Win rate (95% Wilson interval)", xlabel="win rate (%)",
                               scale=100, ref=fair, ref_label="fair share (1/players)")
     fig.axes[0].set_ylabel("strategy")
     return fig
 
 
+def player_counts(runs: Runs) -> list[int]:
+    """The player counts of ``runs`` (one per run folder), ascending."""
+    return sorted({int(m["config"]["players"]) for m in runs.manifests.values()})
+
+
+def counts_words(counts) -> str:
+    """``2, 3 and 4 players``."""
+    c = [str(x) for x in sorted(counts)]
+    return (c[0] if len(c) == 1 else f"{', '.join(c[:-1])} and {c[-1]}") + " players"
+
+
+def _by_count(df: pl.DataFrame, runs: Runs) -> pl.DataFrame:
+    """``df`` (with a ``run`` column) with each run's player count as a leading ``players`` column."""
+    of = {n: int(m["config"]["players"]) for n, m in runs.manifests.items()}
+    return df.with_columns(pl.col("run").replace_strict(of, return_dtype=pl.Int64).alias("players")).select(
+        ["players"] + [c for c in df.columns if c != "players"]).sort("players", maintain_order=True)
+
+
+#: headers of the generic tables (what each estimate is)
+WIN = {"est": "win rate %", "fair": "fair share %"}
+MEAN_VP = {"est": "mean VP"}
+
+
 def generic_sections(runs: Runs) -> list[Section]:
-    """Sections every game gets."""
+    """Sections every game gets. With runs of several player counts every table is per player count
+    (a ``players`` column; a strategy's VP at 2 seats is never averaged with its VP at 4)."""
     g = runs.games
     out = []
     from .seats import confounded_runs, games_frame, seat_advantage, seat_source
 
-    wr = M.win_rates(g)
+    counts = player_counts(runs)
+    multi = len(counts) > 1
+    by = ("players", "strategy") if multi else ("strategy",)
+    per = f" Every table is per player count ({counts_words(counts)})." if multi else ""
+    wr = M.win_rates(g, by)
     names, source = seat_source(runs)
     seat = seat_advantage(games_frame(runs).filter(pl.col("run").is_in(names)))
     conf = confounded_runs(runs)
@@ -345,45 +390,82 @@ def generic_sections(runs: Runs) -> list[Section]:
                                                                 for m in runs.manifests.values()))) > 1 else "")
     out.append(Section(
         "Win rates", "Share of games won (a first place shared by k seats counts 1/k), with Wilson 95% intervals." + note
-        + f"\nSeat advantage is estimated from {source}.",
+        + per + f"\nSeat advantage is estimated from {source}.",
         [("win_rate", _win_rate_chart(wr, runs), "Win rate by strategy against the fair share (dashed)"),
          ("seat_advantage", F.seat_advantage_chart(seat), "Win rate by seat against the fair share (dashed)")],
-        [("Win rate by strategy (percent)", _interval_cols(wr, True)),
+        [("Win rate by strategy (percent)", _interval_cols(wr, True), TableFormat(labels=WIN)),
          ("Win rate by seat (percent; seats numbered from 1 = first player, as in replays); fair = 1/players",
-          _interval_cols(seat.with_columns(pl.col("fair") * 100), True))]))
-    vp = M.mean_by(g, "vp")
-    vps = M.mean_by(g, "vp", ("strategy", "seat"))
-    mg = M.mean_by(g, "margin")
+          _interval_cols(seat.with_columns(pl.col("fair") * 100), True), TableFormat(labels=WIN))]))
+    vp = _interval_cols(M.mean_by(g, "vp", by))
+    vps = _interval_cols(M.mean_by(g, "vp", by + ("seat",)))
+    order = ranked(vp, TableFormat())  # the strategies in the order of their mean VP, seats within each
+    pos = {tuple(r[:len(by)]): i for i, r in enumerate(order.select(list(by)).iter_rows())}
+    vps = vps.with_columns(pl.struct(list(by)).map_elements(lambda k: pos[tuple(k.values())], return_dtype=pl.Int64)
+                           .alias("_pos")).sort("_pos", "seat").drop("_pos")
+    mg = M.mean_by(g, "margin", by)
+    vp_chart = vp if not multi else vp.with_columns(
+        (pl.col("strategy") + ", " + pl.col("players").cast(pl.String) + " players").alias("strategy"))
+    mg_chart = mg if not multi else mg.with_columns(
+        (pl.col("strategy") + ", " + pl.col("players").cast(pl.String) + " players").alias("strategy"))
     out.append(Section(
-        "Final VP and margin", "Mean final VP and margin (VP minus the best other seat) with Student-t 95% intervals.",
-        [("mean_vp", F.mean_chart(vp, "strategy", title="Mean final VP (95% t interval)", xlabel="VP"), "Mean final VP"),
-         ("margin", F.mean_chart(mg, "strategy", title="Mean margin (95% t interval)", xlabel="VP"), "Mean margin")],
-        [("Mean final VP by strategy", _interval_cols(vp)), ("Mean final VP by strategy and seat", _interval_cols(vps)),
-         ("Mean margin by strategy", _interval_cols(mg))]))
-    bd = M.score_breakdown(g)
+        "Final VP and margin", "Mean final VP and margin (VP minus the best other seat) with Student-t 95% intervals."
+        + per,
+        [("mean_vp", F.mean_chart(vp_chart, "strategy", title="Mean final VP (95% t interval)", xlabel="VP"), "Mean final VP"),
+         ("margin", F.mean_chart(mg_chart, "strategy", title="Mean margin (95% t interval)", xlabel="VP"), "Mean margin")],
+        [("Mean final VP by strategy", vp, TableFormat(labels=MEAN_VP)),
+         ("Mean final VP by strategy and seat (strategies in the order of their mean VP)", vps,
+          TableFormat(labels=MEAN_VP, rank=None)),
+         ("Mean margin by strategy", _interval_cols(mg), TableFormat(labels={"est": "mean margin (VP)"}))]))
+    bd = M.score_breakdown(g, by)
     if bd.height:
-        out.append(Section("Score breakdown", "Mean VP per final-score category, per seat.",
-                           [("breakdown", F.breakdown_chart(bd), "VP by category")],
-                           [("Mean VP by category", _interval_cols(bd), TableFormat(decimals={"est": 2}))]))
+        out.append(Section("Score breakdown", "Mean VP per final-score category, per seat." + per,
+                           [("breakdown", F.breakdown_chart(M.score_breakdown(g) if multi else bd), "VP by category"
+                             + (" (every player count together)" if multi else ""))],
+                           [("Mean VP by category (categories ranked within each strategy)", _interval_cols(bd),
+                             TableFormat(decimals={"est": 2}, labels=MEAN_VP, within=by))]))
     gl = M.game_length(g)
+    if multi:
+        gl = _by_count(gl, runs)
     turns = g.filter(pl.col("seat") == 0).select("turns").collect()["turns"].to_numpy()
-    out.append(Section("Game length", "Turns, rounds (Cycles) and decisions per game.",
-                       [("game_length", F.histogram(turns, title="Game length", xlabel="turns per game"), "Turns per game")],
-                       [("Game length", _interval_cols(gl))]))
+    out.append(Section("Game length", "Turns, rounds (Cycles) and decisions per game." + per,
+                       [("game_length", F.histogram(turns, title="Game length", xlabel="turns per game"),
+                         "Turns per game" + (" (every player count together; per count: Game arc)" if multi else ""))],
+                       [("Game length", _interval_cols(gl), TableFormat(labels={"est": "mean"}))]))
     ends = M.end_reasons(g)
     if ends.height:
+        if multi:
+            ends = _by_count(ends, runs)
         out.append(Section("How games ended", _safety_line(ends), [],
-                           [("Games by end reason (percent of each run's games)", _interval_cols(ends, True))]))
+                           [("Games by end reason (percent of each run's games)", _interval_cols(ends, True),
+                             TableFormat(labels={"est": "share of games %"}))]))
     tcols = [c for c, t in runs.turns.collect_schema().items() if t == pl.String and c != "run"]
     if tcols:
-        freq = M.action_frequencies(runs.turns, tcols[0])
+        if multi:
+            of = {n: int(m["config"]["players"]) for n, m in runs.manifests.items()}
+            freq = pl.concat([M.action_frequencies(runs.turns.filter(pl.col("run").is_in([n for n in of if of[n] == p])),
+                                                   tcols[0]).select(pl.lit(p).cast(pl.Int64).alias("players"), pl.all())
+                              for p in counts])
+        else:
+            freq = M.action_frequencies(runs.turns, tcols[0])
+        chart = freq if not multi else freq.with_columns(
+            (pl.col(tcols[0]) + ", " + pl.col("players").cast(pl.String) + " players").alias(tcols[0]))
         out.append(Section(
-            "Action frequencies", f"Share of turns by `{tcols[0]}` (all seats), Wilson 95% intervals.",
-            [("actions", F.bar_with_interval(freq, tcols[0], title=f"Turns by {tcols[0]} (95% Wilson interval)",
+            "Action frequencies", f"Share of turns by `{tcols[0]}` (all seats), Wilson 95% intervals." + per,
+            [("actions", F.bar_with_interval(chart, tcols[0], title=f"Turns by {tcols[0]} (95% Wilson interval)",
                                              xlabel="share of turns (%)", scale=100), f"Turns by {tcols[0]}")],
-            [(f"Turns by {tcols[0]} (percent)", _interval_cols(freq, True))]))
-    need = M.games_needed_summary(g)
+            [(f"Turns by {tcols[0]} (percent)", _interval_cols(freq, True),
+              TableFormat(labels={"est": "share of turns %"}))]))
     n_games = int(g.filter(pl.col("seat") == 0).select(pl.len()).collect().item())
+    if multi:
+        needs = [{"players": p, **M.games_needed_summary(g.filter(pl.col("players") == p))} for p in counts]
+        need = needs[-1]
+        text = (f"These runs hold {n_games:,} games. For a win-rate interval {need['rate_width'] * 100:.0f} points wide "
+                f"(+-{need['rate_width'] * 50:.0f}) about {need['games_for_rate']:,} games per compared group are "
+                f"needed; for a mean-VP interval {need['vp_width']:.0f} VP wide, the seat-results per player count "
+                "are in the table (each count has its own VP sd). Paired comparisons on common seeds need fewer.")
+        out.append(Section("Games needed", text + _observed_need(runs), [], [("Games needed", pl.DataFrame(needs))]))
+        return out
+    need = M.games_needed_summary(g)
     out.append(Section(
         "Games needed",
         f"These runs hold {n_games:,} games. For a win-rate interval {need['rate_width'] * 100:.0f} points wide "
@@ -453,8 +535,15 @@ def provenance_section(runs: Runs) -> Section:
                  "changed": k in changed}
                 for k, v in m["game"]["params"].items()]
         if rows:
-            tables.append((f"Parameters of run {name} (assumed = an assumption ID, not a published rule)",
-                           pl.DataFrame(rows)))
+            frame = pl.DataFrame(rows)
+            same = next((i for i, (_, df, *_) in enumerate(tables) if df.equals(frame)), None)
+            if same is None:
+                tables.append(([name], frame))
+            else:  # runs of the same rules (a field played at several player counts): one table
+                tables[same][0].append(name)
+    tables = [((f"Parameters of run {names[0]}" if len(names) == 1 else
+                f"Parameters of runs {', '.join(names)} (the same values)")
+               + " (assumed = an assumption ID, not a published rule)", df) for names, df in tables]
     return Section("Provenance", "\n".join(text), [], tables)
 
 
@@ -475,11 +564,16 @@ def build_sections(runs: Runs, *, by_version: bool = True) -> list[Section]:
     if by_version and len(vs) > 1:
         return version_sections(runs, vs, game_sections)
     secs = [verdict_section(runs)] + generic_sections(runs) + arc_sections(runs)
-    pooled = pooled_sentence(vs[0]) if len(vs) == 1 else ""
+    pooled = pooled_sentence(vs[0], runs) if len(vs) == 1 else ""
     if pooled:
         secs[0].text = f"{pooled[0].upper()}{pooled[1:]}.\n" + secs[0].text
+    counts = player_counts(runs)
     for fn in game_sections(next(iter(runs.game_names))):
-        secs.extend(fn(runs))
+        for s in fn(runs):
+            if len(counts) > 1:  # the game's own analyses are not split by player count: said so
+                s.text = (s.text + "\n" if s.text else "") + (f"This section pools the games of every player count "
+                                                              f"({counts_words(counts)}).")
+            secs.append(s)
     secs.append(provenance_section(runs))
     return secs
 
@@ -491,9 +585,11 @@ h2{border-bottom:2px solid #3b6ea8;padding-bottom:3px}.tw{overflow-x:auto;max-wi
 
 
 def build_report(folders: Sequence[Path | str], dest: Path | str, *,
-                 sections: Callable[[Runs], list[Section]] | None = None, kind: str = "balance") -> Path:
+                 sections: Callable[[Runs], list[Section]] | None = None, kind: str = "balance",
+                 summary: list | None = None) -> Path:
     """Write ``dest/report.html``, ``dest/report.md`` and ``dest/figures/*.png``; the title reads
-    ``meeplelab <kind> report: <games>`` (``balance``, ``tournament``...).
+    ``meeplelab <kind> report: <games>`` (``balance``, ``tournament``...). ``summary`` (a list, when
+    given) receives the three sentences of every verdict on the page (a list of three strings each).
 
     Returns:
         the HTML page's path.
@@ -508,11 +604,13 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
             raise RunFolderError(f"report folder {str(dest)!r} exists and is not a report: choose a new or empty --out")
     runs = load_runs(list(folders))
     secs = (sections or build_sections)(runs)
+    if summary is not None:
+        summary.extend(list(s.summary) for s in secs if s.summary)
     try:
         return _write_report(runs, secs, dest, t0, kind)
     finally:  # every figure is released, also when writing fails part-way
         for s in secs:
-            for _, fig, _ in s.figures:
+            for _, fig, _ in s.figures + (list(s.folded[1]) if s.folded else []):
                 F.close(fig)
 
 
@@ -586,6 +684,17 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                 h.append(f"<figure><img src='{rel}' alt='{html.escape(_plain(cap))}'>"
                          f"<figcaption>{_inline_html(cap)}</figcaption></figure>")
                 md += [f"![{cap}]({rel})", ""]
+            if s.folded and s.folded[1]:
+                words, figs = s.folded
+                inner = []
+                md += [f"*{words} (folded in the HTML page):*", ""]
+                for stem, fig, cap in figs:
+                    rel = f"figures/{i:02d}_{stem}.png"
+                    F.save(fig, tmp / rel)
+                    inner.append(f"<figure><img src='{rel}' alt='{html.escape(_plain(cap))}'>"
+                                 f"<figcaption>{_inline_html(cap)}</figcaption></figure>")
+                    md += [f"![{cap}]({rel})", ""]
+                h.append(f"<details><summary>{_inline_html(words)}</summary>{''.join(inner)}</details>")
             for k, (cap, df, *fmt) in enumerate(s.tables):
                 if df.height == 0:
                     continue

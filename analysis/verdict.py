@@ -104,6 +104,14 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
     words = holm_words(int(sum(1 for p in pvals if p == p)))
     adj_pair = {(s[1], s[2], s[3]): a for s, a in zip(slots, adj) if s[0] == "pair"}
     lines, flagged = [], False
+    defined = []  # the definition is said once, on the first dominant or leading line
+
+    def definition() -> str:
+        if defined:
+            return "(Dominant as defined above.)"
+        defined.append(True)
+        return DEFINITION
+
     for players, sub, fair, where, pairs in blocks:
         if sub.height < 2:
             r = sub.row(0, named=True)
@@ -139,7 +147,7 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
                          f"{_interval(d['low'], d['high'])} of {d['games']:,} games and beats every other strategy of "
                          f"this field head to head, each pair resolved (closest: {w['column']} by {_pct(w['est'])} "
                          f"points {_interval(w['low'], w['high'])} paired over {w['n']:,} games, {words}: p = "
-                         f"{max(r['p_holm'] for r in j.pairs):.2g}). {DEFINITION}")
+                         f"{max(r['p_holm'] for r in j.pairs):.2g}). {definition()}")
         else:
             why = []
             for r in j.lost:
@@ -151,7 +159,7 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
                 why.append(f"against {r['column']} {_pct(r['est'])} points {_interval(r['low'], r['high'])} paired over "
                            f"{r['n']:,} games is not resolved ({p}{nd})")
             lines.append(f"Leading, not dominant ({players} players, {where}): {j.leader} has the highest win rate, "
-                         f"but {'; '.join(why)} ({words}). {DEFINITION}")
+                         f"but {'; '.join(why)} ({words}). {definition()}")
     for s, a in zip(slots, adj):
         if s[0] == "deg" and a < 0.05:
             flagged = True
