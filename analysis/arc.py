@@ -530,7 +530,8 @@ def end_scoring(turns, games, events=None) -> pl.DataFrame:
 #: the metrics of the "at a glance" table, in this order (the full table has every metric)
 GLANCE = ("turns per game", "rounds per game", "table time", "downtime (time)", "lead changes",
           "drama: winner's largest deficit", "drama: share of the game the winner trailed", "comeback rate", "ties",
-          "winner's margin", "winner's margin, median", "winning score", "safety stops")
+          "winner's margin", "winner's margin, median", "winning score", "decision moves", "branching factor",
+          "safety stops")
 
 
 def glance(shown: pl.DataFrame, metrics=GLANCE) -> tuple[pl.DataFrame, dict]:

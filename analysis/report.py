@@ -60,6 +60,13 @@ LABELS = {
     "win_rate": "win rate %", "win_low": "95% low", "win_high": "95% high", "rate_width": "win-rate interval width",
     "games_for_rate": "games for that win-rate width", "vp_width": "VP interval width", "vp_sd": "VP sd",
     "games_for_vp": "seat-results for that VP width", "from_run": "from run", "to_run": "to run", "change": "change",
+    "seat_results": "seat-results", "x_fair": "x fair share", "mean_rank": "mean rank", "game_win_rate": "game win rate %",
+    "game_fair": "game fair share", "margin": "mean margin (VP)", "rating": "rating (Elo)", "p_vs_mean": "p vs mean",
+    "row": "row strategy", "column": "column strategy", "resolved": "resolved", "arm": "arm", "unpaired": "unpaired",
+    "mean_arm": "arm mean", "mean_control": "control mean", "games_needed_unpaired": "games needed (unpaired)",
+    "version": "version", "reference": "reference", "design": "design", "ref": "reference value", "nash": "Nash mix %",
+    "alpha_rank": "alpha-rank %", "br_gain": "best-response gain", "dominated_share": "dominated in % of resamples",
+    "diff": "difference", "variant": "variant",
 }
 #: columns whose values are ordered (a seat, a round): a table holding one keeps its own row order
 ORDINAL = ("seat", "round", "rounds_left", "cycle", "turn", "rel_turn", "volumes", "volumes_cited", "third",
