@@ -42,6 +42,12 @@ def _counts(ps) -> str:
     return (ps[0] if len(ps) == 1 else f"{', '.join(ps[:-1])} and {ps[-1]}") + " players"
 
 
+def _and(items) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def _join(items: list[str], word: str = "and") -> str:
     if len(items) < 2:
         return "".join(items)
@@ -56,7 +62,9 @@ def field_phrase(facts: dict) -> str:
     if len(set(games.values())) == 1 and len(games) > 1:
         per = f"{next(iter(games.values())):,} games at each of {_counts(games)}"
     else:
-        per = ", ".join(f"{n:,} games at {p} players" for p, n in sorted(games.items()))
+        ps = sorted(games)
+        per = (f"{_and(f'{games[p]:,}' for p in ps)} games at {_counts(ps)}" if len(ps) > 1
+               else f"{games[ps[0]]:,} games at {ps[0]} players" if ps else "no games")
     return f"{names} ({per}; {facts.get('seating', 'seating not recorded')})"
 
 
@@ -103,8 +111,8 @@ def three_sentences(facts: dict) -> list[str]:
     good = []
     if fair_seats:
         good.append(f"the seat order at {_counts(r['players'] for r in fair_seats)} (best minus worst seat "
-                    + " and ".join(f"{_num(r['spread'])} points {_iv(r['spread_low'], r['spread_high'])}"
-                                   for r in fair_seats) + ")")
+                    + _and(f"{_num(r['spread'])} points {_iv(r['spread_low'], r['spread_high'])}"
+                           for r in fair_seats) + f", within the {thr:.0f}-point threshold)")
     fails = [(p, st, _failed_pair(st)) for p, st in sorted(no_dom.items())]
     fails = [x for x in fails if x[2] is not None]
     if fails:  # the player count whose leader comes closest to dominating
@@ -126,18 +134,40 @@ def three_sentences(facts: dict) -> list[str]:
     first = (f"Balanced among {where}: {'; '.join(good)}." if good else
              f"Nothing measured here is shown balanced among {where}.")
 
-    # 2. what is not balanced
-    bad = [_seat_text(r) for r in bad_seats]
+    # 2. what is not balanced (one item per kind of finding, its player counts together)
+    bad = []
+    by_seats: dict = {}
+    for r in sorted(bad_seats, key=lambda r: r["players"]):
+        by_seats.setdefault((r["best_seat"], r["worst_seat"]), []).append(r)
+    for (best, worst), rs in by_seats.items():
+        if len(rs) == 1:
+            bad.append(_seat_text(rs[0]))
+        else:
+            bad.append(f"at {_counts(r['players'] for r in rs)} seat {best + 1} wins most and seat {worst + 1} least "
+                       "(spread " + _and(f"{_num(r['spread'])} points {_iv(r['spread_low'], r['spread_high'])}"
+                                          for r in rs) + ")")
+    by_dom: dict = {}
     for p, st in sorted(dom.items()):
-        c = st["closest"]
-        bad.append(f"{st['dominant']} dominates at {p} players ({_num(st['top']['est'], 100)}% "
-                   f"{_iv(st['top']['low'], st['top']['high'], 100)}; it beats even the closest, {c['column']}, by "
-                   f"{_num(c['est'], 100)} points {_iv(c['low'], c['high'], 100)} head to head)")
-    for p, r, _ in degenerate:
-        bad.append(f"{r['strategy']} is degenerate at {p} players ({_num(r['est'], 100)}% "
-                   f"{_iv(r['low'], r['high'], 100)}, under half the fair share)")
+        by_dom.setdefault(st["dominant"], []).append((p, st))
+    for name, items in by_dom.items():
+        if len(items) == 1:
+            p, st = items[0]
+            c = st["closest"]
+            bad.append(f"{name} dominates at {p} players ({_num(st['top']['est'], 100)}% "
+                       f"{_iv(st['top']['low'], st['top']['high'], 100)}; it beats even the closest, {c['column']}, by "
+                       f"{_num(c['est'], 100)} points {_iv(c['low'], c['high'], 100)} head to head)")
+        else:
+            bad.append(f"{name} dominates at {_counts(p for p, _ in items)} (win rate " + _and(
+                f"{_num(st['top']['est'], 100)}% {_iv(st['top']['low'], st['top']['high'], 100)}" for _, st in items)
+                + ")")
+    by_deg: dict = {}
+    for p, r, _ in sorted(degenerate, key=lambda x: x[0]):
+        by_deg.setdefault(r["strategy"], []).append((p, r))
+    for name, items in by_deg.items():
+        bad.append(f"{name} is degenerate at {_counts(p for p, _ in items)} (" + _and(
+            f"{_num(r['est'], 100)}% {_iv(r['low'], r['high'], 100)}" for _, r in items) + ", under half the fair share)")
     if safe_hit:
-        bad.append("games ended by a safety limit, not the rules, " + " and ".join(
+        bad.append("games ended by a safety limit, not the rules, " + _and(
             f"at {p} players {_num(q, 100)}% {_iv(lo, hi, 100)} ({hit:,} of {n:,})"
             for p, (hit, n, q, lo, hi) in sorted(safe_hit.items())))
     for col, v, used, n, q, lo, hi in rare:
@@ -159,7 +189,13 @@ def three_sentences(facts: dict) -> list[str]:
         p, st = max(dom.items(), key=lambda x: x[1]["top"]["est"] * x[0])
         third = (f"Change first what makes {st['dominant']} dominant at {p} players ({_num(st['top']['est'], 100)}% "
                  f"{_iv(st['top']['low'], st['top']['high'], 100)} against a fair share of {100.0 / p:.1f}%): lower "
-                 "the payoff its plan relies on or raise the alternatives', then play this field again.")
+                 "the payoff its plan relies on or raise the alternatives'")
+        if bad_seats:
+            r = bad_seats[0]
+            third += (f"; then the turn-order advantage at {r['players']} players (spread {_num(r['spread'])} points "
+                      f"{_iv(r['spread_low'], r['spread_high'])}; `meeplelab balance --target "
+                      f"'seat-spread:{r['players']}<={thr:.0f}'` searches rule numbers for it)")
+        third += "; then play this field again."
     elif bad_seats:
         r = bad_seats[0]
         third = (f"Change first the turn-order advantage at {r['players']} players (spread {_num(r['spread'])} points "

@@ -119,7 +119,7 @@ def test_nothing_flagged_says_so_and_names_the_largest_gap_left():
     st = {"rates": rates, "top": rates.row(0, named=True), "second": rates.row(1, named=True), "h2h": h2h,
           "dominant": None, "fair": 0.25, "where": "", "lost": [], "open": [h2h], "closest": h2h}
     first, second, third = three_sentences(_facts(spread=[fair], strategies={4: st}))
-    assert "the seat order at 4 players (best minus worst seat 2.0 points [-1.0, 5.0])" in first
+    assert "the seat order at 4 players (best minus worst seat 2.0 points [-1.0, 5.0], within the 5-point threshold)" in first
     assert ("no strategy dominates at 4 players (at 4 players the leader a, 27.0% [24.0, 30.0], does not beat b head "
             "to head: 4.0 points [-1.0, 9.0])") in first
     assert "no strategy is degenerate (lowest against its fair share: b 23.0% [20.0, 26.0] at 4 players)" in first
