@@ -355,9 +355,15 @@ def report(
         return
     if pooled_sentence(vs[0], loaded):
         typer.echo(pooled_sentence(vs[0], loaded))
-    need = games_needed_summary(loaded.games)
-    typer.echo(f"games needed: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} point; "
-               f"{need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd {need['vp_sd']:.1f})")
+    import polars as pl
+
+    counts = sorted({int(m["config"]["players"]) for m in loaded.manifests.values()})
+    for p in counts:  # each player count has its own VP spread
+        need = games_needed_summary(loaded.games.filter(pl.col("players") == p))
+        at = f" at {p} players" if len(counts) > 1 else ""
+        typer.echo(f"games needed{at}: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} "
+                   f"point; {need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd "
+                   f"{need['vp_sd']:.1f})")
     from analysis.report import _observed_need
 
     observed = _observed_need(load_runs(runs, check=False)).strip()

@@ -65,7 +65,8 @@ def field_phrase(facts: dict) -> str:
         ps = sorted(games)
         per = (f"{_and(f'{games[p]:,}' for p in ps)} games at {_counts(ps)}" if len(ps) > 1
                else f"{games[ps[0]]:,} games at {ps[0]} players" if ps else "no games")
-    return f"{names} ({per}; {facts.get('seating', 'seating not recorded')})"
+    scope = f"; {facts['scope']}" if facts.get("scope") else ""
+    return f"{names} ({per}; {facts.get('seating', 'seating not recorded')}{scope})"
 
 
 def _seat_text(r: dict) -> str:
@@ -170,8 +171,12 @@ def three_sentences(facts: dict) -> list[str]:
         bad.append("games ended by a safety limit, not the rules, " + _and(
             f"at {p} players {_num(q, 100)}% {_iv(lo, hi, 100)} ({hit:,} of {n:,})"
             for p, (hit, n, q, lo, hi) in sorted(safe_hit.items())))
+    by_col: dict = {}
     for col, v, used, n, q, lo, hi in rare:
-        bad.append(f"turn {col.replace('_', ' ')} `{v}` taken in {_num(q, 100)}% {_iv(lo, hi, 100)} of seat-games")
+        by_col.setdefault(col, []).append(f"`{v}` {_num(q, 100)}% {_iv(lo, hi, 100)}")
+    for col, items in by_col.items():
+        bad.append(f"turn {col.replace('_', ' ')}{'s' if len(items) > 1 else ''} barely taken ({_and(items)} of "
+                   "seat-games)")
     if never:
         bad.append(f"event kind{'s' if len(never) > 1 else ''} {', '.join(never)} never happened")
     unresolved = [f"the seat spread at {r['players']} players, {_num(r['spread'])} points "
@@ -232,6 +237,11 @@ def three_sentences(facts: dict) -> list[str]:
                    f"{_num(h['est'], 100)} points {_iv(h['low'], h['high'], 100)} head to head")
         third = (f"No rule change is indicated by these runs{gap}; check the field against stronger or re-tuned "
                  "players before settling the rules.")
+    ex = facts.get("effect")
+    if ex:
+        third = (third[:-1] + f"; the largest effect measured: in arm {ex['arm']} {ex['strategy']}'s win rate changes "
+                 f"by {ex['est']:+.1f} points {_iv(ex['low'], ex['high'])} against the control {ex['control']}, paired "
+                 f"over {ex['n']:,} games ({'resolved' if ex['resolved'] else 'not resolved'}).")
     eff = facts.get("effects")
     if eff is not None and eff.height:
         r = eff.row(0, named=True)

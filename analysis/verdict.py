@@ -328,9 +328,14 @@ def rule_effect_flags(runs: Runs, df: pl.DataFrame, top: int = 3) -> tuple[list[
     return lines, t.drop("field")
 
 
-def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | None = None):
+def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | None = None,
+                    effect: dict | None = None, effects: pl.DataFrame | None = None):
     """The "Verdict" section (first in every report); ``extra`` lines (an experiment's largest
-    effects) are added at the end, ``scope`` names what the flags were computed on."""
+    effects) are added at the end, ``scope`` names what the flags were computed on; ``effect`` (an
+    experiment's largest paired win-rate effect: ``arm, strategy, est, low, high, n, control, resolved``,
+    percentage points) is named by the third of the three summary sentences (``Section.summary``), as is the
+    largest of ``effects`` (a sweep's :func:`rule_effect_flags` table over its variants) or else of the
+    runs' own rule effects."""
     from .report import Section, TableFormat
 
     from .seats import seating_lines
@@ -345,7 +350,7 @@ def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | Non
     facts: dict = {}
     s_lines, rates = strategy_flags(df, bool(conf) and len(conf) == len(runs.manifests), runs.manifests, facts)
     seat_lines, spread = seat_flags(runs, df)
-    r_lines, effects = rule_effect_flags(runs, df)
+    r_lines, effects_of_runs = rule_effect_flags(runs, df)
     lines += (s_lines + seat_lines + safety_flags(runs, facts) + mechanics_flags(runs, facts) + r_lines
               + list(extra or []))
     lines.append(SCOPE)
@@ -356,15 +361,16 @@ def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | Non
         tables.append(("Seat advantage spread, best minus worst seat (percentage points, paired interval; seats "
                        "from 1)", spread.with_columns(pl.col("best_seat") + 1, pl.col("worst_seat") + 1),
                        TableFormat(decimals={"spread": 1, "best": 1, "worst": 1})))
-    if effects.height:
+    if effects_of_runs.height:
         tables.append(("Rule effects: paired win-rate difference of the later run minus the earlier, per strategy "
-                       "(percentage points)", effects,
+                       "(percentage points)", effects_of_runs,
                        TableFormat(labels={"est": "difference (points)"}, rank=None)))  # ranked by size already
     from .dominance import field_strategies, seating_words
     from .summary import three_sentences
 
-    facts.update(game=next(iter(runs.game_names)), spread=list(spread.iter_rows(named=True)) if spread.height else [],
-                 threshold=SEAT_SPREAD_POINTS, effects=effects, seating=seating_words(runs.manifests),
+    facts.update(game=next(iter(runs.game_names)), scope=scope, effect=effect,
+                 effects=effects if effects is not None and effects.height else effects_of_runs, spread=list(spread.iter_rows(named=True)) if spread.height else [],
+                 threshold=SEAT_SPREAD_POINTS, seating=seating_words(runs.manifests),
                  field_strategies=field_strategies(runs.manifests, df.sort("run", "game", "seat")["strategy"].to_list()),
                  games_by_players={int(p): int(n) for p, n in df.group_by("players").agg(
                      pl.struct("run", "game").n_unique().alias("n")).iter_rows()})

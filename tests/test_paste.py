@@ -182,3 +182,13 @@ def test_the_report_folds_its_long_tables_and_their_csv_holds_every_row(page):
     note = re.search(r"\*Folded: top (\d+) of (\d+) rows[^*]*\[the CSV\]\((tables/[^)]+)\)\*", md)
     assert note
     assert pl.read_csv(path.parent / note.group(3)).height == int(note.group(2).replace(",", "")) > int(note.group(1))
+
+
+def test_an_experiments_sentences_say_their_scope_and_name_the_largest_effect():
+    effect = {"arm": "abjure-at:cycle=2", "strategy": "abjure-at:cycle=2", "est": -16.7, "low": -18.3, "high": -15.1,
+              "n": 4800, "control": "never-abjure", "resolved": True}
+    first, _, third = three_sentences(_facts(spread=[SEAT], scope="the control arm", effect=effect))
+    assert first.startswith("Balanced among a and b (1,000 games at 4 players; rotated seats; the control arm): ")
+    assert third.endswith("searches rule numbers for it; the largest effect measured: in arm abjure-at:cycle=2 "
+                          "abjure-at:cycle=2's win rate changes by -16.7 points [-18.3, -15.1] against the control "
+                          "never-abjure, paired over 4,800 games (resolved).")
