@@ -153,7 +153,14 @@ def ranked(df: pl.DataFrame, fmt: TableFormat | None = None) -> pl.DataFrame:
         d = d.with_columns(pl.col("_row").min().over(groups).alias("_group"))
     else:
         d = d.with_columns(pl.lit(0).alias("_group"))
-    return d.sort(["_group", col], descending=[False, True], nulls_last=True, maintain_order=True).drop("_row", "_group")
+    from .tables import SIG_FIGS
+
+    # ranked on the value rounded as stored (analysis.tables): last-bit noise of a parallel sum never reorders ties
+    key = (pl.col(col).cast(pl.Float64).fill_nan(None).round_sig_figs(SIG_FIGS) if df.schema[col].is_numeric()
+           else pl.col(col))
+    d = d.with_columns(key.alias("_key"))
+    return d.sort(["_group", "_key"], descending=[False, True], nulls_last=True, maintain_order=True).drop(
+        "_row", "_group", "_key")
 
 
 def _groups(df: pl.DataFrame, fmt: TableFormat | None) -> list[str]:

@@ -155,6 +155,8 @@ def test_rows_are_ranked_by_their_value_within_each_player_count(page):
     seats = pl.DataFrame({"seat": [0, 1, 2], "est": [0.2, 0.5, 0.3]})
     assert ranked(seats)["seat"].to_list() == [0, 1, 2]  # an ordered key keeps its order
     assert ranked(df, TableFormat(rank=None)).equals(df)
+    nan = pl.DataFrame({"strategy": ["a", "b", "c"], "est": [0.1, float("nan"), 0.5]})
+    assert ranked(nan)["strategy"].to_list() == ["c", "a", "b"]  # a value that cannot be computed goes last
 
 
 def test_a_long_table_shows_its_top_rows_and_folds_the_rest():
