@@ -1,13 +1,13 @@
 """The three plain sentences on top of every balance report (issue 30 item 3): what is balanced,
 what is not, what to change.
 
-They are written from the verdict's own numbers (:func:`analysis.verdict.verdict_section` fills a
+They are written from the verdict's own numbers (:func:`meeplelab.analysis.verdict.verdict_section` fills a
 ``facts`` dict while it computes its flags), so every number in them is one of the verdict's, with
 its 95% interval, and they say the field they hold among (the strategies played, games per player
 count, seating). What counts:
 
 - **balanced**: a player count whose seat spread (best minus worst seat) is at most
-  :data:`analysis.seats.SEAT_SPREAD_POINTS`; no dominant strategy at a player count (the leader fails a
+  :data:`meeplelab.analysis.seats.SEAT_SPREAD_POINTS`; no dominant strategy at a player count (the leader fails a
   head-to-head pair: the pair named is the one it loses, else the closest it does not resolve); no
   degenerate strategy; no game ended by a safety limit.
 - **not balanced**: every verdict flag: a seat spread flagged, a dominant strategy, a degenerate
@@ -88,7 +88,7 @@ def _failed_pair(st: dict) -> dict | None:
 
 def three_sentences(facts: dict) -> list[str]:
     """What is balanced, what is not, what to change: three sentences from the verdict's ``facts``
-    (see the module doc; the keys are filled by :func:`analysis.verdict.verdict_section`).
+    (see the module doc; the keys are filled by :func:`meeplelab.analysis.verdict.verdict_section`).
 
     Returns:
         three strings, each ending with a full stop."""

@@ -9,10 +9,10 @@ import re
 import polars as pl
 import pytest
 
-from analysis.report import TableFormat, _html_table, _md_table, build_report, header, ranked
-from analysis.summary import three_sentences
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab.analysis.report import TableFormat, _html_table, _md_table, build_report, header, ranked
+from meeplelab.analysis.summary import three_sentences
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 
 POOL = ("random", "always-draw", "bank-at:n=3", "bank-at:n=6")
 
