@@ -350,7 +350,7 @@ def _settings_text() -> Optional[str]:
 def simulate(
     game: Optional[str] = typer.Option(None, "--game", help="Game id: unconscious-mind or galileos-truth."),
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default 4)."),
-    strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (a mirror match; default random); arguments follow the id: heuristic:vp=1,finish=0,random."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (a mirror match; default random), or a pool of more distinct ids than --players (rotated or random seating: every ordered choice of P of them); arguments follow the id: heuristic:vp=1,finish=0,random."),
     games: Optional[int] = typer.Option(None, "--games", help="Number of games in total, over all seat orders (default 2000); rotate rounds it down to a whole number of games per seat order."),
     seating: Optional[Seating] = shared("seating", shown="rotate"),
     seed: Optional[int] = shared("seed", shown="0"),
@@ -447,17 +447,21 @@ def report(
         from meeplelab.play.experiment import read_experiment
 
         meta = read_experiment(runs[0])
+        said: list = []
         if any("remove" in a.get("change", {}) for a in meta["arms"]):  # a content-value experiment
             from meeplelab.analysis.content import removal_sections
 
             page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
-                                sections=removal_sections(runs[0]), kind="content-value", progress=draw)
+                                sections=removal_sections(runs[0]), kind="content-value", progress=draw, summary=said)
         else:
             page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
-                                sections=experiment_sections(runs[0]), progress=draw)
+                                sections=experiment_sections(runs[0]), progress=draw, summary=said)
         typer.echo(f"wrote {page}")
+        for sentences in said:  # the three plain sentences the report opens with
+            typer.echo("\n".join(sentences))
         return
-    page = build_report(runs, dest, progress=draw)
+    said = []
+    page = build_report(runs, dest, progress=draw, summary=said)
     loaded = load_runs(runs, check=False)
     for name, notes in loaded.notes.items():  # files and manifest disagree: said, and left out
         for note in notes:
@@ -466,16 +470,24 @@ def report(
 
     vs = versions(loaded)
     typer.echo(f"wrote {page}")
+    for sentences in said:  # the three plain sentences the report opens with
+        typer.echo("\n".join(sentences))
     if len(vs) > 1:  # never pooled: one line per version with its own figures (the deltas are in the report)
         typer.echo(f"{len(vs)} rule/content versions, not pooled; the report compares them in 'Versions compared':")
         for v in vs:
             typer.echo(version_line(loaded, v))
         return
-    if pooled_sentence(vs[0]):
-        typer.echo(pooled_sentence(vs[0]))
-    need = games_needed_summary(loaded.games)
-    typer.echo(f"games needed: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} point; "
-               f"{need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd {need['vp_sd']:.1f})")
+    if pooled_sentence(vs[0], loaded):
+        typer.echo(pooled_sentence(vs[0], loaded))
+    import polars as pl
+
+    counts = sorted({int(m["config"]["players"]) for m in loaded.manifests.values()})
+    for p in counts:  # each player count has its own VP spread
+        need = games_needed_summary(loaded.games.filter(pl.col("players") == p))
+        at = f" at {p} players" if len(counts) > 1 else ""
+        typer.echo(f"games needed{at}: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} "
+                   f"point; {need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd "
+                   f"{need['vp_sd']:.1f})")
     from meeplelab.analysis.report import _observed_need
 
     observed = _observed_need(load_runs(runs, check=False)).strip()

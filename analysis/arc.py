@@ -527,6 +527,36 @@ def end_scoring(turns, games, events=None) -> pl.DataFrame:
 
 
 # ------------------------------------------------------------------ report section
+#: the metrics of the "at a glance" table, in this order (the full table has every metric)
+GLANCE = ("turns per game", "rounds per game", "table time", "downtime (time)", "lead changes",
+          "drama: winner's largest deficit", "drama: share of the game the winner trailed", "comeback rate", "ties",
+          "winner's margin", "winner's margin, median", "winning score", "decision moves", "branching factor",
+          "safety stops")
+
+
+def glance(shown: pl.DataFrame, metrics=GLANCE) -> tuple[pl.DataFrame, dict]:
+    """The headline arc metrics side by side per player count: one row per metric of ``metrics`` (in that
+    order), ``metric, unit`` then ``est_P, low_P, high_P`` for each player count ``P`` (the summary's
+    estimate and 95% interval; shares in percent as ``shown`` holds them); and the column headers
+    (``est_4`` -> ``4 players``, ``low_4`` -> ``4p 95% low``)."""
+    counts = sorted(set(shown["players"].to_list()))
+    rows = []
+    for m in metrics:
+        sub = shown.filter(pl.col("metric") == m)
+        if not sub.height:
+            continue
+        r = {"metric": m, "unit": sub["unit"][0]}
+        for p in counts:
+            x = sub.filter(pl.col("players") == p)
+            for c in ("est", "low", "high"):
+                r[f"{c}_{p}"] = float(x[c][0]) if x.height and x[c][0] is not None else math.nan
+        rows.append(r)
+    labels = {}
+    for p in counts:
+        labels.update({f"est_{p}": f"{p} players", f"low_{p}": f"{p}p 95% low", f"high_{p}": f"{p}p 95% high"})
+    return pl.DataFrame(rows), labels
+
+
 SOURCE_TEXT = {
     "vp_after": "the turns table's `vp_after`",
     "events": "the events table's `vp` events, every VP change as it happened",
@@ -619,11 +649,23 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
         figs.append((f"winning_score_{players}p", F.histogram(
             sub["win_vp"].to_numpy(), title=f"Winning score, {players} players", xlabel="final VP of first place"),
             f"Winning score distribution, {players} players"))
-    return Section("Game arc", text, figs, [
+    at, at_labels = glance(shown)
+    counts = sorted(set(arcs["players"].to_list()))
+    folded = None
+    if len(counts) > 1:  # the largest count's figures shown, the others folded (the numbers are in the tables)
+        top = f"_{counts[-1]}p"
+        folded = (f"Figures for {', '.join(str(c) for c in counts[:-1])} players",
+                  [f for f in figs if not f[0].endswith(top)])
+        figs = [f for f in figs if f[0].endswith(top)]
+    return Section("Game arc", text, figs, folded=folded, tables=[
+        ("Game arc at a glance: each player count's estimate with its 95% interval (shares in percent; the "
+         "sample sizes and every other metric are in the next table)", at,
+         TableFormat(decimals={f"{c}_{p}": 1 for c in ("est", "low", "high") for p in shown["players"].unique()},
+                     labels=at_labels, rank=None)),
         ("Game-arc metrics per player count (95% intervals; n = games unless the definition says otherwise)",
          shown, TableFormat(decimals={"est": 2})),
         ("The in-game leader's win rate (percent) by rounds left to play", lw.with_columns(
-            [(pl.col(c) * 100) for c in ("est", "low", "high")])),
+            [(pl.col(c) * 100) for c in ("est", "low", "high")]), TableFormat(labels={"est": "leader's win rate %"})),
         (f"Decisiveness: rounds left from which the leader wins {DECISIVE_SHARE:.0%} (sure = the interval's lower "
          "bound)", dec, TableFormat(missing={"rounds_left": "never", "rounds_left_sure": "never"})),
         ("Distributions per player count (min, deciles, quartiles, median, max)", dist),
@@ -637,7 +679,7 @@ def arc_sections(runs) -> list:
     return [arc_section(runs)]
 
 
-__all__ = ["DECISIVE_SHARE", "SECONDS_PER_DECISION", "arc_section", "arc_sections", "arc_summary",
+__all__ = ["DECISIVE_SHARE", "GLANCE", "glance", "SECONDS_PER_DECISION", "arc_section", "arc_sections", "arc_summary",
            "decision_moves", "decision_summary", "decisive_rounds_left", "distributions", "end_scoring", "game_arcs",
            "in_game_vp", "leader_wins", "vp_source",
            "quantile_interval", "standings", "turn_decisions", "vp_curves"]

@@ -215,7 +215,12 @@ def experiment_sections(folder: Path | str):
                   for a in meta["arms"]}
         effect_lines = [effect_line(i, r, control, win.height, fields.get(r["arm"]))
                         for i, r in enumerate(top.iter_rows(named=True))]
-        secs = [verdict_section(ctrl_runs, extra=effect_lines, scope="the control arm"),
+        big = None
+        if top.height:
+            r = top.row(0, named=True)
+            big = {"arm": r["arm"], "strategy": r["strategy"], "est": r["est"], "low": r["low"], "high": r["high"],
+                   "n": r["n"], "control": control, "resolved": bool(r.get("resolved"))}
+        secs = [verdict_section(ctrl_runs, extra=effect_lines, scope="the control arm", effect=big),
                 Section(title, "\n".join(lines),
                         [("effect_win", effects_chart(df, "win", meta["arms"][0]["label"]), "Paired win-rate difference"),
                          ("effect_vp", effects_chart(df, "vp", meta["arms"][0]["label"]), "Paired VP difference")],

@@ -266,9 +266,9 @@ def abjure_sections(runs: Runs) -> list[Section]:
     fair = _fair(runs)
     figs = [("abjure_win_rate", outcome_chart(by_cycle, fair=fair), "Win rate by Cycle of Abjure (95% Wilson)."),
             ("abjure_vp", outcome_chart(by_cycle, "vp"), "Final VP by Cycle of Abjure (95% t).")]
-    tables = [("Outcome by Cycle of Abjure (rates in %)", _pct(by_cycle, rate_cols)),
+    tables = [("Outcome by Cycle of Abjure (rates in %)", _pct(by_cycle, rate_cols), TableFormat(labels=ABJURE_LABELS)),
               ("Outcome by Cycle of Abjure and strategy (rates in %)",
-               _pct(outcome_by_abjure_cycle(runs, by_strategy=True), rate_cols))]
+               _pct(outcome_by_abjure_cycle(runs, by_strategy=True), rate_cols), TableFormat(labels=ABJURE_LABELS))]
     secs.append(Section("Abjure timing: outcome by Cycle (descriptive: groups differ by strategy and seat)", text,
                         figs, tables))
 
@@ -287,7 +287,8 @@ def abjure_sections(runs: Runs) -> list[Section]:
         secs.append(Section("Abjure timing: Copernicans hit (descriptive: groups differ by strategy and seat)",
                             "The abjurer's outcome by how many other Copernicans its Abjure raised (+1 Suspicion "
                             "each).", [("abjure_copernicans", copernicans_chart(cop, _fair(runs)), "Win rate by Copernicans hit.")],
-                            [("Outcome by Copernicans hit (rates in %)", _pct(cop, rate_cols))]))
+                            [("Outcome by Copernicans hit (rates in %)", _pct(cop, rate_cols),
+                              TableFormat(labels=ABJURE_LABELS))]))
 
     pairs = paired_pairs(runs)
     if pairs:
@@ -300,15 +301,23 @@ def abjure_sections(runs: Runs) -> list[Section]:
                             "Runs on common seeds that differ only in one seat's strategy: mean per-game difference "
                             "(strategy minus never-abjure) in that seat's VP and win share, 95% t intervals.",
                             [("abjure_paired", paired_chart(df), "Paired VP difference vs never-abjure.")],
-                            [("Paired differences (vp in VP, win in percentage points)", shown)]))
+                            [("Paired differences (vp in VP, win in percentage points)", shown,
+                              TableFormat(labels={"est": "difference (strategy minus never-abjure)",
+                                                  "mean_a": "strategy's mean", "mean_b": "never-abjure's mean",
+                                                  "run_a": "strategy's run", "run_b": "never-abjure's run"}))]))
     else:
         st = by_strategy(runs)
         secs.append(Section("Abjure timing: strategies compared",
                             "No paired never-abjure run in this report: per-strategy win rate, VP and Abjure rate "
                             "within the run(s).", [("abjure_strategies", strategy_chart(st, _fair(runs)), "Win rate by strategy.")],
-                            [("Per strategy (rates in %; mean_abjure_cycle over the seat-results that Abjured)",
-                              _pct(st, rate_cols), TableFormat(missing={"mean_abjure_cycle": "never"}))]))
+                            [("Per strategy (rates in %; the mean Abjure Cycle over the seat-results that Abjured)",
+                              _pct(st, rate_cols), TableFormat(missing={"mean_abjure_cycle": "never"},
+                                                               labels=ABJURE_LABELS, rank="win_rate"))]))
     return secs
 
+
+#: headers of the Abjure tables (rates in percent)
+ABJURE_LABELS = {"win_rate": "win rate %", "abjure_rate": "Abjure rate %", "abjure_low": "Abjure 95% low",
+                 "abjure_high": "Abjure 95% high", "mean_abjure_cycle": "mean Abjure Cycle", "abjurers": "abjurers"}
 
 SECTIONS = [abjure_sections, content_sections]

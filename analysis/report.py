@@ -34,6 +34,50 @@ from .load import Runs, load_runs
 MISSING = "\u2014"  # em dash: a value that cannot be computed (an interval of one observation, no data)
 
 
+#: rank a table by its ``est`` column when it has one and a categorical key (see :func:`ranked`)
+AUTO = "auto"
+#: a table longer than this is folded: its top rows shown, every row behind a <details> (HTML) or in its CSV
+FOLD_ROWS = 15
+#: rows a folded table shows (spread over its groups, at least :data:`MIN_GROUP_ROWS` of each)
+SHOW_ROWS = 10
+MIN_GROUP_ROWS = 3
+
+#: the header a column shows in the report pages (the CSV files keep the code names); a table's
+#: ``TableFormat.labels`` names what its estimate is ("win rate %", "mean VP")
+LABELS = {
+    "est": "estimate", "low": "95% low", "high": "95% high", "n": "sample (n)", "games": "games", "wins": "wins",
+    "sd": "sd", "mean": "mean", "fair": "fair share", "players": "players", "strategy": "strategy", "seat": "seat",
+    "vp": "mean VP", "vp_low": "VP 95% low", "vp_high": "VP 95% high",
+    "best_seat": "best seat", "best": "best seat win rate %", "best_low": "best 95% low", "best_high": "best 95% high",
+    "worst_seat": "worst seat", "worst": "worst seat win rate %", "worst_low": "worst 95% low",
+    "worst_high": "worst 95% high", "spread": "spread (points)", "spread_low": "spread 95% low",
+    "spread_high": "spread 95% high", "p_holm": "p (Holm-adjusted)", "p": "p", "comparisons": "comparisons",
+    "games_needed": "games needed", "flagged": "flagged", "run": "run", "measure": "measure", "metric": "metric",
+    "unit": "unit", "interval": "interval", "definition": "definition", "category": "category",
+    "min": "min", "max": "max", "q10": "10th percentile", "q25": "25th percentile", "median": "median",
+    "q75": "75th percentile", "q90": "90th percentile", "end_reason": "end reason", "safety_stop": "safety stop",
+    "all": "games of the run", "turns": "turns", "rounds_left": "rounds left", "rounds_left_sure": "rounds left (sure)",
+    "parameter": "parameter", "value": "value", "assumed": "assumed", "changed": "changed",
+    "win_rate": "win rate %", "win_low": "95% low", "win_high": "95% high", "rate_width": "win-rate interval width",
+    "games_for_rate": "games for that win-rate width", "vp_width": "VP interval width", "vp_sd": "VP sd",
+    "games_for_vp": "seat-results for that VP width", "from_run": "from run", "to_run": "to run", "change": "change",
+    "seat_results": "seat-results", "x_fair": "x fair share", "mean_rank": "mean rank", "game_win_rate": "game win rate %",
+    "game_fair": "game fair share", "margin": "mean margin (VP)", "rating": "rating (Elo)", "p_vs_mean": "p vs mean",
+    "row": "row strategy", "column": "column strategy", "resolved": "resolved", "arm": "arm", "unpaired": "unpaired",
+    "mean_arm": "arm mean", "mean_control": "control mean", "games_needed_unpaired": "games needed (unpaired)",
+    "version": "version", "reference": "reference", "design": "design", "ref": "reference value", "nash": "Nash mix %",
+    "alpha_rank": "alpha-rank %", "br_gain": "best-response gain", "dominated_share": "dominated in % of resamples",
+    "diff": "difference", "variant": "variant",
+}
+#: columns whose values are ordered (a seat, a round): a table holding one keeps its own row order
+ORDINAL = ("seat", "round", "rounds_left", "cycle", "turn", "rel_turn", "volumes", "volumes_cited", "third",
+           "phase", "variant", "value", "abjure_cycle", "level")
+#: columns that group a table's rows: ranking happens within each group, groups keep their order
+GROUPS = ("players", "version", "run", "arm")
+#: string columns that name a measure of mixed units: a table keyed by one is never ranked automatically
+MIXED = ("metric", "measure", "unit", "interval", "definition")
+
+
 @dataclass(frozen=True)
 class TableFormat:
     """How a report table shows some of its columns (everything else follows :func:`format_table`).
@@ -43,22 +87,103 @@ class TableFormat:
             covers vp/vp_low/vp_high; see :func:`_family`).
         missing: text for a missing value in a column instead of the em dash (e.g. ``"never"``).
         folded: the HTML page shows the table folded in ``<details>`` (its caption the summary line).
+        labels: headers for columns, over :data:`LABELS` (``{"est": "win rate %"}``).
+        rank: the value column the rows are ranked by, highest first, within the table's groups
+            (:data:`GROUPS`); ``None`` keeps the data's order; :data:`AUTO` ranks by ``est`` when the table
+            has it, a categorical key and no ordered column (:func:`ranked`).
+        fold: rows past which the table is folded (:data:`FOLD_ROWS`).
+        within: the columns whose groups are ranked separately (default: those of :data:`GROUPS` present).
     """
 
     decimals: dict = field(default_factory=dict)
     missing: dict = field(default_factory=dict)
     folded: bool = False
+    labels: dict = field(default_factory=dict)
+    rank: str | None = AUTO
+    fold: int = FOLD_ROWS
+    within: tuple | None = None
 
 
 @dataclass
 class Section:
     """A report section: heading, prose, figures ``(file stem, Figure, caption)``, tables
-    ``(caption, df)`` or ``(caption, df, TableFormat)``."""
+    ``(caption, df)`` or ``(caption, df, TableFormat)``; ``summary``: the three plain sentences
+    (:mod:`meeplelab.analysis.summary`) a verdict section puts on top of the page; ``folded``: ``(summary words,
+    [figures])``, figures shown folded below the others (HTML ``<details>``; Markdown lists them)."""
 
     title: str
     text: str = ""
     figures: list = field(default_factory=list)
     tables: list = field(default_factory=list)
+    summary: list = field(default_factory=list)
+    folded: tuple | None = None
+
+
+def header(col: str, fmt: TableFormat | None = None) -> str:
+    """The header a report page shows for column ``col``: ``fmt.labels``, else :data:`LABELS`, else the
+    code name in words (``x_low`` -> ``x 95% low``, ``_`` -> space)."""
+    if fmt is not None and col in fmt.labels:
+        return fmt.labels[col]
+    if col in LABELS:
+        return LABELS[col]
+    for suffix, words in (("_low", "95% low"), ("_high", "95% high")):
+        if col.endswith(suffix) and len(col) > len(suffix):
+            return f"{header(col[: -len(suffix)], fmt)} {words}".replace(" % ", " ")
+    return col.replace("_", " ")
+
+
+def rank_column(df: pl.DataFrame, fmt: TableFormat | None = None) -> str | None:
+    """The column the table's rows are ranked by (see :class:`TableFormat` ``rank``), or None."""
+    fmt = fmt or TableFormat()
+    if fmt.rank != AUTO:
+        return fmt.rank if fmt.rank in df.columns else None
+    if "est" not in df.columns or any(c in df.columns for c in ORDINAL):
+        return None
+    keys = [c for c, t in df.schema.items() if t == pl.String and c not in GROUPS]
+    return "est" if keys and keys[0] not in MIXED else None
+
+
+def ranked(df: pl.DataFrame, fmt: TableFormat | None = None) -> pl.DataFrame:
+    """The rows of a report table in the order the pages and the CSV show them: ranked by
+    :func:`rank_column` (highest first, missing last, ties in the data's order) within each group of
+    :data:`GROUPS` columns, the groups in the order they first appear; unchanged without a rank column."""
+    col = rank_column(df, fmt)
+    if col is None or df.height < 2:
+        return df
+    groups = _groups(df, fmt)
+    d = df.with_row_index("_row")
+    if groups:
+        d = d.with_columns(pl.col("_row").min().over(groups).alias("_group"))
+    else:
+        d = d.with_columns(pl.lit(0).alias("_group"))
+    from .tables import SIG_FIGS
+
+    # ranked on the value rounded as stored (meeplelab.analysis.tables): last-bit noise of a parallel sum never reorders ties
+    key = (pl.col(col).cast(pl.Float64).fill_nan(None).round_sig_figs(SIG_FIGS) if df.schema[col].is_numeric()
+           else pl.col(col))
+    d = d.with_columns(key.alias("_key"))
+    return d.sort(["_group", "_key"], descending=[False, True], nulls_last=True, maintain_order=True).drop(
+        "_row", "_group", "_key")
+
+
+def _groups(df: pl.DataFrame, fmt: TableFormat | None) -> list[str]:
+    """The columns whose groups a table is ranked (and folded) within."""
+    within = fmt.within if fmt is not None and fmt.within is not None else GROUPS
+    return [c for c in within if c in df.columns]
+
+
+def shown_rows(df: pl.DataFrame, limit: int = SHOW_ROWS, fmt: TableFormat | None = None) -> pl.DataFrame:
+    """The top rows a folded table shows: the first ``limit`` rows, or for a table of several groups
+    (:func:`_groups`) the first ``limit // groups`` rows of each (at least :data:`MIN_GROUP_ROWS` for up
+    to 3 groups, at least 1 for more)."""
+    groups = _groups(df, fmt)
+    if not groups:
+        return df.head(limit)
+    n = df.select(pl.struct(groups).n_unique()).item()
+    if n < 2:
+        return df.head(limit)
+    each = max(MIN_GROUP_ROWS if n <= 3 else 1, limit // n)
+    return df.with_row_index("_row").filter(pl.col("_row").rank("ordinal").over(groups) <= each).drop("_row")
 
 
 # ------------------------------------------------------------------ table formatting (the one place)
@@ -138,22 +263,73 @@ def format_table(df: pl.DataFrame, fmt: TableFormat | None = None) -> tuple[list
     return cols, [[cell(c, v) for c, v in zip(cols, r)] for r in df.iter_rows()]
 
 
-def _table_context(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None, csv: str | None = None) -> dict:
-    """What the page template renders for one table (:func:`meeplelab.analysis.pages.table_context`)."""
+def _table_contexts(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None,
+                    csv: str | None = None) -> list[dict]:
+    """What the page template renders for one table (:func:`meeplelab.analysis.pages.table_context`): the
+    whole table; or, past ``fmt.fold`` rows, its top rows (:func:`shown_rows`, the caption saying so) and
+    then every row folded under "All N rows" with the CSV link; or (``fmt.folded``) the whole table folded
+    with its caption as the summary line."""
+    cols, rows, top = _cells(df, fmt)
+    cap = P.inline(caption)
+    if fmt is not None and fmt.folded:
+        return [P.table_context(cols, rows, cap, csv, folded=True)]
+    if top is None:
+        return [P.table_context(cols, rows, cap, csv)]
+    note = fold_note(df, fmt, len(top))
+    return [P.table_context(cols, [rows[i] for i in top], P.inline(f"{caption} ({note})")),
+            P.table_context(cols, rows, cap, csv, folded=True, summary=f"All {df.height:,} rows")]
+
+
+def _cells(df: pl.DataFrame, fmt: TableFormat | None):
+    """Headers (:func:`header`), every row's cells, and the indices of the rows a folded table shows
+    (None when the table is not folded)."""
     cols, rows = format_table(df, fmt)
-    return P.table_context(cols, rows, P.inline(caption), csv, folded=bool(fmt and fmt.folded))
+    heads = [header(c, fmt) for c in cols]
+    fold = (fmt or TableFormat()).fold
+    if df.height <= fold:
+        return heads, rows, None
+    top = shown_rows(df.with_row_index("_i"), fmt=fmt)["_i"].to_list()
+    return heads, rows, top
+
+
+def fold_note(df: pl.DataFrame, fmt: TableFormat | None, shown: int) -> str:
+    """``top 10 of 96 rows, ranked by win rate % within each players`` for a folded table."""
+    col = rank_column(df, fmt)
+    groups = _groups(df, fmt)
+    words = {"players": "player count"}
+    by = (f", ranked by {header(col, fmt)}" + (f" within each {' and '.join(words.get(g, header(g, fmt)) for g in groups)}"
+                                              if groups else "")) if col else ""
+    return f"top {shown} of {df.height:,} rows{by}"
 
 
 def _html_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) -> str:
-    """One report table as an HTML fragment (the template's table macro)."""
-    return P.render_table(_table_context(df, caption, fmt))
+    """One report table as an HTML fragment (the template's table macro): human headers; a table past
+    ``fmt.fold`` rows shows its top rows and keeps every row behind a ``<details>``; a ``fmt.folded``
+    table is folded whole."""
+    return "".join(P.render_table(t) for t in _table_contexts(df, caption, fmt))
 
 
-def _md_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) -> str:
-    cols, rows = format_table(df, fmt)
-    lines = [f"*{caption}*", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
+def _md_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None, csv: str | None = None, *,
+              whole: bool = False) -> str:
+    """One report table as Markdown with human headers; a table past ``fmt.fold`` rows shows its top
+    rows and points to its CSV (``csv``) for the rest (``whole``: every row, the table folded around it)."""
+    from .markdown import row
+
+    cols, rows, top = _cells(df, fmt)
+    if whole:
+        top = None
+    lines = [f"*{caption}*", "", row(cols), "|" + "---|" * len(cols)]
+    lines += [row(r) for r in (rows if top is None else [rows[i] for i in top])]
+    if top is not None:
+        lines += ["", f"*Folded: {fold_note(df, fmt, len(top))}; every row in "
+                      + (f"[the CSV]({csv})*" if csv else "the table's CSV*")]
     return "\n".join(lines)
+
+
+TABLE_NOTE = (f"Tables are ranked by their value column, highest first (within each player count where a table "
+              f"has several); a table over {FOLD_ROWS} rows shows its top rows and keeps the rest folded. Every "
+              "table is also a CSV file in `tables/`, at full precision and with the code column names (`est` = "
+              "estimate, `low`/`high` = its 95% interval, `n` = sample size; seats counted from 0 there).")
 
 
 def fmt_number(v, places: int = 1, missing: str = "n/a") -> str:
@@ -168,22 +344,55 @@ def _interval_cols(df: pl.DataFrame, pct: bool = False) -> pl.DataFrame:
 
 
 def _win_rate_chart(wr: pl.DataFrame, runs: Runs):
-    """Win rate by strategy with the fair share 1/players drawn when the runs share a player count."""
+    """Win rate by strategy with the fair share 1/players drawn when the runs share a player count (one
+    bar per strategy and player count, labelled so, when they do not)."""
     players = {int(m["config"]["players"]) for m in runs.manifests.values()}
     fair = 1.0 / next(iter(players)) if len(players) == 1 else None
-    fig = F.bar_with_interval(wr, "strategy", title="Win rate (95% Wilson interval)", xlabel="win rate (%)",
+    label = "strategy"
+    if "players" in wr.columns:
+        wr = wr.with_columns((pl.col("strategy") + ", " + pl.col("players").cast(pl.String) + " players").alias("_label"))
+        label = "_label"
+    fig = F.bar_with_interval(wr, label, title="Win rate (95% Wilson interval)", xlabel="win rate (%)",
                               scale=100, ref=fair, ref_label="fair share (1/players)")
     fig.axes[0].set_ylabel("strategy")
     return fig
 
 
+def player_counts(runs: Runs) -> list[int]:
+    """The player counts of ``runs`` (one per run folder), ascending."""
+    return sorted({int(m["config"]["players"]) for m in runs.manifests.values()})
+
+
+def counts_words(counts) -> str:
+    """``2, 3 and 4 players``."""
+    c = [str(x) for x in sorted(counts)]
+    return (c[0] if len(c) == 1 else f"{', '.join(c[:-1])} and {c[-1]}") + " players"
+
+
+def _by_count(df: pl.DataFrame, runs: Runs) -> pl.DataFrame:
+    """``df`` (with a ``run`` column) with each run's player count as a leading ``players`` column."""
+    of = {n: int(m["config"]["players"]) for n, m in runs.manifests.items()}
+    return df.with_columns(pl.col("run").replace_strict(of, return_dtype=pl.Int64).alias("players")).select(
+        ["players"] + [c for c in df.columns if c != "players"]).sort("players", maintain_order=True)
+
+
+#: headers of the generic tables (what each estimate is)
+WIN = {"est": "win rate %", "fair": "fair share %"}
+MEAN_VP = {"est": "mean VP"}
+
+
 def generic_sections(runs: Runs) -> list[Section]:
-    """Sections every game gets."""
+    """Sections every game gets. With runs of several player counts every table is per player count
+    (a ``players`` column; a strategy's VP at 2 seats is never averaged with its VP at 4)."""
     g = runs.games
     out = []
     from .seats import confounded_runs, games_frame, seat_advantage, seat_source
 
-    wr = M.win_rates(g)
+    counts = player_counts(runs)
+    multi = len(counts) > 1
+    by = ("players", "strategy") if multi else ("strategy",)
+    per = f" Every table is per player count ({counts_words(counts)})." if multi else ""
+    wr = M.win_rates(g, by)
     names, source = seat_source(runs)
     seat = seat_advantage(games_frame(runs).filter(pl.col("run").is_in(names)))
     conf = confounded_runs(runs)
@@ -194,45 +403,82 @@ def generic_sections(runs: Runs) -> list[Section]:
                                                                 for m in runs.manifests.values()))) > 1 else "")
     out.append(Section(
         "Win rates", "Share of games won (a first place shared by k seats counts 1/k), with Wilson 95% intervals." + note
-        + f"\nSeat advantage is estimated from {source}.",
+        + per + f"\nSeat advantage is estimated from {source}.",
         [("win_rate", _win_rate_chart(wr, runs), "Win rate by strategy against the fair share (dashed)"),
          ("seat_advantage", F.seat_advantage_chart(seat), "Win rate by seat against the fair share (dashed)")],
-        [("Win rate by strategy (percent)", _interval_cols(wr, True)),
+        [("Win rate by strategy (percent)", _interval_cols(wr, True), TableFormat(labels=WIN)),
          ("Win rate by seat (percent; seats numbered from 1 = first player, as in replays); fair = 1/players",
-          _interval_cols(seat.with_columns(pl.col("fair") * 100), True))]))
-    vp = M.mean_by(g, "vp")
-    vps = M.mean_by(g, "vp", ("strategy", "seat"))
-    mg = M.mean_by(g, "margin")
+          _interval_cols(seat.with_columns(pl.col("fair") * 100), True), TableFormat(labels=WIN))]))
+    vp = _interval_cols(M.mean_by(g, "vp", by))
+    vps = _interval_cols(M.mean_by(g, "vp", by + ("seat",)))
+    order = ranked(vp, TableFormat())  # the strategies in the order of their mean VP, seats within each
+    pos = {tuple(r[:len(by)]): i for i, r in enumerate(order.select(list(by)).iter_rows())}
+    vps = vps.with_columns(pl.struct(list(by)).map_elements(lambda k: pos[tuple(k.values())], return_dtype=pl.Int64)
+                           .alias("_pos")).sort("_pos", "seat").drop("_pos")
+    mg = M.mean_by(g, "margin", by)
+    vp_chart = vp if not multi else vp.with_columns(
+        (pl.col("strategy") + ", " + pl.col("players").cast(pl.String) + " players").alias("strategy"))
+    mg_chart = mg if not multi else mg.with_columns(
+        (pl.col("strategy") + ", " + pl.col("players").cast(pl.String) + " players").alias("strategy"))
     out.append(Section(
-        "Final VP and margin", "Mean final VP and margin (VP minus the best other seat) with Student-t 95% intervals.",
-        [("mean_vp", F.mean_chart(vp, "strategy", title="Mean final VP (95% t interval)", xlabel="VP"), "Mean final VP"),
-         ("margin", F.mean_chart(mg, "strategy", title="Mean margin (95% t interval)", xlabel="VP"), "Mean margin")],
-        [("Mean final VP by strategy", _interval_cols(vp)), ("Mean final VP by strategy and seat", _interval_cols(vps)),
-         ("Mean margin by strategy", _interval_cols(mg))]))
-    bd = M.score_breakdown(g)
+        "Final VP and margin", "Mean final VP and margin (VP minus the best other seat) with Student-t 95% intervals."
+        + per,
+        [("mean_vp", F.mean_chart(vp_chart, "strategy", title="Mean final VP (95% t interval)", xlabel="VP"), "Mean final VP"),
+         ("margin", F.mean_chart(mg_chart, "strategy", title="Mean margin (95% t interval)", xlabel="VP"), "Mean margin")],
+        [("Mean final VP by strategy", vp, TableFormat(labels=MEAN_VP)),
+         ("Mean final VP by strategy and seat (strategies in the order of their mean VP)", vps,
+          TableFormat(labels=MEAN_VP, rank=None)),
+         ("Mean margin by strategy", _interval_cols(mg), TableFormat(labels={"est": "mean margin (VP)"}))]))
+    bd = M.score_breakdown(g, by)
     if bd.height:
-        out.append(Section("Score breakdown", "Mean VP per final-score category, per seat.",
-                           [("breakdown", F.breakdown_chart(bd), "VP by category")],
-                           [("Mean VP by category", _interval_cols(bd), TableFormat(decimals={"est": 2}))]))
+        out.append(Section("Score breakdown", "Mean VP per final-score category, per seat." + per,
+                           [("breakdown", F.breakdown_chart(M.score_breakdown(g) if multi else bd), "VP by category"
+                             + (" (every player count together)" if multi else ""))],
+                           [("Mean VP by category (categories ranked within each strategy)", _interval_cols(bd),
+                             TableFormat(decimals={"est": 2}, labels=MEAN_VP, within=by))]))
     gl = M.game_length(g)
+    if multi:
+        gl = _by_count(gl, runs)
     turns = g.filter(pl.col("seat") == 0).select("turns").collect()["turns"].to_numpy()
-    out.append(Section("Game length", "Turns, rounds (Cycles) and decisions per game.",
-                       [("game_length", F.histogram(turns, title="Game length", xlabel="turns per game"), "Turns per game")],
-                       [("Game length", _interval_cols(gl))]))
+    out.append(Section("Game length", "Turns, rounds (Cycles) and decisions per game." + per,
+                       [("game_length", F.histogram(turns, title="Game length", xlabel="turns per game"),
+                         "Turns per game" + (" (every player count together; per count: Game arc)" if multi else ""))],
+                       [("Game length", _interval_cols(gl), TableFormat(labels={"est": "mean"}))]))
     ends = M.end_reasons(g)
     if ends.height:
+        if multi:
+            ends = _by_count(ends, runs)
         out.append(Section("How games ended", _safety_line(ends), [],
-                           [("Games by end reason (percent of each run's games)", _interval_cols(ends, True))]))
+                           [("Games by end reason (percent of each run's games)", _interval_cols(ends, True),
+                             TableFormat(labels={"est": "share of games %"}))]))
     tcols = [c for c, t in runs.turns.collect_schema().items() if t == pl.String and c != "run"]
     if tcols:
-        freq = M.action_frequencies(runs.turns, tcols[0])
+        if multi:
+            of = {n: int(m["config"]["players"]) for n, m in runs.manifests.items()}
+            freq = pl.concat([M.action_frequencies(runs.turns.filter(pl.col("run").is_in([n for n in of if of[n] == p])),
+                                                   tcols[0]).select(pl.lit(p).cast(pl.Int64).alias("players"), pl.all())
+                              for p in counts])
+        else:
+            freq = M.action_frequencies(runs.turns, tcols[0])
+        chart = freq if not multi else freq.with_columns(
+            (pl.col(tcols[0]) + ", " + pl.col("players").cast(pl.String) + " players").alias(tcols[0]))
         out.append(Section(
-            "Action frequencies", f"Share of turns by `{tcols[0]}` (all seats), Wilson 95% intervals.",
-            [("actions", F.bar_with_interval(freq, tcols[0], title=f"Turns by {tcols[0]} (95% Wilson interval)",
+            "Action frequencies", f"Share of turns by `{tcols[0]}` (all seats), Wilson 95% intervals." + per,
+            [("actions", F.bar_with_interval(chart, tcols[0], title=f"Turns by {tcols[0]} (95% Wilson interval)",
                                              xlabel="share of turns (%)", scale=100), f"Turns by {tcols[0]}")],
-            [(f"Turns by {tcols[0]} (percent)", _interval_cols(freq, True))]))
-    need = M.games_needed_summary(g)
+            [(f"Turns by {tcols[0]} (percent)", _interval_cols(freq, True),
+              TableFormat(labels={"est": "share of turns %"}))]))
     n_games = int(g.filter(pl.col("seat") == 0).select(pl.len()).collect().item())
+    if multi:
+        needs = [{"players": p, **M.games_needed_summary(g.filter(pl.col("players") == p))} for p in counts]
+        need = needs[-1]
+        text = (f"These runs hold {n_games:,} games. For a win-rate interval {need['rate_width'] * 100:.0f} points wide "
+                f"(+-{need['rate_width'] * 50:.0f}) about {need['games_for_rate']:,} games per compared group are "
+                f"needed; for a mean-VP interval {need['vp_width']:.0f} VP wide, the seat-results per player count "
+                "are in the table (each count has its own VP sd). Paired comparisons on common seeds need fewer.")
+        out.append(Section("Games needed", text + _observed_need(runs), [], [("Games needed", pl.DataFrame(needs))]))
+        return out
+    need = M.games_needed_summary(g)
     out.append(Section(
         "Games needed",
         f"These runs hold {n_games:,} games. For a win-rate interval {need['rate_width'] * 100:.0f} points wide "
@@ -302,8 +548,15 @@ def provenance_section(runs: Runs) -> Section:
                  "changed": k in changed}
                 for k, v in m["game"]["params"].items()]
         if rows:
-            tables.append((f"Parameters of run {name} (assumed = an assumption ID, not a published rule)",
-                           pl.DataFrame(rows)))
+            frame = pl.DataFrame(rows)
+            same = next((i for i, (_, df, *_) in enumerate(tables) if df.equals(frame)), None)
+            if same is None:
+                tables.append(([name], frame))
+            else:  # runs of the same rules (a field played at several player counts): one table
+                tables[same][0].append(name)
+    tables = [((f"Parameters of run {names[0]}" if len(names) == 1 else
+                f"Parameters of runs {', '.join(names)} (the same values)")
+               + " (assumed = an assumption ID, not a published rule)", df) for names, df in tables]
     return Section("Provenance", "\n".join(text), [], tables)
 
 
@@ -324,21 +577,28 @@ def build_sections(runs: Runs, *, by_version: bool = True) -> list[Section]:
     if by_version and len(vs) > 1:
         return version_sections(runs, vs, game_sections)
     secs = [verdict_section(runs)] + generic_sections(runs) + arc_sections(runs)
-    pooled = pooled_sentence(vs[0]) if len(vs) == 1 else ""
+    pooled = pooled_sentence(vs[0], runs) if len(vs) == 1 else ""
     if pooled:
         secs[0].text = f"{pooled[0].upper()}{pooled[1:]}.\n" + secs[0].text
+    counts = player_counts(runs)
     for fn in game_sections(next(iter(runs.game_names))):
-        secs.extend(fn(runs))
+        for s in fn(runs):
+            if len(counts) > 1:  # the game's own analyses are not split by player count: said so
+                s.text = (s.text + "\n" if s.text else "") + (f"This section pools the games of every player count "
+                                                              f"({counts_words(counts)}).")
+            secs.append(s)
     secs.append(provenance_section(runs))
     return secs
 
 
 def build_report(folders: Sequence[Path | str], dest: Path | str, *,
                  sections: Callable[[Runs], list[Section]] | None = None, kind: str = "balance",
-                 progress: bool = False) -> Path:
+                 progress: bool = False, summary: list | None = None) -> Path:
     """Write ``dest/report.html``, ``dest/report.md`` and ``dest/figures/*.png``; the title reads
     ``meeplelab <kind> report: <games>`` (``balance``, ``tournament``...). ``progress`` draws a bar on stderr
     (:mod:`meeplelab.play.progress`): reading the runs, analysing them, then each section written.
+    ``summary`` (a list, when given) receives the three sentences of every verdict on the page (a list of
+    three strings each).
 
     Returns:
         the HTML page's path.
@@ -357,12 +617,14 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
         runs = load_runs(list(folders))
         b.update(label=f"{kind} report: analysing", done=1)
         secs = (sections or build_sections)(runs)
+        if summary is not None:
+            summary.extend(list(s.summary) for s in secs if s.summary)
         b.update(label=f"{kind} report: writing sections", total=2 + len(secs), done=2)
         try:
             return _write_report(runs, secs, dest, t0, kind, on_section=lambda: b.advance(1))
         finally:  # every figure is released, also when writing fails part-way
             for s in secs:
-                for _, fig, _ in s.figures:
+                for _, fig, _ in s.figures + (list(s.folded[1]) if s.folded else []):
                     F.close(fig)
 
 
@@ -412,8 +674,22 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                 warnings.append(f"Run {n}: {note}.")
                 md += [f"**Run {n}: {note}.**", ""]
         page_secs = []
+        summaries = [s for s in secs if s.summary]
+        for s in summaries:  # the three plain sentences (meeplelab.analysis.summary), before everything else
+            head = "In three sentences" + (f" ({s.title.split(': ', 1)[1]})" if len(summaries) > 1
+                                           and ": " in s.title else "")
+            page_secs.append({"title": head, "paragraphs": [P.inline(x) for x in s.summary], "figures": [],
+                              "tables": []})
+            md += [f"## {head}", ""]
+            for sentence in s.summary:
+                md += [sentence, ""]
+        table_note = any(t[1].height for s in secs for t in s.tables)
+        if table_note:
+            md += [f"*{TABLE_NOTE}*", ""]
         for i, s in enumerate(secs):
             ps = {"title": s.title, "paragraphs": [], "figures": [], "tables": []}
+            if table_note and len(page_secs) == len(summaries):  # how to read the tables: once, above the first
+                (page_secs[-1] if page_secs else ps)["small"] = [P.inline(TABLE_NOTE)]
             page_secs.append(ps)
             md += [f"## {s.title}", ""]
             for para in filter(None, s.text.split("\n")):
@@ -426,17 +702,31 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                 ps["figures"].append({"src": rel, "alt": P.plain(cap), "caption": P.inline(cap), "width": w,
                                       "height": hgt})
                 md += [f"![{cap}]({rel})", ""]
+            if s.folded and s.folded[1]:
+                words, figs = s.folded
+                inner = []
+                md += [f"*{words} (folded in the HTML page):*", ""]
+                for stem, fig, cap in figs:
+                    rel = f"figures/{i:02d}_{stem}.png"
+                    F.save(fig, tmp / rel)
+                    w, hgt = F.png_size(tmp / rel)
+                    inner.append({"src": rel, "alt": P.plain(cap), "caption": P.inline(cap), "width": w,
+                                  "height": hgt})
+                    md += [f"![{cap}]({rel})", ""]
+                ps["folded_figures"] = {"summary": P.inline(words), "figures": inner}
             for k, (cap, df, *fmt) in enumerate(s.tables):
                 if df.height == 0:
                     continue
+                f = fmt[0] if fmt else None
+                df = ranked(df, f)
                 rel = f"tables/{i:02d}_{k:02d}_{table_slug(cap)}.csv"
                 write_table_csv(df, tmp / rel)
-                ps["tables"].append(_table_context(df, cap, *fmt, csv=rel))
-                if fmt and fmt[0].folded:  # a long table: folded in the Markdown twin too
+                ps["tables"] += _table_contexts(df, cap, f, csv=rel)
+                if f is not None and f.folded:  # a long table: folded whole in the Markdown twin too
                     md += [f"<details><summary>{html.escape(P.plain(cap))} ({df.height:,} rows)</summary>", "",
-                           _md_table(df, cap, *fmt), "", f"[CSV]({rel})", "", "</details>", ""]
+                           _md_table(df, cap, f, rel, whole=True), "", f"[CSV]({rel})", "", "</details>", ""]
                 else:
-                    md += [_md_table(df, cap, *fmt), "", f"[CSV]({rel})", ""]
+                    md += [_md_table(df, cap, f, rel), "", f"[CSV]({rel})", ""]
             on_section()
         page = P.render("report.html.j2", title=title, runs=", ".join(runs.manifests), warnings=warnings,
                         sections=page_secs, footer=f"Built in {time.perf_counter() - t0:.1f} s by meeplelab.")

@@ -154,10 +154,10 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
         from .seats import games_frame
         from .verdict import rule_effect_flags, verdict_section
 
-        effect_lines, _ = rule_effect_flags(runs, games_frame(runs))
+        effect_lines, effects = rule_effect_flags(runs, games_frame(runs))
         first = load_runs([folder / meta["variants"][0]["folder"]])
         secs = [verdict_section(first, extra=effect_lines, scope=f"the first variant ({meta['variants'][0]['folder']}); "
-                                "rule effects on every variant"),
+                                "rule effects on every variant", effects=effects),
                 Section("Parameter sweep", text, sweep_charts(folder),
                         [("Metrics by variant (win rates in percent, their differences in percentage points)", shown)]),
                 Section("Strategies and game metrics by variant", "\n".join(lines), strategy_charts(folder), tables)]

@@ -59,7 +59,8 @@ def _field(df: pl.DataFrame, manifests: dict | None, players: int | None = None)
                        seating_words(mans) if mans else "seating not recorded")
 
 
-def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = None) -> tuple[list[str], pl.DataFrame]:
+def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = None,
+                   facts: dict | None = None) -> tuple[list[str], pl.DataFrame]:
     """Ranking, dominant (or only leading) and degenerate strategies per player count: lines and the table
     behind them; every line names the field it holds among (the strategies played at that player count,
     games, seating: ``manifests`` of the runs, :func:`meeplelab.analysis.dominance.field_words`).
@@ -69,7 +70,12 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
     games where both sit, :func:`meeplelab.analysis.seats.head_to_head`), each pair resolved. Every head-to-head pair
     of every player count and every degenerate test (the score test of a win rate against half the fair
     share, one-sided) is one claim of one family, Holm-adjusted together (:func:`meeplelab.analysis.stats.holm`): with
-    equally strong strategies the chance of any flag is at most 5%."""
+    equally strong strategies the chance of any flag is at most 5%.
+
+    ``facts`` (a dict, filled when given) receives the numbers behind the lines for the three summary
+    sentences (:mod:`meeplelab.analysis.summary`): ``facts["strategies"][players]`` = ``{"rates", "top", "second",
+    "h2h", "dominant", "closest", "lost", "open", "fair", "where"}`` and ``facts["degenerate"]`` = a list of
+    ``(players, rate row, Holm p)``."""
     from .dominance import DEFINITION, judge
     from .stats import holm, holm_words, rate_p
 
@@ -98,6 +104,14 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
     words = holm_words(int(sum(1 for p in pvals if p == p)))
     adj_pair = {(s[1], s[2], s[3]): a for s, a in zip(slots, adj) if s[0] == "pair"}
     lines, flagged = [], False
+    defined = []  # the definition is said once, on the first dominant or leading line
+
+    def definition() -> str:
+        if defined:
+            return "(Dominant as defined above.)"
+        defined.append(True)
+        return DEFINITION
+
     for players, sub, fair, where, pairs in blocks:
         if sub.height < 2:
             r = sub.row(0, named=True)
@@ -120,6 +134,11 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
             rows[(b, a)] = {**hh, "est": -hh["est"], "low": -hh["high"], "high": -hh["low"], "edge": -est,
                             "resolved": ok, "p_holm": p_adj, "column": a}
         j = judge(sub["strategy"].to_list(), rows)
+        if facts is not None:
+            facts.setdefault("strategies", {})[players] = {
+                "rates": sub, "top": top, "second": second, "h2h": h, "dominant": j.dominant, "fair": fair,
+                "where": where, "lost": j.lost, "open": j.open,
+                "closest": min(j.pairs, key=lambda r: r["low"]) if j.pairs else None}
         if j.dominant is not None:
             flagged = True
             d = sub.filter(pl.col("strategy") == j.dominant).row(0, named=True)
@@ -128,7 +147,7 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
                          f"{_interval(d['low'], d['high'])} of {d['games']:,} games and beats every other strategy of "
                          f"this field head to head, each pair resolved (closest: {w['column']} by {_pct(w['est'])} "
                          f"points {_interval(w['low'], w['high'])} paired over {w['n']:,} games, {words}: p = "
-                         f"{max(r['p_holm'] for r in j.pairs):.2g}). {DEFINITION}")
+                         f"{max(r['p_holm'] for r in j.pairs):.2g}). {definition()}")
         else:
             why = []
             for r in j.lost:
@@ -140,12 +159,14 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
                 why.append(f"against {r['column']} {_pct(r['est'])} points {_interval(r['low'], r['high'])} paired over "
                            f"{r['n']:,} games is not resolved ({p}{nd})")
             lines.append(f"Leading, not dominant ({players} players, {where}): {j.leader} has the highest win rate, "
-                         f"but {'; '.join(why)} ({words}). {DEFINITION}")
+                         f"but {'; '.join(why)} ({words}). {definition()}")
     for s, a in zip(slots, adj):
         if s[0] == "deg" and a < 0.05:
             flagged = True
             players, r = s[1], s[2]
             fair = 1.0 / players
+            if facts is not None:
+                facts.setdefault("degenerate", []).append((players, r, a))
             lines.append(f"FLAG degenerate strategy ({players} players, {_field(df, manifests, players)}): {r['strategy']} "
                          f"wins {_pct(r['est'])}% {_interval(r['low'], r['high'])} of {r['games']:,} games, below half "
                          f"the fair share ({fair * 50:.1f}%) ({words}: p = {a:.2g}).")
@@ -178,38 +199,56 @@ def seat_flags(runs: Runs, df: pl.DataFrame, threshold: float = SEAT_SPREAD_POIN
     return lines, sp
 
 
-def safety_flags(runs: Runs) -> list[str]:
-    """Games that ended by a safety limit."""
+def safety_flags(runs: Runs, facts: dict | None = None) -> list[str]:
+    """Games that ended by a safety limit (an ``end_reason`` naming a limit, else the rule parameter
+    ``round_limit`` reached), with the count per player count when the runs hold several; ``facts``
+    (when given) receives ``facts["safety"]`` = ``{players: (hit, games, est, low, high)}`` and
+    ``facts["safety_how"]``."""
     g = runs.games
     names = g.collect_schema().names()
     one = g.filter(pl.col("seat") == 0)
-    total = int(one.select(pl.len()).collect().item())
     if "end_reason" in names:
-        d = one.select(pl.col("end_reason").cast(pl.String)).collect()
-        hit = int(d["end_reason"].str.contains("(?i)limit|safety").sum())
+        d = one.select("players", pl.col("end_reason").cast(pl.String).str.contains("(?i)limit|safety")
+                       .fill_null(False).alias("hit")).collect()
         how = "end_reason"
     else:
-        hit, how = 0, None
+        how, parts = None, []
         for n, m in runs.manifests.items():
             lim = m["game"]["params"].get("round_limit")
             if lim is None:
                 continue
             how = "round_limit reached"
-            hit += int(one.filter((pl.col("run") == n) & (pl.col("rounds") >= lim)).select(pl.len()).collect().item())
+            parts.append(one.filter(pl.col("run") == n).select("players", (pl.col("rounds") >= lim).alias("hit")))
         if how is None:
+            total = int(one.select(pl.len()).collect().item())
             return [f"Safety limit: no game ended by one ({total:,} games; a game passing the engine's ply bound "
                     "stops the run with an error, so none is in these tables)."]
+        d = pl.concat(parts).collect()
     from .stats import wilson
 
+    per = d.group_by(pl.col("players").cast(pl.Int64)).agg(pl.col("hit").sum().alias("hit"), pl.len().alias("n")) \
+        .sort("players")
+    if facts is not None:
+        facts["safety_how"] = how
+        facts["safety"] = {}
+        for r in per.iter_rows(named=True):
+            q, ql, qh = wilson(int(r["hit"]), int(r["n"]))
+            facts["safety"][int(r["players"])] = (int(r["hit"]), int(r["n"]), float(q), float(ql), float(qh))
+    hit, total = int(per["hit"].sum()), int(per["n"].sum())
     p, lo, hi = wilson(hit, total)
     flag = "FLAG safety-limit games" if hit else "Safety limit"
+    each = ""
+    if per.height > 1 and hit:
+        each = ": " + ", ".join(
+            f"{r['players']} players {int(r['hit']):,} of {int(r['n']):,}" for r in per.iter_rows(named=True))
     return [f"{flag}: {hit:,} of {total:,} games ({_pct(float(p))}% {_interval(float(lo), float(hi))}) ended by a "
-            f"safety limit ({how})."]
+            f"safety limit ({how}){each}."]
 
 
-def mechanics_flags(runs: Runs) -> list[str]:
+def mechanics_flags(runs: Runs, facts: dict | None = None) -> list[str]:
     """Turn options used at least once in under :data:`RARE_SHARE` of seat-games; event kinds that never
-    happened."""
+    happened. ``facts`` (when given) receives ``facts["rare"]`` = ``[(column, option, used, seat_games,
+    est, low, high)]`` and ``facts["never"]`` = the event kinds that never happened."""
     from meeplelab.sim.registry import get_game_class
 
     from .stats import wilson
@@ -235,12 +274,16 @@ def mechanics_flags(runs: Runs) -> list[str]:
             n, used = seen.get(v, (0, 0))
             if seat_games and used / seat_games < RARE_SHARE:
                 p, lo, hi = wilson(used, seat_games)
+                if facts is not None:
+                    facts.setdefault("rare", []).append((col, v, used, seat_games, float(p), float(lo), float(hi)))
                 lines.append(f"FLAG barely used: turn {col} `{v}` taken by a seat in {used:,} of {seat_games:,} "
                              f"seat-games ({_pct(float(p))}% {_interval(float(lo), float(hi))}; {n:,} of "
                              f"{total:,} turns).")
     if cls is not None and cls.event_kinds and runs.events.collect_schema().get("kind") is not None:
         ev = runs.events.select(pl.col("kind").cast(pl.String)).unique().collect()["kind"].to_list()
         never = [k for k in cls.event_kinds if k not in set(ev)]
+        if never and facts is not None:
+            facts["never"] = never
         if never:
             lines.append(f"FLAG unused: event kinds that never happened: {', '.join(never)}.")
     return lines or [f"Mechanics: every turn option used in at least {RARE_SHARE:.0%} of seat-games, every event "
@@ -285,9 +328,14 @@ def rule_effect_flags(runs: Runs, df: pl.DataFrame, top: int = 3) -> tuple[list[
     return lines, t.drop("field")
 
 
-def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | None = None):
+def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | None = None,
+                    effect: dict | None = None, effects: pl.DataFrame | None = None):
     """The "Verdict" section (first in every report); ``extra`` lines (an experiment's largest
-    effects) are added at the end, ``scope`` names what the flags were computed on."""
+    effects) are added at the end, ``scope`` names what the flags were computed on; ``effect`` (an
+    experiment's largest paired win-rate effect: ``arm, strategy, est, low, high, n, control, resolved``,
+    percentage points) is named by the third of the three summary sentences (``Section.summary``), as is the
+    largest of ``effects`` (a sweep's :func:`rule_effect_flags` table over its variants) or else of the
+    runs' own rule effects."""
     from .report import Section, TableFormat
 
     from .seats import seating_lines
@@ -299,18 +347,36 @@ def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | Non
         lines.append(f"FLAG confounded: run(s) {', '.join(conf)} seat strategy k always in seat k, so strategy win "
                      "rates include the seat's advantage and the seat table includes strategy strength; "
                      "simulate with --seating rotate (the default) to separate them.")
-    s_lines, rates = strategy_flags(df, bool(conf) and len(conf) == len(runs.manifests), runs.manifests)
+    facts: dict = {}
+    s_lines, rates = strategy_flags(df, bool(conf) and len(conf) == len(runs.manifests), runs.manifests, facts)
     seat_lines, spread = seat_flags(runs, df)
-    r_lines, effects = rule_effect_flags(runs, df)
-    lines += s_lines + seat_lines + safety_flags(runs) + mechanics_flags(runs) + r_lines + list(extra or [])
+    r_lines, effects_of_runs = rule_effect_flags(runs, df)
+    lines += (s_lines + seat_lines + safety_flags(runs, facts) + mechanics_flags(runs, facts) + r_lines
+              + list(extra or []))
     lines.append(SCOPE)
     tables = [("Win rate by strategy (percent; fair = 1/players)",
-               rates.with_columns([pl.col(c) * 100 for c in ("est", "low", "high", "fair")]), TableFormat(decimals={"est": 1}))]
+               rates.with_columns([pl.col(c) * 100 for c in ("est", "low", "high", "fair")]),
+               TableFormat(decimals={"est": 1}, labels=RATE_LABELS))]
     if spread.height:
         tables.append(("Seat advantage spread, best minus worst seat (percentage points, paired interval; seats "
                        "from 1)", spread.with_columns(pl.col("best_seat") + 1, pl.col("worst_seat") + 1),
                        TableFormat(decimals={"spread": 1, "best": 1, "worst": 1})))
-    if effects.height:
+    if effects_of_runs.height:
         tables.append(("Rule effects: paired win-rate difference of the later run minus the earlier, per strategy "
-                       "(percentage points)", effects))
-    return Section("Verdict", "\n".join(lines), [], tables)
+                       "(percentage points)", effects_of_runs,
+                       TableFormat(labels={"est": "difference (points)"}, rank=None)))  # ranked by size already
+    from .dominance import field_strategies, seating_words
+    from .summary import three_sentences
+
+    facts.update(game=next(iter(runs.game_names)), scope=scope, effect=effect,
+                 effects=effects if effects is not None and effects.height else effects_of_runs, spread=list(spread.iter_rows(named=True)) if spread.height else [],
+                 threshold=SEAT_SPREAD_POINTS, seating=seating_words(runs.manifests),
+                 field_strategies=field_strategies(runs.manifests, df.sort("run", "game", "seat")["strategy"].to_list()),
+                 games_by_players={int(p): int(n) for p, n in df.group_by("players").agg(
+                     pl.struct("run", "game").n_unique().alias("n")).iter_rows()})
+    return Section("Verdict", "\n".join(lines), [], tables, summary=three_sentences(facts))
+
+
+#: headers of a win-rate table in percent (the verdict's and the strategy tables)
+RATE_LABELS = {"est": "win rate %", "fair": "fair share %", "vp": "mean VP", "vp_low": "VP 95% low",
+               "vp_high": "VP 95% high"}

@@ -107,10 +107,16 @@ def subset(runs: Runs, names) -> Runs:
                 {n: v for n, v in runs.notes.items() if n in names})
 
 
-def pooled_sentence(v: Version) -> str:
-    """``pooled: 2 runs of the same rules (a, b)``, or ``""`` for a version of one run."""
+def pooled_sentence(v: Version, runs: Runs | None = None) -> str:
+    """``pooled: 2 runs of the same rules (a, b)``, or ``""`` for a version of one run; with ``runs``, runs
+    of different player counts are said to be reported per player count, not pooled across counts."""
     if len(v.runs) < 2:
         return ""
+    counts = sorted({int(runs.manifests[n]["config"]["players"]) for n in v.runs}) if runs is not None else []
+    if len(counts) > 1:
+        words = ", ".join(str(c) for c in counts[:-1]) + f" and {counts[-1]}"
+        return (f"pooled: {len(v.runs)} runs of the same rules ({', '.join(v.runs)}) at {words} players; every "
+                "figure is per player count (the game's own descriptive sections pool them, and say so)")
     return f"pooled: {len(v.runs)} runs of the same rules ({', '.join(v.runs)})"
 
 
@@ -325,7 +331,7 @@ def version_line(runs: Runs, v: Version) -> str:
     for r in seat_spread(df.filter(pl.col("run").is_in(names))).iter_rows(named=True):
         parts.append(f"seat spread {r['spread']:.1f} points {_iv(r['spread_low'], r['spread_high'])} at "
                      f"{r['players']} players")
-    pooled = pooled_sentence(v)
+    pooled = pooled_sentence(v, runs)
     runs_txt = f"run {v.runs[0]}" if len(v.runs) == 1 else pooled
     return f"{v.title}, {runs_txt}: " + "; ".join(parts)
 
@@ -363,7 +369,7 @@ def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
     for v in vs:
         sub = subset(runs, v.runs)
         s = verdict_section(sub, scope=f"{v.title} alone (runs {', '.join(v.runs)})")
-        pooled = pooled_sentence(v)
+        pooled = pooled_sentence(v, runs)
         if pooled:
             s.text = f"{pooled[0].upper()}{pooled[1:]}.\n" + s.text
         s.title = f"Verdict: {v.title}"

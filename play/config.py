@@ -69,7 +69,9 @@ class RunConfig:
         game: game id (``unconscious-mind``, ``galileos-truth``).
         players: seats per game (the game's supported range).
         strategies: one strategy id per seat, the roster (a single id is repeated for every seat: a
-            mirror match).
+            mirror match); under ``rotate`` or ``random`` seating also a *pool* of more distinct ids than
+            seats, ``players`` of them seated per game (every ordered choice of ``players`` of the pool,
+            :func:`meeplelab.play.seating.plan_seating`).
         games: number of games (>= 1), the total over all seat orders.
         seating: ``rotate`` (every strategy in every seat equally often, seat orders on common game
             seeds), ``random`` (a seat order drawn per game) or ``fixed`` (strategy k in seat k); see
@@ -149,9 +151,19 @@ class RunConfig:
         strategies = tuple(self.strategies)
         if len(strategies) == 1:
             strategies = strategies * self.players
-        if len(strategies) != self.players:
+        if len(strategies) > self.players and len(strategies) > 1:  # a pool: P of them per game (play/seating.py)
+            if self.seating == "fixed" or self.treatment:
+                why = "--seating fixed" if self.seating == "fixed" else "a treatment (an experiment's focal seat)"
+                raise ConfigError(f"{len(strategies)} strategies given for {self.players} players with {why}: give "
+                                  "one per seat, or seat a pool of more strategies than seats with --seating rotate "
+                                  "or random")
+            if len(set(strategies)) != len(strategies):
+                raise ConfigError(f"{len(strategies)} strategies given for {self.players} players repeat an id "
+                                  f"({','.join(strategies)}): a pool of more strategies than seats lists each once")
+        elif len(strategies) != self.players:
             raise ConfigError(
-                f"{len(strategies)} strategies given for {self.players} players: give one per seat or one for all")
+                f"{len(strategies)} strategies given for {self.players} players: give one per seat, one for all, "
+                "or (rotated or random seating) a pool of more strategies than seats, each once")
         from meeplelab.strategies.registry import make_strategy
 
         for s in strategies:
@@ -182,7 +194,7 @@ class RunConfig:
         roster = tuple(strategies if strategies is not None else self.strategies)
         if len(roster) == 1:
             roster = roster * self.players
-        return plan_seating(self.seating, roster, self.games, self.seed)
+        return plan_seating(self.seating, roster, self.games, self.seed, players=self.players)
 
     def check_treatment(self, players: int, game=None) -> None:
         """ConfigError unless ``treatment`` names a roster position and a per-seat ``[B, P]`` integer

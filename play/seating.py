@@ -19,6 +19,14 @@ orders the games are played in:
 A single strategy id for every seat is a mirror match: one seat order, so the seat table measures
 seat advantage alone.
 
+A *pool* is a roster of more distinct strategies than seats (``--players 2 --strategies a,b,c,d``):
+each game seats ``players`` of them. Under ``rotate`` the seat orders are every ordered choice of
+``players`` of the pool (12 for 2 of 4, 24 for 3 of 4), all on the same game seeds, so every
+strategy sits in every seat equally often and every pair of strategies meets equally often; when
+``games`` is fewer than that, the ``N`` cyclic rotations of the pool truncated to the seats (each
+strategy in each seat once, but only neighbours in the pool's order meet). ``random`` draws one of the ordered choices per game; ``fixed`` takes no
+pool. This is how one field of strategies is played at 2, 3 and 4 seats (the README main job).
+
 Game ``i`` of a rotated run is seed ``i % m`` of order ``i // m`` (order-major), so chunks and
 batches never change which game is which: results do not depend on batch size, chunk size, n_jobs
 or backend. The games table records ``seat_order`` (index into :attr:`SeatingPlan.orders`) and
@@ -52,15 +60,23 @@ def distinct_orders(keys: tuple[str, ...]) -> list[tuple[int, ...]]:
     return list(seen.values())
 
 
-def latin_square(keys: tuple[str, ...]) -> list[tuple[int, ...]]:
+def latin_square(keys: tuple[str, ...], players: int | None = None) -> list[tuple[int, ...]]:
     """The distinct cyclic rotations of the roster (seat ``j`` of rotation ``k`` holds position
-    ``(j + k) % P``): every roster entry sits in every seat equally often."""
-    p = len(keys)
+    ``(j + k) % N``, ``N = len(keys)``), truncated to ``players`` seats for a pool (default: every
+    position seated): every roster entry sits in every seat equally often."""
+    n = len(keys)
+    p = n if players is None else players
     seen: dict[tuple[str, ...], tuple[int, ...]] = {}
-    for k in range(p):
-        perm = tuple((j + k) % p for j in range(p))
+    for k in range(n):
+        perm = tuple((j + k) % n for j in range(p))
         seen.setdefault(tuple(keys[i] for i in perm), perm)
     return list(seen.values())
+
+
+def pool_orders(n: int, players: int) -> list[tuple[int, ...]]:
+    """Every ordered choice of ``players`` distinct positions of a pool of ``n`` (``n!/(n-players)!``
+    seat orders, lexicographic), as roster positions per seat."""
+    return list(itertools.permutations(range(n), players))
 
 
 @dataclass(frozen=True)
@@ -69,9 +85,10 @@ class SeatingPlan:
 
     Attributes:
         mode: ``rotate``, ``random`` or ``fixed``.
-        roster: strategy ids as given, one per seat (``[P]``).
+        roster: strategy ids as given, one per seat, or a pool of more (``[N]``, ``N >= P``).
         orders: seat orders, each a tuple of roster positions per seat (``[O][P]``).
-        design: ``"every seat order"``, ``"Latin square"``, ``"one seat order"`` or ``"random per game"``.
+        design: ``"every seat order"``, ``"every ordered choice of P of the N strategies"`` (a pool),
+            ``"Latin square"``, ``"one seat order"`` or ``"random per game"``.
         seeds_per_order: game seeds shared by every order (rotate/fixed), ``None`` for random.
         games: games played (``orders x seeds_per_order`` for rotate).
         requested: games asked for (``--games``).
@@ -135,35 +152,45 @@ def random_orders(seed: int, game_index: np.ndarray, n_orders: int) -> np.ndarra
 
 
 def plan_seating(mode: str, roster: tuple[str, ...], games: int, seed: int = 0,
-                 keys: tuple[str, ...] | None = None) -> SeatingPlan:
+                 keys: tuple[str, ...] | None = None, players: int | None = None) -> SeatingPlan:
     """The seat orders of a run (see the module doc).
 
     Args:
         mode: ``rotate``, ``random`` or ``fixed``.
-        roster: one strategy id per seat.
+        roster: one strategy id per seat, or a pool of more distinct ids than ``players``.
         games: games requested (the total).
         seed: run seed (random seating draws from it).
         keys: what makes roster entries interchangeable (default the ids themselves); experiments
             pass a key that keeps the varied entry distinct, so all variants share the same orders.
+        players: seats per game (default ``len(roster)``); fewer than the roster seats a pool.
 
     Raises:
-        ConfigError: an unknown mode, or (rotate) fewer games than the rotations need.
+        ConfigError: an unknown mode, (rotate) fewer games than the rotations need, or a pool under
+            ``fixed`` seating, with repeated ids, or smaller than ``players``.
     """
     if mode not in SEATINGS:
         raise ConfigError(f"unknown seating {mode!r}: allowed: {', '.join(SEATINGS)}")
     roster = tuple(roster)
     keys = tuple(keys) if keys is not None else roster
+    p = len(roster) if players is None else int(players)
+    pool = p < len(roster)
+    if p > len(roster) or p < 1:
+        raise ConfigError(f"{len(roster)} strategies cannot fill {p} seats: give one per seat")
+    if pool and (mode == "fixed" or len(set(keys)) != len(keys)):
+        raise ConfigError(f"a pool of {len(roster)} strategies for {p} seats needs --seating rotate or random "
+                          "and each strategy listed once")
     if mode == "fixed":
         return SeatingPlan("fixed", roster, (tuple(range(len(roster))),), "one seat order", games, games, games, seed)
-    every = distinct_orders(keys)
+    every = pool_orders(len(roster), p) if pool else distinct_orders(keys)
     if mode == "random":
         return SeatingPlan("random", roster, tuple(every), "random per game", None, games, games, seed)
     if len(every) == 1:
         return SeatingPlan("rotate", roster, tuple(every), "one seat order", games, games, games, seed)
     if games >= len(every):
-        orders, design = every, "every seat order"
+        orders, design = every, (f"every ordered choice of {p} of the {len(roster)} strategies" if pool
+                                 else "every seat order")
     else:
-        orders, design = latin_square(keys), "Latin square"
+        orders, design = latin_square(keys, p), "Latin square"
         if games < len(orders):
             raise ConfigError(f"--games {games} is fewer than the {len(orders)} seat orders a balanced rotation "
                               f"needs: give at least {len(orders)} games, or --seating fixed")

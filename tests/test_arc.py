@@ -170,7 +170,14 @@ def test_real_toy_runs_get_a_game_arc_section_per_player_count(toy_runs, tmp_pat
     assert "## Game arc" in md
     assert "2 players: " in md and " lead changes a game; the winner's margin has median " in md
     assert "3 players: " in md and "the in-game leader with one round left wins" in md
-    assert "| 2 | decision moves | % | 30 |" in md and "| 3 | branching factor | actions | 30 |" in md
+    # the headline metrics side by side per player count, with intervals; every metric of every count in the CSV
+    glance = md.split("*Game arc at a glance")[1].split("[CSV]")[0]
+    assert "| metric | unit | 2 players | 2p 95% low | 2p 95% high | 3 players | 3p 95% low | 3p 95% high |" in glance
+    for metric in ("lead changes", "comeback rate", "winner's margin", "decision moves", "branching factor"):
+        assert f"| {metric} |" in glance, metric
+    full = pl.read_csv(sorted(page.parent.glob("tables/*game-arc-metrics*.csv"))[0])
+    dm = full.filter(pl.col("metric").is_in(["decision moves", "branching factor"]))
+    assert dm.select("players", "n").rows() == [(2, 30), (2, 30), (3, 30), (3, 30)]
     assert "not measured" not in md and "did not reproduce" not in md
     for stem in ("vp_curve_2p", "vp_curve_3p", "winning_score_2p", "winning_score_3p"):
         assert any(page.parent.glob(f"figures/*_{stem}.png")), stem

@@ -42,7 +42,14 @@ SIM = ["simulate", "--no-progress"]
     (["--game", "toy", "--strategies", "randon"],
      "unknown strategy 'randon' for toy: did you mean random, slow-random? allowed: always-draw, bank-at, crashing, empty-plan, greedy-vp, heuristic, interrupting, ismcts, random, rollout, slow-random"),
     (["--game", "toy", "--players", "2", "--strategies", "random,random,random"],
-     "3 strategies given for 2 players: give one per seat or one for all"),
+     "3 strategies given for 2 players repeat an id (random,random,random): a pool of more strategies than seats "
+     "lists each once"),
+    (["--game", "toy", "--players", "2", "--strategies", "random,always-draw,bank-at", "--seating", "fixed"],
+     "3 strategies given for 2 players with --seating fixed: give one per seat, or seat a pool of more strategies "
+     "than seats with --seating rotate or random"),
+    (["--game", "toy", "--players", "3", "--strategies", "random,always-draw"],
+     "2 strategies given for 3 players: give one per seat, one for all, or (rotated or random seating) a pool of "
+     "more strategies than seats, each once"),
     (["--game", "toy", "--players", "0"], "toy takes 1 to 4 players, got 0"),
     (["--game", "toy", "--players", "5"], "toy takes 1 to 4 players, got 5"),
     (["--game", "toy", "--games", "0"], "--games must be at least 1, got 0"),

@@ -49,3 +49,35 @@ def test_report_ranking_is_the_rotated_one_and_fixed_seats_are_flagged(game, tmp
     assert "CONFOUNDED" not in verdict
     build_report([runs["fixed"]], tmp_path / "fix")
     assert "FLAG confounded" in (tmp_path / "fix" / "report.md").read_text()
+
+
+@pytest.mark.parametrize("game", list(LINEUPS))
+def test_the_main_job_field_plays_at_2_3_and_4_seats_and_one_report_gives_each_count(game, tmp_path):
+    """The README main job: the same four strategies at 2, 3 and 4 seats (a pool: every ordered choice of the
+    seats), three runs one report reads together, per player count."""
+    from collections import Counter
+
+    folders = []
+    for players, games in ((2, 24), (3, 48), (4, 48)):
+        out = tmp_path / f"{players}p"
+        simulate(RunConfig(game=game, players=players, strategies=LINEUPS[game], games=games, seed=12, batch_size=48,
+                           n_jobs=1, out=str(out), seating="rotate"))
+        g = pl.read_parquet(str(out / "games" / "*.parquet"))
+        assert g["game"].n_unique() == games and set(g["players"].to_list()) == {players}
+        assert g.group_by("strategy", "seat").len()["len"].unique().to_list() == [games // 4]
+        pairs = Counter(frozenset(s) for s in g.group_by("game").agg(pl.col("strategy"))["strategy"].to_list()
+                        if players == 2)
+        assert players != 2 or set(pairs.values()) == {4}  # every pair of the field meets, 2 games x 2 orders
+        folders.append(out)
+    said: list = []
+    build_report(folders, tmp_path / "rep", summary=said)
+    md = (tmp_path / "rep" / "report.md").read_text()
+    verdict = md[md.index("## Verdict"):md.index("## Win rates")]
+    for players, games in ((2, 24), (3, 48), (4, 48)):
+        fair = f"{100 / players:.1f}"
+        assert (f"{players} players, win rates (fair share {fair}%) among the strategies played: "
+                f"{', '.join(LINEUPS[game])} ({games} games, rotated seats)") in verdict
+        assert f"({players} players, from rotated seats" in verdict
+        assert f"| {players} players | {players}p 95% low | {players}p 95% high |" in md  # the arc, per count
+    assert len(said) == 1 and len(said[0]) == 3
+    assert md.index("## In three sentences") < md.index("## Verdict")

@@ -39,7 +39,7 @@ def test_report_holds_provenance_and_assumed_parameters(toy_run, tmp_path):
     text = page.read_text()
     assert "Provenance" in text and "seed 2" in text and "max_draws" in text
     md = (tmp_path / "r" / "report.md").read_text()
-    assert "| strategy | games | wins | est | low | high |" in md
+    assert "| strategy | games | wins | win rate % | 95% low | 95% high |" in md
 
 
 def test_rebuilding_a_report_replaces_it_whole(toy_run, tmp_path):
@@ -189,8 +189,11 @@ def test_report_numbers_seats_from_one_and_renders_inline_code(toy_run, tmp_path
     cap = "Win rate by seat (percent; seats numbered from 1 = first player, as in replays); fair = 1/players"
     assert md.count("seats numbered from 1 = first player") == 1
     assert [r[1] for r in _md_rows(md, cap)] == ["1", "2", "3"]
-    # sorted by strategy: always-draw (seat 2), then random (seats 1, 3)
-    assert [r[1] for r in _md_rows(md, "Mean final VP by strategy and seat")] == ["2", "1", "3"]
+    # strategies in the order of their mean VP, seats within each
+    rows = _md_rows(md, "Mean final VP by strategy and seat (strategies in the order of their mean VP)")
+    vp = _md_rows(md, "Mean final VP by strategy")
+    assert [r[0] for r in rows] == [s for s in (vp[0][0], vp[1][0]) for _ in range(1 if s == "always-draw" else 2)]
+    assert [r[1] for r in rows if r[0] == "random"] == ["1", "3"]
     # seat 1's row is the data's seat 0
     g = pl.read_parquet(str(toy_run / "games" / "*.parquet"))
     wins0 = g.filter(pl.col("seat") == 0)["win_share"].sum()
@@ -199,7 +202,8 @@ def test_report_numbers_seats_from_one_and_renders_inline_code(toy_run, tmp_path
     assert "by <code>ended_by</code>" in html and "`" not in html
     tables = "\n".join(ln for ln in md.splitlines() if ln.startswith("|"))
     assert not re.search(r"\|\s*(None|nan|NaN|inf)\s*\|", tables)
-    assert "| strategy | games | wins | est | low | high |" in md and "| mean |" not in md
+    assert "| strategy | games | wins | win rate % | 95% low | 95% high |" in md
+    assert "| strategy | sample (n) | sd | mean VP | 95% low | 95% high |" in md  # no mean column repeating est
 
 
 def test_provenance_of_an_interrupted_run_says_how_many_games_it_holds(tmp_path):

@@ -41,6 +41,44 @@ def test_repeated_strategies_count_each_distinct_seat_order_once_and_a_mirror_ma
         plan_seating("spin", ("x", "y"), 10)
 
 
+def test_a_pool_seats_every_ordered_choice_of_the_seats_so_seats_and_pairs_are_balanced():
+    pool = ("a", "b", "c", "d")
+    p = plan_seating("rotate", pool, 6000, players=2)
+    assert len(p.orders) == 12 and p.seeds_per_order == 500 and p.games == 6000
+    assert p.design == "every ordered choice of 2 of the 4 strategies" and p.design in p.describe()
+    seats = Counter((p.strategies(o)[s], s) for o in range(12) for s in range(2))
+    assert len(seats) == 8 and set(seats.values()) == {3}  # every strategy in both seats, 3 orders each
+    pairs = Counter(frozenset(p.strategies(o)) for o in range(12))
+    assert len(pairs) == 6 and set(pairs.values()) == {2}  # every pair meets, once in each seat order
+    p3 = plan_seating("rotate", pool, 6000, players=3)
+    assert len(p3.orders) == 24 and p3.games == 6000 and all(len(set(p3.strategies(o))) == 3 for o in range(24))
+    # fewer games than ordered choices: the pool's rotations cut to the seats, each strategy in each seat once
+    sq = plan_seating("rotate", pool, 10, players=2)
+    assert sq.design == "Latin square" and sq.orders == ((0, 1), (1, 2), (2, 3), (3, 0)) and sq.games == 8
+    assert len(plan_seating("random", pool, 50, players=3).orders) == 24
+    with pytest.raises(ConfigError, match="needs --seating rotate or random and each strategy listed once"):
+        plan_seating("fixed", pool, 10, players=2)
+    with pytest.raises(ConfigError, match="each strategy listed once"):
+        plan_seating("rotate", ("a", "a", "b"), 10, players=2)
+
+
+def test_a_pool_run_plays_two_of_four_strategies_per_game_whatever_the_batching(tmp_path):
+    pool = ("random", "always-draw", "bank-at:n=3", "bank-at:n=5")
+
+    def run(name, **kw):
+        out = tmp_path / name
+        simulate(RunConfig(game="toy", players=2, strategies=pool, games=120, seed=8, out=str(out), seating="rotate",
+                           **kw))
+        return out
+
+    ref = run("ref", batch_size=120, chunk_size=120)
+    g = pl.read_parquet(str(ref / "games" / "*.parquet"))
+    assert g.height == 240 and set(g["players"].unique().to_list()) == {2}
+    assert g.group_by("strategy").len()["len"].to_list() == [60] * 4  # 120 games x 2 seats / 4 strategies
+    assert g.group_by("game").agg(pl.col("strategy").n_unique())["strategy"].to_list() == [2] * 120
+    assert_same_tables(ref, run("other", batch_size=7, chunk_size=21, n_jobs=2))
+
+
 def test_rotated_game_equals_the_fixed_game_of_its_seat_order_on_the_same_seed(tmp_path):
     """Common random numbers: game seed s in seat order o is exactly game s of a fixed run seated as o."""
     rot = tmp_path / "rot"

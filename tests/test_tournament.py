@@ -299,7 +299,8 @@ def test_report_does_not_call_a_near_tie_dominated_and_answers_first(tmp_path):
     assert "| always-draw | greedy-vp | 300 | 159 | 53.0 | 47.4 | 58.6 | 0.299 | no | 1,064 |" in md
     assert "| 1x always-draw, 1x greedy-vp | — | 53.0 | 47.0 | 600 |" in md  # one decimal in every payoff column
     # one seat per strategy: the game win-rate columns would repeat the win rate, so they are left out and said so
-    assert "| strategy | games | seat_results | fair | win_rate | win_low | win_high | x_fair | mean_rank |" in md
+    assert ("| strategy | games | seat-results | fair share | win rate % | 95% low | 95% high | x fair share | "
+            "mean rank |") in md
     assert "games = seat-results and the game win rate equals the win rate (its columns are left out)" in md
     assert "| greedy-vp | 0.0 | 0.0 | 100.0 | 0.0 | 0.0 | 100.0 | -3.00 | -8.55 | 1.17 | always-draw | 80 |" in md  # gain bounds on scipy.stats.bootstrap draws (were -7.85, 1.80)
     assert "| random | 0.0 | 0.0 | 0.0 | 0.0 | 0.0 | 0.0 | -32.00 | -36.46 | -27.74 | always-draw, greedy-vp | 100 |" in md  # (were -35.59, -28.07)

@@ -154,10 +154,12 @@ def test_report_tables_say_never_for_strategies_that_never_abjure_and_hold_no_na
     build_report([runs_dir["a"]], tmp_path / "rep")
     md = (tmp_path / "rep" / "report.md").read_text()
     rows = {r["strategy"]: r for r in _md_rows(
-        md, "Per strategy (rates in %; mean_abjure_cycle over the seat-results that Abjured)")}
-    assert rows["never-abjure"]["mean_abjure_cycle"] == "never" and rows["never-abjure"]["abjurers"] == "0"
-    assert rows["abjure-at:cycle=1"]["mean_abjure_cycle"] == "1"
-    assert rows["never-abjure"]["abjure_rate"] == "0.0"
+        md, "Per strategy (rates in %; the mean Abjure Cycle over the seat-results that Abjured)")}
+    assert rows["never-abjure"]["mean Abjure Cycle"] == "never" and rows["never-abjure"]["abjurers"] == "0"
+    assert rows["abjure-at:cycle=1"]["mean Abjure Cycle"] == "1"
+    assert rows["never-abjure"]["Abjure rate %"] == "0.0"
+    rates = [float(r["win rate %"]) for r in rows.values()]
+    assert rates == sorted(rates, reverse=True)  # ranked by win rate
     tables = "\n".join(ln for ln in md.splitlines() if ln.startswith("|"))
     assert not re.search(r"\|\s*(None|nan|NaN|inf)\s*\|", tables)
     plt.close("all")
@@ -170,6 +172,6 @@ def test_paired_table_numbers_the_seat_from_one_and_gives_win_differences_in_poi
     assert rows["vp"]["seat"] == rows["win"]["seat"] == "1"  # the data's seat 0, the first player
     df = A.paired_vs_never(runs_dir["a"], runs_dir["b"], seat=0)
     win = df.filter(pl.col("metric") == "win").row(0, named=True)
-    assert rows["win"]["est"] == f"{round(win['est'] * 100, 1):.1f}"
-    assert rows["win"]["mean_a"] == f"{round(win['mean_a'] * 100, 1):.1f}"
+    assert rows["win"]["difference (strategy minus never-abjure)"] == f"{round(win['est'] * 100, 1):.1f}"
+    assert rows["win"]["strategy's mean"] == f"{round(win['mean_a'] * 100, 1):.1f}"
     plt.close("all")

@@ -156,7 +156,8 @@ def test_report_numbers_seats_from_one_renders_inline_code_and_holds_no_nan(runs
     assert "by <code>option</code>" in html and "`" not in html
     cap = "*Gains from citing and being cited per seat-game, by strategy and seat*\n\n"
     block = md.split(cap, 1)[1].split("\n\n", 1)[0].splitlines()
-    assert block[0] == "| strategy | seat | measure | n | sd | est | low | high |"  # mean repeated est: dropped
+    # human headers; the mean column repeated est: dropped
+    assert block[0] == "| strategy | seat | measure | sample (n) | sd | estimate | 95% low | 95% high |"
     seats = {ln.split("|")[1].strip(): ln.split("|")[2].strip() for ln in block[2:]}
     assert seats == {"citer": "1", "publisher": "2"}
     tables = "\n".join(ln for ln in md.splitlines() if ln.startswith("|"))
