@@ -39,6 +39,8 @@ COMMANDS = {
     "sweep": ["sweep", "--game", "toy", "--players", "2", "--vary", "rounds=1,2", "--games", "20", "--n-jobs", "1"],
     "experiment": ["experiment", "--game", "toy", "--players", "2", "--strategies", "always-draw", "--control", "random",
                    "--treat", "vp+3", "--games", "20", "--n-jobs", "1"],
+    "compare": ["compare", "--game", "toy", "--players", "2", "--strategies", "random,always-draw", "--arm", "default",
+                "--arm", "rounds=1", "--games", "20", "--n-jobs", "1"],
     "tournament": ["tournament", "--game", "toy", "--strategies", "random,always-draw", "--games", "10", "--n-jobs", "1"],
     "tune": ["tune", "--game", "toy", "--strategy", "rollout", "--against", "random", "--budget", "32",
              "--games-per-trial", "8", "--eval-games", "10", "--no-progress"],
