@@ -336,7 +336,7 @@ def report(
         from analysis.compare import changed_lines, write_outputs
 
         t, page = write_outputs(runs[0])
-        for line in changed_lines(t):
+        for line in changed_lines(t, limit=25):
             typer.echo(line)
         typer.echo(f"wrote {page}")
         return
@@ -436,7 +436,7 @@ def experiment(
     strategies: str = typer.Option(..., "--strategies", help="With --control: the field, one strategy per other seat; with a rule-parameter --vary: the roster (one per seat, or one for all)."),
     vary: Optional[str] = typer.Option(None, "--vary", help="One axis: strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4, against --control), strategy=id1,id2 (strategy=citer against --control never-cite) or parameter=v1,v2 (the first value is the control)."),
     control: Optional[str] = typer.Option(None, "--control", help="The focal player's control strategy (never-abjure) for a strategy-argument axis or a treatment."),
-    treat: Optional[str] = typer.Option(None, "--treat", help="Treatment of the focal player against the untreated control: field+n (coffee+1 = one more start Coffee)."),
+    treat: Optional[str] = typer.Option(None, "--treat", help="Treatment of the focal player against the untreated control: NAME+n or NAME-n for a start resource of the game (coffee+1 = one more start Coffee; a bad name lists them)."),
     players: int = typer.Option(4, "--players", help="Seats per game."),
     games: int = typer.Option(2400, "--games", help="Games per arm in total over all seat orders."),
     seed: int = typer.Option(0, "--seed", help="Seed shared by every arm (common random numbers)."),
@@ -522,7 +522,7 @@ def compare(
     loaded = load_runs([Path(c.out) for c in res["configs"]])
     for v in versions(loaded):
         typer.echo(version_line(loaded, v))
-    for line in changed_lines(res["deltas"]):
+    for line in changed_lines(res["deltas"], limit=25):
         typer.echo(line)
     typer.echo(f"wrote {len(res['configs'])} runs to {out}; every delta in {out / 'deltas.csv'}; report {res['page']}")
 

@@ -65,8 +65,9 @@ def seat_metrics(runs: Runs) -> tuple[pl.DataFrame, list[tuple[str, str, str]]]:
     if _logged(runs, "turns"):
         schema = runs.turns.collect_schema()
         skip = set(KEYS) | {"strategy"}
-        catcols = [c for c, t in schema.items() if c not in skip and (t == pl.String or t == pl.Categorical
-                                                                      or isinstance(t, (pl.Categorical, pl.Enum)))]
+        # the choices of the turn (actions, spaces); columns ending in _after are the seat's state after it
+        catcols = [c for c, t in schema.items() if c not in skip and not c.endswith("_after")
+                   and (t == pl.String or t == pl.Categorical or isinstance(t, (pl.Categorical, pl.Enum)))]
         for c in catcols:
             counts = (runs.turns.select(KEYS + [pl.col(c).cast(pl.String)]).collect()
                       .with_columns(pl.col("seat").cast(pl.Int64))
@@ -191,26 +192,37 @@ def delta_table(runs: Runs, vs: list[Version]) -> pl.DataFrame:
     return t.select(COLUMNS)
 
 
-def changed_lines(t: pl.DataFrame) -> list[str]:
-    """One sentence per row called changed (Holm), largest standardised change first within each version,
-    and one summary line per version (how many of its rows changed)."""
-    from .versions import _iv
+def _iv2(lo, hi) -> str:
+    ok = all(x is not None and math.isfinite(x) for x in (lo, hi))
+    return f"[{lo:.2f}, {hi:.2f}]" if ok else "[no interval: too few games]"
 
+
+def row_line(r: dict) -> str:
+    """One delta row as a sentence: players, what, the two figures, the difference with its interval."""
+    what = (f"{r['strategy']}'s {r['metric']}" if r["strategy"] and not r["metric"].startswith("seat spread")
+            else f"{r['metric']}" + (f" {r['strategy']}" if r["strategy"] else ""))
+    need = f"; about {r['games_needed']:,} games resolve a difference this size" if r["games_needed"] else ""
+    return (f"{r['players']} players, {what}: {r['ref']:.2f} -> {r['value']:.2f}, {r['est']:+.2f} "
+            f"{_iv2(r['low'], r['high'])} ({r['design']}, {r['n']:,} games, p_holm = {r['p_holm']:.2g}{need})")
+
+
+def changed_lines(t: pl.DataFrame, limit: int | None = None) -> list[str]:
+    """One summary line per version (how many of its rows changed), then one sentence per row called changed
+    (Holm), the smallest adjusted p-value first; with ``limit``, at most that many rows per version and a
+    line saying how many more the table holds."""
     out = []
     if not t.height:
         return out
     for v in t["version"].unique(maintain_order=True).to_list():
         sub = t.filter(pl.col("version") == v)
-        ch = sub.filter(pl.col("changed")).with_columns(pl.col("p_holm").alias("_o")).sort("_o", "metric")
+        ch = sub.filter(pl.col("changed")).sort("p_holm", "metric", "strategy")
         ref = sub["reference"][0]
         out.append(f"Version {v} minus {ref}: {ch.height} of {sub.height} compared quantities changed "
                    f"(95% interval clear of 0 after the Holm adjustment over the {sub.height} rows).")
-        for r in ch.iter_rows(named=True):
-            who = f"{r['strategy']}'s " if r["strategy"] else ""
-            need = f"; about {r['games_needed']:,} games resolve a difference this size" if r["games_needed"] else ""
-            out.append(f"  {r['players']} players, {who}{r['metric']}: {r['ref']:.2f} -> {r['value']:.2f}, "
-                       f"{r['est']:+.2f} {_iv(r['low'], r['high'])} ({r['design']}, {r['n']:,} games, "
-                       f"p_holm = {r['p_holm']:.2g}{need})")
+        shown = ch if limit is None else ch.head(limit)
+        out += [f"  {row_line(r)}" for r in shown.iter_rows(named=True)]
+        if ch.height > shown.height:
+            out.append(f"  ... and {ch.height - shown.height} more changed rows (every row: deltas.csv, `changed`).")
     return out
 
 

@@ -17,8 +17,11 @@ A-UM-35) give seat ``s`` of a ``P``-player game that much more of the resource a
    played so far (the first step gives the worst seat one unit). The next candidate is the integer
    bonus (least seat 0, none above ``max_bonus``) with the smallest predicted spread (a local search).
 3. The search stops when a candidate is within half the target on the search seeds (a margin for the
-   search seeds' own luck), when the prediction names a candidate already played (the predicted best was
-   played), or after ``iterations`` candidates; the candidate with the smallest spread played is kept.
+   search seeds' own luck), when it is within the target and its seats are not told apart (the best-worst
+   pair's Holm-adjusted p-value of :func:`analysis.seats.seat_spread` at least 0.05: compensating further
+   would chase the search seeds' luck), when the prediction names a candidate already played (the
+   predicted best was played), or after ``iterations`` candidates; the candidate with the smallest spread
+   played is kept.
 4. **Fresh seeds.** The proposal and the uncompensated rules are played again on fresh seeds
    (``seed + sim.balance.FRESH_SEED_OFFSET``) with ``verify_factor`` times the games, both on the same
    seeds: the proposal's seat spread with its paired 95% interval (met: the point estimate within the
@@ -95,7 +98,7 @@ def seat_rates(folder: Path) -> dict:
     sp = seat_spread(df).row(0, named=True)
     return {"rates": [100.0 * r for r in rates], "spread": float(sp["spread"]), "spread_low": float(sp["spread_low"]),
             "spread_high": float(sp["spread_high"]), "games": int(sp["games"]), "best_seat": int(sp["best_seat"]),
-            "worst_seat": int(sp["worst_seat"])}
+            "worst_seat": int(sp["worst_seat"]), "p_holm": float(sp["p_holm"])}
 
 
 def pl_mean(col: str):
@@ -332,6 +335,10 @@ def run_compensate(req: Request, out: Path | str, *, n_jobs: int = -1, batch_siz
                     f"[{m['spread_low']:.1f}, {m['spread_high']:.1f}] (search seeds, {m['games']:,} games)")
                 if m["spread"] <= req.target / 2 or it == req.iterations - 1:
                     break  # well inside the target on the search seeds (or out of candidates)
+                if m["spread"] <= req.target and m["p_holm"] >= 0.05:
+                    say(f"{p} seats: the spread is within the target and the seats are not told apart (best against "
+                        f"worst seat, Holm-adjusted p = {m['p_holm']:.2g}): nothing left to compensate")
+                    break
                 nxt = next_candidate(res, hist, req.max_bonus, _scores(folder) if res.vp else None)
                 if list(nxt) in [h["bonus"] for h in hist]:
                     say(f"{p} seats: the prediction names a candidate already played ({','.join(map(str, nxt))}); "
@@ -414,7 +421,7 @@ def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path]
               f"{state['verified'][str(req.players[0])]['seed']}, the proposal and the uncompensated rules on the "
               "same seeds and seat orders.", "",
               "Side effects (proposal minus no compensation, fresh seeds, paired; every row in side_effects.csv):", ""]
-    lines += changed_lines(t) or ["(no row)"]
+    lines += changed_lines(t, limit=30) or ["(no row)"]
     lines += ["", f"Play it: `meeplelab simulate --config {out / 'proposal.toml'} --players P --strategies ... --out RUN`"]
     rf.write_atomic(out / "compensation.md", ("\n".join(lines) + "\n").encode())
     build_report(verify_runs, out / "report")

@@ -13,8 +13,10 @@ Axes (``--vary``), one per experiment:
   ``--control`` strategy (``never-cite``: citing vs never citing);
 - a **rule parameter**: ``truth_vp_per_tile=0,2,4`` plays every value with the same roster; the
   first value is the control;
-- a **treatment** (``--treat coffee+1``): the focal entry starts with one more of a per-seat state
-  value (``coffee``: +1 start Coffee for one player), against the untreated control.
+- a **treatment** (``--treat coffee+1``): the focal entry starts with one more (``-1``: one fewer) of a
+  start resource the game declares (``GameSpec.start_resources``, :mod:`sim.core.start`: Galileo's Truth
+  coins, research, suspicion, books_<subject>, vp; Unconscious Mind coffee, bright, ideas, white, vp; a
+  game that declares none takes any per-seat state array), against the untreated control.
 
 ``out/experiment.json`` lists the arms with the settings and a status (``running``, ``interrupted``,
 ``failed``, ``complete``); ``resume`` completes an interrupted experiment (finished arms kept, the
