@@ -82,3 +82,25 @@ def test_several_player_counts_take_the_study_fields_and_several_strategies_need
 
     with pytest.raises(ConfigError, match="with several player counts give one strategy"):
         rosters("galileos-truth", [2, 3], ("writer", "observer"))
+
+
+def test_a_finished_comparison_resumes_to_the_same_table_and_a_different_one_is_refused(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "cmp"
+    argv = ["compare", "--game", "toy", "--players", "2", "--strategies", "random,always-draw", "--arm", "default",
+            "--arm", "rounds=1", "--games", "40", "--n-jobs", "1", "--out", out]
+    code, stdout, err = run_cli(argv, capsys, monkeypatch)
+    assert code == 0, err
+    first = (out / "deltas.csv").read_bytes()
+    t = pl.read_csv(out / "deltas.csv")
+    assert t.filter(pl.col("metric") == "game length (rounds)")["est"].to_list() == [-3.0]  # 4 rounds -> 1
+    assert "Version B minus A:" in stdout
+    code, _, err = run_cli(argv + ["--resume"], capsys, monkeypatch)
+    assert code == 0, err
+    assert (out / "deltas.csv").read_bytes() == first
+    code, _, err = run_cli(argv, capsys, monkeypatch)
+    assert code == 2 and "holds another comparison: use --resume to complete it, --overwrite" in err, err
+    argv[argv.index("40")] = "20"
+    code, _, err = run_cli(argv + ["--resume"], capsys, monkeypatch)
+    assert code == 2 and "cannot resume: the comparison in" in err and "games = 40, this one has games = 20" in err, err
+    code, _, err = run_cli(argv + ["--overwrite"], capsys, monkeypatch)
+    assert code == 0 and pl.read_csv(out / "deltas.csv")["n"].max() == 20, err

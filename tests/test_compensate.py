@@ -80,3 +80,22 @@ def test_the_linear_step_fits_the_slope_of_the_candidates_played():
     # one Coin moved Seat 1 by 2 points (and Seat 2 by -2): 8 more close the remaining 16 points
     hist = first + [{"bonus": [1, 0], "rates": [42.0, 58.0]}]
     assert next_candidate(coins, hist, 20) == (5, 0)
+
+
+def test_a_finished_solve_resumes_from_its_runs_and_a_different_one_is_refused(tmp_path):
+    from sim.compensate import plan_compensate, run_compensate
+    from sim.core.errors import RunFolderError
+
+    out = tmp_path / "comp"
+    req = plan_compensate("galileos-truth", [2], 5.0, games=100, iterations=2, verify_factor=1)
+    first = run_compensate(req, out, n_jobs=1)
+    manifests = {p: p.stat().st_mtime_ns for p in out.rglob("manifest.json")}
+    again = run_compensate(req, out, n_jobs=1, resume=True)
+    assert again["proposal"] == first["proposal"] and again["verified"] == first["verified"]
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("manifest.json")} == manifests  # nothing played again
+    other = plan_compensate("galileos-truth", [2], 4.0, games=100, iterations=2, verify_factor=1)
+    with pytest.raises(RunFolderError, match="cannot resume: the compensation solve in .* was started with target = "
+                                             "5.0, this one has target = 4.0"):
+        run_compensate(other, out, n_jobs=1, resume=True)
+    with pytest.raises(RunFolderError, match="holds another compensation solve: use --resume"):
+        run_compensate(req, out, n_jobs=1)
