@@ -1,6 +1,6 @@
 """One paired delta table of everything between rule/content versions (issue 29 item 1).
 
-:func:`delta_table` extends :func:`analysis.versions.delta_table` (each strategy's win rate and final VP,
+:func:`delta_table` extends :func:`meeplelab.analysis.versions.delta_table` (each strategy's win rate and final VP,
 the seat spread per player count, game length) with, per strategy and player count:
 
 - **rank**: mean final place (1 = best), the ranking's own number;
@@ -103,7 +103,7 @@ def seat_metrics(runs: Runs) -> tuple[pl.DataFrame, list[tuple[str, str, str]]]:
 
 
 def _extra_rows(runs: Runs, vs: list[Version]) -> list[dict]:
-    """The rows beyond :func:`analysis.versions.delta_table`: every metric of :func:`seat_metrics` per
+    """The rows beyond :func:`meeplelab.analysis.versions.delta_table`: every metric of :func:`seat_metrics` per
     strategy and player count, each later version minus the first."""
     from .stats import games_for_difference, newcombe, paired_shares
     from .versions import two_rates_p
@@ -167,7 +167,7 @@ def _extra_rows(runs: Runs, vs: list[Version]) -> list[dict]:
 
 def delta_table(runs: Runs, vs: list[Version]) -> pl.DataFrame:
     """Every later version minus the first, everything compared (module docstring): the rows of
-    :func:`analysis.versions.delta_table` then the per-strategy rows of :func:`seat_metrics`, each with
+    :func:`meeplelab.analysis.versions.delta_table` then the per-strategy rows of :func:`seat_metrics`, each with
     ``p`` and, over the rows of one version's comparison, ``p_holm`` (Holm) and ``changed``.
 
     Columns: ``version, reference, metric, players, strategy, design, n, ref, value, est, low, high,
@@ -229,8 +229,8 @@ def changed_lines(t: pl.DataFrame, limit: int | None = None) -> list[str]:
 def write_outputs(out: Path | str) -> tuple[pl.DataFrame, Path]:
     """For a ``meeplelab compare`` folder: the delta table (``deltas.parquet`` and ``deltas.csv``, the same
     bytes for the same games) and the report (``out/report``); returns ``(table, report page)``."""
-    from sim import runfolder as rf
-    from sim.compare import COMPARE_FILE, read_state
+    from meeplelab.play import runfolder as rf
+    from meeplelab.studies.compare import COMPARE_FILE, read_state
 
     from .load import load_runs
     from .report import build_report

@@ -1,4 +1,4 @@
-"""The exchange-rate table of a ``meeplelab exchange-rates`` folder (:mod:`sim.exchange`).
+"""The exchange-rate table of a ``meeplelab exchange-rates`` folder (:mod:`meeplelab.studies.exchange`).
 
 One row per (resource, strategy): what ``units`` more of the resource at the start is worth to that
 strategy, per unit, paired game by game against the untreated control (same seed, roster and seat
@@ -40,8 +40,8 @@ def exchange_table(folder: Path | str) -> pl.DataFrame:
     Raises:
         RunFolderError: not an exchange-rate folder, or a run folder unreadable.
     """
-    from sim.compare import read_state
-    from sim.exchange import EXCHANGE_FILE
+    from meeplelab.studies.compare import read_state
+    from meeplelab.studies.exchange import EXCHANGE_FILE
 
     from .experiment import paired
     from .stats import LEVEL, holm
@@ -112,9 +112,9 @@ def markdown(t: pl.DataFrame, meta: dict) -> str:
 
 def write_outputs(folder: Path | str) -> tuple[pl.DataFrame, dict[str, Path]]:
     """Write ``exchange_rates.parquet``, ``.csv`` and ``.md`` into the study folder; returns the table and paths."""
-    from sim import runfolder as rf
-    from sim.compare import read_state
-    from sim.exchange import EXCHANGE_FILE
+    from meeplelab.play import runfolder as rf
+    from meeplelab.studies.compare import read_state
+    from meeplelab.studies.exchange import EXCHANGE_FILE
 
     from .compare import _csv
     from .tables import write_table

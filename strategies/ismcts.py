@@ -39,7 +39,7 @@ import time
 
 import numpy as np
 
-from sim.core.rng import GOLDEN, Streams, _mix64_np
+from meeplelab.sim.core.rng import GOLDEN, Streams, _mix64_np
 
 from .base import RandomStrategy, Strategy, StrategyRNG, View
 from .generic import Heuristic
@@ -308,7 +308,7 @@ def _register_games() -> None:
             self.heuristic = UMHeuristic()
             pol = str(args.get("policy", "publisher"))
             if pol != "random" and pol not in PLANS:
-                from sim.core.errors import ConfigError
+                from meeplelab.sim.core.errors import ConfigError
 
                 raise ConfigError(f"ismcts policy {pol!r}: allowed random, {', '.join(PLANS)}")
             self.policy = RandomStrategy() if pol == "random" else _plan(pol, PLANS[pol])()

@@ -73,12 +73,12 @@ def test_bad_arms_are_refused_in_one_line_before_anything_is_played(arms, messag
 
 
 def test_several_player_counts_take_the_study_fields_and_several_strategies_need_one_count():
-    from sim.compare import rosters
+    from meeplelab.studies.compare import rosters
 
     assert rosters("galileos-truth", [2, 3], None) == {2: ("writer", "never-abjure"),
                                                        3: ("writer", "observer", "never-abjure")}
     assert rosters("galileos-truth", [2, 4], ("writer",)) == {2: ("writer",), 4: ("writer",)}
-    from sim.core.errors import ConfigError
+    from meeplelab.sim.core.errors import ConfigError
 
     with pytest.raises(ConfigError, match="with several player counts give one strategy"):
         rosters("galileos-truth", [2, 3], ("writer", "observer"))

@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.core.errors import ConfigError
+from meeplelab.sim.core.errors import ConfigError
 from tests.cli_run import run_cli
 
 
@@ -52,7 +52,7 @@ def test_vp_compensation_meets_the_target_on_fresh_seeds_at_two_seats(tmp_path, 
     ({"fixed": {"seat_vp_2p": "1,0"}}, "--set seat_vp_2p: the compensation fields are what compensate proposes"),
 ])
 def test_bad_requests_are_refused_before_anything_is_played(kw, message):
-    from sim.compensate import plan_compensate
+    from meeplelab.studies.compensate import plan_compensate
 
     args = {"game": "galileos-truth", "players": [2], "target": 5.0, **kw}
     with pytest.raises(ConfigError, match=message.replace("(", "\\(").replace(")", "\\)").replace("+", "\\+")):
@@ -60,7 +60,7 @@ def test_bad_requests_are_refused_before_anything_is_played(kw, message):
 
 
 def test_rescoring_moves_winners_by_the_vp_change_and_shares_new_ties():
-    from sim.compensate import rescored_rates
+    from meeplelab.studies.compensate import rescored_rates
 
     vp = np.array([[10, 12], [10, 11], [9, 20], [7, 7]])
     share = np.array([[0, 1], [0, 1], [0, 1], [1, 0]], dtype=float)  # game 3: a VP tie won by seat 0 on tie-break
@@ -72,7 +72,7 @@ def test_rescoring_moves_winners_by_the_vp_change_and_shares_new_ties():
 
 
 def test_the_linear_step_fits_the_slope_of_the_candidates_played():
-    from sim.compensate import _resource, next_candidate
+    from meeplelab.studies.compensate import _resource, next_candidate
 
     coins = _resource("galileos-truth", "coins")
     first = [{"bonus": [0, 0], "rates": [40.0, 60.0]}]
@@ -83,8 +83,8 @@ def test_the_linear_step_fits_the_slope_of_the_candidates_played():
 
 
 def test_a_finished_solve_resumes_from_its_runs_and_a_different_one_is_refused(tmp_path):
-    from sim.compensate import plan_compensate, run_compensate
-    from sim.core.errors import RunFolderError
+    from meeplelab.studies.compensate import plan_compensate, run_compensate
+    from meeplelab.sim.core.errors import RunFolderError
 
     out = tmp_path / "comp"
     req = plan_compensate("galileos-truth", [2], 5.0, games=100, iterations=2, verify_factor=1)

@@ -8,9 +8,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sim.core.errors import ConfigError
-from sim.core.params import apply_overrides
-from sim.registry import get_spec, make_game
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.registry import get_spec, make_game
 from tests.cli_run import run_cli
 
 GT_NAMES = "coins, research, suspicion, books_astronomy, books_physics, books_mathematics, books_philosophy, vp"
@@ -62,7 +62,7 @@ def test_a_treatment_the_rules_do_not_allow_is_refused_before_play(treat, messag
 
 
 def test_the_runner_treats_the_roster_entry_with_the_declared_resource():
-    from sim.runner import _Treated
+    from meeplelab.play.runner import _Treated
 
     game = make_game("galileos-truth")
     base = game.init(np.arange(2), 0, 2)
@@ -74,7 +74,7 @@ def test_the_runner_treats_the_roster_entry_with_the_declared_resource():
 
 
 def test_a_panel_takes_a_generated_treatment_and_refuses_an_unknown_one_listing_the_resources():
-    from sim.panels import panel, play_lineups, treatment_fn
+    from meeplelab.play.panels import panel, play_lineups, treatment_fn
 
     game = make_game("unconscious-mind")
     state = game.init(np.arange(3), 0, 2)
@@ -87,7 +87,7 @@ def test_a_panel_takes_a_generated_treatment_and_refuses_an_unknown_one_listing_
 
 
 def test_seat_compensation_is_added_at_setup_and_counted_as_start_vp():
-    from sim.galileos_truth.params import Params
+    from meeplelab.sim.galileos_truth.params import Params
 
     p = apply_overrides(Params(), {"seat_vp_3p": "0,4,7", "seat_research_3p": "1,0,2", "seat_coins_2p": "-2,0"})
     game = make_game("galileos-truth", p)
@@ -102,8 +102,8 @@ def test_seat_compensation_is_added_at_setup_and_counted_as_start_vp():
 
 
 def test_a_compensation_that_starts_a_seat_below_zero_or_of_the_wrong_length_is_refused():
-    from sim.galileos_truth.params import Params as GT
-    from sim.unconscious_mind.params import Params as UM
+    from meeplelab.sim.galileos_truth.params import Params as GT
+    from meeplelab.sim.unconscious_mind.params import Params as UM
 
     with pytest.raises(ConfigError, match="parameters start_coins=2 and seat_coins_4p=0,-3,0,0 contradict each other: "
                                           "allowed start_coins \\+ each seat's bonus >= 0"):
@@ -116,9 +116,9 @@ def test_a_compensation_that_starts_a_seat_below_zero_or_of_the_wrong_length_is_
 
 def test_a_played_game_keeps_its_start_vp_to_the_end(tmp_path):
     """The compensation's VP is in the final score: every seat's VP minus its categories is its bonus."""
-    from analysis.load import load_runs
-    from sim.config import RunConfig
-    from sim.runner import simulate
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.runner import simulate
 
     cfg = RunConfig(game="unconscious-mind", players=2, strategies=("publisher", "citer"), games=8, seed=3, n_jobs=1,
                     out=str(tmp_path / "r"), params={"seat_vp_2p": "0,5"}, seating="rotate", log_turns=False,
@@ -131,6 +131,6 @@ def test_a_played_game_keeps_its_start_vp_to_the_end(tmp_path):
 
 
 def test_start_resources_fields_are_documented():
-    from sim.core.start import StartResource
+    from meeplelab.sim.core.start import StartResource
 
     assert {f.name for f in dataclasses.fields(StartResource)} >= {"name", "field", "index", "start_param", "seat_param"}

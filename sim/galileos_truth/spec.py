@@ -1,7 +1,7 @@
 """Galileo's Truth's parts, declared once (registered in pyproject.toml, group ``meeplelab.games``)."""
 
-from sim.core.spec import GameSpec
-from sim.core.start import StartResource
+from meeplelab.sim.core.spec import GameSpec
+from meeplelab.sim.core.start import StartResource
 
 #: what each seat starts with (A-GT-05); treatments, seat compensation (A-GT-34) and exchange rates come from it
 START_RESOURCES = (
@@ -20,9 +20,9 @@ START_RESOURCES = (
 
 SPEC = GameSpec(
     name="galileos-truth",
-    engine="sim.galileos_truth.engine:GalileosTruth",
-    strategies=("strategies.galileos_truth",),
-    sections="analysis.galileos_truth",
+    engine="meeplelab.sim.galileos_truth.engine:GalileosTruth",
+    strategies=("meeplelab.strategies.galileos_truth",),
+    sections="meeplelab.analysis.galileos_truth",
     rules_doc="docs/rules/galileos_truth.md",
     start_resources=START_RESOURCES,
 )

@@ -1,7 +1,7 @@
 """Unconscious Mind's parts, declared once (registered in pyproject.toml, group ``meeplelab.games``)."""
 
-from sim.core.spec import GameSpec
-from sim.core.start import StartResource
+from meeplelab.sim.core.spec import GameSpec
+from meeplelab.sim.core.start import StartResource
 
 #: what each seat starts with; treatments, seat compensation (A-UM-35) and exchange rates come from it
 START_RESOURCES = (
@@ -17,10 +17,10 @@ START_RESOURCES = (
 
 SPEC = GameSpec(
     name="unconscious-mind",
-    engine="sim.unconscious_mind.engine:UnconsciousMind",
-    strategies=("strategies.unconscious_mind",),
-    treatments=("sim.unconscious_mind.treatments",),
-    sections="analysis.unconscious_mind",
+    engine="meeplelab.sim.unconscious_mind.engine:UnconsciousMind",
+    strategies=("meeplelab.strategies.unconscious_mind",),
+    treatments=("meeplelab.sim.unconscious_mind.treatments",),
+    sections="meeplelab.analysis.unconscious_mind",
     rules_doc="docs/rules/unconscious_mind.md",
     start_resources=START_RESOURCES,
 )

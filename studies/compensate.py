@@ -4,12 +4,12 @@
 A compensation is a rule: the game's ``Params`` fields ``seat_<resource>_<P>p`` (Galileo's Truth
 ``seat_vp``, ``seat_coins``, ``seat_research``, A-GT-34; Unconscious Mind ``seat_vp``, ``seat_coffee``,
 A-UM-35) give seat ``s`` of a ``P``-player game that much more of the resource at setup
-(:func:`sim.core.start.apply_seat_bonus`). The solve proposes one tuple per player count:
+(:func:`meeplelab.sim.core.start.apply_seat_bonus`). The solve proposes one tuple per player count:
 
 1. **Search seeds.** At each player count the study's rotated field (every seat order, every strategy
    in every seat equally often, so strategy strength cancels) is played with the current candidate
    (the first: no compensation) and each seat's win rate measured; the seat spread is the best minus
-   the worst seat's win rate (percentage points, :func:`analysis.seats.seat_spread`).
+   the worst seat's win rate (percentage points, :func:`meeplelab.analysis.seats.seat_spread`).
 2. **Next candidate.** For VP the candidate's own games predict any other VP bonus exactly as long as
    nobody plays differently: every seat's final VP is re-scored with the change and the winners counted
    again (a tie on the new scores is shared). For other resources a linear model predicts each seat's
@@ -18,16 +18,16 @@ A-UM-35) give seat ``s`` of a ``P``-player game that much more of the resource a
    bonus (least seat 0, none above ``max_bonus``) with the smallest predicted spread (a local search).
 3. The search stops when a candidate is within half the target on the search seeds (a margin for the
    search seeds' own luck), when it is within the target and its seats are not told apart (the best-worst
-   pair's Holm-adjusted p-value of :func:`analysis.seats.seat_spread` at least 0.05: compensating further
+   pair's Holm-adjusted p-value of :func:`meeplelab.analysis.seats.seat_spread` at least 0.05: compensating further
    would chase the search seeds' luck), when the prediction names a candidate already played (the
    predicted best was played), or after ``iterations`` candidates; the candidate with the smallest spread
    played is kept.
 4. **Fresh seeds.** The proposal and the uncompensated rules are played again on fresh seeds
-   (``seed + sim.balance.FRESH_SEED_OFFSET``) with ``verify_factor`` times the games, both on the same
+   (``seed + meeplelab.studies.balance.FRESH_SEED_OFFSET``) with ``verify_factor`` times the games, both on the same
    seeds: the proposal's seat spread with its paired 95% interval (met: the point estimate within the
    target; ``met_interval``: the whole interval), and the side effects, every strategy's win rate, VP,
    rank, score categories, actions, events, the seat spread and game length, paired against the
-   uncompensated rules (:func:`analysis.compare.delta_table`, Holm-adjusted).
+   uncompensated rules (:func:`meeplelab.analysis.compare.delta_table`, Holm-adjusted).
 
 Folder layout::
 
@@ -53,9 +53,9 @@ from typing import Callable
 
 import numpy as np
 
-from . import runfolder as rf
-from .config import RunConfig
-from .core.errors import ConfigError, RunFolderError
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
 
 STATE = "compensate.json"
 OURS = ("search", "verify", "proposal.toml", "compensation.md", "side_effects.csv", "side_effects.parquet", "report",
@@ -70,8 +70,8 @@ def compensable(game: str) -> list:
     """The start resources of ``game`` with per-seat compensation fields in its ``Params``."""
     import dataclasses as dc
 
-    from .panels import start_resources
-    from .registry import get_game_class
+    from meeplelab.play.panels import start_resources
+    from meeplelab.sim.registry import get_game_class
 
     fields = {f.name for f in dc.fields(get_game_class(game).Params)}
     return [r for r in start_resources(game) if r.seat_param and all(r.seat_field(p) in fields for p in (2, 3, 4))]
@@ -89,8 +89,8 @@ def _resource(game: str, name: str):
 # ------------------------------------------------------------------ measuring a candidate
 def seat_rates(folder: Path) -> dict:
     """A run's seat win rates (percent, seat order 0..P-1), seat spread with its paired 95% interval, games."""
-    from analysis.load import load_runs
-    from analysis.seats import games_frame, seat_spread
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.seats import games_frame, seat_spread
 
     runs = load_runs([folder])
     df = games_frame(runs)
@@ -109,7 +109,7 @@ def pl_mean(col: str):
 
 def _scores(folder: Path) -> tuple[np.ndarray, np.ndarray]:
     """``(vp int[G, P], original win share float[G, P])`` of a run, seats in order."""
-    from analysis.load import load_runs
+    from meeplelab.analysis.load import load_runs
 
     g = load_runs([folder]).games.select("game", "seat", "vp", "win_share").collect().sort("game", "seat")
     p = int(g["seat"].max()) + 1
@@ -241,9 +241,9 @@ def plan_compensate(game: str, players: list[int], target: float, resource: str 
             below 1, a roster the study cannot give, or ``--set`` values the game refuses (a compensation
             field set there too).
     """
-    from .compare import rosters
-    from .core.params import apply_overrides
-    from .registry import get_game_class
+    from meeplelab.studies.compare import rosters
+    from meeplelab.sim.core.params import apply_overrides
+    from meeplelab.sim.registry import get_game_class
 
     if not (isinstance(target, (int, float)) and math.isfinite(target) and target > 0):
         raise ConfigError(f"--target {target!r}: allowed a seat spread above 0 percentage points (e.g. 5)")
@@ -276,7 +276,7 @@ def _config(req: Request, players: int, bonus, seed: int, games: int, out: Path,
 
 
 def _play(cfg: RunConfig, resume: bool) -> None:
-    from .runner import _check_resumable, simulate
+    from meeplelab.play.runner import _check_resumable, simulate
 
     folder = Path(cfg.out)
     if (folder / rf.MANIFEST).is_file():
@@ -299,7 +299,7 @@ def run_compensate(req: Request, out: Path | str, *, n_jobs: int = -1, batch_siz
             (``resume``) nothing to resume or the saved request differs (named).
         KeyboardInterrupt: after marking ``compensate.json`` ``interrupted`` (other errors: ``failed``).
     """
-    from .balance import FRESH_SEED_OFFSET
+    from meeplelab.studies.balance import FRESH_SEED_OFFSET
 
     out = Path(out)
     say = progress or (lambda s: None)
@@ -386,14 +386,14 @@ def run_compensate(req: Request, out: Path | str, *, n_jobs: int = -1, batch_siz
 def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path]) -> Path:
     import tomli_w
 
-    from analysis.compare import _csv, changed_lines, delta_table
-    from analysis.load import load_runs
-    from analysis.report import build_report
-    from analysis.tables import write_table
-    from analysis.versions import versions
+    from meeplelab.analysis.compare import _csv, changed_lines, delta_table
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.report import build_report
+    from meeplelab.analysis.tables import write_table
+    from meeplelab.analysis.versions import versions
 
-    from .core.params import _parse
-    from .registry import get_game_class
+    from meeplelab.sim.core.params import _parse
+    from meeplelab.sim.registry import get_game_class
 
     fields = {f.name: f for f in dataclasses.fields(get_game_class(req.game).Params)}
     params = {k: _parse(k, v, fields[k].default) for k, v in req.fixed.items()}

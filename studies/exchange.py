@@ -5,12 +5,12 @@ For a roster (default: the game study's 4-seat field) the study plays one untrea
 for every start resource the game declares (``GameSpec.start_resources``: Galileo's Truth Coins,
 Research, Suspicion, Books of each Subject, VP; Unconscious Mind Coffee, Bright Ideas, Ideas, white
 Insights, VP) and every roster entry, one run in which that entry starts with ``units`` more of it
-(the treatment ``NAME+units`` of :mod:`sim.core.start`, following the entry through every seat of the
+(the treatment ``NAME+units`` of :mod:`meeplelab.sim.core.start`, following the entry through every seat of the
 rotation). Every run has the same seed, roster and seat orders, so game ``i`` of a treated run is game
 ``i`` of the control with one seat's start changed: the treated strategy's final VP and win share minus
 its own in the control game is one paired difference (common random numbers), reported per unit with
 its 95% interval (VP: t; win share: Agresti-Min), the unpaired interval beside it, the games needed and
-a Holm adjustment over every (resource, strategy) of the table (``analysis.exchange``).
+a Holm adjustment over every (resource, strategy) of the table (``meeplelab.analysis.exchange``).
 
 Folder layout::
 
@@ -29,8 +29,8 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from .config import RunConfig
-from .core.errors import ConfigError
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError
 
 EXCHANGE_FILE = "exchange.json"
 OURS = ("exchange_rates.parquet", "exchange_rates.csv", "exchange_rates.md")
@@ -54,9 +54,9 @@ def plan_exchange(base: RunConfig, resources: list[str] | None = None, units: in
             listed), ``units`` 0, a roster repeating a strategy or not one per seat, a treated start value
             the rules do not allow (``suspicion+6`` at Prison), or anything :meth:`RunConfig.validated` refuses.
     """
-    from .core import start
-    from .experiment import _check_treated_start
-    from .panels import start_resources
+    from meeplelab.sim.core import start
+    from meeplelab.play.experiment import _check_treated_start
+    from meeplelab.play.panels import start_resources
 
     res = start_resources(base.game)
     if not res:
@@ -95,11 +95,11 @@ def run_exchange(base: RunConfig, resources: list[str] | None = None, units: int
 
     Raises:
         ConfigError: see :func:`plan_exchange` (nothing written then).
-        RunFolderError, KeyboardInterrupt: see :func:`sim.compare.play_folders`.
+        RunFolderError, KeyboardInterrupt: see :func:`meeplelab.studies.compare.play_folders`.
     """
-    from analysis.exchange import write_outputs
+    from meeplelab.analysis.exchange import write_outputs
 
-    from .compare import play_folders
+    from meeplelab.studies.compare import play_folders
 
     arms, configs = plan_exchange(base, resources, units)
     out = Path(base.out)

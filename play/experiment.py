@@ -3,7 +3,7 @@
 An experiment plays a *control* and its *variants*, each an ordinary run folder under ``out/``, all
 with the same seed and the same seat orders (rotated seating by default), so game ``i`` of every
 variant is the same game seed in the same seat order: the variants differ only by the intervention.
-``analysis.experiment`` reports paired differences against the control.
+``meeplelab.analysis.experiment`` reports paired differences against the control.
 
 Axes (``--vary``), one per experiment:
 
@@ -14,7 +14,7 @@ Axes (``--vary``), one per experiment:
 - a **rule parameter**: ``truth_vp_per_tile=0,2,4`` plays every value with the same roster; the
   first value is the control;
 - a **treatment** (``--treat coffee+1``): the focal entry starts with one more (``-1``: one fewer) of a
-  start resource the game declares (``GameSpec.start_resources``, :mod:`sim.core.start`: Galileo's Truth
+  start resource the game declares (``GameSpec.start_resources``, :mod:`meeplelab.sim.core.start`: Galileo's Truth
   coins, research, suspicion, books_<subject>, vp; Unconscious Mind coffee, bright, ideas, white, vp; a
   game that declares none takes any per-seat state array), against the untreated control.
 
@@ -37,13 +37,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import runfolder as rf
-from .config import RunConfig
-from .core.errors import ConfigError, RunFolderError
-from .core.params import apply_overrides
-from .registry import get_game_class
-from .runner import check_runs_resumable
-from .runner import simulate
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.registry import get_game_class
+from meeplelab.play.runner import check_runs_resumable
+from meeplelab.play.runner import simulate
 
 EXPERIMENT_FILE = "experiment.json"
 _TREAT = re.compile(r"([a-z_]\w*)([+-]\d+)")
@@ -68,7 +68,7 @@ def parse_treatment(text: str, game: str | None = None) -> dict:
     Raises:
         ConfigError: not of the form field+n / field-n, or (with ``game``) not a declared start resource.
     """
-    from .panels import start_resources
+    from meeplelab.play.panels import start_resources
 
     res = start_resources(game) if game else ()
     m = _TREAT.fullmatch(text.strip())
@@ -77,7 +77,7 @@ def parse_treatment(text: str, game: str | None = None) -> dict:
         raise ConfigError(f"--treat {text!r} needs the form field+n or field-n{listed} (e.g. "
                           f"{res[0].name if res else 'coffee'}+1: one more at the start for the focal player)")
     if res:
-        from .core.start import find
+        from meeplelab.sim.core.start import find
 
         find(res, m.group(1), game, text=text.strip())
     return {"position": 0, "field": m.group(1), "add": int(m.group(2))}
@@ -93,10 +93,10 @@ def _check_treated_start(base: RunConfig, t: dict, text: str) -> None:
     """
     import numpy as np
 
-    from .core import start
-    from .core.params import apply_overrides
-    from .panels import start_resources
-    from .registry import get_game_class, make_game
+    from meeplelab.sim.core import start
+    from meeplelab.sim.core.params import apply_overrides
+    from meeplelab.play.panels import start_resources
+    from meeplelab.sim.registry import get_game_class, make_game
 
     params = apply_overrides(get_game_class(base.game).Params(), base.params or {})
     game = make_game(base.game, params, base.content)

@@ -12,8 +12,8 @@ random numbers) and every difference is paired game and seat matched. Folder lay
     OUT/compare.json          the request, the arms and a status (running, interrupted, failed, complete)
     OUT/A-p4/                 arm A's run at 4 seats (a run folder: manifest, games, turns, events)
     OUT/B-p4/ ...
-    OUT/deltas.parquet        the paired delta table (analysis.compare.delta_table), also deltas.csv
-    OUT/report/               per-version verdicts and the delta table (analysis.compare)
+    OUT/deltas.parquet        the paired delta table (meeplelab.analysis.compare.delta_table), also deltas.csv
+    OUT/report/               per-version verdicts and the delta table (meeplelab.analysis.compare)
 
 ``--resume`` completes an interrupted comparison (finished runs kept, the interrupted one resumed) and
 refuses a different one, naming the difference.
@@ -32,9 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import runfolder as rf
-from .config import RunConfig
-from .core.errors import ConfigError, RunFolderError
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
 
 COMPARE_FILE = "compare.json"
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -58,7 +58,7 @@ def parse_arm(text: str, label: str, cls) -> Arm:
         ConfigError: an empty or malformed item, a content folder that does not exist, a parameter given
             twice, or a rule value the game refuses (unknown name, type, range, contradiction).
     """
-    from .core.params import apply_overrides
+    from meeplelab.sim.core.params import apply_overrides
 
     spec = text.strip()
     allowed = "default, content=PATH, NAME=VALUE (a rule parameter), or several joined by ';'"
@@ -95,12 +95,12 @@ def parse_arm(text: str, label: str, cls) -> Arm:
 
 
 def default_roster(game: str, players: int) -> tuple[str, ...]:
-    """The study's rotated field at ``players`` seats (``analysis.studies``: panel ``field-P``, rotation 0).
+    """The study's rotated field at ``players`` seats (``meeplelab.analysis.studies``: panel ``field-P``, rotation 0).
 
     Raises:
         ConfigError: the study has no field at that seat count (the counts it has named).
     """
-    from analysis.conclusions import study_for
+    from meeplelab.analysis.conclusions import study_for
 
     study = study_for(game)
     fields = {len(lu.strategies): lu.strategies for lu in study.lineups if lu.panel == f"field-{players}" and lu.rot == 0}
@@ -158,7 +158,7 @@ def plan_compare(base: RunConfig, arm_texts: list[str], players: list[int],
         ConfigError: fewer than two arms, an arm given twice, a bad arm, a parameter in both ``--set`` and an
             arm, a bad roster, or anything :meth:`RunConfig.validated` refuses.
     """
-    from .registry import get_game_class
+    from meeplelab.sim.registry import get_game_class
 
     cls = get_game_class(base.game)
     if len(arm_texts) < 2:
@@ -207,7 +207,7 @@ def play_folders(configs: list[RunConfig], out: Path | str, meta: dict, state_fi
             ``resume``; (``resume``) nothing to resume or the saved request differs.
         KeyboardInterrupt: after marking the state ``interrupted`` (other errors: ``failed``).
     """
-    from .runner import check_runs_resumable, simulate
+    from meeplelab.play.runner import check_runs_resumable, simulate
 
     out = Path(out)
     _prepare(out, state_file, tuple(ours), overwrite, resume, what)
@@ -295,7 +295,7 @@ def run_compare(base: RunConfig, arm_texts: list[str], players: list[int], strat
         ConfigError: see :func:`plan_compare` (nothing is written then).
         RunFolderError, KeyboardInterrupt: see :func:`play_folders`.
     """
-    from analysis.compare import write_outputs
+    from meeplelab.analysis.compare import write_outputs
 
     arms, configs = plan_compare(base, arm_texts, players, strategies)
     out = Path(base.out)
