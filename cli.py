@@ -1,4 +1,4 @@
-"""meeplelab command line (typer): simulate, report, sweep, experiment, content-value, tournament, ladder, tune, robustness, balance, replay, games,
+"""meeplelab command line (typer): simulate, report, sweep, experiment, content-value, compare, exchange-rates, compensate, tournament, ladder, tune, robustness, balance, replay, games,
 strategies, params.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
@@ -460,6 +460,15 @@ def report(
         for sentences in said:  # the three plain sentences the report opens with
             typer.echo("\n".join(sentences))
         return
+    if len(runs) == 1 and (runs[0] / "compare.json").is_file() and out is None:  # a comparison: its own outputs
+        from meeplelab.analysis.compare import changed_lines, write_outputs
+
+        t, page = write_outputs(runs[0])
+        for line in changed_lines(t, limit=25):
+            typer.echo(line)
+        typer.echo(f"wrote {page}")
+        return
+    page = build_report(runs, dest)
     said = []
     page = build_report(runs, dest, progress=draw, summary=said)
     loaded = load_runs(runs, check=False)
@@ -575,7 +584,7 @@ def experiment(
     strategies: str = typer.Option(..., "--strategies", help="With --control: the field, one strategy per other seat; with a rule-parameter --vary: the roster (one per seat, or one for all)."),
     vary: Optional[str] = typer.Option(None, "--vary", help="One axis: strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4, against --control), strategy=id1,id2 (strategy=citer against --control never-cite) or parameter=v1,v2 (the first value is the control)."),
     control: Optional[str] = typer.Option(None, "--control", help="The focal player's control strategy (never-abjure) for a strategy-argument axis or a treatment."),
-    treat: Optional[str] = typer.Option(None, "--treat", help="Treatment of the focal player against the untreated control: field+n (coffee+1 = one more start Coffee)."),
+    treat: Optional[str] = typer.Option(None, "--treat", help="Treatment of the focal player against the untreated control: NAME+n or NAME-n for a start resource of the game (coffee+1 = one more start Coffee; a bad name lists them)."),
     players: int = typer.Option(4, "--players", help="Seats per game."),
     games: int = typer.Option(2400, "--games", help="Games per arm in total over all seat orders."),
     seed: int = shared("seed", 0),
@@ -695,6 +704,154 @@ def content_value(
         if r["group"] in ("took it in control", "all seats"):
             typer.echo(removal_line(r))
     typer.echo(f"wrote {len(meta['arms'])} arms to {out}; report {page}")
+
+
+@app.command()
+@user_errors
+def compare(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    arm: List[str] = typer.Option(..., "--arm", help="One version (repeatable; the first is the reference): default, content=PATH (a folder of the game's content files, e.g. a copy of the packaged data folder with one card edited), a rule parameter NAME=VALUE, or several joined by ';' (content=packs/v2;printing_house=shared)."),
+    players: str = typer.Option("4", "--players", help="Seats per game, or a list (2,3,4): every arm is played at each count."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help="The roster, one strategy per seat or one for all (a mirror); default: the game study's rotated field at each seat count."),
+    games: int = typer.Option(2400, "--games", help="Games per arm and seat count, in total over all seat orders."),
+    seed: int = typer.Option(0, "--seed", help="Seed shared by every arm (common random numbers)."),
+    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
+    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override every arm shares, name=value (repeatable)."),
+    out: Path = typer.Option(..., "--out", help="Comparison folder (one run folder per arm and seat count, deltas.csv, report/)."),
+    resume: bool = typer.Option(False, "--resume", help="Complete the interrupted comparison in --out (the same options)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the comparison in --out."),
+) -> None:
+    """Rule and content versions side by side: every arm on the same seeds in every seat order, a verdict
+    per version, then one paired delta table of everything (win rate, VP, rank, score categories, action and
+    space use, events, Abjure/citation rates, seat spread, game length), each with its interval and games
+    needed; the rows that changed (Holm-adjusted) are printed."""
+    from meeplelab.analysis.compare import changed_lines
+    from meeplelab.studies.compare import parse_players, run_compare
+    from meeplelab.play.config import RunConfig
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import terminate_as_interrupt
+
+    counts = parse_players(players)
+    base = RunConfig(game=game, players=counts[0], strategies=("random",), games=games, seed=seed,
+                     batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=parse_set_options(set_))
+
+    def on_run(i: int, n: int, cfg) -> None:
+        typer.echo(f"run {i + 1}/{n}: {Path(cfg.out).name} ({cfg.plan_for().describe()})", err=True)
+
+    try:
+        with terminate_as_interrupt():
+            res = run_compare(base, list(arm), counts, _strategies(strategies), overwrite=overwrite, resume=resume,
+                              on_run=on_run)
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the comparison in {out} is incomplete; complete it with the same command and --resume")
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.versions import version_line, versions
+
+    loaded = load_runs([Path(c.out) for c in res["configs"]])
+    for v in versions(loaded):
+        typer.echo(version_line(loaded, v))
+    for line in changed_lines(res["deltas"], limit=25):
+        typer.echo(line)
+    typer.echo(f"wrote {len(res['configs'])} runs to {out}; every delta in {out / 'deltas.csv'}; report {res['page']}")
+
+
+@app.command("exchange-rates")
+@user_errors
+def exchange_rates(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    players: int = typer.Option(4, "--players", help="Seats per game."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help="The roster, one distinct strategy per seat (default: the game study's rotated field)."),
+    resources: Optional[str] = typer.Option(None, "--resources", help="Start resources to price, comma separated (default: every one the game declares; a bad name lists them)."),
+    units: int = typer.Option(1, "--units", help="Extra units in each treated run (the table is per unit)."),
+    games: int = typer.Option(2400, "--games", help="Games per run (control and each treated run), in total over all seat orders."),
+    seed: int = typer.Option(0, "--seed", help="Seed shared by every run (common random numbers)."),
+    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
+    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
+    out: Path = typer.Option(..., "--out", help="Study folder (control/, one run per resource and strategy, exchange_rates.md/.csv/.parquet)."),
+    resume: bool = typer.Option(False, "--resume", help="Complete the interrupted study in --out (the same options)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the study in --out."),
+) -> None:
+    """The exchange-rate table: for every start resource and every strategy, what one more unit at the start is
+    worth in final VP and in points of win rate, paired on common seeds in every seat order, with intervals."""
+    from meeplelab.analysis.exchange import markdown
+    from meeplelab.studies.compare import default_roster
+    from meeplelab.play.config import RunConfig
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.studies.exchange import run_exchange
+    from meeplelab.play.runner import terminate_as_interrupt
+
+    roster = _strategies(strategies) or default_roster(game, players)
+    base = RunConfig(game=game, players=players, strategies=roster, games=games, seed=seed, batch_size=batch_size,
+                     n_jobs=n_jobs, out=str(out), params=parse_set_options(set_), log_turns=False, log_events=False)
+    names = [x.strip() for x in resources.split(",") if x.strip()] if resources else None
+
+    def on_run(i: int, n: int, cfg) -> None:
+        if i == 0:
+            typer.echo(f"{n} runs, {cfg.plan_for().describe()}", err=True)
+        typer.echo(f"run {i + 1}/{n}: {Path(cfg.out).name}", err=True)
+
+    try:
+        with terminate_as_interrupt():
+            res = run_exchange(base, names, units, overwrite=overwrite, resume=resume, on_run=on_run)
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the exchange-rate study in {out} is incomplete; complete it with the same command and --resume")
+    from meeplelab.studies.compare import read_state
+    from meeplelab.studies.exchange import EXCHANGE_FILE
+
+    typer.echo(markdown(res["table"], read_state(out, EXCHANGE_FILE, "exchange-rate study")).rstrip())
+    typer.echo(f"wrote {res['paths']['md']}, {res['paths']['csv']} and {res['paths']['parquet']}")
+
+
+@app.command()
+@user_errors
+def compensate(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    players: str = typer.Option("2,3,4", "--players", help="Seat counts to compensate (2, 3 and/or 4)."),
+    target: float = typer.Option(5.0, "--target", help="Seat spread wanted: best minus worst seat win rate, percentage points."),
+    resource: str = typer.Option("vp", "--resource", help="What the seats get at setup (vp; Galileo's Truth also coins, research; Unconscious Mind also coffee)."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy for a mirror at every count; default: the game study's rotated field at each count."),
+    games: int = typer.Option(2400, "--games", help="Games per candidate and seat count on the search seeds (every seat order)."),
+    iterations: int = typer.Option(6, "--iterations", help="Most candidates played per seat count."),
+    max_bonus: int = typer.Option(20, "--max-bonus", help="Largest bonus one seat may get."),
+    verify_factor: int = typer.Option(2, "--verify-factor", help="The fresh-seed check plays this many times --games."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the search games (the fresh seeds are derived from it)."),
+    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
+    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable; not the compensation fields)."),
+    out: Path = typer.Option(..., "--out", help="Compensation folder (search/, verify/, proposal.toml, compensation.md, side_effects.csv, report/)."),
+    resume: bool = typer.Option(False, "--resume", help="Complete the interrupted solve in --out (the same options)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the solve in --out."),
+) -> None:
+    """Propose per-seat start bonuses (seat_<resource>_<P>p rule fields) that bring the seat spread within
+    --target at every seat count, verified on fresh seeds with its side effects (every strategy's win rate,
+    VP, score categories, game length ... paired against no compensation)."""
+    from meeplelab.studies.compare import parse_players
+    from meeplelab.studies.compensate import plan_compensate, run_compensate
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import terminate_as_interrupt
+
+    req = plan_compensate(game, parse_players(players), target, resource, games=games, seed=seed,
+                          iterations=iterations, max_bonus=max_bonus, verify_factor=verify_factor,
+                          strategies=_strategies(strategies), fixed=parse_set_options(set_))
+    try:
+        with terminate_as_interrupt():
+            st = run_compensate(req, out, n_jobs=n_jobs, batch_size=batch_size, overwrite=overwrite, resume=resume,
+                                progress=lambda m: typer.echo(m, err=True))
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the compensation solve in {out} is incomplete; complete it with the same command and --resume")
+    met = [p for p, v in st["verified"].items() if v["met"]]
+    typer.echo(f"proposal: " + " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in st["proposal"].items()))
+    for p, v in st["verified"].items():
+        m = v["proposal"]
+        typer.echo(f"{p} seats, fresh seeds: seat spread {m['spread']:.1f} points [{m['spread_low']:.1f}, "
+                   f"{m['spread_high']:.1f}] over {m['games']:,} games (no compensation: {v['none']['spread']:.1f} "
+                   f"[{v['none']['spread_low']:.1f}, {v['none']['spread_high']:.1f}]); "
+                   + ("within the target" + (" (whole interval)" if v["met_interval"] else " (point estimate; the "
+                                             "interval reaches past it)") if v["met"] else "NOT within the target"))
+    typer.echo(f"target {req.target:g} points met on fresh seeds at {len(met)} of {len(st['verified'])} seat counts; "
+               f"wrote {out / 'proposal.toml'}, {st['page']}, {out / 'side_effects.csv'} and {out / 'report'}")
 
 
 @app.command()

@@ -170,11 +170,20 @@ def matched_games(df: pl.DataFrame, pairs: list[tuple[str, str]]) -> pl.DataFram
 
 # ------------------------------------------------------------------ intervals
 def _paired_mean(d: np.ndarray) -> dict:
-    from .stats import games_for_difference, mean_t
+    """Mean of paired differences ``d`` with its t interval, the two-sided t-test p-value (the sd floored as
+    the interval's, so ``p < 0.05`` exactly when the interval excludes 0) and the games needed."""
+    from scipy import stats as st
 
+    from .stats import games_for_difference, mean_t, resolution, sd_floor
+
+    d = np.asarray(d, dtype=float)
     m, lo, hi = mean_t(d)
     sd = float(np.std(d, ddof=1)) if d.size > 1 else math.nan
-    return {"est": m, "low": lo, "high": hi, "n": int(d.size), "games_needed": games_for_difference(sd, m)}
+    p = math.nan
+    if d.size > 1:
+        se = max(sd, sd_floor(resolution(d))) / math.sqrt(d.size)
+        p = float(2 * st.t.sf(abs(m) / se, d.size - 1))
+    return {"est": m, "low": lo, "high": hi, "n": int(d.size), "games_needed": games_for_difference(sd, m), "p": p}
 
 
 def _welch(x: np.ndarray, y: np.ndarray) -> dict:
@@ -186,14 +195,26 @@ def _welch(x: np.ndarray, y: np.ndarray) -> dict:
     n1, n2 = x.size, y.size
     est = float(y.mean() - x.mean()) if n1 and n2 else math.nan
     if n1 < 2 or n2 < 2:
-        return {"est": est, "low": math.nan, "high": math.nan, "n": int(min(n1, n2)), "games_needed": None}
+        return {"est": est, "low": math.nan, "high": math.nan, "n": int(min(n1, n2)), "games_needed": None,
+                "p": math.nan}
     fl = sd_floor(resolution(np.concatenate([x, y])))
     v1, v2 = max(float(x.var(ddof=1)), fl * fl) / n1, max(float(y.var(ddof=1)), fl * fl) / n2
     df = (v1 + v2) ** 2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1))
     h = float(st.t.ppf(0.5 + LEVEL / 2, df)) * math.sqrt(v1 + v2)
     sd = math.sqrt(float(x.var(ddof=1)) + float(y.var(ddof=1)))  # of one pair of independent games
     return {"est": est, "low": est - h, "high": est + h, "n": int(min(n1, n2)),
-            "games_needed": games_for_difference(sd, est)}
+            "games_needed": games_for_difference(sd, est), "p": float(2 * st.t.sf(abs(est) / math.sqrt(v1 + v2), df))}
+
+
+def two_rates_p(s1, n1, s2, n2) -> float:
+    """Two-sided p-value of the pooled two-proportion z-test of ``s1/n1 - s2/n2`` (unpaired rows)."""
+    from scipy import stats as st
+
+    if not (n1 and n2):
+        return math.nan
+    pool = (s1 + s2) / (n1 + n2)
+    se = math.sqrt(pool * (1 - pool) * (1 / n1 + 1 / n2))
+    return float(2 * st.norm.sf(abs(s1 / n1 - s2 / n2) / se)) if se > 0 else 1.0
 
 
 def _spread_per_game(df: pl.DataFrame, best: int, worst: int, share: str = "win_share") -> pl.DataFrame:
@@ -236,7 +257,7 @@ def delta_table(runs: Runs, vs: list[Version]) -> pl.DataFrame:
                             pl.col("vp_b").mean()))
                 w = paired_shares(per["win_share_b"].to_numpy(), per["win_share"].to_numpy())
                 win = {"est": w["est"], "low": w["low"], "high": w["high"], "n": w["n"],
-                       "games_needed": games_for_difference(w["sd"], w["est"])}
+                       "games_needed": games_for_difference(w["sd"], w["est"]), "p": w["p"]}
                 vp = _paired_mean(per["vp_b"].to_numpy() - per["vp"].to_numpy())
             else:
                 e, lo, hi = newcombe(b_["wins"], b_["games"], a_["wins"], a_["games"])
@@ -245,7 +266,8 @@ def delta_table(runs: Runs, vs: list[Version]) -> pl.DataFrame:
                 sd = math.sqrt(float(np.var(xa, ddof=1)) + float(np.var(xb, ddof=1))) if min(xa.size, xb.size) > 1 \
                     else math.nan
                 win = {"est": e, "low": lo, "high": hi, "n": int(min(a_["games"], b_["games"])),
-                       "games_needed": games_for_difference(sd, e)}
+                       "games_needed": games_for_difference(sd, e), "p": two_rates_p(b_["wins"], b_["games"],
+                                                                                    a_["wins"], a_["games"])}
                 vp = _welch(da.filter((pl.col("players") == players) & (pl.col("strategy") == s))["vp"].to_numpy()
                             .astype(float),
                             db.filter((pl.col("players") == players) & (pl.col("strategy") == s))["vp"].to_numpy()
@@ -302,7 +324,7 @@ def delta_table(runs: Runs, vs: list[Version]) -> pl.DataFrame:
                 rows.append({**base, "metric": f"game length ({col})", "players": players, "strategy": "",
                              "design": design, "ref": float(one_a.mean()), "value": float(one_b.mean()), **r})
     cols = ["version", "reference", "metric", "players", "strategy", "design", "n", "ref", "value", "est", "low",
-            "high", "games_needed"]
+            "high", "games_needed", "p"]
     if not rows:
         return pl.DataFrame(schema={c: pl.String for c in cols})
     return pl.DataFrame(rows, infer_schema_length=None).select(cols)
@@ -356,7 +378,10 @@ def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
     from .report import Section, TableFormat, generic_sections, provenance_section
     from .verdict import verdict_section
 
-    t = delta_table(runs, vs)
+    from .compare import changed_lines
+    from .compare import delta_table as full_table
+
+    t = full_table(runs, vs)
     lines = [f"These {len(runs.manifests)} runs hold {len(vs)} versions of the rules or content; they are NOT "
              "pooled: every figure below is one version's own, and the versions are compared in the delta table "
              f"(each later version minus version {vs[0].label})."]
@@ -376,13 +401,17 @@ def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
         secs.append(s)
     secs.append(Section(
         "Versions compared",
-        "Each later version minus the reference: win rate per strategy (percentage points; paired: Agresti-Min "
-        "adjusted Wald, unpaired: Newcombe), mean final VP, seat spread (best minus worst seat, the seats each "
-        "version's own verdict chose; percentage points), game length (t intervals; Welch when unpaired). "
-        "Paired means game and seat matched: the same seed, roster and seat order, so each row is the mean of "
-        "the game-matched differences; ref and value are the two versions' own figures.\n" + "\n".join(delta_lines(t)),
-        [], [("Version deltas (later version minus the reference; win rate and seat spread in percentage points)",
-              t, TableFormat(decimals={"est": 2, "ref": 2, "value": 2}))]))
+        "Each later version minus the reference, per player count: every strategy's win rate (percentage points; "
+        "paired: Agresti-Min adjusted Wald, unpaired: Newcombe) and mean final VP, its rank (mean final place), "
+        "the VP of every score category, its turns per game by action (and Meeting Table space), its events per "
+        "game of every kind (citations, Abjures, Writes ...), the Abjure or citation rate (percent of seat-games), "
+        "the seat spread (best minus worst seat, the seats each version's own verdict chose; percentage points) "
+        "and game length (t intervals; Welch when unpaired). Paired means game and seat matched: the same seed, "
+        "roster and seat order, so each row is the mean of the game-matched differences; ref and value are the "
+        "two versions' own figures. A row is called changed when its p-value, Holm-adjusted over every row of "
+        "its version's comparison, is below 0.05. The changed rows:\n" + "\n".join(changed_lines(t)),
+        [], [("Version deltas (later version minus the reference; win rate, rates and seat spread in percentage "
+              "points)", t, TableFormat(decimals={"est": 2, "ref": 2, "value": 2}))]))
     for v in vs:
         sub = subset(runs, v.runs)
         own = generic_sections(sub)

@@ -197,8 +197,10 @@ class RunConfig:
         return plan_seating(self.seating, roster, self.games, self.seed, players=self.players)
 
     def check_treatment(self, players: int, game=None) -> None:
-        """ConfigError unless ``treatment`` names a roster position and a per-seat ``[B, P]`` integer
-        array of the game's state (checked on one initialised game: ``game``, or one made here)."""
+        """ConfigError unless ``treatment`` names a roster position and a start resource the game's spec
+        declares (``GameSpec.start_resources``: the refusal lists them); for a game that declares none, a
+        per-seat ``[B, P]`` integer array of its state (checked on one initialised game: ``game``, or one
+        made here)."""
         t = dict(self.treatment or {})
         if set(t) != {"position", "field", "add"}:
             raise ConfigError(f"treatment {t!r} needs exactly the keys position, field, add")
@@ -206,6 +208,13 @@ class RunConfig:
             raise ConfigError(f"treatment position {t['position']!r} must be a roster position 0 to {players - 1}")
         if not isinstance(t["add"], int):
             raise ConfigError(f"treatment add {t['add']!r} must be an integer")
+        from meeplelab.sim.core import start
+        from meeplelab.play.panels import start_resources
+
+        res = start_resources(self.game)
+        if res:
+            start.find(res, str(t["field"]), self.game, what="treatment field")
+            return
         import numpy as np
 
         if game is None:

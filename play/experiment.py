@@ -13,8 +13,10 @@ Axes (``--vary``), one per experiment:
   ``--control`` strategy (``never-cite``: citing vs never citing);
 - a **rule parameter**: ``truth_vp_per_tile=0,2,4`` plays every value with the same roster; the
   first value is the control;
-- a **treatment** (``--treat coffee+1``): the focal entry starts with one more of a per-seat state
-  value (``coffee``: +1 start Coffee for one player), against the untreated control.
+- a **treatment** (``--treat coffee+1``): the focal entry starts with one more (``-1``: one fewer) of a
+  start resource the game declares (``GameSpec.start_resources``, :mod:`meeplelab.sim.core.start`: Galileo's Truth
+  coins, research, suspicion, books_<subject>, vp; Unconscious Mind coffee, bright, ideas, white, vp; a
+  game that declares none takes any per-seat state array), against the untreated control.
 
 ``out/experiment.json`` lists the arms with the settings and a status (``running``, ``interrupted``,
 ``failed``, ``complete``); ``resume`` completes an interrupted experiment (finished arms kept, the
@@ -57,29 +59,52 @@ class Variant:
     change: dict
 
 
-def parse_treatment(text: str) -> dict:
-    """``"coffee+1"`` -> ``{"position": 0, "field": "coffee", "add": 1}`` (ConfigError otherwise)."""
+def parse_treatment(text: str, game: str | None = None) -> dict:
+    """``"coffee+1"`` -> ``{"position": 0, "field": "coffee", "add": 1}``.
+
+    With ``game``, the name must be one of the start resources its spec declares
+    (``GameSpec.start_resources``; the refusal lists them).
+
+    Raises:
+        ConfigError: not of the form field+n / field-n, or (with ``game``) not a declared start resource.
+    """
+    from meeplelab.play.panels import start_resources
+
+    res = start_resources(game) if game else ()
     m = _TREAT.fullmatch(text.strip())
     if not m:
-        raise ConfigError(f"--treat {text!r} needs the form field+n or field-n (e.g. coffee+1: one more start "
-                          "Coffee for the focal player)")
+        listed = f" with field one of {', '.join(r.name for r in res)}" if res else ""
+        raise ConfigError(f"--treat {text!r} needs the form field+n or field-n{listed} (e.g. "
+                          f"{res[0].name if res else 'coffee'}+1: one more at the start for the focal player)")
+    if res:
+        from meeplelab.sim.core.start import find
+
+        find(res, m.group(1), game, text=text.strip())
     return {"position": 0, "field": m.group(1), "add": int(m.group(2))}
 
 
 def _check_treated_start(base: RunConfig, t: dict, text: str) -> None:
-    """Refuse a treatment that would start a seat below zero of its field (``coffee-99``): the start value is
-    read from one game set up under the experiment's rules.
+    """Refuse a treatment that would start a seat outside what the rules allow for the resource: below
+    its floor (``coffee-99``; 0 for every resource but VP) or, for Suspicion, at or above Prison. The start
+    values are read from one game set up under the experiment's rules.
 
     Raises:
-        ConfigError: the treated start value would be negative.
+        ConfigError: the treated start value would leave the allowed range.
     """
     import numpy as np
 
+    from meeplelab.sim.core import start
     from meeplelab.sim.core.params import apply_overrides
+    from meeplelab.play.panels import start_resources
     from meeplelab.sim.registry import get_game_class, make_game
 
-    game = make_game(base.game, apply_overrides(get_game_class(base.game).Params(), base.params or {}))
+    params = apply_overrides(get_game_class(base.game).Params(), base.params or {})
+    game = make_game(base.game, params, base.content)
     state = game.init(np.zeros(1, dtype=np.int64), base.seed, base.players)
+    res = start_resources(base.game)
+    if res:
+        start.check_start(start.find(res, t["field"], base.game), state, params, t["add"], text)
+        return
     values = getattr(state, t["field"], None)
     if values is None:
         return  # an unknown field is refused with the field list where the treatment is checked
@@ -121,7 +146,7 @@ def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | 
                               f"the focal player, got {len(field_ids)}")
         arms.append(("control", (control,) + field_ids, {}, None, {"strategy": control}))
         if treat is not None:
-            t = parse_treatment(treat)
+            t = parse_treatment(treat, base.game)
             _check_treated_start(base, t, treat.strip())
             arms.append((treat.strip(), (control,) + field_ids, {}, t, {"treatment": treat.strip()}))
         else:

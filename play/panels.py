@@ -79,6 +79,45 @@ def shipped_treatments(game: str, names) -> list[tuple[str, str, Callable]]:
             if (game, n) in TREATMENTS and _ORIGIN.get((game, n)) not in builtin]
 
 
+def start_resources(game: str) -> tuple:
+    """The start resources ``game``'s spec declares (``GameSpec.start_resources``; () for a game without a spec)."""
+    from meeplelab.sim.registry import get_spec
+
+    try:
+        return tuple(get_spec(game).start_resources)
+    except ConfigError:
+        return ()
+
+
+def treatment_fn(game: str, name: str) -> Callable | None:
+    """The treatment ``name`` of ``game``: a registered one, else one generated from a declared start resource
+    (``coins+2``: two more start Coins, :mod:`meeplelab.sim.core.start`), else None."""
+    load_treatments(game)
+    fn = TREATMENTS.get((game, name))
+    if fn is not None:
+        return fn
+    res = start_resources(game)
+    if not res:
+        return None
+    from meeplelab.sim.core import start
+
+    try:
+        r, n = start.parse(name, res, game)
+    except ConfigError:
+        return None
+    return lambda g, state, rows, seat: r.add(state, rows, seat, n)
+
+
+def _unknown_treatment(game: str, name: str) -> ConfigError:
+    from meeplelab.sim.core import start
+
+    allowed = sorted(n for g, n in TREATMENTS if g == game)
+    res = start_resources(game)
+    if res:
+        allowed.append(f"NAME+n or NAME-n with NAME one of {start.names(res)}")
+    return ConfigError(f"unknown treatment {name!r} for {game}: allowed {', '.join(allowed) or 'none'}")
+
+
 @dataclass(frozen=True)
 class Lineup:
     """One seat arrangement of a panel.
@@ -106,7 +145,8 @@ def panel(name: str, strategies: Sequence[str], *, replace: dict[str, str] | Non
         name: panel name.
         strategies: one strategy per seat (the base arrangement, rotation 0).
         replace: strategy ids replaced in every rotation (``{"never-abjure": "abjure-at:cycle=2"}``).
-        treatment: a registered treatment given to seat ``r`` in rotation ``r`` (latin seating only).
+        treatment: a registered treatment, or a start-resource treatment ``NAME+n`` of the game's declared
+            start resources (:func:`treatment_fn`), given to seat ``r`` in rotation ``r`` (latin seating only).
         seating: ``latin`` (cyclic rotations, P lineups) or ``all`` (every permutation, P! lineups).
 
     Raises:
@@ -152,11 +192,12 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
 
     if games < 1:
         raise ConfigError(f"games per lineup must be >= 1, got {games}")
-    load_treatments(game.name)
+    treat = {}
     for lu in lineups:
-        if lu.treatment and (game.name, lu.treatment) not in TREATMENTS:
-            allowed = sorted(n for g, n in TREATMENTS if g == game.name) or ["none"]
-            raise ConfigError(f"unknown treatment {lu.treatment!r} for {game.name}: allowed {', '.join(allowed)}")
+        if lu.treatment and lu.treatment not in treat:
+            treat[lu.treatment] = treatment_fn(game.name, lu.treatment)
+            if treat[lu.treatment] is None:
+                raise _unknown_treatment(game.name, lu.treatment)
     frames = []
     by_players: dict[int, list[int]] = {}
     for i, lu in enumerate(lineups):
@@ -168,17 +209,17 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
             lu_idx = np.array([r[0] for r in part], np.int64)
             gids = np.array([r[1] for r in part], np.int64)
             frames.append(_play(game, [lineups[i] for i in range(len(lineups))], lu_idx, gids, seed, players,
-                                make_strategy))
+                                make_strategy, treat))
     return pl.concat(frames).sort("lineup", "game", "seat")
 
 
-def _play(game, lineups, lu_idx, gids, seed, players, make_strategy) -> pl.DataFrame:
+def _play(game, lineups, lu_idx, gids, seed, players, make_strategy, treat) -> pl.DataFrame:
     state = game.init(gids, seed, players)
     b = state.batch_size
     for li in np.unique(lu_idx):
         lu = lineups[li]
         if lu.treatment:
-            TREATMENTS[(game.name, lu.treatment)](game, state, np.flatnonzero(lu_idx == li), lu.treated_seat)
+            treat[lu.treatment](game, state, np.flatnonzero(lu_idx == li), lu.treated_seat)
     seat_keys = [stream_keys(seed, state.game_id, strategy_stream(s)) for s in range(players)]  # keyed by (seed, game, seat)
     # per seat: distinct strategy id -> (instance, bool[B] games where it sits there)
     plan = []

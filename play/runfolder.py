@@ -475,3 +475,22 @@ def status_marked(state: dict, save: Callable[[], None]):
         raise
     state["status"] = "complete"
     save()
+
+
+#: the state files of the version-comparison studies (``meeplelab compare``, ``meeplelab exchange-rates``):
+#: named here, on the running-games floor, so analysis reads the folders without importing the studies
+COMPARE_FILE = "compare.json"
+EXCHANGE_FILE = "exchange.json"
+
+
+def read_study_state(out: Path | str, state_file: str, what: str) -> dict:
+    """The saved state ``state_file`` of a study folder ``out`` (a ``what`` folder: "comparison", ...).
+
+    Raises:
+        RunFolderError: no such file, or it does not read.
+    """
+    out = Path(out)
+    if not (out / state_file).is_file():
+        raise RunFolderError(f"{str(out)!r} is not a {what} folder: no {state_file}")
+    return read_state(out / state_file, f"a saved {what}")
+

@@ -218,18 +218,28 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
 
 
 class _Treated:
-    """The game with one seat's per-seat state array raised at the start (an experiment's treatment:
-    ``coffee`` +1 for the seat holding the treated roster entry); everything else is the game's."""
+    """The game with one seat's start value raised at setup (an experiment's treatment: ``coins`` +1 for the
+    seat holding the treated roster entry): a start resource the game's spec declares
+    (:mod:`meeplelab.sim.core.start`; VP also counts toward the seat's VP events), else, for a game that declares
+    none, its per-seat state array ``field``. Everything else is the game's."""
 
     def __init__(self, game, seat: int, field: str, add: int):
+        from meeplelab.sim.core.start import find
+        from meeplelab.play.panels import start_resources
+
         self._game, self._seat, self._field, self._add = game, seat, field, add
+        res = start_resources(game.name)
+        self._res = find(res, field, game.name) if res else None
 
     def __getattr__(self, name):
         return getattr(self._game, name)
 
     def init(self, *a, **kw):
         state = self._game.init(*a, **kw)
-        getattr(state, self._field)[:, self._seat] += self._add
+        if self._res is not None:
+            self._res.add(state, slice(None), self._seat, self._add)
+        else:
+            getattr(state, self._field)[:, self._seat] += self._add
         return state
 
 

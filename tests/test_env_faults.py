@@ -41,6 +41,8 @@ COMMANDS = {
                    "--treat", "vp+3", "--games", "20", "--n-jobs", "1"],
     "content-value": ["content-value", "--game", "galileos-truth", "--players", "2", "--strategies", "writer,observer",
                       "--items", "invention:compass", "--games", "8", "--batch-size", "4", "--n-jobs", "1"],
+    "compare": ["compare", "--game", "toy", "--players", "2", "--strategies", "random,always-draw", "--arm", "default",
+                "--arm", "rounds=1", "--games", "20", "--n-jobs", "1"],
     "tournament": ["tournament", "--game", "toy", "--strategies", "random,always-draw", "--games", "10", "--n-jobs", "1"],
     "ladder": ["ladder", "--game", "toy", "--plans", "always-draw", "--tuned", "none", "--budget", "0",
                "--games-per-rung", "8", "--batch-size", "4", "--n-jobs", "1", "--no-progress"],

@@ -40,6 +40,10 @@ class GameSpec:
         sections: module whose ``SECTIONS`` list holds the game's report section builders (None: the
             generic sections only).
         rules_doc: the game's rules document (assumption IDs, parameters), relative to the repository.
+        start_resources: the per-seat start values of the game (:class:`meeplelab.sim.core.start.StartResource`):
+            the treatments ``NAME+n`` of ``meeplelab experiment`` and the panels, the seat compensation the
+            engine applies at setup and the resources ``meeplelab exchange-rates`` prices are generated from
+            this one list.
     """
 
     name: str
@@ -48,6 +52,7 @@ class GameSpec:
     treatments: tuple[str, ...] = field(default_factory=tuple)
     sections: str | None = None
     rules_doc: str | None = None
+    start_resources: tuple = field(default_factory=tuple)
 
     def engine_class(self) -> type:
         """The engine class (imports its module the first time)."""

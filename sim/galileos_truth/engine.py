@@ -7,10 +7,12 @@ from pathlib import Path
 import numpy as np
 
 from meeplelab.sim.core import Column, ConfigError, Game
+from meeplelab.sim.core.start import apply_seat_bonus
 
 from . import content as ct
 from . import hidden, rules
 from .params import Params, to_vector
+from .spec import START_RESOURCES
 from .state import N_CHANCE_ZONES
 from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_KEEP, A_OLEVEL, A_PASS, A_PAY,
                     A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, D_FRAMES, EVENT_CATEGORIES,
@@ -101,7 +103,9 @@ class GalileosTruth(Game):
         Column("before", "int16", "-", "Value before (VP, Suspicion, Level; seal space or Window cell for actions)."),
         Column("after", "int16", "-", "Value after."),
     )
-    score_categories = SCORE_CATEGORIES
+    #: the kernels' score categories, then ``seat_bonus``: VP a seat started with (seat compensation, A-GT-34,
+    #: or a ``vp`` treatment), outside every category
+    score_categories = SCORE_CATEGORIES + ("seat_bonus",)
     turn_capacity = 16
     event_capacity = 256
     chance_zones = N_CHANCE_ZONES
@@ -156,6 +160,7 @@ class GalileosTruth(Game):
         st.susp[:] = p.start_suspicion
         st.mentor[:] = p.seals_per_mentor
         rules.setup_kernel(arrays(st), C, self.pvec)
+        apply_seat_bonus(st, p, START_RESOURCES, P)  # seat compensation (A-GT-34); none by default
         return st
 
     # ------------------------------------------------------------------ hooks
@@ -181,7 +186,9 @@ class GalileosTruth(Game):
         return state.vp.astype(np.int64)
 
     def score_breakdown(self, state: GTState) -> dict[str, np.ndarray]:
-        return {c: state.vp_cat[:, :, i].astype(np.int64) for i, c in enumerate(SCORE_CATEGORIES)}
+        out = {c: state.vp_cat[:, :, i].astype(np.int64) for i, c in enumerate(SCORE_CATEGORIES)}
+        out["seat_bonus"] = (state.vp - state.vp_cat.sum(2)).astype(np.int64)  # start VP: in no category
+        return out
 
     def tiebreak(self, state: GTState) -> np.ndarray:
         """``int64[B, P]`` tie-break key (higher wins; A-GT-22): lower Suspicion wins a tie, then more
@@ -261,7 +268,10 @@ class GalileosTruth(Game):
         bad((state.books < 0).any((1, 2)), "negative Books")
         bad(((state.susp < 0) | (state.susp > p.suspicion_max)).any(1), "Suspicion off the track")
         bad((state.abjure_cycle >= p.period3_first_cycle).any(1), "Abjure in Period III")
-        bad((state.vp != state.vp_cat.sum(2)).any(1), "VP differs from the sum of VP categories")
+        start_vp = np.zeros(state.vp.shape, np.int64)
+        start_vp[:] = np.asarray(getattr(p, f"seat_vp_{state.num_players}p", (0,) * state.num_players))
+        bad((state.vp != state.vp_cat.sum(2) + start_vp).any(1),
+            "VP differs from the sum of VP categories and the seat compensation")
         bad((state.vp != state.vp_ev).any(1), "VP differs from the sum of VP events")
         # cards: every used slot in exactly one zone, deck array = deck zone, unused slots empty
         nc = state.ctype.shape[2]

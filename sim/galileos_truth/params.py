@@ -33,6 +33,16 @@ class Params:
     start_research: int = param(2, unit="Research", source="A-GT-05", doc="Research tokens at setup.", lo=0, hi=20)
     start_suspicion: int = param(2, unit="Suspicion", source="A-GT-05", doc="Suspicion at setup.", lo=0, hi=12)
     start_books: int = param(0, unit="Books", source="A-GT-05", doc="Books per Subject at setup.", lo=0, hi=9)
+    # ---- seat compensation (A-GT-34: none in the seed; `meeplelab compensate` proposes values, docs/balance.md)
+    seat_vp_2p: tuple = param((0, 0), unit="VP", source="A-GT-34", doc="Extra VP at setup for Seat 1, 2 of a 2-player game (seat compensation; 0 for every seat: none, as the seed).", lo=-30, hi=30)
+    seat_vp_3p: tuple = param((0, 0, 0), unit="VP", source="A-GT-34", doc="Extra VP at setup for Seat 1, 2, 3 of a 3-player game (seat compensation; 0 for every seat: none, as the seed).", lo=-30, hi=30)
+    seat_vp_4p: tuple = param((0, 0, 0, 0), unit="VP", source="A-GT-34", doc="Extra VP at setup for Seat 1, 2, 3, 4 of a 4-player game (seat compensation; 0 for every seat: none, as the seed).", lo=-30, hi=30)
+    seat_coins_2p: tuple = param((0, 0), unit="Coins", source="A-GT-34", doc="Extra Coins at setup for Seat 1, 2 of a 2-player game (seat compensation; 0 for every seat: none, as the seed).", lo=-20, hi=30)
+    seat_coins_3p: tuple = param((0, 0, 0), unit="Coins", source="A-GT-34", doc="Extra Coins at setup for Seat 1, 2, 3 of a 3-player game (seat compensation; 0 for every seat: none, as the seed).", lo=-20, hi=30)
+    seat_coins_4p: tuple = param((0, 0, 0, 0), unit="Coins", source="A-GT-34", doc="Extra Coins at setup for Seat 1, 2, 3, 4 of a 4-player game (seat compensation; 0 for every seat: none, as the seed).", lo=-20, hi=30)
+    seat_research_2p: tuple = param((0, 0), unit="Research", source="A-GT-34", doc="Extra Research tokens at setup for Seat 1, 2 of a 2-player game (seat compensation; 0 for every seat: none, as the seed).", lo=-20, hi=30)
+    seat_research_3p: tuple = param((0, 0, 0), unit="Research", source="A-GT-34", doc="Extra Research tokens at setup for Seat 1, 2, 3 of a 3-player game (seat compensation; 0 for every seat: none, as the seed).", lo=-20, hi=30)
+    seat_research_4p: tuple = param((0, 0, 0, 0), unit="Research", source="A-GT-34", doc="Extra Research tokens at setup for Seat 1, 2, 3, 4 of a 4-player game (seat compensation; 0 for every seat: none, as the seed).", lo=-20, hi=30)
     # ---- income (A-GT-06)
     income_coins_by_level: tuple = param((1, 2, 3), unit="Coins", source="A-GT-06", doc="Income Coins by Physics Book-track Level I/II/III.", lo=0, hi=10)
     income_research_by_level: tuple = param((1, 2, 3), unit="Research", source="A-GT-06", doc="Income Research by Mathematics Book-track Level I/II/III.", lo=0, hi=10)
@@ -92,7 +102,8 @@ class Params:
         Allowed: ``start_suspicion < prison_at < stake_at <= suspicion_max`` (players start out of
         Prison, Prison comes before the Stake, both on the track), ``period2_first_cycle <
         period3_first_cycle``, ``book_level_starts`` increasing with the last at most
-        ``book_track_max``, ``suspicion_band_starts`` increasing.
+        ``book_track_max``, ``suspicion_band_starts`` increasing, no seat starting below 0 Coins or
+        Research with its compensation (``start_coins + seat_coins_Pp[s] >= 0``, the same for Research).
 
         Raises:
             ConfigError: one line naming the values and what is allowed.
@@ -112,6 +123,13 @@ class Params:
         if any(x >= y for x, y in zip(b, b[1:])) or b[-1] > self.book_track_max:
             raise ConfigError(f"parameters book_level_starts={_csv(b)} and book_track_max={self.book_track_max} "
                               "contradict each other: allowed increasing Level starts, the last at most book_track_max")
+        for res, start in (("coins", self.start_coins), ("research", self.start_research)):
+            for n in (2, 3, 4):
+                bonus = getattr(self, f"seat_{res}_{n}p")
+                if start + min(bonus) < 0:
+                    raise ConfigError(f"parameters start_{res}={start} and seat_{res}_{n}p={_csv(bonus)} contradict each "
+                                      f"other: allowed start_{res} + each seat's bonus >= 0 (no seat starts with "
+                                      f"negative {res.capitalize()})")
         t = self.suspicion_band_starts
         if any(x >= y for x, y in zip(t, t[1:])):
             raise ConfigError(f"parameter suspicion_band_starts={_csv(t)} must increase: each end band starts "

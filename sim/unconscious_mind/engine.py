@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from meeplelab.sim.core import Column, ConfigError, Game
+from meeplelab.sim.core.start import apply_seat_bonus
 
 from . import hidden
 from . import codes
@@ -14,6 +15,7 @@ from .actions import (CARD0, CH0, DONE, MODE0, MODE_NAMES, NUM_ACTIONS, PASS, PL
                       action_label)
 from .content import FILES, LEVELS, LOCATIONS, MT_ACTIONS, QUALITIES, Content, load_content
 from .params import Params
+from .spec import START_RESOURCES
 from .rules.loop import batch_apply, batch_mask, batch_setup
 from .rules.reputation import batch_markers_ahead
 from .content_layout import CONTENT, K_GROUPS
@@ -61,7 +63,9 @@ class UnconsciousMind(Game):
         Column("cost", "int16", "-", "Coffee cost paid or citing Treatise."),
         Column("count", "int16", "count", "Count or position (notebook space, room, Volumes)."),
     )
-    score_categories = codes.VP_CATEGORIES
+    #: the kernels' VP categories, then ``seat_bonus``: VP a seat started with (seat compensation, A-UM-35, or a
+    #: ``vp`` treatment), outside every category
+    score_categories = codes.VP_CATEGORIES + ("seat_bonus",)
     turn_capacity = 8
     event_capacity = 128
     compiled_play = "meeplelab.sim.unconscious_mind.play"
@@ -210,6 +214,7 @@ class UnconsciousMind(Game):
         state.dist_left[:] = p.district_tokens
         S, C = self.kernel_args(state)
         batch_setup(S, C, p.start_hand)
+        apply_seat_bonus(state, p, START_RESOURCES, P)  # seat compensation (A-UM-35); none by default
         return state
 
     def legal_action_mask(self, state: UMState) -> np.ndarray:
@@ -234,7 +239,9 @@ class UnconsciousMind(Game):
         return state.vp.astype(np.int64)
 
     def score_breakdown(self, state: UMState) -> dict[str, np.ndarray]:
-        return {name: state.vp_cat[:, :, 1 + i].astype(np.int64) for i, name in enumerate(codes.VP_CATEGORIES)}
+        out = {name: state.vp_cat[:, :, 1 + i].astype(np.int64) for i, name in enumerate(codes.VP_CATEGORIES)}
+        out["seat_bonus"] = (state.vp - state.vp_cat.sum(axis=2)).astype(np.int64)  # start VP: in no category
+        return out
 
     def tiebreak(self, state: UMState) -> np.ndarray:
         """``int[B, P, 2]`` keys compared in order (A-UM-25): the reputation marker ahead (fewer markers ahead
@@ -317,7 +324,10 @@ class UnconsciousMind(Game):
         bad(((state.dial_c.sum(axis=2) + state.col_board + state.col_spent) != 6).any(axis=1),
             "player-colour Insights not conserved")
         bad((state.vp != state.vp_ev).any(axis=1), "VP differs from the sum of VP events")
-        bad((state.vp_cat.sum(axis=2) != state.vp).any(axis=1), "VP categories do not sum to VP")
+        start_vp = np.zeros(state.vp.shape, np.int64)
+        start_vp[:] = np.asarray(getattr(p, f"seat_vp_{state.num_players}p", (0,) * state.num_players))
+        bad((state.vp_cat.sum(axis=2) + start_vp != state.vp).any(axis=1),
+            "VP categories and the seat compensation do not sum to VP")
         # Ideas: hand + board + on the table
         on_table = np.zeros_like(state.ideas_hand)
         for s in range(state.space_owner.shape[1]):

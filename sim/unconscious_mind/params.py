@@ -73,6 +73,25 @@ class Params:
     # ---- Economy
     start_coffee: int = param(2, unit="Coffee", source="A-UM-37", doc="Starting Coffee.", lo=0,
                               hi=20)
+    # ---- seat compensation (A-UM-35: none; `meeplelab compensate` proposes values, docs/balance.md)
+    seat_vp_2p: tuple = param((0, 0), unit="VP", source="A-UM-35",
+                                doc="Extra VP at setup for Seat 1, 2 of a 2-player game (seat compensation; 0 for every seat: none, A-UM-35).",
+                                lo=-30, hi=30)
+    seat_vp_3p: tuple = param((0, 0, 0), unit="VP", source="A-UM-35",
+                                doc="Extra VP at setup for Seat 1, 2, 3 of a 3-player game (seat compensation; 0 for every seat: none, A-UM-35).",
+                                lo=-30, hi=30)
+    seat_vp_4p: tuple = param((0, 0, 0, 0), unit="VP", source="A-UM-35",
+                                doc="Extra VP at setup for Seat 1, 2, 3, 4 of a 4-player game (seat compensation; 0 for every seat: none, A-UM-35).",
+                                lo=-30, hi=30)
+    seat_coffee_2p: tuple = param((0, 0), unit="Coffee", source="A-UM-35",
+                                doc="Extra Coffee at setup for Seat 1, 2 of a 2-player game (seat compensation; 0 for every seat: none, A-UM-35).",
+                                lo=-20, hi=30)
+    seat_coffee_3p: tuple = param((0, 0, 0), unit="Coffee", source="A-UM-35",
+                                doc="Extra Coffee at setup for Seat 1, 2, 3 of a 3-player game (seat compensation; 0 for every seat: none, A-UM-35).",
+                                lo=-20, hi=30)
+    seat_coffee_4p: tuple = param((0, 0, 0, 0), unit="Coffee", source="A-UM-35",
+                                doc="Extra Coffee at setup for Seat 1, 2, 3, 4 of a 4-player game (seat compensation; 0 for every seat: none, A-UM-35).",
+                                lo=-20, hi=30)
     recall_coffee_per_space: int = param(1, unit="Coffee", source="research UM §2",
                                          doc="Coffee per occupied Meeting Table space at Recall.", lo=0, hi=5)
     # ---- Clients
@@ -137,7 +156,8 @@ class Params:
 
         Allowed: ``reputation_vp`` with ``track_length + 1`` values, ``face_lines`` increasing from 1
         to ``track_length``, ``district_thresholds`` not decreasing, ``district_rep_tokens <=
-        district_tokens``, ``catharsis_space <= therapy_max``.
+        district_tokens``, ``catharsis_space <= therapy_max``, no seat starting below 0 Coffee with its
+        compensation (``start_coffee + seat_coffee_Pp[s] >= 0``).
 
         Raises:
             ConfigError: one line naming the values and what is allowed.
@@ -157,6 +177,12 @@ class Params:
             raise ConfigError(f"parameters district_rep_tokens={self.district_rep_tokens} and district_tokens="
                               f"{self.district_tokens} contradict each other: allowed district_rep_tokens <= "
                               "district_tokens (the reputation tokens are part of the stack)")
+        for n in (2, 3, 4):
+            bonus = getattr(self, f"seat_coffee_{n}p")
+            if self.start_coffee + min(bonus) < 0:
+                raise ConfigError(f"parameters start_coffee={self.start_coffee} and seat_coffee_{n}p={_csv(bonus)} "
+                                  "contradict each other: allowed start_coffee + each seat's bonus >= 0 (no seat "
+                                  "starts with negative Coffee)")
         if self.catharsis_space > self.therapy_max:
             raise ConfigError(f"parameters catharsis_space={self.catharsis_space} and therapy_max={self.therapy_max} "
                               "contradict each other: allowed catharsis_space <= therapy_max (the star is on the "

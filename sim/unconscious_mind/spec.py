@@ -1,6 +1,19 @@
 """Unconscious Mind's parts, declared once (registered in pyproject.toml, group ``meeplelab.games``)."""
 
 from meeplelab.sim.core.spec import GameSpec
+from meeplelab.sim.core.start import StartResource
+
+#: what each seat starts with; treatments, seat compensation (A-UM-35) and exchange rates come from it
+START_RESOURCES = (
+    StartResource("coffee", "coffee", "Coffee", "Coffee at setup (A-UM-37)", start_param="start_coffee",
+                  seat_param="seat_coffee"),
+    StartResource("bright", "bright", "Bright Ideas", "Bright Ideas at setup (none in the rules)"),
+    StartResource("ideas", "ideas_hand", "Ideas", "Ideas in hand at setup (research UM §1)", start_param="start_ideas"),
+    StartResource("white", "dial_w", "Insights", "white Insights in the dial reserve at setup (A-UM-07)", index=0,
+                  start_param="start_white"),
+    StartResource("vp", "vp", "VP", "VP at setup (outside every score category)", low=None, seat_param="seat_vp",
+                  vp=True),
+)
 
 SPEC = GameSpec(
     name="unconscious-mind",
@@ -9,4 +22,5 @@ SPEC = GameSpec(
     treatments=("meeplelab.sim.unconscious_mind.treatments",),
     sections="meeplelab.analysis.unconscious_mind",
     rules_doc="docs/rules/unconscious_mind.md",
+    start_resources=START_RESOURCES,
 )

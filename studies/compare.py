@@ -1,0 +1,308 @@
+"""Rule and content versions side by side (``meeplelab compare``; issue 29 item 1).
+
+An *arm* is one version of the game: the packaged rules (``default``), a content pack (``content=PATH``:
+a folder holding the engine's content files, e.g. a copy of ``sim/galileos_truth/data`` with one card
+edited), rule parameters (``printing_house=shared``), or several of these joined by ``;``
+(``content=packs/v2;printing_house=shared``). ``--arm`` is repeatable; the first arm is the reference.
+
+Every arm plays the same roster on the same run seed in every seat order (``rotate`` seating), at every
+player count asked for, so game seed ``s`` in seat order ``o`` is the same deal in every arm (common
+random numbers) and every difference is paired game and seat matched. Folder layout::
+
+    OUT/compare.json          the request, the arms and a status (running, interrupted, failed, complete)
+    OUT/A-p4/                 arm A's run at 4 seats (a run folder: manifest, games, turns, events)
+    OUT/B-p4/ ...
+    OUT/deltas.parquet        the paired delta table (meeplelab.analysis.compare.delta_table), also deltas.csv
+    OUT/report/               per-version verdicts and the delta table (meeplelab.analysis.compare)
+
+``--resume`` completes an interrupted comparison (finished runs kept, the interrupted one resumed) and
+refuses a different one, naming the difference.
+
+:func:`play_folders` is the runner the other multi-run studies of this issue share (``exchange-rates``,
+``compensate``): a list of run configs under one folder with a JSON status file, resumable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+
+COMPARE_FILE = rf.COMPARE_FILE
+LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One version: ``label`` (A, B, ...), the ``spec`` text it came from, its rule ``params`` (``--set``
+    values, the comparison's common ones included) and ``content`` folder (None: packaged)."""
+
+    label: str
+    spec: str
+    params: dict
+    content: str | None
+
+
+def parse_arm(text: str, label: str, cls) -> Arm:
+    """``default``, ``content=PATH``, ``NAME=VALUE`` (also ``set:NAME=VALUE``), or several joined by ``;``.
+
+    Raises:
+        ConfigError: an empty or malformed item, a content folder that does not exist, a parameter given
+            twice, or a rule value the game refuses (unknown name, type, range, contradiction).
+    """
+    from meeplelab.sim.core.params import apply_overrides
+
+    spec = text.strip()
+    allowed = "default, content=PATH, NAME=VALUE (a rule parameter), or several joined by ';'"
+    if not spec:
+        raise ConfigError(f"--arm {text!r} is empty: allowed {allowed}")
+    params: dict[str, str] = {}
+    content = None
+    for item in (x.strip() for x in spec.split(";")):
+        if not item:
+            raise ConfigError(f"--arm {text!r} has an empty item: allowed {allowed}")
+        if item == "default":
+            continue
+        key, eq, value = item.partition("=")
+        key = key.strip().removeprefix("set:")
+        if not eq or not key or not value.strip():
+            raise ConfigError(f"--arm {text!r}: item {item!r} is not one of {allowed}")
+        if key == "content":
+            if content is not None:
+                raise ConfigError(f"--arm {text!r} names two content folders: give one")
+            path = Path(value.strip()).expanduser()
+            if not path.is_dir():
+                raise ConfigError(f"--arm {text!r}: content folder {value.strip()!r} does not exist (allowed: a folder "
+                                  "holding the game's content files, e.g. a copy of the packaged data folder)")
+            content = str(path.resolve())
+            continue
+        if key in params:
+            raise ConfigError(f"--arm {text!r} sets {key!r} twice: set it once")
+        params[key] = value.strip()
+    try:
+        apply_overrides(cls.Params(), params)
+    except ConfigError as e:
+        raise ConfigError(f"--arm {text!r}: {e}") from None
+    return Arm(label, spec, params, content)
+
+
+def default_roster(game: str, players: int) -> tuple[str, ...]:
+    """The study's rotated field at ``players`` seats (``meeplelab.analysis.studies``: panel ``field-P``, rotation 0).
+
+    Raises:
+        ConfigError: the study has no field at that seat count (the counts it has named).
+    """
+    from meeplelab.analysis.conclusions import study_for
+
+    study = study_for(game)
+    fields = {len(lu.strategies): lu.strategies for lu in study.lineups if lu.panel == f"field-{players}" and lu.rot == 0}
+    if players not in fields:
+        have = sorted({len(lu.strategies) for lu in study.lineups if re.fullmatch(r"field-\d+", lu.panel)})
+        raise ConfigError(f"--players {players}: the {game} study has no field of {players} seats (allowed "
+                          f"{', '.join(map(str, have))}); give --strategies")
+    return tuple(fields[players])
+
+
+def rosters(game: str, players: list[int], strategies: tuple[str, ...] | None) -> dict[int, tuple[str, ...]]:
+    """The roster per player count: ``strategies`` (one id: a mirror at every count; else one per seat of
+    the single count), or the study's field at each count.
+
+    Raises:
+        ConfigError: several strategies with several player counts, or a count without a study field.
+    """
+    if not strategies:
+        return {p: default_roster(game, p) for p in players}
+    if len(strategies) == 1:
+        return {p: tuple(strategies) for p in players}
+    if len(players) > 1:
+        raise ConfigError(f"--strategies gives {len(strategies)} strategies for --players {','.join(map(str, players))}: "
+                          "with several player counts give one strategy (a mirror) or leave --strategies out (the "
+                          "study's field at each count)")
+    if len(strategies) != players[0]:
+        raise ConfigError(f"--strategies gives {len(strategies)} strategies for {players[0]} seats: give one per seat "
+                          "or one for all")
+    return {players[0]: tuple(strategies)}
+
+
+def parse_players(text: str) -> list[int]:
+    """``"4"`` or ``"2,3,4"`` -> [2, 3, 4] (ConfigError on anything else)."""
+    try:
+        out = [int(x) for x in str(text).split(",") if x.strip()]
+    except ValueError:
+        out = []
+    if not out or len(set(out)) != len(out):
+        raise ConfigError(f"--players {text!r}: allowed a seat count or a comma-separated list of different counts "
+                          "(4, or 2,3,4)")
+    return sorted(out)
+
+
+def plan_compare(base: RunConfig, arm_texts: list[str], players: list[int],
+                 strategies: tuple[str, ...] | None = None) -> tuple[list[Arm], list[RunConfig]]:
+    """The arms and one run config per (arm, player count), all validated before anything runs.
+
+    Args:
+        base: game, games per run, seed, batch size, jobs, ``out`` and the ``--set`` values every arm shares.
+        arm_texts: the ``--arm`` values, the reference first.
+        players: seat counts.
+        strategies: the roster (None: the study's field at each count).
+
+    Raises:
+        ConfigError: fewer than two arms, an arm given twice, a bad arm, a parameter in both ``--set`` and an
+            arm, a bad roster, or anything :meth:`RunConfig.validated` refuses.
+    """
+    from meeplelab.sim.registry import get_game_class
+
+    cls = get_game_class(base.game)
+    if len(arm_texts) < 2:
+        raise ConfigError(f"compare needs at least two --arm (the first is the reference), got {len(arm_texts)}")
+    if len(arm_texts) > len(LABELS):
+        raise ConfigError(f"compare takes at most {len(LABELS)} arms, got {len(arm_texts)}")
+    arms = []
+    for i, t in enumerate(arm_texts):
+        a = parse_arm(t, LABELS[i], cls)
+        both = sorted(set(a.params) & set(base.params))
+        if both:
+            raise ConfigError(f"parameter {both[0]!r} is given both in --set and --arm {t!r}: give it in one of them")
+        arms.append(dataclasses.replace(a, params={**base.params, **a.params}))
+    seen: dict[tuple, str] = {}
+    for a in arms:
+        key = (json.dumps(a.params, sort_keys=True), a.content)
+        if key in seen:
+            raise ConfigError(f"--arm {a.spec!r} is the same version as --arm {seen[key]!r}: give each version once")
+        seen[key] = a.spec
+    ros = rosters(base.game, players, strategies)
+    configs = []
+    for a in arms:
+        for p in players:
+            configs.append(dataclasses.replace(base, players=p, strategies=ros[p], params=dict(a.params),
+                                               content=a.content, seating="rotate",
+                                               out=str(Path(base.out) / f"{a.label}-p{p}")).validated())
+    return arms, configs
+
+
+# ------------------------------------------------------------------ playing several runs under one folder
+def play_folders(configs: list[RunConfig], out: Path | str, meta: dict, state_file: str, *, ours=(),
+                 overwrite: bool = False, resume: bool = False, what: str = "comparison",
+                 on_run: Callable[[int, int, RunConfig], None] | None = None) -> dict:
+    """Play every run config (each ``config.out`` under ``out``) and keep ``out/state_file`` current.
+
+    ``meta`` is the request (saved with a ``status``: running, interrupted, failed, complete). With
+    ``resume`` the saved request must equal ``meta`` (the first differing key named), finished runs are
+    kept and the others completed (each resumed where it stopped). With ``overwrite`` the earlier
+    study's run folders and the files named in ``ours`` are deleted first.
+
+    Returns:
+        the saved state (``meta`` with ``status`` complete).
+
+    Raises:
+        RunFolderError: ``out`` holds something else, or the same kind of study without ``overwrite`` or
+            ``resume``; (``resume``) nothing to resume or the saved request differs.
+        KeyboardInterrupt: after marking the state ``interrupted`` (other errors: ``failed``).
+    """
+    from meeplelab.play.runner import check_runs_resumable, simulate
+
+    out = Path(out)
+    _prepare(out, state_file, tuple(ours), overwrite, resume, what)
+    if resume:
+        old = _read(out, state_file, what)
+        for k in meta:
+            if k != "status" and old.get(k) != meta[k]:
+                raise RunFolderError(f"cannot resume: the {what} in {str(out)!r} was started with {k} = "
+                                     f"{_show(old.get(k))}, this one has {k} = {_show(meta[k])}: use the same options "
+                                     "or --overwrite")
+        check_runs_resumable(configs, "run")
+    state = {**meta, "status": "running"}
+    out.mkdir(parents=True, exist_ok=True)
+    rf.save_state(out / state_file, state)
+    try:
+        for i, cfg in enumerate(configs):
+            if on_run:
+                on_run(i, len(configs), cfg)
+            folder = Path(cfg.out)
+            has = (folder / rf.MANIFEST).is_file()
+            if resume and has and rf.read_manifest(folder).get("status") == "complete":
+                continue
+            simulate(cfg, resume=resume and has, overwrite=overwrite)
+    except BaseException as e:
+        state["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
+        rf.save_state(out / state_file, state)
+        raise
+    state["status"] = "complete"
+    rf.save_state(out / state_file, state)
+    return state
+
+
+def _show(v) -> str:
+    return json.dumps(v, sort_keys=True) if not isinstance(v, str) else v
+
+
+def _read(out: Path, state_file: str, what: str) -> dict:
+    p = out / state_file
+    if not p.is_file():
+        raise RunFolderError(f"nothing to resume: {str(out)!r} holds no {what} (no {state_file})")
+    return rf.read_state(p, f"a saved {what}")
+
+
+def read_state(out: Path | str, state_file: str = COMPARE_FILE, what: str = "comparison") -> dict:
+    """The saved state of a study folder (RunFolderError when missing or unreadable;
+    :func:`meeplelab.play.runfolder.read_study_state`)."""
+    return rf.read_study_state(out, state_file, what)
+
+
+def _prepare(out: Path, state_file: str, ours: tuple, overwrite: bool, resume: bool, what: str) -> None:
+    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
+    if not entries:
+        if resume:
+            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no {what} (no {state_file})")
+        return
+    if not (out / state_file).is_file():
+        raise RunFolderError(f"output folder {str(out)!r} is not empty and not a {what} folder (holds "
+                             f"{sorted(p.name for p in entries)[0]!r}): choose a new --out")
+    if resume:
+        return
+    if not overwrite:
+        raise RunFolderError(f"output folder {str(out)!r} holds another {what}: use --resume to complete it, "
+                             "--overwrite to replace it or choose a new --out")
+    old = read_state(out, state_file, what)
+    runs = [out / r for r in old.get("runs", []) if isinstance(r, str) and ".." not in r]
+    rf.remove_runs([p for p in runs if p.is_dir()])
+    for name in tuple(ours) + ("report",):
+        p = out / name
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        elif p.is_file():
+            p.unlink()
+    (out / state_file).unlink()
+
+
+def run_compare(base: RunConfig, arm_texts: list[str], players: list[int], strategies: tuple[str, ...] | None = None,
+                *, overwrite: bool = False, resume: bool = False,
+                on_run: Callable[[int, int, RunConfig], None] | None = None) -> dict:
+    """Plan, play every arm at every player count into ``base.out``, write ``deltas.parquet``/``deltas.csv``
+    and the report; returns ``{"arms", "configs", "deltas" (DataFrame), "page", "state"}``.
+
+    Raises:
+        ConfigError: see :func:`plan_compare` (nothing is written then).
+        RunFolderError, KeyboardInterrupt: see :func:`play_folders`.
+    """
+    from meeplelab.analysis.compare import write_outputs
+
+    arms, configs = plan_compare(base, arm_texts, players, strategies)
+    out = Path(base.out)
+    meta = {"kind": "compare", "game": base.game, "players": players, "games": base.games, "seed": base.seed,
+            "strategies": {str(p): list(c.strategies) for p, c in zip(players, configs)},
+            "arms": [{"label": a.label, "spec": a.spec, "params": a.params, "content": a.content} for a in arms],
+            "runs": [str(Path(c.out).relative_to(out)) for c in configs],
+            "seating_plan": {str(c.players): c.plan_for().describe() for c in configs[:len(players)]}}
+    state = play_folders(configs, out, meta, COMPARE_FILE, ours=("deltas.parquet", "deltas.csv"), overwrite=overwrite,
+                         resume=resume, what="comparison", on_run=on_run)
+    deltas, page = write_outputs(out)
+    return {"arms": arms, "configs": configs, "deltas": deltas, "page": page, "state": state}

@@ -1,0 +1,456 @@
+"""Seat compensation: per-seat start bonuses that bring the seat spread within a target
+(``meeplelab compensate``; issue 29 item 4).
+
+A compensation is a rule: the game's ``Params`` fields ``seat_<resource>_<P>p`` (Galileo's Truth
+``seat_vp``, ``seat_coins``, ``seat_research``, A-GT-34; Unconscious Mind ``seat_vp``, ``seat_coffee``,
+A-UM-35) give seat ``s`` of a ``P``-player game that much more of the resource at setup
+(:func:`meeplelab.sim.core.start.apply_seat_bonus`). The solve proposes one tuple per player count:
+
+1. **Search seeds.** At each player count the study's rotated field (every seat order, every strategy
+   in every seat equally often, so strategy strength cancels) is played with the current candidate
+   (the first: no compensation) and each seat's win rate measured; the seat spread is the best minus
+   the worst seat's win rate (percentage points, :func:`meeplelab.analysis.seats.seat_spread`).
+2. **Next candidate.** For VP the candidate's own games predict any other VP bonus exactly as long as
+   nobody plays differently: every seat's final VP is re-scored with the change and the winners counted
+   again (a tie on the new scores is shared). For other resources a linear model predicts each seat's
+   win rate from the bonus, its slope (win points per unit given to one seat) fitted to the candidates
+   played so far (the first step gives the worst seat one unit). The next candidate is the integer
+   bonus (least seat 0, none above ``max_bonus``) with the smallest predicted spread (a local search).
+3. The search stops when a candidate is within half the target on the search seeds (a margin for the
+   search seeds' own luck), when it is within the target and its seats are not told apart (the best-worst
+   pair's Holm-adjusted p-value of :func:`meeplelab.analysis.seats.seat_spread` at least 0.05: compensating further
+   would chase the search seeds' luck), when the prediction names a candidate already played (the
+   predicted best was played), or after ``iterations`` candidates; the candidate with the smallest spread
+   played is kept.
+4. **Fresh seeds.** The proposal and the uncompensated rules are played again on fresh seeds
+   (``seed + meeplelab.studies.balance.FRESH_SEED_OFFSET``) with ``verify_factor`` times the games, both on the same
+   seeds: the proposal's seat spread with its paired 95% interval (met: the point estimate within the
+   target; ``met_interval``: the whole interval), and the side effects, every strategy's win rate, VP,
+   rank, score categories, actions, events, the seat spread and game length, paired against the
+   uncompensated rules (:func:`meeplelab.analysis.compare.delta_table`, Holm-adjusted).
+
+Folder layout::
+
+    OUT/compensate.json        the request, every candidate played with its seat win rates, a status
+    OUT/search/p2-0_3/         a candidate's run on the search seeds (2 seats, Seat 2 +3)
+    OUT/verify/p2-none/        the uncompensated rules on fresh seeds
+    OUT/verify/p2-proposal/    the proposal on fresh seeds (the same seeds)
+    OUT/proposal.toml          ``game`` and ``[params]``: ``meeplelab simulate --config OUT/proposal.toml`` plays it
+    OUT/compensation.md        the summary; OUT/side_effects.csv/.parquet the side-effect table; OUT/report/
+
+``--resume`` completes an interrupted solve (finished runs are read, not played again); ``--overwrite``
+replaces one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import shutil
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+
+STATE = "compensate.json"
+OURS = ("search", "verify", "proposal.toml", "compensation.md", "side_effects.csv", "side_effects.parquet", "report",
+        STATE)
+
+
+def _tag(bonus) -> str:
+    return "_".join(str(int(x)) for x in bonus).replace("-", "m")
+
+
+def compensable(game: str) -> list:
+    """The start resources of ``game`` with per-seat compensation fields in its ``Params``."""
+    import dataclasses as dc
+
+    from meeplelab.play.panels import start_resources
+    from meeplelab.sim.registry import get_game_class
+
+    fields = {f.name for f in dc.fields(get_game_class(game).Params)}
+    return [r for r in start_resources(game) if r.seat_param and all(r.seat_field(p) in fields for p in (2, 3, 4))]
+
+
+def _resource(game: str, name: str):
+    res = compensable(game)
+    for r in res:
+        if r.name == name:
+            return r
+    raise ConfigError(f"--resource {name!r}: {game} has no seat compensation in {name!r}; allowed "
+                      f"{', '.join(r.name for r in res) or 'none'}")
+
+
+# ------------------------------------------------------------------ measuring a candidate
+def seat_rates(folder: Path) -> dict:
+    """A run's seat win rates (percent, seat order 0..P-1), seat spread with its paired 95% interval, games."""
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.seats import games_frame, seat_spread
+
+    runs = load_runs([folder])
+    df = games_frame(runs)
+    rates = df.group_by("seat").agg(pl_mean("win_share")).sort("seat")["win_share"].to_list()
+    sp = seat_spread(df).row(0, named=True)
+    return {"rates": [100.0 * r for r in rates], "spread": float(sp["spread"]), "spread_low": float(sp["spread_low"]),
+            "spread_high": float(sp["spread_high"]), "games": int(sp["games"]), "best_seat": int(sp["best_seat"]),
+            "worst_seat": int(sp["worst_seat"]), "p_holm": float(sp["p_holm"])}
+
+
+def pl_mean(col: str):
+    import polars as pl
+
+    return pl.col(col).mean()
+
+
+def _scores(folder: Path) -> tuple[np.ndarray, np.ndarray]:
+    """``(vp int[G, P], original win share float[G, P])`` of a run, seats in order."""
+    from meeplelab.analysis.load import load_runs
+
+    g = load_runs([folder]).games.select("game", "seat", "vp", "win_share").collect().sort("game", "seat")
+    p = int(g["seat"].max()) + 1
+    return g["vp"].to_numpy().reshape(-1, p).astype(np.int64), g["win_share"].to_numpy().reshape(-1, p)
+
+
+def rescored_rates(vp: np.ndarray, share: np.ndarray, delta) -> np.ndarray:
+    """Seat win rates (percent) if every seat's final VP moved by ``delta[s]`` and nobody played differently:
+    the top new score wins; a tie on it is shared, except among seats the played game already ranked
+    (seats tied on VP before keep their tie-break outcome)."""
+    d = np.asarray(delta, dtype=np.int64)
+    if not d.any():
+        return 100.0 * share.mean(axis=0)
+    new = vp + d[None, :]
+    top = new.max(axis=1, keepdims=True)
+    lead = new == top
+    # among the leaders, the played tie-break decides only between seats whose VP was equal before
+    same = (vp[:, :, None] == vp[:, None, :]) & lead[:, :, None] & lead[:, None, :]
+    keep = share > 0
+    beaten = (same & keep[:, None, :] & ~keep[:, :, None]).any(axis=2)
+    win = lead & ~beaten
+    return 100.0 * (win / win.sum(axis=1, keepdims=True)).mean(axis=0)
+
+
+def _spread(rates) -> float:
+    r = np.asarray(rates, dtype=float)
+    return float(r.max() - r.min())
+
+
+def _local_search(predict: Callable[[tuple], np.ndarray], start: tuple, max_bonus: int, low: int = 0) -> tuple:
+    """The integer bonus (least seat ``low``, every seat at most ``max_bonus``) with the smallest predicted
+    spread reachable from ``start`` by moves of one seat (+-1, +-2, +-4); ties: the smaller total bonus."""
+    def norm(b):
+        b = np.asarray(b, dtype=np.int64)
+        b = b - b.min() + low
+        return tuple(int(x) for x in np.clip(b, low, max_bonus))
+
+    def cost(b):
+        return (round(_spread(predict(b)), 9), sum(b))
+
+    best = norm(start)
+    best_c = cost(best)
+    for _ in range(200):
+        improved = False
+        for s in range(len(best)):
+            for step in (1, -1, 2, -2, 4, -4):
+                cand = list(best)
+                cand[s] += step
+                cand = norm(cand)
+                c = cost(cand)
+                if c < best_c:
+                    best, best_c, improved = cand, c, True
+        if not improved:
+            break
+    return best
+
+
+def next_candidate(resource, history: list[dict], max_bonus: int, vp_games=None) -> tuple:
+    """The next bonus to play at one player count from the candidates played so far (module docstring).
+
+    Args:
+        resource: the compensated start resource.
+        history: played candidates, each ``{"bonus": [...], "rates": [...]}`` (percent), in play order.
+        max_bonus: largest bonus of one seat.
+        vp_games: ``(vp, share)`` of the last candidate's games (VP compensation: the re-scoring predictor).
+    """
+    last = history[-1]
+    b0 = np.asarray(last["bonus"], dtype=np.int64)
+    w0 = np.asarray(last["rates"], dtype=float)
+    p = b0.size
+    # the linear model: w_s(b) = w_s(b0) + c * (d_s - mean(d)), d = b - b0 (win rates sum to 100 over the seats)
+    if resource.vp and vp_games is not None:
+        vp, share = vp_games
+
+        def predict(b):
+            return rescored_rates(vp, share, np.asarray(b) - b0)
+
+        # the starting guess uses the re-scoring's own slope (one VP more for one seat, averaged over the seats)
+        own = float(np.mean([rescored_rates(vp, share, np.eye(p, dtype=np.int64)[s])[s] - w0[s] for s in range(p)]))
+        c = own * p / (p - 1) if p > 1 else math.nan
+    else:
+        xs, ys = [], []
+        for a, b in zip(history, history[1:]):
+            d = np.asarray(b["bonus"], float) - np.asarray(a["bonus"], float)
+            xs.extend(d - d.mean())
+            ys.extend(np.asarray(b["rates"], float) - np.asarray(a["rates"], float))
+        xs, ys = np.asarray(xs), np.asarray(ys)
+        c = float((xs * ys).sum() / (xs * xs).sum()) if xs.size and (xs * xs).sum() > 0 else math.nan
+        if not (math.isfinite(c) and c > 0):
+            worst = int(np.argmin(w0))  # no usable slope yet: one unit more for the worst seat
+            step = b0.copy()
+            step[worst] += 1
+            return tuple(int(x) for x in (step - step.min()).clip(0, max_bonus))
+
+        def predict(b):
+            d = np.asarray(b, float) - b0
+            return w0 + c * (d - d.mean())
+
+    guess = b0 + np.round((w0.mean() - w0) / c).astype(np.int64) if math.isfinite(c) and c > 0 else b0
+    return _local_search(predict, tuple(int(x) for x in guess), max_bonus)
+
+
+# ------------------------------------------------------------------ the solve
+@dataclasses.dataclass(frozen=True)
+class Request:
+    """What ``meeplelab compensate`` was asked (saved in ``compensate.json``; ``--resume`` compares it)."""
+
+    game: str
+    players: tuple[int, ...]
+    target: float
+    resource: str
+    games: int
+    seed: int
+    iterations: int
+    max_bonus: int
+    verify_factor: int
+    strategies: dict
+    fixed: dict
+
+
+def plan_compensate(game: str, players: list[int], target: float, resource: str = "vp", *, games: int = 2400,
+                    seed: int = 0, iterations: int = 6, max_bonus: int = 20, verify_factor: int = 2,
+                    strategies: tuple[str, ...] | None = None, fixed: dict | None = None) -> Request:
+    """The request, checked before anything is played.
+
+    Raises:
+        ConfigError: a target not above 0, a resource without compensation fields (the allowed named), a
+            seat count the compensation fields do not cover (allowed 2, 3, 4), iterations, games or factors
+            below 1, a roster the study cannot give, or ``--set`` values the game refuses (a compensation
+            field set there too).
+    """
+    from meeplelab.studies.compare import rosters
+    from meeplelab.sim.core.params import apply_overrides
+    from meeplelab.sim.registry import get_game_class
+
+    if not (isinstance(target, (int, float)) and math.isfinite(target) and target > 0):
+        raise ConfigError(f"--target {target!r}: allowed a seat spread above 0 percentage points (e.g. 5)")
+    r = _resource(game, resource)
+    bad = [p for p in players if p not in (2, 3, 4)]
+    if bad:
+        raise ConfigError(f"--players {bad[0]}: compensation fields exist for 2, 3 and 4 seats; allowed 2, 3, 4")
+    for name, v in (("--iterations", iterations), ("--games", games), ("--verify-factor", verify_factor),
+                    ("--max-bonus", max_bonus)):
+        if not isinstance(v, int) or v < 1:
+            raise ConfigError(f"{name} {v!r}: allowed a whole number of 1 or more")
+    fixed = dict(fixed or {})
+    clash = sorted(k for k in fixed if k.startswith("seat_"))
+    if clash:
+        raise ConfigError(f"--set {clash[0]}: the compensation fields are what compensate proposes; leave them out "
+                          "of --set")
+    apply_overrides(get_game_class(game).Params(), fixed)
+    ros = rosters(game, list(players), strategies)
+    return Request(game, tuple(sorted(players)), float(target), r.name, games, seed, iterations, max_bonus,
+                   verify_factor, {str(p): list(v) for p, v in ros.items()}, {k: str(v) for k, v in fixed.items()})
+
+
+def _config(req: Request, players: int, bonus, seed: int, games: int, out: Path, *, logs: bool, n_jobs: int,
+            batch_size: int) -> RunConfig:
+    r = _resource(req.game, req.resource)
+    params = {**req.fixed, r.seat_field(players): ",".join(str(int(x)) for x in bonus)}
+    return RunConfig(game=req.game, players=players, strategies=tuple(req.strategies[str(players)]), games=games,
+                     seed=seed, batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=params, seating="rotate",
+                     log_turns=logs, log_events=logs).validated()
+
+
+def _play(cfg: RunConfig, resume: bool) -> None:
+    from meeplelab.play.runner import _check_resumable, simulate
+
+    folder = Path(cfg.out)
+    if (folder / rf.MANIFEST).is_file():
+        m = rf.read_manifest(folder)
+        _check_resumable(m, cfg)  # a resumed solve reads only its own runs
+        if m.get("status") == "complete":
+            return
+        simulate(cfg, resume=True)
+        return
+    simulate(cfg)
+
+
+def run_compensate(req: Request, out: Path | str, *, n_jobs: int = -1, batch_size: int = 1024, overwrite: bool = False,
+                   resume: bool = False, progress: Callable[[str], None] | None = None) -> dict:
+    """Solve, verify on fresh seeds, write the proposal, the side-effect table and the summary (module
+    docstring); returns the saved state with ``proposal``, ``verified`` and ``page``.
+
+    Raises:
+        RunFolderError: ``out`` holds something else, or a solve without ``overwrite``/``resume``;
+            (``resume``) nothing to resume or the saved request differs (named).
+        KeyboardInterrupt: after marking ``compensate.json`` ``interrupted`` (other errors: ``failed``).
+    """
+    from meeplelab.studies.balance import FRESH_SEED_OFFSET
+
+    out = Path(out)
+    say = progress or (lambda s: None)
+    request = {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(req).items()}
+    _prepare(out, overwrite, resume)
+    state = {"request": request, "status": "running", "candidates": {}, "verified": {}}
+    if resume:
+        old = rf.read_state(out / STATE, "a saved compensation solve")
+        for k, v in request.items():
+            if old.get("request", {}).get(k) != v:
+                raise RunFolderError(f"cannot resume: the compensation solve in {str(out)!r} was started with {k} = "
+                                     f"{json.dumps(old.get('request', {}).get(k))}, this one has {k} = {json.dumps(v)}: "
+                                     "use the same options or --overwrite")
+    out.mkdir(parents=True, exist_ok=True)
+    rf.save_state(out / STATE, state)
+    res = _resource(req.game, req.resource)
+    try:
+        proposal = {}
+        for p in req.players:
+            hist: list[dict] = []
+            bonus = (0,) * p
+            for it in range(req.iterations):
+                folder = out / "search" / f"p{p}-{_tag(bonus)}"
+                cfg = _config(req, p, bonus, req.seed, req.games, folder, logs=False, n_jobs=n_jobs,
+                              batch_size=batch_size)
+                _play(cfg, resume)
+                m = seat_rates(folder)
+                hist.append({"bonus": list(bonus), **m, "run": str(folder.relative_to(out))})
+                state["candidates"][str(p)] = hist
+                rf.save_state(out / STATE, state)
+                say(f"{p} seats, candidate {it + 1}: {res.seat_field(p)}={','.join(map(str, bonus))} -> seat win rates "
+                    + ", ".join(f"{x:.1f}" for x in m["rates"]) + f"%, spread {m['spread']:.1f} points "
+                    f"[{m['spread_low']:.1f}, {m['spread_high']:.1f}] (search seeds, {m['games']:,} games)")
+                if m["spread"] <= req.target / 2 or it == req.iterations - 1:
+                    break  # well inside the target on the search seeds (or out of candidates)
+                if m["spread"] <= req.target and m["p_holm"] >= 0.05:
+                    say(f"{p} seats: the spread is within the target and the seats are not told apart (best against "
+                        f"worst seat, Holm-adjusted p = {m['p_holm']:.2g}): nothing left to compensate")
+                    break
+                nxt = next_candidate(res, hist, req.max_bonus, _scores(folder) if res.vp else None)
+                if list(nxt) in [h["bonus"] for h in hist]:
+                    say(f"{p} seats: the prediction names a candidate already played ({','.join(map(str, nxt))}); "
+                        "search ends")
+                    break
+                bonus = nxt
+            best = min(hist, key=lambda h: (h["spread"], sum(h["bonus"])))
+            proposal[p] = tuple(best["bonus"])
+        state["proposal"] = {res.seat_field(p): list(b) for p, b in proposal.items()}
+        rf.save_state(out / STATE, state)
+        fresh = req.seed + FRESH_SEED_OFFSET
+        verify_runs = []
+        for p in req.players:
+            games = req.games * req.verify_factor
+            base = _config(req, p, (0,) * p, fresh, games, out / "verify" / f"p{p}-none", logs=True, n_jobs=n_jobs,
+                           batch_size=batch_size)
+            prop = _config(req, p, proposal[p], fresh, games, out / "verify" / f"p{p}-proposal", logs=True,
+                           n_jobs=n_jobs, batch_size=batch_size)
+            for c in (base, prop):
+                _play(c, resume)
+            mb, mp = seat_rates(Path(base.out)), seat_rates(Path(prop.out))
+            state["verified"][str(p)] = {"none": mb, "proposal": {**mp, "bonus": list(proposal[p])},
+                                         "met": mp["spread"] <= req.target, "met_interval": mp["spread_high"] <= req.target,
+                                         "seed": fresh}
+            verify_runs += [Path(base.out), Path(prop.out)]
+            rf.save_state(out / STATE, state)
+            say(f"{p} seats on fresh seeds ({mp['games']:,} games): no compensation {mb['spread']:.1f} points "
+                f"[{mb['spread_low']:.1f}, {mb['spread_high']:.1f}]; proposal {res.seat_field(p)}="
+                f"{','.join(map(str, proposal[p]))}: {mp['spread']:.1f} [{mp['spread_low']:.1f}, {mp['spread_high']:.1f}]"
+                f" ({'within' if mp['spread'] <= req.target else 'NOT within'} {req.target:g})")
+        page = _write_outputs(out, req, state, verify_runs)
+    except KeyboardInterrupt:
+        state["status"] = "interrupted"
+        rf.save_state(out / STATE, state)
+        raise
+    except BaseException:
+        state["status"] = "failed"
+        rf.save_state(out / STATE, state)
+        raise
+    state["status"] = "complete"
+    rf.save_state(out / STATE, state)
+    return {**state, "page": str(page)}
+
+
+def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path]) -> Path:
+    import tomli_w
+
+    from meeplelab.analysis.compare import _csv, changed_lines, delta_table
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.report import build_report
+    from meeplelab.analysis.tables import write_table
+    from meeplelab.analysis.versions import versions
+
+    from meeplelab.sim.core.params import _parse
+    from meeplelab.sim.registry import get_game_class
+
+    fields = {f.name: f for f in dataclasses.fields(get_game_class(req.game).Params)}
+    params = {k: _parse(k, v, fields[k].default) for k, v in req.fixed.items()}
+    params.update({k: list(v) for k, v in state["proposal"].items()})
+    rf.write_atomic(out / "proposal.toml", tomli_w.dumps(
+        {"game": req.game, "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}}).encode())
+    runs = load_runs(verify_runs)
+    t = delta_table(runs, versions(runs))
+    write_table(t, out / "side_effects.parquet")
+    rf.write_atomic(out / "side_effects.csv", _csv(t))
+    lines = [f"# Seat compensation: {req.game}, {req.resource} by seat, target seat spread <= {req.target:g} points", "",
+             "| seats | field | proposal | search seeds (candidates) | no compensation, fresh seeds | proposal, fresh seeds "
+             "| games | within target |", "|---|---|---|---|---|---|---|---|"]
+    res = _resource(req.game, req.resource)
+    for p in req.players:
+        v = state["verified"][str(p)]
+        mp, mb = v["proposal"], v["none"]
+        n = len(state["candidates"][str(p)])
+        ok = ("yes, whole interval" if v["met_interval"] else "point estimate only") if v["met"] else "**no**"
+        lines.append(f"| {p} | {', '.join(req.strategies[str(p)])} | `{res.seat_field(p)}={','.join(map(str, mp['bonus']))}` "
+                     f"| {n} | {mb['spread']:.1f} [{mb['spread_low']:.1f}, {mb['spread_high']:.1f}] "
+                     f"| {mp['spread']:.1f} [{mp['spread_low']:.1f}, {mp['spread_high']:.1f}] | {mp['games']:,} | {ok} |")
+    lines += ["", "Seat spread: best minus worst seat win rate in percentage points with the paired 95% interval "
+              "(Agresti-Min, best seat's win share minus the worst seat's game by game); fresh seeds: run seed "
+              f"{state['verified'][str(req.players[0])]['seed']}, the proposal and the uncompensated rules on the "
+              "same seeds and seat orders.", "",
+              "Side effects (proposal minus no compensation, fresh seeds, paired; every row in side_effects.csv):", ""]
+    lines += changed_lines(t, limit=30) or ["(no row)"]
+    lines += ["", f"Play it: `meeplelab simulate --config {out / 'proposal.toml'} --players P --strategies ... --out RUN`"]
+    rf.write_atomic(out / "compensation.md", ("\n".join(lines) + "\n").encode())
+    build_report(verify_runs, out / "report")
+    return out / "compensation.md"
+
+
+def _prepare(out: Path, overwrite: bool, resume: bool) -> None:
+    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
+    if not entries:
+        if resume:
+            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no compensation solve (no {STATE})")
+        return
+    others = sorted(p.name for p in entries if p.name not in OURS)
+    if others or not (out / STATE).is_file():
+        raise RunFolderError(f"output folder {str(out)!r} is not empty and not a compensation folder (holds "
+                             f"{(others or sorted(p.name for p in entries))[0]!r}): choose a new --out")
+    if resume:
+        return
+    if not overwrite:
+        raise RunFolderError(f"output folder {str(out)!r} holds another compensation solve: use --resume to complete "
+                             "it, --overwrite to replace it or choose a new --out")
+    for sub in ("search", "verify"):
+        d = out / sub
+        if d.is_dir():
+            rf.remove_runs([x for x in d.iterdir() if not x.name.startswith(".")])
+            shutil.rmtree(d)
+    for name in OURS:
+        p = out / name
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        elif p.is_file():
+            p.unlink()

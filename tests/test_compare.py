@@ -1,0 +1,106 @@
+"""``meeplelab compare``: versions side by side on common seeds, one paired delta table of everything (issue 29
+item 1). Known answer: a copy of Unconscious Mind's content with one Research card's VP raised from 1 to 6
+changes the VP the players score from cards, game by game, and nothing a player decided."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from tests.cli_run import run_cli
+
+DATA = Path(__file__).resolve().parents[1] / "sim" / "unconscious_mind" / "data"
+
+
+def _pack(tmp_path: Path) -> Path:
+    pack = tmp_path / "pack"
+    shutil.copytree(DATA, pack)
+    f = pack / "research.toml"
+    text = f.read_text()
+    head, card = text.split('id = "r07"', 1)
+    assert card.split("[[card]]")[0].count('effect = ["vp 1"]') == 1
+    f.write_text(head + 'id = "r07"' + card.replace('effect = ["vp 1"]', 'effect = ["vp 6"]', 1))
+    return pack
+
+
+def test_a_content_copy_with_one_card_changed_shows_the_changed_rows_with_intervals(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "cmp"
+    code, stdout, err = run_cli(["compare", "--game", "unconscious-mind", "--arm", "default", "--arm",
+                                 f"content={_pack(tmp_path)}", "--players", "2", "--strategies", "publisher,citer",
+                                 "--games", "40", "--n-jobs", "1", "--out", out], capsys, monkeypatch)
+    assert code == 0, err
+    t = pl.read_csv(out / "deltas.csv")
+    card = t.filter(pl.col("metric") == "VP from card")
+    assert card.height == 2 and card["changed"].all() and (card["low"] > 0).all()
+    assert (card["design"] == "paired (game and seat matched)").all() and (card["n"] == 40).all()
+    for r in card.iter_rows(named=True):  # every game is matched, so the paired mean is the change of the means
+        assert r["est"] == pytest.approx(r["value"] - r["ref"]) and r["low"] < r["est"] < r["high"]
+    vp = t.filter(pl.col("metric") == "final VP")
+    assert vp.sort("strategy")["est"].to_list() == pytest.approx(card.sort("strategy")["est"].to_list())
+    # only VP moved: the scripted plans do not look at a card's VP, so their turns are the same game by game
+    same = t.filter(pl.col("metric").str.starts_with("turns with") | (pl.col("metric") == "VP from tile"))
+    assert same.height > 4 and (same["est"] == 0).all() and not same["changed"].any()
+    assert set(t.filter(pl.col("changed"))["metric"].to_list()) <= {"VP from card", "final VP", "rank (mean final place)",
+                                                                    "win rate (points)", "seat spread (points)"}
+    assert "version B (content " in stdout and "version A (packaged content" in stdout
+    line = next(x for x in stdout.splitlines() if "citer's VP from card" in x)
+    assert "paired (game and seat matched), 40 games" in line and " [" in line and "p_holm" in line
+    assert (out / "report" / "report.html").is_file() and (out / "compare.json").is_file()
+    assert "Versions compared" in (out / "report" / "report.md").read_text()
+
+
+@pytest.mark.parametrize("arms,message", [
+    (["default"], "error: compare needs at least two --arm (the first is the reference), got 1"),
+    (["default", "content=/no/such/folder"], "error: --arm 'content=/no/such/folder': content folder '/no/such/folder' "
+                                             "does not exist"),
+    (["default", "printing_house=open"], "error: --arm 'printing_house=open': parameter printing_house='open' is not "
+                                         "allowed: choose one of exclusive, shared"),
+    (["default", "cycles"], "error: --arm 'cycles': item 'cycles' is not one of default, content=PATH, NAME=VALUE"),
+    (["default", "default"], "error: --arm 'default' is the same version as --arm 'default': give each version once"),
+])
+def test_bad_arms_are_refused_in_one_line_before_anything_is_played(arms, message, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "cmp"
+    argv = ["compare", "--game", "galileos-truth", "--players", "2", "--strategies", "writer,never-abjure",
+            "--games", "4", "--out", out]
+    for a in arms:
+        argv += ["--arm", a]
+    code, _, err = run_cli(argv, capsys, monkeypatch)
+    assert code == 2 and err.startswith(message) and len(err.strip().splitlines()) == 1, err
+    assert not out.exists()
+
+
+def test_several_player_counts_take_the_study_fields_and_several_strategies_need_one_count():
+    from meeplelab.studies.compare import rosters
+
+    assert rosters("galileos-truth", [2, 3], None) == {2: ("writer", "never-abjure"),
+                                                       3: ("writer", "observer", "never-abjure")}
+    assert rosters("galileos-truth", [2, 4], ("writer",)) == {2: ("writer",), 4: ("writer",)}
+    from meeplelab.sim.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="with several player counts give one strategy"):
+        rosters("galileos-truth", [2, 3], ("writer", "observer"))
+
+
+def test_a_finished_comparison_resumes_to_the_same_table_and_a_different_one_is_refused(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "cmp"
+    argv = ["compare", "--game", "toy", "--players", "2", "--strategies", "random,always-draw", "--arm", "default",
+            "--arm", "rounds=1", "--games", "40", "--n-jobs", "1", "--out", out]
+    code, stdout, err = run_cli(argv, capsys, monkeypatch)
+    assert code == 0, err
+    first = (out / "deltas.csv").read_bytes()
+    t = pl.read_csv(out / "deltas.csv")
+    assert t.filter(pl.col("metric") == "game length (rounds)")["est"].to_list() == [-3.0]  # 4 rounds -> 1
+    assert "Version B minus A:" in stdout
+    code, _, err = run_cli(argv + ["--resume"], capsys, monkeypatch)
+    assert code == 0, err
+    assert (out / "deltas.csv").read_bytes() == first
+    code, _, err = run_cli(argv, capsys, monkeypatch)
+    assert code == 2 and "holds another comparison: use --resume to complete it, --overwrite" in err, err
+    argv[argv.index("40")] = "20"
+    code, _, err = run_cli(argv + ["--resume"], capsys, monkeypatch)
+    assert code == 2 and "cannot resume: the comparison in" in err and "games = 40, this one has games = 20" in err, err
+    code, _, err = run_cli(argv + ["--overwrite"], capsys, monkeypatch)
+    assert code == 0 and pl.read_csv(out / "deltas.csv")["n"].max() == 20, err
