@@ -158,6 +158,32 @@ class ISMCTS(Strategy):
                 soft[done] = (top / np.maximum(top.sum(axis=1, keepdims=True), 1))[done]  # win share
         return soft
 
+    #: the methods whose choices the compiled search reproduces (a subclass overriding one keeps the Python path)
+    _COMPILED_AS = ("act", "root_actions", "root_candidates", "seed_root", "policy_actions", "rewards")
+
+    def compiled_search(self, game):
+        """The :class:`sim.core.ismcts.SearchSpec` of this search for ``game``'s play kernel (the same choices as
+        :meth:`act` on the same streams, issue 27), or None when it has none: ``ms`` > 0 (a time budget is not
+        reproducible), a subclass changing the search, a heuristic without a compiled form, or a rollout policy
+        that is not a compiled plan (or uniform random); then the seat decides on the Python path."""
+        from sim.core.ismcts import SearchSpec
+        from strategies.plans import CompiledPlan, Plan
+
+        if self.ms > 0 or any(getattr(type(self), m) is not getattr(ISMCTS, m) for m in self._COMPILED_AS):
+            return None
+        heur = self.heuristic.compiled(game) if hasattr(self.heuristic, "compiled") else None
+        if heur is None:
+            return None
+        if self.policy is None or type(self.policy) is RandomStrategy:
+            policy = Plan("uniform")  # the empty plan: one uniform draw per ply, as choose_legal
+        elif isinstance(self.policy, CompiledPlan):
+            policy = self.policy.resolved(game)
+        else:
+            return None
+        args = {"iters": self.iters, "top": self.top, "horizon": self.horizon, "c": self.c, "scale": self.scale,
+                "prior": self.prior, "depth": self.depth, "par": self.par, "widen": self.widen}
+        return SearchSpec(heur, policy, args)
+
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
         game, state = view.game, view.state
         n = legal_mask.shape[0]

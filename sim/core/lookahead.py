@@ -171,21 +171,26 @@ def heuristic_specs(game, strategies) -> list:
     return specs
 
 
-def heuristic_tables(game, state, strategies):
+def heuristic_tables(game, state, strategies, inner=None):
     """``(heur_seat bool[P], H)``: which seats play their heuristic inside the play kernel
     (:func:`heuristic_specs`), and the kernel's heuristic argument tuple (``<pkg>/lookahead.py``
     ``heuristic_choice``): a scratch game slot (``state``'s shapes, batch 1), the finishing plans' tables by
     seat, the maximum finishing plies ``int64[P]``, the weights (``widx int64[P, K]`` feature ids in the
     weights' order, -1 ending a row; ``wval float64[P, K]``), ``finish int64[P]``, and scratch (the last:
     ``int64[A]``, the finishing plan's action scores).
+
+    ``inner``: per seat, the :class:`HeuristicSpec` of a heuristic another compiled strategy at that seat uses
+    (the compiled ISMCTS: its root candidates and leaf values, :mod:`sim.core.ismcts`), or None; its rows of
+    ``H`` are filled from it while ``heur_seat`` stays False there.
     """
     from strategies.plans import Plan, compile_plans
 
     mod = game.compiled_module()
     look = _lookahead_module(game)
     P = len(strategies)
-    specs = heuristic_specs(game, strategies)
-    heur_seat = np.array([sp is not None for sp in specs], np.bool_)
+    own = heuristic_specs(game, strategies)
+    heur_seat = np.array([sp is not None for sp in own], np.bool_)
+    specs = [sp if sp is not None else (inner[p] if inner is not None else None) for p, sp in enumerate(own)]
     nvf = len(look.VALUE_FEATURES)
     tables = compile_plans([sp.plan if sp is not None else Plan("none") for sp in specs], mod.KINDS, mod.FEATURES,
                            game.num_actions, scores=mod.SCORES)
