@@ -44,7 +44,7 @@ from sim.core.rng import GOLDEN, Streams, _mix64_np
 from .base import RandomStrategy, Strategy, StrategyRNG, View
 from .generic import Heuristic
 from .registry import Arg, register_strategy
-from .search import continue_for, value
+from .search import continue_for, pick_best, value
 
 
 class _Node:
@@ -76,20 +76,64 @@ class ISMCTS(Strategy):
 
     name = "ismcts"
     policy: Strategy | None = None
+    #: the arguments' defaults (a game's subclass may choose its own; the registry shows them)
+    defaults: dict = {"iters": 64, "ms": 0.0, "c": 0.7, "horizon": 2, "scale": 5.0, "top": 3, "prior": 0.0,
+                      "widen": 0.0, "depth": 64, "par": 1, "kinds": "", "gap": 0.0}
 
     def __init__(self, **args):
         super().__init__(**args)
-        self.iters = int(args.get("iters", 64))
-        self.ms = float(args.get("ms", 0))
-        self.c = float(args.get("c", 0.7))
-        self.horizon = int(args.get("horizon", 2))
-        self.scale = float(args.get("scale", 5.0))
-        self.top = int(args.get("top", 3))
-        self.prior = float(args.get("prior", 0))
-        self.widen = float(args.get("widen", 0))
-        self.depth = int(args.get("depth", 64))
-        self.par = int(args.get("par", 1))
+        d = self.defaults
+        self.iters = int(args.get("iters", d["iters"]))
+        self.ms = float(args.get("ms", d["ms"]))
+        self.c = float(args.get("c", d["c"]))
+        self.horizon = int(args.get("horizon", d["horizon"]))
+        self.scale = float(args.get("scale", d["scale"]))
+        self.top = int(args.get("top", d["top"]))
+        self.prior = float(args.get("prior", d["prior"]))
+        self.widen = float(args.get("widen", d["widen"]))
+        self.depth = int(args.get("depth", d["depth"]))
+        self.par = int(args.get("par", d["par"]))
+        self.kinds = tuple(k for k in str(args.get("kinds", d["kinds"])).split("+") if k)
+        self.gap = float(args.get("gap", d["gap"]))
         self.heuristic = Heuristic()
+
+    def kind_codes(self, game) -> frozenset | None:
+        """The decision kind codes this search searches (``kinds``, names of the engine's decision kinds joined by
+        ``+``; None: every kind); the others are decided by the heuristic.
+
+        Raises:
+            ConfigError: a name that is not a decision kind of ``game``'s engine (the allowed ones named), or
+                ``kinds`` given for an engine without compiled play (no named decision kinds).
+        """
+        if not self.kinds:
+            return None
+        mod = game.compiled_module()
+        known = dict(mod.KINDS) if mod is not None else {}
+        for k in self.kinds:
+            if k not in known:
+                from sim.core.errors import ConfigError
+
+                raise ConfigError(f"strategy 'ismcts': kinds={'+'.join(self.kinds)!r}: {k!r} is not a decision kind "
+                                  f"of {game.name}: allowed {', '.join(known) or 'none'} (joined by +)")
+        return frozenset(known[k] for k in self.kinds)
+
+    def searched(self, view: View, legal_mask: np.ndarray, margins: list | None) -> np.ndarray:
+        """``bool[n]``: the deciding games whose decision is searched: more than one legal action, a decision kind
+        in ``kinds`` (all when not given) and, with ``gap`` > 0 and heuristic ``margins`` (per game the scores of
+        its legal actions), the heuristic's best two within ``gap`` of each other; the heuristic decides the others
+        (:meth:`act`)."""
+        out = legal_mask.sum(axis=1) > 1
+        codes = self.kind_codes(view.game)
+        if codes is not None:
+            from sim.core.ismcts import pending_kinds
+
+            out &= np.isin(pending_kinds(view.game, view.state, view.idx), list(codes))
+        if self.gap > 0 and margins is not None:
+            for r, m in enumerate(margins):
+                if out[r] and m.size > 1:
+                    top2 = np.sort(m)[-2:]
+                    out[r] = top2[1] - top2[0] < self.gap
+        return out
 
     def root_actions(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG, todo: np.ndarray) -> list:
         """Per searched game, the root's candidate actions: with ``top`` > 0 the heuristic's ``top``
@@ -159,7 +203,8 @@ class ISMCTS(Strategy):
         return soft
 
     #: the methods whose choices the compiled search reproduces (a subclass overriding one keeps the Python path)
-    _COMPILED_AS = ("act", "root_actions", "root_candidates", "seed_root", "policy_actions", "rewards")
+    _COMPILED_AS = ("act", "root_actions", "root_candidates", "seed_root", "policy_actions", "rewards", "searched",
+                    "kind_codes")
 
     def compiled_search(self, game):
         """The :class:`sim.core.ismcts.SearchSpec` of this search for ``game``'s play kernel (the same choices as
@@ -181,7 +226,8 @@ class ISMCTS(Strategy):
         else:
             return None
         args = {"iters": self.iters, "top": self.top, "horizon": self.horizon, "c": self.c, "scale": self.scale,
-                "prior": self.prior, "depth": self.depth, "par": self.par, "widen": self.widen}
+                "prior": self.prior, "depth": self.depth, "par": self.par, "widen": self.widen,
+                "kinds": self.kind_codes(game), "gap": self.gap}
         return SearchSpec(heur, policy, args)
 
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
@@ -191,12 +237,40 @@ class ISMCTS(Strategy):
         out = np.full(n, -1, np.int64)
         out[single] = np.argmax(legal_mask[single], axis=1)
         base = rng.streams.u64(rng.idx)  # one draw per game and decision, even where nothing is searched
-        todo = np.flatnonzero(~single)
-        if todo.size == 0:
-            return out
+        if self.kinds or self.gap > 0:  # decisions left to the heuristic: its choice on the next draws
+            scored = None
+            if self.top > 0:
+                rows, acts, starts, score, u = self.heuristic.scores(view, legal_mask, rng)
+                ends = np.r_[starts[1:], rows.size]
+                scored, legal_acts = [np.zeros(0)] * n, [np.zeros(0, np.int64)] * n
+                for a, b in zip(starts, ends):
+                    scored[int(rows[a])], legal_acts[int(rows[a])] = score[a:b], acts[a:b]
+                pick = pick_best(score, rows, acts, starts, n, u)
+            search = self.searched(view, legal_mask, scored)
+            heur = np.flatnonzero(~single & ~search)
+            if heur.size:
+                if self.top > 0:
+                    out[heur] = pick[heur]
+                else:
+                    sub = View(game, state, view.idx[heur], view.seat)
+                    out[heur] = self.heuristic.act(sub, legal_mask[heur], rng.subset(heur))
+            todo = np.flatnonzero(search)
+            if todo.size == 0:
+                return out
+            if self.top > 0:  # the root candidates from the scores already drawn
+                cands = []
+                for r in todo:
+                    order = np.argsort(-scored[r], kind="stable")[: self.top]
+                    cands.append((legal_acts[r][order], scored[r][order]))
+            else:
+                cands = self.root_candidates(view, legal_mask, rng, todo)
+        else:
+            todo = np.flatnonzero(~single)
+            if todo.size == 0:
+                return out
+            cands = self.root_candidates(view, legal_mask, rng, todo)
         roots = [_Node() for _ in todo]
         seat = np.full(todo.size, view.seat)
-        cands = self.root_candidates(view, legal_mask, rng, todo)
         allowed = [acts for acts, _ in cands]
         for root, (acts, margins) in zip(roots, cands):
             self.seed_root(root, acts, margins)
@@ -303,6 +377,10 @@ ARGS = {
                  "the root candidates)", 1, 64),
     "par": Arg(int, 1, "iterations run together as one batch (virtual loss: a visit counts from selection, "
                "its reward from the group's end); 1 = sequential UCT", 1, 4096),
+    "kinds": Arg(str, "", "decision kinds searched, the engine's names joined by + (P_MAIN+P_SEC); the others are "
+                 "decided by the heuristic (empty = every kind)"),
+    "gap": Arg(float, 0.0, "search only when the heuristic's best two actions score within this of each other (VP-like "
+               "margin units), else play the heuristic's choice (0 = always search; needs top > 0)", 0, 100000),
     "widen": Arg(float, 0.0, "below the root: the rollout policy's action first, another child only once the "
                  "node has widen x children visits (progressive widening; 0 = every legal action, random order)",
                  0, 100000),

@@ -33,8 +33,8 @@ from .rng import GOLDEN, mix64
 _ONE = np.uint64(1)
 
 #: columns of the per-seat argument table ``prm`` (``float64[P, N_ARGS]``) of :func:`search_tables`
-A_ITERS, A_TOP, A_HORIZON, A_C, A_SCALE, A_PRIOR, A_DEPTH, A_PAR, A_WIDEN, A_CAP, A_VP = range(11)
-N_ARGS = 11
+A_ITERS, A_TOP, A_HORIZON, A_C, A_SCALE, A_PRIOR, A_DEPTH, A_PAR, A_WIDEN, A_CAP, A_VP, A_GAP, A_ALLK = range(13)
+N_ARGS = 13
 #: plies per seat and turn a rollout may take (``strategies.search.continue_for``'s ``cap`` as ISMCTS calls it)
 ROLLOUT_CAP = 48
 
@@ -243,6 +243,36 @@ def top_candidates(scores, mask, top, cand, marg):
 
 
 @njit(cache=True, _nrt=False)
+def top_two_gap(scores, mask):
+    """The best legal action's score (``mask``, ``bool[A]``) minus the second best's (``inf`` with fewer than two
+    legal actions): the ``gap`` test of :meth:`strategies.ismcts.ISMCTS.searched`."""
+    b1 = -np.inf
+    b2 = -np.inf
+    n = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            n += 1
+            s = scores[a]
+            if s > b1:
+                b2 = b1
+                b1 = s
+            elif s > b2:
+                b2 = s
+    if n < 2:
+        return np.inf
+    return b1 - b2
+
+
+@njit(cache=True, _nrt=False)
+def is_searched(kmask, prm, p, kind):
+    """True when seat ``p`` searches decisions of kind ``kind`` (``kmask[p, kind]``; a kind outside the table: only
+    when the seat searches every kind)."""
+    if kind < 0 or kind >= kmask.shape[1]:
+        return prm[p, A_ALLK] != 0
+    return kmask[p, kind]
+
+
+@njit(cache=True, _nrt=False)
 def rotated_legal(mask, u, cand):
     """Every legal action of ``mask`` into ``cand``, rotated by ``int(u x n)`` places as ``numpy.roll(legal, k)``
     (the root candidates with ``top=0``); returns how many."""
@@ -322,7 +352,8 @@ class SearchSpec:
             prior) and whose weights value an unfinished rollout.
         policy: the resolved :class:`strategies.plans.Plan` every seat plays in rollouts (the empty plan:
             uniform random, as a Python search without a policy).
-        args: the search's arguments ``iters, top, horizon, c, scale, prior, depth, par, widen``.
+        args: the search's arguments ``iters, top, horizon, c, scale, prior, depth, par, widen, gap`` and ``kinds``
+            (the decision kind codes it searches; None: every kind).
     """
 
     heuristic: object
@@ -359,7 +390,7 @@ def search_specs(game, strategies) -> list:
 def search_tables(game, strategies, specs: list | None = None):
     """``(search_seat bool[P], T)``: which seats search inside the play kernel (:func:`search_specs`) and the
     kernel's search argument tuple (``<pkg>/ismcts.py`` ``ismcts_choice``): the arguments ``prm`` (``float64[P,
-    N_ARGS]``, columns ``A_*``), the rollout plans' tables by seat, the tree (``N`` nodes: one per iteration, the
+    N_ARGS]``, columns ``A_*``), the decision kinds each seat searches (``kmask bool[P, K]``), the rollout plans' tables by seat, the tree (``N`` nodes: one per iteration, the
     root and its candidates, for the largest search of the batch), the paths and rewards of one group of ``par``
     iterations, and scratch. The same types whatever the seats (a batch without a search gets a one-node tree), so
     the play kernel is compiled once."""
@@ -373,6 +404,8 @@ def search_tables(game, strategies, specs: list | None = None):
     search_seat = np.array([sp is not None for sp in specs], np.bool_)
     vfeat = _search_module(game).VALUE_FEATURES if game.compiled_play is not None else ()
     prm = np.zeros((P, N_ARGS), np.float64)
+    nk = max(mod.KINDS.values()) + 1 if mod.KINDS else 1
+    kmask = np.zeros((P, nk), np.bool_)  # the decision kinds each seat searches
     nodes, group, depth = 1, 1, 1
     for p, sp in enumerate(specs):
         if sp is None:
@@ -383,6 +416,9 @@ def search_tables(game, strategies, specs: list | None = None):
         prm[p, A_DEPTH], prm[p, A_PAR], prm[p, A_WIDEN] = a["depth"], max(1, a["par"]), a["widen"]
         prm[p, A_CAP] = a["horizon"] * max(P, 1) * ROLLOUT_CAP
         prm[p, A_VP] = vfeat.index("vp")
+        prm[p, A_GAP] = a["gap"]
+        prm[p, A_ALLK] = a["kinds"] is None
+        kmask[p] = True if a["kinds"] is None else np.isin(np.arange(nk), list(a["kinds"]))
         nodes = max(nodes, 2 + min(int(a["top"]), A) + int(a["iters"]))
         group = max(group, min(max(1, int(a["par"])), int(a["iters"])))
         depth = max(depth, int(a["depth"]))
@@ -390,7 +426,7 @@ def search_tables(game, strategies, specs: list | None = None):
                            A, scores=mod.SCORES)
     nvf = max(len(vfeat), 1)
     f64, i64 = np.float64, np.int64
-    T = (prm, tables.rules, tables.conds, tables.acts, tables.seat_rules,
+    T = (prm, kmask, tables.rules, tables.conds, tables.acts, tables.seat_rules,
          np.zeros(nodes, f64), np.zeros(nodes, f64), np.zeros(nodes, f64),  # visits, reward sums, availability
          np.zeros(nodes, i64), np.zeros(nodes, i64), np.zeros(nodes, i64), np.zeros(1, i64),  # action, child, sibling
          np.zeros((group, depth), i64), np.zeros((group, depth), i64), np.zeros(group, i64),  # paths: node, mover
@@ -399,3 +435,13 @@ def search_tables(game, strategies, specs: list | None = None):
          np.zeros(len(mod.FEATURES), i64), np.zeros(A, i64), np.zeros(nvf, f64), np.zeros(P, f64), np.zeros(P, f64),
          np.zeros(1, np.uint64), np.zeros(1, np.uint64))
     return search_seat, T
+
+
+def pending_kinds(game, state, idx) -> np.ndarray:
+    """``int64[n]``: the decision kind code (the engine's ``features.pending``, as the play kernel reads it) each
+    game ``idx`` of ``state`` waits for; the Python search's ``kinds`` test (:meth:`strategies.ismcts.ISMCTS.searched`)."""
+    import importlib
+
+    feats = importlib.import_module(game.compiled_play.rsplit(".", 1)[0] + ".features")
+    S = game.compiled_module().kernel_context(game, state)[0]
+    return np.array([feats.pending(S, int(g)) for g in np.asarray(idx)], np.int64)

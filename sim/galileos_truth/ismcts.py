@@ -16,9 +16,10 @@ per batch: nothing is allocated and nothing returns to Python.
 import numpy as np
 from numba import njit
 
-from sim.core.ismcts import (A_CAP, A_C, A_DEPTH, A_HORIZON, A_ITERS, A_PAR, A_PRIOR, A_SCALE, A_TOP, A_VP, A_WIDEN,
-                             best_root, iteration_key, reward_of, rotated_legal, seed_root, select_node, select_root,
-                             top_candidates, tree_clear)
+from sim.core.ismcts import (A_CAP, A_C, A_DEPTH, A_GAP, A_HORIZON, A_ITERS, A_PAR, A_PRIOR, A_SCALE, A_TOP, A_VP,
+                             A_WIDEN, best_root, is_searched, iteration_key, reward_of, rotated_legal, seed_root,
+                             select_node, select_root, top_candidates, top_two_gap, tree_clear)
+from sim.core.lookahead import pick_best_one
 from sim.core.lookahead import copy_game, weighted_value
 from sim.core.rng import draw_u64, draw_uniform
 from sim.galileos_truth.choice import plan_choice
@@ -61,10 +62,11 @@ def rollout(D, C, PR, t0, horizon, cap, rules, conds, acts, r0, r1, mask, fv, sc
 def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
     """The ISMCTS action of seat ``p`` in game ``g`` with legal actions ``mask`` (``bool[A]``), drawing from the
     decision stream ``key``/``ctr`` (``uint64[1]``, counter at 0): its first draw keys the iterations, the next
-    ones are the heuristic's (root candidates). ``H`` from :func:`sim.core.lookahead.heuristic_tables` (its scratch
+    ones are the heuristic's (root candidates). A decision the seat does not search (its kind not in ``kinds``, or
+    the heuristic's best two scores ``gap`` or more apart) gets the heuristic's choice on those draws. ``H`` from :func:`sim.core.lookahead.heuristic_tables` (its scratch
     game slot holds the iteration's copy; seat ``p``'s rows: the search's heuristic), ``T`` from
     :func:`sim.core.ismcts.search_tables`. The only legal action without a search; -1 when nothing is legal."""
-    (prm, prules, pconds, pacts, pseat, nn, nw, nav, nact, nfirst, nnext, cnt, pnode, pmover, plen, rew,
+    (prm, kmask, prules, pconds, pacts, pseat, nn, nw, nav, nact, nfirst, nnext, cnt, pnode, pmover, plen, rew,
      cand, marg, used, tmask, pmask, fv, sc, vf, vals, vps, ikey, ictr) = T
     D = H[0]
     pool = H[11]
@@ -96,8 +98,11 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
     r1 = pseat[p + 1]
     P = vals.shape[0]
     base = draw_u64(key, ctr, z)  # one draw per decision keys every iteration
-    if top > 0:
-        heuristic_scores(S, C, PR, g, p, mask, key, ctr, H)
+    searched = is_searched(kmask, prm, p, pending(S, g))
+    if top > 0 or not searched:
+        u = heuristic_scores(S, C, PR, g, p, mask, key, ctr, H)
+        if not searched or (prm[p, A_GAP] > 0 and top > 0 and top_two_gap(scores, mask) >= prm[p, A_GAP]):
+            return pick_best_one(scores, mask, u)  # left to the heuristic: its choice
         k = top_candidates(scores, mask, top, cand, marg)
     else:
         k = rotated_legal(mask, draw_uniform(key, ctr, z), cand)
