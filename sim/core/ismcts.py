@@ -214,6 +214,27 @@ def best_root(nn, nw, nact, nfirst, nnext, fallback):
 
 
 @njit(cache=True, _nrt=False)
+def decided(nn, nfirst, nnext, left):
+    """True when the root's choice can no longer change: its most visited child leads every other root candidate
+    (one not yet expanded has no visits) by more than the ``left`` iterations still to run. The root
+    action played is the most visited (:func:`best_root`) and an iteration adds one visit to one root child, so the
+    remaining iterations are skipped without changing the choice (the search's result is exactly that of all
+    ``iters`` iterations)."""
+    b1 = 0.0
+    b2 = 0.0
+    x = nfirst[0]
+    while x >= 0:
+        v = nn[x]
+        if v > b1:
+            b2 = b1
+            b1 = v
+        elif v > b2:
+            b2 = v
+        x = nnext[x]
+    return b1 - b2 > left  # b2 stays 0 when a candidate has no child yet (or there is one child)
+
+
+@njit(cache=True, _nrt=False)
 def top_candidates(scores, mask, top, cand, marg):
     """The ``top`` legal actions (``mask``) with the highest ``scores``, best first, ties in action order (as
     ``numpy.argsort(-scores, kind="stable")[:top]``), into ``cand`` and their scores into ``marg``; returns how

@@ -9,15 +9,17 @@ compiled heuristic's scores (``sim.galileos_truth.lookahead.heuristic_scores``);
 the heuristic's scratch slot with everything the seat cannot know re-sampled from the iteration's stream (keyed by
 game, seat, decision and iteration), a walk down the tree (UCT with availability counts, one expansion), a rollout
 of ``horizon`` turns with the seat's rollout plan at every seat, and a reward per seat; rewards backed up at the end
-of each group of ``par`` iterations. The tree lives in ``T`` (``sim.core.ismcts.search_tables``), preallocated once
-per batch: nothing is allocated and nothing returns to Python.
+of each group of ``par`` iterations. The search stops as soon as the most visited root child leads the others by
+more than the iterations left (the root plays the most visited, so the choice is that of every iteration). The tree
+lives in ``T`` (``sim.core.ismcts.search_tables``), preallocated once per batch: nothing is allocated and nothing
+returns to Python.
 """
 
 import numpy as np
 from numba import njit
 
 from sim.core.ismcts import (A_CAP, A_C, A_DEPTH, A_GAP, A_HORIZON, A_ITERS, A_PAR, A_PRIOR, A_SCALE, A_TOP, A_VP,
-                             A_WIDEN, best_root, is_searched, iteration_key, reward_of, rotated_legal, seed_root,
+                             A_WIDEN, best_root, decided, is_searched, iteration_key, reward_of, rotated_legal, seed_root,
                              select_node, select_root, top_candidates, top_two_gap, tree_clear)
 from sim.core.lookahead import pick_best_one
 from sim.core.lookahead import copy_game, weighted_value
@@ -162,6 +164,8 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
             over = D.game[0, OVER] != 0
             for q in range(P):
                 rew[j, q] = reward_of(vals, vps, q, over, scale)
+            if decided(nn, nfirst, nnext, iters - it0 - j - 1):
+                return best_root(nn, nw, nact, nfirst, nnext, cand[0])  # the rest cannot change the choice
         for j in range(m):
             for i in range(plen[j]):
                 nw[pnode[j, i]] += rew[j, pmover[j, i]]
