@@ -108,13 +108,16 @@ class ISMCTS(Strategy):
         if not self.kinds:
             return None
         mod = game.compiled_module()
-        known = dict(mod.KINDS) if mod is not None else {}
+        return self._codes(dict(mod.KINDS) if mod is not None else {}, game.name)
+
+    def _codes(self, known: dict, game_name: str) -> frozenset:
+        """The codes of ``kinds`` among the engine's decision kinds ``known`` (``{name: code}``), or ConfigError."""
         for k in self.kinds:
             if k not in known:
                 from sim.core.errors import ConfigError
 
                 raise ConfigError(f"strategy 'ismcts': kinds={'+'.join(self.kinds)!r}: {k!r} is not a decision kind "
-                                  f"of {game.name}: allowed {', '.join(known) or 'none'} (joined by +)")
+                                  f"of {game_name}: allowed {', '.join(known) or 'none'} (joined by +)")
         return frozenset(known[k] for k in self.kinds)
 
     def searched(self, view: View, legal_mask: np.ndarray, margins: list | None) -> np.ndarray:
@@ -204,7 +207,7 @@ class ISMCTS(Strategy):
 
     #: the methods whose choices the compiled search reproduces (a subclass overriding one keeps the Python path)
     _COMPILED_AS = ("act", "root_actions", "root_candidates", "seed_root", "policy_actions", "rewards", "searched",
-                    "kind_codes")
+                    "kind_codes", "_codes")
 
     def compiled_search(self, game):
         """The :class:`sim.core.ismcts.SearchSpec` of this search for ``game``'s play kernel (the same choices as
@@ -403,6 +406,10 @@ def _register_games() -> None:
             super().__init__(**args)
             self.heuristic = GTHeuristic()
             self.policy = self.heuristic.plan
+            if self.kinds:  # refused when the id is read, before any game is played
+                from sim.galileos_truth.play import KINDS
+
+                self._codes(KINDS, "galileos-truth")
 
     class UMISMCTS(ISMCTS):
         """ISMCTS for Unconscious Mind: the heuristic's weights, the publisher plan in rollouts."""
@@ -416,6 +423,10 @@ def _register_games() -> None:
 
                 raise ConfigError(f"ismcts policy {pol!r}: allowed random, {', '.join(PLANS)}")
             self.policy = RandomStrategy() if pol == "random" else _plan(pol, PLANS[pol])()
+            if self.kinds:  # refused when the id is read, before any game is played
+                from sim.unconscious_mind.play import KINDS
+
+                self._codes(KINDS, "unconscious-mind")
 
     register_strategy("ismcts", GTISMCTS, games=GT, args=ARGS,
                       doc="Information-set MCTS: UCT over redeterminisations, general-plan rollouts, heuristic rewards.")
