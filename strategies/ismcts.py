@@ -78,7 +78,7 @@ class ISMCTS(Strategy):
     policy: Strategy | None = None
     #: the arguments' defaults (a game's subclass may choose its own; the registry shows them)
     defaults: dict = {"iters": 64, "ms": 0.0, "c": 0.7, "horizon": 2, "scale": 5.0, "top": 3, "prior": 0.0,
-                      "widen": 0.0, "depth": 64, "par": 1, "kinds": "", "gap": 0.0}
+                      "widen": 0.0, "depth": 64, "par": 1, "kinds": "", "gap": 0.0, "sub": 0}
 
     def __init__(self, **args):
         super().__init__(**args)
@@ -95,6 +95,7 @@ class ISMCTS(Strategy):
         self.par = int(args.get("par", d["par"]))
         self.kinds = tuple(k for k in str(args.get("kinds", d["kinds"])).split("+") if k)
         self.gap = float(args.get("gap", d["gap"]))
+        self.sub = int(args.get("sub", d["sub"]))
         self.heuristic = Heuristic()
 
     def kind_codes(self, game) -> frozenset | None:
@@ -120,22 +121,25 @@ class ISMCTS(Strategy):
                                   f"of {game_name}: allowed {', '.join(known) or 'none'} (joined by +)")
         return frozenset(known[k] for k in self.kinds)
 
-    def searched(self, view: View, legal_mask: np.ndarray, margins: list | None) -> np.ndarray:
-        """``bool[n]``: the deciding games whose decision is searched: more than one legal action, a decision kind
-        in ``kinds`` (all when not given) and, with ``gap`` > 0 and heuristic ``margins`` (per game the scores of
-        its legal actions), the heuristic's best two within ``gap`` of each other; the heuristic decides the others
-        (:meth:`act`)."""
-        out = legal_mask.sum(axis=1) > 1
+    def budgets(self, view: View, legal_mask: np.ndarray, margins: list | None) -> np.ndarray:
+        """``int64[n]``: the iterations each deciding game's decision is searched with, 0 where the heuristic decides
+        (:meth:`act`): 0 with one legal action; ``iters`` for a decision kind in ``kinds`` (every kind when not
+        given), ``sub`` for another; 0 when, with ``gap`` > 0 and heuristic ``margins`` (per game the scores of its
+        legal actions), the heuristic's best two are ``gap`` or more apart."""
+        many = legal_mask.sum(axis=1) > 1
+        out = np.where(many, self.iters, 0).astype(np.int64)
         codes = self.kind_codes(view.game)
         if codes is not None:
             from sim.core.ismcts import pending_kinds
 
-            out &= np.isin(pending_kinds(view.game, view.state, view.idx), list(codes))
+            inside = np.isin(pending_kinds(view.game, view.state, view.idx), list(codes))
+            out[many & ~inside] = self.sub
         if self.gap > 0 and margins is not None:
             for r, m in enumerate(margins):
                 if out[r] and m.size > 1:
                     top2 = np.sort(m)[-2:]
-                    out[r] = top2[1] - top2[0] < self.gap
+                    if top2[1] - top2[0] >= self.gap:
+                        out[r] = 0
         return out
 
     def root_actions(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG, todo: np.ndarray) -> list:
@@ -206,7 +210,7 @@ class ISMCTS(Strategy):
         return soft
 
     #: the methods whose choices the compiled search reproduces (a subclass overriding one keeps the Python path)
-    _COMPILED_AS = ("act", "root_actions", "root_candidates", "seed_root", "policy_actions", "rewards", "searched",
+    _COMPILED_AS = ("act", "root_actions", "root_candidates", "seed_root", "policy_actions", "rewards", "budgets",
                     "kind_codes", "_codes")
 
     def compiled_search(self, game):
@@ -230,7 +234,7 @@ class ISMCTS(Strategy):
             return None
         args = {"iters": self.iters, "top": self.top, "horizon": self.horizon, "c": self.c, "scale": self.scale,
                 "prior": self.prior, "depth": self.depth, "par": self.par, "widen": self.widen,
-                "kinds": self.kind_codes(game), "gap": self.gap}
+                "kinds": self.kind_codes(game), "gap": self.gap, "sub": self.sub}
         return SearchSpec(heur, policy, args)
 
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
@@ -249,7 +253,8 @@ class ISMCTS(Strategy):
                 for a, b in zip(starts, ends):
                     scored[int(rows[a])], legal_acts[int(rows[a])] = score[a:b], acts[a:b]
                 pick = pick_best(score, rows, acts, starts, n, u)
-            search = self.searched(view, legal_mask, scored)
+            budget = self.budgets(view, legal_mask, scored)
+            search = budget > 0
             heur = np.flatnonzero(~single & ~search)
             if heur.size:
                 if self.top > 0:
@@ -267,11 +272,13 @@ class ISMCTS(Strategy):
                     cands.append((legal_acts[r][order], scored[r][order]))
             else:
                 cands = self.root_candidates(view, legal_mask, rng, todo)
+            budget = budget[todo]
         else:
             todo = np.flatnonzero(~single)
             if todo.size == 0:
                 return out
             cands = self.root_candidates(view, legal_mask, rng, todo)
+            budget = np.full(todo.size, self.iters, np.int64)
         roots = [_Node() for _ in todo]
         seat = np.full(todo.size, view.seat)
         allowed = [acts for acts, _ in cands]
@@ -279,12 +286,13 @@ class ISMCTS(Strategy):
             self.seed_root(root, acts, margins)
         t0 = time.perf_counter()
         par = max(1, self.par)
-        for it0 in range(0, self.iters, par):
+        for it0 in range(0, int(budget.max()), par):
             if self.ms > 0 and it0 > 0 and (time.perf_counter() - t0) * 1000 > self.ms:
                 break
-            m = min(par, self.iters - it0)  # iterations of this group, each a copy of every searched game
-            g_of = np.repeat(np.arange(todo.size), m)  # copy c = k * m + j: game k, iteration it0 + j
-            streams = iteration_streams(base[todo][g_of], it0 + np.tile(np.arange(m), todo.size))
+            m = np.clip(budget - it0, 0, par)  # iterations of this group per searched game (a copy each)
+            g_of = np.repeat(np.arange(todo.size), m)  # copies of game k: iterations it0 .. it0 + m[k] - 1, in order
+            j_of = np.arange(g_of.size) - np.repeat(np.cumsum(m) - m, m)
+            streams = iteration_streams(base[todo][g_of], it0 + j_of)
             nc = g_of.size
             sub = state.take(view.idx[todo][g_of], fresh_logs=True)
             game.redeterminize(sub, seat[g_of], streams)
@@ -380,10 +388,11 @@ ARGS = {
                  "the root candidates)", 1, 64),
     "par": Arg(int, 1, "iterations run together as one batch (virtual loss: a visit counts from selection, "
                "its reward from the group's end); 1 = sequential UCT", 1, 4096),
-    "kinds": Arg(str, "", "decision kinds searched, the engine's names joined by + (P_MAIN+P_SEC); the others are "
-                 "decided by the heuristic (empty = every kind)"),
+    "kinds": Arg(str, "", "decision kinds searched with iters iterations, the engine's names joined by + "
+                 "(P_MAIN+P_SEC); the others get sub iterations (empty = every kind)"),
     "gap": Arg(float, 0.0, "search only when the heuristic's best two actions score within this of each other (VP-like "
                "margin units), else play the heuristic's choice (0 = always search; needs top > 0)", 0, 100000),
+    "sub": Arg(int, 0, "iterations at decisions of a kind not in kinds (0 = the heuristic decides them)", 0, 100000),
     "widen": Arg(float, 0.0, "below the root: the rollout policy's action first, another child only once the "
                  "node has widen x children visits (progressive widening; 0 = every legal action, random order)",
                  0, 100000),

@@ -33,8 +33,8 @@ from .rng import GOLDEN, mix64
 _ONE = np.uint64(1)
 
 #: columns of the per-seat argument table ``prm`` (``float64[P, N_ARGS]``) of :func:`search_tables`
-A_ITERS, A_TOP, A_HORIZON, A_C, A_SCALE, A_PRIOR, A_DEPTH, A_PAR, A_WIDEN, A_CAP, A_VP, A_GAP, A_ALLK = range(13)
-N_ARGS = 13
+A_ITERS, A_TOP, A_HORIZON, A_C, A_SCALE, A_PRIOR, A_DEPTH, A_PAR, A_WIDEN, A_CAP, A_VP, A_GAP, A_ALLK, A_SUB = range(14)
+N_ARGS = 14
 #: plies per seat and turn a rollout may take (``strategies.search.continue_for``'s ``cap`` as ISMCTS calls it)
 ROLLOUT_CAP = 48
 
@@ -373,8 +373,9 @@ class SearchSpec:
             prior) and whose weights value an unfinished rollout.
         policy: the resolved :class:`strategies.plans.Plan` every seat plays in rollouts (the empty plan:
             uniform random, as a Python search without a policy).
-        args: the search's arguments ``iters, top, horizon, c, scale, prior, depth, par, widen, gap`` and ``kinds``
-            (the decision kind codes it searches; None: every kind).
+        args: the search's arguments ``iters, top, horizon, c, scale, prior, depth, par, widen, gap, sub`` and
+            ``kinds`` (the decision kind codes it searches with ``iters`` iterations, the others with ``sub``; None:
+            every kind).
     """
 
     heuristic: object
@@ -438,10 +439,12 @@ def search_tables(game, strategies, specs: list | None = None):
         prm[p, A_CAP] = a["horizon"] * max(P, 1) * ROLLOUT_CAP
         prm[p, A_VP] = vfeat.index("vp")
         prm[p, A_GAP] = a["gap"]
+        prm[p, A_SUB] = a["sub"]
         prm[p, A_ALLK] = a["kinds"] is None
         kmask[p] = True if a["kinds"] is None else np.isin(np.arange(nk), list(a["kinds"]))
-        nodes = max(nodes, 2 + min(int(a["top"]), A) + int(a["iters"]))
-        group = max(group, min(max(1, int(a["par"])), int(a["iters"])))
+        most = max(int(a["iters"]), int(a["sub"]))
+        nodes = max(nodes, 2 + min(int(a["top"]), A) + most)
+        group = max(group, min(max(1, int(a["par"])), most))
         depth = max(depth, int(a["depth"]))
     tables = compile_plans([sp.policy if sp is not None else Plan("none") for sp in specs], mod.KINDS, mod.FEATURES,
                            A, scores=mod.SCORES)

@@ -18,8 +18,8 @@ returns to Python.
 import numpy as np
 from numba import njit
 
-from sim.core.ismcts import (A_CAP, A_C, A_DEPTH, A_GAP, A_HORIZON, A_ITERS, A_PAR, A_PRIOR, A_SCALE, A_TOP, A_VP,
-                             A_WIDEN, best_root, decided, is_searched, iteration_key, reward_of, rotated_legal, seed_root,
+from sim.core.ismcts import (A_CAP, A_C, A_DEPTH, A_GAP, A_HORIZON, A_ITERS, A_PAR, A_PRIOR, A_SCALE, A_SUB, A_TOP,
+                             A_VP, A_WIDEN, best_root, decided, is_searched, iteration_key, reward_of, rotated_legal, seed_root,
                              select_node, select_root, top_candidates, top_two_gap, tree_clear)
 from sim.core.lookahead import pick_best_one
 from sim.core.lookahead import copy_game, weighted_value
@@ -64,8 +64,9 @@ def rollout(D, C, PR, t0, horizon, cap, rules, conds, acts, r0, r1, mask, fv, sc
 def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
     """The ISMCTS action of seat ``p`` in game ``g`` with legal actions ``mask`` (``bool[A]``), drawing from the
     decision stream ``key``/``ctr`` (``uint64[1]``, counter at 0): its first draw keys the iterations, the next
-    ones are the heuristic's (root candidates). A decision the seat does not search (its kind not in ``kinds``, or
-    the heuristic's best two scores ``gap`` or more apart) gets the heuristic's choice on those draws. ``H`` from :func:`sim.core.lookahead.heuristic_tables` (its scratch
+    ones are the heuristic's (root candidates). A decision of a kind not in ``kinds`` is searched with ``sub``
+    iterations; one with no iterations (``sub=0``), or whose heuristic's best two scores are ``gap`` or more apart,
+    gets the heuristic's choice on those draws. ``H`` from :func:`sim.core.lookahead.heuristic_tables` (its scratch
     game slot holds the iteration's copy; seat ``p``'s rows: the search's heuristic), ``T`` from
     :func:`sim.core.ismcts.search_tables`. The only legal action without a search; -1 when nothing is legal."""
     (prm, kmask, prules, pconds, pacts, pseat, nn, nw, nav, nact, nfirst, nnext, cnt, pnode, pmover, plen, rew,
@@ -85,7 +86,6 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
             only = a
     if nl <= 1:
         return only
-    iters = np.int64(prm[p, A_ITERS])
     top = np.int64(prm[p, A_TOP])
     horizon = np.int64(prm[p, A_HORIZON])
     c = prm[p, A_C]
@@ -100,10 +100,10 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
     r1 = pseat[p + 1]
     P = vals.shape[0]
     base = draw_u64(key, ctr, z)  # one draw per decision keys every iteration
-    searched = is_searched(kmask, prm, p, pending(S, g))
-    if top > 0 or not searched:
+    iters = np.int64(prm[p, A_ITERS] if is_searched(kmask, prm, p, pending(S, g)) else prm[p, A_SUB])
+    if top > 0 or iters == 0:
         u = heuristic_scores(S, C, PR, g, p, mask, key, ctr, H)
-        if not searched or (prm[p, A_GAP] > 0 and top > 0 and top_two_gap(scores, mask) >= prm[p, A_GAP]):
+        if iters == 0 or (prm[p, A_GAP] > 0 and top > 0 and top_two_gap(scores, mask) >= prm[p, A_GAP]):
             return pick_best_one(scores, mask, u)  # left to the heuristic: its choice
         k = top_candidates(scores, mask, top, cand, marg)
     else:
