@@ -51,7 +51,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_print_versi
 
 
 class Seating(str, Enum):
-    """``--seating``: how strategies take the seats (sim.seating)."""
+    """``--seating``: how strategies take the seats (meeplelab.play.seating)."""
 
     rotate = "rotate"
     random = "random"
@@ -84,7 +84,7 @@ def user_errors(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
-        from sim.core.errors import UserError, environment_message, os_error_of
+        from meeplelab.sim.core.errors import UserError, environment_message, os_error_of
 
         try:
             _probe_writable(kw.get("out"))
@@ -108,7 +108,7 @@ def _probe_writable(out: Optional[Path]) -> None:
     import os
     import tempfile
 
-    from sim.core.errors import is_environment_error
+    from meeplelab.sim.core.errors import is_environment_error
 
     if out is None:
         return
@@ -146,7 +146,7 @@ def _bad_option_value(e: Exception) -> Optional[str]:
     says only 'Input should be a valid integer'); None for other usage errors."""
     from pydantic import ValidationError
 
-    from sim.core.errors import allowed_by
+    from meeplelab.sim.core.errors import allowed_by
 
     cause = e.__cause__
     if not isinstance(e, typer.BadParameter) or not isinstance(cause, ValidationError) or not cause.errors():
@@ -163,14 +163,14 @@ def _bad_option_value(e: Exception) -> Optional[str]:
 
 def _strategies(s: Optional[str]) -> Optional[tuple[str, ...]]:
     """``--strategies`` as ids: ``heuristic:vp=1,coins=0.3,random`` -> two ids (see split_strategies)."""
-    from sim.config import split_strategies
+    from meeplelab.play.config import split_strategies
 
     return None if s is None else split_strategies(s)
 
 
 def _interrupted(e: KeyboardInterrupt, what: str) -> None:
     """One line on stderr, then exit 130 (Ctrl-C) or 143 (SIGTERM)."""
-    from sim.runner import interrupt_exit_code
+    from meeplelab.play.runner import interrupt_exit_code
 
     typer.echo(f"interrupted: {what}", err=True)
     raise typer.Exit(interrupt_exit_code(e))
@@ -202,10 +202,10 @@ def simulate(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml)."""
-    from sim.config import RunConfig, load_toml
-    from sim.core.params import parse_set_options
-    from sim.runner import simulate as run
-    from sim.runner import terminate_as_interrupt
+    from meeplelab.play.config import RunConfig, load_toml
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import simulate as run
+    from meeplelab.play.runner import terminate_as_interrupt
 
     if config is None and resume and game is None and out is not None and (out / "run.toml").is_file():
         config = out / "run.toml"  # --resume alone: the run's own config
@@ -236,11 +236,11 @@ def simulate(
     if "out" not in base:
         _fail("--out is required: the run folder to write")
     cfg = RunConfig.from_dict(base)
-    from sim.plan import resolve
+    from meeplelab.play.plan import resolve
 
     resolve(cfg).game  # bad input (content files too) is reported in one line before anything else is said
     if not _kernels_cached(cfg.game):
-        from sim.jitcache import compile_notice, say_compiling
+        from meeplelab.sim.jitcache import compile_notice, say_compiling
 
         say_compiling(compile_notice(_kernel_cache_dir(cfg.game), f"{cfg.game} rule kernels"))
     try:
@@ -261,7 +261,7 @@ def _kernels_cached(game: str) -> bool:
     compile that was killed part-way, or stale cache files of an older source, count as not cached."""
     import importlib
 
-    from sim.registry import get_game_class
+    from meeplelab.sim.registry import get_game_class
 
     try:
         cls = get_game_class(game)
@@ -292,7 +292,7 @@ def _kernel_cache_dir(game: str) -> str | None:
     """The folder numba caches the game's rule kernels in (the fallback folder of a read-only install)."""
     import importlib
 
-    from sim.registry import get_game_class
+    from meeplelab.sim.registry import get_game_class
 
     try:
         mod = sys.modules[get_game_class(game)._apply.__module__]
@@ -313,20 +313,20 @@ def report(
     out: Optional[Path] = typer.Option(None, "--out", help="Report folder (default RUN/report)."),
 ) -> None:
     """Write a balance report (HTML and Markdown with charts) for one or more run folders or a tournament."""
-    from analysis.report import build_report
+    from meeplelab.analysis.report import build_report
 
-    from analysis.load import load_runs
-    from analysis.metrics import games_needed_summary
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.metrics import games_needed_summary
 
     if len(runs) == 1 and (runs[0] / "tournament.json").is_file():
-        from analysis.tournament_report import build_tournament_report
+        from meeplelab.analysis.tournament_report import build_tournament_report
 
         typer.echo(f"wrote {build_tournament_report(runs[0], out)}")
         return
     dest = out if out is not None else runs[0] / "report"
     if len(runs) == 1 and (runs[0] / "experiment.json").is_file():  # an experiment folder: its own report
-        from analysis.experiment import experiment_sections
-        from sim.experiment import read_experiment
+        from meeplelab.analysis.experiment import experiment_sections
+        from meeplelab.play.experiment import read_experiment
 
         meta = read_experiment(runs[0])
         page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest, sections=experiment_sections(runs[0]))
@@ -337,7 +337,7 @@ def report(
     for name, notes in loaded.notes.items():  # files and manifest disagree: said, and left out
         for note in notes:
             typer.echo(f"warning: run {name}: {note}", err=True)
-    from analysis.versions import pooled_sentence, version_line, versions
+    from meeplelab.analysis.versions import pooled_sentence, version_line, versions
 
     vs = versions(loaded)
     typer.echo(f"wrote {page}")
@@ -351,7 +351,7 @@ def report(
     need = games_needed_summary(loaded.games)
     typer.echo(f"games needed: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} point; "
                f"{need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd {need['vp_sd']:.1f})")
-    from analysis.report import _observed_need
+    from meeplelab.analysis.report import _observed_need
 
     observed = _observed_need(load_runs(runs, check=False)).strip()
     if observed:
@@ -381,14 +381,14 @@ def sweep(
                                    help="Replace the sweep in --out (its variant folders and report are deleted)."),
 ) -> None:
     """Run parameter variants on common seeds and chart each metric against the parameter."""
-    from analysis.report import build_report
-    from analysis.sweep import sweep_sections
-    from sim.config import RunConfig
-    from sim.core.params import parse_set_options
-    from sim.runner import terminate_as_interrupt
-    from sim.sweep import parse_vary, read_sweep, run_sweep
+    from meeplelab.analysis.report import build_report
+    from meeplelab.analysis.sweep import sweep_sections
+    from meeplelab.play.config import RunConfig
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import terminate_as_interrupt
+    from meeplelab.play.sweep import parse_vary, read_sweep, run_sweep
 
-    from sim.core.errors import ConfigError
+    from meeplelab.sim.core.errors import ConfigError
 
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or ("random",), games=games,
                      seed=seed, batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
@@ -443,12 +443,12 @@ def experiment(
 ) -> None:
     """Effects by intervention: a control and its variants on common seeds in every seat order, reported as
     paired differences against the control (with the unpaired interval beside them)."""
-    from analysis.experiment import experiment_sections
-    from analysis.report import build_report
-    from sim.config import RunConfig
-    from sim.core.params import parse_set_options
-    from sim.experiment import plan_experiment, run_experiment
-    from sim.runner import terminate_as_interrupt
+    from meeplelab.analysis.experiment import experiment_sections
+    from meeplelab.analysis.report import build_report
+    from meeplelab.play.config import RunConfig
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.experiment import plan_experiment, run_experiment
+    from meeplelab.play.runner import terminate_as_interrupt
 
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
                      batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=parse_set_options(set_),
@@ -492,10 +492,10 @@ def tournament(
     """Every seat arrangement (lineup) of the strategies on common seeds: win rate against the fair share,
     head-to-head, ratings, seat effect and the metagame (report in --out/report).
     """
-    from analysis.tournament import TERMINAL_COLUMNS, format_terminal
-    from sim.core.params import parse_set_options
-    from sim.runner import terminate_as_interrupt
-    from sim.tournament import run_tournament
+    from meeplelab.analysis.tournament import TERMINAL_COLUMNS, format_terminal
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import terminate_as_interrupt
+    from meeplelab.studies.tournament import run_tournament
 
     ids = list(_strategies(strategies) or ())
     n = players if players is not None else len(ids)
@@ -514,10 +514,10 @@ def tournament(
     typer.echo(format_terminal(s.select(TERMINAL_COLUMNS)))
     typer.echo("(games: games a strategy sat in; seat_results: its seats' outcomes; win_rate: share of its "
                "seat-results won, 95% Wilson interval win_low..win_high; x_fair: win_rate / fair)")
-    from analysis.load import load_runs
-    from analysis.report import _observed_need
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.report import _observed_need
 
-    from analysis.tournament import given_ids
+    from meeplelab.analysis.tournament import given_ids
 
     lineup_runs = load_runs(sorted(p for p in out.glob("lineup-*") if p.is_dir()), check=False)
     observed = _observed_need(lineup_runs).strip()
@@ -527,7 +527,7 @@ def tournament(
         typer.echo(observed)
     typer.echo(f"\nwrote {out / 'summary.parquet'}, seats.parquet, pairwise.parquet and lineups.parquet")
     if report:
-        from analysis.tournament_report import build_tournament_report
+        from meeplelab.analysis.tournament_report import build_tournament_report
 
         typer.echo(f"report {build_tournament_report(out)}")
 
@@ -553,10 +553,10 @@ def tune(
     """Search a strategy's arguments with Optuna on common seeds in all seat orders; write a preset
     (--strategies heuristic:preset=OUT/preset.toml) and evaluate it on fresh seeds against the field and
     the untuned strategy."""
-    from sim.core.params import parse_set_options
-    from sim.runner import terminate_as_interrupt
-    from sim.tune import summary_lines
-    from sim.tune import tune as run_tune
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import terminate_as_interrupt
+    from meeplelab.studies.tune import summary_lines
+    from meeplelab.studies.tune import tune as run_tune
 
     if players < 2:
         _fail(f"--players {players}: tuning needs at least 2 seats")
@@ -586,7 +586,7 @@ def replay(
     game_id: int = typer.Option(..., "--game-id", help="Game index within the run."),
 ) -> None:
     """Print one logged game turn by turn, in words a player recognises."""
-    from analysis.replay import replay_text
+    from meeplelab.analysis.replay import replay_text
 
     for line in replay_text(run, game_id):
         typer.echo(line)
@@ -610,8 +610,8 @@ def export(
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an earlier export in --out."),
 ) -> None:
     """Write a run's games, turns and events tables as CSV, JSON or Parquet files (only the parts its manifest lists)."""
-    from analysis.export import export_run
-    from sim.runfolder import TABLES
+    from meeplelab.analysis.export import export_run
+    from meeplelab.play.runfolder import TABLES
 
     dest = out if out is not None else run / f"export-{fmt.value}"
     for path in export_run(run, dest, fmt.value, tables=tuple(table) if table else TABLES, overwrite=overwrite):
@@ -632,9 +632,9 @@ def bench(
 ) -> None:
     """Measure games/s, batch and n_jobs scaling, peak memory, Parquet bytes per game, a profile and the
     sweep at scale; stores rows in results.json beside --out and renders the Markdown from all of them."""
-    from benchmarks.bench import PARTS
-    from benchmarks.bench import main as bench_main
-    from sim.core.errors import ConfigError
+    from meeplelab.benchmarks.bench import PARTS
+    from meeplelab.benchmarks.bench import main as bench_main
+    from meeplelab.sim.core.errors import ConfigError
 
     bad = [x for x in only.split(",") if x and x not in PARTS]
     if bad:
@@ -651,7 +651,7 @@ def bench(
 @app.command("games")
 def games_cmd() -> None:
     """List the games."""
-    from sim.registry import available_games, get_game_class
+    from meeplelab.sim.registry import available_games, get_game_class
 
     for name in available_games():
         try:
@@ -665,8 +665,8 @@ def games_cmd() -> None:
 @user_errors
 def strategies_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
     """List the strategies for a game, with their arguments."""
-    from sim.registry import get_game_class
-    from strategies.registry import strategies_for
+    from meeplelab.sim.registry import get_game_class
+    from meeplelab.strategies.registry import strategies_for
 
     get_game_class(game)
     for s in strategies_for(game):
@@ -693,9 +693,9 @@ def robustness(
     """Which balance conclusions survive the assumed rule numbers: Morris screening then Sobol indices over
     the plausible ranges (sim/<game>/data/plausible.toml), scripted strategies in rotated seats on common
     seeds; a verdict per conclusion in out/report/robustness.html and .md."""
-    from sim.core.errors import ConfigError
-    from sim.robustness import run_robustness
-    from sim.runner import terminate_as_interrupt
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.studies.robustness import run_robustness
+    from meeplelab.play.runner import terminate_as_interrupt
 
     if budget < 1:
         raise ConfigError(f"--budget {budget}: must be a number of games >= 1")
@@ -743,10 +743,10 @@ def balance(
 ) -> None:
     """Search rule numbers for designer targets on common seeds (Optuna), re-check the best on fresh seeds,
     and propose a parameter set as a --set line and proposal.toml (simulate --config accepts it)."""
-    from sim.balance import run_balance
-    from sim.core.errors import ConfigError
-    from sim.core.params import parse_set_options
-    from sim.runner import terminate_as_interrupt
+    from meeplelab.studies.balance import run_balance
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.runner import terminate_as_interrupt
 
     if recheck < 1:
         raise ConfigError(f"--recheck {recheck}: must be >= 1")
@@ -776,8 +776,8 @@ def balance(
 def params_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
     """List every rule parameter of a game: default, unit, source or assumption ID, and for assumptions the
     plausible range and its reason (sim/<game>/data/plausible.toml)."""
-    from sim.core.params import describe
-    from sim.registry import get_game_class
+    from meeplelab.sim.core.params import describe
+    from meeplelab.sim.registry import get_game_class
 
     cls = get_game_class(game)
     ranges = _plausible_or_none(cls)
@@ -790,8 +790,8 @@ def params_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
 
 def _plausible_or_none(cls) -> dict:
     """The game's plausible ranges (``sim/plausible.py``), or {} for a game without a plausible.toml."""
-    from sim.core.errors import ConfigError
-    from sim.plausible import load_plausible, plausible_path
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.sim.plausible import load_plausible, plausible_path
 
     if not plausible_path(cls).is_file():
         return {}
@@ -819,7 +819,7 @@ def main() -> None:
     except RuntimeError as e:
         if "no locator available" not in str(e):
             raise
-        from sim.jitcache import no_cache_message  # numba could not cache a kernel anywhere
+        from meeplelab.sim.jitcache import no_cache_message  # numba could not cache a kernel anywhere
 
         typer.echo(f"error: {no_cache_message()}", err=True)
         sys.exit(2)

@@ -1,7 +1,7 @@
 """Game-arc metrics: is a game long, tense, decided early, won from behind? (issue 30 item 1)
 
 Every function takes polars tables (a run's ``turns`` and ``games``, lazy or not, with or without
-the ``run`` column :mod:`analysis.load` adds) and returns a polars DataFrame. Summaries are per
+the ``run`` column :mod:`meeplelab.analysis.load` adds) and returns a polars DataFrame. Summaries are per
 player count (``players``) with ``n`` (the sample: games, or seat-games for per-seat measures), the
 estimate ``est`` and its 95% interval ``low``/``high``: Wilson for shares, Student t for means,
 a seeded percentile bootstrap (``scipy.stats.bootstrap``) for medians and quartiles.
@@ -251,11 +251,11 @@ def decision_moves(run, games: int = 20) -> pl.DataFrame:
     """
     from pathlib import Path
 
-    from sim.core.rng import stream_keys, strategy_stream
-    from sim.registry import make_game
-    from sim.runfolder import read_manifest, run_config
-    from strategies.base import StrategyRNG, View
-    from strategies.registry import make_strategy
+    from meeplelab.sim.core.rng import stream_keys, strategy_stream
+    from meeplelab.sim.registry import make_game
+    from meeplelab.play.runfolder import read_manifest, run_config
+    from meeplelab.strategies.base import StrategyRNG, View
+    from meeplelab.strategies.registry import make_strategy
 
     run = Path(run)
     m = read_manifest(run)
@@ -633,7 +633,7 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
 
 
 def arc_sections(runs) -> list:
-    """``[arc_section(runs)]``, for :func:`analysis.report.build_sections`."""
+    """``[arc_section(runs)]``, for :func:`meeplelab.analysis.report.build_sections`."""
     return [arc_section(runs)]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim import runfolder as rf
+from meeplelab.play import runfolder as rf
 
 from .markdown import row, to_html
 

@@ -1,7 +1,7 @@
 """Named balance conclusions as small functions of a panel games table, and the studies that hold them.
 
 A :class:`Conclusion` turns the games table of one rule variant (one design point, see
-:func:`sim.panels.play_lineups`) into a quantity ``q`` with its standard error. Its *statement*
+:func:`meeplelab.play.panels.play_lineups`) into a quantity ``q`` with its standard error. Its *statement*
 is fixed at the default rules (the baseline): :attr:`Conclusion.frame` reads the baseline table
 (which strategy is on top, which seat is best, the default game length) and the measure is taken
 relative to it at every other point. A conclusion *holds* at a point when
@@ -11,7 +11,7 @@ relative to it at every other point. A conclusion *holds* at a point when
 
 A :class:`Study` is a game's panels plus its conclusions; ``meeplelab robustness`` and
 ``meeplelab balance`` evaluate a study at many rule variants. Studies register with
-:func:`register_study`; the built-in ones are in :mod:`analysis.studies`.
+:func:`register_study`; the built-in ones are in :mod:`meeplelab.analysis.studies`.
 
 Every measure is paired where the design pairs: games of two panels are joined on
 ``(rot, game, seat)`` (the same seat order, seeds and seat), so the standard error is that of the
@@ -27,7 +27,7 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
-from sim.core.errors import ConfigError
+from meeplelab.sim.core.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -64,10 +64,10 @@ class Study:
 
     Attributes:
         game: game id.
-        lineups: every lineup played at each design point (see :func:`sim.panels.panel`).
+        lineups: every lineup played at each design point (see :func:`meeplelab.play.panels.panel`).
         conclusions: the named conclusions.
         default_games: default games per lineup at each design point.
-        plausible: the plausible ranges as a dict (see :func:`sim.plausible.load_plausible`) instead of the
+        plausible: the plausible ranges as a dict (see :func:`meeplelab.sim.plausible.load_plausible`) instead of the
             game's ``plausible.toml`` (test games).
     """
 
@@ -98,8 +98,8 @@ def study_for(game: str) -> Study:
     Raises:
         ConfigError: no study for that game (the allowed ids are named).
     """
-    import analysis.studies  # noqa: F401  built-in studies
-    from sim.registry import get_game_class
+    import meeplelab.analysis.studies  # noqa: F401  built-in studies
+    from meeplelab.sim.registry import get_game_class
 
     get_game_class(game)  # an unknown game is named as such (and plugins registering studies are loaded)
     if game not in _STUDIES:
@@ -113,9 +113,9 @@ def mean_se(x: np.ndarray, shares: float | None = None) -> tuple[float, float, i
 
     ``shares``: ``x`` are win-share quantities times ``shares`` (a paired difference of win shares in
     points: ``shares=100``); the se is then Agresti-Min's (half a pseudo-pair each way at
-    ``+-shares``, :func:`analysis.stats.paired_shares`), so a quantity that is 0 in every game (no
+    ``+-shares``, :func:`meeplelab.analysis.stats.paired_shares`), so a quantity that is 0 in every game (no
     discordant game) still has a real interval. Otherwise the sd is floored at the rounding sd of the
-    values' recorded resolution (:func:`analysis.stats.sd_floor`)."""
+    values' recorded resolution (:func:`meeplelab.analysis.stats.sd_floor`)."""
     from .stats import resolution, sd_floor
 
     x = np.asarray(x, float)

@@ -3,13 +3,13 @@
 **Dominant** (balance verdict, tournament answer, everywhere the word is used): a strategy is
 *dominant in a field* when it beats every other strategy of that field head to head, each of those
 head-to-head comparisons resolved: its edge is above even and its p-value, Holm-adjusted over the
-report's family of comparisons (:func:`analysis.stats.holm`), is below 0.05. The strategy with the
+report's family of comparisons (:func:`meeplelab.analysis.stats.holm`), is below 0.05. The strategy with the
 highest win rate that is not dominant is only *leading*. A game-theoretic "strictly dominated"
-strategy (:func:`analysis.metagame.dominated`) is a different claim, always written "strictly dominated".
+strategy (:func:`meeplelab.analysis.metagame.dominated`) is a different claim, always written "strictly dominated".
 
-:func:`judge` decides it; both the balance verdict (:func:`analysis.verdict.strategy_flags`, head to
+:func:`judge` decides it; both the balance verdict (:func:`meeplelab.analysis.verdict.strategy_flags`, head to
 head = paired win-share difference over the games where both sit) and the tournament report
-(:func:`analysis.tournament_report.dominance_answer`, head to head = share of common-seed games in which
+(:func:`meeplelab.analysis.tournament_report.dominance_answer`, head to head = share of common-seed games in which
 the row's best seat finishes ahead) call it with their own head-to-head table.
 
 A conclusion holds among the strategies that were played, and only there: :func:`field_words` names

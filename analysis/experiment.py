@@ -1,6 +1,6 @@
 """Experiment analysis: paired differences of every arm against the named control.
 
-Arms of an experiment (:mod:`sim.experiment`) share the seed and the seat orders, so game ``i`` of
+Arms of an experiment (:mod:`meeplelab.play.experiment`) share the seed and the seat orders, so game ``i`` of
 every arm is the same game seed in the same seat order. The focal player's result in game ``i`` of
 an arm minus its result in game ``i`` of the control is one paired difference; its mean carries a
 95% interval (win shares: Agresti-Min adjusted Wald for matched proportions; VP: Student t with the sd
@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.experiment import read_experiment
+from meeplelab.play.experiment import read_experiment
 
 from . import figures as F
 from .load import Runs, load_runs
@@ -42,10 +42,10 @@ def paired(x: np.ndarray, y: np.ndarray, shares: bool = False) -> dict:
 
     Win shares (``shares``, values in [0, 1]): the paired interval is Agresti-Min's adjusted Wald for
     matched proportions and the unpaired one Newcombe's hybrid score interval
-    (:func:`analysis.stats.paired_shares`, :func:`analysis.stats.newcombe`), both of real width when a
+    (:func:`meeplelab.analysis.stats.paired_shares`, :func:`meeplelab.analysis.stats.newcombe`), both of real width when a
     strategy wins 0 (or all) of its games in both arms. Other values (VP): the paired t interval and
     the unpaired Welch (normal) interval, each sd floored at the rounding sd of whole numbers
-    (:func:`analysis.stats.sd_floor`)."""
+    (:func:`meeplelab.analysis.stats.sd_floor`)."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     d = x - y
     n = d.size
@@ -155,7 +155,7 @@ def effect_line(rank: int, r: dict, control: str, comparisons: int | None = None
     strategy it moves, the difference in percentage points with its paired 95% interval and games,
     and whether it is resolved. With ``comparisons`` (the family size) a row's ``p_holm`` decides and the
     line says "Holm-adjusted over N comparisons"; without, the interval clear of 0 does. With ``field``
-    (:func:`analysis.dominance.field_words` of the arm) the line says which field the effect holds among."""
+    (:func:`meeplelab.analysis.dominance.field_words` of the arm) the line says which field the effect holds among."""
     head = ("Largest effect" if rank == 0 else f"{('Second', 'Third')[rank - 1] if rank <= 2 else f'#{rank + 1}'} "
             "largest effect")
     if comparisons is not None and r.get("p_holm") is not None:

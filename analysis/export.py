@@ -1,5 +1,5 @@
 """``meeplelab export``: a run's tables (games, turns, events) as CSV, JSON or Parquet files for a
-spreadsheet or another tool, read the manifest-aware way (:func:`analysis.load.load_runs`: only the
+spreadsheet or another tool, read the manifest-aware way (:func:`meeplelab.analysis.load.load_runs`: only the
 parts the manifest lists, each checked).
 """
 
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.core.errors import ConfigError, RunFolderError
-from sim.runfolder import TABLES
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.play.runfolder import TABLES
 
 from .load import load_runs
 

@@ -222,7 +222,7 @@ def close(fig: Figure) -> None:
 
 def save(fig: Figure, path: Path) -> Path:
     """Save as PNG (Agg renderer, whatever the backend) and close the figure."""
-    from sim.runfolder import replacing
+    from meeplelab.play.runfolder import replacing
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

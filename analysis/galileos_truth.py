@@ -157,7 +157,7 @@ def paired_vs_never(run_a: Path | str, run_b: Path | str, seat: int) -> pl.DataF
 def paired_pairs(runs: Runs) -> list[tuple[str, str, int]]:
     """Pairs ``(run_a, run_b, seat)`` among ``runs`` with fixed seats that share seed, games and players
     and differ in exactly one seat's strategy, ``run_b``'s being ``never-abjure``. Rotated runs are
-    compared by :mod:`analysis.experiment` (their seat 0 holds a different strategy in each seat order)."""
+    compared by :mod:`meeplelab.analysis.experiment` (their seat 0 holds a different strategy in each seat order)."""
     from .seats import seating_mode
 
     out = []

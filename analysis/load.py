@@ -28,9 +28,9 @@ from typing import Sequence
 import polars as pl
 import pyarrow.parquet as pq
 
-from sim import runfolder as rf
-from sim.core.errors import RunFolderError
-from sim.runfolder import TABLES, read_manifest
+from meeplelab.play import runfolder as rf
+from meeplelab.sim.core.errors import RunFolderError
+from meeplelab.play.runfolder import TABLES, read_manifest
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Game-agnostic metrics over run tables, each with an interval.
 
-Every function takes a :class:`analysis.load.Runs` (or a games LazyFrame) and returns a tidy
+Every function takes a :class:`meeplelab.analysis.load.Runs` (or a games LazyFrame) and returns a tidy
 ``polars.DataFrame`` with ``est``/``low``/``high`` columns (95% by default): Wilson intervals for
 rates, Student-t intervals for means.
 """

@@ -13,13 +13,13 @@ player count run with the same seed), and prints Markdown tables:
 
 Command line (one line per table block; ``--update FILE`` re-runs every block of a Markdown file)::
 
-    python -m analysis.mirror --game galileos-truth --strategy writer --games 2000 --players 2,3,4
-    python -m analysis.mirror --game galileos-truth --strategy writer --games 1000 \\
+    python -m meeplelab.analysis.mirror --game galileos-truth --strategy writer --games 2000 --players 2,3,4
+    python -m meeplelab.analysis.mirror --game galileos-truth --strategy writer --games 1000 \\
         --vary first_player_rule=rotate,first-to-pass,fewest-vp,fixed
-    python -m analysis.mirror --update docs/seat_advantage.md
+    python -m meeplelab.analysis.mirror --update docs/seat_advantage.md
 
 A block in a Markdown file is the text between ``<!-- mirror ARGS -->`` and ``<!-- /mirror -->``;
-``--update`` replaces it with the output of ``python -m analysis.mirror ARGS`` (nothing is written
+``--update`` replaces it with the output of ``python -m meeplelab.analysis.mirror ARGS`` (nothing is written
 unless every block ran). Bad input: one line naming the value and what is allowed, exit code 2.
 """
 
@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.errors import ConfigError, UserError
+from meeplelab.sim.core.errors import ConfigError, UserError
 
 from .stats import games_for_mean_width, games_for_rate_width, mean_t, paired_shares, wilson
 
@@ -68,10 +68,10 @@ def play_mirror(game_id: str, strategy: str, players: int, games: int, seed: int
     Raises ConfigError (ContentError) for an unknown game, strategy, player count, parameter value
     or bad content.
     """
-    from sim.core.params import apply_overrides
-    from sim.play import play_batch
-    from sim.registry import get_game_class, make_game
-    from strategies.registry import make_strategy
+    from meeplelab.sim.core.params import apply_overrides
+    from meeplelab.play.batch import play_batch
+    from meeplelab.sim.registry import get_game_class, make_game
+    from meeplelab.strategies.registry import make_strategy
 
     cls = get_game_class(game_id)
     if not cls.min_players <= players <= cls.max_players:
@@ -164,7 +164,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m analysis.mirror", description=__doc__.split("\n")[0])
+    p = _Parser(prog="python -m meeplelab.analysis.mirror", description=__doc__.split("\n")[0])
     p.add_argument("--game", help="game id (meeplelab games)")
     p.add_argument("--strategy", help="strategy id for every seat, with arguments (meeplelab strategies GAME)")
     p.add_argument("--games", type=int, default=2000, help="games per player count (default 2000)")
@@ -180,8 +180,8 @@ def parser() -> argparse.ArgumentParser:
 
 def render(argv: list[str]) -> str:
     """The Markdown tables for one argument list (raises UserError for bad input)."""
-    from sim.core.params import parse_set_options
-    from sim.registry import make_game
+    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.sim.registry import make_game
 
     a = parser().parse_args(argv)
     if a.update is not None:

@@ -15,12 +15,12 @@ from typing import Iterator
 import numpy as np
 import polars as pl
 
-from sim.config import RunConfig
-from sim.core.errors import RunFolderError
-from sim.core.logs import drain
-from sim.core.rng import stream_keys, strategy_stream
-from sim.registry import make_game
-from sim.runfolder import part_name, part_problem, read_manifest, resume_hint, run_config
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import RunFolderError
+from meeplelab.sim.core.logs import drain
+from meeplelab.sim.core.rng import stream_keys, strategy_stream
+from meeplelab.sim.registry import make_game
+from meeplelab.play.runfolder import part_name, part_problem, read_manifest, resume_hint, run_config
 
 
 def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
@@ -31,8 +31,8 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
             games part holding the game is missing, truncated or corrupt (the part and the repair command
             named): the replay would not be checked against the logged final scores, so nothing is printed.
     """
-    from strategies.base import StrategyRNG, View
-    from strategies.registry import make_strategy
+    from meeplelab.strategies.base import StrategyRNG, View
+    from meeplelab.strategies.registry import make_strategy
 
     run = Path(run)
     m = read_manifest(run)

@@ -2,7 +2,7 @@
 
 The report holds the generic balance sections (win rates, seat advantage, VP and margin, score
 breakdown, game length, games needed), each game's own analyses (registered in
-:mod:`analysis.sections`), and the provenance of every run (config, versions, seeds, parameter
+:mod:`meeplelab.analysis.sections`), and the provenance of every run (config, versions, seeds, parameter
 values with the assumed ones marked). It is built in a temporary folder and moved into place, so
 an existing report is never left half-written.
 """
@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 import polars as pl
 
-from sim.core.errors import RunFolderError, is_environment_error
+from meeplelab.sim.core.errors import RunFolderError, is_environment_error
 
 from . import figures as F
 from . import metrics as M
@@ -251,7 +251,7 @@ def generic_sections(runs: Runs) -> list[Section]:
 
 
 def _safety_line(ends: pl.DataFrame) -> str:
-    """The report line counting the games a safety stop ended (from :func:`analysis.metrics.end_reasons`)."""
+    """The report line counting the games a safety stop ended (from :func:`meeplelab.analysis.metrics.end_reasons`)."""
     total = int(ends.group_by("run").agg(pl.col("all").first())["all"].sum())
     stops = ends.filter(pl.col("safety_stop"))
     n = int(stops["games"].sum()) if stops.height else 0
@@ -259,7 +259,7 @@ def _safety_line(ends: pl.DataFrame) -> str:
         return f"All {total:,} games ended by the rules' own end; none hit a safety stop."
     what = ", ".join(sorted(set(stops["end_reason"].to_list())))
     return (f"{n:,} of {total:,} games ({100 * n / total:.1f}%) hit a safety stop ({what}), not the rules' own end; "
-            "they are included in every table and chart of this report. `analysis.metrics.without_safety_stops("
+            "they are included in every table and chart of this report. `meeplelab.analysis.metrics.without_safety_stops("
             "runs.games)` leaves them out.")
 
 
@@ -315,9 +315,9 @@ def provenance_section(runs: Runs) -> Section:
 
 
 def build_sections(runs: Runs, *, by_version: bool = True) -> list[Section]:
-    """Generic sections, the game arc (:mod:`analysis.arc`), then the game's own analyses, then provenance.
+    """Generic sections, the game arc (:mod:`meeplelab.analysis.arc`), then the game's own analyses, then provenance.
 
-    Runs of different rule or content versions (:mod:`analysis.versions`: the manifests' rule
+    Runs of different rule or content versions (:mod:`meeplelab.analysis.versions`: the manifests' rule
     parameters and content hash) are never pooled: each version gets its own verdict and sections,
     then one table of paired deltas between the versions (``by_version=False`` pools them, for a
     caller that compares them itself). Runs of one version are pooled, and the verdict says so."""
@@ -414,7 +414,7 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                     f"{', '.join(repr(runs.manifests[n].get('status')) for n in partial)}); figures cover the finished chunks only.")
             h.append(f"<p style='color:#b9484e'><b>{html.escape(warn)}</b></p>")
             md += [f"**{warn}**", ""]
-        for n, notes in runs.notes.items():  # files and manifest disagree (see analysis.load)
+        for n, notes in runs.notes.items():  # files and manifest disagree (see meeplelab.analysis.load)
             for note in notes:
                 h.append(f"<p style='color:#b9484e'><b>{html.escape(f'Run {n}: {note}.')}</b></p>")
                 md += [f"**Run {n}: {note}.**", ""]

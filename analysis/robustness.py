@@ -1,6 +1,6 @@
 """Analysis of a robustness run: conclusion values per design point, Morris and Sobol indices, verdicts.
 
-Per conclusion (see :mod:`analysis.conclusions`):
+Per conclusion (see :mod:`meeplelab.analysis.conclusions`):
 
 - the baseline: its quantity ``q`` at the default rules with a 95% interval and the number of
   paired observations;
@@ -158,7 +158,7 @@ def analyse(d, study, ranges, tables) -> dict:
             s = q * sign
             holds = ok & (s > 0)
             flipped = ok & (s + zb * se < 0)
-            # se is never 0 with 2 or more games (analysis.conclusions.mean_se); without one, nothing is
+            # se is never 0 with 2 or more games (meeplelab.analysis.conclusions.mean_se); without one, nothing is
             # established; Holm-adjusted over the directional conclusions of the study
             established = bool(adj0[c.name] < 0.05)
         mi = morris_indices(d, q[1:nm])
@@ -207,7 +207,7 @@ def analyse(d, study, ranges, tables) -> dict:
 
 
 def format_value(ranges, f, unit: float) -> str:
-    from sim.plausible import format_value as fv
+    from meeplelab.sim.plausible import format_value as fv
 
     return fv(ranges[f].value(unit))
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim import runfolder as rf
+from meeplelab.play import runfolder as rf
 
 from . import figures as F
 from .markdown import row, to_html

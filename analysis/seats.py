@@ -107,7 +107,7 @@ def seat_advantage(df: pl.DataFrame) -> pl.DataFrame:
 def seat_spread(df: pl.DataFrame, threshold_points: float = SEAT_SPREAD_POINTS) -> pl.DataFrame:
     """Per player count: best and worst seat, the spread (best minus worst win rate) in percentage
     points with a paired 95% interval (per game, the best seat's win share minus the worst's;
-    Agresti-Min adjusted Wald, :func:`analysis.stats.paired_shares`), games needed to resolve the
+    Agresti-Min adjusted Wald, :func:`meeplelab.analysis.stats.paired_shares`), games needed to resolve the
     observed spread, and ``flagged``.
 
     Picking the best and the worst of ``P`` seats after looking is a choice among every pair of seats,

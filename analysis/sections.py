@@ -12,7 +12,7 @@ from typing import Callable
 def game_sections(game: str) -> list[Callable]:
     """Section builders for ``game`` (the ``SECTIONS`` list of the module its spec names; empty when
     it names none)."""
-    from sim.registry import get_spec
+    from meeplelab.sim.registry import get_spec
 
     mod = get_spec(game).sections
     if mod is None:

@@ -15,7 +15,7 @@ the citing plan, not of a never-cite control); 2- and 3-seat fields.
 
 from __future__ import annotations
 
-from sim.panels import panel
+from meeplelab.play.panels import panel
 
 from .conclusions import Study, dominant, game_length, paired_effect, ranking, register_study, seat_advantage
 

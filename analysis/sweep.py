@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.sweep import read_sweep
+from meeplelab.play.sweep import read_sweep
 
 from . import figures as F
 from .load import load_runs
@@ -208,7 +208,7 @@ def _variants(folder: Path):
 def strategy_table(folder: Path | str) -> pl.DataFrame:
     """Win rate of every strategy in every variant (Wilson 95%, percent) and its paired difference
     against the first variant (same game and seat, percentage points, Agresti-Min adjusted Wald 95%:
-    :func:`analysis.stats.paired_shares`), with the games needed
+    :func:`meeplelab.analysis.stats.paired_shares`), with the games needed
     to resolve that difference: ``variant, <swept>, strategy, games, est, low, high, fair, diff,
     diff_low, diff_high, games_needed``."""
     from .stats import games_for_difference
@@ -275,7 +275,7 @@ def solve_target(folder: Path | str, strategy: str, rate: float) -> dict:
     Raises:
         ConfigError: the strategy is not in the sweep, or the swept values are not numbers.
     """
-    from sim.core.errors import ConfigError
+    from meeplelab.sim.core.errors import ConfigError
 
     folder = Path(folder)
     meta = read_sweep(folder)
@@ -326,7 +326,7 @@ def _is_integer_param(game: str, param: str) -> bool:
     the integers either side of the crossing, not a fractional value the rules cannot take)."""
     import dataclasses
 
-    from sim.registry import get_game_class
+    from meeplelab.sim.registry import get_game_class
 
     fields = {f.name: f for f in dataclasses.fields(get_game_class(game).Params)}
     f = fields.get(param)

@@ -52,7 +52,7 @@ def canonical_json(obj):
 
 def write_table(df: pl.DataFrame, path: Path | str) -> Path:
     """Write ``canonical(df)`` (row order kept) to ``path`` through a temporary file and a rename."""
-    from sim.runfolder import write_frame
+    from meeplelab.play.runfolder import write_frame
 
     path = Path(path)
     write_frame(path, canonical(df))  # atomic; a full disk is an OSError naming the path

@@ -1,4 +1,4 @@
-"""Tables, ratings and report sections of a tournament (see :mod:`sim.tournament`).
+"""Tables, ratings and report sections of a tournament (see :mod:`meeplelab.play.tournament`).
 
 Words used in every table:
 
@@ -222,7 +222,7 @@ def payoff_data(games: pl.LazyFrame, strategies: list[str], players: int):
 
     Returns:
         ``(PayoffTable, sums float[S, R, K], seat_results int[S, R, K])`` (see
-        :func:`analysis.metagame.bootstrap_metagame`).
+        :func:`meeplelab.analysis.metagame.bootstrap_metagame`).
     """
     from .metagame import compositions, table_from_sums
 

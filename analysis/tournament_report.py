@@ -2,11 +2,11 @@
 
 Sections: what was played and what the columns count; the answer in a few sentences, each naming the
 field it holds among (is there a dominant strategy, in the one meaning of
-:data:`analysis.dominance.DEFINITION`, stated in the answer; the stable mix, strictly dominated
-strategies, the seat effect; the standing :data:`analysis.dominance.SCOPE` sentence); win rate against the fair share; the
+:data:`meeplelab.analysis.dominance.DEFINITION`, stated in the answer; the stable mix, strictly dominated
+strategies, the seat effect; the standing :data:`meeplelab.analysis.dominance.SCOPE` sentence); win rate against the fair share; the
 head-to-head matrix (heat map); Bradley-Terry ratings; the seat effect per player count; the
 metagame (symmetric Nash equilibrium mix, alpha-rank, dominated strategies, exploitability, with
-bootstrap intervals over seeds); provenance. Built with :func:`analysis.report.build_report`.
+bootstrap intervals over seeds); provenance. Built with :func:`meeplelab.analysis.report.build_report`.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ SETTLED = 0.95
 def games_to_resolve(p: float) -> int | None:
     """Games of a pair needed for a 95% interval of a head-to-head rate ``p`` to exclude 50%:
     ``ceil((z sd / (p - 1/2))^2)`` with ``sd = sqrt(p (1 - p))`` the spread of one game's score
-    (:func:`analysis.stats.games_for_difference`); None at exactly 50%."""
+    (:func:`meeplelab.analysis.stats.games_for_difference`); None at exactly 50%."""
     from .stats import games_for_difference
 
     return games_for_difference(float(np.sqrt(p * (1 - p))), p - 0.5)
@@ -68,13 +68,13 @@ def _holm_note(n: int) -> str:
 def dominance_answer(summ: pl.DataFrame, pw: pl.DataFrame, field: str | None = None) -> str:
     """One sentence answering "is there a dominant strategy?" from the head-to-head table.
 
-    *Dominant* has the one meaning shared with the balance verdict (:data:`analysis.dominance.DEFINITION`,
-    decided by :func:`analysis.dominance.judge`): the strategy finishes ahead of every other strategy head
+    *Dominant* has the one meaning shared with the balance verdict (:data:`meeplelab.analysis.dominance.DEFINITION`,
+    decided by :func:`meeplelab.analysis.dominance.judge`): the strategy finishes ahead of every other strategy head
     to head, every pair resolved above 50% (Holm-adjusted over the pairs of strategies when the table carries
-    ``resolved``, :func:`analysis.tournament.pairwise`; its 95% Wilson interval above 50% otherwise).
+    ``resolved``, :func:`meeplelab.analysis.tournament.pairwise`; its 95% Wilson interval above 50% otherwise).
     Otherwise the best-rated candidate (highest win rate) is named with the pairs that do not resolve
     (with the games a pair needs to resolve a difference of the size observed) or that it loses. With
-    ``field`` (:func:`analysis.dominance.field_words`) the answer says which field it holds among.
+    ``field`` (:func:`meeplelab.analysis.dominance.field_words`) the answer says which field it holds among.
     """
     from .dominance import judge
 
@@ -109,7 +109,7 @@ def dominance_answer(summ: pl.DataFrame, pw: pl.DataFrame, field: str | None = N
 
 
 def seat_answer(se: pl.DataFrame) -> str:
-    """One sentence on the seat effect (:func:`analysis.tournament.seat_effect`): per player count,
+    """One sentence on the seat effect (:func:`meeplelab.analysis.tournament.seat_effect`): per player count,
     every seat's win rate when any seat is resolved away from the fair share (Holm-adjusted over every
     seat of every player count when the table carries ``resolved``; else its 95% interval excludes it)."""
     parts = []
@@ -238,7 +238,7 @@ def mix_chart(labels: list[str], series: list[tuple[str, np.ndarray, np.ndarray,
 
 def tournament_sections(out: Path, *, resamples: int = 200):
     """The section builder for :func:`build_report` on the tournament in ``out``."""
-    from sim.tournament import read_tournament
+    from meeplelab.play.tournament import read_tournament
 
     meta = read_tournament(out)
 
@@ -431,11 +431,11 @@ def build_tournament_report(out: Path | str, dest: Path | str | None = None, *, 
     Raises:
         RunFolderError: not a tournament folder, or its lineups hold no games.
     """
-    from sim.tournament import lineup_folders
+    from meeplelab.play.tournament import lineup_folders
 
     out = Path(out)
     folders = lineup_folders(out)
-    from sim.core.errors import RunFolderError
+    from meeplelab.sim.core.errors import RunFolderError
 
     if not folders:
         raise RunFolderError(f"tournament {str(out)!r} holds no lineup runs yet: run it (or --resume it) first")

@@ -1,6 +1,6 @@
 """Unconscious Mind analyses: VP per Coffee (by purchase, phase, strategy, seat) and Treatise citation payoffs.
 
-Every table function takes :class:`analysis.load.Runs` and returns a tidy ``polars.DataFrame`` with
+Every table function takes :class:`meeplelab.analysis.load.Runs` and returns a tidy ``polars.DataFrame`` with
 ``est``/``low``/``high`` (95%): ratios of sums with a percentile bootstrap over games, means with Student-t
 intervals, rates with Wilson intervals. Each has a chart function returning a matplotlib Figure.
 ``SECTIONS`` feeds ``meeplelab report``.
@@ -51,7 +51,7 @@ def _ratio_boot(df: pl.DataFrame, by: list[str], num: str, den: str, cluster: li
                 return np.where(ys > 0, x[i].sum(axis=axis) / np.maximum(ys, 1e-12), np.nan)
 
             # no spread over the resamples (every game the same ratio): keep the width of the numerator's
-            # recorded resolution (sd floor, analysis.stats.sd_floor) over the mean denominator
+            # recorded resolution (sd floor, meeplelab.analysis.stats.sd_floor) over the mean denominator
             h = 1.96 * sd_floor(resolution(x)) / np.sqrt(x.size) / (y.sum() / x.size)
             b = bootstrap(x.size, ratio, purpose=f"ratio {num}/{den}", seed=(seed, *map(str, key)), resamples=resamples,
                           center=est, floor=h)

@@ -2,12 +2,12 @@
 with its evidence (numbers, 95% interval, sample size).
 
 Flags:
-- **dominant strategy** (the one meaning of :data:`analysis.dominance.DEFINITION`, shared with the
+- **dominant strategy** (the one meaning of :data:`meeplelab.analysis.dominance.DEFINITION`, shared with the
   tournament report): it beats every other strategy of the field head to head (paired win-share
   difference), each pair resolved, Holm-adjusted; otherwise the top strategy is only *leading*, and the
   line says which pair it loses or does not resolve;
 - **seat advantage** per player count: the spread between the best and the worst seat (paired
-  interval), flagged past :data:`analysis.seats.SEAT_SPREAD_POINTS` points; from mirror matches or
+  interval), flagged past :data:`meeplelab.analysis.seats.SEAT_SPREAD_POINTS` points; from mirror matches or
   rotated seats, and marked confounded when only fixed seats exist;
 - **degenerate strategies**: win rate upper bound below half the fair share;
 - **safety-limit games**: games that ended by a safety limit (an ``end_reason`` column when the
@@ -18,8 +18,8 @@ Flags:
   in one report), the paired win-rate differences with the largest size.
 
 Every line names the field it holds among ("among the strategies played: a, b, c (N games, rotated
-seats)", :func:`analysis.dominance.field_words`), and the verdict ends with
-:data:`analysis.dominance.SCOPE`: the conclusions hold for this field only.
+seats)", :func:`meeplelab.analysis.dominance.field_words`), and the verdict ends with
+:data:`meeplelab.analysis.dominance.SCOPE`: the conclusions hold for this field only.
 """
 
 from __future__ import annotations
@@ -62,13 +62,13 @@ def _field(df: pl.DataFrame, manifests: dict | None, players: int | None = None)
 def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = None) -> tuple[list[str], pl.DataFrame]:
     """Ranking, dominant (or only leading) and degenerate strategies per player count: lines and the table
     behind them; every line names the field it holds among (the strategies played at that player count,
-    games, seating: ``manifests`` of the runs, :func:`analysis.dominance.field_words`).
+    games, seating: ``manifests`` of the runs, :func:`meeplelab.analysis.dominance.field_words`).
 
-    *Dominant* has the one meaning of :data:`analysis.dominance.DEFINITION` (:func:`analysis.dominance.judge`):
+    *Dominant* has the one meaning of :data:`meeplelab.analysis.dominance.DEFINITION` (:func:`meeplelab.analysis.dominance.judge`):
     the strategy beats every other strategy of the field head to head (paired win-share difference over the
-    games where both sit, :func:`analysis.seats.head_to_head`), each pair resolved. Every head-to-head pair
+    games where both sit, :func:`meeplelab.analysis.seats.head_to_head`), each pair resolved. Every head-to-head pair
     of every player count and every degenerate test (the score test of a win rate against half the fair
-    share, one-sided) is one claim of one family, Holm-adjusted together (:func:`analysis.stats.holm`): with
+    share, one-sided) is one claim of one family, Holm-adjusted together (:func:`meeplelab.analysis.stats.holm`): with
     equally strong strategies the chance of any flag is at most 5%."""
     from .dominance import DEFINITION, judge
     from .stats import holm, holm_words, rate_p
@@ -156,7 +156,7 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
 
 def seat_flags(runs: Runs, df: pl.DataFrame, threshold: float = SEAT_SPREAD_POINTS) -> tuple[list[str], pl.DataFrame]:
     """Seat advantage spread per player count (flagged past ``threshold`` points when the best-worst pair
-    is resolved, Holm-adjusted over every pair of seats: :func:`analysis.seats.seat_spread`)."""
+    is resolved, Holm-adjusted over every pair of seats: :func:`meeplelab.analysis.seats.seat_spread`)."""
     from .stats import holm_words
 
     names, source = seat_source(runs)
@@ -210,7 +210,7 @@ def safety_flags(runs: Runs) -> list[str]:
 def mechanics_flags(runs: Runs) -> list[str]:
     """Turn options used at least once in under :data:`RARE_SHARE` of seat-games; event kinds that never
     happened."""
-    from sim.registry import get_game_class
+    from meeplelab.sim.registry import get_game_class
 
     from .stats import wilson
 

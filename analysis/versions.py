@@ -12,7 +12,7 @@ and one delta table of every later version against the first:
   seed, roster, players and seating, so game seed ``s`` in seat order ``o`` is the same deal; each
   row is the mean of the game-matched differences with its interval (win share: Agresti-Min, as
   every paired win-rate difference of the reports; VP, seat spread, game length: Student t with
-  the sd floor of :mod:`analysis.stats`) and the games needed to resolve the difference observed;
+  the sd floor of :mod:`meeplelab.analysis.stats`) and the games needed to resolve the difference observed;
 - **unpaired, descriptive** otherwise (different seeds or rosters): Newcombe's interval for win
   rates, Welch's t for means.
 
@@ -42,7 +42,7 @@ class Version:
         label: ``A``, ``B``... in the order the runs were given.
         name: what sets it apart from the other versions (``printing_house=shared``), or
             ``the same rules`` when there is only one.
-        runs: names of its runs (keys of :attr:`analysis.load.Runs.manifests`).
+        runs: names of its runs (keys of :attr:`meeplelab.analysis.load.Runs.manifests`).
         params: its rule parameters (every value).
         content_hash: hash of its content files.
     """
@@ -172,7 +172,7 @@ def _paired_mean(d: np.ndarray) -> dict:
 
 
 def _welch(x: np.ndarray, y: np.ndarray) -> dict:
-    """Unpaired ``mean(y) - mean(x)`` with Welch's t interval (sd floored as in :func:`analysis.stats.mean_t`)."""
+    """Unpaired ``mean(y) - mean(x)`` with Welch's t interval (sd floored as in :func:`meeplelab.analysis.stats.mean_t`)."""
     from scipy import stats as st
 
     from .stats import LEVEL, games_for_difference, resolution, sd_floor

@@ -1,4 +1,4 @@
-"""Benchmark entry point (``meeplelab bench`` or ``python -m benchmarks.bench``).
+"""Benchmark entry point (``meeplelab bench`` or ``python -m meeplelab.benchmarks.bench``).
 
 Measures, for each game: complete games per second at 2 and 4 seats with the game's benchmark
 strategy, logs written and not written, batch sizes 1 / 64 / 512 / 4096, n_jobs 1 and 2; peak
@@ -96,8 +96,8 @@ def time_simulate(game: str, players: int, games: int, batch: int, n_jobs: int, 
                   chunk: int | None = None, compiled: bool = True, out: Path | None = None) -> Row:
     """One ``simulate`` call into ``out`` (a temporary folder when None; compile already warmed up);
     ``compiled`` False plays on the Python loop (``meeplelab simulate --python-loop``)."""
-    from sim.config import RunConfig
-    from sim.runner import simulate
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.runner import simulate
 
     with tempfile.TemporaryDirectory() as d:
         where = Path(out) if out is not None else Path(d) / "run"
@@ -134,13 +134,13 @@ def peak_memory(game: str, players: int, games: int, batch: int) -> Row:
 
 
 def cold_compile(game: str) -> Row:
-    """Seconds to compile ``game``'s rule kernels from nothing: ``python -m sim.warmup --one GAME`` in
+    """Seconds to compile ``game``'s rule kernels from nothing: ``python -m meeplelab.play.warmup --one GAME`` in
     a separate process whose numba cache folder (``NUMBA_CACHE_DIR``) is new and empty, so no
     cached kernel is found (issue 15's target: 90 s or less per engine)."""
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "sim.warmup", "--one", game], cwd=ROOT, env=env, check=True,
+        subprocess.run([sys.executable, "-m", "meeplelab.play.warmup", "--one", game], cwd=ROOT, env=env, check=True,
                        capture_output=True, text=True)
         secs = time.perf_counter() - t0
         cached = sum(1 for _ in Path(d).rglob("*.nbi"))
@@ -172,8 +172,8 @@ BASELINE_DIR = ROOT / ".bench"
 _BASELINE_DRIVER = """
 import json, sys, time
 from pathlib import Path
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 game, players, strategies, games, batch, n_jobs, logs, seed, out = sys.argv[1:]
 players, games, batch, n_jobs, seed, logs = int(players), int(games), int(batch), int(n_jobs), int(seed), logs == "1"
 def cfg(n, where, chunk):
@@ -223,13 +223,13 @@ def baseline_tree(sha: str = ISSUE16_BASE, repo: Path = ROOT, into: Path = BASEL
 
 def warm_baseline(tree: Path, game: str) -> float:
     """Compile (or load from the tree's cache) ``game``'s rule kernels of the baseline tree in a separate process
-    (``python -m sim.warmup --one GAME`` there); seconds taken.
+    (``python -m meeplelab.play.warmup --one GAME`` there); seconds taken.
 
     Raises:
         RuntimeError: the warm-up failed (its last lines of stderr)."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     t0 = time.perf_counter()
-    res = subprocess.run([sys.executable, "-m", "sim.warmup", "--one", game], cwd=tree, env=env,
+    res = subprocess.run([sys.executable, "-m", "meeplelab.play.warmup", "--one", game], cwd=tree, env=env,
                          capture_output=True, text=True)
     if res.returncode != 0:
         raise RuntimeError(f"baseline warm-up failed: {res.stderr[-2000:]}")
@@ -404,11 +404,11 @@ def profile(game: str, games: int = 2048, batch: int = 2048, top: int = 12) -> l
 def kernel_profile(game: str, games: int = 2048, batch: int = 2048) -> list[Row]:
     """Cycle-counter profile of the play kernel (4 seats, the game's benchmark strategies): per decision kind,
     decisions per game and nanoseconds of the legal action mask, the choice and the application
-    (``play_batch(kernel_profile=...)``, :mod:`sim.core.cycles`)."""
-    from sim.core.cycles import cycles_per_second
-    from sim.play import play_batch
-    from sim.registry import make_game
-    from strategies.registry import make_strategy
+    (``play_batch(kernel_profile=...)``, :mod:`meeplelab.sim.core.cycles`)."""
+    from meeplelab.sim.core.cycles import cycles_per_second
+    from meeplelab.play.batch import play_batch
+    from meeplelab.sim.registry import make_game
+    from meeplelab.strategies.registry import make_strategy
 
     g = make_game(game)
     if g.compiled_play is None:
@@ -442,7 +442,7 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
     scale = 0.1 if quick else scale
     for g in games:
         if "compiled" in parts:
-            from sim.registry import make_game
+            from meeplelab.sim.registry import make_game
 
             if make_game(g).compiled_play is None:
                 echo(f"  {g}: no compiled play yet (Python loop only)")
@@ -460,7 +460,7 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
                                  f"{pair[0].gps:,.0f} games/s, Python loop {pair[1].gps:,.0f} games/s "
                                  f"({pair[0].extra['ratio']:.2f}x)")
         if "baseline" in parts:
-            from sim.registry import make_game
+            from meeplelab.sim.registry import make_game
 
             if make_game(g).compiled_play is None:
                 echo(f"  {g}: no compiled play yet (Python loop only)")
@@ -480,7 +480,7 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
                          f", Python loop now {trio[1].gps:,.0f}, at {ISSUE16_BASE[:7]} {trio[2].gps:,.0f} games/s "
                          f"({trio[0].extra['ratio']:.2f}x; same games: {trio[0].extra['same_games']})")
         if "search" in parts:
-            from benchmarks import search_bench as sb
+            from meeplelab.benchmarks import search_bench as sb
 
             tree = None if quick else sb.base_tree(ROOT, BASELINE_DIR)
             if tree is not None:
@@ -601,13 +601,13 @@ def render(rows: list, info: dict, notes: str = "", store: str = "benchmarks/res
         if tg:
             out += ["", f"### {g}: targets of issue 16", "", "| target | measured | bar | met |", "|---|---|---|---|"]
             out += [f"| {t} | {m} | {b} | {'-' if ok is None else 'yes' if ok else '**no**'} |" for t, m, b, ok in tg]
-        from benchmarks import search_bench
+        from meeplelab.benchmarks import search_bench
 
         out += search_bench.render(gr, g, at(g, "search"))
         comp = [r for r in gr if r.measure == "compile"]
         for r in comp:
             out += ["", f"### {g}: cold compile of the rule kernels{at(g, 'compile')}", "",
-                    f"`python -m sim.warmup --one {g}` with an empty numba cache folder: **{r.seconds:.0f} s** "
+                    f"`python -m meeplelab.play.warmup --one {g}` with an empty numba cache folder: **{r.seconds:.0f} s** "
                     f"({r.extra['kernels_cached']} kernels cached; load average {r.extra['load_after']} when it "
                     "ended). Target (issue 15): 90 s or less."]
         mem = [r for r in gr if r.measure == "memory"]
@@ -686,8 +686,8 @@ def main(argv: list[str] | None = None) -> None:
             _refuse(f"--out/--json {f}: is a folder: allowed a file in an existing writable folder")
     if not a.scale > 0:
         _refuse(f"--scale {a.scale}: allowed a number above 0")
-    from sim.core.errors import ConfigError
-    from sim.registry import make_game
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.sim.registry import make_game
 
     for g in a.games.split(","):
         try:
@@ -702,7 +702,7 @@ def main(argv: list[str] | None = None) -> None:
     merged = merge(old, rows)
     notes_file = out.with_name("notes.md")
     notes = notes_file.read_text() if notes_file.exists() else ""
-    from sim.runfolder import write_atomic
+    from meeplelab.play.runfolder import write_atomic
 
     for path, text in ((store, json.dumps(merged, indent=1)), (out, render(merged, info, notes, _shown(store)))):
         write_atomic(path, text.encode())  # a full disk leaves the earlier results whole

@@ -8,7 +8,7 @@ seat's previous decision of the same kind in the same game: the seat's Coins, Re
 Copernican side and Natural Philosopher, the card types in its hand, its untapped Inventions, the spaces in use,
 the Cycle and the stack (count and Subject). A hit is a decision a cache keyed by those inputs could answer::
 
-    python -m benchmarks.derived_state --games 500
+    python -m meeplelab.benchmarks.derived_state --games 500
 
 Prints, per decision kind: decisions, hits and the hit rate ``[games, 4 seats, the benchmark strategies]``.
 No timing; the figures are quoted in benchmarks/notes.md.
@@ -26,9 +26,9 @@ STRATEGIES = ("writer", "observer", "inventor", "never-abjure")
 
 def payability_inputs(st, b: int, p: int) -> tuple:
     """What the payability of seat ``p`` in game row ``b`` of ``st`` reads (see the module docstring)."""
-    from sim.galileos_truth.cols import (BOOKS, COINS, COPER, CYCLE, INV_OWNER, INV_TAPPED, LEVEL, NSLOTS, PHIL,
+    from meeplelab.sim.galileos_truth.cols import (BOOKS, COINS, COPER, CYCLE, INV_OWNER, INV_TAPPED, LEVEL, NSLOTS, PHIL,
                                          RESEARCH, SLOT_CTYPE, SLOT_CZONE, SPACE_USED, STACK_N, STACK_SUBJ, SUSP)
-    from sim.galileos_truth.state import Z_HAND
+    from meeplelab.sim.galileos_truth.state import Z_HAND
 
     sr = st.seat[b, p]
     ns = int(sr[NSLOTS])
@@ -43,11 +43,11 @@ def payability_inputs(st, b: int, p: int) -> tuple:
 def cache_hits(games: int, seed: int = 1) -> dict[str, tuple[int, int]]:
     """``{kind: (decisions, hits)}`` over games ``0..games-1`` of run ``seed`` (4 seats, :data:`STRATEGIES`),
     played on the Python loop so every state is seen."""
-    import sim.galileos_truth.state as K
-    from sim.galileos_truth.cols import PHASE, TO_ACT
-    from sim.play import play_batch
-    from sim.registry import make_game
-    from strategies.registry import make_strategy
+    import meeplelab.sim.galileos_truth.state as K
+    from meeplelab.sim.galileos_truth.cols import PHASE, TO_ACT
+    from meeplelab.play.batch import play_batch
+    from meeplelab.sim.registry import make_game
+    from meeplelab.strategies.registry import make_strategy
 
     game = make_game("galileos-truth")
     kinds = {"P_MAIN": K.P_MAIN, "P_STACK": K.P_STACK, "P_SEC": K.P_SEC}

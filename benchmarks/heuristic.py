@@ -1,9 +1,9 @@
 """The compiled heuristic against the Python-loop heuristic (issue 16): games/s side by side, same run, seeds
-and strategies (``sim.play.play_batch`` with ``compiled`` True, then False; n_jobs 1, one batch, logs kept,
+and strategies (``meeplelab.play.batch.play_batch`` with ``compiled`` True, then False; n_jobs 1, one batch, logs kept,
 no Parquet). Small by design (seconds); the figures in docs/compiled_play.md come from::
 
-    python -m benchmarks.heuristic --games 128
-    python -m benchmarks.heuristic --game unconscious-mind --games 128
+    python -m meeplelab.benchmarks.heuristic --games 128
+    python -m meeplelab.benchmarks.heuristic --game unconscious-mind --games 128
 
 Each line: the seats, the games, compiled games/s, Python-loop games/s and their ratio. The ``random`` seat is
 a Python strategy: its plies leave the play kernel (``ST_PYTHON``) on the compiled path.
@@ -28,9 +28,9 @@ SEATINGS = {
 def side_by_side(game_name: str, seating: str, games: int, seed: int = 1) -> tuple[float, float]:
     """``(compiled games/s, Python-loop games/s)`` of games ``1000..1000+games-1`` of run ``seed``, both paths
     warmed first (kernels compiled or loaded from the cache)."""
-    from sim.play import play_batch
-    from sim.registry import make_game
-    from strategies.registry import make_strategy
+    from meeplelab.play.batch import play_batch
+    from meeplelab.sim.registry import make_game
+    from meeplelab.strategies.registry import make_strategy
 
     g = make_game(game_name)
     seats = [make_strategy(game_name, s) for s in seating.split("+")]

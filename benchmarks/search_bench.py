@@ -40,8 +40,8 @@ TARGET_WIN, TARGET_LOW, TARGET_RATIO, MIN_GAMES = 0.70, 0.65, 20.0, 800
 #: run inside the SEARCH_BASE tree: warm up (compile, worker pool), then time one ``simulate``; prints JSON
 _DRIVER = """
 import json, sys, time
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 game, strategies, games, batch, n_jobs, seed, out = sys.argv[1:]
 def cfg(n, where):
     return RunConfig(game=game, players=2, strategies=tuple(strategies.split(",")), games=n, seed=int(seed),
@@ -54,7 +54,7 @@ print(json.dumps({"seconds": time.perf_counter() - t0}))
 
 
 def _config(game: str, games: int, batch: int, n_jobs: int, compiled: bool, out: Path, seed: int):
-    from sim.config import RunConfig
+    from meeplelab.play.config import RunConfig
 
     return RunConfig(game=game, players=2, strategies=(SEARCH, OPPONENT), games=games, seed=seed, seating="rotate",
                      batch_size=batch, n_jobs=n_jobs, out=str(out), compiled=compiled)
@@ -62,7 +62,7 @@ def _config(game: str, games: int, batch: int, n_jobs: int, compiled: bool, out:
 
 def games_of(run: Path):
     """The games table of run folder ``run`` (pandas), from the parts its manifest lists."""
-    from analysis.load import scan_run
+    from meeplelab.analysis.load import scan_run
 
     return scan_run(str(run), "games").collect().to_pandas()
 
@@ -71,7 +71,7 @@ def strength(df) -> dict:
     """The search's results in a games table ``df`` (2 seats): ``games``, ``win`` (win shares of its seats summed
     over the games, ties shared, / games) with its 95% Wilson interval ``lo``/``hi``, the rate from each seat
     (``seat0``, ``seat1``) and the mean VP margin over the opponent with its t interval."""
-    from analysis.stats import mean_t, wilson
+    from meeplelab.analysis.stats import mean_t, wilson
 
     me = df[df.strategy.astype(str) == SEARCH].sort_values("game")
     op = df[df.strategy.astype(str) != SEARCH].sort_values("game")
@@ -100,8 +100,8 @@ def same_games(a, b) -> bool:
 
 
 def base_tree(repo: Path, into: Path) -> Path:
-    """The source tree of :data:`SEARCH_BASE`, unpacked once (``benchmarks.bench.baseline_tree``)."""
-    from benchmarks.bench import baseline_tree
+    """The source tree of :data:`SEARCH_BASE`, unpacked once (``meeplelab.benchmarks.bench.baseline_tree``)."""
+    from meeplelab.benchmarks.bench import baseline_tree
 
     return baseline_tree(SEARCH_BASE, repo, into)
 
@@ -125,8 +125,8 @@ def measure(game: str, tree: Path | None, *, games: int = GAMES, ref_games: int 
             base_games: int = BASE_GAMES, n_jobs: int = 2, seed: int = 0, echo=print) -> list:
     """The three rows of ``game`` (``measure="search"``, ``extra["path"]`` compiled, python-loop, the base commit),
     one after the other in this run (``tree``: the :data:`SEARCH_BASE` tree, None to leave that path out)."""
-    from benchmarks.bench import Row
-    from sim.runner import simulate
+    from meeplelab.benchmarks.bench import Row
+    from meeplelab.play.runner import simulate
 
     rows = []
     batch = max(games // (8 * n_jobs), 1)  # several chunks per worker

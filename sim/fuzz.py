@@ -1,7 +1,7 @@
 """Invariant fuzzing: random legal play with the game's invariant checker after every step.
 
 Used by ``tests/test_invariants.py`` (20,000 games per engine in CI) and by the slow run
-``python -m benchmarks.fuzz`` (1,000,000 games per engine, recorded in benchmarks/RESULTS.md).
+``python -m meeplelab.benchmarks.fuzz`` (1,000,000 games per engine, recorded in benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core.game import Game
-from sim.core.rng import Streams
+from meeplelab.sim.core.game import Game
+from meeplelab.sim.core.rng import Streams
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """numba's on-disk kernel cache: never stale, and always somewhere writable.
 
 Rule kernels are compiled with ``@njit(cache=True)``. numba checks a cached kernel against its own
-source file only, so editing a module the kernel imports (a constant in :mod:`sim.core.rng`, a helper
+source file only, so editing a module the kernel imports (a constant in :mod:`meeplelab.sim.core.rng`, a helper
 kernel in another file) would leave the cached machine code running the old way. :func:`install`
 (called when :mod:`sim` is imported, before any kernel module) makes every cache locator key a
 kernel of this project by the sha256 of the source files its module imports, directly or through

@@ -1,5 +1,5 @@
 """Generate ``docs/logs.md`` (every column of every table: name, type, unit, meaning) from the
-schemas declared in code, so the documentation cannot drift: ``python -m sim.logdoc > docs/logs.md``.
+schemas declared in code, so the documentation cannot drift: ``python -m meeplelab.sim.logdoc > docs/logs.md``.
 A test checks the file is current.
 """
 
@@ -26,13 +26,13 @@ def render() -> str:
     lines = [
         "# Run folder tables",
         "",
-        "Generated from the schemas in code by `python -m sim.logdoc > docs/logs.md`; a test checks it is current.",
+        "Generated from the schemas in code by `python -m meeplelab.sim.logdoc > docs/logs.md`; a test checks it is current.",
         "",
         "A run folder holds `games/`, `turns/` and `events/`, each a set of Parquet part files (zstd,",
         "dictionary-encoded strings), one per chunk. Read them lazily with polars, through the manifest:",
         "",
         "```python",
-        "from analysis.load import load_runs, scan_run",
+        "from meeplelab.analysis.load import load_runs, scan_run",
         'turns = scan_run("RUN", "turns")          # a polars LazyFrame of the chunks marked done',
         'runs = load_runs(["RUN", "RUN2"])         # runs.games, runs.turns, runs.events with a run column',
         "```",
@@ -47,7 +47,7 @@ def render() -> str:
         "## games: one row per (game, seat)",
         "",
         "A game stopped by a safety stop (Unconscious Mind's `round_limit`) has `safety_stop` = true; reports say how",
-        "many and `analysis.metrics.without_safety_stops(games)` leaves them out. The max-ply guard is not a stop:",
+        "many and `meeplelab.analysis.metrics.without_safety_stops(games)` leaves them out. The max-ply guard is not a stop:",
         "a game reaching it raises `PlyLimitError` and the run stops with that message, writing no row for it.",
         "",
         *_rows(GAMES_COLUMNS),

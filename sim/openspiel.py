@@ -4,7 +4,7 @@ Each registered game is a ``pyspiel`` game whose state wraps ONE game of the bat
 size 1), so OpenSpiel's own checks (``pyspiel.random_sim_test``) and bots (``uniform_random``,
 ``mcts.MCTSBot``, ...) play the real rules kernels:
 
-    from sim.openspiel import register
+    from meeplelab.sim.openspiel import register
     names = register()                      # ["python_meeplelab_galileos_truth", ...]
     import pyspiel
     game = pyspiel.load_game("python_meeplelab_galileos_truth", {"players": 3, "seed": 7})
@@ -14,12 +14,12 @@ Mapping (why, in docs/openspiel.md):
 
 - **Chance: SAMPLED_STOCHASTIC.** The engines draw every chance event (setup shuffles, reshuffles, bag
   draws) inside their rule kernels, in the middle of applying an action, from counter streams keyed by
-  (run seed, game index, zone, event number) (``sim.core.rng``). There are no chance decisions between
+  (run seed, game index, zone, event number) (``meeplelab.sim.core.rng``). There are no chance decisions between
   player decisions to expose, and a shuffle of a 40-card deck has no enumerable outcome list, so the
   state never is a chance node: the run seed is the game parameter ``seed``, and each
   ``new_initial_state()`` starts the next game index (from the parameter ``game``), as OpenSpiel's
   sampled-stochastic games advance their game-level RNG. The same (seed, game index) and actions give
-  the same game as ``meeplelab simulate`` / :func:`sim.play.play_batch`. A clone copies the chance key,
+  the same game as ``meeplelab simulate`` / :func:`meeplelab.play.batch.play_batch`. A clone copies the chance key,
   so a search on clones (MCTSBot) sees the real future luck (clairvoyant); meeplelab's own search
   strategies re-sample it (``Game.redeterminize``).
 - **Actions:** the engine's fixed action space; action ids are the legal-action-mask columns
@@ -235,7 +235,7 @@ class _Batch:
 
 def win_share(engine, state) -> np.ndarray:
     """``float64[B, P]`` the games table's ``win_share`` of finished games: ``1/k`` for each of the ``k`` seats
-    first on VP and the game's tie-break keys (:func:`sim.schema.ranks`), else 0."""
+    first on VP and the game's tie-break keys (:func:`meeplelab.sim.schema.ranks`), else 0."""
     from .schema import ranks
 
     rk = ranks(np.asarray(engine.final_scores(state), np.int64), np.asarray(engine.tiebreak(state), np.int64))
@@ -248,7 +248,7 @@ _REGISTERED: dict[str, type] = {}
 
 def register(*game_ids: str) -> list[str]:
     """Register meeplelab games with OpenSpiel (every built-in game when none is named; any game of
-    :mod:`sim.registry`, e.g. the test-only ``toy``); returns their short names. Registering again is a no-op.
+    :mod:`meeplelab.sim.registry`, e.g. the test-only ``toy``); returns their short names. Registering again is a no-op.
 
     Raises:
         ConfigError: an unknown game id, or OpenSpiel not installed.

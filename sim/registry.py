@@ -1,6 +1,6 @@
 """Registry of games by id: ``meeplelab games`` lists it, ``--game`` looks it up.
 
-Every game is a :class:`sim.core.spec.GameSpec`. Games register through the entry point group
+Every game is a :class:`meeplelab.sim.core.spec.GameSpec`. Games register through the entry point group
 ``meeplelab.games`` (the built-in ones in this project's ``pyproject.toml``; a third-party package
 declares its own), or at run time with :func:`register_spec` / :func:`register_game` from a module
 named in ``MEEPLELAB_PLUGINS`` (the test-only games do this). Specs and engines are imported on

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sim.core.rng import Streams, decision_keys
+from meeplelab.sim.core.rng import Streams, decision_keys
 
 if TYPE_CHECKING:  # pragma: no cover
-    from sim.core import BatchState, Game
+    from meeplelab.sim.core import BatchState, Game
 
 
 @dataclass

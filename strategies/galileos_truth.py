@@ -1,6 +1,6 @@
 """Galileo's Truth strategies: scripted plans (priority lists as data), a tuned heuristic and rollouts.
 
-Every scripted strategy is a :class:`~strategies.plans.Plan` of :class:`~strategies.plans.Rule` rows, read like a
+Every scripted strategy is a :class:`~meeplelab.strategies.plans.Plan` of :class:`~meeplelab.strategies.plans.Rule` rows, read like a
 player's plan and played inside the compiled play kernel (docs/compiled_play.md). A rule names
 
 - an action set (a constant ``bool[A]`` row of :func:`action_sets`: "spaces whose icons Write", "Secondary
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.errors import ConfigError
-from sim.galileos_truth import content as ct
-from sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_OLEVEL, A_PASS, A_PAY,
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.galileos_truth import content as ct
+from meeplelab.sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_INV, A_OLEVEL, A_PASS, A_PAY,
                                       A_SEC, A_SPACE, A_UPGRADE)
 
 from .base import Strategy, StrategyRNG, View, game_table

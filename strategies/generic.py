@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from sim.core.errors import ConfigError
+from meeplelab.sim.core.errors import ConfigError
 
 from .base import Strategy, StrategyRNG, View
 from .plans import Plan
@@ -105,15 +105,15 @@ class Heuristic(Strategy):
     finish_plies = 32
 
     def finish_plan(self, game):
-        """The resolved :class:`strategies.plans.Plan` :meth:`finish_turn` plays (the empty plan: uniform
+        """The resolved :class:`meeplelab.strategies.plans.Plan` :meth:`finish_turn` plays (the empty plan: uniform
         random sub-decisions, the draws of ``search.advance``), or None when it is not a plan."""
         return Plan("random-finish") if type(self).finish_turn is Heuristic.finish_turn else None
 
     def compiled(self, game):
-        """The :class:`sim.core.lookahead.HeuristicSpec` of this heuristic for ``game``'s play kernel (the same
+        """The :class:`meeplelab.sim.core.lookahead.HeuristicSpec` of this heuristic for ``game``'s play kernel (the same
         choices as :meth:`act`, issue 16), or None when a subclass changes the scoring or its finish is not a
         plan (then the seat decides on the Python path)."""
-        from sim.core.lookahead import HeuristicSpec
+        from meeplelab.sim.core.lookahead import HeuristicSpec
 
         cls = type(self)
         if cls.scores is not Heuristic.scores or cls.act is not Heuristic.act:

@@ -39,7 +39,7 @@ import time
 
 import numpy as np
 
-from sim.core.rng import GOLDEN, Streams, _mix64_np
+from meeplelab.sim.core.rng import GOLDEN, Streams, _mix64_np
 
 from .base import RandomStrategy, Strategy, StrategyRNG, View
 from .generic import Heuristic
@@ -115,7 +115,7 @@ class ISMCTS(Strategy):
         """The codes of ``kinds`` among the engine's decision kinds ``known`` (``{name: code}``), or ConfigError."""
         for k in self.kinds:
             if k not in known:
-                from sim.core.errors import ConfigError
+                from meeplelab.sim.core.errors import ConfigError
 
                 raise ConfigError(f"strategy 'ismcts': kinds={'+'.join(self.kinds)!r}: {k!r} is not a decision kind "
                                   f"of {game_name}: allowed {', '.join(known) or 'none'} (joined by +)")
@@ -130,7 +130,7 @@ class ISMCTS(Strategy):
         out = np.where(many, self.iters, 0).astype(np.int64)
         codes = self.kind_codes(view.game)
         if codes is not None:
-            from sim.core.ismcts import pending_kinds
+            from meeplelab.sim.core.ismcts import pending_kinds
 
             inside = np.isin(pending_kinds(view.game, view.state, view.idx), list(codes))
             out[many & ~inside] = self.sub
@@ -214,12 +214,12 @@ class ISMCTS(Strategy):
                     "kind_codes", "_codes")
 
     def compiled_search(self, game):
-        """The :class:`sim.core.ismcts.SearchSpec` of this search for ``game``'s play kernel (the same choices as
+        """The :class:`meeplelab.sim.core.ismcts.SearchSpec` of this search for ``game``'s play kernel (the same choices as
         :meth:`act` on the same streams, issue 27), or None when it has none: ``ms`` > 0 (a time budget is not
         reproducible), a subclass changing the search, a heuristic without a compiled form, or a rollout policy
         that is not a compiled plan (or uniform random); then the seat decides on the Python path."""
-        from sim.core.ismcts import SearchSpec
-        from strategies.plans import CompiledPlan, Plan
+        from meeplelab.sim.core.ismcts import SearchSpec
+        from meeplelab.strategies.plans import CompiledPlan, Plan
 
         if self.ms > 0 or any(getattr(type(self), m) is not getattr(ISMCTS, m) for m in self._COMPILED_AS):
             return None
@@ -416,7 +416,7 @@ def _register_games() -> None:
             self.heuristic = GTHeuristic()
             self.policy = self.heuristic.plan
             if self.kinds:  # refused when the id is read, before any game is played
-                from sim.galileos_truth.play import KINDS
+                from meeplelab.sim.galileos_truth.play import KINDS
 
                 self._codes(KINDS, "galileos-truth")
 
@@ -428,12 +428,12 @@ def _register_games() -> None:
             self.heuristic = UMHeuristic()
             pol = str(args.get("policy", "publisher"))
             if pol != "random" and pol not in PLANS:
-                from sim.core.errors import ConfigError
+                from meeplelab.sim.core.errors import ConfigError
 
                 raise ConfigError(f"ismcts policy {pol!r}: allowed random, {', '.join(PLANS)}")
             self.policy = RandomStrategy() if pol == "random" else _plan(pol, PLANS[pol])()
             if self.kinds:  # refused when the id is read, before any game is played
-                from sim.unconscious_mind.play import KINDS
+                from meeplelab.sim.unconscious_mind.play import KINDS
 
                 self._codes(KINDS, "unconscious-mind")
 

@@ -6,7 +6,7 @@ deciding seat or of the game, or a quantity the engine derives) and the actions 
 decision the first rule whose kind matches, whose conditions all hold and which has a legal preferred
 action decides, uniformly among its legal preferred actions (in the order listed) from the decision's
 stream; when no rule decides, the choice is uniform over the legal actions, exactly as
-:class:`strategies.base.RandomStrategy` (so the empty plan *is* ``random``).
+:class:`meeplelab.strategies.base.RandomStrategy` (so the empty plan *is* ``random``).
 
 A condition compares a feature with a constant or with another feature plus a constant (``When("suspicion",
 ">=", -1, ref="prison_at")``: Suspicion within 1 of Prison). Engines name their rule numbers as features
@@ -31,11 +31,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core.errors import ConfigError
+from meeplelab.sim.core.errors import ConfigError
 
 from .base import Strategy, StrategyRNG, View
 
-#: comparison codes of a condition (the kernel's ``sim.core.compiled.compare``)
+#: comparison codes of a condition (the kernel's ``meeplelab.sim.core.compiled.compare``)
 OPS = {">=": 0, "<=": 1, "==": 2, "!=": 3, ">": 4, "<": 5}
 #: columns of a rule row
 R_KIND, R_COND0, R_COND1, R_ACT0, R_ACT1, R_SCORE, R_MODE = range(7)
@@ -170,7 +170,7 @@ def compile_plans(plans, kinds: dict[str, int], features: tuple[str, ...], num_a
         for rule in plan.rules:
             where = f"plan {plan.name!r}, rule {rule.label!r}"
             if isinstance(rule.prefer, str):
-                raise ConfigError(f"{where}: action set {rule.prefer!r} is not resolved (strategies.plans.resolve)")
+                raise ConfigError(f"{where}: action set {rule.prefer!r} is not resolved (meeplelab.strategies.plans.resolve)")
             ks = [kinds.get(k) for k in rule.kinds]
             if None in ks:
                 bad = rule.kinds[ks.index(None)]

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from sim.core.errors import ConfigError
+from meeplelab.sim.core.errors import ConfigError
 
 from .base import RandomStrategy, Strategy
 
@@ -59,25 +59,25 @@ def register_strategy(name: str, factory: Callable[..., Strategy], *, games: tup
 
 def _builtin_modules() -> set[str]:
     """The modules every process imports before looking a strategy up (:func:`_load_builtins`)."""
-    from sim.registry import all_specs
+    from meeplelab.sim.registry import all_specs
 
-    return {__name__, "strategies.generic", "strategies.ismcts", *(m for sp in all_specs() for m in sp.strategies)}
+    return {__name__, "meeplelab.strategies.generic", "meeplelab.strategies.ismcts", *(m for sp in all_specs() for m in sp.strategies)}
 
 
 def _load_builtins() -> None:
     import importlib
 
-    from sim.registry import all_specs
+    from meeplelab.sim.registry import all_specs
 
     # the strategies for every game, each game's own (the modules its spec names), then the tree search
-    for mod in ("strategies.generic", *(m for sp in all_specs() for m in sp.strategies), "strategies.ismcts"):
+    for mod in ("meeplelab.strategies.generic", *(m for sp in all_specs() for m in sp.strategies), "meeplelab.strategies.ismcts"):
         importlib.import_module(mod)
 
 
 def shipped_strategies(game: str, ids) -> list[tuple[tuple, StrategyInfo]]:
     """``(registry key, entry)`` of the strategies of ``ids`` (strategy ids of ``game``) that a worker
     would not have: registered outside the built-in modules (a script, a test, a plugin), for
-    :mod:`sim.shipping`. Unknown names are left to :func:`make_strategy`."""
+    :mod:`meeplelab.play.shipping`. Unknown names are left to :func:`make_strategy`."""
     _load_builtins()
     builtin = _builtin_modules()
     avail = {s.name: s for s in strategies_for(game)}
@@ -136,7 +136,7 @@ def parse_id(spec: str) -> tuple[str, dict[str, str]]:
 def make_strategy(game: str, spec: str) -> Strategy:
     """A strategy instance for ``game`` from its id.
 
-    Heuristic weights must be finite numbers from -1e6 to 1e6 (:data:`strategies.generic.WEIGHT_BOUND`).
+    Heuristic weights must be finite numbers from -1e6 to 1e6 (:data:`meeplelab.strategies.generic.WEIGHT_BOUND`).
 
     Raises:
         ConfigError: unknown strategy (close matches named), unknown argument, an argument given twice, a bad

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.rng import Streams, candidate_keys
+from meeplelab.sim.core.rng import Streams, candidate_keys
 
 from .base import StrategyRNG, View
 

@@ -1,6 +1,6 @@
 """Unconscious Mind strategies: six scripted plans, a tuned heuristic and rollouts.
 
-Every scripted strategy is a :class:`~strategies.plans.Plan` of :class:`~strategies.plans.Rule` rows, read like a
+Every scripted strategy is a :class:`~meeplelab.strategies.plans.Plan` of :class:`~meeplelab.strategies.plans.Rule` rows, read like a
 player's plan and played inside the compiled play kernel (docs/compiled_play.md). A rule names
 
 - the pending decision it applies to (the kind on top of the game's decision stack, ``D_TURN``, ``D_MODE``, ...;
@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.errors import ConfigError
-from sim.unconscious_mind import codes as R
-from sim.unconscious_mind.actions import (CARD0, CH0, MODE0, MODE_BRIGHT, MODE_NORMAL, N_CARD, NUM_ACTIONS, PLACE0, POS0,
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.unconscious_mind import codes as R
+from meeplelab.sim.unconscious_mind.actions import (CARD0, CH0, MODE0, MODE_BRIGHT, MODE_NORMAL, N_CARD, NUM_ACTIONS, PLACE0, POS0,
                                           RECALL, TREAT)
-from sim.unconscious_mind.content import MT_ACTIONS
+from meeplelab.sim.unconscious_mind.content import MT_ACTIONS
 
 from .base import RandomStrategy, game_table
 from .generic import Heuristic, weight_arg
@@ -182,7 +182,7 @@ class Plan(CompiledPlan):
 
     Args:
         name: the registered name.
-        rules: its own rules (:class:`~strategies.plans.Rule`), in priority order.
+        rules: its own rules (:class:`~meeplelab.strategies.plans.Rule`), in priority order.
         restrict: an engine action score limiting every choice (``Plan.restrict``; never-cite).
     """
 

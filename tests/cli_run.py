@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-import cli
+from meeplelab import cli
 
 
 def run_cli(argv, capsys, monkeypatch) -> tuple[int, str, str]:

@@ -10,5 +10,5 @@ try:
     import tests.toygame  # noqa: E402,F401  registers the test-only game "toy"
 except ImportError as e:  # a kernel imports a constant or handler a stale written module lacks
     raise ImportError(f"{e}; if a written module of tests/toy (cols.py, dispatch.py, play.py...) is stale, rewrite "
-                      "every written module: python -m sim.core.generate") from e
+                      "every written module: python -m meeplelab.sim.core.generate") from e
 import tests.toy_robust  # noqa: E402,F401  registers "toy-robust" (robustness tests), in every worker alike

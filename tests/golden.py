@@ -6,7 +6,7 @@ fix) re-records them, in the same commit, with::
 
     python -m tests.golden --update
 
-Each case plays games ``0..games-1`` of run ``seed`` through :func:`sim.play.play_batch` (the engine and
+Each case plays games ``0..games-1`` of run ``seed`` through :func:`meeplelab.play.batch.play_batch` (the engine and
 the strategies, no runner), with the default parameters and content, and hashes each table as CSV text
 (SHA-256, first 16 hex digits), so any changed value, row or column shows.
 """
@@ -51,9 +51,9 @@ def table_hash(table) -> str:
 def play_case(case: tuple, compiled: bool = True) -> dict[str, str]:
     """Hashes ``{"games", "turns", "events"}`` of one case's tables (``compiled=False``: every seat on the
     Python loop, compiled plans included)."""
-    from sim.play import play_batch
-    from sim.registry import make_game
-    from strategies.registry import make_strategy
+    from meeplelab.play.batch import play_batch
+    from meeplelab.sim.registry import make_game
+    from meeplelab.strategies.registry import make_strategy
 
     game_id, strategies, games, seed = case
     game = make_game(game_id)

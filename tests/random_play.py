@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.rng import Streams
+from meeplelab.sim.core.rng import Streams
 
 
 def random_plies(game, state, seed: int, stream: int, plies: int, every: int | None = None) -> list:

@@ -7,7 +7,7 @@ import math
 import polars as pl
 import pytest
 
-from analysis import arc as A
+from meeplelab.analysis import arc as A
 
 
 def tables(spec: dict, cumulative: bool = False):
@@ -142,8 +142,8 @@ def test_quantile_interval_is_seeded_and_contains_the_estimate():
 
 @pytest.fixture(scope="module")
 def toy_runs(tmp_path_factory):
-    from sim.config import RunConfig
-    from sim.runner import simulate
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.runner import simulate
 
     base = tmp_path_factory.mktemp("arc")
     for players in (2, 3):
@@ -154,8 +154,8 @@ def toy_runs(tmp_path_factory):
 
 
 def test_real_toy_runs_get_a_game_arc_section_per_player_count(toy_runs, tmp_path):
-    from analysis.load import load_runs
-    from analysis.report import build_report
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.report import build_report
 
     runs = load_runs(toy_runs)
     s = A.arc_summary(runs.turns, runs.games)
@@ -208,8 +208,8 @@ def test_in_game_vp_from_vp_events_counts_vp_scored_on_another_seats_turn_and_le
 def test_decision_moves_replay_counts_the_forced_stops_of_always_draw(tmp_path):
     # always-draw draws whenever drawing is legal, so every stop it makes is forced (one legal action) and
     # every other decision had two: decision moves = 1 - stops / decisions, branching = 1 + that share
-    from sim.config import RunConfig
-    from sim.runner import simulate
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.runner import simulate
 
     simulate(RunConfig(game="toy", players=2, strategies=("always-draw",), games=12, seed=3, out=str(tmp_path / "r")))
     d = A.decision_moves(tmp_path / "r", games=12).sort("game")

@@ -9,12 +9,12 @@ import tomllib
 import polars as pl
 import pytest
 
-import cli
+from meeplelab import cli
 import tests.toy_robust as T  # noqa: F401  registers toy-robust and its study
-from sim.balance import grid_size, parse_target, parse_vary_range, run_balance
-from sim.core.errors import ConfigError
-from sim.core.params import apply_overrides
-from sim.registry import get_game_class
+from meeplelab.studies.balance import grid_size, parse_target, parse_vary_range, run_balance
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.registry import get_game_class
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def test_the_proposal_file_is_a_run_config_simulate_accepts(found, tmp_path, cap
     with pytest.raises(SystemExit) as e:
         cli.main()
     assert e.value.code == 0
-    from analysis.load import load_runs
+    from meeplelab.analysis.load import load_runs
 
     g = load_runs([tmp_path / "run"]).games
     g = g.collect() if isinstance(g, pl.LazyFrame) else g
@@ -129,7 +129,7 @@ def test_bad_balance_input_is_one_line_exit_2(tmp_path, capsys, monkeypatch, opt
 
 
 def test_a_study_conclusion_can_be_a_target():
-    from sim.robustness import evaluate_point
+    from meeplelab.studies.robustness import evaluate_point
 
     st = T.study()
     t = parse_target("always-beats-once=-0.5..0.5", st.lineups, st.conclusions)
@@ -149,7 +149,7 @@ def test_the_recheck_plays_distinct_candidates(found):
 
 
 def test_a_choice_parameter_is_varied_as_a_list_of_its_values():
-    from sim.galileos_truth.params import Params
+    from meeplelab.sim.galileos_truth.params import Params
 
     r = parse_vary_range(["first_player_rule=rotate, first-to-pass,fewest-vp", "start_books=0..2"], Params)
     assert r["first_player_rule"].choices == ("rotate", "first-to-pass", "fewest-vp")
@@ -157,7 +157,7 @@ def test_a_choice_parameter_is_varied_as_a_list_of_its_values():
     assert (r["start_books"].low, r["start_books"].high, r["start_books"].choices) == (0, 2, None)
     assert parse_vary_range(["printing_house=shared,exclusive"], Params)["printing_house"].choices == ("shared", "exclusive")
     # the plausible range's text (as `meeplelab params` and the robustness notebook print it) is accepted as is
-    from sim.plausible import load_plausible
+    from meeplelab.sim.plausible import load_plausible
 
     fp = load_plausible("galileos-truth")["first_player_rule"]
     assert parse_vary_range([f"first_player_rule={fp.text()}"], Params)["first_player_rule"].choices == fp.choices
@@ -173,7 +173,7 @@ def test_a_choice_parameter_is_varied_as_a_list_of_its_values():
     ("printing_house=shared,shared", "--vary 'printing_house=shared,shared': 'shared' is given twice; give each choice once"),
 ])
 def test_bad_choice_vary_is_refused_naming_the_allowed_values(item, message):
-    from sim.galileos_truth.params import Params
+    from meeplelab.sim.galileos_truth.params import Params
 
     with pytest.raises(ConfigError) as e:
         parse_vary_range([item], Params)
@@ -223,7 +223,7 @@ def test_a_choice_search_on_galileos_truth_proposes_the_known_answer(gt_choice):
 
 
 def test_a_choice_proposal_is_a_set_line_and_a_run_config(gt_choice, tmp_path, monkeypatch):
-    from sim.core.params import parse_set_options
+    from meeplelab.sim.core.params import parse_set_options
 
     out, s = gt_choice
     data = tomllib.loads((out / "proposal.toml").read_text())
@@ -246,7 +246,7 @@ def test_a_choice_proposal_is_a_set_line_and_a_run_config(gt_choice, tmp_path, m
 
 
 def test_grid_size_counts_a_discrete_space_and_refuses_a_continuous_one():
-    from sim.galileos_truth.params import Params
+    from meeplelab.sim.galileos_truth.params import Params
 
     r = parse_vary_range(["first_player_rule=rotate,first-to-pass,fewest-vp", "printing_house=exclusive,shared",
                           "start_books=0..1"], Params)
@@ -264,7 +264,7 @@ def test_an_interrupted_balance_folder_is_refused_without_overwrite_and_replaced
     out = tmp_path / "b"
     out.mkdir()
     (out / "trials.parquet").write_bytes(b"partial")  # what an interrupted search leaves (no balance.json)
-    from sim.core.errors import RunFolderError
+    from meeplelab.sim.core.errors import RunFolderError
 
     with pytest.raises(RunFolderError, match="holds an interrupted balance search: use --overwrite or a new --out"):
         run_balance("toy-robust", ["rounds=4..5"], ["length=9..11"], out, trials=2, games=4)

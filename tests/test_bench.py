@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _bench(tmp_path: Path, only: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, MEEPLELAB_PLUGINS="tests.toygame", PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "benchmarks.bench", "--games", "toy", "--quick", "--only", only,
+    return subprocess.run([sys.executable, "-m", "meeplelab.benchmarks.bench", "--games", "toy", "--quick", "--only", only,
                            "--out", str(tmp_path / "RESULTS.md")], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=600)
 
@@ -57,7 +57,7 @@ def test_bench_refuses_an_unknown_part(tmp_path):
 def test_bench_refuses_an_out_folder_that_does_not_exist_before_measuring(tmp_path):
     env = dict(os.environ, MEEPLELAB_PLUGINS="tests.toygame", PYTHONPATH=str(ROOT))
     out = tmp_path / "missing" / "RESULTS.md"
-    r = subprocess.run([sys.executable, "-m", "benchmarks.bench", "--games", "toy", "--quick", "--only", "throughput",
+    r = subprocess.run([sys.executable, "-m", "meeplelab.benchmarks.bench", "--games", "toy", "--quick", "--only", "throughput",
                         "--out", str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.strip().splitlines() == [
@@ -73,7 +73,7 @@ def _git(repo: Path, *args: str) -> str:
 
 
 def test_baseline_tree_unpacks_the_commit_once_and_refuses_a_commit_not_in_the_history(tmp_path, capsys):
-    from benchmarks.bench import baseline_tree
+    from meeplelab.benchmarks.bench import baseline_tree
 
     repo = tmp_path / "repo"
     (repo / "sim").mkdir(parents=True)
@@ -101,7 +101,7 @@ def test_baseline_tree_unpacks_the_commit_once_and_refuses_a_commit_not_in_the_h
 def test_against_baseline_plays_the_same_games_on_three_paths_and_renders_the_ratio(monkeypatch):
     # the checkout itself stands in for the baseline tree: its Python loop in a separate process must play the
     # same games as compiled play and this process's Python loop
-    from benchmarks.bench import ISSUE16_BASE, against_baseline, render, targets
+    from meeplelab.benchmarks.bench import ISSUE16_BASE, against_baseline, render, targets
 
     monkeypatch.setenv("MEEPLELAB_PLUGINS", "tests.toygame")
     rows = []
@@ -126,7 +126,7 @@ def test_same_games_compares_the_games_tables(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from benchmarks.bench import same_games
+    from meeplelab.benchmarks.bench import same_games
 
     def run(name, vp, extra=False):
         (tmp_path / name / "games").mkdir(parents=True)
@@ -171,7 +171,7 @@ def test_bench_compares_compiled_play_with_the_python_loop_and_writes_the_target
 
 
 def test_derived_state_study_counts_a_hit_only_when_the_payability_inputs_repeat(monkeypatch):
-    import benchmarks.derived_state as ds
+    import meeplelab.benchmarks.derived_state as ds
 
     full = ds.cache_hits(20)
     assert set(full) == {"P_MAIN", "P_STACK", "P_SEC"}
@@ -197,7 +197,7 @@ def test_bench_refuses_bad_arguments_before_measuring(tmp_path, args, line):
     base = {"--games": "toy", "--out": str(tmp_path / "RESULTS.md")}
     for k, v in zip(args[0::2], args[1::2]):
         base[k] = v
-    cmd = [sys.executable, "-m", "benchmarks.bench", "--quick", "--only", "throughput"]
+    cmd = [sys.executable, "-m", "meeplelab.benchmarks.bench", "--quick", "--only", "throughput"]
     for k, v in base.items():
         cmd += [k, v]
     r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
@@ -208,7 +208,7 @@ def test_bench_refuses_bad_arguments_before_measuring(tmp_path, args, line):
 
 
 def test_targets_say_same_games_only_when_every_baseline_row_has_them():
-    from benchmarks.bench import ISSUE16_BASE, Row, targets
+    from meeplelab.benchmarks.bench import ISSUE16_BASE, Row, targets
 
     def trio(players, same):
         c = Row("toy", "baseline", players, 64, 1, True, 100, 0.1, {"path": "compiled", "same_games": same})

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import cli
+from meeplelab import cli
 from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]

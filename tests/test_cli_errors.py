@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import cli
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab import cli
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 
 
 def run_cli(argv, capsys, monkeypatch) -> tuple[int, str, str]:
@@ -181,7 +181,7 @@ def test_simulate_then_replay_then_report_succeed(tmp_path, capsys, monkeypatch)
 def test_bad_content_folder_names_file_entry_and_field(tmp_path, capsys, monkeypatch):
     import shutil
 
-    from sim.registry import get_game_class
+    from meeplelab.sim.registry import get_game_class
 
     src = get_game_class("galileos-truth").default_content_dir()
     bad = tmp_path / "content"
@@ -229,8 +229,8 @@ def test_resume_needs_only_the_run_folder(tmp_path, capsys, monkeypatch):
 def test_interval_bars_at_a_100_percent_win_rate_do_not_crash():
     import polars as pl
 
-    from analysis.figures import win_rate_chart
-    from analysis.stats import wilson
+    from meeplelab.analysis.figures import win_rate_chart
+    from meeplelab.analysis.stats import wilson
 
     p, lo, hi = wilson([300.0, 0.0], [300, 300])
     df = pl.DataFrame({"strategy": ["writer", "random"], "est": p, "low": lo, "high": hi})

@@ -10,10 +10,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim.config import RunConfig, split_strategies
-from sim.core.errors import ConfigError
-from sim.runner import simulate
-from sim.sweep import run_sweep
+from meeplelab.play.config import RunConfig, split_strategies
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.play.runner import simulate
+from meeplelab.play.sweep import run_sweep
 from tests.test_cli_errors import SIM, expect_error, run_cli
 
 
@@ -194,7 +194,7 @@ def test_report_on_a_file_says_it_is_a_file(tmp_path, capsys, monkeypatch):
 
 
 def test_report_on_a_tournament_or_sweep_folder_points_to_its_runs(tmp_path, capsys, monkeypatch):
-    from sim.tournament import run_tournament
+    from meeplelab.studies.tournament import run_tournament
 
     t = tmp_path / "t"
     run_tournament("toy", ["random", "always-draw"], 2, 10, 0, t, n_jobs=1)
@@ -224,9 +224,9 @@ def test_tournament_with_one_seat_is_refused(tmp_path, capsys, monkeypatch):
 
 
 def test_compile_notice_checks_every_kernel_of_the_rules_module(monkeypatch):
-    import cli
-    import sim.galileos_truth.rules as R
-    from sim.registry import make_game
+    from meeplelab import cli
+    import meeplelab.sim.galileos_truth.rules as R
+    from meeplelab.sim.registry import make_game
 
     import numpy as np
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.config import RunConfig
-from sim.core import ismcts as K
-from sim.core.errors import ConfigError
-from sim.play import play_batch, uses_compiled_play
-from sim.registry import make_game
-from sim.runner import simulate
-from strategies import make_strategy
-from strategies.ismcts import iteration_streams
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core import ismcts as K
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.play.batch import play_batch, uses_compiled_play
+from meeplelab.sim.registry import make_game
+from meeplelab.play.runner import simulate
+from meeplelab.strategies import make_strategy
+from meeplelab.strategies.ismcts import iteration_streams
 from tests.test_runner import assert_same_tables
 
 GT, UM = "galileos-truth", "unconscious-mind"

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 import tests.toygame as toy
-from sim.core.compiled import choice_module_source, lookahead_module_source, main, play_module_source
-from sim.core.errors import ConfigError
-from sim.play import play_batch
-from sim.registry import make_game
-from strategies.base import RandomStrategy
-from strategies.plans import CompiledPlan, Plan, Rule, When, compile_plans, resolve
-from strategies.registry import make_strategy
+from meeplelab.sim.core.compiled import choice_module_source, lookahead_module_source, main, play_module_source
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.registry import make_game
+from meeplelab.strategies.base import RandomStrategy
+from meeplelab.strategies.plans import CompiledPlan, Plan, Rule, When, compile_plans, resolve
+from meeplelab.strategies.registry import make_strategy
 
 
 def _same(a, b):
@@ -24,7 +24,7 @@ def _same(a, b):
     assert a.events.equals(b.events)
 
 
-@pytest.mark.parametrize("pkg", ["tests.toy", "sim.galileos_truth", "sim.unconscious_mind"])
+@pytest.mark.parametrize("pkg", ["tests.toy", "meeplelab.sim.galileos_truth", "meeplelab.sim.unconscious_mind"])
 def test_the_written_play_module_matches_the_template(pkg):
     import importlib
 
@@ -35,7 +35,7 @@ def test_the_written_play_module_matches_the_template(pkg):
     assert main([]) == 2
 
 
-@pytest.mark.parametrize("pkg", ["tests.toy", "sim.galileos_truth", "sim.unconscious_mind"])
+@pytest.mark.parametrize("pkg", ["tests.toy", "meeplelab.sim.galileos_truth", "meeplelab.sim.unconscious_mind"])
 def test_the_written_lookahead_modules_match_their_templates(pkg):
     import importlib
 
@@ -49,7 +49,7 @@ def test_the_written_lookahead_modules_match_their_templates(pkg):
 def test_the_play_module_writer_refuses_an_unknown_package_in_one_line(capsys):
     assert main(["no.such"]) == 2
     assert capsys.readouterr().err.strip() == ("cannot find 'no.such' (no module file for 'no.such' on sys.path); allowed: an engine "
-                                               "package (tests.toy, sim.galileos_truth)")
+                                               "package (tests.toy, meeplelab.sim.galileos_truth)")
 
 
 def test_the_empty_plan_is_the_random_strategy_on_the_same_streams():
@@ -157,8 +157,8 @@ def test_a_bad_plan_is_refused_in_one_line_naming_the_value():
 
 def test_a_plan_on_running_streams_draws_as_the_python_strategies_do():
     # rollouts hand strategies streams whose counters have advanced: the plan must draw the same
-    from sim.core.rng import Streams
-    from strategies.base import StrategyRNG, View
+    from meeplelab.sim.core.rng import Streams
+    from meeplelab.strategies.base import StrategyRNG, View
 
     g = make_game("toy")
     st = g.init(np.arange(64), 3, 2)
@@ -194,8 +194,8 @@ def test_a_rule_on_an_action_score_gives_the_same_games_on_both_paths(score):
 def test_best_keeps_the_preferred_action_with_the_highest_score():
     # pot_or_deck scores STOP by the pot and DRAW by the cards left: the plan stops exactly when the pot is
     # above the cards left, draws when below, and draws one of the two at random on a tie
-    from sim.core.rng import Streams
-    from strategies.base import StrategyRNG, View
+    from meeplelab.sim.core.rng import Streams
+    from meeplelab.strategies.base import StrategyRNG, View
 
     g = make_game("toy", toy.ToyParams(max_draws=30, copies=1))
     st = g.init(np.arange(64), 3, 2)
@@ -232,7 +232,7 @@ def test_a_restricted_plan_takes_only_positive_score_actions_unless_none_is_lega
 
 
 def test_an_unknown_action_score_is_refused_in_one_line_naming_it():
-    import sim.galileos_truth.play as gt
+    import meeplelab.sim.galileos_truth.play as gt
     import tests.toy.play as mod
 
     with pytest.raises(ConfigError, match=r"plan 'p', rule 'r': unknown action score 'row_fill'; allowed: pot_or_deck$"):

@@ -10,9 +10,9 @@ import tomli_w
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.core.content import Entry, load_entries, parse_effect
-from sim.core.errors import ContentError
-from sim.core.params import apply_overrides, describe
+from meeplelab.sim.core.content import Entry, load_entries, parse_effect
+from meeplelab.sim.core.errors import ContentError
+from meeplelab.sim.core.params import apply_overrides, describe
 from tests.toygame import ToyParams
 
 OPCODES = {"coffee": (int,), "vp": (int,), "generate": (("growth", "freedom", "passion"), ("minor", "medium", "major"))}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.core.rng import Streams
-from sim.registry import available_games, make_game
+from meeplelab.sim.core.rng import Streams
+from meeplelab.sim.registry import available_games, make_game
 
 GAMES = available_games()
 

@@ -1,4 +1,4 @@
-"""Rules by decision (sim.core.decisions): each engine's written dispatchers match its decision table,
+"""Rules by decision (meeplelab.sim.core.decisions): each engine's written dispatchers match its decision table,
 every decision kind has a row, and every handler cites its seed section or assumption ID."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.core.decisions import CITATION, Decision, DecisionTable, main, uncited
+from meeplelab.sim.core.decisions import CITATION, Decision, DecisionTable, main, uncited
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,7 +24,7 @@ def _tables():
 def test_the_written_dispatchers_match_the_table(mod):
     m = importlib.import_module(mod)
     written = (ROOT / m.DISPATCH_MODULE).read_text()
-    assert m.TABLE.source(mod) == written, f"{m.DISPATCH_MODULE} is stale: python -m sim.core.generate"
+    assert m.TABLE.source(mod) == written, f"{m.DISPATCH_MODULE} is stale: python -m meeplelab.sim.core.generate"
 
 
 @pytest.mark.parametrize("mod", _tables())
@@ -68,7 +68,7 @@ def test_main_refuses_bad_arguments(capsys):
     assert capsys.readouterr().err.strip() == "tests.toy.decisions has no DecisionTable named 'NOPE'; allowed: TABLE"
 
 
-@pytest.mark.parametrize("mod", ["sim.unconscious_mind.params", "sim.galileos_truth.params", "tests.toy.params"])
+@pytest.mark.parametrize("mod", ["meeplelab.sim.unconscious_mind.params", "meeplelab.sim.galileos_truth.params", "tests.toy.params"])
 def test_every_parameter_cites_a_seed_section_or_an_assumption(mod):
     from dataclasses import fields, is_dataclass
 

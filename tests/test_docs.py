@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.logdoc import render
-from sim.registry import builtin_games
+from meeplelab.sim.logdoc import render
+from meeplelab.sim.registry import builtin_games
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_logs_doc_is_current():
     text = (ROOT / "docs" / "logs.md").read_text()
-    assert text == render(), "docs/logs.md is stale: run python -m sim.logdoc > docs/logs.md"
+    assert text == render(), "docs/logs.md is stale: run python -m meeplelab.sim.logdoc > docs/logs.md"
 
 
 def test_every_builtin_game_has_a_rules_reference():
@@ -22,8 +22,8 @@ def test_every_builtin_game_has_a_rules_reference():
 
 def test_every_table_column_is_documented():
     text = (ROOT / "docs" / "logs.md").read_text()
-    from sim.registry import get_game_class
-    from sim.schema import GAMES_COLUMNS
+    from meeplelab.sim.registry import get_game_class
+    from meeplelab.sim.schema import GAMES_COLUMNS
 
     for c in GAMES_COLUMNS:
         assert f"| `{c.name}` |" in text
@@ -51,7 +51,7 @@ def test_user_strategy_examples_in_the_strategies_doc_run_and_stay_short():
 
 def test_no_doc_or_notebook_reads_a_run_by_globbing_its_part_files():
     # a glob of a table folder also reads a part file no finished chunk lists (issue 24 item 10): the
-    # documented read is the manifest-aware one (analysis.load.scan_run / load_runs)
+    # documented read is the manifest-aware one (meeplelab.analysis.load.scan_run / load_runs)
     import re
 
     glob = re.compile(r"(scan|read)_parquet\([^)]*(\*|(games|turns|events)\W*\))")

@@ -18,9 +18,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-import cli
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab import cli
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 from tests.fsfaults import full_disk, readonly_dir  # noqa: F401  (fixtures)
 
 
@@ -54,7 +54,7 @@ def earlier_run(tmp_path_factory):
     run = tmp_path_factory.mktemp("earlier") / "run"
     simulate(RunConfig(game="toy", players=2, strategies=("random",), games=20, seed=1, batch_size=10, chunk_size=10,
                        n_jobs=1, out=str(run)))  # two chunks: games 0 to 9 and 10 to 19
-    from analysis.report import build_report
+    from meeplelab.analysis.report import build_report
 
     build_report([run], run / "report")
     return run
@@ -170,7 +170,7 @@ def test_an_option_value_of_the_wrong_type_is_named_with_what_is_allowed(argv, m
 
 
 def test_a_content_field_of_the_wrong_type_names_the_value(tmp_path, capsys, monkeypatch):
-    from sim.registry import get_game_class
+    from meeplelab.sim.registry import get_game_class
 
     src = Path(sys.modules[get_game_class("galileos-truth").__module__].__file__).parent / "data"
     d = tmp_path / "content"
@@ -230,7 +230,7 @@ def test_a_disk_that_fills_during_a_run_is_one_line_and_resume_completes_it(full
         "parquet: File out of specification: underlying IO error: No space left on device (os error 28)"),
 ])
 def test_every_shape_of_a_full_disk_error_is_the_same_one_line(make):
-    from sim.core.errors import environment_message, os_error_of
+    from meeplelab.sim.core.errors import environment_message, os_error_of
 
     err = os_error_of(make())
     assert err is not None and err.errno == 28
@@ -240,7 +240,7 @@ def test_every_shape_of_a_full_disk_error_is_the_same_one_line(make):
 
 
 def test_an_error_raised_while_handling_a_disk_error_is_not_taken_for_one():
-    from sim.core.errors import os_error_of
+    from meeplelab.sim.core.errors import os_error_of
 
     try:
         try:
@@ -252,7 +252,7 @@ def test_an_error_raised_while_handling_a_disk_error_is_not_taken_for_one():
 
 
 def test_a_content_copy_on_a_full_disk_leaves_no_half_copy(full_disk, tmp_path, capsys, monkeypatch):
-    from sim.registry import get_game_class
+    from meeplelab.sim.registry import get_game_class
 
     src = Path(sys.modules[get_game_class("galileos-truth").__module__].__file__).parent / "data"
     d = tmp_path / "content"

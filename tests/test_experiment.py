@@ -13,11 +13,11 @@ import re
 import polars as pl
 import pytest
 
-from analysis.experiment import effects, experiment_sections
-from analysis.report import build_report
-from sim.config import RunConfig
-from sim.core.errors import ConfigError
-from sim.experiment import plan_experiment, run_experiment
+from meeplelab.analysis.experiment import effects, experiment_sections
+from meeplelab.analysis.report import build_report
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.play.experiment import plan_experiment, run_experiment
 
 
 def _base(tmp, name, strategies, players=3, games=120):
@@ -48,7 +48,7 @@ def test_treatment_is_measured_paired_and_the_paired_interval_is_narrower(tmp_pa
     assert md.index("## Verdict") < md.index("## Effects by intervention") < md.index("(descriptive: groups differ")
     assert "vp+3 (random): final VP +3.00 [2.95, 3.05]" in md
     # the verdict's effect line names the arm's field, and the verdict ends with the scope sentence (issue 28)
-    from analysis.dominance import SCOPE
+    from meeplelab.analysis.dominance import SCOPE
 
     verdict = md[md.index("## Verdict"):md.index("## Effects by intervention")]
     assert re.search(r"Largest effect: in arm vp\+3, random's win rate changes by [-+][\d.]+ percentage points "
@@ -105,7 +105,7 @@ def test_a_strategy_axis_plays_whole_strategies_against_the_control(tmp_path):
 
 
 def test_effect_lines_rank_the_effects_and_say_when_the_interval_includes_zero():
-    from analysis.experiment import effect_line
+    from meeplelab.analysis.experiment import effect_line
 
     r = {"arm": "abjure-at:cycle=2", "strategy": "abjure-at", "est": -7.24, "low": -8.9, "high": -5.6, "n": 4800}
     assert effect_line(0, r, "never-abjure") == (

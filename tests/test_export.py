@@ -9,11 +9,11 @@ import polars as pl
 import pytest
 
 from tests.cli_run import run_cli
-from analysis.export import export_run
-from analysis.load import load_runs
-from analysis.report import build_report
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab.analysis.export import export_run
+from meeplelab.analysis.load import load_runs
+from meeplelab.analysis.report import build_report
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import re
 import polars as pl
 import pytest
 
-from analysis.dominance import DEFINITION, SCOPE, field_strategies, field_words, judge
+from meeplelab.analysis.dominance import DEFINITION, SCOPE, field_strategies, field_words, judge
 
 #: pair win rates: A beats the weak scripts 95% but loses to S 60/40; S loses to the weak scripts
 STRONG = {("A", "S"): 0.4, ("A", "W1"): 0.95, ("A", "W2"): 0.95, ("S", "W1"): 0.3, ("S", "W2"): 0.3,
@@ -56,15 +56,15 @@ def _rotated_field(games: int = 600) -> tuple[pl.DataFrame, dict]:
 
 
 def _verdict_lines(df, mans):
-    from analysis.verdict import strategy_flags
+    from meeplelab.analysis.verdict import strategy_flags
 
     lines, _ = strategy_flags(df, False, mans)
     return lines
 
 
 def _tournament_answer(df):
-    import analysis.tournament as T
-    from analysis.tournament_report import dominance_answer
+    import meeplelab.analysis.tournament as T
+    from meeplelab.analysis.tournament_report import dominance_answer
 
     g = df.lazy()
     return dominance_answer(T.summary_table(g), T.pairwise(g))
@@ -138,7 +138,7 @@ def test_the_scope_sentence_lists_exactly_the_strategies_played():
 
 
 def test_every_experiment_effect_line_can_name_its_arm():
-    from analysis.experiment import effect_line
+    from meeplelab.analysis.experiment import effect_line
 
     r = {"arm": "abjure-at:cycle=2", "strategy": "abjure-at:cycle=2", "est": -16.7, "low": -20.0, "high": -13.4,
          "n": 4800, "p_holm": 1e-9}

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import stats as S
+from meeplelab.analysis import stats as S
 
 N = 96
 Z = 1.959963984540054
@@ -29,7 +29,7 @@ def _gen(name: str) -> np.random.Generator:
 # ------------------------------------------------------------------------------------------- item 2
 @pytest.mark.parametrize("wins", [0.0, 1.0], ids=["0_of_96", "96_of_96"])
 def test_experiment_paired_and_unpaired_win_intervals_have_real_width_at_0_and_n_of_n(wins):
-    from analysis.experiment import effect_line, paired
+    from meeplelab.analysis.experiment import effect_line, paired
 
     x = np.full(N, wins)
     r = paired(x, x.copy(), shares=True)
@@ -64,7 +64,7 @@ def test_newcombe_hybrid_score_matches_the_published_example():
 
 
 def test_head_to_head_and_seat_spread_have_width_when_no_game_is_discordant():
-    from analysis.seats import head_to_head, seat_spread
+    from meeplelab.analysis.seats import head_to_head, seat_spread
 
     rows = [{"run": "r", "game": g, "seat": s, "players": 3, "strategy": "abc"[s], "win_share": float(s == 2),
              "vp": 5, "margin": 0} for g in range(N) for s in range(3)]
@@ -88,7 +88,7 @@ def test_a_mean_without_spread_keeps_the_width_of_its_recorded_resolution():
 
 
 def test_a_robustness_conclusion_with_no_spread_is_not_established_by_a_zero_standard_error():
-    from analysis.conclusions import mean_se
+    from meeplelab.analysis.conclusions import mean_se
 
     q, se, n = mean_se(np.zeros(N), shares=100)  # a win-share difference that is 0 in every game
     assert (q, n) == (0.0, N) and se == pytest.approx(100 / (N + 2))
@@ -128,7 +128,7 @@ MARGIN = 3 * np.sqrt(0.05 * 0.95 / SIMS)  # three Monte Carlo standard errors of
 
 
 def test_null_tournaments_of_six_equal_strategies_rarely_mark_any_head_to_head_resolved():
-    from analysis.tournament import pairwise
+    from meeplelab.analysis.tournament import pairwise
 
     gen = _gen("null tournaments of six equal strategies, 40 games per arrangement")
     any_claim = uncorrected = 0
@@ -142,8 +142,8 @@ def test_null_tournaments_of_six_equal_strategies_rarely_mark_any_head_to_head_r
 
 
 def test_a_large_head_to_head_effect_is_still_resolved_after_holm():
-    from analysis.tournament import pairwise
-    from analysis.tournament_report import dominance_answer
+    from meeplelab.analysis.tournament import pairwise
+    from meeplelab.analysis.tournament_report import dominance_answer
 
     gen = _gen("one strategy beats every other 80% of the time")
     g = _null_tournament(gen, edge={("s0", f"s{i}"): 0.8 for i in range(1, 6)})
@@ -165,9 +165,9 @@ def _seat_games(gen: np.random.Generator, games: int, probs=(0.25, 0.25, 0.25, 0
 
 
 def test_four_seat_games_without_a_seat_effect_rarely_get_a_seat_claim():
-    from analysis.seats import seat_spread
-    from analysis.tournament import seat_effect
-    from analysis.tournament_report import seat_answer
+    from meeplelab.analysis.seats import seat_spread
+    from meeplelab.analysis.tournament import seat_effect
+    from meeplelab.analysis.tournament_report import seat_answer
 
     gen = _gen("four-seat coin-flip games with no seat effect")
     spread_flags = answer_claims = uncorrected = 0
@@ -183,9 +183,9 @@ def test_four_seat_games_without_a_seat_effect_rarely_get_a_seat_claim():
 
 
 def test_a_real_seat_advantage_is_still_flagged_and_says_which_correction():
-    from analysis.seats import seat_spread
-    from analysis.tournament import seat_effect
-    from analysis.tournament_report import seat_answer
+    from meeplelab.analysis.seats import seat_spread
+    from meeplelab.analysis.tournament import seat_effect
+    from meeplelab.analysis.tournament_report import seat_answer
 
     df = _seat_games(_gen("seat 1 wins 40% of four-seat games"), 2000, probs=(0.40, 0.20, 0.20, 0.20))
     sp = seat_spread(df).row(0, named=True)
@@ -195,7 +195,7 @@ def test_a_real_seat_advantage_is_still_flagged_and_says_which_correction():
 
 
 def test_verdict_strategy_flags_are_holm_adjusted_over_the_family():
-    from analysis.verdict import strategy_flags
+    from meeplelab.analysis.verdict import strategy_flags
 
     gen = _gen("verdict flags for six equal strategies")
     claims = 0
@@ -231,8 +231,8 @@ def _hash(path) -> str:
 
 
 def test_tournament_tables_are_the_same_bytes_for_any_row_order_or_chunking(tmp_path):
-    from analysis.tables import write_table
-    from analysis.tournament import pairwise, seat_effect, seat_table, summary_table
+    from meeplelab.analysis.tables import write_table
+    from meeplelab.analysis.tournament import pairwise, seat_effect, seat_table, summary_table
 
     g = _games_table(_gen("a games table shuffled and chunked"))
     gen = _gen("row orders of the same games")
@@ -253,7 +253,7 @@ def test_tournament_tables_are_the_same_bytes_for_any_row_order_or_chunking(tmp_
 
 
 def test_canonical_rounds_last_bit_noise_away():
-    from analysis.tables import canonical, canonical_json
+    from meeplelab.analysis.tables import canonical, canonical_json
 
     a = canonical(pl.DataFrame({"x": [0.3333333333333332, 0.33333333333333337, 0.33333333333333315]}))
     assert a["x"].n_unique() == 1 and a["x"][0] == pytest.approx(1 / 3, abs=1e-12)
@@ -261,7 +261,7 @@ def test_canonical_rounds_last_bit_noise_away():
 
 
 def test_a_toy_tournament_played_twice_writes_the_same_table_bytes(tmp_path):
-    from sim.tournament import TABLE_FILES, run_tournament
+    from meeplelab.play.tournament import TABLE_FILES, run_tournament
 
     for name in ("one", "two"):
         run_tournament("toy", ["random", "always-draw", "greedy-vp"], 3, 30, 73, tmp_path / name, n_jobs=1)

@@ -11,18 +11,18 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pytest
 
-from sim.config import RunConfig
-from sim.core.errors import RunFolderError
-from sim.runner import simulate
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import RunFolderError
+from meeplelab.play.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_importing_the_analysis_code_keeps_the_callers_backend():
     code = ("import matplotlib; matplotlib.use('svg')\n"
-            "import analysis.figures, analysis.report, analysis.sweep, analysis.unconscious_mind, "
-            "analysis.galileos_truth\n"
-            "from analysis.figures import histogram\n"
+            "import meeplelab.analysis.figures, meeplelab.analysis.report, meeplelab.analysis.sweep, meeplelab.analysis.unconscious_mind, "
+            "meeplelab.analysis.galileos_truth\n"
+            "from meeplelab.analysis.figures import histogram\n"
             "fig = histogram([1, 2, 2, 3], title='t', xlabel='turns')\n"
             "import matplotlib.pyplot as plt\n"
             "print(matplotlib.get_backend(), len(plt.get_fignums()), type(fig).__module__)\n")
@@ -42,7 +42,7 @@ def toy_run(tmp_path_factory):
 
 
 def test_a_failing_report_build_leaves_no_figure_open(toy_run, tmp_path):
-    from analysis.report import build_report
+    from meeplelab.analysis.report import build_report
 
     plt.close("all")
     blocker = tmp_path / "a-file"
@@ -53,8 +53,8 @@ def test_a_failing_report_build_leaves_no_figure_open(toy_run, tmp_path):
     assert plt.get_fignums() == []
     # a failure while the page is written (a table that is not a table): figures saved so far and
     # those not yet saved are all released
-    from analysis import figures as F
-    from analysis.report import Section
+    from meeplelab.analysis import figures as F
+    from meeplelab.analysis.report import Section
 
     made = []
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis.sections import game_sections
-from sim.core.spec import GameSpec
-from sim.registry import builtin_games, get_game_class, get_spec
-from strategies.registry import strategies_for
+from meeplelab.analysis.sections import game_sections
+from meeplelab.sim.core.spec import GameSpec
+from meeplelab.sim.registry import builtin_games, get_game_class, get_spec
+from meeplelab.strategies.registry import strategies_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,7 +33,7 @@ def test_each_builtin_game_is_one_spec_naming_its_engine_strategies_sections_and
 
 
 THIRD_PARTY = '''
-from sim.core.spec import GameSpec
+from meeplelab.sim.core.spec import GameSpec
 from tests.toygame import ToyGame
 
 
@@ -52,7 +52,7 @@ def test_a_third_party_package_plugs_a_game_in_through_the_entry_point_group(tmp
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: dicegame\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text("[meeplelab.games]\nthird-party-dice = dicegame:SPEC\n")
-    script = ("import json; from sim.registry import available_games; from cli import main; "
+    script = ("import json; from meeplelab.sim.registry import available_games; from cli import main; "
               "print(json.dumps(available_games()))")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, cwd=ROOT, check=True)

@@ -1,11 +1,11 @@
-"""strategies.base.game_table: content tables cached per engine object, never by a reusable id."""
+"""meeplelab.strategies.base.game_table: content tables cached per engine object, never by a reusable id."""
 
 from __future__ import annotations
 
 import gc
 
-import strategies.base as base
-from sim.registry import make_game
+import meeplelab.strategies.base as base
+from meeplelab.sim.registry import make_game
 import tests.toygame as toy
 
 

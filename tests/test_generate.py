@@ -1,4 +1,4 @@
-"""One regeneration command (issue 25 item 2): ``python -m sim.core.generate`` writes every generated module
+"""One regeneration command (issue 25 item 2): ``python -m meeplelab.sim.core.generate`` writes every generated module
 of every engine from any folder, run as a real subprocess; no generator imports the package it writes."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ENGINES = ["sim.galileos_truth", "sim.unconscious_mind", "tests.toy"]
+ENGINES = ["meeplelab.sim.galileos_truth", "meeplelab.sim.unconscious_mind", "tests.toy"]
 GENERATED = ["sim/galileos_truth/cols.py", "sim/galileos_truth/rules/dispatch.py", "sim/galileos_truth/choice.py",
              "sim/galileos_truth/lookahead.py", "sim/galileos_truth/play.py", "sim/unconscious_mind/cols.py",
              "sim/unconscious_mind/kcols.py", "sim/unconscious_mind/rules/dispatch.py", "sim/unconscious_mind/choice.py",
@@ -23,7 +23,7 @@ def _run(args, cwd, env=None):
 
 
 def test_check_from_another_folder_finds_every_engine_current(tmp_path):
-    r = _run(["-m", "sim.core.generate", "--check"], tmp_path)
+    r = _run(["-m", "meeplelab.sim.core.generate", "--check"], tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == f"current: every generated module of {', '.join(ENGINES)}"
 
@@ -63,14 +63,14 @@ def test_check_names_a_stale_module_and_exits_1(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     r = _run([str(tree / "sim" / "core" / "generate.py"), "--check", "tests.toy"], tmp_path, env)
     assert r.returncode == 1 and r.stdout.strip() == "stale: tests/toy/cols.py"
-    assert r.stderr.strip() == "run: python -m sim.core.generate"
+    assert r.stderr.strip() == "run: python -m meeplelab.sim.core.generate"
     bad = _run([str(tree / "sim" / "core" / "generate.py"), "sim.nosuch"], tmp_path, env)
     assert bad.returncode == 2 and bad.stderr.strip() == (
         f"error: 'sim.nosuch' is not an engine package with a generate.toml: allowed {', '.join(ENGINES)}")
 
 
 def test_the_single_layout_command_runs_as_a_module(tmp_path):
-    """``python -m sim.core.layout module:LAYOUT path`` failed for every layout ("no Layout named ..."): run as
+    """``python -m meeplelab.sim.core.layout module:LAYOUT path`` failed for every layout ("no Layout named ..."): run as
     ``__main__`` the module defined a second Layout class. A relative path is the tree's, from any folder."""
     tree = tmp_path / "tree"
     shutil.copytree(ROOT / "sim", tree / "sim", ignore=shutil.ignore_patterns("__pycache__"))
@@ -78,11 +78,11 @@ def test_the_single_layout_command_runs_as_a_module(tmp_path):
     shutil.copytree(ROOT / "tests" / "toy", tree / "tests" / "toy", ignore=shutil.ignore_patterns("__pycache__"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(tree)  # the copy, never the checkout: no test rewrites the tree it runs from
-    for ref, written in (("sim.galileos_truth.state:LAYOUT", "sim/galileos_truth/cols.py"),
-                         ("sim.unconscious_mind.content_layout:CONTENT", "sim/unconscious_mind/kcols.py"),
+    for ref, written in (("meeplelab.sim.galileos_truth.state:LAYOUT", "sim/galileos_truth/cols.py"),
+                         ("meeplelab.sim.unconscious_mind.content_layout:CONTENT", "sim/unconscious_mind/kcols.py"),
                          ("tests.toy.state:LAYOUT", "tests/toy/cols.py")):
         (tree / written).unlink()
-        r = _run(["-m", "sim.core.layout", ref, written], tmp_path, env)
+        r = _run(["-m", "meeplelab.sim.core.layout", ref, written], tmp_path, env)
         assert r.returncode == 0, r.stderr
         assert not (tmp_path / written).exists()
         assert (tree / written).read_text() == (ROOT / written).read_text()

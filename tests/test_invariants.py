@@ -12,9 +12,9 @@ import os
 import numpy as np
 import pytest
 
-from sim.core.rng import Streams
-from sim.fuzz import fuzz
-from sim.registry import available_games, make_game
+from meeplelab.sim.core.rng import Streams
+from meeplelab.sim.fuzz import fuzz
+from meeplelab.sim.registry import available_games, make_game
 
 GAMES = available_games()
 FUZZ_GAMES = int(os.environ.get("MEEPLELAB_FUZZ_GAMES", "20000"))

@@ -6,11 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.core.errors import ConfigError
-from sim.play import play_batch
-from sim.registry import make_game
-from strategies import make_strategy
-from strategies.ismcts import iteration_streams
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.registry import make_game
+from meeplelab.strategies import make_strategy
+from meeplelab.strategies.ismcts import iteration_streams
 
 
 def play(spec_a: str, spec_b: str, ids, seed: int) -> pd.DataFrame:
@@ -42,7 +42,7 @@ def test_ismcts_beats_random_in_both_seat_orders():
 
 
 def test_each_game_gets_its_own_ismcts_with_its_plan_in_rollouts():
-    from strategies.galileos_truth import GTHeuristic
+    from meeplelab.strategies.galileos_truth import GTHeuristic
 
     gt = make_strategy("galileos-truth", "ismcts:iters=4")
     assert isinstance(gt.heuristic, GTHeuristic) and gt.policy is gt.heuristic.plan and gt.iters == 4
@@ -69,7 +69,7 @@ def test_iteration_streams_take_one_iteration_per_stream():
 
 
 def test_prior_seeds_root_candidates_with_virtual_visits_at_their_heuristic_reward():
-    from strategies.ismcts import _Node
+    from meeplelab.strategies.ismcts import _Node
 
     s = make_strategy("toy", "ismcts:prior=4,scale=2")
     root = _Node()

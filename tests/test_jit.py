@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import config, njit
 
-from sim.core.jit import handler, rule
+from meeplelab.sim.core.jit import handler, rule
 
 ONE, TWO, THREE = 1, 2, 3
 

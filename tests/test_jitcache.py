@@ -20,7 +20,7 @@ PROBE = '''
 import numpy as np
 from numba import njit
 
-from sim.core.rng import mix64
+from meeplelab.sim.core.rng import mix64
 
 
 @njit(cache=True)
@@ -79,14 +79,14 @@ def test_a_cached_kernel_is_compiled_again_when_a_module_it_imports_changes(tmp_
 
 
 def test_the_cache_key_covers_the_import_closure():
-    from sim import jitcache
+    from meeplelab.sim import jitcache
 
     rules = ROOT / "sim" / "galileos_truth" / "rules" / "__init__.py"
     files = {str(p.relative_to(ROOT)) for p in jitcache.closure(rules)}
     assert {"sim/galileos_truth/rules/__init__.py", "sim/galileos_truth/rules/dispatch.py",
             "sim/galileos_truth/rules/flow.py", "sim/galileos_truth/rules/ledger.py", "sim/galileos_truth/cols.py",
             "sim/galileos_truth/content.py", "sim/core/rng.py"} <= files
-    assert "sim/runner.py" not in files and "cli.py" not in files  # not imported by the kernels
+    assert "play/runner.py" not in files and "cli.py" not in files  # not imported by the kernels
     # imported only inside functions of the engine (which run after the kernels are compiled) or
     # by the package's __init__ for its own job: editing them compiles nothing again
     assert "strategies/galileos_truth.py" not in files and "sim/jitcache.py" not in files
@@ -140,7 +140,7 @@ def test_a_read_only_install_imports_and_caches_into_a_writable_fallback(readonl
     assert [ln.split()[0] for ln in lines] == ["galileos-truth", "unconscious-mind"]
     assert not any("unavailable" in ln for ln in lines), r.stdout
     assert not (tree / "sim" / "core" / "__pycache__").exists() and not any(home.iterdir())
-    code = ("import numpy as np\nfrom sim.core.rng import mix64\nprint(int(mix64(np.uint64(7))), "
+    code = ("import numpy as np\nfrom meeplelab.sim.core.rng import mix64\nprint(int(mix64(np.uint64(7))), "
             "sum(mix64.stats.cache_hits.values()))")
     out = [subprocess.run(prefix + [sys.executable, "-c", code], cwd=base, env=env, capture_output=True, text=True,
                           timeout=600) for _ in range(2)]

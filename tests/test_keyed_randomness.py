@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.replay import replay_text
-from sim.config import RunConfig
-from sim.core.rng import candidate_keys, chance_below, chance_shuffle, decision_keys, event_keys, stream_keys
-from sim.runner import simulate
-from strategies.registry import strategies_for
+from meeplelab.analysis.replay import replay_text
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.rng import candidate_keys, chance_below, chance_shuffle, decision_keys, event_keys, stream_keys
+from meeplelab.play.runner import simulate
+from meeplelab.strategies.registry import strategies_for
 from tests.test_runner import assert_same_tables
 
 #: the partner seat of each game (a scripted plan)

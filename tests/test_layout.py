@@ -1,4 +1,4 @@
-"""The state convention (sim.core.layout): allocation, named views, written constants, every engine's table."""
+"""The state convention (meeplelab.sim.core.layout): allocation, named views, written constants, every engine's table."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.core.layout import Field, Group, Layout, LayoutState, Pile, main
+from meeplelab.sim.core.layout import Field, Group, Layout, LayoutState, Pile, main
 
 LAY = Layout((
     Group("game", None, (Field("round", init=1, doc="round"), Field("cov", (2, 3), init=0, doc="coverage"))),
@@ -104,7 +104,7 @@ def test_each_engines_written_columns_match_its_table(pkg):
     state = importlib.import_module(f"{pkg}.state")
     cols = importlib.import_module(f"{pkg}.cols")
     ref = f"{pkg}.state:LAYOUT {pkg.replace('.', '/')}/cols.py"
-    stale = f"{pkg.replace('.', '/')}/cols.py is stale: python -m sim.core.generate"
+    stale = f"{pkg.replace('.', '/')}/cols.py is stale: python -m meeplelab.sim.core.generate"
     assert state.LAYOUT.check_module(cols) == [], stale
     assert state.LAYOUT.constants_source(state.COLS_DOC, ref) == Path(cols.__file__).read_text(), stale
 

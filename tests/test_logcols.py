@@ -8,8 +8,8 @@ import importlib
 
 import pytest
 
-import sim.core.logs as logs
-from sim.registry import get_game_class
+import meeplelab.sim.core.logs as logs
+from meeplelab.sim.registry import get_game_class
 
 GAMES = ["unconscious-mind", "galileos-truth"]
 

@@ -9,9 +9,9 @@ import re
 import polars as pl
 import pytest
 
-from analysis.report import build_report
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab.analysis.report import build_report
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 
 pytestmark = pytest.mark.slow
 

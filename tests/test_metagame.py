@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from analysis.metagame import (alpha_rank, alpha_rank_n, compositions, deviation_payoffs, dominated, exploitability,
+from meeplelab.analysis.metagame import (alpha_rank, alpha_rank_n, compositions, deviation_payoffs, dominated, exploitability,
                                symmetric_nash, table_from_matrix, table_from_sums)
 
 RPS = np.array([[0.5, 0.0, 1.0], [1.0, 0.5, 0.0], [0.0, 1.0, 0.5]])  # win share of row against column
@@ -84,7 +84,7 @@ def test_a_dominant_strategy_is_the_whole_mix():
     t = table_from_matrix(["a", "b", "c"], a)
     np.testing.assert_allclose(symmetric_nash(t), [1, 0, 0], atol=1e-9)
     assert dominated(t) == {"b": "a", "c": "a"}
-    from analysis.metagame import dominators
+    from meeplelab.analysis.metagame import dominators
 
     assert dominators(t) == {"b": ["a"], "c": ["a", "b"]}  # b too beats c against every opponent (.4>.3, .5>.45, .55>.5)
 
@@ -108,7 +108,7 @@ def test_an_incomplete_table_is_refused_by_name():
 def _bernoulli_tournament(p: float, seeds: int, rng_seed: int = 0):
     """2 strategies, 2 seats: 'a' beats 'b' with probability ``p`` in each of ``seeds`` common-seed games
     (one game per seed index and lineup profile). Returns (table, sums[S, R, K], results[S, R, K])."""
-    from analysis.metagame import compositions
+    from meeplelab.analysis.metagame import compositions
 
     counts = compositions(2, 2)
     r = next(i for i, c in enumerate(counts) if tuple(c) == (1, 1))
@@ -122,7 +122,7 @@ def _bernoulli_tournament(p: float, seeds: int, rng_seed: int = 0):
 
 
 def test_bootstrap_gives_best_response_gains_and_exploitability_with_intervals():
-    from analysis.metagame import bootstrap_metagame
+    from meeplelab.analysis.metagame import bootstrap_metagame
 
     t, sums, res = _bernoulli_tournament(0.7, 400)
     mg = bootstrap_metagame(t, sums, res, resamples=100)
@@ -137,7 +137,7 @@ def test_bootstrap_gives_best_response_gains_and_exploitability_with_intervals()
 
 
 def test_a_near_tie_is_dominated_on_the_point_estimate_but_not_settled():
-    from analysis.metagame import bootstrap_metagame
+    from meeplelab.analysis.metagame import bootstrap_metagame
 
     t, sums, res = _bernoulli_tournament(0.53, 300, rng_seed=2)
     assert float(sums[:, :, 0].sum() / 300) == pytest.approx(157 / 300)  # a wins 52.3% of 300 games
@@ -149,7 +149,7 @@ def test_a_near_tie_is_dominated_on_the_point_estimate_but_not_settled():
 
 
 def test_the_sub_game_without_a_dominant_strategy_is_rock_paper_scissors():
-    from analysis.metagame import bootstrap_metagame, restrict
+    from meeplelab.analysis.metagame import bootstrap_metagame, restrict
 
     # rock-paper-scissors plus "boss", which beats each of them 80% of the time
     a = np.zeros((4, 4))

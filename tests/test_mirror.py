@@ -1,10 +1,10 @@
-"""analysis.mirror: seat tables of mirror matches, the --vary paired table, --update of a Markdown file."""
+"""meeplelab.analysis.mirror: seat tables of mirror matches, the --vary paired table, --update of a Markdown file."""
 
 import numpy as np
 import pytest
 
-from analysis import mirror
-from analysis.mirror import Mirror, main, play_mirror, seat_table, vary_tables
+from meeplelab.analysis import mirror
+from meeplelab.analysis.mirror import Mirror, main, play_mirror, seat_table, vary_tables
 
 
 def _mirror(wins_seat0: int, n: int = 100) -> Mirror:

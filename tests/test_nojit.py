@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.registry import available_games, make_game
+from meeplelab.sim.registry import available_games, make_game
 
 pytestmark = pytest.mark.slow
 
@@ -22,7 +22,7 @@ SCRIPT = """
 import json, sys, warnings
 warnings.simplefilter("ignore")
 import numpy as np, tests.toygame, tests.toy_robust
-from sim.registry import make_game
+from meeplelab.sim.registry import make_game
 g = make_game(sys.argv[1])
 s = g.play_random(np.arange(3), 17, g.min_players + 1 if g.max_players > g.min_players else g.min_players)
 print(json.dumps({"scores": g.final_scores(s).tolist(), "plies": s.ply.tolist()}))
@@ -46,9 +46,9 @@ COMPILED_PLAY = """
 import hashlib, warnings
 warnings.simplefilter("error", RuntimeWarning)
 import numpy as np, tests.toygame as toy
-from sim.registry import make_game
-from sim.play import play_batch
-from strategies.base import RandomStrategy
+from meeplelab.sim.registry import make_game
+from meeplelab.play.batch import play_batch
+from meeplelab.strategies.base import RandomStrategy
 r = play_batch(make_game("toy"), [toy.bank_at(3), RandomStrategy()], np.arange(30), 4)
 print(hashlib.sha256(r.events.to_pandas().to_csv().encode()).hexdigest())
 """
@@ -67,9 +67,9 @@ COMPILED_HEURISTIC = """
 import hashlib, sys, warnings
 warnings.simplefilter("error", RuntimeWarning)
 import numpy as np
-from sim.registry import make_game
-from sim.play import play_batch
-from strategies.registry import make_strategy
+from meeplelab.sim.registry import make_game
+from meeplelab.play.batch import play_batch
+from meeplelab.strategies.registry import make_strategy
 name, seats, n = sys.argv[1], sys.argv[2].split("+"), int(sys.argv[3])
 r = play_batch(make_game(name), [make_strategy(name, s) for s in seats], np.arange(n), 4)
 print(hashlib.sha256(r.events.to_pandas().to_csv().encode()).hexdigest(), r.events.num_rows)

@@ -8,12 +8,12 @@ import numpy as np
 import pyspiel
 import pytest
 
-from sim.core.rng import stream_keys, strategy_stream
-from sim.openspiel import PREFIX, load_game, register, short_name, win_share
-from sim.play import play_batch
-from sim.registry import make_game
-from strategies.base import StrategyRNG
-from strategies.registry import make_strategy
+from meeplelab.sim.core.rng import stream_keys, strategy_stream
+from meeplelab.sim.openspiel import PREFIX, load_game, register, short_name, win_share
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.registry import make_game
+from meeplelab.strategies.base import StrategyRNG
+from meeplelab.strategies.registry import make_strategy
 from tests.toy.params import ToyParams
 
 ENGINES = ("toy", "unconscious-mind", "galileos-truth")

@@ -8,11 +8,11 @@ import tomllib
 
 import pytest
 
-import cli
-from sim.core.errors import ConfigError
-from sim.core.params import is_assumed
-from sim.plausible import BEGIN, END, load_plausible, markdown_table, plausible_path, rules_doc
-from sim.registry import get_game_class
+from meeplelab import cli
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core.params import is_assumed
+from meeplelab.sim.plausible import BEGIN, END, load_plausible, markdown_table, plausible_path, rules_doc
+from meeplelab.sim.registry import get_game_class
 
 GAMES = ("galileos-truth", "unconscious-mind")
 
@@ -101,11 +101,11 @@ def test_params_command_shows_the_plausible_range(capsys, monkeypatch):
 def test_rules_doc_table_is_current(game):
     text = rules_doc(game).read_text()
     assert text[text.index(BEGIN):text.index(END) + len(END)] == markdown_table(game), \
-        "run python -m sim.plausible to refresh docs/rules tables"
+        "run python -m meeplelab.sim.plausible to refresh docs/rules tables"
 
 
 def test_params_command_still_lists_when_a_range_is_missing(tmp_path, capsys, monkeypatch):
-    import sim.plausible as P
+    import meeplelab.sim.plausible as P
 
     data = _raw("galileos-truth")
     del data["stake_at"]

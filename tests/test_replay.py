@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.replay import replay_text
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab.analysis.replay import replay_text
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 
 
 def test_replay_marks_each_round_of_a_game_without_its_own_header(tmp_path):

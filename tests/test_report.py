@@ -10,10 +10,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.report import build_report
-from analysis.stats import games_for_mean_width, games_for_rate_width, mean_t, wilson
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab.analysis.report import build_report
+from meeplelab.analysis.stats import games_for_mean_width, games_for_rate_width, mean_t, wilson
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 from tests.browser import check_page
 
 
@@ -69,8 +69,8 @@ def test_games_needed_for_a_win_rate_and_a_vp_difference():
 
 
 def test_sweep_charts_each_metric_with_paired_differences(tmp_path):
-    from analysis.sweep import sweep_table
-    from sim.sweep import run_sweep
+    from meeplelab.analysis.sweep import sweep_table
+    from meeplelab.play.sweep import run_sweep
 
     base = RunConfig(game="toy", players=2, strategies=("random",), games=300, seed=4, batch_size=300, out=str(tmp_path))
     run_sweep(base, {"rounds": ["2", "4"]}, tmp_path / "sw")
@@ -86,9 +86,9 @@ def test_sweep_charts_each_metric_with_paired_differences(tmp_path):
 
 
 def test_sweep_report_shows_win_rates_in_percent_and_charts_whole_parameter_values(tmp_path):
-    from analysis.load import load_runs
-    from analysis.sweep import sweep_charts, sweep_sections, sweep_table
-    from sim.sweep import run_sweep
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.sweep import sweep_charts, sweep_sections, sweep_table
+    from meeplelab.play.sweep import run_sweep
 
     base = RunConfig(game="toy", players=2, strategies=("random",), games=200, seed=4, batch_size=200, out=str(tmp_path))
     run_sweep(base, {"rounds": ["2", "3", "5"]}, tmp_path / "sw")
@@ -113,7 +113,7 @@ def test_sweep_report_shows_win_rates_in_percent_and_charts_whole_parameter_valu
 
 
 def test_charts_of_whole_numbers_get_integer_ticks_and_gapless_integer_bins():
-    from analysis.figures import histogram, line_with_band
+    from meeplelab.analysis.figures import histogram, line_with_band
 
     ax = line_with_band([1, 2, 3, 4], [1.0, 2.0, 3.0, 4.0], [0.5, 1.5, 2.5, 3.5], [1.5, 2.5, 3.5, 4.5],
                         title="t", xlabel="Cycle", ylabel="y").axes[0]
@@ -145,7 +145,7 @@ def _md_rows(md: str, caption: str) -> list[list[str]]:
 
 
 def test_missing_values_show_as_a_dash_never_as_nan_or_none():
-    from analysis.report import TableFormat, _html_table, _md_table, format_table
+    from meeplelab.analysis.report import TableFormat, _html_table, _md_table, format_table
 
     # a citation-payoff row with n = 1: no sd and no interval can be computed
     df = pl.DataFrame({"volumes": [1], "measure": ["cited_bright"], "n": [1], "mean": [1.0], "sd": [None],
@@ -164,7 +164,7 @@ def test_missing_values_show_as_a_dash_never_as_nan_or_none():
 
 
 def test_each_column_is_formatted_one_way():
-    from analysis.report import TableFormat, format_table
+    from meeplelab.analysis.report import TableFormat, format_table
 
     df = pl.DataFrame({"strategy": ["a", "b", "c", "d"], "n": [1234, 5, 60, 7], "wins": [24.0, 8.0, 5.0, 1.0],
                        "mean": [7.9, 7.8, -5.287, -14.9], "est": [7.9, 7.8, -5.287, -14.9],

@@ -13,12 +13,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-import cli
-from analysis.load import load_runs
-from analysis.report import build_report
-from analysis.versions import delta_table, versions
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab import cli
+from meeplelab.analysis.load import load_runs
+from meeplelab.analysis.report import build_report
+from meeplelab.analysis.versions import delta_table, versions
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 
 
 def _run(tmp, name, params, seed=1, games=600):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 from tests.test_runner import assert_same_tables
 
 GAMES = {"unconscious-mind": ("greedy-vp", "random", "random"), "galileos-truth": ("never-abjure", "random", "random")}

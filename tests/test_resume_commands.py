@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-import sim.tune as tune_mod
-from sim import runfolder as rf
-from sim.balance import run_balance
+import meeplelab.studies.tune as tune_mod
+from meeplelab.play import runfolder as rf
+from meeplelab.studies.balance import run_balance
 from tests.test_cli_errors import expect_error, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.core.rng import Streams, draw_below, shuffle_range, stream_keys
-from sim.play import play_batch
-from sim.registry import make_game
-from strategies import make_strategy
+from meeplelab.sim.core.rng import Streams, draw_below, shuffle_range, stream_keys
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.registry import make_game
+from meeplelab.strategies import make_strategy
 
 
 def test_stream_value_depends_only_on_seed_game_and_counter():

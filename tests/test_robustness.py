@@ -14,14 +14,14 @@ import numpy as np
 import polars as pl
 import pytest
 
-import cli
+from meeplelab import cli
 import tests.toy_robust as T
-from sim.core.errors import ConfigError, RunFolderError
-from sim.panels import Lineup, panel, play_lineups
-from sim.play import play_batch
-from sim.registry import make_game
-from sim.robustness import run_robustness
-from strategies.registry import make_strategy
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.play.panels import Lineup, panel, play_lineups
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.registry import make_game
+from meeplelab.studies.robustness import run_robustness
+from meeplelab.strategies.registry import make_strategy
 
 BUDGET = 40_000
 
@@ -123,7 +123,7 @@ def test_lineups_in_one_batch_play_exactly_as_each_lineup_alone():
 
 
 def test_a_treatment_changes_only_the_treated_seat_at_setup():
-    from sim.panels import register_treatment
+    from meeplelab.play.panels import register_treatment
 
     def bonus(game, state, rows, seat):
         state.vp[rows, seat] += 100
@@ -176,8 +176,8 @@ def test_robustness_command_prints_a_verdict_per_conclusion(tmp_path, capsys, mo
 def test_an_assumption_that_never_changed_the_quantity_is_never_named_as_the_cause_of_a_flip():
     from types import SimpleNamespace
 
-    from analysis.robustness import _threshold_rule
-    from sim.plausible import Range
+    from meeplelab.analysis.robustness import _threshold_rule
+    from meeplelab.sim.plausible import Range
 
     ranges = {f: Range(f, "A-T-01", 0, low=0, high=4, reason="test") for f in ("inert", "live")}
     d = SimpleNamespace(factors=["inert", "live"])
@@ -195,8 +195,8 @@ def test_an_assumption_that_never_changed_the_quantity_is_never_named_as_the_cau
 def test_a_flip_rule_never_includes_the_default_rules():
     from types import SimpleNamespace
 
-    from analysis.robustness import _threshold_rule
-    from sim.plausible import Range
+    from meeplelab.analysis.robustness import _threshold_rule
+    from meeplelab.sim.plausible import Range
 
     ranges = {"f": Range("f", "A-T-01", 2, low=0, high=4, reason="test")}
     u = np.array([[0.5], [0.5], [1.0], [0.0], [0.0]])  # values 2 (defaults), 2, 4, 0, 0
@@ -215,7 +215,7 @@ def test_a_choice_range_with_pipes_stays_one_table_cell(toy, tmp_path):
     """Issue 30: a range written ``rotate|first-to-pass|fewest-vp`` split the Morris tables' cells."""
     import re
 
-    from analysis.robustness_report import build
+    from meeplelab.analysis.robustness_report import build
 
     out, _, _ = toy
     res = json.loads((out / "results.json").read_text())

@@ -16,8 +16,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-import cli
-from sim import runfolder as rf
+from meeplelab import cli
+from meeplelab.play import runfolder as rf
 
 ROOT = Path(__file__).resolve().parents[1]
 SIM = ["simulate", "--no-progress"]
@@ -48,7 +48,7 @@ def test_a_moved_run_folder_resumes_in_place_and_replays_without_its_content_fol
     assert str(tmp_path) not in toml and str(tmp_path) not in man  # no absolute path is stored
     m = json.loads(man)
     assert m["config"]["out"] == "." and m["config"]["content"] == "content"
-    from sim.unconscious_mind.content import FILES  # the content files (plausible.toml is parameter metadata)
+    from meeplelab.sim.unconscious_mind.content import FILES  # the content files (plausible.toml is parameter metadata)
     assert sorted(p.name for p in (out / "content").iterdir()) == sorted(FILES)
     before = replay_lines(out, capsys, monkeypatch)
     moved = tmp_path / "elsewhere" / "um-moved"
@@ -81,8 +81,8 @@ def replay_lines(run: Path, capsys, monkeypatch) -> list[str]:
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory):
     """A finished 2,048-game run in chunks of 128 games (16 parts per table)."""
-    from sim.config import RunConfig
-    from sim.runner import simulate
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.runner import simulate
 
     out = tmp_path_factory.mktemp("fin") / "run"
     simulate(RunConfig(game="toy", players=3, strategies=("random",), games=2048, seed=4, batch_size=128,
@@ -103,7 +103,7 @@ def _report(run, tmp_path, capsys, monkeypatch, name="rep"):
 
 
 def _games(run) -> int:
-    from analysis.load import load_runs
+    from meeplelab.analysis.load import load_runs
 
     return load_runs([run]).games.select(pl.col("game").n_unique()).collect().item()
 
@@ -196,12 +196,12 @@ def test_a_part_copied_in_from_another_run_is_moved_aside_by_resume_and_never_re
                                                                                   monkeypatch):
     import warnings
 
-    from analysis.load import scan_run
+    from meeplelab.analysis.load import scan_run
 
     run = _copy(finished, tmp_path)
     other = tmp_path / "other"
-    from sim.config import RunConfig
-    from sim.runner import simulate
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.runner import simulate
 
     simulate(RunConfig(game="toy", players=3, strategies=("random",), games=128, seed=9, batch_size=128,
                        chunk_size=128, n_jobs=1, out=str(other)))
@@ -307,7 +307,7 @@ def test_parts_written_by_workers_that_outlive_a_killed_parent_are_reconciled(tm
     import subprocess
     import time
 
-    from analysis.load import load_runs
+    from meeplelab.analysis.load import load_runs
 
     out = tmp_path / "run"
     cmd = [sys.executable, "-c", "import tests.toygame; from cli import main; main()", "simulate", "--game", "toy",
@@ -323,12 +323,12 @@ def test_parts_written_by_workers_that_outlive_a_killed_parent_are_reconciled(tm
         except (OSError, ValueError):
             pass
         time.sleep(0.02)
-    os.kill(proc.pid, signal.SIGKILL)  # its loky workers end with it (sim/workers.py)
+    os.kill(proc.pid, signal.SIGKILL)  # its loky workers end with it (play/workers.py)
     proc.wait()
     # what a worker that outlived its parent did before they ended with it: finish chunks nobody records
-    from sim.config import RunConfig
-    from sim.plan import resolve
-    from sim.runner import run_chunk
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.plan import resolve
+    from meeplelab.play.runner import run_chunk
 
     m = manifest(out)
     plan = resolve(RunConfig.from_dict({**m["config"], "out": str(out)}))

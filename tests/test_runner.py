@@ -16,10 +16,10 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from sim import runfolder as rf
-from sim.config import RunConfig
-from sim.core.errors import RunFolderError
-from sim.runner import WorkerFailed, simulate
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import RunFolderError
+from meeplelab.play.runner import WorkerFailed, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,7 +77,7 @@ def test_dask_backend_on_a_local_cluster_gives_identical_tables(tmp_path, refere
 
 @pytest.mark.slow
 def test_unreachable_dask_scheduler_is_a_clear_error(tmp_path):
-    from sim.core.errors import ConfigError
+    from meeplelab.sim.core.errors import ConfigError
 
     t0 = time.monotonic()
     with pytest.raises(ConfigError, match=r"cannot reach Dask scheduler 'tcp://127.0.0.1:9' within 10 s"):
@@ -101,7 +101,7 @@ def test_manifest_records_config_versions_params_seeds_and_chunks(tmp_path):
 
 
 def test_run_is_repeatable_from_its_run_toml(tmp_path):
-    from sim.config import load_toml
+    from meeplelab.play.config import load_toml
 
     a = tmp_path / "a"
     simulate(cfg(a, params={"max_draws": 2}))
@@ -197,7 +197,7 @@ def test_output_folder_holding_another_run_is_refused_unless_resume_or_overwrite
 
 
 def test_sweep_overwrite_leaves_no_variant_of_a_larger_earlier_sweep(tmp_path):
-    from sim.sweep import read_sweep, run_sweep
+    from meeplelab.play.sweep import read_sweep, run_sweep
 
     out = tmp_path / "sw"
     base = cfg(out, games=20)
@@ -219,7 +219,7 @@ def test_sweep_overwrite_leaves_no_variant_of_a_larger_earlier_sweep(tmp_path):
 
 
 def test_sweep_never_deletes_or_writes_into_a_folder_that_is_not_a_sweep(tmp_path):
-    from sim.sweep import run_sweep
+    from meeplelab.play.sweep import run_sweep
 
     victim = tmp_path / "victim"
     (victim / "rounds=1").mkdir(parents=True)

@@ -9,10 +9,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.config import RunConfig
-from sim.core.errors import ConfigError
-from sim.runner import simulate
-from sim.seating import plan_seating
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.play.runner import simulate
+from meeplelab.play.seating import plan_seating
 from tests.test_runner import assert_same_tables
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim.runner import Terminated, terminate_as_interrupt
+from meeplelab.play.runner import Terminated, terminate_as_interrupt
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-c", "import tests.toygame; from cli import main; main()"]

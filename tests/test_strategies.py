@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.core.errors import ConfigError
-from sim.play import play_batch
-from sim.registry import make_game
-from strategies import make_strategy
-from strategies.registry import parse_id
-from strategies.search import pick_best
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.registry import make_game
+from meeplelab.strategies import make_strategy
+from meeplelab.strategies.registry import parse_id
+from meeplelab.strategies.search import pick_best
 
 
 def test_strategy_ids_parse_with_arguments():
@@ -46,7 +46,7 @@ def test_non_finite_weights_of_the_game_heuristics_are_refused(game, spec):
 def test_a_nan_weight_on_the_command_line_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, monkeypatch):
     import sys
 
-    import cli
+    from meeplelab import cli
 
     out = tmp_path / "run"
     monkeypatch.setattr(sys, "argv", ["meeplelab", "simulate", "--no-progress", "--game", "toy", "--players", "4",
@@ -72,7 +72,7 @@ def test_huge_heuristic_weights_are_refused_naming_the_weight_and_the_range(game
 
 
 def test_heuristic_weights_up_to_the_bound_are_kept_and_the_bound_holds_for_direct_construction():
-    from strategies.generic import WEIGHT_BOUND, Heuristic
+    from meeplelab.strategies.generic import WEIGHT_BOUND, Heuristic
 
     assert WEIGHT_BOUND == 1e6
     assert make_strategy("toy", "heuristic:vp=1e6").weights == {"vp": 1e6}
@@ -131,8 +131,8 @@ def test_greedy_vp_stops_when_every_hidden_card_would_bust_the_pot():
     state.deck[1:, :] = 0  # whatever the re-sampled order, a draw busts games 1 and 2
     state.deck[0, :] = 3  # game 0 gains 3 VP by drawing
     view_idx = np.arange(3)
-    from sim.core.rng import Streams
-    from strategies.base import StrategyRNG, View
+    from meeplelab.sim.core.rng import Streams
+    from meeplelab.strategies.base import StrategyRNG, View
 
     mask = game.legal_action_mask(state)
     acts = make_strategy("toy", "greedy-vp").act(View(game, state, view_idx, 0), mask,
@@ -159,9 +159,9 @@ def test_search_strategies_beat_random_on_the_test_game():
 
 
 def test_priority_list_takes_the_first_rule_with_a_legal_preferred_action():
-    from sim.core.rng import Streams
-    from strategies.base import StrategyRNG, View
-    from strategies.priority import PriorityStrategy
+    from meeplelab.sim.core.rng import Streams
+    from meeplelab.strategies.base import StrategyRNG, View
+    from meeplelab.strategies.priority import PriorityStrategy
 
     game = make_game("toy")
     state = game.init(np.arange(4), 2, 2)
@@ -186,7 +186,7 @@ def test_priority_list_takes_the_first_rule_with_a_legal_preferred_action():
 
 
 def test_a_users_function_plays_through_the_adapter():
-    from strategies.priority import FunctionStrategy
+    from meeplelab.strategies.priority import FunctionStrategy
 
     def cautious(game, state, g, seat, legal, rng):
         return 1 if state.pot[g] >= 3 or 0 not in legal else 0

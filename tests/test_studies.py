@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from analysis.conclusions import study_for
-from analysis.robustness import conclusion_values
-from sim.registry import get_game_class, make_game
-from sim.robustness import evaluate_point
+from meeplelab.analysis.conclusions import study_for
+from meeplelab.analysis.robustness import conclusion_values
+from meeplelab.sim.registry import get_game_class, make_game
+from meeplelab.studies.robustness import evaluate_point
 
 
 @pytest.mark.parametrize("game,n", [("galileos-truth", 25), ("unconscious-mind", 17)])
@@ -33,8 +33,8 @@ def test_every_conclusion_is_measured_on_real_games(game, n):
 
 
 def test_the_coffee_treatment_gives_the_treated_seat_one_coffee_at_setup():
-    import analysis.studies  # noqa: F401  (registers the treatment; the test must not rely on another test's import)
-    from sim.panels import TREATMENTS
+    import meeplelab.analysis.studies  # noqa: F401  (registers the treatment; the test must not rely on another test's import)
+    from meeplelab.play.panels import TREATMENTS
 
     game = make_game("unconscious-mind")
     state = game.init(np.arange(3), 0, 4)

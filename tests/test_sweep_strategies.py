@@ -6,9 +6,9 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from analysis.sweep import solve_target, strategy_table
-from sim.config import RunConfig
-from sim.sweep import run_sweep
+from meeplelab.analysis.sweep import solve_target, strategy_table
+from meeplelab.play.config import RunConfig
+from meeplelab.play.sweep import run_sweep
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,7 @@ def test_target_is_solved_by_interpolation_with_an_interval_from_the_paired_band
 
 def test_an_integer_rule_target_is_answered_with_the_integers_either_side(sweep):
     """Issue 30: ``--target`` answered "truth_vp_per_tile = 2.09" for an integer rule number."""
-    from analysis.sweep import target_text
+    from meeplelab.analysis.sweep import target_text
 
     st = strategy_table(sweep).filter(pl.col("strategy") == "always-draw").sort("rounds")
     est = st["est"].to_numpy() / 100

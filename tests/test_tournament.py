@@ -1,4 +1,4 @@
-"""Tournaments (sim/tournament.py) and their tables and report (analysis/tournament*.py) on the toy game."""
+"""Tournaments (play/tournament.py) and their tables and report (analysis/tournament*.py) on the toy game."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analysis.load import load_runs
-from analysis.tournament import bradley_terry, pairwise, payoff_data, summary_table
-from sim.core.errors import ConfigError, RunFolderError
-from sim.tournament import lineup_folders, lineups, run_tournament
+from meeplelab.analysis.load import load_runs
+from meeplelab.analysis.tournament import bradley_terry, pairwise, payoff_data, summary_table
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.play.tournament import lineup_folders, lineups
+from meeplelab.studies.tournament import run_tournament
 from tests.test_cli_errors import expect_error, run_cli
 
 
@@ -123,7 +124,7 @@ def test_three_seat_tournament_of_distinct_lineups_has_no_metagame_but_every_pro
 
 
 def test_resume_completes_an_interrupted_tournament_with_the_same_games(tmp_path, monkeypatch):
-    import sim.tournament as st
+    import meeplelab.play.tournament as st
 
     ref = run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 30, 4, tmp_path / "ref", n_jobs=1)
     out = tmp_path / "t"
@@ -187,7 +188,7 @@ def test_tournament_overwrite_deletes_nothing_when_a_lineup_folder_holds_other_f
 
 
 def test_terminal_table_numbers_seats_from_one_and_shows_percent():
-    from analysis.tournament import format_terminal
+    from meeplelab.analysis.tournament import format_terminal
 
     text = format_terminal(pl.DataFrame({"strategy": ["a", "a"], "seat": [0, 1], "fair": [0.5, 0.5],
                                          "win_rate": [0.25, 0.5], "seat_results": [1200, 1200]}))
@@ -225,7 +226,7 @@ def test_report_on_a_tournament_folder_reports_the_tournament_as_a_whole(tmp_pat
 
 
 def test_report_on_a_two_seat_tournament_shows_the_dominated_strategy(tmp_path):
-    from analysis.tournament_report import build_tournament_report
+    from meeplelab.analysis.tournament_report import build_tournament_report
 
     t = tmp_path / "t"
     run_tournament("toy", ["random", "always-draw"], 2, 150, 0, t, n_jobs=1)
@@ -237,7 +238,7 @@ def test_report_on_a_two_seat_tournament_shows_the_dominated_strategy(tmp_path):
 
 def _pw(rates: dict, games: int = 400) -> tuple[pl.DataFrame, pl.DataFrame]:
     """A summary (strategy order) and head-to-head table from {(row, column): row-ahead rate}."""
-    from analysis.stats import wilson
+    from meeplelab.analysis.stats import wilson
 
     rows = []
     for (a, b), p in rates.items():
@@ -250,7 +251,7 @@ def _pw(rates: dict, games: int = 400) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 def test_dominance_answer_says_yes_only_when_every_head_to_head_interval_is_above_half():
-    from analysis.tournament_report import dominance_answer, games_to_resolve
+    from meeplelab.analysis.tournament_report import dominance_answer, games_to_resolve
 
     summ, pw = _pw({("h", "w"): 0.66, ("h", "o"): 0.70, ("w", "o"): 0.6})
     assert dominance_answer(summ, pw) == ("Is there a dominant strategy? Yes: h finishes ahead of every other strategy "
@@ -267,7 +268,7 @@ def test_dominance_answer_says_yes_only_when_every_head_to_head_interval_is_abov
 
 
 def test_report_does_not_call_a_near_tie_dominated_and_answers_first(tmp_path):
-    from analysis.tournament_report import build_tournament_report
+    from meeplelab.analysis.tournament_report import build_tournament_report
 
     t = tmp_path / "t"
     run_tournament("toy", ["random", "always-draw", "greedy-vp"], 2, 150, 0, t, n_jobs=1)
@@ -284,7 +285,7 @@ def test_report_does_not_call_a_near_tie_dominated_and_answers_first(tmp_path):
            "settled at this size): greedy-vp (80%; by always-draw in 80%)" in answer
     # every answer names its field, the one meaning of dominant is stated, and the scope sentence closes it
     where = "among the strategies played: random, always-draw, greedy-vp (900 games, 2 seats, every seat arrangement)"
-    from analysis.dominance import DEFINITION, SCOPE
+    from meeplelab.analysis.dominance import DEFINITION, SCOPE
 
     assert answer.strip().startswith(f"Every answer here holds {where}. Is there a dominant strategy {where}? Not "
                                      "resolved at this size: always-draw has the highest win rate (leading)")
@@ -321,7 +322,7 @@ def test_a_tournament_that_is_not_complete_resumes_from_the_cli_with_resume(tmp_
 
 
 def test_seat_answer_lists_every_seat_of_a_player_count_whose_spread_is_past_chance():
-    from analysis.tournament_report import seat_answer
+    from meeplelab.analysis.tournament_report import seat_answer
 
     se = pl.DataFrame({"players": [2, 2, 3, 3, 3], "seat": [0, 1, 0, 1, 2],
                        "seat_results": [2000, 2000, 300, 300, 300], "fair": [0.5, 0.5, 1 / 3, 1 / 3, 1 / 3],
@@ -334,9 +335,9 @@ def test_seat_answer_lists_every_seat_of_a_player_count_whose_spread_is_past_cha
 
 
 def test_report_tables_round_a_rate_once_like_the_terminal():
-    from analysis.report import format_table
-    from analysis.tournament import format_terminal
-    from analysis.tournament_report import _pct
+    from meeplelab.analysis.report import format_table
+    from meeplelab.analysis.tournament import format_terminal
+    from meeplelab.analysis.tournament_report import _pct
 
     df = pl.DataFrame({"strategy": ["inventor"], "win_rate": [0.04], "win_low": [0.028475], "win_high": [0.055922]})
     _, rows = format_table(_pct(df, ["win_rate", "win_low", "win_high"]))
@@ -345,8 +346,8 @@ def test_report_tables_round_a_rate_once_like_the_terminal():
 
 
 def test_a_preset_strategy_keeps_its_given_name_in_tables_and_report(tmp_path):
-    from analysis.tournament_report import build_tournament_report, chart_label
-    from sim.tune import write_preset
+    from meeplelab.analysis.tournament_report import build_tournament_report, chart_label
+    from meeplelab.studies.tune import write_preset
 
     p = tmp_path / "presets" / "fast.toml"
     p.parent.mkdir()
@@ -364,7 +365,7 @@ def test_a_preset_strategy_keeps_its_given_name_in_tables_and_report(tmp_path):
 
 
 def test_heatmap_writes_resolved_cells_bold_and_unresolved_grey():
-    from analysis.tournament_report import heatmap
+    from meeplelab.analysis.tournament_report import heatmap
 
     _, pw = _pw({("h", "w"): 0.66, ("h", "o"): 0.53})
     fig = heatmap(pw, ["h", "w", "o"])
@@ -374,7 +375,7 @@ def test_heatmap_writes_resolved_cells_bold_and_unresolved_grey():
 
 
 def test_cli_tournament_names_a_preset_as_given_in_its_terminal_lines(tmp_path, capsys, monkeypatch):
-    from sim.tune import write_preset
+    from meeplelab.studies.tune import write_preset
 
     p = tmp_path / "fast.toml"
     write_preset(p, "toy", "rollout", {"k": 2, "top": 2, "horizon": 2})

@@ -1,4 +1,4 @@
-"""``meeplelab tune`` (sim/tune.py) and strategy presets on the toy game."""
+"""``meeplelab tune`` (studies/tune.py) and strategy presets on the toy game."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from sim.core.errors import ConfigError
-from sim.tune import play_field, search_space, tune, write_preset
-from strategies import make_strategy
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.studies.tune import play_field, search_space, tune, write_preset
+from meeplelab.strategies import make_strategy
 from tests.test_cli_errors import expect_error, run_cli
 
 
@@ -28,8 +28,8 @@ def test_play_field_puts_the_candidate_in_every_seat_on_common_seeds():
     again = play_field("toy", "always-draw", ["random"], 2, 30, 3)
     np.testing.assert_array_equal(w, again)
     # seat 0 against random is game i of lineup (always-draw, random): the same as a direct play
-    from sim.play import play_batch
-    from sim.registry import make_game
+    from meeplelab.play.batch import play_batch
+    from meeplelab.sim.registry import make_game
 
     res = play_batch(make_game("toy"), [make_strategy("toy", "always-draw"), make_strategy("toy", "random")],
                      np.arange(30), 3, log_turns=False, log_events=False).games.to_pandas()
@@ -82,7 +82,7 @@ def test_cli_tune_prints_the_heldout_evaluation(tmp_path, capsys, monkeypatch):
 
 
 def test_summary_says_when_the_search_kept_the_untuned_arguments_or_the_preset_does_not_win():
-    from sim.tune import TuneResult, summary_lines
+    from meeplelab.studies.tune import TuneResult, summary_lines
 
     w = {"win_rate": 0.5, "low": 0.451, "high": 0.549, "seat_results": 400}
     h = {"seed": 1, "games_per_lineup": 200, "tuned_vs_field": w, "untuned_vs_field": w, "tuned_vs_untuned": w,

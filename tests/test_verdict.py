@@ -13,11 +13,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.report import build_report
-from sim.config import RunConfig
-from sim.runner import simulate
-from strategies.base import RandomStrategy
-from strategies.registry import register_strategy
+from meeplelab.analysis.report import build_report
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
+from meeplelab.strategies.base import RandomStrategy
+from meeplelab.strategies.registry import register_strategy
 
 TIGHT = {"copies": 1, "max_value": 3, "max_draws": 3, "rounds": 2}
 
@@ -34,7 +34,7 @@ class DrawOnce(RandomStrategy):
 @pytest.fixture(scope="module", autouse=True)
 def draw_once():
     """Registered for this module only (other tests list the toy game's strategies)."""
-    from strategies.registry import _REGISTRY
+    from meeplelab.strategies.registry import _REGISTRY
 
     register_strategy("draw-once", DrawOnce, games=("toy",), doc="Draw one card, then stop (tests).")
     yield
@@ -98,7 +98,7 @@ def test_verdict_flags_the_seat_spread_of_a_mirror_match(tmp_path):
                   r"([\d.]+)\], seat 2 ([\d.]+)% \[[\d.]+, [\d.]+\]; spread ([\d.]+) percentage points \[([\d.]+), "
                   r"([\d.]+)\] paired over 1,500 games", v)
     assert m, v
-    from analysis.stats import wilson
+    from meeplelab.analysis.stats import wilson
     _, wlo, whi = wilson(np.array([w["0"].sum()]), np.array([1500]))
     assert float(m.group(2)) == pytest.approx(wlo[0] * 100, abs=0.05) and float(m.group(3)) == pytest.approx(whi[0] * 100, abs=0.05)
     m = re.search(r"seat 1 wins ([\d.]+)% \[[\d.]+, [\d.]+\], seat 2 ([\d.]+)% \[[\d.]+, [\d.]+\]; spread ([\d.]+) "
@@ -123,7 +123,7 @@ def test_a_tournaments_fixed_lineups_together_are_balanced_not_confounded(runs, 
 
 def test_a_seat_spread_whose_interval_includes_zero_is_not_flagged():
     """Past the 5-point threshold but unresolved (paired interval includes 0): said as not resolved, no FLAG."""
-    from analysis.seats import seat_spread
+    from meeplelab.analysis.seats import seat_spread
 
     # 2 seats, 10 games: seat 1 wins 6, seat 2 wins 4 -> spread 20 points, interval far wider than that
     wins0 = [1.0] * 6 + [0.0] * 4
@@ -138,7 +138,7 @@ def test_a_seat_spread_whose_interval_includes_zero_is_not_flagged():
 def test_every_verdict_line_names_its_field_and_the_report_states_what_dominant_means(runs, tmp_path):
     """Ranking, dominant-or-leading and seat-spread lines say which strategies they hold among; the verdict
     states the one meaning of "dominant" and ends with the scope sentence (issue 28 item 3)."""
-    from analysis.dominance import DEFINITION, SCOPE
+    from meeplelab.analysis.dominance import DEFINITION, SCOPE
 
     build_report([runs["rotate"]], tmp_path / "rot")
     v = _verdict(tmp_path / "rot")

@@ -20,11 +20,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.config import RunConfig
-from sim.core.errors import ConfigError
-from sim.runner import simulate
-from strategies.base import RandomStrategy
-from strategies.registry import register_strategy
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.play.runner import simulate
+from meeplelab.strategies.base import RandomStrategy
+from meeplelab.strategies.registry import register_strategy
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -60,10 +60,10 @@ def test_a_strategy_registered_by_the_caller_plays_on_loky_workers(tmp_path):
 
 def test_a_treatment_of_the_games_spec_reaches_robustness_workers(tmp_path):
     """Unconscious Mind's coffee+1 at n_jobs 2 (exit 2 "unknown treatment 'coffee+1' ... allowed none" before)."""
-    from analysis.conclusions import Study, paired_effect
-    from sim.panels import panel
-    from sim.plausible import load_plausible
-    from sim.robustness import run_robustness
+    from meeplelab.analysis.conclusions import Study, paired_effect
+    from meeplelab.play.panels import panel
+    from meeplelab.sim.plausible import load_plausible
+    from meeplelab.studies.robustness import run_robustness
 
     field = ("coffee-engine", "publisher", "citer", "curer")
     study = Study("unconscious-mind", tuple(panel("field-4", field) + panel("coffee", field, treatment="coffee+1")),
@@ -89,10 +89,10 @@ def test_a_strategy_of_the_calling_script_plays_on_workers(tmp_path):
         import sys
         import numpy as np
         import tests.toygame
-        from strategies.base import RandomStrategy
-        from strategies.registry import register_strategy
-        from sim.config import RunConfig
-        from sim.runner import simulate
+        from meeplelab.strategies.base import RandomStrategy
+        from meeplelab.strategies.registry import register_strategy
+        from meeplelab.play.config import RunConfig
+        from meeplelab.play.runner import simulate
 
         class LastLegal(RandomStrategy):
             name = "last-legal"
@@ -119,8 +119,8 @@ def test_a_registration_workers_cannot_import_is_refused_before_play(tmp_path):
     src.parent.mkdir()
     src.write_text(textwrap.dedent("""
         import numpy as np
-        from strategies.base import RandomStrategy
-        from strategies.registry import register_strategy
+        from meeplelab.strategies.base import RandomStrategy
+        from meeplelab.strategies.registry import register_strategy
 
         class FirstLegal(RandomStrategy):
             name = "first-legal"
@@ -148,7 +148,7 @@ def test_a_registration_workers_cannot_import_is_refused_before_play(tmp_path):
         assert games_of(out).height == 16
     finally:
         sys.modules.pop("my_private_strats", None)
-        from strategies import registry
+        from meeplelab.strategies import registry
 
         registry._REGISTRY.pop(("first-legal", ("toy",)), None)
 
@@ -268,7 +268,7 @@ def test_a_killed_resource_tracker_costs_the_run_nothing_and_says_at_most_one_li
         assert proc.poll() is None, "the run ended before the tracker could be killed"
         trackers = [p for p in psutil.Process(proc.pid).children(recursive=True)
                     if "loky" in " ".join(p.cmdline()) and "popen_loky" not in " ".join(p.cmdline())
-                    or "sim.tracker" in " ".join(p.cmdline())]
+                    or "meeplelab.play.tracker" in " ".join(p.cmdline())]
         assert len(trackers) == 1, [p.cmdline() for p in trackers]
         os.kill(trackers[0].pid, signal.SIGKILL)
         stdout, stderr = proc.communicate(timeout=300)

@@ -17,12 +17,12 @@ import numpy as np
 import polars as pl
 
 import tests.toygame  # noqa: F401  registers "toy"
-from analysis.conclusions import Conclusion, Study, game_length, mean_se, register_study, rows, seat_advantage
-from sim.core import param
-from sim.panels import panel
-from sim.registry import register_game
-from strategies.base import RandomStrategy
-from strategies.registry import register_strategy
+from meeplelab.analysis.conclusions import Conclusion, Study, game_length, mean_se, register_study, rows, seat_advantage
+from meeplelab.sim.core import param
+from meeplelab.play.panels import panel
+from meeplelab.sim.registry import register_game
+from meeplelab.strategies.base import RandomStrategy
+from meeplelab.strategies.registry import register_strategy
 from tests.toygame import DRAW, STOP, AlwaysDraw, ToyGame, ToyParams
 
 

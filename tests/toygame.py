@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.registry import register_game
+from meeplelab.sim.registry import register_game
 from tests.toy.engine import ToyGame
 from tests.toy.params import ToyParams
 from tests.toy.rules import DRAW, STOP
@@ -30,8 +30,8 @@ __all__ = ["ToyGame", "ToyParams", "ToyState", "DRAW", "STOP"]
 # ---------------------------------------------------------------------------- test-only strategies
 import time as _time  # noqa: E402
 
-from strategies.base import RandomStrategy  # noqa: E402
-from strategies.registry import Arg, register_strategy  # noqa: E402
+from meeplelab.strategies.base import RandomStrategy  # noqa: E402
+from meeplelab.strategies.registry import Arg, register_strategy  # noqa: E402
 
 
 class SlowRandom(RandomStrategy):
@@ -95,7 +95,7 @@ register_strategy("crashing", Crashing, games=("toy",),
 
 
 # ---------------------------------------------------------------------------- compiled plans (issue 16)
-from strategies.plans import CompiledPlan, Plan, Rule, When  # noqa: E402
+from meeplelab.strategies.plans import CompiledPlan, Plan, Rule, When  # noqa: E402
 
 
 def bank_at(n: int = 3) -> CompiledPlan:

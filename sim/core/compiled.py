@@ -1,7 +1,7 @@
 """Compiled play: the play loop of a batch in one numba kernel (issue 16).
 
 Every engine's play module (``<engine package>/play.py``) is **written out** from one template by
-:func:`play_module_source` (``python -m sim.core.compiled tests.toy``; the template is ``sim/core/data/play_module.py.tmpl``); ``tests/test_compiled_play.py``
+:func:`play_module_source` (``python -m meeplelab.sim.core.compiled tests.toy``; the template is ``sim/core/data/play_module.py.tmpl``); ``tests/test_compiled_play.py``
 fails when a written module is stale. It defines
 
 - ``play(...)``: for each game of the batch, until it is over: the pending decision's legal actions
@@ -10,7 +10,7 @@ fails when a written module is stale. It defines
   counter. A game leaves the loop when it ends, when its log
   buffers pass their drain mark (Python drains them and calls again), when a Python strategy holds the
   seat to act (Python decides that one ply), or at the ply bound; ``status[g]`` says which.
-- ``choose_batch(...)``: the same plan choice for the Python-loop path (:class:`strategies.plans.CompiledPlan`).
+- ``choose_batch(...)``: the same plan choice for the Python-loop path (:class:`meeplelab.strategies.plans.CompiledPlan`).
 
 The engine package provides: ``to_act`` and ``over`` columns in its ``game`` group (``cols.TO_ACT``,
 ``cols.OVER``); in ``features``, ``pending(S, g)`` (the decision kind game g waits for), ``FEATURES``
@@ -23,7 +23,7 @@ in ``<pkg>.rules`` or ``<pkg>``: its ``allocates`` flag decides whether ``play``
 
 Each game keeps its own counter-based streams (the decision stream is keyed by run seed, game, seat and
 ply: :func:`decision_key`), so a game is the same whatever its batch, and the same as on the Python-loop
-path (:func:`sim.play.plies`).
+path (:func:`meeplelab.play.batch.plies`).
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ _ONE = np.uint64(1)
 
 #: ``status[g]`` after ``play``: why game g left the loop
 ST_OVER, ST_DRAIN, ST_PYTHON, ST_BOUND, ST_STUCK = 0, 1, 2, 3, 4
-#: a rule row's kind for "every decision kind" and for a plan's restriction (strategies.plans.ANY_KIND,
-#: RESTRICT_KIND); how a rule uses its action score (strategies.plans.SCORE_*)
+#: a rule row's kind for "every decision kind" and for a plan's restriction (meeplelab.strategies.plans.ANY_KIND,
+#: RESTRICT_KIND); how a rule uses its action score (meeplelab.strategies.plans.SCORE_*)
 ANY_KIND, RESTRICT_KIND = -1, -2
 SCORE_NONE, SCORE_BEST, SCORE_KEEP = 0, 1, 2
 
@@ -51,7 +51,7 @@ SCORE_NONE, SCORE_BEST, SCORE_KEEP = 0, 1, 2
 @njit(cache=True, _nrt=False)
 def decision_key(seat_key, ply):
     """Key of the stream of one decision: the seat's key (run seed, game, seat) and the ply, as
-    :func:`sim.core.rng.decision_keys` (``uint64``)."""
+    :func:`meeplelab.sim.core.rng.decision_keys` (``uint64``)."""
     return mix64(seat_key ^ mix64((np.uint64(ply) + _ONE) * GOLDEN))
 
 
@@ -65,7 +65,7 @@ if _numba_config.DISABLE_JIT:  # plain-Python twins: exact 64-bit wraparound wit
 
 @njit(cache=True, _nrt=False)
 def compare(x, op, v):
-    """``x op v`` for the comparison codes of :data:`strategies.plans.OPS` (>=, <=, ==, !=, >, <)."""
+    """``x op v`` for the comparison codes of :data:`meeplelab.strategies.plans.OPS` (>=, <=, ==, !=, >, <)."""
     if op == 0:
         return x >= v
     if op == 1:
@@ -154,7 +154,7 @@ def rule_choice(acts, a0, a1, mode, sc, mask, keys, counters, row):
 @njit(cache=True, _nrt=False)
 def uniform_choice(mask, keys, counters, row):
     """Uniform over the legal actions of ``mask`` (``bool[A]``), one draw of stream ``row`` of
-    ``keys``/``counters`` (``uint64[n]``, advanced), as :meth:`sim.core.rng.Streams.choose_legal`; -1 (no
+    ``keys``/``counters`` (``uint64[n]``, advanced), as :meth:`meeplelab.sim.core.rng.Streams.choose_legal`; -1 (no
     draw) when nothing is legal."""
     n = 0
     for a in range(mask.shape[0]):
@@ -207,7 +207,7 @@ def _fill(template: Path, pkg: str) -> str:
 
 
 def play_module_source(pkg: str) -> str:
-    """Text of the play module of engine package ``pkg`` (``tests.toy``, ``sim.galileos_truth``): its
+    """Text of the play module of engine package ``pkg`` (``tests.toy``, ``meeplelab.sim.galileos_truth``): its
     decision table is ``pkg.rules.decisions`` (or ``pkg.decisions``); the kernels' leading arguments are
     the table's legality arguments before ``g`` (``S, C, PR``)."""
     return _fill(TEMPLATE, pkg)
@@ -220,7 +220,7 @@ def choice_module_source(pkg: str) -> str:
 
 
 def lookahead_module_source(pkg: str) -> str:
-    """Text of the lookahead module (the compiled heuristic, :mod:`sim.core.lookahead`) of engine package
+    """Text of the lookahead module (the compiled heuristic, :mod:`meeplelab.sim.core.lookahead`) of engine package
     ``pkg``: the full module when ``pkg.features`` has ``VALUE_FEATURES`` (then ``pkg.hidden`` provides
     ``redeterminize_one``), else a stub that leaves heuristic seats on the Python path. Scratch-game calls
     take the context with ``D`` (the scratch state tuple) in place of ``S``."""
@@ -230,7 +230,7 @@ def lookahead_module_source(pkg: str) -> str:
 
 
 def ismcts_module_source(pkg: str) -> str:
-    """Text of the ISMCTS module (the compiled tree search, :mod:`sim.core.ismcts`) of engine package ``pkg``: the
+    """Text of the ISMCTS module (the compiled tree search, :mod:`meeplelab.sim.core.ismcts`) of engine package ``pkg``: the
     full module when ``pkg.features`` has ``VALUE_FEATURES`` (it builds on the lookahead module's
     ``heuristic_scores``), else a stub that leaves ISMCTS seats on the Python path."""
     from .source import defines
@@ -239,18 +239,18 @@ def ismcts_module_source(pkg: str) -> str:
 
 
 def main(argv=None) -> int:
-    """``python -m sim.core.compiled PACKAGE``: write ``PACKAGE/choice.py``, ``PACKAGE/lookahead.py``,
+    """``python -m meeplelab.sim.core.compiled PACKAGE``: write ``PACKAGE/choice.py``, ``PACKAGE/lookahead.py``,
     ``PACKAGE/ismcts.py`` and ``PACKAGE/play.py``."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m sim.core.compiled engine.package", file=sys.stderr)
+        print("usage: python -m meeplelab.sim.core.compiled engine.package", file=sys.stderr)
         return 2
     from .source import package_folder
 
     try:
         base = package_folder(args[0])
     except ImportError as e:
-        print(f"cannot find {args[0]!r} ({e}); allowed: an engine package (tests.toy, sim.galileos_truth)",
+        print(f"cannot find {args[0]!r} ({e}); allowed: an engine package (tests.toy, meeplelab.sim.galileos_truth)",
               file=sys.stderr)
         return 2
     (base / "choice.py").write_text(choice_module_source(args[0]))

@@ -3,7 +3,7 @@
 :func:`cycles` reads the processor's time-stamp counter (LLVM's ``readcyclecounter``: ``rdtsc`` on x86-64)
 from inside a kernel, a few nanoseconds a read, so the play kernel can split each decision into its legal
 action mask, its choice and its application without leaving compiled code (``play(..., prof)``,
-:func:`sim.play.play_batch` ``kernel_profile``). :func:`cycles_per_second` calibrates it against the wall
+:func:`meeplelab.play.batch.play_batch` ``kernel_profile``). :func:`cycles_per_second` calibrates it against the wall
 clock. Under ``NUMBA_DISABLE_JIT=1`` the counter is the wall clock in nanoseconds. Timings are read by
 ``meeplelab bench --only profile`` (benchmarks/), never asserted in tests.
 """

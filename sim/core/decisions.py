@@ -5,7 +5,7 @@ has a **legality** handler (fill the legal action mask of one game) and an **app
 the chosen action to one game), written side by side in the module of the mechanism they belong to (turn
 flow, market, research, ...). The engine lists its kinds once, as a tuple of :class:`Decision` rows; the
 two numba dispatchers (``legal`` and ``apply``: an ``if kind == ...`` router over the table) are **written
-out** into a module by :func:`dispatch_source` (``python -m sim.core.decisions sim.<game>.rules.decisions``),
+out** into a module by :func:`dispatch_source` (``python -m meeplelab.sim.core.decisions sim.<game>.rules.decisions``),
 never assembled at import, so an editor resolves every call. ``tests/test_decisions.py`` fails when the
 written dispatchers differ from the table, when a kind constant has no row, or when a handler's docstring
 cites neither a seed section (``§...``) nor an assumption ID (``A-UM-nn``/``A-GT-nn``).
@@ -33,7 +33,7 @@ class Decision:
 
     Attributes:
         kind: the name of its code constant (``D_TURN``, ``P_MAIN``), defined in the table's module.
-        module: dotted module of its handlers (``sim.unconscious_mind.rules.turn_flow``).
+        module: dotted module of its handlers (``meeplelab.sim.unconscious_mind.rules.turn_flow``).
         legal: name of the legality handler in ``module`` (``None``: the dispatcher's ``legal`` skips it,
             for kinds that never wait for a seat).
         apply: name of the application handler in ``module``.
@@ -71,7 +71,7 @@ class DecisionTable:
     def source(self, table_ref: str) -> str:
         """Text of the dispatch module: imports, then ``legal(kind, ...)`` and ``apply(kind, ...)``."""
         kinds = sorted({d.kind for d in self.decisions})
-        lines = [f'"""{self.doc}', "", f"Written by ``python -m sim.core.decisions {table_ref}`` from its table;",
+        lines = [f'"""{self.doc}', "", f"Written by ``python -m meeplelab.sim.core.decisions {table_ref}`` from its table;",
                  "``tests/test_decisions.py`` checks this file against it. Do not edit by hand.", '"""', "",
                  "from numba import njit", ""]
         lines.append(f"from {self.kinds_module} import " + ", ".join(kinds))
@@ -137,14 +137,14 @@ def uncited(functions) -> list[str]:
 
 
 def main(argv=None) -> int:
-    """``python -m sim.core.decisions package.module[:TABLE]``: write the module's dispatch module.
+    """``python -m meeplelab.sim.core.decisions package.module[:TABLE]``: write the module's dispatch module.
 
     The table module names its output as ``DISPATCH_MODULE`` (a file path relative to the folder its
     package is imported from: the repository), so the command writes the same file from any working folder.
     """
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m sim.core.decisions package.module[:TABLE]", file=sys.stderr)
+        print("usage: python -m meeplelab.sim.core.decisions package.module[:TABLE]", file=sys.stderr)
         return 2
     mod_name, _, attr = args[0].partition(":")
     try:

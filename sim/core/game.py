@@ -46,7 +46,7 @@ class Game(abc.ABC):
             None when the engine has no compiled play.
         chance_zones: Z, the number of chance zones (decks, bags, piles, each seat's own) whose
             chance events are counted apart in ``state.rng_ctr`` (``uint64[B, Z]``), so each event
-            is keyed by what it is (:func:`sim.core.rng.chance_shuffle`).
+            is keyed by what it is (:func:`meeplelab.sim.core.rng.chance_shuffle`).
 
     Args:
         params: a ``Params`` value (defaults when None).
@@ -186,7 +186,7 @@ class Game(abc.ABC):
         Args:
             state: the copies (changed in place).
             seat: ``int[B]`` the searching seat of each copy.
-            streams: a :class:`sim.core.rng.Streams` with ``B`` streams.
+            streams: a :class:`meeplelab.sim.core.rng.Streams` with ``B`` streams.
         """
         state.rng_key[:] = streams.u64(np.arange(state.batch_size))
         self._redeterminize(state, np.ascontiguousarray(seat, np.int64), streams)
@@ -260,7 +260,7 @@ class Game(abc.ABC):
         The rules append log rows to the state's turn and event buffers. A loop that never drains them
         still works: before a step, a buffer that a stepped game has filled past half (past what one step
         may add) is enlarged (:meth:`_make_log_room`), so every row of the game stays in the state until it
-        is taken out with :meth:`drain_logs`. The runner (:func:`sim.play.play_batch`) drains at half full
+        is taken out with :meth:`drain_logs`. The runner (:func:`meeplelab.play.batch.play_batch`) drains at half full
         and never sees an enlarged buffer; the rows are the same either way. An OpenSpiel-style loop::
 
             state = game.init(np.arange(1), seed, players)

@@ -1,14 +1,14 @@
-"""``python -m sim.core.generate``: write every generated module of every engine, from any folder.
+"""``python -m meeplelab.sim.core.generate``: write every generated module of every engine, from any folder.
 
 Each engine package declares what is written from what in its ``generate.toml``::
 
-    layouts = [{source = "sim.galileos_truth.state:LAYOUT", target = "cols.py"}]   # column constants
-    decisions = "sim.galileos_truth.rules.decisions"                               # -> its DISPATCH_MODULE
+    layouts = [{source = "meeplelab.sim.galileos_truth.state:LAYOUT", target = "cols.py"}]   # column constants
+    decisions = "meeplelab.sim.galileos_truth.rules.decisions"                               # -> its DISPATCH_MODULE
     compiled = true                                                # choice.py, lookahead.py, ismcts.py, play.py
 
 The command finds every ``generate.toml`` under the repository's ``sim/`` and ``tests/`` folders (or
 takes engine packages by name), reads the declarations from the source files alone
-(:func:`sim.core.source.load_alone`: no generator imports the package it writes), and writes a file
+(:func:`meeplelab.sim.core.source.load_alone`: no generator imports the package it writes), and writes a file
 only when its text changes (an unchanged file keeps its time stamp, so numba's cache stays valid).
 ``--check`` writes nothing and exits 1 naming every stale file.
 """
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if __package__ in (None, ""):  # run as a script (python sim/core/generate.py): the tree's own packages first
     sys.path.insert(0, str(ROOT))
 
-from sim.core.source import load_alone, package_folder  # noqa: E402
+from meeplelab.sim.core.source import load_alone, package_folder  # noqa: E402
 SPEC_FILE = "generate.toml"
 
 
@@ -47,10 +47,10 @@ def _spec(pkg: str) -> dict:
 
 def outputs(pkg: str) -> dict[Path, str]:
     """``{file: text}`` of every module engine package ``pkg`` generates (nothing is written)."""
-    from sim.core.compiled import (choice_module_source, ismcts_module_source, lookahead_module_source,
+    from meeplelab.sim.core.compiled import (choice_module_source, ismcts_module_source, lookahead_module_source,
                                    play_module_source)
-    from sim.core.decisions import DecisionTable
-    from sim.core.layout import Layout
+    from meeplelab.sim.core.decisions import DecisionTable
+    from meeplelab.sim.core.layout import Layout
 
     spec, base = _spec(pkg), package_folder(pkg)
     out: dict[Path, str] = {}
@@ -94,7 +94,7 @@ def write(pkgs: list[str]) -> list[Path]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m sim.core.generate", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m meeplelab.sim.core.generate", description=__doc__.splitlines()[0])
     ap.add_argument("packages", nargs="*", help="engine packages (default: every package with a generate.toml)")
     ap.add_argument("--check", action="store_true", help="write nothing; exit 1 naming every stale file")
     a = ap.parse_args(argv)
@@ -109,7 +109,7 @@ def main(argv=None) -> int:
         for f in old:
             print(f"stale: {f.relative_to(ROOT)}")
         if old:
-            print("run: python -m sim.core.generate", file=sys.stderr)
+            print("run: python -m meeplelab.sim.core.generate", file=sys.stderr)
             return 1
         print(f"current: every generated module of {', '.join(pkgs)}")
         return 0

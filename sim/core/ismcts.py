@@ -1,19 +1,19 @@
 """Information-set MCTS inside the play kernel (issue 27; docs/compiled_play.md, "The compiled ISMCTS").
 
-The engine-independent pieces of the compiled search of :class:`strategies.ismcts.ISMCTS`, used by each engine's
+The engine-independent pieces of the compiled search of :class:`meeplelab.strategies.ismcts.ISMCTS`, used by each engine's
 written ISMCTS module (``<pkg>/ismcts.py``, from ``sim/core/data/ismcts_module.py.tmpl``):
 
 - the tree, preallocated once per batch and reused decision after decision: per node its visits ``n``, reward sum
   ``w`` and availability count ``av`` (``float64[N]``: the prior's virtual visits need not be whole), the action
   that reaches it, its first child and its next sibling (``int64[N]``; children of a node in a linked list, so the
   storage is ``O(iters)`` whatever the action space); :func:`tree_clear`, :func:`find_child`, :func:`add_child`;
-- selection exactly as the Python search (:meth:`strategies.ismcts.ISMCTS.act`): :func:`select_root` among the root
+- selection exactly as the Python search (:meth:`meeplelab.strategies.ismcts.ISMCTS.act`): :func:`select_root` among the root
   candidates in their order, :func:`select_node` among the legal actions below the root (progressive widening
   included), UCT with availability counts; :func:`best_root` (most visits, then the better mean, then the lower
   action);
 - the root candidates: :func:`top_candidates` (the heuristic's ``top`` best, as ``numpy.argsort(-score,
   kind="stable")``), :func:`rotated_legal` (``top=0``: every legal action, rotated as ``numpy.roll``);
-- :func:`iteration_key` (:func:`strategies.ismcts.iteration_streams` for one iteration);
+- :func:`iteration_key` (:func:`meeplelab.strategies.ismcts.iteration_streams` for one iteration);
 - :func:`search_specs` and :func:`search_tables`: the Python side, turning the seats' ISMCTS strategies into the
   kernel's argument tuple ``T`` (or leaving a seat on the Python path when its search has no compiled form).
 
@@ -35,14 +35,14 @@ _ONE = np.uint64(1)
 #: columns of the per-seat argument table ``prm`` (``float64[P, N_ARGS]``) of :func:`search_tables`
 A_ITERS, A_TOP, A_HORIZON, A_C, A_SCALE, A_PRIOR, A_DEPTH, A_PAR, A_WIDEN, A_CAP, A_VP, A_GAP, A_ALLK, A_SUB = range(14)
 N_ARGS = 14
-#: plies per seat and turn a rollout may take (``strategies.search.continue_for``'s ``cap`` as ISMCTS calls it)
+#: plies per seat and turn a rollout may take (``meeplelab.strategies.search.continue_for``'s ``cap`` as ISMCTS calls it)
 ROLLOUT_CAP = 48
 
 
 @njit(cache=True, _nrt=False)
 def iteration_key(base, it):
     """Key of iteration ``it``'s stream (counter at 0) from ``base``, one draw of the deciding seat's decision
-    stream: ``mix64(base ^ (it + 1) x golden)``, as :func:`strategies.ismcts.iteration_streams`."""
+    stream: ``mix64(base ^ (it + 1) x golden)``, as :func:`meeplelab.strategies.ismcts.iteration_streams`."""
     return mix64(base ^ ((np.uint64(it) + _ONE) * GOLDEN))
 
 
@@ -266,7 +266,7 @@ def top_candidates(scores, mask, top, cand, marg):
 @njit(cache=True, _nrt=False)
 def top_two_gap(scores, mask):
     """The best legal action's score (``mask``, ``bool[A]``) minus the second best's (``inf`` with fewer than two
-    legal actions): the ``gap`` test of :meth:`strategies.ismcts.ISMCTS.searched`."""
+    legal actions): the ``gap`` test of :meth:`meeplelab.strategies.ismcts.ISMCTS.searched`."""
     b1 = -np.inf
     b2 = -np.inf
     n = 0
@@ -326,7 +326,7 @@ def _reverse(arr, lo, hi):
 
 @njit(cache=True, _nrt=False)
 def seed_root(nn, nw, nav, nact, nfirst, nnext, cnt, cand, marg, k, prior, scale):
-    """Prior knowledge at the root (:meth:`strategies.ismcts.ISMCTS.seed_root`): each candidate ``cand[:k]``
+    """Prior knowledge at the root (:meth:`meeplelab.strategies.ismcts.ISMCTS.seed_root`): each candidate ``cand[:k]``
     starts with ``prior`` visits and availabilities at the reward of its heuristic margin ``marg``."""
     for i in range(k):
         x = add_child(nn, nw, nav, nact, nfirst, nnext, cnt, 0, cand[i])
@@ -339,7 +339,7 @@ def seed_root(nn, nw, nav, nact, nfirst, nnext, cnt, cand, marg, k, prior, scale
 def reward_of(vals, vps, q, over, scale):
     """Seat ``q``'s reward: its win share when the copy's game is ``over`` (1 won, 1/k shared by k top VP
     ``vps``, 0 lost), else the logistic of its weighted margin (``vals``: every seat's weighted value) over
-    ``scale`` (:meth:`strategies.ismcts.ISMCTS.rewards`)."""
+    ``scale`` (:meth:`meeplelab.strategies.ismcts.ISMCTS.rewards`)."""
     P = vals.shape[0]
     if over:
         top = vps[0]
@@ -366,12 +366,12 @@ def reward_of(vals, vps, q, over, scale):
 
 @dataclass(frozen=True)
 class SearchSpec:
-    """What the compiled ISMCTS needs of one seat's search (:meth:`strategies.ismcts.ISMCTS.compiled`).
+    """What the compiled ISMCTS needs of one seat's search (:meth:`meeplelab.strategies.ismcts.ISMCTS.compiled`).
 
     Attributes:
-        heuristic: the :class:`sim.core.lookahead.HeuristicSpec` whose scores give the root candidates (and the
+        heuristic: the :class:`meeplelab.sim.core.lookahead.HeuristicSpec` whose scores give the root candidates (and the
             prior) and whose weights value an unfinished rollout.
-        policy: the resolved :class:`strategies.plans.Plan` every seat plays in rollouts (the empty plan:
+        policy: the resolved :class:`meeplelab.strategies.plans.Plan` every seat plays in rollouts (the empty plan:
             uniform random, as a Python search without a policy).
         args: the search's arguments ``iters, top, horizon, c, scale, prior, depth, par, widen, gap, sub`` and
             ``kinds`` (the decision kind codes it searches with ``iters`` iterations, the others with ``sub``; None:
@@ -416,7 +416,7 @@ def search_tables(game, strategies, specs: list | None = None):
     root and its candidates, for the largest search of the batch), the paths and rewards of one group of ``par``
     iterations, and scratch. The same types whatever the seats (a batch without a search gets a one-node tree), so
     the play kernel is compiled once."""
-    from strategies.plans import Plan, compile_plans
+    from meeplelab.strategies.plans import Plan, compile_plans
 
     mod = game.compiled_module()
     P = len(strategies)
@@ -463,7 +463,7 @@ def search_tables(game, strategies, specs: list | None = None):
 
 def pending_kinds(game, state, idx) -> np.ndarray:
     """``int64[n]``: the decision kind code (the engine's ``features.pending``, as the play kernel reads it) each
-    game ``idx`` of ``state`` waits for; the Python search's ``kinds`` test (:meth:`strategies.ismcts.ISMCTS.searched`)."""
+    game ``idx`` of ``state`` waits for; the Python search's ``kinds`` test (:meth:`meeplelab.strategies.ismcts.ISMCTS.searched`)."""
     import importlib
 
     feats = importlib.import_module(game.compiled_play.rsplit(".", 1)[0] + ".features")

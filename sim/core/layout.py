@@ -19,7 +19,7 @@ fixed by the rules; ``N`` (cards, Treatises) and ``L`` (pile length) come from t
 allocation, so kernels take sizes from array shapes (``card.shape[1]``), never from constants.
 
 The column constants are **written out** in a module (``sim/<game>/cols.py``) by
-:func:`constants_source` (``python -m sim.core.layout sim.<game>.state:LAYOUT sim/<game>/cols.py``);
+:func:`constants_source` (``python -m meeplelab.sim.core.layout sim.<game>.state:LAYOUT sim/<game>/cols.py``);
 nothing is generated at import, every name can be grepped, and ``tests/test_layout.py`` fails when the
 written module and the table disagree. :class:`LayoutState` adds named Python views for tests and
 strategies: ``state.coffee`` is ``seat[:, :, COFFEE]`` (``[B, P]``), writable in place.
@@ -253,7 +253,7 @@ class Layout:
 
     def constants_source(self, module_doc: str, source: str) -> str:
         """Text of the written-out constants module: one line per field or pile, with its doc."""
-        lines = [f'"""{module_doc}', "", f"Written by ``python -m sim.core.layout {source}`` from the table in",
+        lines = [f'"""{module_doc}', "", f"Written by ``python -m meeplelab.sim.core.layout {source}`` from the table in",
                  "that module; ``tests/test_layout.py`` checks this file against it. Do not edit by hand.", '"""', ""]
         for g in self.groups:
             lines.append("")
@@ -313,18 +313,18 @@ class LayoutState(BatchState):
 
 
 def main(argv=None) -> int:
-    """``python -m sim.core.layout module:LAYOUT path``: write the constants module of a layout (a relative
+    """``python -m meeplelab.sim.core.layout module:LAYOUT path``: write the constants module of a layout (a relative
     ``path`` is taken from the source tree's root, so the command writes the same file from any folder; the
-    one command for every generated module is ``python -m sim.core.generate``)."""
+    one command for every generated module is ``python -m meeplelab.sim.core.generate``)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2 or ":" not in args[0]:
-        print("usage: python -m sim.core.layout package.module:LAYOUT path/to/cols.py", file=sys.stderr)
+        print("usage: python -m meeplelab.sim.core.layout package.module:LAYOUT path/to/cols.py", file=sys.stderr)
         return 2
     from .source import load_alone
 
-    # run as `python -m sim.core.layout` this file is __main__: its Layout is another class than the one the
+    # run as `python -m meeplelab.sim.core.layout` this file is __main__: its Layout is another class than the one the
     # layout module imports, so compare against the package's own class
-    lay_cls = importlib.import_module("sim.core.layout").Layout
+    lay_cls = importlib.import_module("meeplelab.sim.core.layout").Layout
     mod_name, _, attr = args[0].partition(":")
     try:
         mod = load_alone(mod_name)  # its package imports the very cols module being written

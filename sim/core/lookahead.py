@@ -1,6 +1,6 @@
 """The heuristic's one-step lookahead inside the play kernel (compiled play, issue 16; docs/compiled_play.md).
 
-The engine-independent pieces of the compiled heuristic (:class:`strategies.generic.Heuristic` and its games'
+The engine-independent pieces of the compiled heuristic (:class:`meeplelab.strategies.generic.Heuristic` and its games'
 subclasses), used by each engine's written lookahead module (``<pkg>/lookahead.py``, from
 ``sim/core/data/lookahead_module.py.tmpl``):
 
@@ -8,8 +8,8 @@ subclasses), used by each engine's written lookahead module (``<pkg>/lookahead.p
   (as ``BatchState.take(..., fresh_logs=True)``; the rules only ever write the log buffers, so the rows
   already in the scratch buffers are never read);
 - :func:`weighted_margin`: the weighted feature value of a seat minus the best other seat's, with the float
-  arithmetic of :func:`strategies.search.value`;
-- :func:`pick_best_one`: :func:`strategies.search.pick_best` for one deciding game;
+  arithmetic of :func:`meeplelab.strategies.search.value`;
+- :func:`pick_best_one`: :func:`meeplelab.strategies.search.pick_best` for one deciding game;
 - :func:`heuristic_tables`: the Python side, turning the seats' heuristics into the kernel's tables and
   scratch (``H``), or leaving a seat on the Python path when its heuristic cannot be compiled.
 
@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-#: the log fields of every state (:data:`sim.core.state._LOG_FIELDS`): buffers not copied, counters zeroed
+#: the log fields of every state (:data:`meeplelab.sim.core.state._LOG_FIELDS`): buffers not copied, counters zeroed
 LOG_COUNTERS = ("turn_n", "event_n")
 LOG_BUFFERS = ("turn_buf", "event_buf")
 #: the name of a state tuple class's attribute listing its fields that are not per game (content, scratch rows:
@@ -75,7 +75,7 @@ def _copy_game_impl(S, g, D, d):
 @njit(cache=True, _nrt=False)
 def weighted_margin(vals, p):
     """``vals[p]`` minus the largest ``vals[q]``, ``q != p`` (``vals[p]`` alone with one seat): the margin of
-    :func:`strategies.search.value`."""
+    :func:`meeplelab.strategies.search.value`."""
     P = vals.shape[0]
     if P == 1:
         return vals[p]
@@ -89,7 +89,7 @@ def weighted_margin(vals, p):
 @njit(cache=True, _nrt=False)
 def weighted_value(vf, widx, wval, p):
     """``sum_k wval[p, k] * vf[widx[p, k]]`` over ``k`` until ``widx[p, k] < 0``, added left to right from 0
-    (the order of the heuristic's weights, zero weights left out: :func:`strategies.search.value`)."""
+    (the order of the heuristic's weights, zero weights left out: :func:`meeplelab.strategies.search.value`)."""
     v = 0.0
     for k in range(widx.shape[1]):
         i = widx[p, k]
@@ -102,7 +102,7 @@ def weighted_value(vf, widx, wval, p):
 @njit(cache=True, _nrt=False)
 def pick_best_one(scores, mask, u):
     """The legal action (``mask``, ``bool[A]``) with the highest ``scores`` (``float64[A]``); ties (within
-    :data:`TIE_EPS` of the best) broken by the uniform ``u``, in action order: :func:`strategies.search.pick_best`
+    :data:`TIE_EPS` of the best) broken by the uniform ``u``, in action order: :func:`meeplelab.strategies.search.pick_best`
     for one game. -1 when nothing is legal."""
     best = -np.inf
     n = 0
@@ -131,12 +131,12 @@ def pick_best_one(scores, mask, u):
 
 @dataclass(frozen=True)
 class HeuristicSpec:
-    """What the compiled heuristic needs of one seat's heuristic (:meth:`strategies.generic.Heuristic.compiled`).
+    """What the compiled heuristic needs of one seat's heuristic (:meth:`meeplelab.strategies.generic.Heuristic.compiled`).
 
     Attributes:
-        weights: ``{feature: weight}`` in the order the value adds them (:func:`strategies.search.value`).
+        weights: ``{feature: weight}`` in the order the value adds them (:func:`meeplelab.strategies.search.value`).
         finish: finish the seat's turn before valuing.
-        plan: the resolved :class:`strategies.plans.Plan` that finishes the turn (the empty plan: uniform).
+        plan: the resolved :class:`meeplelab.strategies.plans.Plan` that finishes the turn (the empty plan: uniform).
         max_plies: plies the finish may take at most.
     """
 
@@ -180,10 +180,10 @@ def heuristic_tables(game, state, strategies, inner=None):
     ``int64[A]``, the finishing plan's action scores).
 
     ``inner``: per seat, the :class:`HeuristicSpec` of a heuristic another compiled strategy at that seat uses
-    (the compiled ISMCTS: its root candidates and leaf values, :mod:`sim.core.ismcts`), or None; its rows of
+    (the compiled ISMCTS: its root candidates and leaf values, :mod:`meeplelab.sim.core.ismcts`), or None; its rows of
     ``H`` are filled from it while ``heur_seat`` stays False there.
     """
-    from strategies.plans import Plan, compile_plans
+    from meeplelab.strategies.plans import Plan, compile_plans
 
     mod = game.compiled_module()
     look = _lookahead_module(game)

@@ -1,6 +1,6 @@
 """Load a module of the source tree from its file, without running its packages' ``__init__``.
 
-The generators (:mod:`sim.core.generate`) read an engine's declarations (its state ``Layout``, its
+The generators (:mod:`meeplelab.sim.core.generate`) read an engine's declarations (its state ``Layout``, its
 decision table, whether its features define ``VALUE_FEATURES``) from the source files alone: an engine
 package's ``__init__`` imports its engine, which imports the very modules being written (``cols.py``,
 ``dispatch.py``, ``play.py``), so importing the package would fail, or read a stale copy, when one of
@@ -21,7 +21,7 @@ TREE = Path(__file__).resolve().parents[2]
 
 
 def module_file(name: str) -> Path:
-    """The ``.py`` file of module ``name`` (``sim.galileos_truth.state``) on ``sys.path``, found without importing.
+    """The ``.py`` file of module ``name`` (``meeplelab.sim.galileos_truth.state``) on ``sys.path``, found without importing.
 
     Raises:
         ImportError: no such file on ``sys.path``.

@@ -5,11 +5,11 @@ module of its report sections, its rules document) and registers it once, as an 
 group ``meeplelab.games`` in ``pyproject.toml``:
 
     [project.entry-points."meeplelab.games"]
-    galileos-truth = "sim.galileos_truth.spec:SPEC"
+    galileos-truth = "meeplelab.sim.galileos_truth.spec:SPEC"
 
 A third-party game plugs in the same way from its own package (or, without packaging, by a module
-named in ``MEEPLELAB_PLUGINS`` that calls :func:`sim.registry.register_spec`). The game, strategy and
-report registries all read the specs (:mod:`sim.registry`); nothing else lists the games.
+named in ``MEEPLELAB_PLUGINS`` that calls :func:`meeplelab.sim.registry.register_spec`). The game, strategy and
+report registries all read the specs (:mod:`meeplelab.sim.registry`); nothing else lists the games.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ class GameSpec:
         name: the game id (``--game``), equal to the engine's ``name``.
         engine: ``"module:Class"`` of the engine (imported on first use), or the class itself.
         strategies: modules that register the game's strategies when imported
-            (``strategies.registry.register_strategy``).
+            (``meeplelab.strategies.registry.register_strategy``).
         treatments: modules that register the game's setup treatments for panels when imported
-            (``sim.panels.register_treatment``; looked up in every process that plays a panel).
+            (``meeplelab.play.panels.register_treatment``; looked up in every process that plays a panel).
         sections: module whose ``SECTIONS`` list holds the game's report section builders (None: the
             generic sections only).
         rules_doc: the game's rules document (assumption IDs, parameters), relative to the repository.

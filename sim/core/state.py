@@ -26,11 +26,11 @@ class BatchState:
     Attributes:
         num_players: seats in every game of the batch (one player count per batch).
         game_id: ``int64[B]`` game index within the run (the key of the game's random stream).
-        ply: ``int32[B]`` decisions taken so far (kept by :meth:`sim.core.game.Game.step`).
-        rng_key: ``uint64[B]`` key of the game's rules stream (:mod:`sim.core.rng`).
+        ply: ``int32[B]`` decisions taken so far (kept by :meth:`meeplelab.sim.core.game.Game.step`).
+        rng_key: ``uint64[B]`` key of the game's rules stream (:mod:`meeplelab.sim.core.rng`).
         rng_ctr: ``uint64[B, Z]`` chance events so far in each of the game's Z chance zones (a
             seat's deck, a bag, ...): event ``n`` of zone ``z`` is keyed by (``rng_key``, ``z``, ``n``)
-            (:func:`sim.core.rng.chance_shuffle`), never by a shared per-game sequence.
+            (:func:`meeplelab.sim.core.rng.chance_shuffle`), never by a shared per-game sequence.
         turn_buf: ``int32[B, C, K]`` pending turn-log rows (columns of the game's turn spec).
         turn_n: ``int32[B]`` rows used in ``turn_buf``.
         event_buf: ``int32[B, C, K]`` pending event-log rows.

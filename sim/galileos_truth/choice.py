@@ -1,14 +1,14 @@
-"""Plan choices of sim.galileos_truth: a compiled plan's action for one decision, with the engine's action scores.
+"""Plan choices of meeplelab.sim.galileos_truth: a compiled plan's action for one decision, with the engine's action scores.
 
-Written by ``python -m sim.core.compiled sim.galileos_truth`` from ``sim/core/data/choice_module.py.tmpl``;
+Written by ``python -m meeplelab.sim.core.compiled meeplelab.sim.galileos_truth`` from ``sim/core/data/choice_module.py.tmpl``;
 ``tests/test_compiled_play.py`` checks this file against it. Do not edit by hand. Imported by the engine's
 play module (the play loop, ``choose_batch``) and its lookahead module (the compiled heuristic's finishing plan).
 """
 
 from numba import njit
 
-from sim.core.compiled import ANY_KIND, RESTRICT_KIND, conditions_hold, restrict, rule_choice, uniform_choice
-from sim.galileos_truth.features import action_scores
+from meeplelab.sim.core.compiled import ANY_KIND, RESTRICT_KIND, conditions_hold, restrict, rule_choice, uniform_choice
+from meeplelab.sim.galileos_truth.features import action_scores
 
 __all__ = ["plan_choice"]
 

@@ -1,7 +1,7 @@
-"""Column constants of Galileo's Truth's state (:data:`sim.galileos_truth.state.LAYOUT`): the column of each
+"""Column constants of Galileo's Truth's state (:data:`meeplelab.sim.galileos_truth.state.LAYOUT`): the column of each
 field in its group's array, the row of each pile.
 
-Written by ``python -m sim.core.layout sim.galileos_truth.state:LAYOUT sim/galileos_truth/cols.py`` from the table in
+Written by ``python -m meeplelab.sim.core.layout meeplelab.sim.galileos_truth.state:LAYOUT sim/galileos_truth/cols.py`` from the table in
 that module; ``tests/test_layout.py`` checks this file against it. Do not edit by hand.
 """
 

@@ -15,8 +15,8 @@ from typing import Literal
 
 import numpy as np
 
-from sim.core import ContentError
-from sim.core.content import Entry, load_entries, parse_effect
+from meeplelab.sim.core import ContentError
+from meeplelab.sim.core.content import Entry, load_entries, parse_effect
 
 SUBJECTS = ("astronomy", "physics", "mathematics", "philosophy")
 N_SUBJECTS = len(SUBJECTS)   # Subjects (Book tracks), purple excluded (A-GT-07)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core import Column, ConfigError, Game
+from meeplelab.sim.core import Column, ConfigError, Game
 
 from . import content as ct
 from . import hidden, rules
@@ -104,7 +104,7 @@ class GalileosTruth(Game):
     turn_capacity = 16
     event_capacity = 256
     chance_zones = N_CHANCE_ZONES
-    compiled_play = "sim.galileos_truth.play"
+    compiled_play = "meeplelab.sim.galileos_truth.play"
 
     def __init__(self, params=None, content_dir=None):
         super().__init__(params, content_dir)
@@ -132,7 +132,7 @@ class GalileosTruth(Game):
         return int(num_players * self.params.cycles * (nc + len(self.C.INV_TYPE) + 8) * 40 + 100)
 
     def sizes(self, num_players: int) -> dict[str, int]:
-        """Content sizes of the state's groups and piles (:data:`~sim.galileos_truth.state.LAYOUT`): card
+        """Content sizes of the state's groups and piles (:data:`~meeplelab.sim.galileos_truth.state.LAYOUT`): card
         ``slots`` per seat (basic + Treatise + Penance cards), ``inventions``, Philosopher ``spaces``, Mastery
         ``tracks`` x ``track_spaces``, ``mentors`` (parameter, A-GT-14), Observation ``tiles`` of the largest
         Level, ``penance`` supply (at least 1)."""
@@ -239,7 +239,7 @@ class GalileosTruth(Game):
         """Re-sample what game ``g`` hides from ``seat[g]`` (in place): every deck order below its
         known top (nobody looks through a deck; a card put on top stays), the other seats' unknown
         hand cards (pooled with their decks, redealt at the same size), the Observation bags, the
-        Invention decks and the Penance supply (:mod:`sim.galileos_truth.hidden`)."""
+        Invention decks and the Penance supply (:mod:`meeplelab.sim.galileos_truth.hidden`)."""
         hidden.redeterminize_kernel(streams.keys, streams.counters, seat, state.game, state.seat, state.slot,
                                     state.pile)
 

@@ -74,7 +74,7 @@ def apply_at(kind, S, C, PR, g, a, scratch):
 
 
 #: the features the heuristic weighs, in the order of :func:`value_features` (the keys of
-#: :meth:`sim.galileos_truth.engine.GalileosTruth.features`, same values: ``tests/test_compiled_heuristic.py``)
+#: :meth:`meeplelab.sim.galileos_truth.engine.GalileosTruth.features`, same values: ``tests/test_compiled_heuristic.py``)
 VALUE_FEATURES = ("vp", "end_vp", "coins", "research", "books", "suspicion", "level", "seals_left", "cards",
                   "treatises", "tiles", "inventions", "copernican")
 

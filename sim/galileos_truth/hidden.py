@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rng import shuffle_range
+from meeplelab.sim.core.rng import shuffle_range
 
 from .cols import (BAG_1, BAG_N, DECK_0, DECK_N, INV_DECK_1, INV_DECK_N, NSLOTS, PEN_N, PEN_PILE, SLOT_CZONE,
                    SLOT_KNOWN)
@@ -31,7 +31,7 @@ def redeterminize_kernel(keys, counters, searcher, game, seat, slot, pile):
     Args:
         keys, counters: ``uint64[B]`` the searching seat's copy streams (one per copy).
         searcher: ``int64[B]`` the searching seat of each copy.
-        game, seat, slot, pile: the :class:`~sim.galileos_truth.state.GTState` groups of the copies
+        game, seat, slot, pile: the :class:`~meeplelab.sim.galileos_truth.state.GTState` groups of the copies
             (``int64[B, GAME_WIDTH]``, ``[B, P, SEAT_WIDTH]``, ``[B, P, NC, SLOT_WIDTH]``, ``[B, 15, L]``).
 
     Card slots keep their types (cards are conserved); every count is kept. Sources: seed 001

@@ -1,36 +1,36 @@
-"""The compiled ISMCTS of sim.galileos_truth: information-set MCTS inside the play kernel (issue 27).
+"""The compiled ISMCTS of meeplelab.sim.galileos_truth: information-set MCTS inside the play kernel (issue 27).
 
-Written by ``python -m sim.core.generate`` from ``sim/core/data/ismcts_module.py.tmpl``; ``tests/test_compiled_play.py``
+Written by ``python -m meeplelab.sim.core.generate`` from ``sim/core/data/ismcts_module.py.tmpl``; ``tests/test_compiled_play.py``
 checks this file against it. Do not edit by hand.
 
-:func:`ismcts_choice` makes the choice of :class:`strategies.ismcts.ISMCTS` (and its games' subclasses) for one
-decision, on the same streams and with the same arithmetic (``sim.core.ismcts``): the root candidates from the
-compiled heuristic's scores (``sim.galileos_truth.lookahead.heuristic_scores``); then, for every iteration, a copy of the game in
+:func:`ismcts_choice` makes the choice of :class:`meeplelab.strategies.ismcts.ISMCTS` (and its games' subclasses) for one
+decision, on the same streams and with the same arithmetic (``meeplelab.sim.core.ismcts``): the root candidates from the
+compiled heuristic's scores (``meeplelab.sim.galileos_truth.lookahead.heuristic_scores``); then, for every iteration, a copy of the game in
 the heuristic's scratch slot with everything the seat cannot know re-sampled from the iteration's stream (keyed by
 game, seat, decision and iteration), a walk down the tree (UCT with availability counts, one expansion), a rollout
 of ``horizon`` turns with the seat's rollout plan at every seat, and a reward per seat; rewards backed up at the end
 of each group of ``par`` iterations. The search stops as soon as the most visited root child leads the others by
 more than the iterations left (the root plays the most visited, so the choice is that of every iteration). The tree
-lives in ``T`` (``sim.core.ismcts.search_tables``), preallocated once per batch: nothing is allocated and nothing
+lives in ``T`` (``meeplelab.sim.core.ismcts.search_tables``), preallocated once per batch: nothing is allocated and nothing
 returns to Python.
 """
 
 import numpy as np
 from numba import njit
 
-from sim.core.ismcts import (A_CAP, A_C, A_DEPTH, A_GAP, A_HORIZON, A_ITERS, A_PAR, A_PRIOR, A_SCALE, A_SUB, A_TOP,
+from meeplelab.sim.core.ismcts import (A_CAP, A_C, A_DEPTH, A_GAP, A_HORIZON, A_ITERS, A_PAR, A_PRIOR, A_SCALE, A_SUB, A_TOP,
                              A_VP, A_WIDEN, best_root, decided, is_searched, iteration_key, reward_of, rotated_legal, seed_root,
                              select_node, select_root, top_candidates, top_two_gap, tree_clear)
-from sim.core.lookahead import pick_best_one
-from sim.core.lookahead import copy_game, weighted_value
-from sim.core.rng import draw_u64, draw_uniform
-from sim.galileos_truth.choice import plan_choice
-from sim.galileos_truth.cols import OVER, TO_ACT
-from sim.galileos_truth.features import VALUE_FEATURES, apply_at, features, legal_at, pending, turn_of, value_features
-from sim.galileos_truth.hidden import redeterminize_one
-from sim.galileos_truth.lookahead import heuristic_scores
+from meeplelab.sim.core.lookahead import pick_best_one
+from meeplelab.sim.core.lookahead import copy_game, weighted_value
+from meeplelab.sim.core.rng import draw_u64, draw_uniform
+from meeplelab.sim.galileos_truth.choice import plan_choice
+from meeplelab.sim.galileos_truth.cols import OVER, TO_ACT
+from meeplelab.sim.galileos_truth.features import VALUE_FEATURES, apply_at, features, legal_at, pending, turn_of, value_features
+from meeplelab.sim.galileos_truth.hidden import redeterminize_one
+from meeplelab.sim.galileos_truth.lookahead import heuristic_scores
 
-#: this engine plays ISMCTS inside the play kernel (sim.core.ismcts.search_specs)
+#: this engine plays ISMCTS inside the play kernel (meeplelab.sim.core.ismcts.search_specs)
 COMPILED_SEARCH = True
 
 __all__ = ["COMPILED_SEARCH", "VALUE_FEATURES", "ismcts_choice", "rollout"]
@@ -40,7 +40,7 @@ __all__ = ["COMPILED_SEARCH", "VALUE_FEATURES", "ismcts_choice", "rollout"]
 def rollout(D, C, PR, t0, horizon, cap, rules, conds, acts, r0, r1, mask, fv, sc, ikey, ictr):
     """Play scratch game 0 on until ``horizon`` turns past turn ``t0`` (or its end), every seat by the plan of rule
     rows ``r0:r1`` drawing from the iteration stream ``ikey``/``ictr``, for at most ``cap`` plies
-    (``strategies.search.continue_for``; log counters emptied after every ply)."""
+    (``meeplelab.strategies.search.continue_for``; log counters emptied after every ply)."""
     z = np.int64(0)  # game 0 and stream 0 as a variable: a literal 0 would compile every callee a second time
     fresh = False
     for _ in range(cap):
@@ -66,9 +66,9 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
     decision stream ``key``/``ctr`` (``uint64[1]``, counter at 0): its first draw keys the iterations, the next
     ones are the heuristic's (root candidates). A decision of a kind not in ``kinds`` is searched with ``sub``
     iterations; one with no iterations (``sub=0``), or whose heuristic's best two scores are ``gap`` or more apart,
-    gets the heuristic's choice on those draws. ``H`` from :func:`sim.core.lookahead.heuristic_tables` (its scratch
+    gets the heuristic's choice on those draws. ``H`` from :func:`meeplelab.sim.core.lookahead.heuristic_tables` (its scratch
     game slot holds the iteration's copy; seat ``p``'s rows: the search's heuristic), ``T`` from
-    :func:`sim.core.ismcts.search_tables`. The only legal action without a search; -1 when nothing is legal."""
+    :func:`meeplelab.sim.core.ismcts.search_tables`. The only legal action without a search; -1 when nothing is legal."""
     (prm, kmask, prules, pconds, pacts, pseat, nn, nw, nav, nact, nfirst, nnext, cnt, pnode, pmover, plen, rew,
      cand, marg, used, tmask, pmask, fv, sc, vf, vals, vps, ikey, ictr) = T
     D = H[0]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core import ConfigError, param
+from meeplelab.sim.core import ConfigError, param
 
 S = "seed 001"
 #: first-player rules (A-GT-31), coded in the kernels' parameter vector by their position here

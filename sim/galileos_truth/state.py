@@ -7,14 +7,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core.layout import Field, Group, Layout, LayoutState, Pile
+from meeplelab.sim.core.layout import Field, Group, Layout, LayoutState, Pile
 
 from .content import K_ICONS, NB, NI_MAX, NS_MAX, OP, SEAL_SPACES, T_MAX, WCOLS, WROWS
 from .params import FIRST_PLAYER_RULES, IDX, Params
 
 # ---- card zones
 Z_NONE, Z_DECK, Z_HAND, Z_PLAY, Z_DISCARD, Z_REMOVED = 0, 1, 2, 3, 4, 5
-# ---- chance zones (sim.core.rng.chance_shuffle): each chance event is keyed by its zone and how many
+# ---- chance zones (meeplelab.sim.core.rng.chance_shuffle): each chance event is keyed by its zone and how many
 # times that zone has had one, so one seat's play never moves another seat's shuffles
 MAX_SEATS = 4
 RZ_DECK = 0                    # + seat: that seat's deck (setup shuffle, then every reshuffle)
@@ -121,7 +121,7 @@ assert len(Params().suspicion_band_starts) == N_BANDS
 assert IDX["level_space_vp_3"] == I_LVL_VP + 4 and IDX["level_space_vp_4"] == I_LVL_VP + 8
 
 
-COLS_DOC = ("Column constants of Galileo's Truth's state (:data:`sim.galileos_truth.state.LAYOUT`): the column of each\n"
+COLS_DOC = ("Column constants of Galileo's Truth's state (:data:`meeplelab.sim.galileos_truth.state.LAYOUT`): the column of each\n"
             "field in its group's array, the row of each pile.")
 
 _F = Field
@@ -133,7 +133,7 @@ def _G(*args, **kw) -> Group:
     return Group(*args, dtype="int64", **kw)
 
 
-#: Galileo's Truth's rule state, declared once: a few int64 arrays by entity (``sim.core.layout``). Former
+#: Galileo's Truth's rule state, declared once: a few int64 arrays by entity (``meeplelab.sim.core.layout``). Former
 #: flags are 0/1. Sizes: ``P`` seats, ``slots`` card slots per seat (basic + Treatise + Penance cards),
 #: ``inventions``, ``spaces`` (Philosopher spaces), ``tracks`` x ``track_spaces`` (Mastery tracks),
 #: ``mentors`` (parameter ``mentors``, A-GT-14), ``tiles`` (Observation tiles of the largest Level),

@@ -91,7 +91,7 @@ VP_CATEGORIES = CATS[1:19]
 
 OPT_PASS, OPT_STATE, OPT_RECALL, OPT_TREAT = 0, 1, 2, 3
 
-# chance zones (sim.core.rng.chance_shuffle): each setup shuffle keyed by what it shuffles
+# chance zones (meeplelab.sim.core.rng.chance_shuffle): each setup shuffle keyed by what it shuffles
 RZ_TSTACK = 0     # + level (0, 1): the Notebook tile stacks
 RZ_RDECK, RZ_TRDECK, RZ_RDECK_CL, RZ_CDECK_CL, RZ_LDECK, RZ_MDECK, RZ_GOALS = 2, 3, 4, 5, 6, 7, 8
 N_CHANCE_ZONES = 9

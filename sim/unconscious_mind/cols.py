@@ -1,6 +1,6 @@
-"""Column constants of Unconscious Mind's state groups (sim.unconscious_mind.state.LAYOUT).
+"""Column constants of Unconscious Mind's state groups (meeplelab.sim.unconscious_mind.state.LAYOUT).
 
-Written by ``python -m sim.core.layout sim.unconscious_mind.state:LAYOUT sim/unconscious_mind/cols.py`` from the table in
+Written by ``python -m meeplelab.sim.core.layout meeplelab.sim.unconscious_mind.state:LAYOUT sim/unconscious_mind/cols.py`` from the table in
 that module; ``tests/test_layout.py`` checks this file against it. Do not edit by hand.
 """
 

@@ -14,8 +14,8 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from sim.core.content import Entry, load_entries, parse_effect
-from sim.core.errors import ContentError
+from meeplelab.sim.core.content import Entry, load_entries, parse_effect
+from meeplelab.sim.core.errors import ContentError
 
 QUALITIES = ("growth", "freedom", "passion")
 LEVELS = ("minor", "median", "major")

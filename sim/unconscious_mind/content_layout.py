@@ -1,22 +1,22 @@
-"""The content and rule parameters Unconscious Mind's kernels read, declared as entity groups (sim.core.layout).
+"""The content and rule parameters Unconscious Mind's kernels read, declared as entity groups (meeplelab.sim.core.layout).
 
 The kernels get the content groups stacked into one array ``S.K[group, row, column]`` (``int64``, padded to the
 longest group; one array instead of six keeps numba's compile short): ``S.K[KCARD, c, CARD_COL]`` is Research
 card c's Volume colour, ``S.K[KBOARD, i, LOC_DIST]`` Location i's district. The ``par`` group is the parameter
 vector ``C``: ``C[I_ROUND_LIMIT]`` the round limit. Filled by ``UnconsciousMind._kernel_content`` from the validated content files and the
-:class:`~sim.unconscious_mind.params.Params`. Column constants: :mod:`sim.unconscious_mind.kcols`, written by
-``python -m sim.core.layout sim.unconscious_mind.content_layout:CONTENT sim/unconscious_mind/kcols.py``.
+:class:`~meeplelab.sim.unconscious_mind.params.Params`. Column constants: :mod:`meeplelab.sim.unconscious_mind.kcols`, written by
+``python -m meeplelab.sim.core.layout meeplelab.sim.unconscious_mind.content_layout:CONTENT sim/unconscious_mind/kcols.py``.
 """
 
 from __future__ import annotations
 
-from sim.core.layout import Field, Group, Layout
+from meeplelab.sim.core.layout import Field, Group, Layout
 
 from .state import MAX_VOLUMES
 
 F = Field
 
-COLS_DOC = ("Column constants of Unconscious Mind's content and parameters (sim.unconscious_mind.content_layout.CONTENT);\n"
+COLS_DOC = ("Column constants of Unconscious Mind's content and parameters (meeplelab.sim.unconscious_mind.content_layout.CONTENT);\n"
             "the kernels read the groups stacked as S.K[group, row, COLUMN] (S.K[KCARD, c, CARD_COL]) and C[I_ROUND_LIMIT].")
 
 CONTENT = Layout((
@@ -82,7 +82,7 @@ CONTENT = Layout((
         F("n_face_lines", doc="len(face_lines)"), F("face_lines", (20,), doc="face_lines"),
         F("rep_vp", (21,), doc="reputation_vp (track_length + 1 values)"), F("district_vp", (4,), doc="district_vp"),
         F("rows_vp", (4,), doc="full_rows_vp"), F("tags_vp", (7,), doc="unique_tags_vp"),
-    ), prefix="I_", doc="content sizes and rule parameters (sim.unconscious_mind.params.Params)"),
+    ), prefix="I_", doc="content sizes and rule parameters (meeplelab.sim.unconscious_mind.params.Params)"),
 ))
 
 #: the first axis of the kernels' ``S.K``: one index per content group, in :data:`CONTENT` order

@@ -1,4 +1,4 @@
-"""The Unconscious Mind engine: wires the :class:`sim.core.Game` hooks to the numba rule kernels."""
+"""The Unconscious Mind engine: wires the :class:`meeplelab.sim.core.Game` hooks to the numba rule kernels."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core import Column, ConfigError, Game
+from meeplelab.sim.core import Column, ConfigError, Game
 
 from . import hidden
 from . import codes
@@ -64,7 +64,7 @@ class UnconsciousMind(Game):
     score_categories = codes.VP_CATEGORIES
     turn_capacity = 8
     event_capacity = 128
-    compiled_play = "sim.unconscious_mind.play"
+    compiled_play = "meeplelab.sim.unconscious_mind.play"
 
     def __init__(self, params=None, content_dir: Path | None = None):
         super().__init__(params, content_dir)
@@ -289,7 +289,7 @@ class UnconsciousMind(Game):
         """Re-sample what game g hides from ``seat[g]``: the order of the Notebook tile stacks, the Research,
         Treatise, client and dream decks, and the other players' unknown Research hand cards (shuffled back with
         the deck and re-dealt in the same counts; cards taken from the display stay). Kernel:
-        :func:`sim.unconscious_mind.hidden.redeterminize_kernel`."""
+        :func:`meeplelab.sim.unconscious_mind.hidden.redeterminize_kernel`."""
         z = state.sizes
         tpl = self.A["tiles_per_level"]
         dims = np.array([tpl[0], tpl[1], z["treatises"], z["routine"], z["case"], z["latent"], z["manifest"],

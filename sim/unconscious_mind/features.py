@@ -5,7 +5,7 @@ application of one decision (``rules/loop.py``: automatic stack entries run unti
 what the compiled heuristic (``lookahead.py``) reads: the turn counter and the valued features of
 :meth:`UnconsciousMind.features`.
 
-Every kernel reads the deciding seat ``p`` of game ``g``; ``S`` is :class:`sim.unconscious_mind.state.Arrays`,
+Every kernel reads the deciding seat ``p`` of game ``g``; ``S`` is :class:`meeplelab.sim.unconscious_mind.state.Arrays`,
 ``C`` the parameter vector. Every kernel here is compiled without reference counting and allocates nothing
 (the rule kernels ``legal_at``/``apply_at`` call use the scratch rows ``S.work``).
 """
@@ -90,7 +90,7 @@ def _ring_colour(S, g, p, out):
     """``ring_colour``: D_COLOUR's ring positions ``CH0+1+i`` (i = quality*3 + level): 13 - level for a ring
     Insight that no client's next dream needs (removing it leaves every room's next dream payable), 3 - level
     for one that is the only Insight paying some client's next dream, so the highest score is "not needed,
-    then lowest level" (strategies.unconscious_mind.colour_from_ring)."""
+    then lowest level" (meeplelab.strategies.unconscious_mind.colour_from_ring)."""
     for i in range(9):
         q, lvl = i // 3, i % 3
         needed = False
@@ -139,7 +139,7 @@ def _cite_match(S, C, g, p, out):
 def own_publishable(S, C, g, p, j):
     """True when displayed Treatise j (D_RESPLAY's ``CH0+j``) can be published from seat ``p``'s own in-play
     Research cards alone, no citation: a colour Insight held and every Volume colour (the quill included)
-    covered (strategies.unconscious_mind.own_publishable)."""
+    covered (meeplelab.strategies.unconscious_mind.own_publishable)."""
     t = S.pile[g, TRDISP, j]
     if t < 0 or colour_insights(S, g, p) == 0:
         return False
@@ -163,7 +163,7 @@ def own_publishable(S, C, g, p, j):
 @njit(cache=True, _nrt=False)
 def _no_cite(S, C, g, p, out):
     """``no_cite``: 1 for every action that neither cites nor commits the seat to citing, 0 for the others
-    (strategies.unconscious_mind.no_cite_mask: the citations of D_GATHER; publishing a Treatise own cards
+    (meeplelab.strategies.unconscious_mind.no_cite_mask: the citations of D_GATHER; publishing a Treatise own cards
     cannot fill; a Play space when neither a hand card nor an own-publishable Treatise makes the Play
     possible; more Play performances than hand cards; a hand card each pending Play performance needs)."""
     out[:] = 1
@@ -244,7 +244,7 @@ def apply_at(kind, S, C, g, a, scratch):
 
 
 #: the features the heuristic weighs, in the order of :func:`value_features` (the keys of
-#: :meth:`sim.unconscious_mind.engine.UnconsciousMind.features`, same values:
+#: :meth:`meeplelab.sim.unconscious_mind.engine.UnconsciousMind.features`, same values:
 #: ``tests/unconscious_mind/test_compiled_heuristic.py``)
 VALUE_FEATURES = ("vp", "coffee", "bright", "insight", "colour", "cured", "tiles", "rows", "cols", "inplay", "hand",
                   "rep", "hearts", "treatises", "ideas", "clients", "therapy")

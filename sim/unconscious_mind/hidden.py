@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rng import shuffle_range
+from meeplelab.sim.core.rng import shuffle_range
 
 from .cols import (CARD_KNOWN, CARD_LOC, CARD_OWN, CDECK_CL, CTOP_CL, LDECK, LTOP, MDECK, MTOP, RDECK, RDECK_CL,
                    RTOP, RTOP_CL, TRDECK, TRTOP, TSTACK_I, TTOP)
@@ -33,7 +33,7 @@ def redeterminize_kernel(game, card, pile, seat, keys, counters, dims):
 
     Args:
         game: ``int64[B, GAME_WIDTH]``, card: ``int64[B, cards, 3]``, pile: ``int64[B, 13, L]`` the copies'
-            state groups (:data:`sim.unconscious_mind.state.LAYOUT`).
+            state groups (:data:`meeplelab.sim.unconscious_mind.state.LAYOUT`).
         seat: ``int64[B]`` the searching seat of each copy.
         keys, counters: ``uint64[B]`` the searching seat's copy streams (game ``g`` draws from stream ``g``).
         dims: ``int64[8]`` Notebook tiles of level I and II, Treatises, Routine / Case Study clients,
@@ -104,7 +104,7 @@ def redeterminize_game(game, card, pile, g, me, keys, counters, r, dims, pool, c
 def redeterminize_one(S, C, g, searcher, keys, counters, r, pool):
     """:func:`redeterminize_game` on the kernels' context (the compiled heuristic's engine hook): the deck sizes
     from the parameter vector ``C`` and the Treatise group, ``pool`` ``int64[>= cards]`` scratch
-    (:func:`sim.core.lookahead.heuristic_tables`: the largest per-game state row, at least the card group's
+    (:func:`meeplelab.sim.core.lookahead.heuristic_tables`: the largest per-game state row, at least the card group's
     ``3 * cards``), the per-seat counts in the scratch row ``S.work[WK_HANDS]``."""
     dims = (C[I_TILES_LVL], C[I_TILES_LVL + 1], S.treatise.shape[1], C[I_N_ROUTINE], C[I_N_CASE], C[I_N_LATENT],
             C[I_N_MANIFEST], S.seat.shape[1])

@@ -1,7 +1,7 @@
-"""Column constants of Unconscious Mind's content and parameters (sim.unconscious_mind.content_layout.CONTENT);
+"""Column constants of Unconscious Mind's content and parameters (meeplelab.sim.unconscious_mind.content_layout.CONTENT);
 the kernels read the groups stacked as S.K[group, row, COLUMN] (S.K[KCARD, c, CARD_COL]) and C[I_ROUND_LIMIT].
 
-Written by ``python -m sim.core.layout sim.unconscious_mind.content_layout:CONTENT sim/unconscious_mind/kcols.py`` from the table in
+Written by ``python -m meeplelab.sim.core.layout meeplelab.sim.unconscious_mind.content_layout:CONTENT sim/unconscious_mind/kcols.py`` from the table in
 that module; ``tests/test_layout.py`` checks this file against it. Do not edit by hand.
 """
 
@@ -66,7 +66,7 @@ GOAL_REP = 27  # goal tile i: reputation
 GOAL_TAG = 28  # goal tile i: Location tag
 KBOARD_WIDTH = 29  # columns of kboard
 
-# ---- par[g, COLUMN]: content sizes and rule parameters (sim.unconscious_mind.params.Params)
+# ---- par[g, COLUMN]: content sizes and rule parameters (meeplelab.sim.unconscious_mind.params.Params)
 I_N_SPACES = 0  #
 I_N_INKPOTS = 1  #
 I_N_SECTIONS = 2  #

@@ -1,9 +1,9 @@
-"""The compiled heuristic of sim.unconscious_mind: one-step lookahead inside the play kernel (issue 16).
+"""The compiled heuristic of meeplelab.sim.unconscious_mind: one-step lookahead inside the play kernel (issue 16).
 
-Written by ``python -m sim.core.compiled sim.unconscious_mind`` from ``sim/core/data/lookahead_module.py.tmpl``;
+Written by ``python -m meeplelab.sim.core.compiled meeplelab.sim.unconscious_mind`` from ``sim/core/data/lookahead_module.py.tmpl``;
 ``tests/test_compiled_play.py`` checks this file against it. Do not edit by hand.
 
-:func:`heuristic_choice` makes the choice of :class:`strategies.generic.Heuristic` (and its games' subclasses)
+:func:`heuristic_choice` makes the choice of :class:`meeplelab.strategies.generic.Heuristic` (and its games' subclasses)
 for one decision, on the same streams and with the same float arithmetic: for every legal action, in action
 order, a copy of the game in a scratch slot (fresh logs), hidden information re-sampled from the candidate's
 stream (the decision stream's first draw mixed with the action: ``search.derived_streams``), the action
@@ -16,14 +16,14 @@ second draw. The engine provides ``features.VALUE_FEATURES``, ``value_features``
 import numpy as np
 from numba import njit
 
-from sim.core.lookahead import copy_game, pick_best_one, weighted_margin, weighted_value
-from sim.core.rng import candidate_key, draw_u64, draw_uniform
-from sim.unconscious_mind.choice import plan_choice
-from sim.unconscious_mind.cols import OVER, TO_ACT
-from sim.unconscious_mind.features import VALUE_FEATURES, apply_at, features, legal_at, pending, turn_of, value_features
-from sim.unconscious_mind.hidden import redeterminize_one
+from meeplelab.sim.core.lookahead import copy_game, pick_best_one, weighted_margin, weighted_value
+from meeplelab.sim.core.rng import candidate_key, draw_u64, draw_uniform
+from meeplelab.sim.unconscious_mind.choice import plan_choice
+from meeplelab.sim.unconscious_mind.cols import OVER, TO_ACT
+from meeplelab.sim.unconscious_mind.features import VALUE_FEATURES, apply_at, features, legal_at, pending, turn_of, value_features
+from meeplelab.sim.unconscious_mind.hidden import redeterminize_one
 
-#: this engine plays the heuristic inside the play kernel (sim.core.lookahead.heuristic_tables)
+#: this engine plays the heuristic inside the play kernel (meeplelab.sim.core.lookahead.heuristic_tables)
 COMPILED_HEURISTIC = True
 
 __all__ = ["COMPILED_HEURISTIC", "VALUE_FEATURES", "heuristic_choice", "heuristic_scores"]
@@ -55,9 +55,9 @@ def heuristic_scores(S, C, g, p, mask, key, ctr, H):
     """The heuristic's score of every legal action (``mask``, ``bool[A]``) for seat ``p`` in game ``g``, written to
     ``H``'s ``scores`` (``float64[A]``; other entries left as they were), drawing from the decision stream
     ``key``/``ctr`` (``uint64[1]``): its next draw is the base of every candidate's stream, the one after it is
-    returned (the tie-break uniform of ``search.pick_best``). ``H`` from :func:`sim.core.lookahead.heuristic_tables`
+    returned (the tie-break uniform of ``search.pick_best``). ``H`` from :func:`meeplelab.sim.core.lookahead.heuristic_tables`
     (seat ``p``'s rows: its weights, finishing plan and plies). The root candidates of the compiled ISMCTS
-    (``sim.unconscious_mind.ismcts``) are the best of these scores."""
+    (``meeplelab.sim.unconscious_mind.ismcts``) are the best of these scores."""
     (D, rules, conds, acts, seat_rules, max_plies, widx, wval, finish, hmask, hfv, pool, vf, vals, scores,
      ckey, cctr, hsc) = H
     z = np.int64(0)  # game 0 and stream 0 as a variable (see finish_turn)
@@ -89,6 +89,6 @@ def heuristic_scores(S, C, g, p, mask, key, ctr, H):
 def heuristic_choice(S, C, g, p, mask, key, ctr, H):
     """The heuristic's action for seat ``p`` in game ``g`` with legal actions ``mask`` (``bool[A]``), drawing
     from the decision stream ``key``/``ctr`` (``uint64[1]``, counter at 0); ``H`` from
-    :func:`sim.core.lookahead.heuristic_tables`. -1 when nothing is legal."""
+    :func:`meeplelab.sim.core.lookahead.heuristic_tables`. -1 when nothing is legal."""
     u = heuristic_scores(S, C, g, p, mask, key, ctr, H)
     return pick_best_one(H[14], mask, u)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.core import ConfigError, param
+from meeplelab.sim.core import ConfigError, param
 
 S = "seed 000"
 

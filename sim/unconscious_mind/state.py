@@ -1,4 +1,4 @@
-"""Batch state of Unconscious Mind, declared once as entity groups (the convention of :mod:`sim.core.layout`).
+"""Batch state of Unconscious Mind, declared once as entity groups (the convention of :mod:`meeplelab.sim.core.layout`).
 
 :data:`LAYOUT` is the whole rule state of a batch: one integer array per entity, batch first.
 
@@ -16,13 +16,13 @@ group         shape                       one row is
 ``pile``      ``[B, 13, L]``              decks, displays and the two Notebook tile stacks
 ============  ==========================  ==================================================================
 
-Kernels write ``S.seat[g, p, COFFEE] += n`` with the column constants of :mod:`sim.unconscious_mind.cols`
-(written from this table by ``python -m sim.core.layout sim.unconscious_mind.state:LAYOUT
+Kernels write ``S.seat[g, p, COFFEE] += n`` with the column constants of :mod:`meeplelab.sim.unconscious_mind.cols`
+(written from this table by ``python -m meeplelab.sim.core.layout meeplelab.sim.unconscious_mind.state:LAYOUT
 sim/unconscious_mind/cols.py``). Python code reads named views: ``state.coffee`` is ``[B, P]``,
 ``state.nb`` ``[B, P, 9]``, ``state.rdeck`` ``[B, cards]`` (see :class:`UMState`).
 
-:data:`sim.unconscious_mind.content_layout.CONTENT` declares the content and rule parameters the kernels read
-(columns in :mod:`sim.unconscious_mind.kcols`): ``S.K[KCARD, c, CARD_COL]`` is card c's Volume colour, ``C[I_ROUND_LIMIT]``
+:data:`meeplelab.sim.unconscious_mind.content_layout.CONTENT` declares the content and rule parameters the kernels read
+(columns in :mod:`meeplelab.sim.unconscious_mind.kcols`): ``S.K[KCARD, c, CARD_COL]`` is card c's Volume colour, ``C[I_ROUND_LIMIT]``
 the round limit.
 
 Dial positions: 0 = reserve, 1 + quality*3 + level (quality growth/freedom/passion, level minor/median/major).
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core.layout import Field, Group, Layout, LayoutState, Pile
+from meeplelab.sim.core.layout import Field, Group, Layout, LayoutState, Pile
 
 from .codes import CATS
 
@@ -45,7 +45,7 @@ MAX_VOLUMES = 5   # content.MAX_VOLUMES: Volumes of the longest Treatise
 N_LOCATIONS = 6   # content.LOCATIONS: the City loop
 N_DISTRICTS = 3   # content: exactly 3 districts
 
-COLS_DOC = "Column constants of Unconscious Mind's state groups (sim.unconscious_mind.state.LAYOUT)."
+COLS_DOC = "Column constants of Unconscious Mind's state groups (meeplelab.sim.unconscious_mind.state.LAYOUT)."
 
 F = Field
 LAYOUT = Layout((
@@ -174,10 +174,10 @@ STATE_GROUPS = LAYOUT.names
 Arrays = namedtuple("Arrays", STATE_GROUPS + ("K", "eff", "event_buf", "event_n", "turn_buf", "turn_n", "ply",
                                               "rng_key", "rng_ctr", "work"))
 Arrays.__doc__ = """The arrays every kernel takes as ``S``: the state groups (``[B, ...]``), ``K`` (``int64[6, R, W]``, the
-content groups of :data:`sim.unconscious_mind.content_layout.CONTENT` stacked: ``S.K[KCARD, c, CARD_COL]``),
+content groups of :data:`meeplelab.sim.unconscious_mind.content_layout.CONTENT` stacked: ``S.K[KCARD, c, CARD_COL]``),
 ``eff`` (``int64[E, 4, 3]`` effect rows: opcode, a, b), the core log buffers and random streams, and ``work``
 (``int64[WK_ROWS, L]``, scratch rows, see :data:`WK_ROWS`). ``K``, ``eff`` and ``work`` have no batch axis
-(:data:`Arrays.NOT_PER_GAME`: the compiled heuristic's game copy, :func:`sim.core.lookahead.copy_game`, leaves
+(:data:`Arrays.NOT_PER_GAME`: the compiled heuristic's game copy, :func:`meeplelab.sim.core.lookahead.copy_game`, leaves
 them alone)."""
 Arrays.NOT_PER_GAME = ("K", "eff", "work")
 

@@ -1,4 +1,4 @@
-"""Unconscious Mind's setup treatments for panels (:func:`sim.panels.register_treatment`).
+"""Unconscious Mind's setup treatments for panels (:func:`meeplelab.play.panels.register_treatment`).
 
 Named in the game's spec (``GameSpec.treatments``), so every process that looks a treatment up (the
 parent and every loky, thread or Dask worker) has them, whatever it imported before.
@@ -6,7 +6,7 @@ parent and every loky, thread or Dask worker) has them, whatever it imported bef
 
 from __future__ import annotations
 
-from sim.panels import register_treatment
+from meeplelab.play.panels import register_treatment
 
 
 def extra_coffee(game, state, rows, seat) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.content import parse_effect
-from sim.galileos_truth import GalileosTruth
-from sim.galileos_truth import content as ct
-from sim.galileos_truth.state import Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY
+from meeplelab.sim.core.content import parse_effect
+from meeplelab.sim.galileos_truth import GalileosTruth
+from meeplelab.sim.galileos_truth import content as ct
+from meeplelab.sim.galileos_truth.state import Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY
 
 B = 4
 
@@ -78,7 +78,7 @@ def act(game, s, a):
 
 def effects_now(game, s):
     """Resolve the pending mandatory Effects first in every game where that choice is open (A-GT-25)."""
-    from sim.galileos_truth.state import A_EFFECTS
+    from meeplelab.sim.galileos_truth.state import A_EFFECTS
     act(game, s, np.where(legal(game, s, A_EFFECTS), A_EFFECTS, -1))
 
 

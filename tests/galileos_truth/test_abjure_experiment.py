@@ -10,10 +10,10 @@ import re
 import polars as pl
 import pytest
 
-from analysis.experiment import abjure_removed, effects, experiment_sections
-from analysis.report import build_report
-from sim.config import RunConfig
-from sim.experiment import plan_experiment, run_experiment
+from meeplelab.analysis.experiment import abjure_removed, effects, experiment_sections
+from meeplelab.analysis.report import build_report
+from meeplelab.play.config import RunConfig
+from meeplelab.play.experiment import plan_experiment, run_experiment
 
 pytestmark = pytest.mark.slow
 

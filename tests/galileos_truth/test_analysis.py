@@ -8,11 +8,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import galileos_truth as A
-from analysis.load import load_runs
-from analysis.report import build_report
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab.analysis import galileos_truth as A
+from meeplelab.analysis.load import load_runs
+from meeplelab.analysis.report import build_report
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 
 GAMES = 200
 

@@ -1,5 +1,5 @@
 """The compiled heuristic (issue 16): Galileo's Truth's ``heuristic`` decides inside the play kernel and makes
-exactly the choices of the Python heuristic (``strategies.generic.Heuristic.scores`` with the general-plan
+exactly the choices of the Python heuristic (``meeplelab.strategies.generic.Heuristic.scores`` with the general-plan
 finish), decision by decision and whole games, on several seeds, seat counts and weights."""
 
 from __future__ import annotations
@@ -9,17 +9,17 @@ import pyarrow as pa
 import pytest
 from numba import njit
 
-from sim.core.lookahead import copy_game, heuristic_specs, heuristic_tables, pick_best_one
-from sim.core.rng import Streams, candidate_key, candidate_keys, decision_keys, stream_keys, strategy_stream
-from sim.galileos_truth import GalileosTruth, hidden
-from sim.galileos_truth import lookahead as look
-from sim.galileos_truth.features import VALUE_FEATURES, value_features
-from sim.galileos_truth.state import arrays
-from sim.play import play_batch, uses_compiled_play
-from strategies.base import StrategyRNG, View
-from strategies.generic import Heuristic
-from strategies.registry import make_strategy
-from strategies.search import pick_best
+from meeplelab.sim.core.lookahead import copy_game, heuristic_specs, heuristic_tables, pick_best_one
+from meeplelab.sim.core.rng import Streams, candidate_key, candidate_keys, decision_keys, stream_keys, strategy_stream
+from meeplelab.sim.galileos_truth import GalileosTruth, hidden
+from meeplelab.sim.galileos_truth import lookahead as look
+from meeplelab.sim.galileos_truth.features import VALUE_FEATURES, value_features
+from meeplelab.sim.galileos_truth.state import arrays
+from meeplelab.play.batch import play_batch, uses_compiled_play
+from meeplelab.strategies.base import StrategyRNG, View
+from meeplelab.strategies.generic import Heuristic
+from meeplelab.strategies.registry import make_strategy
+from meeplelab.strategies.search import pick_best
 from tests.random_play import random_plies
 
 G = "galileos-truth"

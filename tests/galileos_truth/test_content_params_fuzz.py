@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.core import ConfigError, ContentError
-from sim.core.params import apply_overrides, describe
-from sim.core.rng import Streams
-from sim.galileos_truth import GalileosTruth, Params
-from sim.galileos_truth.params import to_vector
-from sim.galileos_truth.state import A_DONE, A_PASS
+from meeplelab.sim.core import ConfigError, ContentError
+from meeplelab.sim.core.params import apply_overrides, describe
+from meeplelab.sim.core.rng import Streams
+from meeplelab.sim.galileos_truth import GalileosTruth, Params
+from meeplelab.sim.galileos_truth.params import to_vector
+from meeplelab.sim.galileos_truth.state import A_DONE, A_PASS
 
 DATA = Path(__file__).resolve().parents[2] / "sim" / "galileos_truth" / "data"
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules" / "galileos_truth.md"

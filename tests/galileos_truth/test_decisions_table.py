@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from sim.core.decisions import CITATION, docstring, uncited
-from sim.galileos_truth import state
-from sim.galileos_truth.params import Params
-from sim.galileos_truth.rules import decisions
+from meeplelab.sim.core.decisions import CITATION, docstring, uncited
+from meeplelab.sim.galileos_truth import state
+from meeplelab.sim.galileos_truth.params import Params
+from meeplelab.sim.galileos_truth.rules import decisions
 
 ROOT = Path(__file__).resolve().parents[2]
 PKG = ROOT / "sim" / "galileos_truth"
@@ -20,8 +20,8 @@ PKG = ROOT / "sim" / "galileos_truth"
 
 def test_the_written_dispatchers_are_the_tables():
     written = (ROOT / decisions.DISPATCH_MODULE).read_text()
-    assert written == decisions.TABLE.source("sim.galileos_truth.rules.decisions"), (
-        "stale: python -m sim.core.generate")
+    assert written == decisions.TABLE.source("meeplelab.sim.galileos_truth.rules.decisions"), (
+        "stale: python -m meeplelab.sim.core.generate")
 
 
 def test_every_phase_has_one_row_and_only_the_end_has_no_legal_actions():
@@ -35,7 +35,7 @@ def test_every_phase_has_one_row_and_only_the_end_has_no_legal_actions():
 def test_every_handler_lives_in_the_rules_package_and_cites_its_rule():
     handlers = decisions.TABLE.handlers()
     assert len(handlers) == 2 * len(decisions.TABLE.decisions) - 1
-    assert all(name.startswith("sim.galileos_truth.rules.") for name, _ in handlers)
+    assert all(name.startswith("meeplelab.sim.galileos_truth.rules.") for name, _ in handlers)
     assert uncited(handlers) == []
 
 
@@ -47,7 +47,7 @@ def test_a_handler_without_a_citation_is_caught():
         """Observe (seed 001 §Observe the Sky)."""
 
     assert uncited([("x.apply_nothing", apply_nothing), ("x.apply_cited", apply_cited)]) == ["x.apply_nothing"]
-    assert "A-GT-25" in docstring(dict(decisions.TABLE.handlers())["sim.galileos_truth.rules.observe.apply_order"])
+    assert "A-GT-25" in docstring(dict(decisions.TABLE.handlers())["meeplelab.sim.galileos_truth.rules.observe.apply_order"])
 
 
 @pytest.mark.parametrize("field", [f.name for f in dataclasses.fields(Params)])

@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from sim.core.errors import ConfigError
-from sim.core.params import apply_overrides
-from sim.galileos_truth import Params
-from sim.galileos_truth.params import FIRST_PLAYER_RULES, IDX, to_vector
-from sim.galileos_truth.state import A_CARD, A_DONE, A_PASS
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.galileos_truth import Params
+from meeplelab.sim.galileos_truth.params import FIRST_PLAYER_RULES, IDX, to_vector
+from meeplelab.sim.galileos_truth.state import A_CARD, A_DONE, A_PASS
 
 from .helpers import T, act, new, set_cards
 

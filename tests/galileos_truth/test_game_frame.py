@@ -3,9 +3,9 @@
 import numpy as np
 from numba import njit
 
-from sim.galileos_truth import Params, rules
-from sim.galileos_truth.content import PHYSICS
-from sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DONE, A_PASS, C_SUSPICION, C_TRUTH, PH_LYING,
+from meeplelab.sim.galileos_truth import Params, rules
+from meeplelab.sim.galileos_truth.content import PHYSICS
+from meeplelab.sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DONE, A_PASS, C_SUSPICION, C_TRUTH, PH_LYING,
                                       PH_PRISON, PH_STAKE, PH_STANDING, Z_DISCARD, Z_HAND, arrays)
 
 from .helpers import T, act, all_cards, card_icons, events, new, set_cards, zone_count, zone_of
@@ -198,7 +198,7 @@ def test_progress_counts_turns_and_cycles():
 
 def test_tiebreak_compares_lower_suspicion_then_more_coins_in_order():
     # issue 18 item 12: the keys are compared in order, so no number of Coins outweighs one Suspicion
-    from sim.schema import ranks
+    from meeplelab.sim.schema import ranks
     game, s = new(players=3)
     s.susp[0] = [2, 1, 2]
     s.coins[0] = [1500, 0, 1500]

@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.core.rng import Streams
-from sim.galileos_truth import GalileosTruth
-from sim.galileos_truth.state import P_PLACE, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY
-from sim.play import play_batch
-from strategies.registry import make_strategy
+from meeplelab.sim.core.rng import Streams
+from meeplelab.sim.galileos_truth import GalileosTruth
+from meeplelab.sim.galileos_truth.state import P_PLACE, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY
+from meeplelab.play.batch import play_batch
+from meeplelab.strategies.registry import make_strategy
 
 G = "galileos-truth"
 

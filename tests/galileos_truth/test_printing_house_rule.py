@@ -5,10 +5,10 @@ import shutil
 
 import pytest
 
-from sim.core.errors import ConfigError
-from sim.core.params import apply_overrides
-from sim.galileos_truth import GalileosTruth, Params
-from sim.galileos_truth.state import A_SPACE
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.galileos_truth import GalileosTruth, Params
+from meeplelab.sim.galileos_truth.state import A_SPACE
 
 from .helpers import SPACE, legal, new
 
@@ -49,7 +49,7 @@ def test_shared_needs_a_printing_house_in_the_content(tmp_path):
 def test_shared_plays_the_same_games_as_the_content_edit_and_changes_them(tmp_path):
     """The parameter is the content edit docs/seat_advantage.md first measured (board.toml's printing-house
     ``exclusive = false``): the same games, game for game; and it does change games against the default."""
-    from sim.panels import panel, play_lineups
+    from meeplelab.play.panels import panel, play_lineups
 
     d = tmp_path / "content"
     shutil.copytree(GalileosTruth().content_dir, d)

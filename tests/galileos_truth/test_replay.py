@@ -7,10 +7,10 @@ import re
 import polars as pl
 import pytest
 
-from analysis.replay import replay_text
-from sim.config import RunConfig
-from sim.galileos_truth.state import A_SLOT
-from sim.runner import simulate
+from meeplelab.analysis.replay import replay_text
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.galileos_truth.state import A_SLOT
+from meeplelab.play.runner import simulate
 
 from .helpers import new
 

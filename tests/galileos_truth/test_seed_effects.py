@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSOPHY, PHYSICS
-from sim.galileos_truth.state import (A_CARD, A_DONE, A_PASS, A_SUBJ, C_END_LOSS, C_ICONS, C_MASTERY, C_SEALS,
+from meeplelab.sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSOPHY, PHYSICS
+from meeplelab.sim.galileos_truth.state import (A_CARD, A_DONE, A_PASS, A_SUBJ, C_END_LOSS, C_ICONS, C_MASTERY, C_SEALS,
                                       P_BOOKSUBJ, P_MAIN, P_SEC, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING)
 
 from .helpers import T, act, all_cards, card_icons, effects_now, legal, new, set_cards

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from sim.core import IllegalActionError
-from sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSOPHY, PHYSICS
-from sim.galileos_truth.state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_PASS, A_PAY, A_SEC, A_SPACE,
+from meeplelab.sim.core import IllegalActionError
+from meeplelab.sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSOPHY, PHYSICS
+from meeplelab.sim.galileos_truth.state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_PASS, A_PAY, A_SEC, A_SPACE,
                                       A_SUBJ, A_UPGRADE, P_BOOKSUBJ, P_GROUP, P_MAIN, P_PENPAY, P_PURPLE, P_SEC,
                                       P_STACK, TR_PLAY, PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING, Z_DECK,
                                       Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED)

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from sim.galileos_truth.content import ASTRONOMY, PHYSICS
-from sim.galileos_truth.state import (A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_KEEP, A_OLEVEL, A_RMDISC,
+from meeplelab.sim.galileos_truth.content import ASTRONOMY, PHYSICS
+from meeplelab.sim.galileos_truth.state import (A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_KEEP, A_OLEVEL, A_RMDISC,
                                       A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_WIN, C_ICONS, C_OBSERVATION, P_OKEEP, P_OLEVEL,
                                       P_OORDER, P_OSPACE, P_PLACE, P_REMOVE, P_SEC, P_TARGET, Z_DECK, Z_DISCARD,
                                       Z_HAND, Z_PLAY, Z_REMOVED)

@@ -7,16 +7,16 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.stats import wilson
-from sim.core.errors import ConfigError
-from sim.core.rng import Streams
-from sim.galileos_truth import GalileosTruth
-from sim.galileos_truth.params import Params
-from sim.galileos_truth.state import P_MAIN, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED
-from sim.play import play_batch
-from strategies.base import StrategyRNG, View
-from strategies.plans import CompiledPlan
-from strategies.registry import make_strategy, strategies_for
+from meeplelab.analysis.stats import wilson
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core.rng import Streams
+from meeplelab.sim.galileos_truth import GalileosTruth
+from meeplelab.sim.galileos_truth.params import Params
+from meeplelab.sim.galileos_truth.state import P_MAIN, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED
+from meeplelab.play.batch import play_batch
+from meeplelab.strategies.base import StrategyRNG, View
+from meeplelab.strategies.plans import CompiledPlan
+from meeplelab.strategies.registry import make_strategy, strategies_for
 
 G = "galileos-truth"
 SCRIPTED = ["abjure-at:cycle=1", "abjure-at:cycle=2", "abjure-at:cycle=3", "abjure-at:cycle=4", "never-abjure",

@@ -1,6 +1,6 @@
 """Column constants of the toy game's state (tests/toy/state.py).
 
-Written by ``python -m sim.core.layout tests.toy.state:LAYOUT tests/toy/cols.py`` from the table in
+Written by ``python -m meeplelab.sim.core.layout tests.toy.state:LAYOUT tests/toy/cols.py`` from the table in
 that module; ``tests/test_layout.py`` checks this file against it. Do not edit by hand.
 """
 

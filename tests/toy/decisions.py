@@ -1,9 +1,9 @@
 """The toy game's decision table: every decision kind, its legality and application handlers.
 
-``python -m sim.core.decisions tests.toy.decisions`` writes :data:`DISPATCH_MODULE` from it.
+``python -m meeplelab.sim.core.decisions tests.toy.decisions`` writes :data:`DISPATCH_MODULE` from it.
 """
 
-from sim.core.decisions import Decision, DecisionTable
+from meeplelab.sim.core.decisions import Decision, DecisionTable
 
 DISPATCH_MODULE = "tests/toy/dispatch.py"
 

@@ -1,6 +1,6 @@
 """Dispatchers of the toy game's decisions (tests/toy/decisions.py).
 
-Written by ``python -m sim.core.decisions tests.toy.decisions`` from its table;
+Written by ``python -m meeplelab.sim.core.decisions tests.toy.decisions`` from its table;
 ``tests/test_decisions.py`` checks this file against it. Do not edit by hand.
 """
 

@@ -6,8 +6,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core import Column, Game
-from sim.core.rng import shuffle_range
+from meeplelab.sim.core import Column, Game
+from meeplelab.sim.core.rng import shuffle_range
 
 from . import step
 from .cols import DRAWS, OVER, POT, ROUND, TO_ACT, TURN, VP

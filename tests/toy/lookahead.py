@@ -1,13 +1,13 @@
 """The compiled heuristic of tests.toy: not provided (its heuristic seats decide on the Python path).
 
-Written by ``python -m sim.core.compiled tests.toy`` from ``sim/core/data/lookahead_stub.py.tmpl`` (the engine's
+Written by ``python -m meeplelab.sim.core.compiled tests.toy`` from ``sim/core/data/lookahead_stub.py.tmpl`` (the engine's
 ``features`` module has no ``VALUE_FEATURES``); ``tests/test_compiled_play.py`` checks this file against it.
 Do not edit by hand.
 """
 
 from numba import njit
 
-#: this engine has no compiled heuristic (sim.core.lookahead.heuristic_tables)
+#: this engine has no compiled heuristic (meeplelab.sim.core.lookahead.heuristic_tables)
 COMPILED_HEURISTIC = False
 VALUE_FEATURES = ()
 

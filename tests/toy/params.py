@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from sim.core import param
+from meeplelab.sim.core import param
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,14 @@
 """Compiled play of tests.toy: the play loop in one kernel, and plan choices for the Python loop.
 
-Written by ``python -m sim.core.compiled tests.toy`` from ``sim/core/data/play_module.py.tmpl``;
+Written by ``python -m meeplelab.sim.core.compiled tests.toy`` from ``sim/core/data/play_module.py.tmpl``;
 ``tests/test_compiled_play.py`` checks this file against it. Do not edit by hand.
 """
 
 import numpy as np
 from numba import njit
 
-from sim.core.compiled import ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK, decision_key
-from sim.core.cycles import cycles
+from meeplelab.sim.core.compiled import ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, ST_STUCK, decision_key
+from meeplelab.sim.core.cycles import cycles
 from tests.toy.decisions import TABLE
 from tests.toy.cols import OVER, TO_ACT
 from tests.toy.engine import kernel_context
@@ -17,7 +17,7 @@ from tests.toy.features import FEATURES, SCORES, apply_at, features, legal_at, p
 from tests.toy.ismcts import ismcts_choice
 from tests.toy.lookahead import heuristic_choice
 
-#: decision kind codes by name (for strategies.plans.compile_plans)
+#: decision kind codes by name (for meeplelab.strategies.plans.compile_plans)
 KINDS = TABLE.kind_codes()
 N_FEATURES = len(FEATURES)
 
@@ -45,11 +45,11 @@ def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound
     ``compiled_seat``: ``bool[P]``; scratch ``mask`` (``bool[A]``), ``fv`` (``int64[len(FEATURES)]``),
     ``sc`` (``int64[A]``: an action score), ``key`` and ``ctr`` (``uint64[1]``: the decision's fresh
     stream). A seat with ``heur_seat[p]`` (``bool[P]``, compiled too) decides by the compiled heuristic
-    (``tests.toy.lookahead``, its tables and scratch ``H``: ``sim.core.lookahead.heuristic_tables``) instead of
+    (``tests.toy.lookahead``, its tables and scratch ``H``: ``meeplelab.sim.core.lookahead.heuristic_tables``) instead of
     its plan, and a seat with ``search_seat[p]`` (``bool[P]``) by the compiled ISMCTS (``tests.toy.ismcts``, its
-    tables ``T``: ``sim.core.ismcts.search_tables``; its heuristic's rows in ``H``). ``prof`` (``uint64[K, 4]``,
+    tables ``T``: ``meeplelab.sim.core.ismcts.search_tables``; its heuristic's rows in ``H``). ``prof`` (``uint64[K, 4]``,
     K > the largest decision kind code; K = 0: off) accumulates, per decision kind, the cycles
-    (:mod:`sim.core.cycles`) of the legal action mask, the choice and the application, and the decisions taken.
+    (:mod:`meeplelab.sim.core.cycles`) of the legal action mask, the choice and the application, and the decisions taken.
     It allocates nothing itself (compiled without reference counting unless the engine's handlers allocate).
     Returns the plies played."""
     timed = prof.shape[0] > 0
@@ -108,7 +108,7 @@ def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound
 def choose_batch(S, prm, rules, conds, acts, r0, r1, idx, masks, keys, counters, rows, out):
     """Plan choices (rule rows ``r0:r1``) of the games ``idx`` (``int64[n]``) with legal masks ``masks``
     (``bool[n, A]``) into ``out`` (``int64[n]``); game ``idx[i]`` draws from stream ``rows[i]`` of
-    ``keys``/``counters`` (a :class:`sim.core.rng.Streams`, advanced as ``choose_legal`` advances it);
+    ``keys``/``counters`` (a :class:`meeplelab.sim.core.rng.Streams`, advanced as ``choose_legal`` advances it);
     ``masks`` is left as it is (a plan's restriction narrows a copy)."""
     fv = np.zeros(N_FEATURES, np.int64)
     mask = np.zeros(masks.shape[1], np.bool_)

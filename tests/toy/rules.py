@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.core.logs import begin_event_row, begin_turn_row
+from meeplelab.sim.core.logs import begin_event_row, begin_turn_row
 
 from .cols import DECISION, DECK, DRAWS, OVER, POT, ROUND, TO_ACT, TOP, TURN, VP
 from .logcols import EV_AMOUNT, TURN_DRAWS, TURN_ENDED_BY, TURN_VP_AFTER

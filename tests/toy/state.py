@@ -1,6 +1,6 @@
 """State of a batch of toy games, declared once as a table of fields grouped by entity.
 
-``python -m sim.core.layout tests.toy.state:LAYOUT tests/toy/cols.py`` writes the column constants.
+``python -m meeplelab.sim.core.layout tests.toy.state:LAYOUT tests/toy/cols.py`` writes the column constants.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core.layout import Field, Group, Layout, LayoutState, Pile
+from meeplelab.sim.core.layout import Field, Group, Layout, LayoutState, Pile
 
 COLS_DOC = "Column constants of the toy game's state (tests/toy/state.py)."
 

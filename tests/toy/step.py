@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.core.rng import chance_shuffle
+from meeplelab.sim.core.rng import chance_shuffle
 
 from . import dispatch
 from .cols import DECISION, DECK, OVER
 
-#: chance zone of the shared deck's shuffle (sim.core.rng.chance_shuffle)
+#: chance zone of the shared deck's shuffle (meeplelab.sim.core.rng.chance_shuffle)
 Z_DECK = 0
 
 

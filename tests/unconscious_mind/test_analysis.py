@@ -5,11 +5,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import unconscious_mind as U
-from analysis.load import load_runs
-from analysis.report import build_report
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab.analysis import unconscious_mind as U
+from meeplelab.analysis.load import load_runs
+from meeplelab.analysis.report import build_report
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +168,7 @@ def test_report_numbers_seats_from_one_renders_inline_code_and_holds_no_nan(runs
 def test_report_counts_safety_stops_and_analysis_can_leave_them_out(tmp_path):
     """2 random seats with round_limit = 22: some games stop at the limit (safety stop), some end on the clock;
     the report says how many, and ``without_safety_stops`` drops exactly those games' rows."""
-    from analysis import metrics as M
+    from meeplelab.analysis import metrics as M
 
     out = tmp_path / "run"
     simulate(RunConfig(game="unconscious-mind", players=2, strategies=("random", "random"), games=60, seed=7,

@@ -1,5 +1,5 @@
 """The compiled heuristic (issue 16): Unconscious Mind's ``heuristic`` decides inside the play kernel and makes
-exactly the choices of the Python heuristic (``strategies.generic.Heuristic.scores``, the turn finished by uniform
+exactly the choices of the Python heuristic (``meeplelab.strategies.generic.Heuristic.scores``, the turn finished by uniform
 random sub-decisions), decision by decision and whole games, on several seeds, seat counts and weights."""
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ import pyarrow as pa
 import pytest
 from numba import njit
 
-from sim.core.lookahead import copy_game, heuristic_specs, heuristic_tables
-from sim.core.rng import Streams, decision_keys, stream_keys, strategy_stream
-from sim.play import play_batch, uses_compiled_play
-from sim.unconscious_mind import UnconsciousMind, hidden
-from sim.unconscious_mind import lookahead as look
-from sim.unconscious_mind.features import VALUE_FEATURES, turn_of, value_features
-from strategies.base import StrategyRNG, View
-from strategies.plans import Plan
-from strategies.registry import make_strategy
-from strategies.unconscious_mind import UMHeuristic
+from meeplelab.sim.core.lookahead import copy_game, heuristic_specs, heuristic_tables
+from meeplelab.sim.core.rng import Streams, decision_keys, stream_keys, strategy_stream
+from meeplelab.play.batch import play_batch, uses_compiled_play
+from meeplelab.sim.unconscious_mind import UnconsciousMind, hidden
+from meeplelab.sim.unconscious_mind import lookahead as look
+from meeplelab.sim.unconscious_mind.features import VALUE_FEATURES, turn_of, value_features
+from meeplelab.strategies.base import StrategyRNG, View
+from meeplelab.strategies.plans import Plan
+from meeplelab.strategies.registry import make_strategy
+from meeplelab.strategies.unconscious_mind import UMHeuristic
 from tests.random_play import random_plies
 
 G = "unconscious-mind"

@@ -7,14 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.play import play_batch
-from sim.unconscious_mind import codes as R
-from sim.unconscious_mind.actions import CH0, NUM_ACTIONS
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.unconscious_mind import codes as R
+from meeplelab.sim.unconscious_mind.actions import CH0, NUM_ACTIONS
 from tests.random_play import random_plies
-from strategies import unconscious_mind as U
-from strategies.base import View
-from strategies.plans import CompiledPlan
-from strategies.registry import make_strategy
+from meeplelab.strategies import unconscious_mind as U
+from meeplelab.strategies.base import View
+from meeplelab.strategies.plans import CompiledPlan
+from meeplelab.strategies.registry import make_strategy
 
 from .util import game
 
@@ -27,9 +27,9 @@ def _same(a, b):
 
 
 def test_the_play_module_names_the_engine_action_scores():
-    import sim.unconscious_mind.play as mod
+    import meeplelab.sim.unconscious_mind.play as mod
 
-    from sim.unconscious_mind.rules.decisions import TABLE
+    from meeplelab.sim.unconscious_mind.rules.decisions import TABLE
 
     # play counts references only while the rule handlers allocate (the decision table says which)
     deco = "@njit(cache=True)" if TABLE.allocates else "@njit(cache=True, _nrt=False)"
@@ -50,7 +50,7 @@ def test_each_plan_plays_the_same_games_compiled_and_on_the_python_loop(name):
 
 def test_compiled_plans_beside_python_seats():
     gm = game()
-    from sim.play import uses_compiled_play
+    from meeplelab.play.batch import uses_compiled_play
 
     seats = [make_strategy(G, n) for n in ("coffee-engine", "random", "heuristic:finish=0")]
     assert uses_compiled_play(gm, seats)  # seats 0 and 2 (a compiled heuristic) in the kernel, seat 1 called back
@@ -68,7 +68,7 @@ def _mid_game(P=3, B=48, plies=200, seed=6):
 
 
 def test_features_and_action_scores_equal_the_python_helpers():
-    from sim.unconscious_mind import features as F
+    from meeplelab.sim.unconscious_mind import features as F
 
     gm, s = _mid_game()
     S, C = gm.kernel_args(s)
@@ -100,7 +100,7 @@ def test_features_and_action_scores_equal_the_python_helpers():
 
 def test_ring_colour_prefers_an_unneeded_ring_insight_then_the_lowest_level():
     # growth minor pays the client's latent dream alone (needed); freedom major is free: it scores highest
-    from sim.unconscious_mind import features as F
+    from meeplelab.sim.unconscious_mind import features as F
 
     from .util import new
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.core import ConfigError, ContentError
-from sim.core.params import apply_overrides, is_assumed
-from sim.unconscious_mind import Params, UnconsciousMind
-from sim.unconscious_mind.content import FILES
+from meeplelab.sim.core import ConfigError, ContentError
+from meeplelab.sim.core.params import apply_overrides, is_assumed
+from meeplelab.sim.unconscious_mind import Params, UnconsciousMind
+from meeplelab.sim.unconscious_mind.content import FILES
 
 DATA = Path(__file__).resolve().parents[2] / "sim" / "unconscious_mind" / "data"
 

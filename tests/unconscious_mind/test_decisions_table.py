@@ -1,4 +1,4 @@
-"""Unconscious Mind's decision table (sim.unconscious_mind.rules.decisions): the written dispatchers, coverage of
+"""Unconscious Mind's decision table (meeplelab.sim.unconscious_mind.rules.decisions): the written dispatchers, coverage of
 every decision kind, and a rule source for every handler and parameter."""
 
 from __future__ import annotations
@@ -8,18 +8,18 @@ import importlib
 import inspect
 from pathlib import Path
 
-from sim.core.decisions import CITATION, uncited
-from sim.unconscious_mind import codes
-from sim.unconscious_mind.params import Params
-from sim.unconscious_mind.rules import decisions, loop
+from meeplelab.sim.core.decisions import CITATION, uncited
+from meeplelab.sim.unconscious_mind import codes
+from meeplelab.sim.unconscious_mind.params import Params
+from meeplelab.sim.unconscious_mind.rules import decisions, loop
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_written_dispatch_module_is_the_tables():
     written = (ROOT / decisions.DISPATCH_MODULE).read_text()
-    assert written == decisions.TABLE.source("sim.unconscious_mind.rules.decisions"), (
-        "sim/unconscious_mind/rules/dispatch.py is stale: python -m sim.core.generate")
+    assert written == decisions.TABLE.source("meeplelab.sim.unconscious_mind.rules.decisions"), (
+        "sim/unconscious_mind/rules/dispatch.py is stale: python -m meeplelab.sim.core.generate")
 
 
 def test_every_decision_kind_has_one_row():
@@ -82,7 +82,7 @@ def test_every_rule_kernel_runs_without_reference_counting():
     pkg = Path(loop.__file__).parent
     counting = []
     for f in sorted(pkg.glob("*.py")):
-        mod = importlib.import_module(f"sim.unconscious_mind.rules.{f.stem}")
+        mod = importlib.import_module(f"meeplelab.sim.unconscious_mind.rules.{f.stem}")
         for name, obj in vars(mod).items():
             if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == mod.__name__:
                 if obj.targetoptions.get("_nrt", True):

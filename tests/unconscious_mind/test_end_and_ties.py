@@ -4,14 +4,14 @@ import numpy as np
 import pyarrow.compute as pc
 import pytest
 
-from sim.core.rng import Streams
-from sim.play import play_batch
-from sim.schema import games_table, ranks
-from sim.unconscious_mind import UnconsciousMind
-from sim.unconscious_mind import codes as R
-from sim.unconscious_mind.params import Params
-from sim.unconscious_mind.rules.scoring import final_scoring
-from strategies import make_strategy
+from meeplelab.sim.core.rng import Streams
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.schema import games_table, ranks
+from meeplelab.sim.unconscious_mind import UnconsciousMind
+from meeplelab.sim.unconscious_mind import codes as R
+from meeplelab.sim.unconscious_mind.params import Params
+from meeplelab.sim.unconscious_mind.rules.scoring import final_scoring
+from meeplelab.strategies import make_strategy
 
 from .util import new, step, top
 

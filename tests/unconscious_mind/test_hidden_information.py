@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.rng import Streams
-from sim.play import play_batch
-from sim.unconscious_mind.codes import L_DISPLAY, L_HAND
-from strategies.registry import make_strategy
+from meeplelab.sim.core.rng import Streams
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.unconscious_mind.codes import L_DISPLAY, L_HAND
+from meeplelab.strategies.registry import make_strategy
 
 from .util import game
 

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.unconscious_mind import cols
-from sim.unconscious_mind.actions import NUM_ACTIONS, PLACE0
-from sim.unconscious_mind.codes import C_GOAL, EV_GOAL, L_INPLAY
-from sim.unconscious_mind.content_layout import KBOARD
-from sim.unconscious_mind.kcols import GOAL_REP, SPACE_MT
-from sim.unconscious_mind.rules.city import check_goals, goal_met, tags_at, tags_by_location
-from sim.unconscious_mind.rules.events import ev
-from sim.unconscious_mind.rules.meeting_table import can_perform, own_points_at
-from sim.unconscious_mind.rules.reputation import gain_rep
-from sim.unconscious_mind.rules.turn_flow import legal_turn
-from sim.unconscious_mind.state import N_LOCATIONS, WK_TAGS
+from meeplelab.sim.unconscious_mind import cols
+from meeplelab.sim.unconscious_mind.actions import NUM_ACTIONS, PLACE0
+from meeplelab.sim.unconscious_mind.codes import C_GOAL, EV_GOAL, L_INPLAY
+from meeplelab.sim.unconscious_mind.content_layout import KBOARD
+from meeplelab.sim.unconscious_mind.kcols import GOAL_REP, SPACE_MT
+from meeplelab.sim.unconscious_mind.rules.city import check_goals, goal_met, tags_at, tags_by_location
+from meeplelab.sim.unconscious_mind.rules.events import ev
+from meeplelab.sim.unconscious_mind.rules.meeting_table import can_perform, own_points_at
+from meeplelab.sim.unconscious_mind.rules.reputation import gain_rep
+from meeplelab.sim.unconscious_mind.rules.turn_flow import legal_turn
+from meeplelab.sim.unconscious_mind.state import N_LOCATIONS, WK_TAGS
 
 from tests.random_play import random_plies
 from .util import game

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from sim.unconscious_mind import codes as R
-from sim.unconscious_mind.content import MT_ACTIONS
+from meeplelab.sim.unconscious_mind import codes as R
+from meeplelab.sim.unconscious_mind.content import MT_ACTIONS
 
 from .util import CH0, DONE, MODE0, events, new, place_action, push, step, tile_with, top, top_entry
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sim.core.rng import Streams
+from meeplelab.sim.core.rng import Streams
 
 from .util import game
 
@@ -50,7 +50,7 @@ def test_turn_and_event_logs_are_consistent():
     ki = gm.event_spec().index("kind")
     amt = gm.event_spec().index("amount")
     seat = gm.event_spec().index("seat")
-    from sim.unconscious_mind import codes as R
+    from meeplelab.sim.unconscious_mind import codes as R
     while not gm.done(s).all():
         m = gm.legal_action_mask(s)
         live = np.flatnonzero(~gm.done(s))

@@ -7,9 +7,9 @@ import re
 import polars as pl
 import pytest
 
-from analysis.replay import replay_text
-from sim.config import RunConfig
-from sim.runner import simulate
+from meeplelab.analysis.replay import replay_text
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from sim.unconscious_mind import codes as R
-from sim.unconscious_mind.actions import POS0, XFER0
+from meeplelab.sim.unconscious_mind import codes as R
+from meeplelab.sim.unconscious_mind.actions import POS0, XFER0
 
 from .util import CARD0, CH0, DONE, MODE0, cards_of, events, give_in_play, new, place_action, push, step, top, \
     top_entry

@@ -1,4 +1,4 @@
-"""Unconscious Mind's state and content tables (sim.unconscious_mind.state) against their written constants."""
+"""Unconscious Mind's state and content tables (meeplelab.sim.unconscious_mind.state) against their written constants."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.unconscious_mind import cols, content_layout, kcols, state
+from meeplelab.sim.unconscious_mind import cols, content_layout, kcols, state
 
 from .util import new
 
@@ -29,9 +29,9 @@ def _module_names(name: str) -> set[str]:
 
 def test_written_content_columns_match_the_content_table():
     assert content_layout.CONTENT.check_module(kcols) == []
-    ref = "sim.unconscious_mind.content_layout:CONTENT sim/unconscious_mind/kcols.py"
+    ref = "meeplelab.sim.unconscious_mind.content_layout:CONTENT sim/unconscious_mind/kcols.py"
     assert content_layout.CONTENT.constants_source(content_layout.COLS_DOC, ref) == (PKG / "kcols.py").read_text(), (
-        "sim/unconscious_mind/kcols.py is stale: python -m sim.core.generate")
+        "sim/unconscious_mind/kcols.py is stale: python -m meeplelab.sim.core.generate")
 
 
 def test_no_constant_name_means_two_things_in_the_kernels_namespace():

@@ -5,13 +5,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.core.rng import Streams
-from sim.play import play_batch
-from sim.core.errors import ConfigError
+from meeplelab.sim.core.rng import Streams
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.core.errors import ConfigError
 from tests.random_play import random_plies
-from strategies.base import RandomStrategy
-from strategies.registry import make_strategy, strategies_for
-from strategies.unconscious_mind import Plan, UMHeuristic, UMRollout
+from meeplelab.strategies.base import RandomStrategy
+from meeplelab.strategies.registry import make_strategy, strategies_for
+from meeplelab.strategies.unconscious_mind import Plan, UMHeuristic, UMRollout
 
 from .util import game
 
@@ -179,8 +179,8 @@ def test_heuristic_and_rollout_play_legally():
 
 
 def test_scripted_plans_and_heuristic_choose_where_the_colour_insight_comes_from():
-    from strategies.base import StrategyRNG, View
-    from sim.unconscious_mind import codes as R
+    from meeplelab.strategies.base import StrategyRNG, View
+    from meeplelab.sim.unconscious_mind import codes as R
 
     from .util import CH0, new, push
 
@@ -212,8 +212,8 @@ def test_never_cite_seats_never_cite_while_citer_seats_in_the_same_games_do():
     """never-cite is the citer's plan on a legal mask without citations: 40 four-seat games with never-cite
     in two seats (each seat order of never-cite against citer and publisher), zero citations by never-cite
     (its forced-citation counter is zero, and every citation would be counted there), > 0 by citer."""
-    from sim.unconscious_mind import codes as R
-    from strategies.unconscious_mind import NeverCite
+    from meeplelab.sim.unconscious_mind import codes as R
+    from meeplelab.strategies.unconscious_mind import NeverCite
 
     gm = game()
     names = [("never-cite", "citer", "publisher", "never-cite"), ("citer", "never-cite", "never-cite", "publisher")]
@@ -240,10 +240,10 @@ def test_never_cite_seats_never_cite_while_citer_seats_in_the_same_games_do():
 
 
 def test_no_cite_mask_drops_every_citation_and_keeps_a_forced_one():
-    from sim.unconscious_mind import codes as R
-    from sim.unconscious_mind.actions import CARD0, CH0, NUM_ACTIONS
-    from strategies.base import View
-    from strategies.unconscious_mind import no_cite_mask
+    from meeplelab.sim.unconscious_mind import codes as R
+    from meeplelab.sim.unconscious_mind.actions import CARD0, CH0, NUM_ACTIONS
+    from meeplelab.strategies.base import View
+    from meeplelab.strategies.unconscious_mind import no_cite_mask
 
     gm = game()
     s = gm.init(np.arange(2), 5, 4)

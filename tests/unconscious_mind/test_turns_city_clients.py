@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from sim.unconscious_mind import codes as R
-from sim.unconscious_mind.actions import PASS, RECALL, TREAT
-from sim.unconscious_mind.rules.turn_flow import start_turn
+from meeplelab.sim.unconscious_mind import codes as R
+from meeplelab.sim.unconscious_mind.actions import PASS, RECALL, TREAT
+from meeplelab.sim.unconscious_mind.rules.turn_flow import start_turn
 
 from .util import CH0, DONE, MODE0, events, new, place_action, push, step, top, top_entry
 
@@ -380,7 +380,7 @@ def test_solo_freud_advances_on_a_fixed_schedule():
 
 def test_round_limit_is_a_safety_end():
     import dataclasses
-    from sim.unconscious_mind import UnconsciousMind
+    from meeplelab.sim.unconscious_mind import UnconsciousMind
     gm = UnconsciousMind(dataclasses.replace(UnconsciousMind.Params(), round_limit=5))
     st = gm.play_random(np.arange(4), 3, 2)
     assert (st.rnd <= 5).all() and gm.done(st).all()
@@ -425,7 +425,7 @@ def test_goal_tile_is_claimed_as_soon_as_its_condition_holds():
 
 def test_every_action_and_event_has_words_for_the_replay():
     gm, s = new(P=3, B=2)
-    from sim.core.rng import Streams
+    from meeplelab.sim.core.rng import Streams
     st = Streams.for_games(3, s.game_id, 1)
     spec = gm.event_spec()
     names = [c.name for c in spec.columns]

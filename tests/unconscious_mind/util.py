@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.unconscious_mind import UnconsciousMind
-from sim.unconscious_mind import codes as R
-from sim.unconscious_mind.actions import CARD0, CH0, DONE, MODE0, PLACE0  # noqa: F401
-from sim.unconscious_mind.content import MT_ACTIONS
+from meeplelab.sim.unconscious_mind import UnconsciousMind
+from meeplelab.sim.unconscious_mind import codes as R
+from meeplelab.sim.unconscious_mind.actions import CARD0, CH0, DONE, MODE0, PLACE0  # noqa: F401
+from meeplelab.sim.unconscious_mind.content import MT_ACTIONS
 
 _GAME: list = []
 

@@ -1,8 +1,8 @@
 """Rule kernels of Galileo's Truth: scalar per-game numba code looping over the batch.
 
-``S`` is the state namedtuple (:data:`~sim.galileos_truth.state.SArr`: the groups of
-:data:`~sim.galileos_truth.state.LAYOUT`, addressed by the columns of :mod:`sim.galileos_truth.cols`, and the log
-and random-stream arrays), ``C`` the compiled content (:class:`~sim.galileos_truth.content.Content`), ``PR`` the
+``S`` is the state namedtuple (:data:`~meeplelab.sim.galileos_truth.state.SArr`: the groups of
+:data:`~meeplelab.sim.galileos_truth.state.LAYOUT`, addressed by the columns of :mod:`meeplelab.sim.galileos_truth.cols`, and the log
+and random-stream arrays), ``C`` the compiled content (:class:`~meeplelab.sim.galileos_truth.content.Content`), ``PR`` the
 int64 parameter vector (``state.I_*`` indices). The acting seat is ``S.game[g, TO_ACT]``; every decision in a
 game is taken by that seat.
 

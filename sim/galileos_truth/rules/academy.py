@@ -7,7 +7,7 @@ from ..cols import (BOOKS, COINS, GRAD, INV_OWNER, LEVEL, LVL_SEAL, LVL_SEAL_W, 
                     TSEAL_W, WINDOW, WINDOW_W)
 from ..content import (NB, N_SUBJECTS, REQ_BOOKS, REQ_COINS, REQ_INVENTIONS, REQ_RESEARCH, REQ_TILES, REQ_TREATISES,
                        SEAL_SPACES, WCOLS, WROWS)
-from sim.core.jit import rule
+from meeplelab.sim.core.jit import rule
 from ..state import C_MASTERY, LEVEL_SEAL_SPACES, MAX_LEVEL
 from .ledger import add_vp
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..cols import BOOKS, COINS, CUR_CARD, PHASE, RESEARCH, SLOT_CZONE, SLOT_KNOWN, TSEAL, TSEAL_W
 from ..content import N_SUBJECTS, SEAL_SPACES
-from sim.core.jit import rule
+from meeplelab.sim.core.jit import rule
 from ..state import I_WRITE_RES, P_PLACE, TR_READ, Z_HAND
 from .academy import seals_left
 from .cards import new_card

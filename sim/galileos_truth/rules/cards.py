@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from sim.core.rng import chance_shuffle
+from meeplelab.sim.core.rng import chance_shuffle
 
 from ..cols import DECK_0, DECK_N, NSLOTS, SLOT_CTYPE, SLOT_CZONE, SLOT_KNOWN
 from ..content import CK_PENANCE, N_SUBJECTS, PURPLE
-from sim.core.jit import rule
+from meeplelab.sim.core.jit import rule
 from ..state import RZ_DECK, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE, Z_PLAY
 
 

@@ -1,17 +1,17 @@
 """Galileo's Truth's decisions: one row per pending-decision phase (``P_*`` of :mod:`..state`), naming the
-module of its mechanism and its legality and application handlers (:mod:`sim.core.decisions`).
+module of its mechanism and its legality and application handlers (:mod:`meeplelab.sim.core.decisions`).
 
 The dispatchers are written from this table into :mod:`.dispatch` by
-``python -m sim.core.decisions sim.galileos_truth.rules.decisions``; ``tests/galileos_truth/test_decisions_table.py``
+``python -m meeplelab.sim.core.decisions meeplelab.sim.galileos_truth.rules.decisions``; ``tests/galileos_truth/test_decisions_table.py``
 checks the written module, that every ``P_*`` phase has a row and that every handler cites its seed section or
 assumption ID. P_OVER (the game has ended) has no legal action, so no legality handler.
 """
 
 from __future__ import annotations
 
-from sim.core.decisions import Decision, DecisionTable
+from meeplelab.sim.core.decisions import Decision, DecisionTable
 
-M = "sim.galileos_truth.rules."
+M = "meeplelab.sim.galileos_truth.rules."
 DISPATCH_MODULE = "sim/galileos_truth/rules/dispatch.py"
 
 TABLE = DecisionTable(
@@ -33,7 +33,7 @@ TABLE = DecisionTable(
         Decision("P_OORDER", M + "observe", "legal_order", "apply_order"),
         Decision("P_OVER", M + "flow", None, "apply_over"),
     ),
-    kinds_module="sim.galileos_truth.state",
+    kinds_module="meeplelab.sim.galileos_truth.state",
     legal_args="S, C, PR, g, out",
     apply_args="S, C, PR, g, a",
     doc="Galileo's Truth's decision dispatchers: the legal action mask and the application of one game's pending "

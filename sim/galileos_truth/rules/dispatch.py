@@ -1,19 +1,19 @@
 """Galileo's Truth's decision dispatchers: the legal action mask and the application of one game's pending decision (its phase, ``P_*``).
 
-Written by ``python -m sim.core.decisions sim.galileos_truth.rules.decisions`` from its table;
+Written by ``python -m meeplelab.sim.core.decisions meeplelab.sim.galileos_truth.rules.decisions`` from its table;
 ``tests/test_decisions.py`` checks this file against it. Do not edit by hand.
 """
 
 from numba import njit
 
-from sim.galileos_truth.state import P_BOOKSUBJ, P_GROUP, P_MAIN, P_OKEEP, P_OLEVEL, P_OORDER, P_OSPACE, P_OVER, P_PENPAY, P_PLACE, P_PURPLE, P_REMOVE, P_SEC, P_SLOT, P_STACK, P_TARGET
-from sim.galileos_truth.rules.main_actions import legal_main, apply_main
-from sim.galileos_truth.rules.play import legal_stack, apply_stack, legal_purple, apply_purple, legal_penpay, apply_penpay
-from sim.galileos_truth.rules.resolution import legal_group, apply_group, legal_secondary, apply_secondary, legal_book_subject, apply_book_subject
-from sim.galileos_truth.rules.treatises import legal_target, apply_target, legal_place, apply_place, legal_remove, apply_remove
-from sim.galileos_truth.rules.inventions import legal_slot, apply_slot
-from sim.galileos_truth.rules.observe import legal_level, apply_level, legal_keep, apply_keep, legal_space, apply_space, legal_order, apply_order
-from sim.galileos_truth.rules.flow import apply_over
+from meeplelab.sim.galileos_truth.state import P_BOOKSUBJ, P_GROUP, P_MAIN, P_OKEEP, P_OLEVEL, P_OORDER, P_OSPACE, P_OVER, P_PENPAY, P_PLACE, P_PURPLE, P_REMOVE, P_SEC, P_SLOT, P_STACK, P_TARGET
+from meeplelab.sim.galileos_truth.rules.main_actions import legal_main, apply_main
+from meeplelab.sim.galileos_truth.rules.play import legal_stack, apply_stack, legal_purple, apply_purple, legal_penpay, apply_penpay
+from meeplelab.sim.galileos_truth.rules.resolution import legal_group, apply_group, legal_secondary, apply_secondary, legal_book_subject, apply_book_subject
+from meeplelab.sim.galileos_truth.rules.treatises import legal_target, apply_target, legal_place, apply_place, legal_remove, apply_remove
+from meeplelab.sim.galileos_truth.rules.inventions import legal_slot, apply_slot
+from meeplelab.sim.galileos_truth.rules.observe import legal_level, apply_level, legal_keep, apply_keep, legal_space, apply_space, legal_order, apply_order
+from meeplelab.sim.galileos_truth.rules.flow import apply_over
 
 
 @njit(cache=True, _nrt=False)

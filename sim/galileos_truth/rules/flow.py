@@ -3,15 +3,15 @@ A-GT-31)."""
 
 from __future__ import annotations
 
-from sim.core.logs import begin_turn_row
-from sim.core.rng import chance_below, chance_shuffle
+from meeplelab.sim.core.logs import begin_turn_row
+from meeplelab.sim.core.rng import chance_below, chance_shuffle
 
 from ..cols import (ACT_VP, BAG_1, BAG_N, BOOKS, COINS, COPER, CYCLE, DECK_0, DECK_N, FIRST, FIRST_PASS, FR_N,
                     FR_SEL, FR_SET, FR_USED, GRAD, INQ_UP, INV_DECK_1, INV_DECK_N, INV_OWNER, INV_TAPPED, NSLOTS,
                     OBS_TILE, PASSED, PEN_N, PEN_PILE, PHASE, PHIL, RESEARCH, SLOT_CTYPE, SLOT_CZONE, SPACE_USED,
                     STACK_N, SUSP, TO_ACT, TURN, TURN_CARDS, TURN_MAIN, TURN_VP0, VP, WS_DIRTY)
 from ..content import K_ICONS, MATHEMATICS, N_GROUPS, PHYSICS
-from sim.core.jit import rule
+from meeplelab.sim.core.jit import rule
 from ..logcols import (TURN_CARDS_PLAYED, TURN_COINS_AFTER, TURN_MAIN_ACTION, TURN_PRINCIPLE_AFTER,
                        TURN_RESEARCH_AFTER, TURN_SUSPICION_AFTER, TURN_VP_GAINED)
 from ..state import (C_GAINED, C_NONE, C_OBSERVATION, E_INQUISITION, E_PENANCE, FP_FEWEST_VP, FP_FIRST_TO_PASS,

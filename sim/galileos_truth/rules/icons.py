@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..cols import (ACT_VP, BESIDE, BOOKS, COINS, COPER, CUR_A, CUR_BIT, CUR_OP, END_LOSS, FR_N, FR_SEL, FR_SET,
                     FR_USED, INV_OWNER, LEVEL, PHASE, PHIL, RESEARCH, SUSP, TO_ACT)
 from ..content import K_ICONS, MATHEMATICS, N_GROUPS, N_SUBJECTS, PHYSICS
-from sim.core.jit import rule
+from meeplelab.sim.core.jit import rule
 from ..state import (BOOK_LEVELS, C_ICONS, C_S_COPERNICANS, C_S_ICON, C_S_OTHERS, D_FRAMES, IT_ONGOING, I_BOOK_MAX,
                      I_INC_COINS, I_INC_RES, I_PRISON, I_STAKE, I_SUSP_MAX, I_VP_PER_LEVEL, O_BOOKS, O_BOOKS_PAY,
                      O_BOOK_ANY, O_BOOK_DIFF, O_BOOK_UP, O_COINS, O_FIRST_SECONDARY, O_INCOME_MATH, O_INCOME_PHYS,

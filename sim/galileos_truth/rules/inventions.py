@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..cols import COINS, INV_OWNER, RESEARCH, TO_ACT, WORKSHOP, WS_DIRTY
 from ..content import N_SUBJECTS
-from sim.core.jit import handler
+from meeplelab.sim.core.jit import handler
 from ..state import A_SLOT, C_NONE, E_INVENT, I_WS_COINS, TR_INVENT, WORKSHOP_SLOTS
 from .flow import advance
 from .icons import apply_iset_simple, trigger

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from sim.core.logs import begin_event_row
+from meeplelab.sim.core.logs import begin_event_row
 
 from ..cols import ACT_VP, BOOKS, CYCLE, PHIL, SUSP, TO_ACT, TURN, VP, VP_CAT, VP_EV
-from sim.core.jit import rule
+from meeplelab.sim.core.jit import rule
 from ..logcols import EV_AFTER, EV_AMOUNT, EV_BEFORE, EV_CATEGORY, EV_CYCLE, EV_ITEM, EV_TARGET_SEAT
 from ..state import (E_PRISON, E_STAKE, E_SUSP, E_VP, I_BOOK_LV, I_BOOK_MAX, I_PRISON, I_STAKE, I_SUSP_MAX,
                      PH_PRISON, PH_STAKE)

@@ -6,7 +6,7 @@ from ..cols import (ABJURE_CYCLE, COPER, CUR_CARD, CYCLE, FIRST_PASS, INQ_UP, IN
                     LVL_SEAL_W, PASSED, PHASE, PHIL, PHIL_SPACE, SLOT_CZONE, SPACE_USED, STACK, STACK_N, STACK_SUBJ,
                     SUSP, TO_ACT, TURN_CARDS, TURN_MAIN)
 from ..content import CK_NONE, CK_PENANCE, PURPLE
-from sim.core.jit import handler, rule
+from meeplelab.sim.core.jit import handler, rule
 from ..state import (A_ABJURE, A_CARD, A_INV, A_PASS, A_SPACE, A_UPGRADE, C_LEVEL, C_NONE, C_S_ABJURE,
                      C_S_ABJURE_OTHER, C_S_PENANCE, E_ABJURE, E_PENANCE, E_UPGRADE, E_USE_INV, IT_ONCE, I_ABJ_DROP,
                      I_ABJ_RISE, I_LVL_VP, I_P3, I_PEN_DROP, LEVEL_SEAL_SPACES, MAX_LEVEL, M_ABJURE, M_INVENTION,

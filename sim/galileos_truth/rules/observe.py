@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..cols import (FR_N, FR_USED, OBS_CELL, OBS_LEVEL, OBS_TILE, OBS_TILES, PHASE, RESEARCH, TO_ACT, WINDOW,
                     WINDOW_W)
 from ..content import ASTRONOMY, WCOLS
-from sim.core.jit import handler
+from meeplelab.sim.core.jit import handler
 from ..state import (A_KEEP, A_OLEVEL, A_WIN, C_OBSERVATION, E_OBSERVE, I_OBS_DRAW, N_OBS_LEVELS, P_OKEEP, P_OORDER,
                      P_OSPACE, TR_OBSERVE)
 from .flow import advance

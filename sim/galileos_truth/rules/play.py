@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..cols import (COINS, CUR_CARD, NSLOTS, PHASE, SLOT_CTYPE, SLOT_CZONE, STACK, STACK_N, STACK_SUBJ, SUSP, TO_ACT,
                     TURN_CARDS)
 from ..content import CK_BASIC, CK_PENANCE, CK_PYRAMID, N_SUBJECTS, PURPLE
-from sim.core.jit import handler, rule
+from meeplelab.sim.core.jit import handler, rule
 from ..state import A_CARD, A_DONE, A_PAY, A_SUBJ, C_PAID, E_PENANCE, P_PURPLE, TR_PLAY, Z_HAND, Z_PLAY, Z_REMOVED
 from .cards import hand_types, has_in_zone
 from .flow import advance, end_turn

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..cols import BOOKS, CUR_A, CUR_B, CUR_BIT, CUR_C, CUR_OP, FR_N, FR_SEL, FR_SET, FR_USED, PHASE, TO_ACT
 from ..content import K_ICONS, N_GROUPS, N_SECONDARY, N_SUBJECTS
-from sim.core.jit import handler
+from meeplelab.sim.core.jit import handler
 from ..state import (A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_SEC, A_SUBJ, BOOK_LEVELS, C_S_LINE, I_BOOK_LV, O_BOOK_ANY,
                      O_BOOK_DIFF, O_BOOK_UP, O_COPY, O_DRAW, O_FIRST_SECONDARY, O_INVENT, O_NONE, O_OBSERVE, O_READ,
                      O_WRITE, P_OLEVEL, P_REMOVE, P_SLOT, P_TARGET, SEL_A, SEL_B, SEL_BOTH, SEP_SUSP)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..cols import BESIDE, COPER, END_LOSS, INV_OWNER, LEVEL, OVER, PHASE, PHIL, SUSP
 from ..content import EG_FLAT, EG_PER_INVENTION, EG_PER_SEAL, EG_PER_TILE
-from sim.core.jit import rule
+from meeplelab.sim.core.jit import rule
 from ..state import (C_END_LOSS, C_INVENTION, C_SEALS, C_SUSPICION, C_TRUTH, IT_ENDGAME, I_BAND_START, I_BAND_VP,
                      I_BESIDE_VP, I_STAKE_VP, I_TRUTH_FLAT, I_TRUTH_TILE, N_BANDS, PH_STAKE, P_OVER)
 from .academy import count_inventions, count_tiles, count_treatise_seals

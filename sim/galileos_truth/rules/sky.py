@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from sim.core.rng import chance_shuffle
+from meeplelab.sim.core.rng import chance_shuffle
 
 from ..cols import BAGDISC_1, BAGDISC_N, BAG_1, BAG_N, BOOKS, RESEARCH, WINDOW, WINDOW_W
 from ..content import ASTRONOMY, WCOLS, WROWS
-from sim.core.jit import rule
+from meeplelab.sim.core.jit import rule
 from ..state import RZ_BAG, TR_OBSERVE
 from .academy import count_tiles
 from .icons import iset_ok, trig_gain

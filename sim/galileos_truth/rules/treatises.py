@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..cols import (COINS, CUR_A, CUR_B, CUR_BIT, CUR_C, CUR_CARD, CUR_OP, PHASE, RESEARCH, SLOT_CTYPE, SLOT_CZONE,
                     TO_ACT, TSEAL, TSEAL_W)
 from ..content import CK_BASIC, CK_PYRAMID, NB, N_SUBJECTS, PURPLE
-from sim.core.jit import handler
+from meeplelab.sim.core.jit import handler
 from ..state import (A_BOARD, A_CARD, A_DECKTOP, A_RMDISC, A_RMPLAY, C_TREATISE, E_COPY, E_READ, E_WRITE, O_BOOK_ANY,
                      O_COPY, O_WRITE, P_BOOKSUBJ, TR_COPY, TR_READ, TR_WRITE, Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED)
 from .academy import take_seal

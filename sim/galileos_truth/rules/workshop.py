@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..cols import BOOKS, COINS, CYCLE, INV_DECK_1, INV_DECK_N, RESEARCH, WORKSHOP, WS_DIRTY
 from ..content import N_SUBJECTS
-from sim.core.jit import rule
+from meeplelab.sim.core.jit import rule
 from ..state import I_P2, I_P3, I_WS_COINS, TR_INVENT, WORKSHOP_SLOTS
 from .icons import group_ok, trig_gain
 

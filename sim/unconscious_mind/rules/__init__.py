@@ -1,7 +1,7 @@
 """Rule kernels of Unconscious Mind: one module per mechanism, scalar per-game numba code over the batch.
 
 Each game carries a decision stack ``S.stk[g, i, STK_KIND..STK_C]`` (kind, a, b, c). Kinds ``D_*`` wait for
-the seat's action; kinds ``K_*`` run automatically (codes in :mod:`sim.unconscious_mind.codes`). A turn starts
+the seat's action; kinds ``K_*`` run automatically (codes in :mod:`meeplelab.sim.unconscious_mind.codes`). A turn starts
 as the stack ``[K_FINISH, K_CLIENTS, D_HEARTS, D_TURN]`` (top last); every rule pushes its sub-steps on top.
 
 Each decision kind has a legality handler (``legal_x``: fill the legal action mask) and an application handler
@@ -27,11 +27,11 @@ module               mechanism
 ===================  ========================================================================================
 
 :mod:`.decisions` lists every kind once (:data:`.decisions.TABLE`); the two dispatchers ``legal`` and
-``apply`` in :mod:`.dispatch` are written from it (``python -m sim.core.decisions
-sim.unconscious_mind.rules.decisions``). A new decision kind: its code in ``codes.py``, its two handlers in
+``apply`` in :mod:`.dispatch` are written from it (``python -m meeplelab.sim.core.decisions
+meeplelab.sim.unconscious_mind.rules.decisions``). A new decision kind: its code in ``codes.py``, its two handlers in
 its mechanism's module, one row in the table, then re-write the dispatch module.
 
-``S`` is :class:`sim.unconscious_mind.state.Arrays` (``S.seat[g, p, COFFEE]``; columns in
-:mod:`sim.unconscious_mind.cols` and :mod:`sim.unconscious_mind.kcols`), ``C`` the ``int64`` parameter vector
+``S`` is :class:`meeplelab.sim.unconscious_mind.state.Arrays` (``S.seat[g, p, COFFEE]``; columns in
+:mod:`meeplelab.sim.unconscious_mind.cols` and :mod:`meeplelab.sim.unconscious_mind.kcols`), ``C`` the ``int64`` parameter vector
 (``C[I_ROUND_LIMIT]``). Sizes come from array shapes (``S.card.shape[1]`` Research cards).
 """

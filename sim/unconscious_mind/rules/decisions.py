@@ -1,9 +1,9 @@
 """The decision table of Unconscious Mind: every decision kind once, with the module of its handlers.
 
-The dispatchers ``legal`` and ``apply`` in :mod:`sim.unconscious_mind.rules.dispatch` are written from
-:data:`TABLE` by ``python -m sim.core.decisions sim.unconscious_mind.rules.decisions``;
+The dispatchers ``legal`` and ``apply`` in :mod:`meeplelab.sim.unconscious_mind.rules.dispatch` are written from
+:data:`TABLE` by ``python -m meeplelab.sim.core.decisions meeplelab.sim.unconscious_mind.rules.decisions``;
 ``tests/unconscious_mind/test_decisions_table.py`` checks that the written module matches, that every ``D_*`` /
-``K_*`` code of :mod:`sim.unconscious_mind.codes` has a row, and that every handler cites its rule source.
+``K_*`` code of :mod:`meeplelab.sim.unconscious_mind.codes` has a row, and that every handler cites its rule source.
 
 ``D_*`` rows wait for the seat: ``legal_x(S, C, g, p, a, b, out)`` fills the legal action mask ``out``
 (``bool[NUM_ACTIONS]``) of game ``g`` for seat ``p`` and the stack entry's ``a``, ``b``;
@@ -14,11 +14,11 @@ are, e.g. ``run_effect(S, C, g, p, act, e, cat, ctx)``).
 
 from __future__ import annotations
 
-from sim.core.decisions import Decision, DecisionTable
+from meeplelab.sim.core.decisions import Decision, DecisionTable
 
 DISPATCH_MODULE = "sim/unconscious_mind/rules/dispatch.py"
 
-_R = "sim.unconscious_mind.rules."
+_R = "meeplelab.sim.unconscious_mind.rules."
 
 TABLE = DecisionTable(
     decisions=(
@@ -61,7 +61,7 @@ TABLE = DecisionTable(
         Decision("K_FINISH", _R + "turn_flow", None, "finish_turn"),
         Decision("K_GENQL", _R + "insight", None, "auto_genql"),
     ),
-    kinds_module="sim.unconscious_mind.codes",
+    kinds_module="meeplelab.sim.unconscious_mind.codes",
     legal_args="S, C, g, p, a, b, out",
     apply_args="S, C, g, p, act, a, b, c",
     doc="Decision dispatchers of Unconscious Mind: route a decision kind to its legality or application handler.",

@@ -1,23 +1,23 @@
 """Decision dispatchers of Unconscious Mind: route a decision kind to its legality or application handler.
 
-Written by ``python -m sim.core.decisions sim.unconscious_mind.rules.decisions`` from its table;
+Written by ``python -m meeplelab.sim.core.decisions meeplelab.sim.unconscious_mind.rules.decisions`` from its table;
 ``tests/test_decisions.py`` checks this file against it. Do not edit by hand.
 """
 
 from numba import njit
 
-from sim.unconscious_mind.codes import D_COLOUR, D_COLUMN, D_ELXF, D_FREE_TILE, D_FREUD, D_GATHER, D_GENANY, D_GENQ, D_HEARTS, D_INKPOT, D_LOCEFF, D_LOCTRIG, D_MANIFEST, D_MODE, D_NEWCLIENT, D_ORDER, D_PLACE, D_PLAYN, D_PROF, D_QUILL, D_RECALLB, D_REPACT, D_RESPLAY, D_SWAP, D_SWAP2, D_THERAPY, D_TILEORDER, D_TILE_SRC, D_TREAT, D_TURN, K_CLIENTS, K_EFFECT, K_FINISH, K_GENQL, K_INKPOT, K_INKPOT_START, K_PERFORM, K_PUBLISH
-from sim.unconscious_mind.rules.turn_flow import legal_turn, apply_turn, finish_turn
-from sim.unconscious_mind.rules.meeting_table import legal_mode, apply_mode, perform
-from sim.unconscious_mind.rules.inkpot import legal_inkpot, apply_inkpot, legal_column, apply_column, legal_tileorder, apply_tileorder, auto_inkpot_start, auto_inkpot
-from sim.unconscious_mind.rules.insight import legal_elxf, apply_elxf, legal_genq, apply_genq, legal_genany, apply_genany, legal_colour, apply_colour, auto_genql
-from sim.unconscious_mind.rules.notebook import legal_tile_src, apply_tile_src, legal_order, apply_order, legal_free_tile, apply_free_tile, legal_place, apply_place
-from sim.unconscious_mind.rules.research import legal_swap, apply_swap, legal_swap2, apply_swap2, legal_resplay, apply_resplay, legal_playn, apply_playn
-from sim.unconscious_mind.rules.treatises import legal_quill, apply_quill, legal_gather, apply_gather, publish_finish
-from sim.unconscious_mind.rules.city import legal_prof, apply_prof, legal_freud, apply_freud, legal_loctrig, apply_loctrig, legal_loceff, apply_loceff, legal_recallb, apply_recallb
-from sim.unconscious_mind.rules.reputation import legal_repact, apply_repact
-from sim.unconscious_mind.rules.clients import legal_treat, apply_treat, legal_therapy, apply_therapy, legal_hearts, apply_hearts, legal_newclient, apply_newclient, legal_manifest, apply_manifest, end_clients
-from sim.unconscious_mind.rules.effects import run_effect
+from meeplelab.sim.unconscious_mind.codes import D_COLOUR, D_COLUMN, D_ELXF, D_FREE_TILE, D_FREUD, D_GATHER, D_GENANY, D_GENQ, D_HEARTS, D_INKPOT, D_LOCEFF, D_LOCTRIG, D_MANIFEST, D_MODE, D_NEWCLIENT, D_ORDER, D_PLACE, D_PLAYN, D_PROF, D_QUILL, D_RECALLB, D_REPACT, D_RESPLAY, D_SWAP, D_SWAP2, D_THERAPY, D_TILEORDER, D_TILE_SRC, D_TREAT, D_TURN, K_CLIENTS, K_EFFECT, K_FINISH, K_GENQL, K_INKPOT, K_INKPOT_START, K_PERFORM, K_PUBLISH
+from meeplelab.sim.unconscious_mind.rules.turn_flow import legal_turn, apply_turn, finish_turn
+from meeplelab.sim.unconscious_mind.rules.meeting_table import legal_mode, apply_mode, perform
+from meeplelab.sim.unconscious_mind.rules.inkpot import legal_inkpot, apply_inkpot, legal_column, apply_column, legal_tileorder, apply_tileorder, auto_inkpot_start, auto_inkpot
+from meeplelab.sim.unconscious_mind.rules.insight import legal_elxf, apply_elxf, legal_genq, apply_genq, legal_genany, apply_genany, legal_colour, apply_colour, auto_genql
+from meeplelab.sim.unconscious_mind.rules.notebook import legal_tile_src, apply_tile_src, legal_order, apply_order, legal_free_tile, apply_free_tile, legal_place, apply_place
+from meeplelab.sim.unconscious_mind.rules.research import legal_swap, apply_swap, legal_swap2, apply_swap2, legal_resplay, apply_resplay, legal_playn, apply_playn
+from meeplelab.sim.unconscious_mind.rules.treatises import legal_quill, apply_quill, legal_gather, apply_gather, publish_finish
+from meeplelab.sim.unconscious_mind.rules.city import legal_prof, apply_prof, legal_freud, apply_freud, legal_loctrig, apply_loctrig, legal_loceff, apply_loceff, legal_recallb, apply_recallb
+from meeplelab.sim.unconscious_mind.rules.reputation import legal_repact, apply_repact
+from meeplelab.sim.unconscious_mind.rules.clients import legal_treat, apply_treat, legal_therapy, apply_therapy, legal_hearts, apply_hearts, legal_newclient, apply_newclient, legal_manifest, apply_manifest, end_clients
+from meeplelab.sim.unconscious_mind.rules.effects import run_effect
 
 
 @njit(cache=True, _nrt=False)

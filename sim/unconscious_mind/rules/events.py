@@ -1,5 +1,5 @@
 """Gains, payments and the event log of Unconscious Mind: every Coffee, VP, Bright Idea and heart-box change
-goes through these helpers, which also write the event row (columns from :mod:`sim.unconscious_mind.logcols`).
+goes through these helpers, which also write the event row (columns from :mod:`meeplelab.sim.unconscious_mind.logcols`).
 VP always equals the sum of the ``vp`` events (research UM §7 categories; ``add_vp``).
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.logs import begin_event_row
+from meeplelab.sim.core.logs import begin_event_row
 
 from ..codes import C_BONUS, C_END_BRIGHT, C_NONE, EV_BRIGHT, EV_CGAIN, EV_CSPEND, EV_HEART, EV_VP
 from ..cols import BRIGHT, COFFEE, HEARTS, TO_ACT, TURN, T_CGAIN, T_CSPENT, T_VP, VP, VP_CAT, VP_EV

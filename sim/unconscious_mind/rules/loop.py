@@ -1,9 +1,9 @@
 """The kernels the engine calls: one game's legal action mask, applying one action, running automatic stack
 entries, and the batch entry points with setup.
 
-``S`` is :class:`sim.unconscious_mind.state.Arrays`, ``C`` the parameter vector (:mod:`sim.unconscious_mind.kcols`).
+``S`` is :class:`meeplelab.sim.unconscious_mind.state.Arrays`, ``C`` the parameter vector (:mod:`meeplelab.sim.unconscious_mind.kcols`).
 Decision kinds are routed by the dispatchers written from the decision table
-(:mod:`sim.unconscious_mind.rules.dispatch`).
+(:mod:`meeplelab.sim.unconscious_mind.rules.dispatch`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rng import chance_shuffle
+from meeplelab.sim.core.rng import chance_shuffle
 
 from ..codes import (K_CLIENTS, K_EFFECT, K_FINISH, K_GENQL, K_INKPOT, K_INKPOT_START, K_PERFORM, K_PUBLISH,
                      L_DISPLAY, RZ_CDECK_CL, RZ_GOALS, RZ_LDECK, RZ_MDECK, RZ_RDECK, RZ_RDECK_CL, RZ_TRDECK,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.core.logs import begin_turn_row
+from meeplelab.sim.core.logs import begin_turn_row
 
 from ..codes import (CH_HEART_CONV, C_CONVERSION, C_RECALL, C_ROUND_LIMIT, D_HEARTS, D_MODE, D_RECALLB, D_TREAT,
                      D_TURN, EV_END, EV_IDEA, EV_INSIGHT, K_CLIENTS, K_FINISH, OPT_PASS, OPT_RECALL, OPT_TREAT)

@@ -14,11 +14,11 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 import pyarrow as pa
 
-from .core.game import Game
-from .core.logs import drain
-from .core.rng import stream_keys, strategy_stream
-from .core.state import BatchState
-from .schema import games_table
+from meeplelab.sim.core.game import Game
+from meeplelab.sim.core.logs import drain
+from meeplelab.sim.core.rng import stream_keys, strategy_stream
+from meeplelab.sim.core.state import BatchState
+from meeplelab.sim.schema import games_table
 
 #: turns/events buffers are drained when any game has used more than this share of them
 DRAIN_FRACTION = 0.5
@@ -41,11 +41,11 @@ SeatPlan = Sequence[Sequence[tuple]]
 
 def plies(game: Game, state: BatchState, plan: SeatPlan, seat_keys: Sequence[np.ndarray]) -> Iterator[BatchState]:
     """Advance every game of ``state`` one ply at a time until all have ended, yielding the state
-    after each step (the one play loop: :func:`play_batch` and the panels of ``sim/panels.py`` use it).
+    after each step (the one play loop: :func:`play_batch` and the panels of ``play/panels.py`` use it).
 
     Each live game's action comes from the strategy seated at its acting seat, with that decision's
     stream keyed by (run seed, game, seat, ply): ``seat_keys[s]`` is ``uint64[B, 2]`` (or the keys of
-    :func:`sim.core.rng.stream_keys`), never by the game's position in the batch.
+    :func:`meeplelab.sim.core.rng.stream_keys`), never by the game's position in the batch.
 
     Args:
         game: the engine.
@@ -56,7 +56,7 @@ def plies(game: Game, state: BatchState, plan: SeatPlan, seat_keys: Sequence[np.
     Raises:
         IllegalActionError, PlyLimitError: a strategy or the engine broke the rules.
     """
-    from strategies.base import StrategyRNG, View
+    from meeplelab.strategies.base import StrategyRNG, View
 
     acts = np.empty(state.batch_size, np.int64)
     while True:
@@ -113,9 +113,9 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     """Advance every game of ``state`` to its end on the compiled path (issue 16), yielding the state
     whenever the play kernel returns (log buffers to drain, a Python seat to act, all games over).
 
-    Seats holding a :class:`strategies.plans.CompiledPlan` are played inside the engine's play kernel
+    Seats holding a :class:`meeplelab.strategies.plans.CompiledPlan` are played inside the engine's play kernel
     (``game.compiled_module().play``), and so are seats holding a heuristic with a compiled form
-    (:func:`sim.core.lookahead.heuristic_tables`) or an ISMCTS with one (:func:`sim.core.ismcts.search_tables`);
+    (:func:`meeplelab.sim.core.lookahead.heuristic_tables`) or an ISMCTS with one (:func:`meeplelab.sim.core.ismcts.search_tables`);
     any other strategy decides its plies here, one ply at a time, as on
     :func:`plies`. Games are identical to :func:`plies` with the same strategies: every decision is drawn
     from the same (run seed, game, seat, ply) stream.
@@ -124,20 +124,20 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
         tlim, elim: a game leaves the kernel when its turn / event buffer holds more rows than this.
         kernel_profile: ``uint64[K, 4]`` (K above every decision kind code) the kernel adds, per decision
             kind, the CPU cycles of the legal action mask, the choice and the application, and the count of
-            decisions (:mod:`sim.core.cycles`); None: not measured.
+            decisions (:mod:`meeplelab.sim.core.cycles`); None: not measured.
 
     Raises:
         ValueError: a bad ``kernel_profile`` (:func:`check_kernel_profile`), before any ply is played.
         PlyLimitError: a game reached its ply bound unfinished.
         RuntimeError: an unfinished game with no legal action (an engine fault).
     """
-    from sim.core.compiled import ST_BOUND, ST_OVER, ST_PYTHON, ST_STUCK
-    from strategies.base import StrategyRNG, View
-    from strategies.plans import CompiledPlan, Plan, compile_plans
+    from meeplelab.sim.core.compiled import ST_BOUND, ST_OVER, ST_PYTHON, ST_STUCK
+    from meeplelab.strategies.base import StrategyRNG, View
+    from meeplelab.strategies.plans import CompiledPlan, Plan, compile_plans
 
-    from .core.errors import PlyLimitError
-    from .core.ismcts import search_specs, search_tables
-    from .core.lookahead import heuristic_tables
+    from meeplelab.sim.core.errors import PlyLimitError
+    from meeplelab.sim.core.ismcts import search_specs, search_tables
+    from meeplelab.sim.core.lookahead import heuristic_tables
 
     if kernel_profile is not None:
         check_kernel_profile(game, kernel_profile)
@@ -184,16 +184,16 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
 
 def uses_compiled_play(game: Game, strategies: Sequence) -> bool:
     """True when ``game`` has compiled play and at least one seat holds a compiled plan, a heuristic with a
-    compiled form (:meth:`strategies.generic.Heuristic.compiled`) or an ISMCTS with one
-    (:meth:`strategies.ismcts.ISMCTS.compiled_search`)."""
-    from strategies.plans import CompiledPlan
+    compiled form (:meth:`meeplelab.strategies.generic.Heuristic.compiled`) or an ISMCTS with one
+    (:meth:`meeplelab.strategies.ismcts.ISMCTS.compiled_search`)."""
+    from meeplelab.strategies.plans import CompiledPlan
 
     if game.compiled_play is None:
         return False
     if any(isinstance(s, CompiledPlan) for s in strategies):
         return True
-    from .core.ismcts import search_specs
-    from .core.lookahead import heuristic_specs
+    from meeplelab.sim.core.ismcts import search_specs
+    from meeplelab.sim.core.lookahead import heuristic_specs
 
     return (any(sp is not None for sp in heuristic_specs(game, strategies))
             or any(sp is not None for sp in search_specs(game, strategies)))

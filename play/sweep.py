@@ -25,14 +25,14 @@ import shutil
 from pathlib import Path
 from typing import Callable
 
-from . import runfolder as rf
-from .config import RunConfig
-from .core.errors import ConfigError, RunFolderError
-from .core.params import _parse as parse_value
-from .core.params import apply_overrides
-from .registry import get_game_class
-from .runner import check_runs_resumable
-from .runner import simulate
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.sim.core.params import _parse as parse_value
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.registry import get_game_class
+from meeplelab.play.runner import check_runs_resumable
+from meeplelab.play.runner import simulate
 
 SWEEP_FILE = "sweep.json"
 #: folder names of variants (``name=value[,name=value...]``, see :func:`variant_name`)

@@ -3,7 +3,7 @@
 An experiment plays a *control* and its *variants*, each an ordinary run folder under ``out/``, all
 with the same seed and the same seat orders (rotated seating by default), so game ``i`` of every
 variant is the same game seed in the same seat order: the variants differ only by the intervention.
-``analysis.experiment`` reports paired differences against the control.
+``meeplelab.analysis.experiment`` reports paired differences against the control.
 
 Axes (``--vary``), one per experiment:
 
@@ -35,13 +35,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import runfolder as rf
-from .config import RunConfig
-from .core.errors import ConfigError, RunFolderError
-from .core.params import apply_overrides
-from .registry import get_game_class
-from .runner import check_runs_resumable
-from .runner import simulate
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.registry import get_game_class
+from meeplelab.play.runner import check_runs_resumable
+from meeplelab.play.runner import simulate
 
 EXPERIMENT_FILE = "experiment.json"
 _TREAT = re.compile(r"([a-z_]\w*)([+-]\d+)")
@@ -75,8 +75,8 @@ def _check_treated_start(base: RunConfig, t: dict, text: str) -> None:
     """
     import numpy as np
 
-    from .core.params import apply_overrides
-    from .registry import get_game_class, make_game
+    from meeplelab.sim.core.params import apply_overrides
+    from meeplelab.sim.registry import get_game_class, make_game
 
     game = make_game(base.game, apply_overrides(get_game_class(base.game).Params(), base.params or {}))
     state = game.init(np.zeros(1, dtype=np.int64), base.seed, base.players)

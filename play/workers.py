@@ -8,7 +8,7 @@ that checks every :data:`POLL` seconds whether the process that started it is st
 ends the worker at once (``os._exit``) when it is not (a dead parent's children are re-parented).
 
 loky's resource tracker (a process that deletes the pool's temporary files and semaphores if the
-run's processes do not) is started from :mod:`sim.tracker`, and when it dies during a run (``kill
+run's processes do not) is started from :mod:`meeplelab.play.tracker`, and when it dies during a run (``kill
 -9``) the one line :data:`TRACKER_DIED` replaces loky's warning and the new tracker's tracebacks:
 the games are not affected.
 """
@@ -41,19 +41,19 @@ _TRACKER_SAID = False
 
 
 def quiet_resource_tracker() -> None:
-    """Start loky's resource tracker from :mod:`sim.tracker`, and replace loky's warning about a dead
+    """Start loky's resource tracker from :mod:`meeplelab.play.tracker`, and replace loky's warning about a dead
     tracker by the one line :data:`TRACKER_DIED` (once per process)."""
     from joblib.externals.loky.backend import resource_tracker as rt
 
     if getattr(rt, "_meeplelab", False):
         return
-    from .tracker import main
+    from meeplelab.play.tracker import main
 
     tracker = getattr(rt, "_resource_tracker", None)
     teardown = getattr(tracker, "_teardown_dead_process", None)
     if tracker is None or teardown is None or not hasattr(rt, "main"):
         return  # another loky: leave it as it is
-    rt.main = main  # launched as "from sim.tracker import main; main(fd, verbose)"
+    rt.main = main  # launched as "from meeplelab.play.tracker import main; main(fd, verbose)"
     warnings.filterwarnings("ignore", message="resource_tracker: process died unexpectedly")
 
     def said_once():

@@ -1,4 +1,4 @@
-"""Compile (and cache) every engine's numba kernels ahead of use: ``python -m sim.warmup``.
+"""Compile (and cache) every engine's numba kernels ahead of use: ``python -m meeplelab.play.warmup``.
 
 Numba compiles a kernel on its first call and caches it on disk (``cache=True``). A fresh
 checkout pays that once per engine; this module pays it up front, one process per game in
@@ -18,9 +18,9 @@ def warm(name: str) -> float:
     has compiled play, on its play kernel (docs/compiled_play.md); returns seconds."""
     import numpy as np
 
-    from sim.play import play_batch
-    from sim.registry import make_game
-    from strategies.plans import CompiledPlan, Plan
+    from meeplelab.play.batch import play_batch
+    from meeplelab.sim.registry import make_game
+    from meeplelab.strategies.plans import CompiledPlan, Plan
 
     t0 = time.perf_counter()
     with warnings.catch_warnings():
@@ -36,14 +36,14 @@ def warm(name: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from sim.registry import builtin_games
+    from meeplelab.sim.registry import builtin_games
 
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "--one":
         print(f"warmed {args[1]} in {warm(args[1]):.0f} s", flush=True)
         return 0
     names = args or builtin_games()
-    procs = [subprocess.Popen([sys.executable, "-m", "sim.warmup", "--one", n]) for n in names]
+    procs = [subprocess.Popen([sys.executable, "-m", "meeplelab.play.warmup", "--one", n]) for n in names]
     return max(p.wait() for p in procs)
 
 

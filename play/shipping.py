@@ -19,7 +19,7 @@ import hashlib
 import sys
 from dataclasses import dataclass
 
-from .core.errors import ConfigError
+from meeplelab.sim.core.errors import ConfigError
 
 #: blobs already installed in this process (by digest)
 _INSTALLED: set[str] = set()
@@ -39,9 +39,9 @@ class Registrations:
             return
         import cloudpickle
 
-        from strategies.registry import install_strategies
+        from meeplelab.strategies.registry import install_strategies
 
-        from .panels import TREATMENTS
+        from meeplelab.play.panels import TREATMENTS
 
         try:
             strategies, treatments = cloudpickle.loads(self.blob)
@@ -84,9 +84,9 @@ def collect(game: str, strategy_ids=(), treatments=()) -> Registrations | None:
         ConfigError: one of them lives in a module a worker cannot import, or does not pickle
             (one line: which, and to put it in an importable module).
     """
-    from strategies.registry import shipped_strategies
+    from meeplelab.strategies.registry import shipped_strategies
 
-    from .panels import shipped_treatments
+    from meeplelab.play.panels import shipped_treatments
 
     strategies = shipped_strategies(game, strategy_ids)
     treats = shipped_treatments(game, treatments)

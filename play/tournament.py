@@ -6,7 +6,7 @@ cancels out over the lineups. ``games`` is the number of games *per lineup*: a t
 ``L`` lineups plays ``L * games`` games and ``L * games * players`` seat-results.
 
 A tournament folder holds only ``lineup-NN/`` run folders, ``tournament.json`` (the settings,
-the lineups and a status) and the Parquet tables written by :mod:`analysis.tournament`.
+the lineups and a status) and the Parquet tables written by :mod:`meeplelab.analysis.tournament`.
 ``overwrite`` replaces an earlier tournament whole (its lineup folders are checked to be run
 folders first); ``resume`` keeps the finished lineups and completes the others (the saved settings
 must match); a folder that is neither empty nor a tournament is refused, never written into or
@@ -24,11 +24,11 @@ from typing import Callable, Sequence
 
 import polars as pl
 
-from . import runfolder as rf
-from .config import RunConfig
-from .core.errors import ConfigError, RunFolderError
-from .runner import check_runs_resumable
-from .runner import simulate
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.play.runner import check_runs_resumable
+from meeplelab.play.runner import simulate
 
 TOURNAMENT_FILE = "tournament.json"
 TABLE_FILES = ("summary.parquet", "seats.parquet", "lineups.parquet", "pairwise.parquet")
@@ -43,7 +43,7 @@ def lineups(strategies: Sequence[str], players: int, *, every_profile: bool = Fa
     choice of ``players`` distinct strategies. With ``every_profile``: every arrangement of the
     strategies over the seats with repetition, except the mirror matches (one strategy in every
     seat, whose per-seat win share is 1/players by symmetry); the metagame
-    (:mod:`analysis.metagame`) needs these profiles at 3+ seats.
+    (:mod:`meeplelab.analysis.metagame`) needs these profiles at 3+ seats.
 
     Raises:
         ConfigError: fewer than two seats, fewer than two strategies, or repeated ids.
@@ -75,7 +75,7 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
     ``out`` is deleted first; with ``resume`` finished lineups are kept and the rest completed.
 
     Returns:
-        the tables of :func:`analysis.tournament.summarize` (also written as Parquet into ``out``).
+        the tables of :func:`meeplelab.analysis.tournament.summarize` (also written as Parquet into ``out``).
 
     Raises:
         ConfigError: bad strategies, players or parameters (before anything is written).
@@ -84,7 +84,7 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
             run's, or (``resume``) nothing to resume or the saved tournament differs from this one.
         KeyboardInterrupt: after marking ``tournament.json`` ``interrupted``.
     """
-    from analysis.tournament import summarize
+    from meeplelab.analysis.tournament import summarize
 
     out = Path(out)
     ups = lineups(strategies, players, every_profile=every_profile)
@@ -116,7 +116,7 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
         rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
         raise
     tables = summarize([Path(c.out) for c in cfgs])
-    from analysis.tables import write_table
+    from meeplelab.analysis.tables import write_table
 
     for name, df in tables.items():  # rounded and ordered: the same games give the same bytes
         write_table(df, out / f"{name}.parquet")

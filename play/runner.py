@@ -8,7 +8,7 @@ killed process) is completed by ``simulate(config, resume=True)``: finished chun
 the others are played again, and every game appears exactly once.
 
 Because every game draws from its own streams keyed by (seed, game seed), the tables do not
-depend on batch size, chunking, n_jobs or backend. Under seating (:mod:`sim.seating`) game index
+depend on batch size, chunking, n_jobs or backend. Under seating (:mod:`meeplelab.play.seating`) game index
 ``i`` maps to a seat order and a game seed; a batch holds games of one seat order, played with their
 game seeds, and its tables are written with the run's game indices.
 
@@ -34,12 +34,12 @@ from typing import Any, Iterator
 import numpy as np
 import pyarrow as pa
 
-from . import runfolder as rf
-from .config import RunConfig, dump_toml
-from .core.errors import ConfigError, RunFolderError, UserError, is_environment_error, os_error_of
-from .core.params import describe, params_hash, to_dict
-from .core.rng import GAME_STREAM, strategy_stream
-from .plan import RunPlan, chunk_bounds, resolve  # noqa: F401 (chunk_bounds: public here too)
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig, dump_toml
+from meeplelab.sim.core.errors import ConfigError, RunFolderError, UserError, is_environment_error, os_error_of
+from meeplelab.sim.core.params import describe, params_hash, to_dict
+from meeplelab.sim.core.rng import GAME_STREAM, strategy_stream
+from meeplelab.play.plan import RunPlan, chunk_bounds, resolve  # noqa: F401 (chunk_bounds: public here too)
 
 
 class Terminated(KeyboardInterrupt):
@@ -151,7 +151,7 @@ def _worker_failure(out: Path, manifest: dict[str, Any], e: BaseException) -> Wo
 def run_chunk(plan: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str, Any]:
     """Play games ``lo..hi-1`` of a run and write their part files (a joblib task).
 
-    ``plan`` is the run resolved once (:mod:`sim.plan`); unpickling it in a worker imports the game's
+    ``plan`` is the run resolved once (:mod:`meeplelab.play.plan`); unpickling it in a worker imports the game's
     module, so games registered by plugins exist in worker processes.
 
     Returns:
@@ -173,9 +173,9 @@ def run_chunk(plan: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
 
 
 def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str, Any]:
-    from strategies.registry import make_strategy
+    from meeplelab.strategies.registry import make_strategy
 
-    from .play import play_batch
+    from meeplelab.play.batch import play_batch
 
     t0 = time.perf_counter()
     if run.registrations is not None:  # what the parent registered outside the built-in modules
@@ -266,7 +266,7 @@ def _versions() -> dict[str, str]:
 
 def new_manifest(run: RunPlan) -> dict[str, Any]:
     """Manifest of a run about to start (every chunk pending); its config holds paths relative to
-    the run folder (:func:`sim.runfolder.stored_config`)."""
+    the run folder (:func:`meeplelab.play.runfolder.stored_config`)."""
     cfg, params, game, plan = run.config, run.params, run.game, run.seating
     return {
         "format": rf.FORMAT_VERSION,
@@ -285,7 +285,7 @@ def new_manifest(run: RunPlan) -> dict[str, Any]:
         "seeds": {"run_seed": cfg.seed, "game_stream": GAME_STREAM,
                   "strategy_streams": {str(s): strategy_stream(s) for s in range(cfg.players)},
                   "key": "stream key = f(run_seed, game seed, stream id); see sim/core/rng.py; the game seed of "
-                         "game i is the games table's game_seed (sim/seating.py)"},
+                         "game i is the games table's game_seed (play/seating.py)"},
         "seating": plan.to_dict(),
         "chunks": [{"id": i, "lo": lo, "hi": hi, "status": "pending"} for i, (lo, hi) in enumerate(run.chunks)],
     }
@@ -406,8 +406,8 @@ def _backend(cfg: RunConfig) -> Iterator[tuple[int, Any]]:
             yield -1, client
         finally:
             client.close()
-    elif cfg.backend == "loky":  # workers that end with this process (sim/workers.py)
-        from .workers import loky_config
+    elif cfg.backend == "loky":  # workers that end with this process (play/workers.py)
+        from meeplelab.play.workers import loky_config
 
         with loky_config():
             yield cfg.n_jobs, None

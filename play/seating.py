@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core.errors import ConfigError
+from meeplelab.sim.core.errors import ConfigError
 
 SEATINGS = ("rotate", "random", "fixed")
 #: stream id of the random seating draw (between the strategy streams 1..P and the rollout streams)
@@ -125,7 +125,7 @@ class SeatingPlan:
 def random_orders(seed: int, game_index: np.ndarray, n_orders: int) -> np.ndarray:
     """``int64[B]``: the seat order of each game under ``random`` seating, keyed by (run seed, game
     index, :data:`SEATING_STREAM`) only."""
-    from .core.rng import Streams
+    from meeplelab.sim.core.rng import Streams
 
     g = np.asarray(game_index, np.int64)
     if g.size == 0:

@@ -1,6 +1,6 @@
 """Global sensitivity of balance conclusions to the assumed rule numbers (``meeplelab robustness``).
 
-The factors are the assumed parameters that vary in their plausible ranges (:mod:`sim.plausible`),
+The factors are the assumed parameters that vary in their plausible ranges (:mod:`meeplelab.sim.plausible`),
 in unit coordinates. Two stages, both from SALib (Morris is not in scipy.stats.qmc; see
 ``docs/robustness.md``):
 
@@ -13,7 +13,7 @@ in unit coordinates. Two stages, both from SALib (Morris is not in scipy.stats.q
    excludes 0 for some conclusion (at most ``sobol_max``, largest normalised ``mu*`` first), the
    other factors held at their defaults.
 
-Each design point is one rule variant; it is played as the study's panels (:mod:`sim.panels`,
+Each design point is one rule variant; it is played as the study's panels (:mod:`meeplelab.play.panels`,
 every lineup on the same seeds, and the same seeds at every point: common random numbers across
 the whole design, so differences between points are not seed noise). Point 0 is the default rules.
 
@@ -41,10 +41,10 @@ from typing import Any, Callable
 import numpy as np
 import polars as pl
 
-from . import runfolder as rf
-from .core.errors import ConfigError, RunFolderError
-from .core.params import apply_overrides
-from .plausible import Range, format_value, load_plausible
+from meeplelab.play import runfolder as rf
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.plausible import Range, format_value, load_plausible
 
 META = "robustness.json"
 LEVELS = 4
@@ -98,7 +98,7 @@ def plan(game: str, budget: int, *, games: int | None = None, seed: int = 0, stu
         ConfigError: budget too small for point 0 and two Morris trajectories (the minimum named),
             games < 1, or no factor varies.
     """
-    from analysis.conclusions import study_for
+    from meeplelab.analysis.conclusions import study_for
     from SALib.sample import morris as morris_sample
 
     study = study or study_for(game)
@@ -127,8 +127,8 @@ def _overrides(ranges: dict[str, Range], point: dict[str, float]) -> dict[str, A
 
 
 def evaluate_point(game_cls, overrides: dict, lineups, games: int, seed: int, batch_size: int = 4096) -> pl.DataFrame:
-    """Play the study's lineups under ``overrides`` (values, not unit coordinates); see :func:`sim.panels.play_lineups`."""
-    from .panels import play_lineups
+    """Play the study's lineups under ``overrides`` (values, not unit coordinates); see :func:`meeplelab.play.panels.play_lineups`."""
+    from meeplelab.play.panels import play_lineups
 
     params = apply_overrides(game_cls.Params(), overrides)
     return play_lineups(game_cls(params=params), lineups, games, seed, batch_size=batch_size)
@@ -147,8 +147,8 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
             not a robustness folder, or (resume) holds a different design.
         KeyboardInterrupt: after marking ``robustness.json`` ``interrupted`` (finished points are kept).
     """
-    from analysis.conclusions import study_for
-    from sim.registry import get_game_class
+    from meeplelab.analysis.conclusions import study_for
+    from meeplelab.sim.registry import get_game_class
 
     out = Path(out)
     study = study or study_for(game)
@@ -183,15 +183,15 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
         d.status = "failed"
         _save(out, d)
         raise
-    from analysis.robustness import analyse
+    from meeplelab.analysis.robustness import analyse
 
     res = analyse(d, study, ranges, tables)
-    from analysis.tables import canonical_json, write_table
+    from meeplelab.analysis.tables import canonical_json, write_table
 
     res["json"] = canonical_json(res["json"])  # rounded: the same games give the same bytes
     rf.write_atomic(out / "results.json", json.dumps(res["json"], indent=1, default=float).encode())
     write_table(res["points"], out / "conclusions.parquet")
-    from analysis.robustness_report import build
+    from meeplelab.analysis.robustness_report import build
 
     res["page"] = build(out, res["json"], command)
     return res
@@ -223,9 +223,9 @@ def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, st
         return
     from joblib import Parallel, delayed
 
-    from .shipping import collect
+    from meeplelab.play.shipping import collect
 
-    # what the parent registered outside the built-in modules goes with every task (sim/shipping.py)
+    # what the parent registered outside the built-in modules goes with every task (play/shipping.py)
     regs = collect(d.game, [s for lu in study.lineups for s in lu.strategies],
                    [lu.treatment for lu in study.lineups if lu.treatment])
 
@@ -234,7 +234,7 @@ def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, st
             regs.install()
         return i, evaluate_point(cls, ov, study.lineups, d.games, d.seed, batch_size)
 
-    from .workers import loky_config
+    from meeplelab.play.workers import loky_config
 
     with loky_config():  # workers that end with this process
         for i, df in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(task)(i, ov) for i, ov in jobs):
@@ -251,7 +251,7 @@ def _load_points(out, d: Design) -> list[pl.DataFrame | None]:
 
 def _plan_sobol(d: Design, study, ranges, tables) -> None:
     """Choose the Sobol factors from the Morris results and the base sample size that fits the budget."""
-    from analysis.robustness import conclusion_values, morris_indices
+    from meeplelab.analysis.robustness import conclusion_values, morris_indices
     from SALib.sample import sobol as sobol_sample
 
     q = conclusion_values(study, tables[:1 + len(d.morris_X)])

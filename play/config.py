@@ -17,9 +17,9 @@ from typing import Any
 
 import tomli_w
 
-from .core.errors import ConfigError
-from .core.params import apply_overrides
-from .registry import get_game_class
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.registry import get_game_class
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -64,11 +64,11 @@ class RunConfig:
         games: number of games (>= 1), the total over all seat orders.
         seating: ``rotate`` (every strategy in every seat equally often, seat orders on common game
             seeds), ``random`` (a seat order drawn per game) or ``fixed`` (strategy k in seat k); see
-            :mod:`sim.seating`. The dataclass default is ``fixed`` (runs written before seating
+            :mod:`meeplelab.play.seating`. The dataclass default is ``fixed`` (runs written before seating
             existed, tournament lineups); the CLI defaults to ``rotate``.
         treatment: ``{"position": k, "field": name, "add": n}``: the roster entry ``k`` (wherever the
             seat order puts it) starts with ``n`` more of the state's per-seat array ``name``
-            (``coffee``: +1 start Coffee for one player); see :mod:`sim.experiment`.
+            (``coffee``: +1 start Coffee for one player); see :mod:`meeplelab.play.experiment`.
         seed: run seed (>= 0); game ``i`` uses streams keyed by (seed, i).
         batch_size: games advanced together in one batch (the vector width of the kernels).
         chunk_size: games per joblib task and per part file (a whole number of batches; default: the
@@ -120,14 +120,14 @@ class RunConfig:
 
     def validated(self) -> "RunConfig":
         """This config with strategies expanded to one per seat; ConfigError on any bad value (the
-        checks of :func:`sim.plan.resolve`, which also parses the parameters and plans the seating)."""
-        from .plan import resolve
+        checks of :func:`meeplelab.play.plan.resolve`, which also parses the parameters and plans the seating)."""
+        from meeplelab.play.plan import resolve
 
         return resolve(self).config
 
     def checked(self) -> "RunConfig":
         """The checks that need no parameter parsing or seating plan (called by
-        :func:`sim.plan.resolve`): this config with strategies expanded to one per seat.
+        :func:`meeplelab.play.plan.resolve`): this config with strategies expanded to one per seat.
 
         Raises:
             ConfigError: a field of the wrong type (an int field holding a string, float or bool, as ``seed = "7"``
@@ -159,7 +159,7 @@ class RunConfig:
         if len(strategies) != self.players:
             raise ConfigError(
                 f"{len(strategies)} strategies given for {self.players} players: give one per seat or one for all")
-        from strategies.registry import make_strategy
+        from meeplelab.strategies.registry import make_strategy
 
         for s in strategies:
             make_strategy(self.game, s)
@@ -182,8 +182,8 @@ class RunConfig:
         return dataclasses.replace(self, strategies=strategies)
 
     def plan_for(self, strategies: tuple[str, ...] | None = None):
-        """The :class:`sim.seating.SeatingPlan` of this run (ConfigError on a bad seating)."""
-        from .seating import plan_seating
+        """The :class:`meeplelab.play.seating.SeatingPlan` of this run (ConfigError on a bad seating)."""
+        from meeplelab.play.seating import plan_seating
 
         roster = tuple(strategies if strategies is not None else self.strategies)
         if len(roster) == 1:
@@ -203,7 +203,7 @@ class RunConfig:
         import numpy as np
 
         if game is None:
-            from .registry import make_game
+            from meeplelab.sim.registry import make_game
 
             game = make_game(self.game, self.make_params(), self.content)
         state = game.init(np.zeros(1, np.int64), 0, self.players)
@@ -290,7 +290,7 @@ def load_toml(path: Path) -> dict[str, Any]:
     ``run.toml`` holds ``out = "."`` and ``content = "content"``, so a moved run folder's config
     points into the moved folder); absolute paths are kept.
     """
-    from .runfolder import resolve_paths
+    from meeplelab.play.runfolder import resolve_paths
 
     try:
         with open(path, "rb") as fh:

@@ -1,6 +1,6 @@
 """A run resolved once: the :class:`RunPlan` every part of a run works from.
 
-``meeplelab simulate`` and :func:`sim.runner.simulate` take a :class:`sim.config.RunConfig` (what the
+``meeplelab simulate`` and :func:`meeplelab.play.runner.simulate` take a :class:`meeplelab.play.config.RunConfig` (what the
 user asked for, as text and numbers) and resolve it here, once: the config validated with one
 strategy per seat, the game class looked up, the parameter overrides parsed into the game's
 ``Params``, the seating plan and the chunks. The runner, the manifest writer, the resume check and
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from .config import RunConfig
-from .core.params import apply_overrides
-from .registry import get_game_class
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.registry import get_game_class
 
 
 @dataclass(frozen=True)
@@ -30,10 +30,10 @@ class RunPlan:
             registered by plugins or tests exist there too).
         params: the game's ``Params`` with the overrides applied (parsed once, checked by
             ``Params.check``).
-        seating: the :class:`sim.seating.SeatingPlan` (which seat order and game seed each game index plays).
+        seating: the :class:`meeplelab.play.seating.SeatingPlan` (which seat order and game seed each game index plays).
         chunks: ``((lo, hi), ...)`` game index ranges, one per joblib task and part file.
         registrations: the strategies the run uses that a worker process would not have (registered
-            outside the built-in modules: a script, a test), pickled (:mod:`sim.shipping`); installed by
+            outside the built-in modules: a script, a test), pickled (:mod:`meeplelab.play.shipping`); installed by
             each worker before its first chunk. None when there are none or the run plays in this process.
     """
 
@@ -80,7 +80,7 @@ def resolve(config: RunConfig) -> RunPlan:
     seating = cfg.plan_for()
     regs = None
     if cfg.backend == "dask" or (cfg.backend == "loky" and cfg.n_jobs != 1):  # played in other processes
-        from .shipping import collect
+        from meeplelab.play.shipping import collect
 
         regs = collect(cfg.game, cfg.strategies)
     plan = RunPlan(cfg, cls, params, seating, tuple(chunk_bounds(seating.games, cfg.games_per_chunk)), regs)

@@ -5,7 +5,7 @@ a tuple parameter as ``0,4,8..0,6,12``, searched along the line between the two 
 plausible range; a choice parameter as ``first_player_rule=rotate,first-to-pass,fewest-vp``, an Optuna
 categorical). ``--target`` names what a designer wants, each a registered metric of the games
 of the study's rotated fields (panels ``field-P``: the scripted strategies in balanced rotation at P
-seats, see :mod:`analysis.studies`):
+seats, see :mod:`meeplelab.analysis.studies`):
 
 - ``seat-spread<=3``: best minus worst seat win rate, percentage points, at every field's seat count
   (``seat-spread:4<=3`` for one count);
@@ -49,11 +49,11 @@ from typing import Any, Callable
 
 import polars as pl
 
-from . import runfolder as rf
-from .core.errors import ConfigError, RunFolderError
-from .core.params import _parse as parse_value
-from .core.params import apply_overrides
-from .plausible import Range, format_value
+from meeplelab.play import runfolder as rf
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.sim.core.params import _parse as parse_value
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.plausible import Range, format_value
 
 FRESH_SEED_OFFSET = 1_000_003
 #: relative tolerance (of the bound) within which a metric meets a target: sums of win shares differ from
@@ -281,7 +281,7 @@ def bootstrap(g: pl.DataFrame, t: Target, resamples: int = 200, seed: int = 0) -
     the common seed is the unit, so the rotation stays balanced). When every resample gives the same
     value (no spread) the interval keeps a real width: +-z/(n+2) of 100 points for a point metric (the
     Agresti-Min half-width with no discordant game), the t width of whole turns' rounding sd for length."""
-    from analysis.stats import bootstrap as boot, sd_floor, z_value
+    from meeplelab.analysis.stats import bootstrap as boot, sd_floor, z_value
 
     keys = g.select("game").unique().sort("game")
 
@@ -323,8 +323,8 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
             or ``resume``; (``resume``) nothing to resume or the saved search differs (named).
         KeyboardInterrupt: after marking ``search.json`` ``interrupted`` (other errors mark it ``failed``).
     """
-    from analysis.conclusions import study_for
-    from sim.registry import get_game_class
+    from meeplelab.analysis.conclusions import study_for
+    from meeplelab.sim.registry import get_game_class
 
     cls = get_game_class(game)
     study = study or study_for(game)
@@ -384,7 +384,7 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
     saved before (a resumed search)."""
     import optuna
 
-    from .robustness import evaluate_point
+    from meeplelab.studies.robustness import evaluate_point
 
     saved = {tuple(e["key"]): list(e["metrics"]) for e in state["evaluated"]}
     saved_rc = {int(r["trial"]): r for r in state["rechecked"]}
@@ -436,7 +436,7 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
     if not rows:
         raise ConfigError(f"every candidate was refused by the rules' consistency check ({trials} trials): narrow --vary")
     tab = pl.DataFrame(rows)
-    from analysis.tables import canonical_json, write_table
+    from meeplelab.analysis.tables import canonical_json, write_table
 
     write_table(tab, out / "trials.parquet")
     pareto = sorted({t.number for t in ost.best_trials})
@@ -491,7 +491,7 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
     }
     summary = canonical_json(summary)  # rounded like the tables: the same games give the same bytes
     rf.write_atomic(out / "balance.json", json.dumps(summary, indent=1, default=str).encode())
-    from analysis.balance_report import build
+    from meeplelab.analysis.balance_report import build
 
     summary["page"] = str(build(out, summary, tab, rc, tgs))
     return summary
@@ -521,13 +521,13 @@ def _fields(lineups) -> list[dict]:
 
 
 def _save_state(out: Path, state: dict) -> None:
-    from . import runfolder as rf
+    from meeplelab.play import runfolder as rf
 
     rf.save_state(out / STATE, state)
 
 
 def _read_state(out: Path) -> dict:
-    from . import runfolder as rf
+    from meeplelab.play import runfolder as rf
 
     return rf.read_state(out / STATE, "a saved balance search")
 

@@ -31,7 +31,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .core.errors import ConfigError, RunFolderError
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
 
 #: never searched: switches (``finish``), and ``vp``, the unit of a heuristic's weighted sum (scaling
 #: every weight together changes no decision, so one weight stays fixed)
@@ -58,7 +58,7 @@ def search_space(game: str, strategy: str) -> list[Dim]:
     Raises:
         ConfigError: unknown strategy, or nothing to search.
     """
-    from strategies.registry import parse_id, strategies_for
+    from meeplelab.strategies.registry import parse_id, strategies_for
 
     name, _ = parse_id(strategy)
     avail = {s.name: s for s in strategies_for(game)}
@@ -96,10 +96,10 @@ def play_field(game: str, spec: str, field: Sequence[str], players: int, games: 
         float[F, P, G]: field member x candidate seat x game index (game indices 0..G-1 of run
         ``seed``: the same shuffles for every candidate); the field member fills the other seats.
     """
-    from sim.core.params import apply_overrides
-    from sim.play import play_batch
-    from sim.registry import get_game_class, make_game
-    from strategies import make_strategy
+    from meeplelab.sim.core.params import apply_overrides
+    from meeplelab.play.batch import play_batch
+    from meeplelab.sim.registry import get_game_class, make_game
+    from meeplelab.strategies import make_strategy
 
     g = make_game(game, apply_overrides(get_game_class(game).Params(), dict(params or {})))
     out = np.zeros((len(field), players, games))
@@ -129,7 +129,7 @@ class TuneResult:
 
 
 def _wilson(x: np.ndarray) -> dict:
-    from analysis.stats import wilson
+    from meeplelab.analysis.stats import wilson
 
     p, lo, hi = wilson(float(x.sum()), x.size)
     return {"win_rate": float(p), "low": float(lo), "high": float(hi), "seat_results": int(x.size)}
@@ -164,8 +164,8 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     """
     import optuna
 
-    from strategies import make_strategy
-    from strategies.registry import parse_id, strategies_for
+    from meeplelab.strategies import make_strategy
+    from meeplelab.strategies.registry import parse_id, strategies_for
 
     name, fixed = parse_id(strategy)
     if "preset" in fixed:
@@ -175,8 +175,8 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     for s in [strategy, *field]:
         make_strategy(game, s)  # bad ids are reported before any game
     if params:  # bad rule overrides too, before anything is written (not inside a trial)
-        from .core.params import apply_overrides
-        from .registry import get_game_class
+        from meeplelab.sim.core.params import apply_overrides
+        from meeplelab.sim.registry import get_game_class
 
         apply_overrides(get_game_class(game).Params(), params)
     types = {a: info.args[a].type for info in strategies_for(game) if info.name == name for a in info.args}
@@ -221,8 +221,8 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
     saved in ``state`` (``search.json``) when it finishes and read from it when saved before."""
     import optuna
 
-    from . import runfolder as rf
-    from .runner import _progress
+    from meeplelab.play import runfolder as rf
+    from meeplelab.play.runner import _progress
 
     saved = {int(t["number"]): t for t in state["trials"]}
     total = n_trials * per_trial + 2 * eval_games * len(field) * players + eval_games * players
@@ -267,7 +267,7 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
         wt = heldout_games("tuned", tuned, list(field))
         wu = heldout_games("untuned", untuned, list(field))
         wh = heldout_games("head_to_head", tuned, [untuned])
-    from analysis.stats import mean_t
+    from meeplelab.analysis.stats import mean_t
 
     d = (wt - wu).ravel()
     diff, dlo, dhi = mean_t(d)
@@ -282,7 +282,7 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
     write_preset(out / "preset.toml", game, name, best, note=f"meeplelab tune --game {game} --strategy {strategy} "
                  f"--against {','.join(field)} --players {players} --budget {budget} --games-per-trial "
                  f"{games_per_trial} --eval-games {eval_games} --seed {seed}")
-    from analysis.tables import canonical_json
+    from meeplelab.analysis.tables import canonical_json
 
     rf.write_atomic(out / "tune.json", json.dumps(canonical_json({
         "game": game, "strategy": name, "field": list(field), "players": players, "budget": budget,
@@ -292,13 +292,13 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
 
 
 def _save_state(out: Path, state: dict) -> None:
-    from . import runfolder as rf
+    from meeplelab.play import runfolder as rf
 
     rf.save_state(out / STATE, state)
 
 
 def _read_state(out: Path) -> dict:
-    from . import runfolder as rf
+    from meeplelab.play import runfolder as rf
 
     return rf.read_state(out / STATE, "a saved tuning")
 
@@ -318,7 +318,7 @@ def _check_same(old: dict, new: dict) -> None:
 
 def _prepare(out: Path, *, overwrite: bool, resume: bool) -> None:
     """Check ``out``; with ``overwrite`` delete the earlier tuning's files in it."""
-    from . import runfolder as rf
+    from meeplelab.play import runfolder as rf
 
     entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
@@ -342,7 +342,7 @@ def _prepare(out: Path, *, overwrite: bool, resume: bool) -> None:
 
 
 def _default(game: str, name: str, d: Dim):
-    from strategies.registry import strategies_for
+    from meeplelab.strategies.registry import strategies_for
 
     a = {s.name: s for s in strategies_for(game)}[name].args[d.name]
     return min(max(a.default, d.lo), d.hi)
@@ -352,7 +352,7 @@ def write_preset(path: Path, game: str, name: str, args: dict, note: str = "") -
     """Write a preset TOML (``strategy``, ``game``, ``[args]``) atomically."""
     import tomli_w
 
-    from . import runfolder as rf
+    from meeplelab.play import runfolder as rf
 
     body = tomli_w.dumps({"strategy": name, "game": game,
                           "args": {k: (round(v, 6) if isinstance(v, float) else v) for k, v in args.items()}})

@@ -13,14 +13,14 @@ Layout of a run folder::
 
 Every file is written under a temporary name that no ``*.parquet`` glob matches and then renamed
 (``os.replace``), so a reader never sees a half-written file. Part files are Parquet, zstd,
-dictionary-encoded strings. Read a run through its manifest (``analysis.load.scan_run(RUN, "turns")`` or
+dictionary-encoded strings. Read a run through its manifest (``meeplelab.analysis.load.scan_run(RUN, "turns")`` or
 ``load_runs``), which reads only the parts of the chunks marked done; a glob of the table folder would
 also read a part no chunk lists until ``--resume`` has moved it into ``RUN/stray/``.
 
 A run folder is self-contained and can be moved: ``run.toml`` and the manifest's config hold paths
 relative to the run folder (``out = "."``, ``content = "content"``), custom content is copied into
 ``RUN/content/`` (its hash is in the manifest), and paths in a config file are read relative to
-that file's folder (:func:`sim.config.load_toml`). :func:`run_config` gives a run's config with
+that file's folder (:func:`meeplelab.play.config.load_toml`). :func:`run_config` gives a run's config with
 those paths resolved.
 """
 
@@ -37,7 +37,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .core.errors import RunFolderError, is_environment_error, os_error_of
+from meeplelab.sim.core.errors import RunFolderError, is_environment_error, os_error_of
 
 TABLES = ("games", "turns", "events")
 MANIFEST = "manifest.json"
@@ -128,13 +128,13 @@ def resolve_paths(config: dict[str, Any], base: Path) -> dict[str, Any]:
 
 
 def run_config(run: Path, manifest: dict[str, Any] | None = None):
-    """The :class:`~sim.config.RunConfig` of a run folder, its paths resolved against the folder.
+    """The :class:`~meeplelab.play.config.RunConfig` of a run folder, its paths resolved against the folder.
 
     Raises:
         RunFolderError: not a run folder (see :func:`read_manifest`).
         ConfigError: the stored config is not valid.
     """
-    from .config import RunConfig
+    from meeplelab.play.config import RunConfig
 
     m = read_manifest(run) if manifest is None else manifest
     return RunConfig.from_dict(resolve_paths(m["config"], Path(run)))

@@ -23,10 +23,10 @@ from typing import Callable, Sequence
 import numpy as np
 import polars as pl
 
-from .core.errors import ConfigError
-from .core.rng import stream_keys, strategy_stream
-from .play import plies
-from .schema import ranks
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core.rng import stream_keys, strategy_stream
+from meeplelab.play.batch import plies
+from meeplelab.sim.schema import ranks
 
 #: treatments by (game id, name): ``fn(game, state, rows, seat)`` changes the state of games ``rows``
 #: for ``seat`` right after setup (before the first decision)
@@ -40,7 +40,7 @@ def register_treatment(game: str, name: str, fn: Callable) -> None:
 
     A game's own treatments belong in a module its spec names (``GameSpec.treatments``): every process
     imports those before looking a treatment up. One registered anywhere else (a script, a test) is
-    sent to the workers with the work (:mod:`sim.shipping`).
+    sent to the workers with the work (:mod:`meeplelab.play.shipping`).
     """
     import sys
 
@@ -52,7 +52,7 @@ def load_treatments(game: str) -> None:
     """Import the modules that register ``game``'s built-in treatments (its spec's ``treatments``)."""
     import importlib
 
-    from .registry import get_spec
+    from meeplelab.sim.registry import get_spec
 
     try:
         mods = get_spec(game).treatments
@@ -64,8 +64,8 @@ def load_treatments(game: str) -> None:
 
 def shipped_treatments(game: str, names) -> list[tuple[str, str, Callable]]:
     """``(game, name, fn)`` of the treatments ``names`` that were registered outside the game's spec
-    modules (a worker would not have them), for :mod:`sim.shipping`."""
-    from .registry import get_spec
+    modules (a worker would not have them), for :mod:`meeplelab.play.shipping`."""
+    from meeplelab.sim.registry import get_spec
 
     load_treatments(game)
     try:
@@ -145,7 +145,7 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
         ConfigError: unknown strategy or treatment, or a seat count the game does not take.
         IllegalActionError, PlyLimitError: a strategy or the engine broke the rules.
     """
-    from strategies.registry import make_strategy
+    from meeplelab.strategies.registry import make_strategy
 
     if games < 1:
         raise ConfigError(f"games per lineup must be >= 1, got {games}")
