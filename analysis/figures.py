@@ -10,11 +10,18 @@ matplotlib's Agg renderer whatever the backend.
 Axes of whole-number quantities (Cycles, turns, integer parameter values) get integer tick labels,
 histograms of them one bin per whole number (or per run of whole numbers), and a reference line
 (break-even, no difference) is always drawn inside the plotted range, never on the frame.
+
+Every figure is laid out by matplotlib's constrained layout engine when it is drawn, so labels set
+after a chart function returns (a y-axis label added by a section) still fit; :func:`save` first
+wraps a title or axis label wider than the canvas (:func:`fit`), and :func:`overflow` names any text
+still outside the canvas (the report tests assert it names none).
 """
 
 from __future__ import annotations
 
+import struct
 import sys
+import textwrap
 from pathlib import Path
 
 import matplotlib as mpl
@@ -31,9 +38,9 @@ COLORS = ["#3b6ea8", "#d1843b", "#4c9a5b", "#b9484e", "#7b62a3", "#8c6d4f", "#c3
 
 
 def _fig(title: str):
-    """A new Figure (not registered with pyplot) with one styled Axes titled ``title``."""
+    """A new Figure (not registered with pyplot, constrained layout) with one styled Axes titled ``title``."""
     with mpl.rc_context(STYLE):
-        fig = Figure()
+        fig = Figure(layout="constrained")
         ax = fig.subplots()
     ax.set_title(title)
     for k, v in STYLE.items():
@@ -100,7 +107,6 @@ def bar_with_interval(df: pl.DataFrame, label_col: str, *, title: str, xlabel: s
         ax.axvline(ref * scale, color="k", ls="--", lw=1, label=ref_label)
         _ref_inside(ax, ref * scale)
         ax.legend(loc="lower right")
-    fig.tight_layout()
     return fig
 
 
@@ -123,7 +129,6 @@ def seat_advantage_chart(df: pl.DataFrame) -> Figure:
     ax.set_xlabel("seat (1 = first player)")
     ax.set_ylabel("win rate (%)")
     ax.legend()
-    fig.tight_layout()
     return fig
 
 
@@ -150,7 +155,6 @@ def breakdown_chart(df: pl.DataFrame, group: str = "strategy") -> Figure:
     ax.set_xticks(x + w * (len(groups) - 1) / 2, cats, rotation=30, ha="right")
     ax.set_ylabel("mean VP per seat")
     ax.legend(fontsize=8)
-    fig.tight_layout()
     return fig
 
 
@@ -184,7 +188,6 @@ def histogram(values: np.ndarray, *, title: str, xlabel: str, bins: int = 30) ->
         ax.legend()
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
-    fig.tight_layout()
     return fig
 
 
@@ -207,8 +210,184 @@ def line_with_band(x, est, low, high, *, title: str, xlabel: str, ylabel: str, l
     ax.set_ylabel(ylabel)
     if labels is not None:
         ax.legend(fontsize=8)
+    return fig
+
+
+def ladder_chart(rungs: pl.DataFrame, *, title: str = "Skill ladder") -> Figure:
+    """The skill ladder (:mod:`meeplelab.analysis.ladder`): per rung (rows in ladder order, weakest at the top), its win
+    rate against the heuristic (left) and against the rung below (right), percent with 95% Wilson intervals,
+    and a dashed line at 50% (even). A rung without that comparison (the heuristic against itself, the first
+    rung below nothing) has no bar.
+
+    Args:
+        rungs: the ``rungs`` table of :func:`meeplelab.analysis.ladder.rung_table` (``label``, ``h_score``, ``h_low``,
+            ``h_high``, ``b_score``, ``b_low``, ``b_high``, ``below``).
+    """
+    n = rungs.height
+    with mpl.rc_context({**STYLE, "figure.figsize": (9.0, max(3.0, 0.38 * n + 1.4))}):
+        fig = Figure()
+        axes = fig.subplots(1, 2, sharey=True)
+    labels = [str(x) for x in rungs["label"].to_list()]
+    y = np.arange(n)
+    for ax, pre, name in ((axes[0], "h", "against the heuristic"), (axes[1], "b", "against the rung below")):
+        est = np.array([np.nan if v is None else v for v in rungs[f"{pre}_score"].to_list()], float) * 100
+        lo = np.array([np.nan if v is None else v for v in rungs[f"{pre}_low"].to_list()], float) * 100
+        hi = np.array([np.nan if v is None else v for v in rungs[f"{pre}_high"].to_list()], float) * 100
+        ok = np.isfinite(est)
+        err = np.vstack([np.maximum(est - lo, 0), np.maximum(hi - est, 0)])[:, ok]
+        ax.barh(y[ok], est[ok], xerr=err, color=[COLORS[i % len(COLORS)] for i in np.flatnonzero(ok)], capsize=3,
+                alpha=0.85)
+        ax.axvline(50, color="k", ls="--", lw=1, label="even (50%)")
+        ax.set_xlim(0, 100)
+        ax.set_title(name, fontsize=10)
+        ax.set_xlabel("win rate (%, 95% Wilson)")
+        ax.grid(True, alpha=STYLE["grid.alpha"])
+        ax.spines["top"].set_visible(False)
+        ax.spines["right"].set_visible(False)
+    axes[0].set_yticks(y, labels)
+    axes[0].invert_yaxis()
+    axes[1].legend(loc="upper right", fontsize=8)  # the first rung has no rung below: free space
+    fig.suptitle(title, fontweight="bold")
     fig.tight_layout()
     return fig
+
+
+def relative_luminance(colour) -> float:
+    """WCAG 2.x relative luminance of a colour (any matplotlib colour: name, hex, RGB(A) in [0, 1]):
+    ``0.2126 R + 0.7152 G + 0.0722 B`` of the linearised sRGB channels (``c / 12.92`` up to 0.04045,
+    else ``((c + 0.055) / 1.055) ** 2.4``); 0 for black, 1 for white. Source: WCAG 2.2, "relative
+    luminance"."""
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in mpl.colors.to_rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a, b) -> float:
+    """WCAG contrast ratio ``(L1 + 0.05) / (L2 + 0.05)`` of two colours (L1 the lighter), 1 to 21."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_colour(background, dark: str = "black", light: str = "white") -> str:
+    """The text colour of ``dark`` and ``light`` with the higher WCAG contrast ratio against ``background``
+    (black on light cells, white on dark ones such as the maroon and navy ends of a diverging map)."""
+    return dark if contrast_ratio(dark, background) >= contrast_ratio(light, background) else light
+
+
+def _drawn_ticklabels(axis) -> list:
+    """The major tick labels of ``axis`` that are drawn: those of ticks inside its view interval (a
+    locator may place ticks outside it; matplotlib does not draw those)."""
+    lo, hi = sorted(axis.get_view_interval())
+    eps = 1e-9 * max(1.0, abs(hi - lo))
+    return [t for loc, t in zip(axis.get_majorticklocs(), axis.get_majorticklabels()) if lo - eps <= loc <= hi + eps]
+
+
+def _texts(fig: Figure):
+    """The visible text artists of a figure: titles, axis labels, tick labels, legend and free texts."""
+    out = [t for t in (fig._suptitle, fig._supxlabel, fig._supylabel) if t is not None]
+    out += list(fig.texts)
+    for ax in fig.axes:
+        out += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
+        out += _drawn_ticklabels(ax.xaxis) + _drawn_ticklabels(ax.yaxis) + list(ax.texts)
+        leg = ax.get_legend()
+        if leg is not None:
+            out += list(leg.get_texts())
+    return [t for t in out if t.get_visible() and t.get_text().strip()]
+
+
+def _layout(fig: Figure) -> None:
+    """Lay the figure out as saving it would (runs its layout engine; no file is written)."""
+    fig.draw_without_rendering()
+
+
+def fit(fig: Figure, max_width: float = 11.0) -> Figure:
+    """Make every text of ``fig`` fit its canvas before it is saved.
+
+    A figure without a layout engine (one a caller laid out with ``tight_layout`` before adding labels)
+    gets constrained layout; y tick labels wider than 45% of the canvas widen the figure (to at most
+    ``max_width`` inches); a title, suptitle or x-axis label that reaches past the canvas (a title is
+    centred over its axes, which long tick labels push to the right) is wrapped onto more lines until it
+    fits the room around its centre (a y-axis label likewise, vertically). Returns ``fig``.
+    """
+    from matplotlib.layout_engine import PlaceHolderLayoutEngine
+
+    if fig.get_layout_engine() is None or isinstance(fig.get_layout_engine(), PlaceHolderLayoutEngine):
+        try:
+            fig.set_layout_engine("constrained")
+        except RuntimeError:  # a colorbar made under another engine: tight layout again after each change
+            pass
+
+    def relayout():
+        if isinstance(fig.get_layout_engine(), PlaceHolderLayoutEngine):
+            fig.tight_layout()  # twice: the second pass sees the label positions the first one set
+            fig.tight_layout()
+        _layout(fig)
+
+    relayout()
+    widest = max((t.get_window_extent().width for ax in fig.axes for t in _drawn_ticklabels(ax.yaxis)
+                  if t.get_visible() and t.get_text()), default=0.0)
+    w, h = fig.get_size_inches()
+    if widest > 0.45 * fig.bbox.width and w < max_width:
+        fig.set_size_inches(min(max_width, w + (widest - 0.45 * fig.bbox.width) / fig.dpi), h)
+        relayout()
+    wrappable = [t for t in (fig._suptitle, fig._supxlabel) if t is not None]
+    for ax in fig.axes:
+        wrappable += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label]
+    for _ in range(4):
+        changed = False
+        for t in wrappable + [ax.yaxis.label for ax in fig.axes]:
+            text = t.get_text()
+            if not text.strip() or not t.get_visible():
+                continue
+            ext = t.get_window_extent()
+            vertical = t.get_rotation() % 180 == 90
+            # the room a text has on the canvas: twice the distance from its anchor (a title is centred
+            # over its axes, which long tick labels push off the canvas's centre) to the nearer edge
+            lo, hi, size = (ext.y0, ext.y1, fig.bbox.height) if vertical else (ext.x0, ext.x1, fig.bbox.width)
+            need = hi - lo
+            room = (2 * max(0.0, min((lo + hi) / 2, size - (lo + hi) / 2)) if t.get_ha() == "center"
+                    else size - max(lo, 0.0) if t.get_ha() == "left" else min(hi, size))
+            if need > room or lo < -0.5 or hi > size + 0.5:
+                longest = max(len(line) for line in text.split("\n"))
+                t.set_text(textwrap.fill(" ".join(text.split()), max(8, int(longest * min(0.95 * room / need, 0.9))),
+                                         break_on_hyphens=False))
+                changed = True
+        if not changed:
+            break
+        relayout()
+    return fig
+
+
+def overflow(fig: Figure, tol: float = 1.0) -> list[str]:
+    """The texts of ``fig`` (as it would be saved) that reach outside its canvas, each as
+    ``"'text' (x0, y0, x1, y1 px) outside the 0..W x 0..H canvas"``; empty when the figure's tight
+    bounding box lies inside the canvas (``tol`` pixels of slack)."""
+    _layout(fig)
+    W, H = fig.bbox.width, fig.bbox.height
+    out = []
+    for t in _texts(fig):
+        e = t.get_window_extent()
+        if e.x0 < -tol or e.y0 < -tol or e.x1 > W + tol or e.y1 > H + tol:
+            out.append(f"{t.get_text()!r} ({e.x0:.0f}, {e.y0:.0f}, {e.x1:.0f}, {e.y1:.0f} px) outside the "
+                       f"0..{W:.0f} x 0..{H:.0f} canvas")
+    tb = fig.get_tightbbox()  # inches
+    wi, hi = fig.get_size_inches()
+    if not out and (tb.x0 < -tol / fig.dpi or tb.y0 < -tol / fig.dpi or tb.x1 > wi + tol / fig.dpi
+                    or tb.y1 > hi + tol / fig.dpi):
+        out.append(f"tight bounding box ({tb.x0:.2f}, {tb.y0:.2f}, {tb.x1:.2f}, {tb.y1:.2f} in) outside the "
+                   f"{wi:.2f} x {hi:.2f} in canvas")
+    return out
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height in pixels of a PNG file (from its IHDR chunk).
+
+    Raises:
+        ValueError: not a PNG file.
+    """
+    head = Path(path).read_bytes()[:24]
+    if head[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"{str(path)!r} is not a PNG file")
+    return struct.unpack(">II", head[16:24])
 
 
 def close(fig: Figure) -> None:
@@ -221,12 +400,13 @@ def close(fig: Figure) -> None:
 
 
 def save(fig: Figure, path: Path) -> Path:
-    """Save as PNG (Agg renderer, whatever the backend) and close the figure."""
+    """Save as PNG (Agg renderer, whatever the backend) after :func:`fit`, and close the figure."""
     from meeplelab.play.runfolder import replacing
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        fit(fig)
         with replacing(path) as tmp:  # a full disk leaves no half-written PNG (and an earlier one whole)
             fig.savefig(tmp, format="png")
     finally:

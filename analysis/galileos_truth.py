@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from . import figures as F
+from .content import content_sections
 from .load import Runs, load_runs
 from .report import Section, TableFormat
 from .stats import mean_t, mean_t_from_moments, paired_shares, wilson
@@ -310,4 +311,4 @@ def abjure_sections(runs: Runs) -> list[Section]:
     return secs
 
 
-SECTIONS = [abjure_sections]
+SECTIONS = [abjure_sections, content_sections]

@@ -7,13 +7,9 @@ The balance and robustness pages are written as Markdown and rendered to HTML wi
 
 from __future__ import annotations
 
-import html
+import re
 
 from markdown_it import MarkdownIt
-
-STYLE = ("body{font-family:sans-serif;max-width:1100px;margin:auto;padding:0 12px}"
-         "table{border-collapse:collapse;margin:8px 0}td,th{font-size:12px;border:1px solid #999;padding:3px}"
-         ".tw{overflow-x:auto}img{max-width:100%}")
 
 
 def cell(value: object) -> str:
@@ -27,8 +23,25 @@ def row(values) -> str:
 
 
 def to_html(md: str, title: str) -> str:
-    """A standalone HTML page of ``md`` (CommonMark + tables), tables wrapped to scroll inside the page width."""
+    """A standalone HTML page of ``md`` (CommonMark + tables; raw HTML such as ``<details>`` folds passes
+    through), in the page template and stylesheet every report shares (:func:`meeplelab.analysis.pages.markdown_page`);
+    tables wrapped in the column-fitting ``.tw`` block."""
+    from .pages import markdown_page
+
     body = MarkdownIt("commonmark").enable("table").render(md)
     body = body.replace("<table>", "<div class='tw'><table>").replace("</table>", "</table></div>")
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{STYLE}</style></head><body>\n{body}</body></html>\n")
+    return markdown_page(_fit_cells(body), title)
+
+
+_TH = re.compile(r"<th([^>]*)>(.*?)</th>", re.S)
+_TD = re.compile(r"<td>(.*?)</td>", re.S)
+
+
+def _fit_cells(body: str) -> str:
+    """Table cells of rendered Markdown laid out like the report's (:mod:`meeplelab.analysis.pages`): a header may
+    break after an underscore, a number-like cell never breaks, a text cell may."""
+    from .pages import cell_class
+
+    body = _TH.sub(lambda m: f"<th{m.group(1)}>{m.group(2).replace('_', '_<wbr>')}</th>", body)
+    return _TD.sub(lambda m: f"<td class=\"{cell_class(m.group(1)) if '<' not in m.group(1) else 't'}\">"
+                   f"{m.group(1)}</td>", body)

@@ -10,10 +10,10 @@ an existing report is never left half-written.
 from __future__ import annotations
 
 import html
+
 import json
 import math
 import os
-import re
 import shutil
 import tempfile
 import time
@@ -27,6 +27,7 @@ from meeplelab.sim.core.errors import RunFolderError, is_environment_error
 
 from . import figures as F
 from . import metrics as M
+from . import pages as P
 from .load import Runs, load_runs
 
 
@@ -41,10 +42,12 @@ class TableFormat:
         decimals: places for a column or a column family (``est`` covers est/low/high/sd; ``vp``
             covers vp/vp_low/vp_high; see :func:`_family`).
         missing: text for a missing value in a column instead of the em dash (e.g. ``"never"``).
+        folded: the HTML page shows the table folded in ``<details>`` (its caption the summary line).
     """
 
     decimals: dict = field(default_factory=dict)
     missing: dict = field(default_factory=dict)
+    folded: bool = False
 
 
 @dataclass
@@ -135,25 +138,15 @@ def format_table(df: pl.DataFrame, fmt: TableFormat | None = None) -> tuple[list
     return cols, [[cell(c, v) for c, v in zip(cols, r)] for r in df.iter_rows()]
 
 
-_CODE = re.compile(r"`([^`]+)`")
-
-
-def _inline_html(text: str) -> str:
-    """Escaped HTML of prose or a caption with Markdown inline code (backticks) as ``<code>``."""
-    return _CODE.sub(lambda m: f"<code>{m.group(1)}</code>", html.escape(text, quote=False))
-
-
-def _plain(text: str) -> str:
-    """Text without Markdown backticks (for attributes such as an image's alt text)."""
-    return _CODE.sub(lambda m: m.group(1), text)
+def _table_context(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None, csv: str | None = None) -> dict:
+    """What the page template renders for one table (:func:`meeplelab.analysis.pages.table_context`)."""
+    cols, rows = format_table(df, fmt)
+    return P.table_context(cols, rows, P.inline(caption), csv, folded=bool(fmt and fmt.folded))
 
 
 def _html_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) -> str:
-    cols, rows = format_table(df, fmt)
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in r) + "</tr>" for r in rows)
-    return (f"<div class='tw'><table><caption>{_inline_html(caption)}</caption><thead><tr>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table></div>")
+    """One report table as an HTML fragment (the template's table macro)."""
+    return P.render_table(_table_context(df, caption, fmt))
 
 
 def _md_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) -> str:
@@ -340,12 +333,6 @@ def build_sections(runs: Runs, *, by_version: bool = True) -> list[Section]:
     return secs
 
 
-_CSS = """body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;color:#222}
-table{border-collapse:collapse;margin:1em 0;font-size:0.85em}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
-caption{text-align:left;font-style:italic;margin-bottom:4px}img{max-width:100%;border:1px solid #eee}
-h2{border-bottom:2px solid #3b6ea8;padding-bottom:3px}.tw{overflow-x:auto;max-width:100%}code{background:#f2f2f2;padding:0 3px;border-radius:3px}"""
-
-
 def build_report(folders: Sequence[Path | str], dest: Path | str, *,
                  sections: Callable[[Runs], list[Section]] | None = None, kind: str = "balance") -> Path:
     """Write ``dest/report.html``, ``dest/report.md`` and ``dest/figures/*.png``; the title reads
@@ -376,7 +363,7 @@ def table_slug(caption: str, limit: int = 48) -> str:
     """A file-name stem from a table caption: lower-case words joined by ``-`` (at most ``limit`` characters)."""
     import re
 
-    words = re.findall(r"[a-z0-9]+", _plain(caption).lower())
+    words = re.findall(r"[a-z0-9]+", P.plain(caption).lower())
     return "-".join(words)[:limit].strip("-") or "table"
 
 
@@ -404,42 +391,47 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
     try:
         (tmp / "figures").mkdir()
         title = f"meeplelab {kind} report: {', '.join(sorted(runs.game_names))}"
-        h = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-             f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>",
-             f"<p>Runs: {html.escape(', '.join(runs.manifests))}.</p>"]
         md = [f"# {title}", "", f"Runs: {', '.join(runs.manifests)}.", ""]
+        warnings = []
         partial = [n for n, m in runs.manifests.items() if m.get("status") != "complete"]
         if partial:
             warn = (f"Warning: run(s) {', '.join(partial)} are not complete (status "
                     f"{', '.join(repr(runs.manifests[n].get('status')) for n in partial)}); figures cover the finished chunks only.")
-            h.append(f"<p style='color:#b9484e'><b>{html.escape(warn)}</b></p>")
+            warnings.append(warn)
             md += [f"**{warn}**", ""]
         for n, notes in runs.notes.items():  # files and manifest disagree (see meeplelab.analysis.load)
             for note in notes:
-                h.append(f"<p style='color:#b9484e'><b>{html.escape(f'Run {n}: {note}.')}</b></p>")
+                warnings.append(f"Run {n}: {note}.")
                 md += [f"**Run {n}: {note}.**", ""]
+        page_secs = []
         for i, s in enumerate(secs):
-            h.append(f"<h2>{html.escape(s.title)}</h2>")
+            ps = {"title": s.title, "paragraphs": [], "figures": [], "tables": []}
+            page_secs.append(ps)
             md += [f"## {s.title}", ""]
             for para in filter(None, s.text.split("\n")):
-                h.append(f"<p>{_inline_html(para)}</p>")
+                ps["paragraphs"].append(P.inline(para))
                 md += [para, ""]
             for stem, fig, cap in s.figures:
                 rel = f"figures/{i:02d}_{stem}.png"
                 F.save(fig, tmp / rel)
-                h.append(f"<figure><img src='{rel}' alt='{html.escape(_plain(cap))}'>"
-                         f"<figcaption>{_inline_html(cap)}</figcaption></figure>")
+                w, hgt = F.png_size(tmp / rel)
+                ps["figures"].append({"src": rel, "alt": P.plain(cap), "caption": P.inline(cap), "width": w,
+                                      "height": hgt})
                 md += [f"![{cap}]({rel})", ""]
             for k, (cap, df, *fmt) in enumerate(s.tables):
                 if df.height == 0:
                     continue
                 rel = f"tables/{i:02d}_{k:02d}_{table_slug(cap)}.csv"
                 write_table_csv(df, tmp / rel)
-                h.append(_html_table(df, cap, *fmt))
-                h.append(f"<p class='csv'><a href='{rel}'>CSV</a></p>")
-                md += [_md_table(df, cap, *fmt), "", f"[CSV]({rel})", ""]
-        h.append(f"<p><small>Built in {time.perf_counter() - t0:.1f} s by meeplelab.</small></p></body></html>")
-        (tmp / "report.html").write_text("\n".join(h))
+                ps["tables"].append(_table_context(df, cap, *fmt, csv=rel))
+                if fmt and fmt[0].folded:  # a long table: folded in the Markdown twin too
+                    md += [f"<details><summary>{html.escape(P.plain(cap))} ({df.height:,} rows)</summary>", "",
+                           _md_table(df, cap, *fmt), "", f"[CSV]({rel})", "", "</details>", ""]
+                else:
+                    md += [_md_table(df, cap, *fmt), "", f"[CSV]({rel})", ""]
+        page = P.render("report.html.j2", title=title, runs=", ".join(runs.manifests), warnings=warnings,
+                        sections=page_secs, footer=f"Built in {time.perf_counter() - t0:.1f} s by meeplelab.")
+        (tmp / "report.html").write_text(page)
         (tmp / "report.md").write_text("\n".join(md) + "\n")
         old = None
         if dest.exists():

@@ -35,8 +35,14 @@ def tornado(c: dict, path: Path) -> Path:
     ax.set_xlabel(f"change from low to high end of the range ({c['unit']}); Morris mu, 95% interval")
     ax.legend(loc="best", fontsize=7)
     fig.set_size_inches(8, 1.2 + 0.35 * len(ms))
-    fig.tight_layout()
     return F.save(fig, path)
+
+
+def _md(text: str) -> str:
+    """Text for Markdown prose: an asterisk of the text (``mu*``) escaped, so it is shown as written and
+    never closes emphasis (``**...mu* 12...**`` lost its bold; an underscore inside a word, as in
+    ``max_value``, is never emphasis in CommonMark)."""
+    return text.replace("*", "\\*")
 
 
 def _fmt(v, places=2) -> str:
@@ -60,14 +66,14 @@ def build(out: Path, res: dict, command: str = "") -> Path:
            f"A point counts as flipped when its 95% interval, Bonferroni-corrected over the points "
            f"(z = {m['flip_z']:.2f}), lies on the wrong side.", "", "## Verdicts", ""]
     for c in res["conclusions"]:
-        md.append(f"- **{c['title']}**: {c['statement']}: **{c['verdict']}**")
+        md.append(f"- **{_md(c['title'])}**: {_md(c['statement'])}: **{_md(c['verdict'])}**")
     md.append("")
     for c in res["conclusions"]:
         png = tornado(c, rep / f"tornado-{c['name']}.png")
         b = c["baseline"]
         md += [f"## {c['title']}", "", f"Statement at the defaults: {c['statement']} "
                f"({_fmt(b['q'])} [{_fmt(b['low'])}, {_fmt(b['high'])}] {c['unit']}, n={b['n']:,}).", "",
-               f"Verdict: **{c['verdict']}**", "",
+               f"Verdict: **{_md(c['verdict'])}**", "",
                f"Holds at {c['holds']} of {c['points']} design points ({c['share']:.0%} "
                f"[{c['share_low']:.0%}, {c['share_high']:.0%}], Wilson); flipped at {c['flipped']}.", "",
                f"![tornado]({png.name})", ""]

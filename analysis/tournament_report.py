@@ -185,11 +185,24 @@ def _pct(df: pl.DataFrame, cols) -> pl.DataFrame:
     return df.with_columns([pl.col(c) * 100 for c in cols if c in df.columns])
 
 
+#: text colours of a heat-map cell: (resolved, not resolved) on a light cell and on a dark cell
+CELL_TEXT = {"dark": ("black", "dimgray"), "light": ("white", "gainsboro")}
+
+
+def cell_text_colour(background, resolved: bool = True) -> str:
+    """Text colour of a heat-map cell of colour ``background``: black (grey when not resolved) on a light
+    cell, white (light grey) on a dark one, whichever of black and white has the higher WCAG contrast
+    ratio against the cell (:func:`meeplelab.analysis.figures.text_colour`)."""
+    side = "dark" if F.text_colour(background) == "black" else "light"
+    return CELL_TEXT[side][0 if resolved else 1]
+
+
 def heatmap(pw: pl.DataFrame, order: list[str]) -> "F.plt.Figure":
     """Head-to-head heat map: cell (row, column) = percent of common-seed games in which the row
     strategy finished ahead of the column strategy, with the 95% Wilson interval and the games; a
     resolved cell (Holm-adjusted over the pairs, ``resolved``; tables without it: interval excludes 50%)
-    is written in bold, the others in grey (not resolved)."""
+    is written in bold, the others in grey (not resolved); text is black or white by the cell's
+    luminance (:func:`cell_text_colour`), so a maroon or navy cell is readable."""
     k = len(order)
     pos = {s: i for i, s in enumerate(order)}
     m = np.full((k, k), np.nan)
@@ -206,15 +219,14 @@ def heatmap(pw: pl.DataFrame, order: list[str]) -> "F.plt.Figure":
     im = ax.imshow(m, cmap="RdBu", vmin=0, vmax=100)
     for i in range(k):
         for j in range(k):
+            bg = im.cmap(im.norm(m[i, j])) if np.isfinite(m[i, j]) else ax.get_facecolor()
             ax.text(j, i, text[i][j] if i != j else MISSING, ha="center", va="center", fontsize=7,
-                    fontweight="bold" if resolved[i, j] else "normal", color="black" if resolved[i, j] or i == j
-                    else "dimgray")
+                    fontweight="bold" if resolved[i, j] else "normal", color=cell_text_colour(bg, resolved[i, j] or i == j))
     ax.set_xticks(range(k), [chart_label(x) for x in order], rotation=30, ha="right")
     ax.set_yticks(range(k), [chart_label(x) for x in order])
     ax.set_xlabel("column strategy")
     ax.set_ylabel("row strategy")
     fig.colorbar(im, ax=ax, label="row ahead (%)")
-    fig.tight_layout()
     return fig
 
 
@@ -232,7 +244,6 @@ def mix_chart(labels: list[str], series: list[tuple[str, np.ndarray, np.ndarray,
     ax.set_xlabel("share of the population (%)")
     ax.set_xlim(0, 105)
     ax.legend(loc="lower right")
-    fig.tight_layout()
     return fig
 
 
@@ -443,5 +454,6 @@ def build_tournament_report(out: Path | str, dest: Path | str | None = None, *, 
                         sections=tournament_sections(out, resamples=resamples), kind="tournament")
 
 
-__all__ = ["SETTLED", "WORDS", "build_tournament_report", "dominance_answer", "games_to_resolve", "heatmap", "mix_chart",
-           "chart_label", "seat_answer", "sections", "tournament_sections"]
+__all__ = ["CELL_TEXT", "SETTLED", "WORDS", "build_tournament_report", "cell_text_colour", "chart_label",
+           "dominance_answer", "games_to_resolve", "heatmap", "mix_chart", "seat_answer", "sections",
+           "tournament_sections"]

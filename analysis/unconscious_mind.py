@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from . import figures as F
+from .content import content_sections
 from .load import Runs
 from .metrics import _with_t
 from .report import Section, TableFormat, fmt_number
@@ -337,7 +338,6 @@ def citation_gains_chart(df: pl.DataFrame) -> "F.plt.Figure":
     ax.invert_yaxis()
     ax.set_xlabel("VP per game (strategy / seat)")
     ax.legend()
-    fig.tight_layout()
     return fig
 
 
@@ -369,4 +369,4 @@ def citation_sections(runs: Runs) -> list[Section]:
                      ("Gains from citing and being cited per seat-game, by strategy and seat", r3(gains))])]
 
 
-SECTIONS = [coffee_sections, citation_sections]
+SECTIONS = [coffee_sections, citation_sections, content_sections]

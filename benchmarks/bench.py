@@ -168,12 +168,21 @@ def side_by_side(game: str, players: int, games: int, batch: int, n_jobs: int, l
 ISSUE16_BASE = "26d39a8bee851afe7978da54d157b4305fb669fc"
 BASELINE_DIR = ROOT / ".bench"
 
+#: ``python -m sim.warmup`` of the baseline tree's layout (``meeplelab.play.warmup`` in a checkout standing in for it)
+_BASELINE_WARMUP = ("import importlib.util, runpy, sys\n"
+                    "m = 'sim.warmup' if importlib.util.find_spec('sim.warmup') else 'meeplelab.play.warmup'\n"
+                    "sys.argv[0] = m\nrunpy.run_module(m, run_name='__main__', alter_sys=True)\n")
+
 #: run inside the baseline tree: warm up (compile, worker pool), then time one ``simulate``; prints JSON
 _BASELINE_DRIVER = """
 import json, sys, time
 from pathlib import Path
-from meeplelab.play.config import RunConfig
-from meeplelab.play.runner import simulate
+try:  # the baseline tree's own layout (before the one import name); a checkout standing in for it (tests) has meeplelab
+    from sim.config import RunConfig
+    from sim.runner import simulate
+except ImportError:
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.runner import simulate
 game, players, strategies, games, batch, n_jobs, logs, seed, out = sys.argv[1:]
 players, games, batch, n_jobs, seed, logs = int(players), int(games), int(batch), int(n_jobs), int(seed), logs == "1"
 def cfg(n, where, chunk):
@@ -223,13 +232,13 @@ def baseline_tree(sha: str = ISSUE16_BASE, repo: Path = ROOT, into: Path = BASEL
 
 def warm_baseline(tree: Path, game: str) -> float:
     """Compile (or load from the tree's cache) ``game``'s rule kernels of the baseline tree in a separate process
-    (``python -m meeplelab.play.warmup --one GAME`` there); seconds taken.
+    (``python -m sim.warmup --one GAME`` there: the baseline tree's layout); seconds taken.
 
     Raises:
         RuntimeError: the warm-up failed (its last lines of stderr)."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     t0 = time.perf_counter()
-    res = subprocess.run([sys.executable, "-m", "meeplelab.play.warmup", "--one", game], cwd=tree, env=env,
+    res = subprocess.run([sys.executable, "-c", _BASELINE_WARMUP, "--one", game], cwd=tree, env=env,
                          capture_output=True, text=True)
     if res.returncode != 0:
         raise RuntimeError(f"baseline warm-up failed: {res.stderr[-2000:]}")

@@ -8,10 +8,8 @@ a config file are relative to the file's folder (see :func:`load_toml`).
 from __future__ import annotations
 
 import dataclasses
-import os
 import tomllib
 from dataclasses import dataclass, field
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -109,14 +107,6 @@ class RunConfig:
 
     # fields that do not change a run's results (may differ on --resume)
     EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out", "batch_size", "chunk_size", "compiled")
-    # fields that must hold a real int (not a bool, float or string; chunk_size may be None) / a real bool
-    INT_FIELDS = ("players", "games", "seed", "batch_size", "chunk_size", "n_jobs")
-    BOOL_FIELDS = ("log_turns", "log_events", "compiled")
-    # fields that must hold text (a path may be a path object); None allowed for the second group
-    TEXT_FIELDS = ("game", "backend", "seating", "out")
-    OPTIONAL_TEXT_FIELDS = ("scheduler", "content")
-    # fields that must hold a table (a TOML table, a dict); None allowed for treatment
-    TABLE_FIELDS = ("params", "treatment")
 
     def validated(self) -> "RunConfig":
         """This config with strategies expanded to one per seat; ConfigError on any bad value (the
@@ -133,23 +123,15 @@ class RunConfig:
             ConfigError: a field of the wrong type (an int field holding a string, float or bool, as ``seed = "7"``
                 in a config file; a bool field holding anything but true or false, as ``compiled = "false"``; a
                 text field holding a number; ``params`` or ``treatment`` not a table; ``strategies`` not a list of
-                strings), a bad game, player count, strategy, count, seed, backend or content folder.
+                strings; the types are :class:`meeplelab.play.settings.SimulateSettings`'s, the one validation path of a run's
+                settings), a bad game, player count, strategy, count, seed, backend or content folder.
         """
-        for k in self.BOOL_FIELDS:
-            v = getattr(self, k)
-            if not isinstance(v, bool):
-                raise ConfigError(f"config field {k!r} is {v!r} ({type(v).__name__}): allowed true or false")
-        for k in self.INT_FIELDS:
-            v = getattr(self, k)
-            if (isinstance(v, bool) or not isinstance(v, int)) and not (k == "chunk_size" and v is None):
-                raise ConfigError(f"config field {k!r} is {v!r} ({type(v).__name__}): it must be an integer")
-        for k in self.TEXT_FIELDS + self.OPTIONAL_TEXT_FIELDS:
-            v = getattr(self, k)
-            if not (isinstance(v, (str, os.PathLike)) or (v is None and k in self.OPTIONAL_TEXT_FIELDS)):
-                raise ConfigError(f"config field {k!r} is {v!r} ({type(v).__name__}): it must be a string")
-        for k in self.TABLE_FIELDS:
-            _check_table(k, getattr(self, k), none_ok=k == "treatment")
-        _check_strategies(self.strategies, text_ok=False)
+        from meeplelab.play.settings import SimulateSettings, validate
+
+        if isinstance(self.strategies, str):  # a RunConfig holds one id per entry; a config file may give text
+            raise ConfigError(f"config field 'strategies' is {self.strategies!r}: it must be a list of strategy ids "
+                              '(strings, as ["publisher", "citer"]) or one comma-separated string')
+        validate(SimulateSettings, {f.name: getattr(self, f.name) for f in dataclasses.fields(self)})
         cls = get_game_class(self.game)
         if not isinstance(self.players, int) or not (cls.min_players <= self.players <= cls.max_players):
             raise ConfigError(f"{self.game} takes {cls.min_players} to {cls.max_players} players, got {self.players}")
@@ -248,39 +230,19 @@ class RunConfig:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RunConfig":
-        """Build from a dict (ConfigError on unknown keys, naming the allowed ones)."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = [k for k in d if k not in names]
-        if unknown:
-            raise ConfigError(f"unknown config key {unknown[0]!r}: allowed: {', '.join(sorted(names))}")
-        missing = [k for k in ("game", "players", "strategies", "games") if k not in d]
-        if missing:
-            raise ConfigError(f"config is missing {missing[0]!r}")
-        d = dict(d)
-        s = d["strategies"]
-        _check_strategies(s, text_ok=True)
-        d["strategies"] = split_strategies(s, "strategies") if isinstance(s, str) else tuple(s)
-        for k in cls.TABLE_FIELDS:
-            _check_table(k, d.get(k), none_ok=True)
-        d["params"] = dict(d.get("params") or {})
-        return cls(**d)
+        """Build from a dict (a run.toml, a manifest's config), validated by
+        :class:`meeplelab.play.settings.SimulateSettings`.
 
+        Raises:
+            ConfigError: an unknown key (the allowed ones named), a missing one (game, players,
+                strategies, games), a value of the wrong type, or a strategies string that does not split.
+        """
+        from meeplelab.play.settings import SimulateSettings, validate
 
-def _check_table(key: str, value, none_ok: bool) -> None:
-    """ConfigError unless ``value`` of config field ``key`` is a table (a mapping), or None when ``none_ok``."""
-    if not (isinstance(value, Mapping) or (value is None and none_ok)):
-        raise ConfigError(f"config field {key!r} is {value!r} ({type(value).__name__}): it must be a table "
-                          f"({key} = {{ name = value }})")
-
-
-def _check_strategies(value, text_ok: bool) -> None:
-    """ConfigError unless ``value`` is a list or tuple of strategy id strings (or, when ``text_ok``, one
-    comma-separated string, as a config file may give)."""
-    if (isinstance(value, str) and text_ok) or (isinstance(value, (list, tuple)) and all(isinstance(x, str)
-                                                                                         for x in value)):
-        return
-    raise ConfigError(f"config field 'strategies' is {value!r}: it must be a list of strategy ids (strings, as "
-                      '["publisher", "citer"]) or one comma-separated string')
+        m = validate(SimulateSettings, d)
+        vals = {k: getattr(m, k) for k in d}  # the keys given, as validated (strategies split into a tuple)
+        vals["params"] = dict(vals.get("params") or {})
+        return cls(**vals)
 
 
 def load_toml(path: Path) -> dict[str, Any]:

@@ -179,8 +179,9 @@ def _folder(label: str) -> str:
 
 
 def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool = False, resume: bool = False,
-                   on_variant: Callable[[int, int, str], None] | None = None) -> Path:
-    """Play every arm into ``out/<arm>/`` and write ``out/experiment.json``.
+                   on_variant: Callable[[int, int, str], None] | None = None, settings: str | None = None) -> Path:
+    """Play every arm into ``out/<arm>/`` and write ``out/experiment.json`` (and ``settings``, the command's
+    resolved settings TOML, as ``out/config.toml``).
 
     With ``resume`` the finished arms are kept and the others completed (each arm's run resumed where
     it stopped); the saved experiment must be this one (game, players, games, seed, seating, ``--set``
@@ -206,6 +207,7 @@ def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool 
         check_runs_resumable([v.config for v in variants], "arm")
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(out / EXPERIMENT_FILE, json.dumps(meta, indent=1).encode())
+    rf.write_settings(out, settings)
     try:
         for i, v in enumerate(variants):
             if on_variant:

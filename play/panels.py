@@ -59,7 +59,10 @@ def load_treatments(game: str) -> None:
     except ConfigError:
         return
     for m in mods:
-        importlib.import_module(m)
+        for name, fn in getattr(importlib.import_module(m), "TREATMENTS", {}).items():
+            if (game, name) not in TREATMENTS:
+                TREATMENTS[(game, name)] = fn
+                _ORIGIN[(game, name)] = m
 
 
 def shipped_treatments(game: str, names) -> list[tuple[str, str, Callable]]:

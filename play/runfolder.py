@@ -26,6 +26,9 @@ those paths resolved.
 
 from __future__ import annotations
 
+import contextlib
+from typing import Callable
+
 import json
 import os
 import re
@@ -42,6 +45,8 @@ from meeplelab.sim.core.errors import RunFolderError, is_environment_error, os_e
 TABLES = ("games", "turns", "events")
 MANIFEST = "manifest.json"
 RUN_TOML = "run.toml"
+#: a command's resolved settings in its output folder (play/settings.py); a run folder's are its run.toml
+SETTINGS = "config.toml"
 CONTENT = "content"
 STRAY = "stray"
 FORMAT_VERSION = 1
@@ -423,6 +428,15 @@ def folder_entries(out: Path, *, resume: bool = False, overwrite: bool = False) 
     return [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
 
 
+def write_settings(out: Path, text: str | None) -> None:
+    """Write a command's resolved settings (``meeplelab.play.settings.settings_toml``) into its output folder ``out`` as
+    ``config.toml`` (atomically), so ``meeplelab CMD --config OUT/config.toml`` repeats it; nothing when
+    ``text`` is None (called from Python without settings). Called once the folder is accepted and the
+    command's own status file is written, so a refused command writes nothing."""
+    if text is not None:
+        write_atomic(Path(out) / SETTINGS, text.encode())
+
+
 def save_state(path: Path, state: dict) -> None:
     """Write a search's saved state (``search.json`` of tune and balance) atomically."""
     write_atomic(Path(path), json.dumps(state, indent=1).encode())
@@ -442,3 +456,22 @@ def read_state(path: Path, what: str) -> dict:
     if not isinstance(d, dict):
         raise RunFolderError(f"{str(path)!r} is unreadable: not {what}")
     return d
+
+
+@contextlib.contextmanager
+def status_marked(state: dict, save: Callable[[], None]):
+    """Mark a study folder's ``state["status"]`` when the block ends: ``complete`` when it returns,
+    ``interrupted`` on Ctrl-C, ``failed`` on any other error (then re-raised), calling ``save()`` each time
+    (tune's and balance's ``search.json``)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        state["status"] = "interrupted"
+        save()
+        raise
+    except BaseException:
+        state["status"] = "failed"
+        save()
+        raise
+    state["status"] = "complete"
+    save()

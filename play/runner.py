@@ -257,9 +257,13 @@ def _versions() -> dict[str, str]:
     import polars
     import pyarrow
 
-    from . import __version__
+    from importlib.metadata import PackageNotFoundError, version
 
-    return {"meeplelab": __version__, "python": platform.python_version(), "numpy": np.__version__,
+    try:
+        mine = version("meeplelab")
+    except PackageNotFoundError:  # a source tree that was never installed
+        mine = "0+unknown"
+    return {"meeplelab": mine, "python": platform.python_version(), "numpy": np.__version__,
             "numba": numba.__version__, "polars": polars.__version__, "pyarrow": pyarrow.__version__,
             "joblib": joblib.__version__}
 

@@ -79,8 +79,9 @@ def variant_name(values: dict[str, str]) -> str:
 
 def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, resume: bool = False,
               overwrite: bool = False, progress: bool = False,
-              on_variant: Callable[[int, int, str], None] | None = None) -> Path:
-    """Play every variant into ``out/<variant>/`` and write ``out/sweep.json``.
+              on_variant: Callable[[int, int, str], None] | None = None, settings: str | None = None) -> Path:
+    """Play every variant into ``out/<variant>/`` and write ``out/sweep.json`` (and ``settings``, the command's
+    resolved settings TOML, as ``out/config.toml``: :func:`meeplelab.play.runfolder.write_settings`).
 
     With ``overwrite``, the earlier sweep in ``out`` (its variant folders and report) is deleted
     first; with ``resume``, finished variants are kept and unfinished ones completed.
@@ -125,6 +126,7 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
         check_runs_resumable(configs, "variant")  # finished variants are kept: they must be runs of this sweep
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(sweep_file, json.dumps(meta, indent=1).encode())
+    rf.write_settings(out, settings)
     try:
         for i, (c, cfg) in enumerate(zip(combos, configs)):
             if on_variant:

@@ -64,18 +64,23 @@ def lineups(strategies: Sequence[str], players: int, *, every_profile: bool = Fa
     return [t for t in itertools.product(s, repeat=players) if set(t) == set(s)]
 
 
-def run_tournament(game: str, strategies: Sequence[str], players: int, games: int, seed: int, out: Path | str, *,
-                   batch_size: int = 1024, n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
-                   params: dict | None = None, overwrite: bool = False, resume: bool = False,
-                   every_profile: bool = False, progress: bool = False,
-                   on_lineup: Callable[[int, int, tuple], None] | None = None) -> dict[str, pl.DataFrame]:
-    """Play every lineup for ``games`` games each (games per lineup) and summarise.
+def play_tournament(game: str, strategies: Sequence[str], players: int, games: int, seed: int, out: Path | str, *,
+                    batch_size: int = 1024, n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None,
+                    params: dict | None = None, overwrite: bool = False, resume: bool = False,
+                    every_profile: bool = False, progress: bool = False,
+                    on_lineup: Callable[[int, int, tuple], None] | None = None,
+                    settings: str | None = None) -> tuple[list[Path], dict]:
+    """Play every lineup for ``games`` games each (games per lineup); ``tournament.json`` says ``played``
+    (``settings``, the command's resolved settings TOML, is written as ``out/config.toml``).
+
+    The summary tables (and the status ``complete``) are written one floor up, by
+    :func:`meeplelab.studies.tournament.run_tournament`: running games never imports analysis.
 
     Lineup ``i`` is played into ``out/lineup-<i>``. With ``overwrite`` an earlier tournament in
     ``out`` is deleted first; with ``resume`` finished lineups are kept and the rest completed.
 
     Returns:
-        the tables of :func:`meeplelab.analysis.tournament.summarize` (also written as Parquet into ``out``).
+        ``(lineup folders, tournament meta)``: the meta as written to ``tournament.json``.
 
     Raises:
         ConfigError: bad strategies, players or parameters (before anything is written).
@@ -84,8 +89,6 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
             run's, or (``resume``) nothing to resume or the saved tournament differs from this one.
         KeyboardInterrupt: after marking ``tournament.json`` ``interrupted``.
     """
-    from meeplelab.analysis.tournament import summarize
-
     out = Path(out)
     ups = lineups(strategies, players, every_profile=every_profile)
     base = RunConfig(game=game, players=players, strategies=tuple(ups[0]), games=games, seed=seed,
@@ -102,6 +105,7 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
         check_runs_resumable(cfgs, "lineup")
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
+    rf.write_settings(out, settings)
     try:
         for i, c in enumerate(cfgs):
             if on_lineup:
@@ -115,14 +119,9 @@ def run_tournament(game: str, strategies: Sequence[str], players: int, games: in
         meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
         rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
         raise
-    tables = summarize([Path(c.out) for c in cfgs])
-    from meeplelab.analysis.tables import write_table
-
-    for name, df in tables.items():  # rounded and ordered: the same games give the same bytes
-        write_table(df, out / f"{name}.parquet")
-    meta["status"] = "complete"
+    meta["status"] = "played"
     rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
-    return tables
+    return [Path(c.out) for c in cfgs], meta
 
 
 def read_tournament(out: Path | str) -> dict:
@@ -175,7 +174,8 @@ def _prepare_out(out: Path, *, overwrite: bool, resume: bool = False) -> None:
         if resume:
             raise RunFolderError(f"nothing to resume: {str(out)!r} holds no tournament (no {TOURNAMENT_FILE})")
         return
-    ours = [p for p in entries if (p.name in (TOURNAMENT_FILE,) + TABLE_FILES and p.is_file() and not p.is_symlink())
+    ours = [p for p in entries if (p.name in (TOURNAMENT_FILE, rf.SETTINGS) + TABLE_FILES and p.is_file()
+                                   and not p.is_symlink())
             or (LINEUP_DIR.fullmatch(p.name) and p.is_dir() and not p.is_symlink())
             or (p.name == "report" and p.is_dir() and not p.is_symlink() and (p / "report.html").is_file())]
     others = sorted(p.name for p in entries if p not in ours)

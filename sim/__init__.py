@@ -4,4 +4,4 @@ from . import jitcache as _jitcache
 
 _jitcache.install()  # before any kernel module: cached kernels keyed by what they import (sim/jitcache.py)
 
-__version__ = "0.1.0"
+

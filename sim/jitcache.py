@@ -33,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 #: top-level packages of this project: their kernels are keyed by their import closure
-PACKAGES = ("sim", "strategies", "analysis", "benchmarks", "tests")
+PACKAGES = ("meeplelab", "sim", "strategies", "play", "analysis", "studies", "benchmarks", "tests")
 
 _MODULES: dict[Path, tuple[str, bool] | None] = {}  # file -> (module name, is package), or None
 _IMPORTS: dict[Path, tuple[list[str], list[str]]] = {}
@@ -55,13 +55,18 @@ def _module_of(py_file: Path) -> tuple[Path, str, bool] | None:
 
 
 def _file_of(root: Path, name: str) -> Path | None:
-    """The source file of module ``name`` under ``root`` (package ``__init__.py`` or module file)."""
-    if name.split(".")[0] not in PACKAGES:
+    """The source file of module ``name`` under ``root`` (package ``__init__.py`` or module file).
+
+    ``meeplelab.sim.x`` is ``root/meeplelab/sim/x`` in an installed wheel and ``root/sim/x`` in a checkout (the
+    package-dir mapping of pyproject.toml)."""
+    parts = name.split(".")
+    if parts[0] not in PACKAGES:
         return None
-    base = root.joinpath(*name.split("."))
-    for f in (base / "__init__.py", base.with_suffix(".py")):
-        if f.is_file():
-            return f.resolve()
+    for ps in ([parts, parts[1:]] if parts[0] == "meeplelab" and len(parts) > 1 else [parts]):
+        base = root.joinpath(*ps)
+        for f in (base / "__init__.py", base.with_suffix(".py")):
+            if f.is_file():
+                return f.resolve()
     return None
 
 

@@ -112,13 +112,18 @@ def strategies_for(game: str) -> list[StrategyInfo]:
 
 
 def parse_id(spec: str) -> tuple[str, dict[str, str]]:
-    """``"name:a=1,b=2"`` -> ``("name", {"a": "1", "b": "2"})``.
+    """``"name:a=1,b=2"`` -> ``("name", {"a": "1", "b": "2"})``; a strategy in a file keeps its file in the
+    name: ``"bots/mybot.py:MyBot"`` -> ``("bots/mybot.py:MyBot", {})`` (:mod:`meeplelab.strategies.fromfile`).
 
     Raises:
         ConfigError: an argument not of the form ``name=value``, or one given twice (``vp=1,vp=2``).
     """
+    from .fromfile import file_name
+
     spec = spec.strip()
     name, _, rest = spec.partition(":")
+    if file_name(spec) is not None:
+        name, rest = file_name(spec)
     args: dict[str, str] = {}
     if rest:
         for part in rest.split(","):
@@ -138,12 +143,22 @@ def make_strategy(game: str, spec: str) -> Strategy:
 
     Heuristic weights must be finite numbers from -1e6 to 1e6 (:data:`meeplelab.strategies.generic.WEIGHT_BOUND`).
 
+    An id ``FILE.py:NAME`` loads the class or function ``NAME`` of the file ``FILE.py`` and registers it
+    under that id first (:mod:`meeplelab.strategies.fromfile`).
+
     Raises:
-        ConfigError: unknown strategy (close matches named), unknown argument, an argument given twice, a bad
+        ConfigError: unknown strategy (close matches named), a strategy file that is missing or does not load,
+            a name missing from it or not a strategy, unknown argument, an argument given twice, a bad
             value (a number out of its range, a weight that is not finite or beyond 1e6 in size).
     """
     name, raw = parse_id(spec)
     avail = {s.name: s for s in strategies_for(game)}
+    if name.partition(":")[0].endswith(".py"):  # your own bot: FILE.py:NAME
+        from .fromfile import needs_loading, register_file_strategy
+
+        if needs_loading(name, avail.get(name)):
+            register_file_strategy(name)
+            avail = {s.name: s for s in strategies_for(game)}
     if name not in avail:
         close = difflib.get_close_matches(name, list(avail), n=3, cutoff=0.5)
         hint = f"did you mean {', '.join(close)}? " if close else ""

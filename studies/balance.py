@@ -65,7 +65,8 @@ RECHECK_ORDER = ["met", "excess", "met_interval", "excess_interval", "trial"]
 #: the saved search (the request, every candidate's metrics, every re-check row and a status): ``--resume``
 #: replays the seeded Optuna search reading the saved metrics instead of playing those candidates again
 STATE = "search.json"
-OUR = ("balance.json", "trials.parquet", "recheck.parquet", "proposal.toml", "report", STATE)
+OUR = ("balance.json", "trials.parquet", "recheck.parquet", "proposal.toml", "report", STATE,
+       "config.toml")  # config.toml: the command's settings (play/settings.py)
 
 
 # ------------------------------------------------------------------------------------------- targets
@@ -303,7 +304,7 @@ def bootstrap(g: pl.DataFrame, t: Target, resamples: int = 200, seed: int = 0) -
 def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str, *, trials: int = 30,
                 games: int | None = None, seed: int = 0, recheck: int = 3, recheck_factor: int = 2,
                 fixed: dict | None = None, overwrite: bool = False, resume: bool = False, study=None,
-                progress: Callable[[str], None] | None = None) -> dict:
+                progress: Callable[[str], None] | None = None, settings: str | None = None) -> dict:
     """Search, re-check, propose (see module docstring); returns the summary (also ``balance.json``).
 
     Args:
@@ -316,6 +317,7 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         recheck_factor: the re-check plays ``games * recheck_factor`` games per lineup.
         fixed: ``--set`` overrides held fixed.
         resume: complete the interrupted search in ``out`` (the same options).
+        settings: the command's resolved settings TOML, written as ``out/config.toml``.
 
     Raises:
         ConfigError: bad vary/target/trials/games (before anything is written).
@@ -361,19 +363,10 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         state["evaluated"], state["rechecked"] = list(old.get("evaluated") or []), list(old.get("rechecked") or [])
     out.mkdir(parents=True, exist_ok=True)
     _save_state(out, state)
-    try:
+    rf.write_settings(out, settings)
+    with rf.status_marked(state, lambda: _save_state(out, state)):
         s = _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck, recheck_factor,
                     game, progress)
-    except KeyboardInterrupt:
-        state["status"] = "interrupted"
-        _save_state(out, state)
-        raise
-    except BaseException:
-        state["status"] = "failed"
-        _save_state(out, state)
-        raise
-    state["status"] = "complete"
-    _save_state(out, state)
     return s
 
 

@@ -50,7 +50,7 @@ META = "robustness.json"
 LEVELS = 4
 #: Morris trajectories at most (screening needs few; the rest of the budget goes to Sobol)
 MAX_TRAJECTORIES = 10
-OUR_FILES = (META, "conclusions.parquet", "results.json")
+OUR_FILES = (META, "conclusions.parquet", "results.json", rf.SETTINGS)
 OUR_DIRS = ("points", "report")
 
 
@@ -137,9 +137,11 @@ def evaluate_point(game_cls, overrides: dict, lineups, games: int, seed: int, ba
 def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None = None, seed: int = 0,
                    n_jobs: int = 1, resume: bool = False, overwrite: bool = False, study=None,
                    ranges: dict[str, Range] | None = None, batch_size: int = 4096, sobol_max: int = 5,
-                   progress: Callable[[str], None] | None = None, command: str = "") -> dict:
+                   progress: Callable[[str], None] | None = None, command: str = "",
+                   settings: str | None = None) -> dict:
     """Plan (or resume), play every design point, analyse and write the report (``out/report``, with
-    ``command`` as the line that reproduces it); returns ``{"json": results, "points": per point, "page": html}``.
+    ``command`` as the line that reproduces it; ``settings``, the command's resolved settings TOML, as
+    ``out/config.toml``); returns ``{"json": results, "points": per point, "page": html}``.
 
     Raises:
         ConfigError: bad budget/games/ranges (before anything is written).
@@ -165,6 +167,7 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
     try:
         d.status = "running"
         _save(out, d)
+        rf.write_settings(out, settings)
         _play_points(out, d, cls, study, ranges, n_jobs, batch_size, say, stage="morris")
         tables = _load_points(out, d)
         if d.sobol_X is None:

@@ -137,7 +137,7 @@ def _wilson(x: np.ndarray) -> dict:
 
 STATE = "search.json"
 #: the files tune writes into its folder
-OUR = ("preset.toml", "tune.json", STATE)
+OUR = ("preset.toml", "tune.json", STATE, "config.toml")  # config.toml: the command's settings (play/settings.py)
 _OPTIONS = {"game": "--game", "strategy": "--strategy", "field": "--against", "players": "--players",
             "budget": "--budget", "games_per_trial": "--games-per-trial", "eval_games": "--eval-games",
             "seed": "--seed", "params": "--set"}
@@ -146,7 +146,7 @@ _OPTIONS = {"game": "--game", "strategy": "--strategy", "field": "--against", "p
 def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_per_trial: int, seed: int = 0,
          players: int = 2, eval_games: int = 200, params: dict | None = None, out: Path | str,
          overwrite: bool = False, resume: bool = False, progress: bool = False,
-         log: Callable[[str], None] = lambda s: None) -> TuneResult:
+         log: Callable[[str], None] = lambda s: None, settings: str | None = None) -> TuneResult:
     """Search ``strategy``'s arguments against ``field`` and evaluate the best on fresh seeds.
 
     Args:
@@ -155,6 +155,8 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
         eval_games: games per lineup in the held-out evaluation (run seed ``seed + 1``).
         out: folder for ``preset.toml``, ``tune.json`` and ``search.json``.
         resume: complete the interrupted tuning in ``out`` (the same options).
+        settings: the command's resolved settings TOML, written as ``out/config.toml``
+            (:func:`meeplelab.play.runfolder.write_settings`).
 
     Raises:
         ConfigError: unknown strategy or field member, nothing to tune, a budget below one trial.
@@ -199,19 +201,12 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
         state["trials"], state["heldout"] = list(old.get("trials") or []), dict(old.get("heldout") or {})
     out.mkdir(parents=True, exist_ok=True)
     _save_state(out, state)
-    try:
+    from meeplelab.play import runfolder as rf
+
+    rf.write_settings(out, settings)
+    with rf.status_marked(state, lambda: _save_state(out, state)):
         res = _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget, games_per_trial, seed,
                     players, eval_games, params, out, state, progress, log)
-    except KeyboardInterrupt:
-        state["status"] = "interrupted"
-        _save_state(out, state)
-        raise
-    except BaseException:
-        state["status"] = "failed"
-        _save_state(out, state)
-        raise
-    state["status"] = "complete"
-    _save_state(out, state)
     return res
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+import re
 from importlib.metadata import version
 from pathlib import Path
 
@@ -16,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_version_prints_the_installed_version(capsys, monkeypatch):
     code, out, err = run_cli(["--version"], capsys, monkeypatch)
-    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dynamic"] == ["version"]
+    declared = re.search(r'^__version__ = "(.+)"$', (ROOT / "meeplelab" / "__init__.py").read_text(), re.M).group(1)
     assert code == 0 and err == ""
     assert out.strip() == f"meeplelab {version('meeplelab')}" == f"meeplelab {declared}"
 

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def _tables():
     out = ["tests.toy.decisions"]
     for f in sorted((ROOT / "sim").glob("*/rules/decisions.py")):
-        out.append(f"sim.{f.parent.parent.name}.rules.decisions")
+        out.append(f"meeplelab.sim.{f.parent.parent.name}.rules.decisions")
     return out
 
 

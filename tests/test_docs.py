@@ -56,8 +56,22 @@ def test_no_doc_or_notebook_reads_a_run_by_globbing_its_part_files():
 
     glob = re.compile(r"(scan|read)_parquet\([^)]*(\*|(games|turns|events)\W*\))")
     files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md")), *sorted((ROOT / "notebooks").glob("*.ipynb")),
-             ROOT / "sim" / "runfolder.py"]
+             ROOT / "play" / "runfolder.py"]
     found = [f"{f.relative_to(ROOT)}: {line.strip()}" for f in files for line in f.read_text().splitlines()
              if glob.search(line)]
     assert found == []
     assert 'turns = scan_run("RUN", "turns")' in (ROOT / "docs" / "logs.md").read_text()
+
+
+def test_the_readme_python_snippet_runs_through_the_public_api(tmp_path, monkeypatch):
+    import re
+
+    text = (ROOT / "README.md").read_text()
+    (block,) = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "import meeplelab" in b]
+    block = block.replace("games=2000", "games=64")  # the same calls on fewer games
+    monkeypatch.chdir(tmp_path)
+    ns: dict = {}
+    exec(compile(block, "README.md", "exec"), ns)
+    wr = ns["meeplelab"].win_rates(ns["runs"].games)
+    assert set(wr["strategy"]) == {"writer", "never-abjure"} and wr["games"].sum() == 2 * 64
+    assert (tmp_path / "runs/gt2/report/report.html").is_file()

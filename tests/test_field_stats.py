@@ -261,7 +261,8 @@ def test_canonical_rounds_last_bit_noise_away():
 
 
 def test_a_toy_tournament_played_twice_writes_the_same_table_bytes(tmp_path):
-    from meeplelab.play.tournament import TABLE_FILES, run_tournament
+    from meeplelab.play.tournament import TABLE_FILES
+    from meeplelab.studies.tournament import run_tournament
 
     for name in ("one", "two"):
         run_tournament("toy", ["random", "always-draw", "greedy-vp"], 3, 30, 73, tmp_path / name, n_jobs=1)

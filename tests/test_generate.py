@@ -18,6 +18,13 @@ GENERATED = ["sim/galileos_truth/cols.py", "sim/galileos_truth/rules/dispatch.py
              "tests/toy/dispatch.py", "tests/toy/choice.py", "tests/toy/lookahead.py", "tests/toy/play.py"]
 
 
+def _face(tree):
+    """The package face and pyproject.toml beside a copied ``sim/``: the copy imports itself as ``meeplelab.sim``."""
+    (tree / "meeplelab").mkdir(parents=True)
+    shutil.copy(ROOT / "meeplelab" / "__init__.py", tree / "meeplelab")
+    shutil.copy(ROOT / "pyproject.toml", tree)
+
+
 def _run(args, cwd, env=None):
     return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
 
@@ -31,6 +38,7 @@ def test_check_from_another_folder_finds_every_engine_current(tmp_path):
 def test_the_command_writes_every_module_in_a_tree_whose_written_modules_are_missing(tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(ROOT / "sim", tree / "sim", ignore=shutil.ignore_patterns("__pycache__"))
+    _face(tree)
     (tree / "tests").mkdir()
     shutil.copy(ROOT / "tests" / "__init__.py", tree / "tests")
     shutil.copytree(ROOT / "tests" / "toy", tree / "tests" / "toy", ignore=shutil.ignore_patterns("__pycache__"))
@@ -55,6 +63,7 @@ def test_the_command_writes_every_module_in_a_tree_whose_written_modules_are_mis
 def test_check_names_a_stale_module_and_exits_1(tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(ROOT / "sim", tree / "sim", ignore=shutil.ignore_patterns("__pycache__"))
+    _face(tree)
     (tree / "tests").mkdir()
     shutil.copy(ROOT / "tests" / "__init__.py", tree / "tests")
     shutil.copytree(ROOT / "tests" / "toy", tree / "tests" / "toy", ignore=shutil.ignore_patterns("__pycache__"))
@@ -64,9 +73,9 @@ def test_check_names_a_stale_module_and_exits_1(tmp_path):
     r = _run([str(tree / "sim" / "core" / "generate.py"), "--check", "tests.toy"], tmp_path, env)
     assert r.returncode == 1 and r.stdout.strip() == "stale: tests/toy/cols.py"
     assert r.stderr.strip() == "run: python -m meeplelab.sim.core.generate"
-    bad = _run([str(tree / "sim" / "core" / "generate.py"), "sim.nosuch"], tmp_path, env)
+    bad = _run([str(tree / "sim" / "core" / "generate.py"), "meeplelab.sim.nosuch"], tmp_path, env)
     assert bad.returncode == 2 and bad.stderr.strip() == (
-        f"error: 'sim.nosuch' is not an engine package with a generate.toml: allowed {', '.join(ENGINES)}")
+        f"error: 'meeplelab.sim.nosuch' is not an engine package with a generate.toml: allowed {', '.join(ENGINES)}")
 
 
 def test_the_single_layout_command_runs_as_a_module(tmp_path):
@@ -74,6 +83,7 @@ def test_the_single_layout_command_runs_as_a_module(tmp_path):
     ``__main__`` the module defined a second Layout class. A relative path is the tree's, from any folder."""
     tree = tmp_path / "tree"
     shutil.copytree(ROOT / "sim", tree / "sim", ignore=shutil.ignore_patterns("__pycache__"))
+    _face(tree)
     shutil.copy(ROOT / "tests" / "__init__.py", (tree / "tests").mkdir() or tree / "tests")
     shutil.copytree(ROOT / "tests" / "toy", tree / "tests" / "toy", ignore=shutil.ignore_patterns("__pycache__"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

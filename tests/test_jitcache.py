@@ -30,7 +30,7 @@ def probe(x):
 '''
 
 RUN_PROBE = ("import numpy as np\n"
-             "from strategies._probe import probe\n"
+             "from meeplelab.strategies._probe import probe\n"
              "v = int(probe(np.uint64(12345)))\n"
              "print(v, sum(probe.stats.cache_hits.values()), sum(probe.stats.cache_misses.values()))\n")
 
@@ -46,6 +46,9 @@ def _copy_tree(dst: Path) -> None:
     for pkg in ("sim", "strategies"):
         shutil.copytree(ROOT / pkg, dst / pkg, ignore=IGNORE)
     shutil.copy(ROOT / "cli.py", dst / "cli.py")
+    (dst / "meeplelab").mkdir()  # the package face: the copy imports itself as meeplelab.sim, meeplelab.strategies
+    shutil.copy(ROOT / "meeplelab" / "__init__.py", dst / "meeplelab")
+    shutil.copy(ROOT / "pyproject.toml", dst)
 
 
 def _env(tree: Path, **extra) -> dict:

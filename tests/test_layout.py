@@ -93,9 +93,9 @@ def _engine_layouts():
     root = Path(__file__).resolve().parents[1]
     out = ["tests.toy"]
     for f in sorted((root / "sim").glob("*/state.py")):
-        mod = importlib.import_module(f"sim.{f.parent.name}.state")
+        mod = importlib.import_module(f"meeplelab.sim.{f.parent.name}.state")
         if getattr(mod, "LAYOUT", None) is not None:
-            out.append(f"sim.{f.parent.name}")
+            out.append(f"meeplelab.sim.{f.parent.name}")
     return out
 
 
@@ -103,8 +103,9 @@ def _engine_layouts():
 def test_each_engines_written_columns_match_its_table(pkg):
     state = importlib.import_module(f"{pkg}.state")
     cols = importlib.import_module(f"{pkg}.cols")
-    ref = f"{pkg}.state:LAYOUT {pkg.replace('.', '/')}/cols.py"
-    stale = f"{pkg.replace('.', '/')}/cols.py is stale: python -m meeplelab.sim.core.generate"
+    folder = pkg.removeprefix("meeplelab.").replace(".", "/")  # meeplelab.sim.x is the folder sim/x
+    ref = f"{pkg}.state:LAYOUT {folder}/cols.py"
+    stale = f"{folder}/cols.py is stale: python -m meeplelab.sim.core.generate"
     assert state.LAYOUT.check_module(cols) == [], stale
     assert state.LAYOUT.constants_source(state.COLS_DOC, ref) == Path(cols.__file__).read_text(), stale
 

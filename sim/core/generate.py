@@ -34,7 +34,8 @@ def engine_packages(root: Path = ROOT) -> list[str]:
     found = []
     for top in ("sim", "tests"):
         for f in sorted((root / top).rglob(SPEC_FILE)):
-            found.append(".".join(f.parent.relative_to(root).parts))
+            parts = f.parent.relative_to(root).parts
+            found.append(".".join(("meeplelab", *parts) if top == "sim" else parts))
     return sorted(found)
 
 

@@ -10,8 +10,9 @@ subclasses), used by each engine's written lookahead module (``<pkg>/lookahead.p
 - :func:`weighted_margin`: the weighted feature value of a seat minus the best other seat's, with the float
   arithmetic of :func:`meeplelab.strategies.search.value`;
 - :func:`pick_best_one`: :func:`meeplelab.strategies.search.pick_best` for one deciding game;
-- :func:`heuristic_tables`: the Python side, turning the seats' heuristics into the kernel's tables and
-  scratch (``H``), or leaving a seat on the Python path when its heuristic cannot be compiled.
+- :func:`heuristic_specs`: which seats' heuristics have a compiled form (their tables and scratch are built one
+  floor up, by :func:`meeplelab.strategies.compiled.heuristic_tables`: the engine framework never imports
+  strategies).
 
 Every kernel here is allocation-free (``_nrt=False``): scratch comes from Python, once per batch.
 """
@@ -169,49 +170,3 @@ def heuristic_specs(game, strategies) -> list:
                 spec = None
         specs.append(spec)
     return specs
-
-
-def heuristic_tables(game, state, strategies, inner=None):
-    """``(heur_seat bool[P], H)``: which seats play their heuristic inside the play kernel
-    (:func:`heuristic_specs`), and the kernel's heuristic argument tuple (``<pkg>/lookahead.py``
-    ``heuristic_choice``): a scratch game slot (``state``'s shapes, batch 1), the finishing plans' tables by
-    seat, the maximum finishing plies ``int64[P]``, the weights (``widx int64[P, K]`` feature ids in the
-    weights' order, -1 ending a row; ``wval float64[P, K]``), ``finish int64[P]``, and scratch (the last:
-    ``int64[A]``, the finishing plan's action scores).
-
-    ``inner``: per seat, the :class:`HeuristicSpec` of a heuristic another compiled strategy at that seat uses
-    (the compiled ISMCTS: its root candidates and leaf values, :mod:`meeplelab.sim.core.ismcts`), or None; its rows of
-    ``H`` are filled from it while ``heur_seat`` stays False there.
-    """
-    from meeplelab.strategies.plans import Plan, compile_plans
-
-    mod = game.compiled_module()
-    look = _lookahead_module(game)
-    P = len(strategies)
-    own = heuristic_specs(game, strategies)
-    heur_seat = np.array([sp is not None for sp in own], np.bool_)
-    specs = [sp if sp is not None else (inner[p] if inner is not None else None) for p, sp in enumerate(own)]
-    nvf = len(look.VALUE_FEATURES)
-    tables = compile_plans([sp.plan if sp is not None else Plan("none") for sp in specs], mod.KINDS, mod.FEATURES,
-                           game.num_actions, scores=mod.SCORES)
-    widx = np.full((P, nvf + 1), -1, np.int64)
-    wval = np.zeros((P, nvf + 1), np.float64)
-    max_plies = np.zeros(P, np.int64)
-    finish = np.zeros(P, np.int64)
-    for p, sp in enumerate(specs):
-        if sp is None:
-            continue
-        used = [(k, float(w)) for k, w in sp.weights.items() if w]
-        for k, (name, w) in enumerate(used):
-            widx[p, k] = look.VALUE_FEATURES.index(name)
-            wval[p, k] = w
-        max_plies[p] = sp.max_plies
-        finish[p] = int(bool(sp.finish))
-    scratch_state = state.take(np.zeros(1, np.int64), fresh_logs=True)
-    D = mod.kernel_context(game, scratch_state)[0]
-    pool = np.zeros(max([a[0].size for a in D if isinstance(a, np.ndarray) and a.ndim > 1] + [1]), np.int64)
-    H = (D, tables.rules, tables.conds, tables.acts, tables.seat_rules, max_plies, widx, wval, finish,
-         np.zeros(game.num_actions, np.bool_), np.zeros(len(mod.FEATURES), np.int64), pool,
-         np.zeros(nvf, np.float64), np.zeros(P, np.float64), np.zeros(game.num_actions, np.float64),
-         np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(game.num_actions, np.int64))
-    return heur_seat, H

@@ -16,7 +16,8 @@ import types
 from pathlib import Path
 
 
-#: the source tree holding this framework (the folder above ``sim/``): its ``tests`` engines are found from any folder
+#: the folder holding ``sim/`` (a checkout's root, or the installed ``meeplelab`` package): ``meeplelab.sim.x`` is
+#: ``TREE/sim/x``; a checkout's ``tests`` engines (``tests.toy``) are found here from any folder
 TREE = Path(__file__).resolve().parents[2]
 
 
@@ -27,6 +28,10 @@ def module_file(name: str) -> Path:
         ImportError: no such file on ``sys.path``.
     """
     parts = name.split(".")
+    if parts[0] == "meeplelab" and len(parts) > 1:  # the one import name: meeplelab.sim.x is TREE/sim/x
+        for f in (TREE.joinpath(*parts[1:]).with_suffix(".py"), TREE.joinpath(*parts[1:], "__init__.py")):
+            if f.is_file():
+                return f
     roots = [Path(p) for p in sys.path or ["."]] + [TREE]
     try:  # a top-level package's place (an editable install's too), not imported
         top = importlib.util.find_spec(parts[0])

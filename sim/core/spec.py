@@ -35,7 +35,7 @@ class GameSpec:
         engine: ``"module:Class"`` of the engine (imported on first use), or the class itself.
         strategies: modules that register the game's strategies when imported
             (``meeplelab.strategies.registry.register_strategy``).
-        treatments: modules that register the game's setup treatments for panels when imported
+        treatments: modules declaring the game's setup treatments for panels (their ``TREATMENTS`` dict)
             (``meeplelab.play.panels.register_treatment``; looked up in every process that plays a panel).
         sections: module whose ``SECTIONS`` list holds the game's report section builders (None: the
             generic sections only).

@@ -158,6 +158,7 @@ class Compiled:
         self.inv_ids: list[str] = []
         self.tile_ids: list[str] = []
         self.space_ids: list[str] = []
+        self.window_ids: list[str] = []   # Window spaces in cell order (row * WCOLS + col)
         self.grad_ids: list[str] = []
         self.track_ids: list[str] = []
         self.isets: list[tuple] = []
@@ -361,6 +362,8 @@ def load(content_dir: Path) -> Compiled:
         w_res[ws.row, ws.col], w_astro[ws.row, ws.col] = ws.research, ws.astronomy
     if (w_iset < 0).any():
         raise ContentError(f"observation.toml: [[space]] must cover all {WROWS}x{WCOLS} Window spaces")
+    cell_id = {ws.row * WCOLS + ws.col: ws.id for ws in wins}
+    comp.window_ids = [cell_id[k] for k in range(WROWS * WCOLS)]
 
     if len(spaces) > NS_MAX:
         raise ContentError(f"board.toml: at most {NS_MAX} action spaces, found {len(spaces)}")

@@ -95,7 +95,8 @@ class GalileosTruth(Game):
         Column("category", "str", "-", "VP category, Suspicion cause or Penance outcome.", EVENT_CATEGORIES),
         Column("amount", "int16", "-", "VP gained, Suspicion change, seal VP or coins paid (by kind)."),
         Column("target_seat", "int8", "seat", "The other seat involved (cause of Suspicion, seal owner scored), -1 none."),
-        Column("item", "int16", "id", "Treatise board, Invention, tile, card type or Level involved, -1 none."),
+        Column("item", "int16", "id", "Treatise board, Invention, tile, card type, Philosopher space (assign) or "
+                                      "Level involved, -1 none."),
         Column("cycle", "int8", "Cycles", "Cycle of the event."),
         Column("before", "int16", "-", "Value before (VP, Suspicion, Level; seal space or Window cell for actions)."),
         Column("after", "int16", "-", "Value after."),
@@ -426,6 +427,9 @@ class GalileosTruth(Game):
             what = {"paid": f"pays {amt} Coins to remove a Penance card", "gained": "gains a Penance card",
                     "-": "plays a Penance card"}.get(cat, "Penance")
             return f"{who} {what}"
+        if kind == "assign":
+            sp = self.content.space_ids[item] if 0 <= item < len(self.content.space_ids) else item
+            return f"{who} assigns the Natural Philosopher to the space {sp}"
         if kind == "inquisition":
             return f"The Inquisition token turns face up (Cycle {row.get('cycle')})"
         return super().describe_event(row)

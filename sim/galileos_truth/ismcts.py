@@ -66,7 +66,7 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
     decision stream ``key``/``ctr`` (``uint64[1]``, counter at 0): its first draw keys the iterations, the next
     ones are the heuristic's (root candidates). A decision of a kind not in ``kinds`` is searched with ``sub``
     iterations; one with no iterations (``sub=0``), or whose heuristic's best two scores are ``gap`` or more apart,
-    gets the heuristic's choice on those draws. ``H`` from :func:`meeplelab.sim.core.lookahead.heuristic_tables` (its scratch
+    gets the heuristic's choice on those draws. ``H`` from :func:`meeplelab.strategies.compiled.heuristic_tables` (its scratch
     game slot holds the iteration's copy; seat ``p``'s rows: the search's heuristic), ``T`` from
     :func:`meeplelab.sim.core.ismcts.search_tables`. The only legal action without a search; -1 when nothing is legal."""
     (prm, kmask, prules, pconds, pacts, pseat, nn, nw, nav, nact, nfirst, nnext, cnt, pnode, pmover, plen, rew,

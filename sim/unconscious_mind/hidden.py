@@ -104,7 +104,7 @@ def redeterminize_game(game, card, pile, g, me, keys, counters, r, dims, pool, c
 def redeterminize_one(S, C, g, searcher, keys, counters, r, pool):
     """:func:`redeterminize_game` on the kernels' context (the compiled heuristic's engine hook): the deck sizes
     from the parameter vector ``C`` and the Treatise group, ``pool`` ``int64[>= cards]`` scratch
-    (:func:`meeplelab.sim.core.lookahead.heuristic_tables`: the largest per-game state row, at least the card group's
+    (:func:`meeplelab.strategies.compiled.heuristic_tables`: the largest per-game state row, at least the card group's
     ``3 * cards``), the per-seat counts in the scratch row ``S.work[WK_HANDS]``."""
     dims = (C[I_TILES_LVL], C[I_TILES_LVL + 1], S.treatise.shape[1], C[I_N_ROUTINE], C[I_N_CASE], C[I_N_LATENT],
             C[I_N_MANIFEST], S.seat.shape[1])

@@ -23,7 +23,7 @@ from meeplelab.sim.unconscious_mind.cols import OVER, TO_ACT
 from meeplelab.sim.unconscious_mind.features import VALUE_FEATURES, apply_at, features, legal_at, pending, turn_of, value_features
 from meeplelab.sim.unconscious_mind.hidden import redeterminize_one
 
-#: this engine plays the heuristic inside the play kernel (meeplelab.sim.core.lookahead.heuristic_tables)
+#: this engine plays the heuristic inside the play kernel (meeplelab.strategies.compiled.heuristic_tables)
 COMPILED_HEURISTIC = True
 
 __all__ = ["COMPILED_HEURISTIC", "VALUE_FEATURES", "heuristic_choice", "heuristic_scores"]
@@ -55,7 +55,7 @@ def heuristic_scores(S, C, g, p, mask, key, ctr, H):
     """The heuristic's score of every legal action (``mask``, ``bool[A]``) for seat ``p`` in game ``g``, written to
     ``H``'s ``scores`` (``float64[A]``; other entries left as they were), drawing from the decision stream
     ``key``/``ctr`` (``uint64[1]``): its next draw is the base of every candidate's stream, the one after it is
-    returned (the tie-break uniform of ``search.pick_best``). ``H`` from :func:`meeplelab.sim.core.lookahead.heuristic_tables`
+    returned (the tie-break uniform of ``search.pick_best``). ``H`` from :func:`meeplelab.strategies.compiled.heuristic_tables`
     (seat ``p``'s rows: its weights, finishing plan and plies). The root candidates of the compiled ISMCTS
     (``meeplelab.sim.unconscious_mind.ismcts``) are the best of these scores."""
     (D, rules, conds, acts, seat_rules, max_plies, widx, wval, finish, hmask, hfv, pool, vf, vals, scores,
@@ -89,6 +89,6 @@ def heuristic_scores(S, C, g, p, mask, key, ctr, H):
 def heuristic_choice(S, C, g, p, mask, key, ctr, H):
     """The heuristic's action for seat ``p`` in game ``g`` with legal actions ``mask`` (``bool[A]``), drawing
     from the decision stream ``key``/``ctr`` (``uint64[1]``, counter at 0); ``H`` from
-    :func:`meeplelab.sim.core.lookahead.heuristic_tables`. -1 when nothing is legal."""
+    :func:`meeplelab.strategies.compiled.heuristic_tables`. -1 when nothing is legal."""
     u = heuristic_scores(S, C, g, p, mask, key, ctr, H)
     return pick_best_one(H[14], mask, u)

@@ -9,7 +9,8 @@ import pyarrow as pa
 import pytest
 from numba import njit
 
-from meeplelab.sim.core.lookahead import copy_game, heuristic_specs, heuristic_tables, pick_best_one
+from meeplelab.sim.core.lookahead import copy_game, heuristic_specs, pick_best_one
+from meeplelab.strategies.compiled import heuristic_tables
 from meeplelab.sim.core.rng import Streams, candidate_key, candidate_keys, decision_keys, stream_keys, strategy_stream
 from meeplelab.sim.galileos_truth import GalileosTruth, hidden
 from meeplelab.sim.galileos_truth import lookahead as look

@@ -7,7 +7,7 @@ Do not edit by hand.
 
 from numba import njit
 
-#: this engine has no compiled heuristic (meeplelab.sim.core.lookahead.heuristic_tables)
+#: this engine has no compiled heuristic (meeplelab.strategies.compiled.heuristic_tables)
 COMPILED_HEURISTIC = False
 VALUE_FEATURES = ()
 

@@ -45,7 +45,7 @@ def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound
     ``compiled_seat``: ``bool[P]``; scratch ``mask`` (``bool[A]``), ``fv`` (``int64[len(FEATURES)]``),
     ``sc`` (``int64[A]``: an action score), ``key`` and ``ctr`` (``uint64[1]``: the decision's fresh
     stream). A seat with ``heur_seat[p]`` (``bool[P]``, compiled too) decides by the compiled heuristic
-    (``tests.toy.lookahead``, its tables and scratch ``H``: ``meeplelab.sim.core.lookahead.heuristic_tables``) instead of
+    (``tests.toy.lookahead``, its tables and scratch ``H``: ``meeplelab.strategies.compiled.heuristic_tables``) instead of
     its plan, and a seat with ``search_seat[p]`` (``bool[P]``) by the compiled ISMCTS (``tests.toy.ismcts``, its
     tables ``T``: ``meeplelab.sim.core.ismcts.search_tables``; its heuristic's rows in ``H``). ``prof`` (``uint64[K, 4]``,
     K > the largest decision kind code; K = 0: off) accumulates, per decision kind, the cycles

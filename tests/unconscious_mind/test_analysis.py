@@ -132,7 +132,8 @@ def test_sections_and_report(runs, run_dir, tmp_path):
     secs = [s for f in U.SECTIONS for s in f(runs)]
     titles = [s.title for s in secs]
     assert titles == ["VP per Coffee (descriptive: groups differ by strategy and seat)",
-                      "Treatise citation payoffs (descriptive: groups differ by strategy and seat)"]
+                      "Treatise citation payoffs (descriptive: groups differ by strategy and seat)",
+                      "Content strength (descriptive)"]
     by_strategy = next(df for cap, df, *_ in secs[0].tables if cap == "VP per Coffee by strategy")
     assert by_strategy["strategy"].to_list() == ["citer", "publisher"]  # every strategy, none dropped
     assert by_strategy["seat_results"].to_list() == [240, 240]

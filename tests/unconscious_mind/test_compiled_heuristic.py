@@ -9,7 +9,8 @@ import pyarrow as pa
 import pytest
 from numba import njit
 
-from meeplelab.sim.core.lookahead import copy_game, heuristic_specs, heuristic_tables
+from meeplelab.sim.core.lookahead import copy_game, heuristic_specs
+from meeplelab.strategies.compiled import heuristic_tables
 from meeplelab.sim.core.rng import Streams, decision_keys, stream_keys, strategy_stream
 from meeplelab.play.batch import play_batch, uses_compiled_play
 from meeplelab.sim.unconscious_mind import UnconsciousMind, hidden

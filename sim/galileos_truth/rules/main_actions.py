@@ -8,8 +8,8 @@ from ..cols import (ABJURE_CYCLE, COPER, CUR_CARD, CYCLE, FIRST_PASS, INQ_UP, IN
 from ..content import CK_NONE, CK_PENANCE, PURPLE
 from meeplelab.sim.core.jit import handler, rule
 from ..state import (A_ABJURE, A_CARD, A_INV, A_PASS, A_SPACE, A_UPGRADE, C_LEVEL, C_NONE, C_S_ABJURE,
-                     C_S_ABJURE_OTHER, C_S_PENANCE, E_ABJURE, E_PENANCE, E_UPGRADE, E_USE_INV, IT_ONCE, I_ABJ_DROP,
-                     I_ABJ_RISE, I_LVL_VP, I_P3, I_PEN_DROP, LEVEL_SEAL_SPACES, MAX_LEVEL, M_ABJURE, M_INVENTION,
+                     C_S_ABJURE_OTHER, C_S_PENANCE, E_ABJURE, E_ASSIGN, E_PENANCE, E_UPGRADE, E_USE_INV, IT_ONCE,
+                     I_ABJ_DROP, I_ABJ_RISE, I_LVL_VP, I_P3, I_PEN_DROP, LEVEL_SEAL_SPACES, MAX_LEVEL, M_ABJURE, M_INVENTION,
                      M_PASS, M_PENANCE, M_PHILOSOPHER, M_PLAY, M_UPGRADE, PH_ON_SPACE, PH_STANDING, P_PENPAY,
                      P_STACK, TR_UPGRADE, Z_HAND, Z_PLAY)
 from .academy import take_seal, upgrade_ok
@@ -145,5 +145,6 @@ def apply_main(S, C, PR, g, a):
         S.seat[g, p, PHIL] = PH_ON_SPACE
         S.seat[g, p, PHIL_SPACE] = sp
         S.space[g, sp, SPACE_USED] += 1
+        ev(S, g, p, E_ASSIGN, C_NONE, 0, -1, sp, 0, 0)
         push_frame(S, C, g, C.SPACE_ISET[sp])
         advance(S, C, PR, g)

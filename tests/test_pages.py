@@ -1,0 +1,191 @@
+"""Report pages and charts laid out to fit: jinja2 templates (autoescaped, package data, one stylesheet for
+every page, folded tables), heat-map text chosen by cell luminance (WCAG), and figures whose every text lies
+inside the saved canvas."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from matplotlib.figure import Figure
+
+from meeplelab.analysis import figures as F
+from meeplelab.analysis import pages as P
+from meeplelab.analysis.markdown import to_html
+from meeplelab.analysis.report import TableFormat, _html_table
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ------------------------------------------------------------------------------------ colour by luminance
+@pytest.mark.parametrize("colour, luminance", [("white", 1.0), ("black", 0.0), ("#800000", 0.0459), ("navy", 0.0156),
+                                               ("#777777", 0.1845), ("yellow", 0.9278)])
+def test_relative_luminance_is_the_wcag_formula(colour, luminance):
+    # WCAG 2.2: linearised sRGB, 0.2126 R + 0.7152 G + 0.0722 B; #800000 -> 0.2126 * ((0.502 + 0.055) / 1.055) ** 2.4
+    assert F.relative_luminance(colour) == pytest.approx(luminance, abs=5e-5)
+
+
+def test_contrast_ratio_of_black_on_white_is_21_and_of_grey_777_about_4_5():
+    assert F.contrast_ratio("black", "white") == pytest.approx(21.0)
+    assert F.contrast_ratio("#777777", "white") == pytest.approx(4.48, abs=0.01)  # the WCAG AA borderline grey
+
+
+@pytest.mark.parametrize("background, text", [("maroon", "white"), ("navy", "white"), ("#053061", "white"),
+                                              ("#67001f", "white"), ("white", "black"), ("#f7f7f7", "black"),
+                                              ("#fddbc7", "black"), ("yellow", "black"), ("#808080", "black")])
+def test_text_colour_is_the_one_of_higher_contrast(background, text):
+    assert F.text_colour(background) == text
+    other = "black" if text == "white" else "white"
+    assert F.contrast_ratio(text, background) >= F.contrast_ratio(other, background)
+
+
+def _pw(rates: dict, games: int = 400):
+    from meeplelab.analysis.stats import wilson
+
+    rows = []
+    for (a, b), p in rates.items():
+        for r, c, q in ((a, b, p), (b, a, 1 - p)):
+            est, lo, hi = wilson(q * games, games)
+            rows.append({"row": r, "column": c, "games": games, "wins": q * games, "est": float(est), "low": float(lo),
+                         "high": float(hi)})
+    return pl.DataFrame(rows)
+
+
+def test_heat_map_writes_white_on_maroon_and_navy_cells_and_black_on_light_ones():
+    from meeplelab.analysis.tournament_report import cell_text_colour, heatmap
+
+    # 95% / 5% are the navy and maroon ends of RdBu; 66% / 34% light cells; 52% / 48% near white, not resolved
+    fig = heatmap(_pw({("a", "b"): 0.95, ("a", "c"): 0.66, ("b", "c"): 0.52}), ["a", "b", "c"])
+    ax = fig.axes[0]
+    cells = {t.get_text().split("\n")[0]: (t.get_color(), t.get_fontweight()) for t in ax.texts}
+    assert cells["95%"] == ("white", "bold") and cells["5%"] == ("white", "bold")
+    assert cells["66%"] == ("black", "bold") and cells["34%"] == ("black", "bold")
+    assert cells["52%"] == ("dimgray", "normal") and cells["48%"] == ("dimgray", "normal")
+    im = ax.images[0]
+    for t in ax.texts:  # every cell's text has a contrast ratio of at least 4.5 against its cell (WCAG AA)
+        x, y = (int(round(v)) for v in t.get_position())
+        v = im.get_array()[y, x]
+        bg = im.cmap(im.norm(v)) if np.ma.is_masked(v) is False and np.isfinite(v) else ax.get_facecolor()
+        assert F.contrast_ratio(t.get_color(), bg) >= 4.5 or t.get_fontweight() == "normal", t.get_text()
+    assert cell_text_colour("navy", resolved=False) == "gainsboro" and cell_text_colour("white", False) == "dimgray"
+    F.close(fig)
+
+
+# ------------------------------------------------------------------------------------ figures fit their canvas
+def test_a_y_label_set_after_tight_layout_is_clipped_until_fit_lays_the_figure_out_again():
+    # the fault of the strategy and Abjure charts: a section set the y label after the chart's tight_layout
+    fig = Figure()
+    ax = fig.subplots()
+    ax.barh([0, 1], [3.0, 4.0])
+    ax.set_yticks([0, 1], ["abjure-at:margin=1", "never-abjure"])
+    fig.tight_layout()
+    ax.set_ylabel("Cycle of Abjure (never = stayed Copernican)")
+    assert [o.split("' (")[0] for o in F.overflow(fig)] == ["'Cycle of Abjure (never = stayed Copernican)"]
+    F.fit(fig)
+    assert F.overflow(fig) == []
+
+
+def test_the_charts_lay_themselves_out_so_a_late_y_label_fits():
+    from meeplelab.analysis.galileos_truth import outcome_chart
+
+    d = pl.DataFrame({"abjured": ["1", "2", "never"], "games": [10, 10, 10], "wins": [3.0, 4.0, 5.0],
+                      "win_rate": [0.3, 0.4, 0.5], "win_low": [0.1, 0.2, 0.3], "win_high": [0.6, 0.6, 0.7],
+                      "vp": [20.0, 21.0, 22.0], "vp_low": [18.0, 19.0, 20.0], "vp_high": [22.0, 23.0, 24.0]})
+    fig = outcome_chart(d, fair=0.25)
+    assert fig.axes[0].get_ylabel() == "Cycle of Abjure (never = stayed Copernican)"
+    assert F.overflow(fig) == []  # constrained layout: no fit needed
+    F.close(fig)
+
+
+def test_a_title_pushed_off_the_canvas_by_long_tick_labels_is_wrapped_to_fit():
+    # the fault of the um-cite effect chart: long arm / strategy labels push the centred title past the edge
+    labels = [f"cite_bright_ideas={v} / {s}" for v in (0, 2) for s in ("coffee-engine", "publisher", "citer", "curer")]
+    df = pl.DataFrame({"label": labels, "est": np.linspace(-2, 1, 8), "low": np.linspace(-4, -1, 8),
+                       "high": np.linspace(0, 3, 8)})
+    fig = F.bar_with_interval(df, "label", title="Paired difference vs control (same seeds, every seat order)",
+                              xlabel="win rate difference (percentage points)", ref=0.0, ref_label="no difference")
+    before = F.overflow(fig)
+    assert len(before) == 1 and before[0].startswith("'Paired difference vs control (same seeds, every seat order)'")
+    F.fit(fig)
+    assert F.overflow(fig) == [] and "\n" in fig.axes[0].get_title()
+    assert " ".join(fig.axes[0].get_title().split()) == "Paired difference vs control (same seeds, every seat order)"
+    F.close(fig)
+
+
+def test_saved_pngs_are_the_fitted_canvas(tmp_path):
+    fig = Figure(figsize=(4, 3), dpi=100)
+    ax = fig.subplots()
+    ax.set_title("a title far too long for a four-inch figure to show on one line, so it wraps " * 2)
+    path = F.save(fig, tmp_path / "t.png")
+    assert F.png_size(path) == (400, 300)
+    with pytest.raises(ValueError, match="is not a PNG file"):
+        F.png_size(ROOT / "pyproject.toml")
+
+
+# ------------------------------------------------------------------------------------ templates
+def test_templates_are_package_data_and_jinja2_a_dependency():
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert any(d.startswith("jinja2") for d in data["project"]["dependencies"])
+    patterns = data["tool"]["setuptools"]["package-data"]["meeplelab.analysis"]
+    shipped = resources.files("meeplelab.analysis") / "templates"
+    names = sorted(p.name for p in Path(str(shipped)).iterdir())
+    assert names == ["base.html.j2", "macros.html.j2", "markdown.html.j2", "report.css", "report.html.j2"]
+    assert all(any(Path(n).match(p.split("/")[-1]) for p in patterns) for n in names)
+
+
+def test_table_cells_and_captions_are_escaped_and_inline_code_kept():
+    df = pl.DataFrame({"strategy": ["<script>alert(1)</script>", "a & b"], "games_needed": [1200, 3]})
+    page = _html_table(df, "Caption with `code` and <b>markup</b>")
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "a &amp; b" in page
+    assert "<caption>Caption with <code>code</code> and &lt;b&gt;markup&lt;/b&gt;</caption>" in page
+    assert "<th>games_<wbr>needed</th>" in page  # a long column name may break after its underscore
+    assert '<td class="t">a &amp; b</td><td class="n">3</td>' in page  # text left, numbers never broken
+
+
+def test_a_folded_table_renders_inside_details_with_its_caption_as_summary():
+    df = pl.DataFrame({"x": [1, 2]})
+    page = _html_table(df, "All rows", TableFormat(folded=True))
+    assert re.fullmatch(r"<details><summary>All rows</summary>\s*<div class=\"tw\"><table><caption>All rows</caption>"
+                        r".*</table></div></details>", page, re.S), page
+    assert "<details" not in _html_table(df, "All rows")
+
+
+def test_a_column_of_numbers_and_words_is_aligned_as_text():
+    ctx = P.table_context(["abjured", "games", "interval"], [["2", "9", "[1.0, 3.0]"], ["never", "886", "\u2014"]])
+    assert ctx["classes"] == ["t", "n", "n"]
+
+
+def test_every_page_uses_the_one_stylesheet():
+    css = (Path(str(resources.files("meeplelab.analysis") / "templates" / "report.css"))).read_text()
+    md_page = to_html("# T\n\n| a_b | c |\n|---|---|\n| 1,234 | x |\n\n<details><summary>more</summary>\n\nhidden\n\n"
+                      "</details>\n", "Robustness: <game>")
+    report_page = P.render("report.html.j2", title="meeplelab balance report: t", runs="r", warnings=["careful <now>"],
+                           sections=[{"title": "S & T", "paragraphs": [P.inline("a `b`")], "figures": [],
+                                      "tables": [P.table_context(["k"], [["1"]], "cap", folded=True)]}], footer="f")
+    for page in (md_page, report_page):
+        assert css in page and page.startswith("<!doctype html>") and '<meta name="viewport"' in page
+    assert "<title>Robustness: &lt;game&gt;</title>" in md_page
+    assert "<th>a_<wbr>b</th>" in md_page and '<td class="n">1,234</td>' in md_page
+    assert "<details><summary>more</summary>" in md_page  # a fold written in the Markdown passes through
+    assert '<p class="warn">careful &lt;now&gt;</p>' in report_page and "<h2>S &amp; T</h2>" in report_page
+    assert "<p>a <code>b</code></p>" in report_page and "<details><summary>cap</summary>" in report_page
+
+
+def test_a_template_value_left_out_is_an_error_not_an_empty_string():
+    import jinja2
+
+    with pytest.raises(jinja2.UndefinedError, match="sections"):
+        P.render("report.html.j2", title="t", runs="", warnings=[], footer="")
+
+
+def test_a_robustness_verdict_holding_an_asterisk_stays_bold():
+    from meeplelab.analysis.robustness_report import _md
+
+    verdict = "not resolved with this budget: moved most by A-TOY-02 max_value (mu* 12 +- 0.018 VP)"
+    page = to_html(f"- **draw-once**: scores: **{_md(verdict)}**\n", "t")
+    assert f"<strong>{verdict}</strong>" in page and "**" not in page
