@@ -115,7 +115,7 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
 
     Seats holding a :class:`meeplelab.strategies.plans.CompiledPlan` are played inside the engine's play kernel
     (``game.compiled_module().play``), and so are seats holding a heuristic with a compiled form
-    (:func:`meeplelab.strategies.compiled.heuristic_tables`) or an ISMCTS with one (:func:`meeplelab.sim.core.ismcts.search_tables`);
+    (:func:`meeplelab.strategies.compiled.heuristic_tables`) or an ISMCTS with one (:func:`meeplelab.strategies.compiled.search_tables`);
     any other strategy decides its plies here, one ply at a time, as on
     :func:`plies`. Games are identical to :func:`plies` with the same strategies: every decision is drawn
     from the same (run seed, game, seat, ply) stream.
@@ -136,8 +136,8 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     from meeplelab.strategies.plans import CompiledPlan, Plan, compile_plans
 
     from meeplelab.sim.core.errors import PlyLimitError
-    from meeplelab.sim.core.ismcts import search_specs, search_tables
-    from meeplelab.strategies.compiled import heuristic_tables
+    from meeplelab.sim.core.ismcts import search_specs
+    from meeplelab.strategies.compiled import heuristic_tables, search_tables
 
     if kernel_profile is not None:
         check_kernel_profile(game, kernel_profile)

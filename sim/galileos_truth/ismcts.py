@@ -11,7 +11,7 @@ game, seat, decision and iteration), a walk down the tree (UCT with availability
 of ``horizon`` turns with the seat's rollout plan at every seat, and a reward per seat; rewards backed up at the end
 of each group of ``par`` iterations. The search stops as soon as the most visited root child leads the others by
 more than the iterations left (the root plays the most visited, so the choice is that of every iteration). The tree
-lives in ``T`` (``meeplelab.sim.core.ismcts.search_tables``), preallocated once per batch: nothing is allocated and nothing
+lives in ``T`` (``meeplelab.strategies.compiled.search_tables``), preallocated once per batch: nothing is allocated and nothing
 returns to Python.
 """
 
@@ -68,7 +68,7 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
     iterations; one with no iterations (``sub=0``), or whose heuristic's best two scores are ``gap`` or more apart,
     gets the heuristic's choice on those draws. ``H`` from :func:`meeplelab.strategies.compiled.heuristic_tables` (its scratch
     game slot holds the iteration's copy; seat ``p``'s rows: the search's heuristic), ``T`` from
-    :func:`meeplelab.sim.core.ismcts.search_tables`. The only legal action without a search; -1 when nothing is legal."""
+    :func:`meeplelab.strategies.compiled.search_tables`. The only legal action without a search; -1 when nothing is legal."""
     (prm, kmask, prules, pconds, pacts, pseat, nn, nw, nav, nact, nfirst, nnext, cnt, pnode, pmover, plen, rew,
      cand, marg, used, tmask, pmask, fv, sc, vf, vals, vps, ikey, ictr) = T
     D = H[0]

@@ -47,7 +47,7 @@ def play(S, C, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, 
     stream). A seat with ``heur_seat[p]`` (``bool[P]``, compiled too) decides by the compiled heuristic
     (``meeplelab.sim.unconscious_mind.lookahead``, its tables and scratch ``H``: ``meeplelab.strategies.compiled.heuristic_tables``) instead of
     its plan, and a seat with ``search_seat[p]`` (``bool[P]``) by the compiled ISMCTS (``meeplelab.sim.unconscious_mind.ismcts``, its
-    tables ``T``: ``meeplelab.sim.core.ismcts.search_tables``; its heuristic's rows in ``H``). ``prof`` (``uint64[K, 4]``,
+    tables ``T``: ``meeplelab.strategies.compiled.search_tables``; its heuristic's rows in ``H``). ``prof`` (``uint64[K, 4]``,
     K > the largest decision kind code; K = 0: off) accumulates, per decision kind, the cycles
     (:mod:`meeplelab.sim.core.cycles`) of the legal action mask, the choice and the application, and the decisions taken.
     It allocates nothing itself (compiled without reference counting unless the engine's handlers allocate).
