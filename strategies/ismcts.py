@@ -373,6 +373,40 @@ class ISMCTS(Strategy):
         return out
 
 
+#: the tuned heuristic weights of each game (``docs/presets/<game>-heuristic-tuned.toml``, written by ``meeplelab
+#: tune``; ``tests/test_compiled_ismcts.py`` checks they equal the preset files): the game's ISMCTS values its root
+#: candidates and leaves with them by default (``weights=tuned``), as the tuned preset beats the default heuristic
+#: (docs/strategies.md, the ladder)
+TUNED = {
+    "galileos-truth": {"end_vp": 0.6878, "coins": 0.06151, "research": 0.01001, "books": 0.1169, "level": 0.6415,
+                       "tiles": 0.3811, "inventions": 0.5693, "treatises": 0.971, "suspicion": -0.02062,
+                       "seals_left": 0.516, "cards": -0.1165, "copernican": 11.89},
+    "unconscious-mind": {"coffee": 0.2819, "bright": 0.2175, "insight": 0.2252, "colour": 0.1146, "cured": 1.372,
+                         "tiles": 0.5751, "inplay": 0.2178, "hand": 0.3542, "rep": 0.9334, "hearts": 0.2922,
+                         "therapy": 0.1849},
+}
+
+#: each game's default arguments (issue 27: chosen to meet its targets, benchmarks/RESULTS.md "search"): a root
+#: bandit (depth=1) in groups of 8 iterations, a small exploration constant; Galileo's Truth searches its main
+#: decisions (P_MAIN) with 3-turn rollouts, Unconscious Mind every decision with 1-turn rollouts
+GAME_DEFAULTS = {
+    "galileos-truth": {"iters": 32, "horizon": 3, "depth": 1, "par": 8, "c": 0.3, "kinds": "P_MAIN",
+                       "weights": "tuned"},
+    "unconscious-mind": {"iters": 24, "horizon": 1, "depth": 1, "par": 8, "c": 0.3, "weights": "tuned"},
+}
+
+
+def _weights(search: ISMCTS, game: str) -> dict:
+    """The heuristic weights of ``search``'s ``weights`` argument for ``game``: ``tuned`` (:data:`TUNED`) or
+    ``heuristic`` (the game heuristic's defaults: none given)."""
+    w = str(search.args.get("weights", search.defaults.get("weights", "tuned")))
+    if w not in ("tuned", "heuristic"):
+        from meeplelab.sim.core.errors import ConfigError
+
+        raise ConfigError(f"strategy 'ismcts': weights={w!r}: allowed tuned, heuristic")
+    return dict(TUNED[game]) if w == "tuned" else {}
+
+
 ARGS = {
     "iters": Arg(int, 64, "iterations per decision (one redeterminisation each)", 1, 100000),
     "ms": Arg(float, 0.0, "time per decision batch in milliseconds, 0 = iterations only (reproducible)", 0, 600000),
@@ -409,11 +443,15 @@ def _register_games() -> None:
     from .unconscious_mind import PLANS, UMHeuristic, _plan
 
     class GTISMCTS(ISMCTS):
-        """ISMCTS for Galileo's Truth: the heuristic's weights, the general plan in rollouts."""
+        """ISMCTS for Galileo's Truth: the tuned heuristic's weights (``weights=tuned``, :data:`TUNED`) for the root
+        candidates and the leaf values, the general plan in rollouts; by default a root bandit (``depth=1``) over the
+        heuristic's 3 best actions with 3-turn rollouts, searching the main decisions only (``kinds=P_MAIN``)."""
+
+        defaults = {**ISMCTS.defaults, **GAME_DEFAULTS["galileos-truth"]}
 
         def __init__(self, **args):
             super().__init__(**args)
-            self.heuristic = GTHeuristic()
+            self.heuristic = GTHeuristic(**_weights(self, "galileos-truth"))
             self.policy = self.heuristic.plan
             if self.kinds:  # refused when the id is read, before any game is played
                 from meeplelab.sim.galileos_truth.play import KINDS
@@ -421,11 +459,15 @@ def _register_games() -> None:
                 self._codes(KINDS, "galileos-truth")
 
     class UMISMCTS(ISMCTS):
-        """ISMCTS for Unconscious Mind: the heuristic's weights, the publisher plan in rollouts."""
+        """ISMCTS for Unconscious Mind: the tuned heuristic's weights (``weights=tuned``, :data:`TUNED`) for the root
+        candidates and the leaf values, the publisher plan in rollouts; by default a root bandit (``depth=1``) over
+        the heuristic's 3 best actions with 1-turn rollouts."""
+
+        defaults = {**ISMCTS.defaults, **GAME_DEFAULTS["unconscious-mind"]}
 
         def __init__(self, **args):
             super().__init__(**args)
-            self.heuristic = UMHeuristic()
+            self.heuristic = UMHeuristic(**_weights(self, "unconscious-mind"))
             pol = str(args.get("policy", "publisher"))
             if pol != "random" and pol not in PLANS:
                 from meeplelab.sim.core.errors import ConfigError
@@ -437,9 +479,21 @@ def _register_games() -> None:
 
                 self._codes(KINDS, "unconscious-mind")
 
-    register_strategy("ismcts", GTISMCTS, games=GT, args=ARGS,
+    weights = {"weights": Arg(str, "tuned", "root and leaf weights: tuned (the tuned heuristic preset's) or heuristic "
+                                            "(the heuristic's defaults)")}
+
+    def game_args(game: str) -> dict:
+        """ARGS with ``game``'s own defaults shown."""
+        out = dict(ARGS)
+        for k, v in GAME_DEFAULTS[game].items():
+            if k in out:
+                a = out[k]
+                out[k] = Arg(a.type, v, a.doc, a.lo, a.hi)
+        return out
+
+    register_strategy("ismcts", GTISMCTS, games=GT, args={**game_args("galileos-truth"), **weights},
                       doc="Information-set MCTS: UCT over redeterminisations, general-plan rollouts, heuristic rewards.")
-    register_strategy("ismcts", UMISMCTS, games=UM, args={**ARGS, "policy": Arg(
+    register_strategy("ismcts", UMISMCTS, games=UM, args={**game_args("unconscious-mind"), **weights, "policy": Arg(
         str, "publisher", "rollout plan: a scripted plan name or random")},
         doc="Information-set MCTS: UCT over redeterminisations, scripted-plan rollouts, heuristic rewards.")
 
