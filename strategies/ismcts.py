@@ -30,6 +30,12 @@ deciding games of the batch at once (the rules and rollouts are batched; tree wa
 ``iters`` bounds the iterations; ``ms`` > 0 additionally stops after that many milliseconds per
 decision batch (then results depend on machine speed and batch size: leave ``ms=0`` for
 reproducible runs).
+
+This is the readable reference: by default the search runs inside the engine's compiled play kernel
+(:meth:`ISMCTS.compiled_search`, ``meeplelab.sim.core.ismcts`` and ``<pkg>/ismcts.py``; docs/compiled_play.md), with
+the same choices on the same streams; ``--python-loop`` (``play_batch(compiled=False)``) plays this code. Each game's
+``ismcts`` has its own defaults (:data:`GAME_DEFAULTS`) and values its root candidates and leaves with the tuned
+heuristic weights (:data:`TUNED`, ``weights=tuned``).
 """
 
 from __future__ import annotations

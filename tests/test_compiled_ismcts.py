@@ -194,3 +194,39 @@ def test_the_iteration_key_is_the_python_searchs_iteration_stream():
     base = np.array([11, 22, 2**63 + 5], dtype=np.uint64)
     for it in (0, 1, 31):
         assert [int(K.iteration_key(b, it)) for b in base] == iteration_streams(base, it).keys.tolist()
+
+
+# -------------------------------------------------------------------------------------------- the defaults
+
+@pytest.mark.parametrize("game_id", [GT, UM])
+def test_the_searchs_tuned_weights_are_the_tuned_preset_files(game_id):
+    import tomllib
+    from pathlib import Path
+
+    from meeplelab.strategies.ismcts import TUNED
+
+    preset = tomllib.loads((Path(__file__).resolve().parents[1] / "docs" / "presets"
+                            / f"{game_id}-heuristic-tuned.toml").read_text())
+    assert TUNED[game_id] == {k: float(v) for k, v in preset["args"].items()}
+    s = make_strategy(game_id, "ismcts")
+    assert {k: s.heuristic.weights[k] for k in TUNED[game_id]} == TUNED[game_id]
+    plain = make_strategy(game_id, "ismcts:weights=heuristic")
+    assert plain.heuristic.weights == make_strategy(game_id, "heuristic").weights
+    with pytest.raises(ConfigError, match=r"weights='best': allowed tuned, heuristic"):
+        make_strategy(game_id, "ismcts:weights=best")
+
+
+def test_the_default_search_plays_inside_the_kernel_with_each_games_defaults():
+    gt, um = make_strategy(GT, "ismcts"), make_strategy(UM, "ismcts:par=8")  # the ladder's id keeps the defaults
+    assert (gt.iters, gt.horizon, gt.depth, gt.par, gt.c, gt.kinds) == (32, 3, 1, 8, 0.3, ("P_MAIN",))
+    assert (um.iters, um.horizon, um.depth, um.par, um.c, um.kinds) == (24, 1, 1, 8, 0.3, ())
+    for game_id, s in ((GT, gt), (UM, um)):
+        spec = s.compiled_search(make_game(game_id))
+        assert spec is not None and spec.args["iters"] == s.iters
+
+
+@pytest.mark.parametrize("game_id", [GT, UM])
+def test_the_default_search_plays_the_python_references_games(game_id):
+    a, _ = _games(game_id, ("ismcts", "heuristic"), np.arange(2), 21)
+    b, _ = _games(game_id, ("ismcts", "heuristic"), np.arange(2), 21, compiled=False)
+    assert a.equals(b) and a.plies.min() > 50

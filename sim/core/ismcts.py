@@ -267,7 +267,7 @@ def top_candidates(scores, mask, top, cand, marg):
 @njit(cache=True, _nrt=False)
 def top_two_gap(scores, mask):
     """The best legal action's score (``mask``, ``bool[A]``) minus the second best's (``inf`` with fewer than two
-    legal actions): the ``gap`` test of :meth:`meeplelab.strategies.ismcts.ISMCTS.searched`."""
+    legal actions): the ``gap`` test of :meth:`meeplelab.strategies.ismcts.ISMCTS.budgets`."""
     b1 = -np.inf
     b2 = -np.inf
     n = 0
@@ -412,7 +412,7 @@ def search_specs(game, strategies) -> list:
 
 def pending_kinds(game, state, idx) -> np.ndarray:
     """``int64[n]``: the decision kind code (the engine's ``features.pending``, as the play kernel reads it) each
-    game ``idx`` of ``state`` waits for; the Python search's ``kinds`` test (:meth:`meeplelab.strategies.ismcts.ISMCTS.searched`)."""
+    game ``idx`` of ``state`` waits for; the Python search's ``kinds`` test (:meth:`meeplelab.strategies.ismcts.ISMCTS.budgets`)."""
     import importlib
 
     feats = importlib.import_module(game.compiled_play.rsplit(".", 1)[0] + ".features")
