@@ -57,6 +57,21 @@ print(json.dumps({"seconds": time.perf_counter() - t0}))
 """
 
 
+#: ``sitecustomize`` of the base tree's processes: the installed package's ``meeplelab.games`` entry points name this
+#: commit's specs (``meeplelab.sim...``), which the base tree's registry refuses as foreign; its own built-in specs are
+#: registered first, so it never reads them
+_SITE = """
+try:
+    import sim.registry as _r
+    from sim.galileos_truth.spec import SPEC as _gt
+    from sim.unconscious_mind.spec import SPEC as _um
+    _r._SPECS.setdefault(_gt.name, _gt)
+    _r._SPECS.setdefault(_um.name, _um)
+except ImportError:  # a tree with the one import name
+    pass
+"""
+
+
 def _config(game: str, games: int, batch: int, n_jobs: int, compiled: bool, out: Path, seed: int):
     from meeplelab.play.config import RunConfig
 
@@ -133,7 +148,10 @@ def time_base(tree: Path, game: str, games: int, batch: int, n_jobs: int, out: P
 
     Raises:
         RuntimeError: the run failed (the last lines of its stderr)."""
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    site = Path(tree) / ".bench-site"  # every process of the run (loky workers too) registers the tree's games
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(_SITE)
+    env = dict(os.environ, PYTHONPATH=f"{tree}{os.pathsep}{site}")
     cmd = [sys.executable, "-c", _DRIVER, game, f"{base_spec(game)[0]},{OPPONENT}", str(games), str(batch), str(n_jobs),
            str(seed), str(out)]
     res = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
