@@ -48,7 +48,7 @@ except ImportError:
     from meeplelab.play.runner import simulate
 game, strategies, games, batch, n_jobs, seed, out = sys.argv[1:]
 def cfg(n, where):
-    return RunConfig(game=game, players=2, strategies=tuple(strategies.split(",")), games=n, seed=int(seed),
+    return RunConfig(game=game, players=2, strategies=tuple(strategies.split("|")), games=n, seed=int(seed),
                      seating="rotate", batch_size=int(batch), n_jobs=int(n_jobs), out=where)
 simulate(cfg(4, out + "-warm"))
 t0 = time.perf_counter()
@@ -152,7 +152,7 @@ def time_base(tree: Path, game: str, games: int, batch: int, n_jobs: int, out: P
     site.mkdir(exist_ok=True)
     (site / "sitecustomize.py").write_text(_SITE)
     env = dict(os.environ, PYTHONPATH=f"{tree}{os.pathsep}{site}")
-    cmd = [sys.executable, "-c", _DRIVER, game, f"{base_spec(game)[0]},{OPPONENT}", str(games), str(batch), str(n_jobs),
+    cmd = [sys.executable, "-c", _DRIVER, game, f"{base_spec(game)[0]}|{OPPONENT}", str(games), str(batch), str(n_jobs),
            str(seed), str(out)]
     res = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
     if res.returncode != 0:
