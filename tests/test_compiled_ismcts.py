@@ -92,7 +92,9 @@ def test_compiled_search_games_are_identical_for_any_batch_size_chunking_and_n_j
 def test_kinds_names_the_engines_decision_kinds_and_refuses_another_in_one_line():
     g = make_game(GT)
     s = make_strategy(GT, "ismcts:kinds=P_MAIN+P_SEC")
-    assert s.kind_codes(g) == frozenset({0, 5}) and make_strategy(GT, "ismcts").kind_codes(g) is None
+    assert s.kind_codes(g) == frozenset({0, 5})
+    assert make_strategy(GT, "ismcts").kind_codes(g) == frozenset({0})  # the default: P_MAIN only
+    assert make_strategy(UM, "ismcts").kind_codes(make_game(UM)) is None  # every kind
     with pytest.raises(ConfigError, match=r"kinds='P_MAIN\+MAIN': 'MAIN' is not a decision kind of galileos-truth: "
                                           r"allowed P_MAIN, P_STACK, "):
         make_strategy(GT, "ismcts:kinds=P_MAIN+MAIN")  # when the id is read
