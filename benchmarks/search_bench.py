@@ -181,7 +181,8 @@ def measure(game: str, tree: Path | None, *, games: int = GAMES, ref_games: int 
             secs = time.perf_counter() - t0
             frames[name] = games_of(out)
             rows.append(Row(game, "search", 2, batch, n_jobs, True, n, secs,
-                            {"path": name, "spec": f"{SEARCH} vs {OPPONENT}", **strength(frames[name])}))
+                            {"path": name, "spec": f"{SEARCH} vs {OPPONENT}", "load": round(os.getloadavg()[0], 1),
+                             **strength(frames[name])}))
             echo(f"  {game} {name}: {n} games {secs:.1f} s ({n / secs:,.1f} games/s), win "
                  f"{rows[-1].extra['win']:.1%} [{rows[-1].extra['lo']:.1%}, {rows[-1].extra['hi']:.1%}]")
         if tree is not None:
@@ -192,6 +193,7 @@ def measure(game: str, tree: Path | None, *, games: int = GAMES, ref_games: int 
             spec, dropped = base_spec(game)
             rows.append(Row(game, "search", 2, nb, n_jobs, True, base_games, secs,
                             {"path": SEARCH_BASE[:7], "spec": f"{spec} vs {OPPONENT}", "dropped": dropped,
+                             "load": round(os.getloadavg()[0], 1),
                              **strength(frames["base"])}))
             echo(f"  {game} at {SEARCH_BASE[:7]}: {base_games} games {secs:.1f} s ({base_games / secs:,.2f} games/s)")
         c = rows[0]
@@ -248,15 +250,16 @@ def render(rows: list, game: str, when: str = "") -> list[str]:
            f"`f4477e4` is the Python search of commit {SEARCH_BASE[:7]} (issue 27's \"today\") played from a "
            "`git archive` tree; `python-loop` is this commit's `--python-loop` (the readable reference). Win rate: "
            "the search's win shares (ties shared) over its games, 95% Wilson interval; margin: its VP minus the "
-           "opponent's, 95% t interval; same games: equal to the compiled run's on the seeds both played.", "",
-           "| path | games | seconds | games/s | win rate | from seat 1 | from seat 2 | margin (VP) | same games |",
-           "|---|---|---|---|---|---|---|---|---|"]
+           "opponent's, 95% t interval; same games: equal to the compiled run's on the seeds both played; load: the "
+           "machine's 1-minute load average (2 cores) when the path ended.", "",
+           "| path | games | seconds | games/s | win rate | from seat 1 | from seat 2 | margin (VP) | same games | load |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rs:
         x = r.extra
         same = "-" if x.get("path") == "compiled" else ("yes" if x.get("same_games") else "no")
         out.append(f"| {x.get('path')} | {r.games:,} | {r.seconds:.1f} | {r.gps:,.2f} | {x['win']:.1%} "
                    f"[{x['lo']:.1%}, {x['hi']:.1%}] | {x['seat0']:.1%} | {x['seat1']:.1%} | {x['margin']:+.1f} "
-                   f"[{x['margin_lo']:+.1f}, {x['margin_hi']:+.1f}] | {same} |")
+                   f"[{x['margin_lo']:+.1f}, {x['margin_hi']:+.1f}] | {same} | {x.get('load', '-')} |")
     tg = targets(rows, game)
     if tg:
         out += ["", f"### {game}: targets of issue 27 (search)", "", "| target | measured | bar | met |",
