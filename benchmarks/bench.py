@@ -5,7 +5,9 @@ strategy, logs written and not written, batch sizes 1 / 64 / 512 / 4096, n_jobs 
 resident memory of a whole ``simulate`` process for 10k and 200k games; Parquet bytes per game;
 a cProfile of one batch per game; and the sweep at scale (50 variants x 10,000 Unconscious Mind
 games, timed end to end). ``--only`` picks parts (throughput, memory, sweep, profile, compile: the cold compile of the rule kernels, compiled: compiled play against the Python loop side by side, baseline: compiled play against the
-Python-loop path of commit ``ISSUE16_BASE`` that issue 16 was filed against, same run); every
+Python-loop path of commit ``ISSUE16_BASE`` that issue 16 was filed against, same run; search: ``ismcts`` inside the
+play kernel against ``heuristic``, beside the ``--python-loop`` search and the Python search of commit
+``search_bench.SEARCH_BASE``, with issue 27's targets: ``benchmarks/search_bench.py``); every
 measured row is stored in ``benchmarks/results.json`` (rows of a part measured again replace the
 old ones) and ``benchmarks/RESULTS.md`` is rendered from all stored rows, with the machine, the
 date of each measurement and the hand-written analysis in ``benchmarks/notes.md`` appended.
@@ -350,7 +352,7 @@ def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool | None
     return out
 
 
-PARTS = ("throughput", "memory", "sweep", "profile", "compile", "compiled", "baseline")
+PARTS = ("throughput", "memory", "sweep", "profile", "compile", "compiled", "baseline", "search")
 RESULTS_JSON = ROOT / "benchmarks" / "results.json"
 NOTES = ROOT / "benchmarks" / "notes.md"
 
@@ -486,6 +488,14 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
                     echo(f"  {g} {players}p logs {'on ' if logs else 'off'} n_jobs {n_jobs}: compiled {trio[0].gps:,.0f}"
                          f", Python loop now {trio[1].gps:,.0f}, at {ISSUE16_BASE[:7]} {trio[2].gps:,.0f} games/s "
                          f"({trio[0].extra['ratio']:.2f}x; same games: {trio[0].extra['same_games']})")
+        if "search" in parts:
+            from meeplelab.benchmarks import search_bench as sb
+
+            tree = None if quick else sb.base_tree(ROOT, BASELINE_DIR)
+            if tree is not None:
+                echo(f"  {g}: ISMCTS against the Python search of commit {sb.SEARCH_BASE[:7]} (tree {tree})")
+            n = (16, 8, 8) if quick else (sb.GAMES, sb.REF_GAMES, sb.BASE_GAMES)
+            rows += sb.measure(g, tree, games=n[0], ref_games=n[1], base_games=n[2], echo=echo)
         if "compile" in parts:
             r = cold_compile(g)
             rows.append(r)
@@ -600,6 +610,9 @@ def render(rows: list, info: dict, notes: str = "", store: str = "benchmarks/res
         if tg:
             out += ["", f"### {g}: targets of issue 16", "", "| target | measured | bar | met |", "|---|---|---|---|"]
             out += [f"| {t} | {m} | {b} | {'-' if ok is None else 'yes' if ok else '**no**'} |" for t, m, b, ok in tg]
+        from meeplelab.benchmarks import search_bench
+
+        out += search_bench.render(gr, g, at(g, "search"))
         comp = [r for r in gr if r.measure == "compile"]
         for r in comp:
             out += ["", f"### {g}: cold compile of the rule kernels{at(g, 'compile')}", "",

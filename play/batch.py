@@ -115,7 +115,8 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
 
     Seats holding a :class:`meeplelab.strategies.plans.CompiledPlan` are played inside the engine's play kernel
     (``game.compiled_module().play``), and so are seats holding a heuristic with a compiled form
-    (:func:`meeplelab.strategies.compiled.heuristic_tables`); any other strategy decides its plies here, one ply at a time, as on
+    (:func:`meeplelab.strategies.compiled.heuristic_tables`) or an ISMCTS with one (:func:`meeplelab.strategies.compiled.search_tables`);
+    any other strategy decides its plies here, one ply at a time, as on
     :func:`plies`. Games are identical to :func:`plies` with the same strategies: every decision is drawn
     from the same (run seed, game, seat, ply) stream.
 
@@ -135,13 +136,16 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     from meeplelab.strategies.plans import CompiledPlan, Plan, compile_plans
 
     from meeplelab.sim.core.errors import PlyLimitError
-    from meeplelab.strategies.compiled import heuristic_tables
+    from meeplelab.sim.core.ismcts import search_specs
+    from meeplelab.strategies.compiled import heuristic_tables, search_tables
 
     if kernel_profile is not None:
         check_kernel_profile(game, kernel_profile)
     mod = game.compiled_module()
-    heur_seat, H = heuristic_tables(game, state, strategies)
-    compiled_seat = np.array([isinstance(s, CompiledPlan) for s in strategies], np.bool_) | heur_seat
+    searches = search_specs(game, strategies)
+    heur_seat, H = heuristic_tables(game, state, strategies, [sp.heuristic if sp else None for sp in searches])
+    search_seat, T = search_tables(game, strategies, searches)
+    compiled_seat = np.array([isinstance(s, CompiledPlan) for s in strategies], np.bool_) | heur_seat | search_seat
     tables = compile_plans([s.resolved(game) if isinstance(s, CompiledPlan) else Plan("python") for s in strategies],
                            mod.KINDS, mod.FEATURES, game.num_actions, mod.SCORES)
     keys = np.ascontiguousarray(np.stack([np.asarray(k, np.uint64) for k in seat_keys]))
@@ -154,7 +158,7 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
                np.zeros(1, np.uint64))  # mask, features, action score, decision stream key, counter
     while True:
         mod.play(*ctx, tables.rules, tables.conds, tables.acts, tables.seat_rules, compiled_seat, keys, bound,
-                 tlim, elim, status, *scratch, heur_seat, H, prof)
+                 tlim, elim, status, *scratch, heur_seat, H, search_seat, T, prof)
         if (status == ST_BOUND).any():
             g = int(np.flatnonzero(status == ST_BOUND)[0])
             raise PlyLimitError(f"game {int(state.game_id[g])} reached its ply bound {bound} without ending")
@@ -179,17 +183,20 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
 
 
 def uses_compiled_play(game: Game, strategies: Sequence) -> bool:
-    """True when ``game`` has compiled play and at least one seat holds a compiled plan or a heuristic with a
-    compiled form (:meth:`meeplelab.strategies.generic.Heuristic.compiled`)."""
+    """True when ``game`` has compiled play and at least one seat holds a compiled plan, a heuristic with a
+    compiled form (:meth:`meeplelab.strategies.generic.Heuristic.compiled`) or an ISMCTS with one
+    (:meth:`meeplelab.strategies.ismcts.ISMCTS.compiled_search`)."""
     from meeplelab.strategies.plans import CompiledPlan
 
     if game.compiled_play is None:
         return False
     if any(isinstance(s, CompiledPlan) for s in strategies):
         return True
+    from meeplelab.sim.core.ismcts import search_specs
     from meeplelab.sim.core.lookahead import heuristic_specs
 
-    return any(sp is not None for sp in heuristic_specs(game, strategies))
+    return (any(sp is not None for sp in heuristic_specs(game, strategies))
+            or any(sp is not None for sp in search_specs(game, strategies)))
 
 
 def play_batch(game: Game, strategies: Sequence, game_ids: np.ndarray, seed: int, *,

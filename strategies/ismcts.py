@@ -30,6 +30,12 @@ deciding games of the batch at once (the rules and rollouts are batched; tree wa
 ``iters`` bounds the iterations; ``ms`` > 0 additionally stops after that many milliseconds per
 decision batch (then results depend on machine speed and batch size: leave ``ms=0`` for
 reproducible runs).
+
+This is the readable reference: by default the search runs inside the engine's compiled play kernel
+(:meth:`ISMCTS.compiled_search`, ``meeplelab.sim.core.ismcts`` and ``<pkg>/ismcts.py``; docs/compiled_play.md), with
+the same choices on the same streams; ``--python-loop`` (``play_batch(compiled=False)``) plays this code. Each game's
+``ismcts`` has its own defaults (:data:`GAME_DEFAULTS`) and values its root candidates and leaves with the tuned
+heuristic weights (:data:`TUNED`, ``weights=tuned``).
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ from meeplelab.sim.core.rng import GOLDEN, Streams, _mix64_np
 from .base import RandomStrategy, Strategy, StrategyRNG, View
 from .generic import Heuristic
 from .registry import Arg, register_strategy
-from .search import continue_for, value
+from .search import continue_for, pick_best, value
 
 
 class _Node:
@@ -76,20 +82,71 @@ class ISMCTS(Strategy):
 
     name = "ismcts"
     policy: Strategy | None = None
+    #: the arguments' defaults (a game's subclass may choose its own; the registry shows them)
+    defaults: dict = {"iters": 64, "ms": 0.0, "c": 0.7, "horizon": 2, "scale": 5.0, "top": 3, "prior": 0.0,
+                      "widen": 0.0, "depth": 64, "par": 1, "kinds": "", "gap": 0.0, "sub": 0}
 
     def __init__(self, **args):
         super().__init__(**args)
-        self.iters = int(args.get("iters", 64))
-        self.ms = float(args.get("ms", 0))
-        self.c = float(args.get("c", 0.7))
-        self.horizon = int(args.get("horizon", 2))
-        self.scale = float(args.get("scale", 5.0))
-        self.top = int(args.get("top", 3))
-        self.prior = float(args.get("prior", 0))
-        self.widen = float(args.get("widen", 0))
-        self.depth = int(args.get("depth", 64))
-        self.par = int(args.get("par", 1))
+        d = self.defaults
+        self.iters = int(args.get("iters", d["iters"]))
+        self.ms = float(args.get("ms", d["ms"]))
+        self.c = float(args.get("c", d["c"]))
+        self.horizon = int(args.get("horizon", d["horizon"]))
+        self.scale = float(args.get("scale", d["scale"]))
+        self.top = int(args.get("top", d["top"]))
+        self.prior = float(args.get("prior", d["prior"]))
+        self.widen = float(args.get("widen", d["widen"]))
+        self.depth = int(args.get("depth", d["depth"]))
+        self.par = int(args.get("par", d["par"]))
+        self.kinds = tuple(k for k in str(args.get("kinds", d["kinds"])).split("+") if k)
+        self.gap = float(args.get("gap", d["gap"]))
+        self.sub = int(args.get("sub", d["sub"]))
         self.heuristic = Heuristic()
+
+    def kind_codes(self, game) -> frozenset | None:
+        """The decision kind codes this search searches (``kinds``, names of the engine's decision kinds joined by
+        ``+``; None: every kind); the others are decided by the heuristic.
+
+        Raises:
+            ConfigError: a name that is not a decision kind of ``game``'s engine (the allowed ones named), or
+                ``kinds`` given for an engine without compiled play (no named decision kinds).
+        """
+        if not self.kinds:
+            return None
+        mod = game.compiled_module()
+        return self._codes(dict(mod.KINDS) if mod is not None else {}, game.name)
+
+    def _codes(self, known: dict, game_name: str) -> frozenset:
+        """The codes of ``kinds`` among the engine's decision kinds ``known`` (``{name: code}``), or ConfigError."""
+        for k in self.kinds:
+            if k not in known:
+                from meeplelab.sim.core.errors import ConfigError
+
+                raise ConfigError(f"strategy 'ismcts': kinds={'+'.join(self.kinds)!r}: {k!r} is not a decision kind "
+                                  f"of {game_name}: allowed {', '.join(known) or 'none'} (joined by +)")
+        return frozenset(known[k] for k in self.kinds)
+
+    def budgets(self, view: View, legal_mask: np.ndarray, margins: list | None) -> np.ndarray:
+        """``int64[n]``: the iterations each deciding game's decision is searched with, 0 where the heuristic decides
+        (:meth:`act`): 0 with one legal action; ``iters`` for a decision kind in ``kinds`` (every kind when not
+        given), ``sub`` for another; 0 when, with ``gap`` > 0 and heuristic ``margins`` (per game the scores of its
+        legal actions), the heuristic's best two are ``gap`` or more apart."""
+        many = legal_mask.sum(axis=1) > 1
+        out = np.where(many, self.iters, 0).astype(np.int64)
+        codes = self.kind_codes(view.game)
+        if codes is not None:
+            from meeplelab.sim.core.ismcts import pending_kinds
+
+            inside = np.isin(pending_kinds(view.game, view.state, view.idx), list(codes))
+            out[many & ~inside] = self.sub
+        if self.gap > 0 and margins is not None:
+            for r, m in enumerate(margins):
+                if out[r] and m.size > 1:
+                    top2 = np.sort(m)[-2:]
+                    if top2[1] - top2[0] >= self.gap:
+                        out[r] = 0
+        return out
 
     def root_actions(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG, todo: np.ndarray) -> list:
         """Per searched game, the root's candidate actions: with ``top`` > 0 the heuristic's ``top``
@@ -158,6 +215,34 @@ class ISMCTS(Strategy):
                 soft[done] = (top / np.maximum(top.sum(axis=1, keepdims=True), 1))[done]  # win share
         return soft
 
+    #: the methods whose choices the compiled search reproduces (a subclass overriding one keeps the Python path)
+    _COMPILED_AS = ("act", "root_actions", "root_candidates", "seed_root", "policy_actions", "rewards", "budgets",
+                    "kind_codes", "_codes")
+
+    def compiled_search(self, game):
+        """The :class:`meeplelab.sim.core.ismcts.SearchSpec` of this search for ``game``'s play kernel (the same choices as
+        :meth:`act` on the same streams, issue 27), or None when it has none: ``ms`` > 0 (a time budget is not
+        reproducible), a subclass changing the search, a heuristic without a compiled form, or a rollout policy
+        that is not a compiled plan (or uniform random); then the seat decides on the Python path."""
+        from meeplelab.sim.core.ismcts import SearchSpec
+        from meeplelab.strategies.plans import CompiledPlan, Plan
+
+        if self.ms > 0 or any(getattr(type(self), m) is not getattr(ISMCTS, m) for m in self._COMPILED_AS):
+            return None
+        heur = self.heuristic.compiled(game) if hasattr(self.heuristic, "compiled") else None
+        if heur is None:
+            return None
+        if self.policy is None or type(self.policy) is RandomStrategy:
+            policy = Plan("uniform")  # the empty plan: one uniform draw per ply, as choose_legal
+        elif isinstance(self.policy, CompiledPlan):
+            policy = self.policy.resolved(game)
+        else:
+            return None
+        args = {"iters": self.iters, "top": self.top, "horizon": self.horizon, "c": self.c, "scale": self.scale,
+                "prior": self.prior, "depth": self.depth, "par": self.par, "widen": self.widen,
+                "kinds": self.kind_codes(game), "gap": self.gap, "sub": self.sub}
+        return SearchSpec(heur, policy, args)
+
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
         game, state = view.game, view.state
         n = legal_mask.shape[0]
@@ -165,23 +250,55 @@ class ISMCTS(Strategy):
         out = np.full(n, -1, np.int64)
         out[single] = np.argmax(legal_mask[single], axis=1)
         base = rng.streams.u64(rng.idx)  # one draw per game and decision, even where nothing is searched
-        todo = np.flatnonzero(~single)
-        if todo.size == 0:
-            return out
+        if self.kinds or self.gap > 0:  # decisions left to the heuristic: its choice on the next draws
+            scored = None
+            if self.top > 0:
+                rows, acts, starts, score, u = self.heuristic.scores(view, legal_mask, rng)
+                ends = np.r_[starts[1:], rows.size]
+                scored, legal_acts = [np.zeros(0)] * n, [np.zeros(0, np.int64)] * n
+                for a, b in zip(starts, ends):
+                    scored[int(rows[a])], legal_acts[int(rows[a])] = score[a:b], acts[a:b]
+                pick = pick_best(score, rows, acts, starts, n, u)
+            budget = self.budgets(view, legal_mask, scored)
+            search = budget > 0
+            heur = np.flatnonzero(~single & ~search)
+            if heur.size:
+                if self.top > 0:
+                    out[heur] = pick[heur]
+                else:
+                    sub = View(game, state, view.idx[heur], view.seat)
+                    out[heur] = self.heuristic.act(sub, legal_mask[heur], rng.subset(heur))
+            todo = np.flatnonzero(search)
+            if todo.size == 0:
+                return out
+            if self.top > 0:  # the root candidates from the scores already drawn
+                cands = []
+                for r in todo:
+                    order = np.argsort(-scored[r], kind="stable")[: self.top]
+                    cands.append((legal_acts[r][order], scored[r][order]))
+            else:
+                cands = self.root_candidates(view, legal_mask, rng, todo)
+            budget = budget[todo]
+        else:
+            todo = np.flatnonzero(~single)
+            if todo.size == 0:
+                return out
+            cands = self.root_candidates(view, legal_mask, rng, todo)
+            budget = np.full(todo.size, self.iters, np.int64)
         roots = [_Node() for _ in todo]
         seat = np.full(todo.size, view.seat)
-        cands = self.root_candidates(view, legal_mask, rng, todo)
         allowed = [acts for acts, _ in cands]
         for root, (acts, margins) in zip(roots, cands):
             self.seed_root(root, acts, margins)
         t0 = time.perf_counter()
         par = max(1, self.par)
-        for it0 in range(0, self.iters, par):
+        for it0 in range(0, int(budget.max()), par):
             if self.ms > 0 and it0 > 0 and (time.perf_counter() - t0) * 1000 > self.ms:
                 break
-            m = min(par, self.iters - it0)  # iterations of this group, each a copy of every searched game
-            g_of = np.repeat(np.arange(todo.size), m)  # copy c = k * m + j: game k, iteration it0 + j
-            streams = iteration_streams(base[todo][g_of], it0 + np.tile(np.arange(m), todo.size))
+            m = np.clip(budget - it0, 0, par)  # iterations of this group per searched game (a copy each)
+            g_of = np.repeat(np.arange(todo.size), m)  # copies of game k: iterations it0 .. it0 + m[k] - 1, in order
+            j_of = np.arange(g_of.size) - np.repeat(np.cumsum(m) - m, m)
+            streams = iteration_streams(base[todo][g_of], it0 + j_of)
             nc = g_of.size
             sub = state.take(view.idx[todo][g_of], fresh_logs=True)
             game.redeterminize(sub, seat[g_of], streams)
@@ -262,6 +379,40 @@ class ISMCTS(Strategy):
         return out
 
 
+#: the tuned heuristic weights of each game (``docs/presets/<game>-heuristic-tuned.toml``, written by ``meeplelab
+#: tune``; ``tests/test_compiled_ismcts.py`` checks they equal the preset files): the game's ISMCTS values its root
+#: candidates and leaves with them by default (``weights=tuned``), as the tuned preset beats the default heuristic
+#: (docs/strategies.md, the ladder)
+TUNED = {
+    "galileos-truth": {"end_vp": 0.6878, "coins": 0.06151, "research": 0.01001, "books": 0.1169, "level": 0.6415,
+                       "tiles": 0.3811, "inventions": 0.5693, "treatises": 0.971, "suspicion": -0.02062,
+                       "seals_left": 0.516, "cards": -0.1165, "copernican": 11.89},
+    "unconscious-mind": {"coffee": 0.2819, "bright": 0.2175, "insight": 0.2252, "colour": 0.1146, "cured": 1.372,
+                         "tiles": 0.5751, "inplay": 0.2178, "hand": 0.3542, "rep": 0.9334, "hearts": 0.2922,
+                         "therapy": 0.1849},
+}
+
+#: each game's default arguments (issue 27: chosen to meet its targets, benchmarks/RESULTS.md "search"): a root
+#: bandit (depth=1) in groups of 8 iterations, a small exploration constant; Galileo's Truth searches its main
+#: decisions (P_MAIN) with 3-turn rollouts, Unconscious Mind every decision with 1-turn rollouts
+GAME_DEFAULTS = {
+    "galileos-truth": {"iters": 32, "horizon": 3, "depth": 1, "par": 8, "c": 0.3, "kinds": "P_MAIN",
+                       "weights": "tuned"},
+    "unconscious-mind": {"iters": 24, "horizon": 1, "depth": 1, "par": 8, "c": 0.3, "weights": "tuned"},
+}
+
+
+def _weights(search: ISMCTS, game: str) -> dict:
+    """The heuristic weights of ``search``'s ``weights`` argument for ``game``: ``tuned`` (:data:`TUNED`) or
+    ``heuristic`` (the game heuristic's defaults: none given)."""
+    w = str(search.args.get("weights", search.defaults.get("weights", "tuned")))
+    if w not in ("tuned", "heuristic"):
+        from meeplelab.sim.core.errors import ConfigError
+
+        raise ConfigError(f"strategy 'ismcts': weights={w!r}: allowed tuned, heuristic")
+    return dict(TUNED[game]) if w == "tuned" else {}
+
+
 ARGS = {
     "iters": Arg(int, 64, "iterations per decision (one redeterminisation each)", 1, 100000),
     "ms": Arg(float, 0.0, "time per decision batch in milliseconds, 0 = iterations only (reproducible)", 0, 600000),
@@ -277,6 +428,11 @@ ARGS = {
                  "the root candidates)", 1, 64),
     "par": Arg(int, 1, "iterations run together as one batch (virtual loss: a visit counts from selection, "
                "its reward from the group's end); 1 = sequential UCT", 1, 4096),
+    "kinds": Arg(str, "", "decision kinds searched with iters iterations, the engine's names joined by + "
+                 "(P_MAIN+P_SEC); the others get sub iterations (empty = every kind)"),
+    "gap": Arg(float, 0.0, "search only when the heuristic's best two actions score within this of each other (VP-like "
+               "margin units), else play the heuristic's choice (0 = always search; needs top > 0)", 0, 100000),
+    "sub": Arg(int, 0, "iterations at decisions of a kind not in kinds (0 = the heuristic decides them)", 0, 100000),
     "widen": Arg(float, 0.0, "below the root: the rollout policy's action first, another child only once the "
                  "node has widen x children visits (progressive widening; 0 = every legal action, random order)",
                  0, 100000),
@@ -293,29 +449,57 @@ def _register_games() -> None:
     from .unconscious_mind import PLANS, UMHeuristic, _plan
 
     class GTISMCTS(ISMCTS):
-        """ISMCTS for Galileo's Truth: the heuristic's weights, the general plan in rollouts."""
+        """ISMCTS for Galileo's Truth: the tuned heuristic's weights (``weights=tuned``, :data:`TUNED`) for the root
+        candidates and the leaf values, the general plan in rollouts; by default a root bandit (``depth=1``) over the
+        heuristic's 3 best actions with 3-turn rollouts, searching the main decisions only (``kinds=P_MAIN``)."""
+
+        defaults = {**ISMCTS.defaults, **GAME_DEFAULTS["galileos-truth"]}
 
         def __init__(self, **args):
             super().__init__(**args)
-            self.heuristic = GTHeuristic()
+            self.heuristic = GTHeuristic(**_weights(self, "galileos-truth"))
             self.policy = self.heuristic.plan
+            if self.kinds:  # refused when the id is read, before any game is played
+                from meeplelab.sim.galileos_truth.play import KINDS
+
+                self._codes(KINDS, "galileos-truth")
 
     class UMISMCTS(ISMCTS):
-        """ISMCTS for Unconscious Mind: the heuristic's weights, the publisher plan in rollouts."""
+        """ISMCTS for Unconscious Mind: the tuned heuristic's weights (``weights=tuned``, :data:`TUNED`) for the root
+        candidates and the leaf values, the publisher plan in rollouts; by default a root bandit (``depth=1``) over
+        the heuristic's 3 best actions with 1-turn rollouts."""
+
+        defaults = {**ISMCTS.defaults, **GAME_DEFAULTS["unconscious-mind"]}
 
         def __init__(self, **args):
             super().__init__(**args)
-            self.heuristic = UMHeuristic()
+            self.heuristic = UMHeuristic(**_weights(self, "unconscious-mind"))
             pol = str(args.get("policy", "publisher"))
             if pol != "random" and pol not in PLANS:
                 from meeplelab.sim.core.errors import ConfigError
 
                 raise ConfigError(f"ismcts policy {pol!r}: allowed random, {', '.join(PLANS)}")
             self.policy = RandomStrategy() if pol == "random" else _plan(pol, PLANS[pol])()
+            if self.kinds:  # refused when the id is read, before any game is played
+                from meeplelab.sim.unconscious_mind.play import KINDS
 
-    register_strategy("ismcts", GTISMCTS, games=GT, args=ARGS,
+                self._codes(KINDS, "unconscious-mind")
+
+    weights = {"weights": Arg(str, "tuned", "root and leaf weights: tuned (the tuned heuristic preset's) or heuristic "
+                                            "(the heuristic's defaults)")}
+
+    def game_args(game: str) -> dict:
+        """ARGS with ``game``'s own defaults shown."""
+        out = dict(ARGS)
+        for k, v in GAME_DEFAULTS[game].items():
+            if k in out:
+                a = out[k]
+                out[k] = Arg(a.type, v, a.doc, a.lo, a.hi)
+        return out
+
+    register_strategy("ismcts", GTISMCTS, games=GT, args={**game_args("galileos-truth"), **weights},
                       doc="Information-set MCTS: UCT over redeterminisations, general-plan rollouts, heuristic rewards.")
-    register_strategy("ismcts", UMISMCTS, games=UM, args={**ARGS, "policy": Arg(
+    register_strategy("ismcts", UMISMCTS, games=UM, args={**game_args("unconscious-mind"), **weights, "policy": Arg(
         str, "publisher", "rollout plan: a scripted plan name or random")},
         doc="Information-set MCTS: UCT over redeterminisations, scripted-plan rollouts, heuristic rewards.")
 

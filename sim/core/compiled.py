@@ -179,6 +179,9 @@ CHOICE_TEMPLATE = Path(__file__).with_name("data") / "choice_module.py.tmpl"
 #: module has no ``VALUE_FEATURES``)
 LOOKAHEAD_TEMPLATE = Path(__file__).with_name("data") / "lookahead_module.py.tmpl"
 LOOKAHEAD_STUB = Path(__file__).with_name("data") / "lookahead_stub.py.tmpl"
+#: the templates of an engine's ISMCTS module (the compiled tree search, issue 27; a stub without ``VALUE_FEATURES``)
+ISMCTS_TEMPLATE = Path(__file__).with_name("data") / "ismcts_module.py.tmpl"
+ISMCTS_STUB = Path(__file__).with_name("data") / "ismcts_stub.py.tmpl"
 
 
 def _names(pkg: str) -> tuple[str, str]:
@@ -226,9 +229,18 @@ def lookahead_module_source(pkg: str) -> str:
     return _fill(LOOKAHEAD_TEMPLATE if defines(f"{pkg}.features", "VALUE_FEATURES") else LOOKAHEAD_STUB, pkg)
 
 
+def ismcts_module_source(pkg: str) -> str:
+    """Text of the ISMCTS module (the compiled tree search, :mod:`meeplelab.sim.core.ismcts`) of engine package ``pkg``: the
+    full module when ``pkg.features`` has ``VALUE_FEATURES`` (it builds on the lookahead module's
+    ``heuristic_scores``), else a stub that leaves ISMCTS seats on the Python path."""
+    from .source import defines
+
+    return _fill(ISMCTS_TEMPLATE if defines(f"{pkg}.features", "VALUE_FEATURES") else ISMCTS_STUB, pkg)
+
+
 def main(argv=None) -> int:
-    """``python -m meeplelab.sim.core.compiled PACKAGE``: write ``PACKAGE/choice.py``, ``PACKAGE/lookahead.py`` and
-    ``PACKAGE/play.py``."""
+    """``python -m meeplelab.sim.core.compiled PACKAGE``: write ``PACKAGE/choice.py``, ``PACKAGE/lookahead.py``,
+    ``PACKAGE/ismcts.py`` and ``PACKAGE/play.py``."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m meeplelab.sim.core.compiled engine.package", file=sys.stderr)
@@ -243,8 +255,9 @@ def main(argv=None) -> int:
         return 2
     (base / "choice.py").write_text(choice_module_source(args[0]))
     (base / "lookahead.py").write_text(lookahead_module_source(args[0]))
+    (base / "ismcts.py").write_text(ismcts_module_source(args[0]))
     (base / "play.py").write_text(play_module_source(args[0]))
-    print(f"wrote {base / 'choice.py'}, {base / 'lookahead.py'} and {base / 'play.py'}")
+    print(f"wrote {base / 'choice.py'}, {base / 'lookahead.py'}, {base / 'ismcts.py'} and {base / 'play.py'}")
     return 0
 
 

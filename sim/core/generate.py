@@ -4,7 +4,7 @@ Each engine package declares what is written from what in its ``generate.toml``:
 
     layouts = [{source = "meeplelab.sim.galileos_truth.state:LAYOUT", target = "cols.py"}]   # column constants
     decisions = "meeplelab.sim.galileos_truth.rules.decisions"                               # -> its DISPATCH_MODULE
-    compiled = true                                                                # choice.py, lookahead.py, play.py
+    compiled = true                                                # choice.py, lookahead.py, ismcts.py, play.py
 
 The command finds every ``generate.toml`` under the repository's ``sim/`` and ``tests/`` folders (or
 takes engine packages by name), reads the declarations from the source files alone
@@ -48,7 +48,8 @@ def _spec(pkg: str) -> dict:
 
 def outputs(pkg: str) -> dict[Path, str]:
     """``{file: text}`` of every module engine package ``pkg`` generates (nothing is written)."""
-    from meeplelab.sim.core.compiled import choice_module_source, lookahead_module_source, play_module_source
+    from meeplelab.sim.core.compiled import (choice_module_source, ismcts_module_source, lookahead_module_source,
+                                   play_module_source)
     from meeplelab.sim.core.decisions import DecisionTable
     from meeplelab.sim.core.layout import Layout
 
@@ -72,6 +73,7 @@ def outputs(pkg: str) -> dict[Path, str]:
     if spec.get("compiled"):
         out[base / "choice.py"] = choice_module_source(pkg)
         out[base / "lookahead.py"] = lookahead_module_source(pkg)
+        out[base / "ismcts.py"] = ismcts_module_source(pkg)
         out[base / "play.py"] = play_module_source(pkg)
     return out
 

@@ -26,7 +26,7 @@ from meeplelab.sim.unconscious_mind.hidden import redeterminize_one
 #: this engine plays the heuristic inside the play kernel (meeplelab.strategies.compiled.heuristic_tables)
 COMPILED_HEURISTIC = True
 
-__all__ = ["COMPILED_HEURISTIC", "VALUE_FEATURES", "heuristic_choice"]
+__all__ = ["COMPILED_HEURISTIC", "VALUE_FEATURES", "heuristic_choice", "heuristic_scores"]
 
 
 @njit(cache=True, _nrt=False)
@@ -51,10 +51,13 @@ def finish_turn(D, C, p, t0, rules, conds, acts, r0, r1, max_plies, hmask, hfv, 
 
 
 @njit(cache=True, _nrt=False)
-def heuristic_choice(S, C, g, p, mask, key, ctr, H):
-    """The heuristic's action for seat ``p`` in game ``g`` with legal actions ``mask`` (``bool[A]``), drawing
-    from the decision stream ``key``/``ctr`` (``uint64[1]``, counter at 0); ``H`` from
-    :func:`meeplelab.strategies.compiled.heuristic_tables`. -1 when nothing is legal."""
+def heuristic_scores(S, C, g, p, mask, key, ctr, H):
+    """The heuristic's score of every legal action (``mask``, ``bool[A]``) for seat ``p`` in game ``g``, written to
+    ``H``'s ``scores`` (``float64[A]``; other entries left as they were), drawing from the decision stream
+    ``key``/``ctr`` (``uint64[1]``): its next draw is the base of every candidate's stream, the one after it is
+    returned (the tie-break uniform of ``search.pick_best``). ``H`` from :func:`meeplelab.strategies.compiled.heuristic_tables`
+    (seat ``p``'s rows: its weights, finishing plan and plies). The root candidates of the compiled ISMCTS
+    (``meeplelab.sim.unconscious_mind.ismcts``) are the best of these scores."""
     (D, rules, conds, acts, seat_rules, max_plies, widx, wval, finish, hmask, hfv, pool, vf, vals, scores,
      ckey, cctr, hsc) = H
     z = np.int64(0)  # game 0 and stream 0 as a variable (see finish_turn)
@@ -79,4 +82,13 @@ def heuristic_choice(S, C, g, p, mask, key, ctr, H):
             value_features(D, C, z, q, vf)
             vals[q] = weighted_value(vf, widx, wval, p)
         scores[a] = weighted_margin(vals, p)
-    return pick_best_one(scores, mask, u)
+    return u
+
+
+@njit(cache=True, _nrt=False)
+def heuristic_choice(S, C, g, p, mask, key, ctr, H):
+    """The heuristic's action for seat ``p`` in game ``g`` with legal actions ``mask`` (``bool[A]``), drawing
+    from the decision stream ``key``/``ctr`` (``uint64[1]``, counter at 0); ``H`` from
+    :func:`meeplelab.strategies.compiled.heuristic_tables`. -1 when nothing is legal."""
+    u = heuristic_scores(S, C, g, p, mask, key, ctr, H)
+    return pick_best_one(H[14], mask, u)

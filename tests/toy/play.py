@@ -14,6 +14,7 @@ from tests.toy.cols import OVER, TO_ACT
 from tests.toy.engine import kernel_context
 from tests.toy.choice import plan_choice
 from tests.toy.features import FEATURES, SCORES, apply_at, features, legal_at, pending
+from tests.toy.ismcts import ismcts_choice
 from tests.toy.lookahead import heuristic_choice
 
 #: decision kind codes by name (for meeplelab.strategies.plans.compile_plans)
@@ -37,7 +38,7 @@ def is_over(S, g):
 
 @njit(cache=True, _nrt=False)
 def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, sc,
-         key, ctr, heur_seat, H, prof):
+         key, ctr, heur_seat, H, search_seat, T, prof):
     """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
     ST_DRAIN (a log buffer passed ``tlim``/``elim`` rows), ST_PYTHON (a Python seat acts), ST_BOUND
     (ply bound reached unfinished), ST_STUCK (no legal action)). ``seat_keys``: ``uint64[P, B]``;
@@ -45,10 +46,12 @@ def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound
     ``sc`` (``int64[A]``: an action score), ``key`` and ``ctr`` (``uint64[1]``: the decision's fresh
     stream). A seat with ``heur_seat[p]`` (``bool[P]``, compiled too) decides by the compiled heuristic
     (``tests.toy.lookahead``, its tables and scratch ``H``: ``meeplelab.strategies.compiled.heuristic_tables``) instead of
-    its plan. ``prof`` (``uint64[K, 4]``, K > the largest decision kind code; K = 0: off) accumulates, per
-    decision kind, the cycles (:mod:`meeplelab.sim.core.cycles`) of the legal action mask, the choice and the
-    application, and the decisions taken. It allocates nothing itself (compiled without reference counting
-    unless the engine's handlers allocate). Returns the plies played."""
+    its plan, and a seat with ``search_seat[p]`` (``bool[P]``) by the compiled ISMCTS (``tests.toy.ismcts``, its
+    tables ``T``: ``meeplelab.strategies.compiled.search_tables``; its heuristic's rows in ``H``). ``prof`` (``uint64[K, 4]``,
+    K > the largest decision kind code; K = 0: off) accumulates, per decision kind, the cycles
+    (:mod:`meeplelab.sim.core.cycles`) of the legal action mask, the choice and the application, and the decisions taken.
+    It allocates nothing itself (compiled without reference counting unless the engine's handlers allocate).
+    Returns the plies played."""
     timed = prof.shape[0] > 0
     t0 = t1 = t2 = cycles()
     row0 = np.int64(0)  # the decision stream's row, typed int64 as in choose_batch (a literal compiles again)
@@ -76,7 +79,9 @@ def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound
                 t1 = cycles()
             key[0] = decision_key(seat_keys[p, g], S.ply[g])
             ctr[0] = 0
-            if heur_seat[p]:
+            if search_seat[p]:
+                a = ismcts_choice(S, prm, g, p, mask, key, ctr, H, T)
+            elif heur_seat[p]:
                 a = heuristic_choice(S, prm, g, p, mask, key, ctr, H)
             else:
                 features(S, prm, g, p, fv)
