@@ -448,7 +448,7 @@ def report(
 
         meta = read_experiment(runs[0])
         said: list = []
-        if any("remove" in a.get("change", {}) for a in meta["arms"]):  # a content-value experiment
+        if any({"remove", "deny"} & set(a.get("change", {})) for a in meta["arms"]):  # a content-value experiment
             from meeplelab.analysis.content import removal_sections
 
             page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
