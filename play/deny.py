@@ -45,6 +45,14 @@ def denied_position(game_seed: np.ndarray, players: int) -> np.ndarray:
     return np.asarray(game_seed, np.int64) % int(players)
 
 
+def _any_of(a: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """``a == codes[0] | a == codes[1] | ...`` (a few codes: cheaper than ``np.isin``)."""
+    out = a == codes[0]
+    for c in codes[1:]:
+        out |= a == c
+    return out
+
+
 class Denial:
     """What taking ``kind:ident`` looks like in ``game``'s event buffer rows.
 
@@ -79,12 +87,12 @@ class Denial:
     def takes(self, state, seat: int) -> np.ndarray:
         """``bool[B]``: game ``b`` of ``state`` holds, among its buffered event rows, a take of the item by
         ``seat``."""
-        buf, n = state.event_buf, state.event_n
-        rows = np.arange(buf.shape[1])[None, :] < n[:, None]
-        hit = rows & (buf[:, :, E_SEAT] == seat) & np.isin(buf[:, :, E_KIND], self.kinds)
-        hit &= buf[:, :, self.item_col] == self.index
+        k = int(n.max()) if (n := state.event_n).size else 0
+        buf = state.event_buf[:, :k]  # rows past a game's count are zero or stale: masked below
+        hit = (np.arange(k)[None, :] < n[:, None]) & (buf[:, :, E_SEAT] == seat) & (buf[:, :, self.item_col] == self.index)
+        hit &= _any_of(buf[:, :, E_KIND], self.kinds)
         if self.cat_col is not None:
-            hit &= np.isin(buf[:, :, self.cat_col], self.cats)
+            hit &= _any_of(buf[:, :, self.cat_col], self.cats)
         return hit.any(axis=1)
 
     def forbidden(self, game, state, idx: np.ndarray, seat: int, mask: np.ndarray) -> np.ndarray:
