@@ -4,8 +4,8 @@ strategies, params.
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
 exits with code 2. A write the environment refuses (a read-only folder, a full disk) prints one line
 naming the path and what to do and exits with code 1; the earlier output stays whole (docs/architecture.md,
-"Failures the user sees"). Ctrl-C during a command that plays games (simulate, sweep, experiment, content-value, tournament, ladder, tune,
-robustness, balance) marks its folder ``interrupted`` (a run's manifest; a sweep's sweep.json, an experiment's
+"Failures the user sees"). Ctrl-C during a command that plays games (simulate, sweep, experiment, content-value, compare, exchange-rates,
+compensate, tournament, ladder, tune, robustness, balance) marks its folder ``interrupted`` (a run's manifest; a sweep's sweep.json, an experiment's
 experiment.json, a tournament's tournament.json, a ladder's ladder.json, robustness.json, a tune or balance folder's search.json), prints
 one line saying how to complete it and exits with code 130; SIGTERM is handled the same way but exits with code
 143. ``--resume`` completes any of them and refuses (one line, exit 2) when the options differ from the saved ones.
