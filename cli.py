@@ -4,8 +4,8 @@ strategies, params.
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
 exits with code 2. A write the environment refuses (a read-only folder, a full disk) prints one line
 naming the path and what to do and exits with code 1; the earlier output stays whole (docs/architecture.md,
-"Failures the user sees"). Ctrl-C during a command that plays games (simulate, sweep, experiment, content-value, tournament, ladder, tune,
-robustness, balance) marks its folder ``interrupted`` (a run's manifest; a sweep's sweep.json, an experiment's
+"Failures the user sees"). Ctrl-C during a command that plays games (simulate, sweep, experiment, content-value, compare, exchange-rates,
+compensate, tournament, ladder, tune, robustness, balance) marks its folder ``interrupted`` (a run's manifest; a sweep's sweep.json, an experiment's
 experiment.json, a tournament's tournament.json, a ladder's ladder.json, robustness.json, a tune or balance folder's search.json), prints
 one line saying how to complete it and exits with code 130; SIGTERM is handled the same way but exits with code
 143. ``--resume`` completes any of them and refuses (one line, exit 2) when the options differ from the saved ones.
@@ -228,7 +228,7 @@ def _interrupted(e: KeyboardInterrupt, what: str) -> None:
 # config.toml: `meeplelab CMD --config OUT/config.toml --out NEW` repeats the command.
 
 #: options of a command that are not its run settings (what to do with the folder, what to show)
-_NOT_SETTINGS = ("config", "resume", "overwrite", "progress")
+_NOT_SETTINGS = ("config", "resume", "overwrite", "progress", "list_")
 _FILE_PARAMS = "meeplelab.config_params"  # ctx.meta keys
 _SETTINGS = "meeplelab.settings"
 
@@ -448,7 +448,7 @@ def report(
 
         meta = read_experiment(runs[0])
         said: list = []
-        if any("remove" in a.get("change", {}) for a in meta["arms"]):  # a content-value experiment
+        if any({"remove", "deny"} & set(a.get("change", {})) for a in meta["arms"]):  # a content-value experiment
             from meeplelab.analysis.content import removal_sections
 
             page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
@@ -639,11 +639,21 @@ def experiment(
     typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); report {page}")
 
 
+class ContentMode(str, Enum):
+    """``content-value --mode``: how an item's value is measured."""
+
+    remove = "remove"
+    deny = "deny"
+    both = "both"
+
+
 @app.command("content-value")
 @user_errors
+@configured
 def content_value(
     game: str = typer.Option(..., "--game", help="Game id."),
-    items: Optional[str] = typer.Option(None, "--items", help="Content items to remove, one arm each: kind:id,kind:id (invention:telescope; a bare id when one kind has it). --list names them."),
+    items: Optional[str] = typer.Option(None, "--items", help="Content items, one arm each (per mode): kind:id,kind:id (invention:telescope; a bare id when one kind has it). --list names them."),
+    mode: ContentMode = typer.Option(ContentMode.remove, "--mode", help="remove: the item deleted from the content (every seat loses it); deny: the content unchanged, the item denied to one seat of every game (rotated so every seat is denied equally; any kind, also those that cannot be removed); both: a removal and a deny arm per item."),
     list_: bool = typer.Option(False, "--list", help="Print every content item of the game (kind, id, removable) and exit."),
     strategies: str = typer.Option("heuristic", "--strategies", help="The roster: one strategy per seat, or one for all seats."),
     players: int = typer.Option(4, "--players", help="Seats per game."),
@@ -659,10 +669,12 @@ def content_value(
     out: Optional[Path] = typer.Option(None, "--out", help="Experiment folder (one run folder per arm, plus report/)."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted content-value experiment in --out (the same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the experiment in --out."),
+    config: Optional[Path] = CONFIG_OPTION,
     progress: bool = shared("progress", True),
 ) -> None:
-    """The causal value of content items: each item removed from the content in its own arm, played on common
-    seeds in every seat order against the unchanged content and reported as paired differences."""
+    """The causal value of content items: each item removed from the content (--mode remove) and/or denied to
+    one seat per game (--mode deny) in its own arm, played on common seeds in every seat order against the
+    unchanged content and reported as paired differences."""
     from meeplelab.analysis.content import removal_effects, removal_line, removal_sections
     from meeplelab.analysis.report import build_report
     from meeplelab.play.config import RunConfig
@@ -673,13 +685,14 @@ def content_value(
 
     if list_:
         for kind, ident, removable in item_list(game, content):
-            typer.echo(f"{kind}:{ident}\t{'removable' if removable else 'fixed'}")
+            typer.echo(f"{kind}:{ident}\t{'removable' if removable else 'fixed (--mode deny only)'}")
         return
     if items is None:
         raise ConfigError("--items is required (kind:id,kind:id, e.g. invention:telescope); --list names the items")
     if out is None:
         raise ConfigError("--out is required: the experiment folder to write")
-    chosen = parse_items(game, items, content)
+    how = _plain(mode)
+    chosen = parse_items(game, items, content, removable=how != "deny")
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
                      batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
                      params=parse_set_options(set_), seating=_plain(seating),
@@ -691,7 +704,8 @@ def content_value(
 
     try:
         with terminate_as_interrupt():
-            run_content_value(base, chosen, overwrite=overwrite, resume=resume, on_variant=on_arm, progress=draw)
+            run_content_value(base, chosen, mode=how, overwrite=overwrite, resume=resume, on_variant=on_arm,
+                              progress=draw, settings=_settings_text())
     except KeyboardInterrupt as e:
         _interrupted(e, f"the content-value experiment in {out} is incomplete; complete it with the same command and "
                         "--resume")
@@ -701,26 +715,31 @@ def content_value(
     page = build_report([out / a["folder"] for a in meta["arms"]], out / "report", sections=removal_sections(out),
                         kind="content-value", progress=draw)
     for r in removal_effects(out).iter_rows(named=True):
-        if r["group"] in ("took it in control", "all seats"):
+        if r["group"] in ("took it in control", "all seats", "denied seat", "denied seat, took it in control"):
             typer.echo(removal_line(r))
     typer.echo(f"wrote {len(meta['arms'])} arms to {out}; report {page}")
 
 
 @app.command()
 @user_errors
+@configured
 def compare(
     game: str = typer.Option(..., "--game", help="Game id."),
     arm: List[str] = typer.Option(..., "--arm", help="One version (repeatable; the first is the reference): default, content=PATH (a folder of the game's content files, e.g. a copy of the packaged data folder with one card edited), a rule parameter NAME=VALUE, or several joined by ';' (content=packs/v2;printing_house=shared)."),
     players: str = typer.Option("4", "--players", help="Seats per game, or a list (2,3,4): every arm is played at each count."),
     strategies: Optional[str] = typer.Option(None, "--strategies", help="The roster, one strategy per seat or one for all (a mirror); default: the game study's rotated field at each seat count."),
     games: int = typer.Option(2400, "--games", help="Games per arm and seat count, in total over all seat orders."),
-    seed: int = typer.Option(0, "--seed", help="Seed shared by every arm (common random numbers)."),
-    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
-    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", -1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Parameter override every arm shares, name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Comparison folder (one run folder per arm and seat count, deltas.csv, report/)."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted comparison in --out (the same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the comparison in --out."),
+    config: Optional[Path] = CONFIG_OPTION,
+    progress: bool = shared("progress", True),
 ) -> None:
     """Rule and content versions side by side: every arm on the same seeds in every seat order, a verdict
     per version, then one paired delta table of everything (win rate, VP, rank, score categories, action and
@@ -734,15 +753,17 @@ def compare(
 
     counts = parse_players(players)
     base = RunConfig(game=game, players=counts[0], strategies=("random",), games=games, seed=seed,
-                     batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=parse_set_options(set_))
+                     batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
+                     params=parse_set_options(set_))
+    draw = _draw(progress)
 
     def on_run(i: int, n: int, cfg) -> None:
-        typer.echo(f"run {i + 1}/{n}: {Path(cfg.out).name} ({cfg.plan_for().describe()})", err=True)
+        _note(f"run {i + 1}/{n}: {Path(cfg.out).name} ({cfg.plan_for().describe()})")
 
     try:
         with terminate_as_interrupt():
             res = run_compare(base, list(arm), counts, _strategies(strategies), overwrite=overwrite, resume=resume,
-                              on_run=on_run)
+                              on_run=on_run, progress=draw, settings=_settings_text())
     except KeyboardInterrupt as e:
         _interrupted(e, f"the comparison in {out} is incomplete; complete it with the same command and --resume")
     from meeplelab.analysis.load import load_runs
@@ -758,6 +779,7 @@ def compare(
 
 @app.command("exchange-rates")
 @user_errors
+@configured
 def exchange_rates(
     game: str = typer.Option(..., "--game", help="Game id."),
     players: int = typer.Option(4, "--players", help="Seats per game."),
@@ -765,13 +787,17 @@ def exchange_rates(
     resources: Optional[str] = typer.Option(None, "--resources", help="Start resources to price, comma separated (default: every one the game declares; a bad name lists them)."),
     units: int = typer.Option(1, "--units", help="Extra units in each treated run (the table is per unit)."),
     games: int = typer.Option(2400, "--games", help="Games per run (control and each treated run), in total over all seat orders."),
-    seed: int = typer.Option(0, "--seed", help="Seed shared by every run (common random numbers)."),
-    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
-    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", -1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable)."),
     out: Path = typer.Option(..., "--out", help="Study folder (control/, one run per resource and strategy, exchange_rates.md/.csv/.parquet)."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted study in --out (the same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the study in --out."),
+    config: Optional[Path] = CONFIG_OPTION,
+    progress: bool = shared("progress", True),
 ) -> None:
     """The exchange-rate table: for every start resource and every strategy, what one more unit at the start is
     worth in final VP and in points of win rate, paired on common seeds in every seat order, with intervals."""
@@ -784,17 +810,20 @@ def exchange_rates(
 
     roster = _strategies(strategies) or default_roster(game, players)
     base = RunConfig(game=game, players=players, strategies=roster, games=games, seed=seed, batch_size=batch_size,
-                     n_jobs=n_jobs, out=str(out), params=parse_set_options(set_), log_turns=False, log_events=False)
+                     n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
+                     params=parse_set_options(set_), log_turns=False, log_events=False)
     names = [x.strip() for x in resources.split(",") if x.strip()] if resources else None
+    draw = _draw(progress)
 
     def on_run(i: int, n: int, cfg) -> None:
         if i == 0:
-            typer.echo(f"{n} runs, {cfg.plan_for().describe()}", err=True)
-        typer.echo(f"run {i + 1}/{n}: {Path(cfg.out).name}", err=True)
+            _note(f"{n} runs, {cfg.plan_for().describe()}")
+        _note(f"run {i + 1}/{n}: {Path(cfg.out).name}")
 
     try:
         with terminate_as_interrupt():
-            res = run_exchange(base, names, units, overwrite=overwrite, resume=resume, on_run=on_run)
+            res = run_exchange(base, names, units, overwrite=overwrite, resume=resume, on_run=on_run, progress=draw,
+                               settings=_settings_text())
     except KeyboardInterrupt as e:
         _interrupted(e, f"the exchange-rate study in {out} is incomplete; complete it with the same command and --resume")
     from meeplelab.studies.compare import read_state
@@ -806,6 +835,7 @@ def exchange_rates(
 
 @app.command()
 @user_errors
+@configured
 def compensate(
     game: str = typer.Option(..., "--game", help="Game id."),
     players: str = typer.Option("2,3,4", "--players", help="Seat counts to compensate (2, 3 and/or 4)."),
@@ -816,13 +846,17 @@ def compensate(
     iterations: int = typer.Option(6, "--iterations", help="Most candidates played per seat count."),
     max_bonus: int = typer.Option(20, "--max-bonus", help="Largest bonus one seat may get."),
     verify_factor: int = typer.Option(2, "--verify-factor", help="The fresh-seed check plays this many times --games."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the search games (the fresh seeds are derived from it)."),
-    batch_size: int = typer.Option(1024, "--batch-size", help="Games per batch and per part file."),
-    n_jobs: int = typer.Option(-1, "--n-jobs", help="Parallel workers, -1 = all cores."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", -1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed parameter override name=value (repeatable; not the compensation fields)."),
     out: Path = typer.Option(..., "--out", help="Compensation folder (search/, verify/, proposal.toml, compensation.md, side_effects.csv, report/)."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted solve in --out (the same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the solve in --out."),
+    config: Optional[Path] = CONFIG_OPTION,
+    progress: bool = shared("progress", True),
 ) -> None:
     """Propose per-seat start bonuses (seat_<resource>_<P>p rule fields) that bring the seat spread within
     --target at every seat count, verified on fresh seeds with its side effects (every strategy's win rate,
@@ -832,13 +866,20 @@ def compensate(
     from meeplelab.sim.core.params import parse_set_options
     from meeplelab.play.runner import terminate_as_interrupt
 
+    from meeplelab.play.config import check_scheduler
+    from meeplelab.sim.core.errors import ConfigError
+
+    check_scheduler(_plain(backend), scheduler)
+    if _plain(backend) == "dask" and not scheduler:
+        raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     req = plan_compensate(game, parse_players(players), target, resource, games=games, seed=seed,
                           iterations=iterations, max_bonus=max_bonus, verify_factor=verify_factor,
                           strategies=_strategies(strategies), fixed=parse_set_options(set_))
     try:
         with terminate_as_interrupt():
             st = run_compensate(req, out, n_jobs=n_jobs, batch_size=batch_size, overwrite=overwrite, resume=resume,
-                                progress=lambda m: typer.echo(m, err=True))
+                                progress=_note, backend=_plain(backend), scheduler=scheduler, draw=_draw(progress),
+                                settings=_settings_text())
     except KeyboardInterrupt as e:
         _interrupted(e, f"the compensation solve in {out} is incomplete; complete it with the same command and --resume")
     met = [p for p, v in st["verified"].items() if v["met"]]

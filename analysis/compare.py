@@ -226,9 +226,10 @@ def changed_lines(t: pl.DataFrame, limit: int | None = None) -> list[str]:
     return out
 
 
-def write_outputs(out: Path | str) -> tuple[pl.DataFrame, Path]:
+def write_outputs(out: Path | str, *, progress: bool = False) -> tuple[pl.DataFrame, Path]:
     """For a ``meeplelab compare`` folder: the delta table (``deltas.parquet`` and ``deltas.csv``, the same
-    bytes for the same games) and the report (``out/report``); returns ``(table, report page)``."""
+    bytes for the same games) and the report (``out/report``; ``progress`` draws its bar); returns
+    ``(table, report page)``."""
     from meeplelab.play import runfolder as rf
     from meeplelab.play.runfolder import COMPARE_FILE
     from meeplelab.play.runfolder import read_study_state as read_state
@@ -245,7 +246,7 @@ def write_outputs(out: Path | str) -> tuple[pl.DataFrame, Path]:
     t = delta_table(runs, versions(runs))
     write_table(t, out / "deltas.parquet")
     rf.write_atomic(out / "deltas.csv", _csv(t))
-    page = build_report(folders, out / "report")
+    page = build_report(folders, out / "report", progress=progress)
     return t, page
 
 

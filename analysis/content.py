@@ -451,19 +451,23 @@ def content_sections(runs: Runs) -> list:
 # ====================================================================== removal experiments
 
 def removal_effects(folder: Path | str) -> pl.DataFrame:
-    """Paired effects of every removal arm of a ``meeplelab content-value`` folder against its control.
+    """Paired effects of every removal and deny arm of a ``meeplelab content-value`` folder against its control.
 
-    Every seat-result of a removal arm is paired with the same game and seat of the control (same game
-    seed, same seat order). Groups: ``all seats`` (final VP only: the win shares of a game always sum to
-    1), each strategy (when the roster has more than one), and ``took it in control`` (the seat-results
-    whose seat took the item in the control game: the item's value to the seats that use it).
+    Every seat-result of an arm is paired with the same game and seat of the control (same game
+    seed, same seat order). Removal groups: ``all seats`` (final VP only: the win shares of a game always
+    sum to 1), each strategy (when the roster has more than one), and ``took it in control`` (the
+    seat-results whose seat took the item in the control game: the item's value to the seats that use it).
+    Deny groups (one seat per game denied the item, :func:`denied_seats`): ``denied seat``, ``other seats``,
+    ``all seats`` (VP), ``denied seat: STRATEGY`` (a mixed roster) and ``denied seat, took it in control``.
 
-    Columns: ``item, group, metric, n, est, low, high, p, unpaired_low, unpaired_high, sd, mean_arm,
-    mean_control, games_needed, games_needed_unpaired, p_holm, resolved, takes_control, takes_removed``
+    Columns: ``item, mode (remove | deny), group, metric, n, est, low, high, p, unpaired_low, unpaired_high, sd,
+    mean_arm, mean_control, games_needed, games_needed_unpaired, p_holm, resolved, takes_control, takes_removed,
+    takes_denied``
     (``games_needed``: paired seat-results of the group for a 95% interval of this size to exclude 0)
     (win in percent / percentage points: Agresti-Min paired, Newcombe unpaired; VP: paired t, Welch
     unpaired; ``p_holm`` Holm-adjusted over every row of the metric; ``takes_*``: the item's takes per game
-    in each arm, 0 in the removal arm).
+    in each arm, 0 in a removal arm; ``takes_denied``: per game by the denied seats of a deny arm, 0 when the
+    denial held, null for a removal arm).
 
     Raises:
         RunFolderError: not an experiment folder, or an arm folder that does not read.
@@ -484,9 +488,10 @@ def removal_effects(folder: Path | str) -> pl.DataFrame:
     ctrl_takes = takes(ctrl_runs)
     rows = []
     for a in arms[1:]:
-        spec = a["change"].get("remove")
-        if not spec:
+        mode = "remove" if a["change"].get("remove") else "deny" if a["change"].get("deny") else None
+        if mode is None:
             continue
+        spec = a["change"][mode]
         kind, _, ident = spec.partition(":")
         arm_runs = load_runs([folder / a["folder"]])
         g = arm_runs.games.select(cols).collect().with_columns(pl.col("seat").cast(pl.Int64))
@@ -494,11 +499,24 @@ def removal_effects(folder: Path | str) -> pl.DataFrame:
         mine = ctrl_takes.filter((pl.col("kind") == kind) & (pl.col("id") == ident))
         arm_takes = takes(arm_runs).filter((pl.col("kind") == kind) & (pl.col("id") == ident))
         took = mine.select("game", "seat").unique()
-        groups = [("all seats", j, ("vp",))]
         strategies = j["strategy_c"].unique().sort().to_list()
-        if len(strategies) > 1:
-            groups += [(s, j.filter(pl.col("strategy_c") == s), ("win", "vp")) for s in strategies]
-        groups.append(("took it in control", j.join(took, on=["game", "seat"]), ("win", "vp")))
+        denied_takes = None
+        if mode == "remove":
+            groups = [("all seats", j, ("vp",))]
+            if len(strategies) > 1:
+                groups += [(s, j.filter(pl.col("strategy_c") == s), ("win", "vp")) for s in strategies]
+            groups.append(("took it in control", j.join(took, on=["game", "seat"]), ("win", "vp")))
+        else:  # one seat per game denied the item: its pairs, the other seats', and the denied seats that took it
+            den = denied_seats(folder / a["folder"])
+            jd = j.join(den, on=["game", "seat"], how="left").with_columns(pl.col("denied").fill_null(False))
+            dj = jd.filter(pl.col("denied"))
+            groups = [("denied seat", dj, ("win", "vp")), ("other seats", jd.filter(~pl.col("denied")), ("win", "vp")),
+                      ("all seats", jd, ("vp",))]
+            if len(strategies) > 1:
+                groups += [(f"denied seat: {s}", dj.filter(pl.col("strategy_c") == s), ("win", "vp"))
+                           for s in strategies]
+            groups.append(("denied seat, took it in control", dj.join(took, on=["game", "seat"]), ("win", "vp")))
+            denied_takes = float(arm_takes.join(den.filter(pl.col("denied")), on=["game", "seat"])["n"].sum())
         for name, sub, metrics in groups:
             for m in metrics:
                 col, _, scale = METRICS[m]
@@ -507,10 +525,11 @@ def removal_effects(folder: Path | str) -> pl.DataFrame:
                 if sub.height:
                     for k in ("est", "low", "high", "unpaired_low", "unpaired_high", "sd", "mean_arm", "mean_control"):
                         r[k] *= scale
-                rows.append({"item": spec, "group": name, "metric": m, **r,
+                rows.append({"item": spec, "mode": mode, "group": name, "metric": m, **r,
                              "takes_control": float(mine["n"].sum()) / max(n_games, 1),
-                             "takes_removed": float(arm_takes["n"].sum()) / max(n_games, 1)})
-    df = pl.DataFrame(rows)
+                             "takes_removed": float(arm_takes["n"].sum()) / max(n_games, 1),
+                             "takes_denied": None if denied_takes is None else denied_takes / max(n_games, 1)})
+    df = pl.DataFrame(rows, schema_overrides={"takes_denied": pl.Float64})
     if df.height:
         df = df.filter(pl.col("n") > 0)
         adj = np.full(df.height, np.nan)
@@ -521,13 +540,36 @@ def removal_effects(folder: Path | str) -> pl.DataFrame:
     return df
 
 
+def denied_seats(run: Path | str) -> pl.DataFrame:
+    """The seat each game of a deny arm denied: ``game, seat, denied`` (one row per game and seat; ``denied``
+    True for the seat holding roster position ``game_seed mod P`` in the game's seat order,
+    :func:`meeplelab.play.deny.denied_position`)."""
+    from meeplelab.play import runfolder as rf
+    from meeplelab.play.deny import denied_position
+
+    from .load import load_runs
+
+    run = Path(run)
+    runs = load_runs([run])
+    m = next(iter(runs.manifests.values()))
+    plan = rf.run_config(run, m).plan_for()
+    g = (runs.games.select("game", "seat", "seat_order", "game_seed").collect()
+         .with_columns(pl.col("seat").cast(pl.Int64)))
+    p = int(g["seat"].max()) + 1
+    orders = np.asarray(plan.orders, np.int64)  # [O, P] roster position per seat
+    pos = orders[g["seat_order"].to_numpy().astype(np.int64), g["seat"].to_numpy()]
+    denied = pos == denied_position(g["game_seed"].to_numpy(), p)
+    return g.select(pl.col("game").cast(pl.Int64), "seat").with_columns(pl.Series("denied", denied))
+
+
 def removal_line(r: dict) -> str:
-    """One sentence of a removal effect (a row of :func:`removal_effects`)."""
+    """One sentence of a removal or deny effect (a row of :func:`removal_effects`)."""
     unit = "percentage points" if r["metric"] == "win" else "VP"
     what = "win rate" if r["metric"] == "win" else "final VP"
     need = (f"; about {r['games_needed']:,} paired seat-results of this group resolve a difference this size"
             if r.get("games_needed") else "")
-    return (f"Removing {r['item']}: {r['group']}: {what} {r['est']:+.2f} {unit} [{r['low']:.2f}, {r['high']:.2f}] "
+    verb = "Denying" if r.get("mode") == "deny" else "Removing"
+    return (f"{verb} {r['item']}: {r['group']}: {what} {r['est']:+.2f} {unit} [{r['low']:.2f}, {r['high']:.2f}] "
             f"(paired over {r['n']:,} seat-results; control mean {r['mean_control']:.2f}; "
             f"{'resolved' if r['resolved'] else 'not resolved'}, Holm-adjusted){need}.")
 
@@ -554,11 +596,20 @@ def removal_sections(folder: Path | str):
                 "every seat (a game's win shares sum to 1, so only VP). Win rates: Agresti-Min paired intervals "
                 "(Newcombe unpaired beside them), VP: t intervals; `resolved` by the Holm-adjusted p-value over "
                 "every row of the metric."]
+        if df.height and (df["mode"] == "deny").any():
+            text.append("A `deny:` arm keeps the content unchanged and denies the item to one seat of every game only "
+                        "(roster position game seed mod P, so every seat is denied in an equal share of the games): "
+                        "that seat's legal mask loses every action whose application would log it taking the item "
+                        "(meeplelab.play.deny, a rule-free per-seat treatment; the rules and the other seats are "
+                        "unchanged). `denied seat` = the denied seat-results against the same game and seat in the "
+                        "control; `denied seat, took it in control` = those whose seat took the item in the control "
+                        "game (the item's value to a seat that uses it, while the others keep it); `other seats` = "
+                        "everyone else in the deny arm. `takes_denied` = takes of the item per game by the denied "
+                        "seats (0 when the denial held; a seat with no other legal action takes it).")
         desc = strength(ctrl)
-        for r in df.filter(pl.col("group") == "took it in control").iter_rows(named=True):
-            text.append(removal_line(r))
-        for r in df.filter(pl.col("group") == "all seats").iter_rows(named=True):
-            text.append(removal_line(r))
+        for group in ("took it in control", "denied seat, took it in control", "denied seat", "all seats"):
+            for r in df.filter(pl.col("group") == group).iter_rows(named=True):
+                text.append(removal_line(r))
         for item in df["item"].unique(maintain_order=True).to_list():
             kind, _, ident = item.partition(":")
             d = desc.filter((pl.col("kind") == kind) & (pl.col("id") == ident))
@@ -569,19 +620,22 @@ def removal_sections(folder: Path | str):
                             f"{100 * r['win_diff_high']:.1f}] more often than those that did not ({r['seats_took']:,} "
                             "seat-results; not causal).")
         figs = []
-        for m, groups, cap in (("win", ("took it in control",), "Paired win-rate change of the seats that took the "
-                                "item in control (percentage points)"),
-                               ("vp", ("all seats", "took it in control"), "Paired final-VP change (VP)")):
+        for m, groups, cap in (("win", ("took it in control", "denied seat", "denied seat, took it in control"),
+                                "Paired win-rate change of the seats that took the item in control, and of the denied "
+                                "seats (percentage points)"),
+                               ("vp", ("all seats", "took it in control", "denied seat"), "Paired final-VP change (VP)")):
             d = df.filter((pl.col("metric") == m) & pl.col("group").is_in(list(groups)))
             if d.height:
-                d = d.with_columns((pl.col("item") + " / " + pl.col("group")).alias("label"))
+                d = d.with_columns((pl.col("mode") + ":" + pl.col("item") + " / " + pl.col("group")).alias("label"))
                 figs.append((f"removal_{m}", F.bar_with_interval(
-                    d.select("label", "est", "low", "high"), "label", title="Removed vs unchanged content (paired)",
+                    d.select("label", "est", "low", "high"), "label", title="Removed or denied vs unchanged (paired)",
                     xlabel=cap, ref=0.0, ref_label="no difference"), cap))
-        secs = [Section("Content value by removal", "\n".join(text), figs, [
+        secs = [Section("Content value by removal" + (" and denial" if df.height and (df["mode"] == "deny").any()
+                                                      else ""), "\n".join(text), figs, [
             ("Paired differences against the unchanged content (win in percentage points, VP in VP; unpaired interval "
              "for comparison; takes per game of the item in each arm)", df.drop("sd"),
-             TableFormat(decimals={"est": 2, "unpaired": 2, "takes_control": 3, "takes_removed": 3, "p": 3,
+             TableFormat(decimals={"est": 2, "unpaired": 2, "takes_control": 3, "takes_removed": 3, "takes_denied": 3,
+                                   "p": 3,
                                            "p_holm": 3}))])]
         secs += content_sections(ctrl)
         for s in secs[1:]:
@@ -592,5 +646,5 @@ def removal_sections(folder: Path | str):
     return build
 
 
-__all__ = ["KINDS", "ItemKind", "as_percent", "content_sections", "item_ids", "kinds_of", "removal_effects",
+__all__ = ["KINDS", "ItemKind", "as_percent", "content_sections", "denied_seats", "item_ids", "kinds_of", "removal_effects",
            "removal_line", "removal_sections", "strength", "suggested", "takes"]

@@ -79,7 +79,9 @@ class RunConfig:
             existed, tournament lineups); the CLI defaults to ``rotate``.
         treatment: ``{"position": k, "field": name, "add": n}``: the roster entry ``k`` (wherever the
             seat order puts it) starts with ``n`` more of the state's per-seat array ``name``
-            (``coffee``: +1 start Coffee for one player); see :mod:`meeplelab.play.experiment`.
+            (``coffee``: +1 start Coffee for one player); see :mod:`meeplelab.play.experiment`. Or
+            ``{"deny": "kind:id"}``: that content item is denied to roster position ``game seed mod P``
+            of every game (removed from its legal mask; :mod:`meeplelab.play.deny`).
         seed: run seed (>= 0); game ``i`` uses streams keyed by (seed, i).
         batch_size: games advanced together in one batch (the vector width of the kernels).
         chunk_size: games per joblib task and per part file (a whole number of batches; default: the
@@ -202,8 +204,17 @@ class RunConfig:
         per-seat ``[B, P]`` integer array of its state (checked on one initialised game: ``game``, or one
         made here)."""
         t = dict(self.treatment or {})
+        if set(t) == {"deny"}:  # a content item denied to one seat per game (meeplelab.play.deny)
+            from meeplelab.play.deny import Denial
+            from meeplelab.sim.registry import make_game
+
+            if game is None:
+                game = make_game(self.game, self.make_params(), self.content)
+            Denial(game, t["deny"])
+            return
         if set(t) != {"position", "field", "add"}:
-            raise ConfigError(f"treatment {t!r} needs exactly the keys position, field, add")
+            raise ConfigError(f"treatment {t!r} needs exactly the keys position, field, add (a start resource) or "
+                              "the key deny (a content item kind:id denied to one seat)")
         if not isinstance(t["position"], int) or not 0 <= t["position"] < players:
             raise ConfigError(f"treatment position {t['position']!r} must be a roster position 0 to {players - 1}")
         if not isinstance(t["add"], int):

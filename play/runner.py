@@ -193,14 +193,14 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
         sel_g, sel_s = gidx[order_of == o], seed_of[order_of == o]
         for b in range(0, sel_g.size, cfg.batch_size):
             glob, seeds = sel_g[b:b + cfg.batch_size], sel_s[b:b + cfg.batch_size]
-            played = game if not cfg.treatment else _Treated(game, plan.orders[o].index(cfg.treatment["position"]),
-                                                             cfg.treatment["field"], cfg.treatment["add"])
-            res = play_batch(played, seated[o], seeds, cfg.seed, log_turns=cfg.log_turns,
-                             log_events=cfg.log_events, params_id=pid, compiled=cfg.compiled)
-            parts["games"].append(_seat_columns(_global_games(res.games, seeds, glob), o))
-            parts["turns"].append(_global_games(res.turns, seeds, glob))
-            parts["events"].append(_global_games(res.events, seeds, glob))
-            del res  # its batch state (log buffers included) goes before the next batch allocates its own
+            for played, strategies, keep in _treated_batches(cfg, game, plan, o, seated[o], seeds):
+                g_, s_ = glob[keep], seeds[keep]
+                res = play_batch(played, strategies, s_, cfg.seed, log_turns=cfg.log_turns,
+                                 log_events=cfg.log_events, params_id=pid, compiled=cfg.compiled)
+                parts["games"].append(_seat_columns(_global_games(res.games, s_, g_), o))
+                parts["turns"].append(_global_games(res.turns, s_, g_))
+                parts["events"].append(_global_games(res.events, s_, g_))
+                del res  # its batch state (log buffers included) goes before the next batch allocates its own
     run = Path(out)
     rows, size = {}, {}
     for name in rf.TABLES:
@@ -215,6 +215,31 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
         del table
     pa.default_memory_pool().release_unused()  # give the chunk's log tables back: peak memory flat in the games
     return {"chunk": chunk, "rows": rows, "bytes": size, "seconds": time.perf_counter() - t0}
+
+
+def _treated_batches(cfg, game, plan, order: int, strategies: list, seeds: np.ndarray):
+    """The games ``seeds`` of seat order ``order`` as ``(game, strategies, keep)`` batches to play: one batch
+    of every game (no treatment, or a start-resource treatment: the game wrapped in :class:`_Treated`), or for
+    a deny treatment (:mod:`meeplelab.play.deny`) one batch per denied roster position (game seed mod P), the
+    denied seat's strategy wrapped; ``keep`` is ``bool[len(seeds)]``, ascending seeds kept in order."""
+    t = cfg.treatment
+    if not t:
+        return [(game, strategies, np.ones(seeds.size, np.bool_))]
+    if "deny" not in t:
+        return [(_Treated(game, plan.orders[order].index(t["position"]), t["field"], t["add"]), strategies,
+                 np.ones(seeds.size, np.bool_))]
+    from meeplelab.play.deny import Denial, DeniedStrategy, denied_position
+
+    denial = Denial(game, t["deny"])
+    pos = denied_position(seeds, len(strategies))
+    out = []
+    for k in np.unique(pos):
+        keep = pos == k
+        seat = plan.orders[order].index(int(k))
+        seated = list(strategies)
+        seated[seat] = DeniedStrategy(strategies[seat], denial, seat, np.ones(int(keep.sum()), np.bool_))
+        out.append((game, seated, keep))
+    return out
 
 
 class _Treated:

@@ -1,7 +1,7 @@
 """Run settings of every command that plays games, as pydantic models: one validation path.
 
 Each command's settings (``meeplelab simulate``, ``sweep``, ``experiment``, ``tournament``, ``tune``,
-``robustness``, ``balance``) are one model below; the fields every command shares (``game``, ``seed``,
+``robustness``, ``balance``, ``content-value``, ``compare``, ``exchange-rates``, ``compensate``) are one model below; the fields every command shares (``game``, ``seed``,
 ``out``) are in :class:`CommandSettings`. A field's name is the command's option without its dashes
 (``--games-per-lineup`` is ``games_per_lineup``), except ``--set name=value``, which is the ``params``
 table, and for ``simulate`` the fields of :class:`meeplelab.play.config.RunConfig` (``--no-turns`` is
@@ -23,7 +23,7 @@ import os
 from collections.abc import Mapping
 from typing import Annotated, Any, Optional
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from meeplelab.sim.core.errors import ConfigError, allowed_by
 
@@ -191,11 +191,81 @@ class BalanceSettings(CommandSettings):
     params: Table = {}
 
 
+#: a number: an integer or a float (a TOML ``5`` or ``5.0``), not a string or a bool
+Number = StrictInt | StrictFloat
+
+
+class ContentValueSettings(CommandSettings):
+    """``meeplelab content-value``: ``items`` (``kind:id,...``) removed and/or denied to one seat (``mode``)."""
+
+    items: Optional[Text] = None
+    mode: Text = "remove"
+    strategies: Ids = ("heuristic",)
+    players: StrictInt = 4
+    games: StrictInt = 2400
+    seating: Text = "rotate"
+    content: Optional[Text] = None
+    batch_size: StrictInt = 1024
+    n_jobs: StrictInt = -1
+    backend: Text = "loky"
+    scheduler: Optional[Text] = None
+    params: Table = {}
+    out: Optional[Text] = None
+
+
+class CompareSettings(CommandSettings):
+    """``meeplelab compare``: rule and content versions (``arm``: one item per ``--arm``) side by side."""
+
+    arm: Items
+    players: Text = "4"
+    strategies: Optional[Ids] = None
+    games: StrictInt = 2400
+    batch_size: StrictInt = 1024
+    n_jobs: StrictInt = -1
+    backend: Text = "loky"
+    scheduler: Optional[Text] = None
+    params: Table = {}
+
+
+class ExchangeRatesSettings(CommandSettings):
+    """``meeplelab exchange-rates``: what ``units`` more of each start resource is worth to each strategy."""
+
+    players: StrictInt = 4
+    strategies: Optional[Ids] = None
+    resources: Optional[Text] = None
+    units: StrictInt = 1
+    games: StrictInt = 2400
+    batch_size: StrictInt = 1024
+    n_jobs: StrictInt = -1
+    backend: Text = "loky"
+    scheduler: Optional[Text] = None
+    params: Table = {}
+
+
+class CompensateSettings(CommandSettings):
+    """``meeplelab compensate``: per-seat start bonuses solved for a seat-spread ``target`` (points)."""
+
+    players: Text = "2,3,4"
+    target: Number = 5.0
+    resource: Text = "vp"
+    strategies: Optional[Ids] = None
+    games: StrictInt = 2400
+    iterations: StrictInt = 6
+    max_bonus: StrictInt = 20
+    verify_factor: StrictInt = 2
+    batch_size: StrictInt = 1024
+    n_jobs: StrictInt = -1
+    backend: Text = "loky"
+    scheduler: Optional[Text] = None
+    params: Table = {}
+
+
 #: the settings model of each command
 MODELS: dict[str, type[CommandSettings]] = {
     "simulate": SimulateSettings, "sweep": SweepSettings, "experiment": ExperimentSettings,
     "tournament": TournamentSettings, "tune": TuneSettings, "robustness": RobustnessSettings,
-    "balance": BalanceSettings,
+    "balance": BalanceSettings, "content-value": ContentValueSettings, "compare": CompareSettings,
+    "exchange-rates": ExchangeRatesSettings, "compensate": CompensateSettings,
 }
 
 

@@ -191,13 +191,17 @@ def plan_compare(base: RunConfig, arm_texts: list[str], players: list[int],
 # ------------------------------------------------------------------ playing several runs under one folder
 def play_folders(configs: list[RunConfig], out: Path | str, meta: dict, state_file: str, *, ours=(),
                  overwrite: bool = False, resume: bool = False, what: str = "comparison",
-                 on_run: Callable[[int, int, RunConfig], None] | None = None) -> dict:
+                 on_run: Callable[[int, int, RunConfig], None] | None = None, progress: bool = False,
+                 settings: str | None = None) -> dict:
     """Play every run config (each ``config.out`` under ``out``) and keep ``out/state_file`` current.
 
     ``meta`` is the request (saved with a ``status``: running, interrupted, failed, complete). With
     ``resume`` the saved request must equal ``meta`` (the first differing key named), finished runs are
     kept and the others completed (each resumed where it stopped). With ``overwrite`` the earlier
-    study's run folders and the files named in ``ours`` are deleted first.
+    study's run folders and the files named in ``ours`` are deleted first. ``progress`` draws a bar of
+    runs and each run's games (:mod:`meeplelab.play.progress`); ``settings`` (the command's resolved
+    settings TOML) is written as ``out/config.toml`` once the folder is accepted. How the runs are executed
+    (``n_jobs``, ``backend``, ``scheduler``, ``batch_size`` of the configs) never changes what they hold.
 
     Returns:
         the saved state (``meta`` with ``status`` complete).
@@ -222,15 +226,20 @@ def play_folders(configs: list[RunConfig], out: Path | str, meta: dict, state_fi
     state = {**meta, "status": "running"}
     out.mkdir(parents=True, exist_ok=True)
     rf.save_state(out / state_file, state)
+    rf.write_settings(out, settings)
+    from meeplelab.play.progress import bar
+
     try:
-        for i, cfg in enumerate(configs):
-            if on_run:
-                on_run(i, len(configs), cfg)
-            folder = Path(cfg.out)
-            has = (folder / rf.MANIFEST).is_file()
-            if resume and has and rf.read_manifest(folder).get("status") == "complete":
-                continue
-            simulate(cfg, resume=resume and has, overwrite=overwrite)
+        with bar(what, len(configs), unit="runs", on=progress) as runs:
+            for i, cfg in enumerate(configs):
+                if on_run:
+                    on_run(i, len(configs), cfg)
+                folder = Path(cfg.out)
+                has = (folder / rf.MANIFEST).is_file()
+                if not (resume and has and rf.read_manifest(folder).get("status") == "complete"):
+                    simulate(cfg, resume=resume and has, overwrite=overwrite, progress=progress,
+                             label=f"run {folder.name}")
+                runs.advance(1)
     except BaseException as e:
         state["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
         rf.save_state(out / state_file, state)
@@ -285,9 +294,12 @@ def _prepare(out: Path, state_file: str, ours: tuple, overwrite: bool, resume: b
 
 def run_compare(base: RunConfig, arm_texts: list[str], players: list[int], strategies: tuple[str, ...] | None = None,
                 *, overwrite: bool = False, resume: bool = False,
-                on_run: Callable[[int, int, RunConfig], None] | None = None) -> dict:
+                on_run: Callable[[int, int, RunConfig], None] | None = None, progress: bool = False,
+                settings: str | None = None) -> dict:
     """Plan, play every arm at every player count into ``base.out``, write ``deltas.parquet``/``deltas.csv``
-    and the report; returns ``{"arms", "configs", "deltas" (DataFrame), "page", "state"}``.
+    and the report; returns ``{"arms", "configs", "deltas" (DataFrame), "page", "state"}``. ``base``'s
+    execution fields (``n_jobs``, ``backend``, ``scheduler``, ``batch_size``) are every run's; ``progress``
+    and ``settings``: see :func:`play_folders`.
 
     Raises:
         ConfigError: see :func:`plan_compare` (nothing is written then).
@@ -303,6 +315,6 @@ def run_compare(base: RunConfig, arm_texts: list[str], players: list[int], strat
             "runs": [str(Path(c.out).relative_to(out)) for c in configs],
             "seating_plan": {str(c.players): c.plan_for().describe() for c in configs[:len(players)]}}
     state = play_folders(configs, out, meta, COMPARE_FILE, ours=("deltas.parquet", "deltas.csv"), overwrite=overwrite,
-                         resume=resume, what="comparison", on_run=on_run)
-    deltas, page = write_outputs(out)
+                         resume=resume, what="comparison", on_run=on_run, progress=progress, settings=settings)
+    deltas, page = write_outputs(out, progress=progress)
     return {"arms": arms, "configs": configs, "deltas": deltas, "page": page, "state": state}

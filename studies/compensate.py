@@ -59,7 +59,7 @@ from meeplelab.sim.core.errors import ConfigError, RunFolderError
 
 STATE = "compensate.json"
 OURS = ("search", "verify", "proposal.toml", "compensation.md", "side_effects.csv", "side_effects.parquet", "report",
-        STATE)
+        STATE, rf.SETTINGS)
 
 
 def _tag(bonus) -> str:
@@ -266,33 +266,55 @@ def plan_compensate(game: str, players: list[int], target: float, resource: str 
                    verify_factor, {str(p): list(v) for p, v in ros.items()}, {k: str(v) for k, v in fixed.items()})
 
 
-def _config(req: Request, players: int, bonus, seed: int, games: int, out: Path, *, logs: bool, n_jobs: int,
-            batch_size: int) -> RunConfig:
+@dataclasses.dataclass(frozen=True)
+class Execution:
+    """How the runs of a solve are executed; never what they hold (the games are the same for any of these):
+    ``n_jobs`` workers (-1 = all cores), ``backend`` (loky, threading, dask with ``scheduler``),
+    ``batch_size`` games per batch."""
+
+    n_jobs: int = -1
+    batch_size: int = 1024
+    backend: str = "loky"
+    scheduler: str | None = None
+
+
+def _config(req: Request, players: int, bonus, seed: int, games: int, out: Path, *, logs: bool,
+            run: Execution) -> RunConfig:
     r = _resource(req.game, req.resource)
     params = {**req.fixed, r.seat_field(players): ",".join(str(int(x)) for x in bonus)}
     return RunConfig(game=req.game, players=players, strategies=tuple(req.strategies[str(players)]), games=games,
-                     seed=seed, batch_size=batch_size, n_jobs=n_jobs, out=str(out), params=params, seating="rotate",
+                     seed=seed, batch_size=run.batch_size, n_jobs=run.n_jobs, backend=run.backend,
+                     scheduler=run.scheduler, out=str(out), params=params, seating="rotate",
                      log_turns=logs, log_events=logs).validated()
 
 
-def _play(cfg: RunConfig, resume: bool) -> None:
+def _play(cfg: RunConfig, resume: bool, draw: bool = False) -> None:
     from meeplelab.play.runner import _check_resumable, simulate
 
     folder = Path(cfg.out)
+    label = f"{folder.parent.name}/{folder.name}"
     if (folder / rf.MANIFEST).is_file():
         m = rf.read_manifest(folder)
         _check_resumable(m, cfg)  # a resumed solve reads only its own runs
         if m.get("status") == "complete":
             return
-        simulate(cfg, resume=True)
+        simulate(cfg, resume=True, progress=draw, label=label)
         return
-    simulate(cfg)
+    simulate(cfg, progress=draw, label=label)
 
 
 def run_compensate(req: Request, out: Path | str, *, n_jobs: int = -1, batch_size: int = 1024, overwrite: bool = False,
-                   resume: bool = False, progress: Callable[[str], None] | None = None) -> dict:
+                   resume: bool = False, progress: Callable[[str], None] | None = None, backend: str = "loky",
+                   scheduler: str | None = None, draw: bool = False, settings: str | None = None) -> dict:
     """Solve, verify on fresh seeds, write the proposal, the side-effect table and the summary (module
     docstring); returns the saved state with ``proposal``, ``verified`` and ``page``.
+
+    Args:
+        n_jobs, batch_size, backend, scheduler: how every run is executed (:class:`Execution`; the results do
+            not depend on them).
+        progress: called with one line per candidate and per verified count.
+        draw: draw progress bars (a bar of seat counts and each run's games, :mod:`meeplelab.play.progress`).
+        settings: the command's resolved settings TOML, written as ``out/config.toml``.
 
     Raises:
         RunFolderError: ``out`` holds something else, or a solve without ``overwrite``/``resume``;
@@ -313,63 +335,67 @@ def run_compensate(req: Request, out: Path | str, *, n_jobs: int = -1, batch_siz
                 raise RunFolderError(f"cannot resume: the compensation solve in {str(out)!r} was started with {k} = "
                                      f"{json.dumps(old.get('request', {}).get(k))}, this one has {k} = {json.dumps(v)}: "
                                      "use the same options or --overwrite")
+    run = Execution(n_jobs, batch_size, backend, scheduler)
     out.mkdir(parents=True, exist_ok=True)
     rf.save_state(out / STATE, state)
+    rf.write_settings(out, settings)
     res = _resource(req.game, req.resource)
+    from meeplelab.play.progress import bar
+
     try:
-        proposal = {}
-        for p in req.players:
-            hist: list[dict] = []
-            bonus = (0,) * p
-            for it in range(req.iterations):
-                folder = out / "search" / f"p{p}-{_tag(bonus)}"
-                cfg = _config(req, p, bonus, req.seed, req.games, folder, logs=False, n_jobs=n_jobs,
-                              batch_size=batch_size)
-                _play(cfg, resume)
-                m = seat_rates(folder)
-                hist.append({"bonus": list(bonus), **m, "run": str(folder.relative_to(out))})
-                state["candidates"][str(p)] = hist
-                rf.save_state(out / STATE, state)
-                say(f"{p} seats, candidate {it + 1}: {res.seat_field(p)}={','.join(map(str, bonus))} -> seat win rates "
-                    + ", ".join(f"{x:.1f}" for x in m["rates"]) + f"%, spread {m['spread']:.1f} points "
-                    f"[{m['spread_low']:.1f}, {m['spread_high']:.1f}] (search seeds, {m['games']:,} games)")
-                if m["spread"] <= req.target / 2 or it == req.iterations - 1:
-                    break  # well inside the target on the search seeds (or out of candidates)
-                if m["spread"] <= req.target and m["p_holm"] >= 0.05:
-                    say(f"{p} seats: the spread is within the target and the seats are not told apart (best against "
-                        f"worst seat, Holm-adjusted p = {m['p_holm']:.2g}): nothing left to compensate")
-                    break
-                nxt = next_candidate(res, hist, req.max_bonus, _scores(folder) if res.vp else None)
-                if list(nxt) in [h["bonus"] for h in hist]:
-                    say(f"{p} seats: the prediction names a candidate already played ({','.join(map(str, nxt))}); "
-                        "search ends")
-                    break
-                bonus = nxt
-            best = min(hist, key=lambda h: (h["spread"], sum(h["bonus"])))
-            proposal[p] = tuple(best["bonus"])
-        state["proposal"] = {res.seat_field(p): list(b) for p, b in proposal.items()}
-        rf.save_state(out / STATE, state)
-        fresh = req.seed + FRESH_SEED_OFFSET
-        verify_runs = []
-        for p in req.players:
-            games = req.games * req.verify_factor
-            base = _config(req, p, (0,) * p, fresh, games, out / "verify" / f"p{p}-none", logs=True, n_jobs=n_jobs,
-                           batch_size=batch_size)
-            prop = _config(req, p, proposal[p], fresh, games, out / "verify" / f"p{p}-proposal", logs=True,
-                           n_jobs=n_jobs, batch_size=batch_size)
-            for c in (base, prop):
-                _play(c, resume)
-            mb, mp = seat_rates(Path(base.out)), seat_rates(Path(prop.out))
-            state["verified"][str(p)] = {"none": mb, "proposal": {**mp, "bonus": list(proposal[p])},
-                                         "met": mp["spread"] <= req.target, "met_interval": mp["spread_high"] <= req.target,
-                                         "seed": fresh}
-            verify_runs += [Path(base.out), Path(prop.out)]
+        with bar("compensate", 2 * len(req.players), unit="steps", on=draw) as steps:
+            proposal = {}
+            for p in req.players:
+                hist: list[dict] = []
+                bonus = (0,) * p
+                for it in range(req.iterations):
+                    folder = out / "search" / f"p{p}-{_tag(bonus)}"
+                    cfg = _config(req, p, bonus, req.seed, req.games, folder, logs=False, run=run)
+                    _play(cfg, resume, draw)
+                    m = seat_rates(folder)
+                    hist.append({"bonus": list(bonus), **m, "run": str(folder.relative_to(out))})
+                    state["candidates"][str(p)] = hist
+                    rf.save_state(out / STATE, state)
+                    say(f"{p} seats, candidate {it + 1}: {res.seat_field(p)}={','.join(map(str, bonus))} -> seat win rates "
+                        + ", ".join(f"{x:.1f}" for x in m["rates"]) + f"%, spread {m['spread']:.1f} points "
+                        f"[{m['spread_low']:.1f}, {m['spread_high']:.1f}] (search seeds, {m['games']:,} games)")
+                    if m["spread"] <= req.target / 2 or it == req.iterations - 1:
+                        break  # well inside the target on the search seeds (or out of candidates)
+                    if m["spread"] <= req.target and m["p_holm"] >= 0.05:
+                        say(f"{p} seats: the spread is within the target and the seats are not told apart (best against "
+                            f"worst seat, Holm-adjusted p = {m['p_holm']:.2g}): nothing left to compensate")
+                        break
+                    nxt = next_candidate(res, hist, req.max_bonus, _scores(folder) if res.vp else None)
+                    if list(nxt) in [h["bonus"] for h in hist]:
+                        say(f"{p} seats: the prediction names a candidate already played ({','.join(map(str, nxt))}); "
+                            "search ends")
+                        break
+                    bonus = nxt
+                best = min(hist, key=lambda h: (h["spread"], sum(h["bonus"])))
+                proposal[p] = tuple(best["bonus"])
+                steps.advance(1)
+            state["proposal"] = {res.seat_field(p): list(b) for p, b in proposal.items()}
             rf.save_state(out / STATE, state)
-            say(f"{p} seats on fresh seeds ({mp['games']:,} games): no compensation {mb['spread']:.1f} points "
-                f"[{mb['spread_low']:.1f}, {mb['spread_high']:.1f}]; proposal {res.seat_field(p)}="
-                f"{','.join(map(str, proposal[p]))}: {mp['spread']:.1f} [{mp['spread_low']:.1f}, {mp['spread_high']:.1f}]"
-                f" ({'within' if mp['spread'] <= req.target else 'NOT within'} {req.target:g})")
-        page = _write_outputs(out, req, state, verify_runs)
+            fresh = req.seed + FRESH_SEED_OFFSET
+            verify_runs = []
+            for p in req.players:
+                games = req.games * req.verify_factor
+                base = _config(req, p, (0,) * p, fresh, games, out / "verify" / f"p{p}-none", logs=True, run=run)
+                prop = _config(req, p, proposal[p], fresh, games, out / "verify" / f"p{p}-proposal", logs=True, run=run)
+                for c in (base, prop):
+                    _play(c, resume, draw)
+                mb, mp = seat_rates(Path(base.out)), seat_rates(Path(prop.out))
+                state["verified"][str(p)] = {"none": mb, "proposal": {**mp, "bonus": list(proposal[p])},
+                                             "met": mp["spread"] <= req.target, "met_interval": mp["spread_high"] <= req.target,
+                                             "seed": fresh}
+                verify_runs += [Path(base.out), Path(prop.out)]
+                rf.save_state(out / STATE, state)
+                say(f"{p} seats on fresh seeds ({mp['games']:,} games): no compensation {mb['spread']:.1f} points "
+                    f"[{mb['spread_low']:.1f}, {mb['spread_high']:.1f}]; proposal {res.seat_field(p)}="
+                    f"{','.join(map(str, proposal[p]))}: {mp['spread']:.1f} [{mp['spread_low']:.1f}, {mp['spread_high']:.1f}]"
+                    f" ({'within' if mp['spread'] <= req.target else 'NOT within'} {req.target:g})")
+                steps.advance(1)
+        page = _write_outputs(out, req, state, verify_runs, draw)
     except KeyboardInterrupt:
         state["status"] = "interrupted"
         rf.save_state(out / STATE, state)
@@ -383,7 +409,7 @@ def run_compensate(req: Request, out: Path | str, *, n_jobs: int = -1, batch_siz
     return {**state, "page": str(page)}
 
 
-def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path]) -> Path:
+def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path], draw: bool = False) -> Path:
     import tomli_w
 
     from meeplelab.analysis.compare import _csv, changed_lines, delta_table
@@ -424,7 +450,7 @@ def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path]
     lines += changed_lines(t, limit=30) or ["(no row)"]
     lines += ["", f"Play it: `meeplelab simulate --config {out / 'proposal.toml'} --players P --strategies ... --out RUN`"]
     rf.write_atomic(out / "compensation.md", ("\n".join(lines) + "\n").encode())
-    build_report(verify_runs, out / "report")
+    build_report(verify_runs, out / "report", progress=draw)
     return out / "compensation.md"
 
 

@@ -1,4 +1,4 @@
-"""``meeplelab content-value``: the causal value of content items, by removing them.
+"""``meeplelab content-value``: the causal value of content items, by removing them or denying them to one seat.
 
 Each chosen item (``kind:id``, e.g. ``invention:telescope``; a bare id when only one kind has it) is
 one arm of an experiment (:mod:`meeplelab.play.experiment`): the same content with that one ``[[table]]`` entry
@@ -8,6 +8,13 @@ differ only by the missing item. ``meeplelab.analysis.content.removal_effects`` 
 itself in the control: the change of mean final VP of every seat, of each strategy's win rate and VP,
 and of the seats that took the item in the control game (its value to the seats that use it), with
 intervals, Holm-adjusted claims and the games needed.
+
+``--mode deny`` (or ``both``) adds, per item, an arm in which the content is unchanged and the item is
+denied to one seat of every game only (roster position ``game seed mod P``, so every seat is denied in an
+equal share of the games): the seat's legal mask loses every action that would take it
+(:mod:`meeplelab.play.deny`, a rule-free per-seat treatment; neither engine has a per-seat content hook).
+Its pairs read the item's value to one seat while the others keep it; any kind can be denied, also the
+kinds that cannot be removed.
 
 Removal is a content edit checked like any content: the edited files must load
 (``ContentError`` otherwise: the message names the file and the rule) and a game must set up with
@@ -58,14 +65,16 @@ def item_list(game: str, content_dir: Path | str | None = None) -> list[tuple[st
     return [(k.kind, ident, k.removable) for k in kinds for ident in k.ids(content) if ident is not None]
 
 
-def parse_items(game: str, text: str, content_dir: Path | str | None = None) -> list[tuple[str, str]]:
+def parse_items(game: str, text: str, content_dir: Path | str | None = None, *,
+                removable: bool = True) -> list[tuple[str, str]]:
     """``"invention:telescope,compass"`` -> ``[("invention", "telescope"), ("invention", "compass")]``.
 
-    A bare id names the one kind that has it.
+    A bare id names the one kind that has it. With ``removable=False`` (``--mode deny``: an item is
+    denied to a seat, not removed) the kinds the content rules fix in number are accepted too.
 
     Raises:
         ConfigError: an empty list, an unknown kind or id, an id of several kinds without its kind, an item
-            listed twice, or an item of a kind that cannot be removed (the reason named).
+            listed twice, or (``removable``) an item of a kind that cannot be removed (the reason named).
     """
     kinds = {k.kind: k for k in _kinds(game)}
     items = item_list(game, content_dir)
@@ -93,9 +102,10 @@ def parse_items(game: str, text: str, content_dir: Path | str | None = None) -> 
         if ident not in ids:
             raise ConfigError(f"--items {s!r}: {game} has no {kind} {ident!r}: allowed {', '.join(ids)}")
         k = kinds[kind]
-        if not k.removable:
+        if removable and not k.removable:
             allowed = ", ".join(x.kind for x in kinds.values() if x.removable)
-            raise ConfigError(f"--items {s!r}: a {k.label} cannot be removed: {k.fixed}; removable kinds: {allowed}")
+            raise ConfigError(f"--items {s!r}: a {k.label} cannot be removed: {k.fixed}; removable kinds: {allowed} "
+                              "(--mode deny denies any item to one seat instead)")
         if (kind, ident) in out:
             raise ConfigError(f"--items: {kind}:{ident} is listed twice: list each item once")
         out.append((kind, ident))
@@ -174,41 +184,64 @@ def check_removal(game: str, players: int, params: dict, folder: Path, what: str
         raise ConfigError(f"--items {what}: removing it leaves a game that breaks the rules at setup: {bad[0]}")
 
 
+#: ``--mode``: how an item's value is measured (arms per item, in this order)
+MODES = {"remove": ("remove",), "deny": ("deny",), "both": ("remove", "deny")}
+
+
 @contextmanager
-def removal_arms(base: RunConfig, items: list[tuple[str, str]]) -> Iterator[list[Variant]]:
-    """The control and one removal arm per item, their edited content in a temporary folder that lives
-    while the ``with`` block plays them.
+def removal_arms(base: RunConfig, items: list[tuple[str, str]], mode: str = "remove") -> Iterator[list[Variant]]:
+    """The control and, per item, a removal arm and/or a deny arm, the removal arms' edited content in a
+    temporary folder that lives while the ``with`` block plays them.
+
+    A removal arm plays the content with the item's entry deleted (every seat loses it); a deny arm plays
+    the unchanged content with the item denied to one seat per game (roster position ``game seed mod P``,
+    rotated so every seat is denied equally; ``treatment = {"deny": "kind:id"}``,
+    :mod:`meeplelab.play.deny`). Every arm has the control's seed and seat orders.
 
     Args:
         base: game, players, strategies (one per seat, or one for all), games, seed, seating, ``params``,
             ``content`` (the control's content; None = packaged) and ``out`` (the experiment folder).
         items: ``(kind, id)`` pairs (:func:`parse_items`).
+        mode: ``remove``, ``deny`` or ``both`` (:data:`MODES`).
 
     Raises:
-        ConfigError: an item whose removal is not a legal content edit, or a bad run setting.
+        ConfigError: an unknown mode, an item whose removal is not a legal content edit, or a bad run setting.
     """
+    if mode not in MODES:
+        raise ConfigError(f"--mode {mode!r}: allowed {', '.join(MODES)}")
     roster = tuple(base.strategies) if len(base.strategies) > 1 else tuple(base.strategies) * base.players
     tmp = Path(tempfile.mkdtemp(prefix="meeplelab-content-value-"))
     try:
         arms = [Variant("control", dataclasses.replace(base, strategies=roster, out=str(Path(base.out) / "control"))
                         .validated(), {"content": "unchanged"})]
         for kind, ident in items:
+            if "deny" in MODES[mode]:
+                label = f"deny:{kind}:{ident}"
+                cfg = dataclasses.replace(base, strategies=roster, treatment={"deny": f"{kind}:{ident}"},
+                                          out=str(Path(base.out) / _folder(label))).validated()
+                deny_arm = Variant(label, cfg, {"deny": f"{kind}:{ident}"})
+            if "remove" not in MODES[mode]:
+                arms.append(deny_arm)
+                continue
             label = f"remove:{kind}:{ident}"
             folder = removed_content(base.game, kind, ident, tmp / _folder(label), base.content)
             check_removal(base.game, base.players, base.params, folder, f"{kind}:{ident}")
             cfg = dataclasses.replace(base, strategies=roster, content=str(folder),
                                       out=str(Path(base.out) / _folder(label))).validated()
             arms.append(Variant(label, cfg, {"remove": f"{kind}:{ident}"}))
+            if "deny" in MODES[mode]:
+                arms.append(deny_arm)
         yield arms
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def run_content_value(base: RunConfig, items: list[tuple[str, str]], *, overwrite: bool = False,
-                      resume: bool = False, on_variant=None, progress: bool = False) -> Path:
-    """Play the control and every removal arm into ``base.out`` (an experiment folder:
-    ``experiment.json``, one run folder per arm) and return it; ``progress`` draws a bar of arms and each
-    arm's games (:mod:`meeplelab.play.progress`).
+def run_content_value(base: RunConfig, items: list[tuple[str, str]], *, mode: str = "remove", overwrite: bool = False,
+                      resume: bool = False, on_variant=None, progress: bool = False, settings: str | None = None) -> Path:
+    """Play the control and every removal and/or deny arm (``mode``, :func:`removal_arms`) into ``base.out``
+    (an experiment folder: ``experiment.json``, one run folder per arm) and return it; ``progress`` draws a
+    bar of arms and each arm's games (:mod:`meeplelab.play.progress`); ``settings`` (TOML text) is written as
+    ``OUT/config.toml``.
 
     Raises:
         ConfigError: see :func:`removal_arms`.
@@ -216,10 +249,10 @@ def run_content_value(base: RunConfig, items: list[tuple[str, str]], *, overwrit
     """
     from meeplelab.play.experiment import run_experiment
 
-    with removal_arms(base, items) as arms:
+    with removal_arms(base, items, mode) as arms:
         return run_experiment(arms, base.out, overwrite=overwrite, resume=resume, on_variant=on_variant,
-                              progress=progress)
+                              progress=progress, settings=settings)
 
 
-__all__ = ["check_removal", "item_list", "parse_items", "removal_arms", "remove_entry", "removed_content",
+__all__ = ["MODES", "check_removal", "item_list", "parse_items", "removal_arms", "remove_entry", "removed_content",
            "run_content_value"]

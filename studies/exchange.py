@@ -91,8 +91,11 @@ def plan_exchange(base: RunConfig, resources: list[str] | None = None, units: in
 
 
 def run_exchange(base: RunConfig, resources: list[str] | None = None, units: int = 1, *, overwrite: bool = False,
-                 resume: bool = False, on_run: Callable[[int, int, RunConfig], None] | None = None) -> dict:
+                 resume: bool = False, on_run: Callable[[int, int, RunConfig], None] | None = None,
+                 progress: bool = False, settings: str | None = None) -> dict:
     """Plan, play and tabulate (module docstring); returns ``{"table", "arms", "configs", "paths"}``.
+    ``base``'s execution fields (``n_jobs``, ``backend``, ``scheduler``, ``batch_size``) are every run's;
+    ``progress`` and ``settings``: see :func:`meeplelab.studies.compare.play_folders`.
 
     Raises:
         ConfigError: see :func:`plan_exchange` (nothing written then).
@@ -109,6 +112,6 @@ def run_exchange(base: RunConfig, resources: list[str] | None = None, units: int
             "params": {k: str(v) for k, v in sorted(base.params.items())}, "arms": arms,
             "runs": [a["folder"] for a in arms], "seating_plan": configs[0].plan_for().describe()}
     play_folders(configs, out, meta, EXCHANGE_FILE, ours=OURS, overwrite=overwrite, resume=resume,
-                 what="exchange-rate study", on_run=on_run)
+                 what="exchange-rate study", on_run=on_run, progress=progress, settings=settings)
     table, paths = write_outputs(out)
     return {"table": table, "arms": arms, "configs": configs, "paths": paths}

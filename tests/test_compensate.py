@@ -99,3 +99,7 @@ def test_a_finished_solve_resumes_from_its_runs_and_a_different_one_is_refused(t
         run_compensate(other, out, n_jobs=1, resume=True)
     with pytest.raises(RunFolderError, match="holds another compensation solve: use --resume"):
         run_compensate(req, out, n_jobs=1)
+    # how the runs are executed (workers, backend, batch size) does not change the solve
+    other_way = run_compensate(req, tmp_path / "threads", n_jobs=2, backend="threading", batch_size=16)
+    assert other_way["proposal"] == first["proposal"] and other_way["verified"] == first["verified"]
+    assert other_way["candidates"] == {p: [{**c, "run": c["run"]} for c in v] for p, v in first["candidates"].items()}

@@ -247,3 +247,42 @@ def test_the_within_strategy_difference_keeps_a_real_width_when_every_taker_won(
     assert r["within_low"] == pytest.approx(0.75 - 1.959964 * se, abs=1e-5)
     assert r["within_high"] == pytest.approx(min(1.0, 0.75 + 1.959964 * se), abs=1e-5)
     assert r["within_high"] - r["within_low"] > 0.2
+
+
+def test_a_denied_item_is_never_taken_by_the_denied_seat_and_the_paired_table_has_intervals(gt_run, tmp_path):
+    """``--mode deny`` (play/deny.py): the content unchanged, the item removed from one seat's legal mask per game
+    (roster position game seed mod P, so every seat is denied equally); also a kind that cannot be removed."""
+    from meeplelab.analysis.content import denied_seats
+
+    t = strength(load_runs([gt_run])).sort("takes", descending=True)
+    tile = t.filter(pl.col("kind") == "tile")  # an Observation tile: kept, then laid by the next decision
+    board = t.filter(pl.col("kind") == "treatise")  # a pyramid board: fixed in number, never removable
+    items = [("tile", tile["id"][0]), ("treatise", board["id"][0])]
+    assert tile["takes"][0] > 0.3 and board["takes"][0] > 0.1
+    out = run_content_value(_cfg(tmp_path, "galileos-truth", "cv", games=24), items, mode="deny")
+    meta = (out / "experiment.json").read_text()
+    assert "remove" not in meta and '"deny": "tile:' in meta  # no content edited: one deny arm per item
+    ctrl_takes = takes(load_runs([out / "control"]))
+    df = removal_effects(out)
+    for kind, ident in items:
+        arm = out / f"deny_{kind}_{ident}"
+        assert not (arm / "content").exists()  # the packaged content, unchanged
+        den = denied_seats(arm)
+        g = scan_run(arm, "games").collect()
+        # the denied seat: roster position game_seed mod 2 in the game's seat order (rotate: two orders)
+        order = g["seat_order"].to_numpy().astype(int)
+        pos = np.where(order == 0, g["seat"].to_numpy(), 1 - g["seat"].to_numpy())
+        want = pos == g["game_seed"].to_numpy() % 2
+        assert den.sort("game", "seat")["denied"].to_list() == want[np.lexsort((g["seat"], g["game"]))].tolist()
+        assert den.filter(pl.col("denied")).group_by("seat").len()["len"].to_list() == [12, 12]  # every seat equally
+        arm_takes = takes(load_runs([arm])).filter((pl.col("kind") == kind) & (pl.col("id") == ident))
+        mine = ctrl_takes.filter((pl.col("kind") == kind) & (pl.col("id") == ident))
+        denied_in_ctrl = mine.join(den.filter(pl.col("denied")), on=["game", "seat"])
+        assert denied_in_ctrl.height > 0  # the denied seats did take it in the control games
+        assert arm_takes.join(den.filter(pl.col("denied")), on=["game", "seat"]).height == 0  # never taken now
+        d = df.filter(pl.col("item") == f"{kind}:{ident}")
+        assert set(d["mode"]) == {"deny"} and (d["takes_denied"] == 0).all()
+        assert {"denied seat", "other seats", "all seats", "denied seat, took it in control"} <= set(d["group"])
+        assert d.filter((pl.col("group") == "denied seat") & (pl.col("metric") == "win"))["n"][0] == 24
+        for r in d.filter(pl.col("group") != "denied seat, took it in control").iter_rows(named=True):
+            assert r["low"] <= r["est"] <= r["high"] and r["high"] > r["low"], r

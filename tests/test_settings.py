@@ -17,6 +17,7 @@ import typer
 from meeplelab import cli
 from meeplelab.play.config import RunConfig
 from meeplelab.sim.core.errors import ConfigError
+from meeplelab.analysis.load import scan_run
 from meeplelab.play.settings import MODELS, SweepSettings, TuneSettings, validate
 from tests.cli_run import run_cli
 
@@ -179,3 +180,31 @@ def test_a_strategies_list_item_that_is_not_one_id_is_one_line(tmp_path, capsys,
     assert (code, err.strip()) == (2, "error: config field 'strategies' is ['random', 'vp=2']: each item must be one "
                                       'strategy id with its arguments (as "heuristic:vp=1,coins=0.3")')
     assert not (tmp_path / "t").exists()
+
+
+def test_compare_repeats_from_its_settings_file_and_its_tables_do_not_depend_on_n_jobs_or_backend(tmp_path, capsys,
+                                                                                                   monkeypatch):
+    """The issue-29 studies take the shared options (``--n-jobs``, ``--backend``, ``--batch-size``, ...) and
+    ``--config``: compare on the toy game, once on one loky worker and once on two threads, then repeated
+    from the first folder's config.toml."""
+    argv = ["compare", "--game", "toy", "--arm", "default", "--arm", "rounds=3", "--players", "2", "--strategies",
+            "random,always-draw", "--games", "20", "--seed", "4", "--no-progress"]
+    one, two, again = tmp_path / "one", tmp_path / "two", tmp_path / "again"
+    code, _, err = run_cli([*argv, "--n-jobs", "1", "--batch-size", "10", "--out", one], capsys, monkeypatch)
+    assert code == 0, err
+    code, _, err = run_cli([*argv, "--n-jobs", "2", "--backend", "threading", "--batch-size", "4", "--out", two],
+                           capsys, monkeypatch)
+    assert code == 0, err
+
+    def results(folder):  # the deltas and every games table; the part files' batching is an execution setting
+        h = {"deltas.csv": (folder / "deltas.csv").read_bytes()}
+        for run in ("A-p2", "B-p2"):
+            h[run] = scan_run(folder / run, "games").collect().sort("game", "seat").to_dicts()
+        return h
+
+    assert results(one) == results(two)
+    settings = tomllib.loads((one / "config.toml").read_text())
+    assert settings["arm"] == ["default", "rounds=3"] and settings["n_jobs"] == 1 and settings["out"] == "."
+    code, _, err = run_cli(["compare", "--config", one / "config.toml", "--out", again], capsys, monkeypatch)
+    assert code == 0, err
+    assert hashes(again) == hashes(one)
