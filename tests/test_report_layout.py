@@ -23,7 +23,7 @@ from tests.browser import check_page, screenshot
 pytestmark = pytest.mark.browser
 
 KINDS = ("balance-report", "experiment", "sweep", "tournament", "robustness", "balance-search")
-WIDTHS = (1024, 1280)
+WIDTHS = (800, 1024, 1280)
 
 
 def _build(kind: str, tmp: Path) -> Path:
