@@ -3,9 +3,11 @@
 Each kind is built from a small real run: a run's balance report (Galileo's Truth: the verdict's seat-spread
 table, the Abjure charts), an experiment (Unconscious Mind's citation payoffs as rule numbers, as
 ``runs/um-cite``), a sweep, a tournament (the head-to-head heat map), a robustness run and a balance search
-(toy games). Each page is opened in headless Chromium at 1024 and 1280 px and checked: every image loaded, no
-empty table, no element wider than the viewport or than its own box (a table behind a scroll bar counts), no
-text clipped; then screenshotted (kept in ``$MEEPLELAB_SCREENSHOTS`` when set). Every chart saved for the
+(toy games). Each page is opened in headless Chromium at 800, 1024 and 1280 px (a narrow laptop window, the
+issue's width, a wide one) and checked: every image loaded, no empty table, no element wider than the viewport
+or than its own box, no text clipped. There is no deliberate horizontal scroll box: a table behind a scroll bar
+counts as too wide (the issue's fault was the verdict's columns hidden behind one), so every table must fit the
+column, set smaller on a narrow viewport (``report.css``); then screenshotted (kept in ``$MEEPLELAB_SCREENSHOTS`` when set). Every chart saved for the
 page is checked too: its texts (titles, labels, tick labels, legends) lie inside the saved canvas.
 """
 
