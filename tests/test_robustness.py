@@ -259,3 +259,4 @@ def test_the_tables_have_human_headers_ranked_rows_and_a_csv_each(toy):
     assert len(links) == len(morris) + len(sobol) + flipped and all((rep / x).is_file() for x in links)
     html = (rep / "robustness.html").read_text()
     assert "<th>mean |effect| (mu*)</th>" in html and "<th>mu</th>" not in html
+    assert '<td class="t">table_<wbr>colour</td>' in html  # a parameter name breaks after its underscore first
