@@ -15,17 +15,32 @@ import polars as pl
 from meeplelab.play import runfolder as rf
 
 from . import figures as F
-from .markdown import row, to_html
+from .markdown import to_html
 
 
-def _cell(v) -> str:
-    return f"{v:,.2f}" if isinstance(v, float) else str(v)
+#: the headers of the balance-search tables (over :data:`meeplelab.analysis.report.LABELS`); a target's own
+#: columns keep its text (``seat-spread<=5``, ``seat-spread<=5 low`` -> "seat-spread<=5 95% low")
+LABELS = {"trial": "candidate (trial)", "met": "targets met", "excess": "excess over the targets",
+          "met_interval": "targets met by the whole 95% interval",
+          "excess_interval": "excess of the 95% interval ends"}
+#: how the candidates of a table are ranked: most targets met, then the smallest excess (then the re-check's
+#: interval columns, as :data:`meeplelab.studies.balance.RECHECK_ORDER`), then the earlier trial
+SEARCH_ORDER = (["met", "excess", "trial"], [True, False, False])
+RECHECK_ORDER = (["met", "excess", "met_interval", "excess_interval", "trial"], [True, False, True, False, False])
 
 
-def _table(df: pl.DataFrame) -> list[str]:
-    out = ["| " + " | ".join(df.columns) + " |", "|" + "---|" * len(df.columns)]
-    out += [row(_cell(v) for v in r) for r in df.iter_rows()]
-    return out
+def _tables(rep: Path, caption: str, df: pl.DataFrame, stem: str, targets, order) -> list[str]:
+    """One table of the page, ranked by ``order`` (best candidate first), with human headers and its CSV
+    (:func:`meeplelab.analysis.report.markdown_table`); a rule number's column keeps its ``--set`` name; a
+    target's metric and interval, and the excess, with 2 decimals."""
+    from .report import TableFormat, markdown_table
+
+    cols, desc = [c for c in order[0] if c in df.columns], order[1]
+    df = df.sort(cols, descending=[d for c, d in zip(order[0], desc) if c in df.columns])
+    params = {c: c for c in df.columns if c not in LABELS and not any(c.startswith(t.text) for t in targets)}
+    fmt = TableFormat(labels={**LABELS, **params}, rank=None,  # a rule number keeps its --set name
+                      decimals={**{t.text: 2 for t in targets}, "excess": 2, "excess_interval": 2})
+    return markdown_table(df, caption, rep, stem, fmt)
 
 
 def _band(ax, t, horizontal: bool = True) -> None:
@@ -138,13 +153,18 @@ def build(out: Path, s: dict, trials: pl.DataFrame, recheck: pl.DataFrame, targe
     F.save(recheck_chart(recheck, targets, varied), rep / "recheck.png")
     F.save(search_chart(trials, targets), rep / "search.png")
     md += ["## Re-check on fresh seeds", "", "![The re-checked candidates on fresh seeds against each target, 95% "
-           "bootstrap intervals; shaded: meets the target](recheck.png)", ""] + _table(recheck) + [""]
-    best = trials.sort(["met", "excess", "trial"], descending=[True, False, False]).head(10)
+           "bootstrap intervals; shaded: meets the target](recheck.png)", ""]
+    md += _tables(rep, "Re-checked candidates on fresh seeds, the proposal first (metric per target with its 95% "
+                  "bootstrap interval)", recheck, "recheck", targets, RECHECK_ORDER)
+    best = trials.sort(SEARCH_ORDER[0], descending=SEARCH_ORDER[1]).head(10)
     md += ["## Best candidates on the search seeds", "", "![Every candidate of the search against each target, by "
-           "trial; shaded: meets the target](search.png)", ""] + _table(best) + [""]
+           "trial; shaded: meets the target](search.png)", ""]
+    md += _tables(rep, f"The best {best.height} of {trials.height} candidates on the search seeds (most targets met, "
+                  "then the smallest excess)", best, "search-best", targets, SEARCH_ORDER)
     if n > 1:
         md += ["## Pareto table (no candidate better on every target)", ""]
-        md += _table(trials.filter(pl.col("trial").is_in(s["pareto"])).sort("trial")) + [""]
+        md += _tables(rep, "Candidates no other candidate beats on every target (search seeds)",
+                      trials.filter(pl.col("trial").is_in(s["pareto"])), "pareto", targets, SEARCH_ORDER)
     text = "\n".join(md) + "\n"
     rf.write_atomic(rep / "balance.md", text.encode())
     page = rep / "balance.html"

@@ -39,9 +39,15 @@ _TD = re.compile(r"<td>(.*?)</td>", re.S)
 
 def _fit_cells(body: str) -> str:
     """Table cells of rendered Markdown laid out like the report's (:mod:`meeplelab.analysis.pages`): a header may
-    break after an underscore, a number-like cell never breaks, a text cell may."""
+    break after an underscore or an ``=`` (a target's text, ``length=<wbr>9..11``), a number-like cell never
+    breaks, a text cell may (after an underscore first: a parameter name breaks as ``table_`` / ``colour``)."""
     from .pages import cell_class
 
-    body = _TH.sub(lambda m: f"<th{m.group(1)}>{m.group(2).replace('_', '_<wbr>')}</th>", body)
-    return _TD.sub(lambda m: f"<td class=\"{cell_class(m.group(1)) if '<' not in m.group(1) else 't'}\">"
-                   f"{m.group(1)}</td>", body)
+    body = _TH.sub(lambda m: f"<th{m.group(1)}>{m.group(2).replace('_', '_<wbr>').replace('=', '=<wbr>')}</th>", body)
+    def td(m) -> str:
+        v = m.group(1)
+        cls = cell_class(v) if "<" not in v else "t"
+        text = v.replace("_", "_<wbr>") if cls == "t" and "<" not in v else v  # table_<wbr>colour, not table_colou|r
+        return f'<td class="{cls}">{text}</td>'
+
+    return _TD.sub(td, body)

@@ -126,7 +126,7 @@ def header(col: str, fmt: TableFormat | None = None) -> str:
         return fmt.labels[col]
     if col in LABELS:
         return LABELS[col]
-    for suffix, words in (("_low", "95% low"), ("_high", "95% high")):
+    for suffix, words in (("_low", "95% low"), ("_high", "95% high"), (" low", "95% low"), (" high", "95% high")):
         if col.endswith(suffix) and len(col) > len(suffix):
             return f"{header(col[: -len(suffix)], fmt)} {words}".replace(" % ", " ")
     return col.replace("_", " ")
@@ -195,7 +195,7 @@ def _family(col: str) -> str:
     ``high``; ``vp``/``vp_low``/``vp_high``; ``win_rate``/``win_low``/``win_high``)."""
     if col in _EST_FAMILY:
         return "est"
-    for suffix in ("_low", "_high", "_rate"):
+    for suffix in ("_low", "_high", "_rate", " low", " high"):
         if col.endswith(suffix):
             return col[: -len(suffix)]
     return col
@@ -233,7 +233,8 @@ def format_table(df: pl.DataFrame, fmt: TableFormat | None = None) -> tuple[list
     df = canonical(shown_frame(df))  # last-bit noise of parallel sums never changes a shown digit
     cols = df.columns
     fam_of = {c: _family(c) for c in cols}
-    estimate = {f for c, f in fam_of.items() if f == "est" or f"{f}_low" in cols or f"{f}_high" in cols}
+    estimate = {f for c, f in fam_of.items()
+                if f == "est" or any(f"{f}{x}" in cols for x in ("_low", "_high", " low", " high"))}
     fam_vals: dict[str, list[float]] = {}
     for c in cols:
         if df.schema[c].is_float():
@@ -324,6 +325,26 @@ def _md_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None, cs
         lines += ["", f"*Folded: {fold_note(df, fmt, len(top))}; every row in "
                       + (f"[the CSV]({csv})*" if csv else "the table's CSV*")]
     return "\n".join(lines)
+
+
+def markdown_table(df: pl.DataFrame, caption: str, folder: Path, stem: str,
+                   fmt: TableFormat | None = None) -> list[str]:
+    """One table of a Markdown page (the robustness and balance-search reports, rendered to HTML by
+    :func:`meeplelab.analysis.markdown.to_html`) as the report pages show theirs: ranked (:func:`ranked`), human
+    headers (:func:`header`), written as CSV to ``folder/tables/stem.csv`` (code names, full precision) and
+    linked; past ``fmt.fold`` rows its top rows, then every row folded in ``<details>``. Returns the lines."""
+    df = ranked(df, fmt)
+    rel = f"tables/{stem}.csv"
+    write_table_csv(df, Path(folder) / rel)
+    lines = [_md_table(df, caption, fmt, rel), ""]
+    if df.height > (fmt or TableFormat()).fold:
+        cols, rows = format_table(df, fmt)
+        from .markdown import row
+
+        lines += [f"<details><summary>All {df.height:,} rows</summary>", "",
+                  row([header(c, fmt) for c in cols]), "|" + "---|" * len(cols), *(row(r) for r in rows), "",
+                  "</details>", ""]
+    return lines + [f"[CSV]({rel})", ""]
 
 
 TABLE_NOTE = (f"Tables are ranked by their value column, highest first (within each player count where a table "
@@ -746,4 +767,4 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
 
 
 __all__ = ["MISSING", "RunFolderError", "Section", "TableFormat", "build_report", "build_sections", "fmt_number",
-           "format_table", "shown_frame", "table_slug", "write_table_csv"]
+           "format_table", "header", "markdown_table", "ranked", "shown_frame", "table_slug", "write_table_csv"]

@@ -15,7 +15,7 @@ import numpy as np
 from meeplelab.play import runfolder as rf
 
 from . import figures as F
-from .markdown import row, to_html
+from .markdown import to_html
 
 TOP = 10
 
@@ -49,6 +49,46 @@ def _fmt(v, places=2) -> str:
     return "n/a" if v is None or not np.isfinite(v) else f"{v:,.{places}f}"
 
 
+#: the headers of the robustness tables (over :data:`meeplelab.analysis.report.LABELS`); a parameter keeps its
+#: code name (the name ``--set`` and the plausible file use)
+LABELS = {"id": "assumption", "factor": "parameter", "range": "plausible range", "point": "design point",
+          "mu": "mean effect (mu)", "mu_low": "mu 95% low", "mu_high": "mu 95% high",
+          "mu_star": "mean |effect| (mu*)", "mu_star_conf": "mu* 95% +-", "sigma": "effect sd (sigma)",
+          "S1": "first-order index (S1)", "S1_conf": "S1 95% +-", "ST": "total index (ST)", "ST_conf": "ST 95% +-"}
+
+
+def _tables(rep: Path, c: dict) -> list[str]:
+    """The flipped points, Morris and Sobol tables of one conclusion, with human headers, each with its CSV
+    (:func:`meeplelab.analysis.report.markdown_table`): the flips in design-point order, the Morris table
+    ranked by ``mu*`` (every assumption; past 15 the top 10 shown and every row folded), the Sobol table by
+    the total index."""
+    import polars as pl
+
+    from .report import TableFormat, markdown_table
+
+    name, unit = c["name"], c["unit"]
+    md: list[str] = []
+    if c["flips"]:
+        flips = pl.DataFrame(c["flips"], infer_schema_length=None)
+        keys = [k for k in flips.columns if k not in ("point", "q", "low", "high")]
+        fmt = TableFormat(labels={**LABELS, "q": f"quantity ({unit})", **{k: k for k in keys}}, rank=None,
+                          decimals={"q": 2, "low": 2, "high": 2})
+        md += markdown_table(flips, f"Flipped points (first 20): the quantity with its 95% interval, and the "
+                             f"values of the {len(keys)} assumptions with the largest effects", rep, f"flips-{name}", fmt)
+    morris = pl.DataFrame(c["morris"], infer_schema_length=None).select(
+        "id", "factor", "range", "mu", "mu_low", "mu_high", "mu_star", "mu_star_conf", "sigma")
+    places = {k: 2 for k in ("mu", "mu_low", "mu_high", "mu_star", "mu_star_conf", "sigma")}
+    md += markdown_table(morris, _md(f"Morris screening ({unit} from the low to the high end of each plausible "
+                                     "range; largest mu* first)"), rep, f"morris-{name}",
+                         TableFormat(labels=LABELS, rank="mu_star", decimals=places))
+    if c["sobol"]:
+        sobol = pl.DataFrame(c["sobol"], infer_schema_length=None).select("id", "factor", "S1", "S1_conf", "ST", "ST_conf")
+        md += markdown_table(sobol, "Sobol indices (other assumptions at their defaults; largest total index first)",
+                             rep, f"sobol-{name}", TableFormat(labels=LABELS, rank="ST",
+                                                               decimals={k: 2 for k in sobol.columns[2:]}))
+    return md
+
+
 def build(out: Path, res: dict, command: str = "") -> Path:
     """Write ``out/report/robustness.md`` and ``robustness.html`` (with PNG charts); returns the HTML path."""
     rep = Path(out) / "report"
@@ -77,26 +117,7 @@ def build(out: Path, res: dict, command: str = "") -> Path:
                f"Holds at {c['holds']} of {c['points']} design points ({c['share']:.0%} "
                f"[{c['share_low']:.0%}, {c['share_high']:.0%}], Wilson); flipped at {c['flipped']}.", "",
                f"![tornado]({png.name})", ""]
-        if c["flips"]:
-            keys = [k for k in c["flips"][0] if k not in ("point", "q", "low", "high")]
-            md += ["Flipped points (first 20):", "", "| point | q | 95% interval | " + " | ".join(keys) + " |",
-                   "|---|---|---|" + "---|" * len(keys)]
-            md += [row([f['point'], _fmt(f['q']), f"[{_fmt(f['low'])}, {_fmt(f['high'])}]", *(f[k] for k in keys)])
-                   for f in c["flips"]]
-            md.append("")
-        md += [f"Morris screening ({c['unit']} per plausible range; largest mu* first):", "",
-               "| assumption | parameter | range | mu | 95% interval | mu* | mu* +- | sigma |",
-               "|---|---|---|---|---|---|---|---|"]
-        md += [row([x['id'], f"`{x['factor']}`", x['range'], _fmt(x['mu']),
-                    f"[{_fmt(x['mu_low'])}, {_fmt(x['mu_high'])}]", _fmt(x['mu_star']), _fmt(x['mu_star_conf']),
-                    _fmt(x['sigma'])]) for x in c["morris"][:TOP]]
-        md.append("")
-        if c["sobol"]:
-            md += ["Sobol indices (other assumptions at their defaults):", "",
-                   "| assumption | parameter | S1 | +- | ST | +- |", "|---|---|---|---|---|---|"]
-            md += [f"| {x['id']} | `{x['factor']}` | {_fmt(x['S1'])} | {_fmt(x['S1_conf'])} | {_fmt(x['ST'])} | "
-                   f"{_fmt(x['ST_conf'])} |" for x in c["sobol"]]
-            md.append("")
+        md += _tables(rep, c)
     text = "\n".join(md) + "\n"
     rf.write_atomic(rep / "robustness.md", text.encode())
     page = rep / "robustness.html"

@@ -289,3 +289,31 @@ def test_a_metric_equal_to_its_bound_but_for_float_noise_meets_the_target():
     r = parse_target("length=9..11", T.study().lineups)
     assert r.excess(8.999999999999998) == 0.0 and r.excess(11.000000000000002) == 0.0
     assert r.excess(8.5) == pytest.approx(0.5) and r.excess(11.5) == pytest.approx(0.5)
+
+
+def test_the_page_has_human_headers_ranked_rows_and_a_csv_beside_every_table(found):
+    """Issue 30: the balance-search page showed code names (``trial``, ``met``, ``low``) as headers."""
+    import re
+
+    out, s = found
+    rep = out / "report"
+    md = (rep / "balance.md").read_text()
+    heads = [line for line in md.splitlines() if line.startswith("| ") and "---" not in line
+             and ("candidate (trial)" in line)]
+    assert len(heads) == 3  # re-check, best candidates, Pareto
+    recheck = heads[0]
+    assert ("| candidate (trial) | rounds | max_value | length=9..11 | length=9..11 95% low | length=9..11 95% high | "
+            "seat-spread<=25 | seat-spread<=25 95% low | seat-spread<=25 95% high | targets met | excess over the "
+            "targets | targets met by the whole 95% interval | excess of the 95% interval ends |") == recheck
+    for line in heads:
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+        assert not {"trial", "met", "excess", "low", "high", "met_interval", "excess_interval"} & set(cells), line
+    # ranked: the re-check table opens with the proposal, then the others in the order they are judged
+    first = md.splitlines()[md.splitlines().index(recheck) + 2]
+    assert first.startswith(f"| {s['proposal']['trial']} | {s['proposal']['rounds']} | ")
+    links = re.findall(r"\[CSV\]\((tables/[^)]+\.csv)\)", md)
+    assert links == ["tables/recheck.csv", "tables/search-best.csv", "tables/pareto.csv"]
+    rc = pl.read_csv(rep / links[0])  # the code names and full precision, in the page's order
+    assert rc.columns[:3] == ["trial", "rounds", "max_value"] and rc["trial"][0] == s["proposal"]["trial"]
+    html = (rep / "balance.html").read_text()
+    assert "<th>candidate (trial)</th>" in html and html.count('href="tables/') == 3

@@ -223,9 +223,40 @@ def test_a_choice_range_with_pipes_stays_one_table_cell(toy, tmp_path):
     page = build(tmp_path, res)
     md = (tmp_path / "report" / "robustness.md").read_text()
     line = next(x for x in md.splitlines() if "first-to-pass" in x)
-    assert len(re.split(r"(?<!\\)\|", line.strip().strip("|"))) == 8  # the table's 8 columns
+    assert len(re.split(r"(?<!\\)\|", line.strip().strip("|"))) == 9  # the table's 9 columns
     html_text = page.read_text()
     tr = next(r for r in html_text.split("<tr>") if "first-to-pass" in r)
-    assert tr.count("<td") == 8 and '<td class="t">rotate|first-to-pass|fewest-vp</td>' in tr
+    assert tr.count("<td") == 9 and '<td class="t">rotate|first-to-pass|fewest-vp</td>' in tr
     separators = sum(x.startswith("|---") for x in md.splitlines())
     assert html_text.count("<table>") == separators > 0 and "<img" in html_text
+
+
+def test_the_tables_have_human_headers_ranked_rows_and_a_csv_each(toy):
+    """Issue 30: the robustness page showed code names (``mu``, ``q``, ``sigma``, ``S1``) as headers."""
+    import re
+
+    out, cons, _ = toy
+    rep = out / "report"
+    md = (rep / "robustness.md").read_text()
+    morris = [x for x in md.splitlines() if x.startswith("| assumption | parameter | plausible range |")]
+    assert len(morris) == len(cons) and morris[0] == (
+        "| assumption | parameter | plausible range | mean effect (mu) | mu 95% low | mu 95% high | "
+        "mean \\|effect\\| (mu*) | mu* 95% +- | effect sd (sigma) |")
+    sobol = [x for x in md.splitlines() if x.startswith("| assumption | parameter | first-order index (S1) |")]
+    assert len(sobol) == sum(1 for c in cons.values() if c["sobol"])
+    flips = [x for x in md.splitlines() if x.startswith("| design point |")]
+    flipped = sum(1 for c in cons.values() if c["flips"])
+    # 20 flipped points: past 15 rows the top 10 are shown and every row folded below (its header again)
+    assert flipped > 0 and len(flips) == flipped + sum(1 for c in cons.values() if len(c["flips"]) > 15)
+    assert md.count("<details><summary>All 20 rows</summary>") == sum(1 for c in cons.values() if len(c["flips"]) == 20)
+    units = {f"| design point | quantity ({c['unit']}) | 95% low | 95% high | " for c in cons.values()}
+    assert all(any(x.startswith(u) for u in units) for x in flips)
+    for c in cons.values():  # Morris ranked by mu*, largest first, like the tornado chart
+        rows = pl.read_csv(rep / "tables" / f"morris-{c['name']}.csv")
+        assert rows["mu_star"].to_list() == sorted(rows["mu_star"].to_list(), reverse=True)
+        assert rows["factor"].to_list() == [m["factor"] for m in c["morris"]]
+    links = re.findall(r"\[CSV\]\((tables/[^)]+\.csv)\)", md)
+    assert len(links) == len(morris) + len(sobol) + flipped and all((rep / x).is_file() for x in links)
+    html = (rep / "robustness.html").read_text()
+    assert "<th>mean |effect| (mu*)</th>" in html and "<th>mu</th>" not in html
+    assert '<td class="t">table_<wbr>colour</td>' in html  # a parameter name breaks after its underscore first

@@ -62,3 +62,33 @@ def test_an_integer_rule_target_is_answered_with_the_integers_either_side(sweep)
     text = target_text(t)
     assert "rounds is an integer rule number, and the target lies between 2 and 3" in text
     assert "add rounds=3 to --vary to measure it" in text and f"{t['value']:.3g}" not in text
+
+
+@pytest.mark.slow
+def test_the_readme_sweep_example_reaches_its_target_inside_the_swept_range(tmp_path, capsys, monkeypatch):
+    """Issue 30: the README's sweep example targeted ``abjure-at:cycle=2=25``, a win rate no swept value reaches.
+    Its command as written, played at a tenth of its games, answers the target with a value of the rule
+    inside the swept range (the integers either side, each with its interval), not "not reached"."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    from tests.cli_run import run_cli
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text().replace("\\\n", " ")
+    args = shlex.split(re.search(r"^meeplelab sweep (--game .*?--target \S+)", text, re.M).group(1))
+    opts = dict(zip(args[::2], args[1::2]))
+    assert set(opts) == {"--game", "--strategies", "--vary", "--games", "--target"}, opts
+    strategy, _, rate = opts["--target"].rpartition("=")
+    opts["--games"] = str(int(opts["--games"]) // 10)
+    code, out, err = run_cli(["sweep", *(x for kv in opts.items() for x in kv), "--out", tmp_path / "sweep",
+                              "--no-progress"], capsys, monkeypatch)
+    assert code == 0, err
+    t = solve_target(tmp_path / "sweep", strategy, float(rate) / 100)
+    param, _, values = opts["--vary"].partition("=")
+    swept = [float(v) for v in values.split(",")]
+    assert t["value"] is not None, t["note"]
+    assert t["param"] == param and min(swept) <= t["value"] <= max(swept)
+    assert t["integers"] and all(i["low"] <= i["est"] <= i["high"] for i in t["integers"])
+    md = (tmp_path / "sweep" / "report" / "report.md").read_text()
+    assert "not reached" not in md[md.index("## Target"):]
