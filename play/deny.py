@@ -61,7 +61,7 @@ class Denial:
     """
 
     def __init__(self, game, spec: str):
-        from meeplelab.analysis.content import kinds_of
+        from meeplelab.sim.content_items import kinds_of
 
         kind, sep, ident = str(spec).partition(":")
         kinds = {k.kind: k for k in kinds_of(game.name)}
