@@ -291,3 +291,25 @@ def test_a_killed_resource_tracker_costs_the_run_nothing_and_says_at_most_one_li
                        timeout=300)
     assert r.returncode == 0, r.stderr
     assert games_of(out).equals(games_of(fresh))  # identical results
+
+
+# ------------------------------------------------------------- issue 25 item 8: no worker outlives the suite
+def test_ending_the_workers_leaves_no_child_process():
+    """What the suite does when it ends (tests/conftest.py): loky's reusable executor and its resource tracker
+    are gone afterwards, read from psutil and from /proc alike."""
+    from joblib.externals.loky import get_reusable_executor
+
+    from tests.processes import _proc_children, children, end_workers
+
+    worker = get_reusable_executor(max_workers=1).submit(os.getpid).result()
+    assert worker in children() and worker in _proc_children(os.getpid())
+    assert end_workers() == {}
+    assert worker not in _proc_children(os.getpid())
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert _proc_children(os.getpid()) == {sleeper.pid: f"{sys.executable} -c import time; time.sleep(60)"}
+        assert end_workers(timeout=0.2) == {sleeper.pid: f"{sys.executable} -c import time; time.sleep(60)"}
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert children() == {}
