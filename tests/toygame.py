@@ -26,6 +26,11 @@ register_game(ToyGame)
 
 __all__ = ["ToyGame", "ToyParams", "ToyState", "DRAW", "STOP"]
 
+# a worker process of a run whose resolutions are counted (tests/test_resolved_once.py) counts its own
+from tests.counting import install_from_env  # noqa: E402
+
+install_from_env()
+
 
 # ---------------------------------------------------------------------------- test-only strategies
 import time as _time  # noqa: E402
