@@ -35,22 +35,22 @@ def _totals(path) -> tuple[dict[str, int], set[int]]:
     return {k: sum(calls[k].values()) for k in ONCE}, workers
 
 
-def test_one_simulate_at_n_jobs_2_resolves_plans_and_looks_up_once_workers_included(counted, tmp_path):
+def test_one_simulate_at_n_jobs_2_resolves_plans_and_looks_up_once_workers_included(counted, tmp_path, monkeypatch,
+                                                                                    capsys):
+    """From the API (a rotated seating without --chunk-size: the chunk size comes from the plan), then from the
+    command line, on the same two workers."""
+    import cli
+
     from meeplelab.play.runner import simulate
 
     cfg = RunConfig(game="toy", players=2, strategies=("random", "always-draw"), games=64, batch_size=4,
-                    seating="rotate", n_jobs=2, seed=3, out=str(tmp_path / "api"))  # rotate: chunk size from the plan
-    summary = simulate(cfg)
-    assert summary.games == 64
+                    seating="rotate", n_jobs=2, seed=3, out=str(tmp_path / "api"))
+    assert simulate(cfg).games == 64
     totals, workers = _totals(counted)
     assert workers, "no chunk was played in a worker process: the count would not include workers"
     assert totals == ONCE
 
-
-def test_the_simulate_command_at_n_jobs_2_resolves_plans_and_looks_up_once_workers_included(counted, tmp_path,
-                                                                                            monkeypatch, capsys):
-    import cli
-
+    counted.unlink()
     monkeypatch.setattr(sys, "argv", ["meeplelab", "simulate", "--game", "toy", "--players", "2", "--strategies",
                                       "random,always-draw", "--games", "64", "--batch-size", "4", "--chunk-size",
                                       "8", "--n-jobs", "2", "--out", str(tmp_path / "cli"), "--no-progress"])

@@ -108,6 +108,7 @@ def _games(run) -> int:
     return load_runs([run]).games.select(pl.col("game").n_unique()).collect().item()
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_a_deleted_part_is_said_and_left_out_and_resume_replays_it(finished, tmp_path, capsys, monkeypatch):
     run = _copy(finished, tmp_path)
     original = pl.read_parquet(run / "games" / rf.part_name(1))
