@@ -306,7 +306,6 @@ def test_parts_written_by_workers_that_outlive_a_killed_parent_are_reconciled(tm
     import os
     import signal
     import subprocess
-    import time
 
     from meeplelab.analysis.load import load_runs
 
