@@ -409,17 +409,18 @@ def simulate(
     cfg = RunConfig.from_dict(base)
     from meeplelab.play.plan import resolve
 
-    resolve(cfg).game  # bad input (content files too) is reported in one line before anything else is said
+    plan = resolve(cfg)  # the run resolved once: simulate and the summary below use this plan
+    plan.game  # bad input (content files too) is reported in one line before anything else is said
     # the compile notice (sim/jitcache.py) is said when numba really starts compiling, after every check
     try:
         with terminate_as_interrupt():
-            summary = run(cfg, resume=resume, overwrite=overwrite, progress=_draw(progress))
+            summary = run(plan, resume=resume, overwrite=overwrite, progress=_draw(progress))
     except KeyboardInterrupt as e:
         _interrupted(e, f"the run in {cfg.out} is incomplete; complete it with --resume")
     verb = "completed" if summary.resumed else "wrote"
     typer.echo(f"{verb} {summary.games:,} games of {cfg.game} to {summary.out} "
                f"({summary.games_played_now:,} played now in {summary.seconds:.1f} s, {summary.games_per_second:,.0f} games/s)")
-    typer.echo(cfg.plan_for().describe())
+    typer.echo(plan.seating.describe())
 
 
 @app.command()

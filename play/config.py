@@ -141,6 +141,10 @@ class RunConfig:
                 strings; the types are :class:`meeplelab.play.settings.SimulateSettings`'s, the one validation path of a run's
                 settings), a bad game, player count, strategy, count, seed, backend or content folder.
         """
+        return self.checked_with_class()[0]
+
+    def checked_with_class(self) -> tuple["RunConfig", type]:
+        """:meth:`checked`, and the game class it looked up (:func:`meeplelab.play.plan.resolve` looks it up once)."""
         from meeplelab.play.settings import SimulateSettings, validate
 
         if isinstance(self.strategies, str):  # a RunConfig holds one id per entry; a config file may give text
@@ -187,7 +191,7 @@ class RunConfig:
         check_scheduler(self.backend, self.scheduler)
         if self.content is not None and not Path(self.content).is_dir():
             raise ConfigError(f"content folder {self.content!r} does not exist")
-        return dataclasses.replace(self, strategies=strategies)
+        return dataclasses.replace(self, strategies=strategies), cls
 
     def plan_for(self, strategies: tuple[str, ...] | None = None):
         """The :class:`meeplelab.play.seating.SeatingPlan` of this run (ConfigError on a bad seating)."""
@@ -242,10 +246,15 @@ class RunConfig:
     @property
     def games_per_chunk(self) -> int:
         """Games per chunk (task and part file)."""
+        return self.chunk_games()
+
+    def chunk_games(self, seating=None) -> int:
+        """Games per chunk (task and part file), from ``seating`` (this run's
+        :class:`meeplelab.play.seating.SeatingPlan`, planned here when not given)."""
         if self.chunk_size is not None:
             return self.chunk_size
         if self.seating == "rotate":  # whole seat orders per chunk, so no batch is cut short at an order's end
-            m = self.plan_for().seeds_per_order or 1
+            m = (seating if seating is not None else self.plan_for()).seeds_per_order or 1
             if m < self.batch_size:
                 return m * max(1, -(-1024 // m))
         return self.batch_size * max(1, -(-1024 // self.batch_size))

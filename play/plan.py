@@ -17,7 +17,6 @@ from typing import Any
 
 from meeplelab.play.config import RunConfig
 from meeplelab.sim.core.params import apply_overrides
-from meeplelab.sim.registry import get_game_class
 
 
 @dataclass(frozen=True)
@@ -74,8 +73,7 @@ def resolve(config: RunConfig) -> RunPlan:
     Raises:
         ConfigError: any bad value of the config (one line naming it and what is allowed).
     """
-    cfg = config.checked()
-    cls = get_game_class(cfg.game)
+    cfg, cls = config.checked_with_class()  # the game class looked up once
     params = apply_overrides(cls.Params(), cfg.params)
     seating = cfg.plan_for()
     regs = None
@@ -83,7 +81,7 @@ def resolve(config: RunConfig) -> RunPlan:
         from meeplelab.play.shipping import collect
 
         regs = collect(cfg.game, cfg.strategies)
-    plan = RunPlan(cfg, cls, params, seating, tuple(chunk_bounds(seating.games, cfg.games_per_chunk)), regs)
+    plan = RunPlan(cfg, cls, params, seating, tuple(chunk_bounds(seating.games, cfg.chunk_games(seating))), regs)
     if cfg.treatment is not None:
         cfg.check_treatment(cfg.players, plan.game)
     return plan

@@ -455,12 +455,13 @@ def _backend(cfg: RunConfig) -> Iterator[tuple[int, Any]]:
             yield cfg.n_jobs, None
 
 
-def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False,
+def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bool = False,
              progress: bool = False, label: str | None = None) -> RunSummary:
     """Run (or complete) a simulation into ``config.out``.
 
     Args:
-        config: the run.
+        config: the run: a :class:`RunConfig`, resolved here, or a :class:`RunPlan` a caller already resolved
+            (the CLI: resolved once, checked before anything is said), used as it is.
         resume: complete the run already in ``config.out``: every part file the manifest lists is
             checked (present, footer, row count) and the chunks whose parts are missing or damaged
             are played again with the chunks not done.
@@ -479,7 +480,7 @@ def simulate(config: RunConfig, *, resume: bool = False, overwrite: bool = False
     """
     from joblib import Parallel, delayed
 
-    run = resolve(config)  # the one place the config is checked, parsed and planned
+    run = config if isinstance(config, RunPlan) else resolve(config)  # the one place it is checked, parsed, planned
     cfg = run.config
     game0 = run.game  # content files validated before anything is written
     # custom content is copied into the run folder (read first: it may lie in the folder being replaced)

@@ -12,3 +12,17 @@ except ImportError as e:  # a kernel imports a constant or handler a stale writt
     raise ImportError(f"{e}; if a written module of tests/toy (cols.py, dispatch.py, play.py...) is stale, rewrite "
                       "every written module: python -m meeplelab.sim.core.generate") from e
 import tests.toy_robust  # noqa: E402,F401  registers "toy-robust" (robustness tests), in every worker alike
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_worker_process_outlives_the_suite():
+    """When this test process's session ends (each pytest-xdist worker's too): loky's reusable executor is shut
+    down and its resource tracker stopped, and no child process may be left (``tests/processes.py``)."""
+    yield
+    from tests.processes import end_workers
+
+    left = end_workers()
+    assert not left, f"child processes still running after the suite: {left}"

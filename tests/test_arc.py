@@ -153,6 +153,7 @@ def toy_runs(tmp_path_factory):
     return [base / "p2", base / "p3"]
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_real_toy_runs_get_a_game_arc_section_per_player_count(toy_runs, tmp_path):
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.report import build_report

@@ -20,6 +20,7 @@ def _bench(tmp_path: Path, only: str) -> subprocess.CompletedProcess:
                           text=True, timeout=600)
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_bench_writes_results_and_keeps_parts_not_measured_again(tmp_path):
     (tmp_path / "notes.md").write_text("## Analysis\n\nhand-written notes stay at the end\n")
     r = _bench(tmp_path, "throughput")
@@ -98,6 +99,7 @@ def test_baseline_tree_unpacks_the_commit_once_and_refuses_a_commit_not_in_the_h
     assert not (tmp_path / "cache" / missing[:12]).exists()
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_against_baseline_plays_the_same_games_on_three_paths_and_renders_the_ratio(monkeypatch):
     # the checkout itself stands in for the baseline tree: its Python loop in a separate process must play the
     # same games as compiled play and this process's Python loop

@@ -79,6 +79,7 @@ def test_strategy_argument_without_its_strategy_is_one_line(text, message, tmp_p
         assert not out.exists()
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_tournament_and_sweep_take_strategies_with_several_arguments(tmp_path, capsys, monkeypatch):
     t = tmp_path / "t"
     code, _, err = run_cli(["tournament", "--game", "toy", "--strategies", "heuristic:vp=2,finish=0,random",

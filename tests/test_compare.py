@@ -84,6 +84,7 @@ def test_several_player_counts_take_the_study_fields_and_several_strategies_need
         rosters("galileos-truth", [2, 3], ("writer", "observer"))
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_a_finished_comparison_resumes_to_the_same_table_and_a_different_one_is_refused(tmp_path, capsys, monkeypatch):
     out = tmp_path / "cmp"
     argv = ["compare", "--game", "toy", "--players", "2", "--strategies", "random,always-draw", "--arm", "default",

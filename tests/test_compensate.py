@@ -82,6 +82,7 @@ def test_the_linear_step_fits_the_slope_of_the_candidates_played():
     assert next_candidate(coins, hist, 20) == (5, 0)
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_a_finished_solve_resumes_from_its_runs_and_a_different_one_is_refused(tmp_path):
     from meeplelab.studies.compensate import plan_compensate, run_compensate
     from meeplelab.sim.core.errors import RunFolderError

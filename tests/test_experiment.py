@@ -25,6 +25,7 @@ def _base(tmp, name, strategies, players=3, games=120):
                      n_jobs=1, out=str(tmp / name), seating="rotate")
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_treatment_is_measured_paired_and_the_paired_interval_is_narrower(tmp_path):
     arms = plan_experiment(_base(tmp_path, "e", ("slow-random:ms=0", "always-draw")), control="random", treat="vp+3")
     assert [a.label for a in arms] == ["control", "vp+3"]

@@ -74,6 +74,7 @@ def _meeplelab() -> list[str]:
     return [str(exe)] if exe.is_file() else [sys.executable, "-c", "from cli import main; main()"]
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_a_bot_from_a_file_plays_on_two_loky_workers_through_the_cli(bot, tmp_path):
     args = ["simulate", "--game", "toy", "--players", "2", "--strategies", "bots/mybot.py:FirstLegal,random",
             "--games", "40", "--batch-size", "5", "--chunk-size", "10", "--seed", "3", "--no-progress"]

@@ -157,6 +157,7 @@ def _sweep(tmp_path, *extra, env=None):
     return r.stderr.decode()  # bytes: text mode would turn carriage returns into newlines
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_sweep_draws_variants_games_and_report_bars_when_forced_and_nothing_with_no_progress(tmp_path):
     drawn = _sweep(tmp_path, env=_env(MEEPLELAB_PROGRESS="1"))
     lines = _screen(drawn)
@@ -210,6 +211,7 @@ def test_study_tasks_give_the_same_games_on_loky_workers_and_a_dask_cluster():
 NOTICE = "compiling the rule kernels (first run on this machine or after a change: a few minutes; cached in "
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_on_a_cold_cache_a_one_line_error_comes_alone_and_the_notice_once_when_compiling_starts(tmp_path):
     cache = tmp_path / "numba-cache"
     env = _env(NUMBA_CACHE_DIR=str(cache))

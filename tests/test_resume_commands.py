@@ -199,6 +199,7 @@ TUNE_KW = dict(budget=5 * 2 * 2 * 8, games_per_trial=8, seed=2, eval_games=12)
 TUNE_FILES = ["preset.toml", "tune.json", "search.json"]
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_a_tuning_interrupted_anywhere_resumes_to_the_same_files(tmp_path, monkeypatch):
     tune_mod.tune(*TUNE, out=tmp_path / "ref", **TUNE_KW)
     want = _bytes(tmp_path / "ref", TUNE_FILES)

@@ -108,6 +108,7 @@ def _games(run) -> int:
     return load_runs([run]).games.select(pl.col("game").n_unique()).collect().item()
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_a_deleted_part_is_said_and_left_out_and_resume_replays_it(finished, tmp_path, capsys, monkeypatch):
     run = _copy(finished, tmp_path)
     original = pl.read_parquet(run / "games" / rf.part_name(1))
@@ -305,7 +306,6 @@ def test_parts_written_by_workers_that_outlive_a_killed_parent_are_reconciled(tm
     import os
     import signal
     import subprocess
-    import time
 
     from meeplelab.analysis.load import load_runs
 
@@ -314,17 +314,26 @@ def test_parts_written_by_workers_that_outlive_a_killed_parent_are_reconciled(tm
            "--players", "2", "--strategies", "slow-random:ms=4", "--games", "80", "--batch-size", "4", "--chunk-size", "4",
            "--n-jobs", "2", "--seed", "8", "--out", str(out), "--no-progress"]
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and proc.poll() is None:
+    from tests.pausing import Pause
+
+    def done() -> int:
         try:
-            if sum(c["status"] == "done" for c in manifest(out)["chunks"]) >= 3:
-                break
+            return sum(c["status"] == "done" for c in manifest(out)["chunks"])
         except (OSError, ValueError):
-            pass
-        time.sleep(0.02)
-    os.kill(proc.pid, signal.SIGKILL)  # its loky workers end with it (play/workers.py)
-    proc.wait()
+            return 0
+
+    # each worker held inside a move at its 70th slow-random decision (about its 3rd chunk): killed mid-run
+    pause = Pause(tmp_path, 70)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=pause.env(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        pause.wait(proc, lambda: done() >= 3, processes=2, timeout=300)
+        os.kill(proc.pid, signal.SIGKILL)  # its loky workers end with it (play/workers.py)
+        proc.wait()
+    finally:
+        pause.release()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     # what a worker that outlived its parent did before they ended with it: finish chunks nobody records
     from meeplelab.play.config import RunConfig
     from meeplelab.play.plan import resolve

@@ -16,6 +16,7 @@ import polars as pl
 import pytest
 
 from meeplelab.play.runner import Terminated, terminate_as_interrupt
+from tests.pausing import Pause
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-c", "import tests.toygame; from cli import main; main()"]
@@ -29,15 +30,21 @@ def done_chunks(run: Path) -> int:
     return sum(c["status"] == "done" for c in m["chunks"])
 
 
-def start_and_signal(cmd: list[str], run: Path, sig: int) -> tuple[int, str]:
-    """Start ``cmd``, send ``sig`` once ``run`` has two finished chunks; returns (exit code, stderr)."""
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None and done_chunks(run) < 2:
-        time.sleep(0.05)
-    assert proc.poll() is None, "the command ended before the signal: " + proc.stderr.read()
-    os.kill(proc.pid, sig)
-    _, err = proc.communicate(timeout=120)
+def start_and_signal(cmd: list[str], run: Path, sig: int, after: int = 100) -> tuple[int, str]:
+    """Start ``cmd``, send ``sig`` while it is held mid-run (slow-random's ``after``-th decision, about a
+    fifth of the 60 games below) with two finished chunks on disk; returns (exit code, stderr)."""
+    pause = Pause(run.parent, after)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=pause.env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        pause.wait(proc, lambda: done_chunks(run) >= 2, timeout=120)
+        os.kill(proc.pid, sig)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        pause.release()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     return proc.returncode, err
 
 
@@ -47,7 +54,9 @@ def test_sigterm_handler_raises_terminated_and_is_restored():
         with terminate_as_interrupt():
             assert signal.getsignal(signal.SIGTERM) is not before
             os.kill(os.getpid(), signal.SIGTERM)
-            time.sleep(5)
+            deadline = time.monotonic() + 30  # the handler raises at once: a deadline, not a wait
+            while time.monotonic() < deadline:
+                time.sleep(0.01)
     assert isinstance(e.value, KeyboardInterrupt)
     assert signal.getsignal(signal.SIGTERM) is before
 
@@ -75,17 +84,22 @@ def test_simulate_killed_with_sigterm_is_marked_interrupted_and_resumes(tmp_path
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_interrupted_sweep_is_marked_interrupted_and_resumes(tmp_path, sig, code):
     out = tmp_path / "sw"
-    cmd = CLI + ["sweep", "--game", "toy", "--players", "2", "--strategies", "slow-random:ms=20", "--vary",
+    cmd = CLI + ["sweep", "--game", "toy", "--players", "2", "--strategies", "slow-random:ms=2", "--vary",
                  "rounds=1,2", "--games", "60", "--batch-size", "3", "--n-jobs", "1", "--seed", "5", "--out", str(out)]
-    # the sweep CLI has no --chunk-size (a variant is one chunk here): signal once the first variant started
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None and not (out / "rounds=1" / "manifest.json").is_file():
-        time.sleep(0.05)
-    time.sleep(0.5)
-    assert proc.poll() is None, "the sweep ended before the signal: " + proc.stderr.read()
-    os.kill(proc.pid, sig)
-    _, err = proc.communicate(timeout=120)
+    # the sweep CLI has no --chunk-size (a variant is one chunk here): signal while the first variant is held
+    # inside a move (slow-random's 30th decision), its manifest written
+    pause = Pause(tmp_path, 30)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=pause.env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        pause.wait(proc, lambda: (out / "rounds=1" / "manifest.json").is_file(), timeout=120)
+        os.kill(proc.pid, sig)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        pause.release()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == code, err
     assert err.strip().splitlines()[-1] == (f"interrupted: the sweep in {out} is incomplete; complete it with the "
                                             "same command and --resume")

@@ -25,6 +25,7 @@ from meeplelab.sim.core.errors import ConfigError
 from meeplelab.play.runner import simulate
 from meeplelab.strategies.base import RandomStrategy
 from meeplelab.strategies.registry import register_strategy
+from tests.pausing import Pause
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -183,14 +184,15 @@ def test_loky_workers_exit_when_their_parent_is_killed(tmp_path):
     cmd = [sys.executable, "-c", "import tests.toygame; from cli import main; main()", "simulate", "--game", "toy",
            "--players", "2", "--strategies", "slow-random:ms=6", "--games", "80", "--batch-size", "4", "--chunk-size",
            "4", "--n-jobs", "2", "--seed", "8", "--no-events", "--out", str(out), "--no-progress"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    pause = Pause(tmp_path, 60)  # each worker held inside a move at its 60th decision: the kill lands mid-run
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=pause.env(ENV), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
-        _wait_for(lambda: _done_chunks(out) >= 2 or proc.poll() is not None, 300, "2 finished chunks")
-        assert proc.poll() is None, "the run ended before it could be killed"
+        pause.wait(proc, lambda: _done_chunks(out) >= 2, processes=2, timeout=300)
         family = psutil.Process(proc.pid).children(recursive=True)
         assert len([p for p in family if "loky" in " ".join(p.cmdline())]) >= 2  # the workers, running
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
+        pause.release()  # a worker that outlived its parent would now play on: none must
         gone, alive = psutil.wait_procs(family, timeout=15)
         assert not alive, f"processes of the killed run still running: {[p.pid for p in alive]}"
         assert proc.stdout.read() == b""  # the pipe is closed: nobody holds it open
@@ -199,6 +201,7 @@ def test_loky_workers_exit_when_their_parent_is_killed(tmp_path):
         assert len(parts) - _done_chunks(out) <= 2  # at most a chunk per worker finished as the parent died
         assert _parts(out) == parts  # no process of the run is left that could write one
     finally:
+        pause.release()
         if proc.poll() is None:
             proc.kill()
             proc.wait()
@@ -261,18 +264,20 @@ def test_a_killed_resource_tracker_costs_the_run_nothing_and_says_at_most_one_li
     args = ["--game", "toy", "--players", "2", "--strategies", "slow-random:ms=3", "--games", "80", "--batch-size", "4",
             "--chunk-size", "4", "--seed", "8", "--no-events", "--no-progress"]
     cmd = [sys.executable, "-c", "import tests.toygame; from cli import main; main()", "simulate", *args]
-    proc = subprocess.Popen(cmd + ["--n-jobs", "2", "--out", str(out)], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    pause = Pause(tmp_path, 60)  # each worker held at its 60th decision: the tracker is killed mid-run
+    proc = subprocess.Popen(cmd + ["--n-jobs", "2", "--out", str(out)], cwd=ROOT, env=pause.env(ENV),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        _wait_for(lambda: _done_chunks(out) >= 2 or proc.poll() is not None, 300, "2 finished chunks")
-        assert proc.poll() is None, "the run ended before the tracker could be killed"
+        pause.wait(proc, lambda: _done_chunks(out) >= 2, processes=2, timeout=300)
         trackers = [p for p in psutil.Process(proc.pid).children(recursive=True)
                     if "loky" in " ".join(p.cmdline()) and "popen_loky" not in " ".join(p.cmdline())
                     or "meeplelab.play.tracker" in " ".join(p.cmdline())]
         assert len(trackers) == 1, [p.cmdline() for p in trackers]
         os.kill(trackers[0].pid, signal.SIGKILL)
+        pause.release()  # the run goes on without its tracker
         stdout, stderr = proc.communicate(timeout=300)
     finally:
+        pause.release()
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
@@ -286,3 +291,25 @@ def test_a_killed_resource_tracker_costs_the_run_nothing_and_says_at_most_one_li
                        timeout=300)
     assert r.returncode == 0, r.stderr
     assert games_of(out).equals(games_of(fresh))  # identical results
+
+
+# ------------------------------------------------------------- issue 25 item 8: no worker outlives the suite
+def test_ending_the_workers_leaves_no_child_process():
+    """What the suite does when it ends (tests/conftest.py): loky's reusable executor and its resource tracker
+    are gone afterwards, read from psutil and from /proc alike."""
+    from joblib.externals.loky import get_reusable_executor
+
+    from tests.processes import _proc_children, children, end_workers
+
+    worker = get_reusable_executor(max_workers=1).submit(os.getpid).result()
+    assert worker in children() and worker in _proc_children(os.getpid())
+    assert end_workers() == {}
+    assert worker not in _proc_children(os.getpid())
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert _proc_children(os.getpid()) == {sleeper.pid: f"{sys.executable} -c import time; time.sleep(60)"}
+        assert end_workers(timeout=0.2) == {sleeper.pid: f"{sys.executable} -c import time; time.sleep(60)"}
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert children() == {}

@@ -26,6 +26,11 @@ register_game(ToyGame)
 
 __all__ = ["ToyGame", "ToyParams", "ToyState", "DRAW", "STOP"]
 
+# a worker process of a run whose resolutions are counted (tests/test_resolved_once.py) counts its own
+from tests.counting import install_from_env  # noqa: E402
+
+install_from_env()
+
 
 # ---------------------------------------------------------------------------- test-only strategies
 import time as _time  # noqa: E402
@@ -34,12 +39,45 @@ from meeplelab.strategies.base import RandomStrategy  # noqa: E402
 from meeplelab.strategies.registry import Arg, register_strategy  # noqa: E402
 
 
+#: calls of slow-random in this process (the pause point of :func:`pause_point` counts them)
+_SLOW_CALLS = 0
+
+
+def pause_point() -> None:
+    """Hold this process at a known point of its run while a test signals it (``tests/pausing.py``).
+
+    When the environment variable ``MEEPLELAB_TEST_PAUSE`` names a file holding a number ``n``, the ``n``-th
+    decision of slow-random in this process (and every later one) writes ``<file>.<pid>`` (the event a test
+    waits on: this process is mid-run, inside a move) and waits while the file exists (at most 600 s). The
+    test signals the run while it is held, so the signal lands mid-run by construction, or removes the file
+    to let it go on. Without the variable nothing is read."""
+    global _SLOW_CALLS
+    import os
+
+    gate = os.environ.get("MEEPLELAB_TEST_PAUSE")
+    if not gate:
+        return
+    _SLOW_CALLS += 1
+    try:
+        after = int(open(gate).read().strip())
+    except (OSError, ValueError):  # released (or not written yet): go on
+        return
+    if _SLOW_CALLS < after:
+        return
+    with open(f"{gate}.{os.getpid()}", "w") as f:
+        f.write(str(_SLOW_CALLS))
+    deadline = _time.monotonic() + 600
+    while os.path.exists(gate) and _time.monotonic() < deadline:
+        _time.sleep(0.01)
+
+
 class SlowRandom(RandomStrategy):
-    """Random, but sleeps ``ms`` per decision (to interrupt runs mid-way in tests)."""
+    """Random, but sleeps ``ms`` per decision and holds at :func:`pause_point` (to interrupt runs mid-way in tests)."""
 
     name = "slow-random"
 
     def act(self, view, legal_mask, rng):
+        pause_point()
         _time.sleep(self.args.get("ms", 5) / 1000)
         return super().act(view, legal_mask, rng)
 

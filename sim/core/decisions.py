@@ -159,7 +159,10 @@ def main(argv=None) -> int:
         names = ", ".join(n for n, v in vars(mod).items() if type(v).__name__ == "DecisionTable") or "none"
         print(f"{mod_name} has no DecisionTable named {attr or 'TABLE'!r}; allowed: {names}", file=sys.stderr)
         return 2
-    root = Path(mod.__file__).resolve().parents[len(mod_name.split(".")) - 1]
+    from .source import TREE
+
+    # the folder the table's package is imported from: meeplelab.sim.x is TREE/sim/x (two names, one folder)
+    root = TREE if mod_name.startswith("meeplelab.") else Path(mod.__file__).resolve().parents[len(mod_name.split(".")) - 1]
     path = root / mod.DISPATCH_MODULE
     path.write_text(table.source(args[0]))
     print(f"wrote {path}")

@@ -19,7 +19,8 @@ fixed by the rules; ``N`` (cards, Treatises) and ``L`` (pile length) come from t
 allocation, so kernels take sizes from array shapes (``card.shape[1]``), never from constants.
 
 The column constants are **written out** in a module (``sim/<game>/cols.py``) by
-:func:`constants_source` (``python -m meeplelab.sim.core.layout sim.<game>.state:LAYOUT sim/<game>/cols.py``);
+:func:`constants_source` (``python -m meeplelab.sim.core.generate``, or this layout alone:
+``python -m meeplelab.sim.core.layout meeplelab.sim.<game>.state:LAYOUT sim/<game>/cols.py``);
 nothing is generated at import, every name can be grepped, and ``tests/test_layout.py`` fails when the
 written module and the table disagree. :class:`LayoutState` adds named Python views for tests and
 strategies: ``state.coffee`` is ``seat[:, :, COFFEE]`` (``[B, P]``), writable in place.

@@ -133,6 +133,7 @@ def test_paired_vs_never(runs_dir):
     A.paired_chart(df)
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_report_includes_the_section(runs_dir, tmp_path):
     page = build_report([runs_dir["mixed"]], tmp_path / "rep")
     html = page.read_text()
@@ -165,6 +166,7 @@ def test_report_tables_say_never_for_strategies_that_never_abjure_and_hold_no_na
     plt.close("all")
 
 
+@pytest.mark.slow  # 38-88 s under load in the fast tier's measurement (docs/testing.md): CI runs it
 def test_paired_table_numbers_the_seat_from_one_and_gives_win_differences_in_points(runs_dir, tmp_path):
     build_report([runs_dir["a"], runs_dir["b"]], tmp_path / "rep")
     md = (tmp_path / "rep" / "report.md").read_text()
