@@ -228,7 +228,7 @@ def _interrupted(e: KeyboardInterrupt, what: str) -> None:
 # config.toml: `meeplelab CMD --config OUT/config.toml --out NEW` repeats the command.
 
 #: options of a command that are not its run settings (what to do with the folder, what to show)
-_NOT_SETTINGS = ("config", "resume", "overwrite", "progress", "list_")
+_NOT_SETTINGS = ("config", "resume", "overwrite", "progress", "list_", "docs", "docs_file")  # docs: where a result is copied
 _FILE_PARAMS = "meeplelab.config_params"  # ctx.meta keys
 _SETTINGS = "meeplelab.settings"
 
@@ -994,6 +994,7 @@ def _replay_command(argv: list[str]) -> str:
 
 @app.command()
 @user_errors
+@configured
 def ladder(
     game: str = typer.Option(..., "--game", help="Game id."),
     players: int = typer.Option(2, "--players", help="Seats per game: the rung in one seat, its opponent in the others."),
@@ -1016,6 +1017,7 @@ def ladder(
     docs_file: Path = typer.Option(Path(__file__).resolve().parent / "docs" / "strategies.md", "--docs-file",
                                    help="Markdown file holding the '<!-- ladder GAME -->' blocks (default docs/strategies.md)."),
     progress: bool = shared("progress", True),
+    config: Optional[Path] = CONFIG_OPTION,
 ) -> None:
     """The skill trace: every rung (random, each scripted plan, heuristic, tuned preset, the search at doubling
     budgets) against the heuristic and the rung below, every seat order on common seeds; where search strength
@@ -1036,7 +1038,7 @@ def ladder(
                               batch_size=batch_size, n_jobs=n_jobs, params=parse_set_options(set_), out=out,
                               overwrite=overwrite, resume=resume, progress=_draw(progress),
                               command=command, backend=_plain(backend), scheduler=scheduler,
-                              on_pair=lambda i, k, p: _note(f"pairing {i + 1}/{k}: {p.focal} against {p.opponent}"))
+                              settings=_settings_text(), on_pair=lambda i, k, p: _note(f"pairing {i + 1}/{k}: {p.focal} against {p.opponent}"))
     except KeyboardInterrupt as e:
         _interrupted(e, f"the ladder in {out} is incomplete; complete it with the same command and --resume")
     typer.echo(meta["report"])

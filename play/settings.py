@@ -261,11 +261,28 @@ class CompensateSettings(CommandSettings):
 
 
 #: the settings model of each command
+class LadderSettings(CommandSettings):
+    """``meeplelab ladder``: the skill trace (rungs against the heuristic and the rung below)."""
+
+    players: StrictInt = 2
+    budget: StrictInt = 64
+    start_iters: StrictInt = 8
+    search: Text = "ismcts:par=8"
+    plans: Optional[Text] = None
+    tuned: Optional[Text] = None
+    games_per_rung: StrictInt = 200
+    batch_size: StrictInt = 64
+    n_jobs: StrictInt = -1
+    backend: Text = "loky"
+    scheduler: Optional[Text] = None
+    params: Table = {}
+
+
 MODELS: dict[str, type[CommandSettings]] = {
     "simulate": SimulateSettings, "sweep": SweepSettings, "experiment": ExperimentSettings,
     "tournament": TournamentSettings, "tune": TuneSettings, "robustness": RobustnessSettings,
     "balance": BalanceSettings, "content-value": ContentValueSettings, "compare": CompareSettings,
-    "exchange-rates": ExchangeRatesSettings, "compensate": CompensateSettings,
+    "exchange-rates": ExchangeRatesSettings, "compensate": CompensateSettings, "ladder": LadderSettings,
 }
 
 

@@ -52,7 +52,7 @@ from meeplelab.analysis.ladder import Comparison, Pairing, served_by
 LADDER_FILE = "ladder.json"
 #: files :mod:`meeplelab.analysis.ladder` writes into the folder (an overwrite removes them with the pairings)
 OUTPUT_FILES = ("rungs.parquet", "rungs.csv", "pairs.parquet", "pairs.csv", "luck.parquet", "luck.csv",
-                "ladder.png", "ladder.md")
+                "ladder.png", "ladder.md", rf.SETTINGS)
 PAIR_DIR = re.compile(r"pair-\d+")
 #: the search strategy whose ``iters`` doubles from rung to rung (``--search``), and the first budget
 SEARCH = "ismcts:par=8"
@@ -243,7 +243,7 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
                tuned: str | Path | None = "default", batch_size: int = 64, n_jobs: int = -1,
                params: dict | None = None, out: Path | str, overwrite: bool = False, resume: bool = False,
                progress: bool = False, command: str = "", backend: str = "loky", scheduler: str | None = None,
-               on_pair: Callable[[int, int, Pairing], None] | None = None) -> dict:
+               settings: str | None = None, on_pair: Callable[[int, int, Pairing], None] | None = None) -> dict:
     """Play the ladder into ``out`` and write its analysis (:func:`meeplelab.analysis.ladder.write_outputs`).
 
     Args:
@@ -254,6 +254,7 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
         batch_size, n_jobs, backend, scheduler, params: as for ``meeplelab simulate`` (each batch is one
             chunk); results depend on none of ``batch_size``, ``n_jobs``, ``backend`` or ``scheduler``.
         progress: draw a bar of pairings and each pairing's games (:mod:`meeplelab.play.progress`).
+        settings: the command's resolved settings TOML, written as ``out/config.toml`` (``--config`` repeats it).
         command: the command line, recorded in ``ladder.json`` and the report.
         on_pair: called before each pairing with (its index, the number of pairings, the pairing).
 
@@ -294,6 +295,7 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
     meta["date"] = (old.get("date") if resume else None) or _dt.date.today().isoformat()
     meta["commit"] = (old.get("commit") if resume else None) or commit()
     out.mkdir(parents=True, exist_ok=True)
+    rf.write_settings(out, settings)
 
     def save(pairs: list[Pairing], lad: list[Rung], comps: list[Comparison], status: str) -> None:
         meta.update(rungs=[dataclasses.asdict(r) for r in lad], comparisons=[dataclasses.asdict(c) for c in comps],

@@ -208,3 +208,21 @@ def test_compare_repeats_from_its_settings_file_and_its_tables_do_not_depend_on_
     code, _, err = run_cli(["compare", "--config", one / "config.toml", "--out", again], capsys, monkeypatch)
     assert code == 0, err
     assert hashes(again) == hashes(one)
+
+
+def test_the_ladder_settings_file_repeats_its_games_and_tables(tmp_path, capsys, monkeypatch):
+    # ladder.json and ladder.md record the command line and the date, rungs/pairs tables the games/s: the games
+    # of every pairing and the settings file are compared
+    first, again = tmp_path / "first", tmp_path / "again"
+    argv = ["ladder", "--game", "toy", "--plans", "always-draw", "--tuned", "none", "--budget", "0",
+            "--games-per-rung", "8", "--seed", "4", "--n-jobs", "1", "--batch-size", "4", "--no-progress"]
+    code, _, err = run_cli([*argv, "--out", first], capsys, monkeypatch)
+    assert code == 0, err
+    settings = tomllib.loads((first / "config.toml").read_text())
+    assert (settings["game"], settings["games_per_rung"], settings["seed"], settings["out"]) == ("toy", 8, 4, ".")
+    code, _, err = run_cli(["ladder", "--config", first / "config.toml", "--out", again], capsys, monkeypatch)
+    assert code == 0, err
+    tables = [p for p in hashes(first) if (p.startswith("pair-") and p.endswith(".parquet")) or p == "config.toml"]
+    assert len(tables) >= 3 and any(p.startswith("pair-") for p in tables)
+    want, got = hashes(first), hashes(again)
+    assert {p: got.get(p) for p in tables} == {p: want[p] for p in tables}
