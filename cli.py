@@ -1001,7 +1001,7 @@ def ladder(
     budget: int = typer.Option(64, "--budget", help="Highest search budget (iterations per decision): the search rungs are --start-iters doubled up to it; 0 = no search rungs."),
     start_iters: int = typer.Option(8, "--start-iters", help="Iterations of the first search rung."),
     search: str = typer.Option("ismcts:par=8", "--search", help="The search strategy whose iters doubles, with its other arguments."),
-    plans: Optional[str] = typer.Option(None, "--plans", help="Scripted plan ids, comma separated (default: every scripted plan of the game)."),
+    plans: Optional[str] = typer.Option(None, "--plans", help="The middle rungs: strategy ids, comma separated, usually scripted plans (default: every scripted plan of the game; random and heuristic are always rungs)."),
     tuned: Optional[str] = typer.Option(None, "--tuned", help="Preset file of the tuned heuristic (default docs/presets/GAME-heuristic-tuned.toml when it exists; none = no tuned rung)."),
     games_per_rung: int = typer.Option(200, "--games-per-rung", help="Games of each pairing over its seat orders (a multiple of --players)."),
     seed: int = shared("seed", 0),

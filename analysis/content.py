@@ -463,8 +463,12 @@ def removal_line(r: dict) -> str:
     need = (f"; about {r['games_needed']:,} paired seat-results of this group resolve a difference this size"
             if r.get("games_needed") else "")
     verb = "Denying" if r.get("mode") == "deny" else "Removing"
-    return (f"{verb} {r['item']}: {r['group']}: {what} {r['est']:+.2f} {unit} [{r['low']:.2f}, {r['high']:.2f}] "
-            f"(paired over {r['n']:,} seat-results; control mean {r['mean_control']:.2f}; "
+    lo, hi = r.get("low"), r.get("high")
+    interval = (f"[{lo:.2f}, {hi:.2f}]" if lo is not None and hi is not None and math.isfinite(lo) and math.isfinite(hi)
+                else "[no interval: too few seat-results]")
+    results = "seat-result" if r["n"] == 1 else "seat-results"
+    return (f"{verb} {r['item']}: {r['group']}: {what} {r['est']:+.2f} {unit} {interval} "
+            f"(paired over {r['n']:,} {results}; control mean {r['mean_control']:.2f}; "
             f"{'resolved' if r['resolved'] else 'not resolved'}, Holm-adjusted){need}.")
 
 

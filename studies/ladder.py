@@ -158,7 +158,10 @@ def rungs(game: str, *, plans: Sequence[str] | None = None, tuned: str | Path | 
     plan_ids = list(scripted_plans(game) if plans is None else plans)
     seen = {"random", "heuristic"}
     for p in plan_ids:
-        make_strategy(game, p)
+        try:
+            make_strategy(game, p)
+        except ConfigError as e:
+            raise ConfigError(f"--plans: {e}") from None
         if p in seen:
             raise ConfigError(f"--plans {','.join(plan_ids)}: {p!r} is listed twice or is another rung "
                               "(random and heuristic are always rungs): list each plan once")

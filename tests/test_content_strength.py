@@ -286,3 +286,16 @@ def test_a_denied_item_is_never_taken_by_the_denied_seat_and_the_paired_table_ha
         assert d.filter((pl.col("group") == "denied seat") & (pl.col("metric") == "win"))["n"][0] == 24
         for r in d.filter(pl.col("group") != "denied seat, took it in control").iter_rows(named=True):
             assert r["low"] <= r["est"] <= r["high"] and r["high"] > r["low"], r
+
+
+def test_a_removal_line_without_an_interval_says_so_instead_of_nan():
+    from meeplelab.analysis.content import removal_line
+
+    row = {"metric": "vp", "item": "space:florence", "group": "denied seat, took it in control", "est": 3.0,
+           "low": float("nan"), "high": float("nan"), "n": 1, "mean_control": 40.0, "resolved": False,
+           "games_needed": None, "mode": "deny"}
+    line = removal_line(row)
+    assert "nan" not in line.lower()
+    assert "+3.00 VP [no interval: too few seat-results] (paired over 1 seat-result;" in line
+    ok = removal_line({**row, "low": 1.5, "high": 4.5, "n": 40})
+    assert "[1.50, 4.50] (paired over 40 seat-results;" in ok
