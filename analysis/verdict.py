@@ -189,6 +189,12 @@ def seat_flags(runs: Runs, df: pl.DataFrame, threshold: float = SEAT_SPREAD_POIN
         flag = ("FLAG seat advantage" if r["flagged"] else
                 "seat advantage not resolved (not clear of 0 after the correction)" if unresolved else "seat advantage")
         need = f"; about {r['games_needed']:,} games resolve a spread this size" if r["games_needed"] else ""
+        if r["best_seat"] == r["worst_seat"] or r["spread"] == 0:  # every seat won the same share: no pair to test
+            lines.append(f"seat advantage ({r['players']} players, from {source}; seat numbers from the field "
+                         f"{_field(seat_df, runs.manifests, r['players'])}): every seat wins {r['best']:.1f}% "
+                         f"{_interval(r['best_low'], r['best_high'], 1)}; spread 0.0 percentage points over "
+                         f"{r['games']:,} games (threshold {threshold:.0f} points; no best-worst pair to test).")
+            continue
         lines.append(f"{flag} ({r['players']} players, from {source}; seat numbers from the field "
                      f"{_field(seat_df, runs.manifests, r['players'])}): seat {r['best_seat'] + 1} wins "
                      f"{r['best']:.1f}% {_interval(r['best_low'], r['best_high'], 1)}, seat {r['worst_seat'] + 1} "

@@ -155,3 +155,19 @@ def test_every_verdict_line_names_its_field_and_the_report_states_what_dominant_
     assert f"from rotated seats (every strategy in every seat equally often: strategy effects balanced); seat numbers " \
            f"from the field {where}): seat 1 wins" in seat
     assert SCOPE in lines
+
+
+def test_a_seat_spread_of_zero_says_every_seat_wins_the_same_share_not_a_pair_with_p_nan(tmp_path):
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.seats import games_frame
+    from meeplelab.analysis.verdict import seat_flags
+
+    run = _run(tmp_path, "tie", "rotate", ("always-draw",), {"copies": 1, "max_value": 4, "max_draws": 2,
+                                                             "rounds": 3}, games=20)
+    runs = load_runs([run])
+    df = games_frame(runs).with_columns(pl.lit(0.5).alias("win_share"))  # every game shared: no seat advantage
+    lines, spread = seat_flags(runs, df)
+    assert spread["spread"].to_list() == [0.0]
+    line = next(ln for ln in lines if "2 players" in ln)
+    assert "every seat wins 50.0% [" in line and "no best-worst pair to test" in line
+    assert "nan" not in line and "seat 1 wins" not in line
