@@ -53,9 +53,9 @@ def column_class(values) -> str:
 
 @functools.cache
 def environment() -> jinja2.Environment:
-    """The jinja2 environment of the report templates: package data of :mod:`analysis`, autoescaped,
+    """The jinja2 environment of the report templates: package data of :mod:`meeplelab.analysis`, autoescaped,
     undefined names an error (a template never renders a missing value as an empty string)."""
-    env = jinja2.Environment(loader=jinja2.PackageLoader("analysis", "templates"), autoescape=True,
+    env = jinja2.Environment(loader=jinja2.PackageLoader("meeplelab.analysis", "templates"), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=False, lstrip_blocks=False,
                              keep_trailing_newline=True)
     env.filters["breakable"] = breakable

@@ -60,9 +60,11 @@ def test_the_wheel_installs_only_meeplelab(tmp_path):
                    check=True, capture_output=True, timeout=600)
     assert sorted(p.name for p in target.iterdir() if not p.name.endswith(".dist-info")) in (["bin", "meeplelab"], ["meeplelab"])
     got = subprocess.run([sys.executable, "-c", "import meeplelab.sim.core.source as s, meeplelab.cli as c; "
-                          "print(s.module_file('meeplelab.sim.galileos_truth.state')); print(c.__file__)"],
+                          "print(s.module_file('meeplelab.sim.galileos_truth.state')); print(c.__file__); "
+                          "import meeplelab.analysis.pages as p; print(p.environment().get_template('report.html.j2').filename)"],
                          env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"}, cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert got.returncode == 0, got.stderr[-2000:]
-    state, cli = got.stdout.splitlines()
+    state, cli, template = got.stdout.splitlines()
+    assert template == str(target / "meeplelab/analysis/templates/report.html.j2")  # the report's templates load
     assert state == str(target / "meeplelab/sim/galileos_truth/state.py") and cli == str(target / "meeplelab/cli.py")
