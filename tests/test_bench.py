@@ -220,3 +220,31 @@ def test_targets_say_same_games_only_when_every_baseline_row_has_them():
     label = f"same games as the numpy plans of commit {ISSUE16_BASE[:7]} (every baseline row)"
     assert {t: ok for t, _, _, ok in targets(trio(4, True) + trio(2, True), "toy")}[label] is True
     assert {t: ok for t, _, _, ok in targets(trio(4, True) + trio(2, False), "toy")}[label] is False
+
+
+def test_search_bench_counts_the_equal_games_and_reports_them_as_information():
+    import pandas as pd
+
+    from meeplelab.benchmarks.bench import Row
+    from meeplelab.benchmarks.search_bench import render, same_games, targets
+
+    def games(vps):  # two seats per game; game seeds 0, 1, 2 in seat order 0
+        rows = [{"seat_order": 0, "game_seed": g, "seat": s, "strategy": "ismcts" if s == 0 else "heuristic",
+                 "vp": v[s], "win_share": float(v[s] > v[1 - s]), "plies": 100} for g, v in enumerate(vps) for s in (0, 1)]
+        return pd.DataFrame(rows)
+
+    a = games([(10, 5), (7, 9), (8, 8)])
+    b = games([(10, 5), (7, 8), (8, 8)])  # game seed 1 differs in one seat's VP
+    assert same_games(a, b) == (2, 3) and same_games(a, a) == (3, 3)
+    assert same_games(a, games([(10, 5)])) == (1, 1)  # only the seeds both played count
+    x = {"win": 0.75, "lo": 0.72, "hi": 0.78, "seat0": 0.74, "seat1": 0.76, "margin": 9.0, "margin_lo": 8.0,
+         "margin_hi": 10.0}
+    rows = [Row("toy", "search", 2, 50, 2, True, 800, 8.0, {"path": "compiled", **x}),
+            Row("toy", "search", 2, 25, 2, True, 400, 40.0, {"path": "python-loop", **x, "lo": 0.70, "hi": 0.79,
+                                                             "equal_games": 399, "common_games": 400})]
+    tg = {t: (m, ok) for t, m, _, ok in targets(rows, "toy")}
+    assert tg["(information) games of the reference equal to the compiled run's on the seeds both played"] == \
+        ("399 of 400", None)
+    assert tg["as strong as the `--python-loop` reference (400 games): compiled rate inside its interval"][1] is True
+    text = "\n".join(render(rows, "toy"))
+    assert "| 399 of 400 | " in text and "| (information) games of the reference" in text and "| - |" in text
