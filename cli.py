@@ -93,6 +93,14 @@ def shared(name: str, default=None, *, shown: str | None = None):
     return typer.Option(default, flag, help=text, show_default=shown if shown is not None else True)
 
 
+def rate_text(gps: float) -> str:
+    """A rate in games/s as printed after a run: whole numbers from 10 up (``"1,234"``), two significant figures
+    below (``"0.18"``, ``"3.4"``), so a short run that mostly compiled never reads ``0 games/s``."""
+    if gps >= 10:
+        return f"{gps:,.0f}"
+    return f"{gps:.2g}" if gps > 0 else "0"
+
+
 def _draw(progress: bool) -> bool:
     """Whether to draw progress bars (``--progress/--no-progress``, stderr a terminal; meeplelab.play.progress.wanted)."""
     from meeplelab.sim.jitcache import compile_progress
@@ -419,7 +427,7 @@ def simulate(
         _interrupted(e, f"the run in {cfg.out} is incomplete; complete it with --resume")
     verb = "completed" if summary.resumed else "wrote"
     typer.echo(f"{verb} {summary.games:,} games of {cfg.game} to {summary.out} "
-               f"({summary.games_played_now:,} played now in {summary.seconds:.1f} s, {summary.games_per_second:,.0f} games/s)")
+               f"({summary.games_played_now:,} played now in {summary.seconds:.1f} s, {rate_text(summary.games_per_second)} games/s)")
     typer.echo(plan.seating.describe())
 
 

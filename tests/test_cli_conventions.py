@@ -63,3 +63,9 @@ def test_a_seating_outside_the_choices_is_refused_listing_them(capsys, monkeypat
                             "--out", str(tmp_path / "s")], capsys, monkeypatch)
     assert code == 2 and "'circle'" in err and "rotate" in err and "fixed" in err
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "s").exists()
+
+
+def test_a_rate_after_a_run_never_rounds_a_short_run_to_zero():
+    from meeplelab.cli import rate_text
+
+    assert [rate_text(x) for x in (1234.4, 10.0, 9.96, 3.44, 0.183, 0.0)] == ["1,234", "10", "10", "3.4", "0.18", "0"]
