@@ -778,6 +778,13 @@ def compare(
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.versions import version_line, versions
 
+    for label, lines in res["content_changes"].items():
+        ref = res["arms"][0].label
+        if not lines:
+            typer.echo(f"{label}: the same content as {ref} (its files differ only in comments or layout)")
+        else:
+            more = f"; and {len(lines) - 12} more" if len(lines) > 12 else ""
+            typer.echo(f"{label} changes the content of {ref}: " + "; ".join(lines[:12]) + more)
     loaded = load_runs([Path(c.out) for c in res["configs"]])
     for v in versions(loaded):
         typer.echo(version_line(loaded, v))

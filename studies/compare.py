@@ -292,12 +292,25 @@ def _prepare(out: Path, state_file: str, ours: tuple, overwrite: bool, resume: b
     (out / state_file).unlink()
 
 
+def content_changes_by_arm(game: str, arms: list[Arm]) -> dict[str, list[str]]:
+    """Per arm after the first that plays a content folder, what its content changes against the first arm's
+    (the packaged content when the first arm has no folder): ``{label: lines}`` of
+    :func:`meeplelab.sim.core.content.content_changes` (``"treatises.toml card 'pendulum' books: 1 -> 2"``), so a
+    comparison names the edited card, not only its content hash."""
+    from meeplelab.sim.core.content import content_changes
+    from meeplelab.sim.registry import get_game_class
+
+    ref = arms[0].content or str(get_game_class(game).default_content_dir())
+    return {a.label: content_changes(ref, a.content) for a in arms[1:] if a.content is not None}
+
+
 def run_compare(base: RunConfig, arm_texts: list[str], players: list[int], strategies: tuple[str, ...] | None = None,
                 *, overwrite: bool = False, resume: bool = False,
                 on_run: Callable[[int, int, RunConfig], None] | None = None, progress: bool = False,
                 settings: str | None = None) -> dict:
     """Plan, play every arm at every player count into ``base.out``, write ``deltas.parquet``/``deltas.csv``
-    and the report; returns ``{"arms", "configs", "deltas" (DataFrame), "page", "state"}``. ``base``'s
+    and the report; returns ``{"arms", "configs", "deltas" (DataFrame), "page", "state", "content_changes"}``
+    (:func:`content_changes_by_arm`). ``base``'s
     execution fields (``n_jobs``, ``backend``, ``scheduler``, ``batch_size``) are every run's; ``progress``
     and ``settings``: see :func:`play_folders`.
 
@@ -317,4 +330,5 @@ def run_compare(base: RunConfig, arm_texts: list[str], players: list[int], strat
     state = play_folders(configs, out, meta, COMPARE_FILE, ours=("deltas.parquet", "deltas.csv"), overwrite=overwrite,
                          resume=resume, what="comparison", on_run=on_run, progress=progress, settings=settings)
     deltas, page = write_outputs(out, progress=progress)
-    return {"arms": arms, "configs": configs, "deltas": deltas, "page": page, "state": state}
+    return {"arms": arms, "configs": configs, "deltas": deltas, "page": page, "state": state,
+            "content_changes": content_changes_by_arm(base.game, arms)}

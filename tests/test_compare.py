@@ -46,10 +46,27 @@ def test_a_content_copy_with_one_card_changed_shows_the_changed_rows_with_interv
     assert set(t.filter(pl.col("changed"))["metric"].to_list()) <= {"VP from card", "final VP", "rank (mean final place)",
                                                                     "win rate (points)", "seat spread (points)"}
     assert "version B (content " in stdout and "version A (packaged content" in stdout
+    # the one edited card is named, not only the content hash
+    assert "B changes the content of A: research.toml card 'r07' effect: ['vp 1'] -> ['vp 6']" in stdout.splitlines()
     line = next(x for x in stdout.splitlines() if "citer's VP from card" in x)
     assert "paired (game and seat matched), 40 games" in line and " [" in line and "p_holm" in line
     assert (out / "report" / "report.html").is_file() and (out / "compare.json").is_file()
     assert "Versions compared" in (out / "report" / "report.md").read_text()
+
+
+def test_content_changes_name_each_edited_value_by_item_and_ignore_comments(tmp_path):
+    from meeplelab.sim.core.content import content_changes
+
+    pack = _pack(tmp_path)
+    assert content_changes(DATA, pack) == ["research.toml card 'r07' effect: ['vp 1'] -> ['vp 6']"]
+    assert content_changes(pack, DATA) == ["research.toml card 'r07' effect: ['vp 6'] -> ['vp 1']"]
+    f = pack / "city.toml"
+    f.write_text("# a designer's note\n" + f.read_text())  # a comment changes the hash, not the content
+    (pack / "notebook.toml").unlink()
+    text = (pack / "research.toml").read_text()
+    (pack / "research.toml").write_text(text.replace('id = "r07"', 'id = "r07b"', 1))
+    assert content_changes(DATA, pack) == ["notebook.toml missing", "research.toml card 'r07' removed",
+                                           "research.toml card 'r07b' added"]
 
 
 @pytest.mark.parametrize("arms,message", [

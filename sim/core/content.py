@@ -117,3 +117,61 @@ def content_hash(paths: Sequence[Path]) -> str:
         h.update(Path(p).name.encode())
         h.update(Path(p).read_bytes())
     return h.hexdigest()[:16]
+
+
+def _item_key(item: Any) -> str | None:
+    """The name of a content item (a TOML table in a list): its ``id``, else its ``name``; None without either."""
+    if isinstance(item, dict):
+        for k in ("id", "name"):
+            if isinstance(item.get(k), (str, int)):
+                return str(item[k])
+    return None
+
+
+def _diff(a: Any, b: Any, where: str, out: list[str]) -> None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            w = f"{where} {k}" if where else str(k)
+            if k not in b:
+                out.append(f"{w} removed (was {a[k]!r})")
+            elif k not in a:
+                out.append(f"{w} added ({b[k]!r})")
+            else:
+                _diff(a[k], b[k], w, out)
+    elif isinstance(a, list) and isinstance(b, list) and a and all(_item_key(x) is not None for x in a + b):
+        ka = {_item_key(x): x for x in a}
+        kb = {_item_key(x): x for x in b}
+        for k in list(ka) + [k for k in kb if k not in ka]:
+            w = f"{where} {k!r}"
+            if k not in kb:
+                out.append(f"{w} removed")
+            elif k not in ka:
+                out.append(f"{w} added")
+            else:
+                _diff(ka[k], kb[k], w, out)
+    elif a != b:
+        out.append(f"{where}: {a!r} -> {b!r}")
+
+
+def content_changes(reference: Path | str, other: Path | str) -> list[str]:
+    """What content folder ``other`` changes against ``reference`` (both folders of a game's content TOML files,
+    e.g. the packaged data folder and a designer's edited copy), one line per changed value, items named by their
+    ``id`` (or ``name``): ``"treatises.toml card 'pendulum' books: 1 -> 2"``; a file only one folder has is one
+    line. Comments and layout are not compared (the parsed values are). Empty when the two hold the same content.
+
+    Raises:
+        ContentError: a file that is not valid TOML (named).
+    """
+    ra, rb = Path(reference), Path(other)
+    names = sorted({p.name for p in ra.glob("*.toml")} | {p.name for p in rb.glob("*.toml")})
+    out: list[str] = []
+    for name in names:
+        pa, pb = ra / name, rb / name
+        if not pb.exists():
+            out.append(f"{name} missing")
+            continue
+        if not pa.exists():
+            out.append(f"{name} added")
+            continue
+        _diff(read_toml(pa), read_toml(pb), name, out)
+    return out
