@@ -488,10 +488,12 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
     with _backend(cfg) as (n_jobs, client):  # connect first: an unreachable scheduler leaves nothing behind
         out = Path(cfg.out)
         resumed = rf.prepare_out(out, resume=resume, overwrite=overwrite)
+        # a process killed while writing leaves its temporary files (``.run.toml.tmp-PID``), also in a folder
+        # it had not yet given a manifest (a resumed study starts that run afresh): none survives a new start
+        rf.remove_temp_files(out)
         if resumed:
             manifest = rf.read_manifest(out)
             _check_resumable(manifest, run)
-            rf.remove_temp_files(out)
             _reopen_bad_chunks(out, manifest)
             stray = rf.move_stray_parts(out, manifest)
             if stray:  # said in one line; the tables are read from the manifest's chunks only

@@ -49,6 +49,7 @@ from typing import Any, Callable
 
 import polars as pl
 
+from meeplelab.studies.trials import optimize
 from meeplelab.play import runfolder as rf
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.sim.core.params import _parse as parse_value
@@ -443,7 +444,7 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
     defaults_first = all(_inside(r) for r in ranges.values())
     ost.enqueue_trial(dict(_enqueued(r) for r in ranges.values() if _inside(r)))
     with bar("balance trials", trials, unit="trials", on=progress_bar) as trials_bar:
-        ost.optimize(objective, n_trials=trials)
+        optimize(ost, objective, trials)
     if not rows:
         raise ConfigError(f"every candidate was refused by the rules' consistency check ({trials} trials): narrow --vary")
     tab = pl.DataFrame(rows)

@@ -31,6 +31,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from meeplelab.studies.trials import optimize
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 
 #: never searched: switches (``finish``), and ``vp``, the unit of a heuristic's weighted sum (scaling
@@ -277,7 +278,7 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
             _save_state(out, state)
             return float(w.mean())
 
-        study.optimize(objective, n_trials=n_trials)
+        optimize(study, objective, n_trials)
         best = dict(max(trials, key=lambda t: (t["win_rate"], -t["number"]))["args"])  # the values played
         tuned, untuned = spec_of(name, best), spec_of(name, dict(fixed))
         log(f"best of {n_trials} trials: {tuned} ({study.best_value * 100:.1f}% on the search seeds)")

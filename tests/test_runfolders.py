@@ -357,3 +357,17 @@ def test_parts_written_by_workers_that_outlive_a_killed_parent_are_reconciled(tm
     assert code == 0, err
     assert "completed 80 games of toy" in stdout
     assert load_runs([out]).games.select(pl.col("game").n_unique()).collect().item() == 80
+
+
+def test_a_fresh_run_into_a_folder_a_killed_process_left_temporary_files_in_removes_them(tmp_path):
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.runner import simulate
+
+    out = tmp_path / "arm"
+    out.mkdir()
+    (out / ".run.toml.tmp-15966").write_text("half a run.toml")  # killed before it wrote a manifest
+    (out / ".manifest.json.tmp-15966").write_text("{")
+    simulate(RunConfig(game="toy", players=2, strategies=("random",), games=8, seed=1, batch_size=8, n_jobs=1,
+                       out=str(out)))
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
+    assert rf.read_manifest(out)["status"] == "complete"
