@@ -128,27 +128,23 @@ def _item_key(item: Any) -> str | None:
     return None
 
 
+def _diff_keyed(a: dict, b: dict, where: str, out: list[str], items: bool) -> None:
+    """Diff two mappings key by key (``items``: content items named by id, reported without their values)."""
+    for k in list(a) + [k for k in b if k not in a]:
+        w = f"{where} {k!r}" if items else (f"{where} {k}" if where else str(k))
+        if k not in b:
+            out.append(f"{w} removed" + ("" if items else f" (was {a[k]!r})"))
+        elif k not in a:
+            out.append(f"{w} added" + ("" if items else f" ({b[k]!r})"))
+        else:
+            _diff(a[k], b[k], w, out)
+
+
 def _diff(a: Any, b: Any, where: str, out: list[str]) -> None:
     if isinstance(a, dict) and isinstance(b, dict):
-        for k in list(a) + [k for k in b if k not in a]:
-            w = f"{where} {k}" if where else str(k)
-            if k not in b:
-                out.append(f"{w} removed (was {a[k]!r})")
-            elif k not in a:
-                out.append(f"{w} added ({b[k]!r})")
-            else:
-                _diff(a[k], b[k], w, out)
+        _diff_keyed(a, b, where, out, items=False)
     elif isinstance(a, list) and isinstance(b, list) and a and all(_item_key(x) is not None for x in a + b):
-        ka = {_item_key(x): x for x in a}
-        kb = {_item_key(x): x for x in b}
-        for k in list(ka) + [k for k in kb if k not in ka]:
-            w = f"{where} {k!r}"
-            if k not in kb:
-                out.append(f"{w} removed")
-            elif k not in ka:
-                out.append(f"{w} added")
-            else:
-                _diff(ka[k], kb[k], w, out)
+        _diff_keyed({_item_key(x): x for x in a}, {_item_key(x): x for x in b}, where, out, items=True)
     elif a != b:
         out.append(f"{where}: {a!r} -> {b!r}")
 
