@@ -778,8 +778,8 @@ def compare(
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.versions import version_line, versions
 
+    ref = res["arms"][0].label
     for label, lines in res["content_changes"].items():
-        ref = res["arms"][0].label
         if not lines:
             typer.echo(f"{label}: the same content as {ref} (its files differ only in comments or layout)")
         else:
