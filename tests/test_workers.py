@@ -313,3 +313,28 @@ def test_ending_the_workers_leaves_no_child_process():
         sleeper.kill()
         sleeper.wait()
     assert children() == {}
+
+
+def test_a_resource_tracker_loky_forgot_is_ended_with_the_suite():
+    """A tracker whose write end this process still holds but loky no longer knows of (the CI failure of
+    2026-12-02: ``meeplelab.play.tracker`` still running at the end of a pytest-xdist worker) is ended by
+    :func:`tests.processes.end_workers`, which closes that write end; nothing else of this process is closed."""
+    from joblib.externals.loky.backend.resource_tracker import ResourceTracker
+
+    from tests.processes import children, end_workers
+
+    lost = ResourceTracker()
+    lost.ensure_running()
+    pid, fd = lost._pid, lost._fd
+    lost._fd = lost._pid = None  # loky forgets it: its own stop and __del__ now do nothing
+    assert "tracker import main" in children()[pid]
+    other_r, other_w = os.pipe()  # a pipe of this process no tracker reads: left open
+    try:
+        assert end_workers() == {}
+        with pytest.raises(OSError):
+            os.fstat(fd)  # the forgotten write end was closed ...
+        os.fstat(other_w)  # ... and only that
+        assert pid not in children()
+    finally:
+        os.close(other_r)
+        os.close(other_w)
