@@ -46,13 +46,14 @@ try:  # the base tree's own layout (before the one import name)
 except ImportError:
     from meeplelab.play.config import RunConfig
     from meeplelab.play.runner import simulate
-game, strategies, games, batch, n_jobs, seed, out = sys.argv[1:]
-def cfg(n, where):
+game, strategies, games, batch, n_jobs, seed, out, chunk = sys.argv[1:]
+def cfg(n, where, chunk=None):
     return RunConfig(game=game, players=2, strategies=tuple(strategies.split("|")), games=n, seed=int(seed),
-                     seating="rotate", batch_size=int(batch), n_jobs=int(n_jobs), out=where)
-simulate(cfg(4, out + "-warm"))
+                     seating="rotate", batch_size=int(batch), n_jobs=int(n_jobs), out=where, chunk_size=chunk)
+simulate(cfg(4 * int(n_jobs), out + "-warm", 1))  # one-game chunks: every worker loads the kernels
+
 t0 = time.perf_counter()
-simulate(cfg(int(games), out))
+simulate(cfg(int(games), out, int(chunk)))
 print(json.dumps({"seconds": time.perf_counter() - t0}))
 """
 
@@ -154,8 +155,11 @@ def time_base(tree: Path, game: str, games: int, batch: int, n_jobs: int, out: P
     site.mkdir(exist_ok=True)
     (site / "sitecustomize.py").write_text(_SITE)
     env = dict(os.environ, PYTHONPATH=f"{tree}{os.pathsep}{site}")
+    # the chunks this commit's runner cuts the same games into (the base's own rule made one chunk of fewer than
+    # 1024 games: its second worker idle), so both paths use every worker
+    chunk = _config(game, games, batch, n_jobs, False, out, seed).chunk_games()
     cmd = [sys.executable, "-c", _DRIVER, game, f"{base_spec(game)[0]}|{OPPONENT}", str(games), str(batch), str(n_jobs),
-           str(seed), str(out)]
+           str(seed), str(out), str(chunk)]
     res = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
     if res.returncode != 0:
         raise RuntimeError(f"search baseline simulate failed: {res.stderr[-2000:]}")

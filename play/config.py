@@ -8,6 +8,7 @@ a config file are relative to the file's folder (see :func:`load_toml`).
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,11 @@ from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.registry import get_game_class
 
 BACKENDS = ("loky", "threading", "dask")
+#: games a chunk (joblib task, part file) holds at least by default: few part files for fast plans
+CHUNK_GAMES = 1024
+#: with more than one worker, a run of fewer games is cut into this many chunks per worker at least (never
+#: one chunk for two workers: a search run of 800 games at 50 games/s would be played by one worker)
+CHUNKS_PER_WORKER = 4
 
 
 def split_strategies(text: str, option: str = "--strategies") -> tuple[str, ...]:
@@ -85,9 +91,11 @@ class RunConfig:
         seed: run seed (>= 0); game ``i`` uses streams keyed by (seed, i).
         batch_size: games advanced together in one batch (the vector width of the kernels).
         chunk_size: games per joblib task and per part file (a whole number of batches; default: the
-            smallest multiple of ``batch_size`` that is at least 1024; under rotated seating with fewer
-            game seeds per seat order than ``batch_size``, the smallest number of whole seat orders
-            holding at least 1024 games).
+            smallest multiple of ``batch_size`` that is at least :data:`CHUNK_GAMES` (1024); under rotated
+            seating with fewer game seeds per seat order than ``batch_size``, the smallest number of whole
+            seat orders holding at least that many; with ``n_jobs`` above 1 (or -1 on a machine of several
+            cores), no more than the whole batches (or seat orders) that cut the run into
+            :data:`CHUNKS_PER_WORKER` chunks per worker). Chunks never change the games.
         n_jobs: joblib workers (-1 = all cores).
         backend: ``loky`` (processes), ``threading`` or ``dask`` (needs ``scheduler``).
         scheduler: Dask scheduler address (``tcp://host:8786``) for the dask backend.
@@ -253,11 +261,18 @@ class RunConfig:
         :class:`meeplelab.play.seating.SeatingPlan`, planned here when not given)."""
         if self.chunk_size is not None:
             return self.chunk_size
+        unit = self.batch_size
         if self.seating == "rotate":  # whole seat orders per chunk, so no batch is cut short at an order's end
-            m = (seating if seating is not None else self.plan_for()).seeds_per_order or 1
+            plan = seating if seating is not None else self.plan_for()
+            m = plan.seeds_per_order or 1
             if m < self.batch_size:
-                return m * max(1, -(-1024 // m))
-        return self.batch_size * max(1, -(-1024 // self.batch_size))
+                unit = m
+        size = unit * max(1, -(-CHUNK_GAMES // unit))
+        jobs = self.n_jobs if self.n_jobs > 0 else (os.cpu_count() or 1)
+        if jobs > 1:  # enough chunks to keep every worker busy: a run of fewer games than one chunk is not serial
+            games = (seating.games if seating is not None else self.games)
+            size = min(size, unit * max(1, -(-games // (CHUNKS_PER_WORKER * jobs * unit))))
+        return size
 
     def make_params(self):
         """The game's Params with this config's overrides applied."""

@@ -45,12 +45,19 @@ class LastLegal(RandomStrategy):
         return (legal_mask.shape[1] - 1 - np.argmax(legal_mask[:, ::-1], axis=1)).astype(np.int64)
 
 
-def _register_last_legal():
+@pytest.fixture
+def last_legal():
+    """``last-legal`` registered for the toy game during one test, removed after it (the other tests of this
+    process, such as the CLI's list of allowed strategies, see the registry without it)."""
+    from meeplelab.strategies import registry
+
     register_strategy("last-legal", LastLegal, games=("toy",), doc="Highest legal action (tests).")
+    yield
+    registry._REGISTRY.pop(("last-legal", ("toy",)), None)
 
 
-def test_a_strategy_registered_by_the_caller_plays_on_loky_workers(tmp_path):
-    _register_last_legal()  # registered in this process only: no module a worker imports registers it
+def test_a_strategy_registered_by_the_caller_plays_on_loky_workers(tmp_path, last_legal):
+    # registered in this process only: no module a worker imports registers it
     kw = dict(game="toy", players=2, strategies=["last-legal", "random"], games=24, seed=4, batch_size=4,
               chunk_size=4, log_events=False)
     simulate(RunConfig(**kw, n_jobs=2, backend="loky", out=str(tmp_path / "loky")))
