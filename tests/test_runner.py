@@ -261,3 +261,24 @@ def test_scan_parquet_reads_each_table_lazily(tmp_path):
     assert str(schema.field("kind").type).startswith("dictionary")
     meta = pq.read_metadata(next((out / "turns").glob("*.parquet")))
     assert meta.row_group(0).column(0).compression == "ZSTD"
+
+
+def test_with_two_workers_a_short_run_is_cut_into_four_chunks_per_worker():
+    """The default chunk (``RunConfig.chunk_games``): 1024 games or more with one worker, but never fewer chunks
+    than 4 per worker when there are several (800 games at batch 50 were one chunk, one worker idle)."""
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.plan import resolve
+
+    def chunks(**kw):
+        cfg = RunConfig(game="toy", players=2, strategies=("random", "greedy-vp"), seed=1, out="unused", **kw)
+        return [hi - lo for lo, hi in resolve(cfg).chunks]
+
+    assert chunks(games=800, batch_size=50, n_jobs=1) == [800]
+    assert chunks(games=800, batch_size=50, n_jobs=2) == [100] * 8
+    assert chunks(games=800, batch_size=64, n_jobs=2) == [128] * 6 + [32]  # whole batches
+    assert chunks(games=5000, batch_size=50, n_jobs=2) == [650] * 7 + [450]  # 1050 > 5000 / 8: 650, 13 batches
+    assert chunks(games=8000, batch_size=50, n_jobs=2) == [1000] * 8  # already 8 chunks of 1000
+    # rotated seating with fewer seeds per seat order than a batch: whole seat orders (2 of 120 seeds), so no
+    # batch is cut short at an order's end, even when that gives fewer chunks than 4 per worker
+    assert chunks(games=240, batch_size=200, n_jobs=2, seating="rotate") == [120, 120]
+    assert chunks(games=240, batch_size=200, n_jobs=1, seating="rotate") == [240]
