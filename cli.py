@@ -1165,7 +1165,8 @@ def bench(
     memory: bool = typer.Option(True, "--memory/--no-memory", help="Measure peak memory of 10k and 200k-game runs."),
     only: str = typer.Option("throughput,memory,sweep,profile", "--only",
                              help="Parts to measure: throughput, memory, sweep, profile, compile, compiled, baseline (compiled play "
-                                  "against the Python-loop path of the commit issue 16 was filed against) (comma separated)."),
+                                  "against the Python-loop path of the commit issue 16 was filed against), search "
+                                  "(ismcts against the heuristic, issue 27) (comma separated)."),
     scale: float = typer.Option(1.0, "--scale", help="Scale the throughput game counts."),
     out: Path = typer.Option(Path("benchmarks/RESULTS.md"), "--out", help="Results file (Markdown)."),
 ) -> None:
