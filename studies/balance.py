@@ -66,8 +66,11 @@ RECHECK_ORDER = ["met", "excess", "met_interval", "excess_interval", "trial"]
 #: the saved search (the request, every candidate's metrics, every re-check row and a status): ``--resume``
 #: replays the seeded Optuna search reading the saved metrics instead of playing those candidates again
 STATE = "search.json"
+#: the side-effect runs of the proposal and the defaults (one run folder per field and version, fresh seeds)
+SIDE = "side_effects"
 OUR = ("balance.json", "trials.parquet", "recheck.parquet", "proposal.toml", "report", STATE,
-       "config.toml")  # config.toml: the command's settings (play/settings.py)
+       "config.toml",  # config.toml: the command's settings (play/settings.py)
+       SIDE, "side_effects.csv", "side_effects.parquet")
 
 
 # ------------------------------------------------------------------------------------------- targets
@@ -505,12 +508,76 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
         "proposal_is_defaults": all(_same_value(ranges[n], v) for n, v in values.items()),
         "fields": _fields(lineups),
     }
+    side = None
+    if not summary["proposal_is_defaults"]:
+        side = side_effects(out, game, fixed, params, lineups, games * recheck_factor, seed + FRESH_SEED_OFFSET,
+                            par, progress_bar)
+        summary["side_effects"] = {"rows": side.height, "changed": int(side["changed"].sum()) if side.height else 0,
+                                   "runs": sorted(str(p.relative_to(out)) for p in (out / SIDE).iterdir() if p.is_dir())}
     summary = canonical_json(summary)  # rounded like the tables: the same games give the same bytes
     rf.write_atomic(out / "balance.json", json.dumps(summary, indent=1, default=str).encode())
     from meeplelab.analysis.balance_report import build
 
-    summary["page"] = str(build(out, summary, tab, rc, tgs))
+    summary["page"] = str(build(out, summary, tab, rc, tgs, side))
     return summary
+
+
+def side_effects(out: Path, game: str, fixed: dict, params: dict, lineups, games_per_lineup: int, seed: int,
+                 par: dict, progress_bar: bool = False) -> pl.DataFrame:
+    """What the proposal changes beyond its targets (issue 28 item 5): for every rotated field the search
+    measured (panels ``field-P``), the field played under the defaults (the ``--set`` values only) and under
+    the proposal (``params``) as two run folders ``out/side_effects/<panel>-defaults`` and
+    ``<panel>-proposal`` on the same fresh seeds and seat orders (rotate; every log written), as many games as
+    the re-check played in that field; then :func:`meeplelab.analysis.compare.delta_table` of the two: every
+    strategy's win rate and VP, rank, seat spread per player count, game length, score categories, action and
+    space use, events, the Abjure or citation rate, each proposal minus defaults with its paired 95% interval,
+    games needed and Holm-adjusted p-value. Written as ``out/side_effects.parquet`` and ``.csv``.
+
+    A folder already complete is read, not played again (a resumed search); the games depend on the
+    seeds and rules only, not on ``par`` (n_jobs, backend, batch size).
+
+    Returns:
+        The delta table (columns of :data:`meeplelab.analysis.compare.COLUMNS`); empty when the search
+        measured no rotated field (a conclusion's panels only).
+    """
+    from meeplelab.analysis.compare import COLUMNS, _csv, delta_table
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.tables import write_table
+    from meeplelab.analysis.versions import versions
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.runner import _check_resumable, simulate
+
+    fields = [f for f in _fields(lineups) if re.fullmatch(r"field-\d+", f["panel"])]
+    counts = {f["panel"]: sum(lu.panel == f["panel"] for lu in lineups) for f in fields}
+    text = lambda d: {k: format_value(v) for k, v in d.items()}  # noqa: E731
+    folders = []
+    for f in fields:
+        for name, rules in (("defaults", text(fixed)), ("proposal", text(params))):
+            folder = Path(out) / SIDE / f"{f['panel']}-{name}"
+            cfg = RunConfig(game=game, players=f["players"], strategies=tuple(f["strategies"]),
+                            games=games_per_lineup * counts[f["panel"]], seed=seed, seating="rotate",
+                            params=rules, out=str(folder), log_turns=True, log_events=True,
+                            n_jobs=par.get("n_jobs", 1), backend=par.get("backend", "loky"),
+                            scheduler=par.get("scheduler"), batch_size=par.get("batch_size", 4096)).validated()
+            label = f"side effects {f['panel']} {name}"
+            if (folder / rf.MANIFEST).is_file():
+                m = rf.read_manifest(folder)
+                _check_resumable(m, cfg)
+                if m.get("status") != "complete":
+                    simulate(cfg, resume=True, progress=progress_bar, label=label)
+            else:
+                simulate(cfg, progress=progress_bar, label=label)
+            folders.append(folder)
+    if not folders:
+        return pl.DataFrame(schema={c: pl.String for c in COLUMNS})
+    runs = load_runs(folders)
+    vs = versions(runs)
+    first = next(i for i, v in enumerate(vs) if any(r.endswith("-defaults") for r in v.runs))
+    vs = [vs[first]] + [v for i, v in enumerate(vs) if i != first]
+    t = delta_table(runs, vs)
+    write_table(t, Path(out) / "side_effects.parquet")
+    rf.write_atomic(Path(out) / "side_effects.csv", _csv(t))
+    return t
 
 
 def _inside(r: Range) -> bool:

@@ -317,3 +317,64 @@ def test_the_page_has_human_headers_ranked_rows_and_a_csv_beside_every_table(fou
     assert rc.columns[:3] == ["trial", "rounds", "max_value"] and rc["trial"][0] == s["proposal"]["trial"]
     html = (rep / "balance.html").read_text()
     assert "<th>candidate (trial)</th>" in html and html.count('href="tables/') == 3
+
+
+@pytest.fixture(scope="module")
+def gt_side(tmp_path_factory):
+    out = tmp_path_factory.mktemp("balside") / "b"
+    # the defaults (rotate) are outside the searched values, so the proposal is a change and its side effects
+    # are played: the 2-seat field under the defaults and under the proposal on the same fresh seeds
+    s = run_balance("galileos-truth", ["first_player_rule=fixed,first-to-pass"], ["seat-spread:2<=50"], out,
+                    trials=2, games=20, recheck=2)
+    return out, s
+
+
+def _seat_rows(folder):
+    g = pl.read_parquet(folder / "games" / "*.parquet")
+    return g.with_columns(pl.col("strategy").cast(pl.String))
+
+
+def test_a_proposal_reports_its_side_effects_paired_against_the_defaults(gt_side):
+    """Issue 28 item 5: every strategy's win rate and VP, the seat spread and the game length of the field,
+    proposal minus defaults on the same fresh seeds, recomputed here from the two run folders' games tables."""
+    out, s = gt_side
+    assert s["proposal_is_defaults"] is False and s["proposal"]["first_player_rule"] != "rotate"
+    side = out / "side_effects"
+    assert sorted(p.name for p in side.iterdir()) == ["field-2-defaults", "field-2-proposal"]
+    d, p = _seat_rows(side / "field-2-defaults"), _seat_rows(side / "field-2-proposal")
+    assert d.height == p.height == 2 * 20 * 2 * 2  # games per lineup x re-check factor x 2 lineups, 2 seats
+    assert d.select("game", "seat_order").equals(p.select("game", "seat_order"))  # the same games
+    t = pl.read_parquet(out / "side_effects.parquet")
+    assert s["side_effects"]["rows"] == t.height and s["side_effects"]["changed"] == int(t["changed"].sum())
+    for strat in d["strategy"].unique().to_list():
+        row = t.filter((pl.col("metric") == "win rate (points)") & (pl.col("strategy") == strat)).row(0, named=True)
+        wd = d.filter(pl.col("strategy") == strat)["win_share"].mean() * 100
+        wp = p.filter(pl.col("strategy") == strat)["win_share"].mean() * 100
+        assert row["ref"] == pytest.approx(wd) and row["value"] == pytest.approx(wp)
+        assert row["est"] == pytest.approx(wp - wd) and row["low"] < row["est"] < row["high"]
+        assert row["design"].startswith("paired") and row["n"] == 80
+        vp = t.filter((pl.col("metric") == "final VP") & (pl.col("strategy") == strat)).row(0, named=True)
+        assert vp["est"] == pytest.approx(p.filter(pl.col("strategy") == strat)["vp"].mean()
+                                          - d.filter(pl.col("strategy") == strat)["vp"].mean())
+    spread = t.filter(pl.col("metric") == "seat spread (points)").row(0, named=True)
+
+    def seat_spread(g):
+        w = g.group_by("seat").agg(pl.col("win_share").mean() * 100)["win_share"]
+        return w.max() - w.min()
+
+    assert spread["ref"] == pytest.approx(seat_spread(d)) and spread["value"] == pytest.approx(seat_spread(p))
+    csv = (out / "side_effects.csv").read_text().splitlines()
+    assert csv[0].startswith("version,reference,metric,players,strategy") and len(csv) == t.height + 1
+    page = (out / "report" / "balance.md").read_text()
+    sec = page[page.index("## Side effects of the proposal"):page.index("## Re-check on fresh seeds")]
+    assert "field-2: " in sec and f"run seed {s['fresh_seed']}" in sec
+    wr = t.filter((pl.col("metric") == "win rate (points)") & (pl.col("strategy") == "writer")).row(0, named=True)
+    assert f"| 2 | writer | win rate (%) | {wr['ref']:.1f} | {wr['value']:.1f} | {wr['est']:+.1f} [" in sec
+    assert "compared quantities changed" in sec
+
+
+def test_a_proposal_that_is_the_defaults_has_no_side_effect_runs(gt_choice):
+    out, s = gt_choice
+    assert s["proposal_is_defaults"] and not (out / "side_effects").exists() and "side_effects" not in s
+    page = (out / "report" / "balance.md").read_text()
+    assert "## Side effects of the proposal\n\nThe proposal is the default rules: nothing else changes." in page
