@@ -117,17 +117,12 @@ def search_chart(trials: pl.DataFrame, targets) -> "F.Figure":
     return fig
 
 
-#: the side-effect rows every balance report shows, changed or not (their words in the table)
-HEADLINE = {"win rate (points)": "win rate (%)", "final VP": "final VP", "seat spread (points)": "seat spread (points)",
-            "game length (rounds)": "game length (rounds)"}
-
-
 def side_effect_lines(side: pl.DataFrame | None, s: dict) -> list[str]:
     """The report's "Side effects of the proposal" section (issue 28 item 5): what the proposal changes beyond
     its targets, from :func:`meeplelab.studies.balance.side_effects` (``side``: its delta table; None when the
     proposal is the default rules). One line per compared quantity the Holm-adjusted paired interval calls
     changed, the smallest p first (at most 30; every row in ``side_effects.csv``)."""
-    from .compare import changed_lines
+    from .compare import changed_lines, headline_lines
 
     md = ["## Side effects of the proposal", ""]
     if side is None:
@@ -143,18 +138,7 @@ def side_effect_lines(side: pl.DataFrame | None, s: dict) -> list[str]:
            "count, game length, score categories, action and space use, events and the Abjure or citation rate, "
            "proposal minus defaults, game and seat matched, with the 95% interval and games needed; p-values "
            "Holm-adjusted over all the rows (every row: `side_effects.csv`).", ""]
-    head = side.filter(pl.col("metric").is_in(list(HEADLINE)))
-    order = {m: i for i, m in enumerate(HEADLINE)}
-    head = head.with_columns(pl.col("metric").replace_strict(order, default=len(order)).alias("_o")).sort(
-        "players", "_o", "strategy")
-    md += ["| seats | strategy or seats | quantity | defaults | proposal | proposal minus defaults [95%] | games "
-           "| games needed | changed (Holm) |", "|---|---|---|---|---|---|---|---|---|"]
-    for r in head.iter_rows(named=True):
-        iv = (f"{r['est']:+.1f} [{r['low']:+.1f}, {r['high']:+.1f}]" if r["low"] is not None and np.isfinite(r["low"])
-              else f"{r['est']:+.1f} [no interval]")
-        need = f"{r['games_needed']:,}" if r["games_needed"] else "-"
-        md.append(f"| {r['players']} | {r['strategy'] or '-'} | {HEADLINE[r['metric']]} | {r['ref']:.1f} | "
-                  f"{r['value']:.1f} | {iv} | {r['n']:,} | {need} | {'**yes**' if r['changed'] else 'no'} |")
+    md += headline_lines(side)
     return md + ["", "Every quantity the Holm-adjusted interval calls changed (beyond the table's):", ""] + \
         changed_lines(side, limit=30) + [""]
 

@@ -102,7 +102,7 @@ def seat_metrics(runs: Runs) -> tuple[pl.DataFrame, list[tuple[str, str, str]]]:
     return df, metrics
 
 
-def _extra_rows(runs: Runs, vs: list[Version]) -> list[dict]:
+def _extra_rows(runs: Runs, vs: list[Version], arms: bool = False) -> list[dict]:
     """The rows beyond :func:`meeplelab.analysis.versions.delta_table`: every metric of :func:`seat_metrics` per
     strategy and player count, each later version minus the first."""
     from .stats import games_for_difference, newcombe, paired_shares
@@ -113,7 +113,7 @@ def _extra_rows(runs: Runs, vs: list[Version]) -> list[dict]:
     rows = []
     da_all = df.filter(pl.col("run").is_in(list(ref.runs)))
     for v in vs[1:]:
-        pairs = paired_runs(runs, ref, v)
+        pairs = paired_runs(runs, ref, v, arms=arms)
         j = matched_games(df, pairs) if pairs else pl.DataFrame()
         paired = j.height > 0
         design = "paired (game and seat matched)" if paired else "unpaired (descriptive: different games)"
@@ -165,10 +165,12 @@ def _extra_rows(runs: Runs, vs: list[Version]) -> list[dict]:
     return rows
 
 
-def delta_table(runs: Runs, vs: list[Version]) -> pl.DataFrame:
+def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.DataFrame:
     """Every later version minus the first, everything compared (module docstring): the rows of
     :func:`meeplelab.analysis.versions.delta_table` then the per-strategy rows of :func:`seat_metrics`, each with
-    ``p`` and, over the rows of one version's comparison, ``p_holm`` (Holm) and ``changed``.
+    ``p`` and, over the rows of one version's comparison, ``p_holm`` (Holm) and ``changed``. ``arms``: the
+    versions are an experiment's arms, paired although their rosters differ in the focal entry
+    (:func:`meeplelab.analysis.versions.paired_runs`).
 
     Columns: ``version, reference, metric, players, strategy, design, n, ref, value, est, low, high,
     games_needed, p, p_holm, changed`` (win rates, seat spread and rates in percent / percentage points)."""
@@ -177,10 +179,10 @@ def delta_table(runs: Runs, vs: list[Version]) -> pl.DataFrame:
 
     if len(vs) < 2:
         return pl.DataFrame(schema={c: pl.String for c in COLUMNS})
-    base = base_table(runs, vs)
+    base = base_table(runs, vs, arms=arms)
     rows = base.to_dicts() if base.height and "version" in base.columns and base.schema["version"] == pl.String \
         and base.height else []
-    rows += _extra_rows(runs, vs)
+    rows += _extra_rows(runs, vs, arms)
     if not rows:
         return pl.DataFrame(schema={c: pl.String for c in COLUMNS})
     t = pl.DataFrame(rows, infer_schema_length=None)
@@ -204,6 +206,35 @@ def row_line(r: dict) -> str:
     need = f"; about {r['games_needed']:,} games resolve a difference this size" if r["games_needed"] else ""
     return (f"{r['players']} players, {what}: {r['ref']:.2f} -> {r['value']:.2f}, {r['est']:+.2f} "
             f"{_iv2(r['low'], r['high'])} ({r['design']}, {r['n']:,} games, p_holm = {r['p_holm']:.2g}{need})")
+
+
+#: the delta rows a side-effect section always shows, changed or not (their words in the table)
+HEADLINE = {"win rate (points)": "win rate (%)", "final VP": "final VP", "seat spread (points)": "seat spread (points)",
+            "game length (rounds)": "game length (rounds)"}
+
+
+def headline_lines(t: pl.DataFrame, *, label: str = "proposal", reference: str = "defaults") -> list[str]:
+    """A Markdown table of the :data:`HEADLINE` rows of a delta table ``t`` (:func:`delta_table`): per player
+    count each strategy's win rate (%) and final VP, the seat spread (points) and the game length (rounds),
+    the two figures and the paired difference with its 95% interval, games, games needed and whether the
+    Holm-adjusted p-value calls it changed. With several versions in ``t``, a first column names each
+    (``label`` and ``reference`` head the figure columns)."""
+    head = t.filter(pl.col("metric").is_in(list(HEADLINE)))
+    order = {m: i for i, m in enumerate(HEADLINE)}
+    head = head.with_columns(pl.col("metric").replace_strict(order, default=len(order)).alias("_o")).sort(
+        "version", "players", "_o", "strategy", maintain_order=True)
+    many = head["version"].n_unique() > 1
+    md = [("| arm " if many else "") + f"| seats | strategy or seats | quantity | {reference} | {label} | {label} minus "
+          f"{reference} [95%] | games | games needed | changed (Holm) |",
+          ("|---" if many else "") + "|---|---|---|---|---|---|---|---|---|"]
+    for r in head.iter_rows(named=True):
+        ok = r["low"] is not None and math.isfinite(r["low"]) and r["high"] is not None and math.isfinite(r["high"])
+        iv = f"{r['est']:+.1f} [{r['low']:+.1f}, {r['high']:+.1f}]" if ok else f"{r['est']:+.1f} [no interval]"
+        need = f"{r['games_needed']:,}" if r["games_needed"] else "-"
+        md.append((f"| {r['version']} " if many else "")
+                  + f"| {r['players']} | {r['strategy'] or '-'} | {HEADLINE[r['metric']]} | {r['ref']:.1f} | "
+                  f"{r['value']:.1f} | {iv} | {r['n']:,} | {need} | {'**yes**' if r['changed'] else 'no'} |")
+    return md
 
 
 def changed_lines(t: pl.DataFrame, limit: int | None = None) -> list[str]:
@@ -260,4 +291,4 @@ def _csv(t: pl.DataFrame) -> bytes:
     return buf.getvalue()
 
 
-__all__ = ["RATE_KINDS", "changed_lines", "delta_table", "seat_metrics", "write_outputs"]
+__all__ = ["HEADLINE", "RATE_KINDS", "changed_lines", "delta_table", "headline_lines", "seat_metrics", "write_outputs"]

@@ -170,6 +170,60 @@ def effect_line(rank: int, r: dict, control: str, comparisons: int | None = None
             f"{'; ' + field if field else ''}){tail}.")
 
 
+def side_effects(folder: Path | str) -> pl.DataFrame:
+    """What each arm changes beyond the effect under study (issue 28 item 5): every arm minus the control,
+    paired game and seat matched (the arms play the same seeds and seat orders), over everything
+    :func:`meeplelab.analysis.compare.delta_table` compares: each strategy's win rate and VP, rank, the seat
+    spread per player count, game length, score categories, action and space use, events, the Abjure or
+    citation rate, with 95% intervals, games needed and Holm-adjusted p-values (over each arm's rows).
+    Seats whose strategy differs between the arm and the control (the focal entry of a strategy or
+    strategy-argument axis) are left out of the paired rows: their effect is the experiment's own table.
+
+    Returns:
+        The delta table, one ``version`` per arm (its label), ``reference`` the control's label.
+
+    Raises:
+        RunFolderError: ``folder`` is not an experiment folder.
+    """
+    from .compare import delta_table
+    from .versions import Version
+
+    folder = Path(folder)
+    meta = read_experiment(folder)
+    folders = [folder / a["folder"] for a in meta["arms"]]
+    runs = load_runs(folders)
+    name_of = {Path(p).resolve(): n for n, p in runs.paths.items()}
+    vs = []
+    for a, f in zip(meta["arms"], folders):
+        n = name_of[f.resolve()]
+        g = runs.manifests[n].get("game") or {}
+        vs.append(Version(a["label"], a["label"], (n,), dict(g.get("params") or {}), str(g.get("content_hash", ""))))
+    return delta_table(runs, vs, arms=True)
+
+
+def _side_effect_section(folder: Path, control: str):
+    """The report section of :func:`side_effects`: the headline rows of every arm as a table, then every
+    quantity called changed."""
+    from .compare import HEADLINE, changed_lines
+    from .report import Section, TableFormat
+
+    t = side_effects(folder)
+    text = ("Each arm minus the control arm (" + control + ") on the same games, game and seat matched, over "
+            "everything the runs logged: each strategy's win rate and VP, rank, seat spread per player count, game "
+            "length, score categories, action and space use, events and the Abjure or citation rate, with 95% "
+            "intervals; p-values Holm-adjusted over each arm's rows. Seats whose strategy the arm changes (the "
+            "focal entry) are left out here: their effect is the table above. Every quantity called changed:\n\n"
+            + "\n".join(f"- {line.strip()}" for line in changed_lines(t)))
+    head = (t.filter(pl.col("metric").is_in(list(HEADLINE)))
+            .select("version", "players", "strategy", "metric", "ref", "value", "est", "low", "high", "n",
+                    "games_needed", "changed")
+            .rename({"version": "arm", "ref": "control", "value": "arm value"}))
+    return Section("Side effects of each arm (paired against the control)", text, [],
+                   [("Every arm minus the control: each strategy's win rate (points) and final VP, seat spread "
+                     "(points) and game length (rounds); every row of every quantity in the CSV beside it",
+                     head, TableFormat(decimals={"control": 1, "arm value": 1, "est": 2, "low": 2, "high": 2}))])
+
+
 def experiment_sections(folder: Path | str):
     """Report builder for an experiment folder: the verdict, the effects by intervention (paired,
     with the unpaired interval beside it once), game-specific effect tables, then the descriptive
@@ -226,6 +280,7 @@ def experiment_sections(folder: Path | str):
                          ("effect_vp", effects_chart(df, "vp", meta["arms"][0]["label"]), "Paired VP difference")],
                         [("Paired differences against the control (win in percentage points, VP in VP; unpaired "
                           "interval for comparison)", shown, TableFormat(decimals={"est": 2, "unpaired": 2}))])]
+        secs.append(_side_effect_section(folder, meta["arms"][0]["label"]))
         if meta["game"] == "galileos-truth" and meta.get("focal_position") is not None:
             ab = abjure_removed(folder)
             secs.append(Section("Abjure: Suspicion actually removed",

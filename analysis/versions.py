@@ -128,16 +128,20 @@ def _pair_key(m: dict) -> tuple:
     return (int(c["players"]), tuple(c["strategies"]), int(c["seed"]), seating)
 
 
-def paired_runs(runs: Runs, a: Version, b: Version) -> list[tuple[str, str]]:
+def paired_runs(runs: Runs, a: Version, b: Version, *, arms: bool = False) -> list[tuple[str, str]]:
     """Pairs (run of ``a``, run of ``b``) that played the same games: equal seed, roster, players and
     seating, each run used once. ``random`` seating draws each game's seat order from the run seed, so
-    it pairs too (the join below matches seat order and game seed game by game)."""
+    it pairs too (the join below matches seat order and game seed game by game). ``arms``: the runs are
+    arms of one experiment (:mod:`meeplelab.play.experiment`: the same seeds and seat orders by construction,
+    the roster differing in the focal entry only), paired on players, seed and seating with rosters of
+    the same length; the seats whose strategy differs are left out by :func:`matched_games`."""
+    key = (lambda m: _pair_key(m)[:1] + (len(_pair_key(m)[1]),) + _pair_key(m)[2:]) if arms else _pair_key
     used: set[str] = set()
     out = []
     for ra in a.runs:
-        ka = _pair_key(runs.manifests[ra])
+        ka = key(runs.manifests[ra])
         for rb in b.runs:
-            if rb not in used and _pair_key(runs.manifests[rb]) == ka:
+            if rb not in used and key(runs.manifests[rb]) == ka:
                 used.add(rb)
                 out.append((ra, rb))
                 break
@@ -224,12 +228,13 @@ def _spread_per_game(df: pl.DataFrame, best: int, worst: int, share: str = "win_
     return wide
 
 
-def delta_table(runs: Runs, vs: list[Version]) -> pl.DataFrame:
+def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.DataFrame:
     """Every later version minus the first: per strategy and player count its win rate (percentage
     points) and mean final VP, the seat spread per player count (percentage points), game length
     (turns, rounds); paired game and seat matched where the versions played the same games, else
     unpaired (``design`` says which). Columns: ``version, reference, metric, players, strategy, design,
-    n, ref, value, est, low, high, games_needed`` (``ref``/``value`` the two versions' own figures)."""
+    n, ref, value, est, low, high, games_needed`` (``ref``/``value`` the two versions' own figures).
+    ``arms``: the versions are an experiment's arms (:func:`paired_runs`)."""
     from .seats import seat_source, seat_spread, strategy_rates
     from .stats import games_for_difference, newcombe, paired_shares
 
@@ -237,7 +242,7 @@ def delta_table(runs: Runs, vs: list[Version]) -> pl.DataFrame:
     ref = vs[0]
     rows = []
     for v in vs[1:]:
-        pairs = paired_runs(runs, ref, v)
+        pairs = paired_runs(runs, ref, v, arms=arms)
         base = {"version": v.label, "reference": ref.label}
         da = df.filter(pl.col("run").is_in(list(ref.runs)))
         db = df.filter(pl.col("run").is_in(list(v.runs)))

@@ -116,3 +116,32 @@ def test_effect_lines_rank_the_effects_and_say_when_the_interval_includes_zero()
     line = effect_line(1, r2, "never-abjure")
     assert line.startswith("Second largest effect:") and line.endswith("; not resolved: the interval includes 0.")
     assert effect_line(2, r2, "x").startswith("Third largest effect:")
+
+
+def test_every_arm_reports_its_side_effects_paired_against_the_control(tmp_path):
+    """Issue 28 item 5, a known answer: a +3 start VP treatment of the focal player (``random``; no decision of
+    the toy strategies looks at VP) moves its own final VP by exactly +3 and leaves every other strategy's
+    final VP and the game length exactly unchanged, game and seat matched."""
+    from meeplelab.analysis.experiment import side_effects
+
+    arms = plan_experiment(_base(tmp_path, "e", ("slow-random:ms=0", "always-draw"), games=60), control="random",
+                           treat="vp+3")
+    out = run_experiment(arms, tmp_path / "e")
+    t = side_effects(out)
+    assert set(t["version"]) == {"vp+3"} and set(t["reference"]) == {"control"}
+    vp = {r["strategy"]: r for r in t.filter(pl.col("metric") == "final VP").iter_rows(named=True)}
+    assert sorted(vp) == ["always-draw", "random", "slow-random:ms=0"]
+    assert vp["random"]["est"] == pytest.approx(3.0) and vp["random"]["low"] > 2.9
+    for s in ("always-draw", "slow-random:ms=0"):
+        assert vp[s]["est"] == 0.0 and vp[s]["low"] < 0 < vp[s]["high"] and vp[s]["n"] == 60
+    assert all(r["design"].startswith("paired") for r in vp.values())
+    length = t.filter(pl.col("metric") == "game length (turns)").row(0, named=True)
+    assert length["est"] == 0.0
+    # the treated seat's VP from its start bonus is the changed quantity the Holm family finds first
+    assert t.filter(pl.col("changed") & (pl.col("metric") == "final VP"))["strategy"].to_list() == ["random"]
+    page = build_report([out / "control", out / "vp+3"], out / "report", sections=experiment_sections(out))
+    md = (out / "report" / "report.md").read_text()
+    sec = md[md.index("## Side effects of each arm (paired against the control)"):]
+    assert "random's final VP: " in sec and "+3.00 [" in sec and page.is_file()
+    csv = sorted((out / "report" / "tables").glob("*every-arm-minus-the-control*.csv"))
+    assert len(csv) == 1 and "vp+3" in csv[0].read_text()
