@@ -80,6 +80,14 @@ class Pairing:
     opponent: str
 
 
+def _play_time(secs: float) -> str:
+    """``1 minute``, ``53 minutes``, ``40 seconds`` (under a minute)."""
+    if secs < 60:
+        return f"{secs:.0f} seconds"
+    m = round(secs / 60)
+    return f"{m} minute" + ("" if m == 1 else "s")
+
+
 def served_by(c: Comparison, pairs: Sequence[Pairing], players: int) -> Pairing | None:
     """The pairing whose games measure ``c``: its own focal/opponent, or (at 2 seats, where the two
     rosters play the same games) the reverse."""
@@ -516,7 +524,7 @@ def render(meta: dict, rungs: pl.DataFrame, luck: pl.DataFrame, plat: dict, *, d
     lines = [f"Measured {date} (commit {meta.get('commit', commit())}) with `{meta.get('command') or 'meeplelab ladder'}`: "
              f"{meta['games_per_rung']:,} games per pairing ({p} seat orders on {meta['games_per_rung'] // p:,} common "
              f"game seeds, seed {meta['seed']}), search budget up to iters={meta['budget']} "
-             f"(`{meta['search']}`)" + (f"; {secs / 60:.0f} minutes of play" if secs else "") + ". "
+             f"(`{meta['search']}`)" + (f"; {_play_time(secs)} of play" if secs else "") + ". "
              "Win rates (ties 1/2) with 95% Wilson intervals and the number of games; margin = the rung's VP minus "
              "the best other VP (95% t); rating = Bradley-Terry, Elo points relative to the heuristic (95% bootstrap "
              "over the seeds). Games to be ahead: at the measured rate [at the bounds of its interval].", ""]
