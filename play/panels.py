@@ -169,8 +169,15 @@ def panel(name: str, strategies: Sequence[str], *, replace: dict[str, str] | Non
             for r, o in enumerate(orders)]
 
 
-def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batch_size: int = 4096) -> pl.DataFrame:
+def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batch_size: int = 4096,
+                 compiled: bool = True) -> pl.DataFrame:
     """Play ``games`` games of every lineup on common seeds and return one row per (lineup, game, seat).
+
+    A lineup whose seats the engine's compiled play kernel can play (compiled plans, heuristics or searches
+    in at least one seat: :func:`meeplelab.play.batch.uses_compiled_play`) is played on the compiled path, its
+    games in batches of their own (every seat one strategy in the batch: issue 28 item 6, the composite
+    commands at engine speed); the other lineups of a seat count share Python-loop batches. The games are
+    the same on both paths (every draw keyed by run seed, game, seat and ply).
 
     Args:
         game: an engine instance (its parameters are the rules played).
@@ -178,6 +185,7 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
         games: games per lineup (game ids ``0..games-1`` in every lineup).
         seed: run seed.
         batch_size: most games advanced together.
+        compiled: False plays every lineup on the Python loop (the reference).
 
     Returns:
         polars DataFrame ``[len(lineups) * games * P]`` with columns ``lineup`` (index into
@@ -202,8 +210,23 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
     by_players: dict[int, list[int]] = {}
     for i, lu in enumerate(lineups):
         by_players.setdefault(len(lu.strategies), []).append(i)
+    from meeplelab.play.batch import uses_compiled_play
+
+    made: dict[str, object] = {}
+
+    def make(sid: str):
+        if sid not in made:
+            made[sid] = make_strategy(game.name, sid)
+        return made[sid]
+
     for players, idxs in by_players.items():
-        rows = [(i, g) for i in idxs for g in range(games)]
+        fast = [i for i in idxs if compiled and uses_compiled_play(game, [make(x) for x in lineups[i].strategies])]
+        for i in fast:
+            for start in range(0, games, batch_size):
+                gids = np.arange(start, min(start + batch_size, games), dtype=np.int64)
+                frames.append(_play(game, lineups, np.full(gids.size, i, np.int64), gids, seed, players,
+                                    make_strategy, treat, compiled=True))
+        rows = [(i, g) for i in idxs if i not in fast for g in range(games)]
         for start in range(0, len(rows), batch_size):
             part = rows[start:start + batch_size]
             lu_idx = np.array([r[0] for r in part], np.int64)
@@ -213,7 +236,9 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
     return pl.concat(frames).sort("lineup", "game", "seat")
 
 
-def _play(game, lineups, lu_idx, gids, seed, players, make_strategy, treat) -> pl.DataFrame:
+def _play(game, lineups, lu_idx, gids, seed, players, make_strategy, treat, compiled: bool = False) -> pl.DataFrame:
+    """One batch: games ``gids`` of lineups ``lu_idx`` (``[B]`` each); ``compiled``: every game is of one lineup,
+    played on the compiled path (:func:`meeplelab.play.batch.compiled_plies`)."""
     state = game.init(gids, seed, players)
     b = state.batch_size
     for li in np.unique(lu_idx):
@@ -221,12 +246,20 @@ def _play(game, lineups, lu_idx, gids, seed, players, make_strategy, treat) -> p
         if lu.treatment:
             treat[lu.treatment](game, state, np.flatnonzero(lu_idx == li), lu.treated_seat)
     seat_keys = [stream_keys(seed, state.game_id, strategy_stream(s)) for s in range(players)]  # keyed by (seed, game, seat)
-    # per seat: distinct strategy id -> (instance, bool[B] games where it sits there)
-    plan = []
-    for s in range(players):
-        ids = np.array([lineups[li].strategies[s] for li in lu_idx], dtype=object)
-        plan.append([(make_strategy(game.name, sid), ids == sid) for sid in dict.fromkeys(ids.tolist())])
-    for _ in plies(game, state, plan, seat_keys):
+    if compiled:
+        from meeplelab.play.batch import DRAIN_FRACTION, compiled_plies
+
+        strategies = [make_strategy(game.name, sid) for sid in lineups[int(lu_idx[0])].strategies]
+        loop = compiled_plies(game, state, strategies, seat_keys, int(game.turn_capacity * DRAIN_FRACTION),
+                              int(game.event_capacity * DRAIN_FRACTION))
+    else:
+        # per seat: distinct strategy id -> (instance, bool[B] games where it sits there)
+        plan = []
+        for s in range(players):
+            ids = np.array([lineups[li].strategies[s] for li in lu_idx], dtype=object)
+            plan.append([(make_strategy(game.name, sid), ids == sid) for sid in dict.fromkeys(ids.tolist())])
+        loop = plies(game, state, plan, seat_keys)
+    for _ in loop:
         state.turn_n[:] = 0  # no logs kept: buffers emptied every step
         state.event_n[:] = 0
     scores = np.asarray(game.final_scores(state), np.int64)
