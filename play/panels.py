@@ -225,7 +225,7 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
             for start in range(0, games, batch_size):
                 gids = np.arange(start, min(start + batch_size, games), dtype=np.int64)
                 frames.append(_play(game, lineups, np.full(gids.size, i, np.int64), gids, seed, players,
-                                    make_strategy, treat, compiled=True))
+                                    make_strategy, treat, compiled=True, made=made))
         rows = [(i, g) for i in idxs if i not in fast for g in range(games)]
         for start in range(0, len(rows), batch_size):
             part = rows[start:start + batch_size]
@@ -236,9 +236,11 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
     return pl.concat(frames).sort("lineup", "game", "seat")
 
 
-def _play(game, lineups, lu_idx, gids, seed, players, make_strategy, treat, compiled: bool = False) -> pl.DataFrame:
+def _play(game, lineups, lu_idx, gids, seed, players, make_strategy, treat, compiled: bool = False,
+          made: dict | None = None) -> pl.DataFrame:
     """One batch: games ``gids`` of lineups ``lu_idx`` (``[B]`` each); ``compiled``: every game is of one lineup,
-    played on the compiled path (:func:`meeplelab.play.batch.compiled_plies`)."""
+    played on the compiled path (:func:`meeplelab.play.batch.compiled_plies`), its compiled plans taken from
+    ``made`` (``{strategy id: instance}``: a plan is data, and its instance caches its tables for ``game``)."""
     state = game.init(gids, seed, players)
     b = state.batch_size
     for li in np.unique(lu_idx):
@@ -249,7 +251,11 @@ def _play(game, lineups, lu_idx, gids, seed, players, make_strategy, treat, comp
     if compiled:
         from meeplelab.play.batch import DRAIN_FRACTION, compiled_plies
 
-        strategies = [make_strategy(game.name, sid) for sid in lineups[int(lu_idx[0])].strategies]
+        from meeplelab.strategies.plans import CompiledPlan
+
+        made = made if made is not None else {}
+        strategies = [made[sid] if isinstance(made.get(sid), CompiledPlan) else make_strategy(game.name, sid)
+                      for sid in lineups[int(lu_idx[0])].strategies]
         loop = compiled_plies(game, state, strategies, seat_keys, int(game.turn_capacity * DRAIN_FRACTION),
                               int(game.event_capacity * DRAIN_FRACTION))
     else:
