@@ -140,7 +140,7 @@ def side_effect_lines(side: pl.DataFrame | None, s: dict) -> list[str]:
            "Holm-adjusted over all the rows (every row: `side_effects.csv`).", ""]
     md += headline_lines(side)
     return md + ["", "Every quantity the Holm-adjusted interval calls changed (beyond the table's):", ""] + \
-        changed_lines(side, limit=30) + [""]
+        changed_lines(side, limit=30, csv="side_effects.csv") + [""]
 
 
 def build(out: Path, s: dict, trials: pl.DataFrame, recheck: pl.DataFrame, targets,

@@ -237,10 +237,10 @@ def headline_lines(t: pl.DataFrame, *, label: str = "proposal", reference: str =
     return md
 
 
-def changed_lines(t: pl.DataFrame, limit: int | None = None) -> list[str]:
+def changed_lines(t: pl.DataFrame, limit: int | None = None, csv: str = "deltas.csv") -> list[str]:
     """One summary line per version (how many of its rows changed), then one sentence per row called changed
     (Holm), the smallest adjusted p-value first; with ``limit``, at most that many rows per version and a
-    line saying how many more the table holds."""
+    line saying how many more the table holds (every row in ``csv``)."""
     out = []
     if not t.height:
         return out
@@ -253,7 +253,7 @@ def changed_lines(t: pl.DataFrame, limit: int | None = None) -> list[str]:
         shown = ch if limit is None else ch.head(limit)
         out += [f"  {row_line(r)}" for r in shown.iter_rows(named=True)]
         if ch.height > shown.height:
-            out.append(f"  ... and {ch.height - shown.height} more changed rows (every row: deltas.csv, `changed`).")
+            out.append(f"  ... and {ch.height - shown.height} more changed rows (every row: {csv}, `changed`).")
     return out
 
 

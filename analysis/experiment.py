@@ -213,7 +213,7 @@ def _side_effect_section(folder: Path, control: str):
             "length, score categories, action and space use, events and the Abjure or citation rate, with 95% "
             "intervals; p-values Holm-adjusted over each arm's rows. Seats whose strategy the arm changes (the "
             "focal entry) are left out here: their effect is the table above. Every quantity called changed:\n\n"
-            + "\n".join(f"- {line.strip()}" for line in changed_lines(t)))
+            + "\n".join(f"- {line.strip()}" for line in changed_lines(t, csv="the table's CSV")))
     head = (t.filter(pl.col("metric").is_in(list(HEADLINE)))
             .select("version", "players", "strategy", "metric", "ref", "value", "est", "low", "high", "n",
                     "games_needed", "changed")

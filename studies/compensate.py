@@ -447,7 +447,7 @@ def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path]
               f"{state['verified'][str(req.players[0])]['seed']}, the proposal and the uncompensated rules on the "
               "same seeds and seat orders.", "",
               "Side effects (proposal minus no compensation, fresh seeds, paired; every row in side_effects.csv):", ""]
-    lines += changed_lines(t, limit=30) or ["(no row)"]
+    lines += changed_lines(t, limit=30, csv="side_effects.csv") or ["(no row)"]
     lines += ["", f"Play it: `meeplelab simulate --config {out / 'proposal.toml'} --players P --strategies ... --out RUN`"]
     rf.write_atomic(out / "compensation.md", ("\n".join(lines) + "\n").encode())
     build_report(verify_runs, out / "report", progress=draw)
