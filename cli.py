@@ -1166,7 +1166,8 @@ def bench(
     only: str = typer.Option("throughput,memory,sweep,profile", "--only",
                              help="Parts to measure: throughput, memory, sweep, profile, compile, compiled, baseline (compiled play "
                                   "against the Python-loop path of the commit issue 16 was filed against), search "
-                                  "(ismcts against the heuristic, issue 27) (comma separated)."),
+                                  "(ismcts against the heuristic, issue 27), composite (robustness, balance, tune, sweep, experiment and "
+                                  "tournament against simulate on the same games, issue 28) (comma separated)."),
     scale: float = typer.Option(1.0, "--scale", help="Scale the throughput game counts."),
     out: Path = typer.Option(Path("benchmarks/RESULTS.md"), "--out", help="Results file (Markdown)."),
 ) -> None:

@@ -352,7 +352,7 @@ def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool | None
     return out
 
 
-PARTS = ("throughput", "memory", "sweep", "profile", "compile", "compiled", "baseline", "search")
+PARTS = ("throughput", "memory", "sweep", "profile", "compile", "compiled", "baseline", "search", "composite")
 RESULTS_JSON = ROOT / "benchmarks" / "results.json"
 NOTES = ROOT / "benchmarks" / "notes.md"
 
@@ -496,6 +496,10 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
                 echo(f"  {g}: ISMCTS against the Python search of commit {sb.SEARCH_BASE[:7]} (tree {tree})")
             n = (16, 8, 8) if quick else (sb.GAMES, sb.REF_GAMES, sb.BASE_GAMES)
             rows += sb.measure(g, tree, games=n[0], ref_games=n[1], base_games=n[2], echo=echo)
+        if "composite" in parts:
+            from meeplelab.benchmarks import composite_bench as cb
+
+            rows += cb.measure(g, root=ROOT, quick=quick, echo=echo)
         if "compile" in parts:
             r = cold_compile(g)
             rows.append(r)
@@ -613,6 +617,9 @@ def render(rows: list, info: dict, notes: str = "", store: str = "benchmarks/res
         from meeplelab.benchmarks import search_bench
 
         out += search_bench.render(gr, g, at(g, "search"))
+        from meeplelab.benchmarks import composite_bench
+
+        out += composite_bench.render(gr, g, at(g, "composite"))
         comp = [r for r in gr if r.measure == "compile"]
         for r in comp:
             out += ["", f"### {g}: cold compile of the rule kernels{at(g, 'compile')}", "",

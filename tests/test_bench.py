@@ -248,3 +248,45 @@ def test_search_bench_counts_the_equal_games_and_reports_them_as_information():
     assert tg["as strong as the `--python-loop` reference (400 games): compiled rate inside its interval"][1] is True
     text = "\n".join(render(rows, "toy"))
     assert "| 399 of 400 | " in text and "| (information) games of the reference" in text and "| - |" in text
+
+
+def test_composite_bench_counts_each_commands_games_from_its_own_files(tmp_path):
+    """Issue 28 item 6's bench part counts what a command played from what it wrote (no timing asserted): a
+    real sweep's and experiment's run folders, and the study files of robustness, balance and tune."""
+    from meeplelab.benchmarks.bench import Row
+    from meeplelab.benchmarks.composite_bench import games_played, reference_strategies, render
+
+    def run(args):
+        res = subprocess.run([sys.executable, "-c", "from meeplelab.cli import main; main()", *args], cwd=ROOT,
+                             capture_output=True, text=True, timeout=600)
+        assert res.returncode == 0, res.stderr
+
+    run(["sweep", "--game", "galileos-truth", "--vary", "truth_vp_per_tile=0,2", "--players", "2", "--strategies",
+         "writer,never-abjure", "--games", "8", "--n-jobs", "1", "--out", str(tmp_path / "sweep"), "--no-progress"])
+    assert games_played("sweep", tmp_path / "sweep") == {2: 16}
+    run(["experiment", "--game", "galileos-truth", "--players", "3", "--strategies", "writer,observer", "--control",
+         "never-abjure", "--vary", "abjure-at.cycle=1,2", "--games", "12", "--n-jobs", "1", "--out",
+         str(tmp_path / "exp"), "--no-progress"])
+    assert games_played("experiment", tmp_path / "exp") == {3: 36}
+    rob = tmp_path / "rob"
+    rob.mkdir()
+    (rob / "robustness.json").write_text(json.dumps({"morris_X": [[0]] * 4, "sobol_X": [[0]] * 2, "games": 8,
+                                                      "lineups": [["field-2", 0, ["a", "b"], "", -1],
+                                                                  ["field-3", 0, ["a", "b", "c"], "", -1]]}))
+    assert games_played("robustness", rob) == {2: 7 * 8, 3: 7 * 8}  # 4 + 2 points + the defaults
+    tune = tmp_path / "tune"
+    tune.mkdir()
+    (tune / "tune.json").write_text(json.dumps({"players": 4, "field": ["a", "b", "c"], "games_per_trial": 50,
+                                                "trials": [{}] * 4, "heldout": {"games_per_lineup": 200}}))
+    assert games_played("tune", tune) == {4: 4 * 50 * 3 * 4 + 200 * 7 * 4}
+    assert reference_strategies("galileos-truth", "tune", 4) == ["heuristic", "writer", "observer", "inventor"]
+    assert reference_strategies("unconscious-mind", "sweep", 2) == ["coffee-engine", "publisher"]
+    rows = [Row("galileos-truth", "composite", 4, 0, 2, True, 7200, 6.0,
+                {"command": "sweep", "args": "--vary x=1,2", "by_players": {"4": 7200}, "ref_seconds": 3.0,
+                 "ref_gps": 2400.0, "ratio": 2.0}),
+            Row("galileos-truth", "composite", 4, 0, 2, True, 7200, 4.0,
+                {"command": "experiment", "args": "...", "by_players": {"4": 7200}, "ref_seconds": 3.0,
+                 "ref_gps": 2400.0, "ratio": 4 / 3})]
+    text = "\n".join(render(rows, "galileos-truth"))
+    assert "| `sweep` | `--vary x=1,2` | 7,200 (4: 7,200) | 6.0 | 1,200 | 3.0 | 2,400 | 2.00x | **no** |" in text
+    assert "| 1.33x | yes |" in text
