@@ -436,6 +436,8 @@ def simulate(
 def report(
     runs: List[Path] = typer.Argument(..., help="Run folder(s), one experiment folder, or one tournament folder (reported as a whole)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Report folder (default RUN/report)."),
+    stronger: Optional[Path] = typer.Option(None, "--stronger", help="A meeplelab stronger folder: its lines fill the "
+                                            "section 'Does it hold for stronger players?' of a balance report."),
     progress: bool = shared("progress", True),
 ) -> None:
     """Write a balance report (HTML and Markdown with charts) for one or more run folders or a tournament."""
@@ -477,9 +479,20 @@ def report(
             typer.echo(line)
         typer.echo(f"wrote {page}")
         return
-    page = build_report(runs, dest)
     said = []
-    page = build_report(runs, dest, progress=draw, summary=said)
+    from meeplelab.analysis.stronger import section as stronger_section
+
+    if stronger is not None:
+        stronger_section(stronger, [])  # a bad --stronger folder is one line before anything is written
+
+    def sections(loaded_runs):
+        from meeplelab.analysis.report import build_sections
+
+        secs = build_sections(loaded_runs)
+        check = stronger_section(stronger, loaded_runs.game_names, [str(r) for r in runs])
+        return secs[:1] + [check] + secs[1:]
+
+    page = build_report(runs, dest, sections=sections, progress=draw, summary=said)
     loaded = load_runs(runs, check=False)
     for name, notes in loaded.notes.items():  # files and manifest disagree: said, and left out
         for note in notes:
@@ -1061,6 +1074,43 @@ def ladder(
     if docs:
         update_docs(docs_file, game, meta["report"])
         typer.echo(f"updated the {game} ladder block in {docs_file}")
+
+
+@app.command()
+@user_errors
+def stronger(
+    game: str = typer.Option(..., "--game", help="Game id."),
+    sources: List[Path] = typer.Option(..., "--from", help="The scripted field's run folders (or a folder of them, "
+                                       "runs/gt) and experiment folders (runs/gt-abjure), as the main job writes them "
+                                       "(repeatable)."),
+    games: int = typer.Option(800, "--games", help="Games per arm of each strong experiment and of the top strategy's run."),
+    mirror_games: int = typer.Option(1200, "--mirror-games", help="Games of each strong mirror (one per player count)."),
+    seed: int = shared("seed", 0),
+    batch_size: int = shared("batch_size", 1024),
+    n_jobs: int = shared("n_jobs", -1),
+    backend: Backend = shared("backend", Backend.loky),
+    scheduler: Optional[str] = shared("scheduler"),
+    out: Path = typer.Option(..., "--out", help="Study folder (stronger.json, stronger.md and the runs it plays)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace the study in --out."),
+    progress: bool = shared("progress", True),
+) -> None:
+    """Does it hold for stronger players? Re-measure the headline conclusions of scripted-field runs and
+    experiments with the strong field (the tuned heuristic): seat spread per player count from strong mirrors,
+    the top strategy's edge among strong players, every experiment's effect with a strong field; one line each:
+    holds / changes by X [interval] / reverses (meeplelab report RUNS --stronger OUT puts them in the report)."""
+    from meeplelab.play.runner import terminate_as_interrupt
+    from meeplelab.studies.stronger import run_stronger
+
+    try:
+        with terminate_as_interrupt():
+            r = run_stronger(game, sources, out, games=games, mirror_games=mirror_games, seed=seed, n_jobs=n_jobs,
+                             batch_size=batch_size, backend=_plain(backend), scheduler=scheduler, overwrite=overwrite,
+                             progress=_note, draw=_draw(progress))
+    except KeyboardInterrupt as e:
+        _interrupted(e, f"the study in {out} is incomplete; run it again with --overwrite")
+    for x in r["lines"]:
+        typer.echo(x)
+    typer.echo(f"wrote {Path(out) / 'stronger.json'} and stronger.md (meeplelab report RUNS --stronger {out})")
 
 
 @app.command()

@@ -1,0 +1,287 @@
+"""``meeplelab stronger``: do a report's headline conclusions hold for stronger players? (issue 28 item 4)
+
+Every conclusion of a balance report holds among the strategies played. This study re-measures the headline
+ones with the **strong field** (:data:`STRONG`: the game's tuned heuristic preset, ``docs/presets/GAME-heuristic-
+tuned.toml``, the strongest rung of the skill ladder a 4-seat study can afford; docs/strategies.md) and puts
+each beside the scripted-field figure it re-checks:
+
+- **seat spread per player count**: the field runs' best minus worst seat (rotated seats) against a mirror of
+  the strong player at that count (every seat the same player, so any difference is the rules');
+- **the top strategy's edge**: the scripted field's top strategy (highest rotated win rate at the largest
+  count) minus the fair share, against the same strategy among strong players (it in one seat, the strong
+  player in the others, rotated);
+- **every experiment given** (Abjure by Cycle, one more Coffee, citing, citation payoffs...): played again on
+  the same seed with the same axis, every field entry replaced by the strong player (a treatment's focal
+  player too; a rule-parameter roster entirely), the focal win-rate effect (a rule parameter: every seat's
+  pooled VP effect) against the scripted one.
+
+Each line says **holds** (the difference of the two estimates is not resolved), **changes by X [interval]**
+(resolved; the two are independent measurements, so the interval is of the difference of independent
+estimates, normal approximation from the two 95% intervals) or **reverses** (both resolved, opposite signs).
+
+Outputs: ``OUT/stronger.json`` (every figure), ``OUT/stronger.md`` (the lines), the run folders it played
+(``OUT/mirror-Pp``, ``OUT/top-Pp``, ``OUT/<experiment>``); ``meeplelab report RUNS --stronger OUT`` puts the
+lines in the balance report's section "Does it hold for stronger players?".
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Callable, Sequence
+
+import polars as pl
+
+from meeplelab.analysis.stronger import FILE, compare, line
+from meeplelab.play import runfolder as rf
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+
+def strong_player(game: str) -> str:
+    """The strong field's player of ``game``: ``heuristic:preset=<project>/docs/presets/<game>-heuristic-tuned.toml``.
+
+    Raises:
+        ConfigError: the game has no tuned preset in the project.
+    """
+    from meeplelab.studies.ladder import default_tuned
+
+    p = default_tuned(game)
+    if p is None:
+        raise ConfigError(f"game {game!r} has no tuned heuristic preset (docs/presets/{game}-heuristic-tuned.toml): "
+                          "tune one with meeplelab tune first")
+    return f"heuristic:preset={p}"
+
+
+#: what the strong field is, in words (reports)
+STRONG = "the tuned heuristic (docs/presets/GAME-heuristic-tuned.toml)"
+
+
+# ----------------------------------------------------------------------------------------- sources
+def _sources(paths: Sequence[Path]) -> tuple[list[Path], list[Path]]:
+    runs, exps = [], []
+    for p in map(Path, paths):
+        if (p / "experiment.json").is_file():
+            exps.append(p)
+        elif (p / rf.MANIFEST).is_file():
+            runs.append(p)
+        elif p.is_dir() and any((q / rf.MANIFEST).is_file() for q in p.iterdir() if q.is_dir()):
+            runs += sorted(q for q in p.iterdir() if (q / rf.MANIFEST).is_file())  # runs/gt holding 2p, 3p, 4p
+        else:
+            raise ConfigError(f"--from {str(p)!r}: not a run folder, a folder of run folders or an experiment folder")
+    return runs, exps
+
+
+def _seat_pair(df: pl.DataFrame, players: int, b: int, w: int) -> dict:
+    """Seat ``b`` minus seat ``w`` (1-based) in win share, points, paired game by game (Agresti-Min)."""
+    from meeplelab.analysis.stats import paired_shares
+
+    sub = df.filter(pl.col("players") == players)
+    wide = sub.pivot(on="seat", index=["run", "game"], values="win_share", aggregate_function="sum").sort("run", "game")
+    r = paired_shares(wide[str(b - 1)].to_numpy(), wide[str(w - 1)].to_numpy())
+    return {"est": r["est"] * 100, "low": r["low"] * 100, "high": r["high"] * 100, "n": int(r["n"])}
+
+
+def _spread(df: pl.DataFrame, players: int) -> dict:
+    from meeplelab.analysis.seats import seat_spread
+
+    r = seat_spread(df.filter(pl.col("players") == players)).row(0, named=True)
+    return {"est": r["spread"], "low": r["spread_low"], "high": r["spread_high"], "n": int(r["games"]),
+            "best_seat": int(r["best_seat"]) + 1, "worst_seat": int(r["worst_seat"]) + 1}
+
+
+def _play(cfg, draw: bool) -> Path:
+    from meeplelab.play.runner import simulate
+
+    folder = Path(cfg.out)
+    if (folder / rf.MANIFEST).is_file() and rf.read_manifest(folder).get("status") == "complete":
+        return folder
+    simulate(cfg, overwrite=True, progress=draw, label=f"stronger {folder.name}")
+    return folder
+
+
+def _strong_experiment(src: Path, dest: Path, strong: str, games: int, execution: dict, draw: bool) -> Path:
+    """Play experiment ``src`` again into ``dest`` with the strong field (module docstring), from its config.toml."""
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.experiment import plan_experiment, read_experiment, run_experiment
+
+    try:
+        cfg = tomllib.loads((src / "config.toml").read_text())
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise RunFolderError(f"experiment {str(src)!r}: its config.toml cannot be read ({e}): run it again") from None
+    if (dest / "experiment.json").is_file() and read_experiment(dest).get("status") == "complete":
+        return dest
+    players = int(cfg["players"])
+    field = [strong] * len(cfg["strategies"])
+    treat, control, vary = cfg.get("treat"), cfg.get("control"), cfg.get("vary")
+    if treat:
+        control = strong
+    base = RunConfig(game=cfg["game"], players=players, strategies=tuple(field), games=games,
+                     seed=int(cfg.get("seed", 0)), seating=cfg.get("seating", "rotate"),
+                     params=dict(cfg.get("params") or {}), out=str(dest), **execution)  # checked by plan_experiment
+    arms = plan_experiment(base, vary=vary, control=control, treat=treat)
+    run_experiment(arms, dest, overwrite=True, progress=draw)
+    return dest
+
+
+def _pooled_vp(folder: Path) -> list[dict]:
+    """Per arm of a rule-parameter experiment: every seat's VP, arm minus control, paired on (game, seat)."""
+    from meeplelab.analysis.experiment import _games, paired
+    from meeplelab.play.experiment import read_experiment
+
+    meta = read_experiment(folder)
+    ctrl = _games(folder / meta["arms"][0]["folder"])
+    out = []
+    for a in meta["arms"][1:]:
+        j = _games(folder / a["folder"]).join(ctrl, on=["game", "seat"], suffix="_c")
+        r = paired(j["vp"].to_numpy().astype(float), j["vp_c"].to_numpy().astype(float))
+        out.append({"arm": a["label"], "est": r["est"], "low": r["low"], "high": r["high"], "n": int(r["n"])})
+    return out
+
+
+def _focal_win(folder: Path) -> list[dict]:
+    from meeplelab.analysis.experiment import effects
+
+    df = effects(folder).filter(pl.col("metric") == "win")
+    return [{"arm": r["arm"], "est": r["est"], "low": r["low"], "high": r["high"], "n": int(r["n"])}
+            for r in df.iter_rows(named=True)]
+
+
+def _experiment_checks(src: Path, strong_dir: Path) -> list[dict]:
+    from meeplelab.play.experiment import read_experiment
+
+    meta = read_experiment(src)
+    focal = meta.get("focal_position") is not None
+    a, b = (_focal_win(src), _focal_win(strong_dir)) if focal else (_pooled_vp(src), _pooled_vp(strong_dir))
+    ctrl = meta["arms"][0]
+    what = (f"{ctrl['change'].get('strategy', '')}" if focal else
+            f"{ctrl['change'].get('param')}={ctrl['change'].get('value')}")
+    unit = "focal player's win rate (points)" if focal else "every seat's final VP"
+    strong_meta = read_experiment(strong_dir)
+    labels = {x["label"]: y["label"] for x, y in zip(meta["arms"], strong_meta["arms"])}
+    by = {r["arm"]: r for r in b}
+    checks = []
+    for r in a:
+        t = by.get(labels.get(r["arm"], r["arm"]))
+        if t is None:
+            continue
+        verdict, diff = compare(r, t)
+        checks.append({"kind": "experiment", "source": src.name, "arm": r["arm"],
+                       "conclusion": f"{src.name}: {r['arm']} against {what}, {unit}",
+                       "scripted": r, "strong": t, "verdict": verdict, "difference": diff})
+    return checks
+
+
+def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, games: int = 800,
+                 mirror_games: int = 1200, seed: int = 0, n_jobs: int = -1, batch_size: int = 1024,
+                 backend: str = "loky", scheduler: str | None = None, overwrite: bool = False,
+                 progress: Callable[[str], None] | None = None, draw: bool = False) -> dict:
+    """Re-measure the headline conclusions of ``sources`` with the strong field (module docstring).
+
+    Args:
+        game: the game of every source.
+        sources: the scripted field's run folders (or a folder holding them: ``runs/gt`` with ``2p``, ``3p``,
+            ``4p``) and experiment folders (``runs/gt-abjure``), as the README main job writes them.
+        out: the study folder (created; ``overwrite`` replaces a finished one).
+        games: games per arm of each strong experiment and of each top-strategy run (both seat orders sets).
+        mirror_games: games of each strong mirror (one per player count of the field runs).
+        seed: run seed of the strong runs (the experiments keep their own).
+        n_jobs, batch_size, backend, scheduler: where and how games are played (results do not depend on them).
+        progress: called with a line per step; ``draw``: progress bars.
+
+    Returns:
+        ``{"game", "strong", "checks": [...], "lines": [...]}`` (also ``OUT/stronger.json``; the lines in
+        ``OUT/stronger.md``).
+
+    Raises:
+        ConfigError: a source that is not a run or experiment folder, of another game, or no source at all;
+            bad game counts.
+        RunFolderError: ``out`` holds something else, or a finished study without ``overwrite``.
+    """
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.seats import games_frame, strategy_rates
+    from meeplelab.play.config import RunConfig
+
+    if games < 2 or mirror_games < 2:
+        raise ConfigError(f"--games {games} / --mirror-games {mirror_games}: each must be >= 2")
+    runs_f, exps = _sources(list(sources))
+    if not runs_f and not exps:
+        raise ConfigError("--from: give the scripted field's run folders and/or experiment folders")
+    out = Path(out)
+    if out.exists() and any(out.iterdir()):
+        if not (out / FILE).is_file():
+            raise RunFolderError(f"output folder {str(out)!r} is not empty and not a stronger-players study: "
+                                 "choose a new --out")
+        if not overwrite:
+            raise RunFolderError(f"output folder {str(out)!r} holds a stronger-players study: use --overwrite or a "
+                                 "new --out")
+    out.mkdir(parents=True, exist_ok=True)
+    rf.write_atomic(out / FILE, json.dumps({"game": game, "status": "running"}).encode())  # ours from now on
+    say = progress or (lambda s: None)
+    strong = strong_player(game)
+    execution = {"n_jobs": n_jobs, "batch_size": batch_size, "backend": backend, "scheduler": scheduler}
+    checks: list[dict] = []
+    if runs_f:
+        runs = load_runs(runs_f)
+        other = sorted({m["game"]["name"] for m in runs.manifests.values()} - {game})
+        if other:
+            raise ConfigError(f"--from: runs of {other[0]!r}, not {game!r}")
+        df = games_frame(runs)
+        counts = sorted(set(df["players"].to_list()))
+        for p in counts:
+            say(f"mirror of the strong player at {p} seats ({mirror_games:,} games)")
+            folder = _play(RunConfig(game=game, players=p, strategies=(strong,), games=mirror_games, seed=seed,
+                                     out=str(out / f"mirror-{p}p"), **execution).validated(), draw)
+            mirror = games_frame(load_runs([folder]))
+            spread = _spread(df, p)
+            b, w = spread["best_seat"], spread["worst_seat"]
+            s, t = _seat_pair(df, p, b, w), _seat_pair(mirror, p, b, w)
+            verdict, diff = compare(s, t)
+            ms = _spread(mirror, p)
+            checks.append({"kind": "seat spread", "players": p, "spread": spread, "strong_spread": ms,
+                           "conclusion": f"seat {b} minus seat {w} at {p} seats (the scripted field's best and worst "
+                                         f"seats, win rate points; the strong mirror's best is seat {ms['best_seat']}, "
+                                         f"worst seat {ms['worst_seat']}, spread {ms['est']:.1f} [{ms['low']:.1f}, "
+                                         f"{ms['high']:.1f}])",
+                           "scripted": s, "strong": t, "verdict": verdict, "difference": diff})
+        p = counts[-1]
+        rates = strategy_rates(df.filter(pl.col("players") == p)).sort("est", descending=True)
+        top = rates.row(0, named=True)
+        fair = 100.0 / p
+        s = {"est": top["est"] * 100 - fair, "low": top["low"] * 100 - fair, "high": top["high"] * 100 - fair,
+             "n": int(top["games"])}
+        say(f"{top['strategy']} among strong players at {p} seats ({games:,} games)")
+        folder = _play(RunConfig(game=game, players=p, strategies=(top["strategy"],) + (strong,) * (p - 1),
+                                 games=games, seed=seed, seating="rotate", out=str(out / f"top-{p}p"),
+                                 **execution).validated(), draw)
+        r = strategy_rates(games_frame(load_runs([folder]))).filter(pl.col("strategy") == top["strategy"]).row(0, named=True)
+        t = {"est": r["est"] * 100 - fair, "low": r["low"] * 100 - fair, "high": r["high"] * 100 - fair,
+             "n": int(r["games"])}
+        verdict, diff = compare(s, t)
+        checks.append({"kind": "top strategy", "players": p, "strategy": top["strategy"],
+                       "conclusion": f"{top['strategy']}'s edge at {p} seats (its win rate minus the fair "
+                                     f"{fair:.0f}%, points; scripted: among the field played, strong: against "
+                                     f"{p - 1} strong players)",
+                       "scripted": s, "strong": t, "verdict": verdict, "difference": diff})
+    for src in exps:
+        from meeplelab.play.experiment import read_experiment
+
+        if read_experiment(src)["game"] != game:
+            raise ConfigError(f"--from {str(src)!r}: an experiment of {read_experiment(src)['game']!r}, not {game!r}")
+        say(f"experiment {src.name} with the strong field ({games:,} games per arm)")
+        dest = _strong_experiment(src, out / src.name, strong, games, execution, draw)
+        checks += _experiment_checks(src, dest)
+    lines = [line(c) for c in checks]
+    result = {"game": game, "status": "complete", "strong": strong, "strong_words": STRONG.replace("GAME", game), "games": games,
+              "mirror_games": mirror_games, "seed": seed, "sources": [str(Path(s)) for s in sources],
+              "checks": checks, "lines": lines}
+    from meeplelab.analysis.tables import canonical_json
+
+    rf.write_atomic(out / FILE, json.dumps(canonical_json(result), indent=1, default=float).encode())
+    from meeplelab.analysis.stronger import intro
+
+    md = [f"# Does it hold for stronger players? {game}", "", intro(result), ""] + [f"- {x}" for x in lines]
+    rf.write_atomic(out / "stronger.md", ("\n".join(md) + "\n").encode())
+    return result
+
+
+__all__ = ["STRONG", "run_stronger", "strong_player"]

@@ -1,0 +1,143 @@
+"""Does it hold for stronger players? (issue 28 item 4): ``meeplelab stronger`` re-measures a scripted field's
+headline conclusions with the strong field (the tuned heuristic) and the balance report carries the lines.
+
+Known answers first (the verdict of two independent estimates), then a small real study on Galileo's Truth:
+two field runs and an Abjure experiment, the strong mirrors, the top strategy among strong players and the
+experiment played again with the strong field; each scripted figure recomputed here from the Parquet files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from meeplelab.analysis.stronger import compare, line
+from meeplelab.analysis.stats import paired_shares
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("scripted, strong, verdict", [
+    ((10, 5, 15), (9, 4, 14), "holds"),          # the same effect
+    ((10, 5, 15), (30, 25, 35), "changes"),      # the same sign, resolved difference of +20
+    ((10, 5, 15), (-10, -15, -5), "reverses"),   # both resolved, opposite signs
+    ((10, 5, 15), (-2, -8, 4), "changes"),       # gone: the strong one includes 0, the difference is resolved
+    ((1, -4, 6), (-1, -6, 4), "holds"),          # neither resolved
+])
+def test_the_verdict_of_two_independent_estimates(scripted, strong, verdict):
+    s = dict(zip(("est", "low", "high"), scripted), n=100)
+    t = dict(zip(("est", "low", "high"), strong), n=100)
+    v, d = compare(s, t)
+    assert v == verdict and d["est"] == pytest.approx(t["est"] - s["est"])
+    # independent estimates: the difference's half-width is the root of the sum of squared half-widths
+    half = (((s["high"] - s["low"]) / 2) ** 2 + ((t["high"] - t["low"]) / 2) ** 2) ** 0.5
+    assert d["high"] - d["est"] == pytest.approx(half) and d["est"] - d["low"] == pytest.approx(half)
+    text = line({"conclusion": "x", "scripted": s, "strong": t, "verdict": v, "difference": d})
+    assert text.startswith("x: scripted field ") and ("**" + v) in text.replace("**changes by", "**changes")
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    from meeplelab.studies.stronger import run_stronger
+
+    root = tmp_path_factory.mktemp("stronger")
+    for p in (2, 3):
+        code, _, err = _cli(["simulate", "--game", "galileos-truth", "--players", str(p), "--strategies",
+                             "writer,never-abjure,observer", "--games", "120", "--n-jobs", "1", "--out",
+                             str(root / "gt" / f"{p}p"), "--no-progress"])
+        assert code == 0, err
+    code, _, err = _cli(["experiment", "--game", "galileos-truth", "--players", "3", "--strategies", "writer,observer",
+                         "--control", "never-abjure", "--vary", "abjure-at.cycle=1,2", "--games", "60", "--n-jobs", "1",
+                         "--out", str(root / "gt-abjure"), "--no-progress"])
+    assert code == 0, err
+    r = run_stronger("galileos-truth", [root / "gt", root / "gt-abjure"], root / "strong", games=60, mirror_games=60,
+                     n_jobs=1)
+    return root, r
+
+
+def _cli(argv):
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-c", "from meeplelab.cli import main; main()", *argv], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
+    return res.returncode, res.stdout, res.stderr
+
+
+def _games(folder):
+    return pl.read_parquet(folder / "games" / "*.parquet").with_columns(pl.col("strategy").cast(pl.String))
+
+
+def test_every_headline_conclusion_is_re_measured_with_the_strong_field(study):
+    root, r = study
+    from meeplelab.strategies.registry import make_strategy
+
+    strong_id = make_strategy("galileos-truth", r["strong"]).id  # the preset's arguments spelled out
+    kinds = [c["kind"] for c in r["checks"]]
+    assert kinds == ["seat spread", "seat spread", "top strategy", "experiment", "experiment"]
+    assert r["strong"].startswith("heuristic:preset=") and r["strong"].endswith("galileos-truth-heuristic-tuned.toml")
+    saved = json.loads((root / "strong" / "stronger.json").read_text())
+    assert saved["status"] == "complete" and len(saved["lines"]) == 5
+    for c in r["checks"]:
+        v, d = compare(c["scripted"], c["strong"])
+        assert (v, d["est"]) == (c["verdict"], pytest.approx(c["difference"]["est"]))
+    # the strong mirror holds the strong player in every seat, and the seat pair is recomputed from its games
+    for c in r["checks"][:2]:
+        p = c["players"]
+        g = _games(root / "strong" / f"mirror-{p}p")
+        assert set(g["strategy"]) == {strong_id} and g.height == 60 * p
+        b, w = c["spread"]["best_seat"], c["spread"]["worst_seat"]
+        assert c["conclusion"].startswith(f"seat {b} minus seat {w} at {p} seats")
+        wide = g.pivot(on="seat", index="game", values="win_share").sort("game")
+        want = paired_shares(wide[str(b - 1)].to_numpy(), wide[str(w - 1)].to_numpy())
+        assert c["strong"]["est"] == pytest.approx(want["est"] * 100) and c["strong"]["n"] == 60
+        s = _games(root / "gt" / f"{p}p")
+        ws = s.pivot(on="seat", index="game", values="win_share").sort("game")
+        assert c["scripted"]["est"] == pytest.approx((ws[str(b - 1)] - ws[str(w - 1)]).mean() * 100)
+    top = r["checks"][2]
+    g3 = _games(root / "gt" / "3p")
+    rates = g3.group_by("strategy").agg(pl.col("win_share").mean()).sort("win_share", descending=True)
+    assert top["strategy"] == rates["strategy"][0]
+    assert top["scripted"]["est"] == pytest.approx(rates["win_share"][0] * 100 - 100 / 3)
+    g = _games(root / "strong" / "top-3p")
+    assert sorted(set(g["strategy"])) == sorted({top["strategy"], strong_id})
+    mine = g.filter(pl.col("strategy") == top["strategy"])
+    assert mine.height == 60 and top["strong"]["est"] == pytest.approx(mine["win_share"].mean() * 100 - 100 / 3)
+    # the experiment again: the same axis and seed, the field replaced by the strong player
+    arms = json.loads((root / "strong" / "gt-abjure" / "experiment.json").read_text())["arms"]
+    assert [a["strategies"] for a in arms] == [[s] + [r["strong"]] * 2 for s in
+                                               ("never-abjure", "abjure-at:cycle=1", "abjure-at:cycle=2")]
+    assert [c["arm"] for c in r["checks"][3:]] == ["abjure-at:cycle=1", "abjure-at:cycle=2"]
+
+
+def test_the_report_carries_the_lines_or_says_what_is_not_checked(study, tmp_path):
+    root, r = study
+    code, _, err = _cli(["report", str(root / "gt" / "2p"), str(root / "gt" / "3p"), "--out", str(tmp_path / "rep"),
+                         "--stronger", str(root / "strong"), "--no-progress"])
+    assert code == 0, err
+    md = (tmp_path / "rep" / "report.md").read_text()
+    sec = md[md.index("## Does it hold for stronger players?"):]
+    sec = sec[:sec.index("\n## ", 5)]
+    assert all(x in sec for x in r["lines"]) and "the tuned heuristic" in sec
+    code, _, err = _cli(["report", str(root / "gt" / "2p"), "--out", str(tmp_path / "plain"), "--no-progress"])
+    assert code == 0, err
+    md = (tmp_path / "plain" / "report.md").read_text()
+    assert "## Does it hold for stronger players?\n\nNot checked: every conclusion above holds among the strategies " \
+           "played" in md and "meeplelab stronger --game galileos-truth --from " in md
+
+
+def test_bad_stronger_input_is_one_line_exit_2_and_nothing_written(study, tmp_path):
+    root, _ = study
+    code, _, err = _cli(["report", str(root / "gt" / "2p"), "--out", str(tmp_path / "rep"), "--stronger",
+                         str(tmp_path / "none"), "--no-progress"])
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "no readable stronger.json" in err
+    assert not (tmp_path / "rep").exists()
+    code, _, err = _cli(["stronger", "--game", "galileos-truth", "--from", str(tmp_path), "--out",
+                         str(tmp_path / "s"), "--no-progress"])
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "not a run folder" in err
+    assert not (tmp_path / "s").exists()
+    code, _, err = _cli(["stronger", "--game", "unconscious-mind", "--from", str(root / "gt"), "--out",
+                         str(tmp_path / "s2"), "--no-progress"])
+    assert code == 2 and "runs of 'galileos-truth', not 'unconscious-mind'" in err
