@@ -240,8 +240,8 @@ def decision_moves(run, games: int = 20) -> pl.DataFrame:
     legal-action count): Ludii's DecisionMoves and BranchingFactor.
 
     A game's trajectory depends only on (run seed, game index), so each game is replayed as in
-    ``meeplelab replay`` (one game, the Python loop) and the legal-action mask is counted before each
-    decision. The games are spread evenly over the run's game indices (no randomness).
+    ``meeplelab replay`` (the Python loop; all of them in one batch, each game drawing from its own streams and
+    each seat's decisions taken by the strategy that game seats there) and the legal-action mask is counted before each decision. The games are spread evenly over the run's game indices (no randomness).
 
     Returns:
         one row per game: ``game, players, decisions, decision_moves`` (decisions with more than one legal
@@ -267,28 +267,47 @@ def decision_moves(run, games: int = 20) -> pl.DataFrame:
               .sort("game", "seat").group_by("game", maintain_order=True).agg(pl.col("vp")).collect())
     logged = dict(zip(logged["game"].to_list(), logged["vp"].to_list()))
     game = make_game(cfg.game, cfg.make_params(), cfg.content)
-    idx = np.zeros(1, np.int64)
     rows = []
-    for gid in pick:
-        order, seed = (int(x[0]) for x in plan.locate(np.array([gid], np.int64)))
-        strategies = [make_strategy(cfg.game, st) for st in plan.strategies(order)]
-        state = game.init(np.array([seed], np.int64), cfg.seed, cfg.players)
+    located = [(gid, *(int(x[0]) for x in plan.locate(np.array([gid], np.int64)))) for gid in pick]
+    if located:  # every picked game in one batch, each seat's decisions by the strategy its game seats there
+        gids = [g for g, _, _ in located]
+        seeds = np.array([sd for _, _, sd in located], np.int64)
+        ids = [plan.strategies(o) for _, o, _ in located]
+        seats_plan = []
+        for s_ in range(cfg.players):
+            col = np.array([x[s_] for x in ids], dtype=object)
+            seats_plan.append([(make_strategy(cfg.game, sid), col == sid) for sid in dict.fromkeys(col.tolist())])
+        state = game.init(seeds, cfg.seed, cfg.players)
         keys = [stream_keys(cfg.seed, state.game_id, strategy_stream(k)) for k in range(cfg.players)]
-        n = multi = legal = 0
-        while not game.done(state)[0]:
+        b = seeds.size
+        n, multi, legal = (np.zeros(b, np.int64) for _ in range(3))
+        while True:
+            live = ~np.asarray(game.done(state), bool)
+            if not live.any():
+                break
             mask = game.legal_action_mask(state)
-            k = int(mask[0].sum())
-            n, multi, legal = n + 1, multi + (k > 1), legal + k
-            seat = int(game.to_act(state)[0])
-            rng = StrategyRNG.for_decision(keys[seat], state.ply)
-            a = strategies[seat].act(View(game, state, idx, seat), mask, rng)
-            game.step(state, np.asarray(a[:1]), mask)
+            k = mask.sum(axis=1)
+            n += live
+            multi += live & (k > 1)
+            legal += np.where(live, k, 0)
+            seat = np.asarray(game.to_act(state))
+            acts = np.full(b, -1, np.int64)
+            for s_ in range(cfg.players):
+                for strat, where in seats_plan[s_]:
+                    idx = np.flatnonzero(live & (seat == s_) & where)
+                    if idx.size:
+                        rng = StrategyRNG.for_decision(keys[s_][idx], state.ply[idx])
+                        acts[idx] = strat.act(View(game, state, idx, s_), mask[idx], rng)
+            game.step(state, acts, mask, where=live)
             state.turn_n[:] = 0
             state.event_n[:] = 0
-        scores = [int(v) for v in game.final_scores(state)[0]]
-        rows.append({"game": gid, "players": int(cfg.players), "decisions": n, "decision_moves": multi, "legal": legal,
-                     "share": multi / n if n else math.nan, "branching": legal / n if n else math.nan,
-                     "matches": logged.get(gid) == scores})
+        final = np.asarray(game.final_scores(state))
+        for i, gid in enumerate(gids):
+            ni, mi, li = int(n[i]), int(multi[i]), int(legal[i])
+            rows.append({"game": gid, "players": int(cfg.players), "decisions": ni, "decision_moves": mi, "legal": li,
+                         "share": mi / ni if ni else math.nan, "branching": li / ni if ni else math.nan,
+                         "matches": logged.get(gid) == [int(v) for v in final[i]]})
+    rows.sort(key=lambda r: r["game"])
     return pl.DataFrame(rows, schema={"game": pl.Int64, "players": pl.Int64, "decisions": pl.Int64,
                                       "decision_moves": pl.Int64, "legal": pl.Int64, "share": pl.Float64,
                                       "branching": pl.Float64, "matches": pl.Boolean})
