@@ -11,9 +11,9 @@ each beside the scripted-field figure it re-checks:
   count) minus the fair share, against the same strategy among strong players (it in one seat, the strong
   player in the others, rotated);
 - **every experiment given** (Abjure by Cycle, one more Coffee, citing, citation payoffs...): played again on
-  the same seed with the same axis, every field entry replaced by the strong player (a treatment's focal
-  player too; a rule-parameter roster entirely), the focal win-rate effect (a rule parameter: every seat's
-  pooled VP effect) against the scripted one.
+  the same seed with the same axis, every field entry replaced by the strong player (the focal player keeps
+  its plan; a rule-parameter roster is all strong players), the focal win-rate effect (a rule parameter: every
+  seat's pooled VP effect) against the scripted one.
 
 Each line says **holds** (the difference of the two estimates is not resolved), **changes by X [interval]**
 (resolved; the two are independent measurements, so the interval is of the difference of independent
@@ -112,9 +112,10 @@ def _strong_experiment(src: Path, dest: Path, strong: str, games: int, execution
         return dest
     players = int(cfg["players"])
     field = [strong] * len(cfg["strategies"])
+    # the focal player keeps its strategy (an experiment refuses a field repeating the focal id: the seat orders
+    # of every arm must be the same), so a treatment measures the resource's value for that plan among strong
+    # players; a rule-parameter roster is all strong players
     treat, control, vary = cfg.get("treat"), cfg.get("control"), cfg.get("vary")
-    if treat:
-        control = strong
     base = RunConfig(game=cfg["game"], players=players, strategies=tuple(field), games=games,
                      seed=int(cfg.get("seed", 0)), seating=cfg.get("seating", "rotate"),
                      params=dict(cfg.get("params") or {}), out=str(dest), **execution)  # checked by plan_experiment
@@ -124,7 +125,8 @@ def _strong_experiment(src: Path, dest: Path, strong: str, games: int, execution
 
 
 def _pooled_vp(folder: Path) -> list[dict]:
-    """Per arm of a rule-parameter experiment: every seat's VP, arm minus control, paired on (game, seat)."""
+    """Per arm of a rule-parameter experiment: the mean VP of a game's seats, arm minus control, paired game by
+    game (the seats of one game are not independent, so each game is one paired difference)."""
     from meeplelab.analysis.experiment import _games, paired
     from meeplelab.play.experiment import read_experiment
 
@@ -132,8 +134,9 @@ def _pooled_vp(folder: Path) -> list[dict]:
     ctrl = _games(folder / meta["arms"][0]["folder"])
     out = []
     for a in meta["arms"][1:]:
-        j = _games(folder / a["folder"]).join(ctrl, on=["game", "seat"], suffix="_c")
-        r = paired(j["vp"].to_numpy().astype(float), j["vp_c"].to_numpy().astype(float))
+        per = lambda g: g.group_by("game").agg(pl.col("vp").cast(pl.Float64).mean())  # noqa: E731
+        j = per(_games(folder / a["folder"])).join(per(ctrl), on="game", suffix="_c").sort("game")
+        r = paired(j["vp"].to_numpy(), j["vp_c"].to_numpy())
         out.append({"arm": a["label"], "est": r["est"], "low": r["low"], "high": r["high"], "n": int(r["n"])})
     return out
 
@@ -155,7 +158,7 @@ def _experiment_checks(src: Path, strong_dir: Path) -> list[dict]:
     ctrl = meta["arms"][0]
     what = (f"{ctrl['change'].get('strategy', '')}" if focal else
             f"{ctrl['change'].get('param')}={ctrl['change'].get('value')}")
-    unit = "focal player's win rate (points)" if focal else "every seat's final VP"
+    unit = "focal player's win rate (points)" if focal else "a game's mean final VP"
     strong_meta = read_experiment(strong_dir)
     labels = {x["label"]: y["label"] for x, y in zip(meta["arms"], strong_meta["arms"])}
     by = {r["arm"]: r for r in b}
