@@ -25,7 +25,7 @@ import polars as pl
 
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.sim.core.rng import stream_keys, strategy_stream
-from meeplelab.play.batch import plies
+from meeplelab.play.batch import DRAIN_FRACTION, compiled_plies, plies, uses_compiled_play
 from meeplelab.sim.schema import ranks
 
 #: treatments by (game id, name): ``fn(game, state, rows, seat)`` changes the state of games ``rows``
@@ -199,21 +199,39 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
             if treat[lu.treatment] is None:
                 raise _unknown_treatment(game.name, lu.treatment)
     frames = []
-    by_players: dict[int, list[int]] = {}
-    for i, lu in enumerate(lineups):
-        by_players.setdefault(len(lu.strategies), []).append(i)
-    for players, idxs in by_players.items():
+    by_players: dict[tuple, list[int]] = {}
+    searching = _searching(game, lineups, make_strategy)
+    for i, lu in enumerate(lineups):  # a lineup holding a search plays alone: its batches take the compiled path
+        by_players.setdefault((len(lu.strategies), i if i in searching else None), []).append(i)
+    for (players, alone), idxs in by_players.items():
         rows = [(i, g) for i in idxs for g in range(games)]
         for start in range(0, len(rows), batch_size):
             part = rows[start:start + batch_size]
             lu_idx = np.array([r[0] for r in part], np.int64)
             gids = np.array([r[1] for r in part], np.int64)
             frames.append(_play(game, [lineups[i] for i in range(len(lineups))], lu_idx, gids, seed, players,
-                                make_strategy, treat))
+                                make_strategy, treat, compiled=alone is not None))
     return pl.concat(frames).sort("lineup", "game", "seat")
 
 
-def _play(game, lineups, lu_idx, gids, seed, players, make_strategy, treat) -> pl.DataFrame:
+def _searching(game, lineups, make_strategy) -> set[int]:
+    """Indices of the lineups with a seat holding a search that has a compiled form (``ismcts``: the strong
+    field): :func:`play_lineups` plays each of them in batches of its own, on the engine's compiled play kernel
+    (:func:`meeplelab.play.batch.compiled_plies`, the same games as the Python loop, many times faster)."""
+    if game.compiled_play is None:
+        return set()
+    from meeplelab.sim.core.ismcts import search_specs
+
+    made: dict[str, object] = {}
+    out = set()
+    for i, lu in enumerate(lineups):
+        strategies = [made.setdefault(sid, make_strategy(game.name, sid)) for sid in lu.strategies]
+        if any(sp is not None for sp in search_specs(game, strategies)):
+            out.add(i)
+    return out
+
+
+def _play(game, lineups, lu_idx, gids, seed, players, make_strategy, treat, *, compiled: bool = False) -> pl.DataFrame:
     state = game.init(gids, seed, players)
     b = state.batch_size
     for li in np.unique(lu_idx):
@@ -226,7 +244,13 @@ def _play(game, lineups, lu_idx, gids, seed, players, make_strategy, treat) -> p
     for s in range(players):
         ids = np.array([lineups[li].strategies[s] for li in lu_idx], dtype=object)
         plan.append([(make_strategy(game.name, sid), ids == sid) for sid in dict.fromkeys(ids.tolist())])
-    for _ in plies(game, state, plan, seat_keys):
+    single = [seated[0][0] for seated in plan if len(seated) == 1]
+    if compiled and len(single) == players and uses_compiled_play(game, single):  # a search's lineup alone
+        loop = compiled_plies(game, state, single, seat_keys, int(game.turn_capacity * DRAIN_FRACTION),
+                              int(game.event_capacity * DRAIN_FRACTION))
+    else:
+        loop = plies(game, state, plan, seat_keys)
+    for _ in loop:
         state.turn_n[:] = 0  # no logs kept: buffers emptied every step
         state.event_n[:] = 0
     scores = np.asarray(game.final_scores(state), np.int64)
