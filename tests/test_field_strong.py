@@ -195,3 +195,18 @@ def test_the_strong_study_of_robustness_and_balance_seats_the_strong_field_at_2_
             assert len(set(los)) == len(los)  # distinct seat orders
             assert all(sorted(lu) == sorted(strong_roster(game, int(p[-1]))) for lu in los)
         assert [c.name for c in st.conclusions] == ["dominant-field-4", "seat-2", "seat-3", "seat-4", "length-field-4"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_search_lineup_of_a_panel_plays_the_same_games_on_the_compiled_kernel(game, monkeypatch):
+    from meeplelab.analysis.studies import strong_study
+    from meeplelab.play import panels
+    from meeplelab.sim.registry import make_game
+
+    lineups = strong_study(game).lineups[:5]  # 2 and 3 seats
+    engine = make_game(game)
+    assert panels._searching(engine, lineups, make_strategy) == {0, 1, 2, 3, 4}
+    compiled = panels.play_lineups(engine, lineups, 3, 7)
+    monkeypatch.setattr(panels, "_searching", lambda *a: set())  # every lineup on the Python loop, mixed batches
+    assert panels.play_lineups(engine, lineups, 3, 7).equals(compiled)
+    assert compiled.height == 3 * (2 * 2 + 3 * 3)
