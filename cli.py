@@ -61,6 +61,13 @@ class Seating(str, Enum):
     fixed = "fixed"
 
 
+class Field(str, Enum):
+    """``--field``: who plays (meeplelab.strategies.fields): the command's own strategies, or the game's strong field."""
+
+    scripted = "scripted"
+    strong = "strong"
+
+
 class Backend(str, Enum):
     """``--backend``: the joblib backend that runs the chunks."""
 
@@ -83,6 +90,11 @@ SHARED_OPTIONS = {
                                              "draws them anywhere, MEEPLELAB_PROGRESS=0 never)."),
     "seating": ("--seating", "rotate: every strategy in every seat equally often, on common game seeds; random: a seat "
                              "order drawn per game; fixed: strategy k in seat k."),
+    "field": ("--field", "Who plays. scripted: the command's own strategies (--strategies, tune: --against, or the "
+                         "command's default); strong: the game's strong field, the tuned heuristic "
+                         "(heuristic:preset=docs/presets/GAME-heuristic-tuned.toml) and the compiled search ismcts, "
+                         "alternating over the seats and rotated through them (docs/strategies.md, 'The strong "
+                         "field'); not together with --strategies."),
 }
 
 
@@ -315,6 +327,89 @@ CONFIG_OPTION = typer.Option(None, "--config", callback=_read_settings_file, is_
                                   "options' defaults; options given here override it (--set name by name).")
 
 
+def _exchange_roster(kw: dict) -> tuple[str, ...]:
+    """exchange-rates' strong roster: one distinct strategy per seat, so the two players at 2 seats only."""
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.strategies.fields import strong_roster
+
+    if kw["players"] != 2:
+        raise ConfigError(f"--field strong at --players {kw['players']}: exchange rates are measured per strategy, one "
+                          "distinct strategy per seat, and the strong field has two players (tuned heuristic, ismcts): "
+                          "allowed --players 2")
+    return strong_roster(kw["game"], 2)
+
+
+def _experiment_roster(kw: dict) -> tuple[str, ...]:
+    """experiment's strong field: the seats besides the focal player with --control, else every seat."""
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.strategies.fields import strong_roster
+
+    focal = kw.get("control") is not None or kw.get("treat") is not None
+    seats = kw["players"] - 1 if focal else kw["players"]
+    if focal and seats < 2:
+        raise ConfigError(f"--field strong with --control at --players {kw['players']}: the strong field takes the seats "
+                          "besides the focal player and has two players (tuned heuristic, ismcts): allowed --players 3 "
+                          "or more")
+    return strong_roster(kw["game"], seats)
+
+
+def _field_options() -> dict:
+    """Per command: its strategies option and the ids ``--field strong`` puts there (``fn(options) -> ids``):
+    the strong roster where the option is one id per seat, the two players where it is a list of distinct
+    strategies the command seats itself (tournament, tune, compare and compensate at several seat counts)."""
+    from meeplelab.strategies.fields import strong_field, strong_roster
+
+    def roster(kw):
+        return strong_roster(kw["game"], kw["players"])
+
+    def both(kw):
+        return strong_field(kw["game"])
+
+    return {"sweep": ("strategies", roster), "experiment": ("strategies", _experiment_roster),
+            "content-value": ("strategies", roster), "tournament": ("strategies", both), "tune": ("against", both),
+            "compare": ("strategies", both), "compensate": ("strategies", both),
+            "exchange-rates": ("strategies", _exchange_roster)}
+
+
+def _source(ctx, name: str) -> str:
+    """Where option ``name``'s value came from: ``COMMANDLINE``, ``DEFAULT_MAP`` (a --config file), ``DEFAULT``..."""
+    src = ctx.get_parameter_source(name)
+    return getattr(src, "name", str(src))
+
+
+def strong_refusal(option: str, given: str) -> str:
+    """The one line refusing ``--field strong`` with explicit strategies (``option``: --strategies or --against)."""
+    return (f"--field strong and {option} {given} are given together: --field strong plays the game's strong field "
+            f"(tuned heuristic, ismcts); allowed: --field strong without {option}, or {option} with --field scripted "
+            "(the default)")
+
+
+def _field_ids(ctx, command: str, kw: dict) -> None:
+    """``--field strong``: the strong field's ids into the command's strategies option (``kw``, in place), so the
+    command plays them and its settings record them.
+
+    Raises:
+        ConfigError: the option given on the command line as well (:func:`strong_refusal`), or a --config file
+            whose field is strong holding other strategies; no strong field for the game.
+    """
+    from meeplelab.sim.core.errors import ConfigError
+
+    if _plain(kw.get("field")) != "strong" or command not in _field_options():
+        return
+    option, ids_of = _field_options()[command]
+    given = kw.get(option)
+    flag = "--" + option
+    if given is not None and _source(ctx, option) == "COMMANDLINE":
+        raise ConfigError(strong_refusal(flag, given))
+    ids = ids_of(kw)
+    if (given is not None and _source(ctx, option) == "DEFAULT_MAP" and _source(ctx, "field") == "DEFAULT_MAP"
+            and not set(_split_or_none(given) or (given,)) <= set(ids)):
+        raise ConfigError(f"config fields 'field' is 'strong' and {option!r} is {given!r}: with field strong the "
+                          f"{option} are the strong field's ({', '.join(dict.fromkeys(ids))}); allowed: leave "
+                          f"{option} out, or field = \"scripted\"")
+    kw[option] = ",".join(ids)
+
+
 def configured(fn: Callable) -> Callable:
     """A command whose options are its run settings (``meeplelab.play.settings.MODELS[name]``): ``--set`` merged over the
     ``--config`` file's params, the resolved settings validated by the model and kept for ``_settings_text``.
@@ -327,6 +422,7 @@ def configured(fn: Callable) -> Callable:
         from meeplelab.play.settings import MODELS, validate
 
         ctx = _current_context()
+        _field_ids(ctx, ctx.info_name, kw)
         if "set_" in kw:
             merged = {**ctx.meta.get(_FILE_PARAMS, {}), **parse_set_options(kw["set_"])}
             kw["set_"] = [f"{k}={v}" for k, v in merged.items()] or None
@@ -361,6 +457,7 @@ def simulate(
     strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (a mirror match; default random), or a pool of more distinct ids than --players (rotated or random seating: every ordered choice of P of them); arguments follow the id: heuristic:vp=1,finish=0,random."),
     games: Optional[int] = typer.Option(None, "--games", help="Number of games in total, over all seat orders (default 2000); rotate rounds it down to a whole number of games per seat order."),
     seating: Optional[Seating] = shared("seating", shown="rotate"),
+    field: Optional[Field] = shared("field", shown="scripted"),
     seed: Optional[int] = shared("seed", shown="0"),
     batch_size: Optional[int] = shared("batch_size", shown="1024"),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per task and part file (default: batches filling at least 1024 games)."),
@@ -389,6 +486,7 @@ def simulate(
     base: dict = load_toml(config) if config is not None else {}
     if config is not None and resume and "seating" not in base:
         base["seating"] = "fixed"  # a run.toml written before seating existed: its games were seated fixed
+    file_strategies = base.get("strategies")
     given = {"game": game, "players": players, "strategies": _strategies(strategies), "games": games, "seed": seed,
              "seating": _plain(seating),
              "batch_size": batch_size, "chunk_size": chunk_size, "n_jobs": n_jobs, "backend": _plain(backend), "scheduler": scheduler,
@@ -414,6 +512,10 @@ def simulate(
         _fail("--game is required: unconscious-mind or galileos-truth (see 'meeplelab games')")
     if "out" not in base:
         _fail("--out is required: the run folder to write")
+    if field is not None:
+        base["field"] = _plain(field)
+    if base.get("field") == "strong":
+        _strong_run(base, strategies, file_strategies if field is None else None)
     cfg = RunConfig.from_dict(base)
     from meeplelab.play.plan import resolve
 
@@ -429,6 +531,30 @@ def simulate(
     typer.echo(f"{verb} {summary.games:,} games of {cfg.game} to {summary.out} "
                f"({summary.games_played_now:,} played now in {summary.seconds:.1f} s, {rate_text(summary.games_per_second)} games/s)")
     typer.echo(plan.seating.describe())
+
+
+def _strong_run(base: dict, strategies: Optional[str], old) -> None:
+    """simulate ``--field strong``: the strong roster at ``base``'s seats into ``base["strategies"]`` (in place).
+
+    Args:
+        strategies: ``--strategies`` as given on the command line.
+        old: the strategies of a run config whose field (strong) came from it as well, else None.
+
+    Raises:
+        ConfigError: ``--strategies`` given as well (:func:`strong_refusal`), a run config whose field is strong
+            holding other strategies, no strong field for the game.
+    """
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.strategies.fields import strong_roster
+
+    if strategies is not None:
+        raise ConfigError(strong_refusal("--strategies", strategies))
+    ids = strong_roster(base["game"], base["players"])
+    if old is not None and not set(old) <= set(ids):
+        raise ConfigError(f"config fields 'field' is 'strong' and 'strategies' is {list(old)!r}: with field strong the "
+                          f"strategies are the strong field's ({', '.join(dict.fromkeys(ids))}); allowed: leave "
+                          'strategies out, or field = "scripted"')
+    base["strategies"] = ids
 
 
 @app.command()
@@ -536,6 +662,7 @@ def sweep(
     strategies: str = typer.Option("random", "--strategies", help="One strategy id per seat, comma separated, or one for all. Use scripted strategies for rule effects: random seats rarely react to a rule."),
     games: int = typer.Option(1000, "--games", help="Games per variant (in total over all seat orders)."),
     seating: Seating = shared("seating", Seating.rotate),
+    field: Field = shared("field", Field.scripted),
     target: Optional[str] = typer.Option(None, "--target", help="STRATEGY=RATE: solve for the value of the first swept parameter that brings the strategy to the win rate (percent or fraction), with an interval from the paired data."),
     seed: int = shared("seed", 0),
     batch_size: int = shared("batch_size", 1024),
@@ -603,7 +730,7 @@ def sweep(
 @configured
 def experiment(
     game: str = typer.Option(..., "--game", help="Game id."),
-    strategies: str = typer.Option(..., "--strategies", help="With --control: the field, one strategy per other seat; with a rule-parameter --vary: the roster (one per seat, or one for all)."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help="With --control: the field, one strategy per other seat; with a rule-parameter --vary: the roster (one per seat, or one for all). Required unless --field strong."),
     vary: Optional[str] = typer.Option(None, "--vary", help="One axis: strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4, against --control), strategy=id1,id2 (strategy=citer against --control never-cite) or parameter=v1,v2 (the first value is the control)."),
     control: Optional[str] = typer.Option(None, "--control", help="The focal player's control strategy (never-abjure) for a strategy-argument axis or a treatment."),
     treat: Optional[str] = typer.Option(None, "--treat", help="Treatment of the focal player against the untreated control: NAME+n or NAME-n for a start resource of the game (coffee+1 = one more start Coffee; a bad name lists them)."),
@@ -611,6 +738,7 @@ def experiment(
     games: int = typer.Option(2400, "--games", help="Games per arm in total over all seat orders."),
     seed: int = shared("seed", 0),
     seating: Seating = shared("seating", Seating.rotate),
+    field: Field = shared("field", Field.scripted),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", -1),
     backend: Backend = shared("backend", Backend.loky),
@@ -632,6 +760,8 @@ def experiment(
     from meeplelab.play.experiment import plan_experiment, run_experiment
     from meeplelab.play.runner import terminate_as_interrupt
 
+    if strategies is None:
+        _fail("Missing option '--strategies' (or give --field strong).")
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
                      batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
                      params=parse_set_options(set_), seating=_plain(seating))
@@ -682,6 +812,7 @@ def content_value(
     games: int = typer.Option(2400, "--games", help="Games per arm in total over all seat orders."),
     seed: int = shared("seed", 0),
     seating: Seating = shared("seating", Seating.rotate),
+    field: Field = shared("field", Field.scripted),
     content: Optional[Path] = typer.Option(None, "--content", help="The control's content folder (default: the packaged content); items are removed from it."),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", -1),
@@ -751,6 +882,7 @@ def compare(
     players: str = typer.Option("4", "--players", help="Seats per game, or a list (2,3,4): every arm is played at each count."),
     strategies: Optional[str] = typer.Option(None, "--strategies", help="The roster, one strategy per seat or one for all (a mirror); default: the game study's rotated field at each seat count."),
     games: int = typer.Option(2400, "--games", help="Games per arm and seat count, in total over all seat orders."),
+    field: Field = shared("field", Field.scripted),
     seed: int = shared("seed", 0),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", -1),
@@ -784,7 +916,8 @@ def compare(
 
     try:
         with terminate_as_interrupt():
-            res = run_compare(base, list(arm), counts, _strategies(strategies), overwrite=overwrite, resume=resume,
+            res = run_compare(base, list(arm), counts, None if _plain(field) == "strong" else _strategies(strategies),
+                              field=_plain(field), overwrite=overwrite, resume=resume,
                               on_run=on_run, progress=draw, settings=_settings_text())
     except KeyboardInterrupt as e:
         _interrupted(e, f"the comparison in {out} is incomplete; complete it with the same command and --resume")
@@ -816,6 +949,7 @@ def exchange_rates(
     resources: Optional[str] = typer.Option(None, "--resources", help="Start resources to price, comma separated (default: every one the game declares; a bad name lists them)."),
     units: int = typer.Option(1, "--units", help="Extra units in each treated run (the table is per unit)."),
     games: int = typer.Option(2400, "--games", help="Games per run (control and each treated run), in total over all seat orders."),
+    field: Field = shared("field", Field.scripted),
     seed: int = shared("seed", 0),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", -1),
@@ -875,6 +1009,7 @@ def compensate(
     iterations: int = typer.Option(6, "--iterations", help="Most candidates played per seat count."),
     max_bonus: int = typer.Option(20, "--max-bonus", help="Largest bonus one seat may get."),
     verify_factor: int = typer.Option(2, "--verify-factor", help="The fresh-seed check plays this many times --games."),
+    field: Field = shared("field", Field.scripted),
     seed: int = shared("seed", 0),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", -1),
@@ -903,7 +1038,8 @@ def compensate(
         raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     req = plan_compensate(game, parse_players(players), target, resource, games=games, seed=seed,
                           iterations=iterations, max_bonus=max_bonus, verify_factor=verify_factor,
-                          strategies=_strategies(strategies), fixed=parse_set_options(set_))
+                          strategies=None if _plain(field) == "strong" else _strategies(strategies),
+                          field=_plain(field), fixed=parse_set_options(set_))
     try:
         with terminate_as_interrupt():
             st = run_compensate(req, out, n_jobs=n_jobs, batch_size=batch_size, overwrite=overwrite, resume=resume,
@@ -929,11 +1065,12 @@ def compensate(
 @configured
 def tournament(
     game: str = typer.Option(..., "--game", help="Game id."),
-    strategies: str = typer.Option(..., "--strategies", help="Strategy ids to compare, comma separated (two or more)."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help="Strategy ids to compare, comma separated (two or more); required unless --field strong (its two players)."),
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game, at least 2 (default: one per strategy)."),
     games: int = typer.Option(1000, "--games", help="Games per lineup (seat arrangement); every lineup plays the same seeds."),
     seed: int = shared("seed", 0),
     seating: Seating = shared("seating", Seating.rotate),
+    field: Field = shared("field", Field.scripted),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", -1),
     backend: Backend = shared("backend", Backend.loky),
@@ -958,6 +1095,8 @@ def tournament(
     from meeplelab.play.tournament import read_tournament
     from meeplelab.studies.tournament import report_hint, run_tournament
 
+    if strategies is None:
+        _fail("Missing option '--strategies' (or give --field strong).")
     ids = list(_strategies(strategies) or ())
     n = players if players is not None else len(ids)
     try:
@@ -1119,11 +1258,12 @@ def stronger(
 def tune(
     game: str = typer.Option(..., "--game", help="Game id."),
     strategy: str = typer.Option("heuristic", "--strategy", help="Strategy whose arguments are searched (e.g. heuristic)."),
-    against: str = typer.Option(..., "--against", help="The field: strategy ids it plays against, comma separated."),
+    against: Optional[str] = typer.Option(None, "--against", help="The field: strategy ids it plays against, comma separated; required unless --field strong (the strong field)."),
     budget: int = typer.Option(4000, "--budget", help="Games for the search (all trials together)."),
     games_per_trial: int = typer.Option(50, "--games-per-trial", help="Games per lineup for each candidate."),
     eval_games: int = typer.Option(200, "--eval-games", help="Games per lineup in the held-out evaluation (fresh seeds)."),
     players: int = typer.Option(2, "--players", help="Seats per game (the candidate sits in every seat in turn)."),
+    field: Field = shared("field", Field.scripted),
     seed: int = shared("seed", 0),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", 1),
@@ -1146,15 +1286,17 @@ def tune(
     from meeplelab.studies.tune import summary_lines
     from meeplelab.studies.tune import tune as run_tune
 
+    if against is None:
+        _fail("Missing option '--against' (or give --field strong).")
     if players < 2:
         _fail(f"--players {players}: tuning needs at least 2 seats")
     for k, v in (("--budget", budget), ("--games-per-trial", games_per_trial), ("--eval-games", eval_games)):
         if v < 1:
             _fail(f"{k} {v}: must be at least 1")
-    field = list(_strategies(against) or ())
+    opponents = list(_strategies(against) or ())
     try:
         with terminate_as_interrupt():
-            res = run_tune(game, strategy, field, budget=budget, games_per_trial=games_per_trial, seed=seed,
+            res = run_tune(game, strategy, opponents, budget=budget, games_per_trial=games_per_trial, seed=seed,
                            settings=_settings_text(),
                            players=players, eval_games=eval_games, params=parse_set_options(set_), out=out,
                            overwrite=overwrite, resume=resume, progress=_draw(progress), log=_note,
@@ -1282,6 +1424,8 @@ def robustness(
     backend: Backend = shared("backend", Backend.loky),
     scheduler: Optional[str] = shared("scheduler"),
     sobol_max: int = typer.Option(5, "--sobol-max", help="Most assumptions taken into the Sobol stage."),
+    field: Field = shared("field", Field.scripted),
+
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted run in --out (same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the robustness run in --out."),
     progress: bool = shared("progress", True),
@@ -1289,7 +1433,8 @@ def robustness(
 ) -> None:
     """Which balance conclusions survive the assumed rule numbers: Morris screening then Sobol indices over
     the plausible ranges (sim/<game>/data/plausible.toml), scripted strategies in rotated seats on common
-    seeds (--seed keys the design and every game); a verdict per conclusion in out/report/robustness.html
+    seeds (--seed keys the design and every game; --field strong: the strong field in every seat order and the
+    conclusions that name no scripted plan); a verdict per conclusion in out/report/robustness.html
     and .md. Each design point is one task for --n-jobs workers; a line per point when no bar is drawn."""
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.studies.robustness import run_robustness
@@ -1310,6 +1455,7 @@ def robustness(
         with terminate_as_interrupt():
             draw = _draw(progress)
             res = run_robustness(game, out, budget, games=games_per_lineup, seed=seed, n_jobs=n_jobs,
+                                 study=_strong_study(game) if _plain(field) == "strong" else None,
                                  resume=resume, overwrite=overwrite, sobol_max=sobol_max, batch_size=batch_size,
                                  backend=_plain(backend), scheduler=scheduler, progress_bar=draw,
                                  settings=_settings_text(),
@@ -1339,6 +1485,7 @@ def balance(
     recheck: int = typer.Option(3, "--recheck", help="Best candidates re-played on fresh seeds."),
     recheck_factor: int = typer.Option(2, "--recheck-factor",
                                        help="The re-check plays this many times --games-per-lineup (narrower intervals)."),
+    field: Field = shared("field", Field.scripted),
     seed: int = shared("seed", 0),
     batch_size: int = shared("batch_size", 4096),
     n_jobs: int = shared("n_jobs", 1),
@@ -1354,7 +1501,7 @@ def balance(
     """Search rule numbers for designer targets on common seeds (Optuna; --seed keys the search and its games,
     the fresh seeds of the re-check are derived from it), re-check the best on fresh seeds, and propose a
     parameter set as a --set line and proposal.toml (simulate --config accepts it). Each lineup of a
-    candidate is one task for --n-jobs workers."""
+    candidate is one task for --n-jobs workers; --field strong measures the targets on the strong field."""
     from meeplelab.studies.balance import run_balance
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.sim.core.params import parse_set_options
@@ -1367,6 +1514,7 @@ def balance(
     try:
         with terminate_as_interrupt():
             s = run_balance(game, list(vary), list(target), out, trials=trials, games=games_per_lineup, seed=seed,
+                            study=_strong_study(game) if _plain(field) == "strong" else None,
                             settings=_settings_text(),
                             recheck=recheck, recheck_factor=recheck_factor, fixed=parse_set_options(set_), overwrite=overwrite,
                             resume=resume, progress=_note, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
@@ -1383,6 +1531,14 @@ def balance(
                + "; ".join(f"{t} {p[t]:.2f} [{p[t + ' low']:.2f}, {p[t + ' high']:.2f}]" for t in s["targets"]))
     typer.echo(s["set_line"])
     typer.echo(f"wrote {out / 'proposal.toml'} and {s['page']}")
+
+
+def _strong_study(game: str):
+    """robustness and balance ``--field strong``: the game's study played by the strong field
+    (:func:`meeplelab.analysis.studies.strong_study`)."""
+    from meeplelab.analysis.studies import strong_study
+
+    return strong_study(game)
 
 
 @app.command("params")

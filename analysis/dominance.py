@@ -13,7 +13,7 @@ head = paired win-share difference over the games where both sit) and the tourna
 the row's best seat finishes ahead) call it with their own head-to-head table.
 
 A conclusion holds among the strategies that were played, and only there: :func:`field_words` names
-that field, :data:`SCOPE` is the standing sentence every report's conclusions carry.
+that field (the strong field by its name), :data:`SCOPE` is the standing sentence every report's conclusions carry.
 """
 
 from __future__ import annotations
@@ -107,7 +107,14 @@ def field_strategies(manifests: dict, present=None) -> list[str]:
 
 
 def field_words(strategies, games: int, seating: str) -> str:
-    """``among the strategies played: a, b, c (N games, rotated seats)``."""
+    """``among the strategies played: a, b, c (N games, rotated seats)``; a game's strong field (``--field strong``,
+    in either spelling of its ids: :func:`meeplelab.strategies.fields.strong_labels`) is named as such: ``among the
+    strong field: tuned heuristic, ismcts (N games, rotated seats)``."""
+    from meeplelab.strategies.fields import strong_labels
+
+    strong = strong_labels(strategies)
+    if strong:
+        return f"among the strong field: {', '.join(strong)} ({games:,} games, {seating})"
     return f"among the strategies played: {', '.join(strategies)} ({games:,} games, {seating})"
 
 

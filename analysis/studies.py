@@ -11,11 +11,18 @@ registered by the game's spec, ``sim/unconscious_mind/treatments.py``, so every 
 replaced by ``publisher`` (the citation payoff: citing plan against the own-Volumes plan in the same
 seat and field, paired; the publisher still cites when it has no own Volume, so this is the payoff of
 the citing plan, not of a never-cite control); 2- and 3-seat fields.
+
+The strong study (:func:`strong_study`, ``robustness`` and ``balance`` with ``--field strong``) plays the game's
+strong field (:mod:`meeplelab.strategies.fields`: the tuned heuristic and ``ismcts``) instead: a panel
+``field-P`` at every seat count of the game (the strong roster in every distinct seat order) and the
+conclusions that do not name a scripted plan: the dominant strategy and the game length at the largest count,
+the seat advantage at every count. The scripted study's effects of one plan (Abjure timing, citation payoff,
+the value of Coffee in the scripted field) are not in it.
 """
 
 from __future__ import annotations
 
-from meeplelab.play.panels import panel
+from meeplelab.play.panels import Lineup, panel
 
 from .conclusions import Study, dominant, game_length, paired_effect, ranking, register_study, seat_advantage
 
@@ -50,6 +57,40 @@ def _um() -> Study:
     cons += [seat_advantage(f"field-{p}", p, f"Seat advantage ({p} seats)") for p in (2, 3, 4)]
     cons += [game_length("field-4", "Game length (4 seats)")]
     return Study("unconscious-mind", tuple(lus), tuple(cons), default_games=8)
+
+
+def strong_study(game: str) -> Study:
+    """``game``'s study played by its strong field (see the module doc): panels ``field-P`` for every seat count
+    ``P`` the game takes from 2 up, each the strong roster (:func:`meeplelab.strategies.fields.strong_roster`) in
+    every distinct seat order (``rot`` = the order's index; 2, 3 and 6 lineups at 2, 3 and 4 seats); conclusions
+    ``dominant-field-P`` and ``length-field-P`` at the largest ``P``, ``seat-P`` at every ``P``.
+
+    Raises:
+        ConfigError: an unknown game, or no strong field for it (no tuned preset).
+    """
+    from meeplelab.play.seating import distinct_orders
+    from meeplelab.sim.registry import get_game_class
+    from meeplelab.strategies.fields import strong_roster
+
+    cls = get_game_class(game)
+    counts = list(range(max(2, cls.min_players), cls.max_players + 1))
+    lus = []
+    for p in counts:
+        roster = strong_roster(game, p)
+        lus += [Lineup(f"field-{p}", r, tuple(roster[i] for i in o)) for r, o in enumerate(distinct_orders(roster))]
+    top = f"field-{counts[-1]}"
+    cons = [dominant(top, f"Dominant strategy ({counts[-1]} seats, strong field)")]
+    cons += [seat_advantage(f"field-{p}", p, f"Seat advantage ({p} seats, strong field)") for p in counts]
+    cons += [game_length(top, f"Game length ({counts[-1]} seats, strong field)")]
+    from meeplelab.sim.core.errors import ConfigError
+
+    from .conclusions import study_for
+
+    try:
+        plausible = study_for(game).plausible  # a test game's ranges come with its scripted study
+    except ConfigError:  # no scripted study: the game's plausible.toml
+        plausible = None
+    return Study(game, tuple(lus), tuple(cons), default_games=8, plausible=plausible)
 
 
 register_study("galileos-truth", _gt)

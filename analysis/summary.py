@@ -55,9 +55,15 @@ def _join(items: list[str], word: str = "and") -> str:
 
 
 def field_phrase(facts: dict) -> str:
-    """``coffee-engine, publisher, citer and curer (7,992 games at 4 players, ...; rotated seats)``."""
+    """``coffee-engine, publisher, citer and curer (7,992 games at 4 players, ...; rotated seats)``; a strong field
+    (:func:`meeplelab.strategies.fields.strong_labels`) as ``the strong field, tuned heuristic and ismcts (...)``."""
+    from meeplelab.strategies.fields import strong_labels
+
     s = list(facts.get("field_strategies") or [])
+    strong = strong_labels(s)
     names = s[0] if len(s) == 1 else f"{', '.join(s[:-1])} and {s[-1]}"
+    if strong:
+        names = f"the strong field, {' and '.join(strong)}"
     games = facts.get("games_by_players") or {}
     if len(set(games.values())) == 1 and len(games) > 1:
         per = f"{next(iter(games.values())):,} games at each of {_counts(games)}"

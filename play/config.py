@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +107,10 @@ class RunConfig:
         compiled: play the seats holding compiled plans inside the engine's play kernel (issue 16,
             docs/compiled_play.md); False plays every ply on the Python loop. An execution setting: the
             games are identical either way.
+        field: ``scripted`` (the default) or ``strong``: the field the strategies were chosen as
+            (:mod:`meeplelab.strategies.fields`; ``--field strong`` writes the strong field's ids into
+            ``strategies``). A record: the games are the strategies'. ``run.toml`` and the manifest hold it
+            only when it is ``strong``.
     """
 
     game: str
@@ -120,13 +124,14 @@ class RunConfig:
     backend: str = "loky"
     scheduler: str | None = None
     out: str = "runs/run"
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = dataclasses.field(default_factory=dict)
     content: str | None = None
     log_turns: bool = True
     log_events: bool = True
     seating: str = "fixed"
     treatment: dict | None = None
     compiled: bool = True
+    field: str = "scripted"
 
     # fields that do not change a run's results (may differ on --resume)
     EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out", "batch_size", "chunk_size", "compiled")
@@ -199,6 +204,9 @@ class RunConfig:
         check_scheduler(self.backend, self.scheduler)
         if self.content is not None and not Path(self.content).is_dir():
             raise ConfigError(f"content folder {self.content!r} does not exist")
+        from meeplelab.strategies.fields import check_field
+
+        check_field(self.field)
         return dataclasses.replace(self, strategies=strategies), cls
 
     def plan_for(self, strategies: tuple[str, ...] | None = None):
@@ -280,10 +288,13 @@ class RunConfig:
         return apply_overrides(cls.Params(), self.params)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain dict (TOML/JSON), None values dropped."""
+        """Plain dict (TOML/JSON), None values dropped, and ``field`` unless it is ``strong`` (the runs written
+        before ``--field`` existed keep their keys)."""
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         d["strategies"] = list(self.strategies)
         d["params"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.params.items()}
+        if d["field"] == "scripted":
+            d["field"] = None
         return {k: v for k, v in d.items() if v is not None}
 
     def result_key(self) -> dict[str, Any]:

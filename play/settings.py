@@ -7,6 +7,10 @@ Each command's settings (``meeplelab simulate``, ``sweep``, ``experiment``, ``to
 table, and for ``simulate`` the fields of :class:`meeplelab.play.config.RunConfig` (``--no-turns`` is
 ``log_turns = false``, ``--python-loop`` is ``compiled = false``).
 
+Every model has ``field`` (``--field``: ``scripted`` or ``strong``, :mod:`meeplelab.strategies.fields`); with
+``strong`` the resolved settings hold the strong field's ids in ``strategies`` (``tune``: ``against``) as well,
+so the folder says both what was asked and what was played.
+
 The values a user gives, from the command line and from a ``--config FILE.toml``, are validated by
 the command's model (:func:`validate`): a key the model does not have is refused in one line naming
 the key and listing the allowed ones, a value of the wrong type in one line naming the field, the
@@ -96,6 +100,7 @@ class SimulateSettings(CommandSettings):
     seating: Text = "fixed"
     treatment: Optional[Table] = None
     compiled: StrictBool = True
+    field: Text = "scripted"
 
 
 class SweepSettings(CommandSettings):
@@ -112,12 +117,14 @@ class SweepSettings(CommandSettings):
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
+    field: Text = "scripted"
 
 
 class ExperimentSettings(CommandSettings):
-    """``meeplelab experiment``: a control and its variants (``vary``, ``control``, ``treat``)."""
+    """``meeplelab experiment``: a control and its variants (``vary``, ``control``, ``treat``); ``strategies``
+    required unless ``field`` is ``strong``."""
 
-    strategies: Ids
+    strategies: Optional[Ids] = None
     vary: Optional[Text] = None
     control: Optional[Text] = None
     treat: Optional[Text] = None
@@ -129,12 +136,14 @@ class ExperimentSettings(CommandSettings):
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
+    field: Text = "scripted"
 
 
 class TournamentSettings(CommandSettings):
-    """``meeplelab tournament``: every lineup of ``strategies`` (``players``: default one per strategy)."""
+    """``meeplelab tournament``: every lineup of ``strategies`` (``players``: default one per strategy); ``strategies``
+    required unless ``field`` is ``strong``."""
 
-    strategies: Ids
+    strategies: Optional[Ids] = None
     players: Optional[StrictInt] = None
     games: StrictInt = 1000
     seating: Text = "rotate"
@@ -145,13 +154,15 @@ class TournamentSettings(CommandSettings):
     params: Table = {}
     every_profile: StrictBool = False
     report: StrictBool = True
+    field: Text = "scripted"
 
 
 class TuneSettings(CommandSettings):
-    """``meeplelab tune``: ``strategy``'s arguments searched against the field ``against``."""
+    """``meeplelab tune``: ``strategy``'s arguments searched against the field ``against`` (required unless
+    ``field`` is ``strong``: then the strong field)."""
 
     strategy: Text = "heuristic"
-    against: Ids
+    against: Optional[Ids] = None
     budget: StrictInt = 4000
     games_per_trial: StrictInt = 50
     eval_games: StrictInt = 200
@@ -161,6 +172,7 @@ class TuneSettings(CommandSettings):
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
+    field: Text = "scripted"
 
 
 class RobustnessSettings(CommandSettings):
@@ -173,6 +185,7 @@ class RobustnessSettings(CommandSettings):
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     sobol_max: StrictInt = 5
+    field: Text = "scripted"
 
 
 class BalanceSettings(CommandSettings):
@@ -189,6 +202,7 @@ class BalanceSettings(CommandSettings):
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
+    field: Text = "scripted"
 
 
 #: a number: an integer or a float (a TOML ``5`` or ``5.0``), not a string or a bool
@@ -211,6 +225,7 @@ class ContentValueSettings(CommandSettings):
     scheduler: Optional[Text] = None
     params: Table = {}
     out: Optional[Text] = None
+    field: Text = "scripted"
 
 
 class CompareSettings(CommandSettings):
@@ -225,6 +240,7 @@ class CompareSettings(CommandSettings):
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
+    field: Text = "scripted"
 
 
 class ExchangeRatesSettings(CommandSettings):
@@ -240,6 +256,7 @@ class ExchangeRatesSettings(CommandSettings):
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
+    field: Text = "scripted"
 
 
 class CompensateSettings(CommandSettings):
@@ -258,6 +275,7 @@ class CompensateSettings(CommandSettings):
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
+    field: Text = "scripted"
 
 
 #: the settings model of each command

@@ -111,13 +111,22 @@ def default_roster(game: str, players: int) -> tuple[str, ...]:
     return tuple(fields[players])
 
 
-def rosters(game: str, players: list[int], strategies: tuple[str, ...] | None) -> dict[int, tuple[str, ...]]:
+def rosters(game: str, players: list[int], strategies: tuple[str, ...] | None,
+            field: str = "scripted") -> dict[int, tuple[str, ...]]:
     """The roster per player count: ``strategies`` (one id: a mirror at every count; else one per seat of
-    the single count), or the study's field at each count.
+    the single count), or the study's field at each count; with ``field`` ``strong`` the game's strong field
+    at each count (:func:`meeplelab.strategies.fields.strong_roster`; ``strategies`` must then be None).
 
     Raises:
-        ConfigError: several strategies with several player counts, or a count without a study field.
+        ConfigError: several strategies with several player counts, a count without a study field, strategies
+            given with the strong field, or no strong field for the game.
     """
+    from meeplelab.strategies.fields import check_field, strong_roster
+
+    if check_field(field) == "strong":
+        if strategies:
+            raise ConfigError("--field strong and --strategies are given together: allowed one of them")
+        return {p: strong_roster(game, p) for p in players}
     if not strategies:
         return {p: default_roster(game, p) for p in players}
     if len(strategies) == 1:
@@ -145,7 +154,7 @@ def parse_players(text: str) -> list[int]:
 
 
 def plan_compare(base: RunConfig, arm_texts: list[str], players: list[int],
-                 strategies: tuple[str, ...] | None = None) -> tuple[list[Arm], list[RunConfig]]:
+                 strategies: tuple[str, ...] | None = None, field: str = "scripted") -> tuple[list[Arm], list[RunConfig]]:
     """The arms and one run config per (arm, player count), all validated before anything runs.
 
     Args:
@@ -153,6 +162,7 @@ def plan_compare(base: RunConfig, arm_texts: list[str], players: list[int],
         arm_texts: the ``--arm`` values, the reference first.
         players: seat counts.
         strategies: the roster (None: the study's field at each count).
+        field: ``scripted``, or ``strong``: the strong field at each count (:func:`rosters`).
 
     Raises:
         ConfigError: fewer than two arms, an arm given twice, a bad arm, a parameter in both ``--set`` and an
@@ -178,7 +188,7 @@ def plan_compare(base: RunConfig, arm_texts: list[str], players: list[int],
         if key in seen:
             raise ConfigError(f"--arm {a.spec!r} is the same version as --arm {seen[key]!r}: give each version once")
         seen[key] = a.spec
-    ros = rosters(base.game, players, strategies)
+    ros = rosters(base.game, players, strategies, field)
     configs = []
     for a in arms:
         for p in players:
@@ -305,12 +315,12 @@ def content_changes_by_arm(game: str, arms: list[Arm]) -> dict[str, list[str]]:
 
 
 def run_compare(base: RunConfig, arm_texts: list[str], players: list[int], strategies: tuple[str, ...] | None = None,
-                *, overwrite: bool = False, resume: bool = False,
+                *, field: str = "scripted", overwrite: bool = False, resume: bool = False,
                 on_run: Callable[[int, int, RunConfig], None] | None = None, progress: bool = False,
                 settings: str | None = None) -> dict:
     """Plan, play every arm at every player count into ``base.out``, write ``deltas.parquet``/``deltas.csv``
     and the report; returns ``{"arms", "configs", "deltas" (DataFrame), "page", "state", "content_changes"}``
-    (:func:`content_changes_by_arm`). ``base``'s
+    (:func:`content_changes_by_arm`). ``field``: see :func:`plan_compare`. ``base``'s
     execution fields (``n_jobs``, ``backend``, ``scheduler``, ``batch_size``) are every run's; ``progress``
     and ``settings``: see :func:`play_folders`.
 
@@ -320,7 +330,7 @@ def run_compare(base: RunConfig, arm_texts: list[str], players: list[int], strat
     """
     from meeplelab.analysis.compare import write_outputs
 
-    arms, configs = plan_compare(base, arm_texts, players, strategies)
+    arms, configs = plan_compare(base, arm_texts, players, strategies, field)
     out = Path(base.out)
     meta = {"kind": "compare", "game": base.game, "players": players, "games": base.games, "seed": base.seed,
             "strategies": {str(p): list(c.strategies) for p, c in zip(players, configs)},

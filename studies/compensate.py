@@ -232,8 +232,10 @@ class Request:
 
 def plan_compensate(game: str, players: list[int], target: float, resource: str = "vp", *, games: int = 2400,
                     seed: int = 0, iterations: int = 6, max_bonus: int = 20, verify_factor: int = 2,
-                    strategies: tuple[str, ...] | None = None, fixed: dict | None = None) -> Request:
-    """The request, checked before anything is played.
+                    strategies: tuple[str, ...] | None = None, field: str = "scripted",
+                    fixed: dict | None = None) -> Request:
+    """The request, checked before anything is played (``strategies`` and ``field``: the rosters of
+    :func:`meeplelab.studies.compare.rosters`).
 
     Raises:
         ConfigError: a target not above 0, a resource without compensation fields (the allowed named), a
@@ -261,7 +263,7 @@ def plan_compensate(game: str, players: list[int], target: float, resource: str 
         raise ConfigError(f"--set {clash[0]}: the compensation fields are what compensate proposes; leave them out "
                           "of --set")
     apply_overrides(get_game_class(game).Params(), fixed)
-    ros = rosters(game, list(players), strategies)
+    ros = rosters(game, list(players), strategies, field)
     return Request(game, tuple(sorted(players)), float(target), r.name, games, seed, iterations, max_bonus,
                    verify_factor, {str(p): list(v) for p, v in ros.items()}, {k: str(v) for k, v in fixed.items()})
 

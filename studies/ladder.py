@@ -57,7 +57,6 @@ PAIR_DIR = re.compile(r"pair-\d+")
 #: the search strategy whose ``iters`` doubles from rung to rung (``--search``), and the first budget
 SEARCH = "ismcts:par=8"
 START_ITERS = 8
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)
@@ -78,9 +77,11 @@ class Rung:
 
 
 def default_tuned(game: str) -> Path | None:
-    """The tuned preset of ``game`` kept in the project (``docs/presets/<game>-heuristic-tuned.toml``), if any."""
-    p = ROOT / "docs" / "presets" / f"{game}-heuristic-tuned.toml"
-    return p if p.is_file() else None
+    """The tuned preset of ``game`` kept in the project (``docs/presets/<game>-heuristic-tuned.toml``), if any: the
+    strong field's (:func:`meeplelab.strategies.fields.tuned_preset`)."""
+    from meeplelab.strategies.fields import tuned_preset
+
+    return tuned_preset(game)
 
 
 def _shown_path(p: Path) -> str:

@@ -82,7 +82,8 @@ def test_a_setting_given_on_the_command_line_beats_the_file_and_set_is_merged_by
     saved = tomllib.loads((out / "config.toml").read_text())
     assert saved == {"game": "toy", "seed": 3, "out": ".", "strategies": ["random", "always-draw"], "games": 6,
                      "seating": "rotate", "batch_size": 1024, "n_jobs": 1, "backend": "loky",
-                     "params": {"rounds": "3", "max_value": "4"}, "every_profile": False, "report": False}
+                     "params": {"rounds": "3", "max_value": "4"}, "every_profile": False, "report": False,
+                     "field": "scripted"}
 
 
 SIM_RUN_TOML = ('game = "toy"\nplayers = 2\nstrategies = ["random"]\ngames = 20\nseed = 0\nbatch_size = 10\n'
@@ -91,10 +92,10 @@ SIM_RUN_TOML = ('game = "toy"\nplayers = 2\nstrategies = ["random"]\ngames = 20\
 
 @pytest.mark.parametrize("command,text,message", [
     ("sweep", 'game = "toy"\nvaryy = ["rounds=1,2"]\n',
-     "unknown config key 'varyy': allowed: backend, batch_size, game, games, n_jobs, out, params, players, scheduler, "
-     "seating, seed, strategies, target, vary"),
+     "unknown config key 'varyy': allowed: backend, batch_size, field, game, games, n_jobs, out, params, players, "
+     "scheduler, seating, seed, strategies, target, vary"),
     ("sweep", SIM_RUN_TOML,  # a run's run.toml is not a sweep's settings
-     "unknown config key 'log_turns': allowed: backend, batch_size, game, games, n_jobs, out, params, players, "
+     "unknown config key 'log_turns': allowed: backend, batch_size, field, game, games, n_jobs, out, params, players, "
      "scheduler, seating, seed, strategies, target, vary"),
     ("tune", 'game = "toy"\nagainst = ["random"]\nbudget = "32"\n',
      "config field 'budget' is '32' (str): it must be an integer"),
@@ -106,7 +107,8 @@ SIM_RUN_TOML = ('game = "toy"\nplayers = 2\nstrategies = ["random"]\ngames = 20\
      "config field 'strategies' is 5: it must be a list of strategy ids (strings, as [\"publisher\", \"citer\"]) or "
      "one comma-separated string"),
     ("robustness", 'game = "toy-robust"\nbudget = 5000\nparams = { rounds = 3 }\n',
-     "unknown config key 'params': allowed: backend, batch_size, budget, game, games_per_lineup, n_jobs, out, scheduler, seed, sobol_max"),
+     "unknown config key 'params': allowed: backend, batch_size, budget, field, game, games_per_lineup, n_jobs, out, "
+     "scheduler, seed, sobol_max"),
     ("sweep", 'game = "toy"\nplayers = = 2\n', None),
 ])
 def test_a_bad_settings_file_is_one_line_exit_2_and_nothing_is_written(command, text, message, tmp_path, capsys,
@@ -166,8 +168,8 @@ def test_validate_names_the_bad_key_or_value_and_returns_the_settings():
                                  "out": Path("/tmp/x")})
     assert s.vary == ("rounds=1,2",) and s.strategies == ("heuristic:vp=1,coins=0.3", "random") and s.out == "/tmp/x"
     assert (s.games, s.seating, s.n_jobs, s.params) == (1000, "rotate", -1, {})
-    with pytest.raises(ConfigError, match=r"^config is missing 'against'$"):
-        validate(TuneSettings, {"game": "toy", "out": "o"})
+    with pytest.raises(ConfigError, match=r"^config is missing 'out'$"):
+        validate(TuneSettings, {"game": "toy", "against": "random"})
     assert validate(TuneSettings, {"game": "toy"}, partial=True) is None  # a file may leave fields to the options
     with pytest.raises(ConfigError, match=r"^config field 'players' is True \(bool\): it must be an integer$"):
         validate(TuneSettings, {"game": "toy", "players": True}, partial=True)
