@@ -664,6 +664,7 @@ def sweep(
     seating: Seating = shared("seating", Seating.rotate),
     field: Field = shared("field", Field.scripted),
     target: Optional[str] = typer.Option(None, "--target", help="STRATEGY=RATE: solve for the value of the first swept parameter that brings the strategy to the win rate (percent or fraction), with an interval from the paired data."),
+    retune: int = typer.Option(0, "--retune", help="Games of each re-tuning: every tunable strategy of the roster is tuned under each variant's rules against the others and the variant played again, so the report gives each effect with the players fixed and re-tuned (0 = players fixed only)."),
     seed: int = shared("seed", 0),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", -1),
@@ -707,11 +708,23 @@ def sweep(
             raise ConfigError(f"--target: strategy {sid!r} is not in this sweep: allowed "
                               f"{', '.join(dict.fromkeys(base.strategies))}")
         goal = (sid, r)
+    if retune < 0:
+        raise ConfigError(f"--retune {retune}: allowed 0 (players fixed) or the games of each re-tuning")
+    if retune:
+        from meeplelab.studies.retune import check as check_retune
+
+        check_retune(base, retune, 25)  # before any game is played
     draw = _draw(progress)
     try:
         with terminate_as_interrupt():
             run_sweep(base, v, out, resume=resume, overwrite=overwrite, progress=draw, settings=_settings_text(),
                       on_variant=lambda i, n, name: _note(f"variant {i + 1}/{n}: {name}"))
+            if retune:
+                from meeplelab.studies.retune import run_retuned
+
+                done = read_sweep(out)
+                run_retuned(base, [x["values"] for x in done["variants"]], [x["folder"] for x in done["variants"]],
+                            out, retune, progress=draw, say=_note)
     except KeyboardInterrupt as e:
         _interrupted(e, f"the sweep in {out} is incomplete; complete it with the same command and --resume")
     meta = read_sweep(out)

@@ -163,6 +163,11 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
                 Section("Strategies and game metrics by variant", "\n".join(lines), strategy_charts(folder), tables)]
         if target is not None:
             secs.append(Section("Target", target_text(solve_target(folder, *target))))
+        from .retune import section as retuned_section
+
+        again = retuned_section(folder)  # sweep --retune: every effect with the players fixed and re-tuned
+        if again is not None:
+            secs.insert(1, again)
         return secs + [provenance_section(runs)]
 
     return build

@@ -118,6 +118,7 @@ class SweepSettings(CommandSettings):
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
+    retune: StrictInt = 0
 
 
 class ExperimentSettings(CommandSettings):

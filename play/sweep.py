@@ -192,6 +192,10 @@ def _prepare_out(out: Path, *, resume: bool, overwrite: bool) -> None:
     report = out / "report"
     if report.is_dir() and not report.is_symlink() and (report / "report.html").is_file():
         shutil.rmtree(report)
+    retuned = out / "retuned"  # sweep --retune's tunings and runs (meeplelab.studies.retune)
+    if retuned.is_dir() and not retuned.is_symlink():
+        shutil.rmtree(retuned)
+    (out / "retuned.json").unlink(missing_ok=True)
     (out / SWEEP_FILE).unlink()
 
 

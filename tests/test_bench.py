@@ -51,7 +51,8 @@ def test_bench_writes_results_and_keeps_parts_not_measured_again(tmp_path):
 def test_bench_refuses_an_unknown_part(tmp_path):
     r = _bench(tmp_path, "speed")
     assert r.returncode == 2 and r.stderr.strip().splitlines() == [
-        "unknown bench part 'speed': allowed throughput, memory, sweep, profile, compile, compiled, baseline, search"]
+        "unknown bench part 'speed': allowed throughput, memory, sweep, profile, compile, compiled, baseline, search, "
+        "composite"]
     assert not (tmp_path / "RESULTS.md").exists()
 
 

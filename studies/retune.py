@@ -1,0 +1,127 @@
+"""``meeplelab sweep --retune BUDGET``: players who adapt to each rule variant (issue 28 item 2, first half).
+
+A sweep plays every variant with the same players, so a rule change shows only its arithmetic. With
+``--retune BUDGET`` each variant is also played by **re-tuned players**: before measuring, every tunable entry of
+the roster (a strategy with arguments to search: heuristic weights, plan thresholds; :func:`tunable`) is tuned
+under that variant's rules against the other entries with the ``tune`` machinery (:func:`meeplelab.studies.tune.tune`:
+Optuna TPE, common seeds, ``BUDGET`` games per entry and variant, a small held-out check), written as a preset,
+and the variant is played again with the tuned presets in place (``OUT/retuned/<variant>/run``, the same seed,
+games and seat orders as the fixed-players run). ``OUT/retuned.json`` records the presets and runs;
+:mod:`meeplelab.analysis.retune` reports each effect twice, players fixed and players re-tuned.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+from typing import Callable
+
+from meeplelab.play import runfolder as rf
+from meeplelab.play.config import RunConfig
+from meeplelab.sim.core.errors import ConfigError
+
+FILE = "retuned.json"
+FOLDER = "retuned"
+
+
+def tunable(game: str, sid: str) -> bool:
+    """Whether strategy id ``sid`` has arguments :func:`meeplelab.studies.tune.search_space` would search (those it
+    fixes itself are not)."""
+    from meeplelab.strategies.registry import parse_id
+
+    from .tune import search_space
+
+    name, fixed = parse_id(sid)
+    if "preset" in fixed:
+        return False
+    try:
+        return any(d.name not in fixed for d in search_space(game, name))
+    except ConfigError:
+        return False
+
+
+def min_budget(players: int, field: int, games_per_trial: int) -> int:
+    """The smallest ``--retune`` budget: two trials of ``games_per_trial`` games per lineup x ``field`` x ``players``."""
+    return 2 * games_per_trial * field * players
+
+
+def check(base: RunConfig, budget: int, games_per_trial: int) -> list[int]:
+    """The roster positions ``--retune`` tunes, checked before any game is played.
+
+    Raises:
+        ConfigError: a budget below two trials, a one-strategy roster (a mirror: nothing to tune against), or
+            no tunable strategy in the roster (naming the roster).
+    """
+    roster = list(base.strategies)
+    if len(roster) < 2:
+        raise ConfigError("--retune needs a roster of one strategy per seat (a mirror has no field to tune against)")
+    pos = [i for i, s in enumerate(roster) if tunable(base.game, s)]
+    if not pos:
+        raise ConfigError(f"--retune: no strategy of --strategies ({', '.join(roster)}) has arguments to tune; allowed: "
+                          "a heuristic or a plan with searchable arguments")
+    need = min_budget(base.players, len(roster) - 1, games_per_trial)
+    if budget < need:
+        raise ConfigError(f"--retune {budget}: one re-tuning plays at least {need:,} games (two trials of "
+                          f"{games_per_trial} games per lineup x {len(roster) - 1} field x {base.players} seats); "
+                          f"give at least {need}")
+    return pos
+
+
+def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Path | str, budget: int, *,
+                games_per_trial: int = 25, eval_games: int = 10, progress: bool = False,
+                say: Callable[[str], None] | None = None) -> dict:
+    """Re-tune and play every variant (module docstring).
+
+    Args:
+        base: the sweep's base run (roster, players, games, seed, seating, fixed parameters, execution).
+        combos: each variant's varied values (``{name: value}``), the first the control, as the sweep played them.
+        folders: each variant's folder name in the sweep (``OUT/retuned/<folder>/``).
+        budget: games of each re-tuning (one per tunable roster entry and variant).
+        games_per_trial, eval_games: the tuning's games per lineup per trial and in its held-out check.
+
+    Returns:
+        what ``OUT/retuned.json`` holds: ``budget``, ``positions`` (tuned roster entries), per variant its
+        ``values``, ``folder``, ``strategies`` (the re-tuned roster as played) and ``presets``.
+
+    Raises:
+        ConfigError: see :func:`check`.
+    """
+    from meeplelab.play.runner import simulate
+
+    from .tune import tune
+
+    pos = check(base, budget, games_per_trial)
+    say = say or (lambda s: None)
+    out = Path(out)
+    where = out / FOLDER
+    if where.is_dir():
+        shutil.rmtree(where)  # re-tuned from scratch: the tuning depends on the variant's rules only
+    roster = list(base.strategies)
+    variants = []
+    for c, folder in zip(combos, folders):
+        params = {**base.params, **c}
+        specs, presets = list(roster), {}
+        for i in pos:
+            field = [s for j, s in enumerate(roster) if j != i]
+            say(f"re-tuning {roster[i]} for {folder} against {', '.join(field)} ({budget:,} games)")
+            tdir = where / folder / f"tune-{i}"
+            tune(base.game, roster[i], field, budget=budget, games_per_trial=games_per_trial, seed=base.seed,
+                 players=base.players, eval_games=eval_games, params=params, out=tdir, n_jobs=base.n_jobs,
+                 backend=base.backend, scheduler=base.scheduler, batch_size=base.batch_size)
+            name = roster[i].split(":", 1)[0]
+            specs[i] = f"{name}:preset={(tdir / 'preset.toml').resolve()}"
+            presets[str(i)] = str((tdir / "preset.toml").relative_to(out))
+        cfg = dataclasses.replace(base, strategies=tuple(specs), params=params,
+                                  out=str(where / folder / "run")).validated()
+        say(f"playing {folder} with the re-tuned players ({base.games:,} games)")
+        simulate(cfg, overwrite=True, progress=progress, label=f"{folder} re-tuned")
+        variants.append({"values": c, "folder": folder, "strategies": specs, "presets": presets})
+    meta = {"budget": budget, "games_per_trial": games_per_trial, "positions": pos, "roster": roster,
+            "variants": variants}
+    rf.write_atomic(out / FILE, json.dumps(meta, indent=1).encode())
+    return meta
+
+
+__all__ = ["FILE", "FOLDER", "check", "min_budget", "run_retuned", "tunable"]

@@ -1,0 +1,95 @@
+"""``meeplelab sweep --retune`` (issue 28 item 2): every tunable strategy re-tuned under each variant's rules, the
+variant played again, and each effect reported with the players fixed and re-tuned. Real games (Galileo's Truth,
+2 seats); the fixed-players column recomputed here from the Parquet files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cli(argv):
+    res = subprocess.run([sys.executable, "-c", "from meeplelab.cli import main; main()", *argv], cwd=ROOT,
+                         capture_output=True, text=True, timeout=900)
+    return res.returncode, res.stdout, res.stderr
+
+
+SWEEP = ["sweep", "--game", "galileos-truth", "--vary", "truth_vp_per_tile=0,4", "--players", "2", "--games", "60",
+         "--n-jobs", "1", "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    out = tmp_path_factory.mktemp("retune") / "s"
+    code, _, err = _cli(SWEEP + ["--strategies", "heuristic,writer", "--retune", "200", "--out", str(out)])
+    assert code == 0, err
+    return out
+
+
+def _games(folder):
+    return pl.read_parquet(folder / "games" / "*.parquet").with_columns(pl.col("strategy").cast(pl.String))
+
+
+def test_each_variant_is_played_again_by_players_re_tuned_to_its_rules(swept):
+    meta = json.loads((swept / "retuned.json").read_text())
+    assert meta["positions"] == [0] and meta["roster"] == ["heuristic", "writer"] and meta["budget"] == 200
+    for v in meta["variants"]:
+        preset = swept / v["presets"]["0"]
+        assert preset.is_file() and v["strategies"][0] == f"heuristic:preset={preset.resolve()}"
+        assert v["strategies"][1] == "writer"
+        tune = json.loads((preset.parent / "tune.json").read_text())
+        assert tune["field"] == ["writer"] and tune["players"] == 2  # tuned against the rest of the roster
+        fixed, again = _games(swept / v["folder"]), _games(swept / "retuned" / v["folder"] / "run")
+        # the same games: seed and seat order of every game index, the same rules
+        assert fixed.select("game", "seat_order", "game_seed").equals(again.select("game", "seat_order", "game_seed"))
+        assert "writer" in set(again["strategy"]) and "heuristic" not in set(again["strategy"])
+    # the tunings differ by variant: tuned under each variant's own rules
+    p0, p1 = (json.loads((swept / v["presets"]["0"]).parent.joinpath("tune.json").read_text())
+              for v in meta["variants"])
+    assert p0["trials"] != p1["trials"]
+
+
+def test_the_report_gives_each_effect_with_the_players_fixed_and_re_tuned(swept):
+    from meeplelab.analysis.retune import effects
+    from meeplelab.analysis.stats import paired_shares
+
+    df = effects(swept)
+    assert df.height == 4 and set(df["strategy"]) == {"heuristic (re-tuned)", "writer"}
+    w = df.filter((pl.col("strategy") == "writer") & (pl.col("metric") == "win")).row(0, named=True)
+    a, c = _games(swept / "truth_vp_per_tile=4"), _games(swept / "truth_vp_per_tile=0")
+    j = a.filter(pl.col("strategy") == "writer").join(c.filter(pl.col("strategy") == "writer"), on="game",
+                                                      suffix="_c").sort("game")
+    want = paired_shares(j["win_share"].to_numpy(), j["win_share_c"].to_numpy())
+    assert w["fixed"] == pytest.approx(want["est"] * 100) and w["fixed_low"] == pytest.approx(want["low"] * 100)
+    assert w["n"] == 60 and w["verdict"] in ("holds", "changes", "reverses")
+    md = (swept / "report" / "report.md").read_text()
+    assert "## Players fixed and players re-tuned" in md and "heuristic (re-tuned)" in md
+
+
+@pytest.mark.parametrize("strategies, retune, message", [
+    ("heuristic", "200", "--retune needs a roster of one strategy per seat"),
+    ("writer,never-abjure", "200", "no strategy of --strategies (writer, never-abjure) has arguments to tune"),
+    ("heuristic,writer", "50", "--retune 50: one re-tuning plays at least 100 games"),
+    ("heuristic,writer", "-1", "--retune -1: allowed 0"),
+])
+def test_a_retune_that_cannot_run_is_one_line_exit_2_before_any_game(tmp_path, strategies, retune, message):
+    code, _, err = _cli(SWEEP + ["--strategies", strategies, "--retune", retune, "--out", str(tmp_path / "s")])
+    assert code == 2 and len(err.strip().splitlines()) == 1 and message in err, err
+    assert not (tmp_path / "s").exists()
+
+
+def test_overwriting_without_retune_removes_the_re_tuned_runs(tmp_path):
+    out = tmp_path / "s"
+    code, _, err = _cli(SWEEP + ["--strategies", "heuristic,writer", "--retune", "100", "--out", str(out)])
+    assert code == 0 and (out / "retuned.json").is_file(), err
+    code, _, err = _cli(SWEEP + ["--strategies", "heuristic,writer", "--out", str(out), "--overwrite"])
+    assert code == 0, err
+    assert not (out / "retuned.json").exists() and not (out / "retuned").exists()
+    assert "Players fixed and players re-tuned" not in (out / "report" / "report.md").read_text()
