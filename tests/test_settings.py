@@ -93,10 +93,10 @@ SIM_RUN_TOML = ('game = "toy"\nplayers = 2\nstrategies = ["random"]\ngames = 20\
 @pytest.mark.parametrize("command,text,message", [
     ("sweep", 'game = "toy"\nvaryy = ["rounds=1,2"]\n',
      "unknown config key 'varyy': allowed: backend, batch_size, field, game, games, n_jobs, out, params, players, "
-     "scheduler, seating, seed, strategies, target, vary"),
+     "retune, scheduler, seating, seed, strategies, target, vary"),
     ("sweep", SIM_RUN_TOML,  # a run's run.toml is not a sweep's settings
      "unknown config key 'log_turns': allowed: backend, batch_size, field, game, games, n_jobs, out, params, players, "
-     "scheduler, seating, seed, strategies, target, vary"),
+     "retune, scheduler, seating, seed, strategies, target, vary"),
     ("tune", 'game = "toy"\nagainst = ["random"]\nbudget = "32"\n',
      "config field 'budget' is '32' (str): it must be an integer"),
     ("tournament", 'game = "toy"\nstrategies = ["random", "always-draw"]\nevery_profile = "yes"\n',
