@@ -35,8 +35,11 @@ from meeplelab.sim.core.errors import ConfigError
 #: the choices of ``--field``, the default first
 FIELDS = ("scripted", "strong")
 SCRIPTED, STRONG = FIELDS
-#: the folder of the tuned presets kept in the project (from the package root, not the working folder)
-PRESETS = Path(__file__).resolve().parents[1] / "docs" / "presets"
+#: the folder of the tuned presets kept in the project (from the package root, not the working folder): the
+#: source tree's docs/presets, or in an installed copy (pip install .) the package data meeplelab/presets
+PRESETS = next((p for p in (Path(__file__).resolve().parents[1] / "docs" / "presets",
+                            Path(__file__).resolve().parents[1] / "presets") if p.is_dir()),
+               Path(__file__).resolve().parents[1] / "docs" / "presets")
 #: the strong field's search: ``ismcts`` with the game's default arguments
 SEARCH = "ismcts"
 #: what a report calls each member of the strong field

@@ -50,7 +50,8 @@ def test_the_wheel_installs_only_meeplelab(tmp_path):
     tops = {n.split("/")[0] for n in names}
     assert tops == {"meeplelab", wheel.name.split("-")[0] + "-" + wheel.name.split("-")[1] + ".dist-info"}
     for must in ("meeplelab/cli.py", "meeplelab/sim/core/data/play_module.py.tmpl", "meeplelab/play/runner.py",
-                 "meeplelab/studies/balance.py", "meeplelab/sim/galileos_truth/data/board.toml", "meeplelab/analysis/templates/report.css"):
+                 "meeplelab/studies/balance.py", "meeplelab/sim/galileos_truth/data/board.toml", "meeplelab/analysis/templates/report.css",
+                 "meeplelab/presets/galileos-truth-heuristic-tuned.toml", "meeplelab/presets/unconscious-mind-heuristic-tuned.toml"):
         assert must in names
     entry = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "meeplelab = meeplelab.cli:main" in entry
@@ -59,6 +60,11 @@ def test_the_wheel_installs_only_meeplelab(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
                    check=True, capture_output=True, timeout=600)
     assert sorted(p.name for p in target.iterdir() if not p.name.endswith(".dist-info")) in (["bin", "meeplelab"], ["meeplelab"])
+    # the strong field's tuned preset (meeplelab stronger, --field strong) is found in the installed copy
+    pre = subprocess.run([sys.executable, "-c", "from meeplelab.strategies.fields import tuned_preset; "
+                          "print(tuned_preset('galileos-truth'))"], env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"},
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert pre.stdout.strip() == str(target / "meeplelab/presets/galileos-truth-heuristic-tuned.toml"), pre.stderr[-2000:]
     got = subprocess.run([sys.executable, "-c", "import meeplelab.sim.core.source as s, meeplelab.cli as c; "
                           "print(s.module_file('meeplelab.sim.galileos_truth.state')); print(c.__file__); "
                           "import meeplelab.analysis.pages as p; print(p.environment().get_template('report.html.j2').filename)"],
