@@ -609,7 +609,7 @@ def report(
     from meeplelab.analysis.stronger import section as stronger_section
 
     if stronger is not None:
-        stronger_section(stronger, [])  # a bad --stronger folder is one line before anything is written
+        stronger_section(stronger, [], [str(r) for r in runs])  # a bad --stronger folder is one line before anything is written
 
     def sections(loaded_runs):
         from meeplelab.analysis.report import build_sections
@@ -714,17 +714,35 @@ def sweep(
         from meeplelab.studies.retune import check as check_retune
 
         check_retune(base, retune, 25)  # before any game is played
+    if resume:
+        from meeplelab.studies.retune import check_resume
+
+        check_resume(out, retune)
     draw = _draw(progress)
     try:
         with terminate_as_interrupt():
             run_sweep(base, v, out, resume=resume, overwrite=overwrite, progress=draw, settings=_settings_text(),
                       on_variant=lambda i, n, name: _note(f"variant {i + 1}/{n}: {name}"))
             if retune:
+                import json as _json
+
+                from meeplelab.play import runfolder as rf
+                from meeplelab.play.sweep import SWEEP_FILE
                 from meeplelab.studies.retune import run_retuned
 
                 done = read_sweep(out)
-                run_retuned(base, [x["values"] for x in done["variants"]], [x["folder"] for x in done["variants"]],
-                            out, retune, progress=draw, say=_note)
+
+                def mark(status: str) -> None:  # the sweep is not complete until its re-tuned runs are
+                    rf.write_atomic(out / SWEEP_FILE, _json.dumps({**done, "status": status}, indent=1).encode())
+
+                mark("running")
+                try:
+                    run_retuned(base, [x["values"] for x in done["variants"]], [x["folder"] for x in done["variants"]],
+                                out, retune, progress=draw, say=_note)
+                except BaseException as e:
+                    mark("interrupted" if isinstance(e, KeyboardInterrupt) else "failed")
+                    raise
+                mark("complete")
     except KeyboardInterrupt as e:
         _interrupted(e, f"the sweep in {out} is incomplete; complete it with the same command and --resume")
     meta = read_sweep(out)

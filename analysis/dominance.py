@@ -25,8 +25,8 @@ DEFINITION = ("Dominant means: the strategy beats every other strategy of the fi
               "of comparisons); a strategy with the highest win rate that is not dominant is called leading. The "
               "same rule is used by the balance verdict and the tournament report.")
 
-SCOPE = ("These conclusions hold for this field only (the strategies played, as played here); they are not yet "
-         "checked against stronger or re-tuned players.")
+SCOPE = ("These conclusions hold for this field only (the strategies played, as played here); whether they hold "
+         "for stronger players is the section \"Does it hold for stronger players?\" (meeplelab stronger).")
 
 
 @dataclass

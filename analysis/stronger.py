@@ -83,14 +83,20 @@ def section(stronger: Path | str | None, games: list[str], runs: list[str] | Non
     games = sorted(games)
     title = "Does it hold for stronger players?"
     if stronger is None:
-        src = " ".join(runs or ["RUN..."])
+        src = " ".join(f"--from {r}" for r in (runs or ["RUN..."]))
         game = games[0] if games else "GAME"
         return Section(title, "Not checked: every conclusion above holds among the strategies played, not yet for "
-                       f"stronger players. Check it with `meeplelab stronger --game {game} --from {src} --out STRONG` "
-                       "(add the experiment folders), then `meeplelab report ... --stronger STRONG`.")
+                       f"stronger players. Check it with `meeplelab stronger --game {game} {src} --out STRONG` "
+                       "(add --from EXPERIMENT for each experiment), then `meeplelab report ... --stronger STRONG`.")
     d = read(stronger)
     if games and d["game"] not in games:
         raise RunFolderError(f"--stronger {str(stronger)!r}: a study of {d['game']!r}, not of {games[0]!r}")
+    if runs is not None and d.get("runs") is not None:
+        mine = {str(Path(r).resolve()) for r in runs}
+        if not mine <= set(d["runs"]):
+            bad = sorted(mine - set(d["runs"]))[0]
+            raise RunFolderError(f"--stronger {str(stronger)!r}: the study did not re-check run {bad!r} (it re-checked "
+                                 f"{', '.join(d['runs']) or 'no run'}); run meeplelab stronger --from the reported runs")
     return Section(title, intro(d) + "\n\n" + "\n".join(f"- {x}" for x in d["lines"]))
 
 

@@ -159,16 +159,19 @@ def _frame(runs: Runs) -> pl.DataFrame:
     return df
 
 
-def matched_games(df: pl.DataFrame, pairs: list[tuple[str, str]]) -> pl.DataFrame:
+def matched_games(df: pl.DataFrame, pairs: list[tuple[str, str]], *, same_strategy: bool = True) -> pl.DataFrame:
     """Seat-results of both versions side by side, one row per (pair, game, seat): game and seat
     matched on seat order and game seed (columns of the later version suffixed ``_b``, ``pair`` the
-    index of the run pair); only seats holding the same strategy in both are kept."""
+    index of the run pair); only seats holding the same strategy in both are kept, unless
+    ``same_strategy`` is False (every seat: a seat spread or game length of an experiment's arms)."""
     frames = []
     for i, (ra, rb) in enumerate(pairs):
         x = df.filter(pl.col("run") == ra)
         y = df.filter(pl.col("run") == rb)
         j = x.join(y, on=["players", "seat_order", "game_seed", "seat"], suffix="_b", how="inner")
-        frames.append(j.filter(pl.col("strategy") == pl.col("strategy_b")).with_columns(pl.lit(i).alias("pair")))
+        if same_strategy:
+            j = j.filter(pl.col("strategy") == pl.col("strategy_b"))
+        frames.append(j.with_columns(pl.lit(i).alias("pair")))
     return pl.concat(frames) if frames else pl.DataFrame()
 
 
@@ -290,7 +293,7 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
         spa = {r["players"]: r for r in sa.iter_rows(named=True)}
         spb = {r["players"]: r for r in sb.iter_rows(named=True)}
         seat_pairs = [(x, y) for x, y in pairs if x in na and y in nb]
-        js = matched_games(df, seat_pairs) if seat_pairs else pl.DataFrame()
+        js = matched_games(df, seat_pairs, same_strategy=not arms) if seat_pairs else pl.DataFrame()
         for players in sorted(set(spa) & set(spb)):
             a_, b_ = spa[players], spb[players]
             if js.height:
@@ -320,7 +323,8 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
                 one_a = da.filter((pl.col("seat") == 0) & (pl.col("players") == players))[col].to_numpy().astype(float)
                 one_b = db.filter((pl.col("seat") == 0) & (pl.col("players") == players))[col].to_numpy().astype(float)
                 if paired:
-                    sub = j.filter((pl.col("seat") == 0) & (pl.col("players") == players))
+                    jj = matched_games(df, pairs, same_strategy=False) if arms else j  # a game's length: any seat
+                    sub = jj.filter((pl.col("seat") == 0) & (pl.col("players") == players))
                     if not sub.height:  # seat 0's strategy differs in every matched game: match on games alone
                         continue
                     r = _paired_mean(sub[f"{col}_b"].to_numpy().astype(float) - sub[col].to_numpy().astype(float))

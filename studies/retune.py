@@ -57,6 +57,9 @@ def check(base: RunConfig, budget: int, games_per_trial: int) -> list[int]:
     roster = list(base.strategies)
     if len(roster) < 2:
         raise ConfigError("--retune needs a roster of one strategy per seat (a mirror has no field to tune against)")
+    if len(set(roster)) < len(roster):
+        raise ConfigError(f"--retune needs distinct strategies in --strategies, got {', '.join(roster)}: an entry "
+                          "given twice would be tuned against itself")
     pos = [i for i, s in enumerate(roster) if tunable(base.game, s)]
     if not pos:
         raise ConfigError(f"--retune: no strategy of --strategies ({', '.join(roster)}) has arguments to tune; allowed: "
@@ -67,6 +70,22 @@ def check(base: RunConfig, budget: int, games_per_trial: int) -> list[int]:
                           f"{games_per_trial} games per lineup x {len(roster) - 1} field x {base.players} seats); "
                           f"give at least {need}")
     return pos
+
+
+def check_resume(out: Path | str, budget: int) -> None:
+    """A ``--resume`` of a sweep whose re-tuning was saved with another budget (or a re-tuned sweep resumed
+    without ``--retune``) is refused, naming both.
+
+    Raises:
+        ConfigError: the saved budget differs from ``budget``.
+    """
+    p = Path(out) / FILE
+    if not p.is_file():
+        return
+    saved = int(json.loads(p.read_text()).get("budget", 0))
+    if saved != budget:
+        raise ConfigError(f"--retune {budget}: the sweep in {str(out)!r} was re-tuned with --retune {saved}; resume it "
+                          f"with --retune {saved}, or use --overwrite")
 
 
 def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Path | str, budget: int, *,
@@ -124,4 +143,4 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
     return meta
 
 
-__all__ = ["FILE", "FOLDER", "check", "min_budget", "run_retuned", "tunable"]
+__all__ = ["FILE", "FOLDER", "check", "check_resume", "min_budget", "run_retuned", "tunable"]

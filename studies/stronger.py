@@ -209,6 +209,20 @@ def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, g
     runs_f, exps = _sources(list(sources))
     if not runs_f and not exps:
         raise ConfigError("--from: give the scripted field's run folders and/or experiment folders")
+    from meeplelab.sim.registry import get_spec
+
+    get_spec(game)  # an unknown game is named with the allowed ones
+    strong = strong_player(game)
+    if runs_f:
+        runs = load_runs(runs_f)  # a folder given twice, unreadable parts: refused before anything is written
+        other = sorted({m["game"]["name"] for m in runs.manifests.values()} - {game})
+        if other:
+            raise ConfigError(f"--from: runs of {other[0]!r}, not {game!r}")
+    for src in exps:
+        from meeplelab.play.experiment import read_experiment
+
+        if read_experiment(src)["game"] != game:
+            raise ConfigError(f"--from {str(src)!r}: an experiment of {read_experiment(src)['game']!r}, not {game!r}")
     out = Path(out)
     if out.exists() and any(out.iterdir()):
         if not (out / FILE).is_file():
@@ -220,14 +234,9 @@ def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, g
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(out / FILE, json.dumps({"game": game, "status": "running"}).encode())  # ours from now on
     say = progress or (lambda s: None)
-    strong = strong_player(game)
     execution = {"n_jobs": n_jobs, "batch_size": batch_size, "backend": backend, "scheduler": scheduler}
     checks: list[dict] = []
     if runs_f:
-        runs = load_runs(runs_f)
-        other = sorted({m["game"]["name"] for m in runs.manifests.values()} - {game})
-        if other:
-            raise ConfigError(f"--from: runs of {other[0]!r}, not {game!r}")
         df = games_frame(runs)
         counts = sorted(set(df["players"].to_list()))
         for p in counts:
@@ -266,15 +275,12 @@ def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, g
                                      f"{p - 1} strong players)",
                        "scripted": s, "strong": t, "verdict": verdict, "difference": diff})
     for src in exps:
-        from meeplelab.play.experiment import read_experiment
-
-        if read_experiment(src)["game"] != game:
-            raise ConfigError(f"--from {str(src)!r}: an experiment of {read_experiment(src)['game']!r}, not {game!r}")
         say(f"experiment {src.name} with the strong field ({games:,} games per arm)")
         dest = _strong_experiment(src, out / src.name, strong, games, execution, draw)
         checks += _experiment_checks(src, dest)
     lines = [line(c) for c in checks]
-    result = {"game": game, "status": "complete", "strong": strong, "strong_words": STRONG.replace("GAME", game), "games": games,
+    result = {"game": game, "status": "complete", "strong": strong,
+              "runs": sorted(str(Path(r).resolve()) for r in runs_f), "strong_words": STRONG.replace("GAME", game), "games": games,
               "mirror_games": mirror_games, "seed": seed, "sources": [str(Path(s)) for s in sources],
               "checks": checks, "lines": lines}
     from meeplelab.analysis.tables import canonical_json

@@ -136,7 +136,13 @@ def test_every_arm_reports_its_side_effects_paired_against_the_control(tmp_path)
         assert vp[s]["est"] == 0.0 and vp[s]["low"] < 0 < vp[s]["high"] and vp[s]["n"] == 60
     assert all(r["design"].startswith("paired") for r in vp.values())
     length = t.filter(pl.col("metric") == "game length (turns)").row(0, named=True)
-    assert length["est"] == 0.0
+    assert length["est"] == 0.0 and length["n"] == 60
+    # the seat spread's paired estimate counts every seat, the treated one too: with the same best and worst
+    # seats in both arms it is the difference of the two spreads the columns show
+    sp = t.filter(pl.col("metric") == "seat spread (points)").row(0, named=True)
+    a, b = sp["strategy"].split(" (was ")
+    if a.replace("seat ", "") == b.rstrip(")"):
+        assert sp["est"] == pytest.approx(sp["value"] - sp["ref"])
     # the treated seat's VP from its start bonus is the changed quantity the Holm family finds first
     assert t.filter(pl.col("changed") & (pl.col("metric") == "final VP"))["strategy"].to_list() == ["random"]
     page = build_report([out / "control", out / "vp+3"], out / "report", sections=experiment_sections(out))

@@ -153,8 +153,9 @@ def test_every_experiment_effect_line_can_name_its_arm():
 def test_the_definition_and_scope_sentences_say_what_they_promise():
     assert "beats every other strategy of the field head to head" in DEFINITION and "Holm-adjusted" in DEFINITION
     assert "leading" in DEFINITION
-    assert SCOPE == ("These conclusions hold for this field only (the strategies played, as played here); they are not "
-                     "yet checked against stronger or re-tuned players.")
+    assert SCOPE == ("These conclusions hold for this field only (the strategies played, as played here); whether they "
+                     "hold for stronger players is the section \"Does it hold for stronger players?\" (meeplelab "
+                     "stronger).")
 
 
 @pytest.mark.parametrize("field", [WEAK, STRONG])

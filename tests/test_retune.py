@@ -93,3 +93,22 @@ def test_overwriting_without_retune_removes_the_re_tuned_runs(tmp_path):
     assert code == 0, err
     assert not (out / "retuned.json").exists() and not (out / "retuned").exists()
     assert "Players fixed and players re-tuned" not in (out / "report" / "report.md").read_text()
+
+
+def test_a_roster_naming_a_strategy_twice_is_refused(tmp_path):
+    code, _, err = _cli(SWEEP + ["--strategies", "heuristic,heuristic", "--retune", "200", "--out", str(tmp_path / "s")])
+    assert code == 2 and "--retune needs distinct strategies" in err and not (tmp_path / "s").exists()
+
+
+def test_a_resume_with_another_budget_is_refused_and_an_interrupted_retune_is_not_complete(swept, tmp_path):
+    import shutil
+
+    copy = tmp_path / "s"
+    shutil.copytree(swept, copy)
+    for budget in ("300", "0"):
+        code, _, err = _cli(SWEEP + ["--strategies", "heuristic,writer", "--retune", budget, "--out", str(copy),
+                                     "--resume"])
+        assert code == 2 and "was re-tuned with --retune 200" in err, err
+    code, _, err = _cli(SWEEP + ["--strategies", "heuristic,writer", "--retune", "200", "--out", str(copy), "--resume"])
+    assert code == 0, err
+    assert json.loads((copy / "sweep.json").read_text())["status"] == "complete"

@@ -125,7 +125,7 @@ def test_the_report_carries_the_lines_or_says_what_is_not_checked(study, tmp_pat
     assert code == 0, err
     md = (tmp_path / "plain" / "report.md").read_text()
     assert "## Does it hold for stronger players?\n\nNot checked: every conclusion above holds among the strategies " \
-           "played" in md and "meeplelab stronger --game galileos-truth --from " in md
+           "played" in md and f"meeplelab stronger --game galileos-truth --from {root / 'gt' / '2p'} --out STRONG" in md
 
 
 def test_bad_stronger_input_is_one_line_exit_2_and_nothing_written(study, tmp_path):
@@ -141,3 +141,25 @@ def test_bad_stronger_input_is_one_line_exit_2_and_nothing_written(study, tmp_pa
     code, _, err = _cli(["stronger", "--game", "unconscious-mind", "--from", str(root / "gt"), "--out",
                          str(tmp_path / "s2"), "--no-progress"])
     assert code == 2 and "runs of 'galileos-truth', not 'unconscious-mind'" in err
+
+
+def test_a_study_of_other_runs_is_refused_by_the_report(study, tmp_path):
+    root, _ = study
+    code, _, err = _cli(["simulate", "--game", "galileos-truth", "--players", "2", "--strategies", "heuristic,writer",
+                         "--games", "8", "--n-jobs", "1", "--out", str(tmp_path / "other"), "--no-progress"])
+    assert code == 0, err
+    code, _, err = _cli(["report", str(tmp_path / "other"), "--out", str(tmp_path / "rep"), "--stronger",
+                         str(root / "strong"), "--no-progress"])
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "the study did not re-check run" in err
+    assert not (tmp_path / "rep").exists()
+
+
+def test_a_refused_study_leaves_nothing_behind(study, tmp_path):
+    root, _ = study
+    for argv in (["--game", "unconscious-mind", "--from", str(root / "gt")],
+                 ["--game", "galileos-truth", "--from", str(root / "gt" / "2p"), "--from", str(root / "gt" / "2p")],
+                 ["--game", "nosuch", "--from", str(root / "gt")]):
+        code, _, err = _cli(["stronger", *argv, "--out", str(tmp_path / "s"), "--no-progress"])
+        assert code == 2 and len(err.strip().splitlines()) == 1, err
+        assert not (tmp_path / "s").exists(), argv
+    assert "unknown game 'nosuch'" in err
