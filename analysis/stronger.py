@@ -35,7 +35,8 @@ def compare(scripted: dict, strong: dict) -> tuple[str, dict]:
 
 
 def _iv(r: dict, unit: str = "") -> str:
-    return f"{r['est']:+.1f}{unit} [{r['low']:+.1f}, {r['high']:+.1f}]"
+    f = lambda v: f"{round(v, 1) + 0.0:+.1f}"  # noqa: E731  (no "-0.0")
+    return f"{f(r['est'])}{unit} [{f(r['low'])}, {f(r['high'])}]"
 
 
 def line(c: dict) -> str:

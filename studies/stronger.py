@@ -272,7 +272,7 @@ def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, g
         checks.append({"kind": "top strategy", "players": p, "strategy": top["strategy"],
                        "conclusion": f"{top['strategy']}'s edge at {p} seats (its win rate minus the fair "
                                      f"{fair:.0f}%, points; scripted: among the field played, strong: against "
-                                     f"{p - 1} strong players)",
+                                     f"{p - 1} strong player{'s' if p > 2 else ''})",
                        "scripted": s, "strong": t, "verdict": verdict, "difference": diff})
     for src in exps:
         say(f"experiment {src.name} with the strong field ({games:,} games per arm)")
