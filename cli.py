@@ -779,6 +779,7 @@ def experiment(
     resume: bool = typer.Option(False, "--resume",
                                 help="Complete the interrupted experiment in --out (the same options; a different experiment is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the experiment in --out."),
+    retune: int = typer.Option(0, "--retune", help="With a rule-parameter --vary: games of each re-tuning (every tunable strategy of the roster tuned under each arm's rules, the arm played again; the report gives each effect with the players fixed and re-tuned). 0 = players fixed only."),
     config: Optional[Path] = CONFIG_OPTION,
     progress: bool = shared("progress", True),
 ) -> None:
@@ -797,6 +798,21 @@ def experiment(
                      batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
                      params=parse_set_options(set_), seating=_plain(seating))
     arms = plan_experiment(base, vary=vary, control=control, treat=treat)
+    from meeplelab.sim.core.errors import ConfigError
+
+    if retune < 0:
+        raise ConfigError(f"--retune {retune}: allowed 0 (players fixed) or the games of each re-tuning")
+    if retune:
+        from meeplelab.studies.retune import check as check_retune
+
+        if any("param" not in a.change for a in arms):
+            raise ConfigError("--retune takes a rule-parameter --vary (parameter=v1,v2): with a strategy axis or a "
+                              "treatment the rules do not change between arms")
+        check_retune(base, retune, 25)  # before any game is played
+    if resume:
+        from meeplelab.studies.retune import check_resume
+
+        check_resume(out, retune)
 
     def on_arm(i: int, n: int, name: str) -> None:
         if i == 0:  # the folder and a resume are checked by now: a refusal stays one line
@@ -808,6 +824,15 @@ def experiment(
         with terminate_as_interrupt():
             run_experiment(arms, out, overwrite=overwrite, resume=resume, on_variant=on_arm, progress=draw,
                            settings=_settings_text())
+            if retune:
+                from meeplelab.studies.retune import run_retuned
+
+                run_retuned(base, [{a.change["param"]: a.change["value"]} for a in arms],
+                            [Path(a.config.out).name for a in arms], out, retune, progress=draw, say=_note)
+            elif overwrite or not resume:
+                from meeplelab.studies.retune import clear
+
+                clear(out)
     except KeyboardInterrupt as e:
         _interrupted(e, f"the experiment in {out} is incomplete; complete it with the same command and --resume")
     try:

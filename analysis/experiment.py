@@ -281,6 +281,11 @@ def experiment_sections(folder: Path | str):
                         [("Paired differences against the control (win in percentage points, VP in VP; unpaired "
                           "interval for comparison)", shown, TableFormat(decimals={"est": 2, "unpaired": 2}))])]
         secs.append(_side_effect_section(folder, meta["arms"][0]["label"]))
+        from .retune import section as retuned_section
+
+        again = retuned_section(folder)  # experiment --retune: the effects with the players fixed and re-tuned
+        if again is not None:
+            secs.insert(2, again)
         if meta["game"] == "galileos-truth" and meta.get("focal_position") is not None:
             ab = abjure_removed(folder)
             secs.append(Section("Abjure: Suspicion actually removed",

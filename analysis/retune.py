@@ -54,8 +54,7 @@ def effects(folder: Path | str) -> pl.DataFrame:
     if not (folder / FILE).is_file():
         return pl.DataFrame()
     meta = json.loads((folder / FILE).read_text())
-    sweep = read_sweep(folder)
-    game = sweep["game"]
+    game = meta.get("game") or read_sweep(folder)["game"]  # a sweep's or an experiment's re-tuning
     roster = meta["roster"]
     vs = meta["variants"]
     fixed = [_by_position(folder / v["folder"], roster, game) for v in vs]

@@ -138,6 +138,7 @@ class ExperimentSettings(CommandSettings):
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
+    retune: StrictInt = 0
 
 
 class TournamentSettings(CommandSettings):

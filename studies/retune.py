@@ -1,4 +1,5 @@
-"""``meeplelab sweep --retune BUDGET``: players who adapt to each rule variant (issue 28 item 2, first half).
+"""``meeplelab sweep --retune BUDGET`` and ``meeplelab experiment --retune BUDGET`` (a rule-parameter axis): players
+who adapt to each rule variant (issue 28 item 2, first half).
 
 A sweep plays every variant with the same players, so a rule change shows only its arithmetic. With
 ``--retune BUDGET`` each variant is also played by **re-tuned players**: before measuring, every tunable entry of
@@ -72,6 +73,15 @@ def check(base: RunConfig, budget: int, games_per_trial: int) -> list[int]:
     return pos
 
 
+def clear(out: Path | str) -> None:
+    """Remove a re-tuning saved in ``out`` (``retuned.json`` and ``retuned/``): a command run again without
+    ``--retune`` must not report stale re-tuned runs."""
+    out = Path(out)
+    if (out / FOLDER).is_dir() and not (out / FOLDER).is_symlink():
+        shutil.rmtree(out / FOLDER)
+    (out / FILE).unlink(missing_ok=True)
+
+
 def check_resume(out: Path | str, budget: int) -> None:
     """A ``--resume`` of a sweep whose re-tuning was saved with another budget (or a re-tuned sweep resumed
     without ``--retune``) is refused, naming both.
@@ -137,10 +147,10 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
         say(f"playing {folder} with the re-tuned players ({base.games:,} games)")
         simulate(cfg, overwrite=True, progress=progress, label=f"{folder} re-tuned")
         variants.append({"values": c, "folder": folder, "strategies": specs, "presets": presets})
-    meta = {"budget": budget, "games_per_trial": games_per_trial, "positions": pos, "roster": roster,
+    meta = {"game": base.game, "budget": budget, "games_per_trial": games_per_trial, "positions": pos, "roster": roster,
             "variants": variants}
     rf.write_atomic(out / FILE, json.dumps(meta, indent=1).encode())
     return meta
 
 
-__all__ = ["FILE", "FOLDER", "check", "check_resume", "min_budget", "run_retuned", "tunable"]
+__all__ = ["FILE", "FOLDER", "check", "check_resume", "clear", "min_budget", "run_retuned", "tunable"]

@@ -112,3 +112,31 @@ def test_a_resume_with_another_budget_is_refused_and_an_interrupted_retune_is_no
     code, _, err = _cli(SWEEP + ["--strategies", "heuristic,writer", "--retune", "200", "--out", str(copy), "--resume"])
     assert code == 0, err
     assert json.loads((copy / "sweep.json").read_text())["status"] == "complete"
+
+
+def test_an_experiment_with_a_rule_parameter_axis_is_re_tuned_per_arm(tmp_path):
+    from meeplelab.analysis.retune import effects
+
+    out = tmp_path / "e"
+    argv = ["experiment", "--game", "galileos-truth", "--players", "2", "--strategies", "heuristic,writer", "--vary",
+            "truth_vp_per_tile=0,4", "--games", "60", "--n-jobs", "1", "--no-progress", "--out", str(out)]
+    code, _, err = _cli(argv + ["--retune", "100"])
+    assert code == 0, err
+    meta = json.loads((out / "retuned.json").read_text())
+    assert meta["game"] == "galileos-truth" and [v["folder"] for v in meta["variants"]] == ["control", "truth_vp_per_tile=4"]
+    assert [v["values"] for v in meta["variants"]] == [{"truth_vp_per_tile": "0"}, {"truth_vp_per_tile": "4"}]
+    for v in meta["variants"]:
+        fixed, again = _games(out / v["folder"]), _games(out / "retuned" / v["folder"] / "run")
+        assert fixed.select("game", "seat_order", "game_seed").equals(again.select("game", "seat_order", "game_seed"))
+    assert effects(out).height == 4
+    assert "## Players fixed and players re-tuned" in (out / "report" / "report.md").read_text()
+    code, _, err = _cli(argv + ["--overwrite"])  # again without --retune: no stale re-tuned section
+    assert code == 0 and not (out / "retuned.json").exists(), err
+    assert "Players fixed and players re-tuned" not in (out / "report" / "report.md").read_text()
+
+
+def test_an_experiment_whose_arms_share_their_rules_cannot_be_re_tuned(tmp_path):
+    code, _, err = _cli(["experiment", "--game", "galileos-truth", "--players", "3", "--strategies", "heuristic,writer",
+                         "--control", "never-abjure", "--vary", "abjure-at.cycle=1,2", "--games", "60", "--retune", "100",
+                         "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "e")])
+    assert code == 2 and "--retune takes a rule-parameter --vary" in err and not (tmp_path / "e").exists()
