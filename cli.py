@@ -708,16 +708,9 @@ def sweep(
             raise ConfigError(f"--target: strategy {sid!r} is not in this sweep: allowed "
                               f"{', '.join(dict.fromkeys(base.strategies))}")
         goal = (sid, r)
-    if retune < 0:
-        raise ConfigError(f"--retune {retune}: allowed 0 (players fixed) or the games of each re-tuning")
-    if retune:
-        from meeplelab.studies.retune import check as check_retune
+    from meeplelab.studies.retune import check_request
 
-        check_retune(base, retune, 25)  # before any game is played
-    if resume:
-        from meeplelab.studies.retune import check_resume
-
-        check_resume(out, retune)
+    check_request(base, retune, out, resume=resume)  # before any game is played
     draw = _draw(progress)
     try:
         with terminate_as_interrupt():
@@ -800,19 +793,12 @@ def experiment(
     arms = plan_experiment(base, vary=vary, control=control, treat=treat)
     from meeplelab.sim.core.errors import ConfigError
 
-    if retune < 0:
-        raise ConfigError(f"--retune {retune}: allowed 0 (players fixed) or the games of each re-tuning")
-    if retune:
-        from meeplelab.studies.retune import check as check_retune
+    from meeplelab.studies.retune import check_request
 
-        if any("param" not in a.change for a in arms):
-            raise ConfigError("--retune takes a rule-parameter --vary (parameter=v1,v2): with a strategy axis or a "
-                              "treatment the rules do not change between arms")
-        check_retune(base, retune, 25)  # before any game is played
-    if resume:
-        from meeplelab.studies.retune import check_resume
-
-        check_resume(out, retune)
+    if retune > 0 and any("param" not in a.change for a in arms):
+        raise ConfigError("--retune takes a rule-parameter --vary (parameter=v1,v2): with a strategy axis or a "
+                          "treatment the rules do not change between arms")
+    check_request(base, retune, out, resume=resume)  # before any game is played
 
     def on_arm(i: int, n: int, name: str) -> None:
         if i == 0:  # the folder and a resume are checked by now: a refusal stays one line

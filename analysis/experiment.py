@@ -170,7 +170,7 @@ def effect_line(rank: int, r: dict, control: str, comparisons: int | None = None
             f"{'; ' + field if field else ''}){tail}.")
 
 
-def side_effects(folder: Path | str) -> pl.DataFrame:
+def side_effects(folder: Path | str, runs: Runs | None = None) -> pl.DataFrame:
     """What each arm changes beyond the effect under study (issue 28 item 5): every arm minus the control,
     paired game and seat matched (the arms play the same seeds and seat orders), over everything
     :func:`meeplelab.analysis.compare.delta_table` compares: each strategy's win rate and VP, rank, the seat
@@ -178,6 +178,8 @@ def side_effects(folder: Path | str) -> pl.DataFrame:
     citation rate, with 95% intervals, games needed and Holm-adjusted p-values (over each arm's rows).
     Seats whose strategy differs between the arm and the control (the focal entry of a strategy or
     strategy-argument axis) are left out of the paired rows: their effect is the experiment's own table.
+
+    ``runs``: the arms already loaded (the report's), else they are read here.
 
     Returns:
         The delta table, one ``version`` per arm (its label), ``reference`` the control's label.
@@ -191,7 +193,7 @@ def side_effects(folder: Path | str) -> pl.DataFrame:
     folder = Path(folder)
     meta = read_experiment(folder)
     folders = [folder / a["folder"] for a in meta["arms"]]
-    runs = load_runs(folders)
+    runs = runs if runs is not None else load_runs(folders)
     name_of = {Path(p).resolve(): n for n, p in runs.paths.items()}
     vs = []
     for a, f in zip(meta["arms"], folders):
@@ -201,13 +203,13 @@ def side_effects(folder: Path | str) -> pl.DataFrame:
     return delta_table(runs, vs, arms=True)
 
 
-def _side_effect_section(folder: Path, control: str):
+def _side_effect_section(folder: Path, control: str, runs: Runs | None = None):
     """The report section of :func:`side_effects`: the headline rows of every arm as a table, then every
     quantity called changed."""
     from .compare import HEADLINE, changed_lines
     from .report import Section, TableFormat
 
-    t = side_effects(folder)
+    t = side_effects(folder, runs)
     text = ("Each arm minus the control arm (" + control + ") on the same games, game and seat matched, over "
             "everything the runs logged: each strategy's win rate and VP, rank, seat spread per player count, game "
             "length, score categories, action and space use, events and the Abjure or citation rate, with 95% "
@@ -280,7 +282,7 @@ def experiment_sections(folder: Path | str):
                          ("effect_vp", effects_chart(df, "vp", meta["arms"][0]["label"]), "Paired VP difference")],
                         [("Paired differences against the control (win in percentage points, VP in VP; unpaired "
                           "interval for comparison)", shown, TableFormat(decimals={"est": 2, "unpaired": 2}))])]
-        secs.append(_side_effect_section(folder, meta["arms"][0]["label"]))
+        secs.append(_side_effect_section(folder, meta["arms"][0]["label"], runs))
         from .retune import section as retuned_section
 
         again = retuned_section(folder)  # experiment --retune: the effects with the players fixed and re-tuned

@@ -105,8 +105,8 @@ def _spellings(game: str) -> dict[str, str]:
         out[sid] = label
         try:
             out[make_strategy(game, sid).id] = label
-        except ConfigError:
-            pass
+        except ConfigError:  # an id this install cannot make keeps its given spelling only
+            continue
     return out
 
 

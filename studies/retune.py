@@ -98,6 +98,22 @@ def check_resume(out: Path | str, budget: int) -> None:
                           f"with --retune {saved}, or use --overwrite")
 
 
+def check_request(base: RunConfig, budget: int, out: Path | str, *, resume: bool,
+                  games_per_trial: int = 25) -> None:
+    """Every check of a command's ``--retune BUDGET`` before any game is played: a budget of 0 (players fixed)
+    or one :func:`check` accepts, and (``resume``) :func:`check_resume`.
+
+    Raises:
+        ConfigError: a negative budget, or what :func:`check` and :func:`check_resume` refuse.
+    """
+    if budget < 0:
+        raise ConfigError(f"--retune {budget}: allowed 0 (players fixed) or the games of each re-tuning")
+    if budget:
+        check(base, budget, games_per_trial)
+    if resume:
+        check_resume(out, budget)
+
+
 def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Path | str, budget: int, *,
                 games_per_trial: int = 25, eval_games: int = 10, progress: bool = False,
                 say: Callable[[str], None] | None = None) -> dict:
@@ -153,4 +169,4 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
     return meta
 
 
-__all__ = ["FILE", "FOLDER", "check", "check_resume", "clear", "min_budget", "run_retuned", "tunable"]
+__all__ = ["FILE", "FOLDER", "check", "check_request", "check_resume", "clear", "min_budget", "run_retuned", "tunable"]
