@@ -334,6 +334,10 @@ def test_a_resource_tracker_loky_forgot_is_ended_with_the_suite():
     lost.ensure_running()
     pid, fd = lost._pid, lost._fd
     lost._fd = lost._pid = None  # loky forgets it: its own stop and __del__ now do nothing
+    # between its fork and its exec the child's command line is still empty: wait for the exec (the event)
+    deadline = time.monotonic() + 60
+    while "tracker import main" not in children().get(pid, "") and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert "tracker import main" in children()[pid]
     other_r, other_w = os.pipe()  # a pipe of this process no tracker reads: left open
     try:
