@@ -1528,6 +1528,16 @@ def balance(
     recheck_factor: int = typer.Option(2, "--recheck-factor",
                                        help="The re-check plays this many times --games-per-lineup (narrower intervals)."),
     field: Field = shared("field", Field.scripted),
+    strategies: Optional[str] = typer.Option(None, "--strategies",
+                                             help="The players the targets are measured among, one per seat of the "
+                                                  "largest field (comma-separated ids): a rotated field at every seat "
+                                                  "count up to their number, the first P of them at P seats (default: "
+                                                  "the game's study; not together with --field strong)."),
+    retune: int = typer.Option(0, "--retune", help="Games of each re-tuning: every tunable strategy of each rotated "
+                                                   "field is tuned under the defaults and under the proposal, and both "
+                                                   "are measured again, so the report gives the targets and side "
+                                                   "effects with the players fixed and re-tuned (0 = players fixed "
+                                                   "only)."),
     seed: int = shared("seed", 0),
     batch_size: int = shared("batch_size", 4096),
     n_jobs: int = shared("n_jobs", 1),
@@ -1543,7 +1553,8 @@ def balance(
     """Search rule numbers for designer targets on common seeds (Optuna; --seed keys the search and its games,
     the fresh seeds of the re-check are derived from it), re-check the best on fresh seeds, and propose a
     parameter set as a --set line and proposal.toml (simulate --config accepts it). Each lineup of a
-    candidate is one task for --n-jobs workers; --field strong measures the targets on the strong field."""
+    candidate is one task for --n-jobs workers; --field strong measures the targets on the strong field, --strategies
+    on the players named; --retune BUDGET re-checks the proposal with players re-tuned to it."""
     from meeplelab.studies.balance import run_balance
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.sim.core.params import parse_set_options
@@ -1556,7 +1567,7 @@ def balance(
     try:
         with terminate_as_interrupt():
             s = run_balance(game, list(vary), list(target), out, trials=trials, games=games_per_lineup, seed=seed,
-                            study=_strong_study(game) if _plain(field) == "strong" else None,
+                            study=_balance_study(game, _plain(field), strategies), retune=retune,
                             settings=_settings_text(),
                             recheck=recheck, recheck_factor=recheck_factor, fixed=parse_set_options(set_), overwrite=overwrite,
                             resume=resume, progress=_note, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
@@ -1571,8 +1582,34 @@ def balance(
                f"{len(s['targets'])} targets on fresh seeds "
                f"(whole 95% interval inside for {p['met_interval']}): "
                + "; ".join(f"{t} {p[t]:.2f} [{p[t + ' low']:.2f}, {p[t + ' high']:.2f}]" for t in s["targets"]))
+    r = s.get("retuned")
+    if r:
+        typer.echo(f"with the players re-tuned to the defaults and to the proposal ({r['budget']:,} games each "
+                   f"re-tuning): meets {r['met']} of {r['measured']} re-measured targets on fresh seeds (whole 95% "
+                   f"interval inside for {r['met_interval']}); see the report's 'Players fixed and players re-tuned'")
     typer.echo(s["set_line"])
     typer.echo(f"wrote {out / 'proposal.toml'} and {s['page']}")
+
+
+def _balance_study(game: str, field: str, strategies: str | None):
+    """balance's study: the strong field's (``--field strong``), the roster named by ``--strategies``
+    (:func:`meeplelab.analysis.studies.roster_study`), or None (the game's scripted study).
+
+    Raises:
+        ConfigError: both given (:func:`strong_refusal`), or a bad roster.
+    """
+    from meeplelab.sim.core.errors import ConfigError
+
+    if strategies is not None and field == "strong":
+        raise ConfigError(strong_refusal("--strategies", strategies))
+    if field == "strong":
+        return _strong_study(game)
+    if strategies is not None:
+        from meeplelab.analysis.studies import roster_study
+
+        ids = [x.strip() for x in strategies.split(",") if x.strip()]
+        return roster_study(game, ids)
+    return None
 
 
 def _strong_study(game: str):

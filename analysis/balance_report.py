@@ -143,6 +143,57 @@ def side_effect_lines(side: pl.DataFrame | None, s: dict) -> list[str]:
         changed_lines(side, limit=30, csv="side_effects.csv") + [""]
 
 
+def retuned_lines(out: Path, s: dict, targets) -> list[str]:
+    """The report's "Players fixed and players re-tuned" section (``balance --retune``, issue 28 item 2): the
+    targets measured four ways (defaults or proposal, players fixed or re-tuned to those rules, the re-check's fresh
+    seeds, 95% bootstrap intervals) and each field entry's effect of the proposal both ways
+    (:mod:`meeplelab.studies.balance_retune`). Without ``--retune``: one line saying the proposal was measured with
+    the players fixed and the command that re-checks it."""
+    from .report import TableFormat, markdown_table
+
+    md = ["## Players fixed and players re-tuned", ""]
+    r = s.get("retuned")
+    if not r:
+        if s.get("proposal_is_defaults"):
+            return md + ["The proposal is the default rules: there is nothing to re-tune for.", ""]
+        return md + ["Not checked: the targets and side effects above hold for the players as written. Run the same "
+                     "search with `--retune BUDGET` (and `--strategies` naming a field with a tunable strategy, e.g. "
+                     "`heuristic`) to re-tune the players to the defaults and to the proposal and measure both again.",
+                     ""]
+    rep = Path(out) / "report"
+    tab = pl.read_parquet(Path(out) / "retuned.parquet")
+    n = r["measured"]
+    tuned = "; ".join(f"{p}: {', '.join(f['tuned'])}" for p, f in r["fields"].items())
+    md += [f"Re-tuned players (issue 28): in every rotated field, the tunable entries ({tuned}) were tuned with "
+           f"`meeplelab tune` against the rest of the field, once under the defaults and once under the proposal "
+           f"({r['budget']:,} games each, {r['games_per_trial']} per lineup per trial, on the search seeds), then "
+           f"every version was played again on the re-check's fresh seeds (run seed {s['fresh_seed']}, "
+           f"{s['recheck_games_per_lineup']} games per lineup). ", ""]
+    verdict = (f"With the players re-tuned, the proposal meets {r['met']} of {n} re-measured targets by point "
+               f"estimate, with the whole 95% interval inside for {r['met_interval']} of {n}")
+    skipped = len(targets) - n
+    md += [f"**{verdict}.**" + (f" {skipped} target(s) read a scripted plan's panel and are not re-measured."
+                                if skipped else ""), ""]
+    md += markdown_table(tab, "Each target under the defaults and the proposal, players fixed and re-tuned (fresh "
+                         "seeds, 95% bootstrap interval; met: the point estimate meets the target)", rep,
+                         "retuned-targets",
+                         TableFormat(rank=None, decimals={"value": 2, "low": 2, "high": 2},
+                                     labels={"value": "metric", "met": "meets target",
+                                             "met_interval": "whole 95% interval inside"}))
+    eff = Path(out) / "retuned_effects.parquet"
+    e = pl.read_parquet(eff) if eff.is_file() else pl.DataFrame()
+    if e.height:
+        md += ["Each field entry's effect of the proposal (proposal minus defaults, game and seat matched), players "
+               "fixed and re-tuned; *holds*: not told apart; *changes*: the re-tuned effect differs (resolved); "
+               "*reverses*: both resolved with opposite signs. The fixed and re-tuned runs share their seeds, so the "
+               "interval of their difference is conservative.", ""]
+        md += markdown_table(e.drop("variant"), "Effect of the proposal on each entry, players fixed and re-tuned "
+                             "(win in percentage points, VP in VP)", rep, "retuned-effects",
+                             TableFormat(rank=None, decimals={"fixed": 2, "fixed_low": 2, "fixed_high": 2,
+                                                              "retuned": 2, "retuned_low": 2, "retuned_high": 2}))
+    return md
+
+
 def build(out: Path, s: dict, trials: pl.DataFrame, recheck: pl.DataFrame, targets,
           side: pl.DataFrame | None = None) -> Path:
     """Write the report; returns the HTML path. ``side``: the proposal's side-effect table
@@ -178,6 +229,7 @@ def build(out: Path, s: dict, trials: pl.DataFrame, recheck: pl.DataFrame, targe
         d = s["defaults"]
         md += ["Defaults on the search seeds: " + ", ".join(f"{t.text}: {d[t.text]:.2f}" for t in targets) + ".", ""]
     md += side_effect_lines(side, s)
+    md += retuned_lines(out, s, targets)
     varied = list(s["vary"])
     F.save(recheck_chart(recheck, targets, varied), rep / "recheck.png")
     F.save(search_chart(trials, targets), rep / "search.png")

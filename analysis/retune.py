@@ -42,18 +42,19 @@ def _paired(arm: pl.DataFrame, ctrl: pl.DataFrame, pos: int) -> dict:
             "vp": {"est": v["est"], "low": v["low"], "high": v["high"], "n": int(v["n"])}}
 
 
-def effects(folder: Path | str) -> pl.DataFrame:
+def effects(folder: Path | str, file: str = FILE) -> pl.DataFrame:
     """One row per (variant, roster entry, metric): ``variant, strategy, metric, fixed, fixed_low, fixed_high,
     retuned, retuned_low, retuned_high, n, verdict`` (win in percentage points, VP in VP; ``strategy`` the
-    entry as the sweep names it, "(re-tuned)" when it was tuned); empty without ``retuned.json``."""
+    entry as the sweep names it, "(re-tuned)" when it was tuned); empty without ``retuned.json`` (``file``: a
+    balance search's record of one rotated field, ``retuned-field-4.json``)."""
     from meeplelab.play.sweep import read_sweep
 
     from .stronger import compare
 
     folder = Path(folder)
-    if not (folder / FILE).is_file():
+    if not (folder / file).is_file():
         return pl.DataFrame()
-    meta = json.loads((folder / FILE).read_text())
+    meta = json.loads((folder / file).read_text())
     game = meta.get("game") or read_sweep(folder)["game"]  # a sweep's or an experiment's re-tuning
     roster = meta["roster"]
     vs = meta["variants"]

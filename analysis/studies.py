@@ -93,5 +93,46 @@ def strong_study(game: str) -> Study:
     return Study(game, tuple(lus), tuple(cons), default_games=8, plausible=plausible)
 
 
+def roster_study(game: str, roster) -> Study:
+    """``balance --strategies A,B,...``: ``game``'s study played by a roster the user names (the players the
+    targets are measured among). A panel ``field-P`` for every seat count ``P`` from the game's smallest (at
+    least 2) up to ``len(roster)``, each the first ``P`` entries of the roster in balanced rotation (cyclic,
+    ``P`` lineups: every strategy in every seat); conclusions ``dominant-field-N`` and ``length-field-N`` at the
+    largest count ``N``, ``seat-P`` at every ``P``.
+
+    Args:
+        roster: strategy ids, one per seat of the largest field (``[N]``).
+
+    Raises:
+        ConfigError: an unknown game, fewer entries than the game's smallest seat count, more than its largest,
+            or an unknown strategy id (named, with the allowed ids).
+    """
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.sim.registry import get_game_class
+    from meeplelab.strategies.registry import make_strategy
+
+    cls = get_game_class(game)
+    roster = tuple(roster)
+    low = max(2, cls.min_players)
+    if not low <= len(roster) <= cls.max_players:
+        raise ConfigError(f"--strategies {','.join(roster)}: give {low} to {cls.max_players} strategies (one per seat "
+                          f"of the largest field), got {len(roster)}")
+    for s in dict.fromkeys(roster):
+        make_strategy(game, s)  # an unknown id is named before any game
+    counts = list(range(low, len(roster) + 1))
+    lus = [lu for p in counts for lu in panel(f"field-{p}", roster[:p])]
+    top = f"field-{counts[-1]}"
+    cons = [dominant(top, f"Dominant strategy ({counts[-1]} seats)")]
+    cons += [seat_advantage(f"field-{p}", p, f"Seat advantage ({p} seats)") for p in counts]
+    cons += [game_length(top, f"Game length ({counts[-1]} seats)")]
+    from .conclusions import study_for
+
+    try:
+        plausible = study_for(game).plausible
+    except ConfigError:
+        plausible = None
+    return Study(game, tuple(lus), tuple(cons), default_games=8, plausible=plausible)
+
+
 register_study("galileos-truth", _gt)
 register_study("unconscious-mind", _um)

@@ -205,6 +205,8 @@ class BalanceSettings(CommandSettings):
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
+    strategies: Optional[Ids] = None
+    retune: StrictInt = 0
 
 
 #: a number: an integer or a float (a TOML ``5`` or ``5.0``), not a string or a bool

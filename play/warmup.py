@@ -53,14 +53,28 @@ def warm_for_run(game, players: int, seed: int, compiled: bool = True, strategie
     the games of the run do not depend on it (their streams are keyed by game)."""
     import numpy as np
 
-    game.play_random(np.arange(1), seed, players)
+    seats = None
     if compiled and game.compiled_play:
-        from meeplelab.play.batch import play_batch, uses_compiled_play
+        from meeplelab.play.batch import uses_compiled_play
         from meeplelab.strategies.plans import CompiledPlan, Plan
 
         given = list(strategies) if strategies is not None and len(strategies) == players else [None] * players
         seats = [s if s is not None and uses_compiled_play(game, [s]) else CompiledPlan(Plan("warmup")) for s in given]
+    # the kernels depend on the engine and the kinds of the seats' compiled strategies, not on the rule numbers,
+    # the content or the seed: once per process (a tournament or a study warms before each of its many runs)
+    key = (type(game), players, tuple(type(s).__name__ for s in seats) if seats is not None else None)
+    if key in _WARMED:
+        return
+    game.play_random(np.arange(1), seed, players)
+    if seats is not None:
+        from meeplelab.play.batch import play_batch
+
         play_batch(game, seats, np.arange(1), seed, compiled=True, log_turns=False, log_events=False)
+    _WARMED.add(key)
+
+
+#: (engine class, seats, compiled strategy kinds) warmed in this process (:func:`warm_for_run`)
+_WARMED: set = set()
 
 
 def main(argv: list[str] | None = None) -> int:

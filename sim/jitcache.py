@@ -30,6 +30,7 @@ log only the notice is said. A loky worker whose parent said the notice says not
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -60,6 +61,7 @@ def _module_of(py_file: Path) -> tuple[Path, str, bool] | None:
     return d, ".".join(parts), is_pkg
 
 
+@functools.lru_cache(maxsize=None)  # asked once per import edge of every kernel file: 20,000 times per process
 def _file_of(root: Path, name: str) -> Path | None:
     """The source file of module ``name`` under ``root`` (package ``__init__.py`` or module file).
 

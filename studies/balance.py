@@ -70,7 +70,8 @@ STATE = "search.json"
 SIDE = "side_effects"
 OUR = ("balance.json", "trials.parquet", "recheck.parquet", "proposal.toml", "report", STATE,
        "config.toml",  # config.toml: the command's settings (play/settings.py)
-       SIDE, "side_effects.csv", "side_effects.parquet")
+       SIDE, "side_effects.csv", "side_effects.parquet", "retuned.parquet", "retuned_effects.parquet",
+       "retuned_effects.csv")
 
 
 # ------------------------------------------------------------------------------------------- targets
@@ -310,7 +311,7 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
                 fixed: dict | None = None, overwrite: bool = False, resume: bool = False, study=None,
                 progress: Callable[[str], None] | None = None, settings: str | None = None, n_jobs: int = 1,
                 backend: str = "loky", scheduler: str | None = None, batch_size: int = 4096,
-                progress_bar: bool = False) -> dict:
+                progress_bar: bool = False, retune: int = 0) -> dict:
     """Search, re-check, propose (see module docstring); returns the summary (also ``balance.json``).
 
     Args:
@@ -326,12 +327,14 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         settings: the command's resolved settings TOML, written as ``out/config.toml``.
         progress: called with a line per candidate and per re-check; ``progress_bar``: draw bars of the
             trials and the re-checks (:mod:`meeplelab.play.progress`).
+        retune: games of each re-tuning: the proposal and the defaults re-checked with re-tuned players
+            (:mod:`meeplelab.studies.balance_retune`); 0 = players fixed only.
         n_jobs, backend, scheduler: where a candidate's lineups are played, one task per lineup
             (:func:`meeplelab.studies.robustness.evaluate_lineups`); ``batch_size``: games advanced together. The
             results depend on none of them.
 
     Raises:
-        ConfigError: bad vary/target/trials/games (before anything is written).
+        ConfigError: bad vary/target/trials/games/retune (before anything is written).
         RunFolderError: ``out`` is not empty and not a balance folder, or holds one without ``overwrite``
             or ``resume``; (``resume``) nothing to resume or the saved search differs (named).
         KeyboardInterrupt: after marking ``search.json`` ``interrupted`` (other errors mark it ``failed``).
@@ -366,8 +369,12 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         raise ConfigError(f"--games-per-lineup {games}: must be >= 1")
     need = {p for t in tgs for p in t.panels}
     lineups = tuple(lu for lu in study.lineups if lu.panel in need)
+    par = {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler, "batch_size": batch_size}
+    from . import balance_retune
+
+    balance_retune.check(game, lineups, retune, games, par)
     out = Path(out)
-    request = {"game": game, "vary": {n: r.text() for n, r in ranges.items()}, "targets": [t.text for t in tgs],
+    request = {"retune": retune, "game": game, "vary": {n: r.text() for n, r in ranges.items()}, "targets": [t.text for t in tgs],
                "trials": trials, "games_per_lineup": games, "seed": seed, "recheck": recheck,
                "recheck_factor": recheck_factor, "fixed": {k: format_value(v) for k, v in fixed.items()},
                "lineups": [[lu.panel, lu.rot, list(lu.strategies), lu.treatment, lu.treated_seat] for lu in lineups]}
@@ -382,13 +389,12 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     rf.write_settings(out, settings)
     with rf.status_marked(state, lambda: _save_state(out, state)):
         s = _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck, recheck_factor,
-                    game, progress, par={"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
-                                         "batch_size": batch_size}, progress_bar=progress_bar)
+                    game, progress, par=par, progress_bar=progress_bar, retune=retune)
     return s
 
 
 def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck, recheck_factor, game,
-            progress, par: dict | None = None, progress_bar: bool = False) -> dict:
+            progress, par: dict | None = None, progress_bar: bool = False, retune: int = 0) -> dict:
     """The search, re-check and proposal of :func:`run_balance`; every candidate's metrics and every
     re-check row are saved in ``state`` (``search.json``) as they are computed, and read from it when
     saved before (a resumed search)."""
@@ -513,7 +519,14 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
         side = side_effects(out, game, fixed, params, lineups, games * recheck_factor, seed + FRESH_SEED_OFFSET,
                             par, progress_bar)
         summary["side_effects"] = {"rows": side.height, "changed": int(side["changed"].sum()) if side.height else 0,
-                                   "runs": sorted(str(p.relative_to(out)) for p in (out / SIDE).iterdir() if p.is_dir())}
+                                   "runs": sorted(str(p.relative_to(out)) for p in (out / SIDE).iterdir()
+                                                  if p.is_dir() and p.name != "retuned")}
+        if retune:
+            from . import balance_retune
+
+            summary["retuned"] = balance_retune.run(out, game, cls, fixed, params, lineups, tgs, games * recheck_factor,
+                                                    seed + FRESH_SEED_OFFSET, seed, retune, par,
+                                                    progress_bar=progress_bar, say=say)
     summary = canonical_json(summary)  # rounded like the tables: the same games give the same bytes
     rf.write_atomic(out / "balance.json", json.dumps(summary, indent=1, default=str).encode())
     from meeplelab.analysis.balance_report import build
@@ -615,7 +628,7 @@ def _read_state(out: Path) -> dict:
     return rf.read_state(out / STATE, "a saved balance search")
 
 
-_OPTIONS = {"game": "--game", "vary": "--vary", "targets": "--target", "trials": "--trials",
+_OPTIONS = {"retune": "--retune", "game": "--game", "vary": "--vary", "targets": "--target", "trials": "--trials",
             "games_per_lineup": "--games-per-lineup", "seed": "--seed", "recheck": "--recheck",
             "recheck_factor": "--recheck-factor", "fixed": "--set", "lineups": "the study's lineups"}
 
@@ -630,7 +643,7 @@ def _check_same(old: dict, new: dict) -> None:
         return str(v)
 
     for k, opt in _OPTIONS.items():
-        a, b = old.get(k), new[k]
+        a, b = old.get(k, 0 if k == "retune" else None), new[k]  # a search saved before --retune: 0
         if a != b:
             if k == "lineups":
                 raise RunFolderError("cannot resume: the balance search in the folder was played on other lineups "

@@ -116,7 +116,8 @@ def check_request(base: RunConfig, budget: int, out: Path | str, *, resume: bool
 
 def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Path | str, budget: int, *,
                 games_per_trial: int = 25, eval_games: int = 10, progress: bool = False,
-                say: Callable[[str], None] | None = None) -> dict:
+                say: Callable[[str], None] | None = None, tune_seed: int | None = None, file: str = FILE,
+                fresh: bool = True) -> dict:
     """Re-tune and play every variant (module docstring).
 
     Args:
@@ -125,6 +126,10 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
         folders: each variant's folder name in the sweep (``OUT/retuned/<folder>/``).
         budget: games of each re-tuning (one per tunable roster entry and variant).
         games_per_trial, eval_games: the tuning's games per lineup per trial and in its held-out check.
+        tune_seed: the run seed of the tunings (default ``base.seed``; ``balance --retune`` tunes on the search
+            seeds and measures on the fresh ones).
+        file: the record's name in ``out`` (``balance --retune`` writes one per rotated field).
+        fresh: remove ``OUT/retuned/`` first (False: keep the other fields' re-tunings of one balance search).
 
     Returns:
         what ``OUT/retuned.json`` holds: ``budget``, ``positions`` (tuned roster entries), per variant its
@@ -141,7 +146,7 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
     say = say or (lambda s: None)
     out = Path(out)
     where = out / FOLDER
-    if where.is_dir():
+    if fresh and where.is_dir():
         shutil.rmtree(where)  # re-tuned from scratch: the tuning depends on the variant's rules only
     roster = list(base.strategies)
     variants = []
@@ -152,7 +157,8 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
             field = [s for j, s in enumerate(roster) if j != i]
             say(f"re-tuning {roster[i]} for {folder} against {', '.join(field)} ({budget:,} games)")
             tdir = where / folder / f"tune-{i}"
-            tune(base.game, roster[i], field, budget=budget, games_per_trial=games_per_trial, seed=base.seed,
+            tune(base.game, roster[i], field, budget=budget, games_per_trial=games_per_trial,
+                 seed=base.seed if tune_seed is None else tune_seed,
                  players=base.players, eval_games=eval_games, params=params, out=tdir, n_jobs=base.n_jobs,
                  backend=base.backend, scheduler=base.scheduler, batch_size=base.batch_size)
             name = roster[i].split(":", 1)[0]
@@ -165,7 +171,7 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
         variants.append({"values": c, "folder": folder, "strategies": specs, "presets": presets})
     meta = {"game": base.game, "budget": budget, "games_per_trial": games_per_trial, "positions": pos, "roster": roster,
             "variants": variants}
-    rf.write_atomic(out / FILE, json.dumps(meta, indent=1).encode())
+    rf.write_atomic(out / file, json.dumps(meta, indent=1).encode())
     return meta
 
 

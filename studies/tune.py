@@ -311,7 +311,8 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
     out.mkdir(parents=True, exist_ok=True)
     write_preset(out / "preset.toml", game, name, best, note=f"meeplelab tune --game {game} --strategy {strategy} "
                  f"--against {','.join(field)} --players {players} --budget {budget} --games-per-trial "
-                 f"{games_per_trial} --eval-games {eval_games} --seed {seed}")
+                 f"{games_per_trial} --eval-games {eval_games} --seed {seed}"
+                 + "".join(f" --set {k}={v}" for k, v in sorted((params or {}).items())))
     from meeplelab.analysis.tables import canonical_json
 
     rf.write_atomic(out / "tune.json", json.dumps(canonical_json({
