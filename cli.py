@@ -1259,6 +1259,7 @@ def ladder(
 
 @app.command()
 @user_errors
+@configured
 def stronger(
     game: str = typer.Option(..., "--game", help="Game id."),
     sources: List[Path] = typer.Option(..., "--from", help="The scripted field's run folders (or a folder of them, "
@@ -1274,6 +1275,7 @@ def stronger(
     out: Path = typer.Option(..., "--out", help="Study folder (stronger.json, stronger.md and the runs it plays)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the study in --out."),
     progress: bool = shared("progress", True),
+    config: Optional[Path] = CONFIG_OPTION,
 ) -> None:
     """Does it hold for stronger players? Re-measure the headline conclusions of scripted-field runs and
     experiments with the strong field (the tuned heuristic): seat spread per player count from strong mirrors,
@@ -1286,7 +1288,7 @@ def stronger(
         with terminate_as_interrupt():
             r = run_stronger(game, sources, out, games=games, mirror_games=mirror_games, seed=seed, n_jobs=n_jobs,
                              batch_size=batch_size, backend=_plain(backend), scheduler=scheduler, overwrite=overwrite,
-                             progress=_note, draw=_draw(progress))
+                             progress=_note, draw=_draw(progress), settings=_settings_text())
     except KeyboardInterrupt as e:
         _interrupted(e, f"the study in {out} is incomplete; run it again with --overwrite")
     for x in r["lines"]:

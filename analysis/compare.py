@@ -31,7 +31,7 @@ import numpy as np
 import polars as pl
 
 from .load import Runs
-from .versions import Version, _paired_mean, _welch, matched_games, paired_runs
+from .versions import Version, _paired_mean, _welch, matched_games, paired_runs, seed_clusters
 
 #: events whose per-seat-game rate (share of seat-games with at least one) the table gives, by game
 RATE_KINDS = {"galileos-truth": {"abjure": "Abjure rate (% of seat-games)"},
@@ -142,12 +142,14 @@ def _extra_rows(runs: Runs, vs: list[Version], arms: bool = False) -> list[dict]
                     b = per[f"{col}_b"].to_numpy()
                     ok = np.isfinite(a) & np.isfinite(b)
                     a, b = a[ok], b[ok]
+                    cl = seed_clusters(per)
+                    cl = cl[ok] if cl is not None else None
                     if kind == "share":
-                        w = paired_shares(b, a)
+                        w = paired_shares(b, a, cluster=cl)
                         r = {"est": w["est"], "low": w["low"], "high": w["high"], "n": w["n"], "p": w["p"],
                              "games_needed": games_for_difference(w["sd"], w["est"])}
                     else:
-                        r = _paired_mean(b - a)
+                        r = _paired_mean(b - a, cluster=cl)
                 else:
                     if kind == "share":
                         e, lo, hi = newcombe(xb.sum(), xb.size, xa.sum(), xa.size)

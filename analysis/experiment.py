@@ -33,10 +33,11 @@ METRICS = {"win": ("win_share", "win rate (percentage points)", 100.0), "vp": ("
 
 def _games(folder: Path) -> pl.DataFrame:
     g = load_runs([folder]).games
-    return g.select("game", "seat", "strategy", "vp", "win_share").collect().with_columns(pl.col("seat").cast(pl.Int64))
+    seed = ["game_seed"] if "game_seed" in g.collect_schema().names() else []
+    return g.select("game", "seat", "strategy", "vp", "win_share", *seed).collect().with_columns(pl.col("seat").cast(pl.Int64))
 
 
-def paired(x: np.ndarray, y: np.ndarray, shares: bool = False) -> dict:
+def paired(x: np.ndarray, y: np.ndarray, shares: bool = False, cluster=None) -> dict:
     """Paired mean difference ``x - y`` with its interval and p-value, the unpaired interval of the same
     difference, the sd of one pair's difference and the games needed to resolve it.
 
@@ -45,22 +46,27 @@ def paired(x: np.ndarray, y: np.ndarray, shares: bool = False) -> dict:
     (:func:`meeplelab.analysis.stats.paired_shares`, :func:`meeplelab.analysis.stats.newcombe`), both of real width when a
     strategy wins 0 (or all) of its games in both arms. Other values (VP): the paired t interval and
     the unpaired Welch (normal) interval, each sd floored at the rounding sd of whole numbers
-    (:func:`meeplelab.analysis.stats.sd_floor`)."""
+    (:func:`meeplelab.analysis.stats.sd_floor`). ``cluster``: each pair's game seed; the paired interval is then
+    over the seeds' means (:func:`meeplelab.analysis.stats.cluster_means`: one seed played in several seat orders
+    gives correlated games), and ``sd`` is one game's, the correlation included."""
+    from .stats import cluster_means
+
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     d = x - y
     n = d.size
+    dc, k = cluster_means(d, cluster)
     if shares:
-        r = paired_shares(x, y)
+        r = paired_shares(x, y, cluster=cluster)
         est, lo, hi, pv = r["est"], r["low"], r["high"], r["p"]
         _, ulo, uhi = newcombe(x.sum(), n, y.sum(), n) if n else (math.nan,) * 3
     else:
-        est, lo, hi = mean_t(d)
         fl = sd_floor(resolution(np.concatenate([x, y]))) if n else math.nan
-        sd_d = max(float(d.std(ddof=1)), fl) if n > 1 else math.nan
-        pv = float(2 * st.t.sf(abs(est) / (sd_d / math.sqrt(n)), n - 1)) if n > 1 else math.nan
+        est, lo, hi = mean_t(d, res=resolution(np.concatenate([x, y])) if n else None, cluster=cluster)
+        sd_d = max(float(dc.std(ddof=1)), fl / math.sqrt(k)) if dc.size > 1 else math.nan
+        pv = float(2 * st.t.sf(abs(est) / (sd_d / math.sqrt(dc.size)), dc.size - 1)) if dc.size > 1 else math.nan
         se_u = (math.sqrt(max(x.var(ddof=1), fl * fl) / n + max(y.var(ddof=1), fl * fl) / n) if n > 1 else math.nan)
         ulo, uhi = est - z_value() * se_u, est + z_value() * se_u
-    sd = float(d.std(ddof=1)) if n > 1 else math.nan
+    sd = float(dc.std(ddof=1)) * math.sqrt(k) if dc.size > 1 else math.nan
     return {"n": n, "est": est, "low": lo, "high": hi, "p": pv, "unpaired_low": ulo, "unpaired_high": uhi, "sd": sd,
             "mean_arm": float(x.mean()), "mean_control": float(y.mean()), "games_needed": games_for_difference(sd, est),
             "games_needed_unpaired": games_for_difference(math.sqrt(2) * float(np.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2))
@@ -95,7 +101,9 @@ def effects(folder: Path | str) -> pl.DataFrame:
             groups = [(s, sub) for (s,), sub in j.group_by("strategy", maintain_order=True)]
         for strat, sub in groups:
             for m, (col, _, scale) in METRICS.items():
-                r = paired(sub[col].to_numpy().astype(float), sub[f"{col}_c"].to_numpy().astype(float), shares=m == "win")
+                cl = sub["game_seed"].to_numpy() if "game_seed" in sub.columns else None
+                r = paired(sub[col].to_numpy().astype(float), sub[f"{col}_c"].to_numpy().astype(float), shares=m == "win",
+                           cluster=cl)
                 for k in ("est", "low", "high", "unpaired_low", "unpaired_high", "sd", "mean_arm", "mean_control"):
                     r[k] *= scale
                 rows.append({"arm": a["label"], "strategy": strat, "metric": m, **r})

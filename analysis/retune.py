@@ -27,7 +27,7 @@ def _by_position(folder: Path, specs: list[str], game: str) -> pl.DataFrame:
 
     ids = {make_strategy(game, s).id: i for i, s in enumerate(specs)}
     ids.update({s: i for i, s in enumerate(specs)})
-    g = scan_run(str(folder), "games").select("game", "seat", "strategy", "vp", "win_share").collect()
+    g = scan_run(str(folder), "games").select("game", "seat", "strategy", "vp", "win_share", "game_seed").collect()
     return g.with_columns(pl.col("strategy").cast(pl.String).replace_strict(ids, default=-1).alias("pos"))
 
 
@@ -36,8 +36,9 @@ def _paired(arm: pl.DataFrame, ctrl: pl.DataFrame, pos: int) -> dict:
     from .versions import _paired_mean
 
     j = arm.filter(pl.col("pos") == pos).join(ctrl.filter(pl.col("pos") == pos), on="game", suffix="_c").sort("game")
-    w = paired_shares(j["win_share"].to_numpy(), j["win_share_c"].to_numpy())
-    v = _paired_mean(j["vp"].to_numpy().astype(float) - j["vp_c"].to_numpy().astype(float))
+    cl = j["game_seed"].to_numpy()  # one seed in several seat orders: correlated games (stats.cluster_means)
+    w = paired_shares(j["win_share"].to_numpy(), j["win_share_c"].to_numpy(), cluster=cl)
+    v = _paired_mean(j["vp"].to_numpy().astype(float) - j["vp_c"].to_numpy().astype(float), cluster=cl)
     return {"win": {"est": w["est"] * 100, "low": w["low"] * 100, "high": w["high"] * 100, "n": int(w["n"])},
             "vp": {"est": v["est"], "low": v["low"], "high": v["high"], "n": int(v["n"])}}
 

@@ -176,21 +176,35 @@ def matched_games(df: pl.DataFrame, pairs: list[tuple[str, str]], *, same_strate
 
 
 # ------------------------------------------------------------------ intervals
-def _paired_mean(d: np.ndarray) -> dict:
+def _paired_mean(d: np.ndarray, cluster=None) -> dict:
     """Mean of paired differences ``d`` with its t interval, the two-sided t-test p-value (the sd floored as
-    the interval's, so ``p < 0.05`` exactly when the interval excludes 0) and the games needed."""
+    the interval's, so ``p < 0.05`` exactly when the interval excludes 0) and the games needed. ``cluster``: each
+    difference's game seed (with its run pair): the interval is over the seeds' means
+    (:func:`meeplelab.analysis.stats.cluster_means`), since the games of one seed in several seat orders are
+    correlated; ``n`` stays the games."""
     from scipy import stats as st
 
-    from .stats import games_for_difference, mean_t, resolution, sd_floor
+    from .stats import cluster_means, games_for_difference, mean_t, resolution, sd_floor
 
     d = np.asarray(d, dtype=float)
-    m, lo, hi = mean_t(d)
-    sd = float(np.std(d, ddof=1)) if d.size > 1 else math.nan
+    res = resolution(d)
+    m, lo, hi = mean_t(d, res=res, cluster=cluster)
+    dc, k = cluster_means(d, cluster)
+    sd = float(np.std(dc, ddof=1)) * math.sqrt(k) if dc.size > 1 else math.nan
     p = math.nan
-    if d.size > 1:
-        se = max(sd, sd_floor(resolution(d))) / math.sqrt(d.size)
-        p = float(2 * st.t.sf(abs(m) / se, d.size - 1))
+    if dc.size > 1:
+        se = max(float(np.std(dc, ddof=1)), sd_floor(res) / math.sqrt(k)) / math.sqrt(dc.size)
+        p = float(2 * st.t.sf(abs(m) / se, dc.size - 1))
     return {"est": m, "low": lo, "high": hi, "n": int(d.size), "games_needed": games_for_difference(sd, m), "p": p}
+
+
+def seed_clusters(df: pl.DataFrame) -> np.ndarray:
+    """Each row's cluster for an interval: its run pair (when present) and game seed (the games one seed plays in
+    several seat orders are correlated, :func:`meeplelab.analysis.stats.cluster_means`)."""
+    parts = [pl.col(c).cast(pl.String) for c in ("pair", "game_seed") if c in df.columns]
+    if not parts or "game_seed" not in df.columns:
+        return None
+    return df.select(pl.concat_str(parts, separator="/")).to_series().to_numpy()
 
 
 def _welch(x: np.ndarray, y: np.ndarray) -> dict:
@@ -263,10 +277,11 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
                        .group_by("pair", "seat_order", "game_seed")
                        .agg(pl.col("win_share").mean(), pl.col("win_share_b").mean(), pl.col("vp").mean(),
                             pl.col("vp_b").mean()))
-                w = paired_shares(per["win_share_b"].to_numpy(), per["win_share"].to_numpy())
+                cl = seed_clusters(per)
+                w = paired_shares(per["win_share_b"].to_numpy(), per["win_share"].to_numpy(), cluster=cl)
                 win = {"est": w["est"], "low": w["low"], "high": w["high"], "n": w["n"],
                        "games_needed": games_for_difference(w["sd"], w["est"]), "p": w["p"]}
-                vp = _paired_mean(per["vp_b"].to_numpy() - per["vp"].to_numpy())
+                vp = _paired_mean(per["vp_b"].to_numpy() - per["vp"].to_numpy(), cluster=cl)
             else:
                 e, lo, hi = newcombe(b_["wins"], b_["games"], a_["wins"], a_["games"])
                 xa = da.filter((pl.col("players") == players) & (pl.col("strategy") == s))["win_share"].to_numpy()
@@ -301,7 +316,8 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
                     pl.concat_str("pair", "seat_order", "game_seed", separator="/").alias("_g"))
                 xa = _spread_per_game(sub, a_["best_seat"], a_["worst_seat"]).sort("_g")
                 xb = _spread_per_game(sub, b_["best_seat"], b_["worst_seat"], "win_share_b").sort("_g")
-                r = _paired_mean((xb["d"].to_numpy() - xa["d"].to_numpy()) * 100)
+                cl = xa.select(pl.col("_g").str.replace(r"/[^/]*/", "/")).to_series().to_numpy()  # pair/seed
+                r = _paired_mean((xb["d"].to_numpy() - xa["d"].to_numpy()) * 100, cluster=cl)
                 sdesign = "paired (game matched; seats as each version's verdict chose them)"
             else:
                 fa = df.filter(pl.col("run").is_in(na) & (pl.col("players") == players)).with_columns(
@@ -327,7 +343,8 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
                     sub = jj.filter((pl.col("seat") == 0) & (pl.col("players") == players))
                     if not sub.height:  # seat 0's strategy differs in every matched game: match on games alone
                         continue
-                    r = _paired_mean(sub[f"{col}_b"].to_numpy().astype(float) - sub[col].to_numpy().astype(float))
+                    r = _paired_mean(sub[f"{col}_b"].to_numpy().astype(float) - sub[col].to_numpy().astype(float),
+                                     cluster=seed_clusters(sub))
                 else:
                     r = _welch(one_a, one_b)
                 rows.append({**base, "metric": f"game length ({col})", "players": players, "strategy": "",

@@ -300,11 +300,31 @@ class LadderSettings(CommandSettings):
     params: Table = {}
 
 
+def _paths(v):
+    """A path or a list of paths as absolute paths (a settings file written into an output folder repeats from any folder)."""
+    return [os.path.abspath(os.fspath(x)) for x in _one_or_list(v)] if isinstance(v, (str, list, tuple)) or hasattr(v, "__fspath__") \
+        else v
+
+
+class StrongerSettings(CommandSettings):
+    """``meeplelab stronger``: the scripted field's runs and experiments (``sources``, as absolute paths, so the
+    study repeats from any folder) re-measured with the strong field."""
+
+    sources: Annotated[tuple[StrictStr, ...], BeforeValidator(_paths)]
+    games: StrictInt = 800
+    mirror_games: StrictInt = 1200
+    batch_size: StrictInt = 1024
+    n_jobs: StrictInt = -1
+    backend: Text = "loky"
+    scheduler: Optional[Text] = None
+
+
 MODELS: dict[str, type[CommandSettings]] = {
     "simulate": SimulateSettings, "sweep": SweepSettings, "experiment": ExperimentSettings,
     "tournament": TournamentSettings, "tune": TuneSettings, "robustness": RobustnessSettings,
     "balance": BalanceSettings, "content-value": ContentValueSettings, "compare": CompareSettings,
     "exchange-rates": ExchangeRatesSettings, "compensate": CompensateSettings, "ladder": LadderSettings,
+    "stronger": StrongerSettings,
 }
 
 

@@ -177,7 +177,8 @@ def _experiment_checks(src: Path, strong_dir: Path) -> list[dict]:
 def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, games: int = 800,
                  mirror_games: int = 1200, seed: int = 0, n_jobs: int = -1, batch_size: int = 1024,
                  backend: str = "loky", scheduler: str | None = None, overwrite: bool = False,
-                 progress: Callable[[str], None] | None = None, draw: bool = False) -> dict:
+                 progress: Callable[[str], None] | None = None, draw: bool = False,
+                 settings: str | None = None) -> dict:
     """Re-measure the headline conclusions of ``sources`` with the strong field (module docstring).
 
     Args:
@@ -190,6 +191,7 @@ def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, g
         seed: run seed of the strong runs (the experiments keep their own).
         n_jobs, batch_size, backend, scheduler: where and how games are played (results do not depend on them).
         progress: called with a line per step; ``draw``: progress bars.
+        settings: the command's resolved settings TOML, written as ``OUT/config.toml``.
 
     Returns:
         ``{"game", "strong", "checks": [...], "lines": [...]}`` (also ``OUT/stronger.json``; the lines in
@@ -233,6 +235,7 @@ def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, g
                                  "new --out")
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(out / FILE, json.dumps({"game": game, "status": "running"}).encode())  # ours from now on
+    rf.write_settings(out, settings)
     say = progress or (lambda s: None)
     execution = {"n_jobs": n_jobs, "batch_size": batch_size, "backend": backend, "scheduler": scheduler}
     checks: list[dict] = []

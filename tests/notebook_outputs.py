@@ -35,7 +35,8 @@ def execute(path: Path, out: Path, timeout: int = 600) -> nbformat.NotebookNode:
     nb = nbformat.read(path, as_version=4)
     env_before = dict(os.environ)
     os.environ["MEEPLELAB_NB_OUT"] = str(out)
-    os.environ["PYTHONPATH"] = str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")
+    # no PYTHONPATH: the kernel imports meeplelab as installed, as a user's Jupyter does (a notebook importing the
+    # checkout's top-level folders, `from analysis import ...`, fails here as it would there)
     try:
         NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(out)}}).execute()
     finally:
@@ -63,10 +64,18 @@ def clean(nb: nbformat.NotebookNode, out: Path) -> nbformat.NotebookNode:
     return nb
 
 
+def _compile_notice_only(text: str) -> bool:
+    """Whether a stderr stream holds only the compile notice and its progress lines (:mod:`meeplelab.sim.jitcache`)."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return bool(lines) and lines[0].startswith("compiling the ") and "first run on this machine" in lines[0]
+
+
 def output_kinds(cell) -> list[str]:
     """The kinds of output a code cell shows, in order: ``stream:stdout``, ``image/png``, ``text/html``, ``error``..."""
     kinds = []
     for o in cell.get("outputs", []):
+        if o.output_type == "stream" and o.name == "stderr" and _compile_notice_only(o.text):
+            continue  # said on a machine whose kernel cache is cold (sim/jitcache.py), not part of the notebook
         if o.output_type == "stream":
             kinds.append(f"stream:{o.name}")
         elif o.output_type in ("display_data", "execute_result"):

@@ -91,9 +91,10 @@ def test_the_report_gives_each_side_effect_with_the_players_fixed_and_re_tuned(s
     d, p = (_games(out / "side_effects" / f"field-2-{v}").filter(pl.col("strategy") == "writer")
             for v in ("defaults", "proposal"))
     j = p.join(d, on="game", suffix="_d").sort("game")
-    w = paired_shares(j["win_share"].to_numpy(), j["win_share_d"].to_numpy())
+    w = paired_shares(j["win_share"].to_numpy(), j["win_share_d"].to_numpy(), cluster=j["game_seed"].to_numpy())
     row = e.filter((pl.col("strategy") == "writer") & (pl.col("metric") == "win")).row(0, named=True)
     assert row["fixed"] == pytest.approx(w["est"] * 100) and row["n"] == j.height
+    assert (row["fixed_low"], row["fixed_high"]) == pytest.approx((w["low"] * 100, w["high"] * 100))
     assert row["verdict"] in ("holds", "changes", "reverses")
     md = (out / "report" / "balance.md").read_text()
     sec = md.split("## Players fixed and players re-tuned", 1)[1].split("\n## ", 1)[0]

@@ -66,7 +66,7 @@ def test_the_report_gives_each_effect_with_the_players_fixed_and_re_tuned(swept)
     a, c = _games(swept / "truth_vp_per_tile=4"), _games(swept / "truth_vp_per_tile=0")
     j = a.filter(pl.col("strategy") == "writer").join(c.filter(pl.col("strategy") == "writer"), on="game",
                                                       suffix="_c").sort("game")
-    want = paired_shares(j["win_share"].to_numpy(), j["win_share_c"].to_numpy())
+    want = paired_shares(j["win_share"].to_numpy(), j["win_share_c"].to_numpy(), cluster=j["game_seed"].to_numpy())
     assert w["fixed"] == pytest.approx(want["est"] * 100) and w["fixed_low"] == pytest.approx(want["low"] * 100)
     assert w["n"] == 60 and w["verdict"] in ("holds", "changes", "reverses")
     md = (swept / "report" / "report.md").read_text()
