@@ -64,30 +64,30 @@ def in_game_vp(turns, events=None) -> pl.LazyFrame:
 
     From, in this order of preference:
 
-    1. the turns table's ``vp_after`` (Unconscious Mind, the toy game): the acting seat's VP after its turn
-       (VP a seat gains on another seat's turn shows at its own next turn);
-    2. the events table's ``vp`` events with ``after`` (Galileo's Truth, every VP change goes through one):
+    1. the events table's ``vp`` events with ``after`` (Galileo's Truth, every VP change goes through one):
        each seat's VP after the last VP change in each turn, for every seat that changed, so VP scored on
        another seat's turn (a copied or read Treatise) counts in the turn it happened; changes between
        turns (a Cycle's end) count in the next turn, changes after the last turn (end-game scoring) in none;
-    3. the running sum of ``vp_gained`` over the seat's turns (Galileo's Truth without events): the engine
-       logs the acting seat's VP at the end of its turn minus at its start, so VP the seat scored on other
-       seats' turns is left out for good (an underestimate, said in the report).
+    2. the turns table's ``vp_after`` (Unconscious Mind, the toy game, Galileo's Truth without events): the
+       acting seat's VP after its turn (VP a seat gains on another seat's turn shows at its own next turn);
+    3. the running sum of ``vp_gained`` over the seat's turns (runs written before Galileo's Truth logged
+       ``vp_after``, without events): the acting seat's VP at the end of its turn minus at its start, so VP the
+       seat scored on other seats' turns is left out for good (an underestimate, said in the report).
 
     Raises:
         ValueError: none of the three is there.
     """
     t = _lazy(turns)
     cols = t.collect_schema().names()
-    if "vp_after" in cols:
-        return t.select(KEY + ["turn", "round", pl.col("seat").cast(pl.Int64),
-                               pl.col("vp_after").cast(pl.Int64).alias("vp_in")])
     if _vp_events(events):
         e = (_lazy(events).filter(pl.col("kind") == "vp").with_row_index("_order")
              .group_by(KEY + ["turn", pl.col("seat").cast(pl.Int64)])
              .agg(pl.col("after").sort_by("_order").last().cast(pl.Int64).alias("vp_in")))
         rounds = t.select(KEY + ["turn", "round"])
         return e.join(rounds, on=KEY + ["turn"]).select(KEY + ["turn", "round", "seat", "vp_in"])
+    if "vp_after" in cols:
+        return t.select(KEY + ["turn", "round", pl.col("seat").cast(pl.Int64),
+                               pl.col("vp_after").cast(pl.Int64).alias("vp_in")])
     if "vp_gained" in cols:
         return t.sort(KEY + ["turn"]).select(
             KEY + ["turn", "round", pl.col("seat").cast(pl.Int64),
@@ -106,9 +106,9 @@ def _vp_events(events) -> bool:
 def vp_source(turns, events=None) -> str:
     """Which log the in-game VP come from (see :func:`in_game_vp`): ``"vp_after"``, ``"events"`` or
     ``"vp_gained"``."""
-    if "vp_after" in _lazy(turns).collect_schema().names():
-        return "vp_after"
-    return "events" if _vp_events(events) else "vp_gained"
+    if _vp_events(events):
+        return "events"
+    return "vp_after" if "vp_after" in _lazy(turns).collect_schema().names() else "vp_gained"
 
 
 def standings(turns, games, at: str = "round", events=None) -> pl.DataFrame:

@@ -75,8 +75,8 @@ def action_frequencies(turns: pl.LazyFrame, column: str) -> pl.DataFrame:
     """Share of turns per value of a categorical turn column (e.g. the turn option), Wilson intervals."""
     df = turns.group_by(column).agg(pl.len().alias("turns")).collect()
     total = int(df["turns"].sum())
-    df = df.with_columns(pl.lit(total).alias("all")).sort("turns", descending=True)
-    return _with_wilson(df, "turns", "all")
+    df = df.with_columns(pl.lit(total).alias("all_turns")).sort("turns", descending=True)
+    return _with_wilson(df, "turns", "all_turns")
 
 
 def paired_margin(games: pl.LazyFrame, a: str, b: str) -> tuple[float, float, float, int]:

@@ -56,7 +56,7 @@ LABELS = {
     "unit": "unit", "interval": "interval", "definition": "definition", "category": "category",
     "min": "min", "max": "max", "q10": "10th percentile", "q25": "25th percentile", "median": "median",
     "q75": "75th percentile", "q90": "90th percentile", "end_reason": "end reason", "safety_stop": "safety stop",
-    "all": "games of the run", "turns": "turns", "rounds_left": "rounds left", "rounds_left_sure": "rounds left (sure)",
+    "all": "games of the run", "all_turns": "turns in all", "turns": "turns", "rounds_left": "rounds left", "rounds_left_sure": "rounds left (sure)",
     "parameter": "parameter", "value": "value", "assumed": "assumed", "changed": "changed",
     "win_rate": "win rate %", "win_low": "95% low", "win_high": "95% high", "rate_width": "win-rate interval width",
     "games_for_rate": "games for that win-rate width", "vp_width": "VP interval width", "vp_sd": "VP sd",

@@ -127,7 +127,8 @@ def three_sentences(facts: dict) -> list[str]:
         pair = (f"loses to {f['column']} head to head by {_num(-f['est'], 100)} points {_iv(-f['high'], -f['low'], 100)}"
                 if f in st["lost"] else
                 f"does not beat {f['column']} head to head: {_num(f['est'], 100)} points {_iv(f['low'], f['high'], 100)}")
-        good.append(f"no strategy dominates at {'any player count' if len(no_dom) > 1 else _counts(no_dom)} (at {p} "
+        every = len(no_dom) > 1 and not dom  # "any player count" only when no count has a dominant strategy
+        good.append(f"no strategy dominates at {'any player count' if every else _counts(no_dom)} (at {p} "
                     f"players the leader {st['top']['strategy']}, {_num(st['top']['est'], 100)}% "
                     f"{_iv(st['top']['low'], st['top']['high'], 100)}, {pair})")
     if strat and not degenerate:

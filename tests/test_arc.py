@@ -232,3 +232,32 @@ def test_decision_moves_replay_counts_the_forced_stops_of_always_draw(tmp_path):
     share = s.filter(pl.col("metric") == "decision moves").row(0, named=True)
     assert share["n"] == 12 and share["low"] <= share["est"] <= share["high"]
     assert share["est"] == pytest.approx(float(d["share"].mean()))
+
+
+def test_galileos_truth_logs_each_seats_vp_after_its_turn_as_its_vp_events_say(tmp_path):
+    """Issue 30 item 1: Galileo's Truth's turns table carries ``vp_after`` (so a run written without events has exact
+    standings at each seat's turns); on real games it equals the VP ``after`` the seat's last vp event up to the end
+    of that turn (0 before its first), and the standings read from it match the events' at every seat's own turn."""
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.runner import simulate
+
+    out = tmp_path / "gt"
+    simulate(RunConfig(game="galileos-truth", players=3, strategies=("writer", "observer", "never-abjure"), games=12,
+                       seed=4, seating="rotate", out=str(out), n_jobs=1))
+    turns = pl.read_parquet(str(out / "turns" / "*.parquet"))
+    events = pl.read_parquet(str(out / "events" / "*.parquet"))
+    assert "vp_after" in turns.columns and turns["vp_after"].dtype == pl.Int16
+    vp = events.filter(pl.col("kind") == "vp").select("game", "turn", pl.col("seat").cast(pl.Int64),
+                                                       pl.col("after").cast(pl.Int64))
+    last = vp.group_by("game", "seat", "turn").agg(pl.col("after").last())
+    rows = 0
+    for r in turns.select("game", "turn", pl.col("seat").cast(pl.Int64), "vp_after").iter_rows(named=True):
+        before = last.filter((pl.col("game") == r["game"]) & (pl.col("seat") == r["seat"]) & (pl.col("turn") <= r["turn"]))
+        want = int(before.sort("turn")["after"][-1]) if before.height else 0
+        assert r["vp_after"] == want, r
+        rows += 1
+    assert rows == turns.height and turns["vp_after"].max() > 10
+    assert A.vp_source(turns, events) == "events" and A.vp_source(turns) == "vp_after"
+    # the 2 KB-per-game budget of the turns table (Parquet, compressed) still holds
+    size = sum(p.stat().st_size for p in (out / "turns").glob("*.parquet"))
+    assert size / 12 < 2048

@@ -129,6 +129,29 @@ def test_nothing_flagged_says_so_and_names_the_largest_gap_left():
                      "settling the rules.")
 
 
+def test_no_dominant_strategy_names_its_player_counts_when_another_count_has_one():
+    """Issue 30 audit: with a dominant strategy at 3 players, the first sentence said "no strategy dominates at any
+    player count"; it names the counts without one."""
+    rates = pl.DataFrame({"strategy": ["a", "b"], "games": [1000, 1000], "est": [0.27, 0.23], "low": [0.24, 0.2],
+                          "high": [0.3, 0.26]})
+    h2h = {"est": 0.04, "low": -0.01, "high": 0.09, "column": "b", "n": 1000, "games_needed": 2000, "p_holm": 0.2}
+    st = {"rates": rates, "top": rates.row(0, named=True), "second": rates.row(1, named=True), "h2h": h2h,
+          "dominant": None, "fair": 0.25, "where": "", "lost": [], "open": [h2h], "closest": h2h}
+    won = {**h2h, "est": 0.3, "low": 0.2, "high": 0.4, "p_holm": 0.001}
+    dom = {**st, "dominant": "a", "h2h": won, "open": [], "closest": won}
+    first, second, _ = three_sentences(_facts(games_by_players={2: 1000, 3: 1000, 4: 1000},
+                                              strategies={2: st, 3: dom, 4: st}))
+    assert "no strategy dominates at 2 and 4 players" in first and "any player count" not in first
+    both, _, _ = three_sentences(_facts(games_by_players={2: 1000, 4: 1000}, strategies={2: st, 4: st}))
+    assert "no strategy dominates at any player count" in both
+
+
+def test_the_turns_by_option_table_says_turns_not_games(page):
+    _, md, _ = page
+    sec = md.split("## Action frequencies", 1)[1].split("\n## ", 1)[0]
+    assert "turns in all" in sec and "games of the run" not in sec
+
+
 def test_headers_are_words_and_the_csv_keeps_the_code_names(page):
     path, md, _ = page
     heads = [ln for i, ln in enumerate(md.splitlines()) if ln.startswith("| ")

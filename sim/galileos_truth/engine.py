@@ -91,6 +91,7 @@ class GalileosTruth(Game):
         Column("coins_after", "int16", "Coins", "The seat's Coins after the turn."),
         Column("research_after", "int16", "Research", "The seat's Research tokens after the turn."),
         Column("cards_played", "int8", "cards", "Cards played from hand in the turn."),
+        Column("vp_after", "int16", "VP", "The seat's VP after the turn (VP scored on other seats' turns included)."),
     )
     event_kinds = EVENT_KINDS
     event_columns = (

@@ -8,6 +8,7 @@ TURN_PRINCIPLE_AFTER = 7
 TURN_COINS_AFTER = 8
 TURN_RESEARCH_AFTER = 9
 TURN_CARDS_PLAYED = 10
+TURN_VP_AFTER = 11
 
 # events table: ply, turn, seat, kind (core), then
 EV_CATEGORY = 4

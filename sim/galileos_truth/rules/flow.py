@@ -13,7 +13,7 @@ from ..cols import (ACT_VP, BAG_1, BAG_N, BOOKS, COINS, COPER, CYCLE, DECK_0, DE
 from ..content import K_ICONS, MATHEMATICS, N_GROUPS, PHYSICS
 from meeplelab.sim.core.jit import rule
 from ..logcols import (TURN_CARDS_PLAYED, TURN_COINS_AFTER, TURN_MAIN_ACTION, TURN_PRINCIPLE_AFTER,
-                       TURN_RESEARCH_AFTER, TURN_SUSPICION_AFTER, TURN_VP_GAINED)
+                       TURN_RESEARCH_AFTER, TURN_SUSPICION_AFTER, TURN_VP_AFTER, TURN_VP_GAINED)
 from ..state import (C_GAINED, C_NONE, C_OBSERVATION, E_INQUISITION, E_PENANCE, FP_FEWEST_VP, FP_FIRST_TO_PASS,
                      FP_FIXED, IT_INCOME, I_CYCLES, I_FIRST_RULE, I_HAND, I_INC_COINS, I_INC_RES, I_INQ, I_OBS_COINS,
                      I_OBS_VP, I_PEN_THR, MAX_LEVEL, O_BOOK_ANY, O_BOOK_DIFF, O_BOOK_UP, O_FIRST_SECONDARY, O_NONE,
@@ -136,6 +136,7 @@ def end_turn(S, C, PR, g):
     b[g, r, TURN_COINS_AFTER] = S.seat[g, p, COINS]
     b[g, r, TURN_RESEARCH_AFTER] = S.seat[g, p, RESEARCH]
     b[g, r, TURN_CARDS_PLAYED] = S.game[g, TURN_CARDS]
+    b[g, r, TURN_VP_AFTER] = S.seat[g, p, VP]  # in-game VP at every turn: the game-arc metrics (issue 30)
     S.game[g, TURN] += 1
     P = S.seat.shape[1]
     for k in range(1, P + 1):
