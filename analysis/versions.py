@@ -384,6 +384,28 @@ def version_line(runs: Runs, v: Version) -> str:
     return f"{v.title}, {runs_txt}: " + "; ".join(parts)
 
 
+def _counts_of(runs: Runs, v: Version) -> set[int]:
+    """The player counts of version ``v``'s runs."""
+    return {int(runs.manifests[r]["config"]["players"]) for r in v.runs}
+
+
+def _unpaired_reasons(runs: Runs, a: Version, b: Version) -> list[str]:
+    """What keeps ``b``'s runs from pairing with ``a``'s at a shared player count (the settings named with both
+    values: ``seed 0 against 5``, ``roster writer,observer against writer,inventor``); empty when they pair."""
+    if paired_runs(runs, a, b):
+        return []
+    out = []
+    for p in sorted(_counts_of(runs, a) & _counts_of(runs, b)):
+        ka = [_pair_key(runs.manifests[r]) for r in a.runs if int(runs.manifests[r]["config"]["players"]) == p]
+        kb = [_pair_key(runs.manifests[r]) for r in b.runs if int(runs.manifests[r]["config"]["players"]) == p]
+        x, y = ka[0], kb[0]
+        for i, name in ((1, "roster"), (2, "seed"), (3, "seating")):
+            if x[i] != y[i]:
+                show = (lambda k: ",".join(k)) if i == 1 else str
+                out.append(f"{p} players: {name} {show(x[i])} against {show(y[i])}")
+    return out
+
+
 def delta_lines(t: pl.DataFrame) -> list[str]:
     """The delta table's rows as sentences."""
     out = []
@@ -413,7 +435,18 @@ def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
              f"(each later version minus version {vs[0].label})."]
     lines += [version_line(runs, v) for v in vs]
     design = set(t["design"].to_list()) if t.height else set()
-    if any(d.startswith("unpaired") for d in design):
+    for v in vs[1:]:
+        ca, cb = _counts_of(runs, vs[0]), _counts_of(runs, v)
+        if not ca & cb:
+            lines.append(f"Versions {vs[0].label} and {v.label} share no player count ({vs[0].label}: "
+                         f"{', '.join(map(str, sorted(ca)))}; {v.label}: {', '.join(map(str, sorted(cb)))} players), so "
+                         "nothing of them is compared: play both at the same counts.")
+            continue
+        why = _unpaired_reasons(runs, vs[0], v)
+        if why:
+            lines.append(f"Version {v.label} did not play the same games as {vs[0].label} ({'; '.join(why)}): their "
+                         "differences are unpaired and descriptive, and a difference of roster is not the rules'.")
+    if any(d.startswith("unpaired") for d in design) and not any("unpaired" in ln for ln in lines):
         lines.append("Some versions did not play the same games (seeds, roster or seating differ): their "
                      "differences are unpaired and descriptive.")
     secs = [Section("Verdict", "\n".join(lines), [], [])]

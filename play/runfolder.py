@@ -322,9 +322,10 @@ def _not_a_run(run: Path) -> str:
         kind, where = "folder of runs", "run"
     else:
         return f"{str(run)!r} is not a run folder: no {MANIFEST}"
+    what = "a folder of runs" if kind == "folder of runs" else f"a {kind} folder"
     if not subs:
-        return f"{str(run)!r} is a {kind} folder, not a run folder, and holds no {where} runs yet"
-    msg = (f"{str(run)!r} is a {kind} folder, not a run folder: give its {where} folders "
+        return f"{str(run)!r} is {what}, not a run folder, and holds no {where} runs yet"
+    msg = (f"{str(run)!r} is {what}, not a run folder: give its {where} folders "
            f"({len(subs)}, e.g. {str(run / subs[0])!r})")
     if kind == "sweep" and (run / "report" / "report.html").is_file():
         msg += f"; the sweep's report is {str(run / 'report' / 'report.html')!r}"

@@ -166,7 +166,8 @@ def plan_compare(base: RunConfig, arm_texts: list[str], players: list[int],
 
     Raises:
         ConfigError: fewer than two arms, an arm given twice, a bad arm, a parameter in both ``--set`` and an
-            arm, a bad roster, or anything :meth:`RunConfig.validated` refuses.
+            arm, a bad roster, a content pack that does not load (a missing file, a bad icon: checked for every arm
+            before any is played), or anything :meth:`RunConfig.validated` refuses.
     """
     from meeplelab.sim.registry import get_game_class
 
@@ -188,6 +189,11 @@ def plan_compare(base: RunConfig, arm_texts: list[str], players: list[int],
         if key in seen:
             raise ConfigError(f"--arm {a.spec!r} is the same version as --arm {seen[key]!r}: give each version once")
         seen[key] = a.spec
+    for a in arms:  # every content pack read and checked before any arm is played (nothing half-written)
+        if a.content is not None:
+            from meeplelab.sim.core.params import apply_overrides
+
+            cls(params=apply_overrides(cls.Params(), a.params), content_dir=a.content)
     ros = rosters(base.game, players, strategies, field)
     configs = []
     for a in arms:

@@ -80,7 +80,10 @@ def plan_exchange(base: RunConfig, resources: list[str] | None = None, units: in
     configs = [dataclasses.replace(base, out=str(Path(base.out) / "control")).validated()]
     for r in chosen:
         t = {"position": 0, "field": r.name, "add": int(units)}
-        _check_treated_start(base, t, f"{r.name}{units:+d}")
+        try:
+            _check_treated_start(base, t, f"{r.name}{units:+d}")
+        except ConfigError as e:  # the option given here is --units, not --treat
+            raise ConfigError(f"--units {units}: for {r.name}, " + str(e).split(": ", 1)[1]) from None
         for k, s in enumerate(roster):
             folder = _folder(r.name, units, s)
             arms.append({"label": f"{r.name}{units:+d} for {s}", "folder": folder, "resource": r.name, "unit": r.unit,

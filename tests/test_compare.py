@@ -89,6 +89,19 @@ def test_bad_arms_are_refused_in_one_line_before_anything_is_played(arms, messag
     assert not out.exists()
 
 
+def test_a_content_pack_that_does_not_load_is_refused_before_the_first_arm_is_played(tmp_path, capsys, monkeypatch):
+    """Issue 29 audit: a pack missing a file was found only when its arm came up, after A and B had been played."""
+    pack = tmp_path / "pack"
+    shutil.copytree(DATA.parent.parent / "galileos_truth" / "data", pack)
+    (pack / "penance.toml").unlink()
+    out = tmp_path / "cmp"
+    code, _, err = run_cli(["compare", "--game", "galileos-truth", "--players", "2", "--strategies", "writer,never-abjure",
+                            "--games", "4", "--out", out, "--arm", "default", "--arm", "printing_house=shared",
+                            "--arm", f"content={pack}"], capsys, monkeypatch)
+    assert code == 2 and "penance.toml: content file not found" in err and len(err.strip().splitlines()) == 1, err
+    assert not out.exists()
+
+
 def test_several_player_counts_take_the_study_fields_and_several_strategies_need_one_count():
     from meeplelab.studies.compare import rosters
 

@@ -173,3 +173,21 @@ def test_the_cli_prints_one_line_per_version(runs, tmp_path, capsys, monkeypatch
     rb = _games(runs["b"]).filter(pl.col("strategy") == "always-draw")["win_share"].mean()
     assert f"always-draw {rb * 100:.1f}%" in vb[0] and "seat spread " in vb[0]
     assert "2 rule/content versions, not pooled" in out
+
+
+def test_versions_that_share_no_player_count_or_differ_in_roster_are_named_not_silently_compared(runs, tmp_path):
+    """Issue 29 audit: a report of versions at different player counts printed an empty comparison, and runs of
+    other rosters were blamed on the rules; the verdict names what differs."""
+    three = tmp_path / "three"
+    simulate(RunConfig(game="toy", players=3, strategies=("always-draw", "random", "random"), games=60, seed=1,
+                       params={"rounds": 1}, out=str(three), n_jobs=1))
+    page = build_report([runs["a"], three], tmp_path / "rep")
+    verdict = _section((page.parent / "report.md").read_text(), "Verdict")
+    assert "share no player count (A: 2; B: 3 players), so nothing of them is compared" in verdict
+    other = tmp_path / "other"
+    simulate(RunConfig(game="toy", players=2, strategies=("always-draw", "always-draw"), games=60, seed=1,
+                       params={"rounds": 1}, out=str(other), n_jobs=1))
+    page = build_report([runs["a"], other], tmp_path / "rep2")
+    verdict = _section((page.parent / "report.md").read_text(), "Verdict")
+    assert "2 players: roster always-draw,random against always-draw,always-draw" in verdict
+    assert "a difference of roster is not the rules'" in verdict
