@@ -92,10 +92,23 @@ SHARED_OPTIONS = {
                              "order drawn per game; fixed: strategy k in seat k."),
     "field": ("--field", "Who plays. scripted: the command's own strategies (--strategies, tune: --against, or the "
                          "command's default); strong: the game's strong field, the tuned heuristic "
-                         "(heuristic:preset=docs/presets/GAME-heuristic-tuned.toml) and the compiled search ismcts, "
+                         "(the preset GAME-heuristic-tuned.toml installed with meeplelab) and the compiled search ismcts, "
                          "alternating over the seats and rotated through them (docs/strategies.md, 'The strong "
                          "field'); not together with --strategies."),
 }
+
+
+def _complete_games(incomplete: str) -> list[str]:
+    """Shell completion of ``--game``: the registered game ids (built-in and installed) starting with ``incomplete``."""
+    from meeplelab.sim.registry import available_games
+
+    return [g for g in available_games() if g.startswith(incomplete)]
+
+
+def game_option():
+    """The ``--game`` option of every command: its help lists the games, the shell completes them."""
+    return typer.Option(..., "--game", help="Game id (meeplelab games lists them: unconscious-mind, galileos-truth).",
+                        autocompletion=_complete_games)
 
 
 def shared(name: str, default=None, *, shown: str | None = None):
@@ -452,7 +465,8 @@ def _settings_text() -> Optional[str]:
 @app.command()
 @user_errors
 def simulate(
-    game: Optional[str] = typer.Option(None, "--game", help="Game id: unconscious-mind or galileos-truth."),
+    game: Optional[str] = typer.Option(None, "--game", help="Game id: unconscious-mind or galileos-truth.",
+                                       autocompletion=_complete_games),
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default 4)."),
     strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (a mirror match; default random), or a pool of more distinct ids than --players (rotated or random seating: every ordered choice of P of them); arguments follow the id: heuristic:vp=1,finish=0,random."),
     games: Optional[int] = typer.Option(None, "--games", help="Number of games in total, over all seat orders (default 2000); rotate rounds it down to a whole number of games per seat order."),
@@ -656,7 +670,7 @@ def report(
 @user_errors
 @configured
 def sweep(
-    game: str = typer.Option(..., "--game", help="Game id."),
+    game: str = game_option(),
     vary: List[str] = typer.Option(..., "--vary", help="name=v1,v2,... (repeatable; the cartesian product is run)."),
     players: int = typer.Option(4, "--players", help="Seats per game."),
     strategies: str = typer.Option("random", "--strategies", help="One strategy id per seat, comma separated, or one for all. Use scripted strategies for rule effects: random seats rarely react to a rule."),
@@ -753,7 +767,7 @@ def sweep(
 @user_errors
 @configured
 def experiment(
-    game: str = typer.Option(..., "--game", help="Game id."),
+    game: str = game_option(),
     strategies: Optional[str] = typer.Option(None, "--strategies", help="With --control: the field, one strategy per other seat; with a rule-parameter --vary: the roster (one per seat, or one for all). Required unless --field strong."),
     vary: Optional[str] = typer.Option(None, "--vary", help="One axis: strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4, against --control), strategy=id1,id2 (strategy=citer against --control never-cite) or parameter=v1,v2 (the first value is the control)."),
     control: Optional[str] = typer.Option(None, "--control", help="The focal player's control strategy (never-abjure) for a strategy-argument axis or a treatment."),
@@ -845,7 +859,7 @@ class ContentMode(str, Enum):
 @user_errors
 @configured
 def content_value(
-    game: str = typer.Option(..., "--game", help="Game id."),
+    game: str = game_option(),
     items: Optional[str] = typer.Option(None, "--items", help="Content items, one arm each (per mode): kind:id,kind:id (invention:telescope; a bare id when one kind has it). --list names them."),
     mode: ContentMode = typer.Option(ContentMode.remove, "--mode", help="remove: the item deleted from the content (every seat loses it); deny: the content unchanged, the item denied to one seat of every game (rotated so every seat is denied equally; any kind, also those that cannot be removed); both: a removal and a deny arm per item."),
     list_: bool = typer.Option(False, "--list", help="Print every content item of the game (kind, id, removable) and exit."),
@@ -919,7 +933,7 @@ def content_value(
 @user_errors
 @configured
 def compare(
-    game: str = typer.Option(..., "--game", help="Game id."),
+    game: str = game_option(),
     arm: List[str] = typer.Option(..., "--arm", help="One version (repeatable; the first is the reference): default, content=PATH (a folder of the game's content files, e.g. a copy of the packaged data folder with one card edited), a rule parameter NAME=VALUE, or several joined by ';' (content=packs/v2;printing_house=shared)."),
     players: str = typer.Option("4", "--players", help="Seats per game, or a list (2,3,4): every arm is played at each count."),
     strategies: Optional[str] = typer.Option(None, "--strategies", help="The roster, one strategy per seat or one for all (a mirror); default: the game study's rotated field at each seat count."),
@@ -985,7 +999,7 @@ def compare(
 @user_errors
 @configured
 def exchange_rates(
-    game: str = typer.Option(..., "--game", help="Game id."),
+    game: str = game_option(),
     players: int = typer.Option(4, "--players", help="Seats per game."),
     strategies: Optional[str] = typer.Option(None, "--strategies", help="The roster, one distinct strategy per seat (default: the game study's rotated field)."),
     resources: Optional[str] = typer.Option(None, "--resources", help="Start resources to price, comma separated (default: every one the game declares; a bad name lists them)."),
@@ -1042,7 +1056,7 @@ def exchange_rates(
 @user_errors
 @configured
 def compensate(
-    game: str = typer.Option(..., "--game", help="Game id."),
+    game: str = game_option(),
     players: str = typer.Option("2,3,4", "--players", help="Seat counts to compensate (2, 3 and/or 4)."),
     target: float = typer.Option(5.0, "--target", help="Seat spread wanted: best minus worst seat win rate, percentage points."),
     resource: str = typer.Option("vp", "--resource", help="What the seats get at setup (vp; Galileo's Truth also coins, research; Unconscious Mind also coffee)."),
@@ -1106,7 +1120,7 @@ def compensate(
 @user_errors
 @configured
 def tournament(
-    game: str = typer.Option(..., "--game", help="Game id."),
+    game: str = game_option(),
     strategies: Optional[str] = typer.Option(None, "--strategies", help="Strategy ids to compare, comma separated (two or more); required unless --field strong (its two players)."),
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game, at least 2 (default: one per strategy)."),
     games: int = typer.Option(1000, "--games", help="Games per lineup (seat arrangement); every lineup plays the same seeds."),
@@ -1205,7 +1219,7 @@ def _replay_command(argv: list[str]) -> str:
 @user_errors
 @configured
 def ladder(
-    game: str = typer.Option(..., "--game", help="Game id."),
+    game: str = game_option(),
     players: int = typer.Option(2, "--players", help="Seats per game: the rung in one seat, its opponent in the others."),
     budget: int = typer.Option(64, "--budget", help="Highest search budget (iterations per decision): the search rungs are --start-iters doubled up to it; 0 = no search rungs."),
     start_iters: int = typer.Option(8, "--start-iters", help="Iterations of the first search rung."),
@@ -1261,7 +1275,7 @@ def ladder(
 @user_errors
 @configured
 def stronger(
-    game: str = typer.Option(..., "--game", help="Game id."),
+    game: str = game_option(),
     sources: List[Path] = typer.Option(..., "--from", help="The scripted field's run folders (or a folder of them, "
                                        "runs/gt) and experiment folders (runs/gt-abjure), as the main job writes them "
                                        "(repeatable)."),
@@ -1300,7 +1314,7 @@ def stronger(
 @user_errors
 @configured
 def tune(
-    game: str = typer.Option(..., "--game", help="Game id."),
+    game: str = game_option(),
     strategy: str = typer.Option("heuristic", "--strategy", help="Strategy whose arguments are searched (e.g. heuristic)."),
     against: Optional[str] = typer.Option(None, "--against", help="The field: strategy ids it plays against, comma separated; required unless --field strong (the strong field)."),
     budget: int = typer.Option(4000, "--budget", help="Games for the search (all trials together)."),
@@ -1457,7 +1471,7 @@ def strategies_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
 @user_errors
 @configured
 def robustness(
-    game: str = typer.Option(..., "--game", help="Game id."),
+    game: str = game_option(),
     budget: int = typer.Option(..., "--budget", help="Games to play in all (defaults, Morris and Sobol stages)."),
     out: Path = typer.Option(..., "--out", help="Robustness folder (design, points/, results, report/)."),
     games_per_lineup: Optional[int] = typer.Option(None, "--games-per-lineup",
@@ -1516,7 +1530,7 @@ def robustness(
 @user_errors
 @configured
 def balance(
-    game: str = typer.Option(..., "--game", help="Game id."),
+    game: str = game_option(),
     vary: List[str] = typer.Option(..., "--vary", help="name=LOW..HIGH to search (repeatable; tuples as 0,4,8..0,6,12; a choice "
                                                         "parameter as name=A,B,...: first_player_rule=rotate,fewest-vp)."),
     target: List[str] = typer.Option(..., "--target",

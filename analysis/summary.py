@@ -119,7 +119,10 @@ def three_sentences(facts: dict) -> list[str]:
     if fair_seats:
         good.append(f"the seat order at {_counts(r['players'] for r in fair_seats)} (best minus worst seat "
                     + _and(f"{_num(r['spread'])} points {_iv(r['spread_low'], r['spread_high'])}"
-                           for r in fair_seats) + f", within the {thr:.0f}-point threshold)")
+                           for r in fair_seats) + f", within the {thr:.0f}-point threshold"
+                    + (f" by point estimate; the intervals reach {_num(max(r['spread_high'] for r in fair_seats))} "
+                       "points, so a larger spread is not excluded" if any(r["spread_high"] > thr for r in fair_seats)
+                       else "") + ")")
     fails = [(p, st, _failed_pair(st)) for p, st in sorted(no_dom.items())]
     fails = [x for x in fails if x[2] is not None]
     if fails:  # the player count whose leader comes closest to dominating

@@ -37,6 +37,20 @@ def test_shell_completion_is_offered(capsys, monkeypatch):
     assert "--install-completion" in out and "--show-completion" in out
 
 
+@pytest.mark.parametrize("command", ["simulate", "sweep", "balance", "stronger"])
+def test_the_shell_completes_game_ids_after_game(command):
+    """Issue 26 audit: ``--game`` completed nothing; the shell now offers the registered games."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COMP_WORDS": f"meeplelab {command} --game g", "COMP_CWORD": "3",
+           "_MEEPLELAB_COMPLETE": "complete_bash"}
+    res = subprocess.run([sys.executable, "-c", "from meeplelab.cli import main; main()"], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert res.stdout.split() == ["galileos-truth"], (res.stdout, res.stderr)
+
+
 def test_license_is_an_spdx_expression_with_its_file():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["license"] == "MIT"

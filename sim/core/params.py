@@ -111,6 +111,14 @@ def _parse(name: str, raw: Any, default: Any) -> Any:
         raise ConfigError(f"parameter {name}={raw!r} has the wrong type: expected {want}") from None
 
 
+def _game_of(params) -> str:
+    """The game a Params instance belongs to, in the words of a message (``galileos-truth``; else "this game")."""
+    parts = type(params).__module__.split(".")
+    if "sim" in parts and parts.index("sim") + 1 < len(parts) - 1:
+        return parts[parts.index("sim") + 1].replace("_", "-")
+    return "this game"
+
+
 def apply_overrides(params: Any, overrides: dict[str, Any]) -> Any:
     """A copy of ``params`` with ``overrides`` applied, each parsed and range-checked.
 
@@ -124,7 +132,7 @@ def apply_overrides(params: Any, overrides: dict[str, Any]) -> Any:
         if name not in fields:
             close = difflib.get_close_matches(name, list(fields), n=3, cutoff=0.5)
             hint = f"; did you mean {', '.join(close)}?" if close else f"; see 'meeplelab params' for the {len(fields)} known parameters"
-            raise ConfigError(f"unknown parameter {name!r} for {type(params).__name__}{hint}")
+            raise ConfigError(f"unknown parameter {name!r} of {_game_of(params)}{hint}")
         f = fields[name]
         v = _parse(name, raw, f.default)
         md = f.metadata
