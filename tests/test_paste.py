@@ -146,6 +146,14 @@ def test_no_dominant_strategy_names_its_player_counts_when_another_count_has_one
     assert "no strategy dominates at any player count" in both
 
 
+def test_a_seat_order_within_the_threshold_by_point_estimate_only_says_its_interval_reaches_past_it():
+    """Issue 30 audit: "within the 5-point threshold" was said of 3 points [-4, 10.6]."""
+    wide = {**SEAT, "best": 26.5, "worst": 23.5, "spread": 3.0, "spread_low": -4.0, "spread_high": 10.6, "flagged": False}
+    first, _, _ = three_sentences(_facts(spread=[wide]))
+    assert ("within the 5-point threshold by point estimate; the intervals reach 10.6 points, so a larger spread is "
+            "not excluded)") in first
+
+
 def test_the_turns_by_option_table_says_turns_not_games(page):
     _, md, _ = page
     sec = md.split("## Action frequencies", 1)[1].split("\n## ", 1)[0]
