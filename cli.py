@@ -787,6 +787,9 @@ def experiment(
                                 help="Complete the interrupted experiment in --out (the same options; a different experiment is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the experiment in --out."),
     retune: int = typer.Option(0, "--retune", help="With a rule-parameter --vary: games of each re-tuning (every tunable strategy of the roster tuned under each arm's rules, the arm played again; the report gives each effect with the players fixed and re-tuned). 0 = players fixed only."),
+    report: bool = typer.Option(True, "--report/--no-report",
+                                help="Write the experiment report into --out/report (with --no-report, `meeplelab report "
+                                     "OUT` writes the same report later)."),
     config: Optional[Path] = CONFIG_OPTION,
     progress: bool = shared("progress", True),
 ) -> None:
@@ -835,6 +838,10 @@ def experiment(
                 clear(out)
     except KeyboardInterrupt as e:
         _interrupted(e, f"the experiment in {out} is incomplete; complete it with the same command and --resume")
+    if not report:
+        typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); no report (write it "
+                   f"with: meeplelab report {out})")
+        return
     try:
         with terminate_as_interrupt():
             page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out),

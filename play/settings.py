@@ -139,6 +139,7 @@ class ExperimentSettings(CommandSettings):
     params: Table = {}
     field: Text = "scripted"
     retune: StrictInt = 0
+    report: StrictBool = True
 
 
 class TournamentSettings(CommandSettings):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import os
 import re
 from pathlib import Path
 from typing import Callable, Sequence
@@ -125,15 +126,22 @@ def play_tournament(game: str, strategies: Sequence[str], players: int, games: i
 
     try:
         with bar("tournament", len(cfgs), unit="lineups", on=progress) as lineups_bar:
+            todo = []
             for i, c in enumerate(cfgs):
-                if on_lineup:
-                    on_lineup(i, len(cfgs), c.strategies)
                 folder = Path(c.out)
                 has = (folder / rf.MANIFEST).is_file()
                 if not (resume and has and rf.read_manifest(folder).get("status") == "complete"):
-                    simulate(c, resume=resume and has, overwrite=overwrite, progress=progress,
-                             label=f"lineup {i + 1}/{len(cfgs)}")
-                lineups_bar.advance(1)
+                    todo.append((i, c, resume and has))
+                elif on_lineup:
+                    on_lineup(i, len(cfgs), c.strategies)
+            if concurrent(cfgs[0], len(todo)):
+                _play_concurrently(cfgs[0], todo, overwrite, len(cfgs), on_lineup, lineups_bar)
+            else:
+                for i, c, again in todo:
+                    if on_lineup:
+                        on_lineup(i, len(cfgs), c.strategies)
+                    simulate(c, resume=again, overwrite=overwrite, progress=progress, label=f"lineup {i + 1}/{len(cfgs)}")
+                    lineups_bar.advance(1)
     except BaseException as e:
         meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
         rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
@@ -141,6 +149,54 @@ def play_tournament(game: str, strategies: Sequence[str], players: int, games: i
     meta["status"] = "played"
     rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
     return [Path(c.out) for c in cfgs], meta
+
+
+def concurrent(cfg: RunConfig, runs: int) -> bool:
+    """Whether a tournament's lineups are played side by side, one whole lineup per worker (issue 28 item 6: 24
+    short runs one after the other kept both workers waiting on each run's start and end): two or more lineups to
+    play, more than one job, and loky or threads (Dask keeps one run at a time, its chunks on the cluster). The games
+    are the same either way: every game is keyed by (seed, game, seat), never by where it is played."""
+    jobs = cfg.n_jobs if cfg.n_jobs > 0 else (os.cpu_count() or 1)
+    return runs > 1 and jobs > 1 and cfg.backend in ("loky", "threading")
+
+
+def _lineup_task(regs, cfg: RunConfig, resume: bool, overwrite: bool) -> str:
+    """One lineup's run in a worker, its chunks one after the other there (``n_jobs`` 1): install what the parent
+    registered (:mod:`meeplelab.play.shipping`), then play."""
+    if regs is not None:
+        regs.install()
+    simulate(cfg, resume=resume, overwrite=overwrite)
+    return cfg.out
+
+
+def _play_concurrently(base: RunConfig, todo, overwrite: bool, total: int, on_lineup, lineups_bar) -> None:
+    """Every lineup of ``todo`` (``(index, config, resume)``) as one task of :func:`meeplelab.play.parallel.map_unordered`
+    on ``base``'s workers; ``on_lineup`` is told of each as it finishes. The kernels are compiled (or loaded) here
+    first, so the workers load them from the cache and the compile notice is said once."""
+    from meeplelab.play.parallel import map_unordered
+    from meeplelab.play.shipping import collect
+    from meeplelab.play.warmup import warm_for_run
+    from meeplelab.strategies.registry import make_strategy
+    from meeplelab.sim.registry import make_game
+
+    c0 = todo[0][1]
+    if base.backend == "loky":
+        warm_for_run(make_game(c0.game, c0.make_params(), c0.content), c0.players, c0.seed, c0.compiled,
+                     [make_strategy(c0.game, s) for s in c0.strategies])
+    regs = collect(base.game, sorted({s for _, c, _ in todo for s in c.strategies}))
+    tasks = [(regs, dataclasses.replace(c, n_jobs=1), again, overwrite) for _, c, again in todo]
+    try:
+        for k, _ in map_unordered(_lineup_task, tasks, n_jobs=base.n_jobs, backend=base.backend,
+                                  scheduler=base.scheduler):
+            i, c, _ = todo[k]
+            if on_lineup:
+                on_lineup(i, total, c.strategies)
+            lineups_bar.advance(1)
+    except (KeyboardInterrupt, ConfigError, RunFolderError):
+        raise
+    except Exception as e:  # a lineup's failure or a worker process that died: one line and the way on
+        raise RunFolderError(f"a lineup of the tournament failed ({type(e).__name__}: {e}); the finished lineups are "
+                             "kept: run the same command again with --resume to complete it") from None
 
 
 def read_tournament(out: Path | str) -> dict:

@@ -151,3 +151,27 @@ def test_every_arm_reports_its_side_effects_paired_against_the_control(tmp_path)
     assert "random's final VP: " in sec and "+3.00 [" in sec and page.is_file()
     csv = sorted((out / "report" / "tables").glob("*every-arm-minus-the-control*.csv"))
     assert len(csv) == 1 and "vp+3" in csv[0].read_text()
+
+
+def test_an_experiment_with_no_report_plays_its_arms_and_report_writes_the_same_sections_later(tmp_path, capsys,
+                                                                                                  monkeypatch):
+    """``--no-report`` (issue 28 item 6: batch runs that report once at the end) plays every arm and writes no report;
+    ``meeplelab report OUT`` then writes the experiment report the command would have written."""
+    from tests.cli_run import run_cli
+
+    out = tmp_path / "exp"
+    argv = ["experiment", "--game", "toy", "--players", "2", "--strategies", "always-draw", "--control", "random",
+            "--vary", "strategy=bank-at:n=3", "--games", "40", "--n-jobs", "1", "--seed", "5", "--out", out]
+    code, said, err = run_cli(argv + ["--no-report"], capsys, monkeypatch)
+    assert code == 0, err
+    assert "no report (write it with: meeplelab report" in said and not (out / "report").exists()
+    assert all((out / a / "manifest.json").is_file() for a in ("control", "bank-at_n=3"))
+    code, said, err = run_cli(["report", out], capsys, monkeypatch)
+    assert code == 0, err
+    later = (out / "report" / "report.md").read_text()
+    code, _, err = run_cli(argv + ["--overwrite"], capsys, monkeypatch)
+    assert code == 0, err
+    now = (out / "report" / "report.md").read_text()
+    strip = lambda t: [ln for ln in t.splitlines() if not re.search(r"\d{4}-\d\d-\d\dT|seconds|written|UTC", ln)]  # noqa: E731
+    assert strip(later) == strip(now)
+    assert "## Effects" in now or "Effect" in now

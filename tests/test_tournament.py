@@ -385,3 +385,26 @@ def test_cli_tournament_names_a_preset_as_given_in_its_terminal_lines(tmp_path, 
     assert code == 0, err
     assert "rollout:k=2" not in text and f"rollout:preset={p}" in text
     assert f"The difference observed between rollout:preset={p} and random" in text
+
+
+def test_lineups_played_side_by_side_on_two_workers_give_the_same_games_and_tables(tmp_path, capsys, monkeypatch):
+    """Issue 28 item 6: with more than one job the lineups are played concurrently, one whole lineup per loky worker;
+    the games and the tournament tables are the bytes of the one-at-a-time path."""
+    import polars as pl
+
+    from tests.cli_run import run_cli
+
+    outs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"t{jobs}"
+        code, said, err = run_cli(["tournament", "--game", "toy", "--strategies", "random,always-draw,bank-at:n=3",
+                                   "--players", "2", "--games", "30", "--seed", "4", "--n-jobs", jobs, "--no-progress",
+                                   "--no-report", "--out", out], capsys, monkeypatch)
+        assert code == 0, err
+        assert said.count("lineup ") >= 6 or err.count("lineup ") >= 6
+        outs[jobs] = out
+    for name in ("summary.parquet", "seats.parquet", "pairwise.parquet", "lineups.parquet"):
+        assert (outs["1"] / name).read_bytes() == (outs["2"] / name).read_bytes(), name
+    for lu in sorted(p.name for p in outs["1"].glob("lineup-*")):
+        a, b = (pl.read_parquet(str(outs[j] / lu / "games" / "*.parquet")).sort("game", "seat") for j in ("1", "2"))
+        assert a.equals(b), lu
