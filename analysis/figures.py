@@ -399,6 +399,15 @@ def close(fig: Figure) -> None:
     fig.clear()
 
 
+def freeze(fig: Figure) -> None:
+    """Keep the layout :func:`fit` computed when the figure is saved: saving would run the layout engine again on the
+    same figure and canvas (the same positions; a third of a report figure's drawing time)."""
+    from matplotlib.layout_engine import PlaceHolderLayoutEngine
+
+    if not isinstance(fig.get_layout_engine(), (type(None), PlaceHolderLayoutEngine)):
+        fig.set_layout_engine("none")
+
+
 def save(fig: Figure, path: Path) -> Path:
     """Save as PNG (Agg renderer, whatever the backend) after :func:`fit`, and close the figure."""
     from meeplelab.play.runfolder import replacing
@@ -407,6 +416,7 @@ def save(fig: Figure, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         fit(fig)
+        freeze(fig)
         with replacing(path) as tmp:  # a full disk leaves no half-written PNG (and an earlier one whole)
             fig.savefig(tmp, format="png")
     finally:
