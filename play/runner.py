@@ -326,8 +326,27 @@ def new_manifest(run: RunPlan) -> dict[str, Any]:
                   "key": "stream key = f(run_seed, game seed, stream id); see sim/core/rng.py; the game seed of "
                          "game i is the games table's game_seed (play/seating.py)"},
         "seating": plan.to_dict(),
+        "strategy_files": strategy_files(cfg.strategies),
         "chunks": [{"id": i, "lo": lo, "hi": hi, "status": "pending"} for i, (lo, hi) in enumerate(run.chunks)],
     }
+
+
+def strategy_files(strategies) -> dict[str, dict]:
+    """Per strategy id read from a file (``mybot.py:MyBot``, :mod:`meeplelab.strategies.fromfile`): the file's absolute
+    path and sha256, so the manifest says which code played (an edited bot is another strategy) and a resume of an
+    edited one is refused."""
+    import hashlib
+
+    from meeplelab.strategies.fromfile import file_name
+
+    out = {}
+    for s in dict.fromkeys(strategies):
+        f = file_name(s)
+        if f is None:
+            continue
+        path = Path(f[0].rsplit(":", 1)[0]).resolve()
+        out[s] = {"path": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None}
+    return out
 
 
 def _check_resumable(old: dict[str, Any], run: RunPlan | RunConfig) -> None:
@@ -345,6 +364,11 @@ def _check_resumable(old: dict[str, Any], run: RunPlan | RunConfig) -> None:
                 f"cannot resume: the run in the folder has {k}={a.get(k)!r}, this config has {k}={b.get(k)!r}")
     if old["game"]["content_hash"] != run.game.content_hash():
         raise RunFolderError("cannot resume: the content files changed since the run started")
+    for sid, was in (old.get("strategy_files") or {}).items():
+        now = strategy_files([sid]).get(sid, {})
+        if now.get("sha256") != was.get("sha256"):
+            raise RunFolderError(f"cannot resume: the strategy file of {sid!r} changed since the run started "
+                                 f"({was.get('path')}); restore it, or use --overwrite to play the new code")
 
 
 def check_runs_resumable(configs, what: str) -> None:

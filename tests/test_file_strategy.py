@@ -115,6 +115,31 @@ def test_a_run_with_a_bot_from_a_file_resumes(bot, tmp_path, capsys, monkeypatch
     assert games_of(out).equals(want)
 
 
+def test_the_manifest_records_the_bot_files_hash_and_a_resume_of_an_edited_bot_is_refused(bot, tmp_path, capsys,
+                                                                                          monkeypatch):
+    """Issue 26 audit: an edited bot file replayed silently differently. The manifest records the file's path and
+    sha256; resuming after an edit is refused in one line."""
+    import hashlib
+
+    out = tmp_path / "run"
+    code, _, err = run_cli(["simulate", "--game", "toy", "--players", "2", "--strategies",
+                            "bots/mybot.py:last_legal,random", "--games", "40", "--batch-size", "10", "--chunk-size",
+                            "10", "--n-jobs", "1", "--no-progress", "--out", out], capsys, monkeypatch)
+    assert code == 0, err
+    m = json.loads((out / "manifest.json").read_text())
+    f = m["strategy_files"]["bots/mybot.py:last_legal"]
+    src = Path("bots/mybot.py").resolve()
+    assert f == {"path": str(src), "sha256": hashlib.sha256(src.read_bytes()).hexdigest()}
+    assert list(m["strategy_files"]) == ["bots/mybot.py:last_legal"]
+    m["chunks"][2]["status"] = "pending"
+    m["status"] = "running"
+    (out / "manifest.json").write_text(json.dumps(m))
+    src.write_text(src.read_text() + "\n# edited\n")
+    code, _, err = run_cli(["simulate", "--out", out, "--resume", "--no-progress"], capsys, monkeypatch)
+    assert code == 2 and "the strategy file of 'bots/mybot.py:last_legal' changed since the run started" in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_every_form_of_the_protocol_plays_and_names_its_games(bot):
     for name in ("FirstLegal", "last_legal", "first_per_game"):
         s = make_strategy("toy", f"bots/mybot.py:{name}")
