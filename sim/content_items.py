@@ -90,6 +90,11 @@ KINDS: dict[str, tuple[ItemKind, ...]] = {
                  "the Natural Philosopher assigned to it", "board.toml", "space"),
         ItemKind("penance", "Penance card", ("penance",), ("gained",), "item", _gt_penance,
                  "gained (Suspicion at the threshold)", "penance.toml", "penance"),
+        ItemKind("graduation", "Graduation tile", ("upgrade",), None, "item", lambda c: list(c.grad_ids),
+                 "met (the Level it opens reached)", "graduation.toml", "tile"),
+        ItemKind("mastery", "Mastery track", ("vp",), ("mastery",), "item", lambda c: list(c.track_ids),
+                 "a seal placed on it (its VP scored)",
+                 fixed="mastery icons name the tracks by position (mastery.toml, A-GT-19)"),
     ),
     "unconscious-mind": (
         ItemKind("tile", "Notebook tile", ("tile",), ("tile_stack", "tile_center", "tile_right", "free"), "item",

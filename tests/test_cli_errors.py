@@ -55,7 +55,7 @@ SIM = ["simulate", "--no-progress"]
     (["--game", "toy", "--games", "0"], "--games must be at least 1, got 0"),
     (["--game", "toy", "--games", "-3"], "--games must be at least 1, got -3"),
     (["--game", "toy", "--batch-size", "0"], "--batch-size must be at least 1, got 0"),
-    (["--game", "toy", "--set", "roundz=3"], "unknown parameter 'roundz' for ToyParams; did you mean rounds?"),
+    (["--game", "toy", "--set", "roundz=3"], "unknown parameter 'roundz' of toy; did you mean rounds?"),
     (["--game", "toy", "--set", "rounds=three"], "parameter rounds='three' has the wrong type: expected an integer"),
     (["--game", "toy", "--set", "rounds=99"], "parameter rounds='99' is out of range: allowed 1 to 50"),
     (["--game", "toy", "--backend", "mpi"], "Invalid value for '--backend': 'mpi' is not one of 'loky', 'threading', 'dask'"),

@@ -114,6 +114,30 @@ def test_the_table_is_ranked_with_intervals_and_difference_columns(um_run):
     assert {"tile", "card", "treatise", "client", "dream", "location", "space", "goal"} <= kinds
 
 
+def test_graduation_tiles_and_mastery_tracks_are_content_items_of_galileos_truth(gt_run):
+    """Issue 29 audit: the Graduation tiles and the Mastery tracks were not in the table. An upgrade's event names the
+    Graduation tile it met (one of the Level it opens, graduation.toml); a Mastery seal is a vp event of category
+    mastery naming its track."""
+    from meeplelab.sim.registry import make_game
+
+    game = make_game("galileos-truth")
+    runs = load_runs([gt_run])
+    ev = runs.events.filter(pl.col("kind") == "upgrade").collect()
+    assert ev.height > 0
+    import tomllib
+
+    tiles = tomllib.loads((game.content_dir / "graduation.toml").read_text())["tile"]
+    for r in ev.iter_rows(named=True):
+        tile = tiles[int(r["item"])]
+        assert tile["level"] == int(r["after"]), (r, tile)  # the tile of the Level reached
+    t = strength(runs)
+    grad = t.filter(pl.col("kind") == "graduation")
+    assert set(grad["id"]) == {x["id"] for x in tiles} and grad["takes"].sum() > 0
+    mast = t.filter(pl.col("kind") == "mastery")
+    assert set(mast["id"]) == set(game.content.track_ids)
+    assert not mast["removable"].any() and grad["removable"].all()
+
+
 def test_the_balance_report_holds_the_content_tables_folded_when_long(gt_run, tmp_path):
     page = build_report([gt_run], tmp_path / "rep")
     md = (page.parent / "report.md").read_text()
@@ -144,7 +168,7 @@ def test_items_are_parsed_and_bad_ones_refused_naming_what_is_allowed():
     for text, msg in [("treatise:b0-0", "a Treatise board (its pyramid card) cannot be removed: pyramid.toml needs "
                                         "exactly 10 boards"),
                       ("tile:nope", "galileos-truth has no tile 'nope': allowed moon-craters, "),
-                      ("foo:bar", "unknown kind 'foo': allowed treatise, invention, tile, window, space, penance"),
+                      ("foo:bar", "unknown kind 'foo': allowed treatise, invention, tile, window, space, penance, graduation, mastery"),
                       ("tile:comets,tile:comets", "tile:comets is listed twice"),
                       (" , ", "name at least one item as kind:id (e.g. invention:telescope)")]:
         with pytest.raises(ConfigError, match=msg.replace("(", "\\(").replace(")", "\\)")):
@@ -179,8 +203,8 @@ def test_removing_an_item_makes_its_take_count_zero_and_the_paired_table_has_int
     # the control arm is the plain run (common seeds); the removal arm played content without the item
     assert scan_run(out / "control", "games").collect().equals(scan_run(gt_run, "games").collect())
     file = {"tile": "observation.toml", "space": "board.toml", "invention": "inventions.toml",
-            "penance": "penance.toml"}[kind]
-    table = {"tile": "tile", "space": "space", "invention": "invention", "penance": "penance"}[kind]
+            "penance": "penance.toml", "graduation": "graduation.toml"}[kind]
+    table = {"tile": "tile", "space": "space", "invention": "invention", "penance": "penance", "graduation": "tile"}[kind]
     played = tomllib.loads((arm / "content" / file).read_text())[table]
     assert ident not in [e["id"] for e in played] and len(played) > 0
     arm_takes = takes(load_runs([arm]))

@@ -38,7 +38,7 @@ def test_the_table_prices_vp_at_one_vp_and_books_above_zero_for_the_writer(tmp_p
                               "books_philosophy, vp"),
     (["--strategies", "writer,writer"], "error: --strategies repeats 'writer': exchange rates are measured per strategy"),
     (["--units", "0"], "error: --units 0: give the number of extra units"),
-    (["--resources", "suspicion", "--units", "6"], "error: --treat 'suspicion+6': a seat would start with 8 suspicion; "
+    (["--resources", "suspicion", "--units", "6"], "error: --units 6: for suspicion, a seat would start with 8 suspicion; "
                                                    "allowed: below prison_at=8"),
 ])
 def test_bad_requests_are_refused_in_one_line_before_anything_is_played(argv, message, tmp_path, capsys, monkeypatch):

@@ -113,9 +113,14 @@ def _parse(name: str, raw: Any, default: Any) -> Any:
 
 def _game_of(params) -> str:
     """The game a Params instance belongs to, in the words of a message (``galileos-truth``; else "this game")."""
-    parts = type(params).__module__.split(".")
-    if "sim" in parts and parts.index("sim") + 1 < len(parts) - 1:
-        return parts[parts.index("sim") + 1].replace("_", "-")
+    try:
+        from meeplelab.sim.registry import available_games, get_game_class
+
+        for name in available_games():
+            if get_game_class(name).Params is type(params):
+                return name
+    except Exception:  # noqa: BLE001 - a message, never a second error
+        pass
     return "this game"
 
 

@@ -98,8 +98,9 @@ class GalileosTruth(Game):
         Column("category", "str", "-", "VP category, Suspicion cause or Penance outcome.", EVENT_CATEGORIES),
         Column("amount", "int16", "-", "VP gained, Suspicion change, seal VP or coins paid (by kind)."),
         Column("target_seat", "int8", "seat", "The other seat involved (cause of Suspicion, seal owner scored), -1 none."),
-        Column("item", "int16", "id", "Treatise board, Invention, tile, card type, Philosopher space (assign) or "
-                                      "Level involved, -1 none."),
+        Column("item", "int16", "id", "Treatise board, Invention, tile, card type, Philosopher space (assign), "
+                                      "Graduation tile met (upgrade), Mastery track (vp, mastery) or Level involved, "
+                                      "-1 none."),
         Column("cycle", "int8", "Cycles", "Cycle of the event."),
         Column("before", "int16", "-", "Value before (VP, Suspicion, Level; seal space or Window cell for actions)."),
         Column("after", "int16", "-", "Value after."),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cols import (ABJURE_CYCLE, COPER, CUR_CARD, CYCLE, FIRST_PASS, INQ_UP, INV_OWNER, INV_TAPPED, LEVEL, LVL_SEAL,
+from ..cols import (ABJURE_CYCLE, COPER, CUR_CARD, CYCLE, FIRST_PASS, GRAD, INQ_UP, INV_OWNER, INV_TAPPED, LEVEL, LVL_SEAL,
                     LVL_SEAL_W, PASSED, PHASE, PHIL, PHIL_SPACE, SLOT_CZONE, SPACE_USED, STACK, STACK_N, STACK_SUBJ,
                     SUSP, TO_ACT, TURN_CARDS, TURN_MAIN)
 from ..content import CK_NONE, CK_PENANCE, PURPLE
@@ -108,7 +108,8 @@ def apply_main(S, C, PR, g, a):
             if S.game[g, LVL_SEAL + (lv - 1) * LVL_SEAL_W + i] == -1:
                 S.game[g, LVL_SEAL + (lv - 1) * LVL_SEAL_W + i] = p
                 S.seat[g, p, LEVEL] = lv + 1
-                ev(S, g, p, E_UPGRADE, C_LEVEL, i, -1, lv + 1, lv, lv + 1)
+                # item: the Graduation tile met (the content-strength table counts it; the Level is `after`)
+                ev(S, g, p, E_UPGRADE, C_LEVEL, i, -1, S.game[g, GRAD + (lv - 1)], lv, lv + 1)
                 add_vp(S, g, p, PR[I_LVL_VP + 4 * (lv - 1) + i], C_LEVEL, lv + 1)
                 break
         trigger(S, C, PR, g, p, TR_UPGRADE)
