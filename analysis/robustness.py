@@ -175,7 +175,7 @@ def analyse(d, study, ranges, tables) -> dict:
             sobol = sorted(({"factor": f, "id": ranges[f].source, "S1": float(si["S1"][j]), "S1_conf": float(si["S1_conf"][j]),
                              "ST": float(si["ST"][j]), "ST_conf": float(si["ST_conf"][j])}
                             for j, f in enumerate(d.sobol_factors)), key=lambda r: -r["ST"])
-        flips = [{"point": int(i), "q": float(q[i]), "low": float(q[i] - z_value() * se[i]), "high": float(q[i] + z_value() * se[i]),
+        flips = [{"point": int(i), "q": float(q[i]), **dict(zip(("low", "high"), _bounds(q[i], se[i], c.unit))),
                   **{f: format_value(ranges, f, u[i, d.factors.index(f)]) for f in top}}
                  for i in np.flatnonzero(flipped)]
         # a flip below and a flip above the baseline are separate rules (a "within" quantity can leave both ways)
@@ -187,7 +187,7 @@ def analyse(d, study, ranges, tables) -> dict:
         out.append({
             "name": c.name, "title": c.title, "unit": c.unit, "test": c.test,
             "statement": c.statement(fr, float(q[0])),
-            "baseline": {"q": float(q[0]), "low": float(q[0] - z_value() * se[0]), "high": float(q[0] + z_value() * se[0]),
+            "baseline": {"q": float(q[0]), **dict(zip(("low", "high"), _bounds(q[0], se[0], c.unit))),
                          "n": int(n[0])},
             "points": int(ok.sum()), "holds": int(holds.sum()), "share": share, "share_low": slo, "share_high": shi,
             "flipped": int(flipped.sum()), "flips": flips[:20], "morris": morris, "sobol": sobol, "verdict": verdict,
@@ -206,6 +206,15 @@ def analyse(d, study, ranges, tables) -> dict:
     return {"json": {"meta": meta, "conclusions": out}, "points": points}
 
 
+def _bounds(q: float, se: float, unit: str) -> tuple[float, float]:
+    """The 95% normal interval ``q +- z se``; a difference of win rates in points cannot leave [-100, 100] (a tiny
+    budget's interval, +50 [-18, +118], is cut there)."""
+    lo, hi = float(q - z_value() * se), float(q + z_value() * se)
+    if unit == "points":
+        lo, hi = max(lo, -100.0), min(hi, 100.0)
+    return lo, hi
+
+
 def format_value(ranges, f, unit: float) -> str:
     from meeplelab.sim.plausible import format_value as fv
 
@@ -217,8 +226,9 @@ def _verdict(c, established, q0, se0, n0, flipped, holds, ok, share, slo, shi, r
                        for m in morris[:2] if m["mu_star"] > 0)
     at = f"{share:.0%} [{slo:.0%}, {shi:.0%}] of {int(ok.sum())} points"
     if not established:
+        lo, hi = _bounds(q0, se0, c.unit)
         return (f"not resolved with this budget: not established at the defaults ({q0:+.2f} "
-                f"[{q0 - z_value() * se0:+.2f}, {q0 + z_value() * se0:+.2f}] {c.unit}, n={int(n0)}{note}); holds at {at}")
+                f"[{lo:+.2f}, {hi:+.2f}] {c.unit}, n={int(n0)}{note}); holds at {at}")
     if flipped.any() and not rules:
         return (f"depends on the assumptions jointly (flipped at {int(flipped.sum())} points; no single assumption "
                 f"separates them); holds at {at}")

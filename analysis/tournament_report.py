@@ -418,7 +418,8 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
                 if full else "")
     secs.append(Section(
         "Provenance",
-        expanded + f"Tournament settings: {json.dumps({k: v for k, v in meta.items() if k != 'lineups'})}. Lineups: "
+        expanded + f"Tournament settings: {json.dumps({k: v for k, v in meta.items() if k not in ('lineups', 'status', 'report')})}"
+        ". Lineups: "
         + "; ".join(f"{n}: {', '.join(m['config']['strategies'])} ({m.get('status')})" for n, m in runs.manifests.items())
         + f". Versions {json.dumps(m0.get('versions', {}))}; content hash {m0['game'].get('content_hash')}, params hash "
           f"{m0['game'].get('params_hash')}."))

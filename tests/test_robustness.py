@@ -260,3 +260,11 @@ def test_the_tables_have_human_headers_ranked_rows_and_a_csv_each(toy):
     html = (rep / "robustness.html").read_text()
     assert "<th>mean |effect| (mu*)</th>" in html and "<th>mu</th>" not in html
     assert '<td class="t">table_<wbr>colour</td>' in html  # a parameter name breaks after its underscore first
+def test_a_points_interval_never_leaves_minus_100_to_100():
+    """Issue 30 audit: a tiny budget printed +50.00 [-18.00, +118.00] points; a difference of win rates is cut to
+    [-100, 100], other units are not."""
+    from meeplelab.analysis.robustness import _bounds
+
+    assert _bounds(50.0, 34.7, "points") == (pytest.approx(50 - 1.959964 * 34.7, rel=1e-5), 100.0)
+    assert _bounds(-90.0, 20.0, "points")[0] == -100.0
+    assert _bounds(50.0, 34.7, "VP")[1] == pytest.approx(50 + 1.959964 * 34.7, rel=1e-5)
