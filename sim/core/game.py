@@ -71,6 +71,12 @@ class Game(abc.ABC):
     chance_zones: ClassVar[int] = 1
     compiled_play: ClassVar[str | None] = None
 
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        # the game a Params class belongs to, for messages about its rule numbers (sim/core/params.apply_overrides)
+        if "name" in cls.__dict__ and "Params" in cls.__dict__:
+            cls.Params.game_id = cls.name
+
     def __init__(self, params: Any = None, content_dir: Path | None = None):
         self.params = params if params is not None else self.Params()
         self.content_dir = Path(content_dir) if content_dir is not None else self.default_content_dir()

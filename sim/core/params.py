@@ -112,16 +112,9 @@ def _parse(name: str, raw: Any, default: Any) -> Any:
 
 
 def _game_of(params) -> str:
-    """The game a Params instance belongs to, in the words of a message (``galileos-truth``; else "this game")."""
-    try:
-        from meeplelab.sim.registry import available_games, get_game_class
-
-        for name in available_games():
-            if get_game_class(name).Params is type(params):
-                return name
-    except Exception:  # noqa: BLE001 - a message, never a second error
-        pass
-    return "this game"
+    """The game a Params instance belongs to, in the words of a message (``galileos-truth``, set on the class by
+    :class:`meeplelab.sim.core.game.Game`; else "this game")."""
+    return getattr(type(params), "game_id", None) or "this game"
 
 
 def apply_overrides(params: Any, overrides: dict[str, Any]) -> Any:
