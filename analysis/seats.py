@@ -104,10 +104,20 @@ def seat_advantage(df: pl.DataFrame) -> pl.DataFrame:
                           (1.0 / pl.col("players")).alias("fair"))
 
 
+def _seeds(wide: pl.DataFrame):
+    """Each row's cluster for a paired interval: its run and game seed (one seed played in several seat orders gives
+    correlated games: :func:`meeplelab.analysis.stats.cluster_means`); None without a ``game_seed`` column."""
+    if "game_seed" not in wide.columns:
+        return None
+    return wide.select(pl.concat_str([pl.col("run").cast(pl.String), pl.col("game_seed").cast(pl.String)],
+                                     separator="/")).to_series().to_numpy()
+
+
 def seat_spread(df: pl.DataFrame, threshold_points: float = SEAT_SPREAD_POINTS) -> pl.DataFrame:
     """Per player count: best and worst seat, the spread (best minus worst win rate) in percentage
     points with a paired 95% interval (per game, the best seat's win share minus the worst's;
-    Agresti-Min adjusted Wald, :func:`meeplelab.analysis.stats.paired_shares`), games needed to resolve the
+    Agresti-Min adjusted Wald, :func:`meeplelab.analysis.stats.paired_shares`, over the game seeds: a seed played in
+    several seat orders counts once, :func:`meeplelab.analysis.stats.cluster_means`), games needed to resolve the
     observed spread, and ``flagged``.
 
     Picking the best and the worst of ``P`` seats after looking is a choice among every pair of seats,
@@ -131,19 +141,21 @@ def seat_spread(df: pl.DataFrame, threshold_points: float = SEAT_SPREAD_POINTS) 
                                          pl.len().alias("n")).sort("seat")
         best = int(rates.sort(["r", "seat"], descending=[True, False])["seat"][0])
         worst = int(rates.sort(["r", "seat"])["seat"][0])
-        wide = sub.pivot(on="seat", index=["run", "game"], values="win_share", aggregate_function="sum").sort("run", "game")
+        idx = ["run", "game"] + (["game_seed"] if "game_seed" in sub.columns else [])
+        wide = sub.pivot(on="seat", index=idx, values="win_share", aggregate_function="sum").sort("run", "game")
         seats = [str(x) for x in rates["seat"].to_list() if str(x) in wide.columns]
         ps = {}
         for a, b in itertools.combinations(seats, 2):
-            both = wide.select(a, b).drop_nulls()
-            ps[(a, b)] = ps[(b, a)] = paired_shares(both[a].to_numpy(), both[b].to_numpy())["p"]
+            both = wide.select(*idx, a, b).drop_nulls()
+            ps[(a, b)] = ps[(b, a)] = paired_shares(both[a].to_numpy(), both[b].to_numpy(), cluster=_seeds(both))["p"]
         key = sorted(ps.items())
         pvals.append([v for (a, b), v in key if a < b])
-        pair = wide.select(str(best), str(worst)).drop_nulls() if best != worst else wide.select(str(best)).drop_nulls()
+        pair = (wide.select(*idx, str(best), str(worst)).drop_nulls() if best != worst
+                else wide.select(*idx, str(best)).drop_nulls())
         if best != worst:
-            r = paired_shares(pair[str(best)].to_numpy(), pair[str(worst)].to_numpy())
+            r = paired_shares(pair[str(best)].to_numpy(), pair[str(worst)].to_numpy(), cluster=_seeds(pair))
         else:
-            r = paired_shares(pair[str(best)].to_numpy(), pair[str(best)].to_numpy())
+            r = paired_shares(pair[str(best)].to_numpy(), pair[str(best)].to_numpy(), cluster=_seeds(pair))
         rmap = dict(zip(rates["seat"].to_list(), rates["r"].to_list()))
         _, wlo, whi = wilson(rates["w"].to_numpy(), rates["n"].to_numpy())
         ci = {s_: (l_ * 100, h_ * 100) for s_, l_, h_ in zip(rates["seat"].to_list(), wlo, whi)}
@@ -197,14 +209,15 @@ def head_to_head(df: pl.DataFrame, a: str, b: str) -> dict:
     Newcombe's hybrid score interval, both of real width when neither ever wins)."""
     import math
 
-    wide = df.filter(pl.col("strategy").is_in([a, b])).group_by("run", "game", "strategy").agg(
-        pl.col("win_share").mean()).pivot(on="strategy", index=["run", "game"], values="win_share").drop_nulls()
+    idx = ["run", "game"] + (["game_seed"] if "game_seed" in df.columns else [])
+    wide = df.filter(pl.col("strategy").is_in([a, b])).group_by(*idx, "strategy").agg(
+        pl.col("win_share").mean()).pivot(on="strategy", index=idx, values="win_share").drop_nulls()
     if wide.height < 2 or a not in wide.columns or b not in wide.columns:
         return {"n": wide.height, "est": math.nan, "low": math.nan, "high": math.nan, "p": math.nan,
                 "unpaired_low": math.nan,
                 "unpaired_high": math.nan, "sd": math.nan, "games_needed": None}
     x, y = wide[a].to_numpy(), wide[b].to_numpy()
-    r = paired_shares(x, y)
+    r = paired_shares(x, y, cluster=_seeds(wide))  # over the game seeds (cluster_means)
     _, ulo, uhi = newcombe(x.sum(), x.size, y.sum(), y.size)
     return {"n": wide.height, "est": r["est"], "low": r["low"], "high": r["high"], "p": r["p"], "unpaired_low": ulo,
             "unpaired_high": uhi, "sd": r["sd"], "games_needed": games_for_difference(r["sd"], r["est"])}

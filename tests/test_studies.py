@@ -33,13 +33,12 @@ def test_every_conclusion_is_measured_on_real_games(game, n):
 
 
 def test_the_coffee_treatment_gives_the_treated_seat_one_coffee_at_setup():
-    import meeplelab.analysis.studies  # noqa: F401  (registers the treatment; the test must not rely on another test's import)
-    from meeplelab.play.panels import TREATMENTS
+    from meeplelab.play.panels import treatment_fn  # loads the game's registered treatments (its spec's module)
 
     game = make_game("unconscious-mind")
     state = game.init(np.arange(3), 0, 4)
     before = np.array(state.coffee, copy=True)
-    TREATMENTS[("unconscious-mind", "coffee+1")](game, state, np.array([0, 2]), 1)
+    treatment_fn("unconscious-mind", "coffee+1")(game, state, np.array([0, 2]), 1)
     diff = np.asarray(state.coffee) - before
     assert diff[:, 1].tolist() == [1, 0, 1] and (np.delete(diff, 1, axis=1) == 0).all()
 
