@@ -259,7 +259,7 @@ def suggested(table: pl.DataFrame, k: int = 4) -> list[str]:
 
 _SHOWN = ["rank", "kind", "id", "takes", "taken", "win_took", "win_took_low", "win_took_high", "win_not",
           "win_diff", "win_diff_low", "win_diff_high", "within", "within_low", "within_high", "vs_kind", "vs_kind_low",
-          "vs_kind_high", "vp_took", "vp_not", "vp_diff",
+          "vs_kind_high", "vp_took", "vp_diff",
           "vp_diff_low", "vp_diff_high", "seats_took", "stands_out", "removable"]
 _PCT = ("taken", "taken_low", "taken_high", "win_took", "win_took_low", "win_took_high", "win_not", "win_not_low",
         "win_not_high", "win_diff", "win_diff_low", "win_diff_high", "within", "within_low", "within_high", "vs_kind",
@@ -319,7 +319,7 @@ def content_sections(runs: Runs) -> list:
         text.append("Not removable by a content edit: " + "; ".join(f"{k.label} ({k.fixed})" for k in fixed) + ".")
     fmt = TableFormat(decimals={"takes": 2, "win_took": 1, "win_not": 1, "win_diff": 1, "within": 1, "vs_kind": 1,
                                 "vp_took": 1, "vp_not": 1, "vp_diff": 1, "taken": 1},
-                      labels={"vp_took": "VP of takers", "vp_not": "VP of the others"})
+                      labels={"vp_took": "VP of takers"})
     shown = as_percent(t).select([c for c in (["players"] if "players" in t.columns else []) + _SHOWN
                                   if c in t.columns])
     stand = shown.filter(pl.col("stands_out") != "")
@@ -338,7 +338,8 @@ def content_sections(runs: Runs) -> list:
         (cap_head, head, fmt),
         ("Items per kind: how many were ever taken, takes per game summed over the kind's items", per_kind,
          TableFormat(decimals={"takes_per_game": 2})),
-        (f"Every content item ranked by win_diff (descriptive; {t.height:,} items; percent, percentage points)", shown,
+        (f"Every content item ranked by win_diff (descriptive; {t.height:,} items; percent, percentage points; the VP "
+         "of takers left out to fit the page: analysis.content.strength has every column)", shown.drop("vp_took", strict=False),
          TableFormat(decimals=fmt.decimals, folded=True)),
     ])]
 
