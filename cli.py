@@ -1200,6 +1200,8 @@ def tournament(
     typer.echo(f"\nwrote {out / 'summary.parquet'}, seats.parquet, pairwise.parquet and lineups.parquet")
     if report:
         typer.echo(f"report {out / 'report' / 'report.html'}")
+    else:
+        typer.echo(f"no report (write it with: meeplelab report {out})")
 
 
 def _replay_command(argv: list[str]) -> str:
@@ -1590,7 +1592,7 @@ def balance(
     try:
         with terminate_as_interrupt():
             s = run_balance(game, list(vary), list(target), out, trials=trials, games=games_per_lineup, seed=seed,
-                            study=_balance_study(game, _plain(field), strategies), retune=retune,
+                            study=_balance_study(game, _plain(field), strategies, retune), retune=retune,
                             settings=_settings_text(),
                             recheck=recheck, recheck_factor=recheck_factor, fixed=parse_set_options(set_), overwrite=overwrite,
                             resume=resume, progress=_note, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
@@ -1614,7 +1616,7 @@ def balance(
     typer.echo(f"wrote {out / 'proposal.toml'} and {s['page']}")
 
 
-def _balance_study(game: str, field: str, strategies: str | None):
+def _balance_study(game: str, field: str, strategies: str | None, retune: int = 0):
     """balance's study: the strong field's (``--field strong``), the roster named by ``--strategies``
     (:func:`meeplelab.analysis.studies.roster_study`), or None (the game's scripted study).
 
@@ -1625,6 +1627,10 @@ def _balance_study(game: str, field: str, strategies: str | None):
 
     if strategies is not None and field == "strong":
         raise ConfigError(strong_refusal("--strategies", strategies))
+    if field == "strong" and retune:
+        raise ConfigError(f"--retune {retune} and --field strong are given together: the strong field is tuned already "
+                          "(its heuristic is a preset); allowed: --retune with the scripted study or --strategies naming "
+                          "tunable players (e.g. heuristic,writer)")
     if field == "strong":
         return _strong_study(game)
     if strategies is not None:

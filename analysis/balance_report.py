@@ -174,6 +174,10 @@ def retuned_lines(out: Path, s: dict, targets) -> list[str]:
     skipped = len(targets) - n
     md += [f"**{verdict}.**" + (f" {skipped} target(s) read a scripted plan's panel and are not re-measured."
                                 if skipped else ""), ""]
+    if r.get("kept_defaults"):
+        md += ["The tuning found nothing better than the strategy's own arguments (so the re-tuned player plays as the "
+               "fixed one, and its rows repeat the fixed ones) for: " + "; ".join(r["kept_defaults"])
+               + ". A larger `--retune` budget searches further.", ""]
     md += markdown_table(tab, "Each target under the defaults and the proposal, players fixed and re-tuned (fresh "
                          "seeds, 95% bootstrap interval; met: the point estimate meets the target)", rep,
                          "retuned-targets",

@@ -61,6 +61,23 @@ def _field_configs(game: str, lineups, fixed_text: dict, games_per_lineup: int, 
     return out
 
 
+def _kept_defaults(game: str, sid: str, preset: Path) -> bool:
+    """Whether the tuning of ``sid`` wrote its own default arguments (no candidate did better on the search seeds:
+    the re-tuned player plays as the fixed one)."""
+    import tomllib
+
+    from meeplelab.strategies.registry import parse_id, strategies_for
+
+    name, fixed = parse_id(sid)
+    info = next(i for i in strategies_for(game) if i.name == name)
+    args = tomllib.loads(preset.read_text()).get("args", {})
+    try:
+        was = {k: fixed[k] if k in fixed else info.args[k].default for k in args}
+        return all(was[k] is not None and abs(float(v) - float(was[k])) < 1e-9 for k, v in args.items())
+    except (KeyError, TypeError, ValueError):  # an argument it cannot compare: say nothing
+        return False
+
+
 def check(game: str, lineups, budget: int, games_per_lineup: int, par: dict) -> None:
     """Every check of ``--retune BUDGET`` before any game is played (0: players fixed, nothing to check).
 
@@ -83,8 +100,11 @@ def check(game: str, lineups, budget: int, games_per_lineup: int, par: dict) -> 
         try:
             check_field(base, budget, GAMES_PER_TRIAL)
         except ConfigError as e:
-            raise ConfigError(f"{e} (rotated field {panel}; balance --strategies names the players, e.g. a heuristic "
-                              "among them)") from None
+            text = str(e).replace("of --strategies (", f"of the rotated field {panel} (").replace(
+                "in --strategies,", f"in the rotated field {panel},")
+            hint = ("; --strategies names tunable players (e.g. a heuristic among them)"
+                    if "arguments to tune" in text else "")
+            raise ConfigError(text + hint) from None
 
 
 def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, games_per_lineup: int,
@@ -124,6 +144,7 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
         shutil.rmtree(side / FOLDER)  # re-tuned from scratch (a resumed search re-tunes too)
     fields: dict[str, dict] = {}
     frames = []
+    kept: list[str] = []  # tunings whose best candidate was the strategy's own defaults
     for panel, base in _field_configs(game, lineups, text(fixed), games_per_lineup, fresh_seed, par):
         base = dataclasses.replace(base, out=str(side / f"{panel}-defaults"))
         meta = run_retuned(base, [{}, text(params)], [f"{panel}-defaults", f"{panel}-proposal"], side, budget,
@@ -133,6 +154,10 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
         fields[panel] = {"tuned": [roster[i] for i in pos],
                          **{name: {roster[i]: v["strategies"][i] for i in pos}
                             for name, v in zip(("defaults", "proposal"), meta["variants"])}}
+        for name, v in zip(("defaults", "proposal"), meta["variants"]):
+            for i in pos:
+                if _kept_defaults(game, roster[i], side / v["presets"][str(i)]):
+                    kept.append(f"{roster[i]} in {panel} under the {name}")
         e = effects(side, file=f"retuned-{panel}.json")
         if e.height:
             frames.append(e.with_columns(pl.lit(panel).alias("field")).select("field", *e.columns))
@@ -165,6 +190,7 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
     write_table(tab, Path(out) / TARGETS)
     tuned = tab.filter((pl.col("rules") == "proposal") & (pl.col("players") == "re-tuned") & pl.col("met").is_not_null())
     return {"budget": budget, "games_per_trial": GAMES_PER_TRIAL, "fields": fields, "measured": len(measured),
+            "kept_defaults": kept,
             "met": int(tuned["met"].sum()), "met_interval": int(tuned["met_interval"].sum())}
 
 

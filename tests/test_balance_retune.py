@@ -101,6 +101,13 @@ def test_the_report_gives_each_side_effect_with_the_players_fixed_and_re_tuned(s
     assert "field-2: heuristic" in sec and "1,000 games each" in sec
     assert "| seat-spread<=5 | proposal | re-tuned |" in sec and "| field-2 | writer | win |" in sec
     assert (out / "report" / "tables" / "retuned-targets.csv").is_file()
+    # a tuning that keeps the strategy's own arguments is named (its rows repeat the fixed ones)
+    kept = json.loads((out / "balance.json").read_text())["retuned"]["kept_defaults"]
+    for v in ("defaults", "proposal"):
+        preset = out / "side_effects" / "retuned" / f"field-2-{v}" / "tune-0" / "preset.toml"
+        same = "end_vp = 0.8\n" in preset.read_text() and "coins = 0.15\n" in preset.read_text()
+        assert (f"heuristic in field-2 under the {v}" in kept) == same
+    assert ("found nothing better than the strategy's own arguments" in sec) == bool(kept)
     assert (out / "retuned_effects.csv").read_text().startswith("field,variant,strategy,metric")
 
 
@@ -119,10 +126,11 @@ SCRIPTED_2 = [a if a != "seat-spread<=5" else "seat-spread:2<=5" for a in BALANC
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--retune", "1000"], "no strategy of --strategies (writer, never-abjure) has arguments to tune"),
+    (["--retune", "1000"], "no strategy of the rotated field field-2 (writer, never-abjure) has arguments to tune"),
     (["--strategies", "heuristic,writer", "--retune", "10"], "--retune 10: one re-tuning plays at least 100 games"),
     (["--strategies", "heuristic,writer", "--retune", "-1"], "--retune -1: allowed 0"),
     (["--strategies", "heuristic,writer", "--field", "strong"], "--field strong and --strategies heuristic,writer"),
+    (["--field", "strong", "--retune", "200"], "--retune 200 and --field strong are given together"),
     (["--strategies", "heuristic,nobody"], "nobody"),
 ])
 def test_a_balance_retune_that_cannot_run_is_one_line_exit_2_with_nothing_written(tmp_path, extra, message):
