@@ -66,6 +66,14 @@ def _um_district_slots(content) -> list[str]:
     return [f"{d}-slot{k + 1}" for d in content.district_ids for k in range(4)]
 
 
+def _gt_cards(content) -> list[str | None]:
+    """Treatise card types by card type index (None for the Penance cards: their own kind)."""
+    from meeplelab.sim.galileos_truth.content import CK_PENANCE
+
+    kind = content.arrays.CARD_KIND
+    return [None if int(kind[i]) == CK_PENANCE else c for i, c in enumerate(content.card_ids)]
+
+
 def _gt_penance(content) -> list[str | None]:
     """Penance card types by card type index (None for the Treatise cards sharing that index range)."""
     from meeplelab.sim.galileos_truth.content import CK_PENANCE
@@ -90,6 +98,8 @@ KINDS: dict[str, tuple[ItemKind, ...]] = {
                  "the Natural Philosopher assigned to it", "board.toml", "space"),
         ItemKind("penance", "Penance card", ("penance",), ("gained",), "item", _gt_penance,
                  "gained (Suspicion at the threshold)", "penance.toml", "penance"),
+        ItemKind("card", "Treatise card (played from hand)", ("play",), None, "item", _gt_cards,
+                 "played from hand", "treatises.toml", "card"),
         ItemKind("graduation", "Graduation tile", ("upgrade",), None, "item", lambda c: list(c.grad_ids),
                  "met (the Level it opens reached)", "graduation.toml", "tile"),
         ItemKind("mastery", "Mastery track", ("vp",), ("mastery",), "item", lambda c: list(c.track_ids),

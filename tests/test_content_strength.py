@@ -138,6 +138,24 @@ def test_graduation_tiles_and_mastery_tracks_are_content_items_of_galileos_truth
     assert not mast["removable"].any() and grad["removable"].all()
 
 
+def test_every_treatise_card_played_from_hand_is_a_play_event_and_a_content_item(gt_run):
+    """Issue 29 audit: the Treatise cards played from hand were not counted. Every card played from hand is a ``play``
+    event naming its card type; their count per turn is the turns table's ``cards_played``; the content table has
+    kind ``card`` (the Treatise cards; the Penance cards keep their own kind)."""
+    runs = load_runs([gt_run])
+    plays = runs.events.filter(pl.col("kind") == "play").collect()
+    per_turn = plays.group_by("game", "turn").len()
+    turns = runs.turns.select("game", "turn", "cards_played").collect().filter(pl.col("cards_played") > 0)
+    j = turns.join(per_turn, on=["game", "turn"], how="left")
+    assert j.height > 0 and (j["len"] == j["cards_played"]).all()
+    assert plays.height == int(runs.turns.select(pl.col("cards_played").sum()).collect().item())
+    t = strength(runs)
+    cards = t.filter(pl.col("kind") == "card")
+    assert cards.height > 5 and cards["takes"].sum() > 0
+    pen = t.filter(pl.col("kind") == "penance")["id"].to_list()
+    assert not set(pen) & set(cards["id"].to_list())
+
+
 def test_the_balance_report_holds_the_content_tables_folded_when_long(gt_run, tmp_path):
     page = build_report([gt_run], tmp_path / "rep")
     md = (page.parent / "report.md").read_text()
@@ -168,7 +186,7 @@ def test_items_are_parsed_and_bad_ones_refused_naming_what_is_allowed():
     for text, msg in [("treatise:b0-0", "a Treatise board (its pyramid card) cannot be removed: pyramid.toml needs "
                                         "exactly 10 boards"),
                       ("tile:nope", "galileos-truth has no tile 'nope': allowed moon-craters, "),
-                      ("foo:bar", "unknown kind 'foo': allowed treatise, invention, tile, window, space, penance, graduation, mastery"),
+                      ("foo:bar", "unknown kind 'foo': allowed treatise, invention, tile, window, space, penance, card, graduation, mastery"),
                       ("tile:comets,tile:comets", "tile:comets is listed twice"),
                       (" , ", "name at least one item as kind:id (e.g. invention:telescope)")]:
         with pytest.raises(ConfigError, match=msg.replace("(", "\\(").replace(")", "\\)")):
@@ -203,8 +221,9 @@ def test_removing_an_item_makes_its_take_count_zero_and_the_paired_table_has_int
     # the control arm is the plain run (common seeds); the removal arm played content without the item
     assert scan_run(out / "control", "games").collect().equals(scan_run(gt_run, "games").collect())
     file = {"tile": "observation.toml", "space": "board.toml", "invention": "inventions.toml",
-            "penance": "penance.toml", "graduation": "graduation.toml"}[kind]
-    table = {"tile": "tile", "space": "space", "invention": "invention", "penance": "penance", "graduation": "tile"}[kind]
+            "penance": "penance.toml", "graduation": "graduation.toml", "card": "treatises.toml"}[kind]
+    table = {"tile": "tile", "space": "space", "invention": "invention", "penance": "penance", "graduation": "tile",
+             "card": "card"}[kind]
     played = tomllib.loads((arm / "content" / file).read_text())[table]
     assert ident not in [e["id"] for e in played] and len(played) > 0
     arm_takes = takes(load_runs([arm]))

@@ -98,7 +98,7 @@ class GalileosTruth(Game):
         Column("category", "str", "-", "VP category, Suspicion cause or Penance outcome.", EVENT_CATEGORIES),
         Column("amount", "int16", "-", "VP gained, Suspicion change, seal VP or coins paid (by kind)."),
         Column("target_seat", "int8", "seat", "The other seat involved (cause of Suspicion, seal owner scored), -1 none."),
-        Column("item", "int16", "id", "Treatise board, Invention, tile, card type, Philosopher space (assign), "
+        Column("item", "int16", "id", "Treatise board, Invention, tile, card type (play, penance), Philosopher space (assign), "
                                       "Graduation tile met (upgrade), Mastery track (vp, mastery) or Level involved, "
                                       "-1 none."),
         Column("cycle", "int8", "Cycles", "Cycle of the event."),
@@ -109,7 +109,7 @@ class GalileosTruth(Game):
     #: or a ``vp`` treatment), outside every category
     score_categories = SCORE_CATEGORIES + ("seat_bonus",)
     turn_capacity = 16
-    event_capacity = 256
+    event_capacity = 512  # about 260 rows a 4-seat game (147 before the play events), 330 at most measured
     chance_zones = N_CHANCE_ZONES
     compiled_play = "meeplelab.sim.galileos_truth.play"
 
@@ -434,7 +434,12 @@ class GalileosTruth(Game):
                      if isinstance(cell, (int, np.integer)) and cell >= 0 else "")
             return f"{who} observes the sky: Level {amt} tile {self.content.tile_ids[item]}{where}"
         if kind == "upgrade":
-            return f"{who} reaches Academic Level {row.get('after')} (seal space {amt + 1})"
+            grad = self.content.grad_ids
+            tile = f", Graduation tile {grad[item]}" if isinstance(item, (int, np.integer)) and 0 <= item < len(grad) else ""
+            return f"{who} reaches Academic Level {row.get('after')} (seal space {amt + 1}{tile})"
+        if kind == "play":
+            name = self.content.card_ids[item] if 0 <= item < len(self.content.card_ids) else item
+            return f"{who} plays the card {name} from hand"
         if kind == "penance":
             what = {"paid": f"pays {amt} Coins to remove a Penance card", "gained": "gains a Penance card",
                     "-": "plays a Penance card"}.get(cat, "Penance")

@@ -61,9 +61,9 @@ EVENT_CATEGORIES = SCORE_CATEGORIES + (
 (C_S_ICON, C_S_OTHERS, C_S_COPERNICANS, C_S_ABJURE, C_S_ABJURE_OTHER, C_S_PENANCE, C_S_LINE, C_PAID, C_KEPT,
  C_GAINED, C_NONE) = range(NCAT, NCAT + 11)
 EVENT_KINDS = ("vp", "suspicion", "abjure", "prison", "stake", "write", "copy", "read", "invent", "observe",
-               "upgrade", "penance", "inquisition", "use-invention", "assign")
+               "upgrade", "penance", "inquisition", "use-invention", "assign", "play")
 (E_VP, E_SUSP, E_ABJURE, E_PRISON, E_STAKE, E_WRITE, E_COPY, E_READ, E_INVENT, E_OBSERVE, E_UPGRADE, E_PENANCE,
- E_INQUISITION, E_USE_INV, E_ASSIGN) = range(len(EVENT_KINDS))
+ E_INQUISITION, E_USE_INV, E_ASSIGN, E_PLAY) = range(len(EVENT_KINDS))
 
 # ---- opcodes (content.OP) as module constants for numba; 0 = no icon in that place
 O_NONE = 0

@@ -8,7 +8,7 @@ from ..cols import (ABJURE_CYCLE, COPER, CUR_CARD, CYCLE, FIRST_PASS, GRAD, INQ_
 from ..content import CK_NONE, CK_PENANCE, PURPLE
 from meeplelab.sim.core.jit import handler, rule
 from ..state import (A_ABJURE, A_CARD, A_INV, A_PASS, A_SPACE, A_UPGRADE, C_LEVEL, C_NONE, C_S_ABJURE,
-                     C_S_ABJURE_OTHER, C_S_PENANCE, E_ABJURE, E_ASSIGN, E_PENANCE, E_UPGRADE, E_USE_INV, IT_ONCE,
+                     C_S_ABJURE_OTHER, C_S_PENANCE, E_ABJURE, E_ASSIGN, E_PENANCE, E_PLAY, E_UPGRADE, E_USE_INV, IT_ONCE,
                      I_ABJ_DROP, I_ABJ_RISE, I_LVL_VP, I_P3, I_PEN_DROP, LEVEL_SEAL_SPACES, MAX_LEVEL, M_ABJURE, M_INVENTION,
                      M_PASS, M_PENANCE, M_PHILOSOPHER, M_PLAY, M_UPGRADE, PH_ON_SPACE, PH_STANDING, P_PENPAY,
                      P_STACK, TR_UPGRADE, Z_HAND, Z_PLAY)
@@ -119,6 +119,7 @@ def apply_main(S, C, PR, g, a):
         c = has_in_zone(S, C, g, p, t, Z_HAND)
         S.slot[g, p, c, SLOT_CZONE] = Z_PLAY
         S.game[g, TURN_CARDS] += 1
+        ev(S, g, p, E_PLAY, C_NONE, 0, -1, t, -1, -1)  # which card type was played from hand (content strength)
         if C.CARD_KIND[t] == CK_PENANCE:
             S.game[g, TURN_MAIN] = M_PENANCE
             S.game[g, CUR_CARD] = c

@@ -7,7 +7,8 @@ from ..cols import (COINS, CUR_CARD, NSLOTS, PHASE, SLOT_CTYPE, SLOT_CZONE, STAC
                     TURN_CARDS)
 from ..content import CK_BASIC, CK_PENANCE, CK_PYRAMID, N_SUBJECTS, PURPLE
 from meeplelab.sim.core.jit import handler, rule
-from ..state import A_CARD, A_DONE, A_PAY, A_SUBJ, C_PAID, E_PENANCE, P_PURPLE, TR_PLAY, Z_HAND, Z_PLAY, Z_REMOVED
+from ..state import (A_CARD, A_DONE, A_PAY, A_SUBJ, C_NONE, C_PAID, E_PENANCE, E_PLAY, P_PURPLE, TR_PLAY, Z_HAND, Z_PLAY,
+                     Z_REMOVED)
 from .cards import hand_types, has_in_zone
 from .flow import advance, end_turn
 from .icons import iset_ok, push_frame, trig_gain, trigger
@@ -132,6 +133,7 @@ def apply_stack(S, C, PR, g, a):
         c = has_in_zone(S, C, g, p, t, Z_HAND)
         S.slot[g, p, c, SLOT_CZONE] = Z_PLAY
         S.game[g, TURN_CARDS] += 1
+        ev(S, g, p, E_PLAY, C_NONE, 0, -1, t, -1, -1)  # which card type was played from hand (content strength)
         S.pile[g, STACK, S.game[g, STACK_N]] = c
         S.game[g, STACK_N] += 1
         if S.game[g, STACK_SUBJ] < 0 and C.CARD_SUBJ[t] < PURPLE:
