@@ -249,7 +249,9 @@ def three_sentences(facts: dict) -> list[str]:
                  "players before settling the rules.")
     ex = facts.get("effect")
     if ex:
-        third = (third[:-1] + f"; the largest effect measured: in arm {ex['arm']} {ex['strategy']}'s win rate changes "
+        who = ("the focal player's" if ex["strategy"] == ex["arm"] or str(ex["arm"]).startswith(f"{ex['strategy']}")
+               else f"{ex['strategy']}'s")
+        third = (third[:-1] + f"; the largest effect measured: in arm {ex['arm']}, {who} win rate changes "
                  f"by {ex['est']:+.1f} points {_iv(ex['low'], ex['high'])} against the control {ex['control']}, paired "
                  f"over {ex['n']:,} games ({'resolved' if ex['resolved'] else 'not resolved'}).")
     eff = facts.get("effects")

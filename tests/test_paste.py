@@ -222,6 +222,6 @@ def test_an_experiments_sentences_say_their_scope_and_name_the_largest_effect():
               "n": 4800, "control": "never-abjure", "resolved": True}
     first, _, third = three_sentences(_facts(spread=[SEAT], scope="the control arm", effect=effect))
     assert first.startswith("Balanced among a and b (1,000 games at 4 players; rotated seats; the control arm): ")
-    assert third.endswith("searches rule numbers for it; the largest effect measured: in arm abjure-at:cycle=2 "
-                          "abjure-at:cycle=2's win rate changes by -16.7 points [-18.3, -15.1] against the control "
+    assert third.endswith("searches rule numbers for it; the largest effect measured: in arm abjure-at:cycle=2, "
+                          "the focal player's win rate changes by -16.7 points [-18.3, -15.1] against the control "
                           "never-abjure, paired over 4,800 games (resolved).")
