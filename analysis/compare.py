@@ -31,7 +31,8 @@ import numpy as np
 import polars as pl
 
 from .load import Runs
-from .versions import Version, _paired_mean, _welch, matched_games, paired_runs, seed_clusters
+from .seats import seed_clusters
+from .versions import Version, _paired_mean, _welch, matched_games, paired_runs
 
 #: events whose per-seat-game rate (share of seat-games with at least one) the table gives, by game
 RATE_KINDS = {"galileos-truth": {"abjure": "Abjure rate (% of seat-games)"},

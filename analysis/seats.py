@@ -104,13 +104,14 @@ def seat_advantage(df: pl.DataFrame) -> pl.DataFrame:
                           (1.0 / pl.col("players")).alias("fair"))
 
 
-def _seeds(wide: pl.DataFrame):
-    """Each row's cluster for a paired interval: its run and game seed (one seed played in several seat orders gives
-    correlated games: :func:`meeplelab.analysis.stats.cluster_means`); None without a ``game_seed`` column."""
-    if "game_seed" not in wide.columns:
+def seed_clusters(df: pl.DataFrame):
+    """Each row's cluster for a paired interval: its run pair or run (the columns present of ``pair``, ``run``) and its
+    game seed. The games one seed plays in several seat orders are correlated
+    (:func:`meeplelab.analysis.stats.cluster_means`); None without a ``game_seed`` column."""
+    if "game_seed" not in df.columns:
         return None
-    return wide.select(pl.concat_str([pl.col("run").cast(pl.String), pl.col("game_seed").cast(pl.String)],
-                                     separator="/")).to_series().to_numpy()
+    parts = [pl.col(c).cast(pl.String) for c in ("pair", "run", "game_seed") if c in df.columns]
+    return df.select(pl.concat_str(parts, separator="/")).to_series().to_numpy()
 
 
 def seat_spread(df: pl.DataFrame, threshold_points: float = SEAT_SPREAD_POINTS) -> pl.DataFrame:
@@ -147,15 +148,15 @@ def seat_spread(df: pl.DataFrame, threshold_points: float = SEAT_SPREAD_POINTS) 
         ps = {}
         for a, b in itertools.combinations(seats, 2):
             both = wide.select(*idx, a, b).drop_nulls()
-            ps[(a, b)] = ps[(b, a)] = paired_shares(both[a].to_numpy(), both[b].to_numpy(), cluster=_seeds(both))["p"]
+            ps[(a, b)] = ps[(b, a)] = paired_shares(both[a].to_numpy(), both[b].to_numpy(), cluster=seed_clusters(both))["p"]
         key = sorted(ps.items())
         pvals.append([v for (a, b), v in key if a < b])
         pair = (wide.select(*idx, str(best), str(worst)).drop_nulls() if best != worst
                 else wide.select(*idx, str(best)).drop_nulls())
         if best != worst:
-            r = paired_shares(pair[str(best)].to_numpy(), pair[str(worst)].to_numpy(), cluster=_seeds(pair))
+            r = paired_shares(pair[str(best)].to_numpy(), pair[str(worst)].to_numpy(), cluster=seed_clusters(pair))
         else:
-            r = paired_shares(pair[str(best)].to_numpy(), pair[str(best)].to_numpy(), cluster=_seeds(pair))
+            r = paired_shares(pair[str(best)].to_numpy(), pair[str(best)].to_numpy(), cluster=seed_clusters(pair))
         rmap = dict(zip(rates["seat"].to_list(), rates["r"].to_list()))
         _, wlo, whi = wilson(rates["w"].to_numpy(), rates["n"].to_numpy())
         ci = {s_: (l_ * 100, h_ * 100) for s_, l_, h_ in zip(rates["seat"].to_list(), wlo, whi)}
@@ -217,7 +218,7 @@ def head_to_head(df: pl.DataFrame, a: str, b: str) -> dict:
                 "unpaired_low": math.nan,
                 "unpaired_high": math.nan, "sd": math.nan, "games_needed": None}
     x, y = wide[a].to_numpy(), wide[b].to_numpy()
-    r = paired_shares(x, y, cluster=_seeds(wide))  # over the game seeds (cluster_means)
+    r = paired_shares(x, y, cluster=seed_clusters(wide))  # over the game seeds (cluster_means)
     _, ulo, uhi = newcombe(x.sum(), x.size, y.sum(), y.size)
     return {"n": wide.height, "est": r["est"], "low": r["low"], "high": r["high"], "p": r["p"], "unpaired_low": ulo,
             "unpaired_high": uhi, "sd": r["sd"], "games_needed": games_for_difference(r["sd"], r["est"])}

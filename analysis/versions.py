@@ -198,15 +198,6 @@ def _paired_mean(d: np.ndarray, cluster=None) -> dict:
     return {"est": m, "low": lo, "high": hi, "n": int(d.size), "games_needed": games_for_difference(sd, m), "p": p}
 
 
-def seed_clusters(df: pl.DataFrame) -> np.ndarray:
-    """Each row's cluster for an interval: its run pair (when present) and game seed (the games one seed plays in
-    several seat orders are correlated, :func:`meeplelab.analysis.stats.cluster_means`)."""
-    parts = [pl.col(c).cast(pl.String) for c in ("pair", "game_seed") if c in df.columns]
-    if not parts or "game_seed" not in df.columns:
-        return None
-    return df.select(pl.concat_str(parts, separator="/")).to_series().to_numpy()
-
-
 def _welch(x: np.ndarray, y: np.ndarray) -> dict:
     """Unpaired ``mean(y) - mean(x)`` with Welch's t interval (sd floored as in :func:`meeplelab.analysis.stats.mean_t`)."""
     from scipy import stats as st
@@ -252,7 +243,7 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
     unpaired (``design`` says which). Columns: ``version, reference, metric, players, strategy, design,
     n, ref, value, est, low, high, games_needed`` (``ref``/``value`` the two versions' own figures).
     ``arms``: the versions are an experiment's arms (:func:`paired_runs`)."""
-    from .seats import seat_source, seat_spread, strategy_rates
+    from .seats import seat_source, seat_spread, seed_clusters, strategy_rates
     from .stats import games_for_difference, newcombe, paired_shares
 
     df = _frame(runs)

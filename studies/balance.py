@@ -526,7 +526,7 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
 
             summary["retuned"] = balance_retune.run(out, game, cls, fixed, params, lineups, tgs, games * recheck_factor,
                                                     seed + FRESH_SEED_OFFSET, seed, retune, par,
-                                                    progress_bar=progress_bar, say=say)
+                                                    progress_bar=progress_bar, say=say, recheck=best)
     summary = canonical_json(summary)  # rounded like the tables: the same games give the same bytes
     rf.write_atomic(out / "balance.json", json.dumps(summary, indent=1, default=str).encode())
     from meeplelab.analysis.balance_report import build
@@ -557,22 +557,17 @@ def side_effects(out: Path, game: str, fixed: dict, params: dict, lineups, games
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.tables import write_table
     from meeplelab.analysis.versions import versions
-    from meeplelab.play.config import RunConfig
     from meeplelab.play.runner import _check_resumable, simulate
 
-    fields = [f for f in _fields(lineups) if re.fullmatch(r"field-\d+", f["panel"])]
-    counts = {f["panel"]: sum(lu.panel == f["panel"] for lu in lineups) for f in fields}
     text = lambda d: {k: format_value(v) for k, v in d.items()}  # noqa: E731
     folders = []
-    for f in fields:
-        for name, rules in (("defaults", text(fixed)), ("proposal", text(params))):
-            folder = Path(out) / SIDE / f"{f['panel']}-{name}"
-            cfg = RunConfig(game=game, players=f["players"], strategies=tuple(f["strategies"]),
-                            games=games_per_lineup * counts[f["panel"]], seed=seed, seating="rotate",
-                            params=rules, out=str(folder), log_turns=True, log_events=True,
-                            n_jobs=par.get("n_jobs", 1), backend=par.get("backend", "loky"),
-                            scheduler=par.get("scheduler"), batch_size=par.get("batch_size", 4096)).validated()
-            label = f"side effects {f['panel']} {name}"
+    arms = [field_configs(game, lineups, text(rules), games_per_lineup, seed, par, Path(out), name)
+            for name, rules in (("defaults", fixed), ("proposal", params))]
+    for (panel, d_cfg), (_, p_cfg) in zip(*arms):
+        for name, cfg in (("defaults", d_cfg), ("proposal", p_cfg)):
+            cfg = cfg.validated()
+            folder = Path(cfg.out)
+            label = f"side effects {panel} {name}"
             if (folder / rf.MANIFEST).is_file():
                 m = rf.read_manifest(folder)
                 _check_resumable(m, cfg)
@@ -591,6 +586,28 @@ def side_effects(out: Path, game: str, fixed: dict, params: dict, lineups, games
     write_table(t, Path(out) / "side_effects.parquet")
     rf.write_atomic(Path(out) / "side_effects.csv", _csv(t))
     return t
+
+
+def field_configs(game: str, lineups, rules: dict, games_per_lineup: int, seed: int, par: dict, out: Path,
+                  name: str) -> list:
+    """Per rotated field the search measured (panel ``field-P``): ``(panel, RunConfig)`` of the field played under
+    ``rules`` (``--set`` texts) into ``out/side_effects/<panel>-<name>``: the field's strategies in rotated seats on
+    run seed ``seed``, as many games as the lineups of the panel played (``games_per_lineup`` each), every log written;
+    ``par`` the execution (n_jobs, backend, scheduler, batch size). The side-effect runs and the re-tuned ones
+    (:mod:`meeplelab.studies.balance_retune`) are these configs."""
+    from meeplelab.play.config import RunConfig
+
+    out_ = []
+    for f in _fields(lineups):
+        if not re.fullmatch(r"field-\d+", f["panel"]):
+            continue
+        n = sum(lu.panel == f["panel"] for lu in lineups)
+        out_.append((f["panel"], RunConfig(
+            game=game, players=f["players"], strategies=tuple(f["strategies"]), games=games_per_lineup * n, seed=seed,
+            seating="rotate", params=dict(rules), out=str(Path(out) / SIDE / f"{f['panel']}-{name}"), log_turns=True,
+            log_events=True, n_jobs=par.get("n_jobs", 1), backend=par.get("backend", "loky"),
+            scheduler=par.get("scheduler"), batch_size=par.get("batch_size", 4096))))
+    return out_
 
 
 def _inside(r: Range) -> bool:

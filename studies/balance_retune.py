@@ -24,7 +24,6 @@ Writes ``retuned.parquet`` (the targets), ``retuned_effects.parquet`` and ``.csv
 from __future__ import annotations
 
 import dataclasses
-import re
 import shutil
 from pathlib import Path
 from typing import Callable
@@ -39,26 +38,6 @@ TARGETS = "retuned.parquet"
 EFFECTS = "retuned_effects"
 #: games per lineup per trial of each re-tuning (as ``sweep --retune``)
 GAMES_PER_TRIAL = 25
-
-
-def _field_configs(game: str, lineups, fixed_text: dict, games_per_lineup: int, seed: int, par: dict):
-    """Per rotated field the search measured: ``(panel, RunConfig)`` of its side-effect run under the defaults
-    (:func:`meeplelab.studies.balance.side_effects` plays the same configs)."""
-    from meeplelab.play.config import RunConfig
-
-    from .balance import SIDE, _fields
-
-    out = []
-    for f in _fields(lineups):
-        if not re.fullmatch(r"field-\d+", f["panel"]):
-            continue
-        n = sum(lu.panel == f["panel"] for lu in lineups)
-        out.append((f["panel"], RunConfig(
-            game=game, players=f["players"], strategies=tuple(f["strategies"]), games=games_per_lineup * n,
-            seed=seed, seating="rotate", params=dict(fixed_text), out=str(Path(SIDE) / f"{f['panel']}-defaults"),
-            log_turns=True, log_events=True, n_jobs=par.get("n_jobs", 1), backend=par.get("backend", "loky"),
-            scheduler=par.get("scheduler"), batch_size=par.get("batch_size", 4096))))
-    return out
 
 
 def _kept_defaults(game: str, sid: str, preset: Path) -> bool:
@@ -92,7 +71,9 @@ def check(game: str, lineups, budget: int, games_per_lineup: int, par: dict) -> 
         raise ConfigError(f"--retune {budget}: allowed 0 (players fixed) or the games of each re-tuning")
     if not budget:
         return
-    fields = _field_configs(game, lineups, {}, games_per_lineup, 0, par)
+    from .balance import field_configs
+
+    fields = field_configs(game, lineups, {}, games_per_lineup, 0, par, Path("."), "defaults")
     if not fields:
         raise ConfigError("--retune: the targets read no rotated field (field-P), so there are no players to "
                           "re-tune; give a seat-spread, strategy-excess or length target")
@@ -109,7 +90,7 @@ def check(game: str, lineups, budget: int, games_per_lineup: int, par: dict) -> 
 
 def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, games_per_lineup: int,
         fresh_seed: int, tune_seed: int, budget: int, par: dict, *, progress_bar: bool = False,
-        say: Callable[[str], None] | None = None) -> dict:
+        say: Callable[[str], None] | None = None, recheck: dict | None = None) -> dict:
     """Re-tune every measured rotated field under the defaults and the proposal, then measure the targets and the
     side effects both ways (module docstring).
 
@@ -119,6 +100,8 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
         games_per_lineup: games per lineup of the re-check (``[games x recheck_factor]``).
         fresh_seed: the re-check's run seed (the measurement); ``tune_seed``: the search's (the tunings).
         budget: games of each re-tuning (one per tunable entry, field and rule set).
+        recheck: the proposal's re-check row (its targets on the same fresh seeds, lineups and games with the
+            players fixed): those four figures are read from it instead of being played again.
 
     Returns:
         ``{"budget", "fields": {panel: {"tuned": [entries], "defaults": {entry: preset id}, "proposal": {...}}},
@@ -133,7 +116,7 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
     from meeplelab.play import runfolder as rf
     from meeplelab.sim.plausible import format_value
 
-    from .balance import SIDE, bootstrap
+    from .balance import SIDE, bootstrap, field_configs
     from .retune import FOLDER, run_retuned
     from .robustness import evaluate_lineups
 
@@ -145,8 +128,8 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
     fields: dict[str, dict] = {}
     frames = []
     kept: list[str] = []  # tunings whose best candidate was the strategy's own defaults
-    for panel, base in _field_configs(game, lineups, text(fixed), games_per_lineup, fresh_seed, par):
-        base = dataclasses.replace(base, out=str(side / f"{panel}-defaults"))
+    for panel, base in field_configs(game, lineups, text(fixed), games_per_lineup, fresh_seed, par, Path(out),
+                                     "defaults"):
         meta = run_retuned(base, [{}, text(params)], [f"{panel}-defaults", f"{panel}-proposal"], side, budget,
                            games_per_trial=GAMES_PER_TRIAL, progress=progress_bar, say=say, tune_seed=tune_seed,
                            file=f"retuned-{panel}.json", fresh=False)
@@ -169,6 +152,14 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
     rows = []
     for version, rules in (("defaults", fixed), ("proposal", params)):
         for players in ("fixed", "re-tuned"):
+            if version == "proposal" and players == "fixed" and recheck is not None:  # played by the re-check
+                for t in targets:
+                    v, lo, hi = ((recheck[t.text], recheck[t.text + " low"], recheck[t.text + " high"])
+                                 if t.text in measured else (None, None, None))
+                    rows.append({"target": t.text, "rules": version, "players": players, "value": v, "low": lo,
+                                 "high": hi, "met": None if v is None else t.excess(v) == 0,
+                                 "met_interval": None if v is None else max(t.excess(lo), t.excess(hi)) == 0})
+                continue
             lus = [lu for lu in lineups if lu.panel in fields]
             if players == "re-tuned":
                 lus = [dataclasses.replace(lu, strategies=tuple(fields[lu.panel][version].get(s, s)

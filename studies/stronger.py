@@ -74,13 +74,13 @@ def _sources(paths: Sequence[Path]) -> tuple[list[Path], list[Path]]:
 def _seat_pair(df: pl.DataFrame, players: int, b: int, w: int) -> dict:
     """Seat ``b`` minus seat ``w`` (1-based) in win share, points, paired game by game (Agresti-Min), the interval
     over the game seeds (:func:`meeplelab.analysis.stats.cluster_means`)."""
-    from meeplelab.analysis.seats import _seeds
+    from meeplelab.analysis.seats import seed_clusters
     from meeplelab.analysis.stats import paired_shares
 
     sub = df.filter(pl.col("players") == players)
     idx = ["run", "game"] + (["game_seed"] if "game_seed" in sub.columns else [])
     wide = sub.pivot(on="seat", index=idx, values="win_share", aggregate_function="sum").sort("run", "game")
-    r = paired_shares(wide[str(b - 1)].to_numpy(), wide[str(w - 1)].to_numpy(), cluster=_seeds(wide))
+    r = paired_shares(wide[str(b - 1)].to_numpy(), wide[str(w - 1)].to_numpy(), cluster=seed_clusters(wide))
     return {"est": r["est"] * 100, "low": r["low"] * 100, "high": r["high"] * 100, "n": int(r["n"])}
 
 
