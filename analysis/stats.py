@@ -74,23 +74,13 @@ def mean_t(values, level: float = LEVEL, res: float | None = None, cluster=None)
     ``cluster``: per value its game seed; the interval is then over the seeds' means (:func:`cluster_means`), the
     floor divided by the square root of the games per seed."""
     x = np.asarray(values, dtype=float)
-    if cluster is not None:
-        if res is None:
-            res = resolution(x)
-        x, k = cluster_means(x, cluster)
-        if k > 1:
-            n = x.size
-            m = float(x.mean()) if n else math.nan
-            if n < 2:
-                return m, math.nan, math.nan
-            sd = max(float(x.std(ddof=1)), sd_floor(res) / math.sqrt(k))
-            h = float(st.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
-            return m, m - h, m + h
+    res = resolution(x) if res is None else res
+    x, k = cluster_means(x, cluster)  # k = 1 (every value its own seed) without clusters
     n = x.size
     m = float(x.mean()) if n else math.nan
     if n < 2:
         return m, math.nan, math.nan
-    sd = max(float(x.std(ddof=1)), sd_floor(resolution(x) if res is None else res))
+    sd = max(float(x.std(ddof=1)), sd_floor(res) / math.sqrt(k))
     h = float(st.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
     return m, m - h, m + h
 
