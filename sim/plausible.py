@@ -2,7 +2,8 @@
 
 Every ``Params`` field whose source is an assumption ID (``A-UM-nn``, ``A-GT-nn``; see
 :func:`meeplelab.sim.core.params.is_assumed`) carries a plausible ``low``/``high`` (a tuple field: element by
-element) or a list of ``choices``, with the ``reason``. :func:`load_plausible` refuses a file that
+element) or a list of ``choices``, with the ``reason``: in the file, or beside the field itself
+(``param(..., plausible={"low": 1, "high": 4, "reason": "..."})``, one edit for a new rule number). :func:`load_plausible` refuses a file that
 misses an assumed field, names an unknown or non-assumed field, puts a bound outside the field's
 ``lo``/``hi`` (or a choice outside its ``choices``), leaves the default outside the range, or allows
 a point that ``Params.check()`` refuses (the box's corners and a fixed Sobol sample are checked).
@@ -127,6 +128,14 @@ def load_plausible(game: str | type, data: Mapping | None = None, *, strict: boo
         except (OSError, tomllib.TOMLDecodeError) as e:
             raise ConfigError(f"{path}: unreadable: {e}") from None
     fields = {f.name: f for f in dataclasses.fields(cls.Params)}
+    data = dict(data)
+    for n, f in fields.items():  # a range declared beside its field: param(..., plausible={...})
+        beside = f.metadata.get("plausible")
+        if beside is None:
+            continue
+        if n in data:
+            raise ConfigError(f"{where}: {n!r} has a plausible range here and beside its Params field: keep one")
+        data[n] = beside
     assumed = [n for n, f in fields.items() if is_assumed(f.metadata.get("source", ""))]
     for name in data:
         if name not in fields:

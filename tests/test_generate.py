@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINES = ["meeplelab.sim.galileos_truth", "meeplelab.sim.unconscious_mind", "tests.toy"]
-GENERATED = ["sim/galileos_truth/cols.py", "sim/galileos_truth/rules/dispatch.py", "sim/galileos_truth/choice.py",
+GENERATED = ["sim/galileos_truth/cols.py", "sim/galileos_truth/pcols.py", "sim/unconscious_mind/pcols.py", "tests/toy/pcols.py", "sim/galileos_truth/rules/dispatch.py", "sim/galileos_truth/choice.py",
              "sim/galileos_truth/lookahead.py", "sim/galileos_truth/play.py", "sim/unconscious_mind/cols.py",
              "sim/unconscious_mind/kcols.py", "sim/unconscious_mind/rules/dispatch.py", "sim/unconscious_mind/choice.py",
              "sim/unconscious_mind/lookahead.py", "sim/unconscious_mind/play.py", "tests/toy/cols.py",

@@ -19,7 +19,7 @@ The engine package provides: ``to_act`` and ``over`` columns in its ``game`` gro
 action mask of the pending decision) and ``apply_at(kind, <ctx>, g, a, scratch)`` (apply an action and
 advance to the next decision; ``scratch`` is a free ``bool[A]``); ``decisions.TABLE`` (the decision table,
 in ``<pkg>.rules`` or ``<pkg>``: its ``allocates`` flag decides whether ``play`` counts references); and in
-``engine``, ``kernel_context(game, state)``: the kernels' leading arguments ``<ctx>`` (``(S, prm)``).
+``engine``, the kernel context ``<ctx>`` = ``S, C, prm`` (state, content, params; :mod:`meeplelab.sim.core.context`).
 
 Each game keeps its own counter-based streams (the decision stream is keyed by run seed, game, seat and
 ply: :func:`decision_key`), so a game is the same whatever its batch, and the same as on the Python-loop
@@ -185,15 +185,21 @@ ISMCTS_STUB = Path(__file__).with_name("data") / "ismcts_stub.py.tmpl"
 
 
 def _names(pkg: str) -> tuple[str, str]:
-    """(rules package, kernel context ``S, C, PR``) of engine package ``pkg``."""
+    """(rules package, kernel context ``S, C, prm``) of engine package ``pkg``.
+
+    Raises:
+        ValueError: the decision table's handlers do not take the kernel context first.
+    """
+    from .context import CONTEXT_ARGS
     from .source import load_alone, package_folder
 
     base = package_folder(pkg)  # read from the source files alone: the package imports what is written here
     rules = f"{pkg}.rules" if (base / "rules" / "decisions.py").is_file() else pkg
     table = load_alone(f"{rules}.decisions").TABLE
     ctx = table.legal_args.split(", g,")[0]
-    if not ctx.startswith("S"):
-        raise ValueError(f"{rules}.decisions: the handlers' first argument must be the state tuple S, got {ctx!r}")
+    if ctx != CONTEXT_ARGS:
+        raise ValueError(f"{rules}.decisions: the handlers' leading arguments must be the kernel context "
+                         f"{CONTEXT_ARGS!r} (state, content, params; sim/core/context.py), got {ctx!r}")
     return rules, ctx
 
 
@@ -209,7 +215,7 @@ def _fill(template: Path, pkg: str) -> str:
 def play_module_source(pkg: str) -> str:
     """Text of the play module of engine package ``pkg`` (``tests.toy``, ``meeplelab.sim.galileos_truth``): its
     decision table is ``pkg.rules.decisions`` (or ``pkg.decisions``); the kernels' leading arguments are
-    the table's legality arguments before ``g`` (``S, C, PR``)."""
+    the kernel context ``S, C, prm`` (sim/core/context.py)."""
     return _fill(TEMPLATE, pkg)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import functools
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -24,7 +25,7 @@ from . import rng as _rng
 from .content import content_hash
 from .errors import ConfigError, IllegalActionError, PlyLimitError
 from .logs import TURN_BASE, Column, LogSpec, alloc_buffers, drain, event_base
-from .params import describe
+from .params import describe, param_vector
 from .state import BatchState
 
 
@@ -117,6 +118,29 @@ class Game(abc.ABC):
     def describe_params(self) -> list[dict]:
         """Every parameter with value, default, unit, source or assumption ID (see ``meeplelab params``)."""
         return describe(self.params)
+
+    @functools.cached_property
+    def param_vector(self) -> np.ndarray:
+        """``int64[PARAM_WIDTH]``: the parameters as the kernels read them (``prm[PRM_<FIELD>]``), in the columns
+        the ``Params`` dataclass defines (:func:`meeplelab.sim.core.params.param_vector`).
+
+        Raises:
+            ConfigError: a tuple parameter of the wrong length.
+        """
+        return param_vector(self.params)
+
+    #: the content arrays the kernels read as ``C`` (an engine's content namedtuple); engines set it in ``__init__``
+    kernel_content: Any = None
+
+    def kernel_state(self, state: BatchState):
+        """The kernels' ``S`` for ``state``: the namedtuple of its arrays (engines with kernels define it)."""
+        raise NotImplementedError(f"{type(self).__name__} has no kernels")
+
+    def kernel_context(self, state: BatchState):
+        """The kernels' leading arguments ``(S, C, prm)`` for ``state`` (:mod:`meeplelab.sim.core.context`)."""
+        from .context import kernel_context
+
+        return kernel_context(self, state)
 
     def compiled_module(self):
         """The engine's compiled play module (``compiled_play``), or None (Python-loop play only)."""

@@ -3,14 +3,18 @@
 Each engine package declares what is written from what in its ``generate.toml``::
 
     layouts = [{source = "meeplelab.sim.galileos_truth.state:LAYOUT", target = "cols.py"}]   # column constants
+    params = "meeplelab.sim.galileos_truth.params:Params"                                    # -> pcols.py (PRM_* columns)
     decisions = "meeplelab.sim.galileos_truth.rules.decisions"                               # -> its DISPATCH_MODULE
     compiled = true                                                # choice.py, lookahead.py, ismcts.py, play.py
+    rules_doc = "galileos-truth"                                   # the plausible-range table of docs/rules/<game>.md
 
 The command finds every ``generate.toml`` under the repository's ``sim/`` and ``tests/`` folders (or
 takes engine packages by name), reads the declarations from the source files alone
 (:func:`meeplelab.sim.core.source.load_alone`: no generator imports the package it writes), and writes a file
 only when its text changes (an unchanged file keeps its time stamp, so numba's cache stays valid).
-``--check`` writes nothing and exits 1 naming every stale file.
+``--check`` writes nothing and exits 1 naming every stale file. An engine with ``rules_doc`` also gets the
+plausible-range table of its ``docs/rules/<game>.md`` refreshed (:mod:`meeplelab.sim.plausible`; read in a fresh
+process after the modules are written, since it imports the engine).
 """
 
 from __future__ import annotations
@@ -64,6 +68,12 @@ def outputs(pkg: str) -> dict[Path, str]:
         target = base / lay["target"]
         ref = f"{lay['source']} {target.relative_to(ROOT).as_posix()}"
         out[target] = layout.constants_source(getattr(mod, "COLS_DOC", f"Column constants of {lay['source']}."), ref)
+    if "params" in spec:
+        from meeplelab.sim.core.params import pcols_source
+
+        mod_name, _, attr = spec["params"].partition(":")
+        cls = getattr(load_alone(mod_name), attr or "Params")
+        out[base / "pcols.py"] = pcols_source(cls, f"{mod_name}.{attr or 'Params'}")
     if "decisions" in spec:
         mod = load_alone(spec["decisions"])
         table = mod.TABLE
@@ -76,6 +86,30 @@ def outputs(pkg: str) -> dict[Path, str]:
         out[base / "ismcts.py"] = ismcts_module_source(pkg)
         out[base / "play.py"] = play_module_source(pkg)
     return out
+
+
+_DOCS = ("import sys; from meeplelab.sim import plausible as P\n"
+         "games = [g for g in sys.argv[2:] if P.rules_doc(g).is_file()]\n"
+         "if sys.argv[1] == 'check':\n"
+         "    [print(P.rules_doc(g)) for g in games if P.markdown_table(g) not in P.rules_doc(g).read_text()]\n"
+         "else:\n"
+         "    [print(P.rules_doc(g)) for g in games if P.update_rules_doc(g)]\n")
+
+
+def _rules_docs(pkgs: list[str], mode: str) -> list[Path]:
+    """The rules docs of ``pkgs``' engines whose plausible-range table is stale (``mode="check"``) or was rewritten
+    (``"write"``), from a fresh process (the table reads the engine's ``Params`` through its registered game)."""
+    import subprocess
+
+    games = [g for g in (_spec(pkg).get("rules_doc") for pkg in pkgs)
+             if g and (ROOT / "docs" / "rules" / f"{g.replace('-', '_')}.md").is_file()]
+    if not games:
+        return []
+    r = subprocess.run([sys.executable, "-c", _DOCS, mode, *games], capture_output=True, text=True, cwd=ROOT)
+    if r.returncode != 0:
+        raise SystemExit(f"error: the plausible-range tables of docs/rules could not be read: "
+                         f"{(r.stderr.strip().splitlines() or ['?'])[-1]}")
+    return [Path(x) for x in r.stdout.split()]
 
 
 def stale(pkgs: list[str]) -> list[Path]:
@@ -107,6 +141,7 @@ def main(argv=None) -> int:
     pkgs = a.packages or known
     if a.check:
         old = stale(pkgs)
+        old += _rules_docs(pkgs, "check") if not old else []
         for f in old:
             print(f"stale: {f.relative_to(ROOT)}")
         if old:
@@ -115,6 +150,7 @@ def main(argv=None) -> int:
         print(f"current: every generated module of {', '.join(pkgs)}")
         return 0
     changed = write(pkgs)
+    changed += _rules_docs(pkgs, "write")
     for f in changed:
         print(f"wrote {f.relative_to(ROOT)}")
     if not changed:

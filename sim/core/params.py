@@ -26,7 +26,7 @@ from .errors import ConfigError
 
 
 def param(default: Any, *, unit: str, source: str, doc: str, lo: float | None = None, hi: float | None = None,
-          choices: tuple | None = None) -> Any:
+          choices: tuple | None = None, plausible: dict | None = None) -> Any:
     """A ``Params`` field with its documentation.
 
     Args:
@@ -37,10 +37,13 @@ def param(default: Any, *, unit: str, source: str, doc: str, lo: float | None = 
             only partly from the seed takes its assumption ID (the doc names the seed part).
         doc: one sentence saying what the number governs.
         lo, hi: inclusive bounds for numeric values (each element of a tuple).
-        choices: allowed values for a string field.
+        choices: allowed values for a string field (the kernels read the value's position in them).
+        plausible: for an assumed number, its plausible range beside the field, as a ``plausible.toml``
+            entry would give it: ``{"low": 1, "high": 4, "reason": "..."}`` or ``{"choices": [...], "reason":
+            "..."}`` (:func:`meeplelab.sim.plausible.load_plausible`; a field may not have both).
     """
     return dataclasses.field(default=default, metadata={
-        "unit": unit, "source": source, "doc": doc, "lo": lo, "hi": hi, "choices": choices})
+        "unit": unit, "source": source, "doc": doc, "lo": lo, "hi": hi, "choices": choices, "plausible": plausible})
 
 
 def is_assumed(source: str) -> bool:
@@ -167,3 +170,121 @@ def parse_set_options(items: list[str] | None) -> dict[str, str]:
             raise ConfigError(f"parameter {k!r} is set twice (--set {k}={out[k]} and --set {k}={v}): set it once")
         out[k] = v
     return out
+
+
+# ---------------------------------------------------------------------------------------------- the kernels' vector
+@dataclasses.dataclass(frozen=True)
+class ParamColumn:
+    """Where one ``Params`` field sits in the kernels' parameter vector ``prm`` (``int64[W]``).
+
+    Attributes:
+        name: the field (``abjure_suspicion_drop``).
+        constant: its column constant in the engine's written ``pcols.py`` (``PRM_ABJURE_SUSPICION_DROP``).
+        offset: its first column.
+        width: its columns (1; a tuple field: its length).
+        choices: a string field's allowed values: the column holds the value's position in them.
+        unit, source, doc: the field's documentation.
+    """
+
+    name: str
+    constant: str
+    offset: int
+    width: int
+    choices: tuple | None
+    unit: str
+    source: str
+    doc: str
+
+
+def param_columns(cls: type) -> tuple[ParamColumn, ...]:
+    """The columns of every field of the ``Params`` dataclass ``cls``, in declaration order: the layout of the
+    kernels' parameter vector, derived from the dataclass itself (nothing to list by hand).
+
+    An int or bool field takes one column, a tuple field one per element (its default's length), a string
+    field one (the value's position in its ``choices``).
+
+    Raises:
+        TypeError: a string field without ``choices``, a float field, or an empty tuple default (the kernels
+            read ``int64`` columns of a fixed layout).
+    """
+    out, offset = [], 0
+    for f in dataclasses.fields(cls):
+        md, d = f.metadata, f.default
+        choices = md.get("choices")
+        if isinstance(d, bool) or isinstance(d, int):
+            width = 1
+        elif isinstance(d, tuple) and d and all(isinstance(x, int) for x in d):
+            width = len(d)
+        elif isinstance(d, str) and choices:
+            width = 1
+        else:
+            raise TypeError(f"{cls.__name__}.{f.name}: the kernels read int, bool, tuple-of-int or string-with-choices "
+                            f"parameters, got {d!r}")
+        out.append(ParamColumn(f.name, "PRM_" + f.name.upper(), offset, width, tuple(choices) if choices else None,
+                               md.get("unit", "-"), md.get("source", "?"), md.get("doc", "")))
+        offset += width
+    return tuple(out)
+
+
+def param_vector(params: Any):
+    """``int64[W]``: the values of ``params`` in the columns of :func:`param_columns` (what the kernels index with
+    the ``PRM_*`` constants of the engine's ``pcols.py``).
+
+    Raises:
+        ConfigError: a tuple value whose length differs from its field's default.
+    """
+    import numpy as np
+
+    cols = param_columns(type(params))
+    v = np.zeros(cols[-1].offset + cols[-1].width if cols else 0, np.int64)
+    for c in cols:
+        x = getattr(params, c.name)
+        if c.choices is not None:
+            v[c.offset] = c.choices.index(x)
+        elif c.width == 1 and not isinstance(x, tuple):
+            v[c.offset] = int(x)
+        else:
+            if len(x) != c.width:
+                raise ConfigError(f"parameter {c.name} needs {c.width} values, got {len(x)}")
+            v[c.offset:c.offset + c.width] = x
+    return v
+
+
+def _code_name(field: str, choice: str) -> str:
+    import re
+
+    return (field + "_" + re.sub(r"[^0-9a-zA-Z]+", "_", str(choice))).upper()
+
+
+def pcols_source(cls: type, ref: str) -> str:
+    """The text of an engine's written ``pcols.py``: a ``PRM_*`` column constant per ``Params`` field (``_W`` its
+    width for a tuple), a ``<FIELD>_<CHOICE>`` code per allowed value of a string field, and ``PARAM_WIDTH``.
+
+    Args:
+        cls: the ``Params`` dataclass.
+        ref: ``module:Params`` it was read from (named in the docstring).
+    """
+    lines = [f'"""Columns of the kernels\' parameter vector ``prm`` (``int64[PARAM_WIDTH]``), one per field of ``{ref}``.',
+             "",
+             "A kernel reads a rule number as ``prm[PRM_<FIELD>]`` (a tuple's element ``i``: ``prm[PRM_<FIELD> + i]``);",
+             "a string field's column holds the position of its value in the field's choices (the ``<FIELD>_<CHOICE>``",
+             "codes below). The vector is built by :func:`meeplelab.sim.core.params.param_vector`.",
+             "",
+             "Written by ``python -m meeplelab.sim.core.generate`` from the dataclass; do not edit by hand.",
+             '"""', ""]
+    cols = param_columns(cls)
+    for c in cols:
+        shape = f"[{c.width}] " if c.width > 1 else ""
+        doc = " ".join(c.doc.split())
+        if len(doc) > 90:
+            doc = doc[:87].rstrip() + "..."
+        lines.append(f"{c.constant} = {c.offset}  # {shape}{c.unit}; {c.source}: {doc}".rstrip())
+        if c.width > 1:
+            lines.append(f"{c.constant}_W = {c.width}")
+    codes = [(c, k, ch) for c in cols if c.choices for k, ch in enumerate(c.choices)]
+    if codes:
+        lines += ["", "# ---- codes of the string parameters (the value's position in the field's choices)"]
+        lines += [f"{_code_name(c.name, ch)} = {k}  # {c.name} = {ch!r}" for c, k, ch in codes]
+    width = cols[-1].offset + cols[-1].width if cols else 0
+    lines += ["", f"PARAM_WIDTH = {width}  # columns of prm", ""]
+    return "\n".join(lines)

@@ -11,14 +11,15 @@ from meeplelab.sim.core.start import apply_seat_bonus
 
 from . import content as ct
 from . import hidden, rules
-from .params import Params, to_vector
+from .params import Params
+from .pcols import PRM_LEVEL_SPACE_VP_2, PRM_LEVEL_SPACE_VP_3, PRM_LEVEL_SPACE_VP_4
 from .spec import START_RESOURCES
 from .state import N_CHANCE_ZONES
 from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_KEEP, A_OLEVEL, A_PASS, A_PAY,
                     A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, D_FRAMES, EVENT_CATEGORIES,
                     EVENT_KINDS, MAIN_NAMES, NCAT, NUM_ACTIONS, P_OORDER, P_PENPAY, P_PLACE, P_REMOVE, P_SEC,
                     P_STACK, PH_STAKE, SCORE_CATEGORIES,
-                    SEC_NAMES, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE, Z_PLAY, Z_REMOVED, GTState, LAYOUT, arrays)
+                    SEC_NAMES, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE, Z_PLAY, Z_REMOVED, GTState, LAYOUT, SArr, arrays)
 
 SUBJ_TITLE = ("Astronomy", "Physics", "Mathematics", "Philosophy")
 
@@ -69,10 +70,8 @@ def _action_label(a: int) -> str:
     return f"action:{a}"
 
 
-def kernel_context(game, state) -> tuple:
-    """The kernels' leading arguments ``(S, C, PR)``: the state's arrays, the content arrays and the parameter
-    vector (compiled play, sim/core/compiled.py)."""
-    return arrays(state), game.C, game.pvec
+#: the Level II-IV seal-space VP are read as one block of 3 x 4 (rules/main_actions.py): declared consecutively
+assert PRM_LEVEL_SPACE_VP_3 == PRM_LEVEL_SPACE_VP_2 + 4 and PRM_LEVEL_SPACE_VP_4 == PRM_LEVEL_SPACE_VP_2 + 8
 
 
 class GalileosTruth(Game):
@@ -115,8 +114,12 @@ class GalileosTruth(Game):
 
     def __init__(self, params=None, content_dir=None):
         super().__init__(params, content_dir)
-        self.pvec = to_vector(self.params)
         self._arrays = _board_rules(self.content, self.params)
+        self.kernel_content = self._arrays
+
+    def kernel_state(self, state: GTState) -> SArr:
+        """The kernels' ``S``: the namedtuple of ``state``'s arrays (:func:`state.arrays`)."""
+        return arrays(state)
 
     # ------------------------------------------------------------------ content
     def load_content(self, content_dir: Path):
@@ -161,21 +164,21 @@ class GalileosTruth(Game):
         st.books[:] = p.start_books
         st.susp[:] = p.start_suspicion
         st.mentor[:] = p.seals_per_mentor
-        rules.setup_kernel(arrays(st), C, self.pvec)
+        rules.setup_kernel(arrays(st), C, self.param_vector)
         apply_seat_bonus(st, p, START_RESOURCES, P)  # seat compensation (A-GT-34); none by default
         return st
 
     # ------------------------------------------------------------------ hooks
     def legal_action_mask(self, state: GTState) -> np.ndarray:
         out = np.zeros((state.batch_size, NUM_ACTIONS), np.bool_)
-        rules.mask_kernel(arrays(state), self.C, self.pvec, out)
+        rules.mask_kernel(arrays(state), self.C, self.param_vector, out)
         return out
 
     def to_act(self, state: GTState) -> np.ndarray:
         return state.to_act.astype(np.int64)
 
     def _apply(self, state: GTState, actions: np.ndarray, active: np.ndarray) -> None:
-        rules.apply_kernel(arrays(state), self.C, self.pvec, np.ascontiguousarray(actions, np.int64),
+        rules.apply_kernel(arrays(state), self.C, self.param_vector, np.ascontiguousarray(actions, np.int64),
                            np.ascontiguousarray(active))
 
     def done(self, state: GTState) -> np.ndarray:

@@ -9,8 +9,10 @@ from .cols import (BESIDE, BOOKS, COINS, COPER, CYCLE, END_LOSS, INV_OWNER, LEVE
                    SLOT_CTYPE, SUSP, TSEAL, TURN, VP, WINDOW)
 from .content import CK_BASIC, CK_PYRAMID, N_SUBJECTS, NB, SEAL_SPACES, WCOLS, WROWS
 from .rules import dispatch
-from .state import (I_ABJ_DROP, I_BAND_START, I_BAND_VP, I_BESIDE_VP, I_P3, I_PEN_THR, I_PRISON, I_STAKE, I_STAKE_VP,
-                    I_TRUTH_FLAT, I_TRUTH_TILE, N_BANDS, PH_STAKE)
+from .state import N_BANDS, PH_STAKE
+from .pcols import (PRM_ABJURE_SUSPICION_DROP, PRM_PENANCE_THRESHOLD, PRM_PERIOD3_FIRST_CYCLE, PRM_PRISON_AT,
+                    PRM_SEAL_BESIDE_VP, PRM_STAKE_AT, PRM_STAKE_VP, PRM_SUSPICION_BAND_STARTS, PRM_SUSPICION_BAND_VP,
+                    PRM_TRUTH_VP_FLAT, PRM_TRUTH_VP_PER_TILE)
 
 #: action score names (none: Galileo's Truth plans prefer constant action sets)
 SCORES = ()
@@ -24,11 +26,11 @@ FEATURES = ("cycle", "suspicion", "research", "books_total", "coins", "level", "
 
 
 @njit(cache=True, _nrt=False)
-def features(S, C, PR, g, p, out):
+def features(S, C, prm, g, p, out):
     """Fill ``out`` (``int64[len(FEATURES)]``) for seat ``p`` deciding in game ``g``: the Cycle, the seat's
     Suspicion, Research tokens, Books on all Subject tracks, Coins, Academic Level and VP; then the rule numbers
     ``prison_at``, ``stake_at``, ``penance_threshold``, ``abjure_suspicion_drop`` and ``period3_first_cycle``
-    (the first Cycle without Abjure) from the parameter vector ``PR``."""
+    (the first Cycle without Abjure) from the parameter vector ``prm``."""
     out[F_CYCLE] = S.game[g, CYCLE]
     out[F_SUSPICION] = S.seat[g, p, SUSP]
     out[F_RESEARCH] = S.seat[g, p, RESEARCH]
@@ -39,11 +41,11 @@ def features(S, C, PR, g, p, out):
     out[F_COINS] = S.seat[g, p, COINS]
     out[F_LEVEL] = S.seat[g, p, LEVEL]
     out[F_VP] = S.seat[g, p, VP]
-    out[F_PRISON_AT] = PR[I_PRISON]
-    out[F_STAKE_AT] = PR[I_STAKE]
-    out[F_PENANCE_THRESHOLD] = PR[I_PEN_THR]
-    out[F_ABJURE_DROP] = PR[I_ABJ_DROP]
-    out[F_PERIOD3] = PR[I_P3]
+    out[F_PRISON_AT] = prm[PRM_PRISON_AT]
+    out[F_STAKE_AT] = prm[PRM_STAKE_AT]
+    out[F_PENANCE_THRESHOLD] = prm[PRM_PENANCE_THRESHOLD]
+    out[F_ABJURE_DROP] = prm[PRM_ABJURE_SUSPICION_DROP]
+    out[F_PERIOD3] = prm[PRM_PERIOD3_FIRST_CYCLE]
 
 
 @njit(cache=True, _nrt=False)
@@ -53,23 +55,23 @@ def pending(S, g):
 
 
 @njit(cache=True, _nrt=False)
-def action_scores(S, C, PR, g, p, score_id, out):
+def action_scores(S, C, prm, g, p, score_id, out):
     """Fill ``out`` (``int64[A]``) with action score ``score_id``: Galileo's Truth names none (zeros)."""
     out[:] = 0
 
 
 @njit(cache=True, _nrt=False)
-def legal_at(kind, S, C, PR, g, out):
+def legal_at(kind, S, C, prm, g, out):
     """The legal action mask (``bool[A]``, overwritten) of game ``g`` waiting for phase ``kind``."""
     out[:] = False
-    dispatch.legal(kind, S, C, PR, g, out)
+    dispatch.legal(kind, S, C, prm, g, out)
 
 
 @njit(cache=True, _nrt=False)
-def apply_at(kind, S, C, PR, g, a, scratch):
+def apply_at(kind, S, C, prm, g, a, scratch):
     """Apply action ``a`` to game ``g`` waiting for phase ``kind`` (``scratch`` unused); False: the next
     decision's legal action mask is not computed here."""
-    dispatch.apply(kind, S, C, PR, g, a)
+    dispatch.apply(kind, S, C, prm, g, a)
     return False
 
 
@@ -87,7 +89,7 @@ def turn_of(S, g):
 
 
 @njit(cache=True, _nrt=False)
-def value_features(S, C, PR, g, p, out):
+def value_features(S, C, prm, g, p, out):
     """Fill ``out`` (``float64[len(VALUE_FEATURES)]``) with seat ``p``'s valued features in game ``g``, exactly as
     :meth:`GalileosTruth.features` computes them: VP; end-game VP in sight (Copernican Truth bonus, Suspicion
     band (A-GT-21) or the Stake, red end-game VP, seals beside the board); Coins; Research; Books (all Subjects);
@@ -100,14 +102,14 @@ def value_features(S, C, PR, g, p, out):
     susp = S.seat[g, p, SUSP]
     band = 0
     for k in range(N_BANDS):
-        if susp >= PR[I_BAND_START + k]:
+        if susp >= prm[PRM_SUSPICION_BAND_STARTS + k]:
             band = k
-    band_vp = PR[I_BAND_VP + band]
+    band_vp = prm[PRM_SUSPICION_BAND_VP + band]
     if S.seat[g, p, PHIL] == PH_STAKE:
-        band_vp = PR[I_STAKE_VP]
+        band_vp = prm[PRM_STAKE_VP]
     truth = 0
     if S.seat[g, p, COPER] != 0:
-        truth = PR[I_TRUTH_FLAT] + PR[I_TRUTH_TILE] * tiles
+        truth = prm[PRM_TRUTH_VP_FLAT] + prm[PRM_TRUTH_VP_PER_TILE] * tiles
     books = 0
     for k in range(N_SUBJECTS):
         books += S.seat[g, p, BOOKS + k]
@@ -128,7 +130,7 @@ def value_features(S, C, PR, g, p, out):
         if S.inv[g, i, INV_OWNER] == p:
             inventions += 1
     out[0] = S.seat[g, p, VP]
-    out[1] = truth + band_vp - S.seat[g, p, END_LOSS] + S.seat[g, p, BESIDE] * PR[I_BESIDE_VP]
+    out[1] = truth + band_vp - S.seat[g, p, END_LOSS] + S.seat[g, p, BESIDE] * prm[PRM_SEAL_BESIDE_VP]
     out[2] = S.seat[g, p, COINS]
     out[3] = S.seat[g, p, RESEARCH]
     out[4] = books

@@ -81,7 +81,7 @@ def redeterminize_game(keys, counters, r, searcher, game, seat, slot, pile, g, p
 
 
 @njit(cache=True, _nrt=False)
-def redeterminize_one(S, C, PR, g, searcher, keys, counters, r, pool):
+def redeterminize_one(S, C, prm, g, searcher, keys, counters, r, pool):
     """:func:`redeterminize_game` on the state tuple ``S`` (the compiled heuristic's engine hook; it takes the
-    kernels' whole context, content ``C`` and parameters ``PR`` unused here)."""
+    kernels' whole context, content ``C`` and parameters ``prm`` unused here)."""
     redeterminize_game(keys, counters, r, searcher, S.game, S.seat, S.slot, S.pile, g, pool)

@@ -37,7 +37,7 @@ __all__ = ["COMPILED_SEARCH", "VALUE_FEATURES", "ismcts_choice", "rollout"]
 
 
 @njit(cache=True, _nrt=False)
-def rollout(D, C, PR, t0, horizon, cap, rules, conds, acts, r0, r1, mask, fv, sc, ikey, ictr):
+def rollout(D, C, prm, t0, horizon, cap, rules, conds, acts, r0, r1, mask, fv, sc, ikey, ictr):
     """Play scratch game 0 on until ``horizon`` turns past turn ``t0`` (or its end), every seat by the plan of rule
     rows ``r0:r1`` drawing from the iteration stream ``ikey``/``ictr``, for at most ``cap`` plies
     (``meeplelab.strategies.search.continue_for``; log counters emptied after every ply)."""
@@ -48,20 +48,20 @@ def rollout(D, C, PR, t0, horizon, cap, rules, conds, acts, r0, r1, mask, fv, sc
             return
         kind = pending(D, z)
         if not fresh:
-            legal_at(kind, D, C, PR, z, mask)
+            legal_at(kind, D, C, prm, z, mask)
         q = D.game[0, TO_ACT]
-        features(D, C, PR, z, q, fv)
-        b = plan_choice(D, C, PR, z, q, rules, conds, acts, r0, r1, kind, fv, mask, sc, ikey, ictr, z)
+        features(D, C, prm, z, q, fv)
+        b = plan_choice(D, C, prm, z, q, rules, conds, acts, r0, r1, kind, fv, mask, sc, ikey, ictr, z)
         if b < 0:
             return
-        fresh = apply_at(kind, D, C, PR, z, b, mask)
+        fresh = apply_at(kind, D, C, prm, z, b, mask)
         D.ply[0] += 1
         D.turn_n[0] = 0
         D.event_n[0] = 0
 
 
 @njit(cache=True, _nrt=False)
-def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
+def ismcts_choice(S, C, prm, g, p, mask, key, ctr, H, T):
     """The ISMCTS action of seat ``p`` in game ``g`` with legal actions ``mask`` (``bool[A]``), drawing from the
     decision stream ``key``/``ctr`` (``uint64[1]``, counter at 0): its first draw keys the iterations, the next
     ones are the heuristic's (root candidates). A decision of a kind not in ``kinds`` is searched with ``sub``
@@ -69,7 +69,7 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
     gets the heuristic's choice on those draws. ``H`` from :func:`meeplelab.strategies.compiled.heuristic_tables` (its scratch
     game slot holds the iteration's copy; seat ``p``'s rows: the search's heuristic), ``T`` from
     :func:`meeplelab.strategies.compiled.search_tables`. The only legal action without a search; -1 when nothing is legal."""
-    (prm, kmask, prules, pconds, pacts, pseat, nn, nw, nav, nact, nfirst, nnext, cnt, pnode, pmover, plen, rew,
+    (sprm, kmask, prules, pconds, pacts, pseat, nn, nw, nav, nact, nfirst, nnext, cnt, pnode, pmover, plen, rew,
      cand, marg, used, tmask, pmask, fv, sc, vf, vals, vps, ikey, ictr) = T
     D = H[0]
     pool = H[11]
@@ -86,24 +86,24 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
             only = a
     if nl <= 1:
         return only
-    top = np.int64(prm[p, A_TOP])
-    horizon = np.int64(prm[p, A_HORIZON])
-    c = prm[p, A_C]
-    scale = prm[p, A_SCALE]
-    prior = prm[p, A_PRIOR]
-    depth = np.int64(prm[p, A_DEPTH])
-    par = np.int64(prm[p, A_PAR])
-    widen = prm[p, A_WIDEN]
-    cap = np.int64(prm[p, A_CAP])
-    ivp = np.int64(prm[p, A_VP])
+    top = np.int64(sprm[p, A_TOP])
+    horizon = np.int64(sprm[p, A_HORIZON])
+    c = sprm[p, A_C]
+    scale = sprm[p, A_SCALE]
+    prior = sprm[p, A_PRIOR]
+    depth = np.int64(sprm[p, A_DEPTH])
+    par = np.int64(sprm[p, A_PAR])
+    widen = sprm[p, A_WIDEN]
+    cap = np.int64(sprm[p, A_CAP])
+    ivp = np.int64(sprm[p, A_VP])
     r0 = pseat[p]
     r1 = pseat[p + 1]
     P = vals.shape[0]
     base = draw_u64(key, ctr, z)  # one draw per decision keys every iteration
-    iters = np.int64(prm[p, A_ITERS] if is_searched(kmask, prm, p, pending(S, g)) else prm[p, A_SUB])
+    iters = np.int64(sprm[p, A_ITERS] if is_searched(kmask, sprm, p, pending(S, g)) else sprm[p, A_SUB])
     if top > 0 or iters == 0:
-        u = heuristic_scores(S, C, PR, g, p, mask, key, ctr, H)
-        if iters == 0 or (prm[p, A_GAP] > 0 and top > 0 and top_two_gap(scores, mask) >= prm[p, A_GAP]):
+        u = heuristic_scores(S, C, prm, g, p, mask, key, ctr, H)
+        if iters == 0 or (sprm[p, A_GAP] > 0 and top > 0 and top_two_gap(scores, mask) >= sprm[p, A_GAP]):
             return pick_best_one(scores, mask, u)  # left to the heuristic: its choice
         k = top_candidates(scores, mask, top, cand, marg)
     else:
@@ -119,7 +119,7 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
             ictr[0] = 0
             copy_game(S, g, D, z)
             D.rng_key[0] = draw_u64(ikey, ictr, z)  # every chance event of the copy from the searcher's stream
-            redeterminize_one(D, C, PR, z, p, ikey, ictr, z, pool)
+            redeterminize_one(D, C, prm, z, p, ikey, ictr, z, pool)
             t_root = turn_of(D, z)
             node = np.int64(0)
             n_path = 0
@@ -127,7 +127,7 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
                 if D.game[0, OVER] != 0:
                     break
                 kind = pending(D, z)
-                legal_at(kind, D, C, PR, z, tmask)
+                legal_at(kind, D, C, prm, z, tmask)
                 who = D.game[0, TO_ACT]
                 u = draw_uniform(ikey, ictr, z)
                 if node == 0:
@@ -137,8 +137,8 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
                     if widen > 0:  # the rollout plan's action, expanded first below the root
                         for b in range(A):
                             pmask[b] = tmask[b]
-                        features(D, C, PR, z, who, fv)
-                        pa = plan_choice(D, C, PR, z, who, prules, pconds, pacts, r0, r1, kind, fv, pmask, sc, ikey,
+                        features(D, C, prm, z, who, fv)
+                        pa = plan_choice(D, C, prm, z, who, prules, pconds, pacts, r0, r1, kind, fv, pmask, sc, ikey,
                                          ictr, z)
                     a, ch, expanded = select_node(nn, nw, nav, nact, nfirst, nnext, cnt, node, tmask, used, u, c,
                                                   widen, pa)
@@ -146,7 +146,7 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
                 pnode[j, n_path] = ch
                 pmover[j, n_path] = who
                 n_path += 1
-                apply_at(kind, D, C, PR, z, a, tmask)
+                apply_at(kind, D, C, prm, z, a, tmask)
                 D.ply[0] += 1
                 D.turn_n[0] = 0
                 D.event_n[0] = 0
@@ -156,9 +156,9 @@ def ismcts_choice(S, C, PR, g, p, mask, key, ctr, H, T):
             plen[j] = n_path
             # with widening the horizon counts from the root's turn, otherwise from the expanded node's
             t0 = t_root if widen > 0 else turn_of(D, z)
-            rollout(D, C, PR, t0, horizon, cap, prules, pconds, pacts, r0, r1, tmask, fv, sc, ikey, ictr)
+            rollout(D, C, prm, t0, horizon, cap, prules, pconds, pacts, r0, r1, tmask, fv, sc, ikey, ictr)
             for q in range(P):
-                value_features(D, C, PR, z, q, vf)
+                value_features(D, C, prm, z, q, vf)
                 vals[q] = weighted_value(vf, widx, wval, p)
                 vps[q] = vf[ivp]
             over = D.game[0, OVER] != 0

@@ -30,7 +30,7 @@ __all__ = ["COMPILED_HEURISTIC", "VALUE_FEATURES", "heuristic_choice", "heuristi
 
 
 @njit(cache=True, _nrt=False)
-def finish_turn(D, C, PR, p, t0, rules, conds, acts, r0, r1, max_plies, hmask, hfv, hsc, ckey, cctr):
+def finish_turn(D, C, prm, p, t0, rules, conds, acts, r0, r1, max_plies, hmask, hfv, hsc, ckey, cctr):
     """Play seat ``p``'s turn (begun at turn counter ``t0``) to its end in scratch game 0 with the plan of rule
     rows ``r0:r1``, for at most ``max_plies`` plies, drawing from ``ckey``/``cctr`` (``finish_turn`` of the
     Python heuristic: log counters emptied after every ply)."""
@@ -39,19 +39,19 @@ def finish_turn(D, C, PR, p, t0, rules, conds, acts, r0, r1, max_plies, hmask, h
         if D.game[0, OVER] != 0 or turn_of(D, z) != t0 or D.game[0, TO_ACT] != p:
             return
         kind = pending(D, z)
-        legal_at(kind, D, C, PR, z, hmask)
-        features(D, C, PR, z, p, hfv)
-        b = plan_choice(D, C, PR, z, p, rules, conds, acts, r0, r1, kind, hfv, hmask, hsc, ckey, cctr, z)
+        legal_at(kind, D, C, prm, z, hmask)
+        features(D, C, prm, z, p, hfv)
+        b = plan_choice(D, C, prm, z, p, rules, conds, acts, r0, r1, kind, hfv, hmask, hsc, ckey, cctr, z)
         if b < 0:
             return
-        apply_at(kind, D, C, PR, z, b, hmask)
+        apply_at(kind, D, C, prm, z, b, hmask)
         D.ply[0] += 1
         D.turn_n[0] = 0
         D.event_n[0] = 0
 
 
 @njit(cache=True, _nrt=False)
-def heuristic_scores(S, C, PR, g, p, mask, key, ctr, H):
+def heuristic_scores(S, C, prm, g, p, mask, key, ctr, H):
     """The heuristic's score of every legal action (``mask``, ``bool[A]``) for seat ``p`` in game ``g``, written to
     ``H``'s ``scores`` (``float64[A]``; other entries left as they were), drawing from the decision stream
     ``key``/``ctr`` (``uint64[1]``): its next draw is the base of every candidate's stream, the one after it is
@@ -72,23 +72,23 @@ def heuristic_scores(S, C, PR, g, p, mask, key, ctr, H):
         copy_game(S, g, D, z)
         t0 = turn_of(D, z)
         D.rng_key[0] = draw_u64(ckey, cctr, z)
-        redeterminize_one(D, C, PR, z, p, ckey, cctr, z, pool)
-        apply_at(pending(D, z), D, C, PR, z, a, hmask)
+        redeterminize_one(D, C, prm, z, p, ckey, cctr, z, pool)
+        apply_at(pending(D, z), D, C, prm, z, a, hmask)
         D.ply[0] += 1
         if finish[p]:
-            finish_turn(D, C, PR, p, t0, rules, conds, acts, seat_rules[p], seat_rules[p + 1], max_plies[p], hmask,
+            finish_turn(D, C, prm, p, t0, rules, conds, acts, seat_rules[p], seat_rules[p + 1], max_plies[p], hmask,
                         hfv, hsc, ckey, cctr)
         for q in range(P):
-            value_features(D, C, PR, z, q, vf)
+            value_features(D, C, prm, z, q, vf)
             vals[q] = weighted_value(vf, widx, wval, p)
         scores[a] = weighted_margin(vals, p)
     return u
 
 
 @njit(cache=True, _nrt=False)
-def heuristic_choice(S, C, PR, g, p, mask, key, ctr, H):
+def heuristic_choice(S, C, prm, g, p, mask, key, ctr, H):
     """The heuristic's action for seat ``p`` in game ``g`` with legal actions ``mask`` (``bool[A]``), drawing
     from the decision stream ``key``/``ctr`` (``uint64[1]``, counter at 0); ``H`` from
     :func:`meeplelab.strategies.compiled.heuristic_tables`. -1 when nothing is legal."""
-    u = heuristic_scores(S, C, PR, g, p, mask, key, ctr, H)
+    u = heuristic_scores(S, C, prm, g, p, mask, key, ctr, H)
     return pick_best_one(H[14], mask, u)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-import numpy as np
 
 from meeplelab.sim.core import ConfigError, param
 
@@ -152,48 +151,3 @@ class Params:
 def _csv(t) -> str:
     """A tuple as ``--set`` takes it (``0,5,10``)."""
     return ",".join(map(str, t))
-
-
-# index of each scalar in the int64 vector the kernels read
-_SCALARS = (
-    "cycles", "period2_first_cycle", "period3_first_cycle", "hand_size", "start_coins", "start_research",
-    "start_suspicion", "start_books", "book_track_max", "abjure_suspicion_drop", "abjure_other_rise",
-    "suspicion_max", "prison_at", "stake_at", "inquisition_flip_cycle", "penance_threshold",
-    "penance_suspicion_drop", "vp_per_level_gained", "mentors", "seals_per_mentor", "seal_beside_vp",
-    "observe_draw", "observe_bonus_vp", "observe_bonus_coins", "write_research_bottom", "truth_vp_per_tile",
-    "truth_vp_flat", "stake_vp",
-)
-_TUPLES = (("income_coins_by_level", 3), ("income_research_by_level", 3), ("book_level_starts", 3),
-           ("level_space_vp_2", 4), ("level_space_vp_3", 4), ("level_space_vp_4", 4),
-           ("workshop_slot_coins", 4), ("suspicion_band_starts", 4), ("suspicion_band_vp", 4))
-
-#: string parameters coded as their position in the allowed values (appended after the tuples)
-_CODED = (("first_player_rule", FIRST_PLAYER_RULES),)
-
-IDX: dict[str, int] = {}
-_i = 0
-for _n in _SCALARS:
-    IDX[_n] = _i
-    _i += 1
-for _n, _k in _TUPLES:
-    IDX[_n] = _i
-    _i += _k
-for _n, _ in _CODED:
-    IDX[_n] = _i
-    _i += 1
-PARAM_VECTOR_LEN = _i
-
-
-def to_vector(p: Params) -> np.ndarray:
-    """The parameters as the int64 vector the kernels index with the ``P_*`` constants."""
-    v = np.zeros(PARAM_VECTOR_LEN, np.int64)
-    for n in _SCALARS:
-        v[IDX[n]] = int(getattr(p, n))
-    for n, k in _TUPLES:
-        t = tuple(getattr(p, n))
-        if len(t) != k:
-            raise ConfigError(f"parameter {n} needs {k} values, got {len(t)}")
-        v[IDX[n]:IDX[n] + k] = t
-    for n, allowed in _CODED:
-        v[IDX[n]] = allowed.index(getattr(p, n))
-    return v

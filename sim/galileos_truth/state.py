@@ -10,7 +10,7 @@ import numpy as np
 from meeplelab.sim.core.layout import Field, Group, Layout, LayoutState, Pile
 
 from .content import K_ICONS, NB, NI_MAX, NS_MAX, OP, SEAL_SPACES, T_MAX, WCOLS, WROWS
-from .params import FIRST_PLAYER_RULES, IDX, Params
+from .params import FIRST_PLAYER_RULES, Params
 
 # ---- card zones
 Z_NONE, Z_DECK, Z_HAND, Z_PLAY, Z_DISCARD, Z_REMOVED = 0, 1, 2, 3, 4, 5
@@ -31,8 +31,6 @@ BOOK_LEVELS = 3         # Levels I..III of a Book track (A-GT-07)
 N_BANDS = 4             # end Suspicion bands (A-GT-21; parameter suspicion_band_starts)
 # ---- icon groups chosen in a frame (fr_sel bits; seed 001 §Resolving icons)
 SEL_A, SEL_B, SEL_BOTH = 1, 2, 3
-# ---- first-player rules (params.FIRST_PLAYER_RULES, A-GT-31)
-FP_ROTATE, FP_FIRST_TO_PASS, FP_FEWEST_VP, FP_FIXED = range(4)
 # ---- Natural Philosopher
 PH_STANDING, PH_ON_SPACE, PH_LYING, PH_PRISON, PH_STAKE = 0, 1, 2, 3, 4
 # ---- decision phases
@@ -100,25 +98,10 @@ A_ICON = A_EFFECTS + 1   # +gi*K_ICONS+j: resolve that one pending Effect icon n
 NUM_ACTIONS = A_ICON + 2 * K_ICONS
 D_FRAMES = 8
 
-# ---- parameter vector indices (numba compile-time constants)
-I_CYCLES = IDX["cycles"]; I_P2 = IDX["period2_first_cycle"]; I_P3 = IDX["period3_first_cycle"]
-I_HAND = IDX["hand_size"]; I_START_COINS = IDX["start_coins"]; I_START_RES = IDX["start_research"]
-I_START_SUSP = IDX["start_suspicion"]; I_START_BOOKS = IDX["start_books"]; I_BOOK_MAX = IDX["book_track_max"]
-I_ABJ_DROP = IDX["abjure_suspicion_drop"]; I_ABJ_RISE = IDX["abjure_other_rise"]; I_SUSP_MAX = IDX["suspicion_max"]
-I_PRISON = IDX["prison_at"]; I_STAKE = IDX["stake_at"]; I_INQ = IDX["inquisition_flip_cycle"]
-I_PEN_THR = IDX["penance_threshold"]; I_PEN_DROP = IDX["penance_suspicion_drop"]
-I_VP_PER_LEVEL = IDX["vp_per_level_gained"]; I_MENTORS = IDX["mentors"]; I_SEALS_PER = IDX["seals_per_mentor"]
-I_BESIDE_VP = IDX["seal_beside_vp"]; I_OBS_DRAW = IDX["observe_draw"]; I_OBS_VP = IDX["observe_bonus_vp"]
-I_OBS_COINS = IDX["observe_bonus_coins"]; I_WRITE_RES = IDX["write_research_bottom"]
-I_TRUTH_TILE = IDX["truth_vp_per_tile"]; I_TRUTH_FLAT = IDX["truth_vp_flat"]; I_STAKE_VP = IDX["stake_vp"]
-I_INC_COINS = IDX["income_coins_by_level"]; I_INC_RES = IDX["income_research_by_level"]
-I_BOOK_LV = IDX["book_level_starts"]; I_LVL_VP = IDX["level_space_vp_2"]   # 3 consecutive tuples of 4
-I_WS_COINS = IDX["workshop_slot_coins"]; I_BAND_START = IDX["suspicion_band_starts"]
-I_BAND_VP = IDX["suspicion_band_vp"]
-I_FIRST_RULE = IDX["first_player_rule"]   # 0 rotate, 1 first-to-pass, 2 fewest-vp, 3 fixed (params.FIRST_PLAYER_RULES)
+# ---- the parameter vector: prm[PRM_<FIELD>] (pcols.py, written from the Params dataclass)
+#: the codes of first_player_rule: its column holds the value's position in params.FIRST_PLAYER_RULES
 assert FIRST_PLAYER_RULES == ("rotate", "first-to-pass", "fewest-vp", "fixed")
 assert len(Params().suspicion_band_starts) == N_BANDS
-assert IDX["level_space_vp_3"] == I_LVL_VP + 4 and IDX["level_space_vp_4"] == I_LVL_VP + 8
 
 
 COLS_DOC = ("Column constants of Galileo's Truth's state (:data:`meeplelab.sim.galileos_truth.state.LAYOUT`): the column of each\n"

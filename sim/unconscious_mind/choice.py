@@ -14,7 +14,7 @@ __all__ = ["plan_choice"]
 
 
 @njit(cache=True, _nrt=False)
-def plan_choice(S, C, g, p, rules, conds, acts, r0, r1, kind, fv, mask, sc, keys, counters, row):
+def plan_choice(S, C, prm, g, p, rules, conds, acts, r0, r1, kind, fv, mask, sc, keys, counters, row):
     """The action of seat ``p``'s plan (rule rows ``r0:r1``) in game ``g`` waiting for decision ``kind``:
     the plan's restriction (a ``RESTRICT_KIND`` row: ``mask`` is narrowed in place), then the first rule
     whose kind matches, whose conditions hold on ``fv`` and which keeps a legal preferred action decides
@@ -23,7 +23,7 @@ def plan_choice(S, C, g, p, rules, conds, acts, r0, r1, kind, fv, mask, sc, keys
     for r in range(r0, r1):
         k = rules[r, 0]
         if k == RESTRICT_KIND:
-            action_scores(S, C, g, p, rules[r, 5], sc)
+            action_scores(S, C, prm, g, p, rules[r, 5], sc)
             restrict(mask, sc)
             continue
         if k != ANY_KIND and k != kind:
@@ -31,7 +31,7 @@ def plan_choice(S, C, g, p, rules, conds, acts, r0, r1, kind, fv, mask, sc, keys
         if not conditions_hold(conds, rules[r, 1], rules[r, 2], fv):
             continue
         if rules[r, 5] >= 0:
-            action_scores(S, C, g, p, rules[r, 5], sc)
+            action_scores(S, C, prm, g, p, rules[r, 5], sc)
         a = rule_choice(acts, rules[r, 3], rules[r, 4], rules[r, 6], sc, mask, keys, counters, row)
         if a >= 0:
             return a

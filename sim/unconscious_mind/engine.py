@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import namedtuple
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,7 @@ from .spec import START_RESOURCES
 from .rules.loop import batch_apply, batch_mask, batch_setup
 from .rules.reputation import batch_markers_ahead
 from .content_layout import CONTENT, K_GROUPS
-from .state import LAYOUT, UMState, arrays
+from .state import LAYOUT, Arrays, UMState, arrays
 
 _I = np.int64
 
@@ -28,10 +29,10 @@ def _arr(t) -> np.ndarray:
     return np.asarray(t, dtype=np.int64)
 
 
-def kernel_context(game, state) -> tuple:
-    """The kernels' leading arguments ``(S, C)``: the state's arrays with the content, and the parameter vector
-    (compiled play, sim/core/compiled.py)."""
-    return game.kernel_args(state)
+#: the content the kernels read as ``C``: ``K`` (``int64[6, R, W]``, the content groups of
+#: :data:`content_layout.CONTENT` stacked: ``C.K[KCARD, c, CARD_COL]``), ``eff`` (``int64[E, 4, 3]`` effect rows:
+#: opcode, a, b) and ``cnt`` (``int64[W]``, the content's sizes: ``C.cnt[I_N_SPACES]``)
+UMContent = namedtuple("UMContent", ("K", "eff", "cnt"))
 
 
 class UnconsciousMind(Game):
@@ -111,15 +112,11 @@ class UnconsciousMind(Game):
                     latent=int((A["dr_kind"] == 0).sum()), manifest=int((A["dr_kind"] == 1).sum()),
                     mdisp=p.manifest_display, goals=min(p.goal_tiles, len(c.goal_ids)))
 
-    def _kernel_content(self) -> dict[str, np.ndarray]:
-        """The content groups of :data:`content_layout.CONTENT` (``[N, W]``, batch axis dropped), ``K`` (them
-        stacked, ``int64[6, R, W]``, what the kernels read), ``eff`` (``int64[E, 4, 3]``) and ``par``
-        (``int64[W]``, the parameter vector ``C``).
-
-        Raises:
-            ConfigError: a tuple parameter longer than its column block (``face_lines`` > 20 values).
-        """
-        A, c, p = self.A, self.content, self.params
+    def _kernel_content(self) -> UMContent:
+        """The content the kernels read as ``C`` (:data:`UMContent`): the groups of :data:`content_layout.CONTENT`
+        (``[N, W]``, batch axis dropped) stacked into ``K``, the effect rows ``eff`` and the sizes ``cnt``.
+        The rule numbers are not here: the kernels read them from ``prm`` (:attr:`param_vector`)."""
+        A, c = self.A, self.content
         sizes = dict(cards=len(c.card_ids), treatises=len(c.treatise_ids), clients=len(c.client_ids),
                      dreams=len(c.dream_ids), tiles=len(c.tile_ids),
                      board=max(len(c.space_ids), len(A["act_row"]), len(A["loc_dist"]), len(A["ink_kind"]),
@@ -132,8 +129,6 @@ class UnconsciousMind(Game):
             arr = K[g.name]
             if g.rows is None:
                 flat = v.ravel()
-                if flat.size > f.size:
-                    raise ConfigError(f"parameter {name} has {flat.size} values; at most {f.size} allowed")
                 arr[o:o + flat.size] = flat
             else:
                 arr[:v.shape[0], o:o + f.size] = v.reshape(v.shape[0], -1)
@@ -147,39 +142,21 @@ class UnconsciousMind(Game):
         put("space_mt", A["space_act"])
         put("ink_nb_row", A["ink_row"])
         put("tiles_lvl", A["tiles_per_level"])
-        for name, key in (("tile_cost", "tile_cost"), ("empty_vp", "empty_vp"), ("icon_req", "icon_req"),
-                          ("dist_thr", "dist_thr"), ("face_lines", "face_lines"), ("rep_vp", "rep_vp"),
-                          ("district_vp", "district_vp"), ("rows_vp", "rows_vp"), ("tags_vp", "tags_vp")):
-            put(name, A[key])
         sz = self._sizes(1)
-        scalars = dict(
-            n_spaces=len(c.space_ids), n_inkpots=len(A["ink_kind"]), n_sections=len(A["sec_first"]),
-            n_goal_tiles=len(c.goal_ids), n_routine=sz["routine"], n_case=sz["case"], n_latent=sz["latent"],
-            n_manifest=sz["manifest"], rdisp_n=p.research_display, trdisp_n=p.treatise_display,
-            rdisp_cl_n=p.routine_display, cdisp_cl_n=p.case_display, mdisp_n=p.manifest_display,
-            full_rep=p.notebook_full_reputation, row_elev=p.row_bonus_elevations, col_lvl=p.column_bonus_level,
-            ins_elev=p.insight_elevations, ins_xfer=p.insight_transfers, play_max=p.research_play_max,
-            cite_bright=p.cite_bright_ideas, prof_max=p.professor_max_move, freud_max=p.freud_max_move,
-            loc_cap=p.location_cap, loc_bright=p.location_bright_bonus, conv_coffee=p.conversion_coffee,
-            recall_coffee=p.recall_coffee_per_space, ther_max=p.therapy_max, cath_space=p.catharsis_space,
-            sym_hearts=p.symbol_match_hearts, dist_tokens=p.district_tokens, dist_rep_tokens=p.district_rep_tokens,
-            track_len=p.track_length, end_vp=p.end_trigger_vp, track_first=p.track_bonus_first,
-            track_second=p.track_bonus_second, heart_vp=p.heart_box_vp, coffee_per_bright=p.coffee_per_bright,
-            bright_vp=p.bright_vp, round_limit=p.round_limit, solo_every=p.solo_freud_every,
-            limit_stop=int(p.limit_round_trigger == "stop"), n_face_lines=len(p.face_lines))
-        for name, v in scalars.items():
+        counts = dict(n_spaces=len(c.space_ids), n_inkpots=len(A["ink_kind"]), n_sections=len(A["sec_first"]),
+                      n_goal_tiles=len(c.goal_ids), n_routine=sz["routine"], n_case=sz["case"], n_latent=sz["latent"],
+                      n_manifest=sz["manifest"])
+        for name, v in counts.items():
             put(name, int(v))
         groups = [K[n] for n in K_GROUPS]
         stacked = np.zeros((len(groups), max(x.shape[0] for x in groups), max(x.shape[1] for x in groups)), np.int64)
         for i, x in enumerate(groups):
             stacked[i, :x.shape[0], :x.shape[1]] = x
-        K["K"] = stacked
-        K["eff"] = A["effects"]
-        return K
+        return UMContent(stacked, A["effects"], K["cnt"])
 
-    def kernel_args(self, state: UMState):
-        """``(S, C)``: the kernels' arrays (:class:`state.Arrays`) and parameter vector for ``state``."""
-        return arrays(state, self.kernel_content), self.kernel_content["par"]
+    def kernel_state(self, state: UMState) -> Arrays:
+        """The kernels' ``S``: the namedtuple of ``state``'s arrays with fresh scratch rows (:func:`state.arrays`)."""
+        return arrays(state)
 
     # ------------------------------------------------------------------ hooks
     def max_plies(self, num_players: int) -> int:
@@ -212,21 +189,21 @@ class UnconsciousMind(Game):
         state.prof_loc[:] = p.professor_start
         state.freud_loc[:] = p.freud_start
         state.dist_left[:] = p.district_tokens
-        S, C = self.kernel_args(state)
-        batch_setup(S, C, p.start_hand)
+        S, C, prm = self.kernel_context(state)
+        batch_setup(S, C, prm, p.start_hand)
         apply_seat_bonus(state, p, START_RESOURCES, P)  # seat compensation (A-UM-35); none by default
         return state
 
     def legal_action_mask(self, state: UMState) -> np.ndarray:
         out = np.zeros((state.batch_size, NUM_ACTIONS), np.bool_)
-        batch_mask(*self.kernel_args(state), out)
+        batch_mask(*self.kernel_context(state), out)
         return out
 
     def to_act(self, state: UMState) -> np.ndarray:
         return state.to_act.astype(np.int64)
 
     def _apply(self, state: UMState, actions: np.ndarray, active: np.ndarray) -> None:
-        batch_apply(*self.kernel_args(state), np.ascontiguousarray(actions, np.int64),
+        batch_apply(*self.kernel_context(state), np.ascontiguousarray(actions, np.int64),
                       np.ascontiguousarray(active, np.bool_), self._scratch)
 
     def done(self, state: UMState) -> np.ndarray:
@@ -248,7 +225,7 @@ class UnconsciousMind(Game):
         of it; same space: the one underneath, which arrived earlier, is ahead: ``rules.marker_ahead``, the
         definition the end-of-track bonus uses), then more heart boxes."""
         ahead = np.zeros((state.batch_size, state.num_players), np.int64)
-        batch_markers_ahead(*self.kernel_args(state), ahead)
+        batch_markers_ahead(*self.kernel_context(state), ahead)
         return np.stack([-ahead, state.hearts.astype(np.int64)], axis=2)
 
     end_reasons = {

@@ -19,7 +19,8 @@ from .cols import (BRIGHT, CARD_LOC, CARD_OWN, COFFEE, COL_DONE, CURED, DIAL_C, 
                    ROOM_CLIENT, ROOM_LATENT, ROOM_MANIFEST, ROOM_THER, ROW_DONE, SP, SPACE_OWNER, STK_A, STK_B, STK_KIND,
                    TR_CARDS, TR_N, TR_OWNER, TRDISP, TURN, VP)
 from .content_layout import KBOARD, KCARD, KDREAM, KTR
-from .kcols import CARD_COL, DR_CL, DR_CQ, I_TRDISP_N, SPACE_MT, TR_COLS, TR_LEN
+from .kcols import CARD_COL, DR_CL, DR_CQ, SPACE_MT, TR_COLS, TR_LEN
+from .pcols import PRM_TREATISE_DISPLAY
 from .rules.loop import advance, apply_one, mask_row
 
 #: feature names, in the order of the feature vector
@@ -63,7 +64,7 @@ def colour_insights(S, g, p):
 
 
 @njit(cache=True, _nrt=False)
-def features(S, C, g, p, out):
+def features(S, C, prm, g, p, out):
     """Fill ``out`` (``int64[len(FEATURES)]``) for seat ``p`` deciding in game ``g``: Research cards in hand
     and in play, idea spaces holding its Ideas, Coffee, player-colour Insights on the dial, 1 when another
     seat has a published Treatise with Volumes left to cite (else 0), and the round."""
@@ -86,7 +87,7 @@ def features(S, C, g, p, out):
 
 
 @njit(cache=True, _nrt=False)
-def _ring_colour(S, g, p, out):
+def _ring_colour(S, C, g, p, out):
     """``ring_colour``: D_COLOUR's ring positions ``CH0+1+i`` (i = quality*3 + level): 13 - level for a ring
     Insight that no client's next dream needs (removing it leaves every room's next dream payable), 3 - level
     for one that is the only Insight paying some client's next dream, so the highest score is "not needed,
@@ -100,7 +101,7 @@ def _ring_colour(S, g, p, out):
                 d = S.seat[g, p, ROOM_LATENT + room]
             if S.seat[g, p, ROOM_CLIENT + room] < 0 or d < 0:
                 continue
-            cq, cl = S.K[KDREAM, d, DR_CQ], S.K[KDREAM, d, DR_CL]
+            cq, cl = C.K[KDREAM, d, DR_CQ], C.K[KDREAM, d, DR_CL]
             if not ((cq == 3 or q == cq) and lvl >= cl):
                 continue
             paying = 0  # Insights on the rings that pay this dream
@@ -113,10 +114,10 @@ def _ring_colour(S, g, p, out):
 
 
 @njit(cache=True, _nrt=False)
-def _cite_match(S, C, g, p, out):
+def _cite_match(S, C, prm, g, p, out):
     """``cite_match``: 1 at D_RESPLAY's ``CH0+j`` when displayed Treatise j needs (beyond its quill) a colour
     that the top Volume of another seat's published Treatise supplies now (it can be cited)."""
-    for j in range(C[I_TRDISP_N]):
+    for j in range(prm[PRM_TREATISE_DISPLAY]):
         t = S.pile[g, TRDISP, j]
         if t < 0:
             continue
@@ -125,9 +126,9 @@ def _cite_match(S, C, g, p, out):
             own, n = S.treatise[g, u, TR_OWNER], S.treatise[g, u, TR_N]
             if own < 0 or own == p or n <= 0:
                 continue
-            col = S.K[KCARD, S.treatise[g, u, TR_CARDS + n - 1], CARD_COL]
-            for v in range(1, S.K[KTR, t, TR_LEN]):
-                if S.K[KTR, t, TR_COLS + v] == col:
+            col = C.K[KCARD, S.treatise[g, u, TR_CARDS + n - 1], CARD_COL]
+            for v in range(1, C.K[KTR, t, TR_LEN]):
+                if C.K[KTR, t, TR_COLS + v] == col:
                     hit = True
                     break
             if hit:
@@ -136,7 +137,7 @@ def _cite_match(S, C, g, p, out):
 
 
 @njit(cache=True, _nrt=False)
-def own_publishable(S, C, g, p, j):
+def own_publishable(S, C, prm, g, p, j):
     """True when displayed Treatise j (D_RESPLAY's ``CH0+j``) can be published from seat ``p``'s own in-play
     Research cards alone, no citation: a colour Insight held and every Volume colour (the quill included)
     covered (meeplelab.strategies.unconscious_mind.own_publishable)."""
@@ -145,15 +146,15 @@ def own_publishable(S, C, g, p, j):
         return False
     for colour in range(4):
         need = 0
-        for v in range(S.K[KTR, t, TR_LEN]):
-            if S.K[KTR, t, TR_COLS + v] == colour:
+        for v in range(C.K[KTR, t, TR_LEN]):
+            if C.K[KTR, t, TR_COLS + v] == colour:
                 need += 1
         if need == 0:
             continue
         have = 0
         for c in range(S.card.shape[1]):
             if (S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p
-                    and S.K[KCARD, c, CARD_COL] == colour):
+                    and C.K[KCARD, c, CARD_COL] == colour):
                 have += 1
         if have < need:
             return False
@@ -161,7 +162,7 @@ def own_publishable(S, C, g, p, j):
 
 
 @njit(cache=True, _nrt=False)
-def _no_cite(S, C, g, p, out):
+def _no_cite(S, C, prm, g, p, out):
     """``no_cite``: 1 for every action that neither cites nor commits the seat to citing, 0 for the others
     (meeplelab.strategies.unconscious_mind.no_cite_mask: the citations of D_GATHER; publishing a Treatise own cards
     cannot fill; a Play space when neither a hand card nor an own-publishable Treatise makes the Play
@@ -173,17 +174,17 @@ def _no_cite(S, C, g, p, out):
         for i in range(N_CH):
             out[CH0 + i] = 0
     elif k == D_RESPLAY and b == 0:
-        for j in range(C[I_TRDISP_N]):
-            if not own_publishable(S, C, g, p, j):
+        for j in range(prm[PRM_TREATISE_DISPLAY]):
+            if not own_publishable(S, C, prm, g, p, j):
                 out[CH0 + j] = 0
     elif k == D_TURN:
         if cards_at(S, g, p, L_HAND) == 0:
-            for j in range(C[I_TRDISP_N]):
-                if own_publishable(S, C, g, p, j):
+            for j in range(prm[PRM_TREATISE_DISPLAY]):
+                if own_publishable(S, C, prm, g, p, j):
                     return
             for s in range(S.space.shape[1]):
                 for d in range(4):
-                    if S.K[KBOARD, s, SPACE_MT + d] == MT_PLAY:
+                    if C.K[KBOARD, s, SPACE_MT + d] == MT_PLAY:
                         out[PLACE0 + s * 4 + d] = 0
     elif k == D_MODE and b == MT_PLAY:
         hand = max(cards_at(S, g, p, L_HAND), 1)
@@ -202,7 +203,7 @@ def _no_cite(S, C, g, p, out):
 
 
 @njit(cache=True, _nrt=False)
-def action_scores(S, C, g, p, score_id, out):
+def action_scores(S, C, prm, g, p, score_id, out):
     """Fill ``out`` (``int64[A]``) with action score ``score_id`` (:data:`SCORES`) of seat ``p`` deciding in
     game ``g``; actions a score does not rank get 0.
 
@@ -212,7 +213,7 @@ def action_scores(S, C, g, p, score_id, out):
     - ``cite_match`` (D_RESPLAY ``CH0+j``): see :func:`_cite_match`;
     - ``no_cite``: see :func:`_no_cite` (a plan restriction)."""
     if score_id == S_NO_CITE:
-        _no_cite(S, C, g, p, out)
+        _no_cite(S, C, prm, g, p, out)
         return
     out[:] = 0
     if score_id == S_ROW_FILL or score_id == S_COL_FILL:
@@ -221,26 +222,26 @@ def action_scores(S, C, g, p, score_id, out):
                 if S.seat[g, p, NB + r * 3 + c] >= 0:
                     out[CH0 + (r if score_id == S_ROW_FILL else c)] += 1
     elif score_id == S_RING_COLOUR:
-        _ring_colour(S, g, p, out)
+        _ring_colour(S, C, g, p, out)
     elif score_id == S_CITE_MATCH:
-        _cite_match(S, C, g, p, out)
+        _cite_match(S, C, prm, g, p, out)
 
 
 @njit(cache=True, _nrt=False)
-def legal_at(kind, S, C, g, out):
+def legal_at(kind, S, C, prm, g, out):
     """The legal action mask (``bool[A]``, overwritten) of the decision on top of game ``g``'s stack
     (``rules.loop.mask_row``: never empty, DONE when nothing else, A-UM-20); ``kind`` is that decision."""
-    mask_row(S, C, g, out)
+    mask_row(S, C, prm, g, out)
 
 
 @njit(cache=True, _nrt=False)
-def apply_at(kind, S, C, g, a, scratch):
+def apply_at(kind, S, C, prm, g, a, scratch):
     """Apply action ``a`` to the decision on top of game ``g``'s stack and run the automatic entries up to the
     next decision (``rules.loop.apply_one``, ``advance``; ``scratch``: a free ``bool[A]``), as
     ``UnconsciousMind.step`` does. Returns True when ``scratch`` then holds the next decision's legal action
     mask (``advance`` computed it to skip forced decisions), so the play loop need not compute it again."""
-    apply_one(S, C, g, a)
-    return advance(S, C, g, scratch)
+    apply_one(S, C, prm, g, a)
+    return advance(S, C, prm, g, scratch)
 
 
 #: the features the heuristic weighs, in the order of :func:`value_features` (the keys of
@@ -258,7 +259,7 @@ def turn_of(S, g):
 
 
 @njit(cache=True, _nrt=False)
-def value_features(S, C, g, p, out):
+def value_features(S, C, prm, g, p, out):
     """Fill ``out`` (``float64[len(VALUE_FEATURES)]``) with seat ``p``'s valued features in game ``g``, exactly as
     :meth:`UnconsciousMind.features` computes them (all integer counts, so the float sums are exact): VP, Coffee,
     Bright Ideas, Insights on the dial rings weighted by level (minor 1, median 2, major 3; white and

@@ -101,11 +101,11 @@ def redeterminize_game(game, card, pile, g, me, keys, counters, r, dims, pool, c
 
 
 @njit(cache=True, _nrt=False)
-def redeterminize_one(S, C, g, searcher, keys, counters, r, pool):
+def redeterminize_one(S, C, prm, g, searcher, keys, counters, r, pool):
     """:func:`redeterminize_game` on the kernels' context (the compiled heuristic's engine hook): the deck sizes
     from the parameter vector ``C`` and the Treatise group, ``pool`` ``int64[>= cards]`` scratch
     (:func:`meeplelab.strategies.compiled.heuristic_tables`: the largest per-game state row, at least the card group's
     ``3 * cards``), the per-seat counts in the scratch row ``S.work[WK_HANDS]``."""
-    dims = (C[I_TILES_LVL], C[I_TILES_LVL + 1], S.treatise.shape[1], C[I_N_ROUTINE], C[I_N_CASE], C[I_N_LATENT],
-            C[I_N_MANIFEST], S.seat.shape[1])
+    dims = (C.cnt[I_TILES_LVL], C.cnt[I_TILES_LVL + 1], S.treatise.shape[1], C.cnt[I_N_ROUTINE], C.cnt[I_N_CASE], C.cnt[I_N_LATENT],
+            C.cnt[I_N_MANIFEST], S.seat.shape[1])
     redeterminize_game(S.game, S.card, S.pile, g, searcher, keys, counters, r, dims, pool, S.work[WK_HANDS])

@@ -21,9 +21,9 @@ Kernels write ``S.seat[g, p, COFFEE] += n`` with the column constants of :mod:`m
 sim/unconscious_mind/cols.py``). Python code reads named views: ``state.coffee`` is ``[B, P]``,
 ``state.nb`` ``[B, P, 9]``, ``state.rdeck`` ``[B, cards]`` (see :class:`UMState`).
 
-:data:`meeplelab.sim.unconscious_mind.content_layout.CONTENT` declares the content and rule parameters the kernels read
-(columns in :mod:`meeplelab.sim.unconscious_mind.kcols`): ``S.K[KCARD, c, CARD_COL]`` is card c's Volume colour, ``C[I_ROUND_LIMIT]``
-the round limit.
+:data:`meeplelab.sim.unconscious_mind.content_layout.CONTENT` declares the content the kernels read as ``C``
+(columns in :mod:`meeplelab.sim.unconscious_mind.kcols`): ``C.K[KCARD, c, CARD_COL]`` is card c's Volume colour; the rule
+numbers are ``prm`` (:mod:`meeplelab.sim.unconscious_mind.pcols`): ``prm[PRM_ROUND_LIMIT]`` the round limit.
 
 Dial positions: 0 = reserve, 1 + quality*3 + level (quality growth/freedom/passion, level minor/median/major).
 Research card locations (``codes.L_*``): 0 deck, 1 display, 2 hand, 3 in play, 4 Volume of a Treatise.
@@ -171,15 +171,13 @@ class UMState(LayoutState):
 
 STATE_GROUPS = LAYOUT.names
 
-Arrays = namedtuple("Arrays", STATE_GROUPS + ("K", "eff", "event_buf", "event_n", "turn_buf", "turn_n", "ply",
+Arrays = namedtuple("Arrays", STATE_GROUPS + ("event_buf", "event_n", "turn_buf", "turn_n", "ply",
                                               "rng_key", "rng_ctr", "work"))
-Arrays.__doc__ = """The arrays every kernel takes as ``S``: the state groups (``[B, ...]``), ``K`` (``int64[6, R, W]``, the
-content groups of :data:`meeplelab.sim.unconscious_mind.content_layout.CONTENT` stacked: ``S.K[KCARD, c, CARD_COL]``),
-``eff`` (``int64[E, 4, 3]`` effect rows: opcode, a, b), the core log buffers and random streams, and ``work``
-(``int64[WK_ROWS, L]``, scratch rows, see :data:`WK_ROWS`). ``K``, ``eff`` and ``work`` have no batch axis
+Arrays.__doc__ = """The arrays every kernel takes as ``S``: the state groups (``[B, ...]``), the core log buffers and
+random streams, and ``work`` (``int64[WK_ROWS, L]``, scratch rows, see :data:`WK_ROWS`). ``work`` has no batch axis
 (:data:`Arrays.NOT_PER_GAME`: the compiled heuristic's game copy, :func:`meeplelab.sim.core.lookahead.copy_game`, leaves
-them alone)."""
-Arrays.NOT_PER_GAME = ("K", "eff", "work")
+it alone). The content is the kernels' ``C`` and the rule numbers their ``prm`` (sim/core/context.py)."""
+Arrays.NOT_PER_GAME = ("work",)
 
 # Scratch rows of ``S.work`` (``int64[WK_ROWS, max(4, N_LOCATIONS, treatises, P)]``): the rule kernels run without numba's
 # reference counting (``_nrt=False``, issue 16) and so cannot allocate arrays; the few that need a small
@@ -202,9 +200,8 @@ def work_array(state: UMState) -> np.ndarray:
     return np.zeros((WK_ROWS, max(4, N_LOCATIONS, state.treatise.shape[1], state.seat.shape[1])), np.int64)
 
 
-def arrays(state: UMState, content: dict) -> Arrays:
-    """The kernels' ``S`` (same objects, updated in place, plus fresh scratch rows ``work``); ``content`` holds
-    ``K`` and ``eff`` (``UnconsciousMind.kernel_content``)."""
-    return Arrays(*(getattr(state, n) for n in STATE_GROUPS), content["K"], content["eff"],
-                  state.event_buf, state.event_n, state.turn_buf, state.turn_n, state.ply, state.rng_key,
+def arrays(state: UMState) -> Arrays:
+    """The kernels' ``S`` (same objects, updated in place, plus fresh scratch rows ``work``); the content is the
+    kernels' ``C`` (``UnconsciousMind.kernel_content``)."""
+    return Arrays(*(getattr(state, n) for n in STATE_GROUPS), state.event_buf, state.event_n, state.turn_buf, state.turn_n, state.ply, state.rng_key,
                   state.rng_ctr, work_array(state))

@@ -55,7 +55,7 @@ def test_the_value_features_are_the_engines_features_in_order(game):
             S = arrays(s)
             for g in range(s.batch_size):
                 for p in range(players):
-                    value_features(S, game.C, game.pvec, g, p, out)
+                    value_features(S, game.C, game.param_vector, g, p, out)
                     assert out.tolist() == [float(feats[k][g, p]) for k in VALUE_FEATURES], (players, g, p)
 
 
@@ -87,7 +87,7 @@ def test_one_game_redeterminize_draws_as_the_batch_kernel(game):
     cb = np.zeros(s.batch_size, np.uint64)
     pool = np.zeros(b.slot.shape[2], np.int64)
     for g in range(s.batch_size):
-        hidden.redeterminize_one(arrays(b), game.C, game.pvec, g, seat[g], keys, cb, g, pool)
+        hidden.redeterminize_one(arrays(b), game.C, game.param_vector, g, seat[g], keys, cb, g, pool)
     assert a.equals(b) and np.array_equal(ca, cb)
     assert not a.equals(s)  # something was re-sampled
 
@@ -123,7 +123,7 @@ def test_every_compiled_choice_is_the_python_heuristics_choice(game, players, sp
     for s in _mid_game_states(game, players):
         heur_seat, H = heuristic_tables(game, s, seats)
         assert heur_seat.all()
-        ctx = (arrays(s), game.C, game.pvec)
+        ctx = (arrays(s), game.C, game.param_vector)
         mask = game.legal_action_mask(s)
         before = s.copy()
         for g in np.flatnonzero(~game.done(s)):

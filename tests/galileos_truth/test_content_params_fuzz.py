@@ -12,7 +12,8 @@ from meeplelab.sim.core import ConfigError, ContentError
 from meeplelab.sim.core.params import apply_overrides, describe
 from meeplelab.sim.core.rng import Streams
 from meeplelab.sim.galileos_truth import GalileosTruth, Params
-from meeplelab.sim.galileos_truth.params import to_vector
+from meeplelab.sim.core.params import param_vector
+from meeplelab.sim.galileos_truth.pcols import PRM_CYCLES, PRM_SUSPICION_BAND_VP
 from meeplelab.sim.galileos_truth.state import A_DONE, A_PASS
 
 DATA = Path(__file__).resolve().parents[2] / "sim" / "galileos_truth" / "data"
@@ -170,12 +171,13 @@ def test_consistent_params_and_the_presets_pass_the_check():
 
 def test_params_vector_presets_and_overrides():
     p = Params()
-    v = to_vector(p)
-    assert v.dtype == np.int64 and int(v[0]) == 5
+    v = param_vector(p)
+    assert v.dtype == np.int64 and int(v[PRM_CYCLES]) == 5
     h = Params.harsh_inquisition()
     assert h.prison_at == 6 and h != p
     q = apply_overrides(p, {"abjure_suspicion_drop": "4", "suspicion_band_vp": "0,-1,-2,-3"})
     assert q.abjure_suspicion_drop == 4 and q.suspicion_band_vp == (0, -1, -2, -3)
+    assert param_vector(q)[PRM_SUSPICION_BAND_VP:PRM_SUSPICION_BAND_VP + 4].tolist() == [0, -1, -2, -3]
     assert dataclasses.replace(p, cycles=4).cycles == 4
 
 

@@ -40,10 +40,10 @@ def test_every_handler_lives_in_the_rules_package_and_cites_its_rule():
 
 
 def test_a_handler_without_a_citation_is_caught():
-    def apply_nothing(S, C, PR, g, a):
+    def apply_nothing(S, C, prm, g, a):
         """Does something, says not why."""
 
-    def apply_cited(S, C, PR, g, a):
+    def apply_cited(S, C, prm, g, a):
         """Observe (seed 001 §Observe the Sky)."""
 
     assert uncited([("x.apply_nothing", apply_nothing), ("x.apply_cited", apply_cited)]) == ["x.apply_nothing"]

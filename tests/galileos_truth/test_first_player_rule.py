@@ -6,7 +6,9 @@ import pytest
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.galileos_truth import Params
-from meeplelab.sim.galileos_truth.params import FIRST_PLAYER_RULES, IDX, to_vector
+from meeplelab.sim.core.params import param_vector
+from meeplelab.sim.galileos_truth.params import FIRST_PLAYER_RULES
+from meeplelab.sim.galileos_truth.pcols import PRM_FIRST_PLAYER_RULE
 from meeplelab.sim.galileos_truth.state import A_CARD, A_DONE, A_PASS
 
 from .helpers import T, act, new, set_cards
@@ -59,7 +61,7 @@ def test_fewest_vp_rule_the_seat_with_fewest_vp_opens_ties_clockwise_from_the_ne
 
 def test_first_player_rule_is_coded_in_the_parameter_vector_and_checked():
     for k, rule in enumerate(FIRST_PLAYER_RULES):
-        assert to_vector(Params(first_player_rule=rule))[IDX["first_player_rule"]] == k
+        assert param_vector(Params(first_player_rule=rule))[PRM_FIRST_PLAYER_RULE] == k
     assert apply_overrides(Params(), {"first_player_rule": "first-to-pass"}).first_player_rule == "first-to-pass"
     with pytest.raises(ConfigError, match="first_player_rule='clockwise' is not allowed: choose one of rotate"):
         apply_overrides(Params(), {"first_player_rule": "clockwise"})

@@ -51,8 +51,8 @@ def test_passed_player_is_out_of_the_cycle():
 
 
 @njit(cache=True)
-def _start_cycle(S, C, PR, g):
-    rules.start_cycle(S, C, PR, g)
+def _start_cycle(S, C, prm, g):
+    rules.start_cycle(S, C, prm, g)
 
 
 def test_cycle_start_draws_up_to_the_hand_size():
@@ -62,7 +62,7 @@ def test_cycle_start_draws_up_to_the_hand_size():
     for g, held in enumerate([5, 3, 7, 0]):
         set_cards(s, g, 0, hand=[a] * held, deck=[a] * 8)
     for g in range(4):
-        _start_cycle(arrays(s), game.C, game.pvec, g)
+        _start_cycle(arrays(s), game.C, game.param_vector, g)
     assert [zone_count(s, g, 0, Z_HAND) for g in range(4)] == [5, 5, 7, 5]
     assert s.deck_n[:, 0].tolist() == [8, 6, 8, 3]
 

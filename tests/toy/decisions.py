@@ -12,7 +12,7 @@ TABLE = DecisionTable(
         Decision("D_TURN", "tests.toy.rules", "legal_turn", "apply_turn"),
     ),
     kinds_module="tests.toy.state",
-    legal_args="S, prm, g, out",
-    apply_args="S, prm, g, a",
+    legal_args="S, C, prm, g, out",
+    apply_args="S, C, prm, g, a",
     doc="Dispatchers of the toy game's decisions (tests/toy/decisions.py).",
 )

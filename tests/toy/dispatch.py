@@ -11,18 +11,18 @@ from tests.toy.rules import legal_turn, apply_turn
 
 
 @njit(cache=True, _nrt=False)
-def legal(kind, S, prm, g, out):
+def legal(kind, S, C, prm, g, out):
     """Fill the legal action mask of one game waiting for decision ``kind``."""
     if kind == D_TURN:
-        legal_turn(S, prm, g, out)
+        legal_turn(S, C, prm, g, out)
     else:
         raise RuntimeError("no legal handler for this decision kind")
 
 
 @njit(cache=True, _nrt=False)
-def apply(kind, S, prm, g, a):
+def apply(kind, S, C, prm, g, a):
     """Apply the action of one game waiting for decision ``kind``."""
     if kind == D_TURN:
-        apply_turn(S, prm, g, a)
+        apply_turn(S, C, prm, g, a)
     else:
         raise RuntimeError("no apply handler for this decision kind")

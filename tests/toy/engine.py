@@ -11,7 +11,6 @@ from meeplelab.sim.core.rng import shuffle_range
 
 from . import step
 from .cols import DRAWS, OVER, POT, ROUND, TO_ACT, TURN, VP
-from . import params as _params
 from .params import ToyParams
 from .rules import DRAW
 from .state import LAYOUT, ToyState
@@ -25,14 +24,8 @@ def arrays(state: ToyState) -> ToyArrays:
     return ToyArrays(*(getattr(state, n) for n in ToyArrays._fields))
 
 
-def param_vector(game) -> np.ndarray:
-    """``int64[K]``: the parameters the kernels read (``tests/toy/params.py``)."""
-    return _params.param_vector(game.params)
-
-
-def kernel_context(game, state) -> tuple:
-    """The kernels' leading arguments ``(S, prm)`` for ``state``."""
-    return arrays(state), param_vector(game)
+#: the content the kernels read as ``C``: the card values of the deck before it is shuffled (``int64[deck_size]``)
+ToyContent = namedtuple("ToyContent", ("card_values",))
 
 
 class ToyGame(Game):
@@ -55,6 +48,14 @@ class ToyGame(Game):
     event_capacity = 16
     compiled_play = "tests.toy.play"
 
+    def __init__(self, params=None, content_dir=None):
+        super().__init__(params, content_dir)
+        p = self.params
+        self.kernel_content = ToyContent(np.repeat(np.arange(p.max_value + 1), p.copies).astype(np.int64))
+
+    def kernel_state(self, state: ToyState) -> ToyArrays:
+        return arrays(state)
+
     def max_plies(self, num_players: int) -> int:
         p = self.params
         return (p.max_value + 1) * p.copies + num_players * p.rounds + 1
@@ -64,21 +65,21 @@ class ToyGame(Game):
         b = base["game_id"].shape[0]
         sizes = {"deck_size": (p.max_value + 1) * p.copies}
         groups = LAYOUT.allocate(b, num_players, sizes)
-        groups["pile"][:, 0, :] = np.repeat(np.arange(p.max_value + 1), p.copies)[None, :]
+        groups["pile"][:, 0, :] = self.kernel_content.card_values[None, :]
         state = ToyState(**base, **groups, sizes=sizes)
         step.setup(arrays(state), state.rng_key, state.rng_ctr)
         return state
 
     def legal_action_mask(self, state: ToyState) -> np.ndarray:
         out = np.empty((state.batch_size, self.num_actions), np.bool_)
-        step.legal_mask(arrays(state), param_vector(self), out)
+        step.legal_mask(*self.kernel_context(state), out)
         return out
 
     def to_act(self, state: ToyState) -> np.ndarray:
         return state.game[:, TO_ACT].copy()
 
     def _apply(self, state: ToyState, actions: np.ndarray, active: np.ndarray) -> None:
-        step.apply(arrays(state), param_vector(self), actions, active)
+        step.apply(*self.kernel_context(state), actions, active)
 
     def done(self, state: ToyState) -> np.ndarray:
         return state.game[:, OVER] != 0

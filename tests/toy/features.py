@@ -18,7 +18,7 @@ F_POT, F_DRAWS, F_ROUND, F_VP, F_CARDS_LEFT = range(len(FEATURES))
 
 
 @njit(cache=True, _nrt=False)
-def features(S, prm, g, p, out):
+def features(S, C, prm, g, p, out):
     """Fill ``out`` (``int64[len(FEATURES)]``) for seat ``p`` deciding in game ``g``: the pot (VP), cards
     drawn this turn, the round, the seat's banked VP and the cards left in the deck."""
     out[F_POT] = S.game[g, POT]
@@ -36,7 +36,7 @@ def pending(S, g):
 
 
 @njit(cache=True, _nrt=False)
-def action_scores(S, prm, g, p, score_id, out):
+def action_scores(S, C, prm, g, p, score_id, out):
     """Fill ``out`` (``int64[2]``) with action score ``score_id`` for seat ``p`` in game ``g``:
     ``pot_or_deck``: STOP the pot (VP), DRAW the cards left in the deck."""
     out[:] = 0
@@ -46,15 +46,15 @@ def action_scores(S, prm, g, p, score_id, out):
 
 
 @njit(cache=True, _nrt=False)
-def legal_at(kind, S, prm, g, out):
+def legal_at(kind, S, C, prm, g, out):
     """The legal action mask (``bool[2]``, overwritten) of game ``g`` waiting for decision ``kind``."""
     out[:] = False
-    dispatch.legal(kind, S, prm, g, out)
+    dispatch.legal(kind, S, C, prm, g, out)
 
 
 @njit(cache=True, _nrt=False)
-def apply_at(kind, S, prm, g, a, scratch):
+def apply_at(kind, S, C, prm, g, a, scratch):
     """Apply action ``a`` to game ``g`` waiting for decision ``kind`` (``scratch`` unused); False: the next
     decision's legal action mask is not computed here."""
-    dispatch.apply(kind, S, prm, g, a)
+    dispatch.apply(kind, S, C, prm, g, a)
     return False

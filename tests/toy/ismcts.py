@@ -14,6 +14,6 @@ __all__ = ["COMPILED_SEARCH", "VALUE_FEATURES", "ismcts_choice"]
 
 
 @njit(cache=True, _nrt=False)
-def ismcts_choice(S, prm, g, p, mask, key, ctr, H, T):
+def ismcts_choice(S, C, prm, g, p, mask, key, ctr, H, T):
     """Never called (no seat searches inside the play kernel here): -1."""
     return -1

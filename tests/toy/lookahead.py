@@ -15,6 +15,6 @@ __all__ = ["COMPILED_HEURISTIC", "VALUE_FEATURES", "heuristic_choice"]
 
 
 @njit(cache=True, _nrt=False)
-def heuristic_choice(S, prm, g, p, mask, key, ctr, H):
+def heuristic_choice(S, C, prm, g, p, mask, key, ctr, H):
     """Never called (no seat is a compiled heuristic here): -1."""
     return -1

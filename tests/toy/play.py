@@ -11,7 +11,7 @@ from meeplelab.sim.core.compiled import ST_BOUND, ST_DRAIN, ST_OVER, ST_PYTHON, 
 from meeplelab.sim.core.cycles import cycles
 from tests.toy.decisions import TABLE
 from tests.toy.cols import OVER, TO_ACT
-from tests.toy.engine import kernel_context
+from meeplelab.sim.core.context import kernel_context
 from tests.toy.choice import plan_choice
 from tests.toy.features import FEATURES, SCORES, apply_at, features, legal_at, pending
 from tests.toy.ismcts import ismcts_choice
@@ -37,7 +37,7 @@ def is_over(S, g):
 
 
 @njit(cache=True, _nrt=False)
-def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, sc,
+def play(S, C, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, sc,
          key, ctr, heur_seat, H, search_seat, T, prof):
     """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
     ST_DRAIN (a log buffer passed ``tlim``/``elim`` rows), ST_PYTHON (a Python seat acts), ST_BOUND
@@ -74,25 +74,25 @@ def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound
             if timed:
                 t0 = cycles()
             if not fresh:
-                legal_at(kind, S, prm, g, mask)
+                legal_at(kind, S, C, prm, g, mask)
             if timed:
                 t1 = cycles()
             key[0] = decision_key(seat_keys[p, g], S.ply[g])
             ctr[0] = 0
             if search_seat[p]:
-                a = ismcts_choice(S, prm, g, p, mask, key, ctr, H, T)
+                a = ismcts_choice(S, C, prm, g, p, mask, key, ctr, H, T)
             elif heur_seat[p]:
-                a = heuristic_choice(S, prm, g, p, mask, key, ctr, H)
+                a = heuristic_choice(S, C, prm, g, p, mask, key, ctr, H)
             else:
-                features(S, prm, g, p, fv)
-                a = plan_choice(S, prm, g, p, rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask, sc,
+                features(S, C, prm, g, p, fv)
+                a = plan_choice(S, C, prm, g, p, rules, conds, acts, seat_rules[p], seat_rules[p + 1], kind, fv, mask, sc,
                                 key, ctr, row0)
             if a < 0:
                 status[g] = ST_STUCK
                 break
             if timed:
                 t2 = cycles()
-            fresh = apply_at(kind, S, prm, g, a, mask)
+            fresh = apply_at(kind, S, C, prm, g, a, mask)
             if timed:
                 t3 = cycles()
                 prof[kind, 0] += t1 - t0
@@ -105,7 +105,7 @@ def play(S, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound
 
 
 @njit(cache=True)
-def choose_batch(S, prm, rules, conds, acts, r0, r1, idx, masks, keys, counters, rows, out):
+def choose_batch(S, C, prm, rules, conds, acts, r0, r1, idx, masks, keys, counters, rows, out):
     """Plan choices (rule rows ``r0:r1``) of the games ``idx`` (``int64[n]``) with legal masks ``masks``
     (``bool[n, A]``) into ``out`` (``int64[n]``); game ``idx[i]`` draws from stream ``rows[i]`` of
     ``keys``/``counters`` (a :class:`meeplelab.sim.core.rng.Streams`, advanced as ``choose_legal`` advances it);
@@ -116,7 +116,7 @@ def choose_batch(S, prm, rules, conds, acts, r0, r1, idx, masks, keys, counters,
     for i in range(idx.shape[0]):
         g = idx[i]
         p = to_act(S, g)
-        features(S, prm, g, p, fv)
+        features(S, C, prm, g, p, fv)
         mask[:] = masks[i]
-        out[i] = plan_choice(S, prm, g, p, rules, conds, acts, r0, r1, pending(S, g), fv, mask, sc, keys, counters,
+        out[i] = plan_choice(S, C, prm, g, p, rules, conds, acts, r0, r1, pending(S, g), fv, mask, sc, keys, counters,
                              rows[i])

@@ -2,7 +2,8 @@
 
 Every handler works on one game ``g`` of the batch: ``S`` is the namedtuple of arrays
 (:data:`tests.toy.engine.ToyArrays`: the state groups ``game``/``seat``/``pile`` and the core log
-buffers), ``prm`` the ``int64`` parameter vector indexed by ``I_*`` (``tests/toy/params.py``).
+buffers), ``C`` the content (``ToyContent``), ``prm`` the ``int64`` parameter vector indexed by the ``PRM_*``
+constants of ``tests/toy/pcols.py`` (the kernel context, sim/core/context.py).
 Columns are named by the constants of ``tests/toy/cols.py``: ``S.game[g, POT]``, ``S.seat[g, p, VP]``.
 """
 
@@ -14,7 +15,7 @@ from meeplelab.sim.core.logs import begin_event_row, begin_turn_row
 
 from .cols import DECISION, DECK, DRAWS, OVER, POT, ROUND, TO_ACT, TOP, TURN, VP
 from .logcols import EV_AMOUNT, TURN_DRAWS, TURN_ENDED_BY, TURN_VP_AFTER
-from .params import I_MAX_DRAWS, I_ROUNDS
+from .pcols import PRM_MAX_DRAWS, PRM_ROUNDS
 
 #: actions
 DRAW, STOP = 0, 1
@@ -30,7 +31,7 @@ def event(S, g, kind, amount):
 
 
 @njit(cache=True)
-def end_turn(S, prm, g, ended_by):
+def end_turn(S, C, prm, g, ended_by):
     """Log the turn, pass to the next seat, start a new round after the last seat; the game ends after
     ``rounds`` rounds or when the deck is out (A-TOY-04)."""
     s = S.game[g, TO_ACT]
@@ -44,22 +45,22 @@ def end_turn(S, prm, g, ended_by):
     S.game[g, TO_ACT] = (s + 1) % S.seat.shape[1]
     if S.game[g, TO_ACT] == 0:
         S.game[g, ROUND] += 1
-    if (S.game[g, TO_ACT] == 0 and S.game[g, ROUND] > prm[I_ROUNDS]) or S.game[g, TOP] >= S.pile.shape[2]:
+    if (S.game[g, TO_ACT] == 0 and S.game[g, ROUND] > prm[PRM_ROUNDS]) or S.game[g, TOP] >= S.pile.shape[2]:
         S.game[g, OVER] = 1
         S.game[g, DECISION] = 0
 
 
 @njit(cache=True)
-def legal_turn(S, prm, g, out):
+def legal_turn(S, C, prm, g, out):
     """The seat may always stop; it may draw while it has drawn fewer than ``max_draws`` cards this turn
     (A-TOY-03) and the deck is not out. ``out``: ``bool[num_actions]`` of this game, all False on entry."""
     out[STOP] = True
-    if S.game[g, DRAWS] < prm[I_MAX_DRAWS] and S.game[g, TOP] < S.pile.shape[2]:
+    if S.game[g, DRAWS] < prm[PRM_MAX_DRAWS] and S.game[g, TOP] < S.pile.shape[2]:
         out[DRAW] = True
 
 
 @njit(cache=True)
-def apply_turn(S, prm, g, a):
+def apply_turn(S, C, prm, g, a):
     """Draw the top card into the pot (a 0 busts: the pot is lost and the turn ends), or stop and bank
     the pot as VP (A-TOY-02, A-TOY-03)."""
     s = S.game[g, TO_ACT]
@@ -71,10 +72,10 @@ def apply_turn(S, prm, g, a):
         if c == 0:
             event(S, g, EV_BUST, S.game[g, POT])
             S.game[g, POT] = 0
-            end_turn(S, prm, g, a)
+            end_turn(S, C, prm, g, a)
         else:
             S.game[g, POT] += c
     else:
         S.seat[g, s, VP] += S.game[g, POT]
         event(S, g, EV_BANK, S.game[g, POT])
-        end_turn(S, prm, g, a)
+        end_turn(S, C, prm, g, a)

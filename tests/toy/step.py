@@ -21,18 +21,18 @@ def setup(S, rng_key, rng_ctr):
 
 
 @njit(cache=True)
-def legal_mask(S, prm, out):
+def legal_mask(S, C, prm, out):
     """Fill ``out`` (``bool[B, num_actions]``) with each game's legal actions; all False when over."""
     for g in range(out.shape[0]):
         out[g, :] = False
         if S.game[g, OVER] == 0:
-            dispatch.legal(S.game[g, DECISION], S, prm, g, out[g])
+            dispatch.legal(S.game[g, DECISION], S, C, prm, g, out[g])
 
 
 @njit(cache=True)
-def apply(S, prm, actions, active):
+def apply(S, C, prm, actions, active):
     """Apply ``actions[g]`` (``int64[B]``) to every game with ``active[g]``."""
     for g in range(actions.shape[0]):
         if active[g]:
-            dispatch.apply(S.game[g, DECISION], S, prm, g, actions[g])
+            dispatch.apply(S.game[g, DECISION], S, C, prm, g, actions[g])
 

@@ -42,7 +42,7 @@ def _mid_game_states(game, players, n=8, seed=6, plies=(2, 40, 160)):
 
 
 def _S(game, s):
-    return game.kernel_args(s)
+    return game.kernel_context(s)
 
 
 @njit(cache=False)
@@ -61,12 +61,12 @@ def test_the_value_features_are_the_engines_features_in_order(game):
         for s in _mid_game_states(game, players):
             feats = game.features(s)
             assert tuple(feats) == VALUE_FEATURES
-            S, C = _S(game, s)
+            S, C, prm = _S(game, s)
             out = np.zeros(len(VALUE_FEATURES))
             for g in range(s.batch_size):
                 assert _turn(S, g) == game.progress(s)[0][g]
                 for p in range(players):
-                    value_features(S, C, g, p, out)
+                    value_features(S, C, prm, g, p, out)
                     assert out.tolist() == [float(feats[k][g, p]) for k in VALUE_FEATURES], (players, g, p)
                     seen |= {k for k, v in zip(VALUE_FEATURES, out) if v}
     assert seen >= {"vp", "coffee", "insight", "colour", "tiles", "inplay", "hand", "rep", "ideas", "clients"}, seen
@@ -104,11 +104,11 @@ def test_one_game_redeterminize_draws_as_the_batch_kernel(game, players):
     game.redeterminize(a, seat, Streams(keys.copy(), ca))
     b = s.copy()
     cb = np.zeros(s.batch_size, np.uint64)
-    S, C = _S(game, b)
+    S, C, prm = _S(game, b)
     pool = np.zeros(b.card.shape[1], np.int64)
     for g in range(s.batch_size):
         b.rng_key[g] = Streams(keys, cb).u64(np.array([g]))[0]
-        hidden.redeterminize_one(S, C, g, seat[g], keys, cb, g, pool)
+        hidden.redeterminize_one(S, C, prm, g, seat[g], keys, cb, g, pool)
     assert a.equals(b) and np.array_equal(ca, cb)
     assert not a.equals(s)  # something was re-sampled
     moved = (a.card_own != s.card_own) & (s.card_own >= 0)
@@ -127,7 +127,7 @@ def test_every_compiled_choice_is_the_python_heuristics_choice(game, players, sp
     for s in _mid_game_states(game, players):
         heur_seat, H = heuristic_tables(game, s, seats)
         assert heur_seat.all()
-        S, C = _S(game, s)
+        S, C, prm = _S(game, s)
         mask = game.legal_action_mask(s)
         before = s.copy()
         for g in np.flatnonzero(~game.done(s)):
@@ -135,7 +135,7 @@ def test_every_compiled_choice_is_the_python_heuristics_choice(game, players, sp
             seat_key = stream_keys(7, s.game_id[[g]], strategy_stream(p))
             py = h.act(View(game, s, np.array([g]), p), mask[[g]], StrategyRNG.for_decision(seat_key, s.ply[[g]]))
             key = decision_keys(seat_key, s.ply[[g]]).astype(np.uint64)
-            got = look.heuristic_choice(S, C, g, p, mask[g], key, np.zeros(1, np.uint64), H)
+            got = look.heuristic_choice(S, C, prm, g, p, mask[g], key, np.zeros(1, np.uint64), H)
             assert got == py[0], (players, spec, g)
             n += 1
         assert s.equals(before)  # lookahead never changes the real games

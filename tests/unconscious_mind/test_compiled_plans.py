@@ -71,7 +71,7 @@ def test_features_and_action_scores_equal_the_python_helpers():
     from meeplelab.sim.unconscious_mind import features as F
 
     gm, s = _mid_game()
-    S, C = gm.kernel_args(s)
+    S, C, prm = gm.kernel_context(s)
     legal = gm.legal_action_mask(s)
     fv, sc = np.zeros(len(F.FEATURES), np.int64), np.zeros(NUM_ACTIONS, np.int64)
     seen = set()
@@ -80,15 +80,15 @@ def test_features_and_action_scores_equal_the_python_helpers():
     for g in live:
         p = int(s.to_act[g])
         v = View(gm, s, np.array([g]), p)
-        F.features(S, C, g, p, fv)
+        F.features(S, C, prm, g, p, fv)
         assert fv.tolist() == [U.hand_cards(v)[0], U.inplay_cards(v)[0], U.ideas_on_table(v)[0],
                                s.coffee[g, p], s.dial_c[g, p].sum(), int(U.others_citable(v)[0]), s.rnd[g]]
         assert F.pending(S, g) == s.stk[g, s.sp[g] - 1, 0]
-        F.action_scores(S, C, g, p, F.S_ROW_FILL, sc)
+        F.action_scores(S, C, prm, g, p, F.S_ROW_FILL, sc)
         assert sc[CH0:CH0 + 3].tolist() == U.row_fill(v)[0].tolist() and sc.sum() == U.row_fill(v).sum()
-        F.action_scores(S, C, g, p, F.S_COL_FILL, sc)
+        F.action_scores(S, C, prm, g, p, F.S_COL_FILL, sc)
         assert sc[CH0:CH0 + 3].tolist() == U.col_fill(v)[0].tolist()
-        F.action_scores(S, C, g, p, F.S_NO_CITE, sc)
+        F.action_scores(S, C, prm, g, p, F.S_NO_CITE, sc)
         mask, forced = U.no_cite_mask(v, legal[g:g + 1])
         restricted = legal[g] & (sc > 0)
         assert (mask[0] == (legal[g] if not restricted.any() else restricted)).all()
@@ -113,8 +113,8 @@ def test_ring_colour_prefers_an_unneeded_ring_insight_then_the_lowest_level():
     s.room_client[0, 0, 0] = 0
     s.room_latent[0, 0, 0] = d
     s.room_manifest[0, 0, 0] = -1
-    S, C = gm.kernel_args(s)
+    S, C, prm = gm.kernel_context(s)
     sc = np.zeros(NUM_ACTIONS, np.int64)
-    F.action_scores(S, C, 0, 0, F.S_RING_COLOUR, sc)
+    F.action_scores(S, C, prm, 0, 0, F.S_RING_COLOUR, sc)
     assert sc[CH0 + 1] == 3 and sc[CH0 + 6] == 13 - 2  # needed minor 3 - 0; free major 13 - 2
     assert sc[CH0 + 4] == 13 and sc[CH0 + 2] == 3 - 1  # freedom minor pays no dream; growth median would

@@ -55,10 +55,10 @@ def test_every_handler_cites_a_seed_section_or_an_assumption():
 
 
 def test_the_citation_check_fails_on_a_handler_without_a_source():
-    def legal_nothing(S, C, g, p, a, b, out):
+    def legal_nothing(S, C, prm, g, p, a, b, out):
         """Fill the mask."""
 
-    def apply_something(S, C, g, p, act, a, b, c):
+    def apply_something(S, C, prm, g, p, act, a, b, c):
         """Apply it (seed 000 §Gaining Notebook tiles)."""
 
     assert uncited([("legal_nothing", legal_nothing), ("apply_something", apply_something)]) == ["legal_nothing"]

@@ -49,9 +49,9 @@ def test_same_space_markers_the_one_underneath_is_ahead_for_the_tiebreak_and_the
     s.vp[:] = 0
     s.vp_ev[:] = 0
     s.cured[:] = 1
-    S, C = gm.kernel_args(s)
+    S, C, prm = gm.kernel_context(s)
     for g in range(2):
-        final_scoring(S, C, g)
+        final_scoring(S, C, prm, g)
     bd = gm.score_breakdown(s)
     p = gm.params
     assert (bd["end_track_bonus"] == np.array([0, p.track_bonus_second, p.track_bonus_first, 0])).all()

@@ -30,25 +30,25 @@ def _states(P, B, plies, seed):
     return gm, out
 
 
-def _check_goals_goal_by_goal(S, C, g, p):
+def _check_goals_goal_by_goal(S, C, prm, g, p):
     """check_goals as the rule reads (A-UM-29): every unclaimed goal tile, its condition evaluated on its own."""
     for i in range(S.goal.shape[1]):
         gid = S.goal[g, i, cols.GOAL_ID]
-        if gid >= 0 and S.goal[g, i, cols.GOAL_OWNER] < 0 and goal_met(S, C, g, p, gid):
+        if gid >= 0 and S.goal[g, i, cols.GOAL_OWNER] < 0 and goal_met(S, C, prm, g, p, gid):
             S.goal[g, i, cols.GOAL_OWNER] = p
-            ev(S, C, g, EV_GOAL, p, C_GOAL, S.K[KBOARD, gid, GOAL_REP], -1, gid, 0, 0)
-            gain_rep(S, C, g, p, S.K[KBOARD, gid, GOAL_REP], C_GOAL)
+            ev(S, C, prm, g, EV_GOAL, p, C_GOAL, C.K[KBOARD, gid, GOAL_REP], -1, gid, 0, 0)
+            gain_rep(S, C, prm, g, p, C.K[KBOARD, gid, GOAL_REP], C_GOAL)
 
 
 def test_tags_counted_once_per_check_are_the_tags_of_each_location():
     gm, states = _states(P=4, B=12, plies=400, seed=21)
     checked = 0
     for s in states:
-        S, C = gm.kernel_args(s)
+        S, C, prm = gm.kernel_context(s)
         for g in range(s.batch_size):
             for p in range(s.num_players):
-                tags_by_location(S, C, g, p, S.work[WK_TAGS])
-                want = [tags_at(S, C, g, p, loc) for loc in range(N_LOCATIONS)]
+                tags_by_location(S, C, prm, g, p, S.work[WK_TAGS])
+                want = [tags_at(S, C, prm, g, p, loc) for loc in range(N_LOCATIONS)]
                 assert list(S.work[WK_TAGS, :N_LOCATIONS]) == want
                 checked += sum(want) > 0
     assert checked > 50  # seats that do hold tags were compared
@@ -67,17 +67,17 @@ def test_goal_check_claims_what_the_goal_by_goal_check_claims():
                 s.card_own[g, c] = rng.integers(s.num_players)
         for p in range(s.num_players):
             a, b = s.copy(), s.copy()
-            Sa, C = gm.kernel_args(a)
-            Sb, _ = gm.kernel_args(b)
+            Sa, C, prm = gm.kernel_context(a)
+            Sb, _, _ = gm.kernel_context(b)
             for g in range(s.batch_size):
-                check_goals(Sa, C, g, p)
-                _check_goals_goal_by_goal(Sb, C, g, p)
+                check_goals(Sa, C, prm, g, p)
+                _check_goals_goal_by_goal(Sb, C, prm, g, p)
             assert a.equals(b), a.diff_fields(b)
             claims += int(((a.goal_owner == p) & (s.goal_owner < 0)).sum())
     assert claims > 20  # goals were really claimed
 
 
-def _legal_turn_space_by_space(S, C, g, p, out):
+def _legal_turn_space_by_space(S, C, prm, g, p, out):
     """The State Ideas part of the turn choice as the rule reads (research UM §2): every empty space, every
     action it points at that p's Ideas do not point at yet and p can perform."""
     if S.seat[g, p, cols.IDEAS_HAND] <= 0 and S.seat[g, p, cols.BRIGHT] <= 0:
@@ -86,8 +86,8 @@ def _legal_turn_space_by_space(S, C, g, p, out):
         if S.space[g, sp, cols.SPACE_OWNER] >= 0:
             continue
         for d in range(4):
-            act = S.K[KBOARD, sp, SPACE_MT + d]
-            if act >= 0 and not own_points_at(S, C, g, p, act) and can_perform(S, C, g, p, act, 1):
+            act = C.K[KBOARD, sp, SPACE_MT + d]
+            if act >= 0 and not own_points_at(S, C, prm, g, p, act) and can_perform(S, C, prm, g, p, act, 1):
                 out[PLACE0 + sp * 4 + d] = True
 
 
@@ -95,13 +95,13 @@ def test_turn_choice_asks_each_action_once_and_offers_what_the_space_by_space_ru
     gm, states = _states(P=4, B=12, plies=400, seed=5)
     offered = 0
     for s in states:
-        S, C = gm.kernel_args(s)
+        S, C, prm = gm.kernel_context(s)
         for g in range(s.batch_size):
             for p in range(s.num_players):
                 got = np.zeros(NUM_ACTIONS, np.bool_)
                 want = np.zeros(NUM_ACTIONS, np.bool_)
-                legal_turn(S, C, g, p, 0, 0, got)
-                _legal_turn_space_by_space(S, C, g, p, want)
+                legal_turn(S, C, prm, g, p, 0, 0, got)
+                _legal_turn_space_by_space(S, C, prm, g, p, want)
                 place = slice(PLACE0, PLACE0 + S.space.shape[1] * 4)
                 assert np.array_equal(got[place], want[place]), (g, p)
                 offered += int(want[place].sum())

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 
-from meeplelab.sim.unconscious_mind import cols, content_layout, kcols, state
+from meeplelab.sim.unconscious_mind import cols, content_layout, kcols, pcols, state
+from meeplelab.sim.unconscious_mind.content_layout import KBOARD, KCARD
 
 from .util import new
 
@@ -59,13 +61,14 @@ def test_named_views_are_shaped_and_write_through_to_the_groups():
 
 def test_content_and_parameter_vector_hold_the_content_and_params():
     gm, _ = new()
-    K = gm.kernel_content
+    C, prm = gm.kernel_content, gm.param_vector
     c = 7
-    assert K["kcard"][c, kcols.CARD_COL] == gm.A["card_col"][c]
-    assert (K["kboard"][:len(gm.A["ink_row"]), kcols.INK_NB_ROW] == gm.A["ink_row"]).all()
-    par = K["par"]
+    assert C.K[KCARD, c, kcols.CARD_COL] == gm.A["card_col"][c]
+    assert (C.K[KBOARD, :len(gm.A["ink_row"]), kcols.INK_NB_ROW] == gm.A["ink_row"]).all()
+    assert C.cnt[kcols.I_N_SPACES] == len(gm.content.space_ids) and C.cnt[kcols.I_N_GOAL_TILES] == len(gm.content.goal_ids)
     p = gm.params
-    assert par[kcols.I_ROUND_LIMIT] == p.round_limit and par[kcols.I_TRACK_LEN] == p.track_length
-    n = par[kcols.I_N_FACE_LINES]
-    assert tuple(par[kcols.I_FACE_LINES:kcols.I_FACE_LINES + n]) == tuple(p.face_lines)
-    assert np.array_equal(par[kcols.I_REP_VP:kcols.I_REP_VP + p.track_length + 1], p.reputation_vp)
+    assert prm[pcols.PRM_ROUND_LIMIT] == p.round_limit and prm[pcols.PRM_TRACK_LENGTH] == p.track_length
+    assert tuple(prm[pcols.PRM_FACE_LINES:pcols.PRM_FACE_LINES + pcols.PRM_FACE_LINES_W]) == tuple(p.face_lines)
+    assert np.array_equal(prm[pcols.PRM_REPUTATION_VP:pcols.PRM_REPUTATION_VP + p.track_length + 1], p.reputation_vp)
+    stop = type(gm)(params=dataclasses.replace(p, limit_round_trigger="stop")).param_vector
+    assert stop[pcols.PRM_LIMIT_ROUND_TRIGGER] == pcols.LIMIT_ROUND_TRIGGER_STOP == 1 and prm[pcols.PRM_LIMIT_ROUND_TRIGGER] == 0

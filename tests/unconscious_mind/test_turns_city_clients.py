@@ -350,10 +350,10 @@ def test_final_scoring_categories():
     s.rep_order[:, 0] = 1
     s.cured[:, 0] = 1
     s.tr_owner[:, 3] = 0
-    S, C = gm.kernel_args(s)
-    start_turn(S, C, 0)  # seat 1's last turn
+    S, C, prm = gm.kernel_context(s)
+    start_turn(S, C, prm, 0)  # seat 1's last turn
     for g in range(1, 4):
-        start_turn(S, C, g)
+        start_turn(S, C, prm, g)
     while not gm.done(s).all():
         step(gm, s, first_legal(gm, s))
     bd = gm.score_breakdown(s)

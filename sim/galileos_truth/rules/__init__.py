@@ -2,7 +2,7 @@
 
 ``S`` is the state namedtuple (:data:`~meeplelab.sim.galileos_truth.state.SArr`: the groups of
 :data:`~meeplelab.sim.galileos_truth.state.LAYOUT`, addressed by the columns of :mod:`meeplelab.sim.galileos_truth.cols`, and the log
-and random-stream arrays), ``C`` the compiled content (:class:`~meeplelab.sim.galileos_truth.content.Content`), ``PR`` the
+and random-stream arrays), ``C`` the compiled content (:class:`~meeplelab.sim.galileos_truth.content.Content`), ``prm`` the
 int64 parameter vector (``state.I_*`` indices). The acting seat is ``S.game[g, TO_ACT]``; every decision in a
 game is taken by that seat.
 
@@ -33,26 +33,26 @@ __all__ = ["mask_kernel", "apply_kernel", "setup_kernel", "start_cycle"]
 
 
 @njit(cache=True, _nrt=False)
-def mask_kernel(S, C, PR, out):
+def mask_kernel(S, C, prm, out):
     """Fill the legal action mask ``out`` (``bool[B, NUM_ACTIONS]``, all False on entry) of every game still
     running: the legality handler of its pending decision (:mod:`.decisions`)."""
     for g in range(out.shape[0]):
         if S.game[g, OVER]:
             continue
-        legal(S.game[g, PHASE], S, C, PR, g, out[g])
+        legal(S.game[g, PHASE], S, C, prm, g, out[g])
 
 
 @njit(cache=True, _nrt=False)
-def apply_kernel(S, C, PR, actions, active):
+def apply_kernel(S, C, prm, actions, active):
     """Apply ``actions[g]`` (``int64[B]``) to every game with ``active[g]`` (``bool[B]``): the application
     handler of its pending decision (:mod:`.decisions`)."""
     for g in range(actions.shape[0]):
         if active[g]:
-            apply(S.game[g, PHASE], S, C, PR, g, actions[g])
+            apply(S.game[g, PHASE], S, C, prm, g, actions[g])
 
 
 @njit(cache=True, _nrt=False)
-def setup_kernel(S, C, PR):
+def setup_kernel(S, C, prm):
     """Set up every game of the batch (:func:`.flow.setup_game`): shuffles, Workshop, first Cycle."""
     for g in range(S.game.shape[0]):
-        setup_game(S, C, PR, g)
+        setup_game(S, C, prm, g)

@@ -6,19 +6,20 @@ from __future__ import annotations
 from ..cols import BOOKS, COINS, CUR_CARD, PHASE, RESEARCH, SLOT_CZONE, SLOT_KNOWN, TSEAL, TSEAL_W
 from ..content import N_SUBJECTS, SEAL_SPACES
 from meeplelab.sim.core.jit import rule
-from ..state import I_WRITE_RES, P_PLACE, TR_READ, Z_HAND
+from ..state import P_PLACE, TR_READ, Z_HAND
+from ..pcols import PRM_WRITE_RESEARCH_BOTTOM
 from .academy import seals_left
 from .cards import new_card
 from .icons import iset_ok, trig_gain
 
 
 @rule
-def write_research(S, C, PR, g, p, b):
+def write_research(S, C, prm, g, p, b):
     """Research seat ``p`` pays to Write on board ``b``: write_research_bottom on the bottom row, else the two
     costs of the boards below, each skipped with the seat's seal on that board (seed 001 §Write a Treatise;
     A-GT-10)."""
     if C.BOARD_ROW[b] == 0:
-        return PR[I_WRITE_RES]
+        return prm[PRM_WRITE_RESEARCH_BOTTOM]
     r = 0
     for side in range(C.BOARD_BELOW.shape[1]):  # the two boards below
         below = C.BOARD_BELOW[b, side]
@@ -62,7 +63,7 @@ def board_leftmost_owner(S, g, b):
 
 
 @rule
-def write_ok(S, C, PR, g, p, b):
+def write_ok(S, C, prm, g, p, b):
     """Seat ``p`` may Write board ``b``: no seal of its own there, a free space, a seal left, the Books and the
     Research (seed 001 §Write a Treatise)."""
     if board_has_seal_of(S, g, b, p) or board_free_space(S, g, b, True) < 0 or seals_left(S, g, p) == 0:
@@ -70,7 +71,7 @@ def write_ok(S, C, PR, g, p, b):
     for s in range(N_SUBJECTS):
         if S.seat[g, p, BOOKS + s] < C.BOARD_BOOKS[b, s]:
             return False
-    return S.seat[g, p, RESEARCH] >= write_research(S, C, PR, g, p, b)
+    return S.seat[g, p, RESEARCH] >= write_research(S, C, prm, g, p, b)
 
 
 @rule
@@ -85,7 +86,7 @@ def copy_ok(S, C, g, p, b, lvl, coins):
 
 
 @rule
-def read_ok(S, C, PR, g, p, b, lvl, coins):
+def read_ok(S, C, prm, g, p, b, lvl, coins):
     """Read: Level cap, any seal, the Coins, and the page's payments as if it were played (seed Read 2)
     after the Coins and what Ongoing Inventions give on a Read."""
     if C.BOARD_ROW[b] + 1 > lvl or board_leftmost_owner(S, g, b) < 0:
@@ -93,13 +94,13 @@ def read_ok(S, C, PR, g, p, b, lvl, coins):
     if S.seat[g, p, COINS] < coins:
         return False
     iset = C.CARD_ISET[C.BOARD_CARD[b]]
-    return (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, -1, 0,
+    return (not C.ISET_PAY[iset]) or iset_ok(S, C, prm, g, p, iset, -1, 0,
                                              trig_gain(S, C, g, p, TR_READ, False) - coins,
                                              trig_gain(S, C, g, p, TR_READ, True), TR_READ)
 
 
 @rule
-def take_card(S, C, PR, g, p, t, kind, b, before):
+def take_card(S, C, prm, g, p, t, kind, b, before):
     """Write/Copy: a new card of type ``t``; the player then places it (deck top or hand)."""
     c = new_card(S, g, p, t)
     S.slot[g, p, c, SLOT_CZONE] = Z_HAND     # held while the player decides where it goes

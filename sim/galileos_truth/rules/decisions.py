@@ -34,8 +34,8 @@ TABLE = DecisionTable(
         Decision("P_OVER", M + "flow", None, "apply_over"),
     ),
     kinds_module="meeplelab.sim.galileos_truth.state",
-    legal_args="S, C, PR, g, out",
-    apply_args="S, C, PR, g, a",
+    legal_args="S, C, prm, g, out",
+    apply_args="S, C, prm, g, a",
     doc="Galileo's Truth's decision dispatchers: the legal action mask and the application of one game's pending "
         "decision (its phase, ``P_*``).",
 )

@@ -17,76 +17,76 @@ from meeplelab.sim.galileos_truth.rules.flow import apply_over
 
 
 @njit(cache=True, _nrt=False)
-def legal(kind, S, C, PR, g, out):
+def legal(kind, S, C, prm, g, out):
     """Fill the legal action mask of one game waiting for decision ``kind``."""
     if kind == P_MAIN:
-        legal_main(S, C, PR, g, out)
+        legal_main(S, C, prm, g, out)
     elif kind == P_STACK:
-        legal_stack(S, C, PR, g, out)
+        legal_stack(S, C, prm, g, out)
     elif kind == P_PURPLE:
-        legal_purple(S, C, PR, g, out)
+        legal_purple(S, C, prm, g, out)
     elif kind == P_PENPAY:
-        legal_penpay(S, C, PR, g, out)
+        legal_penpay(S, C, prm, g, out)
     elif kind == P_GROUP:
-        legal_group(S, C, PR, g, out)
+        legal_group(S, C, prm, g, out)
     elif kind == P_SEC:
-        legal_secondary(S, C, PR, g, out)
+        legal_secondary(S, C, prm, g, out)
     elif kind == P_BOOKSUBJ:
-        legal_book_subject(S, C, PR, g, out)
+        legal_book_subject(S, C, prm, g, out)
     elif kind == P_TARGET:
-        legal_target(S, C, PR, g, out)
+        legal_target(S, C, prm, g, out)
     elif kind == P_PLACE:
-        legal_place(S, C, PR, g, out)
+        legal_place(S, C, prm, g, out)
     elif kind == P_REMOVE:
-        legal_remove(S, C, PR, g, out)
+        legal_remove(S, C, prm, g, out)
     elif kind == P_SLOT:
-        legal_slot(S, C, PR, g, out)
+        legal_slot(S, C, prm, g, out)
     elif kind == P_OLEVEL:
-        legal_level(S, C, PR, g, out)
+        legal_level(S, C, prm, g, out)
     elif kind == P_OKEEP:
-        legal_keep(S, C, PR, g, out)
+        legal_keep(S, C, prm, g, out)
     elif kind == P_OSPACE:
-        legal_space(S, C, PR, g, out)
+        legal_space(S, C, prm, g, out)
     elif kind == P_OORDER:
-        legal_order(S, C, PR, g, out)
+        legal_order(S, C, prm, g, out)
     else:
         raise RuntimeError("no legal handler for this decision kind")
 
 
 @njit(cache=True, _nrt=False)
-def apply(kind, S, C, PR, g, a):
+def apply(kind, S, C, prm, g, a):
     """Apply the action of one game waiting for decision ``kind``."""
     if kind == P_MAIN:
-        apply_main(S, C, PR, g, a)
+        apply_main(S, C, prm, g, a)
     elif kind == P_STACK:
-        apply_stack(S, C, PR, g, a)
+        apply_stack(S, C, prm, g, a)
     elif kind == P_PURPLE:
-        apply_purple(S, C, PR, g, a)
+        apply_purple(S, C, prm, g, a)
     elif kind == P_PENPAY:
-        apply_penpay(S, C, PR, g, a)
+        apply_penpay(S, C, prm, g, a)
     elif kind == P_GROUP:
-        apply_group(S, C, PR, g, a)
+        apply_group(S, C, prm, g, a)
     elif kind == P_SEC:
-        apply_secondary(S, C, PR, g, a)
+        apply_secondary(S, C, prm, g, a)
     elif kind == P_BOOKSUBJ:
-        apply_book_subject(S, C, PR, g, a)
+        apply_book_subject(S, C, prm, g, a)
     elif kind == P_TARGET:
-        apply_target(S, C, PR, g, a)
+        apply_target(S, C, prm, g, a)
     elif kind == P_PLACE:
-        apply_place(S, C, PR, g, a)
+        apply_place(S, C, prm, g, a)
     elif kind == P_REMOVE:
-        apply_remove(S, C, PR, g, a)
+        apply_remove(S, C, prm, g, a)
     elif kind == P_SLOT:
-        apply_slot(S, C, PR, g, a)
+        apply_slot(S, C, prm, g, a)
     elif kind == P_OLEVEL:
-        apply_level(S, C, PR, g, a)
+        apply_level(S, C, prm, g, a)
     elif kind == P_OKEEP:
-        apply_keep(S, C, PR, g, a)
+        apply_keep(S, C, prm, g, a)
     elif kind == P_OSPACE:
-        apply_space(S, C, PR, g, a)
+        apply_space(S, C, prm, g, a)
     elif kind == P_OORDER:
-        apply_order(S, C, PR, g, a)
+        apply_order(S, C, prm, g, a)
     elif kind == P_OVER:
-        apply_over(S, C, PR, g, a)
+        apply_over(S, C, prm, g, a)
     else:
         raise RuntimeError("no apply handler for this decision kind")

@@ -14,11 +14,14 @@ from ..content import K_ICONS, MATHEMATICS, N_GROUPS, PHYSICS
 from meeplelab.sim.core.jit import rule
 from ..logcols import (TURN_CARDS_PLAYED, TURN_COINS_AFTER, TURN_MAIN_ACTION, TURN_PRINCIPLE_AFTER,
                        TURN_RESEARCH_AFTER, TURN_SUSPICION_AFTER, TURN_VP_AFTER, TURN_VP_GAINED)
-from ..state import (C_GAINED, C_NONE, C_OBSERVATION, E_INQUISITION, E_PENANCE, FP_FEWEST_VP, FP_FIRST_TO_PASS,
-                     FP_FIXED, IT_INCOME, I_CYCLES, I_FIRST_RULE, I_HAND, I_INC_COINS, I_INC_RES, I_INQ, I_OBS_COINS,
-                     I_OBS_VP, I_PEN_THR, MAX_LEVEL, O_BOOK_ANY, O_BOOK_DIFF, O_BOOK_UP, O_FIRST_SECONDARY, O_NONE,
+from ..state import (C_GAINED, C_NONE, C_OBSERVATION, E_INQUISITION, E_PENANCE, IT_INCOME, MAX_LEVEL, O_BOOK_ANY,
+                     O_BOOK_DIFF, O_BOOK_UP, O_FIRST_SECONDARY, O_NONE,
                      PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STANDING, P_GROUP, P_MAIN, P_SEC, RZ_BAG, RZ_DECK, RZ_GRAD,
                      RZ_INV, RZ_PENANCE, SEL_A, SEL_B, SEP_NONE, SEP_PRINC, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY)
+from ..pcols import (FIRST_PLAYER_RULE_FEWEST_VP, FIRST_PLAYER_RULE_FIRST_TO_PASS, FIRST_PLAYER_RULE_FIXED, PRM_CYCLES,
+                     PRM_FIRST_PLAYER_RULE, PRM_HAND_SIZE, PRM_INCOME_COINS_BY_LEVEL,
+                     PRM_INCOME_RESEARCH_BY_LEVEL, PRM_INQUISITION_FLIP_CYCLE, PRM_OBSERVE_BONUS_COINS,
+                     PRM_OBSERVE_BONUS_VP, PRM_PENANCE_THRESHOLD)
 from .cards import draw_n, new_card
 from .icons import (EFF_GO, OBS_BONUS, PEND_EFFECTS, apply_iset_simple, apply_simple, book_icon_can_act,
                     order_matters, pay_now_ok, pending_effects, start_book_icon)
@@ -41,54 +44,54 @@ def start_turn(S, g):
 
 
 @rule
-def start_cycle(S, C, PR, g):
+def start_cycle(S, C, prm, g):
     """Inquisition flip, Income Phase, hands drawn up to ``hand_size``; first player opens."""
     P = S.seat.shape[1]
-    if S.game[g, CYCLE] == PR[I_INQ] and not S.game[g, INQ_UP]:
+    if S.game[g, CYCLE] == prm[PRM_INQUISITION_FLIP_CYCLE] and not S.game[g, INQ_UP]:
         S.game[g, INQ_UP] = True
         ev(S, g, S.game[g, FIRST], E_INQUISITION, C_NONE, 0, -1, -1, 0, 1)
     S.game[g, FIRST_PASS] = -1
     for p in range(P):
         S.seat[g, p, PASSED] = False
-        S.seat[g, p, COINS] += PR[I_INC_COINS + book_level(PR, S.seat[g, p, BOOKS + PHYSICS]) - 1]
-        S.seat[g, p, RESEARCH] += PR[I_INC_RES + book_level(PR, S.seat[g, p, BOOKS + MATHEMATICS]) - 1]
+        S.seat[g, p, COINS] += prm[PRM_INCOME_COINS_BY_LEVEL + book_level(prm, S.seat[g, p, BOOKS + PHYSICS]) - 1]
+        S.seat[g, p, RESEARCH] += prm[PRM_INCOME_RESEARCH_BY_LEVEL + book_level(prm, S.seat[g, p, BOOKS + MATHEMATICS]) - 1]
         for i in range(C.INV_TYPE.shape[0]):
             if S.inv[g, i, INV_OWNER] == p and C.INV_TYPE[i] == IT_INCOME:
-                apply_iset_simple(S, C, PR, g, p, C.INV_ISET[i], i)
+                apply_iset_simple(S, C, prm, g, p, C.INV_ISET[i], i)
         held = 0
         for c in range(S.seat[g, p, NSLOTS]):
             if S.slot[g, p, c, SLOT_CZONE] == Z_HAND:
                 held += 1
-        if held < PR[I_HAND]:
-            draw_n(S, g, p, PR[I_HAND] - held)     # up to the hand size (A-GT-04)
+        if held < prm[PRM_HAND_SIZE]:
+            draw_n(S, g, p, prm[PRM_HAND_SIZE] - held)     # up to the hand size (A-GT-04)
     S.game[g, TO_ACT] = S.game[g, FIRST]
     start_turn(S, g)
 
 
 @rule
-def next_first_player(S, PR, g):
+def next_first_player(S, prm, g):
     """Seat that opens the next Cycle (A-GT-31, ``first_player_rule``): rotate = the next seat
     clockwise; first-to-pass = the first seat that passed this Cycle; fewest-vp = the seat with the
     fewest VP, ties clockwise from the next seat; fixed = the seat that opened this Cycle."""
     P = S.seat.shape[1]
     f = S.game[g, FIRST]
-    fp = PR[I_FIRST_RULE]
-    if fp == FP_FIRST_TO_PASS and S.game[g, FIRST_PASS] >= 0:
+    fp = prm[PRM_FIRST_PLAYER_RULE]
+    if fp == FIRST_PLAYER_RULE_FIRST_TO_PASS and S.game[g, FIRST_PASS] >= 0:
         return S.game[g, FIRST_PASS]
-    if fp == FP_FEWEST_VP:
+    if fp == FIRST_PLAYER_RULE_FEWEST_VP:
         best = (f + 1) % P
         for k in range(2, P + 1):
             q = (f + k) % P
             if S.seat[g, q, VP] < S.seat[g, best, VP]:
                 best = q
         return best
-    if fp == FP_FIXED:
+    if fp == FIRST_PLAYER_RULE_FIXED:
         return f
     return (f + 1) % P
 
 
 @rule
-def end_cycle(S, C, PR, g):
+def end_cycle(S, C, prm, g):
     """End of Cycle: hand and play area to discard, Inventions upright, Philosophers back, Penance, next Cycle."""
     P = S.seat.shape[1]
     for p in range(P):
@@ -102,7 +105,7 @@ def end_cycle(S, C, PR, g):
             S.seat[g, p, PHIL] = PH_STANDING
         elif S.seat[g, p, PHIL] == PH_PRISON:
             S.seat[g, p, PHIL] = PH_LYING
-        if S.seat[g, p, COPER] and S.seat[g, p, SUSP] >= PR[I_PEN_THR] and S.game[g, PEN_N] > 0:
+        if S.seat[g, p, COPER] and S.seat[g, p, SUSP] >= prm[PRM_PENANCE_THRESHOLD] and S.game[g, PEN_N] > 0:
             S.game[g, PEN_N] -= 1
             t = S.pile[g, PEN_PILE, S.game[g, PEN_N]]
             c = new_card(S, g, p, t)
@@ -112,21 +115,21 @@ def end_cycle(S, C, PR, g):
         S.inv[g, i, INV_TAPPED] = False
     for sp in range(S.space.shape[1]):
         S.space[g, sp, SPACE_USED] = 0
-    if S.game[g, CYCLE] >= PR[I_CYCLES]:
-        final_scoring(S, C, PR, g)
+    if S.game[g, CYCLE] >= prm[PRM_CYCLES]:
+        final_scoring(S, C, prm, g)
         return
     S.game[g, CYCLE] += 1
-    S.game[g, FIRST] = next_first_player(S, PR, g)
-    start_cycle(S, C, PR, g)
+    S.game[g, FIRST] = next_first_player(S, prm, g)
+    start_cycle(S, C, prm, g)
 
 
 @rule
-def end_turn(S, C, PR, g):
+def end_turn(S, C, prm, g):
     """End the turn: Workshop refill, the turn's log row, then the next seat that has not passed, or the end of
     the Cycle (A-GT-02)."""
     p = S.game[g, TO_ACT]
     if S.game[g, WS_DIRTY]:
-        refill_workshop(S, PR, g)
+        refill_workshop(S, prm, g)
     b = S.turn_buf
     r = begin_turn_row(b, S.turn_n, g, S.ply[g] + 1, S.game[g, TURN], S.game[g, CYCLE], p)
     b[g, r, TURN_MAIN_ACTION] = S.game[g, TURN_MAIN]
@@ -145,23 +148,23 @@ def end_turn(S, C, PR, g):
             S.game[g, TO_ACT] = q
             start_turn(S, g)
             return
-    end_cycle(S, C, PR, g)
+    end_cycle(S, C, prm, g)
 
 
 @rule
-def advance(S, C, PR, g):
+def advance(S, C, prm, g):
     """Resolve icons until a decision is needed; end the turn when the Main Action is complete."""
     p = S.game[g, TO_ACT]
     while True:
         n = S.game[g, FR_N]
         if n == 0:
-            end_turn(S, C, PR, g)
+            end_turn(S, C, prm, g)
             return
         k = n - 1
         if S.game[g, FR_USED + k] & OBS_BONUS:   # Observe the Sky, step 6: Bonus 2 VP, 1 Coin after the icons
             S.game[g, FR_USED + k] -= OBS_BONUS
-            add_vp(S, g, p, PR[I_OBS_VP], C_OBSERVATION, S.game[g, OBS_TILE])
-            S.seat[g, p, COINS] += PR[I_OBS_COINS]
+            add_vp(S, g, p, prm[PRM_OBSERVE_BONUS_VP], C_OBSERVATION, S.game[g, OBS_TILE])
+            S.seat[g, p, COINS] += prm[PRM_OBSERVE_BONUS_COINS]
         iset = S.game[g, FR_SET + k]
         if S.game[g, FR_SEL + k] == 0:
             sep = C.ISET_SEP[iset]
@@ -178,7 +181,7 @@ def advance(S, C, PR, g):
         # is made first so that no Secondary Action spends what the Effect must pay
         if not (S.game[g, FR_USED + k] & EFF_GO):
             pend = pending_effects(S, C, g)
-            if (pend == PEND_EFFECTS and frame_sec_kinds(S, C, PR, g) != 0) or (pend != 0 and order_matters(S, C, PR, g)):
+            if (pend == PEND_EFFECTS and frame_sec_kinds(S, C, prm, g) != 0) or (pend != 0 and order_matters(S, C, prm, g)):
                 S.game[g, PHASE] = P_SEC
                 return
             S.game[g, FR_USED + k] |= EFF_GO
@@ -193,7 +196,7 @@ def advance(S, C, PR, g):
                 if op == O_NONE or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & bit):
                     continue
                 if op == O_BOOK_ANY or op == O_BOOK_DIFF or op == O_BOOK_UP:
-                    if not book_icon_can_act(S, C, PR, g, p, op):
+                    if not book_icon_can_act(S, C, prm, g, p, op):
                         S.game[g, FR_USED + k] |= bit
                         continue
                     start_book_icon(S, g, op, C.ISET_ARG[iset, gi, j, 0], bit)
@@ -201,7 +204,7 @@ def advance(S, C, PR, g):
                 if not pay_now_ok(S, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1]):
                     continue
                 S.game[g, FR_USED + k] |= bit
-                apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
+                apply_simple(S, C, prm, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
                              C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
         for gi in range(N_GROUPS):     # the payments that waited; the gains came first
             if not (sel & (1 << gi)):
@@ -212,9 +215,9 @@ def advance(S, C, PR, g):
                 if op == O_NONE or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & bit):
                     continue
                 S.game[g, FR_USED + k] |= bit
-                apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
+                apply_simple(S, C, prm, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
                              C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
-        if frame_sec_kinds(S, C, PR, g) != 0:
+        if frame_sec_kinds(S, C, prm, g) != 0:
             S.game[g, PHASE] = P_SEC
             return
         S.game[g, FR_N] = k
@@ -232,7 +235,7 @@ def ids_where(key, value, out):
 
 
 @rule
-def setup_game(S, C, PR, g):
+def setup_game(S, C, prm, g):
     """Set up game ``g``: shuffle the decks, Invention decks, bags and the Penance supply, draw the Graduation tiles, fill the Workshop, start the first Cycle (A-GT-05, A-GT-17, A-GT-18, A-GT-15)."""
     P = S.seat.shape[1]
     nbasic = C.BASIC_CARDS.shape[0]
@@ -271,11 +274,11 @@ def setup_game(S, C, PR, g):
                     S.game[g, GRAD + (lv - 2)] = i
                     break
                 k -= 1
-    refill_workshop(S, PR, g)
-    start_cycle(S, C, PR, g)
+    refill_workshop(S, prm, g)
+    start_cycle(S, C, prm, g)
 
 
 @rule
-def apply_over(S, C, PR, g, a):
+def apply_over(S, C, prm, g, a):
     """Apply action ``a`` of P_OVER: the game has ended after its last Cycle (A-GT-01); nothing changes."""
     return

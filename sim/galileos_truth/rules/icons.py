@@ -7,20 +7,21 @@ from ..cols import (ACT_VP, BESIDE, BOOKS, COINS, COPER, CUR_A, CUR_BIT, CUR_OP,
                     FR_USED, INV_OWNER, LEVEL, PHASE, PHIL, RESEARCH, SUSP, TO_ACT)
 from ..content import K_ICONS, MATHEMATICS, N_GROUPS, N_SUBJECTS, PHYSICS
 from meeplelab.sim.core.jit import rule
-from ..state import (BOOK_LEVELS, C_ICONS, C_S_COPERNICANS, C_S_ICON, C_S_OTHERS, D_FRAMES, IT_ONGOING, I_BOOK_MAX,
-                     I_INC_COINS, I_INC_RES, I_PRISON, I_STAKE, I_SUSP_MAX, I_VP_PER_LEVEL, O_BOOKS, O_BOOKS_PAY,
-                     O_BOOK_ANY, O_BOOK_DIFF, O_BOOK_UP, O_COINS, O_FIRST_SECONDARY, O_INCOME_MATH, O_INCOME_PHYS,
-                     O_MASTERY, O_MENTOR_SEAL, O_NONE, O_PHIL_BACK, O_RESEARCH, O_SUSP_DOWN, O_SUSP_DOWN_DIFF,
-                     O_SUSP_UP, O_SUSP_UP_COP, O_SUSP_UP_OTHERS, O_VP, O_VP_END, O_VP_LVL, O_VP_PLUS, O_VP_X2,
-                     O_VP_XLEVEL, PH_ON_SPACE, PH_STANDING, P_BOOKSUBJ, SEL_A, SEL_B, SEL_BOTH, SEP_NONE, SEP_PRINC,
-                     SEP_SUSP)
+from ..state import (BOOK_LEVELS, C_ICONS, C_S_COPERNICANS, C_S_ICON, C_S_OTHERS, D_FRAMES, IT_ONGOING, O_BOOKS,
+                     O_BOOKS_PAY, O_BOOK_ANY, O_BOOK_DIFF, O_BOOK_UP, O_COINS, O_FIRST_SECONDARY, O_INCOME_MATH,
+                     O_INCOME_PHYS, O_MASTERY, O_MENTOR_SEAL, O_NONE, O_PHIL_BACK, O_RESEARCH, O_SUSP_DOWN,
+                     O_SUSP_DOWN_DIFF, O_SUSP_UP, O_SUSP_UP_COP, O_SUSP_UP_OTHERS, O_VP, O_VP_END, O_VP_LVL,
+                     O_VP_PLUS, O_VP_X2, O_VP_XLEVEL, PH_ON_SPACE, PH_STANDING, P_BOOKSUBJ, SEL_A, SEL_B, SEL_BOTH,
+                     SEP_NONE, SEP_PRINC, SEP_SUSP)
+from ..pcols import (PRM_BOOK_TRACK_MAX, PRM_INCOME_COINS_BY_LEVEL, PRM_INCOME_RESEARCH_BY_LEVEL, PRM_PRISON_AT,
+                     PRM_STAKE_AT, PRM_SUSPICION_MAX, PRM_VP_PER_LEVEL_GAINED)
 from .academy import mastery_seal, seals_left, take_seal
 from .cards import diff_subjects_in_play
 from .ledger import add_books, add_susp, add_vp, book_level, pay
 
 
 @rule
-def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
+def group_ok(S, C, prm, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
     """Can the mandatory payments of groups ``sel`` be met in full (gains counted first)?
 
     What happens before the icons resolve is passed as offsets: ``xbooks`` Books of Subject ``xsubj``
@@ -69,26 +70,26 @@ def group_ok(S, C, PR, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
         have = S.seat[g, p, BOOKS + s] + (xbooks if s == xsubj else 0) - (C.INV_BOOKS[inv, s] if inv >= 0 else 0)
         if trig >= 0:
             have += trig_books(S, C, g, p, trig, s)
-        if have > PR[I_BOOK_MAX]:
-            have = PR[I_BOOK_MAX]     # the track stops at its end before the page's gains
+        if have > prm[PRM_BOOK_TRACK_MAX]:
+            have = prm[PRM_BOOK_TRACK_MAX]     # the track stops at its end before the page's gains
         if have + gain < need:
             return False
     return True
 
 
 @rule
-def iset_ok(S, C, PR, g, p, iset, xsubj, xbooks, dc, dr, trig):
+def iset_ok(S, C, prm, g, p, iset, xsubj, xbooks, dc, dr, trig):
     """Some legal group choice of icon set ``iset`` can be paid (offsets as in :func:`group_ok`);
     across a Suspicion line that includes doing both groups."""
     sep = C.ISET_SEP[iset]
     if sep == SEP_NONE:
-        return group_ok(S, C, PR, g, p, iset, SEL_A, xsubj, xbooks, dc, dr, -1, trig)
+        return group_ok(S, C, prm, g, p, iset, SEL_A, xsubj, xbooks, dc, dr, -1, trig)
     if sep == SEP_PRINC:
-        return group_ok(S, C, PR, g, p, iset, SEL_A if S.seat[g, p, COPER] else SEL_B, xsubj, xbooks, dc, dr, -1, trig)
-    if (group_ok(S, C, PR, g, p, iset, SEL_A, xsubj, xbooks, dc, dr, -1, trig)
-            or group_ok(S, C, PR, g, p, iset, SEL_B, xsubj, xbooks, dc, dr, -1, trig)):
+        return group_ok(S, C, prm, g, p, iset, SEL_A if S.seat[g, p, COPER] else SEL_B, xsubj, xbooks, dc, dr, -1, trig)
+    if (group_ok(S, C, prm, g, p, iset, SEL_A, xsubj, xbooks, dc, dr, -1, trig)
+            or group_ok(S, C, prm, g, p, iset, SEL_B, xsubj, xbooks, dc, dr, -1, trig)):
         return True
-    return sep == SEP_SUSP and group_ok(S, C, PR, g, p, iset, SEL_BOTH, xsubj, xbooks, dc, dr, -1, trig)
+    return sep == SEP_SUSP and group_ok(S, C, prm, g, p, iset, SEL_BOTH, xsubj, xbooks, dc, dr, -1, trig)
 
 
 @rule
@@ -132,7 +133,7 @@ def pay_now_ok(S, g, p, op, a0, a1):
 
 
 @rule
-def apply_simple(S, C, PR, g, p, op, a0, a1, a2, a3, item):
+def apply_simple(S, C, prm, g, p, op, a0, a1, a2, a3, item):
     """One mandatory Effect that needs no choice."""
     if op == O_COINS:
         if a0 >= 0:
@@ -152,29 +153,29 @@ def apply_simple(S, C, PR, g, p, op, a0, a1, a2, a3, item):
     elif op == O_VP_END:
         S.seat[g, p, END_LOSS] += a0 if a0 > 0 else -a0
     elif op == O_VP_XLEVEL:
-        add_vp(S, g, p, PR[I_VP_PER_LEVEL] * (S.seat[g, p, LEVEL] - 1), C_ICONS, item)
+        add_vp(S, g, p, prm[PRM_VP_PER_LEVEL_GAINED] * (S.seat[g, p, LEVEL] - 1), C_ICONS, item)
     elif op == O_VP_LVL:
         lv = S.seat[g, p, LEVEL]
         v = a0 if lv == 1 else (a1 if lv == 2 else (a2 if lv == 3 else a3))
         add_vp(S, g, p, v, C_ICONS, item)
     elif op == O_SUSP_DOWN:
-        add_susp(S, PR, g, p, -a0, C_S_ICON, -1)
+        add_susp(S, prm, g, p, -a0, C_S_ICON, -1)
     elif op == O_SUSP_DOWN_DIFF:
-        add_susp(S, PR, g, p, -diff_subjects_in_play(S, C, g, p), C_S_ICON, -1)
+        add_susp(S, prm, g, p, -diff_subjects_in_play(S, C, g, p), C_S_ICON, -1)
     elif op == O_SUSP_UP:
-        add_susp(S, PR, g, p, a0, C_S_ICON, -1)
+        add_susp(S, prm, g, p, a0, C_S_ICON, -1)
     elif op == O_SUSP_UP_OTHERS:
         for q in range(S.seat.shape[1]):
             if q != p:
-                add_susp(S, PR, g, q, a0, C_S_OTHERS, p)
+                add_susp(S, prm, g, q, a0, C_S_OTHERS, p)
     elif op == O_SUSP_UP_COP:
         for q in range(S.seat.shape[1]):
             if S.seat[g, q, COPER]:
-                add_susp(S, PR, g, q, a0, C_S_COPERNICANS, p)
+                add_susp(S, prm, g, q, a0, C_S_COPERNICANS, p)
     elif op == O_BOOKS:
-        add_books(S, PR, g, p, a0, a1)
+        add_books(S, prm, g, p, a0, a1)
     elif op == O_BOOKS_PAY:
-        add_books(S, PR, g, p, a0, -a1)
+        add_books(S, prm, g, p, a0, -a1)
     elif op == O_MASTERY:
         mastery_seal(S, C, g, p, a0)
     elif op == O_MENTOR_SEAL:
@@ -184,13 +185,13 @@ def apply_simple(S, C, PR, g, p, op, a0, a1, a2, a3, item):
         if S.seat[g, p, PHIL] == PH_ON_SPACE:
             S.seat[g, p, PHIL] = PH_STANDING
     elif op == O_INCOME_PHYS:
-        S.seat[g, p, COINS] += PR[I_INC_COINS + book_level(PR, S.seat[g, p, BOOKS + PHYSICS]) - 1]
+        S.seat[g, p, COINS] += prm[PRM_INCOME_COINS_BY_LEVEL + book_level(prm, S.seat[g, p, BOOKS + PHYSICS]) - 1]
     elif op == O_INCOME_MATH:
-        S.seat[g, p, RESEARCH] += PR[I_INC_RES + book_level(PR, S.seat[g, p, BOOKS + MATHEMATICS]) - 1]
+        S.seat[g, p, RESEARCH] += prm[PRM_INCOME_RESEARCH_BY_LEVEL + book_level(prm, S.seat[g, p, BOOKS + MATHEMATICS]) - 1]
 
 
 @rule
-def apply_iset_simple(S, C, PR, g, p, iset, item):
+def apply_iset_simple(S, C, prm, g, p, iset, item):
     """All icons of group A of a no-choice icon set (Income / Ongoing Inventions, Invention bottoms), in
     printed order; a payment that cannot be made yet waits for the gains after it (A-GT-24)."""
     done = 0
@@ -198,21 +199,21 @@ def apply_iset_simple(S, C, PR, g, p, iset, item):
         op = C.ISET_OP[iset, 0, j]
         if op != O_NONE and pay_now_ok(S, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1]):
             done |= 1 << j
-            apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1],
+            apply_simple(S, C, prm, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1],
                          C.ISET_ARG[iset, 0, j, 2], C.ISET_ARG[iset, 0, j, 3], item)
     for j in range(K_ICONS):
         op = C.ISET_OP[iset, 0, j]
         if op != O_NONE and not (done & (1 << j)):
-            apply_simple(S, C, PR, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1],
+            apply_simple(S, C, prm, g, p, op, C.ISET_ARG[iset, 0, j, 0], C.ISET_ARG[iset, 0, j, 1],
                          C.ISET_ARG[iset, 0, j, 2], C.ISET_ARG[iset, 0, j, 3], item)
 
 
 @rule
-def trigger(S, C, PR, g, p, trig):
+def trigger(S, C, prm, g, p, trig):
     """Ongoing Inventions of ``p`` whose condition is ``trig``."""
     for i in range(C.INV_TYPE.shape[0]):
         if S.inv[g, i, INV_OWNER] == p and C.INV_TYPE[i] == IT_ONGOING and C.INV_TRIG[i] == trig:
-            apply_iset_simple(S, C, PR, g, p, C.INV_ISET[i], i)
+            apply_iset_simple(S, C, prm, g, p, C.INV_ISET[i], i)
 
 
 @rule
@@ -265,7 +266,7 @@ def pending_effects(S, C, g):
 
 
 @rule
-def order_matters(S, C, PR, g):
+def order_matters(S, C, prm, g):
     """Top frame: the order of its pending mandatory Effects can change the outcome, so the player picks
     them one by one (seed: icons activate in the order you like; A-GT-25). Pairs that interact: "x2" VP with
     another VP icon; own Suspicion up and down where the track's ends, Prison or the Stake lie in reach;
@@ -341,9 +342,9 @@ def order_matters(S, C, PR, g):
         return True
     if up > 0 and down > 0:
         v = S.seat[g, p, SUSP]
-        if v - down < 0 or v + up > PR[I_SUSP_MAX]:
+        if v - down < 0 or v + up > prm[PRM_SUSPICION_MAX]:
             return True
-        if v - down < PR[I_PRISON] <= v + up or v - down < PR[I_STAKE] <= v + up:
+        if v - down < prm[PRM_PRISON_AT] <= v + up or v - down < prm[PRM_STAKE_AT] <= v + up:
             return True
     if takers >= 2 and seals_left(S, g, p) < takers and (mentor + tracks) >= 2:
         return True
@@ -364,13 +365,13 @@ def order_matters(S, C, PR, g):
                         gsum += C.ISET_ARG[iset, gi, j, 1]
                     elif op == O_BOOKS_PAY:
                         psum += C.ISET_ARG[iset, gi, j, 1]
-            if gsum > 0 and psum > 0 and S.seat[g, p, BOOKS + sb] + gsum > PR[I_BOOK_MAX]:
+            if gsum > 0 and psum > 0 and S.seat[g, p, BOOKS + sb] + gsum > prm[PRM_BOOK_TRACK_MAX]:
                 return True
     return False
 
 
 @rule
-def book_icon_can_act(S, C, PR, g, p, op):
+def book_icon_can_act(S, C, prm, g, p, op):
     """Whether Book icon ``op`` (O_BOOK_ANY / O_BOOK_DIFF / O_BOOK_UP) has something to act on for seat
     ``p`` (seed §Effects, the Book icon; an icon with nothing to act on is skipped): "one Book per
     Treatise of a different Subject in play" needs such a Treatise (``diff_subjects_in_play``), "move a
@@ -379,7 +380,7 @@ def book_icon_can_act(S, C, PR, g, p, op):
         return diff_subjects_in_play(S, C, g, p) > 0
     if op == O_BOOK_UP:
         for s in range(N_SUBJECTS):
-            if book_level(PR, S.seat[g, p, BOOKS + s]) < BOOK_LEVELS:
+            if book_level(prm, S.seat[g, p, BOOKS + s]) < BOOK_LEVELS:
                 return True
         return False
     return True

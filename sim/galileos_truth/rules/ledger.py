@@ -7,8 +7,8 @@ from meeplelab.sim.core.logs import begin_event_row
 from ..cols import ACT_VP, BOOKS, CYCLE, PHIL, SUSP, TO_ACT, TURN, VP, VP_CAT, VP_EV
 from meeplelab.sim.core.jit import rule
 from ..logcols import EV_AFTER, EV_AMOUNT, EV_BEFORE, EV_CATEGORY, EV_CYCLE, EV_ITEM, EV_TARGET_SEAT
-from ..state import (E_PRISON, E_STAKE, E_SUSP, E_VP, I_BOOK_LV, I_BOOK_MAX, I_PRISON, I_STAKE, I_SUSP_MAX,
-                     PH_PRISON, PH_STAKE)
+from ..state import E_PRISON, E_STAKE, E_SUSP, E_VP, PH_PRISON, PH_STAKE
+from ..pcols import PRM_BOOK_LEVEL_STARTS, PRM_BOOK_TRACK_MAX, PRM_PRISON_AT, PRM_STAKE_AT, PRM_SUSPICION_MAX
 
 
 @rule
@@ -40,44 +40,44 @@ def add_vp(S, g, p, n, cat, item):
 
 
 @rule
-def add_susp(S, PR, g, p, d, cause, target):
+def add_susp(S, prm, g, p, d, cause, target):
     """Move a Suspicion marker (clamped to the track); Prison / Stake when reached going up."""
     before = S.seat[g, p, SUSP]
     after = before + d
     if after < 0:
         after = 0
-    if after > PR[I_SUSP_MAX]:
-        after = PR[I_SUSP_MAX]
+    if after > prm[PRM_SUSPICION_MAX]:
+        after = prm[PRM_SUSPICION_MAX]
     if after == before:
         return
     S.seat[g, p, SUSP] = after
     ev(S, g, p, E_SUSP, cause, after - before, target, -1, before, after)
     if after > before:
-        if S.seat[g, p, PHIL] != PH_STAKE and before < PR[I_STAKE] <= after:
+        if S.seat[g, p, PHIL] != PH_STAKE and before < prm[PRM_STAKE_AT] <= after:
             S.seat[g, p, PHIL] = PH_STAKE
             ev(S, g, p, E_STAKE, cause, 0, -1, -1, before, after)
-        elif S.seat[g, p, PHIL] != PH_STAKE and S.seat[g, p, PHIL] != PH_PRISON and before < PR[I_PRISON] <= after:
+        elif S.seat[g, p, PHIL] != PH_STAKE and S.seat[g, p, PHIL] != PH_PRISON and before < prm[PRM_PRISON_AT] <= after:
             S.seat[g, p, PHIL] = PH_PRISON
             ev(S, g, p, E_PRISON, cause, 0, -1, -1, before, after)
 
 
 @rule
-def book_level(PR, n):
+def book_level(prm, n):
     """Book-track Level (1..3) of ``n`` Books."""
-    if n >= PR[I_BOOK_LV + 2]:
+    if n >= prm[PRM_BOOK_LEVEL_STARTS + 2]:
         return 3
-    if n >= PR[I_BOOK_LV + 1]:
+    if n >= prm[PRM_BOOK_LEVEL_STARTS + 1]:
         return 2
     return 1
 
 
 @rule
-def add_books(S, PR, g, p, s, n):
+def add_books(S, prm, g, p, s, n):
     """Move seat ``p``'s marker on Subject ``s``'s Book track by ``n`` Books, kept within 0..book_track_max
     (A-GT-07)."""
     v = S.seat[g, p, BOOKS + s] + n
-    if v > PR[I_BOOK_MAX]:
-        v = PR[I_BOOK_MAX]
+    if v > prm[PRM_BOOK_TRACK_MAX]:
+        v = prm[PRM_BOOK_TRACK_MAX]
     if v < 0:
         v = 0
     S.seat[g, p, BOOKS + s] = v

@@ -6,8 +6,9 @@ from ..cols import (FR_N, FR_USED, OBS_CELL, OBS_LEVEL, OBS_TILE, OBS_TILES, PHA
                     WINDOW_W)
 from ..content import ASTRONOMY, WCOLS
 from meeplelab.sim.core.jit import handler
-from ..state import (A_KEEP, A_OLEVEL, A_WIN, C_OBSERVATION, E_OBSERVE, I_OBS_DRAW, N_OBS_LEVELS, P_OKEEP, P_OORDER,
-                     P_OSPACE, TR_OBSERVE)
+from ..state import (A_KEEP, A_OLEVEL, A_WIN, C_OBSERVATION, E_OBSERVE, N_OBS_LEVELS, P_OKEEP, P_OORDER, P_OSPACE,
+                     TR_OBSERVE)
+from ..pcols import PRM_OBSERVE_DRAW
 from .flow import advance
 from .icons import OBS_BONUS, push_frame, trigger
 from .ledger import add_books, ev, pay
@@ -15,23 +16,23 @@ from .sky import bag_draw, cell_ok, obs_level_ok, tile_discard
 
 
 @handler
-def legal_level(S, C, PR, g, out):
+def legal_level(S, C, prm, g, out):
     """Legal actions of P_OLEVEL, §Observe the Sky: the Level observed.
 
     Fills ``out`` (``bool[NUM_ACTIONS]``, all False on entry) for game ``g``."""
     p = S.game[g, TO_ACT]
     for lv in range(1, N_OBS_LEVELS + 1):
-        out[A_OLEVEL + lv - 1] = obs_level_ok(S, C, PR, g, p, lv)
+        out[A_OLEVEL + lv - 1] = obs_level_ok(S, C, prm, g, p, lv)
 
 
 @handler
-def apply_level(S, C, PR, g, a):
+def apply_level(S, C, prm, g, a):
     """Apply action ``a`` of P_OLEVEL to game ``g``: §Observe the Sky: the Level observed."""
     lv = a - A_OLEVEL + 1
     S.game[g, OBS_LEVEL] = lv
     t1 = bag_draw(S, g, lv)
     t2 = -1
-    if PR[I_OBS_DRAW] >= 2:
+    if prm[PRM_OBSERVE_DRAW] >= 2:
         t2 = bag_draw(S, g, lv)
     if t2 >= 0:
         S.game[g, OBS_TILES + 0] = t1
@@ -43,7 +44,7 @@ def apply_level(S, C, PR, g, a):
 
 
 @handler
-def legal_keep(S, C, PR, g, out):
+def legal_keep(S, C, prm, g, out):
     """Legal actions of P_OKEEP, §Observe the Sky: the tile kept of the two drawn (A-GT-29).
 
     Fills ``out`` (``bool[NUM_ACTIONS]``, all False on entry) for game ``g``."""
@@ -52,7 +53,7 @@ def legal_keep(S, C, PR, g, out):
 
 
 @handler
-def apply_keep(S, C, PR, g, a):
+def apply_keep(S, C, prm, g, a):
     """Apply action ``a`` of P_OKEEP to game ``g``: §Observe the Sky: the tile kept of the two drawn (A-GT-29)."""
     i = a - A_KEEP
     S.game[g, OBS_TILE] = S.game[g, OBS_TILES + i]
@@ -61,34 +62,34 @@ def apply_keep(S, C, PR, g, a):
 
 
 @handler
-def legal_space(S, C, PR, g, out):
+def legal_space(S, C, prm, g, out):
     """Legal actions of P_OSPACE, §Observe the Sky: the Window space the tile goes to.
 
     Fills ``out`` (``bool[NUM_ACTIONS]``, all False on entry) for game ``g``."""
     p = S.game[g, TO_ACT]
     r = S.game[g, OBS_LEVEL] - 1
     for c in range(WCOLS):
-        out[A_WIN + r * WCOLS + c] = cell_ok(S, C, PR, g, p, r, c)
+        out[A_WIN + r * WCOLS + c] = cell_ok(S, C, prm, g, p, r, c)
 
 
 @handler
-def apply_space(S, C, PR, g, a):
+def apply_space(S, C, prm, g, a):
     """Apply action ``a`` of P_OSPACE to game ``g``: §Observe the Sky: the Window space the tile goes to."""
     p = S.game[g, TO_ACT]
     cell = a - A_WIN
     r = cell // WCOLS
     c = cell % WCOLS
     pay(S, g, p, RESEARCH, C.WIN_RES[r, c])
-    add_books(S, PR, g, p, ASTRONOMY, -C.WIN_ASTRO[r, c])
+    add_books(S, prm, g, p, ASTRONOMY, -C.WIN_ASTRO[r, c])
     S.seat[g, p, WINDOW + r * WINDOW_W + c] = S.game[g, OBS_TILE]
     S.game[g, OBS_CELL] = cell
     ev(S, g, p, E_OBSERVE, C_OBSERVATION, S.game[g, OBS_LEVEL], -1, S.game[g, OBS_TILE], cell, 0)
-    trigger(S, C, PR, g, p, TR_OBSERVE)
+    trigger(S, C, prm, g, p, TR_OBSERVE)
     S.game[g, PHASE] = P_OORDER
 
 
 @handler
-def legal_order(S, C, PR, g, out):
+def legal_order(S, C, prm, g, out):
     """Legal actions of P_OORDER, §Observe the Sky: the space's icons or the tile's icons first (A-GT-25).
 
     Fills ``out`` (``bool[NUM_ACTIONS]``, all False on entry) for game ``g``."""
@@ -97,7 +98,7 @@ def legal_order(S, C, PR, g, out):
 
 
 @handler
-def apply_order(S, C, PR, g, a):
+def apply_order(S, C, prm, g, a):
     """Apply action ``a`` of P_OORDER to game ``g``: §Observe the Sky: the space's icons or the tile's icons first
     (A-GT-25)."""
     cell = S.game[g, OBS_CELL]
@@ -112,4 +113,4 @@ def apply_order(S, C, PR, g, a):
     else:
         push_frame(S, C, g, sp_iset)
         push_frame(S, C, g, tl_iset)
-    advance(S, C, PR, g)
+    advance(S, C, prm, g)

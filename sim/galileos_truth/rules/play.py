@@ -16,7 +16,7 @@ from .ledger import add_books, ev, pay
 
 
 @rule
-def top_ok(S, C, PR, g, p, t, subj, xb):
+def top_ok(S, C, prm, g, p, t, subj, xb):
     """Card type ``t`` as the Active card of a stack whose spines give ``xb`` Books in Subject ``subj``
     (-1: only purple, the Subject is still to be chosen: any one that works) can have its page paid,
     after what Ongoing Inventions give on a play."""
@@ -26,9 +26,9 @@ def top_ok(S, C, PR, g, p, t, subj, xb):
     dc = trig_gain(S, C, g, p, TR_PLAY, False)
     dr = trig_gain(S, C, g, p, TR_PLAY, True)
     if subj >= 0:
-        return iset_ok(S, C, PR, g, p, iset, subj, xb, dc, dr, TR_PLAY)
+        return iset_ok(S, C, prm, g, p, iset, subj, xb, dc, dr, TR_PLAY)
     for s in range(N_SUBJECTS):
-        if iset_ok(S, C, PR, g, p, iset, s, xb, dc, dr, TR_PLAY):
+        if iset_ok(S, C, prm, g, p, iset, s, xb, dc, dr, TR_PLAY):
             return True
     return False
 
@@ -43,7 +43,7 @@ def stack_books(S, C, g, p):
 
 
 @rule
-def stack_card_ok(S, C, PR, g, p, t, hand):
+def stack_card_ok(S, C, prm, g, p, t, hand):
     """Card type ``t`` in hand (``hand`` bitmask) can go on the current stack: the Subject rule, and the
     stack can still be finished with an Active card whose page can be paid. Only the Active card's page
     is activated (seed Play 3: other cards' pages are ignored), so a card whose own page cannot be paid
@@ -58,7 +58,7 @@ def stack_card_ok(S, C, PR, g, p, t, hand):
         return False
     subj = ss if ss >= 0 else (s if s < PURPLE else -1)
     xb = C.CARD_BOOKS[t] + stack_books(S, C, g, p)
-    if top_ok(S, C, PR, g, p, t, subj, xb):      # done right after: t is the Active card
+    if top_ok(S, C, prm, g, p, t, subj, xb):      # done right after: t is the Active card
         return True
     # or more cards follow: every other fitting card in hand goes under a last one, the Active card
     for s4 in range(N_SUBJECTS):
@@ -83,27 +83,27 @@ def stack_card_ok(S, C, PR, g, p, t, hand):
             if u == t and skip:
                 skip = False
                 continue
-            if (C.CARD_SUBJ[u] == PURPLE or C.CARD_SUBJ[u] == s4) and top_ok(S, C, PR, g, p, u, s4, xb + more):
+            if (C.CARD_SUBJ[u] == PURPLE or C.CARD_SUBJ[u] == s4) and top_ok(S, C, prm, g, p, u, s4, xb + more):
                 return True
     return False
 
 
 @handler
-def finish_stack(S, C, PR, g):
+def finish_stack(S, C, prm, g):
     """Books from every visible spine in the stack's Subject, then the Active (top) card's icons."""
     p = S.game[g, TO_ACT]
     total = 0
     for i in range(S.game[g, STACK_N]):
         total += C.CARD_BOOKS[S.slot[g, p, S.pile[g, STACK, i], SLOT_CTYPE]]
-    add_books(S, PR, g, p, S.game[g, STACK_SUBJ], total)
-    trigger(S, C, PR, g, p, TR_PLAY)
+    add_books(S, prm, g, p, S.game[g, STACK_SUBJ], total)
+    trigger(S, C, prm, g, p, TR_PLAY)
     top = S.pile[g, STACK, S.game[g, STACK_N] - 1]
     push_frame(S, C, g, C.CARD_ISET[S.slot[g, p, top, SLOT_CTYPE]])
-    advance(S, C, PR, g)
+    advance(S, C, prm, g)
 
 
 @handler
-def legal_stack(S, C, PR, g, out):
+def legal_stack(S, C, prm, g, out):
     """Legal actions of P_STACK, §Play Treatise Cards: add a card of the stack's Subject (or purple) to the stack, or
     finish it (its top card is the Active Card).
 
@@ -112,14 +112,14 @@ def legal_stack(S, C, PR, g, out):
     nt = C.CARD_SUBJ.shape[0]
     hand = hand_types(S, g, p)
     top_t = S.slot[g, p, S.pile[g, STACK, S.game[g, STACK_N] - 1], SLOT_CTYPE]
-    out[A_DONE] = top_ok(S, C, PR, g, p, top_t, S.game[g, STACK_SUBJ], stack_books(S, C, g, p))
+    out[A_DONE] = top_ok(S, C, prm, g, p, top_t, S.game[g, STACK_SUBJ], stack_books(S, C, g, p))
     for t in range(nt):
         if (hand >> t) & 1 and (C.CARD_KIND[t] == CK_BASIC or C.CARD_KIND[t] == CK_PYRAMID):
-            out[A_CARD + t] = stack_card_ok(S, C, PR, g, p, t, hand)
+            out[A_CARD + t] = stack_card_ok(S, C, prm, g, p, t, hand)
 
 
 @handler
-def apply_stack(S, C, PR, g, a):
+def apply_stack(S, C, prm, g, a):
     """Apply action ``a`` of P_STACK to game ``g``: §Play Treatise Cards: add a card of the stack's Subject (or
     purple) to the stack, or finish it (its top card is the Active Card)."""
     p = S.game[g, TO_ACT]
@@ -127,7 +127,7 @@ def apply_stack(S, C, PR, g, a):
         if S.game[g, STACK_SUBJ] < 0:
             S.game[g, PHASE] = P_PURPLE
         else:
-            finish_stack(S, C, PR, g)
+            finish_stack(S, C, prm, g)
     else:
         t = a - A_CARD
         c = has_in_zone(S, C, g, p, t, Z_HAND)
@@ -141,7 +141,7 @@ def apply_stack(S, C, PR, g, a):
 
 
 @handler
-def legal_purple(S, C, PR, g, out):
+def legal_purple(S, C, prm, g, out):
     """Legal actions of P_PURPLE, §Play Treatise Cards: the Subject of a stack of purple cards only (A-GT-07).
 
     Fills ``out`` (``bool[NUM_ACTIONS]``, all False on entry) for game ``g``."""
@@ -149,19 +149,19 @@ def legal_purple(S, C, PR, g, out):
     top_t = S.slot[g, p, S.pile[g, STACK, S.game[g, STACK_N] - 1], SLOT_CTYPE]
     xb = stack_books(S, C, g, p)
     for s in range(N_SUBJECTS):
-        out[A_SUBJ + s] = top_ok(S, C, PR, g, p, top_t, s, xb)
+        out[A_SUBJ + s] = top_ok(S, C, prm, g, p, top_t, s, xb)
 
 
 @handler
-def apply_purple(S, C, PR, g, a):
+def apply_purple(S, C, prm, g, a):
     """Apply action ``a`` of P_PURPLE to game ``g``: §Play Treatise Cards: the Subject of a stack of purple cards
     only (A-GT-07)."""
     S.game[g, STACK_SUBJ] = a - A_SUBJ
-    finish_stack(S, C, PR, g)
+    finish_stack(S, C, prm, g)
 
 
 @handler
-def legal_penpay(S, C, PR, g, out):
+def legal_penpay(S, C, prm, g, out):
     """Legal actions of P_PENPAY, §Play a Penance Card: pay its Coins to remove it from the game, or keep it
     (A-GT-15).
 
@@ -172,7 +172,7 @@ def legal_penpay(S, C, PR, g, out):
 
 
 @handler
-def apply_penpay(S, C, PR, g, a):
+def apply_penpay(S, C, prm, g, a):
     """Apply action ``a`` of P_PENPAY to game ``g``: §Play a Penance Card: pay its Coins to remove it from the game,
     or keep it (A-GT-15)."""
     p = S.game[g, TO_ACT]
@@ -182,4 +182,4 @@ def apply_penpay(S, C, PR, g, a):
         pay(S, g, p, COINS, C.CARD_PEN_COINS[t])
         S.slot[g, p, c, SLOT_CZONE] = Z_REMOVED
         ev(S, g, p, E_PENANCE, C_PAID, C.CARD_PEN_COINS[t], -1, t, S.seat[g, p, SUSP], S.seat[g, p, SUSP])
-    end_turn(S, C, PR, g)
+    end_turn(S, C, prm, g)

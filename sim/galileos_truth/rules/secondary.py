@@ -13,14 +13,14 @@ from .workshop import slot_ok
 
 
 @rule
-def sec_ok(S, C, PR, g, p, kind, a0, a1, a2):
+def sec_ok(S, C, prm, g, p, kind, a0, a1, a2):
     """The Secondary Action of ``kind`` (with icon args) has at least one legal way to be done."""
     op = kind + O_FIRST_SECONDARY
     if op == O_DRAW:
         return True
     if op == O_WRITE:
         for b in range(NB):
-            if write_ok(S, C, PR, g, p, b):
+            if write_ok(S, C, prm, g, p, b):
                 return True
         return False
     if op == O_COPY:
@@ -30,17 +30,17 @@ def sec_ok(S, C, PR, g, p, kind, a0, a1, a2):
         return False
     if op == O_READ:
         for b in range(NB):
-            if read_ok(S, C, PR, g, p, b, a0, a1):
+            if read_ok(S, C, prm, g, p, b, a0, a1):
                 return True
         return False
     if op == O_INVENT:
         for w in range(WORKSHOP_SLOTS):
-            if slot_ok(S, C, PR, g, p, w):
+            if slot_ok(S, C, prm, g, p, w):
                 return True
         return False
     if op == O_OBSERVE:
         for lv in range(1, N_OBS_LEVELS + 1):
-            if obs_level_ok(S, C, PR, g, p, lv):
+            if obs_level_ok(S, C, prm, g, p, lv):
                 return True
         return False
     if op == O_REMOVE:
@@ -53,7 +53,7 @@ def sec_ok(S, C, PR, g, p, kind, a0, a1, a2):
 
 
 @rule
-def frame_sec_kinds(S, C, PR, g):
+def frame_sec_kinds(S, C, prm, g):
     """Bitmask of Secondary Action kinds still open (and doable) in the top frame."""
     k = S.game[g, FR_N] - 1
     iset = S.game[g, FR_SET + k]
@@ -68,7 +68,7 @@ def frame_sec_kinds(S, C, PR, g):
             op = C.ISET_OP[iset, gi, j]
             if op >= O_FIRST_SECONDARY and not (used & (1 << (gi * K_ICONS + j))):
                 kind = op - O_FIRST_SECONDARY
-                if sec_ok(S, C, PR, g, p, kind, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
+                if sec_ok(S, C, prm, g, p, kind, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
                           C.ISET_ARG[iset, gi, j, 2]):
                     out |= 1 << kind
     return out

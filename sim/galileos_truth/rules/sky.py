@@ -13,7 +13,7 @@ from .icons import iset_ok, trig_gain
 
 
 @rule
-def cell_ok(S, C, PR, g, p, r, c):
+def cell_ok(S, C, prm, g, p, r, c):
     """Window space (r, c) is empty, placeable (start space first, then orthogonally adjacent) and paid,
     and the space's own icons can be paid after its cost (the tile's gains are not counted: the tile
     is not known when the Level is chosen, and tiles carry no payments, A-GT-24)."""
@@ -37,19 +37,19 @@ def cell_ok(S, C, PR, g, p, r, c):
     if S.seat[g, p, RESEARCH] < C.WIN_RES[r, c] or S.seat[g, p, BOOKS + ASTRONOMY] < C.WIN_ASTRO[r, c]:
         return False
     iset = C.WIN_ISET[r, c]
-    return (not C.ISET_PAY[iset]) or iset_ok(S, C, PR, g, p, iset, ASTRONOMY, -C.WIN_ASTRO[r, c],
+    return (not C.ISET_PAY[iset]) or iset_ok(S, C, prm, g, p, iset, ASTRONOMY, -C.WIN_ASTRO[r, c],
                                              trig_gain(S, C, g, p, TR_OBSERVE, False),
                                              trig_gain(S, C, g, p, TR_OBSERVE, True) - C.WIN_RES[r, c], TR_OBSERVE)
 
 
 @rule
-def obs_level_ok(S, C, PR, g, p, lv):
+def obs_level_ok(S, C, prm, g, p, lv):
     """Seat ``p`` can Observe at Level ``lv``: tiles left in the bag (or its discards) and a Window space it can
     pay (seed 001 §Observe the Sky)."""
     if S.game[g, BAG_N + (lv - 1)] + S.game[g, BAGDISC_N + (lv - 1)] == 0:
         return False
     for c in range(WCOLS):
-        if cell_ok(S, C, PR, g, p, lv - 1, c):
+        if cell_ok(S, C, prm, g, p, lv - 1, c):
             return True
     return False
 

@@ -18,22 +18,22 @@ from .ledger import add_books, add_vp, ev, pay
 
 
 @handler
-def legal_target(S, C, PR, g, out):
+def legal_target(S, C, prm, g, out):
     """Legal actions of P_TARGET, §Write a Treatise, §Copy a Treatise, §Read a Treatise: the Treatise board.
 
     Fills ``out`` (``bool[NUM_ACTIONS]``, all False on entry) for game ``g``."""
     p = S.game[g, TO_ACT]
     for b in range(NB):
         if S.game[g, CUR_OP] == O_WRITE:
-            out[A_BOARD + b] = write_ok(S, C, PR, g, p, b)
+            out[A_BOARD + b] = write_ok(S, C, prm, g, p, b)
         elif S.game[g, CUR_OP] == O_COPY:
             out[A_BOARD + b] = copy_ok(S, C, g, p, b, S.game[g, CUR_A], S.game[g, CUR_B])
         else:
-            out[A_BOARD + b] = read_ok(S, C, PR, g, p, b, S.game[g, CUR_A], S.game[g, CUR_B])
+            out[A_BOARD + b] = read_ok(S, C, prm, g, p, b, S.game[g, CUR_A], S.game[g, CUR_B])
 
 
 @handler
-def apply_target(S, C, PR, g, a):
+def apply_target(S, C, prm, g, a):
     """Apply action ``a`` of P_TARGET to game ``g``: §Write a Treatise, §Copy a Treatise, §Read a Treatise: the
     Treatise board."""
     p = S.game[g, TO_ACT]
@@ -41,15 +41,15 @@ def apply_target(S, C, PR, g, a):
     op = S.game[g, CUR_OP]
     if op == O_WRITE:
         for s in range(N_SUBJECTS):
-            add_books(S, PR, g, p, s, -C.BOARD_BOOKS[b, s])
-        pay(S, g, p, RESEARCH, write_research(S, C, PR, g, p, b))
+            add_books(S, prm, g, p, s, -C.BOARD_BOOKS[b, s])
+        pay(S, g, p, RESEARCH, write_research(S, C, prm, g, p, b))
         take_seal(S, g, p)
         i = board_free_space(S, g, b, True)
         S.game[g, TSEAL + b * TSEAL_W + i] = p
         ev(S, g, p, E_WRITE, C_TREATISE, C.BOARD_SEALVP[b, i], p, b, i, 0)
         add_vp(S, g, p, C.BOARD_SEALVP[b, i], C_TREATISE, b)
-        trigger(S, C, PR, g, p, TR_WRITE)
-        take_card(S, C, PR, g, p, C.BOARD_CARD[b], 0, b, 0)
+        trigger(S, C, prm, g, p, TR_WRITE)
+        take_card(S, C, prm, g, p, C.BOARD_CARD[b], 0, b, 0)
     elif op == O_COPY:
         pay(S, g, p, COINS, S.game[g, CUR_B])
         take_seal(S, g, p)
@@ -58,21 +58,21 @@ def apply_target(S, C, PR, g, a):
         S.game[g, TSEAL + b * TSEAL_W + i] = p
         ev(S, g, p, E_COPY, C_TREATISE, S.game[g, CUR_C], owner, b, i, 0)
         add_vp(S, g, owner, S.game[g, CUR_C], C_TREATISE, b)
-        trigger(S, C, PR, g, p, TR_COPY)
-        take_card(S, C, PR, g, p, C.BOARD_CARD[b], 1, b, 0)
+        trigger(S, C, prm, g, p, TR_COPY)
+        take_card(S, C, prm, g, p, C.BOARD_CARD[b], 1, b, 0)
     else:
         pay(S, g, p, COINS, S.game[g, CUR_B])
         owner = board_leftmost_owner(S, g, b)
         ev(S, g, p, E_READ, C_TREATISE, S.game[g, CUR_C] if owner != p else 0, owner, b, 0, 0)
         if owner != p:
             add_vp(S, g, owner, S.game[g, CUR_C], C_TREATISE, b)
-        trigger(S, C, PR, g, p, TR_READ)
+        trigger(S, C, prm, g, p, TR_READ)
         push_frame(S, C, g, C.CARD_ISET[C.BOARD_CARD[b]])
-        advance(S, C, PR, g)
+        advance(S, C, prm, g)
 
 
 @handler
-def legal_place(S, C, PR, g, out):
+def legal_place(S, C, prm, g, out):
     """Legal actions of P_PLACE, §Copy a Treatise, §Write a Treatise: the new card on top of the deck, or into the
     hand by discarding another Treatise.
 
@@ -87,7 +87,7 @@ def legal_place(S, C, PR, g, out):
 
 
 @handler
-def apply_place(S, C, PR, g, a):
+def apply_place(S, C, prm, g, a):
     """Apply action ``a`` of P_PLACE to game ``g``: §Copy a Treatise, §Write a Treatise: the new card on top of the
     deck, or into the hand by discarding another Treatise."""
     p = S.game[g, TO_ACT]
@@ -97,11 +97,11 @@ def apply_place(S, C, PR, g, a):
     else:
         d = has_in_zone(S, C, g, p, a - A_CARD, Z_HAND)
         S.slot[g, p, d, SLOT_CZONE] = Z_DISCARD
-    advance(S, C, PR, g)
+    advance(S, C, prm, g)
 
 
 @handler
-def legal_remove(S, C, PR, g, out):
+def legal_remove(S, C, prm, g, out):
     """Legal actions of P_REMOVE, §Remove a Treatise Card: the card removed, from hand, discard pile or play area.
 
     Fills ``out`` (``bool[NUM_ACTIONS]``, all False on entry) for game ``g``."""
@@ -115,7 +115,7 @@ def legal_remove(S, C, PR, g, out):
 
 
 @handler
-def apply_remove(S, C, PR, g, a):
+def apply_remove(S, C, prm, g, a):
     """Apply action ``a`` of P_REMOVE to game ``g``: §Remove a Treatise Card: the card removed, from hand, discard
     pile or play area."""
     p = S.game[g, TO_ACT]
@@ -132,8 +132,8 @@ def apply_remove(S, C, PR, g, a):
     S.slot[g, p, c, SLOT_CZONE] = Z_REMOVED
     s = C.CARD_SUBJ[t]
     if s < PURPLE:
-        add_books(S, PR, g, p, s, C.CARD_BOOKS[t])
-        advance(S, C, PR, g)
+        add_books(S, prm, g, p, s, C.CARD_BOOKS[t])
+        advance(S, C, prm, g)
     else:      # a purple spine: its Books in one chosen Subject (A-GT-07)
         S.game[g, CUR_OP] = O_BOOK_ANY
         S.game[g, CUR_A] = C.CARD_BOOKS[t]

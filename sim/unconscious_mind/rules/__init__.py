@@ -33,5 +33,5 @@ its mechanism's module, one row in the table, then re-write the dispatch module.
 
 ``S`` is :class:`meeplelab.sim.unconscious_mind.state.Arrays` (``S.seat[g, p, COFFEE]``; columns in
 :mod:`meeplelab.sim.unconscious_mind.cols` and :mod:`meeplelab.sim.unconscious_mind.kcols`), ``C`` the ``int64`` parameter vector
-(``C[I_ROUND_LIMIT]``). Sizes come from array shapes (``S.card.shape[1]`` Research cards).
+(``prm[PRM_ROUND_LIMIT]``). Sizes come from array shapes (``S.card.shape[1]`` Research cards).
 """

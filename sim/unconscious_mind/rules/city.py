@@ -11,9 +11,9 @@ from ..codes import (CH_TO_FREUD, COLOUR_DISTRICT, C_BONUS, C_DISTRICT, C_FREUD,
                      D_LOCEFF, D_LOCTRIG, EV_BONUS, EV_BRIGHT, EV_GOAL, EV_MOVE, K_EFFECT, L_INPLAY)
 from ..cols import (BRIGHT, CARD_LOC, CARD_OWN, CL_OWNER, CURED, DIST_LEFT, DIST_SLOT, DIST_SLOT_W, FREUD_LOC,
                     GOAL_ID, GOAL_OWNER, LOC_COV, LOC_COV_W, PROF_LOC, TR_OWNER)
-from ..kcols import (CARD_TAG, CL_TAG, DIST_REW, GOAL_COND, GOAL_REP, GOAL_TAG, I_DIST_REP_TOKENS, I_DIST_THR,
-                     I_DIST_TOKENS, I_FREUD_MAX, I_LOC_BRIGHT, I_LOC_CAP, I_PROF_MAX, LOC_BON, LOC_DIST, LOC_EFF,
-                     TR_TAGS)
+from ..kcols import CARD_TAG, CL_TAG, DIST_REW, GOAL_COND, GOAL_REP, GOAL_TAG, LOC_BON, LOC_DIST, LOC_EFF, TR_TAGS
+from ..pcols import (PRM_DISTRICT_REP_TOKENS, PRM_DISTRICT_THRESHOLDS, PRM_DISTRICT_TOKENS, PRM_FREUD_MAX_MOVE,
+                     PRM_LOCATION_BRIGHT_BONUS, PRM_LOCATION_CAP, PRM_PROFESSOR_MAX_MOVE)
 from ..actions import CH0, DONE
 from ..state import N_LOCATIONS, WK_TAGS
 from ..content_layout import KBOARD, KCARD, KCLIENT, KTR
@@ -24,45 +24,45 @@ from .reputation import gain_rep
 
 
 @njit(cache=True, _nrt=False)
-def tags_at(S, C, g, p, loc):
+def tags_at(S, C, prm, g, p, loc):
     """Seat p's tags of Location ``loc``: in-play cards, own Treatises, cured clients, claimed goal tiles (A-UM-32;
     seed 000 §Publishing a Treatise: covered cards' tags no longer count)."""
     n = 0
     for c in range(S.card.shape[1]):
-        if S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p and S.K[KCARD, c, CARD_TAG] == loc:
+        if S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p and C.K[KCARD, c, CARD_TAG] == loc:
             n += 1
     for t in range(S.treatise.shape[1]):
         if S.treatise[g, t, TR_OWNER] == p:
             for k in range(2):
-                if S.K[KTR, t, TR_TAGS + k] == loc:
+                if C.K[KTR, t, TR_TAGS + k] == loc:
                     n += 1
     for cl in range(S.client.shape[1]):
-        if S.client[g, cl, CL_OWNER] == p and S.K[KCLIENT, cl, CL_TAG] == loc:
+        if S.client[g, cl, CL_OWNER] == p and C.K[KCLIENT, cl, CL_TAG] == loc:
             n += 1
     for i in range(S.goal.shape[1]):
-        if S.goal[g, i, GOAL_ID] >= 0 and S.goal[g, i, GOAL_OWNER] == p and S.K[KBOARD, S.goal[g, i, GOAL_ID], GOAL_TAG] == loc:
+        if S.goal[g, i, GOAL_ID] >= 0 and S.goal[g, i, GOAL_OWNER] == p and C.K[KBOARD, S.goal[g, i, GOAL_ID], GOAL_TAG] == loc:
             n += 1
     return n
 
 
 @njit(cache=True, _nrt=False)
-def district_tags(S, C, g, p, d):
+def district_tags(S, C, prm, g, p, d):
     """Seat p's tags of the Locations of district ``d`` (research UM §5)."""
     n = 0
     for loc in range(N_LOCATIONS):
-        if S.K[KBOARD, loc, LOC_DIST] == d:
-            n += tags_at(S, C, g, p, loc)
+        if C.K[KBOARD, loc, LOC_DIST] == d:
+            n += tags_at(S, C, prm, g, p, loc)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def goal_met(S, C, g, p, gid):
+def goal_met(S, C, prm, g, p, gid):
     """True when seat p meets the condition of goal tile ``gid`` (A-UM-16)."""
-    op = S.K[KBOARD, gid, GOAL_COND + 0]
-    a = S.K[KBOARD, gid, GOAL_COND + 1]
-    n = S.K[KBOARD, gid, GOAL_COND + 2]
+    op = C.K[KBOARD, gid, GOAL_COND + 0]
+    a = C.K[KBOARD, gid, GOAL_COND + 1]
+    n = C.K[KBOARD, gid, GOAL_COND + 2]
     if op == 1:
-        return tags_at(S, C, g, p, a) >= n
+        return tags_at(S, C, prm, g, p, a) >= n
     if op == 2:
         return S.seat[g, p, CURED] >= n
     if op == 3:
@@ -79,35 +79,35 @@ def goal_met(S, C, g, p, gid):
 
 
 @njit(cache=True, _nrt=False)
-def tags_by_location(S, C, g, p, out):
+def tags_by_location(S, C, prm, g, p, out):
     """``out[loc]`` (``int64[N_LOCATIONS]``) = :func:`tags_at` of every Location, in one pass (A-UM-32)."""
     for loc in range(N_LOCATIONS):
         out[loc] = 0
     for c in range(S.card.shape[1]):
         if S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p:
-            tag = S.K[KCARD, c, CARD_TAG]
+            tag = C.K[KCARD, c, CARD_TAG]
             if 0 <= tag < N_LOCATIONS:
                 out[tag] += 1
     for t in range(S.treatise.shape[1]):
         if S.treatise[g, t, TR_OWNER] == p:
             for k in range(2):
-                tag = S.K[KTR, t, TR_TAGS + k]
+                tag = C.K[KTR, t, TR_TAGS + k]
                 if 0 <= tag < N_LOCATIONS:
                     out[tag] += 1
     for cl in range(S.client.shape[1]):
         if S.client[g, cl, CL_OWNER] == p:
-            tag = S.K[KCLIENT, cl, CL_TAG]
+            tag = C.K[KCLIENT, cl, CL_TAG]
             if 0 <= tag < N_LOCATIONS:
                 out[tag] += 1
     for i in range(S.goal.shape[1]):
         if S.goal[g, i, GOAL_ID] >= 0 and S.goal[g, i, GOAL_OWNER] == p:
-            tag = S.K[KBOARD, S.goal[g, i, GOAL_ID], GOAL_TAG]
+            tag = C.K[KBOARD, S.goal[g, i, GOAL_ID], GOAL_TAG]
             if 0 <= tag < N_LOCATIONS:
                 out[tag] += 1
 
 
 @njit(cache=True, _nrt=False)
-def check_goals(S, C, g, p):
+def check_goals(S, C, prm, g, p):
     """Seat p claims every goal tile whose condition it meets, gaining its reputation (research UM §7; A-UM-29).
     Returns the number of tiles claimed (0: the state is unchanged).
 
@@ -121,43 +121,43 @@ def check_goals(S, C, g, p):
         gid = S.goal[g, i, GOAL_ID]
         if gid < 0 or S.goal[g, i, GOAL_OWNER] >= 0:
             continue
-        if S.K[KBOARD, gid, GOAL_COND + 0] == 1:
-            loc = S.K[KBOARD, gid, GOAL_COND + 1]
+        if C.K[KBOARD, gid, GOAL_COND + 0] == 1:
+            loc = C.K[KBOARD, gid, GOAL_COND + 1]
             if not fresh:
-                tags_by_location(S, C, g, p, tags)
+                tags_by_location(S, C, prm, g, p, tags)
                 fresh = True
             n = tags[loc] if 0 <= loc < N_LOCATIONS else 0
-            met = n >= S.K[KBOARD, gid, GOAL_COND + 2]
+            met = n >= C.K[KBOARD, gid, GOAL_COND + 2]
         else:
-            met = goal_met(S, C, g, p, gid)
+            met = goal_met(S, C, prm, g, p, gid)
         if met:
             S.goal[g, i, GOAL_OWNER] = p
-            ev(S, C, g, EV_GOAL, p, C_GOAL, S.K[KBOARD, gid, GOAL_REP], -1, gid, 0, 0)
-            gain_rep(S, C, g, p, S.K[KBOARD, gid, GOAL_REP], C_GOAL)
+            ev(S, C, prm, g, EV_GOAL, p, C_GOAL, C.K[KBOARD, gid, GOAL_REP], -1, gid, 0, 0)
+            gain_rep(S, C, prm, g, p, C.K[KBOARD, gid, GOAL_REP], C_GOAL)
             fresh = False
             claimed += 1
     return claimed
 
 
 @njit(cache=True, _nrt=False)
-def legal_prof(S, C, g, p, a, b, out):
+def legal_prof(S, C, prm, g, p, a, b, out):
     """Advance the Professor 1-2 Locations or straight to Freud's Location from elsewhere (seed 000 §Moving your
     Professor or Freud)."""
-    for i in range(C[I_PROF_MAX]):
+    for i in range(prm[PRM_PROFESSOR_MAX_MOVE]):
         out[CH0 + i] = True
     if S.seat[g, p, PROF_LOC] != S.game[g, FREUD_LOC]:
         out[CH0 + CH_TO_FREUD] = True
 
 
 @njit(cache=True, _nrt=False)
-def legal_freud(S, C, g, p, a, b, out):
+def legal_freud(S, C, prm, g, p, a, b, out):
     """Advance Freud 1-3 Locations clockwise (seed 000 §Moving your Professor or Freud)."""
-    for i in range(C[I_FREUD_MAX]):
+    for i in range(prm[PRM_FREUD_MAX_MOVE]):
         out[CH0 + i] = True
 
 
 @njit(cache=True, _nrt=False)
-def legal_loctrig(S, C, g, p, a, b, out):
+def legal_loctrig(S, C, prm, g, p, a, b, out):
     """Trigger the Location once per figure or per tag, optionally +2 with a Bright Idea, or decline (seed 000
     §Moving your Professor or Freud; research UM §5)."""
     out[DONE] = True
@@ -169,55 +169,55 @@ def legal_loctrig(S, C, g, p, a, b, out):
 
 
 @njit(cache=True, _nrt=False)
-def legal_loceff(S, C, g, p, a, b, out):
+def legal_loceff(S, C, prm, g, p, a, b, out):
     """One of the Location's three effects (A-UM-26)."""
     for k in range(3):
         out[CH0 + k] = True
 
 
 @njit(cache=True, _nrt=False)
-def legal_recallb(S, C, g, p, a, b, out):
+def legal_recallb(S, C, prm, g, p, a, b, out):
     """A Location bonus at the Professor's or Freud's Location, or a district bonus with enough tags and a
     player-colour Insight (research UM §2, §5; A-UM-33)."""
     out[DONE] = True
     for w in range(2):
         loc = S.seat[g, p, PROF_LOC] if w == 0 else S.game[g, FREUD_LOC]
-        d = S.K[KBOARD, loc, LOC_DIST]
+        d = C.K[KBOARD, loc, LOC_DIST]
         if S.game[g, DIST_LEFT + d] <= 0:
             continue
         for k in range(3):
             if S.game[g, LOC_COV + loc * LOC_COV_W + k] == 0:
                 out[CH0 + w * 3 + k] = True
-        if has_colour(S, C, g, p):
-            nt = district_tags(S, C, g, p, d)
+        if has_colour(S, C, prm, g, p):
+            nt = district_tags(S, C, prm, g, p, d)
             for s in range(4):
-                if S.game[g, DIST_SLOT + d * DIST_SLOT_W + s] < 0 and nt >= C[I_DIST_THR + s]:
+                if S.game[g, DIST_SLOT + d * DIST_SLOT_W + s] < 0 and nt >= prm[PRM_DISTRICT_THRESHOLDS + s]:
                     out[CH0 + 6 + w * 4 + s] = True
 
 
 @njit(cache=True, _nrt=False)
-def apply_prof(S, C, g, p, act, a, b, c):
+def apply_prof(S, C, prm, g, p, act, a, b, c):
     """Move the Professor, then offer the new Location's effects (seed 000 §Moving your Professor or Freud)."""
     ch = act - CH0
     if ch == CH_TO_FREUD:
         S.seat[g, p, PROF_LOC] = S.game[g, FREUD_LOC]
     else:
         S.seat[g, p, PROF_LOC] = (S.seat[g, p, PROF_LOC] + ch + 1) % N_LOCATIONS
-    ev(S, C, g, EV_MOVE, p, C_PROFESSOR, ch + 1 if ch != CH_TO_FREUD else 0, -1, S.seat[g, p, PROF_LOC], 0, 0)
-    push(S, C, g, D_LOCTRIG, S.seat[g, p, PROF_LOC], 0, 0)
+    ev(S, C, prm, g, EV_MOVE, p, C_PROFESSOR, ch + 1 if ch != CH_TO_FREUD else 0, -1, S.seat[g, p, PROF_LOC], 0, 0)
+    push(S, C, prm, g, D_LOCTRIG, S.seat[g, p, PROF_LOC], 0, 0)
 
 
 @njit(cache=True, _nrt=False)
-def apply_freud(S, C, g, p, act, a, b, c):
+def apply_freud(S, C, prm, g, p, act, a, b, c):
     """Move Freud, then offer the new Location's effects (seed 000 §Moving your Professor or Freud)."""
     ch = act - CH0
     S.game[g, FREUD_LOC] = (S.game[g, FREUD_LOC] + ch + 1) % N_LOCATIONS
-    ev(S, C, g, EV_MOVE, p, C_FREUD, ch + 1, -1, S.game[g, FREUD_LOC], 0, 0)
-    push(S, C, g, D_LOCTRIG, S.game[g, FREUD_LOC], 0, 0)
+    ev(S, C, prm, g, EV_MOVE, p, C_FREUD, ch + 1, -1, S.game[g, FREUD_LOC], 0, 0)
+    push(S, C, prm, g, D_LOCTRIG, S.game[g, FREUD_LOC], 0, 0)
 
 
 @njit(cache=True, _nrt=False)
-def apply_loctrig(S, C, g, p, act, a, b, c):
+def apply_loctrig(S, C, prm, g, p, act, a, b, c):
     """Count the resolutions (cap ``location_cap``, research UM §5) and push one ``D_LOCEFF`` per resolution."""
     ch = act - CH0
     if act == DONE:
@@ -231,25 +231,25 @@ def apply_loctrig(S, C, g, p, act, a, b, c):
         if S.game[g, FREUD_LOC] == loc:
             base += 1
     else:
-        base = tags_at(S, C, g, p, loc)
+        base = tags_at(S, C, prm, g, p, loc)
     if ch >= 2:
         S.seat[g, p, BRIGHT] -= 1
-        ev(S, C, g, EV_BRIGHT, p, C_LOCATION, -1, -1, loc, 0, 0)
-        base += C[I_LOC_BRIGHT]
-    n = min(base, C[I_LOC_CAP])
+        ev(S, C, prm, g, EV_BRIGHT, p, C_LOCATION, -1, -1, loc, 0, 0)
+        base += prm[PRM_LOCATION_BRIGHT_BONUS]
+    n = min(base, prm[PRM_LOCATION_CAP])
     for _ in range(n):
-        push(S, C, g, D_LOCEFF, loc, 0, 0)
+        push(S, C, prm, g, D_LOCEFF, loc, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
-def apply_loceff(S, C, g, p, act, a, b, c):
+def apply_loceff(S, C, prm, g, p, act, a, b, c):
     """Resolve the chosen Location effect (A-UM-26)."""
     ch = act - CH0
-    push(S, C, g, K_EFFECT, S.K[KBOARD, a, LOC_EFF + ch], C_LOCATION, -1)
+    push(S, C, prm, g, K_EFFECT, C.K[KBOARD, a, LOC_EFF + ch], C_LOCATION, -1)
 
 
 @njit(cache=True, _nrt=False)
-def apply_recallb(S, C, g, p, act, a, b, c):
+def apply_recallb(S, C, prm, g, p, act, a, b, c):
     """Take the bonus: cover the Location slot (district token, reputation on the top tokens, A-UM-09) or take the
     district slot with a player-colour Insight (research UM §5; A-UM-22)."""
     ch = act - CH0
@@ -257,19 +257,19 @@ def apply_recallb(S, C, g, p, act, a, b, c):
         return
     w = 0 if (ch < 3 or (6 <= ch < 10)) else 1
     loc = S.seat[g, p, PROF_LOC] if w == 0 else S.game[g, FREUD_LOC]
-    d = S.K[KBOARD, loc, LOC_DIST]
-    token = C[I_DIST_TOKENS] - S.game[g, DIST_LEFT + d]
+    d = C.K[KBOARD, loc, LOC_DIST]
+    token = prm[PRM_DISTRICT_TOKENS] - S.game[g, DIST_LEFT + d]
     S.game[g, DIST_LEFT + d] -= 1
     if ch < 6:
         k = ch % 3
         S.game[g, LOC_COV + loc * LOC_COV_W + k] = 1
-        ev(S, C, g, EV_BONUS, p, C_BONUS, 0, -1, loc * 3 + k, 0, token)
-        push(S, C, g, K_EFFECT, S.K[KBOARD, loc, LOC_BON + k], C_BONUS, -1)
-        if token < C[I_DIST_REP_TOKENS]:
-            gain_rep(S, C, g, p, 1, C_BONUS)
+        ev(S, C, prm, g, EV_BONUS, p, C_BONUS, 0, -1, loc * 3 + k, 0, token)
+        push(S, C, prm, g, K_EFFECT, C.K[KBOARD, loc, LOC_BON + k], C_BONUS, -1)
+        if token < prm[PRM_DISTRICT_REP_TOKENS]:
+            gain_rep(S, C, prm, g, p, 1, C_BONUS)
     else:
         s = (ch - 6) % 4
         S.game[g, DIST_SLOT + d * DIST_SLOT_W + s] = p
-        ev(S, C, g, EV_BONUS, p, C_DISTRICT, 0, -1, d * 4 + s, 0, token)
-        push(S, C, g, K_EFFECT, S.K[KBOARD, d, DIST_REW + s], C_DISTRICT, -1)
-        take_colour(S, C, g, p, COLOUR_DISTRICT)  # after the push: a D_COLOUR choice comes before the reward
+        ev(S, C, prm, g, EV_BONUS, p, C_DISTRICT, 0, -1, d * 4 + s, 0, token)
+        push(S, C, prm, g, K_EFFECT, C.K[KBOARD, d, DIST_REW + s], C_DISTRICT, -1)
+        take_colour(S, C, prm, g, p, COLOUR_DISTRICT)  # after the push: a D_COLOUR choice comes before the reward

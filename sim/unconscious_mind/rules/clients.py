@@ -12,9 +12,10 @@ from ..codes import (CH_MANIFEST_DECK, C_CLIENT, C_NONE, C_PAY, C_TREAT, D_HEART
 from ..cols import (CDECK_CL, CDISP_CL, CL_OWNER, CL_WHERE, CTOP_CL, CURED, DR_GONE, END_TRIG, HEARTS, LAST_ROUND,
                     LDECK, LTOP, MDECK, MDISP, MTOP, RDECK_CL, RDISP_CL, RND, ROOM_CATH, ROOM_CLIENT, ROOM_LATENT,
                     ROOM_MANIFEST, ROOM_OPEN, ROOM_THER, RTOP_CL, TO_ACT)
-from ..kcols import (CL_ABIL, CL_CATH, CL_START, CL_SYM, CL_VP, DR_CL, DR_CQ, DR_EFF, DR_SYM, I_CATH_SPACE,
-                     I_CDISP_CL_N, I_MDISP_N, I_N_CASE, I_N_LATENT, I_N_MANIFEST, I_N_ROUTINE, I_RDISP_CL_N,
-                     I_SYM_HEARTS, I_THER_MAX)
+from ..kcols import (CL_ABIL, CL_CATH, CL_START, CL_SYM, CL_VP, DR_CL, DR_CQ, DR_EFF, DR_SYM, I_N_CASE, I_N_LATENT,
+                     I_N_MANIFEST, I_N_ROUTINE)
+from ..pcols import (PRM_CASE_DISPLAY, PRM_CATHARSIS_SPACE, PRM_MANIFEST_DISPLAY, PRM_ROUTINE_DISPLAY,
+                     PRM_SYMBOL_MATCH_HEARTS, PRM_THERAPY_MAX)
 from ..actions import CH0, DONE
 from ..content_layout import KCLIENT, KDREAM
 from .events import add_vp, ev, gain_heart
@@ -23,28 +24,28 @@ from .insight import pay_pos, tok_move
 
 
 @njit(cache=True, _nrt=False)
-def catharsis(S, C, g, p, room):
+def catharsis(S, C, prm, g, p, room):
     """The client in ``room`` reaches catharsis: its grief bonus and ability resolve once, room 2 opens (research UM
     §4; A-UM-24)."""
     cl = S.seat[g, p, ROOM_CLIENT + room]
     S.seat[g, p, ROOM_CATH + room] = 1
-    ev(S, C, g, EV_CATH, p, C_CLIENT, 0, -1, cl, 0, room)
+    ev(S, C, prm, g, EV_CATH, p, C_CLIENT, 0, -1, cl, 0, room)
     if S.seat[g, p, ROOM_OPEN + 1] == 0:
         S.seat[g, p, ROOM_OPEN + 1] = 1
     # ability (unlocked at once, A-UM-24: a one-time effect) below the grief bonus on the stack
-    push(S, C, g, K_EFFECT, S.K[KCLIENT, cl, CL_ABIL], C_CLIENT, room)
-    push(S, C, g, K_EFFECT, S.K[KCLIENT, cl, CL_CATH], C_CLIENT, room)
+    push(S, C, prm, g, K_EFFECT, C.K[KCLIENT, cl, CL_ABIL], C_CLIENT, room)
+    push(S, C, prm, g, K_EFFECT, C.K[KCLIENT, cl, CL_CATH], C_CLIENT, room)
 
 
 @njit(cache=True, _nrt=False)
-def cure(S, C, g, p, room):
+def cure(S, C, prm, g, p, room):
     """The client in ``room`` is cured: its VP, the room empties, its dreams leave the game (research UM §4)."""
     cl = S.seat[g, p, ROOM_CLIENT + room]
     S.client[g, cl, CL_OWNER] = p
     S.client[g, cl, CL_WHERE] = 3
     S.seat[g, p, CURED] += 1
-    ev(S, C, g, EV_CURE, p, C_CLIENT, S.K[KCLIENT, cl, CL_VP], -1, cl, 0, room)
-    add_vp(S, C, g, p, S.K[KCLIENT, cl, CL_VP], C_CLIENT, cl)
+    ev(S, C, prm, g, EV_CURE, p, C_CLIENT, C.K[KCLIENT, cl, CL_VP], -1, cl, 0, room)
+    add_vp(S, C, prm, g, p, C.K[KCLIENT, cl, CL_VP], C_CLIENT, cl)
     if S.seat[g, p, ROOM_MANIFEST + room] >= 0:
         S.game[g, DR_GONE] += 1
         S.seat[g, p, ROOM_MANIFEST + room] = -1
@@ -56,21 +57,21 @@ def cure(S, C, g, p, room):
 
 
 @njit(cache=True, _nrt=False)
-def therapy_move(S, C, g, p, room, n):
+def therapy_move(S, C, prm, g, p, room, n):
     """n therapy points on the client in ``room``: catharsis passing the star, cure at 0, excess -> boxes."""
     for _ in range(n):
         if S.seat[g, p, ROOM_CLIENT + room] < 0:
-            gain_heart(S, C, g, p, 1, C_CLIENT)
+            gain_heart(S, C, prm, g, p, 1, C_CLIENT)
             continue
         S.seat[g, p, ROOM_THER + room] -= 1
-        if S.seat[g, p, ROOM_CATH + room] == 0 and S.seat[g, p, ROOM_THER + room] <= C[I_CATH_SPACE]:
-            catharsis(S, C, g, p, room)
+        if S.seat[g, p, ROOM_CATH + room] == 0 and S.seat[g, p, ROOM_THER + room] <= prm[PRM_CATHARSIS_SPACE]:
+            catharsis(S, C, prm, g, p, room)
         if S.seat[g, p, ROOM_THER + room] <= 0:
-            cure(S, C, g, p, room)
+            cure(S, C, prm, g, p, room)
 
 
 @njit(cache=True, _nrt=False)
-def room_treatable(S, C, g, p, room):
+def room_treatable(S, C, prm, g, p, room):
     """True when seat p can pay the top dream of the client in ``room`` (research UM §4)."""
     if S.seat[g, p, ROOM_CLIENT + room] < 0:
         return False
@@ -79,13 +80,13 @@ def room_treatable(S, C, g, p, room):
         d = S.seat[g, p, ROOM_LATENT + room]
     if d < 0:
         return False
-    return pay_pos(S, C, g, p, S.K[KDREAM, d, DR_CQ], S.K[KDREAM, d, DR_CL]) >= 0
+    return pay_pos(S, C, prm, g, p, C.K[KDREAM, d, DR_CQ], C.K[KDREAM, d, DR_CL]) >= 0
 
 
 @njit(cache=True, _nrt=False)
-def draw_latent(S, C, g):
+def draw_latent(S, C, prm, g):
     """The top latent dream, or -1 when the deck is empty (research UM §4)."""
-    if S.game[g, LTOP] < C[I_N_LATENT]:
+    if S.game[g, LTOP] < C.cnt[I_N_LATENT]:
         d = S.pile[g, LDECK, (S.game[g, LTOP])]
         S.game[g, LTOP] += 1
         return d
@@ -93,9 +94,9 @@ def draw_latent(S, C, g):
 
 
 @njit(cache=True, _nrt=False)
-def draw_manifest(S, C, g):
+def draw_manifest(S, C, prm, g):
     """The top manifest dream, or -1 when the deck is empty (research UM §4)."""
-    if S.game[g, MTOP] < C[I_N_MANIFEST]:
+    if S.game[g, MTOP] < C.cnt[I_N_MANIFEST]:
         d = S.pile[g, MDECK, (S.game[g, MTOP])]
         S.game[g, MTOP] += 1
         return d
@@ -103,7 +104,7 @@ def draw_manifest(S, C, g):
 
 
 @njit(cache=True, _nrt=False)
-def end_clients(S, C, g, p, act, a, b, c):
+def end_clients(S, C, prm, g, p, act, a, b, c):
     """End of turn: take a new client for each empty open room (never in the final round).
 
     ``K_CLIENTS`` handler: new clients and dreams at the end of the turn, none in the final round (research UM §4; A-UM-19)."""
@@ -116,30 +117,30 @@ def end_clients(S, C, g, p, act, a, b, c):
             if final:
                 continue
             avail = False
-            for k in range(C[I_RDISP_CL_N]):
+            for k in range(prm[PRM_ROUTINE_DISPLAY]):
                 if S.pile[g, RDISP_CL, k] >= 0:
                     avail = True
-            for k in range(C[I_CDISP_CL_N]):
+            for k in range(prm[PRM_CASE_DISPLAY]):
                 if S.pile[g, CDISP_CL, k] >= 0:
                     avail = True
             if avail:
-                push(S, C, g, D_NEWCLIENT, room, 0, 0)
+                push(S, C, prm, g, D_NEWCLIENT, room, 0, 0)
         elif S.seat[g, p, ROOM_MANIFEST + room] < 0 and S.seat[g, p, ROOM_LATENT + room] < 0:
-            S.seat[g, p, ROOM_LATENT + room] = draw_latent(S, C, g)  # A-UM-19
+            S.seat[g, p, ROOM_LATENT + room] = draw_latent(S, C, prm, g)  # A-UM-19
 
 
 @njit(cache=True, _nrt=False)
-def legal_treat(S, C, g, p, a, b, out):
+def legal_treat(S, C, prm, g, p, a, b, out):
     """Rooms whose client's top dream the seat can pay (research UM §4)."""
     for room in range(2):
-        if (a >> room) & 1 == 0 and room_treatable(S, C, g, p, room):
+        if (a >> room) & 1 == 0 and room_treatable(S, C, prm, g, p, room):
             out[CH0 + room] = True
     if a != 0:
         out[DONE] = True
 
 
 @njit(cache=True, _nrt=False)
-def legal_therapy(S, C, g, p, a, b, out):
+def legal_therapy(S, C, prm, g, p, a, b, out):
     """Rooms whose client can take therapy (research UM §4)."""
     for room in range(2):
         if S.seat[g, p, ROOM_CLIENT + room] >= 0:
@@ -149,7 +150,7 @@ def legal_therapy(S, C, g, p, a, b, out):
 
 
 @njit(cache=True, _nrt=False)
-def legal_hearts(S, C, g, p, a, b, out):
+def legal_hearts(S, C, prm, g, p, a, b, out):
     """Rooms where a heart box may be spent at the end of the turn (research UM §4)."""
     if S.seat[g, p, HEARTS] > 0:
         for room in range(2):
@@ -159,23 +160,23 @@ def legal_hearts(S, C, g, p, a, b, out):
 
 
 @njit(cache=True, _nrt=False)
-def legal_newclient(S, C, g, p, a, b, out):
+def legal_newclient(S, C, prm, g, p, a, b, out):
     """A face-up Routine or Case Study client for an empty open room (research UM §4)."""
-    for k in range(C[I_RDISP_CL_N]):
+    for k in range(prm[PRM_ROUTINE_DISPLAY]):
         if S.pile[g, RDISP_CL, k] >= 0:
             out[CH0 + k] = True
-    for k in range(C[I_CDISP_CL_N]):
+    for k in range(prm[PRM_CASE_DISPLAY]):
         if S.pile[g, CDISP_CL, k] >= 0:
             out[CH0 + 3 + k] = True
 
 
 @njit(cache=True, _nrt=False)
-def legal_manifest(S, C, g, p, a, b, out):
+def legal_manifest(S, C, prm, g, p, a, b, out):
     """A face-up manifest dream or the top of the deck (research UM §4)."""
-    for k in range(C[I_MDISP_N]):
+    for k in range(prm[PRM_MANIFEST_DISPLAY]):
         if S.pile[g, MDISP, k] >= 0:
             out[CH0 + k] = True
-    if S.game[g, MTOP] < C[I_N_MANIFEST]:
+    if S.game[g, MTOP] < C.cnt[I_N_MANIFEST]:
         out[CH0 + CH_MANIFEST_DECK] = True
     anyl = False
     for i in range(out.shape[0]):
@@ -186,14 +187,14 @@ def legal_manifest(S, C, g, p, a, b, out):
 
 
 @njit(cache=True, _nrt=False)
-def apply_treat(S, C, g, p, act, a, b, c):
+def apply_treat(S, C, prm, g, p, act, a, b, c):
     """Pay the top dream (manifest first) and resolve its hearts; symbol match gains a heart box (research UM §4;
     A-UM-34)."""
     ch = act - CH0
     if act == DONE:
         return
     room = ch
-    push(S, C, g, D_TREAT, a | (1 << room), 0, 0)
+    push(S, C, prm, g, D_TREAT, a | (1 << room), 0, 0)
     d = S.seat[g, p, ROOM_MANIFEST + room]
     manifest = d >= 0
     if manifest:
@@ -201,75 +202,75 @@ def apply_treat(S, C, g, p, act, a, b, c):
     else:
         d = S.seat[g, p, ROOM_LATENT + room]
         S.seat[g, p, ROOM_LATENT + room] = -1
-    pos = pay_pos(S, C, g, p, S.K[KDREAM, d, DR_CQ], S.K[KDREAM, d, DR_CL])
-    tok_move(S, C, g, p, pos, 0)
-    ev(S, C, g, EV_INSIGHT, p, C_PAY, 1, -1, pos - 1, 0, d)
+    pos = pay_pos(S, C, prm, g, p, C.K[KDREAM, d, DR_CQ], C.K[KDREAM, d, DR_CL])
+    tok_move(S, C, prm, g, p, pos, 0)
+    ev(S, C, prm, g, EV_INSIGHT, p, C_PAY, 1, -1, pos - 1, 0, d)
     S.game[g, DR_GONE] += 1
     cl = S.seat[g, p, ROOM_CLIENT + room]
-    if manifest and S.K[KDREAM, d, DR_SYM] == S.K[KCLIENT, cl, CL_SYM]:
-        gain_heart(S, C, g, p, C[I_SYM_HEARTS], C_CLIENT)
-    ev(S, C, g, EV_CLIENT, p, C_TREAT, 0, -1, cl, 0, d)
-    push(S, C, g, K_EFFECT, S.K[KDREAM, d, DR_EFF], C_CLIENT, room)
+    if manifest and C.K[KDREAM, d, DR_SYM] == C.K[KCLIENT, cl, CL_SYM]:
+        gain_heart(S, C, prm, g, p, prm[PRM_SYMBOL_MATCH_HEARTS], C_CLIENT)
+    ev(S, C, prm, g, EV_CLIENT, p, C_TREAT, 0, -1, cl, 0, d)
+    push(S, C, prm, g, K_EFFECT, C.K[KDREAM, d, DR_EFF], C_CLIENT, room)
 
 
 @njit(cache=True, _nrt=False)
-def apply_therapy(S, C, g, p, act, a, b, c):
+def apply_therapy(S, C, prm, g, p, act, a, b, c):
     """Therapy for the chosen room's client (research UM §4)."""
     ch = act - CH0
     if act == DONE:
         return
-    therapy_move(S, C, g, p, ch, a)
+    therapy_move(S, C, prm, g, p, ch, a)
 
 
 @njit(cache=True, _nrt=False)
-def apply_hearts(S, C, g, p, act, a, b, c):
+def apply_hearts(S, C, prm, g, p, act, a, b, c):
     """Spend a heart box as therapy (research UM §4)."""
     ch = act - CH0
     if act == DONE:
         return
     S.seat[g, p, HEARTS] -= 1
-    ev(S, C, g, EV_HEART, p, C_TREAT, -1, -1, ch, 0, 0)
-    push(S, C, g, D_HEARTS, 0, 0, 0)
-    therapy_move(S, C, g, p, ch, 1)
+    ev(S, C, prm, g, EV_HEART, p, C_TREAT, -1, -1, ch, 0, 0)
+    push(S, C, prm, g, D_HEARTS, 0, 0, 0)
+    therapy_move(S, C, prm, g, p, ch, 1)
 
 
 @njit(cache=True, _nrt=False)
-def apply_newclient(S, C, g, p, act, a, b, c):
+def apply_newclient(S, C, prm, g, p, act, a, b, c):
     """Take the client with a latent dream, then choose its manifest dream (research UM §4; A-UM-19)."""
     ch = act - CH0
     room = a
     if ch < 3:
         cl = S.pile[g, RDISP_CL, ch]
         S.pile[g, RDISP_CL, ch] = -1
-        if S.game[g, RTOP_CL] < C[I_N_ROUTINE]:
+        if S.game[g, RTOP_CL] < C.cnt[I_N_ROUTINE]:
             S.pile[g, RDISP_CL, ch] = S.pile[g, RDECK_CL, (S.game[g, RTOP_CL])]
             S.game[g, RTOP_CL] += 1
     else:
         k = ch - 3
         cl = S.pile[g, CDISP_CL, k]
         S.pile[g, CDISP_CL, k] = -1
-        if S.game[g, CTOP_CL] < C[I_N_CASE]:
+        if S.game[g, CTOP_CL] < C.cnt[I_N_CASE]:
             S.pile[g, CDISP_CL, k] = S.pile[g, CDECK_CL, (S.game[g, CTOP_CL])]
             S.game[g, CTOP_CL] += 1
     S.seat[g, p, ROOM_CLIENT + room] = cl
     S.client[g, cl, CL_WHERE] = 2
-    S.seat[g, p, ROOM_THER + room] = min(S.K[KCLIENT, cl, CL_START], C[I_THER_MAX])
+    S.seat[g, p, ROOM_THER + room] = min(C.K[KCLIENT, cl, CL_START], prm[PRM_THERAPY_MAX])
     S.seat[g, p, ROOM_CATH + room] = 0
-    S.seat[g, p, ROOM_LATENT + room] = draw_latent(S, C, g)
-    ev(S, C, g, EV_CLIENT, p, C_NONE, S.seat[g, p, ROOM_THER + room], -1, cl, 0, room)
-    push(S, C, g, D_MANIFEST, room, 0, 0)
+    S.seat[g, p, ROOM_LATENT + room] = draw_latent(S, C, prm, g)
+    ev(S, C, prm, g, EV_CLIENT, p, C_NONE, S.seat[g, p, ROOM_THER + room], -1, cl, 0, room)
+    push(S, C, prm, g, D_MANIFEST, room, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
-def apply_manifest(S, C, g, p, act, a, b, c):
+def apply_manifest(S, C, prm, g, p, act, a, b, c):
     """Put the manifest dream on the new client (research UM §4)."""
     ch = act - CH0
     if act == DONE:
         return
     room = a
     if ch == CH_MANIFEST_DECK:
-        d = draw_manifest(S, C, g)
+        d = draw_manifest(S, C, prm, g)
     else:
         d = S.pile[g, MDISP, ch]
-        S.pile[g, MDISP, ch] = draw_manifest(S, C, g)
+        S.pile[g, MDISP, ch] = draw_manifest(S, C, prm, g)
     S.seat[g, p, ROOM_MANIFEST + room] = d

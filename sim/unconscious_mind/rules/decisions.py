@@ -5,11 +5,11 @@ The dispatchers ``legal`` and ``apply`` in :mod:`meeplelab.sim.unconscious_mind.
 ``tests/unconscious_mind/test_decisions_table.py`` checks that the written module matches, that every ``D_*`` /
 ``K_*`` code of :mod:`meeplelab.sim.unconscious_mind.codes` has a row, and that every handler cites its rule source.
 
-``D_*`` rows wait for the seat: ``legal_x(S, C, g, p, a, b, out)`` fills the legal action mask ``out``
+``D_*`` rows wait for the seat: ``legal_x(S, C, prm, g, p, a, b, out)`` fills the legal action mask ``out``
 (``bool[NUM_ACTIONS]``) of game ``g`` for seat ``p`` and the stack entry's ``a``, ``b``;
-``apply_x(S, C, g, p, act, a, b, c)`` applies action ``act`` (the entry is already popped). ``K_*`` rows run
+``apply_x(S, C, prm, g, p, act, a, b, c)`` applies action ``act`` (the entry is already popped). ``K_*`` rows run
 automatically (no legality handler; ``act`` = -1; the handler may name ``a``, ``b``, ``c`` for what they
-are, e.g. ``run_effect(S, C, g, p, act, e, cat, ctx)``).
+are, e.g. ``run_effect(S, C, prm, g, p, act, e, cat, ctx)``).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ TABLE = DecisionTable(
         Decision("K_GENQL", _R + "insight", None, "auto_genql"),
     ),
     kinds_module="meeplelab.sim.unconscious_mind.codes",
-    legal_args="S, C, g, p, a, b, out",
-    apply_args="S, C, g, p, act, a, b, c",
+    legal_args="S, C, prm, g, p, a, b, out",
+    apply_args="S, C, prm, g, p, act, a, b, c",
     doc="Decision dispatchers of Unconscious Mind: route a decision kind to its legality or application handler.",
 )

@@ -21,150 +21,150 @@ from meeplelab.sim.unconscious_mind.rules.effects import run_effect
 
 
 @njit(cache=True, _nrt=False)
-def legal(kind, S, C, g, p, a, b, out):
+def legal(kind, S, C, prm, g, p, a, b, out):
     """Fill the legal action mask of one game waiting for decision ``kind``."""
     if kind == D_TURN:
-        legal_turn(S, C, g, p, a, b, out)
+        legal_turn(S, C, prm, g, p, a, b, out)
     elif kind == D_MODE:
-        legal_mode(S, C, g, p, a, b, out)
+        legal_mode(S, C, prm, g, p, a, b, out)
     elif kind == D_INKPOT:
-        legal_inkpot(S, C, g, p, a, b, out)
+        legal_inkpot(S, C, prm, g, p, a, b, out)
     elif kind == D_ELXF:
-        legal_elxf(S, C, g, p, a, b, out)
+        legal_elxf(S, C, prm, g, p, a, b, out)
     elif kind == D_GENQ:
-        legal_genq(S, C, g, p, a, b, out)
+        legal_genq(S, C, prm, g, p, a, b, out)
     elif kind == D_TILE_SRC:
-        legal_tile_src(S, C, g, p, a, b, out)
+        legal_tile_src(S, C, prm, g, p, a, b, out)
     elif kind == D_ORDER:
-        legal_order(S, C, g, p, a, b, out)
+        legal_order(S, C, prm, g, p, a, b, out)
     elif kind == D_FREE_TILE:
-        legal_free_tile(S, C, g, p, a, b, out)
+        legal_free_tile(S, C, prm, g, p, a, b, out)
     elif kind == D_PLACE:
-        legal_place(S, C, g, p, a, b, out)
+        legal_place(S, C, prm, g, p, a, b, out)
     elif kind == D_SWAP:
-        legal_swap(S, C, g, p, a, b, out)
+        legal_swap(S, C, prm, g, p, a, b, out)
     elif kind == D_SWAP2:
-        legal_swap2(S, C, g, p, a, b, out)
+        legal_swap2(S, C, prm, g, p, a, b, out)
     elif kind == D_RESPLAY:
-        legal_resplay(S, C, g, p, a, b, out)
+        legal_resplay(S, C, prm, g, p, a, b, out)
     elif kind == D_PLAYN:
-        legal_playn(S, C, g, p, a, b, out)
+        legal_playn(S, C, prm, g, p, a, b, out)
     elif kind == D_QUILL:
-        legal_quill(S, C, g, p, a, b, out)
+        legal_quill(S, C, prm, g, p, a, b, out)
     elif kind == D_GATHER:
-        legal_gather(S, C, g, p, a, b, out)
+        legal_gather(S, C, prm, g, p, a, b, out)
     elif kind == D_PROF:
-        legal_prof(S, C, g, p, a, b, out)
+        legal_prof(S, C, prm, g, p, a, b, out)
     elif kind == D_FREUD:
-        legal_freud(S, C, g, p, a, b, out)
+        legal_freud(S, C, prm, g, p, a, b, out)
     elif kind == D_LOCTRIG:
-        legal_loctrig(S, C, g, p, a, b, out)
+        legal_loctrig(S, C, prm, g, p, a, b, out)
     elif kind == D_LOCEFF:
-        legal_loceff(S, C, g, p, a, b, out)
+        legal_loceff(S, C, prm, g, p, a, b, out)
     elif kind == D_COLUMN:
-        legal_column(S, C, g, p, a, b, out)
+        legal_column(S, C, prm, g, p, a, b, out)
     elif kind == D_GENANY:
-        legal_genany(S, C, g, p, a, b, out)
+        legal_genany(S, C, prm, g, p, a, b, out)
     elif kind == D_COLOUR:
-        legal_colour(S, C, g, p, a, b, out)
+        legal_colour(S, C, prm, g, p, a, b, out)
     elif kind == D_TILEORDER:
-        legal_tileorder(S, C, g, p, a, b, out)
+        legal_tileorder(S, C, prm, g, p, a, b, out)
     elif kind == D_REPACT:
-        legal_repact(S, C, g, p, a, b, out)
+        legal_repact(S, C, prm, g, p, a, b, out)
     elif kind == D_RECALLB:
-        legal_recallb(S, C, g, p, a, b, out)
+        legal_recallb(S, C, prm, g, p, a, b, out)
     elif kind == D_TREAT:
-        legal_treat(S, C, g, p, a, b, out)
+        legal_treat(S, C, prm, g, p, a, b, out)
     elif kind == D_THERAPY:
-        legal_therapy(S, C, g, p, a, b, out)
+        legal_therapy(S, C, prm, g, p, a, b, out)
     elif kind == D_HEARTS:
-        legal_hearts(S, C, g, p, a, b, out)
+        legal_hearts(S, C, prm, g, p, a, b, out)
     elif kind == D_NEWCLIENT:
-        legal_newclient(S, C, g, p, a, b, out)
+        legal_newclient(S, C, prm, g, p, a, b, out)
     elif kind == D_MANIFEST:
-        legal_manifest(S, C, g, p, a, b, out)
+        legal_manifest(S, C, prm, g, p, a, b, out)
     else:
         raise RuntimeError("no legal handler for this decision kind")
 
 
 @njit(cache=True, _nrt=False)
-def apply(kind, S, C, g, p, act, a, b, c):
+def apply(kind, S, C, prm, g, p, act, a, b, c):
     """Apply the action of one game waiting for decision ``kind``."""
     if kind == D_TURN:
-        apply_turn(S, C, g, p, act, a, b, c)
+        apply_turn(S, C, prm, g, p, act, a, b, c)
     elif kind == D_MODE:
-        apply_mode(S, C, g, p, act, a, b, c)
+        apply_mode(S, C, prm, g, p, act, a, b, c)
     elif kind == D_INKPOT:
-        apply_inkpot(S, C, g, p, act, a, b, c)
+        apply_inkpot(S, C, prm, g, p, act, a, b, c)
     elif kind == D_ELXF:
-        apply_elxf(S, C, g, p, act, a, b, c)
+        apply_elxf(S, C, prm, g, p, act, a, b, c)
     elif kind == D_GENQ:
-        apply_genq(S, C, g, p, act, a, b, c)
+        apply_genq(S, C, prm, g, p, act, a, b, c)
     elif kind == D_TILE_SRC:
-        apply_tile_src(S, C, g, p, act, a, b, c)
+        apply_tile_src(S, C, prm, g, p, act, a, b, c)
     elif kind == D_ORDER:
-        apply_order(S, C, g, p, act, a, b, c)
+        apply_order(S, C, prm, g, p, act, a, b, c)
     elif kind == D_FREE_TILE:
-        apply_free_tile(S, C, g, p, act, a, b, c)
+        apply_free_tile(S, C, prm, g, p, act, a, b, c)
     elif kind == D_PLACE:
-        apply_place(S, C, g, p, act, a, b, c)
+        apply_place(S, C, prm, g, p, act, a, b, c)
     elif kind == D_SWAP:
-        apply_swap(S, C, g, p, act, a, b, c)
+        apply_swap(S, C, prm, g, p, act, a, b, c)
     elif kind == D_SWAP2:
-        apply_swap2(S, C, g, p, act, a, b, c)
+        apply_swap2(S, C, prm, g, p, act, a, b, c)
     elif kind == D_RESPLAY:
-        apply_resplay(S, C, g, p, act, a, b, c)
+        apply_resplay(S, C, prm, g, p, act, a, b, c)
     elif kind == D_PLAYN:
-        apply_playn(S, C, g, p, act, a, b, c)
+        apply_playn(S, C, prm, g, p, act, a, b, c)
     elif kind == D_QUILL:
-        apply_quill(S, C, g, p, act, a, b, c)
+        apply_quill(S, C, prm, g, p, act, a, b, c)
     elif kind == D_GATHER:
-        apply_gather(S, C, g, p, act, a, b, c)
+        apply_gather(S, C, prm, g, p, act, a, b, c)
     elif kind == D_PROF:
-        apply_prof(S, C, g, p, act, a, b, c)
+        apply_prof(S, C, prm, g, p, act, a, b, c)
     elif kind == D_FREUD:
-        apply_freud(S, C, g, p, act, a, b, c)
+        apply_freud(S, C, prm, g, p, act, a, b, c)
     elif kind == D_LOCTRIG:
-        apply_loctrig(S, C, g, p, act, a, b, c)
+        apply_loctrig(S, C, prm, g, p, act, a, b, c)
     elif kind == D_LOCEFF:
-        apply_loceff(S, C, g, p, act, a, b, c)
+        apply_loceff(S, C, prm, g, p, act, a, b, c)
     elif kind == D_COLUMN:
-        apply_column(S, C, g, p, act, a, b, c)
+        apply_column(S, C, prm, g, p, act, a, b, c)
     elif kind == D_GENANY:
-        apply_genany(S, C, g, p, act, a, b, c)
+        apply_genany(S, C, prm, g, p, act, a, b, c)
     elif kind == D_COLOUR:
-        apply_colour(S, C, g, p, act, a, b, c)
+        apply_colour(S, C, prm, g, p, act, a, b, c)
     elif kind == D_TILEORDER:
-        apply_tileorder(S, C, g, p, act, a, b, c)
+        apply_tileorder(S, C, prm, g, p, act, a, b, c)
     elif kind == D_REPACT:
-        apply_repact(S, C, g, p, act, a, b, c)
+        apply_repact(S, C, prm, g, p, act, a, b, c)
     elif kind == D_RECALLB:
-        apply_recallb(S, C, g, p, act, a, b, c)
+        apply_recallb(S, C, prm, g, p, act, a, b, c)
     elif kind == D_TREAT:
-        apply_treat(S, C, g, p, act, a, b, c)
+        apply_treat(S, C, prm, g, p, act, a, b, c)
     elif kind == D_THERAPY:
-        apply_therapy(S, C, g, p, act, a, b, c)
+        apply_therapy(S, C, prm, g, p, act, a, b, c)
     elif kind == D_HEARTS:
-        apply_hearts(S, C, g, p, act, a, b, c)
+        apply_hearts(S, C, prm, g, p, act, a, b, c)
     elif kind == D_NEWCLIENT:
-        apply_newclient(S, C, g, p, act, a, b, c)
+        apply_newclient(S, C, prm, g, p, act, a, b, c)
     elif kind == D_MANIFEST:
-        apply_manifest(S, C, g, p, act, a, b, c)
+        apply_manifest(S, C, prm, g, p, act, a, b, c)
     elif kind == K_EFFECT:
-        run_effect(S, C, g, p, act, a, b, c)
+        run_effect(S, C, prm, g, p, act, a, b, c)
     elif kind == K_PERFORM:
-        perform(S, C, g, p, act, a, b, c)
+        perform(S, C, prm, g, p, act, a, b, c)
     elif kind == K_INKPOT_START:
-        auto_inkpot_start(S, C, g, p, act, a, b, c)
+        auto_inkpot_start(S, C, prm, g, p, act, a, b, c)
     elif kind == K_INKPOT:
-        auto_inkpot(S, C, g, p, act, a, b, c)
+        auto_inkpot(S, C, prm, g, p, act, a, b, c)
     elif kind == K_PUBLISH:
-        publish_finish(S, C, g, p, act, a, b, c)
+        publish_finish(S, C, prm, g, p, act, a, b, c)
     elif kind == K_CLIENTS:
-        end_clients(S, C, g, p, act, a, b, c)
+        end_clients(S, C, prm, g, p, act, a, b, c)
     elif kind == K_FINISH:
-        finish_turn(S, C, g, p, act, a, b, c)
+        finish_turn(S, C, prm, g, p, act, a, b, c)
     elif kind == K_GENQL:
-        auto_genql(S, C, g, p, act, a, b, c)
+        auto_genql(S, C, prm, g, p, act, a, b, c)
     else:
         raise RuntimeError("no apply handler for this decision kind")

@@ -17,50 +17,50 @@ from .clients import therapy_move
 
 
 @njit(cache=True, _nrt=False)
-def run_effect(S, C, g, p, act, e, cat, ctx):
+def run_effect(S, C, prm, g, p, act, e, cat, ctx):
     """Apply effect row ``e``: immediate opcodes at once, in order, then the choices pushed (first op on top).
 
     ``K_EFFECT`` handler: resolve effect row ``e`` for seat p (category ``cat``, context ``ctx``; A-UM-15)."""
-    n = S.eff.shape[1]
+    n = C.eff.shape[1]
     for i in range(n):
-        op = S.eff[e, i, 0]
-        a = S.eff[e, i, 1]
-        b = S.eff[e, i, 2]
+        op = C.eff[e, i, 0]
+        a = C.eff[e, i, 1]
+        b = C.eff[e, i, 2]
         if op == OP_COFFEE:
-            gain_coffee(S, C, g, p, a, cat)
+            gain_coffee(S, C, prm, g, p, a, cat)
         elif op == OP_VP:
-            add_vp(S, C, g, p, a, cat, e)
+            add_vp(S, C, prm, g, p, a, cat, e)
         elif op == OP_BRIGHT:
-            gain_bright(S, C, g, p, a, cat, -1)
+            gain_bright(S, C, prm, g, p, a, cat, -1)
         elif op == OP_HEART:
-            gain_heart(S, C, g, p, a, cat)
+            gain_heart(S, C, prm, g, p, a, cat)
         elif op == OP_REP:
-            gain_rep(S, C, g, p, a, cat)
+            gain_rep(S, C, prm, g, p, a, cat)
         elif op == OP_GEN:
             if a != 3:
-                generate(S, C, g, p, a, b)
+                generate(S, C, prm, g, p, a, b)
         elif op == OP_DRAW:
             for _ in range(a):
-                draw_card(S, C, g, p)
+                draw_card(S, C, prm, g, p)
         elif op == OP_HEARTS:
             if ctx >= 0:
-                therapy_move(S, C, g, p, ctx, a)
+                therapy_move(S, C, prm, g, p, ctx, a)
     # the choices, last op first, so the first one ends on top of the stack
     for i in range(n - 1, -1, -1):
-        op = S.eff[e, i, 0]
-        a = S.eff[e, i, 1]
-        b = S.eff[e, i, 2]
+        op = C.eff[e, i, 0]
+        a = C.eff[e, i, 1]
+        b = C.eff[e, i, 2]
         if op == OP_GEN:
             if a == 3:
-                push(S, C, g, D_GENQ, b, 0, 0)
+                push(S, C, prm, g, D_GENQ, b, 0, 0)
         elif op == OP_ELEV:
-            push(S, C, g, D_ELXF, a, 0, 0)
+            push(S, C, prm, g, D_ELXF, a, 0, 0)
         elif op == OP_XFER:
-            push(S, C, g, D_ELXF, a // 16, a % 16, 0)
+            push(S, C, prm, g, D_ELXF, a // 16, a % 16, 0)
         elif op == OP_PLAY:
-            push(S, C, g, D_PLAYN, a, 0, 0)
+            push(S, C, prm, g, D_PLAYN, a, 0, 0)
         elif op == OP_TILE:
             for _ in range(a):
-                push(S, C, g, D_FREE_TILE, 0, 0, 0)
+                push(S, C, prm, g, D_FREE_TILE, 0, 0, 0)
         elif op == OP_THERAPY:
-            push(S, C, g, D_THERAPY, a, 0, 0)
+            push(S, C, prm, g, D_THERAPY, a, 0, 0)

@@ -16,7 +16,7 @@ from ..logcols import EV_AMOUNT, EV_CATEGORY, EV_COST, EV_COUNT, EV_ITEM, EV_TAR
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def ev(S, C, g, kind, seat, cat, amount, target, item, cost, count):
+def ev(S, C, prm, g, kind, seat, cat, amount, target, item, cost, count):
     """Append one event row (core columns then category, amount, target_seat, item, cost, count)."""
     b = S.event_buf
     # np.int64: one compiled begin_event_row for every kind and seat (a literal argument compiles a copy each)
@@ -30,18 +30,18 @@ def ev(S, C, g, kind, seat, cat, amount, target, item, cost, count):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def gain_coffee(S, C, g, p, n, cat):
+def gain_coffee(S, C, prm, g, p, n, cat):
     """Seat p gains ``n`` Coffee (a ``coffee_gain`` event of category ``cat``)."""
     if n <= 0:
         return
     S.seat[g, p, COFFEE] += n
     if p == S.game[g, TO_ACT]:
         S.game[g, T_CGAIN] += n
-    ev(S, C, g, EV_CGAIN, p, cat, n, -1, -1, 0, 0)
+    ev(S, C, prm, g, EV_CGAIN, p, cat, n, -1, -1, 0, 0)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def spend_coffee(S, C, g, p, n, cat, item):
+def spend_coffee(S, C, prm, g, p, n, cat, item):
     """Seat p pays ``n`` Coffee for ``item`` (a ``coffee_spend`` event; seed 000 §Gaining Notebook tiles: paid in
     full each time)."""
     if n <= 0:
@@ -49,11 +49,11 @@ def spend_coffee(S, C, g, p, n, cat, item):
     S.seat[g, p, COFFEE] -= n
     if p == S.game[g, TO_ACT]:
         S.game[g, T_CSPENT] += n
-    ev(S, C, g, EV_CSPEND, p, cat, n, -1, item, n, 0)
+    ev(S, C, prm, g, EV_CSPEND, p, cat, n, -1, item, n, 0)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def add_vp(S, C, g, p, n, cat, item):
+def add_vp(S, C, prm, g, p, n, cat, item):
     """Every VP change goes through here: VP, the running sum of VP events, the category, and the event."""
     if n == 0:
         return
@@ -64,23 +64,23 @@ def add_vp(S, C, g, p, n, cat, item):
     S.seat[g, p, VP_CAT + cat] += n
     if p == S.game[g, TO_ACT]:
         S.game[g, T_VP] += n
-    ev(S, C, g, EV_VP, p, cat, n, -1, item, 0, 0)
+    ev(S, C, prm, g, EV_VP, p, cat, n, -1, item, 0, 0)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def gain_bright(S, C, g, p, n, cat, src):
+def gain_bright(S, C, prm, g, p, n, cat, src):
     """Seat p gains ``n`` Bright Ideas (``src``: the seat that caused it, e.g. the citer, seed 000 §Citing
     Treatises)."""
     if n <= 0:
         return
     S.seat[g, p, BRIGHT] += n
-    ev(S, C, g, EV_BRIGHT, p, cat, n, src, -1, 0, 0)
+    ev(S, C, prm, g, EV_BRIGHT, p, cat, n, src, -1, 0, 0)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def gain_heart(S, C, g, p, n, cat):
+def gain_heart(S, C, prm, g, p, n, cat):
     """Seat p gains ``n`` heart-shaped boxes (research UM §4)."""
     if n <= 0:
         return
     S.seat[g, p, HEARTS] += n
-    ev(S, C, g, EV_HEART, p, cat, n, -1, -1, 0, 0)
+    ev(S, C, prm, g, EV_HEART, p, cat, n, -1, -1, 0, 0)

@@ -10,8 +10,8 @@ from numba import njit
 from ..codes import (C_INKPOT, C_REPTRACK, C_TILE, D_COLUMN, D_ELXF, D_INKPOT, D_REPACT, D_TILEORDER, EV_IDEA,
                      INK_COLUMN, INK_REP, INK_ROW, K_EFFECT, K_GENQL, K_INKPOT)
 from ..cols import COL_DONE, FREUD_REP, IDEAS_HAND, IDEAS_LOCKED, INKPOT, NB, REP, ROW_DONE
-from ..kcols import (INK_GEN, INK_IDEA, INK_KIND, INK_NB_ROW, I_COL_LVL, I_N_INKPOTS, I_ROW_ELEV, SEC_REWARD,
-                     TILE_MAIN)
+from ..kcols import INK_GEN, INK_IDEA, INK_KIND, INK_NB_ROW, I_N_INKPOTS, SEC_REWARD, TILE_MAIN
+from ..pcols import PRM_COLUMN_BONUS_LEVEL, PRM_ROW_BONUS_ELEVATIONS
 from ..actions import CH0
 from ..content_layout import KBOARD, KTILE
 from .events import ev
@@ -20,7 +20,7 @@ from .reputation import section_of
 
 
 @njit(cache=True, _nrt=False)
-def push_tiles(S, C, g, p, rem):
+def push_tiles(S, C, prm, g, p, rem):
     """Resolve the main effects of the Notebook tiles in bit set ``rem`` (spaces 0..8) in an order the seat
     chooses: a D_TILEORDER decision while two or more remain."""
     n = 0
@@ -31,45 +31,45 @@ def push_tiles(S, C, g, p, rem):
             last = i
     if n == 1:
         t = S.seat[g, p, NB + last]
-        push(S, C, g, K_EFFECT, S.K[KTILE, t, TILE_MAIN], C_TILE, -1)
+        push(S, C, prm, g, K_EFFECT, C.K[KTILE, t, TILE_MAIN], C_TILE, -1)
     elif n > 1:
-        push(S, C, g, D_TILEORDER, rem, 0, 0)
+        push(S, C, prm, g, D_TILEORDER, rem, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
-def inkpot_move(S, C, g, p, dist):
+def inkpot_move(S, C, prm, g, p, dist):
     """Move seat p's inkpot ``dist`` spaces: gain-idea spaces passed unlock an Idea; the space reached activates its
     row, column or reputation action (research UM §2; A-UM-27)."""
-    n = C[I_N_INKPOTS]
+    n = C.cnt[I_N_INKPOTS]
     pos = S.seat[g, p, INKPOT]
     for _ in range(dist):
         pos = (pos + 1) % n
-        if S.K[KBOARD, pos, INK_IDEA] == 1 and S.seat[g, p, IDEAS_LOCKED] > 0:
+        if C.K[KBOARD, pos, INK_IDEA] == 1 and S.seat[g, p, IDEAS_LOCKED] > 0:
             S.seat[g, p, IDEAS_LOCKED] -= 1
             S.seat[g, p, IDEAS_HAND] += 1
-            ev(S, C, g, EV_IDEA, p, C_INKPOT, 1, -1, pos, 0, 0)
+            ev(S, C, prm, g, EV_IDEA, p, C_INKPOT, 1, -1, pos, 0, 0)
     S.seat[g, p, INKPOT] = pos
-    kind = S.K[KBOARD, pos, INK_KIND]
+    kind = C.K[KBOARD, pos, INK_KIND]
     if kind == INK_ROW:
-        r = S.K[KBOARD, pos, INK_NB_ROW]
-        if S.seat[g, p, ROW_DONE + r] == 1 and C[I_ROW_ELEV] > 0:
-            push(S, C, g, D_ELXF, C[I_ROW_ELEV], 0, 0)
+        r = C.K[KBOARD, pos, INK_NB_ROW]
+        if S.seat[g, p, ROW_DONE + r] == 1 and prm[PRM_ROW_BONUS_ELEVATIONS] > 0:
+            push(S, C, prm, g, D_ELXF, prm[PRM_ROW_BONUS_ELEVATIONS], 0, 0)
         rem = 0
         for c in range(3):
             if S.seat[g, p, NB + (r * 3 + c)] >= 0:
                 rem |= 1 << (r * 3 + c)
-        push_tiles(S, C, g, p, rem)
-        push(S, C, g, K_EFFECT, S.K[KBOARD, pos, INK_GEN], C_INKPOT, -1)
+        push_tiles(S, C, prm, g, p, rem)
+        push(S, C, prm, g, K_EFFECT, C.K[KBOARD, pos, INK_GEN], C_INKPOT, -1)
     elif kind == INK_COLUMN:
-        push(S, C, g, D_COLUMN, 0, 0, 0)
+        push(S, C, prm, g, D_COLUMN, 0, 0, 0)
     elif kind == INK_REP:
-        s = section_of(S, C, S.seat[g, p, REP])
-        push(S, C, g, D_REPACT, section_of(S, C, S.game[g, FREUD_REP]), 0, 0)
-        push(S, C, g, K_EFFECT, S.K[KBOARD, s, SEC_REWARD], C_REPTRACK, -1)
+        s = section_of(S, C, prm, S.seat[g, p, REP])
+        push(S, C, prm, g, D_REPACT, section_of(S, C, prm, S.game[g, FREUD_REP]), 0, 0)
+        push(S, C, prm, g, K_EFFECT, C.K[KBOARD, s, SEC_REWARD], C_REPTRACK, -1)
 
 
 @njit(cache=True, _nrt=False)
-def legal_inkpot(S, C, g, p, a, b, out):
+def legal_inkpot(S, C, prm, g, p, a, b, out):
     """The inkpot move adjusted by +-1 per Bright Idea placed, never below 1 (research UM §2, A-UM-30)."""
     for k in range(5):
         adj = k - 2
@@ -78,14 +78,14 @@ def legal_inkpot(S, C, g, p, a, b, out):
 
 
 @njit(cache=True, _nrt=False)
-def legal_column(S, C, g, p, a, b, out):
+def legal_column(S, C, prm, g, p, a, b, out):
     """A Notebook column to activate (research UM §2; the 'no idea above it' condition is ignored, A-UM-27)."""
     for k in range(3):
         out[CH0 + k] = True
 
 
 @njit(cache=True, _nrt=False)
-def legal_tileorder(S, C, g, p, a, b, out):
+def legal_tileorder(S, C, prm, g, p, a, b, out):
     """The next tile of an activated row or column to resolve (research UM §2: any order; A-UM-27)."""
     for i in range(9):
         if (a >> i) & 1:
@@ -93,47 +93,47 @@ def legal_tileorder(S, C, g, p, a, b, out):
 
 
 @njit(cache=True, _nrt=False)
-def apply_inkpot(S, C, g, p, act, a, b, c):
+def apply_inkpot(S, C, prm, g, p, act, a, b, c):
     """Move the inkpot by the chosen distance (research UM §2)."""
     ch = act - CH0
-    push(S, C, g, K_INKPOT, b + ch - 2, 0, 0)
+    push(S, C, prm, g, K_INKPOT, b + ch - 2, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
-def apply_column(S, C, g, p, act, a, b, c):
+def apply_column(S, C, prm, g, p, act, a, b, c):
     """Activate the column: its tiles' main effects in the chosen order, then its Generate if unlocked (seed 000
     §Completing rows and columns; A-UM-27, A-UM-02)."""
     ch = act - CH0
     c = ch
     if S.seat[g, p, COL_DONE + c] == 1:
-        push(S, C, g, K_GENQL, c, C[I_COL_LVL], 0)
+        push(S, C, prm, g, K_GENQL, c, prm[PRM_COLUMN_BONUS_LEVEL], 0)
     rem = 0
     for r in range(3):
         if S.seat[g, p, NB + (r * 3 + c)] >= 0:
             rem |= 1 << (r * 3 + c)
-    push_tiles(S, C, g, p, rem)
+    push_tiles(S, C, prm, g, p, rem)
 
 
 @njit(cache=True, _nrt=False)
-def apply_tileorder(S, C, g, p, act, a, b, c):
+def apply_tileorder(S, C, prm, g, p, act, a, b, c):
     """Resolve the chosen tile's main effect (A-UM-27)."""
     ch = act - CH0
-    push_tiles(S, C, g, p, a & ~(1 << ch))
+    push_tiles(S, C, prm, g, p, a & ~(1 << ch))
     t = S.seat[g, p, NB + ch]
-    push(S, C, g, K_EFFECT, S.K[KTILE, t, TILE_MAIN], C_TILE, -1)
+    push(S, C, prm, g, K_EFFECT, C.K[KTILE, t, TILE_MAIN], C_TILE, -1)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def auto_inkpot_start(S, C, g, p, act, a, b, c):
+def auto_inkpot_start(S, C, prm, g, p, act, a, b, c):
     """``K_INKPOT_START``: move the inkpot by the row value ``b``, or ask for the +-1 adjustment when ``a``
     Bright Ideas were placed (research UM §2)."""
     if a > 0:
-        push(S, C, g, D_INKPOT, a, b, 0)
+        push(S, C, prm, g, D_INKPOT, a, b, 0)
     else:
-        inkpot_move(S, C, g, p, b)
+        inkpot_move(S, C, prm, g, p, b)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def auto_inkpot(S, C, g, p, act, a, b, c):
+def auto_inkpot(S, C, prm, g, p, act, a, b, c):
     """``K_INKPOT``: move the inkpot ``a`` spaces and activate the space it stops on (research UM §2)."""
-    inkpot_move(S, C, g, p, a)
+    inkpot_move(S, C, prm, g, p, a)

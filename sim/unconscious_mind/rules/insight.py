@@ -18,14 +18,14 @@ from .stack import push
 
 
 @njit(cache=True, _nrt=False)
-def tok_at(S, C, g, p, pos):
+def tok_at(S, C, prm, g, p, pos):
     """Insights (white + player colour) at dial position ``pos`` of seat p (0 = reserve, 1+q*3+l; research UM
     §3)."""
     return S.seat[g, p, DIAL_W + pos] + S.seat[g, p, DIAL_C + pos]
 
 
 @njit(cache=True, _nrt=False)
-def tok_move(S, C, g, p, src, dst):
+def tok_move(S, C, prm, g, p, src, dst):
     """Move one token (white first) from dial position ``src`` to ``dst`` (0 = reserve, 1+q*3+l)."""
     if S.seat[g, p, DIAL_W + src] > 0:
         S.seat[g, p, DIAL_W + src] -= 1
@@ -39,41 +39,41 @@ def tok_move(S, C, g, p, src, dst):
 
 
 @njit(cache=True, _nrt=False)
-def generate(S, C, g, p, q, lvl):
+def generate(S, C, prm, g, p, q, lvl):
     """Generate: a reserve token into wedge q, ring lvl. With an empty reserve the seat may take a token from
     anywhere on its dial instead (a D_GENANY decision, research UM §3)."""
     dst = 1 + q * 3 + lvl
-    if tok_at(S, C, g, p, 0) > 0:
-        tok_move(S, C, g, p, 0, dst)
-        ev(S, C, g, EV_INSIGHT, p, C_GENERATE, 1, -1, q * 3 + lvl, 0, 0)
+    if tok_at(S, C, prm, g, p, 0) > 0:
+        tok_move(S, C, prm, g, p, 0, dst)
+        ev(S, C, prm, g, EV_INSIGHT, p, C_GENERATE, 1, -1, q * 3 + lvl, 0, 0)
         return
     for i in range(1, 10):
-        if i != dst and tok_at(S, C, g, p, i) > 0:
-            push(S, C, g, D_GENANY, dst, 0, 0)
+        if i != dst and tok_at(S, C, prm, g, p, i) > 0:
+            push(S, C, prm, g, D_GENANY, dst, 0, 0)
             return
 
 
 @njit(cache=True, _nrt=False)
-def pay_pos(S, C, g, p, cq, cl):
+def pay_pos(S, C, prm, g, p, cq, cl):
     """Dial position paying an Insight cost (quality cq, 3 = any; level cl): lowest sufficient level first."""
     for lv in range(cl, 3):
         for q in range(3):
-            if (cq == 3 or q == cq) and tok_at(S, C, g, p, 1 + q * 3 + lv) > 0:
+            if (cq == 3 or q == cq) and tok_at(S, C, prm, g, p, 1 + q * 3 + lv) > 0:
                 return 1 + q * 3 + lv
     return -1
 
 
 @njit(cache=True, _nrt=False)
-def level_pos(S, C, g, p, lv):
+def level_pos(S, C, prm, g, p, lv):
     """A dial position holding a token of exactly level lv (lowest quality index), or -1."""
     for q in range(3):
-        if tok_at(S, C, g, p, 1 + q * 3 + lv) > 0:
+        if tok_at(S, C, prm, g, p, 1 + q * 3 + lv) > 0:
             return 1 + q * 3 + lv
     return -1
 
 
 @njit(cache=True, _nrt=False)
-def has_colour(S, C, g, p):
+def has_colour(S, C, prm, g, p):
     """True when seat p has a player-colour Insight anywhere on its dial (seed 000 §Publishing a Treatise step
     5)."""
     for i in range(10):
@@ -83,7 +83,7 @@ def has_colour(S, C, g, p):
 
 
 @njit(cache=True, _nrt=False)
-def colour_sources(S, C, g, p):
+def colour_sources(S, C, prm, g, p):
     """How many dial positions (reserve or a ring) hold a player-colour Insight of seat p."""
     n = 0
     for i in range(10):
@@ -93,37 +93,37 @@ def colour_sources(S, C, g, p):
 
 
 @njit(cache=True, _nrt=False)
-def take_colour_at(S, C, g, p, pos, why):
+def take_colour_at(S, C, prm, g, p, pos, why):
     """Remove a player-colour Insight of seat p from dial position ``pos`` (0 = reserve, 1+q*3+l); an
     ``insight`` event (category publish or district, item = q*3+l, -1 for the reserve) records where from."""
     if S.seat[g, p, DIAL_C + pos] <= 0:
         return False
     S.seat[g, p, DIAL_C + pos] -= 1
     S.seat[g, p, COL_SPENT] += 1
-    ev(S, C, g, EV_INSIGHT, p, C_PUBLISH if why == COLOUR_PUBLISH else C_DISTRICT, -1, -1, pos - 1, 0, 0)
+    ev(S, C, prm, g, EV_INSIGHT, p, C_PUBLISH if why == COLOUR_PUBLISH else C_DISTRICT, -1, -1, pos - 1, 0, 0)
     return True
 
 
 @njit(cache=True, _nrt=False)
-def take_colour(S, C, g, p, why):
+def take_colour(S, C, prm, g, p, why):
     """Put a player-colour Insight from the dial (reserve or any ring, seed §Publishing a Treatise step 5) on a
     Treatise or district slot: the seat chooses where from (a D_COLOUR decision) when two or more dial
     positions hold one; with one position it is taken from there (A-UM-22)."""
-    if colour_sources(S, C, g, p) >= 2:
-        push(S, C, g, D_COLOUR, why, 0, 0)
+    if colour_sources(S, C, prm, g, p) >= 2:
+        push(S, C, prm, g, D_COLOUR, why, 0, 0)
         return True
     for i in range(10):
         if S.seat[g, p, DIAL_C + i] > 0:
-            return take_colour_at(S, C, g, p, i, why)
+            return take_colour_at(S, C, prm, g, p, i, why)
     return False
 
 
 @njit(cache=True, _nrt=False)
-def legal_elxf(S, C, g, p, a, b, out):
+def legal_elxf(S, C, prm, g, p, a, b, out):
     """Elevations and Transfers left (seed 000 §Insight actions: up to two Elevations and one Transfer, in any
     order); Elevate never from the reserve nor past major (research UM §3)."""
     for i in range(9):
-        if tok_at(S, C, g, p, 1 + i) > 0:
+        if tok_at(S, C, prm, g, p, 1 + i) > 0:
             if a > 0 and i % 3 < 2:
                 out[POS0 + i] = True
             if b > 0:
@@ -134,23 +134,23 @@ def legal_elxf(S, C, g, p, a, b, out):
 
 
 @njit(cache=True, _nrt=False)
-def legal_genq(S, C, g, p, a, b, out):
+def legal_genq(S, C, prm, g, p, a, b, out):
     """The quality of a Generate of a chosen quality (seed 000 §Insight actions; research UM §3)."""
     for q in range(3):
         out[CH0 + q] = True
 
 
 @njit(cache=True, _nrt=False)
-def legal_genany(S, C, g, p, a, b, out):
+def legal_genany(S, C, prm, g, p, a, b, out):
     """A dial token to move to the generated space when the reserve is empty (research UM §3, A-UM-21)."""
     for i in range(9):
-        if 1 + i != a and tok_at(S, C, g, p, 1 + i) > 0:
+        if 1 + i != a and tok_at(S, C, prm, g, p, 1 + i) > 0:
             out[POS0 + i] = True
     out[DONE] = True
 
 
 @njit(cache=True, _nrt=False)
-def legal_colour(S, C, g, p, a, b, out):
+def legal_colour(S, C, prm, g, p, a, b, out):
     """Dial positions holding a player-colour Insight (seed 000 §Publishing a Treatise step 5: reserve or any ring;
     A-UM-22)."""
     for i in range(10):
@@ -159,49 +159,49 @@ def legal_colour(S, C, g, p, a, b, out):
 
 
 @njit(cache=True, _nrt=False)
-def apply_elxf(S, C, g, p, act, a, b, c):
+def apply_elxf(S, C, prm, g, p, act, a, b, c):
     """One Elevation or Transfer (seed 000 §Insight actions), then the rest of the budget."""
     if act == DONE:
         return
     if POS0 <= act < XFER0:
         i = act - POS0
-        tok_move(S, C, g, p, 1 + i, 2 + i)
-        ev(S, C, g, EV_INSIGHT, p, C_ELEVATE, 1, -1, i + 1, 0, 0)
+        tok_move(S, C, prm, g, p, 1 + i, 2 + i)
+        ev(S, C, prm, g, EV_INSIGHT, p, C_ELEVATE, 1, -1, i + 1, 0, 0)
         a -= 1
     else:
         i = (act - XFER0) // 3
         q2 = (act - XFER0) % 3
-        tok_move(S, C, g, p, 1 + i, 1 + q2 * 3 + i % 3)
-        ev(S, C, g, EV_INSIGHT, p, C_TRANSFER, 1, -1, q2 * 3 + i % 3, 0, 0)
+        tok_move(S, C, prm, g, p, 1 + i, 1 + q2 * 3 + i % 3)
+        ev(S, C, prm, g, EV_INSIGHT, p, C_TRANSFER, 1, -1, q2 * 3 + i % 3, 0, 0)
         b -= 1
     if a + b > 0:
-        push(S, C, g, D_ELXF, a, b, 0)
+        push(S, C, prm, g, D_ELXF, a, b, 0)
 
 
 @njit(cache=True, _nrt=False)
-def apply_genq(S, C, g, p, act, a, b, c):
+def apply_genq(S, C, prm, g, p, act, a, b, c):
     """Generate an Insight of the chosen quality (research UM §3)."""
     ch = act - CH0
-    generate(S, C, g, p, ch, a)
+    generate(S, C, prm, g, p, ch, a)
 
 
 @njit(cache=True, _nrt=False)
-def apply_genany(S, C, g, p, act, a, b, c):
+def apply_genany(S, C, prm, g, p, act, a, b, c):
     """Move the chosen token to the generated space (A-UM-21)."""
     if act == DONE:
         return
-    tok_move(S, C, g, p, 1 + act - POS0, a)
-    ev(S, C, g, EV_INSIGHT, p, C_GENERATE, 1, -1, a - 1, 0, act - POS0 + 1)
+    tok_move(S, C, prm, g, p, 1 + act - POS0, a)
+    ev(S, C, prm, g, EV_INSIGHT, p, C_GENERATE, 1, -1, a - 1, 0, act - POS0 + 1)
 
 
 @njit(cache=True, _nrt=False)
-def apply_colour(S, C, g, p, act, a, b, c):
+def apply_colour(S, C, prm, g, p, act, a, b, c):
     """Take the player-colour Insight from the chosen position (seed 000 §Publishing a Treatise step 5; A-UM-22)."""
     ch = act - CH0
-    take_colour_at(S, C, g, p, ch, a)
+    take_colour_at(S, C, prm, g, p, ch, a)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def auto_genql(S, C, g, p, act, a, b, c):
+def auto_genql(S, C, prm, g, p, act, a, b, c):
     """``K_GENQL``: Generate an Insight of quality ``a``, level ``b`` (research UM §3)."""
-    generate(S, C, g, p, a, b)
+    generate(S, C, prm, g, p, a, b)

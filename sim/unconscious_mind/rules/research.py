@@ -10,7 +10,8 @@ from numba import njit
 from ..codes import (C_CARD, C_RDRAW, C_RSWAP, D_PLAYN, D_QUILL, D_RESPLAY, D_SWAP2, EV_CARD, K_EFFECT, L_DISPLAY,
                      L_HAND, L_INPLAY)
 from ..cols import CARD_KNOWN, CARD_LOC, CARD_OWN, PUB_FILL, PUB_T, RDECK, RDISP, RTOP, TRDISP
-from ..kcols import CARD_EFF, I_RDISP_N, I_TRDISP_N
+from ..kcols import CARD_EFF
+from ..pcols import PRM_RESEARCH_DISPLAY, PRM_TREATISE_DISPLAY
 from ..actions import CARD0, CH0, DONE
 from ..state import MAX_VOLUMES
 from ..content_layout import KCARD
@@ -20,7 +21,7 @@ from .treatises import publishable
 
 
 @njit(cache=True, _nrt=False)
-def draw_card(S, C, g, p):
+def draw_card(S, C, prm, g, p):
     """Draw the top Research card into the hand (nothing when the deck is empty, A-UM-23)."""
     if S.game[g, RTOP] >= S.card.shape[1]:
         return
@@ -28,11 +29,11 @@ def draw_card(S, C, g, p):
     S.game[g, RTOP] += 1
     S.card[g, c, CARD_LOC] = L_HAND
     S.card[g, c, CARD_OWN] = p
-    ev(S, C, g, EV_CARD, p, C_RDRAW, 1, -1, c, 0, 0)
+    ev(S, C, prm, g, EV_CARD, p, C_RDRAW, 1, -1, c, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
-def hand_size(S, C, g, p):
+def hand_size(S, C, prm, g, p):
     """Research cards in seat p's hand (seed 000 §Gaining Research cards: no limit)."""
     n = 0
     for c in range(S.card.shape[1]):
@@ -42,7 +43,7 @@ def hand_size(S, C, g, p):
 
 
 @njit(cache=True, _nrt=False)
-def legal_swap(S, C, g, p, a, b, out):
+def legal_swap(S, C, prm, g, p, a, b, out):
     """A hand card to swap with the display, or DONE (seed 000 §Gaining Research cards)."""
     for c in range(S.card.shape[1]):
         if S.card[g, c, CARD_LOC] == L_HAND and S.card[g, c, CARD_OWN] == p:
@@ -51,37 +52,37 @@ def legal_swap(S, C, g, p, a, b, out):
 
 
 @njit(cache=True, _nrt=False)
-def legal_swap2(S, C, g, p, a, b, out):
+def legal_swap2(S, C, prm, g, p, a, b, out):
     """Either face-up display card (seed 000 §Gaining Research cards)."""
-    for k in range(C[I_RDISP_N]):
+    for k in range(prm[PRM_RESEARCH_DISPLAY]):
         if S.pile[g, RDISP, k] >= 0:
             out[CH0 + k] = True
     out[DONE] = True
 
 
 @njit(cache=True, _nrt=False)
-def _legal_play_cards(S, C, g, p, kind, a, b, out):
+def _legal_play_cards(S, C, prm, g, p, kind, a, b, out):
     for c in range(S.card.shape[1]):
         if S.card[g, c, CARD_LOC] == L_HAND and S.card[g, c, CARD_OWN] == p:
             out[CARD0 + c] = True
     if kind == D_RESPLAY and b == 0:
-        for k in range(C[I_TRDISP_N]):
-            if publishable(S, C, g, p, S.pile[g, TRDISP, k]):
+        for k in range(prm[PRM_TREATISE_DISPLAY]):
+            if publishable(S, C, prm, g, p, S.pile[g, TRDISP, k]):
                 out[CH0 + k] = True
     if kind == D_PLAYN or b > 0:
         out[DONE] = True
 
 
 @njit(cache=True, _nrt=False)
-def apply_swap(S, C, g, p, act, a, b, c):
+def apply_swap(S, C, prm, g, p, act, a, b, c):
     """Choose the hand card to swap (seed 000 §Gaining Research cards), then the display slot (``D_SWAP2``)."""
     if act == DONE:
         return
-    push(S, C, g, D_SWAP2, act - CARD0, 0, 0)
+    push(S, C, prm, g, D_SWAP2, act - CARD0, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
-def apply_swap2(S, C, g, p, act, a, b, c):
+def apply_swap2(S, C, prm, g, p, act, a, b, c):
     """Swap the hand card with the chosen display card; everyone saw it go into the hand (seed 000 §Gaining Research
     cards)."""
     ch = act - CH0
@@ -95,50 +96,50 @@ def apply_swap2(S, C, g, p, act, a, b, c):
     S.card[g, d, CARD_LOC] = L_HAND
     S.card[g, d, CARD_OWN] = p
     S.card[g, d, CARD_KNOWN] = 1  # taken from the face-up display: everyone knows where it is
-    ev(S, C, g, EV_CARD, p, C_RSWAP, 0, -1, d, 0, c)
+    ev(S, C, prm, g, EV_CARD, p, C_RSWAP, 0, -1, d, 0, c)
 
 
 @njit(cache=True, _nrt=False)
-def _apply_play_cards(S, C, g, p, act, kind, a, b, ch):
+def _apply_play_cards(S, C, prm, g, p, act, kind, a, b, ch):
     if act == DONE:
         return
     if act >= CARD0:
         c = act - CARD0
         S.card[g, c, CARD_LOC] = L_INPLAY
-        ev(S, C, g, EV_CARD, p, C_CARD, 0, -1, c, 0, 1)
+        ev(S, C, prm, g, EV_CARD, p, C_CARD, 0, -1, c, 0, 1)
         if a - 1 > 0:
-            push(S, C, g, kind, a - 1, 1, 0)
-        push(S, C, g, K_EFFECT, S.K[KCARD, c, CARD_EFF], C_CARD, -1)
+            push(S, C, prm, g, kind, a - 1, 1, 0)
+        push(S, C, prm, g, K_EFFECT, C.K[KCARD, c, CARD_EFF], C_CARD, -1)
     else:
         t = S.pile[g, TRDISP, ch]
         S.pile[g, TRDISP, ch] = -1
         S.game[g, PUB_T] = t
         for i in range(MAX_VOLUMES):
             S.game[g, PUB_FILL + i] = -1
-        push(S, C, g, D_QUILL, t, 0, 0)
+        push(S, C, prm, g, D_QUILL, t, 0, 0)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def legal_resplay(S, C, g, p, a, b, out):
+def legal_resplay(S, C, prm, g, p, a, b, out):
     """The research play action: play a hand card or choose a publishable Treatise from the display (seed 000
     §Playing Research cards, §Publishing a Treatise step 1)."""
-    _legal_play_cards(S, C, g, p, D_RESPLAY, a, b, out)
+    _legal_play_cards(S, C, prm, g, p, D_RESPLAY, a, b, out)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def apply_resplay(S, C, g, p, act, a, b, c):
+def apply_resplay(S, C, prm, g, p, act, a, b, c):
     """Play the card (its bottom effect triggers) or start publishing the chosen Treatise (seed 000 §Playing
     Research cards, §Publishing a Treatise)."""
-    _apply_play_cards(S, C, g, p, act, D_RESPLAY, a, b, act - CH0)
+    _apply_play_cards(S, C, prm, g, p, act, D_RESPLAY, a, b, act - CH0)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def legal_playn(S, C, g, p, a, b, out):
+def legal_playn(S, C, prm, g, p, a, b, out):
     """Play a hand card where an effect shows the play icon, or stop (seed 000 §Playing Research cards)."""
-    _legal_play_cards(S, C, g, p, D_PLAYN, a, b, out)
+    _legal_play_cards(S, C, prm, g, p, D_PLAYN, a, b, out)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def apply_playn(S, C, g, p, act, a, b, c):
+def apply_playn(S, C, prm, g, p, act, a, b, c):
     """Play the card: it is in play and its bottom effect triggers (seed 000 §Playing Research cards)."""
-    _apply_play_cards(S, C, g, p, act, D_PLAYN, a, b, act - CH0)
+    _apply_play_cards(S, C, prm, g, p, act, D_PLAYN, a, b, act - CH0)

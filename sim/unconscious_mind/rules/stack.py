@@ -9,7 +9,7 @@ from ..cols import SP, STK_A, STK_B, STK_C, STK_KIND
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def push(S, C, g, kind, a, b, c):
+def push(S, C, prm, g, kind, a, b, c):
     """Push the stack entry (kind, a, b, c) on game g's decision stack (``RuntimeError`` past 48 entries)."""
     sp = S.game[g, SP]
     if sp >= S.stk.shape[1]:

@@ -10,7 +10,8 @@ from numba import njit
 from ..codes import (COLOUR_PUBLISH, C_CITED, C_CITED_BRIGHT, C_TREATISE, D_GATHER, EV_CITE, EV_PUBLISH, K_PUBLISH,
                      L_INPLAY, L_TREATISE)
 from ..cols import CARD_LOC, CARD_OWN, PUB_CITED, PUB_FILL, PUB_T, TRDECK, TRDISP, TRTOP, TR_CARDS, TR_N, TR_OWNER
-from ..kcols import CARD_COL, I_CITE_BRIGHT, I_TRDISP_N, TR_CITE_VP, TR_COLS, TR_LEN, TR_VP
+from ..kcols import CARD_COL, TR_CITE_VP, TR_COLS, TR_LEN, TR_VP
+from ..pcols import PRM_CITE_BRIGHT_IDEAS, PRM_TREATISE_DISPLAY
 from ..actions import CARD0, CH0
 from ..state import MAX_VOLUMES, WK_CF_CAND, WK_CF_NEED, WK_CF_TAKE, WK_NEED, WK_OWN
 from ..content_layout import KCARD, KTR
@@ -20,14 +21,14 @@ from .insight import has_colour, take_colour
 
 
 @njit(cache=True, _nrt=False)
-def own_counts(S, C, g, p, out):
+def own_counts(S, C, prm, g, p, out):
     """``out[colour]`` (``int64[4]``) += seat p's in-play Research cards of each colour (seed 000 §Publishing a
     Treatise step 3)."""
     for k in range(4):
         out[k] = 0
     for c in range(S.card.shape[1]):
         if S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p:
-            out[S.K[KCARD, c, CARD_COL]] += 1
+            out[C.K[KCARD, c, CARD_COL]] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -41,7 +42,7 @@ def covered(need, own):
 
 
 @njit(cache=True, _nrt=False)
-def cite_feasible(S, C, g, p, need0, own):
+def cite_feasible(S, C, prm, g, p, need0, own):
     """Can the Volumes ``need0`` be gathered from own in-play cards ``own`` plus citations?
 
     Citations take the rightmost card of another player's Treatise, working inward, only Volumes still
@@ -79,13 +80,13 @@ def cite_feasible(S, C, g, p, need0, own):
             k = cand[d]
             n = S.treatise[g, k, TR_N]
             if m[d] < n:
-                col = S.K[KCARD, S.treatise[g, k, TR_CARDS + (n - 1 - m[d])], CARD_COL]
+                col = C.K[KCARD, S.treatise[g, k, TR_CARDS + (n - 1 - m[d])], CARD_COL]
                 if need[col] > 0:
                     need[col] -= 1
                     m[d] += 1
                     break
             for j in range(m[d]):
-                need[S.K[KCARD, S.treatise[g, k, TR_CARDS + (n - 1 - j)], CARD_COL]] += 1
+                need[C.K[KCARD, S.treatise[g, k, TR_CARDS + (n - 1 - j)], CARD_COL]] += 1
             m[d] = 0
             d -= 1
         if d < 0:
@@ -93,43 +94,43 @@ def cite_feasible(S, C, g, p, need0, own):
 
 
 @njit(cache=True, _nrt=False)
-def need_counts(S, C, g, t, out):
+def need_counts(S, C, prm, g, t, out):
     """``out[colour]`` (``int64[4]``) += Volumes of Treatise t still to gather (seed 000 §Publishing a Treatise step
     3)."""
     for k in range(4):
         out[k] = 0
-    for i in range(S.K[KTR, t, TR_LEN]):
+    for i in range(C.K[KTR, t, TR_LEN]):
         if S.game[g, PUB_FILL + i] < 0:
-            out[S.K[KTR, t, TR_COLS + i]] += 1
+            out[C.K[KTR, t, TR_COLS + i]] += 1
 
 
 @njit(cache=True, _nrt=False)
-def publishable(S, C, g, p, t):
+def publishable(S, C, prm, g, p, t):
     """Treatise t can be published by p: a colour Insight, a quill card, and the rest gatherable (scratch rows
     ``S.work[WK_OWN]``, ``[WK_NEED]``)."""
-    if t < 0 or not has_colour(S, C, g, p):
+    if t < 0 or not has_colour(S, C, prm, g, p):
         return False
     own = S.work[WK_OWN]
-    own_counts(S, C, g, p, own)
-    qc = S.K[KTR, t, TR_COLS + 0]
+    own_counts(S, C, prm, g, p, own)
+    qc = C.K[KTR, t, TR_COLS + 0]
     if own[qc] < 1:
         return False
     own[qc] -= 1
     need = S.work[WK_NEED]
     for k in range(4):
         need[k] = 0
-    for i in range(1, S.K[KTR, t, TR_LEN]):
-        need[S.K[KTR, t, TR_COLS + i]] += 1
-    return cite_feasible(S, C, g, p, need, own)
+    for i in range(1, C.K[KTR, t, TR_LEN]):
+        need[C.K[KTR, t, TR_COLS + i]] += 1
+    return cite_feasible(S, C, prm, g, p, need, own)
 
 
 @njit(cache=True, _nrt=False)
-def fill_slot(S, C, g, t, card):
+def fill_slot(S, C, prm, g, t, card):
     """Put ``card`` in the leftmost free Volume slot of its colour of the Treatise being published (seed 000
     §Publishing a Treatise step 4; A-UM-33)."""
-    col = S.K[KCARD, card, CARD_COL]
-    for i in range(S.K[KTR, t, TR_LEN]):
-        if S.game[g, PUB_FILL + i] < 0 and S.K[KTR, t, TR_COLS + i] == col:
+    col = C.K[KCARD, card, CARD_COL]
+    for i in range(C.K[KTR, t, TR_LEN]):
+        if S.game[g, PUB_FILL + i] < 0 and C.K[KTR, t, TR_COLS + i] == col:
             S.game[g, PUB_FILL + i] = card
             S.treatise[g, t, TR_CARDS + i] = card
             S.card[g, card, CARD_LOC] = L_TREATISE
@@ -139,63 +140,63 @@ def fill_slot(S, C, g, t, card):
 
 
 @njit(cache=True, _nrt=False)
-def gather_left(S, C, g, t):
+def gather_left(S, C, prm, g, t):
     """Volume slots of Treatise t still empty (seed 000 §Publishing a Treatise step 3)."""
     n = 0
-    for i in range(S.K[KTR, t, TR_LEN]):
+    for i in range(C.K[KTR, t, TR_LEN]):
         if S.game[g, PUB_FILL + i] < 0:
             n += 1
     return n
 
 
 @njit(cache=True, _nrt=False)
-def publish_finish(S, C, g, p, act, t, b, c):
+def publish_finish(S, C, prm, g, p, act, t, b, c):
     """``K_PUBLISH`` handler: finish publishing Treatise ``t`` (seed 000 §Publishing a Treatise steps 4-6, §Citing
     Treatises: one Bright Idea per cited player)."""
     S.treatise[g, t, TR_OWNER] = p
-    S.treatise[g, t, TR_N] = S.K[KTR, t, TR_LEN]
-    take_colour(S, C, g, p, COLOUR_PUBLISH)
-    ev(S, C, g, EV_PUBLISH, p, C_TREATISE, S.K[KTR, t, TR_VP], -1, t, 0, S.K[KTR, t, TR_LEN])
-    add_vp(S, C, g, p, S.K[KTR, t, TR_VP], C_TREATISE, t)
+    S.treatise[g, t, TR_N] = C.K[KTR, t, TR_LEN]
+    take_colour(S, C, prm, g, p, COLOUR_PUBLISH)
+    ev(S, C, prm, g, EV_PUBLISH, p, C_TREATISE, C.K[KTR, t, TR_VP], -1, t, 0, C.K[KTR, t, TR_LEN])
+    add_vp(S, C, prm, g, p, C.K[KTR, t, TR_VP], C_TREATISE, t)
     for q in range(S.seat.shape[1]):
         if S.seat[g, q, PUB_CITED] > 0:
-            gain_bright(S, C, g, q, C[I_CITE_BRIGHT], C_CITED_BRIGHT, p)
+            gain_bright(S, C, prm, g, q, prm[PRM_CITE_BRIGHT_IDEAS], C_CITED_BRIGHT, p)
             S.seat[g, q, PUB_CITED] = 0
     for i in range(MAX_VOLUMES):
         S.game[g, PUB_FILL + i] = -1
     S.game[g, PUB_T] = -1
     # refill the display slot left empty
-    for k in range(C[I_TRDISP_N]):
+    for k in range(prm[PRM_TREATISE_DISPLAY]):
         if S.pile[g, TRDISP, k] < 0 and S.game[g, TRTOP] < S.treatise.shape[1]:
             S.pile[g, TRDISP, k] = S.pile[g, TRDECK, (S.game[g, TRTOP])]
             S.game[g, TRTOP] += 1
 
 
 @njit(cache=True, _nrt=False)
-def legal_quill(S, C, g, p, a, b, out):
+def legal_quill(S, C, prm, g, p, a, b, out):
     """In-play cards of the quill (leftmost) Volume's colour (seed 000 §Publishing a Treatise step 2)."""
-    qc = S.K[KTR, a, TR_COLS + 0]
+    qc = C.K[KTR, a, TR_COLS + 0]
     for c in range(S.card.shape[1]):
-        if S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p and S.K[KCARD, c, CARD_COL] == qc:
+        if S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p and C.K[KCARD, c, CARD_COL] == qc:
             out[CARD0 + c] = True
 
 
 @njit(cache=True, _nrt=False)
-def legal_gather(S, C, g, p, a, b, out):
+def legal_gather(S, C, prm, g, p, a, b, out):
     """Own in-play cards or citations that keep the Treatise completable, exact colours, no spare Volume (seed 000
     §Publishing a Treatise step 3, §Citing Treatises). Scratch rows ``S.work[WK_NEED]``, ``[WK_OWN]``."""
     t = a
     need = S.work[WK_NEED]
     own = S.work[WK_OWN]
-    need_counts(S, C, g, t, need)
-    own_counts(S, C, g, p, own)
+    need_counts(S, C, prm, g, t, need)
+    own_counts(S, C, prm, g, p, own)
     for col in range(4):
         if need[col] > 0 and own[col] > 0:
             need[col] -= 1
             own[col] -= 1
-            if cite_feasible(S, C, g, p, need, own):
+            if cite_feasible(S, C, prm, g, p, need, own):
                 for c in range(S.card.shape[1]):
-                    if S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p and S.K[KCARD, c, CARD_COL] == col:
+                    if S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p and C.K[KCARD, c, CARD_COL] == col:
                         out[CARD0 + c] = True
             need[col] += 1
             own[col] += 1
@@ -203,36 +204,36 @@ def legal_gather(S, C, g, p, a, b, out):
         q = S.treatise[g, k, TR_OWNER]
         if q < 0 or q == p or S.treatise[g, k, TR_N] == 0:
             continue
-        col = S.K[KCARD, S.treatise[g, k, TR_CARDS + (S.treatise[g, k, TR_N] - 1)], CARD_COL]
+        col = C.K[KCARD, S.treatise[g, k, TR_CARDS + (S.treatise[g, k, TR_N] - 1)], CARD_COL]
         if need[col] <= 0:
             continue
         need[col] -= 1
         S.treatise[g, k, TR_N] -= 1
-        if cite_feasible(S, C, g, p, need, own):
+        if cite_feasible(S, C, prm, g, p, need, own):
             out[CH0 + k] = True
         S.treatise[g, k, TR_N] += 1
         need[col] += 1
 
 
 @njit(cache=True, _nrt=False)
-def apply_quill(S, C, g, p, act, a, b, c):
+def apply_quill(S, C, prm, g, p, act, a, b, c):
     """Set the quill Volume aside and gather the rest (seed 000 §Publishing a Treatise steps 2-3)."""
     t = a
-    fill_slot(S, C, g, t, act - CARD0)
-    if gather_left(S, C, g, t) > 0:
-        push(S, C, g, D_GATHER, t, 0, 0)
+    fill_slot(S, C, prm, g, t, act - CARD0)
+    if gather_left(S, C, prm, g, t) > 0:
+        push(S, C, prm, g, D_GATHER, t, 0, 0)
     else:
-        push(S, C, g, K_PUBLISH, t, 0, 0)
+        push(S, C, prm, g, K_PUBLISH, t, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
-def apply_gather(S, C, g, p, act, a, b, c):
+def apply_gather(S, C, prm, g, p, act, a, b, c):
     """Use an in-play card as a Volume or cite the rightmost card of another player's Treatise, scoring its owner 2
     VP per Volume (seed 000 §Citing Treatises)."""
     ch = act - CH0
     t = a
     if act >= CARD0:
-        fill_slot(S, C, g, t, act - CARD0)
+        fill_slot(S, C, prm, g, t, act - CARD0)
     else:
         k = ch
         n = S.treatise[g, k, TR_N] - 1
@@ -240,11 +241,11 @@ def apply_gather(S, C, g, p, act, a, b, c):
         S.treatise[g, k, TR_CARDS + n] = -1
         S.treatise[g, k, TR_N] = n
         q = S.treatise[g, k, TR_OWNER]
-        fill_slot(S, C, g, t, card)
+        fill_slot(S, C, prm, g, t, card)
         S.seat[g, q, PUB_CITED] += 1
-        ev(S, C, g, EV_CITE, p, C_CITED, S.K[KTR, k, TR_CITE_VP], q, k, t, 1)
-        add_vp(S, C, g, q, S.K[KTR, k, TR_CITE_VP], C_CITED, k)
-    if gather_left(S, C, g, t) > 0:
-        push(S, C, g, D_GATHER, t, 0, 0)
+        ev(S, C, prm, g, EV_CITE, p, C_CITED, C.K[KTR, k, TR_CITE_VP], q, k, t, 1)
+        add_vp(S, C, prm, g, q, C.K[KTR, k, TR_CITE_VP], C_CITED, k)
+    if gather_left(S, C, prm, g, t) > 0:
+        push(S, C, prm, g, D_GATHER, t, 0, 0)
     else:
-        push(S, C, g, K_PUBLISH, t, 0, 0)
+        push(S, C, prm, g, K_PUBLISH, t, 0, 0)
