@@ -26,7 +26,7 @@ from .errors import ConfigError
 
 
 def param(default: Any, *, unit: str, source: str, doc: str, lo: float | None = None, hi: float | None = None,
-          choices: tuple | None = None, plausible: dict | None = None) -> Any:
+          choices: tuple | None = None, plausible: dict | None = None, max_len: int | None = None) -> Any:
     """A ``Params`` field with its documentation.
 
     Args:
@@ -41,9 +41,13 @@ def param(default: Any, *, unit: str, source: str, doc: str, lo: float | None = 
         plausible: for an assumed number, its plausible range beside the field, as a ``plausible.toml``
             entry would give it: ``{"low": 1, "high": 4, "reason": "..."}`` or ``{"choices": [...], "reason":
             "..."}`` (:func:`meeplelab.sim.plausible.load_plausible`; a field may not have both).
+        max_len: for a tuple whose length may vary (with another number: ``reputation_vp`` has ``track_length + 1``
+            values), the most values it may hold: its kernel columns are its length (``PRM_<FIELD>_N``) and
+            ``max_len`` values, zero-padded. Without it a tuple keeps its default's length.
     """
     return dataclasses.field(default=default, metadata={
-        "unit": unit, "source": source, "doc": doc, "lo": lo, "hi": hi, "choices": choices, "plausible": plausible})
+        "unit": unit, "source": source, "doc": doc, "lo": lo, "hi": hi, "choices": choices, "plausible": plausible,
+        "max_len": max_len, "fixed_len": max_len is None})
 
 
 def is_assumed(source: str) -> bool:
@@ -181,7 +185,8 @@ class ParamColumn:
         name: the field (``abjure_suspicion_drop``).
         constant: its column constant in the engine's written ``pcols.py`` (``PRM_ABJURE_SUSPICION_DROP``).
         offset: its first column.
-        width: its columns (1; a tuple field: its length).
+        width: its value columns (1; a tuple field: its length, or its ``max_len``).
+        counted: a tuple of varying length: the column before ``offset`` holds its length (``PRM_<FIELD>_N``).
         choices: a string field's allowed values: the column holds the value's position in them.
         unit, source, doc: the field's documentation.
     """
@@ -190,6 +195,7 @@ class ParamColumn:
     constant: str
     offset: int
     width: int
+    counted: bool
     choices: tuple | None
     unit: str
     source: str
@@ -214,14 +220,17 @@ def param_columns(cls: type) -> tuple[ParamColumn, ...]:
         if isinstance(d, bool) or isinstance(d, int):
             width = 1
         elif isinstance(d, tuple) and d and all(isinstance(x, int) for x in d):
-            width = len(d)
+            width = md.get("max_len") or len(d)
         elif isinstance(d, str) and choices:
             width = 1
         else:
             raise TypeError(f"{cls.__name__}.{f.name}: the kernels read int, bool, tuple-of-int or string-with-choices "
                             f"parameters, got {d!r}")
-        out.append(ParamColumn(f.name, "PRM_" + f.name.upper(), offset, width, tuple(choices) if choices else None,
-                               md.get("unit", "-"), md.get("source", "?"), md.get("doc", "")))
+        counted = bool(md.get("max_len")) and isinstance(d, tuple)
+        offset += counted  # the length column comes first
+        out.append(ParamColumn(f.name, "PRM_" + f.name.upper(), offset, width, counted,
+                               tuple(choices) if choices else None, md.get("unit", "-"), md.get("source", "?"),
+                               md.get("doc", "")))
         offset += width
     return tuple(out)
 
@@ -231,7 +240,7 @@ def param_vector(params: Any):
     the ``PRM_*`` constants of the engine's ``pcols.py``).
 
     Raises:
-        ConfigError: a tuple value whose length differs from its field's default.
+        ConfigError: a tuple value whose length differs from its field's default (or passes its ``max_len``).
     """
     import numpy as np
 
@@ -243,6 +252,11 @@ def param_vector(params: Any):
             v[c.offset] = c.choices.index(x)
         elif c.width == 1 and not isinstance(x, tuple):
             v[c.offset] = int(x)
+        elif c.counted:
+            if not 1 <= len(x) <= c.width:
+                raise ConfigError(f"parameter {c.name} takes 1 to {c.width} values, got {len(x)}")
+            v[c.offset - 1] = len(x)
+            v[c.offset:c.offset + len(x)] = x
         else:
             if len(x) != c.width:
                 raise ConfigError(f"parameter {c.name} needs {c.width} values, got {len(x)}")
@@ -258,7 +272,7 @@ def _code_name(field: str, choice: str) -> str:
 
 def pcols_source(cls: type, ref: str) -> str:
     """The text of an engine's written ``pcols.py``: a ``PRM_*`` column constant per ``Params`` field (``_W`` its
-    width for a tuple), a ``<FIELD>_<CHOICE>`` code per allowed value of a string field, and ``PARAM_WIDTH``.
+    width for a tuple; ``_N`` the column of its length for a tuple of varying length), a ``<FIELD>_<CHOICE>`` code per allowed value of a string field, and ``PARAM_WIDTH``.
 
     Args:
         cls: the ``Params`` dataclass.
@@ -278,9 +292,11 @@ def pcols_source(cls: type, ref: str) -> str:
         doc = " ".join(c.doc.split())
         if len(doc) > 90:
             doc = doc[:87].rstrip() + "..."
+        if c.counted:
+            lines.append(f"{c.constant}_N = {c.offset - 1}  # how many values {c.name} holds (1 to {c.width})")
         lines.append(f"{c.constant} = {c.offset}  # {shape}{c.unit}; {c.source}: {doc}".rstrip())
         if c.width > 1:
-            lines.append(f"{c.constant}_W = {c.width}")
+            lines.append(f"{c.constant}_W = {c.width}{'  # at most' if c.counted else ''}")
     codes = [(c, k, ch) for c in cols if c.choices for k, ch in enumerate(c.choices)]
     if codes:
         lines += ["", "# ---- codes of the string parameters (the value's position in the field's choices)"]

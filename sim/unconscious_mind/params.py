@@ -118,11 +118,11 @@ class Params:
                                  hi=5)
     face_lines: tuple = param((3, 6, 9), unit="space", source="A-UM-10",
                               doc="Reputation spaces whose face line moves Freud's figure one Location when reached.",
-                              lo=1, hi=20)
+                              lo=1, hi=20, max_len=20)
     end_trigger_vp: int = param(3, unit="VP", source="research UM §7", doc="VP for triggering the end.", lo=0, hi=10)
     reputation_vp: tuple = param((0, 0, 1, 2, 3, 5, 7, 9, 11, 13, 15), unit="VP", source="A-UM-11",
                                  doc="VP printed on reputation spaces 0..track_length (final scoring).", lo=0, hi=50,
-                                 )
+                                 max_len=21)
     track_bonus_first: int = param(2, unit="VP", source="research UM §7",
                                    doc="VP per Treatise and per cured client for the furthest reputation marker.",
                                    lo=0, hi=5)

@@ -62,28 +62,30 @@ PRM_DISTRICT_REP_TOKENS = 62  # tokens; A-UM-09: Tokens on top of each stack tha
 PRM_GOAL_TILES = 63  # tiles; research UM §1: Location goal tiles in play.
 PRM_TRACK_LENGTH = 64  # spaces; research UM §1 (LV): Pocketwatch space: Freud reaching it triggers the end.
 PRM_FREUD_REP_START = 65  # space; research UM §1: Freud's starting reputation.
-PRM_FACE_LINES = 66  # [3] space; A-UM-10: Reputation spaces whose face line moves Freud's figure one Location when reached.
-PRM_FACE_LINES_W = 3
-PRM_END_TRIGGER_VP = 69  # VP; research UM §7: VP for triggering the end.
-PRM_REPUTATION_VP = 70  # [11] VP; A-UM-11: VP printed on reputation spaces 0..track_length (final scoring).
-PRM_REPUTATION_VP_W = 11
-PRM_TRACK_BONUS_FIRST = 81  # VP; research UM §7: VP per Treatise and per cured client for the furthest reputation marker.
-PRM_TRACK_BONUS_SECOND = 82  # VP; research UM §7: VP per Treatise and per cured client for the second furthest marker.
-PRM_DISTRICT_VP = 83  # [4] VP; research UM §7: VP for coloured Insights in 0/1/2/3 districts.
+PRM_FACE_LINES_N = 66  # how many values face_lines holds (1 to 20)
+PRM_FACE_LINES = 67  # [20] space; A-UM-10: Reputation spaces whose face line moves Freud's figure one Location when reached.
+PRM_FACE_LINES_W = 20  # at most
+PRM_END_TRIGGER_VP = 87  # VP; research UM §7: VP for triggering the end.
+PRM_REPUTATION_VP_N = 88  # how many values reputation_vp holds (1 to 21)
+PRM_REPUTATION_VP = 89  # [21] VP; A-UM-11: VP printed on reputation spaces 0..track_length (final scoring).
+PRM_REPUTATION_VP_W = 21  # at most
+PRM_TRACK_BONUS_FIRST = 110  # VP; research UM §7: VP per Treatise and per cured client for the furthest reputation marker.
+PRM_TRACK_BONUS_SECOND = 111  # VP; research UM §7: VP per Treatise and per cured client for the second furthest marker.
+PRM_DISTRICT_VP = 112  # [4] VP; research UM §7: VP for coloured Insights in 0/1/2/3 districts.
 PRM_DISTRICT_VP_W = 4
-PRM_FULL_ROWS_VP = 87  # [4] VP; research UM §7: VP for 0/1/2/3 full Notebook rows.
+PRM_FULL_ROWS_VP = 116  # [4] VP; research UM §7: VP for 0/1/2/3 full Notebook rows.
 PRM_FULL_ROWS_VP_W = 4
-PRM_UNIQUE_TAGS_VP = 91  # [7] VP; A-UM-12: VP for 0..6 different Location tags owned.
+PRM_UNIQUE_TAGS_VP = 120  # [7] VP; A-UM-12: VP for 0..6 different Location tags owned.
 PRM_UNIQUE_TAGS_VP_W = 7
-PRM_HEART_BOX_VP = 98  # VP; research UM §7: VP per heart-shaped box at the end.
-PRM_COFFEE_PER_BRIGHT = 99  # Coffee; research UM §7: Coffee converted to one Bright Idea at the end.
-PRM_BRIGHT_VP = 100  # VP; research UM §7: VP per Bright Idea at the end.
-PRM_ROUND_LIMIT = 101  # rounds; A-UM-13: Safety end: the game ends after this round even if Freud never reaches the end.
-PRM_LIMIT_ROUND_TRIGGER = 102  # -; A-UM-36: An end triggered in the limit round: 'finish' plays that round out and one more (the cl...
-PRM_SOLO_FREUD_EVERY = 103  # turns; A-UM-14: Solo: Freud gains 1 reputation after every this many turns.
+PRM_HEART_BOX_VP = 127  # VP; research UM §7: VP per heart-shaped box at the end.
+PRM_COFFEE_PER_BRIGHT = 128  # Coffee; research UM §7: Coffee converted to one Bright Idea at the end.
+PRM_BRIGHT_VP = 129  # VP; research UM §7: VP per Bright Idea at the end.
+PRM_ROUND_LIMIT = 130  # rounds; A-UM-13: Safety end: the game ends after this round even if Freud never reaches the end.
+PRM_LIMIT_ROUND_TRIGGER = 131  # -; A-UM-36: An end triggered in the limit round: 'finish' plays that round out and one more (the cl...
+PRM_SOLO_FREUD_EVERY = 132  # turns; A-UM-14: Solo: Freud gains 1 reputation after every this many turns.
 
 # ---- codes of the string parameters (the value's position in the field's choices)
 LIMIT_ROUND_TRIGGER_FINISH = 0  # limit_round_trigger = 'finish'
 LIMIT_ROUND_TRIGGER_STOP = 1  # limit_round_trigger = 'stop'
 
-PARAM_WIDTH = 104  # columns of prm
+PARAM_WIDTH = 133  # columns of prm

@@ -80,17 +80,17 @@ def test_the_in_kernel_copy_is_take_with_fresh_logs_and_leaves_content_and_scrat
     D = s.take([0], fresh_logs=True)
     D.turn_n[:] = 9
     D.event_n[:] = 9
-    SD = _S(game, D)[0]
-    K0, eff0 = SD.K.copy(), SD.eff.copy()
+    SD, C, _ = _S(game, D)
+    K0, eff0 = C.K.copy(), C.eff.copy()
     SD.work[:] = 5
     for g, copy in ((0, _copy), (5, _copy), (7, _copy), (6, copy_game)):  # copy_game: the uncompiled twin
-        # g beyond K's and work's first axis: they must not be indexed by game
+        # g beyond work's first axis: it must not be indexed by game (the content is C, never copied)
         copy(_S(game, s)[0], g, SD, 0)
         want = s.take([g], fresh_logs=True)
         # buffers are only ever written by the rules; game_id is not among the kernels' arrays
         assert set(D.diff_fields(want)) <= {"turn_buf", "event_buf", "game_id"}
         assert D.turn_n[0] == 0 and D.event_n[0] == 0
-        assert np.array_equal(SD.K, K0) and np.array_equal(SD.eff, eff0) and (SD.work == 5).all()
+        assert np.array_equal(C.K, K0) and np.array_equal(C.eff, eff0) and (SD.work == 5).all()
     assert s.equals(before)
 
 

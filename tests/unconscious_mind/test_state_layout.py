@@ -68,7 +68,7 @@ def test_content_and_parameter_vector_hold_the_content_and_params():
     assert C.cnt[kcols.I_N_SPACES] == len(gm.content.space_ids) and C.cnt[kcols.I_N_GOAL_TILES] == len(gm.content.goal_ids)
     p = gm.params
     assert prm[pcols.PRM_ROUND_LIMIT] == p.round_limit and prm[pcols.PRM_TRACK_LENGTH] == p.track_length
-    assert tuple(prm[pcols.PRM_FACE_LINES:pcols.PRM_FACE_LINES + pcols.PRM_FACE_LINES_W]) == tuple(p.face_lines)
+    assert tuple(prm[pcols.PRM_FACE_LINES:pcols.PRM_FACE_LINES + prm[pcols.PRM_FACE_LINES_N]]) == tuple(p.face_lines)
     assert np.array_equal(prm[pcols.PRM_REPUTATION_VP:pcols.PRM_REPUTATION_VP + p.track_length + 1], p.reputation_vp)
     stop = type(gm)(params=dataclasses.replace(p, limit_round_trigger="stop")).param_vector
     assert stop[pcols.PRM_LIMIT_ROUND_TRIGGER] == pcols.LIMIT_ROUND_TRIGGER_STOP == 1 and prm[pcols.PRM_LIMIT_ROUND_TRIGGER] == 0

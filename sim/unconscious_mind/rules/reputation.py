@@ -9,7 +9,7 @@ from numba import njit
 from ..codes import C_END_TRIGGER, C_FREUD, C_NONE, C_REPTRACK, EV_END, EV_FREUD, EV_MOVE, EV_REP, K_EFFECT
 from ..cols import END_TRIG, FREUD_LOC, FREUD_REP, LAST_ROUND, REP, REP_ORDER, REP_SEQ, RND, TO_ACT
 from ..kcols import I_N_SECTIONS, SEC_ACTION, SEC_FIRST
-from ..pcols import PRM_END_TRIGGER_VP, PRM_FACE_LINES, PRM_FACE_LINES_W, PRM_TRACK_LENGTH
+from ..pcols import PRM_END_TRIGGER_VP, PRM_FACE_LINES, PRM_FACE_LINES_N, PRM_TRACK_LENGTH
 from ..actions import CH0, DONE
 from ..state import N_LOCATIONS
 from ..content_layout import KBOARD
@@ -21,7 +21,7 @@ from .stack import push
 def face_crossed(S, C, prm, old, new):
     """Face lines (``Params.face_lines``, A-UM-10) crossed moving a reputation marker from ``old`` to ``new``."""
     n = 0
-    for fi in range(PRM_FACE_LINES_W):
+    for fi in range(prm[PRM_FACE_LINES_N]):
         f = prm[PRM_FACE_LINES + fi]
         if old < f <= new:
             n += 1
