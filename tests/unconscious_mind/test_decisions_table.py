@@ -42,12 +42,13 @@ def test_decisions_wait_for_a_seat_and_automatic_kinds_do_not():
 def test_each_handler_lives_in_its_mechanisms_module_with_the_table_signature():
     for d in decisions.TABLE.decisions:
         mod = importlib.import_module(d.module)
-        for h, n in ((d.legal, 7), (d.apply, 8)):
+        for h, args in ((d.legal, decisions.TABLE.legal_args), (d.apply, decisions.TABLE.apply_args)):
             if h is None:
                 continue
             fn = getattr(mod, h)
             params = inspect.signature(getattr(fn, "py_func", fn)).parameters
-            assert len(params) == n, f"{d.module}.{h}"
+            # the kernel context S, C, prm first, then as many arguments as the table passes
+            assert list(params)[:3] == ["S", "C", "prm"] and len(params) == len(args.split(", ")), f"{d.module}.{h}"
 
 
 def test_every_handler_cites_a_seed_section_or_an_assumption():
