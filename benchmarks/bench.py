@@ -352,7 +352,7 @@ def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool | None
     return out
 
 
-PARTS = ("throughput", "memory", "sweep", "profile", "compile", "compiled", "baseline", "search", "composite")
+PARTS = ("throughput", "memory", "sweep", "profile", "compile", "compiled", "baseline", "search", "composite", "startup")
 RESULTS_JSON = ROOT / "benchmarks" / "results.json"
 NOTES = ROOT / "benchmarks" / "notes.md"
 
@@ -500,6 +500,10 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
             from meeplelab.benchmarks import composite_bench as cb
 
             rows += cb.measure(g, root=ROOT, quick=quick, echo=echo)
+        if "startup" in parts:
+            from meeplelab.benchmarks import startup_bench as stb
+
+            rows += stb.measure(g, ROOT, quick=quick, echo=echo)
         if "compile" in parts:
             r = cold_compile(g)
             rows.append(r)
@@ -620,6 +624,9 @@ def render(rows: list, info: dict, notes: str = "", store: str = "benchmarks/res
         from meeplelab.benchmarks import composite_bench
 
         out += composite_bench.render(gr, g, at(g, "composite"))
+        from meeplelab.benchmarks import startup_bench
+
+        out += startup_bench.render(gr, g, at(g, "startup"))
         comp = [r for r in gr if r.measure == "compile"]
         for r in comp:
             out += ["", f"### {g}: cold compile of the rule kernels{at(g, 'compile')}", "",

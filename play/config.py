@@ -240,7 +240,7 @@ class RunConfig:
         if not isinstance(t["add"], int):
             raise ConfigError(f"treatment add {t['add']!r} must be an integer")
         from meeplelab.sim.core import start
-        from meeplelab.play.panels import start_resources
+        from meeplelab.play.treatments import start_resources
 
         res = start_resources(self.game)
         if res:

@@ -68,7 +68,7 @@ def parse_treatment(text: str, game: str | None = None) -> dict:
     Raises:
         ConfigError: not of the form field+n / field-n, or (with ``game``) not a declared start resource.
     """
-    from meeplelab.play.panels import start_resources
+    from meeplelab.play.treatments import start_resources
 
     res = start_resources(game) if game else ()
     m = _TREAT.fullmatch(text.strip())
@@ -95,7 +95,7 @@ def _check_treated_start(base: RunConfig, t: dict, text: str) -> None:
 
     from meeplelab.sim.core import start
     from meeplelab.sim.core.params import apply_overrides
-    from meeplelab.play.panels import start_resources
+    from meeplelab.play.treatments import start_resources
     from meeplelab.sim.registry import get_game_class, make_game
 
     params = apply_overrides(get_game_class(base.game).Params(), base.params or {})

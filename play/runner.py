@@ -36,6 +36,7 @@ import pyarrow as pa
 
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig, dump_toml
+from meeplelab.sim.core.arrow import from_numpy
 from meeplelab.sim.core.errors import ConfigError, RunFolderError, UserError, is_environment_error, os_error_of
 from meeplelab.sim.core.params import describe, params_hash, to_dict
 from meeplelab.sim.core.rng import GAME_STREAM, strategy_stream
@@ -209,7 +210,7 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
         del pieces
         if table.num_columns and table.column("game").num_chunks > 1:  # (game, time) whatever the seat orders' interleaving
             order = np.argsort(table.column("game").to_numpy(), kind="stable")
-            table = table.take(pa.array(order))  # the one copy: the chunked input is released as it is replaced
+            table = table.take(from_numpy(np.asarray(order)))  # the one copy: the chunked input is released as it is replaced
         size[name] = rf.write_part(run, name, chunk, table)
         rows[name] = table.num_rows
         del table
@@ -250,7 +251,7 @@ class _Treated:
 
     def __init__(self, game, seat: int, field: str, add: int):
         from meeplelab.sim.core.start import find
-        from meeplelab.play.panels import start_resources
+        from meeplelab.play.treatments import start_resources
 
         self._game, self._seat, self._field, self._add = game, seat, field, add
         res = start_resources(game.name)
@@ -275,7 +276,7 @@ def _global_games(table: pa.Table, seeds: np.ndarray, glob: np.ndarray) -> pa.Ta
         return table
     col = table.column("game").to_numpy()
     i = table.schema.get_field_index("game")
-    return table.set_column(i, table.schema.field(i), pa.array(glob[np.searchsorted(seeds, col)]))
+    return table.set_column(i, table.schema.field(i), from_numpy(glob[np.searchsorted(seeds, col)]))
 
 
 def _seat_columns(games: pa.Table, order: int) -> pa.Table:
@@ -283,13 +284,27 @@ def _seat_columns(games: pa.Table, order: int) -> pa.Table:
     if order == 0 or "seat_order" not in games.column_names:
         return games
     i = games.schema.get_field_index("seat_order")
-    return games.set_column(i, games.schema.field(i), pa.array(np.full(games.num_rows, order, np.int16)))
+    return games.set_column(i, games.schema.field(i), from_numpy(np.full(games.num_rows, order, np.int16)))
+
+
+def _polars_version() -> str:
+    """polars' version without importing it (a run writes its tables with pyarrow: 0.1 s of start-up saved)."""
+    import sys
+    from importlib.metadata import PackageNotFoundError, version
+
+    if "polars" in sys.modules:
+        return sys.modules["polars"].__version__
+    try:
+        return version("polars")
+    except PackageNotFoundError:
+        import polars
+
+        return polars.__version__
 
 
 def _versions() -> dict[str, str]:
     import joblib
     import numba
-    import polars
     import pyarrow
 
     from importlib.metadata import PackageNotFoundError, version
@@ -299,7 +314,7 @@ def _versions() -> dict[str, str]:
     except PackageNotFoundError:  # a source tree that was never installed
         mine = "0+unknown"
     return {"meeplelab": mine, "python": platform.python_version(), "numpy": np.__version__,
-            "numba": numba.__version__, "polars": polars.__version__, "pyarrow": pyarrow.__version__,
+            "numba": numba.__version__, "polars": _polars_version(), "pyarrow": pyarrow.__version__,
             "joblib": joblib.__version__}
 
 
@@ -540,10 +555,11 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
         todo = [c for c in manifest["chunks"] if c["status"] != "done"]
         done_games = sum(c["hi"] - c["lo"] for c in manifest["chunks"] if c["status"] == "done")
         total = manifest["chunks"][-1]["hi"]
-        if todo and cfg.backend == "loky" and n_jobs != 1:
+        if todo and cfg.backend == "loky" and n_jobs > 1:
             # compile (or load) every kernel a chunk plays once here, so worker processes load them from the
             # on-disk cache instead of each compiling them at the same time (and the compile notice and its
-            # progress are said once, here)
+            # progress are said once, here); at the default n_jobs = -1 the first chunk, played here, does it
+            # (_auto_results)
             from meeplelab.strategies.registry import make_strategy
 
             from meeplelab.play.warmup import warm_for_run
@@ -552,6 +568,7 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
                          [make_strategy(cfg.game, s) for s in run.seating.strategies(0)])
         t0 = time.perf_counter()
         played = 0
+        where = {"in_process": n_jobs == 1 or cfg.backend == "threading"}
         try:
             with _progress(progress, total, done_games, label or cfg.game) as bar:
                 tasks = (delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], str(out)) for c in todo)
@@ -559,6 +576,8 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
                     results = []
                 elif client is not None:  # on the cluster, or here when it has no worker (said in one line)
                     results = _dask_results(client, cfg.scheduler, run, todo, str(out))
+                elif cfg.backend == "loky" and n_jobs < 0:  # the default: workers only when they pay off
+                    results = _auto_results(run, todo, str(out), n_jobs, where)
                 elif cfg.backend == "loky":  # the workers' initializer is told now whether the notice was said
                     from meeplelab.play.workers import loky_config
 
@@ -598,9 +617,40 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
     manifest["totals"]["bytes"] = sum(sum(c["bytes"].values()) for c in manifest["chunks"])
     manifest["last_call"] = {"games_played": played, "seconds": round(secs, 3),
                              "games_per_second": round(played / secs, 1) if secs > 0 else None,
-                             "n_jobs": cfg.n_jobs, "backend": cfg.backend}
+                             "n_jobs": cfg.n_jobs, "backend": cfg.backend,
+                             "workers": not where["in_process"] if client is None else True}
     rf.write_manifest(out, manifest)
     return RunSummary(out, total, played, secs, resumed)
+
+
+#: seconds that starting loky workers costs a run from the command line (spawn, imports, the kernels loaded from
+#: the cache: about 3 s on the 2-core development machine, benchmarks/RESULTS.md "Start-up"): the default
+#: ``--n-jobs -1`` plays the rest of a run on workers only when it would take longer than this in this process
+WORKERS_PAY_OFF_S = 2.0
+
+
+def _auto_results(run: RunPlan, todo: list[dict], out: str, n_jobs: int, where: dict):
+    """The chunks' results at the default ``n_jobs = -1``: the first chunk in this process (its kernels are
+    loaded already), then the rest here too when at that pace they take at most :data:`WORKERS_PAY_OFF_S`,
+    else on loky workers. The games are the same either way (every draw is keyed by game, never by process);
+    ``where["in_process"]`` says which it was (the manifest's ``last_call.workers``)."""
+    from joblib import Parallel, delayed
+
+    from meeplelab.play.workers import loky_config
+
+    t = time.perf_counter()
+    first = todo[0]
+    yield run_chunk(run, first["id"], first["lo"], first["hi"], out)
+    per_game = (time.perf_counter() - t) / max(1, first["hi"] - first["lo"])
+    rest = todo[1:]
+    if per_game * sum(c["hi"] - c["lo"] for c in rest) <= WORKERS_PAY_OFF_S:
+        where["in_process"] = True
+        for c in rest:
+            yield run_chunk(run, c["id"], c["lo"], c["hi"], out)
+        return
+    with loky_config():
+        yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+            delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], out) for c in rest)
 
 
 def _progress(on: bool, total: int, done: int, label: str):

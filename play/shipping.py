@@ -41,7 +41,7 @@ class Registrations:
 
         from meeplelab.strategies.registry import install_strategies
 
-        from meeplelab.play.panels import TREATMENTS
+        from meeplelab.play.treatments import TREATMENTS
 
         try:
             strategies, treatments = cloudpickle.loads(self.blob)
@@ -86,7 +86,7 @@ def collect(game: str, strategy_ids=(), treatments=()) -> Registrations | None:
     """
     from meeplelab.strategies.registry import shipped_strategies
 
-    from meeplelab.play.panels import shipped_treatments
+    from meeplelab.play.treatments import shipped_treatments
 
     strategies = shipped_strategies(game, strategy_ids)
     treats = shipped_treatments(game, treatments)

@@ -184,6 +184,12 @@ def closure(py_file: Path | str) -> list[Path]:
     return sorted(set(seen) | hashed)
 
 
+@functools.lru_cache(maxsize=None)
+def _bytes(f: Path) -> bytes:
+    """A source file's bytes, read once per process (every kernel module's closure hashes the shared ones)."""
+    return f.read_bytes()
+
+
 def source_digest(py_file: Path | str) -> str:
     """sha256 (hex) over the paths (relative to the root) and bytes of :func:`closure` of ``py_file``;
     computed once per process and file."""
@@ -194,7 +200,7 @@ def source_digest(py_file: Path | str) -> str:
         h = hashlib.sha256()
         for f in closure(key):
             h.update(str(f.relative_to(root) if f.is_relative_to(root) else f).encode() + b"\0")
-            h.update(f.read_bytes())
+            h.update(_bytes(f))
             h.update(b"\0")
         _DIGESTS[key] = h.hexdigest()
     return _DIGESTS[key]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from .core.arrow import dictionary, from_numpy
 from .core.game import Game
 from .core.logs import Column
 from .core.state import BatchState
@@ -86,26 +87,25 @@ def games_table(game: Game, state: BatchState, strategy_ids: list[str], params_i
     vocab = list(dict.fromkeys(strategy_ids))
     codes = np.array([vocab.index(s) for s in strategy_ids], np.int16)[strat_codes]
     cols = {
-        "game": pa.array(rep(state.game_id).astype(np.int64)),
-        "seat": pa.array(np.tile(np.arange(p, dtype=np.int8), b)),
-        "players": pa.array(np.full(b * p, p, np.int8)),
-        "strategy": pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(vocab, pa.string())),
-        "vp": pa.array(scores.reshape(-1).astype(np.int32)),
-        "rank": pa.array(rk.reshape(-1).astype(np.int8)),
-        "win": pa.array(win.reshape(-1)),
-        "win_share": pa.array(share.reshape(-1)),
-        "margin": pa.array(margin.reshape(-1).astype(np.int32)),
-        "plies": pa.array(rep(state.ply).astype(np.int32)),
-        "turns": pa.array(rep(turns).astype(np.int32)),
-        "rounds": pa.array(rep(rounds).astype(np.int16)),
-        "end_reason": pa.DictionaryArray.from_arrays(pa.array(rep(end).astype(np.int16)),
-                                                     pa.array(reasons, pa.string())),
-        "safety_stop": pa.array(rep(np.isin(end, safety))),
-        "params_id": pa.DictionaryArray.from_arrays(pa.array(np.zeros(b * p, np.int16)), pa.array([params_id], pa.string())),
-        "seat_order": pa.array(np.zeros(b * p, np.int16)),
-        "game_seed": pa.array(rep(state.game_id).astype(np.int64)),
+        "game": from_numpy(rep(state.game_id).astype(np.int64)),
+        "seat": from_numpy(np.tile(np.arange(p, dtype=np.int8), b)),
+        "players": from_numpy(np.full(b * p, p, np.int8)),
+        "strategy": dictionary(codes, vocab),
+        "vp": from_numpy(scores.reshape(-1).astype(np.int32)),
+        "rank": from_numpy(rk.reshape(-1).astype(np.int8)),
+        "win": from_numpy(win.reshape(-1)),
+        "win_share": from_numpy(np.asarray(share, np.float64).reshape(-1)),
+        "margin": from_numpy(margin.reshape(-1).astype(np.int32)),
+        "plies": from_numpy(rep(state.ply).astype(np.int32)),
+        "turns": from_numpy(rep(turns).astype(np.int32)),
+        "rounds": from_numpy(rep(rounds).astype(np.int16)),
+        "end_reason": dictionary(rep(end).astype(np.int16), reasons),
+        "safety_stop": from_numpy(rep(np.isin(end, safety))),
+        "params_id": dictionary(np.zeros(b * p, np.int16), [params_id]),
+        "seat_order": from_numpy(np.zeros(b * p, np.int16)),
+        "game_seed": from_numpy(rep(state.game_id).astype(np.int64)),
     }
     bd = game.score_breakdown(state)
     for c in game.score_categories:
-        cols[f"vp_{c}"] = pa.array(np.asarray(bd[c]).reshape(-1).astype(np.int32))
-    return pa.Table.from_pydict(cols, schema=games_schema(game))
+        cols[f"vp_{c}"] = from_numpy(np.asarray(bd[c]).reshape(-1).astype(np.int32))
+    return pa.Table.from_arrays(list(cols.values()), schema=games_schema(game))

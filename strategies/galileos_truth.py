@@ -351,3 +351,28 @@ register_strategy("rollout", GTRollout, games=GAME, args={
     "horizon": Arg(int, 3, "turns each continuation is played (1 = to the end of the own turn; all seats on the "
                    "general plan) before valuing", 1, 1000),
 }, doc="Rollouts of the heuristic's best candidates with general-plan continuations; best mean weighted margin.")
+
+
+# ---- the game's own tree search (strategies/ismcts.py): the tuned heuristic's weights, the general plan in rollouts
+from .ismcts import ISMCTS, GAME_DEFAULTS, _weights, register_game_search  # noqa: E402
+
+
+class GTISMCTS(ISMCTS):
+    """ISMCTS for Galileo's Truth: the tuned heuristic's weights (``weights=tuned``, :data:`ismcts.TUNED`) for the root
+    candidates and the leaf values, the general plan in rollouts; by default a root bandit (``depth=1``) over the
+    heuristic's 3 best actions with 3-turn rollouts, searching the main decisions only (``kinds=P_MAIN``)."""
+
+    defaults = {**ISMCTS.defaults, **GAME_DEFAULTS["galileos-truth"]}
+
+    def __init__(self, **args):
+        super().__init__(**args)
+        self.heuristic = GTHeuristic(**_weights(self, "galileos-truth"))
+        self.policy = self.heuristic.plan
+        if self.kinds:  # refused when the id is read, before any game is played
+            from meeplelab.sim.galileos_truth.play import KINDS
+
+            self._codes(KINDS, "galileos-truth")
+
+
+register_game_search(GAME[0], GTISMCTS,
+                     doc="Information-set MCTS: UCT over redeterminisations, general-plan rollouts, heuristic rewards.")

@@ -441,67 +441,23 @@ register_strategy("ismcts", ISMCTS, args=ARGS,
                   doc="Information-set MCTS: UCT over redeterminisations, random rollouts, VP margin rewards.")
 
 
-def _register_games() -> None:
-    """The games' own ISMCTS: their tuned heuristic's weights and their scripted plan in rollouts."""
-    from .galileos_truth import GAME as GT
-    from .galileos_truth import GTHeuristic
-    from .unconscious_mind import GAME as UM
-    from .unconscious_mind import PLANS, UMHeuristic, _plan
-
-    class GTISMCTS(ISMCTS):
-        """ISMCTS for Galileo's Truth: the tuned heuristic's weights (``weights=tuned``, :data:`TUNED`) for the root
-        candidates and the leaf values, the general plan in rollouts; by default a root bandit (``depth=1``) over the
-        heuristic's 3 best actions with 3-turn rollouts, searching the main decisions only (``kinds=P_MAIN``)."""
-
-        defaults = {**ISMCTS.defaults, **GAME_DEFAULTS["galileos-truth"]}
-
-        def __init__(self, **args):
-            super().__init__(**args)
-            self.heuristic = GTHeuristic(**_weights(self, "galileos-truth"))
-            self.policy = self.heuristic.plan
-            if self.kinds:  # refused when the id is read, before any game is played
-                from meeplelab.sim.galileos_truth.play import KINDS
-
-                self._codes(KINDS, "galileos-truth")
-
-    class UMISMCTS(ISMCTS):
-        """ISMCTS for Unconscious Mind: the tuned heuristic's weights (``weights=tuned``, :data:`TUNED`) for the root
-        candidates and the leaf values, the publisher plan in rollouts; by default a root bandit (``depth=1``) over
-        the heuristic's 3 best actions with 1-turn rollouts."""
-
-        defaults = {**ISMCTS.defaults, **GAME_DEFAULTS["unconscious-mind"]}
-
-        def __init__(self, **args):
-            super().__init__(**args)
-            self.heuristic = UMHeuristic(**_weights(self, "unconscious-mind"))
-            pol = str(args.get("policy", "publisher"))
-            if pol != "random" and pol not in PLANS:
-                from meeplelab.sim.core.errors import ConfigError
-
-                raise ConfigError(f"ismcts policy {pol!r}: allowed random, {', '.join(PLANS)}")
-            self.policy = RandomStrategy() if pol == "random" else _plan(pol, PLANS[pol])()
-            if self.kinds:  # refused when the id is read, before any game is played
-                from meeplelab.sim.unconscious_mind.play import KINDS
-
-                self._codes(KINDS, "unconscious-mind")
-
-    weights = {"weights": Arg(str, "tuned", "root and leaf weights: tuned (the tuned heuristic preset's) or heuristic "
-                                            "(the heuristic's defaults)")}
-
-    def game_args(game: str) -> dict:
-        """ARGS with ``game``'s own defaults shown."""
-        out = dict(ARGS)
-        for k, v in GAME_DEFAULTS[game].items():
-            if k in out:
-                a = out[k]
-                out[k] = Arg(a.type, v, a.doc, a.lo, a.hi)
-        return out
-
-    register_strategy("ismcts", GTISMCTS, games=GT, args={**game_args("galileos-truth"), **weights},
-                      doc="Information-set MCTS: UCT over redeterminisations, general-plan rollouts, heuristic rewards.")
-    register_strategy("ismcts", UMISMCTS, games=UM, args={**game_args("unconscious-mind"), **weights, "policy": Arg(
-        str, "publisher", "rollout plan: a scripted plan name or random")},
-        doc="Information-set MCTS: UCT over redeterminisations, scripted-plan rollouts, heuristic rewards.")
+#: the weights argument every game's own ISMCTS takes (:func:`register_game_search`)
+WEIGHTS_ARG = {"weights": Arg(str, "tuned", "root and leaf weights: tuned (the tuned heuristic preset's) or heuristic "
+                                             "(the heuristic's defaults)")}
 
 
-_register_games()
+def game_args(game: str) -> dict:
+    """:data:`ARGS` with ``game``'s own defaults shown (:data:`GAME_DEFAULTS`)."""
+    out = dict(ARGS)
+    for k, v in GAME_DEFAULTS[game].items():
+        if k in out:
+            a = out[k]
+            out[k] = Arg(a.type, v, a.doc, a.lo, a.hi)
+    return out
+
+
+def register_game_search(game: str, cls: type, doc: str, extra: dict | None = None) -> None:
+    """Register ``cls`` (an :class:`ISMCTS` subclass: a game's own search) as ``ismcts`` for ``game``, with the game's
+    defaults, the ``weights`` argument and ``extra`` arguments. Called by the game's strategy module, so a run of
+    one game never imports another game's search (nor its engine)."""
+    register_strategy("ismcts", cls, games=(game,), args={**game_args(game), **WEIGHTS_ARG, **(extra or {})}, doc=doc)

@@ -64,21 +64,30 @@ def _builtin_modules() -> set[str]:
     return {__name__, "meeplelab.strategies.generic", "meeplelab.strategies.ismcts", *(m for sp in all_specs() for m in sp.strategies)}
 
 
-def _load_builtins() -> None:
+def _load_builtins(game: str | None = None) -> None:
+    """Import the built-in strategy modules: the generic ones, the game's own (the modules its spec names; every
+    game's when ``game`` is None), then the tree search. A run of one game never imports another game's
+    strategies, nor so that game's engine (start-up, issue 25 item 3)."""
     import importlib
 
-    from meeplelab.sim.registry import all_specs
+    from meeplelab.sim.registry import all_specs, get_spec
 
-    # the strategies for every game, each game's own (the modules its spec names), then the tree search
-    for mod in ("meeplelab.strategies.generic", *(m for sp in all_specs() for m in sp.strategies), "meeplelab.strategies.ismcts"):
-        importlib.import_module(mod)
+    specs = all_specs() if game is None else [get_spec(game)]
+    for mod in ("meeplelab.strategies.generic", *(m for sp in specs for m in sp.strategies), "meeplelab.strategies.ismcts"):
+        if mod not in _LOADED:
+            importlib.import_module(mod)
+            _LOADED.add(mod)
+
+
+#: the built-in strategy modules imported in this process (:func:`_load_builtins`)
+_LOADED: set[str] = set()
 
 
 def shipped_strategies(game: str, ids) -> list[tuple[tuple, StrategyInfo]]:
     """``(registry key, entry)`` of the strategies of ``ids`` (strategy ids of ``game``) that a worker
     would not have: registered outside the built-in modules (a script, a test, a plugin), for
     :mod:`meeplelab.play.shipping`. Unknown names are left to :func:`make_strategy`."""
-    _load_builtins()
+    _load_builtins(game)
     builtin = _builtin_modules()
     avail = {s.name: s for s in strategies_for(game)}
     keys = {id(v): k for k, v in _REGISTRY.items()}
@@ -100,7 +109,7 @@ def install_strategies(entries) -> None:
 
 def strategies_for(game: str) -> list[StrategyInfo]:
     """Registry entries usable in ``game``, sorted by name."""
-    _load_builtins()
+    _load_builtins(game)
     chosen: dict[str, StrategyInfo] = {}
     for s in _REGISTRY.values():
         if s.games is None:

@@ -443,3 +443,31 @@ register_strategy("rollout", UMRollout, games=GAME, args={
     "prior": Arg(float, 1.0, "bonus (in heuristic value) of the heuristic's own pick", 0, 100),
 }, doc="Monte Carlo rollouts of the heuristic's pick and other candidates, continued by a scripted plan "
        "(default publisher), valued by the tuned heuristic; best mean margin.")
+
+
+# ---- the game's own tree search (strategies/ismcts.py): the tuned heuristic's weights, a scripted plan in rollouts
+from .ismcts import ISMCTS, GAME_DEFAULTS, _weights, register_game_search  # noqa: E402
+
+
+class UMISMCTS(ISMCTS):
+    """ISMCTS for Unconscious Mind: the tuned heuristic's weights (``weights=tuned``, :data:`ismcts.TUNED`) for the
+    root candidates and the leaf values, the publisher plan in rollouts; by default a root bandit (``depth=1``) over
+    the heuristic's 3 best actions with 1-turn rollouts."""
+
+    defaults = {**ISMCTS.defaults, **GAME_DEFAULTS["unconscious-mind"]}
+
+    def __init__(self, **args):
+        super().__init__(**args)
+        self.heuristic = UMHeuristic(**_weights(self, "unconscious-mind"))
+        pol = str(args.get("policy", "publisher"))
+        if pol != "random" and pol not in PLANS:
+            raise ConfigError(f"ismcts policy {pol!r}: allowed random, {', '.join(PLANS)}")
+        self.policy = RandomStrategy() if pol == "random" else _plan(pol, PLANS[pol])()
+        if self.kinds:  # refused when the id is read, before any game is played
+            from meeplelab.sim.unconscious_mind.play import KINDS
+
+            self._codes(KINDS, "unconscious-mind")
+
+
+register_game_search(GAME[0], UMISMCTS, extra={"policy": Arg(str, "publisher", "rollout plan: a scripted plan name or random")},
+                     doc="Information-set MCTS: UCT over redeterminisations, scripted-plan rollouts, heuristic rewards.")

@@ -70,7 +70,7 @@ def compensable(game: str) -> list:
     """The start resources of ``game`` with per-seat compensation fields in its ``Params``."""
     import dataclasses as dc
 
-    from meeplelab.play.panels import start_resources
+    from meeplelab.play.treatments import start_resources
     from meeplelab.sim.registry import get_game_class
 
     fields = {f.name for f in dc.fields(get_game_class(game).Params)}

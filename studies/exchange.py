@@ -57,7 +57,7 @@ def plan_exchange(base: RunConfig, resources: list[str] | None = None, units: in
     """
     from meeplelab.sim.core import start
     from meeplelab.play.experiment import _check_treated_start
-    from meeplelab.play.panels import start_resources
+    from meeplelab.play.treatments import start_resources
 
     res = start_resources(base.game)
     if not res:

@@ -106,16 +106,18 @@ class LogSpec:
 
     def to_table(self, game: np.ndarray, rows: np.ndarray) -> pa.Table:
         """Arrow table from ``game: int64[N]`` and buffered ``rows: int32[N, K]``."""
-        arrays = [pa.array(np.asarray(game, dtype=np.int64))]
+        from .arrow import dictionary, from_numpy
+
+        arrays = [from_numpy(np.asarray(game, dtype=np.int64))]
         for i, c in enumerate(self.columns):
             col = rows[:, i]
             if c.dtype == "str":
                 assert c.vocab is not None
-                arrays.append(pa.DictionaryArray.from_arrays(pa.array(col.astype(np.int16)), pa.array(list(c.vocab), pa.string())))
+                arrays.append(dictionary(col.astype(np.int16), list(c.vocab)))
             elif c.dtype == "bool":
-                arrays.append(pa.array(col != 0))
+                arrays.append(from_numpy(col != 0))
             else:
-                arrays.append(pa.array(col.astype(c.dtype)))
+                arrays.append(from_numpy(col.astype(c.dtype)))
         return pa.Table.from_arrays(arrays, schema=self.schema())
 
     def empty_table(self) -> pa.Table:

@@ -1,6 +1,18 @@
-"""Unconscious Mind (Fantasia Games, 2024): a vectorized engine on sim/core."""
+"""Unconscious Mind (Fantasia Games, 2024): a vectorized engine on sim/core.
 
-from .engine import UnconsciousMind
-from .params import Params
+``UnconsciousMind`` and ``Params`` are imported on first use, so reading the game's spec (``spec.py``, what the
+game registry lists) never imports the engine and its kernels."""
 
 __all__ = ["Params", "UnconsciousMind"]
+
+
+def __getattr__(name):
+    if name == "UnconsciousMind":
+        from .engine import UnconsciousMind
+
+        return UnconsciousMind
+    if name == "Params":
+        from .params import Params
+
+        return Params
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,155 @@
+"""Start-up and edit-to-first-game figures (issue 25 item 3), measured side by side in one run.
+
+Three measures per game, each from the outside (a fresh ``meeplelab`` process, as a user runs it):
+
+- **start-up**: a 256-game ``meeplelab simulate`` (the default strategies) at the default ``--n-jobs`` and, beside
+  it, at ``--n-jobs 1`` and ``--n-jobs 2``; the median of :data:`REPEATS` runs each (target: 2 s at the default);
+- **a large run**: a 40,000-game ``simulate`` (4 seats, the benchmark's scripted strategies, every log written) from
+  the command line against the same run played by :func:`meeplelab.play.runner.simulate` in an already warm
+  process with n_jobs 2 (its workers started by a first call): the command's games/s may be at most 1.25x below;
+- **edit to first game**: a copy of the tree with its compiled kernels (the numba cache beside the sources), one
+  handler edited (a line appended to the module of a mechanism), then a 16-game ``simulate`` of the benchmark's
+  scripted strategies from the copy: the seconds until its games are written (target: 30 s).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: runs of each start-up measure (the median is reported)
+REPEATS = 5
+#: targets of issue 25 item 3
+STARTUP_TARGET_S = 2.0
+LARGE_RATIO = 1.25
+EDIT_TARGET_S = 30.0
+#: the handler module edited for the edit-to-first-game measure, per game
+EDITED = {"galileos-truth": "sim/galileos_truth/rules/flow.py", "unconscious-mind": "sim/unconscious_mind/rules/turn_flow.py"}
+
+
+def _cli(args: list[str], cwd: Path, env: dict | None = None) -> float:
+    t = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "meeplelab.cli", *args], cwd=cwd, env=env, capture_output=True,
+                       text=True, timeout=3600)
+    secs = time.perf_counter() - t
+    if r.returncode != 0:
+        raise RuntimeError(f"meeplelab {' '.join(args)} failed: {r.stderr.strip().splitlines()[-1:]}")
+    return secs
+
+
+def startup(game: str, games: int = 256, repeats: int = REPEATS, echo=print) -> list:
+    """Median wall seconds of a ``games``-game ``simulate`` at the default ``--n-jobs``, 1 and 2 (rows)."""
+    from meeplelab.benchmarks.bench import Row
+
+    rows = []
+    with tempfile.TemporaryDirectory() as d:
+        _cli(["simulate", "--game", game, "--games", "16", "--out", f"{d}/warm"], Path(d))  # kernels loaded once
+        for jobs in (None, 1, 2):
+            times = []
+            for i in range(repeats):
+                args = ["simulate", "--game", game, "--games", str(games), "--out", f"{d}/r{jobs}-{i}"]
+                times.append(_cli(args + ([] if jobs is None else ["--n-jobs", str(jobs)]), Path(d)))
+            med = statistics.median(times)
+            rows.append(Row(game, "startup", 4, 1024, -1 if jobs is None else jobs, True, games, med,
+                            {"times": [round(t, 2) for t in times], "load": round(os.getloadavg()[0], 1)}))
+            echo(f"  {game}: {games}-game simulate at --n-jobs {'default' if jobs is None else jobs}: median {med:.2f} s "
+                 f"({', '.join(f'{t:.2f}' for t in times)})")
+    return rows
+
+
+def large_run(game: str, games: int = 40_000, echo=print) -> list:
+    """A ``games``-game simulate from the command line against the same run in a warm process (rows)."""
+    from meeplelab.benchmarks.bench import Row, _strategy
+    from meeplelab.play.config import RunConfig
+    from meeplelab.play.runner import simulate
+
+    strategies = _strategy(game, 4)
+    with tempfile.TemporaryDirectory() as d:
+        def inproc(n, out):
+            cfg = RunConfig(game=game, players=4, strategies=tuple(strategies.split(",")), games=n, n_jobs=2,
+                            out=str(Path(d) / out))
+            t = time.perf_counter()
+            simulate(cfg)
+            return time.perf_counter() - t, json.loads((Path(d) / out / "manifest.json").read_text())
+
+        inproc(2048, "warm")  # kernels and the worker pool started
+        secs, m = inproc(games, "inproc")
+        played = m["last_call"]["games_played"]
+        cli = _cli(["simulate", "--game", game, "--players", "4", "--strategies", strategies, "--games", str(games),
+                    "--out", f"{d}/cli"], Path(d))
+    ratio = (played / secs) / (played / cli)
+    echo(f"  {game}: {played:,} games: command line {played / cli:,.0f} games/s ({cli:.1f} s) against {played / secs:,.0f} "
+         f"in a warm process ({secs:.1f} s): {ratio:.2f}x")
+    return [Row(game, "large_run", 4, 1024, -1, True, played, cli,
+                {"inproc_seconds": secs, "ratio": ratio, "load": round(os.getloadavg()[0], 1)})]
+
+
+def edit_to_first_game(game: str, root: Path, echo=print) -> list:
+    """Seconds from an edited handler to the first games written, on a copy of the tree with its warm cache."""
+    from meeplelab.benchmarks.bench import Row, _strategy
+
+    with tempfile.TemporaryDirectory() as d:
+        tree = Path(d) / "tree"
+        for part in ("sim", "strategies", "play", "analysis", "studies", "benchmarks", "meeplelab"):
+            shutil.copytree(root / part, tree / part, symlinks=True)  # __pycache__ too: the warm kernels
+        for f in ("cli.py", "pyproject.toml"):
+            shutil.copy2(root / f, tree / f)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env["PYTHONPATH"] = str(tree)
+        args = ["simulate", "--game", game, "--players", "2", "--strategies", _strategy(game, 2), "--games", "16",
+                "--n-jobs", "1"]
+        warm = _cli(args + ["--out", f"{d}/before"], Path(d), env)  # the copy's kernels load from its cache
+        edited = tree / EDITED[game]
+        with open(edited, "a") as f:
+            f.write("\n# an edit of one handler's module (benchmarks/startup_bench.py)\n")
+        secs = _cli(args + ["--out", f"{d}/after"], Path(d), env)
+    echo(f"  {game}: edit of {EDITED[game]} to the first 16 games: {secs:.1f} s (unchanged tree: {warm:.1f} s)")
+    return [Row(game, "edit_to_game", 2, 1024, 1, True, 16, secs,
+                {"edited": EDITED[game], "unchanged_seconds": warm, "load": round(os.getloadavg()[0], 1)})]
+
+
+def measure(game: str, root: Path, quick: bool = False, echo=print) -> list:
+    """Every start-up measure of ``game`` (``quick``: 2 repeats, a 4,000-game large run, no edit measure)."""
+    rows = startup(game, repeats=2 if quick else REPEATS, echo=echo)
+    rows += large_run(game, games=4_000 if quick else 40_000, echo=echo)
+    if not quick:
+        rows += edit_to_first_game(game, root, echo=echo)
+    return rows
+
+
+def render(rows: list, game: str, when: str = "") -> list[str]:
+    """Markdown lines of the ``startup`` part of ``game``."""
+    st = [r for r in rows if r.game == game and r.measure == "startup"]
+    lg = [r for r in rows if r.game == game and r.measure == "large_run"]
+    ed = [r for r in rows if r.game == game and r.measure == "edit_to_game"]
+    if not (st or lg or ed):
+        return []
+    out = ["", f"### {game}: start-up, a large run and edit to first game (issue 25 item 3){when}", ""]
+    if st:
+        out += [f"A {st[0].games}-game `meeplelab simulate` (default strategies) from the command line, median of "
+                f"{len(st[0].extra['times'])} runs (target: {STARTUP_TARGET_S:.0f} s at the default `--n-jobs`, which "
+                "plays a run this small in its own process).", "",
+                "| --n-jobs | median s | runs (s) | within target | load |", "|---|---|---|---|---|"]
+        for r in st:
+            ok = "yes" if r.seconds <= STARTUP_TARGET_S else "**no**"
+            out.append(f"| {'default (-1)' if r.n_jobs == -1 else r.n_jobs} | {r.seconds:.2f} | "
+                       f"{', '.join(map(str, r.extra['times']))} | {ok if r.n_jobs == -1 else '-'} | {r.extra['load']} |")
+    for r in lg:
+        x = r.extra
+        out += ["", f"A {r.games:,}-game run (4 seats, the benchmark strategies, every log written): the command line "
+                f"{r.gps:,.0f} games/s ({r.seconds:.1f} s) against {r.games / x['inproc_seconds']:,.0f} games/s in a warm "
+                f"process with n_jobs 2 ({x['inproc_seconds']:.1f} s): **{x['ratio']:.2f}x** (target: at most "
+                f"{LARGE_RATIO}x; {'met' if x['ratio'] <= LARGE_RATIO else 'not met'}; load {x['load']})."]
+    for r in ed:
+        x = r.extra
+        out += ["", f"Edit to first game: `{x['edited']}` edited in a copy of the tree with its compiled kernels, then "
+                f"a 16-game `simulate`: **{r.seconds:.1f} s** (the unchanged copy: {x['unchanged_seconds']:.1f} s; "
+                f"target {EDIT_TARGET_S:.0f} s: {'met' if r.seconds <= EDIT_TARGET_S else 'not met'}; load {x['load']})."]
+    return out
