@@ -52,7 +52,7 @@ def test_bench_refuses_an_unknown_part(tmp_path):
     r = _bench(tmp_path, "speed")
     assert r.returncode == 2 and r.stderr.strip().splitlines() == [
         "unknown bench part 'speed': allowed throughput, memory, sweep, profile, compile, compiled, baseline, search, "
-        "composite"]
+        "composite, startup"]
     assert not (tmp_path / "RESULTS.md").exists()
 
 

@@ -247,7 +247,7 @@ def test_interval_bars_at_a_100_percent_win_rate_do_not_crash():
 def test_bench_with_an_unknown_part_or_a_bad_scale_is_refused(tmp_path, capsys, monkeypatch):
     out = tmp_path / "R.md"
     expect_error(["bench", "--games", "toy", "--only", "speed", "--out", str(out)],
-                 "--only: unknown part 'speed'; allowed throughput, memory, sweep, profile, compile, compiled, baseline, search, composite", capsys, monkeypatch)
+                 "--only: unknown part 'speed'; allowed throughput, memory, sweep, profile, compile, compiled, baseline, search, composite, startup", capsys, monkeypatch)
     expect_error(["bench", "--games", "toy", "--scale", "0", "--out", str(out)], "--scale 0.0: must be > 0",
                  capsys, monkeypatch)
     assert not out.exists()
