@@ -26,3 +26,16 @@ def no_worker_process_outlives_the_suite():
 
     left = end_workers()
     assert not left, f"child processes still running after the suite: {left}"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests listed in ``tests/slow_tier.txt`` (measured slow warm, :mod:`tests.slow_tier`) ``slow``, before
+    the ``-m`` selection runs: the fast tier leaves them to the slow tier, which CI runs."""
+    from tests.slow_tier import listed
+
+    slow = listed()
+    config.meeplelab_collected = {item.nodeid for item in items}  # before -m deselects (tests/test_slow_tier.py)
+    for item in items:
+        if item.nodeid in slow:
+            item.add_marker(pytest.mark.slow)
