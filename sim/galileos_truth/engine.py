@@ -19,55 +19,17 @@ from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_G
                     A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, D_FRAMES, EVENT_CATEGORIES,
                     EVENT_KINDS, MAIN_NAMES, NCAT, NUM_ACTIONS, P_OORDER, P_PENPAY, P_PLACE, P_REMOVE, P_SEC,
                     P_STACK, PH_STAKE, SCORE_CATEGORIES,
-                    SEC_NAMES, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE, Z_PLAY, Z_REMOVED, GTState, LAYOUT, SArr, arrays)
+                    SEC_NAMES, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE, Z_PLAY, Z_REMOVED, GTState, LAYOUT, SArr, VOCAB, arrays)
 
 SUBJ_TITLE = ("Astronomy", "Physics", "Mathematics", "Philosophy")
 
 
 def _action_label(a: int) -> str:
-    if a == A_PASS:
-        return "pass"
-    if a == A_DONE:
-        return "done"
-    if a == A_ABJURE:
-        return "abjure"
-    if a == A_UPGRADE:
-        return "upgrade-level"
-    if a == A_PAY:
-        return "pay-penance"
-    if a == A_DECKTOP:
-        return "card-to-deck-top"
-    if A_GROUP <= a < A_SUBJ:
-        return ("group:a", "group:b", "group:both")[a - A_GROUP]
-    if A_SUBJ <= a < A_SEC:
-        return f"subject:{ct.SUBJECTS[a - A_SUBJ]}"
-    if A_SEC <= a < A_OLEVEL:
-        return f"secondary:{SEC_NAMES[a - A_SEC]}"
-    if A_OLEVEL <= a < A_KEEP:
-        return f"observe-level:{a - A_OLEVEL + 1}"
-    if A_KEEP <= a < A_CARD:
-        return f"choice:{a - A_KEEP}"
-    if A_CARD <= a < A_RMDISC:
-        return f"card:{a - A_CARD}"
-    if A_RMDISC <= a < A_RMPLAY:
-        return f"remove-discard:{a - A_RMDISC}"
-    if A_RMPLAY <= a < A_BOARD:
-        return f"remove-play:{a - A_RMPLAY}"
-    if A_BOARD <= a < A_INV:
-        return f"treatise:{a - A_BOARD}"
-    if A_INV <= a < A_SLOT:
-        return f"use-invention:{a - A_INV}"
-    if A_SLOT <= a < A_SPACE:
-        return f"workshop-slot:{a - A_SLOT}"
-    if A_SPACE <= a < A_WIN:
-        return f"philosopher:{a - A_SPACE}"
-    if a == A_EFFECTS:
-        return "effects"
-    if a >= A_ICON:
-        return f"effect-icon:{(a - A_ICON) // ct.K_ICONS}:{(a - A_ICON) % ct.K_ICONS}"
-    if A_WIN <= a < A_EFFECTS:
-        return f"window:row{(a - A_WIN) // ct.WCOLS}:col{(a - A_WIN) % ct.WCOLS}"
-    return f"action:{a}"
+    """Short name of action id ``a`` (:meth:`Vocabulary.label` of ``state.VOCAB``; ``action:N`` out of range)."""
+    try:
+        return VOCAB.label(a)
+    except ValueError:
+        return f"action:{a}"
 
 
 #: the Level II-IV seal-space VP are read as one block of 3 x 4 (rules/main_actions.py): declared consecutively

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from meeplelab.sim.core.actions import Family, Vocabulary
 from meeplelab.sim.core.layout import Field, Group, Layout, LayoutState, Pile
 
-from .content import K_ICONS, NB, NI_MAX, NS_MAX, OP, SEAL_SPACES, T_MAX, WCOLS, WROWS
+from .content import K_ICONS, N_SUBJECTS, NB, NI_MAX, NS_MAX, OP, SEAL_SPACES, SUBJECTS, T_MAX, WCOLS, WROWS
 from .params import FIRST_PLAYER_RULES, Params
 
 # ---- card zones
@@ -78,24 +79,31 @@ O_OBSERVE = OP["observe"]; O_DRAW = OP["draw"]; O_REMOVE = OP["remove"]
 O_FIRST_SECONDARY = O_WRITE   # opcodes >= this are round-framed Secondary Actions (kind = op - O_WRITE)
 SEC_NAMES = ("write", "copy", "read", "invent", "observe", "draw", "remove")
 
-# ---- action space
-A_PASS, A_DONE, A_ABJURE, A_UPGRADE, A_PAY, A_DECKTOP = 0, 1, 2, 3, 4, 5
-A_GROUP = 6          # +0 group A, +1 group B, +2 both (Suspicion line)
-A_SUBJ = 9           # +subject
-A_SEC = 13           # +secondary kind
-A_OLEVEL = 20        # +level-1
-A_KEEP = 23          # +0/+1 (tile kept; observe order: 0 = space icons first, 1 = tile icons first)
-A_CARD = 25          # +card type (hand)
-A_RMDISC = A_CARD + T_MAX
-A_RMPLAY = A_RMDISC + T_MAX
-A_BOARD = A_RMPLAY + T_MAX
-A_INV = A_BOARD + NB
-A_SLOT = A_INV + NI_MAX
-A_SPACE = A_SLOT + 4
-A_WIN = A_SPACE + NS_MAX
-A_EFFECTS = A_WIN + WROWS * WCOLS   # resolve the pending mandatory Effects of the icon set now (A-GT-25)
-A_ICON = A_EFFECTS + 1   # +gi*K_ICONS+j: resolve that one pending Effect icon now (order choice, A-GT-25)
-NUM_ACTIONS = A_ICON + 2 * K_ICONS
+# ---- action space: the action vocabulary (sim/core/actions.py), its families in id order with their labels
+VOCAB = Vocabulary((
+    Family("pass"), Family("done"), Family("abjure"), Family("upgrade", (), "upgrade-level"),
+    Family("pay", (), "pay-penance"), Family("decktop", (), "card-to-deck-top"),
+    Family("group", (3,), "group:{0}", (("a", "b", "both"),)),        # group A, group B, both (Suspicion line)
+    Family("subject", (N_SUBJECTS,), "subject:{0}", (SUBJECTS,)),
+    Family("secondary", (len(SEC_NAMES),), "secondary:{0}", (SEC_NAMES,)),
+    Family("observe_level", (3,), "observe-level:{0}", (("1", "2", "3"),)),
+    Family("keep", (2,), "choice:{0}"),    # tile kept; observe order: 0 = space icons first, 1 = tile icons first
+    Family("card", (T_MAX,), "card:{0}"),  # a card type in hand
+    Family("remove_discard", (T_MAX,), "remove-discard:{0}"), Family("remove_play", (T_MAX,), "remove-play:{0}"),
+    Family("treatise", (NB,), "treatise:{0}"), Family("invention", (NI_MAX,), "use-invention:{0}"),
+    Family("slot", (4,), "workshop-slot:{0}"), Family("philosopher", (NS_MAX,), "philosopher:{0}"),
+    Family("window", (WROWS, WCOLS), "window:row{0}:col{1}"),
+    Family("effects"),                     # resolve the pending mandatory Effects of the icon set now (A-GT-25)
+    Family("icon", (2, K_ICONS), "effect-icon:{0}:{1}"),  # resolve that one pending Effect icon now (A-GT-25)
+))
+#: the first id of each family (the kernels' constants)
+A_PASS, A_DONE, A_ABJURE, A_UPGRADE = (VOCAB.start(n) for n in ("pass", "done", "abjure", "upgrade"))
+A_PAY, A_DECKTOP, A_GROUP, A_SUBJ = (VOCAB.start(n) for n in ("pay", "decktop", "group", "subject"))
+A_SEC, A_OLEVEL, A_KEEP, A_CARD = (VOCAB.start(n) for n in ("secondary", "observe_level", "keep", "card"))
+A_RMDISC, A_RMPLAY, A_BOARD = (VOCAB.start(n) for n in ("remove_discard", "remove_play", "treatise"))
+A_INV, A_SLOT, A_SPACE, A_WIN = (VOCAB.start(n) for n in ("invention", "slot", "philosopher", "window"))
+A_EFFECTS, A_ICON = VOCAB.start("effects"), VOCAB.start("icon")
+NUM_ACTIONS = VOCAB.num_actions
 D_FRAMES = 8
 
 # ---- the parameter vector: prm[PRM_<FIELD>] (pcols.py, written from the Params dataclass)

@@ -21,22 +21,12 @@ CARD        48     a Research card by id
 
 from __future__ import annotations
 
-MAX_SPACES = 16
-PLACE0 = 0
-MODE0 = PLACE0 + MAX_SPACES * 4
-N_MODES = 5
-RECALL = MODE0 + N_MODES
-TREAT = RECALL + 1
-PASS = TREAT + 1
-DONE = PASS + 1
-POS0 = DONE + 1
-XFER0 = POS0 + 9
-CH0 = XFER0 + 27
-N_CH = 24
-CARD0 = CH0 + N_CH
-N_CARD = 48
-NUM_ACTIONS = CARD0 + N_CARD
+from meeplelab.sim.core.actions import Family, Vocabulary
 
+MAX_SPACES = 16
+N_MODES = 5
+N_CH = 24
+N_CARD = 48
 MODE_NORMAL = (1, 0, 2, 1, 0)
 MODE_BRIGHT = (0, 1, 0, 1, 2)
 MODE_NAMES = ("1-idea", "1-bright", "2-ideas", "idea+bright", "2-bright")
@@ -45,29 +35,34 @@ QN = ("growth", "freedom", "passion")
 LN = ("minor", "median", "major")
 
 
+#: the action vocabulary (sim/core/actions.py): the families above in order, with their labels
+VOCAB = Vocabulary((
+    Family("place", (MAX_SPACES, 4), "place:space{0}:dir{1}"),
+    Family("mode", (N_MODES,), "mode:{0}", (MODE_NAMES,)),
+    Family("recall"), Family("treat"), Family("pass"), Family("done"),
+    Family("dial", (3, 3), "dial:{0}:{1}", (QN, LN)),
+    Family("transfer", (3, 3, 3), "transfer:{0}:{1}->{2}", (QN, LN, QN)),
+    Family("choice", (N_CH,), "choice:{0}"),
+    Family("card", (N_CARD,), "card:{0}"),
+))
+#: the first id of each family (the kernels' constants)
+PLACE0 = VOCAB.start("place")
+MODE0 = VOCAB.start("mode")
+RECALL = VOCAB.start("recall")
+TREAT = VOCAB.start("treat")
+PASS = VOCAB.start("pass")
+DONE = VOCAB.start("done")
+POS0 = VOCAB.start("dial")
+XFER0 = VOCAB.start("transfer")
+CH0 = VOCAB.start("choice")
+CARD0 = VOCAB.start("card")
+NUM_ACTIONS = VOCAB.num_actions
+
+
 def action_label(a: int) -> str:
-    """Short name of action id ``a``."""
-    a = int(a)
-    if PLACE0 <= a < MODE0:
-        return f"place:space{(a - PLACE0) // 4}:dir{(a - PLACE0) % 4}"
-    if MODE0 <= a < RECALL:
-        return f"mode:{MODE_NAMES[a - MODE0]}"
-    if a == RECALL:
-        return "recall"
-    if a == TREAT:
-        return "treat"
-    if a == PASS:
-        return "pass"
-    if a == DONE:
-        return "done"
-    if POS0 <= a < XFER0:
-        i = a - POS0
-        return f"dial:{QN[i // 3]}:{LN[i % 3]}"
-    if XFER0 <= a < CH0:
-        i = a - XFER0
-        return f"transfer:{QN[(i // 3) // 3]}:{LN[(i // 3) % 3]}->{QN[i % 3]}"
-    if CH0 <= a < CARD0:
-        return f"choice:{a - CH0}"
-    if CARD0 <= a < NUM_ACTIONS:
-        return f"card:{a - CARD0}"
-    raise ValueError(f"action {a} out of range 0..{NUM_ACTIONS - 1}")
+    """Short name of action id ``a`` (:meth:`Vocabulary.label`: ``place:space3:dir1``).
+
+    Raises:
+        ValueError: ``a`` out of range.
+    """
+    return VOCAB.label(a)

@@ -12,8 +12,7 @@ from meeplelab.sim.core.start import apply_seat_bonus
 
 from . import hidden
 from . import codes
-from .actions import (CARD0, CH0, DONE, MODE0, MODE_NAMES, NUM_ACTIONS, PASS, PLACE0, POS0, RECALL, TREAT, XFER0,
-                      action_label)
+from .actions import CH0, MODE_NAMES, NUM_ACTIONS, VOCAB, action_label
 from .content import FILES, LEVELS, LOCATIONS, MT_ACTIONS, QUALITIES, Content, load_content
 from .params import Params
 from .spec import START_RESOURCES
@@ -353,45 +352,42 @@ class UnconsciousMind(Game):
         if state.sp[g] == 0:
             return action_label(a)
         kind, ka, kb, _ = (int(x) for x in state.stk[g, state.sp[g] - 1])
-        ch = a - CH0
-        if a == DONE:
+        fam, idx = VOCAB.decode(a)  # the one decoding of an action id (actions.VOCAB)
+        ch = idx[0] if fam == "choice" else a - CH0
+        if fam == "done":
             return "skip / done"
         if kind == codes.D_TURN:
-            if PLACE0 <= a < MODE0:
-                s = (a - PLACE0) // 4
-                mt = int(self.A["space_act"][s, (a - PLACE0) % 4])
+            if fam == "place":
+                s, d = idx
+                mt = int(self.A["space_act"][s, d])
                 return f"State Ideas on space {c.space_ids[s]} pointing at {MT_ACTIONS[mt]}"
-            if a == RECALL:
-                return "Recall Ideas"
-            if a == TREAT:
-                return "Treat Clients"
-            if a == PASS:
-                return "pass (no turn option possible)"
-            if POS0 <= a < XFER0:
-                i = a - POS0
-                return f"pay {self.params.conversion_coffee} Coffee: raise a {QUALITIES[i // 3]} {LEVELS[i % 3]} Insight"
-            if XFER0 <= a < CH0:
-                i, q2 = divmod(a - XFER0, 3)
-                return (f"pay {self.params.conversion_coffee} Coffee: change a {QUALITIES[i // 3]} {LEVELS[i % 3]} "
+            turn = {"recall": "Recall Ideas", "treat": "Treat Clients", "pass": "pass (no turn option possible)"}
+            if fam in turn:
+                return turn[fam]
+            if fam == "dial":
+                q, lv = idx
+                return f"pay {self.params.conversion_coffee} Coffee: raise a {QUALITIES[q]} {LEVELS[lv]} Insight"
+            if fam == "transfer":
+                q, lv, q2 = idx
+                return (f"pay {self.params.conversion_coffee} Coffee: change a {QUALITIES[q]} {LEVELS[lv]} "
                         f"Insight to {QUALITIES[q2]}")
-            if ch == codes.CH_HEART_CONV:
+            if fam == "choice" and ch == codes.CH_HEART_CONV:
                 return "convert a minor, a median and a major Insight into a heart-shaped box"
         if kind == codes.D_MODE:
-            return f"place {MODE_NAMES[a - MODE0]} on {MT_ACTIONS[kb]}"
-        if POS0 <= a < XFER0:
-            i = a - POS0
+            return f"place {MODE_NAMES[idx[0]]} on {MT_ACTIONS[kb]}"
+        if fam == "dial":
+            q, lv = idx
             if kind == codes.D_GENANY:
-                return (f"Generate (reserve empty): move a {QUALITIES[i // 3]} {LEVELS[i % 3]} Insight to "
+                return (f"Generate (reserve empty): move a {QUALITIES[q]} {LEVELS[lv]} Insight to "
                         f"{QUALITIES[(ka - 1) // 3]} {LEVELS[(ka - 1) % 3]}")
-            return f"Elevate a {QUALITIES[i // 3]} {LEVELS[i % 3]} Insight"
-        if XFER0 <= a < CH0:
-            i, q2 = divmod(a - XFER0, 3)
-            return f"Transfer a {QUALITIES[i // 3]} {LEVELS[i % 3]} Insight to {QUALITIES[q2]}"
-        if a >= CARD0:
-            card = a - CARD0
+            return f"Elevate a {QUALITIES[q]} {LEVELS[lv]} Insight"
+        if fam == "transfer":
+            q, lv, q2 = idx
+            return f"Transfer a {QUALITIES[q]} {LEVELS[lv]} Insight to {QUALITIES[q2]}"
+        if fam == "card":
             verb = {codes.D_SWAP: "swap out", codes.D_QUILL: "set aside as the quill Volume",
                     codes.D_GATHER: "use as a Volume"}.get(kind, "play")
-            return f"{verb} Research card {c.card_ids[card]}"
+            return f"{verb} Research card {c.card_ids[idx[0]]}"
         words = {
             codes.D_INKPOT: lambda: f"move the inkpot {kb + ch - 2} spaces",
             codes.D_GENQ: lambda: f"Generate a {QUALITIES[ch]} {LEVELS[ka]} Insight",
