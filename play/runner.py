@@ -627,19 +627,31 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
 #: the cache: about 3 s on the 2-core development machine, benchmarks/RESULTS.md "Start-up"): the default
 #: ``--n-jobs -1`` plays the rest of a run on workers only when it would take longer than this in this process
 WORKERS_PAY_OFF_S = 2.0
+#: at the default ``--n-jobs -1``, a run of at least this many games starts its workers at once, while this
+#: process plays the first chunk (a 40,000-game run: benchmarks/RESULTS.md "a large run")
+WORKERS_AT_GAMES = 16_384
 
 
 def _auto_results(run: RunPlan, todo: list[dict], out: str, n_jobs: int, where: dict):
-    """The chunks' results at the default ``n_jobs = -1``: the first chunk in this process (its kernels are
-    loaded already), then the rest here too when at that pace they take at most :data:`WORKERS_PAY_OFF_S`,
-    else on loky workers. The games are the same either way (every draw is keyed by game, never by process);
+    """The chunks' results at the default ``n_jobs = -1``: the first chunk in this process, then the rest here too
+    when at that pace they take at most :data:`WORKERS_PAY_OFF_S`, else on loky workers; a run of
+    :data:`WORKERS_AT_GAMES` games or more starts its workers before the first chunk (they load their kernels
+    while it plays). The games are the same either way (every draw is keyed by game, never by process);
     ``where["in_process"]`` says which it was (the manifest's ``last_call.workers``)."""
     from joblib import Parallel, delayed
 
     from meeplelab.play.workers import loky_config
 
-    t = time.perf_counter()
     first = todo[0]
+    if sum(c["hi"] - c["lo"] for c in todo) >= WORKERS_AT_GAMES and len(todo) > 1:
+        # a large run: the workers start now, while this process plays the first chunk (their start-up overlaps it)
+        with loky_config():
+            rest = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], out) for c in todo[1:])
+        yield run_chunk(run, first["id"], first["lo"], first["hi"], out)
+        yield from rest
+        return
+    t = time.perf_counter()
     yield run_chunk(run, first["id"], first["lo"], first["hi"], out)
     per_game = (time.perf_counter() - t) / max(1, first["hi"] - first["lo"])
     rest = todo[1:]

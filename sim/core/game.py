@@ -142,6 +142,11 @@ class Game(abc.ABC):
 
         return kernel_context(self, state)
 
+    def position_builders(self) -> dict:
+        """Named builders of this engine's content for :class:`meeplelab.sim.core.position.Position`
+        (``pos.give(name, seat, ...)``): ``{name: fn(game, state, g, seat, ...)}``; none by default."""
+        return {}
+
     def compiled_module(self):
         """The engine's compiled play module (``compiled_play``), or None (Python-loop play only)."""
         if not self.compiled_play:

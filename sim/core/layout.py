@@ -53,12 +53,16 @@ class Field:
             ``(10,)`` ten, ``(3, 4)`` twelve, row-major).
         init: initial value of every column of the field.
         doc: what it holds, with its unit (VP, Coffee) or code meaning.
+        flag: a yes/no field (0 or 1 in the kernels' integer group): its Python view is :class:`Flags`, which
+            negates logically (``~state.over`` is "not over", never ``-2``) and reads as booleans through
+            :class:`meeplelab.sim.core.position.Position`.
     """
 
     name: str
     shape: tuple[int, ...] = ()
     init: int = 0
     doc: str = ""
+    flag: bool = False
 
     @property
     def size(self) -> int:
@@ -67,6 +71,25 @@ class Field:
         for d in self.shape:
             n *= int(d)
         return n
+
+
+class Flags(np.ndarray):
+    """The Python view of a yes/no field (:attr:`Field.flag`): the group's 0/1 integers, written in place as any
+    view, but negated logically (``~view`` is ``view == 0``, a ``bool`` array) and every other operation on it gives
+    a plain array (``state.over == 0``, ``state.over.astype(bool)``); ``is_flag`` marks it."""
+
+    is_flag = True
+
+    def __invert__(self):
+        return np.asarray(self) == 0
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if ufunc is np.invert and method == "__call__" and len(inputs) == 1:
+            return np.asarray(inputs[0]) == 0
+        inputs = tuple(np.asarray(x) if isinstance(x, Flags) else x for x in inputs)
+        if "out" in kwargs:
+            kwargs["out"] = tuple(np.asarray(x) if isinstance(x, Flags) else x for x in kwargs["out"])
+        return getattr(ufunc, method)(*inputs, **kwargs)
 
 
 @dataclass(frozen=True)
@@ -248,9 +271,8 @@ class Layout:
                 n = item.length
             return a[:, o, :n]
         lead = a.shape[:-1]
-        if not item.shape:
-            return a[..., o]
-        return a[..., o:o + item.size].reshape(lead + tuple(item.shape))
+        v = a[..., o] if not item.shape else a[..., o:o + item.size].reshape(lead + tuple(item.shape))
+        return v.view(Flags) if getattr(item, "flag", False) else v
 
     def constants_source(self, module_doc: str, source: str) -> str:
         """Text of the written-out constants module: one line per field or pile, with its doc."""

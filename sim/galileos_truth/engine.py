@@ -97,6 +97,12 @@ class GalileosTruth(Game):
         return self._arrays
 
     # ------------------------------------------------------------------ setup
+    def position_builders(self) -> dict:
+        """This engine's :class:`~meeplelab.sim.core.position.Position` builders (``position.py BUILDERS``)."""
+        from .position import BUILDERS
+
+        return dict(BUILDERS)
+
     def max_plies(self, num_players: int) -> int:
         # turns per Cycle per seat are bounded by cards owned + Inventions + spaces + upgrades + abjure + pass;
         # each turn by a bounded number of sub-decisions. Random play stays far below this.

@@ -132,12 +132,12 @@ def _G(*args, **kw) -> Group:
 LAYOUT = Layout((
     _G("game", None, (
         _F("cycle", init=1, doc="Cycle 1..cycles (A-GT-01)"),
-        _F("over", doc="1: the game has ended"),
+        _F("over", doc="1: the game has ended", flag=True),
         _F("to_act", doc="seat to act (every decision of a game is taken by that seat)"),
         _F("first", doc="first player of the Cycle"),
         _F("turn", doc="turns played"),
         _F("phase", doc="pending decision (P_*)"),
-        _F("inq_up", doc="1: Inquisition token face up (A-GT-12)"),
+        _F("inq_up", doc="1: Inquisition token face up (A-GT-12)", flag=True),
         _F("stack_n", doc="cards in the stack being played (pile STACK)"),
         _F("stack_subj", init=-1, doc="Subject of the stack (-1: only purple so far)"),
         _F("fr_n", doc="icon-resolution frames in use"),
@@ -160,7 +160,7 @@ LAYOUT = Layout((
         _F("turn_cards", doc="cards played from hand in the turn"),
         _F("workshop", (WORKSHOP_SLOTS,), init=-1, doc="Invention in each Workshop slot, slot 0 = top, -1 empty"),
         _F("inv_deck_n", (3,), doc="cards in the Invention deck of Periods I..III (piles INV_DECK_1..3)"),
-        _F("ws_dirty", doc="1: the Workshop needs a refill"),
+        _F("ws_dirty", doc="1: the Workshop needs a refill", flag=True),
         _F("bag_n", (3,), doc="tiles in the Observation bag of Levels I..III (piles BAG_1..3)"),
         _F("bagdisc_n", (3,), doc="tiles discarded from Levels I..III (piles BAGDISC_1..3)"),
         _F("tseal", (NB, SEAL_SPACES), init=-1, doc="seat owning each seal space of each Treatise board, -1 free"),
@@ -170,12 +170,12 @@ LAYOUT = Layout((
         _F("first_pass", init=-1, doc="first seat to pass in this Cycle (-1: nobody yet; A-GT-31)"),
     ), doc="one game"),
     _G("seat", "P", (
-        _F("passed", doc="1: passed for the rest of the Cycle"),
+        _F("passed", doc="1: passed for the rest of the Cycle", flag=True),
         _F("coins", doc="Coins (start_coins at setup)"),
         _F("research", doc="Research tokens (start_research at setup)"),
         _F("books", (4,), doc="Books on each Subject track (start_books at setup)"),
         _F("susp", doc="Suspicion (start_suspicion at setup)"),
-        _F("coper", init=1, doc="1: Principle Coin Copernican side up"),
+        _F("coper", init=1, doc="1: Principle Coin Copernican side up", flag=True),
         _F("abjure_cycle", doc="Cycle of Abjure (0: never)"),
         _F("level", init=1, doc="Academic Level 1..4"),
         _F("beside", doc="Wax Seals beside the board"),
@@ -193,14 +193,14 @@ LAYOUT = Layout((
         _F("ctype", init=-1, doc="card type of the owned slot (-1 unused)"),
         _F("czone", doc="zone of the card (Z_*)"),
         _F("known", doc="1: card public: taken from a Treatise Board (Write/Copy), then only in hand, on top of "
-                        "the deck or in public zones; cleared when reshuffled into the deck"),
+                        "the deck or in public zones; cleared when reshuffled into the deck", flag=True),
     ), prefix="SLOT_", doc="one card slot of a seat"),
     _G("mentors", ("P", "mentors"), (
         _F("mentor", doc="Wax Seals left on the Mentor (seals_per_mentor at setup; A-GT-14)"),
     ), doc="one Mentor of a seat"),
     _G("inv", "inventions", (
         _F("inv_owner", init=-1, doc="seat owning the Invention, -1 none"),
-        _F("inv_tapped", doc="1: used this Cycle"),
+        _F("inv_tapped", doc="1: used this Cycle", flag=True),
     ), doc="one Invention"),
     _G("space", "spaces", (
         _F("space_used", doc="Natural Philosophers placed on the space this Cycle"),

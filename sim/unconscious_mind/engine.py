@@ -158,6 +158,12 @@ class UnconsciousMind(Game):
         return arrays(state)
 
     # ------------------------------------------------------------------ hooks
+    def position_builders(self) -> dict:
+        """This engine's :class:`~meeplelab.sim.core.position.Position` builders (``position.py BUILDERS``)."""
+        from .position import BUILDERS
+
+        return dict(BUILDERS)
+
     def max_plies(self, num_players: int) -> int:
         # a generous bound: a turn rarely takes more than ~40 decisions; random play never comes near it
         return (self.params.round_limit + 2) * num_players * 300

@@ -51,8 +51,8 @@ F = Field
 LAYOUT = Layout((
     Group("game", None, (
         F("to_act", doc="seat whose decision is pending"),
-        F("turn", doc="turns started"), F("rnd", init=1, doc="round (1-based)"), F("over", doc="1 once the game ended"),
-        F("end_trig", doc="1 once Freud reached the end of the reputation track"),
+        F("turn", doc="turns started"), F("rnd", init=1, doc="round (1-based)"), F("over", doc="1 once the game ended", flag=True),
+        F("end_trig", doc="1 once Freud reached the end of the reputation track", flag=True),
         F("last_round", doc="the round the game ends after (set when the end is triggered)"),
         F("sp", doc="entries on the decision stack"),
         F("t_opt", doc="turn option taken this turn (codes.OPT_*)"), F("t_act", init=-1, doc="Meeting Table action"),
@@ -86,13 +86,13 @@ LAYOUT = Layout((
         F("col_board", init=6, doc="player-colour Insights still at the Notebook ends"),
         F("col_spent", doc="player-colour Insights put on Treatises / district slots"),
         F("nb", (9,), init=-1, doc="Notebook tile in each space (row*3+col), -1 empty"),
-        F("icons", doc="icon spaces covered"), F("row_done", (3,), doc="1 per completed row"),
-        F("col_done", (3,), doc="1 per completed column"), F("nb_full", doc="1 once all nine spaces are filled"),
-        F("pub_cited", doc="1 if the seat was cited by the Treatise being published"),
+        F("icons", doc="icon spaces covered"), F("row_done", (3,), doc="1 per completed row", flag=True),
+        F("col_done", (3,), doc="1 per completed column", flag=True), F("nb_full", doc="1 once all nine spaces are filled", flag=True),
+        F("pub_cited", doc="1 if the seat was cited by the Treatise being published", flag=True),
         F("room_client", (2,), init=-1, doc="client in each office room, -1 none"),
         F("room_ther", (2,), doc="therapy-track space of each room's client"),
-        F("room_cath", (2,), doc="1 once the room's client reached catharsis"),
-        F("room_open", (2,), doc="1 when the room is open"),
+        F("room_cath", (2,), doc="1 once the room's client reached catharsis", flag=True),
+        F("room_open", (2,), doc="1 when the room is open", flag=True),
         F("room_latent", (2,), init=-1, doc="latent dream on each room's client, -1 none"),
         F("room_manifest", (2,), init=-1, doc="manifest dream on each room's client, -1 none"),
         F("cured", doc="cured clients"), F("prof_loc", doc="the Professor's Location"),
@@ -104,7 +104,7 @@ LAYOUT = Layout((
     ), doc="one Meeting Table idea space"),
     Group("card", "cards", (
         F("card_loc", doc="where the card is (codes.L_*)"), F("card_own", init=-1, doc="holder seat or Treatise"),
-        F("card_known", doc="1 = everyone saw it go into its holder's hand (display swap)"),
+        F("card_known", doc="1 = everyone saw it go into its holder's hand (display swap)", flag=True),
     ), doc="one Research card"),
     Group("treatise", "treatises", (
         F("tr_owner", init=-1, doc="seat that published it, -1 unpublished"),

@@ -36,23 +36,12 @@ def INV(game, name: str) -> int:
 
 
 def set_cards(s, g, p, hand=(), deck=(), discard=(), play=()):
-    """Replace seat ``p``'s cards in game ``g`` (deck listed bottom to top)."""
-    s.ctype[g, p, :] = -1
-    s.czone[g, p, :] = 0
-    s.deck[g, p, :] = -1
-    n = 0
-    for zone, lst in ((Z_HAND, hand), (Z_DISCARD, discard), (Z_PLAY, play)):
-        for t in lst:
-            s.ctype[g, p, n] = t
-            s.czone[g, p, n] = zone
-            n += 1
-    for k, t in enumerate(deck):
-        s.ctype[g, p, n] = t
-        s.czone[g, p, n] = Z_DECK
-        s.deck[g, p, k] = n
-        n += 1
-    s.deck_n[g, p] = len(deck)
-    s.nslots[g, p] = n
+    """Replace seat ``p``'s cards in game ``g`` (deck listed bottom to top): the engine's position builder
+    ``cards`` (sim/galileos_truth/position.py)."""
+    from meeplelab.sim.galileos_truth.position import cards
+
+    cards(None, s, g, p, hand=[int(t) for t in hand], deck=[int(t) for t in deck], discard=[int(t) for t in discard],
+          play=[int(t) for t in play])
 
 
 def all_cards(s, **kw):

@@ -25,7 +25,7 @@ LAYOUT = Layout((
         Field("to_act", doc="seat to act (0-based)"),
         Field("turn", doc="turns finished"),
         Field("round", init=1, doc="round, from 1"),
-        Field("over", doc="1 when the game is over"),
+        Field("over", doc="1 when the game is over", flag=True),
     ), doc="one toy game"),
     Group("seat", "P", (Field("vp", doc="banked VP (VP)"),), doc="one seat"),
     Group("pile", piles=(Pile("deck", "deck_size", init=0, doc="card values in draw order"),),

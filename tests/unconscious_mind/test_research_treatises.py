@@ -241,12 +241,10 @@ def test_treatise_tags_count_and_covered_card_tags_stop_counting():
 
 
 def _published_by_seat1(gm, s, t, cards):
-    s.tr_owner[:, t] = 1
-    s.tr_n[:, t] = len(cards)
-    for i, c in enumerate(cards):
-        s.tr_cards[:, t, i] = c
-        s.card_loc[:, c] = R.L_TREATISE
-        s.card_own[:, c] = t
+    """Seat 2 (index 1) has published Treatise ``t`` over ``cards`` in every game: the engine's position builder."""
+    builder = gm.position_builders()["treatise"]
+    for g in range(s.batch_size):
+        builder(gm, s, g, 1, t, cards)
 
 
 def test_citing_takes_the_rightmost_card_of_another_players_treatise_first():

@@ -1,0 +1,168 @@
+"""One position of any engine, built, played and read by name (issue 25 item 7).
+
+The rule tests of every engine build a scenario the same way::
+
+    pos = Position.start(GalileosTruth(), players=2, seed=3)
+    pos.set(seat=0, coins=5, suspicion=7)                # any field of the state's layout, by its name
+    pos.pending()                                        # Pending(decision='P_MAIN', seat=0, options=(...))
+    pos.act("abjure")                                    # an action by its label (the engine's vocabulary)
+    assert pos.get("suspicion", seat=0) == 2             # read a field by name: a Python int (a flag: a bool)
+    assert pos.events("vp")                              # the events logged since the position was built
+
+``Position`` holds a batch of one game (``state`` with batch size 1, every view ``[1, ...]``); ``set``/``get`` go
+through the state's named views (:class:`meeplelab.sim.core.layout.LayoutState`), so a field is named as the
+layout declares it (``state.py``) and never by column. Engines add builders of their own content (hands,
+Treatises: ``give``) through :meth:`Game.position_builders`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The choice a position waits for.
+
+    Attributes:
+        decision: the pending decision kind's name in the engine's decision table (``P_MAIN``, ``D_TURN``), None
+            when the game is over.
+        seat: the seat to act (0-based), -1 when the game is over.
+        options: the labels of the legal actions (the engine's action vocabulary), in id order.
+        words: the same actions in the rulebook's words (``describe_action``).
+    """
+
+    decision: str | None
+    seat: int
+    options: tuple[str, ...]
+    words: tuple[str, ...]
+
+
+class Position:
+    """A game of ``game`` (an engine instance) at one position: built, played and read by name.
+
+    Raises (from its methods):
+        KeyError: a field, action label or builder the engine does not have (the message names what is allowed).
+        IllegalActionError: an action that is not legal here (the engine's own check).
+    """
+
+    def __init__(self, game, state):
+        if state.batch_size != 1:
+            raise ValueError(f"a Position holds one game, got a batch of {state.batch_size}")
+        self.game, self.state = game, state
+
+    @classmethod
+    def start(cls, game, players: int = 2, seed: int = 0, game_id: int = 0, keep_logs: bool = False) -> "Position":
+        """The game at its first decision (``game.init``), its setup's log rows cleared unless ``keep_logs``."""
+        state = game.init(np.array([game_id]), seed, players)
+        if not keep_logs:
+            state.turn_n[:] = 0
+            state.event_n[:] = 0
+        return cls(game, state)
+
+    # ------------------------------------------------------------------ fields by name
+    def _view(self, name: str) -> np.ndarray:
+        try:
+            return getattr(self.state, name)
+        except AttributeError:
+            raise KeyError(f"{self.game.name} has no state field {name!r}: see its state.py layout") from None
+
+    def get(self, name: str, seat: int | None = None):
+        """Field ``name`` of this game (of ``seat`` for a seat field): a Python int (a bool for a flag field), or a
+        list for a field spanning columns."""
+        v = self._view(name)[0]
+        if seat is not None:
+            v = v[seat]
+        flag = getattr(self._view(name), "is_flag", False)
+        if np.ndim(v) == 0:
+            return bool(v) if flag else int(v)
+        return (np.asarray(v) != 0).tolist() if flag else np.asarray(v).tolist()
+
+    def set(self, seat: int | None = None, **fields) -> "Position":
+        """Write fields by name (``set(seat=0, coins=5)``; a game field without ``seat``); returns the position."""
+        for name, value in fields.items():
+            view = self._view(name)
+            if seat is None:
+                view[0] = value
+            else:
+                view[0, seat] = value
+        return self
+
+    def give(self, what: str, *args, **kw) -> "Position":
+        """Run the engine's position builder ``what`` (:meth:`Game.position_builders`: ``hand``, ``treatise``...)."""
+        builders = self.game.position_builders()
+        if what not in builders:
+            raise KeyError(f"{self.game.name} has no position builder {what!r}: allowed {', '.join(builders) or 'none'}")
+        builders[what](self.game, self.state, 0, *args, **kw)
+        return self
+
+    # ------------------------------------------------------------------ actions by name
+    def legal(self) -> list[str]:
+        """The labels of the legal actions, in id order."""
+        return [self.game.action_label(int(a)) for a in np.flatnonzero(self.game.legal_action_mask(self.state)[0])]
+
+    def action_id(self, action) -> int:
+        """The id of ``action``: an id, or a label of a legal action (KeyError naming the legal ones)."""
+        if isinstance(action, (int, np.integer)):
+            return int(action)
+        ids = np.flatnonzero(self.game.legal_action_mask(self.state)[0])
+        for a in ids:
+            if self.game.action_label(int(a)) == action:
+                return int(a)
+        raise KeyError(f"action {action!r} is not legal here: legal {', '.join(self.legal()) or 'none'}")
+
+    def act(self, *actions) -> "Position":
+        """Play ``actions`` in turn (labels or ids), whoever is to act; returns the position."""
+        for a in actions:
+            self.game.step(self.state, np.array([self.action_id(a)], np.int64))
+        return self
+
+    def pending(self) -> Pending:
+        """The decision this game waits for, the seat to act and its legal actions by label and in words."""
+        if bool(self.game.done(self.state)[0]):
+            return Pending(None, -1, (), ())
+        ids = [int(a) for a in np.flatnonzero(self.game.legal_action_mask(self.state)[0])]
+        return Pending(self._decision_name(), int(self.game.to_act(self.state)[0]),
+                       tuple(self.game.action_label(a) for a in ids),
+                       tuple(self.game.describe_action(self.state, 0, a) for a in ids))
+
+    def _decision_name(self) -> str | None:
+        if not self.game.compiled_play:
+            return None
+        play = self.game.compiled_module()
+        features = importlib.import_module(self.game.compiled_play.rpartition(".")[0] + ".features")
+        code = int(features.pending(self.game.kernel_state(self.state), 0))
+        names = {v: k for k, v in play.KINDS.items()}
+        return names.get(code)
+
+    # ------------------------------------------------------------------ results by name
+    def events(self, kind: str | None = None) -> list[dict]:
+        """The event rows logged since the position was built (or its logs were last read), as dicts with the
+        kind and every string column by name; only ``kind`` when given."""
+        spec = self.game.event_spec()
+        out = []
+        for row in self.state.event_buf[0, :int(self.state.event_n[0])]:
+            d = {}
+            for c, x in zip(spec.columns, row):
+                d[c.name] = c.vocab[int(x)] if c.vocab is not None else int(x)
+            if kind is None or d["kind"] == kind:
+                out.append(d)
+        return out
+
+    def scores(self) -> dict[str, list[int]]:
+        """``{"vp": [...], <category>: [...]}``: every seat's VP and its score categories (the engine's)."""
+        out = {"vp": [int(x) for x in self.game.vp(self.state)[0]]}
+        out.update({k: [int(x) for x in np.asarray(v)[0]] for k, v in self.game.score_breakdown(self.state).items()})
+        return out
+
+    def over(self) -> bool:
+        """True when the game has ended."""
+        return bool(self.game.done(self.state)[0])
+
+    def __repr__(self) -> str:
+        p = self.pending()
+        return (f"Position({self.game.name}, {self.state.num_players} seats, "
+                f"{'over' if p.decision is None else f'{p.decision} for seat {p.seat + 1}'})")

@@ -1,0 +1,102 @@
+"""One position API for every engine (sim/core/position.py, issue 25 item 7): build a position by name, apply named
+actions, read named results, see what it waits for; flags read as booleans. Rule checks of both engines through it."""
+
+from __future__ import annotations
+
+import pytest
+
+from meeplelab.sim.core.errors import IllegalActionError
+from meeplelab.sim.core.position import Pending, Position
+from meeplelab.sim.galileos_truth import GalileosTruth
+from meeplelab.sim.unconscious_mind import UnconsciousMind
+from tests.toygame import ToyGame
+
+
+def test_the_toy_is_played_and_read_by_name():
+    pos = Position.start(ToyGame(), players=2, seed=3)
+    assert pos.pending() == Pending("D_TURN", 0, ("draw", "stop"), ("draw", "stop"))
+    pos.act("draw")
+    drawn = pos.events("draw")[0]["amount"]
+    assert pos.get("draws") == 1 and pos.get("pot") == drawn
+    pos.act("stop")  # banks the pot (A-TOY-02) and passes the turn
+    assert pos.get("vp", seat=0) == drawn and pos.pending().seat == 1
+    assert pos.events("bank") == [{"ply": 1, "turn": 0, "seat": 0, "kind": "bank", "amount": drawn}]
+    pos.set(seat=1, vp=7)
+    assert pos.scores()["vp"] == [drawn, 7] and pos.over() is False and pos.get("over") is False
+    with pytest.raises(KeyError, match="action 'fold' is not legal here: legal draw, stop"):
+        pos.act("fold")
+    with pytest.raises(KeyError, match="toy has no state field 'coins'"):
+        pos.get("coins")
+
+
+def test_galileos_truth_abjure_through_the_position_api():
+    """seed 001 §Abjure: the abjuring player loses ``abjure_suspicion_drop`` Suspicion and turns its Principle Coin
+    Ptolemaic; every other Copernican gains ``abjure_other_rise``."""
+    game = GalileosTruth()
+    pos = Position.start(game, players=2, seed=3).set(seat=0, susp=7).set(seat=1, susp=2)
+    p = pos.pending()
+    assert p.decision == "P_MAIN" and p.seat == 0 and "abjure" in p.options and "pass" in p.options
+    assert pos.get("coper", seat=0) is True  # a flag reads as a bool
+    pos.act("abjure")
+    prm = game.params
+    assert pos.get("susp", seat=0) == 7 - prm.abjure_suspicion_drop
+    assert pos.get("susp", seat=1) == 2 + prm.abjure_other_rise
+    assert pos.get("coper", seat=0) is False and pos.get("coper", seat=1) is True
+    assert [(e["kind"], e["seat"], e["amount"]) for e in pos.events()] == [
+        ("suspicion", 0, -prm.abjure_suspicion_drop), ("abjure", 0, 1), ("suspicion", 1, prm.abjure_other_rise)]
+    assert pos.pending().seat == 1  # Abjure was seat 1's Main Action: seat 2 is to act
+
+
+def test_unconscious_mind_state_ideas_waits_for_the_mode_choice():
+    """research UM §2: State Ideas places an Idea on an empty space pointing at a Meeting Table action; the engine
+    then waits for how many Ideas and Bright Ideas to place (D_MODE), and ``pending`` says so."""
+    pos = Position.start(UnconsciousMind(), players=2, seed=7)
+    first = pos.pending()
+    assert first.decision == "D_TURN" and first.options[0] == "place:space0:dir0"
+    assert first.words[0].startswith("State Ideas on space ")
+    pos.act("place:space0:dir0")
+    mode = pos.pending()
+    assert mode.decision == "D_MODE" and mode.seat == 0 and all(o.startswith("mode:") for o in mode.options)
+    assert all(w.startswith("place ") for w in mode.words)
+    assert pos.get("room_open", seat=0) == [True, False]  # a flag field spanning columns reads as booleans
+
+
+def test_a_position_holds_one_game_and_illegal_ids_are_refused():
+    game = ToyGame()
+    with pytest.raises(ValueError, match="a Position holds one game, got a batch of 2"):
+        Position(game, game.init(__import__("numpy").arange(2), 1, 2))
+    pos = Position.start(game, players=1, seed=1)
+    pos.set(draws=game.params.max_draws)  # A-TOY-03: no draw beyond max_draws
+    assert pos.legal() == ["stop"]
+    with pytest.raises(IllegalActionError):
+        pos.act(0)
+    with pytest.raises(KeyError, match="toy has no position builder 'hand': allowed none"):
+        pos.give("hand")
+
+
+def test_each_engine_builds_its_own_content_by_name():
+    gt = GalileosTruth()
+    pos = Position.start(gt, players=2, seed=3)
+    names = gt.content.card_ids
+    pos.give("cards", 0, hand=[names[0], names[1]], deck=[names[2]])
+    assert pos.get("nslots", seat=0) == 3 and pos.get("deck_n", seat=0) == 1
+    assert [f"card:{gt.content.card_ids.index(n)}" in pos.legal() for n in names[:2]] == [True, True]
+    with pytest.raises(KeyError, match="no card 'nope'"):
+        pos.give("cards", 0, hand=["nope"])
+    um = UnconsciousMind()
+    pos = Position.start(um, players=2, seed=7)
+    tile, cards = um.content.treatise_ids[2], um.content.card_ids[:3]
+    pos.give("treatise", 1, tile, cards)
+    t = um.content.treatise_ids.index(tile)
+    assert int(pos.state.tr_owner[0, t]) == 1 and int(pos.state.tr_n[0, t]) == 3
+    with pytest.raises(KeyError, match="unconscious-mind has no position builder 'cards': allowed treatise, in_play"):
+        pos.give("cards", 0)
+
+
+def test_flag_fields_negate_logically_and_stay_writable():
+    pos = Position.start(ToyGame(), players=2, seed=3)
+    s = pos.state
+    assert (~s.over).tolist() == [True] and (~s.over).dtype == bool  # a 0/1 int would give -1, always true
+    s.over[0] = 1
+    assert (~s.over).tolist() == [False] and pos.get("over") is True and (s.over == 1).tolist() == [True]
+    assert type(s.over + 1).__name__ == "ndarray" and type(s.vp).__name__ == "ndarray"
