@@ -23,8 +23,8 @@ from ..pcols import (FIRST_PLAYER_RULE_FEWEST_VP, FIRST_PLAYER_RULE_FIRST_TO_PAS
                      PRM_INCOME_RESEARCH_BY_LEVEL, PRM_INQUISITION_FLIP_CYCLE, PRM_OBSERVE_BONUS_COINS,
                      PRM_OBSERVE_BONUS_VP, PRM_PENANCE_THRESHOLD)
 from .cards import draw_n, new_card
-from .icons import (EFF_GO, OBS_BONUS, PEND_EFFECTS, apply_iset_simple, apply_simple, book_icon_can_act,
-                    order_matters, pay_now_ok, pending_effects, start_book_icon)
+from .icons import (EFF_GO, N_ICONS, OBS_BONUS, PEND_EFFECTS, apply_iset_simple, apply_simple, book_icon_can_act,
+                    open_effect, order_matters, pay_now_ok, pending_effects, start_book_icon)
 from .ledger import add_vp, book_level, ev
 from .scoring import final_scoring
 from .secondary import frame_sec_kinds
@@ -187,36 +187,30 @@ def advance(S, C, prm, g):
             S.game[g, FR_USED + k] |= EFF_GO
         # mandatory Effects, gains and payments in printed order; choice Effects ask; a payment that
         # cannot be made in full yet waits for the gains printed after it (A-GT-24), then is paid
-        for gi in range(N_GROUPS):
-            if not (sel & (1 << gi)):
+        for i in range(N_ICONS):
+            op = open_effect(S, C, g, k, i)
+            if op == O_NONE:
                 continue
-            for j in range(K_ICONS):
-                bit = 1 << (gi * K_ICONS + j)
-                op = C.ISET_OP[iset, gi, j]
-                if op == O_NONE or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & bit):
+            gi, j, bit = i // K_ICONS, i % K_ICONS, 1 << i
+            if op == O_BOOK_ANY or op == O_BOOK_DIFF or op == O_BOOK_UP:
+                if not book_icon_can_act(S, C, prm, g, p, op):
+                    S.game[g, FR_USED + k] |= bit
                     continue
-                if op == O_BOOK_ANY or op == O_BOOK_DIFF or op == O_BOOK_UP:
-                    if not book_icon_can_act(S, C, prm, g, p, op):
-                        S.game[g, FR_USED + k] |= bit
-                        continue
-                    start_book_icon(S, g, op, C.ISET_ARG[iset, gi, j, 0], bit)
-                    return
-                if not pay_now_ok(S, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1]):
-                    continue
-                S.game[g, FR_USED + k] |= bit
-                apply_simple(S, C, prm, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
-                             C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
-        for gi in range(N_GROUPS):     # the payments that waited; the gains came first
-            if not (sel & (1 << gi)):
+                start_book_icon(S, g, op, C.ISET_ARG[iset, gi, j, 0], bit)
+                return
+            if not pay_now_ok(S, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1]):
                 continue
-            for j in range(K_ICONS):
-                bit = 1 << (gi * K_ICONS + j)
-                op = C.ISET_OP[iset, gi, j]
-                if op == O_NONE or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & bit):
-                    continue
-                S.game[g, FR_USED + k] |= bit
-                apply_simple(S, C, prm, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
-                             C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
+            S.game[g, FR_USED + k] |= bit
+            apply_simple(S, C, prm, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
+                         C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
+        for i in range(N_ICONS):     # the payments that waited; the gains came first
+            op = open_effect(S, C, g, k, i)
+            if op == O_NONE:
+                continue
+            gi, j = i // K_ICONS, i % K_ICONS
+            S.game[g, FR_USED + k] |= 1 << i
+            apply_simple(S, C, prm, g, p, op, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
+                         C.ISET_ARG[iset, gi, j, 2], C.ISET_ARG[iset, gi, j, 3], iset)
         if frame_sec_kinds(S, C, prm, g) != 0:
             S.game[g, PHASE] = P_SEC
             return

@@ -20,6 +20,38 @@ from .cards import diff_subjects_in_play
 from .ledger import add_books, add_susp, add_vp, book_level, pay
 
 
+#: icons of an icon set, both groups: an icon's index ``i`` is ``group * K_ICONS + position`` (printed order)
+N_ICONS = N_GROUPS * K_ICONS
+
+
+@rule
+def selected_icon(C, iset, sel, i):
+    """The opcode of icon ``i`` of icon set ``iset`` when its group is among the groups chosen (``sel``, bits
+    ``SEL_A``/``SEL_B``), ``O_NONE`` otherwise (seed 001 §Resolving icons: the icons of the chosen groups)."""
+    gi = i // K_ICONS
+    if not (sel & (1 << gi)):
+        return O_NONE
+    return C.ISET_OP[iset, gi, i % K_ICONS]
+
+
+@rule
+def open_icon(S, C, g, k, i):
+    """The opcode of icon ``i`` (``group * K_ICONS + position``, groups in printed order) of frame ``k``'s icon set
+    while it is still open: its group chosen and the icon not resolved yet; ``O_NONE`` otherwise (seed 001
+    §Resolving icons). Every loop over "each icon of the chosen groups" reads the icons through it."""
+    if S.game[g, FR_USED + k] & (1 << i):
+        return O_NONE
+    return selected_icon(C, S.game[g, FR_SET + k], S.game[g, FR_SEL + k], i)
+
+
+@rule
+def open_effect(S, C, g, k, i):
+    """:func:`open_icon` when it is an Effect (not a Secondary Action), else ``O_NONE`` (seed 001 §Resolving icons)."""
+    op = open_icon(S, C, g, k, i)
+    return O_NONE if op >= O_FIRST_SECONDARY else op
+
+
+
 @rule
 def group_ok(S, C, prm, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
     """Can the mandatory payments of groups ``sel`` be met in full (gains counted first)?
@@ -35,38 +67,33 @@ def group_ok(S, C, prm, g, p, iset, sel, xsubj, xbooks, dc, dr, inv, trig):
     cp = 0
     rg = 0
     rp = 0
-    for gi in range(N_GROUPS):
-        if not (sel & (1 << gi)):
-            continue
-        for j in range(K_ICONS):
-            op = C.ISET_OP[iset, gi, j]
-            a = C.ISET_ARG[iset, gi, j, 0]
-            if op == O_COINS:
-                if a >= 0:
-                    cg += a
-                else:
-                    cp -= a
-            elif op == O_RESEARCH:
-                if a >= 0:
-                    rg += a
-                else:
-                    rp -= a
+    for i in range(N_ICONS):
+        op = selected_icon(C, iset, sel, i)
+        a = C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 0]
+        if op == O_COINS:
+            if a >= 0:
+                cg += a
+            else:
+                cp -= a
+        elif op == O_RESEARCH:
+            if a >= 0:
+                rg += a
+            else:
+                rp -= a
     if S.seat[g, p, COINS] + dc + cg < cp or S.seat[g, p, RESEARCH] + dr + rg < rp:
         return False
     for s in range(N_SUBJECTS):
         gain = 0
         need = 0
-        for gi in range(N_GROUPS):
-            if not (sel & (1 << gi)):
-                continue
-            for j in range(K_ICONS):
-                op = C.ISET_OP[iset, gi, j]
-                if op == O_BOOKS and C.ISET_ARG[iset, gi, j, 0] == s:
-                    gain += C.ISET_ARG[iset, gi, j, 1]
-                elif op == O_BOOKS_PAY and C.ISET_ARG[iset, gi, j, 0] == s:
-                    need += C.ISET_ARG[iset, gi, j, 1]
-                    if S.seat[g, p, LEVEL] < C.ISET_ARG[iset, gi, j, 2]:
-                        return False
+        for i in range(N_ICONS):
+            op = selected_icon(C, iset, sel, i)
+            gi, j = i // K_ICONS, i % K_ICONS
+            if op == O_BOOKS and C.ISET_ARG[iset, gi, j, 0] == s:
+                gain += C.ISET_ARG[iset, gi, j, 1]
+            elif op == O_BOOKS_PAY and C.ISET_ARG[iset, gi, j, 0] == s:
+                need += C.ISET_ARG[iset, gi, j, 1]
+                if S.seat[g, p, LEVEL] < C.ISET_ARG[iset, gi, j, 2]:
+                    return False
         have = S.seat[g, p, BOOKS + s] + (xbooks if s == xsubj else 0) - (C.INV_BOOKS[inv, s] if inv >= 0 else 0)
         if trig >= 0:
             have += trig_books(S, C, g, p, trig, s)
@@ -250,18 +277,14 @@ def pending_effects(S, C, g):
     if S.game[g, FR_USED + k] & EFF_GO:
         return 0
     iset = S.game[g, FR_SET + k]
-    sel = S.game[g, FR_SEL + k]
     out = 0
-    for gi in range(N_GROUPS):
-        if not (sel & (1 << gi)):
+    for i in range(N_ICONS):
+        op = open_effect(S, C, g, k, i)
+        if op == O_NONE:
             continue
-        for j in range(K_ICONS):
-            op = C.ISET_OP[iset, gi, j]
-            if op == O_NONE or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))):
-                continue
-            out |= PEND_EFFECTS
-            if op == O_BOOKS_PAY or ((op == O_COINS or op == O_RESEARCH) and C.ISET_ARG[iset, gi, j, 0] < 0):
-                out |= PEND_PAYMENT
+        out |= PEND_EFFECTS
+        if op == O_BOOKS_PAY or ((op == O_COINS or op == O_RESEARCH) and C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 0] < 0):
+            out |= PEND_PAYMENT
     return out
 
 
@@ -278,7 +301,6 @@ def order_matters(S, C, prm, g):
         return False
     p = S.game[g, TO_ACT]
     iset = S.game[g, FR_SET + k]
-    sel = S.game[g, FR_SEL + k]
     n = 0
     x2 = 0
     vpgain = 0
@@ -292,50 +314,48 @@ def order_matters(S, C, prm, g):
     bookup = 0
     bookchg = 0
     lv = S.seat[g, p, LEVEL]
-    for gi in range(N_GROUPS):
-        if not (sel & (1 << gi)):
+    for i in range(N_ICONS):
+        op = open_effect(S, C, g, k, i)
+        if op == O_NONE:
             continue
-        for j in range(K_ICONS):
-            op = C.ISET_OP[iset, gi, j]
-            if op == O_NONE or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))):
-                continue
-            a0 = C.ISET_ARG[iset, gi, j, 0]
-            n += 1
-            if op == O_VP_X2:
-                x2 += 1
-            elif op == O_VP or op == O_VP_PLUS:
-                vpgain += 1 if a0 != 0 else 0
-            elif op == O_VP_XLEVEL:
-                vpgain += 1 if lv > 1 else 0
-            elif op == O_VP_LVL:
-                vpgain += 1 if C.ISET_ARG[iset, gi, j, lv - 1] != 0 else 0
-            elif op == O_MASTERY or op == O_MENTOR_SEAL:
-                takers += 1
-                if op == O_MASTERY:
-                    vpgain += 1
-                    if track != a0:
-                        tracks += 1
-                        track = a0
-                else:
-                    mentor = 1
-            elif op == O_SUSP_UP:
+        gi, j = i // K_ICONS, i % K_ICONS
+        a0 = C.ISET_ARG[iset, gi, j, 0]
+        n += 1
+        if op == O_VP_X2:
+            x2 += 1
+        elif op == O_VP or op == O_VP_PLUS:
+            vpgain += 1 if a0 != 0 else 0
+        elif op == O_VP_XLEVEL:
+            vpgain += 1 if lv > 1 else 0
+        elif op == O_VP_LVL:
+            vpgain += 1 if C.ISET_ARG[iset, gi, j, lv - 1] != 0 else 0
+        elif op == O_MASTERY or op == O_MENTOR_SEAL:
+            takers += 1
+            if op == O_MASTERY:
+                vpgain += 1
+                if track != a0:
+                    tracks += 1
+                    track = a0
+            else:
+                mentor = 1
+        elif op == O_SUSP_UP:
+            up += a0
+        elif op == O_SUSP_UP_COP:
+            if S.seat[g, p, COPER]:
                 up += a0
-            elif op == O_SUSP_UP_COP:
-                if S.seat[g, p, COPER]:
-                    up += a0
-            elif op == O_SUSP_DOWN:
-                down += a0
-            elif op == O_SUSP_DOWN_DIFF:
-                down += diff_subjects_in_play(S, C, g, p)
-            elif op == O_INCOME_PHYS or op == O_INCOME_MATH:
-                income += 1
-            elif op == O_BOOK_UP:
-                bookup += 1
-                bookchg += 1
-            elif op == O_BOOK_ANY or op == O_BOOK_DIFF:
-                bookchg += 1
-            elif op == O_BOOKS or op == O_BOOKS_PAY:
-                bookchg += 1
+        elif op == O_SUSP_DOWN:
+            down += a0
+        elif op == O_SUSP_DOWN_DIFF:
+            down += diff_subjects_in_play(S, C, g, p)
+        elif op == O_INCOME_PHYS or op == O_INCOME_MATH:
+            income += 1
+        elif op == O_BOOK_UP:
+            bookup += 1
+            bookchg += 1
+        elif op == O_BOOK_ANY or op == O_BOOK_DIFF:
+            bookchg += 1
+        elif op == O_BOOKS or op == O_BOOKS_PAY:
+            bookchg += 1
     if n < 2:
         return False
     if x2 > 0 and vpgain > 0:
@@ -354,17 +374,14 @@ def order_matters(S, C, prm, g):
         for sb in range(N_SUBJECTS):
             gsum = 0
             psum = 0
-            for gi in range(N_GROUPS):
-                if not (sel & (1 << gi)):
+            for i in range(N_ICONS):
+                op = open_icon(S, C, g, k, i)
+                if op != O_BOOKS and op != O_BOOKS_PAY or C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 0] != sb:
                     continue
-                for j in range(K_ICONS):
-                    op = C.ISET_OP[iset, gi, j]
-                    if (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))) or C.ISET_ARG[iset, gi, j, 0] != sb:
-                        continue
-                    if op == O_BOOKS:
-                        gsum += C.ISET_ARG[iset, gi, j, 1]
-                    elif op == O_BOOKS_PAY:
-                        psum += C.ISET_ARG[iset, gi, j, 1]
+                if op == O_BOOKS:
+                    gsum += C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 1]
+                else:
+                    psum += C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 1]
             if gsum > 0 and psum > 0 and S.seat[g, p, BOOKS + sb] + gsum > prm[PRM_BOOK_TRACK_MAX]:
                 return True
     return False

@@ -12,8 +12,8 @@ from ..state import (A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_SEC, A_SUBJ, BOOK_LEV
 from ..pcols import PRM_BOOK_LEVEL_STARTS
 from .cards import diff_subjects_in_play, draw_one
 from .flow import advance
-from .icons import (EFF_GO, PEND_PAYMENT, apply_simple, book_icon_can_act, group_ok, order_matters, pay_now_ok,
-                    pending_effects, start_book_icon)
+from .icons import (EFF_GO, N_ICONS, PEND_PAYMENT, apply_simple, book_icon_can_act, group_ok, open_effect,
+                    open_icon, order_matters, pay_now_ok, pending_effects, start_book_icon)
 from .ledger import add_books, add_susp, book_level
 from .secondary import frame_sec_kinds, sec_ok
 
@@ -46,33 +46,28 @@ def start_secondary(S, C, prm, g, kind):
     p = S.game[g, TO_ACT]
     k = S.game[g, FR_N] - 1
     iset = S.game[g, FR_SET + k]
-    sel = S.game[g, FR_SEL + k]
     op_want = kind + O_FIRST_SECONDARY
-    for gi in range(N_GROUPS):
-        if not (sel & (1 << gi)):
-            continue
-        for j in range(K_ICONS):
-            bit = 1 << (gi * K_ICONS + j)
-            if C.ISET_OP[iset, gi, j] == op_want and not (S.game[g, FR_USED + k] & bit) and sec_ok(
-                    S, C, prm, g, p, kind, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
-                    C.ISET_ARG[iset, gi, j, 2]):
-                S.game[g, FR_USED + k] |= bit
-                S.game[g, CUR_OP] = op_want
-                S.game[g, CUR_A] = C.ISET_ARG[iset, gi, j, 0]
-                S.game[g, CUR_B] = C.ISET_ARG[iset, gi, j, 1]
-                S.game[g, CUR_C] = C.ISET_ARG[iset, gi, j, 2]
-                if op_want == O_DRAW:
-                    draw_one(S, g, p)
-                    advance(S, C, prm, g)
-                elif op_want == O_WRITE or op_want == O_COPY or op_want == O_READ:
-                    S.game[g, PHASE] = P_TARGET
-                elif op_want == O_INVENT:
-                    S.game[g, PHASE] = P_SLOT
-                elif op_want == O_OBSERVE:
-                    S.game[g, PHASE] = P_OLEVEL
-                else:
-                    S.game[g, PHASE] = P_REMOVE
-                return
+    for i in range(N_ICONS):
+        gi, j = i // K_ICONS, i % K_ICONS
+        if open_icon(S, C, g, k, i) == op_want and sec_ok(S, C, prm, g, p, kind, C.ISET_ARG[iset, gi, j, 0],
+                                                          C.ISET_ARG[iset, gi, j, 1], C.ISET_ARG[iset, gi, j, 2]):
+            S.game[g, FR_USED + k] |= 1 << i
+            S.game[g, CUR_OP] = op_want
+            S.game[g, CUR_A] = C.ISET_ARG[iset, gi, j, 0]
+            S.game[g, CUR_B] = C.ISET_ARG[iset, gi, j, 1]
+            S.game[g, CUR_C] = C.ISET_ARG[iset, gi, j, 2]
+            if op_want == O_DRAW:
+                draw_one(S, g, p)
+                advance(S, C, prm, g)
+            elif op_want == O_WRITE or op_want == O_COPY or op_want == O_READ:
+                S.game[g, PHASE] = P_TARGET
+            elif op_want == O_INVENT:
+                S.game[g, PHASE] = P_SLOT
+            elif op_want == O_OBSERVE:
+                S.game[g, PHASE] = P_OLEVEL
+            else:
+                S.game[g, PHASE] = P_REMOVE
+            return
 
 
 @handler
@@ -125,16 +120,11 @@ def legal_secondary(S, C, prm, g, out):
     if pend != 0 and order_matters(S, C, prm, g):   # one pending Effect now, the rest later (A-GT-25)
         k = S.game[g, FR_N] - 1
         iset = S.game[g, FR_SET + k]
-        sel = S.game[g, FR_SEL + k]
-        for gi in range(N_GROUPS):
-            if not (sel & (1 << gi)):
-                continue
-            for j in range(K_ICONS):
-                op = C.ISET_OP[iset, gi, j]
-                if op == O_NONE or op >= O_FIRST_SECONDARY or (S.game[g, FR_USED + k] & (1 << (gi * K_ICONS + j))):
-                    continue
-                out[A_ICON + gi * K_ICONS + j] = pay_now_ok(S, g, p, op, C.ISET_ARG[iset, gi, j, 0],
-                                                            C.ISET_ARG[iset, gi, j, 1])
+        for i in range(N_ICONS):
+            op = open_effect(S, C, g, k, i)
+            if op != O_NONE:
+                out[A_ICON + i] = pay_now_ok(S, g, p, op, C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 0],
+                                             C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 1])
 
 
 @handler

@@ -8,6 +8,7 @@ from meeplelab.sim.core.jit import rule
 from ..state import (N_OBS_LEVELS, O_COPY, O_DRAW, O_FIRST_SECONDARY, O_INVENT, O_OBSERVE, O_READ, O_REMOVE, O_WRITE,
                      WORKSHOP_SLOTS, Z_DISCARD, Z_HAND, Z_PLAY)
 from .boards import copy_ok, read_ok, write_ok
+from .icons import N_ICONS, open_icon
 from .sky import obs_level_ok
 from .workshop import slot_ok
 
@@ -57,18 +58,14 @@ def frame_sec_kinds(S, C, prm, g):
     """Bitmask of Secondary Action kinds still open (and doable) in the top frame."""
     k = S.game[g, FR_N] - 1
     iset = S.game[g, FR_SET + k]
-    sel = S.game[g, FR_SEL + k]
-    used = S.game[g, FR_USED + k]
     p = S.game[g, TO_ACT]
     out = 0
-    for gi in range(N_GROUPS):
-        if not (sel & (1 << gi)):
-            continue
-        for j in range(K_ICONS):
-            op = C.ISET_OP[iset, gi, j]
-            if op >= O_FIRST_SECONDARY and not (used & (1 << (gi * K_ICONS + j))):
-                kind = op - O_FIRST_SECONDARY
-                if sec_ok(S, C, prm, g, p, kind, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
-                          C.ISET_ARG[iset, gi, j, 2]):
-                    out |= 1 << kind
+    for i in range(N_ICONS):
+        op = open_icon(S, C, g, k, i)
+        if op >= O_FIRST_SECONDARY:
+            kind = op - O_FIRST_SECONDARY
+            gi, j = i // K_ICONS, i % K_ICONS
+            if sec_ok(S, C, prm, g, p, kind, C.ISET_ARG[iset, gi, j, 0], C.ISET_ARG[iset, gi, j, 1],
+                      C.ISET_ARG[iset, gi, j, 2]):
+                out |= 1 << kind
     return out
