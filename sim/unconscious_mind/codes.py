@@ -61,6 +61,19 @@ L_DECK, L_DISPLAY, L_HAND, L_INPLAY, L_TREATISE = 0, 1, 2, 3, 4
 # inkpot kinds
 INK_PLAIN, INK_ROW, INK_COLUMN, INK_REP = 0, 1, 2, 3
 
+# quality codes of an Insight (content.QUALITIES, then "any" for a cost or a Generate that takes any quality)
+Q_GROWTH, Q_FREEDOM, Q_PASSION, Q_ANY = 0, 1, 2, 3
+
+# client kinds (clients.toml ``kind``) and dream kinds (dreams.toml ``kind``)
+CLIENT_ROUTINE, CLIENT_CASE = 0, 1
+DREAM_LATENT, DREAM_MANIFEST = 0, 1
+
+# goal tile conditions (board.toml / city.toml goal ``condition``: content.GOAL_OP)
+GOAL_TAGS, GOAL_CURED, GOAL_TREATISES, GOAL_INPLAY = 1, 2, 3, 4
+
+# Case Study end-scoring effects (clients.toml ``end``: content.END_OP)
+END_PER_CURED, END_PER_TREATISE, END_PER_INPLAY, END_PER_HEART = 1, 2, 3, 4
+
 # D_COLOUR purposes (the stack entry's a)
 COLOUR_PUBLISH, COLOUR_DISTRICT = 0, 1
 

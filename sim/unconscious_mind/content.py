@@ -17,6 +17,8 @@ from pydantic import Field
 from meeplelab.sim.core.content import Entry, load_entries, parse_effect
 from meeplelab.sim.core.errors import ContentError
 
+from . import codes
+
 QUALITIES = ("growth", "freedom", "passion")
 LEVELS = ("minor", "median", "major")
 COLOURS = ("red", "blue", "green", "yellow")
@@ -37,9 +39,11 @@ OPCODES = {
     "generate": (QUALITIES + ("any",), LEVELS), "elevate": (int,), "transfer": (int,), "draw": (int,),
     "play": (int,), "tile": (int,), "therapy": (int,), "hearts": (int,),
 }
-END_OP = {"end_per_cured": 1, "end_per_treatise": 2, "end_per_inplay": 3, "end_per_heart": 4}
+END_OP = {"end_per_cured": codes.END_PER_CURED, "end_per_treatise": codes.END_PER_TREATISE,
+          "end_per_inplay": codes.END_PER_INPLAY, "end_per_heart": codes.END_PER_HEART}
 END_OPCODES = {k: (int,) for k in END_OP}
-GOAL_OP = {"tags": 1, "cured": 2, "treatises": 3, "inplay": 4}
+GOAL_OP = {"tags": codes.GOAL_TAGS, "cured": codes.GOAL_CURED, "treatises": codes.GOAL_TREATISES,
+           "inplay": codes.GOAL_INPLAY}
 GOAL_OPCODES = {"tags": (LOCATIONS, int), "cured": (int,), "treatises": (int,), "inplay": (int,)}
 INK_KIND = {"plain": 0, "row": 1, "column": 2, "reputation": 3}
 
@@ -241,7 +245,7 @@ def load_content(folder: Path) -> Content:
     # ---- clients and dreams
     cls_ = load_entries(f["clients.toml"], "client", ClientM, min_count=2)
     cw = lambda c, fld: f"clients.toml: [[client]] entry {c.id!r}: field {fld!r}"  # noqa: E731
-    A["cl_kind"] = np.array([0 if c.kind == "routine" else 1 for c in cls_], np.int32)
+    A["cl_kind"] = np.array([codes.CLIENT_ROUTINE if c.kind == "routine" else codes.CLIENT_CASE for c in cls_], np.int32)
     A["cl_start"] = np.array([c.hearts + c.grief for c in cls_], np.int32)
     A["cl_sym"] = np.array([SYMBOLS.index(c.symbol) for c in cls_], np.int32)
     A["cl_vp"] = np.array([c.vp for c in cls_], np.int32)
@@ -266,7 +270,7 @@ def load_content(folder: Path) -> Content:
                                f"<minor|median|major>'")
         dq.append((QUALITIES + ("any",)).index(parts[0]))
         dl.append(LEVELS.index(parts[1]))
-    A["dr_kind"] = np.array([0 if d.kind == "latent" else 1 for d in drs], np.int32)
+    A["dr_kind"] = np.array([codes.DREAM_LATENT if d.kind == "latent" else codes.DREAM_MANIFEST for d in drs], np.int32)
     A["dr_cq"] = np.array(dq, np.int32)
     A["dr_cl"] = np.array(dl, np.int32)
     A["dr_eff"] = np.array([eff.add(d.effect, dw(d, "effect")) for d in drs], np.int32)

@@ -106,9 +106,9 @@ class UnconsciousMind(Game):
         c, p, A = self.content, self.params, self.A
         return dict(ncat=len(codes.CATS), spaces=len(c.space_ids), ntl=int(A["tiles_per_level"].max()),
                     cards=len(c.card_ids), rdisp=p.research_display, treatises=len(c.treatise_ids),
-                    trdisp=p.treatise_display, routine=int((A["cl_kind"] == 0).sum()), rdisp_cl=p.routine_display,
-                    case=int((A["cl_kind"] == 1).sum()), cdisp_cl=p.case_display, clients=len(c.client_ids),
-                    latent=int((A["dr_kind"] == 0).sum()), manifest=int((A["dr_kind"] == 1).sum()),
+                    trdisp=p.treatise_display, routine=int((A["cl_kind"] == codes.CLIENT_ROUTINE).sum()), rdisp_cl=p.routine_display,
+                    case=int((A["cl_kind"] == codes.CLIENT_CASE).sum()), cdisp_cl=p.case_display, clients=len(c.client_ids),
+                    latent=int((A["dr_kind"] == codes.DREAM_LATENT).sum()), manifest=int((A["dr_kind"] == codes.DREAM_MANIFEST).sum()),
                     mdisp=p.manifest_display, goals=min(p.goal_tiles, len(c.goal_ids)))
 
     def _kernel_content(self) -> UMContent:
@@ -187,10 +187,10 @@ class UnconsciousMind(Game):
         state.room_open[:, :, 0] = 1
         state.rdeck[:] = np.arange(state.rdeck.shape[1])
         state.trdeck[:] = np.arange(state.trdeck.shape[1])
-        state.rdeck_cl[:] = np.flatnonzero(A["cl_kind"] == 0)
-        state.cdeck_cl[:] = np.flatnonzero(A["cl_kind"] == 1)
-        state.ldeck[:] = np.flatnonzero(A["dr_kind"] == 0)
-        state.mdeck[:] = np.flatnonzero(A["dr_kind"] == 1)
+        state.rdeck_cl[:] = np.flatnonzero(A["cl_kind"] == codes.CLIENT_ROUTINE)
+        state.cdeck_cl[:] = np.flatnonzero(A["cl_kind"] == codes.CLIENT_CASE)
+        state.ldeck[:] = np.flatnonzero(A["dr_kind"] == codes.DREAM_LATENT)
+        state.mdeck[:] = np.flatnonzero(A["dr_kind"] == codes.DREAM_MANIFEST)
         state.prof_loc[:] = p.professor_start
         state.freud_loc[:] = p.freud_start
         state.dist_left[:] = p.district_tokens

@@ -14,7 +14,7 @@ from numba import njit
 
 from .actions import CARD0, CH0, MODE0, N_CARD, N_CH, PLACE0
 from .codes import (D_COLOUR, D_COLUMN, D_GATHER, D_MODE, D_PLACE, D_PLAYN, D_RESPLAY, D_TURN, K_PERFORM, L_HAND,
-                    L_INPLAY, MT_PLAY)
+                    L_INPLAY, MT_PLAY, Q_ANY)
 from .cols import (BRIGHT, CARD_LOC, CARD_OWN, COFFEE, COL_DONE, CURED, DIAL_C, DIAL_W, HEARTS, IDEAS_HAND, NB, REP, RND,
                    ROOM_CLIENT, ROOM_LATENT, ROOM_MANIFEST, ROOM_THER, ROW_DONE, SP, SPACE_OWNER, STK_A, STK_B, STK_KIND,
                    TR_CARDS, TR_N, TR_OWNER, TRDISP, TURN, VP)
@@ -102,11 +102,11 @@ def _ring_colour(S, C, g, p, out):
             if S.seat[g, p, ROOM_CLIENT + room] < 0 or d < 0:
                 continue
             cq, cl = C.K[KDREAM, d, DR_CQ], C.K[KDREAM, d, DR_CL]
-            if not ((cq == 3 or q == cq) and lvl >= cl):
+            if not ((cq == Q_ANY or q == cq) and lvl >= cl):
                 continue
             paying = 0  # Insights on the rings that pay this dream
             for j in range(9):
-                if (cq == 3 or j // 3 == cq) and j % 3 >= cl:
+                if (cq == Q_ANY or j // 3 == cq) and j % 3 >= cl:
                     paying += S.seat[g, p, DIAL_W + 1 + j] + S.seat[g, p, DIAL_C + 1 + j]
             if paying == 1:
                 needed = True

@@ -8,7 +8,8 @@ from __future__ import annotations
 from numba import njit
 
 from ..codes import (CH_TO_FREUD, COLOUR_DISTRICT, C_BONUS, C_DISTRICT, C_FREUD, C_GOAL, C_LOCATION, C_PROFESSOR,
-                     D_LOCEFF, D_LOCTRIG, EV_BONUS, EV_BRIGHT, EV_GOAL, EV_MOVE, K_EFFECT, L_INPLAY)
+                     D_LOCEFF, D_LOCTRIG, EV_BONUS, EV_BRIGHT, EV_GOAL, EV_MOVE, GOAL_CURED, GOAL_TAGS,
+                     GOAL_TREATISES, K_EFFECT, L_INPLAY)
 from ..cols import (BRIGHT, CARD_LOC, CARD_OWN, CL_OWNER, CURED, DIST_LEFT, DIST_SLOT, DIST_SLOT_W, FREUD_LOC,
                     GOAL_ID, GOAL_OWNER, LOC_COV, LOC_COV_W, PROF_LOC, TR_OWNER)
 from ..kcols import CARD_TAG, CL_TAG, DIST_REW, GOAL_COND, GOAL_REP, GOAL_TAG, LOC_BON, LOC_DIST, LOC_EFF, TR_TAGS
@@ -61,11 +62,11 @@ def goal_met(S, C, prm, g, p, gid):
     op = C.K[KBOARD, gid, GOAL_COND + 0]
     a = C.K[KBOARD, gid, GOAL_COND + 1]
     n = C.K[KBOARD, gid, GOAL_COND + 2]
-    if op == 1:
+    if op == GOAL_TAGS:
         return tags_at(S, C, prm, g, p, a) >= n
-    if op == 2:
+    if op == GOAL_CURED:
         return S.seat[g, p, CURED] >= n
-    if op == 3:
+    if op == GOAL_TREATISES:
         k = 0
         for t in range(S.treatise.shape[1]):
             if S.treatise[g, t, TR_OWNER] == p:
@@ -121,7 +122,7 @@ def check_goals(S, C, prm, g, p):
         gid = S.goal[g, i, GOAL_ID]
         if gid < 0 or S.goal[g, i, GOAL_OWNER] >= 0:
             continue
-        if C.K[KBOARD, gid, GOAL_COND + 0] == 1:
+        if C.K[KBOARD, gid, GOAL_COND + 0] == GOAL_TAGS:
             loc = C.K[KBOARD, gid, GOAL_COND + 1]
             if not fresh:
                 tags_by_location(S, C, prm, g, p, tags)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..codes import (D_ELXF, D_FREE_TILE, D_GENQ, D_PLAYN, D_THERAPY, OP_BRIGHT, OP_COFFEE, OP_DRAW, OP_ELEV,
-                     OP_GEN, OP_HEART, OP_HEARTS, OP_PLAY, OP_REP, OP_THERAPY, OP_TILE, OP_VP, OP_XFER)
+from ..codes import (D_ELXF, D_FREE_TILE, D_GENQ, D_PLAYN, D_THERAPY, OP_BRIGHT, OP_COFFEE, OP_DRAW, OP_ELEV, OP_GEN,
+                     OP_HEART, OP_HEARTS, OP_PLAY, OP_REP, OP_THERAPY, OP_TILE, OP_VP, OP_XFER, Q_ANY)
 from .events import add_vp, gain_bright, gain_coffee, gain_heart
 from .stack import push
 from .insight import generate
@@ -37,7 +37,7 @@ def run_effect(S, C, prm, g, p, act, e, cat, ctx):
         elif op == OP_REP:
             gain_rep(S, C, prm, g, p, a, cat)
         elif op == OP_GEN:
-            if a != 3:
+            if a != Q_ANY:
                 generate(S, C, prm, g, p, a, b)
         elif op == OP_DRAW:
             for _ in range(a):
@@ -51,7 +51,7 @@ def run_effect(S, C, prm, g, p, act, e, cat, ctx):
         a = C.eff[e, i, 1]
         b = C.eff[e, i, 2]
         if op == OP_GEN:
-            if a == 3:
+            if a == Q_ANY:
                 push(S, C, prm, g, D_GENQ, b, 0, 0)
         elif op == OP_ELEV:
             push(S, C, prm, g, D_ELXF, a, 0, 0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..codes import (COLOUR_PUBLISH, C_DISTRICT, C_ELEVATE, C_GENERATE, C_PUBLISH, C_TRANSFER, D_COLOUR, D_ELXF,
-                     D_GENANY, EV_INSIGHT)
+                     D_GENANY, EV_INSIGHT, Q_ANY)
 from ..cols import COL_SPENT, DIAL_C, DIAL_W
 from ..actions import CH0, DONE, POS0, XFER0
 from .events import ev
@@ -58,7 +58,7 @@ def pay_pos(S, C, prm, g, p, cq, cl):
     """Dial position paying an Insight cost (quality cq, 3 = any; level cl): lowest sufficient level first."""
     for lv in range(cl, 3):
         for q in range(3):
-            if (cq == 3 or q == cq) and tok_at(S, C, prm, g, p, 1 + q * 3 + lv) > 0:
+            if (cq == Q_ANY or q == cq) and tok_at(S, C, prm, g, p, 1 + q * 3 + lv) > 0:
                 return 1 + q * 3 + lv
     return -1
 

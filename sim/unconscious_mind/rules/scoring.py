@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..codes import (C_END_BRIGHT, C_END_CASE, C_END_DISTRICTS, C_END_HEARTS, C_END_REP, C_END_ROWS, C_END_TAGS,
-                     C_END_TRACK, L_INPLAY)
+from ..codes import (CLIENT_CASE, C_END_BRIGHT, C_END_CASE, C_END_DISTRICTS, C_END_HEARTS, C_END_REP, C_END_ROWS,
+                     C_END_TAGS, C_END_TRACK, END_PER_CURED, END_PER_HEART, END_PER_INPLAY, END_PER_TREATISE,
+                     L_INPLAY)
 from ..cols import (BRIGHT, CARD_LOC, CARD_OWN, CL_OWNER, COFFEE, CURED, DIST_SLOT, DIST_SLOT_W, HEARTS, REP,
                     ROW_DONE, TR_OWNER)
 from ..kcols import CL_END, CL_END_W, CL_KIND
@@ -67,21 +68,21 @@ def final_scoring(S, C, prm, g):
         add_vp(S, C, prm, g, p, prm[PRM_UNIQUE_TAGS_VP + uniq], C_END_TAGS, uniq)
         case_vp = 0
         for cl in range(S.client.shape[1]):
-            if S.client[g, cl, CL_OWNER] == p and C.K[KCLIENT, cl, CL_KIND] == 1:
+            if S.client[g, cl, CL_OWNER] == p and C.K[KCLIENT, cl, CL_KIND] == CLIENT_CASE:
                 for j in range(2):
                     op = C.K[KCLIENT, cl, CL_END + j * CL_END_W + 0]
                     n = C.K[KCLIENT, cl, CL_END + j * CL_END_W + 1]
-                    if op == 1:
+                    if op == END_PER_CURED:
                         case_vp += n * S.seat[g, p, CURED]
-                    elif op == 2:
+                    elif op == END_PER_TREATISE:
                         for t in range(S.treatise.shape[1]):
                             if S.treatise[g, t, TR_OWNER] == p:
                                 case_vp += n
-                    elif op == 3:
+                    elif op == END_PER_INPLAY:
                         for c in range(S.card.shape[1]):
                             if S.card[g, c, CARD_LOC] == L_INPLAY and S.card[g, c, CARD_OWN] == p:
                                 case_vp += n
-                    elif op == 4:
+                    elif op == END_PER_HEART:
                         case_vp += n * S.seat[g, p, HEARTS]
         add_vp(S, C, prm, g, p, case_vp, C_END_CASE, -1)
         add_vp(S, C, prm, g, p, prm[PRM_HEART_BOX_VP] * S.seat[g, p, HEARTS], C_END_HEARTS, S.seat[g, p, HEARTS])
