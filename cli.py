@@ -79,7 +79,7 @@ class Backend(str, Enum):
 #: the options every command that plays games shares, defined once: (flag, help). Each command takes them
 #: through :func:`shared`, so their names, help and choices are the same everywhere (docs/architecture.md).
 SHARED_OPTIONS = {
-    "n_jobs": ("--n-jobs", "Parallel workers, -1 = all cores."),
+    "n_jobs": ("--n-jobs", "Parallel workers, -1 = all cores (a run too small to pay for starting workers plays in this process; the games are the same)."),
     "backend": ("--backend", "Where the games run: loky worker processes, threads, or a Dask cluster (with --scheduler)."),
     "scheduler": ("--scheduler", "Dask scheduler address (tcp://HOST:8786); only with --backend dask."),
     "batch_size": ("--batch-size", "Games advanced together in one batch (a run's part files hold whole batches); the "
