@@ -100,3 +100,61 @@ def test_flag_fields_negate_logically_and_stay_writable():
     s.over[0] = 1
     assert (~s.over).tolist() == [False] and pos.get("over") is True and (s.over == 1).tolist() == [True]
     assert type(s.over + 1).__name__ == "ndarray" and type(s.vp).__name__ == "ndarray"
+
+
+def test_bad_names_seats_and_values_are_refused_in_one_line_and_nothing_is_half_written():
+    gt = GalileosTruth()
+    pos = Position.start(gt, players=2, seed=3)
+    with pytest.raises(KeyError, match="galileos-truth has no state field 'suspicion': allowed .*susp"):
+        pos.get("suspicion", seat=0)
+    with pytest.raises(KeyError, match="seat 5 of a 2-player game: allowed 0 to 1"):
+        pos.get("susp", seat=5)
+    with pytest.raises(KeyError, match="seat -1 of a 2-player game"):
+        pos.get("susp", seat=-1)
+    with pytest.raises(KeyError, match="'over' is not a field of a seat: leave seat out"):
+        pos.get("over", seat=0)
+    with pytest.raises(KeyError, match="'susp' is a field of each seat: name the seat"):
+        pos.set(susp=4)
+    with pytest.raises(KeyError, match="no state field 'batch_size'"):
+        pos.get("batch_size")
+    before = pos.get("susp", seat=0)
+    for bad, msg in ((2.7, "allowed whole numbers"), ("x", "allowed whole numbers"), (2 ** 70, "allowed whole numbers|out of range")):
+        with pytest.raises(ValueError, match=msg):
+            pos.set(seat=0, susp=bad)
+    with pytest.raises(ValueError, match="coper=5 is a flag: allowed True, False, 0 or 1"):
+        pos.set(seat=0, susp=1, coper=5)
+    assert pos.get("susp", seat=0) == before  # the refused call wrote none of its fields
+    slots = pos.get("nslots", seat=0)
+    with pytest.raises(KeyError, match="no card 'nope' in this content: allowed "):
+        pos.give("cards", 0, hand=[gt.content.card_ids[0], "nope"])
+    with pytest.raises(KeyError, match="card type 999: allowed 0 to"):
+        pos.give("cards", 0, hand=[999])
+    with pytest.raises(KeyError, match="seat 7 of a 2-player game"):
+        pos.give("cards", 7, hand=[0])
+    assert pos.get("nslots", seat=0) == slots  # nothing written
+    with pytest.raises(KeyError, match="no event kind 'nokind': allowed "):
+        pos.events("nokind")
+    um = UnconsciousMind()
+    pu = Position.start(um, players=2, seed=7)
+    with pytest.raises(KeyError, match="seat 7 of a 2-player game"):
+        pu.give("treatise", 7, 0, [0])
+    with pytest.raises(KeyError, match="8 Volumes: a Treatise holds at most"):
+        pu.give("treatise", 1, 0, list(range(8)))
+    assert int(pu.state.tr_owner[0, 0]) == -1  # nothing written
+    pu.give("in_play", 0, um.content.card_ids[4])  # one id alone
+    assert int(pu.state.card_own[0, 4]) == 0
+
+
+def test_a_finished_game_refuses_every_action_and_one_flag_element_reads_as_a_bool():
+    from meeplelab.sim.core.errors import IllegalActionError as Illegal
+
+    game = ToyGame()
+    pos = Position.start(game, players=1, seed=2)
+    while not pos.over():
+        pos.act("stop")
+    with pytest.raises(Illegal, match="the game is over"):
+        pos.act(0)
+    with pytest.raises(Illegal, match="the game is over"):
+        pos.act("stop")
+    s = pos.state
+    assert (~s.over[0]) is __import__("numpy").bool_(False) and bool(s.over[0]) is True

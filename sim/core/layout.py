@@ -75,10 +75,16 @@ class Field:
 
 class Flags(np.ndarray):
     """The Python view of a yes/no field (:attr:`Field.flag`): the group's 0/1 integers, written in place as any
-    view, but negated logically (``~view`` is ``view == 0``, a ``bool`` array) and every other operation on it gives
-    a plain array (``state.over == 0``, ``state.over.astype(bool)``); ``is_flag`` marks it."""
+    view, but negated logically (``~view`` is ``view == 0``, a ``bool`` array), one element reads as a ``bool``
+    (``~state.over[g]``), and every other operation on it gives a plain array (``state.over == 0``,
+    ``state.over.astype(bool)``); ``is_flag`` marks it. As an index it is still 0/1 integers, not a mask: write
+    ``x[state.over != 0]``."""
 
     is_flag = True
+
+    def __getitem__(self, key):
+        out = super().__getitem__(key)
+        return np.bool_(out != 0) if np.ndim(out) == 0 else out  # one element reads as a bool: ``~s.over[g]``
 
     def __invert__(self):
         return np.asarray(self) == 0

@@ -64,31 +64,68 @@ class Position:
         return cls(game, state)
 
     # ------------------------------------------------------------------ fields by name
+    def _fields(self) -> list[str]:
+        return [n for g in type(self.state).LAYOUT.groups for n in g.offsets()]
+
     def _view(self, name: str) -> np.ndarray:
+        lay = type(self.state).LAYOUT
         try:
-            return getattr(self.state, name)
-        except AttributeError:
-            raise KeyError(f"{self.game.name} has no state field {name!r}: see its state.py layout") from None
+            lay.find(name)
+        except (KeyError, AttributeError):
+            raise KeyError(f"{self.game.name} has no state field {name!r}: allowed {', '.join(self._fields())}") from None
+        return getattr(self.state, name)
+
+    def _seat_of(self, name: str, view: np.ndarray, seat: int | None) -> tuple:
+        """The index of ``seat``'s entry of field ``name`` (``(0,)`` for a game field without ``seat``)."""
+        g, _, _ = type(self.state).LAYOUT.find(name)
+        per_seat = g.rows == "P" or (isinstance(g.rows, tuple) and g.rows[:1] == ("P",))
+        P = self.state.num_players
+        if per_seat and seat is None:
+            raise KeyError(f"{name!r} is a field of each seat: name the seat (seat=0 to {P - 1})")
+        if not per_seat and seat is not None:
+            raise KeyError(f"{name!r} is not a field of a seat: leave seat out")
+        if seat is None:
+            return (0,)
+        if not isinstance(seat, (int, np.integer)) or not 0 <= int(seat) < P:
+            raise KeyError(f"seat {seat!r} of a {P}-player game: allowed 0 to {P - 1}")
+        return (0, int(seat))
 
     def get(self, name: str, seat: int | None = None):
-        """Field ``name`` of this game (of ``seat`` for a seat field): a Python int (a bool for a flag field), or a
-        list for a field spanning columns."""
-        v = self._view(name)[0]
-        if seat is not None:
-            v = v[seat]
-        flag = getattr(self._view(name), "is_flag", False)
+        """Field ``name`` of this game (of ``seat``, 0-based, for a seat's field): a Python int (a bool for a flag
+        field), or a list for a field spanning columns.
+
+        Raises:
+            KeyError: an unknown field (the message lists the allowed ones), a seat out of range, a seat given for a
+                game field or missing for a seat's field.
+        """
+        view = self._view(name)
+        v = view[self._seat_of(name, view, seat)]
+        flag = getattr(view, "is_flag", False)
         if np.ndim(v) == 0:
             return bool(v) if flag else int(v)
         return (np.asarray(v) != 0).tolist() if flag else np.asarray(v).tolist()
 
     def set(self, seat: int | None = None, **fields) -> "Position":
-        """Write fields by name (``set(seat=0, coins=5)``; a game field without ``seat``); returns the position."""
+        """Write fields by name (``set(seat=0, coins=5)``; a game field without ``seat``); returns the position.
+
+        Raises:
+            KeyError: as :meth:`get`.
+            ValueError: a value that is not a whole number (a flag: not True, False, 0 or 1); nothing is written.
+        """
+        writes = []
         for name, value in fields.items():
             view = self._view(name)
-            if seat is None:
-                view[0] = value
-            else:
-                view[0, seat] = value
+            idx = self._seat_of(name, view, seat)
+            vals = np.asarray(value)
+            if vals.dtype.kind not in "iub" or vals.size == 0:
+                raise ValueError(f"{name}={value!r}: allowed whole numbers")
+            if getattr(view, "is_flag", False) and not np.isin(vals, (0, 1)).all():
+                raise ValueError(f"{name}={value!r} is a flag: allowed True, False, 0 or 1")
+            if np.abs(vals.astype(np.float64)).max() >= 2 ** 62:
+                raise ValueError(f"{name}={value!r}: out of range")
+            writes.append((view, idx, vals))
+        for view, idx, vals in writes:
+            view[idx] = vals
         return self
 
     def give(self, what: str, *args, **kw) -> "Position":
@@ -115,8 +152,17 @@ class Position:
         raise KeyError(f"action {action!r} is not legal here: legal {', '.join(self.legal()) or 'none'}")
 
     def act(self, *actions) -> "Position":
-        """Play ``actions`` in turn (labels or ids), whoever is to act; returns the position."""
+        """Play ``actions`` in turn (labels or ids), whoever is to act; returns the position.
+
+        Raises:
+            IllegalActionError: the game is over, or an id that is not legal here.
+            KeyError: a label that is not legal here (the message lists the legal ones).
+        """
+        from .errors import IllegalActionError
+
         for a in actions:
+            if self.over():
+                raise IllegalActionError(f"action {a!r}: the game is over")
             self.game.step(self.state, np.array([self.action_id(a)], np.int64))
         return self
 
@@ -143,6 +189,8 @@ class Position:
         """The event rows logged since the position was built (or its logs were last read), as dicts with the
         kind and every string column by name; only ``kind`` when given."""
         spec = self.game.event_spec()
+        if kind is not None and kind not in self.game.event_kinds:
+            raise KeyError(f"{self.game.name} has no event kind {kind!r}: allowed {', '.join(self.game.event_kinds)}")
         out = []
         for row in self.state.event_buf[0, :int(self.state.event_n[0])]:
             d = {}

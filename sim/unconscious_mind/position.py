@@ -6,19 +6,37 @@ from . import codes
 
 
 def _index(ids: list, item, what: str) -> int:
+    """The index of ``item`` (a content id or an index) in ``ids`` (KeyError naming the allowed ones)."""
     if isinstance(item, str):
-        try:
-            return ids.index(item)
-        except ValueError:
-            raise KeyError(f"no {what} {item!r} in this content") from None
-    return int(item)
+        if item not in ids:
+            raise KeyError(f"no {what} {item!r} in this content: allowed {', '.join(ids)}")
+        return ids.index(item)
+    i = int(item)
+    if not 0 <= i < len(ids):
+        raise KeyError(f"{what} {i}: allowed 0 to {len(ids) - 1} (or an id)")
+    return i
+
+
+def _seat(s, seat) -> int:
+    P = s.seat.shape[1]
+    if not 0 <= int(seat) < P:
+        raise KeyError(f"seat {seat!r} of a {P}-player game: allowed 0 to {P - 1}")
+    return int(seat)
 
 
 def treatise(game, s, g: int, seat: int, tile, cards) -> None:
     """Give ``seat`` the published Treatise ``tile`` (content id or index) holding the Research ``cards`` as its
-    Volumes, bottom first (seed 000 §Publishing a Treatise, §Citing Treatises: a published Treatise others can cite)."""
+    Volumes, bottom first (seed 000 §Publishing a Treatise, §Citing Treatises: a published Treatise others can cite).
+
+    Raises:
+        KeyError: an unknown Treatise or card, a seat out of range, or more Volumes than a Treatise holds; nothing
+            is written.
+    """
+    seat = _seat(s, seat)
     t = _index(game.content.treatise_ids, tile, "Treatise")
-    ids = [_index(game.content.card_ids, c, "Research card") for c in cards]
+    ids = [_index(game.content.card_ids, c, "Research card") for c in ([cards] if isinstance(cards, str) else cards)]
+    if len(ids) > s.tr_cards.shape[2]:
+        raise KeyError(f"{len(ids)} Volumes: a Treatise holds at most {s.tr_cards.shape[2]}")
     s.tr_owner[g, t] = seat
     s.tr_n[g, t] = len(ids)
     s.tr_cards[g, t, :] = -1
@@ -29,9 +47,15 @@ def treatise(game, s, g: int, seat: int, tile, cards) -> None:
 
 
 def in_play(game, s, g: int, seat: int, cards) -> None:
-    """Put the Research ``cards`` (content ids or indices) in ``seat``'s play area (seed 000 §Playing Research cards)."""
-    for c in cards:
-        c = _index(game.content.card_ids, c, "Research card")
+    """Put the Research ``cards`` (content ids or indices; one id alone too) in ``seat``'s play area (seed 000
+    §Playing Research cards).
+
+    Raises:
+        KeyError: an unknown card or a seat out of range; nothing is written.
+    """
+    seat = _seat(s, seat)
+    ids = [_index(game.content.card_ids, c, "Research card") for c in ([cards] if isinstance(cards, str) else cards)]
+    for c in ids:
         s.card_loc[g, c] = codes.L_INPLAY
         s.card_own[g, c] = seat
 

@@ -67,7 +67,7 @@ class ToyGame(Game):
         groups = LAYOUT.allocate(b, num_players, sizes)
         groups["pile"][:, 0, :] = self.kernel_content.card_values[None, :]
         state = ToyState(**base, **groups, sizes=sizes)
-        step.setup(arrays(state), state.rng_key, state.rng_ctr)
+        step.setup(*self.kernel_context(state), state.rng_key, state.rng_ctr)
         return state
 
     def legal_action_mask(self, state: ToyState) -> np.ndarray:

@@ -14,7 +14,7 @@ Z_DECK = 0
 
 
 @njit(cache=True)
-def setup(S, rng_key, rng_ctr):
+def setup(S, C, prm, rng_key, rng_ctr):
     """Shuffle each game's deck (chance zone ``Z_DECK``). ``S.pile``: ``int64[B, 1, deck_size]``."""
     for g in range(S.pile.shape[0]):
         chance_shuffle(rng_key, rng_ctr, g, Z_DECK, S.pile[g, DECK], 0, S.pile.shape[2])
