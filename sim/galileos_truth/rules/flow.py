@@ -10,12 +10,12 @@ from ..cols import (ACT_VP, BAG_1, BAG_N, BOOKS, COINS, COPER, CYCLE, DECK_0, DE
                     FR_SEL, FR_SET, FR_USED, GRAD, INQ_UP, INV_DECK_1, INV_DECK_N, INV_OWNER, INV_TAPPED, NSLOTS,
                     OBS_TILE, PASSED, PEN_N, PEN_PILE, PHASE, PHIL, RESEARCH, SLOT_CTYPE, SLOT_CZONE, SPACE_USED,
                     STACK_N, SUSP, TO_ACT, TURN, TURN_CARDS, TURN_MAIN, TURN_VP0, VP, WS_DIRTY)
-from ..content import K_ICONS, MATHEMATICS, N_GROUPS, PHYSICS
+from ..content import K_ICONS, MATHEMATICS, PHYSICS
 from meeplelab.sim.core.jit import rule
 from ..logcols import (TURN_CARDS_PLAYED, TURN_COINS_AFTER, TURN_MAIN_ACTION, TURN_PRINCIPLE_AFTER,
                        TURN_RESEARCH_AFTER, TURN_SUSPICION_AFTER, TURN_VP_AFTER, TURN_VP_GAINED)
 from ..state import (C_GAINED, C_NONE, C_OBSERVATION, E_INQUISITION, E_PENANCE, IT_INCOME, MAX_LEVEL, O_BOOK_ANY,
-                     O_BOOK_DIFF, O_BOOK_UP, O_FIRST_SECONDARY, O_NONE,
+                     O_BOOK_DIFF, O_BOOK_UP, O_NONE,
                      PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STANDING, P_GROUP, P_MAIN, P_SEC, RZ_BAG, RZ_DECK, RZ_GRAD,
                      RZ_INV, RZ_PENANCE, SEL_A, SEL_B, SEP_NONE, SEP_PRINC, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY)
 from ..pcols import (FIRST_PLAYER_RULE_FEWEST_VP, FIRST_PLAYER_RULE_FIRST_TO_PASS, FIRST_PLAYER_RULE_FIXED, PRM_CYCLES,
@@ -175,7 +175,6 @@ def advance(S, C, prm, g):
             else:
                 S.game[g, PHASE] = P_GROUP
                 return
-        sel = S.game[g, FR_SEL + k]
         # icons activate in the order the player likes (A-GT-25): while mandatory Effects are pending
         # and a Secondary Action can be done now, the player chooses between them; a pending payment
         # is made first so that no Secondary Action spends what the Effect must pay

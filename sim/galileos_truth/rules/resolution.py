@@ -4,7 +4,7 @@ icons, §Effects)."""
 from __future__ import annotations
 
 from ..cols import BOOKS, CUR_A, CUR_B, CUR_BIT, CUR_C, CUR_OP, FR_N, FR_SEL, FR_SET, FR_USED, PHASE, TO_ACT
-from ..content import K_ICONS, N_GROUPS, N_SECONDARY, N_SUBJECTS
+from ..content import K_ICONS, N_SECONDARY, N_SUBJECTS
 from meeplelab.sim.core.jit import handler
 from ..state import (A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_SEC, A_SUBJ, BOOK_LEVELS, C_S_LINE, O_BOOK_ANY,
                      O_BOOK_DIFF, O_BOOK_UP, O_COPY, O_DRAW, O_FIRST_SECONDARY, O_INVENT, O_NONE, O_OBSERVE, O_READ,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..cols import FR_N, FR_SEL, FR_SET, FR_USED, NSLOTS, SLOT_CTYPE, SLOT_CZONE, TO_ACT
-from ..content import CK_PENANCE, K_ICONS, NB, N_GROUPS
+from ..cols import FR_N, FR_SET, NSLOTS, SLOT_CTYPE, SLOT_CZONE, TO_ACT
+from ..content import CK_PENANCE, K_ICONS, NB
 from meeplelab.sim.core.jit import rule
 from ..state import (N_OBS_LEVELS, O_COPY, O_DRAW, O_FIRST_SECONDARY, O_INVENT, O_OBSERVE, O_READ, O_REMOVE, O_WRITE,
                      WORKSHOP_SLOTS, Z_DISCARD, Z_HAND, Z_PLAY)
