@@ -62,3 +62,48 @@ def in_play(game, s, g: int, seat: int, cards) -> None:
 
 #: the builders ``UnconsciousMind.position_builders`` gives
 BUILDERS = {"treatise": treatise, "in_play": in_play}
+
+
+def decision(game, s, g: int, kind, a: int = 0, b: int = 0, c: int = 0) -> None:
+    """Put the pending decision ``kind`` (its name in the decision table, ``"D_PROF"``, or its code) with arguments
+    ``a``, ``b``, ``c`` on top of the decision stack, as a rule that raises it would (research UM §2-7: each step of
+    a turn waits on the stack, top first; ``rules/decisions.py``). The seat to act stays ``to_act``.
+
+    Raises:
+        KeyError: an unknown decision kind or a full stack; nothing is written.
+    """
+    kinds = {k: v for k, v in vars(codes).items() if k[:2] in ("D_", "K_") and isinstance(v, int)}
+    if isinstance(kind, str):
+        if kind not in kinds:
+            raise KeyError(f"no decision kind {kind!r}: allowed {', '.join(kinds)}")
+        code = kinds[kind]
+    else:
+        code = int(kind)
+        if code not in kinds.values():
+            raise KeyError(f"decision kind {code}: allowed {', '.join(f'{k} ({v})' for k, v in kinds.items())}")
+    sp = int(s.sp[g])
+    if sp >= s.stk.shape[1]:
+        raise KeyError(f"the decision stack is full ({s.stk.shape[1]} entries)")
+    s.stk[g, sp] = (code, int(a), int(b), int(c))
+    s.sp[g] = sp + 1
+
+
+BUILDERS["decision"] = decision
+
+
+def hand(game, s, g: int, seat: int, cards) -> None:
+    """Put the Research ``cards`` (content ids or indices; one id alone too) in ``seat``'s hand, wherever they were
+    (seed 000 §Research and Treatises: drawn and swapped Research cards are held in hand, no hand limit). The
+    Research deck and display are left as they are, so a card given from them is still listed there.
+
+    Raises:
+        KeyError: an unknown card or a seat out of range; nothing is written.
+    """
+    seat = _seat(s, seat)
+    ids = [_index(game.content.card_ids, c, "Research card") for c in ([cards] if isinstance(cards, str) else cards)]
+    for c in ids:
+        s.card_loc[g, c] = codes.L_HAND
+        s.card_own[g, c] = seat
+
+
+BUILDERS["hand"] = hand

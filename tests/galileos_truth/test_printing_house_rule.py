@@ -8,19 +8,22 @@ import pytest
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.galileos_truth import GalileosTruth, Params
-from meeplelab.sim.galileos_truth.state import A_SPACE
+from meeplelab.sim.core.position import Position
 
-from .helpers import SPACE, legal, new
+from .helpers import SPACE
 
 
 @pytest.mark.parametrize("rule,open_again", [("exclusive", False), ("shared", True)])
 def test_a_used_printing_house_is_open_again_only_when_shared(rule, open_again):
-    game, s = new(params=Params(printing_house=rule))
+    game = GalileosTruth(params=Params(printing_house=rule))
     ph, market = SPACE(game, "printing-house"), SPACE(game, "market")
-    s.space_used[:, ph] = 1          # another seat's Philosopher took it this Cycle
-    s.space_used[:, market] = 1
-    assert legal(game, s, A_SPACE + ph).tolist() == [open_again] * 4
-    assert not legal(game, s, A_SPACE + market).any()   # the other exclusive spaces stay exclusive
+    for g in range(4):
+        pos = Position.start(game, players=2, seed=3, game_id=g)
+        used = pos.get("space_used")
+        used[ph] = used[market] = 1  # another seat's Philosopher took them this Cycle
+        pos.set(space_used=used)
+        assert (f"philosopher:{ph}" in pos.legal()) == open_again
+        assert f"philosopher:{market}" not in pos.legal()   # the other exclusive spaces stay exclusive
 
 
 def test_the_default_keeps_the_content_arrays_and_shared_changes_one_flag():

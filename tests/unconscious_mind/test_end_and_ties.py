@@ -4,57 +4,57 @@ import numpy as np
 import pyarrow.compute as pc
 import pytest
 
+from meeplelab.sim.core.position import Position
 from meeplelab.sim.core.rng import Streams
 from meeplelab.play.batch import play_batch
 from meeplelab.sim.schema import games_table, ranks
 from meeplelab.sim.unconscious_mind import UnconsciousMind
-from meeplelab.sim.unconscious_mind import codes as R
 from meeplelab.sim.unconscious_mind.params import Params
 from meeplelab.sim.unconscious_mind.rules.scoring import final_scoring
 from meeplelab.strategies import make_strategy
 
-from .util import new, step, top
+
+def start(game, players: int, game_id: int, goals: bool = False) -> Position:
+    """Seat 0's first decision of game ``game_id`` of run seed 7, logs empty; the goal tiles removed unless
+    ``goals``."""
+    pos = Position.start(game, players=players, seed=7, game_id=game_id)
+    return pos if goals else pos.set(goal_id=-1)
 
 
-def first_legal(gm, s):
-    m = gm.legal_action_mask(s)
-    return np.array([int(np.flatnonzero(r)[0]) if r.any() else 0 for r in m])
+def end_reason(pos: Position) -> str:
+    """How the finished game ended, by name (``game.end_reasons``: clock or round_limit)."""
+    return list(pos.game.end_reasons)[int(pos.game.end_reason(pos.state)[0])]
 
 
 # ------------------------------------------------------------------ ahead on the reputation track
-def _same_space_position(gm, s):
+def _same_space_position(pos):
     """Four seats: seats 1 and 2 share reputation space 7, seat 2 arrived first (underneath), seats 0 and 3
     behind; equal VP and heart boxes."""
-    s.rep[:] = np.array([5, 7, 7, 2])
-    s.rep_order[:] = np.array([4, 12, 9, 1])  # arrival sequence: seat 2 reached space 7 before seat 1
-    s.rep_seq[:] = 12
-    s.hearts[:] = 1
-    s.vp[:] = 40
+    for seat, (rep, order) in enumerate(((5, 4), (7, 12), (7, 9), (2, 1))):
+        # arrival sequence: seat 2 reached space 7 before seat 1
+        pos.set(seat=seat, rep=rep, rep_order=order, hearts=1, vp=40)
+    return pos.set(rep_seq=12)
 
 
 def test_same_space_markers_the_one_underneath_is_ahead_for_the_tiebreak_and_the_track_bonus():
-    gm, s = new(P=4, B=2)
-    _same_space_position(gm, s)
-    s.over[:] = 1
-    t = games_table(gm, s, ["publisher"] * 4, "x")
-    win = t.column("win").to_numpy(zero_copy_only=False).reshape(2, 4)
-    share = t.column("win_share").to_numpy().reshape(2, 4)
-    rank = t.column("rank").to_numpy().reshape(2, 4)
-    assert win[:, 2].all() and win.sum() == 2  # seat 2 wins alone: no shared win
-    assert (share[:, 2] == 1.0).all()
-    assert (rank == np.array([3, 2, 1, 4])).all()
-    # the end-of-track bonus uses the same order: seat 2 first, seat 1 second
-    gm, s = new(P=4, B=2)
-    _same_space_position(gm, s)
-    s.vp[:] = 0
-    s.vp_ev[:] = 0
-    s.cured[:] = 1
-    S, C, prm = gm.kernel_context(s)
-    for g in range(2):
-        final_scoring(S, C, prm, g)
-    bd = gm.score_breakdown(s)
+    gm = UnconsciousMind()
     p = gm.params
-    assert (bd["end_track_bonus"] == np.array([0, p.track_bonus_second, p.track_bonus_first, 0])).all()
+    for g in range(2):
+        pos = _same_space_position(start(gm, 4, g)).set(over=1)
+        t = games_table(gm, pos.state, ["publisher"] * 4, "x")
+        win = t.column("win").to_pylist()
+        share = t.column("win_share").to_pylist()
+        rank = t.column("rank").to_pylist()
+        assert win[2] and sum(win) == 1  # seat 2 wins alone: no shared win
+        assert share[2] == 1.0
+        assert rank == [3, 2, 1, 4]
+        # the end-of-track bonus uses the same order: seat 2 first, seat 1 second
+        pos = _same_space_position(start(gm, 4, g))
+        for seat in range(4):
+            pos.set(seat=seat, vp=0, vp_ev=0, cured=1)
+        # final scoring alone (the kernel), without a turn played that could move the markers
+        final_scoring(*gm.kernel_context(pos.state), 0)
+        assert pos.scores()["end_track_bonus"] == [0, p.track_bonus_second, p.track_bonus_first, 0]
 
 
 def test_ranks_compare_keys_in_order_not_by_a_weighted_sum():
@@ -100,45 +100,37 @@ def test_end_triggered_in_the_limit_round_follows_limit_round_trigger(rule):
     """Freud reaches the end in the limit round: 'finish' plays the round out and one more (A-UM-36); 'stop'
     ends after the limit round (a safety stop)."""
     gm = UnconsciousMind(Params(round_limit=30, limit_round_trigger=rule))
-    s = gm.init(np.arange(4), 7, 2)
-    s.goal_id[:] = -1
-    s.rnd[:] = 30
-    s.end_trig[:] = 1
-    s.last_round[:] = 31  # triggered in round 30
-    seen_newclient_rounds = set()
-    while not gm.done(s).all():
-        if top(s) == R.D_NEWCLIENT:
-            seen_newclient_rounds.add(int(s.rnd[0]))
-        step(gm, s, first_legal(gm, s))
-    reason = np.array(list(gm.end_reasons))[gm.end_reason(s)]
-    if rule == "finish":
-        assert (s.rnd == 31).all() and (s.turn == 4).all() and (reason == "clock").all()
-        assert 31 not in seen_newclient_rounds  # the final round takes no new clients
-    else:
-        assert (s.rnd == 30).all() and (s.turn == 2).all() and (reason == "round_limit").all()
+    for g in range(4):
+        pos = start(gm, 2, g).set(rnd=30, end_trig=1, last_round=31)  # triggered in round 30
+        seen_newclient_rounds = set()
+        while not pos.over():
+            if pos.pending().decision == "D_NEWCLIENT":
+                seen_newclient_rounds.add(pos.get("rnd"))
+            pos.act(pos.legal()[0])
+        if rule == "finish":
+            assert pos.get("rnd") == 31 and pos.get("turn") == 4 and end_reason(pos) == "clock"
+            assert 31 not in seen_newclient_rounds  # the final round takes no new clients
+        else:
+            assert pos.get("rnd") == 30 and pos.get("turn") == 2 and end_reason(pos) == "round_limit"
 
 
 def _random_from_round_three(rule):
     """300 two-seat random games with round_limit = 3, started in round 3 with Freud's reputation at 9 (one
     reputation gain triggers the end in the limit round)."""
     gm = UnconsciousMind(Params(round_limit=3, limit_round_trigger=rule))
-    s = gm.init(np.arange(300), 7, 2)
-    s.rnd[:] = 3
-    s.freud_rep[:] = 9
-    st = Streams.for_games(7, s.game_id, 1)
     trig_round = np.zeros(300, np.int64)
-    while not gm.done(s).all():
-        m = gm.legal_action_mask(s)
-        live = np.flatnonzero(~gm.done(s))
-        acts = np.full(300, -1, np.int64)
-        acts[live] = st.choose_legal(live, m[live])
-        gm.step(s, acts, m)
-        new = (trig_round == 0) & (s.end_trig == 1)
-        trig_round[new] = s.rnd[new]
-        s.event_n[:] = 0
-        s.turn_n[:] = 0
-    reason = np.array(list(gm.end_reasons))[gm.end_reason(s)]
-    return trig_round, gm.progress(s)[1], reason
+    rounds = np.zeros(300, np.int64)
+    reason = []
+    for g in range(300):
+        pos = start(gm, 2, g, goals=True).set(rnd=3, freud_rep=9)
+        st = Streams.for_games(7, np.array([g]), 1)  # game g's random stream, as in a batch of all 300
+        while not pos.over():
+            pos.act(int(st.choose_legal(np.array([0]), gm.legal_action_mask(pos.state))[0]))
+            if trig_round[g] == 0 and pos.get("end_trig"):
+                trig_round[g] = pos.get("rnd")
+        rounds[g] = pos.get("rnd")  # the game is over: rnd is the last round played
+        reason.append(end_reason(pos))
+    return trig_round, rounds, np.array(reason)
 
 
 def test_round_limit_three_two_seat_random_games_end_triggered_in_round_three_play_round_four():

@@ -1,318 +1,371 @@
 """Seed 000 §Gaining Notebook tiles, §Replacing Notebook tiles, §Completing rows and columns."""
 
+import re
+
 import numpy as np
 
-from meeplelab.sim.unconscious_mind import codes as R
+from meeplelab.sim.core.position import Position
+from meeplelab.sim.unconscious_mind import UnconsciousMind
 from meeplelab.sim.unconscious_mind.content import MT_ACTIONS
 
-from .util import CH0, DONE, MODE0, events, new, place_action, push, step, tile_with, top, top_entry
+GAME = UnconsciousMind()
+#: the four shuffled games (ids 0-3, seed 7) a scenario is checked on where it holds whatever the shuffle
+GAMES = range(4)
 
 
-def _take(gm, s, space: str, coffee: int = 9, mode: int = 0):
-    s.coffee[:, 0] = coffee
-    step(gm, s, place_action(gm, space))
-    step(gm, s, MODE0 + mode)
+def _start(game_id: int = 0) -> Position:
+    """Seat 0's first decision (D_TURN) of a 2-seat game, goal tiles removed so that a scenario does not claim one
+    by accident."""
+    pos = Position.start(GAME, players=2, seed=7, game_id=game_id)
+    return pos.set(goal_id=[-1] * len(pos.get("goal_id")))
+
+
+def _put(pos: Position, name: str, idx, value, seat: int | None = None) -> None:
+    """Write element(s) ``idx`` (a numpy index) of the array field ``name`` by name (``set`` writes whole fields)."""
+    v = np.array(pos.get(name, seat=seat))
+    v[idx] = value
+    pos.set(seat=seat, **{name: v})
+
+
+def _top(pos: Position) -> tuple:
+    """The decision on top of the stack: its name and its arguments a, b, c."""
+    i = pos.get("sp") - 1
+    return (pos.pending().decision, pos.get("stk_a")[i], pos.get("stk_b")[i], pos.get("stk_c")[i])
+
+
+def _place(action_name: str, skip: int = 0) -> str:
+    """The label of State Ideas on the ``skip``-th idea space touching Meeting Table action ``action_name``."""
+    want = MT_ACTIONS.index(action_name)
+    sa = GAME.A["space_act"]
+    for sp in range(sa.shape[0]):
+        for d in range(4):
+            if sa[sp, d] == want:
+                if skip == 0:
+                    return f"place:space{sp}:dir{d}"
+                skip -= 1
+    raise AssertionError(action_name)
+
+
+def _tile_with(main: str, banner: str) -> int:
+    """The Notebook tile with main effect ``main`` and banner ``banner``."""
+    c = GAME.content
+    for i in range(len(c.tile_ids)):
+        if c.effect_text[GAME.A["tile_main"][i]] == main and c.effect_text[GAME.A["tile_banner"][i]] == banner:
+            return i
+    raise AssertionError((main, banner))
+
+
+def _take(pos: Position, space: str, coffee: int = 9, mode: str = "1-idea") -> None:
+    pos.set(seat=0, coffee=coffee)
+    pos.act(_place(space), f"mode:{mode}")
+
+
+def _kinds_since(pos: Position, n0: int, kinds: tuple) -> list:
+    """The kinds of the events logged after the first ``n0``, only those in ``kinds``."""
+    return [e["kind"] for e in pos.events()[n0:] if e["kind"] in kinds]
 
 
 def test_nine_action_spaces_three_tile_two_insight_two_research_two_movement():
-    gm, s = new()
+    pos = _start()
     assert len(MT_ACTIONS) == 9
-    rows = gm.A["act_row"]
+    rows = GAME.A["act_row"]
     assert sorted(MT_ACTIONS[i] for i in range(9) if rows[i] == 0) == ["tile_center", "tile_right", "tile_stack"]
     kinds = [n.split("_")[0] for n in MT_ACTIONS]
     assert kinds.count("generate") + kinds.count("elevate") == 2
     assert kinds.count("research") == 2
     assert kinds.count("move") == 2
     # every action space can be pointed at from the first turn
-    s.coffee[:, 0] = 9
-    m = gm.legal_action_mask(s)[0]
-    reach = {int(gm.A["space_act"][(a // 4), a % 4]) for a in np.flatnonzero(m[:64])}
+    pos.set(seat=0, coffee=9)
+    places = [re.fullmatch(r"place:space(\d+):dir(\d+)", a) for a in pos.legal()]
+    reach = {int(GAME.A["space_act"][int(m[1]), int(m[2])]) for m in places if m}
     assert reach == set(range(9))
 
 
 def test_tile_space_cost_one_takes_stack_top_and_triggers_nothing():
-    gm, s = new()
-    _take(gm, s, "tile_stack", coffee=5)
-    assert top(s) == R.D_TILE_SRC
-    expect = int(s.tstack[0, 1, s.ttop[0, 1]])
-    dial, vp, bright = s.dial_w.copy(), s.vp.copy(), s.bright.copy()
-    step(gm, s, CH0 + 1)  # level II stack
-    assert (s.coffee[:, 0] == 4).all()
-    assert top_entry(s) == (R.D_PLACE, expect, 0, 0)
-    assert np.array_equal(s.dial_w, dial) and np.array_equal(s.vp, vp) and np.array_equal(s.bright, bright)
+    for gid in GAMES:
+        pos = _start(gid)
+        _take(pos, "tile_stack", coffee=5)
+        assert pos.pending().decision == "D_TILE_SRC"
+        expect = pos.get("tstack_ii")[pos.get("ttop")[1]]
+        before = [(pos.get("dial_w", seat=p), pos.get("vp", seat=p), pos.get("bright", seat=p)) for p in (0, 1)]
+        pos.act("choice:1")  # level II stack
+        assert pos.get("coffee", seat=0) == 4
+        assert _top(pos) == ("D_PLACE", expect, 0, 0)
+        assert [(pos.get("dial_w", seat=p), pos.get("vp", seat=p), pos.get("bright", seat=p)) for p in (0, 1)] == before
 
 
 def test_tile_space_cost_two_takes_center_tile_and_triggers_banner_only():
-    gm, s = new()
-    t = tile_with(gm, "coffee 1", "vp 1")
-    s.market[:, 0, 0] = t
-    _take(gm, s, "tile_center", coffee=5)
-    step(gm, s, CH0 + 0)
-    # paid 2, banner (vp 1) triggered, main (coffee 1) not
-    assert (s.coffee[:, 0] == 3).all()
-    assert (s.vp[:, 0] == 1).all()
-    assert top_entry(s) == (R.D_PLACE, t, 0, 0)
+    t = _tile_with("coffee 1", "vp 1")
+    for gid in GAMES:
+        pos = _start(gid)
+        _put(pos, "market", (0, 0), t)
+        _take(pos, "tile_center", coffee=5)
+        pos.act("choice:0")
+        # paid 2, banner (vp 1) triggered, main (coffee 1) not
+        assert pos.get("coffee", seat=0) == 3
+        assert pos.get("vp", seat=0) == 1
+        assert _top(pos) == ("D_PLACE", t, 0, 0)
 
 
 def test_tile_space_cost_three_triggers_main_and_banner_in_chosen_order():
-    gm, s = new()
-    t = tile_with(gm, "coffee 1", "vp 1")
-    s.market[:, 0, 1] = t
-    _take(gm, s, "tile_right", coffee=5)
-    step(gm, s, CH0 + 0)
-    assert top(s) == R.D_ORDER
-    s.event_n[:] = 0
-    step(gm, s, np.array([CH0 + 0, CH0 + 1, CH0 + 0, CH0 + 1]))
-    for g in range(4):
-        kinds = [e["kind"] for e in events(gm, s, g) if e["kind"] in ("vp", "coffee_gain")]
-        assert kinds == (["coffee_gain", "vp"] if g % 2 == 0 else ["vp", "coffee_gain"])
-    assert (s.coffee[:, 0] == 5 - 3 + 1).all() and (s.vp[:, 0] == 1).all()
+    t = _tile_with("coffee 1", "vp 1")
+    for gid in GAMES:
+        pos = _start(gid)
+        _put(pos, "market", (0, 1), t)
+        _take(pos, "tile_right", coffee=5)
+        pos.act("choice:0")
+        assert pos.pending().decision == "D_ORDER"
+        n0 = len(pos.events())
+        pos.act("choice:0" if gid % 2 == 0 else "choice:1")
+        kinds = _kinds_since(pos, n0, ("vp", "coffee_gain"))
+        assert kinds == (["coffee_gain", "vp"] if gid % 2 == 0 else ["vp", "coffee_gain"])
+        assert pos.get("coffee", seat=0) == 5 - 3 + 1 and pos.get("vp", seat=0) == 1
 
 
 def test_each_action_is_paid_in_full_each_time():
-    gm, s = new()
-    s.bright[:, 0] = 0
-    _take(gm, s, "tile_center", coffee=6, mode=2)  # two Ideas: the action twice
-    assert (s.coffee[:, 0] == 4).all()  # first payment
-    spent = [e for e in events(gm, s) if e["kind"] == "coffee_spend"]
+    pos = _start()  # game 0: its center tile gains no Coffee, so Coffee 2 is the second payment
+    pos.set(seat=0, bright=0)
+    _take(pos, "tile_center", coffee=6, mode="2-ideas")  # two Ideas: the action twice
+    assert pos.get("coffee", seat=0) == 4  # first payment
+    spent = pos.events("coffee_spend")
     assert [e["amount"] for e in spent] == [2]
-    while top(s) != R.D_TURN and not (s.coffee[0, 0] == 2):
-        m = gm.legal_action_mask(s)[0]
-        step(gm, s, int(np.flatnonzero(m)[0]))
-    assert s.coffee[0, 0] == 2  # second payment of 2
+    while pos.pending().decision != "D_TURN" and not (pos.get("coffee", seat=0) == 2):
+        pos.act(pos.legal()[0])
+    assert pos.get("coffee", seat=0) == 2  # second payment of 2
 
 
 def test_two_ideas_on_a_tile_space_need_coffee_for_both():
-    gm, s = new()
-    s.coffee[:, 0] = 3
-    step(gm, s, place_action(gm, "tile_center"))
-    m = gm.legal_action_mask(s)[0]
-    assert m[MODE0 + 0] and not m[MODE0 + 2]
+    pos = _start()
+    pos.set(seat=0, coffee=3)
+    pos.act(_place("tile_center"))
+    legal = pos.legal()
+    assert "mode:1-idea" in legal and "mode:2-ideas" not in legal
 
 
 def test_tile_gained_by_other_effect_is_free_from_stack_top():
-    gm, s = new()
-    push(s, R.D_FREE_TILE)
-    c0 = s.coffee.copy()
-    expect = int(s.tstack[0, 0, s.ttop[0, 0]])
-    step(gm, s, CH0 + 0)
-    assert np.array_equal(s.coffee, c0)
-    assert top_entry(s) == (R.D_PLACE, expect, 0, 0)
+    for gid in GAMES:
+        pos = _start(gid)
+        pos.give("decision", "D_FREE_TILE")
+        c0 = [pos.get("coffee", seat=p) for p in (0, 1)]
+        expect = pos.get("tstack_i")[pos.get("ttop")[0]]
+        pos.act("choice:0")
+        assert [pos.get("coffee", seat=p) for p in (0, 1)] == c0
+        assert _top(pos) == ("D_PLACE", expect, 0, 0)
 
 
 def test_tile_placed_banner_down_in_leftmost_empty_space_of_chosen_row():
-    gm, s = new()
-    s.nb[:, 0, 3] = 5  # row 2 holds one tile
-    push(s, R.D_PLACE, 7)
-    step(gm, s, CH0 + 1)
-    assert (s.nb[:, 0, 4] == 7).all() and (s.nb[:, 0, 3] == 5).all() and (s.nb[:, 0, 5] == -1).all()
+    for gid in GAMES:
+        pos = _start(gid)
+        _put(pos, "nb", 3, 5, seat=0)  # row 2 holds one tile
+        pos.give("decision", "D_PLACE", 7)
+        pos.act("choice:1")
+        nb = pos.get("nb", seat=0)
+        assert nb[4] == 7 and nb[3] == 5 and nb[5] == -1
 
 
 def test_icon_space_needs_zero_one_two_cured_clients_for_first_second_third_icon():
-    gm, s = new()
-    for r in range(3):
-        s.nb[:, 0, r * 3] = 1
-        s.nb[:, 0, r * 3 + 1] = 2
-    push(s, R.D_PLACE, 7)
-    m = gm.legal_action_mask(s)
-    assert m[:, CH0:CH0 + 3].all()  # first icon: 0 clients needed
-    s.icons[:, 0] = 1
-    m = gm.legal_action_mask(s)
-    assert not m[:, CH0:CH0 + 3].any()  # second icon needs 1 cured client
-    s.cured[:, 0] = 1
-    assert gm.legal_action_mask(s)[:, CH0:CH0 + 3].all()
-    s.icons[:, 0] = 2
-    assert not gm.legal_action_mask(s)[:, CH0:CH0 + 3].any()  # third icon needs 2
-    s.cured[:, 0] = 2
-    assert gm.legal_action_mask(s)[:, CH0:CH0 + 3].all()
+    rows = {"choice:0", "choice:1", "choice:2"}
+    for gid in GAMES:
+        pos = _start(gid)
+        for r in range(3):
+            _put(pos, "nb", [r * 3, r * 3 + 1], [1, 2], seat=0)
+        pos.give("decision", "D_PLACE", 7)
+        assert rows <= set(pos.legal())  # first icon: 0 clients needed
+        pos.set(seat=0, icons=1)
+        assert not rows & set(pos.legal())  # second icon needs 1 cured client
+        pos.set(seat=0, cured=1)
+        assert rows <= set(pos.legal())
+        pos.set(seat=0, icons=2)
+        assert not rows & set(pos.legal())  # third icon needs 2
+        pos.set(seat=0, cured=2)
+        assert rows <= set(pos.legal())
 
 
 def test_refill_empty_center_takes_top_of_its_rows_stack():
-    gm, s = new()
-    nxt = int(s.tstack[0, 1, s.ttop[0, 1]])
-    _take(gm, s, "tile_center")
-    step(gm, s, CH0 + 1)
-    assert s.market[0, 1, 0] == nxt
+    pos = _start()
+    nxt = pos.get("tstack_ii")[pos.get("ttop")[1]]
+    _take(pos, "tile_center")
+    pos.act("choice:1")
+    assert pos.get("market")[1][0] == nxt
 
 
 def test_refill_empty_right_takes_center_slid_across_then_center_refills():
-    gm, s = new()
-    center = int(s.market[0, 0, 0])
-    nxt = int(s.tstack[0, 0, s.ttop[0, 0]])
-    _take(gm, s, "tile_right")
-    step(gm, s, CH0 + 0)
-    assert s.market[0, 0, 1] == center and s.market[0, 0, 0] == nxt
+    pos = _start()
+    center = pos.get("market")[0][0]
+    nxt = pos.get("tstack_i")[pos.get("ttop")[0]]
+    _take(pos, "tile_right")
+    pos.act("choice:0")
+    assert pos.get("market")[0][1] == center and pos.get("market")[0][0] == nxt
 
 
 def test_exhausted_stack_is_not_refilled_but_tiles_still_slide():
-    gm, s = new()
-    s.ttop[:, 0] = gm.A["tiles_per_level"][0]
-    center = int(s.market[0, 0, 0])
-    _take(gm, s, "tile_right")
-    step(gm, s, CH0 + 0)
-    assert s.market[0, 0, 1] == center and s.market[0, 0, 0] == -1
+    pos = _start()
+    _put(pos, "ttop", 0, GAME.A["tiles_per_level"][0])
+    center = pos.get("market")[0][0]
+    _take(pos, "tile_right")
+    pos.act("choice:0")
+    assert pos.get("market")[0][1] == center and pos.get("market")[0][0] == -1
 
 
 def test_empty_market_space_scores_printed_vp_only():
-    gm, s = new()
-    s.market[:, 0, 0] = -1
-    s.ttop[:, 0] = gm.A["tiles_per_level"][0]
-    _take(gm, s, "tile_center", coffee=5)
-    s.event_n[:] = 0
-    step(gm, s, CH0 + 0)
-    assert (s.vp[:, 0] == gm.params.empty_space_vp[1]).all()
-    assert (s.vp_cat[:, 0, R.C_EMPTY] == gm.params.empty_space_vp[1]).all()
-    assert not events(gm, s, 0, "tile")  # no tile taken, nothing placed
-    assert top(s) != R.D_PLACE
+    for gid in GAMES:
+        pos = _start(gid)
+        _put(pos, "market", (0, 0), -1)
+        _put(pos, "ttop", 0, GAME.A["tiles_per_level"][0])
+        _take(pos, "tile_center", coffee=5)
+        n0 = len(pos.events())
+        pos.act("choice:0")
+        assert pos.get("vp", seat=0) == GAME.params.empty_space_vp[1]
+        assert pos.scores()["empty_space"][0] == GAME.params.empty_space_vp[1]
+        assert not [e for e in pos.events()[n0:] if e["kind"] == "tile"]  # no tile taken, nothing placed
+        assert pos.pending().decision != "D_PLACE"
 
 
 def test_replacement_only_when_the_tile_cannot_be_placed():
-    gm, s = new()
-    s.nb[:, 0, :] = 3
-    s.nb[:, 0, 8] = -1
-    s.icons[:, 0] = 2  # third icon needs 2 cured clients: row 3 blocked
-    push(s, R.D_PLACE, 7)
-    m = gm.legal_action_mask(s)[0]
-    assert not m[CH0:CH0 + 3].any() and m[CH0 + 3:CH0 + 11].all() and not m[CH0 + 11] and m[DONE]
-    s.cured[:, 0] = 2
-    m = gm.legal_action_mask(s)[0]
-    assert m[CH0 + 2] and not m[CH0 + 3:CH0 + 12].any() and not m[DONE]
+    pos = _start()
+    pos.set(seat=0, nb=[3] * 8 + [-1])
+    pos.set(seat=0, icons=2)  # third icon needs 2 cured clients: row 3 blocked
+    pos.give("decision", "D_PLACE", 7)
+    legal = set(pos.legal())
+    assert not {f"choice:{k}" for k in range(3)} & legal and {f"choice:{k}" for k in range(3, 11)} <= legal
+    assert "choice:11" not in legal and "done" in legal
+    pos.set(seat=0, cured=2)
+    legal = set(pos.legal())
+    assert "choice:2" in legal and not {f"choice:{k}" for k in range(3, 12)} & legal and "done" not in legal
 
 
 def test_replacing_discards_the_old_tile():
-    gm, s = new()
-    s.nb[:, 0, :] = 3
-    push(s, R.D_PLACE, 7)
-    d0 = s.tdisc.copy()
-    step(gm, s, CH0 + 3 + 4)
-    assert (s.nb[:, 0, 4] == 7).all() and (s.tdisc == d0 + 1).all()
+    for gid in GAMES:
+        pos = _start(gid)
+        pos.set(seat=0, nb=[3] * 9)
+        pos.give("decision", "D_PLACE", 7)
+        d0 = pos.get("tdisc")
+        pos.act(f"choice:{3 + 4}")
+        assert pos.get("nb", seat=0)[4] == 7 and pos.get("tdisc") == d0 + 1
 
 
 def test_otherwise_the_new_tile_is_discarded():
-    gm, s = new()
-    s.nb[:, 0, :] = 3
-    push(s, R.D_PLACE, 7)
-    d0 = s.tdisc.copy()
-    step(gm, s, DONE)
-    assert (s.nb[:, 0, :] == 3).all() and (s.tdisc == d0 + 1).all()
+    for gid in GAMES:
+        pos = _start(gid)
+        pos.set(seat=0, nb=[3] * 9)
+        pos.give("decision", "D_PLACE", 7)
+        d0 = pos.get("tdisc")
+        pos.act("done")
+        assert pos.get("nb", seat=0) == [3] * 9 and pos.get("tdisc") == d0 + 1
 
 
 def test_tiles_never_move_once_placed():
-    gm, s = new()
-    s.nb[:, 0, 0] = 4
-    push(s, R.D_PLACE, 9)
-    push(s, R.D_PLACE, 8)
-    step(gm, s, CH0 + 0)
-    step(gm, s, CH0 + 0)
-    assert list(s.nb[0, 0, :3]) == [4, 8, 9]
+    pos = _start()
+    _put(pos, "nb", 0, 4, seat=0)
+    pos.give("decision", "D_PLACE", 9)
+    pos.give("decision", "D_PLACE", 8)
+    pos.act("choice:0", "choice:0")
+    assert pos.get("nb", seat=0)[:3] == [4, 8, 9]
 
 
 def test_completed_row_releases_colour_insight_to_reserve():
-    gm, s = new()
-    s.nb[:, 0, 0] = 1
-    s.nb[:, 0, 1] = 2
-    push(s, R.D_PLACE, 7)
-    step(gm, s, CH0 + 0)
-    assert (s.row_done[:, 0, 0] == 1).all() and (s.dial_c[:, 0, 0] == 1).all() and (s.col_board[:, 0] == 5).all()
+    for gid in GAMES:
+        pos = _start(gid)
+        _put(pos, "nb", [0, 1], [1, 2], seat=0)
+        pos.give("decision", "D_PLACE", 7)
+        pos.act("choice:0")
+        assert pos.get("row_done", seat=0)[0] == 1 and pos.get("dial_c", seat=0)[0] == 1
+        assert pos.get("col_board", seat=0) == 5
 
 
 def test_completed_column_releases_colour_insight_to_reserve():
-    gm, s = new()
-    s.nb[:, 0, 0] = 1
-    s.nb[:, 0, 3] = 2
-    push(s, R.D_PLACE, 7)
-    step(gm, s, CH0 + 2)
-    assert (s.col_done[:, 0, 0] == 1).all() and (s.dial_c[:, 0, 0] == 1).all()
+    for gid in GAMES:
+        pos = _start(gid)
+        _put(pos, "nb", [0, 3], [1, 2], seat=0)
+        pos.give("decision", "D_PLACE", 7)
+        pos.act("choice:2")
+        assert pos.get("col_done", seat=0)[0] == 1 and pos.get("dial_c", seat=0)[0] == 1
 
 
-def _inkpot_to(gm, s, pos):
-    """Land the inkpot of seat 0 on rondel space ``pos`` with a move of 1 (D_INKPOT with one Bright Idea)."""
-    n = len(gm.A["ink_kind"])
-    s.inkpot[:, 0] = (pos - 1) % n
-    push(s, R.D_INKPOT, 1, 1)
-    step(gm, s, CH0 + 2)  # no adjustment
+def _inkpot_to(pos: Position, space: int) -> None:
+    """Land the inkpot of seat 0 on rondel space ``space`` with a move of 1 (D_INKPOT with one Bright Idea)."""
+    n = len(GAME.A["ink_kind"])
+    pos.set(seat=0, inkpot=(space - 1) % n)
+    pos.give("decision", "D_INKPOT", 1, 1)
+    pos.act("choice:2")  # no adjustment
 
 
 def test_completed_row_unlocks_its_elevate_for_later_inkpot_activations():
-    gm, s = new()
-    t = tile_with(gm, "coffee 1", "vp 1")
-    s.nb[:, 0, 0:3] = t
-    s.row_done[:, 0, 0] = 1
-    c0 = s.coffee[0, 0]
-    _inkpot_to(gm, s, 0)  # row_top: generate growth minor, then every tile of row 1, then the row's Elevate
-    while top(s) == R.D_TILEORDER:
-        step(gm, s, int(np.flatnonzero(gm.legal_action_mask(s)[0])[0]))
-    assert s.coffee[0, 0] == c0 + 3
-    assert top_entry(s)[:2] == (R.D_ELXF, gm.params.row_bonus_elevations)
-    gm2, s2 = new()
-    s2.nb[:, 0, 0:3] = t
-    _inkpot_to(gm2, s2, 0)
-    while top(s2) == R.D_TILEORDER:
-        step(gm2, s2, int(np.flatnonzero(gm2.legal_action_mask(s2)[0])[0]))
-    assert top(s2) != R.D_ELXF  # not completed: no Elevate
+    t = _tile_with("coffee 1", "vp 1")
+    pos = _start()
+    _put(pos, "nb", slice(0, 3), t, seat=0)
+    _put(pos, "row_done", 0, 1, seat=0)
+    c0 = pos.get("coffee", seat=0)
+    _inkpot_to(pos, 0)  # row_top: generate growth minor, then every tile of row 1, then the row's Elevate
+    while pos.pending().decision == "D_TILEORDER":
+        pos.act(pos.legal()[0])
+    assert pos.get("coffee", seat=0) == c0 + 3
+    assert _top(pos)[:2] == ("D_ELXF", GAME.params.row_bonus_elevations)
+    pos2 = _start()
+    _put(pos2, "nb", slice(0, 3), t, seat=0)
+    _inkpot_to(pos2, 0)
+    while pos2.pending().decision == "D_TILEORDER":
+        pos2.act(pos2.legal()[0])
+    assert pos2.pending().decision != "D_ELXF"  # not completed: no Elevate
 
 
 def test_completed_column_unlocks_its_generate_for_later_inkpot_activations():
-    gm, s = new()
-    t = tile_with(gm, "coffee 1", "vp 1")
-    s.nb[:, 0, [1, 4, 7]] = t
-    s.col_done[:, 0, 1] = 1
-    _inkpot_to(gm, s, 3)  # column space
-    assert top(s) == R.D_COLUMN
-    w0 = s.dial_w[0, 0].copy()
-    step(gm, s, CH0 + 1)
-    while top(s) == R.D_TILEORDER:
-        step(gm, s, int(np.flatnonzero(gm.legal_action_mask(s)[0])[0]))
-    lvl = gm.params.column_bonus_level
-    assert s.dial_w[0, 0, 1 + 1 * 3 + lvl] == w0[1 + 1 * 3 + lvl] + 1  # column 2 generates freedom
+    t = _tile_with("coffee 1", "vp 1")
+    pos = _start()
+    _put(pos, "nb", [1, 4, 7], t, seat=0)
+    _put(pos, "col_done", 1, 1, seat=0)
+    _inkpot_to(pos, 3)  # column space
+    assert pos.pending().decision == "D_COLUMN"
+    w0 = pos.get("dial_w", seat=0)
+    pos.act("choice:1")
+    while pos.pending().decision == "D_TILEORDER":
+        pos.act(pos.legal()[0])
+    lvl = GAME.params.column_bonus_level
+    assert pos.get("dial_w", seat=0)[1 + 1 * 3 + lvl] == w0[1 + 1 * 3 + lvl] + 1  # column 2 generates freedom
 
 
 def test_filling_all_nine_spaces_gains_a_reputation_point_freud_first():
-    gm, s = new()
-    s.nb[:, 0, :8] = 2
-    s.icons[:, 0] = 2
-    s.cured[:, 0] = 2
-    s.row_done[:, 0, :2] = 1
-    s.col_done[:, 0, :2] = 1
-    f0 = s.freud_rep.copy()
-    push(s, R.D_PLACE, 7)
-    s.event_n[:] = 0
-    step(gm, s, CH0 + 2)
-    assert (s.rep[:, 0] == 1).all() and (s.freud_rep == f0 + 1).all()
-    ks = [e["kind"] for e in events(gm, s) if e["kind"] in ("freud", "reputation")]
-    assert ks == ["freud", "reputation"]
+    for gid in GAMES:
+        pos = _start(gid)
+        pos.set(seat=0, nb=[2] * 8 + [-1], icons=2, cured=2, row_done=[1, 1, 0], col_done=[1, 1, 0])
+        f0 = pos.get("freud_rep")
+        pos.give("decision", "D_PLACE", 7)
+        n0 = len(pos.events())
+        pos.act("choice:2")
+        assert pos.get("rep", seat=0) == 1 and pos.get("freud_rep") == f0 + 1
+        assert _kinds_since(pos, n0, ("freud", "reputation")) == ["freud", "reputation"]
 
 
 def test_row_activation_resolves_the_rows_tiles_in_the_order_chosen():
-    gm, s = new()
-    t_coffee = tile_with(gm, "coffee 1", "vp 1")
-    t_vp = tile_with(gm, "vp 1", "coffee 1")
-    s.nb[:, 0, 0] = t_coffee
-    s.nb[:, 0, 1] = t_vp
-    _inkpot_to(gm, s, 0)
-    assert top_entry(s)[:2] == (R.D_TILEORDER, 0b011)
-    s.event_n[:] = 0
-    step(gm, s, np.array([CH0 + 0, CH0 + 1, CH0 + 0, CH0 + 1]))  # the other one follows by itself
-    for g in range(4):
-        ks = [e["kind"] for e in events(gm, s, g) if e["kind"] in ("vp", "coffee_gain")]
-        assert ks == (["coffee_gain", "vp"] if g % 2 == 0 else ["vp", "coffee_gain"])
+    t_coffee = _tile_with("coffee 1", "vp 1")
+    t_vp = _tile_with("vp 1", "coffee 1")
+    for gid in GAMES:
+        pos = _start(gid)
+        _put(pos, "nb", [0, 1], [t_coffee, t_vp], seat=0)
+        _inkpot_to(pos, 0)
+        assert _top(pos)[:2] == ("D_TILEORDER", 0b011)
+        n0 = len(pos.events())
+        pos.act("choice:0" if gid % 2 == 0 else "choice:1")  # the other one follows by itself
+        ks = _kinds_since(pos, n0, ("vp", "coffee_gain"))
+        assert ks == (["coffee_gain", "vp"] if gid % 2 == 0 else ["vp", "coffee_gain"])
 
 
 def test_turn_log_row_records_option_action_coffee_and_vp():
-    gm, s = new()
-    t = tile_with(gm, "coffee 1", "vp 1")
-    s.market[:, 0, 0] = t
-    s.inkpot[:, 0] = 4  # move 1 lands on a plain gain-idea space
-    _take(gm, s, "tile_center", coffee=5)
-    step(gm, s, CH0 + 0)  # banner: vp 1
-    while s.turn[0] == 0:
-        m = gm.legal_action_mask(s)[0]
-        step(gm, s, DONE if m[DONE] else int(np.flatnonzero(m)[0]))
-    spec = gm.turn_spec()
-    row = dict(zip([c.name for c in spec.columns], (int(x) for x in s.turn_buf[0, 0])))
-    assert s.turn_n[0] == 1
+    pos = _start()
+    t = _tile_with("coffee 1", "vp 1")
+    _put(pos, "market", (0, 0), t)
+    pos.set(seat=0, inkpot=4)  # move 1 lands on a plain gain-idea space
+    _take(pos, "tile_center", coffee=5)
+    pos.act("choice:0")  # banner: vp 1
+    while pos.get("turn") == 0:
+        pos.act("done" if "done" in pos.legal() else pos.legal()[0])
+    # the turn log by column name: Position has no turn-log reader, the engine's drain_logs gives its rows
+    turns, _ = GAME.drain_logs(pos.state)
+    rows = turns.to_pylist()
+    assert len(rows) == 1
+    row = rows[0]
     assert row["seat"] == 0 and row["turn"] == 0 and row["round"] == 1
-    assert spec.columns[spec.index("option")].vocab[row["option"]] == "state_ideas"
-    assert spec.columns[spec.index("mt_action")].vocab[row["mt_action"]] == "tile_center"
-    assert row["coffee_spent"] == 2 and row["vp_gained"] == 1 and row["vp_after"] == int(s.vp[0, 0])
-    assert row["coffee_after"] == int(s.coffee[0, 0])
+    assert row["option"] == "state_ideas"
+    assert row["mt_action"] == "tile_center"
+    assert row["coffee_spent"] == 2 and row["vp_gained"] == 1 and row["vp_after"] == pos.get("vp", seat=0)
+    assert row["coffee_after"] == pos.get("coffee", seat=0)

@@ -2,330 +2,355 @@
 
 import numpy as np
 
+from meeplelab.sim.core.position import Position
+from meeplelab.sim.unconscious_mind import UnconsciousMind
 from meeplelab.sim.unconscious_mind import codes as R
-from meeplelab.sim.unconscious_mind.actions import POS0, XFER0
+from meeplelab.sim.unconscious_mind.content import MT_ACTIONS
 
-from .util import CARD0, CH0, DONE, MODE0, cards_of, events, give_in_play, new, place_action, push, step, top, \
-    top_entry
+GAME = UnconsciousMind()
+#: the four shuffled games (ids 0-3, seed 7) a scenario is checked on where it holds whatever the shuffle
+GAMES = range(4)
+
+
+def _start(game_id: int = 0) -> Position:
+    """Seat 0's first decision (D_TURN) of a 2-seat game, goal tiles removed so that a scenario does not claim one
+    by accident."""
+    pos = Position.start(GAME, players=2, seed=7, game_id=game_id)
+    return pos.set(goal_id=[-1] * len(pos.get("goal_id")))
+
+
+def _put(pos: Position, name: str, idx, value, seat: int | None = None) -> None:
+    """Write element(s) ``idx`` (a numpy index) of the array field ``name`` by name (``set`` writes whole fields)."""
+    v = np.array(pos.get(name, seat=seat))
+    v[idx] = value
+    pos.set(seat=seat, **{name: v})
+
+
+def _top(pos: Position) -> tuple:
+    """The decision on top of the stack: its name and its arguments a, b, c."""
+    i = pos.get("sp") - 1
+    return (pos.pending().decision, pos.get("stk_a")[i], pos.get("stk_b")[i], pos.get("stk_c")[i])
+
+
+def _place(action_name: str) -> str:
+    """The label of State Ideas on the first idea space touching Meeting Table action ``action_name``."""
+    want = MT_ACTIONS.index(action_name)
+    sa = GAME.A["space_act"]
+    for sp in range(sa.shape[0]):
+        for d in range(4):
+            if sa[sp, d] == want:
+                return f"place:space{sp}:dir{d}"
+    raise AssertionError(action_name)
+
+
+def _cards_of(colour: int, n: int, exclude=()) -> list[int]:
+    """The first ``n`` Research cards of Volume colour ``colour`` not in ``exclude``."""
+    ids = [c for c in range(len(GAME.content.card_ids)) if GAME.A["card_col"][c] == colour and c not in exclude]
+    return ids[:n]
+
+
+def _hand(pos: Position, seat: int = 0) -> list[int]:
+    """The Research cards in ``seat``'s hand."""
+    loc, own = pos.get("card_loc"), pos.get("card_own")
+    return [c for c in range(40) if loc[c] == R.L_HAND and own[c] == seat]
+
+
+def _legal_cards(pos: Position) -> list[int]:
+    """The Research cards a ``card:`` action may take here."""
+    return [int(a.split(":")[1]) for a in pos.legal() if a.startswith("card:")]
 
 
 def test_insight_generate_one_minor_growth_freedom_and_passion():
-    gm, s = new()
-    s.inkpot[:, 0] = 3  # the inkpot then lands on a plain space (move 2)
-    w0 = s.dial_w[:, 0].copy()
-    step(gm, s, place_action(gm, "generate"))
-    step(gm, s, MODE0)
-    for q in range(3):
-        assert (s.dial_w[:, 0, 1 + q * 3] == w0[:, 1 + q * 3] + 1).all()
-    assert (s.dial_w[:, 0, 0] == w0[:, 0] - 3).all()
+    for gid in GAMES:
+        pos = _start(gid)
+        pos.set(seat=0, inkpot=3)  # the inkpot then lands on a plain space (move 2)
+        w0 = pos.get("dial_w", seat=0)
+        pos.act(_place("generate"), "mode:1-idea")
+        w = pos.get("dial_w", seat=0)
+        for q in range(3):
+            assert w[1 + q * 3] == w0[1 + q * 3] + 1
+        assert w[0] == w0[0] - 3
 
 
 def test_insight_elevate_up_to_two_elevations_and_one_transfer_in_any_order():
-    gm, s = new()
-    s.dial_w[:, 0, 0] = 3
-    s.dial_w[:, 0, 1] = 3  # three growth minor
-    step(gm, s, place_action(gm, "elevate_transfer"))
-    step(gm, s, MODE0)
-    assert top_entry(s)[:3] == (R.D_ELXF, 2, 1)
-    step(gm, s, XFER0 + 0 * 3 + 2)  # transfer a growth minor to passion first
-    assert top_entry(s)[:3] == (R.D_ELXF, 2, 0)
-    m = gm.legal_action_mask(s)[0]
-    assert not m[XFER0:XFER0 + 27].any() and m[POS0] and m[DONE]
-    step(gm, s, POS0 + 0)
-    step(gm, s, POS0 + 1)  # the elevated one again: growth median -> major
-    assert s.dial_w[0, 0, 1] == 1 and s.dial_w[0, 0, 3] == 1 and s.dial_w[0, 0, 7] == 1
-    assert top(s) != R.D_ELXF  # used up
+    pos = _start()
+    _put(pos, "dial_w", [0, 1], 3, seat=0)  # three growth minor
+    pos.act(_place("elevate_transfer"), "mode:1-idea")
+    assert _top(pos)[:3] == ("D_ELXF", 2, 1)
+    pos.act("transfer:growth:minor->passion")  # transfer a growth minor to passion first
+    assert _top(pos)[:3] == ("D_ELXF", 2, 0)
+    legal = pos.legal()
+    assert not [a for a in legal if a.startswith("transfer:")] and "dial:growth:minor" in legal and "done" in legal
+    pos.act("dial:growth:minor")
+    pos.act("dial:growth:median")  # the elevated one again: growth median -> major
+    w = pos.get("dial_w", seat=0)
+    assert w[1] == 1 and w[3] == 1 and w[7] == 1
+    assert pos.pending().decision != "D_ELXF"  # used up
 
 
 def test_elevate_never_raises_from_the_reserve_and_not_past_major():
-    gm, s = new()
-    s.dial_w[:, 0, :] = 0
-    s.dial_w[:, 0, 0] = 3
-    s.dial_w[:, 0, 3] = 3  # growth major
-    push(s, R.D_ELXF, 2, 0)
-    m = gm.legal_action_mask(s)[0]
-    assert not m[POS0:POS0 + 9].any() and m[DONE]
+    pos = _start()
+    pos.set(seat=0, dial_w=[3, 0, 0, 3, 0, 0, 0, 0, 0, 0])  # growth major
+    pos.give("decision", "D_ELXF", 2, 0)
+    legal = pos.legal()
+    assert not [a for a in legal if a.startswith("dial:")] and "done" in legal
 
 
 def test_research_draw_takes_top_card_without_hand_limit_then_may_swap():
-    gm, s = new()
-    hand = [c for c in range(40) if s.card_loc[0, c] == R.L_DECK][:9]
-    for c in hand:
-        s.card_loc[:, c] = R.L_HAND
-        s.card_own[:, c] = 0
-    s.rtop[:] += 0
-    nxt = int(s.rdeck[0, s.rtop[0]])
-    step(gm, s, place_action(gm, "research_draw"))
-    step(gm, s, MODE0)
-    assert s.card_loc[0, nxt] == R.L_HAND and s.card_own[0, nxt] == 0
-    assert top(s) == R.D_SWAP and gm.legal_action_mask(s)[0, DONE]
+    pos = _start()
+    loc = pos.get("card_loc")
+    pos.give("hand", 0, [c for c in range(40) if loc[c] == R.L_DECK][:9])
+    nxt = pos.get("rdeck")[pos.get("rtop")]
+    pos.act(_place("research_draw"), "mode:1-idea")
+    assert pos.get("card_loc")[nxt] == R.L_HAND and pos.get("card_own")[nxt] == 0
+    assert pos.pending().decision == "D_SWAP" and "done" in pos.legal()
 
 
 def test_swap_one_hand_card_with_either_face_up_display_card():
-    gm, s = new(B=1)  # hands differ between shuffled games
-    push(s, R.D_SWAP)
-    mine = [c for c in range(40) if s.card_loc[0, c] == R.L_HAND and s.card_own[0, c] == 0][0]
-    shown = int(s.rdisp[0, 1])
-    step(gm, s, CARD0 + mine)
-    m = gm.legal_action_mask(s)[0]
-    assert m[CH0] and m[CH0 + 1]
-    step(gm, s, CH0 + 1)
-    assert s.rdisp[0, 1] == mine and s.card_loc[0, shown] == R.L_HAND and s.card_own[0, shown] == 0
+    pos = _start()  # hands differ between shuffled games
+    pos.give("decision", "D_SWAP")
+    mine = _hand(pos)[0]
+    shown = pos.get("rdisp")[1]
+    pos.act(f"card:{mine}")
+    legal = pos.legal()
+    assert "choice:0" in legal and "choice:1" in legal
+    pos.act("choice:1")
+    assert pos.get("rdisp")[1] == mine and pos.get("card_loc")[shown] == R.L_HAND and pos.get("card_own")[shown] == 0
 
 
 def test_cards_are_played_only_where_an_effect_shows_the_play_icon():
-    gm, s = new(B=1)  # hands differ between shuffled games
-    m = gm.legal_action_mask(s)[0]
-    assert not m[CARD0:].any()  # no play at the turn choice
-    push(s, R.D_PLAYN, 1)
-    m = gm.legal_action_mask(s)[0]
-    hand = [c for c in range(40) if s.card_loc[0, c] == R.L_HAND and s.card_own[0, c] == 0]
-    assert hand and all(m[CARD0 + c] for c in hand) and m[DONE]
+    pos = _start()  # hands differ between shuffled games
+    assert not _legal_cards(pos)  # no play at the turn choice
+    pos.give("decision", "D_PLAYN", 1)
+    legal = pos.legal()
+    hand = _hand(pos)
+    assert hand and all(f"card:{c}" in legal for c in hand) and "done" in legal
     c = hand[0]
-    step(gm, s, CARD0 + c)
-    assert s.card_loc[0, c] == R.L_INPLAY
+    pos.act(f"card:{c}")
+    assert pos.get("card_loc")[c] == R.L_INPLAY
 
 
 def test_research_play_action_plays_up_to_two_cards():
-    gm, s = new(B=1)  # hands differ between shuffled games
-    push(s, R.D_RESPLAY, gm.params.research_play_max, 0)
-    hand = [c for c in range(40) if s.card_loc[0, c] == R.L_HAND and s.card_own[0, c] == 0]
-    step(gm, s, CARD0 + hand[0])
+    pos = _start()  # hands differ between shuffled games
+    pos.give("decision", "D_RESPLAY", GAME.params.research_play_max, 0)
+    pos.act(f"card:{_hand(pos)[0]}")
     # resolve the card's effect decisions if any, then the second card
-    while top(s) != R.D_RESPLAY:
-        step(gm, s, int(np.flatnonzero(gm.legal_action_mask(s)[0])[-1]))
-    assert top_entry(s)[:3] == (R.D_RESPLAY, 1, 1)
-    m = gm.legal_action_mask(s)[0]
-    assert m[DONE] and not m[CH0:CH0 + 6].any()  # no publishing after playing
+    while pos.pending().decision != "D_RESPLAY":
+        pos.act(pos.legal()[-1])
+    assert _top(pos)[:3] == ("D_RESPLAY", 1, 1)
+    legal = pos.legal()
+    assert "done" in legal and not {f"choice:{k}" for k in range(6)} & set(legal)  # no publishing after playing
 
 
 def test_in_play_card_location_tags_count():
-    gm, s = new()
-    loc = int(s.prof_loc[0, 0])
-    tagged = [c for c in range(40) if gm.A["card_tag"][c] == loc][:3]
-    give_in_play(s, 0, 0, tagged)
-    push(s, R.D_LOCTRIG, loc)
-    sp0 = int(s.sp[0])
-    step(gm, s, CH0 + 1)  # once per tag
-    assert int(s.sp[0]) - sp0 + 1 == 3 and top(s) == R.D_LOCEFF
+    pos = _start()
+    loc = pos.get("prof_loc", seat=0)
+    tagged = [c for c in range(40) if GAME.A["card_tag"][c] == loc][:3]
+    pos.give("in_play", 0, tagged)
+    pos.give("decision", "D_LOCTRIG", loc)
+    sp0 = pos.get("sp")
+    pos.act("choice:1")  # once per tag
+    assert pos.get("sp") - sp0 + 1 == 3 and pos.pending().decision == "D_LOCEFF"
 
 
 # ------------------------------------------------------------------ Treatises
-def _setup_publish(gm, s, t=0, cite=False):
+def _setup_publish(pos: Position, t=0, cite=False):
     """Treatise t (volumes from content) in display slot 0; seat 0 holds every Volume in play unless cite."""
-    s.trdisp[:, 0] = t
-    s.dial_c[:, 0, 0] = 1
-    s.col_board[:, 0] = 5
-    cols = list(gm.A["tr_cols"][t][: gm.A["tr_len"][t]])
+    _put(pos, "trdisp", 0, t)
+    _put(pos, "dial_c", 0, 1, seat=0)
+    pos.set(seat=0, col_board=5)
+    cols = list(GAME.A["tr_cols"][t][: GAME.A["tr_len"][t]])
     used = []
     own = cols if not cite else cols[:1]
     for col in own:
-        c = cards_of(gm, col, 1, exclude=used)[0]
+        c = _cards_of(col, 1, exclude=used)[0]
         used.append(c)
-    for g in range(s.batch_size):
-        give_in_play(s, g, 0, used)
+    pos.give("in_play", 0, used)
     return cols, used
 
 
 def test_publish_step1_choose_a_treatise_from_the_display():
-    gm, s = new()
-    _setup_publish(gm, s, t=0)
-    push(s, R.D_RESPLAY, 2, 0)
-    m = gm.legal_action_mask(s)[0]
-    assert m[CH0 + 0] and not m[CH0 + 1]  # only the one we can complete
-    step(gm, s, CH0 + 0)
-    assert top_entry(s)[:2] == (R.D_QUILL, 0)
+    pos = _start()
+    _setup_publish(pos, t=0)
+    pos.give("decision", "D_RESPLAY", 2, 0)
+    legal = pos.legal()
+    assert "choice:0" in legal and "choice:1" not in legal  # only the one we can complete
+    pos.act("choice:0")
+    assert _top(pos)[:2] == ("D_QUILL", 0)
 
 
 def test_publish_step2_quill_volume_is_own_in_play_card_of_leftmost_colour():
-    gm, s = new()
-    cols, used = _setup_publish(gm, s, t=0)
-    push(s, R.D_QUILL, 0)
-    m = gm.legal_action_mask(s)[0]
-    legal = [c for c in range(40) if m[CARD0 + c]]
-    assert legal == [used[0]]
+    pos = _start()
+    cols, used = _setup_publish(pos, t=0)
+    pos.give("decision", "D_QUILL", 0)
+    assert _legal_cards(pos) == [used[0]]
 
 
 def test_publish_step3_remaining_volumes_exact_from_in_play_or_citations_never_hand_or_others_in_play():
-    gm, s = new()
-    cols, used = _setup_publish(gm, s, t=0)
-    extra_hand = cards_of(gm, cols[1], 1, exclude=used)[0]
-    s.card_loc[:, extra_hand] = R.L_HAND
-    s.card_own[:, extra_hand] = 0
-    other = cards_of(gm, cols[1], 2, exclude=used + [extra_hand])[1]
-    s.card_loc[:, other] = R.L_INPLAY
-    s.card_own[:, other] = 1
-    wrong = cards_of(gm, ({0, 1, 2, 3} - set(cols)).pop(), 1)[0]
-    give_in_play(s, 0, 0, [wrong])
-    push(s, R.D_QUILL, 0)
-    step(gm, s, CARD0 + used[0])
-    assert top(s) == R.D_GATHER
-    m = gm.legal_action_mask(s)[0]
-    assert m[CARD0 + used[1]] and not m[CARD0 + extra_hand] and not m[CARD0 + other] and not m[CARD0 + wrong]
+    pos = _start()
+    cols, used = _setup_publish(pos, t=0)
+    extra_hand = _cards_of(cols[1], 1, exclude=used)[0]
+    pos.give("hand", 0, [extra_hand])
+    other = _cards_of(cols[1], 2, exclude=used + [extra_hand])[1]
+    pos.give("in_play", 1, [other])
+    wrong = _cards_of(({0, 1, 2, 3} - set(cols)).pop(), 1)[0]
+    pos.give("in_play", 0, [wrong])
+    pos.give("decision", "D_QUILL", 0)
+    pos.act(f"card:{used[0]}")
+    assert pos.pending().decision == "D_GATHER"
+    legal = _legal_cards(pos)
+    assert used[1] in legal and extra_hand not in legal and other not in legal and wrong not in legal
 
 
 def test_publish_steps4_to_6_cards_overlap_colour_insight_on_tile_and_vp_scored():
-    gm, s = new()
-    cols, used = _setup_publish(gm, s, t=0)
-    push(s, R.D_QUILL, 0)
-    step(gm, s, CARD0 + used[0])
-    step(gm, s, CARD0 + used[1])
-    step(gm, s, CARD0 + used[2])
-    assert (s.tr_owner[:, 0] == 0).all()
-    assert list(s.tr_cards[0, 0, :3]) == used
-    assert s.dial_c[0, 0].sum() == 0 and s.col_spent[0, 0] == 1
-    assert s.vp[0, 0] == gm.A["tr_vp"][0] and s.vp_cat[0, 0, R.C_TREATISE] == gm.A["tr_vp"][0]
-    assert all(s.card_loc[0, c] == R.L_TREATISE for c in used)
+    for gid in GAMES:
+        pos = _start(gid)
+        cols, used = _setup_publish(pos, t=0)
+        pos.give("decision", "D_QUILL", 0)
+        pos.act(*(f"card:{c}" for c in used[:3]))
+        assert pos.get("tr_owner")[0] == 0
+        assert pos.get("tr_cards")[0][:3] == used
+        assert sum(pos.get("dial_c", seat=0)) == 0 and pos.get("col_spent", seat=0) == 1
+        assert pos.get("vp", seat=0) == GAME.A["tr_vp"][0] and pos.scores()["treatise"][0] == GAME.A["tr_vp"][0]
+        assert all(pos.get("card_loc")[c] == R.L_TREATISE for c in used)
 
 
 def test_publish_step5_put_a_player_colour_insight_from_your_dial_reserve_or_any_ring_on_the_tile():
-    gm, s = new()
-    cols, used = _setup_publish(gm, s, t=0)
-    s.dial_c[:, 0, 2] = 1  # a second colour Insight, on the growth median ring
-    s.dial_c[:, 0, 9] = 1  # and a third, on the passion major ring
-    s.col_board[:, 0] = 3
-    push(s, R.D_QUILL, 0)
-    for c in used:
-        step(gm, s, CARD0 + c)
-    # the seat chooses where the Insight comes from: reserve or either ring
-    assert top_entry(s)[:2] == (R.D_COLOUR, R.COLOUR_PUBLISH)
-    m = gm.legal_action_mask(s)[0]
-    assert [a - CH0 for a in np.flatnonzero(m)] == [0, 2, 9]
-    assert (s.tr_owner[:, 0] == 0).all() and s.vp[0, 0] == gm.A["tr_vp"][0]
-    step(gm, s, np.array([CH0 + 2, CH0 + 0, CH0 + 9, CH0 + 2]))
-    assert [list(s.dial_c[g, 0, [0, 2, 9]]) for g in range(4)] == [[1, 0, 1], [0, 1, 1], [1, 1, 0], [1, 0, 1]]
-    assert (s.col_spent[:, 0] == 1).all()
-    assert (s.dial_c[:, 0].sum(axis=1) + s.col_board[:, 0] + s.col_spent[:, 0] == 6).all()  # conserved
-    ins = [e for e in events(gm, s, 0, "insight") if e["category"] == "publish"]
-    assert [(e["seat"], e["item"]) for e in ins] == [(0, 1)]  # growth median (dial position 2 = item 1)
+    chosen = [2, 0, 9, 2]  # each game takes the Insight from another position
+    left = [[1, 0, 1], [0, 1, 1], [1, 1, 0], [1, 0, 1]]
+    for gid in GAMES:
+        pos = _start(gid)
+        cols, used = _setup_publish(pos, t=0)
+        _put(pos, "dial_c", [2, 9], 1, seat=0)  # a second colour Insight on the growth median ring, a third on
+        # the passion major ring
+        pos.set(seat=0, col_board=3)
+        pos.give("decision", "D_QUILL", 0)
+        pos.act(*(f"card:{c}" for c in used))
+        # the seat chooses where the Insight comes from: reserve or either ring
+        assert _top(pos)[:2] == ("D_COLOUR", R.COLOUR_PUBLISH)
+        assert pos.legal() == ["choice:0", "choice:2", "choice:9"]
+        assert pos.get("tr_owner")[0] == 0 and pos.get("vp", seat=0) == GAME.A["tr_vp"][0]
+        pos.act(f"choice:{chosen[gid]}")
+        dial = pos.get("dial_c", seat=0)
+        assert [dial[i] for i in (0, 2, 9)] == left[gid]
+        assert pos.get("col_spent", seat=0) == 1
+        assert sum(dial) + pos.get("col_board", seat=0) + pos.get("col_spent", seat=0) == 6  # conserved
+        if gid == 0:
+            ins = [e for e in pos.events("insight") if e["category"] == "publish"]
+            assert [(e["seat"], e["item"]) for e in ins] == [(0, 1)]  # growth median (dial position 2 = item 1)
 
 
 def test_publish_step5_no_decision_when_every_colour_insight_sits_on_one_position():
-    gm, s = new()
-    cols, used = _setup_publish(gm, s, t=0)
-    s.dial_c[:, 0, 0] = 0
-    s.dial_c[:, 0, 4] = 2  # two on the freedom minor ring: taking either is the same
-    s.col_board[:, 0] = 4
-    push(s, R.D_QUILL, 0)
-    for c in used:
-        step(gm, s, CARD0 + c)
-    assert top(s) != R.D_COLOUR
-    assert (s.dial_c[:, 0, 4] == 1).all() and (s.col_spent[:, 0] == 1).all()
+    for gid in GAMES:
+        pos = _start(gid)
+        cols, used = _setup_publish(pos, t=0)
+        _put(pos, "dial_c", [0, 4], [0, 2], seat=0)  # two on the freedom minor ring: taking either is the same
+        pos.set(seat=0, col_board=4)
+        pos.give("decision", "D_QUILL", 0)
+        pos.act(*(f"card:{c}" for c in used))
+        assert pos.pending().decision != "D_COLOUR"
+        assert pos.get("dial_c", seat=0)[4] == 1 and pos.get("col_spent", seat=0) == 1
 
 
 def test_publishing_needs_a_player_colour_insight():
-    gm, s = new()
-    _setup_publish(gm, s, t=0)
-    s.dial_c[:, 0, :] = 0
-    push(s, R.D_RESPLAY, 2, 0)
-    assert not gm.legal_action_mask(s)[0, CH0]
+    pos = _start()
+    _setup_publish(pos, t=0)
+    pos.set(seat=0, dial_c=[0] * 10)
+    pos.give("decision", "D_RESPLAY", 2, 0)
+    assert "choice:0" not in pos.legal()
 
 
 def test_treatise_tags_count_and_covered_card_tags_stop_counting():
-    gm, s = new()
-    cols, used = _setup_publish(gm, s, t=0)
-    tr_tags = list(gm.A["tr_tags"][0])
+    pos = _start()
+    cols, used = _setup_publish(pos, t=0)
+    tr_tags = list(GAME.A["tr_tags"][0])
     loc = int(tr_tags[0])
-    card_tags_here = sum(int(gm.A["card_tag"][c] == loc) for c in used)
-    push(s, R.D_QUILL, 0)
-    for c in used:
-        step(gm, s, CARD0 + c)
+    card_tags_here = sum(int(GAME.A["card_tag"][c] == loc) for c in used)
+    pos.give("decision", "D_QUILL", 0)
+    pos.act(*(f"card:{c}" for c in used))
     # count tags at loc through a Location trigger (once per tag)
-    s.prof_loc[:, 0] = loc
-    push(s, R.D_LOCTRIG, loc)
-    sp0 = int(s.sp[0])
-    step(gm, s, CH0 + 1)
-    n = int(s.sp[0]) - sp0 + 1
+    pos.set(seat=0, prof_loc=loc)
+    pos.give("decision", "D_LOCTRIG", loc)
+    sp0 = pos.get("sp")
+    pos.act("choice:1")
+    n = pos.get("sp") - sp0 + 1
     assert n == min(tr_tags.count(loc), 5)
     assert card_tags_here == 0 or n != card_tags_here + tr_tags.count(loc)
 
 
-def _published_by_seat1(gm, s, t, cards):
-    """Seat 2 (index 1) has published Treatise ``t`` over ``cards`` in every game: the engine's position builder."""
-    builder = gm.position_builders()["treatise"]
-    for g in range(s.batch_size):
-        builder(gm, s, g, 1, t, cards)
-
-
 def test_citing_takes_the_rightmost_card_of_another_players_treatise_first():
-    gm, s = new()
-    cols, used = _setup_publish(gm, s, t=0, cite=True)  # needs cols[1], cols[2] by citation
-    other = cards_of(gm, cols[1], 3, exclude=used)
-    right = cards_of(gm, cols[2], 3, exclude=used + other)[0]
-    _published_by_seat1(gm, s, 5, [other[1], other[2], right])  # rightmost is cols[2]
-    push(s, R.D_QUILL, 0)
-    step(gm, s, CARD0 + used[0])
-    m = gm.legal_action_mask(s)[0]
-    assert m[CH0 + 5]
-    step(gm, s, CH0 + 5)
-    assert s.tr_n[0, 5] == 2 and s.tr_cards[0, 0, 2] == right
+    pos = _start()
+    cols, used = _setup_publish(pos, t=0, cite=True)  # needs cols[1], cols[2] by citation
+    other = _cards_of(cols[1], 3, exclude=used)
+    right = _cards_of(cols[2], 3, exclude=used + other)[0]
+    pos.give("treatise", 1, 5, [other[1], other[2], right])  # published by seat index 1; rightmost is cols[2]
+    pos.give("decision", "D_QUILL", 0)
+    pos.act(f"card:{used[0]}")
+    assert "choice:5" in pos.legal()
+    pos.act("choice:5")
+    assert pos.get("tr_n")[5] == 2 and pos.get("tr_cards")[0][2] == right
 
 
 def test_citing_several_from_one_treatise_working_inward_without_gaps():
-    gm, s = new()
-    cols, used = _setup_publish(gm, s, t=0, cite=True)
-    a = cards_of(gm, cols[1], 2, exclude=used)
-    b = cards_of(gm, cols[2], 2, exclude=used + a)
-    _published_by_seat1(gm, s, 5, [b[1], a[0], b[0]])
-    push(s, R.D_QUILL, 0)
-    step(gm, s, CARD0 + used[0])
-    step(gm, s, CH0 + 5)
-    step(gm, s, CH0 + 5)
-    assert s.tr_n[0, 5] == 1 and s.tr_cards[0, 5, 0] == b[1]
-    assert s.tr_owner[0, 0] == 0  # published
-    assert sorted(int(x) for x in s.tr_cards[0, 0, 1:3]) == sorted([a[0], b[0]])
+    pos = _start()
+    cols, used = _setup_publish(pos, t=0, cite=True)
+    a = _cards_of(cols[1], 2, exclude=used)
+    b = _cards_of(cols[2], 2, exclude=used + a)
+    pos.give("treatise", 1, 5, [b[1], a[0], b[0]])  # published by seat index 1
+    pos.give("decision", "D_QUILL", 0)
+    pos.act(f"card:{used[0]}", "choice:5", "choice:5")
+    assert pos.get("tr_n")[5] == 1 and pos.get("tr_cards")[5][0] == b[1]
+    assert pos.get("tr_owner")[0] == 0  # published
+    assert sorted(pos.get("tr_cards")[0][1:3]) == sorted([a[0], b[0]])
 
 
 def test_each_cited_player_gains_a_bright_idea_and_two_vp_per_volume():
-    gm, s = new()
-    cols, used = _setup_publish(gm, s, t=0, cite=True)
-    a = cards_of(gm, cols[1], 2, exclude=used)
-    b = cards_of(gm, cols[2], 2, exclude=used + a)
-    _published_by_seat1(gm, s, 5, [a[0], b[0]])
-    br0, vp0 = s.bright[0, 1], s.vp[0, 1]
-    push(s, R.D_QUILL, 0)
-    step(gm, s, CARD0 + used[0])
-    s.event_n[:] = 0
-    step(gm, s, CH0 + 5)
-    step(gm, s, CH0 + 5)
-    assert s.vp[0, 1] == vp0 + 2 * gm.A["tr_cite_vp"][5] == vp0 + 4
-    assert s.bright[0, 1] == br0 + 1  # one per player cited, not per Volume
-    cites = events(gm, s, 0, "cite")
+    pos = _start()
+    cols, used = _setup_publish(pos, t=0, cite=True)
+    a = _cards_of(cols[1], 2, exclude=used)
+    b = _cards_of(cols[2], 2, exclude=used + a)
+    pos.give("treatise", 1, 5, [a[0], b[0]])  # published by seat index 1
+    br0, vp0 = pos.get("bright", seat=1), pos.get("vp", seat=1)
+    pos.give("decision", "D_QUILL", 0)
+    pos.act(f"card:{used[0]}")
+    n0 = len(pos.events())
+    pos.act("choice:5", "choice:5")
+    assert pos.get("vp", seat=1) == vp0 + 2 * GAME.A["tr_cite_vp"][5] == vp0 + 4
+    assert pos.get("bright", seat=1) == br0 + 1  # one per player cited, not per Volume
+    cites = [e for e in pos.events()[n0:] if e["kind"] == "cite"]
     assert len(cites) == 2 and all(e["seat"] == 0 and e["target_seat"] == 1 and e["item"] == 5 for e in cites)
 
 
 def test_no_spare_volume_cite_only_what_the_treatise_needs():
-    gm, s = new()
-    cols, used = _setup_publish(gm, s, t=0)  # own cards cover everything
+    pos = _start()
+    cols, used = _setup_publish(pos, t=0)  # own cards cover everything
     spare_col = ({0, 1, 2, 3} - set(cols)).pop()
-    x = cards_of(gm, spare_col, 1)[0]
-    _published_by_seat1(gm, s, 5, [x])
-    push(s, R.D_QUILL, 0)
-    step(gm, s, CARD0 + used[0])
-    assert not gm.legal_action_mask(s)[0, CH0 + 5]
+    x = _cards_of(spare_col, 1)[0]
+    pos.give("treatise", 1, 5, [x])  # published by seat index 1
+    pos.give("decision", "D_QUILL", 0)
+    pos.act(f"card:{used[0]}")
+    assert "choice:5" not in pos.legal()
 
 
 def test_cannot_cite_own_treatise():
-    gm, s = new()
-    cols, used = _setup_publish(gm, s, t=0, cite=True)
-    a = cards_of(gm, cols[1], 1, exclude=used) + cards_of(gm, cols[2], 1, exclude=used)
-    _published_by_seat1(gm, s, 5, a[::-1])
-    s.tr_owner[:, 5] = 0
-    push(s, R.D_RESPLAY, 2, 0)
-    assert not gm.legal_action_mask(s)[0, CH0]  # not publishable without citations from others
+    pos = _start()
+    cols, used = _setup_publish(pos, t=0, cite=True)
+    a = _cards_of(cols[1], 1, exclude=used) + _cards_of(cols[2], 1, exclude=used)
+    pos.give("treatise", 0, 5, a[::-1])  # published by seat index 0, the one publishing now
+    pos.give("decision", "D_RESPLAY", 2, 0)
+    assert "choice:0" not in pos.legal()  # not publishable without citations from others
 
 
 def test_generate_with_an_empty_reserve_may_take_a_token_from_anywhere_on_the_dial():
-    gm, s = new()
-    s.inkpot[:, 0] = 3
-    s.dial_w[:, 0, :] = 0
-    s.dial_w[:, 0, 9] = 1  # one passion major, reserve empty
-    step(gm, s, place_action(gm, "generate"))
-    step(gm, s, MODE0)
-    assert top_entry(s)[:2] == (R.D_GENANY, 1 + 2 * 3 + 0)  # passion minor asks last, resolved first
-    m = gm.legal_action_mask(s)[0]
-    assert m[POS0 + 8] and m[DONE] and m[POS0:POS0 + 8].sum() == 0
-    step(gm, s, DONE)  # decline: the token stays
-    assert top(s) == R.D_GENANY
-    step(gm, s, POS0 + 8)  # freedom minor takes the passion major
-    assert (s.dial_w[:, 0, 9] == 0).all() and (s.dial_w[:, 0, 4] == 1).all()
+    for gid in GAMES:
+        pos = _start(gid)
+        pos.set(seat=0, inkpot=3, dial_w=[0] * 9 + [1])  # one passion major, reserve empty
+        pos.act(_place("generate"), "mode:1-idea")
+        assert _top(pos)[:2] == ("D_GENANY", 1 + 2 * 3 + 0)  # passion minor asks last, resolved first
+        dials = [a for a in pos.legal() if a.startswith("dial:")]
+        assert dials == ["dial:passion:major"] and "done" in pos.legal()
+        pos.act("done")  # decline: the token stays
+        assert pos.pending().decision == "D_GENANY"
+        pos.act("dial:passion:major")  # freedom minor takes the passion major
+        w = pos.get("dial_w", seat=0)
+        assert w[9] == 0 and w[4] == 1
