@@ -24,8 +24,8 @@ import numpy as np
 
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.sim.unconscious_mind import codes as R
-from meeplelab.sim.unconscious_mind.actions import (CARD0, CH0, MODE0, MODE_BRIGHT, MODE_NORMAL, N_CARD, NUM_ACTIONS, PLACE0, POS0,
-                                          RECALL, TREAT)
+from meeplelab.sim.unconscious_mind.actions import (CARD0, CH_CITE, CH_PUBLISH, MODE0, MODE_BRIGHT, MODE_NORMAL, N_CARD, N_CH,
+                                                    NUM_ACTIONS, PLACE0, POS0, RECALL, TREAT, VOCAB)
 from meeplelab.sim.unconscious_mind.content import MT_ACTIONS
 
 from .base import RandomStrategy, game_table
@@ -155,7 +155,8 @@ def inplay_at_least(n: int) -> tuple:
 
 
 CARDS = range(CARD0, CARD0 + N_CARD)
-PUBLISH = [CH0 + k for k in range(6)]
+PUBLISH = VOCAB.choice_ids("D_RESPLAY", "publish")
+CHOICE = VOCAB.choice_ids  # a decision's choice ids by meaning (actions.CHOICES)
 ELEVATE = range(POS0, POS0 + 9)
 
 # sub-decisions every plan handles the same way (after its own rules)
@@ -164,16 +165,16 @@ COMMON = [
     on("one plain Idea", "D_MODE", [MODE0 + 0]),
     on("publish a Treatise if the Play space allows", "D_RESPLAY", PUBLISH),
     on("play Research cards", "D_RESPLAY", CARDS),
-    on("fill the fullest Notebook row", "D_PLACE", range(CH0, CH0 + 3), best="row_fill"),
-    on("activate the fullest column", "D_COLUMN", range(CH0, CH0 + 3), best="col_fill"),
-    on("take free tiles", "D_FREE_TILE", [CH0, CH0 + 1]),
+    on("fill the fullest Notebook row", "D_PLACE", CHOICE("D_PLACE", "row"), best="row_fill"),
+    on("activate the fullest column", "D_COLUMN", CHOICE("D_COLUMN", "column"), best="col_fill"),
+    on("take free tiles", "D_FREE_TILE", CHOICE("D_FREE_TILE", "level")),
     on("use Elevations", "D_ELXF", ELEVATE),
-    on("district slots before Location bonuses", "D_RECALLB", range(CH0 + 6, CH0 + 14)),
-    on("player-colour Insight from the reserve (an idle token)", "D_COLOUR", [CH0]),
+    on("district slots before Location bonuses", "D_RECALLB", CHOICE("D_RECALLB", "district")),
+    on("player-colour Insight from the reserve (an idle token)", "D_COLOUR", CHOICE("D_COLOUR", "reserve")),
     on("else from a ring Insight no client's next dream needs, lowest level first", "D_COLOUR",
-       range(CH0 + 1, CH0 + 10), best="ring_colour"),
-    on("take Location bonuses", "D_RECALLB", range(CH0, CH0 + 6)),
-    on("treat every treatable client", "D_TREAT", [CH0, CH0 + 1]),
+       CHOICE("D_COLOUR", "ring"), best="ring_colour"),
+    on("take Location bonuses", "D_RECALLB", CHOICE("D_RECALLB", "bonus")),
+    on("treat every treatable client", "D_TREAT", CHOICE("D_TREAT", "room")),
 ]
 
 
@@ -202,7 +203,7 @@ COFFEE_ENGINE = [
     place("play Research cards in hand", R.MT_PLAY, when=HAND),
     on("Recall for Coffee when 2+ spaces are held", "D_TURN", [RECALL], when=ideas_at_least(2)),
     place("Generate Insights", R.MT_GEN),
-    on("level II tiles", "D_TILE_SRC", [CH0 + 1]),
+    on("level II tiles", "D_TILE_SRC", [VOCAB.choice("D_TILE_SRC", "level", 1)]),
 ]
 
 PUBLISHER = [
@@ -220,8 +221,8 @@ CITER = [
     place("no colour Insight: buy a tile to uncover one", R.MT_STACK, R.MT_CENTER, when=NO_COLOUR),
     place("Play when cards are in hand or some in play", R.MT_PLAY, when=HAND),
     place("Play when cards are in hand or some in play", R.MT_PLAY, when=inplay_at_least(2)),
-    on("cite other players' Treatises", "D_GATHER", range(CH0, CH0 + 24)),
-    on("publish a Treatise someone else's Treatise can feed", "D_RESPLAY", range(CH0, CH0 + 24), keep="cite_match"),
+    on("cite other players' Treatises", "D_GATHER", CHOICE("D_GATHER", "cite")),
+    on("publish a Treatise someone else's Treatise can feed", "D_RESPLAY", PUBLISH, keep="cite_match"),
     on("publish once someone can be cited (or late)", "D_RESPLAY", PUBLISH, when=(When("others_citable", "==", 1),)),
     on("publish once someone can be cited (or late)", "D_RESPLAY", PUBLISH, when=(When("round", ">=", 18),)),
     on("else keep playing cards", "D_RESPLAY", CARDS),
@@ -236,12 +237,12 @@ NEVER_CITE = [on("own Volumes, never a citation", "D_GATHER", CARDS) if r.label 
 
 CURER = [
     on("Treat Clients", "D_TURN", [TREAT]),
-    on("spend heart boxes on clients", "D_HEARTS", [CH0, CH0 + 1]),
-    on("therapy on a client", "D_THERAPY", [CH0, CH0 + 1]),
+    on("spend heart boxes on clients", "D_HEARTS", CHOICE("D_HEARTS", "room")),
+    on("therapy on a client", "D_THERAPY", CHOICE("D_THERAPY", "room")),
     place("play Research cards in hand", R.MT_PLAY, when=HAND),
     place("Elevate Insights for dream costs", R.MT_ELEV),
     place("Generate Insights", R.MT_GEN),
-    on("Case Study clients", "D_NEWCLIENT", range(CH0 + 3, CH0 + 6)),
+    on("Case Study clients", "D_NEWCLIENT", CHOICE("D_NEWCLIENT", "case")),
     on("Recall when 2+ spaces are held", "D_TURN", [RECALL], when=ideas_at_least(2)),
 ]
 
@@ -253,8 +254,8 @@ CITY_WALKER = [
     place("center tile for tags and Coffee", R.MT_CENTER),
     place("stack tile for tags", R.MT_STACK),
     place("draw Research cards", R.MT_DRAW),
-    on("resolve Locations once per tag", "D_LOCTRIG", [CH0 + 1, CH0 + 3]),
-    on("move the Professor as far as allowed", "D_PROF", [CH0 + 1]),
+    on("resolve Locations once per tag", "D_LOCTRIG", [VOCAB.choice("D_LOCTRIG", "trigger", b, 1) for b in (0, 1)]),
+    on("move the Professor as far as allowed", "D_PROF", [VOCAB.choice("D_PROF", "advance", 1)]),
     on("Recall when 2+ spaces are held", "D_TURN", [RECALL], when=ideas_at_least(2)),
 ]
 
@@ -283,7 +284,7 @@ def _build_treatise_need(game) -> np.ndarray:
 
 
 def own_publishable(view) -> np.ndarray:
-    """``bool[n, D]``: each displayed Treatise (slot ``CH0+j`` of D_RESPLAY) can be published from the seat's
+    """``bool[n, D]``: each displayed Treatise (slot ``CH_PUBLISH+j`` of D_RESPLAY) can be published from the seat's
     own in-play Research cards alone, no citation (a colour Insight held, every Volume colour covered)."""
     st, g, gm = view.state, view.idx, view.game
     inplay = (st.card_loc[g] == R.L_INPLAY) & (st.card_own[g] == view.seat)  # [n, cards]
@@ -306,11 +307,11 @@ def _pending_plays(view) -> np.ndarray:
 def no_cite_mask(view, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The legal action mask without every choice that cites or commits the seat to citing.
 
-    Citing is an action only under D_GATHER (``CH0+k``: take the rightmost Volume of Treatise ``k`` of
+    Citing is an action only under D_GATHER (``CH_CITE+k``: take the rightmost Volume of Treatise ``k`` of
     another seat, seed "Publish a Treatise"); a D_GATHER offers an own card whenever the rest can still be
     gathered, so citations are avoided upstream, where the seat commits to a publication:
 
-    - D_GATHER: the citations (``CH0..CH0+23``) are dropped;
+    - D_GATHER: the citations (``CH_CITE..CH_CITE+23``) are dropped;
     - D_RESPLAY (first action of a Play): publishing a displayed Treatise own cards cannot fill is dropped;
     - D_TURN: stating Ideas on a Play space when neither a card in hand nor an own-publishable Treatise
       would make the Play possible is dropped;
@@ -333,12 +334,12 @@ def no_cite_mask(view, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     out = legal.copy()
     rows = k == R.D_GATHER
     if rows.any():
-        out[rows, CH0:CH0 + 24] = False
+        out[rows, CH_CITE:CH_CITE + N_CH] = False
     rows = (k == R.D_RESPLAY) & (b == 0)
     if rows.any():
         pub = own_publishable(view)
         nd = pub.shape[1]
-        out[:, CH0:CH0 + nd] &= ~(rows[:, None] & ~pub)
+        out[:, CH_PUBLISH:CH_PUBLISH + nd] &= ~(rows[:, None] & ~pub)
     hand = None
     rows = k == R.D_TURN
     if rows.any():

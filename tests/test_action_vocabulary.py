@@ -47,3 +47,35 @@ def test_a_vocabulary_refuses_what_it_cannot_encode():
         Vocabulary((Family("pass"), Family("pass")))
     with pytest.raises(ValueError, match="names do not fit"):
         Family("x", (2,), None, (("a",),)) and Vocabulary((Family("x", (2,), None, (("a",),)),))
+
+
+def test_a_choice_id_is_named_by_its_meaning_under_each_decision():
+    """The ``choice`` ids mean what the pending decision says; each decision declares its parts once."""
+    v = um.VOCAB
+    assert v.label(um.CH0 + 4) == "choice:4"  # no decision: the offset label
+    assert v.label(um.CH0 + 4, "D_NEWCLIENT") == "case:1" and v.decode(um.CH0 + 4, "D_NEWCLIENT") == ("case", (1,))
+    assert v.label(um.CH0 + 5, "D_PROF") == "to-freud" and v.label(um.CH0 + 5, "D_MANIFEST") == "dream:deck"
+    assert v.label(um.CH0 + 9, "D_RECALLB") == "district:professor:slot3"
+    assert v.label(um.CH0 + 3, "D_LOCTRIG") == "trigger:per-tag:bright"
+    assert v.label(um.CH0 + 4, "D_COLOUR") == "colour:freedom:minor"
+    # the kernels' constants are the parts' first ids, the offsets the rules always used
+    assert (um.CH_TO_FREUD, um.CH_DREAM_DECK, um.CH_CASE, um.CH_RECALL_DISTRICT, um.CH_PLACE_REPLACE, um.CH_COLOUR_RING) \
+        == (um.CH0 + 5, um.CH0 + 5, um.CH0 + 3, um.CH0 + 6, um.CH0 + 3, um.CH0 + 1)
+    assert v.choice_ids("D_NEWCLIENT", "case") == [um.CH0 + 3, um.CH0 + 4, um.CH0 + 5]
+    assert v.choice("D_LOCTRIG", "trigger", 1, 0) == um.CH0 + 2
+    for decision, sub in v.choices.items():  # every choice of a decision has one label there, none clash
+        labels = [v.label(um.CH0 + k, decision) for k in range(sub.num_actions)]
+        assert len(set(labels)) == len(labels), decision
+        assert not set(labels) & {v.label(a) for a in range(v.num_actions) if not um.CH0 <= a < um.CARD0}, decision
+    with pytest.raises(ValueError, match="is no choice of D_ORDER"):
+        v.decode(um.CH0 + 2, "D_ORDER")
+    with pytest.raises(KeyError, match="no choices declared for decision 'D_MODE'"):
+        v.choice("D_MODE", "row")
+    # Galileo's Truth's two-way choice
+    assert gt.VOCAB.label(gt.A_KEEP, "P_OORDER") == "space-icons-first" and gt.A_TILE_FIRST == gt.A_KEEP + 1
+    assert gt.VOCAB.label(gt.A_KEEP + 1, "P_OKEEP") == "keep-tile:1" and gt.VOCAB.label(gt.A_KEEP) == "choice:0"
+
+
+def test_a_vocabulary_refuses_choices_that_do_not_fit_their_family():
+    with pytest.raises(ValueError, match="decision D_X: its choices take 3 ids, the 'choice' family has 2"):
+        Vocabulary((Family("choice", (2,)),), {"D_X": (Family("row", (3,)),)})

@@ -158,3 +158,27 @@ def test_a_finished_game_refuses_every_action_and_one_flag_element_reads_as_a_bo
         pos.act("stop")
     s = pos.state
     assert (~s.over[0]) is __import__("numpy").bool_(False) and bool(s.over[0]) is True
+
+
+def test_one_entry_of_a_field_is_written_by_name_and_logs_are_cleared_on_request():
+    """``put`` writes one entry of a field spanning columns and keeps the others; ``clear_logs`` forgets the events
+    logged so far, reading them does not."""
+    pos = Position.start(UnconsciousMind(), players=2, seed=7)
+    before = pos.get("nb", seat=1)
+    pos.put("nb", 4, 11, seat=1)
+    assert pos.get("nb", seat=1) == before[:4] + [11] + before[5:]
+    with pytest.raises(IndexError, match=r"nb\[9\]: the field has shape \(9,\)"):
+        pos.put("nb", 9, 1, seat=1)
+    with pytest.raises(KeyError, match="'coffee' is a single number"):
+        pos.put("coffee", 0, 3, seat=0)
+    seat0 = pos.get("nb", seat=0)
+    with pytest.raises(ValueError, match="allowed whole numbers"):
+        pos.put("nb", 0, 1.5, seat=0)
+    assert pos.get("nb", seat=0) == seat0  # nothing written on a refusal
+    for _ in range(20):  # play until something is logged
+        if pos.events():
+            break
+        pos.act(pos.legal()[-1])
+    logged = pos.events()
+    assert logged and pos.events() == logged  # reading does not clear
+    assert pos.clear_logs().events() == []

@@ -248,7 +248,18 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def action_label(self, action: int) -> str:
-        """Short name of an action id (``take-tile:center:row2``)."""
+        """Short name of an action id (``take-tile:center:row2``), whatever the decision."""
+
+    #: the engine's action vocabulary (:class:`meeplelab.sim.core.actions.Vocabulary`), or None
+    vocabulary = None
+
+    def action_label_at(self, action: int, decision: str | None) -> str:
+        """The label of ``action`` under the pending decision named ``decision`` (its name in the decision table):
+        a choice id by its meaning there (``case:1``, ``to-freud``; the vocabulary's per-decision choices), else
+        :meth:`action_label`."""
+        if self.vocabulary is not None and decision is not None:
+            return self.vocabulary.label(action, decision)
+        return self.action_label(action)
 
     def describe_action(self, state: BatchState, g: int, action: int) -> str:
         """The action in words a player recognises, in game ``g``'s current situation (replay)."""

@@ -128,6 +128,26 @@ class Position:
             view[idx] = vals
         return self
 
+    def put(self, name: str, index, value, seat: int | None = None) -> "Position":
+        """Write entry ``index`` (an int, a tuple or a slice of the field's own axes) of field ``name`` (of
+        ``seat``), its other entries unchanged: one Subject's Books, one Notebook space; returns the position.
+
+        Raises:
+            KeyError: as :meth:`get`.
+            IndexError: an index outside the field.
+            ValueError: as :meth:`set`; nothing is written.
+        """
+        row = np.array(self._view(name)[self._seat_of(name, self._view(name), seat)])
+        if np.asarray(value).dtype.kind not in "iub":
+            raise ValueError(f"{name}[{index!r}]={value!r}: allowed whole numbers")
+        if row.ndim == 0:
+            raise KeyError(f"{name!r} is a single number: write it with set({name}=...)")
+        try:
+            row[index] = value
+        except IndexError:
+            raise IndexError(f"{name}[{index!r}]: the field has shape {row.shape}") from None
+        return self.set(seat=seat, **{name: row})
+
     def give(self, what: str, *args, **kw) -> "Position":
         """Run the engine's position builder ``what`` (:meth:`Game.position_builders`: ``hand``, ``treatise``...)."""
         builders = self.game.position_builders()
@@ -137,17 +157,24 @@ class Position:
         return self
 
     # ------------------------------------------------------------------ actions by name
+    def _label(self, a: int, decision: str | None) -> str:
+        return self.game.action_label_at(int(a), decision)
+
     def legal(self) -> list[str]:
-        """The labels of the legal actions, in id order."""
-        return [self.game.action_label(int(a)) for a in np.flatnonzero(self.game.legal_action_mask(self.state)[0])]
+        """The labels of the legal actions, in id order; a choice by its meaning under the pending decision
+        (``case:1``, not ``choice:4``: :meth:`Game.action_label_at`)."""
+        decision = self._decision_name()
+        return [self._label(a, decision) for a in np.flatnonzero(self.game.legal_action_mask(self.state)[0])]
 
     def action_id(self, action) -> int:
-        """The id of ``action``: an id, or a label of a legal action (KeyError naming the legal ones)."""
+        """The id of ``action``: an id, or the label of a legal action under the pending decision (a choice by its
+        meaning there: ``case:1``, never its offset ``choice:4``). KeyError naming the legal ones."""
         if isinstance(action, (int, np.integer)):
             return int(action)
         ids = np.flatnonzero(self.game.legal_action_mask(self.state)[0])
+        decision = self._decision_name()
         for a in ids:
-            if self.game.action_label(int(a)) == action:
+            if self._label(a, decision) == action:
                 return int(a)
         raise KeyError(f"action {action!r} is not legal here: legal {', '.join(self.legal()) or 'none'}")
 
@@ -171,8 +198,8 @@ class Position:
         if bool(self.game.done(self.state)[0]):
             return Pending(None, -1, (), ())
         ids = [int(a) for a in np.flatnonzero(self.game.legal_action_mask(self.state)[0])]
-        return Pending(self._decision_name(), int(self.game.to_act(self.state)[0]),
-                       tuple(self.game.action_label(a) for a in ids),
+        decision = self._decision_name()
+        return Pending(decision, int(self.game.to_act(self.state)[0]), tuple(self._label(a, decision) for a in ids),
                        tuple(self.game.describe_action(self.state, 0, a) for a in ids))
 
     def _decision_name(self) -> str | None:
@@ -185,9 +212,15 @@ class Position:
         return names.get(code)
 
     # ------------------------------------------------------------------ results by name
+    def clear_logs(self) -> "Position":
+        """Forget the turn and event rows logged so far (:meth:`events` then lists only what follows)."""
+        self.state.turn_n[:] = 0
+        self.state.event_n[:] = 0
+        return self
+
     def events(self, kind: str | None = None) -> list[dict]:
-        """The event rows logged since the position was built (or its logs were last read), as dicts with the
-        kind and every string column by name; only ``kind`` when given."""
+        """The event rows logged since the position was built (or :meth:`clear_logs`), as dicts with the kind and
+        every string column by name; only ``kind`` when given. Reading does not clear them."""
         spec = self.game.event_spec()
         if kind is not None and kind not in self.game.event_kinds:
             raise KeyError(f"{self.game.name} has no event kind {kind!r}: allowed {', '.join(self.game.event_kinds)}")

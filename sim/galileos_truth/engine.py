@@ -15,11 +15,11 @@ from .params import Params
 from .pcols import PRM_LEVEL_SPACE_VP_2, PRM_LEVEL_SPACE_VP_3, PRM_LEVEL_SPACE_VP_4
 from .spec import START_RESOURCES
 from .state import N_CHANCE_ZONES
-from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_KEEP, A_OLEVEL, A_PASS, A_PAY,
-                    A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SUBJ, A_UPGRADE, A_WIN, D_FRAMES, EVENT_CATEGORIES,
-                    EVENT_KINDS, MAIN_NAMES, NCAT, NUM_ACTIONS, P_OORDER, P_PENPAY, P_PLACE, P_REMOVE, P_SEC,
-                    P_STACK, PH_STAKE, SCORE_CATEGORIES,
-                    SEC_NAMES, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE, Z_PLAY, Z_REMOVED, GTState, LAYOUT, SArr, VOCAB, arrays)
+from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_KEEP,
+                    A_KEEP_TILE, A_OLEVEL, A_PASS, A_PAY, A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SPACE_FIRST,
+                    A_SUBJ, A_UPGRADE, A_WIN, D_FRAMES, EVENT_CATEGORIES, EVENT_KINDS, GTState, LAYOUT, MAIN_NAMES,
+                    NCAT, NUM_ACTIONS, PH_STAKE, P_OORDER, P_PENPAY, P_PLACE, P_REMOVE, P_SEC, P_STACK, SArr,
+                    SCORE_CATEGORIES, SEC_NAMES, VOCAB, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE, Z_PLAY, Z_REMOVED, arrays)
 
 SUBJ_TITLE = ("Astronomy", "Physics", "Mathematics", "Philosophy")
 
@@ -181,6 +181,8 @@ class GalileosTruth(Game):
         cycles = np.where(done, state.cycle, state.cycle - 1).astype(np.int64)
         return state.turn.astype(np.int64), cycles
 
+    vocabulary = VOCAB
+
     def action_label(self, action: int) -> str:
         return _action_label(int(action))
 
@@ -310,8 +312,9 @@ class GalileosTruth(Game):
             return f"{who} observes the sky at Level {a - A_OLEVEL + 1}"
         if A_KEEP <= a < A_CARD:
             if ph == P_OORDER:
-                return f"{who} activates the " + ("Window space's icons first", "tile's icons first")[a - A_KEEP]
-            t = int(state.obs_tiles[g, a - A_KEEP])
+                return f"{who} activates the " + ("Window space's icons first" if a == A_SPACE_FIRST else
+                                                  "tile's icons first")
+            t = int(state.obs_tiles[g, a - A_KEEP_TILE])
             return f"{who} keeps Observation tile {self.content.tile_ids[t] if t >= 0 else '?'}"
         if A_CARD <= a < A_RMDISC:
             t = a - A_CARD

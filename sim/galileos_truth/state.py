@@ -87,7 +87,7 @@ VOCAB = Vocabulary((
     Family("subject", (N_SUBJECTS,), "subject:{0}", (SUBJECTS,)),
     Family("secondary", (len(SEC_NAMES),), "secondary:{0}", (SEC_NAMES,)),
     Family("observe_level", (3,), "observe-level:{0}", (("1", "2", "3"),)),
-    Family("keep", (2,), "choice:{0}"),    # tile kept; observe order: 0 = space icons first, 1 = tile icons first
+    Family("keep", (2,), "choice:{0}"),    # a two-way choice: its meaning is the decision's (OBSERVE_CHOICES)
     Family("card", (T_MAX,), "card:{0}"),  # a card type in hand
     Family("remove_discard", (T_MAX,), "remove-discard:{0}"), Family("remove_play", (T_MAX,), "remove-play:{0}"),
     Family("treatise", (NB,), "treatise:{0}"), Family("invention", (NI_MAX,), "use-invention:{0}"),
@@ -95,7 +95,11 @@ VOCAB = Vocabulary((
     Family("window", (WROWS, WCOLS), "window:row{0}:col{1}"),
     Family("effects"),                     # resolve the pending mandatory Effects of the icon set now (A-GT-25)
     Family("icon", (2, K_ICONS), "effect-icon:{0}:{1}"),  # resolve that one pending Effect icon now (A-GT-25)
-))
+), {  # what a ``keep`` id means under each decision (sim/core/actions.py: per-decision choices)
+    "P_OKEEP": (Family("tile", (2,), "keep-tile:{0}"),),               # the Observation tile kept of the two (A-GT-29)
+    "P_OORDER": (Family("space-first", (), "space-icons-first"),     # the Window space's icons first (A-GT-25)
+                 Family("tile-first", (), "tile-icons-first")),
+}, choice_family="keep")
 #: the first id of each family (the kernels' constants)
 A_PASS, A_DONE, A_ABJURE, A_UPGRADE = (VOCAB.start(n) for n in ("pass", "done", "abjure", "upgrade"))
 A_PAY, A_DECKTOP, A_GROUP, A_SUBJ = (VOCAB.start(n) for n in ("pay", "decktop", "group", "subject"))
@@ -103,6 +107,9 @@ A_SEC, A_OLEVEL, A_KEEP, A_CARD = (VOCAB.start(n) for n in ("secondary", "observ
 A_RMDISC, A_RMPLAY, A_BOARD = (VOCAB.start(n) for n in ("remove_discard", "remove_play", "treatise"))
 A_INV, A_SLOT, A_SPACE, A_WIN = (VOCAB.start(n) for n in ("invention", "slot", "philosopher", "window"))
 A_EFFECTS, A_ICON = VOCAB.start("effects"), VOCAB.start("icon")
+#: the two-way choices by meaning (``VOCAB.choice``)
+A_KEEP_TILE = VOCAB.choice("P_OKEEP", "tile")                                  # + the drawn tile's index
+A_SPACE_FIRST, A_TILE_FIRST = VOCAB.choice("P_OORDER", "space-first"), VOCAB.choice("P_OORDER", "tile-first")
 NUM_ACTIONS = VOCAB.num_actions
 D_FRAMES = 8
 

@@ -78,9 +78,6 @@ END_PER_CURED, END_PER_TREATISE, END_PER_INPLAY, END_PER_HEART = 1, 2, 3, 4
 COLOUR_PUBLISH, COLOUR_DISTRICT = 0, 1
 
 # choice offsets
-CH_TO_FREUD = 5        # D_PROF: move straight to Freud
-CH_MANIFEST_DECK = 5   # D_MANIFEST: top of the manifest deck
-CH_HEART_CONV = 0      # D_TURN: minor+median+major Insight -> heart box
 
 # ---------------------------------------------------------------- event kinds and categories
 EVENT_KINDS = ("coffee_gain", "coffee_spend", "vp", "bright", "heart_box", "insight", "reputation", "freud",

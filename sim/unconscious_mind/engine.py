@@ -12,7 +12,7 @@ from meeplelab.sim.core.start import apply_seat_bonus
 
 from . import hidden
 from . import codes
-from .actions import CH0, MODE_NAMES, NUM_ACTIONS, VOCAB, action_label
+from .actions import INKPOT_MAX_ADJ, MODE_NAMES, NUM_ACTIONS, VOCAB, action_label
 from .content import FILES, LEVELS, LOCATIONS, MT_ACTIONS, QUALITIES, Content, load_content
 from .params import Params
 from .spec import START_RESOURCES
@@ -33,6 +33,9 @@ def _arr(t) -> np.ndarray:
 #: opcode, a, b) and ``cnt`` (``int64[W]``, the content's sizes: ``C.cnt[I_N_SPACES]``)
 UMContent = namedtuple("UMContent", ("K", "eff", "cnt"))
 
+
+#: decision kind code -> its name in codes.py (``D_PLACE``): the key of actions.CHOICES
+_DECISION_NAMES = {v: k for k, v in vars(codes).items() if k.startswith("D_") and isinstance(v, int)}
 
 class UnconsciousMind(Game):
     """Unconscious Mind (Fantasia Games, 2024), 1-4 players. Rules: ``docs/rules/unconscious_mind.md``."""
@@ -349,6 +352,8 @@ class UnconsciousMind(Game):
         return out
 
     # ------------------------------------------------------------------ words
+    vocabulary = VOCAB
+
     def action_label(self, action: int) -> str:
         return action_label(action)
 
@@ -358,8 +363,12 @@ class UnconsciousMind(Game):
         if state.sp[g] == 0:
             return action_label(a)
         kind, ka, kb, _ = (int(x) for x in state.stk[g, state.sp[g] - 1])
-        fam, idx = VOCAB.decode(a)  # the one decoding of an action id (actions.VOCAB)
-        ch = idx[0] if fam == "choice" else a - CH0
+        decision = _DECISION_NAMES.get(kind)
+        try:  # the one decoding of an action id (actions.VOCAB); a choice id by its meaning under this decision
+            fam, idx = VOCAB.decode(a, decision)
+        except ValueError:
+            return action_label(a)
+        ch = idx[0] if len(idx) == 1 else -1  # the index of a one-index part (a room, a slot, a level)
         if fam == "done":
             return "skip / done"
         if kind == codes.D_TURN:
@@ -377,7 +386,7 @@ class UnconsciousMind(Game):
                 q, lv, q2 = idx
                 return (f"pay {self.params.conversion_coffee} Coffee: change a {QUALITIES[q]} {LEVELS[lv]} "
                         f"Insight to {QUALITIES[q2]}")
-            if fam == "choice" and ch == codes.CH_HEART_CONV:
+            if fam == "heart-box":
                 return "convert a minor, a median and a major Insight into a heart-shaped box"
         if kind == codes.D_MODE:
             return f"place {MODE_NAMES[idx[0]]} on {MT_ACTIONS[kb]}"
@@ -395,40 +404,43 @@ class UnconsciousMind(Game):
                     codes.D_GATHER: "use as a Volume"}.get(kind, "play")
             return f"{verb} Research card {c.card_ids[idx[0]]}"
         words = {
-            codes.D_INKPOT: lambda: f"move the inkpot {kb + ch - 2} spaces",
+            codes.D_INKPOT: lambda: f"move the inkpot {kb + ch - INKPOT_MAX_ADJ} spaces",
             codes.D_GENQ: lambda: f"Generate a {QUALITIES[ch]} {LEVELS[ka]} Insight",
             codes.D_TILE_SRC: lambda: (
                 f"choose the empty {('stack', 'center', 'right')[ka]} space of level {'I' * (ch + 1)} "
                 "(scores its printed VP, nothing else)"
                 if ka > 0 and int(state.market[g, ch, ka - 1]) < 0 else
                 f"take the {('stack', 'center', 'right')[ka]} tile of level {'I' * (ch + 1)}"),
-            codes.D_ORDER: lambda: ("main effect first, then banner" if ch == 0 else "banner effect first, then main"),
+            codes.D_ORDER: lambda: ("main effect first, then banner" if fam == "main-first" else
+                                    "banner effect first, then main"),
             codes.D_FREE_TILE: lambda: f"take the free tile from the level {'I' * (ch + 1)} stack",
-            codes.D_PLACE: lambda: (f"place tile {c.tile_ids[ka]} in row {ch + 1}" if ch < 3 else
-                                f"replace the tile in space {ch - 3 + 1} with {c.tile_ids[ka]}"),
+            codes.D_PLACE: lambda: (f"place tile {c.tile_ids[ka]} in row {ch + 1}" if fam == "row" else
+                                f"replace the tile in space {ch + 1} with {c.tile_ids[ka]}"),
             codes.D_SWAP2: lambda: f"swap with display slot {ch + 1}",
             codes.D_RESPLAY: lambda: f"publish Treatise {c.treatise_ids[int(state.trdisp[g, ch])]}",
             codes.D_GATHER: lambda: f"cite Treatise {c.treatise_ids[ch]} of seat {int(state.tr_owner[g, ch]) + 1}",
-            codes.D_PROF: lambda: ("move the Professor to Freud's Location" if ch == codes.CH_TO_FREUD else
+            codes.D_PROF: lambda: ("move the Professor to Freud's Location" if fam == "to-freud" else
                                f"advance the Professor {ch + 1} Location(s)"),
             codes.D_FREUD: lambda: f"advance Freud {ch + 1} Location(s)",
-            codes.D_LOCTRIG: lambda: (f"trigger {LOCATIONS[ka]} once per {'figure' if ch % 2 == 0 else 'tag'}"
-                                  + (" (+Bright Idea)" if ch >= 2 else "")),
+            codes.D_LOCTRIG: lambda: (f"trigger {LOCATIONS[ka]} once per {('figure', 'tag')[idx[1]]}"
+                                  + (" (+Bright Idea)" if idx[0] == 1 else "")),
             codes.D_LOCEFF: lambda: f"{LOCATIONS[ka]} effect: {c.effect_text[int(self.A['loc_eff'][ka, ch])]}",
             codes.D_COLUMN: lambda: f"activate Notebook column {ch + 1}",
             codes.D_COLOUR: lambda: (f"take the player-colour Insight for the {('Treatise', 'district slot')[ka]} from "
-                                 + ("the dial's reserve" if ch == 0 else
-                                    f"the {QUALITIES[(ch - 1) // 3]} {LEVELS[(ch - 1) % 3]} ring")),
-            codes.D_TILEORDER: lambda: (f"resolve the main effect of tile {c.tile_ids[int(state.nb[g, state.to_act[g], ch])]} "
-                                    f"(row {ch // 3 + 1}, space {ch % 3 + 1})"),
+                                 + ("the dial's reserve" if fam == "reserve" else
+                                    f"the {QUALITIES[idx[0]]} {LEVELS[idx[1]]} ring")),
+            codes.D_TILEORDER: lambda: (f"resolve the main effect of tile "
+                                    f"{c.tile_ids[int(state.nb[g, state.to_act[g], idx[0] * 3 + idx[1]])]} "
+                                    f"(row {idx[0] + 1}, space {idx[1] + 1})"),
             codes.D_REPACT: lambda: f"reputation-track action: {c.effect_text[int(self.A['sec_action'][ch])]}",
-            codes.D_RECALLB: lambda: self._recall_words(state, g, ch),
+            codes.D_RECALLB: lambda: self._recall_words(state, g, fam, idx),
             codes.D_TREAT: lambda: f"treat the client in room {ch + 1}",
             codes.D_THERAPY: lambda: f"therapy for the client in room {ch + 1}",
             codes.D_HEARTS: lambda: f"spend a heart box on the client in room {ch + 1}",
-            codes.D_NEWCLIENT: lambda: (f"take Routine client {c.client_ids[int(state.rdisp_cl[g, ch])]}" if ch < 3 else
-                                    f"take Case Study client {c.client_ids[int(state.cdisp_cl[g, ch - 3])]}"),
-            codes.D_MANIFEST: lambda: ("take the top manifest dream of the deck" if ch == codes.CH_MANIFEST_DECK else
+            codes.D_NEWCLIENT: lambda: (f"take Routine client {c.client_ids[int(state.rdisp_cl[g, ch])]}"
+                                    if fam == "routine" else
+                                    f"take Case Study client {c.client_ids[int(state.cdisp_cl[g, ch])]}"),
+            codes.D_MANIFEST: lambda: ("take the top manifest dream of the deck" if fam == "deck" else
                                    f"take manifest dream {c.dream_ids[int(state.mdisp[g, ch])]}"),
         }
         try:
@@ -436,15 +448,16 @@ class UnconsciousMind(Game):
         except (KeyError, IndexError):
             return action_label(a)
 
-    def _recall_words(self, state, g, ch) -> str:
+    def _recall_words(self, state, g, part: str, idx: tuple) -> str:
+        """A D_RECALLB choice in words: ``part`` ``bonus`` or ``district`` at ``idx`` (who, slot)."""
         p = int(state.to_act[g])
-        w = 0 if (ch < 3 or 6 <= ch < 10) else 1
+        w, k = idx
         loc = int(state.prof_loc[g, p]) if w == 0 else int(state.freud_loc[g])
         who = "Professor's" if w == 0 else "Freud's"
-        if ch < 6:
-            return (f"Location bonus {ch % 3 + 1} at {who} Location {LOCATIONS[loc]}: "
-                    f"{self.content.effect_text[int(self.A['loc_bon'][loc, ch % 3])]}")
-        s = (ch - 6) % 4
+        if part == "bonus":
+            return (f"Location bonus {k + 1} at {who} Location {LOCATIONS[loc]}: "
+                    f"{self.content.effect_text[int(self.A['loc_bon'][loc, k])]}")
+        s = k
         d = int(self.A['loc_dist'][loc])
         return (f"District bonus of {self.content.district_ids[d]} ({self.params.district_thresholds[s]} tags): "
                 f"{self.content.effect_text[int(self.A['dist_rew'][d, s])]}")

@@ -12,7 +12,8 @@ Every kernel reads the deciding seat ``p`` of game ``g``; ``S`` is :class:`meepl
 
 from numba import njit
 
-from .actions import CARD0, CH0, MODE0, N_CARD, N_CH, PLACE0
+from .actions import (CARD0, CH_CITE, CH_COLOUR_RING, CH_COLUMN, CH_PLACE_ROW, CH_PUBLISH, MODE0, N_CARD, N_CH, NB_COLS,
+                      NB_ROWS, PLACE0)
 from .codes import (D_COLOUR, D_COLUMN, D_GATHER, D_MODE, D_PLACE, D_PLAYN, D_RESPLAY, D_TURN, K_PERFORM, L_HAND,
                     L_INPLAY, MT_PLAY, Q_ANY)
 from .cols import (BRIGHT, CARD_LOC, CARD_OWN, COFFEE, COL_DONE, CURED, DIAL_C, DIAL_W, HEARTS, IDEAS_HAND, NB, REP, RND,
@@ -88,7 +89,7 @@ def features(S, C, prm, g, p, out):
 
 @njit(cache=True, _nrt=False)
 def _ring_colour(S, C, g, p, out):
-    """``ring_colour``: D_COLOUR's ring positions ``CH0+1+i`` (i = quality*3 + level): 13 - level for a ring
+    """``ring_colour``: D_COLOUR's ring positions ``CH_COLOUR_RING+i`` (i = quality*3 + level): 13 - level for a ring
     Insight that no client's next dream needs (removing it leaves every room's next dream payable), 3 - level
     for one that is the only Insight paying some client's next dream, so the highest score is "not needed,
     then lowest level" (meeplelab.strategies.unconscious_mind.colour_from_ring)."""
@@ -110,12 +111,12 @@ def _ring_colour(S, C, g, p, out):
                     paying += S.seat[g, p, DIAL_W + 1 + j] + S.seat[g, p, DIAL_C + 1 + j]
             if paying == 1:
                 needed = True
-        out[CH0 + 1 + i] = (3 if needed else 13) - lvl
+        out[CH_COLOUR_RING + i] = (3 if needed else 13) - lvl
 
 
 @njit(cache=True, _nrt=False)
 def _cite_match(S, C, prm, g, p, out):
-    """``cite_match``: 1 at D_RESPLAY's ``CH0+j`` when displayed Treatise j needs (beyond its quill) a colour
+    """``cite_match``: 1 at D_RESPLAY's ``CH_PUBLISH+j`` when displayed Treatise j needs (beyond its quill) a colour
     that the top Volume of another seat's published Treatise supplies now (it can be cited)."""
     for j in range(prm[PRM_TREATISE_DISPLAY]):
         t = S.pile[g, TRDISP, j]
@@ -133,12 +134,12 @@ def _cite_match(S, C, prm, g, p, out):
                     break
             if hit:
                 break
-        out[CH0 + j] = 1 if hit else 0
+        out[CH_PUBLISH + j] = 1 if hit else 0
 
 
 @njit(cache=True, _nrt=False)
 def own_publishable(S, C, prm, g, p, j):
-    """True when displayed Treatise j (D_RESPLAY's ``CH0+j``) can be published from seat ``p``'s own in-play
+    """True when displayed Treatise j (D_RESPLAY's ``CH_PUBLISH+j``) can be published from seat ``p``'s own in-play
     Research cards alone, no citation: a colour Insight held and every Volume colour (the quill included)
     covered (meeplelab.strategies.unconscious_mind.own_publishable)."""
     t = S.pile[g, TRDISP, j]
@@ -172,11 +173,11 @@ def _no_cite(S, C, prm, g, p, out):
     k, b = S.stk[g, sp - 1, STK_KIND], S.stk[g, sp - 1, STK_B]
     if k == D_GATHER:
         for i in range(N_CH):
-            out[CH0 + i] = 0
+            out[CH_CITE + i] = 0
     elif k == D_RESPLAY and b == 0:
         for j in range(prm[PRM_TREATISE_DISPLAY]):
             if not own_publishable(S, C, prm, g, p, j):
-                out[CH0 + j] = 0
+                out[CH_PUBLISH + j] = 0
     elif k == D_TURN:
         if cards_at(S, g, p, L_HAND) == 0:
             for j in range(prm[PRM_TREATISE_DISPLAY]):
@@ -207,20 +208,20 @@ def action_scores(S, C, prm, g, p, score_id, out):
     """Fill ``out`` (``int64[A]``) with action score ``score_id`` (:data:`SCORES`) of seat ``p`` deciding in
     game ``g``; actions a score does not rank get 0.
 
-    - ``row_fill`` (D_PLACE ``CH0+r``): tiles in Notebook row r; ``col_fill`` (D_COLUMN ``CH0+c``): tiles in
+    - ``row_fill`` (D_PLACE ``CH_PLACE_ROW+r``): tiles in Notebook row r; ``col_fill`` (D_COLUMN ``CH_COLUMN+c``): tiles in
       column c;
-    - ``ring_colour`` (D_COLOUR ``CH0+1+i``): see :func:`_ring_colour`;
-    - ``cite_match`` (D_RESPLAY ``CH0+j``): see :func:`_cite_match`;
+    - ``ring_colour`` (D_COLOUR ``CH_COLOUR_RING+i``): see :func:`_ring_colour`;
+    - ``cite_match`` (D_RESPLAY ``CH_PUBLISH+j``): see :func:`_cite_match`;
     - ``no_cite``: see :func:`_no_cite` (a plan restriction)."""
     if score_id == S_NO_CITE:
         _no_cite(S, C, prm, g, p, out)
         return
     out[:] = 0
     if score_id == S_ROW_FILL or score_id == S_COL_FILL:
-        for r in range(3):
-            for c in range(3):
-                if S.seat[g, p, NB + r * 3 + c] >= 0:
-                    out[CH0 + (r if score_id == S_ROW_FILL else c)] += 1
+        for r in range(NB_ROWS):
+            for c in range(NB_COLS):
+                if S.seat[g, p, NB + r * NB_COLS + c] >= 0:
+                    out[(CH_PLACE_ROW + r) if score_id == S_ROW_FILL else (CH_COLUMN + c)] += 1
     elif score_id == S_RING_COLOUR:
         _ring_colour(S, C, g, p, out)
     elif score_id == S_CITE_MATCH:

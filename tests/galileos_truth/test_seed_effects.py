@@ -23,13 +23,6 @@ def card(game, name):
     return f"card:{T(game, name)}"
 
 
-def put(pos, name, index, value, seat=None):
-    """Write entry ``index`` of field ``name`` (a field spanning columns), by name."""
-    v = np.array(pos.get(name, seat=seat))
-    v[index] = value
-    pos.set(seat=seat, **{name: v})
-
-
 def effects_now(pos):
     """Resolve the pending mandatory Effects first when that choice is open (A-GT-25)."""
     if "effects" in pos.legal():
@@ -185,7 +178,7 @@ def test_red_books_need_the_level_requirement_and_are_paid():
     for pos, lv, b in zip(ps, [1, 2, 2, 3], [5, 1, 3, 2]):
         pos.give("cards", 0, hand=["star-charts"])
         pos.set(seat=0, level=lv)
-        put(pos, "books", PHYSICS, b, seat=0)
+        pos.put("books", PHYSICS, b, seat=0)
         legal.append(sc in pos.legal())
     assert legal == [False, False, True, True]
     for pos in ps[2:]:
@@ -235,7 +228,7 @@ def test_mastery_track_seal_on_leftmost_free_space_and_score_it():
     game = GalileosTruth()
     ps = positions(game)
     for pos, owner in zip(ps, [-1, 1, 1, -1]):
-        put(pos, "mastery", (0, 0), owner)                          # track 0, space 0
+        pos.put("mastery", (0, 0), owner)                          # track 0, space 0
         play_test_card(pos, ["mastery 0"])
     assert [pos.get("vp_cat", seat=0)[C_MASTERY] for pos in ps] == [6, 4, 4, 6]
     assert ps[0].get("mastery")[0][0] == 0 and ps[1].get("mastery")[0][1] == 0
@@ -265,8 +258,8 @@ def test_physics_and_mathematics_income_tubes_give_your_track_income():
     game = GalileosTruth()
     ps = positions(game)
     for pos, phys, math in zip(ps, [0, 5, 10, 0], [0, 0, 5, 12]):
-        put(pos, "books", PHYSICS, phys, seat=0)
-        put(pos, "books", MATHEMATICS, math, seat=0)
+        pos.put("books", PHYSICS, phys, seat=0)
+        pos.put("books", MATHEMATICS, math, seat=0)
         pos.set(seat=0, coins=0, research=0)
         play_test_card(pos, ["income_physics", "income_mathematics"])
     assert [pos.get("coins", seat=0) for pos in ps] == [1, 2, 3, 1]

@@ -37,14 +37,6 @@ def invention(game, name):
     return f"use-invention:{INV(game, name)}"
 
 
-def put(pos, name, i, value, seat=None):
-    """Set entry ``i`` of field ``name`` (a field spanning columns: a Subject's Books, one Invention's owner), the
-    other entries unchanged."""
-    v = pos.get(name, seat=seat)
-    v[i] = value
-    return pos.set(seat=seat, **{name: v})
-
-
 def zone_count(pos, zone, seat=0):
     """How many of ``seat``'s cards are in ``zone``."""
     n = pos.get("nslots", seat=seat)
@@ -354,7 +346,7 @@ def test_what_an_ongoing_invention_gives_on_a_play_counts_before_the_active_card
     card_icons(game, "star-charts", ["books_pay physics 2 1", "research -1", "vp +1"])
     for g, owner in zip(GAMES, [0, 0, -1, -1]):
         pos = start(game, g).give("cards", 0, hand=["star-charts"])
-        put(pos, "inv_owner", inv, owner)
+        pos.put("inv_owner", inv, owner)
         pos.set(seat=0, books=0, research=0)
         assert (card(game, "star-charts") in pos.legal()) is (owner == 0)
         if owner == 0:
@@ -442,7 +434,7 @@ def test_once_per_cycle_invention_is_turned_until_end_of_cycle():
     tel = INV(game, "telescope")                      # once per Cycle: Research +2 | Observe
     for g in GAMES:
         pos = start(game, g, players=1).give("cards", 0, hand=["abacus"] * 2)
-        put(pos, "inv_owner", tel, 0)
+        pos.put("inv_owner", tel, 0)
         assert invention(game, "telescope") in pos.legal()
         pos.act(invention(game, "telescope"), "group:a")
         assert pos.get("inv_tapped")[tel] is True
@@ -456,7 +448,7 @@ def test_income_invention_works_without_an_action():
     game = GalileosTruth()
     for g, owner, coins in zip(GAMES, [0, 0, -1, -1], [2, 2, 1, 1]):
         pos = start(game, g, players=1)
-        put(pos, "inv_owner", INV(game, "compass"), owner)  # Income: Coins +1
+        pos.put("inv_owner", INV(game, "compass"), owner)  # Income: Coins +1
         pos.set(seat=0, coins=0)
         pos.act("pass")
         assert pos.get("coins", seat=0) == coins          # Physics Level I income 1 (+1 with the compass)
@@ -466,9 +458,9 @@ def test_ongoing_invention_works_each_time_its_condition_is_met():
     game = GalileosTruth()
     for g, owner, vp in zip(GAMES, [0, 0, -1, -1], [4, 4, 3, 3]):
         pos = start(game, g)
-        put(pos, "inv_owner", INV(game, "pendulum-clock"), owner)   # Ongoing: each Write, VP +1
+        pos.put("inv_owner", INV(game, "pendulum-clock"), owner)   # Ongoing: each Write, VP +1
         pos.set(seat=0, research=3)
-        put(pos, "books", ASTRONOMY, 2, seat=0)
+        pos.put("books", ASTRONOMY, 2, seat=0)
         pos.act(space(game, "printing-house"), "secondary:write", board(game, "b0-0"), "card-to-deck-top")
         assert pos.get("vp", seat=0) == vp
 
@@ -477,7 +469,7 @@ def test_end_game_invention_scores_at_the_end_without_an_action():
     game = GalileosTruth()
     for g, owner, vp in zip(GAMES, [0, -1, 0, -1], [5, 0, 5, 0]):
         pos = start(game, g, players=1)
-        put(pos, "inv_owner", INV(game, "orrery"), owner)   # End-Game: 5 VP
+        pos.put("inv_owner", INV(game, "orrery"), owner)   # End-Game: 5 VP
         pos.set(cycle=5).give("cards", 0, hand=[])
         pos.act("pass")
         assert pos.get("over") is True
@@ -489,9 +481,9 @@ def test_upgrade_requires_the_graduation_tile_requirement():
     game = GalileosTruth()
     for g, physics, allowed in zip(GAMES, [5, 6, 3, 9], [False, True, False, True]):
         pos = start(game, g)
-        put(pos, "grad", 0, game.content.grad_ids.index("bachelor-books"))   # Books 6
+        pos.put("grad", 0, game.content.grad_ids.index("bachelor-books"))   # Books 6
         pos.set(seat=0, books=0)
-        put(pos, "books", PHYSICS, physics, seat=0)
+        pos.put("books", PHYSICS, physics, seat=0)
         assert ("upgrade-level" in pos.legal()) is allowed
 
 

@@ -17,13 +17,6 @@ def positions(game, players=2):
     return [Position.start(game, players=players, seed=3, game_id=g) for g in GAMES]
 
 
-def put(pos, name, index, value, seat=None):
-    """Write entry ``index`` of field ``name`` (a field spanning columns), by name."""
-    v = np.array(pos.get(name, seat=seat))
-    v[index] = value
-    pos.set(seat=seat, **{name: v})
-
-
 def space(game, name):
     """The label of the action assigning the Natural Philosopher to space ``name``."""
     return f"philosopher:{SPACE(game, name)}"
@@ -77,7 +70,7 @@ def test_write_one_copy_of_each_treatise_per_player():
     b00, b01, legal = board(game, "b0-0"), board(game, "b0-1"), []
     for pos, own in zip(positions(game), [0, 1, 0, 1]):
         pos.set(seat=0, research=9, books=[3, 3, 3, 3])
-        put(pos, "tseal", (BOARD(game, "b0-0"), 0), own)        # seat 0's own seal in games 0 and 2
+        pos.put("tseal", (BOARD(game, "b0-0"), 0), own)        # seat 0's own seal in games 0 and 2
         start_write(pos)
         legal.append(b00 in pos.legal())
         assert b01 in pos.legal()
@@ -89,7 +82,7 @@ def test_write_pays_books_and_three_research_on_the_bottom_row():
     ps, ok = positions(game), []
     for g, pos, r, b in zip(GAMES, ps, [4, 3, 2, 4], [3, 2, 2, 1]):
         pos.set(seat=0, research=r)
-        put(pos, "books", ASTRONOMY, b, seat=0)                 # b0-0 needs Astronomy 2
+        pos.put("books", ASTRONOMY, b, seat=0)                 # b0-0 needs Astronomy 2
         pos.act(space(game, "printing-house"))
         ok.append(SEC_WRITE in pos.legal())
         if g < 2:
@@ -107,12 +100,12 @@ def test_write_higher_row_skips_one_research_cost_per_seal_on_the_boards_below()
     ps = positions(game)
     for pos in ps:
         pos.set(seat=0, research=5)
-        put(pos, "books", PHYSICS, 2, seat=0)
-        put(pos, "books", ASTRONOMY, 1, seat=0)
-    put(ps[1], "tseal", (0, 0), 0)
-    put(ps[2], "tseal", (1, 0), 0)
-    put(ps[3], "tseal", (0, 0), 0)
-    put(ps[3], "tseal", (1, 0), 0)
+        pos.put("books", PHYSICS, 2, seat=0)
+        pos.put("books", ASTRONOMY, 1, seat=0)
+    ps[1].put("tseal", (0, 0), 0)
+    ps[2].put("tseal", (1, 0), 0)
+    ps[3].put("tseal", (0, 0), 0)
+    ps[3].put("tseal", (1, 0), 0)
     for pos in ps:
         start_write(pos)
         pos.act(b)
@@ -124,9 +117,9 @@ def test_write_seal_on_leftmost_free_space_scores_its_vp():
     ps = positions(game)
     for pos, s0, s1 in zip(ps, [-1, 1, 1, 1], [-1, -1, 1, 1]):
         pos.set(seat=0, research=3)
-        put(pos, "books", ASTRONOMY, 2, seat=0)
-        put(pos, "tseal", (0, 0), s0)
-        put(pos, "tseal", (0, 1), s1)
+        pos.put("books", ASTRONOMY, 2, seat=0)
+        pos.put("tseal", (0, 0), s0)
+        pos.put("tseal", (0, 1), s1)
         start_write(pos)
         pos.act("treatise:0")
     assert [pos.get("vp", seat=0) for pos in ps[:3]] == [3, 2, 1]   # seal spaces print 3, 2, 1, 1
@@ -141,7 +134,7 @@ def test_written_card_goes_on_top_of_the_deck_or_to_hand_discarding_another_non_
     for pos, place in zip(ps, ["card-to-deck-top", "card-to-deck-top", ab, ab]):
         pos.give("cards", 0, hand=["abacus", "penance"], deck=["euclid"])
         pos.set(seat=0, research=3)
-        put(pos, "books", ASTRONOMY, 2, seat=0)
+        pos.put("books", ASTRONOMY, 2, seat=0)
         start_write(pos)
         pos.act("treatise:0")
         assert pos.pending().decision == "P_PLACE"
@@ -167,9 +160,9 @@ def test_copy_needs_the_level_cap_not_owned_and_another_players_seal():
     game = GalileosTruth()
     for pos in positions(game):
         pos.set(seat=0, coins=5)
-        put(pos, "tseal", (BOARD(game, "b0-0"), 0), 1)          # another player's seal: copyable
-        put(pos, "tseal", (BOARD(game, "b0-2"), 0), 0)          # own seal: not
-        put(pos, "tseal", (BOARD(game, "b2-0"), 0), 1)          # Level III > the action's Level II
+        pos.put("tseal", (BOARD(game, "b0-0"), 0), 1)          # another player's seal: copyable
+        pos.put("tseal", (BOARD(game, "b0-2"), 0), 0)          # own seal: not
+        pos.put("tseal", (BOARD(game, "b2-0"), 0), 1)          # Level III > the action's Level II
         start_copy(pos)
         legal = pos.legal()
         assert board(game, "b0-0") in legal
@@ -182,8 +175,8 @@ def test_copy_pays_coins_seals_rightmost_space_scores_nothing_and_leftmost_owner
     b = BOARD(game, "b0-1")
     for pos in positions(game, players=3):
         pos.set(seat=0, coins=5)
-        put(pos, "tseal", (b, 0), 2)
-        put(pos, "tseal", (b, 1), 1)
+        pos.put("tseal", (b, 0), 2)
+        pos.put("tseal", (b, 1), 1)
         start_copy(pos)
         pos.act(f"treatise:{b}")
         assert pos.get("coins", seat=0) == 3
@@ -203,8 +196,8 @@ def start_read(pos):
 def test_read_needs_level_cap_and_any_seal():
     game = GalileosTruth()
     for pos in positions(game):
-        put(pos, "tseal", (BOARD(game, "b0-1"), 0), 0)
-        put(pos, "tseal", (BOARD(game, "b1-0"), 0), 1)
+        pos.put("tseal", (BOARD(game, "b0-1"), 0), 0)
+        pos.put("tseal", (BOARD(game, "b1-0"), 0), 1)
         start_read(pos)
         legal = pos.legal()
         assert board(game, "b0-1") in legal                    # own seal is fine for Read
@@ -218,8 +211,8 @@ def test_read_pays_leftmost_seal_owner_unless_reader():
     ps = positions(game)
     for pos, s0, s1 in zip(ps, [1, 0, 1, 0], [0, 1, 0, 1]):
         pos.set(seat=0, coins=5)
-        put(pos, "tseal", (b, 0), s0)
-        put(pos, "tseal", (b, 1), s1)
+        pos.put("tseal", (b, 0), s0)
+        pos.put("tseal", (b, 1), s1)
         start_read(pos)
         pos.act(f"treatise:{b}")
     assert [pos.get("vp", seat=1) for pos in ps] == [1, 0, 1, 0]
@@ -233,7 +226,7 @@ def test_read_activates_the_treatise_icons_on_their_own():
     ps = positions(game)
     for pos in ps:
         pos.set(seat=0, coins=5)
-        put(pos, "tseal", (b, 0), 1)
+        pos.put("tseal", (b, 0), 1)
         pos.give("cards", 0, hand=["pendulum"])
         start_read(pos)
         pos.act(f"treatise:{b}")
@@ -253,8 +246,8 @@ def test_read_activates_all_its_icons_as_if_you_were_playing_it_payments_include
     b, other = board(game, "b2-1"), board(game, "b0-1")
     ps, playable, readable = positions(game), [], []
     for g, pos, r in zip(GAMES, ps, [0, 0, 1, 1]):
-        put(pos, "tseal", (BOARD(game, "b2-1"), 0), 1)
-        put(pos, "tseal", (BOARD(game, "b0-1"), 0), 1)          # a second readable board keeps Read open
+        pos.put("tseal", (BOARD(game, "b2-1"), 0), 1)
+        pos.put("tseal", (BOARD(game, "b0-1"), 0), 1)          # a second readable board keeps Read open
         pos.set(seat=0, level=3, coins=5, research=r)
         pos.give("cards", 0, hand=["discourse-on-floating"])
         playable.append(card(game, "discourse-on-floating") in pos.legal())
@@ -279,7 +272,7 @@ def test_window_space_icons_and_invention_bottom_icons_must_be_payable_before_th
     observe = []
     for pos, c in zip(positions(game), [1, 2, 1, 2]):
         pos.set(seat=0, coins=c, research=9, level=2)
-        put(pos, "books", ASTRONOMY, 9, seat=0)
+        pos.put("books", ASTRONOMY, 9, seat=0)
         pos.act(space(game, "observatory"), "group:a")
         observe.append(SEC_OBSERVE in pos.legal())
     assert observe == [False, True, False, True]
@@ -294,8 +287,8 @@ def test_window_space_icons_and_invention_bottom_icons_must_be_payable_before_th
     game.C.INV_BOOKS[j] = 0
     slot = []
     for pos, r in zip(ps, [1, 2, 1, 2]):
-        put(pos, "workshop", w, i)
-        put(pos, "workshop", w - 1, j)                          # a free Invention keeps Invent open everywhere
+        pos.put("workshop", w, i)
+        pos.put("workshop", w - 1, j)                          # a free Invention keeps Invent open everywhere
         pos.set(seat=0, research=r, coins=5)
         start_invent(pos)
         slot.append(f"workshop-slot:{w}" in pos.legal())
@@ -333,7 +326,7 @@ def test_workshop_slides_down_at_end_of_turn_and_reveals_from_current_period_dec
         pos.set(workshop=w, cycle=cycle)
         pos.set(seat=0, coins=9)
         if g in (1, 2):
-            put(pos, "inv_deck_n", 0, 0)                       # games 1, 2: Period I deck empty
+            pos.put("inv_deck_n", 0, 0)                       # games 1, 2: Period I deck empty
         period = 0 if g < 2 else 1
         top_deck.append(pos.get(f"inv_deck_{period + 1}")[pos.get("inv_deck_n")[period] - 1])
         start_invent(pos)
@@ -358,10 +351,10 @@ def test_first_observation_tile_is_level_one_on_the_bottom_left_start_space():
     game = GalileosTruth()
     for pos in positions(game):
         pos.set(seat=0, research=9)
-        put(pos, "books", ASTRONOMY, 9, seat=0)
+        pos.put("books", ASTRONOMY, 9, seat=0)
         start_observe(pos)
         assert legal_prefix(pos, "observe-level:") == ["observe-level:1"]
-        pos.act("observe-level:1", "choice:0")
+        pos.act("observe-level:1", "keep-tile:0")
         assert legal_prefix(pos, "window:") == ["window:row0:col0"]
 
 
@@ -369,12 +362,12 @@ def test_later_observation_tiles_go_orthogonally_next_to_your_tiles():
     game = GalileosTruth()
     for g, pos in zip(GAMES, positions(game)):
         pos.set(seat=0, research=9)
-        put(pos, "books", ASTRONOMY, 9, seat=0)
-        put(pos, "window", (0, 0), 0, seat=0)
-        put(pos, "window", (1, 1), 9, seat=0)
+        pos.put("books", ASTRONOMY, 9, seat=0)
+        pos.put("window", (0, 0), 0, seat=0)
+        pos.put("window", (1, 1), 9, seat=0)
         start_observe(pos)
         assert "observe-level:2" in pos.legal() and "observe-level:3" in pos.legal()
-        pos.act("observe-level:2", "choice:0")
+        pos.act("observe-level:2", "keep-tile:0")
         if g == 0:
             row1 = [f"window:row1:col{c}" in pos.legal() for c in range(4)]
             assert row1 == [True, False, True, False]             # next to (0,0) or (1,1), empty
@@ -384,13 +377,13 @@ def test_observe_draws_two_tiles_keeps_one_and_discards_the_other():
     game = GalileosTruth()
     for g, pos in zip(GAMES, positions(game)):
         pos.set(seat=0, research=9)
-        put(pos, "books", ASTRONOMY, 9, seat=0)
+        pos.put("books", ASTRONOMY, 9, seat=0)
         n0 = pos.get("bag_n")[0]
         start_observe(pos)
         pos.act("observe-level:1")
         assert pos.pending().decision == "P_OKEEP"
         drawn = pos.get("obs_tiles")
-        pos.act(f"choice:{g % 2}")
+        pos.act(f"keep-tile:{g % 2}")
         assert pos.get("bag_n")[0] == n0 - 2 and pos.get("bagdisc_n")[0] == 1
         kept = drawn[g % 2]
         assert pos.get("bagdisc_1")[0] == drawn[1 - g % 2]
@@ -402,8 +395,8 @@ def test_observe_draws_one_and_keeps_it_when_one_tile_is_left():
     game = GalileosTruth()
     for pos in positions(game):
         pos.set(seat=0, research=9)
-        put(pos, "books", ASTRONOMY, 9, seat=0)
-        put(pos, "bag_n", 0, 1)
+        pos.put("books", ASTRONOMY, 9, seat=0)
+        pos.put("bag_n", 0, 1)
         only = pos.get("bag_1")[0]
         start_observe(pos)
         pos.act("observe-level:1")
@@ -416,10 +409,10 @@ def test_empty_bag_refills_from_that_levels_discards():
     game = GalileosTruth()
     for pos in positions(game):
         pos.set(seat=0, research=9)
-        put(pos, "books", ASTRONOMY, 9, seat=0)
-        put(pos, "bagdisc_1", slice(0, 3), pos.get("bag_1")[:3])
-        put(pos, "bagdisc_n", 0, 3)
-        put(pos, "bag_n", 0, 0)
+        pos.put("books", ASTRONOMY, 9, seat=0)
+        pos.put("bagdisc_1", slice(0, 3), pos.get("bag_1")[:3])
+        pos.put("bagdisc_n", 0, 3)
+        pos.put("bag_n", 0, 0)
         start_observe(pos)
         pos.act("observe-level:1")
         assert pos.pending().decision == "P_OKEEP"
@@ -446,17 +439,17 @@ def test_observe_pays_research_and_astronomy_books_of_the_space_then_two_vp_one_
     for pos, tiles in zip(positions(game), SIMPLE_TILES):
         bag_top(pos, 1, tiles)
         pos.set(seat=0, research=5, coins=0)                  # +2 Research from the card = 7
-        put(pos, "books", ASTRONOMY, 3, seat=0)
-        put(pos, "window", (0, 0), 0, seat=0)
+        pos.put("books", ASTRONOMY, 3, seat=0)
+        pos.put("window", (0, 0), 0, seat=0)
         start_observe(pos)
-        pos.act("observe-level:1", "choice:0")
+        pos.act("observe-level:1", "keep-tile:0")
         pos.act("window:row0:col1")                           # row 0, col 1: 1 Research, 0 Astronomy
         assert pos.get("research", seat=0) == 6
         assert pos.get("books", seat=0)[ASTRONOMY] == 5       # 3 + 2 from the card's spine, none paid
         assert pos.pending().decision == "P_OORDER"
         assert pos.get("vp_cat", seat=0)[C_OBSERVATION] == 0  # the bonus waits for the icons
         coins = pos.get("coins", seat=0)
-        pos.act("choice:0")
+        pos.act("space-icons-first")
         assert pos.get("vp_cat", seat=0)[C_OBSERVATION] == 2
         assert pos.get("coins", seat=0) >= coins + 1
 
@@ -467,11 +460,11 @@ def test_observation_space_and_tile_icons_resolve_in_the_order_chosen():
     for g, pos, tiles in zip(GAMES, positions(game), SIMPLE_TILES):
         bag_top(pos, 1, tiles)
         pos.set(seat=0, research=9)
-        put(pos, "books", ASTRONOMY, 9, seat=0)
+        pos.put("books", ASTRONOMY, 9, seat=0)
         start_observe(pos)
-        pos.act("observe-level:1", "choice:0", "window:row0:col0")
-        assert "choice:0" in pos.legal() and "choice:1" in pos.legal()
-        pos.act(f"choice:{g % 2}")
+        pos.act("observe-level:1", "keep-tile:0", "window:row0:col0")
+        assert "space-icons-first" in pos.legal() and "tile-icons-first" in pos.legal()
+        pos.act(("space-icons-first", "tile-icons-first")[g % 2])
         tile = game.C.TILE_ISET[pos.get("window", seat=0)[0][0]]
         # whatever is still pending sits on the frame stack in the chosen order (space first -> tile below)
         n = pos.get("fr_n")
@@ -526,11 +519,11 @@ def test_observe_bonus_comes_after_the_icons_on_the_space_and_the_tile():
     ps = positions(game)
     for g, pos, act_vp in zip(GAMES, ps, [0, 1, 0, 3]):
         pos.set(seat=0, research=9)
-        put(pos, "books", ASTRONOMY, 9, seat=0)
+        pos.put("books", ASTRONOMY, 9, seat=0)
         start_observe(pos)
         pos.set(act_vp=act_vp)                                 # VP this Main Action already gave
-        pos.act("observe-level:1", "choice:0", "window:row0:col0")
-        pos.act(f"choice:{g % 2}")                             # either order of the two icon sets
+        pos.act("observe-level:1", "keep-tile:0", "window:row0:col0")
+        pos.act(("space-icons-first", "tile-icons-first")[g % 2])  # either order of the two icon sets
         assert pos.get("to_act") == 1                          # the turn is over
     # x2 doubled only what the action gave before; the 2 VP bonus came after the icons, undoubled
     assert [pos.get("vp_cat", seat=0)[C_ICONS] for pos in ps] == [0, 1, 0, 3]

@@ -9,7 +9,7 @@ import pytest
 
 from meeplelab.play.batch import play_batch
 from meeplelab.sim.unconscious_mind import codes as R
-from meeplelab.sim.unconscious_mind.actions import CH0, NUM_ACTIONS
+from meeplelab.sim.unconscious_mind.actions import CH_COLOUR_RING, CH_COLUMN, CH_PLACE_ROW, NUM_ACTIONS
 from tests.random_play import random_plies
 from meeplelab.strategies import unconscious_mind as U
 from meeplelab.strategies.base import View
@@ -85,9 +85,9 @@ def test_features_and_action_scores_equal_the_python_helpers():
                                s.coffee[g, p], s.dial_c[g, p].sum(), int(U.others_citable(v)[0]), s.rnd[g]]
         assert F.pending(S, g) == s.stk[g, s.sp[g] - 1, 0]
         F.action_scores(S, C, prm, g, p, F.S_ROW_FILL, sc)
-        assert sc[CH0:CH0 + 3].tolist() == U.row_fill(v)[0].tolist() and sc.sum() == U.row_fill(v).sum()
+        assert sc[CH_PLACE_ROW:CH_PLACE_ROW + 3].tolist() == U.row_fill(v)[0].tolist() and sc.sum() == U.row_fill(v).sum()
         F.action_scores(S, C, prm, g, p, F.S_COL_FILL, sc)
-        assert sc[CH0:CH0 + 3].tolist() == U.col_fill(v)[0].tolist()
+        assert sc[CH_COLUMN:CH_COLUMN + 3].tolist() == U.col_fill(v)[0].tolist()
         F.action_scores(S, C, prm, g, p, F.S_NO_CITE, sc)
         mask, forced = U.no_cite_mask(v, legal[g:g + 1])
         restricted = legal[g] & (sc > 0)
@@ -116,5 +116,5 @@ def test_ring_colour_prefers_an_unneeded_ring_insight_then_the_lowest_level():
     S, C, prm = gm.kernel_context(s)
     sc = np.zeros(NUM_ACTIONS, np.int64)
     F.action_scores(S, C, prm, 0, 0, F.S_RING_COLOUR, sc)
-    assert sc[CH0 + 1] == 3 and sc[CH0 + 6] == 13 - 2  # needed minor 3 - 0; free major 13 - 2
-    assert sc[CH0 + 4] == 13 and sc[CH0 + 2] == 3 - 1  # freedom minor pays no dream; growth median would
+    assert sc[CH_COLOUR_RING + 0] == 3 and sc[CH_COLOUR_RING + 5] == 13 - 2  # needed minor 3 - 0; free major 13 - 2
+    assert sc[CH_COLOUR_RING + 3] == 13 and sc[CH_COLOUR_RING + 1] == 3 - 1  # freedom minor pays no dream; growth median would

@@ -20,13 +20,6 @@ def _start(game_id: int = 0) -> Position:
     return pos.set(goal_id=[-1] * len(pos.get("goal_id")))
 
 
-def _put(pos: Position, name: str, idx, value, seat: int | None = None) -> None:
-    """Write element(s) ``idx`` (a numpy index) of the array field ``name`` by name (``set`` writes whole fields)."""
-    v = np.array(pos.get(name, seat=seat))
-    v[idx] = value
-    pos.set(seat=seat, **{name: v})
-
-
 def _top(pos: Position) -> tuple:
     """The decision on top of the stack: its name and its arguments a, b, c."""
     i = pos.get("sp") - 1
@@ -88,7 +81,7 @@ def test_tile_space_cost_one_takes_stack_top_and_triggers_nothing():
         assert pos.pending().decision == "D_TILE_SRC"
         expect = pos.get("tstack_ii")[pos.get("ttop")[1]]
         before = [(pos.get("dial_w", seat=p), pos.get("vp", seat=p), pos.get("bright", seat=p)) for p in (0, 1)]
-        pos.act("choice:1")  # level II stack
+        pos.act("level:II")  # level II stack
         assert pos.get("coffee", seat=0) == 4
         assert _top(pos) == ("D_PLACE", expect, 0, 0)
         assert [(pos.get("dial_w", seat=p), pos.get("vp", seat=p), pos.get("bright", seat=p)) for p in (0, 1)] == before
@@ -98,9 +91,9 @@ def test_tile_space_cost_two_takes_center_tile_and_triggers_banner_only():
     t = _tile_with("coffee 1", "vp 1")
     for gid in GAMES:
         pos = _start(gid)
-        _put(pos, "market", (0, 0), t)
+        pos.put("market", (0, 0), t)
         _take(pos, "tile_center", coffee=5)
-        pos.act("choice:0")
+        pos.act("level:I")
         # paid 2, banner (vp 1) triggered, main (coffee 1) not
         assert pos.get("coffee", seat=0) == 3
         assert pos.get("vp", seat=0) == 1
@@ -111,12 +104,12 @@ def test_tile_space_cost_three_triggers_main_and_banner_in_chosen_order():
     t = _tile_with("coffee 1", "vp 1")
     for gid in GAMES:
         pos = _start(gid)
-        _put(pos, "market", (0, 1), t)
+        pos.put("market", (0, 1), t)
         _take(pos, "tile_right", coffee=5)
-        pos.act("choice:0")
+        pos.act("level:I")
         assert pos.pending().decision == "D_ORDER"
         n0 = len(pos.events())
-        pos.act("choice:0" if gid % 2 == 0 else "choice:1")
+        pos.act("main-first" if gid % 2 == 0 else "banner-first")
         kinds = _kinds_since(pos, n0, ("vp", "coffee_gain"))
         assert kinds == (["coffee_gain", "vp"] if gid % 2 == 0 else ["vp", "coffee_gain"])
         assert pos.get("coffee", seat=0) == 5 - 3 + 1 and pos.get("vp", seat=0) == 1
@@ -148,7 +141,7 @@ def test_tile_gained_by_other_effect_is_free_from_stack_top():
         pos.give("decision", "D_FREE_TILE")
         c0 = [pos.get("coffee", seat=p) for p in (0, 1)]
         expect = pos.get("tstack_i")[pos.get("ttop")[0]]
-        pos.act("choice:0")
+        pos.act("level:I")
         assert [pos.get("coffee", seat=p) for p in (0, 1)] == c0
         assert _top(pos) == ("D_PLACE", expect, 0, 0)
 
@@ -156,19 +149,19 @@ def test_tile_gained_by_other_effect_is_free_from_stack_top():
 def test_tile_placed_banner_down_in_leftmost_empty_space_of_chosen_row():
     for gid in GAMES:
         pos = _start(gid)
-        _put(pos, "nb", 3, 5, seat=0)  # row 2 holds one tile
+        pos.put("nb", 3, 5, seat=0)  # row 2 holds one tile
         pos.give("decision", "D_PLACE", 7)
-        pos.act("choice:1")
+        pos.act("row:1")
         nb = pos.get("nb", seat=0)
         assert nb[4] == 7 and nb[3] == 5 and nb[5] == -1
 
 
 def test_icon_space_needs_zero_one_two_cured_clients_for_first_second_third_icon():
-    rows = {"choice:0", "choice:1", "choice:2"}
+    rows = {"row:0", "row:1", "row:2"}
     for gid in GAMES:
         pos = _start(gid)
         for r in range(3):
-            _put(pos, "nb", [r * 3, r * 3 + 1], [1, 2], seat=0)
+            pos.put("nb", [r * 3, r * 3 + 1], [1, 2], seat=0)
         pos.give("decision", "D_PLACE", 7)
         assert rows <= set(pos.legal())  # first icon: 0 clients needed
         pos.set(seat=0, icons=1)
@@ -185,7 +178,7 @@ def test_refill_empty_center_takes_top_of_its_rows_stack():
     pos = _start()
     nxt = pos.get("tstack_ii")[pos.get("ttop")[1]]
     _take(pos, "tile_center")
-    pos.act("choice:1")
+    pos.act("level:II")
     assert pos.get("market")[1][0] == nxt
 
 
@@ -194,27 +187,27 @@ def test_refill_empty_right_takes_center_slid_across_then_center_refills():
     center = pos.get("market")[0][0]
     nxt = pos.get("tstack_i")[pos.get("ttop")[0]]
     _take(pos, "tile_right")
-    pos.act("choice:0")
+    pos.act("level:I")
     assert pos.get("market")[0][1] == center and pos.get("market")[0][0] == nxt
 
 
 def test_exhausted_stack_is_not_refilled_but_tiles_still_slide():
     pos = _start()
-    _put(pos, "ttop", 0, GAME.A["tiles_per_level"][0])
+    pos.put("ttop", 0, GAME.A["tiles_per_level"][0])
     center = pos.get("market")[0][0]
     _take(pos, "tile_right")
-    pos.act("choice:0")
+    pos.act("level:I")
     assert pos.get("market")[0][1] == center and pos.get("market")[0][0] == -1
 
 
 def test_empty_market_space_scores_printed_vp_only():
     for gid in GAMES:
         pos = _start(gid)
-        _put(pos, "market", (0, 0), -1)
-        _put(pos, "ttop", 0, GAME.A["tiles_per_level"][0])
+        pos.put("market", (0, 0), -1)
+        pos.put("ttop", 0, GAME.A["tiles_per_level"][0])
         _take(pos, "tile_center", coffee=5)
         n0 = len(pos.events())
-        pos.act("choice:0")
+        pos.act("level:I")
         assert pos.get("vp", seat=0) == GAME.params.empty_space_vp[1]
         assert pos.scores()["empty_space"][0] == GAME.params.empty_space_vp[1]
         assert not [e for e in pos.events()[n0:] if e["kind"] == "tile"]  # no tile taken, nothing placed
@@ -227,11 +220,11 @@ def test_replacement_only_when_the_tile_cannot_be_placed():
     pos.set(seat=0, icons=2)  # third icon needs 2 cured clients: row 3 blocked
     pos.give("decision", "D_PLACE", 7)
     legal = set(pos.legal())
-    assert not {f"choice:{k}" for k in range(3)} & legal and {f"choice:{k}" for k in range(3, 11)} <= legal
-    assert "choice:11" not in legal and "done" in legal
+    assert not {f"row:{r}" for r in range(3)} & legal and {f"replace:space{s}" for s in range(8)} <= legal
+    assert "replace:space8" not in legal and "done" in legal
     pos.set(seat=0, cured=2)
     legal = set(pos.legal())
-    assert "choice:2" in legal and not {f"choice:{k}" for k in range(3, 12)} & legal and "done" not in legal
+    assert "row:2" in legal and not {f"replace:space{s}" for s in range(9)} & legal and "done" not in legal
 
 
 def test_replacing_discards_the_old_tile():
@@ -240,7 +233,7 @@ def test_replacing_discards_the_old_tile():
         pos.set(seat=0, nb=[3] * 9)
         pos.give("decision", "D_PLACE", 7)
         d0 = pos.get("tdisc")
-        pos.act(f"choice:{3 + 4}")
+        pos.act("replace:space4")
         assert pos.get("nb", seat=0)[4] == 7 and pos.get("tdisc") == d0 + 1
 
 
@@ -256,19 +249,19 @@ def test_otherwise_the_new_tile_is_discarded():
 
 def test_tiles_never_move_once_placed():
     pos = _start()
-    _put(pos, "nb", 0, 4, seat=0)
+    pos.put("nb", 0, 4, seat=0)
     pos.give("decision", "D_PLACE", 9)
     pos.give("decision", "D_PLACE", 8)
-    pos.act("choice:0", "choice:0")
+    pos.act("row:0", "row:0")
     assert pos.get("nb", seat=0)[:3] == [4, 8, 9]
 
 
 def test_completed_row_releases_colour_insight_to_reserve():
     for gid in GAMES:
         pos = _start(gid)
-        _put(pos, "nb", [0, 1], [1, 2], seat=0)
+        pos.put("nb", [0, 1], [1, 2], seat=0)
         pos.give("decision", "D_PLACE", 7)
-        pos.act("choice:0")
+        pos.act("row:0")
         assert pos.get("row_done", seat=0)[0] == 1 and pos.get("dial_c", seat=0)[0] == 1
         assert pos.get("col_board", seat=0) == 5
 
@@ -276,9 +269,9 @@ def test_completed_row_releases_colour_insight_to_reserve():
 def test_completed_column_releases_colour_insight_to_reserve():
     for gid in GAMES:
         pos = _start(gid)
-        _put(pos, "nb", [0, 3], [1, 2], seat=0)
+        pos.put("nb", [0, 3], [1, 2], seat=0)
         pos.give("decision", "D_PLACE", 7)
-        pos.act("choice:2")
+        pos.act("row:2")
         assert pos.get("col_done", seat=0)[0] == 1 and pos.get("dial_c", seat=0)[0] == 1
 
 
@@ -287,14 +280,14 @@ def _inkpot_to(pos: Position, space: int) -> None:
     n = len(GAME.A["ink_kind"])
     pos.set(seat=0, inkpot=(space - 1) % n)
     pos.give("decision", "D_INKPOT", 1, 1)
-    pos.act("choice:2")  # no adjustment
+    pos.act("inkpot:+0")  # no adjustment
 
 
 def test_completed_row_unlocks_its_elevate_for_later_inkpot_activations():
     t = _tile_with("coffee 1", "vp 1")
     pos = _start()
-    _put(pos, "nb", slice(0, 3), t, seat=0)
-    _put(pos, "row_done", 0, 1, seat=0)
+    pos.put("nb", slice(0, 3), t, seat=0)
+    pos.put("row_done", 0, 1, seat=0)
     c0 = pos.get("coffee", seat=0)
     _inkpot_to(pos, 0)  # row_top: generate growth minor, then every tile of row 1, then the row's Elevate
     while pos.pending().decision == "D_TILEORDER":
@@ -302,7 +295,7 @@ def test_completed_row_unlocks_its_elevate_for_later_inkpot_activations():
     assert pos.get("coffee", seat=0) == c0 + 3
     assert _top(pos)[:2] == ("D_ELXF", GAME.params.row_bonus_elevations)
     pos2 = _start()
-    _put(pos2, "nb", slice(0, 3), t, seat=0)
+    pos2.put("nb", slice(0, 3), t, seat=0)
     _inkpot_to(pos2, 0)
     while pos2.pending().decision == "D_TILEORDER":
         pos2.act(pos2.legal()[0])
@@ -312,12 +305,12 @@ def test_completed_row_unlocks_its_elevate_for_later_inkpot_activations():
 def test_completed_column_unlocks_its_generate_for_later_inkpot_activations():
     t = _tile_with("coffee 1", "vp 1")
     pos = _start()
-    _put(pos, "nb", [1, 4, 7], t, seat=0)
-    _put(pos, "col_done", 1, 1, seat=0)
+    pos.put("nb", [1, 4, 7], t, seat=0)
+    pos.put("col_done", 1, 1, seat=0)
     _inkpot_to(pos, 3)  # column space
     assert pos.pending().decision == "D_COLUMN"
     w0 = pos.get("dial_w", seat=0)
-    pos.act("choice:1")
+    pos.act("column:1")
     while pos.pending().decision == "D_TILEORDER":
         pos.act(pos.legal()[0])
     lvl = GAME.params.column_bonus_level
@@ -331,7 +324,7 @@ def test_filling_all_nine_spaces_gains_a_reputation_point_freud_first():
         f0 = pos.get("freud_rep")
         pos.give("decision", "D_PLACE", 7)
         n0 = len(pos.events())
-        pos.act("choice:2")
+        pos.act("row:2")
         assert pos.get("rep", seat=0) == 1 and pos.get("freud_rep") == f0 + 1
         assert _kinds_since(pos, n0, ("freud", "reputation")) == ["freud", "reputation"]
 
@@ -341,11 +334,11 @@ def test_row_activation_resolves_the_rows_tiles_in_the_order_chosen():
     t_vp = _tile_with("vp 1", "coffee 1")
     for gid in GAMES:
         pos = _start(gid)
-        _put(pos, "nb", [0, 1], [t_coffee, t_vp], seat=0)
+        pos.put("nb", [0, 1], [t_coffee, t_vp], seat=0)
         _inkpot_to(pos, 0)
         assert _top(pos)[:2] == ("D_TILEORDER", 0b011)
         n0 = len(pos.events())
-        pos.act("choice:0" if gid % 2 == 0 else "choice:1")  # the other one follows by itself
+        pos.act("tile:row0:space0" if gid % 2 == 0 else "tile:row0:space1")  # the other one follows by itself
         ks = _kinds_since(pos, n0, ("vp", "coffee_gain"))
         assert ks == (["coffee_gain", "vp"] if gid % 2 == 0 else ["vp", "coffee_gain"])
 
@@ -353,10 +346,10 @@ def test_row_activation_resolves_the_rows_tiles_in_the_order_chosen():
 def test_turn_log_row_records_option_action_coffee_and_vp():
     pos = _start()
     t = _tile_with("coffee 1", "vp 1")
-    _put(pos, "market", (0, 0), t)
+    pos.put("market", (0, 0), t)
     pos.set(seat=0, inkpot=4)  # move 1 lands on a plain gain-idea space
     _take(pos, "tile_center", coffee=5)
-    pos.act("choice:0")  # banner: vp 1
+    pos.act("level:I")  # banner: vp 1
     while pos.get("turn") == 0:
         pos.act("done" if "done" in pos.legal() else pos.legal()[0])
     # the turn log by column name: Position has no turn-log reader, the engine's drain_logs gives its rows

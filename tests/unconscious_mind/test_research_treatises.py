@@ -19,13 +19,6 @@ def _start(game_id: int = 0) -> Position:
     return pos.set(goal_id=[-1] * len(pos.get("goal_id")))
 
 
-def _put(pos: Position, name: str, idx, value, seat: int | None = None) -> None:
-    """Write element(s) ``idx`` (a numpy index) of the array field ``name`` by name (``set`` writes whole fields)."""
-    v = np.array(pos.get(name, seat=seat))
-    v[idx] = value
-    pos.set(seat=seat, **{name: v})
-
-
 def _top(pos: Position) -> tuple:
     """The decision on top of the stack: its name and its arguments a, b, c."""
     i = pos.get("sp") - 1
@@ -74,7 +67,7 @@ def test_insight_generate_one_minor_growth_freedom_and_passion():
 
 def test_insight_elevate_up_to_two_elevations_and_one_transfer_in_any_order():
     pos = _start()
-    _put(pos, "dial_w", [0, 1], 3, seat=0)  # three growth minor
+    pos.put("dial_w", [0, 1], 3, seat=0)  # three growth minor
     pos.act(_place("elevate_transfer"), "mode:1-idea")
     assert _top(pos)[:3] == ("D_ELXF", 2, 1)
     pos.act("transfer:growth:minor->passion")  # transfer a growth minor to passion first
@@ -113,8 +106,8 @@ def test_swap_one_hand_card_with_either_face_up_display_card():
     shown = pos.get("rdisp")[1]
     pos.act(f"card:{mine}")
     legal = pos.legal()
-    assert "choice:0" in legal and "choice:1" in legal
-    pos.act("choice:1")
+    assert "display:0" in legal and "display:1" in legal
+    pos.act("display:1")
     assert pos.get("rdisp")[1] == mine and pos.get("card_loc")[shown] == R.L_HAND and pos.get("card_own")[shown] == 0
 
 
@@ -139,7 +132,7 @@ def test_research_play_action_plays_up_to_two_cards():
         pos.act(pos.legal()[-1])
     assert _top(pos)[:3] == ("D_RESPLAY", 1, 1)
     legal = pos.legal()
-    assert "done" in legal and not {f"choice:{k}" for k in range(6)} & set(legal)  # no publishing after playing
+    assert "done" in legal and not {f"publish:display{k}" for k in range(6)} & set(legal)  # no publishing after playing
 
 
 def test_in_play_card_location_tags_count():
@@ -149,15 +142,15 @@ def test_in_play_card_location_tags_count():
     pos.give("in_play", 0, tagged)
     pos.give("decision", "D_LOCTRIG", loc)
     sp0 = pos.get("sp")
-    pos.act("choice:1")  # once per tag
+    pos.act("trigger:per-tag:plain")  # once per tag
     assert pos.get("sp") - sp0 + 1 == 3 and pos.pending().decision == "D_LOCEFF"
 
 
 # ------------------------------------------------------------------ Treatises
 def _setup_publish(pos: Position, t=0, cite=False):
     """Treatise t (volumes from content) in display slot 0; seat 0 holds every Volume in play unless cite."""
-    _put(pos, "trdisp", 0, t)
-    _put(pos, "dial_c", 0, 1, seat=0)
+    pos.put("trdisp", 0, t)
+    pos.put("dial_c", 0, 1, seat=0)
     pos.set(seat=0, col_board=5)
     cols = list(GAME.A["tr_cols"][t][: GAME.A["tr_len"][t]])
     used = []
@@ -174,8 +167,8 @@ def test_publish_step1_choose_a_treatise_from_the_display():
     _setup_publish(pos, t=0)
     pos.give("decision", "D_RESPLAY", 2, 0)
     legal = pos.legal()
-    assert "choice:0" in legal and "choice:1" not in legal  # only the one we can complete
-    pos.act("choice:0")
+    assert "publish:display0" in legal and "publish:display1" not in legal  # only the one we can complete
+    pos.act("publish:display0")
     assert _top(pos)[:2] == ("D_QUILL", 0)
 
 
@@ -216,21 +209,22 @@ def test_publish_steps4_to_6_cards_overlap_colour_insight_on_tile_and_vp_scored(
 
 
 def test_publish_step5_put_a_player_colour_insight_from_your_dial_reserve_or_any_ring_on_the_tile():
-    chosen = [2, 0, 9, 2]  # each game takes the Insight from another position
+    # each game takes the Insight from another position
+    chosen = ["colour:growth:median", "colour:reserve", "colour:passion:major", "colour:growth:median"]
     left = [[1, 0, 1], [0, 1, 1], [1, 1, 0], [1, 0, 1]]
     for gid in GAMES:
         pos = _start(gid)
         cols, used = _setup_publish(pos, t=0)
-        _put(pos, "dial_c", [2, 9], 1, seat=0)  # a second colour Insight on the growth median ring, a third on
+        pos.put("dial_c", [2, 9], 1, seat=0)  # a second colour Insight on the growth median ring, a third on
         # the passion major ring
         pos.set(seat=0, col_board=3)
         pos.give("decision", "D_QUILL", 0)
         pos.act(*(f"card:{c}" for c in used))
         # the seat chooses where the Insight comes from: reserve or either ring
         assert _top(pos)[:2] == ("D_COLOUR", R.COLOUR_PUBLISH)
-        assert pos.legal() == ["choice:0", "choice:2", "choice:9"]
+        assert pos.legal() == ["colour:reserve", "colour:growth:median", "colour:passion:major"]
         assert pos.get("tr_owner")[0] == 0 and pos.get("vp", seat=0) == GAME.A["tr_vp"][0]
-        pos.act(f"choice:{chosen[gid]}")
+        pos.act(chosen[gid])
         dial = pos.get("dial_c", seat=0)
         assert [dial[i] for i in (0, 2, 9)] == left[gid]
         assert pos.get("col_spent", seat=0) == 1
@@ -244,7 +238,7 @@ def test_publish_step5_no_decision_when_every_colour_insight_sits_on_one_positio
     for gid in GAMES:
         pos = _start(gid)
         cols, used = _setup_publish(pos, t=0)
-        _put(pos, "dial_c", [0, 4], [0, 2], seat=0)  # two on the freedom minor ring: taking either is the same
+        pos.put("dial_c", [0, 4], [0, 2], seat=0)  # two on the freedom minor ring: taking either is the same
         pos.set(seat=0, col_board=4)
         pos.give("decision", "D_QUILL", 0)
         pos.act(*(f"card:{c}" for c in used))
@@ -257,7 +251,7 @@ def test_publishing_needs_a_player_colour_insight():
     _setup_publish(pos, t=0)
     pos.set(seat=0, dial_c=[0] * 10)
     pos.give("decision", "D_RESPLAY", 2, 0)
-    assert "choice:0" not in pos.legal()
+    assert "publish:display0" not in pos.legal()
 
 
 def test_treatise_tags_count_and_covered_card_tags_stop_counting():
@@ -272,7 +266,7 @@ def test_treatise_tags_count_and_covered_card_tags_stop_counting():
     pos.set(seat=0, prof_loc=loc)
     pos.give("decision", "D_LOCTRIG", loc)
     sp0 = pos.get("sp")
-    pos.act("choice:1")
+    pos.act("trigger:per-tag:plain")
     n = pos.get("sp") - sp0 + 1
     assert n == min(tr_tags.count(loc), 5)
     assert card_tags_here == 0 or n != card_tags_here + tr_tags.count(loc)
@@ -286,8 +280,8 @@ def test_citing_takes_the_rightmost_card_of_another_players_treatise_first():
     pos.give("treatise", 1, 5, [other[1], other[2], right])  # published by seat index 1; rightmost is cols[2]
     pos.give("decision", "D_QUILL", 0)
     pos.act(f"card:{used[0]}")
-    assert "choice:5" in pos.legal()
-    pos.act("choice:5")
+    assert "cite:treatise5" in pos.legal()
+    pos.act("cite:treatise5")
     assert pos.get("tr_n")[5] == 2 and pos.get("tr_cards")[0][2] == right
 
 
@@ -298,7 +292,7 @@ def test_citing_several_from_one_treatise_working_inward_without_gaps():
     b = _cards_of(cols[2], 2, exclude=used + a)
     pos.give("treatise", 1, 5, [b[1], a[0], b[0]])  # published by seat index 1
     pos.give("decision", "D_QUILL", 0)
-    pos.act(f"card:{used[0]}", "choice:5", "choice:5")
+    pos.act(f"card:{used[0]}", "cite:treatise5", "cite:treatise5")
     assert pos.get("tr_n")[5] == 1 and pos.get("tr_cards")[5][0] == b[1]
     assert pos.get("tr_owner")[0] == 0  # published
     assert sorted(pos.get("tr_cards")[0][1:3]) == sorted([a[0], b[0]])
@@ -314,7 +308,7 @@ def test_each_cited_player_gains_a_bright_idea_and_two_vp_per_volume():
     pos.give("decision", "D_QUILL", 0)
     pos.act(f"card:{used[0]}")
     n0 = len(pos.events())
-    pos.act("choice:5", "choice:5")
+    pos.act("cite:treatise5", "cite:treatise5")
     assert pos.get("vp", seat=1) == vp0 + 2 * GAME.A["tr_cite_vp"][5] == vp0 + 4
     assert pos.get("bright", seat=1) == br0 + 1  # one per player cited, not per Volume
     cites = [e for e in pos.events()[n0:] if e["kind"] == "cite"]
@@ -329,7 +323,7 @@ def test_no_spare_volume_cite_only_what_the_treatise_needs():
     pos.give("treatise", 1, 5, [x])  # published by seat index 1
     pos.give("decision", "D_QUILL", 0)
     pos.act(f"card:{used[0]}")
-    assert "choice:5" not in pos.legal()
+    assert "cite:treatise5" not in pos.legal()
 
 
 def test_cannot_cite_own_treatise():
@@ -338,7 +332,7 @@ def test_cannot_cite_own_treatise():
     a = _cards_of(cols[1], 1, exclude=used) + _cards_of(cols[2], 1, exclude=used)
     pos.give("treatise", 0, 5, a[::-1])  # published by seat index 0, the one publishing now
     pos.give("decision", "D_RESPLAY", 2, 0)
-    assert "choice:0" not in pos.legal()  # not publishable without citations from others
+    assert "publish:display0" not in pos.legal()  # not publishable without citations from others
 
 
 def test_generate_with_an_empty_reserve_may_take_a_token_from_anywhere_on_the_dial():

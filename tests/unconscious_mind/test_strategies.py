@@ -182,7 +182,9 @@ def test_scripted_plans_and_heuristic_choose_where_the_colour_insight_comes_from
     from meeplelab.strategies.base import StrategyRNG, View
     from meeplelab.sim.unconscious_mind import codes as R
 
-    from .util import CH0, new, push
+    from meeplelab.sim.unconscious_mind.actions import CH_COLOUR
+
+    from .util import new, push
 
     gm, s = new(P=2, B=3)
     s.dial_w[:, 0, :] = 0
@@ -203,9 +205,9 @@ def test_scripted_plans_and_heuristic_choose_where_the_colour_insight_comes_from
     rng = StrategyRNG(Streams.for_games(1, s.game_id, 9), idx)
     for name in SCRIPTED:
         acts = make_strategy(G, name).act(View(gm, s, idx, 0), m, rng)
-        assert (acts - CH0).tolist() == [0, 6, 4], name
+        assert (acts - CH_COLOUR).tolist() == [0, 6, 4], name  # D_COLOUR dial positions: reserve, rings
     h = make_strategy(G, "heuristic:finish=0").act(View(gm, s, idx, 0), m, rng)
-    assert h[0] == CH0 + 0  # the heuristic keeps its ring Insights too
+    assert h[0] == CH_COLOUR  # the reserve: the heuristic keeps its ring Insights too
 
 
 def test_never_cite_seats_never_cite_while_citer_seats_in_the_same_games_do():
@@ -241,7 +243,7 @@ def test_never_cite_seats_never_cite_while_citer_seats_in_the_same_games_do():
 
 def test_no_cite_mask_drops_every_citation_and_keeps_a_forced_one():
     from meeplelab.sim.unconscious_mind import codes as R
-    from meeplelab.sim.unconscious_mind.actions import CARD0, CH0, NUM_ACTIONS
+    from meeplelab.sim.unconscious_mind.actions import CARD0, CH_CITE, NUM_ACTIONS
     from meeplelab.strategies.base import View
     from meeplelab.strategies.unconscious_mind import no_cite_mask
 
@@ -251,8 +253,8 @@ def test_no_cite_mask_drops_every_citation_and_keeps_a_forced_one():
     s.stk[g, s.sp[g]] = (R.D_GATHER, 0, 0, 0)
     s.sp[g] += 1
     legal = np.zeros((2, NUM_ACTIONS), bool)
-    legal[:, CH0 + 3] = True  # a citation of Treatise 3
+    legal[:, CH_CITE + 3] = True  # a citation of Treatise 3
     legal[0, CARD0 + 7] = True  # game 0 also has an own Volume
     mask, forced = no_cite_mask(View(gm, s, g, 0), legal)
     assert mask[0].nonzero()[0].tolist() == [CARD0 + 7] and not forced[0]
-    assert mask[1].nonzero()[0].tolist() == [CH0 + 3] and forced[1]
+    assert mask[1].nonzero()[0].tolist() == [CH_CITE + 3] and forced[1]

@@ -6,8 +6,8 @@ from ..cols import (FR_N, FR_USED, OBS_CELL, OBS_LEVEL, OBS_TILE, OBS_TILES, PHA
                     WINDOW_W)
 from ..content import ASTRONOMY, WCOLS
 from meeplelab.sim.core.jit import handler
-from ..state import (A_KEEP, A_OLEVEL, A_WIN, C_OBSERVATION, E_OBSERVE, N_OBS_LEVELS, P_OKEEP, P_OORDER, P_OSPACE,
-                     TR_OBSERVE)
+from ..state import (A_KEEP_TILE, A_OLEVEL, A_SPACE_FIRST, A_TILE_FIRST, A_WIN, C_OBSERVATION, E_OBSERVE,
+                     N_OBS_LEVELS, P_OKEEP, P_OORDER, P_OSPACE, TR_OBSERVE)
 from ..pcols import PRM_OBSERVE_DRAW
 from .flow import advance
 from .icons import OBS_BONUS, push_frame, trigger
@@ -48,14 +48,14 @@ def legal_keep(S, C, prm, g, out):
     """Legal actions of P_OKEEP, §Observe the Sky: the tile kept of the two drawn (A-GT-29).
 
     Fills ``out`` (``bool[NUM_ACTIONS]``, all False on entry) for game ``g``."""
-    out[A_KEEP] = True
-    out[A_KEEP + 1] = True
+    out[A_KEEP_TILE] = True
+    out[A_KEEP_TILE + 1] = True
 
 
 @handler
 def apply_keep(S, C, prm, g, a):
     """Apply action ``a`` of P_OKEEP to game ``g``: §Observe the Sky: the tile kept of the two drawn (A-GT-29)."""
-    i = a - A_KEEP
+    i = a - A_KEEP_TILE
     S.game[g, OBS_TILE] = S.game[g, OBS_TILES + i]
     tile_discard(S, g, S.game[g, OBS_LEVEL], S.game[g, OBS_TILES + (1 - i)])
     S.game[g, PHASE] = P_OSPACE
@@ -93,8 +93,8 @@ def legal_order(S, C, prm, g, out):
     """Legal actions of P_OORDER, §Observe the Sky: the space's icons or the tile's icons first (A-GT-25).
 
     Fills ``out`` (``bool[NUM_ACTIONS]``, all False on entry) for game ``g``."""
-    out[A_KEEP] = True
-    out[A_KEEP + 1] = True
+    out[A_SPACE_FIRST] = True
+    out[A_TILE_FIRST] = True
 
 
 @handler
@@ -107,7 +107,7 @@ def apply_order(S, C, prm, g, a):
     # seed step 6: the bonus comes after both icon sets; the frame that started Observe pays it
     # out when it is on top again (see advance)
     S.game[g, FR_USED + (S.game[g, FR_N] - 1)] |= OBS_BONUS
-    if a == A_KEEP:     # space icons first: push the tile's frame underneath
+    if a == A_SPACE_FIRST:  # space icons first: push the tile's frame underneath
         push_frame(S, C, g, tl_iset)
         push_frame(S, C, g, sp_iset)
     else:

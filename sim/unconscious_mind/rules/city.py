@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..codes import (CH_TO_FREUD, COLOUR_DISTRICT, C_BONUS, C_DISTRICT, C_FREUD, C_GOAL, C_LOCATION, C_PROFESSOR,
+from ..codes import (COLOUR_DISTRICT, C_BONUS, C_DISTRICT, C_FREUD, C_GOAL, C_LOCATION, C_PROFESSOR,
                      D_LOCEFF, D_LOCTRIG, EV_BONUS, EV_BRIGHT, EV_GOAL, EV_MOVE, GOAL_CURED, GOAL_TAGS,
                      GOAL_TREATISES, K_EFFECT, L_INPLAY)
 from ..cols import (BRIGHT, CARD_LOC, CARD_OWN, CL_OWNER, CURED, DIST_LEFT, DIST_SLOT, DIST_SLOT_W, FREUD_LOC,
@@ -15,7 +15,7 @@ from ..cols import (BRIGHT, CARD_LOC, CARD_OWN, CL_OWNER, CURED, DIST_LEFT, DIST
 from ..kcols import CARD_TAG, CL_TAG, DIST_REW, GOAL_COND, GOAL_REP, GOAL_TAG, LOC_BON, LOC_DIST, LOC_EFF, TR_TAGS
 from ..pcols import (PRM_DISTRICT_REP_TOKENS, PRM_DISTRICT_THRESHOLDS, PRM_DISTRICT_TOKENS, PRM_FREUD_MAX_MOVE,
                      PRM_LOCATION_BRIGHT_BONUS, PRM_LOCATION_CAP, PRM_PROFESSOR_MAX_MOVE)
-from ..actions import CH0, DONE
+from ..actions import CH_FREUD_ADVANCE, CH_LOCEFF, CH_LOCTRIG, CH_PROF_ADVANCE, CH_RECALL_BONUS, CH_RECALL_DISTRICT, CH_TO_FREUD, DONE, N_DISTRICT_SLOTS, N_LOC_BONUS, N_LOC_EFFECTS
 from ..state import N_LOCATIONS, WK_TAGS
 from ..content_layout import KBOARD, KCARD, KCLIENT, KTR
 from .events import ev
@@ -145,16 +145,16 @@ def legal_prof(S, C, prm, g, p, a, b, out):
     """Advance the Professor 1-2 Locations or straight to Freud's Location from elsewhere (seed 000 §Moving your
     Professor or Freud)."""
     for i in range(prm[PRM_PROFESSOR_MAX_MOVE]):
-        out[CH0 + i] = True
+        out[CH_PROF_ADVANCE + i] = True
     if S.seat[g, p, PROF_LOC] != S.game[g, FREUD_LOC]:
-        out[CH0 + CH_TO_FREUD] = True
+        out[CH_TO_FREUD] = True
 
 
 @njit(cache=True, _nrt=False)
 def legal_freud(S, C, prm, g, p, a, b, out):
     """Advance Freud 1-3 Locations clockwise (seed 000 §Moving your Professor or Freud)."""
     for i in range(prm[PRM_FREUD_MAX_MOVE]):
-        out[CH0 + i] = True
+        out[CH_FREUD_ADVANCE + i] = True
 
 
 @njit(cache=True, _nrt=False)
@@ -162,18 +162,17 @@ def legal_loctrig(S, C, prm, g, p, a, b, out):
     """Trigger the Location once per figure or per tag, optionally +2 with a Bright Idea, or decline (seed 000
     §Moving your Professor or Freud; research UM §5)."""
     out[DONE] = True
-    out[CH0 + 0] = True
-    out[CH0 + 1] = True
-    if S.seat[g, p, BRIGHT] > 0:
-        out[CH0 + 2] = True
-        out[CH0 + 3] = True
+    for per_tag in range(2):  # the trigger's index: 2 * (with a Bright Idea) + (per tag, not per figure)
+        out[CH_LOCTRIG + per_tag] = True
+        if S.seat[g, p, BRIGHT] > 0:
+            out[CH_LOCTRIG + 2 + per_tag] = True
 
 
 @njit(cache=True, _nrt=False)
 def legal_loceff(S, C, prm, g, p, a, b, out):
     """One of the Location's three effects (A-UM-26)."""
-    for k in range(3):
-        out[CH0 + k] = True
+    for k in range(N_LOC_EFFECTS):
+        out[CH_LOCEFF + k] = True
 
 
 @njit(cache=True, _nrt=False)
@@ -186,32 +185,32 @@ def legal_recallb(S, C, prm, g, p, a, b, out):
         d = C.K[KBOARD, loc, LOC_DIST]
         if S.game[g, DIST_LEFT + d] <= 0:
             continue
-        for k in range(3):
+        for k in range(N_LOC_BONUS):
             if S.game[g, LOC_COV + loc * LOC_COV_W + k] == 0:
-                out[CH0 + w * 3 + k] = True
+                out[CH_RECALL_BONUS + w * N_LOC_BONUS + k] = True
         if has_colour(S, C, prm, g, p):
             nt = district_tags(S, C, prm, g, p, d)
-            for s in range(4):
+            for s in range(N_DISTRICT_SLOTS):
                 if S.game[g, DIST_SLOT + d * DIST_SLOT_W + s] < 0 and nt >= prm[PRM_DISTRICT_THRESHOLDS + s]:
-                    out[CH0 + 6 + w * 4 + s] = True
+                    out[CH_RECALL_DISTRICT + w * N_DISTRICT_SLOTS + s] = True
 
 
 @njit(cache=True, _nrt=False)
 def apply_prof(S, C, prm, g, p, act, a, b, c):
     """Move the Professor, then offer the new Location's effects (seed 000 §Moving your Professor or Freud)."""
-    ch = act - CH0
-    if ch == CH_TO_FREUD:
+    ch = act - CH_PROF_ADVANCE
+    if act == CH_TO_FREUD:
         S.seat[g, p, PROF_LOC] = S.game[g, FREUD_LOC]
     else:
         S.seat[g, p, PROF_LOC] = (S.seat[g, p, PROF_LOC] + ch + 1) % N_LOCATIONS
-    ev(S, C, prm, g, EV_MOVE, p, C_PROFESSOR, ch + 1 if ch != CH_TO_FREUD else 0, -1, S.seat[g, p, PROF_LOC], 0, 0)
+    ev(S, C, prm, g, EV_MOVE, p, C_PROFESSOR, ch + 1 if act != CH_TO_FREUD else 0, -1, S.seat[g, p, PROF_LOC], 0, 0)
     push(S, C, prm, g, D_LOCTRIG, S.seat[g, p, PROF_LOC], 0, 0)
 
 
 @njit(cache=True, _nrt=False)
 def apply_freud(S, C, prm, g, p, act, a, b, c):
     """Move Freud, then offer the new Location's effects (seed 000 §Moving your Professor or Freud)."""
-    ch = act - CH0
+    ch = act - CH_FREUD_ADVANCE
     S.game[g, FREUD_LOC] = (S.game[g, FREUD_LOC] + ch + 1) % N_LOCATIONS
     ev(S, C, prm, g, EV_MOVE, p, C_FREUD, ch + 1, -1, S.game[g, FREUD_LOC], 0, 0)
     push(S, C, prm, g, D_LOCTRIG, S.game[g, FREUD_LOC], 0, 0)
@@ -220,11 +219,11 @@ def apply_freud(S, C, prm, g, p, act, a, b, c):
 @njit(cache=True, _nrt=False)
 def apply_loctrig(S, C, prm, g, p, act, a, b, c):
     """Count the resolutions (cap ``location_cap``, research UM §5) and push one ``D_LOCEFF`` per resolution."""
-    ch = act - CH0
     if act == DONE:
         return
     loc = a
-    if ch % 2 == 0:
+    bright, per_tag = (act - CH_LOCTRIG) // 2, (act - CH_LOCTRIG) % 2
+    if per_tag == 0:
         base = 0
         for q in range(S.seat.shape[1]):
             if S.seat[g, q, PROF_LOC] == loc:
@@ -233,7 +232,7 @@ def apply_loctrig(S, C, prm, g, p, act, a, b, c):
             base += 1
     else:
         base = tags_at(S, C, prm, g, p, loc)
-    if ch >= 2:
+    if bright == 1:
         S.seat[g, p, BRIGHT] -= 1
         ev(S, C, prm, g, EV_BRIGHT, p, C_LOCATION, -1, -1, loc, 0, 0)
         base += prm[PRM_LOCATION_BRIGHT_BONUS]
@@ -245,31 +244,31 @@ def apply_loctrig(S, C, prm, g, p, act, a, b, c):
 @njit(cache=True, _nrt=False)
 def apply_loceff(S, C, prm, g, p, act, a, b, c):
     """Resolve the chosen Location effect (A-UM-26)."""
-    ch = act - CH0
-    push(S, C, prm, g, K_EFFECT, C.K[KBOARD, a, LOC_EFF + ch], C_LOCATION, -1)
+    push(S, C, prm, g, K_EFFECT, C.K[KBOARD, a, LOC_EFF + (act - CH_LOCEFF)], C_LOCATION, -1)
 
 
 @njit(cache=True, _nrt=False)
 def apply_recallb(S, C, prm, g, p, act, a, b, c):
     """Take the bonus: cover the Location slot (district token, reputation on the top tokens, A-UM-09) or take the
     district slot with a player-colour Insight (research UM §5; A-UM-22)."""
-    ch = act - CH0
     if act == DONE:
         return
-    w = 0 if (ch < 3 or (6 <= ch < 10)) else 1
+    bonus = act < CH_RECALL_DISTRICT
+    i = act - CH_RECALL_BONUS if bonus else act - CH_RECALL_DISTRICT
+    w = i // N_LOC_BONUS if bonus else i // N_DISTRICT_SLOTS  # 0 the Professor's Location, 1 Freud's
     loc = S.seat[g, p, PROF_LOC] if w == 0 else S.game[g, FREUD_LOC]
     d = C.K[KBOARD, loc, LOC_DIST]
     token = prm[PRM_DISTRICT_TOKENS] - S.game[g, DIST_LEFT + d]
     S.game[g, DIST_LEFT + d] -= 1
-    if ch < 6:
-        k = ch % 3
+    if bonus:
+        k = i % N_LOC_BONUS
         S.game[g, LOC_COV + loc * LOC_COV_W + k] = 1
         ev(S, C, prm, g, EV_BONUS, p, C_BONUS, 0, -1, loc * 3 + k, 0, token)
         push(S, C, prm, g, K_EFFECT, C.K[KBOARD, loc, LOC_BON + k], C_BONUS, -1)
         if token < prm[PRM_DISTRICT_REP_TOKENS]:
             gain_rep(S, C, prm, g, p, 1, C_BONUS)
     else:
-        s = (ch - 6) % 4
+        s = i % N_DISTRICT_SLOTS
         S.game[g, DIST_SLOT + d * DIST_SLOT_W + s] = p
         ev(S, C, prm, g, EV_BONUS, p, C_DISTRICT, 0, -1, d * 4 + s, 0, token)
         push(S, C, prm, g, K_EFFECT, C.K[KBOARD, d, DIST_REW + s], C_DISTRICT, -1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..codes import (CH_MANIFEST_DECK, C_CLIENT, C_NONE, C_PAY, C_TREAT, D_HEARTS, D_MANIFEST, D_NEWCLIENT, D_TREAT,
+from ..codes import (C_CLIENT, C_NONE, C_PAY, C_TREAT, D_HEARTS, D_MANIFEST, D_NEWCLIENT, D_TREAT,
                      EV_CATH, EV_CLIENT, EV_CURE, EV_HEART, EV_INSIGHT, K_EFFECT)
 from ..cols import (CDECK_CL, CDISP_CL, CL_OWNER, CL_WHERE, CTOP_CL, CURED, DR_GONE, END_TRIG, HEARTS, LAST_ROUND,
                     LDECK, LTOP, MDECK, MDISP, MTOP, RDECK_CL, RDISP_CL, RND, ROOM_CATH, ROOM_CLIENT, ROOM_LATENT,
@@ -16,7 +16,7 @@ from ..kcols import (CL_ABIL, CL_CATH, CL_START, CL_SYM, CL_VP, DR_CL, DR_CQ, DR
                      I_N_MANIFEST, I_N_ROUTINE)
 from ..pcols import (PRM_CASE_DISPLAY, PRM_CATHARSIS_SPACE, PRM_MANIFEST_DISPLAY, PRM_ROUTINE_DISPLAY,
                      PRM_SYMBOL_MATCH_HEARTS, PRM_THERAPY_MAX)
-from ..actions import CH0, DONE
+from ..actions import CH_CASE, CH_DREAM, CH_DREAM_DECK, CH_ROOM, CH_ROUTINE, DONE, N_ROOMS
 from ..content_layout import KCLIENT, KDREAM
 from .events import add_vp, ev, gain_heart
 from .stack import push
@@ -132,9 +132,9 @@ def end_clients(S, C, prm, g, p, act, a, b, c):
 @njit(cache=True, _nrt=False)
 def legal_treat(S, C, prm, g, p, a, b, out):
     """Rooms whose client's top dream the seat can pay (research UM §4)."""
-    for room in range(2):
+    for room in range(N_ROOMS):
         if (a >> room) & 1 == 0 and room_treatable(S, C, prm, g, p, room):
-            out[CH0 + room] = True
+            out[CH_ROOM + room] = True
     if a != 0:
         out[DONE] = True
 
@@ -142,10 +142,10 @@ def legal_treat(S, C, prm, g, p, a, b, out):
 @njit(cache=True, _nrt=False)
 def legal_therapy(S, C, prm, g, p, a, b, out):
     """Rooms whose client can take therapy (research UM §4)."""
-    for room in range(2):
+    for room in range(N_ROOMS):
         if S.seat[g, p, ROOM_CLIENT + room] >= 0:
-            out[CH0 + room] = True
-    if not (out[CH0] or out[CH0 + 1]):
+            out[CH_ROOM + room] = True
+    if not (out[CH_ROOM] or out[CH_ROOM + 1]):
         out[DONE] = True
 
 
@@ -153,9 +153,9 @@ def legal_therapy(S, C, prm, g, p, a, b, out):
 def legal_hearts(S, C, prm, g, p, a, b, out):
     """Rooms where a heart box may be spent at the end of the turn (research UM §4)."""
     if S.seat[g, p, HEARTS] > 0:
-        for room in range(2):
+        for room in range(N_ROOMS):
             if S.seat[g, p, ROOM_CLIENT + room] >= 0:
-                out[CH0 + room] = True
+                out[CH_ROOM + room] = True
     out[DONE] = True
 
 
@@ -164,10 +164,10 @@ def legal_newclient(S, C, prm, g, p, a, b, out):
     """A face-up Routine or Case Study client for an empty open room (research UM §4)."""
     for k in range(prm[PRM_ROUTINE_DISPLAY]):
         if S.pile[g, RDISP_CL, k] >= 0:
-            out[CH0 + k] = True
+            out[CH_ROUTINE + k] = True
     for k in range(prm[PRM_CASE_DISPLAY]):
         if S.pile[g, CDISP_CL, k] >= 0:
-            out[CH0 + 3 + k] = True
+            out[CH_CASE + k] = True
 
 
 @njit(cache=True, _nrt=False)
@@ -175,9 +175,9 @@ def legal_manifest(S, C, prm, g, p, a, b, out):
     """A face-up manifest dream or the top of the deck (research UM §4)."""
     for k in range(prm[PRM_MANIFEST_DISPLAY]):
         if S.pile[g, MDISP, k] >= 0:
-            out[CH0 + k] = True
+            out[CH_DREAM + k] = True
     if S.game[g, MTOP] < C.cnt[I_N_MANIFEST]:
-        out[CH0 + CH_MANIFEST_DECK] = True
+        out[CH_DREAM_DECK] = True
     anyl = False
     for i in range(out.shape[0]):
         if out[i]:
@@ -190,10 +190,9 @@ def legal_manifest(S, C, prm, g, p, a, b, out):
 def apply_treat(S, C, prm, g, p, act, a, b, c):
     """Pay the top dream (manifest first) and resolve its hearts; symbol match gains a heart box (research UM §4;
     A-UM-34)."""
-    ch = act - CH0
     if act == DONE:
         return
-    room = ch
+    room = act - CH_ROOM
     push(S, C, prm, g, D_TREAT, a | (1 << room), 0, 0)
     d = S.seat[g, p, ROOM_MANIFEST + room]
     manifest = d >= 0
@@ -216,16 +215,15 @@ def apply_treat(S, C, prm, g, p, act, a, b, c):
 @njit(cache=True, _nrt=False)
 def apply_therapy(S, C, prm, g, p, act, a, b, c):
     """Therapy for the chosen room's client (research UM §4)."""
-    ch = act - CH0
     if act == DONE:
         return
-    therapy_move(S, C, prm, g, p, ch, a)
+    therapy_move(S, C, prm, g, p, act - CH_ROOM, a)
 
 
 @njit(cache=True, _nrt=False)
 def apply_hearts(S, C, prm, g, p, act, a, b, c):
     """Spend a heart box as therapy (research UM §4)."""
-    ch = act - CH0
+    ch = act - CH_ROOM
     if act == DONE:
         return
     S.seat[g, p, HEARTS] -= 1
@@ -237,16 +235,16 @@ def apply_hearts(S, C, prm, g, p, act, a, b, c):
 @njit(cache=True, _nrt=False)
 def apply_newclient(S, C, prm, g, p, act, a, b, c):
     """Take the client with a latent dream, then choose its manifest dream (research UM §4; A-UM-19)."""
-    ch = act - CH0
     room = a
-    if ch < 3:
-        cl = S.pile[g, RDISP_CL, ch]
-        S.pile[g, RDISP_CL, ch] = -1
+    if act < CH_CASE:
+        k = act - CH_ROUTINE
+        cl = S.pile[g, RDISP_CL, k]
+        S.pile[g, RDISP_CL, k] = -1
         if S.game[g, RTOP_CL] < C.cnt[I_N_ROUTINE]:
-            S.pile[g, RDISP_CL, ch] = S.pile[g, RDECK_CL, (S.game[g, RTOP_CL])]
+            S.pile[g, RDISP_CL, k] = S.pile[g, RDECK_CL, (S.game[g, RTOP_CL])]
             S.game[g, RTOP_CL] += 1
     else:
-        k = ch - 3
+        k = act - CH_CASE
         cl = S.pile[g, CDISP_CL, k]
         S.pile[g, CDISP_CL, k] = -1
         if S.game[g, CTOP_CL] < C.cnt[I_N_CASE]:
@@ -264,13 +262,13 @@ def apply_newclient(S, C, prm, g, p, act, a, b, c):
 @njit(cache=True, _nrt=False)
 def apply_manifest(S, C, prm, g, p, act, a, b, c):
     """Put the manifest dream on the new client (research UM §4)."""
-    ch = act - CH0
     if act == DONE:
         return
     room = a
-    if ch == CH_MANIFEST_DECK:
+    if act == CH_DREAM_DECK:
         d = draw_manifest(S, C, prm, g)
     else:
-        d = S.pile[g, MDISP, ch]
-        S.pile[g, MDISP, ch] = draw_manifest(S, C, prm, g)
+        k = act - CH_DREAM
+        d = S.pile[g, MDISP, k]
+        S.pile[g, MDISP, k] = draw_manifest(S, C, prm, g)
     S.seat[g, p, ROOM_MANIFEST + room] = d

@@ -12,7 +12,7 @@ from ..codes import (C_INKPOT, C_REPTRACK, C_TILE, D_COLUMN, D_ELXF, D_INKPOT, D
 from ..cols import COL_DONE, FREUD_REP, IDEAS_HAND, IDEAS_LOCKED, INKPOT, NB, REP, ROW_DONE
 from ..kcols import INK_GEN, INK_IDEA, INK_KIND, INK_NB_ROW, I_N_INKPOTS, SEC_REWARD, TILE_MAIN
 from ..pcols import PRM_COLUMN_BONUS_LEVEL, PRM_ROW_BONUS_ELEVATIONS
-from ..actions import CH0
+from ..actions import CH_COLUMN, CH_INKPOT, CH_TILEORDER, INKPOT_MAX_ADJ
 from ..content_layout import KBOARD, KTILE
 from .events import ev
 from .stack import push
@@ -74,14 +74,14 @@ def legal_inkpot(S, C, prm, g, p, a, b, out):
     for k in range(5):
         adj = k - 2
         if abs(adj) <= a and b + adj >= 1:
-            out[CH0 + k] = True
+            out[CH_INKPOT + k] = True
 
 
 @njit(cache=True, _nrt=False)
 def legal_column(S, C, prm, g, p, a, b, out):
     """A Notebook column to activate (research UM §2; the 'no idea above it' condition is ignored, A-UM-27)."""
     for k in range(3):
-        out[CH0 + k] = True
+        out[CH_COLUMN + k] = True
 
 
 @njit(cache=True, _nrt=False)
@@ -89,22 +89,20 @@ def legal_tileorder(S, C, prm, g, p, a, b, out):
     """The next tile of an activated row or column to resolve (research UM §2: any order; A-UM-27)."""
     for i in range(9):
         if (a >> i) & 1:
-            out[CH0 + i] = True
+            out[CH_TILEORDER + i] = True
 
 
 @njit(cache=True, _nrt=False)
 def apply_inkpot(S, C, prm, g, p, act, a, b, c):
     """Move the inkpot by the chosen distance (research UM §2)."""
-    ch = act - CH0
-    push(S, C, prm, g, K_INKPOT, b + ch - 2, 0, 0)
+    push(S, C, prm, g, K_INKPOT, b + (act - CH_INKPOT) - INKPOT_MAX_ADJ, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
 def apply_column(S, C, prm, g, p, act, a, b, c):
     """Activate the column: its tiles' main effects in the chosen order, then its Generate if unlocked (seed 000
     §Completing rows and columns; A-UM-27, A-UM-02)."""
-    ch = act - CH0
-    c = ch
+    c = act - CH_COLUMN
     if S.seat[g, p, COL_DONE + c] == 1:
         push(S, C, prm, g, K_GENQL, c, prm[PRM_COLUMN_BONUS_LEVEL], 0)
     rem = 0
@@ -117,9 +115,9 @@ def apply_column(S, C, prm, g, p, act, a, b, c):
 @njit(cache=True, _nrt=False)
 def apply_tileorder(S, C, prm, g, p, act, a, b, c):
     """Resolve the chosen tile's main effect (A-UM-27)."""
-    ch = act - CH0
-    push_tiles(S, C, prm, g, p, a & ~(1 << ch))
-    t = S.seat[g, p, NB + ch]
+    i = act - CH_TILEORDER
+    push_tiles(S, C, prm, g, p, a & ~(1 << i))
+    t = S.seat[g, p, NB + i]
     push(S, C, prm, g, K_EFFECT, C.K[KTILE, t, TILE_MAIN], C_TILE, -1)
 
 

@@ -12,7 +12,7 @@ from numba import njit
 from ..codes import (COLOUR_PUBLISH, C_DISTRICT, C_ELEVATE, C_GENERATE, C_PUBLISH, C_TRANSFER, D_COLOUR, D_ELXF,
                      D_GENANY, EV_INSIGHT, Q_ANY)
 from ..cols import COL_SPENT, DIAL_C, DIAL_W
-from ..actions import CH0, DONE, POS0, XFER0
+from ..actions import CH_COLOUR, CH_GENQ, DONE, POS0, XFER0
 from .events import ev
 from .stack import push
 
@@ -137,7 +137,7 @@ def legal_elxf(S, C, prm, g, p, a, b, out):
 def legal_genq(S, C, prm, g, p, a, b, out):
     """The quality of a Generate of a chosen quality (seed 000 §Insight actions; research UM §3)."""
     for q in range(3):
-        out[CH0 + q] = True
+        out[CH_GENQ + q] = True
 
 
 @njit(cache=True, _nrt=False)
@@ -155,7 +155,7 @@ def legal_colour(S, C, prm, g, p, a, b, out):
     A-UM-22)."""
     for i in range(10):
         if S.seat[g, p, DIAL_C + i] > 0:
-            out[CH0 + i] = True
+            out[CH_COLOUR + i] = True
 
 
 @njit(cache=True, _nrt=False)
@@ -181,8 +181,7 @@ def apply_elxf(S, C, prm, g, p, act, a, b, c):
 @njit(cache=True, _nrt=False)
 def apply_genq(S, C, prm, g, p, act, a, b, c):
     """Generate an Insight of the chosen quality (research UM §3)."""
-    ch = act - CH0
-    generate(S, C, prm, g, p, ch, a)
+    generate(S, C, prm, g, p, act - CH_GENQ, a)
 
 
 @njit(cache=True, _nrt=False)
@@ -197,8 +196,7 @@ def apply_genany(S, C, prm, g, p, act, a, b, c):
 @njit(cache=True, _nrt=False)
 def apply_colour(S, C, prm, g, p, act, a, b, c):
     """Take the player-colour Insight from the chosen position (seed 000 §Publishing a Treatise step 5; A-UM-22)."""
-    ch = act - CH0
-    take_colour_at(S, C, prm, g, p, ch, a)
+    take_colour_at(S, C, prm, g, p, act - CH_COLOUR, a)
 
 
 @njit(cache=True, inline="always", _nrt=False)

@@ -13,7 +13,7 @@ from ..cols import (COL_BOARD, COL_DONE, CURED, DIAL_C, ICONS, MARKET, MARKET_W,
                     TSTACK_I, TTOP)
 from ..kcols import I_TILES_LVL, TILE_BANNER, TILE_MAIN
 from ..pcols import PRM_EMPTY_SPACE_VP, PRM_ICON_CURED_NEEDED, PRM_NOTEBOOK_FULL_REPUTATION, PRM_TILE_COST
-from ..actions import CH0, DONE
+from ..actions import CH_BANNER_FIRST, CH_FREE_TILE, CH_MAIN_FIRST, CH_PLACE_REPLACE, CH_PLACE_ROW, CH_TILE_SRC, DONE, NB_COLS, NB_ROWS, N_MARKET_LEVELS
 from ..content_layout import KTILE
 from .events import add_vp, ev
 from .stack import push
@@ -104,25 +104,25 @@ def refill_market(S, C, prm, g, lvl):
 def legal_tile_src(S, C, prm, g, p, a, b, out):
     """Market spaces of the tile action taken (seed 000 §Gaining Notebook tiles), an empty one included (it scores
     its printed VP, A-UM-01)."""
-    out[CH0 + 0] = True
-    out[CH0 + 1] = True
+    for lvl in range(N_MARKET_LEVELS):
+        out[CH_TILE_SRC + lvl] = True
 
 
 @njit(cache=True, _nrt=False)
 def legal_order(S, C, prm, g, p, a, b, out):
     """Main effect first or banner first (seed 000 §Gaining Notebook tiles: right column, either order)."""
-    out[CH0 + 0] = True
-    out[CH0 + 1] = True
+    out[CH_MAIN_FIRST] = True
+    out[CH_BANNER_FIRST] = True
 
 
 @njit(cache=True, _nrt=False)
 def legal_free_tile(S, C, prm, g, p, a, b, out):
     """Which stack a free tile comes from (seed 000 §Gaining Notebook tiles: free, from the top of the level I or II
     stack)."""
-    for lvl in range(2):
+    for lvl in range(N_MARKET_LEVELS):
         if S.game[g, TTOP + lvl] < C.cnt[I_TILES_LVL + lvl]:
-            out[CH0 + lvl] = True
-    out[DONE] = not (out[CH0] or out[CH0 + 1])
+            out[CH_FREE_TILE + lvl] = True
+    out[DONE] = not (out[CH_FREE_TILE] or out[CH_FREE_TILE + 1])
 
 
 @njit(cache=True, _nrt=False)
@@ -130,14 +130,14 @@ def legal_place(S, C, prm, g, p, a, b, out):
     """Rows where the tile fits (leftmost empty space, icon spaces need Cured Clients: seed 000 §Gaining Notebook
     tiles); replacing only when it fits nowhere (seed 000 §Replacing Notebook tiles); DONE discards it."""
     anyr = False
-    for r in range(3):
+    for r in range(NB_ROWS):
         if can_place_row(S, C, prm, g, p, r):
-            out[CH0 + r] = True
+            out[CH_PLACE_ROW + r] = True
             anyr = True
     if not anyr:
-        for i in range(9):
+        for i in range(NB_ROWS * NB_COLS):
             if S.seat[g, p, NB + i] >= 0:
-                out[CH0 + 3 + i] = True
+                out[CH_PLACE_REPLACE + i] = True
         out[DONE] = True
 
 
@@ -146,8 +146,7 @@ def apply_tile_src(S, C, prm, g, p, act, a, b, c):
     """Take the tile (seed 000 §Gaining Notebook tiles): the stack top triggers nothing, center its banner, right
     both in either order (``D_ORDER``); an empty space scores its VP only; refill the market. Effects resolve before
     placement (A-UM-28)."""
-    ch = act - CH0
-    lvl = ch
+    lvl = act - CH_TILE_SRC
     col = a  # 0 stack, 1 center, 2 right
     tile = -1
     if col == 0:
@@ -176,8 +175,7 @@ def apply_tile_src(S, C, prm, g, p, act, a, b, c):
 @njit(cache=True, _nrt=False)
 def apply_order(S, C, prm, g, p, act, a, b, c):
     """Push the tile's main and banner effects in the chosen order (seed 000 §Gaining Notebook tiles)."""
-    ch = act - CH0
-    if ch == 0:  # main first
+    if act == CH_MAIN_FIRST:
         push(S, C, prm, g, K_EFFECT, C.K[KTILE, a, TILE_BANNER], C_TILE, -1)
         push(S, C, prm, g, K_EFFECT, C.K[KTILE, a, TILE_MAIN], C_TILE, -1)
     else:
@@ -188,10 +186,9 @@ def apply_order(S, C, prm, g, p, act, a, b, c):
 @njit(cache=True, _nrt=False)
 def apply_free_tile(S, C, prm, g, p, act, a, b, c):
     """Take the free tile from the chosen stack top (seed 000 §Gaining Notebook tiles)."""
-    ch = act - CH0
     if act == DONE:
         return
-    tile = stack_draw(S, C, prm, g, ch)
+    tile = stack_draw(S, C, prm, g, act - CH_FREE_TILE)
     ev(S, C, prm, g, EV_TILE, p, C_FREE, 0, -1, tile, 0, -1)
     push(S, C, prm, g, D_PLACE, tile, 0, 0)
 
@@ -200,14 +197,13 @@ def apply_free_tile(S, C, prm, g, p, act, a, b, c):
 def apply_place(S, C, prm, g, p, act, a, b, c):
     """Place the tile in the chosen row or replace a tile, discarding the old one (seed 000 §Gaining Notebook tiles,
     §Replacing Notebook tiles)."""
-    ch = act - CH0
     if act == DONE:
         S.game[g, TDISC] += 1
         ev(S, C, prm, g, EV_TILE, p, C_DISCARD, 0, -1, a, 0, -1)
-    elif ch < 3:
-        place_tile(S, C, prm, g, p, ch, a)
+    elif act < CH_PLACE_REPLACE:
+        place_tile(S, C, prm, g, p, act - CH_PLACE_ROW, a)
     else:
-        i = ch - 3
+        i = act - CH_PLACE_REPLACE
         ev(S, C, prm, g, EV_TILE, p, C_REPLACE, 0, -1, S.seat[g, p, NB + i], 0, i)
         S.seat[g, p, NB + i] = a
         S.game[g, TDISC] += 1

@@ -10,7 +10,7 @@ from ..codes import C_END_TRIGGER, C_FREUD, C_NONE, C_REPTRACK, EV_END, EV_FREUD
 from ..cols import END_TRIG, FREUD_LOC, FREUD_REP, LAST_ROUND, REP, REP_ORDER, REP_SEQ, RND, TO_ACT
 from ..kcols import I_N_SECTIONS, SEC_ACTION, SEC_FIRST
 from ..pcols import PRM_END_TRIGGER_VP, PRM_FACE_LINES, PRM_FACE_LINES_N, PRM_TRACK_LENGTH
-from ..actions import CH0, DONE
+from ..actions import CH_REPACT, DONE
 from ..state import N_LOCATIONS
 from ..content_layout import KBOARD
 from .events import add_vp, ev
@@ -104,14 +104,13 @@ def section_of(S, C, prm, pos):
 def legal_repact(S, C, prm, g, p, a, b, out):
     """The action of the reputation-track section Freud is in, or decline (research UM §2)."""
     for k in range(a + 1):
-        out[CH0 + k] = True
+        out[CH_REPACT + k] = True
     out[DONE] = True
 
 
 @njit(cache=True, _nrt=False)
 def apply_repact(S, C, prm, g, p, act, a, b, c):
     """Resolve the section action (research UM §2)."""
-    ch = act - CH0
     if act == DONE:
         return
-    push(S, C, prm, g, K_EFFECT, C.K[KBOARD, ch, SEC_ACTION], C_REPTRACK, -1)
+    push(S, C, prm, g, K_EFFECT, C.K[KBOARD, act - CH_REPACT, SEC_ACTION], C_REPTRACK, -1)

@@ -12,7 +12,7 @@ from ..codes import (C_CARD, C_RDRAW, C_RSWAP, D_PLAYN, D_QUILL, D_RESPLAY, D_SW
 from ..cols import CARD_KNOWN, CARD_LOC, CARD_OWN, PUB_FILL, PUB_T, RDECK, RDISP, RTOP, TRDISP
 from ..kcols import CARD_EFF
 from ..pcols import PRM_RESEARCH_DISPLAY, PRM_TREATISE_DISPLAY
-from ..actions import CARD0, CH0, DONE
+from ..actions import CARD0, CH_PUBLISH, CH_SWAP2, DONE
 from ..state import MAX_VOLUMES
 from ..content_layout import KCARD
 from .events import ev
@@ -56,7 +56,7 @@ def legal_swap2(S, C, prm, g, p, a, b, out):
     """Either face-up display card (seed 000 §Gaining Research cards)."""
     for k in range(prm[PRM_RESEARCH_DISPLAY]):
         if S.pile[g, RDISP, k] >= 0:
-            out[CH0 + k] = True
+            out[CH_SWAP2 + k] = True
     out[DONE] = True
 
 
@@ -68,7 +68,7 @@ def _legal_play_cards(S, C, prm, g, p, kind, a, b, out):
     if kind == D_RESPLAY and b == 0:
         for k in range(prm[PRM_TREATISE_DISPLAY]):
             if publishable(S, C, prm, g, p, S.pile[g, TRDISP, k]):
-                out[CH0 + k] = True
+                out[CH_PUBLISH + k] = True
     if kind == D_PLAYN or b > 0:
         out[DONE] = True
 
@@ -85,7 +85,7 @@ def apply_swap(S, C, prm, g, p, act, a, b, c):
 def apply_swap2(S, C, prm, g, p, act, a, b, c):
     """Swap the hand card with the chosen display card; everyone saw it go into the hand (seed 000 §Gaining Research
     cards)."""
-    ch = act - CH0
+    ch = act - CH_SWAP2
     if act == DONE:
         return
     c = a
@@ -130,7 +130,7 @@ def legal_resplay(S, C, prm, g, p, a, b, out):
 def apply_resplay(S, C, prm, g, p, act, a, b, c):
     """Play the card (its bottom effect triggers) or start publishing the chosen Treatise (seed 000 §Playing
     Research cards, §Publishing a Treatise)."""
-    _apply_play_cards(S, C, prm, g, p, act, D_RESPLAY, a, b, act - CH0)
+    _apply_play_cards(S, C, prm, g, p, act, D_RESPLAY, a, b, act - CH_PUBLISH)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -142,4 +142,4 @@ def legal_playn(S, C, prm, g, p, a, b, out):
 @njit(cache=True, inline="always", _nrt=False)
 def apply_playn(S, C, prm, g, p, act, a, b, c):
     """Play the card: it is in play and its bottom effect triggers (seed 000 §Playing Research cards)."""
-    _apply_play_cards(S, C, prm, g, p, act, D_PLAYN, a, b, act - CH0)
+    _apply_play_cards(S, C, prm, g, p, act, D_PLAYN, a, b, act - CH_PUBLISH)

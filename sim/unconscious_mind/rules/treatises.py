@@ -12,7 +12,7 @@ from ..codes import (COLOUR_PUBLISH, C_CITED, C_CITED_BRIGHT, C_TREATISE, D_GATH
 from ..cols import CARD_LOC, CARD_OWN, PUB_CITED, PUB_FILL, PUB_T, TRDECK, TRDISP, TRTOP, TR_CARDS, TR_N, TR_OWNER
 from ..kcols import CARD_COL, TR_CITE_VP, TR_COLS, TR_LEN, TR_VP
 from ..pcols import PRM_CITE_BRIGHT_IDEAS, PRM_TREATISE_DISPLAY
-from ..actions import CARD0, CH0
+from ..actions import CARD0, CH_CITE
 from ..state import MAX_VOLUMES, WK_CF_CAND, WK_CF_NEED, WK_CF_TAKE, WK_NEED, WK_OWN
 from ..content_layout import KCARD, KTR
 from .events import add_vp, ev, gain_bright
@@ -210,7 +210,7 @@ def legal_gather(S, C, prm, g, p, a, b, out):
         need[col] -= 1
         S.treatise[g, k, TR_N] -= 1
         if cite_feasible(S, C, prm, g, p, need, own):
-            out[CH0 + k] = True
+            out[CH_CITE + k] = True
         S.treatise[g, k, TR_N] += 1
         need[col] += 1
 
@@ -230,12 +230,11 @@ def apply_quill(S, C, prm, g, p, act, a, b, c):
 def apply_gather(S, C, prm, g, p, act, a, b, c):
     """Use an in-play card as a Volume or cite the rightmost card of another player's Treatise, scoring its owner 2
     VP per Volume (seed 000 §Citing Treatises)."""
-    ch = act - CH0
     t = a
     if act >= CARD0:
         fill_slot(S, C, prm, g, t, act - CARD0)
     else:
-        k = ch
+        k = act - CH_CITE
         n = S.treatise[g, k, TR_N] - 1
         card = S.treatise[g, k, TR_CARDS + n]
         S.treatise[g, k, TR_CARDS + n] = -1

@@ -8,14 +8,14 @@ from numba import njit
 
 from meeplelab.sim.core.logs import begin_turn_row
 
-from ..codes import (CH_HEART_CONV, C_CONVERSION, C_RECALL, C_ROUND_LIMIT, D_HEARTS, D_MODE, D_RECALLB, D_TREAT,
+from ..codes import (C_CONVERSION, C_RECALL, C_ROUND_LIMIT, D_HEARTS, D_MODE, D_RECALLB, D_TREAT,
                      D_TURN, EV_END, EV_IDEA, EV_INSIGHT, K_CLIENTS, K_FINISH, OPT_PASS, OPT_RECALL, OPT_TREAT)
 from ..cols import (BRIGHT, COFFEE, CURED, END_TRIG, IDEAS_HAND, LAST_ROUND, OVER, RND, SPACE_ACT, SPACE_BRIGHT,
                     SPACE_N, SPACE_OWNER, TO_ACT, TURN, T_ACT, T_CGAIN, T_CSPENT, T_OPT, T_VP, VP)
 from ..kcols import SPACE_MT
 from ..pcols import (LIMIT_ROUND_TRIGGER_STOP, PRM_CONVERSION_COFFEE, PRM_LIMIT_ROUND_TRIGGER,
                      PRM_RECALL_COFFEE_PER_SPACE, PRM_ROUND_LIMIT, PRM_SOLO_FREUD_EVERY)
-from ..actions import CH0, MODE0, PASS, PLACE0, POS0, RECALL, TREAT, XFER0
+from ..actions import CH0, CH_HEART_BOX, MODE0, PASS, PLACE0, POS0, RECALL, TREAT, XFER0
 from ..logcols import (TURN_COFFEE_AFTER, TURN_COFFEE_GAINED, TURN_COFFEE_SPENT, TURN_CURED_AFTER,
                        TURN_INSIGHT_AFTER, TURN_MT_ACTION, TURN_OPTION, TURN_VP_AFTER, TURN_VP_GAINED)
 from ..content_layout import KBOARD
@@ -143,7 +143,7 @@ def legal_turn(S, C, prm, g, p, a, b, out):
                     if q2 != i // 3:
                         out[XFER0 + i * 3 + q2] = True
     if level_pos(S, C, prm, g, p, 0) >= 0 and level_pos(S, C, prm, g, p, 1) >= 0 and level_pos(S, C, prm, g, p, 2) >= 0:
-        out[CH0 + CH_HEART_CONV] = True
+        out[CH_HEART_BOX] = True
 
 
 @njit(cache=True, _nrt=False)
@@ -151,7 +151,6 @@ def apply_turn(S, C, prm, g, p, act, a, b, c):
     """Apply the turn choice (research UM §2): State Ideas pushes ``D_MODE``; Recall returns the Ideas, gains Coffee
     per space and offers a bonus (``D_RECALLB``); Treat pushes ``D_TREAT``; conversions (research UM §3, A-UM-31)
     return to ``D_TURN``."""
-    ch = act - CH0
     if PLACE0 <= act < MODE0:
         s = (act - PLACE0) // 4
         mt = C.K[KBOARD, s, SPACE_MT + ((act - PLACE0) % 4)]
@@ -187,7 +186,7 @@ def apply_turn(S, C, prm, g, p, act, a, b, c):
         tok_move(S, C, prm, g, p, 1 + i, 1 + q2 * 3 + i % 3)
         ev(S, C, prm, g, EV_INSIGHT, p, C_CONVERSION, 1, -1, q2 * 3 + i % 3, prm[PRM_CONVERSION_COFFEE], 0)
         push(S, C, prm, g, D_TURN, 0, 0, 0)
-    elif ch == CH_HEART_CONV:
+    elif act == CH_HEART_BOX:
         for lv in range(3):
             tok_move(S, C, prm, g, p, level_pos(S, C, prm, g, p, lv), 0)
         gain_heart(S, C, prm, g, p, 1, C_CONVERSION)
