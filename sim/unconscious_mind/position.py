@@ -53,15 +53,16 @@ def in_play(game, s, g: int, seat: int, cards) -> None:
     Raises:
         KeyError: an unknown card or a seat out of range; nothing is written.
     """
+    _place_cards(game, s, g, seat, cards, codes.L_INPLAY)
+
+
+def _place_cards(game, s, g: int, seat: int, cards, where: int) -> None:
+    """Research ``cards`` (ids or indices; one id alone too) to location ``where`` of ``seat``; checked first."""
     seat = _seat(s, seat)
     ids = [_index(game.content.card_ids, c, "Research card") for c in ([cards] if isinstance(cards, str) else cards)]
     for c in ids:
-        s.card_loc[g, c] = codes.L_INPLAY
+        s.card_loc[g, c] = where
         s.card_own[g, c] = seat
-
-
-#: the builders ``UnconsciousMind.position_builders`` gives
-BUILDERS = {"treatise": treatise, "in_play": in_play}
 
 
 def decision(game, s, g: int, kind, a: int = 0, b: int = 0, c: int = 0) -> None:
@@ -88,9 +89,6 @@ def decision(game, s, g: int, kind, a: int = 0, b: int = 0, c: int = 0) -> None:
     s.sp[g] = sp + 1
 
 
-BUILDERS["decision"] = decision
-
-
 def hand(game, s, g: int, seat: int, cards) -> None:
     """Put the Research ``cards`` (content ids or indices; one id alone too) in ``seat``'s hand, wherever they were
     (seed 000 §Research and Treatises: drawn and swapped Research cards are held in hand, no hand limit). The
@@ -99,11 +97,8 @@ def hand(game, s, g: int, seat: int, cards) -> None:
     Raises:
         KeyError: an unknown card or a seat out of range; nothing is written.
     """
-    seat = _seat(s, seat)
-    ids = [_index(game.content.card_ids, c, "Research card") for c in ([cards] if isinstance(cards, str) else cards)]
-    for c in ids:
-        s.card_loc[g, c] = codes.L_HAND
-        s.card_own[g, c] = seat
+    _place_cards(game, s, g, seat, cards, codes.L_HAND)
 
 
-BUILDERS["hand"] = hand
+#: the builders ``UnconsciousMind.position_builders`` gives
+BUILDERS = {"treatise": treatise, "in_play": in_play, "decision": decision, "hand": hand}

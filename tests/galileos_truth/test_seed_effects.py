@@ -1,7 +1,5 @@
 """Seed rules: the Effects table, every modifier (icons set on a test card's page)."""
 
-import numpy as np
-
 from meeplelab.sim.core.position import Position
 from meeplelab.sim.galileos_truth import GalileosTruth
 from meeplelab.sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSOPHY, PHYSICS

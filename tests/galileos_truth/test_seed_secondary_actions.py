@@ -1,7 +1,5 @@
 """Seed rules: the Secondary Actions (Write, Copy, Read, Create an Invention, Observe, Draw, Remove)."""
 
-import numpy as np
-
 from meeplelab.sim.core.position import Position
 from meeplelab.sim.galileos_truth import GalileosTruth
 from meeplelab.sim.galileos_truth.content import ASTRONOMY, PHYSICS
