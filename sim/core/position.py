@@ -218,20 +218,25 @@ class Position:
         self.state.event_n[:] = 0
         return self
 
+    def _rows(self, spec, buf, n) -> list[dict]:
+        out = []
+        for row in buf[0, :int(n[0])]:
+            out.append({c.name: (c.vocab[int(x)] if c.vocab is not None else int(x)) for c, x in zip(spec.columns, row)})
+        return out
+
+    def turns(self) -> list[dict]:
+        """The turn-log rows written since the position was built (or :meth:`clear_logs`): one dict per turn, every
+        column by name, a coded column by its word (``main_action: "abjure"``)."""
+        return self._rows(self.game.turn_spec(), self.state.turn_buf, self.state.turn_n)
+
     def events(self, kind: str | None = None) -> list[dict]:
         """The event rows logged since the position was built (or :meth:`clear_logs`), as dicts with the kind and
         every string column by name; only ``kind`` when given. Reading does not clear them."""
         spec = self.game.event_spec()
         if kind is not None and kind not in self.game.event_kinds:
             raise KeyError(f"{self.game.name} has no event kind {kind!r}: allowed {', '.join(self.game.event_kinds)}")
-        out = []
-        for row in self.state.event_buf[0, :int(self.state.event_n[0])]:
-            d = {}
-            for c, x in zip(spec.columns, row):
-                d[c.name] = c.vocab[int(x)] if c.vocab is not None else int(x)
-            if kind is None or d["kind"] == kind:
-                out.append(d)
-        return out
+        rows = self._rows(spec, self.state.event_buf, self.state.event_n)
+        return [d for d in rows if kind is None or d["kind"] == kind]
 
     def scores(self) -> dict[str, list[int]]:
         """``{"vp": [...], <category>: [...]}``: every seat's VP and its score categories (the engine's)."""

@@ -3,51 +3,82 @@
 import numpy as np
 from numba import njit
 
-from meeplelab.sim.galileos_truth import Params, rules
+from meeplelab.sim.core.position import Position
+from meeplelab.sim.galileos_truth import GalileosTruth, Params, rules
 from meeplelab.sim.galileos_truth.content import PHYSICS
-from meeplelab.sim.galileos_truth.state import (A_ABJURE, A_CARD, A_DONE, A_PASS, C_SUSPICION, C_TRUTH, PH_LYING,
-                                      PH_PRISON, PH_STAKE, PH_STANDING, Z_DISCARD, Z_HAND, arrays)
+from meeplelab.sim.galileos_truth.state import (C_SUSPICION, C_TRUTH, PH_LYING, PH_PRISON, PH_STAKE, PH_STANDING,
+                                                Z_DISCARD, Z_HAND, arrays)
 
-from .helpers import T, act, all_cards, card_icons, events, new, set_cards, zone_count, zone_of
+from .helpers import T, card_icons
+
+GAMES = range(4)  # each case is played in the four games (game ids 0-3) of seed 3
 
 
-def pass_all(game, s, players):
-    for _ in range(players):
-        act(game, s, A_PASS)
+def positions(game, players=2):
+    """The four games of ``game`` (game ids 0-3 of seed 3) at their first decision, one Position each."""
+    return [Position.start(game, players=players, seed=3, game_id=g) for g in GAMES]
+
+
+def card(game, name):
+    """The label of the action playing card ``name`` from hand."""
+    return f"card:{T(game, name)}"
+
+
+def zone_count(pos, zone, seat=0):
+    """How many of ``seat``'s cards are in ``zone``."""
+    return pos.get("czone", seat=seat)[:pos.get("nslots", seat=seat)].count(zone)
+
+
+def zone_of(pos, t, seat=0):
+    """Zones of ``seat``'s cards of type ``t`` (a type number)."""
+    cz = pos.get("czone", seat=seat)
+    return [cz[c] for c, ty in enumerate(pos.get("ctype", seat=seat)[:pos.get("nslots", seat=seat)]) if ty == t]
+
+
+def field(ps, name, seat=None):
+    """Field ``name`` (of ``seat``) in each position of ``ps``."""
+    return [pos.get(name, seat=seat) for pos in ps]
+
+
+def pass_all(pos, players):
+    pos.act(*["pass"] * players)
 
 
 def test_game_has_five_cycles_then_final_scoring():
-    game, s = new(players=2)
+    ps = positions(GalileosTruth(), players=2)
     for c in range(1, 6):
-        assert (s.cycle == c).all() and not s.over.any()
-        all_cards(s, hand=[])
-        for g in range(4):
-            set_cards(s, g, 1, hand=[])
-        pass_all(game, s, 2)
-    assert s.over.all()
-    assert not game.legal_action_mask(s).any()
+        assert field(ps, "cycle") == [c] * 4 and not any(field(ps, "over"))
+        for pos in ps:
+            pos.give("cards", 0, hand=[])
+            pos.give("cards", 1, hand=[])
+            pass_all(pos, 2)
+    assert all(field(ps, "over"))
+    assert all(pos.legal() == [] for pos in ps)
 
 
 def test_first_player_rotates_each_cycle():
-    game, s = new(players=3)
-    assert (s.to_act == 0).all()
-    pass_all(game, s, 3)
-    assert (s.to_act == 1).all() and (s.first == 1).all()
-    pass_all(game, s, 3)
-    assert (s.to_act == 2).all()
+    ps = positions(GalileosTruth(), players=3)
+    assert field(ps, "to_act") == [0] * 4
+    for pos in ps:
+        pass_all(pos, 3)
+    assert field(ps, "to_act") == [1] * 4 and field(ps, "first") == [1] * 4
+    for pos in ps:
+        pass_all(pos, 3)
+    assert field(ps, "to_act") == [2] * 4
 
 
 def test_passed_player_is_out_of_the_cycle():
-    game, s = new(players=3)
-    act(game, s, A_PASS)                       # seat 0 passes
-    act(game, s, A_PASS)                       # seat 1 passes
-    assert (s.to_act == 2).all()
-    all_cards(s, hand=[])
-    for g in range(4):
-        set_cards(s, g, 2, hand=[T(game, "abacus")] * 2)
-    act(game, s, A_CARD + T(game, "abacus"))
-    act(game, s, A_DONE)
-    assert (s.to_act == 2).all()                 # seats 0 and 1 are skipped
+    game = GalileosTruth()
+    ps = positions(game, players=3)
+    for pos in ps:
+        pos.act("pass")                        # seat 0 passes
+        pos.act("pass")                        # seat 1 passes
+    assert field(ps, "to_act") == [2] * 4
+    for pos in ps:
+        pos.give("cards", 0, hand=[])
+        pos.give("cards", 2, hand=["abacus"] * 2)
+        pos.act(card(game, "abacus"), "done")
+    assert field(ps, "to_act") == [2] * 4        # seats 0 and 1 are skipped
 
 
 @njit(cache=True)
@@ -57,162 +88,185 @@ def _start_cycle(S, C, prm, g):
 
 def test_cycle_start_draws_up_to_the_hand_size():
     # issue 18 item 12: "a hand of 5 drawn at the start of every Cycle" (A-GT-04) is up to 5, never 5 more
-    game, s = new(players=1)
-    a = T(game, "abacus")
-    for g, held in enumerate([5, 3, 7, 0]):
-        set_cards(s, g, 0, hand=[a] * held, deck=[a] * 8)
-    for g in range(4):
-        _start_cycle(arrays(s), game.C, game.param_vector, g)
-    assert [zone_count(s, g, 0, Z_HAND) for g in range(4)] == [5, 5, 7, 5]
-    assert s.deck_n[:, 0].tolist() == [8, 6, 8, 3]
+    game = GalileosTruth()
+    ps = positions(game, players=1)
+    for pos, held in zip(ps, [5, 3, 7, 0]):
+        pos.give("cards", 0, hand=["abacus"] * held, deck=["abacus"] * 8)
+        # the kernel rules.start_cycle is called directly (no action starts a Cycle without ending one): raw arrays
+        _start_cycle(arrays(pos.state), game.C, game.param_vector, 0)
+    assert [zone_count(pos, Z_HAND) for pos in ps] == [5, 5, 7, 5]
+    assert field(ps, "deck_n", seat=0) == [8, 6, 8, 3]
 
 
 def test_income_phase_and_hand_of_five_at_start_of_cycle():
-    game, s = new(players=1)
-    assert [zone_count(s, g, 0, Z_HAND) for g in range(4)] == [5] * 4
-    assert (s.coins[:, 0] == 2 + 1).all() and (s.research[:, 0] == 2 + 1).all()   # start + Level I income
-    s.books[:, 0, PHYSICS] = [0, 5, 10, 0]
-    s.coins[:, 0] = 0
-    act(game, s, A_PASS)
-    assert s.coins[:, 0].tolist() == [1, 2, 3, 1]
-    assert [zone_count(s, g, 0, Z_HAND) for g in range(4)] == [5] * 4
+    ps = positions(GalileosTruth(), players=1)
+    assert [zone_count(pos, Z_HAND) for pos in ps] == [5] * 4
+    assert field(ps, "coins", seat=0) == [2 + 1] * 4 and field(ps, "research", seat=0) == [2 + 1] * 4  # + Level I
+    for pos, b in zip(ps, [0, 5, 10, 0]):
+        pos.put("books", PHYSICS, b, seat=0)
+        pos.set(seat=0, coins=0)
+        pos.act("pass")
+    assert field(ps, "coins", seat=0) == [1, 2, 3, 1]
+    assert [zone_count(pos, Z_HAND) for pos in ps] == [5] * 4
 
 
 def test_prison_when_suspicion_reaches_prison_threshold_and_stake_at_its_threshold():
-    game, s = new()
-    s.susp[:, 0] = [7, 6, 11, 10]
+    game = GalileosTruth()
+    ps = positions(game)
     card_icons(game, "star-charts", ["susp_up 1"])
-    all_cards(s, hand=[T(game, "star-charts")])
-    act(game, s, A_CARD + T(game, "star-charts"))
-    act(game, s, A_DONE)
-    assert s.phil[:, 0].tolist() == [PH_PRISON, PH_STANDING, PH_STAKE, PH_STANDING]
-    assert len(events(game, s, 0, "prison")) == 1 and len(events(game, s, 2, "stake")) == 1
+    for pos, su in zip(ps, [7, 6, 11, 10]):
+        pos.set(seat=0, susp=su)
+        pos.give("cards", 0, hand=["star-charts"])
+        pos.act(card(game, "star-charts"), "done")
+    assert field(ps, "phil", seat=0) == [PH_PRISON, PH_STANDING, PH_STAKE, PH_STANDING]
+    assert len(ps[0].events("prison")) == 1 and len(ps[2].events("stake")) == 1
 
 
 def test_prison_lasts_the_rest_of_the_cycle_and_all_of_the_next():
-    game, s = new(players=1)
-    s.phil[:, 0] = PH_PRISON
-    all_cards(s, hand=[])
-    act(game, s, A_PASS)
-    assert (s.phil[:, 0] == PH_LYING).all()
-    all_cards(s, hand=[])
-    act(game, s, A_PASS)
-    assert (s.phil[:, 0] == PH_STANDING).all()
+    ps = positions(GalileosTruth(), players=1)
+    for pos in ps:
+        pos.set(seat=0, phil=PH_PRISON)
+        pos.give("cards", 0, hand=[])
+        pos.act("pass")
+    assert field(ps, "phil", seat=0) == [PH_LYING] * 4
+    for pos in ps:
+        pos.give("cards", 0, hand=[])
+        pos.act("pass")
+    assert field(ps, "phil", seat=0) == [PH_STANDING] * 4
 
 
 def test_stake_philosopher_is_lost_for_the_game():
-    game, s = new(players=1)
-    s.phil[:, 0] = PH_STAKE
-    all_cards(s, hand=[])
-    act(game, s, A_PASS)
-    assert (s.phil[:, 0] == PH_STAKE).all()
+    ps = positions(GalileosTruth(), players=1)
+    for pos in ps:
+        pos.set(seat=0, phil=PH_STAKE)
+        pos.give("cards", 0, hand=[])
+        pos.act("pass")
+    assert field(ps, "phil", seat=0) == [PH_STAKE] * 4
 
 
 def test_inquisition_token_turns_face_up_at_start_of_period_two():
-    game, s = new(players=1)
+    ps = positions(GalileosTruth(), players=1)
     for c in (1, 2):
-        assert not s.inq_up.any()
-        all_cards(s, hand=[])
-        act(game, s, A_PASS)
-    assert (s.cycle == 3).all() and s.inq_up.all()
+        assert not any(field(ps, "inq_up"))
+        for pos in ps:
+            pos.give("cards", 0, hand=[])
+            pos.act("pass")
+    assert field(ps, "cycle") == [3] * 4 and all(field(ps, "inq_up"))
 
 
 def test_end_of_cycle_penance_card_for_copernicans_at_the_threshold():
-    game, s = new(players=1)
-    s.susp[:, 0] = [6, 5, 9, 9]
-    s.coper[:, 0] = [True, True, True, False]
-    n0 = s.pen_n.copy()
-    all_cards(s, hand=[], deck=[T(game, "abacus")] * 10)
-    act(game, s, A_PASS)
-    got = (s.pen_n < n0).tolist()
+    game = GalileosTruth()
+    ps = positions(game, players=1)
+    for pos, su, co in zip(ps, [6, 5, 9, 9], [True, True, True, False]):
+        pos.set(seat=0, susp=su, coper=co)
+    n0 = field(ps, "pen_n")
+    for pos in ps:
+        pos.give("cards", 0, hand=[], deck=["abacus"] * 10)
+        pos.act("pass")
+    got = [n < m for n, m in zip(field(ps, "pen_n"), n0)]
     assert got == [True, False, True, False]
-    g = 0
-    t = s.ctype[g, 0, s.nslots[g, 0] - 1]
-    assert game.C.CARD_KIND[t] == 2 and zone_of(s, g, 0, t)[0] in (Z_DISCARD, Z_HAND)
+    pos = ps[0]
+    t = pos.get("ctype", seat=0)[pos.get("nslots", seat=0) - 1]
+    assert game.C.CARD_KIND[t] == 2 and zone_of(pos, t)[0] in (Z_DISCARD, Z_HAND)
 
 
 def test_final_scoring_copernican_truth_bonus_and_suspicion_bands():
-    game, s = new(players=1)
-    s.cycle[:] = 5
-    s.window[:, 0, 0, 0] = 0
-    s.window[:, 0, 0, 1] = 1
-    s.coper[:, 0] = [True, False, True, False]
-    s.susp[:, 0] = [0, 4, 7, 11]
-    s.phil[3, 0] = PH_STAKE
-    all_cards(s, hand=[])
-    act(game, s, A_PASS)
-    assert s.vp_cat[:, 0, C_TRUTH].tolist() == [4, 0, 4, 0]
-    assert s.vp_cat[:, 0, C_SUSPICION].tolist() == [0, -2, -5, -15]
+    ps = positions(GalileosTruth(), players=1)
+    for g, pos, co, su in zip(GAMES, ps, [True, False, True, False], [0, 4, 7, 11]):
+        pos.set(cycle=5)
+        pos.put("window", (0, 0), 0, seat=0)
+        pos.put("window", (0, 1), 1, seat=0)
+        pos.set(seat=0, coper=co, susp=su)
+        if g == 3:
+            pos.set(seat=0, phil=PH_STAKE)
+        pos.give("cards", 0, hand=[])
+        pos.act("pass")
+    assert [v[C_TRUTH] for v in field(ps, "vp_cat", seat=0)] == [4, 0, 4, 0]
+    assert [v[C_SUSPICION] for v in field(ps, "vp_cat", seat=0)] == [0, -2, -5, -15]
 
 
 def test_params_change_the_rules_abjure_drop_and_prison():
-    game, s = new(params=Params(abjure_suspicion_drop=3, prison_at=5))
-    s.susp[:, 0] = 9
-    s.susp[:, 1] = 4
-    act(game, s, A_ABJURE)
-    assert s.susp[:, 0].tolist() == [6] * 4
-    assert (s.phil[:, 1] == PH_PRISON).all()
+    ps = positions(GalileosTruth(params=Params(abjure_suspicion_drop=3, prison_at=5)))
+    for pos in ps:
+        pos.set(seat=0, susp=9)
+        pos.set(seat=1, susp=4)
+        pos.act("abjure")
+    assert field(ps, "susp", seat=0) == [6] * 4
+    assert field(ps, "phil", seat=1) == [PH_PRISON] * 4
 
 
 def test_score_breakdown_sums_to_final_scores_and_vp_equals_vp_events():
-    game = new()[0]
-    s = game.play_random(np.arange(12), 5, 3)
-    bd = game.score_breakdown(s)
-    assert np.array_equal(sum(bd.values()), game.final_scores(s))
-    assert np.array_equal(s.vp, s.vp_ev)
+    game = GalileosTruth()
+    for g in range(12):
+        # game g of seed 3 played to the end with random legal actions (each game's own random stream)
+        pos = Position(game, game.play_random(np.array([g]), 5, 3))
+        sc = pos.scores()
+        assert np.array_equal(sum(np.array(v) for k, v in sc.items() if k != "vp"), game.final_scores(pos.state)[0])
+        assert [pos.get("vp", seat=p) for p in range(3)] == [pos.get("vp_ev", seat=p) for p in range(3)]
 
 
 def test_turn_log_row_per_turn_with_main_action_and_suspicion():
-    game, s = new(players=2)
-    s.susp[:, 0] = 7
-    act(game, s, A_ABJURE)
-    spec = game.turn_spec()
-    assert (s.turn_n == 1).all()
-    row = s.turn_buf[0, 0]
-    assert spec.columns[spec.index("main_action")].vocab[row[spec.index("main_action")]] == "abjure"
-    assert row[spec.index("suspicion_after")] == 2
-    assert spec.columns[spec.index("principle_after")].vocab[row[spec.index("principle_after")]] == "ptolemaic"
-    assert row[spec.index("round")] == 1 and row[spec.index("seat")] == 0
+    game = GalileosTruth()
+    ps = positions(game, players=2)
+    for pos in ps:
+        pos.set(seat=0, susp=7)
+        pos.act("abjure")
+    assert [len(pos.turns()) for pos in ps] == [1] * 4
+    row = ps[0].turns()[0]
+    assert row["main_action"] == "abjure"
+    assert row["suspicion_after"] == 2
+    assert row["principle_after"] == "ptolemaic"
+    assert row["round"] == 1 and row["seat"] == 0
 
 
 def test_describe_action_and_event_in_words():
-    game, s = new(players=2)
-    s.susp[:, 0] = 7
-    assert "abjures" in game.describe_action(s, 0, A_ABJURE)
-    act(game, s, A_ABJURE)
-    row = events(game, s, 0, "abjure")[0]
+    game = GalileosTruth()
+    ps = positions(game, players=2)
+    pos = ps[0]
+    pos.set(seat=0, susp=7)
+    pend = pos.pending()
+    assert "abjures" in pend.words[pend.options.index("abjure")]
+    pos.act("abjure")
+    row = pos.events("abjure")[0]
     assert game.describe_event(row) == "Seat 1 abjures in Cycle 1: Suspicion 7 -> 2, 1 Copernican(s) hit"
-    sus = events(game, s, 0, "suspicion")[-1]
+    sus = pos.events("suspicion")[-1]
     assert game.describe_event(sus) == "Seat 2 Suspicion 2 -> 3 (abjure-other because of Seat 1)"
     for a in range(game.num_actions):
         assert game.action_label(a)
 
 
 def test_progress_counts_turns_and_cycles():
-    game, s = new(players=1)
-    all_cards(s, hand=[])
-    act(game, s, A_PASS)
-    turns, cycles = game.progress(s)
-    assert turns.tolist() == [1] * 4 and cycles.tolist() == [1] * 4
+    game = GalileosTruth()
+    ps = positions(game, players=1)
+    for pos in ps:
+        pos.give("cards", 0, hand=[])
+        pos.act("pass")
+    # Game.progress (the games table's turns and rounds) is the API under test: it takes the state
+    got = [game.progress(pos.state) for pos in ps]
+    turns, cycles = [int(t[0]) for t, _ in got], [int(c[0]) for _, c in got]
+    assert turns == [1] * 4 and cycles == [1] * 4
 
 
 def test_tiebreak_compares_lower_suspicion_then_more_coins_in_order():
     # issue 18 item 12: the keys are compared in order, so no number of Coins outweighs one Suspicion
     from meeplelab.sim.schema import ranks
-    game, s = new(players=3)
-    s.susp[0] = [2, 1, 2]
-    s.coins[0] = [1500, 0, 1500]
-    s.susp[1] = [4, 4, 4]
-    s.coins[1] = [3, 7, 3]
-    vp = np.zeros((4, 3), np.int64)
-    rk = ranks(vp, game.tiebreak(s))
-    assert rk[0].tolist() == [2, 1, 2]                   # lower Suspicion wins; equal pairs share a place
-    assert rk[1].tolist() == [2, 1, 2]                   # equal Suspicion: more Coins
+    game = GalileosTruth()
+    ps = positions(game, players=3)[:2]
+    for pos, susp, coins in zip(ps, ([2, 1, 2], [4, 4, 4]), ([1500, 0, 1500], [3, 7, 3])):
+        for p in range(3):
+            pos.set(seat=p, susp=susp[p], coins=coins[p])
+    vp = np.zeros((1, 3), np.int64)
+    # Game.tiebreak (the key ranks compares) is the API under test: it takes the state
+    rk = [ranks(vp, game.tiebreak(pos.state))[0].tolist() for pos in ps]
+    assert rk[0] == [2, 1, 2]                   # lower Suspicion wins; equal pairs share a place
+    assert rk[1] == [2, 1, 2]                   # equal Suspicion: more Coins
 
 
 def test_tiebreak_prefers_lower_suspicion_then_coins():
-    game, s = new(players=2)
-    s.susp[0] = [3, 5]
-    s.coins[0] = [0, 9]
-    tb = game.tiebreak(s)
+    game = GalileosTruth()
+    pos = positions(game, players=2)[0]
+    pos.set(seat=0, susp=3, coins=0)
+    pos.set(seat=1, susp=5, coins=9)
+    # Game.tiebreak is the API under test: it takes the state
+    tb = game.tiebreak(pos.state)
     assert tb[0, 0] > tb[0, 1]
