@@ -114,10 +114,10 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     whenever the play kernel returns (log buffers to drain, a Python seat to act, all games over).
 
     Seats holding a :class:`meeplelab.strategies.plans.CompiledPlan` are played inside the engine's play kernel
-    (``game.compiled_module().play``), and so are seats holding a heuristic with a compiled form
-    (:func:`meeplelab.strategies.compiled.heuristic_tables`) or an ISMCTS with one (:func:`meeplelab.strategies.compiled.search_tables`);
-    any other strategy decides its plies here, one ply at a time, as on
-    :func:`plies`. Games are identical to :func:`plies` with the same strategies: every decision is drawn
+    (``game.compiled_module().play_kernel``: the play loop with only the choosers seated), and so are seats
+    holding a heuristic with a compiled form (:func:`meeplelab.strategies.compiled.heuristic_tables`) or an ISMCTS
+    with one (:func:`meeplelab.strategies.compiled.search_tables`); any other strategy decides its plies here, one
+    ply at a time, as on :func:`plies`. Games are identical to :func:`plies` with the same strategies: every decision is drawn
     from the same (run seed, game, seat, ply) stream.
 
     Args:
@@ -156,8 +156,9 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     scratch = (np.zeros(game.num_actions, np.bool_), np.zeros(len(mod.FEATURES), np.int64),
                np.zeros(game.num_actions, np.int64), np.zeros(1, np.uint64),
                np.zeros(1, np.uint64))  # mask, features, action score, decision stream key, counter
+    kernel = mod.play_kernel(bool(heur_seat.any()), bool(search_seat.any()))  # compiles only the choosers seated
     while True:
-        mod.play(*ctx, tables.rules, tables.conds, tables.acts, tables.seat_rules, compiled_seat, keys, bound,
+        kernel(*ctx, tables.rules, tables.conds, tables.acts, tables.seat_rules, compiled_seat, keys, bound,
                  tlim, elim, status, *scratch, heur_seat, H, search_seat, T, prof)
         if (status == ST_BOUND).any():
             g = int(np.flatnonzero(status == ST_BOUND)[0])

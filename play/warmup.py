@@ -30,7 +30,7 @@ def warm(name: str, say=None) -> float:
         game = make_game(name)
         counts = list(range(game.min_players, game.max_players + 1))
         steps = [(f"rule kernels, {p} players", p, None) for p in counts]
-        if game.compiled_play:  # the play kernel, then the plan choice of the Python loop
+        if game.compiled_play:  # the play kernels (plans alone, with the heuristic, with ISMCTS), then the plan choice
             steps += [("compiled play kernel", game.min_players, True), ("plans on the Python loop", game.min_players, False)]
         for k, (what, players, compiled) in enumerate(steps):
             if say is not None:
@@ -39,6 +39,11 @@ def warm(name: str, say=None) -> float:
                 game.play_random(np.arange(2), 1, players)
             else:
                 play_batch(game, [CompiledPlan(Plan("warmup"))] * players, np.arange(2), 1, compiled=compiled)
+                if compiled:  # the play loop with the heuristic and with ISMCTS, on the argument types just played
+                    mod = game.compiled_module()
+                    for sig in mod.play_plans.signatures:
+                        mod.play_heuristic.compile(sig)
+                        mod.play.compile(sig)
     return time.perf_counter() - t0
 
 

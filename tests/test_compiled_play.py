@@ -289,3 +289,41 @@ def test_a_bad_kernel_profile_is_refused_in_one_line_before_any_game_is_played()
     compiled_plies_played = int(r.state.ply.sum()) - python_plies
     assert int(prof[:, 3].sum()) == compiled_plies_played > 0  # one counted decision per compiled ply
     assert (prof[mod.KINDS["D_TURN"], :3] > 0).all()
+
+
+@pytest.mark.parametrize("name", ["galileos-truth", "unconscious-mind"])
+def test_the_play_loop_compiles_only_the_choosers_seated(name):
+    """Issue 25 item 3: a run of plan seats plays ``play_plans`` (neither the compiled heuristic nor the ISMCTS
+    compiled in), a heuristic seat ``play_heuristic``, an ISMCTS seat ``play``; the games are the same."""
+    mod = make_game(name).compiled_module()
+    assert mod.play_kernel(False, False) is mod.play_plans and mod.play_kernel(True, False) is mod.play_heuristic
+    assert mod.play_kernel(True, True) is mod.play is mod.play_kernel(False, True)
+    consts = {k.py_func.__name__: dict(zip(k.py_func.__code__.co_freevars,
+                                           (c.cell_contents for c in k.py_func.__closure__)))
+              for k in (mod.play_plans, mod.play_heuristic, mod.play)}
+    assert consts == {"play_plans": {"heuristic": False, "search": False},
+                      "play_heuristic": {"heuristic": True, "search": False},
+                      "play": {"heuristic": True, "search": True}}
+
+
+def test_a_chooser_behind_a_false_closure_constant_is_not_compiled(tmp_path, monkeypatch):
+    """The mechanism ``_play_kernel`` relies on: numba drops a branch on a closure constant that is False, so the
+    function called only there is never compiled (and the kernel caches like any other)."""
+    (tmp_path / "prune_probe.py").write_text(
+        "from numba import njit\n\n"
+        "@njit(cache=True)\ndef heavy(x):\n    return x * 2\n\n"
+        "@njit(cache=True)\ndef light(x):\n    return x + 1\n\n"
+        "def make(search):\n"
+        "    def loop(n):\n        s = 0\n        for i in range(n):\n"
+        "            if search:\n                s += heavy(i)\n            else:\n                s += light(i)\n"
+        "        return s\n"
+        "    loop.__qualname__ = 'loop_search' if search else 'loop_plans'\n"
+        "    return njit(cache=True)(loop)\n\n"
+        "plans, search = make(False), make(True)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    import importlib
+
+    probe = importlib.import_module("prune_probe")
+    assert probe.plans(4) == 10 and probe.light.signatures and not probe.heavy.signatures
+    assert probe.search(4) == 12 and probe.heavy.signatures

@@ -221,7 +221,8 @@ class Position:
     def _rows(self, spec, buf, n) -> list[dict]:
         out = []
         for row in buf[0, :int(n[0])]:
-            out.append({c.name: (c.vocab[int(x)] if c.vocab is not None else int(x)) for c, x in zip(spec.columns, row)})
+            out.append({c.name: (c.vocab[int(x)] if c.vocab is not None else int(x))
+                        for c, x in zip(spec.columns, row)})
         return out
 
     def turns(self) -> list[dict]:

@@ -32,8 +32,8 @@ def test_the_play_module_names_the_engine_action_scores():
     from meeplelab.sim.unconscious_mind.rules.decisions import TABLE
 
     # play counts references only while the rule handlers allocate (the decision table says which)
-    deco = "@njit(cache=True)" if TABLE.allocates else "@njit(cache=True, _nrt=False)"
-    assert f"{deco}\ndef play(" in Path(mod.__file__).read_text()
+    deco = "njit(cache=True)(play)" if TABLE.allocates else "njit(cache=True, _nrt=False)(play)"
+    assert f"    return {deco}\n" in Path(mod.__file__).read_text()  # the three play loops (_play_kernel)
     assert mod.SCORES == ("row_fill", "col_fill", "ring_colour", "cite_match", "no_cite")
 
 
