@@ -15,7 +15,8 @@ fails when a written module is stale. It defines
 The engine package provides: ``to_act`` and ``over`` columns in its ``game`` group (``cols.TO_ACT``,
 ``cols.OVER``); in ``features``, ``pending(S, g)`` (the decision kind game g waits for), ``FEATURES``
 (names) and ``features(<ctx>, g, p, out)``, ``SCORES`` (action score names) and
-``action_scores(<ctx>, g, p, score_id, out)`` (``int64[A]``), ``legal_at(kind, <ctx>, g, out)`` (the legal
+``action_scores(<ctx>, g, p, score_id, out)`` (``int64[A]``); in ``routers`` (apart from ``features``, so a rule
+edit leaves the feature kernels compiled), ``legal_at(kind, <ctx>, g, out)`` (the legal
 action mask of the pending decision) and ``apply_at(kind, <ctx>, g, a, scratch)`` (apply an action and
 advance to the next decision; ``scratch`` is a free ``bool[A]``); ``decisions.TABLE`` (the decision table,
 in ``<pkg>.rules`` or ``<pkg>``: its ``allocates`` flag decides whether ``play`` counts references); and in

@@ -8,7 +8,6 @@ from numba import njit
 from .cols import (BESIDE, BOOKS, COINS, COPER, CYCLE, END_LOSS, INV_OWNER, LEVEL, MENTOR, PHASE, PHIL, RESEARCH,
                    SLOT_CTYPE, SUSP, TSEAL, TURN, VP, WINDOW)
 from .content import CK_BASIC, CK_PYRAMID, N_SUBJECTS, NB, SEAL_SPACES, WCOLS, WROWS
-from .rules import dispatch
 from .state import N_BANDS, PH_STAKE
 from .pcols import (PRM_ABJURE_SUSPICION_DROP, PRM_PENANCE_THRESHOLD, PRM_PERIOD3_FIRST_CYCLE, PRM_PRISON_AT,
                     PRM_SEAL_BESIDE_VP, PRM_STAKE_AT, PRM_STAKE_VP, PRM_SUSPICION_BAND_STARTS, PRM_SUSPICION_BAND_VP,
@@ -60,19 +59,6 @@ def action_scores(S, C, prm, g, p, score_id, out):
     out[:] = 0
 
 
-@njit(cache=True, _nrt=False)
-def legal_at(kind, S, C, prm, g, out):
-    """The legal action mask (``bool[A]``, overwritten) of game ``g`` waiting for phase ``kind``."""
-    out[:] = False
-    dispatch.legal(kind, S, C, prm, g, out)
-
-
-@njit(cache=True, _nrt=False)
-def apply_at(kind, S, C, prm, g, a, scratch):
-    """Apply action ``a`` to game ``g`` waiting for phase ``kind`` (``scratch`` unused); False: the next
-    decision's legal action mask is not computed here."""
-    dispatch.apply(kind, S, C, prm, g, a)
-    return False
 
 
 #: the features the heuristic weighs, in the order of :func:`value_features` (the keys of

@@ -26,7 +26,8 @@ from meeplelab.sim.core.lookahead import copy_game, weighted_value
 from meeplelab.sim.core.rng import draw_u64, draw_uniform
 from meeplelab.sim.galileos_truth.choice import plan_choice
 from meeplelab.sim.galileos_truth.cols import OVER, TO_ACT
-from meeplelab.sim.galileos_truth.features import VALUE_FEATURES, apply_at, features, legal_at, pending, turn_of, value_features
+from meeplelab.sim.galileos_truth.features import VALUE_FEATURES, features, pending, turn_of, value_features
+from meeplelab.sim.galileos_truth.routers import apply_at, legal_at
 from meeplelab.sim.galileos_truth.hidden import redeterminize_one
 from meeplelab.sim.galileos_truth.lookahead import heuristic_scores
 

@@ -13,7 +13,8 @@ from meeplelab.sim.galileos_truth.rules.decisions import TABLE
 from meeplelab.sim.galileos_truth.cols import OVER, TO_ACT
 from meeplelab.sim.core.context import kernel_context
 from meeplelab.sim.galileos_truth.choice import plan_choice
-from meeplelab.sim.galileos_truth.features import FEATURES, SCORES, apply_at, features, legal_at, pending
+from meeplelab.sim.galileos_truth.features import FEATURES, SCORES, features, pending
+from meeplelab.sim.galileos_truth.routers import apply_at, legal_at
 from meeplelab.sim.galileos_truth.ismcts import ismcts_choice
 from meeplelab.sim.galileos_truth.lookahead import heuristic_choice
 

@@ -22,7 +22,6 @@ from .cols import (BRIGHT, CARD_LOC, CARD_OWN, COFFEE, COL_DONE, CURED, DIAL_C, 
 from .content_layout import KBOARD, KCARD, KDREAM, KTR
 from .kcols import CARD_COL, DR_CL, DR_CQ, SPACE_MT, TR_COLS, TR_LEN
 from .pcols import PRM_TREATISE_DISPLAY
-from .rules.loop import advance, apply_one, mask_row
 
 #: feature names, in the order of the feature vector
 FEATURES = ("hand_cards", "inplay_cards", "ideas_on_table", "coffee", "colour_insights", "others_citable", "round")
@@ -228,21 +227,6 @@ def action_scores(S, C, prm, g, p, score_id, out):
         _cite_match(S, C, prm, g, p, out)
 
 
-@njit(cache=True, _nrt=False)
-def legal_at(kind, S, C, prm, g, out):
-    """The legal action mask (``bool[A]``, overwritten) of the decision on top of game ``g``'s stack
-    (``rules.loop.mask_row``: never empty, DONE when nothing else, A-UM-20); ``kind`` is that decision."""
-    mask_row(S, C, prm, g, out)
-
-
-@njit(cache=True, _nrt=False)
-def apply_at(kind, S, C, prm, g, a, scratch):
-    """Apply action ``a`` to the decision on top of game ``g``'s stack and run the automatic entries up to the
-    next decision (``rules.loop.apply_one``, ``advance``; ``scratch``: a free ``bool[A]``), as
-    ``UnconsciousMind.step`` does. Returns True when ``scratch`` then holds the next decision's legal action
-    mask (``advance`` computed it to skip forced decisions), so the play loop need not compute it again."""
-    apply_one(S, C, prm, g, a)
-    return advance(S, C, prm, g, scratch)
 
 
 #: the features the heuristic weighs, in the order of :func:`value_features` (the keys of

@@ -26,7 +26,8 @@ from meeplelab.sim.core.lookahead import copy_game, weighted_value
 from meeplelab.sim.core.rng import draw_u64, draw_uniform
 from meeplelab.sim.unconscious_mind.choice import plan_choice
 from meeplelab.sim.unconscious_mind.cols import OVER, TO_ACT
-from meeplelab.sim.unconscious_mind.features import VALUE_FEATURES, apply_at, features, legal_at, pending, turn_of, value_features
+from meeplelab.sim.unconscious_mind.features import VALUE_FEATURES, features, pending, turn_of, value_features
+from meeplelab.sim.unconscious_mind.routers import apply_at, legal_at
 from meeplelab.sim.unconscious_mind.hidden import redeterminize_one
 from meeplelab.sim.unconscious_mind.lookahead import heuristic_scores
 

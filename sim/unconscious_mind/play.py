@@ -13,7 +13,8 @@ from meeplelab.sim.unconscious_mind.rules.decisions import TABLE
 from meeplelab.sim.unconscious_mind.cols import OVER, TO_ACT
 from meeplelab.sim.core.context import kernel_context
 from meeplelab.sim.unconscious_mind.choice import plan_choice
-from meeplelab.sim.unconscious_mind.features import FEATURES, SCORES, apply_at, features, legal_at, pending
+from meeplelab.sim.unconscious_mind.features import FEATURES, SCORES, features, pending
+from meeplelab.sim.unconscious_mind.routers import apply_at, legal_at
 from meeplelab.sim.unconscious_mind.ismcts import ismcts_choice
 from meeplelab.sim.unconscious_mind.lookahead import heuristic_choice
 

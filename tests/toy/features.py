@@ -4,7 +4,6 @@ application of one decision."""
 
 from numba import njit
 
-from . import dispatch
 from .cols import DECISION, DRAWS, POT, ROUND, TOP, VP
 from .rules import DRAW, STOP
 
@@ -44,17 +43,3 @@ def action_scores(S, C, prm, g, p, score_id, out):
         out[STOP] = S.game[g, POT]
         out[DRAW] = S.pile.shape[2] - S.game[g, TOP]
 
-
-@njit(cache=True, _nrt=False)
-def legal_at(kind, S, C, prm, g, out):
-    """The legal action mask (``bool[2]``, overwritten) of game ``g`` waiting for decision ``kind``."""
-    out[:] = False
-    dispatch.legal(kind, S, C, prm, g, out)
-
-
-@njit(cache=True, _nrt=False)
-def apply_at(kind, S, C, prm, g, a, scratch):
-    """Apply action ``a`` to game ``g`` waiting for decision ``kind`` (``scratch`` unused); False: the next
-    decision's legal action mask is not computed here."""
-    dispatch.apply(kind, S, C, prm, g, a)
-    return False

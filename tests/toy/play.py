@@ -13,7 +13,8 @@ from tests.toy.decisions import TABLE
 from tests.toy.cols import OVER, TO_ACT
 from meeplelab.sim.core.context import kernel_context
 from tests.toy.choice import plan_choice
-from tests.toy.features import FEATURES, SCORES, apply_at, features, legal_at, pending
+from tests.toy.features import FEATURES, SCORES, features, pending
+from tests.toy.routers import apply_at, legal_at
 from tests.toy.ismcts import ismcts_choice
 from tests.toy.lookahead import heuristic_choice
 
