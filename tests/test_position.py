@@ -171,6 +171,15 @@ def test_one_entry_of_a_field_is_written_by_name_and_logs_are_cleared_on_request
         pos.put("nb", 9, 1, seat=1)
     with pytest.raises(KeyError, match="'coffee' is a single number"):
         pos.put("coffee", 0, 3, seat=0)
+    coffee = pos.get("coffee", seat=0)
+    with pytest.raises(ValueError, match=r"nb=\[1, 2\]: allowed one whole number or 9 of them "
+                                         r"\(the field's shape \(9,\)\)"):
+        pos.set(seat=0, coffee=coffee + 3, nb=[1, 2])
+    assert pos.get("coffee", seat=0) == coffee  # nothing written: not even the field before the bad one
+    with pytest.raises(ValueError, match="coffee=1180591620717411303424: out of range"):
+        pos.set(seat=0, coffee=2 ** 70)
+    with pytest.raises(IndexError, match=r"nb\[1.0\]: allowed an int, a list of ints, a tuple or a slice"):
+        pos.put("nb", 1.0, 2, seat=0)
     seat0 = pos.get("nb", seat=0)
     with pytest.raises(ValueError, match="allowed whole numbers"):
         pos.put("nb", 0, 1.5, seat=0)

@@ -3,10 +3,10 @@
 The rule tests of every engine build a scenario the same way::
 
     pos = Position.start(GalileosTruth(), players=2, seed=3)
-    pos.set(seat=0, coins=5, suspicion=7)                # any field of the state's layout, by its name
+    pos.set(seat=0, coins=5, susp=7)                     # any field of the state's layout, by its name
     pos.pending()                                        # Pending(decision='P_MAIN', seat=0, options=(...))
     pos.act("abjure")                                    # an action by its label (the engine's vocabulary)
-    assert pos.get("suspicion", seat=0) == 2             # read a field by name: a Python int (a flag: a bool)
+    assert pos.get("susp", seat=0) == 2                  # read a field by name: a Python int (a flag: a bool)
     assert pos.events("vp")                              # the events logged since the position was built
 
 ``Position`` holds a batch of one game (``state`` with batch size 1, every view ``[1, ...]``); ``set``/``get`` go
@@ -110,12 +110,15 @@ class Position:
 
         Raises:
             KeyError: as :meth:`get`.
-            ValueError: a value that is not a whole number (a flag: not True, False, 0 or 1); nothing is written.
+            ValueError: a value that is not a whole number (a flag: not True, False, 0 or 1), out of range, or of
+                another shape than the field's; nothing is written.
         """
         writes = []
         for name, value in fields.items():
             view = self._view(name)
             idx = self._seat_of(name, view, seat)
+            if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and abs(int(value)) >= 2 ** 62:
+                raise ValueError(f"{name}={value!r}: out of range")
             vals = np.asarray(value)
             if vals.dtype.kind not in "iub" or vals.size == 0:
                 raise ValueError(f"{name}={value!r}: allowed whole numbers")
@@ -123,6 +126,12 @@ class Position:
                 raise ValueError(f"{name}={value!r} is a flag: allowed True, False, 0 or 1")
             if np.abs(vals.astype(np.float64)).max() >= 2 ** 62:
                 raise ValueError(f"{name}={value!r}: out of range")
+            shape = np.shape(view[idx])
+            try:
+                np.broadcast_to(vals, shape)
+            except ValueError:
+                raise ValueError(f"{name}={value!r}: allowed one whole number or {shape[0] if shape else 1} of them "
+                                 f"(the field's shape {shape})") from None
             writes.append((view, idx, vals))
         for view, idx, vals in writes:
             view[idx] = vals
@@ -138,6 +147,11 @@ class Position:
             ValueError: as :meth:`set`; nothing is written.
         """
         row = np.array(self._view(name)[self._seat_of(name, self._view(name), seat)])
+        whole = isinstance(index, (tuple, slice)) or (
+            not isinstance(index, bool) and np.asarray(index).dtype.kind in "iu")
+        if not whole:
+            raise IndexError(f"{name}[{index!r}]: allowed an int, a list of ints, a tuple or a slice of the "
+                             "field's axes")
         if np.asarray(value).dtype.kind not in "iub":
             raise ValueError(f"{name}[{index!r}]={value!r}: allowed whole numbers")
         if row.ndim == 0:
