@@ -1,4 +1,4 @@
-"""Scenario helpers for Galileo's Truth rule tests."""
+"""Scenario helpers for Galileo's Truth rule tests: content by name, and labels and reads on a Position."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import numpy as np
 from meeplelab.sim.core.content import parse_effect
 from meeplelab.sim.galileos_truth import GalileosTruth
 from meeplelab.sim.galileos_truth import content as ct
-from meeplelab.sim.galileos_truth.state import Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY
 
 B = 4
 
@@ -35,45 +34,18 @@ def INV(game, name: str) -> int:
     return game.content.inv_ids.index(name)
 
 
-def set_cards(s, g, p, hand=(), deck=(), discard=(), play=()):
-    """Replace seat ``p``'s cards in game ``g`` (deck listed bottom to top): the engine's position builder
-    ``cards`` (sim/galileos_truth/position.py)."""
-    from meeplelab.sim.galileos_truth.position import cards
-
-    cards(None, s, g, p, hand=[int(t) for t in hand], deck=[int(t) for t in deck], discard=[int(t) for t in discard],
-          play=[int(t) for t in play])
 
 
-def all_cards(s, **kw):
-    """``set_cards`` for seat 0 of every game."""
-    for g in range(s.batch_size):
-        set_cards(s, g, 0, **kw)
 
 
-def zone_count(s, g, p, zone):
-    return int(((s.czone[g, p] == zone) & (np.arange(s.ctype.shape[2]) < s.nslots[g, p])).sum())
 
 
-def zone_of(s, g, p, t):
-    """Zones of seat ``p``'s cards of type ``t``."""
-    return [int(s.czone[g, p, c]) for c in range(s.nslots[g, p]) if s.ctype[g, p, c] == t]
 
 
-def act(game, s, a):
-    """Step every unfinished game with action ``a`` (an int for all, or one per game; -1 = leave it)."""
-    acts = np.full(s.batch_size, a, np.int64) if np.isscalar(a) else np.asarray(a, np.int64)
-    game.step(s, acts, where=acts >= 0)
 
 
-def effects_now(game, s):
-    """Resolve the pending mandatory Effects first in every game where that choice is open (A-GT-25)."""
-    from meeplelab.sim.galileos_truth.state import A_EFFECTS
-    act(game, s, np.where(legal(game, s, A_EFFECTS), A_EFFECTS, -1))
 
 
-def legal(game, s, a):
-    """``bool[B]``: action ``a`` is legal in each game."""
-    return game.legal_action_mask(s)[:, a]
 
 
 def set_icons(game, iset: int, a=(), b=(), sep: str = "none"):
@@ -97,15 +69,42 @@ def card_icons(game, name: str, a=(), b=(), sep="none"):
     set_icons(game, int(game.C.CARD_ISET[T(game, name)]), a, b, sep)
 
 
-def events(game, s, g, kind=None):
-    """Pending event rows of game ``g`` as dicts (kind as its name)."""
-    spec = game.event_spec()
-    names = [c.name for c in spec.columns]
-    out = []
-    for r in range(s.event_n[g]):
-        row = dict(zip(names, (int(x) for x in s.event_buf[g, r])))
-        row["kind"] = game.event_kinds[row["kind"]]
-        row["category"] = spec.columns[spec.index("category")].vocab[row["category"]]
-        if kind is None or row["kind"] == kind:
-            out.append(row)
-    return out
+# ---------------------------------------------------------------- on a Position (sim/core/position.py)
+#: the four games (game ids 0-3 of seed 3) each case is played in
+GAMES = range(4)
+
+
+def positions(game, players: int = 2) -> list:
+    """The four games of ``game`` (game ids 0-3 of seed 3) at their first decision, one Position each."""
+    from meeplelab.sim.core.position import Position
+
+    return [Position.start(game, players=players, seed=3, game_id=g) for g in GAMES]
+
+
+def card(game, name: str, where: str = "card") -> str:
+    """The label of the action choosing card ``name`` (``where``: ``card`` in hand, ``remove-discard``,
+    ``remove-play``)."""
+    return f"{where}:{T(game, name)}"
+
+
+def space(game, name: str) -> str:
+    """The label of the action assigning the Natural Philosopher to space ``name``."""
+    return f"philosopher:{SPACE(game, name)}"
+
+
+def zone_count(pos, zone: int, seat: int = 0) -> int:
+    """How many of ``seat``'s cards are in ``zone``."""
+    return pos.get("czone", seat=seat)[:pos.get("nslots", seat=seat)].count(zone)
+
+
+def zone_of(pos, card_type, seat: int = 0) -> list:
+    """Zones of ``seat``'s cards of type ``card_type`` (a content id or a type number)."""
+    t = T(pos.game, card_type) if isinstance(card_type, str) else card_type
+    n = pos.get("nslots", seat=seat)
+    return [z for ty, z in zip(pos.get("ctype", seat=seat)[:n], pos.get("czone", seat=seat)[:n]) if ty == t]
+
+
+def effects_now(pos) -> None:
+    """Resolve the pending mandatory Effects first when that choice is open (A-GT-25)."""
+    if "effects" in pos.legal():
+        pos.act("effects")

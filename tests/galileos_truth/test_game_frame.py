@@ -9,30 +9,7 @@ from meeplelab.sim.galileos_truth.content import PHYSICS
 from meeplelab.sim.galileos_truth.state import (C_SUSPICION, C_TRUTH, PH_LYING, PH_PRISON, PH_STAKE, PH_STANDING,
                                                 Z_DISCARD, Z_HAND, arrays)
 
-from .helpers import T, card_icons
-
-GAMES = range(4)  # each case is played in the four games (game ids 0-3) of seed 3
-
-
-def positions(game, players=2):
-    """The four games of ``game`` (game ids 0-3 of seed 3) at their first decision, one Position each."""
-    return [Position.start(game, players=players, seed=3, game_id=g) for g in GAMES]
-
-
-def card(game, name):
-    """The label of the action playing card ``name`` from hand."""
-    return f"card:{T(game, name)}"
-
-
-def zone_count(pos, zone, seat=0):
-    """How many of ``seat``'s cards are in ``zone``."""
-    return pos.get("czone", seat=seat)[:pos.get("nslots", seat=seat)].count(zone)
-
-
-def zone_of(pos, t, seat=0):
-    """Zones of ``seat``'s cards of type ``t`` (a type number)."""
-    cz = pos.get("czone", seat=seat)
-    return [cz[c] for c, ty in enumerate(pos.get("ctype", seat=seat)[:pos.get("nslots", seat=seat)]) if ty == t]
+from .helpers import GAMES, card, card_icons, positions, zone_count, zone_of
 
 
 def field(ps, name, seat=None):

@@ -6,25 +6,7 @@ from meeplelab.sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSO
 from meeplelab.sim.galileos_truth.state import (C_END_LOSS, C_ICONS, C_MASTERY, C_SEALS, PH_ON_SPACE, PH_PRISON, PH_STAKE,
                                                 PH_STANDING)
 
-from .helpers import T, card_icons
-
-GAMES = range(4)  # each case is played in the four games (game ids 0-3) of seed 3
-
-
-def positions(game, players=2):
-    """The four games of ``game`` (game ids 0-3 of seed 3) at their first decision, one Position each."""
-    return [Position.start(game, players=players, seed=3, game_id=g) for g in GAMES]
-
-
-def card(game, name):
-    """The label of the action playing card ``name`` from hand."""
-    return f"card:{T(game, name)}"
-
-
-def effects_now(pos):
-    """Resolve the pending mandatory Effects first when that choice is open (A-GT-25)."""
-    if "effects" in pos.legal():
-        pos.act("effects")
+from .helpers import GAMES, card, card_icons, effects_now, positions
 
 
 def play_test_card(pos, icons, icons_b=(), sep="none", extra_play=()):

@@ -9,10 +9,10 @@ from meeplelab.sim.galileos_truth.content import ASTRONOMY, MATHEMATICS, PHILOSO
 from meeplelab.sim.galileos_truth.state import (A_ABJURE, PH_LYING, PH_ON_SPACE, PH_PRISON, PH_STAKE, PH_STANDING,
                                                 TR_PLAY, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED)
 
-from .helpers import BOARD, INV, SPACE, T, card_icons, set_icons
+from .helpers import BOARD, GAMES, INV, SPACE, T, card, card_icons, set_icons, space, zone_count, zone_of
 
 #: the games these rules were first checked on: seed 3, game ids 0 to 3
-SEED, GAMES = 3, range(4)
+SEED = 3
 
 
 def start(game, g=0, players=2):
@@ -21,12 +21,6 @@ def start(game, g=0, players=2):
 
 
 # action labels of content by name (the engine's vocabulary numbers cards, spaces, boards and Inventions)
-def card(game, name):
-    return f"card:{T(game, name)}"
-
-
-def space(game, name):
-    return f"philosopher:{SPACE(game, name)}"
 
 
 def board(game, name):
@@ -35,18 +29,6 @@ def board(game, name):
 
 def invention(game, name):
     return f"use-invention:{INV(game, name)}"
-
-
-def zone_count(pos, zone, seat=0):
-    """How many of ``seat``'s cards are in ``zone``."""
-    n = pos.get("nslots", seat=seat)
-    return sum(z == zone for z in pos.get("czone", seat=seat)[:n])
-
-
-def zone_of(pos, t, seat=0):
-    """Zones of ``seat``'s cards of type ``t``."""
-    n = pos.get("nslots", seat=seat)
-    return [z for ty, z in zip(pos.get("ctype", seat=seat)[:n], pos.get("czone", seat=seat)[:n]) if ty == t]
 
 
 # ---------------------------------------------------------------- resolving icons

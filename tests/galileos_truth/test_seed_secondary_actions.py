@@ -1,23 +1,10 @@
 """Seed rules: the Secondary Actions (Write, Copy, Read, Create an Invention, Observe, Draw, Remove)."""
 
-from meeplelab.sim.core.position import Position
 from meeplelab.sim.galileos_truth import GalileosTruth
 from meeplelab.sim.galileos_truth.content import ASTRONOMY, PHYSICS
 from meeplelab.sim.galileos_truth.state import C_ICONS, C_OBSERVATION, Z_DECK, Z_DISCARD, Z_HAND, Z_PLAY, Z_REMOVED
 
-from .helpers import BOARD, INV, SPACE, T, set_icons
-
-GAMES = range(4)  # each case is played in the four games (game ids 0-3) of seed 3
-
-
-def positions(game, players=2):
-    """The four games of ``game`` (game ids 0-3 of seed 3) at their first decision, one Position each."""
-    return [Position.start(game, players=players, seed=3, game_id=g) for g in GAMES]
-
-
-def space(game, name):
-    """The label of the action assigning the Natural Philosopher to space ``name``."""
-    return f"philosopher:{SPACE(game, name)}"
+from .helpers import BOARD, GAMES, INV, T, card, effects_now, positions, set_icons, space, zone_count, zone_of
 
 
 def board(game, name):
@@ -25,32 +12,9 @@ def board(game, name):
     return f"treatise:{BOARD(game, name)}"
 
 
-def card(game, name, where="card"):
-    """The label of the action choosing card ``name`` (``where``: ``card`` in hand, ``remove-discard``,
-    ``remove-play``)."""
-    return f"{where}:{T(game, name)}"
-
-
 def legal_prefix(pos, prefix):
     """The legal actions whose label starts with ``prefix``."""
     return [a for a in pos.legal() if a.startswith(prefix)]
-
-
-def zone_count(pos, zone, seat=0):
-    """How many of ``seat``'s cards are in ``zone``."""
-    return pos.get("czone", seat=seat)[:pos.get("nslots", seat=seat)].count(zone)
-
-
-def zone_of(pos, name, seat=0):
-    """Zones of ``seat``'s cards of type ``name``."""
-    t, cz = T(pos.game, name), pos.get("czone", seat=seat)
-    return [cz[c] for c, ty in enumerate(pos.get("ctype", seat=seat)[:pos.get("nslots", seat=seat)]) if ty == t]
-
-
-def effects_now(pos):
-    """Resolve the pending mandatory Effects first when that choice is open (A-GT-25)."""
-    if "effects" in pos.legal():
-        pos.act("effects")
 
 
 SEC_WRITE, SEC_COPY, SEC_READ, SEC_INVENT, SEC_OBSERVE, SEC_DRAW, SEC_REMOVE = (

@@ -8,11 +8,11 @@ GAME = UnconsciousMind()
 GAMES = range(4)
 
 
-def start(game_id: int = 0) -> Position:
-    """Seat 0's first decision (D_TURN) of a 2-seat game, goal tiles removed so that a scenario does not claim one
-    by accident."""
-    pos = Position.start(GAME, players=2, seed=7, game_id=game_id)
-    return pos.set(goal_id=[-1] * len(pos.get("goal_id")))
+def start(game_id: int = 0, players: int = 2, goals: bool = False, game=None) -> Position:
+    """Seat 0's first decision (D_TURN) of game ``game_id`` of run seed 7 (``game``: :data:`GAME` unless given), logs
+    empty; the goal tiles removed unless ``goals``, so that a scenario does not claim one by accident."""
+    pos = Position.start(GAME if game is None else game, players=players, seed=7, game_id=game_id)
+    return pos if goals else pos.set(goal_id=-1)
 
 
 def top(pos: Position) -> tuple:

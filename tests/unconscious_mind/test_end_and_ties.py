@@ -13,12 +13,7 @@ from meeplelab.sim.unconscious_mind.params import Params
 from meeplelab.sim.unconscious_mind.rules.scoring import final_scoring
 from meeplelab.strategies import make_strategy
 
-
-def start(game, players: int, game_id: int, goals: bool = False) -> Position:
-    """Seat 0's first decision of game ``game_id`` of run seed 7, logs empty; the goal tiles removed unless
-    ``goals``."""
-    pos = Position.start(game, players=players, seed=7, game_id=game_id)
-    return pos if goals else pos.set(goal_id=-1)
+from .positions import start
 
 
 def end_reason(pos: Position) -> str:
@@ -40,7 +35,7 @@ def test_same_space_markers_the_one_underneath_is_ahead_for_the_tiebreak_and_the
     gm = UnconsciousMind()
     p = gm.params
     for g in range(2):
-        pos = _same_space_position(start(gm, 4, g)).set(over=1)
+        pos = _same_space_position(start(g, players=4, game=gm)).set(over=1)
         t = games_table(gm, pos.state, ["publisher"] * 4, "x")
         win = t.column("win").to_pylist()
         share = t.column("win_share").to_pylist()
@@ -49,7 +44,7 @@ def test_same_space_markers_the_one_underneath_is_ahead_for_the_tiebreak_and_the
         assert share[2] == 1.0
         assert rank == [3, 2, 1, 4]
         # the end-of-track bonus uses the same order: seat 2 first, seat 1 second
-        pos = _same_space_position(start(gm, 4, g))
+        pos = _same_space_position(start(g, players=4, game=gm))
         for seat in range(4):
             pos.set(seat=seat, vp=0, vp_ev=0, cured=1)
         # final scoring alone (the kernel), without a turn played that could move the markers
@@ -101,7 +96,7 @@ def test_end_triggered_in_the_limit_round_follows_limit_round_trigger(rule):
     ends after the limit round (a safety stop)."""
     gm = UnconsciousMind(Params(round_limit=30, limit_round_trigger=rule))
     for g in range(4):
-        pos = start(gm, 2, g).set(rnd=30, end_trig=1, last_round=31)  # triggered in round 30
+        pos = start(g, players=2, game=gm).set(rnd=30, end_trig=1, last_round=31)  # triggered in round 30
         seen_newclient_rounds = set()
         while not pos.over():
             if pos.pending().decision == "D_NEWCLIENT":
@@ -122,7 +117,7 @@ def _random_from_round_three(rule):
     rounds = np.zeros(300, np.int64)
     reason = []
     for g in range(300):
-        pos = start(gm, 2, g, goals=True).set(rnd=3, freud_rep=9)
+        pos = start(g, players=2, goals=True, game=gm).set(rnd=3, freud_rep=9)
         st = Streams.for_games(7, np.array([g]), 1)  # game g's random stream, as in a batch of all 300
         while not pos.over():
             pos.act(int(st.choose_legal(np.array([0]), gm.legal_action_mask(pos.state))[0]))

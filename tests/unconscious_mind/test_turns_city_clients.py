@@ -11,21 +11,10 @@ from meeplelab.sim.unconscious_mind import codes as R
 from meeplelab.sim.unconscious_mind.actions import CARD0, CH0
 from meeplelab.sim.unconscious_mind.content import MT_ACTIONS
 
-GAME = UnconsciousMind()
+from .positions import GAME, start
+from .positions import top as top_entry
+
 A = GAME.A  # the content tables (content lookups only)
-
-
-def start(players: int = 2, game_id: int = 0, goals: bool = False) -> Position:
-    """Seat 0's first decision (D_TURN) of game ``game_id`` of run seed 7, logs empty; the goal tiles removed
-    unless ``goals`` (so that a scenario does not claim one by accident)."""
-    pos = Position.start(GAME, players=players, seed=7, game_id=game_id)
-    return pos if goals else pos.set(goal_id=-1)
-
-
-def top_entry(pos: Position) -> tuple:
-    """The decision on top of the stack, by name, and its arguments a, b, c."""
-    top = pos.get("sp") - 1
-    return (pos.pending().decision, pos.get("stk_a")[top], pos.get("stk_b")[top], pos.get("stk_c")[top])
 
 
 def first_legal(pos: Position) -> None:
