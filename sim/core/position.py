@@ -146,7 +146,8 @@ class Position:
             IndexError: an index outside the field.
             ValueError: as :meth:`set`; nothing is written.
         """
-        row = np.array(self._view(name)[self._seat_of(name, self._view(name), seat)])
+        view = self._view(name)
+        row = np.array(view[self._seat_of(name, view, seat)])
         whole = isinstance(index, (tuple, slice)) or (
             not isinstance(index, bool) and np.asarray(index).dtype.kind in "iu")
         if not whole:

@@ -16,6 +16,7 @@ from .actions import INKPOT_MAX_ADJ, MODE_NAMES, NUM_ACTIONS, VOCAB, action_labe
 from .content import FILES, LEVELS, LOCATIONS, MT_ACTIONS, QUALITIES, Content, load_content
 from .params import Params
 from .spec import START_RESOURCES
+from .rules.decisions import TABLE
 from .rules.loop import batch_apply, batch_mask, batch_setup
 from .rules.reputation import batch_markers_ahead
 from .content_layout import CONTENT, K_GROUPS
@@ -34,8 +35,8 @@ def _arr(t) -> np.ndarray:
 UMContent = namedtuple("UMContent", ("K", "eff", "cnt"))
 
 
-#: decision kind code -> its name in codes.py (``D_PLACE``): the key of actions.CHOICES
-_DECISION_NAMES = {v: k for k, v in vars(codes).items() if k.startswith("D_") and isinstance(v, int)}
+#: decision kind code -> its name in the decision table (``D_PLACE``): the key of actions.CHOICES
+_DECISION_NAMES = {v: k for k, v in TABLE.kind_codes().items()}
 
 class UnconsciousMind(Game):
     """Unconscious Mind (Fantasia Games, 2024), 1-4 players. Rules: ``docs/rules/unconscious_mind.md``."""

@@ -73,7 +73,9 @@ def decision(game, s, g: int, kind, a: int = 0, b: int = 0, c: int = 0) -> None:
     Raises:
         KeyError: an unknown decision kind or a full stack; nothing is written.
     """
-    kinds = {k: v for k, v in vars(codes).items() if k[:2] in ("D_", "K_") and isinstance(v, int)}
+    from .rules.decisions import TABLE
+
+    kinds = TABLE.kind_codes()  # every decision and automatic stack entry of the decision table, by name
     if isinstance(kind, str):
         if kind not in kinds:
             raise KeyError(f"no decision kind {kind!r}: allowed {', '.join(kinds)}")
