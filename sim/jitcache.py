@@ -1,12 +1,19 @@
 """numba's on-disk kernel cache: never stale, and always somewhere writable.
 
 Rule kernels are compiled with ``@njit(cache=True)``. numba checks a cached kernel against its own
-source file only, so editing a module the kernel imports (a constant in :mod:`meeplelab.sim.core.rng`, a helper
-kernel in another file) would leave the cached machine code running the old way. :func:`install`
-(called when :mod:`sim` is imported, before any kernel module) makes every cache locator key a
-kernel of this project by the sha256 of the source files its module imports, directly or through
-other modules of the project (the import closure, imports inside functions aside); when any of them changes,
-numba finds the index stale and compiles again. Kernels of other packages keep numba's own key.
+source file's time and size only, so editing a module the kernel calls into (a constant in
+:mod:`meeplelab.sim.core.rng`, a helper kernel in another file) would leave the cached machine code running the
+old way, while any edit of the kernel's own file (a comment, an unrelated function) compiles it again.
+:func:`install` (called when :mod:`sim` is imported, before any kernel module) makes every cache locator key a
+kernel of this project by its call graph instead (:func:`kernel_digest`): the code of the kernel and of every
+jitted function it reaches (without line numbers), and the values of the globals they name. Editing one
+handler then compiles again exactly the kernels that reach it (the apply dispatcher and the play loops, not the
+legal-mask or setup kernels); a comment, a docstring of the module or a function nobody calls compiles
+nothing. What the graph cannot look into (a plain project function with a numba ``@overload``, an
+``@intrinsic``, a project class) is keyed by its file's import closure (:func:`source_digest`). The stamp is
+computed at the kernel's first call, when every module it names is imported. numba still names a cache file
+by the function's first line, so a function whose lines move compiles again once. Kernels of other packages
+keep numba's own key.
 
 numba writes its cache beside the source (``__pycache__``) or in the user's cache folder
 (``~/.cache/numba``). When neither is writable (a read-only install with a read-only HOME) numba
@@ -39,7 +46,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-#: top-level packages of this project: their kernels are keyed by their import closure
+#: top-level packages of this project: their kernels are keyed by their call graph (:func:`kernel_digest`)
 PACKAGES = ("meeplelab", "sim", "strategies", "play", "analysis", "studies", "benchmarks", "tests")
 
 _MODULES: dict[Path, tuple[str, bool] | None] = {}  # file -> (module name, is package), or None
@@ -218,17 +225,194 @@ def fallback_cache_dir() -> Path:
     return Path(tempfile.gettempdir()) / f"meeplelab-numba-cache-{uid}"
 
 
+# ---- the call-graph key (issue 25 item 3: compile only what depends on the change) ----------------------------
+
+_OWN: dict[int, tuple[str, tuple]] = {}  # id(function) -> (its own digest, the functions it references)
+_PINNED: list = []  # the functions of _OWN, kept alive so their ids are never reused
+
+
+def _is_project(modname: str | None) -> bool:
+    return bool(modname) and modname.split(".")[0] in PACKAGES
+
+
+def _code_into(code, h, names: set) -> None:
+    """Hash a code object without its line numbers (bytecode, names, constants, nested code), and collect
+    every name it loads (globals and attributes, nested functions included)."""
+    h.update(code.co_code)
+    h.update(getattr(code, "co_exceptiontable", b""))
+    h.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars, code.co_argcount,
+                   code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags)).encode())
+    names.update(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, type(code)):
+            _code_into(c, h, names)
+        elif isinstance(c, frozenset):  # ``x in {1, 2}``: its repr's order changes with the hash seed
+            h.update(repr(sorted(repr(x) for x in c)).encode())
+        else:
+            h.update(repr((type(c).__name__, c)).encode())
+
+
+def _file_digest_of(obj) -> str:
+    """The import-closure digest of the file defining ``obj`` (the conservative key of what the call graph
+    cannot see into: a plain function with a numba ``@overload``, an ``@intrinsic``, a project class)."""
+    import inspect
+
+    try:
+        return source_digest(inspect.getfile(obj))
+    except (TypeError, OSError):
+        return "?"
+
+
+def _value_into(v, h, names: set, deps: list, seen_mods: set) -> None:
+    """Hash what a kernel compiles against when it references ``v``: a constant's value, a jitted function's
+    options (its code is followed as a dependency), a project module's attributes that the code names."""
+    import enum
+    import types as pytypes
+
+    import numpy as np
+
+    if hasattr(v, "py_func") and hasattr(v, "targetoptions"):  # a numba dispatcher (njit, rule, handler)
+        deps.append(v.py_func)
+        h.update(repr(("jit", type(v).__name__, sorted((k, repr(o)) for k, o in v.targetoptions.items()))).encode())
+    elif isinstance(v, pytypes.FunctionType):
+        if _is_project(v.__module__):
+            h.update(("pyfunc:" + _file_digest_of(v)).encode())
+        h.update(f"fn:{v.__module__}.{v.__qualname__}".encode())
+    elif isinstance(v, pytypes.ModuleType):
+        h.update(f"mod:{v.__name__}".encode())
+        if _is_project(v.__name__) and v.__name__ not in seen_mods:
+            seen_mods.add(v.__name__)
+            d = vars(v)
+            for n in sorted(names):
+                if n in d:
+                    h.update(f"attr:{n}".encode())
+                    _value_into(d[n], h, names, deps, seen_mods)
+    elif v is None or isinstance(v, (bool, int, float, complex, str, bytes, np.generic, enum.Enum)):
+        h.update(repr((type(v).__name__, v)).encode())
+    elif isinstance(v, (set, frozenset)):
+        h.update(repr(sorted(repr(x) for x in v)).encode())
+    elif isinstance(v, (tuple, list)):
+        h.update(f"seq{len(v)}".encode())
+        for x in v:
+            _value_into(x, h, names, deps, seen_mods)
+    elif isinstance(v, np.ndarray):
+        h.update(repr((v.dtype.str, v.shape)).encode())
+        h.update(np.ascontiguousarray(v).tobytes())
+    elif isinstance(v, type):
+        h.update(f"type:{v.__module__}.{v.__qualname__}".encode())
+        if _is_project(v.__module__):
+            h.update(_file_digest_of(v).encode())
+    else:
+        t = type(v)
+        h.update(f"obj:{t.__module__}.{t.__qualname__}".encode())
+        r = repr(v)
+        if " at 0x" not in r:
+            h.update(r.encode())
+        if _is_project(t.__module__) or _is_project(getattr(v, "__module__", None)):
+            h.update(_file_digest_of(t if _is_project(t.__module__) else v).encode())
+
+
+def _own(func) -> tuple[str, tuple]:
+    """(digest, referenced functions) of one Python function: its code without line numbers, its defaults,
+    its closure cells and the values of the globals it names; computed once per process."""
+    key = id(func)
+    if key not in _OWN:
+        import builtins
+
+        h = hashlib.sha256(f"{func.__module__}.{func.__qualname__}".encode())
+        names: set = set()
+        _code_into(func.__code__, h, names)
+        deps: list = []
+        seen_mods: set = set()
+        g = func.__globals__
+        for n in sorted(names):
+            if n in g:
+                h.update(f"global:{n}".encode())
+                _value_into(g[n], h, names, deps, seen_mods)
+            elif hasattr(builtins, n):
+                h.update(f"builtin:{n}".encode())
+        for cell in func.__closure__ or ():
+            try:
+                _value_into(cell.cell_contents, h, names, deps, seen_mods)
+            except ValueError:  # an empty cell
+                h.update(b"empty-cell")
+        for dv in (func.__defaults__ or ()) + tuple(sorted((func.__kwdefaults__ or {}).items())):
+            _value_into(dv, h, names, deps, seen_mods)
+        _PINNED.append(func)
+        _OWN[key] = (h.hexdigest(), tuple(deps))
+    return _OWN[key]
+
+
+def kernel_digest(py_func) -> str:
+    """sha256 (hex) over every function a kernel can reach (its own code and the jitted functions it calls,
+    directly or through others, without line numbers) and the values of the globals they name: what its machine
+    code is compiled from. An edit to one handler recompiles only the kernels that reach it; a comment, a
+    docstring elsewhere or a function it never calls compiles nothing again. What the graph cannot see into
+    (a plain project function carrying a numba ``@overload``, an ``@intrinsic``, a project class) is keyed by
+    its file's import closure (:func:`source_digest`)."""
+    seen: dict[int, str] = {}
+    todo = [py_func]
+    while todo:
+        f = todo.pop()
+        if id(f) in seen:
+            continue
+        d, deps = _own(f)
+        seen[id(f)] = d
+        todo.extend(deps)
+    h = hashlib.sha256()
+    for d in sorted(seen.values()):
+        h.update(d.encode())
+    return h.hexdigest()
+
+
+class _CallGraphStamp:
+    """The source stamp of a project kernel, computed when numba first compares it (the kernel's first call, when
+    every module it names is imported), then fixed; pickled into the cache index as a plain tuple."""
+
+    __slots__ = ("_func", "_value")
+
+    def __init__(self, func):
+        self._func = func
+        self._value = None
+
+    def value(self) -> tuple:
+        if self._value is None:
+            self._value = ("meeplelab-callgraph", kernel_digest(self._func))
+        return self._value
+
+    def __eq__(self, other):
+        return self.value() == (other.value() if isinstance(other, _CallGraphStamp) else other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.value())
+
+    def __reduce__(self):
+        return (tuple, (self.value(),))
+
+
 def _keyed(cls: type) -> type:
-    """A subclass of numba locator ``cls`` whose source stamp also covers the kernel's import closure."""
+    """A subclass of numba locator ``cls`` whose source stamp for a project kernel is its call graph
+    (:func:`kernel_digest`, not the file's time and size); other kernels keep numba's own stamp."""
 
     def get_source_stamp(self):
-        stamp = cls.get_source_stamp(self)
         py_file = getattr(self, "_py_file", None)
-        if py_file is not None and is_project_file(py_file):
-            return (stamp, "meeplelab-closure", source_digest(py_file))
-        return stamp
+        func = getattr(self, "_meeplelab_func", None)
+        if func is not None and py_file is not None and is_project_file(py_file):
+            return _CallGraphStamp(func)
+        return cls.get_source_stamp(self)
 
-    return type(f"Closure{cls.__name__}", (cls,), {"get_source_stamp": get_source_stamp, "_meeplelab": True})
+    def from_function(kls, py_func, py_file):
+        self = super(keyed, kls).from_function(py_func, py_file)
+        if self is not None:
+            self._meeplelab_func = py_func
+        return self
+
+    keyed = type(f"Keyed{cls.__name__}", (cls,), {"get_source_stamp": get_source_stamp, "_meeplelab": True,
+                                                   "from_function": classmethod(from_function)})
+    return keyed
 
 
 def _fallback_locator(base: type) -> type:
@@ -443,7 +627,7 @@ def _listen_for_compiles() -> None:
 
 
 def install() -> None:
-    """Key cached kernels by their import closure and add the writable fallback locator (once)."""
+    """Key cached project kernels by their call graph and add the writable fallback locator (once)."""
     from numba.core import caching
 
     classes = caching._CacheImpl._locator_classes if hasattr(caching, "_CacheImpl") else caching.CacheImpl._locator_classes

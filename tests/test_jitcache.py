@@ -1,6 +1,7 @@
-"""numba's kernel cache (issue 18 items 8 and 9): a cached kernel is compiled again when a module
-it imports changes, and a read-only install (package folder and HOME read-only) still imports and
-runs, caching into a writable fallback folder, or says in one line what to set."""
+"""numba's kernel cache (issue 18 items 8 and 9, issue 25 item 3): a cached kernel is compiled again when code
+it reaches changes (a helper's body, a constant in another module), and only then; a read-only install (package
+folder and HOME read-only) still imports and runs, caching into a writable fallback folder, or says in one line
+what to set."""
 
 from __future__ import annotations
 
@@ -79,6 +80,42 @@ def test_a_cached_kernel_is_compiled_again_when_a_module_it_imports_changes(tmp_
     rng.write_text(text.replace("_M1 = np.uint64(0xBF58476D1CE4E5B9)", f"_M1 = np.uint64({new_m1:#x})"))
     assert run() == (splitmix(12345, new_m1, m2), 0, 1)  # the edit in the imported module is seen
     assert run() == (splitmix(12345, new_m1, m2), 1, 0)  # and the new compile is cached
+
+
+def test_a_kernel_compiles_again_only_when_code_it_reaches_changes(tmp_path):
+    """The call-graph key (issue 25 item 3): a comment, a new function nobody calls or an edit of a kernel the probe
+    never calls leaves it cached, even in its own file or the file of the helper it calls; an edit of the helper's
+    body compiles it again."""
+    tree = tmp_path / "tree"
+    _copy_tree(tree)
+    probe = tree / "strategies" / "_probe.py"
+    probe.write_text(PROBE)
+    m1, m2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+    want = splitmix(12345, m1, m2)
+
+    def run() -> tuple[int, int, int]:
+        r = subprocess.run([sys.executable, "-c", RUN_PROBE], cwd=tree, env=_env(tree), capture_output=True,
+                           text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+        v, hits, misses = map(int, r.stdout.split())
+        return v, hits, misses
+
+    assert run() == (want, 0, 1)
+    probe.write_text(PROBE + "\n# a comment\n\n@njit(cache=True)\ndef unused(x):\n    return x + 1\n")
+    rng = tree / "sim" / "core" / "rng.py"
+    text = rng.read_text()
+    rng.write_text(text + "\n# a comment at the end of the helper's module\n")
+    draw = "    return mix64(keys[g] + counters[g] * GOLDEN)\n"
+    assert text.count(draw) == 1  # draw_u64: a kernel of rng.py that the probe does not call
+    rng.write_text(text.replace(draw, "    return mix64(keys[g] + counters[g] * GOLDEN + np.uint64(0))\n"))
+    assert run() == (want, 1, 0)  # still cached: nothing the probe reaches changed
+    body = "    z = (z ^ (z >> _S30)) * _M1\n    z = (z ^ (z >> _S27)) * _M2\n    return z ^ (z >> _S31)\n"
+    text = rng.read_text()
+    assert text.count(body) == 2  # mix64 and its numpy twin
+    edited = "    z = (z ^ (z >> _S30)) * _M1; unused_local = 0\n"
+    rng.write_text(text.replace(body, edited + body.split("\n", 1)[1], 1))
+    assert run() == (want, 0, 1)  # mix64's code changed: the probe that calls it compiles again
+    assert run() == (want, 1, 0)
 
 
 def test_the_cache_key_covers_the_import_closure():

@@ -3,12 +3,14 @@ actions, read named results, see what it waits for; flags read as booleans. Rule
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from meeplelab.sim.core.errors import IllegalActionError
 from meeplelab.sim.core.position import Pending, Position
 from meeplelab.sim.galileos_truth import GalileosTruth
 from meeplelab.sim.unconscious_mind import UnconsciousMind
+from meeplelab.sim.unconscious_mind import cols as um_cols
 from tests.toygame import ToyGame
 
 
@@ -102,6 +104,29 @@ def test_flag_fields_negate_logically_and_stay_writable():
     assert type(s.over + 1).__name__ == "ndarray" and type(s.vp).__name__ == "ndarray"
 
 
+def test_flag_fields_are_live_bool_views_masks_and_write_through():
+    game = UnconsciousMind()
+    s = game.init(np.arange(4), 4, 3)  # four games of three seats
+    over = s.over
+    assert over.dtype == bool and np.asarray(over).dtype == bool and over.shape == (4,)
+    assert s.game[:, um_cols.OVER].tolist() == [0, 0, 0, 0]
+    over[1:3] = True  # a slice writes through to the kernels' 0/1 integers
+    assert s.game[:, um_cols.OVER].tolist() == [0, 1, 1, 0] and over.tolist() == [False, True, True, False]
+    ids = np.arange(4)
+    assert ids[s.over].tolist() == [1, 2] and ids[~s.over].tolist() == [0, 3]  # a mask, not integer indices
+    over |= np.array([True, False, False, False])  # in place, through the view
+    assert s.game[:, um_cols.OVER].tolist() == [1, 1, 1, 0] and int(s.over.sum()) == 3 and not s.over.all()
+    s.over[3] = 7  # any non-zero value is stored as 1
+    assert s.game[:, um_cols.OVER].tolist() == [1, 1, 1, 1] and s.over.all()
+    rooms = s.room_open  # a multi-column flag field [B, P, 2]
+    assert rooms.dtype == bool and rooms.shape == (4, 3, 2) and rooms[0].shape == (3, 2)
+    rooms[0, 1] = [False, True]
+    assert s.room_open[0, 1].tolist() == [False, True] and s.room_open[0, 1, 1] is np.bool_(True)
+    pos = Position.start(game, players=3, seed=4)
+    pos.state.room_open[0, 2] = [True, False]
+    assert pos.get("room_open", seat=2) == [True, False]
+
+
 def test_bad_names_seats_and_values_are_refused_in_one_line_and_nothing_is_half_written():
     gt = GalileosTruth()
     pos = Position.start(gt, players=2, seed=3)
@@ -157,7 +182,7 @@ def test_a_finished_game_refuses_every_action_and_one_flag_element_reads_as_a_bo
     with pytest.raises(Illegal, match="the game is over"):
         pos.act("stop")
     s = pos.state
-    assert (~s.over[0]) is __import__("numpy").bool_(False) and bool(s.over[0]) is True
+    assert (~s.over[0]) is np.bool_(False) and bool(s.over[0]) is True
 
 
 def test_one_entry_of_a_field_is_written_by_name_and_logs_are_cleared_on_request():

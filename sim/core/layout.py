@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from .state import BatchState
 
@@ -53,9 +54,9 @@ class Field:
             ``(10,)`` ten, ``(3, 4)`` twelve, row-major).
         init: initial value of every column of the field.
         doc: what it holds, with its unit (VP, Coffee) or code meaning.
-        flag: a yes/no field (0 or 1 in the kernels' integer group): its Python view is :class:`Flags`, which
-            negates logically (``~state.over`` is "not over", never ``-2``) and reads as booleans through
-            :class:`meeplelab.sim.core.position.Position`.
+        flag: a yes/no field (0 or 1 in the kernels' integer group): its Python view is :class:`Flags`, a live
+            ``bool`` view (``~state.over`` is "not over", ``x[state.over]`` a mask), and
+            :class:`meeplelab.sim.core.position.Position` reads it as ``True``/``False``.
     """
 
     name: str
@@ -73,29 +74,88 @@ class Field:
         return n
 
 
-class Flags(np.ndarray):
-    """The Python view of a yes/no field (:attr:`Field.flag`): the group's 0/1 integers, written in place as any
-    view, but negated logically (``~view`` is ``view == 0``, a ``bool`` array), one element reads as a ``bool``
-    (``~state.over[g]``), and every other operation on it gives a plain array (``state.over == 0``,
-    ``state.over.astype(bool)``); ``is_flag`` marks it. As an index it is still 0/1 integers, not a mask: write
-    ``x[state.over != 0]``."""
+def _plain_key(key):
+    """An index with every :class:`Flags` in it as its bool mask (``x[state.over]`` selects the ended games)."""
+    if isinstance(key, Flags):
+        return np.asarray(key)
+    if isinstance(key, tuple):
+        return tuple(np.asarray(k) if isinstance(k, Flags) else k for k in key)
+    return key
 
+
+class Flags(NDArrayOperatorsMixin):
+    """The Python view of a yes/no field (:attr:`Field.flag`): a live ``bool`` view of the group's 0/1 integers.
+
+    It reads as booleans everywhere (``dtype`` is ``bool``; ``np.asarray(view)`` and every operation give ``bool``
+    values: ``~state.over`` is "not over", never ``-2``; one element is an ``np.bool_``; as an index it is a mask:
+    ``x[state.over]`` selects the ended games) and writes through to the kernels' integers (``state.over[g] = True``
+    stores 1; any non-zero value stores 1). A slice of it is a live view again; the array methods (``all``,
+    ``sum``, ``astype``, ``nonzero``, ...) act on the booleans. ``np.asarray`` gives a copy: write through the view.
+    """
+
+    __slots__ = ("_ints",)
     is_flag = True
+    __array_priority__ = 20
+
+    def __init__(self, ints: np.ndarray):
+        self._ints = ints
+
+    def __array__(self, dtype=None, copy=None):
+        b = self._ints != 0
+        return b if dtype is None else b.astype(dtype)
+
+    @property
+    def dtype(self) -> np.dtype:
+        """``bool``."""
+        return np.dtype(bool)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The field's shape (``[B]``, ``[B, P]``, ``[B, P, *shape]``)."""
+        return self._ints.shape
+
+    @property
+    def ndim(self) -> int:
+        return self._ints.ndim
+
+    @property
+    def size(self) -> int:
+        return self._ints.size
+
+    def __len__(self) -> int:
+        return len(self._ints)
+
+    def __iter__(self):
+        return iter(np.asarray(self))
+
+    def __bool__(self) -> bool:
+        return bool(np.asarray(self))
+
+    def __repr__(self) -> str:
+        return f"Flags({np.asarray(self)!r})"
 
     def __getitem__(self, key):
-        out = super().__getitem__(key)
-        return np.bool_(out != 0) if np.ndim(out) == 0 else out  # one element reads as a bool: ``~s.over[g]``
+        out = self._ints[_plain_key(key)]
+        return np.bool_(out != 0) if np.ndim(out) == 0 else Flags(out)
 
-    def __invert__(self):
-        return np.asarray(self) == 0
+    def __setitem__(self, key, value):
+        v = np.asarray(value)
+        self._ints[_plain_key(key)] = (v != 0).astype(self._ints.dtype)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        if ufunc is np.invert and method == "__call__" and len(inputs) == 1:
-            return np.asarray(inputs[0]) == 0
         inputs = tuple(np.asarray(x) if isinstance(x, Flags) else x for x in inputs)
-        if "out" in kwargs:
-            kwargs["out"] = tuple(np.asarray(x) if isinstance(x, Flags) else x for x in kwargs["out"])
-        return getattr(ufunc, method)(*inputs, **kwargs)
+        outs = kwargs.pop("out", None)
+        result = getattr(ufunc, method)(*inputs, **kwargs)
+        if outs is None:
+            return result
+        for o, r in zip(outs, result if isinstance(result, tuple) else (result,)):
+            o[...] = r  # an in-place operation (``state.over |= ended``) writes through
+        return outs[0] if len(outs) == 1 else outs
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name == "_ints":
+            raise AttributeError(name)
+        return getattr(np.asarray(self), name)  # all, any, sum, astype, nonzero, tolist, copy, ... on the booleans
 
 
 @dataclass(frozen=True)
@@ -278,7 +338,7 @@ class Layout:
             return a[:, o, :n]
         lead = a.shape[:-1]
         v = a[..., o] if not item.shape else a[..., o:o + item.size].reshape(lead + tuple(item.shape))
-        return v.view(Flags) if getattr(item, "flag", False) else v
+        return Flags(v) if getattr(item, "flag", False) else v
 
     def constants_source(self, module_doc: str, source: str) -> str:
         """Text of the written-out constants module: one line per field or pile, with its doc."""
