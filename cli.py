@@ -492,8 +492,6 @@ def simulate(
     """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml)."""
     from meeplelab.play.config import RunConfig, load_toml
     from meeplelab.sim.core.params import parse_set_options
-    from meeplelab.play.runner import simulate as run
-    from meeplelab.play.runner import terminate_as_interrupt
 
     if config is None and resume and game is None and out is not None and (out / "run.toml").is_file():
         config = out / "run.toml"  # --resume alone: the run's own config
@@ -531,16 +529,25 @@ def simulate(
     if base.get("field") == "strong":
         _strong_run(base, strategies, file_strategies if field is None else None)
     cfg = RunConfig.from_dict(base)
-    from meeplelab.play.plan import resolve
+    from meeplelab.play import workers
 
-    plan = resolve(cfg)  # the run resolved once: simulate and the summary below use this plan
-    plan.game  # bad input (content files too) is reported in one line before anything else is said
-    # the compile notice (sim/jitcache.py) is said when numba really starts compiling, after every check
+    if cfg.backend == "loky" and cfg.n_jobs < 0 and cfg.games >= workers.WORKERS_AT_GAMES and not resume:
+        workers.prestart(cfg.n_jobs)  # a large run: its workers start now, while the run is resolved here
     try:
-        with terminate_as_interrupt():
-            summary = run(plan, resume=resume, overwrite=overwrite, progress=_draw(progress))
-    except KeyboardInterrupt as e:
-        _interrupted(e, f"the run in {cfg.out} is incomplete; complete it with --resume")
+        from meeplelab.play.plan import resolve
+        from meeplelab.play.runner import simulate as run
+        from meeplelab.play.runner import terminate_as_interrupt
+
+        plan = resolve(cfg)  # the run resolved once: simulate and the summary below use this plan
+        plan.game  # bad input (content files too) is reported in one line before anything else is said
+        # the compile notice (sim/jitcache.py) is said when numba really starts compiling, after every check
+        try:
+            with terminate_as_interrupt():
+                summary = run(plan, resume=resume, overwrite=overwrite, progress=_draw(progress))
+        except KeyboardInterrupt as e:
+            _interrupted(e, f"the run in {cfg.out} is incomplete; complete it with --resume")
+    finally:
+        workers.stop_pool()  # the run is written (or refused): its idle workers are ended, not waited for
     verb = "completed" if summary.resumed else "wrote"
     typer.echo(f"{verb} {summary.games:,} games of {cfg.game} to {summary.out} "
                f"({summary.games_played_now:,} played now in {summary.seconds:.1f} s, {rate_text(summary.games_per_second)} games/s)")

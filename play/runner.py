@@ -41,6 +41,7 @@ from meeplelab.sim.core.errors import ConfigError, RunFolderError, UserError, is
 from meeplelab.sim.core.params import describe, params_hash, to_dict
 from meeplelab.sim.core.rng import GAME_STREAM, strategy_stream
 from meeplelab.play.plan import RunPlan, chunk_bounds, resolve  # noqa: F401 (chunk_bounds: public here too)
+from meeplelab.play.workers import WORKERS_AT_GAMES  # a large run's workers start at once
 
 
 class Terminated(KeyboardInterrupt):
@@ -627,30 +628,33 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
 #: the cache: about 3 s on the 2-core development machine, benchmarks/RESULTS.md "Start-up"): the default
 #: ``--n-jobs -1`` plays the rest of a run on workers only when it would take longer than this in this process
 WORKERS_PAY_OFF_S = 2.0
-#: at the default ``--n-jobs -1``, a run of at least this many games starts its workers at once, while this
-#: process plays the first chunk (a 40,000-game run: benchmarks/RESULTS.md "a large run")
-WORKERS_AT_GAMES = 16_384
 
 
 def _auto_results(run: RunPlan, todo: list[dict], out: str, n_jobs: int, where: dict):
     """The chunks' results at the default ``n_jobs = -1``: the first chunk in this process, then the rest here too
     when at that pace they take at most :data:`WORKERS_PAY_OFF_S`, else on loky workers; a run of
     :data:`WORKERS_AT_GAMES` games or more starts its workers before the first chunk (they load their kernels
-    while it plays). The games are the same either way (every draw is keyed by game, never by process);
+    while it plays; from the command line they were started before the run was resolved, and this run takes them
+    over: :func:`meeplelab.play.workers.prestart`). The games are the same either way (every draw is keyed by game, never by process);
     ``where["in_process"]`` says which it was (the manifest's ``last_call.workers``)."""
     from joblib import Parallel, delayed
 
     from meeplelab.play.workers import loky_config
 
+    from meeplelab.play.workers import take_prestarted
+
     first = todo[0]
     if sum(c["hi"] - c["lo"] for c in todo) >= WORKERS_AT_GAMES and len(todo) > 1:
-        # a large run: the workers start now, while this process plays the first chunk (their start-up overlaps it)
+        # a large run: the workers start now (or started while the command line resolved the run:
+        # play.workers.prestart) and take the chunks after their warm-up, while this process plays the first chunk
         with loky_config():
             rest = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
                 delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], out) for c in todo[1:])
         yield run_chunk(run, first["id"], first["lo"], first["hi"], out)
+        take_prestarted()
         yield from rest
         return
+    take_prestarted()  # a pool started early for a run that turned out small: its warm-up is let finish
     t = time.perf_counter()
     yield run_chunk(run, first["id"], first["lo"], first["hi"], out)
     per_game = (time.perf_counter() - t) / max(1, first["hi"] - first["lo"])

@@ -25,6 +25,10 @@ from typing import Iterator
 
 #: seconds between a worker's checks of its parent
 POLL = 0.2
+#: at the default ``--n-jobs -1``, a run of at least this many games starts its workers at once (the command line
+#: before it resolves the run: :func:`prestart`), while the parent plays the first chunk (a 40,000-game run:
+#: benchmarks/RESULTS.md "a large run"); used by :func:`meeplelab.play.runner._auto_results`
+WORKERS_AT_GAMES = 16_384
 
 
 def _watch(parent: int) -> None:
@@ -95,3 +99,63 @@ def loky_config() -> Iterator[None]:
     quiet_resource_tracker()
     with joblib.parallel_config(backend="loky", **loky_kwargs()):
         yield
+
+
+_PRESTARTED: list = []  # the warm-up generator of a pool started early (prestart), until the run takes it
+
+
+def warm_imports() -> int:
+    """A worker's warm-up task when its pool starts before the run is resolved (:func:`prestart`): the imports every
+    chunk needs and numba's CPU target set up (its implementation registries: about 0.2 s on the development
+    machine), no kernel loaded (a kernel not yet cached is compiled once by the parent's first chunk), no config
+    resolved, nothing written. Returns the worker's pid."""
+    import pyarrow.parquet  # noqa: F401  (the chunks' Parquet writer)
+    from numba.core.registry import cpu_target
+
+    import meeplelab.play.runner  # noqa: F401  (run_chunk and what it imports)
+
+    cpu_target.target_context.refresh()
+    return os.getpid()
+
+
+def prestart(n_jobs: int) -> None:
+    """Start the loky pool a large run will use now, while this process still imports and resolves the run: each
+    worker runs :func:`warm_imports`. The pool is the one :func:`meeplelab.play.runner.simulate` then plays on (the
+    same ``n_jobs`` and :func:`loky_config`, so joblib reuses it); :func:`take_prestarted` hands the warm-up over.
+    The games do not depend on it."""
+    import joblib
+    from joblib import Parallel, delayed
+
+    with loky_config():
+        gen = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+            delayed(warm_imports)() for _ in range(joblib.effective_n_jobs(n_jobs)))
+    _PRESTARTED.append(gen)
+
+
+def take_prestarted() -> set[int]:
+    """Wait for the warm-up of a pool :func:`prestart` started and return the pids of the workers that warmed (a
+    warm-up that failed is let go: the run's own tasks start the workers they need); an empty set when no pool was
+    started early."""
+    pids: set[int] = set()
+    while _PRESTARTED:
+        gen = _PRESTARTED.pop()
+        try:
+            pids.update(gen)
+        except Exception:  # noqa: BLE001 - a worker lost during its warm-up: the run starts another
+            pass
+    return pids
+
+
+def stop_pool() -> None:
+    """End the loky pool's workers now, without waiting for them to exit by themselves (the command line, once its
+    run is written or refused: idle workers are killed instead of joined at exit, about 0.2 s on a 2-core
+    machine). Nothing when no pool was started."""
+    with warnings.catch_warnings():  # a run refused during the warm-up: joblib would warn of the tasks it cancels
+        warnings.simplefilter("ignore")
+        while _PRESTARTED:
+            _PRESTARTED.pop().close()
+    from joblib.externals.loky import reusable_executor
+
+    ex = getattr(reusable_executor, "_executor", None)
+    if ex is not None:
+        ex.shutdown(wait=True, kill_workers=True)  # killed, then the pool's temporary folders removed: ~10 ms

@@ -322,6 +322,44 @@ def test_ending_the_workers_leaves_no_child_process():
     assert children() == {}
 
 
+def test_a_pool_started_before_the_run_is_the_one_it_plays_on_and_stop_pool_ends_it(tmp_path):
+    """issue 25 item 3: the command line starts a large run's workers before it resolves the run
+    (play.workers.prestart); the run plays on those same processes, its games those of one process, and
+    stop_pool ends them at once (the command line's exit: killed, not waited for)."""
+    import psutil
+
+    from meeplelab.play import workers
+
+    workers.prestart(2)
+    warmed = workers.take_prestarted()
+    assert warmed and os.getpid() not in warmed and all(psutil.pid_exists(p) for p in warmed)
+    cfg = dict(game="galileos-truth", players=2, strategies=("writer", "observer"), games=64, chunk_size=16,
+               batch_size=16)
+    simulate(RunConfig(**cfg, n_jobs=2, out=str(tmp_path / "pool")))
+    with workers.loky_config():
+        from joblib import Parallel, delayed
+
+        ran_on = set(Parallel(n_jobs=2)(delayed(os.getpid)() for _ in range(8)))
+    assert ran_on <= warmed  # joblib reused the pool started early
+    simulate(RunConfig(**cfg, n_jobs=1, out=str(tmp_path / "one")))
+    assert games_of(tmp_path / "pool").equals(games_of(tmp_path / "one"))
+    workers.stop_pool()
+    _wait_for(lambda: not any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE
+                              for p in warmed), 30, "the workers to end")
+
+
+def test_a_large_run_refused_after_its_workers_started_says_one_line_and_writes_nothing(tmp_path):
+    """A run big enough to start its workers before it is resolved (play.workers.WORKERS_AT_GAMES games), with a
+    strategy that does not exist: one line, exit 2, no run folder."""
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, "-m", "meeplelab.cli", "simulate", "--game", "galileos-truth", "--games", "20000",
+                        "--strategies", "writer,nobody", "--players", "2", "--out", str(out)], cwd=ROOT, env=ENV,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "nobody" in r.stderr, r.stderr
+    assert not out.exists()
+
+
 def test_a_resource_tracker_loky_forgot_is_ended_with_the_suite():
     """A tracker whose write end this process still holds but loky no longer knows of (the CI failure of
     2026-12-02: ``meeplelab.play.tracker`` still running at the end of a pytest-xdist worker) is ended by
