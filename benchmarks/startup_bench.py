@@ -192,7 +192,14 @@ def render(rows: list, game: str, when: str = "") -> list[str]:
                 f"{'met' if x['ratio'] <= LARGE_RATIO else 'not met'}; load {x['load']}{runs})."]
     for r in ed:
         x = r.extra
-        out += ["", f"Edit to first game: `{x['edited']}` edited in a copy of the tree with its compiled kernels, then "
+        module, _, fn = x["edited"].partition(":")
+        what = (f"the decision handler `{fn}` of `{module}` given one more statement (`{EDIT_TEXT.lstrip('; ')}` on "
+                "its first statement's line: new bytecode, no line moved)" if fn else f"`{module}` edited")
+        out += ["", f"Edit to first game: {what} in a copy of the tree with its compiled kernels, then "
                 f"a 16-game `simulate`: **{r.seconds:.1f} s** (the unchanged copy: {x['unchanged_seconds']:.1f} s; "
-                f"target {EDIT_TARGET_S:.0f} s: {'met' if r.seconds <= EDIT_TARGET_S else 'not met'}; load {x['load']})."]
+                f"target {EDIT_TARGET_S:.0f} s: {'met' if r.seconds <= EDIT_TARGET_S else 'not met'}; load {x['load']}). "
+                "The kernel cache is keyed by each kernel's call graph (sim/jitcache.py), so only the kernels that "
+                "reach the handler compile again (its dispatcher and the play loops, not the legal-mask, setup, "
+                "feature or score kernels); an edit that moves lines also compiles again, once, the cached functions "
+                "below it in that module (numba names a cache file by the function's first line)."]
     return out
