@@ -102,10 +102,13 @@ class ChunkFailed(Exception):
     + 1, ``"Type: message"`` of the original exception, its formatted traceback.
     """
 
-    def __init__(self, chunk: int, lo: int, hi: int, what: str, trace: str = "", errno: int | None = None):
-        super().__init__(chunk, lo, hi, what, trace, errno)
+    def __init__(self, chunk: int, lo: int, hi: int, what: str, trace: str = "", errno: int | None = None,
+                 pid: int | None = None):
+        pid = os.getpid() if pid is None else pid
+        super().__init__(chunk, lo, hi, what, trace, errno, pid)
         self.chunk, self.lo, self.hi, self.what, self.trace = chunk, lo, hi, what, trace
         self.errno = errno  # the errno of a file-system error (a full disk in the worker), else None
+        self.pid = pid  # the process the chunk failed in (this one, or a worker)
 
     def __str__(self) -> str:
         return f"chunk {self.chunk} (games {self.lo} to {self.hi - 1}): {self.what}"
@@ -141,7 +144,7 @@ def _worker_failure(out: Path, manifest: dict[str, Any], e: BaseException) -> Wo
     if isinstance(e, ChunkFailed):
         manifest["error"] = str(e)
         manifest["traceback"] = e.trace
-        return WorkerFailed(f"{e} in a worker; {hint}")
+        return WorkerFailed(f"{e} {'in a worker' if e.pid != os.getpid() else 'in this process'}; {hint}")
     left = [c for c in manifest["chunks"] if c["status"] != "done"]
     codes = re.search(r"exit codes of the workers are \{([^}]*)\}", str(e))
     why = f"{type(e).__name__}" + (f", exit code {codes.group(1)}" if codes else "")
@@ -570,6 +573,7 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
         t0 = time.perf_counter()
         played = 0
         where = {"in_process": n_jobs == 1 or cfg.backend == "threading"}
+        results = None
         try:
             with _progress(progress, total, done_games, label or cfg.game) as bar:
                 tasks = (delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], str(out)) for c in todo)
@@ -603,10 +607,14 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
                     played += c["hi"] - c["lo"]
                     bar.advance(c["hi"] - c["lo"])
         except KeyboardInterrupt:
+            if hasattr(results, "close"):
+                _close_quietly(results)  # the chunks still queued are cancelled; the interrupt's line is said
             manifest["status"] = "interrupted"
             rf.write_manifest(out, manifest)
             raise
         except BaseException as e:
+            if hasattr(results, "close"):
+                _close_quietly(results)
             manifest["status"] = "failed"
             if not isinstance(e, UserError):
                 manifest["error"] = f"{type(e).__name__}: {e}"
@@ -630,6 +638,16 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
 WORKERS_PAY_OFF_S = 2.0
 
 
+def _close_quietly(gen) -> None:
+    """Close a joblib result generator whose run stops (its one line is said by the caller), without joblib's
+    warning about the tasks it cancels."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gen.close()
+
+
 def _auto_results(run: RunPlan, todo: list[dict], out: str, n_jobs: int, where: dict):
     """The chunks' results at the default ``n_jobs = -1``: the first chunk in this process, then the rest here too
     when at that pace they take at most :data:`WORKERS_PAY_OFF_S`, else on loky workers; a run of
@@ -650,7 +668,15 @@ def _auto_results(run: RunPlan, todo: list[dict], out: str, n_jobs: int, where: 
         with loky_config():
             rest = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
                 delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], out) for c in todo[1:])
-        yield run_chunk(run, first["id"], first["lo"], first["hi"], out)
+        try:
+            mine = run_chunk(run, first["id"], first["lo"], first["hi"], out)
+        except BaseException:  # the first chunk failed here (or Ctrl-C): the workers' chunks are cancelled quietly
+            from meeplelab.play.workers import stop_pool
+
+            _close_quietly(rest)
+            stop_pool()
+            raise
+        yield mine
         take_prestarted()
         yield from rest
         return

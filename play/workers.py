@@ -88,7 +88,7 @@ def loky_kwargs() -> dict:
     """Arguments of a loky backend whose workers end with this process."""
     from meeplelab.sim import jitcache
 
-    return {"initializer": watch_parent, "initargs": (os.getpid(), jitcache.noticed())}
+    return {"initializer": watch_parent, "initargs": (os.getpid(), jitcache.noticed() or _PARENT_SPEAKS)}
 
 
 @contextlib.contextmanager
@@ -102,6 +102,9 @@ def loky_config() -> Iterator[None]:
 
 
 _PRESTARTED: list = []  # the warm-up generator of a pool started early (prestart), until the run takes it
+#: a pool started early (prestart) is started before any compile: its workers are told the parent says the compile
+#: notice (the parent's first chunk compiles what the chunks need), so a cold large run says it once, not 3 times
+_PARENT_SPEAKS = False
 
 
 def warm_imports() -> int:
@@ -126,6 +129,8 @@ def prestart(n_jobs: int) -> None:
     import joblib
     from joblib import Parallel, delayed
 
+    global _PARENT_SPEAKS
+    _PARENT_SPEAKS = True
     with loky_config():
         gen = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
             delayed(warm_imports)() for _ in range(joblib.effective_n_jobs(n_jobs)))

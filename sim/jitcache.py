@@ -133,6 +133,8 @@ def _imports(py_file: Path, name: str, is_pkg: bool) -> tuple[list[str], list[st
         if _in_function(text, m.start(), defs):
             continue
         frm, what, plain = m.groups()
+        if what:
+            what = re.sub(rb"#[^\n]*", b"", what)  # a comment inside ``from x import (a,  # ...)``
         if plain:
             for part in plain.decode("utf-8", "replace").split(","):
                 mod = part.split(" as ")[0].strip()
@@ -271,9 +273,11 @@ def _value_into(v, h, names: set, deps: list, seen_mods: set) -> None:
 
     import numpy as np
 
+    if not hasattr(v, "py_func") and hasattr(getattr(v, "_dispatcher", None), "py_func"):
+        v = v._dispatcher  # a ``@vectorize`` DUFunc: its kernel's dispatcher
     if hasattr(v, "py_func") and hasattr(v, "targetoptions"):  # a numba dispatcher (njit, rule, handler)
         deps.append(v.py_func)
-        h.update(repr(("jit", type(v).__name__, sorted((k, repr(o)) for k, o in v.targetoptions.items()))).encode())
+        h.update(_options(v).encode())
     elif isinstance(v, pytypes.FunctionType):
         if _is_project(v.__module__):
             h.update(("pyfunc:" + _file_digest_of(v)).encode())
@@ -296,12 +300,13 @@ def _value_into(v, h, names: set, deps: list, seen_mods: set) -> None:
         for x in v:
             _value_into(x, h, names, deps, seen_mods)
     elif isinstance(v, np.ndarray):
-        h.update(repr((v.dtype.str, v.shape)).encode())
+        h.update(repr((v.dtype.descr, v.shape)).encode())  # descr: a structured dtype's field names and order
         h.update(np.ascontiguousarray(v).tobytes())
     elif isinstance(v, type):
         h.update(f"type:{v.__module__}.{v.__qualname__}".encode())
         if _is_project(v.__module__):
             h.update(_file_digest_of(v).encode())
+            deps.append(_OPAQUE)
     else:
         t = type(v)
         h.update(f"obj:{t.__module__}.{t.__qualname__}".encode())
@@ -310,6 +315,7 @@ def _value_into(v, h, names: set, deps: list, seen_mods: set) -> None:
             h.update(r.encode())
         if _is_project(t.__module__) or _is_project(getattr(v, "__module__", None)):
             h.update(_file_digest_of(t if _is_project(t.__module__) else v).encode())
+            deps.append(_OPAQUE)
 
 
 def _own(func) -> tuple[str, tuple]:
@@ -343,17 +349,58 @@ def _own(func) -> tuple[str, tuple]:
     return _OWN[key]
 
 
+_OPAQUE = object()  # in a function's references: it names something the call graph cannot look into
+
+
+def _options(disp) -> str:
+    """A dispatcher's compile options as text: its ``targetoptions`` (inline, error_model, fastmath, ...) and
+    ``locals`` (declared local types)."""
+    declared = getattr(disp, "locals", None) or {}  # numba adds its SSA versions (``acc.1``) as it compiles: not keyed
+    return repr(("jit", type(disp).__name__, sorted((k, repr(o)) for k, o in disp.targetoptions.items()),
+                 sorted((k, repr(o)) for k, o in declared.items() if "." not in k)))
+
+
+@functools.lru_cache(maxsize=None)
+def _extension_files_digest(modules: frozenset) -> str:
+    """sha256 over the import-closure digests of the loaded project modules that extend numba (``@overload``,
+    ``@intrinsic``, ``@lower_builtin``, ``@type_callable``): where the typing of an opaque reference may be defined."""
+    h = hashlib.sha256()
+    for f in sorted(modules):
+        try:
+            text = _bytes(Path(f))
+        except OSError:
+            continue
+        if any(k in text for k in (b"overload", b"intrinsic", b"lower_builtin", b"type_callable")):
+            h.update(f.encode() + b"\0" + source_digest(f).encode())
+    return h.hexdigest()
+
+
+def _loaded_project_files() -> frozenset:
+    out = set()
+    for name, mod in list(sys.modules.items()):
+        f = getattr(mod, "__file__", None)
+        if f and f.endswith(".py") and _is_project(name):
+            out.add(str(Path(f).resolve()))
+    return frozenset(out)
+
+
 def kernel_digest(py_func) -> str:
     """sha256 (hex) over every function a kernel can reach (its own code and the jitted functions it calls,
     directly or through others, without line numbers) and the values of the globals they name: what its machine
     code is compiled from. An edit to one handler recompiles only the kernels that reach it; a comment, a
     docstring elsewhere or a function it never calls compiles nothing again. What the graph cannot see into
     (a plain project function carrying a numba ``@overload``, an ``@intrinsic``, a project class) is keyed by
-    its file's import closure (:func:`source_digest`)."""
+    its file's import closure (:func:`source_digest`), the kernel's own file's import closure and those of every
+    loaded project module that extends numba (an ``@overload`` may live in another file than its target). The
+    kernel's own decorator options (``error_model``, ``locals``, ...) count too."""
     seen: dict[int, str] = {}
+    opaque = False
     todo = [py_func]
     while todo:
         f = todo.pop()
+        if f is _OPAQUE:
+            opaque = True
+            continue
         if id(f) in seen:
             continue
         d, deps = _own(f)
@@ -362,6 +409,17 @@ def kernel_digest(py_func) -> str:
     h = hashlib.sha256()
     for d in sorted(seen.values()):
         h.update(d.encode())
+    own = py_func.__globals__.get(py_func.__name__)
+    if getattr(own, "py_func", None) is py_func and hasattr(own, "targetoptions"):
+        h.update(_options(own).encode())  # the kernel's own decorator (error_model, fastmath, locals, ...)
+    if opaque:  # something the graph cannot look into: the kernel's own import closure and numba's extensions too
+        import inspect
+
+        try:
+            h.update(source_digest(inspect.getfile(py_func)).encode())
+        except (TypeError, OSError):
+            pass
+        h.update(_extension_files_digest(_loaded_project_files()).encode())
     return h.hexdigest()
 
 

@@ -118,6 +118,129 @@ def test_a_kernel_compiles_again_only_when_code_it_reaches_changes(tmp_path):
     assert run() == (want, 1, 0)
 
 
+HELPERS = '''
+import numba
+import numpy as np
+from numba import njit, vectorize
+
+REC = np.array([(1, 2)], dtype=[("a", "i8"), ("b", "i8")])
+
+
+@njit(cache=True, locals={"acc": numba.int8})
+def h_locals(x):
+    acc = x
+    acc += 100
+    return acc
+
+
+@vectorize(["float64(float64)"], cache=True)
+def h_vec(x):
+    return x + 1.0
+
+
+def ol_target(x):
+    return x
+'''
+
+OVERLOAD = '''
+from numba.extending import overload
+
+from meeplelab.strategies import _pa
+
+
+@overload(_pa.ol_target)
+def _ol(x):
+    def impl(x):
+        return x + 9
+    return impl
+'''
+
+KERNELS = '''
+from numba import njit
+
+from meeplelab.strategies import _pb  # noqa: F401  (registers the overload)
+from meeplelab.strategies._pa import REC, h_locals, h_vec, ol_target
+
+
+@njit(cache=True)
+def k_locals(x):
+    return h_locals(x)
+
+
+@njit(cache=True)
+def k_vec(x):
+    return h_vec(x)
+
+
+@njit(cache=True)
+def k_rec(x):
+    return REC[0]["a"] + x
+
+
+@njit(cache=True)
+def k_ol(x):
+    return ol_target(x)
+
+
+@njit(cache=True)
+def k_own(x):
+    return 1.0 / x
+'''
+
+RUN_KERNELS = ("from meeplelab.strategies import _pk as K\n"
+               "for name, arg in (('k_locals', 100), ('k_vec', 1.0), ('k_rec', 10), ('k_ol', 1), ('k_own', 0.0)):\n"
+               "    k = getattr(K, name)\n"
+               "    try:\n"
+               "        v = repr(k(arg))\n"
+               "    except ZeroDivisionError:\n"
+               "        v = 'ZeroDivisionError'\n"
+               "    print(name, v, sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values()))\n")
+
+
+def test_decorator_options_ufuncs_structured_arrays_and_overloads_elsewhere_are_in_the_key(tmp_path):
+    """The cases a newcomer's review found stale under the first call-graph key (2026-12-03): a called helper's
+    ``locals``, the kernel's own ``error_model``, a ``@vectorize`` helper's body, a structured array's field
+    order, an ``@overload`` of the called function living in another file. Each edit compiles its kernel again
+    with the new result."""
+    tree = tmp_path / "tree"
+    _copy_tree(tree)
+    st = tree / "strategies"
+    (st / "_pa.py").write_text(HELPERS)
+    (st / "_pb.py").write_text(OVERLOAD)
+    (st / "_pk.py").write_text(KERNELS)
+
+    def run() -> dict[str, tuple[str, int, int]]:
+        r = subprocess.run([sys.executable, "-c", RUN_KERNELS], cwd=tree, env=_env(tree), capture_output=True,
+                           text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+        return {n: (v, int(h), int(m)) for n, v, h, m in (ln.split() for ln in r.stdout.splitlines())}
+
+    first = {"k_locals": ("-56", 0, 1), "k_vec": ("2.0", 0, 1), "k_rec": ("11", 0, 1), "k_ol": ("10", 0, 1),
+             "k_own": ("ZeroDivisionError", 0, 1)}
+    assert run() == first
+    assert run() == {n: (v, 1, 0) for n, (v, _, _) in first.items()}
+    (st / "_pa.py").write_text(HELPERS.replace('"acc": numba.int8', '"acc": numba.int64')
+                               .replace("x + 1.0", "x + 50.0")
+                               .replace('[("a", "i8"), ("b", "i8")]', '[("b", "i8"), ("a", "i8")]'))
+    (st / "_pb.py").write_text(OVERLOAD.replace("x + 9", "x + 20"))
+    (st / "_pk.py").write_text(KERNELS.replace("@njit(cache=True)\ndef k_own", '@njit(cache=True, error_model="numpy")\ndef k_own'))
+    assert run() == {"k_locals": ("200", 0, 1), "k_vec": ("51.0", 0, 1), "k_rec": ("12", 0, 1), "k_ol": ("21", 0, 1),
+                     "k_own": ("inf", 0, 1)}
+
+
+def test_a_comment_inside_a_parenthesised_import_keeps_the_modules_after_it(tmp_path):
+    from meeplelab.sim import jitcache
+
+    pkg = tmp_path / "strategies"
+    (pkg / "qq").mkdir(parents=True)
+    for f in (pkg / "__init__.py", pkg / "qq" / "__init__.py", pkg / "qq" / "sub1.py", pkg / "qq" / "sub2.py"):
+        f.write_text("")
+    main = pkg / "qmain.py"
+    main.write_text("from strategies.qq import (\n    sub1,  # the first\n    sub2,\n)\n")
+    files = {p.name for p in jitcache.closure(main)}
+    assert {"sub1.py", "sub2.py"} <= files
+
+
 def test_the_cache_key_covers_the_import_closure():
     from meeplelab.sim import jitcache
 

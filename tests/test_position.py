@@ -122,6 +122,15 @@ def test_flag_fields_are_live_bool_views_masks_and_write_through():
     assert rooms.dtype == bool and rooms.shape == (4, 3, 2) and rooms[0].shape == (3, 2)
     rooms[0, 1] = [False, True]
     assert s.room_open[0, 1].tolist() == [False, True] and s.room_open[0, 1, 1] is np.bool_(True)
+    s.over = False  # an assignment writes the columns; the view stays the kernels' own
+    assert s.game[:, um_cols.OVER].tolist() == [0, 0, 0, 0] and "over" not in vars(s)
+    s.over |= np.array([False, True, False, False])
+    assert s.game[:, um_cols.OVER].tolist() == [0, 1, 0, 0] and "over" not in vars(s)
+    s.over.fill(True)
+    s.room_open.T[1] = False  # the transposed view is live too
+    assert s.game[:, um_cols.OVER].tolist() == [1, 1, 1, 1] and not s.room_open[:, :, 1].any()
+    with pytest.raises(ValueError, match="read-only"):
+        s.over.sort()  # a method that would write a copy fails loudly
     pos = Position.start(game, players=3, seed=4)
     pos.state.room_open[0, 2] = [True, False]
     assert pos.get("room_open", seat=2) == [True, False]

@@ -126,7 +126,7 @@ def test_part_files_are_written_atomically(tmp_path, monkeypatch):
 
     monkeypatch.setattr(pq, "write_table", failing)
     out = tmp_path / "run"
-    with pytest.raises(WorkerFailed, match=r"^chunk 0 \(games 0 to 49\): OSError: .*disk full: '.*part-000000\.parquet' in a worker; "):
+    with pytest.raises(WorkerFailed, match=r"^chunk 0 \(games 0 to 49\): OSError: .*disk full: '.*part-000000\.parquet' in this process; "):
         simulate(cfg(out, games=200, batch_size=50))
     assert not list((out / "events").glob("*.parquet")), "a failed write left a visible part file"
     for t in ("games", "turns"):

@@ -152,10 +152,31 @@ class Flags(NDArrayOperatorsMixin):
             o[...] = r  # an in-place operation (``state.over |= ended``) writes through
         return outs[0] if len(outs) == 1 else outs
 
+    def __str__(self) -> str:
+        return str(np.asarray(self))
+
+    def __dir__(self):
+        return sorted(set(object.__dir__(self)) | set(dir(np.ndarray)))
+
+    @property
+    def T(self) -> "Flags":
+        """The transposed live view."""
+        return Flags(self._ints.T)
+
+    def reshape(self, *shape, **kw) -> "Flags":
+        """A reshaped view, live when numpy can reshape without a copy (as ``ndarray.reshape``)."""
+        return Flags(self._ints.reshape(*shape, **kw))
+
+    def fill(self, value) -> None:
+        """Set every element (writes through)."""
+        self[...] = value
+
     def __getattr__(self, name):
         if name.startswith("__") or name == "_ints":
             raise AttributeError(name)
-        return getattr(np.asarray(self), name)  # all, any, sum, astype, nonzero, tolist, copy, ... on the booleans
+        b = np.asarray(self)
+        b.flags.writeable = False  # a method that writes (sort, put, flat[...] = ) fails loudly, never writes a copy
+        return getattr(b, name)  # all, any, sum, astype, nonzero, tolist, copy, ... on the booleans
 
 
 @dataclass(frozen=True)
@@ -399,6 +420,22 @@ class LayoutState(BatchState):
         except KeyError:
             raise AttributeError(name) from None
         return lay.view(self, name, self.__dict__.get("sizes"))
+
+    def __setattr__(self, name, value):
+        """``state.coffee = x`` (and ``state.over |= ended``, which Python ends with an assignment) writes into the
+        field's columns, never a plain attribute that would hide the view from then on."""
+        lay = type(self).LAYOUT
+        if lay is not None and name not in self.__dataclass_fields__ and not name.startswith("_"):
+            try:
+                lay.find(name)
+            except KeyError:
+                pass
+            else:
+                view = lay.view(self, name, self.__dict__.get("sizes"))
+                if value is not view:
+                    view[...] = value
+                return
+        object.__setattr__(self, name, value)
 
 
 def main(argv=None) -> int:
