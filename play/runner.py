@@ -643,6 +643,9 @@ def _close_quietly(gen) -> None:
     warning about the tasks it cancels."""
     import warnings
 
+    from meeplelab.play.workers import quiet_pool_teardown
+
+    quiet_pool_teardown()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         gen.close()

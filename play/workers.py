@@ -151,10 +151,33 @@ def take_prestarted() -> set[int]:
     return pids
 
 
+_HOOKED = False
+
+
+def quiet_pool_teardown() -> None:
+    """From now on, an exception in loky's executor manager thread is not printed: a run that stops (a failed first
+    chunk, Ctrl-C, the command line's exit) cancels its queued chunks and ends the pool, and loky's manager thread can
+    then trip over a cancelled task (``KeyError`` in ``add_call_item_to_queue``) and print a traceback after the run's
+    one line. Other threads' exceptions are printed as before. Idempotent."""
+    global _HOOKED
+    if _HOOKED:
+        return
+    _HOOKED = True
+    before = threading.excepthook
+
+    def hook(args):
+        if getattr(args.thread, "name", "") == "ExecutorManagerThread":
+            return
+        before(args)
+
+    threading.excepthook = hook
+
+
 def stop_pool() -> None:
     """End the loky pool's workers now, without waiting for them to exit by themselves (the command line, once its
     run is written or refused: idle workers are killed instead of joined at exit, about 0.2 s on a 2-core
     machine). Nothing when no pool was started."""
+    quiet_pool_teardown()
     with warnings.catch_warnings():  # a run refused during the warm-up: joblib would warn of the tasks it cancels
         warnings.simplefilter("ignore")
         while _PRESTARTED:

@@ -360,6 +360,21 @@ def test_a_large_run_refused_after_its_workers_started_says_one_line_and_writes_
     assert not out.exists()
 
 
+def test_a_first_chunk_failing_beside_early_started_workers_says_one_line(tmp_path):
+    """The first chunk of a large run plays in the parent while the workers started early play theirs; when it
+    fails, the queued chunks are cancelled quietly: one line naming the chunk and where it failed, exit 2."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("def act(view, legal_mask, rng):\n    raise ValueError('bot exploded')\n")
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, "-m", "meeplelab.cli", "simulate", "--game", "galileos-truth", "--games", "17000",
+                        "--strategies", f"writer,{bot}:act", "--players", "2", "--out", str(out)], cwd=ROOT, env=ENV,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2, r.stderr
+    lines = [ln for ln in r.stderr.strip().splitlines() if not ln.startswith("compiling the rule kernels")]
+    assert len(lines) == 1 and "ValueError: bot exploded in this process" in lines[0], r.stderr
+    assert "--resume" in lines[0]
+
+
 def test_a_resource_tracker_loky_forgot_is_ended_with_the_suite():
     """A tracker whose write end this process still holds but loky no longer knows of (the CI failure of
     2026-12-02: ``meeplelab.play.tracker`` still running at the end of a pytest-xdist worker) is ended by
