@@ -365,13 +365,13 @@ def _extension_files_digest(modules: frozenset) -> str:
     """sha256 over the import-closure digests of the loaded project modules that extend numba (``@overload``,
     ``@intrinsic``, ``@lower_builtin``, ``@type_callable``): where the typing of an opaque reference may be defined."""
     h = hashlib.sha256()
-    for f in sorted(modules):
+    for f in sorted(modules, key=lambda f: source_digest(f)):
         try:
             text = _bytes(Path(f))
         except OSError:
             continue
         if any(k in text for k in (b"overload", b"intrinsic", b"lower_builtin", b"type_callable")):
-            h.update(f.encode() + b"\0" + source_digest(f).encode())
+            h.update(source_digest(f).encode())  # relative paths inside: a copied or installed tree keys the same
     return h.hexdigest()
 
 
