@@ -360,28 +360,34 @@ def _options(disp) -> str:
                  sorted((k, repr(o)) for k, o in declared.items() if "." not in k)))
 
 
+_EXTENDS = re.compile(rb"^[ \t]*@(?:[\w.]*\.)?(?:overload|overload_method|overload_attribute|intrinsic|lower_builtin|"
+                      rb"type_callable|register_jitable|generated_jit)\b", re.M)
+
+
 @functools.lru_cache(maxsize=None)
-def _extension_files_digest(modules: frozenset) -> str:
-    """sha256 over the import-closure digests of the loaded project modules that extend numba (``@overload``,
-    ``@intrinsic``, ``@lower_builtin``, ``@type_callable``): where the typing of an opaque reference may be defined."""
+def _extension_files_digest(root: Path) -> str:
+    """sha256 over the import-closure digests of every project source file under ``root`` that extends numba (a
+    decorator line ``@overload``, ``@intrinsic``, ``@lower_builtin``, ...): where the typing of an opaque reference
+    may be defined. The same set in every process, whatever it imported (a kernel's key never depends on that)."""
     h = hashlib.sha256()
-    for f in sorted(modules, key=lambda f: source_digest(f)):
-        try:
-            text = _bytes(Path(f))
-        except OSError:
+    found = []
+    for pkg in PACKAGES:
+        if pkg == "tests":  # the suite writes its probe extensions under strategies/; its own files extend nothing
             continue
-        if any(k in text for k in (b"overload", b"intrinsic", b"lower_builtin", b"type_callable")):
-            h.update(source_digest(f).encode())  # relative paths inside: a copied or installed tree keys the same
+        base = root / pkg
+        if not base.is_dir():
+            continue
+        for f in base.rglob("*.py"):
+            if ".venv" in f.parts or "site-packages" in f.parts:
+                continue
+            try:
+                if _EXTENDS.search(_bytes(f.resolve())):
+                    found.append(source_digest(f))
+            except OSError:
+                continue
+    for d in sorted(found):
+        h.update(d.encode())
     return h.hexdigest()
-
-
-def _loaded_project_files() -> frozenset:
-    out = set()
-    for name, mod in list(sys.modules.items()):
-        f = getattr(mod, "__file__", None)
-        if f and f.endswith(".py") and _is_project(name):
-            out.add(str(Path(f).resolve()))
-    return frozenset(out)
 
 
 def kernel_digest(py_func) -> str:
@@ -419,7 +425,9 @@ def kernel_digest(py_func) -> str:
             h.update(source_digest(inspect.getfile(py_func)).encode())
         except (TypeError, OSError):
             pass
-        h.update(_extension_files_digest(_loaded_project_files()).encode())
+        m = _module_of(Path(inspect.getfile(py_func)))
+        if m is not None:
+            h.update(_extension_files_digest(m[0]).encode())
     return h.hexdigest()
 
 
