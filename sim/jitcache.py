@@ -397,7 +397,7 @@ def kernel_digest(py_func) -> str:
     docstring elsewhere or a function it never calls compiles nothing again. What the graph cannot see into
     (a plain project function carrying a numba ``@overload``, an ``@intrinsic``, a project class) is keyed by
     its file's import closure (:func:`source_digest`), the kernel's own file's import closure and those of every
-    loaded project module that extends numba (an ``@overload`` may live in another file than its target). The
+    project source file that extends numba (an ``@overload`` may live in another file than its target). The
     kernel's own decorator options (``error_model``, ``locals``, ...) count too."""
     seen: dict[int, str] = {}
     opaque = False
