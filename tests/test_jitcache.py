@@ -58,6 +58,15 @@ def _env(tree: Path, **extra) -> dict:
     return env
 
 
+def _run_probe(tree: Path) -> tuple[int, int, int]:
+    """The probe's value, cache hits and misses, from a fresh process on ``tree``."""
+    r = subprocess.run([sys.executable, "-c", RUN_PROBE], cwd=tree, env=_env(tree), capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr
+    v, hits, misses = map(int, r.stdout.split())
+    return v, hits, misses
+
+
 def test_a_cached_kernel_is_compiled_again_when_a_module_it_imports_changes(tmp_path):
     tree = tmp_path / "tree"
     _copy_tree(tree)
@@ -65,11 +74,7 @@ def test_a_cached_kernel_is_compiled_again_when_a_module_it_imports_changes(tmp_
     m1, m2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
     def run() -> tuple[int, int, int]:
-        r = subprocess.run([sys.executable, "-c", RUN_PROBE], cwd=tree, env=_env(tree), capture_output=True,
-                           text=True, timeout=600)
-        assert r.returncode == 0, r.stderr
-        v, hits, misses = map(int, r.stdout.split())
-        return v, hits, misses
+        return _run_probe(tree)
 
     assert run() == (splitmix(12345, m1, m2), 0, 1)  # compiled, then cached
     assert run() == (splitmix(12345, m1, m2), 1, 0)  # loaded from the cache
@@ -94,17 +99,13 @@ def test_a_kernel_compiles_again_only_when_code_it_reaches_changes(tmp_path):
     want = splitmix(12345, m1, m2)
 
     def run() -> tuple[int, int, int]:
-        r = subprocess.run([sys.executable, "-c", RUN_PROBE], cwd=tree, env=_env(tree), capture_output=True,
-                           text=True, timeout=600)
-        assert r.returncode == 0, r.stderr
-        v, hits, misses = map(int, r.stdout.split())
-        return v, hits, misses
+        return _run_probe(tree)
 
     assert run() == (want, 0, 1)
     probe.write_text(PROBE + "\n# a comment\n\n@njit(cache=True)\ndef unused(x):\n    return x + 1\n")
     rng = tree / "sim" / "core" / "rng.py"
     text = rng.read_text()
-    rng.write_text(text + "\n# a comment at the end of the helper's module\n")
+    text += "\n# a comment at the end of the helper's module\n"
     draw = "    return mix64(keys[g] + counters[g] * GOLDEN)\n"
     assert text.count(draw) == 1  # draw_u64: a kernel of rng.py that the probe does not call
     rng.write_text(text.replace(draw, "    return mix64(keys[g] + counters[g] * GOLDEN + np.uint64(0))\n"))
