@@ -1100,12 +1100,9 @@ def compensate(
     from meeplelab.sim.core.params import parse_set_options
     from meeplelab.play.runner import terminate_as_interrupt
 
-    from meeplelab.play.config import check_scheduler
-    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.play.parallel import check_backend
 
-    check_scheduler(_plain(backend), scheduler)
-    if _plain(backend) == "dask" and not scheduler:
-        raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+    check_backend(_plain(backend), scheduler, 1)  # the dask extra, the scheduler (--n-jobs is checked later)
     req = plan_compensate(game, parse_players(players), target, resource, games=games, seed=seed,
                           iterations=iterations, max_bonus=max_bonus, verify_factor=verify_factor,
                           strategies=None if _plain(field) == "strong" else _strategies(strategies),
@@ -1167,6 +1164,10 @@ def tournament(
 
     if strategies is None:
         _fail("Missing option '--strategies' (or give --field strong).")
+    if report:  # its metagame needs OpenSpiel: said before any game is played
+        from meeplelab.sim.core.extras import require
+
+        require("openspiel", "the tournament report (its metagame; --no-report plays without it)")
     ids = list(_strategies(strategies) or ())
     n = players if players is not None else len(ids)
     try:

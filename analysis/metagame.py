@@ -35,7 +35,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from meeplelab.sim.core.extras import require as require_extra
+
 from .stats import bootstrap
+
+#: what needs OpenSpiel here, as a missing extra's message says it
+FEATURE = "a tournament's metagame (Nash mix, alpha-rank; meeplelab report TOURNAMENT)"
 
 
 @dataclass
@@ -208,7 +213,8 @@ def symmetric_nash(table: PayoffTable, payoffs: np.ndarray | None = None, *, ste
                       bounds=[(0, None)] * k + [(None, None)], method="highs")
         x = np.clip(res.x[:k], 0, None)
         return x / x.sum()
-    from open_spiel.python.egt.dynamics import replicator
+    require_extra("openspiel", FEATURE)
+    from open_spiel.python.egt.dynamics import replicator  # an extra (sim/core/extras.py): imported when used
 
     x = np.full(k, 1.0 / k)
     avg = np.zeros(k)
@@ -297,7 +303,8 @@ def alpha_rank(table: PayoffTable, payoffs: np.ndarray | None = None, *, alpha: 
     """
     if table.players != 2:
         return alpha_rank_n(table, payoffs, alpha=alpha, m=m)
-    from open_spiel.python.egt import alpharank
+    require_extra("openspiel", FEATURE)
+    from open_spiel.python.egt import alpharank  # an extra (sim/core/extras.py): imported when used
     from open_spiel.python.egt.heuristic_payoff_table import from_heuristic_payoff_table
 
     hpt = from_heuristic_payoff_table(hpt_array(table, payoffs))

@@ -17,6 +17,7 @@ from typing import Any
 import tomli_w
 
 from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core.extras import require as require_extra
 from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.registry import get_game_class
 
@@ -199,8 +200,10 @@ class RunConfig:
             raise ConfigError(f"--n-jobs must be a positive integer or -1 (all cores), got {self.n_jobs}")
         if self.backend not in BACKENDS:
             raise ConfigError(f"unknown backend {self.backend!r}: allowed: {', '.join(BACKENDS)}")
-        if self.backend == "dask" and not self.scheduler:
-            raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+        if self.backend == "dask":
+            require_extra("dask", "--backend dask")
+            if not self.scheduler:
+                raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
         check_scheduler(self.backend, self.scheduler)
         if self.content is not None and not Path(self.content).is_dir():
             raise ConfigError(f"content folder {self.content!r} does not exist")

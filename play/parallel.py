@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from meeplelab.play.config import BACKENDS, check_scheduler
 from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core.extras import require as require_extra
 
 
 def check_backend(backend: str, scheduler: str | None, n_jobs: int) -> None:
@@ -28,8 +29,10 @@ def check_backend(backend: str, scheduler: str | None, n_jobs: int) -> None:
     """
     if backend not in BACKENDS:
         raise ConfigError(f"unknown backend {backend!r}: allowed: {', '.join(BACKENDS)}")
-    if backend == "dask" and not scheduler:
-        raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+    if backend == "dask":
+        require_extra("dask", "--backend dask")
+        if not scheduler:
+            raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     check_scheduler(backend, scheduler)
     if not isinstance(n_jobs, int) or n_jobs == 0 or n_jobs < -1:
         raise ConfigError(f"--n-jobs must be a positive integer or -1 (all cores), got {n_jobs}")

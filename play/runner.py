@@ -38,6 +38,8 @@ from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig, dump_toml
 from meeplelab.sim.core.arrow import from_numpy
 from meeplelab.sim.core.errors import ConfigError, RunFolderError, UserError, is_environment_error, os_error_of
+from meeplelab.sim.core.extras import MissingExtra
+from meeplelab.sim.core.extras import message as extra_message
 from meeplelab.sim.core.params import describe, params_hash, to_dict
 from meeplelab.sim.core.rng import GAME_STREAM, strategy_stream
 from meeplelab.play.plan import RunPlan, chunk_bounds, resolve  # noqa: F401 (chunk_bounds: public here too)
@@ -477,8 +479,8 @@ def _backend(cfg: RunConfig) -> Iterator[tuple[int, Any]]:
     if cfg.backend == "dask":
         try:
             from dask.distributed import Client
-        except ImportError:  # pragma: no cover - dask is a dependency
-            raise ConfigError("--backend dask needs dask.distributed: pip install 'dask[distributed]'") from None
+        except ImportError:  # checked before (RunConfig.checked): installed, yet it does not import
+            raise MissingExtra(extra_message("dask", "--backend dask")) from None
         try:
             client = Client(cfg.scheduler, timeout="10s", set_as_default=False)
         except (OSError, TimeoutError, ValueError) as e:
