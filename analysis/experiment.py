@@ -4,9 +4,10 @@ Arms of an experiment (:mod:`meeplelab.play.experiment`) share the seed and the 
 every arm is the same game seed in the same seat order. The focal player's result in game ``i`` of
 an arm minus its result in game ``i`` of the control is one paired difference; its mean carries a
 95% interval (win shares: Agresti-Min adjusted Wald for matched proportions; VP: Student t with the sd
-floored at the rounding sd of whole VP), never of zero width at 0/N or N/N. The unpaired interval
-(win shares: Newcombe's hybrid score; VP: Welch) is reported beside it, to show what the common random
-numbers buy. Every (arm, strategy) effect is one claim of a family: ``resolved`` is decided by the
+floored at the rounding sd of whole VP), never of zero width at 0/N or N/N; both are taken over the game
+seeds (the games one seed plays in several seat orders are correlated). The unpaired interval (win shares:
+Newcombe's hybrid score; VP: Welch), each arm clustered over the same seeds, is reported beside it, to show
+what the common random numbers buy. Every (arm, strategy) effect is one claim of a family: ``resolved`` is decided by the
 Holm-adjusted p-value over the family. Win rates and their differences are in percent / percentage
 points.
 """
@@ -25,8 +26,8 @@ from . import figures as F
 from .load import Runs, load_runs
 from scipy import stats as st
 
-from .stats import (LEVEL, games_for_difference, holm, holm_words, mean_t, newcombe, paired_shares, resolution, sd_floor,
-                    z_value)
+from .stats import (LEVEL, cluster_means, games_for_difference, holm, holm_words, mean_t, paired_shares, resolution,
+                    sd_floor, unpaired)
 
 METRICS = {"win": ("win_share", "win rate (percentage points)", 100.0), "vp": ("vp", "final VP", 1.0)}
 
@@ -48,29 +49,30 @@ def paired(x: np.ndarray, y: np.ndarray, shares: bool = False, cluster=None) -> 
     the unpaired Welch (normal) interval, each sd floored at the rounding sd of whole numbers
     (:func:`meeplelab.analysis.stats.sd_floor`). ``cluster``: each pair's game seed; the paired interval is then
     over the seeds' means (:func:`meeplelab.analysis.stats.cluster_means`: one seed played in several seat orders
-    gives correlated games), and ``sd`` is one game's, the correlation included."""
-    from .stats import cluster_means
-
+    gives correlated games), the unpaired one clusters each arm over the same seeds
+    (:func:`meeplelab.analysis.stats.unpaired`), and ``sd`` is one game's, the correlation included (unpaired:
+    one game's value in either arm, times sqrt(2))."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     d = x - y
     n = d.size
     dc, k = cluster_means(d, cluster)
+    res = resolution(np.concatenate([x, y])) if n else None
     if shares:
         r = paired_shares(x, y, cluster=cluster)
         est, lo, hi, pv = r["est"], r["low"], r["high"], r["p"]
-        _, ulo, uhi = newcombe(x.sum(), n, y.sum(), n) if n else (math.nan,) * 3
     else:
-        fl = sd_floor(resolution(np.concatenate([x, y]))) if n else math.nan
-        est, lo, hi = mean_t(d, res=resolution(np.concatenate([x, y])) if n else None, cluster=cluster)
+        fl = sd_floor(res) if n else math.nan
+        est, lo, hi = mean_t(d, res=res, cluster=cluster)
         sd_d = max(float(dc.std(ddof=1)), fl / math.sqrt(k)) if dc.size > 1 else math.nan
         pv = float(2 * st.t.sf(abs(est) / (sd_d / math.sqrt(dc.size)), dc.size - 1)) if dc.size > 1 else math.nan
-        se_u = (math.sqrt(max(x.var(ddof=1), fl * fl) / n + max(y.var(ddof=1), fl * fl) / n) if n > 1 else math.nan)
-        ulo, uhi = est - z_value() * se_u, est + z_value() * se_u
+    _, ulo, uhi = unpaired(x, y, shares=shares, cluster=cluster, res=res)
     sd = float(dc.std(ddof=1)) * math.sqrt(k) if dc.size > 1 else math.nan
+    xc, _ = cluster_means(x, cluster)
+    yc, _ = cluster_means(y, cluster)
+    sd_u = math.sqrt(k * (xc.var(ddof=1) + yc.var(ddof=1))) if xc.size > 1 else math.nan  # sqrt(2) x one game's sd
     return {"n": n, "est": est, "low": lo, "high": hi, "p": pv, "unpaired_low": ulo, "unpaired_high": uhi, "sd": sd,
             "mean_arm": float(x.mean()), "mean_control": float(y.mean()), "games_needed": games_for_difference(sd, est),
-            "games_needed_unpaired": games_for_difference(math.sqrt(2) * float(np.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2))
-                                                          if n > 1 else math.nan, est)}
+            "games_needed_unpaired": games_for_difference(sd_u, est)}
 
 
 def effects(folder: Path | str) -> pl.DataFrame:
@@ -255,7 +257,9 @@ def experiment_sections(folder: Path | str):
                  + (f"the strategy under study ({control} in the control arm), which sits in every seat in turn."
                     if meta.get("focal_position") is not None else "every strategy, seat by seat.")
                  + " Win-rate intervals: Agresti-Min adjusted Wald for paired shares, Newcombe's hybrid score "
-                 "(Wilson-based) unpaired, both of real width at 0 or all wins; VP: t intervals. An effect is "
+                 "(Wilson-based) unpaired, both of real width at 0 or all wins; VP: t intervals (unpaired: Welch); "
+                 "every interval is taken over the game seeds (a seed's games in its seat orders are correlated), "
+                 "the unpaired one taking each arm on its own, as if the arms had not shared seeds. An effect is "
                  f"called resolved when its Holm-adjusted p-value over the {win.height} win-rate comparison"
                  f"{'' if win.height == 1 else 's'} of this experiment is below 0.05."]
         for r in win.iter_rows(named=True):

@@ -20,6 +20,8 @@ import numpy as np
 from scipy import stats as st
 
 LEVEL = 0.95
+#: how a rate of no games is said (its interval is empty: :func:`wilson`)
+NO_GAMES = "no games"
 
 
 def z_value(level: float = LEVEL) -> float:
@@ -32,20 +34,33 @@ def wilson(successes, n, level: float = LEVEL):
 
     Args:
         successes: wins (may be fractional win shares), scalar or array.
-        n: trials (games), scalar or array, > 0.
+        n: trials (games; an effective number may be fractional), scalar or array, >= 0.
         level: confidence level.
 
     Returns:
-        ``(rate, low, high)`` in [0, 1].
+        ``(rate, low, high)`` in [0, 1]. Where ``n`` is 0 the interval is empty: rate, low and high are nan
+        (no games, no rate; :func:`rate_text` says "no games"), without a numpy warning.
     """
     s = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
     z = z_value(level)
-    p = np.where(n > 0, s / np.maximum(n, 1), np.nan)
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return p, np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+    some = n > 0
+    m = np.where(some, n, 1.0)  # no games: computed on a stand-in of 1, then set to nan
+    p = s / m
+    denom = 1 + z * z / m
+    centre = (p + z * z / (2 * m)) / denom
+    half = z * np.sqrt(np.maximum(p * (1 - p), 0.0) / m + z * z / (4 * m * m)) / denom
+    empty = np.where(some, 0.0, np.nan)  # nan where there are no games
+    return p + empty, np.clip(centre - half, 0, 1) + empty, np.clip(centre + half, 0, 1) + empty
+
+
+def rate_text(successes, n, level: float = LEVEL, places: int = 1) -> str:
+    """A rate with its Wilson interval in percent, ``37.5% [20.1, 58.3] (8 games)``, or ``no games`` when ``n`` is 0
+    (the empty interval of :func:`wilson`)."""
+    if not n:
+        return NO_GAMES
+    p, lo, hi = (float(v) for v in wilson(successes, n, level))
+    return f"{100 * p:.{places}f}% [{100 * lo:.{places}f}, {100 * hi:.{places}f}] ({n:,} game{'' if n == 1 else 's'})"
 
 
 def resolution(values) -> float:
@@ -253,6 +268,54 @@ def newcombe(s1, n1, s2, n2, level: float = LEVEL):
     if diff.ndim == 0:
         return float(diff), float(low), float(high)
     return diff, low, high
+
+
+def design_effect(x, cluster=None) -> float:
+    """Kish's design effect of the mean of ``x`` (``[n]`` values) under the clusters ``cluster`` (``[n]`` keys,
+    the game seeds; None: every value its own cluster): the variance of the mean over the cluster means
+    divided by its variance with every value independent, ``k * var(cluster means) / var(x)`` (both with
+    ``ddof=0``, ``k`` the mean cluster size). 1 without clusters, when every value is its own cluster, or when
+    ``x`` has no spread (no correlation to measure); ``k`` for a sample of ``k`` identical copies of each seed."""
+    x = np.asarray(x, dtype=float)
+    xc, k = cluster_means(x, cluster)
+    if k == 1.0 or x.size < 2:
+        return 1.0
+    v = float(x.var())
+    return k * float(xc.var()) / v if v > 0 else 1.0
+
+
+def unpaired(x, y, shares: bool = False, cluster=None, level: float = LEVEL, res: float | None = None):
+    """The unpaired interval of the difference of means ``mean(x) - mean(y)``, each arm clustered over its game
+    seeds (``cluster``: ``[n]`` keys, the same seeds in both arms; None: every game its own seed), the arms taken
+    as independent: what the difference would carry had the arms been played on different seeds, to set beside
+    the paired interval. Returns ``(diff, low, high)``; nan bounds without games.
+
+    Win shares (``shares``, values in [0, 1]): Newcombe's hybrid score interval (:func:`newcombe`) from the two
+    Wilson intervals at each arm's effective number of games ``n / deff`` (:func:`design_effect`; the effective
+    sample size of a clustered rate, Korn and Graubard 1998, Dean and Pagano 2015). Other values (VP): the normal
+    (Welch) interval with ``se^2 = var(seed means of x) / seeds + var(seed means of y) / seeds``, the cluster-robust
+    variance of each mean, each sd floored at :func:`sd_floor` of ``res`` (default :func:`resolution` of both arms)
+    divided by the square root of the games per seed, as in :func:`mean_t`.
+
+    A seed played in ``k`` seat orders with the same result each time counts as one game, not ``k``: without the
+    clusters the interval would be about ``sqrt(k)`` too narrow, narrower even than the paired one."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    n = x.size
+    if n == 0 or y.size == 0:
+        return math.nan, math.nan, math.nan
+    if shares:
+        nx, ny = n / design_effect(x, cluster), y.size / design_effect(y, cluster)
+        return newcombe(x.mean() * nx, nx, y.mean() * ny, ny, level)
+    res = resolution(np.concatenate([x, y])) if res is None else res
+    xc, k = cluster_means(x, cluster)
+    yc, ky = cluster_means(y, cluster)
+    est = float(x.mean() - y.mean())
+    if min(xc.size, yc.size) < 2:
+        return est, math.nan, math.nan
+    fl = sd_floor(res)
+    se = math.sqrt(max(float(xc.var(ddof=1)), fl * fl / k) / xc.size + max(float(yc.var(ddof=1)), fl * fl / ky) / yc.size)
+    h = z_value(level) * se
+    return est, est - h, est + h
 
 
 def rate_p(successes, n, p0):
