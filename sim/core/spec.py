@@ -44,6 +44,9 @@ class GameSpec:
             the treatments ``NAME+n`` of ``meeplelab experiment`` and the panels, the seat compensation the
             engine applies at setup and the resources ``meeplelab exchange-rates`` prices are generated from
             this one list.
+        observation: what the game's seats cannot see (:class:`meeplelab.sim.core.observation.ObservationSpec`, or
+            ``"module:NAME"`` of one): the observations of the OpenSpiel games and the environments (None: the game
+            provides no observation).
     """
 
     name: str
@@ -53,6 +56,7 @@ class GameSpec:
     sections: str | None = None
     rules_doc: str | None = None
     start_resources: tuple = field(default_factory=tuple)
+    observation: Any = None
 
     def engine_class(self) -> type:
         """The engine class (imports its module the first time)."""

@@ -1,5 +1,6 @@
 """Galileo's Truth's parts, declared once (registered in pyproject.toml, group ``meeplelab.games``)."""
 
+from meeplelab.sim.core.observation import ObservationSpec, Order
 from meeplelab.sim.core.spec import GameSpec
 from meeplelab.sim.core.start import StartResource
 
@@ -18,6 +19,16 @@ START_RESOURCES = (
                   vp=True),
 )
 
+#: what a seat cannot see (the OpenSpiel games' and the environments' observations; ``hidden.py`` re-samples the same):
+#: the face-down bags, Invention decks and Penance supply shown sorted (their contents are known, not their order),
+#: the unknown part of every deck and the other seats' unknown hand cards concealed by the hook
+OBSERVATION = ObservationSpec(
+    order=tuple(Order(f"bag_{lv + 1}", 0, f"bag_n[{lv}]") for lv in range(3))
+    + tuple(Order(f"inv_deck_{per + 1}", 0, f"inv_deck_n[{per}]") for per in range(3))
+    + (Order("pen_pile", 0, "pen_n"),),
+    conceal="meeplelab.sim.galileos_truth.observation:conceal",
+)
+
 SPEC = GameSpec(
     name="galileos-truth",
     engine="meeplelab.sim.galileos_truth.engine:GalileosTruth",
@@ -25,4 +36,5 @@ SPEC = GameSpec(
     sections="meeplelab.analysis.galileos_truth",
     rules_doc="docs/rules/galileos_truth.md",
     start_resources=START_RESOURCES,
+    observation=OBSERVATION,
 )

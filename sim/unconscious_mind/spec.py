@@ -1,5 +1,6 @@
 """Unconscious Mind's parts, declared once (registered in pyproject.toml, group ``meeplelab.games``)."""
 
+from meeplelab.sim.core.observation import ObservationSpec, Order
 from meeplelab.sim.core.spec import GameSpec
 from meeplelab.sim.core.start import StartResource
 
@@ -15,6 +16,15 @@ START_RESOURCES = (
                   vp=True),
 )
 
+#: what a seat cannot see (the OpenSpiel games' and the environments' observations; ``hidden.py`` re-samples the same):
+#: the undrawn part of the Notebook tile stacks and of the Treatise, client and dream decks shown sorted (their
+#: contents are known, not their order), the Research deck and the other seats' unknown hand cards concealed by the hook
+OBSERVATION = ObservationSpec(
+    order=(Order("tstack_i", "ttop[0]"), Order("tstack_ii", "ttop[1]"), Order("trdeck", "trtop"),
+           Order("rdeck_cl", "rtop_cl"), Order("cdeck_cl", "ctop_cl"), Order("ldeck", "ltop"), Order("mdeck", "mtop")),
+    conceal="meeplelab.sim.unconscious_mind.observation:conceal",
+)
+
 SPEC = GameSpec(
     name="unconscious-mind",
     engine="meeplelab.sim.unconscious_mind.engine:UnconsciousMind",
@@ -23,4 +33,5 @@ SPEC = GameSpec(
     sections="meeplelab.analysis.unconscious_mind",
     rules_doc="docs/rules/unconscious_mind.md",
     start_resources=START_RESOURCES,
+    observation=OBSERVATION,
 )
