@@ -138,6 +138,7 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     from meeplelab.sim.core.errors import PlyLimitError
     from meeplelab.sim.core.ismcts import search_specs
     from meeplelab.strategies.compiled import heuristic_tables, search_tables
+    from meeplelab.strategies.restricted import restriction_tables, unwrap
 
     if kernel_profile is not None:
         check_kernel_profile(game, kernel_profile)
@@ -145,9 +146,11 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     searches = search_specs(game, strategies)
     heur_seat, H = heuristic_tables(game, state, strategies, [sp.heuristic if sp else None for sp in searches])
     search_seat, T = search_tables(game, strategies, searches)
-    compiled_seat = np.array([isinstance(s, CompiledPlan) for s in strategies], np.bool_) | heur_seat | search_seat
-    tables = compile_plans([s.resolved(game) if isinstance(s, CompiledPlan) else Plan("python") for s in strategies],
+    base = [unwrap(s) for s in strategies]  # a restricted plan plays its plan in the kernel, narrowed there (R)
+    compiled_seat = np.array([isinstance(s, CompiledPlan) for s in base], np.bool_) | heur_seat | search_seat
+    tables = compile_plans([s.resolved(game) if isinstance(s, CompiledPlan) else Plan("python") for s in base],
                            mod.KINDS, mod.FEATURES, game.num_actions, mod.SCORES)
+    R = restriction_tables(game, strategies)
     keys = np.ascontiguousarray(np.stack([np.asarray(k, np.uint64) for k in seat_keys]))
     ctx = mod.kernel_context(game, state)
     bound = game.max_plies(state.num_players)
@@ -159,7 +162,7 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
     kernel = mod.play_kernel(bool(heur_seat.any()), bool(search_seat.any()))  # compiles only the choosers seated
     while True:
         kernel(*ctx, tables.rules, tables.conds, tables.acts, tables.seat_rules, compiled_seat, keys, bound,
-                 tlim, elim, status, *scratch, heur_seat, H, search_seat, T, prof)
+                 tlim, elim, status, *scratch, heur_seat, H, search_seat, T, R, prof)
         if (status == ST_BOUND).any():
             g = int(np.flatnonzero(status == ST_BOUND)[0])
             raise PlyLimitError(f"game {int(state.game_id[g])} reached its ply bound {bound} without ending")
@@ -188,10 +191,11 @@ def uses_compiled_play(game: Game, strategies: Sequence) -> bool:
     compiled form (:meth:`meeplelab.strategies.generic.Heuristic.compiled`) or an ISMCTS with one
     (:meth:`meeplelab.strategies.ismcts.ISMCTS.compiled_search`)."""
     from meeplelab.strategies.plans import CompiledPlan
+    from meeplelab.strategies.restricted import unwrap
 
     if game.compiled_play is None:
         return False
-    if any(isinstance(s, CompiledPlan) for s in strategies):
+    if any(isinstance(unwrap(s), CompiledPlan) for s in strategies):
         return True
     from meeplelab.sim.core.ismcts import search_specs
     from meeplelab.sim.core.lookahead import heuristic_specs

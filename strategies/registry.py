@@ -1,9 +1,10 @@
 """Strategies by string id with arguments: ``random``, ``greedy-vp``, ``abjure-at:cycle=3``.
 
 An id is ``name`` or ``name:arg=value,arg=value``; ``name:preset=FILE`` takes the arguments from a
-preset TOML file (:func:`read_preset`, written by ``meeplelab tune``). :func:`make_strategy` parses
-and checks it for a game; an unknown name or argument raises :class:`ConfigError` naming the close
-matches.
+preset TOML file (:func:`read_preset`, written by ``meeplelab tune``). Any id may end in restriction
+suffixes, ``heuristic+never:abjure``, ``heuristic+force:abjure@suspicion>=6`` (restricted play:
+:mod:`meeplelab.strategies.restricted`). :func:`make_strategy` parses and checks it for a game; an unknown
+name, argument, restricted action or condition field raises :class:`ConfigError` naming the allowed ones.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.registry import get_spec
 
 from .base import RandomStrategy, Strategy
+from .restricted import Restricted, split_restrictions
 
 
 @dataclass(frozen=True)
@@ -123,13 +126,15 @@ def strategies_for(game: str) -> list[StrategyInfo]:
 def parse_id(spec: str) -> tuple[str, dict[str, str]]:
     """``"name:a=1,b=2"`` -> ``("name", {"a": "1", "b": "2"})``; a strategy in a file keeps its file in the
     name: ``"bots/mybot.py:MyBot"`` -> ``("bots/mybot.py:MyBot", {})`` (:mod:`meeplelab.strategies.fromfile`).
+    Restriction suffixes (``+never:abjure``) are left out (:func:`meeplelab.strategies.restricted.split_restrictions`).
 
     Raises:
-        ConfigError: an argument not of the form ``name=value``, or one given twice (``vp=1,vp=2``).
+        ConfigError: an argument not of the form ``name=value``, or one given twice (``vp=1,vp=2``); a malformed
+            restriction suffix.
     """
     from .fromfile import file_name
 
-    spec = spec.strip()
+    spec = split_restrictions(spec)[0]
     name, _, rest = spec.partition(":")
     if file_name(spec) is not None:
         name, rest = file_name(spec)
@@ -155,11 +160,18 @@ def make_strategy(game: str, spec: str) -> Strategy:
     An id ``FILE.py:NAME`` loads the class or function ``NAME`` of the file ``FILE.py`` and registers it
     under that id first (:mod:`meeplelab.strategies.fromfile`).
 
+    An id with restriction suffixes (``heuristic+never:abjure``) is the strategy of the id before them, restricted
+    (:class:`meeplelab.strategies.restricted.Restricted`).
+
     Raises:
         ConfigError: unknown strategy (close matches named), a strategy file that is missing or does not load,
             a name missing from it or not a strategy, unknown argument, an argument given twice, a bad
-            value (a number out of its range, a weight that is not finite or beyond 1e6 in size).
+            value (a number out of its range, a weight that is not finite or beyond 1e6 in size); a malformed
+            restriction, an unknown restricted action or condition field, a condition that can never be met.
     """
+    base, restrictions = split_restrictions(spec)
+    if restrictions:
+        return Restricted(make_strategy(game, base), restrictions, get_spec(game).engine_class())
     name, raw = parse_id(spec)
     avail = {s.name: s for s in strategies_for(game)}
     if name.partition(":")[0].endswith(".py"):  # your own bot: FILE.py:NAME

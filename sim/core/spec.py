@@ -44,6 +44,11 @@ class GameSpec:
             the treatments ``NAME+n`` of ``meeplelab experiment`` and the panels, the seat compensation the
             engine applies at setup and the resources ``meeplelab exchange-rates`` prices are generated from
             this one list.
+        seat_fields: the fields of the deciding seat's own visible state a restricted strategy's condition may read
+            (:class:`meeplelab.sim.core.restrict.SeatField`: ``heuristic+force:abjure@suspicion>=6``).
+        never_scores: ``(action name, engine action score)`` pairs: ``never:NAME`` first keeps the actions with a
+            positive score (those that neither take the action nor commit the seat to it; Unconscious Mind's
+            ``("cite", "no_cite")``), then the actions outside the name, then every legal action.
         observation: what the game's seats cannot see (:class:`meeplelab.sim.core.observation.ObservationSpec`, or
             ``"module:NAME"`` of one): the observations of the OpenSpiel games and the environments (None: the game
             provides no observation).
@@ -56,6 +61,8 @@ class GameSpec:
     sections: str | None = None
     rules_doc: str | None = None
     start_resources: tuple = field(default_factory=tuple)
+    seat_fields: tuple = field(default_factory=tuple)
+    never_scores: tuple = field(default_factory=tuple)
     observation: Any = None
 
     def engine_class(self) -> type:

@@ -1,6 +1,7 @@
 """Galileo's Truth's parts, declared once (registered in pyproject.toml, group ``meeplelab.games``)."""
 
 from meeplelab.sim.core.observation import ObservationSpec, Order
+from meeplelab.sim.core.restrict import SeatField
 from meeplelab.sim.core.spec import GameSpec
 from meeplelab.sim.core.start import StartResource
 
@@ -17,6 +18,18 @@ START_RESOURCES = (
 ) + (
     StartResource("vp", "vp", "VP", "VP at setup (outside every score category)", low=None, seat_param="seat_vp",
                   vp=True),
+)
+
+#: what a restricted strategy's condition may read of the deciding seat (``heuristic+force:abjure@suspicion>=6``):
+#: features of ``features.py``; the bounds are the widest the parameters' ranges allow (cycles <= 8, suspicion_max <= 30)
+SEAT_FIELDS = (
+    SeatField("cycle", "cycle", "the current Cycle (1 = the first)", 1, 8),
+    SeatField("suspicion", "suspicion", "the seat's Suspicion", 0, 30),
+    SeatField("research", "research", "the seat's Research tokens", 0),
+    SeatField("books", "books_total", "the seat's Books on all Subject tracks", 0),
+    SeatField("coins", "coins", "the seat's Coins", 0),
+    SeatField("level", "level", "the seat's Academic Level", 0),
+    SeatField("vp", "vp", "the seat's VP so far"),
 )
 
 #: what a seat cannot see (the OpenSpiel games' and the environments' observations; ``hidden.py`` re-samples the same):
@@ -37,4 +50,5 @@ SPEC = GameSpec(
     rules_doc="docs/rules/galileos_truth.md",
     start_resources=START_RESOURCES,
     observation=OBSERVATION,
+    seat_fields=SEAT_FIELDS,
 )

@@ -2,15 +2,18 @@
 
 Written by ``python -m meeplelab.sim.core.compiled meeplelab.sim.unconscious_mind`` from ``sim/core/data/choice_module.py.tmpl``;
 ``tests/test_compiled_play.py`` checks this file against it. Do not edit by hand. Imported by the engine's
-play module (the play loop, ``choose_batch``) and its lookahead module (the compiled heuristic's finishing plan).
+play module (the play loop, ``choose_batch``) and its lookahead module (the compiled heuristic's finishing plan);
+``restricted_mask`` narrows a restricted seat's legal actions (``meeplelab.sim.core.restrict``) before any chooser.
 """
 
 from numba import njit
 
-from meeplelab.sim.core.compiled import ANY_KIND, RESTRICT_KIND, conditions_hold, restrict, rule_choice, uniform_choice
-from meeplelab.sim.unconscious_mind.features import action_scores
+from meeplelab.sim.core.compiled import (ANY_KIND, RESTRICT_KIND, compare, conditions_hold, restrict, rule_choice,
+                                         uniform_choice)
+from meeplelab.sim.core.restrict import RR_FEAT, RR_KIND, RR_MODE, RR_OP, RR_SCORE, RR_SET, RR_VAL, narrow
+from meeplelab.sim.unconscious_mind.features import action_scores, features
 
-__all__ = ["plan_choice"]
+__all__ = ["plan_choice", "restricted_mask"]
 
 
 @njit(cache=True, _nrt=False)
@@ -36,3 +39,28 @@ def plan_choice(S, C, prm, g, p, rules, conds, acts, r0, r1, kind, fv, mask, sc,
         if a >= 0:
             return a
     return uniform_choice(mask, keys, counters, row)
+
+
+@njit(cache=True, _nrt=False)
+def restricted_mask(S, C, prm, g, p, kind, rrows, rsets, r0, r1, fv, sc, mask):
+    """Narrow ``mask`` (``bool[A]``, the legal actions of seat ``p`` in game ``g`` waiting for decision ``kind``) in
+    place by the restriction rows ``r0:r1`` of ``rrows`` (their action sets in ``rsets``, ``bool[S, A]``), in order:
+    a row applies at its kind (or every kind) when its condition holds on the seat's features (computed into the
+    scratch ``fv`` once, when a row has a condition); its action score, if any, goes to the scratch ``sc``
+    (``int64[A]``). A legal mask is never emptied (``meeplelab.sim.core.restrict.narrow``); nothing is drawn."""
+    have_fv = False
+    for r in range(r0, r1):
+        k = rrows[r, RR_KIND]
+        if k != ANY_KIND and k != kind:
+            continue
+        f = rrows[r, RR_FEAT]
+        if f >= 0:
+            if not have_fv:
+                features(S, C, prm, g, p, fv)
+                have_fv = True
+            if not compare(fv[f], rrows[r, RR_OP], rrows[r, RR_VAL]):
+                continue
+        s = rrows[r, RR_SCORE]
+        if s >= 0:
+            action_scores(S, C, prm, g, p, s, sc)
+        narrow(rrows[r, RR_MODE], rsets[rrows[r, RR_SET]], s >= 0, sc, mask)

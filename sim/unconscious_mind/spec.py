@@ -1,6 +1,7 @@
 """Unconscious Mind's parts, declared once (registered in pyproject.toml, group ``meeplelab.games``)."""
 
 from meeplelab.sim.core.observation import ObservationSpec, Order
+from meeplelab.sim.core.restrict import SeatField
 from meeplelab.sim.core.spec import GameSpec
 from meeplelab.sim.core.start import StartResource
 
@@ -15,6 +16,22 @@ START_RESOURCES = (
     StartResource("vp", "vp", "VP", "VP at setup (outside every score category)", low=None, seat_param="seat_vp",
                   vp=True),
 )
+
+#: what a restricted strategy's condition may read of the deciding seat (``heuristic+force:publish@round>=10``):
+#: features of ``features.py``; the round's bound is the widest ``round_limit`` allows (100)
+SEAT_FIELDS = (
+    SeatField("round", "round", "the current round", 0, 100),
+    SeatField("coffee", "coffee", "the seat's Coffee", 0),
+    SeatField("hand", "hand_cards", "Research cards in the seat's hand", 0),
+    SeatField("inplay", "inplay_cards", "Research cards the seat has in play", 0),
+    SeatField("ideas", "ideas_on_table", "idea spaces holding the seat's Ideas", 0),
+    SeatField("colour", "colour_insights", "player-colour Insights on the seat's dial", 0),
+    SeatField("citable", "others_citable", "1 when another seat has a published Treatise with Volumes left to cite",
+              0, 1),
+)
+#: ``never:cite`` also avoids the choices that would force a citation later (the ``no_cite`` action score, the
+#: restriction of the ``never-cite`` plan: ``features.py``)
+NEVER_SCORES = (("cite", "no_cite"),)
 
 #: what a seat cannot see (the OpenSpiel games' and the environments' observations; ``hidden.py`` re-samples the same):
 #: the undrawn part of the Notebook tile stacks and of the Treatise, client and dream decks shown sorted (their
@@ -34,4 +51,6 @@ SPEC = GameSpec(
     rules_doc="docs/rules/unconscious_mind.md",
     start_resources=START_RESOURCES,
     observation=OBSERVATION,
+    seat_fields=SEAT_FIELDS,
+    never_scores=NEVER_SCORES,
 )

@@ -12,7 +12,7 @@ from meeplelab.sim.core.cycles import cycles
 from tests.toy.decisions import TABLE
 from tests.toy.cols import OVER, TO_ACT
 from meeplelab.sim.core.context import kernel_context
-from tests.toy.choice import plan_choice
+from tests.toy.choice import plan_choice, restricted_mask
 from tests.toy.features import FEATURES, SCORES, features, pending
 from tests.toy.routers import apply_at, legal_at
 from tests.toy.ismcts import ismcts_choice
@@ -23,7 +23,7 @@ KINDS = TABLE.kind_codes()
 N_FEATURES = len(FEATURES)
 
 __all__ = ["KINDS", "FEATURES", "SCORES", "kernel_context", "play", "play_heuristic", "play_plans", "play_kernel",
-           "choose_batch"]
+           "choose_batch", "restrict_batch"]
 
 
 @njit(cache=True)
@@ -44,7 +44,7 @@ def _play_kernel(heuristic: bool, search: bool):
     run of plan seats alone compiles neither, and neither recompiles after a rule edit (issue 25 item 3)."""
 
     def play(S, C, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, sc,
-             key, ctr, heur_seat, H, search_seat, T, prof):
+             key, ctr, heur_seat, H, search_seat, T, R, prof):
         """Play every game of the batch until it ends or must leave the loop (``status[g]``: ST_OVER,
         ST_DRAIN (a log buffer passed ``tlim``/``elim`` rows), ST_PYTHON (a Python seat acts), ST_BOUND
         (ply bound reached unfinished), ST_STUCK (no legal action)). ``seat_keys``: ``uint64[P, B]``;
@@ -53,12 +53,15 @@ def _play_kernel(heuristic: bool, search: bool):
         stream). A seat with ``heur_seat[p]`` (``bool[P]``, compiled too) decides by the compiled heuristic
         (``tests.toy.lookahead``, its tables and scratch ``H``: ``meeplelab.strategies.compiled.heuristic_tables``) instead of
         its plan, and a seat with ``search_seat[p]`` (``bool[P]``) by the compiled ISMCTS (``tests.toy.ismcts``, its
-        tables ``T``: ``meeplelab.strategies.compiled.search_tables``; its heuristic's rows in ``H``). ``prof`` (``uint64[K, 4]``,
-        K > the largest decision kind code; K = 0: off) accumulates, per decision kind, the cycles
+        tables ``T``: ``meeplelab.strategies.compiled.search_tables``; its heuristic's rows in ``H``). ``R`` = ``(rseat
+        int64[P + 1], rrows, rsets)``, the restriction table (``meeplelab.strategies.restricted.restriction_tables``):
+        a seat with rows has its legal actions narrowed (``restricted_mask``) before its chooser sees them.
+        ``prof`` (``uint64[K, 4]``, K > the largest decision kind code; K = 0: off) accumulates, per decision kind, the cycles
         (:mod:`meeplelab.sim.core.cycles`) of the legal action mask, the choice and the application, and the decisions taken.
         It allocates nothing itself (compiled without reference counting unless the engine's handlers allocate).
         Returns the plies played."""
         timed = prof.shape[0] > 0
+        rseat, rrows, rsets = R
         t0 = t1 = t2 = cycles()
         row0 = np.int64(0)  # the decision stream's row, typed int64 as in choose_batch (a literal compiles again)
         plies = 0
@@ -81,6 +84,8 @@ def _play_kernel(heuristic: bool, search: bool):
                     t0 = cycles()
                 if not fresh:
                     legal_at(kind, S, C, prm, g, mask)
+                if rseat[p + 1] > rseat[p]:  # a restricted seat (meeplelab.sim.core.restrict): no draw
+                    restricted_mask(S, C, prm, g, p, kind, rrows, rsets, rseat[p], rseat[p + 1], fv, sc, mask)
                 if timed:
                     t1 = cycles()
                 key[0] = decision_key(seat_keys[p, g], S.ply[g])
@@ -143,3 +148,15 @@ def choose_batch(S, C, prm, rules, conds, acts, r0, r1, idx, masks, keys, counte
         mask[:] = masks[i]
         out[i] = plan_choice(S, C, prm, g, p, rules, conds, acts, r0, r1, pending(S, g), fv, mask, sc, keys, counters,
                              rows[i])
+
+
+@njit(cache=True)
+def restrict_batch(S, C, prm, idx, seat, rrows, rsets, r0, r1, masks):
+    """The narrowing by restriction rows ``r0:r1`` of ``rrows`` (``restricted_mask``) of the legal masks ``masks``
+    (``bool[n, A]``, changed in place) of seat ``seat`` deciding in the games ``idx`` (``int64[n]``): the Python-loop
+    path of a restricted strategy (``meeplelab.strategies.restricted.Restricted``), the masks of the play kernel."""
+    fv = np.zeros(N_FEATURES, np.int64)
+    sc = np.zeros(masks.shape[1], np.int64)
+    for i in range(idx.shape[0]):
+        g = idx[i]
+        restricted_mask(S, C, prm, g, seat, pending(S, g), rrows, rsets, r0, r1, fv, sc, masks[i])
