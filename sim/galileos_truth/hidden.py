@@ -10,6 +10,11 @@ the seat's own hand, the cards taken from a Treatise Board (everyone saw where t
 bag sizes). What is re-sampled: the order of every deck below its known top, the other seats'
 unknown hand cards (pooled with their unknown deck cards, redealt at the same hand size), the
 Observation bags, the Invention decks and the face-down Penance supply.
+
+Every re-sample starts from a canonical order (:mod:`meeplelab.sim.core.resample`), so a copy depends only on what
+the seat knows and the stream: the hidden slots of a seat in ascending slot order, holding their card types in
+ascending order (which hidden slot holds which type is itself hidden), then shuffled; the bags, Invention decks
+and Penance supply in ascending id order, then shuffled.
 """
 
 from __future__ import annotations
@@ -17,10 +22,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from meeplelab.sim.core.resample import resample_range, sort_range
 from meeplelab.sim.core.rng import shuffle_range
 
-from .cols import (BAG_1, BAG_N, DECK_0, DECK_N, INV_DECK_1, INV_DECK_N, NSLOTS, PEN_N, PEN_PILE, SLOT_CZONE,
-                   SLOT_KNOWN)
+from .cols import (BAG_1, BAG_N, DECK_0, DECK_N, INV_DECK_1, INV_DECK_N, NSLOTS, PEN_N, PEN_PILE, SLOT_CTYPE,
+                   SLOT_CZONE, SLOT_KNOWN)
 from .state import Z_DECK, Z_HAND
 
 
@@ -43,30 +49,45 @@ def redeterminize_kernel(keys, counters, searcher, game, seat, slot, pile):
 
 
 @njit(cache=True, _nrt=False)
+def canonical_slots(slot, g, p, pool, n):
+    """Put seat ``p``'s hidden slots ``pool[0:n]`` (game ``g``) into canonical order: the slot ids ascending, and
+    their card types reassigned to them in ascending order (the same multiset of cards)."""
+    sort_range(pool, 0, n)
+    for i in range(1, n):
+        v = slot[g, p, pool[i], SLOT_CTYPE]
+        j = i - 1
+        while j >= 0 and slot[g, p, pool[j], SLOT_CTYPE] > v:
+            slot[g, p, pool[j + 1], SLOT_CTYPE] = slot[g, p, pool[j], SLOT_CTYPE]
+            j -= 1
+        slot[g, p, pool[j + 1], SLOT_CTYPE] = v
+
+
+@njit(cache=True, _nrt=False)
 def redeterminize_game(keys, counters, r, searcher, game, seat, slot, pile, g, pool):
     """Re-sample in place what seat ``searcher`` cannot know in game ``g`` (row ``g`` of the groups), drawing
     from stream ``r`` of ``keys``/``counters``; ``pool`` is ``int64[NC]`` scratch (allocation-free: the
     compiled heuristic calls it inside the play kernel). Same draws as one game of
-    :func:`redeterminize_kernel`."""
+    :func:`redeterminize_kernel`. Each hidden group starts from its canonical order (:func:`canonical_slots`,
+    :func:`meeplelab.sim.core.resample.resample_range`), so the result depends on what ``searcher`` knows and
+    the stream only."""
     P = slot.shape[1]
     for p in range(P):
         deck = pile[g, DECK_0 + p]
         top = seat[g, p, DECK_N]  # the known cards on top of the deck stay: only deck[0:top] is unknown
         while top > 0 and slot[g, p, deck[top - 1], SLOT_KNOWN]:
             top -= 1
-        if p == searcher:
-            shuffle_range(keys, counters, r, deck, 0, top)
-            continue
         n = 0
         nh = 0
-        for s in range(seat[g, p, NSLOTS]):
-            if slot[g, p, s, SLOT_CZONE] == Z_HAND and not slot[g, p, s, SLOT_KNOWN]:
-                pool[n] = s
-                n += 1
-                nh += 1
+        if p != searcher:  # the other seats' unknown hand cards are pooled with their unknown deck cards
+            for s in range(seat[g, p, NSLOTS]):
+                if slot[g, p, s, SLOT_CZONE] == Z_HAND and not slot[g, p, s, SLOT_KNOWN]:
+                    pool[n] = s
+                    n += 1
+                    nh += 1
         for k in range(top):
             pool[n] = deck[k]
             n += 1
+        canonical_slots(slot, g, p, pool, n)
         shuffle_range(keys, counters, r, pool, 0, n)
         for i in range(nh):
             slot[g, p, pool[i], SLOT_CZONE] = Z_HAND
@@ -74,10 +95,10 @@ def redeterminize_game(keys, counters, r, searcher, game, seat, slot, pile, g, p
             slot[g, p, pool[i], SLOT_CZONE] = Z_DECK
             deck[i - nh] = pool[i]
     for lv in range(3):
-        shuffle_range(keys, counters, r, pile[g, BAG_1 + lv], 0, game[g, BAG_N + lv])
+        resample_range(keys, counters, r, pile[g, BAG_1 + lv], 0, game[g, BAG_N + lv])
     for per in range(3):
-        shuffle_range(keys, counters, r, pile[g, INV_DECK_1 + per], 0, game[g, INV_DECK_N + per])
-    shuffle_range(keys, counters, r, pile[g, PEN_PILE], 0, game[g, PEN_N])
+        resample_range(keys, counters, r, pile[g, INV_DECK_1 + per], 0, game[g, INV_DECK_N + per])
+    resample_range(keys, counters, r, pile[g, PEN_PILE], 0, game[g, PEN_N])
 
 
 @njit(cache=True, _nrt=False)

@@ -11,6 +11,10 @@ players took from the face-up display ("swap any one card from your hand with ei
 display", seed 000: ``card_known``), which stay in their hands. Re-sampled: the order of the Notebook tile
 stacks, of the Research, Treatise, client and dream decks, and the other players' unknown Research hand cards
 (shuffled with the Research deck, re-dealt in the same counts).
+
+Every re-sample starts from a canonical order, ascending card or tile ids
+(:func:`meeplelab.sim.core.resample.resample_range`), so a copy depends only on what the seat knows and the stream,
+never on the real order.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from meeplelab.sim.core.rng import shuffle_range
+from meeplelab.sim.core.resample import resample_range
 
 from .cols import (CARD_KNOWN, CARD_LOC, CARD_OWN, CDECK_CL, CTOP_CL, LDECK, LTOP, MDECK, MTOP, RDECK, RDECK_CL,
                    RTOP, RTOP_CL, TRDECK, TRTOP, TSTACK_I, TTOP)
@@ -57,11 +61,12 @@ def redeterminize_game(game, card, pile, g, me, keys, counters, r, dims, pool, c
 
     Draws, in order: the level I and II Notebook tile stacks; the Research deck pooled with the other seats'
     unknown hand cards (re-dealt to those seats in seat order, in the same counts, then to the deck); the
-    Treatise, Routine client, Case Study client, latent and manifest dream decks."""
+    Treatise, Routine client, Case Study client, latent and manifest dream decks. Each from ascending ids
+    (:func:`meeplelab.sim.core.resample.resample_range`)."""
     nc = card.shape[1]
     P = dims[7]
     for lvl in range(2):  # Notebook tile stacks (face down)
-        shuffle_range(keys, counters, r, pile[g, TSTACK_I + lvl], game[g, TTOP + lvl], dims[lvl])
+        resample_range(keys, counters, r, pile[g, TSTACK_I + lvl], game[g, TTOP + lvl], dims[lvl])
     # Research deck plus the other players' unknown hand cards, re-dealt in the same counts
     rtop = game[g, RTOP]
     n = 0
@@ -76,7 +81,7 @@ def redeterminize_game(game, card, pile, g, me, keys, counters, r, dims, pool, c
             cnt[q] += 1
             pool[n] = c
             n += 1
-    shuffle_range(keys, counters, r, pool, 0, n)
+    resample_range(keys, counters, r, pool, 0, n)
     k = 0
     for q in range(P):
         if q == me:
@@ -93,11 +98,11 @@ def redeterminize_game(game, card, pile, g, me, keys, counters, r, dims, pool, c
         card[g, c, CARD_LOC] = L_DECK
         card[g, c, CARD_OWN] = -1
     # Treatise, client and dream decks
-    shuffle_range(keys, counters, r, pile[g, TRDECK], game[g, TRTOP], dims[2])
-    shuffle_range(keys, counters, r, pile[g, RDECK_CL], game[g, RTOP_CL], dims[3])
-    shuffle_range(keys, counters, r, pile[g, CDECK_CL], game[g, CTOP_CL], dims[4])
-    shuffle_range(keys, counters, r, pile[g, LDECK], game[g, LTOP], dims[5])
-    shuffle_range(keys, counters, r, pile[g, MDECK], game[g, MTOP], dims[6])
+    resample_range(keys, counters, r, pile[g, TRDECK], game[g, TRTOP], dims[2])
+    resample_range(keys, counters, r, pile[g, RDECK_CL], game[g, RTOP_CL], dims[3])
+    resample_range(keys, counters, r, pile[g, CDECK_CL], game[g, CTOP_CL], dims[4])
+    resample_range(keys, counters, r, pile[g, LDECK], game[g, LTOP], dims[5])
+    resample_range(keys, counters, r, pile[g, MDECK], game[g, MTOP], dims[6])
 
 
 @njit(cache=True, _nrt=False)

@@ -1,0 +1,36 @@
+"""Re-sampling hidden components from a canonical order: the redeterminisation kernels' shuffles.
+
+A search copy re-samples what its seat cannot know (``sim/<game>/hidden.py``). A shuffle that started from the
+real order would make every sampled world a fixed reshuffle of the real one: two positions that the seat cannot
+tell apart (the same cards, in another hidden order) would give other samples under the same stream, so a search
+would decide differently on them. :func:`resample_range` first puts the range into a canonical order (ascending
+ids), so the sample depends only on the set of hidden ids and the stream. Both kernels are allocation-free
+(``_nrt=False``): the compiled heuristic and search call them inside the play kernel.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .rng import shuffle_range
+
+
+@njit(cache=True, _nrt=False)
+def sort_range(arr, lo, hi):
+    """Sort ``arr[lo:hi]`` ascending in place (insertion sort: the ranges are decks and bags, tens of ids)."""
+    for i in range(lo + 1, hi):
+        v = arr[i]
+        j = i - 1
+        while j >= lo and arr[j] > v:
+            arr[j + 1] = arr[j]
+            j -= 1
+        arr[j + 1] = v
+
+
+@njit(cache=True, _nrt=False)
+def resample_range(keys, counters, g, arr, lo, hi):
+    """``arr[lo:hi]`` in canonical (ascending) order, then shuffled in place with game ``g``'s stream
+    (:func:`meeplelab.sim.core.rng.shuffle_range`): the order drawn depends on the ids in the range and the
+    stream, never on their order before."""
+    sort_range(arr, lo, hi)
+    shuffle_range(keys, counters, g, arr, lo, hi)
