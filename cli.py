@@ -1,5 +1,5 @@
 """meeplelab command line (typer): simulate, report, sweep, experiment, content-value, compare, exchange-rates, compensate, tournament, ladder, tune, robustness, balance, replay, games,
-strategies, params.
+strategies, params, actions.
 
 Every bad input prints one line ``error: ...`` naming the bad value and what is allowed, and
 exits with code 2. A write the environment refuses (a read-only folder, a full disk) prints one line
@@ -105,9 +105,27 @@ def _complete_games(incomplete: str) -> list[str]:
     return [g for g in available_games() if g.startswith(incomplete)]
 
 
+@functools.lru_cache(maxsize=None)
+def game_choices() -> str:
+    """``--game``'s choices as the help shows them (``[unconscious-mind|galileos-truth|...]``): the installed games,
+    this project's first, read from the distributions' entry points (no engine is imported). The registry checks
+    the value given (a game registered at run time is accepted too)."""
+    from importlib.metadata import entry_points
+
+    eps = sorted(entry_points(group="meeplelab.games"), key=lambda e: getattr(e.dist, "name", "") != "meeplelab")
+    names = list(dict.fromkeys(e.name for e in eps))
+    return f"[{'|'.join(names)}]" if names else "GAME"
+
+
+def game_argument():
+    """The GAME argument of ``strategies``, ``params`` and ``actions``: its help lists the games, the shell completes
+    them."""
+    return typer.Argument(..., help=f"Game id, one of {game_choices()}.", metavar="GAME", autocompletion=_complete_games)
+
+
 def game_option():
-    """The ``--game`` option of every command: its help lists the games, the shell completes them."""
-    return typer.Option(..., "--game", help="Game id (meeplelab games lists them: unconscious-mind, galileos-truth).",
+    """The ``--game`` option of every command: its help shows the games as choices, the shell completes them."""
+    return typer.Option(..., "--game", help="Game id (meeplelab games describes them).", metavar=game_choices(),
                         autocompletion=_complete_games)
 
 
@@ -465,8 +483,8 @@ def _settings_text() -> Optional[str]:
 @app.command()
 @user_errors
 def simulate(
-    game: Optional[str] = typer.Option(None, "--game", help="Game id: unconscious-mind or galileos-truth.",
-                                       autocompletion=_complete_games),
+    game: Optional[str] = typer.Option(None, "--game", help="Game id (meeplelab games describes them).",
+                                       metavar=game_choices(), autocompletion=_complete_games),
     players: Optional[int] = typer.Option(None, "--players", help="Seats per game (default 4)."),
     strategies: Optional[str] = typer.Option(None, "--strategies", help="One strategy id per seat, comma separated, or one for all seats (a mirror match; default random), or a pool of more distinct ids than --players (rotated or random seating: every ordered choice of P of them); arguments follow the id: heuristic:vp=1,finish=0,random."),
     games: Optional[int] = typer.Option(None, "--games", help="Number of games in total, over all seat orders (default 2000); rotate rounds it down to a whole number of games per seat order."),
@@ -487,9 +505,11 @@ def simulate(
     no_turns: bool = typer.Option(False, "--no-turns", help="Do not write the turns table."),
     no_events: bool = typer.Option(False, "--no-events", help="Do not write the events table."),
     python_loop: bool = typer.Option(False, "--python-loop", help="Play every ply on the Python loop instead of the engine's compiled play kernel (same games, slower: benchmarks, debugging)."),
+    quiet: bool = typer.Option(False, "--quiet", help="Leave out the result table (win rate per strategy with its 95% interval, seat spread) printed after the run."),
     progress: bool = shared("progress", True),
 ) -> None:
-    """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml)."""
+    """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml), then print
+    the result: win rate per strategy with its 95% interval and the seat spread (--quiet leaves them out)."""
     from meeplelab.play.config import RunConfig, load_toml
     from meeplelab.sim.core.params import parse_set_options
 
@@ -552,6 +572,10 @@ def simulate(
     typer.echo(f"{verb} {summary.games:,} games of {cfg.game} to {summary.out} "
                f"({summary.games_played_now:,} played now in {summary.seconds:.1f} s, {rate_text(summary.games_per_second)} games/s)")
     typer.echo(plan.seating.describe())
+    if not quiet:
+        from meeplelab.analysis.run_summary import result_lines
+
+        typer.echo("\n".join(result_lines(summary.out)))
 
 
 def _strong_run(base: dict, strategies: Optional[str], old) -> None:
@@ -1471,7 +1495,7 @@ def games_cmd() -> None:
 
 @app.command("strategies")
 @user_errors
-def strategies_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
+def strategies_cmd(game: str = game_argument()) -> None:
     """List the strategies for a game, with their arguments."""
     from meeplelab.sim.registry import get_game_class
     from meeplelab.strategies.registry import strategies_for
@@ -1482,6 +1506,17 @@ def strategies_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
         for k, a in s.args.items():
             rng = f" [{a.lo}..{a.hi}]" if a.lo is not None or a.hi is not None else ""
             typer.echo(f"    {k}={a.default} ({a.type.__name__}{rng}): {a.doc}")
+
+
+@app.command("actions")
+@user_errors
+def actions_cmd(game: str = game_argument()) -> None:
+    """List every action id of a game: its label (what a bot matches on) and what taking it does."""
+    from meeplelab.sim.action_table import action_rows, format_rows
+    from meeplelab.sim.registry import make_game
+
+    g = make_game(game)
+    typer.echo(format_rows(g, action_rows(g)))
 
 
 @app.command()
@@ -1659,7 +1694,7 @@ def _strong_study(game: str):
 
 @app.command("params")
 @user_errors
-def params_cmd(game: str = typer.Argument(..., help="Game id.")) -> None:
+def params_cmd(game: str = game_argument()) -> None:
     """List every rule parameter of a game: default, unit, source or assumption ID, and for assumptions the
     plausible range and its reason (sim/<game>/data/plausible.toml)."""
     from meeplelab.sim.core.params import describe

@@ -265,6 +265,12 @@ class Game(abc.ABC):
         """The action in words a player recognises, in game ``g``'s current situation (replay)."""
         return self.action_label(action)
 
+    def action_meaning(self, action: int, decision: str | None = None) -> str:
+        """What taking ``action`` does, in words, without a game state (``meeplelab actions GAME``): a choice id
+        by its meaning under the pending decision named ``decision``; "" when the engine says nothing more than
+        its label. An engine binds its own (``sim/<game>/action_meanings.py``)."""
+        return ""
+
     def describe_event(self, row: dict) -> str:
         """One event-table row in words (replay); a plain key=value rendering by default."""
         return ", ".join(f"{k}={v}" for k, v in row.items() if k not in ("game", "ply", "turn"))

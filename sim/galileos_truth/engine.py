@@ -10,7 +10,7 @@ from meeplelab.sim.core import Column, ConfigError, Game
 from meeplelab.sim.core.start import apply_seat_bonus
 
 from . import content as ct
-from . import hidden, rules
+from . import action_meanings, hidden, rules
 from .params import Params
 from .pcols import PRM_LEVEL_SPACE_VP_2, PRM_LEVEL_SPACE_VP_3, PRM_LEVEL_SPACE_VP_4
 from .spec import START_RESOURCES
@@ -182,6 +182,7 @@ class GalileosTruth(Game):
         return state.turn.astype(np.int64), cycles
 
     vocabulary = VOCAB
+    action_meaning = action_meanings.meaning  # what an action id does, in words (no state)
 
     def action_label(self, action: int) -> str:
         return _action_label(int(action))

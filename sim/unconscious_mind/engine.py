@@ -10,7 +10,7 @@ import numpy as np
 from meeplelab.sim.core import Column, ConfigError, Game
 from meeplelab.sim.core.start import apply_seat_bonus
 
-from . import hidden
+from . import action_meanings, hidden
 from . import codes
 from .actions import INKPOT_MAX_ADJ, MODE_NAMES, NUM_ACTIONS, VOCAB, action_label
 from .content import FILES, LEVELS, LOCATIONS, MT_ACTIONS, QUALITIES, Content, load_content
@@ -354,6 +354,7 @@ class UnconsciousMind(Game):
 
     # ------------------------------------------------------------------ words
     vocabulary = VOCAB
+    action_meaning = action_meanings.meaning  # what an action id does, in words (no state)
 
     def action_label(self, action: int) -> str:
         return action_label(action)
