@@ -1464,15 +1464,15 @@ def bench(
 ) -> None:
     """Measure games/s, batch and n_jobs scaling, peak memory, Parquet bytes per game, a profile and the
     sweep at scale; stores rows in results.json beside --out and renders the Markdown from all of them."""
-    from meeplelab.benchmarks.bench import PARTS
+    from meeplelab.benchmarks.bench import PARTS, SCALE_MAX, scale_refusal
     from meeplelab.benchmarks.bench import main as bench_main
     from meeplelab.sim.core.errors import ConfigError
 
     bad = [x for x in only.split(",") if x and x not in PARTS]
     if bad:
         raise ConfigError(f"--only: unknown part {bad[0]!r}; allowed {', '.join(PARTS)}")
-    if scale <= 0:
-        raise ConfigError(f"--scale {scale}: must be > 0")
+    if not 0 < scale <= SCALE_MAX:  # nan too
+        raise ConfigError(scale_refusal(scale))
     if not out.parent.is_dir():
         raise ConfigError(f"--out {out}: folder {out.parent} does not exist; allowed a file in an existing folder")
     args = (["--games", games, "--out", str(out), "--only", only, "--scale", str(scale)]

@@ -356,6 +356,16 @@ PARTS = ("throughput", "memory", "sweep", "profile", "compile", "compiled", "bas
 RESULTS_JSON = ROOT / "benchmarks" / "results.json"
 NOTES = ROOT / "benchmarks" / "notes.md"
 
+#: the largest ``--scale``: each throughput run plays up to 32,768 x scale games
+SCALE_MAX = 100
+
+
+def scale_refusal(scale: float) -> str:
+    """The one line refusing ``--scale`` at ``scale`` (not above 0, or above :data:`SCALE_MAX`)."""
+    return (f"--scale {scale}: allowed a number above 0 and at most {SCALE_MAX} (each throughput run plays up to "
+            f"32,768 x scale games: over 3 million at {SCALE_MAX})")
+
+
 #: the sweep at scale (issue 7): 5 x 10 = 50 variants of Unconscious Mind on common seeds
 SWEEP_VARY = ("conversion_coffee=1,2,3,4,5", "end_trigger_vp=0,1,2,3,4,5,6,7,8,9")
 
@@ -707,8 +717,8 @@ def main(argv: list[str] | None = None) -> None:
                     "an existing writable folder")
         if f.is_dir():
             _refuse(f"--out/--json {f}: is a folder: allowed a file in an existing writable folder")
-    if not a.scale > 0:
-        _refuse(f"--scale {a.scale}: allowed a number above 0")
+    if not 0 < a.scale <= SCALE_MAX:  # nan too
+        _refuse(scale_refusal(a.scale))
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.sim.registry import make_game
 

@@ -14,8 +14,12 @@ so the folder says both what was asked and what was played.
 The values a user gives, from the command line and from a ``--config FILE.toml``, are validated by
 the command's model (:func:`validate`): a key the model does not have is refused in one line naming
 the key and listing the allowed ones, a value of the wrong type in one line naming the field, the
-value and the type allowed (``config field 'seed' is '7' (str): it must be an integer``). Ranges and
-names (a game, a strategy, a parameter) are checked where they are used, as before, in one line each.
+value and the type allowed (``config field 'seed' is '7' (str): it must be an integer``). Every count (games,
+batch and chunk sizes, workers, trials, iterations...) has an upper bound declared once here (:data:`BOUNDS`,
+the field types :data:`Games`, :data:`BatchSize`...): a value above it is refused in one line saying the bound and
+why (``--games 1000000000000: at most 10,000,000 games: ...``) when the settings are validated, before anything
+is allocated or written. Lower bounds and names (a game, a strategy, a parameter) are checked where they are
+used, in one line each.
 The resolved settings are written into the command's output folder as ``config.toml``
 (:func:`settings_toml`; ``simulate``'s are its ``run.toml``), so ``meeplelab CMD --config
 OUT/config.toml --out NEW`` repeats the command exactly.
@@ -25,9 +29,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, NamedTuple, Optional
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr, \
+    ValidationError
+from pydantic_core import PydanticCustomError
 
 from meeplelab.sim.core.errors import ConfigError, allowed_by
 
@@ -65,6 +71,93 @@ Table = dict[str, Any]
 ID_FIELDS = ("strategies", "against")
 
 
+# --- upper bounds of the counts --------------------------------------------------------------------------------
+#: where the costs below are measured: benchmarks/RESULTS.md (about 4,000 games/s on two cores, up to 2.2 KB of
+#: Parquet a game with every log, 650 MiB peak per playing process)
+_GAMES_WHY = ("about 45 minutes of play at 4,000 games/s and 20 GB of Parquet with every log: split more over "
+              "several runs with different --seed")
+
+
+class Bound(NamedTuple):
+    """An upper bound, said in the refusal: the largest value allowed (``most``), what it counts (``unit``:
+    ``games``) and why (``why``: what a larger value would cost)."""
+
+    most: int
+    unit: str
+    why: str
+
+
+#: the upper bound of every count field, by field name (a command's option is the name with dashes)
+BOUNDS: dict[str, Bound] = {
+    "games": Bound(10_000_000, "games", _GAMES_WHY),
+    "batch_size": Bound(65_536, "games per batch", "a batch's states, log buffers and tables are held in memory at "
+                        "once (about 100 KB a game with every log: over 6 GB at the bound)"),
+    "chunk_size": Bound(100_000, "games per chunk", "a chunk's tables stay in memory until its part files are "
+                        "written (about 40 KB a game with every log: 4 GB at the bound)"),
+    "n_jobs": Bound(1_024, "workers", "each is a process of its own (up to 650 MiB while playing) and more workers "
+                    "than cores play no faster; -1 uses every core"),
+    "trials": Bound(10_000, "candidates", "each plays its games on every lineup"),
+    "recheck": Bound(1_000, "candidates", "each is played again on fresh seeds"),
+    "factor": Bound(100, "times the games", "the games of each check are multiplied by it"),
+    "iterations": Bound(1_000, "candidates", "each plays --games games at every seat count"),
+    "units": Bound(1_000, "units", "far beyond any start resource the rules hand out (a table per unit of a start "
+                   "no game reaches)"),
+    "sobol_max": Bound(100, "assumptions", "the Sobol stage plays (k + 2) x N design points for k assumptions"),
+    "iters": Bound(100_000, "iterations per decision", "the search strategy (ismcts) takes at most 100,000 "
+                   "(strategy argument iters)"),
+    "players": Bound(64, "players", "no game seats more (each game's own range is checked as well)"),
+}
+
+
+def too_large_text(name: str, value, bound: Bound) -> str:
+    """The one line refusing count field ``name`` (a command's option without dashes) at ``value`` above ``bound``."""
+    return f"--{name.replace('_', '-')} {value}: at most {bound.most:,} {bound.unit}: {bound.why}"
+
+
+def _refused(text: str) -> PydanticCustomError:
+    """A validation error whose message is the whole one-line refusal (:func:`error_text` says it as it is)."""
+    return PydanticCustomError("bound", "{text}", {"text": text})
+
+
+def _at_most(kind: str):
+    """A validator refusing a value above ``BOUNDS[kind]`` (:func:`too_large_text`, naming the field)."""
+    bound = BOUNDS[kind]
+
+    def check(v, info):
+        if isinstance(v, int) and v > bound.most:
+            raise _refused(too_large_text(info.field_name, v, bound))
+        return v
+
+    return AfterValidator(check)
+
+
+#: the largest run seed (a seed is a 63-bit key of every game's streams)
+SEED_MAX = 2**63 - 1
+
+
+def _seed(v):
+    if isinstance(v, int) and not 0 <= v <= SEED_MAX:
+        raise _refused(f"--seed must be an integer from 0 to 2**63-1, got {v}")
+    return v
+
+
+#: count fields, each with its upper bound (:data:`BOUNDS`)
+Games = Annotated[StrictInt, _at_most("games")]
+BatchSize = Annotated[StrictInt, _at_most("batch_size")]
+ChunkSize = Annotated[StrictInt, _at_most("chunk_size")]
+Jobs = Annotated[StrictInt, _at_most("n_jobs")]
+Trials = Annotated[StrictInt, _at_most("trials")]
+Recheck = Annotated[StrictInt, _at_most("recheck")]
+Factor = Annotated[StrictInt, _at_most("factor")]
+Iterations = Annotated[StrictInt, _at_most("iterations")]
+Units = Annotated[StrictInt, _at_most("units")]
+SobolMax = Annotated[StrictInt, _at_most("sobol_max")]
+Iters = Annotated[StrictInt, _at_most("iters")]
+Players = Annotated[StrictInt, _at_most("players")]
+#: a run seed, 0 to 2**63-1
+Seed = Annotated[StrictInt, AfterValidator(_seed)]
+
+
 class CommandSettings(BaseModel):
     """The settings every command that plays games shares.
 
@@ -77,19 +170,19 @@ class CommandSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     game: StrictStr
-    seed: StrictInt = 0
+    seed: Seed = 0
     out: Text
 
 
 class SimulateSettings(CommandSettings):
     """``meeplelab simulate``: the fields of :class:`meeplelab.play.config.RunConfig` (see there), a run's ``run.toml``."""
 
-    players: StrictInt
+    players: Players
     strategies: Ids
-    games: StrictInt
-    batch_size: StrictInt = 1024
-    chunk_size: Optional[StrictInt] = None
-    n_jobs: StrictInt = 1
+    games: Games
+    batch_size: BatchSize = 1024
+    chunk_size: Optional[ChunkSize] = None
+    n_jobs: Jobs = 1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     out: Text = "runs/run"
@@ -107,18 +200,18 @@ class SweepSettings(CommandSettings):
     """``meeplelab sweep``: parameter variants on common seeds (``vary``: ``name=v1,v2`` items)."""
 
     vary: Items
-    players: StrictInt = 4
+    players: Players = 4
     strategies: Ids = ("random",)
-    games: StrictInt = 1000
+    games: Games = 1000
     seating: Text = "rotate"
     target: Optional[Text] = None
-    batch_size: StrictInt = 1024
-    n_jobs: StrictInt = -1
+    batch_size: BatchSize = 1024
+    n_jobs: Jobs = -1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
-    retune: StrictInt = 0
+    retune: Games = 0
 
 
 class ExperimentSettings(CommandSettings):
@@ -129,16 +222,16 @@ class ExperimentSettings(CommandSettings):
     vary: Optional[Text] = None
     control: Optional[Text] = None
     treat: Optional[Text] = None
-    players: StrictInt = 4
-    games: StrictInt = 2400
+    players: Players = 4
+    games: Games = 2400
     seating: Text = "rotate"
-    batch_size: StrictInt = 1024
-    n_jobs: StrictInt = -1
+    batch_size: BatchSize = 1024
+    n_jobs: Jobs = -1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
-    retune: StrictInt = 0
+    retune: Games = 0
     report: StrictBool = True
 
 
@@ -147,11 +240,11 @@ class TournamentSettings(CommandSettings):
     required unless ``field`` is ``strong``."""
 
     strategies: Optional[Ids] = None
-    players: Optional[StrictInt] = None
-    games: StrictInt = 1000
+    players: Optional[Players] = None
+    games: Games = 1000
     seating: Text = "rotate"
-    batch_size: StrictInt = 1024
-    n_jobs: StrictInt = -1
+    batch_size: BatchSize = 1024
+    n_jobs: Jobs = -1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
@@ -166,12 +259,12 @@ class TuneSettings(CommandSettings):
 
     strategy: Text = "heuristic"
     against: Optional[Ids] = None
-    budget: StrictInt = 4000
-    games_per_trial: StrictInt = 50
-    eval_games: StrictInt = 200
-    players: StrictInt = 2
-    batch_size: StrictInt = 1024
-    n_jobs: StrictInt = 1
+    budget: Games = 4000
+    games_per_trial: Games = 50
+    eval_games: Games = 200
+    players: Players = 2
+    batch_size: BatchSize = 1024
+    n_jobs: Jobs = 1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
@@ -181,13 +274,13 @@ class TuneSettings(CommandSettings):
 class RobustnessSettings(CommandSettings):
     """``meeplelab robustness``: Morris then Sobol over the plausible ranges, ``budget`` games in all."""
 
-    budget: StrictInt
-    games_per_lineup: Optional[StrictInt] = None
-    batch_size: StrictInt = 4096
-    n_jobs: StrictInt = 1
+    budget: Games
+    games_per_lineup: Optional[Games] = None
+    batch_size: BatchSize = 4096
+    n_jobs: Jobs = 1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
-    sobol_max: StrictInt = 5
+    sobol_max: SobolMax = 5
     field: Text = "scripted"
 
 
@@ -196,18 +289,18 @@ class BalanceSettings(CommandSettings):
 
     vary: Items
     target: Items
-    trials: StrictInt = 30
-    games_per_lineup: Optional[StrictInt] = None
-    recheck: StrictInt = 3
-    recheck_factor: StrictInt = 2
-    batch_size: StrictInt = 4096
-    n_jobs: StrictInt = 1
+    trials: Trials = 30
+    games_per_lineup: Optional[Games] = None
+    recheck: Recheck = 3
+    recheck_factor: Factor = 2
+    batch_size: BatchSize = 4096
+    n_jobs: Jobs = 1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
     strategies: Optional[Ids] = None
-    retune: StrictInt = 0
+    retune: Games = 0
 
 
 #: a number: an integer or a float (a TOML ``5`` or ``5.0``), not a string or a bool
@@ -220,12 +313,12 @@ class ContentValueSettings(CommandSettings):
     items: Optional[Text] = None
     mode: Text = "remove"
     strategies: Ids = ("heuristic",)
-    players: StrictInt = 4
-    games: StrictInt = 2400
+    players: Players = 4
+    games: Games = 2400
     seating: Text = "rotate"
     content: Optional[Text] = None
-    batch_size: StrictInt = 1024
-    n_jobs: StrictInt = -1
+    batch_size: BatchSize = 1024
+    n_jobs: Jobs = -1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
@@ -239,9 +332,9 @@ class CompareSettings(CommandSettings):
     arm: Items
     players: Text = "4"
     strategies: Optional[Ids] = None
-    games: StrictInt = 2400
-    batch_size: StrictInt = 1024
-    n_jobs: StrictInt = -1
+    games: Games = 2400
+    batch_size: BatchSize = 1024
+    n_jobs: Jobs = -1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
@@ -251,13 +344,13 @@ class CompareSettings(CommandSettings):
 class ExchangeRatesSettings(CommandSettings):
     """``meeplelab exchange-rates``: what ``units`` more of each start resource is worth to each strategy."""
 
-    players: StrictInt = 4
+    players: Players = 4
     strategies: Optional[Ids] = None
     resources: Optional[Text] = None
-    units: StrictInt = 1
-    games: StrictInt = 2400
-    batch_size: StrictInt = 1024
-    n_jobs: StrictInt = -1
+    units: Units = 1
+    games: Games = 2400
+    batch_size: BatchSize = 1024
+    n_jobs: Jobs = -1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
@@ -271,12 +364,12 @@ class CompensateSettings(CommandSettings):
     target: Number = 5.0
     resource: Text = "vp"
     strategies: Optional[Ids] = None
-    games: StrictInt = 2400
-    iterations: StrictInt = 6
-    max_bonus: StrictInt = 20
-    verify_factor: StrictInt = 2
-    batch_size: StrictInt = 1024
-    n_jobs: StrictInt = -1
+    games: Games = 2400
+    iterations: Iterations = 6
+    max_bonus: Units = 20
+    verify_factor: Factor = 2
+    batch_size: BatchSize = 1024
+    n_jobs: Jobs = -1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
@@ -287,15 +380,15 @@ class CompensateSettings(CommandSettings):
 class LadderSettings(CommandSettings):
     """``meeplelab ladder``: the skill trace (rungs against the heuristic and the rung below)."""
 
-    players: StrictInt = 2
-    budget: StrictInt = 64
-    start_iters: StrictInt = 8
+    players: Players = 2
+    budget: Iters = 64
+    start_iters: Iters = 8
     search: Text = "ismcts:par=8"
     plans: Optional[Text] = None
     tuned: Optional[Text] = None
-    games_per_rung: StrictInt = 200
-    batch_size: StrictInt = 64
-    n_jobs: StrictInt = -1
+    games_per_rung: Games = 200
+    batch_size: BatchSize = 64
+    n_jobs: Jobs = -1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
@@ -312,10 +405,10 @@ class StrongerSettings(CommandSettings):
     study repeats from any folder) re-measured with the strong field."""
 
     sources: Annotated[tuple[StrictStr, ...], BeforeValidator(_paths)]
-    games: StrictInt = 800
-    mirror_games: StrictInt = 1200
-    batch_size: StrictInt = 1024
-    n_jobs: StrictInt = -1
+    games: Games = 800
+    mirror_games: Games = 1200
+    batch_size: BatchSize = 1024
+    n_jobs: Jobs = -1
     backend: Text = "loky"
     scheduler: Optional[Text] = None
 
@@ -349,8 +442,8 @@ def _type_text(key: str, err: dict) -> str:
 
 def error_text(e: ValidationError, data: Mapping, model: type[BaseModel], *, missing_ok: bool = False) -> str | None:
     """One line for a pydantic error of ``model`` on ``data``: an unknown key (the allowed keys listed),
-    a missing one, or a value of the wrong type (named with the type allowed); None when ``missing_ok``
-    and only required fields are missing."""
+    a missing one, a count above its bound (:func:`too_large_text`) or a value of the wrong type (named with
+    the type allowed); None when ``missing_ok`` and only required fields are missing."""
     errs = [x for x in e.errors() if not (missing_ok and x.get("type") == "missing")]
     if not errs:
         return None
@@ -363,6 +456,8 @@ def error_text(e: ValidationError, data: Mapping, model: type[BaseModel], *, mis
     if kind == "missing":
         return f"config is missing {key!r}"
     v = data.get(key, err.get("input"))
+    if kind == "bound":  # the validator's own line (a count above its bound, a seed out of range)
+        return err["ctx"]["text"]
     if key in ID_FIELDS:
         return (f"config field {key!r} is {v!r}: it must be a list of strategy ids (strings, as "
                 '["publisher", "citer"]) or one comma-separated string')
@@ -379,8 +474,9 @@ def validate(model: type[CommandSettings], data: Mapping, *, partial: bool = Fal
 
     Raises:
         ConfigError: one line: an unknown key (the allowed keys listed), a missing required field, a
-            value of the wrong type (``config field 'games' is 20.0 (float): it must be an integer``), or
-            strategy ids that do not split (``meeplelab.play.config.split_strategies``).
+            value of the wrong type (``config field 'games' is 20.0 (float): it must be an integer``), a count
+            above its bound (:data:`BOUNDS`), or strategy ids that do not split
+            (``meeplelab.play.config.split_strategies``).
     """
     try:
         m = model.model_validate(dict(data))

@@ -415,10 +415,11 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            sampler = optuna.samplers.BruteForceSampler(seed=seed)
+            sampler = optuna.samplers.BruteForceSampler(seed=seed % 2**32)  # Optuna takes 32 seed bits
         say(f"search: all {grid} candidates of the discrete space, each once (Optuna BruteForceSampler)")
     else:
-        sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, max(2, trials // 3)))
+        sampler = optuna.samplers.TPESampler(seed=seed % 2**32,  # Optuna takes 32 bits of the 63-bit seed
+                                             n_startup_trials=min(10, max(2, trials // 3)))
     ost = optuna.create_study(directions=directions, sampler=sampler)
     rows: list[dict] = []
     seen: dict[tuple, list[float]] = {}

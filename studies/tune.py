@@ -257,7 +257,8 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
     saved = {int(t["number"]): t for t in state["trials"]}
     total = n_trials * per_trial + 2 * eval_games * len(field) * players + eval_games * players
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed))
+    sampler = optuna.samplers.TPESampler(seed=seed % 2**32)  # Optuna takes 32 bits of the 63-bit run seed
+    study = optuna.create_study(direction="maximize", sampler=sampler)
     study.enqueue_trial({d.name: _default(game, name, d) for d in dims})  # the untuned strategy is trial 0
     trials = []
     with _progress(progress, total, 0, f"tune {name}") as bar:

@@ -55,6 +55,23 @@ SIM = ["simulate", "--no-progress"]
     (["--game", "toy", "--games", "0"], "--games must be at least 1, got 0"),
     (["--game", "toy", "--games", "-3"], "--games must be at least 1, got -3"),
     (["--game", "toy", "--batch-size", "0"], "--batch-size must be at least 1, got 0"),
+    (["--game", "toy", "--games", "99999999999999999999"], "--games 99999999999999999999: at most 10,000,000 games: "
+     "about 45 minutes of play at 4,000 games/s and 20 GB of Parquet with every log: split more over several runs "
+     "with different --seed"),
+    (["--game", "toy", "--games", "1000000000000"], "--games 1000000000000: at most 10,000,000 games: about 45 "
+     "minutes of play at 4,000 games/s and 20 GB of Parquet with every log: split more over several runs with "
+     "different --seed"),
+    (["--game", "toy", "--batch-size", "1000000"], "--batch-size 1000000: at most 65,536 games per batch: a batch's "
+     "states, log buffers and tables are held in memory at once (about 100 KB a game with every log: over 6 GB at "
+     "the bound)"),
+    (["--game", "toy", "--chunk-size", "100001"], "--chunk-size 100001: at most 100,000 games per chunk: a chunk's "
+     "tables stay in memory until its part files are written (about 40 KB a game with every log: 4 GB at the bound)"),
+    (["--game", "toy", "--n-jobs", "100000"], "--n-jobs 100000: at most 1,024 workers: each is a process of its own "
+     "(up to 650 MiB while playing) and more workers than cores play no faster; -1 uses every core"),
+    (["--game", "toy", "--players", "1000000"], "--players 1000000: at most 64 players: no game seats more (each "
+     "game's own range is checked as well)"),
+    (["--game", "toy", "--seed", "99999999999999999999"],
+     "--seed must be an integer from 0 to 2**63-1, got 99999999999999999999"),
     (["--game", "toy", "--set", "roundz=3"], "unknown parameter 'roundz' of toy; did you mean rounds?"),
     (["--game", "toy", "--set", "rounds=three"], "parameter rounds='three' has the wrong type: expected an integer"),
     (["--game", "toy", "--set", "rounds=99"], "parameter rounds='99' is out of range: allowed 1 to 50"),
@@ -248,8 +265,10 @@ def test_bench_with_an_unknown_part_or_a_bad_scale_is_refused(tmp_path, capsys, 
     out = tmp_path / "R.md"
     expect_error(["bench", "--games", "toy", "--only", "speed", "--out", str(out)],
                  "--only: unknown part 'speed'; allowed throughput, memory, sweep, profile, compile, compiled, baseline, search, composite, startup", capsys, monkeypatch)
-    expect_error(["bench", "--games", "toy", "--scale", "0", "--out", str(out)], "--scale 0.0: must be > 0",
-                 capsys, monkeypatch)
+    for scale in ("0", "1e12", "nan"):
+        expect_error(["bench", "--games", "toy", "--scale", scale, "--out", str(out)],
+                     f"--scale {float(scale)}: allowed a number above 0 and at most 100 (each throughput run plays up "
+                     "to 32,768 x scale games: over 3 million at 100)", capsys, monkeypatch)
     assert not out.exists()
     gone = tmp_path / "missing" / "R.md"
     expect_error(["bench", "--games", "toy", "--only", "throughput", "--out", str(gone)],
