@@ -29,13 +29,30 @@ class Entry(BaseModel):
     id: str
 
 
+def not_utf8(path: Path | str, data: bytes, e: UnicodeDecodeError) -> str:
+    """The one line saying file ``path`` (its bytes ``data``) is not UTF-8: the first bad byte, its byte offset
+    (``e.start``, from 0) and line, and the repair."""
+    line = data.count(b"\n", 0, e.start) + 1
+    return (f"{path}: not UTF-8 text: byte 0x{data[e.start]:02x} at byte offset {e.start} (line {line}); TOML files "
+            "must be UTF-8: save it as UTF-8")
+
+
 def read_toml(path: Path) -> dict:
-    """Parse a TOML file (ContentError naming the file and the syntax error)."""
+    """Parse a TOML file.
+
+    Raises:
+        ContentError: one line naming the file: not found, a folder, not UTF-8 (the byte offset of the first
+            bad byte: :func:`not_utf8`), or the TOML syntax error.
+    """
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        data = Path(path).read_bytes()
+        return tomllib.loads(data.decode("utf-8"))
     except FileNotFoundError:
         raise ContentError(f"{path}: content file not found") from None
+    except IsADirectoryError:
+        raise ContentError(f"{path}: is a folder, not a content file: allowed a TOML file of that name") from None
+    except UnicodeDecodeError as e:
+        raise ContentError(not_utf8(path, data, e)) from None
     except tomllib.TOMLDecodeError as e:
         raise ContentError(f"{path}: TOML syntax error: {e}") from None
 

@@ -239,7 +239,7 @@ def load(content_dir: Path) -> Compiled:
         card_iset[i] = _iconset(comp, "treatises.toml", "card", c, c.icons, c.icons_b, c.sep, allowed)
         card_subj[i] = PURPLE if c.subject == "purple" else SUBJECTS.index(c.subject)
         if c.books < 0:
-            raise ContentError(f"{_where('treatises.toml', 'card', c.id, 'books')}: must be >= 0")
+            raise ContentError(f"{_where('treatises.toml', 'card', c.id, 'books')} is {c.books}: allowed 0 or more")
         card_books[i] = c.books
         card_kind[i] = CK_BASIC if c.kind == "basic" else CK_PYRAMID
         cid[c.id] = i
@@ -247,8 +247,10 @@ def load(content_dir: Path) -> Compiled:
     pen_types = []
     for j, pn in enumerate(pens):
         t = len(cards) + j
-        if pn.coins < 0 or pn.count < 0:
-            raise ContentError(f"{_where('penance.toml', 'penance', pn.id, 'coins')}: coins and count must be >= 0")
+        for f in ("coins", "count"):
+            if getattr(pn, f) < 0:
+                raise ContentError(f"{_where('penance.toml', 'penance', pn.id, f)} is {getattr(pn, f)}: allowed 0 or "
+                                   "more")
         card_pen[t] = pn.coins
         card_kind[t] = CK_PENANCE
         card_subj[t] = -1
@@ -353,8 +355,9 @@ def load(content_dir: Path) -> Compiled:
     w_iset = np.full((WROWS, WCOLS), -1, np.int64)
     for ws in wins:
         w = lambda f: _where("observation.toml", "space", ws.id, f)  # noqa: E731
-        if not (0 <= ws.row < WROWS and 0 <= ws.col < WCOLS):
-            raise ContentError(f"{w('row')}: row/col outside the {WROWS}x{WCOLS} Window")
+        for f, v, n in (("row", ws.row, WROWS), ("col", ws.col, WCOLS)):
+            if not 0 <= v < n:
+                raise ContentError(f"{w(f)} is {v}: outside the {WROWS}x{WCOLS} Window, allowed 0 to {n - 1}")
         if w_iset[ws.row, ws.col] >= 0:
             raise ContentError(f"{w('col')}: Window space row {ws.row} col {ws.col} given twice")
         w_iset[ws.row, ws.col] = _iconset(comp, "observation.toml", "space", ws, ws.icons, ws.icons_b, ws.sep,
