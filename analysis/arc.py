@@ -31,6 +31,7 @@ import math
 import numpy as np
 import polars as pl
 
+from .load import load_runs
 from .stats import LEVEL, mean_t, wilson
 
 #: Seconds a player takes per decision, the default of ``seconds_per_decision`` (assumption A-ARC-1:
@@ -263,7 +264,8 @@ def decision_moves(run, games: int = 20) -> pl.DataFrame:
     plan = cfg.plan_for()
     done = sorted(g for c in m["chunks"] if c.get("status") == "done" for g in range(int(c["lo"]), int(c["hi"])))
     pick = sorted({done[int(i)] for i in np.linspace(0, len(done) - 1, min(games, len(done)))}) if done else []
-    logged = (pl.scan_parquet(str(run / "games" / "*.parquet")).filter(pl.col("game").is_in(pick))
+    # the manifest's parts (the caller's load_runs checked them), never a glob of the table folder
+    logged = (load_runs([run], check=False).games.filter(pl.col("game").is_in(pick))
               .sort("game", "seat").group_by("game", maintain_order=True).agg(pl.col("vp")).collect())
     logged = dict(zip(logged["game"].to_list(), logged["vp"].to_list()))
     game = make_game(cfg.game, cfg.make_params(), cfg.content)

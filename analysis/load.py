@@ -16,6 +16,14 @@ part files of chunks the manifest does not list (finished after Ctrl-C, or writt
 that outlived its parent) are left out; a listed part that is missing leaves its chunk out. Both
 are said in ``Runs.notes``, and the run's manifest in ``Runs.manifests`` then shows the chunk as
 ``missing`` and the run as not complete, so no count claims games the tables do not hold.
+
+With ``check`` (the default) every listed part is first checked against the manifest before anything is
+read: its row count, its size and its sha256 (recorded when the part was written; a manifest written before
+parts were hashed gets the other checks), and the games table's own invariants (one row per game and seat,
+every game of the run's player count, within its chunk). A part that does not match is one
+``RunFolderError`` naming it, what differs and the repair (``meeplelab simulate --out RUN --resume`` moves
+it into ``RUN/stray/`` and plays its chunk again); a folder in a part's place is the same error. Hashing
+costs about 0.2 s for a 20,000-game Unconscious Mind run (44 MB of parts).
 """
 
 from __future__ import annotations
@@ -26,7 +34,6 @@ from pathlib import Path
 from typing import Sequence
 
 import polars as pl
-import pyarrow.parquet as pq
 
 from meeplelab.play import runfolder as rf
 from meeplelab.sim.core.errors import RunFolderError
@@ -64,22 +71,22 @@ def _parts(run: Path, table: str, manifest: dict) -> list[Path]:
 
 
 def check_parts(run: Path, manifest: dict | None = None) -> None:
-    """Open the footer of every part file the manifest lists and compare its row count with the
-    manifest; RunFolderError naming the first corrupt or mismatched part.
+    """Check every part file the manifest lists against it (:func:`meeplelab.play.runfolder.part_problem`: a
+    file, its footer, row count, size, sha256, and the games table's invariants); RunFolderError naming the
+    first part that does not match, what differs, and the repair. A listed part that is missing is left out
+    and said in :attr:`Runs.notes` instead.
 
     Raises:
-        RunFolderError: a listed part file that is not valid Parquet or holds another row count.
+        RunFolderError: a listed part that is a folder, not valid Parquet, or holds other rows or bytes than
+            the manifest recorded, or a games part whose rows break the table's invariants.
     """
     run = Path(run)
     m = read_manifest(run) if manifest is None else manifest
+    chunks = {int(c["id"]): c for c in m.get("chunks") or []}
     for cid, bad in sorted(rf.verify_chunks(run, m).items()):
         for t, why in bad.items():
-            if why == "missing":
-                continue  # left out and said in Runs.notes
-            p = run / t / rf.part_name(cid)
-            what = f"corrupt Parquet part {str(p)!r}: {why[9:-1]}" if why.startswith("corrupt") else \
-                f"Parquet part {str(p)!r} {why}"
-            raise RunFolderError(f"{what}; {rf.resume_hint(run)} replays its games")
+            if why != "missing":  # a missing part is left out and said in Runs.notes
+                raise RunFolderError(rf.part_error(run, t, chunks[cid], why))
 
 
 def _reconcile(run: Path, m: dict) -> tuple[dict, list[str]]:
@@ -129,9 +136,10 @@ def load_runs(folders: Sequence[Path | str], *, check: bool = True) -> Runs:
 
     Raises:
         RunFolderError: no folder given, the same folder given twice (compared resolved), a folder
-            that is not a run, a run without games, a listed part file that is corrupt or holds another
-            row count than the manifest (named, with the command that replays it; ``check``), or runs
-            of different games.
+            that is not a run, a run without games, a listed part file that does not match the manifest
+            (a folder in its place, corrupt, another row count, size or sha256, a games part whose rows break
+            the table's invariants: named, with what differs and the repair; ``check``), or runs of
+            different games.
     """
     folders = list(folders)
     if not folders:

@@ -28,8 +28,10 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
 
     Raises:
         RunFolderError: not a run folder, ``game_id`` not in the run (the allowed range named), or the
-            games part holding the game is missing, truncated or corrupt (the part and the repair command
-            named): the replay would not be checked against the logged final scores, so nothing is printed.
+            games part holding the game does not match the manifest (missing, a folder, truncated or corrupt,
+            another size or sha256, rows breaking the games table's invariants:
+            :func:`meeplelab.play.runfolder.part_problem`; the part and the repair command named): the replay
+            would not be checked against the logged final scores, so nothing is printed.
     """
     from meeplelab.strategies.base import StrategyRNG, View
     from meeplelab.strategies.registry import make_strategy
@@ -44,7 +46,7 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
     if chunk is None or chunk["status"] != "done":
         raise RunFolderError(f"game {game_id} of run {str(run)!r} has not been played yet (run status {m['status']!r})")
     part = run / "games" / part_name(int(chunk["id"]))
-    why = part_problem(run, "games", chunk)
+    why = part_problem(run, "games", chunk, players=cfg.players)  # file, footer, rows, size, sha256, invariants
     if why is not None:
         raise _unchecked(part, why, game_id, run)
     game = make_game(cfg.game, cfg.make_params(), cfg.content)
@@ -96,9 +98,11 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
         logged = (pl.scan_parquet(str(run / "games" / part_name(int(chunk["id"])))).filter(pl.col("game") == game_id)
                   .sort("seat").select("vp").collect()["vp"].to_list())
     except Exception as e:  # the part went bad after the check above (its footer read, its data did not)
-        raise _unchecked(part, f"unreadable ({type(e).__name__})", game_id, run) from None
+        raise _unchecked(part, f"is unreadable ({type(e).__name__})", game_id, run) from None
     if logged and logged != [int(v) for v in scores]:
-        yield f"WARNING: logged final scores {logged} differ from the replay"
+        yield (f"WARNING: logged final scores {logged} in {str(part)!r} differ from the replay's "
+               f"{[int(v) for v in scores]}: the part matches its manifest, so this code plays the game otherwise "
+               "than the code that wrote it (the manifest's versions)")
     elif logged:
         yield "(matches the logged final scores)"
     else:
@@ -107,6 +111,6 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
 
 def _unchecked(part: Path, why: str, game_id: int, run: Path) -> RunFolderError:
     """The one-line error for a games part the replay cannot check its final scores against."""
-    what = why if why.startswith("holds") else f"is {why}"
+    what = "is missing" if why == "missing" else why
     return RunFolderError(f"games part {str(part)!r} {what}: game {game_id} cannot be checked against its logged "
                           f"final scores; repair the run with: {resume_hint(run)}")

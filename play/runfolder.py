@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 from typing import Callable
 
+import hashlib
 import json
 import os
 import re
@@ -37,6 +38,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -174,14 +176,25 @@ def part_name(chunk: int) -> str:
     return f"part-{chunk:06d}.parquet"
 
 
-def write_part(run: Path, table_name: str, chunk: int, table: pa.Table) -> int:
-    """Write one part file atomically; returns its size in bytes."""
+def file_sha256(path: Path) -> str:
+    """The sha256 of a file's bytes (hex), read in 1 MiB blocks (a run's parts hash at about 250 MB/s)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def write_part(run: Path, table_name: str, chunk: int, table: pa.Table) -> tuple[int, str]:
+    """Write one part file atomically; returns its size in bytes and its sha256 (hex), which the manifest
+    records for the chunk (``bytes`` and ``sha256``, by table) and every reader checks (:func:`part_problem`)."""
     d = run / table_name
     d.mkdir(parents=True, exist_ok=True)
     final = d / part_name(chunk)
     with replacing(final) as tmp:
         pq.write_table(table, tmp, compression="zstd", compression_level=6, use_dictionary=True)
-    return final.stat().st_size
+        size, digest = tmp.stat().st_size, file_sha256(tmp)  # the bytes that are renamed into place
+    return size, digest
 
 
 PART_RE = re.compile(r"part-(\d{6})\.parquet")
@@ -192,13 +205,22 @@ def resume_hint(run: Path) -> str:
     return f"meeplelab simulate --out {str(run)!r} --resume"
 
 
-def part_problem(run: Path, table: str, chunk: dict[str, Any], *, footer: bool = True) -> str | None:
+def part_problem(run: Path, table: str, chunk: dict[str, Any], *, footer: bool = True,
+                 players: int | None = None) -> str | None:
     """What is wrong with the part file of a chunk the manifest lists as done, or None.
 
-    Checks that the file exists and, with ``footer``, that its Parquet footer reads and holds the
-    row count the manifest recorded for the chunk.
+    Checked in this order: the path is a file (``"missing"``; a folder in its place: ``"is a folder, not a
+    file"``); with ``footer``: its Parquet footer reads (``"is corrupt (ArrowInvalid)"``) and holds the
+    row count the manifest recorded (``"holds 384 rows where the manifest lists 383"``), its size and its
+    sha256 are the manifest's (``"is 11,967 bytes where the manifest lists 12,066"``, ``"has sha256
+    3fa2c1d4e5f6... where the manifest lists 9b1c0e2f1234..."``), and, for the games table with ``players``
+    given, the table's own invariants hold (:func:`games_problem`). A manifest written before parts were
+    hashed has no ``sha256``: its parts get every other check. The phrase follows the part's path in a
+    message (:func:`part_error`).
     """
     p = Path(run) / table / part_name(int(chunk["id"]))
+    if p.is_dir():
+        return "is a folder, not a file"
     if not p.is_file():
         return "missing"
     if not footer:
@@ -206,25 +228,77 @@ def part_problem(run: Path, table: str, chunk: dict[str, Any], *, footer: bool =
     try:
         rows = pq.read_metadata(p).num_rows
     except Exception as e:  # pyarrow raises ArrowInvalid / OSError on a truncated or corrupt file
-        return f"corrupt ({type(e).__name__})"
+        return f"is corrupt ({type(e).__name__})"
     want = (chunk.get("rows") or {}).get(table)
     if want is not None and rows != int(want):
         return f"holds {rows:,} rows where the manifest lists {int(want):,}"
+    size, want = p.stat().st_size, (chunk.get("bytes") or {}).get(table)
+    if want is not None and size != int(want):
+        return f"is {size:,} bytes where the manifest lists {int(want):,}"
+    want = (chunk.get("sha256") or {}).get(table)
+    if want is not None:
+        got = file_sha256(p)
+        if got != want:
+            return f"has sha256 {got[:12]}... where the manifest lists {str(want)[:12]}..."
+    if table == "games" and players is not None:
+        return games_problem(p, int(chunk["lo"]), int(chunk["hi"]), players)
     return None
 
 
+def games_problem(path: Path, lo: int, hi: int, players: int) -> str | None:
+    """What breaks the invariants of the games part ``path`` of the chunk of games ``lo..hi-1`` in a run of
+    ``players`` seats, or None: every row's game lies in the chunk, its ``players`` column is ``players``, its
+    seat is ``0..players-1``, and each game holds one row per seat. Reads the columns game, seat, players."""
+    try:
+        t = pq.read_table(path, columns=["game", "seat", "players"])
+    except Exception as e:  # a column missing or a data page that does not decode
+        return f"is corrupt ({type(e).__name__})"
+    game, seat, pl_ = (t.column(c).to_numpy().astype(np.int64) for c in ("game", "seat", "players"))
+    bad = np.flatnonzero((game < lo) | (game >= hi))
+    if bad.size:
+        return f"holds game {int(game[bad[0]]):,}, outside its chunk's games {lo:,} to {hi - 1:,}"
+    bad = np.flatnonzero(pl_ != players)
+    if bad.size:
+        return f"says game {int(game[bad[0]]):,} has {int(pl_[bad[0]])} players where the run has {players}"
+    bad = np.flatnonzero((seat < 0) | (seat >= players))
+    if bad.size:
+        return f"holds seat {int(seat[bad[0]])} of game {int(game[bad[0]]):,} where the run has {players} players"
+    per_game = np.bincount(game - lo, minlength=hi - lo)
+    bad = np.flatnonzero((per_game != 0) & (per_game != players))
+    if bad.size:
+        return (f"holds {int(per_game[bad[0]])} seat rows of game {lo + int(bad[0]):,} where the run has {players} "
+                "players (one row per game and seat)")
+    per_seat = np.bincount((game - lo) * players + seat, minlength=(hi - lo) * players)
+    bad = np.flatnonzero(per_seat > 1)
+    if bad.size:
+        g, s = divmod(int(bad[0]), players)
+        return f"holds {int(per_seat[bad[0]])} rows of seat {s} of game {lo + g:,} (one row per game and seat)"
+    return None
+
+
+def part_error(run: Path, table: str, chunk: dict[str, Any], why: str) -> str:
+    """The one line for a part file that does not match the manifest (``why`` from :func:`part_problem`):
+    the part, what differs, and the repair (a resume moves it into ``RUN/stray/`` and plays its chunk again)."""
+    run = Path(run)
+    p = run / table / part_name(int(chunk["id"]))
+    return (f"Parquet part {str(p)!r} {why}; {resume_hint(run)} moves it to {str(run / STRAY)!r} and plays chunk "
+            f"{int(chunk['id'])} (games {int(chunk['lo']):,} to {int(chunk['hi']) - 1:,}) again")
+
+
 def verify_chunks(run: Path, manifest: dict[str, Any], *, footer: bool = True) -> dict[int, dict[str, str]]:
-    """Part files of the chunks marked done that do not match the manifest.
+    """Part files of the chunks marked done that do not match the manifest (:func:`part_problem`; with
+    ``footer``, every check, the games table's invariants included).
 
     Returns:
         ``{chunk id: {table: problem}}`` (see :func:`part_problem`); empty when files and manifest agree.
     """
     out: dict[int, dict[str, str]] = {}
+    players = int((manifest.get("config") or {}).get("players") or 0) or None
     for c in manifest.get("chunks") or []:
         if c.get("status") != "done":
             continue
         for t in TABLES:
-            why = part_problem(run, t, c, footer=footer)
+            why = part_problem(run, t, c, footer=footer, players=players)
             if why is not None:
                 out.setdefault(int(c["id"]), {})[t] = why
     return out
@@ -257,15 +331,23 @@ def move_stray_parts(run: Path, manifest: dict[str, Any]) -> list[str]:
     run = Path(run)
     moved = unlisted_parts(run, manifest)
     for name in moved:
-        src = run / name
-        dst = run / STRAY / name
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        n = 0
-        while dst.exists():
-            n += 1
-            dst = dst.with_name(f"{src.stem}-{n}{src.suffix}")
-        os.replace(src, dst)
+        move_to_stray(run, name)
     return moved
+
+
+def move_to_stray(run: Path, name: str) -> Path:
+    """Move the entry ``name`` (``table/part-NNNNNN.parquet``, a file or a folder in its place) of the run
+    folder ``run`` into ``run/stray/<table>/`` (a name already there gets ``-1``, ``-2``... before its
+    suffix); returns where it went."""
+    src = Path(run) / name
+    dst = Path(run) / STRAY / name
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    n = 0
+    while dst.exists():
+        n += 1
+        dst = dst.with_name(f"{src.stem}-{n}{src.suffix}")
+    os.replace(src, dst)
+    return dst
 
 
 def stray_note(run: Path, moved: list[str]) -> str:

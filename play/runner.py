@@ -162,7 +162,7 @@ def run_chunk(plan: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
     module, so games registered by plugins exist in worker processes.
 
     Returns:
-        ``{"chunk", "rows": {table: n}, "bytes": {table: n}, "seconds"}``.
+        ``{"chunk", "rows": {table: n}, "bytes": {table: n}, "sha256": {table: hex}, "seconds"}``.
 
     Raises:
         ChunkFailed: any exception but a :class:`UserError` (kept as it is), naming the chunk.
@@ -209,7 +209,7 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
                 parts["events"].append(_global_games(res.events, s_, g_))
                 del res  # its batch state (log buffers included) goes before the next batch allocates its own
     run = Path(out)
-    rows, size = {}, {}
+    rows, size, digest = {}, {}, {}
     for name in rf.TABLES:
         pieces, parts[name] = parts[name], []
         table = pa.concat_tables(pieces) if len(pieces) > 1 else pieces[0]  # chunked: no copy yet
@@ -217,11 +217,11 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
         if table.num_columns and table.column("game").num_chunks > 1:  # (game, time) whatever the seat orders' interleaving
             order = np.argsort(table.column("game").to_numpy(), kind="stable")
             table = table.take(from_numpy(np.asarray(order)))  # the one copy: the chunked input is released as it is replaced
-        size[name] = rf.write_part(run, name, chunk, table)
+        size[name], digest[name] = rf.write_part(run, name, chunk, table)
         rows[name] = table.num_rows
         del table
     pa.default_memory_pool().release_unused()  # give the chunk's log tables back: peak memory flat in the games
-    return {"chunk": chunk, "rows": rows, "bytes": size, "seconds": time.perf_counter() - t0}
+    return {"chunk": chunk, "rows": rows, "bytes": size, "sha256": digest, "seconds": time.perf_counter() - t0}
 
 
 def _treated_batches(cfg, game, plan, order: int, strategies: list, seeds: np.ndarray):
@@ -406,19 +406,34 @@ def check_runs_resumable(configs, what: str) -> None:
 
 
 def _reopen_bad_chunks(out: Path, manifest: dict[str, Any]) -> list[int]:
-    """Mark pending every chunk marked done whose part files do not match the manifest (missing, a
-    footer that does not read, another row count), and delete its parts; returns their ids. The
-    resumed run then plays them again."""
+    """Mark pending every chunk marked done whose part files do not match the manifest (missing, a folder in
+    a part's place, a footer that does not read, another row count, size or sha256, a games part breaking the
+    table's invariants: :func:`meeplelab.play.runfolder.verify_chunks`), move its bad parts into
+    ``out/stray/`` and delete its other parts; returns their ids. The resumed run then plays them again; one
+    note line on stderr names what was moved and why."""
     bad = rf.verify_chunks(out, manifest)
+    moved = []
     for c in manifest["chunks"]:
-        if int(c["id"]) in bad:
-            c["status"] = "pending"
-            for k in ("rows", "bytes", "seconds"):
-                c.pop(k, None)
+        cid = int(c["id"])
+        if cid in bad:
             for t in rf.TABLES:
-                (out / t / rf.part_name(int(c["id"]))).unlink(missing_ok=True)
+                why = bad[cid].get(t)
+                name = f"{t}/{rf.part_name(cid)}"
+                if why is not None and why != "missing":
+                    rf.move_to_stray(out, name)
+                    moved.append(f"{name} {why}")
+                elif why is None:
+                    (out / name).unlink(missing_ok=True)
+            c["status"] = "pending"
+            for k in ("rows", "bytes", "sha256", "seconds"):
+                c.pop(k, None)
     if bad:
         manifest.setdefault("repaired", []).append({"at": rf.now(), "chunks": sorted(bad)})
+    if moved:
+        k = len(moved)
+        print(f"note: moved {k} part file{'s' if k != 1 else ''} that did not match the manifest into "
+              f"{str(out / rf.STRAY)!r} ({'; '.join(moved[:3])}{f'; and {k - 3} more' if k > 3 else ''}); "
+              f"{'its chunk is' if len(bad) == 1 else 'their chunks are'} played again", file=sys.stderr, flush=True)
     return sorted(bad)
 
 
@@ -604,7 +619,8 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
                     except Exception as e:  # an exception in a chunk, or a worker process that died
                         raise _worker_failure(out, manifest, e) from None
                     c = by_id[r["chunk"]]
-                    c.update(status="done", rows=r["rows"], bytes=r["bytes"], seconds=round(r["seconds"], 3))
+                    c.update(status="done", rows=r["rows"], bytes=r["bytes"], sha256=r["sha256"],
+                             seconds=round(r["seconds"], 3))
                     rf.write_manifest(out, manifest)
                     played += c["hi"] - c["lo"]
                     bar.advance(c["hi"] - c["lo"])

@@ -161,8 +161,8 @@ def test_report_on_a_corrupt_parquet_part_names_the_part(small_run, tmp_path, ca
     part = small_run / "turns" / "part-000000.parquet"  # the run's one chunk: a part the manifest lists
     part.write_bytes(b"not parquet at all")
     expect_error(["report", str(small_run), "--out", str(tmp_path / "rep")],
-                 f"corrupt Parquet part '{part}': ArrowInvalid; meeplelab simulate --out '{small_run}' --resume "
-                 "replays its games", capsys, monkeypatch)
+                 f"Parquet part '{part}' is corrupt (ArrowInvalid); meeplelab simulate --out '{small_run}' --resume "
+                 f"moves it to '{small_run / 'stray'}' and plays chunk 0 (games 0 to 19) again", capsys, monkeypatch)
     assert not (tmp_path / "rep").exists()
 
 

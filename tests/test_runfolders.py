@@ -159,7 +159,8 @@ def test_a_listed_part_with_another_row_count_is_named_and_replayed(finished, tm
     code, err, _ = _report(run, tmp_path, capsys, monkeypatch)
     assert code == 2
     assert err.strip() == (f"error: Parquet part '{run / 'games' / rf.part_name(5)}' holds 384 rows where the manifest "
-                           f"lists 383; meeplelab simulate --out '{run}' --resume replays its games")
+                           f"lists 383; meeplelab simulate --out '{run}' --resume moves it to '{run / 'stray'}' and plays "
+                           "chunk 5 (games 640 to 767) again")
 
 
 def test_hidden_and_stray_files_are_ignored(finished, tmp_path, capsys, monkeypatch):
