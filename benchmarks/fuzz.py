@@ -3,8 +3,9 @@
 Plays ``--games`` random games per engine, spread evenly over the game's player counts, with
 ``Game.check_invariants`` after every decision (the same loop as ``tests/test_invariants.py``, same
 seeds: ``1000 + players``), and writes one Markdown table per engine to ``--out`` (default
-``benchmarks/fuzz_<game>.md``; paste it into RESULTS.md). Prints progress per batch. Exit code 1
-when any invariant breaks, with the game's player count and the checker's messages.
+``fuzz_<game>.md`` in the working folder, never into the installed package; paste it into RESULTS.md). Prints
+progress per batch. Exit code 1 when any invariant breaks, with the game's player count and the checker's
+messages.
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ import numpy as np
 
 from meeplelab.sim.fuzz import fuzz
 from meeplelab.sim.registry import available_games, make_game
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(name: str, games: int, batch: int) -> tuple[list[dict], list[str]]:
@@ -64,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", required=True, choices=available_games())
     ap.add_argument("--games", type=int, default=1_000_000)
     ap.add_argument("--batch", type=int, default=int(os.environ.get("MEEPLELAB_FUZZ_BATCH", "2500")))
-    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--out", type=Path, default=None, help="the table's file (default: fuzz_<game>.md in the working "
+                                                          "folder)")
     a = ap.parse_args(argv)
     t0 = time.perf_counter()
     rows, broken = run(a.game, a.games, a.batch)
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{time.perf_counter() - t0:.0f} s wall\n\n{render(rows)}\n")
     if broken:
         text += "\nViolations:\n" + "\n".join(f"- {b}" for b in broken) + "\n"
-    out = a.out or ROOT / "benchmarks" / f"fuzz_{a.game}.md"
+    out = a.out or Path.cwd() / f"fuzz_{a.game}.md"
     tmp = out.with_suffix(".tmp")
     tmp.write_text(text)
     tmp.replace(out)
