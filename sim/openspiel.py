@@ -1,38 +1,38 @@
-"""meeplelab's games as OpenSpiel Python games (issue 26 item 4; docs/openspiel.md).
+"""meeplelab's games as OpenSpiel Python games (docs/openspiel.md).
 
-Each registered game is a ``pyspiel`` game whose state wraps ONE game of the batch engine (a batch of
-size 1), so OpenSpiel's own checks (``pyspiel.random_sim_test``) and bots (``uniform_random``,
-``mcts.MCTSBot``, ...) play the real rules kernels:
+Each registered game is a ``pyspiel`` game whose state wraps ONE game of the batch engine (a batch of size 1), so
+OpenSpiel's checks (``pyspiel.random_sim_test``, serialization), bots (``uniform_random``, ``mcts.MCTSBot``,
+``ismcts.ISMCTSBot``) and observations play the real rule kernels:
 
     from meeplelab.sim.openspiel import register
-    names = register()                      # ["python_meeplelab_galileos_truth", ...]
+    names = register()                      # ["python_meeplelab_unconscious_mind", ...]
     import pyspiel
     game = pyspiel.load_game("python_meeplelab_galileos_truth", {"players": 3, "seed": 7})
-    state = game.new_initial_state()        # game index 0 of run seed 7, then 1, 2, ...
+    state = game.new_initial_state()        # the deal: 4 chance nodes of 256 outcomes each
 
 Mapping (why, in docs/openspiel.md):
 
-- **Chance: SAMPLED_STOCHASTIC.** The engines draw every chance event (setup shuffles, reshuffles, bag
-  draws) inside their rule kernels, in the middle of applying an action, from counter streams keyed by
-  (run seed, game index, zone, event number) (``meeplelab.sim.core.rng``). There are no chance decisions between
-  player decisions to expose, and a shuffle of a 40-card deck has no enumerable outcome list, so the
-  state never is a chance node: the run seed is the game parameter ``seed``, and each
-  ``new_initial_state()`` starts the next game index (from the parameter ``game``), as OpenSpiel's
-  sampled-stochastic games advance their game-level RNG. The same (seed, game index) and actions give
-  the same game as ``meeplelab simulate`` / :func:`meeplelab.play.batch.play_batch`. A clone copies the chance key,
-  so a search on clones (MCTSBot) sees the real future luck (clairvoyant); meeplelab's own search
-  strategies re-sample it (``Game.redeterminize``).
+- **Chance: EXPLICIT_STOCHASTIC, the deal first.** The engines draw every chance event (setup shuffles,
+  reshuffles, bag draws) inside their rule kernels from counter streams keyed by (run seed, game index, zone,
+  event number) (``meeplelab.sim.core.rng``): a game's whole luck is fixed by its game index. The game's first
+  :data:`DEAL_DIGITS` nodes are chance nodes choosing the game index, one base-256 digit each (deal ``d``, least
+  significant digit first, is game index ``game + d`` of run seed ``seed``: ``meeplelab simulate``'s game ``d``
+  when ``game`` is 0); after them no state is a chance node. So a state is its action history (chance
+  included): clones, ``serialize_game_and_state`` and pickling replay exactly.
+- **Information.** Per seat, the observation and information state of :mod:`meeplelab.sim.core.observation`
+  (strings and tensors, ``make_py_observer``): what the seat can know, nothing more. The information-state
+  string adds every player action so far (the chance digits never: they fix the deck orders), its tensor each
+  seat's action counts. :meth:`resample_from_infostate` gives a state the seat cannot tell from this one
+  (``Game.redeterminize``), so OpenSpiel's ``ISMCTSBot`` samples honest worlds; a clone is exact (it knows the
+  real deck orders: search on ``resample_from_infostate`` states, as ``meeplelab.openspiel`` does).
 - **Actions:** the engine's fixed action space; action ids are the legal-action-mask columns
   (``num_distinct_actions`` = ``Game.num_actions``), named by ``Game.action_label``.
 - **Returns:** the games table's ``win_share``: 1 for the winner (VP, then the game's tie-break keys),
   ``1/k`` to each of ``k`` seats sharing first place, 0 otherwise; 0 for everyone before the end.
   Utility is therefore CONSTANT_SUM with sum 1, bounds [0, 1] (a solo game always returns 1).
-- **Information:** IMPERFECT_INFORMATION, single observer; no observation or information-state strings
-  or tensors are provided (``provides_* = False``): what a seat may know is only written down as the
-  engines' re-sampling kernels (``sim/<game>/hidden.py``), not as an observation. ``str(state)`` is a
-  debugging view of the public scores (VP, ply, seat to act), not an observation.
 
-``pyspiel`` is imported lazily: importing this module needs no OpenSpiel; :func:`register` does.
+``pyspiel`` is imported lazily: importing this module needs no OpenSpiel; :func:`register` does (the ``openspiel``
+extra).
 """
 
 from __future__ import annotations
@@ -40,9 +40,14 @@ from __future__ import annotations
 import numpy as np
 
 from .core.errors import ConfigError
+from .core.extras import require
+from .core.observation import Observer, observer_spec
+from .single import OneGame, win_share  # noqa: F401  (win_share: part of this module's face)
 
 #: prefix of every registered short name: ``python_meeplelab_<game id with _ for ->``
 PREFIX = "python_meeplelab_"
+#: chance nodes of the deal, and the outcomes of each: ``DEAL_BASE ** DEAL_DIGITS`` deals (game indices)
+DEAL_DIGITS, DEAL_BASE = 4, 256
 
 
 def short_name(game_id: str) -> str:
@@ -51,49 +56,88 @@ def short_name(game_id: str) -> str:
 
 
 def _pyspiel():
-    try:
-        import pyspiel
-    except ImportError as e:  # pragma: no cover - open_spiel is a dependency
-        raise ConfigError(f"OpenSpiel is not installed (pip install open_spiel): {e}") from None
+    """``pyspiel``, imported on first use (the optional dependency of the ``openspiel`` extra).
+
+    Raises:
+        MissingExtra: the extra is not installed (one line naming it).
+    """
+    require("openspiel", "the OpenSpiel games")
+    import pyspiel  # optional dependency: imported when a game is registered
+
     return pyspiel
 
 
+def set_items(overrides: str) -> list[str]:
+    """The ``--set`` items (``name=value``) of the game parameter ``set``: ``name:value`` items joined by ``;``, the
+    elements of a tuple value joined by ``/`` (``"round_limit:12;seat_coins_2p:0/1"``). OpenSpiel's game strings
+    (``str(game)``, ``serialize_game_and_state``) cannot hold ``=`` or ``,``.
+
+    Raises:
+        ConfigError: an ``=`` or ``,`` in ``overrides``, or an item without ``:``.
+    """
+    bad = next((c for c in "=," if c in overrides), None)
+    if bad:
+        raise ConfigError(f"set {overrides!r} holds {bad!r}, which OpenSpiel's game strings cannot: allowed name:value "
+                          "items joined by ';', a tuple's elements joined by '/' (round_limit:12;seat_coins_2p:0/1)")
+    items = [x for x in (s.strip() for s in overrides.split(";")) if x]
+    for it in items:
+        if ":" not in it:
+            raise ConfigError(f"set item {it!r} needs the form name:value (round_limit:12)")
+    return [it.replace(":", "=", 1).replace("/", ",") for it in items]
+
+
 def _engine(game_id: str, overrides: str):
-    """The engine of ``game_id`` with ``overrides`` (``"name=value;name=value"``, as ``--set``) applied."""
+    """The engine of ``game_id`` with ``overrides`` (the game parameter ``set``: :func:`set_items`) applied."""
     from .core.params import apply_overrides, parse_set_options
     from .registry import get_game_class
 
     cls = get_game_class(game_id)
     params = cls.Params()
-    items = [x for x in (s.strip() for s in overrides.split(";")) if x]
+    items = set_items(overrides)
     if items:
         params = apply_overrides(params, parse_set_options(items))
     return cls(params)
+
+
+def _observation_spec(game_id: str):
+    """The game's :class:`~meeplelab.sim.core.observation.ObservationSpec`, or None (a game without one, the toy)."""
+    from .registry import get_spec
+
+    try:
+        return observer_spec(get_spec(game_id))
+    except ConfigError:
+        return None
+
+
+def _game_type(pyspiel, cls, defaults: dict, observed: bool):
+    """The ``pyspiel.GameType`` of engine class ``cls``."""
+    return pyspiel.GameType(
+        short_name=short_name(cls.name),
+        long_name=f"meeplelab {cls.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=cls.max_players,
+        min_num_players=cls.min_players,
+        provides_information_state_string=observed,
+        provides_information_state_tensor=observed,
+        provides_observation_string=observed,
+        provides_observation_tensor=observed,
+        parameter_specification=defaults)
 
 
 def _make_classes(pyspiel, cls):
     """The ``pyspiel.Game`` and ``pyspiel.State`` subclasses and the ``GameType`` of engine class ``cls``."""
     default_players = 2 if cls.min_players <= 2 <= cls.max_players else cls.min_players
     defaults = {"players": default_players, "seed": 0, "game": 0, "set": ""}
-    game_type = pyspiel.GameType(
-        short_name=short_name(cls.name),
-        long_name=f"meeplelab {cls.title}",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=cls.max_players,
-        min_num_players=cls.min_players,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
-        provides_observation_string=False,
-        provides_observation_tensor=False,
-        parameter_specification=defaults)
+    spec = _observation_spec(cls.name)
+    game_type = _game_type(pyspiel, cls, defaults, spec is not None)
 
     class MeepleGame(pyspiel.Game):
-        __doc__ = f"""{cls.title} as an OpenSpiel game (parameters: players, seed = run seed, game = first game
-        index, set = rule overrides ``name=value;...``)."""
+        __doc__ = f"""{cls.title} as an OpenSpiel game (parameters: players, seed = run seed, game = the game index
+        of deal 0, set = rule overrides ``name:value;...``, :func:`set_items`)."""
 
         def __init__(self, params=None):
             p = dict(defaults)
@@ -101,93 +145,164 @@ def _make_classes(pyspiel, cls):
             self.engine = _engine(cls.name, str(p["set"]))
             self.players = int(p["players"])
             self.engine.check_players(self.players)
-            self.seed = int(p["seed"])
-            self.next_game = int(p["game"])
+            self.seed, self.first = int(p["seed"]), int(p["game"])
+            self._observer = None
+            self.blanks = {}  # the observation tensors before the deal, by (seat, perfect recall)
             info = pyspiel.GameInfo(
-                num_distinct_actions=int(cls.num_actions), max_chance_outcomes=0, num_players=self.players,
+                num_distinct_actions=int(cls.num_actions), max_chance_outcomes=DEAL_BASE, num_players=self.players,
                 min_utility=0.0, max_utility=1.0, utility_sum=1.0,
                 max_game_length=int(self.engine.max_plies(self.players)))
             super().__init__(game_type, info, p)
 
         def __reduce__(self):
-            # pickling (copy.deepcopy, pickle) keeps the parameters and the next game index (OpenSpiel's
-            # sampled-stochastic games carry their RNG state the same way)
-            return _restore, (cls.name, dict(self.get_parameters()), self.next_game)
+            # pickling (copy.deepcopy, pickle) keeps the parameters; the game holds no other state
+            return _restore, (cls.name, dict(self.get_parameters()))
 
-        def new_initial_state(self, game_index: int | None = None):
-            """A new game at its first decision: game index ``game_index``, or (None) the next game index of
-            this game, taken when the state is first used (OpenSpiel's C++ side builds a state to clone into by
-            calling this method, then overwrites it: such a state never takes an index nor sets up a game)."""
-            return MeepleState(self, game_index)
+        @property
+        def observer(self) -> Observer:
+            """The observation of this engine at this player count (:class:`~meeplelab.sim.core.observation.Observer`).
+
+            Raises:
+                ConfigError: the game declares no observation (``GameSpec.observation``).
+            """
+            if self._observer is None:
+                if spec is None:
+                    raise ConfigError(f"{cls.name} declares no observation (GameSpec.observation)")
+                self._observer = Observer(self.engine, self.players, spec)
+            return self._observer
+
+        def new_initial_state(self):
+            """A new game before its deal (the first of :data:`DEAL_DIGITS` chance nodes)."""
+            return MeepleState(self)
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            """OpenSpiel's observer of this game (``open_spiel.python.observation.make_observation``): the seat's
+            observation, or with ``perfect_recall`` its information state; ``private_info`` ``NONE`` is the public
+            observer (no seat's private information).
+
+            Raises:
+                ValueError: observation parameters, or an observation type other than those.
+            """
+            return PyObserver(self, iig_obs_type, params)
 
     class MeepleState(pyspiel.State):
-        __doc__ = f"""One game of {cls.title}: a batch of size 1 of the engine (``self.batch``)."""
+        __doc__ = f"""One game of {cls.title}: the deal's digits, then a batch of one game of the engine (``batch``)."""
 
-        def __init__(self, game, game_index=None):
+        def __init__(self, game):
             super().__init__(game)
-            self._shared = _Shared(game)
-            self._game = _Batch(None, game_index)
+            self._digits: list[int] = []
+            self._b: OneGame | None = None
 
         @property
         def engine(self):
             """The engine (shared by every state of the game)."""
-            return self._shared.game.engine
+            return self.get_game().engine
 
         @property
         def batch(self):
-            """The wrapped engine state, a batch of one game (set up on first use)."""
-            return self._ready().state
-
-        def _ready(self) -> "_Batch":
-            b = self._game
-            if b.state is None:
-                game = self._shared.game
-                if b.index is None:
-                    b.index = game.next_game
-                    game.next_game += 1
-                b.state = game.engine.init(np.array([b.index], np.int64), game.seed, game.players)
-                b.sync(game.engine)
-            return b
+            """The wrapped engine state, a batch of one game (None before the deal)."""
+            return None if self._b is None else self._b.state
 
         def __reduce__(self):
-            # pickling replays the actions on the same game index (pyspiel's string serialization would
-            # replay them on a new initial state, the next game index: another deal)
-            return _restore_state, (self._shared.game, self._ready().index, list(self.history()))
+            # pickling replays the history (the deal included) on a new initial state
+            return _restore_state, (self.get_game(), list(self.history()))
 
         # ------------------------------------------------------------ OpenSpiel API
         def current_player(self):
-            b = self._ready()
+            b = self._b
+            if b is None:
+                return pyspiel.PlayerId.CHANCE
             return pyspiel.PlayerId.TERMINAL if b.over else b.seat
 
+        def chance_outcomes(self):
+            if self._b is not None:
+                return []
+            p = 1.0 / DEAL_BASE
+            return [(d, p) for d in range(DEAL_BASE)]
+
         def _legal_actions(self, player):
-            b = self._ready()
-            if b.over or player != b.seat:
+            b = self._b
+            if b is None or b.over or player != b.seat:
                 return []
             return np.flatnonzero(b.mask).tolist()
 
         def _apply_action(self, action):
-            b = self._ready()
-            self.engine.step(b.state, np.array([int(action)], np.int64), b.mask[None, :])
-            b.sync(self.engine)
+            if self._b is None:
+                self._digits.append(int(action))
+                if len(self._digits) == DEAL_DIGITS:
+                    game = self.get_game()
+                    index = game.first + sum(d * DEAL_BASE ** i for i, d in enumerate(self._digits))
+                    self._b = OneGame.start(game.engine, index, game.seed, game.players)
+                return
+            self._b.step(self.engine, int(action))
 
         def _action_to_string(self, player, action):
+            if player == pyspiel.PlayerId.CHANCE:
+                return f"deal digit {len(self._digits) + 1} of {DEAL_DIGITS}: {int(action)}"
             return self.engine.action_label(int(action))
 
         def is_terminal(self):
-            return self._ready().over
+            return self._b is not None and self._b.over
 
         def returns(self):
-            b = self._ready()
-            if not b.over:
-                return [0.0] * b.state.num_players
-            return win_share(self.engine, b.state)[0].tolist()
+            b = self._b
+            return [0.0] * self.get_game().players if b is None else b.returns(self.engine)
+
+        def resample_from_infostate(self, player, sampler=None):
+            """A state ``player`` cannot tell from this one: a clone whose hidden cards and future chance are
+            re-sampled for ``player`` (``Game.redeterminize``; the same information state).
+
+            The world is keyed by (run seed, game index, ``player``, ply, how many worlds this state has drawn for
+            ``player`` at this ply), never by ``sampler`` (OpenSpiel's ``ISMCTSBot`` passes a sampler seeded from
+            the clock): the same calls give the same worlds.
+            """
+            other = self.clone()
+            if self._b is not None:
+                game = self.get_game()
+                self._b.resample(other._b, game.engine, game.seed, int(player))
+            return other
+
+        def information_fields(self, player: int, perfect_recall: bool = True) -> dict:
+            """``player``'s information state (or, without ``perfect_recall``, observation) as named ``int64``
+            arrays (:class:`~meeplelab.sim.core.observation.Observer`; ``player`` -1: the public observer)."""
+            obs = self.get_game().observer
+            b = self._b
+            if b is None:
+                return obs.blank(player, perfect_recall)
+            return b.fields(obs, player, perfect_recall)
+
+        def information_tensor(self, player: int, perfect_recall: bool = True) -> np.ndarray:
+            """:meth:`information_fields` flattened (``float32``; read-only: it is kept for this position)."""
+            game = self.get_game()
+            if self._b is not None:
+                return self._b.tensor(game.observer, player, perfect_recall)
+            key = (player, perfect_recall)
+            if key not in game.blanks:
+                game.blanks[key] = Observer.tensor(game.observer.blank(player, perfect_recall))
+            return game.blanks[key]
+
+        def information_text(self, player: int, perfect_recall: bool = True) -> str:
+            """:meth:`information_fields` as text; the information state ends with the player actions so far."""
+            b = self._b
+            if b is None:
+                return f"dealing ({len(self._digits)} of {DEAL_DIGITS} digits)"
+            key = ("text", player)
+            if key not in b.cache:
+                obs = self.get_game().observer
+                b.cache[key] = obs.text(b.fields(obs, player, False))
+            if not perfect_recall:
+                return b.cache[key]
+            return b.cache[key] + "\nhistory: " + " ".join(map(str, self.history()[DEAL_DIGITS:]))
 
         def __str__(self):
-            b = self._ready()
+            b = self._b
+            game = self.get_game()
+            if b is None:
+                return f"{cls.title} (seed {game.seed}): dealing, digits {self._digits}"
             s = b.state
             vp = " ".join(str(int(v)) for v in self.engine.vp(s)[0])
             who = "over" if b.over else f"seat {b.seat} to act"
-            return (f"{cls.title} game {int(s.game_id[0])} (seed {self._shared.game.seed}), ply {int(s.ply[0])}, "
+            return (f"{cls.title} game {int(s.game_id[0])} (seed {game.seed}), ply {int(s.ply[0])}, "
                     f"{who}; VP: {vp}")
 
     MeepleGame.__name__ = MeepleGame.__qualname__ = f"OpenSpielGame_{cls.name.replace('-', '_')}"
@@ -195,52 +310,42 @@ def _make_classes(pyspiel, cls):
     return game_type, MeepleGame, MeepleState
 
 
-class _Shared:
-    """What every state of a game shares (the pyspiel game and its engine): OpenSpiel clones a Python state by
-    deep-copying its ``__dict__``, and this is never copied."""
+class PyObserver:
+    """OpenSpiel's observer of a meeplelab game (the interface of ``open_spiel.python.observation``): ``tensor``
+    (``float32``), ``dict`` (named views of it), ``set_from(state, player)``, ``string_from(state, player)``.
 
-    __slots__ = ("game",)
+    Raises:
+        ValueError: observation parameters (none are taken), ``public_info`` False, or ``private_info``
+            ``ALL_PLAYERS`` (a seat's view is ``SINGLE_PLAYER``; ``NONE`` is the public observer).
+    """
 
-    def __init__(self, game):
-        self.game = game
+    def __init__(self, game, iig_obs_type=None, params=None):
+        if isinstance(iig_obs_type, dict):  # OpenSpiel calls make_py_observer(params) when it asks no type
+            iig_obs_type, params = None, iig_obs_type
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {dict(params)}")
+        pyspiel = _pyspiel()
+        self._recall, self._private = False, True
+        if iig_obs_type is not None:
+            if not iig_obs_type.public_info:
+                raise ValueError("an observation without public information is not supported: allowed "
+                                 "public_info=True with private_info SINGLE_PLAYER or NONE")
+            if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+                raise ValueError("private_info ALL_PLAYERS is not supported: allowed SINGLE_PLAYER (a seat's view) "
+                                 "or NONE (the public view)")
+            self._private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+            self._recall = bool(iig_obs_type.perfect_recall)
+        obs = game.observer
+        self.tensor = np.zeros(obs.info_size if self._recall else obs.size, np.float32)
+        self.dict = obs.views(self.tensor, self._recall)
 
-    def __deepcopy__(self, memo):
-        return self
+    def set_from(self, state, player: int) -> None:
+        """Write ``player``'s view of ``state`` into :attr:`tensor` (and so :attr:`dict`)."""
+        self.tensor[:] = state.information_tensor(player if self._private else -1, self._recall)
 
-
-class _Batch:
-    """The wrapped engine state (None until first used), its game index, and what OpenSpiel asks for
-    repeatedly (finished, legal action mask, seat to act); a deep copy (OpenSpiel's clone) copies the engine
-    state (:meth:`BatchState.copy`)."""
-
-    __slots__ = ("state", "index", "over", "mask", "seat")
-
-    def __init__(self, state, index, over=False, mask=None, seat=-1):
-        self.state, self.index, self.over, self.mask, self.seat = state, index, over, mask, seat
-
-    def sync(self, engine) -> None:
-        """Read the state after a step; the log buffers are emptied (the OpenSpiel states keep no logs)."""
-        s = self.state
-        s.turn_n[:] = 0
-        s.event_n[:] = 0
-        self.over = bool(engine.done(s)[0])
-        self.mask = engine.legal_action_mask(s)[0]
-        self.seat = -1 if self.over else int(engine.to_act(s)[0])
-
-    def __deepcopy__(self, memo):
-        if self.state is None:
-            return _Batch(None, self.index)
-        return _Batch(self.state.copy(), self.index, self.over, self.mask.copy(), self.seat)
-
-
-def win_share(engine, state) -> np.ndarray:
-    """``float64[B, P]`` the games table's ``win_share`` of finished games: ``1/k`` for each of the ``k`` seats
-    first on VP and the game's tie-break keys (:func:`meeplelab.sim.schema.ranks`), else 0."""
-    from .schema import ranks
-
-    rk = ranks(np.asarray(engine.final_scores(state), np.int64), np.asarray(engine.tiebreak(state), np.int64))
-    win = rk == 1
-    return np.where(win, 1.0 / win.sum(axis=1, keepdims=True), 0.0)
+    def string_from(self, state, player: int) -> str:
+        """``player``'s view of ``state`` as text."""
+        return state.information_text(player if self._private else -1, self._recall)
 
 
 _REGISTERED: dict[str, type] = {}
@@ -251,7 +356,7 @@ def register(*game_ids: str) -> list[str]:
     :mod:`meeplelab.sim.registry`, e.g. the test-only ``toy``); returns their short names. Registering again is a no-op.
 
     Raises:
-        ConfigError: an unknown game id, or OpenSpiel not installed.
+        ConfigError: an unknown game id, or OpenSpiel not installed (the ``openspiel`` extra).
     """
     pyspiel = _pyspiel()
     from .registry import builtin_games, get_game_class
@@ -268,19 +373,41 @@ def register(*game_ids: str) -> list[str]:
     return names
 
 
-def _restore(game_id: str, params: dict, next_game: int):
+def _restore(game_id: str, params: dict):
     """Unpickle a registered game (:meth:`MeepleGame.__reduce__`)."""
     register(game_id)
-    game = _REGISTERED[short_name(game_id)](params)
-    game.next_game = next_game
-    return game
+    return _REGISTERED[short_name(game_id)](params)
 
 
-def _restore_state(game, game_index: int, history: list):
-    """Unpickle a state: game ``game_index`` of ``game`` with the actions of ``history`` applied."""
-    state = game.new_initial_state(game_index)
+def _restore_state(game, history: list):
+    """Unpickle a state: a new state of ``game`` with the actions of ``history`` (the deal first) applied."""
+    state = game.new_initial_state()
     for a in history:
         state.apply_action(a)
+    return state
+
+
+def deal_digits(deal: int) -> list[int]:
+    """The chance actions of deal ``deal`` (``0 <= deal < DEAL_BASE ** DEAL_DIGITS``), least significant digit first.
+
+    Raises:
+        ConfigError: ``deal`` out of that range.
+    """
+    if not 0 <= int(deal) < DEAL_BASE ** DEAL_DIGITS:
+        raise ConfigError(f"deal {deal} is out of range: allowed 0 to {DEAL_BASE ** DEAL_DIGITS - 1}")
+    return [(int(deal) // DEAL_BASE ** i) % DEAL_BASE for i in range(DEAL_DIGITS)]
+
+
+def dealt_state(game, deal: int = 0):
+    """A new state of ``game`` after deal ``deal``: game index ``game + deal`` of the game's run seed, at its first
+    decision (the same game as ``meeplelab simulate``'s game of that index and seed).
+
+    Raises:
+        ConfigError: ``deal`` out of range (:func:`deal_digits`).
+    """
+    state = game.new_initial_state()
+    for d in deal_digits(deal):
+        state.apply_action(d)
     return state
 
 
