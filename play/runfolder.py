@@ -226,9 +226,16 @@ def part_problem(run: Path, table: str, chunk: dict[str, Any], *, footer: bool =
     if not footer:
         return None
     try:
-        rows = pq.read_metadata(p).num_rows
+        pf = pq.ParquetFile(p)  # its footer
     except Exception as e:  # pyarrow raises ArrowInvalid / OSError on a truncated or corrupt file
         return f"is corrupt ({type(e).__name__})"
+    with pf:
+        return _content_problem(p, pf, table, chunk, players)
+
+
+def _content_problem(p: Path, pf: pq.ParquetFile, table: str, chunk: dict[str, Any], players: int | None) -> str | None:
+    """:func:`part_problem`'s checks of a part whose footer reads (``pf``): rows, size, sha256, invariants."""
+    rows = pf.metadata.num_rows
     want = (chunk.get("rows") or {}).get(table)
     if want is not None and rows != int(want):
         return f"holds {rows:,} rows where the manifest lists {int(want):,}"
@@ -241,16 +248,17 @@ def part_problem(run: Path, table: str, chunk: dict[str, Any], *, footer: bool =
         if got != want:
             return f"has sha256 {got[:12]}... where the manifest lists {str(want)[:12]}..."
     if table == "games" and players is not None:
-        return games_problem(p, int(chunk["lo"]), int(chunk["hi"]), players)
+        return games_problem(pf, int(chunk["lo"]), int(chunk["hi"]), players)
     return None
 
 
-def games_problem(path: Path, lo: int, hi: int, players: int) -> str | None:
-    """What breaks the invariants of the games part ``path`` of the chunk of games ``lo..hi-1`` in a run of
-    ``players`` seats, or None: every row's game lies in the chunk, its ``players`` column is ``players``, its
-    seat is ``0..players-1``, and each game holds one row per seat. Reads the columns game, seat, players."""
+def games_problem(part: pq.ParquetFile, lo: int, hi: int, players: int) -> str | None:
+    """What breaks the invariants of the games part ``part`` (opened) of the chunk of games ``lo..hi-1`` in a
+    run of ``players`` seats, or None: every row's game lies in the chunk, its ``players`` column is
+    ``players``, its seat is ``0..players-1``, and each game holds one row per seat. Reads the columns game,
+    seat and players (a few ms a part)."""
     try:
-        t = pq.read_table(path, columns=["game", "seat", "players"])
+        t = part.read(columns=["game", "seat", "players"])
     except Exception as e:  # a column missing or a data page that does not decode
         return f"is corrupt ({type(e).__name__})"
     game, seat, pl_ = (t.column(c).to_numpy().astype(np.int64) for c in ("game", "seat", "players"))
