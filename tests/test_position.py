@@ -6,11 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from meeplelab.play.batch import play_batch
 from meeplelab.sim.core.errors import IllegalActionError
 from meeplelab.sim.core.position import Pending, Position
 from meeplelab.sim.galileos_truth import GalileosTruth
 from meeplelab.sim.unconscious_mind import UnconsciousMind
 from meeplelab.sim.unconscious_mind import cols as um_cols
+from meeplelab.strategies.registry import make_strategy
 from tests.toygame import ToyGame
 
 
@@ -225,3 +227,103 @@ def test_one_entry_of_a_field_is_written_by_name_and_logs_are_cleared_on_request
     logged = pos.events()
     assert logged and pos.events() == logged  # reading does not clear
     assert pos.clear_logs().events() == [] and pos.turns() == []
+
+
+def test_a_value_the_rules_cannot_reach_is_refused_in_one_line_naming_field_value_and_range():
+    """``level`` is an Academic Level 1..4: ``level=0`` would make a ``vp_lvl 1 2 3 4`` card pay its Level IV value
+    (index -1). Every field with a declared range (``Field.lo``/``hi`` in the layout) is checked by ``set`` and
+    ``put``, named bounds (seats, content sizes, rule parameters) resolved for this game; nothing is written."""
+    gt = GalileosTruth()
+    pos = Position.start(gt, players=2, seed=3)
+    cycles, smax = gt.params.cycles, gt.params.suspicion_max
+    refusals = [
+        ({"seat": 0, "level": 0}, r"^level=0: out of range: allowed 1 to 4 \(Academic Level\)$"),
+        ({"seat": 0, "level": 5}, r"^level=5: out of range: allowed 1 to 4 "),
+        ({"cycle": cycles + 1}, rf"^cycle={cycles + 1}: out of range: allowed 1 to {cycles} \(1\.\.cycles: Cycle"),
+        ({"to_act": 2}, r"^to_act=2: out of range: allowed 0 to 1 \(0\.\.P-1: seat to act"),
+        ({"seat": 1, "susp": smax + 1}, rf"^susp={smax + 1}: out of range: allowed 0 to {smax} "),
+        ({"seat": 1, "coins": -1}, r"^coins=-1: out of range: allowed at least 0 \(Coins"),
+        ({"seat": 0, "books": [1, 2, -3, 0]}, r"^books=\[1, 2, -3, 0\] holds -3: out of range: allowed at least 0"),
+    ]
+    before = {n: pos.get(n, seat=0) for n in ("level", "coins", "books")}
+    for kw, msg in refusals:
+        with pytest.raises(ValueError, match=msg):
+            pos.set(**{"seat": 0, "coins": 9, **kw} if "seat" in kw else kw)  # a good field beside: not written
+    assert {n: pos.get(n, seat=0) for n in before} == before and pos.get("cycle") == 1
+    with pytest.raises(ValueError, match=r"^tseal\[\(0, 0\)\]=5: out of range: allowed -1 to 1 \(-1\.\.P-1: "):
+        pos.put("tseal", (0, 0), 5)
+    assert pos.get("tseal")[0][0] == -1
+    pos.set(seat=0, level=4, coins=0).put("tseal", (0, 0), 1)  # the ends of a range are allowed
+    assert pos.get("level", seat=0) == 4 and pos.get("tseal")[0][0] == 1
+    assert pos.bounds("level") == (1, 4) and pos.bounds("phil_space") == (-1, gt.sizes(2)["spaces"] - 1)
+    assert pos.bounds("vp") == (None, None)  # no declared range: any whole number
+    pu = Position.start(UnconsciousMind(), players=3, seed=7)
+    with pytest.raises(ValueError, match=r"^space_owner=\[.*\] holds 3: out of range: allowed -1 to 2 "):
+        pu.set(space_owner=[3] * len(pu.get("space_owner")))
+    with pytest.raises(ValueError, match=r"^rnd=0: out of range: allowed at least 1 \(round\)$"):
+        pu.set(rnd=0)
+
+
+def test_a_range_is_declared_once_in_the_layout_never_only_in_a_doc():
+    from meeplelab.sim.core.layout import Field, Group, Layout
+
+    with pytest.raises(ValueError, match="field 'level' writes a range in its doc .*declare it once, with lo and hi"):
+        Layout((Group("seat", "P", (Field("level", doc="Academic Level 1..4"),)),))
+    with pytest.raises(ValueError, match="field 'level': range 4..1 is empty"):
+        Layout((Group("seat", "P", (Field("level", lo=4, hi=1),)),))
+    with pytest.raises(ValueError, match="field 'x': bound 'P - 1' must be an int, a name or a name minus a number"):
+        Layout((Group("g", None, (Field("x", lo=0, hi="P - 1"),)),))
+    lay = Layout((Group("g", None, (Field("x", doc="a seat", lo=-1, hi="P-1"), Field("n", doc="cards", lo=0))),))
+    text = lay.constants_source("doc", "m:L path")
+    assert "X = 0  # a seat; -1..P-1" in text and "N = 1  # cards; >= 0" in text
+    assert lay.find("x")[1].bounds({"P": 3}) == (-1, 2)
+    with pytest.raises(KeyError, match="field 'x': its bound 'P-1' names 'P', which this game does not give"):
+        lay.find("x")[1].bounds({})
+
+
+def _range_watch(game, fields: list[str]):
+    """An ``on_step`` checking every field of ``fields`` against its declared range in every state, and what it
+    fills: the states seen, the values out of range (``{"name = [values] outside lo..hi"}``) and every value each
+    field took."""
+    seen, bad, reached = {"states": 0}, set(), {}
+
+    def on_step(state):
+        pos = Position(game, state.take(np.array([0])))
+        seen["states"] += 1
+        for name in fields:
+            lo, hi = pos.bounds(name)
+            v = np.asarray(getattr(state, name))
+            out = np.zeros(v.shape, bool)
+            if lo is not None:
+                out |= v < lo
+            if hi is not None:
+                out |= v > hi
+            if out.any():
+                bad.add(f"{name} = {sorted(set(v[out].tolist()))} outside {lo}..{hi}")
+            reached.setdefault(name, set()).update(np.unique(v).tolist())
+
+    return on_step, seen, bad, reached
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine, lineups", [
+    (GalileosTruth, [("random", "random"), ("random", "random", "random", "random")]),
+    (UnconsciousMind, [("random", "random"), ("random", "random", "random", "random")]),
+])
+def test_every_declared_range_holds_in_every_state_random_play_reaches(engine, lineups):
+    """The declared ranges are facts of the rules: random games of 2 and 4 seats never leave them."""
+    game = engine()
+    fields = [f.name for g in type(game.init(np.arange(1), 0, 2)).LAYOUT.groups for f in g.fields
+              if f.lo is not None or f.hi is not None]
+    assert len(fields) >= 10
+    for lineup in lineups:
+        on_step, seen, bad, reached = _range_watch(game, fields)
+        play_batch(game, [make_strategy(game.name, s) for s in lineup], np.arange(6), 4, log_turns=False,
+                   log_events=False, on_step=on_step)
+        assert seen["states"] > 100
+        assert bad == set()
+        # the play reaches far into the ranges (a check that never meets a value would prove nothing)
+        P = len(lineup)
+        assert all(reached[n] >= set(range(P)) for n in ("to_act",)), reached["to_act"]
+        if game.name == "galileos-truth":
+            assert max(reached["level"]) >= 2 and max(reached["susp"]) >= 6 and max(reached["cycle"]) == 5

@@ -57,6 +57,11 @@ class Field:
         flag: a yes/no field (0 or 1 in the kernels' integer group): its Python view is :class:`Flags`, a live
             ``bool`` view (``~state.over`` is "not over", ``x[state.over]`` a mask), and
             :class:`meeplelab.sim.core.position.Position` reads it as ``True``/``False``.
+        lo, hi: the values the rules can reach, both ends included (None: no bound on that side), declared here
+            once: the written constants module shows them after the doc, and
+            :meth:`meeplelab.sim.core.position.Position.set` refuses a value outside them. An int, or a name the
+            game gives a value when a position is built (:meth:`bounds`): ``"P"`` the seats, a content size
+            (``"slots"``), a rule parameter (``"cycles"``), optionally minus a number (``"P-1"``, the last seat).
     """
 
     name: str
@@ -64,6 +69,8 @@ class Field:
     init: int = 0
     doc: str = ""
     flag: bool = False
+    lo: int | str | None = None
+    hi: int | str | None = None
 
     @property
     def size(self) -> int:
@@ -72,6 +79,39 @@ class Field:
         for d in self.shape:
             n *= int(d)
         return n
+
+    @property
+    def range_text(self) -> str:
+        """The declared range as written (``1..4``, ``-1..P-1``, ``>= 0``), ``""`` when the field declares none."""
+        if self.lo is None and self.hi is None:
+            return ""
+        if self.hi is None:
+            return f">= {self.lo}"
+        if self.lo is None:
+            return f"<= {self.hi}"
+        return f"{self.lo}..{self.hi}"
+
+    def bounds(self, names: dict) -> tuple[int | None, int | None]:
+        """``(lo, hi)`` as numbers, a named bound looked up in ``names`` (``{"P": 2, "slots": 40, "cycles": 5}``).
+
+        Raises:
+            KeyError: a bound names a value ``names`` does not hold.
+        """
+        return _bound(self.lo, names, self.name), _bound(self.hi, names, self.name)
+
+
+_BOUND = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:-([0-9]+))?$")
+
+
+def _bound(b, names: dict, field: str) -> int | None:
+    """A declared bound as a number: an int as it is, a name (optionally ``-k``) looked up in ``names``."""
+    if b is None or isinstance(b, int):
+        return b
+    name, minus = _BOUND.match(b).groups()
+    if name not in names:
+        raise KeyError(f"field {field!r}: its bound {b!r} names {name!r}, which this game does not give "
+                       f"(have {', '.join(sorted(names))})")
+    return int(names[name]) - int(minus or 0)
 
 
 def _plain_key(key):
@@ -248,6 +288,23 @@ def _size(x, sizes: dict) -> int:
     return int(x)
 
 
+#: a range written in a doc (``1..4``, ``0..cycles``), which belongs in ``lo``/``hi`` instead
+_RANGE_IN_DOC = re.compile(r"(?<![\w.])-?[0-9]+\.\.[A-Za-z0-9_]")
+
+
+def _check_range(f: Field) -> None:
+    """ValueError when field ``f`` declares a bad range or writes one in its doc instead of declaring it."""
+    for b in (f.lo, f.hi):
+        if b is not None and not isinstance(b, int) and not (isinstance(b, str) and _BOUND.match(b)):
+            raise ValueError(f"field {f.name!r}: bound {b!r} must be an int, a name or a name minus a number")
+    if isinstance(f.lo, int) and isinstance(f.hi, int) and f.lo > f.hi:
+        raise ValueError(f"field {f.name!r}: range {f.lo}..{f.hi} is empty")
+    if f.flag and (f.lo is not None or f.hi is not None):
+        raise ValueError(f"field {f.name!r} is a flag (0 or 1): it declares no range")
+    if _RANGE_IN_DOC.search(f.doc):
+        raise ValueError(f"field {f.name!r} writes a range in its doc ({f.doc!r}): declare it once, with lo and hi")
+
+
 @dataclass(frozen=True)
 class Layout:
     """An engine's whole rule state: its groups, in the order the kernels take them.
@@ -281,6 +338,7 @@ class Layout:
             for f in g.fields:
                 if any(int(d) < 1 for d in f.shape):
                     raise ValueError(f"field {f.name!r} has shape {f.shape}; dims must be >= 1")
+                _check_range(f)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -378,7 +436,8 @@ class Layout:
             o = 0
             for f in g.fields:
                 shape = f" {list(f.shape)}" if f.shape else ""
-                lines.append(f"{g.constant(f.name)} = {o}  #{shape} {f.doc}".rstrip())
+                rng = f"; {f.range_text}" if f.range_text else ""
+                lines.append(f"{g.constant(f.name)} = {o}  #{shape} {f.doc}{rng}".rstrip())
                 if len(f.shape) > 1:
                     lines.append(f"{g.constant(f.name)}_W = {int(np.prod(f.shape[1:]))}  # row stride of "
                                  f"{g.constant(f.name)}")

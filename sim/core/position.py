@@ -17,6 +17,7 @@ Treatises: ``give``) through :meth:`Game.position_builders`.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from dataclasses import dataclass
 
@@ -105,13 +106,59 @@ class Position:
             return bool(v) if flag else int(v)
         return (np.asarray(v) != 0).tolist() if flag else np.asarray(v).tolist()
 
+    def _names(self) -> dict:
+        """The values a field's named bound may name (:meth:`meeplelab.sim.core.layout.Field.bounds`): ``P`` the
+        seats, the state's content sizes and the game's whole-number rule parameters."""
+        names = {"P": self.state.num_players}
+        names.update({k: v for k, v in (getattr(self.state, "sizes", None) or {}).items() if isinstance(v, int)})
+        params = getattr(self.game, "params", None)
+        if dataclasses.is_dataclass(params):
+            names.update({f.name: v for f in dataclasses.fields(params)
+                          if isinstance(v := getattr(params, f.name), int) and not isinstance(v, bool)})
+        return names
+
+    def bounds(self, name: str) -> tuple[int | None, int | None]:
+        """``(lo, hi)``: the values field ``name`` may hold in this game, both included (None: unbounded), from the
+        range the layout declares (``Field.lo``/``hi``: ``level`` (1, 4), ``to_act`` (0, seats - 1)).
+
+        Raises:
+            KeyError: an unknown field (the message lists the allowed ones).
+        """
+        self._view(name)
+        _, f, _ = type(self.state).LAYOUT.find(name)
+        if getattr(f, "lo", None) is None and getattr(f, "hi", None) is None:
+            return None, None
+        return f.bounds(self._names())
+
+    def _check_range(self, name: str, label: str, vals: np.ndarray) -> None:
+        """ValueError (one line naming ``label``, the value and the range) when a value of ``vals`` lies outside
+        the range field ``name`` declares in the layout (``lo``/``hi``; none declared: anything)."""
+        lo, hi = self.bounds(name)
+        if lo is None and hi is None:
+            return
+        _, f, _ = type(self.state).LAYOUT.find(name)
+        v = np.asarray(vals, np.int64)
+        bad = np.zeros(v.shape, bool)
+        if lo is not None:
+            bad |= v < lo
+        if hi is not None:
+            bad |= v > hi
+        if bad.any():
+            worst = int(v[bad].flat[0])
+            head = f"{label}={worst}:" if v.ndim == 0 else f"{label}={v.tolist()} holds {worst}:"
+            allowed = f"{lo} to {hi}" if lo is not None and hi is not None else (
+                f"at least {lo}" if hi is None else f"at most {hi}")
+            what = f"{f.range_text}: {f.doc}" if isinstance(f.lo, str) or isinstance(f.hi, str) else f.doc
+            raise ValueError(f"{head} out of range: allowed {allowed}" + (f" ({what})" if what else ""))
+
     def set(self, seat: int | None = None, **fields) -> "Position":
         """Write fields by name (``set(seat=0, coins=5)``; a game field without ``seat``); returns the position.
 
         Raises:
             KeyError: as :meth:`get`.
-            ValueError: a value that is not a whole number (a flag: not True, False, 0 or 1), out of range, or of
-                another shape than the field's; nothing is written.
+            ValueError: a value that is not a whole number (a flag: not True, False, 0 or 1), outside the range the
+                field declares in the layout (``Field.lo``/``hi``: ``level`` 1 to 4), or of another shape than the
+                field's; one line naming the field, the value and what is allowed; nothing is written.
         """
         writes = []
         for name, value in fields.items():
@@ -126,6 +173,7 @@ class Position:
                 raise ValueError(f"{name}={value!r} is a flag: allowed True, False, 0 or 1")
             if np.abs(vals.astype(np.float64)).max() >= 2 ** 62:
                 raise ValueError(f"{name}={value!r}: out of range")
+            self._check_range(name, name, vals)
             shape = np.shape(view[idx])
             try:
                 np.broadcast_to(vals, shape)
@@ -157,6 +205,8 @@ class Position:
             raise ValueError(f"{name}[{index!r}]={value!r}: allowed whole numbers")
         if row.ndim == 0:
             raise KeyError(f"{name!r} is a single number: write it with set({name}=...)")
+        if np.abs(np.asarray(value, np.float64)).max(initial=0) < 2 ** 62:
+            self._check_range(name, f"{name}[{index!r}]", np.asarray(value))
         try:
             row[index] = value
         except IndexError:

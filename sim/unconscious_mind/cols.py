@@ -6,9 +6,9 @@ that module; ``tests/test_layout.py`` checks this file against it. Do not edit b
 
 
 # ---- game[g, COLUMN]: one game
-TO_ACT = 0  # seat whose decision is pending
+TO_ACT = 0  # seat whose decision is pending; 0..P-1
 TURN = 1  # turns started
-RND = 2  # round (1-based)
+RND = 2  # round; >= 1
 OVER = 3  # 1 once the game ended
 END_TRIG = 4  # 1 once Freud reached the end of the reputation track
 LAST_ROUND = 5  # the round the game ends after (set when the end is triggered)
@@ -37,26 +37,26 @@ FREUD_LOC = 34  # Freud's Location
 LOC_COV = 35  # [6, 3] Location bonus slots covered [location, slot]
 LOC_COV_W = 3  # row stride of LOC_COV
 DIST_LEFT = 53  # [3] tokens left in each district stack
-DIST_SLOT = 56  # [3, 4] seat holding each district bonus slot, -1 free
+DIST_SLOT = 56  # [3, 4] seat holding each district bonus slot, -1 free; -1..P-1
 DIST_SLOT_W = 4  # row stride of DIST_SLOT
 GAME_WIDTH = 68  # columns of game
 
 # ---- seat[g, p, COLUMN]: one seat
-COFFEE = 0  # Coffee
+COFFEE = 0  # Coffee; >= 0
 VP = 1  # VP
 VP_EV = 2  # sum of the seat's VP events (invariant)
 VP_CAT = 3  # [46] VP by category (codes.CATS)
-BRIGHT = 49  # Bright Ideas
-HEARTS = 50  # heart-shaped boxes
+BRIGHT = 49  # Bright Ideas; >= 0
+HEARTS = 50  # heart-shaped boxes; >= 0
 REP = 51  # reputation
 REP_ORDER = 52  # rep_seq when the marker arrived on its space
-IDEAS_HAND = 53  # Ideas in hand
-IDEAS_LOCKED = 54  # Ideas locked on the player board
+IDEAS_HAND = 53  # Ideas in hand; >= 0
+IDEAS_LOCKED = 54  # Ideas locked on the player board; >= 0
 INKPOT = 55  # inkpot position
-DIAL_W = 56  # [10] white Insights at each dial position
-DIAL_C = 66  # [10] player-colour Insights at each dial position
-COL_BOARD = 76  # player-colour Insights still at the Notebook ends
-COL_SPENT = 77  # player-colour Insights put on Treatises / district slots
+DIAL_W = 56  # [10] white Insights at each dial position; >= 0
+DIAL_C = 66  # [10] player-colour Insights at each dial position; >= 0
+COL_BOARD = 76  # player-colour Insights still at the Notebook ends; 0..6
+COL_SPENT = 77  # player-colour Insights put on Treatises / district slots; 0..6
 NB = 78  # [9] Notebook tile in each space (row*3+col), -1 empty
 ICONS = 87  # icon spaces covered
 ROW_DONE = 88  # [3] 1 per completed row
@@ -69,37 +69,37 @@ ROOM_CATH = 100  # [2] 1 once the room's client reached catharsis
 ROOM_OPEN = 102  # [2] 1 when the room is open
 ROOM_LATENT = 104  # [2] latent dream on each room's client, -1 none
 ROOM_MANIFEST = 106  # [2] manifest dream on each room's client, -1 none
-CURED = 108  # cured clients
+CURED = 108  # cured clients; >= 0
 PROF_LOC = 109  # the Professor's Location
 SEAT_WIDTH = 110  # columns of seat
 
 # ---- space[g, i0 < spaces, COLUMN]: one Meeting Table idea space
-SPACE_OWNER = 0  # seat whose Ideas are on the space, -1 empty
+SPACE_OWNER = 0  # seat whose Ideas are on the space, -1 empty; -1..P-1
 SPACE_ACT = 1  # Meeting Table action the Ideas point at
-SPACE_N = 2  # Ideas on the space
+SPACE_N = 2  # Ideas on the space; >= 0
 SPACE_BRIGHT = 3  # Bright Ideas on the space
 SPACE_WIDTH = 4  # columns of space
 
 # ---- card[g, i0 < cards, COLUMN]: one Research card
-CARD_LOC = 0  # where the card is (codes.L_*)
+CARD_LOC = 0  # where the card is (codes.L_*); 0..4
 CARD_OWN = 1  # holder seat or Treatise
 CARD_KNOWN = 2  # 1 = everyone saw it go into its holder's hand (display swap)
 CARD_WIDTH = 3  # columns of card
 
 # ---- treatise[g, i0 < treatises, COLUMN]: one Treatise tile
-TR_OWNER = 0  # seat that published it, -1 unpublished
+TR_OWNER = 0  # seat that published it, -1 unpublished; -1..P-1
 TR_CARDS = 1  # [5] Research card in each Volume, bottom first
 TR_N = 6  # Volumes left under it (citing removes from the top)
 TREATISE_WIDTH = 7  # columns of treatise
 
 # ---- client[g, i0 < clients, COLUMN]: one client
-CL_OWNER = 0  # seat that took the client
+CL_OWNER = 0  # seat that took the client; -1..P-1
 CL_WHERE = 1  # room, or cured state
 CLIENT_WIDTH = 2  # columns of client
 
 # ---- goal[g, i0 < goals, COLUMN]: one Location goal tile in play
 GOAL_ID = 0  # goal tile (content row) in this slot, -1 none
-GOAL_OWNER = 1  # seat that claimed it, -1 unclaimed
+GOAL_OWNER = 1  # seat that claimed it, -1 unclaimed; -1..P-1
 GOAL_WIDTH = 2  # columns of goal
 
 # ---- stk[g, i0 < 48, COLUMN]: one pending-decision stack entry (top = sp - 1)

@@ -38,7 +38,7 @@ import numpy as np
 
 from meeplelab.sim.core.layout import Field, Group, Layout, LayoutState, Pile
 
-from .codes import CATS
+from .codes import CATS, L_DECK, L_TREATISE
 
 STACK_DEPTH = 48
 MAX_VOLUMES = 5   # content.MAX_VOLUMES: Volumes of the longest Treatise
@@ -50,8 +50,8 @@ COLS_DOC = "Column constants of Unconscious Mind's state groups (meeplelab.sim.u
 F = Field
 LAYOUT = Layout((
     Group("game", None, (
-        F("to_act", doc="seat whose decision is pending"),
-        F("turn", doc="turns started"), F("rnd", init=1, doc="round (1-based)"), F("over", doc="1 once the game ended", flag=True),
+        F("to_act", doc="seat whose decision is pending", lo=0, hi="P-1"),
+        F("turn", doc="turns started"), F("rnd", init=1, doc="round", lo=1), F("over", doc="1 once the game ended", flag=True),
         F("end_trig", doc="1 once Freud reached the end of the reputation track", flag=True),
         F("last_round", doc="the round the game ends after (set when the end is triggered)"),
         F("sp", doc="entries on the decision stack"),
@@ -72,19 +72,20 @@ LAYOUT = Layout((
         F("freud_loc", doc="Freud's Location"),
         F("loc_cov", (N_LOCATIONS, 3), doc="Location bonus slots covered [location, slot]"),
         F("dist_left", (N_DISTRICTS,), doc="tokens left in each district stack"),
-        F("dist_slot", (N_DISTRICTS, 4), init=-1, doc="seat holding each district bonus slot, -1 free"),
+        F("dist_slot", (N_DISTRICTS, 4), init=-1, doc="seat holding each district bonus slot, -1 free", lo=-1,
+          hi="P-1"),
     ), doc="one game"),
     Group("seat", "P", (
-        F("coffee", doc="Coffee"), F("vp", doc="VP"), F("vp_ev", doc="sum of the seat's VP events (invariant)"),
+        F("coffee", doc="Coffee", lo=0), F("vp", doc="VP"), F("vp_ev", doc="sum of the seat's VP events (invariant)"),
         F("vp_cat", (len(CATS),), doc="VP by category (codes.CATS)"),
-        F("bright", doc="Bright Ideas"), F("hearts", doc="heart-shaped boxes"), F("rep", doc="reputation"),
+        F("bright", doc="Bright Ideas", lo=0), F("hearts", doc="heart-shaped boxes", lo=0), F("rep", doc="reputation"),
         F("rep_order", doc="rep_seq when the marker arrived on its space"),
-        F("ideas_hand", doc="Ideas in hand"), F("ideas_locked", doc="Ideas locked on the player board"),
+        F("ideas_hand", doc="Ideas in hand", lo=0), F("ideas_locked", doc="Ideas locked on the player board", lo=0),
         F("inkpot", doc="inkpot position"),
-        F("dial_w", (10,), doc="white Insights at each dial position"),
-        F("dial_c", (10,), doc="player-colour Insights at each dial position"),
-        F("col_board", init=6, doc="player-colour Insights still at the Notebook ends"),
-        F("col_spent", doc="player-colour Insights put on Treatises / district slots"),
+        F("dial_w", (10,), doc="white Insights at each dial position", lo=0),
+        F("dial_c", (10,), doc="player-colour Insights at each dial position", lo=0),
+        F("col_board", init=6, doc="player-colour Insights still at the Notebook ends", lo=0, hi=6),
+        F("col_spent", doc="player-colour Insights put on Treatises / district slots", lo=0, hi=6),
         F("nb", (9,), init=-1, doc="Notebook tile in each space (row*3+col), -1 empty"),
         F("icons", doc="icon spaces covered"), F("row_done", (3,), doc="1 per completed row", flag=True),
         F("col_done", (3,), doc="1 per completed column", flag=True), F("nb_full", doc="1 once all nine spaces are filled", flag=True),
@@ -95,28 +96,30 @@ LAYOUT = Layout((
         F("room_open", (2,), doc="1 when the room is open", flag=True),
         F("room_latent", (2,), init=-1, doc="latent dream on each room's client, -1 none"),
         F("room_manifest", (2,), init=-1, doc="manifest dream on each room's client, -1 none"),
-        F("cured", doc="cured clients"), F("prof_loc", doc="the Professor's Location"),
+        F("cured", doc="cured clients", lo=0), F("prof_loc", doc="the Professor's Location"),
     ), doc="one seat"),
     Group("space", "spaces", (
-        F("space_owner", init=-1, doc="seat whose Ideas are on the space, -1 empty"),
+        F("space_owner", init=-1, doc="seat whose Ideas are on the space, -1 empty", lo=-1, hi="P-1"),
         F("space_act", init=-1, doc="Meeting Table action the Ideas point at"),
-        F("space_n", doc="Ideas on the space"), F("space_bright", doc="Bright Ideas on the space"),
+        F("space_n", doc="Ideas on the space", lo=0), F("space_bright", doc="Bright Ideas on the space"),
     ), doc="one Meeting Table idea space"),
     Group("card", "cards", (
-        F("card_loc", doc="where the card is (codes.L_*)"), F("card_own", init=-1, doc="holder seat or Treatise"),
+        F("card_loc", doc="where the card is (codes.L_*)", lo=L_DECK, hi=L_TREATISE),
+        F("card_own", init=-1, doc="holder seat or Treatise"),
         F("card_known", doc="1 = everyone saw it go into its holder's hand (display swap)", flag=True),
     ), doc="one Research card"),
     Group("treatise", "treatises", (
-        F("tr_owner", init=-1, doc="seat that published it, -1 unpublished"),
+        F("tr_owner", init=-1, doc="seat that published it, -1 unpublished", lo=-1, hi="P-1"),
         F("tr_cards", (MAX_VOLUMES,), init=-1, doc="Research card in each Volume, bottom first"),
         F("tr_n", doc="Volumes left under it (citing removes from the top)"),
     ), doc="one Treatise tile"),
     Group("client", "clients", (
-        F("cl_owner", init=-1, doc="seat that took the client"), F("cl_where", doc="room, or cured state"),
+        F("cl_owner", init=-1, doc="seat that took the client", lo=-1, hi="P-1"),
+        F("cl_where", doc="room, or cured state"),
     ), doc="one client"),
     Group("goal", "goals", (
         F("goal_id", init=-1, doc="goal tile (content row) in this slot, -1 none"),
-        F("goal_owner", init=-1, doc="seat that claimed it, -1 unclaimed"),
+        F("goal_owner", init=-1, doc="seat that claimed it, -1 unclaimed", lo=-1, hi="P-1"),
     ), doc="one Location goal tile in play"),
     Group("stk", STACK_DEPTH, (
         F("stk_kind", doc="decision kind (codes.D_*/K_*)"), F("stk_a", doc="argument a"),
