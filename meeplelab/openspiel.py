@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from meeplelab.sim.core.extras import message
+
 try:  # the optional dependency this module is about (the openspiel extra)
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 except ImportError:
-    raise ImportError("meeplelab.openspiel needs the openspiel extra: pip install 'meeplelab[openspiel]'") from None
+    raise ImportError(message("openspiel", "meeplelab.openspiel")) from None
 
 from meeplelab.sim.core.rng import stream_keys, strategy_stream
 from meeplelab.sim.openspiel import dealt_state, load_game, register, short_name

@@ -61,7 +61,7 @@ def _pyspiel():
     Raises:
         MissingExtra: the extra is not installed (one line naming it).
     """
-    require("openspiel", "the OpenSpiel games")
+    require("openspiel", "registering meeplelab's games with OpenSpiel")
     import pyspiel  # optional dependency: imported when a game is registered
 
     return pyspiel

@@ -24,6 +24,7 @@ from meeplelab.sim.registry import make_game
 from meeplelab.strategies.base import StrategyRNG
 from meeplelab.strategies.fields import strong_field
 from meeplelab.strategies.registry import make_strategy
+from tests import no_extras
 from tests.toy.params import ToyParams
 
 ENGINES = ("toy", "unconscious-mind", "galileos-truth")
@@ -443,6 +444,28 @@ def test_openspiel_mcts_bot_beats_random_on_the_toy():
                 uniform_random.UniformRandomBot(1, np.random.RandomState(s))]
         wins += evaluate_bots.evaluate_bots(dealt_state(game, s), bots, np.random.RandomState(s))[0]
     assert wins >= 3.5  # random against random: 3 of 6 expected
+
+
+@pytest.mark.slow
+def test_without_the_openspiel_extra_the_games_and_bots_say_which_extra_to_install():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    code = """
+from meeplelab.sim.core.extras import MissingExtra
+from meeplelab.sim.openspiel import load_game
+try:
+    load_game("galileos-truth")
+except MissingExtra as e:
+    print(e)
+import meeplelab.openspiel
+"""
+    res = no_extras.run(["-c", code], cwd=root, extras=["openspiel"])
+    assert res.returncode == 1
+    assert res.stdout == ("registering meeplelab's games with OpenSpiel needs the openspiel extra: "
+                          "pip install 'meeplelab[openspiel]'\n")
+    assert res.stderr.strip().splitlines()[-1] == (
+        "ImportError: meeplelab.openspiel needs the openspiel extra: pip install 'meeplelab[openspiel]'")
 
 
 def test_the_examples_of_the_openspiel_doc_run():
