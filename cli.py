@@ -230,7 +230,11 @@ def _output_of(kw: dict) -> Optional[Path]:
 
 
 def _again(command: str, kw: dict) -> str:
-    """How to repeat ``command`` once the disk has room: with --resume where the command has it."""
+    """How to repeat ``command`` once the disk has room: with --resume where the command has it (in place of
+    --overwrite; simulate's --overwrite kept the earlier run: play/runfolder.py prepare_out)."""
+    if kw.get("overwrite") and "resume" in kw:
+        kept = "; the earlier run stays until the new one is complete" if command == "simulate" else ""
+        return f"run the same command again with --resume in place of --overwrite (the finished part is kept{kept})"
     return ("run the same command again with --resume (the finished part is kept)" if "resume" in kw
             else "run the command again")
 
@@ -511,10 +515,11 @@ def simulate(
     """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml), then print
     the result: win rate per strategy with its 95% interval and the seat spread (--quiet leaves them out)."""
     from meeplelab.play.config import RunConfig, load_toml
+    from meeplelab.play.runfolder import incomplete_note, resume_folder
     from meeplelab.sim.core.params import parse_set_options
 
-    if config is None and resume and game is None and out is not None and (out / "run.toml").is_file():
-        config = out / "run.toml"  # --resume alone: the run's own config
+    if config is None and resume and game is None and out is not None and (resume_folder(out) / "run.toml").is_file():
+        config = resume_folder(out) / "run.toml"  # --resume alone: the run's own config (an interrupted --overwrite's)
     base: dict = load_toml(config) if config is not None else {}
     if config is not None and resume and "seating" not in base:
         base["seating"] = "fixed"  # a run.toml written before seating existed: its games were seated fixed
@@ -565,7 +570,7 @@ def simulate(
             with terminate_as_interrupt():
                 summary = run(plan, resume=resume, overwrite=overwrite, progress=_draw(progress))
         except KeyboardInterrupt as e:
-            _interrupted(e, f"the run in {cfg.out} is incomplete; complete it with --resume")
+            _interrupted(e, incomplete_note(Path(cfg.out)))  # an interrupted --overwrite keeps the old run
     finally:
         workers.stop_pool()  # the run is written (or refused): its idle workers are ended, not waited for
     verb = "completed" if summary.resumed else "wrote"
@@ -1460,10 +1465,14 @@ def bench(
                                   "(ismcts against the heuristic, issue 27), composite (robustness, balance, tune, sweep, experiment and "
                                   "tournament against simulate on the same games, issue 28) (comma separated)."),
     scale: float = typer.Option(1.0, "--scale", help="Scale the throughput game counts."),
-    out: Path = typer.Option(Path("benchmarks/RESULTS.md"), "--out", help="Results file (Markdown)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Results file (Markdown); results.json is kept beside it.",
+                                       show_default="benchmarks/RESULTS.md when the current folder has a benchmarks "
+                                                    "folder (a checkout's root), else RESULTS.md here"),
 ) -> None:
     """Measure games/s, batch and n_jobs scaling, peak memory, Parquet bytes per game, a profile and the
     sweep at scale; stores rows in results.json beside --out and renders the Markdown from all of them."""
+    if out is None:  # any folder: a checkout's root keeps its results in benchmarks/, elsewhere they land here
+        out = Path("benchmarks/RESULTS.md") if Path("benchmarks").is_dir() else Path("RESULTS.md")
     from meeplelab.benchmarks.bench import PARTS, SCALE_MAX, scale_refusal
     from meeplelab.benchmarks.bench import main as bench_main
     from meeplelab.sim.core.errors import ConfigError

@@ -119,7 +119,7 @@ def peak_memory(game: str, players: int, games: int, batch: int) -> Row:
     holds ``batch`` games whatever the number of games (under rotated seating 10,000 games split into seat
     orders of 416 and play smaller batches than 200,000 do, which compares batch sizes, not game counts)."""
     with tempfile.TemporaryDirectory() as d:
-        code = ("import resource, sys; from cli import main; sys.argv=['meeplelab']+sys.argv[1:]\n"
+        code = ("import resource, sys; from meeplelab.cli import main; sys.argv=['meeplelab']+sys.argv[1:]\n"
                 "try:\n    main()\nexcept SystemExit:\n    pass\n"
                 "print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
         cmd = [sys.executable, "-c", code, "simulate", "--game", game, "--players", str(players), "--strategies",
@@ -374,7 +374,7 @@ def sweep_at_scale(games_per_variant: int = 10_000, n_jobs: int = 2, batch: int 
     """Time ``meeplelab sweep`` end to end (50 variants x ``games_per_variant`` games, report included)."""
     game = "unconscious-mind"
     with tempfile.TemporaryDirectory() as d:
-        code = ("import resource, sys; from cli import main; sys.argv=['meeplelab']+sys.argv[1:]\n"
+        code = ("import resource, sys; from meeplelab.cli import main; sys.argv=['meeplelab']+sys.argv[1:]\n"
                 "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
                 "print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
                 "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")

@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 from typing import Callable
 
+import glob
 import hashlib
 import json
 import os
@@ -403,7 +404,7 @@ def read_manifest(run: Path) -> dict[str, Any]:
 
 def _not_a_run(run: Path) -> str:
     """Why ``run`` (a folder without a manifest) is not a run folder; points into a sweep or tournament."""
-    subs = sorted(p.name for p in run.iterdir() if p.is_dir() and (p / MANIFEST).is_file())
+    subs = sorted(p.name for p in run.iterdir() if p.is_dir() and not p.name.startswith(".") and (p / MANIFEST).is_file())
     if (run / "sweep.json").is_file():
         kind, where = "sweep", "variant"
     elif (run / "tournament.json").is_file() or any(re.fullmatch(r"lineup-\d+", n) for n in subs):
@@ -430,8 +431,16 @@ def write_manifest(run: Path, manifest: dict[str, Any]) -> None:
     write_atomic(Path(run) / MANIFEST, (json.dumps(manifest, indent=1, default=str) + "\n").encode())
 
 
-def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> bool:
-    """Check and prepare the output folder; returns True when an existing run is resumed.
+def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> tuple[Path, bool]:
+    """Check and prepare the output folder ``run``; returns the folder to write the run into and whether an
+    existing run is resumed.
+
+    The folder is ``run`` itself, except for ``overwrite`` of a run already in ``run``: the new run is then
+    built in the staging sibling :func:`staging_folder` (emptied first) and :func:`swap_in` replaces the old
+    run with it once it is complete, so the old run survives any failure, Ctrl-C or kill before that.
+    ``resume`` completes an interrupted overwrite first: when the staging sibling holds a run, it is resumed
+    (and swapped in when complete); otherwise the run in ``run`` is. A swap a killed process left half done
+    is finished (or undone) first (:func:`recover_swap`).
 
     Raises:
         RunFolderError: the folder holds another run (without --resume/--overwrite), holds
@@ -440,12 +449,17 @@ def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> bool:
     run = Path(run)
     if resume and overwrite:
         raise RunFolderError("--resume and --overwrite exclude each other: choose one")
+    recover_swap(run)
     has_manifest = (run / MANIFEST).is_file()
     if resume:
+        staged = staging_folder(run)
+        if (staged / MANIFEST).is_file():  # an interrupted --overwrite: the new run is completed, then swapped in
+            _check_writable(staged)
+            return staged, True
         if not has_manifest:
             raise RunFolderError(f"nothing to resume: {str(run)!r} holds no run (no {MANIFEST})")
         _check_writable(run)
-        return True
+        return run, True
     if run.exists() and not run.is_dir():
         raise RunFolderError(f"output path {str(run)!r} is a file, not a folder")
     if has_manifest and not overwrite:
@@ -458,11 +472,72 @@ def prepare_out(run: Path, *, resume: bool, overwrite: bool) -> bool:
                 f"output folder {str(run)!r} is not empty and not a run folder (holds {others[0]!r}): choose a new --out")
     _check_writable(run)
     if overwrite and has_manifest:
-        for sub in TABLES + ("report", CONTENT, STRAY):
-            shutil.rmtree(run / sub, ignore_errors=True)
-        (run / MANIFEST).unlink(missing_ok=True)
-        (run / RUN_TOML).unlink(missing_ok=True)
-    return False
+        staged = staging_folder(run)
+        shutil.rmtree(staged, ignore_errors=True)  # an earlier interrupted overwrite starts afresh
+        _check_writable(staged)
+        return staged, False
+    return run, False
+
+
+def resume_folder(out: Path) -> Path:
+    """The folder ``--resume`` of ``out`` completes: the staging sibling of an interrupted ``--overwrite`` when it
+    holds a run (:func:`prepare_out`), else ``out``."""
+    staged = staging_folder(out)
+    return staged if (staged / MANIFEST).is_file() else Path(out)
+
+
+def incomplete_note(out: Path) -> str:
+    """What an interrupted ``simulate`` says about ``out``: its run is incomplete, or, for an interrupted
+    ``--overwrite``, the old run is kept and the new one waits in the staging sibling for ``--resume``."""
+    staged = resume_folder(out)
+    if staged != Path(out):
+        return (f"the run in {out} is kept as it was; the new run is incomplete in {staged}: complete it with --resume "
+                f"(it then replaces the run in {out}), or start it again with --overwrite")
+    return f"the run in {out} is incomplete; complete it with --resume"
+
+
+def staging_folder(out: Path) -> Path:
+    """The folder an ``--overwrite`` of the run in ``out`` builds its new run in: the hidden sibling
+    ``.NAME.new`` (no glob of run folders matches it; on the same file system, so the swap is a rename)."""
+    out = Path(os.path.abspath(out))
+    return out.parent / f".{out.name}.new"
+
+
+def _trash_folders(out: Path) -> list[Path]:
+    """The ``.NAME.old-PID`` siblings :func:`swap_in` moves old runs to before deleting them."""
+    out = Path(os.path.abspath(out))
+    return sorted(out.parent.glob(f".{glob.escape(out.name)}.old-*")) if out.parent.is_dir() else []
+
+
+def swap_in(new: Path, out: Path) -> None:
+    """Replace the folder ``out`` by the complete folder ``new`` (its :func:`staging_folder`): ``out`` is renamed to
+    the sibling ``.NAME.old-PID``, ``new`` to ``out``, then the old one is deleted. Each rename is atomic; a process
+    killed between the two leaves both folders, and :func:`recover_swap` (run by the next :func:`prepare_out`)
+    finishes the swap."""
+    out = Path(os.path.abspath(out))
+    trash = out.parent / f".{out.name}.old-{os.getpid()}"
+    if out.exists():
+        os.replace(out, trash)
+    os.replace(new, out)
+    shutil.rmtree(trash, ignore_errors=True)
+
+
+def recover_swap(out: Path) -> None:
+    """Finish what a process killed inside :func:`swap_in` left: with ``out`` gone, the complete staging folder is
+    renamed into place (else the old run is put back); old runs left beside a present ``out`` are deleted."""
+    trash = _trash_folders(out)
+    if not trash:
+        return
+    out = Path(os.path.abspath(out))
+    if not out.exists():
+        staged = staging_folder(out)
+        try:
+            done = json.loads((staged / MANIFEST).read_text()).get("status") == "complete"
+        except (OSError, ValueError):
+            done = False
+        os.replace(staged if done else trash.pop(), out)
+    for t in trash:
+        shutil.rmtree(t, ignore_errors=True)
 
 
 def foreign_entries(run: Path) -> list[str]:

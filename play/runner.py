@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import platform
+import shutil
 import signal
 import sys
 import threading
@@ -515,6 +516,52 @@ def _backend(cfg: RunConfig) -> Iterator[tuple[int, Any]]:
             yield cfg.n_jobs, None
 
 
+def _open_folder(out: Path, run: RunPlan, blobs: dict[str, bytes] | None, *, resume: bool,
+                 overwrite: bool) -> tuple[Path, bool, dict[str, Any], RunPlan]:
+    """Prepare the folder a run is written into (:func:`meeplelab.play.runfolder.prepare_out`: ``out``, or for an
+    ``overwrite`` of a run already in ``out`` its staging sibling), its content copy (``blobs``), run.toml and
+    manifest (a resumed one checked, its bad chunks reopened, stray parts moved aside).
+
+    Returns:
+        ``(folder, resumed, manifest, run)``; ``run`` plays from the folder's own content copy.
+
+    Raises:
+        RunFolderError: as :func:`meeplelab.play.runfolder.prepare_out`, or the folder's run is not this one. A staging
+            folder that got no manifest is removed again (nothing in it to resume).
+    """
+    folder, resumed = rf.prepare_out(out, resume=resume, overwrite=overwrite)
+    try:
+        # a process killed while writing leaves its temporary files (``.run.toml.tmp-PID``), also in a folder
+        # it had not yet given a manifest (a resumed study starts that run afresh): none survives a new start
+        rf.remove_temp_files(folder)
+        if resumed:
+            manifest = rf.read_manifest(folder)
+            _check_resumable(manifest, run)
+            _reopen_bad_chunks(folder, manifest)
+            stray = rf.move_stray_parts(folder, manifest)
+            if stray:  # said in one line; the tables are read from the manifest's chunks only
+                print(rf.stray_note(folder, stray), file=sys.stderr, flush=True)
+            manifest["status"] = "running"
+            manifest.pop("error", None)
+            manifest.pop("traceback", None)
+            manifest.setdefault("resumed", []).append(rf.now())
+        else:
+            manifest = new_manifest(run)
+        if blobs is not None and not (resumed and (folder / rf.CONTENT).is_dir()):
+            rf.write_content(folder, blobs)
+        if not resumed:
+            stored = RunConfig.from_dict(rf.stored_config(run.config.to_dict()))
+            rf.write_atomic(folder / rf.RUN_TOML, dump_toml(stored).encode())
+        if blobs is not None:  # the workers play from the folder's own copy
+            run = run.with_content(str((folder / rf.CONTENT).resolve()))
+        rf.write_manifest(folder, manifest)
+    except BaseException:
+        if folder != out and not (folder / rf.MANIFEST).is_file():  # a staging folder that never held a run
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return folder, resumed, manifest, run
+
+
 def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bool = False,
              progress: bool = False, label: str | None = None) -> RunSummary:
     """Run (or complete) a simulation into ``config.out``.
@@ -525,7 +572,9 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
         resume: complete the run already in ``config.out``: every part file the manifest lists is
             checked (present, footer, row count) and the chunks whose parts are missing or damaged
             are played again with the chunks not done.
-        overwrite: replace a run already in ``config.out``.
+        overwrite: replace a run already in ``config.out``: the new run is built beside it (the hidden sibling
+            ``.NAME.new``, :func:`meeplelab.play.runfolder.staging_folder`) and swapped in when complete, so the old
+            run survives any failure, Ctrl-C or kill until then; ``resume`` completes such an interrupted overwrite.
         progress: draw a games bar on stderr (:mod:`meeplelab.play.progress`; the caller decides, e.g. with
             :func:`meeplelab.play.progress.wanted`); inside a drawn display (a sweep's) the bar is a row of it anyway.
         label: the bar's label (default: the game id).
@@ -547,32 +596,9 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
     blobs = rf.content_blobs(game0.content_files(), game0.content_dir) if cfg.content is not None else None
     with _backend(cfg) as (n_jobs, client):  # connect first: an unreachable scheduler leaves nothing behind
         out = Path(cfg.out)
-        resumed = rf.prepare_out(out, resume=resume, overwrite=overwrite)
-        # a process killed while writing leaves its temporary files (``.run.toml.tmp-PID``), also in a folder
-        # it had not yet given a manifest (a resumed study starts that run afresh): none survives a new start
-        rf.remove_temp_files(out)
-        if resumed:
-            manifest = rf.read_manifest(out)
-            _check_resumable(manifest, run)
-            _reopen_bad_chunks(out, manifest)
-            stray = rf.move_stray_parts(out, manifest)
-            if stray:  # said in one line; the tables are read from the manifest's chunks only
-                print(rf.stray_note(out, stray), file=sys.stderr, flush=True)
-            manifest["status"] = "running"
-            manifest.pop("error", None)
-            manifest.pop("traceback", None)
-            manifest.setdefault("resumed", []).append(rf.now())
-        else:
-            manifest = new_manifest(run)
-        if blobs is not None and not (resumed and (out / rf.CONTENT).is_dir()):
-            rf.write_content(out, blobs)
-        if not resumed:
-            stored = RunConfig.from_dict(rf.stored_config(cfg.to_dict()))
-            rf.write_atomic(out / rf.RUN_TOML, dump_toml(stored).encode())
-        if blobs is not None:  # the workers play from the folder's own copy
-            run = run.with_content(str((out / rf.CONTENT).resolve()))
-            cfg = run.config
-        rf.write_manifest(out, manifest)
+        # ``folder`` is ``out``, or for an --overwrite of a run already there its staging sibling, swapped in at the end
+        folder, resumed, manifest, run = _open_folder(out, run, blobs, resume=resume, overwrite=overwrite)
+        cfg = run.config
         todo = [c for c in manifest["chunks"] if c["status"] != "done"]
         done_games = sum(c["hi"] - c["lo"] for c in manifest["chunks"] if c["status"] == "done")
         total = manifest["chunks"][-1]["hi"]
@@ -593,13 +619,13 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
         results = None
         try:
             with _progress(progress, total, done_games, label or cfg.game) as bar:
-                tasks = (delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], str(out)) for c in todo)
+                tasks = (delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], str(folder)) for c in todo)
                 if not todo:
                     results = []
                 elif client is not None:  # on the cluster, or here when it has no worker (said in one line)
-                    results = _dask_results(client, cfg.scheduler, run, todo, str(out))
+                    results = _dask_results(client, cfg.scheduler, run, todo, str(folder))
                 elif cfg.backend == "loky" and n_jobs < 0:  # the default: workers only when they pay off
-                    results = _auto_results(run, todo, str(out), n_jobs, where)
+                    results = _auto_results(run, todo, str(folder), n_jobs, where)
                 elif cfg.backend == "loky":  # the workers' initializer is told now whether the notice was said
                     from meeplelab.play.workers import loky_config
 
@@ -621,14 +647,14 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
                     c = by_id[r["chunk"]]
                     c.update(status="done", rows=r["rows"], bytes=r["bytes"], sha256=r["sha256"],
                              seconds=round(r["seconds"], 3))
-                    rf.write_manifest(out, manifest)
+                    rf.write_manifest(folder, manifest)
                     played += c["hi"] - c["lo"]
                     bar.advance(c["hi"] - c["lo"])
         except KeyboardInterrupt:
             if hasattr(results, "close"):
                 _close_quietly(results)  # the chunks still queued are cancelled; the interrupt's line is said
             manifest["status"] = "interrupted"
-            rf.write_manifest(out, manifest)
+            rf.write_manifest(folder, manifest)
             raise
         except BaseException as e:
             if hasattr(results, "close"):
@@ -636,7 +662,7 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
             manifest["status"] = "failed"
             if not isinstance(e, UserError):
                 manifest["error"] = f"{type(e).__name__}: {e}"
-            rf.write_manifest(out, manifest)
+            rf.write_manifest(folder, manifest)
             raise
     secs = time.perf_counter() - t0
     manifest["status"] = "complete"
@@ -646,7 +672,9 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
                              "games_per_second": round(played / secs, 1) if secs > 0 else None,
                              "n_jobs": cfg.n_jobs, "backend": cfg.backend,
                              "workers": not where["in_process"] if client is None else True}
-    rf.write_manifest(out, manifest)
+    rf.write_manifest(folder, manifest)
+    if folder != out:  # the new run is complete: it replaces the old one in two renames
+        rf.swap_in(folder, out)
     return RunSummary(out, total, played, secs, resumed)
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from meeplelab import cli
@@ -164,6 +167,56 @@ def test_report_on_a_corrupt_parquet_part_names_the_part(small_run, tmp_path, ca
                  f"Parquet part '{part}' is corrupt (ArrowInvalid); meeplelab simulate --out '{small_run}' --resume "
                  f"moves it to '{small_run / 'stray'}' and plays chunk 0 (games 0 to 19) again", capsys, monkeypatch)
     assert not (tmp_path / "rep").exists()
+
+
+# a run folder that lies (docs/logs.md, "Part files are checked"): damage(run, tmp_path) -> what the line says of the part
+def _swapped_for_another_seeds(run: Path, tmp: Path) -> tuple[str, str]:
+    other = tmp / "other"
+    simulate(RunConfig(game="toy", players=2, strategies=("random",), games=20, seed=2, batch_size=10, out=str(other)))
+    part = run / "games" / "part-000000.parquet"
+    want = part.stat().st_size
+    part.write_bytes((other / "games" / "part-000000.parquet").read_bytes())  # 40 rows as well
+    return "games", f"is {part.stat().st_size:,} bytes where the manifest lists {want:,}"
+
+
+def _one_bit_flipped(run: Path, tmp: Path) -> tuple[str, str]:
+    part = run / "events" / "part-000000.parquet"
+    data = bytearray(part.read_bytes())
+    data[data.find(b"parquet-cpp-arrow")] ^= 1  # in the footer's created_by: it still reads, the same size
+    want = hashlib.sha256(part.read_bytes()).hexdigest()
+    part.write_bytes(bytes(data))
+    return "events", f"has sha256 {hashlib.sha256(data).hexdigest()[:12]}... where the manifest lists {want[:12]}..."
+
+
+def _a_folder_in_its_place(run: Path, tmp: Path) -> tuple[str, str]:
+    part = run / "turns" / "part-000000.parquet"
+    part.unlink()
+    part.mkdir()
+    return "turns", "is a folder, not a file"
+
+
+def _two_rows_of_a_seat_in_an_unhashed_run(run: Path, tmp: Path) -> tuple[str, str]:
+    part = run / "games" / "part-000000.parquet"
+    g = pl.read_parquet(part)
+    g.with_columns(pl.when(pl.col("game") == 3).then(0).otherwise(pl.col("seat")).cast(pl.Int8).alias("seat")) \
+        .write_parquet(part)
+    m = json.loads((run / "manifest.json").read_text())  # a manifest written before parts were hashed
+    del m["chunks"][0]["sha256"]
+    m["chunks"][0]["bytes"]["games"] = part.stat().st_size
+    (run / "manifest.json").write_text(json.dumps(m))
+    return "games", "holds 2 rows of seat 0 of game 3 (one row per game and seat)"
+
+
+@pytest.mark.parametrize("damage", [_swapped_for_another_seeds, _one_bit_flipped, _a_folder_in_its_place,
+                                    _two_rows_of_a_seat_in_an_unhashed_run])
+@pytest.mark.parametrize("command", ["report", "export"])
+def test_a_run_folder_that_lies_is_refused_in_one_line(damage, command, small_run, tmp_path, capsys, monkeypatch):
+    table, what = damage(small_run, tmp_path)
+    part = small_run / table / "part-000000.parquet"
+    expect_error([command, str(small_run), "--out", str(tmp_path / "o")],
+                 f"Parquet part '{part}' {what}; meeplelab simulate --out '{small_run}' --resume moves it to "
+                 f"'{small_run / 'stray'}' and plays chunk 0 (games 0 to 19) again", capsys, monkeypatch)
+    assert not (tmp_path / "o").exists()
 
 
 def test_report_on_an_empty_folder(tmp_path, capsys, monkeypatch):

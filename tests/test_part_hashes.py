@@ -12,12 +12,12 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
-
 from meeplelab.analysis.load import load_runs, scan_run
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
 from meeplelab.play.runner import simulate
 from meeplelab.sim.core.errors import RunFolderError
+
 from tests.cli_run import run_cli
 
 SIM = ["simulate", "--no-progress"]
@@ -103,7 +103,7 @@ def test_a_part_swapped_for_another_seeds_part_is_refused_by_every_reader_and_re
     assert (run / "stray" / "games" / rf.part_name(4)).read_bytes() == (b / "games" / rf.part_name(4)).read_bytes()
     assert part.read_bytes() == original
     assert manifest(run)["repaired"][0]["chunks"] == [4]
-    code, _, err = run_cli(["report", run, "--out", tmp_path / "rep", "--no-progress"], capsys, monkeypatch)
+    code, _, err = run_cli(["export", run, "--out", tmp_path / "exp"], capsys, monkeypatch)
     assert code == 0 and err == ""
     assert load_runs([run]).games.collect().equals(load_runs([a]).games.collect().with_columns(pl.lit("run").alias("run")))
 
@@ -136,7 +136,7 @@ def test_an_older_manifest_without_hashes_is_accepted_with_the_other_checks(runs
     for c in m["chunks"]:
         del c["sha256"]  # as written before parts were hashed
     (run / rf.MANIFEST).write_text(json.dumps(m))
-    code, _, err = run_cli(["report", run, "--out", tmp_path / "rep", "--no-progress"], capsys, monkeypatch)
+    code, _, err = run_cli(["export", run, "--out", tmp_path / "exp0"], capsys, monkeypatch)
     assert code == 0 and err == ""  # accepted: size, row count and the games table's invariants hold
     part = run / "games" / rf.part_name(4)
     flip_game_bit(part, 40)  # same size, same row count: the invariants catch it
