@@ -170,7 +170,9 @@ BASELINE_DIR = ROOT / ".bench"
 
 #: ``python -m sim.warmup`` of the baseline tree's layout (``meeplelab.play.warmup`` in a checkout standing in for it)
 _BASELINE_WARMUP = ("import importlib.util, runpy, sys\n"
-                    "m = 'sim.warmup' if importlib.util.find_spec('sim.warmup') else 'meeplelab.play.warmup'\n"
+                    "try:  # a checkout's sim/ refuses the top-level name sim (sim/__init__.py)\n"
+                    "    m = 'sim.warmup' if importlib.util.find_spec('sim.warmup') else 'meeplelab.play.warmup'\n"
+                    "except ImportError:\n    m = 'meeplelab.play.warmup'\n"
                     "sys.argv[0] = m\nrunpy.run_module(m, run_name='__main__', alter_sys=True)\n")
 
 #: run inside the baseline tree: warm up (compile, worker pool), then time one ``simulate``; prints JSON
