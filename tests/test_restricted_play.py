@@ -165,6 +165,7 @@ def test_force_abjures_whenever_legal_and_the_condition_holds_on_both_paths():
     assert _abjures(plain.events, 0) == 0
 
 
+@pytest.mark.slow
 def test_never_abjure_never_abjures_where_the_unrestricted_strategy_does():
     """The heuristic does not abjure in these games by itself (nor restricted), so the plan that abjures in Cycle 2
     shows the restriction biting: unrestricted it abjures in most games, restricted never (same seeds)."""
@@ -194,6 +195,19 @@ def test_the_restricted_heuristic_plays_the_same_games_on_both_paths_and_in_any_
     assert pl.concat([pl.from_arrow(h) for h in halves]).sort("game", "seat").equals(whole)
 
 
+def test_a_restriction_that_never_binds_plays_the_same_games_it_consumes_no_draw():
+    """``never-abjure`` never abjures, so ``never-abjure+never:abjure`` narrows no mask that matters: every game is
+    the same, on both paths (the narrowing draws nothing, so later draws are not shifted)."""
+    game = make_game(GT)
+    ids = np.arange(30)
+    field = [make_strategy(GT, s) for s in ("writer", "inventor")]
+    drop = ["strategy"]
+    plain = pl.from_arrow(play_batch(game, [make_strategy(GT, "never-abjure"), *field], ids, 2).games).drop(drop)
+    for compiled in (True, False):
+        r = play_batch(game, [make_strategy(GT, "never-abjure+never:abjure"), *field], ids, 2, compiled=compiled)
+        assert pl.from_arrow(r.games).drop(drop).equals(plain)
+
+
 def test_unconscious_mind_never_cite_never_cites():
     game = make_game(UM)
     ids = np.arange(40)
@@ -220,6 +234,12 @@ def test_simulate_and_experiment_take_restricted_strategies(tmp_path, capsys, mo
         g.select("game", "seat", pl.col("strategy").cast(pl.String)), on=["game", "seat"])
     assert ev.filter((pl.col("kind").cast(pl.String) == "abjure")
                      & (pl.col("strategy") == "heuristic+never:abjure")).height == 0
+    two = tmp_path / "sim2"  # two workers, chunks of 3 games: the same games
+    code, _, err = run_cli(["simulate", "--game", GT, "--players", "2", "--strategies",
+                            "heuristic+never:abjure,heuristic", "--games", "8", "--seating", "rotate",
+                            "--n-jobs", "2", "--batch-size", "3", "--out", two], capsys, monkeypatch)
+    assert code == 0, err
+    assert pl.read_parquet(str(two / "games" / "*.parquet")).sort("game", "seat").equals(g.sort("game", "seat"))
     exp = tmp_path / "exp"
     code, _said, err = run_cli(["experiment", "--game", GT, "--players", "3", "--strategies", "never-abjure,writer",
                                "--control", "never-abjure+never:abjure", "--vary",
