@@ -29,13 +29,14 @@ FOLDER = "retuned"
 
 def tunable(game: str, sid: str) -> bool:
     """Whether strategy id ``sid`` has arguments :func:`meeplelab.studies.tune.search_space` would search (those it
-    fixes itself are not)."""
+    fixes itself are not; a restricted id, ``heuristic+never:abjure``, is played as given)."""
     from meeplelab.strategies.registry import parse_id
+    from meeplelab.strategies.restricted import split_restrictions
 
     from .tune import search_space
 
     name, fixed = parse_id(sid)
-    if "preset" in fixed:
+    if "preset" in fixed or split_restrictions(sid)[1]:
         return False
     try:
         return any(d.name not in fixed for d in search_space(game, name))

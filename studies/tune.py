@@ -196,6 +196,7 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
 
     from meeplelab.strategies import make_strategy
     from meeplelab.strategies.registry import parse_id, strategies_for
+    from meeplelab.strategies.restricted import split_restrictions
 
     from meeplelab.play.parallel import check_backend
 
@@ -205,6 +206,9 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     name, fixed = parse_id(strategy)
     if "preset" in fixed:
         raise ConfigError("tune: give the strategy without preset= (the search starts from its defaults)")
+    if split_restrictions(strategy)[1]:
+        raise ConfigError(f"tune: {strategy!r} is restricted; give the strategy without +never/+force (tune the "
+                          "unrestricted player, then restrict the tuned preset's id)")
     if not field:
         raise ConfigError("--against needs at least one strategy")
     for s in [strategy, *field]:

@@ -267,3 +267,15 @@ def test_the_command_line_refuses_a_bad_restriction_in_one_line_and_writes_nothi
                                "--out", out], capsys, monkeypatch)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_tune_refuses_a_restricted_strategy_and_retune_plays_one_as_given(tmp_path):
+    """Tuning searches a strategy's arguments by rebuilding its id, which would drop the restriction: refused in one
+    line before any game; a re-tuned field keeps a restricted member as given."""
+    from meeplelab.studies.retune import tunable
+    from meeplelab.studies.tune import tune
+
+    with pytest.raises(ConfigError, match=r"tune: 'heuristic\+never:abjure' is restricted; give the strategy without"):
+        tune(GT, "heuristic+never:abjure", ["heuristic"], budget=4, games_per_trial=2, out=tmp_path / "t")
+    assert not (tmp_path / "t").exists()
+    assert tunable(GT, "heuristic") and not tunable(GT, "heuristic+never:abjure")
