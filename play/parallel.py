@@ -12,10 +12,12 @@ lineup), never by the task or worker that plays them, so the results are the sam
 
 from __future__ import annotations
 
+import os
 from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Sequence
 
 from meeplelab.play.config import BACKENDS, check_scheduler
+from meeplelab.play.shipping import in_folder
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.sim.core.extras import require as require_extra
 
@@ -64,7 +66,8 @@ def map_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], *, n_jobs: int
         if client is not None:  # this client's futures, polled (as_completed and wait need a default client)
             import time
 
-            futures = {client.submit(fn, *args, pure=False): i for i, args in enumerate(tasks)}
+            here = os.getcwd()  # the workers read relative preset paths against this folder (their own is another)
+            futures = {client.submit(in_folder, here, fn, *args, pure=False): i for i, args in enumerate(tasks)}
             pending = list(futures)
             try:
                 while pending:

@@ -11,6 +11,7 @@ anything up again.
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -51,6 +52,13 @@ class RunPlan:
     def with_content(self, content: str | None) -> "RunPlan":
         """The same plan playing from another content folder (the run folder's own copy)."""
         return dataclasses.replace(self, config=dataclasses.replace(self.config, content=content))
+
+    def for_elsewhere(self) -> "RunPlan":
+        """The same plan for a worker whose working folder is another (a Dask worker): the run folder and the content
+        folder as absolute paths (relative preset paths travel with the task: :func:`meeplelab.play.shipping.in_folder`)."""
+        cfg = self.config
+        return dataclasses.replace(self, config=dataclasses.replace(
+            cfg, out=os.path.abspath(cfg.out), content=None if cfg.content is None else os.path.abspath(cfg.content)))
 
     def __getstate__(self):  # the engine instance is made again where the plan is unpickled
         d = dict(self.__dict__)

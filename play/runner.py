@@ -44,6 +44,7 @@ from meeplelab.sim.core.extras import message as extra_message
 from meeplelab.sim.core.params import describe, params_hash, to_dict
 from meeplelab.sim.core.rng import GAME_STREAM, strategy_stream
 from meeplelab.play.plan import RunPlan, chunk_bounds, resolve  # noqa: F401 (chunk_bounds: public here too)
+from meeplelab.play.shipping import in_folder
 from meeplelab.play.workers import WORKERS_AT_GAMES  # a large run's workers start at once
 
 
@@ -447,12 +448,15 @@ def _dask_results(client, scheduler: str, run: RunPlan, todo: list[dict[str, Any
                   grace: float = DASK_GRACE) -> Iterator[dict[str, Any]]:
     """The results of ``todo``'s chunks played on a Dask cluster, in the order they finish.
 
-    Each chunk is one task (``run_chunk``; an exception in it is raised here, as joblib did). When the
-    cluster has no worker for ``grace`` seconds while chunks are pending (it lost its last worker, or
-    had none to start with), the pending tasks are cancelled and those chunks are played here, after
-    one warning line on stderr saying so (the games are the same wherever they are played).
+    Each chunk is one task (``run_chunk``; an exception in it is raised here, as joblib did); ``run`` and ``out``
+    hold absolute paths and the task carries this working folder (:func:`meeplelab.play.shipping.in_folder`), since
+    a worker runs in its own. When the cluster has no worker for ``grace`` seconds while chunks are pending (it
+    lost its last worker, or had none to start with), the pending tasks are cancelled and those chunks are played
+    here, after one warning line on stderr saying so (the games are the same wherever they are played).
     """
-    futures = {client.submit(run_chunk, run, c["id"], c["lo"], c["hi"], out, pure=False): c for c in todo}
+    here = os.getcwd()  # the workers read relative preset paths against this folder (their own is another)
+    futures = {client.submit(in_folder, here, run_chunk, run, c["id"], c["lo"], c["hi"], out, pure=False): c
+               for c in todo}
     pending = list(futures)
     alone_since = None
     while pending:
@@ -623,7 +627,8 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
                 if not todo:
                     results = []
                 elif client is not None:  # on the cluster, or here when it has no worker (said in one line)
-                    results = _dask_results(client, cfg.scheduler, run, todo, str(folder))
+                    # its workers run in their own working folder: every path they are sent is absolute
+                    results = _dask_results(client, cfg.scheduler, run.for_elsewhere(), todo, os.path.abspath(folder))
                 elif cfg.backend == "loky" and n_jobs < 0:  # the default: workers only when they pay off
                     results = _auto_results(run, todo, str(folder), n_jobs, where)
                 elif cfg.backend == "loky":  # the workers' initializer is told now whether the notice was said

@@ -11,6 +11,11 @@ registers them in the worker before its first look-up, on loky, thread and Dask 
 A registration a worker could not load — its code in a module loaded from a file by a name that is
 not on the Python path, or made in memory — is refused in the parent before any game is played, in
 one line saying to put it in an importable module.
+
+A Dask worker runs in its own working folder, which need not be this process's: every path that travels
+to it is absolute (:meth:`meeplelab.play.plan.RunPlan.for_elsewhere`: the run folder and the content folder),
+and each task carries this process's working folder, against which the worker reads the relative preset paths
+of strategy ids (:func:`in_folder`; the ids themselves, and so the tables, are unchanged).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import sys
 from dataclasses import dataclass
 
 from meeplelab.sim.core.errors import ConfigError
+from meeplelab.strategies.registry import PRESET_FOLDER
 
 #: blobs already installed in this process (by digest)
 _INSTALLED: set[str] = set()
@@ -53,6 +59,17 @@ class Registrations:
         for game, name, fn in treatments:
             TREATMENTS[(game, name)] = fn
         _INSTALLED.add(digest)
+
+
+def in_folder(folder: str, fn, *args):
+    """``fn(*args)`` with the relative ``preset=FILE`` paths of strategy ids read against ``folder`` (the sending
+    command's working folder): what a task sent to a Dask worker runs (``client.submit(in_folder, os.getcwd(), fn,
+    ...)``)."""
+    token = PRESET_FOLDER.set(folder)
+    try:
+        return fn(*args)
+    finally:
+        PRESET_FOLDER.reset(token)
 
 
 def _module_of(obj) -> str | None:

@@ -9,6 +9,7 @@ name, argument, restricted action or condition field raises :class:`ConfigError`
 
 from __future__ import annotations
 
+import contextvars
 import difflib
 import math
 from dataclasses import dataclass, field
@@ -207,6 +208,12 @@ def make_strategy(game: str, spec: str) -> Strategy:
     return info.factory(**args)
 
 
+#: the folder a relative ``preset=FILE`` path is read against (None: the working folder). A Dask worker runs in a
+#: folder of its own, so each task sent to one carries the sending command's folder
+#: (:func:`meeplelab.play.shipping.in_folder`)
+PRESET_FOLDER: contextvars.ContextVar[str | None] = contextvars.ContextVar("meeplelab_preset_folder", default=None)
+
+
 def read_preset(path: str, game: str, name: str) -> dict[str, str]:
     """Arguments of a preset file (``meeplelab tune`` writes them): a TOML file with ``strategy``,
     ``game`` and an ``[args]`` table; used as ``heuristic:preset=tuned.toml`` (further arguments in
@@ -219,6 +226,8 @@ def read_preset(path: str, game: str, name: str) -> dict[str, str]:
     from pathlib import Path
 
     p = Path(path)
+    if PRESET_FOLDER.get() is not None and not p.is_absolute():
+        p = Path(PRESET_FOLDER.get()) / p
     try:
         data = tomllib.loads(p.read_text())
     except FileNotFoundError:
