@@ -12,7 +12,9 @@ Layout of a run folder::
                                tables by --resume (copied in from another run, or finished after Ctrl-C)
 
 Every file is written under a temporary name that no ``*.parquet`` glob matches and then renamed
-(``os.replace``), so a reader never sees a half-written file. Part files are Parquet, zstd,
+(``os.replace``), so a reader never sees a half-written file. The manifest records each part's rows, bytes
+and sha256, and every read checks them (:func:`part_problem`); ``--overwrite`` of a run builds the new run in
+the hidden sibling ``.NAME.new`` and swaps it in when complete (:func:`prepare_out`, :func:`swap_in`). Part files are Parquet, zstd,
 dictionary-encoded strings. Read a run through its manifest (``meeplelab.analysis.load.scan_run(RUN, "turns")`` or
 ``load_runs``), which reads only the parts of the chunks marked done; a glob of the table folder would
 also read a part no chunk lists until ``--resume`` has moved it into ``RUN/stray/``.
