@@ -22,8 +22,8 @@ read: its row count, its size and its sha256 (recorded when the part was written
 parts were hashed gets the other checks), and the games table's own invariants (one row per game and seat,
 every game of the run's player count, within its chunk). A part that does not match is one
 ``RunFolderError`` naming it, what differs and the repair (``meeplelab simulate --out RUN --resume`` moves
-it into ``RUN/stray/`` and plays its chunk again); a folder in a part's place is the same error. Hashing
-costs about 0.2 s for a 20,000-game Unconscious Mind run (44 MB of parts).
+it into ``RUN/stray/`` and plays its chunk again); a folder in a part's place is the same error. The checks
+cost about 0.1 s for a 20,000-game Unconscious Mind run (60 parts, 44 MB).
 """
 
 from __future__ import annotations
