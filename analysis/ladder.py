@@ -9,7 +9,8 @@ Words used in every table (rates in [0, 1]; the report shows percent):
   are the same from each seat (seats numbered from 1);
 - **margin**: the rung's VP minus the best VP of the other seats, mean with a 95% t interval;
 - **games/s**: games of the pairing per second of play (the sum of its chunks' seconds: one worker's
-  throughput, whatever ``n_jobs``);
+  throughput, whatever ``n_jobs``); a timing, so it is kept apart from the results, in ``timing.json``
+  (:func:`timing`): the result files are the same bytes for the same games, the timings never are;
 - **rating**: Bradley-Terry strength fitted on every pairing's games (:func:`meeplelab.analysis.tournament.bradley_terry`),
   in Elo points relative to the heuristic, with a percentile bootstrap interval over the common game seeds
   (a resample keeps every pairing's games of a seed together).
@@ -188,10 +189,26 @@ def skill_trace(utilities: Sequence[float]) -> float:
 
 
 # ---------------------------------------------------------------------------------------------- reading games
-def _chunk_seconds(folder: Path) -> float:
+#: the file of a ladder folder that holds its timings (never a result: it differs from run to run)
+TIMING_FILE = "timing.json"
+
+
+def timing(out: Path | str, meta: dict) -> dict:
+    """The ladder's timings, kept apart from its results: ``{"play_seconds", "play_time", "pairings": [{"pairing",
+    "focal", "opponent", "games", "seconds", "games_per_s"}]}``; seconds are the sums of each pairing's chunks'
+    seconds (one worker's throughput, whatever ``n_jobs``), games/s null where no second was recorded."""
     from meeplelab.play.runfolder import read_manifest
 
-    return float(sum(c.get("seconds", 0.0) for c in read_manifest(folder)["chunks"] if c.get("status") == "done"))
+    out = Path(out)
+    rows = []
+    for p in meta["pairings"]:
+        chunks = [c for c in read_manifest(out / p["folder"])["chunks"] if c.get("status") == "done"]
+        secs = float(sum(c.get("seconds", 0.0) for c in chunks))
+        games = sum(int(c["hi"]) - int(c["lo"]) for c in chunks)
+        rows.append({"pairing": p["folder"], "focal": p["focal"], "opponent": p["opponent"], "games": games,
+                     "seconds": round(secs, 3), "games_per_s": round(games / secs, 2) if secs > 0 else None})
+    total = round(sum(r["seconds"] for r in rows), 1)
+    return {"play_seconds": total, "play_time": _play_time(total), "pairings": rows}
 
 
 def pair_frame(folder: Path | str) -> pl.DataFrame:
@@ -219,7 +236,7 @@ def pair_frame(folder: Path | str) -> pl.DataFrame:
     sc = (other.join(me.select("game", "my_rank"), on="game")
           .with_columns(((pl.col("my_rank") < pl.col("rank")).cast(pl.Float64)
                          + 0.5 * (pl.col("my_rank") == pl.col("rank")).cast(pl.Float64)).alias("score"))
-          .group_by("game").agg(pl.col("score").mean()))
+          .group_by("game", maintain_order=True).agg(pl.col("score").mean()))
     return me.join(sc, on="game").select("game", "game_seed", "seat_order", "seat", "score", "win_share", "margin",
                                          "vp").sort("game")
 
@@ -252,8 +269,8 @@ def comparison_table(out: Path | str, meta: dict) -> pl.DataFrame:
     """One row per comparison of the ladder (:mod:`meeplelab.studies.ladder`): ``rung, rung_label, opponent, opponent_label,
     role, pairing, games, score, score_low, score_high, p`` (score test against 50%), ``win_rate, win_low,
     win_high, fair, margin, margin_low, margin_high, score_seat1 .. score_seatP`` (with ``_low``/``_high``),
-    ``games_per_s, lead_games, lead_games_fewest, lead_games_most`` (:func:`games_to_lead` at the score and at
-    its interval's bounds; null: never or beyond the cap)."""
+    ``lead_games, lead_games_fewest, lead_games_most`` (:func:`games_to_lead` at the score and at its interval's
+    bounds; null: never or beyond the cap). The pairings' games/s are in :func:`timing`."""
     out = Path(out)
     players = int(meta["players"])
     labels = {r["id"]: r["label"] for r in meta["rungs"]}
@@ -275,8 +292,6 @@ def comparison_table(out: Path | str, meta: dict) -> pl.DataFrame:
             sub = df.filter(pl.col("seat") == seat)
             a, b, d = (float(x) for x in wilson(float(sub["score"].sum()), max(sub.height, 1)))
             row[f"score_seat{seat + 1}"], row[f"score_seat{seat + 1}_low"], row[f"score_seat{seat + 1}_high"] = a, b, d
-        secs = _chunk_seconds(out / p.folder)
-        row["games_per_s"] = n / secs if secs > 0 else math.nan
         row["lead_games"], row["lead_games_fewest"], row["lead_games_most"] = _lead_cells(s, lo, hi)
         rows.append(row)
     schema_over = {k: pl.Int64 for k in ("lead_games", "lead_games_fewest", "lead_games_most")}
@@ -402,8 +417,7 @@ def _need_text(score: float) -> str:
 def rung_table(comps: pl.DataFrame, meta: dict, strong: dict) -> pl.DataFrame:
     """One row per rung in ladder order: ``order, label, id, kind, iters``; against the heuristic ``h_games,
     h_score, h_low, h_high, h_margin, h_margin_low, h_margin_high``; against the rung below ``below,
-    b_games, b_score, b_low, b_high, b_margin, b_margin_low, b_margin_high``; ``games_per_s`` (of the rung's
-    pairing with the heuristic, for the heuristic its pairing with the rung below); ``rating, rating_low,
+    b_games, b_score, b_low, b_high, b_margin, b_margin_low, b_margin_high``; ``rating, rating_low,
     rating_high`` (Elo relative to the heuristic)."""
     rows = []
     rate = dict(zip(strong["ids"], zip(strong["rating"], strong["rating_low"], strong["rating_high"])))
@@ -421,14 +435,11 @@ def rung_table(comps: pl.DataFrame, meta: dict, strong: dict) -> pl.DataFrame:
                 vals = [None] * 7
             for name, v in zip(("games", "score", "low", "high", "margin", "margin_low", "margin_high"), vals):
                 row[f"{pre}_{name}"] = v
-        own = comps.filter((pl.col("rung") == r["id"]) & pl.col("role").is_in(["heuristic", "below"]))
-        own = own.sort(pl.col("role") != "heuristic")  # its pairing with the heuristic first
-        row["games_per_s"] = own["games_per_s"][0] if own.height else None
         row["rating"], row["rating_low"], row["rating_high"] = (float(v) for v in rate[r["id"]])
         rows.append(row)
     over = {"iters": pl.Int64, "h_games": pl.Int64, "b_games": pl.Int64, "below": pl.String,
             **{f"{p}_{n}": pl.Float64 for p in "hb" for n in ("score", "low", "high", "margin", "margin_low",
-                                                               "margin_high")}, "games_per_s": pl.Float64}
+                                                               "margin_high")}}
     return canonical(pl.DataFrame(rows, schema_overrides=over))
 
 
@@ -461,7 +472,7 @@ def luck_table(comps: pl.DataFrame, meta: dict, strong: dict, plat: dict) -> pl.
             hi = 1.0
         rows.append({"measure": "luck (information)", "between": between, "stronger": stronger,
                      "est": float(binary_entropy(sc)), "low": lo, "high": hi, "games": x["games"]})
-    n_games = int(comps.unique("pairing")["games"].sum())  # every pairing's games once
+    n_games = int(comps.unique("pairing", maintain_order=True)["games"].sum())  # every pairing's games once
     e, lo, hi = strong["luck"]
     rows.append({"measure": "luck (information)", "between": "every rung (Bradley-Terry)", "est": e, "low": lo,
                  "high": hi, "games": n_games})
@@ -520,16 +531,16 @@ def render(meta: dict, rungs: pl.DataFrame, luck: pl.DataFrame, plat: dict, *, d
     (the body of ``ladder.md`` and of the ``docs/strategies.md`` block)."""
     date = date or meta.get("date") or _dt.date.today().isoformat()
     p = int(meta["players"])
-    secs = meta.get("play_seconds")
     lines = [f"Measured {date} (commit {meta.get('commit', commit())}) with `{meta.get('command') or 'meeplelab ladder'}`: "
              f"{meta['games_per_rung']:,} games per pairing ({p} seat orders on {meta['games_per_rung'] // p:,} common "
              f"game seeds, seed {meta['seed']}), search budget up to iters={meta['budget']} "
-             f"(`{meta['search']}`)" + (f"; {_play_time(secs)} of play" if secs else "") + ". "
+             f"(`{meta['search']}`). "
              "Win rates (ties 1/2) with 95% Wilson intervals and the number of games; margin = the rung's VP minus "
              "the best other VP (95% t); rating = Bradley-Terry, Elo points relative to the heuristic (95% bootstrap "
-             "over the seeds). Games to be ahead: at the measured rate [at the bounds of its interval].", ""]
+             "over the seeds). Games to be ahead: at the measured rate [at the bounds of its interval]. Play time and "
+             "games/s of each pairing: `timing.json` beside the tables.", ""]
     head = ["#", "rung", "id", "against the heuristic", "margin (VP)", "rung below", "against the rung below",
-            "margin (VP)", "games/s", "rating (Elo)"]
+            "margin (VP)", "rating (Elo)"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rungs.iter_rows(named=True):
         h = _rate_cell(r["h_score"], r["h_low"], r["h_high"], r["h_games"]) if r["h_games"] else "(itself: 50%)"
@@ -537,7 +548,6 @@ def render(meta: dict, rungs: pl.DataFrame, luck: pl.DataFrame, plat: dict, *, d
                  _margin_cell(r["h_margin"], r["h_margin_low"], r["h_margin_high"]),
                  r["below"] or "-", _rate_cell(r["b_score"], r["b_low"], r["b_high"], r["b_games"]),
                  _margin_cell(r["b_margin"], r["b_margin_low"], r["b_margin_high"]),
-                 "-" if r["games_per_s"] is None else f"{r['games_per_s']:,.1f}",
                  "0 (reference)" if r["id"] == "heuristic" else
                  f"{r['rating']:+.0f} [{r['rating_low']:+.0f}, {r['rating_high']:+.0f}]"]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
@@ -582,8 +592,8 @@ def _unit_cell(r: dict) -> str:
 
 def write_outputs(out: Path | str, meta: dict, *, resamples: int = 400) -> dict[str, pl.DataFrame]:
     """Analyse a played ladder and write ``rungs``, ``pairs`` and ``luck`` (Parquet and CSV), ``ladder.png`` and
-    ``ladder.md`` into ``out``; ``meta`` (the ladder's settings, :mod:`meeplelab.studies.ladder`) gains ``play_seconds`` and
-    ``commit``, and ``meta["report"]`` the Markdown.
+    ``ladder.md`` into ``out``, and the timings apart in ``timing.json`` (:func:`timing`); ``meta`` (the ladder's
+    settings, :mod:`meeplelab.studies.ladder`) gains ``commit``, and ``meta["report"]`` the Markdown.
 
     Returns:
         ``{"rungs", "pairs", "luck"}`` tables.
@@ -593,8 +603,8 @@ def write_outputs(out: Path | str, meta: dict, *, resamples: int = 400) -> dict[
     from .figures import ladder_chart, save
 
     out = Path(out)
-    meta["play_seconds"] = round(sum(_chunk_seconds(out / p["folder"]) for p in meta["pairings"]), 1)
     meta.setdefault("commit", commit())
+    rf.write_atomic(out / TIMING_FILE, (json.dumps(timing(out, meta), indent=1) + "\n").encode())
     comps = comparison_table(out, meta)
     strong = strength(out, meta, resamples=resamples, seed=int(meta["seed"]))
     plat = plateau(comps, meta)
@@ -645,5 +655,5 @@ def summary_json(meta: dict) -> str:
 
 __all__ = ["DOCS_BLOCK", "LEAD_CAP", "binary_entropy", "bt_probabilities", "check_docs", "comparison_scores",
            "comparison_table", "doublings", "games_to_lead", "information_luck", "luck_table", "oriented",
-           "pair_frame", "plateau", "render", "rung_table", "skill_trace", "strength", "update_docs",
+           "pair_frame", "plateau", "render", "rung_table", "skill_trace", "strength", "timing", "update_docs",
            "write_outputs"]

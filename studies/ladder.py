@@ -27,7 +27,8 @@ of them (common random numbers). Comparisons, in the order they are played:
 is :mod:`meeplelab.analysis.ladder`.
 
 The folder holds ``ladder.json`` (the settings, the rungs, the pairings and a status), the ``pair-NN``
-run folders and what :mod:`meeplelab.analysis.ladder` writes. ``overwrite`` replaces an earlier ladder whole;
+run folders and what :mod:`meeplelab.analysis.ladder` writes: the result tables, chart and report, the same bytes
+for the same games whatever ``batch_size``, ``n_jobs`` or a resume, and the timings apart in ``timing.json``. ``overwrite`` replaces an earlier ladder whole;
 ``resume`` keeps the finished pairings and completes the others (the saved settings must match); a
 folder that is neither empty nor a ladder is refused, never written into or deleted.
 """
@@ -47,12 +48,12 @@ from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.play.runner import check_runs_resumable, simulate
-from meeplelab.analysis.ladder import Comparison, Pairing, served_by
+from meeplelab.analysis.ladder import TIMING_FILE, Comparison, Pairing, served_by
 
 LADDER_FILE = "ladder.json"
 #: files :mod:`meeplelab.analysis.ladder` writes into the folder (an overwrite removes them with the pairings)
 OUTPUT_FILES = ("rungs.parquet", "rungs.csv", "pairs.parquet", "pairs.csv", "luck.parquet", "luck.csv",
-                "ladder.png", "ladder.md", rf.SETTINGS)
+                "ladder.png", "ladder.md", TIMING_FILE, rf.SETTINGS)
 PAIR_DIR = re.compile(r"pair-\d+")
 #: the search strategy whose ``iters`` doubles from rung to rung (``--search``), and the first budget
 SEARCH = "ismcts:par=8"
