@@ -55,16 +55,21 @@ def short_name(game_id: str) -> str:
     return PREFIX + game_id.replace("-", "_")
 
 
+_PYSPIEL = []  # the pyspiel module once imported
+
+
 def _pyspiel():
     """``pyspiel``, imported on first use (the optional dependency of the ``openspiel`` extra).
 
     Raises:
         MissingExtra: the extra is not installed (one line naming it).
     """
-    require("openspiel", "registering meeplelab's games with OpenSpiel")
-    import pyspiel  # optional dependency: imported when a game is registered
+    if not _PYSPIEL:
+        require("openspiel", "registering meeplelab's games with OpenSpiel")
+        import pyspiel  # optional dependency: imported when a game is registered
 
-    return pyspiel
+        _PYSPIEL.append(pyspiel)
+    return _PYSPIEL[0]
 
 
 def set_items(overrides: str) -> list[str]:
@@ -128,186 +133,193 @@ def _game_type(pyspiel, cls, defaults: dict, observed: bool):
         parameter_specification=defaults)
 
 
+class _GameMethods:
+    """The methods of every registered game class (:func:`_make_classes` puts them before ``pyspiel.Game`` and sets
+    ``engine_class``, ``defaults``, ``spec`` and ``game_type``)."""
+
+    def __init__(self, params=None):
+        pyspiel = _pyspiel()
+        cls = self.engine_class
+        p = dict(self.defaults)
+        p.update(params or {})
+        self.engine = _engine(cls.name, str(p["set"]))
+        self.players = int(p["players"])
+        self.engine.check_players(self.players)
+        self.seed, self.first = int(p["seed"]), int(p["game"])
+        self._observer = None
+        self.blanks = {}  # the observation tensors before the deal, by (seat, perfect recall)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=int(cls.num_actions), max_chance_outcomes=DEAL_BASE, num_players=self.players,
+            min_utility=0.0, max_utility=1.0, utility_sum=1.0, max_game_length=int(self.engine.max_plies(self.players)))
+        pyspiel.Game.__init__(self, self.game_type, info, p)
+
+    def __reduce__(self):
+        # pickling (copy.deepcopy, pickle) keeps the parameters; the game holds no other state
+        return _restore, (self.engine_class.name, dict(self.get_parameters()))
+
+    @property
+    def observer(self) -> Observer:
+        """The observation of this engine at this player count (:class:`~meeplelab.sim.core.observation.Observer`).
+
+        Raises:
+            ConfigError: the game declares no observation (``GameSpec.observation``).
+        """
+        if self._observer is None:
+            if self.spec is None:
+                raise ConfigError(f"{self.engine_class.name} declares no observation (GameSpec.observation)")
+            self._observer = Observer(self.engine, self.players, self.spec)
+        return self._observer
+
+    def new_initial_state(self):
+        """A new game before its deal (the first of :data:`DEAL_DIGITS` chance nodes)."""
+        return self.state_class(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        """OpenSpiel's observer of this game (``open_spiel.python.observation.make_observation``): the seat's
+        observation, or with ``perfect_recall`` its information state; ``private_info`` ``NONE`` is the public
+        observer (no seat's private information).
+
+        Raises:
+            ValueError: observation parameters, or an observation type other than those.
+        """
+        return PyObserver(self, iig_obs_type, params)
+
+
+class _StateMethods:
+    """The methods of every registered state class: the deal's digits, then a batch of one game of the engine
+    (:attr:`batch`)."""
+
+    def __init__(self, game):
+        _pyspiel().State.__init__(self, game)
+        self._digits: list[int] = []
+        self._b: OneGame | None = None
+
+    @property
+    def engine(self):
+        """The engine (shared by every state of the game)."""
+        return self.get_game().engine
+
+    @property
+    def batch(self):
+        """The wrapped engine state, a batch of one game (None before the deal)."""
+        return None if self._b is None else self._b.state
+
+    def __reduce__(self):
+        # pickling replays the history (the deal included) on a new initial state
+        return _restore_state, (self.get_game(), list(self.history()))
+
+    def current_player(self):
+        b, ids = self._b, _pyspiel().PlayerId
+        if b is None:
+            return ids.CHANCE
+        return ids.TERMINAL if b.over else b.seat
+
+    def chance_outcomes(self):
+        if self._b is not None:
+            return []
+        p = 1.0 / DEAL_BASE
+        return [(d, p) for d in range(DEAL_BASE)]
+
+    def _legal_actions(self, player):
+        b = self._b
+        if b is None or b.over or player != b.seat:
+            return []
+        return np.flatnonzero(b.mask).tolist()
+
+    def _apply_action(self, action):
+        if self._b is None:
+            self._digits.append(int(action))
+            if len(self._digits) == DEAL_DIGITS:
+                game = self.get_game()
+                index = game.first + sum(d * DEAL_BASE ** i for i, d in enumerate(self._digits))
+                self._b = OneGame.start(game.engine, index, game.seed, game.players)
+            return
+        self._b.step(self.engine, int(action))
+
+    def _action_to_string(self, player, action):
+        if player == _pyspiel().PlayerId.CHANCE:
+            return f"deal digit {len(self._digits) + 1} of {DEAL_DIGITS}: {int(action)}"
+        return self.engine.action_label(int(action))
+
+    def is_terminal(self):
+        return self._b is not None and self._b.over
+
+    def returns(self):
+        b = self._b
+        return [0.0] * self.get_game().players if b is None else b.returns(self.engine)
+
+    def resample_from_infostate(self, player, sampler=None):
+        """A state ``player`` cannot tell from this one: a clone whose hidden cards and future chance are re-sampled
+        for ``player`` (``Game.redeterminize``; the same information state).
+
+        The world is keyed by (run seed, game index, ``player``, ply, how many worlds this state has drawn for
+        ``player`` at this ply), never by ``sampler`` (OpenSpiel's ``ISMCTSBot`` passes a sampler seeded from the
+        clock): the same calls give the same worlds.
+        """
+        other = self.clone()
+        if self._b is not None:
+            game = self.get_game()
+            self._b.resample(other._b, game.engine, game.seed, int(player))
+        return other
+
+    def information_fields(self, player: int, perfect_recall: bool = True) -> dict:
+        """``player``'s information state (or, without ``perfect_recall``, observation) as named ``int64`` arrays
+        (:class:`~meeplelab.sim.core.observation.Observer`; ``player`` -1: the public observer)."""
+        obs = self.get_game().observer
+        if self._b is None:
+            return obs.blank(player, perfect_recall)
+        return self._b.fields(obs, player, perfect_recall)
+
+    def information_tensor(self, player: int, perfect_recall: bool = True) -> np.ndarray:
+        """:meth:`information_fields` flattened (``float32``; read-only: it is kept for this position)."""
+        game = self.get_game()
+        if self._b is not None:
+            return self._b.tensor(game.observer, player, perfect_recall)
+        key = (player, perfect_recall)
+        if key not in game.blanks:
+            game.blanks[key] = Observer.tensor(game.observer.blank(player, perfect_recall))
+        return game.blanks[key]
+
+    def information_text(self, player: int, perfect_recall: bool = True) -> str:
+        """:meth:`information_fields` as text; the information state ends with the player actions so far."""
+        b = self._b
+        if b is None:
+            return f"dealing ({len(self._digits)} of {DEAL_DIGITS} digits)"
+        key = ("text", player)
+        if key not in b.cache:
+            obs = self.get_game().observer
+            b.cache[key] = obs.text(b.fields(obs, player, False))
+        if not perfect_recall:
+            return b.cache[key]
+        return b.cache[key] + "\nhistory: " + " ".join(map(str, self.history()[DEAL_DIGITS:]))
+
+    def __str__(self):
+        b, game = self._b, self.get_game()
+        title = game.engine_class.title
+        if b is None:
+            return f"{title} (seed {game.seed}): dealing, digits {self._digits}"
+        s = b.state
+        vp = " ".join(str(int(v)) for v in self.engine.vp(s)[0])
+        who = "over" if b.over else f"seat {b.seat} to act"
+        return f"{title} game {int(s.game_id[0])} (seed {game.seed}), ply {int(s.ply[0])}, {who}; VP: {vp}"
+
+
 def _make_classes(pyspiel, cls):
-    """The ``pyspiel.Game`` and ``pyspiel.State`` subclasses and the ``GameType`` of engine class ``cls``."""
+    """The ``GameType`` and the ``pyspiel.Game`` and ``pyspiel.State`` subclasses of engine class ``cls``."""
     default_players = 2 if cls.min_players <= 2 <= cls.max_players else cls.min_players
     defaults = {"players": default_players, "seed": 0, "game": 0, "set": ""}
     spec = _observation_spec(cls.name)
     game_type = _game_type(pyspiel, cls, defaults, spec is not None)
-
-    class MeepleGame(pyspiel.Game):
-        __doc__ = f"""{cls.title} as an OpenSpiel game (parameters: players, seed = run seed, game = the game index
-        of deal 0, set = rule overrides ``name:value;...``, :func:`set_items`)."""
-
-        def __init__(self, params=None):
-            p = dict(defaults)
-            p.update(params or {})
-            self.engine = _engine(cls.name, str(p["set"]))
-            self.players = int(p["players"])
-            self.engine.check_players(self.players)
-            self.seed, self.first = int(p["seed"]), int(p["game"])
-            self._observer = None
-            self.blanks = {}  # the observation tensors before the deal, by (seat, perfect recall)
-            info = pyspiel.GameInfo(
-                num_distinct_actions=int(cls.num_actions), max_chance_outcomes=DEAL_BASE, num_players=self.players,
-                min_utility=0.0, max_utility=1.0, utility_sum=1.0,
-                max_game_length=int(self.engine.max_plies(self.players)))
-            super().__init__(game_type, info, p)
-
-        def __reduce__(self):
-            # pickling (copy.deepcopy, pickle) keeps the parameters; the game holds no other state
-            return _restore, (cls.name, dict(self.get_parameters()))
-
-        @property
-        def observer(self) -> Observer:
-            """The observation of this engine at this player count (:class:`~meeplelab.sim.core.observation.Observer`).
-
-            Raises:
-                ConfigError: the game declares no observation (``GameSpec.observation``).
-            """
-            if self._observer is None:
-                if spec is None:
-                    raise ConfigError(f"{cls.name} declares no observation (GameSpec.observation)")
-                self._observer = Observer(self.engine, self.players, spec)
-            return self._observer
-
-        def new_initial_state(self):
-            """A new game before its deal (the first of :data:`DEAL_DIGITS` chance nodes)."""
-            return MeepleState(self)
-
-        def make_py_observer(self, iig_obs_type=None, params=None):
-            """OpenSpiel's observer of this game (``open_spiel.python.observation.make_observation``): the seat's
-            observation, or with ``perfect_recall`` its information state; ``private_info`` ``NONE`` is the public
-            observer (no seat's private information).
-
-            Raises:
-                ValueError: observation parameters, or an observation type other than those.
-            """
-            return PyObserver(self, iig_obs_type, params)
-
-    class MeepleState(pyspiel.State):
-        __doc__ = f"""One game of {cls.title}: the deal's digits, then a batch of one game of the engine (``batch``)."""
-
-        def __init__(self, game):
-            super().__init__(game)
-            self._digits: list[int] = []
-            self._b: OneGame | None = None
-
-        @property
-        def engine(self):
-            """The engine (shared by every state of the game)."""
-            return self.get_game().engine
-
-        @property
-        def batch(self):
-            """The wrapped engine state, a batch of one game (None before the deal)."""
-            return None if self._b is None else self._b.state
-
-        def __reduce__(self):
-            # pickling replays the history (the deal included) on a new initial state
-            return _restore_state, (self.get_game(), list(self.history()))
-
-        # ------------------------------------------------------------ OpenSpiel API
-        def current_player(self):
-            b = self._b
-            if b is None:
-                return pyspiel.PlayerId.CHANCE
-            return pyspiel.PlayerId.TERMINAL if b.over else b.seat
-
-        def chance_outcomes(self):
-            if self._b is not None:
-                return []
-            p = 1.0 / DEAL_BASE
-            return [(d, p) for d in range(DEAL_BASE)]
-
-        def _legal_actions(self, player):
-            b = self._b
-            if b is None or b.over or player != b.seat:
-                return []
-            return np.flatnonzero(b.mask).tolist()
-
-        def _apply_action(self, action):
-            if self._b is None:
-                self._digits.append(int(action))
-                if len(self._digits) == DEAL_DIGITS:
-                    game = self.get_game()
-                    index = game.first + sum(d * DEAL_BASE ** i for i, d in enumerate(self._digits))
-                    self._b = OneGame.start(game.engine, index, game.seed, game.players)
-                return
-            self._b.step(self.engine, int(action))
-
-        def _action_to_string(self, player, action):
-            if player == pyspiel.PlayerId.CHANCE:
-                return f"deal digit {len(self._digits) + 1} of {DEAL_DIGITS}: {int(action)}"
-            return self.engine.action_label(int(action))
-
-        def is_terminal(self):
-            return self._b is not None and self._b.over
-
-        def returns(self):
-            b = self._b
-            return [0.0] * self.get_game().players if b is None else b.returns(self.engine)
-
-        def resample_from_infostate(self, player, sampler=None):
-            """A state ``player`` cannot tell from this one: a clone whose hidden cards and future chance are
-            re-sampled for ``player`` (``Game.redeterminize``; the same information state).
-
-            The world is keyed by (run seed, game index, ``player``, ply, how many worlds this state has drawn for
-            ``player`` at this ply), never by ``sampler`` (OpenSpiel's ``ISMCTSBot`` passes a sampler seeded from
-            the clock): the same calls give the same worlds.
-            """
-            other = self.clone()
-            if self._b is not None:
-                game = self.get_game()
-                self._b.resample(other._b, game.engine, game.seed, int(player))
-            return other
-
-        def information_fields(self, player: int, perfect_recall: bool = True) -> dict:
-            """``player``'s information state (or, without ``perfect_recall``, observation) as named ``int64``
-            arrays (:class:`~meeplelab.sim.core.observation.Observer`; ``player`` -1: the public observer)."""
-            obs = self.get_game().observer
-            b = self._b
-            if b is None:
-                return obs.blank(player, perfect_recall)
-            return b.fields(obs, player, perfect_recall)
-
-        def information_tensor(self, player: int, perfect_recall: bool = True) -> np.ndarray:
-            """:meth:`information_fields` flattened (``float32``; read-only: it is kept for this position)."""
-            game = self.get_game()
-            if self._b is not None:
-                return self._b.tensor(game.observer, player, perfect_recall)
-            key = (player, perfect_recall)
-            if key not in game.blanks:
-                game.blanks[key] = Observer.tensor(game.observer.blank(player, perfect_recall))
-            return game.blanks[key]
-
-        def information_text(self, player: int, perfect_recall: bool = True) -> str:
-            """:meth:`information_fields` as text; the information state ends with the player actions so far."""
-            b = self._b
-            if b is None:
-                return f"dealing ({len(self._digits)} of {DEAL_DIGITS} digits)"
-            key = ("text", player)
-            if key not in b.cache:
-                obs = self.get_game().observer
-                b.cache[key] = obs.text(b.fields(obs, player, False))
-            if not perfect_recall:
-                return b.cache[key]
-            return b.cache[key] + "\nhistory: " + " ".join(map(str, self.history()[DEAL_DIGITS:]))
-
-        def __str__(self):
-            b = self._b
-            game = self.get_game()
-            if b is None:
-                return f"{cls.title} (seed {game.seed}): dealing, digits {self._digits}"
-            s = b.state
-            vp = " ".join(str(int(v)) for v in self.engine.vp(s)[0])
-            who = "over" if b.over else f"seat {b.seat} to act"
-            return (f"{cls.title} game {int(s.game_id[0])} (seed {game.seed}), ply {int(s.ply[0])}, "
-                    f"{who}; VP: {vp}")
-
-    MeepleGame.__name__ = MeepleGame.__qualname__ = f"OpenSpielGame_{cls.name.replace('-', '_')}"
-    MeepleState.__name__ = MeepleState.__qualname__ = f"OpenSpielState_{cls.name.replace('-', '_')}"
-    return game_type, MeepleGame, MeepleState
+    suffix = cls.name.replace("-", "_")
+    state_cls = type(f"OpenSpielState_{suffix}", (_StateMethods, pyspiel.State), {
+        "__doc__": f"One game of {cls.title}: the deal's digits, then a batch of one game of the engine (``batch``).",
+        "__module__": __name__})
+    game_cls = type(f"OpenSpielGame_{suffix}", (_GameMethods, pyspiel.Game), {
+        "__doc__": f"{cls.title} as an OpenSpiel game (parameters: players, seed = run seed, game = the game index of "
+                   "deal 0, set = rule overrides ``name:value;...``, :func:`set_items`).",
+        "__module__": __name__, "engine_class": cls, "defaults": defaults, "spec": spec, "game_type": game_type,
+        "state_class": state_cls})
+    return game_type, game_cls, state_cls
 
 
 class PyObserver:

@@ -468,6 +468,7 @@ import meeplelab.openspiel
         "ImportError: meeplelab.openspiel needs the openspiel extra: pip install 'meeplelab[openspiel]'")
 
 
+@pytest.mark.slow
 def test_the_examples_of_the_openspiel_doc_run():
     import re
     from pathlib import Path
