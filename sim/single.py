@@ -94,7 +94,7 @@ class OneGame:
         if key not in self.cache:
             self.cache[key] = obs.fields(self.state, 0, seat)
         out = self.cache[key]
-        return dict(out, actions=self.counts) if perfect_recall else out
+        return dict(out, actions=self.counts.copy()) if perfect_recall else out
 
     def tensor(self, obs: Observer, seat: int, perfect_recall: bool) -> np.ndarray:
         """:meth:`fields` flattened (``float32``, read-only: it is kept for this position)."""
