@@ -220,6 +220,26 @@ def test_unconscious_mind_never_cite_never_cites():
     assert cites(plain, 0) >= 10 and cites(never, 0) == 0
 
 
+@pytest.mark.slow
+def test_the_search_respects_the_restriction_at_its_root_on_both_paths():
+    """The compiled ISMCTS chooses among the narrowed mask (its root candidates come from it): ``ismcts+never:cite``
+    never cites where the plain search does, and its Python reference plays the same games."""
+    game = make_game(UM)
+    sids = ["ismcts:iters=8+never:cite", "citer"]
+
+    def cites(r):
+        g = pl.from_arrow(r.games).with_columns(pl.col("strategy").cast(pl.String))
+        ev = pl.from_arrow(r.events).filter(pl.col("kind").cast(pl.String) == "cite")
+        return ev.join(g.select("game", "seat", "strategy"), on=["game", "seat"])["strategy"].to_list()
+
+    plain = play_batch(game, [make_strategy(UM, "ismcts:iters=8"), make_strategy(UM, "citer")], np.arange(16), 4)
+    assert "ismcts:iters=8" in cites(plain)
+    kernel = play_batch(game, [make_strategy(UM, s) for s in sids], np.arange(16), 4)
+    assert sids[0] not in cites(kernel) and "citer" in cites(kernel)
+    py = play_batch(game, [make_strategy(UM, s) for s in sids], np.arange(2), 4, compiled=False)
+    assert pl.from_arrow(py.games).equals(pl.from_arrow(kernel.games).filter(pl.col("game") < 2))
+
+
 # ------------------------------------------------------------------ the command line
 @pytest.mark.slow
 def test_simulate_and_experiment_take_restricted_strategies(tmp_path, capsys, monkeypatch):
