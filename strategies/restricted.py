@@ -45,8 +45,9 @@ from .plans import ANY_KIND, OPS
 
 #: the restriction keywords
 MODES = {"never": NEVER, "force": FORCE}
-#: a suffix starts at a ``+`` followed by a letter (``vp=1e+05`` and ``vp=+1`` are argument values)
-_SPLIT = re.compile(r"\+(?=[A-Za-z])")
+#: a suffix starts at a ``+`` followed by a lower-case word and ``:`` (or a bare ``never``/``force``, refused as
+#: malformed); ``vp=1e+05``, ``vp=+1`` and the ISMCTS's ``kinds=P_MAIN+P_SEC`` are argument values
+_SPLIT = re.compile(r"\+(?=[a-z][a-z0-9_-]*:|(?:never|force)(?![\w:-]))")
 _COND = re.compile(r"^([a-z_][a-z0-9_]*)(>=|<=|==|!=|>|<)(-?\d+)$")
 _FORM = "allowed +never:ACTION[@FIELD OP INT] or +force:ACTION[@FIELD OP INT]"
 

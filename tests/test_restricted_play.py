@@ -28,6 +28,9 @@ def test_suffixes_split_from_the_id_in_order_with_their_conditions():
     assert [r.text for r in rs] == ["+force:abjure@suspicion>=6", "+never:upgrade"]
     assert parse_id("heuristic:vp=1+never:abjure") == ("heuristic", {"vp": "1"})
     assert split_restrictions("ismcts") == ("ismcts", ())
+    assert split_restrictions("ismcts:kinds=P_MAIN+P_SEC+never:cite") == ("ismcts:kinds=P_MAIN+P_SEC",
+                                                                           (Restriction("never", "cite"),))
+    assert split_restrictions("ismcts:kinds=P_MAIN+P_SEC") == ("ismcts:kinds=P_MAIN+P_SEC", ())
 
 
 @pytest.mark.parametrize("sid,message", [
