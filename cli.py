@@ -5,8 +5,8 @@ Every bad input prints one line ``error: ...`` naming the bad value and what is 
 exits with code 2. A write the environment refuses (a read-only folder, a full disk) prints one line
 naming the path and what to do and exits with code 1; the earlier output stays whole (docs/architecture.md,
 "Failures the user sees"). Ctrl-C during a command that plays games (simulate, sweep, experiment, content-value, compare, exchange-rates,
-compensate, tournament, ladder, tune, robustness, balance) marks its folder ``interrupted`` (a run's manifest; a sweep's sweep.json, an experiment's
-experiment.json, a tournament's tournament.json, a ladder's ladder.json, robustness.json, a tune or balance folder's search.json), prints
+compensate, tournament, ladder, stronger, tune, robustness, balance) marks its folder ``interrupted`` (a run's manifest; a sweep's sweep.json, an experiment's
+experiment.json, a tournament's tournament.json, a ladder's ladder.json, stronger.json, robustness.json, a tune or balance folder's search.json), prints
 one line saying how to complete it and exits with code 130; SIGTERM is handled the same way but exits with code
 143. ``--resume`` completes any of them and refuses (one line, exit 2) when the options differ from the saved ones.
 Each of them takes ``--config FILE.toml`` (its settings, validated by the command's model in play/settings.py; options
@@ -1333,6 +1333,7 @@ def stronger(
     backend: Backend = shared("backend", Backend.loky),
     scheduler: Optional[str] = shared("scheduler"),
     out: Path = typer.Option(..., "--out", help="Study folder (stronger.json, stronger.md and the runs it plays)."),
+    resume: bool = typer.Option(False, "--resume", help="Complete the interrupted study in --out (the same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the study in --out."),
     progress: bool = shared("progress", True),
     config: Optional[Path] = CONFIG_OPTION,
@@ -1348,9 +1349,9 @@ def stronger(
         with terminate_as_interrupt():
             r = run_stronger(game, sources, out, games=games, mirror_games=mirror_games, seed=seed, n_jobs=n_jobs,
                              batch_size=batch_size, backend=_plain(backend), scheduler=scheduler, overwrite=overwrite,
-                             progress=_note, draw=_draw(progress), settings=_settings_text())
+                             resume=resume, progress=_note, draw=_draw(progress), settings=_settings_text())
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the study in {out} is incomplete; run it again with --overwrite")
+        _interrupted(e, f"the study in {out} is incomplete; complete it with the same command and --resume")
     for x in r["lines"]:
         typer.echo(x)
     typer.echo(f"wrote {Path(out) / 'stronger.json'} and stronger.md (meeplelab report RUNS --stronger {out})")

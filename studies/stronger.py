@@ -22,6 +22,12 @@ estimates, normal approximation from the two 95% intervals) or **reverses** (bot
 Outputs: ``OUT/stronger.json`` (every figure), ``OUT/stronger.md`` (the lines), the run folders it played
 (``OUT/mirror-Pp``, ``OUT/top-Pp``, ``OUT/<experiment>``); ``meeplelab report RUNS --stronger OUT`` puts the
 lines in the balance report's section "Does it hold for stronger players?".
+
+``stronger.json`` holds the study's status (running, interrupted, failed, complete) and its request (the game,
+the sources as absolute paths, ``--games``, ``--mirror-games``, ``--seed``). ``--resume`` completes an
+interrupted study: the request must be the same (the first difference named), finished runs and experiments are
+kept and the others completed where they stopped, so the tables are those of an uninterrupted study, byte for
+byte. ``--overwrite`` removes the earlier study (its files and the run and experiment folders in it) first.
 """
 
 from __future__ import annotations
@@ -92,18 +98,23 @@ def _spread(df: pl.DataFrame, players: int) -> dict:
             "best_seat": int(r["best_seat"]) + 1, "worst_seat": int(r["worst_seat"]) + 1}
 
 
-def _play(cfg, draw: bool) -> Path:
+def _play(cfg, draw: bool, resume: bool) -> Path:
+    """Play run ``cfg`` into ``cfg.out``; with ``resume`` a finished run there is kept and an unfinished one
+    completed."""
     from meeplelab.play.runner import simulate
 
     folder = Path(cfg.out)
-    if (folder / rf.MANIFEST).is_file() and rf.read_manifest(folder).get("status") == "complete":
+    has = (folder / rf.MANIFEST).is_file()
+    if resume and has and rf.read_manifest(folder).get("status") == "complete":
         return folder
-    simulate(cfg, overwrite=True, progress=draw, label=f"stronger {folder.name}")
+    simulate(cfg, resume=resume and has, progress=draw, label=f"stronger {folder.name}")
     return folder
 
 
-def _strong_experiment(src: Path, dest: Path, strong: str, games: int, execution: dict, draw: bool) -> Path:
-    """Play experiment ``src`` again into ``dest`` with the strong field (module docstring), from its config.toml."""
+def _strong_experiment(src: Path, dest: Path, strong: str, games: int, execution: dict, draw: bool,
+                       resume: bool = False) -> Path:
+    """Play experiment ``src`` again into ``dest`` with the strong field (module docstring), from its config.toml;
+    with ``resume`` a finished one in ``dest`` is kept and an unfinished one completed."""
     from meeplelab.play.config import RunConfig
     from meeplelab.play.experiment import plan_experiment, read_experiment, run_experiment
 
@@ -111,7 +122,8 @@ def _strong_experiment(src: Path, dest: Path, strong: str, games: int, execution
         cfg = tomllib.loads((src / "config.toml").read_text())
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise RunFolderError(f"experiment {str(src)!r}: its config.toml cannot be read ({e}): run it again") from None
-    if (dest / "experiment.json").is_file() and read_experiment(dest).get("status") == "complete":
+    has = (dest / "experiment.json").is_file()
+    if resume and has and read_experiment(dest).get("status") == "complete":
         return dest
     players = int(cfg["players"])
     field = [strong] * len(cfg["strategies"])
@@ -123,7 +135,7 @@ def _strong_experiment(src: Path, dest: Path, strong: str, games: int, execution
                      seed=int(cfg.get("seed", 0)), seating=cfg.get("seating", "rotate"),
                      params=dict(cfg.get("params") or {}), out=str(dest), **execution)  # checked by plan_experiment
     arms = plan_experiment(base, vary=vary, control=control, treat=treat)
-    run_experiment(arms, dest, overwrite=True, progress=draw)
+    run_experiment(arms, dest, resume=resume and has, progress=draw)
     return dest
 
 
@@ -177,10 +189,135 @@ def _experiment_checks(src: Path, strong_dir: Path) -> list[dict]:
     return checks
 
 
+def _seat_checks(df: pl.DataFrame, out: Path, game: str, strong: str, mirror_games: int, seed: int,
+                 execution: dict, draw: bool, resume: bool, say: Callable[[str], None]) -> list[dict]:
+    """Per player count of the field runs (``df``: their games frame): the seat spread against a strong mirror."""
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.seats import games_frame
+    from meeplelab.play.config import RunConfig
+
+    checks = []
+    for p in sorted(set(df["players"].to_list())):
+        say(f"mirror of the strong player at {p} seats ({mirror_games:,} games)")
+        folder = _play(RunConfig(game=game, players=p, strategies=(strong,), games=mirror_games, seed=seed,
+                                 out=str(out / f"mirror-{p}p"), **execution).validated(), draw, resume)
+        mirror = games_frame(load_runs([folder]))
+        spread = _spread(df, p)
+        b, w = spread["best_seat"], spread["worst_seat"]
+        s, t = _seat_pair(df, p, b, w), _seat_pair(mirror, p, b, w)
+        verdict, diff = compare(s, t)
+        ms = _spread(mirror, p)
+        checks.append({"kind": "seat spread", "players": p, "spread": spread, "strong_spread": ms,
+                       "conclusion": f"seat {b} minus seat {w} at {p} seats (the scripted field's best and worst "
+                                     f"seats, win rate points; the strong mirror's best is seat {ms['best_seat']}, "
+                                     f"worst seat {ms['worst_seat']}, spread {ms['est']:.1f} [{ms['low']:.1f}, "
+                                     f"{ms['high']:.1f}])",
+                       "scripted": s, "strong": t, "verdict": verdict, "difference": diff})
+    return checks
+
+
+def _top_check(df: pl.DataFrame, out: Path, game: str, strong: str, games: int, seed: int, execution: dict,
+               draw: bool, resume: bool, say: Callable[[str], None]) -> dict:
+    """The scripted field's top strategy at its largest player count (``df``: the field runs' games frame) against
+    the same strategy among strong players."""
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.seats import games_frame, strategy_rates
+    from meeplelab.play.config import RunConfig
+
+    p = max(df["players"].to_list())
+    rates = strategy_rates(df.filter(pl.col("players") == p)).sort("est", descending=True)
+    top = rates.row(0, named=True)
+    fair = 100.0 / p
+    s = {"est": top["est"] * 100 - fair, "low": top["low"] * 100 - fair, "high": top["high"] * 100 - fair,
+         "n": int(top["games"])}
+    say(f"{top['strategy']} among strong players at {p} seats ({games:,} games)")
+    folder = _play(RunConfig(game=game, players=p, strategies=(top["strategy"],) + (strong,) * (p - 1),
+                             games=games, seed=seed, seating="rotate", out=str(out / f"top-{p}p"),
+                             **execution).validated(), draw, resume)
+    r = strategy_rates(games_frame(load_runs([folder]))).filter(pl.col("strategy") == top["strategy"]).row(0, named=True)
+    t = {"est": r["est"] * 100 - fair, "low": r["low"] * 100 - fair, "high": r["high"] * 100 - fair,
+         "n": int(r["games"])}
+    verdict, diff = compare(s, t)
+    return {"kind": "top strategy", "players": p, "strategy": top["strategy"],
+            "conclusion": f"{top['strategy']}'s edge at {p} seats (its win rate minus the fair "
+                          f"{fair:.0f}%, points; scripted: among the field played, strong: against "
+                          f"{p - 1} strong player{'s' if p > 2 else ''})",
+            "scripted": s, "strong": t, "verdict": verdict, "difference": diff}
+
+
+def _checked_sources(game: str, sources: Sequence[Path | str]):
+    """``(run folders, the runs loaded, experiment folders, the strong player)`` of ``sources``, all of ``game``
+    (a folder given twice, unreadable parts: refused here, by the load).
+
+    Raises:
+        ConfigError: no source, a source that is not a run or experiment folder, or one of another game; a game
+            without a tuned preset (:func:`strong_player`).
+    """
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.play.experiment import read_experiment
+    from meeplelab.sim.registry import get_spec
+
+    runs_f, exps = _sources(list(sources))
+    if not runs_f and not exps:
+        raise ConfigError("--from: give the scripted field's run folders and/or experiment folders")
+    get_spec(game)  # an unknown game is named with the allowed ones
+    strong = strong_player(game)
+    runs = load_runs(runs_f) if runs_f else None
+    if runs is not None:
+        other = sorted({m["game"]["name"] for m in runs.manifests.values()} - {game})
+        if other:
+            raise ConfigError(f"--from: runs of {other[0]!r}, not {game!r}")
+    for src in exps:
+        if read_experiment(src)["game"] != game:
+            raise ConfigError(f"--from {str(src)!r}: an experiment of {read_experiment(src)['game']!r}, not {game!r}")
+    return runs_f, runs, exps, strong
+
+
+#: the request's keys as the options a resume must repeat
+_OPTIONS = {"game": "--game", "sources": "--from", "games": "--games", "mirror_games": "--mirror-games",
+            "seed": "--seed"}
+
+
+def _open(out: Path, request: dict, *, overwrite: bool, resume: bool) -> None:
+    """Accept ``out`` for the study ``request`` (module docstring: ``--resume``, ``--overwrite``), nothing written.
+
+    Raises:
+        RunFolderError: ``out`` is not empty and not a stronger-players study; a study without ``overwrite`` or
+            ``resume``; (``resume``) nothing to resume, or a saved request that differs (the first difference).
+    """
+    import shutil
+
+    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
+    if resume:
+        if not (out / FILE).is_file():
+            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no stronger-players study (no {FILE})")
+        old = rf.read_state(out / FILE, "a saved stronger-players study").get("request") or {}
+        for k, flag in _OPTIONS.items():
+            if old.get(k) != request[k]:
+                was = " ".join(old[k]) if k == "sources" and k in old else old.get(k, "(not saved)")
+                now = " ".join(request[k]) if k == "sources" else request[k]
+                raise RunFolderError(f"cannot resume: the stronger-players study in the folder has {flag} {was}, "
+                                     f"this study has {flag} {now}: use the same options or --overwrite")
+        return
+    if not entries:
+        return
+    if not (out / FILE).is_file():
+        raise RunFolderError(f"output folder {str(out)!r} is not empty and not a stronger-players study: "
+                             "choose a new --out")
+    if not overwrite:
+        raise RunFolderError(f"output folder {str(out)!r} holds a stronger-players study: use --resume to complete "
+                             "it, --overwrite to replace it or a new --out")
+    for e in entries:  # the earlier study: its files, and the runs and experiments it played
+        if e.name in (FILE, "stronger.md", rf.SETTINGS):
+            e.unlink()
+        elif e.is_dir() and ((e / rf.MANIFEST).is_file() or (e / "experiment.json").is_file()):
+            shutil.rmtree(e)
+
+
 def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, games: int = 800,
                  mirror_games: int = 1200, seed: int = 0, n_jobs: int = -1, batch_size: int = 1024,
                  backend: str = "loky", scheduler: str | None = None, overwrite: bool = False,
-                 progress: Callable[[str], None] | None = None, draw: bool = False,
+                 resume: bool = False, progress: Callable[[str], None] | None = None, draw: bool = False,
                  settings: str | None = None) -> dict:
     """Re-measure the headline conclusions of ``sources`` with the strong field (module docstring).
 
@@ -188,7 +325,7 @@ def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, g
         game: the game of every source.
         sources: the scripted field's run folders (or a folder holding them: ``runs/gt`` with ``2p``, ``3p``,
             ``4p``) and experiment folders (``runs/gt-abjure``), as the README main job writes them.
-        out: the study folder (created; ``overwrite`` replaces a finished one).
+        out: the study folder (created; ``overwrite`` replaces a study there, ``resume`` completes it).
         games: games per arm of each strong experiment and of each top-strategy run (both seat orders sets).
         mirror_games: games of each strong mirror (one per player count of the field runs).
         seed: run seed of the strong runs (the experiments keep their own).
@@ -203,92 +340,44 @@ def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, g
     Raises:
         ConfigError: a source that is not a run or experiment folder, of another game, or no source at all;
             bad game counts.
-        RunFolderError: ``out`` holds something else, or a finished study without ``overwrite``.
+        RunFolderError: ``out`` holds something else, or a study without ``overwrite`` or ``resume``; (``resume``)
+            nothing to resume or a study of other options.
+        KeyboardInterrupt: after marking ``stronger.json`` ``interrupted`` (other errors: ``failed``).
     """
-    from meeplelab.analysis.load import load_runs
-    from meeplelab.analysis.seats import games_frame, strategy_rates
-    from meeplelab.play.config import RunConfig
+    from meeplelab.analysis.seats import games_frame
 
     if games < 2 or mirror_games < 2:
         raise ConfigError(f"--games {games} / --mirror-games {mirror_games}: each must be >= 2")
-    runs_f, exps = _sources(list(sources))
-    if not runs_f and not exps:
-        raise ConfigError("--from: give the scripted field's run folders and/or experiment folders")
-    from meeplelab.sim.registry import get_spec
-
-    get_spec(game)  # an unknown game is named with the allowed ones
-    strong = strong_player(game)
-    if runs_f:
-        runs = load_runs(runs_f)  # a folder given twice, unreadable parts: refused before anything is written
-        other = sorted({m["game"]["name"] for m in runs.manifests.values()} - {game})
-        if other:
-            raise ConfigError(f"--from: runs of {other[0]!r}, not {game!r}")
-    for src in exps:
-        from meeplelab.play.experiment import read_experiment
-
-        if read_experiment(src)["game"] != game:
-            raise ConfigError(f"--from {str(src)!r}: an experiment of {read_experiment(src)['game']!r}, not {game!r}")
+    runs_f, runs, exps, strong = _checked_sources(game, sources)
     out = Path(out)
-    if out.exists() and any(out.iterdir()):
-        if not (out / FILE).is_file():
-            raise RunFolderError(f"output folder {str(out)!r} is not empty and not a stronger-players study: "
-                                 "choose a new --out")
-        if not overwrite:
-            raise RunFolderError(f"output folder {str(out)!r} holds a stronger-players study: use --overwrite or a "
-                                 "new --out")
+    request = {"game": game, "sources": [str(Path(x).resolve()) for x in sources], "games": games,
+               "mirror_games": mirror_games, "seed": seed}
+    _open(out, request, overwrite=overwrite, resume=resume)
     out.mkdir(parents=True, exist_ok=True)
-    rf.write_atomic(out / FILE, json.dumps({"game": game, "status": "running"}).encode())  # ours from now on
+    state = {"game": game, "status": "running", "request": request}
+    rf.write_atomic(out / FILE, json.dumps(state, indent=1).encode())  # ours from now on
     rf.write_settings(out, settings)
     say = progress or (lambda s: None)
     execution = {"n_jobs": n_jobs, "batch_size": batch_size, "backend": backend, "scheduler": scheduler}
     checks: list[dict] = []
-    if runs_f:
-        df = games_frame(runs)
-        counts = sorted(set(df["players"].to_list()))
-        for p in counts:
-            say(f"mirror of the strong player at {p} seats ({mirror_games:,} games)")
-            folder = _play(RunConfig(game=game, players=p, strategies=(strong,), games=mirror_games, seed=seed,
-                                     out=str(out / f"mirror-{p}p"), **execution).validated(), draw)
-            mirror = games_frame(load_runs([folder]))
-            spread = _spread(df, p)
-            b, w = spread["best_seat"], spread["worst_seat"]
-            s, t = _seat_pair(df, p, b, w), _seat_pair(mirror, p, b, w)
-            verdict, diff = compare(s, t)
-            ms = _spread(mirror, p)
-            checks.append({"kind": "seat spread", "players": p, "spread": spread, "strong_spread": ms,
-                           "conclusion": f"seat {b} minus seat {w} at {p} seats (the scripted field's best and worst "
-                                         f"seats, win rate points; the strong mirror's best is seat {ms['best_seat']}, "
-                                         f"worst seat {ms['worst_seat']}, spread {ms['est']:.1f} [{ms['low']:.1f}, "
-                                         f"{ms['high']:.1f}])",
-                           "scripted": s, "strong": t, "verdict": verdict, "difference": diff})
-        p = counts[-1]
-        rates = strategy_rates(df.filter(pl.col("players") == p)).sort("est", descending=True)
-        top = rates.row(0, named=True)
-        fair = 100.0 / p
-        s = {"est": top["est"] * 100 - fair, "low": top["low"] * 100 - fair, "high": top["high"] * 100 - fair,
-             "n": int(top["games"])}
-        say(f"{top['strategy']} among strong players at {p} seats ({games:,} games)")
-        folder = _play(RunConfig(game=game, players=p, strategies=(top["strategy"],) + (strong,) * (p - 1),
-                                 games=games, seed=seed, seating="rotate", out=str(out / f"top-{p}p"),
-                                 **execution).validated(), draw)
-        r = strategy_rates(games_frame(load_runs([folder]))).filter(pl.col("strategy") == top["strategy"]).row(0, named=True)
-        t = {"est": r["est"] * 100 - fair, "low": r["low"] * 100 - fair, "high": r["high"] * 100 - fair,
-             "n": int(r["games"])}
-        verdict, diff = compare(s, t)
-        checks.append({"kind": "top strategy", "players": p, "strategy": top["strategy"],
-                       "conclusion": f"{top['strategy']}'s edge at {p} seats (its win rate minus the fair "
-                                     f"{fair:.0f}%, points; scripted: among the field played, strong: against "
-                                     f"{p - 1} strong player{'s' if p > 2 else ''})",
-                       "scripted": s, "strong": t, "verdict": verdict, "difference": diff})
-    for src in exps:
-        say(f"experiment {src.name} with the strong field ({games:,} games per arm)")
-        dest = _strong_experiment(src, out / src.name, strong, games, execution, draw)
-        checks += _experiment_checks(src, dest)
+    try:
+        if runs is not None:
+            df = games_frame(runs)
+            checks += _seat_checks(df, out, game, strong, mirror_games, seed, execution, draw, resume, say)
+            checks.append(_top_check(df, out, game, strong, games, seed, execution, draw, resume, say))
+        for src in exps:
+            say(f"experiment {src.name} with the strong field ({games:,} games per arm)")
+            dest = _strong_experiment(src, out / src.name, strong, games, execution, draw, resume)
+            checks += _experiment_checks(src, dest)
+    except BaseException as e:
+        state["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
+        rf.write_atomic(out / FILE, json.dumps(state, indent=1).encode())
+        raise
     lines = [line(c) for c in checks]
     result = {"game": game, "status": "complete", "strong": strong,
               "runs": sorted(str(Path(r).resolve()) for r in runs_f), "strong_words": STRONG.replace("GAME", game), "games": games,
               "mirror_games": mirror_games, "seed": seed, "sources": [str(Path(s)) for s in sources],
-              "checks": checks, "lines": lines}
+              "request": request, "checks": checks, "lines": lines}
     from meeplelab.analysis.tables import canonical_json
 
     rf.write_atomic(out / FILE, json.dumps(canonical_json(result), indent=1, default=float).encode())
