@@ -153,3 +153,14 @@ def test_overwrite_replaces_the_earlier_study(sources, reference, tmp_path, caps
     assert code == 0, err
     assert not (out / "abjure-left-over").exists()
     assert settings_free(out) == settings_free(ref)
+
+
+def test_every_command_that_plays_games_takes_resume():
+    import typer.main
+
+    from meeplelab.cli import app
+    from meeplelab.play.settings import MODELS
+
+    group = typer.main.get_command(app)
+    lacking = [name for name in MODELS if "--resume" not in {o for p in group.commands[name].params for o in p.opts}]
+    assert sorted(MODELS) == sorted(set(MODELS) & set(group.commands)) and lacking == []
