@@ -4,9 +4,15 @@ One stylesheet (``report.css``) and one page skeleton (``base.html.j2``) serve e
 experiment, sweep and tournament reports (``report.html.j2``, built by :func:`meeplelab.analysis.report.build_report`)
 and the Markdown pages of the robustness and balance-search reports (``markdown.html.j2``, from
 :func:`meeplelab.analysis.markdown.to_html`). Autoescaping is on: every string handed to a template is escaped
-unless it is :class:`markupsafe.Markup` (text already rendered to HTML: inline code of a caption, a
+unless it is :class:`markupsafe.Markup` (text already rendered to HTML: a caption or a section's prose, a
 page rendered by markdown-it). Tables render whatever columns and rows they are given, folded into
 ``<details>`` when asked.
+
+Every text a page shows goes through one Markdown renderer, markdown-it-py (CommonMark plus GitHub tables):
+a section's prose (:func:`prose`: paragraphs, ``- `` lists, ``**bold**``, code spans), a caption or a summary
+line (:func:`inline`), and the whole Markdown pages (:func:`meeplelab.analysis.markdown.to_html`). Prose and
+captions are rendered with raw HTML off, so a ``<`` in a strategy name or a caption is text; a whole Markdown
+page written by meeplelab keeps its own ``<details>`` folds.
 """
 
 from __future__ import annotations
@@ -15,22 +21,57 @@ import functools
 import re
 
 import jinja2
+from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 #: a cell that is a number (thousands separators, decimals, sign, percent), an interval "[a, b]" or the
 #: missing-value dash: it never breaks across lines and is right-aligned
 _NUMERIC = re.compile(r"[-+\u2212]?[\d,]*\.?\d*%?( ?\[[-+\u2212\d.,%\s]*\])?|\u2014|n/a|yes|no")
-_CODE = re.compile(r"`([^`]+)`")
+
+#: the one Markdown renderer (CommonMark + GitHub tables) of report prose and captions: raw HTML off (escaped)
+TEXT = MarkdownIt("commonmark", {"html": False}).enable("table")
+#: the same renderer for a whole Markdown page meeplelab wrote itself (its ``<details>`` folds pass through)
+PAGE = MarkdownIt("commonmark").enable("table")
+#: a Markdown list item's first line: ``- x``, ``* x``, ``+ x``, ``1. x``, ``1) x``
+_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,9}[.)])\s")
+
+
+def blocks(text: str) -> str:
+    """Section prose as Markdown blocks: a report section's text holds one paragraph a line, so each line
+    becomes its own paragraph, except that consecutive list items (``- ...``) stay one list; a line's
+    leading spaces are dropped (four of them would make a code block), a list item keeps its own."""
+    out: list[str] = []
+    prev_item = False
+    for line in str(text).split("\n"):
+        if not line.strip():
+            prev_item = False
+            continue
+        item = bool(_ITEM.match(line))
+        if out:
+            out.append("\n" if item and prev_item else "\n\n")
+        out.append(line.rstrip() if item else line.strip())
+        prev_item = item
+    return "".join(out)
+
+
+def prose(text: str) -> Markup:
+    """HTML of a section's prose (:func:`blocks` rendered by :data:`TEXT`): ``<p>`` paragraphs, ``<ul>`` lists,
+    ``<strong>``/``<em>``, ``<code>``; any HTML in the text is escaped."""
+    return Markup(TEXT.render(blocks(text)))
 
 
 def inline(text: str) -> Markup:
-    """Escaped HTML of prose or a caption, Markdown inline code (backticks) as ``<code>``."""
-    return Markup(_CODE.sub(lambda m: f"<code>{m.group(1)}</code>", str(escape(text))))
+    """HTML of one line of text (a caption, a summary sentence, a fold's summary) rendered by :data:`TEXT`
+    without a paragraph around it: code spans, bold, emphasis; any HTML in the text is escaped."""
+    return Markup(TEXT.renderInline(str(text)))
 
 
 def plain(text: str) -> str:
-    """Text without Markdown backticks (an image's alt text)."""
-    return _CODE.sub(lambda m: m.group(1), text)
+    """The words of one line of Markdown without its markup (an image's alt text, a file name's words):
+    ``**holds** in `x` `` -> ``holds in x``."""
+    tokens = TEXT.parseInline(str(text))
+    return "".join(t.content for tok in tokens for t in (tok.children or [])
+                   if t.type in ("text", "code_inline", "softbreak")).replace("\n", " ")
 
 
 def breakable(name: str) -> Markup:
@@ -100,5 +141,5 @@ def markdown_page(body_html: str, title: str) -> str:
     return render("markdown.html.j2", title=title, body=Markup(body_html))
 
 
-__all__ = ["breakable", "cell_class", "column_class", "environment", "inline", "markdown_page", "plain", "render", "render_table", "table_context",
-           "table_html"]
+__all__ = ["PAGE", "TEXT", "blocks", "breakable", "cell_class", "column_class", "environment", "inline", "markdown_page",
+           "plain", "prose", "render", "render_table", "table_context", "table_html"]

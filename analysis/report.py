@@ -699,7 +699,7 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
         for s in summaries:  # the three plain sentences (meeplelab.analysis.summary), before everything else
             head = "In three sentences" + (f" ({s.title.split(': ', 1)[1]})" if len(summaries) > 1
                                            and ": " in s.title else "")
-            page_secs.append({"title": head, "paragraphs": [P.inline(x) for x in s.summary], "figures": [],
+            page_secs.append({"title": head, "paragraphs": [P.prose(x) for x in s.summary], "figures": [],
                               "tables": []})
             md += [f"## {head}", ""]
             for sentence in s.summary:
@@ -713,9 +713,9 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                 (page_secs[-1] if page_secs else ps)["small"] = [P.inline(TABLE_NOTE)]
             page_secs.append(ps)
             md += [f"## {s.title}", ""]
-            for para in filter(None, s.text.split("\n")):
-                ps["paragraphs"].append(P.inline(para))
-                md += [para, ""]
+            if s.text.strip():  # one paragraph a line, "- " lines a list: Markdown rendered once (pages.prose)
+                ps["paragraphs"].append(P.prose(s.text))
+                md += [P.blocks(s.text), ""]
             for stem, fig, cap in s.figures:
                 rel = f"figures/{i:02d}_{stem}.png"
                 F.save(fig, tmp / rel)

@@ -16,8 +16,9 @@ from matplotlib.figure import Figure
 
 from meeplelab.analysis import figures as F
 from meeplelab.analysis import pages as P
+from meeplelab.analysis.load import Runs
 from meeplelab.analysis.markdown import to_html
-from meeplelab.analysis.report import TableFormat, _html_table
+from meeplelab.analysis.report import Section, TableFormat, _html_table, _write_report
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -167,7 +168,7 @@ def test_every_page_uses_the_one_stylesheet():
     md_page = to_html("# T\n\n| a_b | c |\n|---|---|\n| 1,234 | x |\n\n<details><summary>more</summary>\n\nhidden\n\n"
                       "</details>\n", "Robustness: <game>")
     report_page = P.render("report.html.j2", title="meeplelab balance report: t", runs="r", warnings=["careful <now>"],
-                           sections=[{"title": "S & T", "paragraphs": [P.inline("a `b`")], "figures": [],
+                           sections=[{"title": "S & T", "paragraphs": [P.prose("a `b`")], "figures": [],
                                       "tables": [P.table_context(["k"], [["1"]], "cap", folded=True)]}], footer="f")
     for page in (md_page, report_page):
         assert css in page and page.startswith("<!doctype html>") and '<meta name="viewport"' in page
@@ -191,3 +192,34 @@ def test_a_robustness_verdict_holding_an_asterisk_stays_bold():
     verdict = "not resolved with this budget: moved most by A-TOY-02 max_value (mu* 12 +- 0.018 VP)"
     page = to_html(f"- **draw-once**: scores: **{_md(verdict)}**\n", "t")
     assert f"<strong>{verdict}</strong>" in page and "**" not in page
+
+
+# ------------------------------------------------------------------------------------ Markdown: one renderer
+def test_section_prose_is_rendered_as_markdown_paragraphs_lists_and_bold():
+    text = ("Each conclusion re-measured; *holds*: not resolved.\n\n- a: **holds** (difference +1.0 [-2.0, +4.0])\n"
+            "- b: **reverses**\nAfter the list, `code` and    four leading spaces.\n1. first\n2. second")
+    html = str(P.prose(text))
+    assert html == ("<p>Each conclusion re-measured; <em>holds</em>: not resolved.</p>\n<ul>\n"
+                    "<li>a: <strong>holds</strong> (difference +1.0 [-2.0, +4.0])</li>\n<li>b: <strong>reverses</strong></li>\n"
+                    "</ul>\n<p>After the list, <code>code</code> and    four leading spaces.</p>\n<ol>\n<li>first</li>\n"
+                    "<li>second</li>\n</ol>\n")
+    assert P.blocks("one\ntwo\n- x\n- y") == "one\n\ntwo\n\n- x\n- y"
+
+
+def test_prose_and_captions_escape_html_and_plain_text_drops_the_markup():
+    assert str(P.prose("a <b>x</b> & y")) == "<p>a &lt;b&gt;x&lt;/b&gt; &amp; y</p>\n"
+    assert str(P.inline("seat-spread<=5 is **met** by `x_y`")) == "seat-spread&lt;=5 is <strong>met</strong> by <code>x_y</code>"
+    assert P.plain("**holds** in `tile_cost_1` <b>") == "holds in tile_cost_1 <b>"
+
+
+def test_a_report_page_shows_no_raw_markdown(tmp_path):
+    secs = [Section("Does it hold for `stronger` players?", "Intro with *holds*.\n\n- one: **holds**\n- two: **reverses**"),
+            Section("Changed", "3 rows changed:\n- row a\n- row b")]
+    empty = pl.LazyFrame()
+    runs = Runs(empty, empty, empty, {"r": {"status": "complete", "config": {"game": "g"}}}, {})
+    page = _write_report(runs, secs, tmp_path / "rep", 0.0).read_text()
+    assert "**" not in page and "<p>- " not in page and "*holds*" not in page
+    assert "<h2>Does it hold for <code>stronger</code> players?</h2>" in page
+    assert "<li>one: <strong>holds</strong></li>" in page and "<li>row b</li>" in page
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "3 rows changed:\n\n- row a\n- row b\n" in md  # the Markdown twin: the same blocks
