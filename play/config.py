@@ -16,6 +16,7 @@ from typing import Any
 
 import tomli_w
 
+from meeplelab.sim.core.content import not_utf8
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.sim.core.extras import require as require_extra
 from meeplelab.sim.core.params import apply_overrides
@@ -328,7 +329,8 @@ class RunConfig:
 
 
 def load_toml(path: Path) -> dict[str, Any]:
-    """Read a run config TOML file (ConfigError on a missing file or a syntax error).
+    """Read a run config TOML file (ConfigError on a missing file, a file that is not UTF-8 (its first bad byte and
+    where it is named: :func:`meeplelab.sim.core.content.not_utf8`) or a syntax error).
 
     Relative ``out`` and ``content`` paths are read against the file's own folder (a run folder's
     ``run.toml`` holds ``out = "."`` and ``content = "content"``, so a moved run folder's config
@@ -337,13 +339,15 @@ def load_toml(path: Path) -> dict[str, Any]:
     from meeplelab.play.runfolder import resolve_paths
 
     try:
-        with open(path, "rb") as fh:
-            return resolve_paths(tomllib.load(fh), Path(path).parent)
+        data = Path(path).read_bytes()
+        return resolve_paths(tomllib.loads(data.decode("utf-8")), Path(path).parent)
     except FileNotFoundError:
         raise ConfigError(f"config file {str(path)!r} not found") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"config file {str(path)!r} has a TOML syntax error: {e}") from None
-    except (OSError, UnicodeDecodeError) as e:
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"config file {str(path)!r}: {not_utf8(data, e)}") from None
+    except OSError as e:
         raise ConfigError(f"config file {str(path)!r} cannot be read: {type(e).__name__}") from None
 
 

@@ -1,6 +1,6 @@
 """A content folder's files (``--content``, ``compare --arm content=PATH``) that are not UTF-8 (a Latin-1 comment,
 binary bytes), a folder in place of a file, or a count below 0 are one line naming the file, the byte offset or
-the field and its value, exit 2, nothing written."""
+the field and its value, exit 2, nothing written; a settings file that is not UTF-8 names its byte the same way."""
 
 from __future__ import annotations
 
@@ -88,3 +88,15 @@ def test_read_toml_names_the_first_bad_byte_and_its_line(tmp_path):
                             "save it as UTF-8")
     f.write_bytes('a = 1\n# caf\u00e9 in UTF-8\n'.encode())
     assert read_toml(f) == {"a": 1}
+
+
+def test_a_settings_file_that_is_not_utf8_names_the_byte(tmp_path, capsys, monkeypatch):
+    cfg = tmp_path / "c.toml"
+    cfg.write_bytes('game = "toy"\nplayers = 2\n# Fran\u00e7ois\n'.encode("latin-1"))
+    out = tmp_path / "o"
+    why = "not UTF-8 text: byte 0xe7 at byte offset 31 (line 3); TOML files must be UTF-8: save it as UTF-8"
+    expect_error(SIM + ["--config", str(cfg), "--out", str(out)], f"config file {str(cfg)!r}: {why}", capsys,
+                 monkeypatch)
+    expect_error(["tournament", "--strategies", "random,always-draw", "--config", str(cfg), "--out", str(out)],
+                 f"config file {str(cfg)!r}: {why}", capsys, monkeypatch)
+    assert not out.exists()

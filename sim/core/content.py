@@ -29,12 +29,12 @@ class Entry(BaseModel):
     id: str
 
 
-def not_utf8(path: Path | str, data: bytes, e: UnicodeDecodeError) -> str:
-    """The one line saying file ``path`` (its bytes ``data``) is not UTF-8: the first bad byte, its byte offset
-    (``e.start``, from 0) and line, and the repair."""
+def not_utf8(data: bytes, e: UnicodeDecodeError) -> str:
+    """What is wrong with a TOML file whose bytes ``data`` are not UTF-8 (``e``: the decode error), in words: the
+    first bad byte, its byte offset (``e.start``, from 0) and line, and the repair."""
     line = data.count(b"\n", 0, e.start) + 1
-    return (f"{path}: not UTF-8 text: byte 0x{data[e.start]:02x} at byte offset {e.start} (line {line}); TOML files "
-            "must be UTF-8: save it as UTF-8")
+    return (f"not UTF-8 text: byte 0x{data[e.start]:02x} at byte offset {e.start} (line {line}); TOML files must be "
+            "UTF-8: save it as UTF-8")
 
 
 def read_toml(path: Path) -> dict:
@@ -52,7 +52,7 @@ def read_toml(path: Path) -> dict:
     except IsADirectoryError:
         raise ContentError(f"{path}: is a folder, not a content file: allowed a TOML file of that name") from None
     except UnicodeDecodeError as e:
-        raise ContentError(not_utf8(path, data, e)) from None
+        raise ContentError(f"{path}: {not_utf8(data, e)}") from None
     except tomllib.TOMLDecodeError as e:
         raise ContentError(f"{path}: TOML syntax error: {e}") from None
 
