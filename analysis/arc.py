@@ -82,7 +82,7 @@ def in_game_vp(turns, events=None) -> pl.LazyFrame:
     cols = t.collect_schema().names()
     if _vp_events(events):
         e = (_lazy(events).filter(pl.col("kind") == "vp").with_row_index("_order")
-             .group_by(KEY + ["turn", pl.col("seat").cast(pl.Int64)])
+             .group_by(KEY + ["turn", pl.col("seat").cast(pl.Int64)], maintain_order=True)
              .agg(pl.col("after").sort_by("_order").last().cast(pl.Int64).alias("vp_in")))
         rounds = t.select(KEY + ["turn", "round"])
         return e.join(rounds, on=KEY + ["turn"]).select(KEY + ["turn", "round", "seat", "vp_in"])
@@ -134,15 +134,15 @@ def standings(turns, games, at: str = "round", events=None) -> pl.DataFrame:
     t = _lazy(turns)
     obs = in_game_vp(turns, events)
     step = "round" if at == "round" else "turn"
-    last = (obs.with_columns(pl.col("turn").alias("_o")).group_by(KEY + [step, "seat"])
+    last = (obs.with_columns(pl.col("turn").alias("_o")).group_by(KEY + [step, "seat"], maintain_order=True)
             .agg(pl.col("vp_in").sort_by("_o").last().alias("vp")).rename({step: "step"}))
     if step == "round":
-        steps = t.select(KEY + ["round"]).unique().with_columns(pl.col("round").alias("step"))
+        steps = t.select(KEY + ["round"]).unique(maintain_order=True).with_columns(pl.col("round").alias("step"))
     else:
-        steps = t.group_by(KEY + ["turn"]).agg(pl.col("round").max()).rename({"turn": "step"})
+        steps = t.group_by(KEY + ["turn"], maintain_order=True).agg(pl.col("round").max()).rename({"turn": "step"})
     g = _lazy(games).select(KEY + ["seat"]).with_columns(pl.col("seat").cast(pl.Int64))
     grid = (steps.join(g, on=KEY)
-            .join(t.group_by(KEY).agg(pl.col("round").max().cast(pl.Int64).alias("last_round")), on=KEY))
+            .join(t.group_by(KEY, maintain_order=True).agg(pl.col("round").max().cast(pl.Int64).alias("last_round")), on=KEY))
     df = (grid.join(last, on=KEY + ["step", "seat"], how="left").sort(KEY + ["seat", "step"])
           .with_columns(pl.col("vp").forward_fill().over(KEY + ["seat"]).fill_null(0))
           .with_columns(pl.col("vp").max().over(KEY + ["step"]).alias("best"))
@@ -161,7 +161,7 @@ def _winners(games) -> pl.LazyFrame:
     g = _lazy(games)
     cols = g.collect_schema().names()
     stop = pl.col("safety_stop").any() if "safety_stop" in cols else pl.lit(False)
-    return g.group_by(KEY).agg(
+    return g.group_by(KEY, maintain_order=True).agg(
         pl.col("players").first().cast(pl.Int64), pl.col("rounds").first().cast(pl.Int64),
         pl.col("turns").first().cast(pl.Int64), pl.col("plies").first().cast(pl.Int64),
         pl.col("win").sum().cast(pl.Int64).alias("winners"),
@@ -192,7 +192,7 @@ def game_arcs(turns, games, at: str = "round", events=None) -> pl.DataFrame:
     w = _lazy(games).filter(pl.col("win")).select(KEY + [pl.col("seat").cast(pl.Int64)]).with_columns(
         pl.lit(True).alias("is_winner"))
     s = s.join(w, on=KEY + ["seat"], how="left").with_columns(pl.col("is_winner").fill_null(False))
-    per_step = (s.group_by(KEY + ["step"]).agg(
+    per_step = (s.group_by(KEY + ["step"], maintain_order=True).agg(
         pl.col("round").first(),
         pl.col("seat").filter(pl.col("lead")).first().alias("leader"),
         (pl.col("best") - pl.col("vp")).filter(pl.col("is_winner")).mean().alias("gap"),
@@ -201,18 +201,18 @@ def game_arcs(turns, games, at: str = "round", events=None) -> pl.DataFrame:
         .sort(KEY + ["step"]))
     lc = (per_step.filter(pl.col("leader").is_not_null())
           .with_columns((pl.col("leader") != pl.col("leader").shift(1).over(KEY)).fill_null(False).alias("chg"))
-          .group_by(KEY).agg(pl.col("chg").sum().cast(pl.Int64).alias("lead_changes")))
+          .group_by(KEY, maintain_order=True).agg(pl.col("chg").sum().cast(pl.Int64).alias("lead_changes")))
     sets = (per_step
             .with_columns((pl.col("mask") != pl.col("mask").shift(1).over(KEY)).fill_null(False).alias("chg"))
-            .group_by(KEY).agg(pl.col("chg").sum().cast(pl.Int64).alias("lead_set_changes")))
-    drama = per_step.group_by(KEY).agg(pl.col("gap").max().cast(pl.Float64).alias("drama_max"),
+            .group_by(KEY, maintain_order=True).agg(pl.col("chg").sum().cast(pl.Int64).alias("lead_set_changes")))
+    drama = per_step.group_by(KEY, maintain_order=True).agg(pl.col("gap").max().cast(pl.Float64).alias("drama_max"),
                                        pl.col("gap").mean().alias("drama_mean"),
                                        (pl.col("gap") > 0).mean().alias("behind_share"))
     base = _winners(games).join(_lazy(turns).select(KEY).unique(), on=KEY, how="semi")  # games with turns logged
     mid = s.filter(pl.col("round") == pl.max_horizontal(pl.lit(1), pl.col("last_round") // 2))
     if at == "turn":  # the standings at the end of the middle round: its last turn
         mid = mid.filter(pl.col("step") == pl.col("step").max().over(KEY))
-    comeback = mid.group_by(KEY).agg(((pl.col("best") - pl.col("vp")).filter(pl.col("is_winner")).mean() > 0)
+    comeback = mid.group_by(KEY, maintain_order=True).agg(((pl.col("best") - pl.col("vp")).filter(pl.col("is_winner")).mean() > 0)
                                      .alias("comeback"))
     out = (base.join(lc, on=KEY, how="left").join(sets, on=KEY, how="left").join(drama, on=KEY, how="left")
            .join(comeback, on=KEY, how="left")
@@ -390,7 +390,7 @@ def leader_wins(turns, games, events=None) -> pl.DataFrame:
     s = standings(turns, games, at="round", events=events)
     g = _lazy(games).select(KEY + [pl.col("seat").cast(pl.Int64), "win_share", pl.col("players").cast(pl.Int64)])
     df = (s.lazy().filter(pl.col("vp") == pl.col("best")).join(g, on=KEY + ["seat"])
-          .group_by("players", "rounds_left").agg(pl.struct(KEY).n_unique().alias("games"),
+          .group_by("players", "rounds_left", maintain_order=True).agg(pl.struct(KEY).n_unique().alias("games"),
                                                   (pl.col("win_share") / pl.col("leaders")).sum().alias("wins"))
           .sort("players", "rounds_left").collect())
     p, lo, hi = wilson(df["wins"].to_numpy(), df["games"].to_numpy())
@@ -444,8 +444,8 @@ def arc_summary(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECIS
     for (players,), a in arcs.sort("players").group_by("players", maintain_order=True):
         p = int(players)
         d = td.filter(pl.col("players") == p)
-        decisions_seat = (d.group_by(KEY + ["seat"]).agg(pl.col("decisions").sum())["decisions"].to_numpy())
-        down_game = d.group_by(KEY).agg(pl.col("downtime").mean())["downtime"].to_numpy()
+        decisions_seat = (d.group_by(KEY + ["seat"], maintain_order=True).agg(pl.col("decisions").sum())["decisions"].to_numpy())
+        down_game = d.group_by(KEY, maintain_order=True).agg(pl.col("downtime").mean())["downtime"].to_numpy()
         plies = a["plies"].to_numpy()
         rows += [
             _mean("turns per game", a["turns"], p, "turns", "turns played, all seats (Ludii DurationTurns)"),
@@ -521,7 +521,7 @@ def vp_curves(turns, games, events=None) -> pl.DataFrame:
     ``players, strategy, round, n, est, low, high`` (VP; n = seat-games that reached the round)."""
     s = standings(turns, games, at="round", events=events)
     g = _lazy(games).select(KEY + [pl.col("seat").cast(pl.Int64), "strategy", pl.col("players").cast(pl.Int64)])
-    df = (s.lazy().join(g, on=KEY + ["seat"]).group_by("players", "strategy", "round")
+    df = (s.lazy().join(g, on=KEY + ["seat"]).group_by("players", "strategy", "round", maintain_order=True)
           .agg(pl.len().alias("n"), pl.col("vp").mean().alias("mean"), pl.col("vp").std().alias("sd"))
           .sort("players", "strategy", "round").collect())
     from .stats import mean_t_from_moments
@@ -535,7 +535,7 @@ def end_scoring(turns, games, events=None) -> pl.DataFrame:
     """Final VP against in-game VP per player count: ``players, n, est, low, high`` = mean VP a seat scores
     after its last turn (end-game scoring; final ``vp`` minus the last in-game VP), t interval over seat-games,
     and ``exact`` = share of seat-games where the two agree."""
-    last = in_game_vp(turns, events).group_by(KEY + ["seat"]).agg(pl.col("vp_in").sort_by("turn").last())
+    last = in_game_vp(turns, events).group_by(KEY + ["seat"], maintain_order=True).agg(pl.col("vp_in").sort_by("turn").last())
     g = _lazy(games).select(KEY + ["seat", "vp", pl.col("players").cast(pl.Int64)])
     df = (g.join(last.with_columns(pl.col("seat").cast(g.collect_schema()["seat"])), on=KEY + ["seat"], how="left")
           .with_columns((pl.col("vp").cast(pl.Int64) - pl.col("vp_in").fill_null(0)).alias("end")).collect())
@@ -657,7 +657,7 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
     figs = []
     for (players,), sub in curves.group_by("players", maintain_order=True):
         strategies = sorted(set(sub["strategy"].to_list()))
-        reach = sub.group_by("round").agg(pl.col("n").sum()).sort("round")
+        reach = sub.group_by("round", maintain_order=True).agg(pl.col("n").sum()).sort("round")
         x = reach.filter(pl.col("n") >= CURVE_REACH * reach["n"].max())["round"].to_list()  # rounds most games reach
         grid = {(s, r): v for s, r, *v in sub.select("strategy", "round", "est", "low", "high").iter_rows()}
         arr = np.array([[grid.get((s, r), (math.nan,) * 3) for r in x] for s in strategies], dtype=float)

@@ -72,7 +72,7 @@ def seat_metrics(runs: Runs) -> tuple[pl.DataFrame, list[tuple[str, str, str]]]:
         for c in catcols:
             counts = (runs.turns.select(KEYS + [pl.col(c).cast(pl.String)]).collect()
                       .with_columns(pl.col("seat").cast(pl.Int64))
-                      .group_by(KEYS + [c]).len())
+                      .group_by(KEYS + [c], maintain_order=True).len())
             values = sorted(v for v in counts[c].unique().to_list() if v is not None)
             if not values:
                 continue
@@ -83,7 +83,7 @@ def seat_metrics(runs: Runs) -> tuple[pl.DataFrame, list[tuple[str, str, str]]]:
             metrics += [(names[v], f"turns with {c}={v} (per game)", "mean") for v in values]
     if _logged(runs, "events"):
         counts = (runs.events.select(KEYS + [pl.col("kind").cast(pl.String)]).collect()
-                  .with_columns(pl.col("seat").cast(pl.Int64)).group_by(KEYS + ["kind"]).len())
+                  .with_columns(pl.col("seat").cast(pl.Int64)).group_by(KEYS + ["kind"], maintain_order=True).len())
         kinds = sorted(v for v in counts["kind"].unique().to_list() if v is not None)
         if kinds:
             wide = counts.pivot(on="kind", index=KEYS, values="len", aggregate_function="sum")
@@ -127,7 +127,7 @@ def _extra_rows(runs: Runs, vs: list[Version], arms: bool = False) -> list[dict]
             per = None
             if paired:
                 cols = [m[0] for m in metrics if m[0] in j.columns and f"{m[0]}_b" in j.columns]
-                per = (j.filter(sel).group_by("pair", "seat_order", "game_seed")
+                per = (j.filter(sel).group_by("pair", "seat_order", "game_seed", maintain_order=True)
                        .agg([pl.col(c).cast(pl.Float64).mean() for c in cols]
                             + [pl.col(f"{c}_b").cast(pl.Float64).mean() for c in cols]))
             for col, name, kind in metrics:
@@ -190,7 +190,7 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
         return pl.DataFrame(schema={c: pl.String for c in COLUMNS})
     t = pl.DataFrame(rows, infer_schema_length=None)
     adj = np.full(t.height, np.nan)
-    for v in t["version"].unique().to_list():
+    for v in t["version"].unique(maintain_order=True).to_list():
         at = np.flatnonzero((t["version"] == v).to_numpy())
         adj[at] = holm(t["p"].cast(pl.Float64).fill_null(np.nan).to_numpy()[at])
     t = t.with_columns(pl.Series("p_holm", adj), pl.Series("changed", np.nan_to_num(adj, nan=1.0) < 0.05))

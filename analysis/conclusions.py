@@ -154,7 +154,7 @@ def paired(a: pl.DataFrame, b: pl.DataFrame, value: str = "vp", scale: float = 1
 
 def win_rates(g: pl.DataFrame, panel: str, by: str = "strategy") -> dict:
     """Mean win share (0-1) by strategy (or seat) in a panel."""
-    r = rows(g, panel).group_by(by).agg(pl.col("win_share").mean()).sort(by)
+    r = rows(g, panel).group_by(by, maintain_order=True).agg(pl.col("win_share").mean()).sort(by)
     return dict(zip(r[by].to_list(), r["win_share"].to_list()))
 
 

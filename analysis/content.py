@@ -86,7 +86,7 @@ def takes(runs: Runs, ids: pl.DataFrame | None = None) -> pl.DataFrame:
         return pl.DataFrame(schema=schema)
     ev = pl.concat(parts).collect()
     out = (ev.join(ids.select("run", "kind", "index", "id"), on=["run", "kind", "index"], how="inner")
-           .group_by("run", "game", "seat", "kind", "id").agg(pl.len().alias("n")))
+           .group_by("run", "game", "seat", "kind", "id", maintain_order=True).agg(pl.len().alias("n")))
     return out.sort("run", "kind", "id", "game", "seat")
 
 
@@ -114,7 +114,7 @@ def _within_strategy(st: pl.DataFrame) -> pl.DataFrame:
     # stratum at 0/N or N/N keeps a real width (the plain Wald variance would be 0 there)
     a1, a0 = (pl.col("w1") + 1) / (pl.col("n1") + 2), (pl.col("w0") + 1) / (pl.col("n0") + 2)
     d = d.with_columns((a1 * (1 - a1) / (pl.col("n1") + 2) + a0 * (1 - a0) / (pl.col("n0") + 2)).alias("var"))
-    g = d.group_by("players", "kind", "id").agg(
+    g = d.group_by("players", "kind", "id", maintain_order=True).agg(
         ((pl.col("wt") * (pl.col("p1") - pl.col("p0"))).sum() / pl.col("wt").sum()).alias("within"),
         ((pl.col("wt") ** 2 * pl.col("var")).sum().sqrt() / pl.col("wt").sum()).alias("se"))
     z = z_value()
@@ -146,23 +146,24 @@ def strength(runs: Runs, *, family_level: float = LEVEL) -> pl.DataFrame:
     seats = (runs.games.select("run", pl.col("game").cast(pl.Int64), pl.col("seat").cast(pl.Int64),
                                pl.col("players").cast(pl.Int64), "strategy", pl.col("vp").cast(pl.Float64),
                                pl.col("win_share").cast(pl.Float64)).collect())
-    items = ids.select("kind", "id", "removable").unique(["kind", "id"], keep="first")
-    per_players = seats.group_by("players").agg(
+    items = ids.select("kind", "id", "removable").unique(["kind", "id"], keep="first", maintain_order=True)
+    per_players = seats.group_by("players", maintain_order=True).agg(
         pl.col("game").filter(pl.col("seat") == 0).len().alias("games"), pl.len().alias("seat_results"),
         pl.col("win_share").sum().alias("wins"), pl.col("vp").sum().alias("vp_sum"),
         (pl.col("vp") ** 2).sum().alias("vp_sq"))
     base = items.join(per_players, how="cross")
     tk = tk.join(seats, on=["run", "game", "seat"], how="inner")
-    per_game = tk.group_by("players", "kind", "id", "run", "game").agg(pl.col("n").sum().alias("ng"))
-    g_stats = per_game.group_by("players", "kind", "id").agg(
+    per_game = tk.group_by("players", "kind", "id", "run", "game", maintain_order=True).agg(pl.col("n").sum().alias("ng"))
+    g_stats = per_game.group_by("players", "kind", "id", maintain_order=True).agg(
         pl.col("ng").sum().alias("take_sum"), (pl.col("ng") ** 2).sum().alias("take_sq"),
         pl.len().alias("games_taken"))
-    s_stats = tk.group_by("players", "kind", "id").agg(
+    s_stats = tk.group_by("players", "kind", "id", maintain_order=True).agg(
         pl.len().alias("seats_took"), pl.col("win_share").sum().alias("wins_took"),
         pl.col("vp").sum().alias("vp_sum_took"), (pl.col("vp") ** 2).sum().alias("vp_sq_took"))
     k_stats = (tk.select("players", "kind", "run", "game", "seat", "win_share").unique(["players", "kind", "run", "game",
-                                                                                     "seat"])
-               .group_by("players", "kind").agg(pl.len().alias("kind_seats"), pl.col("win_share").sum().alias("kind_wins")))
+                                                                                     "seat"], maintain_order=True)
+               .group_by("players", "kind", maintain_order=True)
+               .agg(pl.len().alias("kind_seats"), pl.col("win_share").sum().alias("kind_wins")))
     df = (base.join(g_stats, on=["players", "kind", "id"], how="left")
           .join(s_stats, on=["players", "kind", "id"], how="left").join(k_stats, on=["players", "kind"], how="left"))
     df = df.with_columns([pl.col(c).fill_null(0) for c in ("take_sum", "take_sq", "games_taken", "seats_took",
@@ -216,8 +217,8 @@ def strength(runs: Runs, *, family_level: float = LEVEL) -> pl.DataFrame:
         pl.Series("vs_kind_low", np.where((n1 > 0) & (nk > 0), klo, nan)),
         pl.Series("vs_kind_high", np.where((n1 > 0) & (nk > 0), khi, nan)),
         pl.Series("games_needed", need, dtype=pl.Int64), pl.Series("stands_out", flag))
-    strat = seats.group_by("players", "strategy").agg(pl.len().alias("n"), pl.col("win_share").sum().alias("w"))
-    took = tk.group_by("players", "strategy", "kind", "id").agg(pl.len().alias("n1"),
+    strat = seats.group_by("players", "strategy", maintain_order=True).agg(pl.len().alias("n"), pl.col("win_share").sum().alias("w"))
+    took = tk.group_by("players", "strategy", "kind", "id", maintain_order=True).agg(pl.len().alias("n1"),
                                                                  pl.col("win_share").sum().alias("w1"))
     st = (items.select("kind", "id").join(strat, how="cross")
           .join(took, on=["players", "strategy", "kind", "id"], how="left")
@@ -324,8 +325,9 @@ def content_sections(runs: Runs) -> list:
                                   if c in t.columns])
     stand = shown.filter(pl.col("stands_out") != "")
     head = stand if stand.height else pl.concat([shown.head(5), shown.tail(5)]).unique("rank", keep="first").sort("rank")
-    per_kind = (t.group_by("kind").agg(pl.len().alias("items"), (pl.col("seats_took") > 0).sum().alias("taken_ever"),
-                                       pl.col("takes").sum().alias("takes_per_game"),
+    per_kind = (t.group_by("kind", maintain_order=True)
+                .agg(pl.len().alias("items"), (pl.col("seats_took") > 0).sum().alias("taken_ever"),
+                     pl.col("takes").sum().alias("takes_per_game"),
                                        (pl.col("stands_out") == "over").sum().alias("over"),
                                        (pl.col("stands_out") == "under").sum().alias("under"))
                 .join(pl.DataFrame({"kind": [k.kind for k in kinds], "what": [k.label for k in kinds],
@@ -394,7 +396,7 @@ def removal_effects(folder: Path | str) -> pl.DataFrame:
         j = g.join(ctrl, on=["game", "seat"], suffix="_c")
         mine = ctrl_takes.filter((pl.col("kind") == kind) & (pl.col("id") == ident))
         arm_takes = takes(arm_runs).filter((pl.col("kind") == kind) & (pl.col("id") == ident))
-        took = mine.select("game", "seat").unique()
+        took = mine.select("game", "seat").unique(maintain_order=True)
         strategies = j["strategy_c"].unique().sort().to_list()
         denied_takes = None
         if mode == "remove":

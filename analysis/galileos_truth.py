@@ -30,7 +30,7 @@ KEYS = ["run", "game", "seat"]
 
 def _rate_and_mean(df: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """Per group: games, wins, win rate (Wilson) and mean VP (t)."""
-    g = (df.group_by(by).agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"),
+    g = (df.group_by(by, maintain_order=True).agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"),
                              pl.col("vp").mean().alias("vp_mean"), pl.col("vp").std().alias("vp_sd"))
          .sort(by))
     p, lo, hi = wilson(g["wins"].to_numpy(), g["games"].to_numpy())
@@ -71,10 +71,10 @@ def suspicion_by_cycle(runs: Runs) -> pl.DataFrame:
     ``abjured, cycle, n, est, low, high``."""
     t = (runs.turns.select(*KEYS, pl.col("round").cast(pl.Int64).alias("cycle"), "turn", "suspicion_after")
          .with_columns(pl.col("seat").cast(pl.Int64)).collect())
-    last = t.sort("turn").group_by(*KEYS, "cycle").agg(pl.col("suspicion_after").last().alias("susp"))
+    last = t.sort("turn").group_by(*KEYS, "cycle", maintain_order=True).agg(pl.col("suspicion_after").last().alias("susp"))
     lab = abjure_table(runs).select(*KEYS, "abjured")
     d = last.join(lab, on=KEYS)
-    g = d.group_by("abjured", "cycle").agg(pl.len().alias("n"), pl.col("susp").mean().alias("m"),
+    g = d.group_by("abjured", "cycle", maintain_order=True).agg(pl.len().alias("n"), pl.col("susp").mean().alias("m"),
                                            pl.col("susp").std().alias("sd")).sort("abjured", "cycle")
     m, lo, hi = mean_t_from_moments(g["m"].to_numpy(), g["sd"].fill_null(0).to_numpy(), g["n"].to_numpy())
     return g.with_columns(pl.Series("est", m), pl.Series("low", lo), pl.Series("high", hi)).drop("m", "sd")
@@ -90,7 +90,7 @@ def suspicion_around_abjure(runs: Runs, window: int = 6) -> pl.DataFrame:
     at = t.filter(pl.col("main_action") == "abjure").select(*KEYS, pl.col("k").alias("k0"))
     d = t.join(at, on=KEYS).with_columns((pl.col("k") - pl.col("k0")).alias("rel_turn"))
     d = d.filter(pl.col("rel_turn").abs() <= window).join(abjure_table(runs).select(*KEYS, "abjured"), on=KEYS)
-    g = d.group_by("abjured", "rel_turn").agg(pl.len().alias("n"), pl.col("suspicion_after").mean().alias("m"),
+    g = d.group_by("abjured", "rel_turn", maintain_order=True).agg(pl.len().alias("n"), pl.col("suspicion_after").mean().alias("m"),
                                               pl.col("suspicion_after").std().alias("sd")).sort("abjured", "rel_turn")
     m, lo, hi = mean_t_from_moments(g["m"].to_numpy(), g["sd"].fill_null(0).to_numpy(), g["n"].to_numpy())
     return g.with_columns(pl.Series("est", m), pl.Series("low", lo), pl.Series("high", hi)).drop("m", "sd")
@@ -109,7 +109,7 @@ def by_strategy(runs: Runs) -> pl.DataFrame:
     abjure_high, mean_abjure_cycle``."""
     df = abjure_table(runs)
     out = _rate_and_mean(df, ["strategy"])
-    ab = df.group_by("strategy").agg(pl.col("abjure_cycle").is_not_null().sum().alias("abjurers"),
+    ab = df.group_by("strategy", maintain_order=True).agg(pl.col("abjure_cycle").is_not_null().sum().alias("abjurers"),
                                      pl.col("abjure_cycle").mean().alias("mean_abjure_cycle"))
     out = out.join(ab, on="strategy")
     p, lo, hi = wilson(out["abjurers"].to_numpy(), out["games"].to_numpy())

@@ -70,6 +70,20 @@ def _parts(run: Path, table: str, manifest: dict) -> list[Path]:
             if c.get("status") == "done" and (run / table / rf.part_name(int(c["id"]))).is_file()]
 
 
+#: the order of each table's rows as read: by game, then seat (games) or ply (turns, events; a ply's events as
+#: logged)
+ROW_ORDER = {"games": ("game", "seat"), "turns": ("game", "ply"), "events": ("game", "ply")}
+
+
+def _in_order(lf: pl.LazyFrame, table: str) -> pl.LazyFrame:
+    """``lf`` sorted (stably) by :data:`ROW_ORDER`: the same rows in the same order and in one contiguous chunk
+    however the games were split into part files (batch size, n_jobs, a resume), so every sum and mean over them
+    adds in the same order and gives the same bits."""
+    names = lf.collect_schema().names()
+    keys = [k for k in ROW_ORDER.get(table, ()) if k in names]
+    return lf.sort(keys, maintain_order=True) if keys else lf
+
+
 def check_parts(run: Path, manifest: dict | None = None) -> None:
     """Check every part file the manifest lists against it (:func:`meeplelab.play.runfolder.part_problem`: a
     file, its footer, row count, size, sha256, and the games table's invariants); RunFolderError naming the
@@ -177,7 +191,7 @@ def load_runs(folders: Sequence[Path | str], *, check: bool = True) -> Runs:
             if parts:
                 lf = pl.scan_parquet([str(p) for p in parts]).with_columns(
                     pl.col(pl.Categorical).cast(pl.String)).with_columns(pl.lit(name).alias("run"))
-                frames[t].append(lf)
+                frames[t].append(_in_order(lf, t))
     games_in = {m["config"]["game"] for m in manifests.values()}
     if len(games_in) > 1:
         raise RunFolderError(f"runs of different games cannot be combined: {', '.join(sorted(games_in))}")

@@ -29,7 +29,7 @@ def win_rates(games: pl.LazyFrame, by: tuple[str, ...] = ("strategy",)) -> pl.Da
     Returns:
         columns ``*by, games, wins, est, low, high`` (rates in [0, 1]).
     """
-    df = (games.group_by(list(by)).agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"))
+    df = (games.group_by(list(by), maintain_order=True).agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"))
           .sort(list(by)).collect())
     return _with_wilson(df, "wins", "games")
 
@@ -42,7 +42,7 @@ def seat_win_rates(games: pl.LazyFrame) -> pl.DataFrame:
 
 def mean_by(games: pl.LazyFrame, value: str = "vp", by: tuple[str, ...] = ("strategy",)) -> pl.DataFrame:
     """Mean of ``value`` (VP, margin, ...) by group with t intervals: ``*by, n, mean, sd, est, low, high``."""
-    df = (games.group_by(list(by)).agg(pl.len().alias("n"), pl.col(value).mean().alias("mean"),
+    df = (games.group_by(list(by), maintain_order=True).agg(pl.len().alias("n"), pl.col(value).mean().alias("mean"),
                                        pl.col(value).std().alias("sd")).sort(list(by)).collect())
     return _with_t(df, "mean", "sd", "n")
 
@@ -53,7 +53,7 @@ def score_breakdown(games: pl.LazyFrame, by: tuple[str, ...] = ("strategy",)) ->
     if not cols:
         return pl.DataFrame()
     long = games.select(list(by) + cols).unpivot(index=list(by), on=cols, variable_name="category", value_name="vp")
-    df = (long.group_by(list(by) + ["category"]).agg(pl.len().alias("n"), pl.col("vp").mean().alias("mean"),
+    df = (long.group_by(list(by) + ["category"], maintain_order=True).agg(pl.len().alias("n"), pl.col("vp").mean().alias("mean"),
                                                       pl.col("vp").std().alias("sd"))
           .with_columns(pl.col("category").str.replace("^vp_", "")).sort(list(by) + ["category"]).collect())
     return _with_t(df, "mean", "sd", "n")
@@ -64,7 +64,7 @@ def game_length(games: pl.LazyFrame) -> pl.DataFrame:
     one = games.filter(pl.col("seat") == 0)
     rows = []
     for col in ("turns", "rounds", "plies"):
-        df = one.group_by("run").agg(pl.len().alias("n"), pl.col(col).mean().alias("mean"),
+        df = one.group_by("run", maintain_order=True).agg(pl.len().alias("n"), pl.col(col).mean().alias("mean"),
                                      pl.col(col).std().alias("sd"), pl.col(col).min().cast(pl.Int64).alias("min"),
                                      pl.col(col).max().cast(pl.Int64).alias("max")).collect()
         rows.append(_with_t(df, "mean", "sd", "n").with_columns(pl.lit(col).alias("measure")))
@@ -73,7 +73,7 @@ def game_length(games: pl.LazyFrame) -> pl.DataFrame:
 
 def action_frequencies(turns: pl.LazyFrame, column: str) -> pl.DataFrame:
     """Share of turns per value of a categorical turn column (e.g. the turn option), Wilson intervals."""
-    df = turns.group_by(column).agg(pl.len().alias("turns")).collect()
+    df = turns.group_by(column, maintain_order=True).agg(pl.len().alias("turns")).collect()
     total = int(df["turns"].sum())
     df = df.with_columns(pl.lit(total).alias("all_turns")).sort("turns", descending=True)
     return _with_wilson(df, "turns", "all_turns")
@@ -85,7 +85,7 @@ def paired_margin(games: pl.LazyFrame, a: str, b: str) -> tuple[float, float, fl
     Returns:
         ``(mean difference, low, high, games)`` in VP.
     """
-    df = games.filter(pl.col("strategy").is_in([a, b])).group_by(["run", "game", "strategy"]).agg(
+    df = games.filter(pl.col("strategy").is_in([a, b])).group_by(["run", "game", "strategy"], maintain_order=True).agg(
         pl.col("vp").mean()).collect().pivot(on="strategy", index=["run", "game"], values="vp").drop_nulls()
     if df.height < 2 or a not in df.columns or b not in df.columns:
         return float("nan"), float("nan"), float("nan"), df.height
@@ -112,8 +112,8 @@ def end_reasons(games: pl.LazyFrame) -> pl.DataFrame:
     if "end_reason" not in games.collect_schema().names():
         return pl.DataFrame()
     one = games.filter(pl.col("seat") == 0).filter(pl.col("end_reason").is_not_null())
-    df = (one.group_by("run", "end_reason", "safety_stop").agg(pl.len().alias("games"))
-          .join(one.group_by("run").agg(pl.len().alias("all")), on="run").sort("run", "end_reason").collect())
+    df = (one.group_by("run", "end_reason", "safety_stop", maintain_order=True).agg(pl.len().alias("games"))
+          .join(one.group_by("run", maintain_order=True).agg(pl.len().alias("all")), on="run").sort("run", "end_reason").collect())
     return _with_wilson(df, "games", "all")
 
 

@@ -512,7 +512,7 @@ def generic_sections(runs: Runs) -> list[Section]:
 
 def _safety_line(ends: pl.DataFrame) -> str:
     """The report line counting the games a safety stop ended (from :func:`meeplelab.analysis.metrics.end_reasons`)."""
-    total = int(ends.group_by("run").agg(pl.col("all").first())["all"].sum())
+    total = int(ends.group_by("run", maintain_order=True).agg(pl.col("all").first())["all"].sum())
     stops = ends.filter(pl.col("safety_stop"))
     n = int(stops["games"].sum()) if stops.height else 0
     if n == 0:

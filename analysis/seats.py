@@ -13,7 +13,7 @@ from __future__ import annotations
 import polars as pl
 
 from .load import Runs
-from .stats import games_for_difference, holm, newcombe, paired_shares, wilson
+from .stats import games_for_difference, holm, paired_shares, unpaired, wilson
 
 #: a seat advantage spread (best minus worst seat win rate) past this many percentage points is flagged
 SEAT_SPREAD_POINTS = 5.0
@@ -97,7 +97,7 @@ def seat_source(runs: Runs) -> tuple[list[str], str]:
 def seat_advantage(df: pl.DataFrame) -> pl.DataFrame:
     """Win rate by (players, seat) with Wilson 95% intervals and the fair share ``1/players``:
     ``players, seat, games, wins, est, low, high, fair`` (rates in [0, 1])."""
-    g = df.group_by("players", "seat").agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins")) \
+    g = df.group_by("players", "seat", maintain_order=True).agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins")) \
         .sort("players", "seat")
     p, lo, hi = wilson(g["wins"].to_numpy(), g["games"].to_numpy())
     return g.with_columns(pl.Series("est", p), pl.Series("low", lo), pl.Series("high", hi),
@@ -138,8 +138,9 @@ def seat_spread(df: pl.DataFrame, threshold_points: float = SEAT_SPREAD_POINTS) 
     rows, pvals = [], []
     df = df.sort("players", "run", "game", "seat")
     for (players,), sub in df.group_by("players", maintain_order=True):
-        rates = sub.group_by("seat").agg(pl.col("win_share").mean().alias("r"), pl.col("win_share").sum().alias("w"),
-                                         pl.len().alias("n")).sort("seat")
+        rates = sub.group_by("seat", maintain_order=True).agg(pl.col("win_share").mean().alias("r"),
+                                                              pl.col("win_share").sum().alias("w"),
+                                                              pl.len().alias("n")).sort("seat")
         best = int(rates.sort(["r", "seat"], descending=[True, False])["seat"][0])
         worst = int(rates.sort(["r", "seat"])["seat"][0])
         idx = ["run", "game"] + (["game_seed"] if "game_seed" in sub.columns else [])
@@ -191,7 +192,7 @@ def strategy_rates(df: pl.DataFrame) -> pl.DataFrame:
 
     Under rotated seating every strategy sits in every seat equally often, so seat effects cancel;
     under fixed seating they do not (see :func:`confounded_runs`)."""
-    g = df.group_by("players", "strategy").agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"),
+    g = df.group_by("players", "strategy", maintain_order=True).agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"),
                                                pl.col("vp").mean().alias("m"), pl.col("vp").std().alias("sd")) \
         .sort("players", "strategy")
     p, lo, hi = wilson(g["wins"].to_numpy(), g["games"].to_numpy())
@@ -207,18 +208,20 @@ def head_to_head(df: pl.DataFrame, a: str, b: str) -> dict:
     """Paired difference of win share (``a`` minus ``b``) over the games where both sit, and the
     unpaired difference of their win rates for comparison: ``n, est, low, high, p, unpaired_low,
     unpaired_high, sd, games_needed`` (rates in [0, 1]; paired: Agresti-Min adjusted Wald, unpaired:
-    Newcombe's hybrid score interval, both of real width when neither ever wins)."""
+    Newcombe's hybrid score interval at each strategy's effective games, both over the game seeds and of real
+    width when neither ever wins)."""
     import math
 
     idx = ["run", "game"] + (["game_seed"] if "game_seed" in df.columns else [])
-    wide = df.filter(pl.col("strategy").is_in([a, b])).group_by(*idx, "strategy").agg(
+    wide = df.filter(pl.col("strategy").is_in([a, b])).group_by(*idx, "strategy", maintain_order=True).agg(
         pl.col("win_share").mean()).pivot(on="strategy", index=idx, values="win_share").drop_nulls()
     if wide.height < 2 or a not in wide.columns or b not in wide.columns:
         return {"n": wide.height, "est": math.nan, "low": math.nan, "high": math.nan, "p": math.nan,
                 "unpaired_low": math.nan,
                 "unpaired_high": math.nan, "sd": math.nan, "games_needed": None}
     x, y = wide[a].to_numpy(), wide[b].to_numpy()
-    r = paired_shares(x, y, cluster=seed_clusters(wide))  # over the game seeds (cluster_means)
-    _, ulo, uhi = newcombe(x.sum(), x.size, y.sum(), y.size)
+    seeds = seed_clusters(wide)
+    r = paired_shares(x, y, cluster=seeds)  # over the game seeds (cluster_means)
+    _, ulo, uhi = unpaired(x, y, shares=True, cluster=seeds)  # each strategy's games clustered over the same seeds
     return {"n": wide.height, "est": r["est"], "low": r["low"], "high": r["high"], "p": r["p"], "unpaired_low": ulo,
             "unpaired_high": uhi, "sd": r["sd"], "games_needed": games_for_difference(r["sd"], r["est"])}

@@ -35,7 +35,7 @@ VALUE_COLS = ("est", "low", "high", "diff", "diff_low", "diff_high")
 
 
 def _per_game(games: pl.DataFrame) -> pl.DataFrame:
-    return games.group_by("game").agg(
+    return games.group_by("game", maintain_order=True).agg(
         pl.col("win_share").filter(pl.col("seat") == 0).first().alias("seat1_win_rate"),
         pl.col("vp").mean().alias("mean_vp"),
         pl.col("vp").max().alias("winner_vp"),
@@ -177,9 +177,9 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
 def _per_game_metrics_gt(runs) -> pl.DataFrame:
     """Galileo's Truth per game: Abjures per seat (share of seats that Abjured) and mean final Suspicion."""
     players = runs.games.filter(pl.col("seat") == 0).select("game", pl.col("players").cast(pl.Float64))
-    ab = runs.events.filter(pl.col("kind") == "abjure").group_by("game").agg(pl.len().alias("_n"))
-    susp = (runs.turns.sort("turn").group_by("game", "seat").agg(pl.col("suspicion_after").last())
-            .group_by("game").agg(pl.col("suspicion_after").cast(pl.Float64).mean().alias("final_suspicion")))
+    ab = runs.events.filter(pl.col("kind") == "abjure").group_by("game", maintain_order=True).agg(pl.len().alias("_n"))
+    susp = (runs.turns.sort("turn").group_by("game", "seat", maintain_order=True).agg(pl.col("suspicion_after").last())
+            .group_by("game", maintain_order=True).agg(pl.col("suspicion_after").cast(pl.Float64).mean().alias("final_suspicion")))
     return (players.join(ab, on="game", how="left").join(susp, on="game", how="left")
             .with_columns((pl.col("_n").fill_null(0) / pl.col("players")).alias("abjure_rate"))
             .select("game", "abjure_rate", "final_suspicion").collect())
@@ -188,9 +188,10 @@ def _per_game_metrics_gt(runs) -> pl.DataFrame:
 def _per_game_metrics_um(runs) -> pl.DataFrame:
     """Unconscious Mind per game: Coffee spent per seat and Volumes cited per game."""
     players = runs.games.filter(pl.col("seat") == 0).select("game", pl.col("players").cast(pl.Float64))
-    cs = (runs.events.filter(pl.col("kind") == "coffee_spend").group_by("game")
+    cs = (runs.events.filter(pl.col("kind") == "coffee_spend").group_by("game", maintain_order=True)
           .agg(pl.col("amount").cast(pl.Float64).sum().alias("_c")))
-    ci = runs.events.filter(pl.col("kind") == "cite").group_by("game").agg(pl.len().cast(pl.Float64).alias("citations"))
+    ci = (runs.events.filter(pl.col("kind") == "cite").group_by("game", maintain_order=True)
+          .agg(pl.len().cast(pl.Float64).alias("citations")))
     return (players.join(cs, on="game", how="left").join(ci, on="game", how="left")
             .with_columns((pl.col("_c").fill_null(0) / pl.col("players")).alias("coffee_spent"),
                           pl.col("citations").fill_null(0))

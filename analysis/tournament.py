@@ -46,7 +46,7 @@ def per_game(games: pl.LazyFrame) -> pl.DataFrame:
     """One row per (lineup run, game, strategy): seats held, summed win share, best rank.
 
     Columns ``run, game, strategy, players, seats, win_share, best_rank``."""
-    return (games.group_by("run", "game", "strategy")
+    return (games.group_by("run", "game", "strategy", maintain_order=True)
             .agg(pl.col("players").first(), pl.len().alias("seats"), pl.col("win_share").sum(),
                  pl.col("rank").min().alias("best_rank")).sort("run", "game", "strategy").collect())
 
@@ -60,12 +60,13 @@ def summary_table(games: pl.LazyFrame) -> pl.DataFrame:
         game_win_rate, game_win_low, game_win_high, game_fair, mean_rank(_low/_high), vp(_low/_high),
         margin(_low/_high)``; rates in [0, 1]; sorted by win rate.
     """
-    sr = (games.group_by("strategy").agg(pl.len().alias("seat_results"), pl.col("win_share").sum().alias("wins"),
-                                         (1.0 / pl.col("players")).mean().alias("fair")).collect())
+    sr = (games.group_by("strategy", maintain_order=True)
+          .agg(pl.len().alias("seat_results"), pl.col("win_share").sum().alias("wins"),
+               (1.0 / pl.col("players")).mean().alias("fair")).collect())
     sr = _wilson_cols(sr, "wins", "seat_results", "win_rate").rename({"win_rate_low": "win_low",
                                                                        "win_rate_high": "win_high"})
     pg = per_game(games)
-    gw = (pg.group_by("strategy").agg(pl.len().alias("games"), pl.col("win_share").sum().alias("game_wins"),
+    gw = (pg.group_by("strategy", maintain_order=True).agg(pl.len().alias("games"), pl.col("win_share").sum().alias("game_wins"),
                                       (pl.col("seats") / pl.col("players")).mean().alias("game_fair")))
     gw = _wilson_cols(gw, "game_wins", "games", "game_win_rate").rename(
         {"game_win_rate_low": "game_win_low", "game_win_rate_high": "game_win_high"})
@@ -82,9 +83,9 @@ def summary_table(games: pl.LazyFrame) -> pl.DataFrame:
 def seat_table(games: pl.LazyFrame) -> pl.DataFrame:
     """Per strategy and seat (0-based ``seat``): seat-results, win rate (Wilson) against the fair
     share, mean VP."""
-    df = (games.group_by("strategy", "seat").agg(pl.len().alias("seat_results"), pl.col("win_share").sum().alias("wins"),
-                                                 (1.0 / pl.col("players")).mean().alias("fair"),
-                                                 pl.col("vp").mean().alias("vp")).collect())
+    df = (games.group_by("strategy", "seat", maintain_order=True)
+          .agg(pl.len().alias("seat_results"), pl.col("win_share").sum().alias("wins"),
+               (1.0 / pl.col("players")).mean().alias("fair"), pl.col("vp").mean().alias("vp")).collect())
     df = _wilson_cols(df, "wins", "seat_results", "win_rate").rename({"win_rate_low": "win_low",
                                                                        "win_rate_high": "win_high"})
     return canonical(df.select("strategy", "seat", "seat_results", "fair", "win_rate", "win_low", "win_high",
@@ -112,7 +113,7 @@ def seat_effect(games: pl.LazyFrame) -> pl.DataFrame:
 
 def lineup_table(games: pl.LazyFrame) -> pl.DataFrame:
     """Per lineup run and strategy: games, seat-results, win rate (Wilson)."""
-    df = (games.group_by("run", "strategy").agg(pl.col("game").n_unique().alias("games"),
+    df = (games.group_by("run", "strategy", maintain_order=True).agg(pl.col("game").n_unique().alias("games"),
                                                 pl.len().alias("seat_results"), pl.col("win_share").sum().alias("wins"))
           .collect())
     return canonical(_wilson_cols(df, "wins", "seat_results", "win_rate").rename(
@@ -192,7 +193,7 @@ def _seed_tensor(games: pl.LazyFrame, strategies: list[str]) -> tuple[np.ndarray
     seeds = np.sort(j["game"].unique().to_numpy())
     pos = {int(s): i for i, s in enumerate(seeds)}
     t = np.zeros((len(seeds), len(strategies), len(strategies)))
-    agg = j.group_by("game", "row", "column").agg(pl.col("score").sum()).sort("game", "row", "column")
+    agg = j.group_by("game", "row", "column", maintain_order=True).agg(pl.col("score").sum()).sort("game", "row", "column")
     for g, r, c, s in agg.iter_rows():
         t[pos[int(g)], idx[r], idx[c]] += s
     return t, seeds
@@ -232,12 +233,13 @@ def payoff_data(games: pl.LazyFrame, strategies: list[str], players: int):
     # the profile of a lineup: seats held per strategy (from one game's seats)
     lineup_prof = {}
     one = games.filter(pl.col("game") == pl.col("game").min().over("run")).select("run", "strategy").collect()
-    for run, sub in one.group_by("run"):
+    for run, sub in one.group_by("run", maintain_order=True):
         c = [0] * k
         for s in sub["strategy"].to_list():
             c[idx[s]] += 1
         lineup_prof[run[0]] = rows[tuple(c)]
-    agg = (games.group_by("run", "game", "strategy").agg(pl.col("win_share").sum(), pl.len().alias("n")).collect())
+    agg = (games.group_by("run", "game", "strategy", maintain_order=True)
+           .agg(pl.col("win_share").sum(), pl.len().alias("n")).collect())
     seeds = np.sort(agg["game"].unique().to_numpy())
     pos = {int(s): i for i, s in enumerate(seeds)}
     sums = np.zeros((len(seeds), len(rows), k))
@@ -260,7 +262,7 @@ def given_ids(runs) -> dict[str, str]:
     the given id; the report's provenance lists the full arguments.
     """
     first = (runs.games.filter(pl.col("game") == pl.col("game").min().over("run")).select("run", "seat", "strategy")
-             .unique().collect())
+             .unique(maintain_order=True).collect())
     out: dict[str, str] = {}
     for run, seat, full in first.iter_rows():
         cfg = runs.manifests[run]["config"]

@@ -39,7 +39,7 @@ def _ratio_boot(df: pl.DataFrame, by: list[str], num: str, den: str, cluster: li
     cluster = [c for c in cluster if c not in by]
     # a fixed order of games within a group, and one generator per group keyed by the group: the resamples
     # fall on the same games in every run, so the interval is the same on the same games
-    per = df.group_by(by + cluster).agg(pl.col(num).sum(), pl.col(den).sum()).sort(by + cluster)
+    per = df.group_by(by + cluster, maintain_order=True).agg(pl.col(num).sum(), pl.col(den).sum()).sort(by + cluster)
     rows = []
     for key, sub in per.group_by(by, maintain_order=True):
         x = sub[num].to_numpy().astype(float)
@@ -66,7 +66,7 @@ def _ratio_boot(df: pl.DataFrame, by: list[str], num: str, den: str, cluster: li
 
 
 def _mean_t(df: pl.DataFrame, by: list[str], value: str) -> pl.DataFrame:
-    out = df.group_by(by).agg(pl.len().alias("n"), pl.col(value).mean().alias("mean"),
+    out = df.group_by(by, maintain_order=True).agg(pl.len().alias("n"), pl.col(value).mean().alias("mean"),
                               pl.col(value).std().alias("sd")).sort(by)
     return _with_t(out, "mean", "sd", "n")
 
@@ -90,12 +90,13 @@ def coffee_purchases(runs: Runs) -> pl.DataFrame:
                         .then(pl.format("tile_cost_{}", pl.col("item").cast(pl.Int64) + 1))
                         .when(pl.col("category") == "conversion").then(pl.lit("conversion"))
                         .otherwise(pl.lit("other")).alias("purchase"))
-          .group_by(KEY + ["turn", "seat", "purchase"]).agg(pl.col("amount").cast(pl.Int64).sum().alias("coffee")))
+          .group_by(KEY + ["turn", "seat", "purchase"], maintain_order=True)
+          .agg(pl.col("amount").cast(pl.Int64).sum().alias("coffee")))
     turns = runs.turns.select(KEY + ["turn", "seat", "round", pl.col("coffee_spent").cast(pl.Int64),
                                      pl.col("vp_gained").cast(pl.Int64)])
     # the end-trigger bonus is scored in the turn that ends the game, not bought with that turn's Coffee
     bonus = (runs.events.filter((pl.col("kind") == "vp") & (pl.col("category") == "end_trigger"))
-             .group_by(KEY + ["turn", "seat"]).agg(pl.col("amount").cast(pl.Int64).sum().alias("_bonus")))
+             .group_by(KEY + ["turn", "seat"], maintain_order=True).agg(pl.col("amount").cast(pl.Int64).sum().alias("_bonus")))
     turns = (turns.join(bonus, on=KEY + ["turn", "seat"], how="left")
              .with_columns((pl.col("vp_gained") - pl.col("_bonus").fill_null(0)).alias("vp_gained")).drop("_bonus"))
     df = (ev.join(turns, on=KEY + ["turn", "seat"], how="inner")
@@ -125,7 +126,7 @@ def vp_per_coffee(runs: Runs, by: tuple[str, ...] = ("purchase",), *, purchases:
 def coffee_spent_by_seat(runs: Runs) -> pl.DataFrame:
     """Coffee spent per game by strategy and seat (t interval), and the share of it spent on tiles."""
     df = coffee_purchases(runs)
-    per = (df.group_by(["run", "game", "seat", "strategy"])
+    per = (df.group_by(["run", "game", "seat", "strategy"], maintain_order=True)
            .agg(pl.col("coffee").sum(), pl.col("coffee").filter(pl.col("purchase").str.starts_with("tile")).sum()
                 .alias("tiles")))
     full = (_seat_info(runs).select("run", "game", "seat", "strategy").collect()
@@ -173,7 +174,7 @@ def coffee_sections(runs: Runs) -> list[Section]:
         return [Section("VP per Coffee", "No Coffee was spent in these runs.")]
     by_p = vp_per_coffee(runs, ("purchase",), purchases=pur)
     by_s = vp_per_coffee(runs, ("strategy",), purchases=pur)
-    every = (_seat_info(runs).group_by("strategy").agg(pl.len().alias("seat_results")).collect())
+    every = (_seat_info(runs).group_by("strategy", maintain_order=True).agg(pl.len().alias("seat_results")).collect())
     by_s = (every.join(by_s, on="strategy", how="left")
             .with_columns(pl.col("games").fill_null(0), pl.col("vp").fill_null(0.0), pl.col("coffee").fill_null(0.0))
             .select("strategy", "seat_results", pl.col("games").alias("games_with_coffee"), "vp", "coffee", "est",
@@ -213,17 +214,17 @@ def citations(runs: Runs) -> pl.DataFrame:
     e = runs.events
     cites = (e.filter(pl.col("kind") == "cite")
              .group_by(KEY + ["turn", pl.col("seat").alias("citer"), pl.col("target_seat").alias("cited"),
-                              pl.col("cost").alias("treatise")])
+                              pl.col("cost").alias("treatise")], maintain_order=True)
              .agg(pl.len().alias("volumes"), pl.col("amount").cast(pl.Int64).sum().alias("cited_vp")))
     bright = (e.filter((pl.col("kind") == "bright") & (pl.col("category") == "cited_bright"))
-              .group_by(KEY + ["turn", pl.col("seat").alias("cited"), pl.col("target_seat").alias("citer")])
+              .group_by(KEY + ["turn", pl.col("seat").alias("cited"), pl.col("target_seat").alias("citer")], maintain_order=True)
               .agg(pl.col("amount").cast(pl.Int64).sum().alias("cited_bright")))
     pub = (e.filter(pl.col("kind") == "publish")
            .select(KEY + ["turn", pl.col("seat").alias("citer"), pl.col("item").alias("treatise"),
                           pl.col("amount").cast(pl.Int64).alias("treatise_vp")]))
     seats = _seat_info(runs).select(KEY + ["seat", "strategy"])
     # one Bright Idea per cited seat per publication: split a turn's Bright Ideas over its citing publications
-    npub = cites.group_by(KEY + ["turn", "citer", "cited"]).agg(pl.len().alias("_npub"))
+    npub = cites.group_by(KEY + ["turn", "citer", "cited"], maintain_order=True).agg(pl.len().alias("_npub"))
     bright = (bright.join(npub, on=KEY + ["turn", "cited", "citer"], how="inner")
               .with_columns((pl.col("cited_bright") / pl.col("_npub")).alias("cited_bright")).drop("_npub"))
     df = (cites.join(bright, on=KEY + ["turn", "cited", "citer"], how="left")
@@ -251,7 +252,7 @@ def publications(runs: Runs) -> pl.DataFrame:
                           pl.col("count").cast(pl.Int64).alias("volumes")]).collect()
            .with_columns(pl.col("seat").cast(pl.Int64)))
     cit = citations(runs)
-    agg = cit.group_by(["run", "game", "turn", "citer", "treatise"]).agg(
+    agg = cit.group_by(["run", "game", "turn", "citer", "treatise"], maintain_order=True).agg(
         pl.col("volumes").sum().alias("volumes_cited"), pl.col("cited_vp").sum().alias("vp_given"),
         pl.col("cited_bright").sum().alias("bright_given")).rename({"citer": "seat"})
     seats = _seat_info(runs).select(KEY + ["seat", "strategy"]).collect().with_columns(pl.col("seat").cast(pl.Int64))
@@ -283,7 +284,7 @@ def net_payoff_by_volumes(runs: Runs) -> pl.DataFrame:
     citation), with t intervals and quartiles: ``volumes_cited, n, mean, sd, est, low, high, q25, median, q75``."""
     pub = publications(runs)
     t = _mean_t(pub, ["volumes_cited"], "net")
-    q = pub.group_by("volumes_cited").agg(pl.col("net").quantile(0.25).alias("q25"),
+    q = pub.group_by("volumes_cited", maintain_order=True).agg(pl.col("net").quantile(0.25).alias("q25"),
                                           pl.col("net").median().alias("median"),
                                           pl.col("net").quantile(0.75).alias("q75"))
     return t.join(q, on="volumes_cited").sort("volumes_cited")
@@ -299,10 +300,10 @@ def citation_gains(runs: Runs) -> pl.DataFrame:
     cit = citations(runs)
     pub = publications(runs).filter(pl.col("volumes_cited") > 0)
     seats = _seat_info(runs).select(KEY + ["seat", "strategy"]).collect().with_columns(pl.col("seat").cast(pl.Int64))
-    giver = pub.group_by(KEY + ["seat"]).agg(pl.col("net").sum().alias("citing_net"),
+    giver = pub.group_by(KEY + ["seat"], maintain_order=True).agg(pl.col("net").sum().alias("citing_net"),
                                              pl.col("vp_given").sum(), pl.col("volumes_cited").sum()
                                              .alias("volumes_cited_by"))
-    recv = cit.group_by(KEY + [pl.col("cited").alias("seat")]).agg(
+    recv = cit.group_by(KEY + [pl.col("cited").alias("seat")], maintain_order=True).agg(
         pl.col("cited_vp").sum().alias("vp_received"), pl.col("cited_bright").sum().alias("bright_received"),
         pl.col("volumes").sum().alias("cited_volumes"))
     per = (seats.join(giver, on=KEY + ["seat"], how="left").join(recv, on=KEY + ["seat"], how="left").fill_null(0))

@@ -51,7 +51,7 @@ def _field(df: pl.DataFrame, manifests: dict | None, players: int | None = None)
     from .dominance import field_strategies, field_words, seating_words
 
     sub = df if players is None else df.filter(pl.col("players") == players)
-    runs = sub["run"].unique().to_list()
+    runs = sub["run"].unique(maintain_order=True).to_list()
     mans = {n: m for n, m in (manifests or {}).items() if n in runs}
     games = int(sub.select(pl.struct("run", "game").n_unique()).item()) if sub.height else 0
     present = sub.sort("run", "game", "seat")["strategy"].to_list()
@@ -232,8 +232,8 @@ def safety_flags(runs: Runs, facts: dict | None = None) -> list[str]:
         d = pl.concat(parts).collect()
     from .stats import wilson
 
-    per = d.group_by(pl.col("players").cast(pl.Int64)).agg(pl.col("hit").sum().alias("hit"), pl.len().alias("n")) \
-        .sort("players")
+    per = d.group_by(pl.col("players").cast(pl.Int64), maintain_order=True) \
+        .agg(pl.col("hit").sum().alias("hit"), pl.len().alias("n")).sort("players")
     if facts is not None:
         facts["safety_how"] = how
         facts["safety"] = {}
@@ -270,7 +270,7 @@ def mechanics_flags(runs: Runs, facts: dict | None = None) -> list[str]:
     if tcols:
         col = tcols[0]
         seat_games = int(runs.games.select(pl.len()).collect().item())
-        freq = (runs.turns.group_by(col).agg(pl.len().alias("n"),
+        freq = (runs.turns.group_by(col, maintain_order=True).agg(pl.len().alias("n"),
                                              pl.struct("run", "game", "seat").n_unique().alias("used_by"))
                 .collect())
         total = int(freq["n"].sum())
@@ -378,7 +378,7 @@ def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | Non
                  effects=effects if effects is not None and effects.height else effects_of_runs, spread=list(spread.iter_rows(named=True)) if spread.height else [],
                  threshold=SEAT_SPREAD_POINTS, seating=seating_words(runs.manifests),
                  field_strategies=field_strategies(runs.manifests, df.sort("run", "game", "seat")["strategy"].to_list()),
-                 games_by_players={int(p): int(n) for p, n in df.group_by("players").agg(
+                 games_by_players={int(p): int(n) for p, n in df.group_by("players", maintain_order=True).agg(
                      pl.struct("run", "game").n_unique().alias("n")).iter_rows()})
     return Section("Verdict", "\n".join(lines), [], tables, summary=three_sentences(facts))
 

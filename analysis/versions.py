@@ -231,7 +231,7 @@ def two_rates_p(s1, n1, s2, n2) -> float:
 
 def _spread_per_game(df: pl.DataFrame, best: int, worst: int, share: str = "win_share") -> pl.DataFrame:
     """Per game: the best seat's win share minus the worst seat's (seats as the version's verdict chose them)."""
-    wide = df.group_by("_g").agg((pl.col(share).filter(pl.col("seat") == best).sum()
+    wide = df.group_by("_g", maintain_order=True).agg((pl.col(share).filter(pl.col("seat") == best).sum()
                                   - pl.col(share).filter(pl.col("seat") == worst).sum()).alias("d"))
     return wide
 
@@ -265,7 +265,7 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
             a_, b_ = own[key], own_b[key]
             if paired:
                 per = (j.filter((pl.col("players") == players) & (pl.col("strategy") == s))
-                       .group_by("pair", "seat_order", "game_seed")
+                       .group_by("pair", "seat_order", "game_seed", maintain_order=True)
                        .agg(pl.col("win_share").mean(), pl.col("win_share_b").mean(), pl.col("vp").mean(),
                             pl.col("vp_b").mean()))
                 cl = seed_clusters(per)

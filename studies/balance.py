@@ -81,14 +81,14 @@ def _field_panels(lineups) -> dict[int, str]:
 
 def seat_spread(g: pl.DataFrame, panel: str) -> float:
     """Best minus worst seat win rate in ``panel`` (percentage points)."""
-    w = g.filter(pl.col("panel") == panel).group_by("seat").agg(pl.col("win_share").mean())["win_share"]
+    w = g.filter(pl.col("panel") == panel).group_by("seat", maintain_order=True).agg(pl.col("win_share").mean())["win_share"]
     return float((w.max() - w.min()) * 100)
 
 
 def strategy_excess(g: pl.DataFrame, panel: str) -> float:
     """Best strategy's win rate minus fair share (points) in ``panel``."""
     p = g.filter(pl.col("panel") == panel)
-    w = p.group_by("strategy").agg(pl.col("win_share").mean())["win_share"]
+    w = p.group_by("strategy", maintain_order=True).agg(pl.col("win_share").mean())["win_share"]
     return float((w.max() - 1.0 / int(p["players"][0])) * 100)
 
 

@@ -94,7 +94,7 @@ def seat_rates(folder: Path) -> dict:
 
     runs = load_runs([folder])
     df = games_frame(runs)
-    rates = df.group_by("seat").agg(pl_mean("win_share")).sort("seat")["win_share"].to_list()
+    rates = df.group_by("seat", maintain_order=True).agg(pl_mean("win_share")).sort("seat")["win_share"].to_list()
     sp = seat_spread(df).row(0, named=True)
     return {"rates": [100.0 * r for r in rates], "spread": float(sp["spread"]), "spread_low": float(sp["spread_low"]),
             "spread_high": float(sp["spread_high"]), "games": int(sp["games"]), "best_seat": int(sp["best_seat"]),

@@ -149,7 +149,7 @@ def _pooled_vp(folder: Path) -> list[dict]:
     ctrl = _games(folder / meta["arms"][0]["folder"])
     out = []
     for a in meta["arms"][1:]:
-        per = lambda g: g.group_by("game").agg(pl.col("vp").cast(pl.Float64).mean())  # noqa: E731
+        per = lambda g: g.group_by("game", maintain_order=True).agg(pl.col("vp").cast(pl.Float64).mean())  # noqa: E731
         j = per(_games(folder / a["folder"])).join(per(ctrl), on="game", suffix="_c").sort("game")
         r = paired(j["vp"].to_numpy(), j["vp_c"].to_numpy())
         out.append({"arm": a["label"], "est": r["est"], "low": r["low"], "high": r["high"], "n": int(r["n"])})
