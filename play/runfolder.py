@@ -14,7 +14,8 @@ Layout of a run folder::
 Every file is written under a temporary name that no ``*.parquet`` glob matches and then renamed
 (``os.replace``), so a reader never sees a half-written file. The manifest records each part's rows, bytes
 and sha256, and every read checks them (:func:`part_problem`); ``--overwrite`` of a run builds the new run in
-the hidden sibling ``.NAME.new`` and swaps it in when complete (:func:`prepare_out`, :func:`swap_in`). Part files are Parquet, zstd,
+the hidden sibling ``.NAME.new`` and swaps it in when complete (:func:`prepare_out`, :func:`swap_in`), and every study
+command's ``--overwrite`` does the same for its whole folder (:func:`study_folder`). Part files are Parquet, zstd,
 dictionary-encoded strings. Read a run through its manifest (``meeplelab.analysis.load.scan_run(RUN, "turns")`` or
 ``load_runs``), which reads only the parts of the chunks marked done; a glob of the table folder would
 also read a part no chunk lists until ``--resume`` has moved it into ``RUN/stray/``.
@@ -29,7 +30,7 @@ those paths resolved.
 from __future__ import annotations
 
 import contextlib
-from typing import Callable
+from typing import Callable, Iterator
 
 import glob
 import hashlib
@@ -524,9 +525,10 @@ def swap_in(new: Path, out: Path) -> None:
     shutil.rmtree(trash, ignore_errors=True)
 
 
-def recover_swap(out: Path) -> None:
-    """Finish what a process killed inside :func:`swap_in` left: with ``out`` gone, the complete staging folder is
-    renamed into place (else the old run is put back); old runs left beside a present ``out`` are deleted."""
+def recover_swap(out: Path, marker: str = MANIFEST) -> None:
+    """Finish what a process killed inside :func:`swap_in` left: with ``out`` gone, the complete staging folder (its
+    ``marker`` file, a run's manifest or a study's state file, says ``"status": "complete"``) is renamed into place
+    (else the old run or study is put back); old ones left beside a present ``out`` are deleted."""
     trash = _trash_folders(out)
     if not trash:
         return
@@ -534,12 +536,157 @@ def recover_swap(out: Path) -> None:
     if not out.exists():
         staged = staging_folder(out)
         try:
-            done = json.loads((staged / MANIFEST).read_text()).get("status") == "complete"
-        except (OSError, ValueError):
+            done = json.loads((staged / marker).read_text()).get("status") == "complete"
+        except (OSError, ValueError, AttributeError):
             done = False
         os.replace(staged if done else trash.pop(), out)
     for t in trash:
         shutil.rmtree(t, ignore_errors=True)
+
+
+#: hidden entries the writers here leave beside what they write (staging siblings, old folders of a swap, temporary
+#: files, write probes): never carried from an old study folder into the new one
+_MACHINERY = re.compile(r"\..+\.(new|old-\d+|tmp-\d+)|\.write-probe-.*")
+
+#: the study folders this process is building: ``{absolute out: the folder it is built in}`` (:func:`study_folder`)
+_BUILDING: dict[str, Path] = {}
+
+
+@contextlib.contextmanager
+def study_folder(out: Path | str, *, marker: str, check: Callable[..., Any], resume: bool = False,
+                 overwrite: bool = False) -> Iterator[Path]:
+    """``with study_folder(OUT, ...) as work``: the folder a study command builds its study in; an ``overwrite`` of an
+    earlier study is built beside it and swapped in when the block ends, so the old study survives any failure.
+
+    The study writes everything under ``work`` (its state file ``marker``, its member runs, tables, report) and names
+    its members relative to it (:func:`rebase`):
+
+    - a new study (``out`` missing or empty), or ``resume`` of the study in ``out``: ``work`` is ``out``;
+    - ``overwrite`` of a study in ``out``: ``work`` is the staging sibling ``.NAME.new`` (:func:`staging_folder`,
+      emptied first). When the block returns, the entries of ``out`` that are no part of its study (those ``check``
+      does not list: a user's notes) are copied into ``work``, which then replaces ``out`` by two renames
+      (:func:`swap_in`). On an exception (a full disk, Ctrl-C) ``out`` is left as it was, byte for byte, and so it is
+      after a kill;
+    - ``resume`` when the staging sibling holds ``marker`` (an interrupted overwrite): ``work`` is the staging
+      sibling; the study completes it there and it is swapped in as above.
+
+    A swap a killed process left half done is finished first (:func:`recover_swap`); a staging folder that never got
+    its ``marker`` is removed when the block fails, or by the next ``resume`` after a kill (nothing in it to resume).
+    Entered again for the same ``out`` inside the block (a study that wraps another's steps: ``run_tournament``
+    around ``play_tournament``), it yields the same folder and leaves the checks and the swap to the outer one.
+
+    Args:
+        out: the study folder the user named (``--out``).
+        marker: the study's state file (``experiment.json``, ...).
+        check: the study's acceptance of a folder, ``check(folder, resume=..., overwrite=...)``: raises RunFolderError
+            for what the study refuses (another kind of folder; a study without ``resume``/``overwrite``; nothing to
+            resume); with ``overwrite`` it returns the entries of ``folder`` that belong to the earlier study.
+
+    Raises:
+        RunFolderError: ``resume`` with ``overwrite``, what ``check`` refuses, or a staging folder that cannot be made.
+    """
+    key = os.path.abspath(out)
+    if key in _BUILDING:
+        yield _BUILDING[key]
+        return
+    out = Path(out)
+    if resume and overwrite:
+        raise RunFolderError("--resume and --overwrite exclude each other: choose one")
+    recover_swap(out, marker)
+    staged = staging_folder(out)
+    work, kept = out, []
+    if resume and (staged / marker).is_file():  # an interrupted --overwrite: completed, then swapped in
+        check(staged, resume=True, overwrite=False)
+        work, kept = staged, _kept_entries(out, check)
+    else:
+        check(out, resume=resume, overwrite=overwrite)
+        if resume and staged.is_dir():  # an overwrite killed before its state file was written: nothing to resume
+            shutil.rmtree(staged, ignore_errors=True)
+        if overwrite and out.is_dir() and any(not p.name.startswith(".") for p in out.iterdir()):
+            if Path(os.getcwd()).resolve().is_relative_to(out.resolve()):
+                raise RunFolderError(f"--overwrite replaces {str(out)!r} whole and the working folder is in it: run the "
+                                     "command from another folder")
+            work, kept = staged, _kept_entries(out, check)
+            shutil.rmtree(staged, ignore_errors=True)  # an earlier interrupted overwrite starts afresh
+            try:
+                _check_writable(staged)
+            except BaseException:
+                shutil.rmtree(staged, ignore_errors=True)
+                raise
+    _BUILDING[key] = work
+    try:
+        yield work
+    except BaseException:
+        if work != out and not (work / marker).is_file():
+            shutil.rmtree(work, ignore_errors=True)
+        raise
+    finally:
+        _BUILDING.pop(key, None)
+    if work != out:
+        _carry(kept, work)
+        swap_in(work, out)
+
+
+def _kept_entries(out: Path, check: Callable[..., Any]) -> list[Path]:
+    """The entries of the study folder ``out`` an overwrite carries into the new study: all but the earlier study's
+    own (``check(out, resume=False, overwrite=True)``) and the writers' hidden temporary ones."""
+    if not out.is_dir():
+        return []
+    owned = {Path(p).name for p in check(out, resume=False, overwrite=True) or ()}
+    return sorted(p for p in out.iterdir() if p.name not in owned and not _MACHINERY.fullmatch(p.name))
+
+
+def _carry(entries: list[Path], dest: Path) -> None:
+    """Copy ``entries`` into the folder ``dest`` under their names (a symbolic link as a link), each through a hidden
+    temporary name and a rename; a name the new study wrote itself stays the new study's."""
+    for p in entries:
+        target = dest / p.name
+        if target.exists() or target.is_symlink() or not (p.exists() or p.is_symlink()):
+            continue
+        tmp = dest / f".{p.name}.tmp-{os.getpid()}"
+        try:
+            if p.is_symlink():
+                os.symlink(os.readlink(p), tmp)
+            elif p.is_dir():
+                shutil.copytree(p, tmp, symlinks=True)
+            else:
+                shutil.copy2(p, tmp)
+            os.replace(tmp, target)
+        except BaseException:  # a full disk: no half copy left behind
+            if tmp.is_dir() and not tmp.is_symlink():
+                shutil.rmtree(tmp, ignore_errors=True)
+            else:
+                tmp.unlink(missing_ok=True)
+            raise
+
+
+def rebase(path: Path | str, out: Path | str, work: Path | str) -> str:
+    """``path`` (a member of the study folder ``out``) as the same member of ``work``, the folder the study is built
+    in (:func:`study_folder`); a path outside ``out`` is returned as it is. Both ways: ``rebase(p, work, out)`` names
+    a member of the finished study."""
+    a, o = os.path.abspath(path), os.path.abspath(out)
+    if Path(o) == Path(os.path.abspath(work)) or not (a == o or a.startswith(o.rstrip(os.sep) + os.sep)):
+        return str(path)
+    return str(Path(work) / os.path.relpath(a, o)) if a != o else str(work)
+
+
+def study_note(out: Path | str, what: str) -> str:
+    """What an interrupted study command says about ``out`` (``what``: "experiment", "sweep", ...): its study is
+    incomplete, or, for an interrupted ``--overwrite``, the earlier study is kept and the new one waits in the
+    staging sibling for ``--resume`` (:func:`study_folder`)."""
+    staged = staging_folder(out)
+    if staged.is_dir():
+        return (f"the {what} in {out} is kept as it was; the new {what} is incomplete in {staged}: complete it with "
+                f"the same command and --resume (it then replaces the {what} in {out}), or start it again with "
+                "--overwrite")
+    return f"the {what} in {out} is incomplete; complete it with the same command and --resume"
+
+
+def study_resume_folder(out: Path | str) -> Path:
+    """The folder ``--resume`` of the study in ``out`` completes: the staging sibling of an interrupted
+    ``--overwrite`` when it holds anything (:func:`study_folder`), else ``out``."""
+    staged = staging_folder(out)
+    return staged if staged.is_dir() and any(staged.iterdir()) else Path(out)
 
 
 def foreign_entries(run: Path) -> list[str]:
@@ -558,6 +705,19 @@ def remove_runs(folders) -> int:
     Raises:
         RunFolderError: one of them is a file or holds anything else (nothing is deleted then).
     """
+    found = check_runs(folders)
+    for f in found:
+        shutil.rmtree(f)
+    return len(found)
+
+
+def check_runs(folders) -> list[Path]:
+    """The existing ones of ``folders`` (the member runs of an earlier study an ``--overwrite`` replaces), each
+    checked to hold nothing but run files (see :func:`remove_runs`); nothing is changed.
+
+    Raises:
+        RunFolderError: one of them is a file or holds anything else.
+    """
     found = [Path(f) for f in folders if Path(f).exists() or Path(f).is_symlink()]
     for f in found:
         if f.is_symlink() or not f.is_dir():
@@ -565,9 +725,7 @@ def remove_runs(folders) -> int:
         others = foreign_entries(f)
         if others:
             raise RunFolderError(f"{str(f)!r} is not a run folder (holds {others[0]!r}): remove it or choose a new --out")
-    for f in found:
-        shutil.rmtree(f)
-    return len(found)
+    return found
 
 
 def _check_writable(run: Path) -> None:
