@@ -56,7 +56,7 @@ from meeplelab.sim.core.errors import ConfigError
 
 from dataclasses import dataclass
 
-from .stats import bootstrap, games_for_rate_width, mean_t, rate_p, wilson
+from .stats import NO_GAMES, bootstrap, games_for_rate_width, mean_t, rate_p, wilson
 from .tables import canonical, write_table
 
 #: the project's checkout (for the commit a docs block names)
@@ -290,7 +290,7 @@ def comparison_table(out: Path | str, meta: dict) -> pl.DataFrame:
                "margin": float(m), "margin_low": float(mlo), "margin_high": float(mhi)}
         for seat in range(players):
             sub = df.filter(pl.col("seat") == seat)
-            a, b, d = (float(x) for x in wilson(float(sub["score"].sum()), max(sub.height, 1)))
+            a, b, d = (float(x) for x in wilson(float(sub["score"].sum()), sub.height))  # nan: no games there
             row[f"score_seat{seat + 1}"], row[f"score_seat{seat + 1}_low"], row[f"score_seat{seat + 1}_high"] = a, b, d
         row["lead_games"], row["lead_games_fewest"], row["lead_games_most"] = _lead_cells(s, lo, hi)
         rows.append(row)
@@ -501,6 +501,8 @@ def _pct(x) -> str:
 def _rate_cell(s, lo, hi, n) -> str:
     if s is None:
         return "-"
+    if not n:  # the empty interval of no games (stats.wilson)
+        return NO_GAMES
     return f"{100 * s:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] ({n:,})"
 
 

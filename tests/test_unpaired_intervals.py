@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from meeplelab.analysis.experiment import paired
+from meeplelab.analysis.ladder import _rate_cell  # a ladder report's cell of a rate
 from meeplelab.analysis.stats import NO_GAMES, design_effect, newcombe, rate_text, unpaired, wilson, z_value
 
 
@@ -117,3 +118,4 @@ def test_a_rate_of_no_games_is_an_empty_interval_said_as_no_games():
         assert all(math.isnan(v) for v in unpaired([], []))
     assert rate_text(0, 0) == NO_GAMES == "no games"
     assert rate_text(3, 10) == "30.0% [10.8, 60.3] (10 games)"
+    assert _rate_cell(*wilson(0, 0), 0) == "no games" and _rate_cell(*wilson(3, 10), 10) == "30.0% [10.8, 60.3] (10)"
