@@ -246,14 +246,19 @@ def _bonf_level(m: int, level: float = LEVEL) -> float:
 def suggested(table: pl.DataFrame, k: int = 4) -> list[str]:
     """Item specs ``kind:id`` worth a removal experiment: the removable items that stand out (over first,
     largest differences first), else the removable items with the largest absolute win-rate difference
-    whose 95% interval excludes 0; at most ``k``."""
+    whose 95% interval excludes 0; at most ``k``, each item once (a table of several player counts lists an item
+    at each: its largest difference counts)."""
+    return [f"{r['kind']}:{r['id']}" for r in _suggested_rows(table, k).iter_rows(named=True)]
+
+
+def _suggested_rows(table: pl.DataFrame, k: int) -> pl.DataFrame:
+    """The rows of :func:`suggested`'s items, largest absolute win-rate difference first, one per item."""
     t = table.filter(pl.col("removable") & pl.col("win_diff").is_not_null())
-    out = t.filter(pl.col("stands_out") != "").with_columns(pl.col("win_diff").abs().alias("_a")).sort(
-        "_a", descending=True)
+    out = t.filter(pl.col("stands_out") != "")
     if out.height == 0:
-        out = t.filter((pl.col("win_diff_low") > 0) | (pl.col("win_diff_high") < 0)).with_columns(
-            pl.col("win_diff").abs().alias("_a")).sort("_a", descending=True)
-    return [f"{r['kind']}:{r['id']}" for r in out.head(k).iter_rows(named=True)]
+        out = t.filter((pl.col("win_diff_low") > 0) | (pl.col("win_diff_high") < 0))
+    out = out.with_columns(pl.col("win_diff").abs().alias("_a")).sort("_a", descending=True, maintain_order=True)
+    return out.unique(["kind", "id"], keep="first", maintain_order=True).head(k)
 
 
 # ====================================================================== report
@@ -309,8 +314,9 @@ def content_sections(runs: Runs) -> list:
         f"{over.height} over-powered and {under.height} under-powered here.",
     ]
     sug = suggested(t)
-    if sug:
-        cfg = next(iter(runs.manifests.values()))["config"]
+    if sug:  # the command plays the player count of the largest difference, with that run's roster
+        at = _suggested_rows(t, 1)["players"][0] if "players" in t.columns else None
+        cfg = next(m["config"] for m in runs.manifests.values() if at is None or int(m["config"]["players"]) == at)
         roster = ",".join(cfg["strategies"])
         text.append(f"Worth a removal experiment (removable items that stand out, largest differences first): "
                     f"`meeplelab content-value --game {game} --players {cfg['players']} --strategies {roster} --items "

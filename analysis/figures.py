@@ -408,6 +408,22 @@ def freeze(fig: Figure) -> None:
         fig.set_layout_engine("none")
 
 
+def mark_descriptive(fig: Figure) -> Figure:
+    """Say "descriptive" in the title of a chart of observed groups (groups that differ in more than the thing
+    compared: who Abjures early, what Coffee bought), unless one of its titles says so already: after the
+    figure's suptitle, else after its first Axes title."""
+    sup = fig._suptitle
+    titles = [ax.title for ax in fig.axes] + ([sup] if sup is not None else [])
+    if any("descriptive" in t.get_text().lower() for t in titles):
+        return fig
+    first = sup if sup is not None and sup.get_text() else next((t for t in titles if t.get_text()), None)
+    if first is not None:
+        first.set_text(f"{first.get_text()} (descriptive)")
+    elif fig.axes:
+        fig.axes[0].set_title("Descriptive")
+    return fig
+
+
 def save(fig: Figure, path: Path) -> Path:
     """Save as PNG (Agg renderer, whatever the backend) after :func:`fit`, and close the figure."""
     from meeplelab.play.runfolder import replacing

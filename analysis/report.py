@@ -25,10 +25,14 @@ import polars as pl
 
 from meeplelab.sim.core.errors import RunFolderError, is_environment_error
 
+from markupsafe import Markup, escape
+
 from . import figures as F
 from . import metrics as M
 from . import pages as P
+from .labels import Labeller
 from .load import Runs, load_runs
+from .markdown import cell
 
 
 MISSING = "\u2014"  # em dash: a value that cannot be computed (an interval of one observation, no data)
@@ -265,12 +269,13 @@ def format_table(df: pl.DataFrame, fmt: TableFormat | None = None) -> tuple[list
 
 
 def _table_contexts(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None,
-                    csv: str | None = None) -> list[dict]:
+                    csv: str | None = None, labels=None) -> list[dict]:
     """What the page template renders for one table (:func:`meeplelab.analysis.pages.table_context`): the
     whole table; or, past ``fmt.fold`` rows, its top rows (:func:`shown_rows`, the caption saying so) and
     then every row folded under "All N rows" with the CSV link; or (``fmt.folded``) the whole table folded
-    with its caption as the summary line."""
-    cols, rows, top = _cells(df, fmt)
+    with its caption as the summary line. ``labels``: the page's :class:`meeplelab.analysis.labels.Labeller`
+    (a code cell shows its words, the code in its tooltip)."""
+    cols, rows, top = _cells(df, fmt, labels.cell if labels is not None else None)
     cap = P.inline(caption)
     if fmt is not None and fmt.folded:
         return [P.table_context(cols, rows, cap, csv, folded=True)]
@@ -281,10 +286,19 @@ def _table_contexts(df: pl.DataFrame, caption: str, fmt: TableFormat | None = No
             P.table_context(cols, rows, cap, csv, folded=True, summary=f"All {df.height:,} rows")]
 
 
-def _cells(df: pl.DataFrame, fmt: TableFormat | None):
+#: text columns whose cells are never given a code's words (run and version names, measures, values)
+UNLABELLED = ("run", "version", "reference", "design", "metric", "measure", "unit", "definition", "interval", "value",
+              "parameter")
+
+
+def _cells(df: pl.DataFrame, fmt: TableFormat | None, label=None):
     """Headers (:func:`header`), every row's cells, and the indices of the rows a folded table shows
-    (None when the table is not folded)."""
+    (None when the table is not folded). ``label`` (text -> cell) gives words to the cells of text columns
+    (:data:`UNLABELLED` kept)."""
     cols, rows = format_table(df, fmt)
+    if label is not None:
+        at = [i for i, c in enumerate(cols) if df.schema.get(c) == pl.String and c not in UNLABELLED]
+        rows = [[label(v) if i in at else v for i, v in enumerate(r)] for r in rows]
     heads = [header(c, fmt) for c in cols]
     fold = (fmt or TableFormat()).fold
     if df.height <= fold:
@@ -312,8 +326,9 @@ def _html_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None) 
 
 def _md_table(df: pl.DataFrame, caption: str, fmt: TableFormat | None = None, csv: str | None = None, *,
               whole: bool = False) -> str:
-    """One report table as Markdown with human headers; a table past ``fmt.fold`` rows shows its top
-    rows and points to its CSV (``csv``) for the rest (``whole``: every row, the table folded around it)."""
+    """One report table as Markdown with human headers (its cells the codes, as the CSV and the commands write
+    them); a table past ``fmt.fold`` rows shows its top rows and points to its CSV (``csv``) for the rest
+    (``whole``: every row, the table folded around it)."""
     from .markdown import row
 
     cols, rows, top = _cells(df, fmt)
@@ -668,6 +683,33 @@ def write_table_csv(df: pl.DataFrame, path: Path) -> Path:
     return path
 
 
+def _saved_figure(fig, rel: str, cap: str, folder: Path, lab: Labeller, md: list[str], descriptive: bool) -> dict:
+    """Save ``fig`` to ``folder/rel`` with words for its codes (``lab``) and, in a ``descriptive`` section, the
+    word in its title (:func:`meeplelab.analysis.figures.mark_descriptive`); add its Markdown line to ``md``;
+    returns what the page's figure macro renders (alt text: the caption's words)."""
+    lab.figure(fig)
+    if descriptive:
+        F.mark_descriptive(fig)
+    F.save(fig, folder / rel)
+    w, hgt = F.png_size(folder / rel)
+    md += [f"![{cap}]({rel})", ""]
+    return {"src": rel, "alt": P.plain(cap), "caption": P.inline(cap), "width": w, "height": hgt}
+
+
+def _glossary(lab: Labeller, md: list[str]) -> dict:
+    """The page's last section before the footer: every label shown and its code id (folded), also in ``md``."""
+    title = "Labels and their code ids"
+    text = ("The charts and the tables of the HTML page name strategies, rule numbers and actions in words; the CSV "
+            "files, the Markdown twin's tables, the commands and the provenance use the code ids below (a table "
+            "cell of the HTML page shows its code when hovered).")
+    rows = lab.glossary()
+    md += [f"## {title}", "", text, "", "| label | code id |", "|---|---|",
+           *(f"| {cell(w)} | `{cell(c)}` |" for w, c in rows), ""]
+    cells = [[w, Markup(f"<code>{escape(c)}</code>")] for w, c in rows]
+    return {"title": title, "paragraphs": [P.prose(text)], "figures": [],
+            "tables": [P.table_context(["label", "code id"], cells, f"{len(rows)} labels", folded=True)]}
+
+
 def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: str = "balance",
                   on_section: Callable[[], None] = lambda: None) -> Path:
     """Write the page of ``secs`` into a temporary folder beside ``dest``, then move it into place."""
@@ -681,6 +723,7 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
         raise RunFolderError(f"cannot write the report to {str(dest)!r}: {e.strerror or e}") from None
     try:
         (tmp / "figures").mkdir()
+        lab = Labeller(next(iter(runs.game_names)) if len(runs.game_names) == 1 else None)
         title = f"meeplelab {kind} report: {', '.join(sorted(runs.game_names))}"
         md = [f"# {title}", "", f"Runs: {', '.join(runs.manifests)}.", ""]
         warnings = []
@@ -716,24 +759,14 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
             if s.text.strip():  # one paragraph a line, "- " lines a list: Markdown rendered once (pages.prose)
                 ps["paragraphs"].append(P.prose(s.text))
                 md += [P.blocks(s.text), ""]
+            seen = "descriptive" in s.title.lower()  # a section of observed groups: each chart says so
             for stem, fig, cap in s.figures:
-                rel = f"figures/{i:02d}_{stem}.png"
-                F.save(fig, tmp / rel)
-                w, hgt = F.png_size(tmp / rel)
-                ps["figures"].append({"src": rel, "alt": P.plain(cap), "caption": P.inline(cap), "width": w,
-                                      "height": hgt})
-                md += [f"![{cap}]({rel})", ""]
+                ps["figures"].append(_saved_figure(fig, f"figures/{i:02d}_{stem}.png", cap, tmp, lab, md, seen))
             if s.folded and s.folded[1]:
                 words, figs = s.folded
-                inner = []
                 md += [f"*{words} (folded in the HTML page):*", ""]
-                for stem, fig, cap in figs:
-                    rel = f"figures/{i:02d}_{stem}.png"
-                    F.save(fig, tmp / rel)
-                    w, hgt = F.png_size(tmp / rel)
-                    inner.append({"src": rel, "alt": P.plain(cap), "caption": P.inline(cap), "width": w,
-                                  "height": hgt})
-                    md += [f"![{cap}]({rel})", ""]
+                inner = [_saved_figure(fig, f"figures/{i:02d}_{stem}.png", cap, tmp, lab, md, seen)
+                         for stem, fig, cap in figs]
                 ps["folded_figures"] = {"summary": P.inline(words), "figures": inner}
             for k, (cap, df, *fmt) in enumerate(s.tables):
                 if df.height == 0:
@@ -742,13 +775,15 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                 df = ranked(df, f)
                 rel = f"tables/{i:02d}_{k:02d}_{table_slug(cap)}.csv"
                 write_table_csv(df, tmp / rel)
-                ps["tables"] += _table_contexts(df, cap, f, csv=rel)
+                ps["tables"] += _table_contexts(df, cap, f, csv=rel, labels=lab)
                 if f is not None and f.folded:  # a long table: folded whole in the Markdown twin too
                     md += [f"<details><summary>{html.escape(P.plain(cap))} ({df.height:,} rows)</summary>", "",
                            _md_table(df, cap, f, rel, whole=True), "", f"[CSV]({rel})", "", "</details>", ""]
                 else:
                     md += [_md_table(df, cap, f, rel), "", f"[CSV]({rel})", ""]
             on_section()
+        if lab.used:  # the code id of every label shown: hover a cell for one, or read them all here
+            page_secs.append(_glossary(lab, md))
         page = P.render("report.html.j2", title=title, runs=", ".join(runs.manifests), warnings=warnings,
                         sections=page_secs, footer=f"Built in {time.perf_counter() - t0:.1f} s by meeplelab.")
         (tmp / "report.html").write_text(page)

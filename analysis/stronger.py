@@ -98,7 +98,17 @@ def section(stronger: Path | str | None, games: list[str], runs: list[str] | Non
             bad = sorted(mine - set(d["runs"]))[0]
             raise RunFolderError(f"--stronger {str(stronger)!r}: the study did not re-check run {bad!r} (it re-checked "
                                  f"{', '.join(d['runs']) or 'no run'}); run meeplelab stronger --from the reported runs")
-    return Section(title, intro(d) + "\n\n" + "\n".join(f"- {x}" for x in d["lines"]))
+    return Section(title, tally(d) + "\n" + intro(d) + "\n\n" + "\n".join(f"- {x}" for x in d["lines"]))
 
 
-__all__ = ["FILE", "compare", "intro", "line", "read", "section"]
+def tally(result: dict) -> str:
+    """The section's first sentence: how many conclusions hold, change and reverse with the strong field."""
+    n = {v: sum(c["verdict"] == v for c in result.get("checks", [])) for v in ("holds", "changes", "reverses")}
+    total = sum(n.values())
+    if total == 0:
+        return "No conclusion was re-measured."
+    words = [f"{n['holds']} **hold**", f"{n['changes']} **change**", f"{n['reverses']} **reverse**"]
+    return f"Of {total} headline conclusions re-measured with the strong field, {', '.join(words[:2])} and {words[2]}."
+
+
+__all__ = ["FILE", "compare", "intro", "line", "read", "section", "tally"]

@@ -187,7 +187,8 @@ def coffee_sections(runs: Runs) -> list[Section]:
                 if np.isfinite(best["low"]) and np.isfinite(best["high"]) else ", too few games for an interval")
     text = (f"{ATTRIBUTION} Best converter of Coffee into VP: {best['strategy']} "
             f"({fmt_number(best['est'], 2)} VP per Coffee{interval}).")
-    per_coffee = TableFormat(decimals={"est": 2})
+    per_coffee = TableFormat(decimals={"est": 2}, labels={"est": "VP per Coffee", "vp": "VP attributed (total)",
+                                                          "coffee": "Coffee spent (total)"})
     r3 = lambda d: d.with_columns([pl.col(c).round(3) for c in ("vp", "coffee", "est", "low", "high")])  # noqa: E731
     return [Section("VP per Coffee (descriptive: groups differ by strategy and seat)", text,
                     [("um_vp_per_coffee_purchase", vp_per_coffee_chart(by_p, ("purchase",)),

@@ -4,6 +4,7 @@ inside the saved canvas."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from importlib import resources
@@ -15,10 +16,14 @@ import pytest
 from matplotlib.figure import Figure
 
 from meeplelab.analysis import figures as F
+from meeplelab.analysis import labels as L
 from meeplelab.analysis import pages as P
 from meeplelab.analysis.load import Runs
 from meeplelab.analysis.markdown import to_html
 from meeplelab.analysis.report import Section, TableFormat, _html_table, _write_report
+from meeplelab.analysis.stronger import tally
+from meeplelab.strategies.fields import strong_field
+from meeplelab.strategies.registry import make_strategy
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -223,3 +228,108 @@ def test_a_report_page_shows_no_raw_markdown(tmp_path):
     assert "<li>one: <strong>holds</strong></li>" in page and "<li>row b</li>" in page
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "3 rows changed:\n\n- row a\n- row b\n" in md  # the Markdown twin: the same blocks
+
+
+# ------------------------------------------------------------------------------------ labels
+GAMES = ("galileos-truth", "unconscious-mind")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_strategy_rule_number_action_event_and_score_category_of_a_game_has_words(game):
+    from meeplelab.sim.registry import get_game_class
+    from meeplelab.strategies.registry import strategies_for
+
+    cls = get_game_class(game)
+    t = L.table(game)
+    assert {s.name for s in strategies_for(game)} <= set(t.strategies)
+    assert {f.name for f in dataclasses.fields(cls.Params)} == set(t.params)
+    vocab = {v for c in cls.turn_columns + cls.event_columns if c.name in ("main_action", "option", "mt_action", "kind")
+             for v in c.vocab}
+    missing = sorted(c for c in vocab | set(cls.score_categories) if L.label(game, c) is None)
+    assert missing == []
+    every = [L.label(game, c) for c in vocab | set(cls.score_categories) | set(t.params) | set(t.strategies)]
+    assert all(w and len(w) <= 40 for w in every)  # short enough for a bar label or a table cell
+
+
+def test_codes_get_the_words_of_their_game_and_keep_their_code_elsewhere():
+    gt, um = GAMES
+    assert L.label(um, "tile_cost_1") == "Notebook tile cost 1"
+    assert L.label(gt, "abjure-at:cycle=2") == "Abjure in Cycle 2"
+    assert L.label(gt, "abjure-at:margin=1") == "Abjure within 1 of Penance"
+    assert L.label(gt, "abjure-at") == "Abjure in Cycle 3"  # its default
+    assert L.label(gt, "ismcts:iters=64") == "ISMCTS search (iters=64)"
+    assert L.label(um, "cite_bright_ideas=0") == "Bright Ideas per citation = 0"
+    assert L.label(um, "coffee+1") == "+1 Coffee at setup" and L.label(gt, "books_physics-1") == "-1 Physics Books at setup"
+    assert L.words(um, "cite_bright_ideas=0 / coffee-engine") == "Bright Ideas per citation = 0 / Coffee engine"
+    assert L.words(gt, "writer, 2 players") == "Writer, 2 players"
+    assert L.label(gt, "control") is None and L.words(gt, "2p") == "2p" and L.label("toy", "random") is None
+    preset = strong_field(gt)[0]
+    expanded = make_strategy(gt, preset).id
+    assert len(expanded) > 150 and L.label(gt, expanded) == L.label(gt, preset) == "Tuned heuristic"
+    assert L.label(gt, "heuristic:preset=runs/tune/preset.toml") == "Tuned heuristic (preset)"
+    assert L.label(gt, "heuristic:vp=1.5,coins=0.2,research=0.3") == "Heuristic (3 arguments)"
+
+
+def test_no_generic_module_names_a_game_id():
+    for rel in ("analysis/labels.py", "analysis/pages.py", "analysis/markdown.py", "analysis/report.py"):
+        text = (ROOT / rel).read_text()
+        assert not any(g in text for g in GAMES), rel
+
+
+def test_a_chart_gets_words_for_its_codes_and_the_page_lists_them():
+    fig = F.bar_with_interval(pl.DataFrame({"s": ["writer, 2 players", "abjure-at:cycle=2, 2 players"], "est": [0.5, 0.4],
+                                            "low": [0.4, 0.3], "high": [0.6, 0.5]}), "s", title="Turns by main_action",
+                              xlabel="win rate", ref=0.5, ref_label="never-abjure")
+    lab = L.Labeller("galileos-truth")
+    lab.figure(fig)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["Writer, 2 players", "Abjure in Cycle 2, 2 players"]
+    assert ax.get_title() == "Turns by Main Action" and ax.get_legend().get_texts()[0].get_text() == "Never Abjure"
+    assert lab.glossary() == [("Abjure in Cycle 2", "abjure-at:cycle=2"), ("Main Action", "main_action"),
+                              ("Never Abjure", "never-abjure"), ("Writer", "writer")]
+    assert str(lab.cell("writer")) == '<span class="code" title="writer">Writer</span>' and lab.cell("2p") == "2p"
+    F.close(fig)
+    assert L.Labeller(None)("writer") == "writer"
+
+
+def test_a_chart_of_observed_groups_says_descriptive_in_its_title_once():
+    fig = F.bar_with_interval(pl.DataFrame({"s": ["a"], "est": [1.0], "low": [0.5], "high": [1.5]}), "s",
+                              title="VP per Coffee by purchase", xlabel="VP")
+    assert F.mark_descriptive(F.mark_descriptive(fig)).axes[0].get_title() == "VP per Coffee by purchase (descriptive)"
+    F.close(fig)
+
+
+def test_a_report_table_shows_words_with_the_code_in_a_tooltip_and_the_page_lists_every_code(tmp_path):
+    empty = pl.LazyFrame()
+    runs = Runs(empty, empty, empty, {"r": {"status": "complete", "config": {"game": "galileos-truth"}}}, {})
+    df = pl.DataFrame({"run": ["writer"], "strategy": ["abjure-at:cycle=2"], "parameter": ["prison_at"], "est": [1.0]})
+    page = _write_report(runs, [Section("S", "", [], [("cap", df)])], tmp_path / "rep", 0.0).read_text()
+    assert '<td class="t"><span class="code" title="abjure-at:cycle=2">Abjure in Cycle 2</span></td>' in page
+    assert '<td class="t">writer</td>' in page and '<td class="t">prison_at</td>' in page  # run, parameter: codes
+    assert "<h2>Labels and their code ids</h2>" in page and "<td class=\"t\"><code>abjure-at:cycle=2</code></td>" in page
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "| writer | abjure-at:cycle=2 | prison_at |" in md and "| Abjure in Cycle 2 | `abjure-at:cycle=2` |" in md
+    assert (tmp_path / "rep" / "tables" / "00_00_cap.csv").read_text().splitlines()[1].startswith("writer,abjure-at:cycle=2")
+
+
+def test_the_stronger_players_section_opens_with_the_count_of_each_verdict():
+    checks = [{"verdict": v} for v in ("holds", "reverses", "holds", "changes")]
+    text = tally({"checks": checks})
+    assert text == "Of 4 headline conclusions re-measured with the strong field, 2 **hold**, 1 **change** and 1 **reverse**."
+    assert str(P.prose(text)).count("<strong>") == 3 and tally({"checks": []}) == "No conclusion was re-measured."
+
+
+def test_the_suggested_content_value_command_lists_each_item_once_and_its_items_parse():
+    from meeplelab.analysis.content import suggested
+    from meeplelab.studies.content_value import parse_items
+
+    # space:florence stands out at 2 and at 4 players (a report over several player counts lists it at each)
+    t = pl.DataFrame({"players": [2, 4, 4, 3], "kind": ["space", "space", "tile", "space"],
+                      "id": ["florence", "florence", "tides", "printing-house"], "removable": [True] * 4,
+                      "win_diff": [0.20, -0.25, 0.10, 0.05], "win_diff_low": [0.1, -0.3, 0.05, 0.01],
+                      "win_diff_high": [0.3, -0.2, 0.15, 0.09], "stands_out": ["over", "under", "over", "over"]})
+    sug = suggested(t)
+    assert sug == ["space:florence", "tile:tides", "space:printing-house"]
+    assert parse_items("galileos-truth", ",".join(sug)) == [("space", "florence"), ("tile", "tides"),
+                                                             ("space", "printing-house")]

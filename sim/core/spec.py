@@ -49,6 +49,8 @@ class GameSpec:
         never_scores: ``(action name, engine action score)`` pairs: ``never:NAME`` first keeps the actions with a
             positive score (those that neither take the action nor commit the seat to it; Unconscious Mind's
             ``("cite", "no_cite")``), then the actions outside the name, then every legal action.
+        labels: module of the game's codes in words for the report pages (its ``STRATEGIES``, ``STRATEGY_ARGS``,
+            ``PARAMS`` and ``CODES`` dicts; :mod:`meeplelab.analysis.labels`), or None: the pages show the codes.
         observation: what the game's seats cannot see (:class:`meeplelab.sim.core.observation.ObservationSpec`, or
             ``"module:NAME"`` of one): the observations of the OpenSpiel games and the environments (None: the game
             provides no observation).
@@ -64,6 +66,7 @@ class GameSpec:
     seat_fields: tuple = field(default_factory=tuple)
     never_scores: tuple = field(default_factory=tuple)
     observation: Any = None
+    labels: str | None = None
 
     def engine_class(self) -> type:
         """The engine class (imports its module the first time)."""

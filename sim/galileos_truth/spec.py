@@ -47,6 +47,7 @@ SPEC = GameSpec(
     engine="meeplelab.sim.galileos_truth.engine:GalileosTruth",
     strategies=("meeplelab.strategies.galileos_truth",),
     sections="meeplelab.analysis.galileos_truth",
+    labels="meeplelab.sim.galileos_truth.labels",
     rules_doc="docs/rules/galileos_truth.md",
     start_resources=START_RESOURCES,
     observation=OBSERVATION,

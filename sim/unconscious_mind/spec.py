@@ -48,6 +48,7 @@ SPEC = GameSpec(
     strategies=("meeplelab.strategies.unconscious_mind",),
     treatments=("meeplelab.sim.unconscious_mind.treatments",),
     sections="meeplelab.analysis.unconscious_mind",
+    labels="meeplelab.sim.unconscious_mind.labels",
     rules_doc="docs/rules/unconscious_mind.md",
     start_resources=START_RESOURCES,
     observation=OBSERVATION,

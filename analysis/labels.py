@@ -1,0 +1,225 @@
+"""Human labels of a game's codes on the report pages: strategies, rule numbers, actions and categories.
+
+Each game declares its words in its own table, the module its spec names (``GameSpec.labels``: dicts
+``STRATEGIES``, ``STRATEGY_ARGS``, ``PARAMS``, ``CODES``; :mod:`meeplelab.sim.core.spec`); this module reads
+whichever table the game registers and names no game itself. What gets words:
+
+- a strategy id: its table words (``writer`` -> "Writer"), an id with arguments by the game's argument words
+  (``abjure-at:cycle=2`` -> "Abjure in Cycle 2"), the project's tuned preset in either spelling (the
+  ``preset=`` id or the 200-character id of every weight the games table writes) -> "Tuned heuristic", another
+  preset -> "Tuned heuristic (FILE)", other arguments kept short (``ISMCTS search (iters=64)``, or
+  "Heuristic (12 arguments)" when they are long); a restriction suffix is kept (``+never:abjure``);
+- a rule number (``cite_bright_ideas``) and an arm of rule values (``cite_bright_ideas=0`` ->
+  "Bright Ideas per citation = 0");
+- a start-resource treatment (``coffee+1`` -> "+1 Coffee at setup", from the game's start resources);
+- an action, event kind, score category or purchase (``tile_cost_1`` -> "Notebook tile cost 1").
+
+A code without words stays as it is. :class:`Labeller` labels the text of one page (chart tick labels and
+legends, table cells: ``<span title="code">words</span>``) and keeps every code it replaced, so the page can
+list them (:meth:`Labeller.glossary`). The CSV files keep the codes.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markupsafe import Markup, escape
+from matplotlib.category import StrCategoryFormatter
+from matplotlib.ticker import FixedFormatter, FuncFormatter
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.registry import get_spec
+from meeplelab.strategies.fields import strong_field
+from meeplelab.strategies.registry import make_strategy
+
+#: the separators of a composite chart label (``writer, 2 players``; ``cite_bright_ideas=0 / citer``)
+_PARTS = re.compile(r"(, | / | vs )")
+#: one rule value ``name=value`` (no spaces)
+_RULE = re.compile(r"(\w+)=(\S+)")
+#: a treatment ``NAME+n`` / ``NAME-n``
+_TREAT = re.compile(r"([a-z_]\w*)([+-]\d+)")
+#: a code inside a title or an axis label: a lower-case word joined by ``_`` or ``-`` (``main_action``)
+_TOKEN = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+(?![\w-])")
+#: arguments longer than this (in characters) are counted, not listed, in a strategy's label
+ARGS_SHOWN = 24
+
+
+@dataclass(frozen=True)
+class Table:
+    """One game's words: ``strategies``, ``strategy_args``, ``params``, ``codes`` (the dicts of its labels
+    module), ``treatments`` (``{name: words}`` from its start resources) and ``strong`` (the project's tuned
+    preset in both spellings, :func:`_tuned`)."""
+
+    strategies: dict = field(default_factory=dict)
+    strategy_args: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)
+    codes: dict = field(default_factory=dict)
+    treatments: dict = field(default_factory=dict)
+    strong: dict = field(default_factory=dict)
+
+
+@functools.cache
+def table(game: str) -> Table:
+    """The words ``game`` registers (an empty :class:`Table` when it registers none or is unknown)."""
+    try:
+        spec = get_spec(game)
+    except ConfigError:
+        return Table()
+    treat = {r.name: r.doc.split(" (")[0] for r in spec.start_resources}
+    if spec.labels is None:
+        return Table(treatments=treat)
+    m = importlib.import_module(spec.labels)
+    return Table(dict(getattr(m, "STRATEGIES", {})), dict(getattr(m, "STRATEGY_ARGS", {})),
+                 dict(getattr(m, "PARAMS", {})), dict(getattr(m, "CODES", {})), treat, _tuned(game))
+
+
+def _tuned(game: str) -> dict[str, str]:
+    """``{id: "tuned"}`` for the project's tuned preset of ``game`` in both spellings: ``heuristic:preset=FILE``
+    and the id of every weight the games table writes (empty when the project keeps no preset)."""
+    try:
+        preset = strong_field(game)[0]
+        return {preset: "tuned", make_strategy(game, preset).id: "tuned"}
+    except ConfigError:
+        return {}
+
+
+def _split(sid: str) -> tuple[str, dict[str, str], str]:
+    """``(name, arguments, restriction suffix)`` of a strategy id (no check of names or values)."""
+    base, plus, rest = sid.partition("+")
+    name, _, args = base.partition(":")
+    parsed = {}
+    for part in filter(None, args.split(",")):
+        k, eq, v = part.partition("=")
+        if not eq:
+            return sid, {}, ""
+        parsed[k.strip()] = v.strip()
+    return name, parsed, (plus + rest if plus else "")
+
+
+def strategy(game: str, sid: str) -> str | None:
+    """Words for strategy id ``sid`` of ``game`` (module docstring), or None when the game has none for it."""
+    t = table(game)
+    name, args, restriction = _split(sid)
+    base = t.strategies.get(name)
+    if base is None:
+        return None
+    words = None
+    if sid.partition("+")[0] in t.strong:
+        words = f"Tuned {base.lower()}"
+    elif "preset" in args and len(args) == 1:
+        words = f"Tuned {base.lower()} ({Path(args['preset']).stem})"
+    elif not args:
+        words = base
+    else:
+        for names, text in t.strategy_args.get(name, ()):
+            if set(names) == set(args):
+                words = text.format(**args)
+                break
+        if words is None:
+            shown = ", ".join(f"{k}={v}" for k, v in args.items())
+            words = f"{base} ({shown})" if len(shown) <= ARGS_SHOWN else f"{base} ({len(args)} arguments)"
+    return f"{words} {restriction}" if restriction else words
+
+
+def _assignments(game: str, text: str) -> str | None:
+    """Words for rule values ``name=value`` joined by ``;`` (an arm), when every name is a rule number."""
+    params = table(game).params
+    pairs = [_RULE.fullmatch(p.strip()) for p in text.split(";")]
+    if not all(m and m.group(1) in params for m in pairs):
+        return None
+    return "; ".join(f"{params[m.group(1)]} = {m.group(2)}" for m in pairs)
+
+
+def label(game: str, code: str) -> str | None:
+    """Words for one code of ``game`` (a strategy id, rule number, arm of rule values, treatment, action,
+    category...), or None when the game gives none."""
+    t = table(game)
+    code = str(code)
+    if code in t.codes:
+        return t.codes[code]
+    if code in t.params:
+        return t.params[code]
+    words = strategy(game, code)
+    if words is not None:
+        return words
+    m = _TREAT.fullmatch(code)
+    if m and m.group(1) in t.treatments:
+        return f"{m.group(2)} {t.treatments[m.group(1)]}"
+    if "=" in code:
+        return _assignments(game, code)
+    return None
+
+
+def words(game: str, text: str) -> str:
+    """``text`` with every code given words: the whole text when it is a code, else each part of a composite
+    label (``writer, 2 players`` -> ``Writer, 2 players``)."""
+    whole = label(game, text)
+    if whole is not None:
+        return whole
+    parts = _PARTS.split(str(text))
+    return "".join(p if i % 2 else (label(game, p) or p) for i, p in enumerate(parts))
+
+
+class Labeller:
+    """The labels of one page of ``game`` (None: no labels, every text kept): words for chart texts and table
+    cells, and every code replaced (:meth:`glossary`)."""
+
+    def __init__(self, game: str | None):
+        self.game = game
+        self.used: dict[str, str] = {}  # words -> code
+
+    def code(self, text: str) -> str | None:
+        """Words for ``text`` when it is one code (recorded), else None."""
+        if self.game is None:
+            return None
+        w = label(self.game, text)
+        if w is not None and w != text:
+            self.used.setdefault(w, str(text))
+            return w
+        return None
+
+    def __call__(self, text: str) -> str:
+        """``text`` in words (:func:`words`), each code replaced recorded."""
+        if self.game is None:
+            return text
+        whole = self.code(text)
+        if whole is not None:
+            return whole
+        parts = _PARTS.split(str(text))
+        return "".join(p if i % 2 else (self.code(p) or p) for i, p in enumerate(parts))
+
+    def cell(self, text: str):
+        """A table cell: ``<span title="code">words</span>`` (Markup) when ``text`` is one code, else ``text``."""
+        w = self.code(text)
+        return text if w is None else Markup(f'<span class="code" title="{escape(text)}">{escape(w)}</span>')
+
+    def figure(self, fig) -> None:
+        """Give words to the codes among ``fig``'s tick labels (fixed or categorical) and legend entries, and to
+        a code word of its titles and axis labels."""
+        if self.game is None:
+            return
+        for ax in fig.axes:
+            for axis in (ax.xaxis, ax.yaxis):
+                fmt = axis.get_major_formatter()
+                if isinstance(fmt, FixedFormatter):
+                    fmt.seq = [self(s) for s in fmt.seq]
+                elif isinstance(fmt, FuncFormatter):  # labels given with the ticks (ax.set_yticks(y, labels))
+                    fmt.func = lambda x, pos, f=fmt.func: self(f(x, pos))
+                elif isinstance(fmt, StrCategoryFormatter):
+                    axis.set_major_formatter(FuncFormatter(lambda x, pos, f=fmt: self(f(x, pos))))
+            legend = ax.get_legend()
+            if legend is not None:
+                for t in legend.get_texts():
+                    t.set_text(self(t.get_text()))
+            for t in (ax.title, ax.xaxis.label, ax.yaxis.label):  # "Turns by main_action" -> "Turns by Main Action"
+                t.set_text(_TOKEN.sub(lambda m: self.code(m.group(0)) or m.group(0), t.get_text()))
+
+    def glossary(self) -> list[tuple[str, str]]:
+        """``(words, code)`` of every code replaced on the page, by words."""
+        return sorted(self.used.items(), key=lambda kv: (kv[0].lower(), kv[1]))
+
+
+__all__ = ["ARGS_SHOWN", "Labeller", "Table", "label", "strategy", "table", "words"]
