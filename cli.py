@@ -648,10 +648,10 @@ def report(
             typer.echo("\n".join(sentences))
         return
     if len(runs) == 1 and (runs[0] / "compare.json").is_file() and out is None:  # a comparison: its own outputs
-        from meeplelab.analysis.compare import changed_lines, write_outputs
+        from meeplelab.analysis.compare import changed_lines, summary_lines, write_outputs
 
         t, page = write_outputs(runs[0])
-        for line in changed_lines(t, limit=25):
+        for line in summary_lines(t) + changed_lines(t, limit=25):
             typer.echo(line)
         typer.echo(f"wrote {page}")
         return
@@ -1020,9 +1020,12 @@ def compare(
                               on_run=on_run, progress=draw, settings=_settings_text())
     except KeyboardInterrupt as e:
         _interrupted(e, f"the comparison in {out} is incomplete; complete it with the same command and --resume")
+    from meeplelab.analysis.compare import summary_lines
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.versions import version_line, versions
 
+    for line in summary_lines(res["deltas"]):  # who gains, by how much: every strategy, first
+        typer.echo(line)
     ref = res["arms"][0].label
     for label, lines in res["content_changes"].items():
         if not lines:

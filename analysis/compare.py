@@ -30,7 +30,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from . import figures as F
 from .load import Runs
+from .report import Section, TableFormat
 from .seats import seed_clusters
 from .versions import Version, _paired_mean, _welch, matched_games, paired_runs
 
@@ -240,6 +242,115 @@ def headline_lines(t: pl.DataFrame, *, label: str = "proposal", reference: str =
     return md
 
 
+#: the two figures of the fixed summary row, by their delta-table metric: (column prefix, words, unit)
+SUMMARY = {"win rate (points)": ("win", "win rate", "points"), "final VP": ("vp", "final VP", "VP")}
+
+
+def summary_table(t: pl.DataFrame) -> pl.DataFrame:
+    """The fixed summary of a delta table ``t`` (:func:`delta_table`): one row per version, player count and
+    strategy, whatever its p-value, with both versions' win rate (%) and final VP and the paired change of each
+    with its 95% interval, the games and whether the Holm-adjusted p-value calls either changed. Rows ranked by
+    the win-rate change, largest gain first, within each version and player count.
+
+    Columns: ``version, reference, players, strategy, win_ref, win_value, win_est, win_low, win_high, vp_ref,
+    vp_value, vp_est, vp_low, vp_high, n, design, changed``."""
+    cols = ["version", "reference", "players", "strategy"]
+    rows: dict[tuple, dict] = {}
+    for r in t.filter(pl.col("metric").is_in(list(SUMMARY)) & (pl.col("strategy").cast(pl.String) != "")).iter_rows(
+            named=True):
+        key = tuple(r[c] for c in cols)
+        pre = SUMMARY[r["metric"]][0]
+        row = rows.setdefault(key, {**dict(zip(cols, key)), "n": r["n"], "design": r["design"], "changed": False})
+        row.update({f"{pre}_ref": r["ref"], f"{pre}_value": r["value"], f"{pre}_est": r["est"], f"{pre}_low": r["low"],
+                    f"{pre}_high": r["high"]})
+        row["changed"] = bool(row["changed"] or r["changed"])
+    order = cols + [f"{p}_{c}" for p, *_ in SUMMARY.values() for c in ("ref", "value", "est", "low", "high")] + [
+        "n", "design", "changed"]
+    if not rows:
+        return pl.DataFrame(schema={c: pl.Float64 for c in order})
+    out = pl.DataFrame([{c: r.get(c) for c in order} for r in rows.values()], infer_schema_length=None)
+    first = {v: i for i, v in enumerate(dict.fromkeys(out["version"].to_list()))}
+    return (out.with_columns(pl.col("version").replace_strict(first, return_dtype=pl.Int64).alias("_v"))
+            .sort(["_v", "players", "win_est"], descending=[False, False, True], nulls_last=True, maintain_order=True)
+            .drop("_v"))
+
+
+def _signed(est, lo, hi, unit: str = "") -> str:
+    ok = all(x is not None and math.isfinite(x) for x in (lo, hi))
+    iv = f"[{lo:+.1f}, {hi:+.1f}]" if ok else "[no interval]"
+    return f"{est:+.1f}{unit} {iv}"
+
+
+def summary_lines(t: pl.DataFrame) -> list[str]:
+    """Who gains, by how much: per version a heading line, then an aligned row per player count and strategy
+    of :func:`summary_table` (every strategy, whatever its p-value): win rate reference -> version and its paired
+    change with the 95% interval, the same for final VP, and ``changed`` where the Holm-adjusted p-value calls
+    it so. The first lines ``meeplelab compare`` prints."""
+    s = summary_table(t)
+    out = []
+    for v in s["version"].unique(maintain_order=True).to_list() if s.height else []:
+        sub = s.filter(pl.col("version") == v)
+        ref = sub["reference"][0]
+        out.append(f"Who gains, by how much: version {v} minus {ref}, every strategy (paired on the same games where "
+                   "they were played; 95% intervals):")
+        rows = [("players", "strategy", f"win rate {ref} -> {v}", "change (points)", f"final VP {ref} -> {v}",
+                 "change (VP)", "")]
+        for r in sub.iter_rows(named=True):
+            rows.append((str(r["players"]), str(r["strategy"]),
+                         f"{r['win_ref']:.1f}% -> {r['win_value']:.1f}%", _signed(r["win_est"], r["win_low"], r["win_high"]),
+                         f"{r['vp_ref']:.1f} -> {r['vp_value']:.1f}", _signed(r["vp_est"], r["vp_low"], r["vp_high"]),
+                         "changed (Holm)" if r["changed"] else ""))
+        width = [max(len(x[i]) for x in rows) for i in range(len(rows[0]))]
+        out += ["  " + "  ".join(x.ljust(w) for x, w in zip(row, width)).rstrip() for row in rows]
+    return out
+
+
+def summary_chart(t: pl.DataFrame):
+    """"What changed for whom": each strategy's paired change of win rate (points) and of final VP (VP) with 95%
+    intervals (:func:`meeplelab.analysis.figures.change_chart`), a bar per player count and strategy (and version,
+    when several are compared); None for a table without strategy rows."""
+    s = summary_table(t)
+    if s.height == 0:
+        return None
+    many_p, many_v = s["players"].n_unique() > 1, s["version"].n_unique() > 1
+    label = pl.col("strategy").cast(pl.String)
+    if many_p:
+        label = label + ", " + pl.col("players").cast(pl.String) + " players"
+    if many_v:
+        label = pl.col("version") + ": " + label
+    s = s.with_columns(label.alias("label"))
+    versions = sorted(set(zip(s["version"].to_list(), s["reference"].to_list())))
+    what = "; ".join(f"{v} minus {r}" for v, r in versions)
+    return F.change_chart(s, "label", [("win", "win rate change (percentage points)"), ("vp", "final VP change (VP)")],
+                          title=f"What changed for whom ({what}; 95% intervals)")
+
+
+def who_gains_sections(t: pl.DataFrame) -> list:
+    """The report section "Who gains, by how much" of a delta table ``t`` (none without strategy rows): the
+    :func:`summary_chart` and the :func:`summary_table` of every strategy, changed or not, above the
+    Holm-filtered list of the section "Versions compared"."""
+    s = summary_table(t)
+    chart = summary_chart(t)
+    if chart is None:
+        return []
+    text = ("Every strategy's win rate and final VP in both versions and the paired change of each (later version "
+            "minus the reference, 95% interval), whatever its p-value: a change whose interval holds 0 is not "
+            "resolved with these games (pale bars). `changed` says whether the Holm-adjusted p-value over every "
+            "row of the comparison calls the win rate or the VP changed; the section \"Versions compared\" lists "
+            "everything else that changed.")
+    words = {"win_ref": "win rate % (reference)", "win_value": "win rate % (version)",
+             "win_est": "win rate change (points)", "vp_ref": "final VP (reference)", "vp_value": "final VP (version)",
+             "vp_est": "final VP change", "n": "games", "changed": "changed (Holm)"}
+    fmt = TableFormat(decimals={"win": 1, "vp": 1, "win_ref": 1, "win_value": 1, "win_est": 1, "vp_ref": 1,
+                                "vp_value": 1, "vp_est": 1}, labels=words, rank=None)
+    s = s.drop(["design", "reference"] + (["version"] if s["version"].n_unique() == 1 else []))
+    cap = ("What changed for whom: each strategy's paired change of win rate and final VP with 95% intervals "
+           "(solid: the interval is clear of 0; pale: it holds 0)")
+    caption = ("Every strategy, both versions and the paired change (win rate in percent, changes in percentage "
+               "points; final VP in VP)")
+    return [Section("Who gains, by how much", text, [("what_changed", chart, cap)], [(caption, s, fmt)])]
+
+
 def changed_lines(t: pl.DataFrame, limit: int | None = None, csv: str = "deltas.csv") -> list[str]:
     """One summary line per version (how many of its rows changed), then one sentence per row called changed
     (Holm), the smallest adjusted p-value first; with ``limit``, at most that many rows per version and a
@@ -294,4 +405,5 @@ def _csv(t: pl.DataFrame) -> bytes:
     return buf.getvalue()
 
 
-__all__ = ["HEADLINE", "RATE_KINDS", "changed_lines", "delta_table", "headline_lines", "seat_metrics", "write_outputs"]
+__all__ = ["HEADLINE", "RATE_KINDS", "SUMMARY", "changed_lines", "delta_table", "headline_lines", "seat_metrics",
+           "summary_chart", "summary_lines", "summary_table", "who_gains_sections", "write_outputs"]

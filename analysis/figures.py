@@ -252,6 +252,42 @@ def ladder_chart(rungs: pl.DataFrame, *, title: str = "Skill ladder") -> Figure:
     return fig
 
 
+def change_chart(df: pl.DataFrame, label_col: str, panels, *, title: str) -> Figure:
+    """Paired changes with their 95% intervals, one horizontal bar per row of ``df``, one panel per measure side
+    by side on the same rows ("what changed for whom": each strategy's change of win rate and of VP).
+
+    Args:
+        df: one row per bar: ``label_col`` and, per panel prefix ``p``, ``p_est``, ``p_low``, ``p_high``.
+        panels: ``[(prefix, x-axis label)]``, left to right.
+        title: the figure's title.
+
+    A bar whose interval lies clear of 0 is drawn solid (blue: a gain, red: a loss), one whose interval holds 0
+    pale grey; a dashed line marks no change in every panel.
+    """
+    n = df.height
+    with mpl.rc_context({**STYLE, "figure.figsize": (3.6 * len(panels) + 1.6, max(2.6, 0.34 * n + 1.5))}):
+        fig = Figure(layout="constrained")
+        axes = np.atleast_1d(fig.subplots(1, len(panels), sharey=True))
+    y = np.arange(n)
+    for ax, (pre, xlabel) in zip(axes, panels):
+        est, lo, hi = (np.array([np.nan if v is None else v for v in df[f"{pre}_{c}"].to_list()], float)
+                       for c in ("est", "low", "high"))
+        clear = (lo > 0) | (hi < 0)
+        colour = np.where(~clear, "#c9ced6", np.where(est > 0, COLORS[0], COLORS[3]))
+        err = np.nan_to_num(np.vstack([np.maximum(est - lo, 0), np.maximum(hi - est, 0)]))
+        ax.barh(y, np.nan_to_num(est), xerr=err, color=colour, capsize=3)
+        ax.axvline(0, color="k", ls="--", lw=1)
+        _ref_inside(ax, 0.0)
+        ax.set_xlabel(xlabel)
+        ax.grid(True, alpha=STYLE["grid.alpha"])
+        ax.spines["top"].set_visible(False)
+        ax.spines["right"].set_visible(False)
+    axes[0].set_yticks(y, [str(x) for x in df[label_col].to_list()])
+    axes[0].invert_yaxis()
+    fig.suptitle(title, fontweight="bold")
+    return fig
+
+
 def relative_luminance(colour) -> float:
     """WCAG 2.x relative luminance of a colour (any matplotlib colour: name, hex, RGB(A) in [0, 1]):
     ``0.2126 R + 0.7152 G + 0.0722 B`` of the linearised sRGB channels (``c / 12.92`` up to 0.04045,

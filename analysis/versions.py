@@ -417,7 +417,7 @@ def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
     from .report import Section, TableFormat, generic_sections, provenance_section
     from .verdict import verdict_section
 
-    from .compare import changed_lines
+    from .compare import changed_lines, who_gains_sections
     from .compare import delta_table as full_table
 
     t = full_table(runs, vs)
@@ -440,7 +440,7 @@ def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
     if any(d.startswith("unpaired") for d in design) and not any("unpaired" in ln for ln in lines):
         lines.append("Some versions did not play the same games (seeds, roster or seating differ): their "
                      "differences are unpaired and descriptive.")
-    secs = [Section("Verdict", "\n".join(lines), [], [])]
+    secs = [Section("Verdict", "\n".join(lines), [], [])] + who_gains_sections(t)
     for v in vs:
         sub = subset(runs, v.runs)
         s = verdict_section(sub, scope=f"{v.title} alone (runs {', '.join(v.runs)})")
@@ -459,7 +459,8 @@ def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
         "and game length (t intervals; Welch when unpaired). Paired means game and seat matched: the same seed, "
         "roster and seat order, so each row is the mean of the game-matched differences; ref and value are the "
         "two versions' own figures. A row is called changed when its p-value, Holm-adjusted over every row of "
-        "its version's comparison, is below 0.05. The changed rows:\n" + "\n".join(changed_lines(t)),
+        "its version's comparison, is below 0.05. The changed rows:\n"
+        + "\n".join(f"- {ln.strip()}" if ln.startswith(" ") else ln for ln in changed_lines(t)),
         [], [("Version deltas (later version minus the reference; win rate, rates and seat spread in percentage "
               "points)", t, TableFormat(decimals={"est": 2, "ref": 2, "value": 2}))]))
     for v in vs:

@@ -52,6 +52,40 @@ def test_a_content_copy_with_one_card_changed_shows_the_changed_rows_with_interv
     assert "paired (game and seat matched), 40 games" in line and " [" in line and "p_holm" in line
     assert (out / "report" / "report.html").is_file() and (out / "compare.json").is_file()
     assert "Versions compared" in (out / "report" / "report.md").read_text()
+    # the first lines printed: who gains, by how much, every strategy whatever its p-value, above the Holm list
+    lines = stdout.splitlines()
+    assert lines[0] == ("Who gains, by how much: version B minus A, every strategy (paired on the same games where they "
+                        "were played; 95% intervals):")
+    assert lines[1].split() == ["players", "strategy", "win", "rate", "A", "->", "B", "change", "(points)", "final", "VP",
+                                "A", "->", "B", "change", "(VP)"]
+    rows = {ln.split()[1]: ln for ln in lines[2:4]}
+    assert set(rows) == {"citer", "publisher"} and lines.index(rows["citer"]) < lines.index(
+        next(x for x in lines if x.startswith("Version B minus A:")))
+    for r in card.iter_rows(named=True):  # the VP change printed is the card's, with its interval
+        vp = t.filter((pl.col("metric") == "final VP") & (pl.col("strategy") == r["strategy"])).row(0, named=True)
+        assert f"{vp['ref']:.1f} -> {vp['value']:.1f}  {vp['est']:+.1f} [{vp['low']:+.1f}, {vp['high']:+.1f}]" in rows[
+            r["strategy"]]
+
+
+def test_the_report_shows_every_strategy_s_change_and_the_what_changed_for_whom_chart(tmp_path, capsys, monkeypatch):
+    from meeplelab.analysis.compare import summary_table
+
+    out = tmp_path / "cmp"
+    code, stdout, err = run_cli(["compare", "--game", "toy", "--players", "2", "--strategies", "random,always-draw",
+                                 "--arm", "default", "--arm", "rounds=1", "--games", "40", "--n-jobs", "1", "--out", out],
+                                capsys, monkeypatch)
+    assert code == 0, err
+    t = pl.read_csv(out / "deltas.csv")
+    s = summary_table(t)
+    assert sorted(s["strategy"].to_list()) == ["always-draw", "random"] and s["win_est"].to_list() == sorted(
+        s["win_est"].to_list(), reverse=True)  # largest gain first
+    win = t.filter(pl.col("metric") == "win rate (points)").sort("strategy")
+    assert s.sort("strategy")["win_est"].to_list() == win["est"].to_list()  # every row, whatever its p-value
+    assert s.sort("strategy")["win_low"].to_list() == win["low"].to_list()
+    md = (out / "report" / "report.md").read_text()
+    assert md.index("## Who gains, by how much") < md.index("## Versions compared")
+    assert "![What changed for whom" in md and (out / "report" / "figures" / "01_what_changed.png").is_file()
+    assert stdout.splitlines()[0].startswith("Who gains, by how much: version B minus A")
 
 
 def test_content_changes_name_each_edited_value_by_item_and_ignore_comments(tmp_path):
