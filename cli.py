@@ -231,9 +231,9 @@ def _output_of(kw: dict) -> Optional[Path]:
 
 def _again(command: str, kw: dict) -> str:
     """How to repeat ``command`` once the disk has room: with --resume where the command has it (in place of
-    --overwrite; simulate's --overwrite kept the earlier run: play/runfolder.py prepare_out)."""
+    --overwrite, which kept the earlier run or study: play/runfolder.py prepare_out and study_folder)."""
     if kw.get("overwrite") and "resume" in kw:
-        kept = "; the earlier run stays until the new one is complete" if command == "simulate" else ""
+        kept = f"; the earlier {'run' if command == 'simulate' else 'study'} stays until the new one is complete"
         return f"run the same command again with --resume in place of --overwrite (the finished part is kept{kept})"
     return ("run the same command again with --resume (the finished part is kept)" if "resume" in kw
             else "run the command again")
@@ -272,6 +272,21 @@ def _interrupted(e: KeyboardInterrupt, what: str) -> None:
 
     typer.echo(f"interrupted: {what}", err=True)
     raise typer.Exit(interrupt_exit_code(e))
+
+
+def _study_note(out: Path, what: str) -> str:
+    """What an interrupted study command says about ``out``: its study is incomplete, or an interrupted --overwrite
+    kept the earlier study (play/runfolder.py study_note)."""
+    from meeplelab.play.runfolder import study_note
+
+    return study_note(out, what)
+
+
+def _staged(out: Path) -> bool:
+    """Whether an interrupted --overwrite left its new study beside ``out`` (play/runfolder.py staging_folder)."""
+    from meeplelab.play.runfolder import staging_folder
+
+    return staging_folder(out).is_dir()
 
 
 # --- --config FILE.toml for the commands that play games (play/settings.py; docs/architecture.md) --------------
@@ -765,29 +780,10 @@ def sweep(
     try:
         with terminate_as_interrupt():
             run_sweep(base, v, out, resume=resume, overwrite=overwrite, progress=draw, settings=_settings_text(),
-                      on_variant=lambda i, n, name: _note(f"variant {i + 1}/{n}: {name}"))
-            if retune:
-                import json as _json
-
-                from meeplelab.play import runfolder as rf
-                from meeplelab.play.sweep import SWEEP_FILE
-                from meeplelab.studies.retune import run_retuned
-
-                done = read_sweep(out)
-
-                def mark(status: str) -> None:  # the sweep is not complete until its re-tuned runs are
-                    rf.write_atomic(out / SWEEP_FILE, _json.dumps({**done, "status": status}, indent=1).encode())
-
-                mark("running")
-                try:
-                    run_retuned(base, [x["values"] for x in done["variants"]], [x["folder"] for x in done["variants"]],
-                                out, retune, progress=draw, say=_note)
-                except BaseException as e:
-                    mark("interrupted" if isinstance(e, KeyboardInterrupt) else "failed")
-                    raise
-                mark("complete")
+                      on_variant=lambda i, n, name: _note(f"variant {i + 1}/{n}: {name}"),
+                      finish=(lambda work: _sweep_retuned(base, work, retune, draw)) if retune else None)
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the sweep in {out} is incomplete; complete it with the same command and --resume")
+        _interrupted(e, _study_note(out, "sweep"))
     meta = read_sweep(out)
     try:
         with terminate_as_interrupt():
@@ -797,6 +793,30 @@ def sweep(
         _interrupted(e, f"the sweep's games in {out} are complete but its report was not written; write it with the "
                         "same command and --resume")
     typer.echo(f"wrote {len(meta['variants'])} variants to {out}; report {page}")
+
+
+def _sweep_retuned(base, work: Path, retune: int, draw: bool) -> None:
+    """sweep --retune: every variant of the sweep in ``work`` (the folder it is built in) re-tuned and played again;
+    ``sweep.json`` is not complete until the re-tuned runs are."""
+    import json as _json
+
+    from meeplelab.play import runfolder as rf
+    from meeplelab.play.sweep import SWEEP_FILE, read_sweep
+    from meeplelab.studies.retune import run_retuned
+
+    done = read_sweep(work)
+
+    def mark(status: str) -> None:
+        rf.write_atomic(work / SWEEP_FILE, _json.dumps({**done, "status": status}, indent=1).encode())
+
+    mark("running")
+    try:
+        run_retuned(base, [x["values"] for x in done["variants"]], [x["folder"] for x in done["variants"]],
+                    work, retune, progress=draw, say=_note)
+    except BaseException as e:
+        mark("interrupted" if isinstance(e, KeyboardInterrupt) else "failed")
+        raise
+    mark("complete")
 
 
 @app.command()
@@ -861,19 +881,16 @@ def experiment(
     draw = _draw(progress)
     try:
         with terminate_as_interrupt():
-            run_experiment(arms, out, overwrite=overwrite, resume=resume, on_variant=on_arm, progress=draw,
-                           settings=_settings_text())
-            if retune:
-                from meeplelab.studies.retune import run_retuned
+            from meeplelab.studies.retune import clear, run_retuned
 
+            def retuned(work: Path) -> None:  # in the folder the experiment is built in, before it replaces another
                 run_retuned(base, [{a.change["param"]: a.change["value"]} for a in arms],
-                            [Path(a.config.out).name for a in arms], out, retune, progress=draw, say=_note)
-            elif overwrite or not resume:
-                from meeplelab.studies.retune import clear
+                            [Path(a.config.out).name for a in arms], work, retune, progress=draw, say=_note)
 
-                clear(out)
+            run_experiment(arms, out, overwrite=overwrite, resume=resume, on_variant=on_arm, progress=draw,
+                           settings=_settings_text(), finish=retuned if retune else None if resume else clear)
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the experiment in {out} is incomplete; complete it with the same command and --resume")
+        _interrupted(e, _study_note(out, "experiment"))
     if not report:
         typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); no report (write it "
                    f"with: meeplelab report {out})")
@@ -959,8 +976,7 @@ def content_value(
             run_content_value(base, chosen, mode=how, overwrite=overwrite, resume=resume, on_variant=on_arm,
                               progress=draw, settings=_settings_text())
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the content-value experiment in {out} is incomplete; complete it with the same command and "
-                        "--resume")
+        _interrupted(e, _study_note(out, "content-value experiment"))
     from meeplelab.play.experiment import read_experiment
 
     meta = read_experiment(out)
@@ -1019,7 +1035,7 @@ def compare(
                               field=_plain(field), overwrite=overwrite, resume=resume,
                               on_run=on_run, progress=draw, settings=_settings_text())
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the comparison in {out} is incomplete; complete it with the same command and --resume")
+        _interrupted(e, _study_note(out, "comparison"))
     from meeplelab.analysis.compare import summary_lines
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.versions import version_line, versions
@@ -1090,7 +1106,7 @@ def exchange_rates(
             res = run_exchange(base, names, units, overwrite=overwrite, resume=resume, on_run=on_run, progress=draw,
                                settings=_settings_text())
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the exchange-rate study in {out} is incomplete; complete it with the same command and --resume")
+        _interrupted(e, _study_note(out, "exchange-rate study"))
     from meeplelab.studies.compare import read_state
     from meeplelab.studies.exchange import EXCHANGE_FILE
 
@@ -1145,7 +1161,7 @@ def compensate(
                                 progress=_note, backend=_plain(backend), scheduler=scheduler, draw=_draw(progress),
                                 settings=_settings_text())
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the compensation solve in {out} is incomplete; complete it with the same command and --resume")
+        _interrupted(e, _study_note(out, "compensation solve"))
     met = [p for p, v in st["verified"].items() if v["met"]]
     typer.echo(f"proposal: " + " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in st["proposal"].items()))
     for p, v in st["verified"].items():
@@ -1211,14 +1227,14 @@ def tournament(
                                     every_profile=every_profile, progress=_draw(progress), report=report,
                                     on_lineup=lambda i, k, u: _note(f"lineup {i + 1}/{k}: {', '.join(u)}"))
     except KeyboardInterrupt as e:
-        try:
-            reporting = "report" in read_tournament(out)  # set once every lineup is played
+        try:  # set once every lineup is played; an interrupted --overwrite kept the earlier tournament (its note)
+            reporting = "report" in read_tournament(out) and not _staged(out)
         except Exception:
             reporting = False
         if reporting:
             _interrupted(e, f"the tournament's games in {out} are complete but its report was not written; write it "
                             f"with: {report_hint(out)}")
-        _interrupted(e, f"the tournament in {out} is incomplete; complete it with the same command and --resume")
+        _interrupted(e, _study_note(out, "tournament"))
     s = tables["summary"]
     lineups = tables["lineups"]["run"].n_unique()
     typer.echo(f"{lineups} lineups x {games:,} games per lineup = {lineups * games:,} games, "
@@ -1312,7 +1328,7 @@ def ladder(
                               command=command, backend=_plain(backend), scheduler=scheduler,
                               settings=_settings_text(), on_pair=lambda i, k, p: _note(f"pairing {i + 1}/{k}: {p.focal} against {p.opponent}"))
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the ladder in {out} is incomplete; complete it with the same command and --resume")
+        _interrupted(e, _study_note(out, "ladder"))
     typer.echo(meta["report"])
     typer.echo(f"wrote {out / 'rungs.parquet'} (and .csv), pairs.parquet, luck.parquet, ladder.png and ladder.md")
     if docs:
@@ -1354,7 +1370,7 @@ def stronger(
                              batch_size=batch_size, backend=_plain(backend), scheduler=scheduler, overwrite=overwrite,
                              resume=resume, progress=_note, draw=_draw(progress), settings=_settings_text())
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the study in {out} is incomplete; complete it with the same command and --resume")
+        _interrupted(e, _study_note(out, "study"))
     for x in r["lines"]:
         typer.echo(x)
     typer.echo(f"wrote {Path(out) / 'stronger.json'} and stronger.md (meeplelab report RUNS --stronger {out})")
@@ -1410,7 +1426,7 @@ def tune(
                            overwrite=overwrite, resume=resume, progress=_draw(progress), log=_note,
                            n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, batch_size=batch_size)
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the tuning in {out} is incomplete; complete it with the same command and --resume")
+        _interrupted(e, _study_note(out, "tuning"))
     typer.echo(f"tuned {res.strategy}: {', '.join(f'{k}={v}' for k, v in res.best_args.items())}")
     for line in summary_lines(res):
         typer.echo(line)
@@ -1584,7 +1600,7 @@ def robustness(
                                  settings=_settings_text(),
                                  progress=None if draw else _note, command=cmd)
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the robustness run in {out} is incomplete; complete it with the same command and --resume")
+        _interrupted(e, _study_note(out, "robustness run"))
     page = res["page"]
     for c in res["json"]["conclusions"]:
         typer.echo(f"{c['title']}: {c['statement']}: {c['verdict']}")
@@ -1654,7 +1670,7 @@ def balance(
                             resume=resume, progress=_note, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
                             batch_size=batch_size, progress_bar=_draw(progress))
     except KeyboardInterrupt as e:
-        _interrupted(e, f"the balance search in {out} is incomplete; complete it with the same command and --resume")
+        _interrupted(e, _study_note(out, "balance search"))
     p = s["proposal"]
     if p["met"] == 0:
         typer.echo("no candidate met any target on fresh seeds; the closest candidate"

@@ -32,7 +32,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -234,7 +233,7 @@ def _folder(label: str) -> str:
 
 def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool = False, resume: bool = False,
                    on_variant: Callable[[int, int, str], None] | None = None, settings: str | None = None,
-                   progress: bool = False) -> Path:
+                   progress: bool = False, finish: Callable[[Path], None] | None = None) -> Path:
     """Play every arm into ``out/<arm>/`` and write ``out/experiment.json`` (and ``settings``, the command's
     resolved settings TOML, as ``out/config.toml``).
 
@@ -242,7 +241,11 @@ def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool 
 
     With ``resume`` the finished arms are kept and the others completed (each arm's run resumed where
     it stopped); the saved experiment must be this one (game, players, games, seed, seating, ``--set``
-    parameters and the arms), and every arm folder already holding a run must be that arm's run.
+    parameters and the arms), and every arm folder already holding a run must be that arm's run. With
+    ``overwrite`` the new experiment is built beside the earlier one and replaces it once complete
+    (:func:`meeplelab.play.runfolder.study_folder`); ``resume`` completes such an interrupted overwrite. ``finish``
+    is called with the folder the experiment is built in once every arm is played, before that swap (the
+    command's ``--retune``).
 
     Raises:
         RunFolderError: ``out`` holds something other than an experiment, or an experiment without
@@ -251,7 +254,18 @@ def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool 
         KeyboardInterrupt: after marking ``experiment.json`` ``interrupted`` (other errors: ``failed``).
     """
     out = Path(out)
-    _prepare_out(out, overwrite, resume=resume)
+    with rf.study_folder(out, marker=EXPERIMENT_FILE, check=check_folder, resume=resume, overwrite=overwrite) as work:
+        variants = [dataclasses.replace(v, config=dataclasses.replace(v.config, out=rf.rebase(v.config.out, out, work)))
+                    for v in variants]
+        _play_arms(variants, work, resume=resume, on_variant=on_variant, settings=settings, progress=progress)
+        if finish is not None:
+            finish(work)
+    return out
+
+
+def _play_arms(variants: list[Variant], out: Path, *, resume: bool, on_variant, settings: str | None,
+               progress: bool) -> None:
+    """:func:`run_experiment` in the folder ``out`` it is built in (each arm's run in its folder under it)."""
     c0 = variants[0].config
     meta = {"game": c0.game, "players": c0.players, "seed": c0.seed, "games": c0.games, "seating": c0.seating,
             "params": {k: str(v) for k, v in sorted(_fixed_params(variants).items())},
@@ -275,8 +289,7 @@ def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool 
                 folder = Path(v.config.out)
                 has = (folder / rf.MANIFEST).is_file()
                 if not (resume and has and rf.read_manifest(folder).get("status") == "complete"):
-                    simulate(v.config, resume=resume and has, overwrite=overwrite, progress=progress,
-                             label=f"arm {v.label}")
+                    simulate(v.config, resume=resume and has, progress=progress, label=f"arm {v.label}")
                 arms.advance(1)
     except BaseException as e:
         meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
@@ -284,7 +297,6 @@ def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool 
         raise
     meta["status"] = "complete"
     rf.write_atomic(out / EXPERIMENT_FILE, json.dumps(meta, indent=1).encode())
-    return out
 
 
 def _fixed_params(variants: list[Variant]) -> dict:
@@ -335,24 +347,36 @@ def read_experiment(out: Path | str) -> dict:
         raise RunFolderError(f"{str(p)!r} is unreadable: {e}") from None
 
 
-def _prepare_out(out: Path, overwrite: bool, *, resume: bool = False) -> None:
+def check_folder(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
+    """Accept ``out`` for an experiment (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`); nothing is
+    changed.
+
+    Returns:
+        with ``overwrite``, the entries of the earlier experiment in ``out`` (its arm runs, report, settings,
+        re-tuning and experiment.json), which the new one replaces; else ``[]``.
+
+    Raises:
+        RunFolderError: ``out`` is not empty and not an experiment folder; an experiment without ``resume`` or
+            ``overwrite``; (``resume``) nothing to resume; an earlier arm folder holding more than a run's files.
+    """
     entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
         if resume:
             raise RunFolderError(f"nothing to resume: {str(out)!r} holds no experiment (no {EXPERIMENT_FILE})")
-        return
+        return []
     if not (out / EXPERIMENT_FILE).is_file():
         raise RunFolderError(f"output folder {str(out)!r} is not empty and not an experiment folder (holds "
                              f"{sorted(p.name for p in entries)[0]!r}): choose a new --out")
     if resume:
-        return
+        return []
     if not overwrite:
         raise RunFolderError(f"output folder {str(out)!r} holds another experiment: use --resume to complete it, "
                              "--overwrite to replace it or choose a new --out")
     old = read_experiment(out)
     runs = [out / a["folder"] for a in old.get("arms", []) if isinstance(a, dict) and "/" not in str(a.get("folder"))]
-    rf.remove_runs([p for p in runs if p.is_dir()])
+    owned = rf.check_runs([p for p in runs if p.is_dir()])
     report = out / "report"
     if report.is_dir() and (report / "report.html").is_file():
-        shutil.rmtree(report)
-    (out / EXPERIMENT_FILE).unlink()
+        owned.append(report)
+    # experiment --retune's tunings and runs (meeplelab.studies.retune's FOLDER and FILE)
+    return owned + [out / n for n in (EXPERIMENT_FILE, rf.SETTINGS, "retuned", "retuned.json") if (out / n).exists()]

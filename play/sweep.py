@@ -21,7 +21,6 @@ import dataclasses
 import itertools
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Callable
 
@@ -79,13 +78,17 @@ def variant_name(values: dict[str, str]) -> str:
 
 def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, resume: bool = False,
               overwrite: bool = False, progress: bool = False,
-              on_variant: Callable[[int, int, str], None] | None = None, settings: str | None = None) -> Path:
+              on_variant: Callable[[int, int, str], None] | None = None, settings: str | None = None,
+              finish: Callable[[Path], None] | None = None) -> Path:
     """Play every variant into ``out/<variant>/`` and write ``out/sweep.json`` (and ``settings``, the command's
     resolved settings TOML, as ``out/config.toml``: :func:`meeplelab.play.runfolder.write_settings`).
 
-    With ``overwrite``, the earlier sweep in ``out`` (its variant folders and report) is deleted
-    first; with ``resume``, finished variants are kept and unfinished ones completed. ``progress``
-    draws a bar of variants and, below it, each variant's games (:mod:`meeplelab.play.progress`).
+    With ``overwrite``, the new sweep is built beside the earlier one in ``out`` and replaces it (its variant
+    folders and report) once complete (:func:`meeplelab.play.runfolder.study_folder`); with ``resume``, finished
+    variants are kept and unfinished ones completed (an interrupted overwrite's too, then swapped in). ``finish`` is
+    called with the folder the sweep is built in once every variant is played, before that swap (the command's
+    ``--retune``). ``progress`` draws a bar of variants and, below it, each variant's games
+    (:mod:`meeplelab.play.progress`).
 
     Raises:
         ConfigError: an unknown parameter or a bad value (checked for all variants before any game), a
@@ -116,12 +119,22 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
         apply_overrides(cls.Params(), params)  # all variants are valid before anything runs
         configs.append(dataclasses.replace(base, params=params, out=str(out / variant_name(c))).validated())
     base_key = dataclasses.replace(configs[0], params=dict(base.params)).result_key()
-    _prepare_out(out, resume=resume, overwrite=overwrite)
+    with rf.study_folder(out, marker=SWEEP_FILE, check=check_folder, resume=resume, overwrite=overwrite) as work:
+        configs = [dataclasses.replace(c, out=rf.rebase(c.out, out, work)) for c in configs]
+        meta = {"game": base.game, "vary": {k: list(v) for k, v in vary.items()}, "seed": base.seed,
+                "games": base.games, "base": base_key, "variants": [{"values": c, "folder": variant_name(c)} for c in combos],
+                "seating_plan": configs[0].plan_for().describe(), "status": "running"}
+        _play_variants(combos, configs, work, meta, resume=resume, progress=progress, on_variant=on_variant,
+                       settings=settings)
+        if finish is not None:
+            finish(work)
+    return out
+
+
+def _play_variants(combos: list[dict], configs: list[RunConfig], out: Path, meta: dict, *, resume: bool,
+                   progress: bool, on_variant, settings: str | None) -> None:
+    """:func:`run_sweep` in the folder ``out`` it is built in (each variant's run ``configs[i]`` under it)."""
     sweep_file = out / SWEEP_FILE
-    meta = {"game": base.game, "vary": {k: list(v) for k, v in vary.items()}, "seed": base.seed, "games": base.games,
-            "base": base_key, "variants": [{"values": c, "folder": variant_name(c)} for c in combos],
-            "seating_plan": configs[0].plan_for().describe(),
-            "status": "running"}
     if resume and sweep_file.is_file():
         _check_resumable(read_sweep(out), meta)
         check_runs_resumable(configs, "variant")  # finished variants are kept: they must be runs of this sweep
@@ -138,8 +151,8 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
                 folder = Path(cfg.out)
                 done = (folder / rf.MANIFEST).is_file() and rf.read_manifest(folder).get("status") == "complete"
                 if not (resume and done):
-                    simulate(cfg, resume=resume and (folder / rf.MANIFEST).is_file(), overwrite=overwrite,
-                             progress=progress, label=variant_name(c))
+                    simulate(cfg, resume=resume and (folder / rf.MANIFEST).is_file(), progress=progress,
+                             label=variant_name(c))
                 variants.advance(1)
     except BaseException as e:
         meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
@@ -147,7 +160,6 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
         raise
     meta["status"] = "complete"
     rf.write_atomic(sweep_file, json.dumps(meta, indent=1).encode())
-    return out
 
 
 def _check_resumable(old: dict, new: dict) -> None:
@@ -167,8 +179,18 @@ def _check_resumable(old: dict, new: dict) -> None:
                 f"cannot resume: the sweep in the folder has {k}={a.get(k)!r}, this sweep has {k}={b.get(k)!r}")
 
 
-def _prepare_out(out: Path, *, resume: bool, overwrite: bool) -> None:
-    """Check ``out`` and, with ``overwrite``, delete the earlier sweep in it (see :func:`run_sweep`)."""
+def check_folder(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
+    """Accept ``out`` for a sweep (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`; see
+    :func:`run_sweep`); nothing is changed.
+
+    Returns:
+        with ``overwrite``, the entries of the earlier sweep in ``out`` (its variant runs, report, settings,
+        re-tuning and sweep.json), which the new one replaces; else ``[]``.
+
+    Raises:
+        RunFolderError: ``out`` is a file, not empty and not a sweep folder, or a sweep without ``resume`` or
+            ``overwrite``; an earlier variant folder holding more than a run's files.
+    """
     if resume and overwrite:
         raise RunFolderError("--resume and --overwrite exclude each other: choose one")
     if out.exists() and not out.is_dir():
@@ -178,25 +200,22 @@ def _prepare_out(out: Path, *, resume: bool, overwrite: bool) -> None:
         if others:
             raise RunFolderError(
                 f"output folder {str(out)!r} is not empty and not a sweep folder (holds {others[0]!r}): choose a new --out")
-        return
+        return []
     if not (resume or overwrite):
         raise RunFolderError(f"output folder {str(out)!r} holds another sweep: use --resume or --overwrite")
     if not overwrite:
-        return
+        return []
     old = read_sweep(out)
     names = {str(v.get("folder", "")) for v in old.get("variants", []) if isinstance(v, dict)}
     names = {n for n in names if n and "/" not in n and "\\" not in n and n not in (".", "..")}
     # variant run folders that an earlier sweep.json no longer lists (left by older versions)
     names |= {p.name for p in out.iterdir() if VARIANT_DIR.fullmatch(p.name) and (p / rf.MANIFEST).is_file()}
-    rf.remove_runs([out / n for n in sorted(names)])
+    owned = rf.check_runs([out / n for n in sorted(names)])
     report = out / "report"
     if report.is_dir() and not report.is_symlink() and (report / "report.html").is_file():
-        shutil.rmtree(report)
-    retuned = out / "retuned"  # sweep --retune's tunings and runs (meeplelab.studies.retune)
-    if retuned.is_dir() and not retuned.is_symlink():
-        shutil.rmtree(retuned)
-    (out / "retuned.json").unlink(missing_ok=True)
-    (out / SWEEP_FILE).unlink()
+        owned.append(report)
+    # sweep --retune's tunings and runs (meeplelab.studies.retune's FOLDER and FILE)
+    return owned + [out / n for n in (SWEEP_FILE, rf.SETTINGS, "retuned", "retuned.json") if (out / n).exists()]
 
 
 def read_sweep(out: Path | str) -> dict:

@@ -8,7 +8,7 @@ cancels out over the lineups. ``games`` is the number of games *per lineup*: a t
 A tournament folder holds only ``lineup-NN/`` run folders, ``tournament.json`` (the settings,
 the lineups and a status) and the Parquet tables written by :mod:`meeplelab.analysis.tournament`.
 ``overwrite`` replaces an earlier tournament whole (its lineup folders are checked to be run
-folders first); ``resume`` keeps the finished lineups and completes the others (the saved settings
+folders first), building the new one beside it and swapping it in when complete; ``resume`` keeps the finished lineups and completes the others (the saved settings
 must match); a folder that is neither empty nor a tournament is refused, never written into or
 deleted. ``meeplelab report TOURNAMENT`` reports the tournament as a whole.
 """
@@ -90,12 +90,15 @@ def play_tournament(game: str, strategies: Sequence[str], players: int, games: i
     The summary tables (and the status ``complete``) are written one floor up, by
     :func:`meeplelab.studies.tournament.run_tournament`: running games never imports analysis.
 
-    Lineup ``i`` is played into ``out/lineup-<i>``. With ``overwrite`` an earlier tournament in
-    ``out`` is deleted first; with ``resume`` finished lineups are kept and the rest completed.
+    Lineup ``i`` is played into ``out/lineup-<i>``. With ``overwrite`` the new tournament is built beside an
+    earlier one in ``out`` and replaces it once complete (:func:`meeplelab.play.runfolder.study_folder`; inside
+    :func:`meeplelab.studies.tournament.run_tournament`'s, once its tables are written); with ``resume`` finished
+    lineups are kept and the rest completed (an interrupted overwrite's too, then swapped in).
     ``progress`` draws a bar of lineups and each lineup's games (:mod:`meeplelab.play.progress`).
 
     Returns:
-        ``(lineup folders, tournament meta)``: the meta as written to ``tournament.json``.
+        ``(lineup folders, tournament meta)``: the folders under ``out`` (where they are once the tournament is
+        complete), the meta as written to ``tournament.json``.
 
     Raises:
         ConfigError: bad strategies, players, parameters or seating (before anything is written).
@@ -115,7 +118,15 @@ def play_tournament(game: str, strategies: Sequence[str], players: int, games: i
     meta = {"game": game, "strategies": list(strategies), "players": players, "games_per_lineup": games,
             "seed": seed, "params": {k: str(v) for k, v in sorted((params or {}).items())},
             "every_profile": every_profile, "lineups": [list(u) for u in ups], "status": "running"}
-    _prepare_out(out, overwrite=overwrite, resume=resume)
+    with rf.study_folder(out, marker=TOURNAMENT_FILE, check=check_folder, resume=resume, overwrite=overwrite) as work:
+        _play_lineups([dataclasses.replace(c, out=rf.rebase(c.out, out, work)) for c in cfgs], work, meta,
+                      resume=resume, progress=progress, on_lineup=on_lineup, settings=settings)
+    return [Path(c.out) for c in cfgs], meta
+
+
+def _play_lineups(cfgs: list[RunConfig], out: Path, meta: dict, *, resume: bool, progress: bool, on_lineup,
+                  settings: str | None) -> None:
+    """:func:`play_tournament` in the folder ``out`` it is built in (lineup ``i``'s run ``cfgs[i]`` under it)."""
     if resume:
         _check_resumable(read_tournament(out), meta)
         check_runs_resumable(cfgs, "lineup")
@@ -135,12 +146,12 @@ def play_tournament(game: str, strategies: Sequence[str], players: int, games: i
                 elif on_lineup:
                     on_lineup(i, len(cfgs), c.strategies)
             if concurrent(cfgs[0], len(todo)):
-                _play_concurrently(cfgs[0], todo, overwrite, len(cfgs), on_lineup, lineups_bar)
+                _play_concurrently(cfgs[0], todo, False, len(cfgs), on_lineup, lineups_bar)
             else:
                 for i, c, again in todo:
                     if on_lineup:
                         on_lineup(i, len(cfgs), c.strategies)
-                    simulate(c, resume=again, overwrite=overwrite, progress=progress, label=f"lineup {i + 1}/{len(cfgs)}")
+                    simulate(c, resume=again, progress=progress, label=f"lineup {i + 1}/{len(cfgs)}")
                     lineups_bar.advance(1)
     except BaseException as e:
         meta["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
@@ -148,7 +159,6 @@ def play_tournament(game: str, strategies: Sequence[str], players: int, games: i
         raise
     meta["status"] = "played"
     rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
-    return [Path(c.out) for c in cfgs], meta
 
 
 def concurrent(cfg: RunConfig, runs: int) -> bool:
@@ -242,13 +252,23 @@ def _show(v) -> str:
     return str(v)
 
 
-def _prepare_out(out: Path, *, overwrite: bool, resume: bool = False) -> None:
-    """Check ``out``; with ``overwrite`` delete the earlier tournament in it (see :func:`run_tournament`)."""
+def check_folder(out: Path, *, overwrite: bool = False, resume: bool = False) -> list[Path]:
+    """Accept ``out`` for a tournament (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`; see
+    :func:`play_tournament`); nothing is changed.
+
+    Returns:
+        with ``overwrite``, the entries of the earlier tournament (its lineup runs, tables, report, settings and
+        tournament.json), which the new one replaces; else ``[]``.
+
+    Raises:
+        RunFolderError: ``out`` is not empty and not a tournament folder; a tournament without ``resume`` or
+            ``overwrite``; (``resume``) nothing to resume; an earlier lineup folder holding more than a run's files.
+    """
     entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
         if resume:
             raise RunFolderError(f"nothing to resume: {str(out)!r} holds no tournament (no {TOURNAMENT_FILE})")
-        return
+        return []
     ours = [p for p in entries if (p.name in (TOURNAMENT_FILE, rf.SETTINGS) + TABLE_FILES and p.is_file()
                                    and not p.is_symlink())
             or (LINEUP_DIR.fullmatch(p.name) and p.is_dir() and not p.is_symlink())
@@ -258,19 +278,13 @@ def _prepare_out(out: Path, *, overwrite: bool, resume: bool = False) -> None:
         raise RunFolderError(
             f"output folder {str(out)!r} is not empty and not a tournament folder (holds {others[0]!r}): choose a new --out")
     if resume:
-        return
+        return []
     if not overwrite:
         raise RunFolderError(f"output folder {str(out)!r} holds another tournament: use --resume to complete it, "
                              "--overwrite to replace it or choose a new --out")
-    rf.remove_runs([p for p in ours if p.is_dir() and p.name != "report"])
-    for p in ours:
-        if p.is_file():
-            p.unlink()
-        elif p.name == "report":
-            import shutil
-
-            shutil.rmtree(p)
+    rf.check_runs([p for p in ours if p.is_dir() and p.name != "report"])
+    return ours
 
 
-__all__ = ["LINEUP_DIR", "SEATINGS", "TABLE_FILES", "TOURNAMENT_FILE", "check_seating", "lineup_folders", "lineups",
-           "play_tournament", "read_tournament"]
+__all__ = ["LINEUP_DIR", "SEATINGS", "TABLE_FILES", "TOURNAMENT_FILE", "check_folder", "check_seating", "lineup_folders",
+           "lineups", "play_tournament", "read_tournament"]

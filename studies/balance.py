@@ -42,7 +42,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -378,19 +377,19 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
                "trials": trials, "games_per_lineup": games, "seed": seed, "recheck": recheck,
                "recheck_factor": recheck_factor, "fixed": {k: format_value(v) for k, v in fixed.items()},
                "lineups": [[lu.panel, lu.rot, list(lu.strategies), lu.treatment, lu.treated_seat] for lu in lineups]}
-    _prepare(out, overwrite, resume=resume)
-    state = {**request, "status": "running", "evaluated": [], "rechecked": []}
-    if resume:
-        old = _read_state(out)
-        _check_same(old, request)
-        state["evaluated"], state["rechecked"] = list(old.get("evaluated") or []), list(old.get("rechecked") or [])
-    out.mkdir(parents=True, exist_ok=True)
-    _save_state(out, state)
-    rf.write_settings(out, settings)
-    with rf.status_marked(state, lambda: _save_state(out, state)):
-        s = _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck, recheck_factor,
-                    game, progress, par=par, progress_bar=progress_bar, retune=retune)
-    return s
+    with rf.study_folder(out, marker=STATE, check=_check_folder, resume=resume, overwrite=overwrite) as work:
+        state = {**request, "status": "running", "evaluated": [], "rechecked": []}
+        if resume:
+            old = _read_state(work)
+            _check_same(old, request)
+            state["evaluated"], state["rechecked"] = list(old.get("evaluated") or []), list(old.get("rechecked") or [])
+        work.mkdir(parents=True, exist_ok=True)
+        _save_state(work, state)
+        rf.write_settings(work, settings)
+        with rf.status_marked(state, lambda: _save_state(work, state)):
+            s = _search(work, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck,
+                        recheck_factor, game, progress, par=par, progress_bar=progress_bar, retune=retune)
+    return {**s, "page": rf.rebase(s["page"], work, out)}  # an overwrite was built beside the earlier search
 
 
 def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck, recheck_factor, game,
@@ -670,12 +669,20 @@ def _check_same(old: dict, new: dict) -> None:
                                  f"has {opt} {show(b)}: use the same options or --overwrite")
 
 
-def _prepare(out: Path, overwrite: bool, *, resume: bool = False) -> None:
+def _check_folder(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
+    """Accept ``out`` for a balance search (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`); nothing
+    is changed. Returns, with ``overwrite``, the entries of the earlier search (:data:`OUR`), which the new one
+    replaces.
+
+    Raises:
+        RunFolderError: ``out`` is not empty and not a balance folder; a search without ``resume`` or
+            ``overwrite``; (``resume``) nothing to resume.
+    """
     entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
         if resume:
             raise RunFolderError(f"nothing to resume: {str(out)!r} holds no balance search (no {STATE})")
-        return
+        return []
     others = sorted(p.name for p in entries if p.name not in OUR)
     if others:
         raise RunFolderError(f"output folder {str(out)!r} is not empty and not a balance folder "
@@ -684,15 +691,10 @@ def _prepare(out: Path, overwrite: bool, *, resume: bool = False) -> None:
         if not (out / STATE).is_file():
             raise RunFolderError(f"nothing to resume: {str(out)!r} holds a balance search without {STATE} (written "
                                  "before searches could be resumed): use --overwrite")
-        return
+        return []
     if not overwrite:
         what = "another" if (out / "balance.json").is_file() else "an interrupted"
         how = "--resume to complete it, " if (out / STATE).is_file() else ""
         raise RunFolderError(f"output folder {str(out)!r} holds {what} balance search: use {how}--overwrite or a new --out")
-    for name in OUR:
-        p = out / name
-        if p.is_dir() and not p.is_symlink():
-            shutil.rmtree(p)
-        elif p.is_file():
-            p.unlink()
+    return [p for p in entries if p.name in OUR]
 

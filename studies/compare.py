@@ -27,7 +27,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -213,8 +212,9 @@ def play_folders(configs: list[RunConfig], out: Path | str, meta: dict, state_fi
 
     ``meta`` is the request (saved with a ``status``: running, interrupted, failed, complete). With
     ``resume`` the saved request must equal ``meta`` (the first differing key named), finished runs are
-    kept and the others completed (each resumed where it stopped). With ``overwrite`` the earlier
-    study's run folders and the files named in ``ours`` are deleted first. ``progress`` draws a bar of
+    kept and the others completed (each resumed where it stopped). With ``overwrite`` the new study is built
+    beside the earlier one (its run folders, the files named in ``ours``) and replaces it once complete
+    (:func:`study`; inside a caller's ``study`` block, once the caller's block ends). ``progress`` draws a bar of
     runs and each run's games (:mod:`meeplelab.play.progress`); ``settings`` (the command's resolved
     settings TOML) is written as ``out/config.toml`` once the folder is accepted. How the runs are executed
     (``n_jobs``, ``backend``, ``scheduler``, ``batch_size`` of the configs) never changes what they hold.
@@ -227,10 +227,26 @@ def play_folders(configs: list[RunConfig], out: Path | str, meta: dict, state_fi
             ``resume``; (``resume``) nothing to resume or the saved request differs.
         KeyboardInterrupt: after marking the state ``interrupted`` (other errors: ``failed``).
     """
+    out = Path(out)
+    with study(out, state_file, ours, what, resume=resume, overwrite=overwrite) as work:
+        configs = [dataclasses.replace(c, out=rf.rebase(c.out, out, work)) for c in configs]
+        return _play_runs(configs, work, meta, state_file, resume=resume, what=what, on_run=on_run,
+                          progress=progress, settings=settings)
+
+
+def study(out: Path, state_file: str, ours=(), what: str = "comparison", *, resume: bool = False,
+          overwrite: bool = False):
+    """``with study(OUT, ...) as work``: the folder a study of :func:`play_folders` is built in, and the swap of an
+    overwrite (:func:`meeplelab.play.runfolder.study_folder`, the check :func:`check_folder`)."""
+    return rf.study_folder(out, marker=state_file, resume=resume, overwrite=overwrite,
+                           check=lambda folder, **kw: check_folder(folder, state_file, tuple(ours), what, **kw))
+
+
+def _play_runs(configs: list[RunConfig], out: Path, meta: dict, state_file: str, *, resume: bool, what: str,
+               on_run, progress: bool, settings: str | None) -> dict:
+    """:func:`play_folders` in the folder ``out`` the study is built in (each run ``configs[i]`` under it)."""
     from meeplelab.play.runner import check_runs_resumable, simulate
 
-    out = Path(out)
-    _prepare(out, state_file, tuple(ours), overwrite, resume, what)
     if resume:
         old = _read(out, state_file, what)
         for k in meta:
@@ -253,8 +269,7 @@ def play_folders(configs: list[RunConfig], out: Path | str, meta: dict, state_fi
                 folder = Path(cfg.out)
                 has = (folder / rf.MANIFEST).is_file()
                 if not (resume and has and rf.read_manifest(folder).get("status") == "complete"):
-                    simulate(cfg, resume=resume and has, overwrite=overwrite, progress=progress,
-                             label=f"run {folder.name}")
+                    simulate(cfg, resume=resume and has, progress=progress, label=f"run {folder.name}")
                 runs.advance(1)
     except BaseException as e:
         state["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
@@ -282,30 +297,35 @@ def read_state(out: Path | str, state_file: str = COMPARE_FILE, what: str = "com
     return rf.read_study_state(out, state_file, what)
 
 
-def _prepare(out: Path, state_file: str, ours: tuple, overwrite: bool, resume: bool, what: str) -> None:
+def check_folder(out: Path, state_file: str, ours: tuple, what: str, *, resume: bool = False,
+                 overwrite: bool = False) -> list[Path]:
+    """Accept ``out`` for a study of :func:`play_folders` (the check of :func:`study`); nothing is changed.
+
+    Returns:
+        with ``overwrite``, the entries of the earlier study (the runs its state file lists, the files named in
+        ``ours``, its report, settings and state file), which the new one replaces; else ``[]``.
+
+    Raises:
+        RunFolderError: ``out`` is not empty and not a ``what`` folder; a study without ``resume`` or ``overwrite``;
+            (``resume``) nothing to resume; an earlier run folder holding more than a run's files.
+    """
     entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
         if resume:
             raise RunFolderError(f"nothing to resume: {str(out)!r} holds no {what} (no {state_file})")
-        return
+        return []
     if not (out / state_file).is_file():
         raise RunFolderError(f"output folder {str(out)!r} is not empty and not a {what} folder (holds "
                              f"{sorted(p.name for p in entries)[0]!r}): choose a new --out")
     if resume:
-        return
+        return []
     if not overwrite:
         raise RunFolderError(f"output folder {str(out)!r} holds another {what}: use --resume to complete it, "
                              "--overwrite to replace it or choose a new --out")
     old = read_state(out, state_file, what)
     runs = [out / r for r in old.get("runs", []) if isinstance(r, str) and ".." not in r]
-    rf.remove_runs([p for p in runs if p.is_dir()])
-    for name in tuple(ours) + ("report",):
-        p = out / name
-        if p.is_dir() and not p.is_symlink():
-            shutil.rmtree(p)
-        elif p.is_file():
-            p.unlink()
-    (out / state_file).unlink()
+    owned = rf.check_runs([p for p in runs if p.is_dir()])
+    return owned + [out / n for n in (*ours, "report", rf.SETTINGS, state_file) if (out / n).exists()]
 
 
 def content_changes_by_arm(game: str, arms: list[Arm]) -> dict[str, list[str]]:
@@ -343,8 +363,10 @@ def run_compare(base: RunConfig, arm_texts: list[str], players: list[int], strat
             "arms": [{"label": a.label, "spec": a.spec, "params": a.params, "content": a.content} for a in arms],
             "runs": [str(Path(c.out).relative_to(out)) for c in configs],
             "seating_plan": {str(c.players): c.plan_for().describe() for c in configs[:len(players)]}}
-    state = play_folders(configs, out, meta, COMPARE_FILE, ours=("deltas.parquet", "deltas.csv"), overwrite=overwrite,
-                         resume=resume, what="comparison", on_run=on_run, progress=progress, settings=settings)
-    deltas, page = write_outputs(out, progress=progress)
-    return {"arms": arms, "configs": configs, "deltas": deltas, "page": page, "state": state,
-            "content_changes": content_changes_by_arm(base.game, arms)}
+    ours = ("deltas.parquet", "deltas.csv")
+    with study(out, COMPARE_FILE, ours, "comparison", resume=resume, overwrite=overwrite) as work:
+        state = play_folders(configs, out, meta, COMPARE_FILE, ours=ours, overwrite=overwrite, resume=resume,
+                             what="comparison", on_run=on_run, progress=progress, settings=settings)
+        deltas, page = write_outputs(work, progress=progress)  # swapped in with the runs
+    return {"arms": arms, "configs": configs, "deltas": deltas, "page": Path(rf.rebase(page, work, out)),
+            "state": state, "content_changes": content_changes_by_arm(base.game, arms)}

@@ -47,7 +47,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import shutil
 from pathlib import Path
 from typing import Callable
 
@@ -323,12 +322,20 @@ def run_compensate(req: Request, out: Path | str, *, n_jobs: int = -1, batch_siz
             (``resume``) nothing to resume or the saved request differs (named).
         KeyboardInterrupt: after marking ``compensate.json`` ``interrupted`` (other errors: ``failed``).
     """
+    out = Path(out)
+    with rf.study_folder(out, marker=STATE, check=_check_folder, resume=resume, overwrite=overwrite) as work:
+        state = _solve(req, work, out, resume=resume, run=Execution(n_jobs, batch_size, backend, scheduler),
+                       say=progress or (lambda s: None), draw=draw, settings=settings)
+    return {**state, "page": rf.rebase(state["page"], work, out)}
+
+
+def _solve(req: Request, out: Path, shown: Path, *, resume: bool, run: Execution, say: Callable[[str], None],
+           draw: bool, settings: str | None) -> dict:
+    """:func:`run_compensate` in the folder ``out`` the solve is built in (``shown``: the folder it is written to,
+    as the summary names it); returns the saved state with ``page`` (under ``out``)."""
     from meeplelab.studies.balance import FRESH_SEED_OFFSET
 
-    out = Path(out)
-    say = progress or (lambda s: None)
     request = {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(req).items()}
-    _prepare(out, overwrite, resume)
     state = {"request": request, "status": "running", "candidates": {}, "verified": {}}
     if resume:
         old = rf.read_state(out / STATE, "a saved compensation solve")
@@ -337,7 +344,6 @@ def run_compensate(req: Request, out: Path | str, *, n_jobs: int = -1, batch_siz
                 raise RunFolderError(f"cannot resume: the compensation solve in {str(out)!r} was started with {k} = "
                                      f"{json.dumps(old.get('request', {}).get(k))}, this one has {k} = {json.dumps(v)}: "
                                      "use the same options or --overwrite")
-    run = Execution(n_jobs, batch_size, backend, scheduler)
     out.mkdir(parents=True, exist_ok=True)
     rf.save_state(out / STATE, state)
     rf.write_settings(out, settings)
@@ -397,7 +403,7 @@ def run_compensate(req: Request, out: Path | str, *, n_jobs: int = -1, batch_siz
                     f"{','.join(map(str, proposal[p]))}: {mp['spread']:.1f} [{mp['spread_low']:.1f}, {mp['spread_high']:.1f}]"
                     f" ({'within' if mp['spread'] <= req.target else 'NOT within'} {req.target:g})")
                 steps.advance(1)
-        page = _write_outputs(out, req, state, verify_runs, draw)
+        page = _write_outputs(out, req, state, verify_runs, draw, shown=shown)
     except KeyboardInterrupt:
         state["status"] = "interrupted"
         rf.save_state(out / STATE, state)
@@ -411,7 +417,10 @@ def run_compensate(req: Request, out: Path | str, *, n_jobs: int = -1, batch_siz
     return {**state, "page": str(page)}
 
 
-def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path], draw: bool = False) -> Path:
+def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path], draw: bool = False, *,
+                   shown: Path | None = None) -> Path:
+    """The proposal, side-effect table, summary and report of the solve in ``out`` (``shown``: the folder the
+    summary names, where the solve is once complete; default ``out``); returns the summary's path."""
     import tomli_w
 
     from meeplelab.analysis.compare import _csv, changed_lines, delta_table
@@ -450,35 +459,36 @@ def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path]
               "same seeds and seat orders.", "",
               "Side effects (proposal minus no compensation, fresh seeds, paired; every row in side_effects.csv):", ""]
     lines += changed_lines(t, limit=30, csv="side_effects.csv") or ["(no row)"]
-    lines += ["", f"Play it: `meeplelab simulate --config {out / 'proposal.toml'} --players P --strategies ... --out RUN`"]
+    lines += ["", f"Play it: `meeplelab simulate --config {(shown or out) / 'proposal.toml'} --players P --strategies ... "
+              "--out RUN`"]
     rf.write_atomic(out / "compensation.md", ("\n".join(lines) + "\n").encode())
     build_report(verify_runs, out / "report", progress=draw)
     return out / "compensation.md"
 
 
-def _prepare(out: Path, overwrite: bool, resume: bool) -> None:
+def _check_folder(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
+    """Accept ``out`` for a solve (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`); nothing is
+    changed. Returns, with ``overwrite``, the entries of the earlier solve (:data:`OURS`), which the new one replaces.
+
+    Raises:
+        RunFolderError: ``out`` is not empty and not a compensation folder; a solve without ``resume`` or
+            ``overwrite``; (``resume``) nothing to resume; an earlier search or verify folder holding more than runs.
+    """
     entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
         if resume:
             raise RunFolderError(f"nothing to resume: {str(out)!r} holds no compensation solve (no {STATE})")
-        return
+        return []
     others = sorted(p.name for p in entries if p.name not in OURS)
     if others or not (out / STATE).is_file():
         raise RunFolderError(f"output folder {str(out)!r} is not empty and not a compensation folder (holds "
                              f"{(others or sorted(p.name for p in entries))[0]!r}): choose a new --out")
     if resume:
-        return
+        return []
     if not overwrite:
         raise RunFolderError(f"output folder {str(out)!r} holds another compensation solve: use --resume to complete "
                              "it, --overwrite to replace it or choose a new --out")
     for sub in ("search", "verify"):
-        d = out / sub
-        if d.is_dir():
-            rf.remove_runs([x for x in d.iterdir() if not x.name.startswith(".")])
-            shutil.rmtree(d)
-    for name in OURS:
-        p = out / name
-        if p.is_dir() and not p.is_symlink():
-            shutil.rmtree(p)
-        elif p.is_file():
-            p.unlink()
+        if (out / sub).is_dir():
+            rf.check_runs([x for x in (out / sub).iterdir() if not x.name.startswith(".")])
+    return [p for p in entries if p.name in OURS]

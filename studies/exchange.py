@@ -106,7 +106,7 @@ def run_exchange(base: RunConfig, resources: list[str] | None = None, units: int
     """
     from meeplelab.analysis.exchange import write_outputs
 
-    from meeplelab.studies.compare import play_folders
+    from meeplelab.studies.compare import play_folders, study
 
     arms, configs = plan_exchange(base, resources, units)
     out = Path(base.out)
@@ -114,7 +114,10 @@ def run_exchange(base: RunConfig, resources: list[str] | None = None, units: int
             "games": base.games, "seed": base.seed, "units": int(units),
             "params": {k: str(v) for k, v in sorted(base.params.items())}, "arms": arms,
             "runs": [a["folder"] for a in arms], "seating_plan": configs[0].plan_for().describe()}
-    play_folders(configs, out, meta, EXCHANGE_FILE, ours=OURS, overwrite=overwrite, resume=resume,
-                 what="exchange-rate study", on_run=on_run, progress=progress, settings=settings)
-    table, paths = write_outputs(out)
-    return {"table": table, "arms": arms, "configs": configs, "paths": paths}
+    what = "exchange-rate study"
+    with study(out, EXCHANGE_FILE, OURS, what, resume=resume, overwrite=overwrite) as work:
+        play_folders(configs, out, meta, EXCHANGE_FILE, ours=OURS, overwrite=overwrite, resume=resume, what=what,
+                     on_run=on_run, progress=progress, settings=settings)
+        table, paths = write_outputs(work)  # swapped in with the runs
+    return {"table": table, "arms": arms, "configs": configs,
+            "paths": {k: Path(rf.rebase(v, work, out)) for k, v in paths.items()}}

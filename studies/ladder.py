@@ -272,15 +272,13 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
             ladder folder, or (``resume``) holds nothing to resume or a ladder with other settings.
         KeyboardInterrupt: after marking ``ladder.json`` ``interrupted``.
     """
-    from meeplelab.analysis.ladder import comparison_scores, write_outputs
-
     out = Path(out)
     check_settings(game, players, games_per_rung)
     ladder = rungs(game, plans=plans, tuned=tuned, search=search, budget=budget, start=start)
     params = dict(params or {})
-    cfg = lambda p: pair_config(p, game=game, players=players, games=games_per_rung, seed=seed,  # noqa: E731
-                                batch_size=batch_size, n_jobs=n_jobs, params=params, out=out, backend=backend,
-                                scheduler=scheduler)
+    cfg = lambda p, where=out: pair_config(p, game=game, players=players, games=games_per_rung,  # noqa: E731
+                                           seed=seed, batch_size=batch_size, n_jobs=n_jobs, params=params, out=where,
+                                           backend=backend, scheduler=scheduler)
     first = add_pairings([], first_comparisons(ladder), players)
     for p in first:
         cfg(p)  # every strategy id and parameter checked before anything is written
@@ -289,9 +287,18 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
             "start_iters": start, "search": search, "plans": None if plans is None else list(plans),
             "tuned": [r.id for r in ladder if r.kind == "tuned"], "params": {k: str(v) for k, v in sorted(params.items())},
             "command": command, "status": "running"}
-    _prepare_out(out, overwrite=overwrite, resume=resume)
-    from meeplelab.analysis.ladder import commit
+    with rf.study_folder(out, marker=LADDER_FILE, check=_check_folder, resume=resume, overwrite=overwrite) as work:
+        return _play_ladder(work, meta, ladder, first, total, lambda p: cfg(p, work), resume=resume,
+                            progress=progress, settings=settings, on_pair=on_pair)
 
+
+def _play_ladder(out: Path, meta: dict, ladder: list[Rung], first: list[Pairing], total: int,
+                 cfg: Callable[[Pairing], RunConfig], *, resume: bool, progress: bool, settings: str | None,
+                 on_pair) -> dict:
+    """:func:`run_ladder` in the folder ``out`` it is built in (``cfg(pairing)``: the pairing's run under it)."""
+    from meeplelab.analysis.ladder import comparison_scores, commit, write_outputs
+
+    players = meta["players"]
     if resume:
         old = _read(out)
         _check_resumable(old, meta)
@@ -321,8 +328,7 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
             folder = Path(c.out)
             has = (folder / rf.MANIFEST).is_file()
             if not (resume and has and rf.read_manifest(folder).get("status") == "complete"):
-                simulate(c, resume=resume and has, overwrite=overwrite, progress=progress,
-                         label=f"pairing {pairs.index(p) + 1}/{total}")
+                simulate(c, resume=resume and has, progress=progress, label=f"pairing {pairs.index(p) + 1}/{total}")
             pairs_bar.advance(1)
 
     comps = first_comparisons(ladder)
@@ -386,13 +392,20 @@ def _check_resumable(old: dict, new: dict) -> None:
                                  f"this ladder has {opt} {show(b) or '(none)'}")
 
 
-def _prepare_out(out: Path, *, overwrite: bool, resume: bool = False) -> None:
-    """Check ``out``; with ``overwrite`` delete the earlier ladder in it (see :func:`run_ladder`)."""
+def _check_folder(out: Path, *, overwrite: bool = False, resume: bool = False) -> list[Path]:
+    """Accept ``out`` for a ladder (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`; see
+    :func:`run_ladder`); nothing is changed. Returns, with ``overwrite``, the entries of the earlier ladder (its
+    pairing runs, tables and ladder.json), which the new one replaces.
+
+    Raises:
+        RunFolderError: ``out`` is not empty and not a ladder folder; a ladder without ``resume`` or ``overwrite``;
+            (``resume``) nothing to resume; an earlier pairing folder holding more than a run's files.
+    """
     entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
         if resume:
             raise RunFolderError(f"nothing to resume: {str(out)!r} holds no ladder (no {LADDER_FILE})")
-        return
+        return []
     ours = [p for p in entries if (p.name in (LADDER_FILE,) + OUTPUT_FILES and p.is_file() and not p.is_symlink())
             or (PAIR_DIR.fullmatch(p.name) and p.is_dir() and not p.is_symlink())]
     others = sorted(p.name for p in entries if p not in ours)
@@ -401,14 +414,12 @@ def _prepare_out(out: Path, *, overwrite: bool, resume: bool = False) -> None:
         raise RunFolderError(f"output folder {str(out)!r} is not empty and not a ladder folder (holds {what!r}): "
                              "choose a new --out")
     if resume:
-        return
+        return []
     if not overwrite:
         raise RunFolderError(f"output folder {str(out)!r} holds another ladder: use --resume to complete it, "
                              "--overwrite to replace it or choose a new --out")
-    rf.remove_runs([p for p in ours if p.is_dir()])
-    for p in ours:
-        if p.is_file():
-            p.unlink()
+    rf.check_runs([p for p in ours if p.is_dir()])
+    return ours
 
 
 __all__ = ["Comparison", "LADDER_FILE", "Pairing", "Rung", "SEARCH", "START_ITERS", "add_pairings", "budgets",

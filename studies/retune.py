@@ -90,7 +90,7 @@ def check_resume(out: Path | str, budget: int) -> None:
     Raises:
         ConfigError: the saved budget differs from ``budget``.
     """
-    p = Path(out) / FILE
+    p = rf.study_resume_folder(out) / FILE  # an interrupted --overwrite's new sweep, when there is one
     if not p.is_file():
         return
     saved = int(json.loads(p.read_text()).get("budget", 0))
@@ -134,12 +134,15 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
 
     Returns:
         what ``OUT/retuned.json`` holds: ``budget``, ``positions`` (tuned roster entries), per variant its
-        ``values``, ``folder``, ``strategies`` (the re-tuned roster as played) and ``presets``.
+        ``values``, ``folder``, ``strategies`` (the re-tuned roster as played: a tuned entry with its preset's
+        arguments, ``heuristic:end_vp=0.69,...``) and ``presets`` (each tuned entry's preset file, relative to
+        ``out``).
 
     Raises:
         ConfigError: see :func:`check`.
     """
     from meeplelab.play.runner import simulate
+    from meeplelab.strategies.registry import make_strategy
 
     from .tune import tune
 
@@ -163,7 +166,9 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
                  players=base.players, eval_games=eval_games, params=params, out=tdir, n_jobs=base.n_jobs,
                  backend=base.backend, scheduler=base.scheduler, batch_size=base.batch_size)
             name = roster[i].split(":", 1)[0]
-            specs[i] = f"{name}:preset={(tdir / 'preset.toml').resolve()}"
+            # played with the preset's arguments in its id: no path into the study folder, which an --overwrite
+            # builds beside the old one and then renames (and a user may move)
+            specs[i] = make_strategy(base.game, f"{name}:preset={(tdir / 'preset.toml').resolve()}").id
             presets[str(i)] = str((tdir / "preset.toml").relative_to(out))
         cfg = dataclasses.replace(base, strategies=tuple(specs), params=params,
                                   out=str(where / folder / "run")).validated()

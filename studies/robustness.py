@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,13 +165,22 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
 
     check_backend(backend, scheduler, n_jobs)
     d = plan(game, budget, games=games, seed=seed, study=study, ranges=ranges, sobol_max=sobol_max)
-    _prepare(out, resume=resume, overwrite=overwrite)
+    with rf.study_folder(out, marker=META, check=_check_folder, resume=resume, overwrite=overwrite) as work:
+        res = _run(work, d, cls, study, ranges, resume=resume, n_jobs=n_jobs, batch_size=batch_size,
+                   say=progress or (lambda s: None), command=command, settings=settings, backend=backend,
+                   scheduler=scheduler, progress_bar=progress_bar)
+    res["page"] = Path(rf.rebase(res["page"], work, out))
+    return res
+
+
+def _run(out: Path, d: Design, cls, study, ranges, *, resume: bool, n_jobs: int, batch_size: int, say,
+         command: str, settings: str | None, backend: str, scheduler: str | None, progress_bar: bool) -> dict:
+    """:func:`run_robustness` in the folder ``out`` it is built in."""
     if resume and (out / META).is_file():
         old = _read(out)
         _check_same(old, d)
         d = old
     (out / "points").mkdir(parents=True, exist_ok=True)
-    say = progress or (lambda s: None)
     try:
         d.status = "running"
         _save(out, d)
@@ -346,25 +354,27 @@ def _check_same(old: Design, new: Design) -> None:
                                  f"{k}={show(b)!r}: use the same options or --overwrite")
 
 
-def _prepare(out: Path, *, resume: bool, overwrite: bool) -> None:
+def _check_folder(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
+    """Accept ``out`` for a robustness run (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`); nothing
+    is changed. Returns, with ``overwrite``, the entries of the earlier run (:data:`OUR_FILES`, :data:`OUR_DIRS`),
+    which the new one replaces.
+
+    Raises:
+        RunFolderError: ``out`` is not empty and not a robustness folder; a robustness run without ``resume`` or
+            ``overwrite``; (``resume``) nothing to resume.
+    """
     entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
         if resume:
             raise RunFolderError(f"nothing to resume in {str(out)!r} (no {META}): start the run without --resume")
-        return
+        return []
     others = sorted(p.name for p in entries if p.name not in OUR_FILES + OUR_DIRS)
     if others or not (out / META).is_file():
         raise RunFolderError(f"output folder {str(out)!r} is not empty and not a robustness folder "
                              f"(holds {(others or [entries[0].name])[0]!r}): choose a new --out")
     if not (resume or overwrite):
         raise RunFolderError(f"output folder {str(out)!r} holds another robustness run: use --resume or --overwrite")
-    if overwrite:
-        for name in OUR_DIRS:
-            if (out / name).is_dir() and not (out / name).is_symlink():
-                shutil.rmtree(out / name)
-        for name in OUR_FILES:
-            if (out / name).is_file():
-                (out / name).unlink()
+    return [p for p in entries if p.name in OUR_FILES + OUR_DIRS] if overwrite else []
 
 
 def set_line(values: dict[str, Any]) -> str:

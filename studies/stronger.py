@@ -27,7 +27,8 @@ lines in the balance report's section "Does it hold for stronger players?".
 the sources as absolute paths, ``--games``, ``--mirror-games``, ``--seed``). ``--resume`` completes an
 interrupted study: the request must be the same (the first difference named), finished runs and experiments are
 kept and the others completed where they stopped, so the tables are those of an uninterrupted study, byte for
-byte. ``--overwrite`` removes the earlier study (its files and the run and experiment folders in it) first.
+byte. ``--overwrite`` builds the new study beside the earlier one and replaces it (its files and the run and
+experiment folders in it) once complete (:func:`meeplelab.play.runfolder.study_folder`).
 """
 
 from __future__ import annotations
@@ -278,15 +279,15 @@ _OPTIONS = {"game": "--game", "sources": "--from", "games": "--games", "mirror_g
             "seed": "--seed"}
 
 
-def _open(out: Path, request: dict, *, overwrite: bool, resume: bool) -> None:
-    """Accept ``out`` for the study ``request`` (module docstring: ``--resume``, ``--overwrite``), nothing written.
+def _open(out: Path, request: dict, *, overwrite: bool = False, resume: bool = False) -> list[Path]:
+    """Accept ``out`` for the study ``request`` (module docstring: ``--resume``, ``--overwrite``; the ``check`` of
+    :func:`meeplelab.play.runfolder.study_folder`), nothing changed. Returns, with ``overwrite``, the entries of the
+    earlier study (its files, and the runs and experiments it played), which the new one replaces.
 
     Raises:
         RunFolderError: ``out`` is not empty and not a stronger-players study; a study without ``overwrite`` or
             ``resume``; (``resume``) nothing to resume, or a saved request that differs (the first difference).
     """
-    import shutil
-
     entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if resume:
         if not (out / FILE).is_file():
@@ -298,20 +299,18 @@ def _open(out: Path, request: dict, *, overwrite: bool, resume: bool) -> None:
                 now = " ".join(request[k]) if k == "sources" else request[k]
                 raise RunFolderError(f"cannot resume: the stronger-players study in the folder has {flag} {was}, "
                                      f"this study has {flag} {now}: use the same options or --overwrite")
-        return
+        return []
     if not entries:
-        return
+        return []
     if not (out / FILE).is_file():
         raise RunFolderError(f"output folder {str(out)!r} is not empty and not a stronger-players study: "
                              "choose a new --out")
     if not overwrite:
         raise RunFolderError(f"output folder {str(out)!r} holds a stronger-players study: use --resume to complete "
                              "it, --overwrite to replace it or a new --out")
-    for e in entries:  # the earlier study: its files, and the runs and experiments it played
-        if e.name in (FILE, "stronger.md", rf.SETTINGS):
-            e.unlink()
-        elif e.is_dir() and ((e / rf.MANIFEST).is_file() or (e / "experiment.json").is_file()):
-            shutil.rmtree(e)
+    # the earlier study: its files, and the runs and experiments it played
+    return [e for e in entries if e.name in (FILE, "stronger.md", rf.SETTINGS)
+            or (e.is_dir() and ((e / rf.MANIFEST).is_file() or (e / "experiment.json").is_file()))]
 
 
 def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, games: int = 800,
@@ -344,21 +343,29 @@ def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, g
             nothing to resume or a study of other options.
         KeyboardInterrupt: after marking ``stronger.json`` ``interrupted`` (other errors: ``failed``).
     """
-    from meeplelab.analysis.seats import games_frame
-
     if games < 2 or mirror_games < 2:
         raise ConfigError(f"--games {games} / --mirror-games {mirror_games}: each must be >= 2")
     runs_f, runs, exps, strong = _checked_sources(game, sources)
     out = Path(out)
     request = {"game": game, "sources": [str(Path(x).resolve()) for x in sources], "games": games,
                "mirror_games": mirror_games, "seed": seed}
-    _open(out, request, overwrite=overwrite, resume=resume)
+    check = lambda folder, **kw: _open(folder, request, **kw)  # noqa: E731
+    with rf.study_folder(out, marker=FILE, check=check, resume=resume, overwrite=overwrite) as work:
+        return _study(work, game, sources, request, runs_f, runs, exps, strong, resume=resume, draw=draw,
+                      say=progress or (lambda s: None), settings=settings,
+                      execution={"n_jobs": n_jobs, "batch_size": batch_size, "backend": backend, "scheduler": scheduler})
+
+
+def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, strong: str, *, resume: bool, draw: bool,
+           say: Callable[[str], None], settings: str | None, execution: dict) -> dict:
+    """:func:`run_stronger` in the folder ``out`` it is built in."""
+    from meeplelab.analysis.seats import games_frame
+
+    games, mirror_games, seed = request["games"], request["mirror_games"], request["seed"]
     out.mkdir(parents=True, exist_ok=True)
     state = {"game": game, "status": "running", "request": request}
     rf.write_atomic(out / FILE, json.dumps(state, indent=1).encode())  # ours from now on
     rf.write_settings(out, settings)
-    say = progress or (lambda s: None)
-    execution = {"n_jobs": n_jobs, "batch_size": batch_size, "backend": backend, "scheduler": scheduler}
     checks: list[dict] = []
     try:
         if runs is not None:

@@ -12,7 +12,7 @@ import polars as pl
 from meeplelab.analysis.tables import write_table
 from meeplelab.analysis.tournament import summarize
 from meeplelab.play import runfolder as rf
-from meeplelab.play.tournament import TOURNAMENT_FILE, play_tournament, read_tournament
+from meeplelab.play.tournament import TOURNAMENT_FILE, check_folder, play_tournament, read_tournament
 
 
 def run_tournament(game: str, strategies, players: int, games: int, seed: int, out: Path | str, *,
@@ -20,7 +20,9 @@ def run_tournament(game: str, strategies, players: int, games: int, seed: int, o
     """Play every lineup for ``games`` games each (games per lineup) and summarise.
 
     With ``report`` the report is written into ``out/report`` (:func:`write_report`) before the
-    tournament is marked ``complete``; ``tournament.json``'s ``report`` says whether it was.
+    tournament is marked ``complete``; ``tournament.json``'s ``report`` says whether it was. With ``overwrite``
+    the new tournament, its tables and report are built beside the earlier one and replace it once complete
+    (:func:`meeplelab.play.runfolder.study_folder`).
 
     Lineup ``i`` is played into ``out/lineup-<i>``; ``options`` are those of
     :func:`meeplelab.play.tournament.play_tournament` (batch size, n_jobs, backend, params, overwrite, resume, ...).
@@ -32,16 +34,18 @@ def run_tournament(game: str, strategies, players: int, games: int, seed: int, o
     Raises:
         the errors of :func:`~meeplelab.play.tournament.play_tournament`.
     """
-    folders, meta = play_tournament(game, strategies, players, games, seed, out, **options)
-    tables = summarize(folders)
     out = Path(out)
-    for name, df in tables.items():  # rounded and ordered: the same games give the same bytes
-        write_table(df, out / f"{name}.parquet")
-    if report:
-        write_report(out, progress=options.get("progress", False))
-    else:
-        meta["status"], meta["report"] = "complete", "not asked (--no-report)"
-        rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
+    with rf.study_folder(out, marker=TOURNAMENT_FILE, check=check_folder, resume=options.get("resume", False),
+                         overwrite=options.get("overwrite", False)) as work:  # swapped in once its tables are written
+        folders, meta = play_tournament(game, strategies, players, games, seed, out, **options)
+        tables = summarize([Path(rf.rebase(f, out, work)) for f in folders])
+        for name, df in tables.items():  # rounded and ordered: the same games give the same bytes
+            write_table(df, work / f"{name}.parquet")
+        if report:
+            write_report(work, progress=options.get("progress", False))
+        else:
+            meta["status"], meta["report"] = "complete", "not asked (--no-report)"
+            rf.write_atomic(work / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
     return tables
 
 

@@ -230,21 +230,22 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     request = {"game": game, "strategy": strategy, "field": list(field), "players": players, "budget": budget,
                "games_per_trial": games_per_trial, "eval_games": eval_games, "seed": seed,
                "params": {k: str(v) for k, v in sorted((params or {}).items())}}
-    _prepare(out, overwrite=overwrite, resume=resume)
-    state = {**request, "status": "running", "trials": [], "heldout": {}}
-    if resume:
-        old = _read_state(out)
-        _check_same(old, request)
-        state["trials"], state["heldout"] = list(old.get("trials") or []), dict(old.get("heldout") or {})
-    out.mkdir(parents=True, exist_ok=True)
-    _save_state(out, state)
     from meeplelab.play import runfolder as rf
 
-    rf.write_settings(out, settings)
-    with rf.status_marked(state, lambda: _save_state(out, state)):
-        res = _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget, games_per_trial, seed,
-                    players, eval_games, params, out, state, progress, log,
-                    {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler, "batch_size": batch_size})
+    # an overwrite is built beside the earlier tuning and swapped in when complete (with the folder's other files)
+    with rf.study_folder(out, marker=STATE, check=_check_folder, resume=resume, overwrite=overwrite) as work:
+        state = {**request, "status": "running", "trials": [], "heldout": {}}
+        if resume:
+            old = _read_state(work)
+            _check_same(old, request)
+            state["trials"], state["heldout"] = list(old.get("trials") or []), dict(old.get("heldout") or {})
+        work.mkdir(parents=True, exist_ok=True)
+        _save_state(work, state)
+        rf.write_settings(work, settings)
+        with rf.status_marked(state, lambda: _save_state(work, state)):
+            res = _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget, games_per_trial, seed,
+                        players, eval_games, params, work, state, progress, log,
+                        {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler, "batch_size": batch_size})
     return res
 
 
@@ -352,15 +353,17 @@ def _check_same(old: dict, new: dict) -> None:
                                  f"has {opt} {show(new[k])}: use the same options or --overwrite")
 
 
-def _prepare(out: Path, *, overwrite: bool, resume: bool) -> None:
-    """Check ``out``; with ``overwrite`` delete the earlier tuning's files in it."""
+def _check_folder(out: Path, *, overwrite: bool = False, resume: bool = False) -> list[Path]:
+    """Accept ``out`` for a tuning (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`); nothing is
+    changed. Returns, with ``overwrite``, tune's files in ``out`` (:data:`OUR`), which the new tuning replaces (the
+    folder's other files are kept)."""
     from meeplelab.play import runfolder as rf
 
     entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
         if resume:
             raise RunFolderError(f"nothing to resume: {str(out)!r} holds no tuning (no {STATE})")
-        return
+        return []
     if resume:
         if not (out / STATE).is_file():
             raise RunFolderError(f"nothing to resume: {str(out)!r} holds no tuning (no {STATE}): start it without "
@@ -368,13 +371,11 @@ def _prepare(out: Path, *, overwrite: bool, resume: bool) -> None:
         others = sorted(p.name for p in entries if p.name not in OUR)
         if others:
             raise RunFolderError(f"output folder {str(out)!r} holds {others[0]!r}, not a file of tune: choose a new --out")
-        return
+        return []
     if not overwrite:
         how = "--resume to complete it, " if (out / STATE).is_file() else ""
         raise RunFolderError(f"output folder {str(out)!r} is not empty: use {how}--overwrite or choose a new --out")
-    for n in OUR:
-        if (out / n).is_file() and not (out / n).is_symlink():
-            (out / n).unlink()
+    return [out / n for n in OUR if (out / n).is_file() and not (out / n).is_symlink()]
 
 
 def _default(game: str, name: str, d: Dim):

@@ -12,6 +12,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from meeplelab.strategies.registry import make_strategy
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -42,7 +44,10 @@ def test_each_variant_is_played_again_by_players_re_tuned_to_its_rules(swept):
     assert meta["positions"] == [0] and meta["roster"] == ["heuristic", "writer"] and meta["budget"] == 200
     for v in meta["variants"]:
         preset = swept / v["presets"]["0"]
-        assert preset.is_file() and v["strategies"][0] == f"heuristic:preset={preset.resolve()}"
+        # played with the preset's arguments in its id: nothing in the study names a path into its folder
+        assert preset.is_file() and v["strategies"][0] == make_strategy("galileos-truth", f"heuristic:preset={preset}").id
+        run = json.loads((swept / "retuned" / v["folder"] / "run" / "manifest.json").read_text())
+        assert run["config"]["strategies"] == v["strategies"] and str(swept) not in json.dumps(run)
         assert v["strategies"][1] == "writer"
         tune = json.loads((preset.parent / "tune.json").read_text())
         assert tune["field"] == ["writer"] and tune["players"] == 2  # tuned against the rest of the roster
