@@ -295,7 +295,8 @@ def unpaired(x, y, shares: bool = False, cluster=None, level: float = LEVEL, res
     sample size of a clustered rate, Korn and Graubard 1998, Dean and Pagano 2015). Other values (VP): the normal
     (Welch) interval with ``se^2 = var(seed means of x) / seeds + var(seed means of y) / seeds``, the cluster-robust
     variance of each mean, each sd floored at :func:`sd_floor` of ``res`` (default :func:`resolution` of both arms)
-    divided by the square root of the games per seed, as in :func:`mean_t`.
+    divided by the square root of the games per seed, as in :func:`mean_t`. Fewer than 2 seeds in an arm (or, for
+    win shares, seeds whose means are all equal) leave nothing to estimate the spread between seeds from: nan bounds.
 
     A seed played in ``k`` seat orders with the same result each time counts as one game, not ``k``: without the
     clusters the interval would be about ``sqrt(k)`` too narrow, narrower even than the paired one."""
@@ -304,7 +305,10 @@ def unpaired(x, y, shares: bool = False, cluster=None, level: float = LEVEL, res
     if n == 0 or y.size == 0:
         return math.nan, math.nan, math.nan
     if shares:
-        nx, ny = n / design_effect(x, cluster), y.size / design_effect(y, cluster)
+        dx, dy = design_effect(x, cluster), design_effect(y, cluster)
+        if not (dx > 0 and dy > 0):  # one seed, or seeds of equal means: no spread between seeds to measure
+            return float(x.mean() - y.mean()), math.nan, math.nan
+        nx, ny = n / dx, y.size / dy
         return newcombe(x.mean() * nx, nx, y.mean() * ny, ny, level)
     res = resolution(np.concatenate([x, y])) if res is None else res
     xc, k = cluster_means(x, cluster)

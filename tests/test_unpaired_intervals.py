@@ -119,3 +119,16 @@ def test_a_rate_of_no_games_is_an_empty_interval_said_as_no_games():
     assert rate_text(0, 0) == NO_GAMES == "no games"
     assert rate_text(3, 10) == "30.0% [10.8, 60.3] (10 games)"
     assert _rate_cell(*wilson(0, 0), 0) == "no games" and _rate_cell(*wilson(3, 10), 10) == "30.0% [10.8, 60.3] (10)"
+
+
+@pytest.mark.parametrize("shares", [True, False])
+def test_one_seed_in_every_seat_order_gives_nan_unpaired_bounds_not_an_error(shares):
+    """An experiment of as many games as seat orders plays one seed (24 games at 4 seats): the spread between seeds
+    cannot be estimated, so the unpaired bounds are nan (the paired interval stands alone), as for no games."""
+    x = np.array([1, 0, 0, 0, 1, 0, 0, 0], dtype=float)
+    y = np.array([0, 1, 0, 0, 0, 0, 1, 0], dtype=float)
+    cases = [np.zeros(8, int)] + ([np.repeat([0, 1], 4)] if shares else [])  # one seed; two seeds of equal rates
+    for seeds in cases:
+        est, lo, hi = unpaired(x, y, shares=shares, cluster=seeds)
+        assert est == 0.0 and math.isnan(lo) and math.isnan(hi)
+    assert not math.isnan(unpaired(x, y, shares=shares, cluster=np.repeat([0, 1, 2, 3], 2))[1])  # seeds differ
