@@ -446,15 +446,16 @@ def freeze(fig: Figure) -> None:
 
 def mark_descriptive(fig: Figure) -> Figure:
     """Say "descriptive" in the title of a chart of observed groups (groups that differ in more than the thing
-    compared: who Abjures early, what Coffee bought), unless one of its titles says so already: after the
-    figure's suptitle, else after its first Axes title."""
+    compared: who Abjures early, what Coffee bought), unless one of its titles says so already: at the end of the
+    figure's suptitle, else of its first Axes title (inside its closing parenthesis, when it ends with one)."""
     sup = fig._suptitle
     titles = [ax.title for ax in fig.axes] + ([sup] if sup is not None else [])
     if any("descriptive" in t.get_text().lower() for t in titles):
         return fig
     first = sup if sup is not None and sup.get_text() else next((t for t in titles if t.get_text()), None)
-    if first is not None:
-        first.set_text(f"{first.get_text()} (descriptive)")
+    if first is not None:  # "VP per Coffee (95% interval)" -> "VP per Coffee (95% interval; descriptive)"
+        text = first.get_text()
+        first.set_text(f"{text[:-1]}; descriptive)" if text.endswith(")") else f"{text} (descriptive)")
     elif fig.axes:
         fig.axes[0].set_title("Descriptive")
     return fig

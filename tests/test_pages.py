@@ -297,6 +297,8 @@ def test_a_chart_of_observed_groups_says_descriptive_in_its_title_once():
     fig = F.bar_with_interval(pl.DataFrame({"s": ["a"], "est": [1.0], "low": [0.5], "high": [1.5]}), "s",
                               title="VP per Coffee by purchase", xlabel="VP")
     assert F.mark_descriptive(F.mark_descriptive(fig)).axes[0].get_title() == "VP per Coffee by purchase (descriptive)"
+    fig.axes[0].set_title("VP per Coffee (95% bootstrap interval)")
+    assert F.mark_descriptive(fig).axes[0].get_title() == "VP per Coffee (95% bootstrap interval; descriptive)"
     F.close(fig)
 
 
