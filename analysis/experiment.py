@@ -71,7 +71,8 @@ def paired(x: np.ndarray, y: np.ndarray, shares: bool = False, cluster=None) -> 
     yc, _ = cluster_means(y, cluster)
     sd_u = math.sqrt(k * (xc.var(ddof=1) + yc.var(ddof=1))) if xc.size > 1 else math.nan  # sqrt(2) x one game's sd
     return {"n": n, "est": est, "low": lo, "high": hi, "p": pv, "unpaired_low": ulo, "unpaired_high": uhi, "sd": sd,
-            "mean_arm": float(x.mean()), "mean_control": float(y.mean()), "games_needed": games_for_difference(sd, est),
+            "mean_arm": float(x.mean()) if n else math.nan, "mean_control": float(y.mean()) if n else math.nan,
+            "games_needed": games_for_difference(sd, est),
             "games_needed_unpaired": games_for_difference(sd_u, est)}
 
 
