@@ -286,9 +286,10 @@ def _table_contexts(df: pl.DataFrame, caption: str, fmt: TableFormat | None = No
             P.table_context(cols, rows, cap, csv, folded=True, summary=f"All {df.height:,} rows")]
 
 
-#: text columns whose cells are never given a code's words (run and version names, measures, values)
+#: text columns whose cells are never given a code's words (run and version names, measures, values, the content
+#: items' kinds and ids a command takes)
 UNLABELLED = ("run", "version", "reference", "design", "metric", "measure", "unit", "definition", "interval", "value",
-              "parameter")
+              "parameter", "kind", "id")
 
 
 def _cells(df: pl.DataFrame, fmt: TableFormat | None, label=None):
@@ -710,6 +711,19 @@ def _glossary(lab: Labeller, md: list[str]) -> dict:
             "tables": [P.table_context(["label", "code id"], cells, f"{len(rows)} labels", folded=True)]}
 
 
+def _warnings(runs: Runs) -> list[str]:
+    """The page's warnings: runs not complete, and where a run's files and manifest disagree
+    (:mod:`meeplelab.analysis.load`)."""
+    out = []
+    partial = [n for n, m in runs.manifests.items() if m.get("status") != "complete"]
+    if partial:
+        out.append(f"Warning: run(s) {', '.join(partial)} are not complete (status "
+                   f"{', '.join(repr(runs.manifests[n].get('status')) for n in partial)}); figures cover the finished "
+                   "chunks only.")
+    out += [f"Run {n}: {note}." for n, notes in runs.notes.items() for note in notes]
+    return out
+
+
 def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: str = "balance",
                   on_section: Callable[[], None] = lambda: None) -> Path:
     """Write the page of ``secs`` into a temporary folder beside ``dest``, then move it into place."""
@@ -726,17 +740,8 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
         lab = Labeller(next(iter(runs.game_names)) if len(runs.game_names) == 1 else None)
         title = f"meeplelab {kind} report: {', '.join(sorted(runs.game_names))}"
         md = [f"# {title}", "", f"Runs: {', '.join(runs.manifests)}.", ""]
-        warnings = []
-        partial = [n for n, m in runs.manifests.items() if m.get("status") != "complete"]
-        if partial:
-            warn = (f"Warning: run(s) {', '.join(partial)} are not complete (status "
-                    f"{', '.join(repr(runs.manifests[n].get('status')) for n in partial)}); figures cover the finished chunks only.")
-            warnings.append(warn)
-            md += [f"**{warn}**", ""]
-        for n, notes in runs.notes.items():  # files and manifest disagree (see meeplelab.analysis.load)
-            for note in notes:
-                warnings.append(f"Run {n}: {note}.")
-                md += [f"**Run {n}: {note}.**", ""]
+        warnings = _warnings(runs)
+        md += [x for w in warnings for x in (f"**{w}**", "")]
         page_secs = []
         summaries = [s for s in secs if s.summary]
         for s in summaries:  # the three plain sentences (meeplelab.analysis.summary), before everything else

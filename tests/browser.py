@@ -46,7 +46,27 @@ function check() {
   const broken = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'));
   const tables = Array.from(d.querySelectorAll('table'));
   const empty = tables.filter(t => t.querySelectorAll('tbody tr').length === 0).map(t => (t.caption || {}).textContent);
-  const wide = [], overflow = [], clipped = [], svgText = [];
+  const wide = [], overflow = [], clipped = [], svgText = [], narrow = [];
+  const noAlt = imgs.filter(i => !(i.getAttribute('alt') || '').trim()).map(i => i.getAttribute('src'));
+  for (const t of tables) {  // a text column narrower than 8 characters of the table's font (one probe a table)
+    const cells = Array.from(t.querySelectorAll('td.t'));
+    if (!cells.length) continue;
+    const probe = d.createElement('span');
+    probe.textContent = '00000000';
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+    cells[0].appendChild(probe);
+    const eight = probe.getBoundingClientRect().width;
+    probe.remove();
+    const cs = w.getComputedStyle(cells[0]);
+    const pad = parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight);
+    for (const td of cells) {
+      const inner = td.clientWidth - pad;
+      if (td.clientWidth > 0 && inner < eight - 0.5) {
+        narrow.push(desc(td) + ': ' + inner.toFixed(1) + ' px, 8 characters ' + eight.toFixed(1) + ' px'); break;
+      }
+    }
+  }
+  const headings = Array.from(d.querySelectorAll('h2')).map(h => [h.textContent, Math.round(h.getBoundingClientRect().top + w.scrollY)]);
   const flagged = new Set();  // only the outermost element of a fault is named, not every cell inside it
   for (const el of d.body.querySelectorAll('*')) {
     if (el.parentElement && flagged.has(el.parentElement)) { flagged.add(el); continue; }
@@ -71,8 +91,8 @@ function check() {
       if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) svgText.push(desc(t));
     }
   }
-  const res = {images: imgs.length, broken: broken, tables: tables.length, empty: empty, wide: wide,
-               overflow: overflow, clipped: clipped, svg_text: svgText, viewport: W,
+  const res = {images: imgs.length, broken: broken, no_alt: noAlt, tables: tables.length, empty: empty, wide: wide,
+               overflow: overflow, clipped: clipped, svg_text: svgText, narrow: narrow, headings: headings, viewport: W,
                page_width: d.documentElement.scrollWidth, page_height: d.documentElement.scrollHeight};
   document.getElementById('result').textContent = 'RESULT ' + JSON.stringify(res) + ' END';
 }
