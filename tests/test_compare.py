@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from meeplelab.analysis.compare import summary_table
 from tests.cli_run import run_cli
 
 DATA = Path(__file__).resolve().parents[1] / "sim" / "unconscious_mind" / "data"
@@ -67,9 +68,8 @@ def test_a_content_copy_with_one_card_changed_shows_the_changed_rows_with_interv
         assert f"{vp['ref']:.1f} -> {vp['value']:.1f} {vp['est']:+.1f} [{vp['low']:+.1f}, {vp['high']:+.1f}]" in words
 
 
+@pytest.mark.slow  # two toy runs and the report: about 20 s under load
 def test_the_report_shows_every_strategy_s_change_and_the_what_changed_for_whom_chart(tmp_path, capsys, monkeypatch):
-    from meeplelab.analysis.compare import summary_table
-
     out = tmp_path / "cmp"
     code, stdout, err = run_cli(["compare", "--game", "toy", "--players", "2", "--strategies", "random,always-draw",
                                  "--arm", "default", "--arm", "rounds=1", "--games", "40", "--n-jobs", "1", "--out", out],
