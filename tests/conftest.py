@@ -28,6 +28,14 @@ def no_worker_process_outlives_the_suite():
     assert not left, f"child processes still running after the suite: {left}"
 
 
+#: test files of minutes each (a whole README main job, every notebook, every report in a browser, every command
+#: three times), scheduled before the rest (a stable sort: the order inside each group is kept)
+LONGEST_FIRST = frozenset({
+    "tests/test_readme_commands.py", "tests/test_notebooks.py", "tests/test_report_layout.py",
+    "tests/test_bit_identical.py",
+})
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Mark the tests listed in ``tests/slow_tier.txt`` (measured slow warm, :mod:`tests.slow_tier`) ``slow``, before
@@ -39,3 +47,5 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.nodeid in slow:
             item.add_marker(pytest.mark.slow)
+    # the longest files first, so that on 2 workers no single long test is left running alone at the end
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in LONGEST_FIRST)
