@@ -174,7 +174,7 @@ class MeepleEnv(AECEnv):
                 f"VP: {vp}")
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the game holds no window, file or process."""
 
 
 #: PettingZoo's name for the unwrapped environment class

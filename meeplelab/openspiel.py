@@ -63,7 +63,7 @@ class StrategyBot(pyspiel.Bot):
         return self._player
 
     def restart_at(self, state) -> None:
-        pass
+        """Nothing to reset: the bot keeps no state between decisions (each decision reads ``state`` afresh)."""
 
     def provides_policy(self) -> bool:
         return False
@@ -106,7 +106,7 @@ class DeterminizedMCTSBot(pyspiel.Bot):
         self._worlds = int(worlds)
 
     def restart_at(self, state) -> None:
-        pass
+        """Nothing to reset: the bot keeps no state between decisions (each decision reads ``state`` afresh)."""
 
     def provides_policy(self) -> bool:
         return False
