@@ -38,6 +38,18 @@ import tomllib
 from pathlib import Path
 from typing import Callable, Sequence
 
+from meeplelab.analysis.experiment import _games, effects, paired
+from meeplelab.analysis.load import load_runs
+from meeplelab.analysis.seats import games_frame, seat_spread, seed_clusters, strategy_rates
+from meeplelab.analysis.stats import paired_shares
+from meeplelab.analysis.stronger import intro
+from meeplelab.analysis.tables import canonical_json
+from meeplelab.play.config import RunConfig
+from meeplelab.play.experiment import plan_experiment, read_experiment, run_experiment
+from meeplelab.play.runner import simulate
+from meeplelab.sim.registry import get_spec
+from meeplelab.studies.ladder import default_tuned
+
 import polars as pl
 
 from meeplelab.analysis.stronger import FILE, compare, line
@@ -50,7 +62,6 @@ def strong_player(game: str) -> str:
     Raises:
         ConfigError: the game has no tuned preset in the project.
     """
-    from meeplelab.studies.ladder import default_tuned
 
     p = default_tuned(game)
     if p is None:
@@ -81,8 +92,6 @@ def _sources(paths: Sequence[Path]) -> tuple[list[Path], list[Path]]:
 def _seat_pair(df: pl.DataFrame, players: int, b: int, w: int) -> dict:
     """Seat ``b`` minus seat ``w`` (1-based) in win share, points, paired game by game (Agresti-Min), the interval
     over the game seeds (:func:`meeplelab.analysis.stats.cluster_means`)."""
-    from meeplelab.analysis.seats import seed_clusters
-    from meeplelab.analysis.stats import paired_shares
 
     sub = df.filter(pl.col("players") == players)
     idx = ["run", "game"] + (["game_seed"] if "game_seed" in sub.columns else [])
@@ -92,7 +101,6 @@ def _seat_pair(df: pl.DataFrame, players: int, b: int, w: int) -> dict:
 
 
 def _spread(df: pl.DataFrame, players: int) -> dict:
-    from meeplelab.analysis.seats import seat_spread
 
     r = seat_spread(df.filter(pl.col("players") == players)).row(0, named=True)
     return {"est": r["spread"], "low": r["spread_low"], "high": r["spread_high"], "n": int(r["games"]),
@@ -102,7 +110,6 @@ def _spread(df: pl.DataFrame, players: int) -> dict:
 def _play(cfg, draw: bool, resume: bool) -> Path:
     """Play run ``cfg`` into ``cfg.out``; with ``resume`` a finished run there is kept and an unfinished one
     completed."""
-    from meeplelab.play.runner import simulate
 
     folder = Path(cfg.out)
     has = (folder / rf.MANIFEST).is_file()
@@ -116,8 +123,6 @@ def _strong_experiment(src: Path, dest: Path, strong: str, games: int, execution
                        resume: bool = False) -> Path:
     """Play experiment ``src`` again into ``dest`` with the strong field (module docstring), from its config.toml;
     with ``resume`` a finished one in ``dest`` is kept and an unfinished one completed."""
-    from meeplelab.play.config import RunConfig
-    from meeplelab.play.experiment import plan_experiment, read_experiment, run_experiment
 
     try:
         cfg = tomllib.loads((src / "config.toml").read_text())
@@ -143,8 +148,6 @@ def _strong_experiment(src: Path, dest: Path, strong: str, games: int, execution
 def _pooled_vp(folder: Path) -> list[dict]:
     """Per arm of a rule-parameter experiment: the mean VP of a game's seats, arm minus control, paired game by
     game (the seats of one game are not independent, so each game is one paired difference)."""
-    from meeplelab.analysis.experiment import _games, paired
-    from meeplelab.play.experiment import read_experiment
 
     meta = read_experiment(folder)
     ctrl = _games(folder / meta["arms"][0]["folder"])
@@ -158,7 +161,6 @@ def _pooled_vp(folder: Path) -> list[dict]:
 
 
 def _focal_win(folder: Path) -> list[dict]:
-    from meeplelab.analysis.experiment import effects
 
     df = effects(folder).filter(pl.col("metric") == "win")
     return [{"arm": r["arm"], "est": r["est"], "low": r["low"], "high": r["high"], "n": int(r["n"])}
@@ -166,7 +168,6 @@ def _focal_win(folder: Path) -> list[dict]:
 
 
 def _experiment_checks(src: Path, strong_dir: Path) -> list[dict]:
-    from meeplelab.play.experiment import read_experiment
 
     meta = read_experiment(src)
     focal = meta.get("focal_position") is not None
@@ -193,9 +194,6 @@ def _experiment_checks(src: Path, strong_dir: Path) -> list[dict]:
 def _seat_checks(df: pl.DataFrame, out: Path, game: str, strong: str, mirror_games: int, seed: int,
                  execution: dict, draw: bool, resume: bool, say: Callable[[str], None]) -> list[dict]:
     """Per player count of the field runs (``df``: their games frame): the seat spread against a strong mirror."""
-    from meeplelab.analysis.load import load_runs
-    from meeplelab.analysis.seats import games_frame
-    from meeplelab.play.config import RunConfig
 
     checks = []
     for p in sorted(set(df["players"].to_list())):
@@ -221,9 +219,6 @@ def _top_check(df: pl.DataFrame, out: Path, game: str, strong: str, games: int, 
                draw: bool, resume: bool, say: Callable[[str], None]) -> dict:
     """The scripted field's top strategy at its largest player count (``df``: the field runs' games frame) against
     the same strategy among strong players."""
-    from meeplelab.analysis.load import load_runs
-    from meeplelab.analysis.seats import games_frame, strategy_rates
-    from meeplelab.play.config import RunConfig
 
     p = max(df["players"].to_list())
     rates = strategy_rates(df.filter(pl.col("players") == p)).sort("est", descending=True)
@@ -254,9 +249,6 @@ def _checked_sources(game: str, sources: Sequence[Path | str]):
         ConfigError: no source, a source that is not a run or experiment folder, or one of another game; a game
             without a tuned preset (:func:`strong_player`).
     """
-    from meeplelab.analysis.load import load_runs
-    from meeplelab.play.experiment import read_experiment
-    from meeplelab.sim.registry import get_spec
 
     runs_f, exps = _sources(list(sources))
     if not runs_f and not exps:
@@ -359,7 +351,6 @@ def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, g
 def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, strong: str, *, resume: bool, draw: bool,
            say: Callable[[str], None], settings: str | None, execution: dict) -> dict:
     """:func:`run_stronger` in the folder ``out`` it is built in."""
-    from meeplelab.analysis.seats import games_frame
 
     games, mirror_games, seed = request["games"], request["mirror_games"], request["seed"]
     out.mkdir(parents=True, exist_ok=True)
@@ -385,10 +376,8 @@ def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, str
               "runs": sorted(str(Path(r).resolve()) for r in runs_f), "strong_words": STRONG.replace("GAME", game), "games": games,
               "mirror_games": mirror_games, "seed": seed, "sources": [str(Path(s)) for s in sources],
               "request": request, "checks": checks, "lines": lines}
-    from meeplelab.analysis.tables import canonical_json
 
     rf.write_atomic(out / FILE, json.dumps(canonical_json(result), indent=1, default=float).encode())
-    from meeplelab.analysis.stronger import intro
 
     md = [f"# Does it hold for stronger players? {game}", "", intro(result), ""] + [f"- {x}" for x in lines]
     rf.write_atomic(out / "stronger.md", ("\n".join(md) + "\n").encode())
