@@ -34,6 +34,7 @@ import numpy as np
 from meeplelab.sim.core.errors import ConfigError
 
 from .base import Strategy
+from .priority import FunctionStrategy
 
 #: modules loaded from files in this process: (absolute path, mtime_ns, size) -> module
 _LOADED: dict[tuple[str, int, int], object] = {}
@@ -156,8 +157,6 @@ class FileStrategy:
             elif kind == "act":
                 inst = _ActFunction(obj, **args)
             else:
-                from .priority import FunctionStrategy
-
                 inst = FunctionStrategy(obj, self.name, **args)
         except ConfigError:
             raise
@@ -180,17 +179,15 @@ def needs_loading(name: str, info) -> bool:
     return registered is not None and str(here) != registered and here.is_file()
 
 
-def register_file_strategy(name: str) -> None:
-    """Load the strategy ``FILE.py:NAME`` (the name of an id, :func:`file_name`) and register it under that
-    name for every game.
+def file_strategy(name: str) -> tuple[FileStrategy, str]:
+    """The factory and one-line doc of the strategy ``FILE.py:NAME`` (the name of an id, :func:`file_name`), for
+    :func:`meeplelab.strategies.registry.make_strategy` to register under that name for every game.
 
     Raises:
         ConfigError: the file is missing or does not load, ``NAME`` is missing from it or is not a strategy.
     """
-    from .registry import register_strategy
-
     file, _, attr = name.rpartition(":")
     factory = FileStrategy(name, str(Path(file).expanduser().resolve()), attr)
     obj = factory.target()
     doc = (inspect.getdoc(obj) or "").split("\n\n")[0].replace("\n", " ")
-    register_strategy(name, factory, doc=doc or f"{attr} from {file}")
+    return factory, doc or f"{attr} from {file}"

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import contextvars
 import difflib
+import importlib
 import math
+import sys
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 from meeplelab.sim.core.errors import ConfigError
-from meeplelab.sim.registry import get_spec
+from meeplelab.sim.registry import all_specs, get_spec
 
+from . import fromfile
 from .base import RandomStrategy, Strategy
 from .restricted import Restricted, split_restrictions
 
@@ -54,17 +59,18 @@ def register_strategy(name: str, factory: Callable[..., Strategy], *, games: tup
 
     A game-specific entry overrides a generic one of the same name for its games.
     """
-    import sys
+    _add(name, factory, games, args, doc, sys._getframe(1).f_globals.get("__name__", ""))
 
-    origin = sys._getframe(1).f_globals.get("__name__", "")
+
+def _add(name: str, factory: Callable[..., Strategy], games: tuple[str, ...] | None, args: dict[str, Arg] | None,
+         doc: str, origin: str) -> None:
+    """Store an entry; ``origin`` is the module it counts as registered from (:func:`shipped_strategies`)."""
     _REGISTRY[(name, tuple(games) if games else None)] = StrategyInfo(name, factory, games, dict(args or {}), doc,
                                                                       origin)
 
 
 def _builtin_modules() -> set[str]:
     """The modules every process imports before looking a strategy up (:func:`_load_builtins`)."""
-    from meeplelab.sim.registry import all_specs
-
     return {__name__, "meeplelab.strategies.generic", "meeplelab.strategies.ismcts", *(m for sp in all_specs() for m in sp.strategies)}
 
 
@@ -72,10 +78,6 @@ def _load_builtins(game: str | None = None) -> None:
     """Import the built-in strategy modules: the generic ones, the game's own (the modules its spec names; every
     game's when ``game`` is None), then the tree search. A run of one game never imports another game's
     strategies, nor so that game's engine (start-up, issue 25 item 3)."""
-    import importlib
-
-    from meeplelab.sim.registry import all_specs, get_spec
-
     specs = all_specs() if game is None else [get_spec(game)]
     for mod in ("meeplelab.strategies.generic", *(m for sp in specs for m in sp.strategies), "meeplelab.strategies.ismcts"):
         if mod not in _LOADED:
@@ -133,12 +135,10 @@ def parse_id(spec: str) -> tuple[str, dict[str, str]]:
         ConfigError: an argument not of the form ``name=value``, or one given twice (``vp=1,vp=2``); a malformed
             restriction suffix.
     """
-    from .fromfile import file_name
-
     spec = split_restrictions(spec)[0]
     name, _, rest = spec.partition(":")
-    if file_name(spec) is not None:
-        name, rest = file_name(spec)
+    if fromfile.file_name(spec) is not None:
+        name, rest = fromfile.file_name(spec)
     args: dict[str, str] = {}
     if rest:
         for part in rest.split(","):
@@ -176,10 +176,9 @@ def make_strategy(game: str, spec: str) -> Strategy:
     name, raw = parse_id(spec)
     avail = {s.name: s for s in strategies_for(game)}
     if name.partition(":")[0].endswith(".py"):  # your own bot: FILE.py:NAME
-        from .fromfile import needs_loading, register_file_strategy
-
-        if needs_loading(name, avail.get(name)):
-            register_file_strategy(name)
+        if fromfile.needs_loading(name, avail.get(name)):
+            factory, doc = fromfile.file_strategy(name)
+            _add(name, factory, None, None, doc, fromfile.__name__)  # shipped to workers: not a built-in module
             avail = {s.name: s for s in strategies_for(game)}
     if name not in avail:
         close = difflib.get_close_matches(name, list(avail), n=3, cutoff=0.5)
@@ -222,9 +221,6 @@ def read_preset(path: str, game: str, name: str) -> dict[str, str]:
     Raises:
         ConfigError: a missing or unreadable file, or a preset of another strategy or game.
     """
-    import tomllib
-    from pathlib import Path
-
     p = Path(path)
     if PRESET_FOLDER.get() is not None and not p.is_absolute():
         p = Path(PRESET_FOLDER.get()) / p
