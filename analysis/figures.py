@@ -288,6 +288,38 @@ def change_chart(df: pl.DataFrame, label_col: str, panels, *, title: str) -> Fig
     return fig
 
 
+def mechanics_chart(df: pl.DataFrame, name=str, *, title: str = "Mechanics by skill") -> Figure:
+    """Share of seat-games in which the seat took each action, one group of bars per action (rows), one bar per rung
+    (colours, weakest first, in the legend), percent with 95% Wilson intervals.
+
+    Args:
+        df: the pooled rows of :func:`meeplelab.analysis.mechanics.use_table` (``rung``, ``action``, ``share``,
+            ``low``, ``high``; shares in [0, 1]).
+        name: the action's words from its code (a label function).
+    """
+    rungs = list(dict.fromkeys(df["rung"].to_list()))
+    acts = list(dict.fromkeys(df["action"].to_list()))
+    with mpl.rc_context({**STYLE, "figure.figsize": (7.0, max(3.0, 0.22 * len(acts) * len(rungs) + 1.6))}):
+        fig, ax = _fig(title)
+    h = 0.8 / len(rungs)
+    y = np.arange(len(acts))
+    for i, rung in enumerate(rungs):
+        sub = df.filter(pl.col("rung") == rung)
+        by = {a: r for a, r in zip(sub["action"].to_list(), sub.iter_rows(named=True))}
+        est = np.array([by[a]["share"] if a in by else np.nan for a in acts]) * 100
+        lo = np.array([by[a]["low"] if a in by else np.nan for a in acts]) * 100
+        hi = np.array([by[a]["high"] if a in by else np.nan for a in acts]) * 100
+        err = np.nan_to_num(np.vstack([np.maximum(est - lo, 0), np.maximum(hi - est, 0)]))
+        ax.barh(y + (i - (len(rungs) - 1) / 2) * h, np.nan_to_num(est), height=h, xerr=err, capsize=2,
+                color=COLORS[i % len(COLORS)], alpha=0.85, label=str(rung))
+    ax.set_yticks(y, [name(a) for a in acts])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("seat-games taking the action (%, 95% Wilson)")
+    fig.legend(loc="outside lower center", ncols=min(len(rungs), 3), fontsize=8)  # below the axes: no bar hidden
+    return fig
+
+
 def relative_luminance(colour) -> float:
     """WCAG 2.x relative luminance of a colour (any matplotlib colour: name, hex, RGB(A) in [0, 1]):
     ``0.2126 R + 0.7152 G + 0.0722 B`` of the linearised sRGB channels (``c / 12.92`` up to 0.04045,

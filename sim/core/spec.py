@@ -54,6 +54,12 @@ class GameSpec:
         observation: what the game's seats cannot see (:class:`meeplelab.sim.core.observation.ObservationSpec`, or
             ``"module:NAME"`` of one): the observations of the OpenSpiel games and the environments (None: the game
             provides no observation).
+        decision_log: where the log records the seats' own choices, one ``"turns:COLUMN"`` (each value of that
+            turn column is the action the turn's seat chose) or ``"events:KIND"`` (each event of that kind is one
+            action chosen by the event's seat) per entry: what the mechanics-by-skill table counts
+            (:mod:`meeplelab.analysis.mechanics`); rule-caused events stay out.
+        force_at: ``(action name, condition)`` pairs: the documented threshold at which the mechanics-by-skill
+            check also forces the action (``("abjure", "suspicion>=5")``), besides at the first chance.
     """
 
     name: str
@@ -67,6 +73,8 @@ class GameSpec:
     never_scores: tuple = field(default_factory=tuple)
     observation: Any = None
     labels: str | None = None
+    decision_log: tuple[str, ...] = field(default_factory=tuple)
+    force_at: tuple = field(default_factory=tuple)
 
     def engine_class(self) -> type:
         """The engine class (imports its module the first time)."""

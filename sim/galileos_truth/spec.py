@@ -52,4 +52,7 @@ SPEC = GameSpec(
     start_resources=START_RESOURCES,
     observation=OBSERVATION,
     seat_fields=SEAT_FIELDS,
+    decision_log=("turns:main_action",),
+    # an Abjure at Suspicion 5 or more takes back abjure_suspicion_drop (5) whole, before Prison at 8 (A-GT-11)
+    force_at=(("abjure", "suspicion>=5"),),
 )

@@ -54,4 +54,7 @@ SPEC = GameSpec(
     observation=OBSERVATION,
     seat_fields=SEAT_FIELDS,
     never_scores=NEVER_SCORES,
+    # a publish event is a publication the seat finished, a cite event one citation it chose (D_GATHER); the
+    # Freud moves of `move` events are partly the face line's, not a choice
+    decision_log=("turns:option", "turns:mt_action", "events:publish", "events:cite"),
 )
