@@ -1036,7 +1036,7 @@ def compare(
                               on_run=on_run, progress=draw, settings=_settings_text())
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "comparison"))
-    from meeplelab.analysis.compare import summary_lines
+    from meeplelab.analysis.compare import change_use_lines, change_uses, summary_lines
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.versions import version_line, versions
 
@@ -1050,6 +1050,8 @@ def compare(
             more = f"; and {len(lines) - 12} more" if len(lines) > 12 else ""
             typer.echo(f"{label} changes the content of {ref}: " + "; ".join(lines[:12]) + more)
     loaded = load_runs([Path(c.out) for c in res["configs"]])
+    for line in change_use_lines(change_uses(loaded, versions(loaded))):  # a changed rule no player used
+        typer.echo(line)
     for v in versions(loaded):
         typer.echo(version_line(loaded, v))
     for line in changed_lines(res["deltas"], limit=25):

@@ -24,11 +24,15 @@ is ``p_holm < 0.05``; the chance that any unchanged quantity is called changed i
 
 from __future__ import annotations
 
+import importlib
+import json
 import math
 from pathlib import Path
 
 import numpy as np
 import polars as pl
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.registry import get_spec
 
 from . import figures as F
 from .load import Runs
@@ -103,6 +107,155 @@ def seat_metrics(runs: Runs) -> tuple[pl.DataFrame, list[tuple[str, str, str]]]:
     if fill:
         df = df.with_columns([pl.col(c).fill_null(0).cast(pl.Float64) for c in fill])
     return df, metrics
+
+
+# ------------------------------------------------------------------ mechanics: who used what a rule acts on
+def game_mechanics(game: str) -> tuple[dict, dict, str]:
+    """``(MECHANICS, PARAM_MECHANICS, ROUND)`` of the labels module ``game`` registers (``GameSpec.labels``, e.g.
+    :mod:`meeplelab.sim.galileos_truth.labels`): ``{name: (where, words)}``, ``{rule number: (mechanic, ...)}`` and
+    the word for the turns table's ``round``; empty dicts and ``"round"`` when the game registers none."""
+    try:
+        spec = get_spec(game)
+    except ConfigError:
+        return {}, {}, "round"
+    if spec.labels is None:
+        return {}, {}, "round"
+    m = importlib.import_module(spec.labels)
+    return (dict(getattr(m, "MECHANICS", {})), dict(getattr(m, "PARAM_MECHANICS", {})),
+            str(getattr(m, "ROUND", "round")))
+
+
+def choice_actions(runs: Runs) -> dict[str, tuple[str, str]]:
+    """Every value of the turns table's choice columns as a mechanic ``{"abjure": ("turns:main_action=abjure",
+    "abjure")}``, named ``column=value`` when several columns hold the value (the categorical columns, not the
+    ``*_after`` state; empty when turns were not logged)."""
+    if not _logged(runs, "turns"):
+        return {}
+    schema = runs.turns.collect_schema()
+    cols = [c for c, t in schema.items() if c not in set(KEYS) | {"strategy"} and not c.endswith("_after")
+            and (t == pl.String or isinstance(t, (pl.Categorical, pl.Enum)))]
+    values = {c: runs.turns.select(pl.col(c).cast(pl.String).unique()).collect()[c].drop_nulls().sort().to_list()
+              for c in cols}
+    seen = [v for c in cols for v in values[c]]
+    # a value of one column only is named by itself (``abjure``), else with its column (``option=pass``)
+    return {(v if seen.count(v) == 1 else f"{c}={v}"): (f"turns:{c}={v}", v) for c in cols for v in values[c]}
+
+
+def _uses_of(runs: Runs, where: str, rounds) -> pl.LazyFrame | None:
+    """``run, game, seat, round`` of every use of the mechanic ``where`` (``events:KIND[/CATEGORY]`` or
+    ``turns:COLUMN=VALUE``); None when its table was not logged or lacks the column."""
+    table, _, code = where.partition(":")
+    if table == "events" and _logged(runs, "events"):
+        kind, _, cat = code.partition("/")
+        q = runs.events.filter(pl.col("kind").cast(pl.String) == kind)
+        if cat:
+            q = q.filter(pl.col("category").cast(pl.String) == cat)
+        q = q.select("run", "game", "seat", "turn")
+        if rounds is None:
+            return q.with_columns(pl.lit(None, pl.Int64).alias("round"))
+        return q.join(rounds, on=["run", "game", "turn"], how="left")
+    if table == "turns" and _logged(runs, "turns"):
+        col, _, value = code.partition("=")
+        names = runs.turns.collect_schema().names()
+        if col not in names:
+            return None
+        r = pl.col("round").cast(pl.Int64) if "round" in names else pl.lit(None, pl.Int64).alias("round")
+        return runs.turns.filter(pl.col(col).cast(pl.String) == value).select("run", "game", "seat", r)
+    return None
+
+
+def seat_uses(runs: Runs, mechs: dict) -> tuple[pl.DataFrame, list[str]]:
+    """Per seat-game how often it used each mechanic of ``mechs`` (``{name: (where, words)}``, see
+    :func:`game_mechanics`) and when first.
+
+    Returns:
+        one row per (run, game, seat) with ``players, strategy, seat_order, game_seed, vp, win_share`` and per
+        counted mechanic ``use: NAME`` (uses in the game, 0 when none) and ``first: NAME`` (the turns table's
+        ``round`` of the first use: Cycle or Round; null when unused or turns not logged); and the names counted
+        (a mechanic whose table was not logged is left out).
+    """
+    from .seats import games_frame
+
+    df = games_frame(runs)
+    rounds = None
+    if _logged(runs, "turns") and "round" in runs.turns.collect_schema().names():
+        rounds = runs.turns.select("run", "game", "turn", pl.col("round").cast(pl.Int64)).unique(
+            ["run", "game", "turn"])
+    counted = []
+    for name, (where, _) in mechs.items():
+        q = _uses_of(runs, where, rounds)
+        if q is None:
+            continue
+        agg = (q.group_by("run", "game", "seat").agg(pl.len().alias(f"use: {name}"),
+                                                      pl.col("round").min().alias(f"first: {name}"))
+               .collect().with_columns(pl.col("seat").cast(pl.Int64)))
+        df = df.join(agg, on=KEYS, how="left").with_columns(pl.col(f"use: {name}").fill_null(0))
+        counted.append(name)
+    return df, counted
+
+
+def _differs(a: dict, b: dict) -> list[str]:
+    """The rule numbers whose values differ between parameter dicts ``a`` and ``b``."""
+    return sorted(k for k in set(a) | set(b)
+                  if json.dumps(a.get(k), sort_keys=True, default=str) != json.dumps(b.get(k), sort_keys=True, default=str))
+
+
+def change_uses(runs: Runs, vs: list[Version]) -> list[dict]:
+    """For every later version and every rule number it changes against the first that the game maps to a mechanic
+    (``PARAM_MECHANICS`` of its labels module; other rule numbers: nothing), how many seat-games used it.
+
+    Returns:
+        rows ``{version, reference, param, mechanics, words, ref_used, ref_n, used, n}``: seat-games of the
+        reference (``ref_*``) and of the version with at least one use of any of the rule number's mechanics, out
+        of every seat-game of that version.
+    """
+    if len(vs) < 2 or not runs.game_names:
+        return []
+    mechs, by_param, _ = game_mechanics(next(iter(runs.game_names)))
+    wanted = {m for v in vs[1:] for p in _differs(vs[0].params, v.params) for m in by_param.get(p, ())}
+    if not wanted:
+        return []
+    df, counted = seat_uses(runs, {m: mechs[m] for m in sorted(wanted) if m in mechs})
+    rows = []
+    for v in vs[1:]:
+        for p in _differs(vs[0].params, v.params):
+            ms = [m for m in by_param.get(p, ()) if m in counted]
+            if not ms:
+                continue
+            any_use = pl.any_horizontal([pl.col(f"use: {m}") > 0 for m in ms])
+            (ru, rn), (u, n) = (_count(df.filter(pl.col("run").is_in(list(x.runs))), any_use) for x in (vs[0], v))
+            rows.append({"version": v.label, "reference": vs[0].label, "param": p, "mechanics": ms,
+                         "words": " or ".join(mechs[m][1] for m in ms), "ref_used": ru, "ref_n": rn, "used": u, "n": n})
+    return rows
+
+
+def _count(sub: pl.DataFrame, used: pl.Expr) -> tuple[int, int]:
+    """Rows of ``sub`` where ``used`` holds, and all its rows."""
+    return int(sub.select(used.sum()).item()), sub.height
+
+
+def _pct(k: int, n: int) -> str:
+    return f"{100 * k / n:.1f}%" if n else "-"
+
+
+def change_use_lines(rows: list[dict]) -> list[str]:
+    """One line per row of :func:`change_uses`: a rule number whose mechanic no seat used in either version says
+    the change could not show ("`abjure_suspicion_drop` changed, but no player abjured in either version: the change
+    could not show (0 of 80 seat-games in A, 0 of 80 in B)"); else how many seat-games used it in each. With
+    several later versions each line names its version."""
+    many = len({r["version"] for r in rows}) > 1
+    out = []
+    for r in rows:
+        pre = f"Version {r['version']} minus {r['reference']}: " if many else ""
+        ref, v = r["reference"], r["version"]
+        if r["ref_used"] == 0 and r["used"] == 0:
+            out.append(f"{pre}`{r['param']}` changed, but no player {r['words']} in either version: the change could "
+                       f"not show (0 of {r['ref_n']:,} seat-games in {ref}, 0 of {r['n']:,} in {v}).")
+        else:
+            out.append(f"{pre}`{r['param']}` changed; players {r['words']} in {r['ref_used']:,} of {r['ref_n']:,} "
+                       f"seat-games in {ref} ({_pct(r['ref_used'], r['ref_n'])}) and {r['used']:,} of {r['n']:,} in "
+                       f"{v} ({_pct(r['used'], r['n'])}).")
+    return out
 
 
 def _extra_rows(runs: Runs, vs: list[Version], arms: bool = False) -> list[dict]:
@@ -405,5 +558,6 @@ def _csv(t: pl.DataFrame) -> bytes:
     return buf.getvalue()
 
 
-__all__ = ["HEADLINE", "RATE_KINDS", "SUMMARY", "changed_lines", "delta_table", "headline_lines", "seat_metrics",
+__all__ = ["HEADLINE", "RATE_KINDS", "SUMMARY", "change_use_lines", "change_uses", "changed_lines", "choice_actions",
+           "delta_table", "game_mechanics", "headline_lines", "seat_metrics", "seat_uses",
            "summary_chart", "summary_lines", "summary_table", "who_gains_sections", "write_outputs"]

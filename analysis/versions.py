@@ -417,7 +417,7 @@ def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
     from .report import Section, TableFormat, generic_sections, provenance_section
     from .verdict import verdict_section
 
-    from .compare import changed_lines, who_gains_sections
+    from .compare import change_use_lines, change_uses, changed_lines, who_gains_sections
     from .compare import delta_table as full_table
 
     t = full_table(runs, vs)
@@ -440,6 +440,7 @@ def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
     if any(d.startswith("unpaired") for d in design) and not any("unpaired" in ln for ln in lines):
         lines.append("Some versions did not play the same games (seeds, roster or seating differ): their "
                      "differences are unpaired and descriptive.")
+    lines += change_use_lines(change_uses(runs, vs))  # a changed rule number whose mechanic no player used
     secs = [Section("Verdict", "\n".join(lines), [], [])] + who_gains_sections(t)
     for v in vs:
         sub = subset(runs, v.runs)

@@ -169,3 +169,54 @@ def test_a_finished_comparison_resumes_to_the_same_table_and_a_different_one_is_
     assert code == 2 and "cannot resume: the comparison in" in err and "games = 40, this one has games = 20" in err, err
     code, _, err = run_cli(argv + ["--overwrite"], capsys, monkeypatch)
     assert code == 0 and pl.read_csv(out / "deltas.csv")["n"].max() == 20, err
+
+
+@pytest.mark.slow  # two runs of Galileo's Truth and the report: 30-110 s under load
+def test_a_changed_rule_no_player_used_is_said_to_have_had_no_chance_to_show(tmp_path, capsys, monkeypatch):
+    """Never Abjure plays both versions: the Abjure's Suspicion drop changes, nobody abjures, so nothing can show;
+    the Observation bonus changes too and every seat observes (counted from the events table); the Wax Seal VP has
+    no mechanic in the game's table, so nothing is said of it."""
+    out = tmp_path / "cmp"
+    arm = "abjure_suspicion_drop=3;observe_bonus_vp=4;seal_beside_vp=2"
+    code, stdout, err = run_cli(["compare", "--game", "galileos-truth", "--arm", "default", "--arm", arm, "--players",
+                                 "2", "--strategies", "never-abjure", "--games", "40", "--n-jobs", "1", "--out", out],
+                                capsys, monkeypatch)
+    assert code == 0, err
+    ev = pl.concat([pl.read_parquet(out / r / "events" / "*.parquet").with_columns(pl.lit(r).alias("run"))
+                    .with_columns(pl.col("kind").cast(pl.String)) for r in ("A-p2", "B-p2")])
+    assert ev.filter(pl.col("kind") == "abjure").height == 0
+    observed = {r: ev.filter((pl.col("run") == r) & (pl.col("kind") == "observe")).select("game", "seat").unique().height
+                for r in ("A-p2", "B-p2")}
+    assert 0 < observed["A-p2"] <= 80 and 0 < observed["B-p2"] <= 80
+    never = ("`abjure_suspicion_drop` changed, but no player abjured in either version: the change could not show "
+             "(0 of 80 seat-games in A, 0 of 80 in B).")
+    used = (f"`observe_bonus_vp` changed; players observed the sky in {observed['A-p2']} of 80 seat-games in A "
+            f"({100 * observed['A-p2'] / 80:.1f}%) and {observed['B-p2']} of 80 in B ({100 * observed['B-p2'] / 80:.1f}%).")
+    lines = stdout.splitlines()
+    assert never in lines and used in lines and not any(ln.startswith("`seal_beside_vp`") for ln in lines)
+    # the fixed summary rows still come first
+    assert lines[0].startswith("Who gains, by how much: version B minus A") and lines[2].split()[:2] == ["2", "never-abjure"]
+    assert lines.index(never) > 2
+    md = (out / "report" / "report.md").read_text()
+    verdict = md.split("## Verdict", 1)[1].split("\n## ", 1)[0]
+    assert never in verdict and used in verdict
+
+
+def test_change_uses_say_nothing_of_a_rule_without_a_known_mechanic_or_a_game_without_a_table():
+    from meeplelab.analysis.compare import change_use_lines, game_mechanics
+
+    mechs, by_param, word = game_mechanics("galileos-truth")
+    assert by_param["abjure_suspicion_drop"] == ("abjure",) and mechs["abjure"] == ("events:abjure", "abjured")
+    assert "seal_beside_vp" not in by_param and word == "Cycle"
+    assert set(m for ms in by_param.values() for m in ms) <= set(mechs)  # every mapped mechanic is defined
+    um_mechs, um_params, um_word = game_mechanics("unconscious-mind")
+    assert um_params["cite_vp_per_volume"] == ("cite",) and um_word == "Round"
+    assert set(m for ms in um_params.values() for m in ms) <= set(um_mechs)
+    assert game_mechanics("toy") == ({}, {}, "round") and change_use_lines([]) == []
+    rows = [{"version": v, "reference": "A", "param": "abjure_other_rise", "mechanics": ["abjure"], "words": "abjured",
+             "ref_used": 0, "ref_n": 10, "used": u, "n": 10} for v, u in (("B", 0), ("C", 3))]
+    assert change_use_lines(rows) == [
+        "Version B minus A: `abjure_other_rise` changed, but no player abjured in either version: the change could not "
+        "show (0 of 10 seat-games in A, 0 of 10 in B).",
+        "Version C minus A: `abjure_other_rise` changed; players abjured in 0 of 10 seat-games in A (0.0%) and 3 of 10 "
+        "in C (30.0%)."]

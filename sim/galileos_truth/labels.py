@@ -74,4 +74,33 @@ CODES = {
     "copernican": "Copernican", "ptolemaic": "Ptolemaic",
 }
 
-__all__ = ["CODES", "PARAMS", "STRATEGIES", "STRATEGY_ARGS"]
+#: the mechanics a rule number acts on, each ``{name: (where, words)}``: ``where`` is an events-table ``kind`` of the
+#: seat (``events:abjure``; ``events:penance/gained`` also its ``category``) or a turns-table ``column=value`` of the
+#: seat's turns (``turns:main_action=penance``); ``words`` completes "no player ..." (read by
+#: :mod:`meeplelab.analysis.compare`: a changed rule number whose mechanic no seat used could not show)
+MECHANICS = {
+    "abjure": ("events:abjure", "abjured"),
+    "penance-gained": ("events:penance/gained", "gained a Penance card"),
+    "penance-played": ("turns:main_action=penance", "played a Penance card"),
+    "prison": ("events:prison", "went to Prison"),
+    "stake": ("events:stake", "went to the Stake"),
+    "observe": ("events:observe", "observed the sky"),
+    "write": ("events:write", "wrote a Treatise"),
+    "use-invention": ("turns:main_action=use-invention", "used an Invention"),
+    "upgrade": ("turns:main_action=upgrade", "upgraded a Level"),
+}
+
+#: what the turns table's ``round`` counts in this game, in words (the timing of a mechanic's first use)
+ROUND = "Cycle"
+
+#: rule numbers (``Params`` fields) -> the :data:`MECHANICS` they act on; a rule number not listed has no known
+#: mechanic (it acts on every game, or on several things at once) and nothing is said of it
+PARAM_MECHANICS = {
+    "abjure_suspicion_drop": ("abjure",), "abjure_other_rise": ("abjure",),
+    "penance_threshold": ("penance-gained",), "penance_suspicion_drop": ("penance-played",),
+    "prison_at": ("prison",), "stake_at": ("stake",), "stake_vp": ("stake",),
+    "observe_draw": ("observe",), "observe_bonus_vp": ("observe",), "observe_bonus_coins": ("observe",),
+    "truth_vp_per_tile": ("observe",), "write_research_bottom": ("write",),
+}
+
+__all__ = ["CODES", "MECHANICS", "PARAMS", "PARAM_MECHANICS", "ROUND", "STRATEGIES", "STRATEGY_ARGS"]

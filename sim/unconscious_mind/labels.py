@@ -75,4 +75,34 @@ CODES = {
     "end_hearts": "End: hearts", "end_bright": "End: Bright Ideas", "seat_bonus": "Seat bonus",
 }
 
-__all__ = ["CODES", "PARAMS", "STRATEGIES", "STRATEGY_ARGS"]
+#: the mechanics a rule number acts on, each ``{name: (where, words)}``: ``where`` is an events-table ``kind`` of the
+#: seat (``events:cite``; ``events:coffee_spend/conversion`` also its ``category``) or a turns-table ``column=value``
+#: of the seat's turns (``turns:option=recall``); ``words`` completes "no player ..." (read by
+#: :mod:`meeplelab.analysis.compare`: a changed rule number whose mechanic no seat used could not show)
+MECHANICS = {
+    "cite": ("events:cite", "cited a Treatise"),
+    "publish": ("events:publish", "published a Treatise"),
+    "recall": ("turns:option=recall", "recalled"),
+    "research-play": ("turns:mt_action=research_play", "played Research cards"),
+    "move-professor": ("turns:mt_action=move_professor", "moved the Professor"),
+    "move-freud": ("turns:mt_action=move_freud", "moved Freud"),
+    "elevate-transfer": ("turns:mt_action=elevate_transfer", "took the Elevate / Transfer space"),
+    "conversion": ("events:coffee_spend/conversion", "converted Insights for Coffee"),
+    "catharsis": ("events:catharsis", "reached Catharsis"),
+    "heart-box": ("events:heart_box", "filled a heart box"),
+}
+
+#: what the turns table's ``round`` counts in this game, in words (the timing of a mechanic's first use)
+ROUND = "Round"
+
+#: rule numbers (``Params`` fields) -> the :data:`MECHANICS` they act on; a rule number not listed has no known
+#: mechanic (it acts on every game, or on several things at once) and nothing is said of it
+PARAM_MECHANICS = {
+    "cite_bright_ideas": ("cite",), "cite_vp_per_volume": ("cite",), "recall_coffee_per_space": ("recall",),
+    "research_play_max": ("research-play",), "professor_max_move": ("move-professor",),
+    "freud_max_move": ("move-freud",), "insight_elevations": ("elevate-transfer",),
+    "insight_transfers": ("elevate-transfer",), "conversion_coffee": ("conversion",),
+    "catharsis_space": ("catharsis",), "heart_box_vp": ("heart-box",),
+}
+
+__all__ = ["CODES", "MECHANICS", "PARAMS", "PARAM_MECHANICS", "ROUND", "STRATEGIES", "STRATEGY_ARGS"]
