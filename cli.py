@@ -261,7 +261,7 @@ def _bad_option_value(e: Exception) -> Optional[str]:
 
 def _strategies(s: Optional[str]) -> Optional[tuple[str, ...]]:
     """``--strategies`` as ids: ``heuristic:vp=1,coins=0.3,random`` -> two ids (see split_strategies)."""
-    from meeplelab.play.config import split_strategies
+    from meeplelab.play.settings import split_strategies
 
     return None if s is None else split_strategies(s)
 
@@ -322,8 +322,8 @@ def _param_text(v) -> str:
 
 
 def _split_or_none(text: str):
-    """``meeplelab.play.config.split_strategies(text)``, or None when it does not split."""
-    from meeplelab.play.config import split_strategies
+    """``meeplelab.play.settings.split_strategies(text)``, or None when it does not split."""
+    from meeplelab.play.settings import split_strategies
     from meeplelab.sim.core.errors import ConfigError
 
     try:
@@ -467,7 +467,7 @@ def configured(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
-        from meeplelab.play.config import split_strategies
+        from meeplelab.play.settings import split_strategies
         from meeplelab.sim.core.params import parse_set_options
         from meeplelab.play.settings import MODELS, validate
 

@@ -16,9 +16,10 @@ from typing import Any
 
 import tomli_w
 
+from meeplelab.play.seating import plan_seating
+from meeplelab.play.settings import SimulateSettings, validate
 from meeplelab.sim.core.content import not_utf8
 from meeplelab.sim.core.errors import ConfigError
-from meeplelab.sim.core.extras import require as require_extra
 from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.registry import get_game_class
 
@@ -28,34 +29,6 @@ CHUNK_GAMES = 1024
 #: with more than one worker, a run of fewer games is cut into this many chunks per worker at least (never
 #: one chunk for two workers: a search run of 800 games at 50 games/s would be played by one worker)
 CHUNKS_PER_WORKER = 4
-
-
-def split_strategies(text: str, option: str = "--strategies") -> tuple[str, ...]:
-    """Strategy ids of a comma-separated list, each keeping its own arguments.
-
-    ``"heuristic:vp=1,coins=0.3,random"`` -> ``("heuristic:vp=1,coins=0.3", "random")``: a token of the
-    form ``name=value`` (an ``=`` before any ``:``; strategy ids never contain ``=``) continues the
-    argument list of the strategy before it. Empty tokens are skipped.
-
-    Raises:
-        ConfigError: an argument with no strategy before it, or after a strategy without ``:``.
-    """
-    out: list[str] = []
-    for tok in (t.strip() for t in text.split(",")):
-        if not tok:
-            continue
-        is_arg = "=" in tok and ":" not in tok.split("=", 1)[0]
-        if not is_arg:
-            out.append(tok)
-        elif not out:
-            raise ConfigError(f"{option} {text!r}: argument {tok!r} has no strategy before it: "
-                              f"write it after the strategy id, as in heuristic:{tok}")
-        elif ":" not in out[-1]:
-            raise ConfigError(f"{option} {text!r}: argument {tok!r} follows {out[-1]!r}, which has no argument list: "
-                              f"write {out[-1]}:{tok}")
-        else:
-            out[-1] = f"{out[-1]},{tok}"
-    return tuple(out)
 
 
 def check_scheduler(backend: str | None, scheduler: str | None) -> None:
@@ -138,130 +111,12 @@ class RunConfig:
     # fields that do not change a run's results (may differ on --resume)
     EXECUTION_FIELDS = ("n_jobs", "backend", "scheduler", "out", "batch_size", "chunk_size", "compiled")
 
-    def validated(self) -> "RunConfig":
-        """This config with strategies expanded to one per seat; ConfigError on any bad value (the
-        checks of :func:`meeplelab.play.plan.resolve`, which also parses the parameters and plans the seating)."""
-        from meeplelab.play.plan import resolve
-
-        return resolve(self).config
-
-    def checked(self) -> "RunConfig":
-        """The checks that need no parameter parsing or seating plan (called by
-        :func:`meeplelab.play.plan.resolve`): this config with strategies expanded to one per seat.
-
-        Raises:
-            ConfigError: a field of the wrong type (an int field holding a string, float or bool, as ``seed = "7"``
-                in a config file; a bool field holding anything but true or false, as ``compiled = "false"``; a
-                text field holding a number; ``params`` or ``treatment`` not a table; ``strategies`` not a list of
-                strings; the types are :class:`meeplelab.play.settings.SimulateSettings`'s, the one validation path of a run's
-                settings), a bad game, player count, strategy, count, seed, backend or content folder.
-        """
-        return self.checked_with_class()[0]
-
-    def checked_with_class(self) -> tuple["RunConfig", type]:
-        """:meth:`checked`, and the game class it looked up (:func:`meeplelab.play.plan.resolve` looks it up once)."""
-        from meeplelab.play.settings import SimulateSettings, validate
-
-        if isinstance(self.strategies, str):  # a RunConfig holds one id per entry; a config file may give text
-            raise ConfigError(f"config field 'strategies' is {self.strategies!r}: it must be a list of strategy ids "
-                              '(strings, as ["publisher", "citer"]) or one comma-separated string')
-        validate(SimulateSettings, {f.name: getattr(self, f.name) for f in dataclasses.fields(self)})
-        cls = get_game_class(self.game)
-        if not isinstance(self.players, int) or not (cls.min_players <= self.players <= cls.max_players):
-            raise ConfigError(f"{self.game} takes {cls.min_players} to {cls.max_players} players, got {self.players}")
-        strategies = tuple(self.strategies)
-        if len(strategies) == 1:
-            strategies = strategies * self.players
-        if len(strategies) > self.players and len(strategies) > 1:  # a pool: P of them per game (play/seating.py)
-            if self.seating == "fixed" or self.treatment:
-                why = "--seating fixed" if self.seating == "fixed" else "a treatment (an experiment's focal seat)"
-                raise ConfigError(f"{len(strategies)} strategies given for {self.players} players with {why}: give "
-                                  "one per seat, or seat a pool of more strategies than seats with --seating rotate "
-                                  "or random")
-            if len(set(strategies)) != len(strategies):
-                raise ConfigError(f"{len(strategies)} strategies given for {self.players} players repeat an id "
-                                  f"({','.join(strategies)}): a pool of more strategies than seats lists each once")
-        elif len(strategies) != self.players:
-            raise ConfigError(
-                f"{len(strategies)} strategies given for {self.players} players: give one per seat, one for all, "
-                "or (rotated or random seating) a pool of more strategies than seats, each once")
-        from meeplelab.strategies.registry import make_strategy
-
-        for s in strategies:
-            make_strategy(self.game, s)
-        if not isinstance(self.games, int) or self.games < 1:
-            raise ConfigError(f"--games must be at least 1, got {self.games}")
-        if not isinstance(self.batch_size, int) or self.batch_size < 1:
-            raise ConfigError(f"--batch-size must be at least 1, got {self.batch_size}")
-        if self.chunk_size is not None and (not isinstance(self.chunk_size, int) or self.chunk_size < 1):
-            raise ConfigError(f"--chunk-size must be at least 1, got {self.chunk_size}")
-        if not isinstance(self.seed, int) or self.seed < 0 or self.seed >= 2**63:
-            raise ConfigError(f"--seed must be an integer from 0 to 2**63-1, got {self.seed}")
-        if not isinstance(self.n_jobs, int) or self.n_jobs == 0 or self.n_jobs < -1:
-            raise ConfigError(f"--n-jobs must be a positive integer or -1 (all cores), got {self.n_jobs}")
-        if self.backend not in BACKENDS:
-            raise ConfigError(f"unknown backend {self.backend!r}: allowed: {', '.join(BACKENDS)}")
-        if self.backend == "dask":
-            require_extra("dask", "--backend dask")
-            if not self.scheduler:
-                raise ConfigError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
-        check_scheduler(self.backend, self.scheduler)
-        if self.content is not None and not Path(self.content).is_dir():
-            raise ConfigError(f"content folder {self.content!r} does not exist")
-        from meeplelab.strategies.fields import check_field
-
-        check_field(self.field)
-        return dataclasses.replace(self, strategies=strategies), cls
-
     def plan_for(self, strategies: tuple[str, ...] | None = None):
         """The :class:`meeplelab.play.seating.SeatingPlan` of this run (ConfigError on a bad seating)."""
-        from meeplelab.play.seating import plan_seating
-
         roster = tuple(strategies if strategies is not None else self.strategies)
         if len(roster) == 1:
             roster = roster * self.players
         return plan_seating(self.seating, roster, self.games, self.seed, players=self.players)
-
-    def check_treatment(self, players: int, game=None) -> None:
-        """ConfigError unless ``treatment`` names a roster position and a start resource the game's spec
-        declares (``GameSpec.start_resources``: the refusal lists them); for a game that declares none, a
-        per-seat ``[B, P]`` integer array of its state (checked on one initialised game: ``game``, or one
-        made here)."""
-        t = dict(self.treatment or {})
-        if set(t) == {"deny"}:  # a content item denied to one seat per game (meeplelab.play.deny)
-            from meeplelab.play.deny import Denial
-            from meeplelab.sim.registry import make_game
-
-            if game is None:
-                game = make_game(self.game, self.make_params(), self.content)
-            Denial(game, t["deny"])
-            return
-        if set(t) != {"position", "field", "add"}:
-            raise ConfigError(f"treatment {t!r} needs exactly the keys position, field, add (a start resource) or "
-                              "the key deny (a content item kind:id denied to one seat)")
-        if not isinstance(t["position"], int) or not 0 <= t["position"] < players:
-            raise ConfigError(f"treatment position {t['position']!r} must be a roster position 0 to {players - 1}")
-        if not isinstance(t["add"], int):
-            raise ConfigError(f"treatment add {t['add']!r} must be an integer")
-        from meeplelab.sim.core import start
-        from meeplelab.play.treatments import start_resources
-
-        res = start_resources(self.game)
-        if res:
-            start.find(res, str(t["field"]), self.game, what="treatment field")
-            return
-        import numpy as np
-
-        if game is None:
-            from meeplelab.sim.registry import make_game
-
-            game = make_game(self.game, self.make_params(), self.content)
-        state = game.init(np.zeros(1, np.int64), 0, self.players)
-        arr = getattr(state, str(t["field"]), None)
-        if not (isinstance(arr, np.ndarray) and arr.ndim == 2 and arr.shape[1] == self.players
-                and np.issubdtype(arr.dtype, np.integer)):
-            raise ConfigError(f"treatment field {t['field']!r} is not a per-seat integer array of the "
-                              f"{self.game} state (e.g. coffee)")
 
     @property
     def games_per_chunk(self) -> int:
@@ -320,12 +175,21 @@ class RunConfig:
             ConfigError: an unknown key (the allowed ones named), a missing one (game, players,
                 strategies, games), a value of the wrong type, or a strategies string that does not split.
         """
-        from meeplelab.play.settings import SimulateSettings, validate
-
         m = validate(SimulateSettings, d)
         vals = {k: getattr(m, k) for k in d}  # the keys given, as validated (strategies split into a tuple)
         vals["params"] = dict(vals.get("params") or {})
         return cls(**vals)
+
+
+def resolve_paths(config: dict[str, Any], base: Path) -> dict[str, Any]:
+    """``config`` with relative ``out`` and ``content`` read against the folder ``base`` (absolute
+    paths, as older run folders hold, are kept)."""
+    d = dict(config)
+    for k in ("out", "content"):
+        v = d.get(k)
+        if isinstance(v, str) and not Path(v).is_absolute():
+            d[k] = str(Path(base) / v) if v not in ("", ".") else str(base)
+    return d
 
 
 def load_toml(path: Path) -> dict[str, Any]:
@@ -336,8 +200,6 @@ def load_toml(path: Path) -> dict[str, Any]:
     ``run.toml`` holds ``out = "."`` and ``content = "content"``, so a moved run folder's config
     points into the moved folder); absolute paths are kept.
     """
-    from meeplelab.play.runfolder import resolve_paths
-
     try:
         data = Path(path).read_bytes()
         return resolve_paths(tomllib.loads(data.decode("utf-8")), Path(path).parent)

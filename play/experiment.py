@@ -38,6 +38,7 @@ from typing import Callable
 
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
+from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.registry import get_game_class
@@ -190,8 +191,8 @@ def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | 
     for label, roster, params, treatment, change in arms:
         p = {**base.params, **params}
         apply_overrides(cls.Params(), p)
-        cfg = dataclasses.replace(base, strategies=roster, params=p, treatment=treatment,
-                                  out=str(Path(base.out) / _folder(label))).validated()
+        cfg = validated(dataclasses.replace(base, strategies=roster, params=p, treatment=treatment,
+                                  out=str(Path(base.out) / _folder(label))))
         out.append(Variant(label, cfg, change))
     n = {len(v.config.plan_for().orders) for v in out}
     if len(n) != 1:  # pragma: no cover - the clash check above makes this impossible

@@ -46,6 +46,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from meeplelab.play.config import RunConfig, resolve_paths
 from meeplelab.sim.core.errors import RunFolderError, is_environment_error, os_error_of
 
 TABLES = ("games", "turns", "events")
@@ -127,17 +128,6 @@ def stored_config(config: dict[str, Any]) -> dict[str, Any]:
     return d
 
 
-def resolve_paths(config: dict[str, Any], base: Path) -> dict[str, Any]:
-    """``config`` with relative ``out`` and ``content`` read against the folder ``base`` (absolute
-    paths, as older run folders hold, are kept)."""
-    d = dict(config)
-    for k in ("out", "content"):
-        v = d.get(k)
-        if isinstance(v, str) and not Path(v).is_absolute():
-            d[k] = str(Path(base) / v) if v not in ("", ".") else str(base)
-    return d
-
-
 def run_config(run: Path, manifest: dict[str, Any] | None = None):
     """The :class:`~meeplelab.play.config.RunConfig` of a run folder, its paths resolved against the folder.
 
@@ -145,8 +135,6 @@ def run_config(run: Path, manifest: dict[str, Any] | None = None):
         RunFolderError: not a run folder (see :func:`read_manifest`).
         ConfigError: the stored config is not valid.
     """
-    from meeplelab.play.config import RunConfig
-
     m = read_manifest(run) if manifest is None else manifest
     return RunConfig.from_dict(resolve_paths(m["config"], Path(run)))
 

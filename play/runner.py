@@ -499,7 +499,7 @@ def _backend(cfg: RunConfig) -> Iterator[tuple[int, Any]]:
     if cfg.backend == "dask":
         try:
             from dask.distributed import Client
-        except ImportError:  # checked before (RunConfig.checked): installed, yet it does not import
+        except ImportError:  # checked before (meeplelab.play.plan.check): installed, yet it does not import
             raise MissingExtra(extra_message("dask", "--backend dask")) from None
         try:
             client = Client(cfg.scheduler, timeout="10s", set_as_default=False)

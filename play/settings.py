@@ -45,11 +45,37 @@ def _fspath(v):
     return os.fspath(v) if isinstance(v, os.PathLike) else v
 
 
-def _ids(v):
-    """A comma-separated string of strategy ids as the ids (``meeplelab.play.config.split_strategies``)."""
-    if isinstance(v, str):
-        from meeplelab.play.config import split_strategies
+def split_strategies(text: str, option: str = "--strategies") -> tuple[str, ...]:
+    """Strategy ids of a comma-separated list, each keeping its own arguments.
 
+    ``"heuristic:vp=1,coins=0.3,random"`` -> ``("heuristic:vp=1,coins=0.3", "random")``: a token of the
+    form ``name=value`` (an ``=`` before any ``:``; strategy ids never contain ``=``) continues the
+    argument list of the strategy before it. Empty tokens are skipped.
+
+    Raises:
+        ConfigError: an argument with no strategy before it, or after a strategy without ``:``.
+    """
+    out: list[str] = []
+    for tok in (t.strip() for t in text.split(",")):
+        if not tok:
+            continue
+        is_arg = "=" in tok and ":" not in tok.split("=", 1)[0]
+        if not is_arg:
+            out.append(tok)
+        elif not out:
+            raise ConfigError(f"{option} {text!r}: argument {tok!r} has no strategy before it: "
+                              f"write it after the strategy id, as in heuristic:{tok}")
+        elif ":" not in out[-1]:
+            raise ConfigError(f"{option} {text!r}: argument {tok!r} follows {out[-1]!r}, which has no argument list: "
+                              f"write {out[-1]}:{tok}")
+        else:
+            out[-1] = f"{out[-1]},{tok}"
+    return tuple(out)
+
+
+def _ids(v):
+    """A comma-separated string of strategy ids as the ids (:func:`split_strategies`)."""
+    if isinstance(v, str):
         return split_strategies(v, "strategies")
     return v
 
@@ -476,7 +502,7 @@ def validate(model: type[CommandSettings], data: Mapping, *, partial: bool = Fal
         ConfigError: one line: an unknown key (the allowed keys listed), a missing required field, a
             value of the wrong type (``config field 'games' is 20.0 (float): it must be an integer``), a count
             above its bound (:data:`BOUNDS`), or strategy ids that do not split
-            (``meeplelab.play.config.split_strategies``).
+            (:func:`split_strategies`).
     """
     try:
         m = model.model_validate(dict(data))

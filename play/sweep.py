@@ -26,6 +26,7 @@ from typing import Callable
 
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
+from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.sim.core.params import _parse as parse_value
 from meeplelab.sim.core.params import apply_overrides
@@ -117,7 +118,7 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
     for c in combos:
         params = {**base.params, **c}
         apply_overrides(cls.Params(), params)  # all variants are valid before anything runs
-        configs.append(dataclasses.replace(base, params=params, out=str(out / variant_name(c))).validated())
+        configs.append(validated(dataclasses.replace(base, params=params, out=str(out / variant_name(c)))))
     base_key = dataclasses.replace(configs[0], params=dict(base.params)).result_key()
     with rf.study_folder(out, marker=SWEEP_FILE, check=check_folder, resume=resume, overwrite=overwrite) as work:
         configs = [dataclasses.replace(c, out=rf.rebase(c.out, out, work)) for c in configs]

@@ -27,6 +27,7 @@ import polars as pl
 
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
+from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.play.runner import check_runs_resumable
 from meeplelab.play.runner import simulate
@@ -113,7 +114,7 @@ def play_tournament(game: str, strategies: Sequence[str], players: int, games: i
     base = RunConfig(game=game, players=players, strategies=tuple(ups[0]), games=games, seed=seed,
                      batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler, out=str(out),
                      params=dict(params or {}))
-    cfgs = [dataclasses.replace(base, strategies=tuple(u), out=str(out / f"lineup-{i:02d}")).validated()
+    cfgs = [validated(dataclasses.replace(base, strategies=tuple(u), out=str(out / f"lineup-{i:02d}")))
             for i, u in enumerate(ups)]
     meta = {"game": game, "strategies": list(strategies), "players": players, "games_per_lineup": games,
             "seed": seed, "params": {k: str(v) for k, v in sorted((params or {}).items())},

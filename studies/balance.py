@@ -48,6 +48,7 @@ from typing import Any, Callable
 
 import polars as pl
 
+from meeplelab.play.plan import validated
 from meeplelab.studies.trials import optimize
 from meeplelab.play import runfolder as rf
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
@@ -565,7 +566,7 @@ def side_effects(out: Path, game: str, fixed: dict, params: dict, lineups, games
             for name, rules in (("defaults", fixed), ("proposal", params))]
     for (panel, d_cfg), (_, p_cfg) in zip(*arms):
         for name, cfg in (("defaults", d_cfg), ("proposal", p_cfg)):
-            cfg = cfg.validated()
+            cfg = validated(cfg)
             folder = Path(cfg.out)
             label = f"side effects {panel} {name}"
             if (folder / rf.MANIFEST).is_file():

@@ -33,6 +33,7 @@ from typing import Callable
 
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
+from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 
 COMPARE_FILE = rf.COMPARE_FILE
@@ -197,9 +198,9 @@ def plan_compare(base: RunConfig, arm_texts: list[str], players: list[int],
     configs = []
     for a in arms:
         for p in players:
-            configs.append(dataclasses.replace(base, players=p, strategies=ros[p], params=dict(a.params),
+            configs.append(validated(dataclasses.replace(base, players=p, strategies=ros[p], params=dict(a.params),
                                                content=a.content, seating="rotate",
-                                               out=str(Path(base.out) / f"{a.label}-p{p}")).validated())
+                                               out=str(Path(base.out) / f"{a.label}-p{p}"))))
     return arms, configs
 
 

@@ -54,6 +54,7 @@ import numpy as np
 
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
+from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 
 STATE = "compensate.json"
@@ -283,10 +284,10 @@ def _config(req: Request, players: int, bonus, seed: int, games: int, out: Path,
             run: Execution) -> RunConfig:
     r = _resource(req.game, req.resource)
     params = {**req.fixed, r.seat_field(players): ",".join(str(int(x)) for x in bonus)}
-    return RunConfig(game=req.game, players=players, strategies=tuple(req.strategies[str(players)]), games=games,
+    return validated(RunConfig(game=req.game, players=players, strategies=tuple(req.strategies[str(players)]), games=games,
                      seed=seed, batch_size=run.batch_size, n_jobs=run.n_jobs, backend=run.backend,
                      scheduler=run.scheduler, out=str(out), params=params, seating="rotate",
-                     log_turns=logs, log_events=logs).validated()
+                     log_turns=logs, log_events=logs))
 
 
 def _play(cfg: RunConfig, resume: bool, draw: bool = False) -> None:

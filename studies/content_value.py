@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Iterator
 
 from meeplelab.play.config import RunConfig
+from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, ContentError
 from meeplelab.play.experiment import Variant, _folder
 from meeplelab.sim.registry import get_game_class
@@ -212,13 +213,13 @@ def removal_arms(base: RunConfig, items: list[tuple[str, str]], mode: str = "rem
     roster = tuple(base.strategies) if len(base.strategies) > 1 else tuple(base.strategies) * base.players
     tmp = Path(tempfile.mkdtemp(prefix="meeplelab-content-value-"))
     try:
-        arms = [Variant("control", dataclasses.replace(base, strategies=roster, out=str(Path(base.out) / "control"))
-                        .validated(), {"content": "unchanged"})]
+        control = dataclasses.replace(base, strategies=roster, out=str(Path(base.out) / "control"))
+        arms = [Variant("control", validated(control), {"content": "unchanged"})]
         for kind, ident in items:
             if "deny" in MODES[mode]:
                 label = f"deny:{kind}:{ident}"
-                cfg = dataclasses.replace(base, strategies=roster, treatment={"deny": f"{kind}:{ident}"},
-                                          out=str(Path(base.out) / _folder(label))).validated()
+                cfg = validated(dataclasses.replace(base, strategies=roster, treatment={"deny": f"{kind}:{ident}"},
+                                          out=str(Path(base.out) / _folder(label))))
                 deny_arm = Variant(label, cfg, {"deny": f"{kind}:{ident}"})
             if "remove" not in MODES[mode]:
                 arms.append(deny_arm)
@@ -226,8 +227,8 @@ def removal_arms(base: RunConfig, items: list[tuple[str, str]], mode: str = "rem
             label = f"remove:{kind}:{ident}"
             folder = removed_content(base.game, kind, ident, tmp / _folder(label), base.content)
             check_removal(base.game, base.players, base.params, folder, f"{kind}:{ident}")
-            cfg = dataclasses.replace(base, strategies=roster, content=str(folder),
-                                      out=str(Path(base.out) / _folder(label))).validated()
+            cfg = validated(dataclasses.replace(base, strategies=roster, content=str(folder),
+                                      out=str(Path(base.out) / _folder(label))))
             arms.append(Variant(label, cfg, {"remove": f"{kind}:{ident}"}))
             if "deny" in MODES[mode]:
                 arms.append(deny_arm)

@@ -31,6 +31,7 @@ from typing import Callable
 
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
+from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError
 
 EXCHANGE_FILE = rf.EXCHANGE_FILE
@@ -77,7 +78,7 @@ def plan_exchange(base: RunConfig, resources: list[str] | None = None, units: in
                           "strategies (each is treated in its own run)")
     base = dataclasses.replace(base, seating="rotate")
     arms = [{"label": "control", "folder": "control", "resource": None, "strategy": None, "position": None}]
-    configs = [dataclasses.replace(base, out=str(Path(base.out) / "control")).validated()]
+    configs = [validated(dataclasses.replace(base, out=str(Path(base.out) / "control")))]
     for r in chosen:
         t = {"position": 0, "field": r.name, "add": int(units)}
         try:
@@ -88,8 +89,8 @@ def plan_exchange(base: RunConfig, resources: list[str] | None = None, units: in
             folder = _folder(r.name, units, s)
             arms.append({"label": f"{r.name}{units:+d} for {s}", "folder": folder, "resource": r.name, "unit": r.unit,
                          "strategy": s, "position": k})
-            configs.append(dataclasses.replace(base, treatment={"position": k, "field": r.name, "add": int(units)},
-                                               out=str(Path(base.out) / folder)).validated())
+            configs.append(validated(dataclasses.replace(base, treatment={"position": k, "field": r.name, "add": int(units)},
+                                               out=str(Path(base.out) / folder))))
     return arms, configs
 
 

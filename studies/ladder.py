@@ -46,6 +46,7 @@ from typing import Callable, Sequence
 
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
+from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.play.runner import check_runs_resumable, simulate
 from meeplelab.analysis.ladder import TIMING_FILE, Comparison, Pairing, served_by
@@ -223,10 +224,10 @@ def pair_config(p: Pairing, *, game: str, players: int, games: int, seed: int, b
                 params: dict, out: Path, backend: str = "loky", scheduler: str | None = None) -> RunConfig:
     """The run of a pairing: ``focal`` then ``opponent`` in every other seat, seated ``rotate``, the games table
     only, one chunk per batch (so ``n_jobs`` workers share a pairing)."""
-    return RunConfig(game=game, players=players, strategies=(p.focal,) + (p.opponent,) * (players - 1), games=games,
+    return validated(RunConfig(game=game, players=players, strategies=(p.focal,) + (p.opponent,) * (players - 1), games=games,
                      seed=seed, batch_size=batch_size, chunk_size=batch_size, n_jobs=n_jobs, backend=backend,
                      scheduler=scheduler, out=str(out / p.folder),
-                     params=dict(params), log_turns=False, log_events=False, seating="rotate").validated()
+                     params=dict(params), log_turns=False, log_events=False, seating="rotate"))
 
 
 def check_settings(game: str, players: int, games_per_rung: int) -> None:

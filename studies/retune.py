@@ -21,6 +21,7 @@ from typing import Callable
 
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
+from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError
 
 FILE = "retuned.json"
@@ -170,8 +171,8 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
             # builds beside the old one and then renames (and a user may move)
             specs[i] = make_strategy(base.game, f"{name}:preset={(tdir / 'preset.toml').resolve()}").id
             presets[str(i)] = str((tdir / "preset.toml").relative_to(out))
-        cfg = dataclasses.replace(base, strategies=tuple(specs), params=params,
-                                  out=str(where / folder / "run")).validated()
+        cfg = validated(dataclasses.replace(base, strategies=tuple(specs), params=params,
+                                  out=str(where / folder / "run")))
         say(f"playing {folder} with the re-tuned players ({base.games:,} games)")
         simulate(cfg, overwrite=True, progress=progress, label=f"{folder} re-tuned")
         variants.append({"values": c, "folder": folder, "strategies": specs, "presets": presets})

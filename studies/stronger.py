@@ -46,6 +46,7 @@ from meeplelab.analysis.stronger import intro
 from meeplelab.analysis.tables import canonical_json
 from meeplelab.play.config import RunConfig
 from meeplelab.play.experiment import plan_experiment, read_experiment, run_experiment
+from meeplelab.play.plan import validated
 from meeplelab.play.runner import simulate
 from meeplelab.sim.registry import get_spec
 from meeplelab.studies.ladder import default_tuned
@@ -198,8 +199,8 @@ def _seat_checks(df: pl.DataFrame, out: Path, game: str, strong: str, mirror_gam
     checks = []
     for p in sorted(set(df["players"].to_list())):
         say(f"mirror of the strong player at {p} seats ({mirror_games:,} games)")
-        folder = _play(RunConfig(game=game, players=p, strategies=(strong,), games=mirror_games, seed=seed,
-                                 out=str(out / f"mirror-{p}p"), **execution).validated(), draw, resume)
+        folder = _play(validated(RunConfig(game=game, players=p, strategies=(strong,), games=mirror_games, seed=seed,
+                                 out=str(out / f"mirror-{p}p"), **execution)), draw, resume)
         mirror = games_frame(load_runs([folder]))
         spread = _spread(df, p)
         b, w = spread["best_seat"], spread["worst_seat"]
@@ -227,9 +228,9 @@ def _top_check(df: pl.DataFrame, out: Path, game: str, strong: str, games: int, 
     s = {"est": top["est"] * 100 - fair, "low": top["low"] * 100 - fair, "high": top["high"] * 100 - fair,
          "n": int(top["games"])}
     say(f"{top['strategy']} among strong players at {p} seats ({games:,} games)")
-    folder = _play(RunConfig(game=game, players=p, strategies=(top["strategy"],) + (strong,) * (p - 1),
+    folder = _play(validated(RunConfig(game=game, players=p, strategies=(top["strategy"],) + (strong,) * (p - 1),
                              games=games, seed=seed, seating="rotate", out=str(out / f"top-{p}p"),
-                             **execution).validated(), draw, resume)
+                             **execution)), draw, resume)
     r = strategy_rates(games_frame(load_runs([folder]))).filter(pl.col("strategy") == top["strategy"]).row(0, named=True)
     t = {"est": r["est"] * 100 - fair, "low": r["low"] * 100 - fair, "high": r["high"] * 100 - fair,
          "n": int(r["games"])}

@@ -22,6 +22,8 @@ TARGETS = (
     ("meeplelab.play.seating", "plan_seating", "plan_seating"),
     ("meeplelab.sim.registry", "get_game_class", "get_game_class"),
     ("meeplelab.play.config", "get_game_class", "get_game_class"),
+    ("meeplelab.play.config", "plan_seating", "plan_seating"),
+    ("meeplelab.play.plan", "get_game_class", "get_game_class"),
     ("meeplelab.play.sweep", "get_game_class", "get_game_class"),
     ("meeplelab.play.experiment", "get_game_class", "get_game_class"),
     ("meeplelab.play.runner", "_run_chunk", "chunk"),

@@ -10,7 +10,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from meeplelab.play.config import RunConfig, split_strategies
+from meeplelab.play.config import RunConfig
+from meeplelab.play.settings import split_strategies
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.play.runner import simulate
 from meeplelab.play.sweep import run_sweep
