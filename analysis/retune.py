@@ -7,6 +7,12 @@ the players fixed (the sweep's own variant runs) and once with the players re-tu
 (:mod:`meeplelab.studies.retune`). Win shares: Agresti-Min adjusted Wald; VP: t intervals. The last column
 compares the two (:func:`meeplelab.analysis.stronger.compare`, which treats them as independent: the two runs share
 their seeds, so the interval of the difference is conservative).
+
+:func:`play_changes` says what changed in the re-tuned players' play: per re-tuned entry, variant and action (every
+value of the turns table's choice columns and every mechanic the game's labels module names), the share of its
+seat-games using the action in the control and in the variant and the paired change (Agresti-Min, clustered by
+game seed), and the Cycle (or Round) of its first use among the seat-games that used it (Welch, unpaired: the
+seat-games that used it differ).
 """
 
 from __future__ import annotations
@@ -14,7 +20,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import polars as pl
+
+from .compare import choice_actions, game_mechanics, seat_uses
+from .load import load_runs
+from .stats import paired_shares
+from .versions import _welch
 
 FILE = "retuned.json"
 
@@ -75,6 +87,108 @@ def effects(folder: Path | str, file: str = FILE) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+def _actions(runs, game: str) -> dict[str, tuple[str, str]]:
+    """The actions a re-tuned player's play is read by: every value of the turns table's choice columns, then each
+    mechanic of the game's labels module not among them (:func:`meeplelab.analysis.compare.game_mechanics`)."""
+    mechs, _, _ = game_mechanics(game)
+    acts = choice_actions(runs)
+    seen = {w for w, _ in acts.values()}
+    return {**acts, **{m: v for m, v in mechs.items() if v[0] not in seen and m not in acts}}
+
+
+def _uses_by_position(folder: Path, specs: list[str], game: str, acts: dict) -> tuple[pl.DataFrame, list[str]]:
+    """:func:`meeplelab.analysis.compare.seat_uses` of run ``folder`` with ``pos``, each row's roster position."""
+    from meeplelab.strategies.registry import make_strategy
+
+    df, counted = seat_uses(load_runs([folder]), acts)
+    ids = {make_strategy(game, s).id: i for i, s in enumerate(specs)}
+    ids.update({s: i for i, s in enumerate(specs)})
+    return df.with_columns(pl.col("strategy").cast(pl.String).replace_strict(ids, default=-1).alias("pos")), counted
+
+
+def _use_row(j: pl.DataFrame, name: str) -> dict | None:
+    """The paired share of seat-games using ``name`` (``j``: a position's seat-games of a variant joined to the
+    control's by game, the control's columns suffixed ``_c``), percent; None when neither used it."""
+    b = (j[f"use: {name}"].to_numpy() > 0).astype(float)
+    a = (j[f"use: {name}_c"].to_numpy() > 0).astype(float)
+    if not (a.any() or b.any()) or (a.all() and b.all()):  # neither used it, or every seat-game of both did
+        return None
+    w = paired_shares(b, a, cluster=j["game_seed"].to_numpy())
+    return {"measure": "use (% of seat-games)", "control": 100 * a.mean(), "value": 100 * b.mean(),
+            "est": 100 * w["est"], "low": 100 * w["low"], "high": 100 * w["high"], "n": int(w["n"])}
+
+
+def _first_row(j: pl.DataFrame, name: str, word: str) -> dict | None:
+    """The mean ``round`` (Cycle, Round) of the first use of ``name`` among the seat-games that used it, control
+    and variant, and the difference with Welch's interval; None when either has no use with a known round."""
+    a = j[f"first: {name}_c"].drop_nulls().to_numpy().astype(float)
+    b = j[f"first: {name}"].drop_nulls().to_numpy().astype(float)
+    if not (a.size and b.size) or np.ptp(np.concatenate([a, b])) == 0:  # no use, or every first use in one round
+        return None
+    r = _welch(a, b)
+    return {"measure": f"{word} of the first use (mean)", "control": float(a.mean()), "value": float(b.mean()),
+            "est": r["est"], "low": r["low"], "high": r["high"], "n": int(min(a.size, b.size))}
+
+
+def play_changes(folder: Path | str, file: str = FILE) -> pl.DataFrame:
+    """What changed in the re-tuned players' play between the control and each variant (module docstring).
+
+    Returns:
+        one row per (variant, re-tuned entry, action, measure): ``variant, strategy, action, measure, control,
+        value, est, low, high, n`` (``measure`` "use (% of seat-games)": shares in percent, the change in percentage
+        points, paired game by game; or "Cycle of the first use (mean)": among the seat-games that used it, unpaired);
+        actions neither version used are left out. Empty without ``file`` (``retuned.json``) or when no entry was
+        tuned.
+    """
+    folder = Path(folder)
+    if not (folder / file).is_file():
+        return pl.DataFrame()
+    meta = json.loads((folder / file).read_text())
+    vs, pos = meta["variants"], meta["positions"]
+    game = meta.get("game") or json.loads((folder / vs[0]["folder"] / "manifest.json").read_text())["game"]["name"]
+    runs = [folder / "retuned" / v["folder"] / "run" for v in vs]
+    acts = _actions(load_runs([runs[0]]), game)
+    word = game_mechanics(game)[2]
+    tuned = [_uses_by_position(r, v["strategies"], game, acts) for r, v in zip(runs, vs)]
+    rows = []
+    for k in range(1, len(vs)):
+        name = ", ".join(f"{a}={b}" for a, b in vs[k]["values"].items())
+        for i in pos:
+            j = (tuned[k][0].filter(pl.col("pos") == i)
+                 .join(tuned[0][0].filter(pl.col("pos") == i), on="game", suffix="_c").sort("game"))
+            for act in acts:
+                if act not in tuned[k][1] or act not in tuned[0][1]:
+                    continue
+                for r in (_use_row(j, act), _first_row(j, act, word)):
+                    if r is not None:
+                        rows.append({"variant": name, "strategy": meta["roster"][i] + " (re-tuned)", "action": act, **r})
+    return pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
+
+
+def play_lines(df: pl.DataFrame, limit: int = 6) -> list[str]:
+    """The resolved changes of :func:`play_changes` as sentences (95% interval clear of 0), largest first; at most
+    ``limit``, then how many more; one line saying none resolved when none is."""
+    if not df.height:
+        return []
+    ok = df.filter(pl.col("low").is_not_nan() & pl.col("high").is_not_nan()
+                   & ((pl.col("low") > 0) | (pl.col("high") < 0)))
+    if not ok.height:
+        return [(f"None of the {df.height} changes of the re-tuned players' play is resolved with these games "
+                 "(every 95% interval holds 0).")]
+    ok = ok.with_columns(pl.col("est").abs().alias("_a")).sort(["measure", "_a"], descending=[True, True])
+    out = []
+    for r in ok.head(limit).iter_rows(named=True):
+        pct = r["measure"].startswith("use")
+        unit, fig = (" points", lambda x: f"{x:.1f}%") if pct else ("", lambda x: f"{x:.2f}")
+        what = "seat-games using" if pct else r["measure"].split(" (")[0] + " of"
+        out.append(f"{r['strategy']} under {r['variant']}: {what} {r['action']} {fig(r['control'])} -> "
+                   f"{fig(r['value'])}, {r['est']:+.1f}{unit} [{r['low']:+.1f}, {r['high']:+.1f}] ({r['n']:,} "
+                   "seat-games).")
+    if ok.height > limit:
+        out.append(f"... and {ok.height - limit} more resolved changes (the table below).")
+    return out
+
+
 def section(folder: Path | str):
     """The sweep report's section "Players fixed and players re-tuned", or None without ``retuned.json``."""
     from .report import Section, TableFormat
@@ -93,10 +207,21 @@ def section(folder: Path | str):
             "*holds*: the two are not told apart; *changes*: the re-tuned effect differs (resolved); *reverses*: "
             "both resolved with opposite signs. A rule change whose effect changes once the players re-tune is "
             "partly arithmetic and partly how people would play under it.")
-    return Section("Players fixed and players re-tuned", text, [],
-                   [("Effect of each variant, players fixed and re-tuned (win in percentage points, VP in VP)", df,
-                     TableFormat(decimals={"fixed": 2, "fixed_low": 2, "fixed_high": 2, "retuned": 2,
-                                           "retuned_low": 2, "retuned_high": 2}))])
+    tables = [("Effect of each variant, players fixed and re-tuned (win in percentage points, VP in VP)", df,
+               TableFormat(decimals={"fixed": 2, "fixed_low": 2, "fixed_high": 2, "retuned": 2, "retuned_low": 2,
+                                     "retuned_high": 2}))]
+    play = play_changes(folder)
+    if play.height:
+        text += ("\n\nWhat changed in the re-tuned players' play (the variant's re-tuned run minus the control's, "
+                 "each re-tuned entry in its own seats): the share of its seat-games using each action (paired game "
+                 "by game: Agresti-Min, percentage points) and the mean Cycle or Round of its first use among the "
+                 "seat-games that used it (Welch, unpaired). The resolved changes:\n"
+                 + "\n".join(f"- {ln}" for ln in play_lines(play)))
+        cap = ("What changed in the re-tuned players' play: action use (% of seat-games) and the timing of the first "
+               "use, control and variant, the change with its 95% interval")
+        tables.append((cap, play,
+                       TableFormat(decimals={"control": 2, "value": 2, "est": 2, "low": 2, "high": 2})))
+    return Section("Players fixed and players re-tuned", text, [], tables)
 
 
-__all__ = ["effects", "section"]
+__all__ = ["effects", "play_changes", "play_lines", "section"]

@@ -208,15 +208,15 @@ def test_change_uses_say_nothing_of_a_rule_without_a_known_mechanic_or_a_game_wi
     mechs, by_param, word = game_mechanics("galileos-truth")
     assert by_param["abjure_suspicion_drop"] == ("abjure",) and mechs["abjure"] == ("events:abjure", "abjured")
     assert "seal_beside_vp" not in by_param and word == "Cycle"
-    assert set(m for ms in by_param.values() for m in ms) <= set(mechs)  # every mapped mechanic is defined
+    assert {m for ms in by_param.values() for m in ms} <= set(mechs)  # every mapped mechanic is defined
     um_mechs, um_params, um_word = game_mechanics("unconscious-mind")
     assert um_params["cite_vp_per_volume"] == ("cite",) and um_word == "Round"
-    assert set(m for ms in um_params.values() for m in ms) <= set(um_mechs)
+    assert {m for ms in um_params.values() for m in ms} <= set(um_mechs)
     assert game_mechanics("toy") == ({}, {}, "round") and change_use_lines([]) == []
     rows = [{"version": v, "reference": "A", "param": "abjure_other_rise", "mechanics": ["abjure"], "words": "abjured",
              "ref_used": 0, "ref_n": 10, "used": u, "n": 10} for v, u in (("B", 0), ("C", 3))]
-    assert change_use_lines(rows) == [
-        "Version B minus A: `abjure_other_rise` changed, but no player abjured in either version: the change could not "
-        "show (0 of 10 seat-games in A, 0 of 10 in B).",
-        "Version C minus A: `abjure_other_rise` changed; players abjured in 0 of 10 seat-games in A (0.0%) and 3 of 10 "
-        "in C (30.0%)."]
+    never = ("Version B minus A: `abjure_other_rise` changed, but no player abjured in either version: the change "
+             "could not show (0 of 10 seat-games in A, 0 of 10 in B).")
+    used = ("Version C minus A: `abjure_other_rise` changed; players abjured in 0 of 10 seat-games in A (0.0%) and 3 of "
+            "10 in C (30.0%).")
+    assert change_use_lines(rows) == [never, used]

@@ -145,3 +145,44 @@ def test_an_experiment_whose_arms_share_their_rules_cannot_be_re_tuned(tmp_path)
                          "--control", "never-abjure", "--vary", "abjure-at.cycle=1,2", "--games", "60", "--retune", "100",
                          "--n-jobs", "1", "--no-progress", "--out", str(tmp_path / "e")])
     assert code == 2 and "--retune takes a rule-parameter --vary" in err and not (tmp_path / "e").exists()
+
+
+def test_the_report_says_what_changed_in_the_re_tuned_players_play(swept):
+    """Action use and timing of the re-tuned heuristic, control against variant, recomputed from the events table
+    (the seats whose strategy is the re-tuned entry; the first Write's Cycle from the events' own ``cycle``)."""
+    from meeplelab.analysis.retune import play_changes, play_lines
+    from meeplelab.analysis.stats import paired_shares
+
+    meta = json.loads((swept / "retuned.json").read_text())
+    df = play_changes(swept)
+    assert set(df["strategy"]) == {"heuristic (re-tuned)"} and set(df["variant"]) == {"truth_vp_per_tile=4"}
+    per = []
+    for v in meta["variants"]:
+        run = swept / "retuned" / v["folder"] / "run"
+        g = _games(run).filter(pl.col("strategy") == v["strategies"][0]).select("game", "seat", "game_seed")
+        ev = (pl.read_parquet(run / "events" / "*.parquet").with_columns(pl.col("kind").cast(pl.String))
+              .filter(pl.col("kind") == "write").group_by("game", "seat").agg(pl.col("cycle").min().alias("first")))
+        per.append(g.join(ev.with_columns(pl.col("seat").cast(g["seat"].dtype)), on=["game", "seat"], how="left")
+                   .sort("game"))
+    c, b = per
+    assert c.height == b.height == 60 and c["game_seed"].equals(b["game_seed"])
+    used_c, used_b = c["first"].is_not_null().to_numpy(), b["first"].is_not_null().to_numpy()
+    rows = df.filter(pl.col("action") == "write")
+    use = rows.filter(pl.col("measure") == "use (% of seat-games)")
+    if used_c.all() and used_b.all() or not (used_c.any() or used_b.any()):
+        assert use.height == 0  # every seat-game of both, or none: nothing to say
+    else:
+        r = use.row(0, named=True)
+        w = paired_shares(used_b.astype(float), used_c.astype(float), cluster=c["game_seed"].to_numpy())
+        assert r["control"] == pytest.approx(100 * used_c.mean()) and r["value"] == pytest.approx(100 * used_b.mean())
+        assert (r["est"], r["low"], r["high"], r["n"]) == pytest.approx((100 * w["est"], 100 * w["low"],
+                                                                         100 * w["high"], 60))
+    first = rows.filter(pl.col("measure") == "Cycle of the first use (mean)").row(0, named=True)
+    fc, fb = c["first"].drop_nulls(), b["first"].drop_nulls()
+    assert first["control"] == pytest.approx(fc.mean()) and first["value"] == pytest.approx(fb.mean())
+    assert first["est"] == pytest.approx(fb.mean() - fc.mean()) and first["n"] == min(fc.len(), fb.len())
+    assert first["low"] < first["est"] < first["high"]
+    md = (swept / "report" / "report.md").read_text()
+    assert "What changed in the re-tuned players' play" in md
+    for ln in play_lines(df):
+        assert ln in md
