@@ -1059,6 +1059,28 @@ def compare(
     typer.echo(f"wrote {len(res['configs'])} runs to {out}; every delta in {out / 'deltas.csv'}; report {res['page']}")
 
 
+def _exchange_curves(base, arms: list[str], names, doses: str, on_run, draw, *, resume: bool, overwrite: bool) -> None:
+    """``exchange-rates --arm``: play the curves (:func:`meeplelab.studies.exchange.run_curves`), print who gains
+    first, then where everything was written."""
+    from meeplelab.analysis.exchange import who_gains_lines
+    from meeplelab.play.runner import terminate_as_interrupt
+    from meeplelab.studies.compare import read_state
+    from meeplelab.studies.exchange import EXCHANGE_FILE, parse_doses, run_curves
+
+    dose_list = parse_doses(doses)
+    try:
+        with terminate_as_interrupt():
+            res = run_curves(base, arms, names, dose_list, overwrite=overwrite, resume=resume, on_run=on_run,
+                             progress=draw, settings=_settings_text())
+    except KeyboardInterrupt as e:
+        _interrupted(e, _study_note(Path(base.out), "exchange-rate study"))
+    for line in who_gains_lines(res["tables"]["prices"], read_state(base.out, EXCHANGE_FILE, "exchange-rate study")):
+        typer.echo(line)
+    p = res["paths"]
+    typer.echo(f"wrote {len(res['configs'])} runs to {base.out}; prices {p['prices_csv']}, curves {p['curves_csv']}, "
+               f"changes between versions {p['deltas_csv']}; report {res['page']}")
+
+
 @app.command("exchange-rates")
 @user_errors
 @configured
@@ -1068,6 +1090,8 @@ def exchange_rates(
     strategies: Optional[str] = typer.Option(None, "--strategies", help="The roster, one distinct strategy per seat (default: the game study's rotated field)."),
     resources: Optional[str] = typer.Option(None, "--resources", help="Start resources to price, comma separated (default: every one the game declares; a bad name lists them)."),
     units: int = typer.Option(1, "--units", help="Extra units in each treated run (the table is per unit)."),
+    arm: Optional[List[str]] = typer.Option(None, "--arm", help="A rules/content version as compare takes it (repeatable; the first is the reference): default, content=PATH, NAME=VALUE, or several joined by ';'. With --arm: dose-response curves per version and the paired change between versions."),
+    doses: Optional[str] = typer.Option(None, "--doses", help="Extra start units per treated run, comma separated (default with --arm 0,1,2,3; 0, the control, is always played); implies --arm default when no --arm is given."),
     games: int = typer.Option(2400, "--games", help="Games per run (control and each treated run), in total over all seat orders."),
     field: Field = shared("field", Field.scripted),
     seed: int = shared("seed", 0),
@@ -1085,6 +1109,7 @@ def exchange_rates(
     """The exchange-rate table: for every start resource and every strategy, what one more unit at the start is
     worth in final VP and in points of win rate, paired on common seeds in every seat order, with intervals."""
     from meeplelab.analysis.exchange import markdown
+    from meeplelab.sim.core.errors import ConfigError
     from meeplelab.studies.compare import default_roster
     from meeplelab.play.config import RunConfig
     from meeplelab.sim.core.params import parse_set_options
@@ -1103,6 +1128,13 @@ def exchange_rates(
             _note(f"{n} runs, {cfg.plan_for().describe()}")
         _note(f"run {i + 1}/{n}: {Path(cfg.out).name}")
 
+    if arm or doses is not None:  # curves between versions
+        if units != 1:
+            raise ConfigError(f"--units {units} with --arm/--doses: the curves take their sizes from --doses (e.g. "
+                              "0,1,2,3); --units is the one-dose table's")
+        _exchange_curves(base, list(arm or ["default"]), names, doses or "0,1,2,3", on_run, draw,
+                         resume=resume, overwrite=overwrite)
+        return
     try:
         with terminate_as_interrupt():
             res = run_exchange(base, names, units, overwrite=overwrite, resume=resume, on_run=on_run, progress=draw,

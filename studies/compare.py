@@ -167,15 +167,34 @@ def plan_compare(base: RunConfig, arm_texts: list[str], players: list[int],
     Raises:
         ConfigError: fewer than two arms, an arm given twice, a bad arm, a parameter in both ``--set`` and an
             arm, a bad roster, a content pack that does not load (a missing file, a bad icon: checked for every arm
-            before any is played), or anything :meth:`RunConfig.validated` refuses.
+            before any is played), or anything :func:`meeplelab.play.plan.validated` refuses.
+    """
+    if len(arm_texts) < 2:
+        raise ConfigError(f"compare needs at least two --arm (the first is the reference), got {len(arm_texts)}")
+    arms = parse_arms(base, arm_texts, "compare")
+    ros = rosters(base.game, players, strategies, field)
+    configs = []
+    for a in arms:
+        for p in players:
+            configs.append(validated(dataclasses.replace(base, players=p, strategies=ros[p], params=dict(a.params),
+                                               content=a.content, seating="rotate",
+                                               out=str(Path(base.out) / f"{a.label}-p{p}"))))
+    return arms, configs
+
+
+def parse_arms(base: RunConfig, arm_texts: list[str], command: str = "compare") -> list[Arm]:
+    """The ``--arm`` values as versions labelled A, B, ... (:func:`parse_arm`), each with ``base.params`` (the
+    ``--set`` values every arm shares) under its own; every content pack loaded once to check it.
+
+    Raises:
+        ConfigError: more arms than :data:`LABELS`, a bad arm, a parameter in both ``--set`` and an arm, an arm
+            given twice, a content pack that does not load (a missing file, a bad icon).
     """
     from meeplelab.sim.registry import get_game_class
 
     cls = get_game_class(base.game)
-    if len(arm_texts) < 2:
-        raise ConfigError(f"compare needs at least two --arm (the first is the reference), got {len(arm_texts)}")
     if len(arm_texts) > len(LABELS):
-        raise ConfigError(f"compare takes at most {len(LABELS)} arms, got {len(arm_texts)}")
+        raise ConfigError(f"{command} takes at most {len(LABELS)} arms, got {len(arm_texts)}")
     arms = []
     for i, t in enumerate(arm_texts):
         a = parse_arm(t, LABELS[i], cls)
@@ -194,14 +213,7 @@ def plan_compare(base: RunConfig, arm_texts: list[str], players: list[int],
             from meeplelab.sim.core.params import apply_overrides
 
             cls(params=apply_overrides(cls.Params(), a.params), content_dir=a.content)
-    ros = rosters(base.game, players, strategies, field)
-    configs = []
-    for a in arms:
-        for p in players:
-            configs.append(validated(dataclasses.replace(base, players=p, strategies=ros[p], params=dict(a.params),
-                                               content=a.content, seating="rotate",
-                                               out=str(Path(base.out) / f"{a.label}-p{p}"))))
-    return arms, configs
+    return arms
 
 
 # ------------------------------------------------------------------ playing several runs under one folder

@@ -20,6 +20,22 @@ Folder layout::
     OUT/exchange_rates.parquet   the table (also .csv and exchange_rates.md)
 
 ``--resume`` completes an interrupted study; ``--overwrite`` replaces one.
+
+**Curves between versions** (``--arm``, ``--doses``; :func:`run_curves`): every ``--arm`` is a rules/content version
+in ``meeplelab compare``'s syntax (:func:`meeplelab.studies.compare.parse_arms`: ``default``, ``NAME=VALUE``,
+``content=PATH``, ``;``-joined), labelled A, B, ... For each version the study plays its control and, for every
+resource, strategy and non-zero dose, the run in which that strategy starts with that many more units; every run of
+every version has the same seed and seat orders, so a game index is the same deal everywhere and the dose-response
+curves, the price per unit and the change between versions are all paired game by game
+(:func:`meeplelab.analysis.exchange.curve_tables`). Folder layout::
+
+    OUT/exchange.json                 the request (versions, doses), the runs and a status
+    OUT/A-control/                    version A untreated
+    OUT/A-coins+2@writer/             version A, writer starts with two more Coins (one run per resource, strategy, dose)
+    OUT/exchange_prices.csv           price per unit per version and its change (also .parquet), the printed table
+    OUT/exchange_curves.csv           the dose-response points per version (also .parquet)
+    OUT/exchange_deltas.csv           the paired change between versions per dose (also .parquet)
+    OUT/report/                       the report: the prices, one chart per resource, the tables
 """
 
 from __future__ import annotations
@@ -29,20 +45,24 @@ import re
 from pathlib import Path
 from typing import Callable
 
+from meeplelab.analysis.exchange import CURVE_FILES, write_curve_outputs
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
 from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError
+from meeplelab.studies.compare import Arm, parse_arms, play_folders, study
 
 EXCHANGE_FILE = rf.EXCHANGE_FILE
-OURS = ("exchange_rates.parquet", "exchange_rates.csv", "exchange_rates.md")
+#: the files a study writes beside its runs (either kind: an overwrite replaces the other kind's too)
+OURS = ("exchange_rates.parquet", "exchange_rates.csv", "exchange_rates.md", *CURVE_FILES)
 
 
 def _folder(resource: str, units: int, strategy: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=+@-]", "_", f"{resource}{units:+d}@{strategy}")
 
 
-def plan_exchange(base: RunConfig, resources: list[str] | None = None, units: int = 1) -> tuple[list[dict], list[RunConfig]]:
+def plan_exchange(base: RunConfig, resources: list[str] | None = None, units: int = 1,
+                  option: str | None = None) -> tuple[list[dict], list[RunConfig]]:
     """The arms (control first) and their run configs, validated before anything runs.
 
     Args:
@@ -50,11 +70,12 @@ def plan_exchange(base: RunConfig, resources: list[str] | None = None, units: in
             fixed ``--set`` values.
         resources: names of declared start resources (None: every one).
         units: the treatment size (``units`` more of the resource; negative: fewer).
+        option: how a refused treatment size is named in the error (default ``--units N``).
 
     Raises:
         ConfigError: a game that declares no start resources, an unknown resource (the declared ones
             listed), ``units`` 0, a roster repeating a strategy or not one per seat, a treated start value
-            the rules do not allow (``suspicion+6`` at Prison), or anything :meth:`RunConfig.validated` refuses.
+            the rules do not allow (``suspicion+6`` at Prison), or anything :func:`meeplelab.play.plan.validated` refuses.
     """
     from meeplelab.sim.core import start
     from meeplelab.play.experiment import _check_treated_start
@@ -84,7 +105,7 @@ def plan_exchange(base: RunConfig, resources: list[str] | None = None, units: in
         try:
             _check_treated_start(base, t, f"{r.name}{units:+d}")
         except ConfigError as e:  # the option given here is --units, not --treat
-            raise ConfigError(f"--units {units}: for {r.name}, " + str(e).split(": ", 1)[1]) from None
+            raise ConfigError(f"{option or f'--units {units}'}: for {r.name}, " + str(e).split(": ", 1)[1]) from None
         for k, s in enumerate(roster):
             folder = _folder(r.name, units, s)
             arms.append({"label": f"{r.name}{units:+d} for {s}", "folder": folder, "resource": r.name, "unit": r.unit,
@@ -107,8 +128,6 @@ def run_exchange(base: RunConfig, resources: list[str] | None = None, units: int
     """
     from meeplelab.analysis.exchange import write_outputs
 
-    from meeplelab.studies.compare import play_folders, study
-
     arms, configs = plan_exchange(base, resources, units)
     out = Path(base.out)
     meta = {"kind": "exchange-rates", "game": base.game, "players": base.players, "strategies": list(base.strategies),
@@ -122,3 +141,82 @@ def run_exchange(base: RunConfig, resources: list[str] | None = None, units: int
         table, paths = write_outputs(work)  # swapped in with the runs
     return {"table": table, "arms": arms, "configs": configs,
             "paths": {k: Path(rf.rebase(v, work, out)) for k, v in paths.items()}}
+
+
+def parse_doses(text: str) -> list[int]:
+    """``"0,1,2,3"`` -> ``[0, 1, 2, 3]``: the extra units per treated run (negative: fewer), sorted, with 0 (the
+    control) added when absent.
+
+    Raises:
+        ConfigError: not whole numbers, a dose given twice, or no dose but 0.
+    """
+    allowed = "distinct whole numbers of extra units, comma separated, with one besides 0 (e.g. 0,1,2,3)"
+    try:
+        doses = [int(x) for x in str(text).split(",") if x.strip()]
+    except ValueError:
+        raise ConfigError(f"--doses {text!r}: allowed {allowed}") from None
+    if len(set(doses)) != len(doses) or not any(doses):
+        raise ConfigError(f"--doses {text!r}: allowed {allowed}")
+    return sorted({0, *doses})
+
+
+def plan_curves(base: RunConfig, arm_texts: list[str], resources: list[str] | None,
+                doses: list[int]) -> tuple[list[Arm], list[dict], list[RunConfig]]:
+    """The versions, the runs (per version its control, then one per resource, strategy and non-zero dose: the dicts
+    of :func:`plan_exchange` with ``version`` and ``dose``) and their configs under ``base.out``, all validated
+    before anything runs.
+
+    Raises:
+        ConfigError: a bad ``--arm`` (:func:`meeplelab.studies.compare.parse_arms`), no ``--arm``, or anything
+            :func:`plan_exchange` refuses at any dose under any version (a dose that starts a seat in Prison names it).
+    """
+    if not arm_texts:
+        raise ConfigError("exchange-rates curves need an --arm (default, NAME=VALUE, content=PATH, or several "
+                          "joined by ';')")
+    versions = parse_arms(base, list(arm_texts), "exchange-rates")
+    shown = ",".join(map(str, doses))
+    runs: list[dict] = []
+    configs: list[RunConfig] = []
+    for v in versions:
+        vbase = dataclasses.replace(base, params=dict(v.params), content=v.content)
+        for d in (x for x in doses if x):
+            arms, cfgs = plan_exchange(vbase, resources, d, option=f"--doses {shown} (dose {d}, --arm {v.spec!r})")
+            for a, c in zip(arms, cfgs):
+                if a["resource"] is None and any(r["version"] == v.label for r in runs):
+                    continue  # one control per version, whatever the dose
+                folder = f"{v.label}-{a['folder']}"
+                runs.append({**a, "folder": folder, "version": v.label, "dose": 0 if a["resource"] is None else d,
+                             "label": f"{v.label}: {a['label']}"})
+                configs.append(dataclasses.replace(c, out=str(Path(base.out) / folder)))
+    return versions, runs, configs
+
+
+def run_curves(base: RunConfig, arm_texts: list[str], resources: list[str] | None = None,
+               doses: list[int] = (0, 1, 2, 3), *, overwrite: bool = False, resume: bool = False,
+               on_run: Callable[[int, int, RunConfig], None] | None = None, progress: bool = False,
+               settings: str | None = None) -> dict:
+    """Plan, play and tabulate the curves between versions (module docstring); returns ``{"versions", "runs",
+    "configs", "tables" (prices, curves, deltas), "paths", "page"}``. ``base`` as :func:`run_exchange`'s (its
+    ``params``: the ``--set`` values every version shares).
+
+    Raises:
+        ConfigError: see :func:`plan_curves` (nothing written then).
+        RunFolderError, KeyboardInterrupt: see :func:`meeplelab.studies.compare.play_folders`.
+    """
+    versions, runs, configs = plan_curves(base, arm_texts, resources, list(doses))
+    out = Path(base.out)
+    meta = {"kind": "exchange-rates", "mode": "curves", "game": base.game, "players": base.players,
+            "strategies": list(base.strategies), "games": base.games, "seed": base.seed, "doses": list(doses),
+            "params": {k: str(v) for k, v in sorted(base.params.items())},
+            "versions": [{"label": v.label, "spec": v.spec, "params": v.params, "content": v.content} for v in versions],
+            "arms": runs, "runs": [r["folder"] for r in runs], "seating_plan": configs[0].plan_for().describe()}
+    what = "exchange-rate study"
+    with study(out, EXCHANGE_FILE, OURS, what, resume=resume, overwrite=overwrite) as work:
+        play_folders(configs, out, meta, EXCHANGE_FILE, ours=OURS, overwrite=overwrite, resume=resume, what=what,
+                     on_run=on_run, progress=progress, settings=settings)
+        tables, paths, page = write_curve_outputs(work, progress=progress)  # swapped in with the runs
+    return {"versions": versions, "runs": runs, "configs": configs, "tables": tables,
+            "paths": {k: Path(rf.rebase(v, work, out)) for k, v in paths.items()}, "page": Path(rf.rebase(page, work, out))}
+
+
+__all__ = ["EXCHANGE_FILE", "OURS", "parse_doses", "plan_curves", "plan_exchange", "run_curves", "run_exchange"]
