@@ -45,7 +45,8 @@ from meeplelab.sim.core.params import describe, params_hash, to_dict
 from meeplelab.sim.core.rng import GAME_STREAM, strategy_stream
 from meeplelab.play.plan import RunPlan, chunk_bounds, resolve  # noqa: F401 (chunk_bounds: public here too)
 from meeplelab.play.shipping import in_folder
-from meeplelab.play.workers import WORKERS_AT_GAMES  # a large run's workers start at once
+from meeplelab.play.workers import (WORKERS_AT_GAMES, loky_config, quiet_pool_teardown, stop_pool,
+                                    take_prestarted)
 
 
 class Terminated(KeyboardInterrupt):
@@ -511,8 +512,6 @@ def _backend(cfg: RunConfig) -> Iterator[tuple[int, Any]]:
         finally:
             client.close()
     elif cfg.backend == "loky":  # workers that end with this process (play/workers.py)
-        from meeplelab.play.workers import loky_config
-
         with loky_config():
             yield cfg.n_jobs, None
     else:
@@ -632,8 +631,6 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
                 elif cfg.backend == "loky" and n_jobs < 0:  # the default: workers only when they pay off
                     results = _auto_results(run, todo, str(folder), n_jobs, where)
                 elif cfg.backend == "loky":  # the workers' initializer is told now whether the notice was said
-                    from meeplelab.play.workers import loky_config
-
                     with loky_config():  # read by Parallel when it starts; the generator runs on outside it
                         results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
                 else:
@@ -694,8 +691,6 @@ def _close_quietly(gen) -> None:
     warning about the tasks it cancels."""
     import warnings
 
-    from meeplelab.play.workers import quiet_pool_teardown
-
     quiet_pool_teardown()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -711,10 +706,6 @@ def _auto_results(run: RunPlan, todo: list[dict], out: str, n_jobs: int, where: 
     ``where["in_process"]`` says which it was (the manifest's ``last_call.workers``)."""
     from joblib import Parallel, delayed
 
-    from meeplelab.play.workers import loky_config
-
-    from meeplelab.play.workers import take_prestarted
-
     first = todo[0]
     if sum(c["hi"] - c["lo"] for c in todo) >= WORKERS_AT_GAMES and len(todo) > 1:
         # a large run: the workers start now (or started while the command line resolved the run:
@@ -725,8 +716,6 @@ def _auto_results(run: RunPlan, todo: list[dict], out: str, n_jobs: int, where: 
         try:
             mine = run_chunk(run, first["id"], first["lo"], first["hi"], out)
         except BaseException:  # the first chunk failed here (or Ctrl-C): the workers' chunks are cancelled quietly
-            from meeplelab.play.workers import stop_pool
-
             _close_quietly(rest)
             stop_pool()
             raise

@@ -115,7 +115,9 @@ def warm_imports() -> int:
     import pyarrow.parquet  # noqa: F401  (the chunks' Parquet writer)
     from numba.core.registry import cpu_target
 
-    import meeplelab.play.runner  # noqa: F401  (run_chunk and what it imports)
+    # start-up: what a chunk plays with, imported in the worker while the parent resolves the run (the runner,
+    # which imports this module, comes with the first chunk)
+    from meeplelab.play import batch, plan, runfolder  # noqa: F401
 
     cpu_target.target_context.refresh()
     return os.getpid()
