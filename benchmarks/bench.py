@@ -25,38 +25,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-
-#: scripted strategies per game for the throughput figures (issue 7), seat by seat; cycled when fewer
-BENCH_STRATEGY = {
-    "unconscious-mind": ("coffee-engine", "publisher", "citer", "curer"),
-    "galileos-truth": ("writer", "observer", "inventor", "never-abjure"),
-    "toy": ("bank-at:n=4", "random"),
-}
-
-
-@dataclass
-class Row:
-    game: str
-    measure: str
-    players: int
-    batch: int
-    n_jobs: int
-    logs: bool
-    games: int
-    seconds: float
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def gps(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else float("nan")
-
+from meeplelab.benchmarks import composite_bench, search_bench, startup_bench
+from meeplelab.benchmarks.rows import (BASELINE_DIR, BENCH_STRATEGY, ISSUE16_BASE, ROOT, Row, _refuse, _strategy,  # noqa: F401
+                                       baseline_tree)
 
 def machine() -> dict:
     """CPU model, cores, memory, Python and numpy build."""
@@ -84,12 +60,6 @@ def machine() -> dict:
         np_build = f"numpy {np.__version__}"
     return {"cpu": cpu, "cores": os.cpu_count(), "memory": mem, "python": platform.python_version(),
             "numpy": np_build, "numba": numba.__version__, "platform": platform.platform()}
-
-
-def _strategy(game: str, players: int = 4) -> str:
-    """Comma-separated strategy ids for ``players`` seats."""
-    ids = BENCH_STRATEGY.get(game, ("random",))
-    return ",".join(ids[i % len(ids)] for i in range(players))
 
 
 def time_simulate(game: str, players: int, games: int, batch: int, n_jobs: int, logs: bool, seed: int = 1,
@@ -162,12 +132,6 @@ def side_by_side(game: str, players: int, games: int, batch: int, n_jobs: int, l
     return out
 
 
-#: the last commit before compiled play (issue 16 was filed against it): "today's Python-loop path" of the
-#: issue, scripted plans as numpy priority lists (strategies/priority.py) stepped by the Python loop over
-#: batch rule kernels of that day. The ``baseline`` part plays it in the same run as compiled play.
-ISSUE16_BASE = "26d39a8bee851afe7978da54d157b4305fb669fc"
-BASELINE_DIR = ROOT / ".bench"
-
 #: ``python -m sim.warmup`` of the baseline tree's layout (``meeplelab.play.warmup`` in a checkout standing in for it)
 _BASELINE_WARMUP = ("import importlib.util, runpy, sys\n"
                     "try:  # a checkout's sim/ refuses the top-level name sim (sim/__init__.py)\n"
@@ -197,39 +161,6 @@ secs = time.perf_counter() - t0
 m = json.loads((Path(out) / "manifest.json").read_text())
 print(json.dumps({"seconds": secs, "bytes": m["totals"]["bytes"]}))
 """
-
-
-def baseline_tree(sha: str = ISSUE16_BASE, repo: Path = ROOT, into: Path = BASELINE_DIR) -> Path:
-    """The source tree of commit ``sha`` of ``repo``, unpacked once into ``into/<sha[:12]>`` (``git archive``;
-    kept between bench runs, with its numba cache).
-
-    Raises:
-        SystemExit: (exit 2, one line on stderr) when ``sha`` is not in ``repo``'s history (a shallow clone or an export without
-            ``.git``) or git is missing.
-    """
-    import io
-    import tarfile
-
-    tree = Path(into) / sha[:12]
-    if (tree / ".complete").is_file():
-        return tree
-    for f in (Path(into), tree):
-        if f.exists() and not f.is_dir():
-            _refuse(f"bench part 'baseline' unpacks commit {sha[:12]} into {tree}, but {f} is a file: move it away")
-    try:
-        res = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", sha], capture_output=True,
-                             check=True)
-    except (OSError, subprocess.CalledProcessError) as e:
-        err = getattr(e, "stderr", b"") or str(e).encode()
-        _refuse(f"bench part 'baseline' needs commit {sha[:12]} in the git history of {repo} (a full clone; "
-                f"or leave the part out): {(err.decode(errors='replace').strip().splitlines() or ['git failed'])[-1]}")
-    if tree.exists():
-        shutil.rmtree(tree)
-    tree.mkdir(parents=True)
-    with tarfile.open(fileobj=io.BytesIO(res.stdout)) as tar:
-        tar.extractall(tree, filter="data")
-    (tree / ".complete").write_text(sha + "\n")
-    return tree
 
 
 def warm_baseline(tree: Path, game: str) -> float:
@@ -501,21 +432,16 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
                          f", Python loop now {trio[1].gps:,.0f}, at {ISSUE16_BASE[:7]} {trio[2].gps:,.0f} games/s "
                          f"({trio[0].extra['ratio']:.2f}x; same games: {trio[0].extra['same_games']})")
         if "search" in parts:
-            from meeplelab.benchmarks import search_bench as sb
-
+            sb = search_bench
             tree = None if quick else sb.base_tree(ROOT, BASELINE_DIR)
             if tree is not None:
                 echo(f"  {g}: ISMCTS against the Python search of commit {sb.SEARCH_BASE[:7]} (tree {tree})")
             n = (16, 8, 8) if quick else (sb.GAMES, sb.REF_GAMES, sb.BASE_GAMES)
             rows += sb.measure(g, tree, games=n[0], ref_games=n[1], base_games=n[2], echo=echo)
         if "composite" in parts:
-            from meeplelab.benchmarks import composite_bench as cb
-
-            rows += cb.measure(g, root=ROOT, quick=quick, echo=echo)
+            rows += composite_bench.measure(g, root=ROOT, quick=quick, echo=echo)
         if "startup" in parts:
-            from meeplelab.benchmarks import startup_bench as stb
-
-            rows += stb.measure(g, ROOT, quick=quick, echo=echo)
+            rows += startup_bench.measure(g, ROOT, quick=quick, echo=echo)
         if "compile" in parts:
             r = cold_compile(g)
             rows.append(r)
@@ -630,14 +556,8 @@ def render(rows: list, info: dict, notes: str = "", store: str = "benchmarks/res
         if tg:
             out += ["", f"### {g}: targets of issue 16", "", "| target | measured | bar | met |", "|---|---|---|---|"]
             out += [f"| {t} | {m} | {b} | {'-' if ok is None else 'yes' if ok else '**no**'} |" for t, m, b, ok in tg]
-        from meeplelab.benchmarks import search_bench
-
         out += search_bench.render(gr, g, at(g, "search"))
-        from meeplelab.benchmarks import composite_bench
-
         out += composite_bench.render(gr, g, at(g, "composite"))
-        from meeplelab.benchmarks import startup_bench
-
         out += startup_bench.render(gr, g, at(g, "startup"))
         comp = [r for r in gr if r.measure == "compile"]
         for r in comp:
@@ -687,12 +607,6 @@ def _shown(path: Path) -> str:
         return str(Path(path).resolve().relative_to(ROOT))
     except ValueError:
         return str(Path(path).resolve())
-
-
-def _refuse(line: str) -> None:
-    """Bad input: one line on stderr, exit 2."""
-    print(line, file=sys.stderr)
-    raise SystemExit(2)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from meeplelab.benchmarks.rows import Row
+
 #: issue 28 item 6's bar: the command's games/s at least simulate's / 1.5
 TARGET_RATIO = 1.5
 N_JOBS = 2
@@ -140,7 +142,6 @@ def reference_runs(game: str, command: str, games: dict[int, int], where: Path, 
 def measure(game: str, *, root: Path, quick: bool = False, echo=print) -> list:
     """One row per composite command of ``game`` (``measure="composite"``): the command's games and seconds, and
     in ``extra`` the reference simulate's seconds and games/s and the ratio."""
-    from meeplelab.benchmarks.bench import Row
 
     rows = []
     with tempfile.TemporaryDirectory() as d:

@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from meeplelab.benchmarks.rows import Row, baseline_tree
+
 
 #: the commit whose Python ISMCTS the compiled search is measured against (issue 27: "ismcts as it is at f4477e4")
 SEARCH_BASE = "f4477e4f70ce507306bd45064cd7d3b288617a7c"
@@ -124,8 +126,6 @@ def same_games(a, b) -> tuple[int, int]:
 
 def base_tree(repo: Path, into: Path) -> Path:
     """The source tree of :data:`SEARCH_BASE`, unpacked once (``meeplelab.benchmarks.bench.baseline_tree``)."""
-    from meeplelab.benchmarks.bench import baseline_tree
-
     return baseline_tree(SEARCH_BASE, repo, into)
 
 
@@ -170,7 +170,6 @@ def measure(game: str, tree: Path | None, *, games: int = GAMES, ref_games: int 
             base_games: int = BASE_GAMES, n_jobs: int = 2, seed: int = 0, echo=print) -> list:
     """The three rows of ``game`` (``measure="search"``, ``extra["path"]`` compiled, python-loop, the base commit),
     one after the other in this run (``tree``: the :data:`SEARCH_BASE` tree, None to leave that path out)."""
-    from meeplelab.benchmarks.bench import Row
     from meeplelab.play.runner import simulate
 
     rows = []

@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from meeplelab.benchmarks.rows import Row, _strategy
+
 #: runs of each start-up measure (the median is reported)
 REPEATS = 5
 #: targets of issue 25 item 3
@@ -79,7 +81,6 @@ def _cli(args: list[str], cwd: Path, env: dict | None = None) -> float:
 
 def startup(game: str, games: int = 256, repeats: int = REPEATS, echo=print) -> list:
     """Median wall seconds of a ``games``-game ``simulate`` at the default ``--n-jobs``, 1 and 2 (rows)."""
-    from meeplelab.benchmarks.bench import Row
 
     rows = []
     with tempfile.TemporaryDirectory() as d:
@@ -101,7 +102,6 @@ def large_run(game: str, games: int = 40_000, repeats: int = LARGE_REPEATS, echo
     """A ``games``-game simulate from the command line against the same run in a warm process, ``repeats`` times
     each, interleaved (in the process, then the command line), so a noisy spell of the machine falls on both
     sides; the medians are compared (rows)."""
-    from meeplelab.benchmarks.bench import Row, _strategy
     from meeplelab.play.config import RunConfig
     from meeplelab.play.runner import simulate
 
@@ -134,7 +134,6 @@ def large_run(game: str, games: int = 40_000, repeats: int = LARGE_REPEATS, echo
 
 def edit_to_first_game(game: str, root: Path, echo=print) -> list:
     """Seconds from an edited handler to the first games written, on a copy of the tree with its warm cache."""
-    from meeplelab.benchmarks.bench import Row, _strategy
 
     with tempfile.TemporaryDirectory() as d:
         tree = Path(d) / "tree"
