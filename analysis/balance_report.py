@@ -16,6 +16,7 @@ from meeplelab.play import runfolder as rf
 
 from . import figures as F
 from .markdown import to_html
+from .retune import play_lines
 
 
 #: the headers of the balance-search tables (over :data:`meeplelab.analysis.report.LABELS`); a target's own
@@ -195,6 +196,19 @@ def retuned_lines(out: Path, s: dict, targets) -> list[str]:
                              "(win in percentage points, VP in VP)", rep, "retuned-effects",
                              TableFormat(rank=None, decimals={"fixed": 2, "fixed_low": 2, "fixed_high": 2,
                                                               "retuned": 2, "retuned_low": 2, "retuned_high": 2}))
+    play = Path(out) / "retuned_play.parquet"
+    pc = pl.read_parquet(play) if play.is_file() else pl.DataFrame()
+    if pc.height:
+        head = ("What changed in the re-tuned players' play, proposal against defaults (each re-tuned entry in its own "
+                "seats): the share of its seat-games using each action (paired game by game: Agresti-Min, percentage "
+                "points) and the mean Cycle or Round of its first use among the seat-games that used it (Welch, "
+                "unpaired). The resolved changes:")
+        md += [head, ""] + [f"- {ln}" for ln in play_lines(pc)] + [""]
+        md += markdown_table(pc.drop("variant"), "What changed in the re-tuned players' play: action use (% of "
+                             "seat-games) and the timing of the first use, defaults and proposal, the change with its "
+                             "95% interval", rep, "retuned-play",
+                             TableFormat(rank=None, decimals={"control": 2, "value": 2, "est": 2, "low": 2, "high": 2},
+                                         labels={"control": "defaults", "value": "proposal"}))
     return md
 
 

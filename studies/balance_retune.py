@@ -36,6 +36,8 @@ from meeplelab.sim.core.errors import ConfigError
 TARGETS = "retuned.parquet"
 #: each field entry's effect of the proposal, players fixed and re-tuned
 EFFECTS = "retuned_effects"
+#: what changed in the re-tuned players' play, defaults against proposal (:func:`meeplelab.analysis.retune.play_changes`)
+PLAY = "retuned_play"
 #: games per lineup per trial of each re-tuning (as ``sweep --retune``)
 GAMES_PER_TRIAL = 25
 
@@ -111,7 +113,7 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
     Raises:
         ConfigError: see :func:`check`.
     """
-    from meeplelab.analysis.retune import effects
+    from meeplelab.analysis.retune import effects, play_changes
     from meeplelab.analysis.tables import write_table
     from meeplelab.play import runfolder as rf
     from meeplelab.sim.plausible import format_value
@@ -126,7 +128,7 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
     if (side / FOLDER).is_dir():
         shutil.rmtree(side / FOLDER)  # re-tuned from scratch (a resumed search re-tunes too)
     fields: dict[str, dict] = {}
-    frames = []
+    frames, plays = [], []
     kept: list[str] = []  # tunings whose best candidate was the strategy's own defaults
     for panel, base in field_configs(game, lineups, text(fixed), games_per_lineup, fresh_seed, par, Path(out),
                                      "defaults"):
@@ -144,9 +146,15 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
         e = effects(side, file=f"retuned-{panel}.json")
         if e.height:
             frames.append(e.with_columns(pl.lit(panel).alias("field")).select("field", *e.columns))
+        pc = play_changes(side, file=f"retuned-{panel}.json")
+        if pc.height:
+            plays.append(pc.with_columns(pl.lit(panel).alias("field")).select("field", *pc.columns))
     eff = pl.concat(frames) if frames else pl.DataFrame()
     write_table(eff, Path(out) / f"{EFFECTS}.parquet")
     rf.write_atomic(Path(out) / f"{EFFECTS}.csv", eff.write_csv().encode())
+    play = pl.concat(plays) if plays else pl.DataFrame()
+    write_table(play, Path(out) / f"{PLAY}.parquet")
+    rf.write_atomic(Path(out) / f"{PLAY}.csv", play.write_csv().encode())
 
     measured = {t.text for t in targets if all(p in fields for p in t.panels)}
     rows = []
@@ -185,4 +193,4 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
             "met": int(tuned["met"].sum()), "met_interval": int(tuned["met_interval"].sum())}
 
 
-__all__ = ["EFFECTS", "TARGETS", "check", "run"]
+__all__ = ["EFFECTS", "PLAY", "TARGETS", "check", "run"]

@@ -111,6 +111,41 @@ def test_the_report_gives_each_side_effect_with_the_players_fixed_and_re_tuned(s
     assert (out / "retuned_effects.csv").read_text().startswith("field,variant,strategy,metric")
 
 
+def test_the_report_says_what_changed_in_the_re_tuned_players_play(searched):
+    """The re-tuned heuristic's action use under the defaults and the proposal, recomputed from the turns tables of
+    the two re-tuned runs (its own seats, game by game)."""
+    from meeplelab.analysis.retune import play_lines
+    from meeplelab.analysis.stats import paired_shares
+
+    out, _ = searched
+    play = pl.read_parquet(out / "retuned_play.parquet")
+    assert play.height and set(play["field"]) == {"field-2"} and set(play["strategy"]) == {"heuristic (re-tuned)"}
+    meta = json.loads((out / "side_effects" / "retuned-field-2.json").read_text())
+    per = []
+    for v in meta["variants"]:
+        run = out / "side_effects" / "retuned" / v["folder"] / "run"
+        seats = _games(run).filter(pl.col("strategy") == v["strategies"][0]).select("game", "seat", "game_seed")
+        acts = (pl.read_parquet(run / "turns" / "*.parquet").select("game", "seat", pl.col("main_action").cast(pl.String))
+                .unique().with_columns(pl.lit(True).alias("used")))
+        per.append((seats, acts))
+    actions = set(pl.concat([a for _, a in per])["main_action"].to_list())
+    rows = play.filter((pl.col("measure") == "use (% of seat-games)") & pl.col("action").is_in(list(actions)))
+    assert rows.height  # the Main Actions not every seat-game took (Penance, Use an Invention, ...)
+    for r in rows.iter_rows(named=True):
+        used = []
+        for seats, acts in per:
+            a = acts.filter(pl.col("main_action") == r["action"]).drop("main_action")
+            used.append(seats.join(a.with_columns(pl.col("seat").cast(seats["seat"].dtype)), on=["game", "seat"],
+                                   how="left").sort("game")["used"].fill_null(False).to_numpy().astype(float))
+        w = paired_shares(used[1], used[0], cluster=per[0][0].sort("game")["game_seed"].to_numpy())
+        assert (r["control"], r["value"]) == pytest.approx((100 * used[0].mean(), 100 * used[1].mean()))
+        assert (r["est"], r["low"], r["high"]) == pytest.approx((100 * w["est"], 100 * w["low"], 100 * w["high"]))
+    md = (out / "report" / "balance.md").read_text()
+    sec = md.split("## Players fixed and players re-tuned", 1)[1].split("\n## ", 1)[0]
+    assert "What changed in the re-tuned players' play, proposal against defaults" in sec
+    assert all(f"- {ln}" in sec for ln in play_lines(play)) and (out / "report" / "tables" / "retuned-play.csv").is_file()
+
+
 def test_without_retune_the_report_says_the_proposal_is_not_checked_with_re_tuned_players(tmp_path):
     out = tmp_path / "b"
     code, _, err = _cli(BALANCE + ["--strategies", "heuristic,writer", "--out", str(out)])
