@@ -29,6 +29,8 @@ import polars as pl
 
 from meeplelab.sim.core.errors import ConfigError
 
+from .stats import resolution, sd_floor
+
 
 @dataclass(frozen=True)
 class Conclusion:
@@ -92,16 +94,13 @@ def register_study(game: str, make: Callable[[], Study]) -> None:
     _STUDIES[game] = make
 
 
-def study_for(game: str) -> Study:
-    """The registered study of ``game``.
+def registered_study(game: str) -> Study:
+    """The study registered for ``game`` (:func:`meeplelab.analysis.studies.study_for` loads the built-in ones and
+    the game's plugins first).
 
     Raises:
         ConfigError: no study for that game (the allowed ids are named).
     """
-    import meeplelab.analysis.studies  # noqa: F401  built-in studies
-    from meeplelab.sim.registry import get_game_class
-
-    get_game_class(game)  # an unknown game is named as such (and plugins registering studies are loaded)
     if game not in _STUDIES:
         raise ConfigError(f"no robustness study for {game!r}: allowed {', '.join(sorted(_STUDIES))}")
     return _STUDIES[game]()
@@ -116,8 +115,6 @@ def mean_se(x: np.ndarray, shares: float | None = None) -> tuple[float, float, i
     ``+-shares``, :func:`meeplelab.analysis.stats.paired_shares`), so a quantity that is 0 in every game (no
     discordant game) still has a real interval. Otherwise the sd is floored at the rounding sd of the
     values' recorded resolution (:func:`meeplelab.analysis.stats.sd_floor`)."""
-    from .stats import resolution, sd_floor
-
     x = np.asarray(x, float)
     n = x.size
     if n == 0:

@@ -23,8 +23,14 @@ the value of Coffee in the scripted field) are not in it.
 from __future__ import annotations
 
 from meeplelab.play.panels import Lineup, panel
+from meeplelab.play.seating import distinct_orders
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.registry import get_game_class
+from meeplelab.strategies.fields import strong_roster
+from meeplelab.strategies.registry import make_strategy
 
-from .conclusions import Study, dominant, game_length, paired_effect, ranking, register_study, seat_advantage
+from .conclusions import (Study, dominant, game_length, paired_effect, ranking, register_study, registered_study,
+                          seat_advantage)
 
 GT_FIELD = ("writer", "observer", "inventor", "never-abjure")
 UM_FIELD = ("coffee-engine", "publisher", "citer", "curer")
@@ -68,10 +74,6 @@ def strong_study(game: str) -> Study:
     Raises:
         ConfigError: an unknown game, or no strong field for it (no tuned preset).
     """
-    from meeplelab.play.seating import distinct_orders
-    from meeplelab.sim.registry import get_game_class
-    from meeplelab.strategies.fields import strong_roster
-
     cls = get_game_class(game)
     counts = list(range(max(2, cls.min_players), cls.max_players + 1))
     lus = []
@@ -82,10 +84,6 @@ def strong_study(game: str) -> Study:
     cons = [dominant(top, f"Dominant strategy ({counts[-1]} seats, strong field)")]
     cons += [seat_advantage(f"field-{p}", p, f"Seat advantage ({p} seats, strong field)") for p in counts]
     cons += [game_length(top, f"Game length ({counts[-1]} seats, strong field)")]
-    from meeplelab.sim.core.errors import ConfigError
-
-    from .conclusions import study_for
-
     try:
         plausible = study_for(game).plausible  # a test game's ranges come with its scripted study
     except ConfigError:  # no scripted study: the game's plausible.toml
@@ -107,10 +105,6 @@ def roster_study(game: str, roster) -> Study:
         ConfigError: an unknown game, fewer entries than the game's smallest seat count, more than its largest,
             or an unknown strategy id (named, with the allowed ids).
     """
-    from meeplelab.sim.core.errors import ConfigError
-    from meeplelab.sim.registry import get_game_class
-    from meeplelab.strategies.registry import make_strategy
-
     cls = get_game_class(game)
     roster = tuple(roster)
     low = max(2, cls.min_players)
@@ -125,13 +119,21 @@ def roster_study(game: str, roster) -> Study:
     cons = [dominant(top, f"Dominant strategy ({counts[-1]} seats)")]
     cons += [seat_advantage(f"field-{p}", p, f"Seat advantage ({p} seats)") for p in counts]
     cons += [game_length(top, f"Game length ({counts[-1]} seats)")]
-    from .conclusions import study_for
-
     try:
         plausible = study_for(game).plausible
     except ConfigError:
         plausible = None
     return Study(game, tuple(lus), tuple(cons), default_games=8, plausible=plausible)
+
+
+def study_for(game: str) -> Study:
+    """The registered study of ``game`` (the built-in ones are registered by this module).
+
+    Raises:
+        ConfigError: an unknown game, or no study for it (the allowed ids are named).
+    """
+    get_game_class(game)  # an unknown game is named as such (and plugins registering studies are loaded)
+    return registered_study(game)
 
 
 register_study("galileos-truth", _gt)

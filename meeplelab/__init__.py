@@ -66,7 +66,7 @@ _API = {
     "run_tournament": "meeplelab.studies.tournament:run_tournament",
     "run_robustness": "meeplelab.studies.robustness:run_robustness",
     "run_balance": "meeplelab.studies.balance:run_balance",
-    "study_for": "meeplelab.analysis.conclusions:study_for",
+    "study_for": "meeplelab.analysis.studies:study_for",
     "plausible_ranges": "meeplelab.sim.plausible:load_plausible",
     # reading and measuring runs
     "load_runs": "meeplelab.analysis.load:load_runs",

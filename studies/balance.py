@@ -44,10 +44,11 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Literal, cast
 
 import polars as pl
 
+from meeplelab.analysis.conclusions import Conclusion
 from meeplelab.play.plan import validated
 from meeplelab.studies.trials import optimize
 from meeplelab.play import runfolder as rf
@@ -82,19 +83,19 @@ def _field_panels(lineups) -> dict[int, str]:
 def seat_spread(g: pl.DataFrame, panel: str) -> float:
     """Best minus worst seat win rate in ``panel`` (percentage points)."""
     w = g.filter(pl.col("panel") == panel).group_by("seat", maintain_order=True).agg(pl.col("win_share").mean())["win_share"]
-    return float((w.max() - w.min()) * 100)
+    return float((cast(float, w.max()) - cast(float, w.min())) * 100)
 
 
 def strategy_excess(g: pl.DataFrame, panel: str) -> float:
     """Best strategy's win rate minus fair share (points) in ``panel``."""
     p = g.filter(pl.col("panel") == panel)
     w = p.group_by("strategy", maintain_order=True).agg(pl.col("win_share").mean())["win_share"]
-    return float((w.max() - 1.0 / int(p["players"][0])) * 100)
+    return float((cast(float, w.max()) - 1.0 / int(p["players"][0])) * 100)
 
 
 def mean_length(g: pl.DataFrame, panel: str) -> float:
     """Mean game length in turns in ``panel``."""
-    return float(g.filter((pl.col("panel") == panel) & (pl.col("seat") == 0))["turns"].mean())
+    return float(cast(float, g.filter((pl.col("panel") == panel) & (pl.col("seat") == 0))["turns"].mean()))
 
 
 METRICS: dict[str, tuple[Callable[[pl.DataFrame, str], float], str]] = {
@@ -113,7 +114,7 @@ class Target:
     panels: tuple[str, ...]
     lo: float | None
     hi: float
-    conclusion: object = None
+    conclusion: Conclusion | None = None
 
     def value(self, g: pl.DataFrame) -> float:
         """The metric (worst over the panels: largest for ``<=``, farthest outside for ranges); for a
@@ -297,7 +298,7 @@ def bootstrap(g: pl.DataFrame, t: Target, resamples: int = 200, seed: int = 0) -
 
     # keyed by the target and the re-check seed: repeatable
     b = boot(len(keys), value, purpose=f"balance {t.text}", seed=seed, resamples=resamples, vectorized=False)
-    lo, hi = b.low, b.high
+    lo, hi = float(b.low), float(b.high)
     if hi - lo <= 0:  # every resample gave one value: keep the width of the metric's resolution at this size
         n, v = len(keys), float(t.value(g))
         half = (100.0 * z_value() / (n + 2) if METRICS[t.metric][1] == "points"  # Agresti-Min, no discordant game
@@ -339,7 +340,7 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
             or ``resume``; (``resume``) nothing to resume or the saved search differs (named).
         KeyboardInterrupt: after marking ``search.json`` ``interrupted`` (other errors mark it ``failed``).
     """
-    from meeplelab.analysis.conclusions import study_for
+    from meeplelab.analysis.studies import study_for
     from meeplelab.sim.registry import get_game_class
 
     cls = get_game_class(game)
@@ -408,14 +409,14 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
     saved_rc = {int(r["trial"]): r for r in state["rechecked"]}
     say = progress or (lambda s: None)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    directions = ["minimize"] * len(tgs)
+    directions: list[Literal["minimize", "maximize"]] = ["minimize"] * len(tgs)
     grid = grid_size(ranges)
     if grid is not None and grid <= trials:  # a small discrete space: try every candidate once
         import warnings
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            sampler = optuna.samplers.BruteForceSampler(seed=seed % 2**32)  # Optuna takes 32 seed bits
+            sampler: optuna.samplers.BaseSampler = optuna.samplers.BruteForceSampler(seed=seed % 2**32)  # Optuna takes 32 seed bits
         say(f"search: all {grid} candidates of the discrete space, each once (Optuna BruteForceSampler)")
     else:
         sampler = optuna.samplers.TPESampler(seed=seed % 2**32,  # Optuna takes 32 bits of the 63-bit seed

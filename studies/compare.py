@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -35,6 +36,9 @@ from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
 from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
+
+from .retune import check as check_tunable
+from .retune import run_retuned
 
 COMPARE_FILE = rf.COMPARE_FILE
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -100,7 +104,7 @@ def default_roster(game: str, players: int) -> tuple[str, ...]:
     Raises:
         ConfigError: the study has no field at that seat count (the counts it has named).
     """
-    from meeplelab.analysis.conclusions import study_for
+    from meeplelab.analysis.studies import study_for
 
     study = study_for(game)
     fields = {len(lu.strategies): lu.strategies for lu in study.lineups if lu.panel == f"field-{players}" and lu.rot == 0}
@@ -356,30 +360,81 @@ def content_changes_by_arm(game: str, arms: list[Arm]) -> dict[str, list[str]]:
 def run_compare(base: RunConfig, arm_texts: list[str], players: list[int], strategies: tuple[str, ...] | None = None,
                 *, field: str = "scripted", overwrite: bool = False, resume: bool = False,
                 on_run: Callable[[int, int, RunConfig], None] | None = None, progress: bool = False,
-                settings: str | None = None) -> dict:
+                settings: str | None = None, retune: int = 0, say: Callable[[str], None] | None = None) -> dict:
     """Plan, play every arm at every player count into ``base.out``, write ``deltas.parquet``/``deltas.csv``
     and the report; returns ``{"arms", "configs", "deltas" (DataFrame), "page", "state", "content_changes"}``
     (:func:`content_changes_by_arm`). ``field``: see :func:`plan_compare`. ``base``'s
     execution fields (``n_jobs``, ``backend``, ``scheduler``, ``batch_size``) are every run's; ``progress``
-    and ``settings``: see :func:`play_folders`.
+    and ``settings``: see :func:`play_folders`. ``retune`` (games of each re-tuning, 0: players fixed): every
+    tunable roster entry is re-tuned to each arm's rules and the arm played again at each player count
+    (:func:`meeplelab.studies.retune.run_retuned`: ``OUT/retuned/<arm>-p<P>/run``, recorded in
+    ``OUT/retuned-p<P>.json``); the report then gives each strategy's change with the players fixed and re-tuned
+    and what changed in the re-tuned players' play. ``say`` receives a line per re-tuning.
 
     Raises:
-        ConfigError: see :func:`plan_compare` (nothing is written then).
+        ConfigError: see :func:`plan_compare` and :func:`check_retune` (nothing is written then).
         RunFolderError, KeyboardInterrupt: see :func:`play_folders`.
     """
     from meeplelab.analysis.compare import write_outputs
 
     arms, configs = plan_compare(base, arm_texts, players, strategies, field)
+    check_retune(arms, configs[:len(players)], retune)
     out = Path(base.out)
     meta = {"kind": "compare", "game": base.game, "players": players, "games": base.games, "seed": base.seed,
             "strategies": {str(p): list(c.strategies) for p, c in zip(players, configs)},
             "arms": [{"label": a.label, "spec": a.spec, "params": a.params, "content": a.content} for a in arms],
             "runs": [str(Path(c.out).relative_to(out)) for c in configs],
             "seating_plan": {str(c.players): c.plan_for().describe() for c in configs[:len(players)]}}
-    ours = ("deltas.parquet", "deltas.csv")
+    if retune:
+        meta["retune"] = retune  # a resume with another budget is refused by the saved request
+    ours = ("deltas.parquet", "deltas.csv", *(f"retuned-p{p}.json" for p in players), "retuned")
     with study(out, COMPARE_FILE, ours, "comparison", resume=resume, overwrite=overwrite) as work:
         state = play_folders(configs, out, meta, COMPARE_FILE, ours=ours, overwrite=overwrite, resume=resume,
                              what="comparison", on_run=on_run, progress=progress, settings=settings)
+        _retune_arms(arms, configs[:len(players)], base.params, work, retune, progress=progress, say=say)
         deltas, page = write_outputs(work, progress=progress)  # swapped in with the runs
     return {"arms": arms, "configs": configs, "deltas": deltas, "page": Path(rf.rebase(page, work, out)),
             "state": state, "content_changes": content_changes_by_arm(base.game, arms)}
+
+
+def check_retune(arms: list[Arm], refs: list[RunConfig], retune: int) -> None:
+    """``compare --retune BUDGET`` checked before any game: 0 (players fixed) or a budget
+    :func:`meeplelab.studies.retune.check` accepts for the reference arm's run at every player count (``refs``);
+    every arm a rule-parameter version (the tuning plays the packaged content).
+
+    Raises:
+        ConfigError: a negative budget, an arm with a content folder, or what that check refuses.
+    """
+    if retune < 0:
+        raise ConfigError(f"--retune {retune}: allowed 0 (players fixed) or the games of each re-tuning")
+    if not retune:
+        return
+    for a in arms:
+        if a.content is not None:
+            raise ConfigError(f"--retune {retune}: --arm {a.spec!r} plays a content folder, and the re-tuning plays the "
+                              "packaged content; allowed with --retune: arms of rule parameters (NAME=VALUE)")
+    for cfg in refs:
+        check_tunable(cfg, retune, RETUNE_GAMES_PER_TRIAL)
+
+
+#: games per lineup per trial of ``compare --retune``'s tunings
+RETUNE_GAMES_PER_TRIAL = 25
+
+
+def _retune_arms(arms: list[Arm], refs: list[RunConfig], common: dict, work: Path, retune: int, *, progress: bool,
+                 say: Callable[[str], None] | None) -> None:
+    """Re-tune and play again every arm at every player count (``refs``: the reference arm's runs; ``common``: the
+    ``--set`` values every arm shares) in ``work``, the folder the comparison is built in; without ``retune``, remove
+    a re-tuning an earlier comparison left there."""
+    if not retune:
+        for p in work.glob("retuned-p*.json"):
+            p.unlink()
+        if (work / "retuned").is_dir() and not (work / "retuned").is_symlink():
+            shutil.rmtree(work / "retuned")
+        return
+    own = [{k: v for k, v in a.params.items() if k not in common} for a in arms]  # each arm's own rule values
+    for i, ref in enumerate(refs):
+        cfg = dataclasses.replace(ref, params=dict(common))
+        run_retuned(cfg, own, [f"{a.label}-p{cfg.players}" for a in arms], work, retune,
+                    games_per_trial=RETUNE_GAMES_PER_TRIAL, progress=progress, say=say,
+                    file=f"retuned-p{cfg.players}.json", fresh=i == 0)

@@ -81,7 +81,7 @@ class Design:
         """Every point as ``{factor: u}`` (factors absent: default value); point 0 is the defaults."""
         pts: list[dict[str, float]] = [{}]
         pts += [dict(zip(self.factors, x)) for x in self.morris_X]
-        if self.sobol_X:
+        if self.sobol_X and self.sobol_factors:  # set together
             pts += [dict(zip(self.sobol_factors, x)) for x in self.sobol_X]
         return pts
 
@@ -98,7 +98,7 @@ def plan(game: str, budget: int, *, games: int | None = None, seed: int = 0, stu
         ConfigError: budget too small for point 0 and two Morris trajectories (the minimum named),
             games < 1, or no factor varies.
     """
-    from meeplelab.analysis.conclusions import study_for
+    from meeplelab.analysis.studies import study_for
     from SALib.sample import morris as morris_sample
 
     study = study or study_for(game)
@@ -154,7 +154,7 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
             not a robustness folder, or (resume) holds a different design.
         KeyboardInterrupt: after marking ``robustness.json`` ``interrupted`` (finished points are kept).
     """
-    from meeplelab.analysis.conclusions import study_for
+    from meeplelab.analysis.studies import study_for
     from meeplelab.sim.registry import get_game_class
 
     out = Path(out)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import meeplelab.play.batch as batch
-from meeplelab.analysis.conclusions import study_for
+from meeplelab.analysis.studies import study_for
 from meeplelab.play.panels import play_lineups
 from meeplelab.sim.registry import get_game_class
 

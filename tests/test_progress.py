@@ -177,7 +177,7 @@ def test_a_tuning_field_and_a_balance_candidate_give_the_same_games_on_any_n_job
     from meeplelab.sim.registry import get_game_class
     from meeplelab.studies.robustness import evaluate_lineups
     from meeplelab.studies.tune import play_field
-    from meeplelab.analysis.conclusions import study_for
+    from meeplelab.analysis.studies import study_for
 
     one = play_field("toy", "always-draw", ["random", "slow-random:ms=0"], 2, 30, 3, batch_size=7)
     two = play_field("toy", "always-draw", ["random", "slow-random:ms=0"], 2, 30, 3, n_jobs=2, backend="threading")

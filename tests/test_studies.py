@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from meeplelab.analysis.conclusions import study_for
+from meeplelab.analysis.studies import study_for
 from meeplelab.analysis.robustness import conclusion_values
 from meeplelab.sim.registry import get_game_class, make_game
 from meeplelab.studies.robustness import evaluate_point
