@@ -677,11 +677,12 @@ def report(
         stronger_section(stronger, [], [str(r) for r in runs])  # a bad --stronger folder is one line before anything is written
 
     def sections(loaded_runs):
+        from meeplelab.analysis.mechanics import mechanics_section
         from meeplelab.analysis.report import build_sections
 
         secs = build_sections(loaded_runs)
         check = stronger_section(stronger, loaded_runs.game_names, [str(r) for r in runs])
-        return secs[:1] + [check] + secs[1:]
+        return secs[:1] + [check, mechanics_section(loaded_runs, stronger)] + secs[1:]
 
     page = build_report(runs, dest, sections=sections, progress=draw, summary=said)
     loaded = load_runs(runs, check=False)

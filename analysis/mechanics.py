@@ -173,7 +173,7 @@ def forced_line(c: dict) -> str:
     return (f"`{c['restriction']}` at {c['players']} seats: win rate {100 * w['est']:.1f}% [{100 * w['low']:.1f}, "
             f"{100 * w['high']:.1f}] (base rate {100 * c['base']:.1f}%, the unrestricted player in the same seats on "
             f"the same seeds), win rate {_words(c['win_diff'])} points, VP {_words(c['vp_diff'], 2)} "
-            f"({c['games']:,} games): **{c['word']}**.")
+            f"({c['games']:,} games; the forced seat took it in {100 * c['took']:.0f}% of them): **{c['word']}**.")
 
 
 def _flag_line(t: dict, first: str, last: str, game: str) -> str:

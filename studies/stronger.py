@@ -53,7 +53,10 @@ from meeplelab.studies.ladder import default_tuned
 
 import polars as pl
 
+from meeplelab.analysis.mechanics import KEY as MECHANICS
+from meeplelab.analysis.mechanics import forced_line
 from meeplelab.analysis.stronger import FILE, compare, line
+from meeplelab.studies.mechanics import forced_checks
 from meeplelab.play import runfolder as rf
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 
@@ -359,11 +362,14 @@ def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, str
     rf.write_atomic(out / FILE, json.dumps(state, indent=1).encode())  # ours from now on
     rf.write_settings(out, settings)
     checks: list[dict] = []
+    forced: list[dict] = []  # the mechanics strong players skip, forced (studies/mechanics.py)
     try:
         if runs is not None:
             df = games_frame(runs)
             checks += _seat_checks(df, out, game, strong, mirror_games, seed, execution, draw, resume, say)
             checks.append(_top_check(df, out, game, strong, games, seed, execution, draw, resume, say))
+            forced = forced_checks(runs, {p: out / f"mirror-{p}p" for p in sorted(set(df["players"].to_list()))}, out,
+                                   game, strong, games, seed, execution, lambda c: _play(c, draw, resume), say)
         for src in exps:
             say(f"experiment {src.name} with the strong field ({games:,} games per arm)")
             dest = _strong_experiment(src, out / src.name, strong, games, execution, draw, resume)
@@ -376,11 +382,12 @@ def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, str
     result = {"game": game, "status": "complete", "strong": strong,
               "runs": sorted(str(Path(r).resolve()) for r in runs_f), "strong_words": STRONG.replace("GAME", game), "games": games,
               "mirror_games": mirror_games, "seed": seed, "sources": [str(Path(s)) for s in sources],
-              "request": request, "checks": checks, "lines": lines}
+              "request": request, "checks": checks, "lines": lines, MECHANICS: forced}
 
     rf.write_atomic(out / FILE, json.dumps(canonical_json(result), indent=1, default=float).encode())
 
     md = [f"# Does it hold for stronger players? {game}", "", intro(result), ""] + [f"- {x}" for x in lines]
+    md += ["", "## Mechanics strong players skip, forced", ""] + [f"- {forced_line(c)}" for c in forced] if forced else []
     rf.write_atomic(out / "stronger.md", ("\n".join(md) + "\n").encode())
     return result
 
