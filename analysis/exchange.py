@@ -309,7 +309,7 @@ def curve_chart(curves: pl.DataFrame, resource: str):
     strategy; line style: the version), each with its 95% band."""
     sub = curves.filter((pl.col("resource") == resource) & (pl.col("metric") == "vp"))
     unit = sub["unit"][0]
-    fig, ax = F._fig(f"{resource}: final VP change per extra start {unit} (95% bands)")
+    fig, ax = F._fig(f"{resource}: final VP change of a seat given extra start {unit} (95% bands)")
     styles = ["-", "--", ":", "-."]
     vs = sub["version"].unique(maintain_order=True).to_list()
     for k, s in enumerate(sub["strategy"].unique(maintain_order=True).to_list()):

@@ -368,12 +368,15 @@ class CompareSettings(CommandSettings):
 
 
 class ExchangeRatesSettings(CommandSettings):
-    """``meeplelab exchange-rates``: what ``units`` more of each start resource is worth to each strategy."""
+    """``meeplelab exchange-rates``: what ``units`` more of each start resource is worth to each strategy; with
+    ``arm`` (one item per ``--arm``, as compare's) and ``doses``, dose-response curves per version."""
 
     players: Players = 4
     strategies: Optional[Ids] = None
     resources: Optional[Text] = None
     units: Units = 1
+    arm: Optional[Items] = None
+    doses: Optional[Text] = None
     games: Games = 2400
     batch_size: BatchSize = 1024
     n_jobs: Jobs = -1

@@ -6,6 +6,7 @@ for plans that never look at the score, under any rules."""
 from __future__ import annotations
 
 import shutil
+import tomllib
 from pathlib import Path
 
 import polars as pl
@@ -102,6 +103,12 @@ def test_a_content_version_is_an_arm_and_overwrite_replaces_the_study(tmp_path, 
     assert sorted(set(curves["dose"].to_list())) == [0, 1] and curves.height == 2 * 2 * 2 * 2
     _zero_at_dose_0(curves)
     _zero_at_dose_0(pl.read_parquet(out / "exchange_deltas.parquet"))
+    settings = tomllib.loads((out / "config.toml").read_text())  # the settings file repeats the study
+    assert settings["arm"] == ["default", f"content={pack}"] and settings["doses"] == "1"
+    code, _, err = run_cli(["exchange-rates", "--config", out / "config.toml", "--out", tmp_path / "again"], capsys,
+                           monkeypatch)
+    assert code == 0, err
+    assert (tmp_path / "again" / "exchange_prices.csv").read_bytes() == (out / "exchange_prices.csv").read_bytes()
     code, _, err = run_cli([*argv[:-2], "--doses", "0,2", "--out", out, "--overwrite"], capsys, monkeypatch)
     assert code == 0, err
     assert sorted(set(pl.read_parquet(out / "exchange_curves.parquet")["dose"].to_list())) == [0, 2]
