@@ -29,6 +29,7 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
+from .drawn import drawn_sections
 from .load import Runs
 from .stats import LEVEL, games_for_difference, mean_t_from_moments, newcombe, sd_floor, wilson, z_value
 
@@ -545,7 +546,7 @@ def removal_sections(folder: Path | str):
              TableFormat(decimals={"est": 2, "unpaired": 2, "takes_control": 3, "takes_removed": 3, "takes_denied": 3,
                                    "p": 3,
                                            "p_holm": 3}))])]
-        secs += content_sections(ctrl)
+        secs += content_sections(ctrl) + drawn_sections(ctrl)
         for s in secs[1:]:
             s.title = f"{s.title}: control arm"
         secs.append(provenance_section(runs))

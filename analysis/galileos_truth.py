@@ -15,9 +15,12 @@ from typing import Sequence
 
 import numpy as np
 import polars as pl
+from meeplelab.sim.galileos_truth.content import CK_PENANCE
+from meeplelab.sim.galileos_truth.state import Z_HAND
 
 from . import figures as F
 from .content import content_sections
+from .drawn import DrawnKind, Draws, drawn_sections
 from .load import Runs, load_runs
 from .report import Section, TableFormat
 from .stats import mean_t, mean_t_from_moments, paired_shares, wilson
@@ -320,4 +323,45 @@ def abjure_sections(runs: Runs) -> list[Section]:
 ABJURE_LABELS = {"win_rate": "win rate %", "abjure_rate": "Abjure rate %", "abjure_low": "Abjure 95% low",
                  "abjure_high": "Abjure 95% high", "mean_abjure_cycle": "mean Abjure Cycle", "abjurers": "abjurers"}
 
-SECTIONS = [abjure_sections, content_sections]
+
+def _opening_hand(engine, state) -> np.ndarray:
+    """``bool[B, P, card types]``: the cards in each seat's hand at the first decision (Cycle 1's hand, A-GT-04)."""
+    hand = state.czone == Z_HAND
+    out = np.zeros(hand.shape[:2] + (len(engine.content.card_ids),), bool)
+    b, p, s = np.nonzero(hand)
+    out[b, p, state.ctype[b, p, s]] = True
+    return out
+
+
+def _basic_cards(content) -> list[str | None]:
+    """The starting deck's card types by card type index (None for the others)."""
+    basic = {int(i) for i in content.arrays.BASIC_CARDS}
+    return [c if i in basic else None for i, c in enumerate(content.card_ids)]
+
+
+def _penance_cards(content) -> list[str | None]:
+    """The Penance card types by card type index (None for the Treatise cards)."""
+    kind = content.arrays.CARD_KIND
+    return [c if int(kind[i]) == CK_PENANCE else None for i, c in enumerate(content.card_ids)]
+
+
+#: what a seat draws at random (the drawn-card table, :mod:`meeplelab.analysis.drawn`): the opening hand of Cycle 1
+#: (k = the deal before the first decision; later hands are not logged and hold the Treatises the seat chose to
+#: write) and the Penance cards gained (k = the whole game: they are rare)
+DRAWS = Draws(
+    kinds=(
+        DrawnKind("card", "Starting-deck card in the opening hand", _basic_cards,
+                  "in the seat's hand of Cycle 1 (the 5 cards dealt from its shuffled starting deck before the first "
+                  "decision; rebuilt from the game seed)", 0, setup=_opening_hand,
+                  note="random: every seat shuffles the same starting deck, before any decision"),
+        DrawnKind("penance", "Penance card", _penance_cards, "gained in the game (event penance, category gained)",
+                  None, events=("penance",), categories=("gained",),
+                  within_kind=True, note="which Penance card is random (the shuffled supply), gaining one is not "
+                  "(Suspicion at the threshold): compared among the seats that gained a Penance"),
+    ),
+    chosen="Inventions (taken from the face-up Workshop), Treatise cards written or copied (chosen from the boards) "
+           "and Observation tiles (one kept of two drawn) are chosen, not drawn: they are left out (their descriptive "
+           "figures are in the content-strength table)",
+)
+
+SECTIONS = [abjure_sections, content_sections, drawn_sections]

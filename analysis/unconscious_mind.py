@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+from meeplelab.sim.unconscious_mind.codes import L_HAND
 
 from . import figures as F
 from .content import content_sections
+from .drawn import DrawnKind, Draws, drawn_sections
 from .load import Runs
 from .metrics import _with_t
 from .report import Section, TableFormat, fmt_number
@@ -371,4 +373,36 @@ def citation_sections(runs: Runs) -> list[Section]:
                      ("Gains from citing and being cited per seat-game, by strategy and seat", r3(gains))])]
 
 
-SECTIONS = [coffee_sections, citation_sections, content_sections]
+
+
+def _start_hand(engine, state) -> np.ndarray:
+    """``bool[B, P, cards]``: the Research cards in each seat's hand at the first decision (the start hand, A-UM-04)."""
+    seats = np.arange(state.num_players)[None, :, None]
+    return (state.card_loc == L_HAND)[:, None, :] & (state.card_own[:, None, :] == seats)
+
+
+#: the round k of the drawn-card table: a Research card drawn by the end of round 3 (2-player games last about 19
+#: rounds, 4-player games about 12: the opening)
+DRAWN_BY_ROUND = 3
+
+#: what a seat draws at random (the drawn-card table, :mod:`meeplelab.analysis.drawn`): Research cards dealt in the start
+#: hand (17lands' opening hand), and those in the start hand or drawn from the top of the deck by the end of round k
+#: (17lands' game in hand)
+DRAWS = Draws(
+    kinds=(
+        DrawnKind("start", "Research card in the start hand", lambda c: list(c.card_ids),
+                  "dealt in the start hand (rebuilt from the game seed)", 0, setup=_start_hand,
+                  note="random: dealt to every seat alike from the shuffled deck, before any decision"),
+        DrawnKind("card", "Research card by round k", lambda c: list(c.card_ids),
+                  f"in the start hand (rebuilt from the game seed) or drawn from the top of the Research deck by the "
+                  f"end of round {DRAWN_BY_ROUND} (event card, category research_draw)", DRAWN_BY_ROUND,
+                  events=("card",), categories=("research_draw",), setup=_start_hand,
+                  note="which card is random (the top of the shuffled deck), drawing is not: the start hand is dealt "
+                  "to everyone alike, but how many cards a seat draws later is its strategy's choice"),
+    ),
+    chosen="Research cards swapped in from the face-up display (category research_swap), Notebook tiles, Clients, "
+           "Treatises and every other display are chosen, not drawn: they are left out (their descriptive figures "
+           "are in the content-strength table)",
+)
+
+SECTIONS = [coffee_sections, citation_sections, content_sections, drawn_sections]
