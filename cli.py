@@ -1008,6 +1008,7 @@ def compare(
     out: Path = typer.Option(..., "--out", help="Comparison folder (one run folder per arm and seat count, deltas.csv, report/)."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted comparison in --out (the same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the comparison in --out."),
+    retune: int = typer.Option(0, "--retune", help="Games of each re-tuning: every tunable strategy of --strategies is tuned under each arm's rules against the others and the arm played again, so the report gives each change with the players fixed and re-tuned and what changed in the re-tuned players' play (arms of rule parameters; 0 = players fixed only)."),
     config: Optional[Path] = CONFIG_OPTION,
     progress: bool = shared("progress", True),
 ) -> None:
@@ -1034,10 +1035,11 @@ def compare(
         with terminate_as_interrupt():
             res = run_compare(base, list(arm), counts, None if _plain(field) == "strong" else _strategies(strategies),
                               field=_plain(field), overwrite=overwrite, resume=resume,
-                              on_run=on_run, progress=draw, settings=_settings_text())
+                              on_run=on_run, progress=draw, settings=_settings_text(), retune=retune, say=_note)
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "comparison"))
     from meeplelab.analysis.compare import change_use_lines, change_uses, summary_lines
+    from meeplelab.analysis.retune import retuned_lines
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.versions import version_line, versions
 
@@ -1052,6 +1054,8 @@ def compare(
             typer.echo(f"{label} changes the content of {ref}: " + "; ".join(lines[:12]) + more)
     loaded = load_runs([Path(c.out) for c in res["configs"]])
     for line in change_use_lines(change_uses(loaded, versions(loaded))):  # a changed rule no player used
+        typer.echo(line)
+    for line in retuned_lines(out, counts) if retune else []:  # compare --retune: the players re-tuned to each arm
         typer.echo(line)
     for v in versions(loaded):
         typer.echo(version_line(loaded, v))

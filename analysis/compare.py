@@ -533,7 +533,7 @@ def write_outputs(out: Path | str, *, progress: bool = False) -> tuple[pl.DataFr
     from meeplelab.play.runfolder import read_study_state as read_state
 
     from .load import load_runs
-    from .report import build_report
+    from .report import build_report, build_sections
     from .tables import write_table
     from .versions import versions
 
@@ -544,8 +544,27 @@ def write_outputs(out: Path | str, *, progress: bool = False) -> tuple[pl.DataFr
     t = delta_table(runs, versions(runs))
     write_table(t, out / "deltas.parquet")
     rf.write_atomic(out / "deltas.csv", _csv(t))
-    page = build_report(folders, out / "report", progress=progress)
+    again = retuned_sections(out, meta["players"])
+    page = build_report(folders, out / "report", progress=progress,
+                        sections=(lambda r: _after_who_gains(build_sections(r), again)) if again else None)
     return t, page
+
+
+def retuned_sections(out: Path, players: list[int]) -> list:
+    """``compare --retune``: per player count the section "Players fixed and players re-tuned"
+    (:func:`meeplelab.analysis.retune.section` of ``out/retuned-p<P>.json``): each strategy's change between the arms
+    with the players fixed and re-tuned to each arm's rules, and what changed in the re-tuned players' play."""
+    # here, not at the top: the re-tuning's analysis reads this module's mechanics (an import cycle at the top)
+    from .retune import section
+
+    secs = [section(out, f"retuned-p{p}.json", f"Players fixed and players re-tuned ({p} players)") for p in players]
+    return [s for s in secs if s is not None]
+
+
+def _after_who_gains(secs: list, extra: list) -> list:
+    """``secs`` with ``extra`` put after the section "Who gains, by how much" (after the first section without it)."""
+    at = next((i + 1 for i, s in enumerate(secs) if s.title == "Who gains, by how much"), 1)
+    return secs[:at] + extra + secs[at:]
 
 
 def _csv(t: pl.DataFrame) -> bytes:
@@ -559,5 +578,5 @@ def _csv(t: pl.DataFrame) -> bytes:
 
 
 __all__ = ["HEADLINE", "RATE_KINDS", "SUMMARY", "change_use_lines", "change_uses", "changed_lines", "choice_actions",
-           "delta_table", "game_mechanics", "headline_lines", "seat_metrics", "seat_uses",
+           "delta_table", "game_mechanics", "headline_lines", "retuned_sections", "seat_metrics", "seat_uses",
            "summary_chart", "summary_lines", "summary_table", "who_gains_sections", "write_outputs"]

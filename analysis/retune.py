@@ -189,16 +189,42 @@ def play_lines(df: pl.DataFrame, limit: int = 6) -> list[str]:
     return out
 
 
-def section(folder: Path | str):
-    """The sweep report's section "Players fixed and players re-tuned", or None without ``retuned.json``."""
+def retuned_lines(folder: Path | str, players: list[int]) -> list[str]:
+    """``compare --retune``'s printed lines: per player count (``folder/retuned-p<P>.json``) a heading, then each
+    entry's change of win rate and VP between the reference and each arm with the players fixed and re-tuned (the
+    verdict of :func:`effects`), then the resolved changes of the re-tuned players' play (:func:`play_lines`)."""
+    folder = Path(folder)
+    out = []
+    for p in players:
+        file = f"retuned-p{p}.json"
+        df = effects(folder, file)
+        if not df.height:
+            continue
+        meta = json.loads((folder / file).read_text())
+        tuned = ", ".join(meta["roster"][i] for i in meta["positions"])
+        out.append(f"Players fixed and players re-tuned, {p} players ({tuned} re-tuned to each arm's rules, "
+                   f"{meta['budget']:,} games each; each arm minus the reference, paired, 95% intervals):")
+        for r in df.iter_rows(named=True):
+            unit = "points" if r["metric"] == "win" else "VP"
+            what = "win rate" if r["metric"] == "win" else "final VP"
+            out.append(f"  {r['variant']}: {r['strategy']} {what} {r['fixed']:+.2f} [{r['fixed_low']:+.2f}, "
+                       f"{r['fixed_high']:+.2f}] {unit} with the players fixed, {r['retuned']:+.2f} "
+                       f"[{r['retuned_low']:+.2f}, {r['retuned_high']:+.2f}] re-tuned: {r['verdict']}")
+        out += [f"  {ln}" for ln in play_lines(play_changes(folder, file))]
+    return out
+
+
+def section(folder: Path | str, file: str = FILE, title: str = "Players fixed and players re-tuned"):
+    """The sweep, experiment or comparison report's section ``title`` ("Players fixed and players re-tuned"), or
+    None without ``file`` (``retuned.json``; a comparison's ``retuned-p4.json`` per player count)."""
     from .report import Section, TableFormat
 
     folder = Path(folder)
-    df = effects(folder)
+    df = effects(folder, file)
     if not df.height:
         return None
-    meta = json.loads((folder / FILE).read_text())
-    control = ", ".join(f"{a}={b}" for a, b in meta["variants"][0]["values"].items())
+    meta = json.loads((folder / file).read_text())
+    control = ", ".join(f"{a}={b}" for a, b in meta["variants"][0]["values"].items()) or "the reference's rules"
     tuned = ", ".join(meta["roster"][i] for i in meta["positions"])
     text = (f"Each effect twice: the variant minus the control ({control}) with the players fixed (the runs above) "
             f"and with the players re-tuned to each variant's rules ({tuned}: `meeplelab tune` under the variant's "
@@ -210,7 +236,7 @@ def section(folder: Path | str):
     tables = [("Effect of each variant, players fixed and re-tuned (win in percentage points, VP in VP)", df,
                TableFormat(decimals={"fixed": 2, "fixed_low": 2, "fixed_high": 2, "retuned": 2, "retuned_low": 2,
                                      "retuned_high": 2}))]
-    play = play_changes(folder)
+    play = play_changes(folder, file)
     if play.height:
         text += ("\n\nWhat changed in the re-tuned players' play (the variant's re-tuned run minus the control's, "
                  "each re-tuned entry in its own seats): the share of its seat-games using each action (paired game "
@@ -221,7 +247,7 @@ def section(folder: Path | str):
                "use, control and variant, the change with its 95% interval")
         tables.append((cap, play,
                        TableFormat(decimals={"control": 2, "value": 2, "est": 2, "low": 2, "high": 2})))
-    return Section("Players fixed and players re-tuned", text, [], tables)
+    return Section(title, text, [], tables)
 
 
-__all__ = ["effects", "play_changes", "play_lines", "section"]
+__all__ = ["effects", "play_changes", "play_lines", "retuned_lines", "section"]

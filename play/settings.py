@@ -365,6 +365,7 @@ class CompareSettings(CommandSettings):
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
+    retune: Games = 0
 
 
 class ExchangeRatesSettings(CommandSettings):

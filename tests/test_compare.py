@@ -220,3 +220,61 @@ def test_change_uses_say_nothing_of_a_rule_without_a_known_mechanic_or_a_game_wi
     used = ("Version C minus A: `abjure_other_rise` changed; players abjured in 0 of 10 seat-games in A (0.0%) and 3 of "
             "10 in C (30.0%).")
     assert change_use_lines(rows) == [never, used]
+
+
+@pytest.mark.slow  # two runs, two re-tunings of 100 games, the re-tuned runs and the report: 1-3 min under load
+def test_compare_retune_plays_every_arm_again_with_players_re_tuned_to_its_rules(tmp_path, capsys, monkeypatch):
+    import json
+
+    from meeplelab.analysis.retune import effects, play_changes, play_lines
+
+    out = tmp_path / "cmp"
+    argv = ["compare", "--game", "galileos-truth", "--arm", "default", "--arm", "abjure_suspicion_drop=2", "--players",
+            "2", "--strategies", "heuristic,writer", "--games", "40", "--n-jobs", "1", "--out", out]
+    code, stdout, err = run_cli(argv + ["--retune", "100"], capsys, monkeypatch)
+    assert code == 0, err
+    meta = json.loads((out / "retuned-p2.json").read_text())
+    assert meta["positions"] == [0] and [v["folder"] for v in meta["variants"]] == ["A-p2", "B-p2"]
+    assert [v["values"] for v in meta["variants"]] == [{}, {"abjure_suspicion_drop": "2"}]
+    for v in meta["variants"]:
+        fixed = pl.read_parquet(out / v["folder"] / "games" / "*.parquet")
+        again = pl.read_parquet(out / "retuned" / v["folder"] / "run" / "games" / "*.parquet")
+        # the same games as the arm's own run, the tuned preset in the heuristic's seats
+        assert fixed.select("game", "seat_order", "game_seed").equals(again.select("game", "seat_order", "game_seed"))
+        assert json.loads((out / "retuned" / v["folder"] / "run" / "manifest.json").read_text())["game"]["params"][
+            "abjure_suspicion_drop"] == (2 if v["folder"] == "B-p2" else 5)
+    e = effects(out, "retuned-p2.json")
+    assert e.height == 4 and set(e["strategy"]) == {"heuristic (re-tuned)", "writer"}
+    lines = stdout.splitlines()
+    assert lines[0].startswith("Who gains, by how much: version B minus A")  # still the first lines
+    head = lines.index(next(x for x in lines if x.startswith("Players fixed and players re-tuned, 2 players")))
+    assert head > 3 and "heuristic re-tuned to each arm's rules, 100 games each" in lines[head]
+    w = e.filter((pl.col("strategy") == "writer") & (pl.col("metric") == "win")).row(0, named=True)
+    assert (f"  abjure_suspicion_drop=2: writer win rate {w['fixed']:+.2f} [{w['fixed_low']:+.2f}, {w['fixed_high']:+.2f}] "
+            f"points with the players fixed, {w['retuned']:+.2f}") in "\n".join(lines)
+    assert all(f"  {ln}" in lines for ln in play_lines(play_changes(out, "retuned-p2.json")))
+    md = (out / "report" / "report.md").read_text()
+    assert (md.index("## Who gains, by how much") < md.index("## Players fixed and players re-tuned (2 players)")
+            < md.index("## Versions compared"))
+    assert "What changed in the re-tuned players' play" in md
+    code, stdout, err = run_cli(argv + ["--overwrite"], capsys, monkeypatch)  # again without --retune: nothing stale
+    assert code == 0, err
+    assert not (out / "retuned-p2.json").exists() and not (out / "retuned").exists()
+    assert "Players fixed and players re-tuned" not in (out / "report" / "report.md").read_text() + stdout
+
+
+@pytest.mark.parametrize("arms,strategies,message", [
+    (["default", "content=PACK"], "heuristic,writer", "--retune 100: --arm 'content="),
+    (["default", "abjure_suspicion_drop=2"], "writer,observer", "--retune: no strategy of --strategies (writer, observer)"),
+])
+def test_a_compare_retune_that_cannot_run_is_refused_before_any_game(arms, strategies, message, tmp_path, capsys,
+                                                                     monkeypatch):
+    pack = tmp_path / "pack"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "sim" / "galileos_truth" / "data", pack)
+    argv = ["compare", "--game", "galileos-truth", "--players", "2", "--strategies", strategies, "--games", "40",
+            "--retune", "100", "--out", tmp_path / "cmp"]
+    for a in arms:
+        argv += ["--arm", a.replace("PACK", str(pack))]
+    code, _, err = run_cli(argv, capsys, monkeypatch)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "cmp").exists()
