@@ -40,11 +40,10 @@ a search whose options differ from the saved ones is refused, the first differen
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Literal, cast
+from typing import Any, Callable, Literal
 
 import polars as pl
 
@@ -57,6 +56,9 @@ from meeplelab.sim.core.params import _parse as parse_value
 from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.plausible import Range, format_value
 
+from . import balance_retune
+from .balance_fields import METRICS, SIDE, _fields, bootstrap, field_configs, mean_length, seat_spread, strategy_excess  # noqa: F401
+
 FRESH_SEED_OFFSET = 1_000_003
 #: relative tolerance (of the bound) within which a metric meets a target: sums of win shares differ from
 #: the exact rational answer in the 15th digit, far below any interval (a 4-seat game's win share is k/4)
@@ -67,8 +69,6 @@ RECHECK_ORDER = ["met", "excess", "met_interval", "excess_interval", "trial"]
 #: the saved search (the request, every candidate's metrics, every re-check row and a status): ``--resume``
 #: replays the seeded Optuna search reading the saved metrics instead of playing those candidates again
 STATE = "search.json"
-#: the side-effect runs of the proposal and the defaults (one run folder per field and version, fresh seeds)
-SIDE = "side_effects"
 OUR = ("balance.json", "trials.parquet", "recheck.parquet", "proposal.toml", "report", STATE,
        "config.toml",  # config.toml: the command's settings (play/settings.py)
        SIDE, "side_effects.csv", "side_effects.parquet", "retuned.parquet", "retuned_effects.parquet",
@@ -78,31 +78,6 @@ OUR = ("balance.json", "trials.parquet", "recheck.parquet", "proposal.toml", "re
 # ------------------------------------------------------------------------------------------- targets
 def _field_panels(lineups) -> dict[int, str]:
     return {int(lu.panel.split("-")[1]): lu.panel for lu in lineups if re.fullmatch(r"field-\d+", lu.panel)}
-
-
-def seat_spread(g: pl.DataFrame, panel: str) -> float:
-    """Best minus worst seat win rate in ``panel`` (percentage points)."""
-    w = g.filter(pl.col("panel") == panel).group_by("seat", maintain_order=True).agg(pl.col("win_share").mean())["win_share"]
-    return float((cast(float, w.max()) - cast(float, w.min())) * 100)
-
-
-def strategy_excess(g: pl.DataFrame, panel: str) -> float:
-    """Best strategy's win rate minus fair share (points) in ``panel``."""
-    p = g.filter(pl.col("panel") == panel)
-    w = p.group_by("strategy", maintain_order=True).agg(pl.col("win_share").mean())["win_share"]
-    return float((cast(float, w.max()) - 1.0 / int(p["players"][0])) * 100)
-
-
-def mean_length(g: pl.DataFrame, panel: str) -> float:
-    """Mean game length in turns in ``panel``."""
-    return float(cast(float, g.filter((pl.col("panel") == panel) & (pl.col("seat") == 0))["turns"].mean()))
-
-
-METRICS: dict[str, tuple[Callable[[pl.DataFrame, str], float], str]] = {
-    "seat-spread": (seat_spread, "points"),
-    "strategy-excess": (strategy_excess, "points"),
-    "length": (mean_length, "turns"),
-}
 
 
 @dataclass(frozen=True)
@@ -283,30 +258,6 @@ def _enqueued(r: Range) -> tuple[str, Any]:
 
 
 # ---------------------------------------------------------------------------------------------- run
-def bootstrap(g: pl.DataFrame, t: Target, resamples: int = 200, seed: int = 0) -> tuple[float, float]:
-    """95% percentile bootstrap interval of ``t.value`` resampling games (a game index with all its lineups:
-    the common seed is the unit, so the rotation stays balanced). When every resample gives the same
-    value (no spread) the interval keeps a real width: +-z/(n+2) of 100 points for a point metric (the
-    Agresti-Min half-width with no discordant game), the t width of whole turns' rounding sd for length."""
-    from meeplelab.analysis.stats import bootstrap as boot, sd_floor, z_value
-
-    keys = g.select("game").unique().sort("game")
-
-    def value(i):
-        pick = keys[i].with_row_index("copy")
-        return t.value(pick.join(g, on="game").with_columns(pl.col("copy").cast(pl.Int64).alias("game")))
-
-    # keyed by the target and the re-check seed: repeatable
-    b = boot(len(keys), value, purpose=f"balance {t.text}", seed=seed, resamples=resamples, vectorized=False)
-    lo, hi = float(b.low), float(b.high)
-    if hi - lo <= 0:  # every resample gave one value: keep the width of the metric's resolution at this size
-        n, v = len(keys), float(t.value(g))
-        half = (100.0 * z_value() / (n + 2) if METRICS[t.metric][1] == "points"  # Agresti-Min, no discordant game
-                else z_value() * sd_floor(1.0) / math.sqrt(max(n, 1)))  # whole turns
-        lo, hi = min(lo, v - half), max(hi, v + half)
-    return lo, hi
-
-
 def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str, *, trials: int = 30,
                 games: int | None = None, seed: int = 0, recheck: int = 3, recheck_factor: int = 2,
                 fixed: dict | None = None, overwrite: bool = False, resume: bool = False, study=None,
@@ -371,8 +322,6 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
     need = {p for t in tgs for p in t.panels}
     lineups = tuple(lu for lu in study.lineups if lu.panel in need)
     par = {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler, "batch_size": batch_size}
-    from . import balance_retune
-
     balance_retune.check(game, lineups, retune, games, par)
     out = Path(out)
     request = {"retune": retune, "game": game, "vary": {n: r.text() for n, r in ranges.items()}, "targets": [t.text for t in tgs],
@@ -524,9 +473,7 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
                                    "runs": sorted(str(p.relative_to(out)) for p in (out / SIDE).iterdir()
                                                   if p.is_dir() and p.name != "retuned")}
         if retune:
-            from . import balance_retune
-
-            summary["retuned"] = balance_retune.run(out, game, cls, fixed, params, lineups, tgs, games * recheck_factor,
+                    summary["retuned"] = balance_retune.run(out, game, cls, fixed, params, lineups, tgs, games * recheck_factor,
                                                     seed + FRESH_SEED_OFFSET, seed, retune, par,
                                                     progress_bar=progress_bar, say=say, recheck=best)
     summary = canonical_json(summary)  # rounded like the tables: the same games give the same bytes
@@ -590,28 +537,6 @@ def side_effects(out: Path, game: str, fixed: dict, params: dict, lineups, games
     return t
 
 
-def field_configs(game: str, lineups, rules: dict, games_per_lineup: int, seed: int, par: dict, out: Path,
-                  name: str) -> list:
-    """Per rotated field the search measured (panel ``field-P``): ``(panel, RunConfig)`` of the field played under
-    ``rules`` (``--set`` texts) into ``out/side_effects/<panel>-<name>``: the field's strategies in rotated seats on
-    run seed ``seed``, as many games as the lineups of the panel played (``games_per_lineup`` each), every log written;
-    ``par`` the execution (n_jobs, backend, scheduler, batch size). The side-effect runs and the re-tuned ones
-    (:mod:`meeplelab.studies.balance_retune`) are these configs."""
-    from meeplelab.play.config import RunConfig
-
-    out_ = []
-    for f in _fields(lineups):
-        if not re.fullmatch(r"field-\d+", f["panel"]):
-            continue
-        n = sum(lu.panel == f["panel"] for lu in lineups)
-        out_.append((f["panel"], RunConfig(
-            game=game, players=f["players"], strategies=tuple(f["strategies"]), games=games_per_lineup * n, seed=seed,
-            seating="rotate", params=dict(rules), out=str(Path(out) / SIDE / f"{f['panel']}-{name}"), log_turns=True,
-            log_events=True, n_jobs=par.get("n_jobs", 1), backend=par.get("backend", "loky"),
-            scheduler=par.get("scheduler"), batch_size=par.get("batch_size", 4096))))
-    return out_
-
-
 def _inside(r: Range) -> bool:
     if r.choices is not None:
         return r.default in r.choices
@@ -624,15 +549,6 @@ def _inside(r: Range) -> bool:
 def _same_value(r: Range, text: str) -> bool:
     """Whether the proposed value ``text`` is the parameter's default."""
     return format_value(r.default) == str(text)
-
-
-def _fields(lineups) -> list[dict]:
-    """Per panel the search measured: its seat count and strategies (rotation 0), for the line that
-    plays the proposal in that field."""
-    out: dict[str, dict] = {}
-    for lu in lineups:
-        out.setdefault(lu.panel, {"panel": lu.panel, "players": len(lu.strategies), "strategies": list(lu.strategies)})
-    return list(out.values())
 
 
 def _save_state(out: Path, state: dict) -> None:

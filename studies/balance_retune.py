@@ -32,6 +32,8 @@ import polars as pl
 
 from meeplelab.sim.core.errors import ConfigError
 
+from .balance_fields import SIDE, bootstrap, field_configs
+
 #: the targets measured four ways (rules x players) on the fresh seeds
 TARGETS = "retuned.parquet"
 #: each field entry's effect of the proposal, players fixed and re-tuned
@@ -73,8 +75,6 @@ def check(game: str, lineups, budget: int, games_per_lineup: int, par: dict) -> 
         raise ConfigError(f"--retune {budget}: allowed 0 (players fixed) or the games of each re-tuning")
     if not budget:
         return
-    from .balance import field_configs
-
     fields = field_configs(game, lineups, {}, games_per_lineup, 0, par, Path("."), "defaults")
     if not fields:
         raise ConfigError("--retune: the targets read no rotated field (field-P), so there are no players to "
@@ -118,7 +118,6 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
     from meeplelab.play import runfolder as rf
     from meeplelab.sim.plausible import format_value
 
-    from .balance import SIDE, bootstrap, field_configs
     from .retune import FOLDER, run_retuned
     from .robustness import evaluate_lineups
 
