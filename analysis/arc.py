@@ -591,7 +591,7 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
     legal actions (:func:`decision_moves`)."""
     decision_games = DECISION_GAMES if decision_games is None else decision_games
     from . import figures as F
-    from .report import Section, TableFormat
+    from .page import Section, TableFormat
 
     turns, games = runs.turns, runs.games
     names = turns.collect_schema().names()

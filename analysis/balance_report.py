@@ -34,7 +34,7 @@ def _tables(rep: Path, caption: str, df: pl.DataFrame, stem: str, targets, order
     """One table of the page, ranked by ``order`` (best candidate first), with human headers and its CSV
     (:func:`meeplelab.analysis.report.markdown_table`); a rule number's column keeps its ``--set`` name; a
     target's metric and interval, and the excess, with 2 decimals."""
-    from .report import TableFormat, markdown_table
+    from .page import TableFormat, markdown_table
 
     cols, desc = [c for c in order[0] if c in df.columns], order[1]
     df = df.sort(cols, descending=[d for c, d in zip(order[0], desc) if c in df.columns])
@@ -150,7 +150,7 @@ def retuned_lines(out: Path, s: dict, targets) -> list[str]:
     seeds, 95% bootstrap intervals) and each field entry's effect of the proposal both ways
     (:mod:`meeplelab.studies.balance_retune`). Without ``--retune``: one line saying the proposal was measured with
     the players fixed and the command that re-checks it."""
-    from .report import TableFormat, markdown_table
+    from .page import TableFormat, markdown_table
 
     md = ["## Players fixed and players re-tuned", ""]
     r = s.get("retuned")

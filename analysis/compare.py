@@ -36,7 +36,7 @@ from meeplelab.sim.registry import get_spec
 
 from . import figures as F
 from .load import Runs
-from .report import Section, TableFormat
+from .page import Section, TableFormat
 from .seats import seed_clusters
 from .versions import Version, _paired_mean, _welch, matched_games, paired_runs
 

@@ -281,7 +281,7 @@ def as_percent(df: pl.DataFrame) -> pl.DataFrame:
 def content_sections(runs: Runs) -> list:
     """Report section "Content strength (descriptive)": the items that stand out, a summary per kind, the whole
     ranked table folded, and the ``meeplelab content-value`` command for the items worth a removal experiment."""
-    from .report import Section, TableFormat
+    from .page import Section, TableFormat
 
     games = runs.game_names
     if len(games) != 1 or not kinds_of(next(iter(games))):
@@ -490,7 +490,8 @@ def removal_sections(folder: Path | str):
 
     from . import figures as F
     from .load import load_runs
-    from .report import Section, TableFormat, provenance_section
+    from .page import Section, TableFormat
+    from .report import provenance_section
 
     folder = Path(folder)
     meta = read_experiment(folder)

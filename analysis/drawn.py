@@ -44,7 +44,7 @@ from meeplelab.sim.registry import get_spec, make_game
 
 from . import figures as F
 from .load import Runs
-from .report import Section, TableFormat
+from .page import Section, TableFormat
 from .stats import LEVEL, newcombe, sd_floor, wilson, z_value
 
 #: the seat-result keys of the tables

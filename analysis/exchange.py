@@ -39,7 +39,8 @@ from . import figures as F
 from .compare import _csv
 from .experiment import paired
 from .load import load_runs
-from .report import Section, TableFormat, build_report, provenance_section
+from .page import Section, TableFormat
+from .report import build_report, provenance_section
 from .stats import LEVEL, holm
 from .tables import write_table
 from .versions import _paired_mean

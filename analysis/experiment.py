@@ -218,7 +218,7 @@ def _side_effect_section(folder: Path, control: str, runs: Runs | None = None):
     """The report section of :func:`side_effects`: the headline rows of every arm as a table, then every
     quantity called changed."""
     from .compare import HEADLINE, changed_lines
-    from .report import Section, TableFormat
+    from .page import Section, TableFormat
 
     t = side_effects(folder, runs)
     text = ("Each arm minus the control arm (" + control + ") on the same games, game and seat matched, over "
@@ -241,7 +241,8 @@ def experiment_sections(folder: Path | str):
     """Report builder for an experiment folder: the verdict, the effects by intervention (paired,
     with the unpaired interval beside it once), game-specific effect tables, then the descriptive
     sections of the pooled arms, labelled as such."""
-    from .report import Section, TableFormat, build_sections
+    from .page import Section, TableFormat
+    from .report import build_sections
 
     folder = Path(folder)
     meta = read_experiment(folder)

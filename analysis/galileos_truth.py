@@ -22,7 +22,7 @@ from . import figures as F
 from .content import content_sections
 from .drawn import DrawnKind, Draws, drawn_sections
 from .load import Runs, load_runs
-from .report import Section, TableFormat
+from .page import Section, TableFormat
 from .stats import mean_t, mean_t_from_moments, paired_shares, wilson
 
 CYCLE_ORDER = ["1", "2", "3", "4", "never"]

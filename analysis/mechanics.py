@@ -31,7 +31,7 @@ from meeplelab.sim.registry import get_game_class, get_spec
 from . import figures as F
 from .labels import label, strategy
 from .load import Runs, load_runs
-from .report import Section, TableFormat
+from .page import Section, TableFormat
 from .stats import wilson
 
 #: the rung of the report's own runs

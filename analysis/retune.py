@@ -217,7 +217,7 @@ def retuned_lines(folder: Path | str, players: list[int]) -> list[str]:
 def section(folder: Path | str, file: str = FILE, title: str = "Players fixed and players re-tuned"):
     """The sweep, experiment or comparison report's section ``title`` ("Players fixed and players re-tuned"), or
     None without ``file`` (``retuned.json``; a comparison's ``retuned-p4.json`` per player count)."""
-    from .report import Section, TableFormat
+    from .page import Section, TableFormat
 
     folder = Path(folder)
     df = effects(folder, file)

@@ -64,7 +64,7 @@ def _tables(rep: Path, c: dict) -> list[str]:
     the total index."""
     import polars as pl
 
-    from .report import TableFormat, markdown_table
+    from .page import TableFormat, markdown_table
 
     name, unit = c["name"], c["unit"]
     md: list[str] = []

@@ -79,7 +79,7 @@ def section(stronger: Path | str | None, games: list[str], runs: list[str] | Non
     Raises:
         RunFolderError: ``stronger`` holds no finished study, or one of another game than ``games``.
     """
-    from .report import Section
+    from .page import Section
 
     games = sorted(games)
     title = "Does it hold for stronger players?"

@@ -126,7 +126,8 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
     """Report sections of a sweep: charts per metric and the table with paired differences (win
     rates in percent, as in the charts); per-strategy win rates and the game's own metrics per
     variant; with ``target = (strategy, rate)`` the parameter value that reaches it (:func:`solve_target`)."""
-    from .report import Section, provenance_section
+    from .page import Section
+    from .report import provenance_section
 
     meta = read_sweep(folder)
     df = sweep_table(folder)

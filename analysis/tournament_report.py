@@ -21,7 +21,8 @@ import polars as pl
 from . import figures as F
 from . import tournament as T
 from .load import Runs
-from .report import MISSING, Section, TableFormat, build_report, fmt_number
+from .page import MISSING, Section, TableFormat, fmt_number
+from .report import build_report
 
 WORDS = ("Words: a *lineup* is one seat arrangement of the strategies (one run folder); *games* counts games "
          "(once per strategy however many seats it holds); *seat-results* counts one seat's outcome in one game "

@@ -22,7 +22,7 @@ from .content import content_sections
 from .drawn import DrawnKind, Draws, drawn_sections
 from .load import Runs
 from .metrics import _with_t
-from .report import Section, TableFormat, fmt_number
+from .page import Section, TableFormat, fmt_number
 from .stats import bootstrap, resolution, sd_floor
 
 PURCHASES = ("tile_cost_1", "tile_cost_2", "tile_cost_3", "conversion", "other")

@@ -342,7 +342,7 @@ def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | Non
     percentage points) is named by the third of the three summary sentences (``Section.summary``), as is the
     largest of ``effects`` (a sweep's :func:`rule_effect_flags` table over its variants) or else of the
     runs' own rule effects."""
-    from .report import Section, TableFormat
+    from .page import Section, TableFormat
 
     from .seats import seating_lines
 

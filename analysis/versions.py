@@ -414,7 +414,8 @@ def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
     """The sections of a report on several versions: a verdict naming the versions (nothing pooled
     across them), each version's own verdict, the delta table, then each version's own balance and
     game sections (titled with the version), then provenance of every run."""
-    from .report import Section, TableFormat, generic_sections, provenance_section
+    from .page import Section, TableFormat
+    from .report import generic_sections, provenance_section
     from .verdict import verdict_section
 
     from .compare import change_use_lines, change_uses, changed_lines, who_gains_sections

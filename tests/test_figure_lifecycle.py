@@ -54,7 +54,7 @@ def test_a_failing_report_build_leaves_no_figure_open(toy_run, tmp_path):
     # a failure while the page is written (a table that is not a table): figures saved so far and
     # those not yet saved are all released
     from meeplelab.analysis import figures as F
-    from meeplelab.analysis.report import Section
+    from meeplelab.analysis.page import Section
 
     made = []
 

@@ -20,7 +20,8 @@ from meeplelab.analysis import labels as L
 from meeplelab.analysis import pages as P
 from meeplelab.analysis.load import Runs
 from meeplelab.analysis.markdown import to_html
-from meeplelab.analysis.report import Section, TableFormat, _html_table, _write_report
+from meeplelab.analysis.page import Section, TableFormat, _html_table
+from meeplelab.analysis.report import _write_report
 from meeplelab.analysis.stronger import tally
 from meeplelab.strategies.fields import strong_field
 from meeplelab.strategies.registry import make_strategy

@@ -9,7 +9,8 @@ import re
 import polars as pl
 import pytest
 
-from meeplelab.analysis.report import TableFormat, _html_table, _md_table, build_report, header, ranked
+from meeplelab.analysis.page import TableFormat, _html_table, _md_table, header, ranked
+from meeplelab.analysis.report import build_report
 from meeplelab.analysis.summary import three_sentences
 from meeplelab.play.config import RunConfig
 from meeplelab.play.runner import simulate

@@ -145,7 +145,7 @@ def _md_rows(md: str, caption: str) -> list[list[str]]:
 
 
 def test_missing_values_show_as_a_dash_never_as_nan_or_none():
-    from meeplelab.analysis.report import TableFormat, _html_table, _md_table, format_table
+    from meeplelab.analysis.page import TableFormat, _html_table, _md_table, format_table
 
     # a citation-payoff row with n = 1: no sd and no interval can be computed
     df = pl.DataFrame({"volumes": [1], "measure": ["cited_bright"], "n": [1], "mean": [1.0], "sd": [None],
@@ -164,7 +164,7 @@ def test_missing_values_show_as_a_dash_never_as_nan_or_none():
 
 
 def test_each_column_is_formatted_one_way():
-    from meeplelab.analysis.report import TableFormat, format_table
+    from meeplelab.analysis.page import TableFormat, format_table
 
     df = pl.DataFrame({"strategy": ["a", "b", "c", "d"], "n": [1234, 5, 60, 7], "wins": [24.0, 8.0, 5.0, 1.0],
                        "mean": [7.9, 7.8, -5.287, -14.9], "est": [7.9, 7.8, -5.287, -14.9],

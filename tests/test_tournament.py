@@ -336,7 +336,7 @@ def test_seat_answer_lists_every_seat_of_a_player_count_whose_spread_is_past_cha
 
 
 def test_report_tables_round_a_rate_once_like_the_terminal():
-    from meeplelab.analysis.report import format_table
+    from meeplelab.analysis.page import format_table
     from meeplelab.analysis.tournament import format_terminal
     from meeplelab.analysis.tournament_report import _pct
 
