@@ -91,7 +91,7 @@ class Denial:
         buf = state.event_buf[:, :k]  # rows past a game's count are zero or stale: masked below
         hit = (np.arange(k)[None, :] < n[:, None]) & (buf[:, :, E_SEAT] == seat) & (buf[:, :, self.item_col] == self.index)
         hit &= _any_of(buf[:, :, E_KIND], self.kinds)
-        if self.cat_col is not None:
+        if self.cat_col is not None and self.cats is not None:  # set together
             hit &= _any_of(buf[:, :, self.cat_col], self.cats)
         return hit.any(axis=1)
 

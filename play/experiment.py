@@ -76,7 +76,7 @@ def parse_treatment(text: str, game: str | None = None) -> dict:
         listed = f" with field one of {', '.join(r.name for r in res)}" if res else ""
         raise ConfigError(f"--treat {text!r} needs the form field+n or field-n{listed} (e.g. "
                           f"{res[0].name if res else 'coffee'}+1: one more at the start for the focal player)")
-    if res:
+    if game and res:
         from meeplelab.sim.core.start import find
 
         find(res, m.group(1), game, text=text.strip())
@@ -150,6 +150,7 @@ def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | 
             _check_treated_start(base, t, treat.strip())
             arms.append((treat.strip(), (control,) + field_ids, {}, t, {"treatment": treat.strip()}))
         else:
+            assert vary is not None  # exactly one of vary and treat
             name_arg, _, vals = vary.partition("=")
             name, _, arg = name_arg.strip().partition(".")
             values = [v.strip() for v in vals.split(",") if v.strip()]
@@ -167,6 +168,7 @@ def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | 
             raise ConfigError(f"the field repeats the focal strategy {clash[0]!r}: choose field strategies other "
                               "than the control and the variants, so every arm has the same seat orders")
     else:
+        assert vary is not None  # exactly one of vary and treat
         name, _, vals = vary.partition("=")
         name = name.strip()
         _check_param_axis(base.game, name, vary)  # an unknown axis is named before --control is questioned

@@ -26,6 +26,7 @@ from meeplelab.play.treatments import start_resources
 from meeplelab.sim.core import start
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.sim.core.extras import require as require_extra
+from meeplelab.sim.core.game import Game
 from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.registry import get_game_class, make_game
 from meeplelab.strategies.fields import check_field
@@ -111,7 +112,7 @@ def validated(config: RunConfig) -> RunConfig:
     return resolve(config).config
 
 
-def check(config: RunConfig) -> tuple[RunConfig, type]:
+def check(config: RunConfig) -> tuple[RunConfig, type[Game]]:
     """The checks that need no parameter parsing or seating plan: ``config`` with strategies expanded to one per
     seat, and the game class it looked up (:func:`resolve` looks it up once).
 

@@ -27,7 +27,7 @@ import contextlib
 import os
 import sys
 import threading
-from typing import Iterator
+from typing import Any, Iterator
 
 #: environment variable overriding the terminal test of :func:`wanted` (``1`` draw, ``0`` never)
 ENV = "MEEPLELAB_PROGRESS"
@@ -76,7 +76,7 @@ class Bar:
         """Change the bar's label, total or done count (None: unchanged)."""
         if self._display is None:
             return
-        kw = {}
+        kw: dict[str, Any] = {}
         if label is not None:
             kw["description"] = label
         if total is not None:
@@ -131,7 +131,7 @@ def bar(label: str, total: float, *, done: float = 0, unit: str = "games", on: b
         if outer and not on:
             display = None
         else:
-            if outer:
+            if _ACTIVE is None:  # outer
                 _ACTIVE = _Display()
                 _ACTIVE.progress.start()
             display = _ACTIVE

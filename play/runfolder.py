@@ -40,7 +40,7 @@ import re
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pyarrow as pa
@@ -97,13 +97,13 @@ class replacing:
     def __enter__(self) -> Path:
         return self.tmp
 
-    def __exit__(self, kind, e, tb) -> bool:
+    def __exit__(self, kind, e, tb) -> Literal[False]:
         if e is None:
             try:
                 os.replace(self.tmp, self.path)
                 return False
-            except OSError as err:
-                e = err
+            except OSError as failed:
+                e = failed
         try:
             self.tmp.unlink(missing_ok=True)
         except OSError:
@@ -487,7 +487,7 @@ def incomplete_note(out: Path) -> str:
     return f"the run in {out} is incomplete; complete it with --resume"
 
 
-def staging_folder(out: Path) -> Path:
+def staging_folder(out: Path | str) -> Path:
     """The folder an ``--overwrite`` of the run in ``out`` builds its new run in: the hidden sibling
     ``.NAME.new`` (no glob of run folders matches it; on the same file system, so the swap is a rename)."""
     out = Path(os.path.abspath(out))

@@ -30,7 +30,8 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from types import SimpleNamespace
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -211,7 +212,7 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
                 parts["turns"].append(_global_games(res.turns, s_, g_))
                 parts["events"].append(_global_games(res.events, s_, g_))
                 del res  # its batch state (log buffers included) goes before the next batch allocates its own
-    run = Path(out)
+    folder = Path(out)
     rows, size, digest = {}, {}, {}
     for name in rf.TABLES:
         pieces, parts[name] = parts[name], []
@@ -220,7 +221,7 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
         if table.num_columns and table.column("game").num_chunks > 1:  # (game, time) whatever the seat orders' interleaving
             order = np.argsort(table.column("game").to_numpy(), kind="stable")
             table = table.take(from_numpy(np.asarray(order)))  # the one copy: the chunked input is released as it is replaced
-        size[name], digest[name] = rf.write_part(run, name, chunk, table)
+        size[name], digest[name] = rf.write_part(folder, name, chunk, table)
         rows[name] = table.num_rows
         del table
     pa.default_memory_pool().release_unused()  # give the chunk's log tables back: peak memory flat in the games
@@ -433,9 +434,9 @@ def _reopen_bad_chunks(out: Path, manifest: dict[str, Any]) -> list[int]:
     if bad:
         manifest.setdefault("repaired", []).append({"at": rf.now(), "chunks": sorted(bad)})
     if moved:
-        k = len(moved)
-        print(f"note: moved {k} part file{'s' if k != 1 else ''} that did not match the manifest into "
-              f"{str(out / rf.STRAY)!r} ({'; '.join(moved[:3])}{f'; and {k - 3} more' if k > 3 else ''}); "
+        n = len(moved)
+        print(f"note: moved {n} part file{'s' if n != 1 else ''} that did not match the manifest into "
+              f"{str(out / rf.STRAY)!r} ({'; '.join(moved[:3])}{f'; and {n - 3} more' if n > 3 else ''}); "
               f"{'its chunk is' if len(bad) == 1 else 'their chunks are'} played again", file=sys.stderr, flush=True)
     return sorted(bad)
 
@@ -445,7 +446,7 @@ def _reopen_bad_chunks(out: Path, manifest: dict[str, Any]) -> list[int]:
 DASK_GRACE = 10.0
 
 
-def _dask_results(client, scheduler: str, run: RunPlan, todo: list[dict[str, Any]], out: str,
+def _dask_results(client, scheduler: str | None, run: RunPlan, todo: list[dict[str, Any]], out: str,
                   grace: float = DASK_GRACE) -> Iterator[dict[str, Any]]:
     """The results of ``todo``'s chunks played on a Dask cluster, in the order they finish.
 
@@ -492,9 +493,10 @@ def _dask_results(client, scheduler: str, run: RunPlan, todo: list[dict[str, Any
 
 
 @contextlib.contextmanager
-def _backend(cfg: RunConfig) -> Iterator[tuple[int, Any]]:
-    """joblib backend context; yields the n_jobs to pass to Parallel and, for ``dask``, the client (the
-    chunks are submitted to it directly: :func:`_dask_results`)."""
+def _backend(cfg: RunConfig | SimpleNamespace) -> Iterator[tuple[int, Any]]:
+    """joblib backend context for ``cfg``'s ``backend``, ``scheduler`` and ``n_jobs`` (a run's config, or those
+    three alone: :func:`meeplelab.play.parallel.map_unordered`); yields the n_jobs to pass to Parallel and, for
+    ``dask``, the client (the chunks are submitted to it directly: :func:`_dask_results`)."""
     import joblib
 
     if cfg.backend == "dask":
@@ -619,7 +621,7 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
         t0 = time.perf_counter()
         played = 0
         where = {"in_process": n_jobs == 1 or cfg.backend == "threading"}
-        results = None
+        results: Iterable[dict[str, Any]] | None = None
         try:
             with _progress(progress, total, done_games, label or cfg.game) as bar:
                 tasks = (delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], str(folder)) for c in todo)

@@ -112,6 +112,7 @@ class SeatingPlan:
         g = np.asarray(game_index, np.int64)
         if self.mode == "random":
             return random_orders(self.seed, g, len(self.orders)), g.copy()
+        assert self.seeds_per_order is not None  # rotate and fixed seating have it
         m = int(self.seeds_per_order)
         return g // m, g % m
 

@@ -348,7 +348,7 @@ class ContentValueSettings(CommandSettings):
     backend: Text = "loky"
     scheduler: Optional[Text] = None
     params: Table = {}
-    out: Optional[Text] = None
+    out: Optional[Text] = None  # type: ignore[assignment]  # a pydantic field may narrow: content-value's is optional
     field: Text = "scripted"
 
 
@@ -452,7 +452,7 @@ MODELS: dict[str, type[CommandSettings]] = {
 }
 
 
-def _type_text(key: str, err: dict) -> str:
+def _type_text(key: str, err: Mapping[str, Any]) -> str:
     """What a field allows, in the words of the one-line errors (after ``config field K is V (T): ``)."""
     kind = err.get("type", "")
     if len(err.get("loc", ())) > 1:  # an item of a list

@@ -113,7 +113,7 @@ def collect(game: str, strategy_ids=(), treatments=()) -> Registrations | None:
     items += [(f"treatment {name!r}", fn) for _, name, fn in treats]
     for what, obj in items:
         mod = _module_of(obj)
-        if not _findable(mod):
+        if mod is not None and not _findable(mod):  # no module name: nothing to import
             where = getattr(sys.modules.get(mod), "__file__", None)
             raise ConfigError(f"{what} of {game} is defined in module {mod!r}" + (f" ({where})" if where else "") +
                               ", which worker processes cannot import: put it in an importable module (a .py file on "

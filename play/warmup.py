@@ -29,7 +29,7 @@ def warm(name: str, say=None) -> float:
         warnings.simplefilter("ignore")
         game = make_game(name)
         counts = list(range(game.min_players, game.max_players + 1))
-        steps = [(f"rule kernels, {p} players", p, None) for p in counts]
+        steps: list[tuple[str, int, bool | None]] = [(f"rule kernels, {p} players", p, None) for p in counts]
         if game.compiled_play:  # the play kernels (plans alone, with the heuristic, with ISMCTS), then the plan choice
             steps += [("compiled play kernel", game.min_players, True), ("plans on the Python loop", game.min_players, False)]
         for k, (what, players, compiled) in enumerate(steps):

@@ -48,7 +48,7 @@ import dataclasses
 import json
 import math
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -112,7 +112,7 @@ def _scores(folder: Path) -> tuple[np.ndarray, np.ndarray]:
     from meeplelab.analysis.load import load_runs
 
     g = load_runs([folder]).games.select("game", "seat", "vp", "win_share").collect().sort("game", "seat")
-    p = int(g["seat"].max()) + 1
+    p = int(cast(int, g["seat"].max())) + 1
     return g["vp"].to_numpy().reshape(-1, p).astype(np.int64), g["win_share"].to_numpy().reshape(-1, p)
 
 
@@ -191,12 +191,13 @@ def next_candidate(resource, history: list[dict], max_bonus: int, vp_games=None)
         own = float(np.mean([rescored_rates(vp, share, np.eye(p, dtype=np.int64)[s])[s] - w0[s] for s in range(p)]))
         c = own * p / (p - 1) if p > 1 else math.nan
     else:
-        xs, ys = [], []
+        dx: list[float] = []
+        dy: list[float] = []
         for a, b in zip(history, history[1:]):
             d = np.asarray(b["bonus"], float) - np.asarray(a["bonus"], float)
-            xs.extend(d - d.mean())
-            ys.extend(np.asarray(b["rates"], float) - np.asarray(a["rates"], float))
-        xs, ys = np.asarray(xs), np.asarray(ys)
+            dx.extend(d - d.mean())
+            dy.extend(np.asarray(b["rates"], float) - np.asarray(a["rates"], float))
+        xs, ys = np.asarray(dx), np.asarray(dy)
         c = float((xs * ys).sum() / (xs * xs).sum()) if xs.size and (xs * xs).sum() > 0 else math.nan
         if not (math.isfinite(c) and c > 0):
             worst = int(np.argmin(w0))  # no usable slope yet: one unit more for the worst seat
@@ -337,7 +338,7 @@ def _solve(req: Request, out: Path, shown: Path, *, resume: bool, run: Execution
     from meeplelab.studies.balance import FRESH_SEED_OFFSET
 
     request = {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(req).items()}
-    state = {"request": request, "status": "running", "candidates": {}, "verified": {}}
+    state: dict[str, Any] = {"request": request, "status": "running", "candidates": {}, "verified": {}}
     if resume:
         old = rf.read_state(out / STATE, "a saved compensation solve")
         for k, v in request.items():

@@ -43,7 +43,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Sequence
 
 from meeplelab.analysis.exchange import CURVE_FILES, write_curve_outputs
 from meeplelab.play import runfolder as rf
@@ -98,7 +98,8 @@ def plan_exchange(base: RunConfig, resources: list[str] | None = None, units: in
         raise ConfigError(f"--strategies repeats {dup!r}: exchange rates are measured per strategy, so give distinct "
                           "strategies (each is treated in its own run)")
     base = dataclasses.replace(base, seating="rotate")
-    arms = [{"label": "control", "folder": "control", "resource": None, "strategy": None, "position": None}]
+    arms: list[dict[str, Any]] = [{"label": "control", "folder": "control", "resource": None, "strategy": None,
+                                   "position": None}]
     configs = [validated(dataclasses.replace(base, out=str(Path(base.out) / "control")))]
     for r in chosen:
         t = {"position": 0, "field": r.name, "add": int(units)}
@@ -192,7 +193,7 @@ def plan_curves(base: RunConfig, arm_texts: list[str], resources: list[str] | No
 
 
 def run_curves(base: RunConfig, arm_texts: list[str], resources: list[str] | None = None,
-               doses: list[int] = (0, 1, 2, 3), *, overwrite: bool = False, resume: bool = False,
+               doses: Sequence[int] = (0, 1, 2, 3), *, overwrite: bool = False, resume: bool = False,
                on_run: Callable[[int, int, RunConfig], None] | None = None, progress: bool = False,
                settings: str | None = None) -> dict:
     """Plan, play and tabulate the curves between versions (module docstring); returns ``{"versions", "runs",

@@ -79,7 +79,7 @@ STRONG = "the tuned heuristic (docs/presets/GAME-heuristic-tuned.toml)"
 
 
 # ----------------------------------------------------------------------------------------- sources
-def _sources(paths: Sequence[Path]) -> tuple[list[Path], list[Path]]:
+def _sources(paths: Sequence[Path | str]) -> tuple[list[Path], list[Path]]:
     runs, exps = [], []
     for p in map(Path, paths):
         if (p / "experiment.json").is_file():

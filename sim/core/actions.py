@@ -95,7 +95,9 @@ class Vocabulary:
 
     def family(self, name: str) -> Family:
         """The :class:`Family` named ``name``."""
-        return self.families[list(self._start).index(name)] if name in self._start else self.start(name)
+        if name not in self._start:
+            self.start(name)  # raises the KeyError naming the families
+        return self.families[list(self._start).index(name)]
 
     def encode(self, name: str, *index: int) -> int:
         """The id of family ``name`` at ``index`` (row-major in its shape).

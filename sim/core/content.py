@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .errors import ContentError, bad_value_text
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="Entry")
 
 
 class Entry(BaseModel):

@@ -22,6 +22,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 #: a seed section (``§Completing rows and columns``) or an assumption ID (``A-GT-25``)
 CITATION = re.compile(r"§\s*\w|\bA-(UM|GT|TOY)-\d\d\b")
@@ -154,7 +155,7 @@ def main(argv=None) -> int:
     except ImportError as e:
         print(f"cannot import {mod_name!r} ({e}); allowed: a module holding a DecisionTable", file=sys.stderr)
         return 2
-    table = getattr(mod, attr or "TABLE", None)
+    table: Any = getattr(mod, attr or "TABLE", None)  # a DecisionTable, or one of a second copy of this module
     if not isinstance(table, DecisionTable) and type(table).__name__ != "DecisionTable":
         names = ", ".join(n for n, v in vars(mod).items() if type(v).__name__ == "DecisionTable") or "none"
         print(f"{mod_name} has no DecisionTable named {attr or 'TABLE'!r}; allowed: {names}", file=sys.stderr)
@@ -162,7 +163,7 @@ def main(argv=None) -> int:
     from .source import TREE
 
     # the folder the table's package is imported from: meeplelab.sim.x is TREE/sim/x (two names, one folder)
-    root = TREE if mod_name.startswith("meeplelab.") else Path(mod.__file__).resolve().parents[len(mod_name.split(".")) - 1]
+    root = TREE if mod_name.startswith("meeplelab.") else Path(str(mod.__file__)).resolve().parents[len(mod_name.split(".")) - 1]
     path = root / mod.DISPATCH_MODULE
     path.write_text(table.source(args[0]))
     print(f"wrote {path}")

@@ -8,6 +8,9 @@ message as one line and exits with code 2. Errors that mean the engine itself is
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 
 class UserError(Exception):
     """Bad input: one line naming the bad value and what is allowed (CLI exit code 2)."""
@@ -51,7 +54,7 @@ def is_environment_error(e: OSError) -> bool:
     return e.errno in _READ_ONLY | _FULL
 
 
-def os_error_of(e: BaseException) -> OSError | None:
+def os_error_of(e: BaseException | None) -> OSError | None:
     """The file-system error ``e`` is, or carries (a polars ``ComputeError`` wrapping "os error 28", an
     ``OSError`` as its explicit cause, ``raise ... from err``), as an ``OSError`` with its errno; None when it
     is not one (an error merely raised while an ``OSError`` was being handled is not one)."""
@@ -104,7 +107,7 @@ _ALLOWED = (("int_", "an integer (a whole number such as 3)"), ("float_", "a num
             ("tuple_", "a list ([...])"), ("dict_", "a table"), ("model_", "a table"))
 
 
-def allowed_by(err: dict) -> str:
+def allowed_by(err: Mapping[str, Any]) -> str:
     """What a pydantic error (one item of ``ValidationError.errors()``) allows, in words."""
     kind, ctx = err.get("type", ""), err.get("ctx") or {}
     for prefix, text in _ALLOWED:
@@ -120,7 +123,7 @@ def allowed_by(err: dict) -> str:
     return msg[len("Input should be "):] if msg.startswith("Input should be ") else msg
 
 
-def bad_value_text(err: dict) -> str:
+def bad_value_text(err: Mapping[str, Any]) -> str:
     """``"is 'two' (str): allowed an integer (...)"`` for a pydantic error: the value given and what is allowed."""
     v = err.get("input")
     return f"is {v!r} ({type(v).__name__}): allowed {allowed_by(err)}"

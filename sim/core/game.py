@@ -78,7 +78,7 @@ class Game(abc.ABC):
         if "name" in cls.__dict__ and "Params" in cls.__dict__:
             cls.Params.game_id = cls.name
 
-    def __init__(self, params: Any = None, content_dir: Path | None = None):
+    def __init__(self, params: Any = None, content_dir: Path | str | None = None):
         self.params = params if params is not None else self.Params()
         self.content_dir = Path(content_dir) if content_dir is not None else self.default_content_dir()
         self.content = self.load_content(self.content_dir)
@@ -100,7 +100,7 @@ class Game(abc.ABC):
         import importlib
 
         mod = importlib.import_module(cls.__module__)
-        return Path(mod.__file__).resolve().parent / "data"
+        return Path(str(mod.__file__)).resolve().parent / "data"
 
     def load_content(self, content_dir: Path) -> Any:
         """Load and validate content files; engines without content return None."""

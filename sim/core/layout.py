@@ -107,7 +107,10 @@ def _bound(b, names: dict, field: str) -> int | None:
     """A declared bound as a number: an int as it is, a name (optionally ``-k``) looked up in ``names``."""
     if b is None or isinstance(b, int):
         return b
-    name, minus = _BOUND.match(b).groups()
+    m = _BOUND.match(b)
+    if m is None:
+        raise ValueError(f"field {field!r}: its bound {b!r} is neither a number nor a name (optionally -k)")
+    name, minus = m.groups()
     if name not in names:
         raise KeyError(f"field {field!r}: its bound {b!r} names {name!r}, which this game does not give "
                        f"(have {', '.join(sorted(names))})")
@@ -370,7 +373,7 @@ class Layout:
     def shapes(self, batch: int, num_players: int, sizes: dict[str, int]) -> dict[str, tuple[int, ...]]:
         """Array shape of each group for ``batch`` games, ``num_players`` seats and content ``sizes``."""
         sz = dict(sizes, P=num_players)
-        out = {}
+        out: dict[str, tuple[int, ...]] = {}
         for g in self.groups:
             if g.piles:
                 out[g.name] = (batch, len(g.piles), max(_size(p.length, sz) for p in g.piles))
@@ -401,14 +404,14 @@ class Layout:
             out[g.name] = a
         return out
 
-    def view(self, arrays, name: str, sizes: dict[str, int] | None = None) -> np.ndarray:
+    def view(self, arrays, name: str, sizes: dict[str, int] | None = None) -> np.ndarray | Flags:
         """The named view of field ``name`` in ``arrays`` (a mapping or an object with the group
         attributes): ``[B]``/``[B, *shape]`` for a per-game field, ``[B, R]``/``[B, R, *shape]`` for a
         per-row field, ``[B, L]`` for a pile (its own length when ``sizes`` holds it). Writes go through.
         """
         g, item, o = self.find(name)
         a = arrays[g.name] if isinstance(arrays, dict) else getattr(arrays, g.name)
-        if g.piles:
+        if isinstance(item, Pile):
             n = a.shape[2]
             if sizes is not None and isinstance(item.length, str) and item.length in sizes:
                 n = int(sizes[item.length])

@@ -222,7 +222,7 @@ class Position:
         return self
 
     # ------------------------------------------------------------------ actions by name
-    def _label(self, a: int, decision: str | None) -> str:
+    def _label(self, a: int | np.integer, decision: str | None) -> str:
         return self.game.action_label_at(int(a), decision)
 
     def legal(self) -> list[str]:

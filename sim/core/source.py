@@ -75,6 +75,8 @@ def load_alone(name: str) -> types.ModuleType:
         stand_ins.append(pkg)
     try:
         spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {name} from {path}")
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod
         try:

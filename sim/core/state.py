@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -54,7 +55,7 @@ class BatchState:
 
     def copy(self) -> "BatchState":
         """Deep copy: every array copied, so stepping the copy never changes the original."""
-        kw = {}
+        kw: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
             kw[f.name] = v.copy() if isinstance(v, np.ndarray) else v
@@ -67,7 +68,7 @@ class BatchState:
         rollouts, whose logs are thrown away).
         """
         idx = np.asarray(idx, dtype=np.int64)
-        kw = {}
+        kw: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
             if not isinstance(v, np.ndarray):
