@@ -33,6 +33,14 @@ import polars as pl
 
 from .load import load_runs
 from .stats import LEVEL, mean_t, wilson
+from . import figures as F
+from .page import Section, TableFormat
+from .stats import mean_t_from_moments
+from meeplelab.play.runfolder import read_manifest, run_config
+from meeplelab.sim.core.rng import strategy_stream, stream_keys
+from meeplelab.sim.registry import make_game
+from meeplelab.strategies.base import StrategyRNG, View
+from meeplelab.strategies.registry import make_strategy
 
 #: Seconds a player takes per decision, the default of ``seconds_per_decision`` (assumption A-ARC-1:
 #: a mid-weight euro decision, between a quick pass and a long plan; not measured).
@@ -251,12 +259,6 @@ def decision_moves(run, games: int = 20) -> pl.DataFrame:
         form), ``matches`` (the replay's final scores equal the games table's).
     """
     from pathlib import Path
-
-    from meeplelab.sim.core.rng import stream_keys, strategy_stream
-    from meeplelab.sim.registry import make_game
-    from meeplelab.play.runfolder import read_manifest, run_config
-    from meeplelab.strategies.base import StrategyRNG, View
-    from meeplelab.strategies.registry import make_strategy
 
     run = Path(run)
     m = read_manifest(run)
@@ -524,7 +526,6 @@ def vp_curves(turns, games, events=None) -> pl.DataFrame:
     df = (s.lazy().join(g, on=KEY + ["seat"]).group_by("players", "strategy", "round", maintain_order=True)
           .agg(pl.len().alias("n"), pl.col("vp").mean().alias("mean"), pl.col("vp").std().alias("sd"))
           .sort("players", "strategy", "round").collect())
-    from .stats import mean_t_from_moments
 
     m, lo, hi = mean_t_from_moments(df["mean"].to_numpy(), df["sd"].fill_null(0).to_numpy(), df["n"].to_numpy())
     return df.select("players", "strategy", "round", "n").with_columns(
@@ -590,8 +591,6 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
     ``decision_games`` games of each run (default :data:`DECISION_GAMES`; 0 = none) are played again to count
     legal actions (:func:`decision_moves`)."""
     decision_games = DECISION_GAMES if decision_games is None else decision_games
-    from . import figures as F
-    from .page import Section, TableFormat
 
     turns, games = runs.turns, runs.games
     names = turns.collect_schema().names()

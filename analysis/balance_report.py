@@ -17,6 +17,8 @@ from meeplelab.play import runfolder as rf
 from . import figures as F
 from .markdown import to_html
 from .retune import play_lines
+from .compare import changed_lines, headline_lines
+from .page import markdown_table, TableFormat
 
 
 #: the headers of the balance-search tables (over :data:`meeplelab.analysis.report.LABELS`); a target's own
@@ -34,8 +36,6 @@ def _tables(rep: Path, caption: str, df: pl.DataFrame, stem: str, targets, order
     """One table of the page, ranked by ``order`` (best candidate first), with human headers and its CSV
     (:func:`meeplelab.analysis.report.markdown_table`); a rule number's column keeps its ``--set`` name; a
     target's metric and interval, and the excess, with 2 decimals."""
-    from .page import TableFormat, markdown_table
-
     cols, desc = [c for c in order[0] if c in df.columns], order[1]
     df = df.sort(cols, descending=[d for c, d in zip(order[0], desc) if c in df.columns])
     params = {c: c for c in df.columns if c not in LABELS and not any(c.startswith(t.text) for t in targets)}
@@ -123,8 +123,6 @@ def side_effect_lines(side: pl.DataFrame | None, s: dict) -> list[str]:
     its targets, from :func:`meeplelab.studies.balance.side_effects` (``side``: its delta table; None when the
     proposal is the default rules). One line per compared quantity the Holm-adjusted paired interval calls
     changed, the smallest p first (at most 30; every row in ``side_effects.csv``)."""
-    from .compare import changed_lines, headline_lines
-
     md = ["## Side effects of the proposal", ""]
     if side is None:
         return md + ["The proposal is the default rules: nothing else changes.", ""]
@@ -150,8 +148,6 @@ def retuned_lines(out: Path, s: dict, targets) -> list[str]:
     seeds, 95% bootstrap intervals) and each field entry's effect of the proposal both ways
     (:mod:`meeplelab.studies.balance_retune`). Without ``--retune``: one line saying the proposal was measured with
     the players fixed and the command that re-checks it."""
-    from .page import TableFormat, markdown_table
-
     md = ["## Players fixed and players re-tuned", ""]
     r = s.get("retuned")
     if not r:

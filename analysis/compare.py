@@ -39,6 +39,12 @@ from .load import Runs
 from .page import Section, TableFormat
 from .seats import seed_clusters
 from .versions import Version, _paired_mean, _welch, matched_games, paired_runs
+from .load import load_runs
+from .seats import games_frame
+from .stats import games_for_difference, holm, newcombe, paired_shares
+from .tables import canonical, write_table
+from meeplelab.play import runfolder as rf
+from meeplelab.play.runfolder import COMPARE_FILE, read_study_state as read_state
 
 #: events whose per-seat-game rate (share of seat-games with at least one) the table gives, by game
 RATE_KINDS = {"galileos-truth": {"abjure": "Abjure rate (% of seat-games)"},
@@ -60,8 +66,6 @@ def seat_metrics(runs: Runs) -> tuple[pl.DataFrame, list[tuple[str, str, str]]]:
     Columns besides the keys and ``players, strategy, seat_order, game_seed``: ``rank``, ``vp_<category>``,
     ``turns: <column>=<value>`` (turns table logged in every run), ``events: <kind>`` and ``rate: <kind>``
     (events table logged in every run)."""
-    from .seats import games_frame
-
     df = games_frame(runs)
     gcols = runs.games.collect_schema().names()
     cats = [c for c in gcols if c.startswith("vp_")]
@@ -174,8 +178,6 @@ def seat_uses(runs: Runs, mechs: dict) -> tuple[pl.DataFrame, list[str]]:
         ``round`` of the first use: Cycle or Round; null when unused or turns not logged); and the names counted
         (a mechanic whose table was not logged is left out).
     """
-    from .seats import games_frame
-
     df = games_frame(runs)
     rounds = None
     if _logged(runs, "turns") and "round" in runs.turns.collect_schema().names():
@@ -261,7 +263,6 @@ def change_use_lines(rows: list[dict]) -> list[str]:
 def _extra_rows(runs: Runs, vs: list[Version], arms: bool = False) -> list[dict]:
     """The rows beyond :func:`meeplelab.analysis.versions.delta_table`: every metric of :func:`seat_metrics` per
     strategy and player count, each later version minus the first."""
-    from .stats import games_for_difference, newcombe, paired_shares
     from .versions import two_rates_p
 
     df, metrics = seat_metrics(runs)
@@ -332,7 +333,6 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
 
     Columns: ``version, reference, metric, players, strategy, design, n, ref, value, est, low, high,
     games_needed, p, p_holm, changed`` (win rates, seat spread and rates in percent / percentage points)."""
-    from .stats import holm
     from .versions import delta_table as base_table
 
     if len(vs) < 2:
@@ -528,13 +528,7 @@ def write_outputs(out: Path | str, *, progress: bool = False) -> tuple[pl.DataFr
     """For a ``meeplelab compare`` folder: the delta table (``deltas.parquet`` and ``deltas.csv``, the same
     bytes for the same games) and the report (``out/report``; ``progress`` draws its bar); returns
     ``(table, report page)``."""
-    from meeplelab.play import runfolder as rf
-    from meeplelab.play.runfolder import COMPARE_FILE
-    from meeplelab.play.runfolder import read_study_state as read_state
-
-    from .load import load_runs
     from .report import build_report, build_sections
-    from .tables import write_table
     from .versions import versions
 
     out = Path(out)
@@ -569,8 +563,6 @@ def _after_who_gains(secs: list, extra: list) -> list:
 
 def _csv(t: pl.DataFrame) -> bytes:
     import io
-
-    from .tables import canonical
 
     buf = io.BytesIO()
     canonical(t).write_csv(buf)

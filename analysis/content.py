@@ -35,13 +35,20 @@ from .stats import LEVEL, games_for_difference, mean_t_from_moments, newcombe, s
 
 
 from meeplelab.sim.content_items import KINDS, ItemKind, kinds_of  # noqa: E402,F401  (declared once, below analysis)
+from . import figures as F
+from .experiment import METRICS, paired
+from .load import load_runs
+from .page import Section, TableFormat
+from .report import provenance_section
+from .stats import holm
+from meeplelab.play import runfolder as rf
+from meeplelab.play.deny import denied_position
+from meeplelab.play.experiment import read_experiment
+from meeplelab.sim.registry import make_game
 
 
 def _content_of(path: Path, manifest: dict):
     """The compiled content a run was played with (its ``content/`` copy, else the packaged content)."""
-    from meeplelab.play import runfolder as rf
-    from meeplelab.sim.registry import make_game
-
     cfg = rf.run_config(path, manifest)
     return make_game(cfg.game, content_dir=cfg.content).content
 
@@ -281,8 +288,6 @@ def as_percent(df: pl.DataFrame) -> pl.DataFrame:
 def content_sections(runs: Runs) -> list:
     """Report section "Content strength (descriptive)": the items that stand out, a summary per kind, the whole
     ranked table folded, and the ``meeplelab content-value`` command for the items worth a removal experiment."""
-    from .page import Section, TableFormat
-
     games = runs.game_names
     if len(games) != 1 or not kinds_of(next(iter(games))):
         return []
@@ -377,12 +382,6 @@ def removal_effects(folder: Path | str) -> pl.DataFrame:
     Raises:
         RunFolderError: not an experiment folder, or an arm folder that does not read.
     """
-    from meeplelab.play.experiment import read_experiment
-
-    from .experiment import METRICS, paired
-    from .load import load_runs
-    from .stats import holm
-
     folder = Path(folder)
     meta = read_experiment(folder)
     arms = meta["arms"]
@@ -449,11 +448,6 @@ def denied_seats(run: Path | str) -> pl.DataFrame:
     """The seat each game of a deny arm denied: ``game, seat, denied`` (one row per game and seat; ``denied``
     True for the seat holding roster position ``game_seed mod P`` in the game's seat order,
     :func:`meeplelab.play.deny.denied_position`)."""
-    from meeplelab.play import runfolder as rf
-    from meeplelab.play.deny import denied_position
-
-    from .load import load_runs
-
     run = Path(run)
     runs = load_runs([run])
     m = next(iter(runs.manifests.values()))
@@ -486,13 +480,6 @@ def removal_line(r: dict) -> str:
 def removal_sections(folder: Path | str):
     """Report builder of a ``meeplelab content-value`` folder: the paired removal effects (table and chart),
     the take counts per arm, then the control arm's descriptive content strength and its provenance."""
-    from meeplelab.play.experiment import read_experiment
-
-    from . import figures as F
-    from .load import load_runs
-    from .page import Section, TableFormat
-    from .report import provenance_section
-
     folder = Path(folder)
     meta = read_experiment(folder)
     df = removal_effects(folder)

@@ -19,6 +19,8 @@ that field (the strong field by its name), :data:`SCOPE` is the standing sentenc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from .seats import is_mirror, seating_mode
+from meeplelab.strategies.fields import strong_labels
 
 DEFINITION = ("Dominant means: the strategy beats every other strategy of the field head to head, each of those "
               "comparisons resolved (its edge above even, Holm-adjusted p-value below 0.05 over the report's family "
@@ -79,8 +81,6 @@ def judge(order: list[str], pairs: dict[tuple[str, str], dict]) -> Judgement:
 
 def seating_words(manifests: dict) -> str:
     """How the field's games were seated, in a few words (``rotated seats``, ``fixed seats``, a mirror)."""
-    from .seats import is_mirror, seating_mode
-
     words = {"rotate": "rotated seats", "random": "random seats", "fixed": "fixed seats"}
     kinds = []
     for m in manifests.values():
@@ -110,8 +110,6 @@ def field_words(strategies, games: int, seating: str) -> str:
     """``among the strategies played: a, b, c (N games, rotated seats)``; a game's strong field (``--field strong``,
     in either spelling of its ids: :func:`meeplelab.strategies.fields.strong_labels`) is named as such: ``among the
     strong field: tuned heuristic, ismcts (N games, rotated seats)``."""
-    from meeplelab.strategies.fields import strong_labels
-
     strong = strong_labels(strategies)
     if strong:
         return f"among the strong field: {', '.join(strong)} ({games:,} games, {seating})"

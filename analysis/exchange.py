@@ -44,6 +44,8 @@ from .report import build_report, provenance_section
 from .stats import LEVEL, holm
 from .tables import write_table
 from .versions import _paired_mean
+from .markdown import row
+from meeplelab.play.runfolder import EXCHANGE_FILE, read_study_state as read_state
 
 #: the files of a curves study (:func:`write_curve_outputs`) besides its report
 CURVE_FILES = tuple(f"exchange_{t}.{x}" for t in ("prices", "curves", "deltas") for x in ("parquet", "csv"))
@@ -65,12 +67,6 @@ def exchange_table(folder: Path | str) -> pl.DataFrame:
     Raises:
         RunFolderError: not an exchange-rate folder, or a run folder unreadable.
     """
-    from meeplelab.play.runfolder import EXCHANGE_FILE
-    from meeplelab.play.runfolder import read_study_state as read_state
-
-    from .experiment import paired
-    from .stats import LEVEL, holm
-
     folder = Path(folder)
     meta = read_state(folder, EXCHANGE_FILE, "exchange-rate study")
     units = int(meta["units"])
@@ -116,8 +112,6 @@ def wide(t: pl.DataFrame) -> pl.DataFrame:
 
 def markdown(t: pl.DataFrame, meta: dict) -> str:
     """The table as a Markdown page: one line per (resource, strategy)."""
-    from .markdown import row
-
     u = int(meta["units"])
     head = (f"# Exchange rates: {meta['game']}, {meta['players']} seats\n\n"
             f"Field {', '.join(meta['strategies'])}; {meta['seating_plan']}; run seed {meta['seed']}. Each row: "
@@ -137,13 +131,6 @@ def markdown(t: pl.DataFrame, meta: dict) -> str:
 
 def write_outputs(folder: Path | str) -> tuple[pl.DataFrame, dict[str, Path]]:
     """Write ``exchange_rates.parquet``, ``.csv`` and ``.md`` into the study folder; returns the table and paths."""
-    from meeplelab.play import runfolder as rf
-    from meeplelab.play.runfolder import EXCHANGE_FILE
-    from meeplelab.play.runfolder import read_study_state as read_state
-
-    from .compare import _csv
-    from .tables import write_table
-
     folder = Path(folder)
     meta = read_state(folder, EXCHANGE_FILE, "exchange-rate study")
     t = exchange_table(folder)

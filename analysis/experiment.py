@@ -28,6 +28,9 @@ from scipy import stats as st
 
 from .stats import (LEVEL, cluster_means, games_for_difference, holm, holm_words, mean_t, paired_shares, resolution,
                     sd_floor, unpaired)
+from .dominance import field_words, seating_words
+from .page import Section, TableFormat
+from .verdict import verdict_section
 
 METRICS = {"win": ("win_share", "win rate (percentage points)", 100.0), "vp": ("vp", "final VP", 1.0)}
 
@@ -218,7 +221,6 @@ def _side_effect_section(folder: Path, control: str, runs: Runs | None = None):
     """The report section of :func:`side_effects`: the headline rows of every arm as a table, then every
     quantity called changed."""
     from .compare import HEADLINE, changed_lines
-    from .page import Section, TableFormat
 
     t = side_effects(folder, runs)
     text = ("Each arm minus the control arm (" + control + ") on the same games, game and seat matched, over "
@@ -241,7 +243,6 @@ def experiment_sections(folder: Path | str):
     """Report builder for an experiment folder: the verdict, the effects by intervention (paired,
     with the unpaired interval beside it once), game-specific effect tables, then the descriptive
     sections of the pooled arms, labelled as such."""
-    from .page import Section, TableFormat
     from .report import build_sections
 
     folder = Path(folder)
@@ -251,8 +252,6 @@ def experiment_sections(folder: Path | str):
     control = ch["strategy"] if "strategy" in ch else f"{ch.get('param')}={ch.get('value')}"
 
     def build(runs: Runs):
-        from .verdict import verdict_section
-
         win = df.filter(pl.col("metric") == "win")
         lines = [f"Each arm is played on the same {meta['games']:,} games as the control ({meta['seating_plan']}); "
                  f"control: {control}. Paired difference = arm minus control, game by game, for "
@@ -277,7 +276,6 @@ def experiment_sections(folder: Path | str):
         title = ("Abjure timing: paired against never-abjure" if meta["game"] == "galileos-truth"
                  and meta["arms"][0]["strategies"][0] == "never-abjure" else "Effects by intervention")
         top = win.with_columns(pl.col("est").abs().alias("_a")).sort("_a", descending=True).head(3)
-        from .dominance import field_words, seating_words
 
         ctrl_runs = load_runs([folder / meta["arms"][0]["folder"]])
         seated = seating_words(ctrl_runs.manifests)

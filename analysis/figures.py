@@ -29,6 +29,7 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
+from meeplelab.play.runfolder import replacing
 
 STYLE = {
     "figure.figsize": (7.0, 4.0), "figure.dpi": 110, "axes.grid": True, "grid.alpha": 0.3,
@@ -495,8 +496,6 @@ def mark_descriptive(fig: Figure) -> Figure:
 
 def save(fig: Figure, path: Path) -> Path:
     """Save as PNG (Agg renderer, whatever the backend) after :func:`fit`, and close the figure."""
-    from meeplelab.play.runfolder import replacing
-
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:

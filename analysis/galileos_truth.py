@@ -24,6 +24,7 @@ from .drawn import DrawnKind, Draws, drawn_sections
 from .load import Runs, load_runs
 from .page import Section, TableFormat
 from .stats import mean_t, mean_t_from_moments, paired_shares, wilson
+from .seats import seating_mode
 
 CYCLE_ORDER = ["1", "2", "3", "4", "never"]
 KEYS = ["run", "game", "seat"]
@@ -162,8 +163,6 @@ def paired_pairs(runs: Runs) -> list[tuple[str, str, int]]:
     """Pairs ``(run_a, run_b, seat)`` among ``runs`` with fixed seats that share seed, games and players
     and differ in exactly one seat's strategy, ``run_b``'s being ``never-abjure``. Rotated runs are
     compared by :mod:`meeplelab.analysis.experiment` (their seat 0 holds a different strategy in each seat order)."""
-    from .seats import seating_mode
-
     out = []
     items = [(n, m) for n, m in runs.manifests.items() if seating_mode(m) == "fixed"]
     for na, ma in items:

@@ -58,6 +58,11 @@ from dataclasses import dataclass
 
 from .stats import NO_GAMES, bootstrap, games_for_rate_width, mean_t, rate_p, wilson
 from .tables import canonical, write_table
+from .figures import ladder_chart, save
+from .load import scan_run
+from .tournament import bradley_terry, ELO
+from meeplelab.play import runfolder as rf
+from meeplelab.play.runfolder import read_manifest
 
 #: the project's checkout (for the commit a docs block names)
 ROOT = Path(__file__).resolve().parents[1]
@@ -197,8 +202,6 @@ def timing(out: Path | str, meta: dict) -> dict:
     """The ladder's timings, kept apart from its results: ``{"play_seconds", "play_time", "pairings": [{"pairing",
     "focal", "opponent", "games", "seconds", "games_per_s"}]}``; seconds are the sums of each pairing's chunks'
     seconds (one worker's throughput, whatever ``n_jobs``), games/s null where no second was recorded."""
-    from meeplelab.play.runfolder import read_manifest
-
     out = Path(out)
     rows = []
     for p in meta["pairings"]:
@@ -219,10 +222,6 @@ def pair_frame(folder: Path | str) -> pl.DataFrame:
         it finishes ahead of, ties 1/2), ``win_share``, ``margin`` (VP minus the best other VP), ``vp``;
         sorted by game.
     """
-    from meeplelab.play.runfolder import read_manifest
-
-    from .load import scan_run
-
     folder = Path(folder)
     orders = read_manifest(folder)["seating"]["orders"]
     focal = pl.DataFrame({"seat_order": list(range(len(orders))), "focal": [list(o).index(0) for o in orders]},
@@ -343,8 +342,6 @@ def strength(out: Path | str, meta: dict, *, resamples: int = 400, seed: int = 0
         ``{"ids": [K], "rating", "rating_low", "rating_high": float[K], "luck": (est, low, high),
         "skill_trace": (est, low, high), "seeds": S}``.
     """
-    from .tournament import ELO, bradley_terry
-
     out = Path(out)
     t, sums, cnts = _seed_data(out, meta)
     ids = [r["id"] for r in meta["rungs"]]
@@ -600,10 +597,6 @@ def write_outputs(out: Path | str, meta: dict, *, resamples: int = 400) -> dict[
     Returns:
         ``{"rungs", "pairs", "luck"}`` tables.
     """
-    from meeplelab.play import runfolder as rf
-
-    from .figures import ladder_chart, save
-
     out = Path(out)
     meta.setdefault("commit", commit())
     rf.write_atomic(out / TIMING_FILE, (json.dumps(timing(out, meta), indent=1) + "\n").encode())
@@ -641,8 +634,6 @@ def check_docs(path: Path | str, game: str) -> None:
 def update_docs(path: Path | str, game: str, body: str) -> None:
     """Replace the body of ``game``'s ladder block in ``path`` with ``body`` (the file written atomically; the
     other blocks and the text around them unchanged)."""
-    from meeplelab.play import runfolder as rf
-
     check_docs(path, game)
     p = Path(path)
     text = p.read_text()

@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 
 from .stats import mean_t_from_moments, wilson
+from .stats import games_for_mean_width, games_for_rate_width
 
 
 def _with_wilson(df: pl.DataFrame, wins: str, n: str) -> pl.DataFrame:
@@ -99,8 +100,6 @@ def games_needed_summary(games: pl.LazyFrame, rate_width: float = 0.02, vp_width
 
     Uses the run's own VP standard deviation. Returns a dict with the inputs and both counts.
     """
-    from .stats import games_for_mean_width, games_for_rate_width
-
     sd = float(games.select(pl.col("vp").std()).collect().item() or 0.0)
     return {"rate_width": rate_width, "games_for_rate": games_for_rate_width(rate_width),
             "vp_width": vp_width, "vp_sd": sd, "games_for_vp": games_for_mean_width(vp_width, max(sd, 1e-9))}

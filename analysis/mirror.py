@@ -38,6 +38,10 @@ import numpy as np
 from meeplelab.sim.core.errors import ConfigError, UserError
 
 from .stats import games_for_mean_width, games_for_rate_width, mean_t, paired_shares, wilson
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.core.params import apply_overrides, parse_set_options
+from meeplelab.sim.registry import get_game_class, make_game
+from meeplelab.strategies.registry import make_strategy
 
 BLOCK = re.compile(r"(<!-- mirror (?P<args>[^>]*?) -->\n)(?P<body>.*?)(<!-- /mirror -->)", re.S)
 
@@ -68,11 +72,6 @@ def play_mirror(game_id: str, strategy: str, players: int, games: int, seed: int
     Raises ConfigError (ContentError) for an unknown game, strategy, player count, parameter value
     or bad content.
     """
-    from meeplelab.sim.core.params import apply_overrides
-    from meeplelab.play.batch import play_batch
-    from meeplelab.sim.registry import get_game_class, make_game
-    from meeplelab.strategies.registry import make_strategy
-
     cls = get_game_class(game_id)
     if not cls.min_players <= players <= cls.max_players:
         raise ConfigError(f"--players {players}: {game_id} takes {cls.min_players}-{cls.max_players} seats")
@@ -180,9 +179,6 @@ def parser() -> argparse.ArgumentParser:
 
 def render(argv: list[str]) -> str:
     """The Markdown tables for one argument list (raises UserError for bad input)."""
-    from meeplelab.sim.core.params import parse_set_options
-    from meeplelab.sim.registry import make_game
-
     a = parser().parse_args(argv)
     if a.update is not None:
         raise ConfigError("--update cannot appear inside a mirror block")

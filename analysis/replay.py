@@ -21,6 +21,8 @@ from meeplelab.sim.core.logs import drain
 from meeplelab.sim.core.rng import stream_keys, strategy_stream
 from meeplelab.sim.registry import make_game
 from meeplelab.play.runfolder import part_name, part_problem, read_manifest, resume_hint, run_config
+from meeplelab.strategies.base import StrategyRNG, View
+from meeplelab.strategies.registry import make_strategy
 
 
 def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
@@ -33,9 +35,6 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
             :func:`meeplelab.play.runfolder.part_problem`; the part and the repair command named): the replay
             would not be checked against the logged final scores, so nothing is printed.
     """
-    from meeplelab.strategies.base import StrategyRNG, View
-    from meeplelab.strategies.registry import make_strategy
-
     run = Path(run)
     m = read_manifest(run)
     cfg = run_config(run, m)  # content and paths read against the run folder (it may have moved)

@@ -33,6 +33,11 @@ from .load import Runs, load_runs
 from .markdown import cell
 from .page import (MISSING, Section, TABLE_NOTE, TableFormat, _md_table, _table_contexts, fmt_number, format_table,
                    header, markdown_table, ranked, shown_frame, table_slug, write_table_csv)
+from .arc import arc_sections
+from .seats import confounded_runs, games_frame, head_to_head, seat_advantage, seat_source, strategy_rates
+from .sections import game_sections
+from .verdict import verdict_section
+from meeplelab.play.progress import bar
 
 
 def _interval_cols(df: pl.DataFrame, pct: bool = False) -> pl.DataFrame:
@@ -84,7 +89,6 @@ def generic_sections(runs: Runs) -> list[Section]:
     (a ``players`` column; a strategy's VP at 2 seats is never averaged with its VP at 4)."""
     g = runs.games
     out = []
-    from .seats import confounded_runs, games_frame, seat_advantage, seat_source
 
     counts = player_counts(runs)
     multi = len(counts) > 1
@@ -203,8 +207,6 @@ def _safety_line(ends: pl.DataFrame) -> str:
 def _observed_need(runs: Runs) -> str:
     """Games needed to resolve the win-rate difference observed between the two best strategies
     (paired per game where both sit, as under rotated seats)."""
-    from .seats import games_frame, head_to_head, strategy_rates
-
     df = games_frame(runs)
     rates = strategy_rates(df).sort("est", descending=True)
     if rates.height < 2 or rates["players"].n_unique() > 1:
@@ -265,11 +267,7 @@ def build_sections(runs: Runs, *, by_version: bool = True) -> list[Section]:
     parameters and content hash) are never pooled: each version gets its own verdict and sections,
     then one table of paired deltas between the versions (``by_version=False`` pools them, for a
     caller that compares them itself). Runs of one version are pooled, and the verdict says so."""
-    from .sections import game_sections
     from .versions import pooled_sentence, version_sections, versions
-
-    from .arc import arc_sections
-    from .verdict import verdict_section
 
     vs = versions(runs)
     if by_version and len(vs) > 1:
@@ -309,7 +307,6 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
     if dest.exists() and not (dest.is_dir() and (dest / "report.html").is_file()):
         if not (dest.is_dir() and not any(dest.iterdir())):
             raise RunFolderError(f"report folder {str(dest)!r} exists and is not a report: choose a new or empty --out")
-    from meeplelab.play.progress import bar
 
     with bar(f"{kind} report: reading runs", 2, unit="steps", on=progress) as b:
         runs = load_runs(list(folders))

@@ -27,16 +27,16 @@ from .compare import choice_actions, game_mechanics, seat_uses
 from .load import load_runs
 from .stats import paired_shares
 from .versions import _welch
+from .load import scan_run
+from .page import Section, TableFormat
+from meeplelab.play.sweep import read_sweep
+from meeplelab.strategies.registry import make_strategy
 
 FILE = "retuned.json"
 
 
 def _by_position(folder: Path, specs: list[str], game: str) -> pl.DataFrame:
     """Seat-results of run ``folder`` with ``pos``, the roster position of each row's strategy."""
-    from meeplelab.strategies.registry import make_strategy
-
-    from .load import scan_run
-
     ids = {make_strategy(game, s).id: i for i, s in enumerate(specs)}
     ids.update({s: i for i, s in enumerate(specs)})
     g = scan_run(str(folder), "games").select("game", "seat", "strategy", "vp", "win_share", "game_seed").collect()
@@ -44,7 +44,6 @@ def _by_position(folder: Path, specs: list[str], game: str) -> pl.DataFrame:
 
 
 def _paired(arm: pl.DataFrame, ctrl: pl.DataFrame, pos: int) -> dict:
-    from .stats import paired_shares
     from .versions import _paired_mean
 
     j = arm.filter(pl.col("pos") == pos).join(ctrl.filter(pl.col("pos") == pos), on="game", suffix="_c").sort("game")
@@ -60,8 +59,6 @@ def effects(folder: Path | str, file: str = FILE) -> pl.DataFrame:
     retuned, retuned_low, retuned_high, n, verdict`` (win in percentage points, VP in VP; ``strategy`` the
     entry as the sweep names it, "(re-tuned)" when it was tuned); empty without ``retuned.json`` (``file``: a
     balance search's record of one rotated field, ``retuned-field-4.json``)."""
-    from meeplelab.play.sweep import read_sweep
-
     from .stronger import compare
 
     folder = Path(folder)
@@ -98,8 +95,6 @@ def _actions(runs, game: str) -> dict[str, tuple[str, str]]:
 
 def _uses_by_position(folder: Path, specs: list[str], game: str, acts: dict) -> tuple[pl.DataFrame, list[str]]:
     """:func:`meeplelab.analysis.compare.seat_uses` of run ``folder`` with ``pos``, each row's roster position."""
-    from meeplelab.strategies.registry import make_strategy
-
     df, counted = seat_uses(load_runs([folder]), acts)
     ids = {make_strategy(game, s).id: i for i, s in enumerate(specs)}
     ids.update({s: i for i, s in enumerate(specs)})
@@ -217,8 +212,6 @@ def retuned_lines(folder: Path | str, players: list[int]) -> list[str]:
 def section(folder: Path | str, file: str = FILE, title: str = "Players fixed and players re-tuned"):
     """The sweep, experiment or comparison report's section ``title`` ("Players fixed and players re-tuned"), or
     None without ``file`` (``retuned.json``; a comparison's ``retuned-p4.json`` per player count)."""
-    from .page import Section, TableFormat
-
     folder = Path(folder)
     df = effects(folder, file)
     if not df.height:

@@ -25,6 +25,7 @@ import polars as pl
 from scipy import stats as st
 
 from .stats import bonferroni_z, holm, holm_words, wilson, z_value
+from meeplelab.sim.plausible import format_value as fv
 
 ROBUST_SHARE = 0.9
 
@@ -216,8 +217,6 @@ def _bounds(q: float, se: float, unit: str) -> tuple[float, float]:
 
 
 def format_value(ranges, f, unit: float) -> str:
-    from meeplelab.sim.plausible import format_value as fv
-
     return fv(ranges[f].value(unit))
 
 

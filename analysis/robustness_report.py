@@ -16,6 +16,7 @@ from meeplelab.play import runfolder as rf
 
 from . import figures as F
 from .markdown import to_html
+from .page import markdown_table, TableFormat
 
 TOP = 10
 
@@ -63,8 +64,6 @@ def _tables(rep: Path, c: dict) -> list[str]:
     ranked by ``mu*`` (every assumption; past 15 the top 10 shown and every row folded), the Sobol table by
     the total index."""
     import polars as pl
-
-    from .page import TableFormat, markdown_table
 
     name, unit = c["name"], c["unit"]
     md: list[str] = []

@@ -14,6 +14,7 @@ import polars as pl
 
 from .load import Runs
 from .stats import games_for_difference, holm, paired_shares, unpaired, wilson
+from .stats import mean_t_from_moments
 
 #: a seat advantage spread (best minus worst seat win rate) past this many percentage points is flagged
 SEAT_SPREAD_POINTS = 5.0
@@ -196,7 +197,6 @@ def strategy_rates(df: pl.DataFrame) -> pl.DataFrame:
                                                pl.col("vp").mean().alias("m"), pl.col("vp").std().alias("sd")) \
         .sort("players", "strategy")
     p, lo, hi = wilson(g["wins"].to_numpy(), g["games"].to_numpy())
-    from .stats import mean_t_from_moments
 
     m, mlo, mhi = mean_t_from_moments(g["m"].to_numpy(), g["sd"].fill_null(0).to_numpy(), g["games"].to_numpy())
     return g.with_columns(pl.Series("est", p), pl.Series("low", lo), pl.Series("high", hi),

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import importlib
 from typing import Callable
+from meeplelab.sim.registry import get_spec
 
 def game_sections(game: str) -> list[Callable]:
     """Section builders for ``game`` (the ``SECTIONS`` list of the module its spec names; empty when
     it names none)."""
-    from meeplelab.sim.registry import get_spec
-
     mod = get_spec(game).sections
     if mod is None:
         return []

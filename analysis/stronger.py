@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 
 from meeplelab.sim.core.errors import RunFolderError
+from .page import Section
 
 FILE = "stronger.json"
 Z = 1.959963984540054
@@ -79,8 +80,6 @@ def section(stronger: Path | str | None, games: list[str], runs: list[str] | Non
     Raises:
         RunFolderError: ``stronger`` holds no finished study, or one of another game than ``games``.
     """
-    from .page import Section
-
     games = sorted(games)
     title = "Does it hold for stronger players?"
     if stronger is None:

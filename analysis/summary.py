@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 
 from .seats import SEAT_SPREAD_POINTS
+from meeplelab.strategies.fields import strong_labels
 
 
 def _iv(lo: float, hi: float, scale: float = 1.0) -> str:
@@ -57,8 +58,6 @@ def _join(items: list[str], word: str = "and") -> str:
 def field_phrase(facts: dict) -> str:
     """``coffee-engine, publisher, citer and curer (7,992 games at 4 players, ...; rotated seats)``; a strong field
     (:func:`meeplelab.strategies.fields.strong_labels`) as ``the strong field, tuned heuristic and ismcts (...)``."""
-    from meeplelab.strategies.fields import strong_labels
-
     s = list(facts.get("field_strategies") or [])
     strong = strong_labels(s)
     names = s[0] if len(s) == 1 else f"{', '.join(s[:-1])} and {s[-1]}"

@@ -20,6 +20,14 @@ from meeplelab.play.sweep import read_sweep
 from . import figures as F
 from .load import load_runs
 from .stats import mean_t, paired_shares, resolution, wilson
+from .page import Section
+from .report import provenance_section
+from .retune import section as retuned_section
+from .seats import games_frame
+from .stats import games_for_difference
+from .verdict import rule_effect_flags, verdict_section
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.registry import get_game_class
 
 METRICS = {
     "seat1_win_rate": "win rate of seat 1 (first player)",
@@ -126,9 +134,6 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
     """Report sections of a sweep: charts per metric and the table with paired differences (win
     rates in percent, as in the charts); per-strategy win rates and the game's own metrics per
     variant; with ``target = (strategy, rate)`` the parameter value that reaches it (:func:`solve_target`)."""
-    from .page import Section
-    from .report import provenance_section
-
     meta = read_sweep(folder)
     df = sweep_table(folder)
     text = (f"Sweep of {', '.join(meta['vary'])} over {len(meta['variants'])} variants, {meta['games']:,} games each, "
@@ -152,8 +157,6 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
         tables = [("Win rate by strategy and variant (percent; differences in percentage points, paired)", st)]
         if gm.height:
             tables.append(("The game's own metrics by variant (paired differences against the first variant)", gm))
-        from .seats import games_frame
-        from .verdict import rule_effect_flags, verdict_section
 
         effect_lines, effects = rule_effect_flags(runs, games_frame(runs))
         first = load_runs([folder / meta["variants"][0]["folder"]])
@@ -164,7 +167,6 @@ def sweep_sections(folder: Path | str, target: tuple[str, float] | None = None):
                 Section("Strategies and game metrics by variant", "\n".join(lines), strategy_charts(folder), tables)]
         if target is not None:
             secs.append(Section("Target", target_text(solve_target(folder, *target))))
-        from .retune import section as retuned_section
 
         again = retuned_section(folder)  # sweep --retune: every effect with the players fixed and re-tuned
         if again is not None:
@@ -218,8 +220,6 @@ def strategy_table(folder: Path | str) -> pl.DataFrame:
     :func:`meeplelab.analysis.stats.paired_shares`), with the games needed
     to resolve that difference: ``variant, <swept>, strategy, games, est, low, high, fair, diff,
     diff_low, diff_high, games_needed``."""
-    from .stats import games_for_difference
-
     folder = Path(folder)
     rows, base = [], None
     for meta, v, runs in _variants(folder):
@@ -244,8 +244,6 @@ def game_metric_table(folder: Path | str) -> pl.DataFrame:
     """The game's own metrics (:data:`GAME_METRICS`) per variant with t 95% intervals and the paired
     difference against the first variant: ``variant, <swept>, metric, games, est, low, high, diff,
     diff_low, diff_high`` (empty for games without metrics)."""
-    from .stats import mean_t
-
     folder = Path(folder)
     meta = read_sweep(folder)
     spec = GAME_METRICS.get(meta["game"])
@@ -282,8 +280,6 @@ def solve_target(folder: Path | str, strategy: str, rate: float) -> dict:
     Raises:
         ConfigError: the strategy is not in the sweep, or the swept values are not numbers.
     """
-    from meeplelab.sim.core.errors import ConfigError
-
     folder = Path(folder)
     meta = read_sweep(folder)
     param = list(meta["vary"])[0]
@@ -332,8 +328,6 @@ def _is_integer_param(game: str, param: str) -> bool:
     """True when ``param`` is an integer rule number of ``game``'s ``Params`` (a target is then answered with
     the integers either side of the crossing, not a fractional value the rules cannot take)."""
     import dataclasses
-
-    from meeplelab.sim.registry import get_game_class
 
     fields = {f.name: f for f in dataclasses.fields(get_game_class(game).Params)}
     f = fields.get(param)

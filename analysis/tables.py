@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 import polars as pl
+from meeplelab.play.runfolder import write_frame
 
 #: significant digits kept of every float in a stored summary
 SIG_FIGS = 12
@@ -52,8 +53,6 @@ def canonical_json(obj):
 
 def write_table(df: pl.DataFrame, path: Path | str) -> Path:
     """Write ``canonical(df)`` (row order kept) to ``path`` through a temporary file and a rename."""
-    from meeplelab.play.runfolder import write_frame
-
     path = Path(path)
     write_frame(path, canonical(df))  # atomic; a full disk is an OSError naming the path
     return path

@@ -28,6 +28,8 @@ import polars as pl
 from .metrics import mean_by
 from .stats import bootstrap, holm, mean_t_from_moments, rate_p, wilson
 from .tables import canonical
+from .load import load_runs
+from .metagame import compositions, table_from_sums
 
 ELO = 400.0 / math.log(10.0)  # Elo points per unit of Bradley-Terry log-strength
 
@@ -225,8 +227,6 @@ def payoff_data(games: pl.LazyFrame, strategies: list[str], players: int):
         ``(PayoffTable, sums float[S, R, K], seat_results int[S, R, K])`` (see
         :func:`meeplelab.analysis.metagame.bootstrap_metagame`).
     """
-    from .metagame import compositions, table_from_sums
-
     k = len(strategies)
     idx = {s: i for i, s in enumerate(strategies)}
     rows = {tuple(int(x) for x in c): r for r, c in enumerate(compositions(players, k))}
@@ -284,8 +284,6 @@ def summarize(folders: Sequence[Path]) -> dict[str, pl.DataFrame]:
     """The tournament tables of a set of lineup run folders: ``summary`` (:func:`summary_table`),
     ``seats`` (:func:`seat_table`), ``lineups`` (:func:`lineup_table`), ``pairwise``
     (:func:`pairwise`); strategies named as given (:func:`given_ids`)."""
-    from .load import load_runs
-
     g = as_given(load_runs(folders))
     return {"summary": summary_table(g), "seats": seat_table(g), "lineups": lineup_table(g), "pairwise": pairwise(g)}
 

@@ -23,6 +23,11 @@ from . import tournament as T
 from .load import Runs
 from .page import MISSING, Section, TableFormat, fmt_number
 from .report import build_report
+from .dominance import DEFINITION, field_words, judge, SCOPE
+from .metagame import bootstrap_metagame, restrict
+from .stats import games_for_difference, holm_words
+from meeplelab.play.tournament import lineup_folders, read_tournament
+from meeplelab.sim.core.errors import RunFolderError
 
 WORDS = ("Words: a *lineup* is one seat arrangement of the strategies (one run folder); *games* counts games "
          "(once per strategy however many seats it holds); *seat-results* counts one seat's outcome in one game "
@@ -41,8 +46,6 @@ def games_to_resolve(p: float) -> int | None:
     """Games of a pair needed for a 95% interval of a head-to-head rate ``p`` to exclude 50%:
     ``ceil((z sd / (p - 1/2))^2)`` with ``sd = sqrt(p (1 - p))`` the spread of one game's score
     (:func:`meeplelab.analysis.stats.games_for_difference`); None at exactly 50%."""
-    from .stats import games_for_difference
-
     return games_for_difference(float(np.sqrt(p * (1 - p))), p - 0.5)
 
 
@@ -61,8 +64,6 @@ def _resolved(r: dict) -> bool:
 
 
 def _holm_note(n: int) -> str:
-    from .stats import holm_words
-
     return f"{holm_words(n)}: resolved means the Holm-adjusted p-value is below 0.05"
 
 
@@ -77,8 +78,6 @@ def dominance_answer(summ: pl.DataFrame, pw: pl.DataFrame, field: str | None = N
     (with the games a pair needs to resolve a difference of the size observed) or that it loses. With
     ``field`` (:func:`meeplelab.analysis.dominance.field_words`) the answer says which field it holds among.
     """
-    from .dominance import judge
-
     order = summ["strategy"].to_list()
     rows = {(r["row"], r["column"]): {**r, "edge": r["est"] - 0.5, "resolved": _resolved(r)}
             for r in pw.iter_rows(named=True)}
@@ -250,8 +249,6 @@ def mix_chart(labels: list[str], series: list[tuple[str, np.ndarray, np.ndarray,
 
 def tournament_sections(out: Path, *, resamples: int = 200):
     """The section builder for :func:`build_report` on the tournament in ``out``."""
-    from meeplelab.play.tournament import read_tournament
-
     meta = read_tournament(out)
 
     def build(runs: Runs) -> list[Section]:
@@ -262,8 +259,6 @@ def tournament_sections(out: Path, *, resamples: int = 200):
 
 def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
     """The report sections of a tournament (see module docstring)."""
-    from .metagame import bootstrap_metagame
-
     g = T.as_given(runs)  # ids as given (heuristic:preset=FILE), not expanded into every argument
     full = {v: k for k, v in T.given_ids(runs).items()}
     # the ids in lineup order
@@ -350,8 +345,6 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
           _pct(se, ["fair", "win_rate", "win_low", "win_high"]), TableFormat(decimals={"x_fair": 2})),
          ("Win rate by strategy and seat (percent)", _pct(st, ["fair", "win_rate", "win_low", "win_high"]))]))
 
-    from .dominance import DEFINITION, SCOPE, field_words
-
     arrangement = "every seat arrangement" + (", every profile" if meta.get("every_profile") else "")
     where = field_words(strategies, n_games, f"{players} seats, {arrangement}")
     table, sums, cnt = T.payoff_data(g, strategies, players)
@@ -397,7 +390,6 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
         top = int(np.argmax(mg.nash))
         if mg.nash[top] > 0.99 and mg.nash_low[top] > 0.99 and len(strategies) >= 3:
             # a pure equilibrium says nothing about the others: the stable mix among the rest
-            from .metagame import restrict
 
             rest = [x for x in strategies if x != strategies[top]]
             sub = bootstrap_metagame(*restrict(table, sums, cnt, rest), resamples=resamples)
@@ -447,11 +439,8 @@ def build_tournament_report(out: Path | str, dest: Path | str | None = None, *, 
     Raises:
         RunFolderError: not a tournament folder, or its lineups hold no games.
     """
-    from meeplelab.play.tournament import lineup_folders
-
     out = Path(out)
     folders = lineup_folders(out)
-    from meeplelab.sim.core.errors import RunFolderError
 
     if not folders:
         raise RunFolderError(f"tournament {str(out)!r} holds no lineup runs yet: run it (or --resume it) first")

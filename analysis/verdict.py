@@ -32,6 +32,12 @@ from .dominance import SCOPE
 from .load import Runs
 from .seats import (SEAT_SPREAD_POINTS, confounded_runs, games_frame, head_to_head, seat_source, seat_spread,
                     strategy_rates)
+from .dominance import DEFINITION, field_strategies, field_words, judge, seating_words
+from .page import Section, TableFormat
+from .seats import seating_lines
+from .stats import holm, holm_words, paired_shares, rate_p, wilson
+from .summary import three_sentences
+from meeplelab.sim.registry import get_game_class
 
 RARE_SHARE = 0.05
 
@@ -48,8 +54,6 @@ def _interval(lo: float, hi: float, scale: float = 100.0, places: int = 1) -> st
 
 def _field(df: pl.DataFrame, manifests: dict | None, players: int | None = None) -> str:
     """The field a line holds among: the strategies played (at ``players`` seats), games, seating."""
-    from .dominance import field_strategies, field_words, seating_words
-
     sub = df if players is None else df.filter(pl.col("players") == players)
     runs = sub["run"].unique(maintain_order=True).to_list()
     mans = {n: m for n, m in (manifests or {}).items() if n in runs}
@@ -76,9 +80,6 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
     sentences (:mod:`meeplelab.analysis.summary`): ``facts["strategies"][players]`` = ``{"rates", "top", "second",
     "h2h", "dominant", "closest", "lost", "open", "fair", "where"}`` and ``facts["degenerate"]`` = a list of
     ``(players, rate row, Holm p)``."""
-    from .dominance import DEFINITION, judge
-    from .stats import holm, holm_words, rate_p
-
     rates = strategy_rates(df)
     note = " (CONFOUNDED with seat: fixed seats)" if confounded else ""
     blocks = []  # per player count: (players, sub, fair, field words, pairs {(a, b): h2h})
@@ -178,8 +179,6 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
 def seat_flags(runs: Runs, df: pl.DataFrame, threshold: float = SEAT_SPREAD_POINTS) -> tuple[list[str], pl.DataFrame]:
     """Seat advantage spread per player count (flagged past ``threshold`` points when the best-worst pair
     is resolved, Holm-adjusted over every pair of seats: :func:`meeplelab.analysis.seats.seat_spread`)."""
-    from .stats import holm_words
-
     names, source = seat_source(runs)
     sp = seat_spread(df.filter(pl.col("run").is_in(names)), threshold)
     lines = []
@@ -230,7 +229,6 @@ def safety_flags(runs: Runs, facts: dict | None = None) -> list[str]:
             return [f"Safety limit: no game ended by one ({total:,} games; a game passing the engine's ply bound "
                     "stops the run with an error, so none is in these tables)."]
         d = pl.concat(parts).collect()
-    from .stats import wilson
 
     per = d.group_by(pl.col("players").cast(pl.Int64), maintain_order=True) \
         .agg(pl.col("hit").sum().alias("hit"), pl.len().alias("n")).sort("players")
@@ -255,10 +253,6 @@ def mechanics_flags(runs: Runs, facts: dict | None = None) -> list[str]:
     """Turn options used at least once in under :data:`RARE_SHARE` of seat-games; event kinds that never
     happened. ``facts`` (when given) receives ``facts["rare"]`` = ``[(column, option, used, seat_games,
     est, low, high)]`` and ``facts["never"]`` = the event kinds that never happened."""
-    from meeplelab.sim.registry import get_game_class
-
-    from .stats import wilson
-
     lines = []
     game = next(iter(runs.game_names))
     try:
@@ -317,8 +311,6 @@ def rule_effect_flags(runs: Runs, df: pl.DataFrame, top: int = 3) -> tuple[list[
             where = _field(a, {na: ma})
             j = a.join(b, on=["game", "seat"], suffix="_b")
             for (s,), sub in j.group_by("strategy", maintain_order=True):
-                from .stats import paired_shares
-
                 pr = paired_shares(sub["win_share_b"].to_numpy(), sub["win_share"].to_numpy())
                 est, lo, hi = pr["est"], pr["low"], pr["high"]
                 rows.append({"change": ", ".join(f"{k} {v[1]} -> {v[0]}" for k, v in sorted(changed.items())),
@@ -342,10 +334,6 @@ def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | Non
     percentage points) is named by the third of the three summary sentences (``Section.summary``), as is the
     largest of ``effects`` (a sweep's :func:`rule_effect_flags` table over its variants) or else of the
     runs' own rule effects."""
-    from .page import Section, TableFormat
-
-    from .seats import seating_lines
-
     df = games_frame(runs)
     conf = confounded_runs(runs)
     lines = ([f"Flags computed on {scope}."] if scope else []) + ["How the games were seated: " + "; ".join(seating_lines(runs)) + "."]
@@ -371,8 +359,6 @@ def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | Non
         tables.append(("Rule effects: paired win-rate difference of the later run minus the earlier, per strategy "
                        "(percentage points)", effects_of_runs,
                        TableFormat(labels={"est": "difference (points)"}, rank=None)))  # ranked by size already
-    from .dominance import field_strategies, seating_words
-    from .summary import three_sentences
 
     facts.update(game=next(iter(runs.game_names)), scope=scope, effect=effect,
                  effects=effects if effects is not None and effects.height else effects_of_runs, spread=list(spread.iter_rows(named=True)) if spread.height else [],

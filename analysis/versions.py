@@ -30,6 +30,10 @@ import numpy as np
 import polars as pl
 
 from .load import Runs
+from .page import Section, TableFormat
+from .seats import games_frame, seat_source, seat_spread, seed_clusters, strategy_rates
+from .stats import cluster_means, games_for_difference, LEVEL, mean_t, newcombe, paired_shares, resolution, sd_floor
+from .verdict import verdict_section
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -149,8 +153,6 @@ def paired_runs(runs: Runs, a: Version, b: Version, *, arms: bool = False) -> li
 
 
 def _frame(runs: Runs) -> pl.DataFrame:
-    from .seats import games_frame
-
     df = games_frame(runs)
     extra = [c for c in ("turns", "rounds") if c in runs.games.collect_schema().names()]
     if extra:
@@ -184,8 +186,6 @@ def _paired_mean(d: np.ndarray, cluster=None) -> dict:
     correlated; ``n`` stays the games."""
     from scipy import stats as st
 
-    from .stats import cluster_means, games_for_difference, mean_t, resolution, sd_floor
-
     d = np.asarray(d, dtype=float)
     res = resolution(d)
     m, lo, hi = mean_t(d, res=res, cluster=cluster)
@@ -201,8 +201,6 @@ def _paired_mean(d: np.ndarray, cluster=None) -> dict:
 def _welch(x: np.ndarray, y: np.ndarray) -> dict:
     """Unpaired ``mean(y) - mean(x)`` with Welch's t interval (sd floored as in :func:`meeplelab.analysis.stats.mean_t`)."""
     from scipy import stats as st
-
-    from .stats import LEVEL, games_for_difference, resolution, sd_floor
 
     n1, n2 = x.size, y.size
     est = float(y.mean() - x.mean()) if n1 and n2 else math.nan
@@ -243,9 +241,6 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
     unpaired (``design`` says which). Columns: ``version, reference, metric, players, strategy, design,
     n, ref, value, est, low, high, games_needed`` (``ref``/``value`` the two versions' own figures).
     ``arms``: the versions are an experiment's arms (:func:`paired_runs`)."""
-    from .seats import seat_source, seat_spread, seed_clusters, strategy_rates
-    from .stats import games_for_difference, newcombe, paired_shares
-
     df = _frame(runs)
     ref = vs[0]
     rows = []
@@ -356,8 +351,6 @@ def _iv(lo, hi) -> str:
 def version_line(runs: Runs, v: Version) -> str:
     """One line for a version: its runs, the top strategy with its win rate, and the seat spread per
     player count (its own figures, from its runs alone)."""
-    from .seats import games_frame, seat_source, seat_spread, strategy_rates
-
     sub = subset(runs, v.runs)
     df = games_frame(sub)
     parts = []
@@ -414,9 +407,7 @@ def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
     """The sections of a report on several versions: a verdict naming the versions (nothing pooled
     across them), each version's own verdict, the delta table, then each version's own balance and
     game sections (titled with the version), then provenance of every run."""
-    from .page import Section, TableFormat
     from .report import generic_sections, provenance_section
-    from .verdict import verdict_section
 
     from .compare import change_use_lines, change_uses, changed_lines, who_gains_sections
     from .compare import delta_table as full_table

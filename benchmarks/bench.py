@@ -33,6 +33,14 @@ import numpy as np
 from meeplelab.benchmarks import composite_bench, search_bench, startup_bench
 from meeplelab.benchmarks.rows import (BASELINE_DIR, BENCH_STRATEGY, ISSUE16_BASE, ROOT, Row, _refuse, _strategy,  # noqa: F401
                                        baseline_tree)
+from meeplelab.play.batch import play_batch
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runfolder import write_atomic
+from meeplelab.play.runner import simulate
+from meeplelab.sim.core.cycles import cycles_per_second
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.registry import make_game
+from meeplelab.strategies.registry import make_strategy
 
 def machine() -> dict:
     """CPU model, cores, memory, Python and numpy build."""
@@ -66,9 +74,6 @@ def time_simulate(game: str, players: int, games: int, batch: int, n_jobs: int, 
                   chunk: int | None = None, compiled: bool = True, out: Path | None = None) -> Row:
     """One ``simulate`` call into ``out`` (a temporary folder when None; compile already warmed up);
     ``compiled`` False plays on the Python loop (``meeplelab simulate --python-loop``)."""
-    from meeplelab.play.config import RunConfig
-    from meeplelab.play.runner import simulate
-
     with tempfile.TemporaryDirectory() as d:
         where = Path(out) if out is not None else Path(d) / "run"
         cfg = RunConfig(game=game, players=players, strategies=tuple(_strategy(game, players).split(",")), games=games,
@@ -357,11 +362,6 @@ def kernel_profile(game: str, games: int = 2048, batch: int = 2048) -> list[Row]
     """Cycle-counter profile of the play kernel (4 seats, the game's benchmark strategies): per decision kind,
     decisions per game and nanoseconds of the legal action mask, the choice and the application
     (``play_batch(kernel_profile=...)``, :mod:`meeplelab.sim.core.cycles`)."""
-    from meeplelab.sim.core.cycles import cycles_per_second
-    from meeplelab.play.batch import play_batch
-    from meeplelab.sim.registry import make_game
-    from meeplelab.strategies.registry import make_strategy
-
     g = make_game(game)
     if g.compiled_play is None:
         return []
@@ -394,8 +394,6 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
     scale = 0.1 if quick else scale
     for g in games:
         if "compiled" in parts:
-            from meeplelab.sim.registry import make_game
-
             if make_game(g).compiled_play is None:
                 echo(f"  {g}: no compiled play yet (Python loop only)")
             else:
@@ -412,8 +410,6 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
                                  f"{pair[0].gps:,.0f} games/s, Python loop {pair[1].gps:,.0f} games/s "
                                  f"({pair[0].extra['ratio']:.2f}x)")
         if "baseline" in parts:
-            from meeplelab.sim.registry import make_game
-
             if make_game(g).compiled_play is None:
                 echo(f"  {g}: no compiled play yet (Python loop only)")
             else:
@@ -635,8 +631,6 @@ def main(argv: list[str] | None = None) -> None:
             _refuse(f"--out/--json {f}: is a folder: allowed a file in an existing writable folder")
     if not 0 < a.scale <= SCALE_MAX:  # nan too
         _refuse(scale_refusal(a.scale))
-    from meeplelab.sim.core.errors import ConfigError
-    from meeplelab.sim.registry import make_game
 
     for g in a.games.split(","):
         try:
@@ -651,7 +645,6 @@ def main(argv: list[str] | None = None) -> None:
     merged = merge(old, rows)
     notes_file = out.with_name("notes.md")
     notes = notes_file.read_text() if notes_file.exists() else ""
-    from meeplelab.play.runfolder import write_atomic
 
     for path, text in ((store, json.dumps(merged, indent=1)), (out, render(merged, info, notes, _shown(store)))):
         write_atomic(path, text.encode())  # a full disk leaves the earlier results whole

@@ -19,6 +19,14 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+import meeplelab.sim.galileos_truth.state as K
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.galileos_truth.cols import (BOOKS, COINS, COPER, CYCLE, INV_OWNER, INV_TAPPED, LEVEL, NSLOTS, PHASE,
+                                               PHIL, RESEARCH, SLOT_CTYPE, SLOT_CZONE, SPACE_USED, STACK_N, STACK_SUBJ,
+                                               SUSP, TO_ACT)
+from meeplelab.sim.galileos_truth.state import Z_HAND
+from meeplelab.sim.registry import make_game
+from meeplelab.strategies.registry import make_strategy
 
 #: the benchmark strategies of Galileo's Truth, seat by seat (benchmarks/bench.py BENCH_STRATEGY)
 STRATEGIES = ("writer", "observer", "inventor", "never-abjure")
@@ -26,10 +34,6 @@ STRATEGIES = ("writer", "observer", "inventor", "never-abjure")
 
 def payability_inputs(st, b: int, p: int) -> tuple:
     """What the payability of seat ``p`` in game row ``b`` of ``st`` reads (see the module docstring)."""
-    from meeplelab.sim.galileos_truth.cols import (BOOKS, COINS, COPER, CYCLE, INV_OWNER, INV_TAPPED, LEVEL, NSLOTS, PHIL,
-                                         RESEARCH, SLOT_CTYPE, SLOT_CZONE, SPACE_USED, STACK_N, STACK_SUBJ, SUSP)
-    from meeplelab.sim.galileos_truth.state import Z_HAND
-
     sr = st.seat[b, p]
     ns = int(sr[NSLOTS])
     zone, ctype = st.slot[b, p, :ns, SLOT_CZONE], st.slot[b, p, :ns, SLOT_CTYPE]
@@ -43,12 +47,6 @@ def payability_inputs(st, b: int, p: int) -> tuple:
 def cache_hits(games: int, seed: int = 1) -> dict[str, tuple[int, int]]:
     """``{kind: (decisions, hits)}`` over games ``0..games-1`` of run ``seed`` (4 seats, :data:`STRATEGIES`),
     played on the Python loop so every state is seen."""
-    import meeplelab.sim.galileos_truth.state as K
-    from meeplelab.sim.galileos_truth.cols import PHASE, TO_ACT
-    from meeplelab.play.batch import play_batch
-    from meeplelab.sim.registry import make_game
-    from meeplelab.strategies.registry import make_strategy
-
     game = make_game("galileos-truth")
     kinds = {"P_MAIN": K.P_MAIN, "P_STACK": K.P_STACK, "P_SEC": K.P_SEC}
     last: dict = {}

@@ -15,6 +15,9 @@ import argparse
 import time
 
 import numpy as np
+from meeplelab.play.batch import play_batch
+from meeplelab.sim.registry import make_game
+from meeplelab.strategies.registry import make_strategy
 
 #: seatings measured by default, by game
 SEATINGS = {
@@ -28,10 +31,6 @@ SEATINGS = {
 def side_by_side(game_name: str, seating: str, games: int, seed: int = 1) -> tuple[float, float]:
     """``(compiled games/s, Python-loop games/s)`` of games ``1000..1000+games-1`` of run ``seed``, both paths
     warmed first (kernels compiled or loaded from the cache)."""
-    from meeplelab.play.batch import play_batch
-    from meeplelab.sim.registry import make_game
-    from meeplelab.strategies.registry import make_strategy
-
     g = make_game(game_name)
     seats = [make_strategy(game_name, s) for s in seating.split("+")]
     for compiled in (True, False):

@@ -27,6 +27,11 @@ import time
 from pathlib import Path
 
 from meeplelab.benchmarks.rows import Row, baseline_tree
+from meeplelab.analysis.load import scan_run
+from meeplelab.analysis.stats import mean_t, wilson
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
+from meeplelab.strategies.ismcts import GAME_DEFAULTS
 
 
 #: the commit whose Python ISMCTS the compiled search is measured against (issue 27: "ismcts as it is at f4477e4")
@@ -76,16 +81,12 @@ except ImportError:  # a tree with the one import name
 
 
 def _config(game: str, games: int, batch: int, n_jobs: int, compiled: bool, out: Path, seed: int):
-    from meeplelab.play.config import RunConfig
-
     return RunConfig(game=game, players=2, strategies=(SEARCH, OPPONENT), games=games, seed=seed, seating="rotate",
                      batch_size=batch, n_jobs=n_jobs, out=str(out), compiled=compiled)
 
 
 def games_of(run: Path):
     """The games table of run folder ``run`` (pandas), from the parts its manifest lists."""
-    from meeplelab.analysis.load import scan_run
-
     return scan_run(str(run), "games").collect().to_pandas()
 
 
@@ -93,8 +94,6 @@ def strength(df) -> dict:
     """The search's results in a games table ``df`` (2 seats): ``games``, ``win`` (win shares of its seats summed
     over the games, ties shared, / games) with its 95% Wilson interval ``lo``/``hi``, the rate from each seat
     (``seat0``, ``seat1``) and the mean VP margin over the opponent with its t interval."""
-    from meeplelab.analysis.stats import mean_t, wilson
-
     mine = df.strategy.astype(str).str.split(":").str[0] == SEARCH
     me = df[mine].sort_values("game")
     op = df[~mine].sort_values("game")
@@ -138,8 +137,6 @@ def base_spec(game: str) -> tuple[str, list[str]]:
     """``(id, dropped)``: the search with this commit's default arguments for ``game`` spelled out, as far as
     :data:`SEARCH_BASE`'s ``ismcts`` knows them, and the default arguments it cannot take (``kinds``: the base
     searches every decision kind; ``weights``: it values leaves with the heuristic's default weights)."""
-    from meeplelab.strategies.ismcts import GAME_DEFAULTS
-
     d = GAME_DEFAULTS.get(game, {})
     kept = [f"{k}={v}" for k, v in d.items() if k in BASE_ARGS]
     return SEARCH + (":" + ",".join(kept) if kept else ""), [k for k in d if k not in BASE_ARGS]
@@ -170,8 +167,6 @@ def measure(game: str, tree: Path | None, *, games: int = GAMES, ref_games: int 
             base_games: int = BASE_GAMES, n_jobs: int = 2, seed: int = 0, echo=print) -> list:
     """The three rows of ``game`` (``measure="search"``, ``extra["path"]`` compiled, python-loop, the base commit),
     one after the other in this run (``tree``: the :data:`SEARCH_BASE` tree, None to leave that path out)."""
-    from meeplelab.play.runner import simulate
-
     rows = []
     batch = max(games // (8 * n_jobs), 1)  # several chunks per worker
     with tempfile.TemporaryDirectory() as d:

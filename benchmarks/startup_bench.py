@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 
 from meeplelab.benchmarks.rows import Row, _strategy
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 
 #: runs of each start-up measure (the median is reported)
 REPEATS = 5
@@ -102,9 +104,6 @@ def large_run(game: str, games: int = 40_000, repeats: int = LARGE_REPEATS, echo
     """A ``games``-game simulate from the command line against the same run in a warm process, ``repeats`` times
     each, interleaved (in the process, then the command line), so a noisy spell of the machine falls on both
     sides; the medians are compared (rows)."""
-    from meeplelab.play.config import RunConfig
-    from meeplelab.play.runner import simulate
-
     strategies = _strategy(game, 4)
     inproc_s, cli_s = [], []
     with tempfile.TemporaryDirectory() as d:

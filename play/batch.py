@@ -19,6 +19,14 @@ from meeplelab.sim.core.logs import drain
 from meeplelab.sim.core.rng import stream_keys, strategy_stream
 from meeplelab.sim.core.state import BatchState
 from meeplelab.sim.schema import games_table
+from meeplelab.sim.core.compiled import ST_BOUND, ST_OVER, ST_PYTHON, ST_STUCK
+from meeplelab.sim.core.errors import PlyLimitError
+from meeplelab.sim.core.ismcts import search_specs
+from meeplelab.sim.core.lookahead import heuristic_specs
+from meeplelab.strategies.base import StrategyRNG, View
+from meeplelab.strategies.compiled import heuristic_tables, search_tables
+from meeplelab.strategies.plans import compile_plans, CompiledPlan, Plan
+from meeplelab.strategies.restricted import restriction_tables, unwrap
 
 #: turns/events buffers are drained when any game has used more than this share of them
 DRAIN_FRACTION = 0.5
@@ -56,8 +64,6 @@ def plies(game: Game, state: BatchState, plan: SeatPlan, seat_keys: Sequence[np.
     Raises:
         IllegalActionError, PlyLimitError: a strategy or the engine broke the rules.
     """
-    from meeplelab.strategies.base import StrategyRNG, View
-
     acts = np.empty(state.batch_size, np.int64)
     while True:
         done = game.done(state)
@@ -131,15 +137,6 @@ def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_key
         PlyLimitError: a game reached its ply bound unfinished.
         RuntimeError: an unfinished game with no legal action (an engine fault).
     """
-    from meeplelab.sim.core.compiled import ST_BOUND, ST_OVER, ST_PYTHON, ST_STUCK
-    from meeplelab.strategies.base import StrategyRNG, View
-    from meeplelab.strategies.plans import CompiledPlan, Plan, compile_plans
-
-    from meeplelab.sim.core.errors import PlyLimitError
-    from meeplelab.sim.core.ismcts import search_specs
-    from meeplelab.strategies.compiled import heuristic_tables, search_tables
-    from meeplelab.strategies.restricted import restriction_tables, unwrap
-
     if kernel_profile is not None:
         check_kernel_profile(game, kernel_profile)
     mod = game.compiled_module()
@@ -190,15 +187,10 @@ def uses_compiled_play(game: Game, strategies: Sequence) -> bool:
     """True when ``game`` has compiled play and at least one seat holds a compiled plan, a heuristic with a
     compiled form (:meth:`meeplelab.strategies.generic.Heuristic.compiled`) or an ISMCTS with one
     (:meth:`meeplelab.strategies.ismcts.ISMCTS.compiled_search`)."""
-    from meeplelab.strategies.plans import CompiledPlan
-    from meeplelab.strategies.restricted import unwrap
-
     if game.compiled_play is None:
         return False
     if any(isinstance(unwrap(s), CompiledPlan) for s in strategies):
         return True
-    from meeplelab.sim.core.ismcts import search_specs
-    from meeplelab.sim.core.lookahead import heuristic_specs
 
     return (any(sp is not None for sp in heuristic_specs(game, strategies))
             or any(sp is not None for sp in search_specs(game, strategies)))

@@ -38,6 +38,7 @@ import numpy as np
 
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.sim.core.logs import E_KIND, E_SEAT
+from meeplelab.sim.content_items import kinds_of
 
 
 def denied_position(game_seed: np.ndarray, players: int) -> np.ndarray:
@@ -61,8 +62,6 @@ class Denial:
     """
 
     def __init__(self, game, spec: str):
-        from meeplelab.sim.content_items import kinds_of
-
         kind, sep, ident = str(spec).partition(":")
         kinds = {k.kind: k for k in kinds_of(game.name)}
         if not sep or kind not in kinds:

@@ -44,6 +44,12 @@ from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.registry import get_game_class
 from meeplelab.play.runner import check_runs_resumable
 from meeplelab.play.runner import simulate
+from meeplelab.play.progress import bar
+from meeplelab.play.treatments import start_resources
+from meeplelab.sim.core import start
+from meeplelab.sim.core.start import find
+from meeplelab.sim.registry import make_game
+from meeplelab.strategies.registry import strategies_for
 
 EXPERIMENT_FILE = "experiment.json"
 _TREAT = re.compile(r"([a-z_]\w*)([+-]\d+)")
@@ -68,8 +74,6 @@ def parse_treatment(text: str, game: str | None = None) -> dict:
     Raises:
         ConfigError: not of the form field+n / field-n, or (with ``game``) not a declared start resource.
     """
-    from meeplelab.play.treatments import start_resources
-
     res = start_resources(game) if game else ()
     m = _TREAT.fullmatch(text.strip())
     if not m:
@@ -77,8 +81,6 @@ def parse_treatment(text: str, game: str | None = None) -> dict:
         raise ConfigError(f"--treat {text!r} needs the form field+n or field-n{listed} (e.g. "
                           f"{res[0].name if res else 'coffee'}+1: one more at the start for the focal player)")
     if game and res:
-        from meeplelab.sim.core.start import find
-
         find(res, m.group(1), game, text=text.strip())
     return {"position": 0, "field": m.group(1), "add": int(m.group(2))}
 
@@ -92,11 +94,6 @@ def _check_treated_start(base: RunConfig, t: dict, text: str) -> None:
         ConfigError: the treated start value would leave the allowed range.
     """
     import numpy as np
-
-    from meeplelab.sim.core import start
-    from meeplelab.sim.core.params import apply_overrides
-    from meeplelab.play.treatments import start_resources
-    from meeplelab.sim.registry import get_game_class, make_game
 
     params = apply_overrides(get_game_class(base.game).Params(), base.params or {})
     game = make_game(base.game, params, base.content)
@@ -212,8 +209,6 @@ def _check_param_axis(game: str, name: str, vary: str) -> None:
     """
     import difflib
 
-    from meeplelab.strategies.registry import strategies_for
-
     fields = [f.name for f in dataclasses.fields(get_game_class(game).Params)]
     if name in fields:
         return
@@ -282,7 +277,6 @@ def _play_arms(variants: list[Variant], out: Path, *, resume: bool, on_variant, 
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(out / EXPERIMENT_FILE, json.dumps(meta, indent=1).encode())
     rf.write_settings(out, settings)
-    from meeplelab.play.progress import bar
 
     try:
         with bar("experiment", len(variants), unit="arms", on=progress) as arms:

@@ -30,6 +30,9 @@ from meeplelab.sim.schema import ranks
 
 from meeplelab.play.treatments import (TREATMENTS, _ORIGIN, load_treatments, register_treatment,  # noqa: E402,F401
                                       shipped_treatments, start_resources, treatment_fn, _unknown_treatment)
+from meeplelab.play.batch import compiled_plies, DRAIN_FRACTION, uses_compiled_play
+from meeplelab.strategies.plans import CompiledPlan
+from meeplelab.strategies.registry import make_strategy
 
 
 @dataclass(frozen=True)
@@ -110,8 +113,6 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
         ConfigError: unknown strategy or treatment, or a seat count the game does not take.
         IllegalActionError, PlyLimitError: a strategy or the engine broke the rules.
     """
-    from meeplelab.strategies.registry import make_strategy
-
     if games < 1:
         raise ConfigError(f"games per lineup must be >= 1, got {games}")
     treat = {}
@@ -124,7 +125,6 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
     by_players: dict[int, list[int]] = {}
     for i, lu in enumerate(lineups):
         by_players.setdefault(len(lu.strategies), []).append(i)
-    from meeplelab.play.batch import uses_compiled_play
 
     made: dict[str, object] = {}
 
@@ -163,10 +163,6 @@ def _play(game, lineups, lu_idx, gids, seed, players, make_strategy, treat, comp
             treat[lu.treatment](game, state, np.flatnonzero(lu_idx == li), lu.treated_seat)
     seat_keys = [stream_keys(seed, state.game_id, strategy_stream(s)) for s in range(players)]  # keyed by (seed, game, seat)
     if compiled:
-        from meeplelab.play.batch import DRAIN_FRACTION, compiled_plies
-
-        from meeplelab.strategies.plans import CompiledPlan
-
         made = made if made is not None else {}
         strategies = [made[sid] if isinstance(made.get(sid), CompiledPlan) else make_strategy(game.name, sid)
                       for sid in lineups[int(lu_idx[0])].strategies]

@@ -20,6 +20,7 @@ from meeplelab.play.config import BACKENDS, check_scheduler
 from meeplelab.play.shipping import in_folder
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.sim.core.extras import require as require_extra
+from meeplelab.play.runner import _backend
 
 
 def check_backend(backend: str, scheduler: str | None, n_jobs: int) -> None:
@@ -60,7 +61,6 @@ def map_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], *, n_jobs: int
         for i, args in enumerate(tasks):
             yield i, fn(*args)
         return
-    from meeplelab.play.runner import _backend
 
     with _backend(SimpleNamespace(backend=backend, scheduler=scheduler, n_jobs=n_jobs)) as (jobs, client):
         if client is not None:  # this client's futures, polled (as_completed and wait need a default client)

@@ -48,6 +48,14 @@ from meeplelab.play.plan import RunPlan, chunk_bounds, resolve  # noqa: F401 (ch
 from meeplelab.play.shipping import in_folder
 from meeplelab.play.workers import (WORKERS_AT_GAMES, loky_config, quiet_pool_teardown, stop_pool,
                                     take_prestarted)
+from meeplelab.play.batch import play_batch
+from meeplelab.play.deny import Denial, denied_position, DeniedStrategy
+from meeplelab.play.progress import bar
+from meeplelab.play.treatments import start_resources
+from meeplelab.play.warmup import warm_for_run
+from meeplelab.sim.core.start import find
+from meeplelab.strategies.fromfile import file_name
+from meeplelab.strategies.registry import make_strategy
 
 
 class Terminated(KeyboardInterrupt):
@@ -184,10 +192,6 @@ def run_chunk(plan: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
 
 
 def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str, Any]:
-    from meeplelab.strategies.registry import make_strategy
-
-    from meeplelab.play.batch import play_batch
-
     t0 = time.perf_counter()
     if run.registrations is not None:  # what the parent registered outside the built-in modules
         run.registrations.install()
@@ -239,7 +243,6 @@ def _treated_batches(cfg, game, plan, order: int, strategies: list, seeds: np.nd
     if "deny" not in t:
         return [(_Treated(game, plan.orders[order].index(t["position"]), t["field"], t["add"]), strategies,
                  np.ones(seeds.size, np.bool_))]
-    from meeplelab.play.deny import Denial, DeniedStrategy, denied_position
 
     denial = Denial(game, t["deny"])
     pos = denied_position(seeds, len(strategies))
@@ -260,9 +263,6 @@ class _Treated:
     none, its per-seat state array ``field``. Everything else is the game's."""
 
     def __init__(self, game, seat: int, field: str, add: int):
-        from meeplelab.sim.core.start import find
-        from meeplelab.play.treatments import start_resources
-
         self._game, self._seat, self._field, self._add = game, seat, field, add
         res = start_resources(game.name)
         self._res = find(res, field, game.name) if res else None
@@ -361,8 +361,6 @@ def strategy_files(strategies) -> dict[str, dict]:
     path and sha256, so the manifest says which code played (an edited bot is another strategy) and a resume of an
     edited one is refused."""
     import hashlib
-
-    from meeplelab.strategies.fromfile import file_name
 
     out = {}
     for s in dict.fromkeys(strategies):
@@ -612,9 +610,6 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
             # on-disk cache instead of each compiling them at the same time (and the compile notice and its
             # progress are said once, here); at the default n_jobs = -1 the first chunk, played here, does it
             # (_auto_results)
-            from meeplelab.strategies.registry import make_strategy
-
-            from meeplelab.play.warmup import warm_for_run
 
             warm_for_run(run.game, cfg.players, cfg.seed, cfg.compiled,
                          [make_strategy(cfg.game, s) for s in run.seating.strategies(0)])
@@ -742,6 +737,4 @@ def _auto_results(run: RunPlan, todo: list[dict], out: str, n_jobs: int, where: 
 
 def _progress(on: bool, total: int, done: int, label: str):
     """A games bar of the shared progress display (:func:`meeplelab.play.progress.bar`)."""
-    from meeplelab.play.progress import bar
-
     return bar(label, total, done=done, unit="games", on=on)

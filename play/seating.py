@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core.rng import Streams
 
 SEATINGS = ("rotate", "random", "fixed")
 #: stream id of the random seating draw (between the strategy streams 1..P and the rollout streams)
@@ -143,8 +144,6 @@ class SeatingPlan:
 def random_orders(seed: int, game_index: np.ndarray, n_orders: int) -> np.ndarray:
     """``int64[B]``: the seat order of each game under ``random`` seating, keyed by (run seed, game
     index, :data:`SEATING_STREAM`) only."""
-    from meeplelab.sim.core.rng import Streams
-
     g = np.asarray(game_index, np.int64)
     if g.size == 0:
         return np.zeros(0, np.int64)

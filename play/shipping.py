@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.strategies.registry import PRESET_FOLDER
+from meeplelab.play.treatments import shipped_treatments, TREATMENTS
+from meeplelab.strategies.registry import install_strategies, shipped_strategies
 
 #: blobs already installed in this process (by digest)
 _INSTALLED: set[str] = set()
@@ -44,10 +46,6 @@ class Registrations:
         if digest in _INSTALLED:
             return
         import cloudpickle
-
-        from meeplelab.strategies.registry import install_strategies
-
-        from meeplelab.play.treatments import TREATMENTS
 
         try:
             strategies, treatments = cloudpickle.loads(self.blob)
@@ -101,10 +99,6 @@ def collect(game: str, strategy_ids=(), treatments=()) -> Registrations | None:
         ConfigError: one of them lives in a module a worker cannot import, or does not pickle
             (one line: which, and to put it in an importable module).
     """
-    from meeplelab.strategies.registry import shipped_strategies
-
-    from meeplelab.play.treatments import shipped_treatments
-
     strategies = shipped_strategies(game, strategy_ids)
     treats = shipped_treatments(game, treatments)
     if not strategies and not treats:

@@ -33,6 +33,7 @@ from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.registry import get_game_class
 from meeplelab.play.runner import check_runs_resumable
 from meeplelab.play.runner import simulate
+from meeplelab.play.progress import bar
 
 SWEEP_FILE = "sweep.json"
 #: folder names of variants (``name=value[,name=value...]``, see :func:`variant_name`)
@@ -142,7 +143,6 @@ def _play_variants(combos: list[dict], configs: list[RunConfig], out: Path, meta
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(sweep_file, json.dumps(meta, indent=1).encode())
     rf.write_settings(out, settings)
-    from meeplelab.play.progress import bar
 
     try:
         with bar("sweep", len(configs), unit="variants", on=progress) as variants:

@@ -31,6 +31,12 @@ from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.play.runner import check_runs_resumable
 from meeplelab.play.runner import simulate
+from meeplelab.play.parallel import map_unordered
+from meeplelab.play.progress import bar
+from meeplelab.play.shipping import collect
+from meeplelab.play.warmup import warm_for_run
+from meeplelab.sim.registry import make_game
+from meeplelab.strategies.registry import make_strategy
 
 TOURNAMENT_FILE = "tournament.json"
 TABLE_FILES = ("summary.parquet", "seats.parquet", "lineups.parquet", "pairwise.parquet")
@@ -134,7 +140,6 @@ def _play_lineups(cfgs: list[RunConfig], out: Path, meta: dict, *, resume: bool,
     out.mkdir(parents=True, exist_ok=True)
     rf.write_atomic(out / TOURNAMENT_FILE, json.dumps(meta, indent=1).encode())
     rf.write_settings(out, settings)
-    from meeplelab.play.progress import bar
 
     try:
         with bar("tournament", len(cfgs), unit="lineups", on=progress) as lineups_bar:
@@ -184,12 +189,6 @@ def _play_concurrently(base: RunConfig, todo, overwrite: bool, total: int, on_li
     """Every lineup of ``todo`` (``(index, config, resume)``) as one task of :func:`meeplelab.play.parallel.map_unordered`
     on ``base``'s workers; ``on_lineup`` is told of each as it finishes. The kernels are compiled (or loaded) here
     first, so the workers load them from the cache and the compile notice is said once."""
-    from meeplelab.play.parallel import map_unordered
-    from meeplelab.play.shipping import collect
-    from meeplelab.play.warmup import warm_for_run
-    from meeplelab.strategies.registry import make_strategy
-    from meeplelab.sim.registry import make_game
-
     c0 = todo[0][1]
     if base.backend == "loky":
         warm_for_run(make_game(c0.game, c0.make_params(), c0.content), c0.players, c0.seed, c0.compiled,

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Callable
 
 from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core import start
+from meeplelab.sim.registry import get_spec
 
 
 #: treatments by (game id, name): ``fn(game, state, rows, seat)`` changes the state of games ``rows``
@@ -33,8 +35,6 @@ def load_treatments(game: str) -> None:
     """Import the modules that register ``game``'s built-in treatments (its spec's ``treatments``)."""
     import importlib
 
-    from meeplelab.sim.registry import get_spec
-
     try:
         mods = get_spec(game).treatments
     except ConfigError:
@@ -49,8 +49,6 @@ def load_treatments(game: str) -> None:
 def shipped_treatments(game: str, names) -> list[tuple[str, str, Callable]]:
     """``(game, name, fn)`` of the treatments ``names`` that were registered outside the game's spec
     modules (a worker would not have them), for :mod:`meeplelab.play.shipping`."""
-    from meeplelab.sim.registry import get_spec
-
     load_treatments(game)
     try:
         builtin = set(get_spec(game).treatments)
@@ -62,8 +60,6 @@ def shipped_treatments(game: str, names) -> list[tuple[str, str, Callable]]:
 
 def start_resources(game: str) -> tuple:
     """The start resources ``game``'s spec declares (``GameSpec.start_resources``; () for a game without a spec)."""
-    from meeplelab.sim.registry import get_spec
-
     try:
         return tuple(get_spec(game).start_resources)
     except ConfigError:
@@ -80,7 +76,6 @@ def treatment_fn(game: str, name: str) -> Callable | None:
     res = start_resources(game)
     if not res:
         return None
-    from meeplelab.sim.core import start
 
     try:
         r, n = start.parse(name, res, game)
@@ -90,8 +85,6 @@ def treatment_fn(game: str, name: str) -> Callable | None:
 
 
 def _unknown_treatment(game: str, name: str) -> ConfigError:
-    from meeplelab.sim.core import start
-
     allowed = sorted(n for g, n in TREATMENTS if g == game)
     res = start_resources(game)
     if res:

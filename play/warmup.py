@@ -11,6 +11,9 @@ import subprocess
 import sys
 import time
 import warnings
+from meeplelab.play.batch import play_batch, uses_compiled_play
+from meeplelab.sim.registry import builtin_games, make_game
+from meeplelab.strategies.plans import CompiledPlan, Plan
 
 
 def warm(name: str, say=None) -> float:
@@ -19,10 +22,6 @@ def warm(name: str, say=None) -> float:
 
     ``say(text)``, when given, is called before each step with ``warming NAME: step n of m (what)``."""
     import numpy as np
-
-    from meeplelab.play.batch import play_batch
-    from meeplelab.sim.registry import make_game
-    from meeplelab.strategies.plans import CompiledPlan, Plan
 
     t0 = time.perf_counter()
     with warnings.catch_warnings():
@@ -60,9 +59,6 @@ def warm_for_run(game, players: int, seed: int, compiled: bool = True, strategie
 
     seats = None
     if compiled and game.compiled_play:
-        from meeplelab.play.batch import uses_compiled_play
-        from meeplelab.strategies.plans import CompiledPlan, Plan
-
         given = list(strategies) if strategies is not None and len(strategies) == players else [None] * players
         seats = [s if s is not None and uses_compiled_play(game, [s]) else CompiledPlan(Plan("warmup")) for s in given]
     # the kernels depend on the engine and the kinds of the seats' compiled strategies, not on the rule numbers,
@@ -72,8 +68,6 @@ def warm_for_run(game, players: int, seed: int, compiled: bool = True, strategie
         return
     game.play_random(np.arange(1), seed, players)
     if seats is not None:
-        from meeplelab.play.batch import play_batch
-
         play_batch(game, seats, np.arange(1), seed, compiled=True, log_turns=False, log_events=False)
     _WARMED.add(key)
 
@@ -83,8 +77,6 @@ _WARMED: set = set()
 
 
 def main(argv: list[str] | None = None) -> int:
-    from meeplelab.sim.registry import builtin_games
-
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "--one":
         print(f"warmed {args[1]} in {warm(args[1], say=lambda t: print(t, flush=True)):.0f} s", flush=True)

@@ -31,6 +31,8 @@ import functools
 from pathlib import Path
 
 from meeplelab.sim.core.errors import ConfigError
+from .registry import make_strategy
+from meeplelab.sim.registry import available_games
 
 #: the choices of ``--field``, the default first
 FIELDS = ("scripted", "strong")
@@ -94,8 +96,6 @@ def strong_roster(game: str, seats: int) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=None)
 def _spellings(game: str) -> dict[str, str]:
     """``{id: label}`` of ``game``'s strong field in both spellings (as given, and as the games table writes it)."""
-    from .registry import make_strategy
-
     try:
         ids = strong_field(game)
     except ConfigError:
@@ -116,7 +116,6 @@ def strong_labels(strategies) -> list[str] | None:
     ids = set(strategies)
     if SEARCH not in ids:  # cheap for every other field
         return None
-    from meeplelab.sim.registry import available_games
 
     for game in available_games():
         names = _spellings(game)

@@ -12,6 +12,7 @@ from .base import Strategy, StrategyRNG, View
 from .plans import Plan
 from .registry import Arg, register_strategy
 from .search import advance, candidates, continue_for, derived_streams, pick_best, value
+from meeplelab.sim.core.lookahead import HeuristicSpec
 
 
 class GreedyVP(Strategy):
@@ -113,8 +114,6 @@ class Heuristic(Strategy):
         """The :class:`meeplelab.sim.core.lookahead.HeuristicSpec` of this heuristic for ``game``'s play kernel (the same
         choices as :meth:`act`, issue 16), or None when a subclass changes the scoring or its finish is not a
         plan (then the seat decides on the Python path)."""
-        from meeplelab.sim.core.lookahead import HeuristicSpec
-
         cls = type(self)
         if cls.scores is not Heuristic.scores or cls.act is not Heuristic.act:
             return None

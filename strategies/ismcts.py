@@ -51,6 +51,9 @@ from .base import RandomStrategy, Strategy, StrategyRNG, View
 from .generic import Heuristic
 from .registry import Arg, register_strategy
 from .search import continue_for, pick_best, value
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.sim.core.ismcts import pending_kinds, SearchSpec
+from meeplelab.strategies.plans import CompiledPlan, Plan
 
 
 class _Node:
@@ -121,8 +124,6 @@ class ISMCTS(Strategy):
         """The codes of ``kinds`` among the engine's decision kinds ``known`` (``{name: code}``), or ConfigError."""
         for k in self.kinds:
             if k not in known:
-                from meeplelab.sim.core.errors import ConfigError
-
                 raise ConfigError(f"strategy 'ismcts': kinds={'+'.join(self.kinds)!r}: {k!r} is not a decision kind "
                                   f"of {game_name}: allowed {', '.join(known) or 'none'} (joined by +)")
         return frozenset(known[k] for k in self.kinds)
@@ -136,8 +137,6 @@ class ISMCTS(Strategy):
         out = np.where(many, self.iters, 0).astype(np.int64)
         codes = self.kind_codes(view.game)
         if codes is not None:
-            from meeplelab.sim.core.ismcts import pending_kinds
-
             inside = np.isin(pending_kinds(view.game, view.state, view.idx), list(codes))
             out[many & ~inside] = self.sub
         if self.gap > 0 and margins is not None:
@@ -224,9 +223,6 @@ class ISMCTS(Strategy):
         :meth:`act` on the same streams, issue 27), or None when it has none: ``ms`` > 0 (a time budget is not
         reproducible), a subclass changing the search, a heuristic without a compiled form, or a rollout policy
         that is not a compiled plan (or uniform random); then the seat decides on the Python path."""
-        from meeplelab.sim.core.ismcts import SearchSpec
-        from meeplelab.strategies.plans import CompiledPlan, Plan
-
         if self.ms > 0 or any(getattr(type(self), m) is not getattr(ISMCTS, m) for m in self._COMPILED_AS):
             return None
         heur = self.heuristic.compiled(game) if hasattr(self.heuristic, "compiled") else None
@@ -407,8 +403,6 @@ def _weights(search: ISMCTS, game: str) -> dict:
     ``heuristic`` (the game heuristic's defaults: none given)."""
     w = str(search.args.get("weights", search.defaults.get("weights", "tuned")))
     if w not in ("tuned", "heuristic"):
-        from meeplelab.sim.core.errors import ConfigError
-
         raise ConfigError(f"strategy 'ismcts': weights={w!r}: allowed tuned, heuristic")
     return dict(TUNED[game]) if w == "tuned" else {}
 

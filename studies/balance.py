@@ -58,6 +58,17 @@ from meeplelab.sim.plausible import Range, format_value
 
 from . import balance_retune
 from .balance_fields import METRICS, SIDE, _fields, bootstrap, field_configs, mean_length, seat_spread, strategy_excess  # noqa: F401
+from meeplelab.analysis.balance_report import build
+from meeplelab.analysis.compare import _csv, COLUMNS, delta_table
+from meeplelab.analysis.load import load_runs
+from meeplelab.analysis.studies import study_for
+from meeplelab.analysis.tables import canonical_json, write_table
+from meeplelab.analysis.versions import versions
+from meeplelab.play.parallel import check_backend
+from meeplelab.play.progress import bar
+from meeplelab.play.runner import _check_resumable, simulate
+from meeplelab.sim.registry import get_game_class
+from meeplelab.studies.robustness import evaluate_lineups
 
 FRESH_SEED_OFFSET = 1_000_003
 #: relative tolerance (of the bound) within which a metric meets a target: sums of win shares differ from
@@ -291,11 +302,7 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
             or ``resume``; (``resume``) nothing to resume or the saved search differs (named).
         KeyboardInterrupt: after marking ``search.json`` ``interrupted`` (other errors mark it ``failed``).
     """
-    from meeplelab.analysis.studies import study_for
-    from meeplelab.sim.registry import get_game_class
-
     cls = get_game_class(game)
-    from meeplelab.play.parallel import check_backend
 
     check_backend(backend, scheduler, n_jobs)
     if batch_size < 1:
@@ -349,9 +356,6 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
     re-check row are saved in ``state`` (``search.json``) as they are computed, and read from it when
     saved before (a resumed search)."""
     import optuna
-
-    from meeplelab.play.progress import bar
-    from meeplelab.studies.robustness import evaluate_lineups
 
     par = dict(par or {})
     saved = {tuple(e["key"]): list(e["metrics"]) for e in state["evaluated"]}
@@ -408,7 +412,6 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
     if not rows:
         raise ConfigError(f"every candidate was refused by the rules' consistency check ({trials} trials): narrow --vary")
     tab = pl.DataFrame(rows)
-    from meeplelab.analysis.tables import canonical_json, write_table
 
     write_table(tab, out / "trials.parquet")
     pareto = sorted({t.number for t in ost.best_trials})
@@ -478,7 +481,6 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
                                                     progress_bar=progress_bar, say=say, recheck=best)
     summary = canonical_json(summary)  # rounded like the tables: the same games give the same bytes
     rf.write_atomic(out / "balance.json", json.dumps(summary, indent=1, default=str).encode())
-    from meeplelab.analysis.balance_report import build
 
     summary["page"] = str(build(out, summary, tab, rc, tgs, side))
     return summary
@@ -502,12 +504,6 @@ def side_effects(out: Path, game: str, fixed: dict, params: dict, lineups, games
         The delta table (columns of :data:`meeplelab.analysis.compare.COLUMNS`); empty when the search
         measured no rotated field (a conclusion's panels only).
     """
-    from meeplelab.analysis.compare import COLUMNS, _csv, delta_table
-    from meeplelab.analysis.load import load_runs
-    from meeplelab.analysis.tables import write_table
-    from meeplelab.analysis.versions import versions
-    from meeplelab.play.runner import _check_resumable, simulate
-
     text = lambda d: {k: format_value(v) for k, v in d.items()}  # noqa: E731
     folders = []
     arms = [field_configs(game, lineups, text(rules), games_per_lineup, seed, par, Path(out), name)
@@ -552,14 +548,10 @@ def _same_value(r: Range, text: str) -> bool:
 
 
 def _save_state(out: Path, state: dict) -> None:
-    from meeplelab.play import runfolder as rf
-
     rf.save_state(out / STATE, state)
 
 
 def _read_state(out: Path) -> dict:
-    from meeplelab.play import runfolder as rf
-
     return rf.read_state(out / STATE, "a saved balance search")
 
 

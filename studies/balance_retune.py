@@ -33,6 +33,13 @@ import polars as pl
 from meeplelab.sim.core.errors import ConfigError
 
 from .balance_fields import SIDE, bootstrap, field_configs
+from .retune import check as check_field, FOLDER, run_retuned
+from .robustness import evaluate_lineups
+from meeplelab.analysis.retune import effects, play_changes
+from meeplelab.analysis.tables import write_table
+from meeplelab.play import runfolder as rf
+from meeplelab.sim.plausible import format_value
+from meeplelab.strategies.registry import parse_id, strategies_for
 
 #: the targets measured four ways (rules x players) on the fresh seeds
 TARGETS = "retuned.parquet"
@@ -48,8 +55,6 @@ def _kept_defaults(game: str, sid: str, preset: Path) -> bool:
     """Whether the tuning of ``sid`` wrote its own default arguments (no candidate did better on the search seeds:
     the re-tuned player plays as the fixed one)."""
     import tomllib
-
-    from meeplelab.strategies.registry import parse_id, strategies_for
 
     name, fixed = parse_id(sid)
     info = next(i for i in strategies_for(game) if i.name == name)
@@ -69,8 +74,6 @@ def check(game: str, lineups, budget: int, games_per_lineup: int, par: dict) -> 
             a conclusion of scripted plans only); or, for a field, what :func:`meeplelab.studies.retune.check`
             refuses (nothing tunable in it, naming the field and what is allowed; a budget below two trials).
     """
-    from .retune import check as check_field
-
     if budget < 0:
         raise ConfigError(f"--retune {budget}: allowed 0 (players fixed) or the games of each re-tuning")
     if not budget:
@@ -113,14 +116,6 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
     Raises:
         ConfigError: see :func:`check`.
     """
-    from meeplelab.analysis.retune import effects, play_changes
-    from meeplelab.analysis.tables import write_table
-    from meeplelab.play import runfolder as rf
-    from meeplelab.sim.plausible import format_value
-
-    from .retune import FOLDER, run_retuned
-    from .robustness import evaluate_lineups
-
     say = say or (lambda s: None)
     text = lambda d: {k: format_value(v) for k, v in d.items()}  # noqa: E731
     side = Path(out) / SIDE

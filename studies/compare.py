@@ -39,6 +39,14 @@ from meeplelab.sim.core.errors import ConfigError, RunFolderError
 
 from .retune import check as check_tunable
 from .retune import run_retuned
+from meeplelab.analysis.compare import write_outputs
+from meeplelab.analysis.studies import study_for
+from meeplelab.play.progress import bar
+from meeplelab.play.runner import check_runs_resumable, simulate
+from meeplelab.sim.core.content import content_changes
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.registry import get_game_class
+from meeplelab.strategies.fields import check_field, strong_roster
 
 COMPARE_FILE = rf.COMPARE_FILE
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -62,8 +70,6 @@ def parse_arm(text: str, label: str, cls) -> Arm:
         ConfigError: an empty or malformed item, a content folder that does not exist, a parameter given
             twice, or a rule value the game refuses (unknown name, type, range, contradiction).
     """
-    from meeplelab.sim.core.params import apply_overrides
-
     spec = text.strip()
     allowed = "default, content=PATH, NAME=VALUE (a rule parameter), or several joined by ';'"
     if not spec:
@@ -104,8 +110,6 @@ def default_roster(game: str, players: int) -> tuple[str, ...]:
     Raises:
         ConfigError: the study has no field at that seat count (the counts it has named).
     """
-    from meeplelab.analysis.studies import study_for
-
     study = study_for(game)
     fields = {len(lu.strategies): lu.strategies for lu in study.lineups if lu.panel == f"field-{players}" and lu.rot == 0}
     if players not in fields:
@@ -125,8 +129,6 @@ def rosters(game: str, players: list[int], strategies: tuple[str, ...] | None,
         ConfigError: several strategies with several player counts, a count without a study field, strategies
             given with the strong field, or no strong field for the game.
     """
-    from meeplelab.strategies.fields import check_field, strong_roster
-
     if check_field(field) == "strong":
         if strategies:
             raise ConfigError("--field strong and --strategies are given together: allowed one of them")
@@ -194,8 +196,6 @@ def parse_arms(base: RunConfig, arm_texts: list[str], command: str = "compare") 
         ConfigError: more arms than :data:`LABELS`, a bad arm, a parameter in both ``--set`` and an arm, an arm
             given twice, a content pack that does not load (a missing file, a bad icon).
     """
-    from meeplelab.sim.registry import get_game_class
-
     cls = get_game_class(base.game)
     if len(arm_texts) > len(LABELS):
         raise ConfigError(f"{command} takes at most {len(LABELS)} arms, got {len(arm_texts)}")
@@ -214,8 +214,6 @@ def parse_arms(base: RunConfig, arm_texts: list[str], command: str = "compare") 
         seen[key] = a.spec
     for a in arms:  # every content pack read and checked before any arm is played (nothing half-written)
         if a.content is not None:
-            from meeplelab.sim.core.params import apply_overrides
-
             cls(params=apply_overrides(cls.Params(), a.params), content_dir=a.content)
     return arms
 
@@ -262,8 +260,6 @@ def study(out: Path, state_file: str, ours=(), what: str = "comparison", *, resu
 def _play_runs(configs: list[RunConfig], out: Path, meta: dict, state_file: str, *, resume: bool, what: str,
                on_run, progress: bool, settings: str | None) -> dict:
     """:func:`play_folders` in the folder ``out`` the study is built in (each run ``configs[i]`` under it)."""
-    from meeplelab.play.runner import check_runs_resumable, simulate
-
     if resume:
         old = _read(out, state_file, what)
         for k in meta:
@@ -276,7 +272,6 @@ def _play_runs(configs: list[RunConfig], out: Path, meta: dict, state_file: str,
     out.mkdir(parents=True, exist_ok=True)
     rf.save_state(out / state_file, state)
     rf.write_settings(out, settings)
-    from meeplelab.play.progress import bar
 
     try:
         with bar(what, len(configs), unit="runs", on=progress) as runs:
@@ -350,9 +345,6 @@ def content_changes_by_arm(game: str, arms: list[Arm]) -> dict[str, list[str]]:
     (the packaged content when the first arm has no folder): ``{label: lines}`` of
     :func:`meeplelab.sim.core.content.content_changes` (``"treatises.toml card 'pendulum' books: 1 -> 2"``), so a
     comparison names the edited card, not only its content hash."""
-    from meeplelab.sim.core.content import content_changes
-    from meeplelab.sim.registry import get_game_class
-
     ref = arms[0].content or str(get_game_class(game).default_content_dir())
     return {a.label: content_changes(ref, a.content) for a in arms[1:] if a.content is not None}
 
@@ -375,8 +367,6 @@ def run_compare(base: RunConfig, arm_texts: list[str], players: list[int], strat
         ConfigError: see :func:`plan_compare` and :func:`check_retune` (nothing is written then).
         RunFolderError, KeyboardInterrupt: see :func:`play_folders`.
     """
-    from meeplelab.analysis.compare import write_outputs
-
     arms, configs = plan_compare(base, arm_texts, players, strategies, field)
     check_retune(arms, configs[:len(players)], retune)
     out = Path(base.out)

@@ -56,6 +56,19 @@ from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
 from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.analysis.compare import _csv, changed_lines, delta_table
+from meeplelab.analysis.load import load_runs
+from meeplelab.analysis.report import build_report
+from meeplelab.analysis.seats import games_frame, seat_spread
+from meeplelab.analysis.tables import write_table
+from meeplelab.analysis.versions import versions
+from meeplelab.play.progress import bar
+from meeplelab.play.runner import _check_resumable, simulate
+from meeplelab.play.treatments import start_resources
+from meeplelab.sim.core.params import _parse, apply_overrides
+from meeplelab.sim.registry import get_game_class
+from meeplelab.studies.balance import FRESH_SEED_OFFSET
+from meeplelab.studies.compare import rosters
 
 STATE = "compensate.json"
 OURS = ("search", "verify", "proposal.toml", "compensation.md", "side_effects.csv", "side_effects.parquet", "report",
@@ -69,9 +82,6 @@ def _tag(bonus) -> str:
 def compensable(game: str) -> list:
     """The start resources of ``game`` with per-seat compensation fields in its ``Params``."""
     import dataclasses as dc
-
-    from meeplelab.play.treatments import start_resources
-    from meeplelab.sim.registry import get_game_class
 
     fields = {f.name for f in dc.fields(get_game_class(game).Params)}
     return [r for r in start_resources(game) if r.seat_param and all(r.seat_field(p) in fields for p in (2, 3, 4))]
@@ -89,9 +99,6 @@ def _resource(game: str, name: str):
 # ------------------------------------------------------------------ measuring a candidate
 def seat_rates(folder: Path) -> dict:
     """A run's seat win rates (percent, seat order 0..P-1), seat spread with its paired 95% interval, games."""
-    from meeplelab.analysis.load import load_runs
-    from meeplelab.analysis.seats import games_frame, seat_spread
-
     runs = load_runs([folder])
     df = games_frame(runs)
     rates = df.group_by("seat", maintain_order=True).agg(pl_mean("win_share")).sort("seat")["win_share"].to_list()
@@ -109,8 +116,6 @@ def pl_mean(col: str):
 
 def _scores(folder: Path) -> tuple[np.ndarray, np.ndarray]:
     """``(vp int[G, P], original win share float[G, P])`` of a run, seats in order."""
-    from meeplelab.analysis.load import load_runs
-
     g = load_runs([folder]).games.select("game", "seat", "vp", "win_share").collect().sort("game", "seat")
     p = int(cast(int, g["seat"].max())) + 1
     return g["vp"].to_numpy().reshape(-1, p).astype(np.int64), g["win_share"].to_numpy().reshape(-1, p)
@@ -244,10 +249,6 @@ def plan_compensate(game: str, players: list[int], target: float, resource: str 
             below 1, a roster the study cannot give, or ``--set`` values the game refuses (a compensation
             field set there too).
     """
-    from meeplelab.studies.compare import rosters
-    from meeplelab.sim.core.params import apply_overrides
-    from meeplelab.sim.registry import get_game_class
-
     if not (isinstance(target, (int, float)) and math.isfinite(target) and target > 0):
         raise ConfigError(f"--target {target!r}: allowed a seat spread above 0 percentage points (e.g. 5)")
     r = _resource(game, resource)
@@ -292,8 +293,6 @@ def _config(req: Request, players: int, bonus, seed: int, games: int, out: Path,
 
 
 def _play(cfg: RunConfig, resume: bool, draw: bool = False) -> None:
-    from meeplelab.play.runner import _check_resumable, simulate
-
     folder = Path(cfg.out)
     label = f"{folder.parent.name}/{folder.name}"
     if (folder / rf.MANIFEST).is_file():
@@ -335,8 +334,6 @@ def _solve(req: Request, out: Path, shown: Path, *, resume: bool, run: Execution
            draw: bool, settings: str | None) -> dict:
     """:func:`run_compensate` in the folder ``out`` the solve is built in (``shown``: the folder it is written to,
     as the summary names it); returns the saved state with ``page`` (under ``out``)."""
-    from meeplelab.studies.balance import FRESH_SEED_OFFSET
-
     request = {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(req).items()}
     state: dict[str, Any] = {"request": request, "status": "running", "candidates": {}, "verified": {}}
     if resume:
@@ -350,7 +347,6 @@ def _solve(req: Request, out: Path, shown: Path, *, resume: bool, run: Execution
     rf.save_state(out / STATE, state)
     rf.write_settings(out, settings)
     res = _resource(req.game, req.resource)
-    from meeplelab.play.progress import bar
 
     try:
         with bar("compensate", 2 * len(req.players), unit="steps", on=draw) as steps:
@@ -424,15 +420,6 @@ def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path]
     """The proposal, side-effect table, summary and report of the solve in ``out`` (``shown``: the folder the
     summary names, where the solve is once complete; default ``out``); returns the summary's path."""
     import tomli_w
-
-    from meeplelab.analysis.compare import _csv, changed_lines, delta_table
-    from meeplelab.analysis.load import load_runs
-    from meeplelab.analysis.report import build_report
-    from meeplelab.analysis.tables import write_table
-    from meeplelab.analysis.versions import versions
-
-    from meeplelab.sim.core.params import _parse
-    from meeplelab.sim.registry import get_game_class
 
     fields = {f.name: f for f in dataclasses.fields(get_game_class(req.game).Params)}
     params = {k: _parse(k, v, fields[k].default) for k, v in req.fixed.items()}

@@ -42,17 +42,17 @@ from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, ContentError
 from meeplelab.play.experiment import Variant, _folder
 from meeplelab.sim.registry import get_game_class
+from meeplelab.analysis.content import kinds_of
+from meeplelab.play.experiment import run_experiment
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.registry import available_games, make_game
 
 _HEADER = re.compile(r"^\s*\[")
 
 
 def _kinds(game: str):
-    from meeplelab.analysis.content import kinds_of
-
     kinds = kinds_of(game)
     if not kinds:
-        from meeplelab.sim.registry import available_games
-
         allowed = [g for g in available_games() if kinds_of(g)]
         raise ConfigError(f"--game {game!r} has no content catalogue for content-value: allowed {', '.join(allowed)}")
     return kinds
@@ -171,9 +171,6 @@ def check_removal(game: str, players: int, params: dict, folder: Path, what: str
     """
     import numpy as np
 
-    from meeplelab.sim.core.params import apply_overrides
-    from meeplelab.sim.registry import make_game
-
     cls = get_game_class(game)
     try:
         g = make_game(game, apply_overrides(cls.Params(), params or {}), folder)
@@ -248,8 +245,6 @@ def run_content_value(base: RunConfig, items: list[tuple[str, str]], *, mode: st
         ConfigError: see :func:`removal_arms`.
         RunFolderError: see :func:`meeplelab.play.experiment.run_experiment`.
     """
-    from meeplelab.play.experiment import run_experiment
-
     with removal_arms(base, items, mode) as arms:
         return run_experiment(arms, base.out, overwrite=overwrite, resume=resume, on_variant=on_variant,
                               progress=progress, settings=settings)

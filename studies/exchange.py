@@ -51,6 +51,10 @@ from meeplelab.play.config import RunConfig
 from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.studies.compare import Arm, parse_arms, play_folders, study
+from meeplelab.analysis.exchange import write_outputs
+from meeplelab.play.experiment import _check_treated_start
+from meeplelab.play.treatments import start_resources
+from meeplelab.sim.core import start
 
 EXCHANGE_FILE = rf.EXCHANGE_FILE
 #: the files a study writes beside its runs (either kind: an overwrite replaces the other kind's too)
@@ -77,10 +81,6 @@ def plan_exchange(base: RunConfig, resources: list[str] | None = None, units: in
             listed), ``units`` 0, a roster repeating a strategy or not one per seat, a treated start value
             the rules do not allow (``suspicion+6`` at Prison), or anything :func:`meeplelab.play.plan.validated` refuses.
     """
-    from meeplelab.sim.core import start
-    from meeplelab.play.experiment import _check_treated_start
-    from meeplelab.play.treatments import start_resources
-
     res = start_resources(base.game)
     if not res:
         raise ConfigError(f"{base.game} declares no start resources (GameSpec.start_resources): nothing to price")
@@ -127,8 +127,6 @@ def run_exchange(base: RunConfig, resources: list[str] | None = None, units: int
         ConfigError: see :func:`plan_exchange` (nothing written then).
         RunFolderError, KeyboardInterrupt: see :func:`meeplelab.studies.compare.play_folders`.
     """
-    from meeplelab.analysis.exchange import write_outputs
-
     arms, configs = plan_exchange(base, resources, units)
     out = Path(base.out)
     meta = {"kind": "exchange-rates", "game": base.game, "players": base.players, "strategies": list(base.strategies),

@@ -50,6 +50,12 @@ from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.play.runner import check_runs_resumable, simulate
 from meeplelab.analysis.ladder import TIMING_FILE, Comparison, Pairing, served_by
+from meeplelab.analysis.ladder import commit, comparison_scores, write_outputs
+from meeplelab.play.progress import bar
+from meeplelab.sim.registry import get_game_class
+from meeplelab.strategies.fields import tuned_preset
+from meeplelab.strategies.plans import CompiledPlan
+from meeplelab.strategies.registry import make_strategy, parse_id, strategies_for
 
 LADDER_FILE = "ladder.json"
 #: files :mod:`meeplelab.analysis.ladder` writes into the folder (an overwrite removes them with the pairings)
@@ -81,8 +87,6 @@ class Rung:
 def default_tuned(game: str) -> Path | None:
     """The tuned preset of ``game`` kept in the project (``docs/presets/<game>-heuristic-tuned.toml``), if any: the
     strong field's (:func:`meeplelab.strategies.fields.tuned_preset`)."""
-    from meeplelab.strategies.fields import tuned_preset
-
     return tuned_preset(game)
 
 
@@ -122,9 +126,6 @@ def search_id(search: str, iters: int) -> str:
 
 
 def _is_scripted(game: str, name: str) -> bool:
-    from meeplelab.strategies.plans import CompiledPlan
-    from meeplelab.strategies.registry import make_strategy
-
     try:
         return isinstance(make_strategy(game, name), CompiledPlan)
     except ConfigError:  # a registered strategy that needs arguments is no default plan
@@ -134,8 +135,6 @@ def _is_scripted(game: str, name: str) -> bool:
 def scripted_plans(game: str) -> list[str]:
     """Every scripted plan of ``game``: the registry's strategies whose default instance is a compiled plan
     (:class:`meeplelab.strategies.plans.CompiledPlan`), by name."""
-    from meeplelab.strategies.registry import strategies_for
-
     return [s.name for s in strategies_for(game) if s.name != "random" and _is_scripted(game, s.name)]
 
 
@@ -155,8 +154,6 @@ def rungs(game: str, *, plans: Sequence[str] | None = None, tuned: str | Path | 
         ConfigError: an unknown or bad strategy id, a plan given twice or equal to another rung, a search id
             that sets ``iters`` or a bad budget.
     """
-    from meeplelab.strategies.registry import make_strategy, parse_id
-
     out = [Rung("random", "baseline", "random")]
     plan_ids = list(scripted_plans(game) if plans is None else plans)
     seen = {"random", "heuristic"}
@@ -233,8 +230,6 @@ def pair_config(p: Pairing, *, game: str, players: int, games: int, seed: int, b
 def check_settings(game: str, players: int, games_per_rung: int) -> None:
     """Raises ConfigError for a player count the game does not take or a games-per-rung count that does not
     split evenly over the seat orders (each of the ``players`` orders plays the same game seeds, at least 2)."""
-    from meeplelab.sim.registry import get_game_class
-
     cls = get_game_class(game)
     if not isinstance(players, int) or not max(2, cls.min_players) <= players <= cls.max_players:
         raise ConfigError(f"--players {players}: {game} takes {max(2, cls.min_players)}-{cls.max_players} seats "
@@ -297,8 +292,6 @@ def _play_ladder(out: Path, meta: dict, ladder: list[Rung], first: list[Pairing]
                  cfg: Callable[[Pairing], RunConfig], *, resume: bool, progress: bool, settings: str | None,
                  on_pair) -> dict:
     """:func:`run_ladder` in the folder ``out`` it is built in (``cfg(pairing)``: the pairing's run under it)."""
-    from meeplelab.analysis.ladder import comparison_scores, commit, write_outputs
-
     players = meta["players"]
     if resume:
         old = _read(out)
@@ -315,8 +308,6 @@ def _play_ladder(out: Path, meta: dict, ladder: list[Rung], first: list[Pairing]
                     pairings=[dataclasses.asdict(p) for p in pairs], status=status)
         rf.write_atomic(out / LADDER_FILE, json.dumps({k: v for k, v in meta.items() if k != "report"},
                                                       indent=1).encode())
-
-    from meeplelab.play.progress import bar
 
     bars = contextlib.ExitStack()  # the pairings bar: closed once every pairing is played (or on an error)
     pairs_bar = bars.enter_context(bar("ladder", total, unit="pairings", on=progress))

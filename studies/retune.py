@@ -23,6 +23,10 @@ from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
 from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError
+from .tune import search_space, tune
+from meeplelab.play.runner import simulate
+from meeplelab.strategies.registry import make_strategy, parse_id
+from meeplelab.strategies.restricted import split_restrictions
 
 FILE = "retuned.json"
 FOLDER = "retuned"
@@ -31,11 +35,6 @@ FOLDER = "retuned"
 def tunable(game: str, sid: str) -> bool:
     """Whether strategy id ``sid`` has arguments :func:`meeplelab.studies.tune.search_space` would search (those it
     fixes itself are not; a restricted id, ``heuristic+never:abjure``, is played as given)."""
-    from meeplelab.strategies.registry import parse_id
-    from meeplelab.strategies.restricted import split_restrictions
-
-    from .tune import search_space
-
     name, fixed = parse_id(sid)
     if "preset" in fixed or split_restrictions(sid)[1]:
         return False
@@ -142,11 +141,6 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
     Raises:
         ConfigError: see :func:`check`.
     """
-    from meeplelab.play.runner import simulate
-    from meeplelab.strategies.registry import make_strategy
-
-    from .tune import tune
-
     pos = check(base, budget, games_per_trial)
     say = say or (lambda s: None)
     out = Path(out)

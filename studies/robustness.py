@@ -45,6 +45,16 @@ from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.sim.core.params import apply_overrides
 from meeplelab.play.parallel import map_unordered
 from meeplelab.sim.plausible import Range, format_value, load_plausible
+from meeplelab.analysis.robustness import analyse, conclusion_values, morris_indices
+from meeplelab.analysis.robustness_report import build
+from meeplelab.analysis.studies import study_for
+from meeplelab.analysis.tables import canonical_json, write_table
+from meeplelab.play.panels import play_lineups
+from meeplelab.play.parallel import check_backend
+from meeplelab.play.progress import bar
+from meeplelab.play.shipping import collect
+from meeplelab.play.warmup import warm_for_run
+from meeplelab.sim.registry import get_game_class
 
 META = "robustness.json"
 LEVELS = 4
@@ -98,7 +108,6 @@ def plan(game: str, budget: int, *, games: int | None = None, seed: int = 0, stu
         ConfigError: budget too small for point 0 and two Morris trajectories (the minimum named),
             games < 1, or no factor varies.
     """
-    from meeplelab.analysis.studies import study_for
     from SALib.sample import morris as morris_sample
 
     study = study or study_for(game)
@@ -128,8 +137,6 @@ def _overrides(ranges: dict[str, Range], point: dict[str, float]) -> dict[str, A
 
 def evaluate_point(game_cls, overrides: dict, lineups, games: int, seed: int, batch_size: int = 4096) -> pl.DataFrame:
     """Play the study's lineups under ``overrides`` (values, not unit coordinates); see :func:`meeplelab.play.panels.play_lineups`."""
-    from meeplelab.play.panels import play_lineups
-
     params = apply_overrides(game_cls.Params(), overrides)
     return play_lineups(game_cls(params=params), lineups, games, seed, batch_size=batch_size)
 
@@ -154,14 +161,10 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
             not a robustness folder, or (resume) holds a different design.
         KeyboardInterrupt: after marking ``robustness.json`` ``interrupted`` (finished points are kept).
     """
-    from meeplelab.analysis.studies import study_for
-    from meeplelab.sim.registry import get_game_class
-
     out = Path(out)
     study = study or study_for(game)
     ranges = ranges if ranges is not None else load_plausible(game, study.plausible)
     cls = get_game_class(game)
-    from meeplelab.play.parallel import check_backend
 
     check_backend(backend, scheduler, n_jobs)
     d = plan(game, budget, games=games, seed=seed, study=study, ranges=ranges, sobol_max=sobol_max)
@@ -205,15 +208,12 @@ def _run(out: Path, d: Design, cls, study, ranges, *, resume: bool, n_jobs: int,
         d.status = "failed"
         _save(out, d)
         raise
-    from meeplelab.analysis.robustness import analyse
 
     res = analyse(d, study, ranges, tables)
-    from meeplelab.analysis.tables import canonical_json, write_table
 
     res["json"] = canonical_json(res["json"])  # rounded: the same games give the same bytes
     rf.write_atomic(out / "results.json", json.dumps(res["json"], indent=1, default=float).encode())
     write_table(res["points"], out / "conclusions.parquet")
-    from meeplelab.analysis.robustness_report import build
 
     res["page"] = build(out, res["json"], command)
     return res
@@ -230,7 +230,6 @@ def evaluate_lineups(game_cls, overrides: dict, lineups, games: int, seed: int, 
     """
     if (n_jobs == 1 and backend != "dask") or len(lineups) == 1:
         return evaluate_point(game_cls, overrides, lineups, games, seed, batch_size)
-    from meeplelab.play.shipping import collect
 
     if backend == "loky":
         _warm(game_cls, lineups, seed)
@@ -246,8 +245,6 @@ def evaluate_lineups(game_cls, overrides: dict, lineups, games: int, seed: int, 
 def _warm(cls, lineups, seed: int) -> None:
     """Compile (or load) the rule kernels here at every seat count of ``lineups`` before loky workers start
     (:func:`meeplelab.play.warmup.warm_for_run`): the workers load them, and the compile notice is said once."""
-    from meeplelab.play.warmup import warm_for_run
-
     game = cls()
     for players in sorted({len(lu.strategies) for lu in lineups}):
         warm_for_run(game, players, seed, compiled=False)
@@ -262,8 +259,6 @@ def _point_task(regs, cls, overrides, lineups, games: int, seed: int, batch_size
 
 def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, stage, *, backend: str = "loky",
                  scheduler: str | None = None, progress_bar: bool = False) -> None:
-    from meeplelab.play.progress import bar
-
     pts = d.points()
     lo = 0 if stage == "morris" else 1 + len(d.morris_X)
     hi = 1 + len(d.morris_X) if stage == "morris" else len(pts)
@@ -273,8 +268,6 @@ def _play_points(out, d: Design, cls, study, ranges, n_jobs, batch_size, say, st
     t0, n = time.perf_counter(), 0
     regs = None
     if n_jobs != 1 or backend == "dask":
-        from meeplelab.play.shipping import collect
-
         # what the parent registered outside the built-in modules goes with every task (play/shipping.py)
         regs = collect(d.game, [s for lu in study.lineups for s in lu.strategies],
                        [lu.treatment for lu in study.lineups if lu.treatment])
@@ -304,7 +297,6 @@ def _load_points(out, d: Design) -> list[pl.DataFrame | None]:
 
 def _plan_sobol(d: Design, study, ranges, tables) -> None:
     """Choose the Sobol factors from the Morris results and the base sample size that fits the budget."""
-    from meeplelab.analysis.robustness import conclusion_values, morris_indices
     from SALib.sample import sobol as sobol_sample
 
     q = conclusion_values(study, tables[:1 + len(d.morris_X)])

@@ -13,6 +13,7 @@ from meeplelab.analysis.tables import write_table
 from meeplelab.analysis.tournament import summarize
 from meeplelab.play import runfolder as rf
 from meeplelab.play.tournament import TOURNAMENT_FILE, check_folder, play_tournament, read_tournament
+from meeplelab.analysis.tournament_report import build_tournament_report
 
 
 def run_tournament(game: str, strategies, players: int, games: int, seed: int, out: Path | str, *,
@@ -64,8 +65,6 @@ def write_report(out: Path | str, dest: Path | str | None = None, *, progress: b
         RunFolderError: not a tournament folder, or its lineups hold no games.
         KeyboardInterrupt: after recording it.
     """
-    from meeplelab.analysis.tournament_report import build_tournament_report
-
     out = Path(out)
     meta = read_tournament(out)
     own = dest is None or Path(dest).resolve() == (out / "report").resolve()
