@@ -33,6 +33,18 @@ import numpy as np
 
 from meeplelab.studies.trials import optimize
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.analysis.stats import mean_t, wilson
+from meeplelab.analysis.tables import canonical_json
+from meeplelab.play import runfolder as rf
+from meeplelab.play.batch import play_batch
+from meeplelab.play.parallel import check_backend, map_unordered
+from meeplelab.play.runner import _progress
+from meeplelab.play.shipping import collect
+from meeplelab.sim.core.params import apply_overrides
+from meeplelab.sim.registry import get_game_class, make_game
+from meeplelab.strategies import make_strategy
+from meeplelab.strategies.registry import parse_id, strategies_for
+from meeplelab.strategies.restricted import split_restrictions
 
 #: never searched: switches (``finish``), and ``vp``, the unit of a heuristic's weighted sum (scaling
 #: every weight together changes no decision, so one weight stays fixed)
@@ -59,8 +71,6 @@ def search_space(game: str, strategy: str) -> list[Dim]:
     Raises:
         ConfigError: unknown strategy, or nothing to search.
     """
-    from meeplelab.strategies.registry import parse_id, strategies_for
-
     name, _ = parse_id(strategy)
     avail = {s.name: s for s in strategies_for(game)}
     if name not in avail:
@@ -92,11 +102,6 @@ def spec_of(name: str, args: dict) -> str:
 def _field_task(regs, game: str, spec: str, opp: str, players: int, seat: int, games: int, seed: int,
                 params: dict | None, batch_size: int) -> np.ndarray:
     """Win share ``float[games]`` of ``spec`` in ``seat`` against ``opp`` in every other seat (one task)."""
-    from meeplelab.sim.core.params import apply_overrides
-    from meeplelab.play.batch import play_batch
-    from meeplelab.sim.registry import get_game_class, make_game
-    from meeplelab.strategies import make_strategy
-
     if regs is not None:
         regs.install()
     g = make_game(game, apply_overrides(get_game_class(game).Params(), dict(params or {})))
@@ -124,12 +129,8 @@ def play_field(game: str, spec: str, field: Sequence[str], players: int, games: 
         float[F, P, G]: field member x candidate seat x game index (game indices 0..G-1 of run
         ``seed``: the same shuffles for every candidate); the field member fills the other seats.
     """
-    from meeplelab.play.parallel import map_unordered
-
     regs = None
     if n_jobs != 1 or backend == "dask":
-        from meeplelab.play.shipping import collect
-
         regs = collect(game, [spec, *field])
     tasks = [(regs, game, spec, opp, players, seat, games, seed, params, batch_size)
              for opp in field for seat in range(players)]
@@ -153,8 +154,6 @@ class TuneResult:
 
 
 def _wilson(x: np.ndarray) -> dict:
-    from meeplelab.analysis.stats import wilson
-
     p, lo, hi = wilson(float(x.sum()), x.size)
     return {"win_rate": float(p), "low": float(lo), "high": float(hi), "seat_results": int(x.size)}
 
@@ -194,12 +193,6 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     """
     import optuna
 
-    from meeplelab.strategies import make_strategy
-    from meeplelab.strategies.registry import parse_id, strategies_for
-    from meeplelab.strategies.restricted import split_restrictions
-
-    from meeplelab.play.parallel import check_backend
-
     check_backend(backend, scheduler, n_jobs)
     if batch_size < 1:
         raise ConfigError(f"--batch-size {batch_size}: must be >= 1")
@@ -215,7 +208,6 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
         make_strategy(game, s)  # bad ids are reported before any game
     if params:  # bad rule overrides too, before anything is written (not inside a trial)
         from meeplelab.sim.core.params import apply_overrides
-        from meeplelab.sim.registry import get_game_class
 
         apply_overrides(get_game_class(game).Params(), params)
     types = {a: info.args[a].type for info in strategies_for(game) if info.name == name for a in info.args}
@@ -230,7 +222,6 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     request = {"game": game, "strategy": strategy, "field": list(field), "players": players, "budget": budget,
                "games_per_trial": games_per_trial, "eval_games": eval_games, "seed": seed,
                "params": {k: str(v) for k, v in sorted((params or {}).items())}}
-    from meeplelab.play import runfolder as rf
 
     # an overwrite is built beside the earlier tuning and swapped in when complete (with the folder's other files)
     with rf.study_folder(out, marker=STATE, check=_check_folder, resume=resume, overwrite=overwrite) as work:
@@ -254,9 +245,6 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
     """The search and held-out evaluation of :func:`tune`; each trial and each held-out evaluation is
     saved in ``state`` (``search.json``) when it finishes and read from it when saved before."""
     import optuna
-
-    from meeplelab.play import runfolder as rf
-    from meeplelab.play.runner import _progress
 
     par = dict(par or {})
     saved = {int(t["number"]): t for t in state["trials"]}
@@ -303,7 +291,6 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
         wt = heldout_games("tuned", tuned, list(field))
         wu = heldout_games("untuned", untuned, list(field))
         wh = heldout_games("head_to_head", tuned, [untuned])
-    from meeplelab.analysis.stats import mean_t
 
     d = (wt - wu).ravel()
     diff, dlo, dhi = mean_t(d)
@@ -319,7 +306,6 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
                  f"--against {','.join(field)} --players {players} --budget {budget} --games-per-trial "
                  f"{games_per_trial} --eval-games {eval_games} --seed {seed}"
                  + "".join(f" --set {k}={v}" for k, v in sorted((params or {}).items())))
-    from meeplelab.analysis.tables import canonical_json
 
     rf.write_atomic(out / "tune.json", json.dumps(canonical_json({
         "game": game, "strategy": name, "field": list(field), "players": players, "budget": budget,
@@ -329,14 +315,10 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
 
 
 def _save_state(out: Path, state: dict) -> None:
-    from meeplelab.play import runfolder as rf
-
     rf.save_state(out / STATE, state)
 
 
 def _read_state(out: Path) -> dict:
-    from meeplelab.play import runfolder as rf
-
     return rf.read_state(out / STATE, "a saved tuning")
 
 
@@ -357,8 +339,6 @@ def _check_folder(out: Path, *, overwrite: bool = False, resume: bool = False) -
     """Accept ``out`` for a tuning (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`); nothing is
     changed. Returns, with ``overwrite``, tune's files in ``out`` (:data:`OUR`), which the new tuning replaces (the
     folder's other files are kept)."""
-    from meeplelab.play import runfolder as rf
-
     entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
     if not entries:
         if resume:
@@ -379,8 +359,6 @@ def _check_folder(out: Path, *, overwrite: bool = False, resume: bool = False) -
 
 
 def _default(game: str, name: str, d: Dim):
-    from meeplelab.strategies.registry import strategies_for
-
     a = {s.name: s for s in strategies_for(game)}[name].args[d.name]
     return min(max(a.default, d.lo), d.hi)
 
@@ -388,8 +366,6 @@ def _default(game: str, name: str, d: Dim):
 def write_preset(path: Path, game: str, name: str, args: dict, note: str = "") -> None:
     """Write a preset TOML (``strategy``, ``game``, ``[args]``) atomically."""
     import tomli_w
-
-    from meeplelab.play import runfolder as rf
 
     body = tomli_w.dumps({"strategy": name, "game": game,
                           "args": {k: (round(v, 6) if isinstance(v, float) else v) for k, v in args.items()}})
