@@ -122,3 +122,41 @@ def test_params_command_still_lists_when_a_range_is_missing(tmp_path, capsys, mo
     assert "warning:" in cap.err and "'stake_at' (A-GT-11) has no plausible range" in cap.err
     assert "| plausible 6..9:" in next(x for x in cap.out.splitlines() if x.startswith("prison_at ="))
     assert "plausible" not in next(x for x in cap.out.splitlines() if x.startswith("stake_at ="))
+
+
+def test_the_location_readings_are_named_parameters_with_plausible_ranges():
+    ranges = load_plausible("unconscious-mind")
+    vp, eff = ranges["location_vp_effect"], ranges["location_effects"]
+    assert (vp.source, vp.default, vp.choices) == ("A-UM-16", "vp", ("vp", "coffee"))
+    assert (eff.source, eff.default, eff.choices) == ("A-UM-26", "any", ("any", "distinct", "order"))
+    assert vp.varies and eff.varies
+    assert [vp.value(u) for u in (0.0, 0.49, 0.5, 1.0)] == ["vp", "vp", "coffee", "coffee"]
+    assert [eff.value(u) for u in (0.0, 0.4, 0.7, 1.0)] == ["any", "distinct", "order", "order"]
+
+
+def _assumption_rows(game):
+    """The rows of the assumption table of docs/rules/<game>.md: ``{ID: [cells]}`` (pipes inside code spans kept)."""
+    import re
+
+    rows = {}
+    for line in rules_doc(game).read_text().splitlines():
+        if re.match(r"^\| A-(UM|GT)-\d\d \|", line):
+            cells = [c.strip() for c in re.sub(r"`[^`]*`", lambda m: m.group(0).replace("|", "/"), line).split("|")]
+            rows[cells[1]] = cells[2:-1]
+    return rows
+
+
+@pytest.mark.parametrize("game, first_cell", [("unconscious-mind", "ID | assumption | reason | where | plausible range"),
+                                              ("galileos-truth", "ID | Assumption (reason) | Where | Sensitive | "
+                                                                 "Plausible range")])
+def test_every_assumption_of_the_rules_doc_has_a_plausible_range(game, first_cell):
+    text = rules_doc(game).read_text()
+    assert f"| {first_cell} |" in text
+    rows = _assumption_rows(game)
+    assert len(rows) >= 34
+    width = len(first_cell.split(" | ")) - 1
+    for ident, cells in rows.items():
+        assert len(cells) == width, f"{ident}: {len(cells)} cells, the table has {width} after the ID"
+        assert len(cells[-1]) > 10, f"{ident} has no plausible range"
+    for r in load_plausible(game).values():  # a parameter's range is the one its assumption's row names
+        assert f"`{r.name}`" in rows[r.source][-1], f"{r.source} does not name {r.name}"

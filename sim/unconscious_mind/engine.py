@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import namedtuple
 from pathlib import Path
 
@@ -33,6 +34,28 @@ def _arr(t) -> np.ndarray:
 #: :data:`content_layout.CONTENT` stacked: ``C.K[KCARD, c, CARD_COL]``), ``eff`` (``int64[E, 4, 3]`` effect rows:
 #: opcode, a, b) and ``cnt`` (``int64[W]``, the content's sizes: ``C.cnt[I_N_SPACES]``)
 UMContent = namedtuple("UMContent", ("K", "eff", "cnt"))
+
+
+def _location_vp_as_coffee(content: Content, A: dict) -> Content:
+    """Point every Location effect that is one ``vp N`` at a ``coffee N`` effect row (``A["loc_eff"]`` and
+    ``A["effects"]`` rewritten in place; rows the content lacks are appended) and return the content with the
+    same rows and their words (``effect_text``, read by the replay). Other content keeps its own rows."""
+    eff, text = A["effects"], list(content.effect_text)
+    rows = {tuple(r.ravel()): i for i, r in reversed(list(enumerate(eff)))}
+    for (loc, k), e in np.ndenumerate(A["loc_eff"]):
+        ops = eff[e]
+        if ops[0, 0] != codes.OP_VP or ops[1:].any():
+            continue
+        row = ops.copy()
+        row[0, 0] = codes.OP_COFFEE
+        key = tuple(row.ravel())
+        if key not in rows:
+            rows[key] = len(eff)
+            eff = np.concatenate([eff, row[None]])
+            text.append(f"coffee {int(row[0, 1])}")
+        A["loc_eff"][loc, k] = rows[key]
+    A["effects"] = eff
+    return dataclasses.replace(content, effects=eff.astype(content.effects.dtype), effect_text=text)
 
 
 #: decision kind code -> its name in the decision table (``D_PLACE``): the key of actions.CHOICES
@@ -84,6 +107,8 @@ class UnconsciousMind(Game):
             raise ConfigError("board.toml: at most 16 idea spaces")
         self.A = self._content_arrays()
         self.A["tr_cite_vp"] = np.full_like(self.A["tr_cite_vp"], p.cite_vp_per_volume)  # seed: 2 VP per Volume
+        if p.location_vp_effect == "coffee":  # A-UM-16 read the other way: the Locations' 'vp N' give N Coffee
+            self.content = _location_vp_as_coffee(self.content, self.A)
         self.kernel_content = self._kernel_content()
         self._cache: dict = {}
         self._scratch = np.zeros(NUM_ACTIONS, np.bool_)

@@ -44,6 +44,7 @@ PARAMS = {
     "district_vp": "District VP", "full_rows_vp": "Full-row VP", "unique_tags_vp": "Location tag VP",
     "heart_box_vp": "VP per heart box", "coffee_per_bright": "Coffee per Bright Idea", "bright_vp": "VP per Bright Idea",
     "round_limit": "Round limit", "limit_round_trigger": "Limit-round end", "solo_freud_every": "Solo Freud pace",
+    "location_vp_effect": "Location 'vp' effects give", "location_effects": "Location effects per resolution",
 }
 
 #: the turns table's options and Meeting Table spaces, the events table's kinds, the score categories

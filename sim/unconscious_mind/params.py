@@ -150,6 +150,16 @@ class Params:
                                          "after the limit round anyway.", choices=("finish", "stop"))
     solo_freud_every: int = param(2, unit="turns", source="A-UM-14",
                                   doc="Solo: Freud gains 1 reputation after every this many turns.", lo=1, hi=10)
+    # ---- readings of the assumed City content (last: the columns of the fields above keep their places)
+    location_vp_effect: str = param("vp", unit="-", source="A-UM-16",
+                                    doc="What a Location effect printed 'vp N' in city.toml gives (4 of the 6 "
+                                        "Locations print 'vp 1'): 'vp' N VP, 'coffee' N Coffee instead.",
+                                    choices=("vp", "coffee"))
+    location_effects: str = param("any", unit="-", source="A-UM-26",
+                                  doc="How each resolution of a Location picks among its 3 effects: 'any' (any "
+                                      "one, the same again allowed), 'distinct' (each at most once per trigger: "
+                                      "resolutions past the third are lost), 'order' (the printed order, 1-2-3-1-2).",
+                                  choices=("any", "distinct", "order"))
 
     def check(self) -> None:
         """Refuse values that contradict each other (called by ``apply_overrides``).

@@ -83,9 +83,16 @@ PRM_BRIGHT_VP = 129  # VP; research UM §7: VP per Bright Idea at the end.
 PRM_ROUND_LIMIT = 130  # rounds; A-UM-13: Safety end: the game ends after this round even if Freud never reaches the end.
 PRM_LIMIT_ROUND_TRIGGER = 131  # -; A-UM-36: An end triggered in the limit round: 'finish' plays that round out and one more (the cl...
 PRM_SOLO_FREUD_EVERY = 132  # turns; A-UM-14: Solo: Freud gains 1 reputation after every this many turns.
+PRM_LOCATION_VP_EFFECT = 133  # -; A-UM-16: What a Location effect printed 'vp N' in city.toml gives (4 of the 6 Locations print 'v...
+PRM_LOCATION_EFFECTS = 134  # -; A-UM-26: How each resolution of a Location picks among its 3 effects: 'any' (any one, the same a...
 
 # ---- codes of the string parameters (the value's position in the field's choices)
 LIMIT_ROUND_TRIGGER_FINISH = 0  # limit_round_trigger = 'finish'
 LIMIT_ROUND_TRIGGER_STOP = 1  # limit_round_trigger = 'stop'
+LOCATION_VP_EFFECT_VP = 0  # location_vp_effect = 'vp'
+LOCATION_VP_EFFECT_COFFEE = 1  # location_vp_effect = 'coffee'
+LOCATION_EFFECTS_ANY = 0  # location_effects = 'any'
+LOCATION_EFFECTS_DISTINCT = 1  # location_effects = 'distinct'
+LOCATION_EFFECTS_ORDER = 2  # location_effects = 'order'
 
-PARAM_WIDTH = 133  # columns of prm
+PARAM_WIDTH = 135  # columns of prm

@@ -11,10 +11,11 @@ from ..codes import (COLOUR_DISTRICT, C_BONUS, C_DISTRICT, C_FREUD, C_GOAL, C_LO
                      D_LOCEFF, D_LOCTRIG, EV_BONUS, EV_BRIGHT, EV_GOAL, EV_MOVE, GOAL_CURED, GOAL_TAGS,
                      GOAL_TREATISES, K_EFFECT, L_INPLAY)
 from ..cols import (BRIGHT, CARD_LOC, CARD_OWN, CL_OWNER, CURED, DIST_LEFT, DIST_SLOT, DIST_SLOT_W, FREUD_LOC,
-                    GOAL_ID, GOAL_OWNER, LOC_COV, LOC_COV_W, PROF_LOC, TR_OWNER)
+                    GOAL_ID, GOAL_OWNER, LOC_COV, LOC_COV_W, PROF_LOC, SP, STK_A, STK_B, STK_KIND, TR_OWNER)
 from ..kcols import CARD_TAG, CL_TAG, DIST_REW, GOAL_COND, GOAL_REP, GOAL_TAG, LOC_BON, LOC_DIST, LOC_EFF, TR_TAGS
-from ..pcols import (PRM_DISTRICT_REP_TOKENS, PRM_DISTRICT_THRESHOLDS, PRM_DISTRICT_TOKENS, PRM_FREUD_MAX_MOVE,
-                     PRM_LOCATION_BRIGHT_BONUS, PRM_LOCATION_CAP, PRM_PROFESSOR_MAX_MOVE)
+from ..pcols import (LOCATION_EFFECTS_ANY, LOCATION_EFFECTS_DISTINCT, LOCATION_EFFECTS_ORDER,
+                     PRM_DISTRICT_REP_TOKENS, PRM_DISTRICT_THRESHOLDS, PRM_DISTRICT_TOKENS, PRM_FREUD_MAX_MOVE,
+                     PRM_LOCATION_BRIGHT_BONUS, PRM_LOCATION_CAP, PRM_LOCATION_EFFECTS, PRM_PROFESSOR_MAX_MOVE)
 from ..actions import CH_FREUD_ADVANCE, CH_LOCEFF, CH_LOCTRIG, CH_PROF_ADVANCE, CH_RECALL_BONUS, CH_RECALL_DISTRICT, CH_TO_FREUD, DONE, N_DISTRICT_SLOTS, N_LOC_BONUS, N_LOC_EFFECTS
 from ..state import N_LOCATIONS, WK_TAGS
 from ..content_layout import KBOARD, KCARD, KCLIENT, KTR
@@ -170,9 +171,16 @@ def legal_loctrig(S, C, prm, g, p, a, b, out):
 
 @njit(cache=True, _nrt=False)
 def legal_loceff(S, C, prm, g, p, a, b, out):
-    """One of the Location's three effects (A-UM-26)."""
+    """One of the Location's three effects (A-UM-26, ``location_effects``): any of them ('any', the same again
+    allowed), one not taken yet in this trigger ('distinct', ``b``: bit k = effect k taken; none left: nothing, so
+    the decision is skipped), or the next in printed order ('order', ``b``: resolutions done)."""
+    rule = prm[PRM_LOCATION_EFFECTS]
+    if rule == LOCATION_EFFECTS_ORDER:
+        out[CH_LOCEFF + b % N_LOC_EFFECTS] = True
+        return
     for k in range(N_LOC_EFFECTS):
-        out[CH_LOCEFF + k] = True
+        if rule == LOCATION_EFFECTS_ANY or (b >> k) & 1 == 0:
+            out[CH_LOCEFF + k] = True
 
 
 @njit(cache=True, _nrt=False)
@@ -243,8 +251,19 @@ def apply_loctrig(S, C, prm, g, p, act, a, b, c):
 
 @njit(cache=True, _nrt=False)
 def apply_loceff(S, C, prm, g, p, act, a, b, c):
-    """Resolve the chosen Location effect (A-UM-26)."""
-    push(S, C, prm, g, K_EFFECT, C.K[KBOARD, a, LOC_EFF + (act - CH_LOCEFF)], C_LOCATION, -1)
+    """Resolve the chosen Location effect (A-UM-26). Unless any effect may come again ('any'), the trigger's
+    remaining resolutions (the ``D_LOCEFF`` entries of Location ``a`` right below, pushed together) learn what was
+    taken: the effect's bit ('distinct') or one more resolution done ('order')."""
+    if act == DONE:
+        return
+    k = act - CH_LOCEFF
+    rule = prm[PRM_LOCATION_EFFECTS]
+    if rule != LOCATION_EFFECTS_ANY:
+        i = S.game[g, SP] - 1
+        while i >= 0 and S.stk[g, i, STK_KIND] == D_LOCEFF and S.stk[g, i, STK_A] == a:
+            S.stk[g, i, STK_B] = b | (1 << k) if rule == LOCATION_EFFECTS_DISTINCT else b + 1
+            i -= 1
+    push(S, C, prm, g, K_EFFECT, C.K[KBOARD, a, LOC_EFF + k], C_LOCATION, -1)
 
 
 @njit(cache=True, _nrt=False)
