@@ -628,7 +628,9 @@ def report(
     runs: List[Path] = typer.Argument(..., help="Run folder(s), one experiment folder, or one tournament folder (reported as a whole)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Report folder (default RUN/report)."),
     stronger: Optional[Path] = typer.Option(None, "--stronger", help="A meeplelab stronger folder: its lines fill the "
-                                            "section 'Does it hold for stronger players?' of a balance report."),
+                                            "section 'Does it hold for stronger players?' of a balance report; "
+                                            "with an experiment folder, its restricted-play answers fill the "
+                                            "section 'Asked by restricted play (tuned heuristic)'."),
     progress: bool = shared("progress", True),
 ) -> None:
     """Write a balance report (HTML and Markdown with charts) for one or more run folders or a tournament."""
@@ -656,8 +658,12 @@ def report(
             page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
                                 sections=removal_sections(runs[0]), kind="content-value", progress=draw, summary=said)
         else:
+            if stronger is not None:  # a bad --stronger folder is one line before anything is written
+                from meeplelab.analysis.restricted_answers import section as restricted_section
+
+                restricted_section(stronger, runs[0])
             page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
-                                sections=experiment_sections(runs[0]), progress=draw, summary=said)
+                                sections=experiment_sections(runs[0], stronger), progress=draw, summary=said)
         typer.echo(f"wrote {page}")
         for sentences in said:  # the three plain sentences the report opens with
             typer.echo("\n".join(sentences))

@@ -28,6 +28,7 @@ from scipy import stats as st
 
 from .stats import (LEVEL, cluster_means, games_for_difference, holm, holm_words, mean_t, paired_shares, resolution,
                     sd_floor, unpaired)
+from .restricted_answers import section as restricted_section
 from .dominance import field_words, seating_words
 from .page import Section, TableFormat
 from .verdict import verdict_section
@@ -239,10 +240,11 @@ def _side_effect_section(folder: Path, control: str, runs: Runs | None = None):
                      head, TableFormat(decimals={"control": 1, "arm value": 1, "est": 2, "low": 2, "high": 2}))])
 
 
-def experiment_sections(folder: Path | str):
+def experiment_sections(folder: Path | str, stronger: Path | str | None = None):
     """Report builder for an experiment folder: the verdict, the effects by intervention (paired,
-    with the unpaired interval beside it once), game-specific effect tables, then the descriptive
-    sections of the pooled arms, labelled as such."""
+    with the unpaired interval beside it once), with ``stronger`` (a ``meeplelab stronger`` folder that read this
+    experiment) the same question asked by restricted play (:mod:`meeplelab.analysis.restricted_answers`),
+    game-specific effect tables, then the descriptive sections of the pooled arms, labelled as such."""
     from .report import build_sections
 
     folder = Path(folder)
@@ -294,6 +296,8 @@ def experiment_sections(folder: Path | str):
                          ("effect_vp", effects_chart(df, "vp", meta["arms"][0]["label"]), "Paired VP difference")],
                         [("Paired differences against the control (win in percentage points, VP in VP; unpaired "
                           "interval for comparison)", shown, TableFormat(decimals={"est": 2, "unpaired": 2}))])]
+        if stronger is not None:  # the question asked of the strong player, beside the scripted answer
+            secs.append(restricted_section(stronger, folder))
         secs.append(_side_effect_section(folder, meta["arms"][0]["label"], runs))
         from .retune import section as retuned_section
 

@@ -364,3 +364,10 @@ DRAWS = Draws(
 )
 
 SECTIONS = [abjure_sections, content_sections, drawn_sections]
+
+#: restricted play asks an experiment's scripted focal arms of the strong player (``meeplelab stronger``,
+#: :mod:`meeplelab.analysis.restricted_answers`): a scripted focal strategy id (a regular expression, matched whole; its
+#: named groups fill the suffixes) -> the restriction suffixes asking the same question ("" = the player unrestricted).
+#: ``abjure-at:cycle=N`` abjures in Cycle N whatever its Suspicion: the strong player forced to Abjure in Cycle N.
+RESTRICTED = {r"never-abjure": ("never:abjure",),
+              r"abjure-at:cycle=(?P<cycle>\d+)": ("force:abjure@cycle=={cycle}",)}

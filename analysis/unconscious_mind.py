@@ -406,3 +406,10 @@ DRAWS = Draws(
 )
 
 SECTIONS = [coffee_sections, citation_sections, content_sections, drawn_sections]
+
+#: restricted play asks an experiment's scripted focal arms of the strong player (``meeplelab stronger``,
+#: :mod:`meeplelab.analysis.restricted_answers`): a scripted focal strategy id (a regular expression, matched whole) ->
+#: the restriction suffixes asking the same question ("" = the player unrestricted). Citing: the strong player as it
+#: plays and forced to cite whenever it can, against ``never:cite`` (the ``never-cite`` plan's restriction); the
+#: Coffee treatment's control plan is the strong player unrestricted (the treatment is applied to it as given).
+RESTRICTED = {r"never-cite": ("never:cite",), r"citer": ("", "force:cite"), r"coffee-engine": ("",)}

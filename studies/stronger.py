@@ -57,6 +57,9 @@ from meeplelab.analysis.mechanics import KEY as MECHANICS
 from meeplelab.analysis.mechanics import forced_line
 from meeplelab.analysis.stronger import FILE, compare, line
 from meeplelab.studies.mechanics import forced_checks
+from meeplelab.studies.restricted_questions import restricted_answers
+from meeplelab.analysis.restricted_answers import KEY as RESTRICTED
+from meeplelab.analysis.restricted_answers import answer_line
 from meeplelab.play import runfolder as rf
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 
@@ -306,7 +309,8 @@ def _open(out: Path, request: dict, *, overwrite: bool = False, resume: bool = F
                              "it, --overwrite to replace it or a new --out")
     # the earlier study: its files, and the runs and experiments it played
     return [e for e in entries if e.name in (FILE, "stronger.md", rf.SETTINGS)
-            or (e.is_dir() and ((e / rf.MANIFEST).is_file() or (e / "experiment.json").is_file()))]
+            or (e.is_dir() and ((e / rf.MANIFEST).is_file() or (e / "experiment.json").is_file()
+                                or e.name.endswith("-restricted")))]  # restricted-play arms (restricted_questions)
 
 
 def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, games: int = 800,
@@ -363,6 +367,7 @@ def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, str
     rf.write_settings(out, settings)
     checks: list[dict] = []
     forced: list[dict] = []  # the mechanics strong players skip, forced (studies/mechanics.py)
+    asked: list[dict] = []  # the experiments' questions asked by restricted play (studies/restricted_questions.py)
     try:
         if runs is not None:
             df = games_frame(runs)
@@ -374,6 +379,9 @@ def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, str
             say(f"experiment {src.name} with the strong field ({games:,} games per arm)")
             dest = _strong_experiment(src, out / src.name, strong, games, execution, draw, resume)
             checks += _experiment_checks(src, dest)
+            a = restricted_answers(src, out, strong, STRONG.replace("GAME", game), games, seed, execution,
+                                   lambda c: _play(c, draw, resume), say)
+            asked += [a] if a is not None else []
     except BaseException as e:
         state["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
         rf.write_atomic(out / FILE, json.dumps(state, indent=1).encode())
@@ -382,12 +390,14 @@ def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, str
     result = {"game": game, "status": "complete", "strong": strong,
               "runs": sorted(str(Path(r).resolve()) for r in runs_f), "strong_words": STRONG.replace("GAME", game), "games": games,
               "mirror_games": mirror_games, "seed": seed, "sources": [str(Path(s)) for s in sources],
-              "request": request, "checks": checks, "lines": lines, MECHANICS: forced}
+              "request": request, "checks": checks, "lines": lines, MECHANICS: forced, RESTRICTED: asked}
 
     rf.write_atomic(out / FILE, json.dumps(canonical_json(result), indent=1, default=float).encode())
 
     md = [f"# Does it hold for stronger players? {game}", "", intro(result), ""] + [f"- {x}" for x in lines]
     md += ["", "## Mechanics strong players skip, forced", ""] + [f"- {forced_line(c)}" for c in forced] if forced else []
+    for a in asked:  # meeplelab report EXPERIMENT --stronger OUT puts them in the experiment's report
+        md += ["", f"## {a['source']} asked by restricted play", ""] + [f"- {answer_line(r)}" for r in a["rows"]]
     rf.write_atomic(out / "stronger.md", ("\n".join(md) + "\n").encode())
     return result
 
