@@ -1609,7 +1609,11 @@ def robustness(
     scheduler: Optional[str] = shared("scheduler"),
     sobol_max: int = typer.Option(5, "--sobol-max", help="Most assumptions taken into the Sobol stage."),
     field: Field = shared("field", Field.scripted),
-
+    strategies: Optional[str] = typer.Option(None, "--strategies",
+                                             help="The roster the conclusions are measured among, one strategy per "
+                                                  "seat of the largest field or one for all (e.g. the tuned heuristic "
+                                                  "heuristic:preset=docs/presets/GAME-heuristic-tuned.toml); not "
+                                                  "together with --field strong."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted run in --out (same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the robustness run in --out."),
     progress: bool = shared("progress", True),
@@ -1618,7 +1622,8 @@ def robustness(
     """Which balance conclusions survive the assumed rule numbers: Morris screening then Sobol indices over
     the plausible ranges (sim/<game>/data/plausible.toml), scripted strategies in rotated seats on common
     seeds (--seed keys the design and every game; --field strong: the strong field in every seat order and the
-    conclusions that name no scripted plan); a verdict per conclusion in out/report/robustness.html
+    conclusions that name no scripted plan; --strategies: a roster you name, in rotated seats at every seat count
+    up to its size); a verdict per conclusion in out/report/robustness.html
     and .md. Each design point is one task for --n-jobs workers; a line per point when no bar is drawn."""
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.studies.robustness import run_robustness
@@ -1634,12 +1639,14 @@ def robustness(
         raise ConfigError(f"--sobol-max {sobol_max}: must be >= 1")
     cmd = (f"meeplelab robustness --game {game} --budget {budget} --out {out} --seed {seed}"
            + (f" --games-per-lineup {games_per_lineup}" if games_per_lineup is not None else "")
-           + (f" --sobol-max {sobol_max}" if sobol_max != 5 else ""))
+           + (f" --sobol-max {sobol_max}" if sobol_max != 5 else "")
+           + (" --field strong" if _plain(field) == "strong" else "")
+           + (f" --strategies {strategies}" if strategies is not None else ""))
+    study = _balance_study(game, _plain(field), strategies)
     try:
         with terminate_as_interrupt():
             draw = _draw(progress)
-            res = run_robustness(game, out, budget, games=games_per_lineup, seed=seed, n_jobs=n_jobs,
-                                 study=_strong_study(game) if _plain(field) == "strong" else None,
+            res = run_robustness(game, out, budget, games=games_per_lineup, seed=seed, n_jobs=n_jobs, study=study,
                                  resume=resume, overwrite=overwrite, sobol_max=sobol_max, batch_size=batch_size,
                                  backend=_plain(backend), scheduler=scheduler, progress_bar=draw,
                                  settings=_settings_text(),
