@@ -321,6 +321,85 @@ def mechanics_chart(df: pl.DataFrame, name=str, *, title: str = "Mechanics by sk
     return fig
 
 
+def rates_by_count_chart(df: pl.DataFrame, label_col: str, *, title: str, xlabel: str = "win rate (%)",
+                         series: str | None = None) -> Figure:
+    """Win rates per player count, one panel per count side by side, each with its fair share 100/players as a
+    dashed line (the first screen's balance of strategies and seat advantage).
+
+    Args:
+        df: one row per bar: ``players``, ``label_col`` (a strategy, a seat), ``est``, ``low``, ``high`` in
+            percent; with ``series`` (e.g. the skill rung) several bars per label, one colour per series value.
+        title: the figure's title.
+    """
+    counts = sorted({int(p) for p in df["players"].to_list()})
+    labels = list(dict.fromkeys(str(x) for x in df[label_col].to_list()))
+    groups = list(dict.fromkeys(df[series].to_list())) if series else [None]
+    rows = max(len(labels), 1)
+    with mpl.rc_context({**STYLE, "figure.figsize": (max(6.5, 2.6 * len(counts) + 1.8), max(2.6, 0.32 * rows * len(groups) + 1.6))}):
+        fig = Figure(layout="constrained")
+        axes = np.atleast_1d(fig.subplots(1, len(counts), sharey=True, squeeze=False)[0])
+    h = 0.8 / len(groups)
+    for ax, p in zip(axes, counts):
+        sub = df.filter(pl.col("players") == p)
+        for k, g in enumerate(groups):
+            part = sub if g is None else sub.filter(pl.col(series) == g)
+            at = {str(r[label_col]): r for r in part.iter_rows(named=True)}
+            y = np.array([i + (k - (len(groups) - 1) / 2) * h for i, lab in enumerate(labels) if lab in at])
+            rs = [at[lab] for lab in labels if lab in at]
+            if not rs:
+                continue
+            est = np.array([r["est"] for r in rs], float)
+            err = np.nan_to_num(np.vstack([np.maximum(est - np.array([r["low"] for r in rs], float), 0),
+                                           np.maximum(np.array([r["high"] for r in rs], float) - est, 0)]))
+            ax.barh(y, est, h * 0.9, xerr=err, capsize=3, alpha=0.85, color=COLORS[k % len(COLORS)],
+                    label=None if g is None else str(g))
+        ax.axvline(100.0 / p, color="k", ls="--", lw=1, label="fair share (1/players)")
+        _ref_inside(ax, 100.0 / p)
+        ax.set_title(f"{p} players", fontsize=10)
+        ax.set_xlabel(xlabel)
+        ax.grid(True, alpha=STYLE["grid.alpha"])
+        ax.spines["top"].set_visible(False)
+        ax.spines["right"].set_visible(False)
+    axes[0].set_yticks(np.arange(len(labels)), labels)
+    axes[0].invert_yaxis()
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside lower center", ncols=min(len(names), 3), fontsize=8)
+    fig.suptitle(title, fontweight="bold")
+    return fig
+
+
+def rungs_chart(df: pl.DataFrame, label_col: str, rungs, *, title: str, xlabel: str) -> Figure:
+    """One conclusion a row, its figure at each skill rung as a dot with its 95% interval (the first screen's
+    "what to change first": a conclusion whose dots sit on opposite sides of 0 reverses with skill).
+
+    Args:
+        df: ``label_col`` and, per rung prefix ``r``, ``r_est``, ``r_low``, ``r_high`` (missing: not measured).
+        rungs: ``[(prefix, legend words)]``, drawn top to bottom within each row.
+    """
+    n = df.height
+    with mpl.rc_context({**STYLE, "figure.figsize": (7.0, max(2.4, 0.42 * n * max(len(rungs), 1) + 1.5))}):
+        fig = Figure(layout="constrained")
+        ax = fig.subplots()
+    h = 0.7 / max(len(rungs), 1)
+    for k, (pre, name) in enumerate(rungs):
+        est, lo, hi = (np.array([np.nan if v is None else v for v in df[f"{pre}_{c}"].to_list()], float)
+                       for c in ("est", "low", "high"))
+        y = np.arange(n) + (k - (len(rungs) - 1) / 2) * h
+        err = np.nan_to_num(np.vstack([np.maximum(est - lo, 0), np.maximum(hi - est, 0)]))
+        ax.errorbar(est, y, xerr=err, fmt="o", capsize=3, color=COLORS[k % len(COLORS)], label=name)
+    ax.axvline(0, color="k", ls="--", lw=1)
+    _ref_inside(ax, 0.0)
+    ax.set_yticks(np.arange(n), [str(x) for x in df[label_col].to_list()])
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.grid(True, alpha=STYLE["grid.alpha"])
+    ax.spines["top"].set_visible(False)
+    ax.spines["right"].set_visible(False)
+    fig.legend(loc="outside lower center", ncols=max(len(rungs), 1), fontsize=8)
+    fig.suptitle(title, fontweight="bold")
+    return fig
+
+
 def relative_luminance(colour) -> float:
     """WCAG 2.x relative luminance of a colour (any matplotlib colour: name, hex, RGB(A) in [0, 1]):
     ``0.2126 R + 0.7152 G + 0.0722 B`` of the linearised sRGB channels (``c / 12.92`` up to 0.04045,

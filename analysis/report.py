@@ -27,6 +27,7 @@ from markupsafe import Markup, escape
 
 from . import figures as F
 from . import metrics as M
+from . import first_screen
 from . import pages as P
 from .labels import Labeller
 from .load import Runs, load_runs
@@ -311,7 +312,7 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
     with bar(f"{kind} report: reading runs", 2, unit="steps", on=progress) as b:
         runs = load_runs(list(folders))
         b.update(label=f"{kind} report: analysing", done=1)
-        secs = (sections or build_sections)(runs)
+        secs = first_screen.compose((sections or build_sections)(runs), runs)
         if summary is not None:
             summary.extend(list(s.summary) for s in secs if s.summary)
         b.update(label=f"{kind} report: writing sections", total=2 + len(secs), done=2)
@@ -319,7 +320,8 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
             return _write_report(runs, secs, dest, t0, kind, on_section=lambda: b.advance(1))
         finally:  # every figure is released, also when writing fails part-way
             for s in secs:
-                for _, fig, _ in s.figures + (list(s.folded[1]) if s.folded else []):
+                for _, fig, _ in s.figures + (list(s.folded[1]) if s.folded else []) + [
+                        f for p in s.panels for f in p.figures]:
                     F.close(fig)
 
 
@@ -363,6 +365,21 @@ def _warnings(runs: Runs) -> list[str]:
     return out
 
 
+def _glance(secs: list[Section], folder: Path, lab: Labeller, md: list[str]) -> list[dict]:
+    """The first screen's panels (:mod:`meeplelab.analysis.first_screen`): every section's ``panels`` in their
+    ``order``, each a heading (the question), its charts (saved in ``folder/figures``) and its one-line reading;
+    also in ``md``. Returns what the page template renders."""
+    out = []
+    panels = sorted((p for s in secs for p in s.panels), key=lambda p: p.order)
+    for k, p in enumerate(panels):
+        md += [f"## {p.question}", ""]
+        figs = [_saved_figure(fig, f"figures/glance_{k:02d}_{stem}.png", cap, folder, lab, md, False)
+                for stem, fig, cap in p.figures]
+        md += [p.reading, ""]
+        out.append({"title": p.question, "paragraphs": [P.prose(p.reading)], "figures": figs, "tables": []})
+    return out
+
+
 def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: str = "balance",
                   on_section: Callable[[], None] = lambda: None) -> Path:
     """Write the page of ``secs`` into a temporary folder beside ``dest``, then move it into place."""
@@ -391,13 +408,20 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
             md += [f"## {head}", ""]
             for sentence in s.summary:
                 md += [sentence, ""]
+            if s.data.get("detail"):  # the same with intervals (the first screen's sentences have none), folded
+                words = "With intervals, among the scripted plans"
+                page_secs[-1]["detail"] = {"summary": words, "paragraphs": [P.prose(x) for x in s.data["detail"]]}
+                md += [f"<details><summary>{words}</summary>", "", *(x for d in s.data["detail"] for x in (d, "")),
+                       "</details>", ""]
+        glance = _glance(secs, tmp, lab, md)
+        top = len(page_secs)
         table_note = any(t[1].height for s in secs for t in s.tables)
         if table_note:
             md += [f"*{TABLE_NOTE}*", ""]
         for i, s in enumerate(secs):
             ps = {"title": s.title, "paragraphs": [], "figures": [], "tables": []}
-            if table_note and len(page_secs) == len(summaries):  # how to read the tables: once, above the first
-                (page_secs[-1] if page_secs else ps)["small"] = [P.inline(TABLE_NOTE)]
+            if table_note and len(page_secs) == top:  # how to read the tables: once, below the first screen
+                ps["small"] = [P.inline(TABLE_NOTE)]
             page_secs.append(ps)
             md += [f"## {s.title}", ""]
             if s.text.strip():  # one paragraph a line, "- " lines a list: Markdown rendered once (pages.prose)
@@ -429,7 +453,7 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
         if lab.used:  # the code id of every label shown: hover a cell for one, or read them all here
             page_secs.append(_glossary(lab, md))
         page = P.render("report.html.j2", title=title, runs=", ".join(runs.manifests), warnings=warnings,
-                        sections=page_secs, footer=f"Built in {time.perf_counter() - t0:.1f} s by meeplelab.")
+                        top=page_secs[:top], glance=glance, sections=page_secs[top:], footer=f"Built in {time.perf_counter() - t0:.1f} s by meeplelab.")
         (tmp / "report.html").write_text(page)
         (tmp / "report.md").write_text("\n".join(md) + "\n")
         old = None

@@ -11,42 +11,109 @@ import json
 import math
 from pathlib import Path
 
+import polars as pl
+from meeplelab.play.experiment import read_experiment
 from meeplelab.sim.core.errors import RunFolderError
+
+from .experiment import _games, effects
 from .page import Section
 
 FILE = "stronger.json"
 Z = 1.959963984540054
 
 
-def compare(scripted: dict, strong: dict) -> tuple[str, dict]:
+def compare(scripted: dict, strong: dict, resolution: float = 0.0) -> tuple[str, dict]:
     """``(verdict, difference)`` of two independent estimates ``{est, low, high}`` (same units): ``reverses``
     when both 95% intervals exclude 0 on opposite sides, else ``changes`` when the difference strong minus
     scripted has an interval excluding 0 (normal approximation: each half-width / 1.96 as its standard
-    error), else ``holds``. ``difference`` is ``{est, low, high}`` of strong minus scripted."""
-    se = lambda r: (r["high"] - r["low"]) / (2 * Z)  # noqa: E731
+    error), else ``holds``. ``resolution`` (same units): the smallest difference the metric can show (one VP to
+    one seat of a game's mean, one game of a win rate); a difference or an estimate smaller than it is never
+    read as a change or a side (``holds``). ``difference`` is ``{est, low, high}`` of strong minus scripted."""
+    se = lambda r: (r["high"] - r["low"]) / (2 * Z)
     d = strong["est"] - scripted["est"]
     h = Z * math.sqrt(se(scripted) ** 2 + se(strong) ** 2)
     diff = {"est": d, "low": d - h, "high": d + h}
-    side = lambda r: 1 if r["low"] > 0 else -1 if r["high"] < 0 else 0  # noqa: E731
+    side = lambda r: (1 if r["low"] > 0 else -1 if r["high"] < 0 else 0) if abs(r["est"]) >= resolution else 0
     if side(scripted) * side(strong) == -1:
         return "reverses", diff
-    if diff["low"] > 0 or diff["high"] < 0:
+    if (diff["low"] > 0 or diff["high"] < 0) and abs(d) >= resolution:
         return "changes", diff
     return "holds", diff
 
 
-def _iv(r: dict, unit: str = "") -> str:
-    f = lambda v: f"{round(v, 1) + 0.0:+.1f}"  # noqa: E731  (no "-0.0")
-    return f"{f(r['est'])}{unit} [{f(r['low'])}, {f(r['high'])}]"
+#: a focal plan whose control arm wins less than this share (percent) at a rung: its win rate sits on the floor
+#: there (it cannot lose much more), so a win-rate change is not read as an effect; the VP effect is
+FLOOR = 5.0
+
+
+def _places(unit: str) -> int:
+    return 2 if unit == "VP" else 1
+
+
+def _iv(r: dict, unit: str = "", places: int | None = None) -> str:
+    n = _places(unit) if places is None else places
+    f = lambda v: f"{round(v, n) + 0.0:+.{n}f}"
+    tail = f" {unit}" if unit == "VP" else ""
+    return f"{f(r['est'])}{tail} [{f(r['low'])}, {f(r['high'])}]"
+
+
+def unit(c: dict) -> str:
+    """``"VP"`` for a check of VP (a rule experiment's pooled VP), else ``"points"`` (win-rate points)."""
+    return "VP" if "VP" in c.get("conclusion", "") and "win rate" not in c.get("conclusion", "") else "points"
+
+
+def resolution(c: dict) -> float:
+    """The smallest difference check ``c``'s metric can show: a game's mean VP moves by 1/players VP when one
+    seat gains one VP (``c["players"]``, else 4 seats); a win rate by one game of the smaller sample (points)."""
+    if unit(c) == "VP":
+        return 1.0 / float(c.get("players") or 4)
+    n = min(int(c["scripted"].get("n") or 0), int(c["strong"].get("n") or 0))
+    return 100.0 / n if n else 0.0
+
+
+def judge(c: dict) -> dict:
+    """Check ``c`` judged again from its numbers (:func:`compare` with the metric's :func:`resolution`); a focal
+    experiment whose plan wins under :data:`FLOOR` percent in its control arm at either rung (``c["base"]``) is
+    judged by its VP effect (``c["vp"]``) instead: ``floor`` is then set and ``verdict`` is the VP verdict."""
+    c = dict(c)
+    c["verdict"], c["difference"] = compare(c["scripted"], c["strong"], resolution(c))
+    base, vp = c.get("base"), c.get("vp")
+    if base and vp and min(base["scripted"]["est"], base["strong"]["est"]) < FLOOR:
+        c["floor"] = True
+        vp = dict(vp)
+        vp["verdict"], vp["difference"] = compare(vp["scripted"], vp["strong"], 1.0 / float(c.get("players") or 4))
+        c["vp"], c["verdict"] = vp, vp["verdict"]
+    return c
+
+
+def _how(verdict: str, d: dict, u: str) -> str:
+    return {"holds": f"**holds** (difference {_iv(d, u)}, not resolved)", "changes": f"**changes by {_iv(d, u)}**",
+            "reverses": f"**reverses** (difference {_iv(d, u)})"}[verdict]
 
 
 def line(c: dict) -> str:
-    """One sentence of a check: the conclusion, both figures with intervals and games, and the verdict."""
-    s, t, d = c["scripted"], c["strong"], c["difference"]
-    how = {"holds": f"**holds** (difference {_iv(d)}, not resolved)",
-           "changes": f"**changes by {_iv(d)}**", "reverses": f"**reverses** (difference {_iv(d)})"}[c["verdict"]]
-    return (f"{c['conclusion']}: scripted field {_iv(s)} ({s['n']:,} games), strong field {_iv(t)} "
-            f"({t['n']:,} games): {how}.")
+    """One sentence of a check: the conclusion, both figures with intervals and games (win rates in points to
+    one decimal, VP to two), the focal plan's base rate where a win rate is read, and the verdict; a check on
+    the floor (:func:`judge`) reads its VP effect instead of its win rate."""
+    s, t, d, u = c["scripted"], c["strong"], c["difference"], unit(c)
+    head = (f"{c['conclusion']}: scripted field {_iv(s, u)} ({s['n']:,} games), strong field {_iv(t, u)} "
+            f"({t['n']:,} games)")
+    base = c.get("base")
+    if base:
+        head += (f"; the focal plan alone, in the control arm, wins {base['scripted']['est']:.1f}% among the scripted "
+                 f"field and {base['strong']['est']:.1f}% among strong players")
+    if c.get("floor"):
+        v = c["vp"]
+        return (f"{head}: on the floor (under {FLOOR:.0f}% whatever it does), so the win-rate change is not read as "
+                f"an effect; its VP effect: scripted field {_iv(v['scripted'], 'VP')}, strong field "
+                f"{_iv(v['strong'], 'VP')}: {_how(v['verdict'], v['difference'], 'VP')}.")
+    how = _how(c["verdict"], d, u)
+    if c["verdict"] == "holds" and resolution(c) and abs(d["est"]) < resolution(c) and (d["low"] > 0 or d["high"] < 0):
+        how = f"**holds** (difference {_iv(d, u)}, under the metric's resolution of {resolution(c):.2f})"
+    vp = c.get("vp")
+    tail = (f" (VP effect: scripted field {_iv(vp['scripted'], 'VP')}, strong field {_iv(vp['strong'], 'VP')})"
+            if vp else "")
+    return f"{head}: {how}{tail}."
 
 
 def intro(result: dict) -> str:
@@ -73,9 +140,63 @@ def read(out: Path | str) -> dict:
 
 
 
+def _experiment_dir(d: dict, folder: Path, name: str) -> Path | None:
+    """The scripted experiment folder ``name`` the study re-measured (its request's absolute source, else the
+    source beside the study folder), or None when it is gone."""
+    for src in (d.get("request") or {}).get("sources", []) + [str(folder.parent / n) for n in d.get("sources", [])]:
+        if Path(src).name == name and (Path(src) / "experiment.json").is_file():
+            return Path(src)
+    return None
+
+
+def _focal_figures(folder: Path, arm: str) -> tuple[dict, dict | None]:
+    """The focal plan's win rate in the control arm of experiment ``folder`` (percent, games) and its paired VP
+    effect in ``arm`` (VP, :func:`meeplelab.analysis.experiment.effects`; None when the arm is absent)."""
+    meta = read_experiment(folder)
+    ctrl = meta["arms"][0]
+    g = _games(folder / ctrl["folder"]).filter(pl.col("strategy") == ctrl["strategies"][0])
+    base = {"est": 100.0 * float(g["win_share"].mean() or 0.0), "n": g.height}
+    e = effects(folder).filter((pl.col("metric") == "vp") & (pl.col("arm") == arm))
+    vp = ({k: float(e[k][0]) for k in ("est", "low", "high")} | {"n": int(e["n"][0])}) if e.height else None
+    return base, vp
+
+
+def enrich(d: dict, folder: Path | str) -> dict:
+    """The study ``d`` (``stronger.json`` of ``folder``) with each check judged again (:func:`judge`) and its
+    line rewritten (:func:`line`); a focal experiment's check first gains, from the run folders, the focal plan's
+    control-arm win rate at both rungs (``base``) and its paired VP effect at both (``vp``), and a rule experiment's
+    check its player count. A check whose folders are gone keeps its figures."""
+    folder = Path(folder)
+    out = []
+    for c in d.get("checks", []):
+        c = dict(c)
+        if c.get("kind") == "experiment":
+            src, strong = _experiment_dir(d, folder, c["source"]), folder / c["source"]
+            if src is not None and (strong / "experiment.json").is_file():
+                meta = read_experiment(strong)
+                c["players"] = int(meta.get("players") or 0) or None
+                if meta.get("focal_position") is not None:
+                    (b0, v0), (b1, v1) = _focal_figures(src, c["scripted"]["arm"]), _focal_figures(strong, c["strong"]["arm"])
+                    c["base"] = {"scripted": b0, "strong": b1}
+                    if v0 is not None and v1 is not None:
+                        c["vp"] = {"scripted": v0, "strong": v1}
+        c = judge(c)
+        c["line"] = line(c)
+        out.append(c)
+    return {**d, "checks": out, "lines": [c["line"] for c in out]}
+
+
+def rung(d: dict) -> str:
+    """The strong rung's short name: ``tuned heuristic`` of ``the tuned heuristic (docs/presets/...)``."""
+    w = str(d.get("strong_words") or "the strong field").split(" (")[0]
+    return w.removeprefix("the ")
+
+
 def section(stronger: Path | str | None, games: list[str], runs: list[str] | None = None):
     """The report section "Does it hold for stronger players?": the lines of the study in ``stronger`` (a
-    ``meeplelab stronger`` folder), or, without one, what is not checked and the command that checks it.
+    ``meeplelab stronger`` folder, judged again by :func:`enrich`), or, without one, what is not checked and the
+    command that checks it. The section's ``data["stronger"]`` holds the judged study (None without one), read by
+    the report's first screen (:mod:`meeplelab.analysis.first_screen`).
 
     Raises:
         RunFolderError: ``stronger`` holds no finished study, or one of another game than ``games``.
@@ -87,17 +208,24 @@ def section(stronger: Path | str | None, games: list[str], runs: list[str] | Non
         game = games[0] if games else "GAME"
         return Section(title, "Not checked: every conclusion above holds among the strategies played, not yet for "
                        f"stronger players. Check it with `meeplelab stronger --game {game} {src} --out STRONG` "
-                       "(add --from EXPERIMENT for each experiment), then `meeplelab report ... --stronger STRONG`.")
+                       "(add --from EXPERIMENT for each experiment), then `meeplelab report ... --stronger STRONG`.",
+                       data={"stronger": None, "command": f"meeplelab stronger --game {game} {src} --out STRONG"})
     d = read(stronger)
     if games and d["game"] not in games:
         raise RunFolderError(f"--stronger {str(stronger)!r}: a study of {d['game']!r}, not of {games[0]!r}")
     if runs is not None and d.get("runs") is not None:
         mine = {str(Path(r).resolve()) for r in runs}
         if not mine <= set(d["runs"]):
-            bad = sorted(mine - set(d["runs"]))[0]
+            bad = min(mine - set(d["runs"]))
             raise RunFolderError(f"--stronger {str(stronger)!r}: the study did not re-check run {bad!r} (it re-checked "
                                  f"{', '.join(d['runs']) or 'no run'}); run meeplelab stronger --from the reported runs")
-    return Section(title, tally(d) + "\n" + intro(d) + "\n\n" + "\n".join(f"- {x}" for x in d["lines"]))
+    d = enrich(d, stronger)
+    d["folder"] = str(Path(stronger))
+    floor = (f" A focal plan that wins under {FLOOR:.0f}% in its control arm at a rung sits on the floor there: its "
+             "win-rate change is not read as an effect, its VP effect is (VP to two decimals; a difference under the "
+             "metric's resolution, one VP to one seat of a game's mean or one game of a win rate, is never a change).")
+    return Section(title, tally(d) + "\n" + intro(d) + floor + "\n\n" + "\n".join(f"- {x}" for x in d["lines"]),
+                   data={"stronger": d})
 
 
 def tally(result: dict) -> str:
@@ -110,4 +238,5 @@ def tally(result: dict) -> str:
     return f"Of {total} headline conclusions re-measured with the strong field, {', '.join(words[:2])} and {words[2]}."
 
 
-__all__ = ["FILE", "compare", "intro", "line", "read", "section", "tally"]
+__all__ = ["FILE", "FLOOR", "compare", "enrich", "intro", "judge", "line", "read", "resolution", "rung", "section",
+           "tally", "unit"]

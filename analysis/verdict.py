@@ -366,7 +366,7 @@ def verdict_section(runs: Runs, extra: list[str] | None = None, scope: str | Non
                  field_strategies=field_strategies(runs.manifests, df.sort("run", "game", "seat")["strategy"].to_list()),
                  games_by_players={int(p): int(n) for p, n in df.group_by("players", maintain_order=True).agg(
                      pl.struct("run", "game").n_unique().alias("n")).iter_rows()})
-    return Section("Verdict", "\n".join(lines), [], tables, summary=three_sentences(facts))
+    return Section("Verdict", "\n".join(lines), [], tables, summary=three_sentences(facts), data={"facts": facts})
 
 
 #: headers of a win-rate table in percent (the verdict's and the strategy tables)

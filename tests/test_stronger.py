@@ -120,7 +120,12 @@ def test_the_report_carries_the_lines_or_says_what_is_not_checked(study, tmp_pat
     md = (tmp_path / "rep" / "report.md").read_text()
     sec = md[md.index("## Does it hold for stronger players?"):]
     sec = sec[:sec.index("\n## ", 5)]
-    assert all(x in sec for x in r["lines"]) and "the tuned heuristic" in sec
+    from meeplelab.analysis.stronger import enrich
+
+    judged = enrich(r, root / "strong")  # each check judged again with the focal base rate and the VP effect
+    assert all(x in sec for x in judged["lines"]) and "the tuned heuristic" in sec
+    focal = [c for c in judged["checks"] if c["kind"] == "experiment"]
+    assert focal and all("the focal plan alone, in the control arm, wins" in c["line"] for c in focal)
     code, _, err = _cli(["report", str(root / "gt" / "2p"), "--out", str(tmp_path / "plain"), "--no-progress"])
     assert code == 0, err
     md = (tmp_path / "plain" / "report.md").read_text()
