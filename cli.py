@@ -1526,9 +1526,9 @@ def bench(
     memory: bool = typer.Option(True, "--memory/--no-memory", help="Measure peak memory of 10k and 200k-game runs."),
     only: str = typer.Option("throughput,memory,sweep,profile", "--only",
                              help="Parts to measure: throughput, memory, sweep, profile, compile, compiled, baseline (compiled play "
-                                  "against the Python-loop path of the commit issue 16 was filed against), search "
-                                  "(ismcts against the heuristic, issue 27), composite (robustness, balance, tune, sweep, experiment and "
-                                  "tournament against simulate on the same games, issue 28) (comma separated)."),
+                                  "against the Python-loop path of the last commit before compiled play), search "
+                                  "(ismcts against the heuristic), composite (robustness, balance, tune, sweep, experiment and "
+                                  "tournament against simulate on the same games) (comma separated)."),
     scale: float = typer.Option(1.0, "--scale", help="Scale the throughput game counts."),
     out: Optional[Path] = typer.Option(None, "--out", help="Results file (Markdown); results.json is kept beside it.",
                                        show_default="benchmarks/RESULTS.md when the current folder has a benchmarks "

@@ -1,4 +1,4 @@
-"""Game-arc metrics: is a game long, tense, decided early, won from behind? (issue 30 item 1)
+"""Game-arc metrics: is a game long, tense, decided early, won from behind?
 
 Every function takes polars tables (a run's ``turns`` and ``games``, lazy or not, with or without
 the ``run`` column :mod:`meeplelab.analysis.load` adds) and returns a polars DataFrame. Summaries are per
@@ -45,7 +45,7 @@ from meeplelab.strategies.registry import make_strategy
 #: Seconds a player takes per decision, the default of ``seconds_per_decision`` (assumption A-ARC-1:
 #: a mid-weight euro decision, between a quick pass and a long plan; not measured).
 SECONDS_PER_DECISION = 20.0
-#: Share of games the leader must go on to win for the lead to count as decisive (issue 30).
+#: Share of games the leader must go on to win for the lead to count as decisive.
 DECISIVE_SHARE = 0.9
 #: Games per run the report plays again to count legal actions (decision moves, branching factor).
 DECISION_GAMES = 30
@@ -184,7 +184,7 @@ def game_arcs(turns, games, at: str = "round", events=None) -> pl.DataFrame:
     Columns (units): ``players``, ``rounds``, ``turns``, ``plies`` (decisions, all seats),
     ``lead_set_changes`` (Ludii's LeadChange rule as a count: the set of seats on the highest in-game VP
     differs from the one at the step before, from the second step on; a lead becoming shared or a shared
-    lead broken counts; this is the issue's hand count, 3.4 a game on Unconscious Mind), ``lead_changes``
+    lead broken counts; this is the hand count, 3.4 a game on Unconscious Mind), ``lead_changes``
     (stricter: times the seat leading alone differs from the last seat that led alone; steps with a shared
     lead neither start nor end a lead), ``drama_max`` (VP: largest gap between the leader's and the
     eventual winner's in-game VP; Ludii's Drama, maximum form), ``drama_mean`` (VP, mean gap over
@@ -381,7 +381,7 @@ def leader_wins(turns, games, events=None) -> pl.DataFrame:
 
     Every game that played the round counts: the seats on the highest in-game VP share the lead, each
     counting 1/k of a leader for k seats on it, so a game adds the leaders' mean win share (a first place
-    shared by j seats counts 1/j). This reproduces the issue's hand count on Unconscious Mind (the leader
+    shared by j seats counts 1/j). This reproduces the hand count on Unconscious Mind (the leader
     with one round left wins 61.7%, four rounds left 36.4%; docs/arc_metrics.md).
 
     Returns:

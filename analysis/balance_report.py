@@ -119,7 +119,7 @@ def search_chart(trials: pl.DataFrame, targets) -> "F.Figure":
 
 
 def side_effect_lines(side: pl.DataFrame | None, s: dict) -> list[str]:
-    """The report's "Side effects of the proposal" section (issue 28 item 5): what the proposal changes beyond
+    """The report's "Side effects of the proposal" section: what the proposal changes beyond
     its targets, from :func:`meeplelab.studies.balance.side_effects` (``side``: its delta table; None when the
     proposal is the default rules). One line per compared quantity the Holm-adjusted paired interval calls
     changed, the smallest p first (at most 30; every row in ``side_effects.csv``)."""
@@ -143,7 +143,7 @@ def side_effect_lines(side: pl.DataFrame | None, s: dict) -> list[str]:
 
 
 def retuned_lines(out: Path, s: dict, targets) -> list[str]:
-    """The report's "Players fixed and players re-tuned" section (``balance --retune``, issue 28 item 2): the
+    """The report's "Players fixed and players re-tuned" section (``balance --retune``): the
     targets measured four ways (defaults or proposal, players fixed or re-tuned to those rules, the re-check's fresh
     seeds, 95% bootstrap intervals) and each field entry's effect of the proposal both ways
     (:mod:`meeplelab.studies.balance_retune`). Without ``--retune``: one line saying the proposal was measured with
@@ -161,7 +161,7 @@ def retuned_lines(out: Path, s: dict, targets) -> list[str]:
     tab = pl.read_parquet(Path(out) / "retuned.parquet")
     n = r["measured"]
     tuned = "; ".join(f"{p}: {', '.join(f['tuned'])}" for p, f in r["fields"].items())
-    md += [f"Re-tuned players (issue 28): in every rotated field, the tunable entries ({tuned}) were tuned with "
+    md += [f"Re-tuned players: in every rotated field, the tunable entries ({tuned}) were tuned with "
            f"`meeplelab tune` against the rest of the field, once under the defaults and once under the proposal "
            f"({r['budget']:,} games each, {r['games_per_trial']} per lineup per trial, on the search seeds), then "
            f"every version was played again on the re-check's fresh seeds (run seed {s['fresh_seed']}, "

@@ -1,4 +1,4 @@
-"""One paired delta table of everything between rule/content versions (issue 29 item 1).
+"""One paired delta table of everything between rule/content versions.
 
 :func:`delta_table` extends :func:`meeplelab.analysis.versions.delta_table` (each strategy's win rate and final VP,
 the seat spread per player count, game length) with, per strategy and player count:

@@ -186,7 +186,7 @@ def effect_line(rank: int, r: dict, control: str, comparisons: int | None = None
 
 
 def side_effects(folder: Path | str, runs: Runs | None = None) -> pl.DataFrame:
-    """What each arm changes beyond the effect under study (issue 28 item 5): every arm minus the control,
+    """What each arm changes beyond the effect under study: every arm minus the control,
     paired game and seat matched (the arms play the same seeds and seat orders), over everything
     :func:`meeplelab.analysis.compare.delta_table` compares: each strategy's win rate and VP, rank, the seat
     spread per player count, game length, score categories, action and space use, events, the Abjure or

@@ -22,7 +22,7 @@ doublings from the first search rung; a doubling whose interval includes 50% is 
 ladder's sample size may be a plateau or a small gain (the games needed to resolve it are given). Ludii's
 SkillTrace number itself (:func:`skill_trace`) is computed from the same levels.
 
-**Luck against skill** (issue 27 item 3):
+**Luck against skill**:
 
 - how often the weaker player wins: the top rung against ``random`` and against the heuristic (``1 - score``);
 - games a stronger player needs to be ahead with 95% probability (:func:`games_to_lead`);

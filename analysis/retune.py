@@ -1,4 +1,4 @@
-"""A sweep's effects twice, players fixed and players re-tuned (issue 28 item 2; ``meeplelab sweep --retune``).
+"""A sweep's effects twice, players fixed and players re-tuned (``meeplelab sweep --retune``).
 
 For every variant after the first (the control) and every roster entry (by its position: a re-tuned entry is a
 different preset in every variant), the entry's win rate and final VP in the variant minus in the control,

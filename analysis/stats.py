@@ -210,7 +210,7 @@ def cluster_means(d, cluster=None) -> tuple[np.ndarray, float]:
     The clusters are the games that share one game seed: with rotated or pooled seating one seed is played in every
     seat order, and those games are correlated (the same shuffles). Treating them as independent makes a paired
     interval too narrow by the square root of the design effect (1.3 to 2.1 times for win rates and VP in a 4-seat
-    rotated field, issue 29 audit); an interval over the seed means is right whatever the correlation."""
+    rotated field); an interval over the seed means is right whatever the correlation."""
     d = np.asarray(d, dtype=float)
     if cluster is None or d.size == 0:
         return d, 1.0

@@ -1,4 +1,4 @@
-"""The stronger-players check's figures and words (issue 28 item 4), read by the balance report.
+"""The stronger-players check's figures and words, read by the balance report.
 
 ``meeplelab stronger`` (:mod:`meeplelab.studies.stronger`) writes ``OUT/stronger.json``; this module judges each
 re-measured conclusion against its scripted-field figure (:func:`compare`), words it (:func:`line`) and builds the

@@ -1,4 +1,4 @@
-"""The three plain sentences on top of every balance report (issue 30 item 3): what is balanced,
+"""The three plain sentences on top of every balance report: what is balanced,
 what is not, what to change.
 
 They are written from the verdict's own numbers (:func:`meeplelab.analysis.verdict.verdict_section` fills a

@@ -1,4 +1,4 @@
-"""Rule and content versions in one report: never pooled silently (issue 29).
+"""Rule and content versions in one report: never pooled silently.
 
 A *version* is what decides the game itself: the rule parameters a run was played with (the
 manifest's ``game.params``, every value after the ``--set`` overrides) and its content (the

@@ -5,9 +5,9 @@ strategy, logs written and not written, batch sizes 1 / 64 / 512 / 4096, n_jobs 
 resident memory of a whole ``simulate`` process for 10k and 200k games; Parquet bytes per game;
 a cProfile of one batch per game; and the sweep at scale (50 variants x 10,000 Unconscious Mind
 games, timed end to end). ``--only`` picks parts (throughput, memory, sweep, profile, compile: the cold compile of the rule kernels, compiled: compiled play against the Python loop side by side, baseline: compiled play against the
-Python-loop path of commit ``ISSUE16_BASE`` that issue 16 was filed against, same run; search: ``ismcts`` inside the
+Python-loop path of commit ``ISSUE16_BASE``, the last before compiled play, same run; search: ``ismcts`` inside the
 play kernel against ``heuristic``, beside the ``--python-loop`` search and the Python search of commit
-``search_bench.SEARCH_BASE``, with issue 27's targets: ``benchmarks/search_bench.py``); every
+``search_bench.SEARCH_BASE``, with the search's targets: ``benchmarks/search_bench.py``); every
 measured row is stored in ``benchmarks/results.json`` (rows of a part measured again replace the
 old ones) and ``benchmarks/RESULTS.md`` is rendered from all stored rows, with the machine, the
 date of each measurement and the hand-written analysis in ``benchmarks/notes.md`` appended.
@@ -111,7 +111,7 @@ def peak_memory(game: str, players: int, games: int, batch: int) -> Row:
 def cold_compile(game: str) -> Row:
     """Seconds to compile ``game``'s rule kernels from nothing: ``python -m meeplelab.play.warmup --one GAME`` in
     a separate process whose numba cache folder (``NUMBA_CACHE_DIR``) is new and empty, so no
-    cached kernel is found (issue 15's target: 90 s or less per engine)."""
+    cached kernel is found (target: 90 s or less per engine)."""
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
         t0 = time.perf_counter()
@@ -124,7 +124,7 @@ def cold_compile(game: str) -> Row:
 
 
 def side_by_side(game: str, players: int, games: int, batch: int, n_jobs: int, logs: bool, seed: int = 1) -> list[Row]:
-    """Compiled play against the Python loop (issue 16), one after the other in one run on the same seeds and
+    """Compiled play against the Python loop, one after the other in one run on the same seeds and
     strategies: ``simulate`` (Parquet written when ``logs``) with ``compiled`` True, then False. Rows
     ``measure="compiled"`` with ``extra["path"]`` and, on the compiled row, ``extra["ratio"]`` (compiled games/s
     over Python-loop games/s)."""
@@ -238,7 +238,7 @@ def against_baseline(game: str, players: int, games: int, batch: int, n_jobs: in
     return out
 
 
-#: issue 16's throughput bar and aim (games/s, 4 seats, scripted strategies, logs written, n_jobs 2)
+#: the throughput bar and aim (games/s, 4 seats, scripted strategies, logs written, n_jobs 2)
 TARGET_GPS = {"unconscious-mind": 2000, "galileos-truth": 1000}
 TARGET_AIM = {"unconscious-mind": 5000, "galileos-truth": 2000}
 
@@ -265,7 +265,7 @@ def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool | None
     for j in sorted(bc):
         if j in bb:
             ratio = bc[j].gps / bb[j].gps
-            out.append((f"compiled / the issue's Python-loop path (commit {ISSUE16_BASE[:7]}), 4 seats, logs written, "
+            out.append((f"compiled / the Python-loop path before compiled play (commit {ISSUE16_BASE[:7]}), 4 seats, logs written, "
                         f"n_jobs {j}, same run", f"{ratio:.2f}x", ">= 3x", ratio >= 3))
     if bc:
         every = [r for r in rows if r.measure == "baseline" and r.extra.get("path") == "compiled"]
@@ -304,7 +304,7 @@ def scale_refusal(scale: float) -> str:
             f"32,768 x scale games: over 3 million at {SCALE_MAX})")
 
 
-#: the sweep at scale (issue 7): 5 x 10 = 50 variants of Unconscious Mind on common seeds
+#: the sweep at scale: 5 x 10 = 50 variants of Unconscious Mind on common seeds
 SWEEP_VARY = ("conversion_coffee=1,2,3,4,5", "end_trigger_vp=0,1,2,3,4,5,6,7,8,9")
 
 
@@ -536,7 +536,7 @@ def render(rows: list, info: dict, notes: str = "", store: str = "benchmarks/res
                            f"{c.extra.get('bytes_per_game', 0):,.0f} |")
         bl = [r for r in gr if r.measure == "baseline"]
         if bl:
-            out += ["", f"### {g}: compiled play against the issue's Python-loop path (commit {ISSUE16_BASE[:7]}: "
+            out += ["", f"### {g}: compiled play against the Python-loop path before it (commit {ISSUE16_BASE[:7]}: "
                     "numpy priority plans stepped by the Python loop), same run, seeds, strategies and seat order, "
                     f"batch {bl[0].batch}, Parquet written when logs are{at(g, 'baseline')}", "",
                     "`Python loop now` is this commit's `--python-loop`, which runs the same compiled rule kernels "
@@ -550,7 +550,7 @@ def render(rows: list, info: dict, notes: str = "", store: str = "benchmarks/res
                            f"{'yes' if c.extra.get('same_games') else '**no**'} |")
         tg = targets(gr, g)
         if tg:
-            out += ["", f"### {g}: targets of issue 16", "", "| target | measured | bar | met |", "|---|---|---|---|"]
+            out += ["", f"### {g}: targets of compiled play", "", "| target | measured | bar | met |", "|---|---|---|---|"]
             out += [f"| {t} | {m} | {b} | {'-' if ok is None else 'yes' if ok else '**no**'} |" for t, m, b, ok in tg]
         out += search_bench.render(gr, g, at(g, "search"))
         out += composite_bench.render(gr, g, at(g, "composite"))
@@ -560,7 +560,7 @@ def render(rows: list, info: dict, notes: str = "", store: str = "benchmarks/res
             out += ["", f"### {g}: cold compile of the rule kernels{at(g, 'compile')}", "",
                     f"`python -m meeplelab.play.warmup --one {g}` with an empty numba cache folder: **{r.seconds:.0f} s** "
                     f"({r.extra['kernels_cached']} kernels cached; load average {r.extra['load_after']} when it "
-                    "ended). Target (issue 15): 90 s or less."]
+                    "ended). Target: 90 s or less."]
         mem = [r for r in gr if r.measure == "memory"]
         if mem:
             out += ["", f"### {g}: peak resident memory of one simulate process (4 seats fixed, logs written){at(g, 'memory')}", "",

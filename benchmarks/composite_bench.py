@@ -1,4 +1,4 @@
-"""The ``composite`` part of ``meeplelab bench`` (issue 28 item 6): the commands built on many small runs at
+"""The ``composite`` part of ``meeplelab bench``: the commands built on many small runs at
 engine speed.
 
 For each game, in one run, every composite command (``robustness``, ``balance``, ``tune``, ``sweep``,
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from meeplelab.benchmarks.rows import Row
 
-#: issue 28 item 6's bar: the command's games/s at least simulate's / 1.5
+#: the bar: the command's games/s at least simulate's / 1.5
 TARGET_RATIO = 1.5
 N_JOBS = 2
 #: commands timed without their report (``--no-report``), as ``simulate`` writes none: the report's fixed cost
@@ -182,7 +182,7 @@ def render(rows: list, game: str, when: str = "") -> list[str]:
            "`simulate` writes none; the experiment's report then timed on its own with `meeplelab report OUT`, in the "
            "last column), then `simulate` playing the same number of games with "
            "the same strategies at the same seat counts (rotated seating, every log written, one run per seat "
-           "count). Ratio: simulate's games/s over the command's (issue 28 item 6: at most 1.5x).", "",
+           "count). Ratio: simulate's games/s over the command's (at most 1.5x).", "",
            "| command | arguments | games (by seats) | seconds | games/s | simulate seconds | simulate games/s | "
            "ratio | within 1.5x | load | report seconds (separate) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rs:

@@ -1,4 +1,4 @@
-"""Would Galileo's Truth's payability be worth keeping incrementally? (issue 16, deliverable 3)
+"""Would Galileo's Truth's payability be worth keeping incrementally?
 
 The kernel profile (``meeplelab bench --only profile``) shows the Main-Action (P_MAIN), stack (P_STACK) and
 Secondary-Action (P_SEC) masks spending most of their time on payability checks (``iset_ok``, ``stack_card_ok``).

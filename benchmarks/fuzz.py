@@ -1,4 +1,4 @@
-"""Slow invariant-fuzzing run (issue 8): ``python -m meeplelab.benchmarks.fuzz --game NAME --games 1000000``.
+"""Slow invariant-fuzzing run: ``python -m meeplelab.benchmarks.fuzz --game NAME --games 1000000``.
 
 Plays ``--games`` random games per engine, spread evenly over the game's player counts, with
 ``Game.check_invariants`` after every decision (the same loop as ``tests/test_invariants.py``, same

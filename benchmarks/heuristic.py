@@ -1,4 +1,4 @@
-"""The compiled heuristic against the Python-loop heuristic (issue 16): games/s side by side, same run, seeds
+"""The compiled heuristic against the Python-loop heuristic: games/s side by side, same run, seeds
 and strategies (``meeplelab.play.batch.play_batch`` with ``compiled`` True, then False; n_jobs 1, one batch, logs kept,
 no Parquet). Small by design (seconds); the figures in docs/compiled_play.md come from::
 

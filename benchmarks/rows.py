@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: scripted strategies per game for the throughput figures (issue 7), seat by seat; cycled when fewer
+#: scripted strategies per game for the throughput figures, seat by seat; cycled when fewer
 BENCH_STRATEGY = {
     "unconscious-mind": ("coffee-engine", "publisher", "citer", "curer"),
     "galileos-truth": ("writer", "observer", "inventor", "never-abjure"),
@@ -48,8 +48,7 @@ def _strategy(game: str, players: int = 4) -> str:
     return ",".join(ids[i % len(ids)] for i in range(players))
 
 
-#: the last commit before compiled play (issue 16 was filed against it): "today's Python-loop path" of the
-#: issue, scripted plans as numpy priority lists (strategies/priority.py) stepped by the Python loop over
+#: the last commit before compiled play: its Python-loop path, scripted plans as numpy priority lists (strategies/priority.py) stepped by the Python loop over
 #: batch rule kernels of that day. The ``baseline`` part plays it in the same run as compiled play.
 ISSUE16_BASE = "26d39a8bee851afe7978da54d157b4305fb669fc"
 BASELINE_DIR = ROOT / ".bench"

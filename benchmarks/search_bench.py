@@ -1,4 +1,4 @@
-"""The ``search`` part of ``meeplelab bench`` (issue 27): ISMCTS inside the compiled play kernel.
+"""The ``search`` part of ``meeplelab bench``: ISMCTS inside the compiled play kernel.
 
 For each game, in one run on the same seeds and seat orders (2 seats, ``ismcts`` with its default arguments against
 ``heuristic``, rotated seating, every log written):
@@ -6,13 +6,13 @@ For each game, in one run on the same seeds and seat orders (2 seats, ``ismcts``
 - **compiled**: ``simulate`` with the compiled search (``n_jobs`` 2), :data:`GAMES` games;
 - **python-loop**: the same with ``--python-loop`` (this commit's Python search, the readable reference), on the
   first :data:`REF_GAMES` game seeds of the compiled run (both seat orders);
-- **f4477e4**: the Python search as it was at commit :data:`SEARCH_BASE` (the issue's "today"), unpacked with
+- **f4477e4**: the Python search as it was at commit :data:`SEARCH_BASE` (before the search was compiled), unpacked with
   ``git archive`` into ``.bench/`` like the ``baseline`` part's tree and played there in a separate process with the
   same interpreter, on the first :data:`BASE_GAMES` game seeds.
 
 Each row carries games/s, the ``ismcts`` seats' win rate (win shares summed, ties shared) with its 95% Wilson
 interval, the rate from each seat, the mean VP margin with its t interval, and whether its games equal the
-compiled run's on the seeds both played. :func:`targets` turns the stored rows into the issue's targets table.
+compiled run's on the seeds both played. :func:`targets` turns the stored rows into the search's targets table.
 Timings live here, never in tests.
 """
 
@@ -34,13 +34,13 @@ from meeplelab.play.runner import simulate
 from meeplelab.strategies.ismcts import GAME_DEFAULTS
 
 
-#: the commit whose Python ISMCTS the compiled search is measured against (issue 27: "ismcts as it is at f4477e4")
+#: the commit whose Python ISMCTS the compiled search is measured against ("ismcts as it is at f4477e4")
 SEARCH_BASE = "f4477e4f70ce507306bd45064cd7d3b288617a7c"
 #: the search and its opponent (the search with its default arguments)
 SEARCH, OPPONENT = "ismcts", "heuristic"
 #: games of each path (both seat orders; rotated seating: half as many game seeds)
 GAMES, REF_GAMES, BASE_GAMES = 800, 400, 100
-#: issue 27's bars: games/s (2 seats, logs written, n_jobs 2), win rate, its Wilson lower bound, speed-up over SEARCH_BASE
+#: the search's bars: games/s (2 seats, logs written, n_jobs 2), win rate, its Wilson lower bound, speed-up over SEARCH_BASE
 TARGET_GPS = {"galileos-truth": 100, "unconscious-mind": 40}
 TARGET_WIN, TARGET_LOW, TARGET_RATIO, MIN_GAMES = 0.70, 0.65, 20.0, 800
 
@@ -237,7 +237,7 @@ def targets(rows: list, game: str) -> list[tuple[str, str, str, bool | None]]:
         out.append((f"as strong as the `--python-loop` reference ({ref.games:,} games): compiled rate inside its "
                     "interval", f"{x['win']:.1%} in [{ref.extra['lo']:.1%}, {ref.extra['hi']:.1%}]",
                     f"inside, {ref.games:,}+ games", inside and ref.games >= 400))
-        # information, not a target of the issue (which asks for the strength test above): the two paths draw
+        # information, not a target (the strength test above is): the two paths draw
         # from the same streams, but a rare floating-point difference can split a near tie of two actions
         out.append(("(information) games of the reference equal to the compiled run's on the seeds both played",
                     _equal(ref.extra), "-", None))
@@ -259,7 +259,7 @@ def render(rows: list, game: str, when: str = "") -> list[str]:
     spec = rs[0].extra.get("spec", "")
     out = ["", f"### {game}: ISMCTS in the compiled play kernel (`{spec}`, default arguments, 2 seats, rotated seating, "
            f"every log written, n_jobs {rs[0].n_jobs}){when}", "",
-           f"`f4477e4` is the Python search of commit {SEARCH_BASE[:7]} (issue 27's \"today\") played from a "
+           f"`f4477e4` is the Python search of commit {SEARCH_BASE[:7]} (the search before it was compiled) played from a "
            "`git archive` tree; `python-loop` is this commit's `--python-loop` (the readable reference). Win rate: "
            "the search's win shares (ties shared) over its games, 95% Wilson interval; margin: its VP minus the "
            "opponent's, 95% t interval; same games: how many of the games (seed and seat order) both paths played are equal to the compiled run's; load: the "
@@ -274,7 +274,7 @@ def render(rows: list, game: str, when: str = "") -> list[str]:
                    f"[{x['margin_lo']:+.1f}, {x['margin_hi']:+.1f}] | {same} | {x.get('load', '-')} |")
     tg = targets(rows, game)
     if tg:
-        out += ["", f"### {game}: targets of issue 27 (search)", "", "| target | measured | bar | met |",
+        out += ["", f"### {game}: targets of the search", "", "| target | measured | bar | met |",
                 "|---|---|---|---|"]
         out += [f"| {t} | {m} | {b} | {'-' if ok is None else 'yes' if ok else '**no**'} |" for t, m, b, ok in tg]
     return out

@@ -1,4 +1,4 @@
-"""Start-up and edit-to-first-game figures (issue 25 item 3), measured side by side in one run.
+"""Start-up and edit-to-first-game figures, measured side by side in one run.
 
 Three measures per game, each from the outside (a fresh ``meeplelab`` process, as a user runs it):
 
@@ -31,7 +31,7 @@ from meeplelab.play.runner import simulate
 
 #: runs of each start-up measure (the median is reported)
 REPEATS = 5
-#: targets of issue 25 item 3
+#: the start-up targets
 STARTUP_TARGET_S = 2.0
 LARGE_RATIO = 1.25
 #: runs of each side of the large-run measure (interleaved; the medians are compared)
@@ -169,7 +169,7 @@ def render(rows: list, game: str, when: str = "") -> list[str]:
     ed = [r for r in rows if r.game == game and r.measure == "edit_to_game"]
     if not (st or lg or ed):
         return []
-    out = ["", f"### {game}: start-up, a large run and edit to first game (issue 25 item 3){when}", ""]
+    out = ["", f"### {game}: start-up, a large run and edit to first game{when}", ""]
     if st:
         out += [f"A {st[0].games}-game `meeplelab simulate` (default strategies) from the command line, median of "
                 f"{len(st[0].extra['times'])} runs (target: {STARTUP_TARGET_S:.0f} s at the default `--n-jobs`, which "

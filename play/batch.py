@@ -116,7 +116,7 @@ def check_kernel_profile(game: Game, kernel_profile) -> None:
 
 def compiled_plies(game: Game, state: BatchState, strategies: Sequence, seat_keys: Sequence[np.ndarray],
                    tlim: int, elim: int, kernel_profile: np.ndarray | None = None) -> Iterator[BatchState]:
-    """Advance every game of ``state`` to its end on the compiled path (issue 16), yielding the state
+    """Advance every game of ``state`` to its end on the compiled path, yielding the state
     whenever the play kernel returns (log buffers to drain, a Python seat to act, all games over).
 
     Seats holding a :class:`meeplelab.strategies.plans.CompiledPlan` are played inside the engine's play kernel

@@ -79,8 +79,8 @@ class RunConfig:
         content: folder of content files replacing the packaged ones (None = packaged); the run
             folder keeps a copy in ``content/`` and its ``run.toml`` stores ``"content"``.
         log_turns, log_events: write the turns / events tables.
-        compiled: play the seats holding compiled plans inside the engine's play kernel (issue 16,
-            docs/compiled_play.md); False plays every ply on the Python loop. An execution setting: the
+        compiled: play the seats holding compiled plans inside the engine's play kernel
+            (docs/compiled_play.md); False plays every ply on the Python loop. An execution setting: the
             games are identical either way.
         field: ``scripted`` (the default) or ``strong``: the field the strategies were chosen as
             (:mod:`meeplelab.strategies.fields`; ``--field strong`` writes the strong field's ids into

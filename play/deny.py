@@ -1,6 +1,6 @@
 """Deny one content item to one seat: a rule-free, per-seat forbidden-action treatment.
 
-``meeplelab content-value --deny`` (issue 29 item 2) measures an item's value by denying it to one seat
+``meeplelab content-value --deny`` measures an item's value by denying it to one seat
 only, paired on common seeds against the unchanged game. Neither engine has a per-seat hook for its
 content (an Invention, a tile or a card is in the game for every seat or for none), so the denial is
 applied where every decision passes, the seat's **legal action mask**, and not in the rules:

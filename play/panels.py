@@ -92,7 +92,7 @@ def play_lineups(game, lineups: Sequence[Lineup], games: int, seed: int, *, batc
 
     A lineup whose seats the engine's compiled play kernel can play (compiled plans, heuristics or searches
     in at least one seat: :func:`meeplelab.play.batch.uses_compiled_play`) is played on the compiled path, its
-    games in batches of their own (every seat one strategy in the batch: issue 28 item 6, the composite
+    games in batches of their own (every seat one strategy in the batch: the composite
     commands at engine speed); the other lineups of a seat count share Python-loop batches. The games are
     the same on both paths (every draw keyed by run seed, game, seat and ply).
 

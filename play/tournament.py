@@ -168,7 +168,7 @@ def _play_lineups(cfgs: list[RunConfig], out: Path, meta: dict, *, resume: bool,
 
 
 def concurrent(cfg: RunConfig, runs: int) -> bool:
-    """Whether a tournament's lineups are played side by side, one whole lineup per worker (issue 28 item 6: 24
+    """Whether a tournament's lineups are played side by side, one whole lineup per worker (24
     short runs one after the other kept both workers waiting on each run's start and end): two or more lineups to
     play, more than one job, and loky or threads (Dask keeps one run at a time, its chunks on the cluster). The games
     are the same either way: every game is keyed by (seed, game, seat), never by where it is played."""

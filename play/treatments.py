@@ -1,6 +1,6 @@
 """Setup treatments of panels and experiments, by game: registered, loaded from the game's spec, or made from a
 declared start resource (``coins+2``). Kept apart from :mod:`meeplelab.play.panels` so that every process that only
-looks a treatment up (a ``simulate``'s resolve, a worker) stays free of the panels' imports (start-up, issue 25)."""
+looks a treatment up (a ``simulate``'s resolve, a worker) stays free of the panels' imports (start-up)."""
 
 from __future__ import annotations
 

@@ -112,7 +112,7 @@ class Heuristic(Strategy):
 
     def compiled(self, game):
         """The :class:`meeplelab.sim.core.lookahead.HeuristicSpec` of this heuristic for ``game``'s play kernel (the same
-        choices as :meth:`act`, issue 16), or None when a subclass changes the scoring or its finish is not a
+        choices as :meth:`act`), or None when a subclass changes the scoring or its finish is not a
         plan (then the seat decides on the Python path)."""
         cls = type(self)
         if cls.scores is not Heuristic.scores or cls.act is not Heuristic.act:

@@ -220,7 +220,7 @@ class ISMCTS(Strategy):
 
     def compiled_search(self, game):
         """The :class:`meeplelab.sim.core.ismcts.SearchSpec` of this search for ``game``'s play kernel (the same choices as
-        :meth:`act` on the same streams, issue 27), or None when it has none: ``ms`` > 0 (a time budget is not
+        :meth:`act` on the same streams), or None when it has none: ``ms`` > 0 (a time budget is not
         reproducible), a subclass changing the search, a heuristic without a compiled form, or a rollout policy
         that is not a compiled plan (or uniform random); then the seat decides on the Python path."""
         if self.ms > 0 or any(getattr(type(self), m) is not getattr(ISMCTS, m) for m in self._COMPILED_AS):
@@ -388,7 +388,7 @@ TUNED = {
                          "therapy": 0.1849},
 }
 
-#: each game's default arguments (issue 27: chosen to meet its targets, benchmarks/RESULTS.md "search"): a root
+#: each game's default arguments (chosen to meet its targets, benchmarks/RESULTS.md "search"): a root
 #: bandit (depth=1) in groups of 8 iterations, a small exploration constant; Galileo's Truth searches its main
 #: decisions (P_MAIN) with 3-turn rollouts, Unconscious Mind every decision with 1-turn rollouts
 GAME_DEFAULTS = {

@@ -1,4 +1,4 @@
-"""Scripted plans as data: priority rules a numba kernel evaluates (compiled play, issue 16).
+"""Scripted plans as data: priority rules a numba kernel evaluates (compiled play).
 
 A :class:`Plan` is dominiate's priority list written as data: each :class:`Rule` names the decision
 kinds it applies to, conditions on the engine's named **features** (``coffee >= 3``: a column of the

@@ -77,7 +77,7 @@ def _builtin_modules() -> set[str]:
 def _load_builtins(game: str | None = None) -> None:
     """Import the built-in strategy modules: the generic ones, the game's own (the modules its spec names; every
     game's when ``game`` is None), then the tree search. A run of one game never imports another game's
-    strategies, nor so that game's engine (start-up, issue 25 item 3)."""
+    strategies, nor so that game's engine (start-up)."""
     specs = all_specs() if game is None else [get_spec(game)]
     for mod in ("meeplelab.strategies.generic", *(m for sp in specs for m in sp.strategies), "meeplelab.strategies.ismcts"):
         if mod not in _LOADED:

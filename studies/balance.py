@@ -488,7 +488,7 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
 
 def side_effects(out: Path, game: str, fixed: dict, params: dict, lineups, games_per_lineup: int, seed: int,
                  par: dict, progress_bar: bool = False) -> pl.DataFrame:
-    """What the proposal changes beyond its targets (issue 28 item 5): for every rotated field the search
+    """What the proposal changes beyond its targets: for every rotated field the search
     measured (panels ``field-P``), the field played under the defaults (the ``--set`` values only) and under
     the proposal (``params``) as two run folders ``out/side_effects/<panel>-defaults`` and
     ``<panel>-proposal`` on the same fresh seeds and seat orders (rotate; every log written), as many games as

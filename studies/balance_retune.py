@@ -1,4 +1,4 @@
-"""``meeplelab balance --retune BUDGET``: a balance proposal re-checked with players who adapt to it (issue 28 item 2).
+"""``meeplelab balance --retune BUDGET``: a balance proposal re-checked with players who adapt to it.
 
 A balance search measures its targets among fixed players: the proposal fixes the seat spread for the plans as
 written, not for players who would change their play under the new rules. With ``--retune BUDGET``, once the

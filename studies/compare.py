@@ -1,4 +1,4 @@
-"""Rule and content versions side by side (``meeplelab compare``; issue 29 item 1).
+"""Rule and content versions side by side (``meeplelab compare``).
 
 An *arm* is one version of the game: the packaged rules (``default``), a content pack (``content=PATH``:
 a folder holding the engine's content files, e.g. a copy of ``sim/galileos_truth/data`` with one card

@@ -1,5 +1,5 @@
 """Seat compensation: per-seat start bonuses that bring the seat spread within a target
-(``meeplelab compensate``; issue 29 item 4).
+(``meeplelab compensate``).
 
 A compensation is a rule: the game's ``Params`` fields ``seat_<resource>_<P>p`` (Galileo's Truth
 ``seat_vp``, ``seat_coins``, ``seat_research``, A-GT-34; Unconscious Mind ``seat_vp``, ``seat_coffee``,

@@ -1,5 +1,5 @@
 """Exchange rates: what one more unit of every start resource is worth to every strategy
-(``meeplelab exchange-rates``; issue 29 item 3).
+(``meeplelab exchange-rates``).
 
 For a roster (default: the game study's 4-seat field) the study plays one untreated control run and,
 for every start resource the game declares (``GameSpec.start_resources``: Galileo's Truth Coins,

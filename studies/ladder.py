@@ -1,4 +1,4 @@
-"""The skill ladder (``meeplelab ladder``, issue 27 items 2 and 3): every rung against the heuristic and
+"""The skill ladder (``meeplelab ladder``): every rung against the heuristic and
 against the rung below, on common seeds in every seat order.
 
 **Rungs**, weakest first by design:

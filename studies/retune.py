@@ -1,5 +1,5 @@
 """``meeplelab sweep --retune BUDGET`` and ``meeplelab experiment --retune BUDGET`` (a rule-parameter axis): players
-who adapt to each rule variant (issue 28 item 2, first half).
+who adapt to each rule variant.
 
 A sweep plays every variant with the same players, so a rule change shows only its arithmetic. With
 ``--retune BUDGET`` each variant is also played by **re-tuned players**: before measuring, every tunable entry of

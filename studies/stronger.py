@@ -1,4 +1,4 @@
-"""``meeplelab stronger``: do a report's headline conclusions hold for stronger players? (issue 28 item 4)
+"""``meeplelab stronger``: do a report's headline conclusions hold for stronger players?
 
 Every conclusion of a balance report holds among the strategies played. This study re-measures the headline
 ones with the **strong field** (:data:`STRONG`: the game's tuned heuristic preset, ``docs/presets/GAME-heuristic-
