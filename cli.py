@@ -945,6 +945,7 @@ def content_value(
     out: Optional[Path] = typer.Option(None, "--out", help="Experiment folder (one run folder per arm, plus report/)."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted content-value experiment in --out (the same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the experiment in --out."),
+    retune: int = typer.Option(0, "--retune", help="Games of each re-tuning: every tunable strategy of --strategies is tuned under each arm's content (the control's and each removal's) against the others and the arm played again, so the report gives each item's value with the players fixed and re-tuned and what changed in the re-tuned players' play (--mode remove; 0 = players fixed only)."),
     config: Optional[Path] = CONFIG_OPTION,
     progress: bool = shared("progress", True),
 ) -> None:
@@ -981,17 +982,21 @@ def content_value(
     try:
         with terminate_as_interrupt():
             run_content_value(base, chosen, mode=how, overwrite=overwrite, resume=resume, on_variant=on_arm,
-                              progress=draw, settings=_settings_text())
+                              progress=draw, settings=_settings_text(), retune=retune, say=_note)
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "content-value experiment"))
+    from meeplelab.analysis.retune import record_lines, section, with_sections
     from meeplelab.play.experiment import read_experiment
 
     meta = read_experiment(out)
-    page = build_report([out / a["folder"] for a in meta["arms"]], out / "report", sections=removal_sections(out),
-                        kind="content-value", progress=draw)
+    again = [x for x in [section(out)] if x is not None]  # --retune: the players re-tuned to each arm's content
+    page = build_report([out / a["folder"] for a in meta["arms"]], out / "report",
+                        sections=with_sections(removal_sections(out), again), kind="content-value", progress=draw)
     for r in removal_effects(out).iter_rows(named=True):
         if r["group"] in ("took it in control", "all seats", "denied seat", "denied seat, took it in control"):
             typer.echo(removal_line(r))
+    for line in record_lines(out, to="each arm's content") if retune else []:
+        typer.echo(line)
     typer.echo(f"wrote {len(meta['arms'])} arms to {out}; report {page}")
 
 
@@ -1070,7 +1075,8 @@ def compare(
     typer.echo(f"wrote {len(res['configs'])} runs to {out}; every delta in {out / 'deltas.csv'}; report {res['page']}")
 
 
-def _exchange_curves(base, arms: list[str], names, doses: str, on_run, draw, *, resume: bool, overwrite: bool) -> None:
+def _exchange_curves(base, arms: list[str], names, doses: str, on_run, draw, *, resume: bool, overwrite: bool,
+                     retune: int = 0) -> None:
     """``exchange-rates --arm``: play the curves (:func:`meeplelab.studies.exchange.run_curves`), print who gains
     first, then where everything was written."""
     from meeplelab.analysis.exchange import who_gains_lines
@@ -1082,10 +1088,14 @@ def _exchange_curves(base, arms: list[str], names, doses: str, on_run, draw, *, 
     try:
         with terminate_as_interrupt():
             res = run_curves(base, arms, names, dose_list, overwrite=overwrite, resume=resume, on_run=on_run,
-                             progress=draw, settings=_settings_text())
+                             progress=draw, settings=_settings_text(), retune=retune, say=_note)
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(Path(base.out), "exchange-rate study"))
     for line in who_gains_lines(res["tables"]["prices"], read_state(base.out, EXCHANGE_FILE, "exchange-rate study")):
+        typer.echo(line)
+    from meeplelab.analysis.retune import record_lines
+
+    for line in record_lines(base.out, to="each version's rules and content") if retune else []:
         typer.echo(line)
     p = res["paths"]
     typer.echo(f"wrote {len(res['configs'])} runs to {base.out}; prices {p['prices_csv']}, curves {p['curves_csv']}, "
@@ -1114,6 +1124,7 @@ def exchange_rates(
     out: Path = typer.Option(..., "--out", help="Study folder (control/, one run per resource and strategy, exchange_rates.md/.csv/.parquet)."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted study in --out (the same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the study in --out."),
+    retune: int = typer.Option(0, "--retune", help="With two or more --arm: games of each re-tuning (every tunable strategy of the roster tuned under each version's rules and content against the others and the version's control played again; the report gives each strategy's change between the versions with the players fixed and re-tuned and what changed in the re-tuned players' play). 0 = players fixed only."),
     config: Optional[Path] = CONFIG_OPTION,
     progress: bool = shared("progress", True),
 ) -> None:
@@ -1144,8 +1155,11 @@ def exchange_rates(
             raise ConfigError(f"--units {units} with --arm/--doses: the curves take their sizes from --doses (e.g. "
                               "0,1,2,3); --units is the one-dose table's")
         _exchange_curves(base, list(arm or ["default"]), names, doses or "0,1,2,3", on_run, draw,
-                         resume=resume, overwrite=overwrite)
+                         resume=resume, overwrite=overwrite, retune=retune)
         return
+    if retune:
+        raise ConfigError(f"--retune {retune}: the players are re-tuned to each rules/content version; give at least "
+                          "two --arm (the one-dose table has one version)")
     try:
         with terminate_as_interrupt():
             res = run_exchange(base, names, units, overwrite=overwrite, resume=resume, on_run=on_run, progress=draw,
@@ -1182,6 +1196,7 @@ def compensate(
     out: Path = typer.Option(..., "--out", help="Compensation folder (search/, verify/, proposal.toml, compensation.md, side_effects.csv, report/)."),
     resume: bool = typer.Option(False, "--resume", help="Complete the interrupted solve in --out (the same options)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the solve in --out."),
+    retune: int = typer.Option(0, "--retune", help="Games of each re-tuning: at every seat count every tunable strategy of the roster is tuned to the uncompensated rules and to the proposal against the others and both fresh-seed runs played again, so the report gives the proposal's effect on every strategy with the players fixed and re-tuned and what changed in the re-tuned players' play (0 = players fixed only)."),
     config: Optional[Path] = CONFIG_OPTION,
     progress: bool = shared("progress", True),
 ) -> None:
@@ -1199,7 +1214,7 @@ def compensate(
     req = plan_compensate(game, parse_players(players), target, resource, games=games, seed=seed,
                           iterations=iterations, max_bonus=max_bonus, verify_factor=verify_factor,
                           strategies=None if _plain(field) == "strong" else _strategies(strategies),
-                          field=_plain(field), fixed=parse_set_options(set_))
+                          field=_plain(field), fixed=parse_set_options(set_), retune=retune)
     try:
         with terminate_as_interrupt():
             st = run_compensate(req, out, n_jobs=n_jobs, batch_size=batch_size, overwrite=overwrite, resume=resume,
@@ -1216,6 +1231,10 @@ def compensate(
                    f"[{v['none']['spread_low']:.1f}, {v['none']['spread_high']:.1f}]); "
                    + ("within the target" + (" (whole interval)" if v["met_interval"] else " (point estimate; the "
                                              "interval reaches past it)") if v["met"] else "NOT within the target"))
+    from meeplelab.analysis.retune import retuned_lines
+
+    for line in retuned_lines(out, list(req.players)) if retune else []:  # the players re-tuned to the proposal
+        typer.echo(line)
     typer.echo(f"target {req.target:g} points met on fresh seeds at {len(met)} of {len(st['verified'])} seat counts; "
                f"wrote {out / 'proposal.toml'}, {st['page']}, {out / 'side_effects.csv'} and {out / 'report'}")
 

@@ -38,6 +38,8 @@ from meeplelab.play import runfolder as rf
 from . import figures as F
 from .compare import _csv
 from .experiment import paired
+from .retune import section as retuned_section
+from .retune import with_sections
 from .load import load_runs
 from .page import Section, TableFormat
 from .report import build_report, provenance_section
@@ -349,8 +351,9 @@ def curve_sections(folder: Path, tables: dict[str, pl.DataFrame], meta: dict):
 
 
 def write_curve_outputs(folder: Path | str, *, progress: bool = False) -> tuple[dict, dict[str, Path], Path]:
-    """Write the tables of a curves folder (:data:`CURVE_FILES`) and its report (``folder/report``); returns
-    ``(tables, paths, report page)``."""
+    """Write the tables of a curves folder (:data:`CURVE_FILES`) and its report (``folder/report``, with the section
+    "Players fixed and players re-tuned" of ``exchange-rates --retune``, :func:`meeplelab.analysis.retune.section`);
+    returns ``(tables, paths, report page)``."""
     folder = Path(folder)
     meta = rf.read_study_state(folder, rf.EXCHANGE_FILE, "exchange-rate study")
     tables = curve_tables(folder)
@@ -360,8 +363,9 @@ def write_curve_outputs(folder: Path | str, *, progress: bool = False) -> tuple[
         paths[f"{name}_csv"] = folder / f"exchange_{name}.csv"
         rf.write_atomic(paths[f"{name}_csv"], _csv(t))
     ctrl = [folder / r["folder"] for r in meta["arms"] if r["resource"] is None]
-    page = build_report(ctrl, folder / "report", sections=curve_sections(folder, tables, meta), kind="exchange-rates",
-                        progress=progress)
+    again = [x for x in [retuned_section(folder)] if x is not None]  # --retune: the versions' controls re-tuned
+    page = build_report(ctrl, folder / "report", sections=with_sections(curve_sections(folder, tables, meta), again),
+                        kind="exchange-rates", progress=progress)
     return tables, paths, page
 
 

@@ -185,28 +185,53 @@ def play_lines(df: pl.DataFrame, limit: int = 6) -> list[str]:
 
 
 def retuned_lines(folder: Path | str, players: list[int]) -> list[str]:
-    """``compare --retune``'s printed lines: per player count (``folder/retuned-p<P>.json``) a heading, then each
-    entry's change of win rate and VP between the reference and each arm with the players fixed and re-tuned (the
-    verdict of :func:`effects`), then the resolved changes of the re-tuned players' play (:func:`play_lines`)."""
-    folder = Path(folder)
+    """``compare --retune``'s (and ``compensate --retune``'s) printed lines: per player count
+    (``folder/retuned-p<P>.json``) the lines of :func:`record_lines`."""
     out = []
     for p in players:
-        file = f"retuned-p{p}.json"
-        df = effects(folder, file)
-        if not df.height:
-            continue
-        meta = json.loads((folder / file).read_text())
-        tuned = ", ".join(meta["roster"][i] for i in meta["positions"])
-        out.append(f"Players fixed and players re-tuned, {p} players ({tuned} re-tuned to each arm's rules, "
-                   f"{meta['budget']:,} games each; each arm minus the reference, paired, 95% intervals):")
-        for r in df.iter_rows(named=True):
-            unit = "points" if r["metric"] == "win" else "VP"
-            what = "win rate" if r["metric"] == "win" else "final VP"
-            out.append(f"  {r['variant']}: {r['strategy']} {what} {r['fixed']:+.2f} [{r['fixed_low']:+.2f}, "
-                       f"{r['fixed_high']:+.2f}] {unit} with the players fixed, {r['retuned']:+.2f} "
-                       f"[{r['retuned_low']:+.2f}, {r['retuned_high']:+.2f}] re-tuned: {r['verdict']}")
-        out += [f"  {ln}" for ln in play_lines(play_changes(folder, file))]
+        out += record_lines(folder, f"retuned-p{p}.json", f"{p} players")
     return out
+
+
+def record_lines(folder: Path | str, file: str = FILE, what: str = "", to: str = "each arm's rules") -> list[str]:
+    """The printed lines of one re-tuning record ``folder/file``: a heading (``what``, e.g. "2 players", after its
+    title; ``to``: what the players were re-tuned to), then each entry's change of win rate and VP between the reference and each version with the players
+    fixed and re-tuned (the verdict of :func:`effects`), then the resolved changes of the re-tuned players' play
+    (:func:`play_lines`); [] without the record."""
+    folder = Path(folder)
+    df = effects(folder, file)
+    if not df.height:
+        return []
+    meta = json.loads((folder / file).read_text())
+    tuned = ", ".join(meta["roster"][i] for i in meta["positions"])
+    out = [(f"Players fixed and players re-tuned{', ' + what if what else ''} ({tuned} re-tuned to {to}, "
+            f"{meta['budget']:,} games each; each arm minus the reference, paired, 95% intervals):")]
+    for r in df.iter_rows(named=True):
+        unit = "points" if r["metric"] == "win" else "VP"
+        label = "win rate" if r["metric"] == "win" else "final VP"
+        out.append(f"  {r['variant']}: {r['strategy']} {label} {r['fixed']:+.2f} [{r['fixed_low']:+.2f}, "
+                   f"{r['fixed_high']:+.2f}] {unit} with the players fixed, {r['retuned']:+.2f} "
+                   f"[{r['retuned_low']:+.2f}, {r['retuned_high']:+.2f}] re-tuned: {r['verdict']}")
+    return out + [f"  {ln}" for ln in play_lines(play_changes(folder, file))]
+
+
+def with_sections(build, extra: list):
+    """A report's section builder (``build(runs) -> [Section]``) with the sections ``extra`` (those of
+    :func:`section`) put after its first section; ``build`` itself when ``extra`` is empty (None: the report's
+    default sections, :func:`meeplelab.analysis.report.build_sections`)."""
+    if not extra:
+        return build
+
+    def built(runs):
+        if build is None:
+            from .report import build_sections  # here, not at the top: report imports the modules importing this one
+
+            secs = build_sections(runs)
+        else:
+            secs = build(runs)
+        return secs[:1] + extra + secs[1:]
+
+    return built
 
 
 def section(folder: Path | str, file: str = FILE, title: str = "Players fixed and players re-tuned"):
@@ -243,4 +268,4 @@ def section(folder: Path | str, file: str = FILE, title: str = "Players fixed an
     return Section(title, text, [], tables)
 
 
-__all__ = ["effects", "play_changes", "play_lines", "retuned_lines", "section"]
+__all__ = ["effects", "play_changes", "play_lines", "record_lines", "retuned_lines", "section", "with_sections"]

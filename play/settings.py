@@ -350,6 +350,7 @@ class ContentValueSettings(CommandSettings):
     params: Table = {}
     out: Optional[Text] = None  # type: ignore[assignment]  # a pydantic field may narrow: content-value's is optional
     field: Text = "scripted"
+    retune: Games = 0
 
 
 class CompareSettings(CommandSettings):
@@ -385,6 +386,7 @@ class ExchangeRatesSettings(CommandSettings):
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
+    retune: Games = 0
 
 
 class CompensateSettings(CommandSettings):
@@ -404,6 +406,7 @@ class CompensateSettings(CommandSettings):
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
+    retune: Games = 0
 
 
 #: the settings model of each command

@@ -59,6 +59,8 @@ from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.analysis.compare import _csv, changed_lines, delta_table
 from meeplelab.analysis.load import load_runs
 from meeplelab.analysis.report import build_report
+from meeplelab.analysis.retune import section as retune_section
+from meeplelab.analysis.retune import with_sections
 from meeplelab.analysis.seats import games_frame, seat_spread
 from meeplelab.analysis.tables import write_table
 from meeplelab.analysis.versions import versions
@@ -69,10 +71,14 @@ from meeplelab.sim.core.params import _parse, apply_overrides
 from meeplelab.sim.registry import get_game_class
 from meeplelab.studies.balance import FRESH_SEED_OFFSET
 from meeplelab.studies.compare import rosters
+from meeplelab.studies.retune import FOLDER, clear, run_retuned
+from meeplelab.studies.retune import check as check_tunable
 
 STATE = "compensate.json"
 OURS = ("search", "verify", "proposal.toml", "compensation.md", "side_effects.csv", "side_effects.parquet", "report",
-        STATE, rf.SETTINGS)
+        STATE, rf.SETTINGS, FOLDER, "retuned-p2.json", "retuned-p3.json", "retuned-p4.json")
+#: games per lineup per trial of ``compensate --retune``'s tunings
+RETUNE_GAMES_PER_TRIAL = 25
 
 
 def _tag(bonus) -> str:
@@ -234,20 +240,24 @@ class Request:
     verify_factor: int
     strategies: dict
     fixed: dict
+    retune: int = 0
 
 
 def plan_compensate(game: str, players: list[int], target: float, resource: str = "vp", *, games: int = 2400,
                     seed: int = 0, iterations: int = 6, max_bonus: int = 20, verify_factor: int = 2,
                     strategies: tuple[str, ...] | None = None, field: str = "scripted",
-                    fixed: dict | None = None) -> Request:
+                    fixed: dict | None = None, retune: int = 0) -> Request:
     """The request, checked before anything is played (``strategies`` and ``field``: the rosters of
-    :func:`meeplelab.studies.compare.rosters`).
+    :func:`meeplelab.studies.compare.rosters`; ``retune``: games of each re-tuning, 0 = players fixed, see
+    :func:`retune_verified`).
 
     Raises:
         ConfigError: a target not above 0, a resource without compensation fields (the allowed named), a
             seat count the compensation fields do not cover (allowed 2, 3, 4), iterations, games or factors
             below 1, a roster the study cannot give, or ``--set`` values the game refuses (a compensation
-            field set there too).
+            field set there too); with ``retune``, a negative budget or a roster
+            :func:`meeplelab.studies.retune.check` refuses at some count (no tunable strategy, a budget below two
+            trials).
     """
     if not (isinstance(target, (int, float)) and math.isfinite(target) and target > 0):
         raise ConfigError(f"--target {target!r}: allowed a seat spread above 0 percentage points (e.g. 5)")
@@ -266,8 +276,14 @@ def plan_compensate(game: str, players: list[int], target: float, resource: str 
                           "of --set")
     apply_overrides(get_game_class(game).Params(), fixed)
     ros = rosters(game, list(players), strategies, field)
+    if retune < 0:
+        raise ConfigError(f"--retune {retune}: allowed 0 (players fixed) or the games of each re-tuning")
+    for p in sorted(players) if retune else []:
+        check_tunable(RunConfig(game=game, players=p, strategies=tuple(ros[p]), games=games, params=fixed), retune,
+                      RETUNE_GAMES_PER_TRIAL)
     return Request(game, tuple(sorted(players)), float(target), r.name, games, seed, iterations, max_bonus,
-                   verify_factor, {str(p): list(v) for p, v in ros.items()}, {k: str(v) for k, v in fixed.items()})
+                   verify_factor, {str(p): list(v) for p, v in ros.items()}, {k: str(v) for k, v in fixed.items()},
+                   retune)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -334,7 +350,8 @@ def _solve(req: Request, out: Path, shown: Path, *, resume: bool, run: Execution
            draw: bool, settings: str | None) -> dict:
     """:func:`run_compensate` in the folder ``out`` the solve is built in (``shown``: the folder it is written to,
     as the summary names it); returns the saved state with ``page`` (under ``out``)."""
-    request = {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(req).items()}
+    request = {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(req).items()
+               if k != "retune" or v}  # a solve with --retune saves its budget (a resume with another is refused)
     state: dict[str, Any] = {"request": request, "status": "running", "candidates": {}, "verified": {}}
     if resume:
         old = rf.read_state(out / STATE, "a saved compensation solve")
@@ -343,6 +360,10 @@ def _solve(req: Request, out: Path, shown: Path, *, resume: bool, run: Execution
                 raise RunFolderError(f"cannot resume: the compensation solve in {str(out)!r} was started with {k} = "
                                      f"{json.dumps(old.get('request', {}).get(k))}, this one has {k} = {json.dumps(v)}: "
                                      "use the same options or --overwrite")
+        saved = int(old.get("request", {}).get("retune", 0))
+        if saved != req.retune:  # also a re-tuned solve resumed without --retune
+            raise RunFolderError(f"cannot resume: the compensation solve in {str(out)!r} was started with --retune "
+                                 f"{saved}, this one has --retune {req.retune}: use the same options or --overwrite")
     out.mkdir(parents=True, exist_ok=True)
     rf.save_state(out / STATE, state)
     rf.write_settings(out, settings)
@@ -401,6 +422,7 @@ def _solve(req: Request, out: Path, shown: Path, *, resume: bool, run: Execution
                     f"{','.join(map(str, proposal[p]))}: {mp['spread']:.1f} [{mp['spread_low']:.1f}, {mp['spread_high']:.1f}]"
                     f" ({'within' if mp['spread'] <= req.target else 'NOT within'} {req.target:g})")
                 steps.advance(1)
+        retune_verified(req, out, state, run, draw=draw, say=say)
         page = _write_outputs(out, req, state, verify_runs, draw, shown=shown)
     except KeyboardInterrupt:
         state["status"] = "interrupted"
@@ -451,8 +473,31 @@ def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path]
     lines += ["", f"Play it: `meeplelab simulate --config {(shown or out) / 'proposal.toml'} --players P --strategies ... "
               "--out RUN`"]
     rf.write_atomic(out / "compensation.md", ("\n".join(lines) + "\n").encode())
-    build_report(verify_runs, out / "report", progress=draw)
+    again = [x for p in req.players
+             if (x := retune_section(out, f"retuned-p{p}.json", f"Players fixed and players re-tuned ({p} players)"))]
+    build_report(verify_runs, out / "report", progress=draw, sections=with_sections(None, again))
     return out / "compensation.md"
+
+
+def retune_verified(req: Request, out: Path, state: dict, run: Execution, *, draw: bool = False,
+                    say: Callable[[str], None] = lambda s: None) -> None:
+    """``compensate --retune BUDGET``: at every player count, every tunable roster entry re-tuned (on the search
+    seeds) to the uncompensated rules and to the proposal, and both fresh-seed runs played again with the re-tuned
+    players on the same games (:func:`meeplelab.studies.retune.run_retuned`: ``OUT/retuned/verify/p<P>-none/run``,
+    ``.../p<P>-proposal/run``, recorded in ``OUT/retuned-p<P>.json``), so the proposal's effect on every strategy is
+    read with the players fixed and re-tuned. Without ``req.retune``: removes a re-tuning left in ``out``."""
+    if not req.retune:
+        clear(out, "retuned-p*.json")
+        return
+    res = _resource(req.game, req.resource)
+    for i, p in enumerate(req.players):
+        v = state["verified"][str(p)]
+        base = _config(req, p, (0,) * p, v["seed"], req.games * req.verify_factor, out / "verify" / f"p{p}-none",
+                       logs=True, run=run)
+        bonus = {res.seat_field(p): ",".join(str(int(x)) for x in v["proposal"]["bonus"])}
+        run_retuned(base, [{}, bonus], [f"verify/p{p}-none", f"verify/p{p}-proposal"], out, req.retune,
+                    games_per_trial=RETUNE_GAMES_PER_TRIAL, tune_seed=req.seed, progress=draw, say=say,
+                    file=f"retuned-p{p}.json", fresh=i == 0)
 
 
 def _check_folder(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:

@@ -35,7 +35,7 @@ import tempfile
 import tomllib
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from meeplelab.play.config import RunConfig
 from meeplelab.play.plan import validated
@@ -46,6 +46,7 @@ from meeplelab.analysis.content import kinds_of
 from meeplelab.play.experiment import run_experiment
 from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.registry import available_games, make_game
+from meeplelab.studies.retune import check_request, clear, run_retuned
 
 _HEADER = re.compile(r"^\s*\[")
 
@@ -235,20 +236,49 @@ def removal_arms(base: RunConfig, items: list[tuple[str, str]], mode: str = "rem
 
 
 def run_content_value(base: RunConfig, items: list[tuple[str, str]], *, mode: str = "remove", overwrite: bool = False,
-                      resume: bool = False, on_variant=None, progress: bool = False, settings: str | None = None) -> Path:
+                      resume: bool = False, on_variant=None, progress: bool = False, settings: str | None = None,
+                      retune: int = 0, say: Callable[[str], None] | None = None) -> Path:
     """Play the control and every removal and/or deny arm (``mode``, :func:`removal_arms`) into ``base.out``
     (an experiment folder: ``experiment.json``, one run folder per arm) and return it; ``progress`` draws a
     bar of arms and each arm's games (:mod:`meeplelab.play.progress`); ``settings`` (TOML text) is written as
     ``OUT/config.toml``.
 
+    ``retune`` (games of each re-tuning; 0: players fixed): every tunable roster entry is re-tuned to each arm's
+    content (the control's and each removal's) and the arm played again on the same games
+    (:func:`meeplelab.studies.retune.run_retuned`: ``OUT/retuned/<arm>/run``, recorded in ``OUT/retuned.json``);
+    ``say`` receives a line per re-tuning. Without it a re-tuning an earlier experiment left is removed.
+
     Raises:
-        ConfigError: see :func:`removal_arms`.
+        ConfigError: see :func:`removal_arms` and :func:`check_retune` (before any game).
         RunFolderError: see :func:`meeplelab.play.experiment.run_experiment`.
     """
     with removal_arms(base, items, mode) as arms:
+        check_retune(base, arms, retune, resume=resume)
+
+        def retuned(work: Path) -> None:  # in the folder the experiment is built in, before it replaces another
+            run_retuned(arms[0].config, [{} for _ in arms], [Path(a.config.out).name for a in arms], work, retune,
+                        progress=progress, say=say, contents=[a.config.content for a in arms],
+                        shown=[{} if a.label == "control" else a.change for a in arms])
+
         return run_experiment(arms, base.out, overwrite=overwrite, resume=resume, on_variant=on_variant,
-                              progress=progress, settings=settings)
+                              progress=progress, settings=settings,
+                              finish=retuned if retune else None if resume else clear)
 
 
-__all__ = ["MODES", "check_removal", "item_list", "parse_items", "removal_arms", "remove_entry", "removed_content",
+def check_retune(base: RunConfig, arms: list[Variant], retune: int, *, resume: bool = False) -> None:
+    """``content-value --retune BUDGET`` checked before any game: 0 (players fixed), or every arm a removal (a deny
+    arm treats one seat, which a tuning cannot play) and a roster :func:`meeplelab.studies.retune.check_request`
+    accepts (a tunable strategy among distinct ones; a resume with the budget it was re-tuned with).
+
+    Raises:
+        ConfigError: the first deny arm named, or what that check refuses.
+    """
+    deny = next((a for a in arms if "deny" in a.change), None)
+    if retune and deny is not None:
+        raise ConfigError(f"--retune {retune}: arm {deny.label!r} denies an item to one seat, which a re-tuning cannot "
+                          "play; allowed with --retune: --mode remove")
+    check_request(base, retune, base.out, resume=resume)
+
+
+__all__ = ["MODES", "check_removal", "check_retune", "item_list", "parse_items", "removal_arms", "remove_entry", "removed_content",
            "run_content_value"]

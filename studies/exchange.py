@@ -55,10 +55,13 @@ from meeplelab.analysis.exchange import write_outputs
 from meeplelab.play.experiment import _check_treated_start
 from meeplelab.play.treatments import start_resources
 from meeplelab.sim.core import start
+from meeplelab.studies.retune import FILE, FOLDER, check_request, clear, run_retuned
 
 EXCHANGE_FILE = rf.EXCHANGE_FILE
 #: the files a study writes beside its runs (either kind: an overwrite replaces the other kind's too)
-OURS = ("exchange_rates.parquet", "exchange_rates.csv", "exchange_rates.md", *CURVE_FILES)
+OURS = ("exchange_rates.parquet", "exchange_rates.csv", "exchange_rates.md", *CURVE_FILES, FOLDER, FILE)
+#: games per lineup per trial of ``exchange-rates --retune``'s tunings
+RETUNE_GAMES_PER_TRIAL = 25
 
 
 def _folder(resource: str, units: int, strategy: str) -> str:
@@ -193,29 +196,63 @@ def plan_curves(base: RunConfig, arm_texts: list[str], resources: list[str] | No
 def run_curves(base: RunConfig, arm_texts: list[str], resources: list[str] | None = None,
                doses: Sequence[int] = (0, 1, 2, 3), *, overwrite: bool = False, resume: bool = False,
                on_run: Callable[[int, int, RunConfig], None] | None = None, progress: bool = False,
-               settings: str | None = None) -> dict:
+               settings: str | None = None, retune: int = 0, say: Callable[[str], None] | None = None) -> dict:
     """Plan, play and tabulate the curves between versions (module docstring); returns ``{"versions", "runs",
     "configs", "tables" (prices, curves, deltas), "paths", "page"}``. ``base`` as :func:`run_exchange`'s (its
     ``params``: the ``--set`` values every version shares).
 
+    ``retune`` (games of each re-tuning; 0: players fixed): every tunable roster entry is re-tuned to each version's
+    rules and content and the version's control played again on the same games
+    (:func:`meeplelab.studies.retune.run_retuned`: ``OUT/retuned/<V>-control/run``, recorded in ``OUT/retuned.json``),
+    so the report gives each strategy's change between the versions with the players fixed and re-tuned; ``say``
+    receives a line per re-tuning. Without it a re-tuning an earlier study left is removed.
+
     Raises:
-        ConfigError: see :func:`plan_curves` (nothing written then).
+        ConfigError: see :func:`plan_curves` and :func:`check_retune` (nothing written then).
         RunFolderError, KeyboardInterrupt: see :func:`meeplelab.studies.compare.play_folders`.
     """
     versions, runs, configs = plan_curves(base, arm_texts, resources, list(doses))
+    check_retune(configs[0], versions, retune, resume=resume)
     out = Path(base.out)
     meta = {"kind": "exchange-rates", "mode": "curves", "game": base.game, "players": base.players,
             "strategies": list(base.strategies), "games": base.games, "seed": base.seed, "doses": list(doses),
             "params": {k: str(v) for k, v in sorted(base.params.items())},
             "versions": [{"label": v.label, "spec": v.spec, "params": v.params, "content": v.content} for v in versions],
             "arms": runs, "runs": [r["folder"] for r in runs], "seating_plan": configs[0].plan_for().describe()}
+    if retune:
+        meta["retune"] = retune  # a resume with another budget is refused by the saved request
     what = "exchange-rate study"
     with study(out, EXCHANGE_FILE, OURS, what, resume=resume, overwrite=overwrite) as work:
         play_folders(configs, out, meta, EXCHANGE_FILE, ours=OURS, overwrite=overwrite, resume=resume, what=what,
                      on_run=on_run, progress=progress, settings=settings)
+        if retune:  # each version's control played again with the players re-tuned to its rules and content
+            own = [{k: v for k, v in x.params.items() if k not in base.params} for x in versions]
+            run_retuned(dataclasses.replace(configs[0], params=dict(base.params), content=None), own,
+                        [f"{x.label}-control" for x in versions], work, retune,
+                        games_per_trial=RETUNE_GAMES_PER_TRIAL, progress=progress, say=say,
+                        contents=[x.content for x in versions],
+                        shown=[{**o, **({"content": x.content} if x.content else {})} for o, x in zip(own, versions)])
+        elif not resume:
+            clear(work)
         tables, paths, page = write_curve_outputs(work, progress=progress)  # swapped in with the runs
     return {"versions": versions, "runs": runs, "configs": configs, "tables": tables,
             "paths": {k: Path(rf.rebase(v, work, out)) for k, v in paths.items()}, "page": Path(rf.rebase(page, work, out))}
 
 
-__all__ = ["EXCHANGE_FILE", "OURS", "parse_doses", "plan_curves", "plan_exchange", "run_curves", "run_exchange"]
+def check_retune(control: RunConfig, versions: list[Arm], retune: int, *, resume: bool = False) -> None:
+    """``exchange-rates --retune BUDGET`` checked before any game: 0 (players fixed), or at least two versions (the
+    change between them is what the re-tuning re-reads) and the first version's control run accepted by
+    :func:`meeplelab.studies.retune.check_request` (a tunable strategy among distinct ones, a budget of two trials;
+    a resume with the budget it was re-tuned with).
+
+    Raises:
+        ConfigError: one version, or what that check refuses.
+    """
+    if retune and len(versions) < 2:
+        raise ConfigError(f"--retune {retune}: the players are re-tuned to each version and the change between versions "
+                          "read again; give at least two --arm (the one-dose table without --arm has no version to "
+                          "re-tune to)")
+    check_request(control, retune, Path(control.out).parent, resume=resume)  # the control's folder is under OUT
+
+
+__all__ = ["EXCHANGE_FILE", "OURS", "check_retune", "parse_doses", "plan_curves", "plan_exchange", "run_curves", "run_exchange"]

@@ -74,13 +74,15 @@ def check(base: RunConfig, budget: int, games_per_trial: int) -> list[int]:
     return pos
 
 
-def clear(out: Path | str) -> None:
-    """Remove a re-tuning saved in ``out`` (``retuned.json`` and ``retuned/``): a command run again without
+def clear(out: Path | str, file: str = FILE) -> None:
+    """Remove a re-tuning saved in ``out`` (``retuned.json`` and ``retuned/``; ``file`` a glob pattern such as
+    ``retuned-p*.json`` for the studies that save one record per player count): a command run again without
     ``--retune`` must not report stale re-tuned runs."""
     out = Path(out)
     if (out / FOLDER).is_dir() and not (out / FOLDER).is_symlink():
         shutil.rmtree(out / FOLDER)
-    (out / FILE).unlink(missing_ok=True)
+    for p in out.glob(file):
+        p.unlink(missing_ok=True)
 
 
 def check_resume(out: Path | str, budget: int) -> None:
@@ -118,7 +120,8 @@ def check_request(base: RunConfig, budget: int, out: Path | str, *, resume: bool
 def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Path | str, budget: int, *,
                 games_per_trial: int = 25, eval_games: int = 10, progress: bool = False,
                 say: Callable[[str], None] | None = None, tune_seed: int | None = None, file: str = FILE,
-                fresh: bool = True) -> dict:
+                fresh: bool = True, contents: list[str | None] | None = None,
+                shown: list[dict] | None = None) -> dict:
     """Re-tune and play every variant (module docstring).
 
     Args:
@@ -131,6 +134,10 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
             seeds and measures on the fresh ones).
         file: the record's name in ``out`` (``balance --retune`` writes one per rotated field).
         fresh: remove ``OUT/retuned/`` first (False: keep the other fields' re-tunings of one balance search).
+        contents: each variant's content folder (None: ``base.content``), tuned and played with it
+            (``content-value --retune``: a removal arm's edited content; ``exchange-rates --arm content=PATH``).
+        shown: each variant's ``values`` as recorded and reported (default ``combos``; a content version is shown
+            by what it changes, ``{"remove": "invention:telescope"}``, with no rule value in ``combos``).
 
     Returns:
         what ``OUT/retuned.json`` holds: ``budget``, ``positions`` (tuned roster entries), per variant its
@@ -149,8 +156,9 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
         shutil.rmtree(where)  # re-tuned from scratch: the tuning depends on the variant's rules only
     roster = list(base.strategies)
     variants = []
-    for c, folder in zip(combos, folders):
+    for k, (c, folder) in enumerate(zip(combos, folders)):
         params = {**base.params, **c}
+        content = base.content if contents is None or contents[k] is None else contents[k]
         specs, presets = list(roster), {}
         for i in pos:
             field = [s for j, s in enumerate(roster) if j != i]
@@ -159,17 +167,18 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
             tune(base.game, roster[i], field, budget=budget, games_per_trial=games_per_trial,
                  seed=base.seed if tune_seed is None else tune_seed,
                  players=base.players, eval_games=eval_games, params=params, out=tdir, n_jobs=base.n_jobs,
-                 backend=base.backend, scheduler=base.scheduler, batch_size=base.batch_size)
+                 backend=base.backend, scheduler=base.scheduler, batch_size=base.batch_size, content=content)
             name = roster[i].split(":", 1)[0]
             # played with the preset's arguments in its id: no path into the study folder, which an --overwrite
             # builds beside the old one and then renames (and a user may move)
             specs[i] = make_strategy(base.game, f"{name}:preset={(tdir / 'preset.toml').resolve()}").id
             presets[str(i)] = str((tdir / "preset.toml").relative_to(out))
-        cfg = validated(dataclasses.replace(base, strategies=tuple(specs), params=params,
-                                  out=str(where / folder / "run")))
+        cfg = validated(dataclasses.replace(base, strategies=tuple(specs), params=params, content=content,
+                                            out=str(where / folder / "run")))
         say(f"playing {folder} with the re-tuned players ({base.games:,} games)")
         simulate(cfg, overwrite=True, progress=progress, label=f"{folder} re-tuned")
-        variants.append({"values": c, "folder": folder, "strategies": specs, "presets": presets})
+        variants.append({"values": c if shown is None else shown[k], "folder": folder, "strategies": specs,
+                         "presets": presets})
     meta = {"game": base.game, "budget": budget, "games_per_trial": games_per_trial, "positions": pos, "roster": roster,
             "variants": variants}
     rf.write_atomic(out / file, json.dumps(meta, indent=1).encode())

@@ -100,11 +100,12 @@ def spec_of(name: str, args: dict) -> str:
 
 
 def _field_task(regs, game: str, spec: str, opp: str, players: int, seat: int, games: int, seed: int,
-                params: dict | None, batch_size: int) -> np.ndarray:
-    """Win share ``float[games]`` of ``spec`` in ``seat`` against ``opp`` in every other seat (one task)."""
+                params: dict | None, batch_size: int, content: str | None = None) -> np.ndarray:
+    """Win share ``float[games]`` of ``spec`` in ``seat`` against ``opp`` in every other seat (one task; ``content``:
+    a content folder, None = packaged)."""
     if regs is not None:
         regs.install()
-    g = make_game(game, apply_overrides(get_game_class(game).Params(), dict(params or {})))
+    g = make_game(game, apply_overrides(get_game_class(game).Params(), dict(params or {})), content)
     strats = [make_strategy(game, spec if s == seat else opp) for s in range(players)]
     out = np.zeros(games)
     for lo in range(0, games, batch_size):
@@ -118,8 +119,10 @@ def _field_task(regs, game: str, spec: str, opp: str, players: int, seat: int, g
 
 def play_field(game: str, spec: str, field: Sequence[str], players: int, games: int, seed: int, *,
                params: dict | None = None, on_games: Callable[[int], None] | None = None, n_jobs: int = 1,
-               backend: str = "loky", scheduler: str | None = None, batch_size: int = 1024) -> np.ndarray:
-    """Win share of ``spec`` in every seat against every field member, game by game.
+               backend: str = "loky", scheduler: str | None = None, batch_size: int = 1024,
+               content: str | None = None) -> np.ndarray:
+    """Win share of ``spec`` in every seat against every field member, game by game, under the rules ``params``
+    and the content folder ``content`` (None: the packaged content).
 
     Each (field member, seat) pair is one task (:func:`meeplelab.play.parallel.map_unordered` on ``n_jobs`` /
     ``backend`` / ``scheduler``), its games played ``batch_size`` at a time; the result depends on none
@@ -132,7 +135,7 @@ def play_field(game: str, spec: str, field: Sequence[str], players: int, games: 
     regs = None
     if n_jobs != 1 or backend == "dask":
         regs = collect(game, [spec, *field])
-    tasks = [(regs, game, spec, opp, players, seat, games, seed, params, batch_size)
+    tasks = [(regs, game, spec, opp, players, seat, games, seed, params, batch_size, content)
              for opp in field for seat in range(players)]
     out = np.zeros((len(field), players, games))
     for k, w in map_unordered(_field_task, tasks, n_jobs=n_jobs, backend=backend, scheduler=scheduler):
@@ -170,7 +173,8 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
          players: int = 2, eval_games: int = 200, params: dict | None = None, out: Path | str,
          overwrite: bool = False, resume: bool = False, progress: bool = False,
          log: Callable[[str], None] = lambda s: None, settings: str | None = None, n_jobs: int = 1,
-         backend: str = "loky", scheduler: str | None = None, batch_size: int = 1024) -> TuneResult:
+         backend: str = "loky", scheduler: str | None = None, batch_size: int = 1024,
+         content: str | None = None) -> TuneResult:
     """Search ``strategy``'s arguments against ``field`` and evaluate the best on fresh seeds.
 
     Args:
@@ -184,6 +188,8 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
         progress: draw a games bar on stderr (:mod:`meeplelab.play.progress`).
         n_jobs, backend, scheduler, batch_size: where and how many at a time the games are played
             (:func:`play_field`); the results depend on none of them.
+        content: a content folder the games are played with (None: the packaged content; the studies that
+            re-tune their players to an edited content, ``content-value --retune``).
 
     Raises:
         ConfigError: unknown strategy or field member, nothing to tune, a budget below one trial.
@@ -222,6 +228,8 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     request = {"game": game, "strategy": strategy, "field": list(field), "players": players, "budget": budget,
                "games_per_trial": games_per_trial, "eval_games": eval_games, "seed": seed,
                "params": {k: str(v) for k, v in sorted((params or {}).items())}}
+    if content is not None:
+        request["content"] = str(content)
 
     # an overwrite is built beside the earlier tuning and swapped in when complete (with the folder's other files)
     with rf.study_folder(out, marker=STATE, check=_check_folder, resume=resume, overwrite=overwrite) as work:
@@ -236,7 +244,8 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
         with rf.status_marked(state, lambda: _save_state(work, state)):
             res = _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget, games_per_trial, seed,
                         players, eval_games, params, work, state, progress, log,
-                        {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler, "batch_size": batch_size})
+                        {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler, "batch_size": batch_size,
+                         "content": content})
     return res
 
 
