@@ -117,11 +117,11 @@ def test_against_baseline_plays_the_same_games_on_three_paths_and_renders_the_ra
         assert trio[2].extra["bytes_per_game"] > 0
         rows += trio
     tg = {t: (m, ok) for t, m, _, ok in targets(rows, "toy")}
-    key = f"compiled / the issue's Python-loop path (commit {ISSUE16_BASE[:7]}), 4 seats, logs written, n_jobs 2, same run"
+    key = f"compiled / the Python-loop path before compiled play (commit {ISSUE16_BASE[:7]}), 4 seats, logs written, n_jobs 2, same run"
     assert tg[key] == (f"{rows[3].gps / rows[5].gps:.2f}x", rows[3].gps / rows[5].gps >= 3)
     assert tg[f"same games as the numpy plans of commit {ISSUE16_BASE[:7]} (every baseline row)"] == ("yes", True)
     text = render(rows, {"cores": 2})
-    assert f"### toy: compiled play against the issue's Python-loop path (commit {ISSUE16_BASE[:7]}" in text
+    assert f"### toy: compiled play against the Python-loop path before it (commit {ISSUE16_BASE[:7]}" in text
     assert text.count("| 4 | written | ") == 2 and "| yes |" in text
 
 
