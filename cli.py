@@ -100,6 +100,7 @@ SHARED_OPTIONS = {
 
 def _complete_games(incomplete: str) -> list[str]:
     """Shell completion of ``--game``: the registered game ids (built-in and installed) starting with ``incomplete``."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.registry import available_games
 
     return [g for g in available_games() if g.startswith(incomplete)]
@@ -146,6 +147,7 @@ def rate_text(gps: float) -> str:
 
 def _draw(progress: bool) -> bool:
     """Whether to draw progress bars (``--progress/--no-progress``, stderr a terminal; meeplelab.play.progress.wanted)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.jitcache import compile_progress
     from meeplelab.play.progress import wanted
 
@@ -155,6 +157,7 @@ def _draw(progress: bool) -> bool:
 
 def _note(text: str) -> None:
     """A line on stderr, above the progress bars when they are drawn (meeplelab.play.progress.note)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play.progress import note
 
     note(text)
@@ -178,6 +181,7 @@ def user_errors(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
         from meeplelab.sim.core.errors import UserError, environment_message, os_error_of
 
         try:
@@ -202,6 +206,7 @@ def _probe_writable(out: Optional[Path]) -> None:
     import os
     import tempfile
 
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.errors import is_environment_error
 
     if out is None:
@@ -244,6 +249,7 @@ def _bad_option_value(e: Exception) -> Optional[str]:
     says only 'Input should be a valid integer'); None for other usage errors."""
     from pydantic import ValidationError
 
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.errors import allowed_by
 
     cause = e.__cause__
@@ -261,6 +267,7 @@ def _bad_option_value(e: Exception) -> Optional[str]:
 
 def _strategies(s: Optional[str]) -> Optional[tuple[str, ...]]:
     """``--strategies`` as ids: ``heuristic:vp=1,coins=0.3,random`` -> two ids (see split_strategies)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play.settings import split_strategies
 
     return None if s is None else split_strategies(s)
@@ -268,6 +275,7 @@ def _strategies(s: Optional[str]) -> Optional[tuple[str, ...]]:
 
 def _interrupted(e: KeyboardInterrupt, what: str) -> None:
     """One line on stderr, then exit 130 (Ctrl-C) or 143 (SIGTERM)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play.runner import interrupt_exit_code
 
     typer.echo(f"interrupted: {what}", err=True)
@@ -277,6 +285,7 @@ def _interrupted(e: KeyboardInterrupt, what: str) -> None:
 def _study_note(out: Path, what: str) -> str:
     """What an interrupted study command says about ``out``: its study is incomplete, or an interrupted --overwrite
     kept the earlier study (play/runfolder.py study_note)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play.runfolder import study_note
 
     return study_note(out, what)
@@ -284,6 +293,7 @@ def _study_note(out: Path, what: str) -> str:
 
 def _staged(out: Path) -> bool:
     """Whether an interrupted --overwrite left its new study beside ``out`` (play/runfolder.py staging_folder)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play.runfolder import staging_folder
 
     return staging_folder(out).is_dir()
@@ -323,6 +333,7 @@ def _param_text(v) -> str:
 
 def _split_or_none(text: str):
     """``meeplelab.play.settings.split_strategies(text)``, or None when it does not split."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play.settings import split_strategies
     from meeplelab.sim.core.errors import ConfigError
 
@@ -341,6 +352,7 @@ def _current_context():
 
 def _read_settings_file(ctx: typer.Context, param, value: Optional[Path]) -> Optional[Path]:
     """The eager ``--config`` callback: the file's settings become the defaults of the command's options."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play.config import load_toml
     from meeplelab.sim.core.errors import UserError
     from meeplelab.play.settings import MODELS, validate
@@ -379,6 +391,7 @@ CONFIG_OPTION = typer.Option(None, "--config", callback=_read_settings_file, is_
 
 def _exchange_roster(kw: dict) -> tuple[str, ...]:
     """exchange-rates' strong roster: one distinct strategy per seat, so the two players at 2 seats only."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.strategies.fields import strong_roster
 
@@ -391,6 +404,7 @@ def _exchange_roster(kw: dict) -> tuple[str, ...]:
 
 def _experiment_roster(kw: dict) -> tuple[str, ...]:
     """experiment's strong field: the seats besides the focal player with --control, else every seat."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.strategies.fields import strong_roster
 
@@ -407,6 +421,7 @@ def _field_options() -> dict:
     """Per command: its strategies option and the ids ``--field strong`` puts there (``fn(options) -> ids``):
     the strong roster where the option is one id per seat, the two players where it is a list of distinct
     strategies the command seats itself (tournament, tune, compare and compensate at several seat counts)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.strategies.fields import strong_field, strong_roster
 
     def roster(kw):
@@ -442,6 +457,7 @@ def _field_ids(ctx, command: str, kw: dict) -> None:
         ConfigError: the option given on the command line as well (:func:`strong_refusal`), or a --config file
             whose field is strong holding other strategies; no strong field for the game.
     """
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.errors import ConfigError
 
     if _plain(kw.get("field")) != "strong" or command not in _field_options():
@@ -467,6 +483,7 @@ def configured(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
         from meeplelab.play.settings import split_strategies
         from meeplelab.sim.core.params import parse_set_options
         from meeplelab.play.settings import MODELS, validate
@@ -493,6 +510,7 @@ def configured(fn: Callable) -> Callable:
 
 def _settings_text() -> Optional[str]:
     """The running command's resolved settings as the TOML its output folder keeps (``config.toml``)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play.settings import settings_toml
 
     s = _current_context().meta.get(_SETTINGS)
@@ -529,6 +547,7 @@ def simulate(
 ) -> None:
     """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml), then print
     the result: win rate per strategy with its 95% interval and the seat spread (--quiet leaves them out)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play.config import RunConfig, load_toml
     from meeplelab.play.runfolder import incomplete_note, resume_folder
     from meeplelab.sim.core.params import parse_set_options
@@ -569,11 +588,13 @@ def simulate(
     if base.get("field") == "strong":
         _strong_run(base, strategies, file_strategies if field is None else None)
     cfg = RunConfig.from_dict(base)
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play import workers
 
     if cfg.backend == "loky" and cfg.n_jobs < 0 and cfg.games >= workers.WORKERS_AT_GAMES and not resume:
         workers.prestart(cfg.n_jobs)  # a large run: its workers start now, while the run is resolved here
     try:
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
         from meeplelab.play.plan import resolve
         from meeplelab.play.runner import simulate as run
         from meeplelab.play.runner import terminate_as_interrupt
@@ -593,6 +614,7 @@ def simulate(
                f"({summary.games_played_now:,} played now in {summary.seconds:.1f} s, {rate_text(summary.games_per_second)} games/s)")
     typer.echo(plan.seating.describe())
     if not quiet:
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
         from meeplelab.analysis.run_summary import result_lines
 
         typer.echo("\n".join(result_lines(summary.out)))
@@ -609,6 +631,7 @@ def _strong_run(base: dict, strategies: Optional[str], old) -> None:
         ConfigError: ``--strategies`` given as well (:func:`strong_refusal`), a run config whose field is strong
             holding other strategies, no strong field for the game.
     """
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.strategies.fields import strong_roster
 
@@ -634,31 +657,37 @@ def report(
     progress: bool = shared("progress", True),
 ) -> None:
     """Write a balance report (HTML and Markdown with charts) for one or more run folders or a tournament."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.report import build_report
 
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.metrics import games_needed_summary
 
     draw = _draw(progress)
     if len(runs) == 1 and (runs[0] / "tournament.json").is_file():
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
         from meeplelab.studies.tournament import write_report  # the tournament's own report: recorded in tournament.json
 
         typer.echo(f"wrote {write_report(runs[0], out, progress=draw)}")
         return
     dest = out if out is not None else runs[0] / "report"
     if len(runs) == 1 and (runs[0] / "experiment.json").is_file():  # an experiment folder: its own report
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
         from meeplelab.analysis.experiment import experiment_sections
         from meeplelab.play.experiment import read_experiment
 
         meta = read_experiment(runs[0])
         said: list = []
         if any({"remove", "deny"} & set(a.get("change", {})) for a in meta["arms"]):  # a content-value experiment
+            # start-up: imported when this command runs (`meeplelab --help` loads no engine)
             from meeplelab.analysis.content import removal_sections
 
             page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
                                 sections=removal_sections(runs[0]), kind="content-value", progress=draw, summary=said)
         else:
             if stronger is not None:  # a bad --stronger folder is one line before anything is written
+                # start-up: imported when this command runs (`meeplelab --help` loads no engine)
                 from meeplelab.analysis.restricted_answers import section as restricted_section
 
                 restricted_section(stronger, runs[0])
@@ -669,6 +698,7 @@ def report(
             typer.echo("\n".join(sentences))
         return
     if len(runs) == 1 and (runs[0] / "compare.json").is_file() and out is None:  # a comparison: its own outputs
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
         from meeplelab.analysis.compare import changed_lines, summary_lines, write_outputs
 
         t, page = write_outputs(runs[0])
@@ -677,12 +707,14 @@ def report(
         typer.echo(f"wrote {page}")
         return
     said = []
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.stronger import section as stronger_section
 
     if stronger is not None:
         stronger_section(stronger, [], [str(r) for r in runs])  # a bad --stronger folder is one line before anything is written
 
     def sections(loaded_runs):
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
         from meeplelab.analysis.mechanics import mechanics_section
         from meeplelab.analysis.report import build_sections
 
@@ -695,6 +727,7 @@ def report(
     for name, notes in loaded.notes.items():  # files and manifest disagree: said, and left out
         for note in notes:
             typer.echo(f"warning: run {name}: {note}", err=True)
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.versions import pooled_sentence, version_line, versions
 
     vs = versions(loaded)
@@ -717,6 +750,7 @@ def report(
         typer.echo(f"games needed{at}: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} "
                    f"point; {need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd "
                    f"{need['vp_sd']:.1f})")
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.report import _observed_need
 
     observed = _observed_need(load_runs(runs, check=False)).strip()
@@ -752,6 +786,7 @@ def sweep(
     progress: bool = shared("progress", True),
 ) -> None:
     """Run parameter variants on common seeds and chart each metric against the parameter."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.report import build_report
     from meeplelab.analysis.sweep import sweep_sections
     from meeplelab.play.config import RunConfig
@@ -759,6 +794,7 @@ def sweep(
     from meeplelab.play.runner import terminate_as_interrupt
     from meeplelab.play.sweep import parse_vary, read_sweep, run_sweep
 
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.errors import ConfigError
 
     base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or ("random",), games=games,
@@ -780,6 +816,7 @@ def sweep(
             raise ConfigError(f"--target: strategy {sid!r} is not in this sweep: allowed "
                               f"{', '.join(dict.fromkeys(base.strategies))}")
         goal = (sid, r)
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.studies.retune import check_request
 
     check_request(base, retune, out, resume=resume)  # before any game is played
@@ -807,6 +844,7 @@ def _sweep_retuned(base, work: Path, retune: int, draw: bool) -> None:
     ``sweep.json`` is not complete until the re-tuned runs are."""
     import json as _json
 
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play import runfolder as rf
     from meeplelab.play.sweep import SWEEP_FILE, read_sweep
     from meeplelab.studies.retune import run_retuned
@@ -858,6 +896,7 @@ def experiment(
 ) -> None:
     """Effects by intervention: a control and its variants on common seeds in every seat order, reported as
     paired differences against the control (with the unpaired interval beside them)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.experiment import experiment_sections
     from meeplelab.analysis.report import build_report
     from meeplelab.play.config import RunConfig
@@ -871,8 +910,10 @@ def experiment(
                      batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
                      params=parse_set_options(set_), seating=_plain(seating))
     arms = plan_experiment(base, vary=vary, control=control, treat=treat)
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.errors import ConfigError
 
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.studies.retune import check_request
 
     if retune > 0 and any("param" not in a.change for a in arms):
@@ -888,6 +929,7 @@ def experiment(
     draw = _draw(progress)
     try:
         with terminate_as_interrupt():
+            # start-up: imported when this command runs (`meeplelab --help` loads no engine)
             from meeplelab.studies.retune import clear, run_retuned
 
             def retuned(work: Path) -> None:  # in the folder the experiment is built in, before it replaces another
@@ -952,6 +994,7 @@ def content_value(
     """The causal value of content items: each item removed from the content (--mode remove) and/or denied to
     one seat per game (--mode deny) in its own arm, played on common seeds in every seat order against the
     unchanged content and reported as paired differences."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.content import removal_effects, removal_line, removal_sections
     from meeplelab.analysis.report import build_report
     from meeplelab.play.config import RunConfig
@@ -985,6 +1028,7 @@ def content_value(
                               progress=draw, settings=_settings_text(), retune=retune, say=_note)
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "content-value experiment"))
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.retune import record_lines, section, with_sections
     from meeplelab.play.experiment import read_experiment
 
@@ -1027,6 +1071,7 @@ def compare(
     per version, then one paired delta table of everything (win rate, VP, rank, score categories, action and
     space use, events, Abjure/citation rates, seat spread, game length), each with its interval and games
     needed; the rows that changed (Holm-adjusted) are printed."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.compare import changed_lines
     from meeplelab.studies.compare import parse_players, run_compare
     from meeplelab.play.config import RunConfig
@@ -1049,6 +1094,7 @@ def compare(
                               on_run=on_run, progress=draw, settings=_settings_text(), retune=retune, say=_note)
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "comparison"))
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.compare import change_use_lines, change_uses, summary_lines
     from meeplelab.analysis.retune import retuned_lines
     from meeplelab.analysis.load import load_runs
@@ -1079,6 +1125,7 @@ def _exchange_curves(base, arms: list[str], names, doses: str, on_run, draw, *, 
                      retune: int = 0) -> None:
     """``exchange-rates --arm``: play the curves (:func:`meeplelab.studies.exchange.run_curves`), print who gains
     first, then where everything was written."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.exchange import who_gains_lines
     from meeplelab.play.runner import terminate_as_interrupt
     from meeplelab.studies.compare import read_state
@@ -1093,6 +1140,7 @@ def _exchange_curves(base, arms: list[str], names, doses: str, on_run, draw, *, 
         _interrupted(e, _study_note(Path(base.out), "exchange-rate study"))
     for line in who_gains_lines(res["tables"]["prices"], read_state(base.out, EXCHANGE_FILE, "exchange-rate study")):
         typer.echo(line)
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.retune import record_lines
 
     for line in record_lines(base.out, to="each version's rules and content") if retune else []:
@@ -1130,6 +1178,7 @@ def exchange_rates(
 ) -> None:
     """The exchange-rate table: for every start resource and every strategy, what one more unit at the start is
     worth in final VP and in points of win rate, paired on common seeds in every seat order, with intervals."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.exchange import markdown
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.studies.compare import default_roster
@@ -1166,6 +1215,7 @@ def exchange_rates(
                                settings=_settings_text())
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "exchange-rate study"))
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.studies.compare import read_state
     from meeplelab.studies.exchange import EXCHANGE_FILE
 
@@ -1203,11 +1253,13 @@ def compensate(
     """Propose per-seat start bonuses (seat_<resource>_<P>p rule fields) that bring the seat spread within
     --target at every seat count, verified on fresh seeds with its side effects (every strategy's win rate,
     VP, score categories, game length ... paired against no compensation)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.studies.compare import parse_players
     from meeplelab.studies.compensate import plan_compensate, run_compensate
     from meeplelab.sim.core.params import parse_set_options
     from meeplelab.play.runner import terminate_as_interrupt
 
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play.parallel import check_backend
 
     check_backend(_plain(backend), scheduler, 1)  # the dask extra, the scheduler (--n-jobs is checked later)
@@ -1231,6 +1283,7 @@ def compensate(
                    f"[{v['none']['spread_low']:.1f}, {v['none']['spread_high']:.1f}]); "
                    + ("within the target" + (" (whole interval)" if v["met_interval"] else " (point estimate; the "
                                              "interval reaches past it)") if v["met"] else "NOT within the target"))
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.retune import retuned_lines
 
     for line in retuned_lines(out, list(req.players)) if retune else []:  # the players re-tuned to the proposal
@@ -1268,6 +1321,7 @@ def tournament(
     """Every seat arrangement (lineup) of the strategies on common seeds: win rate against the fair share,
     head-to-head, ratings, seat effect and the metagame (report in --out/report).
     """
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.tournament import TERMINAL_COLUMNS, format_terminal
     from meeplelab.sim.core.params import parse_set_options
     from meeplelab.play.runner import terminate_as_interrupt
@@ -1277,6 +1331,7 @@ def tournament(
     if strategies is None:
         _fail("Missing option '--strategies' (or give --field strong).")
     if report:  # its metagame needs OpenSpiel: said before any game is played
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
         from meeplelab.sim.core.extras import require
 
         require("openspiel", "the tournament report (its metagame; --no-report plays without it)")
@@ -1306,9 +1361,11 @@ def tournament(
     typer.echo(format_terminal(s.select(TERMINAL_COLUMNS)))
     typer.echo("(games: games a strategy sat in; seat_results: its seats' outcomes; win_rate: share of its "
                "seat-results won, 95% Wilson interval win_low..win_high; x_fair: win_rate / fair)")
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.report import _observed_need
 
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.tournament import given_ids
 
     lineup_runs = load_runs(sorted(p for p in out.glob("lineup-*") if p.is_dir()), check=False)
@@ -1374,6 +1431,7 @@ def ladder(
     """The skill trace: every rung (random, each scripted plan, heuristic, tuned preset, the search at doubling
     budgets) against the heuristic and the rung below, every seat order on common seeds; where search strength
     stops rising; luck against skill (tables, ladder.png and ladder.md in --out)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.ladder import check_docs, update_docs
     from meeplelab.sim.core.params import parse_set_options
     from meeplelab.studies.ladder import run_ladder
@@ -1425,6 +1483,7 @@ def stronger(
     experiments with the strong field (the tuned heuristic): seat spread per player count from strong mirrors,
     the top strategy's edge among strong players, every experiment's effect with a strong field; one line each:
     holds / changes by X [interval] / reverses (meeplelab report RUNS --stronger OUT puts them in the report)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play.runner import terminate_as_interrupt
     from meeplelab.studies.stronger import run_stronger
 
@@ -1469,6 +1528,7 @@ def tune(
     (--strategies heuristic:preset=OUT/preset.toml) and evaluate it on fresh seeds (run seed --seed + 1)
     against the field and the untuned strategy. Each (field member, seat) pair of a trial is one task for
     --n-jobs workers."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.params import parse_set_options
     from meeplelab.play.runner import terminate_as_interrupt
     from meeplelab.studies.tune import summary_lines
@@ -1505,6 +1565,7 @@ def replay(
     game_id: int = typer.Option(..., "--game-id", help="Game index within the run."),
 ) -> None:
     """Print one logged game turn by turn, in words a player recognises."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.replay import replay_text
 
     for line in replay_text(run, game_id):
@@ -1529,6 +1590,7 @@ def export(
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an earlier export in --out."),
 ) -> None:
     """Write a run's games, turns and events tables as CSV, JSON or Parquet files (only the parts its manifest lists)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.export import export_run
     from meeplelab.play.runfolder import TABLES
 
@@ -1557,6 +1619,7 @@ def bench(
     sweep at scale; stores rows in results.json beside --out and renders the Markdown from all of them."""
     if out is None:  # any folder: a checkout's root keeps its results in benchmarks/, elsewhere they land here
         out = Path("benchmarks/RESULTS.md") if Path("benchmarks").is_dir() else Path("RESULTS.md")
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.benchmarks.bench import PARTS, SCALE_MAX, scale_refusal
     from meeplelab.benchmarks.bench import main as bench_main
     from meeplelab.sim.core.errors import ConfigError
@@ -1576,6 +1639,7 @@ def bench(
 @app.command("games")
 def games_cmd() -> None:
     """List the games."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.registry import available_games, get_game_class
 
     for name in available_games():
@@ -1590,6 +1654,7 @@ def games_cmd() -> None:
 @user_errors
 def strategies_cmd(game: str = game_argument()) -> None:
     """List the strategies for a game, with their arguments."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.registry import get_game_class
     from meeplelab.strategies.registry import strategies_for
 
@@ -1605,6 +1670,7 @@ def strategies_cmd(game: str = game_argument()) -> None:
 @user_errors
 def actions_cmd(game: str = game_argument()) -> None:
     """List every action id of a game: its label (what a bot matches on) and what taking it does."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.action_table import action_rows, format_rows
     from meeplelab.sim.registry import make_game
 
@@ -1644,6 +1710,7 @@ def robustness(
     conclusions that name no scripted plan; --strategies: a roster you name, in rotated seats at every seat count
     up to its size); a verdict per conclusion in out/report/robustness.html
     and .md. Each design point is one task for --n-jobs workers; a line per point when no bar is drawn."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.studies.robustness import run_robustness
     from meeplelab.play.runner import terminate_as_interrupt
@@ -1723,6 +1790,7 @@ def balance(
     parameter set as a --set line and proposal.toml (simulate --config accepts it). Each lineup of a
     candidate is one task for --n-jobs workers; --field strong measures the targets on the strong field, --strategies
     on the players named; --retune BUDGET re-checks the proposal with players re-tuned to it."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.studies.balance import run_balance
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.sim.core.params import parse_set_options
@@ -1766,6 +1834,7 @@ def _balance_study(game: str, field: str, strategies: str | None, retune: int = 
     Raises:
         ConfigError: both given (:func:`strong_refusal`), or a bad roster.
     """
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.errors import ConfigError
 
     if strategies is not None and field == "strong":
@@ -1777,6 +1846,7 @@ def _balance_study(game: str, field: str, strategies: str | None, retune: int = 
     if field == "strong":
         return _strong_study(game)
     if strategies is not None:
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
         from meeplelab.analysis.studies import roster_study
 
         ids = [x.strip() for x in strategies.split(",") if x.strip()]
@@ -1787,6 +1857,7 @@ def _balance_study(game: str, field: str, strategies: str | None, retune: int = 
 def _strong_study(game: str):
     """robustness and balance ``--field strong``: the game's study played by the strong field
     (:func:`meeplelab.analysis.studies.strong_study`)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.studies import strong_study
 
     return strong_study(game)
@@ -1797,6 +1868,7 @@ def _strong_study(game: str):
 def params_cmd(game: str = game_argument()) -> None:
     """List every rule parameter of a game: default, unit, source or assumption ID, and for assumptions the
     plausible range and its reason (sim/<game>/data/plausible.toml)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.params import describe
     from meeplelab.sim.registry import get_game_class
 
@@ -1811,6 +1883,7 @@ def params_cmd(game: str = game_argument()) -> None:
 
 def _plausible_or_none(cls) -> dict:
     """The game's plausible ranges (``sim/plausible.py``), or {} for a game without a plausible.toml."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.errors import ConfigError
     from meeplelab.sim.plausible import load_plausible, plausible_path
 
@@ -1840,6 +1913,7 @@ def main() -> None:
     except RuntimeError as e:
         if "no locator available" not in str(e):
             raise
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
         from meeplelab.sim.jitcache import no_cache_message  # numba could not cache a kernel anywhere
 
         typer.echo(f"error: {no_cache_message()}", err=True)
