@@ -263,6 +263,7 @@ def change_use_lines(rows: list[dict]) -> list[str]:
 def _extra_rows(runs: Runs, vs: list[Version], arms: bool = False) -> list[dict]:
     """The rows beyond :func:`meeplelab.analysis.versions.delta_table`: every metric of :func:`seat_metrics` per
     strategy and player count, each later version minus the first."""
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .versions import two_rates_p
 
     df, metrics = seat_metrics(runs)
@@ -333,6 +334,7 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
 
     Columns: ``version, reference, metric, players, strategy, design, n, ref, value, est, low, high,
     games_needed, p, p_holm, changed`` (win rates, seat spread and rates in percent / percentage points)."""
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .versions import delta_table as base_table
 
     if len(vs) < 2:
@@ -528,6 +530,7 @@ def write_outputs(out: Path | str, *, progress: bool = False) -> tuple[pl.DataFr
     """For a ``meeplelab compare`` folder: the delta table (``deltas.parquet`` and ``deltas.csv``, the same
     bytes for the same games) and the report (``out/report``; ``progress`` draws its bar); returns
     ``(table, report page)``."""
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .report import build_report, build_sections
     from .versions import versions
 
@@ -549,6 +552,7 @@ def retuned_sections(out: Path, players: list[int]) -> list:
     (:func:`meeplelab.analysis.retune.section` of ``out/retuned-p<P>.json``): each strategy's change between the arms
     with the players fixed and re-tuned to each arm's rules, and what changed in the re-tuned players' play."""
     # here, not at the top: the re-tuning's analysis reads this module's mechanics (an import cycle at the top)
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .retune import section
 
     secs = [section(out, f"retuned-p{p}.json", f"Players fixed and players re-tuned ({p} players)") for p in players]

@@ -202,6 +202,7 @@ def side_effects(folder: Path | str, runs: Runs | None = None) -> pl.DataFrame:
     Raises:
         RunFolderError: ``folder`` is not an experiment folder.
     """
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .compare import delta_table
     from .versions import Version
 
@@ -221,6 +222,7 @@ def side_effects(folder: Path | str, runs: Runs | None = None) -> pl.DataFrame:
 def _side_effect_section(folder: Path, control: str, runs: Runs | None = None):
     """The report section of :func:`side_effects`: the headline rows of every arm as a table, then every
     quantity called changed."""
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .compare import HEADLINE, changed_lines
 
     t = side_effects(folder, runs)
@@ -245,6 +247,7 @@ def experiment_sections(folder: Path | str, stronger: Path | str | None = None):
     with the unpaired interval beside it once), with ``stronger`` (a ``meeplelab stronger`` folder that read this
     experiment) the same question asked by restricted play (:mod:`meeplelab.analysis.restricted_answers`),
     game-specific effect tables, then the descriptive sections of the pooled arms, labelled as such."""
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .report import build_sections
 
     folder = Path(folder)
@@ -299,6 +302,7 @@ def experiment_sections(folder: Path | str, stronger: Path | str | None = None):
         if stronger is not None:  # the question asked of the strong player, beside the scripted answer
             secs.append(restricted_section(stronger, folder))
         secs.append(_side_effect_section(folder, meta["arms"][0]["label"], runs))
+        # circle: analysis.report builds its page from this module's callers (imported when called)
         from .retune import section as retuned_section
 
         again = retuned_section(folder)  # experiment --retune: the effects with the players fixed and re-tuned

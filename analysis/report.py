@@ -268,6 +268,7 @@ def build_sections(runs: Runs, *, by_version: bool = True) -> list[Section]:
     parameters and content hash) are never pooled: each version gets its own verdict and sections,
     then one table of paired deltas between the versions (``by_version=False`` pools them, for a
     caller that compares them itself). Runs of one version are pooled, and the verdict says so."""
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .versions import pooled_sentence, version_sections, versions
 
     vs = versions(runs)

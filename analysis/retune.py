@@ -44,6 +44,7 @@ def _by_position(folder: Path, specs: list[str], game: str) -> pl.DataFrame:
 
 
 def _paired(arm: pl.DataFrame, ctrl: pl.DataFrame, pos: int) -> dict:
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .versions import _paired_mean
 
     j = arm.filter(pl.col("pos") == pos).join(ctrl.filter(pl.col("pos") == pos), on="game", suffix="_c").sort("game")
@@ -59,6 +60,7 @@ def effects(folder: Path | str, file: str = FILE) -> pl.DataFrame:
     retuned, retuned_low, retuned_high, n, verdict`` (win in percentage points, VP in VP; ``strategy`` the
     entry as the sweep names it, "(re-tuned)" when it was tuned); empty without ``retuned.json`` (``file``: a
     balance search's record of one rotated field, ``retuned-field-4.json``)."""
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .stronger import compare
 
     folder = Path(folder)
@@ -224,6 +226,7 @@ def with_sections(build, extra: list):
 
     def built(runs):
         if build is None:
+            # circle: analysis.report builds its page from this module's callers (imported when called)
             from .report import build_sections  # here, not at the top: report imports the modules importing this one
 
             secs = build_sections(runs)

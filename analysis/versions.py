@@ -407,8 +407,10 @@ def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
     """The sections of a report on several versions: a verdict naming the versions (nothing pooled
     across them), each version's own verdict, the delta table, then each version's own balance and
     game sections (titled with the version), then provenance of every run."""
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .report import generic_sections, provenance_section
 
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .compare import change_use_lines, change_uses, changed_lines, who_gains_sections
     from .compare import delta_table as full_table
 

@@ -116,6 +116,7 @@ def load_table(runs, table: str = "games", *, as_pandas: bool = False):
         ValueError: ``table`` is not games, turns or events.
         RunFolderError: a folder is not a readable run folder.
     """
+    # start-up: the public API imports on first use (`import meeplelab` compiles nothing)
     from meeplelab.analysis.load import load_runs  # the public API imports on first use: `import meeplelab` is light
 
     if table not in ("games", "turns", "events"):
@@ -134,6 +135,7 @@ def action_table(game: str, *, as_pandas: bool = False):
     """
     import polars as pl  # the public API imports on first use: `import meeplelab` is light
 
+    # start-up: the public API imports on first use (`import meeplelab` compiles nothing)
     from meeplelab.sim.action_table import action_rows
     from meeplelab.sim.registry import make_game
 
@@ -156,6 +158,7 @@ def state_fields(game: str, *, as_pandas: bool = False):
     import numpy as np  # the public API imports on first use: `import meeplelab` is light
     import polars as pl
 
+    # start-up: the public API imports on first use (`import meeplelab` compiles nothing)
     from meeplelab.sim.registry import make_game
 
     g = make_game(game)

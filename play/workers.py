@@ -51,6 +51,7 @@ def quiet_resource_tracker() -> None:
 
     if getattr(rt, "_meeplelab", False):
         return
+    # start-up: a worker or the resource tracker imports it when it starts (the parent never needs it)
     from meeplelab.play.tracker import main
 
     tracker = getattr(rt, "_resource_tracker", None)
@@ -77,6 +78,7 @@ def watch_parent(parent: int, parent_noticed: bool = False) -> None:
     :func:`meeplelab.sim.jitcache.worker_mode`)."""
     if os.getppid() != parent:
         os._exit(1)
+    # start-up: a worker or the resource tracker imports it when it starts (the parent never needs it)
     from meeplelab.sim import jitcache
 
     jitcache.worker_mode(parent_noticed)
@@ -86,6 +88,7 @@ def watch_parent(parent: int, parent_noticed: bool = False) -> None:
 
 def loky_kwargs() -> dict:
     """Arguments of a loky backend whose workers end with this process."""
+    # start-up: a worker or the resource tracker imports it when it starts (the parent never needs it)
     from meeplelab.sim import jitcache
 
     return {"initializer": watch_parent, "initargs": (os.getpid(), jitcache.noticed() or _PARENT_SPEAKS)}

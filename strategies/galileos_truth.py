@@ -369,6 +369,7 @@ class GTISMCTS(ISMCTS):
         self.heuristic = GTHeuristic(**_weights(self, "galileos-truth"))
         self.policy = self.heuristic.plan
         if self.kinds:  # refused when the id is read, before any game is played
+            # start-up: the engine's play kernels load only for a heuristic with restricted kinds
             from meeplelab.sim.galileos_truth.play import KINDS
 
             self._codes(KINDS, "galileos-truth")

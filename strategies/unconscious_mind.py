@@ -465,6 +465,7 @@ class UMISMCTS(ISMCTS):
             raise ConfigError(f"ismcts policy {pol!r}: allowed random, {', '.join(PLANS)}")
         self.policy = RandomStrategy() if pol == "random" else _plan(pol, PLANS[pol])()
         if self.kinds:  # refused when the id is read, before any game is played
+            # start-up: the engine's play kernels load only for a heuristic with restricted kinds
             from meeplelab.sim.unconscious_mind.play import KINDS
 
             self._codes(KINDS, "unconscious-mind")

@@ -213,8 +213,6 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
     for s in [strategy, *field]:
         make_strategy(game, s)  # bad ids are reported before any game
     if params:  # bad rule overrides too, before anything is written (not inside a trial)
-        from meeplelab.sim.core.params import apply_overrides
-
         apply_overrides(get_game_class(game).Params(), params)
     types = {a: info.args[a].type for info in strategies_for(game) if info.name == name for a in info.args}
     fixed = {k: types[k](v) for k, v in fixed.items()}
