@@ -366,6 +366,27 @@ def _warnings(runs: Runs) -> list[str]:
     return out
 
 
+def _answers(secs: list[Section], md: list[str]) -> list[dict]:
+    """The page's opening: each verdict's three sentences (``Section.summary``; headed by the version when the page
+    holds several), with the same sentences with intervals folded under them when the verdict keeps them
+    (``data["detail"]``, :mod:`meeplelab.analysis.first_screen`); also in ``md``. Returns what the template renders."""
+    out = []
+    summaries = [s for s in secs if s.summary]
+    for s in summaries:
+        head = "In three sentences" + (f" ({s.title.split(': ', 1)[1]})" if len(summaries) > 1
+                                       and ": " in s.title else "")
+        out.append({"title": head, "paragraphs": [P.prose(x) for x in s.summary], "figures": [], "tables": []})
+        md += [f"## {head}", ""]
+        for sentence in s.summary:
+            md += [sentence, ""]
+        if s.data.get("detail"):  # the same with intervals (the first screen's sentences have none), folded
+            words = "With intervals, among the scripted plans"
+            out[-1]["detail"] = {"summary": words, "paragraphs": [P.prose(x) for x in s.data["detail"]]}
+            md += [f"<details><summary>{words}</summary>", "", *(x for d in s.data["detail"] for x in (d, "")),
+                   "</details>", ""]
+    return out
+
+
 def _glance(secs: list[Section], folder: Path, lab: Labeller, md: list[str]) -> list[dict]:
     """The first screen's panels (:mod:`meeplelab.analysis.first_screen`): every section's ``panels`` in their
     ``order``, each a heading (the question), its charts (saved in ``folder/figures``) and its one-line reading;
@@ -399,21 +420,7 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
         md = [f"# {title}", "", f"Runs: {', '.join(runs.manifests)}.", ""]
         warnings = _warnings(runs)
         md += [x for w in warnings for x in (f"**{w}**", "")]
-        page_secs = []
-        summaries = [s for s in secs if s.summary]
-        for s in summaries:  # the three plain sentences (meeplelab.analysis.summary), before everything else
-            head = "In three sentences" + (f" ({s.title.split(': ', 1)[1]})" if len(summaries) > 1
-                                           and ": " in s.title else "")
-            page_secs.append({"title": head, "paragraphs": [P.prose(x) for x in s.summary], "figures": [],
-                              "tables": []})
-            md += [f"## {head}", ""]
-            for sentence in s.summary:
-                md += [sentence, ""]
-            if s.data.get("detail"):  # the same with intervals (the first screen's sentences have none), folded
-                words = "With intervals, among the scripted plans"
-                page_secs[-1]["detail"] = {"summary": words, "paragraphs": [P.prose(x) for x in s.data["detail"]]}
-                md += [f"<details><summary>{words}</summary>", "", *(x for d in s.data["detail"] for x in (d, "")),
-                       "</details>", ""]
+        page_secs = _answers(secs, md)  # the three plain sentences (meeplelab.analysis.summary), first
         glance = _glance(secs, tmp, lab, md)
         top = len(page_secs)
         table_note = any(t[1].height for s in secs for t in s.tables)

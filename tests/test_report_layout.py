@@ -187,3 +187,28 @@ def test_the_page_fits_the_viewport_with_nothing_clipped_in_headless_chromium(bu
                           height=res["page_height"])
         w, h = F.png_size(shot)
         assert w == width and h == min(res["page_height"], 16384)
+
+
+def test_the_balance_report_opens_with_three_short_sentences_and_a_chart_first_panel_per_question(built):
+    from meeplelab.analysis.first_screen import MAX_WORDS
+
+    page, _ = built("balance-report")
+    html = page.read_text()
+    answer = re.search(r'<section class="answer">(.*?)</section>', html, re.DOTALL).group(1)
+    sentences = [re.sub(r"<[^>]+>", "", s) for s in re.findall(r"<p>(.*?)</p>", answer.split("<details>")[0],
+                                                                  re.DOTALL)]
+    assert len(sentences) == 3 and sum(len(s.split()) for s in sentences) <= MAX_WORDS, sentences
+    assert "[" not in " ".join(sentences)  # the intervals are folded under them
+    assert sentences[0].startswith("Re-checked with the tuned heuristic: ")
+    assert "<summary>With intervals, among the scripted plans</summary>" in answer
+    start = html.index('<div class="glance">')
+    assert start < html.index("<h2>Verdict</h2>")
+    glance = html[start:html.index("</div>", start)]
+    panels = re.findall(r'<section class="panel">\s*<h2>(.*?)</h2>(.*?)</section>', glance, re.DOTALL)
+    assert [h for h, _ in panels] == ["Balance of strategies", "Seat advantage", "What to change first"]
+    for _, body in panels:  # chart first, then its one line in words
+        img = re.search(r'<img src="figures/glance_[^"]+" alt="([^"]+)"', body)
+        reading = re.findall(r"<p>(.*?)</p>", body, re.DOTALL)
+        assert img and img.group(1).strip() and reading and body.index("<img") < body.index("<p>")
+        assert "**" not in body and "<p>- " not in body
+    assert "fair share" in panels[0][1] and "tuned heuristic" in panels[1][1]
