@@ -29,11 +29,45 @@ def no_worker_process_outlives_the_suite():
 
 
 #: test files of minutes each (a whole README main job, every notebook, every report in a browser, every command
-#: three times), scheduled before the rest (a stable sort: the order inside each group is kept)
-LONGEST_FIRST = frozenset({
-    "tests/test_readme_commands.py", "tests/test_notebooks.py", "tests/test_report_layout.py",
-    "tests/test_bit_identical.py",
-})
+#: twice), with their seconds on CI's 2 workers (2026-12-07): laid out so that each pytest-xdist worker starts on its
+#: share of them (:func:`worker_shares`), the rest after
+LONGEST_FIRST = {
+    "tests/test_readme_commands.py": 390, "tests/test_bit_identical.py": 180, "tests/test_report_layout.py": 200,
+    "tests/test_notebooks.py": 130,
+}
+
+
+def worker_shares(files: dict[str, float], workers: int) -> list[list[str]]:
+    """``files`` (path: seconds) dealt to ``workers`` workers, the longest first, each to the worker with the fewest
+    seconds so far; returns each worker's files."""
+    shares: list[list[str]] = [[] for _ in range(max(workers, 1))]
+    load = [0.0] * len(shares)
+    for f in sorted(files, key=lambda f: -files[f]):
+        k = load.index(min(load))
+        shares[k].append(f)
+        load[k] += files[f]
+    return shares
+
+
+def worker_layout(items: list, workers: int) -> list:
+    """``items`` reordered for ``--dist worksteal`` on ``workers`` workers, which hands worker k the k-th of
+    ``workers`` contiguous runs of the list (the first ``len // workers``, then half the rest...; then idle workers
+    steal from the tail of busy ones): each run starts with that worker's share of :data:`LONGEST_FIRST`
+    (:func:`worker_shares`), the other tests fill the runs in their order. So the long files run at once on every
+    worker, and none is left alone at the end. With one worker the long files simply come first."""
+    file_of = [item.nodeid.split("::")[0] for item in items]
+    present = {f: LONGEST_FIRST[f] for f in LONGEST_FIRST if f in file_of}
+    shares = worker_shares(present, workers)
+    rest = [item for item, f in zip(items, file_of) if f not in present]
+    out, left = [], len(items)
+    for k, share in enumerate(shares):
+        size = left // (len(shares) - k)  # worksteal's split: what is left, evenly among the workers left
+        long = [item for f in share for item, g in zip(items, file_of) if g == f]
+        take = max(size - len(long), 0)
+        out += long + rest[:take]
+        rest = rest[take:]
+        left -= size
+    return out + rest
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -47,5 +81,16 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.nodeid in slow:
             item.add_marker(pytest.mark.slow)
-    # the longest files first, so that on 2 workers no single long test is left running alone at the end
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in LONGEST_FIRST)
+
+
+class _Layout:
+    """Lays the selected tests out for the workers, after ``-m`` deselected the others (:func:`worker_layout`;
+    every pytest-xdist worker collects and lays out alike, as xdist requires)."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config, items):
+        items[:] = worker_layout(items, getattr(config, "workerinput", {}).get("workercount", 1))
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(_Layout(), "meeplelab-worker-layout")

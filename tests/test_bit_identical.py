@@ -1,16 +1,18 @@
-"""Bit-identical results everywhere: every command that plays games writes the same bytes at ``--n-jobs 1`` and at
-``--n-jobs 2`` with two batch sizes (the default and 37), and after a resume.
+"""Bit-identical results everywhere: every command that plays games writes the same bytes at ``--n-jobs 1`` (one
+chunk: the default batch size) and at ``--n-jobs 2`` in batches of 37 (several chunks, played by two workers at
+once), on loky worker processes or on threads, and after a resume.
 
-Each command runs on tiny sizes in three configurations (``CONFIGS``) into folders of the same name, and every
-file of the output folder is compared with the first configuration's:
+Each command runs on tiny sizes twice, into folders of the same name: in the reference configuration (``n1``) and in
+the one :data:`VARIED` gives it (n_jobs, batch size and, for every other command, the backend changed at once: a
+difference in any of them fails it), and every file of the output folder is compared with the reference's:
 
 - a run folder's part files (``games/``, ``turns/``, ``events/``) hold other games per file at another batch size
   or n_jobs, so they are compared as tables: the parts the manifest lists, read in order, row for row;
 - every other file (report tables, pages, figures, study tables, JSON and TOML) byte for byte, after
   :func:`normalised` takes out what differs by design: the time stamps and the commit a run records, the
   ``Built in N s`` footer of a report page, the output folder's path, and the options this test varies
-  (the values of ``n_jobs``, ``batch_size`` and ``chunk_size``, a ladder's chunk being one batch; the flags
-  ``--n-jobs N`` and ``--batch-size N`` of a recorded command line);
+  (the values of ``n_jobs``, ``batch_size``, ``chunk_size`` and ``backend``, a ladder's chunk being one batch; the
+  flags ``--n-jobs N``, ``--batch-size N`` and ``--backend NAME`` of a recorded command line);
 - files that are timings by nature are left out by name (:data:`TIMING_FILES`): a run's ``manifest.json`` (each
   chunk's seconds, the last call's games/s, its time stamps) and a ladder's ``timing.json``.
 
@@ -34,8 +36,9 @@ from tests.cli_run import run_cli
 
 #: output files that are timings by nature, left out by name (see the module docstring)
 TIMING_FILES = {rf.MANIFEST, "timing.json"}
-#: the configurations each command runs in: the first is the reference
-CONFIGS = {"n1": ["--n-jobs", "1"], "n2": ["--n-jobs", "2"], "n2-b37": ["--n-jobs", "2", "--batch-size", "37"]}
+#: the configurations a command runs in: the first is the reference
+CONFIGS = {"n1": ["--n-jobs", "1"], "n2-b37": ["--n-jobs", "2", "--batch-size", "37"],
+           "threads-n2-b37": ["--n-jobs", "2", "--batch-size", "37", "--backend", "threading"]}
 
 GT3 = ["--game", "galileos-truth", "--players", "3"]
 GT2 = ["--game", "galileos-truth", "--players", "2"]
@@ -67,6 +70,9 @@ COMMANDS = {
     "tune": ["tune", "--game", "toy", "--strategy", "rollout", "--against", "random", "--budget", "32",
              "--games-per-trial", "8", "--eval-games", "10", "--no-progress"],
 }
+#: the configuration each command is compared in with the reference: loky and threads by turns (every engine and
+#: kind of study on each)
+VARIED = {name: ("n2-b37", "threads-n2-b37")[i % 2] for i, name in enumerate(COMMANDS)}
 #: commands that play their games without writing run folders, and the file holding what they measured
 NO_RUN_FOLDERS = {"robustness": "conclusions.parquet", "tune": "tune.json"}
 TABLES = set(rf.TABLES)
@@ -74,7 +80,8 @@ STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:[+-]\d\d:\d\d|Z
 COMMIT = re.compile(rb"(commit[\"']?[ :=]+[\"']?)[0-9a-f]{7,40}\b")
 BUILT = re.compile(rb"Built in [0-9.,]+ s")
 OPTION = re.compile(rb"(\"?(?:n_jobs|batch_size|chunk_size)\"?\s*[=:]\s*)-?\d+")
-FLAG = re.compile(rb" --(?:n-jobs|batch-size)[ =]-?\d+")
+BACKEND = re.compile(rb"(\"?backend\"?\s*[=:]\s*)\"(?:loky|threading)\"")
+FLAG = re.compile(rb" --(?:n-jobs|batch-size)[ =]-?\d+| --backend[ =](?:loky|threading)\b")
 
 
 def normalised(data: bytes, out: Path) -> bytes:
@@ -85,6 +92,7 @@ def normalised(data: bytes, out: Path) -> bytes:
     data = COMMIT.sub(rb"\1<commit>", data)
     data = BUILT.sub(b"Built in <s> s", data)
     data = OPTION.sub(rb"\1<varied>", data)
+    data = BACKEND.sub(rb"\1<varied>", data)
     return FLAG.sub(b"", data)
 
 
@@ -164,12 +172,13 @@ def inputs(tmp_path_factory):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(COMMANDS))
-def test_every_output_file_is_the_same_for_any_n_jobs_and_batch_size(name, inputs, tmp_path, capsys, monkeypatch):
+def test_every_output_file_is_the_same_for_any_n_jobs_batch_size_and_backend(name, inputs, tmp_path, capsys,
+                                                                              monkeypatch):
     argv = _argv(name, inputs)
     seen = {}
-    for cfg, opts in CONFIGS.items():
+    for cfg in ("n1", VARIED[name]):
         out = tmp_path / cfg / "out"  # the same folder name in every configuration (reports show it)
-        play([*argv, *opts], out, capsys, monkeypatch)
+        play([*argv, *CONFIGS[cfg]], out, capsys, monkeypatch)
         seen[cfg] = contents(out)
     ref = seen["n1"]
     played = {k: v.height for k, v in ref.items() if isinstance(v, pl.DataFrame) and k.endswith("games")}
@@ -177,8 +186,7 @@ def test_every_output_file_is_the_same_for_any_n_jobs_and_batch_size(name, input
         assert NO_RUN_FOLDERS[name] in ref and not played
     else:  # games played and logged, and more written than the runs
         assert played and min(played.values()) > 0 and len(ref) > len(played)
-    for cfg in list(CONFIGS)[1:]:
-        assert_same(ref, seen[cfg], f"{name}: {cfg} differs from n1")
+    assert_same(ref, seen[VARIED[name]], f"{name}: {VARIED[name]} differs from n1")
 
 
 def _stop_after_first_chunks(run: Path, keep: int) -> int:
