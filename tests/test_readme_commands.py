@@ -109,7 +109,7 @@ def test_the_lines_are_read_from_the_readme_and_set_small():
         "meeplelab sweep --config runs/s/config.toml --out runs/s2"
     job = main_job()
     assert job[0].startswith("S=") and job[-1].startswith("meeplelab report runs/gt/2p runs/gt/3p runs/gt/4p")
-    assert sum(s.startswith("meeplelab ") for s in job) == 14
+    assert sum(s.startswith("meeplelab ") for s in job) == 17
 
 
 def _env(tmp_path: Path) -> dict:
