@@ -100,6 +100,8 @@ def test_the_check_finds_a_planted_import_running_back_up(tmp_path, monkeypatch)
 
 @pytest.mark.parametrize("module, floor", [("meeplelab.sim.core.rng", "sim.core"), ("sim.galileos_truth.rules", "sim"),
                                            ("meeplelab.play.runner", "play"), ("studies.balance", "studies"),
+                                           ("meeplelab.play.plan", "play"), ("meeplelab.analysis.page", "analysis"),
+                                           ("studies.balance_fields", "studies"), ("benchmarks.rows", "interfaces"),
                                            ("meeplelab.cli", "interfaces"), ("numpy", None)])
 def test_floor_of_names_each_package(module, floor):
     got = floor_of(module)
