@@ -4,7 +4,8 @@ once), on loky worker processes or on threads, and after a resume.
 
 Each command runs on tiny sizes twice, into folders of the same name: in the reference configuration (``n1``) and in
 the one :data:`VARIED` gives it (n_jobs, batch size and, for every other command, the backend changed at once: a
-difference in any of them fails it), and every file of the output folder is compared with the reference's:
+difference in any of them fails it), and every file of the output folder is compared with the reference's (played
+once per command and module, :func:`reference`, and shared with the resume test):
 
 - a run folder's part files (``games/``, ``turns/``, ``events/``) hold other games per file at another batch size
   or n_jobs, so they are compared as tables: the parts the manifest lists, read in order, row for row;
@@ -170,23 +171,36 @@ def inputs(tmp_path_factory):
     return root
 
 
+@pytest.fixture(scope="module")
+def reference(inputs, tmp_path_factory):
+    """``reference(name, capsys, monkeypatch)``: :func:`contents` of command ``name`` played in the reference
+    configuration (``n1``), played on first use and kept for the module (both tests of a command compare with it)."""
+    done: dict[str, dict] = {}
+
+    def get(name: str, capsys, monkeypatch) -> dict:
+        if name not in done:
+            out = tmp_path_factory.mktemp(f"ref-{name}") / "n1" / "out"  # the folder name every configuration has
+            play([*_argv(name, inputs), *CONFIGS["n1"]], out, capsys, monkeypatch)
+            done[name] = contents(out)
+        return done[name]
+
+    return get
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(COMMANDS))
-def test_every_output_file_is_the_same_for_any_n_jobs_batch_size_and_backend(name, inputs, tmp_path, capsys,
-                                                                              monkeypatch):
-    argv = _argv(name, inputs)
-    seen = {}
-    for cfg in ("n1", VARIED[name]):
-        out = tmp_path / cfg / "out"  # the same folder name in every configuration (reports show it)
-        play([*argv, *CONFIGS[cfg]], out, capsys, monkeypatch)
-        seen[cfg] = contents(out)
-    ref = seen["n1"]
+def test_every_output_file_is_the_same_for_any_n_jobs_batch_size_and_backend(name, inputs, reference, tmp_path,
+                                                                              capsys, monkeypatch):
+    ref = reference(name, capsys, monkeypatch)
+    out = tmp_path / VARIED[name] / "out"  # the same folder name in every configuration (reports show it)
+    play([*_argv(name, inputs), *CONFIGS[VARIED[name]]], out, capsys, monkeypatch)
+    got = contents(out)
     played = {k: v.height for k, v in ref.items() if isinstance(v, pl.DataFrame) and k.endswith("games")}
     if name in NO_RUN_FOLDERS:  # the games are played in memory: their results file is compared
         assert NO_RUN_FOLDERS[name] in ref and not played
     else:  # games played and logged, and more written than the runs
         assert played and min(played.values()) > 0 and len(ref) > len(played)
-    assert_same(ref, seen[VARIED[name]], f"{name}: {VARIED[name]} differs from n1")
+    assert_same(ref, got, f"{name}: {VARIED[name]} differs from n1")
 
 
 def _stop_after_first_chunks(run: Path, keep: int) -> int:
@@ -209,12 +223,12 @@ def _stop_after_first_chunks(run: Path, keep: int) -> int:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["simulate", "experiment"])
-def test_a_resumed_run_writes_the_same_files_as_the_uninterrupted_one(name, inputs, tmp_path, capsys, monkeypatch):
+def test_a_resumed_run_writes_the_same_files_as_the_uninterrupted_one(name, inputs, reference, tmp_path, capsys,
+                                                                       monkeypatch):
     """Interrupted after its first chunks (n_jobs 2, batch size 37) and resumed: every file equals the
     uninterrupted n_jobs 1 run's, the report tables included."""
     argv = _argv(name, inputs)
-    ref, out = tmp_path / "n1" / "out", tmp_path / "cut" / "out"
-    play([*argv, *CONFIGS["n1"]], ref, capsys, monkeypatch)
+    out = tmp_path / "cut" / "out"
     play([*argv, *CONFIGS["n2-b37"]], out, capsys, monkeypatch)
     if name == "simulate":
         assert _stop_after_first_chunks(out, 1) >= 2
@@ -228,4 +242,5 @@ def test_a_resumed_run_writes_the_same_files_as_the_uninterrupted_one(name, inpu
         p.unlink() if p.is_file() else p.rmdir()
     report.rmdir()
     play([*argv, *CONFIGS["n2-b37"], "--resume"], out, capsys, monkeypatch)
-    assert_same(contents(ref), contents(out), f"{name}: the resumed run differs from the uninterrupted one")
+    assert_same(reference(name, capsys, monkeypatch), contents(out),
+                f"{name}: the resumed run differs from the uninterrupted one")
