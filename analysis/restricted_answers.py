@@ -160,8 +160,8 @@ def answer_line(r: dict) -> str:
 
 
 def _entry(stronger: Path, experiment: Path) -> dict | None:
-    """The answers of ``experiment`` in the stronger study ``stronger`` (matched by the experiment's absolute path),
-    or None.
+    """The answers of ``experiment`` in the stronger study ``stronger`` (matched by the experiment's absolute path,
+    else by its folder name when one entry has it), or None.
 
     Raises:
         RunFolderError: ``stronger`` holds no finished stronger-players study.
@@ -175,8 +175,10 @@ def _entry(stronger: Path, experiment: Path) -> dict | None:
     if d.get("status") != "complete":
         raise RunFolderError(f"--stronger {str(stronger)!r}: the study is {d.get('status')}, not complete: "
                              "complete it with meeplelab stronger --resume")
-    me = str(Path(experiment).resolve())
-    return next((e for e in d.get(KEY) or [] if e["source_path"] == me), None)
+    me, entries = Path(experiment).resolve(), d.get(KEY) or []
+    exact = [e for e in entries if e["source_path"] == str(me)]
+    named = [e for e in entries if e["source"] == me.name]  # the folders moved together (a copied runs/ folder)
+    return exact[0] if exact else named[0] if len(named) == 1 else None
 
 
 def section(stronger: Path | str, experiment: Path | str) -> Section:

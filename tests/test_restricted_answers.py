@@ -15,6 +15,8 @@ from meeplelab.play.experiment import plan_experiment, run_experiment
 from meeplelab.studies.restricted_questions import questions, restricted_answers
 from meeplelab.studies.stronger import _play, run_stronger, strong_player
 
+from tests.cli_run import run_cli
+
 GT, UM = "galileos-truth", "unconscious-mind"
 EXEC = {"n_jobs": 1, "batch_size": 1024, "backend": "loky", "scheduler": None}
 
@@ -42,7 +44,8 @@ def test_each_game_translates_its_scripted_plans_and_nothing_else():
 
 
 @pytest.mark.slow  # plays about 70 four-seat games of Galileo's Truth
-def test_abjure_timing_asked_by_restricted_play_in_stronger_and_the_never_binding_control_pairs_to_zero(tmp_path):
+def test_abjure_timing_asked_by_restricted_play_in_stronger_and_the_never_binding_control_pairs_to_zero(
+        tmp_path, capsys, monkeypatch):
     exp = _experiment(tmp_path / "gt-abjure", GT, ("writer", "suspicion-averse", "inventor"), "never-abjure", 8,
                       vary="abjure-at.cycle=2")
     assert questions(exp) == {"control": {"scripted": "never-abjure", "suffix": "never:abjure"},
@@ -77,6 +80,9 @@ def test_abjure_timing_asked_by_restricted_play_in_stronger_and_the_never_bindin
     other = _experiment(tmp_path / "other", GT, ("writer", "suspicion-averse", "inventor"), "never-abjure", 4,
                         vary="abjure-at.cycle=3")
     assert R.section(tmp_path / "st", other).text.startswith("Not asked")
+    (tmp_path / "empty").mkdir()  # not a stronger study: one line, exit 2, no report written
+    code, _, err = run_cli(["report", exp, "--stronger", tmp_path / "empty", "--no-progress"], capsys, monkeypatch)
+    assert code == 2 and "no readable stronger.json" in err and not (exp / "report").exists()
 
 
 @pytest.mark.slow  # plays about 40 four-seat games of Unconscious Mind
