@@ -102,6 +102,7 @@ class State:
 
     @property
     def rung(self) -> str:
+        # circle: analysis.report builds its page from this module's callers (imported when called)
         from .stronger import rung
 
         return rung(self.strong) if self.strong else "scripted plans"
@@ -272,6 +273,7 @@ def _words_of(st: State, c: dict) -> str:
         vp = c["vp"]
         return (f"{head.split(', focal')[0]}, VP effect (the win rate sits on the floor among the {st.rung}): "
                 f"{vp['scripted']['est']:+.2f} VP " + among.format(f"{vp['strong']['est']:+.2f}") + ".")
+    # circle: analysis.report builds its page from this module's callers (imported when called)
     from .stronger import unit
 
     n = 2 if unit(c) == "VP" else 1
@@ -284,6 +286,8 @@ def _unmeasured(st: State) -> list[str]:
     for p, s in sorted(_dominant(st).items()):
         if st.top is None or st.top["strategy"] != s["dominant"]:
             out.append(f"{st.name(s['dominant'])} dominates at {p} players")
+    out += [f"seat {r['best_seat'] + 1} wins most at {r['players']} players (spread {r['spread']:.0f} points)"
+            for r in f.get("spread") or [] if r["flagged"] and r["players"] not in st.seat_checks]
     out += [f"{st.name(r['strategy'])} is degenerate at {p} players" for p, r, _ in f.get("degenerate") or []]
     if any(v[0] for v in (f.get("safety") or {}).values()):
         out.append("games hit the safety limit")
