@@ -40,6 +40,9 @@ SCRIPTED = "scripted field"
 FALL = 1 / 3
 #: the key of the forced-play figures in ``stronger.json``
 KEY = "mechanics"
+#: the columns of :func:`use_table` (also of its empty answer: a game whose spec names no decision log)
+USE_SCHEMA = {"rung": pl.String, "players": pl.Int64, "source": pl.String, "action": pl.String, "used": pl.Int64,
+              "n": pl.Int64, "share": pl.Float64, "low": pl.Float64, "high": pl.Float64, "per_game": pl.Float64}
 
 
 def decision_counts(runs: Runs, log: tuple[str, ...]) -> pl.DataFrame:
@@ -95,7 +98,10 @@ def use_table(rungs: dict[str, Runs]) -> pl.DataFrame:
     rows = []
     for rung, runs in rungs.items():
         game = next(iter(runs.game_names))
-        seats = runs.games.select("run", "game", pl.col("seat").cast(pl.Int8), "players").collect()
+        players = (pl.col("players") if "players" in runs.games.collect_schema()
+                   else pl.len().over("run", "game"))  # a games table without the player count: its seats per game
+        seats = runs.games.select("run", "game", pl.col("seat").cast(pl.Int8),
+                                  players.cast(pl.Int64).alias("players")).collect()
         took = decision_counts(runs, get_spec(game).decision_log).join(seats, on=["run", "game", "seat"])
         for p in [0] + sorted(set(seats["players"].to_list())):
             n = seats.height if p == 0 else int((seats["players"] == p).sum())
@@ -108,7 +114,7 @@ def use_table(rungs: dict[str, Runs]) -> pl.DataFrame:
                 rows.append({"rung": rung, "players": p, "source": src, "action": act, "used": int(r["used"]), "n": n,
                              "share": float(s), "low": float(lo), "high": float(hi),
                              "per_game": int(r["times"]) / n if n else float("nan")})
-    return pl.DataFrame(rows)
+    return pl.DataFrame(rows, schema=USE_SCHEMA)
 
 
 def trends(table: pl.DataFrame) -> pl.DataFrame:
@@ -117,6 +123,8 @@ def trends(table: pl.DataFrame) -> pl.DataFrame:
     :data:`FALL` of the first's lower bound), ``falls``/``rises`` (intervals apart) or ``steady``."""
     pooled = table.filter(pl.col("players") == 0)
     names = list(dict.fromkeys(pooled["rung"].to_list()))
+    if not names:  # no action logged (a game whose spec names no decision log): no trend
+        return pl.DataFrame(schema={"source": pl.String, "action": pl.String, "trend": pl.String, "flag": pl.Boolean})
     a = pooled.filter(pl.col("rung") == names[0])
     b = pooled.filter(pl.col("rung") == names[-1]).select("source", "action", *[pl.col(c).alias(f"{c}_last") for c in
                                                                                  ("used", "n", "share", "low", "high")])
@@ -189,6 +197,9 @@ def mechanics_section(runs: Runs, stronger: Path | str | None) -> Section:
     checks of the ``meeplelab stronger`` folder ``stronger`` (None: the scripted rung only, and how to add the
     others). Tables: the pooled use per rung, the flagged actions per player count, the forced-play checks."""
     game = next(iter(runs.game_names))
+    if not actions(game):  # nothing to count: the section says so, with no table or chart
+        return Section("Mechanics by skill", f"Not measured: the spec of {game} names no decision log "
+                       "(`GameSpec.decision_log`: where the log records the players' own choices).")
     rungs = {SCRIPTED: runs}
     for sid, folders in stronger_rungs(stronger).items():
         rungs[re.sub(r" \(.*\)$", "", strategy(game, sid) or sid)] = load_runs(folders)  # "Tuned heuristic"
@@ -223,5 +234,5 @@ def mechanics_section(runs: Runs, stronger: Path | str | None) -> Section:
                    [("mechanics_by_skill", fig, "Share of seat-games taking each action, by rung (95% Wilson)")], tables)
 
 
-__all__ = ["FALL", "KEY", "SCRIPTED", "actions", "decision_counts", "forced_line", "mechanics_section",
+__all__ = ["FALL", "KEY", "SCRIPTED", "USE_SCHEMA", "actions", "decision_counts", "forced_line", "mechanics_section",
            "stronger_rungs", "trends", "use_table", "wide"]

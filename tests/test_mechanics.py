@@ -3,6 +3,7 @@ stronger study's forced play of a skipped mechanic paired with the mirror on com
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import polars as pl
@@ -34,6 +35,23 @@ def test_a_plan_that_never_abjures_is_0_with_its_wilson_bound_and_choices_add_up
     assert round(float((pooled["per_game"] * pooled["n"]).sum())) == turns
     assert set(pooled["action"]) == {"pass", "abjure", "play-treatise", "penance", "use-invention", "upgrade",
                                      "philosopher"}
+    # a games table without the player count: the seats of each game stand for it, same table
+    bare = dataclasses.replace(runs, games=runs.games.drop("players"))
+    assert M.use_table({M.SCRIPTED: bare}).equals(t)
+
+
+def test_a_game_whose_spec_names_no_decision_log_gets_a_section_that_says_so_and_no_table(tmp_path):
+    simulate(RunConfig(game="toy", players=2, strategies=("always-draw", "random"), games=6, seed=1,
+                       out=str(tmp_path / "r"), n_jobs=1))
+    runs = load_runs([tmp_path / "r"])
+    assert M.actions("toy") == []
+    t = M.use_table({M.SCRIPTED: runs})
+    assert t.height == 0 and t.schema == pl.Schema(M.USE_SCHEMA)
+    tr = M.trends(t)
+    assert tr.height == 0 and tr.columns == ["source", "action", "trend", "flag"]
+    sec = M.mechanics_section(runs, None)
+    assert sec.title == "Mechanics by skill" and (sec.tables, sec.figures) == ([], [])
+    assert sec.text.startswith("Not measured: the spec of toy names no decision log")
 
 
 def test_choices_come_from_the_decision_log_not_rule_caused_events():
