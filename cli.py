@@ -548,20 +548,62 @@ def simulate(
     """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml), then print
     the result: win rate per strategy with its 95% interval and the seat spread (--quiet leaves them out)."""
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.play.config import RunConfig, load_toml
-    from meeplelab.play.runfolder import incomplete_note, resume_folder
-    from meeplelab.sim.core.params import parse_set_options
+    from meeplelab.play.config import RunConfig
+
+    base = _simulate_base(config, resume, game, out)
+    file_strategies = base.get("strategies")
+    given = {"game": game, "players": players, "strategies": _strategies(strategies), "games": games, "seed": seed,
+             "seating": _plain(seating),
+             "batch_size": batch_size, "chunk_size": chunk_size, "n_jobs": n_jobs, "backend": _plain(backend), "scheduler": scheduler,
+             "out": str(out) if out is not None else None, "content": str(content) if content is not None else None}
+    _simulate_options(base, given, backend=backend, scheduler=scheduler, set_=set_, no_turns=no_turns,
+                      no_events=no_events, python_loop=python_loop)
+    _simulate_defaults(base, field, strategies, file_strategies)
+    cfg = RunConfig.from_dict(base)
+    plan, summary = _simulate_play(cfg, resume=resume, overwrite=overwrite, progress=progress)
+    verb = "completed" if summary.resumed else "wrote"
+    typer.echo(f"{verb} {summary.games:,} games of {cfg.game} to {summary.out} "
+               f"({summary.games_played_now:,} played now in {summary.seconds:.1f} s, {rate_text(summary.games_per_second)} games/s)")
+    typer.echo(plan.seating.describe())
+    if not quiet:
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+        from meeplelab.analysis.run_summary import result_lines
+
+        typer.echo("\n".join(result_lines(summary.out)))
+
+
+def _simulate_base(config: Optional[Path], resume: bool, game: Optional[str], out: Optional[Path]) -> dict:
+    """simulate: the run config the options start from (a dict of run.toml fields; empty without ``--config``).
+
+    ``--resume`` alone (no ``--config``, no ``--game``) takes the interrupted run's own ``run.toml`` in ``out``
+    (an interrupted ``--overwrite``'s); a resumed run.toml written before seating existed is seated fixed.
+
+    Raises:
+        ConfigError: an unreadable or malformed config file (:func:`meeplelab.play.config.load_toml`).
+    """
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    from meeplelab.play.config import load_toml
+    from meeplelab.play.runfolder import resume_folder
 
     if config is None and resume and game is None and out is not None and (resume_folder(out) / "run.toml").is_file():
         config = resume_folder(out) / "run.toml"  # --resume alone: the run's own config (an interrupted --overwrite's)
     base: dict = load_toml(config) if config is not None else {}
     if config is not None and resume and "seating" not in base:
         base["seating"] = "fixed"  # a run.toml written before seating existed: its games were seated fixed
-    file_strategies = base.get("strategies")
-    given = {"game": game, "players": players, "strategies": _strategies(strategies), "games": games, "seed": seed,
-             "seating": _plain(seating),
-             "batch_size": batch_size, "chunk_size": chunk_size, "n_jobs": n_jobs, "backend": _plain(backend), "scheduler": scheduler,
-             "out": str(out) if out is not None else None, "content": str(content) if content is not None else None}
+    return base
+
+
+def _simulate_options(base: dict, given: dict, *, backend, scheduler: Optional[str], set_: Optional[List[str]],
+                      no_turns: bool, no_events: bool, python_loop: bool) -> None:
+    """simulate: the command-line options over the config ``base`` (in place); ``given`` maps run config fields
+    to option values (None = not given, so the config's value stays).
+
+    Raises:
+        ConfigError: a bad ``--set`` entry (:func:`meeplelab.sim.core.params.parse_set_options`).
+    """
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    from meeplelab.sim.core.params import parse_set_options
+
     for k, v in given.items():
         if v is not None:
             base[k] = v
@@ -575,6 +617,20 @@ def simulate(
         base["log_events"] = False
     if python_loop:
         base["compiled"] = False
+
+
+def _simulate_defaults(base: dict, field, strategies: Optional[str], file_strategies) -> None:
+    """simulate: the defaults for what neither the options nor the config gave, and ``--field`` (in place).
+
+    Args:
+        field: ``--field`` as given (None = the config's, else scripted).
+        strategies: ``--strategies`` as given on the command line.
+        file_strategies: the config file's strategies (None without one).
+
+    Raises:
+        typer.Exit: (code 2) no game or no output folder, from the options or the config.
+        ConfigError: a strong field that cannot be seated (:func:`_strong_run`).
+    """
     defaults = {"players": 4, "strategies": ("random",), "games": 2000, "seed": 0, "batch_size": 1024, "n_jobs": -1,
                 "seating": "rotate"}
     for k, v in defaults.items():
@@ -587,9 +643,19 @@ def simulate(
         base["field"] = _plain(field)
     if base.get("field") == "strong":
         _strong_run(base, strategies, file_strategies if field is None else None)
-    cfg = RunConfig.from_dict(base)
+
+
+def _simulate_play(cfg, *, resume: bool, overwrite: bool, progress: bool):
+    """simulate: play the run ``cfg`` (a RunConfig) and write its folder; returns (the resolved plan, the run's
+    summary). A large loky run starts its workers while the run is resolved; they are stopped afterwards.
+
+    Raises:
+        ConfigError: bad input, content files too (reported before any game is played).
+        typer.Exit: (code 130) interrupted; the note says what is kept and how to complete the run.
+    """
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play import workers
+    from meeplelab.play.runfolder import incomplete_note
 
     if cfg.backend == "loky" and cfg.n_jobs < 0 and cfg.games >= workers.WORKERS_AT_GAMES and not resume:
         workers.prestart(cfg.n_jobs)  # a large run: its workers start now, while the run is resolved here
@@ -609,15 +675,7 @@ def simulate(
             _interrupted(e, incomplete_note(Path(cfg.out)))  # an interrupted --overwrite keeps the old run
     finally:
         workers.stop_pool()  # the run is written (or refused): its idle workers are ended, not waited for
-    verb = "completed" if summary.resumed else "wrote"
-    typer.echo(f"{verb} {summary.games:,} games of {cfg.game} to {summary.out} "
-               f"({summary.games_played_now:,} played now in {summary.seconds:.1f} s, {rate_text(summary.games_per_second)} games/s)")
-    typer.echo(plan.seating.describe())
-    if not quiet:
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-        from meeplelab.analysis.run_summary import result_lines
-
-        typer.echo("\n".join(result_lines(summary.out)))
+    return plan, summary
 
 
 def _strong_run(base: dict, strategies: Optional[str], old) -> None:
@@ -657,13 +715,6 @@ def report(
     progress: bool = shared("progress", True),
 ) -> None:
     """Write a balance report (HTML and Markdown with charts) for one or more run folders or a tournament."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.report import build_report
-
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.load import load_runs
-    from meeplelab.analysis.metrics import games_needed_summary
-
     draw = _draw(progress)
     if len(runs) == 1 and (runs[0] / "tournament.json").is_file():
         # start-up: imported when this command runs (`meeplelab --help` loads no engine)
@@ -673,29 +724,7 @@ def report(
         return
     dest = out if out is not None else runs[0] / "report"
     if len(runs) == 1 and (runs[0] / "experiment.json").is_file():  # an experiment folder: its own report
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-        from meeplelab.analysis.experiment import experiment_sections
-        from meeplelab.play.experiment import read_experiment
-
-        meta = read_experiment(runs[0])
-        said: list = []
-        if any({"remove", "deny"} & set(a.get("change", {})) for a in meta["arms"]):  # a content-value experiment
-            # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-            from meeplelab.analysis.content import removal_sections
-
-            page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
-                                sections=removal_sections(runs[0]), kind="content-value", progress=draw, summary=said)
-        else:
-            if stronger is not None:  # a bad --stronger folder is one line before anything is written
-                # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-                from meeplelab.analysis.restricted_answers import section as restricted_section
-
-                restricted_section(stronger, runs[0])
-            page = build_report([runs[0] / a["folder"] for a in meta["arms"]], dest,
-                                sections=experiment_sections(runs[0], stronger), progress=draw, summary=said)
-        typer.echo(f"wrote {page}")
-        for sentences in said:  # the three plain sentences the report opens with
-            typer.echo("\n".join(sentences))
+        _report_experiment(runs[0], dest, stronger, draw)
         return
     if len(runs) == 1 and (runs[0] / "compare.json").is_file() and out is None:  # a comparison: its own outputs
         # start-up: imported when this command runs (`meeplelab --help` loads no engine)
@@ -706,10 +735,57 @@ def report(
             typer.echo(line)
         typer.echo(f"wrote {page}")
         return
-    said = []
+    page, said = _report_balance(runs, dest, stronger, draw)
+    _say_balance(runs, page, said)
+
+
+def _report_experiment(run: Path, dest: Path, stronger: Optional[Path], draw: bool) -> None:
+    """report on an experiment folder ``run``: its own report into ``dest`` (a content-value experiment's
+    removal sections, else the paired effects and, with ``stronger``, the restricted-play answers); prints the
+    page's path and the plain sentences the report opens with.
+
+    Raises:
+        ConfigError: a bad ``--stronger`` folder (said before anything is written).
+    """
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    from meeplelab.analysis.experiment import experiment_sections
+    from meeplelab.analysis.report import build_report
+    from meeplelab.play.experiment import read_experiment
+
+    meta = read_experiment(run)
+    said: list = []
+    if any({"remove", "deny"} & set(a.get("change", {})) for a in meta["arms"]):  # a content-value experiment
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+        from meeplelab.analysis.content import removal_sections
+
+        page = build_report([run / a["folder"] for a in meta["arms"]], dest,
+                            sections=removal_sections(run), kind="content-value", progress=draw, summary=said)
+    else:
+        if stronger is not None:  # a bad --stronger folder is one line before anything is written
+            # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+            from meeplelab.analysis.restricted_answers import section as restricted_section
+
+            restricted_section(stronger, run)
+        page = build_report([run / a["folder"] for a in meta["arms"]], dest,
+                            sections=experiment_sections(run, stronger), progress=draw, summary=said)
+    typer.echo(f"wrote {page}")
+    for sentences in said:  # the three plain sentences the report opens with
+        typer.echo("\n".join(sentences))
+
+
+def _report_balance(runs: List[Path], dest: Path, stronger: Optional[Path], draw: bool) -> tuple:
+    """report on run folders: the balance report into ``dest``, with the stronger-players check (from
+    ``stronger``) and the mechanics section after its first section. Returns (the page's path, the report's
+    opening sentences: a list of lists of str).
+
+    Raises:
+        ConfigError: a bad ``--stronger`` folder (said before anything is written).
+    """
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    from meeplelab.analysis.report import build_report
     from meeplelab.analysis.stronger import section as stronger_section
 
+    said: list = []
     if stronger is not None:
         stronger_section(stronger, [], [str(r) for r in runs])  # a bad --stronger folder is one line before anything is written
 
@@ -723,13 +799,21 @@ def report(
         return secs[:1] + [check, mechanics_section(loaded_runs, stronger)] + secs[1:]
 
     page = build_report(runs, dest, sections=sections, progress=draw, summary=said)
+    return page, said
+
+
+def _say_balance(runs: List[Path], page: Path, said: list) -> None:
+    """report on run folders, after the report is written: warnings for runs whose files and manifest disagree
+    (stderr), the page's path, the opening sentences, then per rule/content version one line (several versions)
+    or the games needed per player count and the observed need (one version)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.versions import pooled_sentence, version_line, versions
+
     loaded = load_runs(runs, check=False)
     for name, notes in loaded.notes.items():  # files and manifest disagree: said, and left out
         for note in notes:
             typer.echo(f"warning: run {name}: {note}", err=True)
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.versions import pooled_sentence, version_line, versions
-
     vs = versions(loaded)
     typer.echo(f"wrote {page}")
     for sentences in said:  # the three plain sentences the report opens with
@@ -741,7 +825,18 @@ def report(
         return
     if pooled_sentence(vs[0], loaded):
         typer.echo(pooled_sentence(vs[0], loaded))
+    _say_games_needed(runs, loaded)
+
+
+def _say_games_needed(runs: List[Path], loaded) -> None:
+    """report on run folders of one rule/content version: the games needed for the win rate's and the mean VP's
+    interval widths at each player count of ``loaded`` (the runs loaded), then the need the report observed."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     import polars as pl
+
+    from meeplelab.analysis.load import load_runs
+    from meeplelab.analysis.metrics import games_needed_summary
+    from meeplelab.analysis.report import _observed_need
 
     counts = sorted({int(m["config"]["players"]) for m in loaded.manifests.values()})
     for p in counts:  # each player count has its own VP spread
@@ -750,9 +845,6 @@ def report(
         typer.echo(f"games needed{at}: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} "
                    f"point; {need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd "
                    f"{need['vp_sd']:.1f})")
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.report import _observed_need
-
     observed = _observed_need(load_runs(runs, check=False)).strip()
     if observed:
         typer.echo(observed)
@@ -897,12 +989,9 @@ def experiment(
     """Effects by intervention: a control and its variants on common seeds in every seat order, reported as
     paired differences against the control (with the unpaired interval beside them)."""
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.experiment import experiment_sections
-    from meeplelab.analysis.report import build_report
     from meeplelab.play.config import RunConfig
     from meeplelab.sim.core.params import parse_set_options
-    from meeplelab.play.experiment import plan_experiment, run_experiment
-    from meeplelab.play.runner import terminate_as_interrupt
+    from meeplelab.play.experiment import plan_experiment
 
     if strategies is None:
         _fail("Missing option '--strategies' (or give --field strong).")
@@ -920,13 +1009,32 @@ def experiment(
         raise ConfigError("--retune takes a rule-parameter --vary (parameter=v1,v2): with a strategy axis or a "
                           "treatment the rules do not change between arms")
     check_request(base, retune, out, resume=resume)  # before any game is played
+    draw = _draw(progress)
+    _experiment_play(base, arms, out, retune=retune, overwrite=overwrite, resume=resume, draw=draw)
+    if not report:
+        typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); no report (write it "
+                   f"with: meeplelab report {out})")
+        return
+    page = _experiment_report(arms, out, draw)
+    typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); report {page}")
+
+
+def _experiment_play(base, arms: list, out: Path, *, retune: int, overwrite: bool, resume: bool, draw: bool) -> None:
+    """experiment: play every arm of ``arms`` (from :func:`meeplelab.play.experiment.plan_experiment`) into the
+    experiment folder ``out``, with ``retune`` > 0 also every arm re-tuned and played again.
+
+    Raises:
+        typer.Exit: (code 130) interrupted; the note says what is kept and how to complete the experiment.
+    """
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    from meeplelab.play.experiment import run_experiment
+    from meeplelab.play.runner import terminate_as_interrupt
 
     def on_arm(i: int, n: int, name: str) -> None:
         if i == 0:  # the folder and a resume are checked by now: a refusal stays one line
             _note(f"{len(arms)} arms, {arms[0].config.plan_for().describe()}")
         _note(f"arm {i + 1}/{n}: {name}")
 
-    draw = _draw(progress)
     try:
         with terminate_as_interrupt():
             # start-up: imported when this command runs (`meeplelab --help` loads no engine)
@@ -940,10 +1048,19 @@ def experiment(
                            settings=_settings_text(), finish=retuned if retune else None if resume else clear)
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "experiment"))
-    if not report:
-        typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); no report (write it "
-                   f"with: meeplelab report {out})")
-        return
+
+
+def _experiment_report(arms: list, out: Path, draw: bool) -> Path:
+    """experiment: the experiment report of the played ``arms`` into ``out``/report; returns the page's path.
+
+    Raises:
+        typer.Exit: (code 130) interrupted; the note says how to write the report later.
+    """
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    from meeplelab.analysis.experiment import experiment_sections
+    from meeplelab.analysis.report import build_report
+    from meeplelab.play.runner import terminate_as_interrupt
+
     try:
         with terminate_as_interrupt():
             page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out),
@@ -953,7 +1070,7 @@ def experiment(
 
         _interrupted(e, f"the experiment's games in {out} are complete but its report was not written; write it with: "
                         f"meeplelab report {quote(str(out))} (or run the same command again with --resume)")
-    typer.echo(f"wrote {len(arms)} arms to {out} ({arms[0].config.plan_for().describe()}); report {page}")
+    return page
 
 
 class ContentMode(str, Enum):
@@ -1361,6 +1478,12 @@ def tournament(
     typer.echo(format_terminal(s.select(TERMINAL_COLUMNS)))
     typer.echo("(games: games a strategy sat in; seat_results: its seats' outcomes; win_rate: share of its "
                "seat-results won, 95% Wilson interval win_low..win_high; x_fair: win_rate / fair)")
+    _say_tournament_files(out, report)
+
+
+def _say_tournament_files(out: Path, report: bool) -> None:
+    """tournament, after its table: the games needed the lineups observed (a preset named as given), then the
+    files written to ``out`` and the report's page (or how to write it with ``report`` False)."""
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.report import _observed_need
