@@ -590,8 +590,6 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
         RunFolderError: the output folder holds another run, is not writable, or cannot be resumed.
         KeyboardInterrupt: after marking the manifest ``interrupted``.
     """
-    from joblib import Parallel, delayed
-
     run = config if isinstance(config, RunPlan) else resolve(config)  # the one place it is checked, parsed, planned
     cfg = run.config
     game0 = run.game  # content files validated before anything is written
@@ -619,36 +617,8 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
         results: Iterable[dict[str, Any]] | None = None
         try:
             with _progress(progress, total, done_games, label or cfg.game) as bar:
-                tasks = (delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], str(folder)) for c in todo)
-                if not todo:
-                    results = []
-                elif client is not None:  # on the cluster, or here when it has no worker (said in one line)
-                    # its workers run in their own working folder: every path they are sent is absolute
-                    results = _dask_results(client, cfg.scheduler, run.for_elsewhere(), todo, os.path.abspath(folder))
-                elif cfg.backend == "loky" and n_jobs < 0:  # the default: workers only when they pay off
-                    results = _auto_results(run, todo, str(folder), n_jobs, where)
-                elif cfg.backend == "loky":  # the workers' initializer is told now whether the notice was said
-                    with loky_config():  # read by Parallel when it starts; the generator runs on outside it
-                        results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
-                else:
-                    results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
-                by_id = {c["id"]: c for c in manifest["chunks"]}
-                it = iter(results)
-                while True:
-                    try:
-                        r = next(it)
-                    except StopIteration:
-                        break
-                    except (KeyboardInterrupt, UserError):
-                        raise
-                    except Exception as e:  # an exception in a chunk, or a worker process that died
-                        raise _worker_failure(out, manifest, e) from None
-                    c = by_id[r["chunk"]]
-                    c.update(status="done", rows=r["rows"], bytes=r["bytes"], sha256=r["sha256"],
-                             seconds=round(r["seconds"], 3))
-                    rf.write_manifest(folder, manifest)
-                    played += c["hi"] - c["lo"]
-                    bar.advance(c["hi"] - c["lo"])
+                results = _chunk_results(run, todo, folder, n_jobs, client, where)
+                played = _collect(results, out, folder, manifest, bar)
         except KeyboardInterrupt:
             if hasattr(results, "close"):
                 _close_quietly(results)  # the chunks still queued are cancelled; the interrupt's line is said
@@ -664,17 +634,74 @@ def simulate(config: RunConfig | RunPlan, *, resume: bool = False, overwrite: bo
             rf.write_manifest(folder, manifest)
             raise
     secs = time.perf_counter() - t0
+    _complete_manifest(manifest, cfg, played, secs, in_process=where["in_process"] if client is None else False)
+    rf.write_manifest(folder, manifest)
+    if folder != out:  # the new run is complete: it replaces the old one in two renames
+        rf.swap_in(folder, out)
+    return RunSummary(out, total, played, secs, resumed)
+
+
+def _chunk_results(run: RunPlan, todo: list[dict], folder: Path, n_jobs: int, client,
+                   where: dict) -> Iterable[dict[str, Any]]:
+    """The results of the chunks ``todo`` (manifest chunk entries) played into ``folder``, as they finish (any
+    order): on the Dask ``client``, on loky workers (at ``n_jobs`` < 0 only when they pay off: ``where`` says
+    whether every chunk was played in this process) or on threads; an empty list when nothing is left."""
+    from joblib import Parallel, delayed
+
+    cfg = run.config
+    tasks = (delayed(run_chunk)(run, c["id"], c["lo"], c["hi"], str(folder)) for c in todo)
+    if not todo:
+        return []
+    if client is not None:  # on the cluster, or here when it has no worker (said in one line)
+        # its workers run in their own working folder: every path they are sent is absolute
+        return _dask_results(client, cfg.scheduler, run.for_elsewhere(), todo, os.path.abspath(folder))
+    if cfg.backend == "loky" and n_jobs < 0:  # the default: workers only when they pay off
+        return _auto_results(run, todo, str(folder), n_jobs, where)
+    if cfg.backend == "loky":  # the workers' initializer is told now whether the notice was said
+        with loky_config():  # read by Parallel when it starts; the generator runs on outside it
+            return Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+    return Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+
+
+def _collect(results: Iterable[dict[str, Any]], out: Path, folder: Path, manifest: dict, bar) -> int:
+    """Mark each finished chunk of ``results`` done in ``manifest`` (written to ``folder`` after every chunk) and
+    advance ``bar``; returns the games played.
+
+    Raises:
+        RunFolderError: an exception in a chunk or a worker process that died (:func:`_worker_failure`; a
+            KeyboardInterrupt or a UserError is raised as it is).
+    """
+    played = 0
+    by_id = {c["id"]: c for c in manifest["chunks"]}
+    it = iter(results)
+    while True:
+        try:
+            r = next(it)
+        except StopIteration:
+            break
+        except (KeyboardInterrupt, UserError):
+            raise
+        except Exception as e:  # an exception in a chunk, or a worker process that died
+            raise _worker_failure(out, manifest, e) from None
+        c = by_id[r["chunk"]]
+        c.update(status="done", rows=r["rows"], bytes=r["bytes"], sha256=r["sha256"],
+                 seconds=round(r["seconds"], 3))
+        rf.write_manifest(folder, manifest)
+        played += c["hi"] - c["lo"]
+        bar.advance(c["hi"] - c["lo"])
+    return played
+
+
+def _complete_manifest(manifest: dict, cfg: RunConfig, played: int, secs: float, *, in_process: bool) -> None:
+    """Mark ``manifest`` complete (in place) with its table totals (rows per table, bytes) and this call's
+    figures (games played now, seconds, games/s, n_jobs, backend, whether workers played)."""
     manifest["status"] = "complete"
     manifest["totals"] = {t: sum(c["rows"][t] for c in manifest["chunks"]) for t in rf.TABLES}
     manifest["totals"]["bytes"] = sum(sum(c["bytes"].values()) for c in manifest["chunks"])
     manifest["last_call"] = {"games_played": played, "seconds": round(secs, 3),
                              "games_per_second": round(played / secs, 1) if secs > 0 else None,
                              "n_jobs": cfg.n_jobs, "backend": cfg.backend,
-                             "workers": not where["in_process"] if client is None else True}
-    rf.write_manifest(folder, manifest)
-    if folder != out:  # the new run is complete: it replaces the old one in two renames
-        rf.swap_in(folder, out)
-    return RunSummary(out, total, played, secs, resumed)
+                             "workers": not in_process}
 
 
 #: seconds that starting loky workers costs a run from the command line (spawn, imports, the kernels loaded from
