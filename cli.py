@@ -728,7 +728,8 @@ def report(
         return
     if len(runs) == 1 and (runs[0] / "compare.json").is_file() and out is None:  # a comparison: its own outputs
         # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-        from meeplelab.analysis.compare import changed_lines, summary_lines, write_outputs
+        from meeplelab.analysis.compare import changed_lines, summary_lines
+        from meeplelab.studies.compare import write_outputs
 
         t, page = write_outputs(runs[0])
         for line in summary_lines(t) + changed_lines(t, limit=25):
@@ -834,6 +835,7 @@ def _say_games_needed(runs: List[Path], loaded) -> None:
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     import polars as pl
 
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.load import load_runs
     from meeplelab.analysis.metrics import games_needed_summary
     from meeplelab.analysis.report import _observed_need
@@ -1392,7 +1394,7 @@ def compensate(
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "compensation solve"))
     met = [p for p, v in st["verified"].items() if v["met"]]
-    typer.echo(f"proposal: " + " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in st["proposal"].items()))
+    typer.echo("proposal: " + " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in st["proposal"].items()))
     for p, v in st["verified"].items():
         m = v["proposal"]
         typer.echo(f"{p} seats, fresh seeds: seat spread {m['spread']:.1f} points [{m['spread_low']:.1f}, "

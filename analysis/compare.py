@@ -25,9 +25,9 @@ is ``p_holm < 0.05``; the chance that any unchanged quantity is called changed i
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -38,13 +38,11 @@ from . import figures as F
 from .load import Runs
 from .page import Section, TableFormat
 from .seats import seed_clusters
-from .versions import Version, _paired_mean, _welch, matched_games, paired_runs
-from .load import load_runs
+from .versions import Version, _paired_mean, _welch, matched_games, paired_runs, two_rates_p
+from .versions import delta_table as base_table
 from .seats import games_frame
 from .stats import games_for_difference, holm, newcombe, paired_shares
-from .tables import canonical, write_table
-from meeplelab.play import runfolder as rf
-from meeplelab.play.runfolder import COMPARE_FILE, read_study_state as read_state
+from .tables import canonical
 
 #: events whose per-seat-game rate (share of seat-games with at least one) the table gives, by game
 RATE_KINDS = {"galileos-truth": {"abjure": "Abjure rate (% of seat-games)"},
@@ -263,9 +261,6 @@ def change_use_lines(rows: list[dict]) -> list[str]:
 def _extra_rows(runs: Runs, vs: list[Version], arms: bool = False) -> list[dict]:
     """The rows beyond :func:`meeplelab.analysis.versions.delta_table`: every metric of :func:`seat_metrics` per
     strategy and player count, each later version minus the first."""
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .versions import two_rates_p
-
     df, metrics = seat_metrics(runs)
     ref = vs[0]
     rows = []
@@ -334,9 +329,6 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
 
     Columns: ``version, reference, metric, players, strategy, design, n, ref, value, est, low, high,
     games_needed, p, p_holm, changed`` (win rates, seat spread and rates in percent / percentage points)."""
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .versions import delta_table as base_table
-
     if len(vs) < 2:
         return pl.DataFrame(schema={c: pl.String for c in COLUMNS})
     base = base_table(runs, vs, arms=arms)
@@ -526,53 +518,12 @@ def changed_lines(t: pl.DataFrame, limit: int | None = None, csv: str = "deltas.
     return out
 
 
-def write_outputs(out: Path | str, *, progress: bool = False) -> tuple[pl.DataFrame, Path]:
-    """For a ``meeplelab compare`` folder: the delta table (``deltas.parquet`` and ``deltas.csv``, the same
-    bytes for the same games) and the report (``out/report``; ``progress`` draws its bar); returns
-    ``(table, report page)``."""
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .report import build_report, build_sections
-    from .versions import versions
-
-    out = Path(out)
-    meta = read_state(out, COMPARE_FILE, "comparison")
-    folders = [out / r for r in meta["runs"]]
-    runs = load_runs(folders)
-    t = delta_table(runs, versions(runs))
-    write_table(t, out / "deltas.parquet")
-    rf.write_atomic(out / "deltas.csv", _csv(t))
-    again = retuned_sections(out, meta["players"])
-    page = build_report(folders, out / "report", progress=progress,
-                        sections=(lambda r: _after_who_gains(build_sections(r), again)) if again else None)
-    return t, page
-
-
-def retuned_sections(out: Path, players: list[int]) -> list:
-    """``compare --retune``: per player count the section "Players fixed and players re-tuned"
-    (:func:`meeplelab.analysis.retune.section` of ``out/retuned-p<P>.json``): each strategy's change between the arms
-    with the players fixed and re-tuned to each arm's rules, and what changed in the re-tuned players' play."""
-    # here, not at the top: the re-tuning's analysis reads this module's mechanics (an import cycle at the top)
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .retune import section
-
-    secs = [section(out, f"retuned-p{p}.json", f"Players fixed and players re-tuned ({p} players)") for p in players]
-    return [s for s in secs if s is not None]
-
-
-def _after_who_gains(secs: list, extra: list) -> list:
-    """``secs`` with ``extra`` put after the section "Who gains, by how much" (after the first section without it)."""
-    at = next((i + 1 for i, s in enumerate(secs) if s.title == "Who gains, by how much"), 1)
-    return secs[:at] + extra + secs[at:]
-
-
 def _csv(t: pl.DataFrame) -> bytes:
-    import io
-
     buf = io.BytesIO()
     canonical(t).write_csv(buf)
     return buf.getvalue()
 
 
 __all__ = ["HEADLINE", "RATE_KINDS", "SUMMARY", "change_use_lines", "change_uses", "changed_lines", "choice_actions",
-           "delta_table", "game_mechanics", "headline_lines", "retuned_sections", "seat_metrics", "seat_uses",
-           "summary_chart", "summary_lines", "summary_table", "who_gains_sections", "write_outputs"]
+           "delta_table", "game_mechanics", "headline_lines", "seat_metrics", "seat_uses", "summary_chart",
+           "summary_lines", "summary_table", "who_gains_sections"]

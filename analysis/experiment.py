@@ -30,8 +30,12 @@ from .stats import (LEVEL, cluster_means, games_for_difference, holm, holm_words
                     sd_floor, unpaired)
 from .restricted_answers import section as restricted_section
 from .dominance import field_words, seating_words
+from .compare import HEADLINE, changed_lines, delta_table
 from .page import Section, TableFormat
+from .report import build_sections
+from .retune import section as retuned_section
 from .verdict import verdict_section
+from .versions import Version
 
 METRICS = {"win": ("win_share", "win rate (percentage points)", 100.0), "vp": ("vp", "final VP", 1.0)}
 
@@ -202,10 +206,6 @@ def side_effects(folder: Path | str, runs: Runs | None = None) -> pl.DataFrame:
     Raises:
         RunFolderError: ``folder`` is not an experiment folder.
     """
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .compare import delta_table
-    from .versions import Version
-
     folder = Path(folder)
     meta = read_experiment(folder)
     folders = [folder / a["folder"] for a in meta["arms"]]
@@ -222,9 +222,6 @@ def side_effects(folder: Path | str, runs: Runs | None = None) -> pl.DataFrame:
 def _side_effect_section(folder: Path, control: str, runs: Runs | None = None):
     """The report section of :func:`side_effects`: the headline rows of every arm as a table, then every
     quantity called changed."""
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .compare import HEADLINE, changed_lines
-
     t = side_effects(folder, runs)
     text = ("Each arm minus the control arm (" + control + ") on the same games, game and seat matched, over "
             "everything the runs logged: each strategy's win rate and VP, rank, seat spread per player count, game "
@@ -247,9 +244,6 @@ def experiment_sections(folder: Path | str, stronger: Path | str | None = None):
     with the unpaired interval beside it once), with ``stronger`` (a ``meeplelab stronger`` folder that read this
     experiment) the same question asked by restricted play (:mod:`meeplelab.analysis.restricted_answers`),
     game-specific effect tables, then the descriptive sections of the pooled arms, labelled as such."""
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .report import build_sections
-
     folder = Path(folder)
     meta = read_experiment(folder)
     df = effects(folder)
@@ -302,9 +296,6 @@ def experiment_sections(folder: Path | str, stronger: Path | str | None = None):
         if stronger is not None:  # the question asked of the strong player, beside the scripted answer
             secs.append(restricted_section(stronger, folder))
         secs.append(_side_effect_section(folder, meta["arms"][0]["label"], runs))
-        # circle: analysis.report builds its page from this module's callers (imported when called)
-        from .retune import section as retuned_section
-
         again = retuned_section(folder)  # experiment --retune: the effects with the players fixed and re-tuned
         if again is not None:
             secs.insert(2, again)

@@ -35,9 +35,12 @@ from .markdown import cell
 from .page import (MISSING, Section, TABLE_NOTE, TableFormat, _md_table, _table_contexts, fmt_number, format_table,
                    header, markdown_table, ranked, shown_frame, table_slug, write_table_csv)
 from .arc import arc_sections
+from .compare import change_use_lines, change_uses, changed_lines, who_gains_sections
+from .compare import delta_table as full_table
 from .seats import confounded_runs, games_frame, head_to_head, seat_advantage, seat_source, strategy_rates
 from .sections import game_sections
 from .verdict import verdict_section
+from .versions import Version, _counts_of, _unpaired_reasons, pooled_sentence, subset, version_line, versions
 from meeplelab.play.progress import bar
 
 
@@ -261,6 +264,67 @@ def provenance_section(runs: Runs) -> Section:
     return Section("Provenance", "\n".join(text), [], tables)
 
 
+def version_sections(runs: Runs, vs: list[Version]) -> list[Section]:
+    """The sections of a report on several versions: a verdict naming the versions (nothing pooled
+    across them), each version's own verdict, the delta table, then each version's own balance and
+    game sections (titled with the version), then provenance of every run (:mod:`meeplelab.analysis.versions`
+    names the versions; :func:`meeplelab.analysis.compare.delta_table` compares them)."""
+    t = full_table(runs, vs)
+    lines = [f"These {len(runs.manifests)} runs hold {len(vs)} versions of the rules or content; they are NOT "
+             "pooled: every figure below is one version's own, and the versions are compared in the delta table "
+             f"(each later version minus version {vs[0].label})."]
+    lines += [version_line(runs, v) for v in vs]
+    design = set(t["design"].to_list()) if t.height else set()
+    for v in vs[1:]:
+        ca, cb = _counts_of(runs, vs[0]), _counts_of(runs, v)
+        if not ca & cb:
+            lines.append(f"Versions {vs[0].label} and {v.label} share no player count ({vs[0].label}: "
+                         f"{', '.join(map(str, sorted(ca)))}; {v.label}: {', '.join(map(str, sorted(cb)))} players), so "
+                         "nothing of them is compared: play both at the same counts.")
+            continue
+        why = _unpaired_reasons(runs, vs[0], v)
+        if why:
+            lines.append(f"Version {v.label} did not play the same games as {vs[0].label} ({'; '.join(why)}): their "
+                         "differences are unpaired and descriptive, and a difference of roster is not the rules'.")
+    if any(d.startswith("unpaired") for d in design) and not any("unpaired" in ln for ln in lines):
+        lines.append("Some versions did not play the same games (seeds, roster or seating differ): their "
+                     "differences are unpaired and descriptive.")
+    lines += change_use_lines(change_uses(runs, vs))  # a changed rule number whose mechanic no player used
+    secs = [Section("Verdict", "\n".join(lines), [], [])] + who_gains_sections(t)
+    for v in vs:
+        sub = subset(runs, v.runs)
+        s = verdict_section(sub, scope=f"{v.title} alone (runs {', '.join(v.runs)})")
+        pooled = pooled_sentence(v, runs)
+        if pooled:
+            s.text = f"{pooled[0].upper()}{pooled[1:]}.\n" + s.text
+        s.title = f"Verdict: {v.title}"
+        secs.append(s)
+    secs.append(Section(
+        "Versions compared",
+        "Each later version minus the reference, per player count: every strategy's win rate (percentage points; "
+        "paired: Agresti-Min adjusted Wald, unpaired: Newcombe) and mean final VP, its rank (mean final place), "
+        "the VP of every score category, its turns per game by action (and Meeting Table space), its events per "
+        "game of every kind (citations, Abjures, Writes ...), the Abjure or citation rate (percent of seat-games), "
+        "the seat spread (best minus worst seat, the seats each version's own verdict chose; percentage points) "
+        "and game length (t intervals; Welch when unpaired). Paired means game and seat matched: the same seed, "
+        "roster and seat order, so each row is the mean of the game-matched differences; ref and value are the "
+        "two versions' own figures. A row is called changed when its p-value, Holm-adjusted over every row of "
+        "its version's comparison, is below 0.05. The changed rows:\n"
+        + "\n".join(f"- {ln.strip()}" if ln.startswith(" ") else ln for ln in changed_lines(t)),
+        [], [("Version deltas (later version minus the reference; win rate, rates and seat spread in percentage "
+              "points)", t, TableFormat(decimals={"est": 2, "ref": 2, "value": 2}))]))
+    for v in vs:
+        sub = subset(runs, v.runs)
+        own = generic_sections(sub)
+        for fn in game_sections(next(iter(sub.game_names))):
+            own.extend(fn(sub))
+        for s in own:
+            s.title = f"{s.title}: {v.title}"
+        secs.extend(own)
+    secs.append(provenance_section(runs))
+    return secs
+
+
 def build_sections(runs: Runs, *, by_version: bool = True) -> list[Section]:
     """Generic sections, the game arc (:mod:`meeplelab.analysis.arc`), then the game's own analyses, then provenance.
 
@@ -268,12 +332,9 @@ def build_sections(runs: Runs, *, by_version: bool = True) -> list[Section]:
     parameters and content hash) are never pooled: each version gets its own verdict and sections,
     then one table of paired deltas between the versions (``by_version=False`` pools them, for a
     caller that compares them itself). Runs of one version are pooled, and the verdict says so."""
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .versions import pooled_sentence, version_sections, versions
-
     vs = versions(runs)
     if by_version and len(vs) > 1:
-        return version_sections(runs, vs, game_sections)
+        return version_sections(runs, vs)
     secs = [verdict_section(runs)] + generic_sections(runs) + arc_sections(runs)
     pooled = pooled_sentence(vs[0], runs) if len(vs) == 1 else ""
     if pooled:

@@ -5,7 +5,7 @@ different preset in every variant), the entry's win rate and final VP in the var
 paired game by game (the same game index is the same seed and seat order in every run of the sweep): once with
 the players fixed (the sweep's own variant runs) and once with the players re-tuned to each variant's rules
 (:mod:`meeplelab.studies.retune`). Win shares: Agresti-Min adjusted Wald; VP: t intervals. The last column
-compares the two (:func:`meeplelab.analysis.stronger.compare`, which treats them as independent: the two runs share
+compares the two (:func:`meeplelab.analysis.rungs.compare`, which treats them as independent: the two runs share
 their seeds, so the interval of the difference is conservative).
 
 :func:`play_changes` says what changed in the re-tuned players' play: per re-tuned entry, variant and action (every
@@ -22,15 +22,16 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-
-from .compare import choice_actions, game_mechanics, seat_uses
-from .load import load_runs
-from .stats import paired_shares
-from .versions import _welch
-from .load import scan_run
-from .page import Section, TableFormat
 from meeplelab.play.sweep import read_sweep
 from meeplelab.strategies.registry import make_strategy
+
+from .compare import choice_actions, game_mechanics, seat_uses
+from .load import load_runs, scan_run
+from .page import Section, TableFormat
+from .report import build_sections
+from .rungs import compare
+from .stats import paired_shares
+from .versions import _paired_mean, _welch
 
 FILE = "retuned.json"
 
@@ -44,9 +45,6 @@ def _by_position(folder: Path, specs: list[str], game: str) -> pl.DataFrame:
 
 
 def _paired(arm: pl.DataFrame, ctrl: pl.DataFrame, pos: int) -> dict:
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .versions import _paired_mean
-
     j = arm.filter(pl.col("pos") == pos).join(ctrl.filter(pl.col("pos") == pos), on="game", suffix="_c").sort("game")
     cl = j["game_seed"].to_numpy()  # one seed in several seat orders: correlated games (stats.cluster_means)
     w = paired_shares(j["win_share"].to_numpy(), j["win_share_c"].to_numpy(), cluster=cl)
@@ -60,9 +58,6 @@ def effects(folder: Path | str, file: str = FILE) -> pl.DataFrame:
     retuned, retuned_low, retuned_high, n, verdict`` (win in percentage points, VP in VP; ``strategy`` the
     entry as the sweep names it, "(re-tuned)" when it was tuned); empty without ``retuned.json`` (``file``: a
     balance search's record of one rotated field, ``retuned-field-4.json``)."""
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .stronger import compare
-
     folder = Path(folder)
     if not (folder / file).is_file():
         return pl.DataFrame()
@@ -226,9 +221,6 @@ def with_sections(build, extra: list):
 
     def built(runs):
         if build is None:
-            # circle: analysis.report builds its page from this module's callers (imported when called)
-            from .report import build_sections  # here, not at the top: report imports the modules importing this one
-
             secs = build_sections(runs)
         else:
             secs = build(runs)

@@ -1,14 +1,14 @@
 """The stronger-players check's figures and words, read by the balance report.
 
 ``meeplelab stronger`` (:mod:`meeplelab.studies.stronger`) writes ``OUT/stronger.json``; this module judges each
-re-measured conclusion against its scripted-field figure (:func:`compare`), words it (:func:`line`) and builds the
-report section "Does it hold for stronger players?" (:func:`section`), which every balance report carries.
+re-measured conclusion against its scripted-field figure (:func:`meeplelab.analysis.rungs.compare`), words it
+(:func:`line`) and builds the report section "Does it hold for stronger players?" (:func:`section`), which every
+balance report carries.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import polars as pl
@@ -17,29 +17,9 @@ from meeplelab.sim.core.errors import RunFolderError
 
 from .experiment import _games, effects
 from .page import Section
+from .rungs import compare, rung, unit
 
 FILE = "stronger.json"
-Z = 1.959963984540054
-
-
-def compare(scripted: dict, strong: dict, resolution: float = 0.0) -> tuple[str, dict]:
-    """``(verdict, difference)`` of two independent estimates ``{est, low, high}`` (same units): ``reverses``
-    when both 95% intervals exclude 0 on opposite sides, else ``changes`` when the difference strong minus
-    scripted has an interval excluding 0 (normal approximation: each half-width / 1.96 as its standard
-    error), else ``holds``. ``resolution`` (same units): the smallest difference the metric can show (one VP to
-    one seat of a game's mean, one game of a win rate); a difference or an estimate smaller than it is never
-    read as a change or a side (``holds``). ``difference`` is ``{est, low, high}`` of strong minus scripted."""
-    se = lambda r: (r["high"] - r["low"]) / (2 * Z)
-    d = strong["est"] - scripted["est"]
-    h = Z * math.sqrt(se(scripted) ** 2 + se(strong) ** 2)
-    diff = {"est": d, "low": d - h, "high": d + h}
-    side = lambda r: (1 if r["low"] > 0 else -1 if r["high"] < 0 else 0) if abs(r["est"]) >= resolution else 0
-    if side(scripted) * side(strong) == -1:
-        return "reverses", diff
-    if (diff["low"] > 0 or diff["high"] < 0) and abs(d) >= resolution:
-        return "changes", diff
-    return "holds", diff
-
 
 #: a focal plan whose control arm wins less than this share (percent) at a rung: its win rate sits on the floor
 #: there (it cannot lose much more), so a win-rate change is not read as an effect; the VP effect is
@@ -55,11 +35,6 @@ def _iv(r: dict, unit: str = "", places: int | None = None) -> str:
     f = lambda v: f"{round(v, n) + 0.0:+.{n}f}"
     tail = f" {unit}" if unit == "VP" else ""
     return f"{f(r['est'])}{tail} [{f(r['low'])}, {f(r['high'])}]"
-
-
-def unit(c: dict) -> str:
-    """``"VP"`` for a check of VP (a rule experiment's pooled VP), else ``"points"`` (win-rate points)."""
-    return "VP" if "VP" in c.get("conclusion", "") and "win rate" not in c.get("conclusion", "") else "points"
 
 
 def resolution(c: dict) -> float:
@@ -184,12 +159,6 @@ def enrich(d: dict, folder: Path | str) -> dict:
         c["line"] = line(c)
         out.append(c)
     return {**d, "checks": out, "lines": [c["line"] for c in out]}
-
-
-def rung(d: dict) -> str:
-    """The strong rung's short name: ``tuned heuristic`` of ``the tuned heuristic (docs/presets/...)``."""
-    w = str(d.get("strong_words") or "the strong field").split(" (")[0]
-    return w.removeprefix("the ")
 
 
 def section(stronger: Path | str | None, games: list[str], runs: list[str] | None = None):

@@ -30,10 +30,8 @@ import numpy as np
 import polars as pl
 
 from .load import Runs
-from .page import Section, TableFormat
 from .seats import games_frame, seat_source, seat_spread, seed_clusters, strategy_rates
 from .stats import cluster_means, games_for_difference, LEVEL, mean_t, newcombe, paired_shares, resolution, sd_floor
-from .verdict import verdict_section
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -403,72 +401,5 @@ def delta_lines(t: pl.DataFrame) -> list[str]:
     return out
 
 
-def version_sections(runs: Runs, vs: list[Version], game_sections) -> list:
-    """The sections of a report on several versions: a verdict naming the versions (nothing pooled
-    across them), each version's own verdict, the delta table, then each version's own balance and
-    game sections (titled with the version), then provenance of every run."""
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .report import generic_sections, provenance_section
-
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .compare import change_use_lines, change_uses, changed_lines, who_gains_sections
-    from .compare import delta_table as full_table
-
-    t = full_table(runs, vs)
-    lines = [f"These {len(runs.manifests)} runs hold {len(vs)} versions of the rules or content; they are NOT "
-             "pooled: every figure below is one version's own, and the versions are compared in the delta table "
-             f"(each later version minus version {vs[0].label})."]
-    lines += [version_line(runs, v) for v in vs]
-    design = set(t["design"].to_list()) if t.height else set()
-    for v in vs[1:]:
-        ca, cb = _counts_of(runs, vs[0]), _counts_of(runs, v)
-        if not ca & cb:
-            lines.append(f"Versions {vs[0].label} and {v.label} share no player count ({vs[0].label}: "
-                         f"{', '.join(map(str, sorted(ca)))}; {v.label}: {', '.join(map(str, sorted(cb)))} players), so "
-                         "nothing of them is compared: play both at the same counts.")
-            continue
-        why = _unpaired_reasons(runs, vs[0], v)
-        if why:
-            lines.append(f"Version {v.label} did not play the same games as {vs[0].label} ({'; '.join(why)}): their "
-                         "differences are unpaired and descriptive, and a difference of roster is not the rules'.")
-    if any(d.startswith("unpaired") for d in design) and not any("unpaired" in ln for ln in lines):
-        lines.append("Some versions did not play the same games (seeds, roster or seating differ): their "
-                     "differences are unpaired and descriptive.")
-    lines += change_use_lines(change_uses(runs, vs))  # a changed rule number whose mechanic no player used
-    secs = [Section("Verdict", "\n".join(lines), [], [])] + who_gains_sections(t)
-    for v in vs:
-        sub = subset(runs, v.runs)
-        s = verdict_section(sub, scope=f"{v.title} alone (runs {', '.join(v.runs)})")
-        pooled = pooled_sentence(v, runs)
-        if pooled:
-            s.text = f"{pooled[0].upper()}{pooled[1:]}.\n" + s.text
-        s.title = f"Verdict: {v.title}"
-        secs.append(s)
-    secs.append(Section(
-        "Versions compared",
-        "Each later version minus the reference, per player count: every strategy's win rate (percentage points; "
-        "paired: Agresti-Min adjusted Wald, unpaired: Newcombe) and mean final VP, its rank (mean final place), "
-        "the VP of every score category, its turns per game by action (and Meeting Table space), its events per "
-        "game of every kind (citations, Abjures, Writes ...), the Abjure or citation rate (percent of seat-games), "
-        "the seat spread (best minus worst seat, the seats each version's own verdict chose; percentage points) "
-        "and game length (t intervals; Welch when unpaired). Paired means game and seat matched: the same seed, "
-        "roster and seat order, so each row is the mean of the game-matched differences; ref and value are the "
-        "two versions' own figures. A row is called changed when its p-value, Holm-adjusted over every row of "
-        "its version's comparison, is below 0.05. The changed rows:\n"
-        + "\n".join(f"- {ln.strip()}" if ln.startswith(" ") else ln for ln in changed_lines(t)),
-        [], [("Version deltas (later version minus the reference; win rate, rates and seat spread in percentage "
-              "points)", t, TableFormat(decimals={"est": 2, "ref": 2, "value": 2}))]))
-    for v in vs:
-        sub = subset(runs, v.runs)
-        own = generic_sections(sub)
-        for fn in game_sections(next(iter(sub.game_names))):
-            own.extend(fn(sub))
-        for s in own:
-            s.title = f"{s.title}: {v.title}"
-        secs.extend(own)
-    secs.append(provenance_section(runs))
-    return secs
-
-
 __all__ = ["Version", "delta_lines", "delta_table", "matched_games", "paired_runs", "pooled_sentence", "subset",
-           "version_key", "version_line", "version_sections", "versions"]
+           "version_key", "version_line", "versions"]

@@ -13,7 +13,7 @@ random numbers) and every difference is paired game and seat matched. Folder lay
     OUT/A-p4/                 arm A's run at 4 seats (a run folder: manifest, games, turns, events)
     OUT/B-p4/ ...
     OUT/deltas.parquet        the paired delta table (meeplelab.analysis.compare.delta_table), also deltas.csv
-    OUT/report/               per-version verdicts and the delta table (meeplelab.analysis.compare)
+    OUT/report/               per-version verdicts and the delta table (:func:`write_outputs`)
 
 ``--resume`` completes an interrupted comparison (finished runs kept, the interrupted one resumed) and
 refuses a different one, naming the difference.
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+import polars as pl
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
 from meeplelab.play.plan import validated
@@ -39,8 +40,13 @@ from meeplelab.sim.core.errors import ConfigError, RunFolderError
 
 from .retune import check as check_tunable
 from .retune import run_retuned
-from meeplelab.analysis.compare import write_outputs
+from meeplelab.analysis.compare import _csv, delta_table
+from meeplelab.analysis.load import load_runs
+from meeplelab.analysis.report import build_report, build_sections
+from meeplelab.analysis.retune import section as retune_section
 from meeplelab.analysis.studies import study_for
+from meeplelab.analysis.tables import write_table
+from meeplelab.analysis.versions import versions
 from meeplelab.play.progress import bar
 from meeplelab.play.runner import check_runs_resumable, simulate
 from meeplelab.sim.core.content import content_changes
@@ -428,3 +434,39 @@ def _retune_arms(arms: list[Arm], refs: list[RunConfig], common: dict, work: Pat
         run_retuned(cfg, own, [f"{a.label}-p{cfg.players}" for a in arms], work, retune,
                     games_per_trial=RETUNE_GAMES_PER_TRIAL, progress=progress, say=say,
                     file=f"retuned-p{cfg.players}.json", fresh=i == 0)
+
+
+def write_outputs(out: Path | str, *, progress: bool = False) -> tuple[pl.DataFrame, Path]:
+    """For a ``meeplelab compare`` folder: the delta table (``deltas.parquet`` and ``deltas.csv``, the same
+    bytes for the same games; :func:`meeplelab.analysis.compare.delta_table`) and the report (``out/report``;
+    ``progress`` draws its bar); returns ``(table, report page)``.
+
+    Raises:
+        RunFolderError: ``out`` is not a comparison folder, or its runs do not read.
+    """
+    out = Path(out)
+    meta = read_state(out, COMPARE_FILE, "comparison")
+    folders = [out / r for r in meta["runs"]]
+    runs = load_runs(folders)
+    t = delta_table(runs, versions(runs))
+    write_table(t, out / "deltas.parquet")
+    rf.write_atomic(out / "deltas.csv", _csv(t))
+    again = retuned_sections(out, meta["players"])
+    page = build_report(folders, out / "report", progress=progress,
+                        sections=(lambda r: _after_who_gains(build_sections(r), again)) if again else None)
+    return t, page
+
+
+def retuned_sections(out: Path, players: list[int]) -> list:
+    """``compare --retune``: per player count the section "Players fixed and players re-tuned"
+    (:func:`meeplelab.analysis.retune.section` of ``out/retuned-p<P>.json``): each strategy's change between the arms
+    with the players fixed and re-tuned to each arm's rules, and what changed in the re-tuned players' play."""
+    secs = [retune_section(out, f"retuned-p{p}.json", f"Players fixed and players re-tuned ({p} players)")
+            for p in players]
+    return [s for s in secs if s is not None]
+
+
+def _after_who_gains(secs: list, extra: list) -> list:
+    """``secs`` with ``extra`` put after the section "Who gains, by how much" (after the first section without it)."""
+    at = next((i + 1 for i, s in enumerate(secs) if s.title == "Who gains, by how much"), 1)
+    return secs[:at] + extra + secs[at:]

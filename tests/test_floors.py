@@ -102,6 +102,7 @@ def test_the_check_finds_a_planted_import_running_back_up(tmp_path, monkeypatch)
                                            ("meeplelab.play.runner", "play"), ("studies.balance", "studies"),
                                            ("meeplelab.play.plan", "play"), ("meeplelab.analysis.page", "analysis"),
                                            ("studies.balance_fields", "studies"), ("benchmarks.rows", "interfaces"),
+                                           ("meeplelab.analysis.rungs", "analysis"), ("studies.compare", "studies"),
                                            ("meeplelab.cli", "interfaces"), ("numpy", None)])
 def test_floor_of_names_each_package(module, floor):
     got = floor_of(module)
