@@ -257,6 +257,167 @@ def tournament_sections(out: Path, *, resamples: int = 200):
     return build
 
 
+def _win_rate_section(summ: pl.DataFrame, players: int) -> Section:
+    """"Win rate against the fair share": the per-strategy summary table (:func:`T.summary_table`) and its chart."""
+    fair = float(summ["fair"].mean())
+    chart = summ.select("strategy", pl.col("win_rate").alias("est"), pl.col("win_low").alias("low"),
+                        pl.col("win_high").alias("high"))
+    shown = _pct(summ, ["fair", "win_rate", "win_low", "win_high", "game_win_rate", "game_win_low", "game_win_high",
+                        "game_fair"])
+    best = summ.row(0, named=True)
+    one_seat = bool((summ["games"] == summ["seat_results"]).all())
+    if one_seat:  # no strategy held several seats: the game columns repeat the seat-result ones
+        shown = shown.drop([c for c in shown.columns if c.startswith("game_")])
+    return Section(
+        "Win rate against the fair share",
+        f"Win rate per seat-result with Wilson 95% intervals; the fair share is 1/{players} = {fair * 100:.1f}%. "
+        f"Highest: {best['strategy']} with {best['win_rate'] * 100:.1f}% [{best['win_low'] * 100:.1f}, "
+        f"{best['win_high'] * 100:.1f}] of {best['seat_results']:,} seat-results, {best['x_fair']:.2f} x fair. "
+        "Mean rank, VP and margin (VP minus the best other seat) with Student-t 95% intervals. "
+        + ("No strategy held several seats of a game, so games = seat-results and the game win rate equals the "
+           "win rate (its columns are left out)." if one_seat else
+           "Seat-results of one strategy in the same game are not independent when it holds several seats; the game "
+           "win rate counts each game once."),
+        [("fair_share", F.bar_with_interval(_labels(chart), "strategy", title="Win rate per seat-result (95% Wilson interval)",
+                                            xlabel="win rate (%)", scale=100, ref=fair, ref_label="fair share"),
+          "Win rate per seat-result against the fair share (dashed)")],
+        [("Per strategy (rates in percent; x fair = win rate / fair share)", shown,
+          TableFormat(decimals={"x_fair": 2, "mean_rank": 2, "game_fair": 1}))])
+
+
+def _head_to_head_section(pw: pl.DataFrame, order: list[str]) -> Section:
+    """"Head-to-head": the pairwise table ``pw`` (:func:`T.pairwise`) as a heatmap in strategy ``order`` and a table."""
+    pw_shown = _pct(pw.drop("p").with_columns(pl.Series("games_needed", [games_to_resolve(p) for p in pw["est"].to_list()],
+                                                        dtype=pl.Int64)), ["est", "low", "high"])
+    return Section(
+        "Head-to-head",
+        "Cell (row, column): share of the games where both sit in which the row strategy's best seat finished ahead "
+        "of the column strategy's best seat (a tie counts 1/2), Wilson 95% interval, n games. Every lineup uses the "
+        "same seeds, so each cell is paired on common seeds and balanced over seat orders; row + column = 100%. "
+        "games_needed: games of the pair for a 95% interval of the rate observed to exclude 50%. A cell is "
+        f"resolved when its score-test p-value against 50%, {_holm_note(T.comparisons(pw))} (so with equally "
+        "strong strategies the chance that any cell is called resolved is at most 5%).",
+        [("head_to_head", heatmap(pw, order), "Head-to-head matrix (row ahead of column, %); bold: resolved "
+          f"({_holm_note(T.comparisons(pw))}); grey: not resolved at this size")],
+        [("Head-to-head (percent; est = row ahead)", pw_shown, TableFormat(missing={"games_needed": "-"}))])
+
+
+def _ratings_section(g: pl.LazyFrame, resamples: int) -> Section:
+    """"Ratings": Bradley-Terry strengths on the Elo scale with ``resamples`` bootstrap resamples of the seeds."""
+    rt = T.ratings(g, resamples=resamples)
+    rchart = rt.select("strategy", pl.col("rating").alias("est"), pl.col("rating_low").alias("low"),
+                       pl.col("rating_high").alias("high"))
+    return Section(
+        "Ratings",
+        f"Bradley-Terry strengths fitted on every pairwise finish of every game (MM algorithm), on the Elo scale "
+        f"(400 log10 of the strength ratio; mean 0), with percentile bootstrap 95% intervals over {resamples} "
+        "resamples of the seeds. A difference of 100 points means the higher one finishes ahead about 64% of the "
+        "time; p_vs_mean is the chance of finishing ahead of a strategy rated 0.",
+        [("ratings", F.bar_with_interval(_labels(rchart), "strategy", title="Bradley-Terry rating, Elo scale (95% bootstrap)",
+                                         xlabel="rating (Elo points)", ref=0.0, ref_label="mean"), "Ratings")],
+        [("Ratings (Elo points)", _pct(rt, ["p_vs_mean"]), TableFormat(decimals={"rating": 0, "p_vs_mean": 1}))])
+
+
+def _seat_section(g: pl.LazyFrame, se: pl.DataFrame) -> Section:
+    """"Seat effect": the pooled win rate by seat ``se`` (:func:`T.seat_effect`) and by strategy and seat."""
+    chart = se.select("players", "seat", pl.col("win_rate").alias("est"), pl.col("win_low").alias("low"),
+                      pl.col("win_high").alias("high"))
+    st = T.seat_table(g)
+    first = se.row(0, named=True)
+    return Section(
+        "Seat effect",
+        "Win rate by seat with every strategy pooled, per player count. Every strategy sits in every seat equally "
+        f"often, so this is the effect of the seat itself. Seat 1 (first player) wins {first['win_rate'] * 100:.1f}% "
+        f"[{first['win_low'] * 100:.1f}, {first['win_high'] * 100:.1f}] against a fair {first['fair'] * 100:.1f}% "
+        f"({first['seat_results']:,} seat-results).",
+        [("seat_effect", F.seat_advantage_chart(chart), "Win rate by seat against the fair share (dashed)")],
+        [("Seat effect (percent; seats from 1 = first player)",
+          _pct(se, ["fair", "win_rate", "win_low", "win_high"]), TableFormat(decimals={"x_fair": 2})),
+         ("Win rate by strategy and seat (percent)", _pct(st, ["fair", "win_rate", "win_low", "win_high"]))])
+
+
+def _metagame_section(mg, table, players: int, in_mix: str, expl: str, dom: str, dom_open: str,
+                      df: pl.DataFrame) -> Section:
+    """"Metagame" of a complete payoff ``table``: its bootstrapped equilibrium ``mg`` and the words of it
+    (:func:`_metagame_words`), with the mix chart, the metagame table and the payoff table."""
+    solver = ("the maximin linear program of the constant-sum 2-seat game (scipy.optimize.linprog, exact)"
+              if players == 2 else "replicator dynamics from the uniform mix (OpenSpiel's egt.dynamics)")
+    return Section(
+        "Metagame",
+        f"Empirical payoff table: the mean win share per seat of each strategy in each profile (every lineup on "
+        f"common seeds; a mirror match gives 1/{players} by symmetry). Symmetric Nash equilibrium mix by "
+        f"{solver}: {in_mix}. Its exploitability (what a best response gains per seat over the mix's own "
+        f"players) is {expl}. br_gain is each pure strategy's gain against the mix (0 or below for the "
+        "strategies in it; br_gain_low/high: the same mix on the resamples). Alpha-rank (single "
+        "population of 50, selection intensity 100): the share of time an evolving population spends on each "
+        f"strategy. Strictly dominated (lower win share than another strategy against every profile of the "
+        f"others) in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}; dominated_share is the share of "
+        f"bootstrap resamples in which it is dominated by any strategy, dominated_by every strategy that dominates it "
+        f"on the point estimates. Intervals: percentile bootstrap 95% over {mg.resamples} "
+        "resamples of the seeds.",
+        [("metagame", mix_chart([chart_label(x) for x in df["strategy"].to_list()],
+                                [("Nash mix", df["nash"].to_numpy(), df["nash_low"].to_numpy(),
+                                  df["nash_high"].to_numpy()),
+                                 ("alpha-rank", df["alpha_rank"].to_numpy(), df["alpha_rank_low"].to_numpy(),
+                                  df["alpha_rank_high"].to_numpy())],
+                                "Equilibrium mix and alpha-rank (95% bootstrap)"),
+          "Symmetric Nash equilibrium mix and alpha-rank mass with bootstrap intervals")],
+        [("Metagame (percent)", _pct(df, _MG_PCT), _MG_FMT),
+         ("Payoff table (mean win share per seat, percent; n = seat-results)", _payoff_frame(table),
+          TableFormat(decimals={s: 1 for s in table.strategies}))])
+
+
+def _metagame(g: pl.LazyFrame, strategies: list[str], players: int, where: str,
+              resamples: int) -> tuple[Section, list[str]]:
+    """The "Metagame" section and the answer sentences on the stable mix (the second, when the equilibrium is pure
+    with 3+ strategies, on the mix of the others); with a profile not played, the section says which."""
+    table, sums, cnt = T.payoff_data(g, strategies, players)
+    if not table.complete:
+        miss = table.missing
+        return Section(
+            "Metagame",
+            f"The metagame needs the payoff of every profile (how many seats each strategy holds); "
+            f"{len(miss)} were not played (e.g. seat counts {miss[0]} over {', '.join(strategies)}). At 3+ seats "
+            "play the tournament with `--every-profile` (lineups in which a strategy holds several seats)."), [
+            "Stable mix: not computed (the metagame needs every profile; see Metagame)."]
+    mg = bootstrap_metagame(table, sums, cnt, resamples=resamples)
+    df, in_mix, expl, dom, dom_open = _metagame_words(mg)
+    answer = [(f"Stable mix (symmetric Nash equilibrium, 95% bootstrap interval) {where}: {in_mix}; exploitability "
+               f"{expl}. Strictly dominated in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}.")]
+    sec = _metagame_section(mg, table, players, in_mix, expl, dom, dom_open, df)
+    top = int(np.argmax(mg.nash))
+    if mg.nash[top] > 0.99 and mg.nash_low[top] > 0.99 and len(strategies) >= 3:
+        # a pure equilibrium says nothing about the others: the stable mix among the rest
+
+        rest = [x for x in strategies if x != strategies[top]]
+        sub = bootstrap_metagame(*restrict(table, sums, cnt, rest), resamples=resamples)
+        df2, mix2, expl2, dom2, open2 = _metagame_words(sub)
+        answer.append(f"Without {strategies[top]} (the pure equilibrium), the stable mix of the others: {mix2}; "
+                      f"strictly dominated among them in at least {SETTLED * 100:.0f}% of resamples: {dom2}{open2}.")
+        sec.text += (f" Without {strategies[top]}: the equilibrium is pure {strategies[top]} in every "
+                     f"resample, which says nothing about the other strategies, so the same analysis on the "
+                     f"profiles of the others alone (the sub-game, same games): stable mix {mix2}; "
+                     f"exploitability {expl2}; strictly dominated in at least {SETTLED * 100:.0f}% of "
+                     f"resamples: {dom2}{open2}.")
+        sec.tables.insert(1, (f"Metagame without {strategies[top]} (percent)", _pct(df2, _MG_PCT), _MG_FMT))
+    return sec, answer
+
+
+def _provenance_section(runs: Runs, meta: dict, full: dict) -> Section:
+    """"Provenance": the strategies' full arguments (``full``: given id -> expanded), the tournament settings,
+    every lineup with its status, the versions and the content and params hashes."""
+    m0 = next(iter(runs.manifests.values()))
+    expanded = ("Strategies with their full arguments: " + "; ".join(f"{k} = {v}" for k, v in full.items()) + ". "
+                if full else "")
+    return Section(
+        "Provenance",
+        expanded + f"Tournament settings: {json.dumps({k: v for k, v in meta.items() if k not in ('lineups', 'status', 'report')})}"
+        ". Lineups: "
+        + "; ".join(f"{n}: {', '.join(m['config']['strategies'])} ({m.get('status')})" for n, m in runs.manifests.items())
+        + f". Versions {json.dumps(m0.get('versions', {}))}; content hash {m0['game'].get('content_hash')}, params hash "
+          f"{m0['game'].get('params_hash')}.")
+
+
 def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
     """The report sections of a tournament (see module docstring)."""
     g = T.as_given(runs)  # ids as given (heuristic:preset=FILE), not expanded into every argument
@@ -274,148 +435,23 @@ def sections(runs: Runs, meta: dict, *, resamples: int = 200) -> list[Section]:
                     f"(every seat arrangement{', every profile' if meta.get('every_profile') else ''}) of "
                     f"{meta['games_per_lineup']:,} games each (games per lineup) on seed {meta['seed']}: "
                     f"{n_games:,} games, {n_seat:,} seat-results.\n" + WORDS)]
-
-    fair = float(summ["fair"].mean())
-    chart = summ.select("strategy", pl.col("win_rate").alias("est"), pl.col("win_low").alias("low"),
-                        pl.col("win_high").alias("high"))
-    shown = _pct(summ, ["fair", "win_rate", "win_low", "win_high", "game_win_rate", "game_win_low", "game_win_high",
-                        "game_fair"])
-    best = summ.row(0, named=True)
-    one_seat = bool((summ["games"] == summ["seat_results"]).all())
-    if one_seat:  # no strategy held several seats: the game columns repeat the seat-result ones
-        shown = shown.drop([c for c in shown.columns if c.startswith("game_")])
-    secs.append(Section(
-        "Win rate against the fair share",
-        f"Win rate per seat-result with Wilson 95% intervals; the fair share is 1/{players} = {fair * 100:.1f}%. "
-        f"Highest: {best['strategy']} with {best['win_rate'] * 100:.1f}% [{best['win_low'] * 100:.1f}, "
-        f"{best['win_high'] * 100:.1f}] of {best['seat_results']:,} seat-results, {best['x_fair']:.2f} x fair. "
-        "Mean rank, VP and margin (VP minus the best other seat) with Student-t 95% intervals. "
-        + ("No strategy held several seats of a game, so games = seat-results and the game win rate equals the "
-           "win rate (its columns are left out)." if one_seat else
-           "Seat-results of one strategy in the same game are not independent when it holds several seats; the game "
-           "win rate counts each game once."),
-        [("fair_share", F.bar_with_interval(_labels(chart), "strategy", title="Win rate per seat-result (95% Wilson interval)",
-                                            xlabel="win rate (%)", scale=100, ref=fair, ref_label="fair share"),
-          "Win rate per seat-result against the fair share (dashed)")],
-        [("Per strategy (rates in percent; x fair = win rate / fair share)", shown,
-          TableFormat(decimals={"x_fair": 2, "mean_rank": 2, "game_fair": 1}))]))
-
+    secs.append(_win_rate_section(summ, players))
     pw = T.pairwise(g)
-    order = summ["strategy"].to_list()
-    pw_shown = _pct(pw.drop("p").with_columns(pl.Series("games_needed", [games_to_resolve(p) for p in pw["est"].to_list()],
-                                                        dtype=pl.Int64)), ["est", "low", "high"])
-    secs.append(Section(
-        "Head-to-head",
-        "Cell (row, column): share of the games where both sit in which the row strategy's best seat finished ahead "
-        "of the column strategy's best seat (a tie counts 1/2), Wilson 95% interval, n games. Every lineup uses the "
-        "same seeds, so each cell is paired on common seeds and balanced over seat orders; row + column = 100%. "
-        "games_needed: games of the pair for a 95% interval of the rate observed to exclude 50%. A cell is "
-        f"resolved when its score-test p-value against 50%, {_holm_note(T.comparisons(pw))} (so with equally "
-        "strong strategies the chance that any cell is called resolved is at most 5%).",
-        [("head_to_head", heatmap(pw, order), "Head-to-head matrix (row ahead of column, %); bold: resolved "
-          f"({_holm_note(T.comparisons(pw))}); grey: not resolved at this size")],
-        [("Head-to-head (percent; est = row ahead)", pw_shown, TableFormat(missing={"games_needed": "-"}))]))
-
-    rt = T.ratings(g, resamples=resamples)
-    rchart = rt.select("strategy", pl.col("rating").alias("est"), pl.col("rating_low").alias("low"),
-                       pl.col("rating_high").alias("high"))
-    secs.append(Section(
-        "Ratings",
-        f"Bradley-Terry strengths fitted on every pairwise finish of every game (MM algorithm), on the Elo scale "
-        f"(400 log10 of the strength ratio; mean 0), with percentile bootstrap 95% intervals over {resamples} "
-        "resamples of the seeds. A difference of 100 points means the higher one finishes ahead about 64% of the "
-        "time; p_vs_mean is the chance of finishing ahead of a strategy rated 0.",
-        [("ratings", F.bar_with_interval(_labels(rchart), "strategy", title="Bradley-Terry rating, Elo scale (95% bootstrap)",
-                                         xlabel="rating (Elo points)", ref=0.0, ref_label="mean"), "Ratings")],
-        [("Ratings (Elo points)", _pct(rt, ["p_vs_mean"]), TableFormat(decimals={"rating": 0, "p_vs_mean": 1}))]))
-
+    secs.append(_head_to_head_section(pw, summ["strategy"].to_list()))
+    secs.append(_ratings_section(g, resamples))
     se = T.seat_effect(g)
-    chart = se.select("players", "seat", pl.col("win_rate").alias("est"), pl.col("win_low").alias("low"),
-                      pl.col("win_high").alias("high"))
-    st = T.seat_table(g)
-    first = se.row(0, named=True)
-    secs.append(Section(
-        "Seat effect",
-        "Win rate by seat with every strategy pooled, per player count. Every strategy sits in every seat equally "
-        f"often, so this is the effect of the seat itself. Seat 1 (first player) wins {first['win_rate'] * 100:.1f}% "
-        f"[{first['win_low'] * 100:.1f}, {first['win_high'] * 100:.1f}] against a fair {first['fair'] * 100:.1f}% "
-        f"({first['seat_results']:,} seat-results).",
-        [("seat_effect", F.seat_advantage_chart(chart), "Win rate by seat against the fair share (dashed)")],
-        [("Seat effect (percent; seats from 1 = first player)",
-          _pct(se, ["fair", "win_rate", "win_low", "win_high"]), TableFormat(decimals={"x_fair": 2})),
-         ("Win rate by strategy and seat (percent)", _pct(st, ["fair", "win_rate", "win_low", "win_high"]))]))
+    secs.append(_seat_section(g, se))
 
     arrangement = "every seat arrangement" + (", every profile" if meta.get("every_profile") else "")
     where = field_words(strategies, n_games, f"{players} seats, {arrangement}")
-    table, sums, cnt = T.payoff_data(g, strategies, players)
     answer = [f"Every answer here holds {where}.", dominance_answer(summ, pw, where), DEFINITION]
-    if not table.complete:
-        miss = table.missing
-        secs.append(Section(
-            "Metagame",
-            f"The metagame needs the payoff of every profile (how many seats each strategy holds); "
-            f"{len(miss)} were not played (e.g. seat counts {miss[0]} over {', '.join(strategies)}). At 3+ seats "
-            "play the tournament with `--every-profile` (lineups in which a strategy holds several seats)."))
-        answer.append("Stable mix: not computed (the metagame needs every profile; see Metagame).")
-    else:
-        mg = bootstrap_metagame(table, sums, cnt, resamples=resamples)
-        df, in_mix, expl, dom, dom_open = _metagame_words(mg)
-        solver = ("the maximin linear program of the constant-sum 2-seat game (scipy.optimize.linprog, exact)"
-                  if players == 2 else "replicator dynamics from the uniform mix (OpenSpiel's egt.dynamics)")
-        answer.append(f"Stable mix (symmetric Nash equilibrium, 95% bootstrap interval) {where}: {in_mix}; exploitability "
-                      f"{expl}. Strictly dominated in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}.")
-        secs.append(Section(
-            "Metagame",
-            f"Empirical payoff table: the mean win share per seat of each strategy in each profile (every lineup on "
-            f"common seeds; a mirror match gives 1/{players} by symmetry). Symmetric Nash equilibrium mix by "
-            f"{solver}: {in_mix}. Its exploitability (what a best response gains per seat over the mix's own "
-            f"players) is {expl}. br_gain is each pure strategy's gain against the mix (0 or below for the "
-            "strategies in it; br_gain_low/high: the same mix on the resamples). Alpha-rank (single "
-            "population of 50, selection intensity 100): the share of time an evolving population spends on each "
-            f"strategy. Strictly dominated (lower win share than another strategy against every profile of the "
-            f"others) in at least {SETTLED * 100:.0f}% of resamples: {dom}{dom_open}; dominated_share is the share of "
-            f"bootstrap resamples in which it is dominated by any strategy, dominated_by every strategy that dominates it "
-            f"on the point estimates. Intervals: percentile bootstrap 95% over {mg.resamples} "
-            "resamples of the seeds.",
-            [("metagame", mix_chart([chart_label(x) for x in df["strategy"].to_list()],
-                                    [("Nash mix", df["nash"].to_numpy(), df["nash_low"].to_numpy(),
-                                      df["nash_high"].to_numpy()),
-                                     ("alpha-rank", df["alpha_rank"].to_numpy(), df["alpha_rank_low"].to_numpy(),
-                                      df["alpha_rank_high"].to_numpy())],
-                                    "Equilibrium mix and alpha-rank (95% bootstrap)"),
-              "Symmetric Nash equilibrium mix and alpha-rank mass with bootstrap intervals")],
-            [("Metagame (percent)", _pct(df, _MG_PCT), _MG_FMT),
-             ("Payoff table (mean win share per seat, percent; n = seat-results)", _payoff_frame(table),
-              TableFormat(decimals={s: 1 for s in table.strategies}))]))
-        top = int(np.argmax(mg.nash))
-        if mg.nash[top] > 0.99 and mg.nash_low[top] > 0.99 and len(strategies) >= 3:
-            # a pure equilibrium says nothing about the others: the stable mix among the rest
-
-            rest = [x for x in strategies if x != strategies[top]]
-            sub = bootstrap_metagame(*restrict(table, sums, cnt, rest), resamples=resamples)
-            df2, mix2, expl2, dom2, open2 = _metagame_words(sub)
-            answer.append(f"Without {strategies[top]} (the pure equilibrium), the stable mix of the others: {mix2}; "
-                          f"strictly dominated among them in at least {SETTLED * 100:.0f}% of resamples: {dom2}{open2}.")
-            secs[-1].text += (f" Without {strategies[top]}: the equilibrium is pure {strategies[top]} in every "
-                              f"resample, which says nothing about the other strategies, so the same analysis on the "
-                              f"profiles of the others alone (the sub-game, same games): stable mix {mix2}; "
-                              f"exploitability {expl2}; strictly dominated in at least {SETTLED * 100:.0f}% of "
-                              f"resamples: {dom2}{open2}.")
-            secs[-1].tables.insert(1, (f"Metagame without {strategies[top]} (percent)", _pct(df2, _MG_PCT), _MG_FMT))
+    metagame, mix_answer = _metagame(g, strategies, players, where, resamples)
+    secs.append(metagame)
+    answer += mix_answer
     answer.append(seat_answer(se).replace("Seat effect:", f"Seat effect (every strategy of the field pooled, {where}):", 1))
     answer.append(SCOPE)
     secs.insert(1, Section("Answer", " ".join(answer) + " Details and intervals in the sections below."))
-
-    m0 = next(iter(runs.manifests.values()))
-    expanded = ("Strategies with their full arguments: " + "; ".join(f"{k} = {v}" for k, v in full.items()) + ". "
-                if full else "")
-    secs.append(Section(
-        "Provenance",
-        expanded + f"Tournament settings: {json.dumps({k: v for k, v in meta.items() if k not in ('lineups', 'status', 'report')})}"
-        ". Lineups: "
-        + "; ".join(f"{n}: {', '.join(m['config']['strategies'])} ({m.get('status')})" for n, m in runs.manifests.items())
-        + f". Versions {json.dumps(m0.get('versions', {}))}; content hash {m0['game'].get('content_hash')}, params hash "
-          f"{m0['game'].get('params_hash')}."))
+    secs.append(_provenance_section(runs, meta, full))
     return secs
 
 

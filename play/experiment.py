@@ -132,55 +132,12 @@ def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | 
         raise ConfigError("an experiment needs exactly one of --vary (a strategy argument or rule parameter) "
                           "and --treat (field+n)")
     field_ids = tuple(base.strategies)
-    arms: list[tuple[str, tuple[str, ...], dict, dict | None, dict]] = []
     axis = vary.split("=", 1)[0].strip() if vary is not None else ""
     if treat is not None or "." in axis or axis == "strategy":
-        if not control:
-            raise ConfigError("a strategy-argument axis or a treatment needs --control STRATEGY (the focal "
-                              "player's control, e.g. never-abjure)")
-        if len(field_ids) + 1 != base.players:
-            raise ConfigError(f"--strategies gives the field: {base.players - 1} strategies for the seats besides "
-                              f"the focal player, got {len(field_ids)}")
-        arms.append(("control", (control,) + field_ids, {}, None, {"strategy": control}))
-        if treat is not None:
-            t = parse_treatment(treat, base.game)
-            _check_treated_start(base, t, treat.strip())
-            arms.append((treat.strip(), (control,) + field_ids, {}, t, {"treatment": treat.strip()}))
-        else:
-            assert vary is not None  # exactly one of vary and treat
-            name_arg, _, vals = vary.partition("=")
-            name, _, arg = name_arg.strip().partition(".")
-            values = [v.strip() for v in vals.split(",") if v.strip()]
-            if axis == "strategy":
-                if not values:
-                    raise ConfigError(f"--vary {vary!r} needs the form strategy=id1,id2 (strategy=citer)")
-            elif not name or not arg or not values:
-                raise ConfigError(f"--vary {vary!r} needs the form strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4)")
-            for v in values:
-                sid = v if axis == "strategy" else f"{name}:{arg}={v}"
-                arms.append((sid, (sid,) + field_ids, {}, None, {"strategy": sid}))
-        focal = {a[1][0] for a in arms}
-        clash = sorted(focal & set(field_ids))
-        if clash:
-            raise ConfigError(f"the field repeats the focal strategy {clash[0]!r}: choose field strategies other "
-                              "than the control and the variants, so every arm has the same seat orders")
+        arms = _focal_arms(base, field_ids, axis, vary=vary, control=control, treat=treat)
     else:
         assert vary is not None  # exactly one of vary and treat
-        name, _, vals = vary.partition("=")
-        name = name.strip()
-        _check_param_axis(base.game, name, vary)  # an unknown axis is named before --control is questioned
-        if control:
-            raise ConfigError("--control is for strategy-argument axes and treatments; a rule-parameter axis "
-                              "uses its first value as the control")
-        values = [v.strip() for v in vals.split(",") if v.strip()]
-        if len(values) < 2:
-            raise ConfigError(f"--vary {vary!r} needs at least two values (the first is the control)")
-        if name in base.params:
-            raise ConfigError(f"parameter {name!r} is given both in --vary and --set: give it in one of them")
-        roster = field_ids if len(field_ids) > 1 else field_ids * base.players
-        for i, v in enumerate(values):
-            arms.append(("control" if i == 0 else f"{name}={v}", roster, {name: v}, None,
-                         {"param": name, "value": v}))
+        arms = _param_arms(base, field_ids, vary, control)
     labels = [a[0] for a in arms]
     dup = next((x for i, x in enumerate(labels) if x in labels[:i]), None)
     if dup is not None:
@@ -197,6 +154,80 @@ def plan_experiment(base: RunConfig, *, vary: str | None = None, control: str | 
     if len(n) != 1:  # pragma: no cover - the clash check above makes this impossible
         raise ConfigError("the arms of this experiment would have different seat orders")
     return out
+
+
+#: one arm before it is validated: (label, roster, rule parameters, treatment or None, change as recorded)
+_Arm = tuple[str, tuple[str, ...], dict, "dict | None", dict]
+
+
+def _focal_arms(base: RunConfig, field_ids: tuple[str, ...], axis: str, *, vary: str | None,
+                control: str | None, treat: str | None) -> list[_Arm]:
+    """The arms of a strategy-argument axis, a whole-strategy axis or a treatment (:func:`plan_experiment`): the
+    focal player (``control``, then each variant or the treated control) in seat 0 of the roster, the field
+    ``field_ids`` in the others.
+
+    Raises:
+        ConfigError: no ``control``, a field of the wrong size, a malformed axis, a bad treatment, or a field
+            repeating a focal strategy.
+    """
+    arms: list[_Arm] = []
+    if not control:
+        raise ConfigError("a strategy-argument axis or a treatment needs --control STRATEGY (the focal "
+                          "player's control, e.g. never-abjure)")
+    if len(field_ids) + 1 != base.players:
+        raise ConfigError(f"--strategies gives the field: {base.players - 1} strategies for the seats besides "
+                          f"the focal player, got {len(field_ids)}")
+    arms.append(("control", (control,) + field_ids, {}, None, {"strategy": control}))
+    if treat is not None:
+        t = parse_treatment(treat, base.game)
+        _check_treated_start(base, t, treat.strip())
+        arms.append((treat.strip(), (control,) + field_ids, {}, t, {"treatment": treat.strip()}))
+    else:
+        assert vary is not None  # exactly one of vary and treat
+        name_arg, _, vals = vary.partition("=")
+        name, _, arg = name_arg.strip().partition(".")
+        values = [v.strip() for v in vals.split(",") if v.strip()]
+        if axis == "strategy":
+            if not values:
+                raise ConfigError(f"--vary {vary!r} needs the form strategy=id1,id2 (strategy=citer)")
+        elif not name or not arg or not values:
+            raise ConfigError(f"--vary {vary!r} needs the form strategy.argument=v1,v2 (abjure-at.cycle=1,2,3,4)")
+        for v in values:
+            sid = v if axis == "strategy" else f"{name}:{arg}={v}"
+            arms.append((sid, (sid,) + field_ids, {}, None, {"strategy": sid}))
+    focal = {a[1][0] for a in arms}
+    clash = sorted(focal & set(field_ids))
+    if clash:
+        raise ConfigError(f"the field repeats the focal strategy {clash[0]!r}: choose field strategies other "
+                          "than the control and the variants, so every arm has the same seat orders")
+    return arms
+
+
+def _param_arms(base: RunConfig, field_ids: tuple[str, ...], vary: str, control: str | None) -> list[_Arm]:
+    """The arms of a rule-parameter axis ``vary`` (``param=v1,v2``; the first value is the control), every arm
+    with the roster ``field_ids`` (one id: a mirror match).
+
+    Raises:
+        ConfigError: an unknown parameter, a ``control`` given, fewer than two values, or the parameter also
+            given in ``--set``.
+    """
+    arms: list[_Arm] = []
+    name, _, vals = vary.partition("=")
+    name = name.strip()
+    _check_param_axis(base.game, name, vary)  # an unknown axis is named before --control is questioned
+    if control:
+        raise ConfigError("--control is for strategy-argument axes and treatments; a rule-parameter axis "
+                          "uses its first value as the control")
+    values = [v.strip() for v in vals.split(",") if v.strip()]
+    if len(values) < 2:
+        raise ConfigError(f"--vary {vary!r} needs at least two values (the first is the control)")
+    if name in base.params:
+        raise ConfigError(f"parameter {name!r} is given both in --vary and --set: give it in one of them")
+    roster = field_ids if len(field_ids) > 1 else field_ids * base.players
+    for i, v in enumerate(values):
+        arms.append(("control" if i == 0 else f"{name}={v}", roster, {name: v}, None,
+                     {"param": name, "value": v}))
+    return arms
 
 
 def _check_param_axis(game: str, name: str, vary: str) -> None:

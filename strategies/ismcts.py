@@ -215,8 +215,8 @@ class ISMCTS(Strategy):
         return soft
 
     #: the methods whose choices the compiled search reproduces (a subclass overriding one keeps the Python path)
-    _COMPILED_AS = ("act", "root_actions", "root_candidates", "seed_root", "policy_actions", "rewards", "budgets",
-                    "kind_codes", "_codes")
+    _COMPILED_AS = ("act", "_to_search", "_search_group", "_tree_step", "_choose", "root_actions", "root_candidates",
+                    "seed_root", "policy_actions", "rewards", "budgets", "kind_codes", "_codes")
 
     def compiled_search(self, game):
         """The :class:`meeplelab.sim.core.ismcts.SearchSpec` of this search for ``game``'s play kernel (the same choices as
@@ -240,49 +240,19 @@ class ISMCTS(Strategy):
         return SearchSpec(heur, policy, args)
 
     def act(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG) -> np.ndarray:
-        game, state = view.game, view.state
+        """One action per game of ``view`` (``int64[n]``; ``legal_mask``: ``bool[n, A]``): a single legal action
+        as it is, a decision left to the heuristic (``kinds``, ``gap``) as the heuristic chooses, every other
+        decision searched (``iters`` iterations in groups of ``par`` copies, or until ``ms`` milliseconds) and
+        the root's most visited child taken (ties: higher mean reward, then the lower action)."""
         n = legal_mask.shape[0]
         single = legal_mask.sum(axis=1) == 1
         out = np.full(n, -1, np.int64)
         out[single] = np.argmax(legal_mask[single], axis=1)
         base = rng.streams.u64(rng.idx)  # one draw per game and decision, even where nothing is searched
-        if self.kinds or self.gap > 0:  # decisions left to the heuristic: its choice on the next draws
-            scored = None
-            if self.top > 0:
-                rows, acts, starts, score, u = self.heuristic.scores(view, legal_mask, rng)
-                ends = np.r_[starts[1:], rows.size]
-                scored, legal_acts = [np.zeros(0)] * n, [np.zeros(0, np.int64)] * n
-                for a, b in zip(starts, ends):
-                    scored[int(rows[a])], legal_acts[int(rows[a])] = score[a:b], acts[a:b]
-                pick = pick_best(score, rows, acts, starts, n, u)
-            budget = self.budgets(view, legal_mask, scored)
-            search = budget > 0
-            heur = np.flatnonzero(~single & ~search)
-            if heur.size:
-                if self.top > 0:
-                    out[heur] = pick[heur]
-                else:
-                    sub = View(game, state, view.idx[heur], view.seat)
-                    out[heur] = self.heuristic.act(sub, legal_mask[heur], rng.subset(heur))
-            todo = np.flatnonzero(search)
-            if todo.size == 0:
-                return out
-            if self.top > 0:  # the root candidates from the scores already drawn
-                cands = []
-                for r in todo:
-                    order = np.argsort(-scored[r], kind="stable")[: self.top]
-                    cands.append((legal_acts[r][order], scored[r][order]))
-            else:
-                cands = self.root_candidates(view, legal_mask, rng, todo)
-            budget = budget[todo]
-        else:
-            todo = np.flatnonzero(~single)
-            if todo.size == 0:
-                return out
-            cands = self.root_candidates(view, legal_mask, rng, todo)
-            budget = np.full(todo.size, self.iters, np.int64)
+        todo, cands, budget = self._to_search(view, legal_mask, rng, single, out)
+        if todo.size == 0:
+            return out
         roots = [_Node() for _ in todo]
-        seat = np.full(todo.size, view.seat)
         allowed = [acts for acts, _ in cands]
         for root, (acts, margins) in zip(roots, cands):
             self.seed_root(root, acts, margins)
@@ -292,80 +262,7 @@ class ISMCTS(Strategy):
             if self.ms > 0 and it0 > 0 and (time.perf_counter() - t0) * 1000 > self.ms:
                 break
             m = np.clip(budget - it0, 0, par)  # iterations of this group per searched game (a copy each)
-            g_of = np.repeat(np.arange(todo.size), m)  # copies of game k: iterations it0 .. it0 + m[k] - 1, in order
-            j_of = np.arange(g_of.size) - np.repeat(np.cumsum(m) - m, m)
-            streams = iteration_streams(base[todo][g_of], it0 + j_of)
-            nc = g_of.size
-            sub = state.take(view.idx[todo][g_of], fresh_logs=True)
-            game.redeterminize(sub, seat[g_of], streams)
-            root_turns = game.progress(sub)[0].copy()
-            paths: list[list[tuple[_Node, int]]] = [[] for _ in range(nc)]
-            cur = [roots[k] for k in g_of]
-            live = np.ones(nc, bool)
-            for _depth in range(self.depth):
-                live &= ~game.done(sub)
-                if not live.any():
-                    break
-                mask = game.legal_action_mask(sub)
-                who = game.to_act(sub)
-                acts = np.full(nc, -1, np.int64)
-                li = np.flatnonzero(live)
-                u = streams.random(li)
-                if self.widen > 0:  # below the root: the rollout policy's action is expanded first
-                    below = np.array([cur[r] is not roots[g_of[r]] for r in li], bool)
-                    pa = self.policy_actions(game, sub, streams, mask, who, li[below])
-                expanded = np.zeros(nc, bool)
-                for k, r in enumerate(li):  # copies of a game in iteration order: the virtual visits
-                    node = cur[r]          # of its earlier copies in the group steer the later ones
-                    if node is roots[g_of[r]]:  # the root: the heuristic's best actions, expanded best first
-                        legal = allowed[g_of[r]]
-                        untried = [a for a in legal if int(a) not in node.children][:1]
-                    elif self.widen > 0:  # progressive widening in the policy's order
-                        legal = np.flatnonzero(mask[r])
-                        if int(pa[r]) not in node.children:
-                            untried = [int(pa[r])]
-                        elif node.n >= self.widen * len(node.children):
-                            untried = [a for a in legal if int(a) not in node.children]
-                        else:
-                            untried = []
-                            legal = [a for a in legal if int(a) in node.children]
-                    else:
-                        legal = np.flatnonzero(mask[r])
-                        untried = [a for a in legal if int(a) not in node.children]
-                    if untried:
-                        a = int(untried[min(int(u[k] * len(untried)), len(untried) - 1)])
-                        node.children[a] = _Node()
-                        expanded[r] = True
-                    else:
-                        best, a = -math.inf, int(legal[0])
-                        for x in legal:
-                            ch = node.children[int(x)]
-                            sc = ch.w / ch.n + self.c * math.sqrt(math.log(max(ch.avail, 1)) / ch.n)
-                            if sc > best:
-                                best, a = sc, int(x)
-                    for x in legal:
-                        ch = node.children.get(int(x))
-                        if ch is not None:
-                            ch.avail += 1
-                    acts[r] = a
-                    child = node.children[a]
-                    child.n += 1  # a visit now (virtual loss until the group's rewards are backed up)
-                    paths[r].append((child, int(who[r])))
-                    cur[r] = child
-                game.step(sub, acts, mask, where=live)
-                sub.turn_n[:] = 0
-                sub.event_n[:] = 0
-                live &= ~expanded
-                if not live.any():
-                    break
-            # with widening the horizon counts from the root's turn (every iteration valued at the same
-            # point of the game however deep its tree path); otherwise from the expanded node's turn
-            turns0 = root_turns if self.widen > 0 else game.progress(sub)[0].copy()
-            continue_for(game, sub, streams, turns0, self.horizon, self.policy, cap=48)
-            rew = self.rewards(game, sub)
-            for r in range(nc):
-                for node, mover in paths[r]:
-                    node.w += float(rew[r, mover])
+            self._search_group(view, base[todo], todo, m, it0, roots, allowed)
         for k, r in enumerate(todo):
             ch = roots[k].children
             if not ch:
@@ -373,6 +270,154 @@ class ISMCTS(Strategy):
                 continue
             out[r] = max(ch, key=lambda a: (ch[a].n, ch[a].w / max(ch[a].n, 1), -a))
         return out
+
+    def _to_search(self, view: View, legal_mask: np.ndarray, rng: StrategyRNG, single: np.ndarray,
+                   out: np.ndarray) -> tuple[np.ndarray, list | None, np.ndarray | None]:
+        """The games :meth:`act` searches: ``(todo, candidates, budget)`` with ``todo`` the rows (``int64[k]``),
+        per row the root's ``(actions, margins)`` (:meth:`root_candidates`) and its iterations (``int64[k]``);
+        candidates and budget are None when nothing is searched. A decision left to the heuristic gets its
+        choice in ``out`` (in place)."""
+        game, state = view.game, view.state
+        n = legal_mask.shape[0]
+        if not (self.kinds or self.gap > 0):
+            todo = np.flatnonzero(~single)
+            if todo.size == 0:
+                return todo, None, None
+            return todo, self.root_candidates(view, legal_mask, rng, todo), np.full(todo.size, self.iters, np.int64)
+        # decisions left to the heuristic: its choice on the next draws
+        scored = None
+        if self.top > 0:
+            rows, acts, starts, score, u = self.heuristic.scores(view, legal_mask, rng)
+            ends = np.r_[starts[1:], rows.size]
+            scored, legal_acts = [np.zeros(0)] * n, [np.zeros(0, np.int64)] * n
+            for a, b in zip(starts, ends):
+                scored[int(rows[a])], legal_acts[int(rows[a])] = score[a:b], acts[a:b]
+            pick = pick_best(score, rows, acts, starts, n, u)
+        budget = self.budgets(view, legal_mask, scored)
+        search = budget > 0
+        heur = np.flatnonzero(~single & ~search)
+        if heur.size:
+            if self.top > 0:
+                out[heur] = pick[heur]
+            else:
+                sub = View(game, state, view.idx[heur], view.seat)
+                out[heur] = self.heuristic.act(sub, legal_mask[heur], rng.subset(heur))
+        todo = np.flatnonzero(search)
+        if todo.size == 0:
+            return todo, None, None
+        if self.top > 0:  # the root candidates from the scores already drawn
+            cands = []
+            for r in todo:
+                order = np.argsort(-scored[r], kind="stable")[: self.top]
+                cands.append((legal_acts[r][order], scored[r][order]))
+        else:
+            cands = self.root_candidates(view, legal_mask, rng, todo)
+        return todo, cands, budget[todo]
+
+    def _search_group(self, view: View, base: np.ndarray, todo: np.ndarray, m: np.ndarray, it0: int,
+                      roots: list[_Node], allowed: list[np.ndarray]) -> None:
+        """One group of iterations: ``m[k]`` copies of searched game ``todo[k]`` (iterations ``it0`` ..
+        ``it0 + m[k] - 1``, keyed by ``base[k]``, its decision's draw), each redeterminized, walked down the tree
+        from ``roots[k]`` (:meth:`_tree_step`), played on by the rollout policy and its rewards backed up."""
+        game, state = view.game, view.state
+        seat = np.full(todo.size, view.seat)
+        g_of = np.repeat(np.arange(todo.size), m)  # copies of game k: iterations it0 .. it0 + m[k] - 1, in order
+        j_of = np.arange(g_of.size) - np.repeat(np.cumsum(m) - m, m)
+        streams = iteration_streams(base[g_of], it0 + j_of)
+        nc = g_of.size
+        sub = state.take(view.idx[todo][g_of], fresh_logs=True)
+        game.redeterminize(sub, seat[g_of], streams)
+        root_turns = game.progress(sub)[0].copy()
+        paths: list[list[tuple[_Node, int]]] = [[] for _ in range(nc)]
+        root_of, allowed_of = [roots[k] for k in g_of], [allowed[k] for k in g_of]
+        cur = list(root_of)
+        live = np.ones(nc, bool)
+        for _depth in range(self.depth):
+            live &= ~game.done(sub)
+            if not live.any():
+                break
+            expanded = self._tree_step(game, sub, streams, live, cur, paths, root_of, allowed_of)
+            live &= ~expanded
+            if not live.any():
+                break
+        # with widening the horizon counts from the root's turn (every iteration valued at the same
+        # point of the game however deep its tree path); otherwise from the expanded node's turn
+        turns0 = root_turns if self.widen > 0 else game.progress(sub)[0].copy()
+        continue_for(game, sub, streams, turns0, self.horizon, self.policy, cap=48)
+        rew = self.rewards(game, sub)
+        for r in range(nc):
+            for node, mover in paths[r]:
+                node.w += float(rew[r, mover])
+
+    def _tree_step(self, game, sub, streams: Streams, live: np.ndarray, cur: list[_Node], paths: list,
+                   root_of: list[_Node], allowed_of: list[np.ndarray]) -> np.ndarray:
+        """One ply of the tree walk for every live copy (``bool[nc]``): each copy's node ``cur[r]`` picks an
+        action (:meth:`_choose`; ``root_of[r]``/``allowed_of[r]``: its game's root and root candidates), the
+        child is visited (a virtual loss until the backup) and appended to ``paths[r]``, and the copies step.
+        Returns which copies expanded a new node (``bool[nc]``)."""
+        nc = live.size
+        mask = game.legal_action_mask(sub)
+        who = game.to_act(sub)
+        acts = np.full(nc, -1, np.int64)
+        li = np.flatnonzero(live)
+        u = streams.random(li)
+        if self.widen > 0:  # below the root: the rollout policy's action is expanded first
+            below = np.array([cur[r] is not root_of[r] for r in li], bool)
+            pa = self.policy_actions(game, sub, streams, mask, who, li[below])
+        expanded = np.zeros(nc, bool)
+        for k, r in enumerate(li):  # copies of a game in iteration order: the virtual visits
+            node = cur[r]          # of its earlier copies in the group steer the later ones
+            at_root = node is root_of[r]
+            a, expanded[r] = self._choose(node, at_root, allowed_of[r], mask[r],
+                                          pa[r] if self.widen > 0 and not at_root else None, u[k])
+            acts[r] = a
+            child = node.children[a]
+            child.n += 1  # a visit now (virtual loss until the group's rewards are backed up)
+            paths[r].append((child, int(who[r])))
+            cur[r] = child
+        game.step(sub, acts, mask, where=live)
+        sub.turn_n[:] = 0
+        sub.event_n[:] = 0
+        return expanded
+
+    def _choose(self, node: _Node, at_root: bool, allowed: np.ndarray, mask_row: np.ndarray, policy_action,
+                u: float) -> tuple[int, bool]:
+        """The action a copy takes at ``node``: an untried one (drawn with ``u`` in [0, 1)) when there is one, at
+        the root the heuristic's best untried candidate of ``allowed``, with widening (``widen`` > 0) the rollout
+        policy's ``policy_action`` first and further children only as the visits grow; else the child of best
+        UCB (mean reward + ``c`` x exploration over the times it was available). Every legal child counts one
+        more availability. Returns (the action, whether its node is new)."""
+        if at_root:  # the root: the heuristic's best actions, expanded best first
+            legal = allowed
+            untried = [a for a in legal if int(a) not in node.children][:1]
+        elif self.widen > 0:  # progressive widening in the policy's order
+            legal = np.flatnonzero(mask_row)
+            if int(policy_action) not in node.children:
+                untried = [int(policy_action)]
+            elif node.n >= self.widen * len(node.children):
+                untried = [a for a in legal if int(a) not in node.children]
+            else:
+                untried = []
+                legal = [a for a in legal if int(a) in node.children]
+        else:
+            legal = np.flatnonzero(mask_row)
+            untried = [a for a in legal if int(a) not in node.children]
+        new = bool(untried)
+        if untried:
+            a = int(untried[min(int(u * len(untried)), len(untried) - 1)])
+            node.children[a] = _Node()
+        else:
+            best, a = -math.inf, int(legal[0])
+            for x in legal:
+                ch = node.children[int(x)]
+                sc = ch.w / ch.n + self.c * math.sqrt(math.log(max(ch.avail, 1)) / ch.n)
+                if sc > best:
+                    best, a = sc, int(x)
+        for x in legal:
+            ch = node.children.get(int(x))
+            if ch is not None:
+                ch.avail += 1
+        return a, new
 
 
 #: the tuned heuristic weights of each game (``docs/presets/<game>-heuristic-tuned.toml``, written by ``meeplelab

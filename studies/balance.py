@@ -345,35 +345,118 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
         _save_state(work, state)
         rf.write_settings(work, settings)
         with rf.status_marked(state, lambda: _save_state(work, state)):
-            s = _search(work, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck,
-                        recheck_factor, game, progress, par=par, progress_bar=progress_bar, retune=retune)
+            s = _search(work, state, _Search(cls, game, ranges, fixed, tgs, lineups, trials, games, seed, recheck,
+                                             recheck_factor, par, progress_bar, retune), progress)
     return {**s, "page": rf.rebase(s["page"], work, out)}  # an overwrite was built beside the earlier search
 
 
-def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, seed, recheck, recheck_factor, game,
-            progress, par: dict | None = None, progress_bar: bool = False, retune: int = 0) -> dict:
+@dataclass(frozen=True)
+class _Search:
+    """What one balance search runs on (:func:`run_balance` resolves it from the options).
+
+    Attributes:
+        cls: the game class; ``game``: its id.
+        ranges: the searched parameters (name -> Range); ``fixed``: the ``--set`` values held fixed.
+        tgs: the targets; ``lineups``: the field lineups a candidate is played in.
+        trials: Optuna trials; ``games``: games per lineup per candidate; ``seed``: the run seed.
+        recheck: best distinct candidates re-played on fresh seeds, ``games * recheck_factor`` games per lineup.
+        par: where the lineups are played (n_jobs, backend, scheduler, batch_size).
+        progress_bar: draw bars of the trials and re-checks; ``retune``: games of each re-tuning (0 = none).
+    """
+
+    cls: type
+    game: str
+    ranges: dict
+    fixed: dict
+    tgs: list
+    lineups: tuple
+    trials: int
+    games: int
+    seed: int
+    recheck: int
+    recheck_factor: int
+    par: dict
+    progress_bar: bool = False
+    retune: int = 0
+
+
+def _search(out, state, sp: _Search, progress) -> dict:
     """The search, re-check and proposal of :func:`run_balance`; every candidate's metrics and every
     re-check row are saved in ``state`` (``search.json``) as they are computed, and read from it when
-    saved before (a resumed search)."""
+    saved before (a resumed search). ``progress``: called with a line per candidate and re-check, or None."""
     import optuna
 
-    par = dict(par or {})
-    saved = {tuple(e["key"]): list(e["metrics"]) for e in state["evaluated"]}
-    saved_rc = {int(r["trial"]): r for r in state["rechecked"]}
     say = progress or (lambda s: None)
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    directions: list[Literal["minimize", "maximize"]] = ["minimize"] * len(tgs)
-    grid = grid_size(ranges)
-    if grid is not None and grid <= trials:  # a small discrete space: try every candidate once
+    sampler = _sampler(sp, say)
+    ost, rows, defaults_first = _run_trials(out, state, sp, sampler, say)
+    tab = pl.DataFrame(rows)
+
+    write_table(tab, out / "trials.parquet")
+    pareto = sorted({t.number for t in ost.best_trials})
+    rc = pl.DataFrame(_recheck(out, state, sp, tab, say))
+    write_table(rc, out / "recheck.parquet")
+    best = rc.sort(RECHECK_ORDER, descending=[True, False, True, False, False]).row(0, named=True)
+    values = {n: best[n] for n in sp.ranges}
+    fixed, ranges, tgs, lineups, seed = sp.fixed, sp.ranges, sp.tgs, sp.lineups, sp.seed
+    set_line = " ".join(f"--set {k}={v}" for k, v in {**{k: format_value(v) for k, v in fixed.items()}, **values}.items())
+    import tomli_w
+
+    params = {**fixed, **{n: parse_value(n, v, ranges[n].default) for n, v in values.items()}}
+    rf.write_atomic(out / "proposal.toml", tomli_w.dumps(
+        {"game": sp.game, "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}}).encode())
+    summary = {
+        "game": sp.game, "targets": [t.text for t in tgs], "vary": {n: r.text() for n, r in ranges.items()},
+        "fixed": {k: format_value(v) for k, v in fixed.items()}, "trials": len(ost.trials),
+        "sampler": "BruteForceSampler (every candidate once)" if isinstance(sampler, optuna.samplers.BruteForceSampler) else "TPE", "games_per_lineup": sp.games,
+        "lineups": len(lineups), "seed": seed, "fresh_seed": seed + FRESH_SEED_OFFSET,
+        "recheck_games_per_lineup": sp.games * sp.recheck_factor, "pareto": pareto, "proposal": best, "set_line": set_line,
+        "meets_all_on_fresh_seeds": best["met"] == len(tgs),
+        "intervals_inside_all_on_fresh_seeds": best["met_interval"] == len(tgs),
+        "defaults": rows[0] if rows and rows[0]["trial"] == 0 and defaults_first else None,
+        "proposal_is_defaults": all(_same_value(ranges[n], v) for n, v in values.items()),
+        "fields": _fields(lineups),
+    }
+    side = _side_and_retuned(out, sp, summary, params, best, say)
+    summary = canonical_json(summary)  # rounded like the tables: the same games give the same bytes
+    rf.write_atomic(out / "balance.json", json.dumps(summary, indent=1, default=str).encode())
+
+    summary["page"] = str(build(out, summary, tab, rc, tgs, side))
+    return summary
+
+
+def _sampler(sp: _Search, say: Callable[[str], None]):
+    """The Optuna sampler of the search: every candidate once (BruteForceSampler) when the discrete space holds
+    at most ``sp.trials`` candidates, else TPE; seeded with the run seed's low 32 bits."""
+    import optuna
+
+    grid = grid_size(sp.ranges)
+    if grid is not None and grid <= sp.trials:  # a small discrete space: try every candidate once
         import warnings
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            sampler: optuna.samplers.BaseSampler = optuna.samplers.BruteForceSampler(seed=seed % 2**32)  # Optuna takes 32 seed bits
+            sampler: optuna.samplers.BaseSampler = optuna.samplers.BruteForceSampler(seed=sp.seed % 2**32)  # Optuna takes 32 seed bits
         say(f"search: all {grid} candidates of the discrete space, each once (Optuna BruteForceSampler)")
     else:
-        sampler = optuna.samplers.TPESampler(seed=seed % 2**32,  # Optuna takes 32 bits of the 63-bit seed
-                                             n_startup_trials=min(10, max(2, trials // 3)))
+        sampler = optuna.samplers.TPESampler(seed=sp.seed % 2**32,  # Optuna takes 32 bits of the 63-bit seed
+                                             n_startup_trials=min(10, max(2, sp.trials // 3)))
+    return sampler
+
+
+def _run_trials(out, state, sp: _Search, sampler, say: Callable[[str], None]) -> tuple:
+    """The Optuna search: ``sp.trials`` candidates (the defaults first when inside every range), each played
+    in every lineup (or read from ``state`` when saved before). Returns (the Optuna study, one row per
+    candidate the rules accept: trial, values, metric per target, met, excess; whether the defaults came first).
+
+    Raises:
+        ConfigError: every candidate refused by the rules' consistency check.
+    """
+    import optuna
+
+    saved = {tuple(e["key"]): list(e["metrics"]) for e in state["evaluated"]}
+    cls, ranges, fixed, tgs, trials = sp.cls, sp.ranges, sp.fixed, sp.tgs, sp.trials
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    directions: list[Literal["minimize", "maximize"]] = ["minimize"] * len(tgs)
     ost = optuna.create_study(directions=directions, sampler=sampler)
     rows: list[dict] = []
     seen: dict[tuple, list[float]] = {}
@@ -390,7 +473,7 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
         if key not in seen and key in saved:  # played before the search was interrupted: the same games
             seen[key] = saved[key]
         if key not in seen:  # same rules, same seeds: the same games (a small discrete space repeats points)
-            g = evaluate_lineups(cls, {**fixed, **values}, lineups, games, seed, **par)
+            g = evaluate_lineups(cls, {**fixed, **values}, sp.lineups, sp.games, sp.seed, **sp.par)
             seen[key] = [t.value(g) for t in tgs]
             state["evaluated"].append({"key": list(key), "metrics": seen[key]})
             _save_state(out, state)
@@ -407,18 +490,24 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
     # the defaults first (when inside every range): the baseline every proposal is compared with
     defaults_first = all(_inside(r) for r in ranges.values())
     ost.enqueue_trial(dict(_enqueued(r) for r in ranges.values() if _inside(r)))
-    with bar("balance trials", trials, unit="trials", on=progress_bar) as trials_bar:
+    with bar("balance trials", trials, unit="trials", on=sp.progress_bar) as trials_bar:
         optimize(ost, objective, trials)
     if not rows:
         raise ConfigError(f"every candidate was refused by the rules' consistency check ({trials} trials): narrow --vary")
-    tab = pl.DataFrame(rows)
+    return ost, rows, defaults_first
 
-    write_table(tab, out / "trials.parquet")
-    pareto = sorted({t.number for t in ost.best_trials})
+
+def _recheck(out, state, sp: _Search, tab: pl.DataFrame, say: Callable[[str], None]) -> list[dict]:
+    """The best ``sp.recheck`` distinct candidates of ``tab`` (most targets met, least excess) re-played on
+    fresh seeds, ``sp.games * sp.recheck_factor`` games per lineup (a row saved in ``state`` before is read,
+    not played again). Returns one row per candidate: values, each target's value with its bootstrap interval
+    (``<target> low``/``high``), met, excess, met_interval, excess_interval."""
+    ranges = sp.ranges
+    saved_rc = {int(r["trial"]): r for r in state["rechecked"]}
     order = tab.sort(["met", "excess", "trial"], descending=[True, False, False])
-    cand = order.unique(subset=list(ranges), keep="first", maintain_order=True).head(recheck)["trial"].to_list()
+    cand = order.unique(subset=list(ranges), keep="first", maintain_order=True).head(sp.recheck)["trial"].to_list()
     fresh = []
-    with bar("balance re-check", len(cand), unit="candidates", on=progress_bar) as rc_bar:
+    with bar("balance re-check", len(cand), unit="candidates", on=sp.progress_bar) as rc_bar:
         for tr in cand:
             values = {n: parse_value(n, tab.filter(pl.col("trial") == tr)[n][0], ranges[n].default) for n in ranges}
             row = saved_rc.get(int(tr))
@@ -426,64 +515,54 @@ def _search(out, state, cls, study, ranges, fixed, tgs, lineups, trials, games, 
                 fresh.append(row)  # re-checked before the search was interrupted
                 rc_bar.advance(1)
                 continue
-            g = evaluate_lineups(cls, {**fixed, **values}, lineups, games * recheck_factor, seed + FRESH_SEED_OFFSET,
-                                  **par)
-            row = {"trial": tr, **{n: format_value(v) for n, v in values.items()}}
-            met = met_iv = 0
-            exc = exc_iv = 0.0
-            for t in tgs:
-                v = t.value(g)
-                lo, hi = bootstrap(g, t, seed=seed + FRESH_SEED_OFFSET)
-                row[t.text], row[t.text + " low"], row[t.text + " high"] = v, lo, hi
-                met += t.excess(v) == 0
-                exc += t.excess(v)
-                met_iv += max(t.excess(lo), t.excess(hi)) == 0
-                exc_iv += max(t.excess(lo), t.excess(hi))
-            row["met"], row["excess"], row["met_interval"], row["excess_interval"] = met, exc, met_iv, exc_iv
+            row = _recheck_row(sp, tr, values)
             fresh.append(row)
             state["rechecked"].append(row)
             _save_state(out, state)
             rc_bar.advance(1)
             say(f"re-check on fresh seeds: trial {tr}: " + ", ".join(f"{t.metric} {row[t.text]:.2f} [{row[t.text + ' low']:.2f}, "
-                                                                      f"{row[t.text + ' high']:.2f}]" for t in tgs))
-    rc = pl.DataFrame(fresh)
-    write_table(rc, out / "recheck.parquet")
-    best = rc.sort(RECHECK_ORDER, descending=[True, False, True, False, False]).row(0, named=True)
-    values = {n: best[n] for n in ranges}
-    set_line = " ".join(f"--set {k}={v}" for k, v in {**{k: format_value(v) for k, v in fixed.items()}, **values}.items())
-    import tomli_w
+                                                                      f"{row[t.text + ' high']:.2f}]" for t in sp.tgs))
+    return fresh
 
-    params = {**fixed, **{n: parse_value(n, v, ranges[n].default) for n, v in values.items()}}
-    rf.write_atomic(out / "proposal.toml", tomli_w.dumps(
-        {"game": game, "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}}).encode())
-    summary = {
-        "game": game, "targets": [t.text for t in tgs], "vary": {n: r.text() for n, r in ranges.items()},
-        "fixed": {k: format_value(v) for k, v in fixed.items()}, "trials": len(ost.trials),
-        "sampler": "BruteForceSampler (every candidate once)" if isinstance(sampler, optuna.samplers.BruteForceSampler) else "TPE", "games_per_lineup": games,
-        "lineups": len(lineups), "seed": seed, "fresh_seed": seed + FRESH_SEED_OFFSET,
-        "recheck_games_per_lineup": games * recheck_factor, "pareto": pareto, "proposal": best, "set_line": set_line,
-        "meets_all_on_fresh_seeds": best["met"] == len(tgs),
-        "intervals_inside_all_on_fresh_seeds": best["met_interval"] == len(tgs),
-        "defaults": rows[0] if rows and rows[0]["trial"] == 0 and defaults_first else None,
-        "proposal_is_defaults": all(_same_value(ranges[n], v) for n, v in values.items()),
-        "fields": _fields(lineups),
-    }
-    side = None
-    if not summary["proposal_is_defaults"]:
-        side = side_effects(out, game, fixed, params, lineups, games * recheck_factor, seed + FRESH_SEED_OFFSET,
-                            par, progress_bar)
-        summary["side_effects"] = {"rows": side.height, "changed": int(side["changed"].sum()) if side.height else 0,
-                                   "runs": sorted(str(p.relative_to(out)) for p in (out / SIDE).iterdir()
-                                                  if p.is_dir() and p.name != "retuned")}
-        if retune:
-                    summary["retuned"] = balance_retune.run(out, game, cls, fixed, params, lineups, tgs, games * recheck_factor,
-                                                    seed + FRESH_SEED_OFFSET, seed, retune, par,
-                                                    progress_bar=progress_bar, say=say, recheck=best)
-    summary = canonical_json(summary)  # rounded like the tables: the same games give the same bytes
-    rf.write_atomic(out / "balance.json", json.dumps(summary, indent=1, default=str).encode())
 
-    summary["page"] = str(build(out, summary, tab, rc, tgs, side))
-    return summary
+def _recheck_row(sp: _Search, tr: int, values: dict) -> dict:
+    """One candidate (trial ``tr``, parameter ``values``) played on fresh seeds: its re-check row (see
+    :func:`_recheck`)."""
+    seed = sp.seed
+    g = evaluate_lineups(sp.cls, {**sp.fixed, **values}, sp.lineups, sp.games * sp.recheck_factor,
+                         seed + FRESH_SEED_OFFSET, **sp.par)
+    row = {"trial": tr, **{n: format_value(v) for n, v in values.items()}}
+    met = met_iv = 0
+    exc = exc_iv = 0.0
+    for t in sp.tgs:
+        v = t.value(g)
+        lo, hi = bootstrap(g, t, seed=seed + FRESH_SEED_OFFSET)
+        row[t.text], row[t.text + " low"], row[t.text + " high"] = v, lo, hi
+        met += t.excess(v) == 0
+        exc += t.excess(v)
+        met_iv += max(t.excess(lo), t.excess(hi)) == 0
+        exc_iv += max(t.excess(lo), t.excess(hi))
+    row["met"], row["excess"], row["met_interval"], row["excess_interval"] = met, exc, met_iv, exc_iv
+    return row
+
+
+def _side_and_retuned(out, sp: _Search, summary: dict, params: dict, best: dict, say: Callable[[str], None]):
+    """A proposal other than the defaults: its side effects (:func:`side_effects`) and, with ``sp.retune``, its
+    re-check with re-tuned players (:func:`meeplelab.studies.balance_retune.run`), added to ``summary`` (in
+    place). Returns the side-effects table, or None for the defaults."""
+    if summary["proposal_is_defaults"]:
+        return None
+    seed, games = sp.seed, sp.games * sp.recheck_factor
+    side = side_effects(out, sp.game, sp.fixed, params, sp.lineups, games, seed + FRESH_SEED_OFFSET,
+                        sp.par, sp.progress_bar)
+    summary["side_effects"] = {"rows": side.height, "changed": int(side["changed"].sum()) if side.height else 0,
+                               "runs": sorted(str(p.relative_to(out)) for p in (out / SIDE).iterdir()
+                                              if p.is_dir() and p.name != "retuned")}
+    if sp.retune:
+        summary["retuned"] = balance_retune.run(out, sp.game, sp.cls, sp.fixed, params, sp.lineups, sp.tgs, games,
+                                                seed + FRESH_SEED_OFFSET, seed, sp.retune, sp.par,
+                                                progress_bar=sp.progress_bar, say=say, recheck=best)
+    return side
 
 
 def side_effects(out: Path, game: str, fixed: dict, params: dict, lineups, games_per_lineup: int, seed: int,

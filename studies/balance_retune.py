@@ -121,12 +121,35 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
     side = Path(out) / SIDE
     if (side / FOLDER).is_dir():
         shutil.rmtree(side / FOLDER)  # re-tuned from scratch (a resumed search re-tunes too)
+    fields, kept = _retune_fields(out, game, lineups, text(fixed), text(params), games_per_lineup, fresh_seed,
+                                  tune_seed, budget, par, progress_bar=progress_bar, say=say)
+    measured = {t.text for t in targets if all(p in fields for p in t.panels)}
+    rows = _target_rows(cls, fixed, params, lineups, targets, fields, measured, games_per_lineup, fresh_seed, par,
+                        say=say, recheck=recheck)
+    tab = pl.DataFrame(rows, schema={"target": pl.String, "rules": pl.String, "players": pl.String,
+                                     "value": pl.Float64, "low": pl.Float64, "high": pl.Float64, "met": pl.Boolean,
+                                     "met_interval": pl.Boolean})
+    write_table(tab, Path(out) / TARGETS)
+    tuned = tab.filter((pl.col("rules") == "proposal") & (pl.col("players") == "re-tuned") & pl.col("met").is_not_null())
+    return {"budget": budget, "games_per_trial": GAMES_PER_TRIAL, "fields": fields, "measured": len(measured),
+            "kept_defaults": kept,
+            "met": int(tuned["met"].sum()), "met_interval": int(tuned["met_interval"].sum())}
+
+
+def _retune_fields(out: Path, game: str, lineups, fixed: dict, params: dict, games_per_lineup: int,
+                   fresh_seed: int, tune_seed: int, budget: int, par: dict, *, progress_bar: bool,
+                   say: Callable[[str], None]) -> tuple[dict, list[str]]:
+    """Every measured rotated field re-tuned under the defaults (``fixed``) and the proposal (``params``, both as
+    text values) and played both ways under ``out``/side_effects; writes the effects and play-change tables
+    (Parquet and CSV). Returns (per field: the tuned entries and the preset each got per rule set; the tunings
+    whose best candidate was the strategy's own defaults, as text)."""
+    side = Path(out) / SIDE
     fields: dict[str, dict] = {}
     frames, plays = [], []
     kept: list[str] = []  # tunings whose best candidate was the strategy's own defaults
-    for panel, base in field_configs(game, lineups, text(fixed), games_per_lineup, fresh_seed, par, Path(out),
+    for panel, base in field_configs(game, lineups, fixed, games_per_lineup, fresh_seed, par, Path(out),
                                      "defaults"):
-        meta = run_retuned(base, [{}, text(params)], [f"{panel}-defaults", f"{panel}-proposal"], side, budget,
+        meta = run_retuned(base, [{}, params], [f"{panel}-defaults", f"{panel}-proposal"], side, budget,
                            games_per_trial=GAMES_PER_TRIAL, progress=progress_bar, say=say, tune_seed=tune_seed,
                            file=f"retuned-{panel}.json", fresh=False)
         roster, pos = meta["roster"], meta["positions"]
@@ -149,8 +172,15 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
     play = pl.concat(plays) if plays else pl.DataFrame()
     write_table(play, Path(out) / f"{PLAY}.parquet")
     rf.write_atomic(Path(out) / f"{PLAY}.csv", play.write_csv().encode())
+    return fields, kept
 
-    measured = {t.text for t in targets if all(p in fields for p in t.panels)}
+
+def _target_rows(cls, fixed: dict, params: dict, lineups, targets, fields: dict, measured: set, games_per_lineup: int,
+                 fresh_seed: int, par: dict, *, say: Callable[[str], None], recheck: dict | None) -> list[dict]:
+    """The targets under the defaults and the proposal, with the players fixed and re-tuned (``fields`` from
+    :func:`_retune_fields`), on the fresh seeds; the proposal with fixed players is read from ``recheck`` when
+    given. Returns one row per (rules, players, target): value, low, high, met, met_interval (None for a
+    target not ``measured``)."""
     rows = []
     for version, rules in (("defaults", fixed), ("proposal", params)):
         for players in ("fixed", "re-tuned"):
@@ -177,14 +207,7 @@ def run(out: Path, game: str, cls, fixed: dict, params: dict, lineups, targets, 
                 lo, hi = bootstrap(g, t, seed=fresh_seed)
                 rows.append({"target": t.text, "rules": version, "players": players, "value": v, "low": lo,
                              "high": hi, "met": t.excess(v) == 0, "met_interval": max(t.excess(lo), t.excess(hi)) == 0})
-    tab = pl.DataFrame(rows, schema={"target": pl.String, "rules": pl.String, "players": pl.String,
-                                     "value": pl.Float64, "low": pl.Float64, "high": pl.Float64, "met": pl.Boolean,
-                                     "met_interval": pl.Boolean})
-    write_table(tab, Path(out) / TARGETS)
-    tuned = tab.filter((pl.col("rules") == "proposal") & (pl.col("players") == "re-tuned") & pl.col("met").is_not_null())
-    return {"budget": budget, "games_per_trial": GAMES_PER_TRIAL, "fields": fields, "measured": len(measured),
-            "kept_defaults": kept,
-            "met": int(tuned["met"].sum()), "met_interval": int(tuned["met_interval"].sum())}
+    return rows
 
 
 __all__ = ["EFFECTS", "PLAY", "TARGETS", "check", "run"]

@@ -350,20 +350,7 @@ def _solve(req: Request, out: Path, shown: Path, *, resume: bool, run: Execution
            draw: bool, settings: str | None) -> dict:
     """:func:`run_compensate` in the folder ``out`` the solve is built in (``shown``: the folder it is written to,
     as the summary names it); returns the saved state with ``page`` (under ``out``)."""
-    request = {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(req).items()
-               if k != "retune" or v}  # a solve with --retune saves its budget (a resume with another is refused)
-    state: dict[str, Any] = {"request": request, "status": "running", "candidates": {}, "verified": {}}
-    if resume:
-        old = rf.read_state(out / STATE, "a saved compensation solve")
-        for k, v in request.items():
-            if old.get("request", {}).get(k) != v:
-                raise RunFolderError(f"cannot resume: the compensation solve in {str(out)!r} was started with {k} = "
-                                     f"{json.dumps(old.get('request', {}).get(k))}, this one has {k} = {json.dumps(v)}: "
-                                     "use the same options or --overwrite")
-        saved = int(old.get("request", {}).get("retune", 0))
-        if saved != req.retune:  # also a re-tuned solve resumed without --retune
-            raise RunFolderError(f"cannot resume: the compensation solve in {str(out)!r} was started with --retune "
-                                 f"{saved}, this one has --retune {req.retune}: use the same options or --overwrite")
+    state = _start_state(req, out, resume)
     out.mkdir(parents=True, exist_ok=True)
     rf.save_state(out / STATE, state)
     rf.write_settings(out, settings)
@@ -373,54 +360,14 @@ def _solve(req: Request, out: Path, shown: Path, *, resume: bool, run: Execution
         with bar("compensate", 2 * len(req.players), unit="steps", on=draw) as steps:
             proposal = {}
             for p in req.players:
-                hist: list[dict] = []
-                bonus = (0,) * p
-                for it in range(req.iterations):
-                    folder = out / "search" / f"p{p}-{_tag(bonus)}"
-                    cfg = _config(req, p, bonus, req.seed, req.games, folder, logs=False, run=run)
-                    _play(cfg, resume, draw)
-                    m = seat_rates(folder)
-                    hist.append({"bonus": list(bonus), **m, "run": str(folder.relative_to(out))})
-                    state["candidates"][str(p)] = hist
-                    rf.save_state(out / STATE, state)
-                    say(f"{p} seats, candidate {it + 1}: {res.seat_field(p)}={','.join(map(str, bonus))} -> seat win rates "
-                        + ", ".join(f"{x:.1f}" for x in m["rates"]) + f"%, spread {m['spread']:.1f} points "
-                        f"[{m['spread_low']:.1f}, {m['spread_high']:.1f}] (search seeds, {m['games']:,} games)")
-                    if m["spread"] <= req.target / 2 or it == req.iterations - 1:
-                        break  # well inside the target on the search seeds (or out of candidates)
-                    if m["spread"] <= req.target and m["p_holm"] >= 0.05:
-                        say(f"{p} seats: the spread is within the target and the seats are not told apart (best against "
-                            f"worst seat, Holm-adjusted p = {m['p_holm']:.2g}): nothing left to compensate")
-                        break
-                    nxt = next_candidate(res, hist, req.max_bonus, _scores(folder) if res.vp else None)
-                    if list(nxt) in [h["bonus"] for h in hist]:
-                        say(f"{p} seats: the prediction names a candidate already played ({','.join(map(str, nxt))}); "
-                            "search ends")
-                        break
-                    bonus = nxt
-                best = min(hist, key=lambda h: (h["spread"], sum(h["bonus"])))
-                proposal[p] = tuple(best["bonus"])
+                proposal[p] = _search_seats(req, p, out, state, res, run, resume=resume, draw=draw, say=say)
                 steps.advance(1)
             state["proposal"] = {res.seat_field(p): list(b) for p, b in proposal.items()}
             rf.save_state(out / STATE, state)
-            fresh = req.seed + FRESH_SEED_OFFSET
             verify_runs = []
             for p in req.players:
-                games = req.games * req.verify_factor
-                base = _config(req, p, (0,) * p, fresh, games, out / "verify" / f"p{p}-none", logs=True, run=run)
-                prop = _config(req, p, proposal[p], fresh, games, out / "verify" / f"p{p}-proposal", logs=True, run=run)
-                for c in (base, prop):
-                    _play(c, resume, draw)
-                mb, mp = seat_rates(Path(base.out)), seat_rates(Path(prop.out))
-                state["verified"][str(p)] = {"none": mb, "proposal": {**mp, "bonus": list(proposal[p])},
-                                             "met": mp["spread"] <= req.target, "met_interval": mp["spread_high"] <= req.target,
-                                             "seed": fresh}
-                verify_runs += [Path(base.out), Path(prop.out)]
-                rf.save_state(out / STATE, state)
-                say(f"{p} seats on fresh seeds ({mp['games']:,} games): no compensation {mb['spread']:.1f} points "
-                    f"[{mb['spread_low']:.1f}, {mb['spread_high']:.1f}]; proposal {res.seat_field(p)}="
-                    f"{','.join(map(str, proposal[p]))}: {mp['spread']:.1f} [{mp['spread_low']:.1f}, {mp['spread_high']:.1f}]"
-                    f" ({'within' if mp['spread'] <= req.target else 'NOT within'} {req.target:g})")
+                verify_runs += _verify_seats(req, p, proposal[p], out, state, res, run, resume=resume, draw=draw,
+                                             say=say)
                 steps.advance(1)
         retune_verified(req, out, state, run, draw=draw, say=say)
         page = _write_outputs(out, req, state, verify_runs, draw, shown=shown)
@@ -435,6 +382,86 @@ def _solve(req: Request, out: Path, shown: Path, *, resume: bool, run: Execution
     state["status"] = "complete"
     rf.save_state(out / STATE, state)
     return {**state, "page": str(page)}
+
+
+def _start_state(req: Request, out: Path, resume: bool) -> dict[str, Any]:
+    """The solve's state to save (``compensate.json``): the request, status running, no candidates yet.
+
+    Raises:
+        RunFolderError: (``resume``) nothing to resume, or the saved request differs from ``req`` (named).
+    """
+    request = {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(req).items()
+               if k != "retune" or v}  # a solve with --retune saves its budget (a resume with another is refused)
+    state: dict[str, Any] = {"request": request, "status": "running", "candidates": {}, "verified": {}}
+    if resume:
+        old = rf.read_state(out / STATE, "a saved compensation solve")
+        for k, v in request.items():
+            if old.get("request", {}).get(k) != v:
+                raise RunFolderError(f"cannot resume: the compensation solve in {str(out)!r} was started with {k} = "
+                                     f"{json.dumps(old.get('request', {}).get(k))}, this one has {k} = {json.dumps(v)}: "
+                                     "use the same options or --overwrite")
+        saved = int(old.get("request", {}).get("retune", 0))
+        if saved != req.retune:  # also a re-tuned solve resumed without --retune
+            raise RunFolderError(f"cannot resume: the compensation solve in {str(out)!r} was started with --retune "
+                                 f"{saved}, this one has --retune {req.retune}: use the same options or --overwrite")
+    return state
+
+
+def _search_seats(req: Request, p: int, out: Path, state: dict, res, run: Execution, *, resume: bool, draw: bool,
+                  say: Callable[[str], None]) -> tuple:
+    """The search at ``p`` seats on the search seeds: candidates from no compensation on, each predicted from
+    the ones before (:func:`next_candidate`), until the spread is well inside the target, the seats are not told
+    apart, the prediction repeats a candidate or ``req.iterations`` run out; every candidate is saved in
+    ``state["candidates"]``. Returns the best candidate's bonus per seat (least spread, then least bonus)."""
+    hist: list[dict] = []
+    bonus = (0,) * p
+    for it in range(req.iterations):
+        folder = out / "search" / f"p{p}-{_tag(bonus)}"
+        cfg = _config(req, p, bonus, req.seed, req.games, folder, logs=False, run=run)
+        _play(cfg, resume, draw)
+        m = seat_rates(folder)
+        hist.append({"bonus": list(bonus), **m, "run": str(folder.relative_to(out))})
+        state["candidates"][str(p)] = hist
+        rf.save_state(out / STATE, state)
+        say(f"{p} seats, candidate {it + 1}: {res.seat_field(p)}={','.join(map(str, bonus))} -> seat win rates "
+            + ", ".join(f"{x:.1f}" for x in m["rates"]) + f"%, spread {m['spread']:.1f} points "
+            f"[{m['spread_low']:.1f}, {m['spread_high']:.1f}] (search seeds, {m['games']:,} games)")
+        if m["spread"] <= req.target / 2 or it == req.iterations - 1:
+            break  # well inside the target on the search seeds (or out of candidates)
+        if m["spread"] <= req.target and m["p_holm"] >= 0.05:
+            say(f"{p} seats: the spread is within the target and the seats are not told apart (best against "
+                f"worst seat, Holm-adjusted p = {m['p_holm']:.2g}): nothing left to compensate")
+            break
+        nxt = next_candidate(res, hist, req.max_bonus, _scores(folder) if res.vp else None)
+        if list(nxt) in [h["bonus"] for h in hist]:
+            say(f"{p} seats: the prediction names a candidate already played ({','.join(map(str, nxt))}); "
+                "search ends")
+            break
+        bonus = nxt
+    best = min(hist, key=lambda h: (h["spread"], sum(h["bonus"])))
+    return tuple(best["bonus"])
+
+
+def _verify_seats(req: Request, p: int, bonus: tuple, out: Path, state: dict, res, run: Execution, *, resume: bool,
+                  draw: bool, say: Callable[[str], None]) -> list[Path]:
+    """The proposal ``bonus`` at ``p`` seats and no compensation, both played on fresh seeds with
+    ``req.verify_factor`` times the games; saved in ``state["verified"]``. Returns the two run folders."""
+    fresh = req.seed + FRESH_SEED_OFFSET
+    games = req.games * req.verify_factor
+    base = _config(req, p, (0,) * p, fresh, games, out / "verify" / f"p{p}-none", logs=True, run=run)
+    prop = _config(req, p, bonus, fresh, games, out / "verify" / f"p{p}-proposal", logs=True, run=run)
+    for c in (base, prop):
+        _play(c, resume, draw)
+    mb, mp = seat_rates(Path(base.out)), seat_rates(Path(prop.out))
+    state["verified"][str(p)] = {"none": mb, "proposal": {**mp, "bonus": list(bonus)},
+                                 "met": mp["spread"] <= req.target, "met_interval": mp["spread_high"] <= req.target,
+                                 "seed": fresh}
+    rf.save_state(out / STATE, state)
+    say(f"{p} seats on fresh seeds ({mp['games']:,} games): no compensation {mb['spread']:.1f} points "
+        f"[{mb['spread_low']:.1f}, {mb['spread_high']:.1f}]; proposal {res.seat_field(p)}="
+        f"{','.join(map(str, bonus))}: {mp['spread']:.1f} [{mp['spread_low']:.1f}, {mp['spread_high']:.1f}]"
+        f" ({'within' if mp['spread'] <= req.target else 'NOT within'} {req.target:g})")
+    return [Path(base.out), Path(prop.out)]
 
 
 def _write_outputs(out: Path, req: Request, state: dict, verify_runs: list[Path], draw: bool = False, *,

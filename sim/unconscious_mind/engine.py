@@ -385,8 +385,9 @@ class UnconsciousMind(Game):
         return action_label(action)
 
     def describe_action(self, state: UMState, g: int, action: int) -> str:
+        """Action id ``action`` in words at game ``g`` of ``state``, under the decision on top of its stack (the
+        bare label when no decision is open or the id is not a choice of it)."""
         a = int(action)
-        c = self.content
         if state.sp[g] == 0:
             return action_label(a)
         kind, ka, kb, _ = (int(x) for x in state.stk[g, state.sp[g] - 1])
@@ -395,28 +396,48 @@ class UnconsciousMind(Game):
             fam, idx = VOCAB.decode(a, decision)
         except ValueError:
             return action_label(a)
-        ch = idx[0] if len(idx) == 1 else -1  # the index of a one-index part (a room, a slot, a level)
         if fam == "done":
             return "skip / done"
         if kind == codes.D_TURN:
-            if fam == "place":
-                s, d = idx
-                mt = int(self.A["space_act"][s, d])
-                return f"State Ideas on space {c.space_ids[s]} pointing at {MT_ACTIONS[mt]}"
-            turn = {"recall": "Recall Ideas", "treat": "Treat Clients", "pass": "pass (no turn option possible)"}
-            if fam in turn:
-                return turn[fam]
-            if fam == "dial":
-                q, lv = idx
-                return f"pay {self.params.conversion_coffee} Coffee: raise a {QUALITIES[q]} {LEVELS[lv]} Insight"
-            if fam == "transfer":
-                q, lv, q2 = idx
-                return (f"pay {self.params.conversion_coffee} Coffee: change a {QUALITIES[q]} {LEVELS[lv]} "
-                        f"Insight to {QUALITIES[q2]}")
-            if fam == "heart-box":
-                return "convert a minor, a median and a major Insight into a heart-shaped box"
+            said = self._turn_words(fam, idx)
+            if said is not None:
+                return said
         if kind == codes.D_MODE:
             return f"place {MODE_NAMES[idx[0]]} on {MT_ACTIONS[kb]}"
+        said = self._insight_or_card_words(kind, ka, fam, idx)
+        if said is not None:
+            return said
+        words = self._choice_words(state, g, kind, ka, kb, fam, idx)
+        try:
+            return words[kind]()
+        except (KeyError, IndexError):
+            return action_label(a)
+
+    def _turn_words(self, fam: str, idx: tuple) -> str | None:
+        """A turn option (family ``fam`` of the turn decision, indices ``idx``) in words; None for a family
+        described as under any decision."""
+        c = self.content
+        if fam == "place":
+            s, d = idx
+            mt = int(self.A["space_act"][s, d])
+            return f"State Ideas on space {c.space_ids[s]} pointing at {MT_ACTIONS[mt]}"
+        turn = {"recall": "Recall Ideas", "treat": "Treat Clients", "pass": "pass (no turn option possible)"}
+        if fam in turn:
+            return turn[fam]
+        if fam == "dial":
+            q, lv = idx
+            return f"pay {self.params.conversion_coffee} Coffee: raise a {QUALITIES[q]} {LEVELS[lv]} Insight"
+        if fam == "transfer":
+            q, lv, q2 = idx
+            return (f"pay {self.params.conversion_coffee} Coffee: change a {QUALITIES[q]} {LEVELS[lv]} "
+                    f"Insight to {QUALITIES[q2]}")
+        if fam == "heart-box":
+            return "convert a minor, a median and a major Insight into a heart-shaped box"
+        return None
+
+    def _insight_or_card_words(self, kind: int, ka: int, fam: str, idx: tuple) -> str | None:
+        """An Elevate/Generate dial move, an Insight transfer or a Research card choice (``fam`` dial, transfer,
+        card) under decision ``kind`` (argument ``ka``) in words; None for another family."""
         if fam == "dial":
             q, lv = idx
             if kind == codes.D_GENANY:
@@ -429,8 +450,16 @@ class UnconsciousMind(Game):
         if fam == "card":
             verb = {codes.D_SWAP: "swap out", codes.D_QUILL: "set aside as the quill Volume",
                     codes.D_GATHER: "use as a Volume"}.get(kind, "play")
-            return f"{verb} Research card {c.card_ids[idx[0]]}"
-        words = {
+            return f"{verb} Research card {self.content.card_ids[idx[0]]}"
+        return None
+
+    def _choice_words(self, state: UMState, g: int, kind: int, ka: int, kb: int, fam: str, idx: tuple) -> dict:
+        """Per decision code, a callable giving the choice (family ``fam``, indices ``idx``; ``ka``, ``kb``: the
+        decision's arguments) in words at game ``g``; a callable may raise IndexError for a choice its decision
+        does not offer."""
+        c = self.content
+        ch = idx[0] if len(idx) == 1 else -1  # the index of a one-index part (a room, a slot, a level)
+        return {
             codes.D_INKPOT: lambda: f"move the inkpot {kb + ch - INKPOT_MAX_ADJ} spaces",
             codes.D_GENQ: lambda: f"Generate a {QUALITIES[ch]} {LEVELS[ka]} Insight",
             codes.D_TILE_SRC: lambda: (
@@ -470,10 +499,6 @@ class UnconsciousMind(Game):
             codes.D_MANIFEST: lambda: ("take the top manifest dream of the deck" if fam == "deck" else
                                    f"take manifest dream {c.dream_ids[int(state.mdisp[g, ch])]}"),
         }
-        try:
-            return words[kind]()
-        except (KeyError, IndexError):
-            return action_label(a)
 
     def _recall_words(self, state, g, part: str, idx: tuple) -> str:
         """A D_RECALLB choice in words: ``part`` ``bonus`` or ``district`` at ``idx`` (who, slot)."""
