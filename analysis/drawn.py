@@ -44,7 +44,7 @@ from meeplelab.sim.registry import get_spec, make_game
 
 from . import figures as F
 from .load import Runs
-from .page import Section, TableFormat
+from .page import MISSING, Section, TableFormat
 from .stats import LEVEL, newcombe, sd_floor, wilson, z_value
 
 #: the seat-result keys of the tables
@@ -346,7 +346,10 @@ SHOWN = ["players", "rank", "kind", "id", "n_drew", "n_not", "drew_share", "draw
          "vp_diff_low", "vp_diff_high", "base_win", "stands_out"]
 PCT = ("drew_share", "win_drew", "win_drew_low", "win_drew_high", "win_not", "win_not_low", "win_not_high", "win_diff",
        "win_diff_low", "win_diff_high", "base_win")
-LABELS = {"n_drew": "seats drew", "n_not": "seats not", "drew_share": "drew %", "drawn_drew": "drawn (drew)",
+#: the columns the page's tables show (their CSV keeps every column of :data:`SHOWN` and the interval's text)
+PAGE = ("players", "rank", "kind", "id", "n_drew", "win_drew", "win_not", "win_diff_interval", "vp_diff", "stands_out")
+LABELS = {"id": "card", "win_diff_interval": "improvement when drawn (pts) [95%]", "n_drew": "seats drew",
+          "n_not": "seats not", "drew_share": "drew %", "drawn_drew": "drawn (drew)",
           "drawn_not": "drawn (not)", "win_drew": "win % when drawn", "win_not": "win % not drawn",
           "win_diff": "improvement when drawn (pts)", "vp_drew": "VP when drawn", "vp_diff": "VP difference",
           "base_win": "base win %"}
@@ -361,6 +364,17 @@ def head_rows(t: pl.DataFrame, k: int = 3) -> pl.DataFrame:
     return pl.concat([d.group_by("players", maintain_order=True).head(k),
                       d.sort("rank", descending=True).group_by("players", maintain_order=True).head(k)]).unique(
         ["players", "rank"], keep="first").sort("players", "rank")
+
+
+def _interval(r: dict) -> str:
+    """``+2.1 [-1.0, +5.2]``: a row's improvement when drawn with its 95% interval (percentage points); an em dash
+    where a group is empty."""
+    d, lo, hi = (r[c] if r[c] is not None and math.isfinite(r[c]) else None
+                 for c in ("win_diff", "win_diff_low", "win_diff_high"))
+    if d is None:
+        return MISSING
+    pts = [f"{v:+.1f}".replace("-0.0", "+0.0") for v in (d, lo, hi) if v is not None]  # no "-0.0"
+    return f"{pts[0]} [{pts[1]}, {pts[2]}]" if len(pts) == 3 else f"{pts[0]} [{MISSING}]"
 
 
 def _chart(head: pl.DataFrame):
@@ -408,18 +422,20 @@ def drawn_sections(runs: Runs) -> list:
     if t.height == 0 or t["win_diff"].is_null().all():
         return []
     shown = t.with_columns([pl.col(c) * 100 for c in PCT]).select(SHOWN)
+    shown = shown.with_columns(pl.Series("win_diff_interval", [_interval(r) for r in shown.iter_rows(named=True)],
+                                         pl.String))
     head = head_rows(shown)
     fmt = TableFormat(decimals={"drew_share": 1, "drawn_drew": 2, "drawn_not": 2, "win_drew": 1, "win_not": 1,
-                                "win_diff": 1, "vp_drew": 1, "vp_diff": 1, "base_win": 1}, labels=LABELS, rank=None)
+                                "win_diff": 1, "vp_drew": 1, "vp_diff": 1, "base_win": 1}, labels=LABELS, rank=None,
+                      show=PAGE)
     cap = ("Cards whose improvement when drawn stands out (Bonferroni over every row)" if (t["stands_out"] != "").any()
            else "No card stands out after the Bonferroni correction: the 3 highest and 3 lowest improvements when "
            "drawn per player count")
     return [Section("Drawn cards: win rate when drawn (descriptive)", _text(t, draws, notes),
                     [("drawn_improvement", _chart(head), "Improvement when drawn, percentage points (descriptive)")],
                     [(cap + " (percent, percentage points)", head, fmt),
-                     (f"Every drawn card ({t.height:,} rows; percent, percentage points; every column: drawn_table)",
-                      shown, TableFormat(decimals=fmt.decimals, labels=LABELS, rank=None,
-                                                            folded=True))])]
+                     (f"Every drawn card ({t.height:,} rows; percent, percentage points; every column in its CSV)",
+                      shown, TableFormat(decimals=fmt.decimals, labels=LABELS, rank=None, show=PAGE, folded=True))])]
 
 
 __all__ = [

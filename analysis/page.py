@@ -80,6 +80,8 @@ class TableFormat:
             has it, a categorical key and no ordered column (:func:`ranked`).
         fold: rows past which the table is folded (:data:`FOLD_ROWS`).
         within: the columns whose groups are ranked separately (default: those of :data:`GROUPS` present).
+        show: the columns the pages show, in this order (None: every column); ranking, folding and the table's CSV
+            use every column of the frame.
     """
 
     decimals: dict = field(default_factory=dict)
@@ -89,6 +91,7 @@ class TableFormat:
     rank: str | None = AUTO
     fold: int = FOLD_ROWS
     within: tuple | None = None
+    show: tuple | None = None
 
 
 @dataclass
@@ -215,10 +218,12 @@ def format_table(df: pl.DataFrame, fmt: TableFormat | None = None) -> tuple[list
     "None" or "nan". Whole-number columns show as integers with thousands separators; estimates
     and their intervals (a column family, see :func:`_family`) share one number of decimals: 1
     when any value is 1 or more (VP, percent), else 3 (ratios below 1); ``fmt.decimals`` overrides.
-    Booleans show as yes/no.
+    Booleans show as yes/no. Only the columns ``fmt.show`` names are shown (when it names any).
     """
     fmt = fmt or TableFormat()
     df = canonical(shown_frame(df))  # last-bit noise of parallel sums never changes a shown digit
+    if fmt.show is not None:
+        df = df.select([c for c in fmt.show if c in df.columns])
     cols = df.columns
     fam_of = {c: _family(c) for c in cols}
     estimate = {f for c, f in fam_of.items()

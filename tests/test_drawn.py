@@ -10,9 +10,16 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from meeplelab.analysis.drawn import drawn_sections, drawn_stats, drawn_table
+from meeplelab.analysis.drawn import (
+    PAGE,
+    SHOWN,
+    drawn_sections,
+    drawn_stats,
+    drawn_table,
+)
 from meeplelab.analysis.galileos_truth import DRAWS as GT_DRAWS
 from meeplelab.analysis.load import load_runs
+from meeplelab.analysis.page import format_table
 from meeplelab.analysis.stats import newcombe, wilson, z_value
 from meeplelab.analysis.unconscious_mind import DRAWN_BY_ROUND
 from meeplelab.play.config import RunConfig
@@ -104,6 +111,12 @@ def test_galileos_truth_opening_hands_are_the_games_deals_and_every_card_is_list
     assert chk.height > 10 and chk["held"].fill_null(False).all()
     sec = drawn_sections(runs)
     assert len(sec) == 1 and "opening hand" in sec[0].text and "DESCRIPTIVE" in sec[0].text
+    # the page shows a few columns (the interval in one cell), the table's CSV every one
+    for _, df, fmt in sec[0].tables:
+        cols, rows = format_table(df, fmt)
+        assert cols == list(PAGE) and set(SHOWN) <= set(df.columns)
+        r, cell = df.row(0, named=True), rows[0][cols.index("win_diff_interval")]
+        assert cell == f"{r['win_diff']:+.1f} [{r['win_diff_low']:+.1f}, {r['win_diff_high']:+.1f}]"
 
 
 @pytest.mark.slow
