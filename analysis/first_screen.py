@@ -24,9 +24,12 @@ from pathlib import Path
 import polars as pl
 
 from . import figures as F
+from meeplelab.strategies.fields import strong_labels
+
 from .labels import words
 from .load import Runs, load_runs
 from .page import Section
+from .rungs import rung, unit
 from .seats import (
     SEAT_SPREAD_POINTS,
     games_frame,
@@ -102,13 +105,20 @@ class State:
 
     @property
     def rung(self) -> str:
-        # circle: analysis.report builds its page from this module's callers (imported when called)
-        from .stronger import rung
-
         return rung(self.strong) if self.strong else "scripted plans"
 
     def name(self, code: str) -> str:
         return words(self.game, code)
+
+    @property
+    def strong_field(self) -> bool:
+        """True when the runs were played by the game's strong field (``--field strong``), not scripted plans."""
+        return bool(strong_labels(list(self.facts.get("field_strategies") or [])))
+
+    @property
+    def played(self) -> str:
+        """Who played the runs: ``the scripted plans`` or ``the strong field``."""
+        return "the strong field" if self.strong_field else "the scripted plans"
 
     def seat_survives(self, p: int) -> bool:
         return self.strong is None or (p in self.seat_checks and self.seat_checks[p]["verdict"] == "holds")
@@ -191,8 +201,9 @@ def _scripted_sentences(st: State) -> list[str]:
     nodom = [p for p, s in strat.items() if s["dominant"] is None and s["rates"].height > 1]
     if nodom:
         good.append(f"no strategy dominates at {_counts(nodom)}")
-    first = (f"Among scripted plans only ({names}; stronger players not checked: `meeplelab stronger`), balanced: "
-             f"{'; '.join(good) if good else 'nothing shown'}.")
+    whose = ((f"Among the strong field ({names}; the scripted plans not checked)" if st.strong_field else
+              f"Among scripted plans only ({names}; stronger players not checked: `meeplelab stronger`)"))
+    first = f"{whose}, balanced: {'; '.join(good) if good else 'nothing shown'}."
     dom = _dominant(st)
     bad = _by_name(st, [(s["dominant"], p) for p, s in dom.items()], "dominates")
     flagged = [r for r in spread if r["flagged"]]
@@ -273,9 +284,6 @@ def _words_of(st: State, c: dict) -> str:
         vp = c["vp"]
         return (f"{head.split(', focal')[0]}, VP effect (the win rate sits on the floor among the {st.rung}): "
                 f"{vp['scripted']['est']:+.2f} VP " + among.format(f"{vp['strong']['est']:+.2f}") + ".")
-    # circle: analysis.report builds its page from this module's callers (imported when called)
-    from .stronger import unit
-
     n = 2 if unit(c) == "VP" else 1
     return f"{head}: {s['est']:+.{n}f} " + among.format(f"{t['est']:+.{n}f}") + "."
 
@@ -364,7 +372,7 @@ def strategies_panel(st: State) -> Panel | None:
                     f"{st.top['strong']['est'] + fair:.0f}% at {st.top['players']} players (its edge "
                     f"{'holds' if st.top['verdict'] == 'holds' else 'does not hold'}).")
     elif st.strong is None:
-        reading += " Among the scripted plans only."
+        reading += f" Among {st.played} only."
     fig = F.rates_by_count_chart(df, "strategy", title="Win rate by strategy, per player count (95% Wilson interval)")
     return Panel("Balance of strategies", reading, [("glance_strategies", fig, ("Win rate of each strategy at each "
                                                      "player count against its fair share (dashed)"))],
@@ -383,7 +391,8 @@ def seats_panel(st: State, runs: Runs) -> Panel | None:
     if not scripted.height:
         return None
     frames = [scripted.select("players", (pl.col("seat") + 1).cast(pl.String).alias("seat"),
-                              *(pl.col(c) * 100 for c in ("est", "low", "high")), pl.lit("scripted plans").alias("rung"))]
+                              *(pl.col(c) * 100 for c in ("est", "low", "high")),
+                              pl.lit(st.played.removeprefix("the ")).alias("rung"))]
     mirrors = st.mirror is not None
     if mirrors:
         strong = seat_advantage(st.mirror)
@@ -398,7 +407,7 @@ def seats_panel(st: State, runs: Runs) -> Panel | None:
             by.setdefault(r["seat"], []).append(r["players"])
         return "; ".join(f"seat {k} at {_counts(ps)}" for k, ps in by.items())
 
-    reading = f"Most wins among the scripted plans: {best(frames[0])}"
+    reading = f"Most wins among {st.played}: {best(frames[0])}"
     reading += f"; among the {st.rung}: {best(frames[1])}." if mirrors else "."
     fig = F.rates_by_count_chart(df, "seat", title="Win rate by seat, per player count (95% Wilson interval)",
                                  series="rung")

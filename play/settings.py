@@ -308,6 +308,7 @@ class RobustnessSettings(CommandSettings):
     scheduler: Optional[Text] = None
     sobol_max: SobolMax = 5
     field: Text = "scripted"
+    strategies: Optional[Ids] = None
 
 
 class BalanceSettings(CommandSettings):

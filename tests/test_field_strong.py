@@ -98,7 +98,7 @@ def test_a_strong_field_runs_report_says_the_strong_field(tmp_path, capsys, monk
     assert code == 0, err
     code, stdout, err = run_cli(["report", out, "--no-progress"], capsys, monkeypatch)
     assert code == 0, err
-    assert "among the strong field, tuned heuristic and ismcts (8 games at 2 players; rotated seats)" in stdout
+    assert stdout.startswith("wrote ") and "Among the strong field (ISMCTS search and Tuned heuristic; the scripted plans not checked)" in stdout
     md = (out / "report" / "report.md").read_text()
     assert "among the strong field: tuned heuristic, ismcts (8 games, rotated seats)" in md
 
@@ -203,13 +203,11 @@ def test_a_search_lineup_of_a_panel_plays_the_same_games_on_the_compiled_kernel(
     from meeplelab.play import panels
     from meeplelab.sim.registry import make_game
 
-    import meeplelab.play.batch as batch
-
     lineups = strong_study(game).lineups[:5]  # 2 and 3 seats
     engine = make_game(game)
     calls = []
-    real = batch.compiled_plies
-    monkeypatch.setattr(batch, "compiled_plies", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = panels.compiled_plies  # the name the panels call (imported from meeplelab.play.batch)
+    monkeypatch.setattr(panels, "compiled_plies", lambda *a, **k: calls.append(1) or real(*a, **k))
     compiled = panels.play_lineups(engine, lineups, 3, 7)
     assert len(calls) == 5  # every search lineup on the compiled kernel, one batch each
     # every lineup on the Python loop, mixed batches

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import meeplelab.play.batch as batch
+import meeplelab.play.panels as panels
 from meeplelab.analysis.studies import study_for
 from meeplelab.play.panels import play_lineups
 from meeplelab.sim.registry import get_game_class
@@ -15,13 +15,13 @@ from meeplelab.sim.registry import get_game_class
 @pytest.mark.parametrize("game", ["galileos-truth", "unconscious-mind"])
 def test_study_lineups_play_the_same_games_on_the_compiled_path(game, monkeypatch):
     calls = []
-    real = batch.compiled_plies
+    real = panels.compiled_plies  # the name the panels call (imported from meeplelab.play.batch)
 
     def counted(*a, **k):
         calls.append(a[1].batch_size)
         return real(*a, **k)
 
-    monkeypatch.setattr(batch, "compiled_plies", counted)
+    monkeypatch.setattr(panels, "compiled_plies", counted)
     cls = get_game_class(game)
     lineups = study_for(game).lineups
     fast = play_lineups(cls(), lineups, 5, 11, batch_size=3)

@@ -74,14 +74,19 @@ def test_the_three_sentences_open_the_report_and_carry_the_verdicts_numbers(page
     assert md.split("## In three sentences\n\n", 1)[1].startswith("\n\n".join(sentences))
     assert md.index("## In three sentences") < md.index("## Verdict")
     first, second, third = sentences
-    assert first.startswith("Balanced among random, always-draw, bank-at:n=3 and bank-at:n=6 (240 games at each of "
-                            "2, 3 and 4 players; rotated seats)") or first.startswith("Nothing measured here")
+    # no stronger study beside the runs: the first sentence says whose answer it is, and no interval is shown
+    assert first.startswith("Among scripted plans only (random, always-draw, bank-at:n=3 and bank-at:n=6; stronger "
+                            "players not checked: `meeplelab stronger`)")
     assert second.startswith(("Not balanced: ", "Nothing is flagged"))
     assert third.startswith(("Change first", "No rule change", "No change is indicated"))
+    assert not re.search(r"\[-?\d", " ".join(sentences))
+    # their folded twin quotes the verdict's numbers, each with its interval
+    folded = md.split("<summary>With intervals, among the scripted plans</summary>\n\n", 1)[1].split("</details>")[0]
+    assert folded.startswith("Balanced among random, always-draw, bank-at:n=3 and bank-at:n=6 (240 games at each of "
+                             "2, 3 and 4 players; rotated seats)")
     verdict = md.split("## Verdict", 1)[1].split("\n## ", 1)[0]
-    # every number the sentences quote, with its interval, is the verdict's own
-    points = re.findall(r"(-?\d+\.\d) points \[(-?\d+\.\d), (-?\d+\.\d)\]", " ".join(sentences))
-    rates = re.findall(r"(\d+\.\d)% \[(\d+\.\d), (\d+\.\d)\]", " ".join(sentences))
+    points = re.findall(r"(-?\d+\.\d) points \[(-?\d+\.\d), (-?\d+\.\d)\]", folded)
+    rates = re.findall(r"(\d+\.\d)% \[(\d+\.\d), (\d+\.\d)\]", folded)
     assert points and rates
     for a, b, c in points:
         assert f"{a} points [{b}, {c}]" in verdict or f"{a} percentage points [{b}, {c}]" in verdict, (a, b, c)

@@ -133,7 +133,8 @@ def test_sections_and_report(runs, run_dir, tmp_path):
     titles = [s.title for s in secs]
     assert titles == ["VP per Coffee (descriptive: groups differ by strategy and seat)",
                       "Treatise citation payoffs (descriptive: groups differ by strategy and seat)",
-                      "Content strength (descriptive)"]
+                      "Content strength (descriptive)",
+                      "Drawn cards: win rate when drawn (descriptive)"]
     by_strategy = next(df for cap, df, *_ in secs[0].tables if cap == "VP per Coffee by strategy")
     assert by_strategy["strategy"].to_list() == ["citer", "publisher"]  # every strategy, none dropped
     assert by_strategy["seat_results"].to_list() == [240, 240]
