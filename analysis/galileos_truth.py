@@ -23,6 +23,7 @@ from .content import content_sections
 from .drawn import DrawnKind, Draws, drawn_sections
 from .load import Runs, load_runs
 from .page import Section, TableFormat
+from .reconcile import Context, Figure, Reading, mix, state_before
 from .stats import mean_t, mean_t_from_moments, paired_shares, wilson
 from .seats import seating_mode
 
@@ -371,3 +372,45 @@ SECTIONS = [abjure_sections, content_sections, drawn_sections]
 #: ``abjure-at:cycle=N`` abjures in Cycle N whatever its Suspicion: the strong player forced to Abjure in Cycle N.
 RESTRICTED = {r"never-abjure": ("never:abjure",),
               r"abjure-at:cycle=(?P<cycle>\d+)": ("force:abjure@cycle=={cycle}",)}
+
+
+# ====================================================================== descriptive against causal
+
+def _abjure_figure(runs: Runs, ctx: Context) -> Figure | None:
+    """Descriptive: win rate of the seat-results that abjured in Cycle ``ctx.groups['cycle']`` minus that of those
+    that never abjured (percentage points; the pooled runs, as the report's outcome-by-Cycle table)."""
+    out = outcome_by_abjure_cycle(runs)
+    c = out.filter(pl.col("abjured") == ctx.groups["cycle"])
+    n = out.filter(pl.col("abjured") == "never")
+    if c.height == 0 or n.height == 0:
+        return None
+    c, n = (_pct(d, ["win_rate", "win_low", "win_high"]).row(0, named=True) for d in (c, n))
+    apart = c["win_low"] > n["win_high"] or c["win_high"] < n["win_low"]
+    d = c["win_rate"] - n["win_rate"]
+    return Figure(d, float("nan"), float("nan"), bool(apart),
+                  f"seats that abjured in Cycle {ctx.groups['cycle']} won {c['win_rate']:.1f}% "
+                  f"[{c['win_low']:.1f}, {c['win_high']:.1f}] against {n['win_rate']:.1f}% "
+                  f"[{n['win_low']:.1f}, {n['win_high']:.1f}] for seats that never abjured ({d:+.1f} points, "
+                  f"{c['games']:,} and {n['games']:,} seat-results)")
+
+
+def _abjure_selection(runs: Runs, ctx: Context) -> str:
+    """Selection: who abjured in that Cycle against who never did, the plan's own win rate without the Abjure
+    (the control), and VP at the Abjure turn against the other seats of those games."""
+    cyc = int(ctx.groups["cycle"])
+    t = abjure_table(runs)
+    ev = (runs.events.filter((pl.col("kind") == "abjure") & (pl.col("cycle").cast(pl.Int64) == cyc))
+          .select("run", "game", "seat", "turn").collect())
+    vp, vp_o, k = state_before(runs, ev, "vp_after")
+    sus, sus_o, _ = state_before(runs, ev, "suspicion_after")
+    never = t.filter(pl.col("abjured") == "never")
+    return (f"who abjures in Cycle {cyc} is not who never does ({mix(t.filter(pl.col('abjured') == str(cyc)))}, "
+            f"the same plan without the Abjure won {ctx.effect['mean_control']:.1f}% in the control; the never group is "
+            f"{never.height:,} seat-results of {never['strategy'].n_unique()} strategies), and before the Abjure turn "
+            f"the {k:,} abjurers held {vp:.1f} VP and {sus:.1f} Suspicion against {vp_o:.1f} VP and {sus_o:.1f} "
+            f"Suspicion for the other seats of their games")
+
+
+#: a descriptive and a causal figure of the same question (:mod:`meeplelab.analysis.reconcile`): an arm forcing the
+#: Abjure in Cycle N against the report's outcome-by-Cycle-of-Abjure win rates (Cycle N against never)
+RECONCILE = (Reading(r"abjure-at:cycle=(?P<cycle>\d+)", "win", "selection", _abjure_figure, _abjure_selection),)
