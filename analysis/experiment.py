@@ -32,6 +32,7 @@ from .restricted_answers import section as restricted_section
 from .dominance import field_words, seating_words
 from .compare import HEADLINE, changed_lines, delta_table
 from .page import Section, TableFormat
+from .reconcile import experiment_lines
 from .report import build_sections
 from .retune import section as retuned_section
 from .verdict import verdict_section
@@ -271,6 +272,7 @@ def experiment_sections(folder: Path | str, stronger: Path | str | None = None):
         for r in df.filter(pl.col("metric") == "vp").iter_rows(named=True):
             lines.append(f"{_who(r)}: final VP {r['est']:+.2f} [{r['low']:.2f}, {r['high']:.2f}] "
                          f"(control mean {r['mean_control']:.1f} VP).")
+        lines += experiment_lines(df, runs, meta, folder)  # descriptive against causal, reconciled
         shown = df.drop("sd")
         title = ("Abjure timing: paired against never-abjure" if meta["game"] == "galileos-truth"
                  and meta["arms"][0]["strategies"][0] == "never-abjure" else "Effects by intervention")

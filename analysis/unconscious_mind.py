@@ -23,6 +23,7 @@ from .drawn import DrawnKind, Draws, drawn_sections
 from .load import Runs
 from .metrics import _with_t
 from .page import Section, TableFormat, fmt_number
+from .reconcile import Context, Figure, Reading, per_seat_game
 from .stats import bootstrap, resolution, sd_floor
 
 PURCHASES = ("tile_cost_1", "tile_cost_2", "tile_cost_3", "conversion", "other")
@@ -413,3 +414,66 @@ SECTIONS = [coffee_sections, citation_sections, content_sections, drawn_sections
 #: plays and forced to cite whenever it can, against ``never:cite`` (the ``never-cite`` plan's restriction); the
 #: Coffee treatment's control plan is the strong player unrestricted (the treatment is applied to it as given).
 RESTRICTED = {r"never-cite": ("never:cite",), r"citer": ("", "force:cite"), r"coffee-engine": ("",)}
+
+
+# ====================================================================== descriptive against causal
+
+def _citing_figure(runs: Runs, ctx: Context) -> Figure | None:
+    """Descriptive: net payoff of a publication that cited Volumes minus that of one that cited none (VP; every
+    publication of the pooled runs, as the report's net-payoff-by-Volumes-cited table)."""
+    pub = publications(runs).with_columns((pl.col("volumes_cited") > 0).alias("cited"))
+    t = {r["cited"]: r for r in _mean_t(pub, ["cited"], "net").iter_rows(named=True)}
+    if True not in t or False not in t:
+        return None
+    c, n = t[True], t[False]
+    d = c["est"] - n["est"]
+    apart = c["low"] > n["high"] or c["high"] < n["low"]
+    return Figure(d, float("nan"), float("nan"), bool(apart),
+                  f"a publication that cited Volumes netted {c['est']:.1f} VP [{c['low']:.1f}, {c['high']:.1f}] "
+                  f"against {n['est']:.1f} VP [{n['low']:.1f}, {n['high']:.1f}] for one that cited none ({d:+.1f} VP, "
+                  f"{c['n']:,} and {n['n']:,} publications)")
+
+
+def _citing_attribution(runs: Runs, ctx: Context) -> str:
+    """Attribution: the net counts the publishing turn only; over the game, Treatises published and their VP per
+    seat-game of the arm's focal strategy against the control's."""
+    pub = pl.col("kind") == "publish"
+    a = [per_seat_game(runs, ctx.arm_run, ctx.strategy, "events", v, pub) for v in (pl.col("seat").is_not_null(), pl.col("amount"))]
+    c = [per_seat_game(runs, ctx.control_run, ctx.control, "events", v, pub) for v in (pl.col("seat").is_not_null(), pl.col("amount"))]
+    return (f"the net payoff counts one publishing turn, the effect the whole game, where {ctx.strategy} published "
+            f"{a[0]:.2f} Treatises for {a[1]:.1f} Treatise VP per game against {c[0]:.2f} for {c[1]:.1f} VP by "
+            f"{ctx.control} in the control")
+
+
+def _coffee_figure(runs: Runs, ctx: Context) -> Figure | None:
+    """Descriptive, in the causal unit: the VP the focal strategy's spent Coffee returned in its own turn, times the
+    treatment's Coffee (``ctx.groups['n']``), with the bootstrap interval of the report's VP-per-Coffee table."""
+    pur = coffee_purchases(runs).filter(pl.col("strategy") == ctx.strategy)
+    if pur.height == 0:
+        return None
+    r = vp_per_coffee(runs, ("strategy",), purchases=pur).row(0, named=True)
+    k = int(ctx.groups.get("n", 1))
+    return Figure(k * r["est"], k * r["low"], k * r["high"], bool(r["low"] > 0 or r["high"] < 0),
+                  f"{k} Coffee spent by {ctx.strategy} returned {k * r['est']:.2f} VP "
+                  f"[{k * r['low']:.2f}, {k * r['high']:.2f}] in the turn it was spent ({r['coffee']:,.0f} Coffee)")
+
+
+def _coffee_attribution(runs: Runs, ctx: Context) -> str:
+    """Attribution: the share of the focal strategy's final VP the same-turn figure credits to Coffee, and the Coffee
+    it spent per game with the treatment against without."""
+    pur = coffee_purchases(runs).filter(pl.col("strategy") == ctx.strategy)
+    final = runs.games.filter(pl.col("strategy") == ctx.strategy).select(pl.col("vp").cast(pl.Float64).sum()).collect()
+    share = 100.0 * float(pur["vp"].sum()) / max(float(final.item() or 0.0), 1e-12)
+    spent = [per_seat_game(runs, run, ctx.strategy, "turns", pl.col("coffee_spent"))
+             for run in (ctx.arm_run, ctx.control_run)]
+    return (f"VP per Coffee credits a Coffee only with its own turn's VP ({share:.0f}% of {ctx.strategy}'s final VP), "
+            f"the start Coffee acts over the whole game: {ctx.strategy} spent {spent[0]:.1f} Coffee per game with it "
+            f"against {spent[1]:.1f} without")
+
+
+#: a descriptive and a causal figure of the same question (:mod:`meeplelab.analysis.reconcile`): citing against the
+#: net payoff of a publication by Volumes cited; a start Coffee against VP per Coffee spent (same unit: VP)
+RECONCILE = (
+    Reading(r"citer", "win", "attribution", _citing_figure, _citing_attribution),
+    Reading(r"coffee\+(?P<n>\d+)", "vp", "attribution", _coffee_figure, _coffee_attribution, same_scale=True),
+)
