@@ -585,21 +585,10 @@ SOURCE_TEXT = {
     "vp_gained": "running sums of the turns table's `vp_gained`: VP a seat scores on other seats' turns are missing, "
                  "so in-game VP run low; write the events table for exact standings",
 }
-def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, decision_games: int | None = None):
-    """The "Game arc" section of a balance report (one table per measure family, per player count).
-
-    ``decision_games`` games of each run (default :data:`DECISION_GAMES`; 0 = none) are played again to count
-    legal actions (:func:`decision_moves`)."""
-    decision_games = DECISION_GAMES if decision_games is None else decision_games
-
-    turns, games = runs.turns, runs.games
-    names = turns.collect_schema().names()
-    if not ({"vp_after", "vp_gained"} & set(names)) or "ply" not in names:
-        return Section("Game arc", "The turns table logs no VP per turn: no in-game standings, no arc metrics.")
-    events = runs.events if _vp_events(runs.events) else None
-    source = vp_source(turns, events)
-    arcs = game_arcs(turns, games, events=events)
-    summary = arc_summary(turns, games, seconds_per_decision=seconds_per_decision, arcs=arcs)
+def _with_decision_moves(runs, summary: pl.DataFrame, decision_games: int) -> tuple[pl.DataFrame, str]:
+    """``summary`` with the decision-moves and branching-factor rows of ``decision_games`` games per run played
+    again (:func:`decision_moves`; none when 0), sorted by ``players``; and the sentence the section's text adds
+    when replaying failed or a replayed game did not reproduce its logged scores (else ``""``)."""
     replayed, why = [], ""
     try:
         replayed = [decision_moves(path, decision_games) for path in runs.paths.values()] if decision_games else []
@@ -613,20 +602,25 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
         summary = pl.concat([summary, ds.select(summary.columns)]).sort("players", maintain_order=True)
         if not moves["matches"].all():
             why = f" {int((~moves['matches']).sum())} replayed game(s) did not reproduce the logged scores."
-    lw = leader_wins(turns, games, events)
-    dec = decisive_rounds_left(lw)
-    ends = end_scoring(turns, games, events)
-    dist = distributions(turns, games, seconds_per_decision=seconds_per_decision, arcs=arcs)
-    curves = vp_curves(turns, games, events)
+    return summary, why
+
+
+def _leader_at(lw: pl.DataFrame, k: int) -> str:
+    """The in-game leader's win rate with ``k`` rounds left in one player count's rows of :func:`leader_wins`,
+    in words: ``"61.2% [58.0, 64.3] of 1,000 games"`` (percent, Wilson 95%), ``"n/a"`` when no row."""
+    x = lw.filter(pl.col("rounds_left") == k)
+    return (f"{x['est'][0] * 100:.1f}% [{x['low'][0] * 100:.1f}, {x['high'][0] * 100:.1f}] of "
+            f"{x['games'][0]:,} games" if x.height else "n/a")
+
+
+def _arc_lines(summary: pl.DataFrame, lw: pl.DataFrame, dec: pl.DataFrame) -> list[str]:
+    """One sentence per player count of ``dec`` (:func:`decisive_rounds_left`): lead changes a game (95%
+    interval), the winner's margin (median and quartiles, VP), the leader's win rate with one and four rounds
+    left (:func:`leader_wins` ``lw``) and the rounds left from which the leader wins :data:`DECISIVE_SHARE`."""
     lines = []
     for r in dec.iter_rows(named=True):
         p = r["players"]
         sub = lw.filter(pl.col("players") == p)
-
-        def at(k):
-            x = sub.filter(pl.col("rounds_left") == k)
-            return (f"{x['est'][0] * 100:.1f}% [{x['low'][0] * 100:.1f}, {x['high'][0] * 100:.1f}] of "
-                    f"{x['games'][0]:,} games" if x.height else "n/a")
         k = r["rounds_left"]
         when = ("at no round end (end-game scoring or the last round still changes the winner too often)" if k is None
                 else "only at the end of the last round (before end-game scoring)" if k == 0
@@ -638,21 +632,41 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
             return f"{x['est']:.{places}f} [{x['low']:.{places}f}, {x['high']:.{places}f}]"
         q1, q2, q3 = (m[f"winner's margin, {k}"]["est"] for k in ("25th percentile", "median", "75th percentile"))
         lines.append(f"{p} players: {iv('lead changes', 2)} lead changes a game; the winner's margin has median {q2:g} VP "
-                     f"(quartiles {q1:g} and {q3:g}); the in-game leader with one round left wins {at(1)}, with four "
-                     f"rounds left {at(4)}; the leader wins {DECISIVE_SHARE:.0%} of the time {when}.")
+                     f"(quartiles {q1:g} and {q3:g}); the in-game leader with one round left wins {_leader_at(sub, 1)}, "
+                     f"with four rounds left {_leader_at(sub, 4)}; the leader wins {DECISIVE_SHARE:.0%} of the time "
+                     f"{when}.")
+    return lines
+
+
+def _arc_text(source: str, ends: pl.DataFrame, seconds_per_decision: float, why: str, lines: list[str]) -> str:
+    """The "Game arc" section's text: what the section measures, where the standings come from (``source``,
+    :func:`vp_source`), the end-game scoring per seat (:func:`end_scoring` ``ends``, VP), the assumed seconds
+    per decision, the intervals, ``why`` (a replay caveat, or ``""``) and the per-player-count ``lines``."""
     e = "; ".join(f"{r['players']} players {r['est']:.1f} VP [{r['low']:.1f}, {r['high']:.1f}]"
                   for r in ends.iter_rows(named=True))
-    text = ("How the game unfolds, per player count, after Ludii's evaluation metrics (docs/arc_metrics.md): length, "
+    return ("How the game unfolds, per player count, after Ludii's evaluation metrics (docs/arc_metrics.md): length, "
             "decisions, downtime, lead changes, drama, decisiveness, comebacks, closeness. Standings during play "
             f"are in-game VP ({SOURCE_TEXT[source]}), read at the end of each round; winners, ties, margins and "
             "scores are "
             f"final VP (games table). End-game scoring adds per seat: {e}. Table time assumes "
             f"{seconds_per_decision:g} s per decision (A-ARC-1). Intervals 95%: Wilson (shares), t (means), seeded "
             "bootstrap (medians, quartiles)." + why + "\n" + "\n".join(lines))
-    shown = summary.drop("definition").with_columns(
+
+
+def _shares_in_percent(summary: pl.DataFrame) -> pl.DataFrame:
+    """:func:`arc_summary` as the page shows it: no ``definition``, shares' ``est, low, high`` in percent
+    (their ``unit`` ``"%"``), every other row as it is."""
+    return summary.drop("definition").with_columns(
         [pl.when(pl.col("unit") == "share").then(pl.col(c) * 100).otherwise(pl.col(c)).alias(c)
          for c in ("est", "low", "high")]).with_columns(
         pl.when(pl.col("unit") == "share").then(pl.lit("%")).otherwise(pl.col("unit")).alias("unit"))
+
+
+def _arc_figures(curves: pl.DataFrame, arcs: pl.DataFrame) -> tuple[list, tuple | None]:
+    """The section's figures ``(name, figure, caption)``: in-game VP by round per strategy (:func:`vp_curves`
+    ``curves``, rounds at least :data:`CURVE_REACH` of the games reach; VP, 95% t band) and the winning score's
+    histogram (:func:`game_arcs` ``arcs``), per player count. Returns the largest count's figures and, when
+    there are several counts, the others folded as ``(title, figures)`` (else ``None``)."""
     figs = []
     for (players,), sub in curves.group_by("players", maintain_order=True):
         strategies = sorted(set(sub["strategy"].to_list()))
@@ -669,7 +683,6 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
         figs.append((f"winning_score_{players}p", F.histogram(
             sub["win_vp"].to_numpy(), title=f"Winning score, {players} players", xlabel="final VP of first place"),
             f"Winning score distribution, {players} players"))
-    at, at_labels = glance(shown)
     counts = sorted(set(arcs["players"].to_list()))
     folded = None
     if len(counts) > 1:  # the largest count's figures shown, the others folded (the numbers are in the tables)
@@ -677,7 +690,16 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
         folded = (f"Figures for {', '.join(str(c) for c in counts[:-1])} players",
                   [f for f in figs if not f[0].endswith(top)])
         figs = [f for f in figs if f[0].endswith(top)]
-    return Section("Game arc", text, figs, folded=folded, tables=[
+    return figs, folded
+
+
+def _arc_tables(summary: pl.DataFrame, shown: pl.DataFrame, lw: pl.DataFrame, dec: pl.DataFrame,
+                dist: pl.DataFrame) -> list:
+    """The section's tables ``(caption, frame[, TableFormat])``: the at-a-glance table (:func:`glance`), every
+    metric (``shown``, shares in percent), the leader's win rate by rounds left (``lw``, percent), decisiveness
+    (``dec``), the distributions (``dist``) and the metric definitions (``summary``'s smallest player count)."""
+    at, at_labels = glance(shown)
+    return [
         ("Game arc at a glance: each player count's estimate with its 95% interval (shares in percent; the "
          "sample sizes and every other metric are in the next table)", at,
          TableFormat(decimals={f"{c}_{p}": 1 for c in ("est", "low", "high") for p in shown["players"].unique()},
@@ -691,7 +713,34 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
         ("Distributions per player count (min, deciles, quartiles, median, max)", dist),
         ("Metric definitions", summary.filter(pl.col("players") == summary["players"].min())
          .select("metric", "unit", "interval", "definition")),
-    ])
+    ]
+
+
+def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, decision_games: int | None = None):
+    """The "Game arc" section of a balance report (one table per measure family, per player count).
+
+    ``decision_games`` games of each run (default :data:`DECISION_GAMES`; 0 = none) are played again to count
+    legal actions (:func:`decision_moves`)."""
+    decision_games = DECISION_GAMES if decision_games is None else decision_games
+
+    turns, games = runs.turns, runs.games
+    names = turns.collect_schema().names()
+    if not ({"vp_after", "vp_gained"} & set(names)) or "ply" not in names:
+        return Section("Game arc", "The turns table logs no VP per turn: no in-game standings, no arc metrics.")
+    events = runs.events if _vp_events(runs.events) else None
+    source = vp_source(turns, events)
+    arcs = game_arcs(turns, games, events=events)
+    summary = arc_summary(turns, games, seconds_per_decision=seconds_per_decision, arcs=arcs)
+    summary, why = _with_decision_moves(runs, summary, decision_games)
+    lw = leader_wins(turns, games, events)
+    dec = decisive_rounds_left(lw)
+    ends = end_scoring(turns, games, events)
+    dist = distributions(turns, games, seconds_per_decision=seconds_per_decision, arcs=arcs)
+    curves = vp_curves(turns, games, events)
+    text = _arc_text(source, ends, seconds_per_decision, why, _arc_lines(summary, lw, dec))
+    shown = _shares_in_percent(summary)
+    figs, folded = _arc_figures(curves, arcs)
+    return Section("Game arc", text, figs, folded=folded, tables=_arc_tables(summary, shown, lw, dec, dist))
 
 
 def arc_sections(runs) -> list:

@@ -22,9 +22,7 @@ Every frame is a polars DataFrame; rates are fractions (0..1) in the data, perce
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import polars as pl
@@ -130,37 +128,25 @@ def _within_strategy(st: pl.DataFrame) -> pl.DataFrame:
                           (pl.col("within") + z * pl.col("se")).clip(-1.0, 1.0).alias("within_high")).drop("se")
 
 
-def strength(runs: Runs, *, family_level: float = LEVEL) -> pl.DataFrame:
-    """The descriptive content-strength table of ``runs`` (one game), ranked by the win-rate difference.
+def _seat_results(runs: Runs) -> pl.DataFrame:
+    """Every seat-result of ``runs``: ``run, game, seat, players, strategy, vp, win_share`` (``game``, ``seat``,
+    ``players`` Int64; final ``vp`` and ``win_share`` Float64)."""
+    return (runs.games.select("run", pl.col("game").cast(pl.Int64), pl.col("seat").cast(pl.Int64),
+                              pl.col("players").cast(pl.Int64), "strategy", pl.col("vp").cast(pl.Float64),
+                              pl.col("win_share").cast(pl.Float64)).collect())
 
-    One row per (players, kind, item id): ``kind, id, removable, games`` (games in the runs with this
-    player count), ``takes`` (mean takes per game, t interval ``takes_low, takes_high``), ``taken``
-    (share of games in which any seat took it, Wilson ``taken_low, taken_high``), ``seats_took`` and
-    ``seats_not`` (seat-results that took it at least once / never), ``win_took`` / ``win_not`` (win
-    rates, Wilson intervals ``*_low, *_high``), ``win_diff`` (took - not, Newcombe interval),
-    ``within`` (the same difference within each strategy, pooled: Mantel-Haenszel weights, Agresti-Caffo
-    variance;
-    equal to ``win_diff`` when one strategy plays every seat), ``vs_kind`` (win rate of the seats that took it
-    minus that of the seats that took another item of its kind but never this one: Newcombe interval; the
-    item against its own kind, so a seat's appetite for the kind cancels), ``vp_took``, ``vp_not`` (mean final VP),
-    ``vp_diff`` (Welch normal interval), ``games_needed`` (games, unpaired, for a win-rate interval of
-    ``win_diff``'s size to exclude 0 at 95%), ``stands_out`` (``over`` / ``under`` when the win-rate
-    difference stays clear of 0 under a Bonferroni correction over every item of the table with both
-    groups non-empty, else ``""``), ``rank`` (1 = largest ``win_diff``). Rates are fractions.
-    A ``players`` column leads when the runs hold more than one player count.
-    """
-    ids = item_ids(runs)
-    tk = takes(runs, ids)
-    seats = (runs.games.select("run", pl.col("game").cast(pl.Int64), pl.col("seat").cast(pl.Int64),
-                               pl.col("players").cast(pl.Int64), "strategy", pl.col("vp").cast(pl.Float64),
-                               pl.col("win_share").cast(pl.Float64)).collect())
-    items = ids.select("kind", "id", "removable").unique(["kind", "id"], keep="first", maintain_order=True)
+
+def _item_sums(items: pl.DataFrame, tk: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
+    """Per (players, item): ``kind, id, removable, players, games, seat_results, wins, vp_sum, vp_sq`` (the
+    player count's games and seat-results; wins, VP and squared VP summed) and the item's sums, 0 where it was
+    never taken: ``take_sum, take_sq`` (takes per game and their squares), ``games_taken``, ``seats_took``,
+    ``wins_took, vp_sum_took, vp_sq_took`` (over the seat-results that took it), ``kind_seats, kind_wins``
+    (seat-results that took any item of its kind). ``tk``: :func:`takes` joined with :func:`_seat_results`."""
     per_players = seats.group_by("players", maintain_order=True).agg(
         pl.col("game").filter(pl.col("seat") == 0).len().alias("games"), pl.len().alias("seat_results"),
         pl.col("win_share").sum().alias("wins"), pl.col("vp").sum().alias("vp_sum"),
         (pl.col("vp") ** 2).sum().alias("vp_sq"))
     base = items.join(per_players, how="cross")
-    tk = tk.join(seats, on=["run", "game", "seat"], how="inner")
     per_game = tk.group_by("players", "kind", "id", "run", "game", maintain_order=True).agg(pl.col("n").sum().alias("ng"))
     g_stats = per_game.group_by("players", "kind", "id", maintain_order=True).agg(
         pl.col("ng").sum().alias("take_sum"), (pl.col("ng") ** 2).sum().alias("take_sq"),
@@ -174,15 +160,29 @@ def strength(runs: Runs, *, family_level: float = LEVEL) -> pl.DataFrame:
                .agg(pl.len().alias("kind_seats"), pl.col("win_share").sum().alias("kind_wins")))
     df = (base.join(g_stats, on=["players", "kind", "id"], how="left")
           .join(s_stats, on=["players", "kind", "id"], how="left").join(k_stats, on=["players", "kind"], how="left"))
-    df = df.with_columns([pl.col(c).fill_null(0) for c in ("take_sum", "take_sq", "games_taken", "seats_took",
-                                                            "wins_took", "vp_sum_took", "vp_sq_took", "kind_seats",
-                                                            "kind_wins")])
+    return df.with_columns([pl.col(c).fill_null(0) for c in ("take_sum", "take_sq", "games_taken", "seats_took",
+                                                              "wins_took", "vp_sum_took", "vp_sq_took", "kind_seats",
+                                                              "kind_wins")])
+
+
+def _take_columns(df: pl.DataFrame) -> list[pl.Series]:
+    """From :func:`_item_sums`: ``takes, takes_low, takes_high`` (mean takes per game, t interval) and ``taken,
+    taken_low, taken_high`` (share of games in which some seat took the item, Wilson), one value per row."""
     G = df["games"].to_numpy().astype(float)
     ts, tq = df["take_sum"].to_numpy().astype(float), df["take_sq"].to_numpy().astype(float)
     tm = ts / G
     tsd = np.sqrt(np.maximum(tq - G * tm * tm, 0.0) / np.maximum(G - 1, 1))
     takes_m, takes_lo, takes_hi = mean_t_from_moments(tm, tsd, G)
     tr, tr_lo, tr_hi = wilson(df["games_taken"].to_numpy(), G)
+    return [pl.Series("takes", takes_m), pl.Series("takes_low", takes_lo), pl.Series("takes_high", takes_hi),
+            pl.Series("taken", tr), pl.Series("taken_low", tr_lo), pl.Series("taken_high", tr_hi)]
+
+
+def _win_vp_columns(df: pl.DataFrame, family_level: float) -> list[pl.Series]:
+    """From :func:`_item_sums`, one value per row: ``seats_took, seats_not``, the win rates ``win_took``,
+    ``win_not`` (Wilson ``*_low, *_high``), ``win_diff`` (Newcombe), ``vp_took, vp_not`` and ``vp_diff`` (final
+    VP, Welch), ``vs_kind`` (Newcombe), ``games_needed`` and ``stands_out`` (Bonferroni over the rows with both
+    groups non-empty at ``family_level``); as :func:`strength` documents them (NaN where a group is empty)."""
     n1 = df["seats_took"].to_numpy().astype(float)
     n0 = df["seat_results"].to_numpy().astype(float) - n1
     w1 = df["wins_took"].to_numpy().astype(float)
@@ -210,9 +210,7 @@ def strength(runs: Runs, *, family_level: float = LEVEL) -> pl.DataFrame:
     need = [games_for_difference(float(s), float(d)) if b and math.isfinite(d) else None
             for s, d, b in zip(pooled_sd, diff, both)]
     flag = np.where(both & (blo > 0), "over", np.where(both & (bhi < 0), "under", ""))
-    out = df.select("players", "kind", "id", "removable", "games").with_columns(
-        pl.Series("takes", takes_m), pl.Series("takes_low", takes_lo), pl.Series("takes_high", takes_hi),
-        pl.Series("taken", tr), pl.Series("taken_low", tr_lo), pl.Series("taken_high", tr_hi),
+    return [
         pl.Series("seats_took", n1.astype(np.int64)), pl.Series("seats_not", n0.astype(np.int64)),
         pl.Series("win_took", np.where(n1 > 0, p1, nan)), pl.Series("win_took_low", np.where(n1 > 0, l1, nan)),
         pl.Series("win_took_high", np.where(n1 > 0, h1, nan)),
@@ -224,26 +222,67 @@ def strength(runs: Runs, *, family_level: float = LEVEL) -> pl.DataFrame:
         pl.Series("vs_kind", np.where((n1 > 0) & (nk > 0), kd, nan)),
         pl.Series("vs_kind_low", np.where((n1 > 0) & (nk > 0), klo, nan)),
         pl.Series("vs_kind_high", np.where((n1 > 0) & (nk > 0), khi, nan)),
-        pl.Series("games_needed", need, dtype=pl.Int64), pl.Series("stands_out", flag))
+        pl.Series("games_needed", need, dtype=pl.Int64), pl.Series("stands_out", flag)]
+
+
+def _strategy_strata(items: pl.DataFrame, seats: pl.DataFrame, tk: pl.DataFrame) -> pl.DataFrame:
+    """Per (players, strategy, item): ``n, w`` (the strategy's seat-results and wins), ``n1, w1`` (those that took
+    the item, 0 when none) and ``n0, w0`` (those that did not): the strata of :func:`_within_strategy`."""
     strat = seats.group_by("players", "strategy", maintain_order=True).agg(pl.len().alias("n"), pl.col("win_share").sum().alias("w"))
     took = tk.group_by("players", "strategy", "kind", "id", maintain_order=True).agg(pl.len().alias("n1"),
                                                                  pl.col("win_share").sum().alias("w1"))
-    st = (items.select("kind", "id").join(strat, how="cross")
-          .join(took, on=["players", "strategy", "kind", "id"], how="left")
-          .with_columns(pl.col("n1").fill_null(0), pl.col("w1").fill_null(0.0))
-          .with_columns((pl.col("n") - pl.col("n1")).alias("n0"), (pl.col("w") - pl.col("w1")).alias("w0")))
-    out = out.join(_within_strategy(st), on=["players", "kind", "id"], how="left")
+    return (items.select("kind", "id").join(strat, how="cross")
+            .join(took, on=["players", "strategy", "kind", "id"], how="left")
+            .with_columns(pl.col("n1").fill_null(0), pl.col("w1").fill_null(0.0))
+            .with_columns((pl.col("n") - pl.col("n1")).alias("n0"), (pl.col("w") - pl.col("w1")).alias("w0")))
+
+
+_STRENGTH_ORDER = ["players", "rank", "kind", "id", "removable", "games", "takes", "takes_low", "takes_high", "taken",
+                   "taken_low", "taken_high", "seats_took", "seats_not", "win_took", "win_took_low", "win_took_high",
+                   "win_not", "win_not_low", "win_not_high", "win_diff", "win_diff_low", "win_diff_high", "within",
+                   "within_low", "within_high", "vs_kind", "vs_kind_low", "vs_kind_high", "vp_took", "vp_not",
+                   "vp_diff", "vp_diff_low", "vp_diff_high",
+                   "games_needed", "stands_out"]
+
+
+def _ranked(out: pl.DataFrame) -> pl.DataFrame:
+    """``out`` with NaN as null, sorted by ``win_diff`` (largest first, nulls last) within each player count,
+    ``rank`` 1.. per player count, columns in :func:`strength`'s order (``players`` dropped when only one)."""
     out = out.with_columns([pl.col(c).fill_nan(None) for c, t in out.schema.items() if t == pl.Float64]).sort(
         ["players", "win_diff", "kind", "id"], descending=[False, True, False, False], nulls_last=True)
     out = out.with_columns(pl.int_range(1, pl.len() + 1).over("players").alias("rank"))
-    order = ["players", "rank", "kind", "id", "removable", "games", "takes", "takes_low", "takes_high", "taken",
-             "taken_low", "taken_high", "seats_took", "seats_not", "win_took", "win_took_low", "win_took_high",
-             "win_not", "win_not_low", "win_not_high", "win_diff", "win_diff_low", "win_diff_high", "within",
-             "within_low", "within_high", "vs_kind", "vs_kind_low", "vs_kind_high", "vp_took", "vp_not", "vp_diff",
-             "vp_diff_low", "vp_diff_high",
-             "games_needed", "stands_out"]
-    out = out.select(order)
+    out = out.select(_STRENGTH_ORDER)
     return out if out["players"].n_unique() > 1 else out.drop("players")
+
+
+def strength(runs: Runs, *, family_level: float = LEVEL) -> pl.DataFrame:
+    """The descriptive content-strength table of ``runs`` (one game), ranked by the win-rate difference.
+
+    One row per (players, kind, item id): ``kind, id, removable, games`` (games in the runs with this
+    player count), ``takes`` (mean takes per game, t interval ``takes_low, takes_high``), ``taken``
+    (share of games in which any seat took it, Wilson ``taken_low, taken_high``), ``seats_took`` and
+    ``seats_not`` (seat-results that took it at least once / never), ``win_took`` / ``win_not`` (win
+    rates, Wilson intervals ``*_low, *_high``), ``win_diff`` (took - not, Newcombe interval),
+    ``within`` (the same difference within each strategy, pooled: Mantel-Haenszel weights, Agresti-Caffo
+    variance;
+    equal to ``win_diff`` when one strategy plays every seat), ``vs_kind`` (win rate of the seats that took it
+    minus that of the seats that took another item of its kind but never this one: Newcombe interval; the
+    item against its own kind, so a seat's appetite for the kind cancels), ``vp_took``, ``vp_not`` (mean final VP),
+    ``vp_diff`` (Welch normal interval), ``games_needed`` (games, unpaired, for a win-rate interval of
+    ``win_diff``'s size to exclude 0 at 95%), ``stands_out`` (``over`` / ``under`` when the win-rate
+    difference stays clear of 0 under a Bonferroni correction over every item of the table with both
+    groups non-empty, else ``""``), ``rank`` (1 = largest ``win_diff``). Rates are fractions.
+    A ``players`` column leads when the runs hold more than one player count.
+    """
+    ids = item_ids(runs)
+    seats = _seat_results(runs)
+    items = ids.select("kind", "id", "removable").unique(["kind", "id"], keep="first", maintain_order=True)
+    tk = takes(runs, ids).join(seats, on=["run", "game", "seat"], how="inner")
+    df = _item_sums(items, tk, seats)
+    out = df.select("players", "kind", "id", "removable", "games").with_columns(
+        *_take_columns(df), *_win_vp_columns(df, family_level))
+    out = out.join(_within_strategy(_strategy_strata(items, seats, tk)), on=["players", "kind", "id"], how="left")
+    return _ranked(out)
 
 
 def _bonf_level(m: int, level: float = LEVEL) -> float:
@@ -360,6 +399,72 @@ def content_sections(runs: Runs) -> list:
 
 # ====================================================================== removal experiments
 
+#: the games-table columns an arm's seat-results are paired on and compared by
+_PAIR_COLS = ("game", "seat", "strategy", "vp", "win_share")
+
+
+def _removal_groups(j: pl.DataFrame, took: pl.DataFrame) -> list[tuple[str, pl.DataFrame, tuple[str, ...]]]:
+    """The groups of a removal arm as ``(name, pairs, metrics)``: ``all seats`` (VP only), each strategy of the
+    control (when more than one) and ``took it in control``. ``j``: the arm's seat-results joined with the
+    control's (``_c`` columns); ``took``: ``game, seat`` that took the item in the control."""
+    strategies = j["strategy_c"].unique().sort().to_list()
+    groups = [("all seats", j, ("vp",))]
+    if len(strategies) > 1:
+        groups += [(s, j.filter(pl.col("strategy_c") == s), ("win", "vp")) for s in strategies]
+    groups.append(("took it in control", j.join(took, on=["game", "seat"]), ("win", "vp")))
+    return groups
+
+
+def _deny_groups(arm: Path, j: pl.DataFrame, took: pl.DataFrame, arm_takes: pl.DataFrame) -> tuple[list, float]:
+    """The groups of a deny arm folder ``arm`` as ``(name, pairs, metrics)`` (one seat per game denied the item,
+    :func:`denied_seats`): ``denied seat``, ``other seats``, ``all seats`` (VP only), ``denied seat: STRATEGY``
+    (a mixed roster) and ``denied seat, took it in control``; and the item's takes by the denied seats over
+    the whole arm (``arm_takes``: the arm's :func:`takes` of the item). ``j``, ``took``: as
+    :func:`_removal_groups`."""
+    strategies = j["strategy_c"].unique().sort().to_list()
+    den = denied_seats(arm)
+    jd = j.join(den, on=["game", "seat"], how="left").with_columns(pl.col("denied").fill_null(False))
+    dj = jd.filter(pl.col("denied"))
+    groups = [("denied seat", dj, ("win", "vp")), ("other seats", jd.filter(~pl.col("denied")), ("win", "vp")),
+              ("all seats", jd, ("vp",))]
+    if len(strategies) > 1:
+        groups += [(f"denied seat: {s}", dj.filter(pl.col("strategy_c") == s), ("win", "vp"))
+                   for s in strategies]
+    groups.append(("denied seat, took it in control", dj.join(took, on=["game", "seat"]), ("win", "vp")))
+    return groups, float(arm_takes.join(den.filter(pl.col("denied")), on=["game", "seat"])["n"].sum())
+
+
+def _group_rows(spec: str, mode: str, groups: list, per_game: dict) -> list[dict]:
+    """One row per group and metric of ``groups`` (:func:`_removal_groups`, :func:`_deny_groups`): the paired
+    effect of the arm against the control (:func:`meeplelab.analysis.experiment.paired`, scaled to the metric's
+    unit: win in percent, VP; ``{"n": 0}`` for an empty group), with ``item``, ``mode``, ``group``, ``metric``
+    and the item's takes per game ``per_game`` (``takes_control, takes_removed, takes_denied``)."""
+    rows = []
+    for name, sub, metrics in groups:
+        for m in metrics:
+            col, _, scale = METRICS[m]
+            r = paired(sub[col].to_numpy().astype(float), sub[f"{col}_c"].to_numpy().astype(float),
+                       shares=m == "win") if sub.height else {"n": 0}
+            if sub.height:
+                for k in ("est", "low", "high", "unpaired_low", "unpaired_high", "sd", "mean_arm", "mean_control"):
+                    r[k] *= scale
+            rows.append({"item": spec, "mode": mode, "group": name, "metric": m, **r, **per_game})
+    return rows
+
+
+def _holm_resolved(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` without its empty groups (``n`` 0), with ``p_holm`` (Holm-adjusted ``p`` over every row of the
+    same metric) and ``resolved`` (``p_holm`` below 1 - :data:`LEVEL`); an empty ``df`` as it is."""
+    if df.height:
+        df = df.filter(pl.col("n") > 0)
+        adj = np.full(df.height, np.nan)
+        for m in METRICS:
+            at = np.flatnonzero((df["metric"] == m).to_numpy())
+            adj[at] = holm(df["p"].to_numpy()[at])
+        df = df.with_columns(pl.Series("p_holm", adj), pl.Series("resolved", adj < 1 - LEVEL))
+    return df
+
+
 def removal_effects(folder: Path | str) -> pl.DataFrame:
     """Paired effects of every removal and deny arm of a ``meeplelab content-value`` folder against its control.
 
@@ -386,8 +491,7 @@ def removal_effects(folder: Path | str) -> pl.DataFrame:
     meta = read_experiment(folder)
     arms = meta["arms"]
     ctrl_runs = load_runs([folder / arms[0]["folder"]])
-    cols = ("game", "seat", "strategy", "vp", "win_share")
-    ctrl = ctrl_runs.games.select(cols).collect().with_columns(pl.col("seat").cast(pl.Int64))
+    ctrl = ctrl_runs.games.select(_PAIR_COLS).collect().with_columns(pl.col("seat").cast(pl.Int64))
     n_games = int(ctrl.filter(pl.col("seat") == 0).height)
     ctrl_takes = takes(ctrl_runs)
     rows = []
@@ -398,50 +502,20 @@ def removal_effects(folder: Path | str) -> pl.DataFrame:
         spec = a["change"][mode]
         kind, _, ident = spec.partition(":")
         arm_runs = load_runs([folder / a["folder"]])
-        g = arm_runs.games.select(cols).collect().with_columns(pl.col("seat").cast(pl.Int64))
+        g = arm_runs.games.select(_PAIR_COLS).collect().with_columns(pl.col("seat").cast(pl.Int64))
         j = g.join(ctrl, on=["game", "seat"], suffix="_c")
         mine = ctrl_takes.filter((pl.col("kind") == kind) & (pl.col("id") == ident))
         arm_takes = takes(arm_runs).filter((pl.col("kind") == kind) & (pl.col("id") == ident))
         took = mine.select("game", "seat").unique(maintain_order=True)
-        strategies = j["strategy_c"].unique().sort().to_list()
-        denied_takes = None
         if mode == "remove":
-            groups = [("all seats", j, ("vp",))]
-            if len(strategies) > 1:
-                groups += [(s, j.filter(pl.col("strategy_c") == s), ("win", "vp")) for s in strategies]
-            groups.append(("took it in control", j.join(took, on=["game", "seat"]), ("win", "vp")))
-        else:  # one seat per game denied the item: its pairs, the other seats', and the denied seats that took it
-            den = denied_seats(folder / a["folder"])
-            jd = j.join(den, on=["game", "seat"], how="left").with_columns(pl.col("denied").fill_null(False))
-            dj = jd.filter(pl.col("denied"))
-            groups = [("denied seat", dj, ("win", "vp")), ("other seats", jd.filter(~pl.col("denied")), ("win", "vp")),
-                      ("all seats", jd, ("vp",))]
-            if len(strategies) > 1:
-                groups += [(f"denied seat: {s}", dj.filter(pl.col("strategy_c") == s), ("win", "vp"))
-                           for s in strategies]
-            groups.append(("denied seat, took it in control", dj.join(took, on=["game", "seat"]), ("win", "vp")))
-            denied_takes = float(arm_takes.join(den.filter(pl.col("denied")), on=["game", "seat"])["n"].sum())
-        for name, sub, metrics in groups:
-            for m in metrics:
-                col, _, scale = METRICS[m]
-                r = paired(sub[col].to_numpy().astype(float), sub[f"{col}_c"].to_numpy().astype(float),
-                           shares=m == "win") if sub.height else {"n": 0}
-                if sub.height:
-                    for k in ("est", "low", "high", "unpaired_low", "unpaired_high", "sd", "mean_arm", "mean_control"):
-                        r[k] *= scale
-                rows.append({"item": spec, "mode": mode, "group": name, "metric": m, **r,
-                             "takes_control": float(mine["n"].sum()) / max(n_games, 1),
-                             "takes_removed": float(arm_takes["n"].sum()) / max(n_games, 1),
-                             "takes_denied": None if denied_takes is None else denied_takes / max(n_games, 1)})
-    df = pl.DataFrame(rows, schema_overrides={"takes_denied": pl.Float64})
-    if df.height:
-        df = df.filter(pl.col("n") > 0)
-        adj = np.full(df.height, np.nan)
-        for m in METRICS:
-            at = np.flatnonzero((df["metric"] == m).to_numpy())
-            adj[at] = holm(df["p"].to_numpy()[at])
-        df = df.with_columns(pl.Series("p_holm", adj), pl.Series("resolved", adj < 1 - LEVEL))
-    return df
+            groups, denied_takes = _removal_groups(j, took), None
+        else:
+            groups, denied_takes = _deny_groups(folder / a["folder"], j, took, arm_takes)
+        per_game = {"takes_control": float(mine["n"].sum()) / max(n_games, 1),
+                    "takes_removed": float(arm_takes["n"].sum()) / max(n_games, 1),
+                    "takes_denied": None if denied_takes is None else denied_takes / max(n_games, 1)}
+        rows += _group_rows(spec, mode, groups, per_game)
+    return _holm_resolved(pl.DataFrame(rows, schema_overrides={"takes_denied": pl.Float64}))
 
 
 def denied_seats(run: Path | str) -> pl.DataFrame:

@@ -15,7 +15,6 @@ from typing import Iterator
 import numpy as np
 import polars as pl
 
-from meeplelab.play.config import RunConfig
 from meeplelab.sim.core.errors import RunFolderError
 from meeplelab.sim.core.logs import drain
 from meeplelab.sim.core.rng import stream_keys, strategy_stream
@@ -36,6 +35,28 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
             would not be checked against the logged final scores, so nothing is printed.
     """
     run = Path(run)
+    cfg, plan, part = _checked_part(run, game_id)
+    game = make_game(cfg.game, cfg.make_params(), cfg.content)
+    order, game_seed = (int(x[0]) for x in plan.locate(np.array([game_id], np.int64)))
+    seated = plan.strategies(order)
+    strategies = [make_strategy(cfg.game, s) for s in seated]
+    state = game.init(np.array([game_seed], np.int64), cfg.seed, cfg.players)
+    seat_keys = [stream_keys(cfg.seed, state.game_id, strategy_stream(s)) for s in range(cfg.players)]
+    yield (f"{game.title}, game {game_id} of run {run.name} (seed {cfg.seed}, {cfg.players} players, "
+           f"seat order {order + 1} of {len(plan.orders)}, game seed {game_seed})")
+    for s, st in enumerate(seated):
+        yield f"  seat {s + 1}: {st}"
+    yield from _decision_lines(game, state, strategies, seat_keys)
+    yield from _score_lines(game.final_scores(state)[0], part, game_id, run)
+
+
+def _checked_part(run: Path, game_id: int):
+    """The run's config (:func:`meeplelab.play.runfolder.run_config`), its game plan and the path of the games
+    part holding game ``game_id``, once that part matches the manifest.
+
+    Raises:
+        RunFolderError: as :func:`replay_text` documents.
+    """
     m = read_manifest(run)
     cfg = run_config(run, m)  # content and paths read against the run folder (it may have moved)
     plan = cfg.plan_for()
@@ -48,18 +69,15 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
     why = part_problem(run, "games", chunk, players=cfg.players)  # file, footer, rows, size, sha256, invariants
     if why is not None:
         raise _unchecked(part, why, game_id, run)
-    game = make_game(cfg.game, cfg.make_params(), cfg.content)
-    order, game_seed = (int(x[0]) for x in plan.locate(np.array([game_id], np.int64)))
-    seated = plan.strategies(order)
-    strategies = [make_strategy(cfg.game, s) for s in seated]
-    state = game.init(np.array([game_seed], np.int64), cfg.seed, cfg.players)
-    seat_keys = [stream_keys(cfg.seed, state.game_id, strategy_stream(s)) for s in range(cfg.players)]
+    return cfg, plan, part
+
+
+def _decision_lines(game, state, strategies: list, seat_keys: list) -> Iterator[str]:
+    """Play the batch-of-one ``state`` to its end with ``strategies`` (one per seat; ``seat_keys`` their
+    decision stream keys), yielding a line per decision (ply, seat, ``describe_action``), per event
+    (``describe_event``) and a header whenever a round (Cycle) begins."""
     espec = game.event_spec()
     names = [c.name for c in espec.columns]
-    yield (f"{game.title}, game {game_id} of run {run.name} (seed {cfg.seed}, {cfg.players} players, "
-           f"seat order {order + 1} of {len(plan.orders)}, game seed {game_seed})")
-    for s, st in enumerate(seated):
-        yield f"  seat {s + 1}: {st}"
     idx = np.zeros(1, np.int64)
     # a header line whenever a new round (Cycle) begins: games that can say what its start does
     # define describe_round(state, g); the round is the games table's count of finished rounds + 1
@@ -91,10 +109,18 @@ def replay_text(run: Path | str, game_id: int) -> Iterator[str]:
             if late:
                 yield "            " + game.describe_event(r)
         state.turn_n[:] = 0
-    scores = game.final_scores(state)[0]
+
+
+def _score_lines(scores, part: Path, game_id: int, run: Path) -> Iterator[str]:
+    """The replay's final ``scores`` (VP per seat) and whether they equal those the games ``part`` logged for
+    ``game_id``.
+
+    Raises:
+        RunFolderError: the part does not read (:func:`_unchecked`).
+    """
     yield "final scores: " + ", ".join(f"seat {s + 1} {int(v)} VP" for s, v in enumerate(scores))
     try:
-        logged = (pl.scan_parquet(str(run / "games" / part_name(int(chunk["id"])))).filter(pl.col("game") == game_id)
+        logged = (pl.scan_parquet(str(part)).filter(pl.col("game") == game_id)
                   .sort("seat").select("vp").collect()["vp"].to_list())
     except Exception as e:  # the part went bad after the check above (its footer read, its data did not)
         raise _unchecked(part, f"is unreadable ({type(e).__name__})", game_id, run) from None
