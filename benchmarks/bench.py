@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -388,52 +389,115 @@ def kernel_profile(game: str, games: int = 2048, batch: int = 2048) -> list[Row]
     return rows
 
 
+def _run_compiled(g: str, scale: float, quick: bool, echo) -> list[Row]:
+    """Compiled play against the Python loop side by side (2 and 4 seats, logs on and off, n_jobs 1 and 2)."""
+    rows: list[Row] = []
+    if make_game(g).compiled_play is None:
+        echo(f"  {g}: no compiled play yet (Python loop only)")
+        return rows
+    for compiled in (True, False):  # compile both paths, start the worker pool
+        time_simulate(g, 4, 64, 64, 1, True, compiled=compiled)
+        time_simulate(g, 4, 256, 64, 2, True, chunk=64, compiled=compiled)
+    for players in (2, 4):
+        for logs in (True, False):
+            for n_jobs in (1, 2):
+                n = max(int(16384 * n_jobs * scale), 1024)
+                pair = side_by_side(g, players, n, 2048 if not quick else 512, n_jobs, logs)
+                rows += pair
+                echo(f"  {g} {players}p logs {'on ' if logs else 'off'} n_jobs {n_jobs}: compiled "
+                     f"{pair[0].gps:,.0f} games/s, Python loop {pair[1].gps:,.0f} games/s "
+                     f"({pair[0].extra['ratio']:.2f}x)")
+    return rows
+
+
+def _run_baseline(g: str, scale: float, quick: bool, echo) -> list[Row]:
+    """Compiled play against the Python-loop path of commit ``ISSUE16_BASE`` (its tree unpacked and warmed)."""
+    rows: list[Row] = []
+    if make_game(g).compiled_play is None:
+        echo(f"  {g}: no compiled play yet (Python loop only)")
+        return rows
+    tree = baseline_tree()
+    echo(f"  {g}: against the Python loop of commit {ISSUE16_BASE[:7]} (tree {tree}); compiling its "
+         "rule kernels (first run: several minutes; cached in the tree after)")
+    warm_baseline(tree, g)
+    for players, logs, n_jobs in ((p, lg, j) for p in (2, 4) for lg in (True, False) for j in (1, 2)):
+        n = max(int(8192 * n_jobs * scale), 1024)
+        # compile this commit's paths and (re)start the worker pool right before each configuration
+        time_simulate(g, players, 64 * n_jobs, 64, n_jobs, logs, chunk=64)
+        time_simulate(g, players, 64 * n_jobs, 64, n_jobs, logs, chunk=64, compiled=False)
+        trio = against_baseline(g, players, n, 2048 if not quick else 512, n_jobs, logs, tree)
+        rows += trio
+        echo(f"  {g} {players}p logs {'on ' if logs else 'off'} n_jobs {n_jobs}: compiled {trio[0].gps:,.0f}"
+             f", Python loop now {trio[1].gps:,.0f}, at {ISSUE16_BASE[:7]} {trio[2].gps:,.0f} games/s "
+             f"({trio[0].extra['ratio']:.2f}x; same games: {trio[0].extra['same_games']})")
+    return rows
+
+
+def _run_search(g: str, quick: bool, echo) -> list[Row]:
+    """ISMCTS in the play kernel (``benchmarks/search_bench.py``); ``quick``: small counts, no base tree."""
+    sb = search_bench
+    tree = None if quick else sb.base_tree(ROOT, BASELINE_DIR)
+    if tree is not None:
+        echo(f"  {g}: ISMCTS against the Python search of commit {sb.SEARCH_BASE[:7]} (tree {tree})")
+    n = (16, 8, 8) if quick else (sb.GAMES, sb.REF_GAMES, sb.BASE_GAMES)
+    return sb.measure(g, tree, games=n[0], ref_games=n[1], base_games=n[2], echo=echo)
+
+
+def _run_throughput(g: str, scale: float, quick: bool, echo) -> list[Row]:
+    """Games per second by seats, batch size and logs at n_jobs 1, then n_jobs 2 against 1 on one large run."""
+    rows: list[Row] = []
+    echo(f"{g}: warming up (compile, worker pool)")
+    time_simulate(g, 4, 64, 64, 1, True)
+    time_simulate(g, 4, 256, 64, 2, True, chunk=64)
+    for players in (2, 4):
+        for batch in (1, 64, 512, 4096):
+            n = {1: 100, 64: 2048, 512: 8192, 4096: 16384}[batch]
+            n = max(int(n * scale), batch if batch > 1 else 20)
+            for logs in (True, False):
+                r = time_simulate(g, players, n, batch, 1, logs)
+                rows.append(r)
+                echo(f"  {players}p batch {batch:5d} logs {'on ' if logs else 'off'} n_jobs 1: "
+                     f"{r.gps:10.1f} games/s")
+        n = max(int(32768 * scale), 4096)
+        bj = 2048 if not quick else 512
+        r = time_simulate(g, players, n, bj, 2, True, chunk=bj)
+        rows.append(r)
+        echo(f"  {players}p n_jobs 2: {r.gps:10.1f} games/s")
+        r1 = time_simulate(g, players, n, bj, 1, True, chunk=bj)
+        rows.append(r1)
+        echo(f"  {players}p n_jobs 1 (same run): {r1.gps:10.1f} games/s")
+    return rows
+
+
+def _run_memory(g: str, quick: bool, echo) -> list[Row]:
+    """Peak resident memory of one simulate process for a small and a large run."""
+    rows: list[Row] = []
+    for n in ((10_000, 200_000) if not quick else (2_000, 20_000)):
+        r = peak_memory(g, 4, n, 4096 if not quick else 1024)
+        rows.append(r)
+        echo(f"  {g}: peak memory {n} games: {r.extra['peak_mib']:.0f} MiB")
+    return rows
+
+
+def _run_profile(g: str, quick: bool, echo) -> list[Row]:
+    """The cProfile rows of one batch, then the play kernel's cycles by decision kind."""
+    pr = profile(g, games=512 if quick else 2048, batch=512 if quick else 2048)
+    rows = pr + kernel_profile(g, games=512 if quick else 2048)
+    echo(f"  {g}: profiled ({pr[0].extra['gps']:.0f} games/s under the profiler)")
+    return rows
+
+
 def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PARTS, echo=print) -> list[Row]:
     """The benchmark matrix for ``parts`` (throughput, memory, sweep, profile, compile); ``quick`` shrinks it."""
     rows: list[Row] = []
     scale = 0.1 if quick else scale
     for g in games:
         if "compiled" in parts:
-            if make_game(g).compiled_play is None:
-                echo(f"  {g}: no compiled play yet (Python loop only)")
-            else:
-                for compiled in (True, False):  # compile both paths, start the worker pool
-                    time_simulate(g, 4, 64, 64, 1, True, compiled=compiled)
-                    time_simulate(g, 4, 256, 64, 2, True, chunk=64, compiled=compiled)
-                for players in (2, 4):
-                    for logs in (True, False):
-                        for n_jobs in (1, 2):
-                            n = max(int(16384 * n_jobs * scale), 1024)
-                            pair = side_by_side(g, players, n, 2048 if not quick else 512, n_jobs, logs)
-                            rows += pair
-                            echo(f"  {g} {players}p logs {'on ' if logs else 'off'} n_jobs {n_jobs}: compiled "
-                                 f"{pair[0].gps:,.0f} games/s, Python loop {pair[1].gps:,.0f} games/s "
-                                 f"({pair[0].extra['ratio']:.2f}x)")
+            rows += _run_compiled(g, scale, quick, echo)
         if "baseline" in parts:
-            if make_game(g).compiled_play is None:
-                echo(f"  {g}: no compiled play yet (Python loop only)")
-            else:
-                tree = baseline_tree()
-                echo(f"  {g}: against the Python loop of commit {ISSUE16_BASE[:7]} (tree {tree}); compiling its "
-                     "rule kernels (first run: several minutes; cached in the tree after)")
-                warm_baseline(tree, g)
-                for players, logs, n_jobs in ((p, lg, j) for p in (2, 4) for lg in (True, False) for j in (1, 2)):
-                    n = max(int(8192 * n_jobs * scale), 1024)
-                    # compile this commit's paths and (re)start the worker pool right before each configuration
-                    time_simulate(g, players, 64 * n_jobs, 64, n_jobs, logs, chunk=64)
-                    time_simulate(g, players, 64 * n_jobs, 64, n_jobs, logs, chunk=64, compiled=False)
-                    trio = against_baseline(g, players, n, 2048 if not quick else 512, n_jobs, logs, tree)
-                    rows += trio
-                    echo(f"  {g} {players}p logs {'on ' if logs else 'off'} n_jobs {n_jobs}: compiled {trio[0].gps:,.0f}"
-                         f", Python loop now {trio[1].gps:,.0f}, at {ISSUE16_BASE[:7]} {trio[2].gps:,.0f} games/s "
-                         f"({trio[0].extra['ratio']:.2f}x; same games: {trio[0].extra['same_games']})")
+            rows += _run_baseline(g, scale, quick, echo)
         if "search" in parts:
-            sb = search_bench
-            tree = None if quick else sb.base_tree(ROOT, BASELINE_DIR)
-            if tree is not None:
-                echo(f"  {g}: ISMCTS against the Python search of commit {sb.SEARCH_BASE[:7]} (tree {tree})")
-            n = (16, 8, 8) if quick else (sb.GAMES, sb.REF_GAMES, sb.BASE_GAMES)
-            rows += sb.measure(g, tree, games=n[0], ref_games=n[1], base_games=n[2], echo=echo)
+            rows += _run_search(g, quick, echo)
         if "composite" in parts:
             rows += composite_bench.measure(g, root=ROOT, quick=quick, echo=echo)
         if "startup" in parts:
@@ -443,36 +507,11 @@ def run(games: list[str], *, quick: bool = False, scale: float = 1.0, parts=PART
             rows.append(r)
             echo(f"  {g}: cold compile {r.seconds:.0f} s ({r.extra['kernels_cached']} kernels cached)")
         if "throughput" in parts:
-            echo(f"{g}: warming up (compile, worker pool)")
-            time_simulate(g, 4, 64, 64, 1, True)
-            time_simulate(g, 4, 256, 64, 2, True, chunk=64)
-            for players in (2, 4):
-                for batch in (1, 64, 512, 4096):
-                    n = {1: 100, 64: 2048, 512: 8192, 4096: 16384}[batch]
-                    n = max(int(n * scale), batch if batch > 1 else 20)
-                    for logs in (True, False):
-                        r = time_simulate(g, players, n, batch, 1, logs)
-                        rows.append(r)
-                        echo(f"  {players}p batch {batch:5d} logs {'on ' if logs else 'off'} n_jobs 1: "
-                             f"{r.gps:10.1f} games/s")
-                n = max(int(32768 * scale), 4096)
-                bj = 2048 if not quick else 512
-                r = time_simulate(g, players, n, bj, 2, True, chunk=bj)
-                rows.append(r)
-                echo(f"  {players}p n_jobs 2: {r.gps:10.1f} games/s")
-                r1 = time_simulate(g, players, n, bj, 1, True, chunk=bj)
-                rows.append(r1)
-                echo(f"  {players}p n_jobs 1 (same run): {r1.gps:10.1f} games/s")
+            rows += _run_throughput(g, scale, quick, echo)
         if "memory" in parts:
-            for n in ((10_000, 200_000) if not quick else (2_000, 20_000)):
-                r = peak_memory(g, 4, n, 4096 if not quick else 1024)
-                rows.append(r)
-                echo(f"  {g}: peak memory {n} games: {r.extra['peak_mib']:.0f} MiB")
+            rows += _run_memory(g, quick, echo)
         if "profile" in parts:
-            pr = profile(g, games=512 if quick else 2048, batch=512 if quick else 2048)
-            rows += pr
-            rows += kernel_profile(g, games=512 if quick else 2048)
-            echo(f"  {g}: profiled ({pr[0].extra['gps']:.0f} games/s under the profiler)")
+            rows += _run_profile(g, quick, echo)
         if "sweep" in parts and g == "unconscious-mind":
             r = sweep_at_scale(games_per_variant=200 if quick else 10_000)
             rows.append(r)
@@ -489,6 +528,142 @@ def merge(old: list[dict], new: list[Row]) -> list[dict]:
     return kept + [dict(vars(r), when=stamp) for r in new]
 
 
+def _throughput_section(gr: list[Row], g: str, at: Callable[[str, str], str]) -> list[str]:
+    """RESULTS.md lines of game ``g``'s throughput table and its batch / n_jobs ratios (none without rows)."""
+    tp = [r for r in gr if r.measure == "throughput"]
+    if not tp:
+        return []
+    out = ["", f"## {g} (strategies by seat: `{_strategy(g, 4)}`; 2 seats: `{_strategy(g, 2)}`)", "",
+           f"### Throughput (complete games per second){at(g, 'throughput')}", "",
+           "| seats | batch | n_jobs | logs | games | seconds | games/s | Parquet bytes/game |",
+           "|---|---|---|---|---|---|---|---|"]
+    for r in tp:
+        out.append(f"| {r.players} | {r.batch} | {r.n_jobs} | {'written' if r.logs else 'not written'} | "
+                   f"{r.games} | {r.seconds:.2f} | {r.gps:,.1f} | {r.extra.get('bytes_per_game', 0):,.0f} |")
+    for p in (2, 4):
+        b1 = next((r for r in tp if r.players == p and r.batch == 1 and r.logs), None)
+        b4 = next((r for r in tp if r.players == p and r.batch == 4096 and r.logs), None)
+        j = [r for r in tp if r.players == p and r.batch in (512, 2048) and r.games >= 4096]
+        j2 = next((r for r in j if r.n_jobs == 2), None)
+        j1 = next((r for r in reversed(j) if r.n_jobs == 1 and r.games == (j2.games if j2 else -1)), None)
+        if b1 and b4:
+            out.append(f"\n{p} seats: batch 4096 is {b4.gps / b1.gps:.1f}x batch 1.")
+        if j1 and j2:
+            out.append(f"{p} seats: n_jobs 2 is {j2.gps / j1.gps:.2f}x n_jobs 1.")
+    return out
+
+
+def _compiled_section(gr: list[Row], g: str, at: Callable[[str, str], str]) -> list[str]:
+    """RESULTS.md lines of compiled play against the Python loop (rows in pairs: compiled, Python loop)."""
+    cp = [r for r in gr if r.measure == "compiled"]
+    if not cp:
+        return []
+    out = ["", f"### {g}: compiled play against the Python loop, same run, seeds and strategies "
+           f"(`meeplelab simulate` with and without `--python-loop`, batch {cp[0].batch}, Parquet written "
+           f"when logs are){at(g, 'compiled')}", "",
+           "| seats | logs | n_jobs | games | compiled games/s | Python-loop games/s | ratio | Parquet bytes/game |",
+           "|---|---|---|---|---|---|---|---|"]
+    for c, py in zip(cp[0::2], cp[1::2]):
+        out.append(f"| {c.players} | {'written' if c.logs else 'not written'} | {c.n_jobs} | {c.games:,} | "
+                   f"{c.gps:,.0f} | {py.gps:,.0f} | {c.gps / py.gps:.2f}x | "
+                   f"{c.extra.get('bytes_per_game', 0):,.0f} |")
+    return out
+
+
+def _baseline_section(gr: list[Row], g: str, at: Callable[[str, str], str]) -> list[str]:
+    """RESULTS.md lines of compiled play against commit ``ISSUE16_BASE`` (rows in trios: compiled, now, base)."""
+    bl = [r for r in gr if r.measure == "baseline"]
+    if not bl:
+        return []
+    out = ["", f"### {g}: compiled play against the Python-loop path before it (commit {ISSUE16_BASE[:7]}: "
+           "numpy priority plans stepped by the Python loop), same run, seeds, strategies and seat order, "
+           f"batch {bl[0].batch}, Parquet written when logs are{at(g, 'baseline')}", "",
+           "`Python loop now` is this commit's `--python-loop`, which runs the same compiled rule kernels "
+           "and compiled plan choice as compiled play; `same games`: the three runs' games tables are equal.",
+           "", "| seats | logs | n_jobs | games | compiled games/s | Python loop now games/s | "
+           f"{ISSUE16_BASE[:7]} games/s | compiled / {ISSUE16_BASE[:7]} | same games |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for c, now, base in zip(bl[0::3], bl[1::3], bl[2::3]):
+        out.append(f"| {c.players} | {'written' if c.logs else 'not written'} | {c.n_jobs} | {c.games:,} | "
+                   f"{c.gps:,.0f} | {now.gps:,.0f} | {base.gps:,.0f} | {c.gps / base.gps:.2f}x | "
+                   f"{'yes' if c.extra.get('same_games') else '**no**'} |")
+    return out
+
+
+def _targets_section(gr: list[Row], g: str) -> list[str]:
+    """RESULTS.md lines of the targets of compiled play (:func:`targets`; none without a target)."""
+    tg = targets(gr, g)
+    if not tg:
+        return []
+    out = ["", f"### {g}: targets of compiled play", "", "| target | measured | bar | met |", "|---|---|---|---|"]
+    out += [f"| {t} | {m} | {b} | {'-' if ok is None else 'yes' if ok else '**no**'} |" for t, m, b, ok in tg]
+    return out
+
+
+def _compile_memory_sections(gr: list[Row], g: str, at: Callable[[str, str], str]) -> list[str]:
+    """RESULTS.md lines of the cold compile (seconds) and the peak resident memory table (MiB)."""
+    out: list[str] = []
+    for r in (r for r in gr if r.measure == "compile"):
+        out += ["", f"### {g}: cold compile of the rule kernels{at(g, 'compile')}", "",
+                f"`python -m meeplelab.play.warmup --one {g}` with an empty numba cache folder: **{r.seconds:.0f} s** "
+                f"({r.extra['kernels_cached']} kernels cached; load average {r.extra['load_after']} when it "
+                "ended). Target: 90 s or less."]
+    mem = [r for r in gr if r.measure == "memory"]
+    if mem:
+        out += ["", f"### {g}: peak resident memory of one simulate process (4 seats fixed, logs written){at(g, 'memory')}", "",
+                "| games | batch | seconds | games/s | peak MiB |", "|---|---|---|---|---|"]
+        out += [f"| {r.games:,} | {r.batch} | {r.seconds:.1f} | {r.gps:,.0f} | {r.extra['peak_mib']:.0f} |"
+                for r in mem]
+    return out
+
+
+def _profile_sections(gr: list[Row], g: str, at: Callable[[str, str], str]) -> list[str]:
+    """RESULTS.md lines of the cProfile table (own seconds) and the play kernel's table by decision kind (ns)."""
+    out: list[str] = []
+    prof = [r for r in gr if r.measure == "profile"]
+    if prof:
+        out += ["", f"### {g}: profile (cProfile, 4 seats, batch {prof[0].batch}, {prof[0].games:,} games, "
+                f"{prof[0].extra['gps']:.0f} games/s under the profiler), functions by own time{at(g, 'profile')}", "",
+                "| function | calls | own seconds | share |", "|---|---|---|---|"]
+        out += [f"| `{r.extra['where']}` | {r.extra['calls']:,} | {r.seconds:.2f} | {r.extra['share']:.0%} |"
+                for r in prof]
+    kp = sorted((r for r in gr if r.measure == "kernel"), key=lambda r: -r.seconds)
+    if kp:
+        x = kp[0].extra
+        out += ["", f"### {g}: play kernel by decision kind (CPU cycle counter, 4 seats, {kp[0].games:,} games; "
+                f"{x['kernel_s']:.2f} s in the kernel's mask, choice and apply of {x['wall_s']:.2f} s){at(g, 'kernel')}",
+                "", "Mask 0 ns: the decision's legal actions came with the previous apply (no second pass).", "",
+                "| decision | per game | legal mask ns | choice ns | apply ns | share of kernel time |",
+                "|---|---|---|---|---|---|"]
+        out += [f"| {r.extra['kind']} | {r.extra['per_game']:.1f} | {r.extra['legal_ns']:,.0f} | "
+                f"{r.extra['choice_ns']:,.0f} | {r.extra['apply_ns']:,.0f} | {r.extra['share']:.1%} |" for r in kp]
+    return out
+
+
+def _sweep_section(gr: list[Row], g: str, at: Callable[[str, str], str]) -> list[str]:
+    """RESULTS.md lines of the sweep at scale (minutes end to end, games/s, MiB, Parquet bytes per game)."""
+    out: list[str] = []
+    for r in (r for r in gr if r.measure == "sweep"):
+        out += ["", f"### {g}: sweep at scale{at(g, 'sweep')}", "",
+                f"`meeplelab sweep` of {r.extra['variants']} variants ({r.extra['vary']}) x "
+                f"{r.games // r.extra['variants']:,} games, 4 seats, n_jobs {r.n_jobs}, batch {r.batch}, "
+                f"every log written, report included: **{r.seconds / 60:.1f} minutes** end to end "
+                f"({r.gps:,.0f} games/s), peak memory {r.extra['peak_mib']:.0f} MiB per process, "
+                f"{r.extra['bytes_per_game']:,.0f} Parquet bytes per game."]
+    return out
+
+
+def _game_sections(gr: list[Row], g: str, at: Callable[[str, str], str]) -> list[str]:
+    """RESULTS.md lines of every measured part of game ``g`` (its rows ``gr``), in the page's order; ``at(game,
+    measure)`` is the " (measured <UTC>)" suffix of a table's heading, "" when the row has no date."""
+    out = _throughput_section(gr, g, at) + _compiled_section(gr, g, at) + _baseline_section(gr, g, at)
+    out += _targets_section(gr, g)
+    out += search_bench.render(gr, g, at(g, "search"))
+    out += composite_bench.render(gr, g, at(g, "composite"))
+    out += startup_bench.render(gr, g, at(g, "startup"))
+    return out + _compile_memory_sections(gr, g, at) + _profile_sections(gr, g, at) + _sweep_section(gr, g, at)
+
+
 def render(rows: list, info: dict, notes: str = "", store: str = "benchmarks/results.json") -> str:
     """Markdown of RESULTS.md from stored rows (dicts or :class:`Row`)."""
     when = {(r["game"], r["measure"]): r.get("when") for r in rows if isinstance(r, dict)}
@@ -503,95 +678,7 @@ def render(rows: list, info: dict, notes: str = "", store: str = "benchmarks/res
            f"`{store}`; each table says when it was measured (UTC).", "", "## Machine", ""]
     out += [f"- {k}: {v}" for k, v in info.items()]
     for g in dict.fromkeys(r.game for r in rows):
-        gr = [r for r in rows if r.game == g]
-        tp = [r for r in gr if r.measure == "throughput"]
-        if tp:
-            out += ["", f"## {g} (strategies by seat: `{_strategy(g, 4)}`; 2 seats: `{_strategy(g, 2)}`)", "",
-                    f"### Throughput (complete games per second){at(g, 'throughput')}", "",
-                    "| seats | batch | n_jobs | logs | games | seconds | games/s | Parquet bytes/game |",
-                    "|---|---|---|---|---|---|---|---|"]
-            for r in tp:
-                out.append(f"| {r.players} | {r.batch} | {r.n_jobs} | {'written' if r.logs else 'not written'} | "
-                           f"{r.games} | {r.seconds:.2f} | {r.gps:,.1f} | {r.extra.get('bytes_per_game', 0):,.0f} |")
-            for p in (2, 4):
-                b1 = next((r for r in tp if r.players == p and r.batch == 1 and r.logs), None)
-                b4 = next((r for r in tp if r.players == p and r.batch == 4096 and r.logs), None)
-                j = [r for r in tp if r.players == p and r.batch in (512, 2048) and r.games >= 4096]
-                j2 = next((r for r in j if r.n_jobs == 2), None)
-                j1 = next((r for r in reversed(j) if r.n_jobs == 1 and r.games == (j2.games if j2 else -1)), None)
-                if b1 and b4:
-                    out.append(f"\n{p} seats: batch 4096 is {b4.gps / b1.gps:.1f}x batch 1.")
-                if j1 and j2:
-                    out.append(f"{p} seats: n_jobs 2 is {j2.gps / j1.gps:.2f}x n_jobs 1.")
-        cp = [r for r in gr if r.measure == "compiled"]
-        if cp:
-            out += ["", f"### {g}: compiled play against the Python loop, same run, seeds and strategies "
-                    f"(`meeplelab simulate` with and without `--python-loop`, batch {cp[0].batch}, Parquet written "
-                    f"when logs are){at(g, 'compiled')}", "",
-                    "| seats | logs | n_jobs | games | compiled games/s | Python-loop games/s | ratio | Parquet bytes/game |",
-                    "|---|---|---|---|---|---|---|---|"]
-            for c, py in zip(cp[0::2], cp[1::2]):
-                out.append(f"| {c.players} | {'written' if c.logs else 'not written'} | {c.n_jobs} | {c.games:,} | "
-                           f"{c.gps:,.0f} | {py.gps:,.0f} | {c.gps / py.gps:.2f}x | "
-                           f"{c.extra.get('bytes_per_game', 0):,.0f} |")
-        bl = [r for r in gr if r.measure == "baseline"]
-        if bl:
-            out += ["", f"### {g}: compiled play against the Python-loop path before it (commit {ISSUE16_BASE[:7]}: "
-                    "numpy priority plans stepped by the Python loop), same run, seeds, strategies and seat order, "
-                    f"batch {bl[0].batch}, Parquet written when logs are{at(g, 'baseline')}", "",
-                    "`Python loop now` is this commit's `--python-loop`, which runs the same compiled rule kernels "
-                    "and compiled plan choice as compiled play; `same games`: the three runs' games tables are equal.",
-                    "", "| seats | logs | n_jobs | games | compiled games/s | Python loop now games/s | "
-                    f"{ISSUE16_BASE[:7]} games/s | compiled / {ISSUE16_BASE[:7]} | same games |",
-                    "|---|---|---|---|---|---|---|---|---|"]
-            for c, now, base in zip(bl[0::3], bl[1::3], bl[2::3]):
-                out.append(f"| {c.players} | {'written' if c.logs else 'not written'} | {c.n_jobs} | {c.games:,} | "
-                           f"{c.gps:,.0f} | {now.gps:,.0f} | {base.gps:,.0f} | {c.gps / base.gps:.2f}x | "
-                           f"{'yes' if c.extra.get('same_games') else '**no**'} |")
-        tg = targets(gr, g)
-        if tg:
-            out += ["", f"### {g}: targets of compiled play", "", "| target | measured | bar | met |", "|---|---|---|---|"]
-            out += [f"| {t} | {m} | {b} | {'-' if ok is None else 'yes' if ok else '**no**'} |" for t, m, b, ok in tg]
-        out += search_bench.render(gr, g, at(g, "search"))
-        out += composite_bench.render(gr, g, at(g, "composite"))
-        out += startup_bench.render(gr, g, at(g, "startup"))
-        comp = [r for r in gr if r.measure == "compile"]
-        for r in comp:
-            out += ["", f"### {g}: cold compile of the rule kernels{at(g, 'compile')}", "",
-                    f"`python -m meeplelab.play.warmup --one {g}` with an empty numba cache folder: **{r.seconds:.0f} s** "
-                    f"({r.extra['kernels_cached']} kernels cached; load average {r.extra['load_after']} when it "
-                    "ended). Target: 90 s or less."]
-        mem = [r for r in gr if r.measure == "memory"]
-        if mem:
-            out += ["", f"### {g}: peak resident memory of one simulate process (4 seats fixed, logs written){at(g, 'memory')}", "",
-                    "| games | batch | seconds | games/s | peak MiB |", "|---|---|---|---|---|"]
-            out += [f"| {r.games:,} | {r.batch} | {r.seconds:.1f} | {r.gps:,.0f} | {r.extra['peak_mib']:.0f} |"
-                    for r in mem]
-        prof = [r for r in gr if r.measure == "profile"]
-        if prof:
-            out += ["", f"### {g}: profile (cProfile, 4 seats, batch {prof[0].batch}, {prof[0].games:,} games, "
-                    f"{prof[0].extra['gps']:.0f} games/s under the profiler), functions by own time{at(g, 'profile')}", "",
-                    "| function | calls | own seconds | share |", "|---|---|---|---|"]
-            out += [f"| `{r.extra['where']}` | {r.extra['calls']:,} | {r.seconds:.2f} | {r.extra['share']:.0%} |"
-                    for r in prof]
-        kp = sorted((r for r in gr if r.measure == "kernel"), key=lambda r: -r.seconds)
-        if kp:
-            x = kp[0].extra
-            out += ["", f"### {g}: play kernel by decision kind (CPU cycle counter, 4 seats, {kp[0].games:,} games; "
-                    f"{x['kernel_s']:.2f} s in the kernel's mask, choice and apply of {x['wall_s']:.2f} s){at(g, 'kernel')}",
-                    "", "Mask 0 ns: the decision's legal actions came with the previous apply (no second pass).", "",
-                    "| decision | per game | legal mask ns | choice ns | apply ns | share of kernel time |",
-                    "|---|---|---|---|---|---|"]
-            out += [f"| {r.extra['kind']} | {r.extra['per_game']:.1f} | {r.extra['legal_ns']:,.0f} | "
-                    f"{r.extra['choice_ns']:,.0f} | {r.extra['apply_ns']:,.0f} | {r.extra['share']:.1%} |" for r in kp]
-        sw = [r for r in gr if r.measure == "sweep"]
-        for r in sw:
-            out += ["", f"### {g}: sweep at scale{at(g, 'sweep')}", "",
-                    f"`meeplelab sweep` of {r.extra['variants']} variants ({r.extra['vary']}) x "
-                    f"{r.games // r.extra['variants']:,} games, 4 seats, n_jobs {r.n_jobs}, batch {r.batch}, "
-                    f"every log written, report included: **{r.seconds / 60:.1f} minutes** end to end "
-                    f"({r.gps:,.0f} games/s), peak memory {r.extra['peak_mib']:.0f} MiB per process, "
-                    f"{r.extra['bytes_per_game']:,.0f} Parquet bytes per game."]
+        out += _game_sections([r for r in rows if r.game == g], g, at)
     if notes:
         out += ["", notes.rstrip()]
     return "\n".join(out) + "\n"

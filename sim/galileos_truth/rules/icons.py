@@ -289,17 +289,11 @@ def pending_effects(S, C, g):
 
 
 @rule
-def order_matters(S, C, prm, g):
-    """Top frame: the order of its pending mandatory Effects can change the outcome, so the player picks
-    them one by one (seed: icons activate in the order you like; A-GT-25). Pairs that interact: "x2" VP with
-    another VP icon; own Suspicion up and down where the track's ends, Prison or the Stake lie in reach;
-    Wax Seal takers when seals run short; Income tubes or the up-arrow Book with other Book changes, and a
-    Book gain and payment where the track's end is in reach. Red Coins and Research never need it: a payment
-    waits for the gains when it cannot be made first, and neither track has an end above."""
-    k = S.game[g, FR_N] - 1
-    if S.game[g, FR_USED + k] & EFF_GO:
-        return False
-    p = S.game[g, TO_ACT]
+def pending_effect_counts(S, C, g, k, p):
+    """Counts over frame ``k``'s pending mandatory Effects for seat ``p`` that :func:`order_matters` weighs, as
+    ``(n, x2, vpgain, up, down, takers, mentor, tracks, income, bookup, bookchg)``: Effects pending; "x2" VP
+    icons; VP icons that gain something; own Suspicion up and down (steps); Wax Seal takers, of which a Mentor
+    seal (0/1) and the distinct Mastery tracks in a row; Income tubes; up-arrow Book icons; Book changes."""
     iset = S.game[g, FR_SET + k]
     n = 0
     x2 = 0
@@ -356,6 +350,43 @@ def order_matters(S, C, prm, g):
             bookchg += 1
         elif op == O_BOOKS or op == O_BOOKS_PAY:
             bookchg += 1
+    return n, x2, vpgain, up, down, takers, mentor, tracks, income, bookup, bookchg
+
+
+@rule
+def book_gain_passes_track_end(S, C, prm, g, k, p):
+    """Whether some Subject has both a Book gain and a Book payment open in frame ``k`` and seat ``p``'s Books
+    of it plus the gains pass the track's end (``PRM_BOOK_TRACK_MAX``): paying first keeps Books a gain loses."""
+    iset = S.game[g, FR_SET + k]
+    for sb in range(N_SUBJECTS):
+        gsum = 0
+        psum = 0
+        for i in range(N_ICONS):
+            op = open_icon(S, C, g, k, i)
+            if op != O_BOOKS and op != O_BOOKS_PAY or C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 0] != sb:
+                continue
+            if op == O_BOOKS:
+                gsum += C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 1]
+            else:
+                psum += C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 1]
+        if gsum > 0 and psum > 0 and S.seat[g, p, BOOKS + sb] + gsum > prm[PRM_BOOK_TRACK_MAX]:
+            return True
+    return False
+
+
+@rule
+def order_matters(S, C, prm, g):
+    """Top frame: the order of its pending mandatory Effects can change the outcome, so the player picks
+    them one by one (seed: icons activate in the order you like; A-GT-25). Pairs that interact: "x2" VP with
+    another VP icon; own Suspicion up and down where the track's ends, Prison or the Stake lie in reach;
+    Wax Seal takers when seals run short; Income tubes or the up-arrow Book with other Book changes, and a
+    Book gain and payment where the track's end is in reach. Red Coins and Research never need it: a payment
+    waits for the gains when it cannot be made first, and neither track has an end above."""
+    k = S.game[g, FR_N] - 1
+    if S.game[g, FR_USED + k] & EFF_GO:
+        return False
+    p = S.game[g, TO_ACT]
+    n, x2, vpgain, up, down, takers, mentor, tracks, income, bookup, bookchg = pending_effect_counts(S, C, g, k, p)
     if n < 2:
         return False
     if x2 > 0 and vpgain > 0:
@@ -371,19 +402,7 @@ def order_matters(S, C, prm, g):
     if (income > 0 and bookchg > 0) or (bookup > 0 and bookchg >= 2):
         return True
     if bookchg >= 2:
-        for sb in range(N_SUBJECTS):
-            gsum = 0
-            psum = 0
-            for i in range(N_ICONS):
-                op = open_icon(S, C, g, k, i)
-                if op != O_BOOKS and op != O_BOOKS_PAY or C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 0] != sb:
-                    continue
-                if op == O_BOOKS:
-                    gsum += C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 1]
-                else:
-                    psum += C.ISET_ARG[iset, i // K_ICONS, i % K_ICONS, 1]
-            if gsum > 0 and psum > 0 and S.seat[g, p, BOOKS + sb] + gsum > prm[PRM_BOOK_TRACK_MAX]:
-                return True
+        return book_gain_passes_track_end(S, C, prm, g, k, p)
     return False
 
 
