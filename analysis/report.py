@@ -88,17 +88,11 @@ WIN = {"est": "win rate %", "fair": "fair share %"}
 MEAN_VP = {"est": "mean VP"}
 
 
-def generic_sections(runs: Runs) -> list[Section]:
-    """Sections every game gets. With runs of several player counts every table is per player count
-    (a ``players`` column; a strategy's VP at 2 seats is never averaged with its VP at 4)."""
-    g = runs.games
-    out = []
-
-    counts = player_counts(runs)
-    multi = len(counts) > 1
-    by = ("players", "strategy") if multi else ("strategy",)
-    per = f" Every table is per player count ({counts_words(counts)})." if multi else ""
-    wr = M.win_rates(g, by)
+def _win_rate_section(runs: Runs, by: tuple, per: str) -> Section:
+    """"Win rates": per strategy (``by``: ``("strategy",)`` or ``("players", "strategy")``) and per seat, percent
+    with Wilson 95% intervals, and whether seat advantage cancels out of the strategy table (rotated seats)
+    or is confounded with it (fixed seats); ``per`` is the per-player-count sentence (or "")."""
+    wr = M.win_rates(runs.games, by)
     names, source = seat_source(runs)
     seat = seat_advantage(games_frame(runs).filter(pl.col("run").is_in(names)))
     conf = confounded_runs(runs)
@@ -107,14 +101,20 @@ def generic_sections(runs: Runs) -> list[Section]:
             if conf else " Every strategy sat in every seat equally often (rotated seats), so seat advantage cancels"
             " out of the strategy table." if len(set().union(*(m["config"]["strategies"]
                                                                 for m in runs.manifests.values()))) > 1 else "")
-    out.append(Section(
+    return Section(
         "Win rates", "Share of games won (a first place shared by k seats counts 1/k), with Wilson 95% intervals." + note
         + per + f"\nSeat advantage is estimated from {source}.",
         [("win_rate", _win_rate_chart(wr, runs), "Win rate by strategy against the fair share (dashed)"),
          ("seat_advantage", F.seat_advantage_chart(seat), "Win rate by seat against the fair share (dashed)")],
         [("Win rate by strategy (percent)", _interval_cols(wr, True), TableFormat(labels=WIN)),
          ("Win rate by seat (percent; seats numbered from 1 = first player, as in replays); fair = 1/players",
-          _interval_cols(seat.with_columns(pl.col("fair") * 100), True), TableFormat(labels=WIN))]))
+          _interval_cols(seat.with_columns(pl.col("fair") * 100), True), TableFormat(labels=WIN))])
+
+
+def _vp_section(g: pl.LazyFrame, by: tuple, per: str, multi: bool) -> Section:
+    """"Final VP and margin": mean final VP per strategy (``by``) and per strategy and seat (strategies in the
+    order of their mean VP), mean margin (VP minus the best other seat), Student-t 95% intervals; ``g`` the
+    games table, ``multi`` several player counts (chart labels then name the count)."""
     vp = _interval_cols(M.mean_by(g, "vp", by))
     vps = _interval_cols(M.mean_by(g, "vp", by + ("seat",)))
     order = ranked(vp, TableFormat())  # the strategies in the order of their mean VP, seats within each
@@ -126,7 +126,7 @@ def generic_sections(runs: Runs) -> list[Section]:
         (pl.col("strategy") + ", " + pl.col("players").cast(pl.String) + " players").alias("strategy"))
     mg_chart = mg if not multi else mg.with_columns(
         (pl.col("strategy") + ", " + pl.col("players").cast(pl.String) + " players").alias("strategy"))
-    out.append(Section(
+    return Section(
         "Final VP and margin", "Mean final VP and margin (VP minus the best other seat) with Student-t 95% intervals."
         + per,
         [("mean_vp", F.mean_chart(vp_chart, "strategy", title="Mean final VP (95% t interval)", xlabel="VP"), "Mean final VP"),
@@ -134,7 +134,14 @@ def generic_sections(runs: Runs) -> list[Section]:
         [("Mean final VP by strategy", vp, TableFormat(labels=MEAN_VP)),
          ("Mean final VP by strategy and seat (strategies in the order of their mean VP)", vps,
           TableFormat(labels=MEAN_VP, rank=None)),
-         ("Mean margin by strategy", _interval_cols(mg), TableFormat(labels={"est": "mean margin (VP)"}))]))
+         ("Mean margin by strategy", _interval_cols(mg), TableFormat(labels={"est": "mean margin (VP)"}))])
+
+
+def _breakdown_and_length_sections(g: pl.LazyFrame, runs: Runs, by: tuple, per: str, multi: bool) -> list[Section]:
+    """"Score breakdown" (mean VP per final-score category and strategy; left out when the game records
+    none), "Game length" (turns, rounds, decisions per game) and "How games ended" (percent of each run's
+    games per end reason; left out when none recorded); per player count when ``multi``."""
+    out = []
     bd = M.score_breakdown(g, by)
     if bd.height:
         out.append(Section("Score breakdown", "Mean VP per final-score category, per seat." + per,
@@ -157,41 +164,72 @@ def generic_sections(runs: Runs) -> list[Section]:
         out.append(Section("How games ended", _safety_line(ends), [],
                            [("Games by end reason (percent of each run's games)", _interval_cols(ends, True),
                              TableFormat(labels={"est": "share of games %"}))]))
+    return out
+
+
+def _action_section(runs: Runs, counts: list[int], per: str) -> Section | None:
+    """"Action frequencies": share of turns by the turns table's first text column (all seats), percent with
+    Wilson 95% intervals, per player count when ``counts`` holds several; None when the turns table has no
+    text column."""
     tcols = [c for c, t in runs.turns.collect_schema().items() if t == pl.String and c != "run"]
-    if tcols:
-        if multi:
-            of = {n: int(m["config"]["players"]) for n, m in runs.manifests.items()}
-            freq = pl.concat([M.action_frequencies(runs.turns.filter(pl.col("run").is_in([n for n in of if of[n] == p])),
-                                                   tcols[0]).select(pl.lit(p).cast(pl.Int64).alias("players"), pl.all())
-                              for p in counts])
-        else:
-            freq = M.action_frequencies(runs.turns, tcols[0])
-        chart = freq if not multi else freq.with_columns(
-            (pl.col(tcols[0]) + ", " + pl.col("players").cast(pl.String) + " players").alias(tcols[0]))
-        out.append(Section(
-            "Action frequencies", f"Share of turns by `{tcols[0]}` (all seats), Wilson 95% intervals." + per,
-            [("actions", F.bar_with_interval(chart, tcols[0], title=f"Turns by {tcols[0]} (95% Wilson interval)",
-                                             xlabel="share of turns (%)", scale=100), f"Turns by {tcols[0]}")],
-            [(f"Turns by {tcols[0]} (percent)", _interval_cols(freq, True),
-              TableFormat(labels={"est": "share of turns %"}))]))
-    n_games = int(g.filter(pl.col("seat") == 0).select(pl.len()).collect().item())
+    if not tcols:
+        return None
+    multi = len(counts) > 1
     if multi:
+        of = {n: int(m["config"]["players"]) for n, m in runs.manifests.items()}
+        freq = pl.concat([M.action_frequencies(runs.turns.filter(pl.col("run").is_in([n for n in of if of[n] == p])),
+                                               tcols[0]).select(pl.lit(p).cast(pl.Int64).alias("players"), pl.all())
+                          for p in counts])
+    else:
+        freq = M.action_frequencies(runs.turns, tcols[0])
+    chart = freq if not multi else freq.with_columns(
+        (pl.col(tcols[0]) + ", " + pl.col("players").cast(pl.String) + " players").alias(tcols[0]))
+    return Section(
+        "Action frequencies", f"Share of turns by `{tcols[0]}` (all seats), Wilson 95% intervals." + per,
+        [("actions", F.bar_with_interval(chart, tcols[0], title=f"Turns by {tcols[0]} (95% Wilson interval)",
+                                         xlabel="share of turns (%)", scale=100), f"Turns by {tcols[0]}")],
+        [(f"Turns by {tcols[0]} (percent)", _interval_cols(freq, True),
+          TableFormat(labels={"est": "share of turns %"}))])
+
+
+def _need_section(runs: Runs, counts: list[int]) -> Section:
+    """"Games needed": the games (per compared group) for a win-rate interval and the seat-results for a
+    mean-VP interval of the widths of :func:`meeplelab.analysis.metrics.games_needed_summary`, per player
+    count when ``counts`` holds several (each count has its own VP sd), then what the observed differences need."""
+    g = runs.games
+    n_games = int(g.filter(pl.col("seat") == 0).select(pl.len()).collect().item())
+    if len(counts) > 1:
         needs = [{"players": p, **M.games_needed_summary(g.filter(pl.col("players") == p))} for p in counts]
         need = needs[-1]
         text = (f"These runs hold {n_games:,} games. For a win-rate interval {need['rate_width'] * 100:.0f} points wide "
                 f"(+-{need['rate_width'] * 50:.0f}) about {need['games_for_rate']:,} games per compared group are "
                 f"needed; for a mean-VP interval {need['vp_width']:.0f} VP wide, the seat-results per player count "
                 "are in the table (each count has its own VP sd). Paired comparisons on common seeds need fewer.")
-        out.append(Section("Games needed", text + _observed_need(runs), [], [("Games needed", pl.DataFrame(needs))]))
-        return out
+        return Section("Games needed", text + _observed_need(runs), [], [("Games needed", pl.DataFrame(needs))])
     need = M.games_needed_summary(g)
-    out.append(Section(
+    return Section(
         "Games needed",
         f"These runs hold {n_games:,} games. For a win-rate interval {need['rate_width'] * 100:.0f} points wide "
         f"(+-{need['rate_width'] * 50:.0f}) about {need['games_for_rate']:,} games per compared group are needed; for a "
         f"mean-VP interval {need['vp_width']:.0f} VP wide (VP sd {need['vp_sd']:.1f}), about {need['games_for_vp']:,} "
         "seat-results. Paired comparisons on common seeds need fewer." + _observed_need(runs),
-        [], [("Games needed", pl.DataFrame([need]))]))
+        [], [("Games needed", pl.DataFrame([need]))])
+
+
+def generic_sections(runs: Runs) -> list[Section]:
+    """Sections every game gets. With runs of several player counts every table is per player count
+    (a ``players`` column; a strategy's VP at 2 seats is never averaged with its VP at 4)."""
+    g = runs.games
+    counts = player_counts(runs)
+    multi = len(counts) > 1
+    by = ("players", "strategy") if multi else ("strategy",)
+    per = f" Every table is per player count ({counts_words(counts)})." if multi else ""
+    out = [_win_rate_section(runs, by, per), _vp_section(g, by, per, multi)]
+    out += _breakdown_and_length_sections(g, runs, by, per, multi)
+    actions = _action_section(runs, counts, per)
+    if actions is not None:
+        out.append(actions)
+    out.append(_need_section(runs, counts))
     return out
 
 

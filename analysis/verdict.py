@@ -63,25 +63,17 @@ def _field(df: pl.DataFrame, manifests: dict | None, players: int | None = None)
                        seating_words(mans) if mans else "seating not recorded")
 
 
-def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = None,
-                   facts: dict | None = None) -> tuple[list[str], pl.DataFrame]:
-    """Ranking, dominant (or only leading) and degenerate strategies per player count: lines and the table
-    behind them; every line names the field it holds among (the strategies played at that player count,
-    games, seating: ``manifests`` of the runs, :func:`meeplelab.analysis.dominance.field_words`).
+def _flag_family(df: pl.DataFrame, rates: pl.DataFrame, manifests: dict | None) -> tuple[list, list, list]:
+    """The claims behind the strategy flags, per player count of ``rates`` (:func:`meeplelab.analysis.seats.strategy_rates`).
 
-    *Dominant* has the one meaning of :data:`meeplelab.analysis.dominance.DEFINITION` (:func:`meeplelab.analysis.dominance.judge`):
-    the strategy beats every other strategy of the field head to head (paired win-share difference over the
-    games where both sit, :func:`meeplelab.analysis.seats.head_to_head`), each pair resolved. Every head-to-head pair
-    of every player count and every degenerate test (the score test of a win rate against half the fair
-    share, one-sided) is one claim of one family, Holm-adjusted together (:func:`meeplelab.analysis.stats.holm`): with
-    equally strong strategies the chance of any flag is at most 5%.
-
-    ``facts`` (a dict, filled when given) receives the numbers behind the lines for the three summary
-    sentences (:mod:`meeplelab.analysis.summary`): ``facts["strategies"][players]`` = ``{"rates", "top", "second",
-    "h2h", "dominant", "closest", "lost", "open", "fair", "where"}`` and ``facts["degenerate"]`` = a list of
-    ``(players, rate row, Holm p)``."""
-    rates = strategy_rates(df)
-    note = " (CONFOUNDED with seat: fixed seats)" if confounded else ""
+    Returns:
+        ``(blocks, pvals, slots)``: ``blocks`` one ``(players, sub, fair, where, pairs)`` per player count
+        (``sub`` its rows ranked by win rate, ``fair`` = 1/players as a fraction, ``where`` the field words of
+        :func:`_field`, ``pairs`` = ``{(a, b): head_to_head dict}`` for every pair, ``a`` ranked above ``b``);
+        ``pvals`` the raw p-value of every claim and ``slots`` what each is: ``("pair", players, a, b)`` or
+        ``("deg", players, rate row)`` (the degenerate test against half the fair share, one-sided; 1.0 when
+        the rate is not below it).
+    """
     blocks = []  # per player count: (players, sub, fair, field words, pairs {(a, b): h2h})
     pvals, slots = [], []  # the family: ("pair", players, a, b) or ("deg", players, row)
     for (players,), sub in rates.group_by("players", maintain_order=True):
@@ -101,69 +93,100 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
             pvals.append(float(rate_p(r["wins"], r["games"], fair / 2)) / 2 if r["est"] < fair / 2 else 1.0)
             slots.append(("deg", players, r))
         blocks.append((players, sub, fair, where, pairs))
-    adj = holm(pvals) if pvals else []
-    words = holm_words(int(sum(1 for p in pvals if p == p)))
-    adj_pair = {(s[1], s[2], s[3]): a for s, a in zip(slots, adj) if s[0] == "pair"}
-    lines, flagged = [], False
-    defined = []  # the definition is said once, on the first dominant or leading line
+    return blocks, pvals, slots
 
-    def definition() -> str:
-        if defined:
-            return "(Dominant as defined above.)"
-        defined.append(True)
-        return DEFINITION
 
-    for players, sub, fair, where, pairs in blocks:
-        if sub.height < 2:
-            r = sub.row(0, named=True)
-            lines.append(f"{players} players: one strategy ({r['strategy']}), a mirror match: no ranking ({where}).")
-            continue
-        top, second = sub.row(0, named=True), sub.row(1, named=True)
-        h = pairs[(top["strategy"], second["strategy"])]
-        ranking = ", ".join(f"{r['strategy']} {_pct(r['est'])}% {_interval(r['low'], r['high'])}"
-                            for r in sub.iter_rows(named=True))
-        need = f"; about {h['games_needed']:,} games resolve a difference this size" if h["games_needed"] else ""
-        lines.append(f"{players} players, win rates{note} (fair share {fair * 100:.1f}%) {where}: {ranking}. "
-                     f"{top['strategy']} minus {second['strategy']}: {_pct(h['est'])} percentage points "
-                     f"{_interval(h['low'], h['high'])} paired over {h['n']:,} games{need}.")
-        rows = {}
-        for (a, b), hh in pairs.items():
-            p_adj = adj_pair[(players, a, b)]
-            ok = bool(p_adj == p_adj and p_adj < 0.05)
-            est = hh["est"] if hh["est"] == hh["est"] else 0.0
-            rows[(a, b)] = {**hh, "edge": est, "resolved": ok, "p_holm": p_adj, "column": b}
-            rows[(b, a)] = {**hh, "est": -hh["est"], "low": -hh["high"], "high": -hh["low"], "edge": -est,
-                            "resolved": ok, "p_holm": p_adj, "column": a}
-        j = judge(sub["strategy"].to_list(), rows)
-        if facts is not None:
-            facts.setdefault("strategies", {})[players] = {
-                "rates": sub, "top": top, "second": second, "h2h": h, "dominant": j.dominant, "fair": fair,
-                "where": where, "lost": j.lost, "open": j.open,
-                "closest": min(j.pairs, key=lambda r: r["low"]) if j.pairs else None}
-        if j.dominant is not None:
-            flagged = True
-            d = sub.filter(pl.col("strategy") == j.dominant).row(0, named=True)
-            w = min(j.pairs, key=lambda r: r["low"])
-            lines.append(f"FLAG dominant strategy ({players} players, {where}): {j.dominant} wins {_pct(d['est'])}% "
-                         f"{_interval(d['low'], d['high'])} of {d['games']:,} games and beats every other strategy of "
-                         f"this field head to head, each pair resolved (closest: {w['column']} by {_pct(w['est'])} "
-                         f"points {_interval(w['low'], w['high'])} paired over {w['n']:,} games, {words}: p = "
-                         f"{max(r['p_holm'] for r in j.pairs):.2g}). {definition()}")
-        else:
-            why = []
-            for r in j.lost:
-                why.append(f"it loses to {r['column']} head to head by {_pct(-r['est'])} points "
-                           f"{_interval(-r['high'], -r['low'])} (p = {r['p_holm']:.2g})")
-            for r in j.open:
-                nd = f", about {r['games_needed']:,} games resolve a difference this size" if r["games_needed"] else ""
-                p = f"p = {r['p_holm']:.2g}" if r["p_holm"] == r["p_holm"] else "no test: too few games"
-                why.append(f"against {r['column']} {_pct(r['est'])} points {_interval(r['low'], r['high'])} paired over "
-                           f"{r['n']:,} games is not resolved ({p}{nd})")
-            lines.append(f"Leading, not dominant ({players} players, {where}): {j.leader} has the highest win rate, "
-                         f"but {'; '.join(why)} ({words}). {definition()}")
+def _both_ways(pairs: dict, adj_pair: dict, players: int) -> dict:
+    """The head-to-head rows of one player count as :func:`meeplelab.analysis.dominance.judge` reads them, each pair
+    both ways round: ``{(a, b): row}``, the row the :func:`meeplelab.analysis.seats.head_to_head` dict (fractions;
+    signs flipped for ``(b, a)``) plus ``edge`` (the estimate, NaN taken as 0), ``resolved`` (Holm-adjusted p
+    below 0.05), ``p_holm`` (from ``adj_pair`` = ``{(players, a, b): p}``) and ``column`` (the opponent)."""
+    rows = {}
+    for (a, b), hh in pairs.items():
+        p_adj = adj_pair[(players, a, b)]
+        ok = bool(p_adj == p_adj and p_adj < 0.05)
+        est = hh["est"] if hh["est"] == hh["est"] else 0.0
+        rows[(a, b)] = {**hh, "edge": est, "resolved": ok, "p_holm": p_adj, "column": b}
+        rows[(b, a)] = {**hh, "est": -hh["est"], "low": -hh["high"], "high": -hh["low"], "edge": -est,
+                        "resolved": ok, "p_holm": p_adj, "column": a}
+    return rows
+
+
+def _definition(defined: list) -> str:
+    """:data:`meeplelab.analysis.dominance.DEFINITION` the first time (``defined`` empty; it is marked), a pointer
+    to it after that: the definition is said once, on the first dominant or leading line."""
+    if defined:
+        return "(Dominant as defined above.)"
+    defined.append(True)
+    return DEFINITION
+
+
+def _dominant_line(j, sub: pl.DataFrame, players: int, where: str, words: str, defined: list) -> str:
+    """The FLAG line of the dominant strategy of a judgement ``j`` (:func:`meeplelab.analysis.dominance.judge`):
+    its win rate (percent, from ``sub``) and its closest head-to-head pair (points, Holm p)."""
+    d = sub.filter(pl.col("strategy") == j.dominant).row(0, named=True)
+    w = min(j.pairs, key=lambda r: r["low"])
+    return (f"FLAG dominant strategy ({players} players, {where}): {j.dominant} wins {_pct(d['est'])}% "
+            f"{_interval(d['low'], d['high'])} of {d['games']:,} games and beats every other strategy of "
+            f"this field head to head, each pair resolved (closest: {w['column']} by {_pct(w['est'])} "
+            f"points {_interval(w['low'], w['high'])} paired over {w['n']:,} games, {words}: p = "
+            f"{max(r['p_holm'] for r in j.pairs):.2g}). {_definition(defined)}")
+
+
+def _leading_line(j, players: int, where: str, words: str, defined: list) -> str:
+    """The line of a leader that is not dominant (judgement ``j``): every pair it loses and every pair not
+    resolved, in points with intervals, Holm p and the games needed."""
+    why = []
+    for r in j.lost:
+        why.append(f"it loses to {r['column']} head to head by {_pct(-r['est'])} points "
+                   f"{_interval(-r['high'], -r['low'])} (p = {r['p_holm']:.2g})")
+    for r in j.open:
+        nd = f", about {r['games_needed']:,} games resolve a difference this size" if r["games_needed"] else ""
+        p = f"p = {r['p_holm']:.2g}" if r["p_holm"] == r["p_holm"] else "no test: too few games"
+        why.append(f"against {r['column']} {_pct(r['est'])} points {_interval(r['low'], r['high'])} paired over "
+                   f"{r['n']:,} games is not resolved ({p}{nd})")
+    return (f"Leading, not dominant ({players} players, {where}): {j.leader} has the highest win rate, "
+            f"but {'; '.join(why)} ({words}). {_definition(defined)}")
+
+
+def _count_lines(block: tuple, adj_pair: dict, note: str, words: str, defined: list,
+                 facts: dict | None) -> tuple[list[str], bool]:
+    """The lines of one player count (a block of :func:`_flag_family`): the ranking with the top pair head to
+    head, then the dominant FLAG or the leading line (none for a mirror match); fills ``facts["strategies"]``.
+
+    Returns:
+        ``(lines, flagged)``: ``flagged`` is True when a strategy is dominant.
+    """
+    players, sub, fair, where, pairs = block
+    if sub.height < 2:
+        r = sub.row(0, named=True)
+        return [f"{players} players: one strategy ({r['strategy']}), a mirror match: no ranking ({where})."], False
+    top, second = sub.row(0, named=True), sub.row(1, named=True)
+    h = pairs[(top["strategy"], second["strategy"])]
+    ranking = ", ".join(f"{r['strategy']} {_pct(r['est'])}% {_interval(r['low'], r['high'])}"
+                        for r in sub.iter_rows(named=True))
+    need = f"; about {h['games_needed']:,} games resolve a difference this size" if h["games_needed"] else ""
+    lines = [f"{players} players, win rates{note} (fair share {fair * 100:.1f}%) {where}: {ranking}. "
+             f"{top['strategy']} minus {second['strategy']}: {_pct(h['est'])} percentage points "
+             f"{_interval(h['low'], h['high'])} paired over {h['n']:,} games{need}."]
+    j = judge(sub["strategy"].to_list(), _both_ways(pairs, adj_pair, players))
+    if facts is not None:
+        facts.setdefault("strategies", {})[players] = {
+            "rates": sub, "top": top, "second": second, "h2h": h, "dominant": j.dominant, "fair": fair,
+            "where": where, "lost": j.lost, "open": j.open,
+            "closest": min(j.pairs, key=lambda r: r["low"]) if j.pairs else None}
+    if j.dominant is not None:
+        return lines + [_dominant_line(j, sub, players, where, words, defined)], True
+    return lines + [_leading_line(j, players, where, words, defined)], False
+
+
+def _degenerate_lines(df: pl.DataFrame, manifests: dict | None, slots: list, adj: list, words: str,
+                      facts: dict | None) -> list[str]:
+    """One FLAG line per degenerate strategy (a ``("deg", ...)`` slot of :func:`_flag_family` whose Holm-adjusted
+    p in ``adj`` is below 0.05: win rate below half the fair share); fills ``facts["degenerate"]``."""
+    lines = []
     for s, a in zip(slots, adj):
         if s[0] == "deg" and a < 0.05:
-            flagged = True
             players, r = s[1], s[2]
             fair = 1.0 / players
             if facts is not None:
@@ -171,6 +194,41 @@ def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = 
             lines.append(f"FLAG degenerate strategy ({players} players, {_field(df, manifests, players)}): {r['strategy']} "
                          f"wins {_pct(r['est'])}% {_interval(r['low'], r['high'])} of {r['games']:,} games, below half "
                          f"the fair share ({fair * 50:.1f}%) ({words}: p = {a:.2g}).")
+    return lines
+
+
+def strategy_flags(df: pl.DataFrame, confounded: bool, manifests: dict | None = None,
+                   facts: dict | None = None) -> tuple[list[str], pl.DataFrame]:
+    """Ranking, dominant (or only leading) and degenerate strategies per player count: lines and the table
+    behind them; every line names the field it holds among (the strategies played at that player count,
+    games, seating: ``manifests`` of the runs, :func:`meeplelab.analysis.dominance.field_words`).
+
+    *Dominant* has the one meaning of :data:`meeplelab.analysis.dominance.DEFINITION` (:func:`meeplelab.analysis.dominance.judge`):
+    the strategy beats every other strategy of the field head to head (paired win-share difference over the
+    games where both sit, :func:`meeplelab.analysis.seats.head_to_head`), each pair resolved. Every head-to-head pair
+    of every player count and every degenerate test (the score test of a win rate against half the fair
+    share, one-sided) is one claim of one family, Holm-adjusted together (:func:`meeplelab.analysis.stats.holm`): with
+    equally strong strategies the chance of any flag is at most 5%.
+
+    ``facts`` (a dict, filled when given) receives the numbers behind the lines for the three summary
+    sentences (:mod:`meeplelab.analysis.summary`): ``facts["strategies"][players]`` = ``{"rates", "top", "second",
+    "h2h", "dominant", "closest", "lost", "open", "fair", "where"}`` and ``facts["degenerate"]`` = a list of
+    ``(players, rate row, Holm p)``."""
+    rates = strategy_rates(df)
+    note = " (CONFOUNDED with seat: fixed seats)" if confounded else ""
+    blocks, pvals, slots = _flag_family(df, rates, manifests)
+    adj = holm(pvals) if pvals else []
+    words = holm_words(int(sum(1 for p in pvals if p == p)))
+    adj_pair = {(s[1], s[2], s[3]): a for s, a in zip(slots, adj) if s[0] == "pair"}
+    lines, flagged = [], False
+    defined = []  # the definition is said once, on the first dominant or leading line
+    for block in blocks:
+        more, dominant = _count_lines(block, adj_pair, note, words, defined, facts)
+        lines += more
+        flagged = flagged or dominant
+    degenerate = _degenerate_lines(df, manifests, slots, adj, words, facts)
+    lines += degenerate
+    flagged = flagged or bool(degenerate)
     if pvals and not flagged:
         lines.append(f"No dominant or degenerate strategy flagged ({words}: every head-to-head pair and degenerate test).")
     return lines, rates

@@ -232,6 +232,128 @@ def _spread_per_game(df: pl.DataFrame, best: int, worst: int, share: str = "win_
     return wide
 
 
+def _paired_strategy(j: pl.DataFrame, players: int, s: str) -> tuple[dict, dict]:
+    """Strategy ``s`` at ``players`` seats, version B minus A over the matched games ``j`` (:func:`matched_games`):
+    the win-share difference (fraction; Agresti-Min, clustered by seed: ``est, low, high, n, games_needed, p``)
+    and the mean final-VP difference (VP; :func:`_paired_mean`)."""
+    per = (j.filter((pl.col("players") == players) & (pl.col("strategy") == s))
+           .group_by("pair", "seat_order", "game_seed", maintain_order=True)
+           .agg(pl.col("win_share").mean(), pl.col("win_share_b").mean(), pl.col("vp").mean(),
+                pl.col("vp_b").mean()))
+    cl = seed_clusters(per)
+    w = paired_shares(per["win_share_b"].to_numpy(), per["win_share"].to_numpy(), cluster=cl)
+    win = {"est": w["est"], "low": w["low"], "high": w["high"], "n": w["n"],
+           "games_needed": games_for_difference(w["sd"], w["est"]), "p": w["p"]}
+    vp = _paired_mean(per["vp_b"].to_numpy() - per["vp"].to_numpy(), cluster=cl)
+    return win, vp
+
+
+def _unpaired_strategy(da: pl.DataFrame, db: pl.DataFrame, a_: dict, b_: dict, players: int,
+                       s: str) -> tuple[dict, dict]:
+    """Strategy ``s`` at ``players`` seats, version B (games ``db``, rate row ``b_``) minus A (``da``, ``a_``) on
+    different games: the win-rate difference (fraction; Newcombe's interval, ``n`` the smaller game count,
+    two-rate p) and the mean final-VP difference (VP; Welch's t, :func:`_welch`)."""
+    e, lo, hi = newcombe(b_["wins"], b_["games"], a_["wins"], a_["games"])
+    xa = da.filter((pl.col("players") == players) & (pl.col("strategy") == s))["win_share"].to_numpy()
+    xb = db.filter((pl.col("players") == players) & (pl.col("strategy") == s))["win_share"].to_numpy()
+    sd = math.sqrt(float(np.var(xa, ddof=1)) + float(np.var(xb, ddof=1))) if min(xa.size, xb.size) > 1 \
+        else math.nan
+    win = {"est": e, "low": lo, "high": hi, "n": int(min(a_["games"], b_["games"])),
+           "games_needed": games_for_difference(sd, e), "p": two_rates_p(b_["wins"], b_["games"],
+                                                                        a_["wins"], a_["games"])}
+    vp = _welch(da.filter((pl.col("players") == players) & (pl.col("strategy") == s))["vp"].to_numpy()
+                .astype(float),
+                db.filter((pl.col("players") == players) & (pl.col("strategy") == s))["vp"].to_numpy()
+                .astype(float))
+    return win, vp
+
+
+def _strategy_rows(da: pl.DataFrame, db: pl.DataFrame, j: pl.DataFrame, base: dict, design: str) -> list[dict]:
+    """The ``win rate (points)`` and ``final VP`` rows of every (player count, strategy) both versions played
+    (games ``da`` of the reference, ``db`` of the later version), paired over the matched games ``j`` when it
+    has rows, else unpaired; ``base`` the ``version``/``reference`` columns, ``design`` the design column."""
+    rows = []
+    ra, rb = strategy_rates(da), strategy_rates(db)
+    own = {(r["players"], r["strategy"]): r for r in ra.iter_rows(named=True)}
+    own_b = {(r["players"], r["strategy"]): r for r in rb.iter_rows(named=True)}
+    for key in sorted(set(own) & set(own_b)):
+        players, s = key
+        a_, b_ = own[key], own_b[key]
+        win, vp = _paired_strategy(j, players, s) if j.height > 0 else _unpaired_strategy(da, db, a_, b_, players, s)
+        rows.append({**base, "metric": "win rate (points)", "players": players, "strategy": s, "design": design,
+                     "ref": a_["est"] * 100, "value": b_["est"] * 100,
+                     **{k: (win[k] * 100 if k in ("est", "low", "high") else win[k]) for k in win}})
+        rows.append({**base, "metric": "final VP", "players": players, "strategy": s, "design": design,
+                     "ref": a_["vp"], "value": b_["vp"], **vp})
+    return rows
+
+
+def _seat_rows(runs: Runs, df: pl.DataFrame, ref: Version, v: Version, pairs: list[tuple[str, str]], base: dict,
+               arms: bool) -> list[dict]:
+    """The ``seat spread (points)`` rows, one per player count both versions played: version ``v`` minus
+    ``ref``, the best and worst seats as each version's own verdict chose them (percentage points); paired
+    (game matched over the seat-source runs of ``pairs``) where such games exist, else Welch's t."""
+    rows = []
+    na, _ = seat_source(subset(runs, ref.runs))
+    nb, _ = seat_source(subset(runs, v.runs))
+    sa = seat_spread(df.filter(pl.col("run").is_in(na)))
+    sb = seat_spread(df.filter(pl.col("run").is_in(nb)))
+    spa = {r["players"]: r for r in sa.iter_rows(named=True)}
+    spb = {r["players"]: r for r in sb.iter_rows(named=True)}
+    seat_pairs = [(x, y) for x, y in pairs if x in na and y in nb]
+    js = matched_games(df, seat_pairs, same_strategy=not arms) if seat_pairs else pl.DataFrame()
+    for players in sorted(set(spa) & set(spb)):
+        a_, b_ = spa[players], spb[players]
+        if js.height:
+            sub = js.filter(pl.col("players") == players).with_columns(
+                pl.concat_str("pair", "seat_order", "game_seed", separator="/").alias("_g"))
+            xa = _spread_per_game(sub, a_["best_seat"], a_["worst_seat"]).sort("_g")
+            xb = _spread_per_game(sub, b_["best_seat"], b_["worst_seat"], "win_share_b").sort("_g")
+            cl = xa.select(pl.col("_g").str.replace(r"/[^/]*/", "/")).to_series().to_numpy()  # pair/seed
+            r = _paired_mean((xb["d"].to_numpy() - xa["d"].to_numpy()) * 100, cluster=cl)
+            sdesign = "paired (game matched; seats as each version's verdict chose them)"
+        else:
+            fa = df.filter(pl.col("run").is_in(na) & (pl.col("players") == players)).with_columns(
+                pl.concat_str("run", "game", separator="/").alias("_g"))
+            fb = df.filter(pl.col("run").is_in(nb) & (pl.col("players") == players)).with_columns(
+                pl.concat_str("run", "game", separator="/").alias("_g"))
+            r = _welch(_spread_per_game(fa, a_["best_seat"], a_["worst_seat"])["d"].to_numpy() * 100,
+                       _spread_per_game(fb, b_["best_seat"], b_["worst_seat"])["d"].to_numpy() * 100)
+            sdesign = "unpaired (descriptive: different games)"
+        rows.append({**base, "metric": "seat spread (points)", "players": players,
+                     "strategy": f"seat {b_['best_seat'] + 1} - seat {b_['worst_seat'] + 1} "
+                                 f"(was {a_['best_seat'] + 1} - {a_['worst_seat'] + 1})",
+                     "design": sdesign, "ref": a_["spread"], "value": b_["spread"], **r})
+    return rows
+
+
+def _length_rows(df: pl.DataFrame, da: pl.DataFrame, db: pl.DataFrame, pairs: list[tuple[str, str]],
+                 j: pl.DataFrame, base: dict, design: str, arms: bool) -> list[dict]:
+    """The ``game length (turns)`` and ``game length (rounds)`` rows (those the games table has), one per
+    player count both versions played: the mean per game (seat 0's row), paired over the matched games
+    ``j`` when it has rows (for arms re-matched on games alone: a game's length does not depend on who
+    sits), else Welch's t."""
+    rows = []
+    for col in ("turns", "rounds"):
+        if col not in df.columns:
+            continue
+        for players in sorted(set(da["players"].unique().to_list()) & set(db["players"].unique().to_list())):
+            one_a = da.filter((pl.col("seat") == 0) & (pl.col("players") == players))[col].to_numpy().astype(float)
+            one_b = db.filter((pl.col("seat") == 0) & (pl.col("players") == players))[col].to_numpy().astype(float)
+            if j.height > 0:
+                jj = matched_games(df, pairs, same_strategy=False) if arms else j  # a game's length: any seat
+                sub = jj.filter((pl.col("seat") == 0) & (pl.col("players") == players))
+                if not sub.height:  # seat 0's strategy differs in every matched game: match on games alone
+                    continue
+                r = _paired_mean(sub[f"{col}_b"].to_numpy().astype(float) - sub[col].to_numpy().astype(float),
+                                 cluster=seed_clusters(sub))
+            else:
+                r = _welch(one_a, one_b)
+            rows.append({**base, "metric": f"game length ({col})", "players": players, "strategy": "",
+                         "design": design, "ref": float(one_a.mean()), "value": float(one_b.mean()), **r})
+    return rows
+
+
 def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.DataFrame:
     """Every later version minus the first: per strategy and player count its win rate (percentage
     points) and mean final VP, the seat spread per player count (percentage points), game length
@@ -247,92 +369,11 @@ def delta_table(runs: Runs, vs: list[Version], *, arms: bool = False) -> pl.Data
         base = {"version": v.label, "reference": ref.label}
         da = df.filter(pl.col("run").is_in(list(ref.runs)))
         db = df.filter(pl.col("run").is_in(list(v.runs)))
-        ra, rb = strategy_rates(da), strategy_rates(db)
-        own = {(r["players"], r["strategy"]): r for r in ra.iter_rows(named=True)}
-        own_b = {(r["players"], r["strategy"]): r for r in rb.iter_rows(named=True)}
         j = matched_games(df, pairs) if pairs else pl.DataFrame()
-        paired = j.height > 0
-        design = "paired (game and seat matched)" if paired else "unpaired (descriptive: different games)"
-        for key in sorted(set(own) & set(own_b)):
-            players, s = key
-            a_, b_ = own[key], own_b[key]
-            if paired:
-                per = (j.filter((pl.col("players") == players) & (pl.col("strategy") == s))
-                       .group_by("pair", "seat_order", "game_seed", maintain_order=True)
-                       .agg(pl.col("win_share").mean(), pl.col("win_share_b").mean(), pl.col("vp").mean(),
-                            pl.col("vp_b").mean()))
-                cl = seed_clusters(per)
-                w = paired_shares(per["win_share_b"].to_numpy(), per["win_share"].to_numpy(), cluster=cl)
-                win = {"est": w["est"], "low": w["low"], "high": w["high"], "n": w["n"],
-                       "games_needed": games_for_difference(w["sd"], w["est"]), "p": w["p"]}
-                vp = _paired_mean(per["vp_b"].to_numpy() - per["vp"].to_numpy(), cluster=cl)
-            else:
-                e, lo, hi = newcombe(b_["wins"], b_["games"], a_["wins"], a_["games"])
-                xa = da.filter((pl.col("players") == players) & (pl.col("strategy") == s))["win_share"].to_numpy()
-                xb = db.filter((pl.col("players") == players) & (pl.col("strategy") == s))["win_share"].to_numpy()
-                sd = math.sqrt(float(np.var(xa, ddof=1)) + float(np.var(xb, ddof=1))) if min(xa.size, xb.size) > 1 \
-                    else math.nan
-                win = {"est": e, "low": lo, "high": hi, "n": int(min(a_["games"], b_["games"])),
-                       "games_needed": games_for_difference(sd, e), "p": two_rates_p(b_["wins"], b_["games"],
-                                                                                    a_["wins"], a_["games"])}
-                vp = _welch(da.filter((pl.col("players") == players) & (pl.col("strategy") == s))["vp"].to_numpy()
-                            .astype(float),
-                            db.filter((pl.col("players") == players) & (pl.col("strategy") == s))["vp"].to_numpy()
-                            .astype(float))
-            rows.append({**base, "metric": "win rate (points)", "players": players, "strategy": s, "design": design,
-                         "ref": a_["est"] * 100, "value": b_["est"] * 100,
-                         **{k: (win[k] * 100 if k in ("est", "low", "high") else win[k]) for k in win}})
-            rows.append({**base, "metric": "final VP", "players": players, "strategy": s, "design": design,
-                         "ref": a_["vp"], "value": b_["vp"], **vp})
-        # seat spread per player count, the best and worst seats as each version's own verdict chose them
-        na, _ = seat_source(subset(runs, ref.runs))
-        nb, _ = seat_source(subset(runs, v.runs))
-        sa = seat_spread(df.filter(pl.col("run").is_in(na)))
-        sb = seat_spread(df.filter(pl.col("run").is_in(nb)))
-        spa = {r["players"]: r for r in sa.iter_rows(named=True)}
-        spb = {r["players"]: r for r in sb.iter_rows(named=True)}
-        seat_pairs = [(x, y) for x, y in pairs if x in na and y in nb]
-        js = matched_games(df, seat_pairs, same_strategy=not arms) if seat_pairs else pl.DataFrame()
-        for players in sorted(set(spa) & set(spb)):
-            a_, b_ = spa[players], spb[players]
-            if js.height:
-                sub = js.filter(pl.col("players") == players).with_columns(
-                    pl.concat_str("pair", "seat_order", "game_seed", separator="/").alias("_g"))
-                xa = _spread_per_game(sub, a_["best_seat"], a_["worst_seat"]).sort("_g")
-                xb = _spread_per_game(sub, b_["best_seat"], b_["worst_seat"], "win_share_b").sort("_g")
-                cl = xa.select(pl.col("_g").str.replace(r"/[^/]*/", "/")).to_series().to_numpy()  # pair/seed
-                r = _paired_mean((xb["d"].to_numpy() - xa["d"].to_numpy()) * 100, cluster=cl)
-                sdesign = "paired (game matched; seats as each version's verdict chose them)"
-            else:
-                fa = df.filter(pl.col("run").is_in(na) & (pl.col("players") == players)).with_columns(
-                    pl.concat_str("run", "game", separator="/").alias("_g"))
-                fb = df.filter(pl.col("run").is_in(nb) & (pl.col("players") == players)).with_columns(
-                    pl.concat_str("run", "game", separator="/").alias("_g"))
-                r = _welch(_spread_per_game(fa, a_["best_seat"], a_["worst_seat"])["d"].to_numpy() * 100,
-                           _spread_per_game(fb, b_["best_seat"], b_["worst_seat"])["d"].to_numpy() * 100)
-                sdesign = "unpaired (descriptive: different games)"
-            rows.append({**base, "metric": "seat spread (points)", "players": players,
-                         "strategy": f"seat {b_['best_seat'] + 1} - seat {b_['worst_seat'] + 1} "
-                                     f"(was {a_['best_seat'] + 1} - {a_['worst_seat'] + 1})",
-                         "design": sdesign, "ref": a_["spread"], "value": b_["spread"], **r})
-        # game length
-        for col in ("turns", "rounds"):
-            if col not in df.columns:
-                continue
-            for players in sorted(set(da["players"].unique().to_list()) & set(db["players"].unique().to_list())):
-                one_a = da.filter((pl.col("seat") == 0) & (pl.col("players") == players))[col].to_numpy().astype(float)
-                one_b = db.filter((pl.col("seat") == 0) & (pl.col("players") == players))[col].to_numpy().astype(float)
-                if paired:
-                    jj = matched_games(df, pairs, same_strategy=False) if arms else j  # a game's length: any seat
-                    sub = jj.filter((pl.col("seat") == 0) & (pl.col("players") == players))
-                    if not sub.height:  # seat 0's strategy differs in every matched game: match on games alone
-                        continue
-                    r = _paired_mean(sub[f"{col}_b"].to_numpy().astype(float) - sub[col].to_numpy().astype(float),
-                                     cluster=seed_clusters(sub))
-                else:
-                    r = _welch(one_a, one_b)
-                rows.append({**base, "metric": f"game length ({col})", "players": players, "strategy": "",
-                             "design": design, "ref": float(one_a.mean()), "value": float(one_b.mean()), **r})
+        design = "paired (game and seat matched)" if j.height > 0 else "unpaired (descriptive: different games)"
+        rows += _strategy_rows(da, db, j, base, design)
+        rows += _seat_rows(runs, df, ref, v, pairs, base, arms)
+        rows += _length_rows(df, da, db, pairs, j, base, design, arms)
     cols = ["version", "reference", "metric", "players", "strategy", "design", "n", "ref", "value", "est", "low",
             "high", "games_needed", "p"]
     if not rows:
