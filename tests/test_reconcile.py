@@ -27,6 +27,7 @@ from meeplelab.analysis.reconcile import (
     disagree,
     experiment_lines,
     mix,
+    per_seat_game,
     readings_of,
     reconcile,
     reconcile_lines,
@@ -158,6 +159,34 @@ def test_a_planted_selection_effect_is_named_with_its_numbers():
         "the 40 choosers held 4.0 VP against 2.0."
     )
     assert reconcile_lines(found) == [s]
+
+
+def test_per_seat_game_means_count_seat_games_without_rows_and_mix_names_the_group():
+    runs = _synthetic()
+    # seat 0 ("early") has turns 0, 4, 8 in each game: vp_after 2 + 4 + 6 = 12 per seat-game
+    assert per_seat_game(runs, "arm", "early", "turns", pl.col("vp_after")) == 12.0
+    # one choice event per game, all by "early"; "a" has none: 0 per seat-game, an absent strategy NaN
+    assert (
+        per_seat_game(
+            runs,
+            "arm",
+            "early",
+            "events",
+            pl.col("seat").is_not_null(),
+            pl.col("kind") == "choice",
+        )
+        == 1.0
+    )
+    assert (
+        per_seat_game(runs, "arm", "a", "events", pl.col("seat").is_not_null()) == 0.0
+    )
+    assert math.isnan(per_seat_game(runs, "arm", "nobody", "turns", pl.col("vp_after")))
+    g = runs.games.collect()
+    assert mix(g.filter(pl.col("strategy") == "early")) == "all 40 played early"
+    assert (
+        mix(g.filter(pl.col("strategy").is_in(["early", "a", "b"])))
+        == "33% of 120 played a"
+    )
 
 
 def test_agreeing_readings_give_one_short_line_and_no_sentence():
