@@ -762,13 +762,16 @@ def _report_experiment(run: Path, dest: Path, stronger: Optional[Path], draw: bo
         page = build_report([run / a["folder"] for a in meta["arms"]], dest,
                             sections=removal_sections(run), kind="content-value", progress=draw, summary=said)
     else:
+        sections = experiment_sections(run, stronger)
         if stronger is not None:  # a bad --stronger folder is one line before anything is written
             # start-up: imported when this command runs (`meeplelab --help` loads no engine)
             from meeplelab.analysis.restricted_answers import section as restricted_section
+            from meeplelab.analysis.stronger import experiment_page
 
             restricted_section(stronger, run)
-        page = build_report([run / a["folder"] for a in meta["arms"]], dest,
-                            sections=experiment_sections(run, stronger), progress=draw, summary=said)
+            sections = experiment_page(run, stronger)
+        page = build_report([run / a["folder"] for a in meta["arms"]], dest, sections=sections, progress=draw,
+                            summary=said)
     typer.echo(f"wrote {page}")
     for sentences in said:  # the three plain sentences the report opens with
         typer.echo("\n".join(sentences))
@@ -1593,6 +1596,10 @@ def stronger(
                                        "(repeatable)."),
     games: int = typer.Option(800, "--games", help="Games per arm of each strong experiment and of the top strategy's run."),
     mirror_games: int = typer.Option(1200, "--mirror-games", help="Games of each strong mirror (one per player count)."),
+    rungs: str = typer.Option("heuristic,tuned", "--rungs", help="The skill ladder's rungs above the scripted plans, "
+                              "weakest first, comma separated: heuristic (default weights), tuned (the tuned "
+                              "heuristic) or any strategy id; the last is the strong field of every line, each lower "
+                              "rung re-measures the same conclusions beside it."),
     seed: int = shared("seed", 0),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", -1),
@@ -1605,9 +1612,11 @@ def stronger(
     config: Optional[Path] = CONFIG_OPTION,
 ) -> None:
     """Does it hold for stronger players? Re-measure the headline conclusions of scripted-field runs and
-    experiments with the strong field (the tuned heuristic): seat spread per player count from strong mirrors,
-    the top strategy's edge among strong players, every experiment's effect with a strong field; one line each:
-    holds / changes by X [interval] / reverses (meeplelab report RUNS --stronger OUT puts them in the report)."""
+    experiments at every rung of the skill ladder (--rungs; default the heuristic, then the tuned heuristic, the
+    strong field): seat spread per player count from mirrors, the top strategy's edge among them, every
+    experiment's effect with them as the field; one line each: holds / changes by X [interval] / reverses at the
+    strongest rung, and across the ladder: holds at every rung / depends on skill / only among scripted plans
+    (meeplelab report RUNS --stronger OUT puts them in the report)."""
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.play.runner import terminate_as_interrupt
     from meeplelab.studies.stronger import run_stronger
@@ -1616,7 +1625,8 @@ def stronger(
         with terminate_as_interrupt():
             r = run_stronger(game, sources, out, games=games, mirror_games=mirror_games, seed=seed, n_jobs=n_jobs,
                              batch_size=batch_size, backend=_plain(backend), scheduler=scheduler, overwrite=overwrite,
-                             resume=resume, progress=_note, draw=_draw(progress), settings=_settings_text())
+                             resume=resume, progress=_note, draw=_draw(progress), settings=_settings_text(),
+                             rungs=[x.strip() for x in rungs.split(",") if x.strip()])
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "study"))
     for x in r["lines"]:

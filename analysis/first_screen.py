@@ -29,7 +29,7 @@ from meeplelab.strategies.fields import strong_labels
 from .labels import words
 from .load import Runs, load_runs
 from .page import Section
-from .rungs import rung, unit
+from .rungs import EVERY, rung, skill, unit
 from .seats import (
     SEAT_SPREAD_POINTS,
     games_frame,
@@ -242,7 +242,10 @@ def _strong_sentences(st: State) -> list[str]:
     thr = st.facts.get("threshold", SEAT_SPREAD_POINTS)
     seats = st.strong_seats()
     calm = [p for p, r in seats.items() if r["est"] <= thr]
+    lower = [r["label"] for r in (st.strong.get("rungs") or [])[:-1]]
+    every = sum(skill(c)[0] == EVERY for c in checks)
     first = (f"Re-checked with the {st.rung}: {held} of {len(checks)} headline conclusions hold"
+             + (f", {every} also for the {_and(lower)}" if lower else "")
              + (f"; balanced for it too: seat order at {_counts(calm)}" if calm else "") + ".")
     bad, steps = [], []
     dom = {p: s for p, s in _dominant(st).items() if st.strategy_survives(s["dominant"])}
@@ -268,6 +271,8 @@ def _strong_sentences(st: State) -> list[str]:
 def _words_of(st: State, c: dict) -> str:
     """A re-check in words for the list "True only for these play styles"."""
     s, t, v = c["scripted"], c["strong"], c["verdict"]
+    word, detail = skill(c) if c.get("ladder") else ("", "")
+    v += f"; {word}: {detail}" if detail else f"; {word}" if word else ""
     among = f"among the scripted plans, {{}} among the {st.rung} ({v})"
     if c.get("kind") == "seat spread":
         m = re.match(r"seat (\d+) minus seat (\d+)", c["conclusion"])
@@ -481,11 +486,13 @@ def compose(secs: list, runs: Runs) -> list:
     sentences replaced by the short ones (:func:`sentences`), its own long ones, with intervals, kept in
     ``data["detail"]`` (folded under the sentences; the "Change first" one only without a stronger study), its flags
     relabelled (:func:`relabel`), its panels added, and the
-    section "True only for these play styles" first. Other pages (an experiment's, a sweep's) are unchanged."""
-    verdict = next((s for s in secs if s.data.get("facts") is not None and not s.data["facts"].get("scope")), None)
+    section "True only for these play styles" first. An experiment's page is written so when it carries a stronger
+    study's check (its control arm's verdict); other pages (a sweep's, an experiment's without one) are unchanged."""
+    check = next((s for s in secs if "stronger" in s.data), None)
+    verdict = next((s for s in secs if s.data.get("facts") is not None
+                    and (not s.data["facts"].get("scope") or (check is not None and check.data["stronger"]))), None)
     if verdict is None:
         return secs
-    check = next((s for s in secs if "stronger" in s.data), None)
     st = state(verdict.data["facts"], check.data["stronger"] if check is not None else None)
     mech = mechanics_panel(secs, st)
     long = list(verdict.summary)

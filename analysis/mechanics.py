@@ -32,6 +32,7 @@ from . import figures as F
 from .labels import label, strategy
 from .load import Runs, load_runs
 from .page import Section, TableFormat
+from .rungs import rung_folder
 from .stats import wilson
 
 #: the rung of the report's own runs
@@ -138,11 +139,17 @@ def trends(table: pl.DataFrame) -> pl.DataFrame:
 
 def stronger_rungs(stronger: Path | str | None) -> dict[str, list[Path]]:
     """``{strategy id: [mirror run folders]}`` of a ``meeplelab stronger`` folder (its ``mirror-Pp`` runs grouped by
-    the player they mirror), empty without one."""
+    the player they mirror), weakest rung first: the lower rungs' mirrors (``rung-<label>/mirror-Pp``, in the
+    study's order of rungs), then the strongest rung's; empty without one."""
     out: dict[str, list[Path]] = {}
     if stronger is None:
         return out
-    for f in sorted(Path(stronger).glob("mirror-*p")):
+    try:
+        labels = [r["label"] for r in json.loads((Path(stronger) / "stronger.json").read_text()).get("rungs") or []]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError):
+        labels = []
+    lower = [f for lab in labels[:-1] for f in sorted((Path(stronger) / rung_folder(lab)).glob("mirror-*p"))]
+    for f in lower + sorted(Path(stronger).glob("mirror-*p")):
         try:
             sid = json.loads((f / "manifest.json").read_text())["config"]["strategies"][0]
         except (OSError, KeyError, IndexError, json.JSONDecodeError):
@@ -207,8 +214,12 @@ def mechanics_section(runs: Runs, stronger: Path | str | None) -> Section:
     t = trends(table)
     names = list(rungs)
     flagged = t.filter(pl.col("flag"))
-    fmt = TableFormat(rank=None, decimals={c: 2 for c in wide(table, game).columns if c.endswith("per game")})
-    caption = "Share of seat-games in which the seat took each action, by rung (percent, 95% Wilson), and times per seat-game"
+    cols = wide(table, game).columns
+    # the page shows each rung's share and times per game (its seat-games are in the table's CSV)
+    fmt = TableFormat(rank=None, decimals={c: 2 for c in cols if c.endswith("per game")},
+                      show=tuple(["players"] + [c for c in cols if not c.endswith(": seat-games")] + ["trend"]))
+    caption = ("Share of seat-games in which the seat took each action, by rung (percent, 95% Wilson), and times per "
+               "seat-game (each rung's seat-games in the CSV)")
     tables = [(caption, wide(table, game).with_columns(t["trend"].alias("trend")), fmt)]
     lines = [_flag_line(r, SCRIPTED, names[-1], game) for r in flagged.iter_rows(named=True)]
     if flagged.height:  # the flagged actions per player count

@@ -2,13 +2,17 @@
 
 The small, page-free pieces the stronger-players check (:mod:`meeplelab.analysis.stronger`), the report's first
 screen (:mod:`meeplelab.analysis.first_screen`) and the re-tuning's analysis (:mod:`meeplelab.analysis.retune`)
-share: :func:`compare` judges two estimates (holds, changes, reverses), :func:`unit` names a check's unit and
-:func:`rung` the strong rung of a study. Nothing here reads files or builds sections.
+share: :func:`compare` judges two estimates (holds, changes, reverses), :func:`unit` names a check's unit,
+:func:`rung` the strong rung of a study and :func:`skill` a conclusion's reading across the skill ladder. Nothing
+here reads files or builds sections.
 """
 
 from __future__ import annotations
 
 import math
+
+#: the words of a conclusion across the skill ladder (:func:`skill`)
+EVERY, DEPENDS, SCRIPTED_ONLY = "holds at every rung", "depends on skill", "only among scripted plans"
 
 #: the two-sided 95% normal quantile (a half-width over it is a standard error)
 Z = 1.959963984540054
@@ -38,10 +42,32 @@ def unit(c: dict) -> str:
     return "VP" if "VP" in c.get("conclusion", "") and "win rate" not in c.get("conclusion", "") else "points"
 
 
+def rung_folder(label: str) -> str:
+    """The folder (in a study's folder) of a lower rung's runs: ``rung-heuristic`` for the rung ``heuristic``."""
+    return "rung-" + "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in label)
+
+
 def rung(d: dict) -> str:
     """The strong rung's short name: ``tuned heuristic`` of ``the tuned heuristic (docs/presets/...)``."""
     w = str(d.get("strong_words") or "the strong field").split(" (")[0]
     return w.removeprefix("the ")
 
 
-__all__ = ["Z", "compare", "rung", "unit"]
+def skill(c: dict) -> tuple[str, str]:
+    """``(word, detail)`` of a judged check across the ladder, its lower rungs (``c["ladder"]``) then the strongest:
+    :data:`EVERY` when it holds at every rung, :data:`SCRIPTED_ONLY` when it holds at none, else :data:`DEPENDS`
+    with the rungs it changes at (``changes from the tuned heuristic``)."""
+    verdicts = [(e["rung"], e["verdict"]) for e in c.get("ladder") or []] + [("strongest", c["verdict"])]
+    held = [v == "holds" for _, v in verdicts]
+    if all(held):
+        return EVERY, ""
+    if not any(held):
+        return SCRIPTED_ONLY, ""
+    first = next(i for i, h in enumerate(held) if not h)
+    name = lambda r: r if r != "strongest" else (c.get("strong_rung") or "strongest rung")  # noqa: E731
+    if all(not h for h in held[first:]):
+        return DEPENDS, f"changes from the {name(verdicts[first][0])}"
+    return DEPENDS, "changes at " + ", ".join(f"the {name(r)}" for (r, v) in verdicts if v != "holds")
+
+
+__all__ = ["DEPENDS", "EVERY", "SCRIPTED_ONLY", "Z", "compare", "rung", "rung_folder", "skill", "unit"]

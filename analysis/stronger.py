@@ -15,9 +15,9 @@ import polars as pl
 from meeplelab.play.experiment import read_experiment
 from meeplelab.sim.core.errors import RunFolderError
 
-from .experiment import _games, effects
-from .page import Section
-from .rungs import compare, rung, unit
+from .experiment import _games, effects, experiment_sections
+from .page import Section, TableFormat
+from .rungs import DEPENDS, EVERY, SCRIPTED_ONLY, compare, rung, rung_folder, skill, unit
 
 FILE = "stronger.json"
 
@@ -61,6 +61,24 @@ def judge(c: dict) -> dict:
     return c
 
 
+def judge_ladder(c: dict) -> dict:
+    """Check ``c`` (judged, :func:`judge`) with each lower rung's entry of ``c["ladder"]`` judged the same way
+    against the scripted figure (its own base rate and VP effect when it has them): each entry gains ``verdict``
+    and ``difference`` (and ``floor`` when read by VP)."""
+    c = dict(c)
+    out = []
+    for e in c.get("ladder") or []:
+        sub = {**c, "strong": e}
+        sub.pop("floor", None)
+        sub["base"] = {"scripted": c["base"]["scripted"], "strong": e["base"]} if c.get("base") and e.get("base") else None
+        sub["vp"] = {"scripted": c["vp"]["scripted"], "strong": e["vp"]} if c.get("vp") and e.get("vp") else None
+        j = judge(sub)
+        out.append({**e, "verdict": j["verdict"], "difference": j["difference"], "floor": bool(j.get("floor")),
+                    **({"vp_judged": j["vp"]} if j.get("floor") else {})})
+    c["ladder"] = out
+    return c
+
+
 def _how(verdict: str, d: dict, u: str) -> str:
     return {"holds": f"**holds** (difference {_iv(d, u)}, not resolved)", "changes": f"**changes by {_iv(d, u)}**",
             "reverses": f"**reverses** (difference {_iv(d, u)})"}[verdict]
@@ -81,14 +99,30 @@ def line(c: dict) -> str:
         v = c["vp"]
         return (f"{head}: on the floor (under {FLOOR:.0f}% whatever it does), so the win-rate change is not read as "
                 f"an effect; its VP effect: scripted field {_iv(v['scripted'], 'VP')}, strong field "
-                f"{_iv(v['strong'], 'VP')}: {_how(v['verdict'], v['difference'], 'VP')}.")
+                f"{_iv(v['strong'], 'VP')}: {_how(v['verdict'], v['difference'], 'VP')}.{_ladder_tail(c)}")
     how = _how(c["verdict"], d, u)
     if c["verdict"] == "holds" and resolution(c) and abs(d["est"]) < resolution(c) and (d["low"] > 0 or d["high"] < 0):
         how = f"**holds** (difference {_iv(d, u)}, under the metric's resolution of {resolution(c):.2f})"
     vp = c.get("vp")
     tail = (f" (VP effect: scripted field {_iv(vp['scripted'], 'VP')}, strong field {_iv(vp['strong'], 'VP')})"
             if vp else "")
-    return f"{head}: {how}{tail}."
+    return f"{head}: {how}{tail}.{_ladder_tail(c)}"
+
+
+def _ladder_tail(c: dict) -> str:
+    """`` Across the ladder: heuristic +3.1 [..] (holds); depends on skill (changes from the tuned heuristic).``
+    for a check with lower rungs (empty otherwise)."""
+    if not c.get("ladder"):
+        return ""
+    u = unit(c)
+    parts = []
+    for e in c["ladder"]:
+        if e.get("floor") and e.get("vp_judged"):
+            parts.append(f"{e['rung']} {_iv(e['vp_judged']['strong'], 'VP')} VP effect, on the floor ({e['verdict']})")
+        else:
+            parts.append(f"{e['rung']} {_iv(e, u)} ({e['verdict']})")
+    word, detail = skill(c)
+    return f" Across the ladder: {'; '.join(parts)}; {word}{f' ({detail})' if detail else ''}."
 
 
 def intro(result: dict) -> str:
@@ -136,6 +170,15 @@ def _focal_figures(folder: Path, arm: str) -> tuple[dict, dict | None]:
     return base, vp
 
 
+def _lower_focal(e: dict, folder: Path) -> dict:
+    """A lower rung's entry of a focal experiment's check with its base rate and VP effect from ``folder`` (the
+    rung's replay of the experiment), unchanged when the folder is gone."""
+    if not (folder / "experiment.json").is_file() or "arm" not in e:
+        return e
+    base, vp = _focal_figures(folder, e["arm"])
+    return {**e, "base": base, **({"vp": vp} if vp is not None else {})}
+
+
 def enrich(d: dict, folder: Path | str) -> dict:
     """The study ``d`` (``stronger.json`` of ``folder``) with each check judged again (:func:`judge`) and its
     line rewritten (:func:`line`); a focal experiment's check first gains, from the run folders, the focal plan's
@@ -155,7 +198,10 @@ def enrich(d: dict, folder: Path | str) -> dict:
                     c["base"] = {"scripted": b0, "strong": b1}
                     if v0 is not None and v1 is not None:
                         c["vp"] = {"scripted": v0, "strong": v1}
-        c = judge(c)
+                    c["ladder"] = [_lower_focal(e, folder / rung_folder(e["rung"]) / c["source"])
+                                   for e in c.get("ladder") or []]
+        c["strong_rung"] = rung(d)
+        c = judge_ladder(judge(c))
         c["line"] = line(c)
         out.append(c)
     return {**d, "checks": out, "lines": [c["line"] for c in out]}
@@ -190,11 +236,95 @@ def section(stronger: Path | str | None, games: list[str], runs: list[str] | Non
                                  f"{', '.join(d['runs']) or 'no run'}); run meeplelab stronger --from the reported runs")
     d = enrich(d, stronger)
     d["folder"] = str(Path(stronger))
+    tables = [] if not d.get("rungs") or len(d["rungs"]) < 2 else [(
+        "Each conclusion at every rung of the ladder (win rates in points, VP in VP; 95% intervals; the focal "
+        "plan's base rate where a win rate is read)", ladder_table(d), TableFormat(rank=None, fold=30))]
     floor = (f" A focal plan that wins under {FLOOR:.0f}% in its control arm at a rung sits on the floor there: its "
              "win-rate change is not read as an effect, its VP effect is (VP to two decimals; a difference under the "
              "metric's resolution, one VP to one seat of a game's mean or one game of a win rate, is never a change).")
     return Section(title, tally(d) + "\n" + intro(d) + floor + "\n\n" + "\n".join(f"- {x}" for x in d["lines"]),
-                   data={"stronger": d})
+                   tables=tables, data={"stronger": d})
+
+
+def experiment_section(stronger: Path | str, experiment: Path | str, game: str) -> Section:
+    """An experiment report's section "Does it hold for stronger players?": the study's checks of this experiment's
+    arms, with its seat-order and top-strategy checks (those re-check the study's balance runs, not this
+    experiment's control arm: the strong mirrors and the top strategy among strong players do not depend on the
+    scripted field). ``data["stronger"]`` holds the judged checks the first screen reads.
+
+    Raises:
+        RunFolderError: ``stronger`` holds no finished study, or one of another game than ``game``.
+    """
+    title = "Does it hold for stronger players?"
+    d = read(stronger)
+    if d["game"] != game:
+        raise RunFolderError(f"--stronger {str(stronger)!r}: a study of {d['game']!r}, not of {game!r}")
+    name = Path(experiment).name
+    d = enrich(d, stronger)
+    mine = [c for c in d["checks"] if c.get("kind") == "experiment" and c.get("source") == name]
+    if not mine:
+        return Section(title, f"Not re-measured: the stronger study {str(stronger)!r} did not read this experiment "
+                       f"(add --from {experiment} to meeplelab stronger).")
+    d = {**d, "folder": str(Path(stronger)), "checks": [c for c in d["checks"] if c.get("kind") != "experiment"] + mine}
+    d["lines"] = [c["line"] for c in d["checks"]]
+    note = (" The seat-order and top-strategy lines re-check the balance runs the study read (their scripted figures "
+            "are those runs'), not this experiment's control arm.")
+    tables = [] if len(d.get("rungs") or []) < 2 else [(
+        "Each conclusion at every rung of the ladder (win rates in points, VP in VP; 95% intervals; the focal "
+        "plan's base rate where a win rate is read)", ladder_table(d), TableFormat(rank=None, fold=30))]
+    return Section(title, tally(d) + "\n" + intro(d) + note + "\n\n" + "\n".join(f"- {x}" for x in d["lines"]),
+                   tables=tables, data={"stronger": d})
+
+
+def experiment_page(experiment: Path | str, stronger: Path | str):
+    """The report builder of an experiment's page with a stronger study: its own sections
+    (:func:`meeplelab.analysis.experiment.experiment_sections`, with the restricted-play answers) and, after the
+    verdict, :func:`experiment_section` (so the page's first screen is written from what holds at the strongest
+    rung).
+
+    Raises:
+        RunFolderError: ``stronger`` holds no finished study, or one of another game.
+    """
+    own = experiment_sections(experiment, stronger)
+    check = experiment_section(stronger, experiment, read_experiment(experiment)["game"])
+
+    def build(runs):
+        secs = own(runs)
+        return secs[:1] + [check] + secs[1:]
+
+    return build
+
+
+def _cell(r: dict, u: str, base: dict | None = None, vp: dict | None = None) -> str:
+    """One rung's figure of a conclusion: ``-16.7 [-18.2, -14.9]; base 35.1%; -5.58 VP [..]``."""
+    text = _iv(r, u)
+    if base is not None:
+        text += f"; base {base['est']:.1f}%"
+    if vp is not None:
+        text += f"; {_iv(vp, 'VP')}"
+    return text
+
+
+def ladder_table(d: dict) -> pl.DataFrame:
+    """One row per judged check of study ``d`` (:func:`enrich`): the conclusion, its figure among the scripted
+    plans and at every rung (weakest first; the focal plan's base rate and VP effect beside a win rate), and its
+    reading across the ladder (:func:`skill`). ``[checks, 2 + rungs + 1]``, every cell a string."""
+    labels = [r["label"] for r in d.get("rungs") or []]
+    rows = []
+    for c in d.get("checks", []):
+        u = unit(c)
+        base, vp = c.get("base") or {}, c.get("vp") or {}
+        row = {"conclusion": c["conclusion"].split(" (")[0],
+               "scripted plans": _cell(c["scripted"], u, base.get("scripted"), vp.get("scripted"))}
+        lower = {e["rung"]: e for e in c.get("ladder") or []}
+        for lab in labels[:-1]:
+            e = lower.get(lab)
+            row[lab] = _cell(e, u, e.get("base"), e.get("vp")) + f" ({e['verdict']})" if e else "not measured"
+        row[labels[-1]] = _cell(c["strong"], u, base.get("strong"), vp.get("strong")) + f" ({c['verdict']})"
+        word, detail = skill(c)
+        row["across the ladder"] = word + (f": {detail}" if detail else "")
+        rows.append(row)
+    return pl.DataFrame(rows, schema={k: pl.String for k in (rows[0] if rows else {"conclusion": 0})})
 
 
 def tally(result: dict) -> str:
@@ -204,8 +334,15 @@ def tally(result: dict) -> str:
     if total == 0:
         return "No conclusion was re-measured."
     words = [f"{n['holds']} **hold**", f"{n['changes']} **change**", f"{n['reverses']} **reverse**"]
-    return f"Of {total} headline conclusions re-measured with the strong field, {', '.join(words[:2])} and {words[2]}."
+    text = f"Of {total} headline conclusions re-measured with the strong field, {', '.join(words[:2])} and {words[2]}."
+    rungs = [r["label"] for r in result.get("rungs") or []]
+    if len(rungs) > 1 and all("ladder" in c for c in result.get("checks", [])):
+        k = {w: sum(skill(c)[0] == w for c in result["checks"]) for w in (EVERY, DEPENDS, SCRIPTED_ONLY)}
+        text += (f" Across the ladder (scripted plans, {', '.join(rungs)}): {k[EVERY]} {EVERY}, {k[DEPENDS]} "
+                 f"{DEPENDS}, {k[SCRIPTED_ONLY]} {SCRIPTED_ONLY}.")
+    return text
 
 
-__all__ = ["FILE", "FLOOR", "compare", "enrich", "intro", "judge", "line", "read", "resolution", "rung", "section",
-           "tally", "unit"]
+__all__ = ["DEPENDS", "EVERY", "FILE", "FLOOR", "SCRIPTED_ONLY", "compare", "enrich", "experiment_page", "experiment_section", "intro",
+           "judge", "judge_ladder", "ladder_table", "line", "read", "resolution", "rung", "rung_folder", "section",
+           "skill", "tally", "unit"]

@@ -441,6 +441,7 @@ class StrongerSettings(CommandSettings):
     sources: Annotated[tuple[StrictStr, ...], BeforeValidator(_paths)]
     games: Games = 800
     mirror_games: Games = 1200
+    rungs: Text = "heuristic,tuned"
     batch_size: BatchSize = 1024
     n_jobs: Jobs = -1
     backend: Text = "loky"

@@ -49,13 +49,14 @@ from meeplelab.play.experiment import plan_experiment, read_experiment, run_expe
 from meeplelab.play.plan import validated
 from meeplelab.play.runner import simulate
 from meeplelab.sim.registry import get_spec
+from meeplelab.strategies.registry import make_strategy
 from meeplelab.studies.ladder import default_tuned
 
 import polars as pl
 
 from meeplelab.analysis.mechanics import KEY as MECHANICS
 from meeplelab.analysis.mechanics import forced_line
-from meeplelab.analysis.stronger import FILE, compare, line
+from meeplelab.analysis.stronger import FILE, compare, judge_ladder, line, rung_folder
 from meeplelab.studies.mechanics import forced_checks
 from meeplelab.studies.restricted_questions import restricted_answers
 from meeplelab.analysis.restricted_answers import KEY as RESTRICTED
@@ -79,6 +80,44 @@ def strong_player(game: str) -> str:
 
 #: what the strong field is, in words (reports)
 STRONG = "the tuned heuristic (docs/presets/GAME-heuristic-tuned.toml)"
+
+#: the rungs of the skill ladder a study measures by default, weakest first (``--rungs``): the heuristic with its
+#: default weights and the tuned heuristic; the scripted field is the rung below them all
+DEFAULT_RUNGS = ("heuristic", "tuned")
+
+
+def ladder_rungs(game: str, rungs: Sequence[str] | None = None) -> list[tuple[str, str]]:
+    """``[(label, strategy id)]`` of the rungs ``rungs`` names, weakest first (the last is the strongest, the
+    strong field of every line): ``tuned`` is the game's tuned heuristic (:func:`strong_player`, label ``tuned
+    heuristic``), ``heuristic`` the heuristic with its default weights, any other name a strategy id of the game
+    (its own label).
+
+    Raises:
+        ConfigError: no rung, a rung named twice, an unknown strategy id, or ``tuned`` for a game without a preset.
+    """
+    names = list(DEFAULT_RUNGS if rungs is None else rungs)
+    if not names:
+        raise ConfigError("--rungs: name at least one rung (allowed: heuristic, tuned or a strategy id)")
+    if len(set(names)) < len(names):
+        raise ConfigError(f"--rungs {','.join(names)}: a rung is named twice; allowed: each rung once, weakest first")
+    out = []
+    for r in names:
+        if r == "tuned":
+            out.append(("tuned heuristic", strong_player(game)))
+            continue
+        try:
+            make_strategy(game, r)
+        except ConfigError as e:
+            raise ConfigError(f"--rungs {r!r}: {e}; allowed: heuristic, tuned or a strategy id of {game}") from None
+        out.append((r, r))
+    return out
+
+
+def rung_words(game: str, rungs: list[tuple[str, str]]) -> str:
+    """The strongest rung in words (every line's strong field): :data:`STRONG` for the tuned heuristic, else its
+    label and strategy id."""
+    label, sid = rungs[-1]
+    return STRONG.replace("GAME", game) if label == "tuned heuristic" else f"the {label} ({sid})"
 
 
 # ----------------------------------------------------------------------------------------- sources
@@ -248,20 +287,20 @@ def _top_check(df: pl.DataFrame, out: Path, game: str, strong: str, games: int, 
             "scripted": s, "strong": t, "verdict": verdict, "difference": diff}
 
 
-def _checked_sources(game: str, sources: Sequence[Path | str]):
-    """``(run folders, the runs loaded, experiment folders, the strong player)`` of ``sources``, all of ``game``
-    (a folder given twice, unreadable parts: refused here, by the load).
+def _checked_sources(game: str, sources: Sequence[Path | str], rungs: Sequence[str] | None = None):
+    """``(run folders, the runs loaded, experiment folders, the ladder's rungs)`` of ``sources``, all of ``game``
+    (a folder given twice, unreadable parts: refused here, by the load), and ``rungs`` (:func:`ladder_rungs`).
 
     Raises:
-        ConfigError: no source, a source that is not a run or experiment folder, or one of another game; a game
-            without a tuned preset (:func:`strong_player`).
+        ConfigError: no source, a source that is not a run or experiment folder, or one of another game; a bad
+            rung, or ``tuned`` for a game without a tuned preset (:func:`ladder_rungs`).
     """
 
     runs_f, exps = _sources(list(sources))
     if not runs_f and not exps:
         raise ConfigError("--from: give the scripted field's run folders and/or experiment folders")
     get_spec(game)  # an unknown game is named with the allowed ones
-    strong = strong_player(game)
+    ladder = ladder_rungs(game, rungs)
     runs = load_runs(runs_f) if runs_f else None
     if runs is not None:
         other = sorted({m["game"]["name"] for m in runs.manifests.values()} - {game})
@@ -270,12 +309,12 @@ def _checked_sources(game: str, sources: Sequence[Path | str]):
     for src in exps:
         if read_experiment(src)["game"] != game:
             raise ConfigError(f"--from {str(src)!r}: an experiment of {read_experiment(src)['game']!r}, not {game!r}")
-    return runs_f, runs, exps, strong
+    return runs_f, runs, exps, ladder
 
 
 #: the request's keys as the options a resume must repeat
 _OPTIONS = {"game": "--game", "sources": "--from", "games": "--games", "mirror_games": "--mirror-games",
-            "seed": "--seed"}
+            "seed": "--seed", "rungs": "--rungs"}
 
 
 def _open(out: Path, request: dict, *, overwrite: bool = False, resume: bool = False) -> list[Path]:
@@ -310,14 +349,15 @@ def _open(out: Path, request: dict, *, overwrite: bool = False, resume: bool = F
     # the earlier study: its files, and the runs and experiments it played
     return [e for e in entries if e.name in (FILE, "stronger.md", rf.SETTINGS)
             or (e.is_dir() and ((e / rf.MANIFEST).is_file() or (e / "experiment.json").is_file()
-                                or e.name.endswith("-restricted")))]  # restricted-play arms (restricted_questions)
+                                or e.name.endswith("-restricted")  # restricted-play arms (restricted_questions)
+                                or e.name.startswith("rung-")))]  # the lower rungs' runs (rung_folder)
 
 
 def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, games: int = 800,
                  mirror_games: int = 1200, seed: int = 0, n_jobs: int = -1, batch_size: int = 1024,
                  backend: str = "loky", scheduler: str | None = None, overwrite: bool = False,
                  resume: bool = False, progress: Callable[[str], None] | None = None, draw: bool = False,
-                 settings: str | None = None) -> dict:
+                 settings: str | None = None, rungs: Sequence[str] | None = None) -> dict:
     """Re-measure the headline conclusions of ``sources`` with the strong field (module docstring).
 
     Args:
@@ -331,9 +371,13 @@ def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, g
         n_jobs, batch_size, backend, scheduler: where and how games are played (results do not depend on them).
         progress: called with a line per step; ``draw``: progress bars.
         settings: the command's resolved settings TOML, written as ``OUT/config.toml``.
+        rungs: the skill ladder's rungs above the scripted field, weakest first (:func:`ladder_rungs`; default
+            :data:`DEFAULT_RUNGS`): the last is the strong field of every line; each lower rung plays the mirrors,
+            the top strategy's run and the experiments again (``OUT/rung-<label>/``), and every check gains its
+            figure there (``ladder``).
 
     Returns:
-        ``{"game", "strong", "checks": [...], "lines": [...]}`` (also ``OUT/stronger.json``; the lines in
+        ``{"game", "strong", "rungs", "checks": [...], "lines": [...]}`` (also ``OUT/stronger.json``; the lines in
         ``OUT/stronger.md``).
 
     Raises:
@@ -345,22 +389,55 @@ def run_stronger(game: str, sources: Sequence[Path | str], out: Path | str, *, g
     """
     if games < 2 or mirror_games < 2:
         raise ConfigError(f"--games {games} / --mirror-games {mirror_games}: each must be >= 2")
-    runs_f, runs, exps, strong = _checked_sources(game, sources)
+    runs_f, runs, exps, ladder = _checked_sources(game, sources, rungs)
     out = Path(out)
     request = {"game": game, "sources": [str(Path(x).resolve()) for x in sources], "games": games,
-               "mirror_games": mirror_games, "seed": seed}
+               "mirror_games": mirror_games, "seed": seed, "rungs": [sid for _, sid in ladder]}
     check = lambda folder, **kw: _open(folder, request, **kw)  # noqa: E731
     with rf.study_folder(out, marker=FILE, check=check, resume=resume, overwrite=overwrite) as work:
-        return _study(work, game, sources, request, runs_f, runs, exps, strong, resume=resume, draw=draw,
+        return _study(work, game, sources, request, runs_f, runs, exps, ladder, resume=resume, draw=draw,
                       say=progress or (lambda s: None), settings=settings,
                       execution={"n_jobs": n_jobs, "batch_size": batch_size, "backend": backend, "scheduler": scheduler})
 
 
-def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, strong: str, *, resume: bool, draw: bool,
-           say: Callable[[str], None], settings: str | None, execution: dict) -> dict:
+def _rung_checks(runs, exps, out: Path, game: str, sid: str, label: str, request: dict, execution: dict, draw: bool,
+                 resume: bool, say: Callable[[str], None]) -> list[dict]:
+    """The seat, top-strategy and experiment checks of a lower rung of the ladder, ``sid`` the strong player, its
+    runs in ``out`` (the strongest rung's forced mechanics and restricted play are not repeated)."""
+    out.mkdir(parents=True, exist_ok=True)
+    said = lambda m: say(f"{m}, rung {label}")  # noqa: E731
+    games, mirror_games, seed = request["games"], request["mirror_games"], request["seed"]
+    checks: list[dict] = []
+    if runs is not None:
+        df = games_frame(runs)
+        checks += _seat_checks(df, out, game, sid, mirror_games, seed, execution, draw, resume, said)
+        checks.append(_top_check(df, out, game, sid, games, seed, execution, draw, resume, said))
+    for src in exps:
+        said(f"experiment {src.name} with the strong field ({games:,} games per arm)")
+        checks += _experiment_checks(src, _strong_experiment(src, out / src.name, sid, games, execution, draw, resume))
+    return checks
+
+
+def _check_key(c: dict) -> tuple:
+    return (c["kind"], c.get("players"), c.get("source"), c.get("arm"))
+
+
+def _attach(checks: list[dict], lower: list[dict], label: str) -> None:
+    """Put each lower-rung check's strong figure beside the same check of the strongest rung, as an entry
+    ``{"rung": label, est, low, high, n}`` of its ``ladder`` (weakest rung first)."""
+    by = {_check_key(c): c for c in lower}
+    for c in checks:
+        low = by.get(_check_key(c))
+        if low is not None:
+            c.setdefault("ladder", []).append({"rung": label, **low["strong"]})
+
+
+def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, ladder: list[tuple[str, str]], *,
+           resume: bool, draw: bool, say: Callable[[str], None], settings: str | None, execution: dict) -> dict:
     """:func:`run_stronger` in the folder ``out`` it is built in."""
 
     games, mirror_games, seed = request["games"], request["mirror_games"], request["seed"]
+    strong, words = ladder[-1][1], rung_words(game, ladder)
     out.mkdir(parents=True, exist_ok=True)
     state = {"game": game, "status": "running", "request": request}
     rf.write_atomic(out / FILE, json.dumps(state, indent=1).encode())  # ours from now on
@@ -379,16 +456,21 @@ def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, str
             say(f"experiment {src.name} with the strong field ({games:,} games per arm)")
             dest = _strong_experiment(src, out / src.name, strong, games, execution, draw, resume)
             checks += _experiment_checks(src, dest)
-            a = restricted_answers(src, out, strong, STRONG.replace("GAME", game), games, seed, execution,
+            a = restricted_answers(src, out, strong, words, games, seed, execution,
                                    lambda c: _play(c, draw, resume), say)
             asked += [a] if a is not None else []
+        for label, sid in ladder[:-1]:  # the lower rungs: the same checks, each figure put beside the strong one
+            lower = _rung_checks(runs, exps, out / rung_folder(label), game, sid, label, request, execution, draw,
+                                 resume, say)
+            _attach(checks, lower, label)
     except BaseException as e:
         state["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
         rf.write_atomic(out / FILE, json.dumps(state, indent=1).encode())
         raise
-    lines = [line(c) for c in checks]
+    lines = [line(judge_ladder({**c, "strong_rung": ladder[-1][0]})) for c in checks]
     result = {"game": game, "status": "complete", "strong": strong,
-              "runs": sorted(str(Path(r).resolve()) for r in runs_f), "strong_words": STRONG.replace("GAME", game), "games": games,
+              "rungs": [{"label": label, "strategy": sid} for label, sid in ladder],
+              "runs": sorted(str(Path(r).resolve()) for r in runs_f), "strong_words": words, "games": games,
               "mirror_games": mirror_games, "seed": seed, "sources": [str(Path(s)) for s in sources],
               "request": request, "checks": checks, "lines": lines, MECHANICS: forced, RESTRICTED: asked}
 
@@ -402,4 +484,4 @@ def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, str
     return result
 
 
-__all__ = ["STRONG", "run_stronger", "strong_player"]
+__all__ = ["DEFAULT_RUNGS", "STRONG", "ladder_rungs", "run_stronger", "rung_words", "strong_player"]

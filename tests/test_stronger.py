@@ -13,7 +13,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from meeplelab.analysis.stronger import compare, line
+from meeplelab.analysis.rungs import DEPENDS, EVERY, SCRIPTED_ONLY
+from meeplelab.analysis.stronger import compare, line, resolution
 from meeplelab.analysis.stats import paired_shares
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,6 +113,36 @@ def test_every_headline_conclusion_is_re_measured_with_the_strong_field(study):
     assert [c["arm"] for c in r["checks"][3:]] == ["abjure-at:cycle=1", "abjure-at:cycle=2"]
 
 
+def test_every_conclusion_is_measured_at_each_rung_of_the_ladder(study):
+    root, r = study
+    assert [x["label"] for x in r["rungs"]] == ["heuristic", "tuned heuristic"]
+    assert r["rungs"][0]["strategy"] == "heuristic" and r["rungs"][1]["strategy"] == r["strong"]
+    low = root / "strong" / "rung-heuristic"
+    # the lower rung plays the same checks: its mirrors, the top strategy among it, the experiment with it as field
+    for c in r["checks"][:2]:
+        (e,) = c["ladder"]
+        g = _games(low / f"mirror-{c['players']}p")
+        assert e["rung"] == "heuristic" and set(g["strategy"]) == {"heuristic"} and g.height == 60 * c["players"]
+        b, w = c["spread"]["best_seat"], c["spread"]["worst_seat"]
+        wide = g.pivot(on="seat", index="game", values="win_share").sort("game")
+        assert e["est"] == pytest.approx(paired_shares(wide[str(b - 1)].to_numpy(), wide[str(w - 1)].to_numpy())["est"]
+                                         * 100)
+    top = r["checks"][2]
+    mine = _games(low / "top-3p").filter(pl.col("strategy") == top["strategy"])
+    assert top["ladder"][0]["est"] == pytest.approx(mine["win_share"].mean() * 100 - 100 / 3)
+    arms = json.loads((low / "gt-abjure" / "experiment.json").read_text())["arms"]
+    assert [a["strategies"] for a in arms] == [[s, "heuristic", "heuristic"] for s in
+                                               ("never-abjure", "abjure-at:cycle=1", "abjure-at:cycle=2")]
+    assert all(len(c["ladder"]) == 1 for c in r["checks"][3:])
+    # every line reads the conclusion across the ladder, and each lower rung is judged as the strongest is
+    for c, text in zip(r["checks"], r["lines"]):
+        assert "Across the ladder: heuristic " in text
+        assert text.rstrip(".").endswith(("holds at every rung", "only among scripted plans")) or \
+            "depends on skill (changes " in text
+        v, _ = compare(c["scripted"], c["ladder"][0], resolution({**c, "strong": c["ladder"][0]}))
+        assert f"({v})" in text.split("Across the ladder: ", 1)[1]
+
+
 def test_the_report_carries_the_lines_or_says_what_is_not_checked(study, tmp_path):
     root, r = study
     code, _, err = _cli(["report", str(root / "gt" / "2p"), str(root / "gt" / "3p"), "--out", str(tmp_path / "rep"),
@@ -124,6 +155,10 @@ def test_the_report_carries_the_lines_or_says_what_is_not_checked(study, tmp_pat
 
     judged = enrich(r, root / "strong")  # each check judged again with the focal base rate and the VP effect
     assert all(x in sec for x in judged["lines"]) and "the tuned heuristic" in sec
+    head = "| conclusion | scripted plans | heuristic | tuned heuristic | across the ladder |"
+    rows = sec.split(head, 1)[1].split("\n\n", 1)[0].strip().splitlines()[1:]
+    assert len(rows) == len(judged["checks"])
+    assert all(row.split("|")[-2].strip().startswith((EVERY, DEPENDS, SCRIPTED_ONLY)) for row in rows)
     focal = [c for c in judged["checks"] if c["kind"] == "experiment"]
     assert focal and all("the focal plan alone, in the control arm, wins" in c["line"] for c in focal)
     code, _, err = _cli(["report", str(root / "gt" / "2p"), "--out", str(tmp_path / "plain"), "--no-progress"])

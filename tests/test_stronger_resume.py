@@ -84,7 +84,9 @@ def test_a_study_stopped_between_its_steps_resumes_to_the_same_files(sources, re
     assert (out / "mirror-2p").is_dir() and not (out / "abjure").exists()
     again = []
     got = run_stronger(GT, sources, out, resume=True, progress=again.append, **KW)
-    assert len(again) == 4 and again[:cut] == said  # every step said again (the last: its restricted play), the finished ones kept
+    # every step said again (then its restricted play and the lower rung's mirror, top strategy and experiment), the
+    # finished ones kept
+    assert len(again) == 7 and again[:cut] == said and again[4:] == [f"{x}, rung heuristic" for x in again[:3]]
     assert got["lines"] == r["lines"]
     assert files_of(out) == files_of(ref)  # every part, experiment.json, stronger.json and stronger.md
 
