@@ -31,6 +31,9 @@ import polars as pl
 from meeplelab.sim.core.errors import RunFolderError
 from meeplelab.sim.registry import get_spec
 
+from . import figures as F
+from .first_screen import Panel
+from .labels import words
 from .load import load_runs
 from .page import Section, TableFormat
 from .stats import mean_t, paired_shares, wilson
@@ -202,9 +205,38 @@ def section(stronger: Path | str, experiment: Path | str) -> Section:
             "differ (a restriction that never binds plays the control's games exactly). The scripted columns are "
             "this report's paired effects of the arm the row asks.")]
     text += [f"- {answer_line(r)}" for r in e["rows"]]
+    game = json.loads((Path(experiment) / "experiment.json").read_text())["game"]
+    panel = answer_panel(e, game)
     return Section(TITLE, "\n".join(text), [],
                    [("Scripted arms and the restricted-play rows that ask them (win in percent / points, VP in VP)",
-                     rows_table(e), TableFormat(labels=LABELS))], data={KEY: e})
+                     rows_table(e), TableFormat(labels=LABELS))], panels=[panel] if panel else [], data={KEY: e})
 
 
-__all__ = ["KEY", "TITLE", "answer", "answer_line", "focal_games", "rows_table", "section", "translate", "translation"]
+def _resolved(r: dict) -> bool:
+    return r["low"] > 0 or r["high"] < 0
+
+
+def answer_panel(e: dict, game: str) -> Panel | None:
+    """The first screen's panel of an experiment asked by restricted play: each arm's paired VP effect for the
+    scripted plan and for the strong player restricted to it (a dot with its 95% interval per rung), and one line
+    in words. None when no row asks a scripted arm."""
+    rows = [r for r in e["rows"] if r.get("scripted_vp")]
+    if not rows:
+        return None
+    who = str(e["strong_words"]).split(" (")[0].removeprefix("the ")
+    df = pl.DataFrame({"arm": [words(game, r["scripted"]) for r in rows],
+                       **{f"a_{k}": [r["scripted_vp"][k] for r in rows] for k in ("est", "low", "high")},
+                       **{f"b_{k}": [r["vp_diff"][k] for r in rows] for k in ("est", "low", "high")}})
+    fig = F.rungs_chart(df, "arm", [("a", "scripted plans"), ("b", f"{who} (restricted play)")],
+                        title="The experiment's question at two rungs: VP effect of each arm",
+                        xlabel="VP effect against the control, paired (95% interval)")
+    strong = ", ".join(f"{words(game, r['scripted'])} {r['vp_diff']['est']:+.2f}" for r in rows)
+    held = sum(_resolved(r["vp_diff"]) for r in rows)
+    scripted = ", ".join(f"{r['scripted_vp']['est']:+.2f}" for r in rows)
+    reading = (f"VP effect for the {who} restricted to each arm: {strong} ({held} of {len(rows)} resolved); for the "
+               f"scripted plans: {scripted}.")
+    return Panel(f"Asked of the {who}", reading, [("glance_restricted", fig, "VP effect of each arm for the scripted "
+                                                   f"plans and for the {who} restricted to it, 95% intervals")], 5)
+
+
+__all__ = ["KEY", "TITLE", "answer", "answer_line", "answer_panel", "focal_games", "rows_table", "section", "translate", "translation"]

@@ -49,14 +49,24 @@ def _build(kind: str, tmp: Path) -> Path:
                 seating="rotate", out=str(runs[-1]), n_jobs=1))
         return _balance_report(runs, tmp)
     if kind == "experiment":
-        from meeplelab.analysis.experiment import experiment_sections
-        from meeplelab.play.experiment import plan_experiment, run_experiment
+        import subprocess
+        import sys
 
-        base = RunConfig(game="unconscious-mind", players=4, strategies=("coffee-engine", "publisher", "citer", "curer"),
-                         games=48, seed=3, seating="rotate", out=str(tmp / "um-cite"))
-        arms = plan_experiment(base, vary="cite_bright_ideas=1,0,2")
-        out = run_experiment(arms, tmp / "um-cite")
-        return build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out))
+        from meeplelab.analysis.stronger import experiment_page
+        from meeplelab.play.experiment import read_experiment
+        from meeplelab.studies.stronger import run_stronger
+
+        out = tmp / "um-cite"  # played by the command line: the stronger study reads its config.toml
+        res = subprocess.run([sys.executable, "-c", "from meeplelab.cli import main; main()", "experiment", "--game",
+                              "unconscious-mind", "--players", "4", "--strategies", "coffee-engine,publisher,citer,curer",
+                              "--vary", "cite_bright_ideas=1,0,2", "--games", "48", "--seed", "3", "--n-jobs", "1",
+                              "--no-report", "--no-progress", "--out", str(out)], capture_output=True, text=True,
+                             timeout=600)
+        assert res.returncode == 0, res.stderr
+        # as `meeplelab report EXPERIMENT --stronger STRONG` writes it: the first screen from the strongest rung
+        run_stronger("unconscious-mind", [out], tmp / "strong", games=8, mirror_games=8, n_jobs=1)
+        return build_report([out / a["folder"] for a in read_experiment(out)["arms"]], out / "report",
+                            sections=experiment_page(out, tmp / "strong"))
     if kind == "sweep":
         from meeplelab.analysis.sweep import sweep_sections
         from meeplelab.play.sweep import read_sweep, run_sweep
@@ -187,6 +197,21 @@ def test_the_page_fits_the_viewport_with_nothing_clipped_in_headless_chromium(bu
                           height=res["page_height"])
         w, h = F.png_size(shot)
         assert w == width and h == min(res["page_height"], 16384)
+
+
+def test_the_experiment_report_with_a_stronger_study_opens_with_its_first_screen(built):
+    from meeplelab.analysis.first_screen import MAX_WORDS
+
+    page, _ = built("experiment")
+    html = page.read_text()
+    answer = re.search(r'<section class="answer">(.*?)</section>', html, re.DOTALL).group(1)
+    sentences = [re.sub(r"<[^>]+>", "", s) for s in re.findall(r"<p>(.*?)</p>", answer.split("<details>")[0],
+                                                                  re.DOTALL)]
+    assert len(sentences) == 3 and sum(len(s.split()) for s in sentences) <= MAX_WORDS, sentences
+    assert sentences[0].startswith("Re-checked with the tuned heuristic: ") and "[" not in " ".join(sentences)
+    start = html.index('<div class="glance">')
+    assert start < html.index("<h2>Verdict</h2>") < html.index("<h2>Does it hold for stronger players?</h2>")
+    assert "Each conclusion at every rung of the ladder" in html
 
 
 def test_the_balance_report_opens_with_three_short_sentences_and_a_chart_first_panel_per_question(built):

@@ -80,9 +80,20 @@ def test_abjure_timing_asked_by_restricted_play_in_stronger_and_the_never_bindin
     other = _experiment(tmp_path / "other", GT, ("writer", "suspicion-averse", "inventor"), "never-abjure", 4,
                         vary="abjure-at.cycle=3")
     assert R.section(tmp_path / "st", other).text.startswith("Not asked")
-    (tmp_path / "empty").mkdir()  # not a stronger study: one line, exit 2, no report written
+    # the experiment's report with the study: its first screen is written from what holds for the tuned heuristic
+    code, out, err = run_cli(["report", exp, "--stronger", tmp_path / "st", "--no-progress"], capsys, monkeypatch)
+    assert code == 0, err
+    said = out.splitlines()[1:4]
+    assert said[0].startswith("Re-checked with the tuned heuristic: ") and "also for the heuristic" in said[0]
+    assert not any("[" in x for x in said)
+    md = (exp / "report" / "report.md").read_text()
+    check = md[md.index("## Does it hold for stronger players?"):]
+    assert "gt-abjure: abjure-at:cycle=2 against never-abjure" in check and "Across the ladder: heuristic " in check
+    assert md.index("## In three sentences") < md.index("## Verdict") < md.index("## Does it hold for stronger")
+    written = (exp / "report" / "report.md").read_bytes()
+    (tmp_path / "empty").mkdir()  # not a stronger study: one line, exit 2, the report there untouched
     code, _, err = run_cli(["report", exp, "--stronger", tmp_path / "empty", "--no-progress"], capsys, monkeypatch)
-    assert code == 2 and "no readable stronger.json" in err and not (exp / "report").exists()
+    assert code == 2 and "no readable stronger.json" in err and (exp / "report" / "report.md").read_bytes() == written
 
 
 @pytest.mark.slow  # plays about 40 four-seat games of Unconscious Mind
