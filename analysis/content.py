@@ -34,11 +34,10 @@ from .stats import LEVEL, games_for_difference, mean_t_from_moments, newcombe, s
 
 from meeplelab.sim.content_items import KINDS, ItemKind, kinds_of  # noqa: E402,F401  (declared once, below analysis)
 from . import figures as F
-from .experiment import METRICS, paired
+from .experiment import METRICS, holm_by_metric, paired
 from .load import load_runs
 from .page import Section, TableFormat
 from .report import provenance_section
-from .stats import holm
 from meeplelab.play import runfolder as rf
 from meeplelab.play.deny import denied_position
 from meeplelab.play.experiment import read_experiment
@@ -455,14 +454,7 @@ def _group_rows(spec: str, mode: str, groups: list, per_game: dict) -> list[dict
 def _holm_resolved(df: pl.DataFrame) -> pl.DataFrame:
     """``df`` without its empty groups (``n`` 0), with ``p_holm`` (Holm-adjusted ``p`` over every row of the
     same metric) and ``resolved`` (``p_holm`` below 1 - :data:`LEVEL`); an empty ``df`` as it is."""
-    if df.height:
-        df = df.filter(pl.col("n") > 0)
-        adj = np.full(df.height, np.nan)
-        for m in METRICS:
-            at = np.flatnonzero((df["metric"] == m).to_numpy())
-            adj[at] = holm(df["p"].to_numpy()[at])
-        df = df.with_columns(pl.Series("p_holm", adj), pl.Series("resolved", adj < 1 - LEVEL))
-    return df
+    return holm_by_metric(df.filter(pl.col("n") > 0)) if df.height else df
 
 
 def removal_effects(folder: Path | str) -> pl.DataFrame:

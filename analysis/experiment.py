@@ -119,8 +119,13 @@ def effects(folder: Path | str) -> pl.DataFrame:
                 for k in ("est", "low", "high", "unpaired_low", "unpaired_high", "sd", "mean_arm", "mean_control"):
                     r[k] *= scale
                 rows.append({"arm": a["label"], "strategy": strat, "metric": m, **r})
-    df = pl.DataFrame(rows)
-    if df.height:  # every (arm, strategy) is one claim: Holm over the family of each metric
+    return holm_by_metric(pl.DataFrame(rows))  # every (arm, strategy) is one claim: Holm over each metric's family
+
+
+def holm_by_metric(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` (rows with ``metric`` and ``p``) with ``p_holm``, Holm-adjusted over every row of the same metric
+    (:data:`METRICS`), and ``resolved`` (``p_holm`` below 1 - :data:`LEVEL`); an empty ``df`` as it is."""
+    if df.height:
         adj = np.full(df.height, np.nan)
         for m in METRICS:
             at = np.flatnonzero((df["metric"] == m).to_numpy())

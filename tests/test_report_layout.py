@@ -199,31 +199,29 @@ def test_the_page_fits_the_viewport_with_nothing_clipped_in_headless_chromium(bu
         assert w == width and h == min(res["page_height"], 16384)
 
 
-def test_the_experiment_report_with_a_stronger_study_opens_with_its_first_screen(built):
+def _first_screen(page: Path) -> tuple[str, str, list[str]]:
+    """``(html, the answer section, its three sentences as text)`` of a report page."""
     from meeplelab.analysis.first_screen import MAX_WORDS
 
-    page, _ = built("experiment")
-    html = page.read_text()
-    answer = re.search(r'<section class="answer">(.*?)</section>', html, re.DOTALL).group(1)
-    sentences = [re.sub(r"<[^>]+>", "", s) for s in re.findall(r"<p>(.*?)</p>", answer.split("<details>")[0],
-                                                                  re.DOTALL)]
-    assert len(sentences) == 3 and sum(len(s.split()) for s in sentences) <= MAX_WORDS, sentences
-    assert sentences[0].startswith("Re-checked with the tuned heuristic: ") and "[" not in " ".join(sentences)
-    start = html.index('<div class="glance">')
-    assert start < html.index("<h2>Verdict</h2>") < html.index("<h2>Does it hold for stronger players?</h2>")
-    assert "Each conclusion at every rung of the ladder" in html
-
-
-def test_the_balance_report_opens_with_three_short_sentences_and_a_chart_first_panel_per_question(built):
-    from meeplelab.analysis.first_screen import MAX_WORDS
-
-    page, _ = built("balance-report")
     html = page.read_text()
     answer = re.search(r'<section class="answer">(.*?)</section>', html, re.DOTALL).group(1)
     sentences = [re.sub(r"<[^>]+>", "", s) for s in re.findall(r"<p>(.*?)</p>", answer.split("<details>")[0],
                                                                   re.DOTALL)]
     assert len(sentences) == 3 and sum(len(s.split()) for s in sentences) <= MAX_WORDS, sentences
     assert "[" not in " ".join(sentences)  # the intervals are folded under them
+    return html, answer, sentences
+
+
+def test_the_experiment_report_with_a_stronger_study_opens_with_its_first_screen(built):
+    html, _, sentences = _first_screen(built("experiment")[0])
+    assert sentences[0].startswith("Re-checked with the tuned heuristic: ")
+    start = html.index('<div class="glance">')
+    assert start < html.index("<h2>Verdict</h2>") < html.index("<h2>Does it hold for stronger players?</h2>")
+    assert "Each conclusion at every rung of the ladder" in html
+
+
+def test_the_balance_report_opens_with_three_short_sentences_and_a_chart_first_panel_per_question(built):
+    html, answer, sentences = _first_screen(built("balance-report")[0])
     assert sentences[0].startswith("Re-checked with the tuned heuristic: ")
     assert "<summary>With intervals, among the scripted plans</summary>" in answer
     start = html.index('<div class="glance">')
