@@ -222,4 +222,15 @@ class Labeller:
         return sorted(self.used.items(), key=lambda kv: (kv[0].lower(), kv[1]))
 
 
-__all__ = ["ARGS_SHOWN", "Labeller", "Table", "label", "strategy", "table", "words"]
+#: a code inside a sentence: a strategy id with its arguments, a rule number with its value, a treatment
+_CODE_IN_TEXT = re.compile(r"[A-Za-z][\w:=.+-]*[\w=]")
+
+
+def codes_in_words(game: str, text: str) -> str:
+    """``text`` (a sentence) with every code the game labels given its words (``abjure-at:cycle=1 against
+    never-abjure`` -> ``Abjure in Cycle 1 against Never Abjure``; ``writer's edge`` -> ``Writer's edge``); words
+    that are no code stay as they are."""
+    return _CODE_IN_TEXT.sub(lambda m: label(game, m.group()) or m.group(), str(text))
+
+
+__all__ = ["ARGS_SHOWN", "Labeller", "Table", "codes_in_words", "label", "strategy", "table", "words"]

@@ -16,6 +16,7 @@ from meeplelab.play.experiment import read_experiment
 from meeplelab.sim.core.errors import RunFolderError
 
 from .experiment import _games, effects, experiment_sections
+from .labels import codes_in_words
 from .page import Section, TableFormat
 from .rungs import DEPENDS, EVERY, SCRIPTED_ONLY, compare, rung, rung_folder, skill, unit
 
@@ -202,7 +203,7 @@ def enrich(d: dict, folder: Path | str) -> dict:
                                    for e in c.get("ladder") or []]
         c["strong_rung"] = rung(d)
         c = judge_ladder(judge(c))
-        c["line"] = line(c)
+        c["line"] = codes_in_words(d["game"], line(c))  # the page's words (the code ids: its labels section)
         out.append(c)
     return {**d, "checks": out, "lines": [c["line"] for c in out]}
 
@@ -314,7 +315,7 @@ def ladder_table(d: dict) -> pl.DataFrame:
     for c in d.get("checks", []):
         u = unit(c)
         base, vp = c.get("base") or {}, c.get("vp") or {}
-        row = {"conclusion": c["conclusion"].split(" (")[0],
+        row = {"conclusion": codes_in_words(d["game"], c["conclusion"].split(" (")[0]),
                "scripted plans": _cell(c["scripted"], u, base.get("scripted"), vp.get("scripted"))}
         lower = {e["rung"]: e for e in c.get("ladder") or []}
         for lab in labels[:-1]:

@@ -336,3 +336,16 @@ def test_the_suggested_content_value_command_lists_each_item_once_and_its_items_
     assert sug == ["space:florence", "tile:tides", "space:printing-house"]
     assert parse_items("galileos-truth", ",".join(sug)) == [("space", "florence"), ("tile", "tides"),
                                                              ("space", "printing-house")]
+
+
+def test_codes_inside_a_sentence_are_given_their_words_and_other_words_stay():
+    from meeplelab.analysis.labels import codes_in_words
+
+    assert (codes_in_words("galileos-truth", "gt-abjure: abjure-at:cycle=1 against never-abjure, focal player's win "
+                           "rate (points): scripted field -2.2 [-3.7, -0.7]")
+            == "gt-abjure: Abjure in Cycle 1 against Never Abjure, focal player's win rate (points): scripted field "
+               "-2.2 [-3.7, -0.7]")
+    assert codes_in_words("galileos-truth", "writer's edge at 4 seats") == "Writer's edge at 4 seats"
+    assert codes_in_words("unconscious-mind", "um-coffee: coffee+1 against coffee-engine") == \
+        "um-coffee: +1 Coffee at setup against Coffee engine"
+    assert codes_in_words("toy", "bank-at:n=1's edge") == "bank-at:n=1's edge"  # a game with no label table

@@ -88,7 +88,7 @@ def test_abjure_timing_asked_by_restricted_play_in_stronger_and_the_never_bindin
     assert not any("[" in x for x in said)
     md = (exp / "report" / "report.md").read_text()
     check = md[md.index("## Does it hold for stronger players?"):]
-    assert "gt-abjure: abjure-at:cycle=2 against never-abjure" in check and "Across the ladder: heuristic " in check
+    assert "gt-abjure: Abjure in Cycle 2 against Never Abjure" in check and "Across the ladder: Heuristic " in check
     assert md.index("## In three sentences") < md.index("## Verdict") < md.index("## Does it hold for stronger")
     written = (exp / "report" / "report.md").read_bytes()
     (tmp_path / "empty").mkdir()  # not a stronger study: one line, exit 2, the report there untouched
