@@ -237,9 +237,7 @@ def section(stronger: Path | str | None, games: list[str], runs: list[str] | Non
                                  f"{', '.join(d['runs']) or 'no run'}); run meeplelab stronger --from the reported runs")
     d = enrich(d, stronger)
     d["folder"] = str(Path(stronger))
-    tables = [] if not d.get("rungs") or len(d["rungs"]) < 2 else [(
-        "Each conclusion at every rung of the ladder (win rates in points, VP in VP; 95% intervals; the focal "
-        "plan's base rate where a win rate is read)", ladder_table(d), TableFormat(rank=None, fold=30))]
+    tables = _ladder_tables(d)
     floor = (f" A focal plan that wins under {FLOOR:.0f}% in its control arm at a rung sits on the floor there: its "
              "win-rate change is not read as an effect, its VP effect is (VP to two decimals; a difference under the "
              "metric's resolution, one VP to one seat of a game's mean or one game of a win rate, is never a change).")
@@ -270,9 +268,7 @@ def experiment_section(stronger: Path | str, experiment: Path | str, game: str) 
     d["lines"] = [c["line"] for c in d["checks"]]
     note = (" The seat-order and top-strategy lines re-check the balance runs the study read (their scripted figures "
             "are those runs'), not this experiment's control arm.")
-    tables = [] if len(d.get("rungs") or []) < 2 else [(
-        "Each conclusion at every rung of the ladder (win rates in points, VP in VP; 95% intervals; the focal "
-        "plan's base rate where a win rate is read)", ladder_table(d), TableFormat(rank=None, fold=30))]
+    tables = _ladder_tables(d)
     return Section(title, tally(d) + "\n" + intro(d) + note + "\n\n" + "\n".join(f"- {x}" for x in d["lines"]),
                    tables=tables, data={"stronger": d})
 
@@ -294,6 +290,15 @@ def experiment_page(experiment: Path | str, stronger: Path | str):
         return secs[:1] + [check] + secs[1:]
 
     return build
+
+
+def _ladder_tables(d: dict) -> list:
+    """The section's table of every conclusion at every rung (:func:`ladder_table`), when the study measured more
+    than one rung above the scripted plans."""
+    if len(d.get("rungs") or []) < 2:
+        return []
+    return [("Each conclusion at every rung of the ladder (win rates in points, VP in VP; 95% intervals; the focal "
+             "plan's base rate where a win rate is read)", ladder_table(d), TableFormat(rank=None, fold=30))]
 
 
 def _cell(r: dict, u: str, base: dict | None = None, vp: dict | None = None) -> str:

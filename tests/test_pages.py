@@ -339,8 +339,7 @@ def test_the_suggested_content_value_command_lists_each_item_once_and_its_items_
 
 
 def test_codes_inside_a_sentence_are_given_their_words_and_other_words_stay():
-    from meeplelab.analysis.labels import codes_in_words
-
+    codes_in_words = L.codes_in_words
     assert (codes_in_words("galileos-truth", "gt-abjure: abjure-at:cycle=1 against never-abjure, focal player's win "
                            "rate (points): scripted field -2.2 [-3.7, -0.7]")
             == "gt-abjure: Abjure in Cycle 1 against Never Abjure, focal player's win rate (points): scripted field "

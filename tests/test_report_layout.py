@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -49,9 +51,6 @@ def _build(kind: str, tmp: Path) -> Path:
                 seating="rotate", out=str(runs[-1]), n_jobs=1))
         return _balance_report(runs, tmp)
     if kind == "experiment":
-        import subprocess
-        import sys
-
         from meeplelab.analysis.stronger import experiment_page
         from meeplelab.play.experiment import read_experiment
         from meeplelab.studies.stronger import run_stronger

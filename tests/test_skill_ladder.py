@@ -23,6 +23,8 @@ import pytest
 import tests.toygame  # noqa: F401  registers "toy"
 from meeplelab.analysis.first_screen import APART, MAX_WORDS, word_count
 from meeplelab.analysis.rungs import DEPENDS, EVERY, SCRIPTED_ONLY, skill
+from meeplelab.play.config import RunConfig
+from meeplelab.play.runner import simulate
 from tests.cli_run import run_cli
 
 
@@ -39,9 +41,6 @@ def test_the_reading_across_the_ladder():
 @pytest.fixture(scope="module")
 def ladder(tmp_path_factory):
     root = tmp_path_factory.mktemp("ladder")
-    from meeplelab.play.config import RunConfig
-    from meeplelab.play.runner import simulate
-
     simulate(RunConfig(game="toy", players=2, strategies=("random", "bank-at:n=1"), games=600, seed=5,
                        seating="rotate", out=str(root / "field" / "2p"), n_jobs=1))
     return root
