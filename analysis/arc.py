@@ -350,6 +350,7 @@ def quantile_interval(x, q: float, *, level: float = LEVEL, resamples: int = RES
     """Quantile ``q`` of ``x`` with a seeded percentile-bootstrap interval (``scipy.stats.bootstrap``):
     ``(estimate, low, high)``; nan bounds for fewer than 2 values or when every value is the same number
     (then low = high = the value)."""
+    # start-up: scipy.stats takes ~0.5 s to import; only these intervals use it
     from scipy.stats import bootstrap
 
     x = np.asarray(x, dtype=float)

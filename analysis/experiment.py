@@ -24,10 +24,9 @@ from meeplelab.play.experiment import read_experiment
 
 from . import figures as F
 from .load import Runs, load_runs
-from scipy import stats as st
 
 from .stats import (LEVEL, cluster_means, games_for_difference, holm, holm_words, mean_t, paired_shares, resolution,
-                    sd_floor, unpaired)
+                    sd_floor, t_sf, unpaired)
 from .restricted_answers import section as restricted_section
 from .dominance import field_words, seating_words
 from .compare import HEADLINE, changed_lines, delta_table
@@ -73,7 +72,7 @@ def paired(x: np.ndarray, y: np.ndarray, shares: bool = False, cluster=None) -> 
         fl = sd_floor(res) if n else math.nan
         est, lo, hi = mean_t(d, res=res, cluster=cluster)
         sd_d = max(float(dc.std(ddof=1)), fl / math.sqrt(k)) if dc.size > 1 else math.nan
-        pv = float(2 * st.t.sf(abs(est) / (sd_d / math.sqrt(dc.size)), dc.size - 1)) if dc.size > 1 else math.nan
+        pv = float(2 * t_sf(abs(est) / (sd_d / math.sqrt(dc.size)), dc.size - 1)) if dc.size > 1 else math.nan
     _, ulo, uhi = unpaired(x, y, shares=shares, cluster=cluster, res=res)
     sd = float(dc.std(ddof=1)) * math.sqrt(k) if dc.size > 1 else math.nan
     xc, _ = cluster_means(x, cluster)

@@ -50,7 +50,6 @@ from typing import Sequence
 
 import numpy as np
 import polars as pl
-from scipy import stats as st
 
 from meeplelab.sim.core.errors import ConfigError
 
@@ -163,7 +162,10 @@ def games_to_lead(p: float, level: float = LEVEL, cap: int = LEAD_CAP) -> int | 
     if not math.isfinite(p) or p <= 0.5:
         return None
     n = np.arange(1, cap + 1)
-    ahead = st.binom.sf(n // 2, n, p)  # P(X > floor(n/2)): strictly more than half the games
+    # start-up: scipy.stats takes ~0.5 s to import; of this module only this binomial tail uses it
+    from scipy.stats import binom
+
+    ahead = binom.sf(n // 2, n, p)  # P(X > floor(n/2)): strictly more than half the games
     ok = ahead >= level
     if not ok[-1]:
         return None

@@ -202,6 +202,7 @@ def symmetric_nash(table: PayoffTable, payoffs: np.ndarray | None = None, *, ste
         raise ValueError(f"payoff table incomplete: profiles {table.missing[:3]} were not played")
     k = len(table.strategies)
     if table.players == 2:
+        # start-up: scipy.optimize takes ~0.3 s to import; only the solvers use it
         from scipy.optimize import linprog
 
         a = _matrix(table, p)
@@ -231,6 +232,7 @@ def symmetric_nash(table: PayoffTable, payoffs: np.ndarray | None = None, *, ste
 def _polish(table: PayoffTable, x: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Refine a near-equilibrium ``x``: on its support (weight > 1e-3), solve for equal deviation
     payoffs (``scipy.optimize.least_squares``); kept only when it is less exploitable."""
+    # start-up: scipy.optimize takes ~0.3 s to import; only the solvers use it
     from scipy.optimize import least_squares
 
     sup = np.flatnonzero(x > 1e-3)
@@ -323,6 +325,7 @@ def alpha_rank_n(table: PayoffTable, payoffs: np.ndarray | None = None, *, alpha
     ``s`` is ``1 / (1 + sum_l prod_{k<=l} exp(-alpha (f_r(k) - f_s(k))))``, the Markov chain moves
     from ``s`` to ``r`` with ``rho / (K - 1)``, and its stationary distribution is returned.
     """
+    # start-up: scipy.stats takes ~0.5 s to import; only this chain uses it
     from scipy.stats import hypergeom
 
     p = table.payoffs if payoffs is None else payoffs

@@ -17,7 +17,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as st
+from scipy import special
+
+# start-up: scipy.stats takes ~0.5 s to import over scipy.special (its distributions' docstrings are parsed as it
+# loads); the quantiles and tail areas here are the special functions scipy.stats' norm and t call (the same
+# numbers, bit for bit), and only :func:`bootstrap` imports scipy.stats itself.
 
 LEVEL = 0.95
 #: how a rate of no games is said (its interval is empty: :func:`wilson`)
@@ -26,7 +30,24 @@ NO_GAMES = "no games"
 
 def z_value(level: float = LEVEL) -> float:
     """Two-sided normal quantile (1.96 for 95%)."""
-    return float(st.norm.ppf(0.5 + level / 2))
+    return float(special.ndtri(0.5 + level / 2))
+
+
+def normal_sf(x):
+    """Upper tail area of the standard normal at ``x`` (scalar or array): ``scipy.stats.norm.sf``, bit for bit."""
+    return special.ndtr(-np.asarray(x, dtype=float))
+
+
+def t_sf(x, df):
+    """Upper tail area of Student's t with ``df`` degrees of freedom at ``x`` (scalars or arrays):
+    ``scipy.stats.t.sf(x, df)``, bit for bit."""
+    return special.stdtr(df, -np.asarray(x, dtype=float))
+
+
+def t_quantile(q, df):
+    """Quantile ``q`` (in (0, 1]) of Student's t with ``df`` degrees of freedom (scalars or arrays; nan where
+    ``df <= 0``): ``scipy.stats.t.ppf(q, df)``, bit for bit."""
+    return special.stdtrit(df, q)
 
 
 def wilson(successes, n, level: float = LEVEL):
@@ -96,7 +117,7 @@ def mean_t(values, level: float = LEVEL, res: float | None = None, cluster=None)
     if n < 2:
         return m, math.nan, math.nan
     sd = max(float(x.std(ddof=1)), sd_floor(res) / math.sqrt(k))
-    h = float(st.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
+    h = float(t_quantile(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
     return m, m - h, m + h
 
 
@@ -105,7 +126,7 @@ def mean_t_from_moments(mean, sd, n, level: float = LEVEL, res: float = 1.0):
     ``res`` (default 1: whole-number values such as VP, ranks, Coffee, Suspicion)."""
     mean, sd, n = (np.asarray(a, dtype=float) for a in (mean, sd, n))
     sd = np.maximum(np.nan_to_num(sd, nan=0.0), sd_floor(res))
-    tq = st.t.ppf(0.5 + level / 2, np.maximum(n - 1, 1))
+    tq = t_quantile(0.5 + level / 2, np.maximum(n - 1, 1))
     h = tq * sd / np.sqrt(np.maximum(n, 1))
     h = np.where(n >= 2, h, np.nan)
     return mean, mean - h, mean + h
@@ -174,8 +195,11 @@ def bootstrap(n: int, statistic, *, purpose: str, seed: int = 0, resamples: int 
         dist = np.repeat(one, resamples, axis=-1)
     else:
         batch = max(1, 2**22 // n)  # at most ~4M indices in memory at once
-        res = st.bootstrap((np.arange(n),), stat, n_resamples=resamples, batch=batch, vectorized=True, axis=-1,
-                           confidence_level=level, method="percentile", rng=gen)
+        # start-up: scipy.stats takes ~0.5 s to import; of this module only the bootstrap uses it
+        from scipy.stats import bootstrap as scipy_bootstrap
+
+        res = scipy_bootstrap((np.arange(n),), stat, n_resamples=resamples, batch=batch, vectorized=True, axis=-1,
+                              confidence_level=level, method="percentile", rng=gen)
         dist = np.asarray(res.bootstrap_distribution, dtype=float)
     a = (1 - level) / 2
     with np.errstate(all="ignore"):
@@ -197,7 +221,7 @@ def bootstrap_mean(values, *, resamples: int = 2000, level: float = LEVEL, seed:
     if x.size < 2:
         return float(x.mean()) if x.size else math.nan, math.nan, math.nan
     m = float(x.mean())
-    h = float(st.t.ppf(0.5 + level / 2, x.size - 1)) * sd_floor(resolution(x) if res is None else res) / math.sqrt(x.size)
+    h = float(t_quantile(0.5 + level / 2, x.size - 1)) * sd_floor(resolution(x) if res is None else res) / math.sqrt(x.size)
     b = bootstrap(x.size, lambda i, axis=-1: x[i].mean(axis=axis), purpose="mean", seed=seed, resamples=resamples,
                   level=level, center=m, floor=h)
     return m, b.low, b.high
@@ -247,7 +271,7 @@ def paired_shares(x, y, level: float = LEVEL, cluster=None) -> dict:
     var = (float((dc * dc).sum()) + 1.0 / k) / nt - mt * mt  # the pseudo-pairs weigh as one game each
     se = math.sqrt(max(var, 0.0) / nt)
     z = z_value(level)
-    p = float(2 * st.norm.sf(abs(mt) / se)) if se > 0 else 1.0
+    p = float(2 * normal_sf(abs(mt) / se)) if se > 0 else 1.0
     est = float(dc.mean())  # the plain mean; the interval never excludes it (it is centred on the adjusted one)
     # sd of one game's difference, the seeds' correlation included (sd of a seed mean x sqrt(games per seed)): what
     # games_for_difference turns into the games needed
@@ -328,7 +352,7 @@ def rate_p(successes, n, p0):
     s, n, p0 = (np.asarray(a, dtype=float) for a in (successes, n, p0))
     with np.errstate(divide="ignore", invalid="ignore"):
         z = (s / n - p0) / np.sqrt(p0 * (1 - p0) / n)
-    out = np.where(n > 0, 2 * st.norm.sf(np.abs(z)), np.nan)
+    out = np.where(n > 0, 2 * normal_sf(np.abs(z)), np.nan)
     return float(out) if out.ndim == 0 else out
 
 
@@ -353,7 +377,7 @@ def holm_words(m: int) -> str:
 
 def bonferroni_z(m: int, alpha: float = 1 - LEVEL, sides: int = 1) -> float:
     """The normal quantile a Bonferroni correction over ``m`` tests uses (``sides`` 1 or 2)."""
-    return float(st.norm.ppf(1 - alpha / (sides * max(int(m), 1))))
+    return float(special.ndtri(1 - alpha / (sides * max(int(m), 1))))
 
 
 def games_for_rate_width(width: float, p: float = 0.5, level: float = LEVEL) -> int:

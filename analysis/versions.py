@@ -32,6 +32,7 @@ import polars as pl
 from .load import Runs
 from .seats import games_frame, seat_source, seat_spread, seed_clusters, strategy_rates
 from .stats import cluster_means, games_for_difference, LEVEL, mean_t, newcombe, paired_shares, resolution, sd_floor
+from .stats import normal_sf, t_quantile, t_sf
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -182,8 +183,6 @@ def _paired_mean(d: np.ndarray, cluster=None) -> dict:
     difference's game seed (with its run pair): the interval is over the seeds' means
     (:func:`meeplelab.analysis.stats.cluster_means`), since the games of one seed in several seat orders are
     correlated; ``n`` stays the games."""
-    from scipy import stats as st
-
     d = np.asarray(d, dtype=float)
     res = resolution(d)
     m, lo, hi = mean_t(d, res=res, cluster=cluster)
@@ -192,14 +191,12 @@ def _paired_mean(d: np.ndarray, cluster=None) -> dict:
     p = math.nan
     if dc.size > 1:
         se = max(float(np.std(dc, ddof=1)), sd_floor(res) / math.sqrt(k)) / math.sqrt(dc.size)
-        p = float(2 * st.t.sf(abs(m) / se, dc.size - 1))
+        p = float(2 * t_sf(abs(m) / se, dc.size - 1))
     return {"est": m, "low": lo, "high": hi, "n": int(d.size), "games_needed": games_for_difference(sd, m), "p": p}
 
 
 def _welch(x: np.ndarray, y: np.ndarray) -> dict:
     """Unpaired ``mean(y) - mean(x)`` with Welch's t interval (sd floored as in :func:`meeplelab.analysis.stats.mean_t`)."""
-    from scipy import stats as st
-
     n1, n2 = x.size, y.size
     est = float(y.mean() - x.mean()) if n1 and n2 else math.nan
     if n1 < 2 or n2 < 2:
@@ -208,21 +205,19 @@ def _welch(x: np.ndarray, y: np.ndarray) -> dict:
     fl = sd_floor(resolution(np.concatenate([x, y])))
     v1, v2 = max(float(x.var(ddof=1)), fl * fl) / n1, max(float(y.var(ddof=1)), fl * fl) / n2
     df = (v1 + v2) ** 2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1))
-    h = float(st.t.ppf(0.5 + LEVEL / 2, df)) * math.sqrt(v1 + v2)
+    h = float(t_quantile(0.5 + LEVEL / 2, df)) * math.sqrt(v1 + v2)
     sd = math.sqrt(float(x.var(ddof=1)) + float(y.var(ddof=1)))  # of one pair of independent games
     return {"est": est, "low": est - h, "high": est + h, "n": int(min(n1, n2)),
-            "games_needed": games_for_difference(sd, est), "p": float(2 * st.t.sf(abs(est) / math.sqrt(v1 + v2), df))}
+            "games_needed": games_for_difference(sd, est), "p": float(2 * t_sf(abs(est) / math.sqrt(v1 + v2), df))}
 
 
 def two_rates_p(s1, n1, s2, n2) -> float:
     """Two-sided p-value of the pooled two-proportion z-test of ``s1/n1 - s2/n2`` (unpaired rows)."""
-    from scipy import stats as st
-
     if not (n1 and n2):
         return math.nan
     pool = (s1 + s2) / (n1 + n2)
     se = math.sqrt(pool * (1 - pool) * (1 / n1 + 1 / n2))
-    return float(2 * st.norm.sf(abs(s1 / n1 - s2 / n2) / se)) if se > 0 else 1.0
+    return float(2 * normal_sf(abs(s1 / n1 - s2 / n2) / se)) if se > 0 else 1.0
 
 
 def _spread_per_game(df: pl.DataFrame, best: int, worst: int, share: str = "win_share") -> pl.DataFrame:
