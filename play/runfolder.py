@@ -47,6 +47,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from meeplelab.play.config import RunConfig, resolve_paths
+from meeplelab.sim.core.arrow import to_numpy
 from meeplelab.sim.core.errors import RunFolderError, is_environment_error, os_error_of
 
 TABLES = ("games", "turns", "events")
@@ -251,9 +252,9 @@ def games_problem(part: pq.ParquetFile, lo: int, hi: int, players: int) -> str |
     seat and players (a few ms a part)."""
     try:
         t = part.read(columns=["game", "seat", "players"])
-    except Exception as e:  # a column missing or a data page that does not decode
+        game, seat, pl_ = (to_numpy(t.column(c)).astype(np.int64) for c in ("game", "seat", "players"))
+    except Exception as e:  # a column missing, a data page that does not decode, nulls or non-integers
         return f"is corrupt ({type(e).__name__})"
-    game, seat, pl_ = (t.column(c).to_numpy().astype(np.int64) for c in ("game", "seat", "players"))
     bad = np.flatnonzero((game < lo) | (game >= hi))
     if bad.size:
         return f"holds game {int(game[bad[0]]):,}, outside its chunk's games {lo:,} to {hi - 1:,}"

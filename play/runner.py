@@ -38,7 +38,7 @@ import pyarrow as pa
 
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig, dump_toml
-from meeplelab.sim.core.arrow import from_numpy
+from meeplelab.sim.core.arrow import from_numpy, to_numpy
 from meeplelab.sim.core.errors import ConfigError, RunFolderError, UserError, is_environment_error, os_error_of
 from meeplelab.sim.core.extras import MissingExtra
 from meeplelab.sim.core.extras import message as extra_message
@@ -223,7 +223,7 @@ def _run_chunk(run: RunPlan, chunk: int, lo: int, hi: int, out: str) -> dict[str
         table = pa.concat_tables(pieces) if len(pieces) > 1 else pieces[0]  # chunked: no copy yet
         del pieces
         if table.num_columns and table.column("game").num_chunks > 1:  # (game, time) whatever the seat orders' interleaving
-            order = np.argsort(table.column("game").to_numpy(), kind="stable")
+            order = np.argsort(to_numpy(table.column("game")), kind="stable")
             table = table.take(from_numpy(np.asarray(order)))  # the one copy: the chunked input is released as it is replaced
         size[name], digest[name] = rf.write_part(folder, name, chunk, table)
         rows[name] = table.num_rows
@@ -284,7 +284,7 @@ def _global_games(table: pa.Table, seeds: np.ndarray, glob: np.ndarray) -> pa.Ta
     by the run's global game indices ``glob`` (same length and order as ``seeds``)."""
     if table.num_rows == 0 or np.array_equal(seeds, glob):
         return table
-    col = table.column("game").to_numpy()
+    col = to_numpy(table.column("game"))
     i = table.schema.get_field_index("game")
     return table.set_column(i, table.schema.field(i), from_numpy(glob[np.searchsorted(seeds, col)]))
 

@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from meeplelab.sim.core.arrow import dictionary, from_numpy, strings
+from meeplelab.sim.core.arrow import dictionary, from_numpy, strings, to_numpy
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "float32", "float64"])
@@ -34,12 +34,33 @@ def test_booleans_strings_and_dictionaries():
         from_numpy(np.array(["a"]))
 
 
-def test_a_simulate_writes_its_tables_without_importing_pandas(tmp_path):
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int64", "uint32", "float64"])
+def test_columns_read_back_are_the_arrays_pyarrow_gives(dtype):
+    x = (np.arange(-7, 20) * 5).astype(dtype)
+    col = pa.chunked_array([pa.array(x[:4]), pa.array(x[4:4]), pa.array(x)[6:19]])  # an empty chunk, a sliced one
+    got = to_numpy(col)
+    assert got.dtype == np.dtype(dtype) and got.tolist() == col.to_numpy().tolist() == x[:4].tolist() + x[6:19].tolist()
+    assert to_numpy(pa.array(x)[3:9]).tolist() == x[3:9].tolist()
+    assert to_numpy(pa.chunked_array([], pa.int64())).shape == (0,)
+    got[0] = 1  # a new array, not a view of the table's buffers
+    with pytest.raises(ValueError, match="1 nulls"):
+        to_numpy(pa.array([1, None, 3]))
+    with pytest.raises(TypeError, match="got bool"):
+        to_numpy(pa.array([True, False]))
+
+
+def test_a_simulate_and_its_result_table_import_neither_pandas_nor_scipy_stats(tmp_path):
+    """Start-up: the run's tables are written and read back (the runner's sort by game over two seat orders, the
+    checks of the parts) without pandas, and the result table's intervals without scipy.stats."""
+    out = str(tmp_path / "r")
     probe = ("import sys\nfrom meeplelab.play.config import RunConfig\nfrom meeplelab.play.runner import simulate\n"
-             f"simulate(RunConfig(game='toy', players=2, strategies=('random',), games=8, out={str(tmp_path / 'r')!r}))\n"
-             "print('pandas' in sys.modules)\n")
+             "from meeplelab.analysis.run_summary import result_lines\n"
+             f"simulate(RunConfig(game='toy', players=2, strategies=('random', 'always-draw'), games=8, out={out!r}))\n"
+             f"print(result_lines({out!r})[1].split()[0])\n"
+             "print('pandas' in sys.modules, 'scipy.stats' in sys.modules)\n")
     env_code = "import tests.toygame\n" + probe
     r = subprocess.run([sys.executable, "-c", env_code], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip().splitlines()[-1] == "False"
+    lines = r.stdout.strip().splitlines()
+    assert lines[-2] in ("random", "always-draw") and lines[-1] == "False False"
     assert (tmp_path / "r" / "games").is_dir()
