@@ -43,6 +43,13 @@ _RULE = re.compile(r"(\w+)=(\S+)")
 _TREAT = re.compile(r"([a-z_]\w*)([+-]\d+)")
 #: a code inside a title or an axis label: a lower-case word joined by ``_`` or ``-`` (``main_action``)
 _TOKEN = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+(?![\w-])")
+#: a code inside a sentence: a strategy id with its arguments, a rule number with its value, a treatment
+_CODE_IN_TEXT = re.compile(r"[A-Za-z][\w:=.+-]*[\w=]")
+#: a code inside a sentence of a page: also a preset's path and arguments joined by commas (never a comma and a
+#: space), never the tail of a word or a number (``1.6e-75``)
+_CODE_IN_PAGE = re.compile(r"(?<![\w:=.+/,-])[A-Za-z][\w:=.+/,-]*[\w=]")
+#: the punctuation that makes a token of a sentence a code (``never-abjure``, ``tile_cost_1``, ``coffee+1``)
+_CODE_MARK = re.compile(r"[-_:=+]")
 #: arguments longer than this (in characters) are counted, not listed, in a strategy's label
 ARGS_SHOWN = 24
 
@@ -167,8 +174,9 @@ class Labeller:
     """The labels of one page of ``game`` (None: no labels, every text kept): words for chart texts and table
     cells, and every code replaced (:meth:`glossary`)."""
 
-    def __init__(self, game: str | None):
+    def __init__(self, game: str | None, strategies=()):
         self.game = game
+        self.strategies = frozenset(strategies)  # the ids played: a bare word among them is a code in a sentence
         self.used: dict[str, str] = {}  # words -> code
 
     def code(self, text: str) -> str | None:
@@ -192,9 +200,13 @@ class Labeller:
         return "".join(p if i % 2 else (self.code(p) or p) for i, p in enumerate(parts))
 
     def cell(self, text: str):
-        """A table cell: ``<span title="code">words</span>`` (Markup) when ``text`` is one code, else ``text``."""
+        """A table cell: ``<span title="code">words</span>`` (Markup) when ``text`` is one code, each code of a
+        longer text so (``never-abjure (control)``; :meth:`text_html`), else ``text``."""
         w = self.code(text)
-        return text if w is None else Markup(f'<span class="code" title="{escape(text)}">{escape(w)}</span>')
+        if w is not None:
+            return Markup(f'<span class="code" title="{escape(text)}">{escape(w)}</span>')
+        html = self.text_html(text)
+        return text if html is None else Markup(html)
 
     def figure(self, fig) -> None:
         """Give words to the codes among ``fig``'s tick labels (fixed or categorical) and legend entries, and to
@@ -217,13 +229,53 @@ class Labeller:
             for t in (ax.title, ax.xaxis.label, ax.yaxis.label):  # "Turns by main_action" -> "Turns by Main Action"
                 t.set_text(_TOKEN.sub(lambda m: self.code(m.group(0)) or m.group(0), t.get_text()))
 
+    def span(self, code: str) -> str | None:
+        """``<span class="code" title="code">words</span>`` (escaped HTML) when ``code`` is one code, else None."""
+        w = self.code(code)
+        return None if w is None else f'<span class="code" title="{escape(code)}">{escape(w)}</span>'
+
+    def _in_text(self, token: str) -> bool:
+        """Whether ``token`` of a sentence reads as a code: it has a code's punctuation (``-_:=+``) or is a
+        strategy id played on the page (``writer``), not an ordinary word that is also a code (``end``, ``play``)."""
+        return bool(_CODE_MARK.search(token)) or token in self.strategies
+
+    def _pieces(self, text: str) -> list[tuple[str, str | None]]:
+        """``text`` as ``(piece, code)``: a code's words and the code, or text kept and None. A token of codes
+        joined by commas (``writer,never-abjure``) is labelled part by part when it is no code as a whole."""
+        out: list[tuple[str, str | None]] = []
+        at = 0
+        for m in _CODE_IN_PAGE.finditer(str(text)):
+            tok = m.group()
+            parts = [tok] if self._in_text(tok) and self.code(tok) else tok.split(",")
+            if not any(self._in_text(p) and self.code(p) for p in parts):
+                continue
+            out.append((text[at:m.start()], None))
+            for k, p in enumerate(parts):
+                w = self.code(p) if self._in_text(p) else None
+                out += [(",", None)] * (k > 0) + [(w, p) if w else (p, None)]
+            at = m.end()
+        out.append((text[at:], None))
+        return [(p, c) for p, c in out if p]
+
+    def text_html(self, text: str) -> str | None:
+        """Escaped HTML of a sentence's plain text with each code in its words (:meth:`span`, the code in the
+        tooltip), or None when it holds no code. Which tokens are codes: :meth:`_in_text`."""
+        if self.game is None:
+            return None
+        pieces = self._pieces(text)
+        if all(c is None for _, c in pieces):
+            return None
+        return "".join(str(escape(p)) if c is None else self.span(c) for p, c in pieces)
+
+    def plain(self, text: str) -> str:
+        """A sentence's plain text with each code in its words (an image's alt text)."""
+        return text if self.game is None else "".join(p for p, _ in self._pieces(text))
+
     def glossary(self) -> list[tuple[str, str]]:
         """``(words, code)`` of every code replaced on the page, by words."""
         return sorted(self.used.items(), key=lambda kv: (kv[0].lower(), kv[1]))
 
 
-#: a code inside a sentence: a strategy id with its arguments, a rule number with its value, a treatment
-_CODE_IN_TEXT = re.compile(r"[A-Za-z][\w:=.+-]*[\w=]")
 
 
 def codes_in_words(game: str, text: str) -> str:

@@ -263,15 +263,15 @@ def _table_contexts(df: pl.DataFrame, caption: str, fmt: TableFormat | None = No
     whole table; or, past ``fmt.fold`` rows, its top rows (:func:`shown_rows`, the caption saying so) and
     then every row folded under "All N rows" with the CSV link; or (``fmt.folded``) the whole table folded
     with its caption as the summary line. ``labels``: the page's :class:`meeplelab.analysis.labels.Labeller`
-    (a code cell shows its words, the code in its tooltip)."""
+    (a code cell, and a code in the caption, shows its words, the code in its tooltip)."""
     cols, rows, top = _cells(df, fmt, labels.cell if labels is not None else None)
-    cap = P.inline(caption)
+    cap = P.inline(caption, labels)
     if fmt is not None and fmt.folded:
         return [P.table_context(cols, rows, cap, csv, folded=True)]
     if top is None:
         return [P.table_context(cols, rows, cap, csv)]
     note = fold_note(df, fmt, len(top))
-    return [P.table_context(cols, [rows[i] for i in top], P.inline(f"{caption} ({note})")),
+    return [P.table_context(cols, [rows[i] for i in top], P.inline(f"{caption} ({note})", labels)),
             P.table_context(cols, rows, cap, csv, folded=True, summary=f"All {df.height:,} rows")]
 
 

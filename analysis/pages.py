@@ -54,16 +54,43 @@ def blocks(text: str) -> str:
     return "".join(out)
 
 
-def prose(text: str) -> Markup:
+def _labelled(tokens: list, labels) -> list:
+    """``tokens`` (markdown-it's) with the codes of their text given words by ``labels`` (the page's
+    :class:`meeplelab.analysis.labels.Labeller`): a text run by ``labels.text_html``, a code span that is one
+    code (```tile_cost_1```) by ``labels.span``; a code span holding more (a command to paste) is kept."""
+    for tok in tokens:
+        for child in tok.children or ():
+            if child.type == "text":
+                html = labels.text_html(child.content)
+            elif child.type == "code_inline":
+                html = labels.span(child.content)
+            else:
+                continue
+            if html is not None:  # rendered as it is (already escaped by the labeller)
+                child.type, child.content = "html_inline", html
+    return tokens
+
+
+def prose(text: str, labels=None) -> Markup:
     """HTML of a section's prose (:func:`blocks` rendered by :data:`TEXT`): ``<p>`` paragraphs, ``<ul>`` lists,
-    ``<strong>``/``<em>``, ``<code>``; any HTML in the text is escaped."""
-    return Markup(TEXT.render(blocks(text)))
+    ``<strong>``/``<em>``, ``<code>``; any HTML in the text is escaped. ``labels`` (a page's labeller): each
+    code of the text in its words, the code id in a tooltip (:func:`_labelled`)."""
+    if labels is None:
+        return Markup(TEXT.render(blocks(text)))
+    env: dict = {}
+    return Markup(TEXT.renderer.render(_labelled(TEXT.parse(blocks(text), env), labels), TEXT.options, env))
 
 
-def inline(text: str) -> Markup:
+def inline(text: str, labels=None) -> Markup:
     """HTML of one line of text (a caption, a summary sentence, a fold's summary) rendered by :data:`TEXT`
-    without a paragraph around it: code spans, bold, emphasis; any HTML in the text is escaped."""
-    return Markup(TEXT.renderInline(str(text)))
+    without a paragraph around it: code spans, bold, emphasis; any HTML in the text is escaped; ``labels`` as
+    in :func:`prose`. Markup (a line rendered already) is returned as it is."""
+    if isinstance(text, Markup):
+        return text
+    if labels is None:
+        return Markup(TEXT.renderInline(str(text)))
+    env: dict = {}
+    return Markup(TEXT.renderer.render(_labelled(TEXT.parseInline(str(text), env), labels), TEXT.options, env))
 
 
 def plain(text: str) -> str:

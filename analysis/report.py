@@ -435,15 +435,15 @@ def _saved_figure(fig, rel: str, cap: str, folder: Path, lab: Labeller, md: list
     F.save(fig, folder / rel)
     w, hgt = F.png_size(folder / rel)
     md += [f"![{cap}]({rel})", ""]
-    return {"src": rel, "alt": P.plain(cap), "caption": P.inline(cap), "width": w, "height": hgt}
+    return {"src": rel, "alt": lab.plain(P.plain(cap)), "caption": P.inline(cap, lab), "width": w, "height": hgt}
 
 
 def _glossary(lab: Labeller, md: list[str]) -> dict:
     """The page's last section before the footer: every label shown and its code id (folded), also in ``md``."""
     title = "Labels and their code ids"
-    text = ("The charts and the tables of the HTML page name strategies, rule numbers and actions in words; the CSV "
-            "files, the Markdown twin's tables, the commands and the provenance use the code ids below (a table "
-            "cell of the HTML page shows its code when hovered).")
+    text = ("The charts, the tables and the sentences of the HTML page name strategies, rule numbers and actions in "
+            "words; the CSV files, the Markdown twin, the commands and the provenance use the code ids below (a word "
+            "of the HTML page shows its code when hovered).")
     rows = lab.glossary()
     md += [f"## {title}", "", text, "", "| label | code id |", "|---|---|",
            *(f"| {cell(w)} | `{cell(c)}` |" for w, c in rows), ""]
@@ -465,22 +465,23 @@ def _warnings(runs: Runs) -> list[str]:
     return out
 
 
-def _answers(secs: list[Section], md: list[str]) -> list[dict]:
+def _answers(secs: list[Section], md: list[str], lab: Labeller) -> list[dict]:
     """The page's opening: each verdict's three sentences (``Section.summary``; headed by the version when the page
     holds several), with the same sentences with intervals folded under them when the verdict keeps them
-    (``data["detail"]``, :mod:`meeplelab.analysis.first_screen`); also in ``md``. Returns what the template renders."""
+    (``data["detail"]``, :mod:`meeplelab.analysis.first_screen`); also in ``md`` (with the code ids; the page gives
+    their words, ``lab``). Returns what the template renders."""
     out = []
     summaries = [s for s in secs if s.summary]
     for s in summaries:
         head = "In three sentences" + (f" ({s.title.split(': ', 1)[1]})" if len(summaries) > 1
                                        and ": " in s.title else "")
-        out.append({"title": head, "paragraphs": [P.prose(x) for x in s.summary], "figures": [], "tables": []})
+        out.append({"title": head, "paragraphs": [P.prose(x, lab) for x in s.summary], "figures": [], "tables": []})
         md += [f"## {head}", ""]
         for sentence in s.summary:
             md += [sentence, ""]
         if s.data.get("detail"):  # the same with intervals (the first screen's sentences have none), folded
             words = "With intervals, among the scripted plans"
-            out[-1]["detail"] = {"summary": words, "paragraphs": [P.prose(x) for x in s.data["detail"]]}
+            out[-1]["detail"] = {"summary": words, "paragraphs": [P.prose(x, lab) for x in s.data["detail"]]}
             md += [f"<details><summary>{words}</summary>", "", *(x for d in s.data["detail"] for x in (d, "")),
                    "</details>", ""]
     return out
@@ -497,8 +498,16 @@ def _glance(secs: list[Section], folder: Path, lab: Labeller, md: list[str]) -> 
         figs = [_saved_figure(fig, f"figures/glance_{k:02d}_{stem}.png", cap, folder, lab, md, False)
                 for stem, fig, cap in p.figures]
         md += [p.reading, ""]
-        out.append({"title": p.question, "paragraphs": [P.prose(p.reading)], "figures": figs, "tables": []})
+        out.append({"title": P.inline(p.question, lab), "paragraphs": [P.prose(p.reading, lab)], "figures": figs,
+                    "tables": []})
     return out
+
+
+def _labeller(runs: Runs) -> Labeller:
+    """The page's labeller: the game's words when the page holds one game (None: codes kept), a bare word in a
+    sentence a code when it is a strategy id a run played (``writer``; :meth:`Labeller.text_html`)."""
+    played = [sid for m in runs.manifests.values() for sid in (m.get("config") or {}).get("strategies") or ()]
+    return Labeller(next(iter(runs.game_names)) if len(runs.game_names) == 1 else None, played)
 
 
 def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: str = "balance",
@@ -514,25 +523,26 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
         raise RunFolderError(f"cannot write the report to {str(dest)!r}: {e.strerror or e}") from None
     try:
         (tmp / "figures").mkdir()
-        lab = Labeller(next(iter(runs.game_names)) if len(runs.game_names) == 1 else None)
+        lab = _labeller(runs)
         title = f"meeplelab {kind} report: {', '.join(sorted(runs.game_names))}"
         md = [f"# {title}", "", f"Runs: {', '.join(runs.manifests)}.", ""]
         warnings = _warnings(runs)
         md += [x for w in warnings for x in (f"**{w}**", "")]
-        page_secs = _answers(secs, md)  # the three plain sentences (meeplelab.analysis.summary), first
+        page_secs = _answers(secs, md, lab)  # the three plain sentences (meeplelab.analysis.summary), first
         glance = _glance(secs, tmp, lab, md)
         top = len(page_secs)
         table_note = any(t[1].height for s in secs for t in s.tables)
         if table_note:
             md += [f"*{TABLE_NOTE}*", ""]
         for i, s in enumerate(secs):
-            ps = {"title": s.title, "paragraphs": [], "figures": [], "tables": []}
+            sl = None if s.title == "Provenance" else lab  # the provenance keeps the code ids
+            ps = {"title": P.inline(s.title, sl), "paragraphs": [], "figures": [], "tables": []}
             if table_note and len(page_secs) == top:  # how to read the tables: once, below the first screen
                 ps["small"] = [P.inline(TABLE_NOTE)]
             page_secs.append(ps)
             md += [f"## {s.title}", ""]
             if s.text.strip():  # one paragraph a line, "- " lines a list: Markdown rendered once (pages.prose)
-                ps["paragraphs"].append(P.prose(s.text))
+                ps["paragraphs"].append(P.prose(s.text, sl))
                 md += [P.blocks(s.text), ""]
             seen = "descriptive" in s.title.lower()  # a section of observed groups: each chart says so
             for stem, fig, cap in s.figures:
@@ -542,7 +552,7 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                 md += [f"*{words} (folded in the HTML page):*", ""]
                 inner = [_saved_figure(fig, f"figures/{i:02d}_{stem}.png", cap, tmp, lab, md, seen)
                          for stem, fig, cap in figs]
-                ps["folded_figures"] = {"summary": P.inline(words), "figures": inner}
+                ps["folded_figures"] = {"summary": P.inline(words, sl), "figures": inner}
             for k, (cap, df, *fmt) in enumerate(s.tables):
                 if df.height == 0:
                     continue
@@ -550,7 +560,7 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                 df = ranked(df, f)
                 rel = f"tables/{i:02d}_{k:02d}_{table_slug(cap)}.csv"
                 write_table_csv(df, tmp / rel)
-                ps["tables"] += _table_contexts(df, cap, f, csv=rel, labels=lab)
+                ps["tables"] += _table_contexts(df, cap, f, csv=rel, labels=sl)
                 if f is not None and f.folded:  # a long table: folded whole in the Markdown twin too
                     md += [f"<details><summary>{html.escape(P.plain(cap))} ({df.height:,} rows)</summary>", "",
                            _md_table(df, cap, f, rel, whole=True), "", f"[CSV]({rel})", "", "</details>", ""]

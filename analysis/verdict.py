@@ -343,7 +343,7 @@ def mechanics_flags(runs: Runs, facts: dict | None = None) -> list[str]:
         if never and facts is not None:
             facts["never"] = never
         if never:
-            lines.append(f"FLAG unused: event kinds that never happened: {', '.join(never)}.")
+            lines.append(f"FLAG unused: event kinds that never happened: {', '.join(f'`{k}`' for k in never)}.")
     return lines or [f"Mechanics: every turn option used in at least {RARE_SHARE:.0%} of seat-games, every event "
                      "kind happened."]
 

@@ -18,11 +18,14 @@ from matplotlib.figure import Figure
 from meeplelab.analysis import figures as F
 from meeplelab.analysis import labels as L
 from meeplelab.analysis import pages as P
+from meeplelab.analysis.experiment import experiment_sections
 from meeplelab.analysis.load import Runs
 from meeplelab.analysis.markdown import to_html
 from meeplelab.analysis.page import Section, TableFormat, _html_table
-from meeplelab.analysis.report import _write_report
+from meeplelab.analysis.report import _write_report, build_report
 from meeplelab.analysis.stronger import tally
+from meeplelab.play.config import RunConfig
+from meeplelab.play.experiment import plan_experiment, read_experiment, run_experiment
 from meeplelab.strategies.fields import strong_field
 from meeplelab.strategies.registry import make_strategy
 
@@ -348,3 +351,62 @@ def test_codes_inside_a_sentence_are_given_their_words_and_other_words_stay():
     assert codes_in_words("unconscious-mind", "um-coffee: coffee+1 against coffee-engine") == \
         "um-coffee: +1 Coffee at setup against Coffee engine"
     assert codes_in_words("toy", "bank-at:n=1's edge") == "bank-at:n=1's edge"  # a game with no label table
+
+
+def _span(code: str, words: str) -> str:
+    return f'<span class="code" title="{code}">{words}</span>'
+
+
+def test_the_codes_of_a_sentence_get_words_on_the_page_and_a_command_keeps_its_ids():
+    lab = L.Labeller("galileos-truth", ["abjure-at:margin=1", "never-abjure", "writer"])
+    html = str(P.prose("FLAG dominant strategy (among abjure-at:margin=1, never-abjure, writer): writer wins; turn "
+                       "main_action `penance`; p = 1.6e-75 at the end of play; heuristic and inventor stay; run "
+                       "`meeplelab experiment --control never-abjure --vary abjure-at.cycle=1,2`.", lab))
+    assert html == ("<p>FLAG dominant strategy (among " + _span("abjure-at:margin=1", "Abjure within 1 of Penance")
+                    + ", " + _span("never-abjure", "Never Abjure") + ", " + _span("writer", "Writer") + "): "
+                    + _span("writer", "Writer") + " wins; turn " + _span("main_action", "Main Action") + " "
+                    + _span("penance", "Penance") + "; p = 1.6e-75 at the end of play; heuristic and inventor stay; "
+                    "run <code>meeplelab experiment --control never-abjure --vary abjure-at.cycle=1,2</code>.</p>\n")
+    # ids joined by commas, the tuned preset's path, a rule value; the alt text's words; a table cell's codes
+    preset = strong_field("galileos-truth")[0]
+    assert str(P.inline(f"**{preset}** and abjure-at:cycle=1,writer & penance_threshold=3", lab)) == (
+        f"<strong>{_span(preset, 'Tuned heuristic')}</strong> and {_span('abjure-at:cycle=1', 'Abjure in Cycle 1')},"
+        f"{_span('writer', 'Writer')} &amp; {_span('penance_threshold=3', 'Penance at Suspicion = 3')}")
+    assert lab.plain("Win rate of never-abjure, 4 players") == "Win rate of Never Abjure, 4 players"
+    assert str(lab.cell("never-abjure (control)")) == _span("never-abjure", "Never Abjure") + " (control)"
+    assert ("Abjure in Cycle 1", "abjure-at:cycle=1") in lab.glossary()
+    none = L.Labeller(None)
+    assert str(P.prose("writer, never-abjure", none)) == "<p>writer, never-abjure</p>\n"
+    assert P.inline(P.inline("`x`")) == "<code>x</code>"  # a line rendered already is kept
+
+
+@pytest.fixture(scope="module")
+def gt_experiment_page(tmp_path_factory):
+    """A real experiment page of Galileo's Truth (Abjure in Cycle 1 against never abjuring, 24 games an arm)."""
+    tmp = tmp_path_factory.mktemp("gt_exp")
+    base = RunConfig(game="galileos-truth", players=4, strategies=("writer", "suspicion-averse", "inventor"),
+                     games=24, seed=3, seating="rotate", n_jobs=1, out=str(tmp / "e"))
+    out = run_experiment(plan_experiment(base, control="never-abjure", vary="abjure-at.cycle=1"), tmp / "e")
+    page = build_report([out / a["folder"] for a in read_experiment(out)["arms"]], out / "report",
+                        sections=experiment_sections(out))
+    return page.read_text(), (page.parent / "report.md").read_text()
+
+
+@pytest.mark.slow  # plays 2 x 24 games of Galileo's Truth and writes their page: 10-20 s
+def test_a_built_experiment_page_gives_its_verdict_and_effect_lines_in_words(gt_experiment_page):
+    html, md = gt_experiment_page
+    cycle1, never = _span("abjure-at:cycle=1", "Abjure in Cycle 1"), _span("never-abjure", "Never Abjure")
+    # the verdict's ranking line and its effect line; the effects section's line of the arm
+    assert f"win rates (fair share 25.0%) among the strategies played: {never}, {_span('writer', 'Writer')}, " in html
+    assert f"FLAG barely used: turn {_span('main_action', 'Main Action')} " in html
+    assert f"Largest effect: in arm {cycle1}, {cycle1}&#39;s win rate changes by " in html
+    assert f"against the control {never} (paired, 24 games; among the strategies played: {cycle1}, " in html
+    assert f"<p>{cycle1}: win rate " in html and f"<p>{cycle1}: final VP " in html
+    # the command to paste keeps its ids; so do the provenance, the labels section and the Markdown twin
+    assert "<code>meeplelab experiment --control never-abjure --vary abjure-at.cycle=1,2,3,4</code>" in html
+    body = html[:html.index("<h2>Provenance</h2>")]
+    shown = re.sub(r"<[^>]+>", "", re.sub(r"<code>.*?</code>", "", body, flags=re.DOTALL))
+    assert [c for c in ("abjure-at:cycle=1", "never-abjure", "suspicion-averse") if c in shown] == []
+    assert "strategies abjure-at:cycle=1, writer, suspicion-averse, inventor" in html[len(body):]
+    assert "<code>abjure-at:cycle=1</code>" in html[html.index("<h2>Labels and their code ids</h2>"):]
+    assert "Largest effect: in arm abjure-at:cycle=1, abjure-at:cycle=1's win rate changes by " in md
