@@ -354,9 +354,10 @@ def citation_sections(runs: Runs) -> list[Section]:
     pay = citation_payoffs(runs)
     net = net_payoff_by_volumes(runs)
     gains = citation_gains(runs)
-    text = ("A citation is one citing publication and one cited seat (cite events grouped by turn, citer, cited "
-            "seat and citing Treatise). The cited seat gets 2 VP per Volume cited (cite events) and one Bright Idea "
-            "(cited_bright events); the citer scores its Treatise VP (publish event). Net payoff of a publication = "
+    text = ("A citation is one citing publication and one cited seat (cite events grouped by turn, citing seat, "
+            "cited seat and citing Treatise). The cited seat gets 2 VP per Volume cited (cite events) and one Bright "
+            "Idea (cited_bright events); the citing seat scores its Treatise VP (publish event). Net payoff of a "
+            "publication = "
             "Treatise VP minus the VP it gave to cited seats; 0 Volumes cited is the comparison (publishing from own "
             "Volumes only). Means with Student-t 95% intervals; per seat-game gains include games without "
             f"citations. {cit.height} citations, {int(cit['volumes'].sum())} Volumes cited.")
@@ -368,7 +369,8 @@ def citation_sections(runs: Runs) -> list[Section]:
     return [Section("Treatise citation payoffs (descriptive: groups differ by strategy and seat)", text,
                     [("um_citation_net_payoff", net_payoff_chart(net), "Net payoff by Volumes cited"),
                      ("um_citation_gains", citation_gains_chart(gains), "VP received and given through citations")],
-                    [("Per citation, by Volumes cited: VP and Bright Ideas to the cited seat, citer's Treatise VP",
+                    [("Per citation, by Volumes cited: VP and Bright Ideas to the cited seat, the citing seat's "
+                      "Treatise VP",
                       r3(pay)),
                      ("Net payoff of a publication by Volumes cited", r3(net)),
                      ("Gains from citing and being cited per seat-game, by strategy and seat", r3(gains))])]
