@@ -5,6 +5,7 @@ variant played again, and each effect reported with the players fixed and re-tun
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -90,10 +91,11 @@ def test_a_retune_that_cannot_run_is_one_line_exit_2_before_any_game(tmp_path, s
     assert not (tmp_path / "s").exists()
 
 
-def test_overwriting_without_retune_removes_the_re_tuned_runs(tmp_path):
+def test_overwriting_without_retune_removes_the_re_tuned_runs(swept, tmp_path):
     out = tmp_path / "s"
-    code, _, err = _cli(SWEEP + ["--strategies", "heuristic,writer", "--retune", "100", "--out", str(out)])
-    assert code == 0 and (out / "retuned.json").is_file(), err
+    shutil.copytree(swept, out)  # a sweep played with --retune (the module's)
+    assert (out / "retuned.json").is_file() and (out / "retuned").is_dir()
+    assert "Players fixed and players re-tuned" in (out / "report" / "report.md").read_text()
     code, _, err = _cli(SWEEP + ["--strategies", "heuristic,writer", "--out", str(out), "--overwrite"])
     assert code == 0, err
     assert not (out / "retuned.json").exists() and not (out / "retuned").exists()
@@ -106,8 +108,6 @@ def test_a_roster_naming_a_strategy_twice_is_refused(tmp_path):
 
 
 def test_a_resume_with_another_budget_is_refused_and_an_interrupted_retune_is_not_complete(swept, tmp_path):
-    import shutil
-
     copy = tmp_path / "s"
     shutil.copytree(swept, copy)
     for budget in ("300", "0"):
@@ -124,7 +124,7 @@ def test_an_experiment_with_a_rule_parameter_axis_is_re_tuned_per_arm(tmp_path):
 
     out = tmp_path / "e"
     argv = ["experiment", "--game", "galileos-truth", "--players", "2", "--strategies", "heuristic,writer", "--vary",
-            "truth_vp_per_tile=0,4", "--games", "60", "--n-jobs", "1", "--no-progress", "--out", str(out)]
+            "truth_vp_per_tile=0,4", "--games", "20", "--n-jobs", "1", "--no-progress", "--out", str(out)]
     code, _, err = _cli(argv + ["--retune", "100"])
     assert code == 0, err
     meta = json.loads((out / "retuned.json").read_text())
