@@ -62,10 +62,13 @@ class Seating(str, Enum):
 
 
 class Field(str, Enum):
-    """``--field``: who plays (meeplelab.strategies.fields): the command's own strategies, or the game's strong field."""
+    """``--field``: who plays, a rung of the skill ladder or each in turn (meeplelab.strategies.fields.FIELDS)."""
 
     scripted = "scripted"
+    heuristic = "heuristic"
+    tuned = "tuned"
     strong = "strong"
+    ladder = "ladder"
 
 
 class Backend(str, Enum):
@@ -90,11 +93,15 @@ SHARED_OPTIONS = {
                                              "draws them anywhere, MEEPLELAB_PROGRESS=0 never)."),
     "seating": ("--seating", "rotate: every strategy in every seat equally often, on common game seeds; random: a seat "
                              "order drawn per game; fixed: strategy k in seat k."),
-    "field": ("--field", "Who plays. scripted: the command's own strategies (--strategies, tune: --against, or the "
-                         "command's default); strong: the game's strong field, the tuned heuristic "
-                         "(the preset GAME-heuristic-tuned.toml installed with meeplelab) and the compiled search ismcts, "
-                         "alternating over the seats and rotated through them (docs/strategies.md, 'The strong "
-                         "field'); not together with --strategies."),
+    "field": ("--field", "Who plays, a rung of the skill ladder. scripted: the command's own strategies (--strategies, "
+                         "tune: --against, or the command's default); heuristic: the heuristic with its default "
+                         "weights at every seat; tuned: the tuned heuristic (the preset GAME-heuristic-tuned.toml "
+                         "installed with meeplelab) at every seat; strong: the game's strong field, the tuned "
+                         "heuristic and the compiled search ismcts, alternating over the seats and rotated through "
+                         "them (docs/strategies.md, 'The strong field'); heuristic, tuned and strong not together "
+                         "with --strategies. ladder: each rung in turn into OUT/rung-RUNG/, then OUT/ladder.md with "
+                         "every headline answer at every rung (compare, compensate, experiment; docs/balance.md, 'A "
+                         "study at every rung')."),
 }
 
 
@@ -389,51 +396,46 @@ CONFIG_OPTION = typer.Option(None, "--config", callback=_read_settings_file, is_
                                   "options' defaults; options given here override it (--set name by name).")
 
 
-def _exchange_roster(kw: dict) -> tuple[str, ...]:
-    """exchange-rates' strong roster: one distinct strategy per seat, so the two players at 2 seats only."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.errors import ConfigError
-    from meeplelab.strategies.fields import strong_roster
-
-    if kw["players"] != 2:
-        raise ConfigError(f"--field strong at --players {kw['players']}: exchange rates are measured per strategy, one "
-                          "distinct strategy per seat, and the strong field has two players (tuned heuristic, ismcts): "
-                          "allowed --players 2")
-    return strong_roster(kw["game"], 2)
-
-
-def _experiment_roster(kw: dict) -> tuple[str, ...]:
-    """experiment's strong field: the seats besides the focal player with --control, else every seat."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.errors import ConfigError
-    from meeplelab.strategies.fields import strong_roster
-
-    focal = kw.get("control") is not None or kw.get("treat") is not None
-    seats = kw["players"] - 1 if focal else kw["players"]
-    if focal and seats < 2:
-        raise ConfigError(f"--field strong with --control at --players {kw['players']}: the strong field takes the seats "
-                          "besides the focal player and has two players (tuned heuristic, ismcts): allowed --players 3 "
-                          "or more")
-    return strong_roster(kw["game"], seats)
-
-
 def _field_options() -> dict:
-    """Per command: its strategies option and the ids ``--field strong`` puts there (``fn(options) -> ids``):
-    the strong roster where the option is one id per seat, the two players where it is a list of distinct
-    strategies the command seats itself (tournament, tune, compare and compensate at several seat counts)."""
+    """Per command: its strategies option and the ids a played rung (``--field heuristic|tuned|strong``) puts there
+    (``fn(options) -> ids``): the rung's roster where the option is one id per seat, its distinct players where it
+    is a list of distinct strategies the command seats itself (tournament, tune, compare and compensate at several
+    seat counts); experiment's: the seats besides the focal player with --control, else every seat;
+    exchange-rates': one distinct strategy per seat, so the strong field's two players at 2 seats only (a mirror
+    rung, heuristic or tuned, has one: refused)."""
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.strategies.fields import strong_field, strong_roster
+    from meeplelab.sim.core.errors import ConfigError
+    from meeplelab.strategies import fields
 
     def roster(kw):
-        return strong_roster(kw["game"], kw["players"])
+        return fields.roster(kw["game"], kw["field"], kw["players"])
 
     def both(kw):
-        return strong_field(kw["game"])
+        return fields.members(kw["game"], kw["field"])
 
-    return {"sweep": ("strategies", roster), "experiment": ("strategies", _experiment_roster),
+    def experiment(kw):
+        focal = kw.get("control") is not None or kw.get("treat") is not None
+        seats = kw["players"] - 1 if focal else kw["players"]
+        if kw["field"] == fields.STRONG and focal and seats < 2:
+            raise ConfigError(f"--field strong with --control at --players {kw['players']}: the strong field takes the "
+                              "seats besides the focal player and has two players (tuned heuristic, ismcts): allowed "
+                              "--players 3 or more")
+        return fields.roster(kw["game"], kw["field"], seats)
+
+    def exchange(kw):
+        if kw["field"] != fields.STRONG:
+            raise ConfigError(f"--field {kw['field']}: exchange rates are measured per strategy, one distinct strategy "
+                              "per seat, and this rung is one player at every seat: allowed --field scripted or strong")
+        if kw["players"] != 2:
+            raise ConfigError(f"--field strong at --players {kw['players']}: exchange rates are measured per strategy, "
+                              "one distinct strategy per seat, and the strong field has two players (tuned heuristic, "
+                              "ismcts): allowed --players 2")
+        return fields.strong_roster(kw["game"], 2)
+
+    return {"sweep": ("strategies", roster), "experiment": ("strategies", experiment),
             "content-value": ("strategies", roster), "tournament": ("strategies", both), "tune": ("against", both),
             "compare": ("strategies", both), "compensate": ("strategies", both),
-            "exchange-rates": ("strategies", _exchange_roster)}
+            "exchange-rates": ("strategies", exchange)}
 
 
 def _source(ctx, name: str) -> str:
@@ -442,16 +444,19 @@ def _source(ctx, name: str) -> str:
     return getattr(src, "name", str(src))
 
 
-def strong_refusal(option: str, given: str) -> str:
-    """The one line refusing ``--field strong`` with explicit strategies (``option``: --strategies or --against)."""
-    return (f"--field strong and {option} {given} are given together: --field strong plays the game's strong field "
-            f"(tuned heuristic, ismcts); allowed: --field strong without {option}, or {option} with --field scripted "
-            "(the default)")
+def strong_refusal(option: str, given: str, field: str = "strong") -> str:
+    """The one line refusing a played rung (``--field strong``, ``heuristic`` or ``tuned``) with explicit strategies
+    (``option``: --strategies or --against)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    from meeplelab.strategies.fields import WORDS
+
+    return (f"--field {field} and {option} {given} are given together: --field {field} plays {WORDS[field]}; "
+            f"allowed: --field {field} without {option}, or {option} with --field scripted (the default)")
 
 
 def _field_ids(ctx, command: str, kw: dict) -> None:
-    """``--field strong``: the strong field's ids into the command's strategies option (``kw``, in place), so the
-    command plays them and its settings record them.
+    """A played rung (``--field heuristic|tuned|strong``): its ids into the command's strategies option (``kw``, in
+    place), so the command plays them and its settings record them.
 
     Raises:
         ConfigError: the option given on the command line as well (:func:`strong_refusal`), or a --config file
@@ -460,18 +465,19 @@ def _field_ids(ctx, command: str, kw: dict) -> None:
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.sim.core.errors import ConfigError
 
-    if _plain(kw.get("field")) != "strong" or command not in _field_options():
+    field = _plain(kw.get("field"))
+    if field in (None, Field.scripted.value, Field.ladder.value) or command not in _field_options():
         return
     option, ids_of = _field_options()[command]
     given = kw.get(option)
     flag = "--" + option
     if given is not None and _source(ctx, option) == "COMMANDLINE":
-        raise ConfigError(strong_refusal(flag, given))
-    ids = ids_of(kw)
+        raise ConfigError(strong_refusal(flag, given, field))
+    ids = ids_of({**kw, "field": field})
     if (given is not None and _source(ctx, option) == "DEFAULT_MAP" and _source(ctx, "field") == "DEFAULT_MAP"
             and not set(_split_or_none(given) or (given,)) <= set(ids)):
-        raise ConfigError(f"config fields 'field' is 'strong' and {option!r} is {given!r}: with field strong the "
-                          f"{option} are the strong field's ({', '.join(dict.fromkeys(ids))}); allowed: leave "
+        raise ConfigError(f"config fields 'field' is {field!r} and {option!r} is {given!r}: with field {field} the "
+                          f"{option} are the field's ({', '.join(dict.fromkeys(ids))}); allowed: leave "
                           f"{option} out, or field = \"scripted\"")
     kw[option] = ",".join(ids)
 
@@ -489,6 +495,8 @@ def configured(fn: Callable) -> Callable:
         from meeplelab.play.settings import MODELS, validate
 
         ctx = _current_context()
+        if _plain(kw.get("field")) == "ladder":  # each rung in turn, every one an ordinary run of this command
+            return _field_ladder(ctx.info_name, wrapper, a, kw)
         _field_ids(ctx, ctx.info_name, kw)
         if "set_" in kw:
             merged = {**ctx.meta.get(_FILE_PARAMS, {}), **parse_set_options(kw["set_"])}
@@ -506,6 +514,31 @@ def configured(fn: Callable) -> Callable:
         return fn(*a, **kw)
 
     return wrapper
+
+
+def _field_ladder(command: str, run: Callable, a: tuple, kw: dict) -> None:
+    """``--field ladder``: ``run`` (the configured command) once per rung into ``OUT/rung-<rung>/`` with the same
+    options (``--strategies``/``--against`` for the scripted rung only), then the ladder table of the command's
+    headline answers (:func:`meeplelab.studies.field_ladder.write_ladder`), printed and written to OUT.
+
+    Raises:
+        ConfigError: a command without headline answers (the ones with them named), or no --out.
+    """
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    from meeplelab.studies import field_ladder
+
+    field_ladder.check_command(command, kw.get("out"))
+    out = Path(kw["out"])
+    option, ids_of = _field_options().get(command, ("strategies", None))
+    for rung in field_ladder.RUNGS[1:]:  # a rung that cannot be seated is refused before any rung plays
+        if ids_of is not None:
+            ids_of({**kw, "field": rung})
+    for rung in field_ladder.RUNGS:
+        _note(f"--field ladder: rung {rung} into {out / field_ladder.rung_folder(rung)}")
+        run(*a, **{**kw, "field": rung, "out": out / field_ladder.rung_folder(rung),
+                   **({} if rung == Field.scripted.value else {option: None})})
+    for line in field_ladder.write_ladder(command, out, field_ladder.RUNGS):
+        typer.echo(line)
 
 
 def _settings_text() -> Optional[str]:
@@ -641,7 +674,12 @@ def _simulate_defaults(base: dict, field, strategies: Optional[str], file_strate
         _fail("--out is required: the run folder to write")
     if field is not None:
         base["field"] = _plain(field)
-    if base.get("field") == "strong":
+    if base.get("field") == Field.ladder.value:
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+        from meeplelab.studies.field_ladder import ladder_refusal
+
+        _fail(ladder_refusal("simulate"))
+    if base.get("field") in (Field.heuristic.value, Field.tuned.value, Field.strong.value):
         _strong_run(base, strategies, file_strategies if field is None else None)
 
 
@@ -679,27 +717,29 @@ def _simulate_play(cfg, *, resume: bool, overwrite: bool, progress: bool):
 
 
 def _strong_run(base: dict, strategies: Optional[str], old) -> None:
-    """simulate ``--field strong``: the strong roster at ``base``'s seats into ``base["strategies"]`` (in place).
+    """simulate with a played rung (``--field heuristic|tuned|strong``): its roster at ``base``'s seats into
+    ``base["strategies"]`` (in place).
 
     Args:
         strategies: ``--strategies`` as given on the command line.
         old: the strategies of a run config whose field (strong) came from it as well, else None.
 
     Raises:
-        ConfigError: ``--strategies`` given as well (:func:`strong_refusal`), a run config whose field is strong
-            holding other strategies, no strong field for the game.
+        typer.Exit: (code 2, one line) ``--strategies`` given as well (:func:`strong_refusal`), a run config whose
+            field is a played rung holding other strategies.
+        ConfigError: no players for the rung (no tuned preset for the game).
     """
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.errors import ConfigError
-    from meeplelab.strategies.fields import strong_roster
+    from meeplelab.strategies.fields import roster
 
+    field = base["field"]
     if strategies is not None:
-        raise ConfigError(strong_refusal("--strategies", strategies))
-    ids = strong_roster(base["game"], base["players"])
+        _fail(strong_refusal("--strategies", strategies, field))
+    ids = roster(base["game"], field, base["players"])
     if old is not None and not set(old) <= set(ids):
-        raise ConfigError(f"config fields 'field' is 'strong' and 'strategies' is {list(old)!r}: with field strong the "
-                          f"strategies are the strong field's ({', '.join(dict.fromkeys(ids))}); allowed: leave "
-                          'strategies out, or field = "scripted"')
+        _fail(f"config fields 'field' is {field!r} and 'strategies' is {list(old)!r}: with field {field} the "
+              f"strategies are the field's ({', '.join(dict.fromkeys(ids))}); allowed: leave strategies out, or "
+              'field = "scripted"')
     base["strategies"] = ids
 
 
@@ -1211,7 +1251,7 @@ def compare(
 
     try:
         with terminate_as_interrupt():
-            res = run_compare(base, list(arm), counts, None if _plain(field) == "strong" else _strategies(strategies),
+            res = run_compare(base, list(arm), counts, None if _plain(field) != "scripted" else _strategies(strategies),
                               field=_plain(field), overwrite=overwrite, resume=resume,
                               on_run=on_run, progress=draw, settings=_settings_text(), retune=retune, say=_note)
     except KeyboardInterrupt as e:
@@ -1387,7 +1427,7 @@ def compensate(
     check_backend(_plain(backend), scheduler, 1)  # the dask extra, the scheduler (--n-jobs is checked later)
     req = plan_compensate(game, parse_players(players), target, resource, games=games, seed=seed,
                           iterations=iterations, max_bonus=max_bonus, verify_factor=verify_factor,
-                          strategies=None if _plain(field) == "strong" else _strategies(strategies),
+                          strategies=None if _plain(field) != "scripted" else _strategies(strategies),
                           field=_plain(field), fixed=parse_set_options(set_), retune=retune)
     try:
         with terminate_as_interrupt():
@@ -1861,7 +1901,7 @@ def robustness(
     cmd = (f"meeplelab robustness --game {game} --budget {budget} --out {out} --seed {seed}"
            + (f" --games-per-lineup {games_per_lineup}" if games_per_lineup is not None else "")
            + (f" --sobol-max {sobol_max}" if sobol_max != 5 else "")
-           + (" --field strong" if _plain(field) == "strong" else "")
+           + (f" --field {_plain(field)}" if _plain(field) != "scripted" else "")
            + (f" --strategies {strategies}" if strategies is not None else ""))
     study = _balance_study(game, _plain(field), strategies)
     try:
@@ -1963,23 +2003,21 @@ def balance(
 
 
 def _balance_study(game: str, field: str, strategies: str | None, retune: int = 0):
-    """balance's study: the strong field's (``--field strong``), the roster named by ``--strategies``
+    """balance's study: a played rung's (``--field heuristic|tuned|strong``), the roster named by ``--strategies``
     (:func:`meeplelab.analysis.studies.roster_study`), or None (the game's scripted study).
 
     Raises:
-        ConfigError: both given (:func:`strong_refusal`), or a bad roster.
+        typer.Exit: (code 2, one line) both given (:func:`strong_refusal`), or ``--retune`` with a tuned rung.
+        ConfigError: a bad roster, no tuned preset for the game.
     """
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.errors import ConfigError
-
-    if strategies is not None and field == "strong":
-        raise ConfigError(strong_refusal("--strategies", strategies))
-    if field == "strong" and retune:
-        raise ConfigError(f"--retune {retune} and --field strong are given together: the strong field is tuned already "
-                          "(its heuristic is a preset); allowed: --retune with the scripted study or --strategies naming "
-                          "tunable players (e.g. heuristic,writer)")
-    if field == "strong":
-        return _strong_study(game)
+    if strategies is not None and field != "scripted":
+        _fail(strong_refusal("--strategies", strategies, field))
+    if field in ("tuned", "strong") and retune:
+        _fail(f"--retune {retune} and --field {field} are given together: the {field} field is tuned already (its "
+              "heuristic is a preset); allowed: --retune with the scripted study or --strategies naming tunable players "
+              "(e.g. heuristic,writer)")
+    if field != "scripted":
+        return _strong_study(game, field)
     if strategies is not None:
         # start-up: imported when this command runs (`meeplelab --help` loads no engine)
         from meeplelab.analysis.studies import roster_study
@@ -1989,13 +2027,13 @@ def _balance_study(game: str, field: str, strategies: str | None, retune: int = 
     return None
 
 
-def _strong_study(game: str):
-    """robustness and balance ``--field strong``: the game's study played by the strong field
-    (:func:`meeplelab.analysis.studies.strong_study`)."""
+def _strong_study(game: str, field: str = "strong"):
+    """robustness and balance with a played rung (``--field heuristic|tuned|strong``): the game's study played by
+    the rung's players (:func:`meeplelab.analysis.studies.strong_study`)."""
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.analysis.studies import strong_study
 
-    return strong_study(game)
+    return strong_study(game, field)
 
 
 @app.command("params")

@@ -26,7 +26,7 @@ from meeplelab.play.panels import Lineup, panel
 from meeplelab.play.seating import distinct_orders
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.sim.registry import get_game_class
-from meeplelab.strategies.fields import strong_roster
+from meeplelab.strategies.fields import STRONG, roster as rung_roster
 from meeplelab.strategies.registry import make_strategy
 
 from .conclusions import (Study, dominant, game_length, paired_effect, ranking, register_study, registered_study,
@@ -65,25 +65,28 @@ def _um() -> Study:
     return Study("unconscious-mind", tuple(lus), tuple(cons), default_games=8)
 
 
-def strong_study(game: str) -> Study:
-    """``game``'s study played by its strong field (see the module doc): panels ``field-P`` for every seat count
-    ``P`` the game takes from 2 up, each the strong roster (:func:`meeplelab.strategies.fields.strong_roster`) in
-    every distinct seat order (``rot`` = the order's index; 2, 3 and 6 lineups at 2, 3 and 4 seats); conclusions
-    ``dominant-field-P`` and ``length-field-P`` at the largest ``P``, ``seat-P`` at every ``P``.
+def strong_study(game: str, field: str = STRONG) -> Study:
+    """``game``'s study played by its strong field (see the module doc), or by another played rung of the skill
+    ladder (``field``: ``heuristic`` or ``tuned``, a mirror; :func:`meeplelab.strategies.fields.roster`): panels
+    ``field-P`` for every seat count ``P`` the game takes from 2 up, each the rung's roster in every distinct seat
+    order (``rot`` = the order's index; 2, 3 and 6 lineups at 2, 3 and 4 seats for the strong field, 1 for a
+    mirror); conclusions ``dominant-field-P`` (not for a mirror: one strategy) and ``length-field-P`` at the
+    largest ``P``, ``seat-P`` at every ``P``.
 
     Raises:
-        ConfigError: an unknown game, or no strong field for it (no tuned preset).
+        ConfigError: an unknown game, or no players for ``field`` (no tuned preset).
     """
     cls = get_game_class(game)
     counts = list(range(max(2, cls.min_players), cls.max_players + 1))
     lus = []
     for p in counts:
-        roster = strong_roster(game, p)
+        roster = rung_roster(game, field, p)
         lus += [Lineup(f"field-{p}", r, tuple(roster[i] for i in o)) for r, o in enumerate(distinct_orders(roster))]
     top = f"field-{counts[-1]}"
-    cons = [dominant(top, f"Dominant strategy ({counts[-1]} seats, strong field)")]
-    cons += [seat_advantage(f"field-{p}", p, f"Seat advantage ({p} seats, strong field)") for p in counts]
-    cons += [game_length(top, f"Game length ({counts[-1]} seats, strong field)")]
+    words = "strong field" if field == STRONG else f"{field} mirror"
+    cons = [dominant(top, f"Dominant strategy ({counts[-1]} seats, {words})")] if field == STRONG else []
+    cons += [seat_advantage(f"field-{p}", p, f"Seat advantage ({p} seats, {words})") for p in counts]
+    cons += [game_length(top, f"Game length ({counts[-1]} seats, {words})")]
     try:
         plausible = study_for(game).plausible  # a test game's ranges come with its scripted study
     except ConfigError:  # no scripted study: the game's plausible.toml

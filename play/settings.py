@@ -7,9 +7,10 @@ Each command's settings (``meeplelab simulate``, ``sweep``, ``experiment``, ``to
 table, and for ``simulate`` the fields of :class:`meeplelab.play.config.RunConfig` (``--no-turns`` is
 ``log_turns = false``, ``--python-loop`` is ``compiled = false``).
 
-Every model has ``field`` (``--field``: ``scripted`` or ``strong``, :mod:`meeplelab.strategies.fields`); with
-``strong`` the resolved settings hold the strong field's ids in ``strategies`` (``tune``: ``against``) as well,
-so the folder says both what was asked and what was played.
+Every model has ``field`` (``--field``: a rung of the skill ladder, ``scripted``, ``heuristic``, ``tuned`` or
+``strong``, :mod:`meeplelab.strategies.fields`); with a rung other than ``scripted`` the resolved settings hold the
+rung's ids in ``strategies`` (``tune``: ``against``) as well, so the folder says both what was asked and what was
+played. ``--field ladder`` runs the command once per rung, each rung's folder keeping its own settings.
 
 The values a user gives, from the command line and from a ``--config FILE.toml``, are validated by
 the command's model (:func:`validate`): a key the model does not have is refused in one line naming

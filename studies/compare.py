@@ -52,7 +52,7 @@ from meeplelab.play.runner import check_runs_resumable, simulate
 from meeplelab.sim.core.content import content_changes
 from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.registry import get_game_class
-from meeplelab.strategies.fields import check_field, strong_roster
+from meeplelab.strategies.fields import LADDER, SCRIPTED, check_field, roster
 
 COMPARE_FILE = rf.COMPARE_FILE
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -128,17 +128,21 @@ def default_roster(game: str, players: int) -> tuple[str, ...]:
 def rosters(game: str, players: list[int], strategies: tuple[str, ...] | None,
             field: str = "scripted") -> dict[int, tuple[str, ...]]:
     """The roster per player count: ``strategies`` (one id: a mirror at every count; else one per seat of
-    the single count), or the study's field at each count; with ``field`` ``strong`` the game's strong field
-    at each count (:func:`meeplelab.strategies.fields.strong_roster`; ``strategies`` must then be None).
+    the single count), or the study's field at each count; with ``field`` a played rung (``heuristic``, ``tuned``,
+    ``strong``) that rung's roster at each count (:func:`meeplelab.strategies.fields.roster`; ``strategies`` must
+    then be None).
 
     Raises:
         ConfigError: several strategies with several player counts, a count without a study field, strategies
-            given with the strong field, or no strong field for the game.
+            given with a played rung, ``ladder`` (run once per rung by the caller), or no players for the rung.
     """
-    if check_field(field) == "strong":
+    if check_field(field) == LADDER:
+        raise ConfigError("--field ladder: the study runs once per rung (meeplelab.studies.field_ladder); allowed "
+                          "here a single rung")
+    if field != SCRIPTED:
         if strategies:
-            raise ConfigError("--field strong and --strategies are given together: allowed one of them")
-        return {p: strong_roster(game, p) for p in players}
+            raise ConfigError(f"--field {field} and --strategies are given together: allowed one of them")
+        return {p: roster(game, field, p) for p in players}
     if not strategies:
         return {p: default_roster(game, p) for p in players}
     if len(strategies) == 1:

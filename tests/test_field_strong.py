@@ -130,7 +130,7 @@ def test_tune_field_strong_with_against_is_refused_and_a_game_without_a_preset_i
                            monkeypatch)
     assert code == 2 and len(err.strip().splitlines()) == 1 and not out.exists()
     assert err.startswith("error: --field strong: toy has no tuned heuristic preset (")
-    assert err.strip().endswith("does not exist; meeplelab tune writes one): allowed --field scripted")
+    assert err.strip().endswith("does not exist; meeplelab tune writes one): allowed --field scripted or heuristic")
     code, _, err = run_cli(["tournament", "--game", "toy", "--games", "4", "--out", out], capsys, monkeypatch)
     assert (code, err.strip()) == (2, "error: Missing option '--strategies' (or give --field strong).")
 
@@ -147,7 +147,7 @@ def test_a_config_file_whose_field_is_strong_with_other_strategies_is_refused(tm
 @pytest.mark.parametrize("command", PLAYING)
 def test_every_command_that_plays_games_lists_field_and_its_choices(command, capsys, monkeypatch):
     code, stdout, _ = run_cli([command, "--help"], capsys, monkeypatch)
-    assert code == 0 and "--field <scripted|strong>" in stdout, command
+    assert code == 0 and "--field <scripted|heuristic|tuned|strong|ladder>" in stdout, command
 
 
 def test_tournament_field_strong_plays_both_seat_orders_and_repeats_from_its_settings(tmp_path, capsys, monkeypatch):

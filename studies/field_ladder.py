@@ -1,0 +1,281 @@
+"""``--field ladder``: a study's headline answers at every rung of the skill ladder, side by side, with a word each.
+
+A command given ``--field ladder`` runs once per rung (:data:`meeplelab.strategies.fields.RUNGS`: scripted,
+heuristic, tuned, strong; weakest first) into ``OUT/rung-<rung>/``
+(:func:`meeplelab.analysis.rungs.rung_folder`), each an ordinary run of the command on the same seeds (so
+``--resume`` and ``--overwrite`` act on every rung's folder). Then :func:`write_ladder` reads each rung's folder
+through the command's *headline answers* function (:data:`HEADLINES`) and writes::
+
+    OUT/ladder.md    one row per headline answer: its figure at every rung and its reading across the ladder
+    OUT/ladder.csv   the same rows (answer, one column per rung, word, detail)
+
+The reading is a word of :mod:`meeplelab.analysis.rungs` (:func:`meeplelab.analysis.rungs.skill`): *holds at
+every rung*, *depends on skill* (with the rung it changes from) or *only among scripted plans*, each rung judged
+against the scripted rung: a figure with an interval by :func:`meeplelab.analysis.rungs.compare` (holds,
+changes, reverses), a proposal by equality. A row the scripted rung does not measure (a strategy only the
+stronger rungs seat) is judged against the first rung that measures it, and says so; a row measured at one rung
+only has no reading (``-``).
+
+Headline answers (an answer is ``{"key", "text"}`` and either ``"est", "low", "high"`` or ``"value"``):
+
+- ``compensate``: per seat count the proposal (which seat gets how many of the resource) and the seat spread
+  without compensation and with the proposal on fresh seeds (points, 95% interval).
+- ``compare``: per version and seat count each strategy's paired change of win rate (points) and final VP (VP),
+  and the change of the seat spread and of the game length (the rows every rung measures).
+- ``experiment``: each arm's paired effect against the control, win rate (points) and final VP (VP), on the
+  focal player (``--control``/``--treat``: the same plan at every rung, the other seats the rung's players) or, for
+  a rule-parameter experiment, on every strategy.
+
+A command without a headline function refuses ``--field ladder`` in one line (:func:`ladder_refusal`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+from typing import Callable, Sequence
+
+import polars as pl
+
+from meeplelab.analysis.experiment import effects
+from meeplelab.analysis.rungs import DEPENDS, EVERY, SCRIPTED_ONLY, compare, rung_folder, skill
+from meeplelab.play import runfolder as rf
+from meeplelab.play.experiment import read_experiment
+from meeplelab.sim.core.errors import ConfigError, RunFolderError
+from meeplelab.strategies.fields import RUNGS, SCRIPTED, TUNED, members
+from meeplelab.strategies.registry import make_strategy
+
+#: each rung in the words of a reading (``changes from the tuned heuristic``)
+RUNG_WORDS = {"scripted": "scripted plans", "heuristic": "heuristic", "tuned": "tuned heuristic",
+              "strong": "strong field"}
+#: the units of a compensation's resource (``--resource``) as a proposal says them
+RESOURCE_UNITS = {"vp": "VP", "coins": "coins", "research": "research", "coffee": "coffee"}
+
+
+def ladder_refusal(command: str) -> str:
+    """The one line refusing ``--field ladder`` on ``command``, a command without headline answers."""
+    return (f"--field ladder on {command}: it has no headline answers to put side by side across the rungs; allowed "
+            f"--field ladder on {', '.join(sorted(HEADLINES))}, or one rung on {command}: scripted, heuristic, tuned, "
+            "strong")
+
+
+def check_command(command: str, out) -> None:
+    """Refuse ``--field ladder`` before anything runs: ``command`` without a headline function, or no ``out``.
+
+    Raises:
+        ConfigError: either, in one line naming what is allowed.
+    """
+    if command not in HEADLINES:
+        raise ConfigError(ladder_refusal(command))
+    if out is None:
+        raise ConfigError(f"--field ladder on {command} needs --out: the folder of the rungs' runs and ladder.md")
+
+
+# ------------------------------------------------------------------------------------ headline answers
+def _interval(est: float, low: float, high: float, unit: str) -> str:
+    digits = 2 if unit == "VP" else 1
+    if not all(x is not None and math.isfinite(x) for x in (low, high)):
+        return f"{est:+.{digits}f} [no interval]"
+    return f"{est:+.{digits}f} [{low:+.{digits}f}, {high:+.{digits}f}]"
+
+
+def _bonus_text(bonus: Sequence[int], unit: str) -> str:
+    """``Seat 1 +6 VP`` (every seat with a bonus), ``no bonus`` when none has one."""
+    got = [f"Seat {k + 1} +{int(b)} {unit}" for k, b in enumerate(bonus) if b]
+    return ", ".join(got) or "no bonus"
+
+
+def compensate_answers(out: Path) -> list[dict]:
+    """A ``compensate`` folder's headline answers (``compensate.json``): per seat count ``P`` the proposal
+    (``value``: the bonus per seat) and the seat spread (points) without compensation and with the proposal on
+    fresh seeds (``est``/``low``/``high``).
+
+    Raises:
+        ConfigError: no finished compensation in ``out``.
+    """
+    st = _json(out / "compensate.json", "compensate")
+    unit = RESOURCE_UNITS.get(st["request"]["resource"], st["request"]["resource"])
+    rows = []
+    for p, v in st.get("verified", {}).items():
+        bonus = v["proposal"]["bonus"]
+        rows.append({"key": f"proposal, {p} seats", "text": _bonus_text(bonus, unit), "value": tuple(bonus)})
+        for which, words in (("none", "without compensation"), ("proposal", "with the proposal")):
+            m = v[which]
+            rows.append({"key": f"seat spread {words}, {p} seats (points)", "est": m["spread"],
+                         "low": m["spread_low"], "high": m["spread_high"],
+                         "text": f"{m['spread']:.1f} [{m['spread_low']:.1f}, {m['spread_high']:.1f}]"})
+    return rows
+
+
+def compare_answers(out: Path) -> list[dict]:
+    """A ``compare`` folder's headline answers (``deltas.parquet``): per version and seat count each strategy's
+    paired change of win rate (points) and of final VP (VP), the seat spread's and the game length's change.
+
+    Raises:
+        ConfigError: no delta table in ``out``.
+    """
+    path = out / "deltas.parquet"
+    if not path.is_file():
+        raise ConfigError(f"--field ladder: {path} does not exist (the compare run of this rung did not finish); run "
+                          "the command again with --resume")
+    t = pl.read_parquet(path)
+    game = _game(out)
+    rows = []
+    quantities = {"win rate (points)": ("win rate", "points"), "final VP": ("final VP", "VP"),
+                  "seat spread (points)": ("seat spread", "points"), "game length (rounds)": ("game length", "rounds")}
+    for r in t.filter(pl.col("metric").is_in(list(quantities))).iter_rows(named=True):
+        what, unit = quantities[r["metric"]]
+        who = _strategy_label(game, str(r["strategy"] or "")) if r["metric"] in ("win rate (points)", "final VP") else ""
+        key = f"{r['version']} minus {r['reference']}, {r['players']} seats: " + (f"{who}'s " if who else "") + \
+            f"{what} ({unit})"
+        rows.append({"key": key, "est": r["est"], "low": r["low"], "high": r["high"],
+                     "text": _interval(r["est"], r["low"], r["high"], unit)})
+    return rows
+
+
+def experiment_answers(out: Path) -> list[dict]:
+    """An ``experiment`` folder's headline answers (:func:`meeplelab.analysis.experiment.effects`): each arm's
+    paired effect against the control on the focal player (a rule-parameter experiment: on every strategy), win
+    rate (points) and final VP (VP).
+
+    Raises:
+        ConfigError: no finished experiment in ``out``.
+    """
+    try:
+        t = effects(out)
+        control = read_experiment(out)["control"]
+    except (OSError, KeyError, ValueError, RunFolderError):
+        raise ConfigError(f"--field ladder: {out} holds no finished experiment (the experiment run of this rung did "
+                          "not finish); run the command again with --resume") from None
+    game = _game(out)
+    words = {"win": ("win rate", "points"), "vp": ("final VP", "VP")}
+    rows = []
+    for r in t.iter_rows(named=True):
+        what, unit = words[r["metric"]]
+        rows.append({"key": f"{r['arm']} minus {control}: {_strategy_label(game, str(r['strategy']))}'s {what} "
+                            f"({unit})", "est": r["est"], "low": r["low"], "high": r["high"],
+                     "text": _interval(r["est"], r["low"], r["high"], unit)})
+    return rows
+
+
+#: per command, its headline answers function (a rung's output folder -> answers)
+HEADLINES: dict[str, Callable[[Path], list[dict]]] = {"compensate": compensate_answers, "compare": compare_answers,
+                                                      "experiment": experiment_answers}
+
+
+def _json(path: Path, command: str) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        raise ConfigError(f"--field ladder: {path} is missing or unreadable (the {command} run of this rung did not "
+                          "finish); run the command again with --resume") from None
+
+
+def _game(out: Path) -> str | None:
+    """The game of a rung's folder, from its settings (``config.toml``), else None."""
+    try:
+        text = (out / rf.SETTINGS).read_text()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("game = "):
+            return line.split("=", 1)[1].strip().strip('"')
+    return None
+
+
+def _strategy_label(game: str | None, sid: str) -> str:
+    """``tuned heuristic`` for the game's tuned preset in either spelling, else the id as given."""
+    if game is None or not sid.startswith("heuristic:"):
+        return sid
+    try:
+        tuned = members(game, TUNED)[0]
+        return "tuned heuristic" if sid in (tuned, make_strategy(game, tuned).id) else sid
+    except ConfigError:  # no tuned preset for this game: the id as given
+        return sid
+
+
+# ---------------------------------------------------------------------------------------------- reading
+def _verdict(ref: dict, this: dict) -> str:
+    if "est" in ref and "est" in this:
+        return compare(ref, this)[0]
+    return "holds" if ref.get("value") == this.get("value") else "changes"
+
+
+def reading(cells: dict[str, dict], rungs: Sequence[str]) -> tuple[str, str]:
+    """``(word, detail)`` of one answer across the ladder: ``cells`` its answer per rung that measured it, each
+    later rung judged against the first (normally the scripted rung; see the module doc); a figure without an
+    interval (too few game seeds) is shown but not judged; ``("-", ...)`` when only one rung measured it."""
+    def judged(a: dict) -> bool:
+        return "est" not in a or all(a[k] is not None and math.isfinite(a[k]) for k in ("low", "high"))
+
+    measured = [r for r in rungs if r in cells and judged(cells[r])]
+    if len(measured) < 2:
+        return "-", (f"measured at one rung only: {RUNG_WORDS.get(measured[0], measured[0])}" if measured
+                     else "no rung gives it an interval")
+    ref = measured[0]
+    verdicts = [(RUNG_WORDS.get(r, r), _verdict(cells[ref], cells[r])) for r in measured[1:]]
+    word, detail = skill({"ladder": [{"rung": r, "verdict": v} for r, v in verdicts[:-1]],
+                          "verdict": verdicts[-1][1], "strong_rung": verdicts[-1][0]})
+    if ref != SCRIPTED:
+        if word == SCRIPTED_ONLY:
+            word, detail = DEPENDS, f"changes from the {verdicts[0][0]}"
+        why = "the scripted plans' figure has no interval" if SCRIPTED in cells else "the scripted plans do not play it"
+        detail = (detail + "; " if detail else "") + f"compared with the {RUNG_WORDS.get(ref, ref)}: {why}"
+    return word, detail
+
+
+def ladder_rows(command: str, out: Path, rungs: Sequence[str]) -> list[dict]:
+    """One row per headline answer of ``command`` over the rung folders of ``out``, those measured at more rungs
+    first, else in the order first met: ``{"answer", "cells": {rung: text}, "word", "detail"}`` (:func:`reading`).
+
+    Raises:
+        ConfigError: a command without headline answers, or a rung's run not finished.
+    """
+    if command not in HEADLINES:
+        raise ConfigError(ladder_refusal(command))
+    by_key: dict[str, dict[str, dict]] = {}
+    for rung in rungs:
+        for a in HEADLINES[command](out / rung_folder(rung)):
+            by_key.setdefault(a["key"], {})[rung] = a
+    rows = []
+    for key, cells in by_key.items():
+        word, detail = reading(cells, rungs)
+        rows.append({"answer": key, "cells": {r: cells[r]["text"] for r in cells}, "word": word, "detail": detail})
+    return sorted(rows, key=lambda r: -len(r["cells"]))
+
+
+def write_ladder(command: str, out: Path, rungs: Sequence[str]) -> list[str]:
+    """Write ``OUT/ladder.md`` and ``OUT/ladder.csv`` (:func:`ladder_rows`) and return the lines to print: the
+    table aligned, then where it was written.
+
+    Raises:
+        ConfigError: as :func:`ladder_rows`.
+    """
+    rows = ladder_rows(command, out, rungs)
+    head = ["answer", *rungs, "reading"]
+    table = [[r["answer"], *(r["cells"].get(g, "-") for g in rungs),
+              r["word"] + (f" ({r['detail']})" if r["detail"] else "")] for r in rows]
+    md = [f"# {command} at every rung of the skill ladder", "",
+          f"Each rung is an ordinary `{command}` run on the same seeds in `{rung_folder('RUNG')}/`; the reading "
+          "judges every rung against the scripted plans (docs/balance.md, 'The skill ladder').", "",
+          "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    md += ["| " + " | ".join(x.replace("|", "\\|") for x in row) + " |" for row in table]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["answer", *rungs, "word", "detail"])
+    for r in rows:
+        w.writerow([r["answer"], *(r["cells"].get(g, "") for g in rungs), r["word"], r["detail"]])
+    rf.write_atomic(out / "ladder.md", ("\n".join(md) + "\n").encode())
+    rf.write_atomic(out / "ladder.csv", buf.getvalue().encode())
+    width = [max(len(x[i]) for x in [head, *table]) for i in range(len(head))]
+    lines = [f"{command} at every rung of the skill ladder (--field ladder):"]
+    lines += ["  " + "  ".join(x.ljust(n) for x, n in zip(row, width)).rstrip() for row in [head, *table]]
+    lines.append(f"wrote {out / 'ladder.md'} and {out / 'ladder.csv'} (every rung's run in {out}/rung-RUNG)")
+    return lines
+
+
+__all__ = ["EVERY", "HEADLINES", "RUNGS", "RUNG_WORDS", "check_command", "compare_answers", "compensate_answers",
+           "ladder_refusal", "ladder_rows", "reading", "rung_folder", "write_ladder"]

@@ -1,0 +1,133 @@
+"""``--field`` takes the skill ladder's rungs (scripted, heuristic, tuned, strong) and ``ladder`` (each rung in turn
+into OUT/rung-RUNG/, then OUT/ladder.md and ladder.csv: every headline answer at every rung with its reading).
+Real games through the CLI, small (2 seats, a few games)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import tomllib
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from meeplelab.analysis.load import scan_run
+from meeplelab.analysis.rungs import DEPENDS, EVERY, SCRIPTED_ONLY, compare, rung_folder
+from meeplelab.strategies.fields import FIELDS, RUNGS, heuristic_roster, members, roster, strong_roster, tuned_roster
+from meeplelab.studies.field_ladder import compensate_answers, reading
+from tests.cli_run import run_cli
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = "galileos-truth"
+TUNED = f"heuristic:preset={ROOT / 'docs' / 'presets' / f'{GAME}-heuristic-tuned.toml'}"
+
+
+def test_every_rung_has_its_roster_and_the_strong_one_is_unchanged():
+    assert FIELDS == ("scripted", "heuristic", "tuned", "strong", "ladder") and RUNGS == FIELDS[:4]
+    assert heuristic_roster(GAME, 3) == roster(GAME, "heuristic", 3) == ("heuristic",) * 3
+    assert tuned_roster(GAME, 2) == roster(GAME, "tuned", 2) == (TUNED, TUNED)
+    assert roster(GAME, "strong", 3) == strong_roster(GAME, 3) == (TUNED, "ismcts", TUNED)
+    assert members(GAME, "heuristic") == ("heuristic",) and members(GAME, "strong") == (TUNED, "ismcts")
+
+
+@pytest.mark.parametrize("field, ids", [("heuristic", ["heuristic", "heuristic"]), ("tuned", [TUNED, TUNED])])
+def test_a_rung_plays_its_players_and_the_run_records_them(field, ids, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "run"
+    code, stdout, err = run_cli(["simulate", "--game", GAME, "--players", "2", "--field", field, "--games", "4",
+                                 "--n-jobs", "1", "--no-progress", "--out", out], capsys, monkeypatch)
+    assert code == 0, err
+    run_toml = tomllib.loads((out / "run.toml").read_text())
+    assert run_toml["field"] == field and run_toml["strategies"] == ids
+    played = scan_run(out).select(pl.col("strategy").cast(pl.String)).collect()["strategy"]
+    assert played.len() == 8 and played.str.starts_with("heuristic").all()
+    if field == "tuned":  # the preset's weights, expanded into every argument by the games table
+        assert played.str.contains("copernican=").all()
+    else:
+        assert set(played) == {"heuristic"}
+
+
+def test_a_rung_with_strategies_and_an_unknown_field_are_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "out"
+    code, stdout, err = run_cli(["tournament", "--game", GAME, "--field", "tuned", "--strategies", "writer,observer",
+                                 "--out", out], capsys, monkeypatch)
+    assert (code, stdout) == (2, "") and not out.exists()
+    assert err.strip() == ("error: --field tuned and --strategies writer,observer are given together: --field tuned "
+                           "plays the tuned heuristic at every seat; allowed: --field tuned without --strategies, or "
+                           "--strategies with --field scripted (the default)")
+    code, stdout, err = run_cli(["compare", "--game", GAME, "--arm", "default", "--arm", "start_suspicion=1",
+                                 "--field", "bogus", "--out", out], capsys, monkeypatch)
+    assert (code, stdout) == (2, "") and not out.exists()
+    assert err.strip() == ("error: Invalid value for '--field': 'bogus' is not one of 'scripted', 'heuristic', 'tuned', "
+                           "'strong', 'ladder'")
+
+
+@pytest.mark.parametrize("argv", [
+    ["sweep", "--game", GAME, "--players", "2", "--vary", "start_suspicion=0,1"],
+    ["simulate", "--game", GAME, "--players", "2"],
+])
+def test_field_ladder_on_a_command_without_headline_answers_is_refused_in_one_line(argv, tmp_path, capsys,
+                                                                                   monkeypatch):
+    out = tmp_path / "out"
+    code, stdout, err = run_cli([*argv, "--field", "ladder", "--games", "4", "--out", out], capsys, monkeypatch)
+    assert (code, stdout) == (2, "") and not out.exists()
+    assert err.strip() == (f"error: --field ladder on {argv[0]}: it has no headline answers to put side by side across "
+                           f"the rungs; allowed --field ladder on compare, compensate, experiment, or one rung on "
+                           f"{argv[0]}: "
+                           "scripted, heuristic, tuned, strong")
+
+
+def test_a_proposal_that_flips_with_the_players_depends_on_skill(tmp_path):
+    def proposal(bonus):  # a compensate.json as the solve writes it (the fields the ladder reads)
+        spread = {"spread": 20.0, "spread_low": 10.0, "spread_high": 30.0}
+        return {"request": {"resource": "vp"},
+                "verified": {"2": {"none": spread, "proposal": {**spread, "spread": 4.0, "bonus": bonus}}}}
+
+    cells = {}
+    for rung, bonus in zip(RUNGS, ([6, 0], [6, 0], [0, 8], [0, 8])):
+        (tmp_path / rung).mkdir()
+        (tmp_path / rung / "compensate.json").write_text(json.dumps(proposal(bonus)))
+        cells[rung] = {a["key"]: a for a in compensate_answers(tmp_path / rung)}
+    assert cells["scripted"]["proposal, 2 seats"]["text"] == "Seat 1 +6 VP"
+    assert cells["strong"]["proposal, 2 seats"]["text"] == "Seat 2 +8 VP"
+    row = {r: c["proposal, 2 seats"] for r, c in cells.items()}
+    assert reading(row, RUNGS) == (DEPENDS, "changes from the tuned heuristic")
+    assert reading({**row, "heuristic": row["strong"]}, RUNGS) == (SCRIPTED_ONLY, "")
+    spread = {r: c["seat spread without compensation, 2 seats (points)"] for r, c in cells.items()}
+    assert spread["tuned"]["text"] == "20.0 [10.0, 30.0]" and reading(spread, RUNGS) == (EVERY, "")
+    assert reading({"strong": row["strong"]}, RUNGS) == ("-", "measured at one rung only: strong field")
+    no_interval = {"est": 1.0, "low": float("nan"), "high": float("nan")}
+    assert reading({**spread, "heuristic": no_interval, "tuned": no_interval, "strong": no_interval}, RUNGS) == (
+        "-", "measured at one rung only: scripted plans")
+
+
+@pytest.mark.slow
+def test_compare_field_ladder_plays_every_rung_and_reads_each_answer_across_them(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "cmp"
+    argv = ["compare", "--game", GAME, "--players", "2", "--games", "4", "--arm", "default", "--arm",
+            "start_suspicion=1", "--n-jobs", "1", "--no-progress", "--field", "ladder", "--out", out]
+    code, stdout, err = run_cli(argv, capsys, monkeypatch)
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["ladder.csv", "ladder.md", *sorted(map(rung_folder, RUNGS))]
+    for rung in RUNGS:  # every rung an ordinary compare run, its settings naming the rung
+        saved = tomllib.loads((out / rung_folder(rung) / "config.toml").read_text())
+        assert saved["field"] == rung
+    assert tomllib.loads((out / "rung-heuristic" / "config.toml").read_text())["strategies"] == ["heuristic"]
+    rows = {r["answer"]: r for r in csv.DictReader((out / "ladder.csv").open())}
+    key = "B minus A, 2 seats: game length (rounds)"
+    assert list(rows)[:2] == ["B minus A, 2 seats: seat spread (points)", key]  # measured at every rung: first
+    figures = {}
+    for rung in RUNGS:  # the row's figures and word, recomputed here from each rung's delta table
+        d = pl.read_parquet(out / rung_folder(rung) / "deltas.parquet").filter(
+            (pl.col("metric") == "game length (rounds)") & (pl.col("version") == "B")).row(0, named=True)
+        figures[rung] = {k: d[k] for k in ("est", "low", "high")}
+        assert rows[key][rung] == f"{d['est']:+.1f} [{d['low']:+.1f}, {d['high']:+.1f}]"
+    held = [compare(figures["scripted"], figures[r])[0] == "holds" for r in RUNGS[1:]]  # finite: every rung's games
+    assert rows[key]["word"] == (EVERY if all(held) else SCRIPTED_ONLY if not any(held) else DEPENDS)
+    assert rows["B minus A, 2 seats: ismcts's final VP (VP)"]["word"] == "-"  # the strong field's search only
+    md = (out / "ladder.md").read_text()
+    assert "| answer | scripted | heuristic | tuned | strong | reading |" in md and f"| {key} | {rows[key]['scripted']}" in md
+    assert "compare at every rung of the skill ladder (--field ladder):" in stdout and f"wrote {out / 'ladder.md'}" in stdout
+    code, _, err = run_cli([*argv, "--resume"], capsys, monkeypatch)  # --resume passes to every rung's run
+    assert code == 0, err
+    assert list(csv.DictReader((out / "ladder.csv").open())) == list(rows.values())
