@@ -413,6 +413,12 @@ def _field_options() -> dict:
     def both(kw):
         return fields.members(kw["game"], kw["field"])
 
+    def tournament(kw):
+        if kw["field"] != fields.STRONG:
+            raise ConfigError(f"--field {kw['field']}: a tournament needs at least two strategies and this rung is one "
+                              "player at every seat: allowed --field scripted or strong")
+        return both(kw)
+
     def experiment(kw):
         focal = kw.get("control") is not None or kw.get("treat") is not None
         seats = kw["players"] - 1 if focal else kw["players"]
@@ -433,7 +439,7 @@ def _field_options() -> dict:
         return fields.strong_roster(kw["game"], 2)
 
     return {"sweep": ("strategies", roster), "experiment": ("strategies", experiment),
-            "content-value": ("strategies", roster), "tournament": ("strategies", both), "tune": ("against", both),
+            "content-value": ("strategies", roster), "tournament": ("strategies", tournament), "tune": ("against", both),
             "compare": ("strategies", both), "compensate": ("strategies", both),
             "exchange-rates": ("strategies", exchange)}
 

@@ -55,6 +55,12 @@ def test_a_rung_with_strategies_and_an_unknown_field_are_refused_in_one_line(tmp
     assert err.strip() == ("error: --field tuned and --strategies writer,observer are given together: --field tuned "
                            "plays the tuned heuristic at every seat; allowed: --field tuned without --strategies, or "
                            "--strategies with --field scripted (the default)")
+    for argv, why in ((["tournament"], "a tournament needs at least two strategies"),
+                      (["exchange-rates", "--players", "2"], "exchange rates are measured per strategy, one distinct "
+                                                             "strategy per seat,")):
+        code, stdout, err = run_cli([*argv, "--game", GAME, "--field", "heuristic", "--out", out], capsys, monkeypatch)
+        assert (code, stdout) == (2, "") and not out.exists() and len(err.strip().splitlines()) == 1
+        assert err.startswith(f"error: --field heuristic: {why}") and "allowed --field scripted or strong" in err
     code, stdout, err = run_cli(["compare", "--game", GAME, "--arm", "default", "--arm", "start_suspicion=1",
                                  "--field", "bogus", "--out", out], capsys, monkeypatch)
     assert (code, stdout) == (2, "") and not out.exists()
