@@ -266,8 +266,8 @@ def test_composite_bench_counts_each_commands_games_from_its_own_files(tmp_path)
          "writer,never-abjure", "--games", "8", "--n-jobs", "1", "--out", str(tmp_path / "sweep"), "--no-progress"])
     assert games_played("sweep", tmp_path / "sweep") == {2: 16}
     run(["experiment", "--game", "galileos-truth", "--players", "3", "--strategies", "writer,observer", "--control",
-         "never-abjure", "--vary", "abjure-at.cycle=1,2", "--games", "12", "--n-jobs", "1", "--out",
-         str(tmp_path / "exp"), "--no-progress"])
+         "never-abjure", "--vary", "abjure-at.cycle=1,2", "--games", "12", "--n-jobs", "1", "--no-report",
+         "--out", str(tmp_path / "exp"), "--no-progress"])
     assert games_played("experiment", tmp_path / "exp") == {3: 36}
     rob = tmp_path / "rob"
     rob.mkdir()
