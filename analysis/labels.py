@@ -8,15 +8,19 @@ whichever table the game registers and names no game itself. What gets words:
   (``abjure-at:cycle=2`` -> "Abjure in Cycle 2"), the project's tuned preset in either spelling (the
   ``preset=`` id or the 200-character id of every weight the games table writes) -> "Tuned heuristic", another
   preset -> "Tuned heuristic (FILE)", other arguments kept short (``ISMCTS search (iters=64)``, or
-  "Heuristic (12 arguments)" when they are long); a restriction suffix is kept (``+never:abjure``);
+  "Heuristic (12 arguments)" when they are long); a restriction suffix in words (``+never:abjure`` ->
+  "without Abjure", ``+force:abjure@cycle==1`` -> "Abjure forced in Cycle 1");
 - a rule number (``cite_bright_ideas``) and an arm of rule values (``cite_bright_ideas=0`` ->
   "Bright Ideas per citation = 0");
 - a start-resource treatment (``coffee+1`` -> "+1 Coffee at setup", from the game's start resources);
+- the tuned rung's restricted player (``tuned+force:abjure@cycle==1`` -> "Tuned heuristic, Abjure forced in Cycle
+  1");
 - an action, event kind, score category or purchase (``tile_cost_1`` -> "Notebook tile cost 1").
 
 A code without words stays as it is. :class:`Labeller` labels the text of one page (chart tick labels and
-legends, table cells: ``<span title="code">words</span>``) and keeps every code it replaced, so the page can
-list them (:meth:`Labeller.glossary`). The CSV files keep the codes.
+legends, table cells and the codes inside its sentences: ``<span title="code">words</span>``, rendered by
+:func:`meeplelab.analysis.pages.prose`) and keeps every code it replaced, so the page can list them
+(:meth:`Labeller.glossary`). The CSV files, the Markdown twin and the terminal keep the codes.
 """
 
 from __future__ import annotations
@@ -32,8 +36,9 @@ from matplotlib.category import StrCategoryFormatter
 from matplotlib.ticker import FixedFormatter, FuncFormatter
 from meeplelab.sim.core.errors import ConfigError
 from meeplelab.sim.registry import get_spec
-from meeplelab.strategies.fields import strong_field
+from meeplelab.strategies.fields import TUNED, strong_field
 from meeplelab.strategies.registry import make_strategy
+from meeplelab.strategies.restricted import split_restrictions
 
 #: the separators of a composite chart label (``writer, 2 players``; ``cite_bright_ideas=0 / citer``)
 _PARTS = re.compile(r"(, | / | vs )")
@@ -47,7 +52,7 @@ _TOKEN = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+(?![\w-])")
 _CODE_IN_TEXT = re.compile(r"[A-Za-z][\w:=.+-]*[\w=]")
 #: a code inside a sentence of a page: also a preset's path and arguments joined by commas (never a comma and a
 #: space), never the tail of a word or a number (``1.6e-75``)
-_CODE_IN_PAGE = re.compile(r"(?<![\w:=.+/,-])[A-Za-z][\w:=.+/,-]*[\w=]")
+_CODE_IN_PAGE = re.compile(r"(?<![\w:=.+/,@<>!-])[A-Za-z][\w:=.+/,@<>!-]*[\w=]")
 #: the punctuation that makes a token of a sentence a code (``never-abjure``, ``tile_cost_1``, ``coffee+1``)
 _CODE_MARK = re.compile(r"[-_:=+]")
 #: arguments longer than this (in characters) are counted, not listed, in a strategy's label
@@ -128,7 +133,45 @@ def strategy(game: str, sid: str) -> str | None:
         if words is None:
             shown = ", ".join(f"{k}={v}" for k, v in args.items())
             words = f"{base} ({shown})" if len(shown) <= ARGS_SHOWN else f"{base} ({len(args)} arguments)"
-    return f"{words} {restriction}" if restriction else words
+    if not restriction:
+        return words
+    tail = _suffix(game, restriction)
+    return f"{words}, {tail}" if tail else f"{words} {restriction}"
+
+
+#: a restriction's condition in words, by its operator (``cycle==1`` -> "in Cycle 1")
+_CONDITION = {"==": "in {f} {v}", "!=": "not in {f} {v}", ">=": "at {f} {v} or more", "<=": "at {f} {v} or less",
+              ">": "at {f} over {v}", "<": "at {f} under {v}"}
+
+
+def _suffix(game: str, suffix: str) -> str | None:
+    """Words for restriction suffixes (``+never:abjure+force:upgrade@cycle==1`` -> "without Abjure, Upgrade Level
+    forced in Cycle 1"), None when they are malformed."""
+    try:
+        _, rs = split_restrictions("x" + suffix)
+    except ConfigError:
+        return None
+    codes = table(game).codes
+    out = []
+    for r in rs:
+        act = codes.get(r.action, r.action)
+        if r.cond is None:
+            out.append(f"without {act}" if r.mode == "never" else f"{act} forced")
+        else:
+            f, op, v = r.cond
+            when = _CONDITION[op].format(f=codes.get(f, f.capitalize()), v=v)
+            out.append(f"without {act} {when}" if r.mode == "never" else f"{act} forced {when}")
+    return ", ".join(out) or None
+
+
+def restricted(game: str, sid: str) -> str | None:
+    """Words for the tuned rung's restricted player (``tuned+force:abjure@cycle==1`` -> "Tuned heuristic, Abjure
+    forced in Cycle 1"; ``tuned+never:abjure`` -> "Tuned heuristic, without Abjure"); None for another id or a game
+    without words. A strategy id with suffixes gets its words from :func:`strategy`."""
+    if not sid.startswith(TUNED + "+") or not table(game).strategies:
+        return None
+    tail = _suffix(game, sid[len(TUNED):])
+    return None if tail is None else f"Tuned heuristic, {tail}"
 
 
 def _assignments(game: str, text: str) -> str | None:
@@ -155,6 +198,9 @@ def label(game: str, code: str) -> str | None:
     m = _TREAT.fullmatch(code)
     if m and m.group(1) in t.treatments:
         return f"{m.group(2)} {t.treatments[m.group(1)]}"
+    words = restricted(game, code)
+    if words is not None:
+        return words
     if "=" in code:
         return _assignments(game, code)
     return None
@@ -285,4 +331,5 @@ def codes_in_words(game: str, text: str) -> str:
     return _CODE_IN_TEXT.sub(lambda m: label(game, m.group()) or m.group(), str(text))
 
 
-__all__ = ["ARGS_SHOWN", "Labeller", "Table", "codes_in_words", "label", "strategy", "table", "words"]
+__all__ = ["ARGS_SHOWN", "Labeller", "Table", "codes_in_words", "label", "restricted", "strategy", "table",
+           "words"]

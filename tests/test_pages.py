@@ -375,6 +375,13 @@ def test_the_codes_of_a_sentence_get_words_on_the_page_and_a_command_keeps_its_i
     assert lab.plain("Win rate of never-abjure, 4 players") == "Win rate of Never Abjure, 4 players"
     assert str(lab.cell("never-abjure (control)")) == _span("never-abjure", "Never Abjure") + " (control)"
     assert ("Abjure in Cycle 1", "abjure-at:cycle=1") in lab.glossary()
+    # restricted players: the tuned rung's short name and a strategy id, each suffix in words
+    assert str(P.inline("tuned+force:abjure@cycle==1 against tuned+never:abjure", lab)) == (
+        _span("tuned+force:abjure@cycle==1", "Tuned heuristic, Abjure forced in Cycle 1") + " against "
+        + _span("tuned+never:abjure", "Tuned heuristic, without Abjure"))
+    assert L.label("galileos-truth", "heuristic:vp=1+force:abjure@suspicion>=6+never:upgrade") == \
+        "Heuristic (vp=1), Abjure forced at Suspicion 6 or more, without Upgrade Level"
+    assert L.label("galileos-truth", "tuned") is None and L.label("toy", "tuned+never:x") is None
     none = L.Labeller(None)
     assert str(P.prose("writer, never-abjure", none)) == "<p>writer, never-abjure</p>\n"
     assert P.inline(P.inline("`x`")) == "<code>x</code>"  # a line rendered already is kept
