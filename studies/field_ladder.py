@@ -12,7 +12,7 @@ through the command's *headline answers* function (:data:`HEADLINES`) and writes
 The reading is a word of :mod:`meeplelab.analysis.rungs` (:func:`meeplelab.analysis.rungs.skill`): *holds at
 every rung*, *depends on skill* (with the rung it changes from) or *only among scripted plans*, each rung judged
 against the scripted rung: a figure with an interval by :func:`meeplelab.analysis.rungs.compare` (holds,
-changes, reverses), a proposal by equality. A row the scripted rung does not measure (a strategy only the
+changes, reverses), a proposal by the seats it compensates. A row the scripted rung does not measure (a strategy only the
 stronger rungs seat) is judged against the first rung that measures it, and says so; a row measured at one rung
 only has no reading (``-``).
 
@@ -90,8 +90,9 @@ def _bonus_text(bonus: Sequence[int], unit: str) -> str:
 
 def compensate_answers(out: Path) -> list[dict]:
     """A ``compensate`` folder's headline answers (``compensate.json``): per seat count ``P`` the proposal
-    (``value``: the bonus per seat) and the seat spread (points) without compensation and with the proposal on
-    fresh seeds (``est``/``low``/``high``).
+    (``text``: the bonus per seat; ``value``: which seats get one, what the reading compares, since the amounts
+    move with the search's noise) and the seat spread (points) without compensation and with the proposal on fresh
+    seeds (``est``/``low``/``high``).
 
     Raises:
         ConfigError: no finished compensation in ``out``.
@@ -101,7 +102,8 @@ def compensate_answers(out: Path) -> list[dict]:
     rows = []
     for p, v in st.get("verified", {}).items():
         bonus = v["proposal"]["bonus"]
-        rows.append({"key": f"proposal, {p} seats", "text": _bonus_text(bonus, unit), "value": tuple(bonus)})
+        rows.append({"key": f"proposal, {p} seats", "text": _bonus_text(bonus, unit),
+                     "value": tuple(b > 0 for b in bonus)})  # judged by the seats it compensates, not the amounts
         for which, words in (("none", "without compensation"), ("proposal", "with the proposal")):
             m = v[which]
             rows.append({"key": f"seat spread {words}, {p} seats (points)", "est": m["spread"],

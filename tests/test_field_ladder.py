@@ -90,12 +90,12 @@ def test_a_proposal_that_flips_with_the_players_depends_on_skill(tmp_path):
                 "verified": {"2": {"none": spread, "proposal": {**spread, "spread": 4.0, "bonus": bonus}}}}
 
     cells = {}
-    for rung, bonus in zip(RUNGS, ([6, 0], [6, 0], [0, 8], [0, 8])):
+    for rung, bonus in zip(RUNGS, ([6, 0], [4, 0], [0, 8], [0, 9])):  # the same seats: the proposal holds
         (tmp_path / rung).mkdir()
         (tmp_path / rung / "compensate.json").write_text(json.dumps(proposal(bonus)))
         cells[rung] = {a["key"]: a for a in compensate_answers(tmp_path / rung)}
     assert cells["scripted"]["proposal, 2 seats"]["text"] == "Seat 1 +6 VP"
-    assert cells["strong"]["proposal, 2 seats"]["text"] == "Seat 2 +8 VP"
+    assert cells["strong"]["proposal, 2 seats"]["text"] == "Seat 2 +9 VP"
     row = {r: c["proposal, 2 seats"] for r, c in cells.items()}
     assert reading(row, RUNGS) == (DEPENDS, "changes from the tuned heuristic")
     assert reading({**row, "heuristic": row["strong"]}, RUNGS) == (SCRIPTED_ONLY, "")
@@ -134,6 +134,7 @@ def test_compare_field_ladder_plays_every_rung_and_reads_each_answer_across_them
     md = (out / "ladder.md").read_text()
     assert "| answer | scripted | heuristic | tuned | strong | reading |" in md and f"| {key} | {rows[key]['scripted']}" in md
     assert "compare at every rung of the skill ladder (--field ladder):" in stdout and f"wrote {out / 'ladder.md'}" in stdout
-    code, _, err = run_cli([*argv, "--resume"], capsys, monkeypatch)  # --resume passes to every rung's run
-    assert code == 0, err
-    assert list(csv.DictReader((out / "ladder.csv").open())) == list(rows.values())
+    code, stdout, err = run_cli(argv, capsys, monkeypatch)  # each rung an ordinary run: its folder's own refusal
+    assert (code, stdout) == (2, "")
+    assert err.strip().splitlines()[-1] == (f"error: output folder '{out / 'rung-scripted'}' holds another comparison: "
+                                            "use --resume to complete it, --overwrite to replace it or choose a new --out")
