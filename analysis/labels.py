@@ -49,7 +49,7 @@ _TREAT = re.compile(r"([a-z_]\w*)([+-]\d+)")
 #: a code inside a title or an axis label: a lower-case word joined by ``_`` or ``-`` (``main_action``)
 _TOKEN = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+(?![\w-])")
 #: a code inside a sentence: a strategy id with its arguments, a rule number with its value, a treatment
-_CODE_IN_TEXT = re.compile(r"[A-Za-z][\w:=.+-]*[\w=]")
+_CODE_IN_TEXT = re.compile(r"[A-Za-z][\w:=.+@<>!-]*[\w=]")
 #: a code inside a sentence of a page: also a preset's path and arguments joined by commas (never a comma and a
 #: space), never the tail of a word or a number (``1.6e-75``)
 _CODE_IN_PAGE = re.compile(r"(?<![\w:=.+/,@<>!-])[A-Za-z][\w:=.+/,@<>!-]*[\w=]")
