@@ -100,8 +100,8 @@ SHARED_OPTIONS = {
                          "heuristic and the compiled search ismcts, alternating over the seats and rotated through "
                          "them (docs/strategies.md, 'The strong field'); heuristic, tuned and strong not together "
                          "with --strategies. ladder: each rung in turn into OUT/rung-RUNG/, then OUT/ladder.md with "
-                         "every headline answer at every rung (compare, compensate, experiment; docs/balance.md, 'A "
-                         "study at every rung')."),
+                         "every headline answer at every rung (balance, compare, compensate, content-value, experiment, "
+                         "robustness; docs/balance.md, 'A study at every rung')."),
 }
 
 

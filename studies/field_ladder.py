@@ -8,6 +8,7 @@ through the command's *headline answers* function (:data:`HEADLINES`) and writes
 
     OUT/ladder.md    one row per headline answer: its figure at every rung and its reading across the ladder
     OUT/ladder.csv   the same rows (answer, one column per rung, word, detail)
+    OUT/config.toml  the settings of the scripted rung's run with ``field = "ladder"`` (what was run)
 
 The reading is a word of :mod:`meeplelab.analysis.rungs` (:func:`meeplelab.analysis.rungs.skill`): *holds at
 every rung*, *depends on skill* (with the rung it changes from) or *only among scripted plans*, each rung judged
@@ -25,6 +26,12 @@ Headline answers (an answer is ``{"key", "text"}`` and either ``"est", "low", "h
 - ``experiment``: each arm's paired effect against the control, win rate (points) and final VP (VP), on the
   focal player (``--control``/``--treat``: the same plan at every rung, the other seats the rung's players) or, for
   a rule-parameter experiment, on every strategy.
+- ``content-value``: each item's paired effect of its removal (or denial) against the control, win rate (points)
+  and final VP (VP), for the seats that took it in the control, all seats and the denied seat.
+- ``robustness``: per conclusion (its title without the rung's words) the claim at the defaults, the share of
+  design points where it holds (percent, Wilson interval) and its verdict's kind (robust, depends on ...).
+- ``balance``: the proposal's value of each varied parameter (judged by equality), the targets it meets on fresh
+  seeds and each target's figure under it.
 
 A command without a headline function refuses ``--field ladder`` in one line (:func:`ladder_refusal`).
 """
@@ -35,11 +42,13 @@ import csv
 import io
 import json
 import math
+import re
 from pathlib import Path
 from typing import Callable, Sequence
 
 import polars as pl
 
+from meeplelab.analysis.content import removal_effects
 from meeplelab.analysis.experiment import effects
 from meeplelab.analysis.rungs import DEPENDS, EVERY, SCRIPTED_ONLY, compare, rung_folder, skill
 from meeplelab.play import runfolder as rf
@@ -163,9 +172,81 @@ def experiment_answers(out: Path) -> list[dict]:
     return rows
 
 
+def content_value_answers(out: Path) -> list[dict]:
+    """A ``content-value`` folder's headline answers (:func:`meeplelab.analysis.content.removal_effects`): each item's
+    paired effect of its removal or denial against the control, win rate (points) and final VP (VP), for the groups
+    the command prints (:data:`CONTENT_GROUPS`: the seats that took it in the control, all seats, the denied seat).
+
+    Raises:
+        ConfigError: no finished content-value experiment in ``out``.
+    """
+    try:
+        t = removal_effects(out)
+    except (OSError, KeyError, ValueError, RunFolderError):
+        raise ConfigError(f"--field ladder: {out} holds no finished content-value experiment (the content-value run "
+                          "of this rung did not finish); run the command again with --resume") from None
+    words = {"win": ("win rate", "points"), "vp": ("final VP", "VP")}
+    rows = []
+    for r in t.filter(pl.col("group").is_in(CONTENT_GROUPS)).iter_rows(named=True):
+        what, unit = words[r["metric"]]
+        verb = "denying" if r["mode"] == "deny" else "removing"
+        rows.append({"key": f"{verb} {r['item']}, {r['group']}: {what} ({unit})", "est": r["est"], "low": r["low"],
+                     "high": r["high"], "text": _interval(r["est"], r["low"], r["high"], unit)})
+    return rows
+
+
+def robustness_answers(out: Path) -> list[dict]:
+    """A ``robustness`` folder's headline answers (``results.json``), per conclusion (its title without the rung's
+    words, ``Seat advantage (2 seats)``): what it claims at the defaults (a directional conclusion's statement
+    without its figure: ``seat 1 is favoured at 2 seats``), the share of design points where it holds (percent,
+    Wilson 95% interval) and its verdict's kind (robust, depends on ASSUMPTIONS, not resolved with this budget...).
+
+    Raises:
+        ConfigError: no finished robustness run in ``out``.
+    """
+    res = _json(out / "results.json", "robustness")
+    rows = []
+    for c in res["conclusions"]:
+        title = _RUNG_WORDS_IN_TITLE.sub(")", c["title"])
+        if c.get("test") != "within":  # a length's statement names the defaults' figure, which moves with the players
+            claim = re.sub(r" \([^()]*\)$", "", c["statement"])
+            rows.append({"key": f"{title}: claim at the defaults", "text": claim, "value": claim})
+        share = [100 * c[k] for k in ("share", "share_low", "share_high")]
+        rows.append({"key": f"{title}: design points where it holds (%)", "est": share[0], "low": share[1],
+                     "high": share[2], "text": f"{share[0]:.0f}% [{share[1]:.0f}%, {share[2]:.0f}%]"})
+        kind = re.split(r" \(|:|;", c["verdict"], maxsplit=1)[0]
+        rows.append({"key": f"{title}: verdict", "text": kind, "value": kind})
+    return rows
+
+
+def balance_answers(out: Path) -> list[dict]:
+    """A ``balance`` folder's headline answers (``balance.json``): the proposal's value of every varied parameter,
+    how many targets it meets on fresh seeds, and each target's figure under it (95% interval).
+
+    Raises:
+        ConfigError: no finished balance search in ``out``.
+    """
+    st = _json(out / "balance.json", "balance")
+    p = st["proposal"]
+    rows = [{"key": f"proposal: {name}", "text": str(p[name]), "value": str(p[name])} for name in st["vary"]]
+    rows.append({"key": "targets the proposal meets on fresh seeds", "text": f"{p['met']} of {len(st['targets'])}",
+                 "value": p["met"]})
+    for t in st["targets"]:
+        est, low, high = p[t], p[f"{t} low"], p[f"{t} high"]
+        rows.append({"key": f"{t} under the proposal", "est": est, "low": low, "high": high,
+                     "text": f"{est:.2f} [{low:.2f}, {high:.2f}]"})
+    return rows
+
+
+#: the removal and deny groups of a content-value folder whose effects are its headline answers (the ones it prints)
+CONTENT_GROUPS = ("took it in control", "all seats", "denied seat", "denied seat, took it in control")
+#: a played rung's words in a robustness conclusion's title (``Seat advantage (2 seats, heuristic mirror)``)
+_RUNG_WORDS_IN_TITLE = re.compile(r", (strong field|\w+ mirror)\)")
+
 #: per command, its headline answers function (a rung's output folder -> answers)
-HEADLINES: dict[str, Callable[[Path], list[dict]]] = {"compensate": compensate_answers, "compare": compare_answers,
-                                                      "experiment": experiment_answers}
+HEADLINES: dict[str, Callable[[Path], list[dict]]] = {
+    "balance": balance_answers, "compare": compare_answers, "compensate": compensate_answers,
+    "content-value": content_value_answers, "experiment": experiment_answers, "robustness": robustness_answers}
 
 
 def _json(path: Path, command: str) -> dict:
@@ -249,6 +330,20 @@ def ladder_rows(command: str, out: Path, rungs: Sequence[str]) -> list[dict]:
     return sorted(rows, key=lambda r: -len(r["cells"]))
 
 
+def _write_settings(out: Path, first: str) -> None:
+    """``OUT/config.toml``: the settings of the ladder run, those of its first rung's run (``first``, the scripted
+    plans: its own strategies) with ``field = "ladder"``, so the folder says it holds a ladder; nothing when that
+    rung's folder keeps no settings."""
+    try:
+        text = (out / rung_folder(first) / rf.SETTINGS).read_text()
+    except OSError:
+        return
+    text = re.sub(r'(?m)^field = ".*"$', 'field = "ladder"', text)
+    head = (f"# --field ladder: every rung's run in {rung_folder('RUNG')}/ keeps its own settings; these are the "
+            f"{first} rung's\n")
+    rf.write_atomic(out / rf.SETTINGS, (head + text).encode())
+
+
 def write_ladder(command: str, out: Path, rungs: Sequence[str]) -> list[str]:
     """Write ``OUT/ladder.md`` and ``OUT/ladder.csv`` (:func:`ladder_rows`) and return the lines to print: the
     table aligned, then where it was written.
@@ -272,6 +367,7 @@ def write_ladder(command: str, out: Path, rungs: Sequence[str]) -> list[str]:
         w.writerow([r["answer"], *(r["cells"].get(g, "") for g in rungs), r["word"], r["detail"]])
     rf.write_atomic(out / "ladder.md", ("\n".join(md) + "\n").encode())
     rf.write_atomic(out / "ladder.csv", buf.getvalue().encode())
+    _write_settings(out, rungs[0])
     width = [max(len(x[i]) for x in [head, *table]) for i in range(len(head))]
     lines = [f"{command} at every rung of the skill ladder (--field ladder):"]
     lines += ["  " + "  ".join(x.ljust(n) for x, n in zip(row, width)).rstrip() for row in [head, *table]]
@@ -279,5 +375,6 @@ def write_ladder(command: str, out: Path, rungs: Sequence[str]) -> list[str]:
     return lines
 
 
-__all__ = ["EVERY", "HEADLINES", "RUNGS", "RUNG_WORDS", "check_command", "compare_answers", "compensate_answers",
-           "ladder_refusal", "ladder_rows", "reading", "rung_folder", "write_ladder"]
+__all__ = ["EVERY", "HEADLINES", "RUNGS", "RUNG_WORDS", "balance_answers", "check_command", "compare_answers",
+           "compensate_answers", "content_value_answers", "experiment_answers", "ladder_refusal", "ladder_rows",
+           "reading", "robustness_answers", "rung_folder", "write_ladder"]

@@ -12,10 +12,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from meeplelab.analysis.content import removal_effects
 from meeplelab.analysis.load import scan_run
 from meeplelab.analysis.rungs import DEPENDS, EVERY, SCRIPTED_ONLY, compare, rung_folder
 from meeplelab.strategies.fields import FIELDS, RUNGS, heuristic_roster, members, roster, strong_roster, tuned_roster
-from meeplelab.studies.field_ladder import compensate_answers, reading
+from meeplelab.studies.field_ladder import (balance_answers, compensate_answers, ladder_rows, reading,
+                                           robustness_answers)
 from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,7 +80,8 @@ def test_field_ladder_on_a_command_without_headline_answers_is_refused_in_one_li
     code, stdout, err = run_cli([*argv, "--field", "ladder", "--games", "4", "--out", out], capsys, monkeypatch)
     assert (code, stdout) == (2, "") and not out.exists()
     assert err.strip() == (f"error: --field ladder on {argv[0]}: it has no headline answers to put side by side across "
-                           f"the rungs; allowed --field ladder on compare, compensate, experiment, or one rung on "
+                           f"the rungs; allowed --field ladder on balance, compare, compensate, content-value, "
+                           f"experiment, robustness, or one rung on "
                            f"{argv[0]}: "
                            "scripted, heuristic, tuned, strong")
 
@@ -114,7 +117,10 @@ def test_compare_field_ladder_plays_every_rung_and_reads_each_answer_across_them
             "start_suspicion=1", "--n-jobs", "1", "--no-progress", "--field", "ladder", "--out", out]
     code, stdout, err = run_cli(argv, capsys, monkeypatch)
     assert code == 0, err
-    assert sorted(p.name for p in out.iterdir()) == ["ladder.csv", "ladder.md", *sorted(map(rung_folder, RUNGS))]
+    assert sorted(p.name for p in out.iterdir()) == ["config.toml", "ladder.csv", "ladder.md",
+                                                     *sorted(map(rung_folder, RUNGS))]
+    ladder_settings = tomllib.loads((out / "config.toml").read_text())  # the scripted rung's, saying it was a ladder
+    assert ladder_settings["field"] == "ladder" and ladder_settings["arm"] == ["default", "start_suspicion=1"]
     for rung in RUNGS:  # every rung an ordinary compare run, its settings naming the rung
         saved = tomllib.loads((out / rung_folder(rung) / "config.toml").read_text())
         assert saved["field"] == rung
@@ -138,3 +144,71 @@ def test_compare_field_ladder_plays_every_rung_and_reads_each_answer_across_them
     assert (code, stdout) == (2, "")
     assert err.strip().splitlines()[-1] == (f"error: output folder '{out / 'rung-scripted'}' holds another comparison: "
                                             "use --resume to complete it, --overwrite to replace it or choose a new --out")
+
+
+@pytest.mark.slow
+def test_content_value_field_ladder_gives_each_removal_effect_at_every_rung(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "cv"
+    code, stdout, err = run_cli(["content-value", "--game", GAME, "--players", "2", "--games", "4", "--items",
+                                 "invention:telescope", "--n-jobs", "1", "--no-progress", "--field", "ladder", "--out",
+                                 out], capsys, monkeypatch)
+    assert code == 0, err
+    assert tomllib.loads((out / "config.toml").read_text())["field"] == "ladder"
+    rows = {r["answer"]: r for r in csv.DictReader((out / "ladder.csv").open())}
+    key = "removing invention:telescope, all seats: final VP (VP)"
+    assert next(iter(rows)) == key  # measured at every rung: first
+    figures = {}
+    for rung in RUNGS:  # each rung's figure is its own folder's removal effect
+        e = removal_effects(out / rung_folder(rung)).filter((pl.col("group") == "all seats") & (pl.col("metric") == "vp"))
+        figures[rung] = d = e.row(0, named=True)
+        assert rows[key][rung] == f"{d['est']:+.2f} [{d['low']:+.2f}, {d['high']:+.2f}]"
+    held = [compare(figures["scripted"], figures[r])[0] == "holds" for r in RUNGS[1:]]
+    assert rows[key]["word"] == (EVERY if all(held) else SCRIPTED_ONLY if not any(held) else DEPENDS)
+    assert f"| {key} | {rows[key]['scripted']} |" in (out / "ladder.md").read_text()
+    assert "content-value at every rung of the skill ladder (--field ladder):" in stdout
+
+
+def _conclusion(title, statement, share, verdict):  # a results.json conclusion as the robustness run writes it
+    return {"title": title, "test": "direction", "statement": statement, "share": share, "share_low": share - 0.2,
+            "share_high": min(share + 0.1, 1.0), "verdict": verdict}
+
+
+def test_robustness_answers_match_a_conclusion_across_rung_titles_and_read_its_claim_share_and_verdict(tmp_path):
+    words = {"scripted": "", "heuristic": ", heuristic mirror", "tuned": ", tuned mirror", "strong": ", strong field"}
+    seat = {"scripted": 1, "heuristic": 1, "tuned": 2, "strong": 2}
+    for rung in RUNGS:
+        (tmp_path / rung_folder(rung)).mkdir()
+        res = {"conclusions": [_conclusion(f"Seat advantage (2 seats{words[rung]})",
+                                           f"seat {seat[rung]} is favoured at 2 seats (+5.0 points over fair share)",
+                                           0.95, "robust: holds at 95% [75%, 100%] of 20 points, none flipped")]}
+        if rung == "scripted":  # a conclusion only the scripted study draws
+            res["conclusions"].append(_conclusion("Dominant strategy (4 seats)", "writer has the highest rotated win "
+                                                  "rate (+3.0 points over the next)", 0.5,
+                                                  "depends on A-GT-03 (flips when x >= 2: 3 of 3 flipped points)"))
+        (tmp_path / rung_folder(rung) / "results.json").write_text(json.dumps(res))
+    answers = {a["key"]: a for a in robustness_answers(tmp_path / "rung-strong")}
+    assert answers["Seat advantage (2 seats): claim at the defaults"]["text"] == "seat 2 is favoured at 2 seats"
+    assert answers["Seat advantage (2 seats): design points where it holds (%)"]["text"] == "95% [75%, 100%]"
+    assert answers["Seat advantage (2 seats): verdict"]["text"] == "robust"
+    rows = {r["answer"]: r for r in ladder_rows("robustness", tmp_path, RUNGS)}
+    assert (rows["Seat advantage (2 seats): claim at the defaults"]["word"],
+            rows["Seat advantage (2 seats): claim at the defaults"]["detail"]) == (DEPENDS,
+                                                                                   "changes from the tuned heuristic")
+    assert rows["Seat advantage (2 seats): verdict"]["word"] == EVERY
+    assert rows["Dominant strategy (4 seats): verdict"]["cells"] == {"scripted": "depends on A-GT-03"}
+    assert rows["Dominant strategy (4 seats): verdict"]["word"] == "-"
+
+
+def test_balance_answers_read_the_proposal_its_targets_met_and_each_target(tmp_path):
+    for rung, value, met in zip(RUNGS, (2, 2, 3, 3), (1, 1, 1, 0)):
+        (tmp_path / rung_folder(rung)).mkdir()
+        st = {"vary": {"start_suspicion": "0..4"}, "targets": ["seat-spread<=5"],
+              "proposal": {"start_suspicion": value, "met": met, "seat-spread<=5": 4.0 + 10 * (rung == "strong"),
+                           "seat-spread<=5 low": 2.0 + 10 * (rung == "strong"),
+                           "seat-spread<=5 high": 6.0 + 10 * (rung == "strong")}}
+        (tmp_path / rung_folder(rung) / "balance.json").write_text(json.dumps(st))
+    assert [a["text"] for a in balance_answers(tmp_path / "rung-scripted")] == ["2", "1 of 1", "4.00 [2.00, 6.00]"]
+    rows = {r["answer"]: (r["word"], r["detail"]) for r in ladder_rows("balance", tmp_path, RUNGS)}
+    assert rows == {"proposal: start_suspicion": (DEPENDS, "changes from the tuned heuristic"),
+                    "targets the proposal meets on fresh seeds": (DEPENDS, "changes from the strong field"),
+                    "seat-spread<=5 under the proposal": (DEPENDS, "changes from the strong field")}
