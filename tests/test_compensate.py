@@ -88,13 +88,13 @@ def test_a_finished_solve_resumes_from_its_runs_and_a_different_one_is_refused(t
     from meeplelab.sim.core.errors import RunFolderError
 
     out = tmp_path / "comp"
-    req = plan_compensate("galileos-truth", [2], 5.0, games=100, iterations=2, verify_factor=1)
+    req = plan_compensate("galileos-truth", [2], 5.0, games=40, iterations=2, verify_factor=1)
     first = run_compensate(req, out, n_jobs=1)
     manifests = {p: p.stat().st_mtime_ns for p in out.rglob("manifest.json")}
     again = run_compensate(req, out, n_jobs=1, resume=True)
     assert again["proposal"] == first["proposal"] and again["verified"] == first["verified"]
     assert {p: p.stat().st_mtime_ns for p in out.rglob("manifest.json")} == manifests  # nothing played again
-    other = plan_compensate("galileos-truth", [2], 4.0, games=100, iterations=2, verify_factor=1)
+    other = plan_compensate("galileos-truth", [2], 4.0, games=40, iterations=2, verify_factor=1)
     with pytest.raises(RunFolderError, match="cannot resume: the compensation solve in .* was started with target = "
                                              "5.0, this one has target = 4.0"):
         run_compensate(other, out, n_jobs=1, resume=True)
