@@ -13,7 +13,8 @@ nothing. What the graph cannot look into (a plain project function with a numba 
 ``@intrinsic``, a project class) is keyed by its file's import closure (:func:`source_digest`). The stamp is
 computed at the kernel's first call, when every module it names is imported. numba still names a cache file
 by the function's first line, so a function whose lines move compiles again once. Kernels of other packages
-keep numba's own key.
+keep numba's own key. A cached jitted function is loaded without numba's registry refresh (:func:`_load_overload`),
+which numba does before compiling anyway: a process that only loads kernels skips its 0.5 s.
 
 numba writes its cache beside the source (``__pycache__``) or in the user's cache folder
 (``~/.cache/numba``). When neither is writable (a read-only install with a read-only HOME) numba
@@ -692,13 +693,48 @@ def _listen_for_compiles() -> None:
     event.register("numba:compile", CompileNotice())
 
 
+def _load_overload(self, sig, target_context):
+    """numba's ``Cache.load_overload`` without its ``target_context.refresh()`` for the cache of a plain jitted
+    function (``_load_lazily``, set by :func:`_lazy_caching`): only numba's runtime (NRT) is started, as a cached
+    kernel's machine code needs nothing else at load (its outside symbols are the Python C API, numba's C helpers
+    and the NRT). The refresh imports and installs every lowering registry of numba (about 230 modules,
+    scipy.linalg included: 0.5 s of each process that plays games); numba still does it before it compiles
+    anything, so a cache miss compiles as before. Other caches (a ``@vectorize`` ufunc builds its wrapper with
+    the lowering registries right after the load) take numba's own load."""
+    if not getattr(self, "_load_lazily", False):
+        return _NUMBA_LOAD[0](self, sig, target_context)
+    from numba.core.runtime import rtsys
+
+    rtsys.initialize(target_context)
+    with self._guard_against_spurious_io_errors():
+        return self._load_overload(sig, target_context)
+
+
+_NUMBA_LOAD: list = []  # numba's own Cache.load_overload, kept by install()
+
+
+def _lazy_caching(enable):
+    """``Dispatcher.enable_caching`` marking the plain jitted function's cache for :func:`_load_overload`."""
+
+    @functools.wraps(enable)
+    def enable_caching(self):
+        enable(self)
+        self._cache._load_lazily = True
+
+    return enable_caching
+
+
 def install() -> None:
-    """Key cached project kernels by their call graph and add the writable fallback locator (once)."""
-    from numba.core import caching
+    """Key cached project kernels by their call graph, add the writable fallback locator and load cached kernels
+    without numba's registry refresh (:func:`_load_overload`) (once)."""
+    from numba.core import caching, dispatcher
 
     classes = caching._CacheImpl._locator_classes if hasattr(caching, "_CacheImpl") else caching.CacheImpl._locator_classes
     if any(getattr(c, "_meeplelab", False) for c in classes):
         return
     base = getattr(caching, "UserProvidedCacheLocator", None) or getattr(caching, "_UserProvidedCacheLocator")
     classes[:] = [_keyed(c) for c in classes] + [_keyed(_fallback_locator(base))]
+    _NUMBA_LOAD.append(caching.Cache.load_overload)
+    caching.Cache.load_overload = _load_overload
+    dispatcher.Dispatcher.enable_caching = _lazy_caching(dispatcher.Dispatcher.enable_caching)
     _listen_for_compiles()

@@ -87,6 +87,26 @@ def test_a_cached_kernel_is_compiled_again_when_a_module_it_imports_changes(tmp_
     assert run() == (splitmix(12345, new_m1, m2), 1, 0)  # and the new compile is cached
 
 
+@pytest.mark.slow  # two fresh processes, the first compiling
+def test_a_kernel_loaded_from_the_cache_leaves_numbas_lowering_registries_unloaded(tmp_path):
+    """Start-up: a cached kernel is loaded without numba's registry refresh (sim/jitcache.py ``_load_overload``), which
+    a compile still does first: numba's lowering modules (numba.np.arraymath, and scipy.linalg through it) are
+    imported by the compiling process only, and the loaded kernel gives the compiled one's value."""
+    tree = tmp_path / "tree"
+    _copy_tree(tree)
+    (tree / "strategies" / "_probe.py").write_text(PROBE)
+    code = RUN_PROBE + "import sys\nprint('numba.np.arraymath' in sys.modules, 'scipy.linalg' in sys.modules)\n"
+    out = []
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-c", code], cwd=tree, env=_env(tree), capture_output=True, text=True,
+                           timeout=600, check=False)
+        assert r.returncode == 0, r.stderr
+        out.append(r.stdout.split())
+    want = str(splitmix(12345, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB))
+    assert out[0] == [want, "0", "1", "True", "True"]  # compiled (a cache miss): numba refreshes its registries
+    assert out[1] == [want, "1", "0", "False", "False"]  # loaded from the cache: no refresh
+
+
 def test_a_kernel_compiles_again_only_when_code_it_reaches_changes(tmp_path):
     """The call-graph key (issue 25 item 3): a comment, a new function nobody calls or an edit of a kernel the probe
     never calls leaves it cached, even in its own file or the file of the helper it calls; an edit of the helper's
