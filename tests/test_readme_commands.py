@@ -28,7 +28,7 @@ SMALL: dict[str, dict[str, str]] = {
     "sweep": {"--games": "24", "--n-jobs": "1"},
     "experiment": {"--games": "24", "--n-jobs": "1"},
     "content-value": {"--games": "24", "--n-jobs": "1"},
-    "stronger": {"--games": "24", "--mirror-games": "24", "--n-jobs": "1"},
+    "stronger": {"--games": "8", "--mirror-games": "8", "--n-jobs": "1"},
     "tune": {"--budget": "64", "--games-per-trial": "8", "--eval-games": "8", "--n-jobs": "1"},
     "ladder": {"--budget": "4", "--start-iters": "2", "--games-per-rung": "8", "--n-jobs": "1"},
     "robustness": {"--budget": "3200", "--games-per-lineup": "2", "--sobol-max": "1", "--n-jobs": "1"},
