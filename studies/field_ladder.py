@@ -205,11 +205,13 @@ def robustness_answers(out: Path) -> list[dict]:
         ConfigError: no finished robustness run in ``out``.
     """
     res = _json(out / "results.json", "robustness")
+    game = _game(out)
     rows = []
     for c in res["conclusions"]:
         title = _RUNG_WORDS_IN_TITLE.sub(")", c["title"])
         if c.get("test") != "within":  # a length's statement names the defaults' figure, which moves with the players
-            claim = re.sub(r" \([^()]*\)$", "", c["statement"])
+            claim = _CLAIM_FIGURE.sub("", re.sub(r" \([^()]*\)$", "", c["statement"]))
+            claim = " ".join(_strategy_label(game, w) for w in claim.split(" "))
             rows.append({"key": f"{title}: claim at the defaults", "text": claim, "value": claim})
         share = [100 * c[k] for k in ("share", "share_low", "share_high")]
         rows.append({"key": f"{title}: design points where it holds (%)", "est": share[0], "low": share[1],
@@ -242,6 +244,8 @@ def balance_answers(out: Path) -> list[dict]:
 CONTENT_GROUPS = ("took it in control", "all seats", "denied seat", "denied seat, took it in control")
 #: a played rung's words in a robustness conclusion's title (``Seat advantage (2 seats, heuristic mirror)``)
 _RUNG_WORDS_IN_TITLE = re.compile(r", (strong field|\w+ mirror)\)")
+#: the figure ending a claim (``Abjuring in Cycle 2 instead of never costs 1.00 VP``): the claim is its direction
+_CLAIM_FIGURE = re.compile(r" [+-]?\d[\d.,]*( VP| points| turns)?$")
 
 #: per command, its headline answers function (a rung's output folder -> answers)
 HEADLINES: dict[str, Callable[[Path], list[dict]]] = {

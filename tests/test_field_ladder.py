@@ -181,10 +181,17 @@ def test_robustness_answers_match_a_conclusion_across_rung_titles_and_read_its_c
         res = {"conclusions": [_conclusion(f"Seat advantage (2 seats{words[rung]})",
                                            f"seat {seat[rung]} is favoured at 2 seats (+5.0 points over fair share)",
                                            0.95, "robust: holds at 95% [75%, 100%] of 20 points, none flipped")]}
-        if rung == "scripted":  # a conclusion only the scripted study draws
+        if rung == "scripted":  # conclusions only the scripted study draws
             res["conclusions"].append(_conclusion("Dominant strategy (4 seats)", "writer has the highest rotated win "
                                                   "rate (+3.0 points over the next)", 0.5,
                                                   "depends on A-GT-03 (flips when x >= 2: 3 of 3 flipped points)"))
+            res["conclusions"].append(_conclusion("Abjure-timing effect, Cycle 2 (VP vs never)", "Abjuring in Cycle 2 "
+                                                  "instead of never costs 1.00 VP (paired)", 0.7, "robust: holds"))
+        if rung == "strong":  # the strong study's dominant strategy, named in the tuned preset's words
+            res["conclusions"].append(_conclusion("Dominant strategy (4 seats, strong field)", f"{TUNED} has the "
+                                                  "highest rotated win rate (+9.0 points over the next)", 0.9,
+                                                  "robust: holds at 90%"))
+        (tmp_path / rung_folder(rung) / "config.toml").write_text(f'game = "{GAME}"\n')
         (tmp_path / rung_folder(rung) / "results.json").write_text(json.dumps(res))
     answers = {a["key"]: a for a in robustness_answers(tmp_path / "rung-strong")}
     assert answers["Seat advantage (2 seats): claim at the defaults"]["text"] == "seat 2 is favoured at 2 seats"
@@ -195,8 +202,12 @@ def test_robustness_answers_match_a_conclusion_across_rung_titles_and_read_its_c
             rows["Seat advantage (2 seats): claim at the defaults"]["detail"]) == (DEPENDS,
                                                                                    "changes from the tuned heuristic")
     assert rows["Seat advantage (2 seats): verdict"]["word"] == EVERY
-    assert rows["Dominant strategy (4 seats): verdict"]["cells"] == {"scripted": "depends on A-GT-03"}
-    assert rows["Dominant strategy (4 seats): verdict"]["word"] == "-"
+    assert rows["Dominant strategy (4 seats): claim at the defaults"]["cells"] == {
+        "scripted": "writer has the highest rotated win rate", "strong": "tuned heuristic has the highest rotated win rate"}
+    assert rows["Dominant strategy (4 seats): verdict"]["cells"] == {"scripted": "depends on A-GT-03", "strong": "robust"}
+    assert rows["Dominant strategy (4 seats): verdict"]["word"] == SCRIPTED_ONLY
+    effect = rows["Abjure-timing effect, Cycle 2 (VP vs never): claim at the defaults"]  # the direction, not the size
+    assert effect["cells"] == {"scripted": "Abjuring in Cycle 2 instead of never costs"} and effect["word"] == "-"
 
 
 def test_balance_answers_read_the_proposal_its_targets_met_and_each_target(tmp_path):
