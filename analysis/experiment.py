@@ -23,6 +23,7 @@ import polars as pl
 from meeplelab.play.experiment import read_experiment
 
 from . import figures as F
+from .focal import entry_games, run_entry_games
 from .load import Runs, load_runs
 
 from .stats import (LEVEL, cluster_means, games_for_difference, holm, holm_words, mean_t, paired_shares, resolution,
@@ -42,8 +43,8 @@ METRICS = {"win": ("win_share", "win rate (percentage points)", 100.0), "vp": ("
 
 def _games(folder: Path) -> pl.DataFrame:
     g = load_runs([folder]).games
-    seed = ["game_seed"] if "game_seed" in g.collect_schema().names() else []
-    return g.select("game", "seat", "strategy", "vp", "win_share", *seed).collect().with_columns(pl.col("seat").cast(pl.Int64))
+    extra = [c for c in ("game_seed", "seat_order") if c in g.collect_schema().names()]
+    return g.select("game", "seat", "strategy", "vp", "win_share", *extra).collect().with_columns(pl.col("seat").cast(pl.Int64))
 
 
 def paired(x: np.ndarray, y: np.ndarray, shares: bool = False, cluster=None) -> dict:
@@ -103,9 +104,9 @@ def effects(folder: Path | str) -> pl.DataFrame:
     for a in arms[1:]:
         g = _games(folder / a["folder"])
         if meta.get("focal_position") is not None:
-            fa, fc = a["strategies"][0], arms[0]["strategies"][0]
-            j = g.filter(pl.col("strategy") == fa).join(ctrl.filter(pl.col("strategy") == fc), on="game",
-                                                         suffix="_c")
+            fa = a["strategies"][0]  # the focal entry by its seats, not its logged id (a preset is logged expanded)
+            j = run_entry_games(folder / a["folder"], g, fa).join(
+                run_entry_games(folder / arms[0]["folder"], ctrl, arms[0]["strategies"][0]), on="game", suffix="_c")
             groups = [(fa, j)]
         else:
             j = g.join(ctrl, on=["game", "seat"], suffix="_c")
@@ -154,8 +155,9 @@ def abjure_removed(folder: Path | str) -> pl.DataFrame:
     rows = []
     for a in meta["arms"]:
         runs = load_runs([folder / a["folder"]])
-        focal = a["strategies"][0]
-        seats = runs.games.filter(pl.col("strategy") == focal).select("game", pl.col("seat").cast(pl.Int64))
+        seats = (entry_games(runs.games, next(iter(runs.manifests.values())), a["strategies"][0],
+                             where=f"run {folder / a['folder']}")
+                 .select("game", pl.col("seat").cast(pl.Int64)))
         n = int(seats.select(pl.len()).collect().item())
         ev = (runs.events.filter(pl.col("kind") == "abjure")
               .select("game", pl.col("seat").cast(pl.Int64), pl.col("cycle").cast(pl.Float64),

@@ -37,6 +37,7 @@ import polars as pl
 from meeplelab.sim.core.spec import load_ref
 from meeplelab.sim.registry import get_spec
 
+from .focal import match_entry
 from .load import Runs
 
 #: reason kinds and the word that opens the reason
@@ -188,9 +189,10 @@ def per_seat_game(
     where: pl.Expr | None = None,
 ) -> float:
     """Mean per seat-game of ``sum(value)`` over ``frame`` (``turns`` or ``events``) rows of ``strategy``'s seats in
-    run ``run`` (seat-games without such rows count 0). NaN when the strategy has no seat there."""
+    run ``run`` (seat-games without such rows count 0). NaN when the strategy has no seat there. ``strategy`` is the
+    roster entry's id as given (a preset id unexpanded; :func:`meeplelab.analysis.focal.match_entry`)."""
     seats = (
-        runs.games.filter((pl.col("run") == run) & (pl.col("strategy") == strategy))
+        match_entry(runs.games.filter(pl.col("run") == run), runs.manifests.get(run) or {}, strategy)
         .select("run", "game", pl.col("seat").cast(pl.Int64))
         .collect()
     )

@@ -16,6 +16,7 @@ from meeplelab.play.experiment import read_experiment
 from meeplelab.sim.core.errors import RunFolderError
 
 from .experiment import _games, effects, experiment_sections
+from .focal import run_entry_games
 from .labels import codes_in_words
 from .page import Section, TableFormat
 from .rungs import DEPENDS, EVERY, SCRIPTED_ONLY, compare, rung, rung_folder, skill, unit
@@ -164,7 +165,7 @@ def _focal_figures(folder: Path, arm: str) -> tuple[dict, dict | None]:
     effect in ``arm`` (VP, :func:`meeplelab.analysis.experiment.effects`; None when the arm is absent)."""
     meta = read_experiment(folder)
     ctrl = meta["arms"][0]
-    g = _games(folder / ctrl["folder"]).filter(pl.col("strategy") == ctrl["strategies"][0])
+    g = run_entry_games(folder / ctrl["folder"], _games(folder / ctrl["folder"]), ctrl["strategies"][0])
     base = {"est": 100.0 * float(g["win_share"].mean() or 0.0), "n": g.height}
     e = effects(folder).filter((pl.col("metric") == "vp") & (pl.col("arm") == arm))
     vp = ({k: float(e[k][0]) for k in ("est", "low", "high")} | {"n": int(e["n"][0])}) if e.height else None

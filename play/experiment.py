@@ -49,7 +49,7 @@ from meeplelab.play.treatments import start_resources
 from meeplelab.sim.core import start
 from meeplelab.sim.core.start import find
 from meeplelab.sim.registry import make_game
-from meeplelab.strategies.registry import strategies_for
+from meeplelab.strategies.registry import make_strategy, strategies_for
 
 EXPERIMENT_FILE = "experiment.json"
 _TREAT = re.compile(r"([a-z_]\w*)([+-]\d+)")
@@ -195,11 +195,13 @@ def _focal_arms(base: RunConfig, field_ids: tuple[str, ...], axis: str, *, vary:
         for v in values:
             sid = v if axis == "strategy" else f"{name}:{arg}={v}"
             arms.append((sid, (sid,) + field_ids, {}, None, {"strategy": sid}))
-    focal = {a[1][0] for a in arms}
-    clash = sorted(focal & set(field_ids))
+    # the same player under another spelling (a preset path written ./docs/... or docs/...) is a repeat too
+    focal = {make_strategy(base.game, a[1][0]).id: a[1][0] for a in arms}
+    clash = sorted((focal[p], f) for f in field_ids if (p := make_strategy(base.game, f).id) in focal)
     if clash:
-        raise ConfigError(f"the field repeats the focal strategy {clash[0]!r}: choose field strategies other "
-                          "than the control and the variants, so every arm has the same seat orders")
+        same = f" (the field's {clash[0][1]!r} is the same player)" if clash[0][1] != clash[0][0] else ""
+        raise ConfigError(f"the field repeats the focal strategy {clash[0][0]!r}{same}: choose field strategies "
+                          "other than the control and the variants, so every arm has the same seat orders")
     return arms
 
 
