@@ -39,6 +39,10 @@ def test_the_verdict_of_two_independent_estimates(scripted, strong, verdict):
     assert text.startswith("x: scripted field ") and ("**" + v) in text.replace("**changes by", "**changes")
 
 
+#: the stronger study's games per check (its mirrors, the top strategy among strong players, each experiment arm)
+N = 30
+
+
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
     from meeplelab.studies.stronger import run_stronger
@@ -50,10 +54,10 @@ def study(tmp_path_factory):
                              str(root / "gt" / f"{p}p"), "--no-progress"])
         assert code == 0, err
     code, _, err = _cli(["experiment", "--game", "galileos-truth", "--players", "3", "--strategies", "writer,observer",
-                         "--control", "never-abjure", "--vary", "abjure-at.cycle=1,2", "--games", "60", "--n-jobs", "1",
-                         "--out", str(root / "gt-abjure"), "--no-progress"])
+                         "--control", "never-abjure", "--vary", "abjure-at.cycle=1,2", "--games", "30", "--n-jobs", "1",
+                         "--no-report", "--out", str(root / "gt-abjure"), "--no-progress"])
     assert code == 0, err
-    r = run_stronger("galileos-truth", [root / "gt", root / "gt-abjure"], root / "strong", games=60, mirror_games=60,
+    r = run_stronger("galileos-truth", [root / "gt", root / "gt-abjure"], root / "strong", games=N, mirror_games=N,
                      n_jobs=1)
     return root, r
 
@@ -88,12 +92,12 @@ def test_every_headline_conclusion_is_re_measured_with_the_strong_field(study):
     for c in r["checks"][:2]:
         p = c["players"]
         g = _games(root / "strong" / f"mirror-{p}p")
-        assert set(g["strategy"]) == {strong_id} and g.height == 60 * p
+        assert set(g["strategy"]) == {strong_id} and g.height == N * p
         b, w = c["spread"]["best_seat"], c["spread"]["worst_seat"]
         assert c["conclusion"].startswith(f"seat {b} minus seat {w} at {p} seats")
         wide = g.pivot(on="seat", index="game", values="win_share").sort("game")
         want = paired_shares(wide[str(b - 1)].to_numpy(), wide[str(w - 1)].to_numpy())
-        assert c["strong"]["est"] == pytest.approx(want["est"] * 100) and c["strong"]["n"] == 60
+        assert c["strong"]["est"] == pytest.approx(want["est"] * 100) and c["strong"]["n"] == N
         s = _games(root / "gt" / f"{p}p")
         ws = s.pivot(on="seat", index="game", values="win_share").sort("game")
         assert c["scripted"]["est"] == pytest.approx((ws[str(b - 1)] - ws[str(w - 1)]).mean() * 100)
@@ -105,7 +109,7 @@ def test_every_headline_conclusion_is_re_measured_with_the_strong_field(study):
     g = _games(root / "strong" / "top-3p")
     assert sorted(set(g["strategy"])) == sorted({top["strategy"], strong_id})
     mine = g.filter(pl.col("strategy") == top["strategy"])
-    assert mine.height == 60 and top["strong"]["est"] == pytest.approx(mine["win_share"].mean() * 100 - 100 / 3)
+    assert mine.height == N and top["strong"]["est"] == pytest.approx(mine["win_share"].mean() * 100 - 100 / 3)
     # the experiment again: the same axis and seed, the field replaced by the strong player
     arms = json.loads((root / "strong" / "gt-abjure" / "experiment.json").read_text())["arms"]
     assert [a["strategies"] for a in arms] == [[s] + [r["strong"]] * 2 for s in
@@ -122,7 +126,7 @@ def test_every_conclusion_is_measured_at_each_rung_of_the_ladder(study):
     for c in r["checks"][:2]:
         (e,) = c["ladder"]
         g = _games(low / f"mirror-{c['players']}p")
-        assert e["rung"] == "heuristic" and set(g["strategy"]) == {"heuristic"} and g.height == 60 * c["players"]
+        assert e["rung"] == "heuristic" and set(g["strategy"]) == {"heuristic"} and g.height == N * c["players"]
         b, w = c["spread"]["best_seat"], c["spread"]["worst_seat"]
         wide = g.pivot(on="seat", index="game", values="win_share").sort("game")
         assert e["est"] == pytest.approx(paired_shares(wide[str(b - 1)].to_numpy(), wide[str(w - 1)].to_numpy())["est"]
