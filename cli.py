@@ -533,7 +533,7 @@ def _field_ladder(command: str, run: Callable, a: tuple, kw: dict) -> None:
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.studies import field_ladder
 
-    field_ladder.check_command(command, kw.get("out"))
+    field_ladder.check_command(command, kw.get("out"), kw)
     out = Path(kw["out"])
     option, ids_of = _field_options().get(command, ("strategies", None))
     for rung in field_ladder.RUNGS[1:]:  # a rung that cannot be seated is refused before any rung plays

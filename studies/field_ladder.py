@@ -71,16 +71,22 @@ def ladder_refusal(command: str) -> str:
             "strong")
 
 
-def check_command(command: str, out) -> None:
-    """Refuse ``--field ladder`` before anything runs: ``command`` without a headline function, or no ``out``.
+def check_command(command: str, out, options: dict | None = None) -> None:
+    """Refuse ``--field ladder`` before anything runs: ``command`` without a headline function, no ``out``, or
+    ``balance --retune`` (``options``: the command's options; the tuned and strong rungs are tuned already).
 
     Raises:
-        ConfigError: either, in one line naming what is allowed.
+        ConfigError: any, in one line naming what is allowed.
     """
     if command not in HEADLINES:
         raise ConfigError(ladder_refusal(command))
     if out is None:
         raise ConfigError(f"--field ladder on {command} needs --out: the folder of the rungs' runs and ladder.md")
+    retune = (options or {}).get("retune")
+    if command == "balance" and retune:
+        raise ConfigError(f"--field ladder and --retune {retune} on balance: the tuned and strong rungs are tuned "
+                          "already (their heuristic is a preset); allowed: --field ladder without --retune, or "
+                          "--retune with --field scripted or heuristic")
 
 
 # ------------------------------------------------------------------------------------ headline answers
@@ -222,15 +228,17 @@ def robustness_answers(out: Path) -> list[dict]:
 
 
 def balance_answers(out: Path) -> list[dict]:
-    """A ``balance`` folder's headline answers (``balance.json``): the proposal's value of every varied parameter,
-    how many targets it meets on fresh seeds, and each target's figure under it (95% interval).
+    """A ``balance`` folder's headline answers (``balance.json``): the proposal's value of every varied parameter
+    (``(the default)`` when the closest candidate is the default rules), how many targets it meets on fresh seeds,
+    and each target's figure under it (95% interval).
 
     Raises:
         ConfigError: no finished balance search in ``out``.
     """
     st = _json(out / "balance.json", "balance")
     p = st["proposal"]
-    rows = [{"key": f"proposal: {name}", "text": str(p[name]), "value": str(p[name])} for name in st["vary"]]
+    same = " (the default)" if st.get("proposal_is_defaults") else ""
+    rows = [{"key": f"proposal: {name}", "text": f"{p[name]}{same}", "value": str(p[name])} for name in st["vary"]]
     rows.append({"key": "targets the proposal meets on fresh seeds", "text": f"{p['met']} of {len(st['targets'])}",
                  "value": p["met"]})
     for t in st["targets"]:

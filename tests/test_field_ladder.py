@@ -219,7 +219,22 @@ def test_balance_answers_read_the_proposal_its_targets_met_and_each_target(tmp_p
                            "seat-spread<=5 high": 6.0 + 10 * (rung == "strong")}}
         (tmp_path / rung_folder(rung) / "balance.json").write_text(json.dumps(st))
     assert [a["text"] for a in balance_answers(tmp_path / "rung-scripted")] == ["2", "1 of 1", "4.00 [2.00, 6.00]"]
+    st = json.loads((tmp_path / "rung-strong" / "balance.json").read_text())
+    (tmp_path / "rung-strong" / "balance.json").write_text(json.dumps({**st, "proposal_is_defaults": True}))
+    assert balance_answers(tmp_path / "rung-strong")[0] == {"key": "proposal: start_suspicion",
+                                                            "text": "3 (the default)", "value": "3"}
     rows = {r["answer"]: (r["word"], r["detail"]) for r in ladder_rows("balance", tmp_path, RUNGS)}
     assert rows == {"proposal: start_suspicion": (DEPENDS, "changes from the tuned heuristic"),
                     "targets the proposal meets on fresh seeds": (DEPENDS, "changes from the strong field"),
                     "seat-spread<=5 under the proposal": (DEPENDS, "changes from the strong field")}
+
+
+def test_balance_field_ladder_with_retune_is_refused_before_any_rung_plays(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "bal"
+    code, stdout, err = run_cli(["balance", "--game", GAME, "--vary", "start_suspicion=0..2", "--target",
+                                 "seat-spread<=20", "--retune", "10", "--field", "ladder", "--out", out], capsys,
+                                monkeypatch)
+    assert (code, stdout) == (2, "") and not out.exists()
+    assert err.strip() == ("error: --field ladder and --retune 10 on balance: the tuned and strong rungs are tuned "
+                           "already (their heuristic is a preset); allowed: --field ladder without --retune, or "
+                           "--retune with --field scripted or heuristic")
