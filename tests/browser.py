@@ -48,24 +48,40 @@ function check() {
   const empty = tables.filter(t => t.querySelectorAll('tbody tr').length === 0).map(t => (t.caption || {}).textContent);
   const wide = [], overflow = [], clipped = [], svgText = [], narrow = [];
   const noAlt = imgs.filter(i => !(i.getAttribute('alt') || '').trim()).map(i => i.getAttribute('src'));
-  for (const t of tables) {  // a text column narrower than 8 characters of the table's font (one probe a table)
+  // a text column narrower than 8 characters of the table's font (one probe a table). The probes are measured in
+  // one box outside the page's flow, each with every font property of its table's first text cell (computed, so
+  // absolute): putting a probe inside a table would lay that table out twice more (most of the check's time)
+  const probeBox = d.createElement('div');
+  probeBox.style.cssText = 'position:absolute;left:0;top:0;visibility:hidden;width:0;height:0;overflow:visible';
+  const firstCells = [];
+  for (const t of tables) {
     const cells = Array.from(t.querySelectorAll('td.t'));
     if (!cells.length) continue;
+    const cs = w.getComputedStyle(cells[0]);
     const probe = d.createElement('span');
     probe.textContent = '00000000';
-    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
-    cells[0].appendChild(probe);
-    const eight = probe.getBoundingClientRect().width;
-    probe.remove();
-    const cs = w.getComputedStyle(cells[0]);
-    const pad = parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight);
+    for (const prop of cs) {
+      if (prop.startsWith('font') || prop.startsWith('-webkit-font') || ['letter-spacing', 'word-spacing',
+          'text-transform', 'text-rendering', 'direction', 'writing-mode'].includes(prop))
+        probe.style.setProperty(prop, cs.getPropertyValue(prop));
+    }
+    probe.style.whiteSpace = 'nowrap';
+    probe.lang = (cells[0].closest('[lang]') || d.documentElement).lang;
+    probeBox.appendChild(probe);
+    firstCells.push([cells, probe, parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight)]);
+  }
+  d.body.appendChild(probeBox);
+  const eights = firstCells.map(([, probe]) => probe.getBoundingClientRect().width);
+  probeBox.remove();
+  firstCells.forEach(([cells, , pad], k) => {
+    const eight = eights[k];
     for (const td of cells) {
       const inner = td.clientWidth - pad;
       if (td.clientWidth > 0 && inner < eight - 0.5) {
         narrow.push(desc(td) + ': ' + inner.toFixed(1) + ' px, 8 characters ' + eight.toFixed(1) + ' px'); break;
       }
     }
-  }
+  });
   const headings = Array.from(d.querySelectorAll('h2')).map(h => [h.textContent, Math.round(h.getBoundingClientRect().top + w.scrollY)]);
   const flagged = new Set();  // only the outermost element of a fault is named, not every cell inside it
   for (const el of d.body.querySelectorAll('*')) {
