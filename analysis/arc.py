@@ -37,9 +37,10 @@ from . import figures as F
 from .page import Section, TableFormat
 from .stats import mean_t_from_moments
 from meeplelab.play.runfolder import read_manifest, run_config
-from meeplelab.sim.core.rng import strategy_stream, stream_keys
+from meeplelab.sim.core.rng import Streams, decision_keys, strategy_stream, stream_keys
 from meeplelab.sim.registry import make_game
 from meeplelab.strategies.base import StrategyRNG, View
+from meeplelab.strategies.plans import CompiledPlan
 from meeplelab.strategies.registry import make_strategy
 
 #: Seconds a player takes per decision, the default of ``seconds_per_decision`` (assumption A-ARC-1:
@@ -276,36 +277,7 @@ def decision_moves(run, games: int = 20) -> pl.DataFrame:
     if located:  # every picked game in one batch, each seat's decisions by the strategy its game seats there
         gids = [g for g, _, _ in located]
         seeds = np.array([sd for _, _, sd in located], np.int64)
-        ids = [plan.strategies(o) for _, o, _ in located]
-        seats_plan = []
-        for s_ in range(cfg.players):
-            col = np.array([x[s_] for x in ids], dtype=object)
-            seats_plan.append([(make_strategy(cfg.game, sid), col == sid) for sid in dict.fromkeys(col.tolist())])
-        state = game.init(seeds, cfg.seed, cfg.players)
-        keys = [stream_keys(cfg.seed, state.game_id, strategy_stream(k)) for k in range(cfg.players)]
-        b = seeds.size
-        n, multi, legal = (np.zeros(b, np.int64) for _ in range(3))
-        while True:
-            live = ~np.asarray(game.done(state), bool)
-            if not live.any():
-                break
-            mask = game.legal_action_mask(state)
-            k = mask.sum(axis=1)
-            n += live
-            multi += live & (k > 1)
-            legal += np.where(live, k, 0)
-            seat = np.asarray(game.to_act(state))
-            acts = np.full(b, -1, np.int64)
-            for s_ in range(cfg.players):
-                for strat, where in seats_plan[s_]:
-                    idx = np.flatnonzero(live & (seat == s_) & where)
-                    if idx.size:
-                        rng = StrategyRNG.for_decision(keys[s_][idx], state.ply[idx])
-                        acts[idx] = strat.act(View(game, state, idx, s_), mask[idx], rng)
-            game.step(state, acts, mask, where=live)
-            state.turn_n[:] = 0
-            state.event_n[:] = 0
-        final = np.asarray(game.final_scores(state))
+        n, multi, legal, final = _replay_counts(game, cfg, seeds, [plan.strategies(o) for _, o, _ in located])
         for i, gid in enumerate(gids):
             ni, mi, li = int(n[i]), int(multi[i]), int(legal[i])
             rows.append({"game": gid, "players": int(cfg.players), "decisions": ni, "decision_moves": mi, "legal": li,
@@ -315,6 +287,68 @@ def decision_moves(run, games: int = 20) -> pl.DataFrame:
     return pl.DataFrame(rows, schema={"game": pl.Int64, "players": pl.Int64, "decisions": pl.Int64,
                                       "decision_moves": pl.Int64, "legal": pl.Int64, "share": pl.Float64,
                                       "branching": pl.Float64, "matches": pl.Boolean})
+
+
+def _act_groups(game_name: str, ids: list, players: int) -> list:
+    """Who decides in a batch of replayed games: ``[(strategy, seat, sits)]``, ``sits`` a ``bool[players, b]``
+    (the strategy sits at that seat in that game). A strategy decides at one seat (``seat``), except a compiled
+    plan, whose choices read the deciding seat from the state (its ``act`` never reads ``view.seat``): one entry
+    (``seat`` -1) takes its decisions at every seat it sits at, one call a step instead of one per seat."""
+    col = np.array(ids, dtype=object).reshape(len(ids), players).T  # [players, b] strategy ids
+    groups, plans = [], {}
+    for s_ in range(players):
+        for sid in dict.fromkeys(col[s_].tolist()):
+            strat = make_strategy(game_name, sid)
+            sits = np.zeros(col.shape, bool)
+            sits[s_] = col[s_] == sid
+            if type(strat) is CompiledPlan:
+                if sid in plans:
+                    plans[sid][2][s_] = sits[s_]
+                    continue
+                plans[sid] = (strat, -1, sits)
+                groups.append(plans[sid])
+            else:
+                groups.append((strat, s_, sits))
+    return groups
+
+
+def _replay_counts(game, cfg, seeds: np.ndarray, ids: list) -> tuple:
+    """Play the games ``seeds`` (``int64[b]``) of a run again, as ``meeplelab replay`` does (the Python loop, each
+    game drawing from its own streams), ``ids[i]`` the strategy ids game ``i`` seats (in seat order).
+
+    Returns:
+        ``(decisions, decision_moves, legal, final)``: per game the decisions taken, those with more than one legal
+        action and the legal actions summed over them (``int64[b]``), and the final scores (``[b, players]``).
+    """
+    groups = _act_groups(cfg.game, ids, cfg.players)
+    state = game.init(seeds, cfg.seed, cfg.players)
+    keys = np.stack([stream_keys(cfg.seed, state.game_id, strategy_stream(k)) for k in range(cfg.players)])
+    b = seeds.size
+    games = np.arange(b)
+    n, multi, legal = (np.zeros(b, np.int64) for _ in range(3))
+    while True:
+        live = ~np.asarray(game.done(state), bool)
+        if not live.any():
+            break
+        mask = game.legal_action_mask(state)
+        k = mask.sum(axis=1)
+        n += live
+        multi += live & (k > 1)
+        legal += np.where(live, k, 0)
+        seat = np.asarray(game.to_act(state))
+        at = np.where(live, seat, 0)
+        # each game's decision stream, keyed by (run seed, game, deciding seat, ply) as StrategyRNG.for_decision keys it
+        dk = decision_keys(keys[at, games], state.ply)
+        acts = np.full(b, -1, np.int64)
+        for strat, s_, sits in groups:
+            idx = np.flatnonzero(live & sits[at, games])
+            if idx.size:
+                rng = StrategyRNG(Streams(dk[idx]), np.arange(idx.size, dtype=np.int64))
+                acts[idx] = strat.act(View(game, state, idx, s_), mask[idx], rng)
+        game.step(state, acts, mask, where=live)
+        state.turn_n[:] = 0
+        state.event_n[:] = 0
+    return n, multi, legal, np.asarray(game.final_scores(state))
 
 
 def decision_summary(moves: pl.DataFrame) -> pl.DataFrame:

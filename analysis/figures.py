@@ -27,6 +27,7 @@ from pathlib import Path
 import matplotlib as mpl
 import numpy as np
 import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from meeplelab.play.runfolder import replacing
@@ -447,7 +448,7 @@ def _layout(fig: Figure) -> None:
     fig.draw_without_rendering()
 
 
-def fit(fig: Figure, max_width: float = 11.0) -> Figure:
+def fit(fig: Figure, max_width: float = 11.0, draw=None) -> Figure:
     """Make every text of ``fig`` fit its canvas before it is saved.
 
     A figure without a layout engine (one a caller laid out with ``tight_layout`` before adding labels)
@@ -455,6 +456,10 @@ def fit(fig: Figure, max_width: float = 11.0) -> Figure:
     ``max_width`` inches); a title, suptitle or x-axis label that reaches past the canvas (a title is
     centred over its axes, which long tick labels push to the right) is wrapped onto more lines until it
     fits the room around its centre (a y-axis label likewise, vertically). Returns ``fig``.
+
+    ``draw`` (no arguments) draws the figure, running its layout engine; by default a draw without rendering.
+    Every change is followed by a draw, so the last one shows the fitted figure (:func:`save` passes its
+    Agg canvas's ``draw`` and writes that drawing).
     """
     from matplotlib.layout_engine import PlaceHolderLayoutEngine
 
@@ -468,7 +473,10 @@ def fit(fig: Figure, max_width: float = 11.0) -> Figure:
         if isinstance(fig.get_layout_engine(), PlaceHolderLayoutEngine):
             fig.tight_layout()  # twice: the second pass sees the label positions the first one set
             fig.tight_layout()
-        _layout(fig)
+        if draw is None:
+            _layout(fig)
+        else:
+            draw()
 
     relayout()
     widest = max((t.get_window_extent().width for ax in fig.axes for t in _drawn_ticklabels(ax.yaxis)
@@ -574,14 +582,20 @@ def mark_descriptive(fig: Figure) -> Figure:
 
 
 def save(fig: Figure, path: Path) -> Path:
-    """Save as PNG (Agg renderer, whatever the backend) after :func:`fit`, and close the figure."""
+    """Save as PNG after :func:`fit`, and close the figure.
+
+    The figure is drawn on an Agg canvas (whatever the backend) by :func:`fit` itself, and the PNG is that
+    canvas's last drawing, the fitted one: each figure is laid out and rendered once, not laid out again by
+    ``savefig`` (the same pixels as ``fig.savefig(path, format="png")`` after :func:`fit` and :func:`freeze`).
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        fit(fig)
-        freeze(fig)
+        canvas = FigureCanvasAgg(fig)
+        fit(fig, draw=canvas.draw)
         with replacing(path) as tmp:  # a full disk leaves no half-written PNG (and an earlier one whole)
-            fig.savefig(tmp, format="png")
+            # what savefig's PNG writer does after its own draw (same pixels, dpi and metadata)
+            mpl.image.imsave(tmp, canvas.buffer_rgba(), format="png", origin="upper", dpi=fig.dpi)
     finally:
         close(fig)
     return path
