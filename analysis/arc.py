@@ -179,7 +179,7 @@ def _winners(games) -> pl.LazyFrame:
         stop.alias("safety_stop"))
 
 
-def game_arcs(turns, games, at: str = "round", events=None) -> pl.DataFrame:
+def game_arcs(turns, games, at: str = "round", events=None, standing: pl.DataFrame | None = None) -> pl.DataFrame:
     """One row per game: the per-game measures every summary is built from.
 
     Columns (units): ``players``, ``rounds``, ``turns``, ``plies`` (decisions, all seats),
@@ -195,9 +195,9 @@ def game_arcs(turns, games, at: str = "round", events=None) -> pl.DataFrame:
     ``tie`` (first place shared on final VP),
     ``margin`` (VP, final), ``win_vp`` (VP, final), ``winners``, ``safety_stop``. Winners are the
     seats with ``win`` in the games table (final VP and tie-break); with k tied winners the gap is their
-    mean (as Ludii's Drama).
+    mean (as Ludii's Drama). ``standing``: :func:`standings` of these tables at ``at``, when already computed.
     """
-    s = standings(turns, games, at=at, events=events).lazy()
+    s = (standings(turns, games, at=at, events=events) if standing is None else standing).lazy()
     w = _lazy(games).filter(pl.col("win")).select(KEY + [pl.col("seat").cast(pl.Int64)]).with_columns(
         pl.lit(True).alias("is_winner"))
     s = s.join(w, on=KEY + ["seat"], how="left").with_columns(pl.col("is_winner").fill_null(False))
@@ -411,7 +411,7 @@ def _quantile(key: str, x, q: float, players: int, unit: str, definition: str, s
 
 
 # ------------------------------------------------------------------ decisiveness
-def leader_wins(turns, games, events=None) -> pl.DataFrame:
+def leader_wins(turns, games, events=None, standing: pl.DataFrame | None = None) -> pl.DataFrame:
     """How often the in-game leader at the end of a round goes on to win (final VP), by rounds still to play.
 
     Every game that played the round counts: the seats on the highest in-game VP share the lead, each
@@ -423,8 +423,10 @@ def leader_wins(turns, games, events=None) -> pl.DataFrame:
         ``players, rounds_left, games, wins, est, low, high``: ``rounds_left`` = rounds still to play after
         the round (0 = after the last round's turns, before end-game scoring), ``wins`` = the leaders' win
         shares summed over games, Wilson interval.
+
+    ``standing``: :func:`standings` of these tables at round ends, when already computed.
     """
-    s = standings(turns, games, at="round", events=events)
+    s = standings(turns, games, at="round", events=events) if standing is None else standing
     g = _lazy(games).select(KEY + [pl.col("seat").cast(pl.Int64), "win_share", pl.col("players").cast(pl.Int64)])
     df = (s.lazy().filter(pl.col("vp") == pl.col("best")).join(g, on=KEY + ["seat"])
           .group_by("players", "rounds_left", maintain_order=True).agg(pl.struct(KEY).n_unique().alias("games"),
@@ -553,10 +555,11 @@ def distributions(turns, games, *, seconds_per_decision: float = SECONDS_PER_DEC
     return pl.DataFrame(rows)
 
 
-def vp_curves(turns, games, events=None) -> pl.DataFrame:
+def vp_curves(turns, games, events=None, standing: pl.DataFrame | None = None) -> pl.DataFrame:
     """Mean in-game VP at the end of each round by strategy and player count, t intervals:
-    ``players, strategy, round, n, est, low, high`` (VP; n = seat-games that reached the round)."""
-    s = standings(turns, games, at="round", events=events)
+    ``players, strategy, round, n, est, low, high`` (VP; n = seat-games that reached the round). ``standing``:
+    :func:`standings` of these tables at round ends, when already computed."""
+    s = standings(turns, games, at="round", events=events) if standing is None else standing
     g = _lazy(games).select(KEY + [pl.col("seat").cast(pl.Int64), "strategy", pl.col("players").cast(pl.Int64)])
     df = (s.lazy().join(g, on=KEY + ["seat"]).group_by("players", "strategy", "round", maintain_order=True)
           .agg(pl.len().alias("n"), pl.col("vp").mean().alias("mean"), pl.col("vp").std().alias("sd"))
@@ -764,14 +767,15 @@ def arc_section(runs, *, seconds_per_decision: float = SECONDS_PER_DECISION, dec
         return Section("Game arc", "The turns table logs no VP per turn: no in-game standings, no arc metrics.")
     events = runs.events if _vp_events(runs.events) else None
     source = vp_source(turns, events)
-    arcs = game_arcs(turns, games, events=events)
+    standing = standings(turns, games, at="round", events=events)  # read by the arcs, the leader and the VP curves
+    arcs = game_arcs(turns, games, events=events, standing=standing)
     summary = arc_summary(turns, games, seconds_per_decision=seconds_per_decision, arcs=arcs)
     summary, why = _with_decision_moves(runs, summary, decision_games)
-    lw = leader_wins(turns, games, events)
+    lw = leader_wins(turns, games, events, standing=standing)
     dec = decisive_rounds_left(lw)
     ends = end_scoring(turns, games, events)
     dist = distributions(turns, games, seconds_per_decision=seconds_per_decision, arcs=arcs)
-    curves = vp_curves(turns, games, events)
+    curves = vp_curves(turns, games, events, standing=standing)
     text = _arc_text(source, ends, seconds_per_decision, why, _arc_lines(summary, lw, dec))
     shown = _shares_in_percent(summary)
     figs, folded = _arc_figures(curves, arcs)
