@@ -110,9 +110,10 @@ def peak_memory(game: str, players: int, games: int, batch: int) -> Row:
 
 
 def cold_compile(game: str) -> Row:
-    """Seconds to compile ``game``'s rule kernels from nothing: ``python -m meeplelab.play.warmup --one GAME`` in
-    a separate process whose numba cache folder (``NUMBA_CACHE_DIR``) is new and empty, so no
-    cached kernel is found (target: 90 s or less per engine)."""
+    """Seconds to compile from nothing the kernels a scripted run of ``game`` plays (setup and the plan play loop at
+    every seat count; the Python-loop, heuristic and ISMCTS kernels compile on first use):
+    ``python -m meeplelab.play.warmup --one GAME`` in a separate process whose numba cache folder
+    (``NUMBA_CACHE_DIR``) is new and empty, so no cached kernel is found (target: 90 s or less per engine)."""
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
         t0 = time.perf_counter()
