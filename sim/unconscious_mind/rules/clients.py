@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import plain
+
 from ..codes import (C_CLIENT, C_NONE, C_PAY, C_TREAT, D_HEARTS, D_MANIFEST, D_NEWCLIENT, D_TREAT,
                      EV_CATH, EV_CLIENT, EV_CURE, EV_HEART, EV_INSIGHT, K_EFFECT)
 from ..cols import (CDECK_CL, CDISP_CL, CL_OWNER, CL_WHERE, CTOP_CL, CURED, DR_GONE, END_TRIG, HEARTS, LAST_ROUND,
@@ -56,7 +58,7 @@ def cure(S, C, prm, g, p, room):
     S.seat[g, p, ROOM_THER + room] = 0
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def therapy_move(S, C, prm, g, p, room, n):
     """n therapy points on the client in ``room``: catharsis passing the star, cure at 0, excess -> boxes."""
     for _ in range(n):

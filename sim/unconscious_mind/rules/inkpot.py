@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import plain
+
 from ..codes import (C_INKPOT, C_REPTRACK, C_TILE, D_COLUMN, D_ELXF, D_INKPOT, D_REPACT, D_TILEORDER, EV_IDEA,
                      INK_COLUMN, INK_REP, INK_ROW, K_EFFECT, K_GENQL, K_INKPOT)
 from ..cols import COL_DONE, FREUD_REP, IDEAS_HAND, IDEAS_LOCKED, INKPOT, NB, REP, ROW_DONE
@@ -19,7 +21,7 @@ from .stack import push
 from .reputation import section_of
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def push_tiles(S, C, prm, g, p, rem):
     """Resolve the main effects of the Notebook tiles in bit set ``rem`` (spaces 0..8) in an order the seat
     chooses: a D_TILEORDER decision while two or more remain."""

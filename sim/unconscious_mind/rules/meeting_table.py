@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import plain
+
 from ..codes import (C_NONE, C_TILE_COST, D_ELXF, D_FREUD, D_PROF, D_RESPLAY, D_SWAP, D_TILE_SRC, EV_IDEA,
                      K_INKPOT_START, K_PERFORM, MT_DRAW, MT_ELEV, MT_GEN, MT_PLAY, MT_PROF, MT_RIGHT, OPT_STATE)
 from ..cols import BRIGHT, COFFEE, IDEAS_HAND, SPACE_ACT, SPACE_BRIGHT, SPACE_N, SPACE_OWNER, TRDISP, T_ACT, T_OPT
@@ -30,7 +32,7 @@ def own_points_at(S, C, prm, g, p, act):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def can_perform(S, C, prm, g, p, act, times):
     """True when seat p can perform action ``act`` ``times`` times (Coffee for tile spaces paid in full each time:
     seed 000 §Gaining Notebook tiles; A-UM-30)."""
