@@ -13,7 +13,6 @@ import time
 import warnings
 
 import numpy as np
-
 from meeplelab.play.batch import play_batch, uses_compiled_play
 from meeplelab.sim.registry import builtin_games, make_game
 from meeplelab.strategies.plans import CompiledPlan, Plan
