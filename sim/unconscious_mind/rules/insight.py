@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from meeplelab.sim.core.jit import plain
+from meeplelab.sim.core.jit import handler, plain
 
 from ..codes import (COLOUR_PUBLISH, C_DISTRICT, C_ELEVATE, C_GENERATE, C_PUBLISH, C_TRANSFER, D_COLOUR, D_ELXF,
                      D_GENANY, EV_INSIGHT, Q_ANY)
@@ -120,7 +120,7 @@ def take_colour(S, C, prm, g, p, why):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_elxf(S, C, prm, g, p, a, b, out):
     """Elevations and Transfers left (seed 000 §Insight actions: up to two Elevations and one Transfer, in any
     order); Elevate never from the reserve nor past major (research UM §3)."""
@@ -135,14 +135,14 @@ def legal_elxf(S, C, prm, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_genq(S, C, prm, g, p, a, b, out):
     """The quality of a Generate of a chosen quality (seed 000 §Insight actions; research UM §3)."""
     for q in range(3):
         out[CH_GENQ + q] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_genany(S, C, prm, g, p, a, b, out):
     """A dial token to move to the generated space when the reserve is empty (research UM §3, A-UM-21)."""
     for i in range(9):
@@ -151,7 +151,7 @@ def legal_genany(S, C, prm, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_colour(S, C, prm, g, p, a, b, out):
     """Dial positions holding a player-colour Insight (seed 000 §Publishing a Treatise step 5: reserve or any ring;
     A-UM-22)."""
@@ -160,7 +160,7 @@ def legal_colour(S, C, prm, g, p, a, b, out):
             out[CH_COLOUR + i] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_elxf(S, C, prm, g, p, act, a, b, c):
     """One Elevation or Transfer (seed 000 §Insight actions), then the rest of the budget."""
     if act == DONE:
@@ -180,13 +180,13 @@ def apply_elxf(S, C, prm, g, p, act, a, b, c):
         push(S, C, prm, g, D_ELXF, a, b, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_genq(S, C, prm, g, p, act, a, b, c):
     """Generate an Insight of the chosen quality (research UM §3)."""
     generate(S, C, prm, g, p, act - CH_GENQ, a)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_genany(S, C, prm, g, p, act, a, b, c):
     """Move the chosen token to the generated space (A-UM-21)."""
     if act == DONE:
@@ -195,7 +195,7 @@ def apply_genany(S, C, prm, g, p, act, a, b, c):
     ev(S, C, prm, g, EV_INSIGHT, p, C_GENERATE, 1, -1, a - 1, 0, act - POS0 + 1)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_colour(S, C, prm, g, p, act, a, b, c):
     """Take the player-colour Insight from the chosen position (seed 000 §Publishing a Treatise step 5; A-UM-22)."""
     take_colour_at(S, C, prm, g, p, act - CH_COLOUR, a)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from meeplelab.sim.core.jit import plain
+from meeplelab.sim.core.jit import handler, plain
 
 from ..codes import C_END_TRIGGER, C_FREUD, C_NONE, C_REPTRACK, EV_END, EV_FREUD, EV_MOVE, EV_REP, K_EFFECT
 from ..cols import END_TRIG, FREUD_LOC, FREUD_REP, LAST_ROUND, REP, REP_ORDER, REP_SEQ, RND, TO_ACT
@@ -102,7 +102,7 @@ def section_of(S, C, prm, pos):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_repact(S, C, prm, g, p, a, b, out):
     """The action of the reputation-track section Freud is in, or decline (research UM §2)."""
     for k in range(a + 1):
@@ -110,7 +110,7 @@ def legal_repact(S, C, prm, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_repact(S, C, prm, g, p, act, a, b, c):
     """Resolve the section action (research UM §2)."""
     if act == DONE:
