@@ -110,9 +110,11 @@ def peak_memory(game: str, players: int, games: int, batch: int) -> Row:
 
 
 def cold_compile(game: str) -> Row:
-    """Seconds to compile ``game``'s rule kernels from nothing: ``python -m meeplelab.play.warmup --one GAME`` in
-    a separate process whose numba cache folder (``NUMBA_CACHE_DIR``) is new and empty, so no
-    cached kernel is found (target: 90 s or less per engine)."""
+    """Seconds to compile from nothing the kernels a scripted run of ``game`` plays (setup and the plan play loop at
+    every seat count; the Python-loop, heuristic and ISMCTS kernels compile on first use):
+    ``python -m meeplelab.play.warmup --one GAME`` in a separate process whose numba cache folder
+    (``NUMBA_CACHE_DIR``) is new and empty, so no cached kernel is found (target: :data:`COLD_COMPILE_BOUND`
+    seconds or less per engine)."""
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
         t0 = time.perf_counter()
@@ -242,6 +244,8 @@ def against_baseline(game: str, players: int, games: int, batch: int, n_jobs: in
 #: the throughput bar and aim (games/s, 4 seats, scripted strategies, logs written, n_jobs 2)
 TARGET_GPS = {"unconscious-mind": 2000, "galileos-truth": 1000}
 TARGET_AIM = {"unconscious-mind": 5000, "galileos-truth": 2000}
+#: the bound on one engine's cold compile (seconds, :func:`cold_compile`)
+COLD_COMPILE_BOUND = 60
 
 
 def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool | None]]:
@@ -287,7 +291,8 @@ def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool | None
         out.append(("Parquet bytes per game (4 seats, every log)", f"{b:,.0f}", "<= 2,048", b <= 2048))
     for r in rows:
         if r.measure == "compile":
-            out.append(("cold compile of the engine (s)", f"{r.seconds:.0f}", "<= 90", r.seconds <= 90))
+            out.append(("cold compile of the engine (s)", f"{r.seconds:.0f}", f"<= {COLD_COMPILE_BOUND}",
+                        r.seconds <= COLD_COMPILE_BOUND))
     return out
 
 
@@ -607,7 +612,7 @@ def _compile_memory_sections(gr: list[Row], g: str, at: Callable[[str, str], str
         out += ["", f"### {g}: cold compile of the rule kernels{at(g, 'compile')}", "",
                 f"`python -m meeplelab.play.warmup --one {g}` with an empty numba cache folder: **{r.seconds:.0f} s** "
                 f"({r.extra['kernels_cached']} kernels cached; load average {r.extra['load_after']} when it "
-                "ended). Target: 90 s or less."]
+                f"ended). Target: {COLD_COMPILE_BOUND} s or less."]
     mem = [r for r in gr if r.measure == "memory"]
     if mem:
         out += ["", f"### {g}: peak resident memory of one simulate process (4 seats fixed, logs written){at(g, 'memory')}", "",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import config, njit
 
-from meeplelab.sim.core.jit import handler, rule
+from meeplelab.sim.core.jit import handler, plain, rule
 
 ONE, TWO, THREE = 1, 2, 3
 
@@ -34,6 +34,24 @@ def test_a_rule_helper_compiles_once_for_every_constant_its_callers_pass():
 
     assert caller_plain(10) == 11 + 12 + 20
     assert len(plain.overloads) == 3  # what rule() prevents
+
+
+def _sub(x, k):
+    return x - k
+
+
+def test_a_plain_kernel_compiles_once_for_every_constant_and_is_callable_from_python():
+    k = plain(_sub)
+    if config.DISABLE_JIT:
+        assert k is _sub
+        return
+
+    @njit
+    def caller(x):
+        return k(x, ONE) + k(x, TWO) + k(x, -1) + k(x, x)
+
+    assert caller(10) == 9 + 8 + 11 + 0
+    assert len(k.signatures) == 1 and k(7, 3) == 4  # the kernels' int64 signature serves Python's call too
 
 
 def test_a_handler_is_inlined_into_its_caller():

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from .jit import plain
 from .rng import GOLDEN, mix64
 
 _ONE = np.uint64(1)
@@ -70,7 +71,7 @@ def find_child(nact, nfirst, nnext, node, a):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def add_child(nn, nw, nav, nact, nfirst, nnext, cnt, node, a):
     """A new child of ``node`` reached by ``a`` (no visits); returns its index. The tree holds ``nn.shape[0]``
     nodes at most (:func:`meeplelab.strategies.compiled.search_tables` sizes it for one node per iteration, the root and its candidates)."""
@@ -314,7 +315,7 @@ def rotated_legal(mask, u, cand):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def _reverse(arr, lo, hi):
     hi -= 1
     while lo < hi:

@@ -33,6 +33,17 @@ def rule(func):
     return disp
 
 
+def plain(func):
+    """``njit(cache=True, _nrt=False)`` for a kernel that other kernels call with constant arguments, compiled once
+    per argument type as :func:`rule` (never once per constant value), still callable from Python. Under
+    ``NUMBA_DISABLE_JIT=1`` the plain Python function."""
+    if config.DISABLE_JIT:
+        return func
+    disp = _PlainTypes(py_func=func, locals={}, targetoptions={"nopython": True, "_nrt": False, "boundscheck": None})
+    disp.enable_caching()
+    return disp
+
+
 def handler(func):
     """``njit(inline="always")`` for a decision handler (``legal_*``/``apply_*``) and the few helpers that
     only they call and that lead to the turn flow (``advance``): numba inlines it into its caller (the

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from numba import njit
 
+from .jit import plain
 from .rng import shuffle_range
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def sort_range(arr, lo, hi):
     """Sort ``arr[lo:hi]`` ascending in place (insertion sort: the ranges are decks and bags, tens of ids)."""
     for i in range(lo + 1, hi):
@@ -27,7 +28,7 @@ def sort_range(arr, lo, hi):
         arr[j + 1] = v
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def resample_range(keys, counters, g, arr, lo, hi):
     """``arr[lo:hi]`` in canonical (ascending) order, then shuffled in place with game ``g``'s stream
     (:func:`meeplelab.sim.core.rng.shuffle_range`): the order drawn depends on the ids in the range and the

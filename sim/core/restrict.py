@@ -32,6 +32,8 @@ from dataclasses import dataclass
 
 from numba import njit
 
+from .jit import plain
+
 #: columns of a restriction row
 RR_MODE, RR_KIND, RR_SET, RR_SCORE, RR_FEAT, RR_OP, RR_VAL = range(7)
 RR_WIDTH = 7
@@ -66,7 +68,7 @@ class SeatField:
                 ">": hi > v, "<": lo < v}[op]
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def _keep_outside(row, scored, sc, mask):
     """Keep only the legal actions outside ``row`` (with ``scored``: and with a positive ``sc``) when there is one;
     True when ``mask`` was narrowed so, False (``mask`` unchanged) when none is left."""

@@ -34,6 +34,8 @@ import numpy as np
 from numba import config as _numba_config
 from numba import njit
 
+from .jit import plain
+
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -105,13 +107,13 @@ def draw_uniform(keys, counters, g):
     return float(draw_u64(keys, counters, g) >> _S11) * _INV53
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def draw_below(keys, counters, g, n):
     """Uniform integer in [0, n) for game ``g`` (``n`` >= 1)."""
     return int(draw_uniform(keys, counters, g) * n)
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def shuffle_range(keys, counters, g, arr, lo, hi):
     """Fisher-Yates shuffle of ``arr[lo:hi]`` in place with game ``g``'s stream."""
     for i in range(hi - 1, lo, -1):
@@ -121,7 +123,7 @@ def shuffle_range(keys, counters, g, arr, lo, hi):
         arr[j] = t
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def event_key(key, zone, count):
     """Key of chance event number ``count`` (0-based) of ``zone`` under a game's rules ``key``."""
     z = mix64(key ^ ((np.uint64(zone) + _ONE) * _M1))
@@ -134,7 +136,7 @@ def _event_draw_below(k, d, n):
     return int(float(mix64(k + np.uint64(d) * GOLDEN) >> _S11) * _INV53 * n)
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def chance_shuffle(keys, counts, g, zone, arr, lo, hi):
     """Fisher-Yates shuffle of ``arr[lo:hi]`` as the next chance event of ``zone`` in game ``g``.
 

@@ -12,6 +12,8 @@ Every kernel reads the deciding seat ``p`` of game ``g``; ``S`` is :class:`meepl
 
 from numba import njit
 
+from meeplelab.sim.core.jit import plain
+
 from .actions import (CARD0, CH_CITE, CH_COLOUR_RING, CH_COLUMN, CH_PLACE_ROW, CH_PUBLISH, MODE0, N_CARD, N_CH, NB_COLS,
                       NB_ROWS, PLACE0)
 from .codes import (D_COLOUR, D_COLUMN, D_GATHER, D_MODE, D_PLACE, D_PLAYN, D_RESPLAY, D_TURN, K_PERFORM, L_HAND,
@@ -44,7 +46,7 @@ def pending(S, g):
     return S.stk[g, sp - 1, STK_KIND]
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def cards_at(S, g, p, loc):
     """Research cards seat ``p`` holds at ``loc`` (``codes.L_HAND``, ``L_INPLAY``)."""
     n = 0

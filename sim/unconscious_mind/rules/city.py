@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import handler
+
 from ..codes import (COLOUR_DISTRICT, C_BONUS, C_DISTRICT, C_FREUD, C_GOAL, C_LOCATION, C_PROFESSOR,
                      D_LOCEFF, D_LOCTRIG, EV_BONUS, EV_BRIGHT, EV_GOAL, EV_MOVE, GOAL_CURED, GOAL_TAGS,
                      GOAL_TREATISES, K_EFFECT, L_INPLAY)
@@ -141,7 +143,7 @@ def check_goals(S, C, prm, g, p):
     return claimed
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_prof(S, C, prm, g, p, a, b, out):
     """Advance the Professor 1-2 Locations or straight to Freud's Location from elsewhere (seed 000 §Moving your
     Professor or Freud)."""
@@ -151,14 +153,14 @@ def legal_prof(S, C, prm, g, p, a, b, out):
         out[CH_TO_FREUD] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_freud(S, C, prm, g, p, a, b, out):
     """Advance Freud 1-3 Locations clockwise (seed 000 §Moving your Professor or Freud)."""
     for i in range(prm[PRM_FREUD_MAX_MOVE]):
         out[CH_FREUD_ADVANCE + i] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_loctrig(S, C, prm, g, p, a, b, out):
     """Trigger the Location once per figure or per tag, optionally +2 with a Bright Idea, or decline (seed 000
     §Moving your Professor or Freud; research UM §5)."""
@@ -169,7 +171,7 @@ def legal_loctrig(S, C, prm, g, p, a, b, out):
             out[CH_LOCTRIG + 2 + per_tag] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_loceff(S, C, prm, g, p, a, b, out):
     """One of the Location's three effects (A-UM-26, ``location_effects``): any of them ('any', the same again
     allowed), one not taken yet in this trigger ('distinct', ``b``: bit k = effect k taken; none left: nothing, so
@@ -183,7 +185,7 @@ def legal_loceff(S, C, prm, g, p, a, b, out):
             out[CH_LOCEFF + k] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_recallb(S, C, prm, g, p, a, b, out):
     """A Location bonus at the Professor's or Freud's Location, or a district bonus with enough tags and a
     player-colour Insight (research UM §2, §5; A-UM-33)."""
@@ -203,7 +205,7 @@ def legal_recallb(S, C, prm, g, p, a, b, out):
                     out[CH_RECALL_DISTRICT + w * N_DISTRICT_SLOTS + s] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_prof(S, C, prm, g, p, act, a, b, c):
     """Move the Professor, then offer the new Location's effects (seed 000 §Moving your Professor or Freud)."""
     ch = act - CH_PROF_ADVANCE
@@ -215,7 +217,7 @@ def apply_prof(S, C, prm, g, p, act, a, b, c):
     push(S, C, prm, g, D_LOCTRIG, S.seat[g, p, PROF_LOC], 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_freud(S, C, prm, g, p, act, a, b, c):
     """Move Freud, then offer the new Location's effects (seed 000 §Moving your Professor or Freud)."""
     ch = act - CH_FREUD_ADVANCE
@@ -224,7 +226,7 @@ def apply_freud(S, C, prm, g, p, act, a, b, c):
     push(S, C, prm, g, D_LOCTRIG, S.game[g, FREUD_LOC], 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_loctrig(S, C, prm, g, p, act, a, b, c):
     """Count the resolutions (cap ``location_cap``, research UM §5) and push one ``D_LOCEFF`` per resolution."""
     if act == DONE:
@@ -249,7 +251,7 @@ def apply_loctrig(S, C, prm, g, p, act, a, b, c):
         push(S, C, prm, g, D_LOCEFF, loc, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_loceff(S, C, prm, g, p, act, a, b, c):
     """Resolve the chosen Location effect (A-UM-26). Unless any effect may come again ('any'), the trigger's
     remaining resolutions (the ``D_LOCEFF`` entries of Location ``a`` right below, pushed together) learn what was
@@ -266,7 +268,7 @@ def apply_loceff(S, C, prm, g, p, act, a, b, c):
     push(S, C, prm, g, K_EFFECT, C.K[KBOARD, a, LOC_EFF + k], C_LOCATION, -1)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_recallb(S, C, prm, g, p, act, a, b, c):
     """Take the bonus: cover the Location slot (district token, reputation on the top tokens, A-UM-09) or take the
     district slot with a player-colour Insight (research UM §5; A-UM-22)."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import handler, plain
+
 from ..codes import (C_CLIENT, C_NONE, C_PAY, C_TREAT, D_HEARTS, D_MANIFEST, D_NEWCLIENT, D_TREAT,
                      EV_CATH, EV_CLIENT, EV_CURE, EV_HEART, EV_INSIGHT, K_EFFECT)
 from ..cols import (CDECK_CL, CDISP_CL, CL_OWNER, CL_WHERE, CTOP_CL, CURED, DR_GONE, END_TRIG, HEARTS, LAST_ROUND,
@@ -56,7 +58,7 @@ def cure(S, C, prm, g, p, room):
     S.seat[g, p, ROOM_THER + room] = 0
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def therapy_move(S, C, prm, g, p, room, n):
     """n therapy points on the client in ``room``: catharsis passing the star, cure at 0, excess -> boxes."""
     for _ in range(n):
@@ -103,7 +105,7 @@ def draw_manifest(S, C, prm, g):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def end_clients(S, C, prm, g, p, act, a, b, c):
     """End of turn: take a new client for each empty open room (never in the final round).
 
@@ -129,7 +131,7 @@ def end_clients(S, C, prm, g, p, act, a, b, c):
             S.seat[g, p, ROOM_LATENT + room] = draw_latent(S, C, prm, g)  # A-UM-19
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_treat(S, C, prm, g, p, a, b, out):
     """Rooms whose client's top dream the seat can pay (research UM §4)."""
     for room in range(N_ROOMS):
@@ -139,7 +141,7 @@ def legal_treat(S, C, prm, g, p, a, b, out):
         out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_therapy(S, C, prm, g, p, a, b, out):
     """Rooms whose client can take therapy (research UM §4)."""
     for room in range(N_ROOMS):
@@ -149,7 +151,7 @@ def legal_therapy(S, C, prm, g, p, a, b, out):
         out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_hearts(S, C, prm, g, p, a, b, out):
     """Rooms where a heart box may be spent at the end of the turn (research UM §4)."""
     if S.seat[g, p, HEARTS] > 0:
@@ -159,7 +161,7 @@ def legal_hearts(S, C, prm, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_newclient(S, C, prm, g, p, a, b, out):
     """A face-up Routine or Case Study client for an empty open room (research UM §4)."""
     for k in range(prm[PRM_ROUTINE_DISPLAY]):
@@ -170,7 +172,7 @@ def legal_newclient(S, C, prm, g, p, a, b, out):
             out[CH_CASE + k] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_manifest(S, C, prm, g, p, a, b, out):
     """A face-up manifest dream or the top of the deck (research UM §4)."""
     for k in range(prm[PRM_MANIFEST_DISPLAY]):
@@ -186,7 +188,7 @@ def legal_manifest(S, C, prm, g, p, a, b, out):
         out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_treat(S, C, prm, g, p, act, a, b, c):
     """Pay the top dream (manifest first) and resolve its hearts; symbol match gains a heart box (research UM §4;
     A-UM-34)."""
@@ -212,7 +214,7 @@ def apply_treat(S, C, prm, g, p, act, a, b, c):
     push(S, C, prm, g, K_EFFECT, C.K[KDREAM, d, DR_EFF], C_CLIENT, room)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_therapy(S, C, prm, g, p, act, a, b, c):
     """Therapy for the chosen room's client (research UM §4)."""
     if act == DONE:
@@ -220,7 +222,7 @@ def apply_therapy(S, C, prm, g, p, act, a, b, c):
     therapy_move(S, C, prm, g, p, act - CH_ROOM, a)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_hearts(S, C, prm, g, p, act, a, b, c):
     """Spend a heart box as therapy (research UM §4)."""
     ch = act - CH_ROOM
@@ -232,7 +234,7 @@ def apply_hearts(S, C, prm, g, p, act, a, b, c):
     therapy_move(S, C, prm, g, p, ch, 1)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_newclient(S, C, prm, g, p, act, a, b, c):
     """Take the client with a latent dream, then choose its manifest dream (research UM §4; A-UM-19)."""
     room = a
@@ -259,7 +261,7 @@ def apply_newclient(S, C, prm, g, p, act, a, b, c):
     push(S, C, prm, g, D_MANIFEST, room, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_manifest(S, C, prm, g, p, act, a, b, c):
     """Put the manifest dream on the new client (research UM §4)."""
     if act == DONE:

@@ -4,7 +4,7 @@ seat (A-UM-15: every tile, card, dream, client, Location and track effect uses t
 
 from __future__ import annotations
 
-from numba import njit
+from meeplelab.sim.core.jit import handler
 
 from ..codes import (D_ELXF, D_FREE_TILE, D_GENQ, D_PLAYN, D_THERAPY, OP_BRIGHT, OP_COFFEE, OP_DRAW, OP_ELEV, OP_GEN,
                      OP_HEART, OP_HEARTS, OP_PLAY, OP_REP, OP_THERAPY, OP_TILE, OP_VP, OP_XFER, Q_ANY)
@@ -16,7 +16,7 @@ from .research import draw_card
 from .clients import therapy_move
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def run_effect(S, C, prm, g, p, act, e, cat, ctx):
     """Apply effect row ``e``: immediate opcodes at once, in order, then the choices pushed (first op on top).
 

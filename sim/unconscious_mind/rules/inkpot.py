@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import handler, plain
+
 from ..codes import (C_INKPOT, C_REPTRACK, C_TILE, D_COLUMN, D_ELXF, D_INKPOT, D_REPACT, D_TILEORDER, EV_IDEA,
                      INK_COLUMN, INK_REP, INK_ROW, K_EFFECT, K_GENQL, K_INKPOT)
 from ..cols import COL_DONE, FREUD_REP, IDEAS_HAND, IDEAS_LOCKED, INKPOT, NB, REP, ROW_DONE
@@ -19,7 +21,7 @@ from .stack import push
 from .reputation import section_of
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def push_tiles(S, C, prm, g, p, rem):
     """Resolve the main effects of the Notebook tiles in bit set ``rem`` (spaces 0..8) in an order the seat
     chooses: a D_TILEORDER decision while two or more remain."""
@@ -68,7 +70,7 @@ def inkpot_move(S, C, prm, g, p, dist):
         push(S, C, prm, g, K_EFFECT, C.K[KBOARD, s, SEC_REWARD], C_REPTRACK, -1)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_inkpot(S, C, prm, g, p, a, b, out):
     """The inkpot move adjusted by +-1 per Bright Idea placed, never below 1 (research UM §2, A-UM-30)."""
     for k in range(5):
@@ -77,14 +79,14 @@ def legal_inkpot(S, C, prm, g, p, a, b, out):
             out[CH_INKPOT + k] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_column(S, C, prm, g, p, a, b, out):
     """A Notebook column to activate (research UM §2; the 'no idea above it' condition is ignored, A-UM-27)."""
     for k in range(3):
         out[CH_COLUMN + k] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_tileorder(S, C, prm, g, p, a, b, out):
     """The next tile of an activated row or column to resolve (research UM §2: any order; A-UM-27)."""
     for i in range(9):
@@ -92,13 +94,13 @@ def legal_tileorder(S, C, prm, g, p, a, b, out):
             out[CH_TILEORDER + i] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_inkpot(S, C, prm, g, p, act, a, b, c):
     """Move the inkpot by the chosen distance (research UM §2)."""
     push(S, C, prm, g, K_INKPOT, b + (act - CH_INKPOT) - INKPOT_MAX_ADJ, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_column(S, C, prm, g, p, act, a, b, c):
     """Activate the column: its tiles' main effects in the chosen order, then its Generate if unlocked (seed 000
     §Completing rows and columns; A-UM-27, A-UM-02)."""
@@ -112,7 +114,7 @@ def apply_column(S, C, prm, g, p, act, a, b, c):
     push_tiles(S, C, prm, g, p, rem)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_tileorder(S, C, prm, g, p, act, a, b, c):
     """Resolve the chosen tile's main effect (A-UM-27)."""
     i = act - CH_TILEORDER

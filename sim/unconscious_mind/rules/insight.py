@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import handler, plain
+
 from ..codes import (COLOUR_PUBLISH, C_DISTRICT, C_ELEVATE, C_GENERATE, C_PUBLISH, C_TRANSFER, D_COLOUR, D_ELXF,
                      D_GENANY, EV_INSIGHT, Q_ANY)
 from ..cols import COL_SPENT, DIAL_C, DIAL_W
@@ -17,14 +19,14 @@ from .events import ev
 from .stack import push
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def tok_at(S, C, prm, g, p, pos):
     """Insights (white + player colour) at dial position ``pos`` of seat p (0 = reserve, 1+q*3+l; research UM
     §3)."""
     return S.seat[g, p, DIAL_W + pos] + S.seat[g, p, DIAL_C + pos]
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def tok_move(S, C, prm, g, p, src, dst):
     """Move one token (white first) from dial position ``src`` to ``dst`` (0 = reserve, 1+q*3+l)."""
     if S.seat[g, p, DIAL_W + src] > 0:
@@ -38,7 +40,7 @@ def tok_move(S, C, prm, g, p, src, dst):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def generate(S, C, prm, g, p, q, lvl):
     """Generate: a reserve token into wedge q, ring lvl. With an empty reserve the seat may take a token from
     anywhere on its dial instead (a D_GENANY decision, research UM §3)."""
@@ -63,7 +65,7 @@ def pay_pos(S, C, prm, g, p, cq, cl):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def level_pos(S, C, prm, g, p, lv):
     """A dial position holding a token of exactly level lv (lowest quality index), or -1."""
     for q in range(3):
@@ -92,7 +94,7 @@ def colour_sources(S, C, prm, g, p):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def take_colour_at(S, C, prm, g, p, pos, why):
     """Remove a player-colour Insight of seat p from dial position ``pos`` (0 = reserve, 1+q*3+l); an
     ``insight`` event (category publish or district, item = q*3+l, -1 for the reserve) records where from."""
@@ -104,7 +106,7 @@ def take_colour_at(S, C, prm, g, p, pos, why):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def take_colour(S, C, prm, g, p, why):
     """Put a player-colour Insight from the dial (reserve or any ring, seed §Publishing a Treatise step 5) on a
     Treatise or district slot: the seat chooses where from (a D_COLOUR decision) when two or more dial
@@ -118,7 +120,7 @@ def take_colour(S, C, prm, g, p, why):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_elxf(S, C, prm, g, p, a, b, out):
     """Elevations and Transfers left (seed 000 §Insight actions: up to two Elevations and one Transfer, in any
     order); Elevate never from the reserve nor past major (research UM §3)."""
@@ -133,14 +135,14 @@ def legal_elxf(S, C, prm, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_genq(S, C, prm, g, p, a, b, out):
     """The quality of a Generate of a chosen quality (seed 000 §Insight actions; research UM §3)."""
     for q in range(3):
         out[CH_GENQ + q] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_genany(S, C, prm, g, p, a, b, out):
     """A dial token to move to the generated space when the reserve is empty (research UM §3, A-UM-21)."""
     for i in range(9):
@@ -149,7 +151,7 @@ def legal_genany(S, C, prm, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_colour(S, C, prm, g, p, a, b, out):
     """Dial positions holding a player-colour Insight (seed 000 §Publishing a Treatise step 5: reserve or any ring;
     A-UM-22)."""
@@ -158,7 +160,7 @@ def legal_colour(S, C, prm, g, p, a, b, out):
             out[CH_COLOUR + i] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_elxf(S, C, prm, g, p, act, a, b, c):
     """One Elevation or Transfer (seed 000 §Insight actions), then the rest of the budget."""
     if act == DONE:
@@ -178,13 +180,13 @@ def apply_elxf(S, C, prm, g, p, act, a, b, c):
         push(S, C, prm, g, D_ELXF, a, b, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_genq(S, C, prm, g, p, act, a, b, c):
     """Generate an Insight of the chosen quality (research UM §3)."""
     generate(S, C, prm, g, p, act - CH_GENQ, a)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_genany(S, C, prm, g, p, act, a, b, c):
     """Move the chosen token to the generated space (A-UM-21)."""
     if act == DONE:
@@ -193,7 +195,7 @@ def apply_genany(S, C, prm, g, p, act, a, b, c):
     ev(S, C, prm, g, EV_INSIGHT, p, C_GENERATE, 1, -1, a - 1, 0, act - POS0 + 1)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_colour(S, C, prm, g, p, act, a, b, c):
     """Take the player-colour Insight from the chosen position (seed 000 §Publishing a Treatise step 5; A-UM-22)."""
     take_colour_at(S, C, prm, g, p, act - CH_COLOUR, a)

@@ -39,7 +39,7 @@ def automatic(kind):
             or kind == K_PUBLISH or kind == K_CLIENTS or kind == K_FINISH or kind == K_GENQL)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def mask_row(S, C, prm, g, out):
     """Fill ``out`` (``bool[NUM_ACTIONS]``) with game g's legal actions for the decision on top of its stack
     (:func:`dispatch.legal`); never empty: a decision with no option can be declined (DONE, A-UM-20)."""
@@ -60,7 +60,7 @@ def mask_row(S, C, prm, g, out):
         out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def only_done(out):
     """True when DONE is the only legal action (the decision is skipped)."""
     if not out[DONE]:
@@ -71,7 +71,7 @@ def only_done(out):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def advance(S, C, prm, g, scratch):
     """Run automatic entries until a decision with a real choice is on top (or the game is over); goal tiles
     are claimed as soon as their condition holds, checked at every decision (A-UM-29). Returns True when

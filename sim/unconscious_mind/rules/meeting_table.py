@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import handler, plain
+
 from ..codes import (C_NONE, C_TILE_COST, D_ELXF, D_FREUD, D_PROF, D_RESPLAY, D_SWAP, D_TILE_SRC, EV_IDEA,
                      K_INKPOT_START, K_PERFORM, MT_DRAW, MT_ELEV, MT_GEN, MT_PLAY, MT_PROF, MT_RIGHT, OPT_STATE)
 from ..cols import BRIGHT, COFFEE, IDEAS_HAND, SPACE_ACT, SPACE_BRIGHT, SPACE_N, SPACE_OWNER, TRDISP, T_ACT, T_OPT
@@ -30,7 +32,7 @@ def own_points_at(S, C, prm, g, p, act):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def can_perform(S, C, prm, g, p, act, times):
     """True when seat p can perform action ``act`` ``times`` times (Coffee for tile spaces paid in full each time:
     seed 000 §Gaining Notebook tiles; A-UM-30)."""
@@ -46,7 +48,7 @@ def can_perform(S, C, prm, g, p, act, times):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def perform(S, C, prm, g, p, act, mt, b, c):
     """``K_PERFORM`` handler: perform Meeting Table action ``mt`` once, paid in full each time (seed 000 §Meeting
     Table Actions, §Gaining Notebook tiles)."""
@@ -69,7 +71,7 @@ def perform(S, C, prm, g, p, act, mt, b, c):
         push(S, C, prm, g, D_FREUD, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_mode(S, C, prm, g, p, a, b, out):
     """How many Ideas / Bright Ideas to place (research UM §2); two Ideas on a Coffee action need Coffee for both at
     placement (A-UM-30)."""
@@ -81,7 +83,7 @@ def legal_mode(S, C, prm, g, p, a, b, out):
             out[MODE0 + m] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_mode(S, C, prm, g, p, act, a, b, c):
     """Place the Ideas (research UM §2), then perform the action once per Idea (``K_PERFORM``) and move the inkpot
     (``K_INKPOT_START``)."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import handler
+
 from ..codes import (C_DISCARD, C_EMPTY, C_FREE, C_NB_FULL, C_NONE, C_REPLACE, C_TILE, C_TILE_STACK, D_ORDER,
                      D_PLACE, EV_INSIGHT, EV_TILE, K_EFFECT)
 from ..cols import (COL_BOARD, COL_DONE, CURED, DIAL_C, ICONS, MARKET, MARKET_W, NB, NB_FULL, ROW_DONE, TDISC,
@@ -100,7 +102,7 @@ def refill_market(S, C, prm, g, lvl):
             S.game[g, MARKET + lvl * MARKET_W + 0] = stack_draw(S, C, prm, g, lvl)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_tile_src(S, C, prm, g, p, a, b, out):
     """Market spaces of the tile action taken (seed 000 §Gaining Notebook tiles), an empty one included (it scores
     its printed VP, A-UM-01)."""
@@ -108,14 +110,14 @@ def legal_tile_src(S, C, prm, g, p, a, b, out):
         out[CH_TILE_SRC + lvl] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_order(S, C, prm, g, p, a, b, out):
     """Main effect first or banner first (seed 000 §Gaining Notebook tiles: right column, either order)."""
     out[CH_MAIN_FIRST] = True
     out[CH_BANNER_FIRST] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_free_tile(S, C, prm, g, p, a, b, out):
     """Which stack a free tile comes from (seed 000 §Gaining Notebook tiles: free, from the top of the level I or II
     stack)."""
@@ -125,7 +127,7 @@ def legal_free_tile(S, C, prm, g, p, a, b, out):
     out[DONE] = not (out[CH_FREE_TILE] or out[CH_FREE_TILE + 1])
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_place(S, C, prm, g, p, a, b, out):
     """Rows where the tile fits (leftmost empty space, icon spaces need Cured Clients: seed 000 §Gaining Notebook
     tiles); replacing only when it fits nowhere (seed 000 §Replacing Notebook tiles); DONE discards it."""
@@ -141,7 +143,7 @@ def legal_place(S, C, prm, g, p, a, b, out):
         out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_tile_src(S, C, prm, g, p, act, a, b, c):
     """Take the tile (seed 000 §Gaining Notebook tiles): the stack top triggers nothing, center its banner, right
     both in either order (``D_ORDER``); an empty space scores its VP only; refill the market. Effects resolve before
@@ -172,7 +174,7 @@ def apply_tile_src(S, C, prm, g, p, act, a, b, c):
         push(S, C, prm, g, D_ORDER, tile, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_order(S, C, prm, g, p, act, a, b, c):
     """Push the tile's main and banner effects in the chosen order (seed 000 §Gaining Notebook tiles)."""
     if act == CH_MAIN_FIRST:
@@ -183,7 +185,7 @@ def apply_order(S, C, prm, g, p, act, a, b, c):
         push(S, C, prm, g, K_EFFECT, C.K[KTILE, a, TILE_BANNER], C_TILE, -1)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_free_tile(S, C, prm, g, p, act, a, b, c):
     """Take the free tile from the chosen stack top (seed 000 §Gaining Notebook tiles)."""
     if act == DONE:
@@ -193,7 +195,7 @@ def apply_free_tile(S, C, prm, g, p, act, a, b, c):
     push(S, C, prm, g, D_PLACE, tile, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_place(S, C, prm, g, p, act, a, b, c):
     """Place the tile in the chosen row or replace a tile, discarding the old one (seed 000 §Gaining Notebook tiles,
     §Replacing Notebook tiles)."""

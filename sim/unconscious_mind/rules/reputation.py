@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import handler, plain
+
 from ..codes import C_END_TRIGGER, C_FREUD, C_NONE, C_REPTRACK, EV_END, EV_FREUD, EV_MOVE, EV_REP, K_EFFECT
 from ..cols import END_TRIG, FREUD_LOC, FREUD_REP, LAST_ROUND, REP, REP_ORDER, REP_SEQ, RND, TO_ACT
 from ..kcols import I_N_SECTIONS, SEC_ACTION, SEC_FIRST
@@ -28,7 +30,7 @@ def face_crossed(S, C, prm, old, new):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def freud_step(S, C, prm, g, causer):
     """Freud's reputation marker advances one space (always first); reaching the end triggers the end."""
     if S.game[g, FREUD_REP] >= prm[PRM_TRACK_LENGTH]:
@@ -48,7 +50,7 @@ def freud_step(S, C, prm, g, causer):
             add_vp(S, C, prm, g, causer, prm[PRM_END_TRIGGER_VP], C_END_TRIGGER, -1)
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def gain_rep(S, C, prm, g, p, n, cat):
     """Seat p gains ``n`` reputation: Freud's marker steps first each time; face lines move Freud's figure (research
     UM §7, A-UM-10)."""
@@ -100,7 +102,7 @@ def section_of(S, C, prm, pos):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_repact(S, C, prm, g, p, a, b, out):
     """The action of the reputation-track section Freud is in, or decline (research UM §2)."""
     for k in range(a + 1):
@@ -108,7 +110,7 @@ def legal_repact(S, C, prm, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_repact(S, C, prm, g, p, act, a, b, c):
     """Resolve the section action (research UM §2)."""
     if act == DONE:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import handler, plain
+
 from ..codes import (C_CARD, C_RDRAW, C_RSWAP, D_PLAYN, D_QUILL, D_RESPLAY, D_SWAP2, EV_CARD, K_EFFECT, L_DISPLAY,
                      L_HAND, L_INPLAY)
 from ..cols import CARD_KNOWN, CARD_LOC, CARD_OWN, PUB_FILL, PUB_T, RDECK, RDISP, RTOP, TRDISP
@@ -42,7 +44,7 @@ def hand_size(S, C, prm, g, p):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_swap(S, C, prm, g, p, a, b, out):
     """A hand card to swap with the display, or DONE (seed 000 §Gaining Research cards)."""
     for c in range(S.card.shape[1]):
@@ -51,7 +53,7 @@ def legal_swap(S, C, prm, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_swap2(S, C, prm, g, p, a, b, out):
     """Either face-up display card (seed 000 §Gaining Research cards)."""
     for k in range(prm[PRM_RESEARCH_DISPLAY]):
@@ -60,7 +62,7 @@ def legal_swap2(S, C, prm, g, p, a, b, out):
     out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def _legal_play_cards(S, C, prm, g, p, kind, a, b, out):
     for c in range(S.card.shape[1]):
         if S.card[g, c, CARD_LOC] == L_HAND and S.card[g, c, CARD_OWN] == p:
@@ -73,7 +75,7 @@ def _legal_play_cards(S, C, prm, g, p, kind, a, b, out):
         out[DONE] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_swap(S, C, prm, g, p, act, a, b, c):
     """Choose the hand card to swap (seed 000 §Gaining Research cards), then the display slot (``D_SWAP2``)."""
     if act == DONE:
@@ -81,7 +83,7 @@ def apply_swap(S, C, prm, g, p, act, a, b, c):
     push(S, C, prm, g, D_SWAP2, act - CARD0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_swap2(S, C, prm, g, p, act, a, b, c):
     """Swap the hand card with the chosen display card; everyone saw it go into the hand (seed 000 §Gaining Research
     cards)."""
@@ -99,7 +101,7 @@ def apply_swap2(S, C, prm, g, p, act, a, b, c):
     ev(S, C, prm, g, EV_CARD, p, C_RSWAP, 0, -1, d, 0, c)
 
 
-@njit(cache=True, _nrt=False)
+@plain
 def _apply_play_cards(S, C, prm, g, p, act, kind, a, b, ch):
     if act == DONE:
         return

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import handler
+
 from ..codes import (COLOUR_PUBLISH, C_CITED, C_CITED_BRIGHT, C_TREATISE, D_GATHER, EV_CITE, EV_PUBLISH, K_PUBLISH,
                      L_INPLAY, L_TREATISE)
 from ..cols import CARD_LOC, CARD_OWN, PUB_CITED, PUB_FILL, PUB_T, TRDECK, TRDISP, TRTOP, TR_CARDS, TR_N, TR_OWNER
@@ -149,7 +151,7 @@ def gather_left(S, C, prm, g, t):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def publish_finish(S, C, prm, g, p, act, t, b, c):
     """``K_PUBLISH`` handler: finish publishing Treatise ``t`` (seed 000 §Publishing a Treatise steps 4-6, §Citing
     Treatises: one Bright Idea per cited player)."""
@@ -172,7 +174,7 @@ def publish_finish(S, C, prm, g, p, act, t, b, c):
             S.game[g, TRTOP] += 1
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_quill(S, C, prm, g, p, a, b, out):
     """In-play cards of the quill (leftmost) Volume's colour (seed 000 §Publishing a Treatise step 2)."""
     qc = C.K[KTR, a, TR_COLS + 0]
@@ -181,7 +183,7 @@ def legal_quill(S, C, prm, g, p, a, b, out):
             out[CARD0 + c] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_gather(S, C, prm, g, p, a, b, out):
     """Own in-play cards or citations that keep the Treatise completable, exact colours, no spare Volume (seed 000
     §Publishing a Treatise step 3, §Citing Treatises). Scratch rows ``S.work[WK_NEED]``, ``[WK_OWN]``."""
@@ -215,7 +217,7 @@ def legal_gather(S, C, prm, g, p, a, b, out):
         need[col] += 1
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_quill(S, C, prm, g, p, act, a, b, c):
     """Set the quill Volume aside and gather the rest (seed 000 §Publishing a Treatise steps 2-3)."""
     t = a
@@ -226,7 +228,7 @@ def apply_quill(S, C, prm, g, p, act, a, b, c):
         push(S, C, prm, g, K_PUBLISH, t, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_gather(S, C, prm, g, p, act, a, b, c):
     """Use an in-play card as a Volume or cite the rightmost card of another player's Treatise, scoring its owner 2
     VP per Volume (seed 000 §Citing Treatises)."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from meeplelab.sim.core.jit import handler
+
 from meeplelab.sim.core.logs import begin_turn_row
 
 from ..codes import (C_CONVERSION, C_RECALL, C_ROUND_LIMIT, D_HEARTS, D_MODE, D_RECALLB, D_TREAT,
@@ -43,7 +45,7 @@ def start_turn(S, C, prm, g):
     push(S, C, prm, g, D_TURN, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def finish_turn(S, C, prm, g, p, act, a, b, c):
     """``K_FINISH`` handler: end the turn, the round and maybe the game (research UM §2, §7; A-UM-13, A-UM-14,
     A-UM-35, A-UM-36)."""
@@ -93,7 +95,7 @@ def finish_turn(S, C, prm, g, p, act, a, b, c):
     start_turn(S, C, prm, g)
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def legal_turn(S, C, prm, g, p, a, b, out):
     """Turn choice (research UM §2): State Ideas on an empty idea space at an action the seat's own Ideas do not
     point at and can pay, Recall, Treat Clients; PASS only when none is possible (A-UM-20); Coffee conversions and
@@ -146,7 +148,7 @@ def legal_turn(S, C, prm, g, p, a, b, out):
         out[CH_HEART_BOX] = True
 
 
-@njit(cache=True, _nrt=False)
+@handler
 def apply_turn(S, C, prm, g, p, act, a, b, c):
     """Apply the turn choice (research UM §2): State Ideas pushes ``D_MODE``; Recall returns the Ideas, gains Coffee
     per space and offers a bonus (``D_RECALLB``); Treat pushes ``D_TREAT``; conversions (research UM §3, A-UM-31)
