@@ -88,7 +88,7 @@ def warm_for_run(game, players: int, seed: int, compiled: bool = True, strategie
     # the kernels depend on the engine and the kinds of the seats' compiled strategies, not on the rule numbers,
     # the content or the seed: once per process (a tournament or a study warms before each of its many runs)
     # a seat decided in Python (or seats not known) plays on the Python-loop rule kernels: compile them too
-    python_seat = seats is None or any(s is None or not uses_compiled_play(game, [s]) for s in given)
+    python_seat = seats is None or any(s is None or not uses_compiled_play(game, [s]) for s in given or ())
     key = (type(game), players, tuple(type(s).__name__ for s in seats) if seats is not None else None, python_seat)
     if key in _WARMED:
         return
