@@ -140,7 +140,8 @@ def test_report_includes_the_section(runs_dir, tmp_path):
     assert "Abjure timing: outcome by Cycle" in html and "Abjure timing: strategies compared" in html
     page2 = build_report([runs_dir["a"], runs_dir["b"]], tmp_path / "rep2")
     html2 = page2.read_text()
-    assert "Abjure timing: paired against never-abjure" in html2
+    # the title gives the strategy its words, its code id in the tooltip
+    assert 'Abjure timing: paired against <span class="code" title="never-abjure">Never Abjure</span>' in html2
     assert len(list((tmp_path / "rep2" / "figures").glob("*abjure*.png"))) >= 4
 
 

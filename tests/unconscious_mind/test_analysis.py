@@ -154,7 +154,8 @@ def test_report_numbers_seats_from_one_renders_inline_code_and_holds_no_nan(runs
     build_report([run_dir], tmp_path / "report")
     md = (tmp_path / "report" / "report.md").read_text()
     html = (tmp_path / "report" / "report.html").read_text()
-    assert "by <code>option</code>" in html and "`" not in html
+    # a code in a sentence renders as its words with the code id in the tooltip, never as raw backticks
+    assert 'by <span class="code" title="option">Turn option</span>' in html and "`" not in html
     cap = "*Gains from citing and being cited per seat-game, by strategy and seat*\n\n"
     block = md.split(cap, 1)[1].split("\n\n", 1)[0].splitlines()
     # human headers; the mean column repeated est: dropped

@@ -77,15 +77,21 @@ def test_every_parameter_names_its_source():
 def test_every_rule_kernel_runs_without_reference_counting():
     # issue 16: with numba's reference counting a kernel call counts a reference to every array of S (about
     # 1 us a call); a kernel compiled with _nrt=False cannot allocate, so the rules use S.work's scratch rows.
-    # Only batch_setup (called once per batch) keeps counting.
+    # Only batch_setup (called once per batch) keeps counting. A decision handler (sim/core/jit.handler,
+    # inline="always") is never compiled on its own: numba inlines it into its dispatcher, under the dispatcher's
+    # options, so it is checked through the dispatcher.
     from numba.core.registry import CPUDispatcher
 
     pkg = Path(loop.__file__).parent
-    counting = []
+    counting, inlined = [], []
     for f in sorted(pkg.glob("*.py")):
         mod = importlib.import_module(f"meeplelab.sim.unconscious_mind.rules.{f.stem}")
         for name, obj in vars(mod).items():
             if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == mod.__name__:
-                if obj.targetoptions.get("_nrt", True):
+                if obj.targetoptions.get("inline") == "always":
+                    inlined.append(f"{f.stem}.{name}")
+                elif obj.targetoptions.get("_nrt", True):
                     counting.append(f"{f.stem}.{name}")
     assert counting == ["loop.batch_setup"]
+    # the dispatchers the handlers are inlined into compile on their own, without reference counting
+    assert inlined and "dispatch.apply" not in inlined and "dispatch.legal" not in inlined
