@@ -47,6 +47,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from numba.core import caching, dispatcher, event
+from numba.core.runtime import rtsys
+
 #: top-level packages of this project: their kernels are keyed by their call graph (:func:`kernel_digest`)
 PACKAGES = ("meeplelab", "sim", "strategies", "play", "analysis", "studies", "benchmarks", "tests")
 
@@ -678,8 +681,6 @@ def compile_progress(on: bool) -> None:
 
 
 def _listen_for_compiles() -> None:
-    from numba.core import event
-
     class CompileNotice(event.Listener):
         """Says :func:`compile_notice` at the first compile of a cached kernel of the project (a cache miss:
         numba fires ``numba:compile`` only when it really compiles), then draws :data:`COMPILES`."""
@@ -703,8 +704,6 @@ def _load_overload(self, sig, target_context):
     the lowering registries right after the load) take numba's own load."""
     if not getattr(self, "_load_lazily", False):
         return _NUMBA_LOAD[0](self, sig, target_context)
-    from numba.core.runtime import rtsys
-
     rtsys.initialize(target_context)
     with self._guard_against_spurious_io_errors():
         return self._load_overload(sig, target_context)
@@ -727,8 +726,6 @@ def _lazy_caching(enable):
 def install() -> None:
     """Key cached project kernels by their call graph, add the writable fallback locator and load cached kernels
     without numba's registry refresh (:func:`_load_overload`) (once)."""
-    from numba.core import caching, dispatcher
-
     classes = caching._CacheImpl._locator_classes if hasattr(caching, "_CacheImpl") else caching.CacheImpl._locator_classes
     if any(getattr(c, "_meeplelab", False) for c in classes):
         return
