@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from .metrics import mean_by
-from .stats import bootstrap, holm, mean_t_from_moments, rate_p, wilson
+from .stats import bootstrap, holm, rate_p, wilson
 from .tables import canonical
 from .load import load_runs
 from .metagame import compositions, table_from_sums

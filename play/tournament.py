@@ -23,7 +23,6 @@ import re
 from pathlib import Path
 from typing import Callable, Sequence
 
-import polars as pl
 
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig

@@ -18,6 +18,7 @@ passes over ``[B, A]``) or be compiled with numba.
 from __future__ import annotations
 
 import abc
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -126,7 +127,7 @@ class RandomStrategy(Strategy):
         return rng.choose_legal(legal_mask)
 
 
-_GAME_TABLES: "weakref.WeakKeyDictionary" = None  # game -> {name: table}, created on first use
+_GAME_TABLES: weakref.WeakKeyDictionary | None = None  # game -> {name: table}, created on first use
 
 
 def game_table(game: "Game", name: str, build):
@@ -136,8 +137,6 @@ def game_table(game: "Game", name: str, build):
     engine (other content or parameters) never receives an old one's table (an ``id(game)`` key could:
     ids are reused after garbage collection).
     """
-    import weakref
-
     global _GAME_TABLES
     if _GAME_TABLES is None:
         _GAME_TABLES = weakref.WeakKeyDictionary()

@@ -124,10 +124,9 @@ def _on(mirror: pl.DataFrame, other: pl.DataFrame | None) -> pl.DataFrame:
 def _scripted(src: Path) -> dict:
     """``{arm label: (win effect, VP effect)}`` of experiment ``src``'s focal player (points, VP)."""
     df = effects(src)
-    pick = lambda r: {k: float(r[k]) for k in ("est", "low", "high")} | {"n": int(r["n"])}
     out: dict = {}
     for r in df.iter_rows(named=True):
-        out.setdefault(r["arm"], {})[r["metric"]] = pick(r)
+        out.setdefault(r["arm"], {})[r["metric"]] = {k: float(r[k]) for k in ("est", "low", "high")} | {"n": int(r["n"])}
     return out
 
 

@@ -197,8 +197,6 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
             other than tune's, or (``resume``) nothing to resume or the saved tuning differs (named).
         KeyboardInterrupt: after marking ``search.json`` ``interrupted`` (other errors mark it ``failed``).
     """
-    import optuna
-
     check_backend(backend, scheduler, n_jobs)
     if batch_size < 1:
         raise ConfigError(f"--batch-size {batch_size}: must be >= 1")
@@ -396,9 +394,9 @@ def summary_lines(res: TuneResult) -> list[str]:
     if not math.isfinite(d["low"]):
         lines.append("  (too few games for an interval)")
     if res.trials and res.best_args == res.trials[0]["args"]:
-        lines.append(f"  no candidate beat the untuned strategy (trial 0) on the search seeds: the preset holds the "
-                     f"untuned arguments (the head-to-head above is a mirror match); a larger --games-per-trial or "
-                     f"--budget may find one")
+        lines.append("  no candidate beat the untuned strategy (trial 0) on the search seeds: the preset holds the "
+                     "untuned arguments (the head-to-head above is a mirror match); a larger --games-per-trial or "
+                     "--budget may find one")
     elif h["tuned_vs_untuned"]["low"] <= 0.5:
         lines.append("  the tuned preset does not beat the untuned strategy head to head at this size (its 95% "
                      "interval includes 50%)")

@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from meeplelab import cli
-import tests.toy_robust as T
+import tests.toy_robust  # noqa: F401  registers the game, strategies and study "toy-robust"
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.play.panels import Lineup, panel, play_lineups
 from meeplelab.play.batch import play_batch

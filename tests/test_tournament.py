@@ -12,7 +12,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from meeplelab.analysis.load import load_runs
-from meeplelab.analysis.tournament import bradley_terry, pairwise, payoff_data, summary_table
+from meeplelab.analysis.tournament import bradley_terry, pairwise, payoff_data
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.play.tournament import lineup_folders, lineups
 from meeplelab.studies.tournament import run_tournament

@@ -93,7 +93,7 @@ def test_a_treatment_of_the_games_spec_reaches_robustness_workers(tmp_path):
 def test_a_strategy_of_the_calling_script_plays_on_workers(tmp_path):
     """A strategy registered in ``__main__`` (the script) goes to the workers by value."""
     script = tmp_path / "script.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(textwrap.dedent("""
         import sys
         import numpy as np
         import tests.toygame

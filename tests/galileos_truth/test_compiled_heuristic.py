@@ -11,7 +11,7 @@ from numba import njit
 
 from meeplelab.sim.core.lookahead import copy_game, heuristic_specs, pick_best_one
 from meeplelab.strategies.compiled import heuristic_tables
-from meeplelab.sim.core.rng import Streams, candidate_key, candidate_keys, decision_keys, stream_keys, strategy_stream
+from meeplelab.sim.core.rng import candidate_key, candidate_keys, decision_keys, stream_keys, strategy_stream
 from meeplelab.sim.galileos_truth import GalileosTruth, hidden
 from meeplelab.sim.galileos_truth import lookahead as look
 from meeplelab.sim.galileos_truth.features import VALUE_FEATURES, value_features
