@@ -102,6 +102,8 @@ SHARED_OPTIONS = {
                          "with --strategies. ladder: each rung in turn into OUT/rung-RUNG/, then OUT/ladder.md with "
                          "every headline answer at every rung (balance, compare, compensate, content-value, experiment, "
                          "robustness; docs/balance.md, 'A study at every rung')."),
+    "rungs": ("--rungs", "With --field ladder: the rungs to play, two or more of scripted, heuristic, tuned, strong "
+                         "(comma-separated; played weakest first); default every rung."),
 }
 
 
@@ -503,6 +505,8 @@ def configured(fn: Callable) -> Callable:
         ctx = _current_context()
         if _plain(kw.get("field")) == "ladder":  # each rung in turn, every one an ordinary run of this command
             return _field_ladder(ctx.info_name, wrapper, a, kw)
+        if kw.get("rungs") is not None:
+            raise _rungs_refusal(kw)
         _field_ids(ctx, ctx.info_name, kw)
         if "set_" in kw:
             merged = {**ctx.meta.get(_FILE_PARAMS, {}), **parse_set_options(kw["set_"])}
@@ -533,18 +537,29 @@ def _field_ladder(command: str, run: Callable, a: tuple, kw: dict) -> None:
     # start-up: imported when this command runs (`meeplelab --help` loads no engine)
     from meeplelab.studies import field_ladder
 
-    field_ladder.check_command(command, kw.get("out"), kw)
+    rungs = field_ladder.check_command(command, kw.get("out"), kw)
     out = Path(kw["out"])
     option, ids_of = _field_options().get(command, ("strategies", None))
-    for rung in field_ladder.RUNGS[1:]:  # a rung that cannot be seated is refused before any rung plays
-        if ids_of is not None:
+    for rung in rungs:  # a rung that cannot be seated is refused before any rung plays
+        if ids_of is not None and rung != Field.scripted.value:
             ids_of({**kw, "field": rung})
-    for rung in field_ladder.RUNGS:
+    for rung in rungs:
         _note(f"--field ladder: rung {rung} into {out / field_ladder.rung_folder(rung)}")
-        run(*a, **{**kw, "field": rung, "out": out / field_ladder.rung_folder(rung),
+        run(*a, **{**kw, "field": rung, **({"rungs": None} if "rungs" in kw else {}),
+                   "out": out / field_ladder.rung_folder(rung),
                    **({} if rung == Field.scripted.value else {option: None})})
-    for line in field_ladder.write_ladder(command, out, field_ladder.RUNGS):
+    for line in field_ladder.write_ladder(command, out, rungs):
         typer.echo(line)
+
+
+def _rungs_refusal(kw: dict) -> Exception:
+    """The one-line refusal of ``--rungs`` given with a single rung (``--field`` other than ``ladder``)."""
+    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    from meeplelab.sim.core.errors import ConfigError
+
+    field = _plain(kw.get("field")) or Field.scripted.value
+    return ConfigError(f"--rungs {kw['rungs']} with --field {field}: --rungs picks the rungs of --field ladder; "
+                       f"allowed: --rungs with --field ladder, or --field {field} without --rungs")
 
 
 def _settings_text() -> Optional[str]:
@@ -1021,6 +1036,7 @@ def experiment(
     seed: int = shared("seed", 0),
     seating: Seating = shared("seating", Seating.rotate),
     field: Field = shared("field", Field.scripted),
+    rungs: Optional[str] = shared("rungs"),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", -1),
     backend: Backend = shared("backend", Backend.loky),
@@ -1146,6 +1162,7 @@ def content_value(
     seed: int = shared("seed", 0),
     seating: Seating = shared("seating", Seating.rotate),
     field: Field = shared("field", Field.scripted),
+    rungs: Optional[str] = shared("rungs"),
     content: Optional[Path] = typer.Option(None, "--content", help="The control's content folder (default: the packaged content); items are removed from it."),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", -1),
@@ -1222,6 +1239,7 @@ def compare(
     strategies: Optional[str] = typer.Option(None, "--strategies", help="The roster, one strategy per seat or one for all (a mirror); default: the game study's rotated field at each seat count."),
     games: int = typer.Option(2400, "--games", help="Games per arm and seat count, in total over all seat orders."),
     field: Field = shared("field", Field.scripted),
+    rungs: Optional[str] = shared("rungs"),
     seed: int = shared("seed", 0),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", -1),
@@ -1405,6 +1423,7 @@ def compensate(
     max_bonus: int = typer.Option(20, "--max-bonus", help="Largest bonus one seat may get."),
     verify_factor: int = typer.Option(2, "--verify-factor", help="The fresh-seed check plays this many times --games."),
     field: Field = shared("field", Field.scripted),
+    rungs: Optional[str] = shared("rungs"),
     seed: int = shared("seed", 0),
     batch_size: int = shared("batch_size", 1024),
     n_jobs: int = shared("n_jobs", -1),
@@ -1875,6 +1894,7 @@ def robustness(
     scheduler: Optional[str] = shared("scheduler"),
     sobol_max: int = typer.Option(5, "--sobol-max", help="Most assumptions taken into the Sobol stage."),
     field: Field = shared("field", Field.scripted),
+    rungs: Optional[str] = shared("rungs"),
     strategies: Optional[str] = typer.Option(None, "--strategies",
                                              help="The roster the conclusions are measured among, one strategy per "
                                                   "seat of the largest field or one for all (e.g. the tuned heuristic "
@@ -1944,6 +1964,7 @@ def balance(
     recheck_factor: int = typer.Option(2, "--recheck-factor",
                                        help="The re-check plays this many times --games-per-lineup (narrower intervals)."),
     field: Field = shared("field", Field.scripted),
+    rungs: Optional[str] = shared("rungs"),
     strategies: Optional[str] = typer.Option(None, "--strategies",
                                              help="The players the targets are measured among, one per seat of the "
                                                   "largest field (comma-separated ids): a rotated field at every seat "

@@ -10,7 +10,8 @@ table, and for ``simulate`` the fields of :class:`meeplelab.play.config.RunConfi
 Every model has ``field`` (``--field``: a rung of the skill ladder, ``scripted``, ``heuristic``, ``tuned`` or
 ``strong``, :mod:`meeplelab.strategies.fields`); with a rung other than ``scripted`` the resolved settings hold the
 rung's ids in ``strategies`` (``tune``: ``against``) as well, so the folder says both what was asked and what was
-played. ``--field ladder`` runs the command once per rung, each rung's folder keeping its own settings.
+played. ``--field ladder`` runs the command once per rung, each rung's folder keeping its own settings; the models
+of the commands that take ``--field ladder`` have ``rungs`` too (``--rungs``: the rungs it plays, default every rung).
 
 The values a user gives, from the command line and from a ``--config FILE.toml``, are validated by
 the command's model (:func:`validate`): a key the model does not have is refused in one line naming
@@ -258,6 +259,7 @@ class ExperimentSettings(CommandSettings):
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
+    rungs: Optional[Text] = None
     retune: Games = 0
     report: StrictBool = True
 
@@ -309,6 +311,7 @@ class RobustnessSettings(CommandSettings):
     scheduler: Optional[Text] = None
     sobol_max: SobolMax = 5
     field: Text = "scripted"
+    rungs: Optional[Text] = None
     strategies: Optional[Ids] = None
 
 
@@ -327,6 +330,7 @@ class BalanceSettings(CommandSettings):
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
+    rungs: Optional[Text] = None
     strategies: Optional[Ids] = None
     retune: Games = 0
 
@@ -352,6 +356,7 @@ class ContentValueSettings(CommandSettings):
     params: Table = {}
     out: Optional[Text] = None  # type: ignore[assignment]  # a pydantic field may narrow: content-value's is optional
     field: Text = "scripted"
+    rungs: Optional[Text] = None
     retune: Games = 0
 
 
@@ -368,6 +373,7 @@ class CompareSettings(CommandSettings):
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
+    rungs: Optional[Text] = None
     retune: Games = 0
 
 
@@ -408,6 +414,7 @@ class CompensateSettings(CommandSettings):
     scheduler: Optional[Text] = None
     params: Table = {}
     field: Text = "scripted"
+    rungs: Optional[Text] = None
     retune: Games = 0
 
 

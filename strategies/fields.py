@@ -13,8 +13,8 @@ choices are the skill ladder's rungs (:data:`RUNGS`, weakest first) and ``ladder
 - ``strong``: the game's strong field (:func:`strong_field`), the two strongest players the project keeps: the
   tuned heuristic and the **compiled search** ``ismcts`` with the game's default arguments
   (:data:`meeplelab.strategies.ismcts.GAME_DEFAULTS`).
-- ``ladder``: each rung in turn, one ordinary run of the command per rung in ``OUT/rung-<rung>/`` on the same
-  seeds, then a table of the study's headline answers at every rung (:mod:`meeplelab.studies.field_ladder`).
+- ``ladder``: each rung in turn (or the rungs ``--rungs`` names, :func:`parse_rungs`), one ordinary run of the
+  command per rung in ``OUT/rung-<rung>/`` on the same seeds, then a table of the study's headline answers at every rung (:mod:`meeplelab.studies.field_ladder`).
 
 The preset path is resolved from the package root (:data:`PRESETS`), never from the working folder, so the ids
 are the same from any folder.
@@ -72,6 +72,30 @@ def check_field(field: str) -> str:
     if field not in FIELDS:
         raise ConfigError(f"unknown field {field!r}: allowed {', '.join(FIELDS)}")
     return field
+
+
+def parse_rungs(text: str | None) -> tuple[str, ...]:
+    """``--rungs`` (``scripted,tuned``): the rungs a ``--field ladder`` run plays, weakest first whatever the order
+    given (:data:`RUNGS`); None or empty: every rung.
+
+    Raises:
+        ConfigError: an unknown rung, a rung named twice, or fewer than two rungs (one rung is ``--field RUNG``),
+            in one line naming the value and the allowed rungs.
+    """
+    if text is None or not str(text).strip():
+        return RUNGS
+    given = [r.strip() for r in str(text).split(",")]
+    bad = [r for r in given if r not in RUNGS]
+    if bad:
+        raise ConfigError(f"--rungs {text}: unknown rung {bad[0]!r}; allowed two or more of {', '.join(RUNGS)}, "
+                          "comma-separated")
+    if len(set(given)) < len(given):
+        twice = next(r for r in given if given.count(r) > 1)
+        raise ConfigError(f"--rungs {text}: rung {twice!r} is named twice; allowed each of {', '.join(RUNGS)} once")
+    if len(given) < 2:
+        raise ConfigError(f"--rungs {text}: a ladder needs two or more rungs to compare; allowed two or more of "
+                          f"{', '.join(RUNGS)}, or --field {given[0]} for one rung")
+    return tuple(r for r in RUNGS if r in given)
 
 
 def _tuned_id(game: str, field: str) -> str:
@@ -193,5 +217,5 @@ def strong_labels(strategies) -> list[str] | None:
 
 
 __all__ = ["FIELDS", "HEURISTIC", "LABELS", "LADDER", "PLAYED", "PRESETS", "RUNGS", "SCRIPTED", "SEARCH", "STRONG",
-           "TUNED", "WORDS", "check_field", "heuristic_roster", "members", "roster", "strong_field", "strong_labels",
+           "TUNED", "WORDS", "check_field", "heuristic_roster", "members", "parse_rungs", "roster", "strong_field", "strong_labels",
            "strong_roster", "tuned_preset", "tuned_roster"]

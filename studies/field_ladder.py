@@ -29,7 +29,9 @@ Headline answers (an answer is ``{"key", "text"}`` and either ``"est", "low", "h
 - ``content-value``: each item's paired effect of its removal (or denial) against the control, win rate (points)
   and final VP (VP), for the seats that took it in the control, all seats and the denied seat.
 - ``robustness``: per conclusion (its title without the rung's words) the claim at the defaults, the share of
-  design points where it holds (percent, Wilson interval) and its verdict's kind (robust, depends on ...).
+  design points where it holds (percent, Wilson interval) and its verdict's kind (robust, depends on ...). A claim
+  not established at a rung's defaults (its interval crosses zero) and a verdict ``not resolved`` are *unresolved*
+  there: the row reads ``unresolved at RUNG`` (the other rungs' reading in its detail), never a change of claim.
 - ``balance``: the proposal's value of each varied parameter (judged by equality), the targets it meets on fresh
   seeds and each target's figure under it.
 
@@ -54,7 +56,7 @@ from meeplelab.analysis.rungs import DEPENDS, EVERY, SCRIPTED_ONLY, compare, run
 from meeplelab.play import runfolder as rf
 from meeplelab.play.experiment import read_experiment
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
-from meeplelab.strategies.fields import RUNGS, SCRIPTED, TUNED, members
+from meeplelab.strategies.fields import RUNGS, SCRIPTED, TUNED, members, parse_rungs
 from meeplelab.strategies.registry import make_strategy
 
 #: each rung in the words of a reading (``changes from the tuned heuristic``)
@@ -71,22 +73,33 @@ def ladder_refusal(command: str) -> str:
             "strong")
 
 
-def check_command(command: str, out, options: dict | None = None) -> None:
-    """Refuse ``--field ladder`` before anything runs: ``command`` without a headline function, no ``out``, or
-    ``balance --retune`` (``options``: the command's options; the tuned and strong rungs are tuned already).
+def check_command(command: str, out, options: dict | None = None) -> tuple[str, ...]:
+    """Refuse ``--field ladder`` before anything runs and return the rungs it plays (``--rungs``,
+    :func:`meeplelab.strategies.fields.parse_rungs`; weakest first): ``command`` without a headline function, no
+    ``out``, an unknown rung in ``rungs``, or ``--retune`` (``options``: the command's options). A re-tuning cannot
+    run on every rung: the heuristic and tuned rungs are one player at every seat (nothing to tune against), and
+    the tuned and strong rungs' heuristic is a tuned preset already.
 
     Raises:
         ConfigError: any, in one line naming what is allowed.
     """
     if command not in HEADLINES:
         raise ConfigError(ladder_refusal(command))
+    options = options or {}
+    rungs = parse_rungs(options.get("rungs"))
     if out is None:
         raise ConfigError(f"--field ladder on {command} needs --out: the folder of the rungs' runs and ladder.md")
-    retune = (options or {}).get("retune")
+    retune = options.get("retune")
     if command == "balance" and retune:
         raise ConfigError(f"--field ladder and --retune {retune} on balance: the tuned and strong rungs are tuned "
                           "already (their heuristic is a preset); allowed: --field ladder without --retune, or "
                           "--retune with --field scripted or heuristic")
+    if retune:
+        raise ConfigError(f"--field ladder and --retune {retune} on {command}: the heuristic and tuned rungs are one "
+                          "player at every seat (nothing to tune against) and the tuned and strong rungs are tuned "
+                          "already (their heuristic is a preset); allowed: --field ladder without --retune, or "
+                          "--retune with --field scripted")
+    return rungs
 
 
 # ------------------------------------------------------------------------------------ headline answers
@@ -218,12 +231,16 @@ def robustness_answers(out: Path) -> list[dict]:
         if c.get("test") != "within":  # a length's statement names the defaults' figure, which moves with the players
             claim = _CLAIM_FIGURE.sub("", re.sub(r" \([^()]*\)$", "", c["statement"]))
             claim = " ".join(_strategy_label(game, w) for w in claim.split(" "))
-            rows.append({"key": f"{title}: claim at the defaults", "text": claim, "value": claim})
+            loose = _NOT_ESTABLISHED in c["verdict"]  # its interval at the defaults crosses zero (after Holm)
+            rows.append({"key": f"{title}: claim at the defaults", "text": claim + (" (not established)" if loose
+                                                                                    else ""),
+                         "value": claim, "unresolved": loose})
         share = [100 * c[k] for k in ("share", "share_low", "share_high")]
         rows.append({"key": f"{title}: design points where it holds (%)", "est": share[0], "low": share[1],
                      "high": share[2], "text": f"{share[0]:.0f}% [{share[1]:.0f}%, {share[2]:.0f}%]"})
         kind = re.split(r" \(|:|;", c["verdict"], maxsplit=1)[0]
-        rows.append({"key": f"{title}: verdict", "text": kind, "value": kind})
+        rows.append({"key": f"{title}: verdict", "text": kind, "value": kind,
+                     "unresolved": kind.startswith(_NOT_RESOLVED)})
     return rows
 
 
@@ -248,6 +265,9 @@ def balance_answers(out: Path) -> list[dict]:
     return rows
 
 
+#: a robustness verdict's words for a claim not established at the defaults, and for no verdict at all
+#: (:func:`meeplelab.analysis.robustness._verdict`)
+_NOT_ESTABLISHED, _NOT_RESOLVED = "not established at the defaults", "not resolved"
 #: the removal and deny groups of a content-value folder whose effects are its headline answers (the ones it prints)
 CONTENT_GROUPS = ("took it in control", "all seats", "denied seat", "denied seat, took it in control")
 #: a played rung's words in a robustness conclusion's title (``Seat advantage (2 seats, heuristic mirror)``)
@@ -310,6 +330,9 @@ def reading(cells: dict[str, dict], rungs: Sequence[str]) -> tuple[str, str]:
     if len(measured) < 2:
         return "-", (f"measured at one rung only: {RUNG_WORDS.get(measured[0], measured[0])}" if measured
                      else "no rung gives it an interval")
+    unresolved = [r for r in measured if cells[r].get("unresolved")]
+    if unresolved:
+        return _unresolved(cells, rungs, unresolved)
     ref = measured[0]
     verdicts = [(RUNG_WORDS.get(r, r), _verdict(cells[ref], cells[r])) for r in measured[1:]]
     word, detail = skill({"ladder": [{"rung": r, "verdict": v} for r, v in verdicts[:-1]],
@@ -317,8 +340,21 @@ def reading(cells: dict[str, dict], rungs: Sequence[str]) -> tuple[str, str]:
     if ref != SCRIPTED:
         if word == SCRIPTED_ONLY:
             word, detail = DEPENDS, f"changes from the {verdicts[0][0]}"
-        why = "the scripted plans' figure has no interval" if SCRIPTED in cells else "the scripted plans do not play it"
+        why = ("the scripted plans' figure has no interval" if SCRIPTED in cells else
+               "the scripted plans do not play it" if SCRIPTED in rungs else "the scripted rung is not in --rungs")
         detail = (detail + "; " if detail else "") + f"compared with the {RUNG_WORDS.get(ref, ref)}: {why}"
+    return word, detail
+
+
+def _unresolved(cells: dict[str, dict], rungs: Sequence[str], unresolved: list[str]) -> tuple[str, str]:
+    """``(word, detail)`` of an answer some rungs leave unresolved (a claim whose interval at the defaults crosses
+    zero, or no verdict): ``unresolved at heuristic`` (those rungs), the detail the reading of the other rungs."""
+    word = "unresolved at " + ", ".join(RUNG_WORDS.get(r, r) for r in unresolved)
+    detail = "no verdict there (its interval crosses zero or the budget did not settle it)"
+    rest = {r: c for r, c in cells.items() if r not in unresolved}
+    other, why = reading(rest, rungs)
+    if other != "-":
+        detail += f"; the other rungs: {other}" + (f" ({why})" if why else "")
     return word, detail
 
 
@@ -342,15 +378,17 @@ def ladder_rows(command: str, out: Path, rungs: Sequence[str]) -> list[dict]:
     return sorted(rows, key=lambda r: -len(r["cells"]))
 
 
-def _write_settings(out: Path, first: str) -> None:
-    """``OUT/config.toml``: the settings of the ladder run, those of its first rung's run (``first``, the scripted
-    plans: its own strategies) with ``field = "ladder"``, so the folder says it holds a ladder; nothing when that
-    rung's folder keeps no settings."""
+def _write_settings(out: Path, rungs: Sequence[str]) -> None:
+    """``OUT/config.toml``: the settings of the ladder run, those of its first rung's run (``rungs[0]``, normally the
+    scripted plans: its own strategies) with ``field = "ladder"`` (and ``rungs`` when not every rung played), so the
+    folder says it holds a ladder and repeats it; nothing when that rung's folder keeps no settings."""
+    first = rungs[0]
     try:
         text = (out / rung_folder(first) / rf.SETTINGS).read_text()
     except OSError:
         return
-    text = re.sub(r'(?m)^field = ".*"$', 'field = "ladder"', text)
+    text = re.sub(r'(?m)^field = ".*"$', 'field = "ladder"' + ("" if tuple(rungs) == RUNGS else
+                                                                 f'\nrungs = "{",".join(rungs)}"'), text)
     head = (f"# --field ladder: every rung's run in {rung_folder('RUNG')}/ keeps its own settings; these are the "
             f"{first} rung's\n")
     rf.write_atomic(out / rf.SETTINGS, (head + text).encode())
@@ -369,7 +407,8 @@ def write_ladder(command: str, out: Path, rungs: Sequence[str]) -> list[str]:
               r["word"] + (f" ({r['detail']})" if r["detail"] else "")] for r in rows]
     md = [f"# {command} at every rung of the skill ladder", "",
           f"Each rung is an ordinary `{command}` run on the same seeds in `{rung_folder('RUNG')}/`; the reading "
-          "judges every rung against the scripted plans (docs/balance.md, 'The skill ladder').", "",
+          f"judges every rung against the {RUNG_WORDS.get(rungs[0], rungs[0])} (docs/balance.md, 'The skill "
+          "ladder').", "",
           "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     md += ["| " + " | ".join(x.replace("|", "\\|") for x in row) + " |" for row in table]
     buf = io.StringIO()
@@ -379,7 +418,7 @@ def write_ladder(command: str, out: Path, rungs: Sequence[str]) -> list[str]:
         w.writerow([r["answer"], *(r["cells"].get(g, "") for g in rungs), r["word"], r["detail"]])
     rf.write_atomic(out / "ladder.md", ("\n".join(md) + "\n").encode())
     rf.write_atomic(out / "ladder.csv", buf.getvalue().encode())
-    _write_settings(out, rungs[0])
+    _write_settings(out, rungs)
     width = [max(len(x[i]) for x in [head, *table]) for i in range(len(head))]
     lines = [f"{command} at every rung of the skill ladder (--field ladder):"]
     lines += ["  " + "  ".join(x.ljust(n) for x, n in zip(row, width)).rstrip() for row in [head, *table]]

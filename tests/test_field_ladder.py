@@ -15,7 +15,9 @@ import pytest
 from meeplelab.analysis.content import removal_effects
 from meeplelab.analysis.load import scan_run
 from meeplelab.analysis.rungs import DEPENDS, EVERY, SCRIPTED_ONLY, compare, rung_folder
-from meeplelab.strategies.fields import FIELDS, RUNGS, heuristic_roster, members, roster, strong_roster, tuned_roster
+from meeplelab.sim.core.errors import ConfigError
+from meeplelab.strategies.fields import (FIELDS, RUNGS, heuristic_roster, members, parse_rungs, roster, strong_roster,
+                                         tuned_roster)
 from meeplelab.studies.field_ladder import (balance_answers, compensate_answers, ladder_rows, reading,
                                            robustness_answers)
 from tests.cli_run import run_cli
@@ -238,3 +240,86 @@ def test_balance_field_ladder_with_retune_is_refused_before_any_rung_plays(tmp_p
     assert err.strip() == ("error: --field ladder and --retune 10 on balance: the tuned and strong rungs are tuned "
                            "already (their heuristic is a preset); allowed: --field ladder without --retune, or "
                            "--retune with --field scripted or heuristic")
+
+
+def test_rungs_are_parsed_weakest_first_and_a_bad_list_is_one_line():
+    assert parse_rungs(None) == RUNGS and parse_rungs("tuned,scripted") == ("scripted", "tuned")
+    for text, why in (("scripted,bogus", "unknown rung 'bogus'; allowed two or more of scripted, heuristic, tuned, "
+                                         "strong, comma-separated"),
+                      ("tuned,tuned", "rung 'tuned' is named twice; allowed each of scripted, heuristic, tuned, "
+                                      "strong once"),
+                      ("tuned", "a ladder needs two or more rungs to compare; allowed two or more of scripted, "
+                                "heuristic, tuned, strong, or --field tuned for one rung")):
+        with pytest.raises(ConfigError) as e:
+            parse_rungs(text)
+        assert str(e.value) == f"--rungs {text}: {why}"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--field", "ladder", "--rungs", "scripted,bogus"],
+     "--rungs scripted,bogus: unknown rung 'bogus'; allowed two or more of scripted, heuristic, tuned, strong, "
+     "comma-separated"),
+    (["--field", "tuned", "--rungs", "scripted,tuned"],
+     "--rungs scripted,tuned with --field tuned: --rungs picks the rungs of --field ladder; allowed: --rungs with "
+     "--field ladder, or --field tuned without --rungs"),
+])
+def test_a_bad_rungs_option_is_refused_in_one_line_before_anything_is_written(argv, message, tmp_path, capsys,
+                                                                              monkeypatch):
+    out = tmp_path / "cmp"
+    code, stdout, err = run_cli(["compare", "--game", GAME, "--players", "2", "--games", "4", "--arm", "default",
+                                 "--arm", "start_suspicion=1", "--n-jobs", "1", "--no-progress", *argv, "--out", out],
+                                capsys, monkeypatch)
+    assert (code, stdout, err.strip()) == (2, "", f"error: {message}") and not out.exists()
+
+
+@pytest.mark.slow
+def test_field_ladder_with_rungs_plays_only_those_rungs_and_its_settings_repeat_them(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "cmp"
+    code, stdout, err = run_cli(["compare", "--game", GAME, "--players", "2", "--games", "4", "--arm", "default",
+                                 "--arm", "start_suspicion=1", "--n-jobs", "1", "--no-progress", "--field", "ladder",
+                                 "--rungs", "tuned,scripted", "--out", out], capsys, monkeypatch)
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["config.toml", "ladder.csv", "ladder.md", "rung-scripted",
+                                                     "rung-tuned"]
+    settings = tomllib.loads((out / "config.toml").read_text())
+    assert (settings["field"], settings["rungs"]) == ("ladder", "scripted,tuned")
+    with (out / "ladder.csv").open() as f:
+        assert next(csv.reader(f)) == ["answer", "scripted", "tuned", "word", "detail"]
+    assert "| answer | scripted | tuned | reading |" in (out / "ladder.md").read_text()
+    again = tmp_path / "again"  # the ladder's settings file runs the same two rungs
+    code, stdout, err = run_cli(["compare", "--config", out / "config.toml", "--out", again], capsys, monkeypatch)
+    assert code == 0, err
+    assert sorted(p.name for p in again.iterdir()) == sorted(p.name for p in out.iterdir())
+    assert (again / "ladder.csv").read_text() == (out / "ladder.csv").read_text()
+
+
+def test_a_claim_a_rung_leaves_unresolved_reads_unresolved_there_not_a_change_of_skill(tmp_path):
+    unsettled = "not resolved with this budget: not established at the defaults (+1.00 [-2.00, +4.00] points, n=20)"
+    for rung, seat, verdict in zip(RUNGS, (1, 2, 1, 1), ("robust: holds", unsettled, "robust: holds", "robust")):
+        (tmp_path / rung_folder(rung)).mkdir()
+        res = {"conclusions": [_conclusion("Seat advantage (2 seats)", f"seat {seat} is favoured at 2 seats "
+                                           "(+5.0 points over fair share)", 0.95, verdict)]}
+        (tmp_path / rung_folder(rung) / "results.json").write_text(json.dumps(res))
+    rows = {r["answer"]: r for r in ladder_rows("robustness", tmp_path, RUNGS)}
+    claim = rows["Seat advantage (2 seats): claim at the defaults"]
+    assert claim["cells"]["heuristic"] == "seat 2 is favoured at 2 seats (not established)"
+    assert (claim["word"], claim["detail"]) == ("unresolved at heuristic", "no verdict there (its interval crosses zero "
+                                                "or the budget did not settle it); the other rungs: " + EVERY)
+    verdict = rows["Seat advantage (2 seats): verdict"]
+    assert verdict["word"] == "unresolved at heuristic" and verdict["cells"]["heuristic"] == "not resolved with this budget"
+
+
+@pytest.mark.parametrize("command, argv", [
+    ("content-value", ["--items", "invention:telescope"]),
+    ("compare", ["--arm", "default", "--arm", "start_suspicion=1"]),
+])
+def test_field_ladder_with_retune_is_refused_up_front_on_every_study(command, argv, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "out"
+    code, stdout, err = run_cli([command, "--game", GAME, "--players", "2", "--games", "4", *argv, "--retune", "200",
+                                 "--field", "ladder", "--n-jobs", "1", "--no-progress", "--out", out], capsys,
+                                monkeypatch)
+    assert (code, stdout) == (2, "") and not out.exists()
+    assert err.strip() == (f"error: --field ladder and --retune 200 on {command}: the heuristic and tuned rungs are one "
+                           "player at every seat (nothing to tune against) and the tuned and strong rungs are tuned "
+                           "already (their heuristic is a preset); allowed: --field ladder without --retune, or "
+                           "--retune with --field scripted")

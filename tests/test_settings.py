@@ -108,7 +108,7 @@ SIM_RUN_TOML = ('game = "toy"\nplayers = 2\nstrategies = ["random"]\ngames = 20\
      "one comma-separated string"),
     ("robustness", 'game = "toy-robust"\nbudget = 5000\nparams = { rounds = 3 }\n',
      "unknown config key 'params': allowed: backend, batch_size, budget, field, game, games_per_lineup, n_jobs, out, "
-     "scheduler, seed, sobol_max, strategies"),
+     "rungs, scheduler, seed, sobol_max, strategies"),
     ("sweep", 'game = "toy"\nplayers = = 2\n', None),
 ])
 def test_a_bad_settings_file_is_one_line_exit_2_and_nothing_is_written(command, text, message, tmp_path, capsys,
