@@ -312,9 +312,16 @@ def _cell(r: dict, u: str, base: dict | None = None, vp: dict | None = None) -> 
     return text
 
 
+def _said(j: dict) -> str:
+    """A judged rung's verdict as its cell ends: `` (changes)``, or `` (VP: changes; win rate on the floor)`` when
+    its focal plan sits on the win-rate floor and the verdict is its VP effect's (:func:`judge`)."""
+    return f" (VP: {j['verdict']}; win rate on the floor)" if j.get("floor") else f" ({j['verdict']})"
+
+
 def ladder_table(d: dict) -> pl.DataFrame:
     """One row per judged check of study ``d`` (:func:`enrich`): the conclusion, its figure among the scripted
-    plans and at every rung (weakest first; the focal plan's base rate and VP effect beside a win rate), and its
+    plans and at every rung (weakest first; the focal plan's base rate and VP effect beside a win rate; VP to two
+    decimals), each rung's verdict (``VP: ...`` when read by the VP effect, its plan on the win-rate floor), and its
     reading across the ladder (:func:`skill`). ``[checks, 2 + rungs + 1]``, every cell a string."""
     labels = [r["label"] for r in d.get("rungs") or []]
     rows = []
@@ -326,8 +333,8 @@ def ladder_table(d: dict) -> pl.DataFrame:
         lower = {e["rung"]: e for e in c.get("ladder") or []}
         for lab in labels[:-1]:
             e = lower.get(lab)
-            row[lab] = _cell(e, u, e.get("base"), e.get("vp")) + f" ({e['verdict']})" if e else "not measured"
-        row[labels[-1]] = _cell(c["strong"], u, base.get("strong"), vp.get("strong")) + f" ({c['verdict']})"
+            row[lab] = _cell(e, u, e.get("base"), e.get("vp")) + _said(e) if e else "not measured"
+        row[labels[-1]] = _cell(c["strong"], u, base.get("strong"), vp.get("strong")) + _said(c)
         word, detail = skill(c)
         row["across the ladder"] = word + (f": {detail}" if detail else "")
         rows.append(row)

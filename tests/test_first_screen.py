@@ -17,7 +17,7 @@ import pytest
 
 import tests.toygame  # noqa: F401  registers "toy"
 from meeplelab.analysis.first_screen import APART, MAX_WORDS, word_count
-from meeplelab.analysis.stronger import FLOOR, compare, judge, line
+from meeplelab.analysis.stronger import FLOOR, compare, judge, judge_ladder, ladder_table, line
 
 
 def _r(est, low, high, n=400):
@@ -49,6 +49,29 @@ def test_a_focal_plan_on_the_floor_is_read_by_its_vp_effect():
     # off the floor: the win rate is read, its base rate and the VP effect shown beside it
     off = judge({**c, "base": {"scripted": {"est": 35.1, "n": 4800}, "strong": {"est": 20.0, "n": 400}}})
     assert "floor" not in off and off["verdict"] == "changes" and "VP effect: scripted field -5.58 VP" in line(off)
+
+
+def test_the_ladder_table_says_which_rungs_are_judged_by_vp_on_the_floor():
+    c = {"conclusion": "e: abjure-at:cycle=2 against never-abjure, focal player's win rate (points)", "players": 4,
+         "scripted": _r(-16.7, -18.2, -14.9, 4800), "strong": _r(-2.5, -4.3, -0.6),
+         "base": {"scripted": {"est": 35.1, "n": 4800}, "strong": {"est": 2.8, "n": 400}},
+         "vp": {"scripted": _r(-5.58, -6.07, -5.08), "strong": _r(-3.104, -4.37, -1.83)},
+         "ladder": [{"rung": "heuristic", **_r(-2.0, -4.9, 1.0), "base": {"est": 5.8, "n": 400},
+                     "vp": _r(-2.02, -3.56, -0.47)}]}
+    j = judge_ladder(judge(c))
+    assert j["floor"] and not j["ladder"][0]["floor"]
+    row = ladder_table({"game": "galileos-truth", "rungs": [{"label": "heuristic"}, {"label": "tuned heuristic"}],
+                        "checks": [j]}).row(0, named=True)
+    # the tuned rung's plan wins 2.8%: its verdict is its VP effect's (-5.58 -> -3.10 VP: changes), and says so
+    assert row["tuned heuristic"] == ("-2.5 [-4.3, -0.6]; base 2.8%; -3.10 VP [-4.37, -1.83] (VP: changes; win rate "
+                                      "on the floor)")
+    assert row["heuristic"] == "-2.0 [-4.9, +1.0]; base 5.8%; -2.02 VP [-3.56, -0.47] (changes)"  # off the floor
+    assert row["scripted plans"] == "-16.7 [-18.2, -14.9]; base 35.1%; -5.58 VP [-6.07, -5.08]"
+    # a VP difference under the resolution (one VP to one of 4 seats) is not a change, even with a tight interval
+    tight = judge({**c, "ladder": [], "vp": {"scripted": _r(-5.58, -5.60, -5.56), "strong": _r(-5.40, -5.42, -5.38)}})
+    assert tight["floor"] and tight["verdict"] == "holds"
+    assert ladder_table({"game": "galileos-truth", "rungs": [{"label": "tuned heuristic"}], "checks": [tight]}).row(
+        0, named=True)["tuned heuristic"].endswith("-5.40 VP [-5.42, -5.38] (VP: holds; win rate on the floor)")
 
 
 @pytest.fixture(scope="module")
