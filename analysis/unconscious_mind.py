@@ -20,6 +20,7 @@ from meeplelab.sim.unconscious_mind.codes import L_HAND
 from . import figures as F
 from .content import content_sections
 from .drawn import DrawnKind, Draws, drawn_sections
+from .focal import match_entry
 from .load import Runs
 from .metrics import _with_t
 from .page import Section, TableFormat, fmt_number
@@ -447,10 +448,22 @@ def _citing_attribution(runs: Runs, ctx: Context) -> str:
             f"{ctx.control} in the control")
 
 
+def _focal(runs: Runs, strategy: str, frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """The rows of ``frame`` (with ``run, game, seat``) of roster entry ``strategy`` (its id as given, a preset id
+    unexpanded) in every loaded run, found by the seats each run's manifest gives it
+    (:func:`meeplelab.analysis.focal.match_entry`), not by the id the games table logs."""
+    seats = pl.concat([match_entry(runs.games.filter(pl.col("run") == run), m, strategy)
+                       .select("run", "game", pl.col("seat").cast(pl.Int64).alias("_seat")).collect()
+                       for run, m in runs.manifests.items()])
+    return (frame.lazy().with_columns(pl.col("seat").cast(pl.Int64).alias("_seat"))
+            .join(seats.lazy(), on=["run", "game", "_seat"], how="semi").drop("_seat").collect())
+
+
 def _coffee_figure(runs: Runs, ctx: Context) -> Figure | None:
     """Descriptive, in the causal unit: the VP the focal strategy's spent Coffee returned in its own turn, times the
-    treatment's Coffee (``ctx.groups['n']``), with the bootstrap interval of the report's VP-per-Coffee table."""
-    pur = coffee_purchases(runs).filter(pl.col("strategy") == ctx.strategy)
+    treatment's Coffee (``ctx.groups['n']``), with the bootstrap interval of the report's VP-per-Coffee table. The
+    focal player's seats are found by the runs' rosters (:func:`_focal`: a preset id is logged expanded)."""
+    pur = _focal(runs, ctx.strategy, coffee_purchases(runs))
     if pur.height == 0:
         return None
     r = vp_per_coffee(runs, ("strategy",), purchases=pur).row(0, named=True)
@@ -463,9 +476,9 @@ def _coffee_figure(runs: Runs, ctx: Context) -> Figure | None:
 def _coffee_attribution(runs: Runs, ctx: Context) -> str:
     """Attribution: the share of the focal strategy's final VP the same-turn figure credits to Coffee, and the Coffee
     it spent per game with the treatment against without."""
-    pur = coffee_purchases(runs).filter(pl.col("strategy") == ctx.strategy)
-    final = runs.games.filter(pl.col("strategy") == ctx.strategy).select(pl.col("vp").cast(pl.Float64).sum()).collect()
-    share = 100.0 * float(pur["vp"].sum()) / max(float(final.item() or 0.0), 1e-12)
+    pur = _focal(runs, ctx.strategy, coffee_purchases(runs))
+    final = _focal(runs, ctx.strategy, runs.games)["vp"].cast(pl.Float64).sum()
+    share = 100.0 * float(pur["vp"].sum()) / max(float(final or 0.0), 1e-12)
     spent = [per_seat_game(runs, run, ctx.strategy, "turns", pl.col("coffee_spent"))
              for run in (ctx.arm_run, ctx.control_run)]
     return (f"VP per Coffee credits a Coffee only with its own turn's VP ({share:.0f}% of {ctx.strategy}'s final VP), "

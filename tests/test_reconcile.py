@@ -14,12 +14,14 @@ disagreement follows the rule on the effects table's row, and the page's lines s
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import polars as pl
 import pytest
 from meeplelab.analysis.experiment import effects
 from meeplelab.analysis.galileos_truth import RECONCILE as GT_RECONCILE
 from meeplelab.analysis.galileos_truth import outcome_by_abjure_cycle
+from meeplelab.analysis import unconscious_mind as UM
 from meeplelab.analysis.load import Runs, load_runs
 from meeplelab.analysis.reconcile import (
     Figure,
@@ -37,6 +39,7 @@ from meeplelab.analysis.stats import wilson
 from meeplelab.play.config import RunConfig
 from meeplelab.play.experiment import plan_experiment, read_experiment, run_experiment
 
+ROOT = Path(__file__).resolve().parents[1]
 GAMES, SEATS, TURNS, CHOICE_TURN = 40, 4, 12, 8
 
 
@@ -299,3 +302,25 @@ def test_a_real_abjure_experiment_compares_the_outcome_table_with_the_paired_eff
         f"plan without the Abjure won {effect['mean_control']:.1f}% in the control;"
     ) in s
     assert f"the 96 abjurers held {vp:.1f} VP" in s and f"against {vp_o:.1f} VP" in s
+
+
+@pytest.mark.slow  # a 2-arm Unconscious Mind experiment of 24 games each with a tuned-heuristic focal player
+def test_the_coffee_reading_finds_a_preset_focal_player_by_its_seats(tmp_path):
+    preset = f"heuristic:preset={ROOT / 'docs' / 'presets' / 'unconscious-mind-heuristic-tuned.toml'}"
+    base = RunConfig(game="unconscious-mind", players=4, strategies=("publisher", "citer", "curer"), games=24,
+                     seed=3, batch_size=24, n_jobs=1, out=str(tmp_path / "e"), seating="rotate")
+    out = run_experiment(plan_experiment(base, control=preset, treat="coffee+1"), tmp_path / "e")
+    meta = read_experiment(out)
+    runs = load_runs([out / a["folder"] for a in meta["arms"]])
+    names = {a["label"]: n for a in meta["arms"] for n, p in runs.paths.items()
+             if p.resolve() == (out / a["folder"]).resolve()}
+    logged = runs.games.filter(pl.col("seat_order").cast(pl.Int64).is_in([0]) & (pl.col("seat") == 0)).select(
+        pl.col("strategy").cast(pl.String)).collect()["strategy"].unique().to_list()
+    assert len(logged) == 1 and logged[0] != preset  # the focal player is logged under its expanded id
+    found = {(f["arm"], f["metric"]): f for f in reconcile(effects(out), runs, "unconscious-mind", names, preset)}
+    f = found[("coffee+1", "vp")]
+    # the same figure from the purchases of the seats the focal player sat in (its logged, expanded id)
+    pur = UM.coffee_purchases(runs).filter(pl.col("strategy") == logged[0])
+    want = UM.vp_per_coffee(runs, ("strategy",), purchases=pur).row(0, named=True)
+    assert pur.height > 0 and f["descriptive"].est == pytest.approx(want["est"])
+    assert f"1 Coffee spent by {preset} returned {want['est']:.2f} VP" in f["descriptive"].words
