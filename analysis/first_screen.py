@@ -307,7 +307,7 @@ def _unmeasured(st: State) -> list[str]:
     out += [f"turn {col.replace('_', ' ')} `{v}` is barely used ({q * 100:.1f}% of seat-games)"
             for col, v, _, _, q, *_ in f.get("rare") or []]
     if f.get("never"):
-        out.append(f"event kinds that never happened: {', '.join(f['never'])}")
+        out.append(f"event kinds that never happened: {', '.join(f'`{k}`' for k in f['never'])}")
     return out
 
 

@@ -49,6 +49,13 @@ def _and(items) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def _codes(kinds) -> list[str]:
+    """Event kinds as code spans (```abjure```): the page gives each the game's label, the code in its tooltip
+    (:func:`meeplelab.analysis.pages.inline` with the page's :class:`meeplelab.analysis.labels.Labeller`), as it
+    does a turn option's; the Markdown twin keeps the code."""
+    return [f"`{k}`" for k in kinds]
+
+
 def _join(items: list[str], word: str = "and") -> str:
     if len(items) < 2:
         return "".join(items)
@@ -207,7 +214,7 @@ def _game_findings(f: dict) -> list[str]:
                    "seat-games)")
     never = f["never"]
     if never:
-        bad.append(f"event kind{'s' if len(never) > 1 else ''} {', '.join(never)} never happened")
+        bad.append(f"event kind{'s' if len(never) > 1 else ''} {_and(_codes(never))} never happened")
     return bad
 
 
@@ -267,7 +274,7 @@ def _change_otherwise(f: dict) -> str:
             col, v, _used, _n, q, lo, hi = rare[0]
             what = f"the turn {col.replace('_', ' ')} `{v}` ({_num(q, 100)}% {_iv(lo, hi, 100)} of seat-games)"
         else:
-            what = f"the event kind {never[0]}, which never happened"
+            what = f"the event kind {_codes(never[:1])[0]}, which never happened"
         return f"Change first {what}: make it worth taking in this field, or drop it from the rules."
     if open_seats:
         r = open_seats[0]

@@ -11,6 +11,8 @@ import pytest
 
 from meeplelab.analysis.page import TableFormat, _html_table, _md_table, header, ranked
 from meeplelab.analysis.report import build_report
+from meeplelab.analysis.labels import Labeller
+from meeplelab.analysis.pages import inline
 from meeplelab.analysis.summary import three_sentences
 from meeplelab.play.config import RunConfig
 from meeplelab.play.runner import simulate
@@ -115,6 +117,15 @@ def test_a_flagged_seat_spread_is_said_not_balanced_and_what_to_change_names_the
     assert third == ("Change first the turn-order advantage at 4 players (spread 27.5 points [26.6, 28.4]): compensate "
                      "seat 1 or take from seat 2; `meeplelab balance --game galileos-truth --vary PARAM=LOW..HIGH "
                      "--target 'seat-spread:4<=5'` searches rule numbers for it.")
+
+
+def test_event_kinds_that_never_happened_carry_the_games_labels_on_the_page():
+    _, second, third = three_sentences(_facts(never=["abjure", "stake"]))
+    assert second == "Not balanced: event kinds `abjure` and `stake` never happened."
+    assert third.startswith("Change first the event kind `abjure`, which never happened: ")
+    html = str(inline(second, Labeller("galileos-truth")))  # as the page renders a sentence
+    assert ('event kinds <span class="code" title="abjure">Abjure</span> and <span class="code" title="stake">Stake'
+            '</span> never happened') in html and "`" not in html
 
 
 def test_nothing_flagged_says_so_and_names_the_largest_gap_left():
