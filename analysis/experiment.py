@@ -30,6 +30,7 @@ from .stats import (LEVEL, cluster_means, games_for_difference, holm, holm_words
                     sd_floor, t_sf, unpaired)
 from .restricted_answers import section as restricted_section
 from .dominance import field_words, seating_words
+from .first_screen import ORDER, RECONCILED, Panel
 from .compare import HEADLINE, changed_lines, delta_table
 from .page import Section, TableFormat
 from .reconcile import experiment_lines
@@ -278,7 +279,8 @@ def experiment_sections(folder: Path | str, stronger: Path | str | None = None):
         for r in df.filter(pl.col("metric") == "vp").iter_rows(named=True):
             lines.append(f"{_who(r)}: final VP {r['est']:+.2f} [{r['low']:.2f}, {r['high']:.2f}] "
                          f"(control mean {r['mean_control']:.1f} VP).")
-        lines += experiment_lines(df, runs, meta, folder)  # descriptive against causal, reconciled
+        reconciled = experiment_lines(df, runs, meta, folder)  # descriptive against causal, reconciled
+        lines += reconciled
         shown = df.drop("sd")
         title = ("Abjure timing: paired against never-abjure" if meta["game"] == "galileos-truth"
                  and meta["arms"][0]["strategies"][0] == "never-abjure" else "Effects by intervention")
@@ -301,6 +303,8 @@ def experiment_sections(folder: Path | str, stronger: Path | str | None = None):
                          ("effect_vp", effects_chart(df, "vp", meta["arms"][0]["label"]), "Paired VP difference")],
                         [("Paired differences against the control (win in percentage points, VP in VP; unpaired "
                           "interval for comparison)", shown, TableFormat(decimals={"est": 2, "unpaired": 2}))])]
+        if reconciled:  # the first screen carries them too (analysis/first_screen.py)
+            secs[1].panels.append(Panel(RECONCILED, "\n\n".join(reconciled), order=ORDER["reconciled"]))
         if stronger is not None:  # the question asked of the strong player, beside the scripted answer
             secs.append(restricted_section(stronger, folder))
         secs.append(_side_effect_section(folder, meta["arms"][0]["label"], runs))

@@ -3,7 +3,8 @@
 A designer reads it in a minute: the answer in three sentences of at most :data:`MAX_WORDS` words in all (no
 intervals: those are in the tables and the verdict below), then a panel per question, each a chart and a one-line
 reading in words, in the order of :data:`ORDER`: balance of strategies, seat advantage, mechanics by skill, what to
-change first. Every section of the page can contribute a panel (the hook): append a :class:`Panel` to its
+change first, and on an experiment's page its descriptive and causal readings reconciled (:data:`RECONCILED`, a
+panel of sentences). Every section of the page can contribute a panel (the hook): append a :class:`Panel` to its
 ``Section.panels`` and the page shows it on the first screen, ordered by ``Panel.order``.
 
 **Advice from what survives.** When the page holds the stronger-players study (section "Does it hold for stronger
@@ -41,7 +42,9 @@ from .seats import (
 #: the three sentences hold at most this many words in all
 MAX_WORDS = 60
 #: where each question's panel stands on the first screen (a section's own panel picks its place among them)
-ORDER = {"strategies": 10, "seats": 20, "mechanics": 30, "change": 40}
+ORDER = {"strategies": 10, "seats": 20, "mechanics": 30, "change": 40, "reconciled": 50}
+#: the question of an experiment's panel of descriptive and causal readings reconciled (analysis/experiment.py)
+RECONCILED = "Descriptive and causal, reconciled"
 #: the heading of the conclusions that hold only among the scripted plans
 APART = "True only for these play styles"
 
@@ -506,5 +509,5 @@ def compose(secs: list, runs: Runs) -> list:
     return ([apart] if apart is not None else []) + secs
 
 
-__all__ = ["APART", "MAX_WORDS", "ORDER", "Panel", "compose", "mechanics_panel", "relabel", "sentences", "state",
+__all__ = ["APART", "MAX_WORDS", "ORDER", "Panel", "RECONCILED", "compose", "mechanics_panel", "relabel", "sentences", "state",
            "word_count"]

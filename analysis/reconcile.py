@@ -312,9 +312,11 @@ def reconcile(
 
 def reconcile_lines(found: list[dict]) -> list[str]:
     """The page's lines of :func:`reconcile`: one sentence per disagreement, then one short line naming the arms
-    whose readings agree in sign (none when every reading disagrees; nothing when nothing matched)."""
+    whose readings agree in sign, each with its strategy when that is not the arm (``cite_bright_ideas=2
+    (publisher, vp)``; none when every reading disagrees; nothing when nothing matched)."""
     lines = [f["sentence"] for f in found if f["disagree"]]
-    agree = [f"{f['arm']} ({f['metric']})" for f in found if not f["disagree"]]
+    agree = [f"{f['arm']} ({'' if f['strategy'] == f['arm'] else f['strategy'] + ', '}{f['metric']})" for f in found
+             if not f["disagree"]]
     if agree:
         lines.append(
             "Descriptive and causal agree in sign (nothing to reconcile) for: "
@@ -328,7 +330,8 @@ def experiment_lines(
     effects_df: pl.DataFrame, runs: Runs, meta: dict, folder
 ) -> list[str]:
     """:func:`reconcile_lines` of an experiment folder: ``meta`` its ``experiment.json`` (arms, game), ``runs`` its
-    arms loaded together (run names are matched to the arms by folder). Nothing when the game declares no readings
+    arms loaded together (run names are matched to the arms by folder); the control in words is its focal strategy,
+    or for a rule-number experiment its rule value (``cite_bright_ideas=1``). Nothing when the game declares no readings
     or an arm's folder is not among ``runs``."""
     if not readings_of(meta["game"]):
         return []
@@ -340,5 +343,6 @@ def experiment_lines(
     if None in arms.values():
         return []
     ch = meta["arms"][0]["change"]
-    control = ch["strategy"] if "strategy" in ch else meta["arms"][0]["strategies"][0]
+    control = (ch["strategy"] if "strategy" in ch else f"{ch['param']}={ch['value']}" if "param" in ch
+               else meta["arms"][0]["strategies"][0])
     return reconcile_lines(reconcile(effects_df, runs, meta["game"], arms, control))

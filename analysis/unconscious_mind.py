@@ -13,6 +13,9 @@ Coffee spent, and end-of-game scoring, are not attributed.
 
 from __future__ import annotations
 
+import math
+import re
+
 import numpy as np
 import polars as pl
 from meeplelab.sim.unconscious_mind.codes import L_HAND
@@ -486,9 +489,73 @@ def _coffee_attribution(runs: Runs, ctx: Context) -> str:
             f"against {spent[1]:.1f} without")
 
 
+#: the rule number of the Bright Ideas a cited seat gets per citation (the README's ``um-cite`` experiment varies it)
+CITE_RULE = "cite_bright_ideas"
+
+
+def _cited_seat_games(runs: Runs, ctx: Context) -> pl.DataFrame:
+    """The control run's seat-games of ``ctx.strategy`` (found by its seats, :func:`match_entry`): ``run, game, seat,
+    vp`` (final VP), ``bright`` (Bright Ideas it got by being cited: bright events of category cited_bright) and
+    ``published`` (Treatises it published). Possibly empty."""
+    run = ctx.control_run
+    seats = (match_entry(runs.games.filter(pl.col("run") == run), runs.manifests.get(run) or {}, ctx.strategy)
+             .select("run", "game", pl.col("seat").cast(pl.Int64), pl.col("vp").cast(pl.Float64)))
+    ev = runs.events.filter(pl.col("run") == run).with_columns(pl.col("seat").cast(pl.Int64))
+    bright = (ev.filter((pl.col("kind") == "bright") & (pl.col("category") == "cited_bright"))
+              .group_by("run", "game", "seat").agg(pl.col("amount").cast(pl.Float64).sum().alias("bright")))
+    pub = ev.filter(pl.col("kind") == "publish").group_by("run", "game", "seat").agg(
+        pl.len().cast(pl.Float64).alias("published"))
+    return (seats.join(bright, on=["run", "game", "seat"], how="left").join(pub, on=["run", "game", "seat"], how="left")
+            .with_columns(pl.col("bright").fill_null(0.0), pl.col("published").fill_null(0.0),
+                          (pl.col("bright") > 0).fill_null(False).alias("cited")).collect())
+
+
+def _control_value(runs: Runs, ctx: Context) -> float:
+    """The control's Bright Ideas per citation: its words (``cite_bright_ideas=1``), else the control run's
+    parameters; NaN when neither names it."""
+    m = re.fullmatch(rf"{CITE_RULE}=(\d+)", str(ctx.control))
+    value = m.group(1) if m else ((runs.manifests.get(ctx.control_run) or {}).get("config") or {}).get(
+        "params", {}).get(CITE_RULE)
+    return float(value) if value is not None else float("nan")
+
+
+def _cite_rule_figure(runs: Runs, ctx: Context) -> Figure | None:
+    """Descriptive, for an arm of the rule number ``cite_bright_ideas``: in the control, the final VP of the
+    strategy's seat-games that were cited (got Bright Ideas from citations) minus that of those never cited (VP, t
+    intervals per group), signed by the arm's step (more Bright Ideas per citation: +, fewer: -), so it reads as
+    the change the arm would bring if being cited were what scores. None without both groups or a step."""
+    step = float(ctx.groups["value"]) - _control_value(runs, ctx)
+    t = _cited_seat_games(runs, ctx)
+    if not step or not math.isfinite(step) or t["cited"].n_unique() < 2:
+        return None
+    g = {r["cited"]: r for r in _mean_t(t, ["cited"], "vp").iter_rows(named=True)}
+    c, n = g[True], g[False]
+    d = c["est"] - n["est"]
+    est = d if step > 0 else -d
+    apart = c["low"] > n["high"] or c["high"] < n["low"]
+    return Figure(est, float("nan"), float("nan"), bool(apart),
+                  f"in the control, {ctx.strategy}'s seat-games that were cited (Bright Ideas from citations) finished "
+                  f"with {c['est']:.1f} VP [{c['low']:.1f}, {c['high']:.1f}] against {n['est']:.1f} VP "
+                  f"[{n['low']:.1f}, {n['high']:.1f}] for those never cited ({d:+.1f} VP, {c['n']:,} and {n['n']:,} "
+                  f"seat-games), which reads as {ctx.effect['arm']} {'raising' if est > 0 else 'lowering'} its VP")
+
+
+def _cite_rule_selection(runs: Runs, ctx: Context) -> str:
+    """Selection: who gets cited is who publishes Treatises others cite; the Treatises the cited and never-cited
+    seat-games published, and the Bright Ideas citations gave a cited seat-game."""
+    t = _cited_seat_games(runs, ctx)
+    cited, never = t.filter(pl.col("cited")), t.filter(~pl.col("cited"))
+    return (f"a seat is cited because it published Treatises others cite, not because Bright Ideas per citation score: "
+            f"{ctx.strategy}'s cited seat-games published {cited['published'].mean():.2f} Treatises against "
+            f"{never['published'].mean():.2f} for the never-cited ones, and their citations gave them "
+            f"{cited['bright'].mean():.2f} Bright Ideas a game")
+
+
 #: a descriptive and a causal figure of the same question (:mod:`meeplelab.analysis.reconcile`): citing against the
-#: net payoff of a publication by Volumes cited; a start Coffee against VP per Coffee spent (same unit: VP)
+#: net payoff of a publication by Volumes cited; a start Coffee against VP per Coffee spent (same unit: VP); the
+#: rule number of Bright Ideas per citation against the final VP of seat-games that were cited and never cited
 RECONCILE = (
     Reading(r"citer", "win", "attribution", _citing_figure, _citing_attribution),
     Reading(r"coffee\+(?P<n>\d+)", "vp", "attribution", _coffee_figure, _coffee_attribution, same_scale=True),
+    Reading(rf"{CITE_RULE}=(?P<value>\d+)", "vp", "selection", _cite_rule_figure, _cite_rule_selection),
 )

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from meeplelab.analysis.experiment import effects
+from meeplelab.analysis.experiment import effects, experiment_sections
 from meeplelab.analysis.galileos_truth import RECONCILE as GT_RECONCILE
 from meeplelab.analysis.galileos_truth import outcome_by_abjure_cycle
 from meeplelab.analysis import unconscious_mind as UM
@@ -35,6 +35,7 @@ from meeplelab.analysis.reconcile import (
     reconcile_lines,
     state_before,
 )
+from meeplelab.analysis.report import build_report
 from meeplelab.analysis.stats import wilson
 from meeplelab.play.config import RunConfig
 from meeplelab.play.experiment import plan_experiment, read_experiment, run_experiment
@@ -226,6 +227,7 @@ def test_the_games_declare_their_readings():
     assert [(r.arm, r.metric, r.kind, r.same_scale) for r in um] == [
         ("citer", "win", "attribution", False),
         (r"coffee\+(?P<n>\d+)", "vp", "attribution", True),
+        (r"cite_bright_ideas=(?P<value>\d+)", "vp", "selection", False),
     ]
     assert readings_of("toy") == ()
 
@@ -324,3 +326,40 @@ def test_the_coffee_reading_finds_a_preset_focal_player_by_its_seats(tmp_path):
     want = UM.vp_per_coffee(runs, ("strategy",), purchases=pur).row(0, named=True)
     assert pur.height > 0 and f["descriptive"].est == pytest.approx(want["est"])
     assert f"1 Coffee spent by {preset} returned {want['est']:.2f} VP" in f["descriptive"].words
+
+
+@pytest.mark.slow  # a 3-arm Unconscious Mind rule-number experiment of 48 games each, then its report
+def test_the_bright_ideas_per_citation_experiment_is_reconciled_on_its_first_screen(tmp_path):
+    base = RunConfig(game="unconscious-mind", players=4, strategies=("coffee-engine", "publisher", "citer", "curer"),
+                     games=48, seed=2, batch_size=48, n_jobs=1, out=str(tmp_path / "e"), seating="rotate")
+    out = run_experiment(plan_experiment(base, vary="cite_bright_ideas=1,0,2"), tmp_path / "e")
+    meta = read_experiment(out)
+    df = effects(out)
+    runs = load_runs([out / a["folder"] for a in meta["arms"]])
+    names = {a["label"]: n for a in meta["arms"] for n, p in runs.paths.items()
+             if p.resolve() == (out / a["folder"]).resolve()}
+    found = reconcile(df, runs, "unconscious-mind", names, "cite_bright_ideas=1")
+    assert {f["arm"] for f in found} == {"cite_bright_ideas=0", "cite_bright_ideas=2"}
+    assert {f["metric"] for f in found} == {"vp"} and {f["kind"] for f in found} == {"selection"}
+    # each figure recomputed from the control's games and events: cited seat-games' final VP minus the never-cited
+    # ones', signed by the arm's step (0 is one Bright Idea fewer per citation than the control's 1, 2 one more)
+    g = runs.games.filter(pl.col("run") == names["control"]).collect()
+    bright = (runs.events.filter((pl.col("run") == names["control"]) & (pl.col("kind") == "bright")
+                                 & (pl.col("category") == "cited_bright")).collect()
+              .group_by("game", "seat").agg(pl.col("amount").sum().alias("b")))
+    g = g.join(bright, on=["game", "seat"], how="left").with_columns((pl.col("b").fill_null(0) > 0).alias("cited"))
+    for f in found:
+        s = g.filter(pl.col("strategy") == f["strategy"])
+        d = (s.filter(pl.col("cited"))["vp"].cast(pl.Float64).mean()
+             - s.filter(~pl.col("cited"))["vp"].cast(pl.Float64).mean())
+        assert f["descriptive"].est == pytest.approx(d if f["arm"] == "cite_bright_ideas=2" else -d)
+        assert f["disagree"] == disagree(f["descriptive"], f["effect"])
+    lines = experiment_lines(df, runs, meta, out)
+    assert lines == reconcile_lines(found) and lines
+    assert all("against the control cite_bright_ideas=1" in x for x in lines if x.startswith("Descriptive and causal "
+                                                                                           "disagree"))
+    page = build_report([out / a["folder"] for a in meta["arms"]], out / "report", sections=experiment_sections(out))
+    md = page.with_suffix(".md").read_text()
+    panel = md.split("## Descriptive and causal, reconciled\n\n", 1)[1].split("\n## ", 1)[0]
+    assert md.index("## Descriptive and causal, reconciled") < md.index("## Verdict")  # on the first screen
+    assert all(x in panel for x in lines)
