@@ -654,7 +654,7 @@ def _chunk_results(run: RunPlan, todo: list[dict], folder: Path, n_jobs: int, cl
         return []
     if client is not None:  # on the cluster, or here when it has no worker (said in one line)
         # its workers run in their own working folder: every path they are sent is absolute
-        return _dask_results(client, cfg.scheduler, run.for_elsewhere(), todo, os.path.abspath(folder))
+        return _dask_results(client, cfg.scheduler, run.for_elsewhere(), todo, os.path.abspath(folder), DASK_GRACE)
     if cfg.backend == "loky" and n_jobs < 0:  # the default: workers only when they pay off
         return _auto_results(run, todo, str(folder), n_jobs, where)
     if cfg.backend == "loky":  # the workers' initializer is told now whether the notice was said

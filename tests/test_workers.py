@@ -220,11 +220,12 @@ def test_loky_workers_exit_when_their_parent_is_killed(tmp_path):
 
 # ------------------------------------------------------------- item 12: a Dask cluster that lost its workers
 @pytest.mark.slow
-def test_a_dask_cluster_that_lost_its_workers_is_named_and_the_run_plays_locally(tmp_path, capsys):
+def test_a_dask_cluster_that_lost_its_workers_is_named_and_the_run_plays_locally(tmp_path, capsys, monkeypatch):
     import threading
 
     from dask.distributed import Client, LocalCluster
 
+    monkeypatch.setattr("meeplelab.play.runner.DASK_GRACE", 2.0)  # the wait before playing here (10 s by default)
     kw = dict(game="toy", players=2, strategies=["slow-random:ms=2", "random"], games=48, seed=6, batch_size=4,
               chunk_size=4, log_events=False)
     simulate(RunConfig(**kw, n_jobs=1, out=str(tmp_path / "here")))
@@ -232,7 +233,7 @@ def test_a_dask_cluster_that_lost_its_workers_is_named_and_the_run_plays_locally
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster.scheduler_address) as client:
         dask = dict(backend="dask", scheduler=cluster.scheduler_address)
-        said = f"warning: the Dask cluster at {cluster.scheduler_address} has lost its workers (none left for 10 s)"
+        said = f"warning: the Dask cluster at {cluster.scheduler_address} has lost its workers (none left for 2 s)"
         cluster.scale(1)  # one worker thread: joblib used to play every chunk in this process, silently
         _wait_for(lambda: len(client.scheduler_info()["workers"]) == 1, 60, "1 worker")
         simulate(RunConfig(**kw, **dask, out=str(tmp_path / "one")))
