@@ -31,7 +31,8 @@ SMALL: dict[str, dict[str, str]] = {
     "stronger": {"--games": "8", "--mirror-games": "8", "--n-jobs": "1"},
     "tune": {"--budget": "64", "--games-per-trial": "8", "--eval-games": "8", "--n-jobs": "1"},
     "ladder": {"--budget": "4", "--start-iters": "2", "--games-per-rung": "8", "--n-jobs": "1"},
-    "robustness": {"--budget": "3200", "--games-per-lineup": "2", "--sobol-max": "1", "--n-jobs": "1"},
+    # the smallest Morris design of Galileo's Truth's 30 factors (63 points of 25 lineups x 1 game)
+    "robustness": {"--budget": "1600", "--games-per-lineup": "1", "--sobol-max": "1", "--n-jobs": "1"},
     "balance": {"--trials": "2", "--games-per-lineup": "2", "--recheck": "1", "--n-jobs": "1"},
     "compare": {"--games": "24", "--n-jobs": "1"},
     "exchange-rates": {"--games": "24", "--units": "1", "--n-jobs": "1"},
