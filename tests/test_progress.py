@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from meeplelab import cli
+from meeplelab.studies.field_ladder import HEADLINES
 from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,6 +28,8 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 PLAYING = ("simulate", "sweep", "experiment", "tournament", "tune", "robustness", "balance")
 SEATED = ("simulate", "sweep", "experiment", "tournament")
+#: the commands of PLAYING that take --field ladder, so --rungs (every command of HEADLINES has it)
+LADDERED = ("experiment", "robustness", "balance")
 
 
 def _env(**extra) -> dict:
@@ -57,12 +60,18 @@ def test_every_command_that_plays_games_has_the_shared_options_with_one_help_tex
             if key == "seating" and name not in SEATED:
                 assert "--seating" not in opts, name  # tune, robustness, balance rotate by their study's design
                 continue
+            if key == "rungs" and name not in LADDERED:
+                assert "--rungs" not in opts, name  # only the commands that take --field ladder pick its rungs
+                continue
             first = flag.split("/")[0]
             assert first in opts, (name, first)
             assert opts[first].help == text, (name, first)
         assert "--no-progress" in opts, name
     report = {o for p in cmd.commands["report"].params for o in p.opts + p.secondary_opts}
     assert "--no-progress" in report
+    for name in HEADLINES:  # every command that takes --field ladder picks its rungs with the one shared --rungs
+        rungs = next(p for p in cmd.commands[name].params if "--rungs" in p.opts)
+        assert rungs.help == cli.SHARED_OPTIONS["rungs"][1], name
 
 
 @pytest.mark.parametrize("command", PLAYING)
