@@ -182,6 +182,22 @@ def _fail(msg: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def reads_once(fn: Callable) -> Callable:
+    """Run ``fn`` reading each run's tables once: every table it reads is kept in memory until it returns
+    (:func:`meeplelab.analysis.load.shared_reads`; the same rows, so the same outputs). The reports use it: they
+    read the same tables many times."""
+
+    @functools.wraps(fn)
+    def wrapper(*a, **kw):
+        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+        from meeplelab.analysis.load import shared_reads
+
+        with shared_reads():
+            return fn(*a, **kw)
+
+    return wrapper
+
+
 def user_errors(fn: Callable) -> Callable:
     """Every command's one-line failures: a :class:`UserError` (bad input) exits 2; a write the environment
     refuses (a read-only folder, a full disk: an ``OSError``, or a polars/pyarrow error carrying one) exits 1
@@ -505,7 +521,7 @@ def configured(fn: Callable) -> Callable:
         ctx = _current_context()
         if _plain(kw.get("field")) == "ladder":  # each rung in turn, every one an ordinary run of this command
             return _field_ladder(ctx.info_name, wrapper, a, kw)
-        if kw.get("rungs") is not None and "field" in kw:  # stronger's own --rungs (no --field) names its rungs
+        if kw.get("rungs") is not None:
             raise _rungs_refusal(kw)
         _field_ids(ctx, ctx.info_name, kw)
         if "set_" in kw:
@@ -766,6 +782,7 @@ def _strong_run(base: dict, strategies: Optional[str], old) -> None:
 
 @app.command()
 @user_errors
+@reads_once
 def report(
     runs: List[Path] = typer.Argument(..., help="Run folder(s), one experiment folder, or one tournament folder (reported as a whole)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Report folder (default RUN/report)."),
@@ -1117,6 +1134,7 @@ def _experiment_play(base, arms: list, out: Path, *, retune: int, overwrite: boo
         _interrupted(e, _study_note(out, "experiment"))
 
 
+@reads_once
 def _experiment_report(arms: list, out: Path, draw: bool) -> Path:
     """experiment: the experiment report of the played ``arms`` into ``out``/report; returns the page's path.
 

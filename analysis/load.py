@@ -24,14 +24,21 @@ every game of the run's player count, within its chunk). A part that does not ma
 ``RunFolderError`` naming it, what differs and the repair (``meeplelab simulate --out RUN --resume`` moves
 it into ``RUN/stray/`` and plays its chunk again); a folder in a part's place is the same error. The checks
 cost about 0.1 s for a 20,000-game Unconscious Mind run (60 parts, 44 MB).
+
+Inside ``with shared_reads():`` (what ``meeplelab report`` and ``meeplelab stronger`` run in) each table of each
+run is read from its part files and sorted once, at the first ``collect`` that needs it, then kept in memory: every
+later :func:`load_runs` of that run and every ``collect`` of its lazy tables reads the same rows from memory (the
+same rows in the same order, so the same bits), and a run's parts are checked once. A part file whose size or
+modification time changed since is read and checked again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import polars as pl
 
@@ -82,6 +89,68 @@ def _in_order(lf: pl.LazyFrame, table: str) -> pl.LazyFrame:
     names = lf.collect_schema().names()
     keys = [k for k in ROW_ORDER.get(table, ()) if k in names]
     return lf.sort(keys, maintain_order=True) if keys else lf
+
+
+#: the tables read in the current :func:`shared_reads` scope (None: outside one): ``{(table, parts' stats): frame}``
+#: and ``{("check", manifest, parts' stats): None}`` for the runs checked
+_SHARED: dict | None = None
+
+
+@contextlib.contextmanager
+def shared_reads() -> Iterator[None]:
+    """Within: each run's table is read from its part files once and kept in memory (module docstring); the
+    memory is released when the outermost scope ends. Nested scopes share the outer one's tables."""
+    global _SHARED
+    outer = _SHARED
+    if outer is None:
+        _SHARED = {}
+    try:
+        yield
+    finally:
+        if outer is None:
+            _SHARED = None
+
+
+def _stats(folder: Path, paths: list[Path]) -> tuple:
+    """What identifies the contents of ``paths`` (files under ``folder``) while they are not rewritten: the folder
+    resolved, and each file's path in it, size and modification time (ns)."""
+    out = [str(folder.resolve())]
+    for p in paths:
+        st = p.stat()
+        out.append((str(p.relative_to(folder)), st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+def _read(run: Path, table: str, parts: list[Path], name: str) -> pl.LazyFrame:
+    """``table`` of ``run`` from ``parts`` in :data:`ROW_ORDER` with the ``run`` column ``name``: a lazy scan, or
+    inside :func:`shared_reads` the rows read at the first ``collect`` that needs them and kept."""
+    shared = _SHARED
+    key = (table, _stats(run, parts)) if shared is not None else None
+    if shared is not None and key in shared:
+        return shared[key].lazy().with_columns(pl.lit(name).alias("run"))
+    lf = pl.scan_parquet([str(p) for p in parts]).with_columns(pl.col(pl.Categorical).cast(pl.String))
+    if shared is None:
+        return _in_order(lf.with_columns(pl.lit(name).alias("run")), table)
+    ordered = _in_order(lf, table)  # sorted as read, before the run column (not a sort key)
+
+    def rows() -> pl.DataFrame:  # at the first collect that reads the table
+        if key not in shared:
+            shared[key] = ordered.collect()
+        return shared[key]
+
+    return pl.defer(rows, schema=ordered.collect_schema()).with_columns(pl.lit(name).alias("run"))
+
+
+def _check_once(run: Path, m: dict) -> None:
+    """:func:`check_parts`, inside :func:`shared_reads` once for the same manifest and part files."""
+    if _SHARED is None:
+        check_parts(run, m)
+        return
+    listed = [run / t / rf.part_name(int(c["id"])) for c in m.get("chunks") or [] for t in TABLES]
+    key = ("check", repr(m), _stats(run, [p for p in listed if p.exists()]))
+    if key not in _SHARED:
+        check_parts(run, m)
+        _SHARED[key] = None
 
 
 def check_parts(run: Path, manifest: dict | None = None) -> None:
@@ -176,7 +245,7 @@ def load_runs(folders: Sequence[Path | str], *, check: bool = True) -> Runs:
         if name in manifests:
             name = str(run)
         if check:
-            check_parts(run, m)
+            _check_once(run, m)
         m, why = _reconcile(run, m)
         if not _parts(run, "games", m):
             yet = "" if str(m.get("status", "")).startswith("complete") else " yet"
@@ -189,9 +258,7 @@ def load_runs(folders: Sequence[Path | str], *, check: bool = True) -> Runs:
         for t in TABLES:
             parts = _parts(run, t, m)
             if parts:
-                lf = pl.scan_parquet([str(p) for p in parts]).with_columns(
-                    pl.col(pl.Categorical).cast(pl.String)).with_columns(pl.lit(name).alias("run"))
-                frames[t].append(_in_order(lf, t))
+                frames[t].append(_read(run, t, parts, name))
     games_in = {m["config"]["game"] for m in manifests.values()}
     if len(games_in) > 1:
         raise RunFolderError(f"runs of different games cannot be combined: {', '.join(sorted(games_in))}")
