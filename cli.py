@@ -521,7 +521,7 @@ def configured(fn: Callable) -> Callable:
         ctx = _current_context()
         if _plain(kw.get("field")) == "ladder":  # each rung in turn, every one an ordinary run of this command
             return _field_ladder(ctx.info_name, wrapper, a, kw)
-        if kw.get("rungs") is not None:
+        if kw.get("rungs") is not None and "field" in kw:  # stronger's own --rungs (no --field) names its rungs
             raise _rungs_refusal(kw)
         _field_ids(ctx, ctx.info_name, kw)
         if "set_" in kw:
