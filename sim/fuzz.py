@@ -33,7 +33,9 @@ def fuzz(game: Game, players: int, game_ids: np.ndarray, seed: int) -> FuzzResul
 
     Actions are drawn uniformly from each game's legal action mask with the counter-based stream
     keyed by (``seed``, game id), so a game's trajectory does not depend on the batch it is in.
-    Stops at the first step with a violation.
+    Stops at the first step with a violation. Once half the batch has ended, the running games go on
+    alone (``take``: the same games, their streams with them); an ended game was checked after the
+    step that ended it and is stepped no more.
 
     Raises:
         AssertionError: a running game has an empty legal mask, or a game passes its ply bound.
@@ -46,6 +48,10 @@ def fuzz(game: Game, players: int, game_ids: np.ndarray, seed: int) -> FuzzResul
         done = game.done(state)
         if done.all():
             break
+        if 2 * np.count_nonzero(~done) <= done.size:  # half the batch has ended: play the running games alone
+            keep = np.flatnonzero(~done)
+            state, streams = state.take(keep), streams.take(keep)
+            continue
         mask = game.legal_action_mask(state)
         live = np.flatnonzero(~done)
         assert mask[live].any(axis=1).all(), "empty legal mask in a running game"
