@@ -3,7 +3,8 @@
 The small, page-free pieces the stronger-players check (:mod:`meeplelab.analysis.stronger`), the report's first
 screen (:mod:`meeplelab.analysis.first_screen`) and the re-tuning's analysis (:mod:`meeplelab.analysis.retune`)
 share: :func:`compare` judges two estimates (holds, changes, reverses), :func:`unit` names a check's unit,
-:func:`rung` the strong rung of a study and :func:`skill` a conclusion's reading across the skill ladder. Nothing
+:func:`rung` the strong rung of a study, :func:`skill` a conclusion's reading across the skill ladder,
+:func:`resolution_of` a metric's resolution and :data:`FLOOR` the win-rate floor. Nothing
 here reads files or builds sections.
 """
 
@@ -16,6 +17,22 @@ EVERY, DEPENDS, SCRIPTED_ONLY = "holds at every rung", "depends on skill", "only
 
 #: the two-sided 95% normal quantile (a half-width over it is a standard error)
 Z = 1.959963984540054
+
+#: a player whose win rate in the control (or reference) arm is under this share (percent) at a rung sits on the
+#: win-rate floor there (it cannot lose much more), so a win-rate change is not read as an effect; the VP effect is
+FLOOR = 5.0
+
+
+def resolution_of(unit: str, players: int | None = None, games: int | None = None) -> float:
+    """The smallest difference a metric can show, in its unit: ``"VP"``, one VP to one seat of a game's mean
+    (1/``players`` VP; without a count, 0.005, the two decimals VP is given to); ``"points"`` (a win rate), one
+    game of the smaller sample (100/``games`` points; without a count, 0.05, the one decimal points are given to);
+    any other unit 0 (no resolution: the interval alone decides)."""
+    if unit == "VP":
+        return 1.0 / players if players else 0.005
+    if unit == "points":
+        return 100.0 / games if games else 0.05
+    return 0.0
 
 
 def compare(scripted: dict, strong: dict, resolution: float = 0.0) -> tuple[str, dict]:
@@ -70,4 +87,4 @@ def skill(c: dict) -> tuple[str, str]:
     return DEPENDS, "changes at " + ", ".join(f"the {name(r)}" for (r, v) in verdicts if v != "holds")
 
 
-__all__ = ["DEPENDS", "EVERY", "SCRIPTED_ONLY", "Z", "compare", "rung", "rung_folder", "skill", "unit"]
+__all__ = ["DEPENDS", "EVERY", "FLOOR", "SCRIPTED_ONLY", "Z", "compare", "resolution_of", "rung", "rung_folder", "skill", "unit"]

@@ -19,13 +19,9 @@ from .experiment import _games, effects, experiment_sections
 from .focal import run_entry_games
 from .labels import codes_in_words
 from .page import Section, TableFormat
-from .rungs import DEPENDS, EVERY, SCRIPTED_ONLY, compare, rung, rung_folder, skill, unit
+from .rungs import DEPENDS, EVERY, FLOOR, SCRIPTED_ONLY, compare, resolution_of, rung, rung_folder, skill, unit
 
 FILE = "stronger.json"
-
-#: a focal plan whose control arm wins less than this share (percent) at a rung: its win rate sits on the floor
-#: there (it cannot lose much more), so a win-rate change is not read as an effect; the VP effect is
-FLOOR = 5.0
 
 
 def _places(unit: str) -> int:
@@ -43,9 +39,9 @@ def resolution(c: dict) -> float:
     """The smallest difference check ``c``'s metric can show: a game's mean VP moves by 1/players VP when one
     seat gains one VP (``c["players"]``, else 4 seats); a win rate by one game of the smaller sample (points)."""
     if unit(c) == "VP":
-        return 1.0 / float(c.get("players") or 4)
+        return resolution_of("VP", int(c.get("players") or 4))
     n = min(int(c["scripted"].get("n") or 0), int(c["strong"].get("n") or 0))
-    return 100.0 / n if n else 0.0
+    return resolution_of("points", games=n) if n else 0.0
 
 
 def judge(c: dict) -> dict:
@@ -58,7 +54,7 @@ def judge(c: dict) -> dict:
     if base and vp and min(base["scripted"]["est"], base["strong"]["est"]) < FLOOR:
         c["floor"] = True
         vp = dict(vp)
-        vp["verdict"], vp["difference"] = compare(vp["scripted"], vp["strong"], 1.0 / float(c.get("players") or 4))
+        vp["verdict"], vp["difference"] = compare(vp["scripted"], vp["strong"], resolution_of("VP", int(c.get("players") or 4)))
         c["vp"], c["verdict"] = vp, vp["verdict"]
     return c
 
@@ -113,27 +109,39 @@ def line(c: dict) -> str:
 
 def _ladder_tail(c: dict) -> str:
     """`` Across the ladder: heuristic +3.1 [..] (holds); depends on skill (changes from the tuned heuristic).``
-    for a check with lower rungs (empty otherwise)."""
+    for a check with lower rungs (empty otherwise); a rung with a focal base rate shows it (``heuristic -2.0 [..],
+    base 5.8% (changes)``), a rung on the floor its VP effect and verdict (``heuristic -2.0 [..], base 2.1%: on
+    the floor, VP effect -2.02 VP [..] (VP: changes)``)."""
     if not c.get("ladder"):
         return ""
     u = unit(c)
     parts = []
     for e in c["ladder"]:
+        text = f"{e['rung']} {_iv(e, u)}" + (f", base {e['base']['est']:.1f}%" if e.get("base") else "")
         if e.get("floor") and e.get("vp_judged"):
-            parts.append(f"{e['rung']} {_iv(e['vp_judged']['strong'], 'VP')} VP effect, on the floor ({e['verdict']})")
+            text += f": on the floor, VP effect {_iv(e['vp_judged']['strong'], 'VP')} (VP: {e['verdict']})"
         else:
-            parts.append(f"{e['rung']} {_iv(e, u)} ({e['verdict']})")
+            text += f" ({e['verdict']})"
+        parts.append(text)
     word, detail = skill(c)
     return f" Across the ladder: {'; '.join(parts)}; {word}{f' ({detail})' if detail else ''}."
 
 
 def intro(result: dict) -> str:
-    """The paragraph before the lines: what the strong field is and how each line is judged."""
+    """The paragraph before the lines: what the strong field is and how each line is judged (the resolution, the
+    floor: :data:`FLOOR_NOTE`)."""
     return (f"Each headline conclusion re-measured with the strong field, {result['strong_words']}, beside the "
             f"scripted-field figure (95% intervals, games): mirrors of {result['mirror_games']:,} games per player "
             f"count, {result['games']:,} games per arm or run otherwise. *Holds*: the difference of the two "
             "estimates is not resolved; *changes by X*: it is (independent estimates, normal approximation); "
-            "*reverses*: both resolved with opposite signs.")
+            "*reverses*: both resolved with opposite signs." + FLOOR_NOTE)
+
+
+#: how a line reads a focal plan on the win-rate floor and a difference under the metric's resolution
+FLOOR_NOTE = (f" A focal plan that wins under {FLOOR:.0f}% in its control arm at a rung sits on the floor there: "
+              "its win-rate change is not read as an effect, its VP effect is (VP to two decimals; a difference "
+              "under the metric's resolution, one VP to one seat of a game's mean or one game of a win rate, is "
+              "never a change).")
 
 
 def read(out: Path | str) -> dict:
@@ -239,10 +247,7 @@ def section(stronger: Path | str | None, games: list[str], runs: list[str] | Non
     d = enrich(d, stronger)
     d["folder"] = str(Path(stronger))
     tables = _ladder_tables(d)
-    floor = (f" A focal plan that wins under {FLOOR:.0f}% in its control arm at a rung sits on the floor there: its "
-             "win-rate change is not read as an effect, its VP effect is (VP to two decimals; a difference under the "
-             "metric's resolution, one VP to one seat of a game's mean or one game of a win rate, is never a change).")
-    return Section(title, tally(d) + "\n" + intro(d) + floor + "\n\n" + "\n".join(f"- {x}" for x in d["lines"]),
+    return Section(title, tally(d) + "\n" + intro(d) + "\n\n" + "\n".join(f"- {x}" for x in d["lines"]),
                    tables=tables, data={"stronger": d})
 
 
@@ -357,6 +362,6 @@ def tally(result: dict) -> str:
     return text
 
 
-__all__ = ["DEPENDS", "EVERY", "FILE", "FLOOR", "SCRIPTED_ONLY", "compare", "enrich", "experiment_page", "experiment_section", "intro",
+__all__ = ["DEPENDS", "EVERY", "FILE", "FLOOR", "FLOOR_NOTE", "SCRIPTED_ONLY", "compare", "enrich", "experiment_page", "experiment_section", "intro",
            "judge", "judge_ladder", "ladder_table", "line", "read", "resolution", "rung", "rung_folder", "section",
            "skill", "tally", "unit"]

@@ -17,7 +17,10 @@ each beside the scripted-field figure it re-checks:
 
 Each line says **holds** (the difference of the two estimates is not resolved), **changes by X [interval]**
 (resolved; the two are independent measurements, so the interval is of the difference of independent
-estimates, normal approximation from the two 95% intervals) or **reverses** (both resolved, opposite signs).
+estimates, normal approximation from the two 95% intervals) or **reverses** (both resolved, opposite signs),
+judged as the report judges it (:func:`judged`): a difference under the metric's resolution is never a change, a
+focal experiment's line shows the focal plan's base rate, and a focal plan on the win-rate floor (under 5% in its
+control arm at a rung) is judged by its VP effect, and its line says so.
 
 Outputs: ``OUT/stronger.json`` (every figure), ``OUT/stronger.md`` (the lines), the run folders it played
 (``OUT/mirror-Pp``, ``OUT/top-Pp``, ``OUT/<experiment>``); ``meeplelab report RUNS --stronger OUT`` puts the
@@ -56,7 +59,7 @@ import polars as pl
 
 from meeplelab.analysis.mechanics import KEY as MECHANICS
 from meeplelab.analysis.mechanics import forced_line
-from meeplelab.analysis.stronger import FILE, compare, judge_ladder, line, rung_folder
+from meeplelab.analysis.stronger import FILE, compare, enrich, line, rung_folder
 from meeplelab.studies.mechanics import forced_checks
 from meeplelab.studies.restricted_questions import restricted_answers
 from meeplelab.analysis.restricted_answers import KEY as RESTRICTED
@@ -467,21 +470,38 @@ def _study(out: Path, game: str, sources, request: dict, runs_f, runs, exps, lad
         state["status"] = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
         rf.write_atomic(out / FILE, json.dumps(state, indent=1).encode())
         raise
-    lines = [line(judge_ladder({**c, "strong_rung": ladder[-1][0]})) for c in checks]
-    result = {"game": game, "status": "complete", "strong": strong,
-              "rungs": [{"label": label, "strategy": sid} for label, sid in ladder],
-              "runs": sorted(str(Path(r).resolve()) for r in runs_f), "strong_words": words, "games": games,
-              "mirror_games": mirror_games, "seed": seed, "sources": [str(Path(s)) for s in sources],
-              "request": request, "checks": checks, "lines": lines, MECHANICS: forced, RESTRICTED: asked}
-
+    result = judged({"game": game, "status": "complete", "strong": strong,
+                     "rungs": [{"label": label, "strategy": sid} for label, sid in ladder],
+                     "runs": sorted(str(Path(r).resolve()) for r in runs_f), "strong_words": words, "games": games,
+                     "mirror_games": mirror_games, "seed": seed, "sources": [str(Path(s)) for s in sources],
+                     "request": request, "checks": checks, MECHANICS: forced, RESTRICTED: asked}, out)
     rf.write_atomic(out / FILE, json.dumps(canonical_json(result), indent=1, default=float).encode())
-
-    md = [f"# Does it hold for stronger players? {game}", "", intro(result), ""] + [f"- {x}" for x in lines]
-    md += ["", "## Mechanics strong players skip, forced", ""] + [f"- {forced_line(c)}" for c in forced] if forced else []
-    for a in asked:  # meeplelab report EXPERIMENT --stronger OUT puts them in the experiment's report
-        md += ["", f"## {a['source']} asked by restricted play", ""] + [f"- {answer_line(r)}" for r in a["rows"]]
-    rf.write_atomic(out / "stronger.md", ("\n".join(md) + "\n").encode())
+    rf.write_atomic(out / "stronger.md", markdown(result).encode())
     return result
 
 
-__all__ = ["DEFAULT_RUNGS", "STRONG", "ladder_rungs", "run_stronger", "rung_words", "strong_player"]
+def judged(result: dict, out: Path) -> dict:
+    """The study ``result`` (its checks as measured) with every check judged as the report judges it
+    (:func:`meeplelab.analysis.stronger.enrich`: the metric's resolution; a focal experiment's base rate and VP
+    effect read from the run folders in ``out``, and on the win-rate floor its verdict is the VP effect's) and
+    ``lines``, one per check in the study's own ids (:func:`meeplelab.analysis.stronger.line`), which the command
+    prints and ``stronger.md`` lists. A check whose folders are not in ``out`` keeps the figures it carries."""
+    d = enrich(result, out)
+    checks = [{k: v for k, v in c.items() if k != "line"} for c in d["checks"]]  # the report words its own
+    return {**d, "checks": checks, "lines": [line(c) for c in checks]}
+
+
+def markdown(result: dict) -> str:
+    """``OUT/stronger.md`` of a judged study (:func:`judged`): the intro, the lines, the mechanics strong players
+    skip, forced, and each experiment's questions asked by restricted play."""
+    md = [f"# Does it hold for stronger players? {result['game']}", "", intro(result), ""]
+    md += [f"- {x}" for x in result["lines"]]
+    forced, asked = result.get(MECHANICS) or [], result.get(RESTRICTED) or []
+    md += ["", "## Mechanics strong players skip, forced", ""] + [f"- {forced_line(c)}" for c in forced] if forced else []
+    for a in asked:  # meeplelab report EXPERIMENT --stronger OUT puts them in the experiment's report
+        md += ["", f"## {a['source']} asked by restricted play", ""] + [f"- {answer_line(r)}" for r in a["rows"]]
+    return "\n".join(md) + "\n"
+
+
+__all__ = ["DEFAULT_RUNGS", "STRONG", "judged", "ladder_rungs", "markdown", "run_stronger", "rung_words",
+           "strong_player"]

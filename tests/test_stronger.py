@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from meeplelab.analysis.rungs import DEPENDS, EVERY, SCRIPTED_ONLY
-from meeplelab.analysis.stronger import compare, line, resolution
+from meeplelab.analysis.stronger import FLOOR, compare, line, resolution
 from meeplelab.analysis.stats import paired_shares
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,9 +85,18 @@ def test_every_headline_conclusion_is_re_measured_with_the_strong_field(study):
     assert r["strong"].startswith("heuristic:preset=") and r["strong"].endswith("galileos-truth-heuristic-tuned.toml")
     saved = json.loads((root / "strong" / "stronger.json").read_text())
     assert saved["status"] == "complete" and len(saved["lines"]) == 5
+    # every check judged as the report judges it (the metric's resolution; a focal plan on the floor by its VP effect)
     for c in r["checks"]:
-        v, d = compare(c["scripted"], c["strong"])
-        assert (v, d["est"]) == (c["verdict"], pytest.approx(c["difference"]["est"]))
+        v, d = compare(c["scripted"], c["strong"], resolution(c))
+        assert d["est"] == pytest.approx(c["difference"]["est"])
+        assert c["verdict"] == (c["vp"]["verdict"] if c.get("floor") else v)
+    md = (root / "strong" / "stronger.md").read_text()
+    assert r["lines"] == saved["lines"] == [line(c) for c in r["checks"]] and all(f"- {x}\n" in md for x in r["lines"])
+    for c, text in zip(r["checks"][3:], r["lines"][3:]):  # the focal experiment: its plan's base rate at both rungs
+        b = c["base"]
+        assert f"wins {b['scripted']['est']:.1f}% among the scripted field and {b['strong']['est']:.1f}% among " \
+               "strong players" in text
+        assert ("on the floor" in text) == (min(b["scripted"]["est"], b["strong"]["est"]) < FLOOR)
     # the strong mirror holds the strong player in every seat, and the seat pair is recomputed from its games
     for c in r["checks"][:2]:
         p = c["players"]
@@ -143,8 +152,12 @@ def test_every_conclusion_is_measured_at_each_rung_of_the_ladder(study):
         assert "Across the ladder: heuristic " in text
         assert text.rstrip(".").endswith(("holds at every rung", "only among scripted plans")) or \
             "depends on skill (changes " in text
-        v, _ = compare(c["scripted"], c["ladder"][0], resolution({**c, "strong": c["ladder"][0]}))
-        assert f"({v})" in text.split("Across the ladder: ", 1)[1]
+        e, tail = c["ladder"][0], text.split("Across the ladder: ", 1)[1]
+        if e.get("floor"):  # its focal plan on the floor at that rung: read by its VP effect
+            assert ": on the floor, VP effect " in tail and f"(VP: {e['verdict']})" in tail
+        else:
+            v, _ = compare(c["scripted"], e, resolution({**c, "strong": e}))
+            assert e["verdict"] == v and f"({v})" in tail
 
 
 def test_the_report_carries_the_lines_or_says_what_is_not_checked(study, tmp_path):
