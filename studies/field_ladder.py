@@ -13,7 +13,10 @@ through the command's *headline answers* function (:data:`HEADLINES`) and writes
 The reading is a word of :mod:`meeplelab.analysis.rungs` (:func:`meeplelab.analysis.rungs.skill`): *holds at
 every rung*, *depends on skill* (with the rung it changes from) or *only among scripted plans*, each rung judged
 against the scripted rung: a figure with an interval by :func:`meeplelab.analysis.rungs.compare` (holds,
-changes, reverses), a proposal by the seats it compensates. A row the scripted rung does not measure (a strategy only the
+changes, reverses; a difference under the metric's resolution is never a change,
+:func:`meeplelab.analysis.rungs.resolution_of`), a proposal by the seats it compensates; a win rate shows its
+player's base rate, and at a rung where it is under :data:`meeplelab.analysis.rungs.FLOOR` (on the floor) its
+verdict is the same answer's final VP, and the reading says so. A row the scripted rung does not measure (a strategy only the
 stronger rungs seat) is judged against the first rung that measures it, and says so; a row measured at one rung
 only has no reading (``-``).
 
@@ -52,7 +55,7 @@ import polars as pl
 
 from meeplelab.analysis.content import removal_effects
 from meeplelab.analysis.experiment import effects
-from meeplelab.analysis.rungs import DEPENDS, EVERY, SCRIPTED_ONLY, compare, rung_folder, skill
+from meeplelab.analysis.rungs import DEPENDS, EVERY, FLOOR, SCRIPTED_ONLY, compare, resolution_of, rung_folder, skill
 from meeplelab.play import runfolder as rf
 from meeplelab.play.experiment import read_experiment
 from meeplelab.sim.core.errors import ConfigError, RunFolderError
@@ -110,6 +113,23 @@ def _interval(est: float, low: float, high: float, unit: str) -> str:
     return f"{est:+.{digits}f} [{low:+.{digits}f}, {high:+.{digits}f}]"
 
 
+def _figure(key: str, r: dict, unit: str, players: int | None = None, base: float | None = None) -> dict:
+    """An answer with an interval: ``key``, ``r``'s ``est``/``low``/``high`` and ``n`` (games or seat-results, when
+    it has one), its ``unit`` and the seats of its games (:func:`meeplelab.analysis.rungs.resolution_of`), and for a
+    win rate the player's own rate in the control or reference (``base``, percent; shown in the text, and under
+    :data:`FLOOR` the rung's win-rate change is read by the VP row, :func:`reading`)."""
+    a = {"key": key, "est": r["est"], "low": r["low"], "high": r["high"], "unit": unit,
+         "text": _interval(r["est"], r["low"], r["high"], unit)}
+    if r.get("n") is not None:
+        a["n"] = int(r["n"])
+    if players:
+        a["players"] = int(players)
+    if base is not None and math.isfinite(base):
+        a["base"] = float(base)
+        a["text"] += f"; base {base:.1f}%" + (", on the floor" if base < FLOOR else "")
+    return a
+
+
 def _bonus_text(bonus: Sequence[int], unit: str) -> str:
     """``Seat 1 +6 VP`` (every seat with a bonus), ``no bonus`` when none has one."""
     got = [f"Seat {k + 1} +{int(b)} {unit}" for k, b in enumerate(bonus) if b]
@@ -134,7 +154,7 @@ def compensate_answers(out: Path) -> list[dict]:
                      "value": tuple(b > 0 for b in bonus)})  # judged by the seats it compensates, not the amounts
         for which, words in (("none", "without compensation"), ("proposal", "with the proposal")):
             m = v[which]
-            rows.append({"key": f"seat spread {words}, {p} seats (points)", "est": m["spread"],
+            rows.append({"key": f"seat spread {words}, {p} seats (points)", "est": m["spread"], "unit": "points",
                          "low": m["spread_low"], "high": m["spread_high"],
                          "text": f"{m['spread']:.1f} [{m['spread_low']:.1f}, {m['spread_high']:.1f}]"})
     return rows
@@ -161,8 +181,8 @@ def compare_answers(out: Path) -> list[dict]:
         who = _strategy_label(game, str(r["strategy"] or "")) if r["metric"] in ("win rate (points)", "final VP") else ""
         key = f"{r['version']} minus {r['reference']}, {r['players']} seats: " + (f"{who}'s " if who else "") + \
             f"{what} ({unit})"
-        rows.append({"key": key, "est": r["est"], "low": r["low"], "high": r["high"],
-                     "text": _interval(r["est"], r["low"], r["high"], unit)})
+        base = r.get("ref") if r["metric"] == "win rate (points)" else None  # its win rate in the reference (%)
+        rows.append(_figure(key, r, unit, r["players"], base))
     return rows
 
 
@@ -176,7 +196,8 @@ def experiment_answers(out: Path) -> list[dict]:
     """
     try:
         t = effects(out)
-        control = read_experiment(out)["control"]
+        meta = read_experiment(out)
+        control = meta["control"]
     except (OSError, KeyError, ValueError, RunFolderError):
         raise ConfigError(f"--field ladder: {out} holds no finished experiment (the experiment run of this rung did "
                           "not finish); run the command again with --resume") from None
@@ -185,9 +206,9 @@ def experiment_answers(out: Path) -> list[dict]:
     rows = []
     for r in t.iter_rows(named=True):
         what, unit = words[r["metric"]]
-        rows.append({"key": f"{r['arm']} minus {control}: {_strategy_label(game, str(r['strategy']))}'s {what} "
-                            f"({unit})", "est": r["est"], "low": r["low"], "high": r["high"],
-                     "text": _interval(r["est"], r["low"], r["high"], unit)})
+        key = f"{r['arm']} minus {control}: {_strategy_label(game, str(r['strategy']))}'s {what} ({unit})"
+        base = r["mean_control"] if r["metric"] == "win" else None  # its win rate in the control arm (%)
+        rows.append(_figure(key, r, unit, meta.get("players"), base))
     return rows
 
 
@@ -201,6 +222,7 @@ def content_value_answers(out: Path) -> list[dict]:
     """
     try:
         t = removal_effects(out)
+        players = read_experiment(out).get("players")
     except (OSError, KeyError, ValueError, RunFolderError):
         raise ConfigError(f"--field ladder: {out} holds no finished content-value experiment (the content-value run "
                           "of this rung did not finish); run the command again with --resume") from None
@@ -209,8 +231,8 @@ def content_value_answers(out: Path) -> list[dict]:
     for r in t.filter(pl.col("group").is_in(CONTENT_GROUPS)).iter_rows(named=True):
         what, unit = words[r["metric"]]
         verb = "denying" if r["mode"] == "deny" else "removing"
-        rows.append({"key": f"{verb} {r['item']}, {r['group']}: {what} ({unit})", "est": r["est"], "low": r["low"],
-                     "high": r["high"], "text": _interval(r["est"], r["low"], r["high"], unit)})
+        base = r["mean_control"] if r["metric"] == "win" else None  # the group's win rate in the control (%)
+        rows.append(_figure(f"{verb} {r['item']}, {r['group']}: {what} ({unit})", r, unit, players, base))
     return rows
 
 
@@ -314,15 +336,48 @@ def _strategy_label(game: str | None, sid: str) -> str:
 
 # ---------------------------------------------------------------------------------------------- reading
 def _verdict(ref: dict, this: dict) -> str:
+    """``this`` rung's answer judged against ``ref``: figures by :func:`meeplelab.analysis.rungs.compare` with the
+    metric's resolution (:func:`meeplelab.analysis.rungs.resolution_of`: its unit, seats and the smaller sample), so
+    a difference under it is never a change; other answers by equality."""
     if "est" in ref and "est" in this:
-        return compare(ref, this)[0]
+        n = [int(a["n"]) for a in (ref, this) if a.get("n")]
+        res = resolution_of(this.get("unit", ""), this.get("players") or ref.get("players"), min(n) if n else None)
+        return compare(ref, this, res)[0]
     return "holds" if ref.get("value") == this.get("value") else "changes"
 
 
-def reading(cells: dict[str, dict], rungs: Sequence[str]) -> tuple[str, str]:
+def _on_floor(a: dict) -> bool:
+    """A win-rate answer whose player wins under :data:`FLOOR` percent in the control or reference there."""
+    return a.get("base") is not None and a["base"] < FLOOR
+
+
+def _judge_rung(cells: dict[str, dict], ref: str, r: str, vp: dict[str, dict] | None) -> str:
+    """Rung ``r``'s verdict against ``ref``; a win rate on the floor at either (:func:`_on_floor`) is not read as
+    an effect: the verdict is the VP answer's (``vp``, same rungs), ``holds`` when there is none."""
+    if not (_on_floor(cells[ref]) or _on_floor(cells[r])):
+        return _verdict(cells[ref], cells[r])
+    return _verdict(vp[ref], vp[r]) if vp and ref in vp and r in vp else "holds"
+
+
+def _floor_detail(cells: dict[str, dict], measured: Sequence[str], vp: dict[str, dict] | None) -> str:
+    """``win rate on the floor (under 5%) at the tuned heuristic (base 2.8%): read there by the final VP`` (empty
+    when no measured rung is on the floor)."""
+    low = [r for r in measured if _on_floor(cells[r])]
+    if not low:
+        return ""
+    at = ", ".join(f"the {RUNG_WORDS.get(r, r)} (base {cells[r]['base']:.1f}%)" for r in low)
+    where = "at every rung" if low[0] == measured[0] else "there"
+    how = f"read {where} by the final VP" if vp else "not read as an effect (no VP answer)"
+    return f"win rate on the floor (under {FLOOR:.0f}%) at {at}: {how}"
+
+
+def reading(cells: dict[str, dict], rungs: Sequence[str], vp: dict[str, dict] | None = None) -> tuple[str, str]:
     """``(word, detail)`` of one answer across the ladder: ``cells`` its answer per rung that measured it, each
-    later rung judged against the first (normally the scripted rung; see the module doc); a figure without an
-    interval (too few game seeds) is shown but not judged; ``("-", ...)`` when only one rung measured it."""
+    later rung judged against the first (normally the scripted rung; see the module doc; a difference under the
+    metric's resolution is no change, :func:`_verdict`); a figure without an interval (too few game seeds) is shown
+    but not judged; ``("-", ...)`` when only one rung measured it. A win rate whose player sits on the floor at a
+    rung or at the first (:data:`FLOOR`) is judged there by the VP answer ``vp`` (its cells per rung), and the
+    detail says so."""
     def judged(a: dict) -> bool:
         return "est" not in a or all(a[k] is not None and math.isfinite(a[k]) for k in ("low", "high"))
 
@@ -332,9 +387,9 @@ def reading(cells: dict[str, dict], rungs: Sequence[str]) -> tuple[str, str]:
                      else "no rung gives it an interval")
     unresolved = [r for r in measured if cells[r].get("unresolved")]
     if unresolved:
-        return _unresolved(cells, rungs, unresolved)
+        return _unresolved(cells, rungs, unresolved, vp)
     ref = measured[0]
-    verdicts = [(RUNG_WORDS.get(r, r), _verdict(cells[ref], cells[r])) for r in measured[1:]]
+    verdicts = [(RUNG_WORDS.get(r, r), _judge_rung(cells, ref, r, vp)) for r in measured[1:]]
     word, detail = skill({"ladder": [{"rung": r, "verdict": v} for r, v in verdicts[:-1]],
                           "verdict": verdicts[-1][1], "strong_rung": verdicts[-1][0]})
     if ref != SCRIPTED:
@@ -343,16 +398,18 @@ def reading(cells: dict[str, dict], rungs: Sequence[str]) -> tuple[str, str]:
         why = ("the scripted plans' figure has no interval" if SCRIPTED in cells else
                "the scripted plans do not play it" if SCRIPTED in rungs else "the scripted rung is not in --rungs")
         detail = (detail + "; " if detail else "") + f"compared with the {RUNG_WORDS.get(ref, ref)}: {why}"
-    return word, detail
+    floor = _floor_detail(cells, measured, vp)
+    return word, "; ".join(x for x in (detail, floor) if x)
 
 
-def _unresolved(cells: dict[str, dict], rungs: Sequence[str], unresolved: list[str]) -> tuple[str, str]:
+def _unresolved(cells: dict[str, dict], rungs: Sequence[str], unresolved: list[str],
+                vp: dict[str, dict] | None = None) -> tuple[str, str]:
     """``(word, detail)`` of an answer some rungs leave unresolved (a claim whose interval at the defaults crosses
     zero, or no verdict): ``unresolved at heuristic`` (those rungs), the detail the reading of the other rungs."""
     word = "unresolved at " + ", ".join(RUNG_WORDS.get(r, r) for r in unresolved)
     detail = "no verdict there (its interval crosses zero or the budget did not settle it)"
     rest = {r: c for r, c in cells.items() if r not in unresolved}
-    other, why = reading(rest, rungs)
+    other, why = reading(rest, rungs, vp)
     if other != "-":
         detail += f"; the other rungs: {other}" + (f" ({why})" if why else "")
     return word, detail
@@ -372,8 +429,9 @@ def ladder_rows(command: str, out: Path, rungs: Sequence[str]) -> list[dict]:
         for a in HEADLINES[command](out / rung_folder(rung)):
             by_key.setdefault(a["key"], {})[rung] = a
     rows = []
-    for key, cells in by_key.items():
-        word, detail = reading(cells, rungs)
+    for key, cells in by_key.items():  # a win rate on the floor is read by the same answer's final VP
+        word, detail = reading(cells, rungs, by_key.get(key.replace("win rate (points)", "final VP (VP)"))
+                               if "win rate (points)" in key else None)
         rows.append({"answer": key, "cells": {r: cells[r]["text"] for r in cells}, "word": word, "detail": detail})
     return sorted(rows, key=lambda r: -len(r["cells"]))
 
