@@ -35,7 +35,7 @@ SMALL: dict[str, dict[str, str]] = {
     "robustness": {"--budget": "1600", "--games-per-lineup": "1", "--sobol-max": "1", "--n-jobs": "1"},
     "balance": {"--trials": "2", "--games-per-lineup": "2", "--recheck": "1", "--n-jobs": "1"},
     "compare": {"--games": "24", "--n-jobs": "1"},
-    "exchange-rates": {"--games": "24", "--units": "1", "--n-jobs": "1"},
+    "exchange-rates": {"--games": "12", "--units": "1", "--n-jobs": "1"},
     "compensate": {"--games": "24", "--iterations": "2", "--verify-factor": "1", "--n-jobs": "1"},
     "bench": {"--only": "profile", "--quick": "", "--games": "galileos-truth"},
     "meeplelab.benchmarks.fuzz": {"--games": "100"},
