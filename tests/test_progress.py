@@ -277,12 +277,12 @@ def test_loky_workers_say_no_second_notice_on_a_cold_cache(tmp_path):
 
 SLOW_REPORT = (
     "import sys, threading\nfrom pathlib import Path\nMARK = Path(sys.argv.pop(1))\nimport tests.toygame\n"
-    "import meeplelab.analysis.report as R\norig = R._write_report\n"
-    "def held(*a, **k):\n"
+    "import meeplelab.analysis.report as R\norig = R.load_runs\n"
+    "def held(*a, **k):  # the report step's first act: reading the runs\n"
     "    MARK.write_text('writing')\n"
     "    threading.Event().wait(600)  # until the test's SIGINT\n"
     "    return orig(*a, **k)\n"
-    "R._write_report = held\n"
+    "R.load_runs = held\n"
     "from cli import main\nmain()\n")
 
 
