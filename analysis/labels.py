@@ -327,8 +327,20 @@ class Labeller:
 def codes_in_words(game: str, text: str) -> str:
     """``text`` (a sentence) with every code the game labels given its words (``abjure-at:cycle=1 against
     never-abjure`` -> ``Abjure in Cycle 1 against Never Abjure``; ``writer's edge`` -> ``Writer's edge``); words
-    that are no code stay as they are."""
-    return _CODE_IN_TEXT.sub(lambda m: label(game, m.group()) or m.group(), str(text))
+    that are no code stay as they are, and so does the rung name after ``tuned`` (``the tuned heuristic``: a
+    rung of the skill ladder, not the strategy ``heuristic``)."""
+    text = str(text)
+
+    def word(m: re.Match) -> str:
+        if text.endswith(_TUNED, 0, m.start()):
+            return m.group()
+        return label(game, m.group()) or m.group()
+
+    return _CODE_IN_TEXT.sub(word, text)
+
+
+#: the word before a rung name that :func:`codes_in_words` leaves as it is
+_TUNED = "tuned "
 
 
 __all__ = ["ARGS_SHOWN", "Labeller", "Table", "codes_in_words", "label", "restricted", "strategy", "table",

@@ -351,6 +351,9 @@ def test_codes_inside_a_sentence_are_given_their_words_and_other_words_stay():
     assert codes_in_words("unconscious-mind", "um-coffee: coffee+1 against coffee-engine") == \
         "um-coffee: +1 Coffee at setup against Coffee engine"
     assert codes_in_words("toy", "bank-at:n=1's edge") == "bank-at:n=1's edge"  # a game with no label table
+    # the rung "tuned heuristic" keeps its words; the strategy heuristic elsewhere in the sentence gets its label
+    assert (codes_in_words("galileos-truth", "changes from the tuned heuristic; heuristic -2.0")
+            == "changes from the tuned heuristic; Heuristic -2.0")
 
 
 def _span(code: str, words: str) -> str:
