@@ -282,6 +282,19 @@ class Game(abc.ABC):
             raise ConfigError(
                 f"{self.name} takes {self.min_players} to {self.max_players} players, got {num_players}")
 
+    #: False while :meth:`blank_state` builds a state: an engine's ``_init`` then skips its setup kernel
+    _set_up = True
+
+    def blank_state(self, num_players: int) -> BatchState:
+        """One game as :meth:`init` allocates it, before the engine's setup kernel runs (an engine whose ``_init``
+        reads :attr:`_set_up`; any other sets it up): arrays of the kernels' argument types, not a game to play.
+        A cold start types the kernels it compiles ahead with it (``meeplelab.play.warmup.compiling_apart``)."""
+        self._set_up = False
+        try:
+            return self.init(np.zeros(1, np.int64), 0, num_players)
+        finally:
+            del self._set_up
+
     def init(self, game_ids: np.ndarray, seed: int, num_players: int) -> BatchState:
         """New batch of games at their first decision.
 

@@ -132,7 +132,8 @@ class GalileosTruth(Game):
         st.books[:] = p.start_books
         st.susp[:] = p.start_suspicion
         st.mentor[:] = p.seals_per_mentor
-        rules.setup_kernel(arrays(st), C, self.param_vector)
+        if self._set_up:  # False: a blank state (Game.blank_state)
+            rules.setup_kernel(arrays(st), C, self.param_vector)
         apply_seat_bonus(st, p, START_RESOURCES, P)  # seat compensation (A-GT-34); none by default
         return st
 

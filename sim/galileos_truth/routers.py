@@ -8,9 +8,9 @@ heuristic and the ISMCTS link the dispatchers themselves and no separate router 
 engine once more after a rule edit.
 """
 
-from numba import njit
+from numba import njit, typeof, types
 
-from .rules import dispatch
+from .rules import dispatch, setup_kernel
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -26,3 +26,14 @@ def apply_at(kind, S, C, prm, g, a, scratch):
     decision's legal action mask is not computed here."""
     dispatch.apply(kind, S, C, prm, g, a)
     return False
+
+
+def compile_parts(S, C, prm, mask) -> tuple[list, list]:
+    """The rule kernels a cold start compiles ahead in two processes at once
+    (:func:`meeplelab.play.warmup.compiling_apart`), as ``(dispatcher, argument types)`` pairs with the types the
+    play loop and the setup call them with (``kind``: the ``game`` group's integer type, as ``pending`` reads it;
+    ``g`` and the action int64; ``mask``: a ``bool[A]``): ``(apart, here)``, the apply dispatcher and the setup
+    kernel in the second process, the legal-mask dispatcher in this one (about equal halves)."""
+    i, kind, ctx = types.int64, typeof(S.game).dtype, (typeof(S), typeof(C), typeof(prm))
+    apart = [(dispatch.apply, (kind, *ctx, i, i)), (setup_kernel, ctx)]
+    return apart, [(dispatch.legal, (kind, *ctx, i, typeof(mask)))]

@@ -224,7 +224,8 @@ class UnconsciousMind(Game):
         state.freud_loc[:] = p.freud_start
         state.dist_left[:] = p.district_tokens
         S, C, prm = self.kernel_context(state)
-        batch_setup(S, C, prm, p.start_hand)
+        if self._set_up:  # False: a blank state (Game.blank_state)
+            batch_setup(S, C, prm, p.start_hand)
         apply_seat_bonus(state, p, START_RESOURCES, P)  # seat compensation (A-UM-35); none by default
         return state
 

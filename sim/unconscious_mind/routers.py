@@ -8,9 +8,13 @@ heuristic and the ISMCTS link the dispatchers themselves and no separate router 
 engine once more after a rule edit.
 """
 
-from numba import njit
+from numba import njit, typeof, types
 
-from .rules.loop import advance, apply_one, mask_row
+from .rules import dispatch, inkpot, notebook, research, scoring
+from .rules.clients import therapy_move
+from .rules.insight import generate
+from .rules.reputation import freud_step
+from .rules.loop import advance, apply_one, batch_setup, mask_row
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -28,3 +32,21 @@ def apply_at(kind, S, C, prm, g, a, scratch):
     mask (``advance`` computed it to skip forced decisions), so the play loop need not compute it again."""
     apply_one(S, C, prm, g, a)
     return advance(S, C, prm, g, scratch)
+
+
+def compile_parts(S, C, prm, mask) -> tuple[list, list]:
+    """The rule kernels a cold start compiles ahead in two processes at once
+    (:func:`meeplelab.play.warmup.compiling_apart`), as ``(dispatcher, argument types)`` pairs with the types
+    ``apply_one``, ``advance`` and ``mask_row`` call them with (``kind`` and the entry's ``a, b, c``: the ``stk``
+    group's integer type; the seat: the ``game`` group's; ``g`` and the action int64; ``mask``: a ``bool[A]``):
+    ``(apart, here)``: the apply dispatcher, then the setup (which links both dispatchers; this process has the
+    legal one cached by then) in the second process; in this one first the largest helpers only the apply
+    dispatcher reaches (cached before the second process gets to them, which then loads them: the two halves
+    about equal), then the legal-mask dispatcher."""
+    i, e, s, ctx = types.int64, typeof(S.stk).dtype, typeof(S.game).dtype, (typeof(S), typeof(C), typeof(prm))
+    apart = [(dispatch.apply, (e, *ctx, i, s, i, e, e, e)), (batch_setup, (*ctx, i))]
+    helpers = [(scoring.final_scoring, (*ctx, i)), (notebook.place_tile, (*ctx, i, i, i, i)),
+               (therapy_move, (*ctx, i, i, i, i)), (inkpot.inkpot_move, (*ctx, i, i, i)),
+               (research._apply_play_cards, (*ctx, i, i, i, i, i, i, i)), (generate, (*ctx, i, i, i, i)),
+               (freud_step, (*ctx, i, i))]
+    return apart, helpers + [(dispatch.legal, (e, *ctx, i, s, e, e, typeof(mask)))]
