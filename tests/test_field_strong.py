@@ -208,8 +208,8 @@ def test_a_search_lineup_of_a_panel_plays_the_same_games_on_the_compiled_kernel(
     calls = []
     real = panels.compiled_plies  # the name the panels call (imported from meeplelab.play.batch)
     monkeypatch.setattr(panels, "compiled_plies", lambda *a, **k: calls.append(1) or real(*a, **k))
-    compiled = panels.play_lineups(engine, lineups, 3, 7)
+    compiled = panels.play_lineups(engine, lineups, 2, 7)
     assert len(calls) == 5  # every search lineup on the compiled kernel, one batch each
     # every lineup on the Python loop, mixed batches
-    assert panels.play_lineups(engine, lineups, 3, 7, compiled=False).equals(compiled)
-    assert compiled.height == 3 * (2 * 2 + 3 * 3)
+    assert panels.play_lineups(engine, lineups, 2, 7, compiled=False).equals(compiled)
+    assert compiled.height == 2 * (2 * 2 + 3 * 3)
