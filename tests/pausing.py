@@ -10,6 +10,9 @@ starts without the variable, so it never holds)::
     proc = subprocess.Popen(cmd, env=pause.env(), ...)
     pause.wait(proc, lambda: done_chunks(out) >= 2)    # held inside a move, with 2 chunks on disk
     os.kill(proc.pid, signal.SIGTERM)
+
+When the point is a state on disk rather than a decision count (an arm of an experiment complete, a trial
+of a tuning saved), :meth:`Pause.wait_stepping` holds the run every ``step`` decisions until it is there.
 """
 
 from __future__ import annotations
@@ -50,6 +53,29 @@ class Pause:
                 return
             time.sleep(0.02)
         raise AssertionError(f"not held mid-run within {timeout} s: {len(self.held())} of {processes} processes held")
+
+    def wait_stepping(self, proc: subprocess.Popen, ready, step: int, timeout: float = 300) -> None:
+        """Return once the run's one process is held at a decision where ``ready()`` holds; while it does not,
+        move the gate ``step`` decisions on (the process goes on and holds again there). A step replaces the
+        gate file whole (``os.replace``), so the process never reads it missing or half-written and runs on.
+
+        Raises:
+            AssertionError: as :meth:`wait`.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            self.wait(proc, timeout=max(deadline - time.monotonic(), 0.1))
+            if ready():
+                return
+            (marker,) = self.gate.parent.glob(self.gate.name + ".*")
+            at = marker.read_text()
+            while not at:  # created, its number not written yet
+                time.sleep(0.005)
+                at = marker.read_text()
+            marker.unlink()
+            step_file = self.gate.with_name(self.gate.name + "-next")
+            step_file.write_text(str(int(at) + step))
+            os.replace(step_file, self.gate)
 
     def release(self) -> None:
         """Let every held process go on (and none hold again)."""

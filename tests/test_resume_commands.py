@@ -18,6 +18,7 @@ import pytest
 import meeplelab.studies.tune as tune_mod
 from meeplelab.play import runfolder as rf
 from meeplelab.studies.balance import run_balance
+from tests.pausing import Pause
 from tests.test_cli_errors import expect_error, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,9 +32,29 @@ def _json(p: Path) -> dict:
         return {}
 
 
-def start_until(argv: list[str], ready, sig: int) -> tuple[int, str]:
-    """Start the CLI with ``argv``, send ``sig`` once ``ready()`` holds (polled, 120 s deadline); returns
+def start_until(argv: list[str], ready, sig: int, gate: Path, step: int) -> tuple[int, str]:
+    """Start the CLI with ``argv`` and a pause gate in the new folder ``gate`` (tests/pausing.py), hold it inside
+    a decision of slow-random every ``step`` decisions until ``ready()`` holds there, then send ``sig``; returns
     (exit code, stderr). The process is always gone afterwards."""
+    gate.mkdir()
+    pause = Pause(gate, after=step)
+    proc = subprocess.Popen(CLI + argv, cwd=ROOT, env=pause.env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        pause.wait_stepping(proc, ready, step, timeout=120)
+        os.kill(proc.pid, sig)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        pause.release()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, err
+
+
+def start_polling(argv: list[str], ready, sig: int) -> tuple[int, str]:
+    """Start the CLI with ``argv``, send ``sig`` once ``ready()`` holds (polled, 120 s deadline; for a command
+    slow-random does not play in); returns (exit code, stderr). The process is always gone afterwards."""
     proc = subprocess.Popen(CLI + argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
@@ -57,7 +78,7 @@ def files_of(folder: Path, skip=("report",)) -> dict[str, bytes]:
 
 
 # ---------------------------------------------------------------------------------------------- experiment
-EXP = ["experiment", "--game", "toy", "--players", "2", "--strategies", "slow-random:ms=10", "--control", "random",
+EXP = ["experiment", "--game", "toy", "--players", "2", "--strategies", "slow-random:ms=0", "--control", "random",
        "--vary", "strategy=always-draw,bank-at", "--games", "40", "--batch-size", "4", "--n-jobs", "1", "--seed", "5"]
 
 
@@ -70,12 +91,14 @@ def test_an_experiment_killed_then_stopped_then_resumed_writes_the_uninterrupted
     ref, out = tmp_path / "ref", tmp_path / "cut"
     code, _, err = run_cli(EXP + ["--out", str(ref)], capsys, monkeypatch)
     assert code == 0, err
-    code, _ = start_until(EXP + ["--out", str(out)], lambda: _status(out / "control") == "complete", signal.SIGKILL)
+    # held every 20 decisions of slow-random (113 in the control arm, 139 in always-draw, 84 in bank-at)
+    code, _ = start_until(EXP + ["--out", str(out)], lambda: _status(out / "control") == "complete", signal.SIGKILL,
+                          tmp_path / "gate1", 20)
     assert code == -signal.SIGKILL
     assert _json(out / "experiment.json")["status"] == "running"  # kill -9: nothing could mark it
     assert _status(out / "bank-at") is None
     code, err = start_until(EXP + ["--out", str(out), "--resume"], lambda: _status(out / "always-draw") == "complete",
-                            signal.SIGTERM)
+                            signal.SIGTERM, tmp_path / "gate2", 20)
     assert code == 143, err
     assert err.strip().splitlines()[-1] == (f"interrupted: the experiment in {out} is incomplete; complete it with the "
                                             "same command and --resume")
@@ -94,7 +117,7 @@ def test_an_experiment_killed_then_stopped_then_resumed_writes_the_uninterrupted
 
 
 def test_an_experiment_resume_with_other_options_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
-    fast = [a.replace("slow-random:ms=10", "slow-random:ms=0") for a in EXP]
+    fast = EXP  # slow-random:ms=0: nothing here waits for the run
     out = tmp_path / "e"
     code, _, err = run_cli(fast + ["--out", str(out)], capsys, monkeypatch)
     assert code == 0, err
@@ -159,8 +182,8 @@ def test_a_balance_search_killed_then_resumed_from_the_cli_writes_the_uninterrup
     ref, out = tmp_path / "ref", tmp_path / "cut"
     code, _, err = run_cli(argv + ["--out", str(ref)], capsys, monkeypatch)
     assert code == 0, err
-    code, _ = start_until(argv + ["--out", str(out)], lambda: len(_json(out / "search.json").get("rechecked", [])) >= 1,
-                          signal.SIGKILL)
+    code, _ = start_polling(argv + ["--out", str(out)], lambda: len(_json(out / "search.json").get("rechecked", [])) >= 1,
+                            signal.SIGKILL)
     assert code == -signal.SIGKILL
     state = _json(out / "search.json")
     assert state["status"] == "running" and len(state["evaluated"]) == 8 and 1 <= len(state["rechecked"]) < 3
@@ -228,7 +251,7 @@ def test_a_tuning_interrupted_anywhere_resumes_to_the_same_files(tmp_path, monke
 @pytest.mark.slow
 def test_a_tuning_killed_then_stopped_then_resumed_from_the_cli_writes_the_uninterrupted_files(tmp_path, capsys,
                                                                                              monkeypatch):
-    argv = ["tune", "--game", "toy", "--strategy", "rollout:top=2", "--against", "slow-random:ms=3", "--budget", "96",
+    argv = ["tune", "--game", "toy", "--strategy", "rollout:top=2", "--against", "slow-random:ms=0", "--budget", "96",
             "--games-per-trial", "8", "--eval-games", "8", "--seed", "4", "--no-progress"]
     ref, out = tmp_path / "ref", tmp_path / "cut"
     code, _, err = run_cli(argv + ["--out", str(ref)], capsys, monkeypatch)
@@ -237,11 +260,13 @@ def test_a_tuning_killed_then_stopped_then_resumed_from_the_cli_writes_the_unint
     def trials() -> int:
         return len(_json(out / "search.json").get("trials", []))
 
-    code, _ = start_until(argv + ["--out", str(out)], lambda: trials() >= 2, signal.SIGKILL)
+    # held every 10 decisions of slow-random (about 33 a trial)
+    code, _ = start_until(argv + ["--out", str(out)], lambda: trials() >= 2, signal.SIGKILL, tmp_path / "gate1", 10)
     assert code == -signal.SIGKILL
     assert _json(out / "search.json")["status"] == "running" and 2 <= trials() < 6
     n = trials()
-    code, err = start_until(argv + ["--out", str(out), "--resume"], lambda: trials() > n, signal.SIGTERM)
+    code, err = start_until(argv + ["--out", str(out), "--resume"], lambda: trials() > n, signal.SIGTERM,
+                            tmp_path / "gate2", 10)
     assert code == 143, err
     assert err.strip().splitlines()[-1] == (f"interrupted: the tuning in {out} is incomplete; complete it with the same "
                                             "command and --resume")

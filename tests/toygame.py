@@ -48,9 +48,10 @@ def pause_point() -> None:
 
     When the environment variable ``MEEPLELAB_TEST_PAUSE`` names a file holding a number ``n``, the ``n``-th
     decision of slow-random in this process (and every later one) writes ``<file>.<pid>`` (the event a test
-    waits on: this process is mid-run, inside a move) and waits while the file exists (at most 600 s). The
-    test signals the run while it is held, so the signal lands mid-run by construction, or removes the file
-    to let it go on. Without the variable nothing is read."""
+    waits on: this process is mid-run, inside a move) and waits while the file exists and holds a number not
+    above this decision's (at most 600 s). The test signals the run while it is held, so the signal lands
+    mid-run by construction, removes the file to let it go on, or writes a larger number to hold it again
+    there. Without the variable nothing is read."""
     global _SLOW_CALLS
     import os
 
@@ -67,8 +68,17 @@ def pause_point() -> None:
     with open(f"{gate}.{os.getpid()}", "w") as f:
         f.write(str(_SLOW_CALLS))
     deadline = _time.monotonic() + 600
-    while os.path.exists(gate) and _time.monotonic() < deadline:
+    while _held_at(gate) <= _SLOW_CALLS and _time.monotonic() < deadline:
         _time.sleep(0.01)
+
+
+def _held_at(gate: str) -> float:
+    """The decision the gate file ``gate`` holds at (infinity once it is removed)."""
+    try:
+        with open(gate) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):  # removed (a step is written with os.replace, so never half-written)
+        return float("inf")
 
 
 class SlowRandom(RandomStrategy):
