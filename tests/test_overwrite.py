@@ -94,7 +94,7 @@ def test_an_overwrite_stopped_mid_run_keeps_the_old_run_and_resume_swaps_in_the_
     simulate(RunConfig(**OLD, out=str(out)))
     before = files(out)
     staged = rf.staging_folder(out)
-    argv = ["simulate", "--game", "toy", "--players", "2", "--strategies", "slow-random:ms=2", "--games", "60",
+    argv = ["simulate", "--game", "toy", "--players", "2", "--strategies", "slow-random:ms=0", "--games", "60",
             "--batch-size", "4", "--chunk-size", "4", "--n-jobs", "1", "--seed", "8", "--out", str(out), "--no-progress",
             "--quiet", "--overwrite"]
 
@@ -130,7 +130,7 @@ def test_an_overwrite_stopped_mid_run_keeps_the_old_run_and_resume_swaps_in_the_
     assert f"completed 60 games of toy to {out}" in stdout
     assert siblings(out) == []
     ref = tmp_path / "ref"
-    simulate(RunConfig(game="toy", players=2, strategies=("slow-random:ms=2",), games=60, seed=8, batch_size=4,
+    simulate(RunConfig(game="toy", players=2, strategies=("slow-random:ms=0",), games=60, seed=8, batch_size=4,
                        chunk_size=4, n_jobs=1, out=str(ref)))
     assert all(a.equals(b) for a, b in zip(tables(out).values(), tables(ref).values()))
 

@@ -143,7 +143,7 @@ def test_part_files_are_written_atomically(tmp_path, monkeypatch):
 def test_resume_after_sigkill_yields_every_game_exactly_once(tmp_path):
     out = tmp_path / "killed"
     cmd = [sys.executable, "-c", "import tests.toygame; from cli import main; main()", "simulate", "--game", "toy",
-           "--players", "2", "--strategies", "slow-random:ms=3", "--games", "60", "--batch-size", "3", "--chunk-size", "3", "--n-jobs", "1",
+           "--players", "2", "--strategies", "slow-random:ms=0", "--games", "60", "--batch-size", "3", "--chunk-size", "3", "--n-jobs", "1",
            "--seed", "5", "--out", str(out), "--no-progress"]
     def done() -> int:
         try:

@@ -64,7 +64,7 @@ def test_sigterm_handler_raises_terminated_and_is_restored():
 @pytest.mark.slow
 def test_simulate_killed_with_sigterm_is_marked_interrupted_and_resumes(tmp_path):
     out = tmp_path / "run"
-    cmd = CLI + ["simulate", "--game", "toy", "--players", "2", "--strategies", "slow-random:ms=3", "--games", "60",
+    cmd = CLI + ["simulate", "--game", "toy", "--players", "2", "--strategies", "slow-random:ms=0", "--games", "60",
                  "--batch-size", "3", "--chunk-size", "3", "--n-jobs", "1", "--seed", "5", "--out", str(out),
                  "--no-progress"]
     code, err = start_and_signal(cmd, out, signal.SIGTERM)
@@ -84,7 +84,7 @@ def test_simulate_killed_with_sigterm_is_marked_interrupted_and_resumes(tmp_path
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_interrupted_sweep_is_marked_interrupted_and_resumes(tmp_path, sig, code):
     out = tmp_path / "sw"
-    cmd = CLI + ["sweep", "--game", "toy", "--players", "2", "--strategies", "slow-random:ms=2", "--vary",
+    cmd = CLI + ["sweep", "--game", "toy", "--players", "2", "--strategies", "slow-random:ms=0", "--vary",
                  "rounds=1,2", "--games", "60", "--batch-size", "3", "--n-jobs", "1", "--seed", "5", "--out", str(out)]
     # the sweep CLI has no --chunk-size (a variant is one chunk here): signal while the first variant is held
     # inside a move (slow-random's 30th decision), its manifest written
