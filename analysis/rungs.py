@@ -42,11 +42,15 @@ def compare(scripted: dict, strong: dict, resolution: float = 0.0) -> tuple[str,
     error), else ``holds``. ``resolution`` (same units): the smallest difference the metric can show (one VP to
     one seat of a game's mean, one game of a win rate); a difference or an estimate smaller than it is never
     read as a change or a side (``holds``). ``difference`` is ``{est, low, high}`` of strong minus scripted."""
-    se = lambda r: (r["high"] - r["low"]) / (2 * Z)
+    def se(r: dict) -> float:
+        return (r["high"] - r["low"]) / (2 * Z)
+
+    def side(r: dict) -> int:
+        return (1 if r["low"] > 0 else -1 if r["high"] < 0 else 0) if abs(r["est"]) >= resolution else 0
+
     d = strong["est"] - scripted["est"]
     h = Z * math.sqrt(se(scripted) ** 2 + se(strong) ** 2)
     diff = {"est": d, "low": d - h, "high": d + h}
-    side = lambda r: (1 if r["low"] > 0 else -1 if r["high"] < 0 else 0) if abs(r["est"]) >= resolution else 0
     if side(scripted) * side(strong) == -1:
         return "reverses", diff
     if (diff["low"] > 0 or diff["high"] < 0) and abs(d) >= resolution:

@@ -30,7 +30,10 @@ def _places(unit: str) -> int:
 
 def _iv(r: dict, unit: str = "", places: int | None = None) -> str:
     n = _places(unit) if places is None else places
-    f = lambda v: f"{round(v, n) + 0.0:+.{n}f}"
+
+    def f(v: float) -> str:
+        return f"{round(v, n) + 0.0:+.{n}f}"
+
     tail = f" {unit}" if unit == "VP" else ""
     return f"{f(r['est'])}{tail} [{f(r['low'])}, {f(r['high'])}]"
 

@@ -339,9 +339,9 @@ def citation_gains_chart(df: pl.DataFrame) -> "F.plt.Figure":
     for i, m in enumerate(("vp_received", "vp_given")):
         sub = d.filter(pl.col("measure") == m)
         mm = {r["label"]: r for r in sub.iter_rows(named=True)}
-        est = np.array([mm[l]["est"] if l in mm else 0 for l in labels], float)
-        err = np.nan_to_num(np.vstack([[mm[l]["est"] - mm[l]["low"] if l in mm else 0 for l in labels],
-                                       [mm[l]["high"] - mm[l]["est"] if l in mm else 0 for l in labels]]))
+        est = np.array([mm[k]["est"] if k in mm else 0 for k in labels], float)
+        err = np.nan_to_num(np.vstack([[mm[k]["est"] - mm[k]["low"] if k in mm else 0 for k in labels],
+                                       [mm[k]["high"] - mm[k]["est"] if k in mm else 0 for k in labels]]))
         ax.barh(y + i * 0.4, est, 0.4, xerr=err, capsize=3, color=F.COLORS[i], label=m.replace("_", " "))
     ax.set_yticks(y + 0.2, labels)
     ax.invert_yaxis()
