@@ -112,7 +112,7 @@ def warm_for_run(game, players: int, seed: int, compiled: bool = True, strategie
     key = (type(game), players, tuple(type(s).__name__ for s in seats) if seats is not None else None, python_seat)
     if key in _WARMED:
         return
-    with compiling_apart(game):
+    with compiling_apart(game, plans=seats is not None):
         if python_seat:
             game.play_random(np.arange(1), seed, players)
         if seats is not None:
@@ -124,11 +124,11 @@ def warm_for_run(game, players: int, seed: int, compiled: bool = True, strategie
 _WARMED: set = set()
 
 
-def _parts_apart(game) -> tuple[list, list]:
+def _parts_apart(game, plans: bool = True) -> tuple[list, list]:
     """The kernels a cold start of ``game``'s engine compiles ahead, ``(apart, here)``: ``(dispatcher, argument
     types)`` pairs not in the on-disk cache, ``apart`` for a second process (its routers' ``compile_parts``: the
-    apply dispatcher, ...), ``here`` for this one (the rest it names, the legal-mask dispatcher, and the plan
-    choice the play loop links: :func:`_plan_parts`). Both empty for an engine without compiled play or without
+    apply dispatcher, ...), ``here`` for this one (the rest it names, the legal-mask dispatcher, and with ``plans``
+    the plan choice the play loop links: :func:`_plan_parts`). Both empty for an engine without compiled play or without
     ``compile_parts``, and when the plan play loop has a cache index already (not a cold start: this costs
     nothing then; after a rule edit the kernels compile as they are called). Typed on a blank state
     (:meth:`meeplelab.sim.core.game.Game.blank_state`): nothing compiles here."""
@@ -140,7 +140,7 @@ def _parts_apart(game) -> tuple[list, list]:
         return [], []
     S, C, prm = mod.kernel_context(game, game.blank_state(game.min_players))
     apart, here = parts(S, C, prm, np.zeros(game.num_actions, np.bool_))
-    here = here + _plan_parts(mod, S, C, prm)
+    here = here + (_plan_parts(mod, S, C, prm) if plans else [])
     return [(d, s) for d, s in apart if not _cached(d, s)], [(d, s) for d, s in here if not _cached(d, s)]
 
 
@@ -177,7 +177,7 @@ def _cached(disp, sig: tuple) -> bool:
 
 
 @contextlib.contextmanager
-def compiling_apart(game):
+def compiling_apart(game, plans: bool = True):
     """Compile a cold engine's kernels in two processes at once (two cores), around a block that compiles them.
 
     The kernels the engine names (:func:`_parts_apart`: the apply dispatcher and what it reaches, about half of the
@@ -186,8 +186,10 @@ def compiling_apart(game):
     plan choice), then runs the block; the moment the block needs one of the named kernels this process waits for
     the second and loads the kernel from the on-disk cache (numba writes each cache file whole, under a temporary
     name then renamed). Warm (every named kernel cached) or an engine naming none: the block runs alone. A second
-    process that fails only costs time: this process then compiles the kernel itself. The games are unchanged."""
-    parts, here = _parts_apart(game)
+    process that fails only costs time: this process then compiles the kernel itself. The games are unchanged.
+    ``plans`` False: the block plays no compiled plan (the Python-loop rule kernels only), the plan choice is left
+    out."""
+    parts, here = _parts_apart(game, plans)
     if not parts:
         yield
         return
