@@ -13,7 +13,8 @@ From the table:
 - :func:`symmetric_nash`: a symmetric Nash equilibrium mix. At 2 seats the game is constant-sum
   (win shares add to 1), so the maximin linear program (``scipy.optimize.linprog``) solves it
   exactly; at 3+ seats replicator dynamics (OpenSpiel's ``egt.dynamics.replicator``) are
-  integrated from the uniform mix and the point or time-average with the lower exploitability kept;
+  integrated from the uniform mix and the point or time-average with the lower exploitability kept
+  (:func:`symmetric_nash_many`: of many payoff arrays at once, as the bootstrap does);
 - :func:`exploitability`: how much a best response gains against a mix, ``max_j u_j(x) - x.u(x)``
   (0 at an equilibrium), in win share per seat;
 - :func:`dominated`: strategies strictly dominated by another pure strategy (lower payoff against
@@ -214,19 +215,43 @@ def symmetric_nash(table: PayoffTable, payoffs: np.ndarray | None = None, *, ste
                       bounds=[(0, None)] * k + [(None, None)], method="highs")
         x = np.clip(res.x[:k], 0, None)
         return x / x.sum()
-    require_extra("openspiel", FEATURE)
-    from open_spiel.python.egt.dynamics import replicator  # an extra (sim/core/extras.py): imported when used
+    return symmetric_nash_many(table, np.asarray(p, float)[None], steps=steps, dt=dt)[0]
 
-    x = np.full(k, 1.0 / k)
-    avg = np.zeros(k)
+
+def symmetric_nash_many(table: PayoffTable, payoffs: np.ndarray, *, steps: int = 5000, dt: float = 0.2) -> np.ndarray:
+    """:func:`symmetric_nash` of ``B`` payoff arrays of ``table``'s shape at once: ``payoffs`` float[B, R, K]
+    (complete), returns float[B, K]. At 3+ seats the replicator steps of all ``B`` run together as arrays
+    (:func:`_replicate`, the same floats as one at a time); the choice of point or average and the polish are
+    per array."""
+    if table.players == 2:
+        return np.array([symmetric_nash(table, q) for q in payoffs]).reshape(len(payoffs), len(table.strategies))
+    require_extra("openspiel", FEATURE)
+    xs, avgs = _replicate(table, payoffs, steps, dt)
+    return np.array([_polish(table, min((x, avg), key=lambda y: exploitability(table, y, q)), q)
+                     for x, avg, q in zip(xs, avgs, payoffs)]).reshape(xs.shape)
+
+
+def _replicate(table: PayoffTable, payoffs: np.ndarray, steps: int, dt: float) -> tuple[np.ndarray, np.ndarray]:
+    """Replicator dynamics (OpenSpiel's ``dynamics.replicator``: ``x (u - x.u)``) for ``B`` payoff arrays
+    float[B, R, K] at once from the uniform mix: ``steps`` Euler steps of ``dt``, floor 1e-12, renormalised.
+    Each array's floats are those of :func:`deviation_payoffs` and ``replicator`` one array at a time (the
+    same element operations; the matrix-vector and dot products are per array, as BLAS does them alone).
+    Returns (final point float[B, K], time average over the second half float[B, K])."""
+    others, coef, row = _cached_index(table)
+    b, k = payoffs.shape[0], len(table.strategies)
+    g = np.ascontiguousarray(payoffs[:, row, np.arange(k)[:, None]])  # [B, K, Q]: payoff of j against others q
+    x = np.full((b, k), 1.0 / k)
+    avg = np.zeros((b, k))
     for i in range(steps):
-        x = np.maximum(x + dt * replicator(x, deviation_payoffs(table, x, p)), 1e-12)
-        x /= x.sum()
+        prob = coef * np.prod(np.power(x[:, None, :], others), axis=2)  # [B, Q]
+        u = np.matmul(g, prob[:, :, None])[:, :, 0]  # [B, K] deviation payoffs
+        xu = np.matmul(x[:, None, :], u[:, :, None])[:, :, 0]  # [B, 1] x.u
+        x = np.maximum(x + dt * (x * (u - xu)), 1e-12)
+        x /= x.sum(axis=1, keepdims=True)
         if i >= steps // 2:
             avg += x
-    avg /= avg.sum()
-    best = min((x, avg), key=lambda y: exploitability(table, y, p))
-    return _polish(table, best, p)
+    avg /= avg.sum(axis=1, keepdims=True)
+    return x, avg
 
 
 def _polish(table: PayoffTable, x: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -325,9 +350,6 @@ def alpha_rank_n(table: PayoffTable, payoffs: np.ndarray | None = None, *, alpha
     ``s`` is ``1 / (1 + sum_l prod_{k<=l} exp(-alpha (f_r(k) - f_s(k))))``, the Markov chain moves
     from ``s`` to ``r`` with ``rho / (K - 1)``, and its stationary distribution is returned.
     """
-    # start-up: scipy.stats takes ~0.5 s to import; only this chain uses it
-    from scipy.stats import hypergeom
-
     p = table.payoffs if payoffs is None else payoffs
     n, kk = table.players, len(table.strategies)
     lookup = {tuple(int(x) for x in c): r for r, c in enumerate(table.counts)}
@@ -340,10 +362,7 @@ def alpha_rank_n(table: PayoffTable, payoffs: np.ndarray | None = None, *, alpha
         return float(p[lookup[tuple(c)], who])
 
     c_mat = np.zeros((kk, kk))
-    ks = np.arange(1, m)[:, None]
-    a = np.arange(n)[None, :]
-    h_mut = hypergeom.pmf(a, m - 1, ks - 1, n - 1)  # [m-1, n]: x other mutants among a mutant's co-players
-    h_res = hypergeom.pmf(a, m - 1, ks, n - 1)  # likewise for a resident
+    h_mut, h_res = _co_players(n, m)
     for s in range(kk):
         for r in range(kk):
             if r == s:
@@ -358,6 +377,23 @@ def alpha_rank_n(table: PayoffTable, payoffs: np.ndarray | None = None, *, alpha
     w, v = np.linalg.eig(c_mat.T)
     pi = np.abs(np.real(v[:, np.argmin(np.abs(w - 1.0))]))
     return pi / pi.sum()
+
+
+_CO_PLAYERS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _co_players(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Hypergeometric co-player counts for :func:`alpha_rank_n`, cached per ``(n, m)``: (h_mut, h_res), each
+    float[m - 1, n], row ``k - 1`` for ``k`` mutants among ``m`` agents, column ``x`` the probability of ``x``
+    mutants among the ``n - 1`` co-players of a mutant (h_mut) or of a resident (h_res)."""
+    if (n, m) not in _CO_PLAYERS:
+        # start-up: scipy.stats takes ~0.5 s to import; only this chain uses it
+        from scipy.stats import hypergeom
+
+        ks = np.arange(1, m)[:, None]
+        a = np.arange(n)[None, :]
+        _CO_PLAYERS[n, m] = (hypergeom.pmf(a, m - 1, ks - 1, n - 1), hypergeom.pmf(a, m - 1, ks, n - 1))
+    return _CO_PLAYERS[n, m]
 
 
 def restrict(table: PayoffTable, sums: np.ndarray, results: np.ndarray, keep: list[str]
@@ -451,24 +487,37 @@ def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray
     s, k = sums.shape[0], len(table.strategies)
     point_pairs = [(d, b) for d, bs in dominators(table).items() for b in bs]
 
-    def solve(i):
-        """One resample's nash mix, alpha-rank, the point mix's best-response gains, dominated flags and
-        point-dominance pair flags, as one vector."""
+    def payoffs_of(i):
+        """One resample's payoffs float[R, K] from its seed indices int[S]."""
         w = np.bincount(i, minlength=s).astype(float)
         ss = np.tensordot(w, sums, axes=1)
         nn = np.tensordot(w, results, axes=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             p = np.where(nn > 0, ss / nn, table.payoffs)
-        p = np.where(mirror, 1.0 / table.players, p)
+        return np.where(mirror, 1.0 / table.players, p)
+
+    def solve(p, mix):
+        """One resample's nash mix (given), alpha-rank, the point mix's best-response gains, dominated flags
+        and point-dominance pair flags, as one vector."""
         ub = deviation_payoffs(table, nash, p)
         doms = dominators(table, p)
         flags = [float(x in doms) for x in table.strategies]
         pairs = [float(d in doms and b in doms[d]) for d, b in point_pairs]
-        return np.concatenate([symmetric_nash(table, p, steps=1000), alpha_rank(table, p),
-                               ub - np.dot(nash, ub), flags, pairs])
+        return np.concatenate([mix, alpha_rank(table, p), ub - np.dot(nash, ub), flags, pairs])
+
+    def solve_all(idx, axis=-1):
+        """Every resample of a batch, seed indices int[..., S] -> float[V, ...]; the Nash mixes of the batch
+        solved together (:func:`symmetric_nash_many`)."""
+        idx = np.asarray(idx)
+        ps = np.array([payoffs_of(i) for i in idx.reshape(-1, s)]).reshape((-1,) + table.payoffs.shape)
+        mixes = symmetric_nash_many(table, ps, steps=1000)
+        out = np.array([solve(p, mix) for p, mix in zip(ps, mixes)], dtype=float)
+        out = out.reshape(idx.shape[:-1] + out.shape[1:])
+        lead = idx.ndim - 1
+        return np.moveaxis(out, tuple(range(lead)), tuple(range(out.ndim - lead, out.ndim)))
 
     # common seeds resampled together: every lineup keeps its games of a drawn seed
-    b = bootstrap(s, solve, purpose="metagame", seed=seed, resamples=resamples, level=level, vectorized=False)
+    b = bootstrap(s, solve_all, purpose="metagame", seed=seed, resamples=resamples, level=level)
     d = b.distribution
     gains = d[2 * k:3 * k].T
     lo, hi = b.low, b.high
@@ -482,4 +531,4 @@ def bootstrap_metagame(table: PayoffTable, sums: np.ndarray, results: np.ndarray
 
 
 __all__ = ["Metagame", "PayoffTable", "alpha_rank", "alpha_rank_n", "bootstrap_metagame", "compositions", "deviation_payoffs",
-           "dominated", "dominators", "exploitability", "hpt_array", "restrict", "symmetric_nash", "table_from_matrix", "table_from_sums"]
+           "dominated", "dominators", "exploitability", "hpt_array", "restrict", "symmetric_nash", "symmetric_nash_many", "table_from_matrix", "table_from_sums"]

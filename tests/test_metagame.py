@@ -167,3 +167,28 @@ def test_the_sub_game_without_a_dominant_strategy_is_rock_paper_scissors():
     np.testing.assert_allclose(mg.nash_low, [1 / 3] * 3, atol=1e-9)  # one seed: every resample is the same game
     with pytest.raises(ValueError, match="restrict: keep two or more of rock, paper, scissors, boss; got rock, dud"):
         restrict(t, sums, res, ["rock", "dud"])
+
+
+def test_replicator_steps_of_many_tables_at_once_equal_openspiels_one_at_a_time():
+    """The batched replicator (every bootstrap resample together) gives the very floats of OpenSpiel's
+    ``dynamics.replicator`` stepped on one table at a time, and the batched Nash equals the single one."""
+    from open_spiel.python.egt.dynamics import replicator
+
+    from meeplelab.analysis.metagame import _replicate, symmetric_nash_many
+
+    t = rps_three_seats()
+    rng = np.random.default_rng(3)
+    ps = np.where(t.counts == 3, 1 / 3, t.payoffs[None] + rng.normal(0, 0.05, (4,) + t.payoffs.shape))
+    xs, avgs = _replicate(t, ps, 300, 0.2)
+    for p, xb, ab in zip(ps, xs, avgs):
+        x, avg = np.full(3, 1 / 3), np.zeros(3)
+        for i in range(300):
+            x = np.maximum(x + 0.2 * replicator(x, deviation_payoffs(t, x, p)), 1e-12)
+            x /= x.sum()
+            if i >= 150:
+                avg += x
+        avg /= avg.sum()
+        assert np.array_equal(x, xb) and np.array_equal(avg, ab)
+    assert not np.allclose(xs[0], xs[1])  # the tables differ, so their paths do
+    many = symmetric_nash_many(t, ps, steps=300)
+    assert all(np.array_equal(m, symmetric_nash(t, p, steps=300)) for m, p in zip(many, ps))
