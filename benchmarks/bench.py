@@ -249,7 +249,7 @@ COLD_COMPILE_BOUND = 60
 
 
 def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool | None]]:
-    """Issue 16's targets for ``game`` from its stored rows: ``(target, measured, bar, met)``, ``met`` None for a
+    """Compiled play's targets for ``game`` from its stored rows: ``(target, measured, bar, met)``, ``met`` None for a
     figure shown beside the targets without a bar; a target whose part was not measured is left out."""
     out = []
     cp = [r for r in rows if r.measure == "compiled"]

@@ -208,7 +208,7 @@ def measure(game: str, tree: Path | None, *, games: int = GAMES, ref_games: int 
 
 
 def targets(rows: list, game: str) -> list[tuple[str, str, str, bool | None]]:
-    """Issue 27's targets for ``game`` from its stored ``search`` rows: ``(target, measured, bar, met)``."""
+    """The compiled search's targets for ``game`` from its stored ``search`` rows: ``(target, measured, bar, met)``."""
     rs = [r for r in rows if r.measure == "search" and r.game == game]
     by = {r.extra.get("path"): r for r in rs}
     out = []

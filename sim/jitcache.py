@@ -231,7 +231,7 @@ def fallback_cache_dir() -> Path:
     return Path(tempfile.gettempdir()) / f"meeplelab-numba-cache-{uid}"
 
 
-# ---- the call-graph key (issue 25 item 3: compile only what depends on the change) ----------------------------
+# ---- the call-graph key (compile only what depends on the change) -----------------------------------------------
 
 _OWN: dict[int, tuple[str, tuple]] = {}  # id(function) -> (its own digest, the functions it references)
 _PINNED: list = []  # the functions of _OWN, kept alive so their ids are never reused

@@ -3,7 +3,7 @@ without ``to_numpy``.
 
 ``pyarrow.array`` (and ``pyarrow.table``) import pandas the first time they are called when pandas is installed,
 to check whether their input is a pandas object: about 0.3 s of every process that writes a run's tables, a
-worker's included (issue 25 item 3, start-up). The tables the runner writes hold only fixed-width numbers,
+worker's included. The tables the runner writes hold only fixed-width numbers,
 booleans and dictionary-coded strings, so they are built here from the arrays' buffers, with the same types
 and values as ``pyarrow.array`` gives (``tests/test_arrow.py`` compares them). The other way, pyarrow's
 ``to_numpy`` imports pandas too (its conversion is pandas' converter), so the number columns read back from the

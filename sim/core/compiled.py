@@ -1,4 +1,4 @@
-"""Compiled play: the play loop of a batch in one numba kernel (issue 16).
+"""Compiled play: the play loop of a batch in one numba kernel.
 
 Every engine's play module (``<engine package>/play.py``) is **written out** from one template by
 :func:`play_module_source` (``python -m meeplelab.sim.core.compiled tests.toy``; the template is ``sim/core/data/play_module.py.tmpl``); ``tests/test_compiled_play.py``
@@ -29,7 +29,6 @@ path (:func:`meeplelab.play.batch.plies`).
 
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 
@@ -180,7 +179,7 @@ CHOICE_TEMPLATE = Path(__file__).with_name("data") / "choice_module.py.tmpl"
 #: module has no ``VALUE_FEATURES``)
 LOOKAHEAD_TEMPLATE = Path(__file__).with_name("data") / "lookahead_module.py.tmpl"
 LOOKAHEAD_STUB = Path(__file__).with_name("data") / "lookahead_stub.py.tmpl"
-#: the templates of an engine's ISMCTS module (the compiled tree search, issue 27; a stub without ``VALUE_FEATURES``)
+#: the templates of an engine's ISMCTS module (the compiled tree search; a stub without ``VALUE_FEATURES``)
 ISMCTS_TEMPLATE = Path(__file__).with_name("data") / "ismcts_module.py.tmpl"
 ISMCTS_STUB = Path(__file__).with_name("data") / "ismcts_stub.py.tmpl"
 

@@ -1,4 +1,4 @@
-"""The CPU's cycle counter inside numba kernels: the kernel profile of compiled play (issue 16).
+"""The CPU's cycle counter inside numba kernels: the kernel profile of compiled play.
 
 :func:`cycles` reads the processor's time-stamp counter (LLVM's ``readcyclecounter``: ``rdtsc`` on x86-64)
 from inside a kernel, a few nanoseconds a read, so the play kernel can split each decision into its legal

@@ -1,4 +1,4 @@
-"""Information-set MCTS inside the play kernel (issue 27; docs/compiled_play.md, "The compiled ISMCTS").
+"""Information-set MCTS inside the play kernel (docs/compiled_play.md, "The compiled ISMCTS").
 
 The engine-independent pieces of the compiled search of :class:`meeplelab.strategies.ismcts.ISMCTS`, used by each engine's
 written ISMCTS module (``<pkg>/ismcts.py``, from ``sim/core/data/ismcts_module.py.tmpl``):

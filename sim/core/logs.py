@@ -146,7 +146,7 @@ def alloc_row(buf, n, g):
 def begin_row(buf, n, g, c0, c1, c2, c3):
     """Append a row of game ``g`` with its four core columns set to ``c0..c3`` and the game's columns
     0; returns the row, for the game to fill its own columns by their names (``sim/<game>/logcols.py``).
-    The one writer of log rows (issue 15); call it through :func:`begin_turn_row` /
+    The one writer of log rows; call it through :func:`begin_turn_row` /
     :func:`begin_event_row`, which name the core columns.
 
     Args:

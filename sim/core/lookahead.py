@@ -1,4 +1,4 @@
-"""The heuristic's one-step lookahead inside the play kernel (compiled play, issue 16; docs/compiled_play.md).
+"""The heuristic's one-step lookahead inside the play kernel (compiled play; docs/compiled_play.md).
 
 The engine-independent pieces of the compiled heuristic (:class:`meeplelab.strategies.generic.Heuristic` and its games'
 subclasses), used by each engine's written lookahead module (``<pkg>/lookahead.py``, from

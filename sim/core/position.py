@@ -1,4 +1,4 @@
-"""One position of any engine, built, played and read by name (issue 25 item 7).
+"""One position of any engine, built, played and read by name.
 
 The rule tests of every engine build a scenario the same way::
 

@@ -10,7 +10,6 @@ ids), so the sample depends only on the set of hidden ids and the stream. Both k
 
 from __future__ import annotations
 
-from numba import njit
 
 from .jit import plain
 from .rng import shuffle_range

@@ -1,4 +1,4 @@
-"""Galileo's Truth engine (issue 4): see ``docs/rules/galileos_truth.md``.
+"""Galileo's Truth engine: see ``docs/rules/galileos_truth.md``.
 
 ``GalileosTruth`` and ``Params`` are imported on first use, so reading the game's spec (``spec.py``, what the game
 registry lists) never imports the engine and its kernels."""

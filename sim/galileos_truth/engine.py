@@ -18,8 +18,8 @@ from .state import N_CHANCE_ZONES
 from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_GROUP, A_ICON, A_INV, A_KEEP,
                     A_KEEP_TILE, A_OLEVEL, A_PASS, A_PAY, A_RMDISC, A_RMPLAY, A_SEC, A_SLOT, A_SPACE, A_SPACE_FIRST,
                     A_SUBJ, A_UPGRADE, A_WIN, D_FRAMES, EVENT_CATEGORIES, EVENT_KINDS, GTState, LAYOUT, MAIN_NAMES,
-                    NCAT, NUM_ACTIONS, PH_STAKE, P_OORDER, P_PENPAY, P_PLACE, P_REMOVE, P_SEC, P_STACK, SArr,
-                    SCORE_CATEGORIES, SEC_NAMES, VOCAB, Z_DECK, Z_DISCARD, Z_HAND, Z_NONE, Z_PLAY, Z_REMOVED, arrays)
+                    NUM_ACTIONS, PH_STAKE, P_OORDER, P_PENPAY, P_PLACE, P_REMOVE, P_SEC, P_STACK, SArr,
+                    SCORE_CATEGORIES, SEC_NAMES, VOCAB, Z_DECK, Z_REMOVED, arrays)
 
 SUBJ_TITLE = ("Astronomy", "Physics", "Mathematics", "Philosophy")
 
@@ -205,7 +205,6 @@ class GalileosTruth(Game):
         for k, start in enumerate(p.suspicion_band_starts):
             band = np.where(susp >= start, k, band)
         band_vp = np.asarray(p.suspicion_band_vp)[band]
-        from .state import PH_STAKE
         band_vp = np.where(state.phil == PH_STAKE, p.stake_vp, band_vp)
         truth = np.where(state.coper != 0, p.truth_vp_flat + p.truth_vp_per_tile * tiles, 0)
         end_vp = truth + band_vp - state.end_loss + state.beside * p.seal_beside_vp

@@ -1,6 +1,6 @@
 """What a Galileo's Truth player cannot know, re-sampled for search copies (redeterminisation).
 
-A rules fact, so it lives with the engine (issue 15): :meth:`GalileosTruth.redeterminize` calls
+A rules fact, so it lives with the engine: :meth:`GalileosTruth.redeterminize` calls
 :func:`redeterminize_kernel` on copies of the deciding games. What stays as it is, because the
 searching seat knows it (seed 001: "You may look through your discard pile and removed cards at
 any time, but never through your deck"; Write/Copy: "put it on top of your deck, or add it to your

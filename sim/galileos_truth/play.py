@@ -41,7 +41,7 @@ def is_over(S, g):
 def _play_kernel(heuristic: bool, search: bool):
     """The play loop compiled with the compiled heuristic (``heuristic``) and the compiled ISMCTS (``search``) or
     without them: a chooser left out is not compiled into the kernel (numba drops the branch on the constant), so a
-    run of plan seats alone compiles neither, and neither recompiles after a rule edit (issue 25 item 3)."""
+    run of plan seats alone compiles neither, and neither recompiles after a rule edit."""
 
     def play(S, C, prm, rules, conds, acts, seat_rules, compiled_seat, seat_keys, bound, tlim, elim, status, mask, fv, sc,
              key, ctr, heur_seat, H, search_seat, T, R, prof):

@@ -16,7 +16,7 @@ from meeplelab.sim.core.jit import plain
 
 from .actions import (CARD0, CH_CITE, CH_COLOUR_RING, CH_COLUMN, CH_PLACE_ROW, CH_PUBLISH, MODE0, N_CARD, N_CH, NB_COLS,
                       NB_ROWS, PLACE0)
-from .codes import (D_COLOUR, D_COLUMN, D_GATHER, D_MODE, D_PLACE, D_PLAYN, D_RESPLAY, D_TURN, K_PERFORM, L_HAND,
+from .codes import (D_GATHER, D_MODE, D_PLAYN, D_RESPLAY, D_TURN, K_PERFORM, L_HAND,
                     L_INPLAY, MT_PLAY, Q_ANY)
 from .cols import (BRIGHT, CARD_LOC, CARD_OWN, COFFEE, COL_DONE, CURED, DIAL_C, DIAL_W, HEARTS, IDEAS_HAND, NB, REP, RND,
                    ROOM_CLIENT, ROOM_LATENT, ROOM_MANIFEST, ROOM_THER, ROW_DONE, SP, SPACE_OWNER, STK_A, STK_B, STK_KIND,

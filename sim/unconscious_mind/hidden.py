@@ -1,6 +1,6 @@
 """What an Unconscious Mind player cannot know, re-sampled for search copies (redeterminisation).
 
-A rules fact, so it lives with the engine (issue 15): :meth:`UnconsciousMind.redeterminize` calls
+A rules fact, so it lives with the engine: :meth:`UnconsciousMind.redeterminize` calls
 :func:`redeterminize_kernel` on copies of the deciding games; the compiled heuristic calls
 :func:`redeterminize_one` on its scratch copy inside the play kernel. Both run :func:`redeterminize_game`, so
 one game draws the same in both.

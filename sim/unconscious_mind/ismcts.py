@@ -1,4 +1,4 @@
-"""The compiled ISMCTS of meeplelab.sim.unconscious_mind: information-set MCTS inside the play kernel (issue 27).
+"""The compiled ISMCTS of meeplelab.sim.unconscious_mind: information-set MCTS inside the play kernel.
 
 Written by ``python -m meeplelab.sim.core.generate`` from ``sim/core/data/ismcts_module.py.tmpl``; ``tests/test_compiled_play.py``
 checks this file against it. Do not edit by hand.

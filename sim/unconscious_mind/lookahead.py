@@ -1,4 +1,4 @@
-"""The compiled heuristic of meeplelab.sim.unconscious_mind: one-step lookahead inside the play kernel (issue 16).
+"""The compiled heuristic of meeplelab.sim.unconscious_mind: one-step lookahead inside the play kernel.
 
 Written by ``python -m meeplelab.sim.core.compiled meeplelab.sim.unconscious_mind`` from ``sim/core/data/lookahead_module.py.tmpl``;
 ``tests/test_compiled_play.py`` checks this file against it. Do not edit by hand.

@@ -183,7 +183,7 @@ it alone). The content is the kernels' ``C`` and the rule numbers their ``prm`` 
 Arrays.NOT_PER_GAME = ("work",)
 
 # Scratch rows of ``S.work`` (``int64[WK_ROWS, max(4, N_LOCATIONS, treatises, P)]``): the rule kernels run without numba's
-# reference counting (``_nrt=False``, issue 16) and so cannot allocate arrays; the few that need a small
+# reference counting (``_nrt=False``) and so cannot allocate arrays; the few that need a small
 # working array use one of these rows. No game state lives here: every user fills its row before reading it,
 # and each row has one user at a time (a helper never uses a row its caller still holds).
 WK_NEED = 0     # [4] Volumes still to gather per colour (treatises.publishable, legal_gather)

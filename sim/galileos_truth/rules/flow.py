@@ -139,7 +139,7 @@ def end_turn(S, C, prm, g):
     b[g, r, TURN_COINS_AFTER] = S.seat[g, p, COINS]
     b[g, r, TURN_RESEARCH_AFTER] = S.seat[g, p, RESEARCH]
     b[g, r, TURN_CARDS_PLAYED] = S.game[g, TURN_CARDS]
-    b[g, r, TURN_VP_AFTER] = S.seat[g, p, VP]  # in-game VP at every turn: the game-arc metrics (issue 30)
+    b[g, r, TURN_VP_AFTER] = S.seat[g, p, VP]  # in-game VP at every turn: the game-arc metrics
     S.game[g, TURN] += 1
     P = S.seat.shape[1]
     for k in range(1, P + 1):
