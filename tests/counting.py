@@ -1,5 +1,5 @@
 """Count, in every process of a run, how often a run is resolved, its seating planned and its game class
-looked up (issue 25 item 4: once per run, workers included).
+looked up (once per run, workers included).
 
 :func:`install` wraps :func:`meeplelab.play.plan.resolve`, :func:`meeplelab.play.seating.plan_seating` and
 :func:`meeplelab.sim.registry.get_game_class` (and the names other modules imported them under) and the

@@ -1,4 +1,4 @@
-"""No worker process outlives the test suite (issue 25 item 8).
+"""No worker process outlives the test suite.
 
 loky's reusable executor keeps its idle workers for 300 s, and its resource tracker as long as its parent
 holds it open; a test process that ends without shutting them down (pytest-xdist's workers end that way)

@@ -46,7 +46,7 @@ def main(argv=None) -> int:
     found = from_durations(Path(args[0]).read_text(), threshold)
     keep = {k: v for k, v in listed().items() if k not in found} if FILE.exists() else {}
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    head = [f"# The fast tier's slowest tests, left to the slow tier (issue 25 item 8c): {threshold} s or more warm",
+    head = [f"# The fast tier's slowest tests, left to the slow tier: {threshold} s or more warm",
             "# (setup or call) in `python -m pytest -q -n 2 --durations=100` on the 2-core development machine",
             f"# (list rewritten {when}; docs/testing.md). tests/conftest.py marks every node id here `slow`; CI runs",
             "# them (`-m \"\"`). Rewrite with: python -m tests.slow_tier PYTEST_OUTPUT [SECONDS]", ""]

@@ -1,5 +1,5 @@
 """Each engine's action vocabulary (sim/core/actions.py): named families with encode, decode and labels, the one
-decoding of an action id (issue 25 item 6)."""
+decoding of an action id."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Game-arc metrics (analysis/arc.py, issue 30 item 1) against answers known by hand, and on a real toy run."""
+"""Game-arc metrics (analysis/arc.py) against answers known by hand, and on a real toy run."""
 
 from __future__ import annotations
 
@@ -235,7 +235,7 @@ def test_decision_moves_replay_counts_the_forced_stops_of_always_draw(tmp_path):
 
 
 def test_galileos_truth_logs_each_seats_vp_after_its_turn_as_its_vp_events_say(tmp_path):
-    """Issue 30 item 1: Galileo's Truth's turns table carries ``vp_after`` (so a run written without events has exact
+    """Galileo's Truth's turns table carries ``vp_after`` (so a run written without events has exact
     standings at each seat's turns); on real games it equals the VP ``after`` the seat's last vp event up to the end
     of that turn (0 before its first), and the standings read from it match the events' at every seat's own turn."""
     from meeplelab.play.config import RunConfig

@@ -1,5 +1,5 @@
 """Arrow arrays built from buffers (sim/core/arrow.py) equal what ``pyarrow.array`` builds, and writing a run's
-tables never imports pandas (pyarrow.array would: start-up, issue 25 item 3)."""
+tables never imports pandas (pyarrow.array would, which slows start-up)."""
 
 from __future__ import annotations
 

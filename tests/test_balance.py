@@ -277,12 +277,12 @@ def test_a_search_that_meets_no_target_says_so_and_names_the_closest_candidate(t
     md = (tmp_path / "b" / "report" / "balance.md").read_text()
     assert s["proposal"]["met"] == 0 and "**No candidate met any target on fresh seeds.**" in md
     assert "Closest candidate:" in md and "\nProposal:" not in md
-    assert "**Verdict: closest candidate meets 0 of 1 targets" in md and "proposal meets" not in md  # issue 30
+    assert "**Verdict: closest candidate meets 0 of 1 targets" in md and "proposal meets" not in md
     assert "meeplelab simulate --config proposal.toml --players 2 --strategies" in md
 
 
 def test_a_metric_equal_to_its_bound_but_for_float_noise_meets_the_target():
-    """Issue 30: 5.000000000000002 against ``<= 5`` was counted as not met."""
+    """5.000000000000002 against ``<= 5`` counts as met."""
     t = parse_target("seat-spread<=5", T.study().lineups)
     assert t.excess(5.000000000000002) == 0.0 and t.excess(5.0) == 0.0 and t.excess(4.0) == 0.0
     assert t.excess(5.01) == pytest.approx(0.01)
@@ -292,7 +292,7 @@ def test_a_metric_equal_to_its_bound_but_for_float_noise_meets_the_target():
 
 
 def test_the_page_has_human_headers_ranked_rows_and_a_csv_beside_every_table(found):
-    """Issue 30: the balance-search page showed code names (``trial``, ``met``, ``low``) as headers."""
+    """The balance-search page's headers are human words, not code names (``trial``, ``met``, ``low``)."""
     import re
 
     out, s = found
@@ -335,7 +335,7 @@ def _seat_rows(folder):
 
 
 def test_a_proposal_reports_its_side_effects_paired_against_the_defaults(gt_side):
-    """Issue 28 item 5: every strategy's win rate and VP, the seat spread and the game length of the field,
+    """Every strategy's win rate and VP, the seat spread and the game length of the field,
     proposal minus defaults on the same fresh seeds, recomputed here from the two run folders' games tables."""
     out, s = gt_side
     assert s["proposal_is_defaults"] is False and s["proposal"]["first_player_rule"] != "rotate"

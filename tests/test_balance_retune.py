@@ -1,4 +1,4 @@
-"""``meeplelab balance --retune`` (issue 28 item 2): the proposal and the defaults re-checked with players re-tuned to
+"""``meeplelab balance --retune``: the proposal and the defaults re-checked with players re-tuned to
 each, the targets measured four ways and each entry's side effect with the players fixed and re-tuned. Real games
 (Galileo's Truth, 2 seats, ``--strategies heuristic,writer``); the targets and effects recomputed here from the
 games the report says it measured."""

@@ -252,7 +252,7 @@ def test_search_bench_counts_the_equal_games_and_reports_them_as_information():
 
 
 def test_composite_bench_counts_each_commands_games_from_its_own_files(tmp_path):
-    """Issue 28 item 6's bench part counts what a command played from what it wrote (no timing asserted): a
+    """The composite bench counts what a command played from what it wrote (no timing asserted): a
     real sweep's and experiment's run folders, and the study files of robustness, balance and tune."""
     from meeplelab.benchmarks.bench import Row
     from meeplelab.benchmarks.composite_bench import games_played, reference_strategies, render

@@ -1,4 +1,4 @@
-"""CLI conventions (issue 26): --version, bare ``meeplelab`` shows the help with exit 0, shell completion."""
+"""CLI conventions: --version, bare ``meeplelab`` shows the help with exit 0, shell completion."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_shell_completion_is_offered(capsys, monkeypatch):
 
 @pytest.mark.parametrize("command", ["simulate", "sweep", "balance", "stronger"])
 def test_the_shell_completes_game_ids_after_game(command):
-    """Issue 26 audit: ``--game`` completed nothing; the shell now offers the registered games."""
+    """After ``--game`` the shell offers the registered games."""
     import os
     import subprocess
     import sys

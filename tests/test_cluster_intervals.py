@@ -1,5 +1,5 @@
 """Intervals over game seeds (analysis/stats.cluster_means): the games one seed plays in several seat orders are
-correlated, so paired intervals are taken over the seeds (issue 29 audit)."""
+correlated, so paired intervals are taken over the seeds."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 
 def test_an_interval_over_seeds_played_in_several_seat_orders_is_as_wide_as_over_the_seeds_alone():
-    """Known answer (issue 29 audit): a seed played in k seat orders with the same difference each time carries the
+    """Known answer: a seed played in k seat orders with the same difference each time carries the
     information of one game, not k. The clustered interval of the k-fold copies equals the interval of the seeds
     alone; treating the copies as independent would make it about sqrt(k) narrower."""
     from meeplelab.analysis.stats import cluster_means, mean_t, paired_shares

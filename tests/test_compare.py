@@ -1,5 +1,5 @@
-"""``meeplelab compare``: versions side by side on common seeds, one paired delta table of everything (issue 29
-item 1). Known answer: a copy of Unconscious Mind's content with one Research card's VP raised from 1 to 6
+"""``meeplelab compare``: versions side by side on common seeds, one paired delta table of everything.
+Known answer: a copy of Unconscious Mind's content with one Research card's VP raised from 1 to 6
 changes the VP the players score from cards, game by game, and nothing a player decided."""
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def test_bad_arms_are_refused_in_one_line_before_anything_is_played(arms, messag
 
 
 def test_a_content_pack_that_does_not_load_is_refused_before_the_first_arm_is_played(tmp_path, capsys, monkeypatch):
-    """Issue 29 audit: a pack missing a file was found only when its arm came up, after A and B had been played."""
+    """A pack missing a file is refused before any arm is played, not when its arm comes up after A and B."""
     pack = tmp_path / "pack"
     shutil.copytree(DATA.parent.parent / "galileos_truth" / "data", pack)
     (pack / "penance.toml").unlink()

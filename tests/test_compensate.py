@@ -1,5 +1,5 @@
 """``meeplelab compensate``: per-seat start bonuses that bring the seat spread within a target, checked on fresh
-seeds with their side effects (issue 29 item 4). Known answer: Galileo's Truth at 2 seats (writer, never-abjure,
+seeds with their side effects. Known answer: Galileo's Truth at 2 seats (writer, never-abjure,
 both seat orders) has Seat 2 ahead by about 24 points; start VP for Seat 1 removes it on fresh seeds."""
 
 from __future__ import annotations

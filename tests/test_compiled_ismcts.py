@@ -1,4 +1,4 @@
-"""ISMCTS inside the compiled play kernel (issue 27; sim/core/ismcts.py, the written <pkg>/ismcts.py).
+"""ISMCTS inside the compiled play kernel (sim/core/ismcts.py, the written <pkg>/ismcts.py).
 
 The compiled search makes the choices of the Python search (strategies/ismcts.py, ``--python-loop``) on the same
 streams, so whole games are identical on both paths for every argument but ``ms``; games are identical for any batch

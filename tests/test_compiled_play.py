@@ -1,4 +1,4 @@
-"""Compiled play (issue 16) on the toy engine: the play loop in one kernel gives the same games as the
+"""Compiled play on the toy engine: the play loop in one kernel gives the same games as the
 Python loop, for plans, for mixed compiled and Python seats, and for any batch size."""
 
 from __future__ import annotations
@@ -293,7 +293,7 @@ def test_a_bad_kernel_profile_is_refused_in_one_line_before_any_game_is_played()
 
 @pytest.mark.parametrize("name", ["galileos-truth", "unconscious-mind"])
 def test_the_play_loop_compiles_only_the_choosers_seated(name):
-    """Issue 25 item 3: a run of plan seats plays ``play_plans`` (neither the compiled heuristic nor the ISMCTS
+    """A run of plan seats plays ``play_plans`` (neither the compiled heuristic nor the ISMCTS
     compiled in), a heuristic seat ``play_heuristic``, an ISMCTS seat ``play``; the games are the same."""
     mod = make_game(name).compiled_module()
     assert mod.play_kernel(False, False) is mod.play_plans and mod.play_kernel(True, False) is mod.play_heuristic

@@ -1,4 +1,4 @@
-"""Content strength (issue 29 item 2): the descriptive per-item table of both games, checked against counts
+"""Content strength: the descriptive per-item table of both games, checked against counts
 taken straight from the events table, and ``meeplelab content-value``: an item removed from the content in
 its own arm on common seeds, paired against the unchanged content."""
 
@@ -115,7 +115,7 @@ def test_the_table_is_ranked_with_intervals_and_difference_columns(um_run):
 
 
 def test_graduation_tiles_and_mastery_tracks_are_content_items_of_galileos_truth(gt_run):
-    """Issue 29 audit: the Graduation tiles and the Mastery tracks were not in the table. An upgrade's event names the
+    """The Graduation tiles and the Mastery tracks are content items in the table. An upgrade's event names the
     Graduation tile it met (one of the Level it opens, graduation.toml); a Mastery seal is a vp event of category
     mastery naming its track."""
     from meeplelab.sim.registry import make_game
@@ -139,7 +139,7 @@ def test_graduation_tiles_and_mastery_tracks_are_content_items_of_galileos_truth
 
 
 def test_every_treatise_card_played_from_hand_is_a_play_event_and_a_content_item(gt_run):
-    """Issue 29 audit: the Treatise cards played from hand were not counted. Every card played from hand is a ``play``
+    """The Treatise cards played from hand are counted. Every card played from hand is a ``play``
     event naming its card type; their count per turn is the turns table's ``cards_played``; the content table has
     kind ``card`` (the Treatise cards; the Penance cards keep their own kind)."""
     runs = load_runs([gt_run])

@@ -50,7 +50,7 @@ def test_user_strategy_examples_in_the_strategies_doc_run_and_stay_short():
 
 
 def test_no_doc_or_notebook_reads_a_run_by_globbing_its_part_files():
-    # a glob of a table folder also reads a part file no finished chunk lists (issue 24 item 10): the
+    # a glob of a table folder also reads a part file no finished chunk lists: the
     # documented read is the manifest-aware one (meeplelab.analysis.load.scan_run / load_runs)
     import re
 

@@ -1,5 +1,5 @@
 """``meeplelab exchange-rates``: what one more unit of a start resource is worth to each strategy, paired against
-the untreated control on common seeds (issue 29 item 3). Known answers: start VP prices itself (+1 final VP per
+the untreated control on common seeds. Known answers: start VP prices itself (+1 final VP per
 VP for plans that never look at the score), and five Astronomy Books at setup (Level II of the track) are worth
 VP to writer, which Writes Treatises with Books."""
 

@@ -49,7 +49,7 @@ def test_treatment_is_measured_paired_and_the_paired_interval_is_narrower(tmp_pa
     md = (page.parent / "report.md").read_text()
     assert md.index("## Verdict") < md.index("## Effects by intervention") < md.index("(descriptive: groups differ")
     assert "vp+3 (random): final VP +3.00 [2.94, 3.06]" in md
-    # the verdict's effect line names the arm's field, and the verdict ends with the scope sentence (issue 28)
+    # the verdict's effect line names the arm's field, and the verdict ends with the scope sentence
     from meeplelab.analysis.dominance import SCOPE
 
     verdict = md[md.index("## Verdict"):md.index("## Effects by intervention")]
@@ -120,7 +120,7 @@ def test_effect_lines_rank_the_effects_and_say_when_the_interval_includes_zero()
 
 
 def test_every_arm_reports_its_side_effects_paired_against_the_control(tmp_path):
-    """Issue 28 item 5, a known answer: a +3 start VP treatment of the focal player (``random``; no decision of
+    """A known answer: a +3 start VP treatment of the focal player (``random``; no decision of
     the toy strategies looks at VP) moves its own final VP by exactly +3 and leaves every other strategy's
     final VP and the game length exactly unchanged, game and seat matched."""
     from meeplelab.analysis.experiment import side_effects
@@ -156,7 +156,7 @@ def test_every_arm_reports_its_side_effects_paired_against_the_control(tmp_path)
 
 def test_an_experiment_with_no_report_plays_its_arms_and_report_writes_the_same_sections_later(tmp_path, capsys,
                                                                                                   monkeypatch):
-    """``--no-report`` (issue 28 item 6: batch runs that report once at the end) plays every arm and writes no report;
+    """``--no-report`` (for batch runs that report once at the end) plays every arm and writes no report;
     ``meeplelab report OUT`` then writes the experiment report the command would have written."""
     from tests.cli_run import run_cli
 

@@ -1,4 +1,4 @@
-"""CSV beside every report table, and ``meeplelab export RUN --format csv|json|parquet`` (issue 30 item 3)."""
+"""CSV beside every report table, and ``meeplelab export RUN --format csv|json|parquet``."""
 
 from __future__ import annotations
 

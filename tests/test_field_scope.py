@@ -1,4 +1,4 @@
-"""Every conclusion names its field, and "dominant" has one meaning (issue 28 item 3).
+"""Every conclusion names its field, and "dominant" has one meaning.
 
 Synthetic games tables with known answers (no engine, no randomness): a strategy A that crushes two
 weak scripts W1, W2 but loses to a stronger S. Among A, W1, W2 it is dominant in the balance verdict and

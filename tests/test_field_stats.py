@@ -1,4 +1,4 @@
-"""Issue 24 items 2 and 3: intervals that mean what they say at 0/N and N/N, and reports that make many
+"""Intervals that mean what they say at 0/N and N/N, and reports that make many
 claims at once control the family-wise error (Holm).
 
 Known answers: a strategy that wins 0 of 96 games in both arms of an experiment (no discordant game)
@@ -136,9 +136,9 @@ def test_null_tournaments_of_six_equal_strategies_rarely_mark_any_head_to_head_r
         pw = pairwise(_null_tournament(gen).lazy())
         assert pw.height == 30
         any_claim += bool(pw["resolved"].any())
-        uncorrected += bool(((pw["low"] > 0.5) | (pw["high"] < 0.5)).any())  # the old rule: a cell's interval
+        uncorrected += bool(((pw["low"] > 0.5) | (pw["high"] < 0.5)).any())  # uncorrected: a cell's interval
     assert any_claim / SIMS <= 0.05 + MARGIN
-    assert uncorrected / SIMS > 0.4  # the same tournaments without the correction (issue 24: 58%)
+    assert uncorrected / SIMS > 0.4  # the same tournaments without the correction (about 58%)
 
 
 def test_a_large_head_to_head_effect_is_still_resolved_after_holm():
@@ -179,7 +179,7 @@ def test_four_seat_games_without_a_seat_effect_rarely_get_a_seat_claim():
         uncorrected += bool(((se["win_low"] > se["fair"]) | (se["win_high"] < se["fair"])).any())  # the old rule
     assert spread_flags / SIMS <= 0.05 + MARGIN
     assert answer_claims / SIMS <= 0.05 + MARGIN
-    assert uncorrected / SIMS > 0.1  # the same tables without the correction (issue 24: 15%)
+    assert uncorrected / SIMS > 0.1  # the same tables without the correction (about 15%)
 
 
 def test_a_real_seat_advantage_is_still_flagged_and_says_which_correction():

@@ -1,4 +1,4 @@
-"""``--field strong`` (issue 28 item 2): the game's strong field (the tuned heuristic preset and the compiled search
+"""``--field strong``: the game's strong field (the tuned heuristic preset and the compiled search
 ``ismcts``, strategies/fields.py) is accepted by every command that plays games, is refused together with
 ``--strategies``, is recorded (the expanded ids and ``field = "strong"``) and is named as such by the reports.
 Real games through the CLI, small (2 and 4 seats, a few games)."""

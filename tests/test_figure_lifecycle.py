@@ -1,4 +1,4 @@
-"""Clean library behaviour of the charts (issue 18 item 7): importing the analysis code leaves the
+"""Clean library behaviour of the charts: importing the analysis code leaves the
 caller's matplotlib backend alone, and a report build that fails leaves no figure open."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def test_a_failing_report_build_leaves_no_figure_open(toy_run, tmp_path):
     plt.close("all")
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    for _ in range(2):  # each failed build used to leave the report's figures open
+    for _ in range(2):  # neither failed build leaves a report figure open
         with pytest.raises(RunFolderError, match="cannot write the report"):
             build_report([toy_run], blocker / "report")
     assert plt.get_fignums() == []

@@ -1,4 +1,4 @@
-"""Your own bot from a file (issue 26 item 3): ``--strategies path/to/mybot.py:MyBot`` plays a class or function
+"""Your own bot from a file: ``--strategies path/to/mybot.py:MyBot`` plays a class or function
 of the strategy protocol loaded by path, on loky workers, on resume and in a fresh process elsewhere; a bad
 path, a missing name or an object that is not a strategy is one line before any game."""
 
@@ -117,7 +117,7 @@ def test_a_run_with_a_bot_from_a_file_resumes(bot, tmp_path, capsys, monkeypatch
 
 def test_the_manifest_records_the_bot_files_hash_and_a_resume_of_an_edited_bot_is_refused(bot, tmp_path, capsys,
                                                                                           monkeypatch):
-    """Issue 26 audit: an edited bot file replayed silently differently. The manifest records the file's path and
+    """An edited bot file is not replayed silently differently: the manifest records the file's path and
     sha256; resuming after an edit is refused in one line."""
     import hashlib
 

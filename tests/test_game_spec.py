@@ -1,4 +1,4 @@
-"""One place per game (issue 15, item 4): each game's engine, strategies, report sections and rules
+"""One place per game: each game's engine, strategies, report sections and rules
 document are declared in its ``GameSpec`` and registered once, as an entry point of the group
 ``meeplelab.games``; a third-party package plugs a game in the same way."""
 

@@ -1,4 +1,4 @@
-"""One regeneration command (issue 25 item 2): ``python -m meeplelab.sim.core.generate`` writes every generated module
+"""One regeneration command: ``python -m meeplelab.sim.core.generate`` writes every generated module
 of every engine from any folder, run as a real subprocess; no generator imports the package it writes."""
 
 from __future__ import annotations

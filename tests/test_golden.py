@@ -22,5 +22,5 @@ def test_games_turns_and_events_match_the_golden_hashes(case):
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_python_loop_path_gives_the_same_games_as_the_compiled_path(case):
     # compiled plans are played inside the engine's play kernel by default; on the Python loop they
-    # choose through the same tables: the games must not change (issue 16)
+    # choose through the same tables: the games must not change
     assert play_case(case, compiled=False) == RECORDED[case_id(case)]

@@ -1,4 +1,4 @@
-"""Invariant fuzzing and state-copy integrity for every registered game (issue 8).
+"""Invariant fuzzing and state-copy integrity for every registered game.
 
 Random games across player counts with ``game.check_invariants`` after every step. CI plays
 ``MEEPLELAB_FUZZ_GAMES`` games per engine (default 20,000, spread over the player counts); the

@@ -1,5 +1,5 @@
 """The rule-kernel decorators (sim/core/jit.py, used by Galileo's Truth): a rule helper compiles once per
-argument type, however many constant values its callers pass (issue 15 item 5: the cold compile)."""
+argument type, however many constant values its callers pass (which keeps the cold compile short)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""numba's kernel cache (issue 18 items 8 and 9, issue 25 item 3): a cached kernel is compiled again when code
+"""numba's kernel cache: a cached kernel is compiled again when code
 it reaches changes (a helper's body, a constant in another module), and only then; a read-only install (package
 folder and HOME read-only) still imports and runs, caching into a writable fallback folder, or says in one line
 what to set."""
@@ -108,7 +108,7 @@ def test_a_kernel_loaded_from_the_cache_leaves_numbas_lowering_registries_unload
 
 
 def test_a_kernel_compiles_again_only_when_code_it_reaches_changes(tmp_path):
-    """The call-graph key (issue 25 item 3): a comment, a new function nobody calls or an edit of a kernel the probe
+    """The call-graph key: a comment, a new function nobody calls or an edit of a kernel the probe
     never calls leaves it cached, even in its own file or the file of the helper it calls; an edit of the helper's
     body compiles it again."""
     tree = tmp_path / "tree"
@@ -356,7 +356,7 @@ def test_a_read_only_install_without_any_writable_folder_says_so_in_one_line(rea
     assert r.stdout == ""
 
 
-# ------------------------------------------------------------------ issue 24 item 14
+# ------------------------------------------------------------------ a NUMBA_CACHE_DIR nobody can write
 @pytest.fixture
 def readonly_folder(tmp_path):
     """A folder nobody can write: a read-only tmpfs mount for root (permissions do not stop root), else
@@ -378,7 +378,7 @@ def readonly_folder(tmp_path):
 
 def test_a_read_only_install_says_it_is_compiling_and_where_it_caches(readonly):
     """The kernels of a read-only install compile into the temporary fallback folder: the notice comes
-    first, naming that folder (it used to compile for minutes without a word)."""
+    first, naming that folder (not minutes of compiling without a word)."""
     base, tree, home, prefix, give = readonly
     for p in (tree / "strategies", tree / "strategies" / "_probe.py"):
         if p.exists():

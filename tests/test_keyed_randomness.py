@@ -1,4 +1,4 @@
-"""Randomness keyed by what it is for (issue 18, item 1): a game's result never depends on its batch,
+"""Randomness keyed by what it is for: a game's result never depends on its batch,
 whichever built-in strategy plays, and ``replay`` reproduces every logged game."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Log rows are written by column name: the buffer column constants the rule kernels use
 (``sim/core/logs.py`` for the core columns, ``sim/<game>/logcols.py`` for each game's) are the
-schema's column positions, and every column of the schema has one (issue 15, item 3)."""
+schema's column positions, and every column of the schema has one."""
 
 from __future__ import annotations
 

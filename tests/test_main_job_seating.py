@@ -1,6 +1,6 @@
 """The README main job's lineups: with rotated seats (the default) every strategy sits in every seat
 equally often on common game seeds, and the report's ranking is the rotated one; the same lineup in
-fixed seats is flagged as confounded (issue 12: fixed seats reversed both rankings)."""
+fixed seats is flagged as confounded (fixed seats can reverse both rankings)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_report_ranking_is_the_rotated_one_and_fixed_seats_are_flagged(game, tmp
     verdict = md[md.index("## Verdict"):md.index("## Win rates")]
     m = re.search(r"4 players, win rates \(fair share 25.0%\) among the strategies played: ([^()]*) \(48 games, "
                   r"rotated seats\): (.*?)\. ", verdict)
-    assert m.group(1) == ", ".join(LINEUPS[game])  # the field the ranking holds among, as played (issue 28)
+    assert m.group(1) == ", ".join(LINEUPS[game])  # the field the ranking holds among, as played
     line = m.group(2)
     shown = [(m.group(1), float(m.group(2))) for m in re.finditer(r"(\S+) ([\d.]+)% \[", line)]
     # the verdict lists every strategy once, best first, each at its rotated win rate (ties in either order)

@@ -1,4 +1,4 @@
-"""One import name (issue 26): the wheel installs only ``meeplelab`` (and its console script), and the package
+"""One import name: the wheel installs only ``meeplelab`` (and its console script), and the package
 list in pyproject.toml names every package folder of the tree."""
 
 from __future__ import annotations

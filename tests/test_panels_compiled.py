@@ -1,4 +1,4 @@
-"""Study lineups on the compiled path (issue 28 item 6): ``play_lineups`` plays every lineup the play kernel can
+"""Study lineups on the compiled path: ``play_lineups`` plays every lineup the play kernel can
 take on the compiled path, one lineup per batch, and the games are the ones the Python loop plays, for both
 games' studies (rotated fields, variant panels and treated seats)."""
 

@@ -1,4 +1,4 @@
-"""Reports a designer can paste (issue 30 items 2 and 3): one field played at 2, 3 and 4 seats and reported
+"""Reports a designer can paste: one field played at 2, 3 and 4 seats and reported
 per player count (seat advantage and arc metrics with intervals), three plain sentences on top made of the
 verdict's numbers, human headers, rows ranked by value, long tables folded, CSVs with the code names."""
 
@@ -147,8 +147,8 @@ def test_nothing_flagged_says_so_and_names_the_largest_gap_left():
 
 
 def test_no_dominant_strategy_names_its_player_counts_when_another_count_has_one():
-    """Issue 30 audit: with a dominant strategy at 3 players, the first sentence said "no strategy dominates at any
-    player count"; it names the counts without one."""
+    """With a dominant strategy at 3 players, the first sentence does not say "no strategy dominates at any player
+    count": it names the counts without one."""
     rates = pl.DataFrame({"strategy": ["a", "b"], "games": [1000, 1000], "est": [0.27, 0.23], "low": [0.24, 0.2],
                           "high": [0.3, 0.26]})
     h2h = {"est": 0.04, "low": -0.01, "high": 0.09, "column": "b", "n": 1000, "games_needed": 2000, "p_holm": 0.2}
@@ -164,7 +164,7 @@ def test_no_dominant_strategy_names_its_player_counts_when_another_count_has_one
 
 
 def test_a_seat_order_within_the_threshold_by_point_estimate_only_says_its_interval_reaches_past_it():
-    """Issue 30 audit: "within the 5-point threshold" was said of 3 points [-4, 10.6]."""
+    """A seat spread of 3 points [-4, 10.6] is said to be within the 5-point threshold by point estimate only."""
     wide = {**SEAT, "best": 26.5, "worst": 23.5, "spread": 3.0, "spread_low": -4.0, "spread_high": 10.6, "flagged": False}
     first, _, _ = three_sentences(_facts(spread=[wide]))
     assert ("within the 5-point threshold by point estimate; the intervals reach 10.6 points, so a larger spread is "

@@ -1,4 +1,4 @@
-"""One position API for every engine (sim/core/position.py, issue 25 item 7): build a position by name, apply named
+"""One position API for every engine (sim/core/position.py): build a position by name, apply named
 actions, read named results, see what it waits for; flags read as booleans. Rule checks of both engines through it."""
 
 from __future__ import annotations

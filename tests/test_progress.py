@@ -1,4 +1,4 @@
-"""Progress and notices (issue 26 item 2 and its newcomer findings): one progress display on every long
+"""Progress and notices: one progress display on every long
 command (off with --no-progress and when stderr is not a terminal, forced with MEEPLELAB_PROGRESS=1), the
 options every command that plays games shares (defined once), --scheduler without --backend dask refused,
 an unknown experiment axis named before --control is questioned, and the compile notice said once, when

@@ -1,8 +1,8 @@
-"""``meeplelab report A B`` on runs of different rules never pools them (issue 29 item 1).
+"""``meeplelab report A B`` on runs of different rules never pools them.
 
 Known answer on the toy game: 2 seats, always-draw against random, rotated seats on common seeds.
-With the default 4 rounds always-draw wins about 80% of games; with ``rounds=1`` about 60%. The old
-report pooled both into one verdict (always-draw about 70%, a figure of neither rule set)."""
+With the default 4 rounds always-draw wins about 80% of games; with ``rounds=1`` about 60%. Pooled
+into one verdict, they would give always-draw about 70%, a figure of neither rule set."""
 
 from __future__ import annotations
 
@@ -176,8 +176,8 @@ def test_the_cli_prints_one_line_per_version(runs, tmp_path, capsys, monkeypatch
 
 
 def test_versions_that_share_no_player_count_or_differ_in_roster_are_named_not_silently_compared(runs, tmp_path):
-    """Issue 29 audit: a report of versions at different player counts printed an empty comparison, and runs of
-    other rosters were blamed on the rules; the verdict names what differs."""
+    """A report of versions at different player counts prints no empty comparison, and runs of other rosters are
+    not blamed on the rules: the verdict names what differs."""
     three = tmp_path / "three"
     simulate(RunConfig(game="toy", players=3, strategies=("always-draw", "random", "random"), games=60, seed=1,
                        params={"rounds": 1}, out=str(three), n_jobs=1))

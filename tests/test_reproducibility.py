@@ -1,4 +1,4 @@
-"""Reproducibility matrix on the real engines (issue 8): one config and seed give identical games,
+"""Reproducibility matrix on the real engines: one config and seed give identical games,
 turns and events tables for n_jobs 1 and 2, batch sizes 1, 64 and 512, and the loky, threading and
 Dask (LocalCluster) backends."""
 

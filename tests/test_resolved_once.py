@@ -1,4 +1,4 @@
-"""A run is resolved once (issue 25 item 4): during one ``simulate`` at n_jobs 2, from the API and from the
+"""A run is resolved once: during one ``simulate`` at n_jobs 2, from the API and from the
 command line, the config is resolved once, the seating planned once and the game class looked up once, in
 the parent and its loky workers together (counted in every process: ``tests/counting.py``)."""
 

@@ -1,4 +1,4 @@
-"""``meeplelab sweep --retune`` (issue 28 item 2): every tunable strategy re-tuned under each variant's rules, the
+"""``meeplelab sweep --retune``: every tunable strategy re-tuned under each variant's rules, the
 variant played again, and each effect reported with the players fixed and re-tuned. Real games (Galileo's Truth,
 2 seats); the fixed-players column recomputed here from the Parquet files."""
 

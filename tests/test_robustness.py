@@ -212,7 +212,7 @@ def test_resume_with_nothing_to_resume_is_refused(tmp_path):
 
 
 def test_a_choice_range_with_pipes_stays_one_table_cell(toy, tmp_path):
-    """Issue 30: a range written ``rotate|first-to-pass|fewest-vp`` split the Morris tables' cells."""
+    """A range written ``rotate|first-to-pass|fewest-vp`` stays in one cell of the Morris tables."""
     import re
 
     from meeplelab.analysis.robustness_report import build
@@ -232,7 +232,7 @@ def test_a_choice_range_with_pipes_stays_one_table_cell(toy, tmp_path):
 
 
 def test_the_tables_have_human_headers_ranked_rows_and_a_csv_each(toy):
-    """Issue 30: the robustness page showed code names (``mu``, ``q``, ``sigma``, ``S1``) as headers."""
+    """The robustness page's headers are human words, not code names (``mu``, ``q``, ``sigma``, ``S1``)."""
     import re
 
     out, cons, _ = toy
@@ -261,8 +261,8 @@ def test_the_tables_have_human_headers_ranked_rows_and_a_csv_each(toy):
     assert "<th>mean |effect| (mu*)</th>" in html and "<th>mu</th>" not in html
     assert '<td class="t">table_<wbr>colour</td>' in html  # a parameter name breaks after its underscore first
 def test_a_points_interval_never_leaves_minus_100_to_100():
-    """Issue 30 audit: a tiny budget printed +50.00 [-18.00, +118.00] points; a difference of win rates is cut to
-    [-100, 100], other units are not."""
+    """A difference of win rates is cut to [-100, 100] points (a tiny budget gives +50.00 [-18.00, +100.00], not
+    +118.00); other units are not."""
     from meeplelab.analysis.robustness import _bounds
 
     assert _bounds(50.0, 34.7, "points") == (pytest.approx(50 - 1.959964 * 34.7, rel=1e-5), 100.0)

@@ -1,4 +1,4 @@
-"""A new rule number is two hand edits (issue 25 item 1): its ``Params`` field and its use in one handler.
+"""A new rule number is two hand edits: its ``Params`` field and its use in one handler.
 
 Each test copies the tree (no test rewrites the checkout it runs from), adds a throwaway rule number to the toy
 engine and to Galileo's Truth by editing exactly two files by hand, runs the documented regeneration command

@@ -1,4 +1,4 @@
-"""Run folders that move and reconcile (issue 14 fault 5; issue 18 items 5 and 6).
+"""Run folders that move and reconcile.
 
 A run folder is self-contained: paths relative to the folder and a copy of custom content, so a
 moved folder resumes in place and replays with the original content folder gone. Readers and
@@ -35,7 +35,7 @@ def manifest(run: Path) -> dict:
     return json.loads((run / rf.MANIFEST).read_text())
 
 
-# ------------------------------------------------------------------ issue 14 fault 5: folders that move
+# ------------------------------------------------------------------ folders that move
 def test_a_moved_run_folder_resumes_in_place_and_replays_without_its_content_folder(tmp_path, capsys, monkeypatch):
     content = tmp_path / "my-content"
     shutil.copytree(ROOT / "sim" / "unconscious_mind" / "data", content)
@@ -77,7 +77,7 @@ def replay_lines(run: Path, capsys, monkeypatch) -> list[str]:
     return stdout.splitlines()
 
 
-# ------------------------------------------------------------------ issue 18 item 5: files and manifest reconcile
+# ------------------------------------------------------------------ files and manifest reconcile
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory):
     """A finished 2,048-game run in chunks of 128 games (16 parts per table)."""
@@ -193,7 +193,7 @@ def test_parts_not_listed_as_done_are_left_out_and_said(finished, tmp_path, caps
     assert _games(run) == 2048
 
 
-# ------------------------------------------------------------------ issue 24 item 10: a part no chunk lists
+# ------------------------------------------------------------------ a part no chunk lists
 def test_a_part_copied_in_from_another_run_is_moved_aside_by_resume_and_never_read(finished, tmp_path, capsys,
                                                                                   monkeypatch):
     import warnings
@@ -262,7 +262,7 @@ def test_resume_moves_aside_the_parts_of_chunks_not_done_and_plays_them_again(fi
 
 
 @pytest.mark.slow
-# ------------------------------------------------------------------ issue 18 item 6: a dead worker
+# ------------------------------------------------------------------ a dead worker
 @pytest.mark.parametrize("exit_", [1, 0], ids=["worker-exits", "exception-in-worker"])
 def test_a_dead_worker_ends_in_one_line_and_resume_completes_the_run(exit_, tmp_path):
     import os

@@ -1,5 +1,5 @@
 """``--config FILE.toml`` for every command that plays games, validated by one pydantic model per command
-(play/settings.py; issue 26 items 2 and 5, part): the resolved settings are written into the output folder
+(play/settings.py): the resolved settings are written into the output folder
 and ``meeplelab CMD --config OUT/config.toml --out NEW`` writes the same tables; the command line beats the
 file; a bad file is one line (exit 2) and nothing is written. Real commands on the toy games."""
 

@@ -1,5 +1,5 @@
 """Start resources declared once per game (``GameSpec.start_resources``, sim/core/start.py): treatments for every
-one, refusals that list them, and the per-seat compensation fields applied at setup (issue 29 items 3, 4)."""
+one, refusals that list them, and the per-seat compensation fields applied at setup."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Does it hold for stronger players? (issue 28 item 4): ``meeplelab stronger`` re-measures a scripted field's
+"""Does it hold for stronger players? ``meeplelab stronger`` re-measures a scripted field's
 headline conclusions with the strong field (the tuned heuristic) and the balance report carries the lines.
 
 Known answers first (the verdict of two independent estimates), then a small real study on Galileo's Truth:

@@ -46,7 +46,7 @@ def test_target_is_solved_by_interpolation_with_an_interval_from_the_paired_band
 
 
 def test_an_integer_rule_target_is_answered_with_the_integers_either_side(sweep):
-    """Issue 30: ``--target`` answered "truth_vp_per_tile = 2.09" for an integer rule number."""
+    """``--target`` on an integer rule number is answered with integers, never e.g. "truth_vp_per_tile = 2.09"."""
     from meeplelab.analysis.sweep import target_text
 
     st = strategy_table(sweep).filter(pl.col("strategy") == "always-draw").sort("rounds")
@@ -66,7 +66,7 @@ def test_an_integer_rule_target_is_answered_with_the_integers_either_side(sweep)
 
 @pytest.mark.slow
 def test_the_readme_sweep_example_reaches_its_target_inside_the_swept_range(tmp_path, capsys, monkeypatch):
-    """Issue 30: the README's sweep example targeted ``abjure-at:cycle=2=25``, a win rate no swept value reaches.
+    """The README's sweep example targets a win rate that the swept values reach.
     Its command as written, played at a tenth of its games, answers the target with a value of the rule
     inside the swept range (the integers either side, each with its interval), not "not reached"."""
     import re

@@ -233,7 +233,7 @@ def test_report_on_a_two_seat_tournament_shows_the_dominated_strategy(tmp_path):
     md = build_tournament_report(t, resamples=50).with_suffix(".md").read_text()
     assert "Symmetric Nash equilibrium mix by the maximin linear program" in md and "always-draw 100%" in md
     assert "random (dominated in 100% of resamples; by always-draw in 100%)" in md
-    assert "percentile bootstrap 95% over 50 resamples of the seeds" in md and "{mg." not in md  # issue 30 bug
+    assert "percentile bootstrap 95% over 50 resamples of the seeds" in md and "{mg." not in md  # all fields filled
 
 
 def _pw(rates: dict, games: int = 400) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -388,7 +388,7 @@ def test_cli_tournament_names_a_preset_as_given_in_its_terminal_lines(tmp_path, 
 
 
 def test_lineups_played_side_by_side_on_two_workers_give_the_same_games_and_tables(tmp_path, capsys, monkeypatch):
-    """Issue 28 item 6: with more than one job the lineups are played concurrently, one whole lineup per loky worker;
+    """With more than one job the lineups are played concurrently, one whole lineup per loky worker;
     the games and the tournament tables are the bytes of the one-at-a-time path."""
     import polars as pl
 

@@ -137,7 +137,7 @@ def test_a_seat_spread_whose_interval_includes_zero_is_not_flagged():
 
 def test_every_verdict_line_names_its_field_and_the_report_states_what_dominant_means(runs, tmp_path):
     """Ranking, dominant-or-leading and seat-spread lines say which strategies they hold among; the verdict
-    states the one meaning of "dominant" and ends with the scope sentence (issue 28 item 3)."""
+    states the one meaning of "dominant" and ends with the scope sentence."""
     from meeplelab.analysis.dominance import DEFINITION, SCOPE
 
     build_report([runs["rotate"]], tmp_path / "rot")

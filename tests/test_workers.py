@@ -1,5 +1,4 @@
-"""Worker processes see what the parent registered, end with their parent, and say what happened
-(issue 24 items 1, 11, 12 and 13).
+"""Worker processes see what the parent registered, end with their parent, and say what happened.
 
 Every test plays real games on real worker processes (loky, a Dask LocalCluster) and waits on files
 or processes with a deadline, never a fixed sleep; no process is left behind."""
@@ -234,7 +233,7 @@ def test_a_dask_cluster_that_lost_its_workers_is_named_and_the_run_plays_locally
             Client(cluster.scheduler_address) as client:
         dask = dict(backend="dask", scheduler=cluster.scheduler_address)
         said = f"warning: the Dask cluster at {cluster.scheduler_address} has lost its workers (none left for 2 s)"
-        cluster.scale(1)  # one worker thread: joblib used to play every chunk in this process, silently
+        cluster.scale(1)  # one worker thread: the chunks still play on the cluster, not silently in this process
         _wait_for(lambda: len(client.scheduler_info()["workers"]) == 1, 60, "1 worker")
         simulate(RunConfig(**kw, **dask, out=str(tmp_path / "one")))
         assert capsys.readouterr().err == ""  # played on the cluster: nothing to say
@@ -301,7 +300,7 @@ def test_a_killed_resource_tracker_costs_the_run_nothing_and_says_at_most_one_li
     assert games_of(out).equals(games_of(fresh))  # identical results
 
 
-# ------------------------------------------------------------- issue 25 item 8: no worker outlives the suite
+# ------------------------------------------------------------- no worker outlives the suite
 def test_ending_the_workers_leaves_no_child_process():
     """What the suite does when it ends (tests/conftest.py): loky's reusable executor and its resource tracker
     are gone afterwards, read from psutil and from /proc alike."""
@@ -324,7 +323,7 @@ def test_ending_the_workers_leaves_no_child_process():
 
 
 def test_a_pool_started_before_the_run_is_the_one_it_plays_on_and_stop_pool_ends_it(tmp_path):
-    """issue 25 item 3: the command line starts a large run's workers before it resolves the run
+    """The command line starts a large run's workers before it resolves the run
     (play.workers.prestart); the run plays on those same processes, its games those of one process, and
     stop_pool ends them at once (the command line's exit: killed, not waited for)."""
     import psutil

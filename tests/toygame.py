@@ -142,7 +142,7 @@ register_strategy("crashing", Crashing, games=("toy",),
                   doc="Fails in one game while a flag file exists (tests).")
 
 
-# ---------------------------------------------------------------------------- compiled plans (issue 16)
+# ---------------------------------------------------------------------------- compiled plans
 from meeplelab.strategies.plans import CompiledPlan, Plan, Rule, When  # noqa: E402
 
 

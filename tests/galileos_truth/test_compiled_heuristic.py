@@ -1,4 +1,4 @@
-"""The compiled heuristic (issue 16): Galileo's Truth's ``heuristic`` decides inside the play kernel and makes
+"""The compiled heuristic: Galileo's Truth's ``heuristic`` decides inside the play kernel and makes
 exactly the choices of the Python heuristic (``meeplelab.strategies.generic.Heuristic.scores`` with the general-plan
 finish), decision by decision and whole games, on several seeds, seat counts and weights."""
 

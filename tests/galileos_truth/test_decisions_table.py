@@ -1,4 +1,4 @@
-"""Galileo's Truth's rules by decision (issue 15 item 2): one table of the pending-decision phases, the
+"""Galileo's Truth's rules by decision: one table of the pending-decision phases, the
 dispatchers written from it, every handler and every parameter citing its source."""
 
 from __future__ import annotations

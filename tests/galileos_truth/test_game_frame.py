@@ -64,7 +64,7 @@ def _start_cycle(S, C, prm, g):
 
 
 def test_cycle_start_draws_up_to_the_hand_size():
-    # issue 18 item 12: "a hand of 5 drawn at the start of every Cycle" (A-GT-04) is up to 5, never 5 more
+    # "a hand of 5 drawn at the start of every Cycle" (A-GT-04) is up to 5, never 5 more
     game = GalileosTruth()
     ps = positions(game, players=1)
     for pos, held in zip(ps, [5, 3, 7, 0]):
@@ -225,7 +225,7 @@ def test_progress_counts_turns_and_cycles():
 
 
 def test_tiebreak_compares_lower_suspicion_then_more_coins_in_order():
-    # issue 18 item 12: the keys are compared in order, so no number of Coins outweighs one Suspicion
+    # the keys are compared in order, so no number of Coins outweighs one Suspicion
     from meeplelab.sim.schema import ranks
     game = GalileosTruth()
     ps = positions(game, players=3)[:2]

@@ -1,4 +1,4 @@
-"""Galileo's Truth chance events keyed by what they are, and honest search copies (issue 18, items 2-4).
+"""Galileo's Truth chance events keyed by what they are, and honest search copies.
 
 - A seat's reshuffles do not move when another seat changes strategy (chance keyed by seat and zone).
 - A search copy never replays the real future: after re-sampling, its chance events come from the

@@ -78,7 +78,7 @@ def test_icons_activate_in_the_order_you_like():
 
 
 def test_icons_activate_in_the_order_you_like_also_against_the_printed_order():
-    # issue 14 fault 3: "x2" printed before "+2 VP"; in printed order 2 VP, +2 first then x2 gives 4
+    # "x2" is printed before "+2 VP"; in printed order 2 VP, +2 first then x2 gives 4
     game = GalileosTruth()
     mk = SPACE(game, "market")
     set_icons(game, int(game.C.SPACE_ISET[mk]), a=["vp_x2", "vp +2"])
@@ -292,7 +292,7 @@ def test_only_the_active_top_card_icons_activate():
 
 
 def test_other_cards_pages_are_ignored_so_an_unpayable_page_may_go_under_the_active_card():
-    # issue 14 fault 1: solo; discourse-on-floating (Mathematics; VP x Level, Research -1) and abacus
+    # solo; discourse-on-floating (Mathematics; VP x Level, Research -1) and abacus
     # (Mathematics; Research +1); Research 0. Only the Active card's page must be payable.
     game = GalileosTruth()
     dof, ab = card(game, "discourse-on-floating"), card(game, "abacus")

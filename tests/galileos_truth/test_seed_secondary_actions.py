@@ -202,7 +202,7 @@ def test_read_activates_the_treatise_icons_on_their_own():
 
 
 def test_read_activates_all_its_icons_as_if_you_were_playing_it_payments_included():
-    # issue 14 fault 2: board b2-1 (discourse-on-floating: VP x Level, Research -1) sealed by seat 1; seat 0
+    # board b2-1 (discourse-on-floating: VP x Level, Research -1) sealed by seat 1; seat 0
     # at Level III with 5 Coins reads it from the Court (Read Level 3, 2 Coins, 2 VP to the seal's owner)
     game = GalileosTruth()
     b, other = board(game, "b2-1"), board(game, "b0-1")
@@ -381,9 +381,8 @@ def test_empty_bag_refills_from_that_levels_discards():
         assert pos.get("bag_n")[0] == 1 and pos.get("bagdisc_n")[0] == 0
 
 
-#: Level I tiles drawn first and second in the 4 games of seed 3 (game ids 0-3), pinned: these tests need tiles
-#: whose icons resolve without a further choice (the ones seed 3 drew before chance events were keyed by zone,
-#: issue 18)
+#: Level I tiles put first and second on top of the bag in the 4 games of seed 3 (game ids 0-3, ``bag_top``),
+#: pinned: these tests need tiles whose icons resolve without a further choice
 SIMPLE_TILES = [(2, 5), (4, 2), (0, 2), (5, 4)]
 
 

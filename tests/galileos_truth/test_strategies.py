@@ -218,7 +218,7 @@ def test_strategies_decide_only_in_their_phase(game):
         assert m[idx, a].all()
 
 
-# ---------------------------------------------------------------------- plans that react to the rules (issue 28)
+# ---------------------------------------------------------------------- plans that react to the rules
 
 #: rule numbers moved for the response test: the End-of-Cycle Penance threshold and Prison further up the track
 MOVED = {"penance_threshold": 9, "prison_at": 10}

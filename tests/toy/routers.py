@@ -2,8 +2,8 @@
 the play loop, the compiled heuristic and the ISMCTS call them (``legal_at``, ``apply_at``; docs/engine_guide.md).
 
 Kept apart from ``features.py`` (which reads the state and never runs a rule): these link the rule handlers
-(dispatch), so a rule edit recompiles them and what calls them, not the feature and score kernels (issue 25
-item 3). Both are inlined into their callers (``inline="always"``: numba's IR inlining), so the play loop, the
+(dispatch), so a rule edit recompiles them and what calls them, not the feature and score kernels.
+Both are inlined into their callers (``inline="always"``: numba's IR inlining), so the play loop, the
 heuristic and the ISMCTS link the dispatchers themselves and no separate router library re-optimises the whole
 engine once more after a rule edit.
 """

@@ -1,4 +1,4 @@
-"""The compiled heuristic (issue 16): Unconscious Mind's ``heuristic`` decides inside the play kernel and makes
+"""The compiled heuristic: Unconscious Mind's ``heuristic`` decides inside the play kernel and makes
 exactly the choices of the Python heuristic (``meeplelab.strategies.generic.Heuristic.scores``, the turn finished by uniform
 random sub-decisions), decision by decision and whole games, on several seeds, seat counts and weights."""
 

@@ -1,4 +1,4 @@
-"""Unconscious Mind's scripted plans as compiled plans (issue 16): the play module is the template's, every plan
+"""Unconscious Mind's scripted plans as compiled plans: the play module is the template's, every plan
 plays the same games inside the compiled play kernel and on the Python loop, beside Python seats too, and the
 engine's features and action scores equal the Python helpers the former priority lists used."""
 

@@ -75,7 +75,7 @@ def test_every_parameter_names_its_source():
 
 
 def test_every_rule_kernel_runs_without_reference_counting():
-    # issue 16: with numba's reference counting a kernel call counts a reference to every array of S (about
+    # with numba's reference counting a kernel call counts a reference to every array of S (about
     # 1 us a call); a kernel compiled with _nrt=False cannot allocate, so the rules use S.work's scratch rows.
     # Only batch_setup (called once per batch) keeps counting. A decision handler (sim/core/jit.handler,
     # inline="always") is never compiled on its own: numba inlines it into its dispatcher, under the dispatcher's

@@ -1,4 +1,4 @@
-"""Unconscious Mind search copies keep what the player knows (issue 18, item 4, the UM audit): a Research card
+"""Unconscious Mind search copies keep what the player knows: a Research card
 another player took from the face-up display stays in that player's hand in every copy; the unknown hand
 cards are still re-sampled; a copy's chance key is the searching seat's, never the game's."""
 

@@ -1,4 +1,4 @@
-"""Shortcuts the rule kernels take for speed (issue 16) give what the rule read literally gives: goal tiles
+"""Shortcuts the rule kernels take for speed give what the rule read literally gives: goal tiles
 checked with the seat's tags counted once per check (A-UM-29, A-UM-32), the turn choice with each Meeting Table
 action's feasibility asked once (research UM §2), on many mid-game states of random play."""
 
