@@ -197,9 +197,11 @@ def compiling_apart(game, plans: bool = True):
     names = [(d.py_func.__module__, d.py_func.__qualname__, sig) for d, sig in parts]
     proc = subprocess.Popen([sys.executable, "-m", "meeplelab.play.warmup", "--compile"], stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    stdin = proc.stdin
+    assert stdin is not None  # stdin=PIPE
     try:
-        proc.stdin.write(pickle.dumps(names))
-        proc.stdin.close()
+        stdin.write(pickle.dumps(names))
+        stdin.close()
     except OSError:
         pass  # it ended early: this process compiles everything
     caches = list({id(d._cache): d._cache for d, _ in parts}.values())
