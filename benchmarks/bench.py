@@ -5,7 +5,7 @@ strategy, logs written and not written, batch sizes 1 / 64 / 512 / 4096, n_jobs 
 resident memory of a whole ``simulate`` process for 10k and 200k games; Parquet bytes per game;
 a cProfile of one batch per game; and the sweep at scale (50 variants x 10,000 Unconscious Mind
 games, timed end to end). ``--only`` picks parts (throughput, memory, sweep, profile, compile: the cold compile of the rule kernels, compiled: compiled play against the Python loop side by side, baseline: compiled play against the
-Python-loop path of commit ``ISSUE16_BASE``, the last before compiled play, same run; search: ``ismcts`` inside the
+Python-loop path of commit ``PRE_COMPILED_BASE``, the last before compiled play, same run; search: ``ismcts`` inside the
 play kernel against ``heuristic``, beside the ``--python-loop`` search and the Python search of commit
 ``search_bench.SEARCH_BASE``, with the search's targets: ``benchmarks/search_bench.py``); every
 measured row is stored in ``benchmarks/results.json`` (rows of a part measured again replace the
@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from meeplelab.benchmarks import composite_bench, search_bench, startup_bench
-from meeplelab.benchmarks.rows import (BASELINE_DIR, BENCH_STRATEGY, ISSUE16_BASE, ROOT, Row, _refuse, _strategy,  # noqa: F401
+from meeplelab.benchmarks.rows import (BASELINE_DIR, BENCH_STRATEGY, PRE_COMPILED_BASE, ROOT, Row, _refuse, _strategy,  # noqa: F401
                                        baseline_tree)
 from meeplelab.play.batch import play_batch
 from meeplelab.play.config import RunConfig
@@ -188,7 +188,7 @@ def warm_baseline(tree: Path, game: str) -> float:
 
 def time_baseline(tree: Path, game: str, players: int, games: int, batch: int, n_jobs: int, logs: bool,
                   out: Path, seed: int = 1) -> Row:
-    """``simulate`` of the baseline tree (:data:`ISSUE16_BASE`) in a separate process with this interpreter
+    """``simulate`` of the baseline tree (:data:`PRE_COMPILED_BASE`) in a separate process with this interpreter
     (same packages), the tree first on the path; only the timed ``simulate`` counts (the process warms up
     first). The run is written to ``out`` (its games table is compared with compiled play's)."""
     env = dict(os.environ, PYTHONPATH=str(tree))
@@ -222,7 +222,7 @@ def _path_name(compiled: bool) -> str:
 
 def against_baseline(game: str, players: int, games: int, batch: int, n_jobs: int, logs: bool, tree: Path,
                      seed: int = 1) -> list[Row]:
-    """Compiled play, today's Python loop and the Python loop of :data:`ISSUE16_BASE`, one after the other in
+    """Compiled play, today's Python loop and the Python loop of :data:`PRE_COMPILED_BASE`, one after the other in
     one run on the same seeds, strategies and seat order (``simulate``, Parquet written when ``logs``): rows
     ``measure="baseline"`` with ``extra["path"]``; the compiled row carries ``extra["ratio"]`` (over the
     baseline) and ``extra["same_games"]`` (the three runs' games tables equal)."""
@@ -263,19 +263,19 @@ def targets(rows: list[Row], game: str) -> list[tuple[str, str, str, bool | None
             ratio = c4[j].gps / p4[j].gps
             out.append((f"compiled / this commit's --python-loop (same compiled kernels and plan choice), 4 seats, "
                         f"logs written, n_jobs {j}", f"{ratio:.2f}x", "none: the loop's own cost (the 3x bar is "
-                        f"against commit {ISSUE16_BASE[:7]}, below)", None))
+                        f"against commit {PRE_COMPILED_BASE[:7]}, below)", None))
     bl = [r for r in rows if r.measure == "baseline" and r.players == 4 and r.logs]
     bc = {r.n_jobs: r for r in bl if r.extra.get("path") == "compiled"}
     bb = {r.n_jobs: r for r in bl if r.extra.get("path") == "issue-16 base"}
     for j in sorted(bc):
         if j in bb:
             ratio = bc[j].gps / bb[j].gps
-            out.append((f"compiled / the Python-loop path before compiled play (commit {ISSUE16_BASE[:7]}), 4 seats, logs written, "
+            out.append((f"compiled / the Python-loop path before compiled play (commit {PRE_COMPILED_BASE[:7]}), 4 seats, logs written, "
                         f"n_jobs {j}, same run", f"{ratio:.2f}x", ">= 3x", ratio >= 3))
     if bc:
         every = [r for r in rows if r.measure == "baseline" and r.extra.get("path") == "compiled"]
         same = all(r.extra.get("same_games", False) for r in every)
-        out.append((f"same games as the numpy plans of commit {ISSUE16_BASE[:7]} (every baseline row)",
+        out.append((f"same games as the numpy plans of commit {PRE_COMPILED_BASE[:7]} (every baseline row)",
                     "yes" if same else "no", "identical games tables", same))
     if 1 in c4 and 2 in c4:
         sc = c4[2].gps / c4[1].gps
@@ -416,13 +416,13 @@ def _run_compiled(g: str, scale: float, quick: bool, echo) -> list[Row]:
 
 
 def _run_baseline(g: str, scale: float, quick: bool, echo) -> list[Row]:
-    """Compiled play against the Python-loop path of commit ``ISSUE16_BASE`` (its tree unpacked and warmed)."""
+    """Compiled play against the Python-loop path of commit ``PRE_COMPILED_BASE`` (its tree unpacked and warmed)."""
     rows: list[Row] = []
     if make_game(g).compiled_play is None:
         echo(f"  {g}: no compiled play yet (Python loop only)")
         return rows
     tree = baseline_tree()
-    echo(f"  {g}: against the Python loop of commit {ISSUE16_BASE[:7]} (tree {tree}); compiling its "
+    echo(f"  {g}: against the Python loop of commit {PRE_COMPILED_BASE[:7]} (tree {tree}); compiling its "
          "rule kernels (first run: several minutes; cached in the tree after)")
     warm_baseline(tree, g)
     for players, logs, n_jobs in ((p, lg, j) for p in (2, 4) for lg in (True, False) for j in (1, 2)):
@@ -433,7 +433,7 @@ def _run_baseline(g: str, scale: float, quick: bool, echo) -> list[Row]:
         trio = against_baseline(g, players, n, 2048 if not quick else 512, n_jobs, logs, tree)
         rows += trio
         echo(f"  {g} {players}p logs {'on ' if logs else 'off'} n_jobs {n_jobs}: compiled {trio[0].gps:,.0f}"
-             f", Python loop now {trio[1].gps:,.0f}, at {ISSUE16_BASE[:7]} {trio[2].gps:,.0f} games/s "
+             f", Python loop now {trio[1].gps:,.0f}, at {PRE_COMPILED_BASE[:7]} {trio[2].gps:,.0f} games/s "
              f"({trio[0].extra['ratio']:.2f}x; same games: {trio[0].extra['same_games']})")
     return rows
 
@@ -576,17 +576,17 @@ def _compiled_section(gr: list[Row], g: str, at: Callable[[str, str], str]) -> l
 
 
 def _baseline_section(gr: list[Row], g: str, at: Callable[[str, str], str]) -> list[str]:
-    """RESULTS.md lines of compiled play against commit ``ISSUE16_BASE`` (rows in trios: compiled, now, base)."""
+    """RESULTS.md lines of compiled play against commit ``PRE_COMPILED_BASE`` (rows in trios: compiled, now, base)."""
     bl = [r for r in gr if r.measure == "baseline"]
     if not bl:
         return []
-    out = ["", f"### {g}: compiled play against the Python-loop path before it (commit {ISSUE16_BASE[:7]}: "
+    out = ["", f"### {g}: compiled play against the Python-loop path before it (commit {PRE_COMPILED_BASE[:7]}: "
            "numpy priority plans stepped by the Python loop), same run, seeds, strategies and seat order, "
            f"batch {bl[0].batch}, Parquet written when logs are{at(g, 'baseline')}", "",
            "`Python loop now` is this commit's `--python-loop`, which runs the same compiled rule kernels "
            "and compiled plan choice as compiled play; `same games`: the three runs' games tables are equal.",
            "", "| seats | logs | n_jobs | games | compiled games/s | Python loop now games/s | "
-           f"{ISSUE16_BASE[:7]} games/s | compiled / {ISSUE16_BASE[:7]} | same games |",
+           f"{PRE_COMPILED_BASE[:7]} games/s | compiled / {PRE_COMPILED_BASE[:7]} | same games |",
            "|---|---|---|---|---|---|---|---|---|"]
     for c, now, base in zip(bl[0::3], bl[1::3], bl[2::3]):
         out.append(f"| {c.players} | {'written' if c.logs else 'not written'} | {c.n_jobs} | {c.games:,} | "

@@ -50,11 +50,11 @@ def _strategy(game: str, players: int = 4) -> str:
 
 #: the last commit before compiled play: its Python-loop path, scripted plans as numpy priority lists (strategies/priority.py) stepped by the Python loop over
 #: batch rule kernels of that day. The ``baseline`` part plays it in the same run as compiled play.
-ISSUE16_BASE = "26d39a8bee851afe7978da54d157b4305fb669fc"
+PRE_COMPILED_BASE = "26d39a8bee851afe7978da54d157b4305fb669fc"
 BASELINE_DIR = ROOT / ".bench"
 
 
-def baseline_tree(sha: str = ISSUE16_BASE, repo: Path = ROOT, into: Path = BASELINE_DIR) -> Path:
+def baseline_tree(sha: str = PRE_COMPILED_BASE, repo: Path = ROOT, into: Path = BASELINE_DIR) -> Path:
     """The source tree of commit ``sha`` of ``repo``, unpacked once into ``into/<sha[:12]>`` (``git archive``;
     kept between bench runs, with its numba cache).
 

@@ -104,7 +104,7 @@ def test_baseline_tree_unpacks_the_commit_once_and_refuses_a_commit_not_in_the_h
 def test_against_baseline_plays_the_same_games_on_three_paths_and_renders_the_ratio(monkeypatch):
     # the checkout itself stands in for the baseline tree: its Python loop in a separate process must play the
     # same games as compiled play and this process's Python loop
-    from meeplelab.benchmarks.bench import ISSUE16_BASE, against_baseline, render, targets
+    from meeplelab.benchmarks.bench import PRE_COMPILED_BASE, against_baseline, render, targets
 
     monkeypatch.setenv("MEEPLELAB_PLUGINS", "tests.toygame")
     rows = []
@@ -117,11 +117,11 @@ def test_against_baseline_plays_the_same_games_on_three_paths_and_renders_the_ra
         assert trio[2].extra["bytes_per_game"] > 0
         rows += trio
     tg = {t: (m, ok) for t, m, _, ok in targets(rows, "toy")}
-    key = f"compiled / the Python-loop path before compiled play (commit {ISSUE16_BASE[:7]}), 4 seats, logs written, n_jobs 2, same run"
+    key = f"compiled / the Python-loop path before compiled play (commit {PRE_COMPILED_BASE[:7]}), 4 seats, logs written, n_jobs 2, same run"
     assert tg[key] == (f"{rows[3].gps / rows[5].gps:.2f}x", rows[3].gps / rows[5].gps >= 3)
-    assert tg[f"same games as the numpy plans of commit {ISSUE16_BASE[:7]} (every baseline row)"] == ("yes", True)
+    assert tg[f"same games as the numpy plans of commit {PRE_COMPILED_BASE[:7]} (every baseline row)"] == ("yes", True)
     text = render(rows, {"cores": 2})
-    assert f"### toy: compiled play against the Python-loop path before it (commit {ISSUE16_BASE[:7]}" in text
+    assert f"### toy: compiled play against the Python-loop path before it (commit {PRE_COMPILED_BASE[:7]}" in text
     assert text.count("| 4 | written | ") == 2 and "| yes |" in text
 
 
@@ -211,14 +211,14 @@ def test_bench_refuses_bad_arguments_before_measuring(tmp_path, args, line):
 
 
 def test_targets_say_same_games_only_when_every_baseline_row_has_them():
-    from meeplelab.benchmarks.bench import ISSUE16_BASE, Row, targets
+    from meeplelab.benchmarks.bench import PRE_COMPILED_BASE, Row, targets
 
     def trio(players, same):
         c = Row("toy", "baseline", players, 64, 1, True, 100, 0.1, {"path": "compiled", "same_games": same})
         return [c, Row("toy", "baseline", players, 64, 1, True, 100, 0.2, {"path": "python-loop"}),
                 Row("toy", "baseline", players, 64, 1, True, 100, 0.5, {"path": "issue-16 base"})]
 
-    label = f"same games as the numpy plans of commit {ISSUE16_BASE[:7]} (every baseline row)"
+    label = f"same games as the numpy plans of commit {PRE_COMPILED_BASE[:7]} (every baseline row)"
     assert {t: ok for t, _, _, ok in targets(trio(4, True) + trio(2, True), "toy")}[label] is True
     assert {t: ok for t, _, _, ok in targets(trio(4, True) + trio(2, False), "toy")}[label] is False
 
