@@ -1,4 +1,4 @@
-"""Signal a run at a point known to be mid-run: wait on an event, never a fixed sleep (issue 25 item 8).
+"""Signal a run at a point known to be mid-run: wait on an event, never a fixed sleep.
 
 The test strategy slow-random of the toy game holds its process at its ``after``-th decision while a gate file
 exists (:func:`tests.toygame.pause_point`), and says so by writing ``<gate>.<pid>``. A test starts the command
@@ -80,3 +80,18 @@ class Pause:
     def release(self) -> None:
         """Let every held process go on (and none hold again)."""
         self.gate.unlink(missing_ok=True)
+
+    def signal(self, proc: subprocess.Popen, wait, sig: int, timeout: float = 120) -> tuple[int, str]:
+        """Call ``wait()`` (one of this gate's waits: ``proc`` held where the test wants it), send ``sig`` to
+        ``proc``, release the gate and collect ``proc``; returns (exit code, stderr). ``proc`` is gone afterwards,
+        killed if it outlived ``timeout`` seconds or ``wait()`` raised."""
+        try:
+            wait()
+            os.kill(proc.pid, sig)
+            _, err = proc.communicate(timeout=timeout)
+        finally:
+            self.release()
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        return proc.returncode, err

@@ -1,4 +1,4 @@
-"""--resume for every command that plays games (issue 24 item 9): experiment, balance and tune, like
+"""--resume for every command that plays games: experiment, balance and tune, like
 simulate, sweep, tournament and robustness. A command killed (kill -9) or stopped (SIGTERM) once some
 of its progress is on disk, then resumed, writes the same bytes as the uninterrupted command; a resume
 with other options is refused in one line (exit 2). Real subprocesses and files, on the toy games."""
@@ -40,16 +40,7 @@ def start_until(argv: list[str], ready, sig: int, gate: Path, step: int) -> tupl
     pause = Pause(gate, after=step)
     proc = subprocess.Popen(CLI + argv, cwd=ROOT, env=pause.env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True)
-    try:
-        pause.wait_stepping(proc, ready, step, timeout=120)
-        os.kill(proc.pid, sig)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        pause.release()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return proc.returncode, err
+    return pause.signal(proc, lambda: pause.wait_stepping(proc, ready, step, timeout=120), sig)
 
 
 def start_polling(argv: list[str], ready, sig: int) -> tuple[int, str]:

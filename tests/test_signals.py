@@ -36,16 +36,7 @@ def start_and_signal(cmd: list[str], run: Path, sig: int, after: int = 100) -> t
     pause = Pause(run.parent, after)
     proc = subprocess.Popen(cmd, cwd=ROOT, env=pause.env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True)
-    try:
-        pause.wait(proc, lambda: done_chunks(run) >= 2, timeout=120)
-        os.kill(proc.pid, sig)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        pause.release()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return proc.returncode, err
+    return pause.signal(proc, lambda: pause.wait(proc, lambda: done_chunks(run) >= 2, timeout=120), sig)
 
 
 def test_sigterm_handler_raises_terminated_and_is_restored():

@@ -63,16 +63,7 @@ def start_held(argv: list[str], pause: Pause, ready, sig: int) -> tuple[int, str
     (exit code, stderr). The process is gone afterwards."""
     proc = subprocess.Popen([*CLI, *map(str, argv)], cwd=ROOT, env=pause.env(ENV), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    try:
-        pause.wait(proc, ready, processes=1, timeout=300)
-        os.kill(proc.pid, sig)
-        _, err = proc.communicate(timeout=300)
-    finally:
-        pause.release()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return proc.returncode, err
+    return pause.signal(proc, lambda: pause.wait(proc, ready, processes=1, timeout=300), sig, timeout=300)
 
 
 def done_chunks(run: Path) -> int:
