@@ -15,7 +15,7 @@ import pytest
 
 from meeplelab.studies.stronger import run_stronger
 from tests.cli_run import run_cli
-from tests.test_resume_commands import _json, files_of, start_until
+from tests.test_resume_commands import _json, files_of, start_polling
 
 GT = "galileos-truth"
 #: small, and cut into chunks (a mirror of 32 games in 8 chunks at two jobs, threads: killed in the middle of one)
@@ -102,7 +102,7 @@ def test_a_study_killed_in_a_run_then_resumed_from_the_cli_writes_the_uninterrup
         m = _json(out / "mirror-2p" / "manifest.json")
         return m.get("status") == "running" and any(c.get("status") == "done" for c in m.get("chunks", []))
 
-    code, _ = start_until(argv(sources, out), one_chunk_of_the_mirror, signal.SIGKILL)
+    code, _ = start_polling(argv(sources, out), one_chunk_of_the_mirror, signal.SIGKILL)
     assert code == -signal.SIGKILL
     assert _json(out / "stronger.json")["status"] == "running"  # kill -9: nothing could mark it
     chunks = _json(out / "mirror-2p" / "manifest.json")["chunks"]
