@@ -4,13 +4,15 @@ Numba compiles a kernel on its first call and caches it on disk (``cache=True``)
 checkout pays that once per engine; this module pays it up front, one process per game in
 parallel, so the test suite and the first simulation start warm (``--heuristic``: and the first ``meeplelab
 stronger``; ``--all``: every kernel). A cold engine's play loop compiles in two processes at once
-(:func:`compiling_apart`), here and in the first run of a command (:func:`warm_for_run`).
+(:func:`compiling_apart`), here and in the first run of a command (:func:`warm_for_run`), unless several games
+warm up at once here: their processes fill the cores already, so each compiles alone (:data:`NO_SPLIT`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import os
 import pickle
 import subprocess
 import sys
@@ -120,6 +122,9 @@ def warm_for_run(game, players: int, seed: int, compiled: bool = True, strategie
     _WARMED.add(key)
 
 
+#: set (to anything) in the environment, a cold engine compiles in this process alone (:func:`_parts_apart` names
+#: nothing): :func:`main` sets it for the processes of several games compiling at once
+NO_SPLIT = "MEEPLELAB_COMPILE_ALONE"
 #: (engine class, seats, compiled strategy kinds) warmed in this process (:func:`warm_for_run`)
 _WARMED: set = set()
 
@@ -133,7 +138,7 @@ def _parts_apart(game, plans: bool = True) -> tuple[list, list]:
     nothing then; after a rule edit the kernels compile as they are called). Typed on a blank state
     (:meth:`meeplelab.sim.core.game.Game.blank_state`): nothing compiles here."""
     mod = game.compiled_module() if game.compiled_play else None
-    if mod is None or _has_index(mod.play_plans):  # also NUMBA_DISABLE_JIT: no cache
+    if mod is None or os.environ.get(NO_SPLIT) or _has_index(mod.play_plans):  # NUMBA_DISABLE_JIT: no cache
         return [], []
     parts = getattr(importlib.import_module(mod.legal_at.py_func.__module__), "compile_parts", None)
     if parts is None:
@@ -252,7 +257,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"warmed {args[1]} in {secs:.0f} s", flush=True)
         return 0
     names = args or builtin_games()
-    procs = [subprocess.Popen([sys.executable, "-m", "meeplelab.play.warmup", "--one", n] + flags) for n in names]
+    # several games compile at once, one process each, and fill the cores already: none splits its own compile
+    env = dict(os.environ, **({NO_SPLIT: "1"} if len(names) > 1 else {}))
+    procs = [subprocess.Popen([sys.executable, "-m", "meeplelab.play.warmup", "--one", n] + flags, env=env)
+             for n in names]
     return max(p.wait() for p in procs)
 
 

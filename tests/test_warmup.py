@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import tests.toygame  # noqa: F401  registers the test-only game "toy"
+from meeplelab.play import warmup
 from meeplelab.play.warmup import _steps
 from meeplelab.sim.registry import make_game
 
@@ -96,3 +97,24 @@ def test_the_heuristic_warm_up_adds_the_heuristic_play_loop_after_the_plan_loops
     plain = [what for what, _ in _steps(game, False)]
     assert [what for what, _ in _steps(game, False, heuristic=True)] == plain + ["play kernel with the heuristic"]
     assert "play kernel with the heuristic" not in [what for what, _ in _steps(game, True, heuristic=True)]
+
+
+def test_several_games_warming_at_once_each_compile_alone_and_one_game_may_split(monkeypatch):
+    """``python -m meeplelab.play.warmup`` of several games starts one process per game with the no-split variable
+    set (their processes fill the cores already); of one game, without it (its cold compile may take two)."""
+    started: list[dict] = []
+
+    class Done:
+        def __init__(self, cmd, env=None):
+            started.append(env if env is not None else dict(os.environ))
+
+        def wait(self):
+            return 0
+
+    monkeypatch.delenv(warmup.NO_SPLIT, raising=False)
+    monkeypatch.setattr(warmup.subprocess, "Popen", Done)
+    assert warmup.main(["unconscious-mind", "galileos-truth"]) == 0
+    assert [e.get(warmup.NO_SPLIT) for e in started] == ["1", "1"]
+    started.clear()
+    assert warmup.main(["galileos-truth"]) == 0
+    assert [e.get(warmup.NO_SPLIT) for e in started] == [None]
