@@ -109,7 +109,9 @@ def test_the_lines_are_read_from_the_readme_and_set_small():
     assert small("meeplelab sweep --config runs/s/config.toml --out runs/s2") == \
         "meeplelab sweep --config runs/s/config.toml --out runs/s2"
     job = main_job()
-    assert job[0] == "python -m meeplelab.play.warmup --heuristic"  # every kernel the job plays, compiled up front
+    # every kernel the job plays, compiled up front; -P: the installed package's kernels (what the meeplelab commands
+    # run), not the checkout's folders, which the job's own folder would put first on the path
+    assert job[0] == "python -P -m meeplelab.play.warmup --heuristic"
     assert job[1].startswith("S=") and job[-1].startswith("meeplelab report runs/gt/2p runs/gt/3p runs/gt/4p")
     assert sum(s.startswith("meeplelab ") for s in job) == 17
 
