@@ -125,6 +125,10 @@ def warm_for_run(game, players: int, seed: int, compiled: bool = True, strategie
 #: set (to anything) in the environment, a cold engine compiles in this process alone (:func:`_parts_apart` names
 #: nothing): :func:`main` sets it for the processes of several games compiling at once
 NO_SPLIT = "MEEPLELAB_COMPILE_ALONE"
+#: this interpreter as the processes this module starts run it: with ``-P`` when this process has it (``python -P -m
+#: meeplelab.play.warmup``: the installed package, not the folders of the checkout it was started in), so they import
+#: and compile the same package
+_PYTHON = (sys.executable, *(["-P"] if sys.flags.safe_path else []))
 #: (engine class, seats, compiled strategy kinds) warmed in this process (:func:`warm_for_run`)
 _WARMED: set = set()
 
@@ -200,7 +204,7 @@ def compiling_apart(game, plans: bool = True):
         return
     jitcache.say_compiling(jitcache.compile_notice(getattr(parts[0][0]._cache, "_cache_path", None)))
     names = [(d.py_func.__module__, d.py_func.__qualname__, sig) for d, sig in parts]
-    proc = subprocess.Popen([sys.executable, "-m", "meeplelab.play.warmup", "--compile"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([*_PYTHON, "-m", "meeplelab.play.warmup", "--compile"], stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     stdin = proc.stdin
     assert stdin is not None  # stdin=PIPE
@@ -259,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     names = args or builtin_games()
     # several games compile at once, one process each, and fill the cores already: none splits its own compile
     env = dict(os.environ, **({NO_SPLIT: "1"} if len(names) > 1 else {}))
-    procs = [subprocess.Popen([sys.executable, "-m", "meeplelab.play.warmup", "--one", n] + flags, env=env)
+    procs = [subprocess.Popen([*_PYTHON, "-m", "meeplelab.play.warmup", "--one", n] + flags, env=env)
              for n in names]
     return max(p.wait() for p in procs)
 
