@@ -7,8 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from meeplelab.analysis.metagame import (alpha_rank, alpha_rank_n, compositions, deviation_payoffs, dominated, exploitability,
-                               symmetric_nash, table_from_matrix, table_from_sums)
+from meeplelab.analysis.metagame import (_replicate, alpha_rank, alpha_rank_n, compositions, deviation_payoffs, dominated,
+                                         exploitability, symmetric_nash, symmetric_nash_many, table_from_matrix,
+                                         table_from_sums)
 
 RPS = np.array([[0.5, 0.0, 1.0], [1.0, 0.5, 0.0], [0.0, 1.0, 0.5]])  # win share of row against column
 
@@ -172,9 +173,7 @@ def test_the_sub_game_without_a_dominant_strategy_is_rock_paper_scissors():
 def test_replicator_steps_of_many_tables_at_once_equal_openspiels_one_at_a_time():
     """The batched replicator (every bootstrap resample together) gives the very floats of OpenSpiel's
     ``dynamics.replicator`` stepped on one table at a time, and the batched Nash equals the single one."""
-    from open_spiel.python.egt.dynamics import replicator
-
-    from meeplelab.analysis.metagame import _replicate, symmetric_nash_many
+    from open_spiel.python.egt.dynamics import replicator  # the openspiel extra: imported by the test that needs it
 
     t = rps_three_seats()
     rng = np.random.default_rng(3)
