@@ -10,6 +10,8 @@ subclasses), used by each engine's written lookahead module (``<pkg>/lookahead.p
 - :func:`weighted_margin`: the weighted feature value of a seat minus the best other seat's, with the float
   arithmetic of :func:`meeplelab.strategies.search.value`;
 - :func:`pick_best_one`: :func:`meeplelab.strategies.search.pick_best` for one deciding game;
+- :func:`only_legal`, :func:`uniform_pick`: the only legal action (taken without valuing), and the empty
+  finishing plan's uniform draw in one pass;
 - :func:`heuristic_specs`: which seats' heuristics have a compiled form (their tables and scratch are built one
   floor up, by :func:`meeplelab.strategies.compiled.heuristic_tables`: the engine framework never imports
   strategies).
@@ -24,6 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, types
 from numba.extending import overload
+
+from .rng import draw_below
 
 #: the log fields of every state (:data:`meeplelab.sim.core.state._LOG_FIELDS`): buffers not copied, counters zeroed
 LOG_COUNTERS = ("turn_n", "event_n")
@@ -98,6 +102,33 @@ def weighted_value(vf, widx, wval, p):
             break
         v += wval[p, k] * vf[i]
     return v
+
+
+@njit(cache=True, _nrt=False)
+def only_legal(mask):
+    """The only legal action of ``mask`` (``bool[A]``); -1 when none is legal, -2 when two or more are."""
+    only = -1
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if only >= 0:
+                return -2
+            only = a
+    return only
+
+
+@njit(cache=True, _nrt=False)
+def uniform_pick(mask, order, keys, counters, row):
+    """:func:`meeplelab.sim.core.compiled.uniform_choice` (uniform over the legal actions of ``mask``, ``bool[A]``:
+    one draw of stream ``row`` of ``keys``/``counters``, advanced; -1 and no draw when nothing is legal), the same
+    action for the same draw, in one pass over the mask: the legal actions are listed in ``order``
+    (``int64[A]`` scratch, overwritten) as they are counted, branch-free."""
+    n = 0
+    for a in range(mask.shape[0]):
+        order[n] = a
+        n += np.int64(mask[a])
+    if n == 0:
+        return -1
+    return order[draw_below(keys, counters, row, n)]
 
 
 @njit(cache=True, _nrt=False)
