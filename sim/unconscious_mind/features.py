@@ -272,6 +272,15 @@ def value_features(S, C, prm, g, p, out):
     for t in range(S.treatise.shape[1]):
         if S.treatise[g, t, TR_OWNER] == p:
             treatises += 1
+    inplay = 0
+    hand = 0
+    for c in range(S.card.shape[1]):  # cards_at(L_INPLAY) and cards_at(L_HAND) in one pass
+        if S.card[g, c, CARD_OWN] == p:
+            loc = S.card[g, c, CARD_LOC]
+            if loc == L_INPLAY:
+                inplay += 1
+            elif loc == L_HAND:
+                hand += 1
     clients = 0
     therapy = 0
     for room in range(2):
@@ -287,8 +296,8 @@ def value_features(S, C, prm, g, p, out):
     out[6] = tiles
     out[7] = rows
     out[8] = cols
-    out[9] = cards_at(S, g, p, L_INPLAY)
-    out[10] = cards_at(S, g, p, L_HAND)
+    out[9] = inplay
+    out[10] = hand
     out[11] = S.seat[g, p, REP]
     out[12] = S.seat[g, p, HEARTS]
     out[13] = treatises
