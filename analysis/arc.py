@@ -32,7 +32,7 @@ import numpy as np
 import polars as pl
 
 from .load import load_runs
-from .stats import LEVEL, mean_t, wilson
+from .stats import LEVEL, linear_quantile, mean_t, wilson
 from . import figures as F
 from .page import Section, TableFormat
 from .stats import mean_t_from_moments
@@ -381,31 +381,68 @@ def _mean(key: str, x: np.ndarray, players: int, unit: str, definition: str) -> 
 
 
 def quantile_interval(x, q: float, *, level: float = LEVEL, resamples: int = RESAMPLES, seed: int = SEED):
-    """Quantile ``q`` of ``x`` with a seeded percentile-bootstrap interval (``scipy.stats.bootstrap``):
-    ``(estimate, low, high)``; nan bounds for fewer than 2 values or when every value is the same number
-    (then low = high = the value)."""
-    # start-up: scipy.stats takes ~0.5 s to import; only these intervals use it
-    from scipy.stats import bootstrap
+    """Quantile ``q`` of ``x`` with a seeded percentile-bootstrap interval (the numbers of ``scipy.stats.bootstrap``,
+    ``method="percentile"``, ``batch=100``, ``random_state=np.random.default_rng(seed)``): ``(estimate, low, high)``;
+    nan bounds for fewer than 2 values or when every value is the same number (then low = high = the value)."""
+    return quantile_intervals([x], [q], level=level, resamples=resamples, seed=seed)[0]
 
+
+#: resamples drawn at once (``scipy.stats.bootstrap``'s ``batch``: the draws, in this order, fix the numbers)
+BATCH = 100
+
+
+def quantile_intervals(xs: list, qs: list, *, level: float = LEVEL, resamples: int = RESAMPLES,
+                       seed: int = SEED) -> list[tuple]:
+    """``quantile_interval(xs[i], qs[i], ...)`` for every ``i``, the same numbers, computed together: every
+    sample of one size resamples the same game indices (each ``quantile_interval`` call draws them from a fresh
+    generator seeded ``seed``, so they depend only on the size), so they are drawn once per size, and the quantiles
+    of one sample (the same values) are read from one partition of each resample.
+
+    Args:
+        xs: samples (array-likes of floats; non-finite values dropped); qs: one quantile in [0, 1] per sample.
+
+    Returns:
+        ``[(estimate, low, high)]``, one per sample, in order.
+    """
+    out: list = [None] * len(xs)
+    by_size: dict[int, dict[bytes, tuple]] = {}  # size -> sample's bytes -> (sample, [(i, q)])
+    for i, (x, q) in enumerate(zip(xs, qs)):
+        x = np.asarray(x, dtype=float)
+        x = x[np.isfinite(x)]
+        if x.size == 0:
+            out[i] = (math.nan, math.nan, math.nan)
+            continue
+        est = float(np.quantile(x, q))
+        if x.size < 2:
+            out[i] = (est, math.nan, math.nan)
+        elif np.all(x == x[0]):
+            out[i] = (est, est, est)
+        else:
+            out[i] = est
+            by_size.setdefault(x.size, {}).setdefault(x.tobytes(), (x, []))[1].append((i, q))
+    alpha = np.asarray((1 - level) / 2, dtype=np.float64)
+    interval = np.stack((alpha, 1 - alpha), axis=-1)
+    for n, samples in by_size.items():
+        rng = np.random.default_rng(seed)
+        theta: list[list] = [[] for _ in samples]  # per sample: [quantiles, batch] per batch
+        for k in range(0, resamples, BATCH):
+            idx = rng.integers(0, n, (min(BATCH, resamples - k), n))
+            for j, (x, want) in enumerate(samples.values()):
+                theta[j].append(np.quantile(x[idx], [q for _, q in want], axis=-1))
+        for j, (x, want) in enumerate(samples.values()):
+            dist = np.concatenate(theta[j], axis=-1)
+            for m, (i, _) in enumerate(want):
+                ci = linear_quantile(dist[m], interval)
+                out[i] = (out[i], float(ci[..., 0]), float(ci[..., 1]))
+    return out
+
+
+def _quantile(key: str, x, q: float, players: int, unit: str, definition: str, seed: int,
+              interval: tuple | None = None) -> dict:
+    """The row of one quantile metric; ``interval``: its :func:`quantile_interval` when already computed."""
     x = np.asarray(x, dtype=float)
     x = x[np.isfinite(x)]
-    if x.size == 0:
-        return math.nan, math.nan, math.nan
-    est = float(np.quantile(x, q))
-    if x.size < 2:
-        return est, math.nan, math.nan
-    if np.all(x == x[0]):
-        return est, est, est
-    res = bootstrap((x,), lambda a, axis: np.quantile(a, q, axis=axis), n_resamples=resamples,
-                    confidence_level=level, method="percentile", vectorized=True, batch=100,
-                    random_state=np.random.default_rng(seed))
-    return est, float(res.confidence_interval.low), float(res.confidence_interval.high)
-
-
-def _quantile(key: str, x, q: float, players: int, unit: str, definition: str, seed: int) -> dict:
-    x = np.asarray(x, dtype=float)
-    x = x[np.isfinite(x)]
-    est, lo, hi = quantile_interval(x, q, seed=seed)
+    est, lo, hi = quantile_interval(x, q, seed=seed) if interval is None else interval
     return {"players": players, "metric": key, "unit": unit, "n": int(x.size), "est": est, "low": lo, "high": hi,
             "interval": "bootstrap", "definition": definition}
 
@@ -486,6 +523,7 @@ def arc_summary(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECIS
         decisions_seat = (d.group_by(KEY + ["seat"], maintain_order=True).agg(pl.col("decisions").sum())["decisions"].to_numpy())
         down_game = d.group_by(KEY, maintain_order=True).agg(pl.col("downtime").mean())["downtime"].to_numpy()
         plies = a["plies"].to_numpy()
+        iv = quantile_intervals([plies] + [a["margin"]] * 3 + [a["win_vp"]], [0.5, 0.25, 0.5, 0.75, 0.5], seed=seed)
         rows += [
             _mean("turns per game", a["turns"], p, "turns", "turns played, all seats (Ludii DurationTurns)"),
             _mean("rounds per game", a["rounds"], p, "rounds", "rounds (Cycles) played"),
@@ -494,7 +532,7 @@ def arc_summary(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECIS
                   "decisions one seat takes in a game (n = seat-games)"),
             _mean("table time", plies * seconds_per_decision / 60.0, p, "minutes",
                   f"decisions per game x {seconds_per_decision:g} s per decision (assumption A-ARC-1)"),
-            _quantile("median decisions per game", plies, 0.5, p, "decisions", "median decisions per game", seed),
+            _quantile("median decisions per game", plies, 0.5, p, "decisions", "median decisions per game", seed, iv[0]),
             _mean("decisions per turn", d["decisions"], p, "decisions",
                   "decisions within one turn (n = turns); the logs hold no legal-action count"),
             _share("turns with more than one decision", (d["decisions"] > 1).to_numpy(), p, "share",
@@ -522,11 +560,11 @@ def arc_summary(turns, games, *, seconds_per_decision: float = SECONDS_PER_DECIS
                    "first place shared on final VP and tie-break (Ludii Drawishness)"),
             _mean("winner's margin", a["margin"], p, "VP",
                   "winner's final VP minus the best other seat's, 0 on a tie (Ludii ScoreDifference, end)"),
-            _quantile("winner's margin, 25th percentile", a["margin"], 0.25, p, "VP", "lower quartile", seed),
-            _quantile("winner's margin, median", a["margin"], 0.5, p, "VP", "median", seed),
-            _quantile("winner's margin, 75th percentile", a["margin"], 0.75, p, "VP", "upper quartile", seed),
+            _quantile("winner's margin, 25th percentile", a["margin"], 0.25, p, "VP", "lower quartile", seed, iv[1]),
+            _quantile("winner's margin, median", a["margin"], 0.5, p, "VP", "median", seed, iv[2]),
+            _quantile("winner's margin, 75th percentile", a["margin"], 0.75, p, "VP", "upper quartile", seed, iv[3]),
             _mean("winning score", a["win_vp"], p, "VP", "final VP of first place"),
-            _quantile("winning score, median", a["win_vp"], 0.5, p, "VP", "median final VP of first place", seed),
+            _quantile("winning score, median", a["win_vp"], 0.5, p, "VP", "median final VP of first place", seed, iv[4]),
             _share("safety stops", a["safety_stop"].cast(pl.Float64), p, "share",
                    "games ended by a safety stop, not the rules (Ludii Timeouts)"),
         ]
@@ -790,4 +828,4 @@ def arc_sections(runs) -> list:
 __all__ = ["DECISIVE_SHARE", "GLANCE", "glance", "SECONDS_PER_DECISION", "arc_section", "arc_sections", "arc_summary",
            "decision_moves", "decision_summary", "decisive_rounds_left", "distributions", "end_scoring", "game_arcs",
            "in_game_vp", "leader_wins", "vp_source",
-           "quantile_interval", "standings", "turn_decisions", "vp_curves"]
+           "quantile_interval", "quantile_intervals", "standings", "turn_decisions", "vp_curves"]

@@ -21,7 +21,8 @@ from scipy import special
 
 # start-up: scipy.stats takes ~0.5 s to import over scipy.special (its distributions' docstrings are parsed as it
 # loads); the quantiles and tail areas here are the special functions scipy.stats' norm and t call (the same
-# numbers, bit for bit), and only :func:`bootstrap` imports scipy.stats itself.
+# numbers, bit for bit); :func:`resampled` draws the resamples scipy.stats.bootstrap draws and :func:`linear_quantile`
+# is scipy.stats.quantile's linear method (the same numbers), so a report never imports scipy.stats.
 
 LEVEL = 0.95
 #: how a rate of no games is said (its interval is empty: :func:`wilson`)
@@ -163,9 +164,44 @@ def _vectorize(statistic, n: int):
     return stat
 
 
+def resampled(n: int, statistic, gen: np.random.Generator, *, resamples: int, batch: int) -> np.ndarray:
+    """The bootstrap distribution ``scipy.stats.bootstrap((np.arange(n),), statistic, vectorized=True, axis=-1,
+    n_resamples=resamples, batch=batch, rng=gen)`` holds, the same draws in the same order (each batch of ``b``
+    resamples is ``gen.integers(0, n, (b, n))``) without importing scipy.stats (~0.6 s of start-up).
+
+    Args:
+        n: units (at least 2); statistic: ``statistic(idx, axis=-1)`` on ``int64[b, n]`` resampled indices,
+            returning ``(..., b)``; gen: the generator, advanced by the draws.
+
+    Returns:
+        the statistic of every resample, ``(..., resamples)``.
+    """
+    return np.concatenate([statistic(gen.integers(0, n, (min(batch, resamples - k), n)), axis=-1)
+                           for k in range(0, resamples, batch)], axis=-1)
+
+
+def linear_quantile(x: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``scipy.stats.quantile(x, p, axis=-1)`` (method ``"linear"``, Hyndman and Fan 7) of a 1-d array of finite
+    floats at the probabilities ``p`` (``float64[k]`` in [0, 1]), the same operations so the same bits, without
+    importing scipy.stats. Returns ``float64[k]``."""
+    y = np.sort(np.asarray(x, dtype=np.float64))
+    n = np.asarray([y.shape[-1]], dtype=np.float64)
+    p = np.asarray(p, dtype=np.float64)
+    jg = p * n + (1 - p)
+    jp1 = jg // 1
+    j = jp1 - 1
+    g = jg % 1
+    g[j < 0] = 0
+    j = np.clip(j, 0., n - 1)
+    jp1 = np.clip(jp1, 0., n - 1)
+    return (1 - g) * np.take_along_axis(y, j.astype(np.int64), axis=-1) \
+        + g * np.take_along_axis(y, jp1.astype(np.int64), axis=-1)
+
+
 def bootstrap(n: int, statistic, *, purpose: str, seed: int = 0, resamples: int = 2000, level: float = LEVEL,
               vectorized: bool = True, center=None, floor=0.0) -> Boot:
-    """Percentile bootstrap over ``n`` units (games, seat-games, common seeds), on :func:`scipy.stats.bootstrap`.
+    """Percentile bootstrap over ``n`` units (games, seat-games, common seeds): the resamples of
+    :func:`scipy.stats.bootstrap` (:func:`resampled`, the same draws).
 
     The one resampling helper of the analyses: the sample is the unit indices ``0..n-1`` and ``statistic``
     maps resampled indices to the value(s) of interest, so a unit carries everything that belongs to it
@@ -195,12 +231,7 @@ def bootstrap(n: int, statistic, *, purpose: str, seed: int = 0, resamples: int 
         dist = np.repeat(one, resamples, axis=-1)
     else:
         batch = max(1, 2**22 // n)  # at most ~4M indices in memory at once
-        # start-up: scipy.stats takes ~0.5 s to import; of this module only the bootstrap uses it
-        from scipy.stats import bootstrap as scipy_bootstrap
-
-        res = scipy_bootstrap((np.arange(n),), stat, n_resamples=resamples, batch=batch, vectorized=True, axis=-1,
-                              confidence_level=level, method="percentile", rng=gen)
-        dist = np.asarray(res.bootstrap_distribution, dtype=float)
+        dist = np.asarray(resampled(n, stat, gen, resamples=resamples, batch=batch), dtype=float)
     a = (1 - level) / 2
     with np.errstate(all="ignore"):
         lo, hi = np.nanquantile(dist, a, axis=-1), np.nanquantile(dist, 1 - a, axis=-1)
