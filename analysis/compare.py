@@ -282,6 +282,10 @@ def _extra_rows(runs: Runs, vs: list[Version], arms: bool = False) -> list[dict]
                 per = (j.filter(sel).group_by("pair", "seat_order", "game_seed", maintain_order=True)
                        .agg([pl.col(c).cast(pl.Float64).mean() for c in cols]
                             + [pl.col(f"{c}_b").cast(pl.Float64).mean() for c in cols]))
+                # each row's cluster as an integer code in the keys' sorted order: the same clusters, means and sums
+                # as the keys (cluster_means sorts them), without sorting the strings for every metric and interval
+                keys_ = seed_clusters(per)
+                codes = np.unique(keys_, return_inverse=True)[1].reshape(-1) if keys_ is not None else None
             for col, name, kind in metrics:
                 if col not in da.columns or col not in db.columns:
                     continue
@@ -295,8 +299,7 @@ def _extra_rows(runs: Runs, vs: list[Version], arms: bool = False) -> list[dict]
                     b = per[f"{col}_b"].to_numpy()
                     ok = np.isfinite(a) & np.isfinite(b)
                     a, b = a[ok], b[ok]
-                    cl = seed_clusters(per)
-                    cl = cl[ok] if cl is not None else None
+                    cl = codes[ok] if codes is not None else None
                     if kind == "share":
                         w = paired_shares(b, a, cluster=cl)
                         r = {"est": w["est"], "low": w["low"], "high": w["high"], "n": w["n"], "p": w["p"],
