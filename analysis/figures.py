@@ -19,13 +19,9 @@ still outside the canvas (the report tests assert it names none).
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
 import struct
 import sys
 import textwrap
-import warnings
 from pathlib import Path
 
 import matplotlib as mpl
@@ -548,70 +544,6 @@ def png_size(path: Path) -> tuple[int, int]:
     if head[:8] != b"\x89PNG\r\n\x1a\n":
         raise ValueError(f"{str(path)!r} is not a PNG file")
     return struct.unpack(">II", head[16:24])
-
-
-def _cpus() -> int:
-    """CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # no affinity call (macOS)
-        return os.cpu_count() or 1
-
-
-def save_many(figs: list[tuple[Figure, Path]]) -> None:
-    """:func:`save` every ``(figure, path)``: the same PNG files, in half the time on two CPUs.
-
-    Where the system can fork and this process may run on more than one CPU, a child process (a copy of this
-    one) saves every second figure while this process saves the others; a figure the child did not write (it
-    failed or was killed) is saved here afterwards, so the files are the same whatever happens to it. The child is
-    always waited for (killed first when this process stops early). Every figure is closed here.
-    """
-    theirs = figs[1::2] if len(figs) > 1 and hasattr(os, "fork") and _cpus() > 1 else []
-    pid = _fork_saver(theirs) if theirs else 0
-    try:
-        for fig, path in figs[0::2] if pid else figs:
-            save(fig, path)
-    finally:
-        if pid:
-            _wait_saver(pid)
-    for fig, path in theirs if pid else []:
-        if not Path(path).is_file():
-            save(fig, path)
-        close(fig)
-
-
-def _fork_saver(figs: list[tuple[Figure, Path]]) -> int:
-    """Fork a child that saves ``figs`` and exits (0: every one written); the child's id (0: fork failed)."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    try:
-        with warnings.catch_warnings():  # Python 3.12+: the child only draws with matplotlib, no other thread's lock
-            warnings.simplefilter("ignore", DeprecationWarning)
-            pid = os.fork()
-    except OSError:
-        return 0
-    if pid == 0:  # the child: never returns into the caller's code
-        code = 1
-        try:
-            for fig, path in figs:
-                save(fig, path)
-            code = 0
-        finally:
-            os._exit(code)
-    return pid
-
-
-def _wait_saver(pid: int) -> None:
-    """Wait for the saving child ``pid``; when this process stops early (an exception, Ctrl-C), kill it first."""
-    done = False
-    try:
-        os.waitpid(pid, 0)
-        done = True
-    finally:
-        if not done:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
 
 
 def close(fig: Figure) -> None:

@@ -425,27 +425,17 @@ def build_report(folders: Sequence[Path | str], dest: Path | str, *,
                     F.close(fig)
 
 
-def _saved_figure(fig, rel: str, cap: str, folder: Path, lab: Labeller, md: list[str], descriptive: bool,
-                  pending: list) -> dict:
-    """Give ``fig`` words for its codes (``lab``) and, in a ``descriptive`` section, the word in its title
-    (:func:`meeplelab.analysis.figures.mark_descriptive`), and queue it in ``pending`` to be saved to
-    ``folder/rel`` (:func:`_save_pending`); add its Markdown line to ``md``; returns what the page's figure macro
-    renders (alt text: the caption's words; ``width`` and ``height`` set when saved)."""
+def _saved_figure(fig, rel: str, cap: str, folder: Path, lab: Labeller, md: list[str], descriptive: bool) -> dict:
+    """Save ``fig`` to ``folder/rel`` with words for its codes (``lab``) and, in a ``descriptive`` section, the
+    word in its title (:func:`meeplelab.analysis.figures.mark_descriptive`); add its Markdown line to ``md``;
+    returns what the page's figure macro renders (alt text: the caption's words)."""
     lab.figure(fig)
     if descriptive:
         F.mark_descriptive(fig)
+    F.save(fig, folder / rel)
+    w, hgt = F.png_size(folder / rel)
     md += [f"![{cap}]({rel})", ""]
-    out = {"src": rel, "alt": lab.plain(P.plain(cap)), "caption": P.inline(cap, lab)}
-    pending.append((fig, folder / rel, out))
-    return out
-
-
-def _save_pending(pending: list) -> None:
-    """Save every figure :func:`_saved_figure` queued (:func:`meeplelab.analysis.figures.save_many`: two at a
-    time on two CPUs) and set each one's ``width`` and ``height`` (pixels)."""
-    F.save_many([(fig, path) for fig, path, _ in pending])
-    for _, path, out in pending:
-        out["width"], out["height"] = F.png_size(path)
+    return {"src": rel, "alt": lab.plain(P.plain(cap)), "caption": P.inline(cap, lab), "width": w, "height": hgt}
 
 
 def _glossary(lab: Labeller, md: list[str]) -> dict:
@@ -497,16 +487,15 @@ def _answers(secs: list[Section], md: list[str], lab: Labeller) -> list[dict]:
     return out
 
 
-def _glance(secs: list[Section], folder: Path, lab: Labeller, md: list[str], pending: list) -> list[dict]:
+def _glance(secs: list[Section], folder: Path, lab: Labeller, md: list[str]) -> list[dict]:
     """The first screen's panels (:mod:`meeplelab.analysis.first_screen`): every section's ``panels`` in their
     ``order``, each a heading (the question), its charts (saved in ``folder/figures``) and its one-line reading;
-    also in ``md``; the charts are queued in ``pending`` (:func:`_saved_figure`). Returns what the page template
-    renders."""
+    also in ``md``. Returns what the page template renders."""
     out = []
     panels = sorted((p for s in secs for p in s.panels), key=lambda p: p.order)
     for k, p in enumerate(panels):
         md += [f"## {p.question}", ""]
-        figs = [_saved_figure(fig, f"figures/glance_{k:02d}_{stem}.png", cap, folder, lab, md, False, pending)
+        figs = [_saved_figure(fig, f"figures/glance_{k:02d}_{stem}.png", cap, folder, lab, md, False)
                 for stem, fig, cap in p.figures]
         md += [p.reading, ""]
         out.append({"title": P.inline(p.question, lab), "paragraphs": [P.prose(p.reading, lab)], "figures": figs,
@@ -540,8 +529,7 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
         warnings = _warnings(runs)
         md += [x for w in warnings for x in (f"**{w}**", "")]
         page_secs = _answers(secs, md, lab)  # the three plain sentences (meeplelab.analysis.summary), first
-        pending: list = []  # the figures, saved together once every section is written
-        glance = _glance(secs, tmp, lab, md, pending)
+        glance = _glance(secs, tmp, lab, md)
         top = len(page_secs)
         table_note = any(t[1].height for s in secs for t in s.tables)
         if table_note:
@@ -558,11 +546,11 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                 md += [P.blocks(s.text), ""]
             seen = "descriptive" in s.title.lower()  # a section of observed groups: each chart says so
             for stem, fig, cap in s.figures:
-                ps["figures"].append(_saved_figure(fig, f"figures/{i:02d}_{stem}.png", cap, tmp, lab, md, seen, pending))
+                ps["figures"].append(_saved_figure(fig, f"figures/{i:02d}_{stem}.png", cap, tmp, lab, md, seen))
             if s.folded and s.folded[1]:
                 words, figs = s.folded
                 md += [f"*{words} (folded in the HTML page):*", ""]
-                inner = [_saved_figure(fig, f"figures/{i:02d}_{stem}.png", cap, tmp, lab, md, seen, pending)
+                inner = [_saved_figure(fig, f"figures/{i:02d}_{stem}.png", cap, tmp, lab, md, seen)
                          for stem, fig, cap in figs]
                 ps["folded_figures"] = {"summary": P.inline(words, sl), "figures": inner}
             for k, (cap, df, *fmt) in enumerate(s.tables):
@@ -579,7 +567,6 @@ def _write_report(runs: Runs, secs: list[Section], dest: Path, t0: float, kind: 
                 else:
                     md += [_md_table(df, cap, f, rel), "", f"[CSV]({rel})", ""]
             on_section()
-        _save_pending(pending)
         if lab.used:  # the code id of every label shown: hover a cell for one, or read them all here
             page_secs.append(_glossary(lab, md))
         page = P.render("report.html.j2", title=title, runs=", ".join(runs.manifests), warnings=warnings,

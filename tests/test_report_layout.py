@@ -135,8 +135,6 @@ def built(tmp_path_factory):
 
             with pytest.MonkeyPatch.context() as mp:
                 mp.setattr(F, "fit", fit_and_check)  # F.save fits every figure just before writing it
-                # one CPU for F.save_many: every chart saved in this process, where fit_and_check sees it
-                mp.setattr(F, "_cpus", lambda: 1)
                 done[kind] = (_build(kind, tmp_path_factory.mktemp(kind)), seen)
         return done[kind]
 
