@@ -188,7 +188,10 @@ def closure(py_file: Path | str) -> list[Path]:
         for dep in mods:
             g = _file_of(root, dep)
             if g is not None and g not in seen:
-                seen[g] = (dep, g.name == "__init__.py")
+                # the file's own dotted name, not the one it was imported by (``meeplelab.sim.x`` or ``sim.x``):
+                # its relative imports, and so the closure, must not depend on which importer was read first
+                mg = _module_of(g)
+                seen[g] = (mg[1], mg[2]) if mg is not None else (dep, g.name == "__init__.py")
                 todo.append(g)
         for dep in parents:
             g = _file_of(root, dep)

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from meeplelab.sim import jitcache as J
+
 ROOT = Path(__file__).resolve().parents[1]
 IGNORE = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "data_*")
 
@@ -419,3 +421,16 @@ def test_a_read_only_numba_cache_dir_is_named_in_the_one_line_error(readonly, re
         f"writable (nor are the package folder, the user's cache folder and {taken}): point NUMBA_CACHE_DIR at a "
         "writable folder")
     assert r.stdout == ""
+
+
+def test_a_files_import_closure_does_not_depend_on_the_name_it_was_first_reached_by():
+    """``sim/core/lookahead.py`` reached first through ``meeplelab.sim.core.lookahead`` (as an engine's written
+    lookahead module imports it) has the closure it has when read alone: a kernel's cache key must not depend on
+    which module a process happened to read first (a warm run would compile again)."""
+    core = ROOT / "sim" / "core" / "lookahead.py"
+    J._IMPORTS.clear()
+    alone = J.closure(core)
+    J._IMPORTS.clear()
+    J.closure(ROOT / "sim" / "galileos_truth" / "lookahead.py")  # imports it as meeplelab.sim.core.lookahead
+    assert J.closure(core) == alone
+    assert (ROOT / "meeplelab" / "__init__.py").resolve() not in alone
