@@ -10,6 +10,7 @@ ids), so the sample depends only on the set of hidden ids and the stream. Both k
 
 from __future__ import annotations
 
+import numpy as np
 
 from .jit import plain
 from .rng import shuffle_range
@@ -17,7 +18,31 @@ from .rng import shuffle_range
 
 @plain
 def sort_range(arr, lo, hi):
-    """Sort ``arr[lo:hi]`` ascending in place (insertion sort: the ranges are decks and bags, tens of ids)."""
+    """Sort ``arr[lo:hi]`` (``int64``) ascending in place, allocation-free: from a 64-bit set of the ids when they
+    are distinct and in ``[0, 64)`` (every deck and bag of both games: card, tile, Treatise, client and dream ids),
+    else by insertion sort (the ranges are tens of ids). The same order either way."""
+    one = np.uint64(1)
+    bits = np.uint64(0)
+    for i in range(lo, hi):
+        v = arr[i]
+        b = one << np.uint64(v) if 0 <= v < 64 else one
+        if v < 0 or v >= 64 or (bits & b) != 0:
+            _insertion_sort(arr, lo, hi)
+            return
+        bits |= b
+    k = lo
+    v = 0
+    while bits != 0:
+        if (bits & one) != 0:
+            arr[k] = v
+            k += 1
+        bits >>= one
+        v += 1
+
+
+@plain
+def _insertion_sort(arr, lo, hi):
+    """Sort ``arr[lo:hi]`` ascending in place by insertion (any ids, repeats allowed)."""
     for i in range(lo + 1, hi):
         v = arr[i]
         j = i - 1

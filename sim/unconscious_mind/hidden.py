@@ -22,8 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from meeplelab.sim.core.resample import sort_range
-from meeplelab.sim.core.rng import shuffle_range
+from meeplelab.sim.core.resample import resample_range
 
 from .cols import (CARD_KNOWN, CARD_LOC, CARD_OWN, CDECK_CL, CTOP_CL, LDECK, LTOP, MDECK, MTOP, RDECK, RDECK_CL,
                    RTOP, RTOP_CL, TRDECK, TRTOP, TSTACK_I, TTOP)
@@ -54,39 +53,6 @@ def redeterminize_kernel(game, card, pile, seat, keys, counters, dims):
 
 
 @njit(cache=True, _nrt=False)
-def resample_ids(keys, counters, r, arr, lo, hi):
-    """:func:`meeplelab.sim.core.resample.resample_range` of ``arr[lo:hi]`` (``int64``; canonical ascending order, then
-    shuffled from stream ``r`` of ``keys``/``counters``), the ascending order found from a 64-bit set of the ids
-    when they are distinct and in ``[0, 64)`` (the decks here: card, tile, Treatise, client and dream ids), else by
-    :func:`~meeplelab.sim.core.resample.sort_range`: the same order either way, so the same draws; allocation-free."""
-    one = np.uint64(1)
-    bits = np.uint64(0)
-    fast = True
-    for i in range(lo, hi):
-        v = arr[i]
-        if v < 0 or v >= 64:
-            fast = False
-            break
-        b = one << np.uint64(v)
-        if (bits & b) != 0:
-            fast = False
-            break
-        bits |= b
-    if fast:
-        k = lo
-        v = 0
-        while bits != 0:
-            if (bits & one) != 0:
-                arr[k] = v
-                k += 1
-            bits >>= one
-            v += 1
-    else:
-        sort_range(arr, lo, hi)
-    shuffle_range(keys, counters, r, arr, lo, hi)
-
-
-@njit(cache=True, _nrt=False)
 def redeterminize_game(game, card, pile, g, me, keys, counters, r, dims, pool, cnt):
     """Re-sample in place what seat ``me`` cannot know in game ``g`` (row ``g`` of the groups ``game``, ``card``,
     ``pile``), drawing from stream ``r`` of ``keys``/``counters``; ``dims`` as in :func:`redeterminize_kernel`
@@ -96,11 +62,11 @@ def redeterminize_game(game, card, pile, g, me, keys, counters, r, dims, pool, c
     Draws, in order: the level I and II Notebook tile stacks; the Research deck pooled with the other seats'
     unknown hand cards (re-dealt to those seats in seat order, in the same counts, then to the deck); the
     Treatise, Routine client, Case Study client, latent and manifest dream decks. Each from ascending ids
-    (:func:`resample_ids`, as :func:`meeplelab.sim.core.resample.resample_range`)."""
+    (:func:`meeplelab.sim.core.resample.resample_range`)."""
     nc = card.shape[1]
     P = dims[7]
     for lvl in range(2):  # Notebook tile stacks (face down)
-        resample_ids(keys, counters, r, pile[g, TSTACK_I + lvl], game[g, TTOP + lvl], dims[lvl])
+        resample_range(keys, counters, r, pile[g, TSTACK_I + lvl], game[g, TTOP + lvl], dims[lvl])
     # Research deck plus the other players' unknown hand cards, re-dealt in the same counts
     rtop = game[g, RTOP]
     n = 0
@@ -115,7 +81,7 @@ def redeterminize_game(game, card, pile, g, me, keys, counters, r, dims, pool, c
             cnt[q] += 1
             pool[n] = c
             n += 1
-    resample_ids(keys, counters, r, pool, 0, n)
+    resample_range(keys, counters, r, pool, 0, n)
     k = 0
     for q in range(P):
         if q == me:
@@ -132,11 +98,11 @@ def redeterminize_game(game, card, pile, g, me, keys, counters, r, dims, pool, c
         card[g, c, CARD_LOC] = L_DECK
         card[g, c, CARD_OWN] = -1
     # Treatise, client and dream decks
-    resample_ids(keys, counters, r, pile[g, TRDECK], game[g, TRTOP], dims[2])
-    resample_ids(keys, counters, r, pile[g, RDECK_CL], game[g, RTOP_CL], dims[3])
-    resample_ids(keys, counters, r, pile[g, CDECK_CL], game[g, CTOP_CL], dims[4])
-    resample_ids(keys, counters, r, pile[g, LDECK], game[g, LTOP], dims[5])
-    resample_ids(keys, counters, r, pile[g, MDECK], game[g, MTOP], dims[6])
+    resample_range(keys, counters, r, pile[g, TRDECK], game[g, TRTOP], dims[2])
+    resample_range(keys, counters, r, pile[g, RDECK_CL], game[g, RTOP_CL], dims[3])
+    resample_range(keys, counters, r, pile[g, CDECK_CL], game[g, CTOP_CL], dims[4])
+    resample_range(keys, counters, r, pile[g, LDECK], game[g, LTOP], dims[5])
+    resample_range(keys, counters, r, pile[g, MDECK], game[g, MTOP], dims[6])
 
 
 @njit(cache=True, _nrt=False)

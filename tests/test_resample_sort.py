@@ -1,4 +1,5 @@
-"""The Unconscious Mind re-sample (``hidden.resample_ids``) orders and draws as ``resample_range``, and the compiled
+"""The re-sample's canonical order (``resample.sort_range``: a 64-bit set of distinct small ids, else insertion
+sort) is the ascending order whatever the ids, so ``resample_range`` draws as sorting then shuffling; and the compiled
 heuristic's one-pass helpers (``lookahead.uniform_pick``, ``only_legal``) choose as the plan kernels do."""
 
 import numpy as np
@@ -6,11 +7,11 @@ import pytest
 from meeplelab.sim.core.compiled import uniform_choice
 from meeplelab.sim.core.lookahead import only_legal, uniform_pick
 from meeplelab.sim.core.resample import resample_range
-from meeplelab.sim.unconscious_mind.hidden import resample_ids
+from meeplelab.sim.core.rng import shuffle_range
 
 
 @pytest.mark.parametrize("ids", ["distinct", "out-of-range", "repeated"])
-def test_resample_ids_gives_the_order_and_draws_of_resample_range(ids):
+def test_resample_range_orders_and_draws_as_sorting_then_shuffling(ids):
     rng = np.random.default_rng(5)
     for _ in range(200):
         n = int(rng.integers(0, 45))
@@ -25,8 +26,9 @@ def test_resample_ids_gives_the_order_and_draws_of_resample_range(ids):
         k = np.array([rng.integers(0, 2**63)], np.uint64)
         ours, theirs = a.copy(), a.copy()
         c1, c2 = np.zeros(1, np.uint64), np.zeros(1, np.uint64)
-        resample_ids(k, c1, 0, ours, lo, hi)
-        resample_range(k, c2, 0, theirs, lo, hi)
+        resample_range(k, c1, 0, ours, lo, hi)
+        theirs[lo:hi] = np.sort(theirs[lo:hi])
+        shuffle_range(k, c2, 0, theirs, lo, hi)
         assert ours.tolist() == theirs.tolist()
         assert c1[0] == c2[0] == max(hi - lo - 1, 0)
 
