@@ -12,8 +12,8 @@ depend on batch size, chunking, n_jobs or backend. Under seating (:mod:`meeplela
 ``i`` maps to a seat order and a game seed; a batch holds games of one seat order, played with their
 game seeds, and its tables are written with the run's game indices.
 
-Inside :func:`terminate_as_interrupt` (the CLI's simulate, sweep and tournament run in it) a SIGTERM
-is handled like Ctrl-C: it raises :class:`Terminated`, a ``KeyboardInterrupt``, so the manifest is
+Inside :func:`terminate_as_interrupt` (:mod:`meeplelab.play.interrupts`; every CLI command that plays games
+runs in it) a SIGTERM is handled like Ctrl-C: it raises :class:`Terminated`, a ``KeyboardInterrupt``, so the manifest is
 marked ``interrupted`` and the run can be resumed; the CLI then exits with code 143 (128 + SIGTERM)
 instead of Ctrl-C's 130.
 """
@@ -24,9 +24,7 @@ import contextlib
 import os
 import platform
 import shutil
-import signal
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,47 +48,13 @@ from meeplelab.play.workers import (WORKERS_AT_GAMES, loky_config, quiet_pool_te
                                     take_prestarted)
 from meeplelab.play.batch import play_batch
 from meeplelab.play.deny import Denial, denied_position, DeniedStrategy
+from meeplelab.play.interrupts import Terminated, interrupt_exit_code, terminate_as_interrupt  # noqa: F401 (public here too)
 from meeplelab.play.progress import bar
 from meeplelab.play.treatments import start_resources
 from meeplelab.play.warmup import warm_for_run
 from meeplelab.sim.core.start import find
 from meeplelab.strategies.fromfile import file_name
 from meeplelab.strategies.registry import make_strategy
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM received inside :func:`terminate_as_interrupt`: handled like Ctrl-C (exit code 143)."""
-
-    exit_code = 128 + signal.SIGTERM
-
-
-def interrupt_exit_code(e: KeyboardInterrupt) -> int:
-    """Exit code for an interrupted command: 143 after SIGTERM, 130 after Ctrl-C (SIGINT)."""
-    return e.exit_code if isinstance(e, Terminated) else 130
-
-
-@contextlib.contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
-    """While inside, SIGTERM raises :class:`Terminated` (a KeyboardInterrupt) in the main thread.
-
-    The previous handler is restored on exit, and as soon as the first SIGTERM arrives, so a second
-    SIGTERM acts as it did before (by default: ends the process at once). Outside the main thread
-    (where handlers cannot be installed) this does nothing.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGTERM)
-
-    def handler(signum, frame):
-        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
-        raise Terminated()
-
-    signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
 
 @dataclass

@@ -1,5 +1,6 @@
-"""Optuna's trial loop, interruptible: a stop (Ctrl-C, or SIGTERM as :func:`meeplelab.play.runner.terminate_as_interrupt`
-turns it into ``KeyboardInterrupt``) always reaches the caller as ``KeyboardInterrupt``, wherever in a trial it lands.
+"""Optuna's trial loop, interruptible: a stop (Ctrl-C, or SIGTERM as
+:func:`meeplelab.play.interrupts.terminate_as_interrupt` turns it into ``KeyboardInterrupt``) always reaches the caller
+as ``KeyboardInterrupt``, wherever in a trial it lands.
 
 Optuna (``optuna.study._optimize._run_trial``, 4.x-5.x) records a trial's result in a ``try``/``finally`` that
 catches only ``Exception``: an interrupt arriving during that bookkeeping, after the objective returned, leaves a
