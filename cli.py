@@ -20,9 +20,13 @@ import functools
 import sys
 from pathlib import Path
 from enum import Enum
-from typing import Callable, List, Optional
+from typing import Callable, List, NoReturn, Optional
 
 import typer
+
+from meeplelab.play.interrupts import interrupt_exit_code, terminate_as_interrupt
+from meeplelab.play.progress import note as _progress_note
+from meeplelab.play.progress import wanted as _progress_wanted
 
 # typer may vendor click; take its exception base from typer's own BadParameter
 _ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
@@ -109,7 +113,7 @@ SHARED_OPTIONS = {
 
 def _complete_games(incomplete: str) -> list[str]:
     """Shell completion of ``--game``: the registered game ids (built-in and installed) starting with ``incomplete``."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.sim.registry import available_games
 
     return [g for g in available_games() if g.startswith(incomplete)]
@@ -156,20 +160,16 @@ def rate_text(gps: float) -> str:
 
 def _draw(progress: bool) -> bool:
     """Whether to draw progress bars (``--progress/--no-progress``, stderr a terminal; meeplelab.play.progress.wanted)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.sim.jitcache import compile_progress
-    from meeplelab.play.progress import wanted
 
     compile_progress(progress)  # --no-progress: no compile progress line either (the notice is said anyway)
-    return wanted(progress)
+    return _progress_wanted(progress)
 
 
 def _note(text: str) -> None:
     """A line on stderr, above the progress bars when they are drawn (meeplelab.play.progress.note)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.play.progress import note
-
-    note(text)
+    _progress_note(text)
 
 
 def _plain(choice):
@@ -177,7 +177,8 @@ def _plain(choice):
     return None if choice is None else getattr(choice, "value", choice)
 
 
-def _fail(msg: str, code: int = 2) -> None:
+def _fail(msg: str, code: int = 2) -> NoReturn:
+    """One line ``error: MSG`` on stderr, then exit ``code`` (2: bad input)."""
     typer.echo(f"error: {msg}", err=True)
     raise typer.Exit(code)
 
@@ -189,7 +190,7 @@ def reads_once(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+        # start-up: polars and numba, imported when the command runs
         from meeplelab.analysis.load import shared_reads
 
         with shared_reads():
@@ -206,7 +207,7 @@ def user_errors(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+        # start-up: numba, imported when the command runs
         from meeplelab.sim.core.errors import UserError, environment_message, os_error_of
 
         try:
@@ -231,7 +232,7 @@ def _probe_writable(out: Optional[Path]) -> None:
     import os
     import tempfile
 
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.sim.core.errors import is_environment_error
 
     if out is None:
@@ -274,7 +275,7 @@ def _bad_option_value(e: Exception) -> Optional[str]:
     says only 'Input should be a valid integer'); None for other usage errors."""
     from pydantic import ValidationError
 
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.sim.core.errors import allowed_by
 
     cause = e.__cause__
@@ -292,17 +293,38 @@ def _bad_option_value(e: Exception) -> Optional[str]:
 
 def _strategies(s: Optional[str]) -> Optional[tuple[str, ...]]:
     """``--strategies`` as ids: ``heuristic:vp=1,coins=0.3,random`` -> two ids (see split_strategies)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.play.settings import split_strategies
 
     return None if s is None else split_strategies(s)
 
 
+def _params(set_: Optional[List[str]]) -> dict:
+    """``--set name=value`` entries as a params dict (:func:`meeplelab.sim.core.params.parse_set_options`).
+
+    Raises:
+        ConfigError: a bad entry (no ``=``, an empty name).
+    """
+    # start-up: numba, imported when the command runs
+    from meeplelab.sim.core.params import parse_set_options
+
+    return parse_set_options(set_)
+
+
+def _run_config(set_: Optional[List[str]], **fields):
+    """A study's base run config: :class:`meeplelab.play.config.RunConfig` of ``fields``, its params from ``--set``.
+
+    Raises:
+        ConfigError: a bad ``--set`` entry or field (unknown game, seats out of range...).
+    """
+    # start-up: numba, imported when the command runs
+    from meeplelab.play.config import RunConfig
+
+    return RunConfig(**fields, params=_params(set_))
+
+
 def _interrupted(e: KeyboardInterrupt, what: str) -> None:
     """One line on stderr, then exit 130 (Ctrl-C) or 143 (SIGTERM)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.play.runner import interrupt_exit_code
-
     typer.echo(f"interrupted: {what}", err=True)
     raise typer.Exit(interrupt_exit_code(e))
 
@@ -310,18 +332,10 @@ def _interrupted(e: KeyboardInterrupt, what: str) -> None:
 def _study_note(out: Path, what: str) -> str:
     """What an interrupted study command says about ``out``: its study is incomplete, or an interrupted --overwrite
     kept the earlier study (play/runfolder.py study_note)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.play.runfolder import study_note
 
     return study_note(out, what)
-
-
-def _staged(out: Path) -> bool:
-    """Whether an interrupted --overwrite left its new study beside ``out`` (play/runfolder.py staging_folder)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.play.runfolder import staging_folder
-
-    return staging_folder(out).is_dir()
 
 
 # --- --config FILE.toml for the commands that play games (play/settings.py; docs/architecture.md) --------------
@@ -356,18 +370,6 @@ def _param_text(v) -> str:
     return str(v)
 
 
-def _split_or_none(text: str):
-    """``meeplelab.play.settings.split_strategies(text)``, or None when it does not split."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.play.settings import split_strategies
-    from meeplelab.sim.core.errors import ConfigError
-
-    try:
-        return split_strategies(text)
-    except ConfigError:
-        return None
-
-
 def _current_context():
     """The running command's click context (typer may vendor click)."""
     import importlib
@@ -377,10 +379,10 @@ def _current_context():
 
 def _read_settings_file(ctx: typer.Context, param, value: Optional[Path]) -> Optional[Path]:
     """The eager ``--config`` callback: the file's settings become the defaults of the command's options."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.play.config import load_toml
     from meeplelab.sim.core.errors import UserError
-    from meeplelab.play.settings import MODELS, validate
+    from meeplelab.play.settings import MODELS, split_or_none, validate
 
     ctx.meta[_FILE_PARAMS] = {}
     if value is None or ctx.resilient_parsing:
@@ -400,7 +402,7 @@ def _read_settings_file(ctx: typer.Context, param, value: Optional[Path]) -> Opt
             continue
         if k in ("strategies", "against") and isinstance(v, list):
             v = ",".join(v)  # the option's text: split again the same way, into the same ids
-            if _split_or_none(v) != tuple(data[k]):
+            if split_or_none(v) != tuple(data[k]):
                 raise _ConfigFileError(f"config field {k!r} is {data[k]!r}: each item must be one strategy id with "
                                        'its arguments (as "heuristic:vp=1,coins=0.3")')
         defaults[k] = v
@@ -421,8 +423,7 @@ def _field_options() -> dict:
     seat counts); experiment's: the seats besides the focal player with --control, else every seat;
     exchange-rates': one distinct strategy per seat, so the strong field's two players at 2 seats only (a mirror
     rung, heuristic or tuned, has one: refused)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.errors import ConfigError
+    # start-up: numba, imported when the command runs
     from meeplelab.strategies import fields
 
     def roster(kw):
@@ -433,27 +434,27 @@ def _field_options() -> dict:
 
     def tournament(kw):
         if kw["field"] != fields.STRONG:
-            raise ConfigError(f"--field {kw['field']}: a tournament needs at least two strategies and this rung is one "
-                              "player at every seat: allowed --field scripted or strong")
+            _fail(f"--field {kw['field']}: a tournament needs at least two strategies and this rung is one "
+                  "player at every seat: allowed --field scripted or strong")
         return both(kw)
 
     def experiment(kw):
         focal = kw.get("control") is not None or kw.get("treat") is not None
         seats = kw["players"] - 1 if focal else kw["players"]
         if kw["field"] == fields.STRONG and focal and seats < 2:
-            raise ConfigError(f"--field strong with --control at --players {kw['players']}: the strong field takes the "
-                              "seats besides the focal player and has two players (tuned heuristic, ismcts): allowed "
-                              "--players 3 or more")
+            _fail(f"--field strong with --control at --players {kw['players']}: the strong field takes the "
+                  "seats besides the focal player and has two players (tuned heuristic, ismcts): allowed "
+                  "--players 3 or more")
         return fields.roster(kw["game"], kw["field"], seats)
 
     def exchange(kw):
         if kw["field"] != fields.STRONG:
-            raise ConfigError(f"--field {kw['field']}: exchange rates are measured per strategy, one distinct strategy "
-                              "per seat, and this rung is one player at every seat: allowed --field scripted or strong")
+            _fail(f"--field {kw['field']}: exchange rates are measured per strategy, one distinct strategy "
+                  "per seat, and this rung is one player at every seat: allowed --field scripted or strong")
         if kw["players"] != 2:
-            raise ConfigError(f"--field strong at --players {kw['players']}: exchange rates are measured per strategy, "
-                              "one distinct strategy per seat, and the strong field has two players (tuned heuristic, "
-                              "ismcts): allowed --players 2")
+            _fail(f"--field strong at --players {kw['players']}: exchange rates are measured per strategy, "
+                  "one distinct strategy per seat, and the strong field has two players (tuned heuristic, "
+                  "ismcts): allowed --players 2")
         return fields.strong_roster(kw["game"], 2)
 
     return {"sweep": ("strategies", roster), "experiment": ("strategies", experiment),
@@ -471,7 +472,7 @@ def _source(ctx, name: str) -> str:
 def strong_refusal(option: str, given: str, field: str = "strong") -> str:
     """The one line refusing a played rung (``--field strong``, ``heuristic`` or ``tuned``) with explicit strategies
     (``option``: --strategies or --against)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.strategies.fields import WORDS
 
     return (f"--field {field} and {option} {given} are given together: --field {field} plays {WORDS[field]}; "
@@ -483,11 +484,12 @@ def _field_ids(ctx, command: str, kw: dict) -> None:
     place), so the command plays them and its settings record them.
 
     Raises:
-        ConfigError: the option given on the command line as well (:func:`strong_refusal`), or a --config file
-            whose field is strong holding other strategies; no strong field for the game.
+        typer.Exit: (code 2, one line) the option given on the command line as well (:func:`strong_refusal`), or a
+            --config file whose field is strong holding other strategies.
+        ConfigError: no strong field for the game.
     """
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.errors import ConfigError
+    # start-up: numba, imported when the command runs
+    from meeplelab.play.settings import split_or_none
 
     field = _plain(kw.get("field"))
     if field in (None, Field.scripted.value, Field.ladder.value) or command not in _field_options():
@@ -496,13 +498,13 @@ def _field_ids(ctx, command: str, kw: dict) -> None:
     given = kw.get(option)
     flag = "--" + option
     if given is not None and _source(ctx, option) == "COMMANDLINE":
-        raise ConfigError(strong_refusal(flag, given, field))
+        _fail(strong_refusal(flag, given, field))
     ids = ids_of({**kw, "field": field})
     if (given is not None and _source(ctx, option) == "DEFAULT_MAP" and _source(ctx, "field") == "DEFAULT_MAP"
-            and not set(_split_or_none(given) or (given,)) <= set(ids)):
-        raise ConfigError(f"config fields 'field' is {field!r} and {option!r} is {given!r}: with field {field} the "
-                          f"{option} are the field's ({', '.join(dict.fromkeys(ids))}); allowed: leave "
-                          f"{option} out, or field = \"scripted\"")
+            and not set(split_or_none(given) or (given,)) <= set(ids)):
+        _fail(f"config fields 'field' is {field!r} and {option!r} is {given!r}: with field {field} the "
+              f"{option} are the field's ({', '.join(dict.fromkeys(ids))}); allowed: leave "
+              f"{option} out, or field = \"scripted\"")
     kw[option] = ",".join(ids)
 
 
@@ -513,24 +515,22 @@ def configured(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*a, **kw):
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-        from meeplelab.play.settings import split_strategies
-        from meeplelab.sim.core.params import parse_set_options
-        from meeplelab.play.settings import MODELS, validate
+        # start-up: numba, imported when the command runs
+        from meeplelab.play.settings import MODELS, split_strategies, validate
 
         ctx = _current_context()
         if _plain(kw.get("field")) == "ladder":  # each rung in turn, every one an ordinary run of this command
             return _field_ladder(ctx.info_name, wrapper, a, kw)
         if kw.get("rungs") is not None and "field" in kw:  # stronger's own --rungs (no --field) names its rungs
-            raise _rungs_refusal(kw)
+            _rungs_refusal(kw)
         _field_ids(ctx, ctx.info_name, kw)
         if "set_" in kw:
-            merged = {**ctx.meta.get(_FILE_PARAMS, {}), **parse_set_options(kw["set_"])}
+            merged = {**ctx.meta.get(_FILE_PARAMS, {}), **_params(kw["set_"])}
             kw["set_"] = [f"{k}={v}" for k, v in merged.items()] or None
         model = MODELS[ctx.info_name]
         given = {("params" if k == "set_" else k): v for k, v in kw.items() if k not in _NOT_SETTINGS}
         if "params" in given:
-            given["params"] = parse_set_options(given["params"])
+            given["params"] = _params(given["params"])
         given = {k: (str(v) if isinstance(v, Path) else _plain(v)) for k, v in given.items() if v is not None}
         for k in ("strategies", "against"):
             if isinstance(given.get(k), str):  # split here, so a bad list names its option
@@ -550,7 +550,7 @@ def _field_ladder(command: str, run: Callable, a: tuple, kw: dict) -> None:
     Raises:
         ConfigError: a command without headline answers (the ones with them named), or no --out.
     """
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: polars and numba, imported when the command runs
     from meeplelab.studies import field_ladder
 
     rungs = field_ladder.check_command(command, kw.get("out"), kw)
@@ -568,19 +568,16 @@ def _field_ladder(command: str, run: Callable, a: tuple, kw: dict) -> None:
         typer.echo(line)
 
 
-def _rungs_refusal(kw: dict) -> Exception:
-    """The one-line refusal of ``--rungs`` given with a single rung (``--field`` other than ``ladder``)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.errors import ConfigError
-
+def _rungs_refusal(kw: dict) -> NoReturn:
+    """The one-line refusal of ``--rungs`` given with a single rung (``--field`` other than ``ladder``): exit 2."""
     field = _plain(kw.get("field")) or Field.scripted.value
-    return ConfigError(f"--rungs {kw['rungs']} with --field {field}: --rungs picks the rungs of --field ladder; "
-                       f"allowed: --rungs with --field ladder, or --field {field} without --rungs")
+    _fail(f"--rungs {kw['rungs']} with --field {field}: --rungs picks the rungs of --field ladder; "
+          f"allowed: --rungs with --field ladder, or --field {field} without --rungs")
 
 
 def _settings_text() -> Optional[str]:
     """The running command's resolved settings as the TOML its output folder keeps (``config.toml``)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.play.settings import settings_toml
 
     s = _current_context().meta.get(_SETTINGS)
@@ -617,10 +614,11 @@ def simulate(
 ) -> None:
     """Play games and write a run folder (games/, turns/, events/ Parquet, manifest.json, run.toml), then print
     the result: win rate per strategy with its 95% interval and the seat spread (--quiet leaves them out)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.play.config import RunConfig
+    from meeplelab.play.runfolder import simulate_base
 
-    base = _simulate_base(config, resume, game, out)
+    base = simulate_base(config, resume=resume, game=game, out=out)
     file_strategies = base.get("strategies")
     given = {"game": game, "players": players, "strategies": _strategies(strategies), "games": games, "seed": seed,
              "seating": _plain(seating),
@@ -636,31 +634,10 @@ def simulate(
                f"({summary.games_played_now:,} played now in {summary.seconds:.1f} s, {rate_text(summary.games_per_second)} games/s)")
     typer.echo(plan.seating.describe())
     if not quiet:
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+        # start-up: polars and numba, imported when the command runs
         from meeplelab.analysis.run_summary import result_lines
 
         typer.echo("\n".join(result_lines(summary.out)))
-
-
-def _simulate_base(config: Optional[Path], resume: bool, game: Optional[str], out: Optional[Path]) -> dict:
-    """simulate: the run config the options start from (a dict of run.toml fields; empty without ``--config``).
-
-    ``--resume`` alone (no ``--config``, no ``--game``) takes the interrupted run's own ``run.toml`` in ``out``
-    (an interrupted ``--overwrite``'s); a resumed run.toml written before seating existed is seated fixed.
-
-    Raises:
-        ConfigError: an unreadable or malformed config file (:func:`meeplelab.play.config.load_toml`).
-    """
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.play.config import load_toml
-    from meeplelab.play.runfolder import resume_folder
-
-    if config is None and resume and game is None and out is not None and (resume_folder(out) / "run.toml").is_file():
-        config = resume_folder(out) / "run.toml"  # --resume alone: the run's own config (an interrupted --overwrite's)
-    base: dict = load_toml(config) if config is not None else {}
-    if config is not None and resume and "seating" not in base:
-        base["seating"] = "fixed"  # a run.toml written before seating existed: its games were seated fixed
-    return base
 
 
 def _simulate_options(base: dict, given: dict, *, backend, scheduler: Optional[str], set_: Optional[List[str]],
@@ -671,16 +648,13 @@ def _simulate_options(base: dict, given: dict, *, backend, scheduler: Optional[s
     Raises:
         ConfigError: a bad ``--set`` entry (:func:`meeplelab.sim.core.params.parse_set_options`).
     """
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.params import parse_set_options
-
     for k, v in given.items():
         if v is not None:
             base[k] = v
     if backend is not None and _plain(backend) != "dask" and scheduler is None:
         base.pop("scheduler", None)  # a config's Dask address does not follow a run moved to another backend
     if set_:
-        base["params"] = {**dict(base.get("params") or {}), **parse_set_options(set_)}
+        base["params"] = {**dict(base.get("params") or {}), **_params(set_)}
     if no_turns:
         base["log_turns"] = False
     if no_events:
@@ -712,7 +686,7 @@ def _simulate_defaults(base: dict, field, strategies: Optional[str], file_strate
     if field is not None:
         base["field"] = _plain(field)
     if base.get("field") == Field.ladder.value:
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+        # start-up: polars and numba, imported when the command runs
         from meeplelab.studies.field_ladder import ladder_refusal
 
         _fail(ladder_refusal("simulate"))
@@ -728,17 +702,16 @@ def _simulate_play(cfg, *, resume: bool, overwrite: bool, progress: bool):
         ConfigError: bad input, content files too (reported before any game is played).
         typer.Exit: (code 130) interrupted; the note says what is kept and how to complete the run.
     """
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.play import workers
     from meeplelab.play.runfolder import incomplete_note
 
     if cfg.backend == "loky" and cfg.n_jobs < 0 and cfg.games >= workers.WORKERS_AT_GAMES and not resume:
         workers.prestart(cfg.n_jobs)  # a large run: its workers start now, while the run is resolved here
     try:
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+        # start-up: numba, imported when the command runs
         from meeplelab.play.plan import resolve
         from meeplelab.play.runner import simulate as run
-        from meeplelab.play.runner import terminate_as_interrupt
 
         plan = resolve(cfg)  # the run resolved once: simulate and the summary below use this plan
         plan.game  # bad input (content files too) is reported in one line before anything else is said
@@ -766,7 +739,7 @@ def _strong_run(base: dict, strategies: Optional[str], old) -> None:
             field is a played rung holding other strategies.
         ConfigError: no players for the rung (no tuned preset for the game).
     """
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.strategies.fields import roster
 
     field = base["field"]
@@ -794,143 +767,14 @@ def report(
 ) -> None:
     """Write a balance report (HTML and Markdown with charts) for one or more run folders or a tournament."""
     draw = _draw(progress)
-    if len(runs) == 1 and (runs[0] / "tournament.json").is_file():
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-        from meeplelab.studies.tournament import write_report  # the tournament's own report: recorded in tournament.json
+    # start-up: polars and numba, imported when the command runs
+    from meeplelab.studies.reports import report_folders
 
-        typer.echo(f"wrote {write_report(runs[0], out, progress=draw)}")
-        return
-    dest = out if out is not None else runs[0] / "report"
-    if len(runs) == 1 and (runs[0] / "experiment.json").is_file():  # an experiment folder: its own report
-        _report_experiment(runs[0], dest, stronger, draw)
-        return
-    if len(runs) == 1 and (runs[0] / "compare.json").is_file() and out is None:  # a comparison: its own outputs
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-        from meeplelab.analysis.compare import changed_lines, summary_lines
-        from meeplelab.studies.compare import write_outputs
-
-        t, page = write_outputs(runs[0])
-        for line in summary_lines(t) + changed_lines(t, limit=25):
-            typer.echo(line)
-        typer.echo(f"wrote {page}")
-        return
-    page, said = _report_balance(runs, dest, stronger, draw)
-    _say_balance(runs, page, said)
-
-
-def _report_experiment(run: Path, dest: Path, stronger: Optional[Path], draw: bool) -> None:
-    """report on an experiment folder ``run``: its own report into ``dest`` (a content-value experiment's
-    removal sections, else the paired effects and, with ``stronger``, the restricted-play answers); prints the
-    page's path and the plain sentences the report opens with.
-
-    Raises:
-        ConfigError: a bad ``--stronger`` folder (said before anything is written).
-    """
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.experiment import experiment_sections
-    from meeplelab.analysis.report import build_report
-    from meeplelab.play.experiment import read_experiment
-
-    meta = read_experiment(run)
-    said: list = []
-    if any({"remove", "deny"} & set(a.get("change", {})) for a in meta["arms"]):  # a content-value experiment
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-        from meeplelab.analysis.content import removal_sections
-
-        page = build_report([run / a["folder"] for a in meta["arms"]], dest,
-                            sections=removal_sections(run), kind="content-value", progress=draw, summary=said)
-    else:
-        sections = experiment_sections(run, stronger)
-        if stronger is not None:  # a bad --stronger folder is one line before anything is written
-            # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-            from meeplelab.analysis.restricted_answers import section as restricted_section
-            from meeplelab.analysis.stronger import experiment_page
-
-            restricted_section(stronger, run)
-            sections = experiment_page(run, stronger)
-        page = build_report([run / a["folder"] for a in meta["arms"]], dest, sections=sections, progress=draw,
-                            summary=said)
-    typer.echo(f"wrote {page}")
-    for sentences in said:  # the three plain sentences the report opens with
-        typer.echo("\n".join(sentences))
-
-
-def _report_balance(runs: List[Path], dest: Path, stronger: Optional[Path], draw: bool) -> tuple:
-    """report on run folders: the balance report into ``dest``, with the stronger-players check (from
-    ``stronger``) and the mechanics section after its first section. Returns (the page's path, the report's
-    opening sentences: a list of lists of str).
-
-    Raises:
-        ConfigError: a bad ``--stronger`` folder (said before anything is written).
-    """
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.report import build_report
-    from meeplelab.analysis.stronger import section as stronger_section
-
-    said: list = []
-    if stronger is not None:
-        stronger_section(stronger, [], [str(r) for r in runs])  # a bad --stronger folder is one line before anything is written
-
-    def sections(loaded_runs):
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-        from meeplelab.analysis.mechanics import mechanics_section
-        from meeplelab.analysis.report import build_sections
-
-        secs = build_sections(loaded_runs)
-        check = stronger_section(stronger, loaded_runs.game_names, [str(r) for r in runs])
-        return secs[:1] + [check, mechanics_section(loaded_runs, stronger)] + secs[1:]
-
-    page = build_report(runs, dest, sections=sections, progress=draw, summary=said)
-    return page, said
-
-
-def _say_balance(runs: List[Path], page: Path, said: list) -> None:
-    """report on run folders, after the report is written: warnings for runs whose files and manifest disagree
-    (stderr), the page's path, the opening sentences, then per rule/content version one line (several versions)
-    or the games needed per player count and the observed need (one version)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.load import load_runs
-    from meeplelab.analysis.versions import pooled_sentence, version_line, versions
-
-    loaded = load_runs(runs, check=False)
-    for name, notes in loaded.notes.items():  # files and manifest disagree: said, and left out
-        for note in notes:
-            typer.echo(f"warning: run {name}: {note}", err=True)
-    vs = versions(loaded)
-    typer.echo(f"wrote {page}")
-    for sentences in said:  # the three plain sentences the report opens with
-        typer.echo("\n".join(sentences))
-    if len(vs) > 1:  # never pooled: one line per version with its own figures (the deltas are in the report)
-        typer.echo(f"{len(vs)} rule/content versions, not pooled; the report compares them in 'Versions compared':")
-        for v in vs:
-            typer.echo(version_line(loaded, v))
-        return
-    if pooled_sentence(vs[0], loaded):
-        typer.echo(pooled_sentence(vs[0], loaded))
-    _say_games_needed(runs, loaded)
-
-
-def _say_games_needed(runs: List[Path], loaded) -> None:
-    """report on run folders of one rule/content version: the games needed for the win rate's and the mean VP's
-    interval widths at each player count of ``loaded`` (the runs loaded), then the need the report observed."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    import polars as pl
-
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.load import load_runs
-    from meeplelab.analysis.metrics import games_needed_summary
-    from meeplelab.analysis.report import _observed_need
-
-    counts = sorted({int(m["config"]["players"]) for m in loaded.manifests.values()})
-    for p in counts:  # each player count has its own VP spread
-        need = games_needed_summary(loaded.games.filter(pl.col("players") == p))
-        at = f" at {p} players" if len(counts) > 1 else ""
-        typer.echo(f"games needed{at}: {need['games_for_rate']:,} per group for a win rate +-{need['rate_width'] * 50:.0f} "
-                   f"point; {need['games_for_vp']:,} seat-results for mean VP +-{need['vp_width'] / 2:.1f} (VP sd "
-                   f"{need['vp_sd']:.1f})")
-    observed = _observed_need(load_runs(runs, check=False)).strip()
-    if observed:
-        typer.echo(observed)
+    warnings, lines = report_folders(runs, out, stronger, draw)
+    for line in warnings:
+        typer.echo(line, err=True)
+    for line in lines:
+        typer.echo(line)
 
 
 @app.command()
@@ -961,20 +805,14 @@ def sweep(
     progress: bool = shared("progress", True),
 ) -> None:
     """Run parameter variants on common seeds and chart each metric against the parameter."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.report import build_report
-    from meeplelab.analysis.sweep import sweep_sections
-    from meeplelab.play.config import RunConfig
-    from meeplelab.sim.core.params import parse_set_options
-    from meeplelab.play.runner import terminate_as_interrupt
-    from meeplelab.play.sweep import parse_vary, read_sweep, run_sweep
+    # start-up: polars and numba, imported when the command runs
+    from meeplelab.analysis.sweep import write_report
+    from meeplelab.play.sweep import parse_vary, run_sweep
+    from meeplelab.studies.retune import check_request, retune_sweep
 
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.errors import ConfigError
-
-    base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or ("random",), games=games,
-                     seed=seed, batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
-                     out=str(out), params=parse_set_options(set_), seating=_plain(seating))
+    base = _run_config(set_, game=game, players=players, strategies=_strategies(strategies) or ("random",),
+                       games=games, seed=seed, batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend),
+                       scheduler=scheduler, out=str(out), seating=_plain(seating))
     v = parse_vary(vary)
     goal = None
     if target is not None:
@@ -985,58 +823,28 @@ def sweep(
             r = -1.0
         r = r / 100 if r > 1 else r
         if not sid or not 0 <= r <= 1:
-            raise ConfigError(f"--target {target!r} needs the form STRATEGY=RATE with a win rate from 0 to 100 "
-                              "(percent) or 0 to 1 (e.g. writer=25)")
+            _fail(f"--target {target!r} needs the form STRATEGY=RATE with a win rate from 0 to 100 "
+                  "(percent) or 0 to 1 (e.g. writer=25)")
         if sid not in base.strategies:  # checked before any variant is played
-            raise ConfigError(f"--target: strategy {sid!r} is not in this sweep: allowed "
-                              f"{', '.join(dict.fromkeys(base.strategies))}")
+            _fail(f"--target: strategy {sid!r} is not in this sweep: allowed "
+                  f"{', '.join(dict.fromkeys(base.strategies))}")
         goal = (sid, r)
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.studies.retune import check_request
-
     check_request(base, retune, out, resume=resume)  # before any game is played
     draw = _draw(progress)
     try:
         with terminate_as_interrupt():
             run_sweep(base, v, out, resume=resume, overwrite=overwrite, progress=draw, settings=_settings_text(),
                       on_variant=lambda i, n, name: _note(f"variant {i + 1}/{n}: {name}"),
-                      finish=(lambda work: _sweep_retuned(base, work, retune, draw)) if retune else None)
+                      finish=(lambda work: retune_sweep(base, work, retune, progress=draw, say=_note)) if retune else None)
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "sweep"))
-    meta = read_sweep(out)
     try:
         with terminate_as_interrupt():
-            page = build_report([out / x["folder"] for x in meta["variants"]], out / "report",
-                                sections=sweep_sections(out, goal), progress=draw)
+            variants, page = write_report(out, goal, progress=draw)
     except KeyboardInterrupt as e:
         _interrupted(e, f"the sweep's games in {out} are complete but its report was not written; write it with the "
                         "same command and --resume")
-    typer.echo(f"wrote {len(meta['variants'])} variants to {out}; report {page}")
-
-
-def _sweep_retuned(base, work: Path, retune: int, draw: bool) -> None:
-    """sweep --retune: every variant of the sweep in ``work`` (the folder it is built in) re-tuned and played again;
-    ``sweep.json`` is not complete until the re-tuned runs are."""
-    import json as _json
-
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.play import runfolder as rf
-    from meeplelab.play.sweep import SWEEP_FILE, read_sweep
-    from meeplelab.studies.retune import run_retuned
-
-    done = read_sweep(work)
-
-    def mark(status: str) -> None:
-        rf.write_atomic(work / SWEEP_FILE, _json.dumps({**done, "status": status}, indent=1).encode())
-
-    mark("running")
-    try:
-        run_retuned(base, [x["values"] for x in done["variants"]], [x["folder"] for x in done["variants"]],
-                    work, retune, progress=draw, say=_note)
-    except BaseException as e:
-        mark("interrupted" if isinstance(e, KeyboardInterrupt) else "failed")
-        raise
-    mark("complete")
+    typer.echo(f"wrote {variants} variants to {out}; report {page}")
 
 
 @app.command()
@@ -1072,26 +880,22 @@ def experiment(
 ) -> None:
     """Effects by intervention: a control and its variants on common seeds in every seat order, reported as
     paired differences against the control (with the unpaired interval beside them)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.play.config import RunConfig
-    from meeplelab.sim.core.params import parse_set_options
+    # start-up: numba, imported when the command runs
     from meeplelab.play.experiment import plan_experiment
 
     if strategies is None:
         _fail("Missing option '--strategies' (or give --field strong).")
-    base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
-                     batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
-                     params=parse_set_options(set_), seating=_plain(seating))
+    base = _run_config(set_, game=game, players=players, strategies=_strategies(strategies) or (), games=games,
+                       seed=seed, batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
+                       out=str(out), seating=_plain(seating))
     arms = plan_experiment(base, vary=vary, control=control, treat=treat)
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.errors import ConfigError
 
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: polars and numba, imported when the command runs
     from meeplelab.studies.retune import check_request
 
     if retune > 0 and any("param" not in a.change for a in arms):
-        raise ConfigError("--retune takes a rule-parameter --vary (parameter=v1,v2): with a strategy axis or a "
-                          "treatment the rules do not change between arms")
+        _fail("--retune takes a rule-parameter --vary (parameter=v1,v2): with a strategy axis or a "
+              "treatment the rules do not change between arms")
     check_request(base, retune, out, resume=resume)  # before any game is played
     draw = _draw(progress)
     _experiment_play(base, arms, out, retune=retune, overwrite=overwrite, resume=resume, draw=draw)
@@ -1110,9 +914,8 @@ def _experiment_play(base, arms: list, out: Path, *, retune: int, overwrite: boo
     Raises:
         typer.Exit: (code 130) interrupted; the note says what is kept and how to complete the experiment.
     """
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.play.experiment import run_experiment
-    from meeplelab.play.runner import terminate_as_interrupt
 
     def on_arm(i: int, n: int, name: str) -> None:
         if i == 0:  # the folder and a resume are checked by now: a refusal stays one line
@@ -1121,7 +924,7 @@ def _experiment_play(base, arms: list, out: Path, *, retune: int, overwrite: boo
 
     try:
         with terminate_as_interrupt():
-            # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+            # start-up: polars and numba, imported when the command runs
             from meeplelab.studies.retune import clear, run_retuned
 
             def retuned(work: Path) -> None:  # in the folder the experiment is built in, before it replaces another
@@ -1141,15 +944,12 @@ def _experiment_report(arms: list, out: Path, draw: bool) -> Path:
     Raises:
         typer.Exit: (code 130) interrupted; the note says how to write the report later.
     """
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.experiment import experiment_sections
-    from meeplelab.analysis.report import build_report
-    from meeplelab.play.runner import terminate_as_interrupt
+    # start-up: polars and numba, imported when the command runs
+    from meeplelab.analysis.experiment import write_report
 
     try:
         with terminate_as_interrupt():
-            page = build_report([Path(a.config.out) for a in arms], out / "report", sections=experiment_sections(out),
-                                progress=draw)
+            page = write_report([Path(a.config.out) for a in arms], out, progress=draw)
     except KeyboardInterrupt as e:
         from shlex import quote
 
@@ -1197,29 +997,23 @@ def content_value(
     """The causal value of content items: each item removed from the content (--mode remove) and/or denied to
     one seat per game (--mode deny) in its own arm, played on common seeds in every seat order against the
     unchanged content and reported as paired differences."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.content import removal_effects, removal_line, removal_sections
-    from meeplelab.analysis.report import build_report
-    from meeplelab.play.config import RunConfig
-    from meeplelab.studies.content_value import item_list, parse_items, run_content_value
-    from meeplelab.sim.core.errors import ConfigError
-    from meeplelab.sim.core.params import parse_set_options
-    from meeplelab.play.runner import terminate_as_interrupt
+    # start-up: polars and numba, imported when the command runs
+    from meeplelab.studies.content_value import item_list, parse_items, report_lines, run_content_value
 
     if list_:
         for kind, ident, removable in item_list(game, content):
             typer.echo(f"{kind}:{ident}\t{'removable' if removable else 'fixed (--mode deny only)'}")
         return
     if items is None:
-        raise ConfigError("--items is required (kind:id,kind:id, e.g. invention:telescope); --list names the items")
+        _fail("--items is required (kind:id,kind:id, e.g. invention:telescope); --list names the items")
     if out is None:
-        raise ConfigError("--out is required: the experiment folder to write")
+        _fail("--out is required: the experiment folder to write")
     how = _plain(mode)
     chosen = parse_items(game, items, content, removable=how != "deny")
-    base = RunConfig(game=game, players=players, strategies=_strategies(strategies) or (), games=games, seed=seed,
-                     batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
-                     params=parse_set_options(set_), seating=_plain(seating),
-                     content=None if content is None else str(content))
+    base = _run_config(set_, game=game, players=players, strategies=_strategies(strategies) or (), games=games,
+                       seed=seed, batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
+                       out=str(out), seating=_plain(seating),
+                       content=None if content is None else str(content))
     draw = _draw(progress)
 
     def on_arm(i: int, n: int, name: str) -> None:
@@ -1231,20 +1025,8 @@ def content_value(
                               progress=draw, settings=_settings_text(), retune=retune, say=_note)
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "content-value experiment"))
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.retune import record_lines, section, with_sections
-    from meeplelab.play.experiment import read_experiment
-
-    meta = read_experiment(out)
-    again = [x for x in [section(out)] if x is not None]  # --retune: the players re-tuned to each arm's content
-    page = build_report([out / a["folder"] for a in meta["arms"]], out / "report",
-                        sections=with_sections(removal_sections(out), again), kind="content-value", progress=draw)
-    for r in removal_effects(out).iter_rows(named=True):
-        if r["group"] in ("took it in control", "all seats", "denied seat", "denied seat, took it in control"):
-            typer.echo(removal_line(r))
-    for line in record_lines(out, to="each arm's content") if retune else []:
+    for line in report_lines(out, retune=retune, progress=draw):
         typer.echo(line)
-    typer.echo(f"wrote {len(meta['arms'])} arms to {out}; report {page}")
 
 
 @app.command()
@@ -1275,17 +1057,12 @@ def compare(
     per version, then one paired delta table of everything (win rate, VP, rank, score categories, action and
     space use, events, Abjure/citation rates, seat spread, game length), each with its interval and games
     needed; the rows that changed (Holm-adjusted) are printed."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.compare import changed_lines
-    from meeplelab.studies.compare import parse_players, run_compare
-    from meeplelab.play.config import RunConfig
-    from meeplelab.sim.core.params import parse_set_options
-    from meeplelab.play.runner import terminate_as_interrupt
+    # start-up: polars and numba, imported when the command runs
+    from meeplelab.studies.compare import parse_players, result_lines, run_compare
 
     counts = parse_players(players)
-    base = RunConfig(game=game, players=counts[0], strategies=("random",), games=games, seed=seed,
-                     batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
-                     params=parse_set_options(set_))
+    base = _run_config(set_, game=game, players=counts[0], strategies=("random",), games=games, seed=seed,
+                       batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out))
     draw = _draw(progress)
 
     def on_run(i: int, n: int, cfg) -> None:
@@ -1298,42 +1075,16 @@ def compare(
                               on_run=on_run, progress=draw, settings=_settings_text(), retune=retune, say=_note)
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "comparison"))
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.compare import change_use_lines, change_uses, summary_lines
-    from meeplelab.analysis.retune import retuned_lines
-    from meeplelab.analysis.load import load_runs
-    from meeplelab.analysis.versions import version_line, versions
-
-    for line in summary_lines(res["deltas"]):  # who gains, by how much: every strategy, first
+    for line in result_lines(res, out, counts, retune):
         typer.echo(line)
-    ref = res["arms"][0].label
-    for label, lines in res["content_changes"].items():
-        if not lines:
-            typer.echo(f"{label}: the same content as {ref} (its files differ only in comments or layout)")
-        else:
-            more = f"; and {len(lines) - 12} more" if len(lines) > 12 else ""
-            typer.echo(f"{label} changes the content of {ref}: " + "; ".join(lines[:12]) + more)
-    loaded = load_runs([Path(c.out) for c in res["configs"]])
-    for line in change_use_lines(change_uses(loaded, versions(loaded))):  # a changed rule no player used
-        typer.echo(line)
-    for line in retuned_lines(out, counts) if retune else []:  # compare --retune: the players re-tuned to each arm
-        typer.echo(line)
-    for v in versions(loaded):
-        typer.echo(version_line(loaded, v))
-    for line in changed_lines(res["deltas"], limit=25):
-        typer.echo(line)
-    typer.echo(f"wrote {len(res['configs'])} runs to {out}; every delta in {out / 'deltas.csv'}; report {res['page']}")
 
 
 def _exchange_curves(base, arms: list[str], names, doses: str, on_run, draw, *, resume: bool, overwrite: bool,
                      retune: int = 0) -> None:
     """``exchange-rates --arm``: play the curves (:func:`meeplelab.studies.exchange.run_curves`), print who gains
     first, then where everything was written."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.exchange import who_gains_lines
-    from meeplelab.play.runner import terminate_as_interrupt
-    from meeplelab.studies.compare import read_state
-    from meeplelab.studies.exchange import EXCHANGE_FILE, parse_doses, run_curves
+    # start-up: polars and numba, imported when the command runs
+    from meeplelab.studies.exchange import curve_lines, parse_doses, run_curves
 
     dose_list = parse_doses(doses)
     try:
@@ -1342,16 +1093,8 @@ def _exchange_curves(base, arms: list[str], names, doses: str, on_run, draw, *, 
                              progress=draw, settings=_settings_text(), retune=retune, say=_note)
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(Path(base.out), "exchange-rate study"))
-    for line in who_gains_lines(res["tables"]["prices"], read_state(base.out, EXCHANGE_FILE, "exchange-rate study")):
+    for line in curve_lines(res, base.out, retune):
         typer.echo(line)
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.retune import record_lines
-
-    for line in record_lines(base.out, to="each version's rules and content") if retune else []:
-        typer.echo(line)
-    p = res["paths"]
-    typer.echo(f"wrote {len(res['configs'])} runs to {base.out}; prices {p['prices_csv']}, curves {p['curves_csv']}, "
-               f"changes between versions {p['deltas_csv']}; report {res['page']}")
 
 
 @app.command("exchange-rates")
@@ -1382,19 +1125,14 @@ def exchange_rates(
 ) -> None:
     """The exchange-rate table: for every start resource and every strategy, what one more unit at the start is
     worth in final VP and in points of win rate, paired on common seeds in every seat order, with intervals."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.exchange import markdown
-    from meeplelab.sim.core.errors import ConfigError
+    # start-up: polars and numba, imported when the command runs
     from meeplelab.studies.compare import default_roster
-    from meeplelab.play.config import RunConfig
-    from meeplelab.sim.core.params import parse_set_options
-    from meeplelab.studies.exchange import run_exchange
-    from meeplelab.play.runner import terminate_as_interrupt
+    from meeplelab.studies.exchange import run_exchange, table_lines
 
     roster = _strategies(strategies) or default_roster(game, players)
-    base = RunConfig(game=game, players=players, strategies=roster, games=games, seed=seed, batch_size=batch_size,
-                     n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
-                     params=parse_set_options(set_), log_turns=False, log_events=False)
+    base = _run_config(set_, game=game, players=players, strategies=roster, games=games, seed=seed,
+                       batch_size=batch_size, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, out=str(out),
+                       log_turns=False, log_events=False)
     names = [x.strip() for x in resources.split(",") if x.strip()] if resources else None
     draw = _draw(progress)
 
@@ -1405,26 +1143,22 @@ def exchange_rates(
 
     if arm or doses is not None:  # curves between versions
         if units != 1:
-            raise ConfigError(f"--units {units} with --arm/--doses: the curves take their sizes from --doses (e.g. "
-                              "0,1,2,3); --units is the one-dose table's")
+            _fail(f"--units {units} with --arm/--doses: the curves take their sizes from --doses (e.g. "
+                  "0,1,2,3); --units is the one-dose table's")
         _exchange_curves(base, list(arm or ["default"]), names, doses or "0,1,2,3", on_run, draw,
                          resume=resume, overwrite=overwrite, retune=retune)
         return
     if retune:
-        raise ConfigError(f"--retune {retune}: the players are re-tuned to each rules/content version; give at least "
-                          "two --arm (the one-dose table has one version)")
+        _fail(f"--retune {retune}: the players are re-tuned to each rules/content version; give at least "
+              "two --arm (the one-dose table has one version)")
     try:
         with terminate_as_interrupt():
             res = run_exchange(base, names, units, overwrite=overwrite, resume=resume, on_run=on_run, progress=draw,
                                settings=_settings_text())
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "exchange-rate study"))
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.studies.compare import read_state
-    from meeplelab.studies.exchange import EXCHANGE_FILE
-
-    typer.echo(markdown(res["table"], read_state(out, EXCHANGE_FILE, "exchange-rate study")).rstrip())
-    typer.echo(f"wrote {res['paths']['md']}, {res['paths']['csv']} and {res['paths']['parquet']}")
+    for line in table_lines(res, out):
+        typer.echo(line)
 
 
 @app.command()
@@ -1458,20 +1192,18 @@ def compensate(
     """Propose per-seat start bonuses (seat_<resource>_<P>p rule fields) that bring the seat spread within
     --target at every seat count, verified on fresh seeds with its side effects (every strategy's win rate,
     VP, score categories, game length ... paired against no compensation)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: polars and numba, imported when the command runs
     from meeplelab.studies.compare import parse_players
-    from meeplelab.studies.compensate import plan_compensate, run_compensate
-    from meeplelab.sim.core.params import parse_set_options
-    from meeplelab.play.runner import terminate_as_interrupt
+    from meeplelab.studies.compensate import plan_compensate, result_lines, run_compensate
 
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.play.parallel import check_backend
 
     check_backend(_plain(backend), scheduler, 1)  # the dask extra, the scheduler (--n-jobs is checked later)
     req = plan_compensate(game, parse_players(players), target, resource, games=games, seed=seed,
                           iterations=iterations, max_bonus=max_bonus, verify_factor=verify_factor,
                           strategies=None if _plain(field) != "scripted" else _strategies(strategies),
-                          field=_plain(field), fixed=parse_set_options(set_), retune=retune)
+                          field=_plain(field), fixed=_params(set_), retune=retune)
     try:
         with terminate_as_interrupt():
             st = run_compensate(req, out, n_jobs=n_jobs, batch_size=batch_size, overwrite=overwrite, resume=resume,
@@ -1479,22 +1211,8 @@ def compensate(
                                 settings=_settings_text())
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "compensation solve"))
-    met = [p for p, v in st["verified"].items() if v["met"]]
-    typer.echo("proposal: " + " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in st["proposal"].items()))
-    for p, v in st["verified"].items():
-        m = v["proposal"]
-        typer.echo(f"{p} seats, fresh seeds: seat spread {m['spread']:.1f} points [{m['spread_low']:.1f}, "
-                   f"{m['spread_high']:.1f}] over {m['games']:,} games (no compensation: {v['none']['spread']:.1f} "
-                   f"[{v['none']['spread_low']:.1f}, {v['none']['spread_high']:.1f}]); "
-                   + ("within the target" + (" (whole interval)" if v["met_interval"] else " (point estimate; the "
-                                             "interval reaches past it)") if v["met"] else "NOT within the target"))
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.retune import retuned_lines
-
-    for line in retuned_lines(out, list(req.players)) if retune else []:  # the players re-tuned to the proposal
+    for line in result_lines(st, req, out, retune):
         typer.echo(line)
-    typer.echo(f"target {req.target:g} points met on fresh seeds at {len(met)} of {len(st['verified'])} seat counts; "
-               f"wrote {out / 'proposal.toml'}, {st['page']}, {out / 'side_effects.csv'} and {out / 'report'}")
 
 
 @app.command()
@@ -1526,17 +1244,13 @@ def tournament(
     """Every seat arrangement (lineup) of the strategies on common seeds: win rate against the fair share,
     head-to-head, ratings, seat effect and the metagame (report in --out/report).
     """
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.tournament import TERMINAL_COLUMNS, format_terminal
-    from meeplelab.sim.core.params import parse_set_options
-    from meeplelab.play.runner import terminate_as_interrupt
-    from meeplelab.play.tournament import read_tournament
-    from meeplelab.studies.tournament import report_hint, run_tournament
+    # start-up: polars and numba, imported when the command runs
+    from meeplelab.studies.tournament import interrupted_note, result_lines, run_tournament
 
     if strategies is None:
         _fail("Missing option '--strategies' (or give --field strong).")
     if report:  # its metagame needs OpenSpiel: said before any game is played
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+        # start-up: numba, imported when the command runs
         from meeplelab.sim.core.extras import require
 
         require("openspiel", "the tournament report (its metagame; --no-report plays without it)")
@@ -1547,49 +1261,13 @@ def tournament(
             tables = run_tournament(game, ids, n, games, seed, out, batch_size=batch_size, n_jobs=n_jobs,
                                     settings=_settings_text(),
                                     backend=_plain(backend), scheduler=scheduler, seating=_plain(seating),
-                                    params=parse_set_options(set_), overwrite=overwrite, resume=resume,
+                                    params=_params(set_), overwrite=overwrite, resume=resume,
                                     every_profile=every_profile, progress=_draw(progress), report=report,
                                     on_lineup=lambda i, k, u: _note(f"lineup {i + 1}/{k}: {', '.join(u)}"))
     except KeyboardInterrupt as e:
-        try:  # set once every lineup is played; an interrupted --overwrite kept the earlier tournament (its note)
-            reporting = "report" in read_tournament(out) and not _staged(out)
-        except Exception:
-            reporting = False
-        if reporting:
-            _interrupted(e, f"the tournament's games in {out} are complete but its report was not written; write it "
-                            f"with: {report_hint(out)}")
-        _interrupted(e, _study_note(out, "tournament"))
-    s = tables["summary"]
-    lineups = tables["lineups"]["run"].n_unique()
-    typer.echo(f"{lineups} lineups x {games:,} games per lineup = {lineups * games:,} games, "
-               f"{lineups * games * n:,} seat-results; fair share 1/{n} = {100 / n:.1f}% per seat-result")
-    typer.echo(format_terminal(s.select(TERMINAL_COLUMNS)))
-    typer.echo("(games: games a strategy sat in; seat_results: its seats' outcomes; win_rate: share of its "
-               "seat-results won, 95% Wilson interval win_low..win_high; x_fair: win_rate / fair)")
-    _say_tournament_files(out, report)
-
-
-def _say_tournament_files(out: Path, report: bool) -> None:
-    """tournament, after its table: the games needed the lineups observed (a preset named as given), then the
-    files written to ``out`` and the report's page (or how to write it with ``report`` False)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.load import load_runs
-    from meeplelab.analysis.report import _observed_need
-
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.tournament import given_ids
-
-    lineup_runs = load_runs(sorted(p for p in out.glob("lineup-*") if p.is_dir()), check=False)
-    observed = _observed_need(lineup_runs).strip()
-    for full, given in given_ids(lineup_runs).items():  # a preset's id as given, not its every argument
-        observed = observed.replace(full, given)
-    if observed:
-        typer.echo(observed)
-    typer.echo(f"\nwrote {out / 'summary.parquet'}, seats.parquet, pairwise.parquet and lineups.parquet")
-    if report:
-        typer.echo(f"report {out / 'report' / 'report.html'}")
-    else:
-        typer.echo(f"no report (write it with: meeplelab report {out})")
+        _interrupted(e, interrupted_note(out))
+    for line in result_lines(tables, out, games, n, report):
+        typer.echo(line)
 
 
 def _replay_command(argv: list[str]) -> str:
@@ -1642,11 +1320,9 @@ def ladder(
     """The skill trace: every rung (random, each scripted plan, heuristic, tuned preset, the search at doubling
     budgets) against the heuristic and the rung below, every seat order on common seeds; where search strength
     stops rising; luck against skill (tables, ladder.png and ladder.md in --out)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: polars and numba, imported when the command runs
     from meeplelab.analysis.ladder import check_docs, update_docs
-    from meeplelab.sim.core.params import parse_set_options
     from meeplelab.studies.ladder import run_ladder
-    from meeplelab.play.runner import terminate_as_interrupt
 
     if docs:
         check_docs(docs_file, game)  # before any game is played
@@ -1656,7 +1332,7 @@ def ladder(
         with terminate_as_interrupt():
             meta = run_ladder(game, players=players, games_per_rung=games_per_rung, seed=seed, budget=budget,
                               start=start_iters, search=search, plans=ids, tuned="default" if tuned is None else tuned,
-                              batch_size=batch_size, n_jobs=n_jobs, params=parse_set_options(set_), out=out,
+                              batch_size=batch_size, n_jobs=n_jobs, params=_params(set_), out=out,
                               overwrite=overwrite, resume=resume, progress=_draw(progress),
                               command=command, backend=_plain(backend), scheduler=scheduler,
                               settings=_settings_text(), on_pair=lambda i, k, p: _note(f"pairing {i + 1}/{k}: {p.focal} against {p.opponent}"))
@@ -1700,8 +1376,7 @@ def stronger(
     experiment's effect with them as the field; one line each: holds / changes by X [interval] / reverses at the
     strongest rung, and across the ladder: holds at every rung / depends on skill / only among scripted plans
     (meeplelab report RUNS --stronger OUT puts them in the report)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.play.runner import terminate_as_interrupt
+    # start-up: polars and numba, imported when the command runs
     from meeplelab.studies.stronger import run_stronger
 
     try:
@@ -1746,11 +1421,8 @@ def tune(
     (--strategies heuristic:preset=OUT/preset.toml) and evaluate it on fresh seeds (run seed --seed + 1)
     against the field and the untuned strategy. Each (field member, seat) pair of a trial is one task for
     --n-jobs workers."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.params import parse_set_options
-    from meeplelab.play.runner import terminate_as_interrupt
-    from meeplelab.studies.tune import summary_lines
-    from meeplelab.studies.tune import tune as run_tune
+    # start-up: polars and numba, imported when the command runs
+    from meeplelab.studies.tune import summary_lines, tune as run_tune
 
     if against is None:
         _fail("Missing option '--against' (or give --field strong).")
@@ -1764,7 +1436,7 @@ def tune(
         with terminate_as_interrupt():
             res = run_tune(game, strategy, opponents, budget=budget, games_per_trial=games_per_trial, seed=seed,
                            settings=_settings_text(),
-                           players=players, eval_games=eval_games, params=parse_set_options(set_), out=out,
+                           players=players, eval_games=eval_games, params=_params(set_), out=out,
                            overwrite=overwrite, resume=resume, progress=_draw(progress), log=_note,
                            n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, batch_size=batch_size)
     except KeyboardInterrupt as e:
@@ -1783,7 +1455,7 @@ def replay(
     game_id: int = typer.Option(..., "--game-id", help="Game index within the run."),
 ) -> None:
     """Print one logged game turn by turn, in words a player recognises."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: polars and numba, imported when the command runs
     from meeplelab.analysis.replay import replay_text
 
     for line in replay_text(run, game_id):
@@ -1808,12 +1480,11 @@ def export(
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an earlier export in --out."),
 ) -> None:
     """Write a run's games, turns and events tables as CSV, JSON or Parquet files (only the parts its manifest lists)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: polars and numba, imported when the command runs
     from meeplelab.analysis.export import export_run
-    from meeplelab.play.runfolder import TABLES
 
     dest = out if out is not None else run / f"export-{fmt.value}"
-    for path in export_run(run, dest, fmt.value, tables=tuple(table) if table else TABLES, overwrite=overwrite):
+    for path in export_run(run, dest, fmt.value, overwrite=overwrite, **({"tables": tuple(table)} if table else {})):
         typer.echo(f"wrote {path}")
 
 
@@ -1837,18 +1508,16 @@ def bench(
     sweep at scale; stores rows in results.json beside --out and renders the Markdown from all of them."""
     if out is None:  # any folder: a checkout's root keeps its results in benchmarks/, elsewhere they land here
         out = Path("benchmarks/RESULTS.md") if Path("benchmarks").is_dir() else Path("RESULTS.md")
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.benchmarks.bench import PARTS, SCALE_MAX, scale_refusal
-    from meeplelab.benchmarks.bench import main as bench_main
-    from meeplelab.sim.core.errors import ConfigError
+    # start-up: numba, imported when the command runs
+    from meeplelab.benchmarks.bench import PARTS, SCALE_MAX, scale_refusal, main as bench_main
 
     bad = [x for x in only.split(",") if x and x not in PARTS]
     if bad:
-        raise ConfigError(f"--only: unknown part {bad[0]!r}; allowed {', '.join(PARTS)}")
+        _fail(f"--only: unknown part {bad[0]!r}; allowed {', '.join(PARTS)}")
     if not 0 < scale <= SCALE_MAX:  # nan too
-        raise ConfigError(scale_refusal(scale))
+        _fail(scale_refusal(scale))
     if not out.parent.is_dir():
-        raise ConfigError(f"--out {out}: folder {out.parent} does not exist; allowed a file in an existing folder")
+        _fail(f"--out {out}: folder {out.parent} does not exist; allowed a file in an existing folder")
     args = (["--games", games, "--out", str(out), "--only", only, "--scale", str(scale)]
             + (["--quick"] if quick else []) + ([] if memory else ["--no-memory"]))
     bench_main(args)
@@ -1857,7 +1526,7 @@ def bench(
 @app.command("games")
 def games_cmd() -> None:
     """List the games."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.sim.registry import available_games, get_game_class
 
     for name in available_games():
@@ -1872,7 +1541,7 @@ def games_cmd() -> None:
 @user_errors
 def strategies_cmd(game: str = game_argument()) -> None:
     """List the strategies for a game, with their arguments."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.sim.registry import get_game_class
     from meeplelab.strategies.registry import strategies_for
 
@@ -1888,7 +1557,7 @@ def strategies_cmd(game: str = game_argument()) -> None:
 @user_errors
 def actions_cmd(game: str = game_argument()) -> None:
     """List every action id of a game: its label (what a bot matches on) and what taking it does."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: numba, imported when the command runs
     from meeplelab.sim.action_table import action_rows, format_rows
     from meeplelab.sim.registry import make_game
 
@@ -1929,19 +1598,17 @@ def robustness(
     conclusions that name no scripted plan; --strategies: a roster you name, in rotated seats at every seat count
     up to its size); a verdict per conclusion in out/report/robustness.html
     and .md. Each design point is one task for --n-jobs workers; a line per point when no bar is drawn."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.errors import ConfigError
+    # start-up: polars and numba, imported when the command runs
     from meeplelab.studies.robustness import run_robustness
-    from meeplelab.play.runner import terminate_as_interrupt
 
     if budget < 1:
-        raise ConfigError(f"--budget {budget}: must be a number of games >= 1")
+        _fail(f"--budget {budget}: must be a number of games >= 1")
     if n_jobs == 0 or n_jobs < -1:
-        raise ConfigError(f"--n-jobs {n_jobs}: allowed -1 (all cores) or a number >= 1")
+        _fail(f"--n-jobs {n_jobs}: allowed -1 (all cores) or a number >= 1")
     if batch_size < 1:
-        raise ConfigError(f"--batch-size {batch_size}: must be >= 1")
+        _fail(f"--batch-size {batch_size}: must be >= 1")
     if sobol_max < 1:
-        raise ConfigError(f"--sobol-max {sobol_max}: must be >= 1")
+        _fail(f"--sobol-max {sobol_max}: must be >= 1")
     cmd = (f"meeplelab robustness --game {game} --budget {budget} --out {out} --seed {seed}"
            + (f" --games-per-lineup {games_per_lineup}" if games_per_lineup is not None else "")
            + (f" --sobol-max {sobol_max}" if sobol_max != 5 else "")
@@ -2010,22 +1677,19 @@ def balance(
     parameter set as a --set line and proposal.toml (simulate --config accepts it). Each lineup of a
     candidate is one task for --n-jobs workers; --field strong measures the targets on the strong field, --strategies
     on the players named; --retune BUDGET re-checks the proposal with players re-tuned to it."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
+    # start-up: polars and numba, imported when the command runs
     from meeplelab.studies.balance import run_balance
-    from meeplelab.sim.core.errors import ConfigError
-    from meeplelab.sim.core.params import parse_set_options
-    from meeplelab.play.runner import terminate_as_interrupt
 
     if recheck < 1:
-        raise ConfigError(f"--recheck {recheck}: must be >= 1")
+        _fail(f"--recheck {recheck}: must be >= 1")
     if recheck_factor < 1:
-        raise ConfigError(f"--recheck-factor {recheck_factor}: must be >= 1")
+        _fail(f"--recheck-factor {recheck_factor}: must be >= 1")
     try:
         with terminate_as_interrupt():
             s = run_balance(game, list(vary), list(target), out, trials=trials, games=games_per_lineup, seed=seed,
                             study=_balance_study(game, _plain(field), strategies, retune), retune=retune,
                             settings=_settings_text(),
-                            recheck=recheck, recheck_factor=recheck_factor, fixed=parse_set_options(set_), overwrite=overwrite,
+                            recheck=recheck, recheck_factor=recheck_factor, fixed=_params(set_), overwrite=overwrite,
                             resume=resume, progress=_note, n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler,
                             batch_size=batch_size, progress_bar=_draw(progress))
     except KeyboardInterrupt as e:
@@ -2061,24 +1725,15 @@ def _balance_study(game: str, field: str, strategies: str | None, retune: int = 
         _fail(f"--retune {retune} and --field {field} are given together: the {field} field is tuned already (its "
               "heuristic is a preset); allowed: --retune with the scripted study or --strategies naming tunable players "
               "(e.g. heuristic,writer)")
-    if field != "scripted":
-        return _strong_study(game, field)
-    if strategies is not None:
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-        from meeplelab.analysis.studies import roster_study
+    # start-up: polars and numba, imported when the command runs
+    from meeplelab.analysis.studies import roster_study, strong_study
 
+    if field != "scripted":  # the game's study played by the rung's players
+        return strong_study(game, field)
+    if strategies is not None:
         ids = [x.strip() for x in strategies.split(",") if x.strip()]
         return roster_study(game, ids)
     return None
-
-
-def _strong_study(game: str, field: str = "strong"):
-    """robustness and balance with a played rung (``--field heuristic|tuned|strong``): the game's study played by
-    the rung's players (:func:`meeplelab.analysis.studies.strong_study`)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.analysis.studies import strong_study
-
-    return strong_study(game, field)
 
 
 @app.command("params")
@@ -2086,32 +1741,15 @@ def _strong_study(game: str, field: str = "strong"):
 def params_cmd(game: str = game_argument()) -> None:
     """List every rule parameter of a game: default, unit, source or assumption ID, and for assumptions the
     plausible range and its reason (sim/<game>/data/plausible.toml)."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.params import describe
+    # start-up: numba, imported when the command runs
+    from meeplelab.sim.plausible import param_lines
     from meeplelab.sim.registry import get_game_class
 
-    cls = get_game_class(game)
-    ranges = _plausible_or_none(cls)
-    for d in describe(cls.Params()):
-        v = ",".join(map(str, d["default"])) if isinstance(d["default"], tuple) else d["default"]
-        r = ranges.get(d["name"])
-        extra = f" | plausible {r.text()}: {r.reason}" if r is not None else ""
-        typer.echo(f"{d['name']} = {v} [{d['unit']}] ({d['source']}): {d['doc']}{extra}")
-
-
-def _plausible_or_none(cls) -> dict:
-    """The game's plausible ranges (``sim/plausible.py``), or {} for a game without a plausible.toml."""
-    # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-    from meeplelab.sim.core.errors import ConfigError
-    from meeplelab.sim.plausible import load_plausible, plausible_path
-
-    if not plausible_path(cls).is_file():
-        return {}
-    try:
-        return load_plausible(cls)
-    except ConfigError as e:  # e.g. a new assumption without a range yet: list the others, say what is missing
-        typer.echo(f"warning: {e}", err=True)
-        return load_plausible(cls, strict=False)
+    warnings, lines = param_lines(get_game_class(game))
+    for line in warnings:
+        typer.echo(line, err=True)
+    for line in lines:
+        typer.echo(line)
 
 
 def main() -> None:
@@ -2131,8 +1769,8 @@ def main() -> None:
     except RuntimeError as e:
         if "no locator available" not in str(e):
             raise
-        # start-up: imported when this command runs (`meeplelab --help` loads no engine)
-        from meeplelab.sim.jitcache import no_cache_message  # numba could not cache a kernel anywhere
+        # start-up: numba, imported only when numba could not cache a kernel anywhere
+        from meeplelab.sim.jitcache import no_cache_message
 
         typer.echo(f"error: {no_cache_message()}", err=True)
         sys.exit(2)

@@ -34,7 +34,7 @@ from .first_screen import ORDER, RECONCILED, Panel
 from .compare import HEADLINE, changed_lines, delta_table
 from .page import Section, TableFormat
 from .reconcile import experiment_lines
-from .report import build_sections
+from .report import build_report, build_sections
 from .retune import section as retuned_section
 from .verdict import verdict_section
 from .versions import Version
@@ -326,3 +326,9 @@ def experiment_sections(folder: Path | str, stronger: Path | str | None = None):
         return secs
 
     return build
+
+
+def write_report(folders: list[Path], out: Path | str, *, progress: bool = False) -> Path:
+    """The report of the experiment in ``out`` (played; its arms' run ``folders``, control first) into
+    ``out/report``: the paired effects against the control (:func:`experiment_sections`). Returns the page's path."""
+    return build_report(folders, Path(out) / "report", sections=experiment_sections(out), progress=progress)

@@ -21,7 +21,7 @@ from . import figures as F
 from .load import load_runs
 from .stats import mean_t, paired_shares, resolution, wilson
 from .page import Section
-from .report import provenance_section
+from .report import build_report, provenance_section
 from .retune import section as retuned_section
 from .seats import games_frame
 from .stats import games_for_difference
@@ -384,3 +384,18 @@ def strategy_charts(folder: Path | str) -> list:
             ax.set_xticks(x, ticks)
         out.append((f"sweep_strategy_{col}", fig, f"{title} (95% interval; dashed: {ref_label})"))
     return out
+
+
+def write_report(out: Path | str, goal: tuple[str, float] | None = None, *, progress: bool = False) -> tuple[int, Path]:
+    """The report of the (played) sweep in ``out`` into ``out/report``: every variant's runs, the sweep's sections
+    (with ``goal``, ``(strategy, win rate)``, the value of the first swept parameter that brings it there). Returns
+    (the number of variants, the page's path).
+
+    Raises:
+        RunFolderError: ``out`` is not a complete sweep folder.
+    """
+    out = Path(out)
+    meta = read_sweep(out)
+    page = build_report([out / x["folder"] for x in meta["variants"]], out / "report",
+                        sections=sweep_sections(out, goal), progress=progress)
+    return len(meta["variants"]), page

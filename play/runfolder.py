@@ -46,7 +46,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from meeplelab.play.config import RunConfig, resolve_paths
+from meeplelab.play.config import RunConfig, load_toml, resolve_paths
 from meeplelab.sim.core.arrow import to_numpy
 from meeplelab.sim.core.errors import RunFolderError, is_environment_error, os_error_of
 
@@ -476,6 +476,25 @@ def resume_folder(out: Path) -> Path:
     holds a run (:func:`prepare_out`), else ``out``."""
     staged = staging_folder(out)
     return staged if (staged / MANIFEST).is_file() else Path(out)
+
+
+def simulate_base(config: Path | None, *, resume: bool, game: str | None, out: Path | None) -> dict:
+    """``meeplelab simulate``: the run config its options start from (a dict of run.toml fields; the ``config`` file's,
+    empty without one).
+
+    ``--resume`` alone (no ``config``, no ``game``) takes the interrupted run's own ``run.toml`` in ``out``
+    (an interrupted ``--overwrite``'s: :func:`resume_folder`); a resumed run.toml written before seating existed is
+    seated fixed.
+
+    Raises:
+        ConfigError: an unreadable or malformed config file (:func:`meeplelab.play.config.load_toml`).
+    """
+    if config is None and resume and game is None and out is not None and (resume_folder(out) / "run.toml").is_file():
+        config = resume_folder(out) / "run.toml"  # --resume alone: the run's own config (an interrupted --overwrite's)
+    base: dict = load_toml(config) if config is not None else {}
+    if config is not None and resume and "seating" not in base:
+        base["seating"] = "fixed"  # a run.toml written before seating existed: its games were seated fixed
+    return base
 
 
 def incomplete_note(out: Path) -> str:

@@ -75,6 +75,14 @@ def split_strategies(text: str, option: str = "--strategies") -> tuple[str, ...]
     return tuple(out)
 
 
+def split_or_none(text: str) -> tuple[str, ...] | None:
+    """:func:`split_strategies` of ``text``, or None when it does not split (an argument with no strategy before it)."""
+    try:
+        return split_strategies(text)
+    except ConfigError:
+        return None
+
+
 def _ids(v):
     """A comma-separated string of strategy ids as the ids (:func:`split_strategies`)."""
     if isinstance(v, str):
@@ -284,10 +292,11 @@ class TournamentSettings(CommandSettings):
 
 class TuneSettings(CommandSettings):
     """``meeplelab tune``: ``strategy``'s arguments searched against the field ``against`` (required unless
-    ``field`` is ``strong``: then the strong field)."""
+    ``field`` is ``strong``: then the strong field), from the preset ``start`` (None: the defaults)."""
 
     strategy: Text = "heuristic"
     against: Optional[Ids] = None
+    start: Optional[Text] = None
     budget: Games = 4000
     games_per_trial: Games = 50
     eval_games: Games = 200

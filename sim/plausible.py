@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .core.errors import ConfigError
-from .core.params import apply_overrides, is_assumed
+from .core.params import apply_overrides, describe, is_assumed
 
 FILE = "plausible.toml"
 
@@ -274,3 +274,25 @@ def update_rules_doc(game: str) -> bool:
 if __name__ == "__main__":  # python -m meeplelab.sim.plausible: refresh the tables in docs/rules/
     for _g in ("galileos-truth", "unconscious-mind"):
         print(f"{rules_doc(_g)}: {'updated' if update_rules_doc(_g) else 'current'}")
+
+
+def param_lines(game_cls) -> tuple[list[str], list[str]]:
+    """What ``meeplelab params GAME`` says for the game class ``game_cls``: (warnings, lines). A line per rule
+    parameter: ``name = default [unit] (source or assumption ID): doc``, an assumption's plausible range and its
+    reason after it; a warning when the game's plausible.toml fails its check (e.g. a new assumption without a range
+    yet: the others are listed, what is missing is said)."""
+    warnings: list[str] = []
+    ranges: dict[str, Range] = {}
+    if plausible_path(game_cls).is_file():
+        try:
+            ranges = load_plausible(game_cls)
+        except ConfigError as e:
+            warnings.append(f"warning: {e}")
+            ranges = load_plausible(game_cls, strict=False)
+    lines = []
+    for d in describe(game_cls.Params()):
+        v = ",".join(map(str, d["default"])) if isinstance(d["default"], tuple) else d["default"]
+        r = ranges.get(d["name"])
+        extra = f" | plausible {r.text()}: {r.reason}" if r is not None else ""
+        lines.append(f"{d['name']} = {v} [{d['unit']}] ({d['source']}): {d['doc']}{extra}")
+    return warnings, lines

@@ -30,7 +30,7 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import polars as pl
 from meeplelab.play import runfolder as rf
@@ -40,13 +40,14 @@ from meeplelab.sim.core.errors import ConfigError, RunFolderError
 
 from .retune import check as check_tunable
 from .retune import run_retuned
-from meeplelab.analysis.compare import _csv, delta_table
+from meeplelab.analysis.compare import _csv, change_use_lines, change_uses, changed_lines, delta_table, summary_lines
 from meeplelab.analysis.load import load_runs
 from meeplelab.analysis.report import build_report, build_sections
+from meeplelab.analysis.retune import retuned_lines
 from meeplelab.analysis.retune import section as retune_section
 from meeplelab.analysis.studies import study_for
 from meeplelab.analysis.tables import write_table
-from meeplelab.analysis.versions import versions
+from meeplelab.analysis.versions import version_line, versions
 from meeplelab.play.progress import bar
 from meeplelab.play.runner import check_runs_resumable, simulate
 from meeplelab.sim.core.content import content_changes
@@ -474,3 +475,25 @@ def _after_who_gains(secs: list, extra: list) -> list:
     """``secs`` with ``extra`` put after the section "Who gains, by how much" (after the first section without it)."""
     at = next((i + 1 for i, s in enumerate(secs) if s.title == "Who gains, by how much"), 1)
     return secs[:at] + extra + secs[at:]
+
+
+def result_lines(res: dict, out: Path, players: list[int], retune: int) -> Iterator[str]:
+    """What ``meeplelab compare`` says after :func:`run_compare` returned ``res`` for the comparison in ``out``: who
+    gains and by how much (every strategy, first), each arm's content changes, a changed rule no player used, with
+    ``retune`` the players re-tuned to each arm (at each of ``players``), one line per rule/content version, the
+    rows that changed, then where everything was written (lines, one at a time as they are known)."""
+    yield from summary_lines(res["deltas"])
+    ref = res["arms"][0].label
+    for label, lines in res["content_changes"].items():
+        if not lines:
+            yield f"{label}: the same content as {ref} (its files differ only in comments or layout)"
+        else:
+            more = f"; and {len(lines) - 12} more" if len(lines) > 12 else ""
+            yield f"{label} changes the content of {ref}: " + "; ".join(lines[:12]) + more
+    loaded = load_runs([Path(c.out) for c in res["configs"]])
+    yield from change_use_lines(change_uses(loaded, versions(loaded)))  # a changed rule no player used
+    yield from (retuned_lines(out, players) if retune else [])
+    for v in versions(loaded):
+        yield version_line(loaded, v)
+    yield from changed_lines(res["deltas"], limit=25)
+    yield f"wrote {len(res['configs'])} runs to {out}; every delta in {out / 'deltas.csv'}; report {res['page']}"

@@ -59,6 +59,7 @@ from meeplelab.sim.core.errors import ConfigError, RunFolderError
 from meeplelab.analysis.compare import _csv, changed_lines, delta_table
 from meeplelab.analysis.load import load_runs
 from meeplelab.analysis.report import build_report
+from meeplelab.analysis.retune import retuned_lines
 from meeplelab.analysis.retune import section as retune_section
 from meeplelab.analysis.retune import with_sections
 from meeplelab.analysis.seats import games_frame, seat_spread
@@ -553,3 +554,23 @@ def _check_folder(out: Path, *, resume: bool = False, overwrite: bool = False) -
         if (out / sub).is_dir():
             rf.check_runs([x for x in (out / sub).iterdir() if not x.name.startswith(".")])
     return [p for p in entries if p.name in OURS]
+
+
+def result_lines(st: dict, req: Request, out: Path, retune: int) -> list[str]:
+    """What ``meeplelab compensate`` says after :func:`run_compensate` returned ``st`` for the request ``req`` in
+    ``out``: the proposal as ``--set`` options, per seat count its seat spread on fresh seeds against no compensation
+    and whether it is within the target, with ``retune`` the players re-tuned to the proposal, then what was met and
+    written."""
+    met = [p for p, v in st["verified"].items() if v["met"]]
+    lines = ["proposal: " + " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in st["proposal"].items())]
+    for p, v in st["verified"].items():
+        m = v["proposal"]
+        lines.append(f"{p} seats, fresh seeds: seat spread {m['spread']:.1f} points [{m['spread_low']:.1f}, "
+                     f"{m['spread_high']:.1f}] over {m['games']:,} games (no compensation: {v['none']['spread']:.1f} "
+                     f"[{v['none']['spread_low']:.1f}, {v['none']['spread_high']:.1f}]); "
+                     + ("within the target" + (" (whole interval)" if v["met_interval"] else " (point estimate; the "
+                                               "interval reaches past it)") if v["met"] else "NOT within the target"))
+    lines += retuned_lines(out, list(req.players)) if retune else []  # the players re-tuned to the proposal
+    lines.append(f"target {req.target:g} points met on fresh seeds at {len(met)} of {len(st['verified'])} seat counts; "
+                 f"wrote {out / 'proposal.toml'}, {st['page']}, {out / 'side_effects.csv'} and {out / 'report'}")
+    return lines

@@ -42,8 +42,10 @@ from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError, ContentError
 from meeplelab.play.experiment import Variant, _folder
 from meeplelab.sim.registry import get_game_class
-from meeplelab.analysis.content import kinds_of
-from meeplelab.play.experiment import run_experiment
+from meeplelab.analysis.content import kinds_of, removal_effects, removal_line, removal_sections
+from meeplelab.analysis.report import build_report
+from meeplelab.analysis.retune import record_lines, section, with_sections
+from meeplelab.play.experiment import read_experiment, run_experiment
 from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.registry import available_games, make_game
 from meeplelab.studies.retune import check_request, clear, run_retuned
@@ -282,3 +284,19 @@ def check_retune(base: RunConfig, arms: list[Variant], retune: int, *, resume: b
 
 __all__ = ["MODES", "check_removal", "check_retune", "item_list", "parse_items", "removal_arms", "remove_entry", "removed_content",
            "run_content_value"]
+
+
+def report_lines(out: Path, *, retune: int, progress: bool = False) -> Iterator[str]:
+    """The content-value experiment in ``out`` (played): its report written into ``out/report`` (the removal
+    sections; with ``retune`` the players re-tuned to each arm's content), then what ``meeplelab content-value``
+    says: each item's effect on the seats that took it or were denied it, the re-tuned record, where it was written
+    (lines, one at a time as they are known)."""
+    meta = read_experiment(out)
+    again = [x for x in [section(out)] if x is not None]  # --retune: the players re-tuned to each arm's content
+    page = build_report([out / a["folder"] for a in meta["arms"]], out / "report",
+                        sections=with_sections(removal_sections(out), again), kind="content-value", progress=progress)
+    for r in removal_effects(out).iter_rows(named=True):
+        if r["group"] in ("took it in control", "all seats", "denied seat", "denied seat, took it in control"):
+            yield removal_line(r)
+    yield from (record_lines(out, to="each arm's content") if retune else [])
+    yield f"wrote {len(meta['arms'])} arms to {out}; report {page}"

@@ -43,14 +43,15 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
-from meeplelab.analysis.exchange import CURVE_FILES, write_curve_outputs
+from meeplelab.analysis.exchange import CURVE_FILES, markdown, who_gains_lines, write_curve_outputs
+from meeplelab.analysis.retune import record_lines
 from meeplelab.play import runfolder as rf
 from meeplelab.play.config import RunConfig
 from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError
-from meeplelab.studies.compare import Arm, parse_arms, play_folders, study
+from meeplelab.studies.compare import Arm, parse_arms, play_folders, read_state, study
 from meeplelab.analysis.exchange import write_outputs
 from meeplelab.play.experiment import _check_treated_start
 from meeplelab.play.treatments import start_resources
@@ -256,3 +257,21 @@ def check_retune(control: RunConfig, versions: list[Arm], retune: int, *, resume
 
 
 __all__ = ["EXCHANGE_FILE", "OURS", "check_retune", "parse_doses", "plan_curves", "plan_exchange", "run_curves", "run_exchange"]
+
+
+def table_lines(res: dict, out: Path | str) -> list[str]:
+    """What ``meeplelab exchange-rates`` says after :func:`run_exchange` returned ``res`` for the study in ``out``:
+    the exchange-rate table (Markdown), then the files it was written to."""
+    table = markdown(res["table"], read_state(out, EXCHANGE_FILE, "exchange-rate study")).rstrip()
+    return [table, f"wrote {res['paths']['md']}, {res['paths']['csv']} and {res['paths']['parquet']}"]
+
+
+def curve_lines(res: dict, out: Path | str, retune: int) -> Iterator[str]:
+    """What ``meeplelab exchange-rates --arm/--doses`` says after :func:`run_curves` returned ``res`` for the study in
+    ``out``: who gains between the versions first, with ``retune`` the players' re-tuned record, then where
+    everything was written (lines, one at a time as they are known)."""
+    yield from who_gains_lines(res["tables"]["prices"], read_state(out, EXCHANGE_FILE, "exchange-rate study"))
+    yield from (record_lines(out, to="each version's rules and content") if retune else [])
+    p = res["paths"]
+    yield (f"wrote {len(res['configs'])} runs to {out}; prices {p['prices_csv']}, curves {p['curves_csv']}, "
+           f"changes between versions {p['deltas_csv']}; report {res['page']}")

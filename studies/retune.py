@@ -25,6 +25,7 @@ from meeplelab.play.plan import validated
 from meeplelab.sim.core.errors import ConfigError
 from .tune import search_space, tune
 from meeplelab.play.runner import simulate
+from meeplelab.play.sweep import SWEEP_FILE, read_sweep
 from meeplelab.strategies.registry import make_strategy, parse_id
 from meeplelab.strategies.restricted import split_restrictions
 
@@ -186,3 +187,23 @@ def run_retuned(base: RunConfig, combos: list[dict], folders: list[str], out: Pa
 
 
 __all__ = ["FILE", "FOLDER", "check", "check_request", "check_resume", "clear", "min_budget", "run_retuned", "tunable"]
+
+
+def retune_sweep(base: RunConfig, work: Path, retune: int, *, progress: bool = False,
+                 say: Callable[[str], None] | None = None) -> None:
+    """``sweep --retune``: every variant of the sweep in ``work`` (the folder it is built in) re-tuned with ``retune``
+    games and played again (:func:`run_retuned`); ``sweep.json`` is marked running, then complete (interrupted or
+    failed when it stops), so the sweep is not complete until the re-tuned runs are."""
+    done = read_sweep(work)
+
+    def mark(status: str) -> None:
+        rf.write_atomic(work / SWEEP_FILE, json.dumps({**done, "status": status}, indent=1).encode())
+
+    mark("running")
+    try:
+        run_retuned(base, [x["values"] for x in done["variants"]], [x["folder"] for x in done["variants"]],
+                    work, retune, progress=progress, say=say)
+    except BaseException as e:
+        mark("interrupted" if isinstance(e, KeyboardInterrupt) else "failed")
+        raise
+    mark("complete")

@@ -10,7 +10,9 @@ from pathlib import Path
 import polars as pl
 
 from meeplelab.analysis.tables import write_table
-from meeplelab.analysis.tournament import summarize
+from meeplelab.analysis.load import load_runs
+from meeplelab.analysis.report import _observed_need
+from meeplelab.analysis.tournament import TERMINAL_COLUMNS, format_terminal, given_ids, summarize
 from meeplelab.play import runfolder as rf
 from meeplelab.play.tournament import TOURNAMENT_FILE, check_folder, play_tournament, read_tournament
 from meeplelab.analysis.tournament_report import build_tournament_report
@@ -95,3 +97,39 @@ def report_hint(out: Path | str) -> str:
 
     return f"meeplelab report {quote(str(out))} (or run the same command again with --resume)"
 
+
+def result_lines(tables: dict, out: Path, games: int, players: int, report: bool) -> list[str]:
+    """What ``meeplelab tournament`` says after :func:`run_tournament` returned ``tables`` for the tournament in
+    ``out`` (``games`` per lineup, ``players`` seats): the games and the fair share, the summary table and its
+    legend, the games needed the lineups observed (a preset named as given), then the files written and the
+    report's page (or how to write it with ``report`` False)."""
+    lineups = tables["lineups"]["run"].n_unique()
+    lines = [f"{lineups} lineups x {games:,} games per lineup = {lineups * games:,} games, "
+             f"{lineups * games * players:,} seat-results; fair share 1/{players} = {100 / players:.1f}% per seat-result",
+             format_terminal(tables["summary"].select(TERMINAL_COLUMNS)),
+             "(games: games a strategy sat in; seat_results: its seats' outcomes; win_rate: share of its "
+             "seat-results won, 95% Wilson interval win_low..win_high; x_fair: win_rate / fair)"]
+    lineup_runs = load_runs(sorted(p for p in Path(out).glob("lineup-*") if p.is_dir()), check=False)
+    observed = _observed_need(lineup_runs).strip()
+    for full, given in given_ids(lineup_runs).items():  # a preset's id as given, not its every argument
+        observed = observed.replace(full, given)
+    if observed:
+        lines.append(observed)
+    lines.append(f"\nwrote {out / 'summary.parquet'}, seats.parquet, pairwise.parquet and lineups.parquet")
+    lines.append(f"report {out / 'report' / 'report.html'}" if report
+                 else f"no report (write it with: meeplelab report {out})")
+    return lines
+
+
+def interrupted_note(out: Path | str) -> str:
+    """What an interrupted ``meeplelab tournament`` says about ``out``: its games complete but its report not
+    written (how to write it), else its study incomplete or the earlier tournament kept by an interrupted
+    ``--overwrite`` (:func:`meeplelab.play.runfolder.study_note`)."""
+    try:  # set once every lineup is played; an interrupted --overwrite kept the earlier tournament (its note)
+        reporting = "report" in read_tournament(out) and not rf.staging_folder(Path(out)).is_dir()
+    except Exception:
+        reporting = False
+    if reporting:
+        return (f"the tournament's games in {out} are complete but its report was not written; write it "
+                f"with: {report_hint(out)}")
+    return rf.study_note(Path(out), "tournament")
