@@ -6,21 +6,12 @@ games the report says it measured."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _cli(argv):
-    res = subprocess.run([sys.executable, "-c", "from meeplelab.cli import main; main()", *argv], cwd=ROOT,
-                         capture_output=True, text=True, timeout=900)
-    return res.returncode, res.stdout, res.stderr
-
+from tests.cli_run import cli_in_process as _cli
 
 BALANCE = ["balance", "--game", "galileos-truth", "--vary", "first_player_rule=rotate,first-to-pass",
            "--target", "seat-spread<=5", "--trials", "2", "--games-per-lineup", "20", "--recheck", "1",

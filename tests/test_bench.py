@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_run import cli_in_process
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -48,21 +50,31 @@ def test_bench_writes_results_and_keeps_parts_not_measured_again(tmp_path):
     assert "### toy: play kernel by decision kind" in text and "| D_TURN |" in text
 
 
-def test_bench_refuses_an_unknown_part(tmp_path):
-    r = _bench(tmp_path, "speed")
-    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+def _bench_refusal(argv: list[str], capsys) -> tuple[int, str, str]:
+    """``python -m meeplelab.benchmarks.bench *argv`` through its ``main`` in this process (the toy game is registered
+    here): its exit code and what it printed."""
+    from meeplelab.benchmarks.bench import main
+
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    cap = capsys.readouterr()
+    return e.value.code, cap.out, cap.err
+
+
+def test_bench_refuses_an_unknown_part(tmp_path, capsys):
+    argv = ["--games", "toy", "--quick", "--only", "speed", "--out", str(tmp_path / "RESULTS.md")]
+    code, _, err = _bench_refusal(argv, capsys)
+    assert code == 2 and err.strip().splitlines() == [
         "unknown bench part 'speed': allowed throughput, memory, sweep, profile, compile, compiled, baseline, search, "
         "composite, startup"]
     assert not (tmp_path / "RESULTS.md").exists()
 
 
-def test_bench_refuses_an_out_folder_that_does_not_exist_before_measuring(tmp_path):
-    env = dict(os.environ, MEEPLELAB_PLUGINS="tests.toygame", PYTHONPATH=str(ROOT))
+def test_bench_refuses_an_out_folder_that_does_not_exist_before_measuring(tmp_path, capsys):
     out = tmp_path / "missing" / "RESULTS.md"
-    r = subprocess.run([sys.executable, "-m", "meeplelab.benchmarks.bench", "--games", "toy", "--quick", "--only", "throughput",
-                        "--out", str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.strip().splitlines() == [
+    code, stdout, err = _bench_refusal(["--games", "toy", "--quick", "--only", "throughput", "--out", str(out)], capsys)
+    assert code == 2 and stdout == ""
+    assert err.strip().splitlines() == [
         f"--out/--json {out}: folder {out.parent} does not exist or is not writable: allowed a file in an existing "
         "writable folder"]
     assert not out.parent.exists()
@@ -194,18 +206,17 @@ def test_derived_state_study_counts_a_hit_only_when_the_payability_inputs_repeat
     (["--scale", "-1"], "--scale -1.0: allowed a number above 0"),
     (["--games", "toy,nosuch"], "--games 'nosuch': unknown game 'nosuch'"),
 ])
-def test_bench_refuses_bad_arguments_before_measuring(tmp_path, args, line):
-    env = dict(os.environ, MEEPLELAB_PLUGINS="tests.toygame", PYTHONPATH=str(ROOT))
+def test_bench_refuses_bad_arguments_before_measuring(tmp_path, args, line, capsys):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     base = {"--games": "toy", "--out": str(tmp_path / "RESULTS.md")}
     for k, v in zip(args[0::2], args[1::2]):
         base[k] = v
-    cmd = [sys.executable, "-m", "meeplelab.benchmarks.bench", "--quick", "--only", "throughput"]
+    cmd = ["--quick", "--only", "throughput"]
     for k, v in base.items():
         cmd += [k, v]
-    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    err = r.stderr.strip().splitlines()
-    assert r.returncode == 2 and r.stdout == "" and len(err) == 1
+    code, stdout, err = _bench_refusal(cmd, capsys)
+    err = err.strip().splitlines()
+    assert code == 2 and stdout == "" and len(err) == 1
     assert err[0].startswith(line.replace("{tmp}", str(tmp_path)))
     assert list(tmp_path.iterdir()) == []
 
@@ -258,9 +269,8 @@ def test_composite_bench_counts_each_commands_games_from_its_own_files(tmp_path)
     from meeplelab.benchmarks.composite_bench import games_played, reference_strategies, render
 
     def run(args):
-        res = subprocess.run([sys.executable, "-c", "from meeplelab.cli import main; main()", *args], cwd=ROOT,
-                             capture_output=True, text=True, timeout=600)
-        assert res.returncode == 0, res.stderr
+        code, _, err = cli_in_process(args)
+        assert code == 0, err
 
     run(["sweep", "--game", "galileos-truth", "--vary", "truth_vp_per_tile=0,2", "--players", "2", "--strategies",
          "writer,never-abjure", "--games", "8", "--n-jobs", "1", "--out", str(tmp_path / "sweep"), "--no-progress"])

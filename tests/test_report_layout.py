@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +26,7 @@ import pytest
 import meeplelab.analysis.figures as F
 import tests.toy_robust  # noqa: F401  registers toy-robust
 from tests.browser import check_page, screenshot
+from tests.cli_run import cli_in_process
 
 pytestmark = pytest.mark.browser
 
@@ -56,12 +55,11 @@ def _build(kind: str, tmp: Path) -> Path:
         from meeplelab.studies.stronger import run_stronger
 
         out = tmp / "um-cite"  # played by the command line: the stronger study reads its config.toml
-        res = subprocess.run([sys.executable, "-c", "from meeplelab.cli import main; main()", "experiment", "--game",
-                              "unconscious-mind", "--players", "4", "--strategies", "coffee-engine,publisher,citer,curer",
-                              "--vary", "cite_bright_ideas=1,0,2", "--games", "48", "--seed", "3", "--n-jobs", "1",
-                              "--no-report", "--no-progress", "--out", str(out)], capture_output=True, text=True,
-                             timeout=600)
-        assert res.returncode == 0, res.stderr
+        code, _, err = cli_in_process(["experiment", "--game", "unconscious-mind", "--players", "4", "--strategies",
+                                       "coffee-engine,publisher,citer,curer", "--vary", "cite_bright_ideas=1,0,2",
+                                       "--games", "48", "--seed", "3", "--n-jobs", "1", "--no-report", "--no-progress",
+                                       "--out", str(out)])
+        assert code == 0, err
         # as `meeplelab report EXPERIMENT --stronger STRONG` writes it: the first screen from the strongest rung
         run_stronger("unconscious-mind", [out], tmp / "strong", games=8, mirror_games=8, n_jobs=1)
         return build_report([out / a["folder"] for a in read_experiment(out)["arms"]], out / "report",

@@ -6,23 +6,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import polars as pl
 import pytest
 
 from meeplelab.strategies.registry import make_strategy
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _cli(argv):
-    res = subprocess.run([sys.executable, "-c", "from meeplelab.cli import main; main()", *argv], cwd=ROOT,
-                         capture_output=True, text=True, timeout=900)
-    return res.returncode, res.stdout, res.stderr
-
+from tests.cli_run import cli_in_process as _cli
 
 SWEEP = ["sweep", "--game", "galileos-truth", "--vary", "truth_vp_per_tile=0,4", "--players", "2", "--games", "60",
          "--n-jobs", "1", "--no-progress"]

@@ -8,7 +8,6 @@ experiment played again with the strong field; each scripted figure recomputed h
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import polars as pl
 import pytest
@@ -16,8 +15,7 @@ import pytest
 from meeplelab.analysis.rungs import DEPENDS, EVERY, SCRIPTED_ONLY
 from meeplelab.analysis.stronger import FLOOR, compare, line, resolution
 from meeplelab.analysis.stats import paired_shares
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.cli_run import cli_in_process as _cli
 
 
 @pytest.mark.parametrize("scripted, strong, verdict", [
@@ -60,15 +58,6 @@ def study(tmp_path_factory):
     r = run_stronger("galileos-truth", [root / "gt", root / "gt-abjure"], root / "strong", games=N, mirror_games=N,
                      n_jobs=1)
     return root, r
-
-
-def _cli(argv):
-    import subprocess
-    import sys
-
-    res = subprocess.run([sys.executable, "-c", "from meeplelab.cli import main; main()", *argv], cwd=ROOT,
-                         capture_output=True, text=True, timeout=600)
-    return res.returncode, res.stdout, res.stderr
 
 
 def _games(folder):

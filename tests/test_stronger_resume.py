@@ -7,27 +7,23 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from meeplelab.studies.stronger import run_stronger
-from tests.cli_run import run_cli
+from tests.cli_run import cli_in_process, run_cli
 from tests.test_resume_commands import _json, files_of, start_polling
 
 GT = "galileos-truth"
 #: small, and cut into chunks (a mirror of 32 games in 8 chunks at two jobs, threads: killed in the middle of one)
 KW = dict(games=12, mirror_games=32, seed=3, n_jobs=2, batch_size=4, backend="threading")
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _cli(args: list[str]) -> None:
-    """The command line in a fresh process (the experiment's config.toml is what the study reads)."""
-    res = subprocess.run([sys.executable, "-c", "from meeplelab.cli import main; main()", *args], cwd=ROOT,
-                         capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0, res.stderr
+    """The command line, in this process (the experiment's config.toml is what the study reads)."""
+    code, _, err = cli_in_process(args)
+    assert code == 0, err
 
 
 @pytest.fixture(scope="module")
