@@ -5,6 +5,8 @@ whole-number charts have integer ticks and bins; intervals are right."""
 from __future__ import annotations
 
 import re
+import shutil
+
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
@@ -25,26 +27,31 @@ def toy_run(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def toy_report(toy_run, tmp_path_factory):
+    """The report of :func:`toy_run`, built once for the tests that only read it."""
+    return build_report([toy_run], tmp_path_factory.mktemp("rep") / "report")
+
+
 @pytest.mark.browser
-def test_report_page_loads_every_image_and_no_table_is_empty_in_headless_chromium(toy_run, tmp_path):
-    page = build_report([toy_run], tmp_path / "report")
-    assert page.name == "report.html" and (tmp_path / "report" / "report.md").is_file()
+def test_report_page_loads_every_image_and_no_table_is_empty_in_headless_chromium(toy_report):
+    page = toy_report
+    assert page.name == "report.html" and (page.parent / "report.md").is_file()
     res = check_page(page.parent)
     assert res["images"] >= 5 and res["broken"] == []
     assert res["tables"] >= 5 and res["empty"] == []
 
 
-def test_report_holds_provenance_and_assumed_parameters(toy_run, tmp_path):
-    page = build_report([toy_run], tmp_path / "r")
-    text = page.read_text()
+def test_report_holds_provenance_and_assumed_parameters(toy_report):
+    text = toy_report.read_text()
     assert "Provenance" in text and "seed 2" in text and "max_draws" in text
-    md = (tmp_path / "r" / "report.md").read_text()
+    md = (toy_report.parent / "report.md").read_text()
     assert "| strategy | games | wins | win rate % | 95% low | 95% high |" in md
 
 
-def test_rebuilding_a_report_replaces_it_whole(toy_run, tmp_path):
+def test_rebuilding_a_report_replaces_it_whole(toy_run, toy_report, tmp_path):
     dest = tmp_path / "r"
-    build_report([toy_run], dest)
+    shutil.copytree(toy_report.parent, dest)  # a report already built in the folder
     (dest / "stale.txt").write_text("old")
     build_report([toy_run], dest)
     assert not (dest / "stale.txt").exists() and (dest / "report.html").is_file()
