@@ -85,20 +85,17 @@ def test_heuristic_weights_up_to_the_bound_are_kept_and_the_bound_holds_for_dire
     assert Heuristic(vp="2.5").weights == {"vp": 2.5}
 
 
-def test_a_huge_weight_on_the_command_line_is_one_line_exit_2_and_writes_nothing(tmp_path):
-    import subprocess
-    import sys
-    from pathlib import Path
+def test_a_huge_weight_on_the_command_line_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, monkeypatch):
+    from tests.cli_run import run_cli
 
-    root = Path(__file__).resolve().parents[1]
     out = tmp_path / "run"
-    r = subprocess.run([sys.executable, str(root / "cli.py"), "simulate", "--no-progress", "--game", "unconscious-mind",
-                        "--players", "2", "--strategies", "heuristic:vp=1e308,coffee=0.3,random", "--out", str(out)],
-                       cwd=root, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 2
-    assert r.stderr.splitlines() == ["error: strategy 'heuristic': argument vp='1e308' is out of range: allowed "
-                                     "-1000000.0 to 1000000.0"]
-    assert r.stdout == ""
+    code, stdout, err = run_cli(["simulate", "--no-progress", "--game", "unconscious-mind", "--players", "2",
+                                 "--strategies", "heuristic:vp=1e308,coffee=0.3,random", "--out", out], capsys,
+                                monkeypatch)
+    assert code == 2
+    assert err.splitlines() == ["error: strategy 'heuristic': argument vp='1e308' is out of range: allowed "
+                                "-1000000.0 to 1000000.0"]
+    assert stdout == ""
     assert not out.exists()
 
 
