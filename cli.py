@@ -1414,6 +1414,7 @@ def tune(
     resume: bool = typer.Option(False, "--resume",
                                 help="Complete the interrupted tuning in --out (the same options; a different tuning is refused)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace the files in --out."),
+    start: Optional[Path] = typer.Option(None, "--start", help="A preset of --strategy to start from (e.g. OUT/preset.toml of an earlier tuning): it is the first candidate and the held-out evaluation's untuned strategy, and each weight w is searched in [w/2, 3w/2] (default: the strategy's defaults, a weight in [0, 2w])."),
     progress: bool = shared("progress", True),
     config: Optional[Path] = CONFIG_OPTION,
 ) -> None:
@@ -1438,7 +1439,8 @@ def tune(
                            settings=_settings_text(),
                            players=players, eval_games=eval_games, params=_params(set_), out=out,
                            overwrite=overwrite, resume=resume, progress=_draw(progress), log=_note,
-                           n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, batch_size=batch_size)
+                           n_jobs=n_jobs, backend=_plain(backend), scheduler=scheduler, batch_size=batch_size,
+                           start=None if start is None else str(start))
     except KeyboardInterrupt as e:
         _interrupted(e, _study_note(out, "tuning"))
     typer.echo(f"tuned {res.strategy}: {', '.join(f'{k}={v}' for k, v in res.best_args.items())}")

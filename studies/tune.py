@@ -43,7 +43,7 @@ from meeplelab.play.shipping import collect
 from meeplelab.sim.core.params import apply_overrides
 from meeplelab.sim.registry import get_game_class, make_game
 from meeplelab.strategies import make_strategy
-from meeplelab.strategies.registry import parse_id, strategies_for
+from meeplelab.strategies.registry import parse_id, read_preset, strategies_for
 from meeplelab.strategies.restricted import split_restrictions
 
 #: never searched: switches (``finish``), and ``vp``, the unit of a heuristic's weighted sum (scaling
@@ -61,12 +61,16 @@ class Dim:
     hi: float
 
 
-def search_space(game: str, strategy: str) -> list[Dim]:
+def search_space(game: str, strategy: str, start: dict | None = None) -> list[Dim]:
     """The searched arguments of ``strategy`` in ``game``: every float argument (a weight ``w`` is
     searched in [0, 2w], a negative one in [2w, 0], a zero one in [-1, 1], within its declared bounds)
     and every bounded int argument over its bounds; switches (``finish``) and the unit weight ``vp``
     are kept at their default (see :data:`SKIP`), and an argument without a default (an optional
     condition such as ``abjure-at``'s ``suspicion`` and ``margin``) is left out.
+
+    ``start`` (a starting point's arguments, e.g. a preset's, by name) narrows the float arguments it gives
+    around its values: a weight ``w`` in [w/2, 3w/2] (a negative one in [3w/2, w/2], a zero one in
+    [-0.5, 0.5]), within the declared bounds; int arguments keep their bounds.
 
     Raises:
         ConfigError: unknown strategy, or nothing to search.
@@ -82,6 +86,9 @@ def search_space(game: str, strategy: str) -> list[Dim]:
         if a.type is float:
             d = float(a.default)
             lo, hi = (0.0, 2 * d) if d > 0 else (2 * d, 0.0) if d < 0 else (-1.0, 1.0)
+            if start is not None and k in start:
+                w = float(start[k])
+                lo, hi = sorted((w / 2, 3 * w / 2)) if w else (-0.5, 0.5)
             lo = max(lo, a.lo) if a.lo is not None else lo
             hi = min(hi, a.hi) if a.hi is not None else hi
             dims.append(Dim(k, float, lo, hi))
@@ -166,7 +173,7 @@ STATE = "search.json"
 OUR = ("preset.toml", "tune.json", STATE, "config.toml")  # config.toml: the command's settings (play/settings.py)
 _OPTIONS = {"game": "--game", "strategy": "--strategy", "field": "--against", "players": "--players",
             "budget": "--budget", "games_per_trial": "--games-per-trial", "eval_games": "--eval-games",
-            "seed": "--seed", "params": "--set"}
+            "seed": "--seed", "params": "--set", "start": "--start"}
 
 
 def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_per_trial: int, seed: int = 0,
@@ -174,7 +181,7 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
          overwrite: bool = False, resume: bool = False, progress: bool = False,
          log: Callable[[str], None] = lambda s: None, settings: str | None = None, n_jobs: int = 1,
          backend: str = "loky", scheduler: str | None = None, batch_size: int = 1024,
-         content: str | None = None) -> TuneResult:
+         content: str | None = None, start: str | None = None) -> TuneResult:
     """Search ``strategy``'s arguments against ``field`` and evaluate the best on fresh seeds.
 
     Args:
@@ -190,9 +197,13 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
             (:func:`play_field`); the results depend on none of them.
         content: a content folder the games are played with (None: the packaged content; the studies that
             re-tune their players to an edited content, ``content-value --retune``).
+        start: a preset file of ``strategy`` for ``game`` to start from: it is trial 0 and the held-out
+            evaluation's "untuned" strategy (the search is measured against it), and the search is narrowed
+            around its weights (:func:`search_space`); None: the strategy's defaults.
 
     Raises:
-        ConfigError: unknown strategy or field member, nothing to tune, a budget below one trial.
+        ConfigError: unknown strategy or field member, nothing to tune, a budget below one trial, a ``start``
+            that is missing, unreadable or not a preset of ``strategy`` for ``game``.
         RunFolderError: ``out`` holds files and neither ``overwrite`` nor ``resume`` is given, holds files
             other than tune's, or (``resume``) nothing to resume or the saved tuning differs (named).
         KeyboardInterrupt: after marking ``search.json`` ``interrupted`` (other errors mark it ``failed``).
@@ -202,7 +213,8 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
         raise ConfigError(f"--batch-size {batch_size}: must be >= 1")
     name, fixed = parse_id(strategy)
     if "preset" in fixed:
-        raise ConfigError("tune: give the strategy without preset= (the search starts from its defaults)")
+        raise ConfigError("tune: give the strategy without preset= (the search starts from its defaults; "
+                          "start = PRESET starts it from a preset)")
     if split_restrictions(strategy)[1]:
         raise ConfigError(f"tune: {strategy!r} is restricted; give the strategy without +never/+force (tune the "
                           "unrestricted player, then restrict the tuned preset's id)")
@@ -212,9 +224,7 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
         make_strategy(game, s)  # bad ids are reported before any game
     if params:  # bad rule overrides too, before anything is written (not inside a trial)
         apply_overrides(get_game_class(game).Params(), params)
-    types = {a: info.args[a].type for info in strategies_for(game) if info.name == name for a in info.args}
-    fixed = {k: types[k](v) for k, v in fixed.items()}
-    dims = [d for d in search_space(game, name) if d.name not in fixed]
+    fixed, dims, base = _searched(game, name, fixed, start)
     per_trial = games_per_trial * len(field) * players
     n_trials = budget // per_trial
     if n_trials < 2:
@@ -226,6 +236,8 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
                "params": {k: str(v) for k, v in sorted((params or {}).items())}}
     if content is not None:
         request["content"] = str(content)
+    if start is not None:
+        request["start"] = str(start)
 
     # an overwrite is built beside the earlier tuning and swapped in when complete (with the folder's other files)
     with rf.study_folder(out, marker=STATE, check=_check_folder, resume=resume, overwrite=overwrite) as work:
@@ -241,14 +253,32 @@ def tune(game: str, strategy: str, field: Sequence[str], *, budget: int, games_p
             res = _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget, games_per_trial, seed,
                         players, eval_games, params, work, state, progress, log,
                         {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler, "batch_size": batch_size,
-                         "content": content})
+                         "content": content}, base)
     return res
 
 
+def _searched(game: str, name: str, given: dict, start: str | None) -> tuple[dict, list[Dim], dict | None]:
+    """The fixed arguments (typed: those ``given`` in the id, and the start's unsearched ones), the searched
+    dimensions (:func:`search_space` around the start) and the start preset's typed arguments (None without
+    ``start``). ConfigError as :func:`read_preset`, or for a start argument outside its declared range."""
+    types = {a: info.args[a].type for info in strategies_for(game) if info.name == name for a in info.args}
+    fixed = {k: types[k](v) for k, v in given.items()}
+    base = None
+    if start is not None:
+        raw = read_preset(str(start), game, name)
+        make_strategy(game, f"{name}:preset={start}")
+        base = {k: types[k](v) if types[k] is not bool else v.lower() == "true" for k, v in raw.items()}
+    dims = [d for d in search_space(game, name, base) if d.name not in fixed]
+    names = {d.name for d in dims}
+    return {**{k: v for k, v in (base or {}).items() if k not in names}, **fixed}, dims, base
+
+
 def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget, games_per_trial, seed, players,
-          eval_games, params, out: Path, state: dict, progress, log, par: dict | None = None) -> TuneResult:
+          eval_games, params, out: Path, state: dict, progress, log, par: dict | None = None,
+          base: dict | None = None) -> TuneResult:
     """The search and held-out evaluation of :func:`tune`; each trial and each held-out evaluation is
-    saved in ``state`` (``search.json``) when it finishes and read from it when saved before."""
+    saved in ``state`` (``search.json``) when it finishes and read from it when saved before. ``base``: the
+    starting preset's arguments (trial 0 and the "untuned" strategy; None: the defaults)."""
     import optuna
 
     par = dict(par or {})
@@ -257,7 +287,7 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     sampler = optuna.samplers.TPESampler(seed=seed % 2**32)  # Optuna takes 32 bits of the 63-bit run seed
     study = optuna.create_study(direction="maximize", sampler=sampler)
-    study.enqueue_trial({d.name: _default(game, name, d) for d in dims})  # the untuned strategy is trial 0
+    study.enqueue_trial({d.name: _default(game, name, d, base) for d in dims})  # the untuned (start) is trial 0
     trials = []
     with _progress(progress, total, 0, f"tune {name}") as bar:
         def objective(trial: optuna.Trial) -> float:
@@ -279,7 +309,8 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
 
         optimize(study, objective, n_trials)
         best = dict(max(trials, key=lambda t: (t["win_rate"], -t["number"]))["args"])  # the values played
-        tuned, untuned = spec_of(name, best), spec_of(name, dict(fixed))
+        tuned = spec_of(name, best)
+        untuned = spec_of(name, {**(base or {}), **fixed})
         log(f"best of {n_trials} trials: {tuned} ({study.best_value * 100:.1f}% on the search seeds)")
         ev = seed + 1
 
@@ -310,7 +341,8 @@ def _tune(game, name, strategy, field, fixed, dims, n_trials, per_trial, budget,
     write_preset(out / "preset.toml", game, name, best, note=f"meeplelab tune --game {game} --strategy {strategy} "
                  f"--against {','.join(field)} --players {players} --budget {budget} --games-per-trial "
                  f"{games_per_trial} --eval-games {eval_games} --seed {seed}"
-                 + "".join(f" --set {k}={v}" for k, v in sorted((params or {}).items())))
+                 + "".join(f" --set {k}={v}" for k, v in sorted((params or {}).items()))
+                 + (f" --start {state['start']}" if "start" in state else ""))
 
     rf.write_atomic(out / "tune.json", json.dumps(canonical_json({
         "game": game, "strategy": name, "field": list(field), "players": players, "budget": budget,
@@ -335,9 +367,9 @@ def _check_same(old: dict, new: dict) -> None:
         return ",".join(map(str, v)) if isinstance(v, list) else str(v)
 
     for k, opt in _OPTIONS.items():
-        if old.get(k) != new[k]:
+        if old.get(k) != new.get(k):
             raise RunFolderError(f"cannot resume: the tuning in the folder has {opt} {show(old.get(k))}, this tuning "
-                                 f"has {opt} {show(new[k])}: use the same options or --overwrite")
+                                 f"has {opt} {show(new.get(k))}: use the same options or --overwrite")
 
 
 def _check_folder(out: Path, *, overwrite: bool = False, resume: bool = False) -> list[Path]:
@@ -363,9 +395,10 @@ def _check_folder(out: Path, *, overwrite: bool = False, resume: bool = False) -
     return [out / n for n in OUR if (out / n).is_file() and not (out / n).is_symlink()]
 
 
-def _default(game: str, name: str, d: Dim):
+def _default(game: str, name: str, d: Dim, base: dict | None = None):
+    """Trial 0's value of ``d``: the start's (``base``) if it gives one, else the default, within ``d``'s bounds."""
     a = {s.name: s for s in strategies_for(game)}[name].args[d.name]
-    return min(max(a.default, d.lo), d.hi)
+    return min(max((base or {}).get(d.name, a.default), d.lo), d.hi)
 
 
 def write_preset(path: Path, game: str, name: str, args: dict, note: str = "") -> None:

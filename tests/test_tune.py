@@ -63,6 +63,31 @@ def test_a_preset_of_another_strategy_or_a_missing_file_is_refused(tmp_path):
         make_strategy("toy", f"rollout:preset={tmp_path / 'nope.toml'}")
 
 
+def test_a_start_preset_is_trial_zero_the_untuned_side_and_narrows_the_weights(tmp_path):
+    start = tmp_path / "start.toml"
+    write_preset(start, "toy", "rollout", {"k": 5, "top": 3, "horizon": 2})
+    out = tmp_path / "tune"
+    res = tune("toy", "rollout", ["random"], budget=3 * 2 * 8, games_per_trial=8, seed=2, eval_games=6, out=out,
+               start=str(start))
+    meta = json.loads((out / "tune.json").read_text())
+    assert meta["trials"][0]["args"] == {"k": 5, "top": 3, "horizon": 2}  # the start, not the defaults (8, 1, 4)
+    state = json.loads((out / "search.json").read_text())
+    assert state["start"] == str(start) and state["heldout"]["untuned"]["spec"] == "rollout:k=5,top=3,horizon=2"
+    assert res.heldout["tuned_vs_untuned"]["seat_results"] == 6 * 2
+    assert (out / "preset.toml").read_text().splitlines()[0].endswith(f"--seed 2 --start {start}")
+    # a weight w of the start is searched in [w/2, 3w/2], a zero one in [-0.5, 0.5]; the others keep [0, 2 x default]
+    default = {d.name: (d.lo, d.hi) for d in search_space("galileos-truth", "heuristic")}
+    narrow = {d.name: (d.lo, d.hi) for d in search_space("galileos-truth", "heuristic", {"level": 2.0, "seals_left": -0.4,
+                                                                                         "research": 0.0})}
+    assert narrow["level"] == (1.0, 3.0) and narrow["seals_left"] == pytest.approx((-0.6, -0.2))
+    assert narrow["research"] == (-0.5, 0.5)
+    assert all(narrow[k] == v for k, v in default.items() if k not in ("level", "seals_left", "research"))
+    with pytest.raises(ConfigError, match="is not a rollout preset for toy"):
+        write_preset(tmp_path / "g.toml", "toy", "greedy-vp", {})
+        tune("toy", "rollout", ["random"], budget=32, games_per_trial=8, out=tmp_path / "t2",
+             start=str(tmp_path / "g.toml"))
+
+
 def test_cli_tune_refuses_a_budget_below_two_trials(tmp_path, capsys, monkeypatch):
     expect_error(["tune", "--game", "toy", "--strategy", "rollout", "--against", "random", "--budget", "10",
                   "--games-per-trial", "8", "--out", str(tmp_path / "t")],
