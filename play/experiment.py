@@ -285,7 +285,7 @@ def run_experiment(variants: list[Variant], out: Path | str, *, overwrite: bool 
         KeyboardInterrupt: after marking ``experiment.json`` ``interrupted`` (other errors: ``failed``).
     """
     out = Path(out)
-    with rf.study_folder(out, marker=EXPERIMENT_FILE, check=check_folder, resume=resume, overwrite=overwrite) as work:
+    with rf.study_folder(out, STUDY_FOLDER, resume=resume, overwrite=overwrite) as work:
         variants = [dataclasses.replace(v, config=dataclasses.replace(v.config, out=rf.rebase(v.config.out, out, work)))
                     for v in variants]
         _play_arms(variants, work, resume=resume, on_variant=on_variant, settings=settings, progress=progress)
@@ -377,36 +377,13 @@ def read_experiment(out: Path | str) -> dict:
         raise RunFolderError(f"{str(p)!r} is unreadable: {e}") from None
 
 
-def check_folder(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
-    """Accept ``out`` for an experiment (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`); nothing is
-    changed.
+def _arm_folders(out: Path) -> list[str]:
+    """The arm run folders the experiment.json in ``out`` lists (folders inside it)."""
+    return [str(a["folder"]) for a in read_experiment(out).get("arms", [])
+            if isinstance(a, dict) and a.get("folder") and "/" not in str(a["folder"])]
 
-    Returns:
-        with ``overwrite``, the entries of the earlier experiment in ``out`` (its arm runs, report, settings,
-        re-tuning and experiment.json), which the new one replaces; else ``[]``.
 
-    Raises:
-        RunFolderError: ``out`` is not empty and not an experiment folder; an experiment without ``resume`` or
-            ``overwrite``; (``resume``) nothing to resume; an earlier arm folder holding more than a run's files.
-    """
-    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
-    if not entries:
-        if resume:
-            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no experiment (no {EXPERIMENT_FILE})")
-        return []
-    if not (out / EXPERIMENT_FILE).is_file():
-        raise RunFolderError(f"output folder {str(out)!r} is not empty and not an experiment folder (holds "
-                             f"{sorted(p.name for p in entries)[0]!r}): choose a new --out")
-    if resume:
-        return []
-    if not overwrite:
-        raise RunFolderError(f"output folder {str(out)!r} holds another experiment: use --resume to complete it, "
-                             "--overwrite to replace it or choose a new --out")
-    old = read_experiment(out)
-    runs = [out / a["folder"] for a in old.get("arms", []) if isinstance(a, dict) and "/" not in str(a.get("folder"))]
-    owned = rf.check_runs([p for p in runs if p.is_dir()])
-    report = out / "report"
-    if report.is_dir() and (report / "report.html").is_file():
-        owned.append(report)
-    # experiment --retune's tunings and runs (meeplelab.studies.retune's FOLDER and FILE)
-    return owned + [out / n for n in (EXPERIMENT_FILE, rf.SETTINGS, "retuned", "retuned.json") if (out / n).exists()]
+#: an experiment folder: experiment.json, its arm runs, report, settings and re-tuning (meeplelab.studies.retune's
+#: FOLDER and FILE); other entries (a user's notes) are kept
+STUDY_FOLDER = rf.StudyFolder("experiment", EXPERIMENT_FILE, ("report", rf.SETTINGS, "retuned", "retuned.json"),
+                        members=_arm_folders, keeps_others=True)

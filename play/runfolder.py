@@ -30,6 +30,7 @@ those paths resolved.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from typing import Callable, Iterator
 
 import glob
@@ -561,7 +562,8 @@ _BUILDING: dict[str, Path] = {}
 
 
 @contextlib.contextmanager
-def study_folder(out: Path | str, *, marker: str, check: Callable[..., Any], resume: bool = False,
+def study_folder(out: Path | str, spec: StudyFolder | None = None, *, marker: str = "",
+                 check: Callable[..., Any] | None = None, resume: bool = False,
                  overwrite: bool = False) -> Iterator[Path]:
     """``with study_folder(OUT, ...) as work``: the folder a study command builds its study in; an ``overwrite`` of an
     earlier study is built beside it and swapped in when the block ends, so the old study survives any failure.
@@ -585,6 +587,8 @@ def study_folder(out: Path | str, *, marker: str, check: Callable[..., Any], res
 
     Args:
         out: the study folder the user named (``--out``).
+        spec: the study's folder (:class:`StudyFolder`): its ``status_file`` is the ``marker`` and its
+            :meth:`StudyFolder.check` the ``check``.
         marker: the study's state file (``experiment.json``, ...).
         check: the study's acceptance of a folder, ``check(folder, resume=..., overwrite=...)``: raises RunFolderError
             for what the study refuses (another kind of folder; a study without ``resume``/``overwrite``; nothing to
@@ -593,6 +597,9 @@ def study_folder(out: Path | str, *, marker: str, check: Callable[..., Any], res
     Raises:
         RunFolderError: ``resume`` with ``overwrite``, what ``check`` refuses, or a staging folder that cannot be made.
     """
+    if spec is not None:
+        marker, check = spec.status_file, spec.check
+    assert check is not None and marker, "study_folder needs a spec, or a marker and a check"
     key = os.path.abspath(out)
     if key in _BUILDING:
         yield _BUILDING[key]
@@ -746,6 +753,93 @@ def _check_writable(run: Path) -> None:
         if is_environment_error(e):  # a read-only or full file system: the CLI says so in one line, exit 1
             raise OSError(e.errno, e.strerror, str(run)) from None
         raise RunFolderError(f"cannot write to output folder {str(run)!r}: {e.strerror or e}") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class StudyFolder:
+    """What a study command accepts as its output folder (:func:`check_study_folder`), and what of it an
+    ``--overwrite`` replaces.
+
+    Attributes:
+        noun: the study in messages ("tournament", "balance search").
+        status_file: its state file (``tournament.json``); it marks the folder as the study's.
+        own_names: the names of the study's own files and folders.
+        run_dirs: pattern of the names of its member run folders (folders, each checked to hold only a run's files
+            before an overwrite replaces them; :func:`check_runs`).
+        run_parents: names of its folders whose entries are member run folders (checked the same way).
+        members: the names of the earlier study's member run folders read from its state file (an experiment's
+            arms), called on overwrite (it may raise RunFolderError); each is checked as ``run_dirs`` are.
+        keeps_others: True: other entries (a user's notes) are accepted and an overwrite keeps them; False: a folder
+            holding any is refused.
+        status_required: True: a folder holding the study's entries without ``status_file`` is refused as another
+            kind of folder; False: it is an incomplete study that only ``--overwrite`` replaces.
+        same_options: with ``--resume``, raises RunFolderError when the saved study's options differ from this
+            command's (called with the folder).
+    """
+
+    noun: str
+    status_file: str
+    own_names: tuple[str, ...] = ()
+    run_dirs: str = ""
+    run_parents: tuple[str, ...] = ()
+    members: Callable[[Path], list[str]] | None = None
+    keeps_others: bool = False
+    status_required: bool = True
+    same_options: Callable[[Path], None] | None = None
+
+    def owns(self, p: Path) -> bool:
+        """``p`` (an entry of the folder) is one of the study's own entries: its name fits ``own_names`` (a member run
+        folder: ``run_dirs``, a folder); a symbolic link never is."""
+        if p.is_symlink():
+            return False
+        if self.run_dirs and re.fullmatch(self.run_dirs, p.name):
+            return p.is_dir()
+        return p.name in (self.status_file, *self.own_names)
+
+    def check(self, out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
+        """:func:`check_study_folder` of ``out`` for this study (the ``check`` of :func:`study_folder`)."""
+        return check_study_folder(Path(out), self, resume=resume, overwrite=overwrite)
+
+
+def check_study_folder(out: Path, spec: StudyFolder, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
+    """Accept ``out`` as the output folder of the study ``spec``; nothing is changed.
+
+    Returns:
+        with ``overwrite``, the entries of the earlier study in ``out`` (its own entries, member runs and
+        ``spec.members``), which the new study replaces; else ``[]``.
+
+    Raises:
+        RunFolderError (one line naming ``out`` or the entry, and what to do): ``resume`` with ``overwrite``; ``out``
+            is a file; a non-empty folder that is not the study's (an entry not its own, or no state file); a study
+            without ``resume`` or ``overwrite``; (``resume``) nothing to resume, or options that differ; (overwrite) a
+            member run folder holding more than a run's files.
+    """
+    entries = folder_entries(out, resume=resume, overwrite=overwrite)
+    has_status = (out / spec.status_file).is_file()
+    ours = [p for p in entries if spec.owns(p)]
+    others = sorted(p.name for p in entries if p not in ours)
+    if (others and not spec.keeps_others) or (entries and not has_status and spec.status_required):
+        raise RunFolderError(f"output folder {str(out)!r} is not empty and not a {spec.noun} folder (holds "
+                             f"{(others or sorted(p.name for p in entries))[0]!r}): choose a new --out")
+    if resume and not has_status:
+        raise RunFolderError(f"nothing to resume: {str(out)!r} holds no {spec.noun} (no {spec.status_file}): start it "
+                             + ("with --overwrite instead" if entries else "without --resume"))
+    if not entries:
+        return []
+    if resume:
+        if spec.same_options is not None:
+            spec.same_options(out)
+        return []
+    if not overwrite:
+        raise RunFolderError(f"output folder {str(out)!r} holds " + (
+            f"another {spec.noun}: use --resume to complete it, --overwrite to replace it" if has_status else
+            f"an incomplete {spec.noun} (no {spec.status_file}): use --overwrite to replace it") + " or choose a new --out")
+    members = [out / n for n in sorted(set(spec.members(out) if spec.members and has_status else ()))]
+    check_runs([p for p in ours if spec.run_dirs and re.fullmatch(spec.run_dirs, p.name)] + members)
+    for sub in spec.run_parents:
+        if (out / sub).is_dir() and not (out / sub).is_symlink():
+            check_runs([x for x in (out / sub).iterdir() if not x.name.startswith(".")])
+    return ours + [p for p in members if p not in ours and (p.exists() or p.is_symlink())]
 
 
 def folder_entries(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:

@@ -121,7 +121,7 @@ def run_sweep(base: RunConfig, vary: dict[str, list[str]], out: Path | str, *, r
         apply_overrides(cls.Params(), params)  # all variants are valid before anything runs
         configs.append(validated(dataclasses.replace(base, params=params, out=str(out / variant_name(c)))))
     base_key = dataclasses.replace(configs[0], params=dict(base.params)).result_key()
-    with rf.study_folder(out, marker=SWEEP_FILE, check=check_folder, resume=resume, overwrite=overwrite) as work:
+    with rf.study_folder(out, STUDY_FOLDER, resume=resume, overwrite=overwrite) as work:
         configs = [dataclasses.replace(c, out=rf.rebase(c.out, out, work)) for c in configs]
         meta = {"game": base.game, "vary": {k: list(v) for k, v in vary.items()}, "seed": base.seed,
                 "games": base.games, "base": base_key, "variants": [{"values": c, "folder": variant_name(c)} for c in combos],
@@ -180,43 +180,18 @@ def _check_resumable(old: dict, new: dict) -> None:
                 f"cannot resume: the sweep in the folder has {k}={a.get(k)!r}, this sweep has {k}={b.get(k)!r}")
 
 
-def check_folder(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
-    """Accept ``out`` for a sweep (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`; see
-    :func:`run_sweep`); nothing is changed.
-
-    Returns:
-        with ``overwrite``, the entries of the earlier sweep in ``out`` (its variant runs, report, settings,
-        re-tuning and sweep.json), which the new one replaces; else ``[]``.
-
-    Raises:
-        RunFolderError: ``out`` is a file, not empty and not a sweep folder, or a sweep without ``resume`` or
-            ``overwrite``; an earlier variant folder holding more than a run's files.
-    """
-    if resume and overwrite:
-        raise RunFolderError("--resume and --overwrite exclude each other: choose one")
-    if out.exists() and not out.is_dir():
-        raise RunFolderError(f"output path {str(out)!r} is a file, not a folder")
-    if not (out / SWEEP_FILE).is_file():
-        others = sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) if out.is_dir() else []
-        if others:
-            raise RunFolderError(
-                f"output folder {str(out)!r} is not empty and not a sweep folder (holds {others[0]!r}): choose a new --out")
-        return []
-    if not (resume or overwrite):
-        raise RunFolderError(f"output folder {str(out)!r} holds another sweep: use --resume or --overwrite")
-    if not overwrite:
-        return []
-    old = read_sweep(out)
-    names = {str(v.get("folder", "")) for v in old.get("variants", []) if isinstance(v, dict)}
+def _variant_folders(out: Path) -> list[str]:
+    """The variant run folders of the sweep in ``out``: those its sweep.json lists, and variant-named run folders it
+    does not list."""
+    names = {str(v.get("folder", "")) for v in read_sweep(out).get("variants", []) if isinstance(v, dict)}
     names = {n for n in names if n and "/" not in n and "\\" not in n and n not in (".", "..")}
-    # variant run folders that an earlier sweep.json no longer lists (left by older versions)
-    names |= {p.name for p in out.iterdir() if VARIANT_DIR.fullmatch(p.name) and (p / rf.MANIFEST).is_file()}
-    owned = rf.check_runs([out / n for n in sorted(names)])
-    report = out / "report"
-    if report.is_dir() and not report.is_symlink() and (report / "report.html").is_file():
-        owned.append(report)
-    # sweep --retune's tunings and runs (meeplelab.studies.retune's FOLDER and FILE)
-    return owned + [out / n for n in (SWEEP_FILE, rf.SETTINGS, "retuned", "retuned.json") if (out / n).exists()]
+    return sorted(names | {p.name for p in out.iterdir() if VARIANT_DIR.fullmatch(p.name) and (p / rf.MANIFEST).is_file()})
+
+
+#: a sweep folder: sweep.json, its variant runs, report, settings and re-tuning (meeplelab.studies.retune's FOLDER and
+#: FILE); other entries (a user's notes) are kept
+STUDY_FOLDER = rf.StudyFolder("sweep", SWEEP_FILE, ("report", rf.SETTINGS, "retuned", "retuned.json"),
+                        members=_variant_folders, keeps_others=True)
 
 
 def read_sweep(out: Path | str) -> dict:

@@ -124,7 +124,7 @@ def play_tournament(game: str, strategies: Sequence[str], players: int, games: i
     meta = {"game": game, "strategies": list(strategies), "players": players, "games_per_lineup": games,
             "seed": seed, "params": {k: str(v) for k, v in sorted((params or {}).items())},
             "every_profile": every_profile, "lineups": [list(u) for u in ups], "status": "running"}
-    with rf.study_folder(out, marker=TOURNAMENT_FILE, check=check_folder, resume=resume, overwrite=overwrite) as work:
+    with rf.study_folder(out, STUDY_FOLDER, resume=resume, overwrite=overwrite) as work:
         _play_lineups([dataclasses.replace(c, out=rf.rebase(c.out, out, work)) for c in cfgs], work, meta,
                       resume=resume, progress=progress, on_lineup=on_lineup, settings=settings)
     return [Path(c.out) for c in cfgs], meta
@@ -251,39 +251,10 @@ def _show(v) -> str:
     return str(v)
 
 
-def check_folder(out: Path, *, overwrite: bool = False, resume: bool = False) -> list[Path]:
-    """Accept ``out`` for a tournament (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`; see
-    :func:`play_tournament`); nothing is changed.
-
-    Returns:
-        with ``overwrite``, the entries of the earlier tournament (its lineup runs, tables, report, settings and
-        tournament.json), which the new one replaces; else ``[]``.
-
-    Raises:
-        RunFolderError: ``out`` is not empty and not a tournament folder; a tournament without ``resume`` or
-            ``overwrite``; (``resume``) nothing to resume; an earlier lineup folder holding more than a run's files.
-    """
-    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
-    if not entries:
-        if resume:
-            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no tournament (no {TOURNAMENT_FILE})")
-        return []
-    ours = [p for p in entries if (p.name in (TOURNAMENT_FILE, rf.SETTINGS) + TABLE_FILES and p.is_file()
-                                   and not p.is_symlink())
-            or (LINEUP_DIR.fullmatch(p.name) and p.is_dir() and not p.is_symlink())
-            or (p.name == "report" and p.is_dir() and not p.is_symlink() and (p / "report.html").is_file())]
-    others = sorted(p.name for p in entries if p not in ours)
-    if others:
-        raise RunFolderError(
-            f"output folder {str(out)!r} is not empty and not a tournament folder (holds {others[0]!r}): choose a new --out")
-    if resume:
-        return []
-    if not overwrite:
-        raise RunFolderError(f"output folder {str(out)!r} holds another tournament: use --resume to complete it, "
-                             "--overwrite to replace it or choose a new --out")
-    rf.check_runs([p for p in ours if p.is_dir() and p.name != "report"])
-    return ours
+#: a tournament folder: tournament.json, its lineup runs, tables, report and settings, nothing else
+STUDY_FOLDER = rf.StudyFolder("tournament", TOURNAMENT_FILE, (rf.SETTINGS, *TABLE_FILES, "report"),
+                        run_dirs=LINEUP_DIR.pattern, status_required=False)
 
 
-__all__ = ["LINEUP_DIR", "SEATINGS", "TABLE_FILES", "TOURNAMENT_FILE", "check_folder", "check_seating", "lineup_folders",
+__all__ = ["LINEUP_DIR", "SEATINGS", "TABLE_FILES", "STUDY_FOLDER", "TOURNAMENT_FILE", "check_seating", "lineup_folders",
            "lineups", "play_tournament", "read_tournament"]

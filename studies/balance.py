@@ -336,7 +336,7 @@ def run_balance(game: str, vary: list[str], targets: list[str], out: Path | str,
                "trials": trials, "games_per_lineup": games, "seed": seed, "recheck": recheck,
                "recheck_factor": recheck_factor, "fixed": {k: format_value(v) for k, v in fixed.items()},
                "lineups": [[lu.panel, lu.rot, list(lu.strategies), lu.treatment, lu.treated_seat] for lu in lineups]}
-    with rf.study_folder(out, marker=STATE, check=_check_folder, resume=resume, overwrite=overwrite) as work:
+    with rf.study_folder(out, STUDY_FOLDER, resume=resume, overwrite=overwrite) as work:
         state = {**request, "status": "running", "evaluated": [], "rechecked": []}
         if resume:
             old = _read_state(work)
@@ -658,32 +658,7 @@ def _check_same(old: dict, new: dict) -> None:
                                  f"has {opt} {show(b)}: use the same options or --overwrite")
 
 
-def _check_folder(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
-    """Accept ``out`` for a balance search (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`); nothing
-    is changed. Returns, with ``overwrite``, the entries of the earlier search (:data:`OUR`), which the new one
-    replaces.
-
-    Raises:
-        RunFolderError: ``out`` is not empty and not a balance folder; a search without ``resume`` or
-            ``overwrite``; (``resume``) nothing to resume.
-    """
-    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
-    if not entries:
-        if resume:
-            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no balance search (no {STATE})")
-        return []
-    others = sorted(p.name for p in entries if p.name not in OUR)
-    if others:
-        raise RunFolderError(f"output folder {str(out)!r} is not empty and not a balance folder "
-                             f"(holds {others[0]!r}): choose a new --out")
-    if resume:
-        if not (out / STATE).is_file():
-            raise RunFolderError(f"nothing to resume: {str(out)!r} holds a balance search without {STATE} (written "
-                                 "before searches could be resumed): use --overwrite")
-        return []
-    if not overwrite:
-        what = "another" if (out / "balance.json").is_file() else "an interrupted"
-        how = "--resume to complete it, " if (out / STATE).is_file() else ""
-        raise RunFolderError(f"output folder {str(out)!r} holds {what} balance search: use {how}--overwrite or a new --out")
-    return [p for p in entries if p.name in OUR]
+#: a balance folder: the search's files (:data:`OUR`) and nothing else; without its state file, an interrupted search
+#: that only --overwrite replaces
+STUDY_FOLDER = rf.StudyFolder("balance search", STATE, OUR, status_required=False)
 

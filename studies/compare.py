@@ -263,9 +263,8 @@ def play_folders(configs: list[RunConfig], out: Path | str, meta: dict, state_fi
 def study(out: Path, state_file: str, ours=(), what: str = "comparison", *, resume: bool = False,
           overwrite: bool = False):
     """``with study(OUT, ...) as work``: the folder a study of :func:`play_folders` is built in, and the swap of an
-    overwrite (:func:`meeplelab.play.runfolder.study_folder`, the check :func:`check_folder`)."""
-    return rf.study_folder(out, marker=state_file, resume=resume, overwrite=overwrite,
-                           check=lambda folder, **kw: check_folder(folder, state_file, tuple(ours), what, **kw))
+    overwrite (:func:`meeplelab.play.runfolder.study_folder` of :func:`study_spec`)."""
+    return rf.study_folder(out, study_spec(state_file, tuple(ours), what), resume=resume, overwrite=overwrite)
 
 
 def _play_runs(configs: list[RunConfig], out: Path, meta: dict, state_file: str, *, resume: bool, what: str,
@@ -320,35 +319,12 @@ def read_state(out: Path | str, state_file: str = COMPARE_FILE, what: str = "com
     return rf.read_study_state(out, state_file, what)
 
 
-def check_folder(out: Path, state_file: str, ours: tuple, what: str, *, resume: bool = False,
-                 overwrite: bool = False) -> list[Path]:
-    """Accept ``out`` for a study of :func:`play_folders` (the check of :func:`study`); nothing is changed.
-
-    Returns:
-        with ``overwrite``, the entries of the earlier study (the runs its state file lists, the files named in
-        ``ours``, its report, settings and state file), which the new one replaces; else ``[]``.
-
-    Raises:
-        RunFolderError: ``out`` is not empty and not a ``what`` folder; a study without ``resume`` or ``overwrite``;
-            (``resume``) nothing to resume; an earlier run folder holding more than a run's files.
-    """
-    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
-    if not entries:
-        if resume:
-            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no {what} (no {state_file})")
-        return []
-    if not (out / state_file).is_file():
-        raise RunFolderError(f"output folder {str(out)!r} is not empty and not a {what} folder (holds "
-                             f"{sorted(p.name for p in entries)[0]!r}): choose a new --out")
-    if resume:
-        return []
-    if not overwrite:
-        raise RunFolderError(f"output folder {str(out)!r} holds another {what}: use --resume to complete it, "
-                             "--overwrite to replace it or choose a new --out")
-    old = read_state(out, state_file, what)
-    runs = [out / r for r in old.get("runs", []) if isinstance(r, str) and ".." not in r]
-    owned = rf.check_runs([p for p in runs if p.is_dir()])
-    return owned + [out / n for n in (*ours, "report", rf.SETTINGS, state_file) if (out / n).exists()]
+def study_spec(state_file: str, ours: tuple = (), what: str = "comparison") -> rf.StudyFolder:
+    """The folder of a study of :func:`play_folders` (:class:`meeplelab.play.runfolder.StudyFolder`): its state file,
+    the files named in ``ours``, its report and settings, and the runs its state file lists; other entries are kept."""
+    def runs(out: Path) -> list[str]:
+        return [r for r in read_state(out, state_file, what).get("runs", []) if isinstance(r, str) and ".." not in r]
+    return rf.StudyFolder(what, state_file, (*ours, "report", rf.SETTINGS), members=runs, keeps_others=True)
 
 
 def content_changes_by_arm(game: str, arms: list[Arm]) -> dict[str, list[str]]:

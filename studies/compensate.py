@@ -341,7 +341,7 @@ def run_compensate(req: Request, out: Path | str, *, n_jobs: int = -1, batch_siz
         KeyboardInterrupt: after marking ``compensate.json`` ``interrupted`` (other errors: ``failed``).
     """
     out = Path(out)
-    with rf.study_folder(out, marker=STATE, check=_check_folder, resume=resume, overwrite=overwrite) as work:
+    with rf.study_folder(out, STUDY_FOLDER, resume=resume, overwrite=overwrite) as work:
         state = _solve(req, work, out, resume=resume, run=Execution(n_jobs, batch_size, backend, scheduler),
                        say=progress or (lambda s: None), draw=draw, settings=settings)
     return {**state, "page": rf.rebase(state["page"], work, out)}
@@ -528,32 +528,8 @@ def retune_verified(req: Request, out: Path, state: dict, run: Execution, *, dra
                     file=f"retuned-p{p}.json", fresh=i == 0)
 
 
-def _check_folder(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
-    """Accept ``out`` for a solve (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`); nothing is
-    changed. Returns, with ``overwrite``, the entries of the earlier solve (:data:`OURS`), which the new one replaces.
-
-    Raises:
-        RunFolderError: ``out`` is not empty and not a compensation folder; a solve without ``resume`` or
-            ``overwrite``; (``resume``) nothing to resume; an earlier search or verify folder holding more than runs.
-    """
-    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
-    if not entries:
-        if resume:
-            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no compensation solve (no {STATE})")
-        return []
-    others = sorted(p.name for p in entries if p.name not in OURS)
-    if others or not (out / STATE).is_file():
-        raise RunFolderError(f"output folder {str(out)!r} is not empty and not a compensation folder (holds "
-                             f"{(others or sorted(p.name for p in entries))[0]!r}): choose a new --out")
-    if resume:
-        return []
-    if not overwrite:
-        raise RunFolderError(f"output folder {str(out)!r} holds another compensation solve: use --resume to complete "
-                             "it, --overwrite to replace it or choose a new --out")
-    for sub in ("search", "verify"):
-        if (out / sub).is_dir():
-            rf.check_runs([x for x in (out / sub).iterdir() if not x.name.startswith(".")])
-    return [p for p in entries if p.name in OURS]
+#: a compensation folder: its entries (:data:`OURS`) and nothing else; search/ and verify/ hold only runs
+STUDY_FOLDER = rf.StudyFolder("compensation solve", STATE, OURS, run_parents=("search", "verify"))
 
 
 def result_lines(st: dict, req: Request, out: Path, retune: int) -> list[str]:

@@ -283,7 +283,7 @@ def run_ladder(game: str, *, players: int = 2, games_per_rung: int = 200, seed: 
             "start_iters": start, "search": search, "plans": None if plans is None else list(plans),
             "tuned": [r.id for r in ladder if r.kind == "tuned"], "params": {k: str(v) for k, v in sorted(params.items())},
             "command": command, "status": "running"}
-    with rf.study_folder(out, marker=LADDER_FILE, check=_check_folder, resume=resume, overwrite=overwrite) as work:
+    with rf.study_folder(out, STUDY_FOLDER, resume=resume, overwrite=overwrite) as work:
         return _play_ladder(work, meta, ladder, first, total, lambda p: cfg(p, work), resume=resume,
                             progress=progress, settings=settings, on_pair=on_pair)
 
@@ -384,34 +384,8 @@ def _check_resumable(old: dict, new: dict) -> None:
                                  f"this ladder has {opt} {show(b) or '(none)'}")
 
 
-def _check_folder(out: Path, *, overwrite: bool = False, resume: bool = False) -> list[Path]:
-    """Accept ``out`` for a ladder (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`; see
-    :func:`run_ladder`); nothing is changed. Returns, with ``overwrite``, the entries of the earlier ladder (its
-    pairing runs, tables and ladder.json), which the new one replaces.
-
-    Raises:
-        RunFolderError: ``out`` is not empty and not a ladder folder; a ladder without ``resume`` or ``overwrite``;
-            (``resume``) nothing to resume; an earlier pairing folder holding more than a run's files.
-    """
-    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
-    if not entries:
-        if resume:
-            raise RunFolderError(f"nothing to resume: {str(out)!r} holds no ladder (no {LADDER_FILE})")
-        return []
-    ours = [p for p in entries if (p.name in (LADDER_FILE,) + OUTPUT_FILES and p.is_file() and not p.is_symlink())
-            or (PAIR_DIR.fullmatch(p.name) and p.is_dir() and not p.is_symlink())]
-    others = sorted(p.name for p in entries if p not in ours)
-    if others or not (out / LADDER_FILE).is_file():
-        what = others[0] if others else entries[0].name
-        raise RunFolderError(f"output folder {str(out)!r} is not empty and not a ladder folder (holds {what!r}): "
-                             "choose a new --out")
-    if resume:
-        return []
-    if not overwrite:
-        raise RunFolderError(f"output folder {str(out)!r} holds another ladder: use --resume to complete it, "
-                             "--overwrite to replace it or choose a new --out")
-    rf.check_runs([p for p in ours if p.is_dir()])
-    return ours
+#: a ladder folder: ladder.json, its pairing runs and tables (:data:`OUTPUT_FILES`), nothing else
+STUDY_FOLDER = rf.StudyFolder("ladder", LADDER_FILE, OUTPUT_FILES, run_dirs=PAIR_DIR.pattern)
 
 
 __all__ = ["Comparison", "LADDER_FILE", "Pairing", "Rung", "SEARCH", "START_ITERS", "add_pairings", "budgets",

@@ -168,7 +168,7 @@ def run_robustness(game: str, out: Path | str, budget: int, *, games: int | None
 
     check_backend(backend, scheduler, n_jobs)
     d = plan(game, budget, games=games, seed=seed, study=study, ranges=ranges, sobol_max=sobol_max)
-    with rf.study_folder(out, marker=META, check=_check_folder, resume=resume, overwrite=overwrite) as work:
+    with rf.study_folder(out, STUDY_FOLDER, resume=resume, overwrite=overwrite) as work:
         res = _run(work, d, cls, study, ranges, resume=resume, n_jobs=n_jobs, batch_size=batch_size,
                    say=progress or (lambda s: None), command=command, settings=settings, backend=backend,
                    scheduler=scheduler, progress_bar=progress_bar)
@@ -346,27 +346,8 @@ def _check_same(old: Design, new: Design) -> None:
                                  f"{k}={show(b)!r}: use the same options or --overwrite")
 
 
-def _check_folder(out: Path, *, resume: bool = False, overwrite: bool = False) -> list[Path]:
-    """Accept ``out`` for a robustness run (the ``check`` of :func:`meeplelab.play.runfolder.study_folder`); nothing
-    is changed. Returns, with ``overwrite``, the entries of the earlier run (:data:`OUR_FILES`, :data:`OUR_DIRS`),
-    which the new one replaces.
-
-    Raises:
-        RunFolderError: ``out`` is not empty and not a robustness folder; a robustness run without ``resume`` or
-            ``overwrite``; (``resume``) nothing to resume.
-    """
-    entries = rf.folder_entries(out, resume=resume, overwrite=overwrite)
-    if not entries:
-        if resume:
-            raise RunFolderError(f"nothing to resume in {str(out)!r} (no {META}): start the run without --resume")
-        return []
-    others = sorted(p.name for p in entries if p.name not in OUR_FILES + OUR_DIRS)
-    if others or not (out / META).is_file():
-        raise RunFolderError(f"output folder {str(out)!r} is not empty and not a robustness folder "
-                             f"(holds {(others or [entries[0].name])[0]!r}): choose a new --out")
-    if not (resume or overwrite):
-        raise RunFolderError(f"output folder {str(out)!r} holds another robustness run: use --resume or --overwrite")
-    return [p for p in entries if p.name in OUR_FILES + OUR_DIRS] if overwrite else []
+#: a robustness folder: its files and folders (:data:`OUR_FILES`, :data:`OUR_DIRS`) and nothing else
+STUDY_FOLDER = rf.StudyFolder("robustness run", META, OUR_FILES + OUR_DIRS)
 
 
 def set_line(values: dict[str, Any]) -> str:

@@ -14,7 +14,7 @@ from meeplelab.analysis.load import load_runs
 from meeplelab.analysis.report import _observed_need
 from meeplelab.analysis.tournament import TERMINAL_COLUMNS, format_terminal, given_ids, summarize
 from meeplelab.play import runfolder as rf
-from meeplelab.play.tournament import TOURNAMENT_FILE, check_folder, play_tournament, read_tournament
+from meeplelab.play.tournament import STUDY_FOLDER, TOURNAMENT_FILE, play_tournament, read_tournament
 from meeplelab.analysis.tournament_report import build_tournament_report
 
 
@@ -38,7 +38,7 @@ def run_tournament(game: str, strategies, players: int, games: int, seed: int, o
         the errors of :func:`~meeplelab.play.tournament.play_tournament`.
     """
     out = Path(out)
-    with rf.study_folder(out, marker=TOURNAMENT_FILE, check=check_folder, resume=options.get("resume", False),
+    with rf.study_folder(out, STUDY_FOLDER, resume=options.get("resume", False),
                          overwrite=options.get("overwrite", False)) as work:  # swapped in once its tables are written
         folders, meta = play_tournament(game, strategies, players, games, seed, out, **options)
         tables = summarize([Path(rf.rebase(f, out, work)) for f in folders])

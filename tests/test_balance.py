@@ -266,7 +266,7 @@ def test_an_interrupted_balance_folder_is_refused_without_overwrite_and_replaced
     (out / "trials.parquet").write_bytes(b"partial")  # what an interrupted search leaves (no balance.json)
     from meeplelab.sim.core.errors import RunFolderError
 
-    with pytest.raises(RunFolderError, match="holds an interrupted balance search: use --overwrite or a new --out"):
+    with pytest.raises(RunFolderError, match=r"holds an incomplete balance search \(no search.json\): use --overwrite to replace it or choose a new --out"):
         run_balance("toy-robust", ["rounds=4..5"], ["length=9..11"], out, trials=2, games=4)
     s = run_balance("toy-robust", ["rounds=4..5"], ["length=9..11"], out, trials=2, games=4, overwrite=True)
     assert (out / "balance.json").is_file() and s["proposal"]["trial"] in (0, 1)

@@ -124,7 +124,8 @@ def test_an_experiment_resume_with_other_options_is_refused_in_one_line(tmp_path
     expect_error(fast + ["--out", str(out)], f"output folder {str(out)!r} holds another experiment: use --resume to "
                  "complete it, --overwrite to replace it or choose a new --out", capsys, monkeypatch)
     expect_error(fast + ["--out", str(tmp_path / "none"), "--resume"],
-                 f"nothing to resume: {str(tmp_path / 'none')!r} holds no experiment (no experiment.json)", capsys,
+                 f"nothing to resume: {str(tmp_path / 'none')!r} holds no experiment (no experiment.json): start it without "
+                 "--resume", capsys,
                  monkeypatch)
     assert files_of(out, skip=()) == before  # a refused resume writes nothing
     code, _, err = run_cli(fast + ["--out", str(out), "--resume"], capsys, monkeypatch)  # complete: nothing to play
@@ -200,9 +201,10 @@ def test_a_balance_resume_with_other_options_is_refused_in_one_line(tmp_path, ca
     expect_error(argv + ["--resume", "--set", "max_value=4"], "cannot resume: the balance search in the folder has "
                  "--set (none), this search has --set max_value=4: use the same options or --overwrite", capsys, monkeypatch)
     expect_error(argv, f"output folder {str(out)!r} holds another balance search: use --resume to complete it, "
-                 "--overwrite or a new --out", capsys, monkeypatch)
+                 "--overwrite to replace it or choose a new --out", capsys, monkeypatch)
     expect_error(argv[:-1] + [str(tmp_path / "none"), "--resume"],
-                 f"nothing to resume: {str(tmp_path / 'none')!r} holds no balance search (no search.json)", capsys,
+                 f"nothing to resume: {str(tmp_path / 'none')!r} holds no balance search (no search.json): start it "
+                 "without --resume", capsys,
                  monkeypatch)
     assert _bytes(out, BAL_FILES) == before
 

@@ -100,7 +100,7 @@ def test_results_do_not_depend_on_n_jobs_or_on_an_interrupted_resume(tmp_path):
         run_robustness("toy-robust", tmp_path / "cut", 5_000, progress=stop, **kw)
     assert json.loads((tmp_path / "cut" / "robustness.json").read_text())["status"] == "interrupted"
     assert len(list((tmp_path / "cut" / "points").glob("p*.parquet"))) == 4
-    with pytest.raises(RunFolderError, match="holds another robustness run: use --resume or --overwrite"):
+    with pytest.raises(RunFolderError, match="holds another robustness run: use --resume to complete it, --overwrite to replace it or choose a new --out"):
         run_robustness("toy-robust", tmp_path / "cut", 5_000, **kw)
     with pytest.raises(RunFolderError, match="cannot resume: .* has budget=5000, this one budget=6000"):
         run_robustness("toy-robust", tmp_path / "cut", 6_000, resume=True, **kw)
@@ -206,7 +206,7 @@ def test_a_flip_rule_never_includes_the_default_rules():
 
 
 def test_resume_with_nothing_to_resume_is_refused(tmp_path):
-    with pytest.raises(RunFolderError, match="nothing to resume in .* start the run without --resume"):
+    with pytest.raises(RunFolderError, match=r"nothing to resume: .* holds no robustness run \(no .*\): start it without --resume"):
         run_robustness("toy-robust", tmp_path / "new", 5_000, resume=True, games=2)
     assert not (tmp_path / "new").exists()
 

@@ -210,7 +210,7 @@ def test_sweep_overwrite_leaves_no_variant_of_a_larger_earlier_sweep(tmp_path):
     run_sweep(base, {"rounds": ["1", "2", "3", "4"]}, out)
     (out / "report").mkdir()
     (out / "report" / "report.html").write_text("<html>old</html>")
-    with pytest.raises(RunFolderError, match="holds another sweep: use --resume or --overwrite"):
+    with pytest.raises(RunFolderError, match="holds another sweep: use --resume to complete it, --overwrite to replace it or choose a new --out"):
         run_sweep(base, {"rounds": ["1", "2"]}, out)
     run_sweep(base, {"rounds": ["1", "2"]}, out, overwrite=True)
     assert sorted(p.name for p in out.iterdir()) == ["rounds=1", "rounds=2", "sweep.json"]
