@@ -75,6 +75,16 @@ def iteration_streams(base: np.ndarray, iteration) -> Streams:
         return Streams(_mix64_np(base ^ (it * GOLDEN)))
 
 
+def _logistic(m: float, scale: float) -> float:
+    """``1 / (1 + exp(-m / scale))`` by the libm ``math.exp``, the exp the compiled search's ``reward_of`` calls, so
+    both searches get the same bits (numpy's SIMD ``exp`` of AVX-512 builds can differ in the last bit, and root
+    children tied in mean reward then break the tie differently); 0.0 where the exp overflows, as compiled."""
+    try:
+        return 1.0 / (1.0 + math.exp(-m / scale))
+    except OverflowError:
+        return 0.0
+
+
 class ISMCTS(Strategy):
     """Single-observer information-set MCTS with UCT, redeterminisation every iteration and
     scripted-plan rollouts (see module docstring).
@@ -206,7 +216,7 @@ class ISMCTS(Strategy):
         for q in range(p):
             r[:, q] = value(game, sub, np.full(b, q), self.heuristic.weights)
         done = game.done(sub)
-        soft = 1.0 / (1.0 + np.exp(-r / self.scale))
+        soft = np.array([_logistic(x, self.scale) for x in r.ravel().tolist()]).reshape(r.shape)
         if done.any():
             fs = np.asarray(game.final_scores(sub), dtype=np.float64)
             if fs.ndim == 2:
