@@ -49,6 +49,7 @@ class ItemKind:
 
 
 def _um_locations(_content) -> list[str]:
+    # start-up: one game's content module, imported when that game's items are listed
     from meeplelab.sim.unconscious_mind.content import LOCATIONS
 
     return list(LOCATIONS)
@@ -56,6 +57,7 @@ def _um_locations(_content) -> list[str]:
 
 def _um_location_bonuses(_content) -> list[str]:
     """``cafe-bonus1`` ..: the three bonus slots of each Location (event item ``location * 3 + slot``)."""
+    # start-up: one game's content module, imported when that game's items are listed
     from meeplelab.sim.unconscious_mind.content import LOCATIONS
 
     return [f"{loc}-bonus{k + 1}" for loc in LOCATIONS for k in range(3)]
@@ -68,6 +70,7 @@ def _um_district_slots(content) -> list[str]:
 
 def _gt_cards(content) -> list[str | None]:
     """Treatise card types by card type index (None for the Penance cards: their own kind)."""
+    # start-up: one game's content module, imported when that game's items are listed
     from meeplelab.sim.galileos_truth.content import CK_PENANCE
 
     kind = content.arrays.CARD_KIND
@@ -76,6 +79,7 @@ def _gt_cards(content) -> list[str | None]:
 
 def _gt_penance(content) -> list[str | None]:
     """Penance card types by card type index (None for the Treatise cards sharing that index range)."""
+    # start-up: one game's content module, imported when that game's items are listed
     from meeplelab.sim.galileos_truth.content import CK_PENANCE
 
     kind = content.arrays.CARD_KIND

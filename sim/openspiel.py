@@ -43,6 +43,8 @@ from .core.errors import ConfigError
 from .core.extras import require
 from .core.observation import Observer, observer_spec
 from .single import OneGame, win_share  # noqa: F401  (win_share: part of this module's face)
+from .core.params import apply_overrides, parse_set_options
+from .registry import builtin_games, get_game_class, get_spec
 
 #: prefix of every registered short name: ``python_meeplelab_<game id with _ for ->``
 PREFIX = "python_meeplelab_"
@@ -93,8 +95,6 @@ def set_items(overrides: str) -> list[str]:
 
 def _engine(game_id: str, overrides: str):
     """The engine of ``game_id`` with ``overrides`` (the game parameter ``set``: :func:`set_items`) applied."""
-    from .core.params import apply_overrides, parse_set_options
-    from .registry import get_game_class
 
     cls = get_game_class(game_id)
     params = cls.Params()
@@ -106,7 +106,6 @@ def _engine(game_id: str, overrides: str):
 
 def _observation_spec(game_id: str):
     """The game's :class:`~meeplelab.sim.core.observation.ObservationSpec`, or None (a game without one, the toy)."""
-    from .registry import get_spec
 
     try:
         return observer_spec(get_spec(game_id))
@@ -371,7 +370,6 @@ def register(*game_ids: str) -> list[str]:
         ConfigError: an unknown game id, or OpenSpiel not installed (the ``openspiel`` extra).
     """
     pyspiel = _pyspiel()
-    from .registry import builtin_games, get_game_class
 
     names = []
     for gid in game_ids or tuple(builtin_games()):

@@ -39,7 +39,7 @@ PROJECT = {
 }
 #: project imports inside function bodies, at most (cli.py counted twice, as meeplelab/cli.py links to it): each one
 #: a start-up cost (numba, polars) or an optional dependency kept off `meeplelab --help` and `import meeplelab`
-CAP = 176
+CAP = 150
 REASON = re.compile(r"#.*(start-up|optional dependency)", re.IGNORECASE)
 #: the modules the page model may import (rendering only)
 PAGE_IMPORTS = {"analysis.pages", "analysis.markdown", "analysis.tables"}

@@ -37,6 +37,8 @@ from numba import config as _numba_config
 from numba import njit
 
 from .rng import GOLDEN, draw_below, mix64
+from .context import CONTEXT_ARGS
+from .source import defines, load_alone, package_folder
 
 _ONE = np.uint64(1)
 
@@ -190,8 +192,6 @@ def _names(pkg: str) -> tuple[str, str]:
     Raises:
         ValueError: the decision table's handlers do not take the kernel context first.
     """
-    from .context import CONTEXT_ARGS
-    from .source import load_alone, package_folder
 
     base = package_folder(pkg)  # read from the source files alone: the package imports what is written here
     rules = f"{pkg}.rules" if (base / "rules" / "decisions.py").is_file() else pkg
@@ -204,7 +204,6 @@ def _names(pkg: str) -> tuple[str, str]:
 
 
 def _fill(template: Path, pkg: str) -> str:
-    from .source import load_alone
 
     rules, ctx = _names(pkg)
     table = load_alone(f"{rules}.decisions").TABLE
@@ -230,7 +229,6 @@ def lookahead_module_source(pkg: str) -> str:
     ``pkg``: the full module when ``pkg.features`` has ``VALUE_FEATURES`` (then ``pkg.hidden`` provides
     ``redeterminize_one``), else a stub that leaves heuristic seats on the Python path. Scratch-game calls
     take the context with ``D`` (the scratch state tuple) in place of ``S``."""
-    from .source import defines
 
     return _fill(LOOKAHEAD_TEMPLATE if defines(f"{pkg}.features", "VALUE_FEATURES") else LOOKAHEAD_STUB, pkg)
 
@@ -239,7 +237,6 @@ def ismcts_module_source(pkg: str) -> str:
     """Text of the ISMCTS module (the compiled tree search, :mod:`meeplelab.sim.core.ismcts`) of engine package ``pkg``: the
     full module when ``pkg.features`` has ``VALUE_FEATURES`` (it builds on the lookahead module's
     ``heuristic_scores``), else a stub that leaves ISMCTS seats on the Python path."""
-    from .source import defines
 
     return _fill(ISMCTS_TEMPLATE if defines(f"{pkg}.features", "VALUE_FEATURES") else ISMCTS_STUB, pkg)
 
@@ -251,7 +248,6 @@ def main(argv=None) -> int:
     if len(args) != 1:
         print("usage: python -m meeplelab.sim.core.compiled engine.package", file=sys.stderr)
         return 2
-    from .source import package_folder
 
     try:
         base = package_folder(args[0])

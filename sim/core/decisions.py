@@ -23,6 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from .source import TREE, load_alone
 
 #: a seed section (``§Completing rows and columns``) or an assumption ID (``A-GT-25``)
 CITATION = re.compile(r"§\s*\w|\bA-(UM|GT|TOY)-\d\d\b")
@@ -149,7 +150,6 @@ def main(argv=None) -> int:
         return 2
     mod_name, _, attr = args[0].partition(":")
     try:
-        from .source import load_alone
 
         mod = load_alone(mod_name)  # from its file alone: its package may import the dispatch module written here
     except ImportError as e:
@@ -160,7 +160,6 @@ def main(argv=None) -> int:
         names = ", ".join(n for n, v in vars(mod).items() if type(v).__name__ == "DecisionTable") or "none"
         print(f"{mod_name} has no DecisionTable named {attr or 'TABLE'!r}; allowed: {names}", file=sys.stderr)
         return 2
-    from .source import TREE
 
     # the folder the table's package is imported from: meeplelab.sim.x is TREE/sim/x (two names, one folder)
     root = TREE if mod_name.startswith("meeplelab.") else Path(str(mod.__file__)).resolve().parents[len(mod_name.split(".")) - 1]

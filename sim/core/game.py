@@ -27,6 +27,7 @@ from .errors import ConfigError, IllegalActionError, PlyLimitError
 from .logs import TURN_BASE, Column, LogSpec, alloc_buffers, drain, event_base
 from .params import describe, param_vector
 from .state import BatchState
+from .context import kernel_context
 
 
 class Game(abc.ABC):
@@ -138,7 +139,6 @@ class Game(abc.ABC):
 
     def kernel_context(self, state: BatchState):
         """The kernels' leading arguments ``(S, C, prm)`` for ``state`` (:mod:`meeplelab.sim.core.context`)."""
-        from .context import kernel_context
 
         return kernel_context(self, state)
 

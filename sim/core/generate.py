@@ -30,6 +30,11 @@ if __package__ in (None, ""):  # run as a script (python sim/core/generate.py): 
     sys.path.insert(0, str(ROOT))
 
 from meeplelab.sim.core.source import load_alone, package_folder  # noqa: E402
+from meeplelab.sim.core.compiled import (  # noqa: E402
+    choice_module_source, ismcts_module_source, lookahead_module_source, play_module_source)
+from meeplelab.sim.core.decisions import DecisionTable  # noqa: E402
+from meeplelab.sim.core.layout import Layout  # noqa: E402
+from meeplelab.sim.core.params import pcols_source  # noqa: E402
 SPEC_FILE = "generate.toml"
 
 
@@ -52,10 +57,6 @@ def _spec(pkg: str) -> dict:
 
 def outputs(pkg: str) -> dict[Path, str]:
     """``{file: text}`` of every module engine package ``pkg`` generates (nothing is written)."""
-    from meeplelab.sim.core.compiled import (choice_module_source, ismcts_module_source, lookahead_module_source,
-                                   play_module_source)
-    from meeplelab.sim.core.decisions import DecisionTable
-    from meeplelab.sim.core.layout import Layout
 
     spec, base = _spec(pkg), package_folder(pkg)
     out: dict[Path, str] = {}
@@ -69,7 +70,6 @@ def outputs(pkg: str) -> dict[Path, str]:
         ref = f"{lay['source']} {target.relative_to(ROOT).as_posix()}"
         out[target] = layout.constants_source(getattr(mod, "COLS_DOC", f"Column constants of {lay['source']}."), ref)
     if "params" in spec:
-        from meeplelab.sim.core.params import pcols_source
 
         mod_name, _, attr = spec["params"].partition(":")
         cls = getattr(load_alone(mod_name), attr or "Params")

@@ -40,6 +40,7 @@ import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from .state import BatchState
+from .source import TREE, load_alone
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -508,7 +509,6 @@ def main(argv=None) -> int:
     if len(args) != 2 or ":" not in args[0]:
         print("usage: python -m meeplelab.sim.core.layout package.module:LAYOUT path/to/cols.py", file=sys.stderr)
         return 2
-    from .source import load_alone
 
     # run as `python -m meeplelab.sim.core.layout` this file is __main__: its Layout is another class than the one the
     # layout module imports, so compare against the package's own class
@@ -525,7 +525,6 @@ def main(argv=None) -> int:
         print(f"{mod_name} has no Layout named {attr!r}; allowed: {names}", file=sys.stderr)
         return 2
     doc = getattr(mod, "COLS_DOC", f"Column constants of {mod_name}.{attr}.")
-    from .source import TREE
 
     target = Path(args[1]) if Path(args[1]).is_absolute() else TREE / args[1]  # the same file from any folder
     target.write_text(layout.constants_source(doc, f"{args[0]} {args[1]}"))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 from numba import njit
+from .arrow import dictionary, from_numpy
 
 _PA_TYPES = {
     "int8": pa.int8(),
@@ -106,7 +107,6 @@ class LogSpec:
 
     def to_table(self, game: np.ndarray, rows: np.ndarray) -> pa.Table:
         """Arrow table from ``game: int64[N]`` and buffered ``rows: int32[N, K]``."""
-        from .arrow import dictionary, from_numpy
 
         arrays = [from_numpy(np.asarray(game, dtype=np.int64))]
         for i, c in enumerate(self.columns):

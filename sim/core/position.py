@@ -22,6 +22,7 @@ import importlib
 from dataclasses import dataclass
 
 import numpy as np
+from .errors import IllegalActionError
 
 
 @dataclass(frozen=True)
@@ -250,7 +251,6 @@ class Position:
             IllegalActionError: the game is over, or an id that is not legal here.
             KeyError: a label that is not legal here (the message lists the legal ones).
         """
-        from .errors import IllegalActionError
 
         for a in actions:
             if self.over():

@@ -8,10 +8,12 @@ __all__ = ["GalileosTruth", "Params"]
 
 def __getattr__(name):
     if name == "GalileosTruth":
+        # start-up: the engine and its kernels load on first use (module docstring)
         from .engine import GalileosTruth
 
         return GalileosTruth
     if name == "Params":
+        # start-up: the rule numbers load on first use (module docstring)
         from .params import Params
 
         return Params

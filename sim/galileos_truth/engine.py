@@ -20,6 +20,7 @@ from .state import (A_ABJURE, A_BOARD, A_CARD, A_DECKTOP, A_DONE, A_EFFECTS, A_G
                     A_SUBJ, A_UPGRADE, A_WIN, D_FRAMES, EVENT_CATEGORIES, EVENT_KINDS, GTState, LAYOUT, MAIN_NAMES,
                     NUM_ACTIONS, PH_STAKE, P_OORDER, P_PENPAY, P_PLACE, P_REMOVE, P_SEC, P_STACK, SArr,
                     SCORE_CATEGORIES, SEC_NAMES, VOCAB, Z_DECK, Z_REMOVED, arrays)
+from .position import BUILDERS
 
 SUBJ_TITLE = ("Astronomy", "Physics", "Mathematics", "Philosophy")
 
@@ -99,7 +100,6 @@ class GalileosTruth(Game):
     # ------------------------------------------------------------------ setup
     def position_builders(self) -> dict:
         """This engine's :class:`~meeplelab.sim.core.position.Position` builders (``position.py BUILDERS``)."""
-        from .position import BUILDERS
 
         return dict(BUILDERS)
 

@@ -8,10 +8,12 @@ __all__ = ["Params", "UnconsciousMind"]
 
 def __getattr__(name):
     if name == "UnconsciousMind":
+        # start-up: the engine and its kernels load on first use (module docstring)
         from .engine import UnconsciousMind
 
         return UnconsciousMind
     if name == "Params":
+        # start-up: the rule numbers load on first use (module docstring)
         from .params import Params
 
         return Params

@@ -22,6 +22,7 @@ from .rules.loop import batch_apply, batch_mask, batch_setup
 from .rules.reputation import batch_markers_ahead
 from .content_layout import CONTENT, K_GROUPS
 from .state import LAYOUT, Arrays, UMState, arrays
+from .position import BUILDERS
 
 _I = np.int64
 
@@ -189,7 +190,6 @@ class UnconsciousMind(Game):
     # ------------------------------------------------------------------ hooks
     def position_builders(self) -> dict:
         """This engine's :class:`~meeplelab.sim.core.position.Position` builders (``position.py BUILDERS``)."""
-        from .position import BUILDERS
 
         return dict(BUILDERS)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import codes
+from .rules.decisions import TABLE
 
 
 def _index(ids: list, item, what: str) -> int:
@@ -73,7 +74,6 @@ def decision(game, s, g: int, kind, a: int = 0, b: int = 0, c: int = 0) -> None:
     Raises:
         KeyError: an unknown decision kind or a full stack; nothing is written.
     """
-    from .rules.decisions import TABLE
 
     kinds = TABLE.kind_codes()  # every decision and automatic stack entry of the decision table, by name
     if isinstance(kind, str):

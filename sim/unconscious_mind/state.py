@@ -168,6 +168,7 @@ class UMState(LayoutState):
     @property
     def tstack(self) -> np.ndarray:
         """``[B, 2, ntl]`` the level I and II Notebook tile stacks (a view of ``pile``)."""
+        # cols.py is generated from this module's LAYOUT (the generator reads this file alone): not imported at its top
         from .cols import TSTACK_I
         return self.pile[:, TSTACK_I:TSTACK_I + 2, :self.sizes["ntl"]]
 
